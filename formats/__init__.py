@@ -1,0 +1,9 @@
+"""Pluggable model writers/readers and solution readers, registered by name and extension.
+
+``write_model(model, path)`` / ``read_model(path)`` pick the format from the extension
+(``.gz`` transparently); ``FORMATS`` lists what is registered.
+"""
+from .base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
+from . import csv  # noqa: F401  (registers)
+
+__all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]

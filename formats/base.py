@@ -1,0 +1,159 @@
+"""What every format shares: the registry, atomic (and .gz) writing, and ModelData.
+
+A format registers under a name and file extensions. It may provide
+``export(model, directory) -> [paths]`` (the files it contributes to ``pipeline export``),
+``write(model, path, **options)`` (one file) and ``read(path) -> ModelData`` (round trip).
+Reading back yields :class:`ModelData`, plain arrays that tests compare with the Model.
+"""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.errors import FormatError
+
+
+@dataclass
+class ModelData:
+    """A 0-1 program as read from a file: ``row_lower <= Aeq x <= row_upper``, bounds, integrality."""
+
+    Aeq: sp.csr_matrix
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    lb: np.ndarray
+    ub: np.ndarray
+    cost: np.ndarray
+    integrality: np.ndarray  # bool per column
+    row_labels: np.ndarray | None = None
+    col_names: np.ndarray | None = None
+    metadata: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_model(cls, model) -> "ModelData":
+        """The ModelData that a faithful writer+reader pair must reproduce."""
+        from pipeline.manifest import model_metadata
+
+        return cls(model.Aeq.tocsr(), model.beq.copy(), model.beq.copy(), model.lb.copy(), model.ub.copy(),
+                   model.cost, model.integrality, model.row_labels, model.col_names, model_metadata(model))
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    extensions: tuple[str, ...]
+    description: str
+    export: Callable | None = None
+    write: Callable | None = None
+    read: Callable | None = None
+
+
+FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Add a format to the registry (by name; extensions used for lookup by path)."""
+    FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def _strip_gz(path: Path) -> str:
+    name = path.name.lower()
+    return name[:-3] if name.endswith(".gz") else name
+
+
+def format_for(name_or_path, *, need: str | None = None) -> Format:
+    """A registered format by name, or by the extension of a path (``.gz`` ignored)."""
+    key = str(name_or_path)
+    fmt = FORMATS.get(key.lower())
+    if fmt is None:
+        name = _strip_gz(Path(key))
+        matches = [f for f in FORMATS.values() for ext in f.extensions if name.endswith(ext)]
+        # the longest matching extension wins (".fixed.mps" over ".mps")
+        matches.sort(key=lambda f: -max(len(e) for e in f.extensions if name.endswith(e)))
+        fmt = matches[0] if matches else None
+    if fmt is None:
+        known = ", ".join(sorted(FORMATS))
+        raise FormatError(f"format: no format named or matching {key!r}; known formats: {known}")
+    if need and getattr(fmt, need) is None:
+        raise FormatError(f"format: {fmt.name} has no {need}er")
+    return fmt
+
+
+@contextlib.contextmanager
+def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
+    """Open a temporary file beside ``path``; rename it over ``path`` only on success.
+
+    A ``.gz`` path is compressed transparently. Text mode writes UTF-8 with ``\\n`` endings.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    compress = path.name.lower().endswith(".gz") if compress is None else compress
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
+            try:
+                if "b" in mode:
+                    yield stream
+                else:
+                    text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
+                    yield text
+                    text.flush()
+                    text.detach()
+            finally:
+                if compress:
+                    stream.close()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def open_text(path, where: str | None = None):
+    """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(2)
+        if magic == b"\x1f\x8b":
+            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+        return open(path, encoding="utf-8", errors="replace", newline="")
+    except FileNotFoundError:
+        raise FormatError(f"{where or path}: no such file") from None
+    except OSError as e:
+        raise FormatError(f"{where or path}: cannot read: {e.strerror or e}") from None
+
+
+def open_binary(path, where: str | None = None):
+    path = Path(path)
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(2)
+        return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
+    except FileNotFoundError:
+        raise FormatError(f"{where or path}: no such file") from None
+    except OSError as e:
+        raise FormatError(f"{where or path}: cannot read: {e.strerror or e}") from None
+
+
+def write_model(model, path, format: str | None = None, **options) -> Path:
+    """Write ``model`` to one file, format by name or by the path's extension."""
+    fmt = format_for(format or path, need="write")
+    fmt.write(model, Path(path), **options)
+    return Path(path)
+
+
+def read_model(path, format: str | None = None) -> ModelData:
+    """Read a model file back into ModelData, format by name or by extension."""
+    fmt = format_for(format or path, need="read")
+    return fmt.read(Path(path))

@@ -1,0 +1,168 @@
+"""CSV: the seed's dense ``[A;B]`` matrix, MATLAB ``spconvert`` triplets, vectors, long form.
+
+Files of an export (``N`` digits, ``m x n`` solver view):
+
+* ``Aeq.csv``       dense 0/1, no header, ``m`` lines of ``n`` values (seed 000's ``matn.csv``);
+  skipped when larger than ``DENSE_LIMIT`` entries (a 100x100 grid would need 40 GB).
+* ``Aeq_ijv.csv``, ``A_ijv.csv``, ``B_ijv.csv``  1-based ``i,j,v`` triplets ending with the
+  size row ``m,n,0`` (``spconvert(load('A_ijv.csv'))`` in MATLAB).
+* ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``  one value per line.
+* ``Aeq_long.csv``  ``row_label,col_name,value`` with a header, for pandas users.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from pipeline.errors import FormatError
+
+from .base import Format, ModelData, atomic_open, open_text, register
+from .textio import dense_01_rows, join_columns, number_strings
+
+DENSE_LIMIT = 50_000_000  # entries; beyond this the dense CSV is skipped in 'auto' mode
+_CHUNK = 1 << 20  # nonzeros per write
+
+
+def write_triplets(matrix: sp.spmatrix, path) -> Path:
+    """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``."""
+    coo = matrix.tocsr().tocoo()
+    with atomic_open(path, "wb") as f:
+        for start in range(0, coo.nnz, _CHUNK):
+            sl = slice(start, start + _CHUNK)
+            f.write(join_columns([(coo.row[sl] + 1).astype("S20"), (coo.col[sl] + 1).astype("S20"),
+                                  number_strings(coo.data[sl])]))
+        f.write(b"%d,%d,0\n" % matrix.shape)
+    return Path(path)
+
+
+def read_triplets(path) -> sp.csr_matrix:
+    """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
+    with open_text(path) as f:
+        try:
+            table = pd.read_csv(f, header=None, dtype=float, comment="%", skip_blank_lines=True)
+        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+            raise FormatError(f"{path}: not an i,j,v triplet CSV ({str(e).splitlines()[0]})") from None
+    if table.shape[1] != 3 or len(table) == 0:
+        raise FormatError(f"{path}: expected 3 columns i,j,v with a final size row m,n,0")
+    values = table.to_numpy()
+    m, n, zero = values[-1]
+    body = values[:-1]
+    if zero != 0 or m < 0 or n < 0 or m != int(m) or n != int(n):
+        raise FormatError(f"{path}: last line must be the size row m,n,0, found {values[-1].tolist()}")
+    i, j = body[:, 0].astype(np.int64) - 1, body[:, 1].astype(np.int64) - 1
+    if body.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
+        raise FormatError(f"{path}: an index lies outside the {int(m)}x{int(n)} size row")
+    return sp.csr_matrix((body[:, 2], (i, j)), shape=(int(m), int(n)))
+
+
+def write_vector(values: np.ndarray, path) -> Path:
+    with atomic_open(path, "wb") as f:
+        strings = number_strings(values)
+        if strings.size:
+            f.write(b"\n".join(strings.tolist()) + b"\n")
+    return Path(path)
+
+
+def read_vector(path) -> np.ndarray:
+    with open_text(path) as f:
+        text = f.read()
+    try:
+        return np.array([float(t) for t in text.replace(",", "\n").split()], dtype=float)
+    except ValueError as e:
+        raise FormatError(f"{path}: not a column of numbers ({e})") from None
+
+
+def write_dense(matrix: sp.spmatrix, path) -> Path:
+    """Dense 0/1 CSV, no header (the seed's ``Export["matn.csv", matn]``)."""
+    matrix = matrix.tocsr()
+    rows_per_chunk = max(1, _CHUNK * 8 // max(matrix.shape[1], 1))
+    with atomic_open(path, "wb") as f:
+        for start in range(0, matrix.shape[0], rows_per_chunk):
+            f.write(dense_01_rows(matrix, start, min(start + rows_per_chunk, matrix.shape[0])))
+    return Path(path)
+
+
+def read_dense(path) -> sp.csr_matrix:
+    with open_text(path) as f:
+        try:
+            table = pd.read_csv(f, header=None, dtype=float)
+        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+            raise FormatError(f"{path}: not a dense numeric CSV ({str(e).splitlines()[0]})") from None
+    return sp.csr_matrix(table.to_numpy())
+
+
+def write_long(model, path) -> Path:
+    """``row_label,col_name,value`` (header), one line per nonzero of the solver view."""
+    coo = model.Aeq.tocoo()
+    labels = np.asarray(model.row_labels, dtype="S")
+    names = np.asarray(model.col_names, dtype="S")
+    with atomic_open(path, "wb") as f:
+        f.write(b"row_label,col_name,value\n")
+        for start in range(0, coo.nnz, _CHUNK):
+            sl = slice(start, start + _CHUNK)
+            f.write(join_columns([labels[coo.row[sl]], names[coo.col[sl]], number_strings(coo.data[sl])]))
+    return Path(path)
+
+
+def export(model, directory, *, dense: str = "auto", **_) -> list[Path]:
+    """Write the CSV files of an export into ``directory``."""
+    d = Path(directory)
+    written = []
+    entries = model.n_rows * model.n_cols
+    if dense == "always" or (dense == "auto" and entries <= DENSE_LIMIT):
+        written.append(write_dense(model.Aeq, d / "Aeq.csv"))
+    written += [
+        write_triplets(model.Aeq, d / "Aeq_ijv.csv"),
+        write_triplets(model.A if not model.is_reduced else model.Aeq, d / "A_ijv.csv"),
+        write_triplets(model.B if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
+                       d / "B_ijv.csv"),
+        write_vector(model.beq, d / "beq.csv"),
+        write_vector(model.lb, d / "lb.csv"),
+        write_vector(model.ub, d / "ub.csv"),
+        write_vector(model.cost, d / "f.csv"),
+        write_long(model, d / "Aeq_long.csv"),
+    ]
+    return written
+
+
+def write(model, path, **_) -> None:
+    """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form otherwise."""
+    name = Path(path).name.lower()
+    if "ijv" in name:
+        write_triplets(model.Aeq, path)
+    elif "long" in name:
+        write_long(model, path)
+    else:
+        write_dense(model.Aeq, path)
+
+
+def read(path) -> ModelData:
+    """Read ``Aeq`` (triplets, dense or long form) plus sibling ``beq/lb/ub/f.csv`` if present."""
+    path = Path(path)
+    with open_text(path) as f:
+        head = f.readline()
+    if head.strip().startswith("row_label"):
+        table = pd.read_csv(path)
+        rows, row_labels = pd.factorize(table["row_label"])
+        cols, col_names = pd.factorize(table["col_name"])
+        a = sp.csr_matrix((table["value"].to_numpy(float), (rows, cols)))
+        row_labels, col_names = np.asarray(row_labels, str), np.asarray(col_names, str)
+    else:
+        a = read_triplets(path) if len(head.split(",")) == 3 and "ijv" in path.name else read_dense(path)
+        row_labels = col_names = None
+    m, n = a.shape
+
+    def sibling(name, default):
+        p = path.with_name(name)
+        return read_vector(p) if p.exists() else np.full(m if name == "beq.csv" else n, default)
+
+    beq = sibling("beq.csv", 1.0)
+    return ModelData(a, beq, beq.copy(), sibling("lb.csv", 0.0), sibling("ub.csv", 1.0), sibling("f.csv", 0.0),
+                     np.ones(n, bool), row_labels, col_names)
+
+
+register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",
+                export=export, write=write, read=read))

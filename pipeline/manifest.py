@@ -1,0 +1,120 @@
+"""The metadata that travels with every export (CONVENTIONS.md), as JSON and as comment lines."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .conventions import Convention
+from .errors import FormatError
+from .puzzle import Puzzle
+
+MANIFEST_NAME = "manifest.json"
+FORMAT_VERSION = 1
+COMMENT_TAG = "sudoku-pipeline:"
+
+
+def model_metadata(model, *, with_columns: bool = True) -> dict:
+    """Every fact an importer needs to map a file's columns back to cells and digits."""
+    conv = model.convention
+    meta = {
+        "format_version": FORMAT_VERSION,
+        **model.puzzle.to_dict(),
+        "scheme": conv.scheme,
+        "order": conv.order,
+        "clue_encoding": model.clue_encoding,
+        "shape": list(conv.shape),
+        "rows": model.n_rows,
+        "columns": model.n_cols,
+        "nonzeros": model.nnz,
+        "families": model.family_counts(),
+        "objective": "zero" if model.objective is None else "custom",
+        "index_base": {"names": 1, "matlab": 1, "csv_triplets": 1, "parquet": 0, "json_lists": 0},
+    }
+    if model.is_reduced and with_columns:
+        meta["kept_columns"] = model.columns.tolist()  # 0-based full positions of solver columns
+    return meta
+
+
+def comment_line(model) -> str:
+    """One-line JSON of the metadata for MPS/LP comments (names carry the kept-column map)."""
+    meta = model_metadata(model, with_columns=False)
+    if model.is_reduced:
+        meta["kept_columns"] = "by name"
+    return f"{COMMENT_TAG} {json.dumps(meta, separators=(',', ':'))}"
+
+
+def parse_comment_line(line: str) -> dict | None:
+    """Metadata from a comment line written by :func:`comment_line` (comment marker stripped)."""
+    k = line.find(COMMENT_TAG)
+    if k < 0:
+        return None
+    try:
+        return json.loads(line[k + len(COMMENT_TAG):])
+    except json.JSONDecodeError:
+        return None
+
+
+def write_manifest(directory, model, files: dict[str, list[str]]) -> Path:
+    """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export."""
+    from formats.base import atomic_open
+
+    meta = model_metadata(model)
+    meta["files"] = files
+    path = Path(directory) / MANIFEST_NAME
+    with atomic_open(path) as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+    return path
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A loaded manifest: the puzzle, the convention, the clue encoding and the column map."""
+
+    puzzle: Puzzle
+    convention: Convention
+    clue_encoding: str
+    columns: np.ndarray  # 0-based full positions of the exported columns
+    data: dict
+    path: Path | None = None
+
+    @property
+    def n_cols(self) -> int:
+        return self.columns.size
+
+
+def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
+    from .conventions import make_convention
+
+    try:
+        puzzle = Puzzle.from_dict(meta)
+        conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant)
+        encoding = meta["clue_encoding"]
+        kept = meta.get("kept_columns")
+    except KeyError as e:
+        raise FormatError(f"{where}: missing field {e.args[0]!r}") from None
+    if encoding == "reduce":
+        if not isinstance(kept, list):
+            raise FormatError(f"{where}: clue encoding 'reduce' needs the 'kept_columns' list")
+        columns = np.asarray(kept, dtype=np.int64)
+    else:
+        columns = np.arange(conv.n_vars)
+    return Manifest(puzzle, conv, encoding, columns, meta)
+
+
+def load_manifest(path) -> Manifest:
+    """Read ``manifest.json`` (or a directory holding one)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / MANIFEST_NAME
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FormatError(f"manifest: no such file {str(path)!r}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({e})") from None
+    m = manifest_from_dict(meta, where=f"manifest {path}")
+    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, path)

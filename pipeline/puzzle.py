@@ -1,0 +1,479 @@
+"""Puzzles: an immutable Puzzle, its units (rows, columns, boxes/regions, diagonals), parsers.
+
+Cells are numbered row-major, ``cell = r*N + c`` (0-based). Digits in a grid are ``1..N`` and
+``0`` marks an empty cell. Every parser raises :class:`PuzzleError` with a one-line message that
+names what is wrong and where.
+"""
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import PuzzleError
+
+VARIANTS = ("classic", "x", "jigsaw", "jigsaw_x", "latin")
+# Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
+COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_COMPACT_VALUE = {ch: i + 1 for i, ch in enumerate(COMPACT_DIGITS)}
+_COMPACT_VALUE.update({ch.lower(): v for ch, v in list(_COMPACT_VALUE.items()) if ch.isalpha()})
+_COMPACT_VALUE.update({".": 0, "0": 0})
+REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# The seed puzzle of SEEDS.md section 1 (23 clues): the built-in default.
+DEFAULT_PUZZLE = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
+
+
+def default_box(n: int) -> tuple[int, int]:
+    """Box shape for an N x N grid: sqrt(N) x sqrt(N), else the most square h x w with h <= w."""
+    h = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    return h, n // h
+
+
+def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
+    """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", str(text))
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise PuzzleError(f"box: {text!r} is not of the form HxW (e.g. 3x3 or 2x3)")
+    h, w = int(m.group(1)), int(m.group(2))
+    if n is not None and h * w != n:
+        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    return h, w
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """An N x N puzzle: box shape ``h x w``, variant, optional jigsaw regions and its clues."""
+
+    grid: np.ndarray  # (N, N) int, 0 = empty
+    h: int
+    w: int
+    variant: str = "classic"
+    regions: np.ndarray | None = None  # (N, N) int region number 0..N-1 (jigsaw variants)
+
+    def __post_init__(self):
+        grid = np.array(self.grid, dtype=np.int64)
+        grid.setflags(write=False)
+        object.__setattr__(self, "grid", grid)
+        if self.regions is not None:
+            regions = np.array(self.regions, dtype=np.int64)
+            regions.setflags(write=False)
+            object.__setattr__(self, "regions", regions)
+        _validate(self)
+
+    # -- basic facts -----------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.grid.shape[0]
+
+    @property
+    def has_boxes(self) -> bool:
+        return self.variant in ("classic", "x")
+
+    @property
+    def has_diagonals(self) -> bool:
+        return self.variant in ("x", "jigsaw_x")
+
+    @property
+    def n_clues(self) -> int:
+        return int(np.count_nonzero(self.grid))
+
+    def clues(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """0-based (r, c, d) of the clues, ordered by r then c."""
+        r, c = np.nonzero(self.grid)
+        return r, c, self.grid[r, c] - 1
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Puzzle)
+            and (self.h, self.w, self.variant) == (other.h, other.w, other.variant)
+            and np.array_equal(self.grid, other.grid)
+            and _same_regions(self.regions, other.regions)
+        )
+
+    def __hash__(self):
+        return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string()))
+
+    # -- units -----------------------------------------------------------------------------
+    def unit_families(self) -> list[tuple[str, np.ndarray]]:
+        """``[(family, cells)]`` in CONVENTIONS.md order (after ``cell``); ``cells`` is
+        ``(n_units, N)`` of row-major cell numbers. Families: row, col, box|region, diag, anti."""
+        n = self.n
+        cells = np.arange(n * n).reshape(n, n)
+        families = [("row", cells), ("col", cells.T)]
+        if self.has_boxes:
+            # boxes numbered row-major over the grid: (block row, block column, p, q)
+            boxes = cells.reshape(n // self.h, self.h, n // self.w, self.w).transpose(0, 2, 1, 3)
+            families.append(("box", boxes.reshape(n, n)))
+        elif self.regions is not None:
+            order = np.argsort(self.regions.ravel(), kind="stable")
+            families.append(("region", order.reshape(n, n)))
+        if self.has_diagonals:
+            i = np.arange(n)
+            families.append(("diag", cells[i, i][None, :]))
+            families.append(("anti", cells[i, n - 1 - i][None, :]))
+        return families
+
+    # -- text forms ------------------------------------------------------------------------
+    def to_string(self) -> str:
+        """Compact form (``.`` for empty) when N <= 35, else space-separated integers."""
+        return grid_to_string(self.grid)
+
+    def regions_string(self) -> str | None:
+        if self.regions is None:
+            return None
+        return "".join(REGION_ALPHABET[v] for v in self.regions.ravel()) if self.n <= 36 else \
+            " ".join(map(str, self.regions.ravel()))
+
+    def to_dict(self) -> dict:
+        """The manifest's record of the puzzle."""
+        return {
+            "puzzle": self.to_string(),
+            "n": self.n,
+            "h": self.h,
+            "w": self.w,
+            "variant": self.variant,
+            "regions": self.regions_string(),
+            "n_clues": self.n_clues,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Puzzle":
+        box = f"{d['h']}x{d['w']}"
+        return parse_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"),
+                            regions=d.get("regions"))
+
+
+def _same_regions(a, b) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
+
+
+def grid_to_string(grid: np.ndarray) -> str:
+    grid = np.asarray(grid)
+    if grid.shape[0] <= len(COMPACT_DIGITS):
+        alphabet = np.array(list("." + COMPACT_DIGITS))
+        return "".join(alphabet[grid.ravel()])
+    return " ".join(map(str, grid.ravel()))
+
+
+def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) -> str:
+    """Human-readable grid (``.`` for empty), with box separators when the box shape is given."""
+    grid = np.asarray(grid)
+    n = grid.shape[0]
+    cells = np.where(grid > 0, np.char.rjust(grid.astype(str), len(str(n))), "." * len(str(n)))
+    lines = []
+    for r in range(n):
+        chunks = [" ".join(cells[r, k:k + w]) for k in range(0, n, w)] if w else [" ".join(cells[r])]
+        line = " | ".join(chunks)
+        if h and r and r % h == 0:
+            lines.append("".join("+" if ch == "|" else "-" for ch in line))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------------------------
+def _validate(p: Puzzle) -> None:
+    grid = p.grid
+    if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or grid.shape[0] < 1:
+        raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
+    n = grid.shape[0]
+    if p.variant not in VARIANTS:
+        raise PuzzleError(f"variant: unknown variant {p.variant!r}; expected one of {', '.join(VARIANTS)}")
+    if p.h * p.w != n:
+        raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    bad = np.argwhere((grid < 0) | (grid > n))
+    if bad.size:
+        r, c = bad[0]
+        raise PuzzleError(
+            f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {n} (0 for empty)"
+        )
+    jigsaw = p.variant in ("jigsaw", "jigsaw_x")
+    if jigsaw and p.regions is None:
+        raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell, --regions)")
+    if not jigsaw and p.regions is not None:
+        raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use jigsaw or jigsaw_x)")
+    if p.regions is not None:
+        _validate_regions(p.regions, n)
+    _check_unit_duplicates(p)
+
+
+def _validate_regions(regions: np.ndarray, n: int) -> None:
+    if regions.shape != (n, n):
+        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {regions.size}")
+    counts = np.bincount(regions.ravel(), minlength=n)
+    if regions.min() < 0 or counts.size != n:
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {np.count_nonzero(counts)} regions")
+    wrong = np.flatnonzero(counts != n)
+    if wrong.size:
+        g = wrong[0]
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {g + 1} has {counts[g]} cells")
+
+
+_UNIT_WORDS = {"row": "row", "col": "column", "box": "box", "region": "region",
+               "diag": "the main diagonal", "anti": "the anti-diagonal"}
+
+
+def _check_unit_duplicates(p: Puzzle) -> None:
+    """Two equal clues in one unit: name the unit and both cells."""
+    flat = p.grid.ravel()
+    n = p.n
+    for family, units in p.unit_families():
+        values = flat[units]  # (n_units, N)
+        unit_idx = np.broadcast_to(np.arange(units.shape[0])[:, None], units.shape)
+        filled = values > 0
+        key = (unit_idx[filled] * (n + 1) + values[filled])
+        cells = units[filled]
+        order = np.argsort(key, kind="stable")
+        key, cells = key[order], cells[order]
+        dup = np.flatnonzero(key[1:] == key[:-1])
+        if dup.size:
+            k = dup[0]
+            a, b = sorted((cells[k], cells[k + 1]))
+            unit = key[k] // (n + 1)
+            where = _UNIT_WORDS[family] if family in ("diag", "anti") else f"{_UNIT_WORDS[family]} {unit + 1}"
+            raise PuzzleError(
+                f"puzzle: digit {flat[a]} appears twice in {where}: cells "
+                f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+# ---------------------------------------------------------------------------------------------
+def parse_puzzle(source, *, box=None, variant: str | None = None, regions=None,
+                 size: int | None = None) -> Puzzle:
+    """Build a Puzzle from a string, a path, ``-`` (stdin), a grid array or an N-by-3 array.
+
+    ``box`` is ``"HxW"`` or ``(h, w)``; ``regions`` a string or path of one region id per cell
+    (jigsaw); ``variant`` defaults to ``jigsaw`` when regions are given, else ``classic``.
+    """
+    if isinstance(source, Puzzle):
+        return source
+    if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
+                                           isinstance(source[0], (list, tuple, np.ndarray))):
+        matrix = np.asarray(source)
+        grid = _matrix_to_grid(matrix, box, size, "puzzle")
+    else:
+        text, where = _read_source(source, "puzzle")
+        grid = _text_to_grid(text, where, box, size)
+    n = grid.shape[0]
+    h, w = _resolve_box(box, n)
+    region_grid = None
+    if regions is not None:
+        region_grid = parse_regions(regions, n)
+    if variant is None:
+        variant = "jigsaw" if region_grid is not None else "classic"
+    return Puzzle(grid=grid, h=h, w=w, variant=variant, regions=region_grid)
+
+
+def _resolve_box(box, n: int) -> tuple[int, int]:
+    if box is None:
+        return default_box(n)
+    if isinstance(box, str):
+        return parse_box(box, n)
+    h, w = box
+    if h * w != n:
+        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    return int(h), int(w)
+
+
+def _box_n(box) -> int | None:
+    if box is None:
+        return None
+    h, w = parse_box(box) if isinstance(box, str) else box
+    return h * w
+
+
+def _read_source(source, what: str) -> tuple[str, str]:
+    """Return (text, where) for a literal string, a path, or ``-`` for stdin."""
+    if isinstance(source, Path):
+        return _read_file(source, what), str(source)
+    s = str(source)
+    if s == "-":
+        return sys.stdin.read(), "<stdin>"
+    if _is_file(s):
+        return _read_file(Path(s), what), s
+    if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
+        return s, what
+    raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
+
+
+def _is_file(s: str) -> bool:
+    try:
+        return len(s) < 4096 and Path(s).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _read_file(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PuzzleError(f"{what}: cannot read {str(path)!r}: {e}") from None
+
+
+_DECORATION = re.compile(r"^[\s\-+=|]*$")
+
+
+def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
+    lines = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].replace("|", " ").strip()
+        if line and not _DECORATION.match(line):
+            lines.append(line)
+    if not lines:
+        raise PuzzleError(f"{where}: empty input: expected a puzzle")
+    separated = any(re.search(r"[,;\s]", line) for line in lines)
+    if not separated:
+        if len(lines) == 1:
+            return _compact_to_grid(lines[0], where, box)
+        if all(len(line) == len(lines) for line in lines):
+            return _compact_to_grid("".join(lines), where, box, rows=len(lines))
+        for k, line in enumerate(lines):
+            if len(line) != len(lines[0]):
+                raise PuzzleError(f"{where}: line {k + 1} has {len(line)} cells; expected {len(lines[0])}")
+        raise PuzzleError(f"{where}: grid is {len(lines)}-by-{len(lines[0])}: must be N-by-3 or N-by-N")
+    rows = [t for t in (re.split(r"[,;\s]+", line.strip(" ,;\t")) for line in lines)]
+    # a header such as "row,col,digit" is skipped
+    if rows and all(re.fullmatch(r"[A-Za-z_][A-Za-z_ ]+", t) for t in rows[0]):
+        rows = rows[1:]
+        if not rows:
+            raise PuzzleError(f"{where}: only a header line: expected a puzzle")
+    if len(rows) == 1 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]) and len(rows[0]) > 3:
+        n = math.isqrt(len(rows[0]))
+        rows = [rows[0][i * n:(i + 1) * n] for i in range(n)]
+    widths = {len(r) for r in rows}
+    if len(widths) > 1:
+        expected = len(rows[0])
+        k = next(i for i, r in enumerate(rows) if len(r) != expected)
+        if expected != 3:
+            raise PuzzleError(f"{where}: line {k + 1} has {len(rows[k])} cells; expected {expected}")
+        raise PuzzleError(f"{where}: line {k + 1} has {len(rows[k])} values; expected 3 (row,col,digit)")
+    width = widths.pop()
+    matrix = np.empty((len(rows), width), dtype=np.int64)
+    for k, row in enumerate(rows):
+        for j, tok in enumerate(row):
+            matrix[k, j] = _token_value(tok, where, k, j, clue_list=(width == 3 and len(rows) != 3))
+    return _matrix_to_grid(matrix, box, size, where)
+
+
+def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
+    if re.fullmatch(r"[+-]?\d+", tok):
+        return int(tok)
+    if re.fullmatch(r"[+-]?\d+\.0*", tok):  # MATLAB writes 5.0 sometimes
+        return int(float(tok))
+    if not clue_list and tok in _COMPACT_VALUE:
+        return _COMPACT_VALUE[tok]
+    place = f"line {k + 1}, field {j + 1}"
+    if clue_list:
+        raise PuzzleError(f"{where}: {place}: {tok!r} is not an integer: entries must be integers")
+    raise PuzzleError(f"{where}: bad cell {tok!r} at row {k + 1}, column {j + 1}")
+
+
+def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.ndarray:
+    n_expected = _box_n(box)
+    length = len(s)
+    if n_expected is not None and length != n_expected ** 2:
+        raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
+    n = math.isqrt(length)
+    if n * n != length:
+        lo, hi = n * n, (n + 1) ** 2
+        raise PuzzleError(
+            f"{where}: wrong length: expected a square number of cells "
+            f"({lo} for {n}x{n} or {hi} for {n + 1}x{n + 1}), found {length}"
+        )
+    chars = np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)
+    lut = np.full(256, -1, dtype=np.int64)
+    for ch, v in _COMPACT_VALUE.items():
+        lut[ord(ch)] = v
+    values = lut[chars]
+    bad = np.flatnonzero((values < 0) | (values > n))
+    if bad.size:
+        k = bad[0]
+        raise PuzzleError(
+            f"{where}: bad character {s[k]!r} at position {k + 1} (row {k // n + 1}, column {k % n + 1}): "
+            f"a {n}x{n} cell is '.' or '0' (empty) or one of {COMPACT_DIGITS[0]}..{COMPACT_DIGITS[n - 1]}"
+        )
+    return values.reshape(n, n)
+
+
+def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
+    if matrix.ndim != 2:
+        raise PuzzleError(f"{where}: input must be a 2-D matrix: must be N-by-3 or N-by-N")
+    if not np.issubdtype(matrix.dtype, np.integer):
+        as_int = np.rint(matrix.astype(float))
+        if not np.array_equal(as_int, matrix.astype(float)):
+            raise PuzzleError(f"{where}: entries must be integers")
+        matrix = as_int.astype(np.int64)
+    m, k = matrix.shape
+    if m == k:
+        return matrix
+    if k != 3:
+        raise PuzzleError(f"{where}: matrix is {m}-by-{k}: must be N-by-3 or N-by-N")
+    return _clue_list_to_grid(matrix, box, size, where)
+
+
+def _clue_list_to_grid(clues: np.ndarray, box, size, where: str) -> np.ndarray:
+    """MATLAB-style ``[row col digit]`` rows (1-based) -> grid."""
+    n = size or _box_n(box)
+    if n is None:
+        # as the MATLAB seed: 9x9 unless a bigger entry says otherwise (then the next square N)
+        biggest = int(clues.max()) if clues.size else 9
+        n = 9 if biggest <= 9 else (math.isqrt(biggest - 1) + 1) ** 2
+    bad = np.argwhere((clues < 1) | (clues > n))
+    if bad.size:
+        line, col = bad[0]
+        raise PuzzleError(
+            f"{where}: line {line + 1}: entries must be integers from 1 to {n}, found {clues[line, col]}"
+        )
+    r, c, d = (clues - 1).T
+    cell = r * n + c
+    order = np.lexsort((np.arange(cell.size), cell))
+    same = np.flatnonzero((cell[order][1:] == cell[order][:-1]) & (d[order][1:] != d[order][:-1]))
+    if same.size:
+        a, b = order[same[0]], order[same[0] + 1]
+        raise PuzzleError(
+            f"{where}: cell ({r[a] + 1}, {c[a] + 1}) given two digits: {d[a] + 1} (line {a + 1}) "
+            f"and {d[b] + 1} (line {b + 1})"
+        )
+    grid = np.zeros((n, n), dtype=np.int64)
+    grid[r, c] = d + 1
+    return grid
+
+
+def parse_regions(source, n: int) -> np.ndarray:
+    """Region ids, one per cell row-major (string, path or array) -> (N, N) numbers 0..N-1.
+
+    Ids may be compact characters (``0-9A-Z``) or separated integers; regions are numbered in
+    the sorted order of their ids, so ids ``0..N-1`` or ``1..N`` keep their own numbering.
+    """
+    if isinstance(source, np.ndarray):
+        ids = source.ravel().astype(str)
+    else:
+        text, where = _read_source(source, "regions")
+        text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+        tokens = re.split(r"[,;\s]+", text.strip())
+        ids = np.array(tokens if len(tokens) > 1 else list(tokens[0]))
+    if ids.size != n * n:
+        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {ids.size}")
+    labels, numbers = np.unique(ids, return_inverse=True)
+    if all(re.fullmatch(r"\d+", x) for x in labels):
+        labels_numeric = np.array([int(x) for x in labels])
+        numbers = np.argsort(np.argsort(labels_numeric))[numbers]
+    if labels.size != n:
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {labels.size} distinct ids")
+    counts = np.bincount(numbers, minlength=n)
+    wrong = np.flatnonzero(counts != n)
+    if wrong.size:
+        g = wrong[0]
+        label = labels[g] if not all(x.isdigit() for x in labels) else sorted(labels, key=int)[g]
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {label!r} has {counts[g]} cells")
+    return numbers.reshape(n, n)
