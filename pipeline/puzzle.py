@@ -272,6 +272,17 @@ def parse_puzzle(source, *, box=None, variant: str | None = None, regions=None,
     return Puzzle(grid=grid, h=h, w=w, variant=variant, regions=region_grid)
 
 
+def parse_grid(source, *, box=None, size: int | None = None) -> np.ndarray:
+    """Read a grid (any form :func:`parse_puzzle` takes) without checking the rules.
+
+    Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
+    """
+    if isinstance(source, np.ndarray):
+        return _matrix_to_grid(source, box, size, "grid")
+    text, where = _read_source(source, "grid")
+    return _text_to_grid(text, where, box, size)
+
+
 def _resolve_box(box, n: int) -> tuple[int, int]:
     if box is None:
         return default_box(n)

@@ -1,0 +1,13 @@
+"""Sudoku-family puzzles as sparse 0-1 integer programs.
+
+Stages, one module each: ``puzzle`` (parse, validate) -> ``build`` (A, B, solver view in a
+``conventions`` index scheme) -> ``export`` (formats registry) / ``solve`` (HiGHS) ->
+``importer`` + ``decode`` (file -> vector -> grid) -> ``verify``.
+"""
+from .build import Model, build_model
+from .conventions import Convention
+from .errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError
+from .puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+
+__all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
+           "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle"]

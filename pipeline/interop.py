@@ -1,0 +1,170 @@
+"""Run an external solver on the exported files and import its answer: the interop pipeline.
+
+Each solver reads the file format it reads best (MPS for SCIP, CBC and GLPK; the generated
+``solve_sudoku.m`` for Octave), writes its own native solution file, and that file comes back
+through :func:`pipeline.importer.import_solution`, exactly as a user's would.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .build import build_model
+from .errors import SolveError
+from .puzzle import Puzzle
+
+SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")
+
+
+@dataclass
+class ExternalResult:
+    grid: np.ndarray | None
+    status: str
+    seconds: float
+    solution_file: Path | None
+    log: str = ""
+
+
+def cbc_binary() -> str | None:
+    """Debian's ``cbc`` if installed, else the CBC binary that PuLP ships."""
+    found = shutil.which("cbc")
+    if found:
+        return found
+    try:
+        import pulp
+
+        cmd = pulp.PULP_CBC_CMD()
+        return cmd.path if cmd.available() else None
+    except Exception:  # pulp absent or its binary unusable: report as unavailable
+        return None
+
+
+def solver_available(name: str) -> str | None:
+    """None when ``name`` can run here, else the reason it cannot."""
+    if name == "highs":
+        return None
+    if name == "scip":
+        try:
+            import pyscipopt  # noqa: F401
+        except ImportError:
+            return "pyscipopt is not installed (pip install '.[test]')"
+        return None
+    if name == "cbc":
+        return None if cbc_binary() else "no cbc binary (apt-get install coinor-cbc, or pip install pulp)"
+    if name == "glpk":
+        return None if shutil.which("glpsol") else "glpsol not found (apt-get install glpk-utils)"
+    if name == "octave":
+        return None if shutil.which("octave-cli") or shutil.which("octave") else "octave not found (apt-get install octave)"
+    return f"unknown solver {name!r}; expected one of {', '.join(SOLVERS)}"
+
+
+def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
+    try:
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise SolveError(f"{Path(cmd[0]).name}: no answer within {timeout:.0f} s") from None
+    except OSError as e:
+        raise SolveError(f"{cmd[0]}: cannot run: {e.strerror or e}") from None
+    log = done.stdout + done.stderr
+    if done.returncode != 0:
+        last = next((line for line in reversed(log.strip().splitlines()) if line.strip()), "")
+        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}: {last.strip()[:200]}")
+    return log
+
+
+def _solve_scip(workdir: Path, time_limit):
+    from pyscipopt import Model as ScipModel
+
+    m = ScipModel()
+    m.hideOutput()
+    m.readProblem(str(workdir / "model.mps"))
+    if time_limit:
+        m.setParam("limits/time", float(time_limit))
+    m.optimize()
+    sol = workdir / "scip.sol"
+    if m.getNSols() > 0:
+        m.writeBestSol(str(sol))
+    else:
+        sol.write_text(f"solution status: {m.getStatus()}\nno solution available\n")
+    return sol, ""
+
+
+def _solve_cbc(workdir: Path, time_limit):
+    sol = workdir / "cbc_solution.txt"
+    cmd = [cbc_binary(), "model.mps"]
+    if time_limit:
+        cmd += ["-sec", str(time_limit)]
+    cmd += ["-solve", "-solu", sol.name]
+    return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
+
+
+def _solve_glpk(workdir: Path, time_limit):
+    sol = workdir / "glpk_raw.txt"
+    cmd = ["glpsol", "--freemps", "model.mps", "-w", sol.name]
+    if time_limit:
+        cmd += ["--tmlim", str(max(1, int(time_limit)))]
+    return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
+
+
+def _solve_octave(workdir: Path, time_limit):
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", "run('solve_sudoku.m')"]
+    if Path(exe).name == "octave-cli":
+        cmd.remove("--no-gui")
+    return workdir / "sudoku.csv", _run(cmd, workdir, None if not time_limit else time_limit + 60)
+
+
+_FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matlab"}
+_RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave": _solve_octave}
+
+
+def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: str = "F", clues: str = "rows",
+                   time_limit: float | None = None, workdir=None) -> ExternalResult:
+    """Export ``puzzle``, run ``solver`` on the files, import its native answer (verified later).
+
+    ``workdir`` keeps the files (model, manifest, solver output); by default a temporary
+    directory is used and removed.
+    """
+    from .export import export_model
+    from .importer import import_solution
+
+    reason = solver_available(solver)
+    if reason:
+        raise SolveError(f"solver {solver}: {reason}")
+    if solver == "highs":
+        from .solve import solve
+
+        r = solve(build_model(puzzle, scheme, order, clues), time_limit=time_limit)
+        return ExternalResult(r.grid, r.status, r.seconds, None)
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix=f"sudoku-{solver}-")
+        workdir = tmp.name
+    work = Path(workdir)
+    try:
+        model = build_model(puzzle, scheme, order, clues)
+        export_model(model, work, _FORMATS_FOR[solver], dense="never")
+        start = time.perf_counter()
+        sol, log = _RUNNERS[solver](work, time_limit)
+        seconds = time.perf_counter() - start
+        if not sol.exists():
+            raise SolveError(f"solver {solver}: wrote no solution file ({sol.name})")
+        from .errors import FormatError
+
+        try:
+            result = import_solution(sol, work / "manifest.json")
+        except FormatError as e:
+            text = str(e)
+            if "infeasible" in text:
+                return ExternalResult(None, "infeasible", seconds, sol, log)
+            raise
+        return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
