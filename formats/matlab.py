@@ -1,0 +1,390 @@
+"""MATLAB: ``model.mat`` (v5) plus a generated ``solve_sudoku.m`` that solves and decodes it.
+
+Files of an export:
+
+* ``model.mat``  sparse double ``Aeq``; column vectors ``beq``, ``f``, ``lb``, ``ub``, ``intcon``
+  (``1..n``); and a struct ``meta`` with the manifest fields of CONVENTIONS.md (``h``, ``w``,
+  ``N``, ``variant``, ``scheme``, ``order``, ``clue_encoding``, ``puzzle``, ``shape``, ``rows``,
+  ``columns``, ``nonzeros``, ...), 1-based where MATLAB indexes: ``meta.kept_columns`` (reduce
+  only) holds the 1-based full positions of the solver columns, ``meta.clues`` is ``[r c d]`` per
+  clue and ``meta.clue_positions`` the 1-based full position of each clue variable.
+* ``solve_sudoku.m``  a script written for this model's convention. It reads ``model.mat`` if
+  present, else the CSV export (``Aeq_ijv.csv``, ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``
+  of :mod:`formats.csv`), solves with ``intlinprog`` (MATLAB) or ``glpk`` (GNU Octave), expands a
+  ``reduce`` solution, decodes ``x`` with the ``reshape``/``permute`` lines of the convention,
+  prints the grid and writes ``sudoku.csv`` (N x N integers, no header).
+* ``kept_columns.csv``  (reduce only) the kept-column map, 1-based, one per line, so that the
+  script also works from the CSV files alone.
+
+Design choice: the clues (``[r c d position]``) are baked into the script, because they are
+few (at most ``N^2``), document the puzzle and are needed in the CSV-only case where no
+``meta`` exists. The kept-column map can have ``N^3`` entries, so it is read from
+``meta.kept_columns`` or ``kept_columns.csv`` instead of being baked in.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import scipy.io as sio
+import scipy.sparse as sp
+
+from pipeline.errors import FormatError, PipelineError
+from pipeline.puzzle import COMPACT_DIGITS
+
+from .base import Format, ModelData, atomic_open, register
+
+MAT_NAME = "model.mat"
+SCRIPT_NAME = "solve_sudoku.m"
+KEPT_NAME = "kept_columns.csv"
+# meta fields that exist only for MATLAB users; read() drops them to give back model_metadata()
+_MATLAB_ONLY = ("N", "clues", "clue_positions")
+
+
+# ---------------------------------------------------------------------------------------------
+# model.mat
+# ---------------------------------------------------------------------------------------------
+def _matlab_meta(model) -> dict:
+    """model_metadata() made MATLAB-friendly: no None, 1-based index lists, extra clue fields."""
+    from pipeline.manifest import model_metadata
+
+    meta = model_metadata(model)
+    conv = model.convention
+    # savemat cannot store None; an empty char is MATLAB's "nothing" (read() maps it back)
+    meta = {k: ("" if v is None else v) for k, v in meta.items()}
+    meta["N"] = conv.n
+    if "kept_columns" in meta:
+        meta["kept_columns"] = model.columns.astype(np.float64).reshape(-1, 1) + 1.0
+    r, c, d = model.puzzle.clues()
+    meta["clues"] = np.column_stack([r + 1, c + 1, d + 1]).astype(np.float64).reshape(-1, 3)
+    meta["clue_positions"] = (conv.position(r, c, d).astype(np.float64) + 1.0).reshape(-1, 1)
+    meta["shape"] = np.asarray(meta["shape"], dtype=np.float64).reshape(1, -1)
+    return _doubles(meta)
+
+
+def _doubles(value):
+    """Python ints -> double: MATLAB's default numeric type (int64 would make meta.N/2 round)."""
+    if isinstance(value, dict):
+        return {k: _doubles(v) for k, v in value.items()}
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _col(values, dtype=np.float64) -> np.ndarray:
+    return np.asarray(values, dtype=dtype).reshape(-1, 1)
+
+
+def write(model, path, **_) -> Path:
+    """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically)."""
+    path = Path(path)
+    arrays = {
+        # MATLAB's sparse type is double CSC; int or bool sparse would not load as a matrix
+        "Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64),
+        "beq": _col(model.beq),
+        "f": _col(model.cost),
+        "lb": _col(model.lb),
+        "ub": _col(model.ub),
+        "intcon": _col(np.flatnonzero(model.integrality) + 1),
+        "meta": _matlab_meta(model),
+    }
+    try:
+        with atomic_open(path, "wb", compress=False) as f:
+            sio.savemat(f, arrays, format="5", do_compression=True, oned_as="column")
+    except ValueError as e:  # e.g. a variable above the v5 limit of 2 GB
+        raise FormatError(f"{path}: cannot write a MATLAB v5 file: {e}") from None
+    return path
+
+
+def _plain(value):
+    """loadmat(simplify_cells=True) value -> JSON-like Python (ints stay ints)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return value
+    arr = np.asarray(value)
+    if arr.dtype.kind in "US":
+        return str(arr) if arr.ndim == 0 else "".join(arr.ravel().tolist())
+    if arr.ndim == 0:
+        v = arr.item()
+        return int(v) if isinstance(v, float) and v.is_integer() and arr.dtype.kind == "f" else v
+    return [_plain(v) for v in arr.ravel(order="F")]
+
+
+def _metadata_from_mat(raw: dict, where: str) -> dict:
+    meta = {k: _plain(v) for k, v in raw.items() if k not in _MATLAB_ONLY and k != "kept_columns"}
+    if meta.get("regions") in ("", []):
+        meta["regions"] = None
+    if isinstance(meta.get("shape"), int):  # squeezed 1-element list
+        meta["shape"] = [meta["shape"]]
+    if meta.get("clue_encoding") == "reduce":
+        if "kept_columns" not in raw:
+            raise FormatError(f"{where}: clue encoding 'reduce' needs meta.kept_columns")
+        kept = np.atleast_1d(np.asarray(raw["kept_columns"], dtype=np.float64)).ravel()
+        # MATLAB's map is 1-based; the manifest's is 0-based (CONVENTIONS.md index bases)
+        meta["kept_columns"] = (kept.astype(np.int64) - 1).tolist()
+    return meta
+
+
+def read(path) -> ModelData:
+    """Read a ``model.mat`` (or a directory holding one) back into ModelData.
+
+    Row labels and column names are regenerated from ``meta`` through pipeline.conventions
+    (and the model rebuilt from the puzzle), since the .mat carries numbers only.
+    """
+    from pipeline.build import build_model
+    from pipeline.manifest import manifest_from_dict
+
+    path = Path(path)
+    if path.is_dir():
+        path = path / MAT_NAME
+    if not path.is_file():  # loadmat's own message for this is obscure
+        raise FormatError(f"{path}: no such file")
+    try:
+        raw = sio.loadmat(path, simplify_cells=True)
+    except Exception as e:  # scipy raises several types for a file that is not a v5 .mat
+        raise FormatError(f"{path}: not a readable MATLAB .mat file ({e})") from None
+    missing = [k for k in ("Aeq", "beq", "f", "lb", "ub", "intcon", "meta") if k not in raw]
+    if missing:
+        raise FormatError(f"{path}: missing variable(s) {', '.join(missing)}")
+    a = raw["Aeq"]
+    if not sp.issparse(a):
+        a = sp.csr_matrix(np.atleast_2d(a))
+    a = sp.csr_matrix(a, dtype=np.float64)
+    m, n = a.shape
+
+    def vec(name, size):
+        v = np.atleast_1d(np.asarray(raw[name], dtype=np.float64)).ravel()
+        if v.size != size:
+            raise FormatError(f"{path}: {name} has {v.size} values, Aeq is {m}x{n} (expected {size})")
+        return v
+
+    beq, f, lb, ub = vec("beq", m), vec("f", n), vec("lb", n), vec("ub", n)
+    intcon = np.atleast_1d(np.asarray(raw["intcon"], dtype=np.float64)).ravel().astype(np.int64)
+    if intcon.size and (intcon.min() < 1 or intcon.max() > n):
+        raise FormatError(f"{path}: intcon holds an index outside 1..{n}")
+    integrality = np.zeros(n, dtype=bool)
+    integrality[intcon - 1] = True
+
+    if not isinstance(raw["meta"], dict):
+        raise FormatError(f"{path}: meta is not a struct")
+    meta = _metadata_from_mat(raw["meta"], str(path))
+    try:
+        manifest = manifest_from_dict(meta, where=str(path))
+        rebuilt = build_model(manifest.puzzle, manifest.convention.scheme, manifest.convention.order,
+                              manifest.clue_encoding)
+    except PipelineError as e:
+        raise FormatError(f"{path}: meta does not describe a model: {e}") from None
+    if rebuilt.n_rows != m or not np.array_equal(rebuilt.columns, manifest.columns):
+        raise FormatError(f"{path}: Aeq is {m}x{n} but meta describes {rebuilt.n_rows}x{rebuilt.n_cols}")
+    return ModelData(a, beq, beq.copy(), lb, ub, f, integrality, rebuilt.row_labels,
+                     manifest.convention.names(manifest.columns), meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# solve_sudoku.m
+# ---------------------------------------------------------------------------------------------
+def _decode_lines(conv) -> list[str]:
+    """MATLAB lines turning the full vector ``x_full`` into ``X(r,c,d)`` for ``conv``.
+
+    MATLAB's ``reshape`` fills its first dimension fastest, so order F reads the scheme's
+    shape as is and order C reads it reversed; block tuples then regroup (p,I) into r and
+    (q,J) into c, p and q fastest because r = (I-1)*h + p and c = (J-1)*w + q.
+    """
+    if conv.scheme == "ijk":
+        if conv.order == "F":
+            return ["% ijk, order F (MATLAB order): position i + N*(j-1) + N^2*(k-1)",
+                    "X = reshape(x_full, N, N, N);          % X(i,j,k) = X(r,c,d)"]
+        return ["% ijk, order C (NumPy order): k varies fastest, so MATLAB's reshape sees (k,j,i)",
+                "X = reshape(x_full, N, N, N);          % X(k,j,i)",
+                "X = permute(X, [3 2 1]);               % X(i,j,k) = X(r,c,d)"]
+    if conv.order == "F":
+        return ["% block, order F: X(I,J,p,q,n) with I fastest (MATLAB order)",
+                "X = reshape(x_full, N/h, N/w, h, w, N); % X(I,J,p,q,n)",
+                "X = permute(X, [3 1 4 2 5]);           % X(p,I,q,J,n)",
+                "X = reshape(X, N, N, N);               % r = (I-1)*h + p, c = (J-1)*w + q: X(r,c,n)"]
+    return ["% block, order C (NumPy order): n varies fastest, so MATLAB's reshape sees (n,q,p,J,I)",
+            "X = reshape(x_full, N, w, h, N/w, N/h); % X(n,q,p,J,I)",
+            "X = permute(X, [3 5 2 4 1]);           % X(p,I,q,J,n)",
+            "X = reshape(X, N, N, N);               % r = (I-1)*h + p, c = (J-1)*w + q: X(r,c,n)"]
+
+
+def _clue_block(model) -> list[str]:
+    r, c, d = model.puzzle.clues()
+    pos = model.convention.position(r, c, d) + 1
+    rows = np.column_stack([r + 1, c + 1, d + 1, pos])
+    if rows.shape[0] == 0:
+        return ["clues = zeros(0, 4);"]
+    body = [" ".join(str(v) for v in row) + ";" for row in rows.tolist()]
+    # several clues per line keep the script short for big grids
+    lines = ["clues = [ ..."]
+    for k in range(0, len(body), 6):
+        lines.append("  " + "  ".join(body[k:k + 6]) + " ...")
+    lines.append("];")
+    return lines
+
+
+def render_script(model) -> str:
+    """The text of ``solve_sudoku.m`` for ``model`` (its convention, encoding and clues)."""
+    conv = model.convention
+    p = model.puzzle
+    n = conv.n
+    reduce = model.is_reduced
+    alphabet = np.array(list("." + COMPACT_DIGITS)) if n <= len(COMPACT_DIGITS) else None
+    puzzle_lines = ["".join(alphabet[row]) if alphabet is not None else " ".join(map(str, row))
+                    for row in p.grid.tolist()]
+    head = [
+        "% solve_sudoku.m -- generated by sudoku-pipeline; do not edit by hand (re-export instead).",
+        f"% Puzzle: {n}x{n} {p.variant}, boxes {p.h}x{p.w}, {p.n_clues} clues:",
+        *[f"%   {line}" for line in puzzle_lines],
+        f"% Convention: scheme {conv.scheme}, order {conv.order}; clues as {model.clue_encoding};",
+        f"% model {model.n_rows} rows x {model.n_cols} columns, {model.nnz} nonzeros.",
+        "%",
+        "% Solves Aeq*x = beq, lb <= x <= ub, x integer, with intlinprog (MATLAB, Optimization",
+        "% Toolbox) or glpk (GNU Octave), decodes x into the grid, prints it and writes sudoku.csv",
+        "% (N x N integers, comma-separated, no header).",
+        "%",
+        "% Run from any folder: run('/path/to/solve_sudoku.m'). Optional variables, set before:",
+        "%   sudoku_dir      folder with model.mat or the CSV files (default: this script's folder)",
+        "%   sudoku_use_csv  true: ignore model.mat and read Aeq_ijv.csv, beq.csv, lb.csv, ub.csv, f.csv",
+        "%   sudoku_out      path of the solution CSV (default: <sudoku_dir>/sudoku.csv)",
+        "",
+        f"N = {n}; h = {p.h}; w = {p.w};   % grid side / digits, box rows, box columns",
+        f"has_boxes = {'true' if p.has_boxes else 'false'};",
+        "% Clues [row col digit position]; position = 1-based index of x[row,col,digit] in the full",
+        f"% N^3 vector of this convention ({conv.scheme}/{conv.order}). Baked in so that the CSV-only",
+        "% route (no meta) can still restore the variables that 'reduce' removed.",
+        *_clue_block(model),
+        "",
+        "% -- where the files are (the script's own folder unless sudoku_dir says otherwise) --------",
+        "if exist('sudoku_dir', 'var') && ~isempty(sudoku_dir)",
+        "  model_dir = sudoku_dir;",
+        "else",
+        "  model_dir = fileparts(mfilename('fullpath'));",
+        "  if isempty(model_dir), model_dir = pwd; end",
+        "end",
+        "if exist('sudoku_out', 'var') && ~isempty(sudoku_out)",
+        "  out_file = sudoku_out;",
+        "else",
+        "  out_file = fullfile(model_dir, 'sudoku.csv');",
+        "end",
+        "mat_file = fullfile(model_dir, 'model.mat');",
+        "read_csv = exist('sudoku_use_csv', 'var') && sudoku_use_csv;",
+        "",
+        "% -- the model --------------------------------------------------------------------------",
+        "if ~read_csv && exist(mat_file, 'file')",
+        "  S = load(mat_file);",
+        "  Aeq = S.Aeq; beq = S.beq; f = S.f; lb = S.lb; ub = S.ub; intcon = S.intcon;",
+    ]
+    if reduce:
+        head += ["  kept = S.meta.kept_columns(:);   % 1-based full positions of the solver columns"]
+    head += [
+        "  fprintf('Read %s\\n', mat_file);",
+        "else",
+        "  % spconvert: 1-based i,j,v triplets whose last row m,n,0 fixes the size",
+        "  Aeq = spconvert(load(fullfile(model_dir, 'Aeq_ijv.csv')));",
+        "  beq = load(fullfile(model_dir, 'beq.csv'));",
+        "  lb = load(fullfile(model_dir, 'lb.csv'));",
+        "  ub = load(fullfile(model_dir, 'ub.csv'));",
+        "  f = load(fullfile(model_dir, 'f.csv'));",
+        "  intcon = (1:size(Aeq, 2))';       % every variable is binary",
+    ]
+    if reduce:
+        head += [f"  kept = load(fullfile(model_dir, '{KEPT_NAME}'));   % 1-based full positions"]
+    head += [
+        "  fprintf('Read the CSV files in %s\\n', model_dir);",
+        "end",
+        "beq = beq(:); f = f(:); lb = lb(:); ub = ub(:);",
+        "[m, n] = size(Aeq);",
+        "",
+        "% -- solve ---------------------------------------------------------------------------------",
+        "if exist('OCTAVE_VERSION', 'builtin')",
+        "  % GNU Octave has no intlinprog; glpk: 'S' = equality rows, 'I' = integer columns, 1 = minimise",
+        "  glpk_param = struct('msglev', 1);  % errors only",
+        "  [x, fmin, errnum, extra] = glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1, glpk_param);",
+        "  % status 5 = optimal, 2 = feasible: any feasible point is a solution (zero objective)",
+        "  if errnum ~= 0 || ~any(extra.status == [2 5])",
+        "    error('solve_sudoku:nosolution', 'glpk found no solution (error %d, status %d)', errnum, extra.status);",
+        "  end",
+        "else",
+        "  opts = optimoptions('intlinprog', 'Display', 'off');",
+        "  [x, fmin, exitflag] = intlinprog(f, intcon, [], [], Aeq, beq, lb, ub, opts);",
+        "  if isempty(x) || exitflag <= 0",
+        "    error('solve_sudoku:nosolution', 'intlinprog found no solution (exitflag %d)', exitflag);",
+        "  end",
+        "end",
+        "x = round(x(:));",
+        "",
+        "% -- back to all N^3 variables -------------------------------------------------------------",
+    ]
+    if reduce:
+        head += [
+            "% 'reduce' dropped the variables fixed by the clues: put the kept ones back at their full",
+            "% positions, the rest stay 0 except the clue variables, which are 1.",
+            "x_full = zeros(N^3, 1);",
+            "x_full(kept) = x;",
+            "x_full(clues(:, 4)) = 1;",
+        ]
+    else:
+        head += ["x_full = x;   % the solver columns are all N^3 variables, clues included"]
+    head += [
+        "",
+        "% -- decode: X(r,c,d) = 1 iff cell (r,c) holds digit d --------------------------------------",
+        *_decode_lines(conv),
+        "if any(any(sum(X, 3) ~= 1))",
+        "  error('solve_sudoku:decode', 'a cell does not hold exactly one digit');",
+        "end",
+        "sudoku = sum(bsxfun(@times, X, reshape(1:N, 1, 1, N)), 3);   % sudoku(r,c) = digit",
+        "if ~isempty(clues)",
+        "  clue_ok = sudoku(sub2ind([N N], clues(:, 1), clues(:, 2))) == clues(:, 3);",
+        "  if ~all(clue_ok)",
+        "    error('solve_sudoku:decode', 'decoded grid contradicts a clue: wrong convention?');",
+        "  end",
+        "end",
+        "",
+        "% -- print and write -----------------------------------------------------------------------",
+        "cell_width = numel(sprintf('%d', N));",
+        "for r = 1:N",
+        "  if has_boxes && r > 1 && mod(r - 1, h) == 0",
+        "    disp(repmat('-', 1, N * (cell_width + 1) + 2 * (N / w - 1)));",
+        "  end",
+        "  text_line = '';",
+        "  for c = 1:N",
+        "    if has_boxes && c > 1 && mod(c - 1, w) == 0, text_line = [text_line ' |']; end",
+        "    text_line = [text_line sprintf(' %*d', cell_width, sudoku(r, c))];",
+        "  end",
+        "  disp(text_line);",
+        "end",
+        "if exist('writematrix')   % MATLAB R2019a+",
+        "  writematrix(sudoku, out_file);",
+        "else                      % GNU Octave and older MATLAB",
+        "  dlmwrite(out_file, sudoku, ',');",
+        "end",
+        "fprintf('Wrote %s\\n', out_file);",
+    ]
+    return "\n".join(head) + "\n"
+
+
+def write_kept_columns(model, path) -> Path:
+    """``kept_columns.csv``: the 1-based full position of each solver column, one per line."""
+    with atomic_open(path, "wb") as f:
+        if model.n_cols:
+            f.write(b"\n".join((model.columns + 1).astype("S20").tolist()) + b"\n")
+    return Path(path)
+
+
+def export(model, directory, **_) -> list[Path]:
+    """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce, ``kept_columns.csv``."""
+    d = Path(directory)
+    written = [write(model, d / MAT_NAME)]
+    script = d / SCRIPT_NAME
+    with atomic_open(script) as f:
+        f.write(render_script(model))
+    written.append(script)
+    if model.is_reduced:
+        written.append(write_kept_columns(model, d / KEPT_NAME))
+    return written
+
+
+register(Format("matlab", (".mat",), "MATLAB v5 .mat (sparse Aeq, vectors, meta) and solve_sudoku.m",
+                export=export, write=write, read=read))

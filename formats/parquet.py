@@ -1,0 +1,259 @@
+"""Parquet: the solver view as three tables for pandas, polars, DuckDB and MATLAB ``parquetread``.
+
+Files of an export (``m x n`` solver view):
+
+* ``model_coo.parquet``   ``row``, ``col``, ``value``: one line per nonzero of ``Aeq`` in row-major
+  order; ``row``/``col`` are **0-based** int32 (int64 beyond 2^31), stated in the schema metadata
+  and in each field's metadata (``index_base = 0``).
+* ``model_rows.parquet``  ``label``, ``family``, ``lower``, ``upper``: one line per row.
+* ``model_cols.parquet``  ``name``, ``r``, ``c``, ``d`` (1-based), the scheme's own indices
+  (``i, j, k`` or ``I, J, p, q, n``, 1-based), ``position`` (0-based full position, the
+  kept-column map for ``reduce``), ``lb``, ``ub``, ``integer``, ``cost``.
+
+Each file carries the manifest (:func:`pipeline.manifest.model_metadata`, JSON) in its Arrow
+schema metadata under ``b"sudoku_pipeline"``. Only plain types (int32/int64, double, string,
+bool) and snappy compression are used, so that MATLAB's ``parquetread`` reads the files too.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import scipy.sparse as sp
+
+from pipeline.errors import FormatError, PipelineError
+
+from .base import Format, ModelData, register
+
+META_KEY = b"sudoku_pipeline"
+COMPRESSION = "snappy"  # pyarrow's default, and readable by every consumer we target
+COO_NAME, ROWS_NAME, COLS_NAME = "model_coo.parquet", "model_rows.parquet", "model_cols.parquet"
+_BASE0 = {b"index_base": b"0"}
+_BASE1 = {b"index_base": b"1"}
+
+
+@contextlib.contextmanager
+def _atomic_path(path: Path):
+    """A temporary path beside ``path``, renamed over it on success.
+
+    pyarrow writes fastest to a native path (a Python file object costs a callback per
+    buffer), so this hands out a path rather than formats.base.atomic_open's stream.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _write(table: pa.Table, path: Path) -> Path:
+    with _atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression=COMPRESSION)
+    return path
+
+
+def _schema_meta(model, meta: dict | None, table: str) -> dict:
+    from pipeline.manifest import model_metadata
+
+    meta = dict(model_metadata(model) if meta is None else meta)
+    meta["table"] = table
+    return {META_KEY: json.dumps(meta, separators=(",", ":")).encode()}
+
+
+def _index_type(limit: int) -> pa.DataType:
+    return pa.int32() if limit < 2**31 else pa.int64()
+
+
+def coo_table(model, meta: dict | None = None) -> pa.Table:
+    """``row, col, value`` of the solver view's ``Aeq`` (0-based, row-major), with metadata."""
+    a = model.Aeq
+    if not sp.isspmatrix_csr(a):
+        a = a.tocsr()
+    itype = _index_type(max(a.shape))
+    npt = itype.to_pandas_dtype()
+    # rows from indptr without a COO copy; CSR order is already row-major, columns sorted
+    rows = np.repeat(np.arange(a.shape[0], dtype=npt), np.diff(a.indptr))
+    cols = a.indices if a.indices.dtype == npt else a.indices.astype(npt)
+    schema = pa.schema([pa.field("row", itype, False, _BASE0), pa.field("col", itype, False, _BASE0),
+                        pa.field("value", pa.float64(), False)], metadata=_schema_meta(model, meta, "coo"))
+    return pa.Table.from_arrays([pa.array(rows), pa.array(cols), pa.array(a.data, pa.float64())], schema=schema)
+
+
+def rows_table(model, meta: dict | None = None) -> pa.Table:
+    """``label, family, lower, upper`` per row of the solver view."""
+    labels = pa.array(np.asarray(model.row_labels), pa.string())
+    # rows come in contiguous family blocks (CONVENTIONS.md order), so repeat the family names
+    counts = model.family_counts()
+    family = pc.take(pa.array(list(counts), pa.string()),
+                     pa.array(np.repeat(np.arange(len(counts), dtype=np.int32), list(counts.values()))))
+    beq = model.beq
+    schema = pa.schema([pa.field("label", pa.string(), False), pa.field("family", pa.string(), False),
+                        pa.field("lower", pa.float64(), False), pa.field("upper", pa.float64(), False)],
+                       metadata=_schema_meta(model, meta, "rows"))
+    return pa.Table.from_arrays([labels, family, pa.array(beq), pa.array(beq)], schema=schema)
+
+
+def cols_table(model, meta: dict | None = None) -> pa.Table:
+    """``name, r, c, d, <scheme indices>, position, lb, ub, integer, cost`` per solver column."""
+    conv = model.convention
+    pos = model.columns
+    small = pa.int32()
+    r, c, d = conv.cell_digit(pos)
+    parts = [np.asarray(t) + 1 for t in conv.position_to_tuple(pos)]
+    strings = [pc.cast(pa.array(t.astype(np.int32)), pa.string()) for t in parts]
+    # the names of conv.names(), built by Arrow kernels instead of a Python object array
+    names = pc.binary_join_element_wise("x", *strings, "_") if pos.size else pa.array([], pa.string())
+    fields = [pa.field("name", pa.string(), False)]
+    arrays = [names]
+    for label, values in zip(("r", "c", "d"), (r, c, d)):
+        fields.append(pa.field(label, small, False, _BASE1))
+        arrays.append(pa.array(np.asarray(values, dtype=np.int32) + 1))
+    for label, values in zip(conv.index_names, parts):
+        fields.append(pa.field(label, small, False, _BASE1))
+        arrays.append(pa.array(values.astype(np.int32)))
+    ptype = _index_type(conv.n_vars)
+    fields += [pa.field("position", ptype, False, _BASE0), pa.field("lb", pa.float64(), False),
+               pa.field("ub", pa.float64(), False), pa.field("integer", pa.bool_(), False),
+               pa.field("cost", pa.float64(), False)]
+    arrays += [pa.array(pos.astype(ptype.to_pandas_dtype())), pa.array(model.lb), pa.array(model.ub),
+               pa.array(np.asarray(model.integrality, dtype=bool)), pa.array(np.asarray(model.cost, float))]
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=_schema_meta(model, meta, "cols")))
+
+
+def _siblings(path: Path) -> tuple[Path, Path, Path]:
+    """(coo, rows, cols) paths for ``<base>_coo.parquet`` or ``<base>.parquet`` (or a directory)."""
+    if path.is_dir():
+        return path / COO_NAME, path / ROWS_NAME, path / COLS_NAME
+    stem = path.name[: -len(".parquet")] if path.name.lower().endswith(".parquet") else path.name
+    for suffix in ("_coo", "_rows", "_cols"):
+        if stem.endswith(suffix):
+            base = stem[: -len(suffix)]
+            # write() names the COO file <base>.parquet when given that path, export <base>_coo
+            coo = path.with_name(f"{base}_coo.parquet")
+            if not coo.exists() and path.with_name(f"{base}.parquet").exists():
+                coo = path.with_name(f"{base}.parquet")
+            break
+    else:
+        base, coo = stem, path
+    return coo, path.with_name(f"{base}_rows.parquet"), path.with_name(f"{base}_cols.parquet")
+
+
+def write_coo(model, path, meta: dict | None = None) -> Path:
+    """Write only the COO file (the bulk of the data)."""
+    return _write(coo_table(model, meta), Path(path))
+
+
+def write(model, path, **_) -> Path:
+    """Write ``path`` (the COO table) and its siblings ``<base>_rows.parquet``, ``<base>_cols.parquet``.
+
+    The siblings carry labels, names, bounds and costs, which a faithful read needs.
+    """
+    from pipeline.manifest import model_metadata
+
+    coo, rows, cols = _siblings(Path(path))
+    meta = model_metadata(model)
+    _write(coo_table(model, meta), coo)
+    _write(rows_table(model, meta), rows)
+    _write(cols_table(model, meta), cols)
+    return coo
+
+
+def export(model, directory, **_) -> list[Path]:
+    """Write ``model_coo.parquet``, ``model_rows.parquet`` and ``model_cols.parquet``."""
+    d = Path(directory)
+    write(model, d / COO_NAME)
+    return [d / COO_NAME, d / ROWS_NAME, d / COLS_NAME]
+
+
+def read_metadata(path) -> dict:
+    """The manifest stored under ``b"sudoku_pipeline"`` in a Parquet file's schema."""
+    try:
+        schema = pq.read_schema(path)
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file") from None
+    except (OSError, pa.ArrowException) as e:
+        raise FormatError(f"{path}: not a readable Parquet file ({e})") from None
+    raw = (schema.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise FormatError(f"{path}: no {META_KEY.decode()} metadata in the Parquet schema")
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"{path}: {META_KEY.decode()} metadata is not JSON ({e})") from None
+
+
+def _read_table(path: Path, columns: list[str]) -> pa.Table:
+    try:
+        table = pq.read_table(path)
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file") from None
+    except (OSError, pa.ArrowException) as e:
+        raise FormatError(f"{path}: not a readable Parquet file ({e})") from None
+    missing = [c for c in columns if c not in table.column_names]
+    if missing:
+        raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
+    return table
+
+
+def _strings(column) -> np.ndarray:
+    """Arrow strings -> NumPy ``str`` array (as ModelData.from_model has them)."""
+    return column.to_numpy(zero_copy_only=False).astype(str)
+
+
+def read(path) -> ModelData:
+    """Read the COO file (or the directory / a sibling) and its ``_rows``/``_cols`` siblings.
+
+    Without the siblings, labels, names, bounds and costs are rebuilt from the metadata.
+    """
+    coo_path, rows_path, cols_path = _siblings(Path(path))
+    meta = read_metadata(coo_path)
+    meta.pop("table", None)
+    m, n = int(meta.get("rows", -1)), int(meta.get("columns", -1))
+    coo = _read_table(coo_path, ["row", "col", "value"])
+    i = coo.column("row").to_numpy()
+    j = coo.column("col").to_numpy()
+    if m < 0 or n < 0:
+        raise FormatError(f"{coo_path}: metadata lacks the 'rows'/'columns' sizes")
+    if i.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
+        raise FormatError(f"{coo_path}: a 0-based index lies outside the {m}x{n} size of the metadata")
+    a = sp.csr_matrix((coo.column("value").to_numpy().astype(np.float64), (i, j)), shape=(m, n))
+
+    if rows_path.exists() and cols_path.exists():
+        rows = _read_table(rows_path, ["label", "lower", "upper"])
+        cols = _read_table(cols_path, ["name", "lb", "ub", "integer"])
+        if rows.num_rows != m or cols.num_rows != n:
+            raise FormatError(f"{coo_path}: siblings have {rows.num_rows} rows / {cols.num_rows} columns, "
+                              f"metadata says {m}x{n}")
+        cost = cols.column("cost").to_numpy() if "cost" in cols.column_names else np.zeros(n)
+        return ModelData(a, rows.column("lower").to_numpy(), rows.column("upper").to_numpy(),
+                         cols.column("lb").to_numpy(), cols.column("ub").to_numpy(), np.asarray(cost, float),
+                         cols.column("integer").to_numpy(zero_copy_only=False).astype(bool),
+                         _strings(rows.column("label")), _strings(cols.column("name")), meta)
+
+    # only the COO file: the metadata determines everything but a custom objective
+    from pipeline.build import build_model
+    from pipeline.manifest import manifest_from_dict
+
+    try:
+        mf = manifest_from_dict(meta, where=str(coo_path))
+        model = build_model(mf.puzzle, mf.convention.scheme, mf.convention.order, mf.clue_encoding)
+    except PipelineError as e:
+        raise FormatError(f"{coo_path}: metadata does not describe a model: {e}") from None
+    return ModelData(a, model.beq, model.beq.copy(), model.lb, model.ub, model.cost, model.integrality,
+                     model.row_labels, model.col_names, meta)
+
+
+register(Format("parquet", (".parquet",), "Parquet: COO nonzeros + row and column tables, manifest in schema metadata",
+                export=export, write=write, read=read))

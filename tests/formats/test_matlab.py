@@ -1,0 +1,306 @@
+"""MATLAB format: .mat round trips, loadmat types, the generated solve_sudoku.m (under real Octave)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.io as sio
+import scipy.sparse as sp
+
+import formats.csv as csv_format
+import formats.matlab as mat
+from formats.base import ModelData, format_for, read_model, write_model
+from pipeline.build import build_model
+from pipeline.decode import vector_from_grid
+from pipeline.errors import FormatError
+from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.verify import verify_grid
+
+DATA = Path("/work/shared/data/sets")
+if not DATA.exists():  # CI clones main with shared/ beside it
+    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sets"
+
+# a valid 6x6 grid with 2x3 boxes (rows 0-1, 2-3, 4-5), some cells blanked
+SIX = ("123456" "4.6123" "2315.4" "564231" "3.2645" "64531.")
+FOUR = "1.3..4.22.....21"
+LATIN5 = "12..." "....1" "3...." ".4..." "..5.."
+
+
+def _jigsaw_row():
+    table = pd.read_csv(DATA / "jigsaw.csv")
+    return table[table.puzzle.str.len() == 81].iloc[0]
+
+
+def puzzles():
+    """name -> Puzzle for the round-trip matrix (default, 4x4, 6x6, jigsaw, Sudoku-X, Latin)."""
+    out = {
+        "default": parse_puzzle(DEFAULT_PUZZLE),
+        "4x4": parse_puzzle(FOUR),
+        "6x6": parse_puzzle(SIX, box="2x3"),
+        "latin5": parse_puzzle(LATIN5, variant="latin"),
+    }
+    if (DATA / "jigsaw.csv").exists():
+        row = _jigsaw_row()
+        out["jigsaw"] = parse_puzzle(row.puzzle, regions=row.regions, variant=row.variant)
+    if (DATA / "9x9_x.txt").exists():
+        out["x"] = parse_puzzle((DATA / "9x9_x.txt").read_text().splitlines()[0], variant="x")
+    return out
+
+
+PUZZLES = puzzles()
+CASES = [(name, scheme, order, enc)
+         for name, p in PUZZLES.items()
+         for scheme in (("ijk", "block") if p.has_boxes else ("ijk",))
+         for order in "FC"
+         for enc in ("rows", "bounds", "reduce")]
+
+
+def assert_same(got: ModelData, want: ModelData):
+    """Field-by-field equality of two ModelData (sparse matrices compared by their nonzeros)."""
+    assert got.Aeq.shape == want.Aeq.shape
+    assert (sp.csr_matrix(got.Aeq) != sp.csr_matrix(want.Aeq)).nnz == 0
+    for name in ("row_lower", "row_upper", "lb", "ub", "cost"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+    np.testing.assert_array_equal(got.integrality, want.integrality)
+    np.testing.assert_array_equal(got.row_labels, want.row_labels)
+    np.testing.assert_array_equal(got.col_names, want.col_names)
+    assert got.metadata == want.metadata
+
+
+@pytest.mark.parametrize("name,scheme,order,enc", CASES)
+def test_round_trip(tmp_path, name, scheme, order, enc):
+    model = build_model(PUZZLES[name], scheme, order, enc)
+    path = write_model(model, tmp_path / "m.mat")
+    assert_same(read_model(path), ModelData.from_model(model))
+
+
+def test_registered_and_export_files(tmp_path):
+    assert format_for("x.mat").name == "matlab"
+    model = build_model(PUZZLES["default"], clues="reduce")
+    files = mat.export(model, tmp_path)
+    assert sorted(p.name for p in files) == ["kept_columns.csv", "model.mat", "solve_sudoku.m"]
+    kept = np.loadtxt(tmp_path / "kept_columns.csv", dtype=np.int64)
+    np.testing.assert_array_equal(kept, model.columns + 1)
+    assert [p.name for p in mat.export(build_model(PUZZLES["default"]), tmp_path / "rows")] == \
+        ["model.mat", "solve_sudoku.m"]
+    assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave no temporaries
+
+
+def test_custom_objective_round_trip(tmp_path):
+    p = PUZZLES["default"]
+    cost = np.arange(p.n ** 3, dtype=float)
+    model = build_model(p, "block", "C", "reduce", objective=cost)
+    assert_same(mat.read(mat.write(model, tmp_path / "c.mat")), ModelData.from_model(model))
+
+
+@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
+def test_loadmat_types_and_shapes(tmp_path, enc):
+    model = build_model(PUZZLES["default"], "ijk", "C", enc)
+    raw = sio.loadmat(mat.write(model, tmp_path / "m.mat"))
+    m, n = model.n_rows, model.n_cols
+    a = raw["Aeq"]
+    assert sp.issparse(a) and a.dtype == np.float64 and a.shape == (m, n)
+    assert (a != model.Aeq).nnz == 0
+    for name, size in (("beq", m), ("f", n), ("lb", n), ("ub", n), ("intcon", n)):
+        assert raw[name].shape == (size, 1), name  # column vectors
+        assert raw[name].dtype == np.float64, name
+    np.testing.assert_array_equal(raw["intcon"].ravel(), np.arange(1, n + 1))
+    np.testing.assert_array_equal(raw["lb"].ravel(), model.lb)
+    meta = sio.loadmat(tmp_path / "m.mat", simplify_cells=True)["meta"]
+    for key in ("h", "w", "N", "variant", "scheme", "order", "clue_encoding", "puzzle", "shape",
+                "rows", "columns", "nonzeros"):
+        assert key in meta, key
+    assert (meta["N"], meta["scheme"], meta["order"], meta["clue_encoding"]) == (9, "ijk", "C", enc)
+    assert (meta["rows"], meta["columns"], meta["nonzeros"]) == (m, n, model.nnz)
+    assert meta["puzzle"] == model.puzzle.to_string()
+    np.testing.assert_array_equal(meta["shape"], [9, 9, 9])
+    r, c, d = model.puzzle.clues()
+    np.testing.assert_array_equal(meta["clues"], np.column_stack([r, c, d]) + 1)
+    np.testing.assert_array_equal(meta["clue_positions"], model.convention.position(r, c, d) + 1)
+    if enc == "reduce":
+        np.testing.assert_array_equal(meta["kept_columns"], model.columns + 1)  # 1-based for MATLAB
+    else:
+        assert "kept_columns" not in meta
+
+
+def test_read_errors(tmp_path):
+    with pytest.raises(FormatError, match="no such file"):
+        mat.read(tmp_path / "missing.mat")
+    (tmp_path / "junk.mat").write_bytes(b"not a mat file at all" * 20)
+    with pytest.raises(FormatError):
+        mat.read(tmp_path / "junk.mat")
+    sio.savemat(tmp_path / "partial.mat", {"Aeq": sp.eye(3, format="csc")})
+    with pytest.raises(FormatError, match="missing variable"):
+        mat.read(tmp_path / "partial.mat")
+
+
+def test_read_refuses_inconsistent_meta(tmp_path):
+    model = build_model(PUZZLES["default"])
+    path = mat.write(model, tmp_path / "m.mat")
+    raw = sio.loadmat(path)
+    raw["beq"] = raw["beq"][:-1]
+    sio.savemat(path, {k: v for k, v in raw.items() if not k.startswith("__")})
+    with pytest.raises(FormatError, match="beq"):
+        mat.read(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# the decode lines of solve_sudoku.m, emulated with NumPy's Fortran-order reshape (no Octave)
+# ---------------------------------------------------------------------------------------------
+def _emulate_decode(script: str, x_full: np.ndarray, n: int, h: int, w: int) -> np.ndarray:
+    env = {"N": n, "h": h, "w": w}
+    dims = lambda text: [int(eval(t.replace("/", "//"), {}, env)) for t in text.split(",")]  # noqa: E731
+    X = None
+    block = script.split("% -- decode", 1)[1].split("\n", 1)[1].split("if any(any(", 1)[0]
+    for line in block.splitlines():
+        code = line.split("%", 1)[0].strip()
+        if not code:
+            continue
+        m = re.fullmatch(r"X = reshape\((x_full|X), (.*)\);", code)
+        if m:
+            src = x_full if m.group(1) == "x_full" else X
+            X = np.reshape(src, dims(m.group(2)), order="F")  # MATLAB reshape: first index fastest
+            continue
+        m = re.fullmatch(r"X = permute\(X, \[(.*)\]\);", code)
+        assert m, f"unexpected decode line {code!r}"
+        X = np.transpose(X, [int(k) - 1 for k in m.group(1).split()])
+    return X
+
+
+@pytest.mark.parametrize("name", ["default", "6x6"])
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+@pytest.mark.parametrize("order", ["F", "C"])
+def test_script_decode_lines_match_convention(name, scheme, order):
+    p = PUZZLES[name]
+    model = build_model(p, scheme, order)
+    n = p.n
+    # any grid works for the index check: a Latin-like filling r + c
+    grid = (np.add.outer(np.arange(n), np.arange(n)) % n) + 1
+    x = vector_from_grid(grid, model.convention)
+    X = _emulate_decode(mat.render_script(model), x, n, p.h, p.w)
+    assert X.shape == (n, n, n)
+    np.testing.assert_array_equal((X * np.arange(1, n + 1)).sum(axis=2), grid)
+
+
+def test_script_mentions_convention_and_paths():
+    model = build_model(PUZZLES["default"], "block", "C", "reduce")
+    text = mat.render_script(model)
+    assert "fileparts(mfilename('fullpath'))" in text
+    assert "exist('OCTAVE_VERSION', 'builtin')" in text
+    assert "intlinprog(f, intcon, [], [], Aeq, beq, lb, ub" in text
+    assert "glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1" in text
+    assert "spconvert(load(fullfile(model_dir, 'Aeq_ijv.csv')))" in text
+    assert "x_full(kept) = x;" in text and "kept_columns.csv" in text
+    assert "scheme block, order C" in text
+    assert "kept" not in mat.render_script(build_model(PUZZLES["default"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# real GNU Octave: one session runs every case (Octave takes a while to start)
+# ---------------------------------------------------------------------------------------------
+def _octave_cases():
+    """(case id, puzzle, scheme, order, encoding, source) for the Octave session."""
+    cases = []
+    for scheme in ("ijk", "block"):
+        for order in "FC":
+            for enc in ("rows", "bounds", "reduce"):
+                for source in ("mat", "csv"):
+                    cases.append((f"default-{scheme}-{order}-{enc}-{source}", "default", scheme, order, enc, source))
+    if (DATA / "16x16_classic.txt").exists():
+        for scheme, order, enc in (("ijk", "F", "rows"), ("block", "C", "reduce")):
+            for source in ("mat", "csv"):
+                cases.append((f"16x16-{scheme}-{order}-{enc}-{source}", "16x16", scheme, order, enc, source))
+    if "jigsaw" in PUZZLES:
+        for order, enc in (("F", "reduce"), ("C", "bounds")):
+            for source in ("mat", "csv"):
+                cases.append((f"jigsaw-ijk-{order}-{enc}-{source}", "jigsaw", "ijk", order, enc, source))
+    return cases
+
+
+OCTAVE_CASES = _octave_cases()
+
+
+def _octave_puzzle(name):
+    if name == "16x16":
+        # letters A.. are 10.. in the compact alphabet of pipeline.puzzle
+        return parse_puzzle((DATA / "16x16_classic.txt").read_text().splitlines()[0])
+    return PUZZLES[name]
+
+
+def _octave_string(s: str) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+@pytest.fixture(scope="module")
+def octave_run(tmp_path_factory):
+    """Export every case, run all solve_sudoku.m in one Octave session, return (dir, log)."""
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:
+        pytest.skip("GNU Octave not found (octave-cli/octave not on PATH): solve_sudoku.m not run")
+    probe = subprocess.run([exe, "--no-gui", "--quiet", "--eval", "disp(exist('glpk'))"],
+                           capture_output=True, text=True, timeout=60)
+    if probe.stdout.strip() not in ("2", "3", "5"):
+        pytest.skip(f"GNU Octave has no glpk (exist('glpk') = {probe.stdout.strip()!r})")
+    root = tmp_path_factory.mktemp("octave")
+    lines = ["more off;"]
+    for case, name, scheme, order, enc, source in OCTAVE_CASES:
+        d = root / case
+        model = build_model(_octave_puzzle(name), scheme, order, enc)
+        mat.export(model, d)
+        csv_format.export(model, d)
+        # the CSV route gets the switch variable; the .mat route the defaults
+        use_csv = "true" if source == "csv" else "false"
+        lines += [
+            "clear sudoku_dir sudoku_use_csv sudoku_out;",
+            f"sudoku_use_csv = {use_csv}; sudoku_out = {_octave_string(d / 'sudoku_out.csv')};",
+            f"try, run({_octave_string(d / 'solve_sudoku.m')}); printf('RESULT {case} OK\\n');",
+            f"catch err, printf('RESULT {case} FAIL %s\\n', err.message); end",
+        ]
+    # no overrides at all, from another working directory, with model.mat deleted: the script
+    # must find its CSV files beside itself and write sudoku.csv there
+    plain = root / "plain-csv-only"
+    shutil.copytree(root / "default-block-C-reduce-csv", plain)
+    (plain / "model.mat").unlink()
+    (plain / "sudoku_out.csv").unlink(missing_ok=True)
+    lines += [
+        "clear sudoku_dir sudoku_use_csv sudoku_out;",
+        f"try, run({_octave_string(plain / 'solve_sudoku.m')}); printf('RESULT plain OK\\n');",
+        "catch err, printf('RESULT plain FAIL %s\\n', err.message); end",
+        "printf('ALL DONE\\n');",
+    ]
+    driver = root / "driver.m"
+    driver.write_text("\n".join(lines) + "\n")
+    elsewhere = root / "cwd"
+    elsewhere.mkdir()
+    proc = subprocess.run([exe, "--no-gui", "--quiet", "--no-window-system", str(driver)], cwd=elsewhere,
+                          capture_output=True, text=True, timeout=240)
+    log = proc.stdout + proc.stderr
+    assert "ALL DONE" in proc.stdout, log[-3000:]
+    return root, proc.stdout
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("case,name,scheme,order,enc,source", OCTAVE_CASES, ids=[c[0] for c in OCTAVE_CASES])
+def test_octave_solves(octave_run, case, name, scheme, order, enc, source):
+    root, out = octave_run
+    status = re.search(rf"^RESULT {re.escape(case)} (.*)$", out, re.M)
+    assert status and status.group(1) == "OK", (status.group(1) if status else out[-2000:])
+    reader = "Read the CSV files" if source == "csv" else "Read " + str(root / case / "model.mat")
+    section = out.split(f"RESULT {case} ")[0].rsplit("RESULT ", 1)[-1]
+    assert reader in section
+    grid = np.loadtxt(root / case / "sudoku_out.csv", delimiter=",", dtype=np.int64, ndmin=2)
+    verdict = verify_grid(grid, _octave_puzzle(name))
+    assert verdict, verdict.message
+
+
+@pytest.mark.interop
+def test_octave_defaults_csv_fallback(octave_run):
+    root, out = octave_run
+    assert "RESULT plain OK" in out, out[-2000:]
+    grid = np.loadtxt(root / "plain-csv-only" / "sudoku.csv", delimiter=",", dtype=np.int64)
+    assert verify_grid(grid, PUZZLES["default"])
