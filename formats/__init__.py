@@ -5,5 +5,6 @@
 """
 from .base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
 from . import csv  # noqa: F401  (registers)
+from . import solutions  # noqa: F401
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]
