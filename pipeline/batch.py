@@ -66,16 +66,25 @@ def detect_input_format(path) -> str:
     return "text"
 
 
-def read_records(path, fmt: str = "auto"):
-    """Records of an input file as a DataFrame with ``puzzle``, ``regions``, ``variant`` (str/None).
+def _text_or_none(value) -> str | None:
+    """A cell of an input table as text; empty strings, None and NaN mean "not given"."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def read_records(path, fmt: str = "auto") -> dict[str, list]:
+    """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...]}``.
 
     Text: one puzzle per line (blank lines and ``#`` comments are not records). CSV/Parquet: a
     ``puzzle`` column, optional ``regions`` and ``variant`` columns (other columns ignored).
+    Values are ``str`` or ``None`` (plain lists: pandas would turn missing text into NaN).
     """
     import pandas as pd
 
     path = Path(path)
-    if not path.exists():
+    if not path.is_file():
         raise PipelineError(f"batch: no such input file {str(path)!r}")
     fmt = detect_input_format(path) if fmt == "auto" else fmt
     if fmt == "text":
@@ -84,35 +93,31 @@ def read_records(path, fmt: str = "auto"):
         with open_text(path) as f:
             lines = [line.strip() for line in f]
         puzzles = [line for line in lines if line and not line.startswith("#")]
-        frame = pd.DataFrame({"puzzle": puzzles})
-    elif fmt in ("csv", "parquet"):
-        try:
-            if fmt == "csv":
-                frame = pd.read_csv(path, dtype=str, keep_default_na=False,
-                                    sep="\t" if path.name.lower().endswith((".tsv", ".tsv.gz")) else ",")
-            else:
-                frame = pd.read_parquet(path)
-        except Exception as e:  # pandas/pyarrow raise many types for a bad file
-            raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {str(e).splitlines()[0]}") from None
-        if "puzzle" not in frame.columns:
-            raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
-    else:
+        return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles)}
+    if fmt not in ("csv", "parquet"):
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
-    out = pd.DataFrame({"puzzle": frame["puzzle"].astype(object)})
-    for column in ("regions", "variant"):
-        values = frame[column] if column in frame.columns else pd.Series([None] * len(frame), dtype=object)
-        # empty strings and NaN mean "not given" (CSV rows of a mixed file)
-        out[column] = [None if v is None or (isinstance(v, float) and math.isnan(v)) or str(v).strip() == ""
-                       else str(v).strip() for v in values]
-    out["puzzle"] = [None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in out["puzzle"]]
-    return out.reset_index(drop=True)
+    try:
+        if fmt == "csv":
+            tsv = path.name.lower().endswith((".tsv", ".tsv.gz"))
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",")
+        else:
+            frame = pd.read_parquet(path)
+    except Exception as e:  # pandas/pyarrow raise many types for a bad file
+        raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {_one_line(e)}") from None
+    if "puzzle" not in frame.columns:
+        raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
+    out = {}
+    for column in ("puzzle", "regions", "variant"):
+        values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
+        out[column] = [_text_or_none(v) for v in values]
+    return out
 
 
-def records_fingerprint(frame) -> str:
+def records_fingerprint(records: dict[str, list]) -> str:
     """SHA-256 of the records (puzzle, regions, variant), so a rerun can tell it is the same input."""
     digest = hashlib.sha256()
-    for row in frame.itertuples(index=False):
-        digest.update(f"{row.puzzle}\x1f{row.regions}\x1f{row.variant}\x1e".encode("utf-8", "replace"))
+    for row in zip(records["puzzle"], records["regions"], records["variant"]):
+        digest.update("\x1f".join(map(str, row)).encode("utf-8", "replace") + b"\x1e")
     return digest.hexdigest()
 
 
@@ -909,7 +914,8 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise PipelineError(f"batch: --workers must be at least 1, found {workers}")
-    frame = read_records(input_path, input_format)
+    records = read_records(input_path, input_format)
+    n_records = len(records["puzzle"])
     options = SolveOptions(count=count, time_limit=time_limit, propagate=propagate, box=box, variant=variant,
                            highs_options=dict(highs_options or {}))
     out = Path(output)
@@ -917,33 +923,31 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         "kind": "sudoku-pipeline batch",
         "version": 1,
         "input": str(input_path),
-        "records": len(frame),
-        "fingerprint": records_fingerprint(frame),
+        "records": n_records,
+        "fingerprint": records_fingerprint(records),
         "options": asdict(options),
         "columns": list(RESULT_COLUMNS),
         "layout": f"{PART_PREFIX}<first index, {INDEX_WIDTH} digits>.parquet; rows in input order",
     }
     _prepare_output(out, manifest, overwrite)
     present = existing_indices(out)
-    if present.size and (present.min() < 0 or present.max() >= len(frame) or np.unique(present).size != present.size):
+    if present.size and (present.min() < 0 or present.max() >= n_records or np.unique(present).size != present.size):
         raise PipelineError(f"batch: parts in {str(out)!r} hold duplicate or out-of-range indices; use --overwrite")
-    done = np.zeros(len(frame), dtype=bool)
+    done = np.zeros(n_records, dtype=bool)
     done[present] = True
     missing = np.flatnonzero(~done)
     if limit is not None:
         missing = missing[:max(limit, 0)]
     manifest["status"] = "running"
     _write_manifest(out, manifest)
-    if len(frame) == 0 and not _parts(out):
+    if n_records == 0 and not _parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS})  # so the dataset reads as an empty table
     if chunk_size is None:
         # enough chunks to keep every worker busy to the end, few enough to amortise bulk steps
         chunk_size = int(min(256, max(16, math.ceil(missing.size / (workers * 4)))))
     chunks = _chunks(missing, max(1, int(chunk_size)))
-    puzzles = frame["puzzle"].tolist()
-    regions = frame["regions"].tolist()
-    variants = frame["variant"].tolist()
-    meter = Progress(len(frame), int(done.sum()), progress, log_interval, stream)
+    puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
+    meter = Progress(n_records, int(done.sum()), progress, log_interval, stream)
     totals = {"run": 0.0, "worker": 0.0, "parts": 0}
     interrupted = False
     runner = None
@@ -985,7 +989,7 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         meter.close()
     complete = bool(done.all())
     elapsed = time.monotonic() - started
-    summary = BatchSummary(str(out), len(frame), int(present.size), meter.new, dict(sorted(meter.counts.items())),
+    summary = BatchSummary(str(out), n_records, int(present.size), meter.new, dict(sorted(meter.counts.items())),
                            elapsed, totals["run"], totals["worker"], complete, interrupted, totals["parts"])
     manifest["status"] = "complete" if complete else "interrupted" if interrupted else "partial"
     manifest["last_run"] = summary.to_dict()
