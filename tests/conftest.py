@@ -1,0 +1,261 @@
+"""Shared fixtures and independent oracles for the core unit tests.
+
+The oracles here are written from CONVENTIONS.md, not from the pipeline's code: the position
+formulas, the unit definitions (rows, columns, boxes, regions, diagonals) and valid solved
+grids built from a closed formula. Tests compare the pipeline against them.
+
+Fixtures:
+
+* ``data_dir``  the shared data sets (``../shared/data`` beside the project); skips the test
+  with a printed reason when it is missing.
+* ``oracle``    a namespace of the helpers below, for tests that prefer a fixture to an import.
+
+Test modules import the helpers as ``from oracles import ...``: this module registers itself
+under that name, because ``import conftest`` is ambiguous once another test directory has its
+own ``conftest.py`` (pytest replaces ``sys.modules["conftest"]`` for each one).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+DATA_DIR = PROJECT.parent / "shared" / "data"
+
+if str(PROJECT) not in sys.path:  # `python -m pytest` from elsewhere still imports the project
+    sys.path.insert(0, str(PROJECT))
+
+sys.modules.setdefault("oracles", sys.modules[__name__])
+
+
+def data_missing_reason() -> str | None:
+    if (DATA_DIR / "sets").is_dir():
+        return None
+    return f"shared data sets not found at {DATA_DIR} (expected ../shared/data beside the project)"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """``../shared/data``; the test is skipped (reason printed) when it is absent."""
+    reason = data_missing_reason()
+    if reason:
+        print(f"SKIP: {reason}")
+        pytest.skip(reason)
+    return DATA_DIR
+
+
+# ---------------------------------------------------------------------------------------------
+# positions, straight from CONVENTIONS.md
+# ---------------------------------------------------------------------------------------------
+def oracle_position(scheme: str, order: str, h: int, w: int, r, c, d) -> np.ndarray:
+    """0-based (row, column, digit) -> 0-based flat position, from the written formulas.
+
+    ijk/F: 1-based ``i + N*(j-1) + N^2*(k-1)``; ijk/C: 0-based ``(i*N + j)*N + k``; block:
+    look the tuple ``(I, J, p, q, n)`` up in ``arange(N^3)`` reshaped to ``(N/h, N/w, h, w, N)``
+    with the given order (which is what MATLAB's ``reshape`` / NumPy's ``reshape`` mean).
+    """
+    n = h * w
+    r, c, d = (np.asarray(v, dtype=np.int64) for v in (r, c, d))
+    if scheme == "ijk":
+        if order == "F":
+            i, j, k = r + 1, c + 1, d + 1
+            return i + n * (j - 1) + n ** 2 * (k - 1) - 1
+        return (r * n + c) * n + d
+    table = np.arange(n ** 3).reshape((n // h, n // w, h, w, n), order=order)
+    return table[r // h, c // w, r % h, c % w, d]
+
+
+def oracle_name(scheme: str, h: int, w: int, r: int, c: int, d: int) -> str:
+    if scheme == "ijk":
+        return f"x_{r + 1}_{c + 1}_{d + 1}"
+    return f"x_{r // h + 1}_{c // w + 1}_{r % h + 1}_{c % w + 1}_{d + 1}"
+
+
+def oracle_vector(grid, scheme: str, order: str, h: int, w: int) -> np.ndarray:
+    """0/1 vector of a (partial) grid over all N^3 positions."""
+    grid = np.asarray(grid)
+    n = h * w
+    x = np.zeros(n ** 3)
+    r, c = np.nonzero(grid)
+    x[oracle_position(scheme, order, h, w, r, c, grid[r, c] - 1)] = 1
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# units (constraint families), straight from the rules
+# ---------------------------------------------------------------------------------------------
+def oracle_units(n: int, h: int, w: int, variant: str, regions=None) -> list[tuple[str, list[list[tuple[int, int]]]]]:
+    """``[(family, [unit cells (r, c) 0-based])]`` in CONVENTIONS.md order, without ``cell``.
+
+    Boxes are numbered row-major over the grid; regions by their number ``0..N-1``.
+    """
+    fams = [("row", [[(r, c) for c in range(n)] for r in range(n)]),
+            ("col", [[(r, c) for r in range(n)] for c in range(n)])]
+    if variant in ("classic", "x"):
+        boxes = [[] for _ in range(n)]
+        for r in range(n):
+            for c in range(n):
+                boxes[(r // h) * (n // w) + c // w].append((r, c))
+        fams.append(("box", boxes))
+    elif variant in ("jigsaw", "jigsaw_x"):
+        regs = [[] for _ in range(n)]
+        for r in range(n):
+            for c in range(n):
+                regs[int(regions[r][c])].append((r, c))
+        fams.append(("region", regs))
+    if variant in ("x", "jigsaw_x"):
+        fams.append(("diag", [[(i, i) for i in range(n)]]))
+        fams.append(("anti", [[(i, n - 1 - i) for i in range(n)]]))
+    return fams
+
+
+def oracle_rows(n: int, h: int, w: int, variant: str, regions=None) -> list[tuple[str, list[tuple[int, int, int]]]]:
+    """Every rule row of ``A`` as ``(label, [(r, c, d) 0-based])`` in CONVENTIONS.md order."""
+    rows = [(f"cell_{r + 1}_{c + 1}", [(r, c, d) for d in range(n)]) for r in range(n) for c in range(n)]
+    for fam, units in oracle_units(n, h, w, variant, regions):
+        for u, cells in enumerate(units):
+            for d in range(n):
+                label = f"{fam}_{d + 1}" if fam in ("diag", "anti") else f"{fam}_{u + 1}_{d + 1}"
+                rows.append((label, [(r, c, d) for r, c in cells]))
+    return rows
+
+
+def oracle_matrix(n, h, w, variant, scheme, order, regions=None, clues=None) -> tuple[np.ndarray, list[str]]:
+    """Dense ``[A; B]`` and its row labels, from the definitions (``clues`` a grid or None)."""
+    rows = oracle_rows(n, h, w, variant, regions)
+    if clues is not None:
+        clues = np.asarray(clues)
+        rows += [(f"clue_{r + 1}_{c + 1}_{clues[r, c]}", [(r, c, clues[r, c] - 1)])
+                 for r in range(n) for c in range(n) if clues[r, c]]
+    dense = np.zeros((len(rows), n ** 3), dtype=np.int8)
+    for k, (_, rcd) in enumerate(rows):
+        r, c, d = np.array(rcd).T
+        dense[k, oracle_position(scheme, order, h, w, r, c, d)] = 1
+    return dense, [label for label, _ in rows]
+
+
+def is_valid_solution(grid, h, w, variant="classic", regions=None, clues=None) -> bool:
+    grid = np.asarray(grid)
+    n = grid.shape[0]
+    for _, units in oracle_units(n, h, w, variant, regions):
+        for cells in units:
+            if sorted(int(grid[r, c]) for r, c in cells) != list(range(1, n + 1)):
+                return False
+    if clues is not None:
+        clues = np.asarray(clues)
+        if np.any((clues > 0) & (clues != grid)):
+            return False
+    return True
+
+
+_UNIT_WORD = {"row": "row", "col": "column", "box": "box", "region": "region",
+              "diag": "main diagonal", "anti": "anti-diagonal"}
+
+
+def oracle_first_violation(grid, h, w, variant="classic", regions=None) -> str | None:
+    """The message verify must give for a full grid of digits with a broken unit: the first
+    family in CONVENTIONS.md order, its first broken unit, the smallest repeated digit and the
+    first two cells (row-major) holding it."""
+    grid = np.asarray(grid)
+    n = grid.shape[0]
+    for fam, units in oracle_units(n, h, w, variant, regions):
+        for u, cells in enumerate(units):
+            values = [int(grid[r, c]) for r, c in cells]
+            repeated = sorted({v for v in values if values.count(v) > 1})
+            if repeated:
+                v = repeated[0]
+                a, b = sorted((r, c) for r, c in cells if grid[r, c] == v)[:2]
+                where = _UNIT_WORD[fam] + ("" if fam in ("diag", "anti") else f" {u + 1}")
+                return f"{where} has digit {v} twice: cells ({a[0] + 1}, {a[1] + 1}) and ({b[0] + 1}, {b[1] + 1})"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# solved grids
+# ---------------------------------------------------------------------------------------------
+def pattern_grid(h: int, w: int) -> np.ndarray:
+    """A valid Sudoku solution with h x w boxes: ``(w*(r mod h) + r div h + c) mod N + 1``."""
+    n = h * w
+    r, c = np.indices((n, n))
+    return (w * (r % h) + r // h + c) % n + 1
+
+
+def latin_grid(n: int) -> np.ndarray:
+    r, c = np.indices((n, n))
+    return (r + c) % n + 1
+
+
+def shuffled_sudoku(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A random-looking valid Sudoku: the pattern grid with digits relabelled, bands, stacks,
+    rows within bands and columns within stacks permuted (all validity-preserving)."""
+    n = h * w
+    g = pattern_grid(h, w)
+    bands = rng.permutation(n // h)
+    rows = np.concatenate([b * h + rng.permutation(h) for b in bands])
+    stacks = rng.permutation(n // w)
+    cols = np.concatenate([s * w + rng.permutation(w) for s in stacks])
+    relabel = np.concatenate([[0], rng.permutation(n) + 1])
+    return relabel[g[np.ix_(rows, cols)]]
+
+
+@functools.lru_cache(maxsize=None)
+def _x_solution(h: int, w: int) -> np.ndarray | None:
+    """A Sudoku-X solution with h x w boxes (found by HiGHS, checked by the oracle), or None."""
+    from pipeline.build import build_model
+    from pipeline.puzzle import Puzzle
+    from pipeline.solve import solve
+
+    n = h * w
+    result = solve(build_model(Puzzle(np.zeros((n, n), dtype=int), h, w, "x")))
+    if result.grid is None:
+        return None
+    assert is_valid_solution(result.grid, h, w, "x")
+    return result.grid
+
+
+def x_solution(h: int, w: int) -> np.ndarray | None:
+    g = _x_solution(h, w)
+    return None if g is None else g.copy()
+
+
+def box_regions(h: int, w: int, labels=None) -> np.ndarray:
+    """Regions equal to the h x w boxes, region ids permuted by ``labels`` (a valid jigsaw)."""
+    n = h * w
+    r, c = np.indices((n, n))
+    box = (r // h) * (n // w) + c // w
+    return box if labels is None else np.asarray(labels)[box]
+
+
+def region_string(regions) -> str:
+    alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return "".join(alphabet[v] for v in np.asarray(regions).ravel())
+
+
+def compact(grid) -> str:
+    alphabet = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return "".join(alphabet[v] for v in np.asarray(grid).ravel())
+
+
+def grid_of(text: str) -> np.ndarray:
+    """Compact row-major text ('.' or '0' empty, 1-9 then A-Z) -> grid, independently."""
+    alphabet = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    values = [0 if ch in ".0" else alphabet.index(ch.upper()) + 1 for ch in text.strip()]
+    n = int(round(len(values) ** 0.5))
+    assert n * n == len(values), text
+    return np.array(values, dtype=np.int64).reshape(n, n)
+
+
+@pytest.fixture(scope="session")
+def oracle():
+    return SimpleNamespace(
+        position=oracle_position, name=oracle_name, vector=oracle_vector, units=oracle_units,
+        rows=oracle_rows, matrix=oracle_matrix, is_valid=is_valid_solution,
+        first_violation=oracle_first_violation, pattern_grid=pattern_grid, latin_grid=latin_grid,
+        shuffled_sudoku=shuffled_sudoku, x_solution=x_solution, box_regions=box_regions,
+        region_string=region_string, compact=compact, grid_of=grid_of,
+    )
