@@ -1,0 +1,84 @@
+"""pipeline.decode: grids <-> 0/1 vectors in every convention, and the refusals with exact messages."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from oracles import oracle_position, oracle_vector, shuffled_sudoku
+from pipeline.conventions import Convention
+from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, vector_from_grid
+from pipeline.errors import PipelineError
+
+CONVENTIONS = [("ijk", "F"), ("ijk", "C"), ("block", "F"), ("block", "C")]
+
+
+@pytest.mark.parametrize("scheme,order", CONVENTIONS)
+@pytest.mark.parametrize("h,w", [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4)])
+def test_round_trip_solved_and_partial(scheme, order, h, w):
+    conv = Convention(scheme, order, h, w)
+    grid = shuffled_sudoku(h, w, np.random.default_rng(7))
+    x = vector_from_grid(grid, conv)
+    np.testing.assert_array_equal(x, oracle_vector(grid, scheme, order, h, w))
+    assert x.sum() == conv.n ** 2
+    np.testing.assert_array_equal(grid_from_vector(x, conv), grid)
+    partial = np.where(np.random.default_rng(8).random(grid.shape) < 0.5, grid, 0)
+    np.testing.assert_array_equal(grid_from_vector(vector_from_grid(partial, conv), conv), partial)
+
+
+def test_matlab_decoding_of_ijk_f():
+    """SEEDS.md 1: reshape(sol, 9, 9, 9) then sum_k k * X(i, j, k) gives the grid (MATLAB order)."""
+    grid = shuffled_sudoku(3, 3, np.random.default_rng(0))
+    x = vector_from_grid(grid, Convention("ijk", "F", 3, 3))
+    deciders = x.reshape((9, 9, 9), order="F")
+    np.testing.assert_array_equal(deciders @ np.arange(1, 10), grid)
+    # and the NumPy order reads x.reshape(N, N, N)[i, j, k]
+    y = vector_from_grid(grid, Convention("ijk", "C", 3, 3))
+    np.testing.assert_array_equal(y.reshape(9, 9, 9) @ np.arange(1, 10), grid)
+
+
+def test_near_integral_values_are_rounded():
+    conv = Convention("ijk", "F", 2, 2)
+    grid = shuffled_sudoku(2, 2, np.random.default_rng(1))
+    x = vector_from_grid(grid, conv)
+    noisy = x + np.where(x > 0, -INTEGRALITY_TOL / 2, INTEGRALITY_TOL / 2)
+    np.testing.assert_array_equal(grid_from_vector(noisy, conv), grid)
+
+
+def err(x, conv, **kw):
+    with pytest.raises(PipelineError) as e:
+        grid_from_vector(x, conv, **kw)
+    assert "\n" not in str(e.value)
+    return str(e.value)
+
+
+def test_refusals_name_the_variable():
+    conv = Convention("ijk", "F", 2, 2)
+    x = np.zeros(64)
+    pos = int(oracle_position("ijk", "F", 2, 2, 1, 1, 0))  # x_2_2_1, position 6 (1-based)
+    assert pos == 5
+    assert err(np.zeros(10), conv) == \
+        "solution: expected 64 values for a 4x4 grid (ijk/F (4x4, boxes 2x2)), found 10"
+    for value, text in [(0.5, "0.5"), (2.0, "2"), (-1.0, "-1")]:
+        y = x.copy()
+        y[pos] = value
+        assert err(y, conv) == f"solution: value {text} of x_2_2_1 (position 6) is not 0 or 1"
+    y = x.copy()
+    y[pos] = np.nan
+    assert err(y, conv, where="sol.txt") == "sol.txt: value nan at position 6 (x_2_2_1) is not finite"
+    y = x.copy()
+    y[oracle_position("ijk", "F", 2, 2, [0, 0], [0, 0], [1, 3])] = 1
+    assert err(y, conv) == "solution: cell (1, 1) holds several digits [2, 4]"
+
+
+def test_block_names_in_messages():
+    conv = Convention("block", "C", 2, 3)
+    x = np.zeros(216)
+    pos = int(oracle_position("block", "C", 2, 3, 3, 4, 5))  # cell (4, 5), digit 6
+    x[pos] = 0.25
+    assert err(x, conv) == f"solution: value 0.25 of x_2_2_2_2_6 (position {pos + 1}) is not 0 or 1"
+
+
+def test_vector_from_grid_checks_shape():
+    with pytest.raises(PipelineError) as e:
+        vector_from_grid(np.zeros((3, 3), dtype=int), Convention("ijk", "F", 2, 2))
+    assert str(e.value) == "grid: expected 4x4, found 3x3"

@@ -1,0 +1,153 @@
+"""pipeline.verify: the verdict names the first broken row/column/box/region/diagonal or clue."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from oracles import (box_regions, is_valid_solution, latin_grid, oracle_first_violation, pattern_grid,
+                     shuffled_sudoku, x_solution)
+from pipeline.build import build_model
+from pipeline.decode import vector_from_grid
+from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.solve import solve
+from pipeline.verify import residual, verify_grid
+
+
+@pytest.fixture(scope="module")
+def seed():
+    p = parse_puzzle(DEFAULT_PUZZLE)
+    grid = solve(build_model(p)).grid
+    assert is_valid_solution(grid, 3, 3, clues=p.grid)  # independent check of the solver's answer
+    return p, grid
+
+
+def verdict(grid, puzzle):
+    v = verify_grid(grid, puzzle)
+    assert bool(v) == v.ok
+    return v
+
+
+def test_valid_solution(seed):
+    p, grid = seed
+    v = verdict(grid, p)
+    assert v.ok and v.message == "valid classic 9x9 solution, all 23 clues kept"
+
+
+def test_changed_cell_breaks_its_row_first(seed):
+    p, grid = seed
+    g = grid.copy()
+    r, c = 0, 0                      # an empty cell of the seed puzzle
+    assert p.grid[r, c] == 0
+    new = grid[0, 8]                 # the digit of (1, 9): now twice in row 1
+    g[r, c] = new
+    v = verdict(g, p)
+    assert not v.ok
+    assert v.message == f"row 1 has digit {new} twice: cells (1, 1) and (1, 9)"
+    assert v.message == oracle_first_violation(g, 3, 3)
+
+
+def test_swap_in_a_row_breaks_columns(seed):
+    p, grid = seed
+    g = grid.copy()
+    g[4, [3, 5]] = g[4, [5, 3]]      # same row, same box: only columns 4 and 6 break
+    v = verdict(g, p)
+    assert v.message.startswith("column 4 has digit ")
+    assert v.message == oracle_first_violation(g, 3, 3)
+
+
+def test_swapped_columns_across_stacks_break_a_box(seed):
+    p, grid = seed
+    g = grid[:, [0, 1, 2, 3, 4, 8, 6, 7, 5]]   # columns 6 and 9 swapped: rows, columns still fine
+    v = verdict(g, p)
+    assert v.message.startswith("box 2 has digit ")
+    assert v.message == oracle_first_violation(g, 3, 3)
+
+
+def test_broken_clue_is_named(seed):
+    p, grid = seed
+    relabel = np.array([0, 2, 1, 3, 4, 5, 6, 7, 8, 9])   # digits 1 and 2 swapped: still a valid grid
+    g = relabel[grid]
+    r, c = np.argwhere((p.grid > 0) & (p.grid != g))[0]  # first clue (row-major) that changed
+    v = verdict(g, p)
+    assert v.message == f"clue at ({r + 1}, {c + 1}) is {p.grid[r, c]} but the grid has {g[r, c]}"
+
+
+def test_incomplete_or_bad_grids(seed):
+    p, grid = seed
+    g = grid.copy()
+    g[2, 3] = 0
+    assert verdict(g, p).message == "cell (3, 4) is empty"
+    g[2, 3] = 12
+    assert verdict(g, p).message == "cell (3, 4) is 12, not a digit 1..9"
+    assert verdict(grid[:4, :4], p).message == "grid is 4x4, puzzle is 9x9"
+
+
+def test_region_is_named_for_jigsaw():
+    # a Sudoku with 3x2 boxes is a jigsaw 6x6 whose regions are those boxes (ids permuted)
+    grid = shuffled_sudoku(3, 2, np.random.default_rng(3))
+    regions = box_regions(3, 2, labels=[3, 0, 5, 1, 4, 2])
+    p = Puzzle(np.zeros((6, 6), dtype=int), 2, 3, "jigsaw", regions)
+    assert verdict(grid, p).message == "valid jigsaw 6x6 solution, all 0 clues kept"
+    g = grid[:, [0, 2, 1, 3, 4, 5]]      # columns 2 and 3 swapped: different regions
+    v = verdict(g, p)
+    assert v.message.startswith("region ")
+    assert v.message == oracle_first_violation(g, 2, 3, "jigsaw", regions)
+    # region 1 is id 0: rows 1-3, columns 3-4; the first broken region in number order is named
+    broken = [u + 1 for u in range(6) if sorted(g[regions == u].tolist()) != list(range(1, 7))]
+    assert v.message.startswith(f"region {broken[0]} has digit ")
+
+
+@pytest.mark.parametrize("variant", ["x", "jigsaw_x"])
+def test_diagonal_is_named(variant):
+    grid = x_solution(3, 3)
+    regions = box_regions(3, 3) if variant == "jigsaw_x" else None
+    p = Puzzle(np.zeros((9, 9), dtype=int), 3, 3, variant, regions)
+    assert verdict(grid, p).ok
+    for a, b in [(0, 1), (0, 2), (1, 2), (3, 4), (6, 8)]:
+        g = grid.copy()
+        g[[a, b]] = g[[b, a]]            # rows of one band swapped: rows, columns, boxes still fine
+        want = oracle_first_violation(g, 3, 3, variant, regions)
+        if want is None:
+            continue
+        assert want.startswith(("main diagonal", "anti-diagonal"))
+        assert verdict(g, p).message == want
+        break
+    else:
+        pytest.fail("no row swap broke a diagonal")
+
+
+def test_latin_square_is_not_a_sudoku():
+    g = latin_grid(4)
+    assert verdict(g, Puzzle(np.zeros((4, 4), dtype=int), 2, 2, "latin")).ok
+    v = verdict(g, Puzzle(np.zeros((4, 4), dtype=int), 2, 2, "classic"))
+    assert v.message == oracle_first_violation(g, 2, 2) == "box 1 has digit 2 twice: cells (1, 2) and (2, 1)"
+
+
+@pytest.mark.parametrize("h,w", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+def test_random_swaps_match_oracle(h, w):
+    rng = np.random.default_rng(h * 100 + w)
+    n = h * w
+    p = Puzzle(np.zeros((n, n), dtype=int), h, w)
+    for _ in range(30):
+        g = shuffled_sudoku(h, w, rng)
+        r1, c1, r2, c2 = rng.integers(0, n, 4)
+        g[r1, c1], g[r2, c2] = g[r2, c2], g[r1, c1]
+        want = oracle_first_violation(g, h, w)
+        v = verdict(g, p)
+        assert v.ok == (want is None)
+        if want is not None:
+            assert v.message == want
+
+
+def test_residual():
+    p = parse_puzzle(DEFAULT_PUZZLE)
+    for clues in ("rows", "bounds"):
+        m = build_model(p, clues=clues)
+        sol = solve(m).grid
+        x = vector_from_grid(sol, m.convention)
+        assert residual(m, x) == 0.0
+        bad = vector_from_grid(pattern_grid(3, 3), m.convention)  # valid grid, clues broken
+        assert residual(m, bad) == 1.0
+        y = x.copy()
+        y[np.flatnonzero(x)[0]] = 0.75
+        assert residual(m, y) == pytest.approx(0.25)
