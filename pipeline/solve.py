@@ -91,28 +91,79 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
 
 
+# A part of the search that reaches this many solutions is split further: the solve time of a
+# re-solve grows with the number of no-good cuts the model carries, so parts stay small.
+SPLIT_AT = 16
+
+
+def _split_cells(model: Model) -> list[np.ndarray]:
+    """Free cells, most candidates first, each as the solver columns of its candidates."""
+    n = model.convention.n
+    r, c, _ = model.convention.cell_digit(model.columns)
+    cell = r * n + c
+    free = model.puzzle.grid.ravel()[cell] == 0
+    order = np.argsort(cell[free], kind="stable")
+    cols = np.flatnonzero(free)[order]
+    cells, starts, counts = np.unique(cell[cols], return_index=True, return_counts=True)
+    groups = np.split(cols, starts[1:])
+    return [groups[k] for k in np.argsort(-counts, kind="stable")]
+
+
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
                     threads: int | None = None) -> tuple[int, list[np.ndarray], str]:
-    """Count solutions up to ``limit`` by adding a no-good cut per solution to the same model.
+    """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
-    Returns ``(count, grids, status)``; ``status`` is ``complete`` when the count is exact,
-    ``limit`` when it stopped at ``limit``, or ``time_limit``.
+    Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
+    the model carries, so a part of the search that reaches ``SPLIT_AT`` solutions drops its
+    cuts and is split on the free cell with most candidates (bound changes on the same
+    instance: fix each candidate in turn); parts are disjoint, so every solution is counted
+    once. Returns ``(count, grids, status)``: ``complete`` (exact), ``limit`` (stopped at
+    ``limit``) or the solver status that interrupted it (e.g. ``time_limit``).
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     h = highs_for(model, threads=threads)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    split_cells = _split_cells(model)
+    lb = model.lb
     grids: list[np.ndarray] = []
-    while len(grids) < limit:
-        if deadline is not None:
-            h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
-        result = run_highs(h, model)
-        if result.status == "infeasible":
-            return len(grids), grids, "complete"
-        if not result.solved:
-            return len(grids), grids, result.status
-        grids.append(result.grid)
-        ones = np.flatnonzero(np.rint(result.x) == 1).astype(np.int32)
-        # no-good cut: this 0-1 point is excluded, every other one stays feasible
-        h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
-    return len(grids), grids, "limit"
+
+    def drop_cuts_from(first_row: int) -> None:
+        extra = h.getNumRow() - first_row
+        if extra:
+            h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
+
+    def explore(depth: int) -> str:
+        first_row = h.getNumRow()
+        found: list[np.ndarray] = []
+        while True:
+            if len(grids) + len(found) >= limit:
+                grids.extend(found)
+                return "limit"
+            if deadline is not None:
+                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+            result = run_highs(h, model)
+            if result.status == "infeasible":
+                break
+            if not result.solved:
+                grids.extend(found)
+                return result.status
+            found.append(result.grid)
+            ones = np.flatnonzero(np.rint(result.x) == 1).astype(np.int32)
+            # no-good cut: exactly this 0-1 point becomes infeasible, every other one stays
+            h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+            if len(found) >= SPLIT_AT and depth < len(split_cells):
+                drop_cuts_from(first_row)  # recounted inside the sub-parts
+                for col in split_cells[depth]:
+                    h.changeColBounds(int(col), 1.0, 1.0)
+                    status = explore(depth + 1)
+                    h.changeColBounds(int(col), float(lb[col]), 1.0)
+                    if status != "complete":
+                        return status
+                return "complete"
+        drop_cuts_from(first_row)
+        grids.extend(found)
+        return "complete"
+
+    status = explore(0)
+    return len(grids), grids, status
