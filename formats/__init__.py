@@ -5,6 +5,7 @@
 """
 from .base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
 from . import csv  # noqa: F401  (registers)
+from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
 
