@@ -1,0 +1,295 @@
+"""Benchmarks (``make bench``; ``make bench-quick`` for a seconds-long smoke run).
+
+1. Writers on the empty grid with ``n x n`` boxes (N = n^2: N^3 columns, 4 N^3 nonzeros), n = 8,
+   10, 12: our formats (``formats.format_for(name).write`` for mps, lp, parquet and csv
+   triplets), highspy's ``passModel`` + ``writeModel`` (.mps, .lp) and pyarrow's bare CSV and
+   Parquet writers of the COO triplets. Each measurement runs in a fresh process, so its peak
+   RSS is its own. ``x highspy`` is the time relative to highspy's writer of the same format
+   measured in this run (HiGHS writes no Parquet or CSV: those compare with its MPS writer).
+2. Model build (``build_model``) against the bare NumPy triplet construction
+   (``np.ravel_multi_index`` of the same (row, column) pairs); target: within 2x.
+3. ``--batch``: batch throughput, 1 vs 2 workers, on samples of the shared data sets.
+
+Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.measure import OUR_WRITERS  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+OTHER_WRITERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
+REFERENCE = {"mps": "highspy-mps", "lp": "highspy-lp", "parquet": "highspy-mps", "csv": "highspy-mps",
+             "highspy-mps": "highspy-mps", "highspy-lp": "highspy-lp",
+             "pyarrow-csv": "highspy-mps", "pyarrow-parquet": "highspy-mps"}
+BARE = {"parquet": "pyarrow-parquet", "csv": "pyarrow-csv"}
+BATCH_SETS = {
+    "sudoku17": ("dev/9x9_sudoku17.txt", 2000, 40),
+    "hardest": ("dev/9x9_forum_hardest_1905_11plus.txt", 100, 6),
+}
+
+
+IN_PROCESS = False  # --quick: measure in this process (interpreter start-ups would dominate)
+
+
+def run_child(spec: dict, timeout: float) -> dict:
+    """One measurement in a fresh interpreter (see bench/measure.py), or here with IN_PROCESS."""
+    if IN_PROCESS:
+        from bench.measure import measure
+
+        try:
+            return measure(spec)
+        except Exception as e:  # reported like a failed child
+            return {**spec, "error": f"{type(e).__name__}: {e}"}
+    cmd = [sys.executable, str(ROOT / "bench" / "measure.py"), json.dumps(spec)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {**spec, "error": f"timed out after {timeout:.0f}s"}
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {**spec, "error": f"exit {proc.returncode}: {tail}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def registered_writers() -> dict[str, str | None]:
+    """Our writers: None when registered with a writer, else why it is skipped."""
+    import formats
+
+    status = {}
+    for name in OUR_WRITERS:
+        fmt = formats.FORMATS.get(name)
+        status[name] = None if fmt is not None and fmt.write is not None else "not registered yet"
+    return status
+
+
+def bench_writers(sizes, writers, repeat, timeout, keep_dir: Path | None, check: bool, log) -> list[dict]:
+    rows = []
+    work = Path(tempfile.mkdtemp(prefix="sudoku-bench-"))
+    try:
+        for n in sizes:
+            for writer in writers:
+                directory = (keep_dir or work) / f"{writer}-n{n}"
+                log(f"  writer {writer:16s} n={n} ...")
+                result = run_child({"kind": "writer", "writer": writer, "n": n, "dir": str(directory),
+                                    "repeat": repeat, "check": check, "keep": keep_dir is not None}, timeout)
+                rows.append(result)
+            by_writer = {r["writer"]: r for r in rows if r.get("n") == n and "seconds" in r}
+            for r in rows:
+                if r.get("n") != n or "seconds" not in r:
+                    continue
+                ref = by_writer.get(REFERENCE[r["writer"]])
+                r["reference"] = REFERENCE[r["writer"]]
+                r["x_highspy"] = r["seconds"] / ref["seconds"] if ref else None
+                bare = by_writer.get(BARE.get(r["writer"], ""))
+                r["x_pyarrow"] = r["seconds"] / bare["seconds"] if bare else None
+                r["mb"] = r["bytes"] / 1e6
+                r["mb_per_s"] = r["mb"] / r["seconds"] if r["seconds"] > 0 else None
+    finally:
+        if keep_dir is None:
+            import shutil
+
+            shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+def bench_build(sizes, repeat, timeout, log) -> list[dict]:
+    rows = []
+    for n in sizes:
+        log(f"  build n={n} ...")
+        ours = run_child({"kind": "build", "n": n, "repeat": repeat}, timeout)
+        bare = run_child({"kind": "bare", "n": n, "repeat": repeat}, timeout)
+        row = {"n": n, "N": n * n, "build": ours, "bare": bare}
+        if "seconds" in ours and "seconds" in bare:
+            row["ratio"] = ours["seconds"] / bare["seconds"]
+            row["within_2x"] = row["ratio"] <= 2.0
+        rows.append(row)
+    return rows
+
+
+def bench_batch(quick: bool, sample: int | None, log) -> list[dict]:
+    """1 vs 2 workers on the first puzzles of each data set (same input for both)."""
+    from pipeline.batch import run_batch
+
+    rows = []
+    work = Path(tempfile.mkdtemp(prefix="sudoku-bench-batch-"))
+    try:
+        for name, (rel, full, small) in BATCH_SETS.items():
+            path = DATA / rel
+            if not path.exists():
+                rows.append({"set": name, "skipped": f"{path} not found"})
+                continue
+            k = small if quick else (sample or full)
+            lines = [s for s in path.read_text().splitlines() if s.strip()][:k]
+            src = work / f"{name}.txt"
+            src.write_text("\n".join(lines) + "\n")
+            row = {"set": name, "input": str(path), "puzzles": len(lines)}
+            for workers in (1, 2):
+                log(f"  batch {name} ({len(lines)} puzzles) with {workers} worker(s) ...")
+                s = run_batch(src, work / f"{name}-{workers}", workers=workers, progress="none", overwrite=True)
+                row[f"workers_{workers}"] = {
+                    "seconds": s.elapsed, "puzzles_per_s": s.puzzles_per_second,
+                    "overhead_fraction": s.overhead_fraction, "status_counts": s.status_counts,
+                    "mean_run_ms": 1e3 * s.run_seconds / max(s.solved_now, 1),
+                }
+            row["speedup"] = row["workers_2"]["puzzles_per_s"] / row["workers_1"]["puzzles_per_s"]
+            rows.append(row)
+    finally:
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+def _fmt(value, spec: str, width: int) -> str:
+    return f"{value:{width}{spec}}" if isinstance(value, (int, float)) and value is not None else f"{'-':>{width}}"
+
+
+def print_tables(result: dict, out=sys.stdout) -> None:
+    w = result["writers"]
+    print("\nWriters (empty grid, box n x n; fresh process per measurement)", file=out)
+    print(f"{'writer':16s} {'n':>3s} {'N':>4s} {'nnz':>11s} {'seconds':>9s} {'MB':>9s} {'MB/s':>8s} "
+          f"{'peak RSS MB':>11s} {'x highspy':>9s} {'vs':>12s} {'x pyarrow':>9s} {'check':>6s}", file=out)
+    for r in w:
+        if "error" in r:
+            print(f"{r.get('writer', '?'):16s} {r['n']:3d}  ERROR {r['error']}", file=out)
+            continue
+        print(f"{r['writer']:16s} {r['n']:3d} {r['N']:4d} {r['nnz']:11,d} {_fmt(r['seconds'], '.3f', 9)} "
+              f"{_fmt(r['mb'], '.1f', 9)} {_fmt(r['mb_per_s'], '.1f', 8)} {_fmt(r['peak_rss_mb'], '.0f', 11)} "
+              f"{_fmt(r.get('x_highspy'), '.2f', 9)} {r.get('reference', ''):>12s} {_fmt(r.get('x_pyarrow'), '.2f', 9)} "
+              f"{r.get('check', '-')[:6]:>6s}", file=out)
+    for note in result["notes"]:
+        print(f"note: {note}", file=out)
+    print("\nBuild A (build_model) vs bare NumPy triplets (target: within 2x)", file=out)
+    print(f"{'n':>3s} {'N':>4s} {'nnz':>11s} {'build s':>9s} {'bare s':>9s} {'ratio':>6s} {'build RSS':>9s} {'bare RSS':>9s}",
+          file=out)
+    for r in result["build"]:
+        b, bare = r["build"], r["bare"]
+        if "error" in b or "error" in bare:
+            print(f"{r['n']:3d}  ERROR {b.get('error') or bare.get('error')}", file=out)
+            continue
+        print(f"{r['n']:3d} {r['N']:4d} {b['nnz']:11,d} {b['seconds']:9.3f} {bare['seconds']:9.3f} {r['ratio']:6.2f} "
+              f"{b['peak_rss_mb']:9.0f} {bare['peak_rss_mb']:9.0f}", file=out)
+    if result.get("batch"):
+        print("\nBatch throughput (puzzles/s; overhead = worker time outside Highs.run())", file=out)
+        print(f"{'set':10s} {'puzzles':>7s} {'1 worker':>9s} {'2 workers':>9s} {'speedup':>7s} {'overhead 1w':>11s} "
+              f"{'overhead 2w':>11s}", file=out)
+        for r in result["batch"]:
+            if "skipped" in r:
+                print(f"{r['set']:10s} skipped: {r['skipped']}", file=out)
+                continue
+            one, two = r["workers_1"], r["workers_2"]
+            print(f"{r['set']:10s} {r['puzzles']:7d} {one['puzzles_per_s']:9.1f} {two['puzzles_per_s']:9.1f} "
+                  f"{r['speedup']:7.2f} {100 * one['overhead_fraction']:10.1f}% {100 * two['overhead_fraction']:10.1f}%",
+                  file=out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny models (n = 3, 4), checks on, for CI")
+    parser.add_argument("--sizes", help="comma-separated box sizes n (default 8,10,12; --quick 3,4)")
+    parser.add_argument("--writers", help="comma-separated writers (default: all)")
+    parser.add_argument("--repeat", type=int, default=1, help="timed repetitions per measurement (best kept)")
+    parser.add_argument("--check", action=argparse.BooleanOptionalAction, default=None,
+                        help="read every written file back and compare (default: on with --quick)")
+    parser.add_argument("--batch", action="store_true", help="also measure batch throughput, 1 vs 2 workers")
+    parser.add_argument("--batch-sample", type=int, help="puzzles per data set for --batch (default 2000 / 100)")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per measurement")
+    parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
+    parser.add_argument("--keep-files", metavar="DIR", help="keep the written files under DIR (for inspection/tests)")
+    parser.add_argument("--fresh-process", action=argparse.BooleanOptionalAction, default=None,
+                        help="one fresh process per measurement, for clean peak RSS (default: on; off with --quick)")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    global IN_PROCESS
+    IN_PROCESS = not (args.fresh_process if args.fresh_process is not None else not args.quick)
+
+    def log(message):
+        if not args.quiet:
+            print(message, file=sys.stderr, flush=True)
+
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([3, 4] if args.quick else [8, 10, 12])
+    check = args.quick if args.check is None else args.check
+    wanted = args.writers.split(",") if args.writers else list(OUR_WRITERS) + OTHER_WRITERS
+    unknown = [w for w in wanted if w not in OUR_WRITERS and w not in OTHER_WRITERS]
+    if unknown:
+        parser.error(f"unknown writers: {', '.join(unknown)}")
+    notes = []
+    skipped = registered_writers()
+    writers = []
+    for w in wanted:
+        if skipped.get(w):
+            notes.append(f"writer {w} skipped: {skipped[w]}")
+        else:
+            writers.append(w)
+    started = time.time()
+    log(f"bench: sizes {sizes}, writers {', '.join(writers)}")
+    result = {
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "quick": args.quick,
+        "fresh_process": not IN_PROCESS,
+        "host": {"cpu_count": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
+                 "numpy": np.__version__, **_versions()},
+        "sizes": sizes,
+        "models": [{"n": n, "N": n * n, "columns": (n * n) ** 3, "rows": 4 * (n * n) ** 2, "nonzeros": 4 * (n * n) ** 3}
+                   for n in sizes],
+        "notes": notes,
+        "writers": bench_writers(sizes, writers, args.repeat, args.timeout,
+                                 Path(args.keep_files) if args.keep_files else None, check, log),
+        "build": bench_build(sizes, max(args.repeat, 3 if args.quick else 1), args.timeout, log),
+        "batch": bench_batch(args.quick, args.batch_sample, log) if args.batch else [],
+    }
+    result["seconds"] = time.time() - started
+    print_tables(result)
+    results = Path(args.results_dir)
+    results.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    path = results / f"bench-{stamp}{'-quick' if args.quick else ''}.json"
+    text = json.dumps(result, indent=2, default=_json_default)
+    path.write_text(text)
+    (results / "latest.json").write_text(text)
+    log(f"bench: wrote {path} and latest.json ({result['seconds']:.0f}s)")
+    failed = [r for r in result["writers"] if "error" in r or str(r.get("check", "ok")) != "ok"]
+    return 1 if failed else 0
+
+
+def _versions() -> dict:
+    out = {}
+    for name in ("highspy", "pyarrow", "scipy", "pandas"):
+        try:
+            from importlib.metadata import version
+
+            out[name] = version(name)
+        except Exception:
+            out[name] = None
+    return out
+
+
+def _json_default(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""``bench/run.py --quick``: the JSON it writes has the expected structure, and every file its
+writers wrote is a correct model, checked here with independent readers (HiGHS for MPS/LP,
+NumPy/pyarrow for the triplets) against the oracle matrix of ``conftest.py``. No timing
+assertions.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import highspy
+import numpy as np
+import pyarrow.csv as pcsv
+import pyarrow.parquet as pq
+import pytest
+
+from oracles import PROJECT, oracle_matrix
+
+OURS = ["mps", "lp", "parquet", "csv"]
+OTHERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
+SIZES = [3, 4]
+
+
+def _bench(*args: str, cwd: Path = PROJECT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, str(PROJECT / "bench" / "run.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    base = tmp_path_factory.mktemp("bench")
+    proc = _bench("--quick", "--quiet", "--results-dir", str(base / "results"), "--keep-files", str(base / "files"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    latest = json.loads((base / "results" / "latest.json").read_text())
+    return base, latest, proc.stdout
+
+
+@pytest.fixture(scope="module")
+def oracle_models():
+    """Dense [A; B] of the empty grids (ijk/F, the writers' default convention) and row labels."""
+    return {n: oracle_matrix(n * n, n, n, "classic", "ijk", "F") for n in SIZES}
+
+
+def test_json_structure(quick):
+    base, result, stdout = quick
+    stamped = [p for p in (base / "results").glob("bench-*-quick.json")]
+    assert len(stamped) == 1 and json.loads(stamped[0].read_text()) == result
+    assert result["quick"] is True and result["sizes"] == SIZES
+    assert {"created", "host", "models", "notes", "writers", "build", "batch", "seconds"} <= set(result)
+    assert [m["nonzeros"] for m in result["models"]] == [4 * (n * n) ** 3 for n in SIZES]
+    skipped = {note.split()[1] for note in result["notes"] if "skipped" in note}
+    expected = [w for w in OURS if w not in skipped] + OTHERS
+    got = {(r["writer"], r["n"]) for r in result["writers"]}
+    assert got == {(w, n) for w in expected for n in SIZES}
+    for r in result["writers"]:
+        assert "error" not in r, r
+        n_big = r["n"] * r["n"]
+        assert (r["rows"], r["columns"], r["nnz"]) == (4 * n_big ** 2, n_big ** 3, 4 * n_big ** 3)
+        assert r["seconds"] > 0 and r["bytes"] > 0 and r["peak_rss_mb"] > 0 and r["mb_per_s"] > 0
+        assert r["check"] == "ok"
+        assert r["reference"] in ("highspy-mps", "highspy-lp") and r["x_highspy"] > 0
+        if r["writer"] in ("parquet", "csv"):
+            assert r["x_pyarrow"] > 0
+    for row in result["build"]:
+        assert row["build"]["nnz"] == row["bare"]["nnz"] == 4 * row["N"] ** 3
+        assert row["ratio"] > 0 and isinstance(row["within_2x"], bool)
+    assert "Writers" in stdout and "Build A" in stdout
+
+
+def _dense(rows, cols, values, shape) -> np.ndarray:
+    out = np.zeros(shape)
+    np.add.at(out, (np.asarray(rows, int), np.asarray(cols, int)), values)
+    return out
+
+
+def _highs_matrix(path: Path, labels: list[str], n: int) -> np.ndarray:
+    """Read MPS/LP with HiGHS; rows/columns placed by their names (ours) or r<k>/c<k> (HiGHS)."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(str(path)) != highspy.HighsStatus.kError, path
+    lp = h.getLp()
+    a = lp.a_matrix_
+    big = n * n
+    col_names, row_names = list(lp.col_names_), list(lp.row_names_)
+
+    def col_of(name: str) -> int:
+        if name.startswith("x_"):
+            i, j, k = (int(v) - 1 for v in name.split("_")[1:])
+            return i + big * j + big * big * k  # ijk/F from CONVENTIONS.md
+        return int(name[1:])
+
+    row_index = {label: k for k, label in enumerate(labels)}
+    row_of = [row_index[name] if name in row_index else int(name[1:]) for name in row_names]
+    cols = [col_of(name) for name in col_names]
+    start, index, value = np.asarray(a.start_), np.asarray(a.index_), np.asarray(a.value_)
+    col_per_entry = np.repeat(cols, np.diff(start))
+    assert np.array_equal(np.asarray(lp.row_lower_), np.ones(lp.num_row_))
+    return _dense(np.asarray(row_of)[index], col_per_entry, value, (lp.num_row_, lp.num_col_))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_written_files_are_the_model(quick, oracle_models, n):
+    base, result, _ = quick
+    want, labels = oracle_models[n]
+    shape = want.shape
+    files = base / "files"
+    written = {r["writer"] for r in result["writers"] if r["n"] == n}
+    checked = set()
+    if "mps" in written:
+        assert np.array_equal(_highs_matrix(files / f"mps-n{n}" / "model.mps", labels, n), want)
+        checked.add("mps")
+    if "lp" in written:
+        assert np.array_equal(_highs_matrix(files / f"lp-n{n}" / "model.lp", labels, n), want)
+        checked.add("lp")
+    for writer, name in (("highspy-mps", "highs.mps"), ("highspy-lp", "highs.lp")):
+        assert np.array_equal(_highs_matrix(files / f"{writer}-n{n}" / name, labels, n), want)
+        checked.add(writer)
+    if "csv" in written:
+        ijv = np.loadtxt(files / f"csv-n{n}" / "model_ijv.csv", delimiter=",")
+        assert tuple(ijv[-1]) == (shape[0], shape[1], 0)  # spconvert size row
+        assert np.array_equal(_dense(ijv[:-1, 0] - 1, ijv[:-1, 1] - 1, ijv[:-1, 2], shape), want)
+        checked.add("csv")
+    if "parquet" in written:
+        t = pq.read_table(files / f"parquet-n{n}" / "model.parquet")
+        assert np.array_equal(_dense(t["row"].to_numpy(), t["col"].to_numpy(), t["value"].to_numpy(), shape), want)
+        assert b"sudoku_pipeline" in t.schema.metadata
+        checked.add("parquet")
+    t = pcsv.read_csv(files / f"pyarrow-csv-n{n}" / "triplets.csv")
+    assert np.array_equal(_dense(t["row"].to_numpy() - 1, t["col"].to_numpy() - 1, t["value"].to_numpy(), shape), want)
+    t = pq.read_table(files / f"pyarrow-parquet-n{n}" / "triplets.parquet")
+    assert np.array_equal(_dense(t["row"].to_numpy(), t["col"].to_numpy(), t["value"].to_numpy(), shape), want)
+    checked |= {"pyarrow-csv", "pyarrow-parquet"}
+    assert checked == written
+
+
+def test_fresh_process_measurement(tmp_path):
+    """The default mode: each measurement in its own interpreter, reporting its own peak RSS."""
+    proc = _bench("--sizes", "3", "--writers", "csv,highspy-mps", "--fresh-process", "--check", "--quiet",
+                  "--results-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((tmp_path / "latest.json").read_text())
+    assert result["fresh_process"] is True
+    assert [(r["writer"], r["check"]) for r in result["writers"]] == [("csv", "ok"), ("highspy-mps", "ok")]
+    assert all(r["rss_scope"] in ("step", "process") for r in result["writers"])
+
+
+def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsys):
+    spec = importlib.util.spec_from_file_location("sudoku_bench_run", PROJECT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+    monkeypatch.setattr(bench_run, "registered_writers", lambda: {"mps": "not registered yet", "lp": None,
+                                                                  "parquet": None, "csv": None})
+    code = bench_run.main(["--quick", "--quiet", "--sizes", "3", "--writers", "mps,highspy-mps",
+                           "--results-dir", str(tmp_path)])
+    assert code == 0
+    result = json.loads((tmp_path / "latest.json").read_text())
+    assert result["notes"] == ["writer mps skipped: not registered yet"]
+    assert [r["writer"] for r in result["writers"]] == ["highspy-mps"]
+    assert "note: writer mps skipped" in capsys.readouterr().out
