@@ -1,0 +1,266 @@
+"""pipeline.export: the CSV files of seed 000, the manifest of CONVENTIONS.md, atomic writes."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+import formats.csv as csv_format
+from formats.base import atomic_open
+from oracles import is_valid_solution, oracle_matrix, oracle_position
+from pipeline.build import build_model
+from pipeline.export import export_model, exporting_formats
+from pipeline.manifest import load_manifest
+from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+
+CSV_FILES = {"Aeq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv", "f.csv",
+             "Aeq_long.csv"}
+
+
+def export(tmp_path, model, formats="csv", **kw):
+    written = export_model(model, tmp_path, formats, **kw)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    return written
+
+
+def read_lines(path):
+    text = path.read_text()
+    assert text.endswith("\n")
+    return text[:-1].split("\n")
+
+
+def read_triplets(path):
+    """MATLAB spconvert: 1-based i,j,v rows, the last one m,n,0 giving the size."""
+    t = np.loadtxt(path, delimiter=",", ndmin=2)
+    m, n, zero = t[-1]
+    assert zero == 0
+    body = t[:-1]
+    assert body.size == 0 or (body[:, :2].min() >= 1 and body[:, 0].max() <= m and body[:, 1].max() <= n)
+    return sp.csr_matrix((body[:, 2], (body[:, 0].astype(int) - 1, body[:, 1].astype(int) - 1)),
+                         shape=(int(m), int(n))), body
+
+
+@pytest.fixture
+def seed_export(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), "ijk", "F", "rows")
+    written = export(tmp_path, model)
+    return model, written, tmp_path
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 000: dense CSV, triplets, vectors
+# ---------------------------------------------------------------------------------------------
+def test_files_written(seed_export):
+    _, written, out = seed_export
+    assert {p.name for p in written["csv"]} == CSV_FILES
+    assert [p.name for p in written["manifest"]] == ["manifest.json"]
+    assert {p.name for p in out.iterdir()} == CSV_FILES | {"manifest.json"}
+
+
+def test_dense_csv_is_seed_000_matn(seed_export):
+    model, _, out = seed_export
+    lines = read_lines(out / "Aeq.csv")
+    assert len(lines) == 347                               # no header
+    rows = [line.split(",") for line in lines]
+    assert {len(r) for r in rows} == {729}
+    assert {v for r in rows for v in r} == {"0", "1"}
+    dense = np.array(rows, dtype=int)
+    p = model.puzzle
+    want, _ = oracle_matrix(9, 3, 3, "classic", "ijk", "F", clues=p.grid)
+    np.testing.assert_array_equal(dense, want)
+
+
+def test_seed_matlab_workflow_on_the_dense_csv(seed_export):
+    """SEEDS.md 1, done with SciPy instead of MATLAB: read matn.csv, beq = ones(347, 1),
+    intlinprog over 729 binaries, deciders = reshape(sol, 9, 9, 9), sudoku = [1:9] * deciders(i,j,:)."""
+    _, _, out = seed_export
+    aeq = np.loadtxt(out / "Aeq.csv", delimiter=",")
+    beq = np.ones(347)
+    res = milp(np.zeros(729), constraints=LinearConstraint(aeq, beq, beq), integrality=np.ones(729),
+               bounds=Bounds(np.zeros(729), np.ones(729)))
+    assert res.success
+    deciders = np.rint(res.x).reshape((9, 9, 9), order="F")
+    sudoku = (deciders * np.arange(1, 10)).sum(axis=2).astype(int)
+    assert is_valid_solution(sudoku, 3, 3, clues=parse_puzzle(DEFAULT_PUZZLE).grid)
+
+
+def test_spconvert_triplets_rebuild_the_matrix(seed_export):
+    model, _, out = seed_export
+    aeq, body = read_triplets(out / "Aeq_ijv.csv")
+    assert aeq.shape == (347, 729) and body.shape[0] == 2939
+    assert (aeq != model.Aeq).nnz == 0
+    np.testing.assert_array_equal(aeq.toarray(), np.loadtxt(out / "Aeq.csv", delimiter=","))
+    keys = body[:, 0] * 1000 + body[:, 1]
+    assert np.all(np.diff(keys) > 0)                        # sorted by row, then column
+    assert read_lines(out / "Aeq_ijv.csv")[-1] == "347,729,0"
+    assert read_lines(out / "Aeq_ijv.csv")[0] == "1,1,1"    # cell_1_1 has x_1_1_1 at position 1
+    a, _ = read_triplets(out / "A_ijv.csv")
+    b, _ = read_triplets(out / "B_ijv.csv")
+    assert a.shape == (324, 729) and b.shape == (23, 729)
+    assert (sp.vstack([a, b]) != aeq).nnz == 0
+
+
+def test_vectors(seed_export):
+    _, _, out = seed_export
+    assert read_lines(out / "beq.csv") == ["1"] * 347
+    assert read_lines(out / "lb.csv") == ["0"] * 729
+    assert read_lines(out / "ub.csv") == ["1"] * 729
+    assert read_lines(out / "f.csv") == ["0"] * 729
+
+
+def test_long_form(seed_export):
+    model, _, out = seed_export
+    lines = read_lines(out / "Aeq_long.csv")
+    assert lines[0] == "row_label,col_name,value"
+    assert len(lines) == 1 + 2939
+    assert lines[1] == "cell_1_1,x_1_1_1,1"
+    assert lines[-1] == "clue_9_6_1,x_9_6_1,1"
+
+
+def test_bounds_encoding_files(tmp_path):
+    p = parse_puzzle(DEFAULT_PUZZLE)
+    model = build_model(p, "ijk", "C", "bounds")
+    export(tmp_path, model)
+    lb = np.array(read_lines(tmp_path / "lb.csv"), dtype=float)
+    r, c = np.nonzero(p.grid)
+    want = np.zeros(729)
+    want[oracle_position("ijk", "C", 3, 3, r, c, p.grid[r, c] - 1)] = 1
+    np.testing.assert_array_equal(lb, want)
+    assert len(read_lines(tmp_path / "Aeq.csv")) == 324
+    b, _ = read_triplets(tmp_path / "B_ijv.csv")
+    assert b.shape == (0, 729)
+    assert read_lines(tmp_path / "B_ijv.csv") == ["0,729,0"]
+
+
+# ---------------------------------------------------------------------------------------------
+# manifest
+# ---------------------------------------------------------------------------------------------
+def test_manifest_fields(seed_export):
+    model, _, out = seed_export
+    meta = json.loads((out / "manifest.json").read_text())
+    assert (meta["h"], meta["w"], meta["variant"]) == (3, 3, "classic")
+    assert (meta["scheme"], meta["order"], meta["clue_encoding"]) == ("ijk", "F", "rows")
+    assert parse_puzzle(meta["puzzle"]) == parse_puzzle(DEFAULT_PUZZLE)
+    assert (meta["rows"], meta["columns"], meta["nonzeros"]) == (347, 729, 2939)
+    assert "kept_columns" not in meta
+    assert set(meta["files"]["csv"]) == CSV_FILES
+    loaded = load_manifest(out)
+    assert loaded.puzzle == model.puzzle
+    assert loaded.convention == model.convention
+    assert loaded.clue_encoding == "rows"
+    np.testing.assert_array_equal(loaded.columns, np.arange(729))
+
+
+@pytest.mark.parametrize("scheme,order", [("ijk", "F"), ("block", "C")])
+def test_manifest_kept_column_map_for_reduce(tmp_path, scheme, order):
+    p = parse_puzzle(DEFAULT_PUZZLE)
+    model = build_model(p, scheme, order, "reduce")
+    export(tmp_path, model)
+    meta = json.loads((tmp_path / "manifest.json").read_text())
+    assert (meta["scheme"], meta["order"], meta["clue_encoding"]) == (scheme, order, "reduce")
+    kept = meta["kept_columns"]
+    assert len(kept) == meta["columns"] == model.n_cols
+    np.testing.assert_array_equal(kept, model.columns)
+    # kept columns are exactly the candidates that no clue rules out (independent check)
+    g = p.grid
+    cand = []
+    for r in range(9):
+        for c in range(9):
+            if g[r, c]:
+                continue
+            seen = set(g[r]) | set(g[:, c]) | set(g[r // 3 * 3:r // 3 * 3 + 3, c // 3 * 3:c // 3 * 3 + 3].ravel())
+            cand += [(r, c, d - 1) for d in range(1, 10) if d not in seen]
+    rr, cc, dd = np.array(cand).T
+    assert sorted(kept) == sorted(oracle_position(scheme, order, 3, 3, rr, cc, dd).tolist())
+    aeq, _ = read_triplets(tmp_path / "Aeq_ijv.csv")
+    assert aeq.shape == (meta["rows"], len(kept))
+    assert aeq.nnz == meta["nonzeros"]
+    assert len(read_lines(tmp_path / "lb.csv")) == len(kept)
+    np.testing.assert_array_equal(load_manifest(tmp_path / "manifest.json").columns, kept)
+
+
+def test_manifest_for_jigsaw(tmp_path):
+    p = parse_puzzle("..43...1.2......", regions="0001011122332233")
+    export(tmp_path, build_model(p, "ijk", "C", "bounds"))
+    meta = json.loads((tmp_path / "manifest.json").read_text())
+    assert meta["variant"] == "jigsaw" and meta["regions"] == "0001011122332233"
+    assert (meta["h"], meta["w"]) == (2, 2)
+    assert load_manifest(tmp_path).puzzle == p
+
+
+def test_export_all_formats_lists_every_file(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    written = export(tmp_path, model, formats=None)
+    meta = json.loads((tmp_path / "manifest.json").read_text())
+    assert set(meta["files"]) == set(exporting_formats()) and "csv" in meta["files"]
+    for fmt, names in meta["files"].items():
+        assert names == [p.name for p in written[fmt]]
+        for name in names:
+            assert (tmp_path / name).is_file(), (fmt, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# atomic writes
+# ---------------------------------------------------------------------------------------------
+def test_atomic_open_keeps_old_file_on_failure(tmp_path):
+    path = tmp_path / "beq.csv"
+    path.write_text("old\n")
+    with pytest.raises(RuntimeError):
+        with atomic_open(path) as f:
+            f.write("new, partial")
+            raise RuntimeError("disk full")
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["beq.csv"]
+
+
+def test_failing_export_leaves_previous_files_intact(tmp_path, monkeypatch):
+    first = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export(tmp_path, first)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    # the second export dies half-way through the dense matrix, after some rows were written
+    monkeypatch.setattr(csv_format, "_CHUNK", 1 << 12)   # several chunks of rows
+    real = csv_format.dense_01_rows
+    calls = []
+
+    def dying(matrix, start, stop):
+        calls.append(start)
+        if len(calls) == 2:
+            raise OSError("No space left on device")
+        return real(matrix, start, stop)
+
+    monkeypatch.setattr(csv_format, "dense_01_rows", dying)
+    second = build_model(parse_puzzle("." * 81), "block", "C", "bounds")
+    with pytest.raises(OSError):
+        export_model(second, tmp_path, "csv")
+    assert len(calls) == 2
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert after == before                                  # nothing half-written, no temp files
+
+
+def test_rerun_overwrites_cleanly(tmp_path):
+    export(tmp_path, build_model(parse_puzzle(DEFAULT_PUZZLE)))
+    names = {p.name for p in tmp_path.iterdir()}
+    other = "..1...2....23....44........5.3....6..1......5..6..........78.......9.....7...1.9."  # 24 clues
+    model = build_model(parse_puzzle(other))
+    export(tmp_path, model)
+    assert {p.name for p in tmp_path.iterdir()} == names
+    assert len(read_lines(tmp_path / "Aeq.csv")) == 324 + model.puzzle.n_clues
+    assert read_lines(tmp_path / "beq.csv") == ["1"] * (324 + model.puzzle.n_clues)
+    aeq, _ = read_triplets(tmp_path / "Aeq_ijv.csv")
+    assert (aeq != model.Aeq).nnz == 0
+    meta = json.loads((tmp_path / "manifest.json").read_text())
+    assert parse_puzzle(meta["puzzle"]) == model.puzzle and meta["rows"] == 324 + model.puzzle.n_clues
+    # the same export twice gives byte-identical files
+    snapshot = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    export(tmp_path, model)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == snapshot
+
+
+def test_export_creates_the_directory(tmp_path):
+    out = tmp_path / "a" / "b"
+    export_model(build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2)), out, "csv")
+    assert (out / "manifest.json").is_file() and len(read_lines(out / "Aeq.csv")) == 64
