@@ -8,5 +8,6 @@ from . import csv  # noqa: F401  (registers)
 from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
+from . import matlab, parquet  # noqa: F401
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]
