@@ -1,0 +1,326 @@
+"""The command line, both as ``python -m pipeline`` in a subprocess and as ``pipeline.cli.main``.
+
+Exit codes: 0 success, 1 a negative answer (no solution, invalid grid), 2 bad input with
+exactly one line on stderr (``error: ...``) and never a traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from oracles import grid_of, is_valid_solution
+from pipeline.cli import build_parser, main
+from pipeline.puzzle import DEFAULT_PUZZLE
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+# from the data sets' reference answers (computed by a SAT solver, not by this project)
+PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....8....6.8..."
+SOLUTION = "378265914596814732142739568217386459854971623639542871785423196463197285921658347"
+NO_SOLUTION = "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."  # tdoku, 0
+THREE_SOLUTIONS = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583"  # tdoku, 3
+
+CORE_COMMANDS = ["solve", "count", "build", "export", "import", "verify"]
+
+
+def run(*args, input=None, cwd=None):
+    """``python -m pipeline ARGS`` in a subprocess -> (exit code, stdout, stderr)."""
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], input=input, capture_output=True,
+                          text=True, cwd=cwd or PROJECT, env=env, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def call(capsys, *args):
+    """``pipeline.cli.main(ARGS)`` in process -> (exit code, stdout, stderr)."""
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def parse_printed_grid(text: str) -> np.ndarray:
+    """Read a grid printed with box separators, independently of the project's parser."""
+    rows = []
+    for line in text.strip().splitlines():
+        if set(line.strip()) <= set("-+"):
+            continue
+        rows.append([int(t) for t in line.replace("|", " ").split()])
+    return np.array(rows)
+
+
+def assert_one_error_line(code, out, err, startswith="error: "):
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(startswith), err
+    return lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# help
+# ---------------------------------------------------------------------------------------------
+def subcommands():
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return list(action.choices)
+
+
+def test_every_core_subcommand_exists():
+    assert set(CORE_COMMANDS) <= set(subcommands())
+
+
+def test_top_level_help_subprocess():
+    code, out, err = run("--help")
+    assert code == 0 and err == ""
+    assert out.startswith("usage: sudoku-pipeline")
+    for name in CORE_COMMANDS:
+        assert name in out
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_subcommand_help(capsys, command):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 0
+    assert out.startswith(f"usage: sudoku-pipeline {command}")
+    assert err == ""
+
+
+def test_subcommand_help_subprocess():
+    for command in ("solve", "export"):
+        code, out, err = run(command, "--help")
+        assert code == 0 and out.startswith(f"usage: sudoku-pipeline {command}") and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# solve
+# ---------------------------------------------------------------------------------------------
+def test_solve_grid_subprocess():
+    code, out, err = run("solve", PUZZLE)
+    assert code == 0, err
+    assert "|" in out and "-+-" in out
+    np.testing.assert_array_equal(parse_printed_grid(out), grid_of(SOLUTION))
+
+
+@pytest.mark.parametrize("scheme,order,clues", [("ijk", "F", "rows"), ("block", "C", "reduce"), ("ijk", "C", "bounds")])
+def test_solve_formats_in_process(capsys, scheme, order, clues):
+    common = ["--scheme", scheme, "--order", order, "--clues", clues]
+    code, out, err = call(capsys, "solve", PUZZLE, "--format", "line", *common)
+    assert (code, out, err) == (0, SOLUTION + "\n", "")
+    code, out, _ = call(capsys, "solve", PUZZLE, "--format", "json", *common)
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["grid"] == grid_of(SOLUTION).tolist()
+    assert doc["line"] == SOLUTION
+    assert doc["verified"] is True and doc["status"] == "optimal"
+    code, out, _ = call(capsys, "solve", PUZZLE, "--format", "grid", *common)
+    np.testing.assert_array_equal(parse_printed_grid(out), grid_of(SOLUTION))
+
+
+def test_solve_from_stdin_subprocess():
+    code, out, err = run("solve", "-", "--format", "line", input=PUZZLE + "\n")
+    assert (code, out.strip()) == (0, SOLUTION), err
+
+
+def test_solve_from_files(capsys, tmp_path):
+    grid_file = tmp_path / "puzzle.txt"
+    grid_file.write_text("\n".join(PUZZLE[9 * r:9 * r + 9] for r in range(9)) + "\n")
+    assert call(capsys, "solve", grid_file, "--format", "line")[:2] == (0, SOLUTION + "\n")
+    g = grid_of(PUZZLE)
+    clue_file = tmp_path / "clues.csv"
+    clue_file.write_text("row,col,digit\n" + "".join(f"{r + 1},{c + 1},{g[r, c]}\n" for r, c in np.argwhere(g)))
+    assert call(capsys, "solve", clue_file, "--format", "line")[:2] == (0, SOLUTION + "\n")
+
+
+def test_solve_variants(capsys):
+    code, out, _ = call(capsys, "solve", "." * 36, "--format", "line")           # 6x6: 2x3 boxes by default
+    assert code == 0 and is_valid_solution(grid_of(out.strip()), 2, 3)
+    code, out, _ = call(capsys, "solve", "." * 36, "--box", "3x2", "--format", "line")
+    assert code == 0 and is_valid_solution(grid_of(out.strip()), 3, 2)
+    code, out, _ = call(capsys, "solve", "." * 81, "--variant", "x", "--format", "line")
+    assert code == 0 and is_valid_solution(grid_of(out.strip()), 3, 3, "x")
+    regions = "0001011122332233"
+    code, out, _ = call(capsys, "solve", "..43...1.2......", "--regions", regions, "--format", "line")
+    assert (code, out.strip()) == (0, "2143342112344312")  # jigsaw.ref.csv, janko chaos 1
+    code, out, _ = call(capsys, "solve", "." * 25, "--variant", "latin", "--format", "line")
+    assert code == 0 and is_valid_solution(grid_of(out.strip()), 1, 5, "latin")
+
+
+def test_no_solution_exit_1_subprocess():
+    code, out, err = run("solve", NO_SOLUTION)
+    assert code == 1 and out == ""
+    assert err.splitlines() == ["no solution: the puzzle has no solution (infeasible)"]
+
+
+def test_no_solution_exit_1_in_process(capsys):
+    code, out, err = call(capsys, "solve", NO_SOLUTION, "--clues", "reduce")
+    assert code == 1 and out == ""
+    assert err == "no solution: the puzzle has no solution (infeasible)\n"
+
+
+def test_time_limit_exit_1(capsys):
+    code, out, err = call(capsys, "solve", "." * 36 ** 2, "--time-limit", "0.001")
+    assert code == 1 and out == ""
+    assert err == "no solution: time limit of 0.001 s reached\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# count
+# ---------------------------------------------------------------------------------------------
+def test_count_subprocess():
+    assert run("count", PUZZLE)[:2] == (0, "unique\n")
+    assert run("count", NO_SOLUTION)[:2] == (0, "none\n")
+
+
+def test_count_in_process(capsys):
+    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--clues", "bounds")[:2] == (0, "3\n")
+    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "3")[:2] == (0, "3\n")
+    code, out, err = call(capsys, "count", THREE_SOLUTIONS)     # default --limit 2
+    assert (code, out) == (0, "2\n")
+    assert err == "(stopped at --limit 2: there may be more)\n"
+    assert call(capsys, "count", "." * 9, "--variant", "latin", "--limit", "20")[:2] == (0, "12\n")
+    assert call(capsys, "count", PUZZLE, "--scheme", "block", "--order", "C")[:2] == (0, "unique\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# build
+# ---------------------------------------------------------------------------------------------
+def test_build_subprocess():
+    code, out, err = run("build", DEFAULT_PUZZLE)
+    assert code == 0, err
+    fields = {line.split()[0]: line.split()[1] for line in out.splitlines() if len(line.split()) == 2}
+    assert (fields["rows"], fields["columns"], fields["nonzeros"]) == ("347", "729", "2939")
+    assert [fields[f] for f in ("cell", "row", "col", "box", "clue")] == ["81", "81", "81", "81", "23"]
+
+
+def test_build_json_in_process(capsys):
+    code, out, _ = call(capsys, "build", DEFAULT_PUZZLE, "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert (doc["rows"], doc["columns"], doc["nonzeros"]) == (347, 729, 2939)
+    assert doc["families"] == {"cell": 81, "row": 81, "col": 81, "box": 81, "clue": 23}
+    code, out, _ = call(capsys, "build", "." * 81, "--variant", "x", "--clues", "bounds", "--json")
+    doc = json.loads(out)
+    assert (doc["rows"], doc["columns"], doc["nonzeros"]) == (342, 729, 342 * 9)
+    assert doc["families"] == {"cell": 81, "row": 81, "col": 81, "box": 81, "diag": 9, "anti": 9}
+    code, out, _ = call(capsys, "build", DEFAULT_PUZZLE, "--clues", "reduce", "--json")
+    doc = json.loads(out)
+    assert doc["columns"] < 729 and doc["variables_total"] == 729 and "clue" not in doc["families"]
+
+
+# ---------------------------------------------------------------------------------------------
+# export
+# ---------------------------------------------------------------------------------------------
+def test_export_subprocess(tmp_path):
+    out_dir = tmp_path / "out"
+    code, out, err = run("export", DEFAULT_PUZZLE, "--to", out_dir, "--formats", "csv")
+    assert code == 0, err
+    assert (out_dir / "manifest.json").is_file()
+    for name in ("Aeq.csv", "Aeq_ijv.csv", "beq.csv", "lb.csv", "ub.csv", "f.csv"):
+        assert (out_dir / name).is_file(), name
+        assert name in out
+    assert "In MATLAB" in out
+    meta = json.loads((out_dir / "manifest.json").read_text())
+    assert (meta["rows"], meta["columns"], meta["scheme"], meta["order"]) == (347, 729, "ijk", "F")
+    assert len((out_dir / "Aeq.csv").read_text().splitlines()) == 347
+
+
+def test_export_in_process(capsys, tmp_path):
+    code, out, err = call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "csv", "--scheme", "block",
+                          "--order", "C", "--clues", "reduce", "--quiet")
+    assert code == 0 and err == ""
+    assert "In MATLAB" not in out
+    meta = json.loads((tmp_path / "manifest.json").read_text())
+    assert (meta["scheme"], meta["order"], meta["clue_encoding"]) == ("block", "C", "reduce")
+    assert len(meta["kept_columns"]) == meta["columns"]
+
+
+# ---------------------------------------------------------------------------------------------
+# verify
+# ---------------------------------------------------------------------------------------------
+def test_verify_subprocess(tmp_path):
+    code, out, err = run("verify", SOLUTION, "--puzzle", PUZZLE)
+    assert (code, out) == (0, "ok: valid classic 9x9 solution, all 23 clues kept\n")
+    bad = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]   # last two cells swapped
+    code, out, err = run("verify", bad, "--puzzle", PUZZLE)
+    assert code == 1
+    assert out == "invalid: column 8 has digit 7 twice: cells (6, 8) and (9, 8)\n"
+
+
+def test_verify_in_process(capsys, tmp_path):
+    grid_file = tmp_path / "sudoku.csv"                    # as MATLAB's writetable/writematrix writes it
+    np.savetxt(grid_file, grid_of(SOLUTION), fmt="%d", delimiter=",")
+    assert call(capsys, "verify", grid_file, "--puzzle", PUZZLE)[:2] == \
+        (0, "ok: valid classic 9x9 solution, all 23 clues kept\n")
+    relabelled = SOLUTION.translate(str.maketrans("12", "21"))
+    code, out, _ = call(capsys, "verify", relabelled, "--puzzle", PUZZLE)
+    assert code == 1 and out.startswith("invalid: clue at ")
+    code, out, _ = call(capsys, "verify", PUZZLE, "--puzzle", PUZZLE)
+    assert (code, out) == (1, "invalid: cell (1, 1) is empty\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input: exit 2, one line, no traceback
+# ---------------------------------------------------------------------------------------------
+BAD = [
+    (["solve", "123"], "error: puzzle: wrong length: expected a square number of cells (1 for 1x1 or 4 for 2x2), found 3"),
+    (["solve", "/no/such/puzzle.txt"], "error: puzzle: no such file '/no/such/puzzle.txt' (and it is not a puzzle string)"),
+    (["solve", "11" + "." * 79], "error: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)"),
+    (["solve", PUZZLE, "--box", "2x3"], "error: puzzle: wrong length: expected 36 cells (6x6), found 81"),
+    (["build", "." * 16, "--regions", "0011001122332233", "--scheme", "block"],
+     "error: scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant 'jigsaw'"),
+    (["count", PUZZLE, "--limit", "0"], "error: count: --limit must be at least 1, found 0"),
+    (["build", "." * 16, "--regions", "001100112233223"],
+     "error: regions: expected 16 cells (one region id per cell), found 15"),
+    (["verify", "12345", "--puzzle", PUZZLE],
+     "error: grid: wrong length: expected a square number of cells (4 for 2x2 or 9 for 3x3), found 5"),
+    (["export", PUZZLE, "--to", "{tmp}/out", "--formats", "nope"], None),
+    (["import", "/no/such/solution.sol"], None),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD, ids=[" ".join(a)[:40] for a, _ in BAD])
+def test_bad_input_in_process(capsys, tmp_path, args, message):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    line = assert_one_error_line(*call(capsys, *args))
+    if message:
+        assert line == message
+
+
+@pytest.mark.parametrize("args", [["solve", "123"], ["solve", "11" + "." * 79, "--format", "json"],
+                                  ["export", PUZZLE, "--to", "{tmp}/file/sub", "--formats", "csv"]])
+def test_bad_input_subprocess(tmp_path, args):
+    (tmp_path / "file").write_text("not a directory")
+    code, out, err = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert out == ""
+    assert_one_error_line(code, out, err)
+
+
+@pytest.mark.parametrize("args", [["solve"], ["solve", PUZZLE, "--scheme", "kji"], ["frobnicate"],
+                                  ["solve", PUZZLE, "--limit", "3"]])
+def test_usage_errors_exit_2_with_one_line(capsys, args):
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and "error: " in lines[0] and "Traceback" not in err
+
+
+def test_usage_error_subprocess():
+    code, out, err = run("solve", PUZZLE, "--order", "Z")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "error: " in err and "Traceback" not in err
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a negative --time-limit is passed to HiGHS, which rejects the "
+                                        "option silently, and the solve runs without a limit (exit 0)")
+def test_negative_time_limit_is_bad_input(capsys):
+    assert_one_error_line(*call(capsys, "solve", PUZZLE, "--time-limit", "-1"))
