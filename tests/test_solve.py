@@ -73,6 +73,20 @@ def test_time_limit_on_a_hard_25x25(data_dir):
     assert r.status == "time_limit" and r.grid is None
 
 
+@pytest.mark.parametrize("clues", [
+    "rows", "bounds",
+    pytest.param("reduce", marks=pytest.mark.xfail(strict=True, reason=(
+        "bug: with 'reduce' a full grid leaves a 0 x 0 model; HiGHS reports 'Empty', which solve() passes on "
+        "as status 'Empty' with no grid (count_solutions returns (0, [], 'Empty'))"))),
+])
+def test_full_grid_is_its_own_unique_solution(clues):
+    m = build_model(parse_puzzle(GECODE_0_SOLUTION), clues=clues)
+    r = solve(m)
+    assert r.status == "optimal"
+    np.testing.assert_array_equal(r.grid, grid_of(GECODE_0_SOLUTION))
+    assert count_solutions(m, limit=2)[0::2] == (1, "complete")
+
+
 def test_custom_objective_picks_among_solutions():
     # the empty 4x4 has 288 solutions; a cost of -1 on x[1,1,4] and x[1,2,3] forces them
     p = parse_puzzle("." * 16)
