@@ -80,7 +80,7 @@ def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
         if name == "cell":
             rr, cc = np.divmod(np.arange(n * n), n)
             out.append("cell_" + num[rr] + "_" + num[cc])
-        elif units.shape[0] == 1:
+        elif name in ("diag", "anti"):  # one unit each: labelled by digit only
             out.append(name + "_" + num)
         else:
             u, d = np.divmod(np.arange(units.shape[0] * n), n)

@@ -164,7 +164,8 @@ def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) ->
     """Human-readable grid (``.`` for empty), with box separators when the box shape is given."""
     grid = np.asarray(grid)
     n = grid.shape[0]
-    cells = np.where(grid > 0, np.char.rjust(grid.astype(str), len(str(n))), "." * len(str(n)))
+    width = len(str(n))
+    cells = np.where(grid > 0, np.char.rjust(grid.astype(str), width), ".".rjust(width))
     lines = []
     for r in range(n):
         chunks = [" ".join(cells[r, k:k + w]) for k in range(0, n, w)] if w else [" ".join(cells[r])]
@@ -332,47 +333,58 @@ def _read_file(path: Path, what: str) -> str:
 
 
 _DECORATION = re.compile(r"^[\s\-+=|]*$")
+_HEADER = re.compile(r"[A-Za-z_][A-Za-z_ ]+")
 
 
 def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
+    # (file line number, content) for every line that carries cells
     lines = []
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].replace("|", " ").strip()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
         if line and not _DECORATION.match(line):
-            lines.append(line)
+            lines.append((number, line))
     if not lines:
         raise PuzzleError(f"{where}: empty input: expected a puzzle")
-    separated = any(re.search(r"[,;\s]", line) for line in lines)
-    if not separated:
-        if len(lines) == 1:
-            return _compact_to_grid(lines[0], where, box)
-        if all(len(line) == len(lines) for line in lines):
-            return _compact_to_grid("".join(lines), where, box, rows=len(lines))
-        for k, line in enumerate(lines):
-            if len(line) != len(lines[0]):
-                raise PuzzleError(f"{where}: line {k + 1} has {len(line)} cells; expected {len(lines[0])}")
-        raise PuzzleError(f"{where}: grid is {len(lines)}-by-{len(lines[0])}: must be N-by-3 or N-by-N")
-    rows = [t for t in (re.split(r"[,;\s]+", line.strip(" ,;\t")) for line in lines)]
-    # a header such as "row,col,digit" is skipped
-    if rows and all(re.fullmatch(r"[A-Za-z_][A-Za-z_ ]+", t) for t in rows[0]):
-        rows = rows[1:]
+    numbers = [k for k, _ in lines]
+    if not any(ch in line for _, line in lines for ch in ",;"):
+        # rows of compact cells, possibly decorated with '|' and spaces: "53.|.7.|..."
+        compact = [re.sub(r"[|\s]", "", line) for _, line in lines]
+        if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
+                any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
+            return _compact_to_grid("".join(compact), where, box)
+        if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
+            return _compact_to_grid(compact[0], where, box)
+        if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
+            width = len(compact[0])
+            for k, row in zip(numbers, compact):
+                if len(row) != width:
+                    raise PuzzleError(f"{where}: line {k} has {len(row)} cells; expected {width}")
+            raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
+    rows = [re.split(r"[,;|\s]+", line.strip(" ,;|\t")) for _, line in lines]
+    header = all(_HEADER.fullmatch(t) for t in rows[0])
+    if header:
+        rows, numbers = rows[1:], numbers[1:]
         if not rows:
             raise PuzzleError(f"{where}: only a header line: expected a puzzle")
-    if len(rows) == 1 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]) and len(rows[0]) > 3:
+    if len(rows) == 1 and len(rows[0]) > 3 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]):
         n = math.isqrt(len(rows[0]))
         rows = [rows[0][i * n:(i + 1) * n] for i in range(n)]
-    widths = {len(r) for r in rows}
-    if len(widths) > 1:
-        expected = len(rows[0])
-        k = next(i for i, r in enumerate(rows) if len(r) != expected)
-        if expected != 3:
-            raise PuzzleError(f"{where}: line {k + 1} has {len(rows[k])} cells; expected {expected}")
-        raise PuzzleError(f"{where}: line {k + 1} has {len(rows[k])} values; expected 3 (row,col,digit)")
-    width = widths.pop()
+        numbers = numbers * n
+    width = len(rows[0])
+    # an N-by-3 matrix is a clue list unless it is exactly 3x3 with nothing saying otherwise
+    box_n = _box_n(box)
+    clue_list = width == 3 and (len(rows) != 3 or header or (size or box_n or 3) != 3)
+    for k, row in zip(numbers, rows):
+        if len(row) != width:
+            unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
+            raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
     matrix = np.empty((len(rows), width), dtype=np.int64)
-    for k, row in enumerate(rows):
+    for i, (k, row) in enumerate(zip(numbers, rows)):
         for j, tok in enumerate(row):
-            matrix[k, j] = _token_value(tok, where, k, j, clue_list=(width == 3 and len(rows) != 3))
+            # clue lists are located by file line, grids by their own row
+            matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list)
+    if clue_list:
+        return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
 
 
@@ -383,10 +395,10 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
         return int(float(tok))
     if not clue_list and tok in _COMPACT_VALUE:
         return _COMPACT_VALUE[tok]
-    place = f"line {k + 1}, field {j + 1}"
+    place = f"line {k}, field {j + 1}"
     if clue_list:
         raise PuzzleError(f"{where}: {place}: {tok!r} is not an integer: entries must be integers")
-    raise PuzzleError(f"{where}: bad cell {tok!r} at row {k + 1}, column {j + 1}")
+    raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")
 
 
 def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.ndarray:
@@ -432,8 +444,9 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     return _clue_list_to_grid(matrix, box, size, where)
 
 
-def _clue_list_to_grid(clues: np.ndarray, box, size, where: str) -> np.ndarray:
-    """MATLAB-style ``[row col digit]`` rows (1-based) -> grid."""
+def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=None) -> np.ndarray:
+    """MATLAB-style ``[row col digit]`` rows (1-based) -> grid; ``line_numbers`` for messages."""
+    lines = np.arange(1, clues.shape[0] + 1) if line_numbers is None else line_numbers
     n = size or _box_n(box)
     if n is None:
         # as the MATLAB seed: 9x9 unless a bigger entry says otherwise (then the next square N)
@@ -443,7 +456,7 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str) -> np.ndarray:
     if bad.size:
         line, col = bad[0]
         raise PuzzleError(
-            f"{where}: line {line + 1}: entries must be integers from 1 to {n}, found {clues[line, col]}"
+            f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}"
         )
     r, c, d = (clues - 1).T
     cell = r * n + c
@@ -452,8 +465,8 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str) -> np.ndarray:
     if same.size:
         a, b = order[same[0]], order[same[0] + 1]
         raise PuzzleError(
-            f"{where}: cell ({r[a] + 1}, {c[a] + 1}) given two digits: {d[a] + 1} (line {a + 1}) "
-            f"and {d[b] + 1} (line {b + 1})"
+            f"{where}: cell ({r[a] + 1}, {c[a] + 1}) given two digits: {d[a] + 1} (line {lines[a]}) "
+            f"and {d[b] + 1} (line {lines[b]})"
         )
     grid = np.zeros((n, n), dtype=np.int64)
     grid[r, c] = d + 1
@@ -485,6 +498,6 @@ def parse_regions(source, n: int) -> np.ndarray:
     wrong = np.flatnonzero(counts != n)
     if wrong.size:
         g = wrong[0]
-        label = labels[g] if not all(x.isdigit() for x in labels) else sorted(labels, key=int)[g]
+        label = str(labels[g] if not all(x.isdigit() for x in labels) else sorted(labels, key=int)[g])
         raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {label!r} has {counts[g]} cells")
     return numbers.reshape(n, n)

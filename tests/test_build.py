@@ -346,8 +346,6 @@ def test_property_encode_decode_and_feasibility(h, w, variant, scheme, order, cl
         check_against_oracle(model, puzzle)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: build.rule_row_labels drops the unit index of every family with "
-                                        "a single unit (row_1 instead of row_1_1 when N = 1)")
 def test_one_by_one_labels():
     m = build_model(Puzzle(np.zeros((1, 1), dtype=int), 1, 1))
     assert m.row_labels.tolist() == ["cell_1_1", "row_1_1", "col_1_1", "box_1_1"]

@@ -320,7 +320,5 @@ def test_usage_error_subprocess():
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "error: " in err and "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a negative --time-limit is passed to HiGHS, which rejects the "
-                                        "option silently, and the solve runs without a limit (exit 0)")
 def test_negative_time_limit_is_bad_input(capsys):
     assert_one_error_line(*call(capsys, "solve", PUZZLE, "--time-limit", "-1"))
