@@ -21,26 +21,15 @@ from .verify import verify_grid
 PROG = "sudoku-pipeline"
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0 (HiGHS ignores a bad time limit silently, so refuse it here)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, found {text}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, found {text}")
-    return value
+def check_ranges(args) -> None:
+    """Refuse non-positive numeric options (HiGHS would ignore a bad time limit silently)."""
+    # (--limit is checked by count_solutions itself, for API callers too)
+    for option, minimum, strict in (("time_limit", 0, True), ("threads", 1, False), ("size", 1, False)):
+        value = getattr(args, option, None)
+        if value is not None and (value <= minimum if strict else value < minimum):
+            flag = "--" + option.replace("_", "-")
+            bound = f"greater than {minimum}" if strict else f"at least {minimum}"
+            raise PipelineError(f"{flag}: must be {bound}, found {value:g}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -53,7 +42,7 @@ def _add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, nam
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
     p.add_argument("--regions", metavar="IDS", help="jigsaw regions: one id per cell, row-major (string or file)")
-    p.add_argument("--size", type=positive_int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
+    p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
 
 
 def _add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:
@@ -225,8 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_puzzle_args(p)
     _add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    p.add_argument("--time-limit", type=positive_float, metavar="S", help="solver time limit in seconds")
-    p.add_argument("--threads", type=positive_int, metavar="K", help="HiGHS threads")
+    p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds")
+    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
     p.add_argument("--solver", choices=("highs", "scip", "cbc", "glpk", "octave"), default="highs",
                    help="highs (in process) or an external solver run through the exported files")
     p.add_argument("--workdir", metavar="DIR", help="keep the external solver's files here (default: a temp dir)")
@@ -235,9 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("count", help="count solutions up to a limit (no-good cuts on one HiGHS model)")
     _add_puzzle_args(p)
     _add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
-    p.add_argument("--limit", type=positive_int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    p.add_argument("--time-limit", type=positive_float, metavar="S", help="overall time limit in seconds")
-    p.add_argument("--threads", type=positive_int, metavar="K", help="HiGHS threads")
+    p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
+    p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds")
+    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
     p.set_defaults(func=cmd_count)
 
     p = sub.add_parser("build", help="print the model's shape: rows, columns, nonzeros, rows per family")
@@ -284,11 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:  # --help (0) or a usage error (2): a code, as for every other outcome
-        return e.code if isinstance(e.code, int) else 2
-    try:
+        check_ranges(args)
         return args.func(args)
     except PipelineError as e:
         print(f"error: {e}", file=sys.stderr)
