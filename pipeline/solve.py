@@ -68,6 +68,8 @@ def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
     h.run()
     seconds = time.perf_counter() - start
     status = _STATUS.get(h.getModelStatus(), h.modelStatusToString(h.getModelStatus()))
+    if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
+        return _empty_model_result(h, model, seconds)
     info = h.getInfo()
     nodes = int(max(info.mip_node_count, 0))
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
@@ -83,6 +85,17 @@ def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
     if status == "optimal":
         result.grid = grid_from_vector(model.full_vector(np.rint(x)), model.convention)
     return result
+
+
+def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> SolveResult:
+    """No columns (e.g. a full grid under ``reduce``): feasible iff every row admits activity 0."""
+    lp = h.getLp()
+    lower, upper = np.asarray(lp.row_lower_), np.asarray(lp.row_upper_)
+    if np.any(lower > 0) or np.any(upper < 0):
+        return SolveResult("infeasible", None, None, seconds, 0)
+    x = np.zeros(0)
+    grid = grid_from_vector(model.full_vector(x), model.convention)
+    return SolveResult("optimal", x, 0.0, seconds, 0, grid)
 
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,

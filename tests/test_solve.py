@@ -75,9 +75,7 @@ def test_time_limit_on_a_hard_25x25(data_dir):
 
 @pytest.mark.parametrize("clues", [
     "rows", "bounds",
-    pytest.param("reduce", marks=pytest.mark.xfail(strict=True, reason=(
-        "bug: with 'reduce' a full grid leaves a 0 x 0 model; HiGHS reports 'Empty', which solve() passes on "
-        "as status 'Empty' with no grid (count_solutions returns (0, [], 'Empty'))"))),
+    "reduce",
 ])
 def test_full_grid_is_its_own_unique_solution(clues):
     m = build_model(parse_puzzle(GECODE_0_SOLUTION), clues=clues)
