@@ -124,8 +124,8 @@ def bench_build(sizes, repeat, timeout, log) -> list[dict]:
 
 
 def bench_batch(quick: bool, sample: int | None, log) -> list[dict]:
-    """1 vs 2 workers on the first puzzles of each data set (same input for both)."""
-    from pipeline.batch import run_batch
+    """1 vs 2 workers on the first puzzles of each data set (see bench/batch_throughput.py)."""
+    from bench.batch_throughput import measure, summarise
 
     rows = []
     work = Path(tempfile.mkdtemp(prefix="sudoku-bench-batch-"))
@@ -139,17 +139,14 @@ def bench_batch(quick: bool, sample: int | None, log) -> list[dict]:
             lines = [s for s in path.read_text().splitlines() if s.strip()][:k]
             src = work / f"{name}.txt"
             src.write_text("\n".join(lines) + "\n")
-            row = {"set": name, "input": str(path), "puzzles": len(lines)}
+            runs = []
             for workers in (1, 2):
                 log(f"  batch {name} ({len(lines)} puzzles) with {workers} worker(s) ...")
-                s = run_batch(src, work / f"{name}-{workers}", workers=workers, progress="none", overwrite=True)
-                row[f"workers_{workers}"] = {
-                    "seconds": s.elapsed, "puzzles_per_s": s.puzzles_per_second,
-                    "overhead_fraction": s.overhead_fraction, "status_counts": s.status_counts,
-                    "mean_run_ms": 1e3 * s.run_seconds / max(s.solved_now, 1),
-                }
-            row["speedup"] = row["workers_2"]["puzzles_per_s"] / row["workers_1"]["puzzles_per_s"]
-            rows.append(row)
+                runs.append(measure(src, workers, work, None))
+            table = summarise(runs, [1, 2])
+            rows.append({"set": name, "input": str(path), "puzzles": len(lines), "runs": runs,
+                         "workers_1": table[0], "workers_2": table[1],
+                         "speedup": table[1]["wall_ratio"], "cpu_normalised_speedup": table[1]["cpu_normalised_ratio"]})
     finally:
         import shutil
 
@@ -187,16 +184,18 @@ def print_tables(result: dict, out=sys.stdout) -> None:
         print(f"{r['n']:3d} {r['N']:4d} {b['nnz']:11,d} {b['seconds']:9.3f} {bare['seconds']:9.3f} {r['ratio']:6.2f} "
               f"{b['peak_rss_mb']:9.0f} {bare['peak_rss_mb']:9.0f}", file=out)
     if result.get("batch"):
-        print("\nBatch throughput (puzzles/s; overhead = worker time outside Highs.run())", file=out)
-        print(f"{'set':10s} {'puzzles':>7s} {'1 worker':>9s} {'2 workers':>9s} {'speedup':>7s} {'overhead 1w':>11s} "
-              f"{'overhead 2w':>11s}", file=out)
+        print("\nBatch throughput (puzzles/s; overhead = worker time outside Highs.run(); cpu-norm = the ratio "
+              "with each worker alone on a core)", file=out)
+        print(f"{'set':10s} {'puzzles':>7s} {'1 worker':>9s} {'2 workers':>9s} {'speedup':>7s} {'cpu-norm':>8s} "
+              f"{'overhead 1w':>11s} {'overhead 2w':>11s} {'cpu eff 1w/2w':>13s}", file=out)
         for r in result["batch"]:
             if "skipped" in r:
                 print(f"{r['set']:10s} skipped: {r['skipped']}", file=out)
                 continue
             one, two = r["workers_1"], r["workers_2"]
             print(f"{r['set']:10s} {r['puzzles']:7d} {one['puzzles_per_s']:9.1f} {two['puzzles_per_s']:9.1f} "
-                  f"{r['speedup']:7.2f} {100 * one['overhead_fraction']:10.1f}% {100 * two['overhead_fraction']:10.1f}%",
+                  f"{r['speedup']:7.2f} {r['cpu_normalised_speedup']:8.2f} {100 * one['overhead_fraction']:10.1f}% "
+                  f"{100 * two['overhead_fraction']:10.1f}% {one['cpu_efficiency']:6.2f}/{two['cpu_efficiency']:.2f}",
                   file=out)
 
 

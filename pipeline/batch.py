@@ -7,11 +7,20 @@ and ``OUT/_SUCCESS`` once every record has a row. ``pandas.read_parquet(OUT)`` r
 one table in input order (pyarrow ignores ``_``/``.``-prefixed files). Rerun after a kill, the
 batch reads the indices already present in the parts and solves only the missing ones.
 
+Columns: ``index`` (0-based record number), ``puzzle`` (the record), ``variant``, ``solution``
+(compact string), ``status`` (optimal | infeasible | error | time_limit | invalid | ...),
+``n_solutions`` (with ``--count K``: capped at K), ``seconds`` (inside ``Highs.run()``),
+``wall_seconds`` (the record's whole cost in its worker), ``nodes``, ``error`` (one line).
+
 Work is reused across puzzles of one shape: each worker builds the rules ``A`` and one Highs
-instance per shape (``h``, ``w``, variant, regions) and per puzzle changes only the column bounds
-(the ``bounds`` clue encoding: ``lb = 1`` on the clues; with propagation also ``ub = 0`` on the
-candidates that naked/hidden singles eliminate). Every ``optimal`` row is checked with
-:func:`pipeline.verify.verify_grid` first.
+instance per shape (``h``, ``w``, variant, regions) and per puzzle changes only column bounds
+(the ``bounds`` clue encoding: ``lb = 1`` on the clues and on the cells that naked/hidden singles
+decide, ``ub = 0`` on the candidates they eliminate; ``--no-propagate`` sends the clues only).
+The steps around HiGHS run on a whole chunk at once with NumPy (parsing, propagation, decoding,
+verification): at 81x9 numpy's per-call cost would otherwise rival HiGHS's time. A solution is
+recorded ``optimal`` only if it passes :func:`verify_solutions`, the checks of
+:func:`pipeline.verify.verify_grid` over the chunk; a failure is ``invalid`` with verify_grid's
+message.
 
 Engines: ``processes`` (multiprocessing, spawn-safe, chunks of puzzles per task) and ``dask``
 (``distributed``: a scheduler address or a LocalCluster). In both, workers return rows to this
@@ -48,6 +57,7 @@ PART_PREFIX = "part-"
 MANIFEST = "_batch.json"
 SUCCESS = "_SUCCESS"
 INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
+CPU_KEY = "_cpu_seconds"  # not a column: the chunk's CPU time, for the run's summary
 RESULT_COLUMNS = ("index", "puzzle", "variant", "solution", "status", "n_solutions", "seconds",
                   "wall_seconds", "nodes", "error")
 
@@ -167,6 +177,10 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, template: Puzzle)
     A failing row is re-checked with :func:`pipeline.verify.verify_grid` for its message.
     """
     n = template.n
+    if n > MAX_BITS_N:  # beyond the bitmasks: one by one
+        return np.array([verify_grid(s.reshape(n, n), Puzzle(c.reshape(n, n), template.h, template.w,
+                                                             template.variant, template.regions)).ok
+                         for s, c in zip(solutions, clues)], dtype=bool)
     ok = ((solutions >= 1) & (solutions <= n)).all(axis=1)
     bits = _digit_bits(n)[np.clip(solutions, 0, n)]
     full = bits.dtype.type((1 << n) - 1)
@@ -287,6 +301,11 @@ class ShapeSolver:
         self.pos = conv.position(np.repeat(cells // n, n), np.repeat(cells % n, n),
                                  np.tile(np.arange(n), n * n)).reshape(n * n, n)
         self.n_vars = conv.n_vars
+        # the inverse of pos: cell and digit of every column
+        self.cell_of = np.empty(self.n_vars, dtype=np.int64)
+        self.digit_of = np.empty(self.n_vars, dtype=np.int64)
+        self.cell_of[self.pos] = cells[:, None]
+        self.digit_of[self.pos] = np.arange(n)[None, :]
         self.lb = np.zeros(self.n_vars, dtype=bool)   # bounds currently inside the Highs instance
         self.ub = np.ones(self.n_vars, dtype=bool)
         self.base_rows = self.highs.getNumRow()
@@ -349,11 +368,14 @@ class ShapeSolver:
         rounded = np.rint(xs)
         frac = np.abs(xs - rounded).max(axis=1, initial=0.0)
         binary = ((rounded == 0) | (rounded == 1)).all(axis=1)
-        values = rounded[:, self.pos]                 # (P, N*N, N)
         n = self.template.n
-        # matrix products reduce the short digit axis far faster than sum/argmax along it
-        per_cell = values @ np.ones(n)
-        grids = (values @ np.arange(1.0, n + 1)).astype(np.int64)
+        cells = n * n
+        # the ones as flat (puzzle, column) pairs: 1-D work only (no BLAS, no short-axis reductions)
+        puzzle, col = np.nonzero(rounded == 1)
+        slot = puzzle * cells + self.cell_of[col]
+        per_cell = np.bincount(slot, minlength=xs.shape[0] * cells).reshape(xs.shape[0], cells)
+        grids = np.zeros((xs.shape[0], cells), dtype=np.int64)
+        grids.ravel()[slot] = self.digit_of[col] + 1
         why: list[str | None] = [None] * xs.shape[0]
         for j in np.flatnonzero((frac > INTEGRALITY_TOL) | ~binary | (per_cell != 1).any(axis=1)):
             if frac[j] > INTEGRALITY_TOL or not binary[j]:
@@ -515,7 +537,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     """
     if isinstance(options, dict):
         options = SolveOptions(**options)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     rows = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
              "solution": None, "status": "error", "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
              "nodes": 0, "error": None} for index, text, _, _ in records]
@@ -525,7 +547,9 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
         _solve_shape(shape, options, rows)
     for row in rows:
         row["wall_seconds"] += bulk / max(len(rows), 1)
-    return {name: [row[name] for row in rows] for name in RESULT_COLUMNS}
+    columns = {name: [row[name] for row in rows] for name in RESULT_COLUMNS}
+    columns[CPU_KEY] = time.thread_time() - cpu  # HiGHS runs with threads=1 in this thread
+    return columns
 
 
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
@@ -874,10 +898,20 @@ class BatchSummary:
     complete: bool
     interrupted: bool = False
     parts_written: int = 0
+    cpu_client: float = 0.0       # CPU seconds of this process besides solving (reading, writing parts)
+    cpu_workers: float = 0.0      # CPU seconds the workers spent on this run's chunks
+    workers: int = 1
+    loadavg: tuple | None = None  # 1-minute load average at start and end (shared machines)
 
     @property
     def puzzles_per_second(self) -> float:
         return self.solved_now / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def cpu_efficiency(self) -> float:
+        """Workers' CPU seconds / (elapsed x workers): below 1 when workers waited for a core
+        (other load on the machine) or for work."""
+        return self.cpu_workers / (self.elapsed * self.workers) if self.elapsed > 0 else 0.0
 
     @property
     def overhead_fraction(self) -> float:
@@ -886,7 +920,8 @@ class BatchSummary:
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d.update(puzzles_per_second=self.puzzles_per_second, overhead_fraction=self.overhead_fraction)
+        d.update(puzzles_per_second=self.puzzles_per_second, overhead_fraction=self.overhead_fraction,
+                 cpu_efficiency=self.cpu_efficiency)
         return d
 
 
@@ -903,6 +938,8 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     """
     stream = stream or sys.stderr
     started = time.monotonic()
+    usage = _cpu_usage()
+    load_start = _loadavg()
     if engine not in ENGINES:
         raise PipelineError(f"batch: unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     if count < 0:
@@ -948,7 +985,7 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     chunks = _chunks(missing, max(1, int(chunk_size)))
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     meter = Progress(n_records, int(done.sum()), progress, log_interval, stream)
-    totals = {"run": 0.0, "worker": 0.0, "parts": 0}
+    totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
     runner = None
     try:
@@ -974,6 +1011,7 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
                 for future in runner.wait_any(pending):
                     pending.discard(future)
                     columns = future.result()
+                    totals["cpu"] += columns.pop(CPU_KEY, 0.0)
                     write_part(out, columns)
                     totals["parts"] += 1
                     totals["run"] += float(sum(columns["seconds"]))
@@ -989,8 +1027,12 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         meter.close()
     complete = bool(done.all())
     elapsed = time.monotonic() - started
+    own = _cpu_usage() - usage
+    in_process = isinstance(runner, _InProcess)
     summary = BatchSummary(str(out), n_records, int(present.size), meter.new, dict(sorted(meter.counts.items())),
-                           elapsed, totals["run"], totals["worker"], complete, interrupted, totals["parts"])
+                           elapsed, totals["run"], totals["worker"], complete, interrupted, totals["parts"],
+                           cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
+                           workers=1 if in_process else workers, loadavg=(load_start, _loadavg()))
     manifest["status"] = "complete" if complete else "interrupted" if interrupted else "partial"
     manifest["last_run"] = summary.to_dict()
     _write_manifest(out, manifest)
@@ -1000,6 +1042,18 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
 
 
 ENGINES = ("processes", "dask")
+
+
+def _cpu_usage() -> float:
+    """CPU seconds (user + system) of this process, all threads."""
+    return time.process_time()
+
+
+def _loadavg() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except (OSError, AttributeError):
+        return None
 
 
 # =============================================================================================

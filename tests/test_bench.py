@@ -162,3 +162,20 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
     assert result["notes"] == ["writer mps skipped: not registered yet"]
     assert [r["writer"] for r in result["writers"]] == ["highspy-mps"]
     assert "note: writer mps skipped" in capsys.readouterr().out
+
+
+def test_batch_section(tmp_path):
+    proc = _bench("--quick", "--quiet", "--sizes", "3", "--writers", "csv", "--batch", "--results-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((tmp_path / "latest.json").read_text())
+    sets = {r["set"]: r for r in result["batch"]}
+    assert set(sets) == {"sudoku17", "hardest"}
+    for r in sets.values():
+        if "skipped" in r:
+            continue
+        assert [run["workers"] for run in r["runs"]] == [1, 2]
+        for run in r["runs"]:
+            assert run["puzzles"] == r["puzzles"] and run["status_counts"] == {"optimal": r["puzzles"]}
+            assert 0 <= run["overhead_fraction"] < 1 and run["cpu_workers"] > 0
+        assert r["speedup"] > 0 and r["cpu_normalised_speedup"] > 0
+    assert "Batch throughput" in proc.stdout
