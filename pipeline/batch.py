@@ -56,6 +56,7 @@ from .verify import verify_grid
 PART_PREFIX = "part-"
 MANIFEST = "_batch.json"
 SUCCESS = "_SUCCESS"
+LOCK = "_batch.lock"
 INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
 CPU_KEY = "_cpu_seconds"  # not a column: the chunk's CPU time, for the run's summary
 RESULT_COLUMNS = ("index", "puzzle", "variant", "solution", "status", "n_solutions", "seconds",
@@ -703,15 +704,43 @@ def _prepare_output(out: Path, manifest: dict, overwrite: bool) -> None:
     if previous is None:
         if ours:
             raise PipelineError(f"batch: {str(out)!r} has parts but no {MANIFEST}; use --overwrite to start over")
-        foreign = [p.name for p in out.iterdir() if not p.name.startswith((".", "_"))]
-        if foreign:
-            raise PipelineError(f"batch: output directory {str(out)!r} is not empty and not a batch "
-                                f"output (found {', '.join(sorted(foreign)[:3])}); choose another directory")
+        _refuse_foreign(out)
         return
     for key, what in (("fingerprint", "input records"), ("options", "solve options")):
         if previous.get(key) != manifest[key]:
             raise PipelineError(f"batch: {str(out)!r} holds results for other {what} "
                                 f"({MANIFEST} differs); use --overwrite or another output directory")
+
+
+@contextlib.contextmanager
+def _locked(out: Path):
+    """Hold an exclusive lock on ``out`` for the run: two runs on one OUT could write
+    overlapping parts (different chunk sizes). POSIX only; elsewhere no lock is taken."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / LOCK, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise PipelineError(f"batch: another batch is writing {str(out)!r}; wait for it or use another directory") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _refuse_foreign(out: Path) -> None:
+    """A directory without a batch manifest must hold nothing visible (the parts would mix)."""
+    if not out.is_dir() or (out / MANIFEST).exists():
+        return
+    foreign = [p.name for p in out.iterdir() if not p.name.startswith((".", "_"))]
+    if foreign:
+        raise PipelineError(f"batch: output directory {str(out)!r} is not empty and not a batch "
+                            f"output (found {', '.join(sorted(foreign)[:3])}); choose another directory")
 
 
 def _chunks(missing: np.ndarray, size: int) -> list[np.ndarray]:
@@ -966,6 +995,21 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         "columns": list(RESULT_COLUMNS),
         "layout": f"{PART_PREFIX}<first index, {INDEX_WIDTH} digits>.parquet; rows in input order",
     }
+    if out.exists() and not out.is_dir():
+        raise PipelineError(f"batch: output {str(out)!r} exists and is not a directory")
+    if not overwrite:
+        _refuse_foreign(out)  # before the lock file is created in it
+    with _locked(out):
+        return _run_locked(out, manifest, records, options, overwrite=overwrite, workers=workers, engine=engine,
+                           scheduler=scheduler, chunk_size=chunk_size, limit=limit, progress=progress,
+                           log_interval=log_interval, stream=stream, started=started, usage=usage,
+                           load_start=load_start)
+
+
+def _run_locked(out: Path, manifest: dict, records: dict, options: SolveOptions, *, overwrite, workers, engine,
+                scheduler, chunk_size, limit, progress, log_interval, stream, started, usage, load_start) -> BatchSummary:
+    """The part of :func:`run_batch` that runs while holding OUT's lock."""
+    n_records = len(records["puzzle"])
     _prepare_output(out, manifest, overwrite)
     present = existing_indices(out)
     if present.size and (present.min() < 0 or present.max() >= n_records or np.unique(present).size != present.size):
@@ -988,11 +1032,14 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
     runner = None
+    dask_workers = None
     try:
         if chunks:
             runner = (_InProcess() if engine == "processes" and workers == 1 else
                       _Processes(min(workers, len(chunks))) if engine == "processes" else _Dask(workers, scheduler))
-            window = 2 * (runner.workers() if isinstance(runner, _Dask) else workers)
+            if isinstance(runner, _Dask):
+                dask_workers = runner.workers()
+            window = 2 * (dask_workers or workers)
             payload = asdict(options)
             # by reference from the importable module, also when this file runs as __main__
             task = importlib.import_module("pipeline.batch").solve_records
@@ -1032,7 +1079,7 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     summary = BatchSummary(str(out), n_records, int(present.size), meter.new, dict(sorted(meter.counts.items())),
                            elapsed, totals["run"], totals["worker"], complete, interrupted, totals["parts"],
                            cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
-                           workers=1 if in_process else workers, loadavg=(load_start, _loadavg()))
+                           workers=1 if in_process else dask_workers or workers, loadavg=(load_start, _loadavg()))
     manifest["status"] = "complete" if complete else "interrupted" if interrupted else "partial"
     manifest["last_run"] = summary.to_dict()
     _write_manifest(out, manifest)

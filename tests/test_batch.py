@@ -295,6 +295,7 @@ def test_output_directory_guards(sample, full_run, tmp_path):
     (foreign / "notes.txt").write_text("mine")
     with pytest.raises(PipelineError, match="not empty and not a batch output"):
         run_batch(path, foreign, workers=1, progress="none")
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]  # nothing of ours left in it
     other = tmp_path / "other.txt"
     other.write_text(path.read_text().replace(WRONG_LENGTH, "54321"))
     with pytest.raises(PipelineError, match="other input records"):
@@ -385,3 +386,17 @@ def test_decode_flags_fractional_and_ambiguous_vectors():
     assert np.array_equal(grids[0], grid.ravel()) and why[0] is None
     assert why[1].startswith("x is not integral")
     assert why[2] == "decode: cell (2, 2) holds 2 digits"
+
+
+def test_one_run_at_a_time_per_output(sample, tmp_path):
+    """A second run on the same OUT is refused while the first holds the lock."""
+    import fcntl
+
+    path, _, _ = sample
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / batch.LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        with pytest.raises(PipelineError, match="another batch is writing"):
+            run_batch(path, out, workers=1, progress="none")
+    assert run_batch(path, out, workers=1, limit=3, progress="none").solved_now == 3
