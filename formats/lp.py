@@ -101,41 +101,19 @@ def _bytes_field(strings) -> np.ndarray:
     return np.ascontiguousarray(arr.astype(f"S{width}")).view(np.uint8).reshape(arr.size, width)
 
 
-def _name_table(convention, columns: np.ndarray) -> np.ndarray:
-    """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, numbers right-aligned in zero-padded
-    fields (the text of ``Convention.names`` once zero bytes are dropped; ``[:, 3:]`` is the name).
+def _term_table(convention, columns: np.ndarray) -> np.ndarray:
+    """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, zero-padded (``[:, 3:]`` is the name).
 
-    Built as a Cartesian product of per-index digit tables by broadcasting: no per-column work.
+    The names are the convention's :meth:`~pipeline.conventions.Convention.name_table`. ``W``
+    is the width of a name whose every index has as many digits as ``N``, so that the terms per
+    wrapped line, which follow from the width, are those of the files written so far.
     """
-    shape = convention.shape
-    numbers = _digits_field(np.arange(1, max(shape) + 1))
-    digits = numbers.shape[1]
-    width = 4 + len(shape) * (1 + digits)
-    # the flat position order: order F is first-index-fastest, i.e. a C array of reversed axes
-    axes = list(range(len(shape)))[::-1] if convention.order == "F" else list(range(len(shape)))
-    full = np.zeros([shape[a] for a in axes] + [width], np.uint8)
-    full[..., :4] = np.frombuffer(b" + x", np.uint8)
-    off = 4
-    for part in range(len(shape)):
-        full[..., off] = ord("_")
-        view = [1] * len(shape) + [digits]
-        view[axes.index(part)] = shape[part]
-        full[..., off + 1:off + 1 + digits] = numbers[:shape[part]].reshape(view)
-        off += 1 + digits
-    full = full.reshape(-1, width)
-    columns = np.asarray(columns)
-    if columns.size == full.shape[0] and np.array_equal(columns, np.arange(columns.size)):
-        return full
-    return full[columns]
-
-
-def _decode_names(table: np.ndarray) -> np.ndarray:
-    """A byte table with zero padding anywhere (e.g. :func:`_name_table`) -> clean ``str`` names."""
-    present = table != 0
-    left = np.zeros(table.shape, np.uint8)
-    rows = np.broadcast_to(np.arange(table.shape[0])[:, None], table.shape)
-    left[rows[present], (np.cumsum(present, axis=1) - 1)[present]] = table[present]
-    return _table_str(left)
+    names = convention.name_table(columns)
+    width = 1 + len(convention.shape) * (1 + len(str(max(convention.shape))))
+    terms = np.zeros((names.shape[0], 3 + width), np.uint8)
+    terms[:, :3] = np.frombuffer(b" + ", np.uint8)
+    terms[:, 3:3 + names.shape[1]] = names
+    return terms
 
 
 def _check_names(table: np.ndarray, what: str, where) -> None:
@@ -172,7 +150,7 @@ def _write_rows(f, indptr, indices, data, heads, tails, terms, first_sign: bool 
     """Write CSR rows as ``head term term ... tail`` with terms `` + name`` / `` - 2.5 name``.
 
     ``heads``/``tails`` are (n_rows, W) byte tables (e.g. `` cell_1_1:`` and `` = 1\\n``), ``terms``
-    the column table of :func:`_name_table`. Lines are wrapped below _MAX_LINE characters; every
+    the column table of :func:`_term_table`. Lines are wrapped below _MAX_LINE characters; every
     row needs at least one entry. Work goes in blocks of whole rows of about _CHUNK entries.
     """
     indptr = np.asarray(indptr, dtype=np.int64)
@@ -342,7 +320,7 @@ def write(model, path, **_) -> None:
     n_rows, n_cols = a.shape
     labels = _bytes_field(model.row_labels) if n_rows else np.zeros((0, 1), np.uint8)
     _check_names(labels, "row label", path)
-    terms = _name_table(model.convention, model.columns)
+    terms = _term_table(model.convention, model.columns)
     names = terms[:, 3:]
     lb, ub = np.asarray(model.lb, float), np.asarray(model.ub, float)
     cost = np.asarray(model.cost, float)

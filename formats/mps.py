@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.conventions import decimal_table
 from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
@@ -144,17 +145,6 @@ def _values(values, lead: bytes, max_len: int | None):
     return table, index
 
 
-def _decimal_table(count: int, digits: int) -> np.ndarray:
-    """ASCII digits of 0..count-1, zero-padded to ``digits``: a (count, digits) table, built one
-    digit column at a time so that no (count, digits) integer temporary exists."""
-    out = np.empty((count, digits), dtype=np.uint8)
-    value = np.arange(count, dtype=np.int64)
-    for k in range(digits - 1, -1, -1):
-        value, out[:, k] = np.divmod(value, 10)
-    out += ord("0")
-    return out
-
-
 def _short_names(prefix: bytes, count: int) -> np.ndarray:
     """Fixed-format names ``prefix`` + 7-digit 0-based index, as a (count, 8) table."""
     if count > 10 ** FIXED_DIGITS:
@@ -162,40 +152,16 @@ def _short_names(prefix: bytes, count: int) -> np.ndarray:
                           f"the model has {count:,}; write free MPS instead")
     out = np.empty((count, len(prefix) + FIXED_DIGITS), dtype=np.uint8)
     out[:, :len(prefix)] = np.frombuffer(prefix, dtype=np.uint8)
-    out[:, len(prefix):] = _decimal_table(count, FIXED_DIGITS)
+    out[:, len(prefix):] = decimal_table(count, FIXED_DIGITS)
     return out
 
 
-def column_name_table(model) -> np.ndarray:
-    """``model.col_names`` as an (n, width) byte table, left-aligned and blank-padded.
-
-    Names are the product of their parts, so the table is built from the last part backwards,
-    ``"_<a>" + suffix`` for all (a, suffix), one broadcast copy per digit count of ``a`` (the
-    numbers with d digits are a contiguous range); a final transpose gives order F. 3M names
-    take a few tens of milliseconds, where ``Convention.names`` builds 3M Python strings.
-    """
-    conv = model.convention
-    shape = conv.shape
-    suffix = np.zeros((1, 0), dtype=np.uint8)
-    for size in reversed(shape):
-        digits = len(str(size))
-        table = np.full((size, suffix.shape[0], 1 + digits + suffix.shape[1]), _BLANK, dtype=np.uint8)
-        table[:, :, 0] = ord("_")
-        for d in range(1, digits + 1):
-            lo, hi = 10 ** (d - 1) - 1, min(size, 10 ** d - 1)       # 0-based a whose a+1 has d digits
-            table[lo:hi, :, 1:1 + d] = _decimal_table(hi + 1, d)[lo + 1:hi + 1, None, :]
-            table[lo:hi, :, 1 + d:1 + d + suffix.shape[1]] = suffix[None, :, :]
-        suffix = table.reshape(size * suffix.shape[0], -1)
-    width = 1 + suffix.shape[1]
-    names = np.empty((suffix.shape[0], width), dtype=np.uint8)
-    names[:, 0] = ord("x")
-    names[:, 1:] = suffix
-    if conv.order == "F":                  # the table is C-ordered (last part fastest)
-        flat = names.view(f"V{width}").reshape(shape)
-        names = np.ascontiguousarray(flat.transpose()).reshape(-1).view(np.uint8).reshape(-1, width)
-    if model.is_reduced:
-        names = names.view(f"V{width}").ravel()[model.columns].view(np.uint8).reshape(-1, width)
-    return names
+def _column_table(model) -> np.ndarray:
+    """``model.col_names`` as an (n, width) byte table, left-aligned and blank-padded: the
+    convention's :meth:`~pipeline.conventions.Convention.name_table` with its zero padding made
+    blanks (every name byte is above the blank, so a maximum does it in place)."""
+    table = model.convention.name_table(model.columns)
+    return np.maximum(table, _BLANK, out=table)
 
 
 def _row_table(labels) -> np.ndarray:
@@ -220,7 +186,7 @@ class _Layout:
         self.style = style
         m, n = model.n_rows, model.n_cols
         if style == "free":
-            self.cols = column_name_table(model)
+            self.cols = _column_table(model)
             rows = _row_table(model.row_labels)
             width = max(rows.shape[1], len(OBJ_FREE))
             self.rows = np.full((m + 1, width), _BLANK, dtype=np.uint8)
@@ -447,10 +413,10 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
     with atomic_open(path, "wb") as f:
         f.write(b"short,long\n")
         _emit(f, _render([short_rows, b",", long_rows, b"\n"], short_rows.shape[0]), strip=True)
-        long_cols = column_name_table(model)
+        long_cols = model.convention.name_table(model.columns)
         for c0 in range(0, model.n_cols, _CHUNK):
             c1 = min(model.n_cols, c0 + _CHUNK)
-            _emit(f, _render([lay.cols[c0:c1], b",", unpadded(long_cols[c0:c1]), b"\n"], c1 - c0), strip=True)
+            _emit(f, _render([lay.cols[c0:c1], b",", long_cols[c0:c1], b"\n"], c1 - c0), strip=True)
     return Path(path)
 
 

@@ -7,6 +7,8 @@ Every writer, reader and decoder maps between a flat variable position and the c
 * scheme ``block``: array shape ``(N/h, N/w, h, w, N)`` indexed ``[I, J, p, q, n]`` with
   ``r = I*h + p`` and ``c = J*w + q`` (0-based).
 * order ``F`` flattens first-index-fastest (MATLAB ``reshape``), ``C`` last-index-fastest.
+* names ``x_i_j_k`` / ``x_I_J_p_q_n`` (1-based): :meth:`Convention.name_table` renders them as a
+  byte table for the writers, :meth:`Convention.names` as strings.
 """
 from __future__ import annotations
 
@@ -19,6 +21,34 @@ from .errors import ConventionError
 
 SCHEMES = ("ijk", "block")
 ORDERS = ("F", "C")
+
+
+def decimal_table(stop: int, digits: int, start: int = 0) -> np.ndarray:
+    """ASCII digits of ``start..stop-1``, zero-padded to ``digits``: a ``(stop - start, digits)``
+    uint8 table, built one digit column at a time (no ``(n, digits)`` integer temporary)."""
+    out = np.empty((max(stop - start, 0), digits), dtype=np.uint8)
+    value = np.arange(start, stop, dtype=np.int64)
+    for k in range(digits - 1, -1, -1):
+        value, out[:, k] = np.divmod(value, 10)
+    out += ord("0")
+    return out
+
+
+def _index_tokens(size: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, int]]]:
+    """``"_<a+1>"`` for the 0-based indices ``a`` of one name part: a ``(size, 1 + D)`` uint8 table,
+    left-aligned and zero-padded, each token's length, and the ``(d, lo, hi)`` ranges of the
+    indices ``lo..hi-1`` whose number has ``d`` digits (contiguous ranges)."""
+    digits = len(str(size))
+    tokens = np.zeros((size, 1 + digits), dtype=np.uint8)
+    tokens[:, 0] = ord("_")
+    lengths = np.empty(size, dtype=np.int64)
+    ranges = []
+    for d in range(1, digits + 1):
+        lo, hi = 10 ** (d - 1) - 1, min(size, 10 ** d - 1)
+        tokens[lo:hi, 1:1 + d] = decimal_table(hi + 1, d, start=lo + 1)
+        lengths[lo:hi] = 1 + d
+        ranges.append((d, lo, hi))
+    return tokens, lengths, ranges
 
 
 @dataclass(frozen=True)
@@ -92,15 +122,88 @@ class Convention:
         return self.cell_digit(np.arange(self.n_vars))
 
     # -- names -----------------------------------------------------------------------------
+    def name_table(self, pos=None) -> np.ndarray:
+        """Names of positions ``pos`` (default all, in position order) as an ``(n, W)`` uint8 table.
+
+        Row ``k`` holds the ASCII name of ``pos[k]`` (``x_i_j_k`` / ``x_I_J_p_q_n``, 1-based)
+        left-aligned and zero-padded to ``W``, the length of the longest name of the convention
+        (the same for any ``pos``), so ``table.view(f"S{W}").ravel()`` gives the names as bytes.
+
+        Built from per-index digit tables with no Python work per name: all positions as a
+        Cartesian product (one broadcast copy per index and digit count), a few positions by
+        gathering their index parts.
+        """
+        if pos is None:
+            return self._all_names_table()
+        pos = np.asarray(pos).reshape(-1)
+        if pos.dtype.kind not in "iu" and pos.size:
+            raise TypeError(f"name_table: positions must be integers, not {pos.dtype}")
+        pos = pos.astype(np.int64, copy=False)
+        if 4 * pos.size < self.n_vars:
+            return self._names_table_of(pos)
+        if pos.size == self.n_vars and np.array_equal(pos, np.arange(pos.size)):
+            return self._all_names_table()
+        if pos.size and (pos.min() < 0 or pos.max() >= self.n_vars):
+            bad = pos[(pos < 0) | (pos >= self.n_vars)][0]
+            raise ValueError(f"index {bad} is out of bounds for array with size {self.n_vars}")
+        table = self._all_names_table()
+        width = table.shape[1]
+        return table.view(f"V{width}").ravel()[pos].view(np.uint8).reshape(-1, width)
+
+    def _all_names_table(self) -> np.ndarray:
+        """:meth:`name_table` of every position: built from the last index backwards, each level
+        ``"_<a>" + suffix`` for all (a, suffix), one broadcast copy per digit count of ``a`` (the
+        numbers with ``d`` digits are a contiguous range). Order C puts the new index slowest,
+        order F fastest, so the rows come out in position order without a transpose."""
+        suffix = np.zeros((1, 0), dtype=np.uint8)
+        for level, size in reversed(list(enumerate(self.shape))):
+            lead = 1 if level == 0 else 0                  # the leading "x"
+            tokens, _, ranges = _index_tokens(size)
+            count, tail = suffix.shape
+            width = lead + tokens.shape[1] + tail
+            if self.order == "C":
+                table = np.zeros((size, count, width), dtype=np.uint8)
+                view = table
+            else:
+                table = np.zeros((count, size, width), dtype=np.uint8)
+                view = table.transpose(1, 0, 2)              # view[a, s] is table[s, a]
+            if lead:
+                view[:, :, 0] = ord("x")
+            for d, lo, hi in ranges:
+                view[lo:hi, :, lead:lead + 1 + d] = tokens[lo:hi, None, :1 + d]
+                view[lo:hi, :, lead + 1 + d:lead + 1 + d + tail] = suffix[None, :, :]
+            suffix = table.reshape(size * count, width)
+        return suffix
+
+    def _names_table_of(self, pos: np.ndarray) -> np.ndarray:
+        """:meth:`name_table` of a few positions: each index part's ``"_<a>"`` gathered from its
+        digit table and placed after the previous parts (its zero padding is overwritten by the
+        next part)."""
+        parts = self.position_to_tuple(pos)
+        tables = [_index_tokens(size)[:2] for size in self.shape]
+        width = 1 + sum(tokens.shape[1] for tokens, _ in tables)
+        out = np.zeros((pos.size, width), dtype=np.uint8)
+        out[:, 0] = ord("x")
+        flat = out.reshape(-1)
+        at = np.arange(pos.size, dtype=np.int64) * width + 1   # flat offset of the next part
+        for part, (tokens, lengths) in zip(parts, tables):
+            flat[at[:, None] + np.arange(tokens.shape[1])] = tokens[part]
+            at += lengths[part]
+        return out
+
     def names(self, pos=None) -> np.ndarray:
         """Variable names (``x_i_j_k`` or ``x_I_J_p_q_n``, 1-based) for positions (default all)."""
         pos = np.arange(self.n_vars) if pos is None else np.asarray(pos)
-        parts = self.position_to_tuple(pos)
-        numbers = np.char.mod("%d", np.arange(1, max(self.shape) + 1)).astype(object)
-        out = np.full(pos.shape, "x", dtype=object)
-        for part in parts:
-            out = out + "_" + numbers[part]
-        return out.astype(str)
+        if pos.dtype.kind not in "iu":
+            raise TypeError("only int indices permitted")
+        table = self.name_table(pos)
+        longest = table.shape[1]                # the str dtype is as wide as the longest name here
+        while longest > 1 and not table[:, longest - 1].any():
+            longest -= 1
+        # ASCII bytes -> UCS-4 code points: a plain uint8 -> uint32 cast (10x astype(str))
+        text = np.empty((table.shape[0], longest), dtype=np.uint32)
+        text[...] = table[:, :longest]
+        return text.view(f"U{longest}").reshape(pos.shape)
 
     def positions_from_names(self, names, where: str = "names") -> np.ndarray:
         """Names -> 0-based positions; raises ConventionError naming the first bad name."""

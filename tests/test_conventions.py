@@ -135,6 +135,75 @@ def test_all_names_match_formula_and_round_trip(scheme, order, h, w):
     np.testing.assert_array_equal(conv.positions_from_names(names[shuffled]), shuffled)
 
 
+
+def formula_names(scheme, order, h, w, pos=None):
+    """Names of positions ``pos`` (default all) from the formulas: the position's (r, c, d) by
+    inverting ``oracle_position``, then ``oracle_name``."""
+    n = h * w
+    r, c, d = every_rcd(n)
+    where = np.empty(n ** 3, dtype=np.int64)                 # position -> index into every_rcd
+    where[oracle_position(scheme, order, h, w, r, c, d)] = np.arange(n ** 3)
+    pos = np.arange(n ** 3) if pos is None else np.asarray(pos)
+    k = where[pos.reshape(-1)]
+    names = [oracle_name(scheme, h, w, *t) for t in zip(r[k].tolist(), c[k].tolist(), d[k].tolist())]
+    return np.array(names, dtype=str).reshape(pos.shape)
+
+
+def formula_lengths(scheme, order, h, w):
+    """Length of every position's name, from the digits of its 1-based indices."""
+    n = h * w
+    r, c, d = every_rcd(n)
+    parts = (r, c, d) if scheme == "ijk" else (r // h, c // w, r % h, c % w, d)
+    lengths = np.empty(n ** 3, dtype=np.int64)
+    lengths[oracle_position(scheme, order, h, w, r, c, d)] = 1 + sum(
+        2 + (part + 1 >= 10) + (part + 1 >= 100) for part in parts)
+    return lengths
+
+
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+@pytest.mark.parametrize("order", ["F", "C"])
+@pytest.mark.parametrize("h,w", [(1, 1), (2, 3), (3, 4), (2, 5), (4, 4), (10, 10)])
+def test_name_table_matches_formula(scheme, order, h, w):
+    conv = Convention(scheme, order, h, w)
+    lengths = formula_lengths(scheme, order, h, w)
+    width = int(lengths.max())
+    table = conv.name_table()
+    assert table.dtype == np.uint8 and table.shape == (conv.n_vars, width)
+    # left-aligned and zero-padded: a byte is nonzero exactly within its name
+    np.testing.assert_array_equal(table != 0, np.arange(width) < lengths[:, None])
+    # every name of the small grids; for 100x100 (1M names) a sample
+    check = np.arange(conv.n_vars) if conv.n_vars <= 4096 else np.random.default_rng(3).integers(0, conv.n_vars, 50_000)
+    got = table.view(f"S{width}").ravel()[check].astype(str)
+    np.testing.assert_array_equal(got, formula_names(scheme, order, h, w, check))
+
+
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+@pytest.mark.parametrize("order", ["F", "C"])
+@pytest.mark.parametrize("h,w", [(3, 3), (2, 5), (4, 4)])
+def test_name_table_of_random_positions_equals_names(scheme, order, h, w):
+    conv = Convention(scheme, order, h, w)
+    width = conv.name_table().shape[1]
+    rng = np.random.default_rng(7)
+    # few positions (gathered part by part) and many, repeated ones (gathered from the full table)
+    for size in (0, 1, 5, conv.n_vars // 10, conv.n_vars // 2, 2 * conv.n_vars):
+        pos = rng.integers(0, conv.n_vars, size)
+        table = conv.name_table(pos)
+        assert table.shape == (size, width)
+        got = table.view(f"S{width}").ravel().astype(str)
+        expected = formula_names(scheme, order, h, w, pos)
+        np.testing.assert_array_equal(got, conv.names(pos))
+        np.testing.assert_array_equal(got, expected)
+        if size:
+            assert conv.names(pos).dtype == expected.dtype  # as wide as the longest of these names
+    np.testing.assert_array_equal(conv.name_table(np.arange(conv.n_vars)), conv.name_table())
+    pos = rng.integers(0, conv.n_vars, (3, 4))
+    np.testing.assert_array_equal(conv.names(pos), formula_names(scheme, order, h, w, pos))
+    assert conv.names(np.zeros(0, np.int64)).dtype == np.dtype("<U1")
+    with pytest.raises(ValueError):
+        conv.name_table([conv.n_vars])
+    with pytest.raises(ValueError):
+        conv.name_table(np.arange(-1, conv.n_vars))
+
 BAD_NAMES = [
     "y_1_1_1",        # wrong prefix
     "X_1_1_1",        # case matters

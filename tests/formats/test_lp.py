@@ -171,10 +171,14 @@ def test_gzip_registry_and_export(tmp_path):
 
 
 def test_names_match_convention():
+    # the names themselves are Convention.name_table's (tests/test_conventions.py checks them
+    # against CONVENTIONS.md); here the writer's " + name" terms
     for name, scheme, order, clues in CASES[::5]:
         m = _model(name, scheme, order, clues)
-        table = lp._name_table(m.convention, m.columns)
-        np.testing.assert_array_equal(lp._decode_names(table[:, 3:]), m.col_names)
+        terms = lp._term_table(m.convention, m.columns)
+        assert (terms[:, :3] == np.frombuffer(b" + ", np.uint8)).all()
+        names = terms[:, 3:].view(f"S{terms.shape[1] - 3}").ravel().astype(str)
+        np.testing.assert_array_equal(names, m.col_names)
 
 
 def test_writer_refuses_unsafe_labels(tmp_path):

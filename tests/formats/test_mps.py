@@ -329,13 +329,17 @@ def test_long_metadata_is_split_for_cbc(tmp_path):
 
 
 def test_column_names_match_the_convention():
-    for puzzle, scheme in ((parse_puzzle("." * 144, box="3x4"), "block"), (parse_puzzle("." * 10000), "ijk"),
-                           (parse_puzzle("." * 10000), "block")):
+    # the names themselves are Convention.name_table's (tests/test_conventions.py checks them
+    # against CONVENTIONS.md); here the free writer's blank-padded columns, reduced ones too
+    for puzzle, scheme, clues in ((parse_puzzle("." * 144, box="3x4"), "block", "rows"),
+                                  (parse_puzzle("." * 10000), "ijk", "rows"),
+                                  (parse_puzzle("12" + "." * 9998), "block", "reduce")):
         for order in "FC":
-            model = build_model(puzzle, scheme=scheme, order=order)
-            table = mps.column_name_table(model)
+            model = build_model(puzzle, scheme=scheme, order=order, clues=clues)
+            table = mps._Layout(model, "free").cols
             names = np.char.rstrip(table.view(f"S{table.shape[1]}").ravel()).astype(str)
-            np.testing.assert_array_equal(names, model.col_names)
+            np.testing.assert_array_equal(names, model.convention.names(model.columns))
+            assert table.shape[1] == model.convention.name_table().shape[1]
 
 
 # ---------------------------------------------------------------------------------------------
