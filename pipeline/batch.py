@@ -977,6 +977,9 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         parse_box(box)
     if variant is not None and variant not in VARIANTS:
         raise PipelineError(f"variant: unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    if scheduler and engine == "processes":
+        engine = "dask"  # an address only makes sense for Dask
+    _check_highs_options(highs_options or {})
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise PipelineError(f"batch: --workers must be at least 1, found {workers}")
@@ -1091,6 +1094,15 @@ def _run_locked(out: Path, manifest: dict, records: dict, options: SolveOptions,
 ENGINES = ("processes", "dask")
 
 
+def _check_highs_options(options: dict) -> None:
+    """Refuse an unknown HiGHS option or a bad value here, not in every worker."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    for key, value in options.items():
+        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+            raise PipelineError(f"batch: HiGHS refuses option {key}={value!r}")
+
+
 def _cpu_usage() -> float:
     """CPU seconds (user + system) of this process, all threads."""
     return time.process_time()
@@ -1131,7 +1143,8 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--engine", choices=ENGINES, default="processes",
                         help="processes (this machine) or dask (a cluster; LocalCluster without --scheduler)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler address, e.g. tcp://host:8786 (implies --engine dask)")
     parser.add_argument("--chunk-size", type=int, default=None, metavar="N",
                         help="puzzles per task and per part file (default: 16..256 by input size)")
     parser.add_argument("--count", type=int, default=0, metavar="K",
