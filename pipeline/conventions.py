@@ -12,6 +12,7 @@ Every writer, reader and decoder maps between a flat variable position and the c
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -206,21 +207,20 @@ class Convention:
         return text.view(f"U{longest}").reshape(pos.shape)
 
     def positions_from_names(self, names, where: str = "names") -> np.ndarray:
-        """Names -> 0-based positions; raises ConventionError naming the first bad name."""
-        names = pd.Series(np.asarray(names, dtype=str))
-        k = len(self.shape)
-        parts = names.str.split("_", expand=True)
-        ok = pd.Series(parts.shape[1] == k + 1, index=names.index)
-        if parts.shape[1] == k + 1:
-            idx = parts.iloc[:, 1:].apply(pd.to_numeric, errors="coerce")
-            ok = (parts[0] == "x") & idx.notna().all(axis=1)
-            idx = idx.fillna(0).to_numpy(np.int64) - 1
-            ok &= ((idx >= 0) & (idx < np.array(self.shape))).all(axis=1)
-            if ok.all():
-                return self.tuple_to_position(*idx.T)
-        first = names[~ok].iloc[0] if (~ok).any() else names.iloc[0]
+        """Names -> 0-based positions; raises ConventionError naming the first bad name.
+
+        Only the canonical spelling is accepted (``x_1_5_7``, not ``x_01_5_7`` or ``x_1.0_5_7``):
+        names are looked up among this convention's own names.
+        """
+        names = np.asarray(names, dtype=str).ravel()
+        if names.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        pos = _name_index(self).get_indexer(names)
+        bad = np.flatnonzero(pos < 0)
+        if bad.size == 0:
+            return pos.astype(np.int64)
         raise ConventionError(
-            f"{where}: variable name {first!r} does not fit scheme {self.describe()} "
+            f"{where}: variable name {str(names[bad[0]])!r} does not fit scheme {self.describe()} "
             f"(expected {'x_' + '_'.join(self.index_names)}, 1-based, within {self.shape})"
         )
 
@@ -231,6 +231,12 @@ class Convention:
             raise ConventionError(f"conventions: cannot map {self.describe()} onto {other.describe()}")
         r, c, d = other.all_cell_digit()
         return self.position(r, c, d)
+
+
+@functools.lru_cache(maxsize=4)
+def _name_index(conv: Convention) -> pd.Index:
+    """Hash index of all names of ``conv`` in position order (built once per convention)."""
+    return pd.Index(conv.names())
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:

@@ -236,16 +236,12 @@ def test_bad_block_name_is_refused():
         conv.positions_from_names(["x_4_1_1_1_1"])  # block row beyond N/h
 
 
-@pytest.mark.xfail(strict=True, reason="bug: positions_from_names names the first name, not the bad one, "
-                                        "when names have different numbers of parts")
 def test_bad_name_with_extra_part_is_the_one_named():
     conv = Convention("ijk", "F", 3, 3)
     with pytest.raises(ConventionError, match="'x_1_1_1_1'"):
         conv.positions_from_names(["x_1_1_1", "x_1_1_1_1"])
 
 
-@pytest.mark.xfail(strict=True, reason="bug: positions_from_names accepts non-integer indices "
-                                        "(x_1.5_1_1 is read as x_1_1_1)")
 @pytest.mark.parametrize("bad", ["x_1.5_1_1", "x_2_3.9_1"])
 def test_non_integer_index_in_name_is_refused(bad):
     conv = Convention("ijk", "F", 3, 3)
@@ -253,8 +249,6 @@ def test_non_integer_index_in_name_is_refused(bad):
         conv.positions_from_names([bad])
 
 
-@pytest.mark.xfail(strict=True, reason="bug: positions_from_names([]) raises IndexError instead of "
-                                        "returning an empty array")
 def test_no_names_give_no_positions():
     conv = Convention("ijk", "F", 3, 3)
     assert conv.positions_from_names([]).size == 0
