@@ -2,7 +2,8 @@
 
 A format registers under a name and file extensions. It may provide
 ``export(model, directory) -> [paths]`` (the files it contributes to ``pipeline export``),
-``write(model, path, **options)`` (one file) and ``read(path) -> ModelData`` (round trip).
+``write(model, path, **options)`` (one file), ``read(path) -> ModelData`` (round trip) and
+``describe(model, **options) -> dict`` (what the manifest records of its files, e.g. name maps).
 Reading back yields :class:`ModelData`, plain arrays that tests compare with the Model.
 """
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Format:
     export: Callable | None = None
     write: Callable | None = None
     read: Callable | None = None
+    # ``describe(model, **options) -> dict``: facts of this format's files for the manifest
+    describe: Callable | None = None
 
 
 FORMATS: dict[str, Format] = {}

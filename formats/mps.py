@@ -1026,5 +1026,13 @@ def read(path) -> ModelData:
                      metadata)
 
 
+def describe(model, *, mps_style: str = "free", **_) -> dict:
+    """The manifest's record of the MPS files: styles written and the fixed-format name rule."""
+    entry = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
+    if mps_style in ("fixed", "both"):
+        entry["fixed_names"] = fixed_name_rule()
+    return entry
+
+
 register(Format("mps", (".mps",), "MPS, free (default) or fixed (style='fixed', short names + map)",
-                export=export, write=write, read=read))
+                export=export, write=write, read=read, describe=describe))

@@ -34,8 +34,12 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written: dict[str, list[Path]] = {}
+    described: dict[str, dict] = {}
     for fmt in resolve_formats(formats):
         written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **options)]
-    manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()})
+        if fmt.describe is not None:
+            described[fmt.name] = fmt.describe(model, **options)
+    manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()},
+                              described)
     written["manifest"] = [manifest]
     return written

@@ -57,12 +57,17 @@ def parse_comment_line(line: str) -> dict | None:
         return None
 
 
-def write_manifest(directory, model, files: dict[str, list[str]]) -> Path:
-    """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export."""
+def write_manifest(directory, model, files: dict[str, list[str]], formats: dict | None = None) -> Path:
+    """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
+
+    ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name.
+    """
     from formats.base import atomic_open
 
     meta = model_metadata(model)
     meta["files"] = files
+    if formats:
+        meta["formats"] = formats
     path = Path(directory) / MANIFEST_NAME
     with atomic_open(path) as f:
         json.dump(meta, f, indent=2)

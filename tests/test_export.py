@@ -264,3 +264,24 @@ def test_export_creates_the_directory(tmp_path):
     out = tmp_path / "a" / "b"
     export_model(build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2)), out, "csv")
     assert (out / "manifest.json").is_file() and len(read_lines(out / "Aeq.csv")) == 64
+
+
+def test_manifest_records_the_fixed_mps_name_rule(tmp_path):
+    """The fixed-MPS short names are only decodable if the manifest says how they were made."""
+    import json
+
+    from pipeline.build import build_model
+    from pipeline.export import export_model
+    from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(model, tmp_path / "free", "mps")
+    assert json.loads((tmp_path / "free" / "manifest.json").read_text())["formats"]["mps"] == {"styles": ["free"]}
+    export_model(model, tmp_path / "both", "mps", mps_style="both")
+    entry = json.loads((tmp_path / "both" / "manifest.json").read_text())["formats"]["mps"]
+    assert entry["styles"] == ["free", "fixed"]
+    rule = entry["fixed_names"]
+    names = (tmp_path / "both" / "model_fixed_names.csv").read_text().splitlines()
+    # the rule reproduces the map file: column j of the solver view is C%07d % j
+    assert f"{rule['columns'] % 5},{model.col_names[5]}" in names
+    assert f"{rule['rows'] % 7},{model.row_labels[7]}" in names
