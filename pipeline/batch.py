@@ -348,8 +348,12 @@ class ShapeSolver:
             raise SolveError("highs: changeColsBounds refused the bounds")
         self.lb, self.ub = lb, ub
 
-    def _run(self) -> tuple[str, float, int, np.ndarray | None]:
-        """``Highs.run()`` and its answer: (status, seconds inside run, nodes, x or None)."""
+    def _run(self, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
+        """``Highs.run()`` and its answer: (status, seconds inside run, nodes, x or None).
+
+        ``fixed``: the bounds fix every column to this 0/1 vector, so a feasible answer can only
+        be this vector; it is used as x instead of fetching HiGHS's copy (a list of N^3 floats).
+        """
         h = self.highs
         start = time.perf_counter()
         h.run()
@@ -358,7 +362,12 @@ class ShapeSolver:
         status = _STATUS.get(model_status) or h.modelStatusToString(model_status)
         nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
         feasible = h.getInfoValue("primal_solution_status")[1] == 2  # kSolutionStatusFeasible
-        x = np.array(h.getSolution().col_value, dtype=np.float64) if feasible else None
+        if not feasible:
+            x = None
+        elif fixed is not None:
+            x = fixed.astype(np.float64)
+        else:
+            x = np.array(h.getSolution().col_value, dtype=np.float64)
         if status == "optimal" and x is None:
             status = "no_solution"
         return status, seconds, nodes, x
@@ -386,10 +395,12 @@ class ShapeSolver:
                 why[j] = f"decode: cell ({cell // n + 1}, {cell % n + 1}) holds {int(per_cell[j, cell])} digits"
         return grids, why
 
-    def solve(self, lb: np.ndarray, ub: np.ndarray, count: int, change=None) -> tuple[dict, np.ndarray | None]:
-        """Solve (and count up to ``count``) one puzzle: (result fields, x when optimal)."""
+    def solve(self, lb: np.ndarray, ub: np.ndarray, count: int, change=None,
+              fixed: bool = False) -> tuple[dict, np.ndarray | None]:
+        """Solve (and count up to ``count``) one puzzle: (result fields, x when optimal).
+        ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
         self.set_bounds(lb, ub, change)
-        status, seconds, nodes, x = self._run()
+        status, seconds, nodes, x = self._run(lb if fixed else None)
         row = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
             x = None
@@ -574,6 +585,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
             continue
         lbs, ubs = solver.bounds(clues, cand)
         changes = solver.bound_changes(lbs, ubs)
+        fixed = (lbs == ubs).all(axis=1)
         in_sync = True
         xs = np.zeros((len(members), solver.n_vars))
         has_x = np.zeros(len(members), dtype=bool)
@@ -583,7 +595,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
             try:
                 # the planned change holds only while the instance has the previous row's bounds
                 change, in_sync = (changes[j] if in_sync else None), False
-                fields, x = solver.solve(lbs[j], ubs[j], options.count, change)
+                fields, x = solver.solve(lbs[j], ubs[j], options.count, change, bool(fixed[j]))
                 in_sync = True
                 rows[k].update(fields)
                 if x is not None:
