@@ -1,0 +1,396 @@
+"""Interop: every export read by real external solvers, their own solution files imported back.
+
+Puzzles (tests/interop_helpers.py ``PUZZLE_SOURCES``): seed 000's ``DEFAULT_PUZZLE``, the first
+16x16 of ``16x16_classic.txt``, the first 9x9 jigsaw of ``jigsaw.csv`` (with its regions) and the
+second Sudoku-X of ``9x9_x.txt`` (the first, a minimal 18-clue X, costs CBC and GLPK 3-8 s a run;
+it serves the ``--time-limit`` test instead). Conventions: scheme ijk|block x order F|C x clues
+rows|bounds|reduce, 12 per puzzle; block only where there are boxes (classic, x), so 6 for the
+jigsaw. That is 42 exports, each made once (all formats, MPS free and fixed) and shared.
+
+Solver paths (``PATHS``; the matrix cell of each is (file format, solver)):
+
+* HiGHS: ``Highs().readModel`` on MPS free, MPS fixed and LP, ``run``, ``writeSolution`` (raw,
+  by name); for the default puzzle also the positional styles -1 (old raw) and 2 (GLPK raw);
+* SCIP: pyscipopt ``readProblem`` on MPS free, MPS fixed and LP, ``writeBestSol``;
+* CBC: Debian's ``cbc`` and PuLP's bundled binary, ``cbc FILE -solve -solu out.txt`` on the three;
+* GLPK: ``glpsol --freemps|--mps|--lp FILE --tmlim 60 -w raw.txt -o report.txt``, both imported;
+* Octave: the generated ``solve_sudoku.m`` on ``model.mat`` and on the CSV files
+  (``sudoku_use_csv = true``); all 84 scripts run in ONE Octave process (``clear`` between them;
+  one script per process is what ``solve --solver octave`` does, tested below).
+
+Coverage: NOTHING IS SAMPLED. Every path runs on every puzzle in every convention: 42 exports x
+18 file paths (630 solver runs: one glpsol run serves -w and -o) plus 84 Octave scripts, about
+45 s here (2 shared cores). Each solution file goes through
+``pipeline.importer.import_solution`` and must verify, with a zero residual and the grid of the
+in-process HiGHS solve. Through the CLI (``python -m pipeline import FILE --manifest M``, exit 0)
+at least one path per solver (``CLI_IMPORTS``, default puzzle, conventions spread out), and
+``python -m pipeline solve PUZZLE --solver S`` for every solver on two puzzles (``CLI_SOLVES``),
+an infeasible 4x4 (exit 1) and a ``--time-limit`` too short (exit 1, or a right grid in time).
+An absent solver or data set skips its tests with the reason printed.
+
+Known bugs pinned here (each test asserts the wrong outcome precisely, then calls xfail, so a fix
+makes the test fail until the expectation is updated):
+
+* positional solution files after an LP file: GLPK ``-w`` and HiGHS styles -1/2 list values in
+  the solver's column order, and GLPK's and HiGHS's LP readers number columns by first
+  appearance (objective, then rows); our LP writer names only the first column in the
+  objective, so wherever that order differs from the export's (all but ijk/C) the import maps
+  values to the wrong variables. The test shows that remapping by first appearance verifies.
+* ``solve --solver octave`` on an infeasible puzzle exits 2 (solver failure), not 1.
+* ``solve --solver cbc --time-limit``: CBC's "Stopped on time (no integer solution - continuous
+  used)" solution file is not recognised by formats.solutions (exit 2, not 1).
+
+``python tests/interop_matrix.py`` runs this file and prints the matrix as a markdown table.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from interop_helpers import (ALL_CASES, DATA_SETS, FILE_OF, PATHS, RUNNERS, ExportCache, SolverPath,
+                             Unavailable, availability, case_id, cli, highs_read_and_solve, run_octave_batch)
+from pipeline.build import build_model
+from pipeline.decode import grid_from_vector
+from pipeline.errors import PipelineError
+from pipeline.importer import import_solution
+from pipeline.manifest import load_manifest
+from pipeline.puzzle import grid_to_string, parse_grid, parse_puzzle
+from pipeline.solve import solve
+from pipeline.verify import verify_grid
+
+pytestmark = pytest.mark.interop
+
+FILE_PATHS = [p for p in PATHS if p.solver != "Octave"]
+OCTAVE_PATHS = [p for p in PATHS if p.solver == "Octave"]
+
+
+def skip(reason: str):
+    print(f"SKIP: {reason}")
+    pytest.skip(reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# fixtures
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def exports(tmp_path_factory) -> ExportCache:
+    return ExportCache(tmp_path_factory.mktemp("interop"))
+
+
+_REFERENCE: dict[str, np.ndarray] = {}
+
+
+def reference_grid(exports: ExportCache, pid: str) -> np.ndarray:
+    """The puzzle's solution from the in-process HiGHS solve (the puzzles have unique solutions)."""
+    if pid not in _REFERENCE:
+        r = solve(build_model(exports.puzzle(pid), "ijk", "F", "reduce"), threads=1)
+        assert r.solved, f"{pid}: in-process HiGHS did not solve the puzzle ({r.status})"
+        _REFERENCE[pid] = r.grid
+    return _REFERENCE[pid]
+
+
+class Case:
+    def __init__(self, exports: ExportCache, pid: str, conv):
+        self.pid, self.conv = pid, conv
+        self.puzzle = exports.puzzle(pid)
+        self.dir = exports.get(pid, conv)
+        self.manifest = self.dir / "manifest.json"
+        self.reference = reference_grid(exports, pid)
+
+    def __repr__(self):
+        return case_id(self.pid, self.conv)
+
+
+def _case(exports, pid, conv) -> Case:
+    try:
+        return Case(exports, pid, conv)
+    except Unavailable as e:
+        skip(str(e))
+
+
+@pytest.fixture(scope="module", params=ALL_CASES, ids=[case_id(*c) for c in ALL_CASES])
+def case(request, exports) -> Case:
+    return _case(exports, *request.param)
+
+
+@pytest.fixture(scope="session")
+def octave_runs(exports, tmp_path_factory):
+    """Run every (case, route) script in one Octave process; {(case id, route): (out, err)}."""
+    reason = availability(OCTAVE_PATHS[0])
+    if reason:
+        return reason
+    jobs, where = [], {}
+    for pid, conv in ALL_CASES:
+        try:
+            d = exports.get(pid, conv)
+        except Unavailable:
+            continue
+        for path in OCTAVE_PATHS:
+            out, err = d / path.out_name, d / (path.out_name + ".err")
+            jobs.append((d, path.fmt, out, err))
+            where[(case_id(pid, conv), path.fmt)] = (out, err)
+    log = run_octave_batch(jobs, tmp_path_factory.mktemp("octave"))
+    return where, log
+
+
+# ---------------------------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------------------------
+def check_import(sol: Path, case: Case):
+    result = import_solution(sol, case.manifest)
+    assert result.verdict.ok, f"{sol.name} ({result.format}): {result.verdict.message}"
+    assert result.residual <= 1e-6, f"{sol.name}: residual {result.residual}"
+    np.testing.assert_array_equal(result.grid, case.reference)
+    return result
+
+
+def glpk_lp_column_order(lp_file: Path) -> list[str]:
+    """GLPK's column order for an LP file: names by first appearance in the objective and the
+    constraints (glpk's CPLEX LP reader creates a column when it first meets its name)."""
+    text = lp_file.read_text()
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("\\"))
+    body = re.split(r"(?im)^\s*bounds?\s*$", body)[0]
+    seen: dict[str, None] = {}
+    for name in re.findall(r"\bx(?:_\d+)+\b", body):
+        seen.setdefault(name, None)
+    return list(seen)
+
+
+def positional_expectation(case: Case, sol: Path, solver_order: list[str], values: np.ndarray | None,
+                           who: str) -> None:
+    """A positional solution file (values in the SOLVER's column order, no names). It imports
+    right when that order is the export's; else assert the known failure, prove the cause by
+    putting ``values`` (when given) back by name, and xfail."""
+    man = load_manifest(case.manifest)
+    ours = [str(n) for n in man.convention.names(man.columns)]
+    assert sorted(solver_order) == sorted(ours), f"{who}: the solver does not see the exported columns"
+    if solver_order == ours:
+        check_import(sol, case)
+        return
+    try:
+        result = import_solution(sol, case.manifest)
+        wrong = not result.verdict.ok or not np.array_equal(result.grid, case.reference)
+    except PipelineError:
+        wrong = True
+    assert wrong, f"{who} now imports right although the solver's column order differs: update this test"
+    if values is not None:  # the cause: values are in the solver's order; by name the grid is right
+        assert values.size == len(solver_order)
+        by_name = dict(zip(solver_order, values))
+        full = np.zeros(man.convention.n_vars)
+        full[man.columns] = [by_name[n] for n in ours]
+        if man.clue_encoding == "reduce":
+            r, c, d = man.puzzle.clues()
+            full[man.convention.position(r, c, d)] = 1.0
+        assert verify_grid(grid_from_vector(full, man.convention), man.puzzle).ok
+    # the LP writer names one column in the objective, so the solver numbers columns as the rows
+    # first mention them; listing every column there, in export order, would make the orders agree
+    pytest.xfail(f"{who}: values in the solver's column order (first appearance in the LP file), "
+                 "not the export's")
+
+
+def glpk_raw_values(sol: Path) -> np.ndarray:
+    """The column values of a ``glpsol -w`` file (``j COL VALUE`` lines, GLPK 5)."""
+    return np.array([float(ln.split()[2]) for ln in sol.read_text().splitlines() if ln.startswith("j ")])
+
+
+def solve_with(path: SolverPath, case: Case) -> Path:
+    reason = availability(path)
+    if reason:
+        skip(reason)
+    return RUNNERS[path.solver](path, case.dir)
+
+
+# ---------------------------------------------------------------------------------------------
+# the matrix: every path on every export
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", FILE_PATHS, ids=[p.id for p in FILE_PATHS])
+def test_solver_file_imports(case, path):
+    """The solver reads our file, writes its own solution file, which imports and verifies."""
+    sol = solve_with(path, case)
+    if path.solver == "GLPK" and path.fmt == "LP" and path.flavour == "raw":
+        order = glpk_lp_column_order(case.dir / "model.lp")
+        positional_expectation(case, sol, order, glpk_raw_values(sol), "glpsol -w on LP")
+        return
+    result = check_import(sol, case)
+    expected = {"HiGHS": "highs_raw", "SCIP": "scip", "CBC": "cbc", "GLPK": f"glpk_{path.flavour}"}[path.solver]
+    assert result.format == expected
+
+
+@pytest.mark.parametrize("path", OCTAVE_PATHS, ids=[p.id for p in OCTAVE_PATHS])
+def test_octave_script(case, path, octave_runs):
+    """solve_sudoku.m on model.mat / on the CSVs; its sudoku.csv grid imports and verifies."""
+    if isinstance(octave_runs, str):
+        skip(octave_runs)
+    where, log = octave_runs
+    out, err = where[(repr(case), path.fmt)]
+    if err.exists():
+        pytest.fail(f"solve_sudoku.m ({path.fmt}) failed in Octave: {err.read_text().strip()}")
+    assert out.exists(), f"solve_sudoku.m wrote no {out.name}; Octave log tail: {log[-500:]}"
+    # the script says what it read: the route really was the one asked for
+    said = f"Read {case.dir / 'model.mat'}" if path.fmt == ".mat" else f"Read the CSV files in {case.dir}"
+    assert said + "\n" in log, f"Octave log does not say {said!r}"
+    result = check_import(out, case)
+    assert result.format == "matlab_grid"
+
+
+DEFAULT_CASES = [c for c in ALL_CASES if c[0] == "default"]
+POSITIONAL_STYLES = {-1: "highs_old_raw", 2: "glpk_raw"}
+
+
+@pytest.mark.parametrize("style", list(POSITIONAL_STYLES), ids=["old_raw", "glpk_raw"])
+@pytest.mark.parametrize("fmt", ["MPS free", "MPS fixed", "LP"], ids=["mps_free", "mps_fixed", "lp"])
+@pytest.mark.parametrize("conv", [c for _, c in DEFAULT_CASES], ids=[case_id(*c) for c in DEFAULT_CASES])
+def test_highs_positional_styles(conv, fmt, style, exports):
+    """HiGHS's positional solution styles (old raw -1, GLPK raw 2: values, no names) after its own
+    reader read our file: right for MPS (file order), known bug for LP where HiGHS's column order
+    (first appearance) differs from ours. Default puzzle, 12 conventions."""
+    case = _case(exports, "default", conv)
+    h = highs_read_and_solve(case.dir / FILE_OF[fmt])
+    sol = case.dir / f"out_highs-style{style}-{fmt.replace(' ', '_')}.sol"
+    h.writeSolution(str(sol), style)
+    order = [str(n) for n in h.getLp().col_names_]
+    if fmt == "MPS fixed":  # short names C0000123 = 0-based export column 123
+        assert order == [f"C{j:07d}" for j in range(len(order))]
+        result = check_import(sol, case)
+    else:
+        positional_expectation(case, sol, order, None, "HiGHS writeSolution old raw / GLPK raw style on LP")
+        result = import_solution(sol, case.manifest)
+    assert result.format == POSITIONAL_STYLES[style]
+
+
+# ---------------------------------------------------------------------------------------------
+# the CLI: import (one or more paths per solver) and solve --solver
+# ---------------------------------------------------------------------------------------------
+def _path(solver, fmt, flavour=""):
+    return next(p for p in PATHS if (p.solver, p.fmt, p.flavour) == (solver, fmt, flavour))
+
+
+CLI_IMPORTS = [  # (path, convention of the default puzzle)
+    (_path("HiGHS", "LP"), ("block", "C", "reduce")),
+    (_path("HiGHS", "MPS fixed"), ("ijk", "F", "rows")),
+    (_path("SCIP", "MPS fixed"), ("ijk", "C", "bounds")),
+    (_path("SCIP", "LP"), ("block", "F", "reduce")),
+    (_path("CBC", "MPS free", "debian"), ("block", "F", "rows")),
+    (_path("CBC", "LP", "pulp"), ("ijk", "F", "reduce")),
+    (_path("GLPK", "MPS fixed", "raw"), ("block", "C", "bounds")),
+    (_path("GLPK", "LP", "report"), ("block", "F", "reduce")),
+    (_path("Octave", ".mat"), ("ijk", "F", "rows")),
+    (_path("Octave", "CSV"), ("block", "C", "reduce")),
+]
+
+
+@pytest.mark.parametrize("path,conv", CLI_IMPORTS, ids=[f"{case_id('default', c)}-{p.id}" for p, c in CLI_IMPORTS])
+def test_cli_import(path, conv, exports, octave_runs):
+    """``python -m pipeline import FILE --manifest M`` on a solver's own file: exit 0, the grid."""
+    case = _case(exports, "default", conv)
+    if path.solver == "Octave":
+        if isinstance(octave_runs, str):
+            skip(octave_runs)
+        sol, err = octave_runs[0][(repr(case), path.fmt)]
+        assert not err.exists(), err.read_text()
+    else:
+        sol = solve_with(path, case)
+    done = cli("import", sol, "--manifest", case.manifest, "--format", "line")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == grid_to_string(case.reference)
+    # the default grid output also says which reader took the file
+    done = cli("import", sol, "--manifest", case.manifest)
+    assert done.returncode == 0 and "ok: valid" in done.stderr, done.stderr
+
+
+CLI_SOLVES = [  # (solver, puzzle id, extra CLI arguments)
+    *[(s, "default", []) for s in ("highs", "scip", "cbc", "glpk", "octave")],
+    ("highs", "classic16", ["--scheme", "block", "--order", "C", "--clues", "bounds"]),
+    ("scip", "x", ["--scheme", "block", "--clues", "reduce"]),
+    ("cbc", "jigsaw", ["--order", "C", "--clues", "bounds"]),
+    ("glpk", "classic16", ["--scheme", "block", "--clues", "reduce"]),
+    ("octave", "x", ["--scheme", "block", "--order", "C", "--clues", "reduce"]),
+]
+_COL = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK", "octave": "Octave"}
+
+
+def _cli_puzzle_args(puzzle, pid) -> list[str]:
+    args = [puzzle.to_string()]
+    if pid == "jigsaw":
+        args += ["--regions", puzzle.regions_string()]
+    if pid == "x":
+        args += ["--variant", "x"]
+    return args
+
+
+@pytest.mark.parametrize("solver,pid,extra", CLI_SOLVES,
+                         ids=[f"{s}-{p}" + ("-" + "-".join(e[1::2]) if e else "") for s, p, e in CLI_SOLVES])
+def test_cli_solve(solver, pid, extra, exports, tmp_path):
+    """``python -m pipeline solve PUZZLE --solver S``: exit 0 and the right grid."""
+    _need_cli_solver(solver)
+    try:
+        puzzle = exports.puzzle(pid)
+    except Unavailable as e:
+        skip(str(e))
+    reference = reference_grid(exports, pid)
+    work = tmp_path / "work"
+    done = cli("solve", *_cli_puzzle_args(puzzle, pid), "--solver", solver, "--format", "line",
+               "--workdir", work, *extra)
+    assert done.returncode == 0, done.stderr
+    got = done.stdout.strip()
+    want = grid_to_string(reference)
+    assert got == want
+    if solver != "highs":  # --workdir keeps the files: the manifest and the solver's own answer
+        assert (work / "manifest.json").is_file()
+
+
+INFEASIBLE_4X4 = "12........3...4."  # cell (1,3) can hold neither 3 nor 4: consistent clues, no solution
+SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")
+
+
+def _need_cli_solver(solver: str) -> None:
+    if solver == "highs":
+        return
+    reason = availability(SolverPath(_COL[solver], "MPS free", "debian" if solver == "cbc" else ""))
+    if reason and solver == "cbc":
+        reason = availability(SolverPath("CBC", "MPS free", "pulp"))
+    if reason:
+        skip(reason)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_cli_solve_infeasible(solver, tmp_path):
+    """An infeasible puzzle: exit 1 and 'no solution: ... infeasible' from every solver."""
+    _need_cli_solver(solver)
+    done = cli("solve", INFEASIBLE_4X4, "--box", "2x2", "--solver", solver, "--workdir", tmp_path / "w")
+    if solver == "octave" and done.returncode == 2 and "octave" in done.stderr:
+        # solve_sudoku.m raises error('solve_sudoku:nosolution', 'glpk found no solution (error 10, ...)'),
+        # Octave exits 1, and interop._run reports Octave's last log line, its exit noise
+        # "error: ignoring const execution_exception& while preparing to exit", as a failure (exit 2)
+        pytest.xfail("Octave: solve_sudoku.m's 'glpk found no solution' becomes a solver failure (exit 2), "
+                     "not 'no solution' (exit 1)")
+    assert done.returncode == 1, done.stderr
+    assert "no solution: the puzzle has no solution (infeasible)" in done.stderr
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_cli_solve_time_limit(solver, tmp_path):
+    """--time-limit too short for the hard (18-clue) Sudoku-X: either a right grid in time (exit 0)
+    or exit 1 'no solution: time limit', never an error."""
+    _need_cli_solver(solver)
+    source = DATA_SETS / "9x9_x.txt"
+    if not source.is_file():
+        skip(f"data set {source} not found")
+    with open(source, encoding="utf-8") as f:
+        hard = f.readline().strip()
+    done = cli("solve", hard, "--variant", "x", "--solver", solver, "--time-limit", "0.2", "--format", "line",
+               "--workdir", tmp_path / "w")
+    if solver == "cbc" and done.returncode == 2 and "unrecognised solution format" in done.stderr:
+        # CBC writes "Stopped on time (no integer solution - continuous used) - objective value 0"
+        # and the relaxation's values; formats.solutions' _CBC_FIRST status pattern has no '('
+        pytest.xfail("CBC's 'Stopped on time (no integer solution - continuous used)' file is not recognised")
+    assert done.returncode in (0, 1), done.stderr
+    if done.returncode == 1:
+        assert "no solution: time limit of 0.2 s reached" in done.stderr
+    else:
+        puzzle = parse_puzzle(hard, variant="x")
+        assert verify_grid(parse_grid(done.stdout.strip()), puzzle).ok
+
