@@ -161,8 +161,11 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
             result = import_solution(sol, work / "manifest.json")
         except FormatError as e:
             text = str(e)
+            kept = sol if tmp is None else None  # a temporary directory is removed on return
             if "infeasible" in text:
-                return ExternalResult(None, "infeasible", seconds, sol, log)
+                return ExternalResult(None, "infeasible", seconds, kept, log)
+            if time_limit and "no solution" in text:  # stopped by --time-limit before a solution
+                return ExternalResult(None, "time_limit", seconds, kept, log)
             raise
         return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)
     finally:
