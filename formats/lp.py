@@ -5,14 +5,21 @@ What the writer emits, and why (each rule is a reader we met that breaks otherwi
 * ``\\ sudoku-pipeline: {...}`` comment lines first: the metadata of CONVENTIONS.md, one JSON
   object; when longer than a line may be, it continues on ``\\+ `` comment lines (as MPS's
   ``*+ ``), spaces inside it escaped as ``\\u0020`` so that no line ends with a space.
-* ``Minimize`` / ``obj: 0 x_1_1_1``: never an empty objective (GLPK rejects one).
+* ``Minimize`` / ``obj: 0 x_1_1_1 + 0 x_2_1_1 + ...``: EVERY column, in export order, with its
+  cost (0 written out), wrapped like the rows. GLPK's and HiGHS's LP readers number columns by
+  first appearance, objective first, so their column order is then the export's and their
+  positional solution files (``glpsol -w``, HiGHS styles -1 and 2) import right; and the
+  objective is never empty (GLPK rejects one).
 * ``Subject To`` rows ``label: x + y + ... = 1``, wrapped well below CPLEX's 560-character line
   limit, no tabs, no ranged rows. Coefficients 1 and -1 are written as signs only.
-* ``Bounds`` with every bound explicit (``0 <= x <= 1``; ``x = 1`` for clue variables of the
-  ``bounds`` encoding), so no reader falls back to its own default.
-* ``Binaries`` (columns with bounds exactly 0/1) and ``Generals`` (other integer columns) spelled
-  out: CBC silently drops the abbreviation ``bin`` and solves the relaxation, and GLPK resets a
-  binary's bounds to 0/1, which would lose ``x = 1``.
+* ``Bounds`` with every bound explicit (``x = 1`` for clue variables of the ``bounds`` encoding,
+  ``0 <= x <= 1`` for a continuous 0-1 column), so no reader falls back to its own default --
+  except for the columns listed under ``Binaries``, whose bounds 0/1 that section implies
+  (GLPK, CBC, HiGHS and SCIP all read them so; GLPK warns "bound ... redefined" for every binary
+  that has them twice). No ``Bounds`` section when every column is binary.
+* ``Binaries`` (integer columns with bounds exactly 0/1) and ``Generals`` (other integer columns)
+  spelled out: CBC silently drops the abbreviation ``bin`` and solves the relaxation, and GLPK
+  resets a binary's bounds to 0/1, which would lose ``x = 1``.
 * ``End``.
 
 The writer streams: it renders blocks of about ``_CHUNK`` nonzeros into a byte matrix (one token
@@ -230,6 +237,39 @@ def _any_rows(indptr, a, b, indices, data, heads, tails, terms, per_line, genera
     return _compact(block)
 
 
+def _write_objective(f, cost: np.ndarray, terms: np.ndarray) -> None:
+    """``obj: 0 x_1_1_1 + 0 x_2_1_1 + ...``: EVERY column, in export order, zero costs included.
+
+    GLPK's and HiGHS's LP readers number the columns by first appearance, objective first; listing
+    them all here makes that numbering the export's, so their positional solution files (``glpsol
+    -w``, HiGHS styles -1 and 2) are in our column order. The all-zero cost of a Sudoku is one
+    constant table (``_write_rows`` writes the same bytes, slower); other costs go through it.
+    """
+    n = cost.size
+    if n == 0:
+        f.write(b" obj: 0\n")
+        return
+    head = np.frombuffer(b" obj:", np.uint8)[None, :]
+    if cost.any():
+        _write_rows(f, np.array([0, n]), np.arange(n), cost, head, np.array([[10]], np.uint8), terms)
+        return
+    # as _write_rows: terms `` + 0 name`` (coefficient width 1), wrapped, no sign before the first
+    width = terms.shape[1] + 2
+    per_line = max(1, (_WIDTH - head.shape[1] - 1) // width)
+    f.write(head.tobytes())
+    for a in range(0, n, _CHUNK):
+        b = min(a + _CHUNK, n)
+        block = np.zeros((b - a, width), np.uint8)
+        block[:, :5] = np.frombuffer(b" + 0 ", np.uint8)
+        block[:, 5:] = terms[a:b, 3:]
+        block[np.arange(-a % per_line, b - a, per_line), 0] = 10
+        if a == 0:
+            block[0, 0] = 32
+            block[0, 1:3] = 0
+        f.write(_compact(block))
+    f.write(b"\n")
+
+
 def _write_name_list(f, names: np.ndarray) -> None:
     """Names separated by spaces, wrapped at _WIDTH characters."""
     per_line = max(1, _WIDTH // (names.shape[1] + 1))
@@ -344,15 +384,7 @@ def write(model, path, **_) -> None:
     with atomic_open(path, "wb") as f:
         f.write(_comment_lines(model))
         f.write(b"Minimize\n")
-        obj_head = np.frombuffer(b" obj:", np.uint8)[None, :]
-        newline = np.array([[10]], np.uint8)
-        nz = np.flatnonzero(cost)
-        if nz.size:
-            _write_rows(f, np.array([0, nz.size]), nz, cost[nz], obj_head, newline, terms)
-        elif n_cols:
-            f.write(b" obj: 0 " + bytes(names[0][names[0] != 0]) + b"\n")  # GLPK needs a term
-        else:
-            f.write(b" obj: 0\n")
+        _write_objective(f, cost, terms)
         f.write(b"Subject To\n")
         if n_rows:
             heads = np.zeros((n_rows, labels.shape[1] + 2), np.uint8)
@@ -365,9 +397,13 @@ def write(model, path, **_) -> None:
             tails[:, 3:-1] = rhs
             tails[:, -1] = 10
             _write_rows(f, indptr, indices, data, heads, tails, terms)
-        f.write(b"Bounds\n")
-        _write_bounds(f, lb, ub, names)
+        # Binaries implies bounds 0/1 (CPLEX LP; GLPK, CBC, HiGHS and SCIP read it so), and GLPK
+        # warns "lower/upper bound of variable ... redefined" for a binary in Bounds too
         binary = integ & (lb == 0) & (ub == 1)
+        if not binary.all():
+            rest = ~binary
+            f.write(b"Bounds\n")
+            _write_bounds(f, lb[rest], ub[rest], names[rest])
         if binary.any():
             f.write(b"Binaries\n")
             _write_name_list(f, names[binary])

@@ -31,11 +31,6 @@ An absent solver or data set skips its tests with the reason printed.
 Known bugs pinned here (each test asserts the wrong outcome precisely, then calls xfail, so a fix
 makes the test fail until the expectation is updated):
 
-* positional solution files after an LP file: GLPK ``-w`` and HiGHS styles -1/2 list values in
-  the solver's column order, and GLPK's and HiGHS's LP readers number columns by first
-  appearance (objective, then rows); our LP writer names only the first column in the
-  objective, so wherever that order differs from the export's (all but ijk/C) the import maps
-  values to the wrong variables. The test shows that remapping by first appearance verifies.
 * ``solve --solver octave`` on an infeasible puzzle exits 2 (solver failure), not 1.
 * ``solve --solver cbc --time-limit``: CBC's "Stopped on time (no integer solution - continuous
   used)" solution file is not recognised by formats.solutions (exit 2, not 1).
@@ -53,8 +48,6 @@ import pytest
 from interop_helpers import (ALL_CASES, DATA_SETS, FILE_OF, PATHS, RUNNERS, ExportCache, SolverPath,
                              Unavailable, availability, case_id, cli, highs_read_and_solve, run_octave_batch)
 from pipeline.build import build_model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import PipelineError
 from pipeline.importer import import_solution
 from pipeline.manifest import load_manifest
 from pipeline.puzzle import grid_to_string, parse_grid, parse_puzzle
@@ -147,53 +140,22 @@ def check_import(sol: Path, case: Case):
     return result
 
 
-def glpk_lp_column_order(lp_file: Path) -> list[str]:
-    """GLPK's column order for an LP file: names by first appearance in the objective and the
-    constraints (glpk's CPLEX LP reader creates a column when it first meets its name)."""
-    text = lp_file.read_text()
-    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("\\"))
-    body = re.split(r"(?im)^\s*bounds?\s*$", body)[0]
-    seen: dict[str, None] = {}
-    for name in re.findall(r"\bx(?:_\d+)+\b", body):
-        seen.setdefault(name, None)
-    return list(seen)
+def glpk_column_order(report: Path) -> list[str]:
+    """GLPK's own column numbering, from the ``-o`` report of a run (its 'No. Column name' table)."""
+    table = report.read_text().split("Column name", 1)[1]
+    rows = re.findall(r"^\s*(\d+) (\S+)", table, re.M)
+    assert [int(j) for j, _ in rows] == list(range(1, len(rows) + 1)), f"{report.name}: columns not numbered 1..n"
+    return [name for _, name in rows]
 
 
-def positional_expectation(case: Case, sol: Path, solver_order: list[str], values: np.ndarray | None,
-                           who: str) -> None:
-    """A positional solution file (values in the SOLVER's column order, no names). It imports
-    right when that order is the export's; else assert the known failure, prove the cause by
-    putting ``values`` (when given) back by name, and xfail."""
+def check_positional(case: Case, solver_order: list[str], who: str) -> None:
+    """A positional solution file lists values in the SOLVER's column order, without names: it
+    can only import right if that order is the export's. GLPK's and HiGHS's LP readers number
+    columns by first appearance (objective first); our LP writer lists every column in the
+    objective, in export order, so the orders agree (for MPS the file's column order is ours)."""
     man = load_manifest(case.manifest)
     ours = [str(n) for n in man.convention.names(man.columns)]
-    assert sorted(solver_order) == sorted(ours), f"{who}: the solver does not see the exported columns"
-    if solver_order == ours:
-        check_import(sol, case)
-        return
-    try:
-        result = import_solution(sol, case.manifest)
-        wrong = not result.verdict.ok or not np.array_equal(result.grid, case.reference)
-    except PipelineError:
-        wrong = True
-    assert wrong, f"{who} now imports right although the solver's column order differs: update this test"
-    if values is not None:  # the cause: values are in the solver's order; by name the grid is right
-        assert values.size == len(solver_order)
-        by_name = dict(zip(solver_order, values))
-        full = np.zeros(man.convention.n_vars)
-        full[man.columns] = [by_name[n] for n in ours]
-        if man.clue_encoding == "reduce":
-            r, c, d = man.puzzle.clues()
-            full[man.convention.position(r, c, d)] = 1.0
-        assert verify_grid(grid_from_vector(full, man.convention), man.puzzle).ok
-    # the LP writer names one column in the objective, so the solver numbers columns as the rows
-    # first mention them; listing every column there, in export order, would make the orders agree
-    pytest.xfail(f"{who}: values in the solver's column order (first appearance in the LP file), "
-                 "not the export's")
-
-
-def glpk_raw_values(sol: Path) -> np.ndarray:
-    """The column values of a ``glpsol -w`` file (``j COL VALUE`` lines, GLPK 5)."""
-    return np.array([float(ln.split()[2]) for ln in sol.read_text().splitlines() if ln.startswith("j ")])
+    assert solver_order == ours, f"{who}: the solver's column order is not the export's"
 
 
 def solve_with(path: SolverPath, case: Case) -> Path:
@@ -210,10 +172,9 @@ def solve_with(path: SolverPath, case: Case) -> Path:
 def test_solver_file_imports(case, path):
     """The solver reads our file, writes its own solution file, which imports and verifies."""
     sol = solve_with(path, case)
-    if path.solver == "GLPK" and path.fmt == "LP" and path.flavour == "raw":
-        order = glpk_lp_column_order(case.dir / "model.lp")
-        positional_expectation(case, sol, order, glpk_raw_values(sol), "glpsol -w on LP")
-        return
+    if path.solver == "GLPK" and path.fmt == "LP" and path.flavour == "raw":  # -w: values, no names
+        report = sol.with_name(sol.name.replace("-raw.txt", "-report.txt"))  # -o of the same run
+        check_positional(case, glpk_column_order(report), "glpsol -w on LP")
     result = check_import(sol, case)
     expected = {"HiGHS": "highs_raw", "SCIP": "scip", "CBC": "cbc", "GLPK": f"glpk_{path.flavour}"}[path.solver]
     assert result.format == expected
@@ -245,8 +206,9 @@ POSITIONAL_STYLES = {-1: "highs_old_raw", 2: "glpk_raw"}
 @pytest.mark.parametrize("conv", [c for _, c in DEFAULT_CASES], ids=[case_id(*c) for c in DEFAULT_CASES])
 def test_highs_positional_styles(conv, fmt, style, exports):
     """HiGHS's positional solution styles (old raw -1, GLPK raw 2: values, no names) after its own
-    reader read our file: right for MPS (file order), known bug for LP where HiGHS's column order
-    (first appearance) differs from ours. Default puzzle, 12 conventions."""
+    reader read our file: HiGHS's column order is the export's for MPS (file order) and for LP
+    (first appearance: the objective lists every column in export order), so the file imports.
+    Default puzzle, 12 conventions."""
     case = _case(exports, "default", conv)
     h = highs_read_and_solve(case.dir / FILE_OF[fmt])
     sol = case.dir / f"out_highs-style{style}-{fmt.replace(' ', '_')}.sol"
@@ -254,10 +216,9 @@ def test_highs_positional_styles(conv, fmt, style, exports):
     order = [str(n) for n in h.getLp().col_names_]
     if fmt == "MPS fixed":  # short names C0000123 = 0-based export column 123
         assert order == [f"C{j:07d}" for j in range(len(order))]
-        result = check_import(sol, case)
     else:
-        positional_expectation(case, sol, order, None, "HiGHS writeSolution old raw / GLPK raw style on LP")
-        result = import_solution(sol, case.manifest)
+        check_positional(case, order, f"HiGHS writeSolution style {style} on {fmt}")
+    result = check_import(sol, case)
     assert result.format == POSITIONAL_STYLES[style]
 
 

@@ -81,6 +81,10 @@ def test_round_trip(tmp_path, name, scheme, order, clues):
         assert got.metadata["kept_columns"] == "by name"
 
 
+def _section(text: str, start: str, stop: str) -> str:
+    return text.split(f"\n{start}\n")[1].split(f"\n{stop}\n")[0]
+
+
 def test_file_shape(tmp_path):
     """The portable dialect: sections spelled out, explicit bounds, no tabs, short lines."""
     m = _model("default", clues="bounds")
@@ -91,14 +95,46 @@ def test_file_shape(tmp_path):
     assert lines[0].startswith("\\ sudoku-pipeline: {")
     assert [ln for ln in lines if not ln.startswith((" ", "+", "-", "\\"))] == \
         ["Minimize", "Subject To", "Bounds", "Binaries", "Generals", "End"]
-    assert " obj: 0 x_1_1_1" in lines
+    # every column in the objective, in export order, cost 0 written out (see test_objective_lists_...)
+    assert lines[lines.index("Minimize") + 1].startswith(" obj: 0 x_1_1_1 + 0 x_2_1_1 + 0 x_3_1_1 + ")
     assert " cell_1_1: x_1_1_1 + x_1_1_2 + x_1_1_3 + x_1_1_4 + x_1_1_5 + x_1_1_6 + x_1_1_7 + x_1_1_8 + x_1_1_9 = 1" \
         in lines
-    assert " 0 <= x_1_1_1 <= 1" in lines and " x_1_2_5 = 1" in lines
+    # Bounds: only the fixed clue columns; the binaries' 0/1 is implied by Binaries
+    bounds = _section(text, "Bounds", "Binaries").splitlines()
+    assert " x_1_2_5 = 1" in bounds and " 0 <= x_1_1_1 <= 1" not in lines
+    assert sorted(bounds) == sorted(f" {nm} = 1" for nm in m.col_names[m.lb == 1])
     assert "\t" not in text and max(map(len, lines)) <= 255
     assert not re.search(r"(^|\s)1 x_", text) and not re.search(r"^\s*(bin|gen)\s*$", text, re.M)
     generals = text.split("Generals\n")[1].split("End")[0].split()
     assert set(generals) == set(m.col_names[m.lb == 1])  # the fixed clue columns, not Binaries
+    binaries = _section(text, "Binaries", "Generals").split()
+    assert binaries == list(m.col_names[m.lb == 0])
+
+
+@pytest.mark.parametrize("scheme,order,clues", [("ijk", "F", "rows"), ("block", "C", "reduce"), ("block", "F", "bounds")])
+def test_objective_lists_every_column_in_export_order(tmp_path, scheme, order, clues):
+    """``obj: 0 x + 0 y + ...``: all columns in export order, so that readers numbering columns by
+    first appearance (GLPK, HiGHS) number them as the export does; zeros read back as zero cost."""
+    m = _model("default", scheme, order, clues)
+    path = tmp_path / "m.lp"
+    lp.write(m, path)
+    text = path.read_text()
+    obj = _section(text, "Minimize", "Subject To").split()
+    assert obj[0] == "obj:" and obj[1::3] == ["0"] * m.n_cols and obj[3::3] == ["+"] * (m.n_cols - 1)
+    assert obj[2::3] == list(m.col_names)
+    assert max(map(len, text.splitlines())) <= 255
+    got = lp.read(path)
+    assert_same(got, ModelData.from_model(m))
+    assert not got.cost.any() and "objective_offset" not in got.metadata
+    # without the metadata comment the reader, too, orders columns by first appearance
+    bare = tmp_path / "bare.lp"
+    bare.write_text("\n".join(ln for ln in text.splitlines() if not ln.startswith("\\")) + "\n")
+    got = lp.read(bare)
+    assert list(got.col_names) == list(m.col_names) and not got.cost.any()
+    np.testing.assert_array_equal(got.lb, m.lb)
+    np.testing.assert_array_equal(got.ub, m.ub)
+    if clues == "rows":  # every column binary: no Bounds section at all
+        assert "\nBounds\n" not in text
 
 
 def test_long_rows_wrap_and_big_names(tmp_path):
@@ -214,6 +250,8 @@ def test_highs_reads_the_same_model(tmp_path, name, scheme, order, clues):
     assert h.readModel(str(path)) == highspy.HighsStatus.kOk
     hl = h.getLp()
     want = ModelData.from_model(m)
+    # HiGHS numbers columns by first appearance: the objective lists them all in export order
+    assert list(hl.col_names_) == list(want.col_names)
     cols = {nm: j for j, nm in enumerate(hl.col_names_)}
     rows = {nm: i for i, nm in enumerate(hl.row_names_)}
     cp = np.array([cols[nm] for nm in want.col_names], dtype=int)
@@ -263,12 +301,17 @@ def test_glpk_solves_it(tmp_path, which):
     out = tmp_path / "out.txt"
     run = subprocess.run([glpsol, "--lp", str(path), "-o", str(out)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout
+    assert "redefined" not in run.stdout  # no binary has bounds twice (Bounds and Binaries)
     report = out.read_text()
     assert "Status:     INTEGER OPTIMAL" in report
     assert re.search(rf"Columns:\s+{m.n_cols} \({m.n_cols} integer", report)
     objective = float(re.search(r"Objective:\s+obj = (\S+)", report).group(1))
-    values = {k: float(v) for k, v in re.findall(r"^\s*\d+ (x_\S+)\s+\*\s+(\S+)", report, re.M)}
+    numbered = re.findall(r"^\s*(\d+) (x_\S+)\s+\*\s+(\S+)", report, re.M)
+    values = {k: float(v) for _, k, v in numbered}
     assert len(values) == m.n_cols
+    # GLPK numbers columns by first appearance: the objective lists them all in export order
+    assert [k for _, k, _ in numbered] == list(m.col_names)
+    assert [int(j) for j, _, _ in numbered] == list(range(1, m.n_cols + 1))
     _solution_checks(m, values, objective, want)
 
 
@@ -307,6 +350,7 @@ def test_scip_reads_it(tmp_path):
     s.readProblem(str(path))
     assert s.getNVars() == m.n_cols and s.getNConss() == m.n_rows
     assert {v.vtype() for v in s.getVars()} == {"BINARY"}
+    assert {(v.getLbOriginal(), v.getUbOriginal()) for v in s.getVars()} == {(0.0, 1.0)}  # from Binaries
     s.optimize()
     assert s.getStatus() == "optimal" and s.getObjVal() == pytest.approx(want)
     mb = _model("default", clues="bounds")
@@ -316,6 +360,44 @@ def test_scip_reads_it(tmp_path):
     s.readProblem(str(path))
     fixed = {v.name for v in s.getVars() if v.getLbGlobal() == 1.0}
     assert fixed == set(mb.col_names[mb.lb == 1])
+
+
+def _mps_bounds(text: str) -> dict[str, tuple[str, str]]:
+    """{column: (bound type, value)} from an MPS BOUNDS section (free or fixed, one bound a line)."""
+    body = text.split("\nBOUNDS\n")[1].split("\nENDATA")[0]
+    return {t[2]: (t[0], t[3] if len(t) > 3 else "") for t in (ln.split() for ln in body.splitlines())}
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("tool", ["glpk", "cbc"])
+def test_binaries_get_bounds_0_1_without_bounds_lines(tmp_path, tool):
+    """Columns under Binaries have no Bounds line; GLPK and CBC read them as 0/1 binaries (their MPS
+    of our LP: UP 1 / BV 1), the clue columns of ``bounds`` as fixed at 1 (HiGHS and SCIP: the
+    tests above)."""
+    exe = shutil.which("glpsol" if tool == "glpk" else "cbc")
+    if exe is None:
+        pytest.skip(f"{tool} not installed")
+    m = _model("default", "block", "C", "bounds")
+    path = tmp_path / "m.lp"
+    lp.write(m, path)
+    if tool == "glpk":
+        run = subprocess.run([exe, "--lp", str(path), "--check", "--wfreemps", str(tmp_path / "o.mps")],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and "redefined" not in run.stdout, run.stdout
+        text = (tmp_path / "o.mps").read_text()
+        binary = ("UP", "1")
+    else:  # cbc exports the model as read (no presolve), gzipped
+        run = subprocess.run([exe, str(path), "-presolve", "off", "-export", "o.mps"], capture_output=True,
+                             text=True, timeout=120, cwd=tmp_path)
+        assert run.returncode == 0, run.stdout
+        done = tmp_path / "o.mps.gz"
+        text = gzip.decompress(done.read_bytes()).decode() if done.exists() else (tmp_path / "o.mps").read_text()
+        binary = ("BV", "1.")
+    bounds = _mps_bounds(text)
+    fixed = set(m.col_names[m.lb == 1])
+    assert set(bounds) == set(m.col_names)
+    assert {bounds[nm] for nm in fixed} == {("FX", binary[1])}
+    assert {bounds[nm] for nm in m.col_names if nm not in fixed} == {binary}
 
 
 # -- our reader on other tools' files ---------------------------------------------------------
