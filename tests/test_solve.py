@@ -190,9 +190,12 @@ def completions(puzzle: str):
 
 
 def complete_by_search(clues):
-    """All completions of a 9x9 puzzle by plain backtracking (fine for nearly full grids)."""
+    """All completions of a 9x9 puzzle by plain backtracking over its empty cells."""
     grid = clues.copy()
-    empty = [tuple(x) for x in np.argwhere(grid == 0)]
+    empty = [(int(r), int(c)) for r, c in np.argwhere(grid == 0)]
+    rows = [set(grid[r].tolist()) for r in range(9)]
+    cols = [set(grid[:, c].tolist()) for c in range(9)]
+    boxes = [set(grid[r:r + 3, c:c + 3].ravel().tolist()) for r in range(0, 9, 3) for c in range(0, 9, 3)]
     out = []
 
     def fill(k):
@@ -200,15 +203,34 @@ def complete_by_search(clues):
             out.append(grid.copy())
             return
         r, c = empty[k]
-        br, bc = r // 3 * 3, c // 3 * 3
+        b = r // 3 * 3 + c // 3
         for v in range(1, 10):
-            if v not in grid[r] and v not in grid[:, c] and v not in grid[br:br + 3, bc:bc + 3]:
+            if v not in rows[r] and v not in cols[c] and v not in boxes[b]:
                 grid[r, c] = v
+                rows[r].add(v), cols[c].add(v), boxes[b].add(v)
                 fill(k + 1)
-                grid[r, c] = 0
+                rows[r].discard(v), cols[c].discard(v), boxes[b].discard(v)
+        grid[r, c] = 0
 
     fill(0)
     return out
+
+
+# HiGHS (1.15.1) presolve wrongly reports some of count_solutions' re-solves infeasible once no-good
+# cuts are in the model (a fresh instance with the same fixings and cuts: 'Infeasible' with presolve
+# on, 'Optimal' with presolve off), so parts of the search are cut short or fail with 'Solve error'.
+COUNT_BUG = pytest.mark.xfail(strict=True, reason=(
+    "bug: count_solutions undercounts (e.g. 777 of 787, 'complete') or stops with 'Solve error': HiGHS presolve "
+    "declares a part infeasible after no-good cuts"))
+TDOKU_40_PREFIXED = "1279.6.8..5.1..2....9...1...9..1......45.....6....2..8.4.....6.7....18.....3...7."  # tdoku #40 + 3 digits
+
+
+@COUNT_BUG
+def test_count_matches_brute_force_on_54_solutions():
+    assert len(completions(TDOKU_40_PREFIXED)) == 54
+    count, grids, status = count_solutions(build_model(parse_puzzle(TDOKU_40_PREFIXED)), limit=100)
+    assert (count, status) == (54, "complete")
+    assert as_set(grids) == completions(TDOKU_40_PREFIXED)
 
 
 def test_count_time_limit():
@@ -225,7 +247,8 @@ def tdoku_cases():
     if not TDOKU.is_file():
         return [pytest.param(None, None, marks=pytest.mark.skip(reason=f"{TDOKU} not found"), id="no-data")]
     table = pd.read_csv(TDOKU, dtype={"puzzle": str, "n_solutions": int})
-    return [pytest.param(p, n, id=f"{k + 1:02d}-n{n}") for k, (p, n) in enumerate(zip(table.puzzle, table.n_solutions))]
+    return [pytest.param(p, n, id=f"{k + 1:02d}-n{n}", marks=COUNT_BUG if n in (633, 787, 838) else ())
+            for k, (p, n) in enumerate(zip(table.puzzle, table.n_solutions))]
 
 
 def test_tdoku_table_has_43_puzzles(data_dir):
