@@ -123,6 +123,12 @@ def _no_solution(where: str, status: str) -> FormatError:
     return FormatError(f"{where}: solver reports no solution (status: {status})")
 
 
+def _time_limit(where: str, status: str) -> FormatError:
+    """No solution because the solver's time limit stopped it (pipeline.interop maps an error
+    saying "time limit" to the status ``time_limit``)."""
+    return FormatError(f"{where}: solver reports no solution: time limit reached (status: {status})")
+
+
 def _truncated(where: str, detail: str) -> FormatError:
     return FormatError(f"{where}: truncated: {detail}")
 
@@ -444,7 +450,8 @@ def _parse_glpk_report(text: str, where: str) -> RawSolution:
 # ----------------------------------------------------------------------------------------------
 # CBC: `cbc model.mps solve solu out.txt`
 # ----------------------------------------------------------------------------------------------
-_CBC_FIRST = re.compile(r"^(?P<status>[A-Za-z][A-Za-z -]*?) - objective value (?P<obj>\S+)\s*$")
+# "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...
+_CBC_FIRST = re.compile(r"^(?P<status>[A-Za-z][A-Za-z ()-]*?) - objective value (?P<obj>\S+)\s*$")
 
 
 def _detect_cbc(head: str) -> bool:
@@ -460,6 +467,10 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     absent ones still mean 0; ``rows``/``all`` print the rows first (the index restarts at 0 for
     the columns); ``**`` flags an infeasible entry. Lines carry no count, so a file cut exactly
     at a line end cannot be told from a complete one (a cut inside a line can).
+
+    A stop before any integer point, ``Stopped on time (no integer solution - continuous used)``,
+    still lists values: the LP relaxation's, never accepted. It raises "no solution", said as
+    "time limit reached" when the stop was on time (``-sec``).
     """
     lines = _lines(text)
     m = _CBC_FIRST.match(lines[0].strip())
@@ -471,8 +482,13 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     if low.startswith(("unbounded", "status unknown", "linear relaxation unbounded")):
         raise _no_solution(where, status)
     rows = [(no + 1, line) for no, line in enumerate(lines[1:], start=1) if line.strip()]
-    if low.startswith("stopped") and (not rows or abs(objective) >= 1e50):
-        raise _no_solution(where, f"{status}, no integer solution")
+    # "(no integer solution - continuous used)": the values listed are the LP relaxation's
+    no_integer = "no integer solution" in low
+    if no_integer or (low.startswith("stopped") and (not rows or abs(objective) >= 1e50)):
+        detail = status if no_integer else f"{status}, no integer solution"
+        if low.startswith("stopped on time"):
+            raise _time_limit(where, detail)
+        raise _no_solution(where, detail)
     entries = []
     for k, (no, line) in enumerate(rows):
         tok = line.split()

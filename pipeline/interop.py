@@ -164,7 +164,10 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
             kept = sol if tmp is None else None  # a temporary directory is removed on return
             if "infeasible" in text:
                 return ExternalResult(None, "infeasible", seconds, kept, log)
-            if time_limit and "no solution" in text:  # stopped by --time-limit before a solution
+            # stopped by --time-limit before a solution: the readers say "time limit reached" when
+            # the file says so (CBC "Stopped on time", SCIP "time limit reached"), else only "no
+            # solution" (GLPK's status "undefined"), which after a time limit means the same
+            if time_limit and ("time limit" in text or "no solution" in text):
                 return ExternalResult(None, "time_limit", seconds, kept, log)
             raise
         return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)

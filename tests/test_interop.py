@@ -32,8 +32,6 @@ Known bugs pinned here (each test asserts the wrong outcome precisely, then call
 makes the test fail until the expectation is updated):
 
 * ``solve --solver octave`` on an infeasible puzzle exits 2 (solver failure), not 1.
-* ``solve --solver cbc --time-limit``: CBC's "Stopped on time (no integer solution - continuous
-  used)" solution file is not recognised by formats.solutions (exit 2, not 1).
 
 ``python tests/interop_matrix.py`` runs this file and prints the matrix as a markdown table.
 """
@@ -344,10 +342,6 @@ def test_cli_solve_time_limit(solver, tmp_path):
         hard = f.readline().strip()
     done = cli("solve", hard, "--variant", "x", "--solver", solver, "--time-limit", "0.2", "--format", "line",
                "--workdir", tmp_path / "w")
-    if solver == "cbc" and done.returncode == 2 and "unrecognised solution format" in done.stderr:
-        # CBC writes "Stopped on time (no integer solution - continuous used) - objective value 0"
-        # and the relaxation's values; formats.solutions' _CBC_FIRST status pattern has no '('
-        pytest.xfail("CBC's 'Stopped on time (no integer solution - continuous used)' file is not recognised")
     assert done.returncode in (0, 1), done.stderr
     if done.returncode == 1:
         assert "no solution: time limit of 0.2 s reached" in done.stderr

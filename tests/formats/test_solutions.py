@@ -512,6 +512,35 @@ def test_error_truncated_highs_raw(nine, tmp_path):
     expect_error(path, nine[2], f"{path}: truncated: 10 of the 729 column lines announced by '# Columns'")
 
 
+def test_cbc_stopped_statuses(nine, tmp_path):
+    """CBC's first line after a limit: an incumbent is a solution; "(no integer solution -
+    continuous used)" lists the LP relaxation's values, never a solution even when they look
+    integral, and a stop on time says "time limit" (``solve --solver cbc --time-limit``: exit 1)."""
+    puzzle, model, man, work = nine
+    text = (work / "g.sol").read_text()  # "name value" lines of the solution (Gurobi layout)
+    pairs = [ln.split() for ln in text.splitlines() if ln and not ln.startswith("#")]
+    body = "".join(f"{k:7d} {name:<22} {float(v):15.8g} {0:23.8g}\n" for k, (name, v) in enumerate(pairs)
+                   if float(v) != 0)
+
+    def cbc_file(first: str):
+        path = tmp_path / f"cbc_{len(list(tmp_path.iterdir()))}.txt"
+        path.write_text(f"{first} - objective value 0.00000000\n" + body)
+        return path
+
+    for first in ("Optimal", "Stopped on time", "Stopped on iterations"):
+        assert_verifies(cbc_file(first), puzzle, man, "cbc")
+    status = "Stopped on time (no integer solution - continuous used)"
+    path = cbc_file(status)
+    expect_error(path, man, f"{path}: solver reports no solution: time limit reached (status: {status})")
+    status = "Stopped on nodes (no integer solution - continuous used)"
+    path = cbc_file(status)
+    expect_error(path, man, f"{path}: solver reports no solution (status: {status})")
+    path = tmp_path / "empty_stop.txt"
+    path.write_text("Stopped on time - objective value 1e+50\n")
+    expect_error(path, man, f"{path}: solver reports no solution: time limit reached "
+                            "(status: Stopped on time, no integer solution)")
+
+
 def test_error_truncated_other_formats(nine, reference, tmp_path):
     puzzle, model, man, x, order, work = reference
     xml = tmp_path / "cut.xml"
