@@ -6,6 +6,7 @@ through :func:`pipeline.importer.import_solution`, exactly as a user's would.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -64,7 +65,22 @@ def solver_available(name: str) -> str | None:
     return f"unknown solver {name!r}; expected one of {', '.join(SOLVERS)}"
 
 
+# Octave 7 prints this at every exit after an error: noise, never the error itself
+_OCTAVE_EXIT_NOISE = "error: ignoring const execution_exception& while preparing to exit"
+
+
+class _NoSolution(Exception):
+    """A runner's solver stopped without a solution and wrote no file saying so (Octave's
+    solve_sudoku.m raises an error instead): ``status`` is ``infeasible`` or ``time_limit``."""
+
+    def __init__(self, status: str, log: str):
+        super().__init__(status)
+        self.status, self.log = status, log
+
+
 def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
+    """The log of ``cmd``; SolveError when it fails, naming its first ``error: `` line (Octave's
+    real error comes first, its exit noise last), else its last line."""
     try:
         done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -73,8 +89,9 @@ def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
         raise SolveError(f"{cmd[0]}: cannot run: {e.strerror or e}") from None
     log = done.stdout + done.stderr
     if done.returncode != 0:
-        last = next((line for line in reversed(log.strip().splitlines()) if line.strip()), "")
-        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}: {last.strip()[:200]}")
+        lines = [line.strip() for line in log.splitlines() if line.strip() and line.strip() != _OCTAVE_EXIT_NOISE]
+        said = next((line for line in lines if line.startswith("error: ")), lines[-1] if lines else "")
+        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}: {said[:200]}")
     return log
 
 
@@ -112,12 +129,31 @@ def _solve_glpk(workdir: Path, time_limit):
     return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
 
 
+# what solve_sudoku.m raises when glpk returns no solution (formats/matlab.py)
+_GLPK_NO_SOLUTION = re.compile(r"glpk found no solution \(error (-?\d+), status (-?\d+)\)")
+_GLPK_ENOPFS, _GLPK_ETMLIM = 10, 9            # glpk errnum: no primal feasible solution; time limit
+_GLPK_UNDEF, _GLPK_INFEAS, _GLPK_NOFEAS = 1, 3, 4  # glpk status (Octave: help glpk)
+
+
 def _solve_octave(workdir: Path, time_limit):
     exe = shutil.which("octave-cli") or shutil.which("octave")
     cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", "run('solve_sudoku.m')"]
     if Path(exe).name == "octave-cli":
         cmd.remove("--no-gui")
-    return workdir / "sudoku.csv", _run(cmd, workdir, None if not time_limit else time_limit + 60)
+    try:
+        return workdir / "sudoku.csv", _run(cmd, workdir, None if not time_limit else time_limit + 60)
+    except SolveError as e:
+        # Octave's glpk fills status only when errnum is 0: infeasible is errnum 10 (the presolver
+        # finds the relaxation infeasible) or status 3/4; a time limit is errnum 9
+        m = _GLPK_NO_SOLUTION.search(str(e))
+        if m is None:
+            raise
+        errnum, status = int(m.group(1)), int(m.group(2))
+        if errnum == _GLPK_ENOPFS or status in (_GLPK_INFEAS, _GLPK_NOFEAS):
+            raise _NoSolution("infeasible", str(e)) from None
+        if errnum == _GLPK_ETMLIM or (time_limit and status == _GLPK_UNDEF):
+            raise _NoSolution("time_limit", str(e)) from None
+        raise
 
 
 _FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matlab"}
@@ -151,7 +187,10 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
         model = build_model(puzzle, scheme, order, clues)
         export_model(model, work, _FORMATS_FOR[solver], dense="never")
         start = time.perf_counter()
-        sol, log = _RUNNERS[solver](work, time_limit)
+        try:
+            sol, log = _RUNNERS[solver](work, time_limit)
+        except _NoSolution as e:  # the solver said so, and wrote no solution file
+            return ExternalResult(None, e.status, time.perf_counter() - start, None, e.log)
         seconds = time.perf_counter() - start
         if not sol.exists():
             raise SolveError(f"solver {solver}: wrote no solution file ({sol.name})")

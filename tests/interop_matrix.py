@@ -8,7 +8,7 @@ and convention the run covered: ``ok (N/N)``, or the passed count with each fail
 ``n/a`` where the solver does not read that format, ``skipped: reason`` where it is not
 installed. CBC cells split Debian's binary and PuLP's; GLPK cells split ``-w`` (raw) and ``-o``
 (report). A cell also says whether the CLI import of that path was tested and passed. The last
-rows give ``python -m pipeline solve --solver S``: solved puzzles, then an infeasible puzzle and a
+rows give ``python -m pipeline solve --solver S``: solved puzzles, then infeasible puzzles and a
 ``--time-limit`` too short (exit 1 'no solution', or a right grid in time, is ok). Notes under the table give the reasons in
 full, the per-puzzle counts and the run time. The exit code is pytest's.
 """

@@ -22,16 +22,14 @@ Coverage: NOTHING IS SAMPLED. Every path runs on every puzzle in every conventio
 18 file paths (630 solver runs: one glpsol run serves -w and -o) plus 84 Octave scripts, about
 45 s here (2 shared cores). Each solution file goes through
 ``pipeline.importer.import_solution`` and must verify, with a zero residual and the grid of the
-in-process HiGHS solve. Through the CLI (``python -m pipeline import FILE --manifest M``, exit 0)
-at least one path per solver (``CLI_IMPORTS``, default puzzle, conventions spread out), and
-``python -m pipeline solve PUZZLE --solver S`` for every solver on two puzzles (``CLI_SOLVES``),
-an infeasible 4x4 (exit 1) and a ``--time-limit`` too short (exit 1, or a right grid in time).
+in-process HiGHS solve; a positional file (GLPK ``-w``, HiGHS styles -1/2) also has the solver's
+column order checked to be the export's. Through the CLI (``python -m pipeline import FILE
+--manifest M``, exit 0) at least one path per solver (``CLI_IMPORTS``, default puzzle,
+conventions spread out), and ``python -m pipeline solve PUZZLE --solver S`` for every solver on
+two puzzles (``CLI_SOLVES``), on two infeasible puzzles (a 4x4 that presolve settles, a 9x9 that
+takes branching; exit 1, one line) and with a ``--time-limit`` too short (exit 1, or a right
+grid in time).
 An absent solver or data set skips its tests with the reason printed.
-
-Known bugs pinned here (each test asserts the wrong outcome precisely, then calls xfail, so a fix
-makes the test fail until the expectation is updated):
-
-* ``solve --solver octave`` on an infeasible puzzle exits 2 (solver failure), not 1.
 
 ``python tests/interop_matrix.py`` runs this file and prints the matrix as a markdown table.
 """
@@ -302,6 +300,11 @@ def test_cli_solve(solver, pid, extra, exports, tmp_path):
 
 
 INFEASIBLE_4X4 = "12........3...4."  # cell (1,3) can hold neither 3 nor 4: consistent clues, no solution
+# DEFAULT_PUZZLE with a wrong 2 at (1,7): no solution, but its LP relaxation is feasible, so the
+# solvers find out by branching (Octave's glpk: errnum 0, status 4) rather than in presolve
+# (errnum 10, as for the 4x4)
+INFEASIBLE_9X9 = "050079200000000500092000060080000407020600010070250080000040000008020000730001000"
+INFEASIBLE = {"4x4": (INFEASIBLE_4X4, "--box", "2x2"), "9x9": (INFEASIBLE_9X9,)}
 SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")
 
 
@@ -315,19 +318,31 @@ def _need_cli_solver(solver: str) -> None:
         skip(reason)
 
 
+@pytest.mark.parametrize("which", list(INFEASIBLE))
 @pytest.mark.parametrize("solver", SOLVERS)
-def test_cli_solve_infeasible(solver, tmp_path):
-    """An infeasible puzzle: exit 1 and 'no solution: ... infeasible' from every solver."""
+def test_cli_solve_infeasible(solver, which, tmp_path):
+    """An infeasible puzzle: exit 1 and one line 'no solution: ... infeasible' from every solver
+    (Octave: solve_sudoku.m's 'glpk found no solution (error E, status S)' error, recognised)."""
     _need_cli_solver(solver)
-    done = cli("solve", INFEASIBLE_4X4, "--box", "2x2", "--solver", solver, "--workdir", tmp_path / "w")
-    if solver == "octave" and done.returncode == 2 and "octave" in done.stderr:
-        # solve_sudoku.m raises error('solve_sudoku:nosolution', 'glpk found no solution (error 10, ...)'),
-        # Octave exits 1, and interop._run reports Octave's last log line, its exit noise
-        # "error: ignoring const execution_exception& while preparing to exit", as a failure (exit 2)
-        pytest.xfail("Octave: solve_sudoku.m's 'glpk found no solution' becomes a solver failure (exit 2), "
-                     "not 'no solution' (exit 1)")
+    done = cli("solve", *INFEASIBLE[which], "--solver", solver, "--workdir", tmp_path / "w")
     assert done.returncode == 1, done.stderr
-    assert "no solution: the puzzle has no solution (infeasible)" in done.stderr
+    assert done.stderr == "no solution: the puzzle has no solution (infeasible)\n"
+
+
+def test_run_reports_the_first_error_line(tmp_path):
+    """A failed solver is named by its first 'error: ' line: Octave 7 ends every failed run with
+    'error: ignoring const execution_exception& while preparing to exit', which hid the real one."""
+    from pipeline.errors import SolveError
+    from pipeline.interop import _run
+
+    noise = "error: ignoring const execution_exception& while preparing to exit"
+    script = f"echo 'Read model.mat'; echo 'error: the real one' >&2; echo 'error: called from' >&2; echo '{noise}' >&2; exit 1"
+    with pytest.raises(SolveError) as e:
+        _run(["sh", "-c", script], tmp_path, 10)
+    assert str(e.value) == "sh exited with code 1: error: the real one"
+    with pytest.raises(SolveError) as e:  # no 'error: ' line: the last line, never the noise
+        _run(["sh", "-c", f"echo 'glpk: out of memory'; echo '{noise}'; exit 3"], tmp_path, 10)
+    assert str(e.value) == "sh exited with code 3: glpk: out of memory"
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
