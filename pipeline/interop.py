@@ -137,7 +137,9 @@ _GLPK_UNDEF, _GLPK_INFEAS, _GLPK_NOFEAS = 1, 3, 4  # glpk status (Octave: help g
 
 def _solve_octave(workdir: Path, time_limit):
     exe = shutil.which("octave-cli") or shutil.which("octave")
-    cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", "run('solve_sudoku.m')"]
+    # solve_sudoku.m passes sudoku_time_limit (seconds) to glpk as tmlim
+    setup = f"sudoku_time_limit = {float(time_limit)!r}; " if time_limit else ""
+    cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", f"{setup}run('solve_sudoku.m')"]
     if Path(exe).name == "octave-cli":
         cmd.remove("--no-gui")
     try:

@@ -198,6 +198,10 @@ def test_script_mentions_convention_and_paths():
     assert "x_full(kept) = x;" in text and "kept_columns.csv" in text
     assert "scheme block, order C" in text
     assert "kept" not in mat.render_script(build_model(PUZZLES["default"]))
+    # optional time limit, in seconds: glpk's tmlim is in milliseconds
+    assert "if exist('sudoku_time_limit', 'var') && ~isempty(sudoku_time_limit)" in text
+    assert "glpk_param.tmlim = max(1, round(1000 * time_limit));" in text
+    assert "opts = optimoptions(opts, 'MaxTime', time_limit);" in text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,4 +307,37 @@ def test_octave_defaults_csv_fallback(octave_run):
     root, out = octave_run
     assert "RESULT plain OK" in out, out[-2000:]
     grid = np.loadtxt(root / "plain-csv-only" / "sudoku.csv", delimiter=",", dtype=np.int64)
+    assert verify_grid(grid, PUZZLES["default"])
+
+
+@pytest.mark.interop
+def test_octave_time_limit(tmp_path):
+    """sudoku_time_limit (seconds) reaches glpk as tmlim: a 25x25 that glpk takes minutes over stops
+    within seconds with glpk's time-limit error (9); the default puzzle solves under a limit."""
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:
+        pytest.skip("GNU Octave not found (octave-cli/octave not on PATH): solve_sudoku.m not run")
+    if not (DATA / "25x25_gecode.txt").exists():
+        pytest.skip(f"data set {DATA / '25x25_gecode.txt'} not found")
+    hard = parse_puzzle((DATA / "25x25_gecode.txt").read_text().splitlines()[0])
+    lines = ["more off;"]
+    for case, puzzle, limit in (("hard", hard, 1), ("easy", PUZZLES["default"], 60)):
+        d = tmp_path / case
+        mat.export(build_model(puzzle), d)
+        lines += [
+            f"clear sudoku_time_limit; sudoku_time_limit = {limit}; tic;",
+            f"try, run({_octave_string(d / 'solve_sudoku.m')}); printf('RESULT {case} OK %.1f\\n', toc);",
+            f"catch err, printf('RESULT {case} FAIL %.1f %s\\n', toc, err.message); end",
+        ]
+    driver = tmp_path / "driver.m"
+    driver.write_text("\n".join(lines) + "\n")
+    proc = subprocess.run([exe, "--no-gui", "--quiet", "--no-window-system", str(driver)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    hard_result = re.search(r"^RESULT hard FAIL (\S+) (.*)$", proc.stdout, re.M)
+    assert hard_result, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert float(hard_result.group(1)) < 30
+    # GLP_ETMLIM; Octave's glpk fills status only when errnum is 0 (7.3 leaves -1)
+    assert re.fullmatch(r"glpk found no solution \(error 9, status -?\d+\)", hard_result.group(2))
+    assert re.search(r"^RESULT easy OK ", proc.stdout, re.M), proc.stdout[-2000:]
+    grid = np.loadtxt(tmp_path / "easy" / "sudoku.csv", delimiter=",", dtype=np.int64)
     assert verify_grid(grid, PUZZLES["default"])
