@@ -408,6 +408,7 @@ def test_highs_options_are_checked_and_recorded(sample, tmp_path):
         run_batch(path, tmp_path / "bad", highs_options={"no_such_option": 1}, progress="none")
     out = tmp_path / "ok"
     run_batch(path, out, workers=1, limit=2, highs_options={"mip_heuristic_effort": 0.2}, progress="none")
-    assert json.loads((out / MANIFEST).read_text())["options"]["highs_options"] == {"mip_heuristic_effort": 0.2}
+    assert json.loads((out / MANIFEST).read_text())["options"]["highs_options"] == {
+        **batch.DEFAULT_HIGHS_OPTIONS, "mip_heuristic_effort": 0.2}
     with pytest.raises(PipelineError, match="other solve options"):
         run_batch(path, out, workers=1, progress="none")  # resuming with other HiGHS options
