@@ -140,9 +140,9 @@ def test_brute_force_oracle_counts():
     assert len(brute_force(4, (2, 2))) == 288
 
 
-@pytest.mark.parametrize("clues", ["rows", "reduce"])
-def test_empty_4x4_sudoku_has_288_solutions(clues):
-    count, grids, status = count_solutions(build_model(parse_puzzle("." * 16), clues=clues), limit=300)
+def test_empty_4x4_sudoku_has_288_solutions():
+    # (other clue encodings are counted in the tests below: bounds for Latin 4, all for THREE_SOLUTIONS)
+    count, grids, status = count_solutions(build_model(parse_puzzle("." * 16)), limit=300)
     assert (count, status) == (288, "complete")
     assert as_set(grids) == as_set(brute_force(4, (2, 2)))
 
