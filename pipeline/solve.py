@@ -156,6 +156,13 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
             if deadline is not None:
                 h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
             result = run_highs(h, model)
+            if result.status != "optimal":
+                # HiGHS 1.15's presolve mishandles models carrying no-good cuts: it can report a
+                # part infeasible when it is not (undercounts on tdoku puzzles) or postsolve to a
+                # point violating a cut ("Solve error"). Such answers are re-checked without it.
+                h.setOptionValue("presolve", "off")
+                result = run_highs(h, model)
+                h.setOptionValue("presolve", "choose")
             if result.status == "infeasible":
                 break
             if not result.solved:
