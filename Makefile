@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 OUT    ?= out
-# seed 000's puzzle (SEEDS.md section 1) is the built-in default
-PUZZLE ?= 050079000000000500092000060080000407020600010070250080000040000008020000730001000
+# empty PUZZLE: the CLI's built-in default, seed 000's puzzle (SEEDS.md section 1)
+PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
 .PHONY: export test solvers bench bench-quick venv clean help

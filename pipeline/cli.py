@@ -37,8 +37,9 @@ def check_ranges(args) -> None:
 # ---------------------------------------------------------------------------------------------
 def _add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
     if positional:
-        p.add_argument(name, metavar="PUZZLE",
-                       help="81-char string ('.' or '0' empty), grid text/CSV file, N-by-3 row,col,digit CSV, or '-' for stdin")
+        p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
+                       help="81-char string ('.' or '0' empty), grid text/CSV file, N-by-3 row,col,digit CSV, "
+                            "or '-' for stdin (default: the built-in seed puzzle, 23 clues)")
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
     p.add_argument("--regions", metavar="IDS", help="jigsaw regions: one id per cell, row-major (string or file)")

@@ -304,7 +304,7 @@ def test_bad_input_subprocess(tmp_path, args):
     assert_one_error_line(code, out, err)
 
 
-@pytest.mark.parametrize("args", [["solve"], ["solve", PUZZLE, "--scheme", "kji"], ["frobnicate"],
+@pytest.mark.parametrize("args", [["export"], ["solve", PUZZLE, "--scheme", "kji"], ["frobnicate"],
                                   ["solve", PUZZLE, "--limit", "3"]])
 def test_usage_errors_exit_2_with_one_line(capsys, args):
     with pytest.raises(SystemExit) as exit_:
@@ -322,3 +322,11 @@ def test_usage_error_subprocess():
 
 def test_negative_time_limit_is_bad_input(capsys):
     assert_one_error_line(*call(capsys, "solve", PUZZLE, "--time-limit", "-1"))
+
+
+def test_puzzle_defaults_to_the_seed(capsys):
+    """Without PUZZLE the commands use seed 000's puzzle, the one make export exports."""
+    code, out, _ = call(capsys, "build")
+    assert code == 0 and "23 clues" in out and "347" in out
+    code, out, _ = call(capsys, "solve", "--format", "line")
+    assert code == 0 and out.strip()[1:3] == "56" and len(out.strip()) == 81
