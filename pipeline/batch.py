@@ -315,6 +315,7 @@ class ShapeSolver:
         self.lb = np.zeros(self.n_vars, dtype=bool)   # bounds currently inside the Highs instance
         self.ub = np.ones(self.n_vars, dtype=bool)
         self.base_rows = self.highs.getNumRow()
+        self.presolve = str(options.highs_options.get("presolve", "choose"))
 
     def bounds(self, clues: np.ndarray, cand: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Column bounds of puzzles ``(P, N*N)`` as two bool ``(P, n_vars)`` arrays: ``lb`` true
@@ -431,6 +432,16 @@ class ShapeSolver:
                 self.highs.addRow(-np.inf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
                 status, more, more_nodes, x = self._run()
                 seconds, nodes = seconds + more, nodes + more_nodes
+                if status != "optimal":
+                    # HiGHS 1.15's presolve mishandles models carrying no-good cuts: it can call
+                    # a feasible model infeasible (undercounts) or postsolve to a point violating
+                    # a cut. Such answers are re-checked without presolve (as count_solutions).
+                    self.highs.setOptionValue("presolve", "off")
+                    try:
+                        status, more, more_nodes, x = self._run()
+                    finally:
+                        self.highs.setOptionValue("presolve", self.presolve)
+                    seconds, nodes = seconds + more, nodes + more_nodes
                 if status == "infeasible":
                     stop = "complete"
                     break

@@ -412,3 +412,17 @@ def test_highs_options_are_checked_and_recorded(sample, tmp_path):
         **batch.DEFAULT_HIGHS_OPTIONS, "mip_heuristic_effort": 0.2}
     with pytest.raises(PipelineError, match="other solve options"):
         run_batch(path, out, workers=1, progress="none")  # resuming with other HiGHS options
+
+
+def test_count_matches_tdoku_exact_counts(data_dir, tmp_path):
+    """--count K against tdoku's exact counts (3 to 847 solutions): min(count, K) exactly.
+    The no-good re-solves are re-checked without HiGHS presolve, which undercounts otherwise."""
+    tdoku = pd.read_csv(data_dir / "sets" / "9x9_tdoku_test_counts.csv", dtype={"puzzle": str})
+    several = tdoku[tdoku["n_solutions"] >= 2]
+    path = tmp_path / "several.csv"
+    several.to_csv(path, index=False)
+    out = tmp_path / "out"
+    run_batch(path, out, workers=2, count=15, progress="none")
+    df = _read(out)
+    assert df["n_solutions"].tolist() == np.minimum(several["n_solutions"], 15).tolist()
+    assert df["error"].isna().all()
