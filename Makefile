@@ -7,7 +7,7 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test solvers bench bench-quick venv clean help
+.PHONY: export test solvers bench bench-quick bench-batch venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
@@ -22,7 +22,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install -q -e '.[test,dask]'
+	$(PY) -m pip install -q -e '.[test,dask,progress]'
 	touch $@
 
 venv: $(VENV)/.installed
@@ -48,6 +48,10 @@ bench: $(VENV)/.installed-test
 
 bench-quick: $(VENV)/.installed-test
 	$(PY) bench/run.py --quick
+
+# batch throughput, 1 vs 2 workers on a sample of ../shared/data
+bench-batch: $(VENV)/.installed-test
+	$(PY) bench/run.py --batch
 
 clean:
 	rm -rf $(OUT) .pytest_cache

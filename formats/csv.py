@@ -15,25 +15,42 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 import scipy.sparse as sp
 
 from pipeline.errors import FormatError
 
 from .base import Format, ModelData, atomic_open, open_text, register
-from .textio import dense_01_rows, join_columns, number_strings
+from .textio import dense_01_rows, number_strings
 
 DENSE_LIMIT = 50_000_000  # entries; beyond this the dense CSV is skipped in 'auto' mode
 _CHUNK = 1 << 20  # nonzeros per write
+
+
+def _write_csv_chunks(f, columns) -> None:
+    """Append header-less CSV text of equal-length arrays (numeric, or pyarrow arrays) to ``f``."""
+    n = len(columns[0])
+    options = pacsv.WriteOptions(include_header=False, quoting_style="none")
+    for start in range(0, n, _CHUNK):
+        table = pa.table({str(k): col[start:start + _CHUNK] for k, col in enumerate(columns)})
+        pacsv.write_csv(table, f, options)
+
+
+def _values(data: np.ndarray):
+    """Matrix values as integers when they are (the 0/1 case), so the text reads ``1`` not ``1.0``."""
+    data = np.asarray(data)
+    if data.size and np.all(data == np.rint(data)) and np.abs(data).max() < 2**31:
+        return data.astype(np.int32)
+    return data
 
 
 def write_triplets(matrix: sp.spmatrix, path) -> Path:
     """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``."""
     coo = matrix.tocsr().tocoo()
     with atomic_open(path, "wb") as f:
-        for start in range(0, coo.nnz, _CHUNK):
-            sl = slice(start, start + _CHUNK)
-            f.write(join_columns([(coo.row[sl] + 1).astype("S20"), (coo.col[sl] + 1).astype("S20"),
-                                  number_strings(coo.data[sl])]))
+        if coo.nnz:
+            _write_csv_chunks(f, [coo.row.astype(np.int64) + 1, coo.col.astype(np.int64) + 1, _values(coo.data)])
         f.write(b"%d,%d,0\n" % matrix.shape)
     return Path(path)
 
@@ -97,13 +114,15 @@ def read_dense(path) -> sp.csr_matrix:
 def write_long(model, path) -> Path:
     """``row_label,col_name,value`` (header), one line per nonzero of the solver view."""
     coo = model.Aeq.tocoo()
-    labels = np.asarray(model.row_labels, dtype="S")
-    names = np.asarray(model.col_names, dtype="S")
+    # dictionary arrays: each label/name is rendered once, the rows just index them
+    labels = pa.array(np.asarray(model.row_labels, dtype=str))
+    names = pa.array(np.asarray(model.col_names, dtype=str))
     with atomic_open(path, "wb") as f:
         f.write(b"row_label,col_name,value\n")
-        for start in range(0, coo.nnz, _CHUNK):
-            sl = slice(start, start + _CHUNK)
-            f.write(join_columns([labels[coo.row[sl]], names[coo.col[sl]], number_strings(coo.data[sl])]))
+        if coo.nnz:
+            _write_csv_chunks(f, [pa.DictionaryArray.from_arrays(pa.array(coo.row.astype(np.int32)), labels),
+                                  pa.DictionaryArray.from_arrays(pa.array(coo.col.astype(np.int32)), names),
+                                  _values(coo.data)])
     return Path(path)
 
 

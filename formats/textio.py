@@ -3,24 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-_DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
-
-
-def int_strings(values: np.ndarray) -> np.ndarray:
-    """Non-negative integers -> fixed-width byte strings (``S`` dtype, no padding)."""
-    values = np.asarray(values, dtype=np.int64)
-    return values.astype("S20") if values.size else np.array([], dtype="S1")
-
-
-def join_columns(columns: list[np.ndarray], sep: bytes = b",", end: bytes = b"\n") -> bytes:
-    """Join per-row byte-string columns into text lines: ``c1 sep c2 ... end``."""
-    if not columns or columns[0].size == 0:
-        return b""
-    out = columns[0].astype(object)
-    for col in columns[1:]:
-        out = out + sep + col.astype(object)
-    return end.join(out.tolist()) + end
-
 
 def dense_01_rows(matrix, row_start: int, row_stop: int) -> bytes:
     """Rows of a 0/1 sparse matrix as comma-separated ``0``/``1`` text lines."""

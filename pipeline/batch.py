@@ -50,7 +50,7 @@ from .build import build_model
 from .decode import INTEGRALITY_TOL
 from .errors import PipelineError, PuzzleError, SolveError
 from .puzzle import COMPACT_DIGITS, VARIANTS, Puzzle, default_box, grid_to_string, parse_box, parse_puzzle
-from .solve import _STATUS, highs_for
+from .solve import HIGHS_STATUS, highs_for
 from .verify import verify_grid
 
 PART_PREFIX = "part-"
@@ -365,7 +365,7 @@ class ShapeSolver:
         h.run()
         seconds = time.perf_counter() - start
         model_status = h.getModelStatus()
-        status = _STATUS.get(model_status) or h.modelStatusToString(model_status)
+        status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
         nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
         feasible = h.getInfoValue("primal_solution_status")[1] == 2  # kSolutionStatusFeasible
         if not feasible:

@@ -11,7 +11,7 @@ from .build import Model
 from .decode import INTEGRALITY_TOL, grid_from_vector
 from .errors import SolveError
 
-_STATUS = {
+HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
     highspy.HighsModelStatus.kOptimal: "optimal",
     highspy.HighsModelStatus.kInfeasible: "infeasible",
     highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
@@ -67,7 +67,7 @@ def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
     start = time.perf_counter()
     h.run()
     seconds = time.perf_counter() - start
-    status = _STATUS.get(h.getModelStatus(), h.modelStatusToString(h.getModelStatus()))
+    status = HIGHS_STATUS.get(h.getModelStatus(), h.modelStatusToString(h.getModelStatus()))
     if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
         return _empty_model_result(h, model, seconds)
     info = h.getInfo()
