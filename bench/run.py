@@ -34,10 +34,11 @@ from bench.measure import OUR_WRITERS  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 OTHER_WRITERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
-REFERENCE = {"mps": "highspy-mps", "lp": "highspy-lp", "parquet": "highspy-mps", "csv": "highspy-mps",
+REFERENCE = {"mps": "highspy-mps", "lp": "highspy-lp", "parquet": "highspy-mps", "parquet-coo": "highspy-mps",
+             "csv": "highspy-mps",
              "highspy-mps": "highspy-mps", "highspy-lp": "highspy-lp",
              "pyarrow-csv": "highspy-mps", "pyarrow-parquet": "highspy-mps"}
-BARE = {"parquet": "pyarrow-parquet", "csv": "pyarrow-csv"}
+BARE = {"parquet": "pyarrow-parquet", "parquet-coo": "pyarrow-parquet", "csv": "pyarrow-csv"}
 BATCH_SETS = {
     "sudoku17": ("dev/9x9_sudoku17.txt", 2000, 40),
     "hardest": ("dev/9x9_forum_hardest_1905_11plus.txt", 100, 6),
@@ -74,7 +75,7 @@ def registered_writers() -> dict[str, str | None]:
 
     status = {}
     for name in OUR_WRITERS:
-        fmt = formats.FORMATS.get(name)
+        fmt = formats.FORMATS.get(name.split("-")[0])  # parquet-coo: a part of the parquet format
         status[name] = None if fmt is not None and fmt.write is not None else "not registered yet"
     return status
 

@@ -193,12 +193,17 @@ class Model:
         return self.convention.names(self.columns)
 
     def family_counts(self) -> dict[str, int]:
-        """Rows of the solver view per family (``clue`` for B rows)."""
-        prefixes = np.char.partition(self.row_labels, "_")[:, 0] if self.n_rows else np.array([], str)
-        names, counts = np.unique(prefixes, return_counts=True)
-        got = dict(zip(names.tolist(), counts.tolist()))
-        order = [f for f, _ in family_row_counts(self.puzzle)] + ["clue"]
-        return {f: got[f] for f in order if f in got}
+        """Rows of the solver view per family (``clue`` for B rows); families with rows only."""
+        sizes = family_row_counts(self.puzzle)
+        if self.is_reduced:
+            bounds = np.cumsum([0] + [size for _, size in sizes])
+            kept = np.diff(np.searchsorted(self._reduction[1], bounds))
+        else:
+            kept = [size for _, size in sizes]
+        counts = {name: int(k) for (name, _), k in zip(sizes, kept) if k}
+        if self.clue_encoding == "rows" and self.B.shape[0]:
+            counts["clue"] = self.B.shape[0]
+        return counts
 
     def full_vector(self, x: np.ndarray) -> np.ndarray:
         """Solver-view vector -> all ``N^3`` positions (clue variables set to 1 for reduce)."""
