@@ -20,7 +20,7 @@ import pytest
 
 from oracles import PROJECT, oracle_matrix
 
-OURS = ["mps", "lp", "parquet", "csv"]
+OURS = ["mps", "lp", "parquet", "parquet-coo", "csv"]
 OTHERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
 SIZES = [3, 4]
 
@@ -64,7 +64,7 @@ def test_json_structure(quick):
         assert r["seconds"] > 0 and r["bytes"] > 0 and r["peak_rss_mb"] > 0 and r["mb_per_s"] > 0
         assert r["check"] == "ok"
         assert r["reference"] in ("highspy-mps", "highspy-lp") and r["x_highspy"] > 0
-        if r["writer"] in ("parquet", "csv"):
+        if r["writer"] in ("parquet", "parquet-coo", "csv"):
             assert r["x_pyarrow"] > 0
     for row in result["build"]:
         assert row["build"]["nnz"] == row["bare"]["nnz"] == 4 * row["N"] ** 3
@@ -130,6 +130,11 @@ def test_written_files_are_the_model(quick, oracle_models, n):
         assert np.array_equal(_dense(t["row"].to_numpy(), t["col"].to_numpy(), t["value"].to_numpy(), shape), want)
         assert b"sudoku_pipeline" in t.schema.metadata
         checked.add("parquet")
+    if "parquet-coo" in written:  # the triplet file alone, as the like-for-like rival of bare pyarrow
+        t = pq.read_table(files / f"parquet-coo-n{n}" / "model_coo.parquet")
+        assert np.array_equal(_dense(t["row"].to_numpy(), t["col"].to_numpy(), t["value"].to_numpy(), shape), want)
+        assert b"sudoku_pipeline" in t.schema.metadata
+        checked.add("parquet-coo")
     t = pcsv.read_csv(files / f"pyarrow-csv-n{n}" / "triplets.csv")
     assert np.array_equal(_dense(t["row"].to_numpy() - 1, t["col"].to_numpy() - 1, t["value"].to_numpy(), shape), want)
     t = pq.read_table(files / f"pyarrow-parquet-n{n}" / "triplets.parquet")
@@ -154,7 +159,8 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
     bench_run = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench_run)
     monkeypatch.setattr(bench_run, "registered_writers", lambda: {"mps": "not registered yet", "lp": None,
-                                                                  "parquet": None, "csv": None})
+                                                                  "parquet": None, "parquet-coo": None,
+                                                                  "csv": None})
     code = bench_run.main(["--quick", "--quiet", "--sizes", "3", "--writers", "mps,highspy-mps",
                            "--results-dir", str(tmp_path)])
     assert code == 0
