@@ -259,3 +259,57 @@ def oracle():
         shuffled_sudoku=shuffled_sudoku, x_solution=x_solution, box_regions=box_regions,
         region_string=region_string, compact=compact, grid_of=grid_of,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# the format round-trip set (tests/formats/*): one puzzle per shape and variant, every convention
+# ---------------------------------------------------------------------------------------------
+SETS_DIR = DATA_DIR / "sets"
+SIX = ("123456" "4.6123" "2315.4" "564231" "3.2645" "64531.")  # 6x6 with 2x3 boxes, some blanks
+FOUR = "1.3..4.22.....21"
+LATIN5 = "12..." "....1" "3...." ".4..." "..5.."
+
+
+def round_trip_puzzles() -> dict:
+    """name -> Puzzle: default, 4x4, 6x6 (2x3 boxes), Latin square, and (with the data) jigsaw, X."""
+    import pandas as pd
+
+    from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+
+    out = {
+        "default": parse_puzzle(DEFAULT_PUZZLE),
+        "4x4": parse_puzzle(FOUR),
+        "6x6": parse_puzzle(SIX, box="2x3"),
+        "latin5": parse_puzzle(LATIN5, variant="latin"),
+    }
+    if (SETS_DIR / "jigsaw.csv").exists():
+        table = pd.read_csv(SETS_DIR / "jigsaw.csv")
+        row = table[table.puzzle.str.len() == 81].iloc[0]
+        out["jigsaw"] = parse_puzzle(row.puzzle, regions=row.regions, variant=row.variant)
+    if (SETS_DIR / "9x9_x.txt").exists():
+        out["x"] = parse_puzzle((SETS_DIR / "9x9_x.txt").read_text().splitlines()[0], variant="x")
+    return out
+
+
+def round_trip_cases(puzzles: dict) -> list[tuple[str, str, str, str]]:
+    """(name, scheme, order, clue encoding) for every convention a puzzle has."""
+    return [(name, scheme, order, enc)
+            for name, p in puzzles.items()
+            for scheme in (("ijk", "block") if p.has_boxes else ("ijk",))
+            for order in "FC"
+            for enc in ("rows", "bounds", "reduce")]
+
+
+def assert_same_model_data(got, want, *, metadata: bool = True) -> None:
+    """Field-by-field equality of two ModelData (sparse matrices compared by their nonzeros)."""
+    import scipy.sparse as sp
+
+    assert got.Aeq.shape == want.Aeq.shape
+    assert (sp.csr_matrix(got.Aeq) != sp.csr_matrix(want.Aeq)).nnz == 0
+    for name in ("row_lower", "row_upper", "lb", "ub", "cost"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+    np.testing.assert_array_equal(np.asarray(got.integrality, bool), np.asarray(want.integrality, bool))
+    np.testing.assert_array_equal(got.row_labels, want.row_labels)
+    np.testing.assert_array_equal(got.col_names, want.col_names)
+    if metadata:
+        assert got.metadata == want.metadata

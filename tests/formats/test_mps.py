@@ -2,6 +2,8 @@
 gzip, other tools' files, and the reader's error messages."""
 from __future__ import annotations
 
+import functools
+
 import gzip
 import json
 import shutil
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 import formats.mps as mps
 from formats.base import ModelData, format_for, read_model, write_model
+from oracles import FOUR, SETS_DIR, SIX, assert_same_model_data, round_trip_cases, round_trip_puzzles
 from pipeline.build import build_model
 from pipeline.decode import grid_from_vector
 from pipeline.errors import FormatError
@@ -25,38 +28,10 @@ from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.verify import verify_grid
 
-DATA = Path("/work/shared/data/sets")
-if not DATA.exists():  # CI clones main with shared/ beside it
-    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sets"
-
-SIX = ("123456" "4.6123" "2315.4" "564231" "3.2645" "64531.")
-FOUR = "1.3..4.22.....21"
-LATIN5 = "12..." "....1" "3...." ".4..." "..5.."
-
-
-def puzzles() -> dict[str, Puzzle]:
-    """The round-trip set: default, 4x4, 6x6 (2x3 boxes), jigsaw, Sudoku-X, Latin square."""
-    out = {
-        "default": parse_puzzle(DEFAULT_PUZZLE),
-        "4x4": parse_puzzle(FOUR),
-        "6x6": parse_puzzle(SIX, box="2x3"),
-        "latin5": parse_puzzle(LATIN5, variant="latin"),
-    }
-    if (DATA / "jigsaw.csv").exists():
-        table = pd.read_csv(DATA / "jigsaw.csv")
-        row = table[table.puzzle.str.len() == 81].iloc[0]
-        out["jigsaw"] = parse_puzzle(row.puzzle, regions=row.regions, variant=row.variant)
-    if (DATA / "9x9_x.txt").exists():
-        out["x"] = parse_puzzle((DATA / "9x9_x.txt").read_text().splitlines()[0], variant="x")
-    return out
-
-
-PUZZLES = puzzles()
-CASES = [(name, scheme, order, enc)
-         for name, p in PUZZLES.items()
-         for scheme in (("ijk", "block") if p.has_boxes else ("ijk",))
-         for order in "FC"
-         for enc in ("rows", "bounds", "reduce")]
+DATA = SETS_DIR
+PUZZLES = round_trip_puzzles()
+CASES = round_trip_cases(PUZZLES)
+assert_same = functools.partial(assert_same_model_data, metadata=False)  # MPS metadata: own test
 
 
 def case_id(case):
@@ -71,16 +46,6 @@ def model_for(case):
 def comment_metadata(model) -> dict:
     """What the MPS comment line carries (the kept-column map travels as the names)."""
     return json.loads(comment_line(model).split(COMMENT_TAG, 1)[1])
-
-
-def assert_same(got: ModelData, want: ModelData):
-    assert got.Aeq.shape == want.Aeq.shape
-    assert (sp.csr_matrix(got.Aeq) != sp.csr_matrix(want.Aeq)).nnz == 0
-    for name in ("row_lower", "row_upper", "lb", "ub", "cost"):
-        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
-    np.testing.assert_array_equal(got.integrality.astype(bool), want.integrality.astype(bool))
-    np.testing.assert_array_equal(got.row_labels, want.row_labels)
-    np.testing.assert_array_equal(got.col_names, want.col_names)
 
 
 def data_lines(path: Path, section: str) -> list[str]:

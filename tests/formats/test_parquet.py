@@ -3,66 +3,26 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-import scipy.sparse as sp
 
 import formats.parquet as pqf
 from formats.base import ModelData, format_for, read_model, write_model
+from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
 from pipeline.build import build_model
 from pipeline.errors import FormatError
 from pipeline.manifest import model_metadata
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.puzzle import parse_puzzle
 
-DATA = Path("/work/shared/data/sets")
-if not DATA.exists():  # CI clones main with shared/ beside it
-    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sets"
+DATA = SETS_DIR
+PUZZLES = round_trip_puzzles()
+CASES = round_trip_cases(PUZZLES)
+assert_same = assert_same_model_data
 
-SIX = ("123456" "4.6123" "2315.4" "564231" "3.2645" "64531.")
-FOUR = "1.3..4.22.....21"
-LATIN5 = "12..." "....1" "3...." ".4..." "..5.."
-
-
-def puzzles():
-    """name -> Puzzle for the round-trip matrix (default, 4x4, 6x6, jigsaw, Sudoku-X, Latin)."""
-    out = {
-        "default": parse_puzzle(DEFAULT_PUZZLE),
-        "4x4": parse_puzzle(FOUR),
-        "6x6": parse_puzzle(SIX, box="2x3"),
-        "latin5": parse_puzzle(LATIN5, variant="latin"),
-    }
-    if (DATA / "jigsaw.csv").exists():
-        table = pd.read_csv(DATA / "jigsaw.csv")
-        row = table[table.puzzle.str.len() == 81].iloc[0]
-        out["jigsaw"] = parse_puzzle(row.puzzle, regions=row.regions, variant=row.variant)
-    if (DATA / "9x9_x.txt").exists():
-        out["x"] = parse_puzzle((DATA / "9x9_x.txt").read_text().splitlines()[0], variant="x")
-    return out
-
-
-PUZZLES = puzzles()
-CASES = [(name, scheme, order, enc)
-         for name, p in PUZZLES.items()
-         for scheme in (("ijk", "block") if p.has_boxes else ("ijk",))
-         for order in "FC"
-         for enc in ("rows", "bounds", "reduce")]
-
-
-def assert_same(got: ModelData, want: ModelData):
-    """Field-by-field equality of two ModelData (sparse matrices compared by their nonzeros)."""
-    assert got.Aeq.shape == want.Aeq.shape
-    assert (sp.csr_matrix(got.Aeq) != sp.csr_matrix(want.Aeq)).nnz == 0
-    for name in ("row_lower", "row_upper", "lb", "ub", "cost"):
-        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
-    np.testing.assert_array_equal(got.integrality, want.integrality)
-    np.testing.assert_array_equal(got.row_labels, want.row_labels)
-    np.testing.assert_array_equal(got.col_names, want.col_names)
-    assert got.metadata == want.metadata
 
 
 @pytest.mark.parametrize("name,scheme,order,enc", CASES)
