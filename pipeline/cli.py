@@ -147,6 +147,11 @@ def cmd_export(args) -> int:
           f"{model.nnz} nonzeros) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
     for fmt, paths in written.items():
         print(f"  {fmt:<9} " + " ".join(p.name for p in paths))
+    if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
+        from formats.csv import DENSE_LIMIT
+
+        print(f"  (dense Aeq.csv skipped: {model.n_rows * model.n_cols:,} entries > {DENSE_LIMIT:,}; "
+              "--dense always writes it)")
     if not args.quiet:
         print(_matlab_hint(model, out, written))
     return 0

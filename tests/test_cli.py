@@ -330,3 +330,10 @@ def test_puzzle_defaults_to_the_seed(capsys):
     assert code == 0 and "23 clues" in out and "347" in out
     code, out, _ = call(capsys, "solve", "--format", "line")
     assert code == 0 and out.strip()[1:3] == "56" and len(out.strip()) == 81
+
+
+def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
+    """36x36: 5,184 x 46,656 = 242M entries, over the dense limit: skipped, and said so."""
+    code, out, _ = call(capsys, "export", "." * 36 ** 2, "--to", tmp_path, "--formats", "csv", "--quiet")
+    assert code == 0 and "dense Aeq.csv skipped: 241,864,704 entries" in out
+    assert not (tmp_path / "Aeq.csv").exists() and (tmp_path / "Aeq_ijv.csv").exists()
