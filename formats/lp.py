@@ -1135,11 +1135,7 @@ def read(path) -> ModelData:
 
 
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
-    """0-based positions, in the metadata's convention, of the names in byte table ``names``.
-
-    Parsed column by column of the table (``x``, then ``_digits`` fields), vectorised; a name that
-    does not fit raises the message of ``Convention.positions_from_names``.
-    """
+    """0-based positions, in the metadata's convention, of the names in byte table ``names``."""
     from pipeline.conventions import Convention
 
     try:
@@ -1148,32 +1144,10 @@ def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
         raise FormatError(f"{where}: metadata comment lacks {e.args[0]!r}") from None
     except (ConventionError, TypeError, ValueError) as e:
         raise FormatError(f"{where}: metadata comment: {e}") from None
-    k = len(conv.shape)
-    n = names.shape[0]
-    ok = names[:, 0] == ord("x")
-    field = np.zeros(n, np.int64)
-    vals = np.zeros((k + 1, n), np.int64)
-    ndig = np.zeros((k + 1, n), np.int64)
-    for c in range(1, names.shape[1]):
-        b = names[:, c]
-        us = b == ord("_")
-        dg = (b >= 48) & (b <= 57)
-        ok &= us | dg | (b == 0)
-        field += us
-        for f in range(1, k + 1):
-            sel = dg & (field == f)
-            vals[f] = np.where(sel, vals[f] * 10 + (b.astype(np.int64) - 48), vals[f])
-            ndig[f] += sel
-    ok &= (field == k) & (ndig[1:] >= 1).all(axis=0) & (ndig[1:] <= 12).all(axis=0)
-    idx = vals[1:] - 1
-    ok &= ((idx >= 0) & (idx < np.array(conv.shape)[:, None])).all(axis=0)
-    if not ok.all():
-        try:
-            conv.positions_from_names(_table_str(names[~ok][:1]), where=where)
-        except ConventionError as e:
-            raise FormatError(str(e)) from None
-        raise FormatError(f"{where}: variable names do not fit scheme {conv.describe()}")
-    pos = conv.tuple_to_position(*idx)
+    try:
+        pos = conv.positions_from_names(_table_str(names), where=where)
+    except ConventionError as e:
+        raise FormatError(str(e)) from None
     if np.bincount(pos, minlength=conv.n_vars).max(initial=0) > 1:
         raise FormatError(f"{where}: two column names denote the same variable")
     return pos
