@@ -50,7 +50,7 @@ from .build import build_model
 from .decode import INTEGRALITY_TOL
 from .errors import PipelineError, PuzzleError, SolveError
 from .puzzle import COMPACT_DIGITS, VARIANTS, Puzzle, default_box, grid_to_string, parse_box, parse_puzzle
-from .solve import HIGHS_STATUS, highs_for
+from .solve import HIGHS_STATUS, add_no_good_cut, highs_for, without_presolve
 from .verify import verify_grid
 
 PART_PREFIX = "part-"
@@ -470,20 +470,11 @@ class ShapeSolver:
         found, seconds, nodes, stop = 1, 0.0, 0, "limit"
         try:
             while found < cap:
-                ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
-                # excludes exactly this 0-1 point; every other solution stays feasible
-                self.highs.addRow(-np.inf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+                add_no_good_cut(self.highs, x)
                 status, more, more_nodes, x = self._run()
                 seconds, nodes = seconds + more, nodes + more_nodes
                 if status != "optimal":
-                    # HiGHS 1.15's presolve mishandles models carrying no-good cuts: it can call
-                    # a feasible model infeasible (undercounts) or postsolve to a point violating
-                    # a cut. Such answers are re-checked without presolve (as count_solutions).
-                    self.highs.setOptionValue("presolve", "off")
-                    try:
-                        status, more, more_nodes, x = self._run()
-                    finally:
-                        self.highs.setOptionValue("presolve", self.presolve)
+                    status, more, more_nodes, x = without_presolve(self.highs, self._run, self.presolve)
                     seconds, nodes = seconds + more, nodes + more_nodes
                 if status == "infeasible":
                     stop = "complete"

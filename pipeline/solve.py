@@ -104,6 +104,26 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
 
 
+def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
+    """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible."""
+    ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
+    h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+
+
+def without_presolve(h: highspy.Highs, run, restore: str = "choose"):
+    """``run()`` once with presolve off, then presolve back to ``restore``.
+
+    HiGHS 1.15.1's presolve mishandles models carrying no-good cuts: it can call a feasible model
+    infeasible (undercounts on tdoku puzzles) or postsolve to a point violating a cut ("Solve
+    error"). Every non-optimal answer of a counting loop is re-checked through this.
+    """
+    h.setOptionValue("presolve", "off")
+    try:
+        return run()
+    finally:
+        h.setOptionValue("presolve", restore)
+
+
 # A part of the search that reaches this many solutions is split further: the solve time of a
 # re-solve grows with the number of no-good cuts the model carries, so parts stay small.
 SPLIT_AT = 16
@@ -157,21 +177,14 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
                 h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
             result = run_highs(h, model)
             if result.status != "optimal":
-                # HiGHS 1.15's presolve mishandles models carrying no-good cuts: it can report a
-                # part infeasible when it is not (undercounts on tdoku puzzles) or postsolve to a
-                # point violating a cut ("Solve error"). Such answers are re-checked without it.
-                h.setOptionValue("presolve", "off")
-                result = run_highs(h, model)
-                h.setOptionValue("presolve", "choose")
+                result = without_presolve(h, lambda: run_highs(h, model))
             if result.status == "infeasible":
                 break
             if not result.solved:
                 grids.extend(found)
                 return result.status
             found.append(result.grid)
-            ones = np.flatnonzero(np.rint(result.x) == 1).astype(np.int32)
-            # no-good cut: exactly this 0-1 point becomes infeasible, every other one stays
-            h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+            add_no_good_cut(h, result.x)
             if len(found) >= SPLIT_AT and depth < len(split_cells):
                 drop_cuts_from(first_row)  # recounted inside the sub-parts
                 for col in split_cells[depth]:
