@@ -35,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.build import full_vector_of
 from pipeline.conventions import Convention
 from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, vector_from_grid
 from pipeline.errors import FormatError
@@ -838,11 +839,6 @@ def _check_values(values: np.ndarray, labels, where: str) -> np.ndarray:
     return rounded + 0.0  # -0.0 -> 0.0
 
 
-def _clue_positions(manifest) -> np.ndarray:
-    r, c, d = manifest.puzzle.clues()
-    return np.asarray(manifest.convention.position(r, c, d), dtype=np.int64)
-
-
 def _list(names, k: int = 5) -> str:
     names = list(names)
     return ", ".join(names[:k]) + (f", ... ({len(names) - k} more)" if len(names) > k else "")
@@ -905,11 +901,7 @@ def _resolve_names(raw: RawSolution, manifest, where: str, fmt: str) -> tuple[np
         if missing.size:
             raise FormatError(f"{where}: {missing.size} of {man_columns.size} variables missing ({fmt} lists every "
                               f"variable): {_list(conv.names(missing))}")
-    full = np.zeros(conv.n_vars)
-    full[pos] = values
-    if manifest is not None and manifest.clue_encoding == "reduce":
-        full[_clue_positions(manifest)] = 1.0
-    return full, conv
+    return full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None), conv
 
 
 def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Convention:
@@ -947,11 +939,7 @@ def _resolve_positions(raw: RawSolution, manifest, where: str) -> tuple[np.ndarr
     x = raw.values
     if x.size == n_cols:
         values = _check_values(x, lambda k: conv.names([manifest.columns[k]])[0], where)
-        full = np.zeros(n_vars)
-        full[manifest.columns] = values
-        if manifest.clue_encoding == "reduce":
-            full[_clue_positions(manifest)] = 1.0
-        return full, conv
+        return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv
     if raw.full_ok and x.size == n_vars:
         return _check_values(x, lambda k: conv.names([k])[0], where), conv
     if raw.full_ok and n_cols != n_vars:

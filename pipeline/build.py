@@ -94,6 +94,17 @@ def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
     return ("clue_" + num[r] + "_" + num[c] + "_" + num[d]).astype(str) if r.size else np.array([], dtype=str)
 
 
+def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
+                   clue_positions: np.ndarray | None = None) -> np.ndarray:
+    """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
+    ``reduce`` export fixed and dropped) are set to 1, every other position is 0."""
+    full = np.zeros(n_vars)
+    full[positions] = values
+    if clue_positions is not None:
+        full[clue_positions] = 1.0
+    return full
+
+
 @dataclass(frozen=True, eq=False)
 class Model:
     """The 0-1 program of one puzzle in one convention and clue encoding.
@@ -212,10 +223,7 @@ class Model:
             raise PipelineError(f"solution: expected {self.n_cols} values, found {x.size}")
         if not self.is_reduced:
             return x
-        full = np.zeros(self.convention.n_vars)
-        full[self.columns] = x
-        full[self._reduction[2]] = 1.0
-        return full
+        return full_vector_of(self.convention.n_vars, self.columns, x, self._reduction[2])
 
     def summary(self) -> dict:
         return {

@@ -90,6 +90,14 @@ class Manifest:
     def n_cols(self) -> int:
         return self.columns.size
 
+    @property
+    def clue_positions(self) -> np.ndarray | None:
+        """Full positions of the clue variables a ``reduce`` export dropped (None otherwise)."""
+        if self.clue_encoding != "reduce":
+            return None
+        r, c, d = self.puzzle.clues()
+        return np.asarray(self.convention.position(r, c, d), dtype=np.int64)
+
 
 def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     from .conventions import make_convention
