@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 from pipeline.build import full_vector_of
 from pipeline.conventions import Convention
 from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, vector_from_grid
-from pipeline.errors import FormatError
+from pipeline.errors import FormatError, NoSolutionReported
 
 from .base import open_text
 
@@ -116,18 +116,18 @@ def register_solution_format(fmt: SolutionFormat, *, before: str | None = None) 
 # ----------------------------------------------------------------------------------------------
 # small helpers shared by the parsers
 # ----------------------------------------------------------------------------------------------
-def _infeasible(where: str) -> FormatError:
-    return FormatError(f"{where}: solver reports infeasible")
+def _infeasible(where: str) -> NoSolutionReported:
+    return NoSolutionReported(f"{where}: solver reports infeasible", "infeasible")
 
 
-def _no_solution(where: str, status: str) -> FormatError:
-    return FormatError(f"{where}: solver reports no solution (status: {status})")
+def _no_solution(where: str, status: str) -> NoSolutionReported:
+    return NoSolutionReported(f"{where}: solver reports no solution (status: {status})", "no_solution")
 
 
-def _time_limit(where: str, status: str) -> FormatError:
-    """No solution because the solver's time limit stopped it (pipeline.interop maps an error
-    saying "time limit" to the status ``time_limit``)."""
-    return FormatError(f"{where}: solver reports no solution: time limit reached (status: {status})")
+def _time_limit(where: str, status: str) -> NoSolutionReported:
+    """No solution because the solver's time limit stopped it."""
+    return NoSolutionReported(f"{where}: solver reports no solution: time limit reached (status: {status})",
+                              "time_limit")
 
 
 def _truncated(where: str, detail: str) -> FormatError:

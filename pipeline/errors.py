@@ -17,5 +17,16 @@ class FormatError(PipelineError):
     """A model or solution file cannot be written or read as asked."""
 
 
+class NoSolutionReported(FormatError):
+    """A solution file whose solver says it found no solution.
+
+    ``status`` is ``infeasible``, ``time_limit`` or ``no_solution`` (any other reason).
+    """
+
+    def __init__(self, message: str, status: str):
+        super().__init__(message)
+        self.status = status
+
+
 class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""

@@ -196,19 +196,18 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
         seconds = time.perf_counter() - start
         if not sol.exists():
             raise SolveError(f"solver {solver}: wrote no solution file ({sol.name})")
-        from .errors import FormatError
+        from .errors import NoSolutionReported
 
         try:
             result = import_solution(sol, work / "manifest.json")
-        except FormatError as e:
-            text = str(e)
+        except NoSolutionReported as e:
             kept = sol if tmp is None else None  # a temporary directory is removed on return
-            if "infeasible" in text:
+            if e.status == "infeasible":
                 return ExternalResult(None, "infeasible", seconds, kept, log)
-            # stopped by --time-limit before a solution: the readers say "time limit reached" when
-            # the file says so (CBC "Stopped on time", SCIP "time limit reached"), else only "no
-            # solution" (GLPK's status "undefined"), which after a time limit means the same
-            if time_limit and ("time limit" in text or "no solution" in text):
+            # stopped by --time-limit before a solution: some files say so (CBC "Stopped on
+            # time", SCIP "time limit reached"), others only "no solution" (GLPK's status
+            # "undefined"), which after a time limit means the same
+            if time_limit:
                 return ExternalResult(None, "time_limit", seconds, kept, log)
             raise
         return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)
