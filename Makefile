@@ -7,12 +7,13 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test solvers bench bench-quick bench-batch venv clean help
+.PHONY: export test lint solvers bench bench-quick bench-batch venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
 	@echo "make test     run the whole test suite"
-	@echo "make solvers  install the Debian solvers used by the interop tests (glpk-utils, coinor-cbc, octave)"
+	@echo "make lint     ruff and the import-linter layer contract"
+	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium)"
 	@echo "make bench    writer/build/batch benchmarks (table + bench/results/*.json)"
 
 $(VENV)/.installed: pyproject.toml
@@ -21,8 +22,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e .
 	touch $@
 
+EXTRAS ?= test,dask,progress,sat,cpsat,plot,lint
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install -q -e '.[test,dask,progress]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
 venv: $(VENV)/.installed
@@ -30,18 +32,28 @@ venv: $(VENV)/.installed
 export: $(VENV)/.installed
 	$(PY) -m pipeline export $(PUZZLE) --to $(OUT) $(EXPORT_ARGS)
 
+# both cores (pytest-xdist); PYTEST_ARGS="-n 0 -k name" for one test in the foreground
+PYTEST_ARGS ?= -n 2
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# Debian solvers for the interop tests; needs root (or sudo). Skips with a reason otherwise.
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check pipeline formats tests bench
+	$(VENV)/bin/lint-imports
+
+# Debian solvers and the browser the tests use; needs root (or sudo). Skips with a reason otherwise.
+APT_PACKAGES = glpk-utils coinor-cbc octave minisat picosat cadical cryptominisat clasp minisat+ sat4j \
+               chromium chromium-driver
+APT_COMMANDS = glpsol cbc octave minisat picosat cadical cryptominisat5 clasp minisat+ sat4j chromium
 solvers:
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else \
 	  echo "make solvers: not root and no sudo: skipping apt (interop tests will skip)"; exit 0; fi; \
 	if ! command -v apt-get >/dev/null; then echo "make solvers: no apt-get: skipping"; exit 0; fi; \
-	if command -v glpsol >/dev/null && command -v cbc >/dev/null && command -v octave >/dev/null; then \
-	  echo "make solvers: glpsol, cbc and octave already installed"; exit 0; fi; \
+	missing=; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	if [ -z "$$missing" ]; then echo "make solvers: all installed ($(APT_COMMANDS))"; exit 0; fi; \
+	echo "make solvers: installing (missing:$$missing)"; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
-	  glpk-utils coinor-cbc octave >/dev/null && echo "make solvers: installed glpk-utils coinor-cbc octave"
+	  $(APT_PACKAGES) >/dev/null && echo "make solvers: installed $(APT_PACKAGES)"
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/run.py

@@ -6,77 +6,28 @@ invalid), 2 bad input (one line on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from .build import CLUE_ENCODINGS, build_model
-from .conventions import ORDERS, SCHEMES
+from .cliargs import add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
 from .errors import PipelineError
-from .puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_string, parse_grid, parse_puzzle
+from .puzzle import parse_grid
 from .verify import verify_grid
 
 PROG = "sudoku-pipeline"
 
-
-def check_ranges(args) -> None:
-    """Refuse non-positive numeric options (HiGHS would ignore a bad time limit silently)."""
-    # (--limit is checked by count_solutions itself, for API callers too)
-    for option, minimum, strict in (("time_limit", 0, True), ("threads", 1, False), ("size", 1, False)):
-        value = getattr(args, option, None)
-        if value is not None and (value <= minimum if strict else value < minimum):
-            flag = "--" + option.replace("_", "-")
-            bound = f"greater than {minimum}" if strict else f"at least {minimum}"
-            raise PipelineError(f"{flag}: must be {bound}, found {value:g}")
-
-
-# ---------------------------------------------------------------------------------------------
-# shared options
-# ---------------------------------------------------------------------------------------------
-def _add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
-    if positional:
-        p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
-                       help="81-char string ('.' or '0' empty), grid text/CSV file, N-by-3 row,col,digit CSV, "
-                            "or '-' for stdin (default: the built-in seed puzzle, 23 clues)")
-    p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
-    p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
-    p.add_argument("--regions", metavar="IDS", help="jigsaw regions: one id per cell, row-major (string or file)")
-    p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
-
-
-def _add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:
-    p.add_argument("--scheme", choices=SCHEMES, default="ijk", help="variable indexing (default ijk)")
-    p.add_argument("--order", choices=ORDERS, default=order_default,
-                   help=f"memory order: F (MATLAB, first index fastest) or C (NumPy) (default {order_default})")
-    p.add_argument("--clues", choices=CLUE_ENCODINGS, default=clues_default,
-                   help=f"clue encoding: rows ([A;B]), bounds (lb=1) or reduce (presolved) (default {clues_default})")
-
-
-def _puzzle(args, source=None):
-    return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
-                        regions=args.regions, size=args.size)
-
-
-def _model(args, puzzle=None):
-    return build_model(puzzle or _puzzle(args), args.scheme, args.order, args.clues)
-
-
-def _print_grid(grid, puzzle, fmt: str, extra: dict | None = None) -> None:
-    if fmt == "line":
-        print(grid_to_string(grid))
-    elif fmt == "json":
-        print(json.dumps({"grid": np.asarray(grid).tolist(), "line": grid_to_string(grid), **(extra or {})}))
-    else:
-        print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
+# Modules that each add one subcommand: ``add_command(subparsers)`` registers its parser and sets
+# ``func``. Adding a command is one module plus one entry here.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
 # subcommands
 # ---------------------------------------------------------------------------------------------
 def cmd_solve(args) -> int:
-    puzzle = _puzzle(args)
+    puzzle = puzzle_from_args(args)
     if args.solver != "highs":
         from .interop import solve_external
 
@@ -86,7 +37,7 @@ def cmd_solve(args) -> int:
     else:
         from .solve import solve
 
-        r = solve(_model(args, puzzle), time_limit=args.time_limit, threads=args.threads)
+        r = solve(model_from_args(args, puzzle), time_limit=args.time_limit, threads=args.threads)
         grid, status, seconds, nodes = r.grid, r.status, r.seconds, r.nodes
         if r.message:
             status = f"{status} ({r.message})"
@@ -99,7 +50,7 @@ def cmd_solve(args) -> int:
     if not verdict:
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
-    _print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(seconds, 6),
+    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(seconds, 6),
                                             "nodes": nodes, "verified": True})
     return 0
 
@@ -107,7 +58,7 @@ def cmd_solve(args) -> int:
 def cmd_count(args) -> int:
     from .solve import count_solutions
 
-    count, _, status = count_solutions(_model(args), args.limit, time_limit=args.time_limit, threads=args.threads)
+    count, _, status = count_solutions(model_from_args(args), args.limit, time_limit=args.time_limit, threads=args.threads)
     if status not in ("complete", "limit"):
         print(f"count stopped: {status} after {count} solution(s)", file=sys.stderr)
         return 1
@@ -120,7 +71,7 @@ def cmd_count(args) -> int:
 
 
 def cmd_build(args) -> int:
-    model = _model(args)
+    model = model_from_args(args)
     summary = model.summary()
     if args.json:
         print(json.dumps({**summary, "convention": model.convention.describe(), "clue_encoding": model.clue_encoding}))
@@ -139,7 +90,7 @@ def cmd_build(args) -> int:
 def cmd_export(args) -> int:
     from .export import export_model
 
-    model = _model(args)
+    model = model_from_args(args)
     written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense)
     out = Path(args.to)
     conv = model.convention
@@ -182,7 +133,7 @@ def cmd_import(args) -> int:
 
     result = import_solution(args.file, args.manifest)
     puzzle = result.manifest.puzzle
-    _print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
+    print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
                                                    "message": result.verdict.message, "residual": result.residual})
     if not result.verdict:
         print(f"invalid: {result.verdict.message}", file=sys.stderr)
@@ -196,7 +147,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    puzzle = _puzzle(args, args.puzzle_opt)
+    puzzle = puzzle_from_args(args, args.puzzle_opt)
     grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
     verdict = verify_grid(grid, puzzle)
     print(("ok: " if verdict else "invalid: ") + verdict.message)
@@ -217,8 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("solve", help="solve a puzzle and print the verified grid")
-    _add_puzzle_args(p)
-    _add_model_args(p)
+    add_puzzle_args(p)
+    add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
     p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds")
     p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
@@ -228,22 +179,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("count", help="count solutions up to a limit (no-good cuts on one HiGHS model)")
-    _add_puzzle_args(p)
-    _add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
+    add_puzzle_args(p)
+    add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
     p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds")
     p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
     p.set_defaults(func=cmd_count)
 
     p = sub.add_parser("build", help="print the model's shape: rows, columns, nonzeros, rows per family")
-    _add_puzzle_args(p)
-    _add_model_args(p)
+    add_puzzle_args(p)
+    add_model_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("export", help="write the model files and manifest.json into a directory")
-    _add_puzzle_args(p)
-    _add_model_args(p)
+    add_puzzle_args(p)
+    add_model_args(p)
     p.add_argument("--to", required=True, metavar="DIR", help="output directory (created)")
     p.add_argument("--formats", default="all", metavar="LIST",
                    help="comma-separated: csv,mps,lp,parquet,mat (default all)")
@@ -262,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="check a completed grid against the rules and the puzzle's clues")
     p.add_argument("grid", metavar="GRID", help="completed grid (any puzzle form)")
     p.add_argument("--puzzle", dest="puzzle_opt", required=True, metavar="PUZZLE", help="the puzzle it should solve")
-    _add_puzzle_args(p, positional=False)
+    add_puzzle_args(p, positional=False)
     p.set_defaults(func=cmd_verify)
 
     try:
@@ -273,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("batch", help="solve a collection of puzzles into Parquet (resumable, parallel)")
         batch.add_batch_arguments(p)
         p.set_defaults(func=batch.run_batch_command)
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).add_command(sub)
     return parser
 
 
