@@ -9,5 +9,6 @@ from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
 from . import matlab, parquet  # noqa: F401
+from . import cnf, opb  # noqa: F401  (H4: SAT/PB formats)
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]

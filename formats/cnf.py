@@ -1,0 +1,515 @@
+"""DIMACS CNF: every ``= 1`` row as one at-least-one clause plus an at-most-one encoding.
+
+Variable ``v`` is the convention's 0-based position + 1 (``docs/conventions.md``, section CNF/OPB),
+so cell variables are ``1..N^3`` in every clue encoding; auxiliary variables of the at-most-one
+encoding follow, ``N^3 + 1 ..``, a contiguous block per row in the solver view's row order.
+
+The at-most-one encodings come from python-sat's :mod:`pysat.card` (option ``amo``). A row of
+``k`` literals always gets the same clause pattern up to renaming, so :func:`amo_template` asks
+``pysat.card`` ONCE per row length for the pattern over literals ``1..k`` (auxiliaries numbered
+from ``k + 1``) and the writer maps it onto every row of that length with numpy. No Python
+object is made per clause: the empty 100x100 (10^6 cell variables, 40,000 rows) is written in
+every encoding as arrays rendered in chunks. ``pairwise`` is built with numpy alone (so the
+default export needs no python-sat); tests check it, and every template, against ``pysat.card``.
+
+Clue encodings: ``rows`` gives each clue a unit clause (its one-literal row), ``bounds`` writes
+``lb = 1`` as unit clauses after the rows, ``reduce`` writes the kept rows over the kept
+columns only (the kept-column map is "by number": the cell variables the clauses use).
+
+``c`` comment lines carry the manifest metadata (:func:`pipeline.manifest.comment_line`) and the
+CNF facts (``c sudoku-pipeline-cnf: {...}``: encoding, cell and auxiliary variable ranges).
+"""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.build import Model
+from pipeline.conventions import make_convention
+from pipeline.errors import FormatError
+from pipeline.manifest import COMMENT_TAG, model_metadata, parse_comment_line
+
+from .base import Format, ModelData, atomic_open, open_text, register
+
+#: At-most-one encodings (``pysat.card.EncType`` names); ``auto`` picks by row length.
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
+DEFAULT_AMO = "auto"
+#: ``auto`` uses pairwise up to this row length (N), the sequential counter above: pairwise
+#: grows as k^2/2 clauses per row (2.0e8 clauses for the 100x100), the counter as 3k.
+AUTO_PAIRWISE_MAX = 16
+CNF_TAG = "sudoku-pipeline-cnf:"
+SAT_EXTRA_HINT = "pip install '.[sat]'"
+_CHUNK_TOKENS = 1 << 22  # literals rendered per chunk (bounded memory on the 100x100)
+
+
+def _card():
+    """``pysat.card`` or a one-line FormatError naming the ``sat`` extra."""
+    try:
+        from pysat import card
+    except ImportError:
+        raise FormatError(f"cnf: this at-most-one encoding needs python-sat: {SAT_EXTRA_HINT}") from None
+    return card
+
+
+def resolve_amo(amo: str | None, n: int) -> str:
+    """The encoding ``amo`` names (``auto``/None: pairwise for N <= 16, else seqcounter).
+
+    Raises
+    ------
+    FormatError
+        ``amo`` is not one of :data:`AMO_ENCODINGS` or ``auto``.
+    """
+    if amo is None or amo == "auto":
+        return "pairwise" if n <= AUTO_PAIRWISE_MAX else "seqcounter"
+    if amo not in AMO_ENCODINGS:
+        raise FormatError(f"cnf: unknown at-most-one encoding {amo!r}; expected auto or one of {', '.join(AMO_ENCODINGS)}")
+    return amo
+
+
+@dataclass(frozen=True)
+class Template:
+    """At-most-one clauses of one row of ``k`` literals: ``tokens`` are the clauses' literals,
+    each clause ended by 0, over inputs ``±1..±k`` and auxiliaries ``±(k+1)..±(k+n_aux)``."""
+
+    k: int
+    tokens: np.ndarray
+    n_clauses: int
+    n_aux: int
+
+
+@functools.lru_cache(maxsize=512)
+def amo_template(k: int, amo: str) -> Template:
+    """The at-most-one pattern of a ``k``-literal row in encoding ``amo`` (auxiliaries renumbered
+    contiguously after ``k``).
+
+    Examples
+    --------
+    >>> amo_template(3, "pairwise").tokens.tolist()
+    [-1, -2, 0, -1, -3, 0, -2, -3, 0]
+    """
+    if k <= 1:
+        return Template(k, np.zeros(0, dtype=np.int64), 0, 0)
+    if amo == "pairwise":  # pysat.card's order: (i, j) for i < j, row-major
+        i, j = np.triu_indices(k, 1)
+        tokens = np.stack([-(i + 1), -(j + 1), np.zeros_like(i)], axis=1).ravel().astype(np.int64)
+        return Template(k, tokens, i.size, 0)
+    card = _card()
+    clauses = card.CardEnc.atmost(list(range(1, k + 1)), bound=1, top_id=k,
+                                  encoding=getattr(card.EncType, amo)).clauses
+    flat = np.array([lit for clause in clauses for lit in clause + [0]], dtype=np.int64)
+    magnitude = np.abs(flat)
+    aux = np.unique(magnitude[magnitude > k])
+    renamed = np.where(magnitude > k, k + 1 + np.searchsorted(aux, magnitude), magnitude) * np.sign(flat)
+    return Template(k, renamed.astype(np.int64), len(clauses), int(aux.size))
+
+
+# ----------------------------------------------------------------------------------------------
+# the clause set of a model
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class Encoding:
+    """The CNF of a model: rows as cell-variable lists, per-row auxiliaries, bound units."""
+
+    amo: str
+    n_cells: int
+    row_vars: sp.csr_matrix  # rows of the solver view with cell variable numbers as data
+    aux_start: np.ndarray  # first auxiliary variable of each row
+    n_aux: int
+    units: np.ndarray  # signed unit literals of the bounds (after the rows)
+    n_clauses: int
+
+    @property
+    def n_vars(self) -> int:
+        return self.n_cells + self.n_aux
+
+    def facts(self) -> dict:
+        """What the manifest and the ``c`` line record (auxiliaries named by rule)."""
+        lengths = np.diff(self.row_vars.indptr)
+        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in np.unique(lengths)}
+        return {"amo": self.amo, "variables": self.n_vars, "clauses": self.n_clauses,
+                "cell_variables": [1, self.n_cells], "variable_rule": "v = position + 1",
+                "aux_variables": [self.n_cells + 1, self.n_vars] if self.n_aux else [],
+                "aux_rule": "each row of the solver view in order, a contiguous block",
+                "aux_per_row_length": {k: v for k, v in per_length.items() if v}}
+
+
+def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix | None = None) -> Encoding:
+    """The CNF structure of ``model`` (or of ``rows``, a 0-1 matrix over full positions).
+
+    Parameters
+    ----------
+    model : Model
+        Rows ``Aeq`` (all ``= 1``) over ``model.columns``; ``lb = 1`` columns become unit clauses.
+    amo : str
+        At-most-one encoding (:data:`AMO_ENCODINGS` or ``auto``).
+    rows : scipy.sparse.csr_matrix, optional
+        Encode these rows (columns = full positions) instead of the solver view, no bounds
+        (the SAT engine encodes ``A`` only and passes clues as assumptions).
+
+    Returns
+    -------
+    Encoding
+
+    Raises
+    ------
+    FormatError
+        Unknown encoding, a model with an objective, or python-sat missing for a pysat encoding.
+    """
+    n = model.convention.n
+    amo = resolve_amo(amo, n)
+    n_cells = model.convention.n_vars
+    if rows is None:
+        if model.objective is not None and np.any(model.cost):
+            raise FormatError("cnf: a CNF file cannot carry an objective; export the model without one")
+        a = model.Aeq.tocsr()
+        var_of_col = model.columns.astype(np.int64) + 1
+        lb, ub = model.lb, model.ub
+        units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])
+    else:
+        a = rows.tocsr()
+        var_of_col = np.arange(1, a.shape[1] + 1, dtype=np.int64)
+        units = np.zeros(0, dtype=np.int64)
+    a.sort_indices()
+    row_vars = sp.csr_matrix((var_of_col[a.indices], a.indices, a.indptr), shape=a.shape)
+    lengths = np.diff(a.indptr)
+    kinds = np.unique(lengths)
+    aux_of_len = np.zeros(kinds.max(initial=0) + 1, dtype=np.int64)
+    clauses_of_len = np.zeros_like(aux_of_len)
+    for k in kinds:
+        t = amo_template(int(k), amo)
+        aux_of_len[k], clauses_of_len[k] = t.n_aux, t.n_clauses + 1  # + the at-least-one clause
+    aux_count = aux_of_len[lengths]
+    aux_start = n_cells + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
+    n_clauses = int(clauses_of_len[lengths].sum()) + units.size
+    return Encoding(amo, n_cells, row_vars, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+
+
+def _row_chunks(enc: Encoding):
+    """Row ranges ``[lo, hi)`` of about ``_CHUNK_TOKENS`` literals each."""
+    lengths = np.diff(enc.row_vars.indptr)
+    sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
+    for k in np.unique(lengths):
+        sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
+    cum = np.concatenate([[0], np.cumsum(sizes[lengths])])
+    bounds = np.searchsorted(cum, np.arange(0, cum[-1], _CHUNK_TOKENS), side="right") - 1
+    bounds = np.unique(np.concatenate([bounds, [lengths.size]]))
+    bounds = bounds[bounds >= 0]
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if hi > lo:
+            yield int(lo), int(hi)
+    if lengths.size == 0:
+        return
+
+
+def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
+    """Literals of rows ``lo..hi-1`` (each clause ended by 0): per row, its at-least-one clause,
+    then its at-most-one clauses. Rows of one length are mapped from their template at once."""
+    indptr = enc.row_vars.indptr
+    lengths = np.diff(indptr[lo:hi + 1])
+    sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
+    kinds = np.unique(lengths)
+    for k in kinds:
+        sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
+    row_size = sizes[lengths]
+    offset = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
+    out = np.zeros(int(offset[-1]), dtype=np.int64)
+    data = enc.row_vars.data
+    for k in kinds:
+        rows = np.flatnonzero(lengths == k)
+        starts = indptr[lo + rows]
+        cells = data[starts[:, None] + np.arange(k)] if k else np.zeros((rows.size, 0), dtype=np.int64)
+        t = amo_template(int(k), enc.amo)
+        tok = t.tokens
+        mag = np.abs(tok)
+        sign = np.sign(tok)
+        block = np.zeros((rows.size, k + 1 + tok.size), dtype=np.int64)
+        block[:, :k] = cells  # the at-least-one clause (and its 0)
+        if tok.size:
+            inputs = (mag >= 1) & (mag <= k)
+            aux = mag > k
+            body = np.zeros((rows.size, tok.size), dtype=np.int64)
+            body[:, inputs] = cells[:, mag[inputs] - 1] * sign[inputs]
+            body[:, aux] = (enc.aux_start[lo + rows][:, None] + (mag[aux] - k - 1)) * sign[aux]
+            block[:, k + 1:] = body
+        out[(offset[rows][:, None] + np.arange(block.shape[1])).ravel()] = block.ravel()
+    return out
+
+
+def iter_clause_tokens(enc: Encoding):
+    """Every clause's literals (0-terminated), in file order, as int64 chunks."""
+    for lo, hi in _row_chunks(enc):
+        yield clause_tokens(enc, lo, hi)
+    if enc.units.size:
+        yield np.stack([enc.units, np.zeros_like(enc.units)], axis=1).ravel()
+
+
+def clause_list(enc: Encoding) -> list[list[int]]:
+    """All clauses as Python lists (for in-process solvers and tests; small models only)."""
+    tokens = np.concatenate(list(iter_clause_tokens(enc)) or [np.zeros(0, dtype=np.int64)])
+    ends = np.flatnonzero(tokens == 0)
+    flat = tokens.tolist()
+    out, start = [], 0
+    for end in ends.tolist():
+        out.append(flat[start:end])
+        start = end + 1
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# rendering integers as text, vectorised
+# ----------------------------------------------------------------------------------------------
+def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ", line_end: bytes = b"\n",
+                  ends_line: np.ndarray | None = None, skip: np.ndarray | None = None) -> bytes:
+    """``prefix + str(value)`` for each value, followed by ``sep`` or, where ``ends_line``,
+    ``line_end``. Values where ``skip`` render as nothing but their ending (the DIMACS 0 with
+    ``line_end`` ``b"0\\n"``). One pass per digit position, no Python work per value.
+
+    Examples
+    --------
+    >>> render_tokens(np.array([3, -12, 0]), line_end=b"\\n", ends_line=np.array([False, False, True]))
+    b'3 -12 0\\n'
+    """
+    values = np.asarray(values, dtype=np.int64)
+    if ends_line is None:
+        ends_line = np.zeros(values.size, dtype=bool)
+    shown = np.ones(values.size, dtype=bool) if skip is None else ~skip
+    neg = values < 0
+    mag = np.abs(values)
+    digits = np.ones(values.size, dtype=np.int64)
+    power = 10
+    while True:
+        more = mag >= power
+        if not more.any():
+            break
+        digits += more
+        power *= 10
+    body = np.where(shown, len(prefix) + neg + digits, 0)
+    tail = np.where(ends_line, len(line_end), len(sep))
+    end = np.cumsum(body + tail)
+    start = end - body - tail
+    buf = np.empty(int(end[-1]) if end.size else 0, dtype=np.uint8)
+    for text, mask in ((sep, ~ends_line), (line_end, ends_line)):
+        at = start[mask] + body[mask]
+        for i, ch in enumerate(text):
+            buf[at + i] = ch
+    at = start[shown]
+    for i, ch in enumerate(prefix):
+        buf[at + i] = ch
+    buf[at[neg[shown]] + len(prefix)] = ord("-")
+    last = start + body - 1  # the last digit
+    sel = np.flatnonzero(shown)
+    val = mag[sel]
+    pos = last[sel]
+    k = 0
+    while sel.size:
+        buf[pos - k] = ord("0") + val % 10
+        val //= 10
+        keep = digits[sel] > k + 1
+        sel, val, pos = sel[keep], val[keep], pos[keep]
+        k += 1
+    return buf.tobytes()
+
+
+def _dimacs_text(tokens: np.ndarray) -> bytes:
+    return render_tokens(tokens, ends_line=tokens == 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# writer
+# ----------------------------------------------------------------------------------------------
+def cnf_metadata(model: Model) -> dict:
+    """The manifest metadata the ``c`` line carries (kept columns: the variables used)."""
+    meta = model_metadata(model, with_columns=False)
+    if model.is_reduced:
+        meta["kept_columns"] = "by number"
+    return meta
+
+
+def write(model: Model, path, amo: str | None = DEFAULT_AMO, **_) -> None:
+    """Write ``model`` as DIMACS CNF to ``path`` (``.gz`` compressed), atomically.
+
+    Parameters
+    ----------
+    model : Model
+    path : str or Path
+    amo : str
+        At-most-one encoding: ``auto`` (default), or one of :data:`AMO_ENCODINGS`.
+
+    Raises
+    ------
+    FormatError
+        Unknown encoding, an objective, or python-sat missing for a pysat encoding.
+    """
+    enc = encode(model, amo)
+    head = (f"c {COMMENT_TAG} {json.dumps(cnf_metadata(model), separators=(',', ':'))}\n"
+            f"c {CNF_TAG} {json.dumps(enc.facts(), separators=(',', ':'))}\n"
+            f"p cnf {enc.n_vars} {enc.n_clauses}\n")
+    with atomic_open(path, "wb") as f:
+        f.write(head.encode())
+        for tokens in iter_clause_tokens(enc):
+            f.write(_dimacs_text(tokens))
+
+
+def export(model: Model, directory, *, amo: str | None = DEFAULT_AMO, **_) -> list[Path]:
+    path = Path(directory) / "model.cnf"
+    write(model, path, amo=amo)
+    return [path]
+
+
+def describe(model: Model, *, amo: str | None = DEFAULT_AMO, **_) -> dict:
+    """The CNF facts for the manifest (encoding, variable ranges, auxiliary rule)."""
+    return encode(model, amo).facts()
+
+
+# ----------------------------------------------------------------------------------------------
+# reader
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class CnfFile:
+    """A DIMACS file as read: header counts, all clause literals (0-terminated), comments."""
+
+    n_vars: int
+    n_clauses: int
+    tokens: np.ndarray
+    metadata: dict = field(default_factory=dict)
+    facts: dict = field(default_factory=dict)
+
+    @property
+    def clause_ends(self) -> np.ndarray:
+        return np.flatnonzero(self.tokens == 0)
+
+    def clauses(self) -> list[list[int]]:
+        """Clauses as lists (small files)."""
+        out, start = [], 0
+        flat = self.tokens.tolist()
+        for end in self.clause_ends.tolist():
+            out.append(flat[start:end])
+            start = end + 1
+        return out
+
+
+def read_cnf(path) -> CnfFile:
+    """Parse a DIMACS CNF file (any solver's), with the pipeline's metadata if present.
+
+    Raises
+    ------
+    FormatError
+        No ``p cnf`` header, a non-integer token, a literal beyond the header's variable count,
+        a clause count that differs from the header, or an unterminated last clause.
+    """
+    where = str(path)
+    with open_text(path, where) as f:
+        text = f.read()
+    meta, facts = {}, {}
+    header = None
+    body_start = 0
+    pos = 0
+    while pos < len(text):  # comments and the header come first
+        nl = text.find("\n", pos)
+        nl = len(text) if nl < 0 else nl
+        line = text[pos:nl].strip()
+        if line.startswith("c") or not line:
+            if CNF_TAG in line:
+                try:
+                    facts = json.loads(line.split(CNF_TAG, 1)[1])
+                except json.JSONDecodeError:
+                    raise FormatError(f"{where}: unreadable {CNF_TAG} comment") from None
+            elif COMMENT_TAG in line:
+                meta = parse_comment_line(line) or {}
+            pos = nl + 1
+            continue
+        if line.startswith("p"):
+            parts = line.split()
+            if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
+                raise FormatError(f"{where}: bad header {line!r}; expected 'p cnf <variables> <clauses>'")
+            header = (int(parts[2]), int(parts[3]))
+            body_start = nl + 1
+            break
+        raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {line[:40]!r}")
+    if header is None:
+        raise FormatError(f"{where}: no 'p cnf <variables> <clauses>' header")
+    body = text[body_start:]
+    if "c" in body:  # comment lines between clauses (allowed by some tools)
+        body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("c"))
+    words = body.split()
+    try:
+        tokens = np.array(words, dtype=np.int64)
+    except (ValueError, OverflowError):
+        bad = next(w for w in words if not w.lstrip("-").isdigit())
+        raise FormatError(f"{where}: {bad!r} is not an integer literal") from None
+    n_vars, n_clauses = header
+    if tokens.size and tokens[-1] != 0:
+        raise FormatError(f"{where}: truncated: the last clause has no terminating 0")
+    if tokens.size and np.abs(tokens).max() > n_vars:
+        raise FormatError(f"{where}: literal {int(np.abs(tokens).max())} exceeds the header's {n_vars} variables")
+    found = int((tokens == 0).sum())
+    if found != n_clauses:
+        raise FormatError(f"{where}: header says {n_clauses} clauses, found {found}")
+    return CnfFile(n_vars, n_clauses, tokens, meta, facts)
+
+
+def read(path) -> ModelData:
+    """A pipeline CNF back to :class:`ModelData`: the at-least-one clauses (all-positive clauses
+    over cell variables) are the ``= 1`` rows; positive units are ``lb = 1`` for the ``bounds``
+    encoding; negative cell units are ``ub = 0``. Columns are the cell variables (all of them,
+    or for ``reduce`` those the clauses use). CNF has no row names: ``row_labels`` is None.
+
+    Raises
+    ------
+    FormatError
+        The file lacks the pipeline's metadata comment (a foreign CNF: use :func:`read_cnf`).
+    """
+    cnf = read_cnf(path)
+    where = str(path)
+    meta = cnf.metadata
+    if not meta:
+        raise FormatError(f"{where}: no '{COMMENT_TAG}' comment: not a pipeline CNF (read_cnf reads any DIMACS)")
+    try:
+        n = int(meta["n"]) if "n" in meta else int(meta["h"]) * int(meta["w"])
+        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]), meta.get("variant", "classic"))
+        encoding = meta["clue_encoding"]
+    except (KeyError, TypeError, ValueError) as e:
+        raise FormatError(f"{where}: metadata comment lacks {e}") from None
+    n_cells = n ** 3
+    tokens = cnf.tokens
+    ends = cnf.clause_ends
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    length = ends - starts
+    clause_of = np.repeat(np.arange(ends.size), length + 1)
+    lits = tokens
+    bad = (lits < 0) | (lits > n_cells)
+    is_positive_cells = np.bincount(clause_of, weights=bad, minlength=ends.size) == 0
+    unit = length == 1
+    bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & (encoding == "bounds"))
+    row_clauses = is_positive_cells & ~bound_units
+    first = tokens[starts]
+    lb_vars = first[bound_units & (first > 0)]
+    ub_vars = -first[bound_units & (first < 0) & (-first <= n_cells)]
+    keep_lit = np.repeat(row_clauses, length + 1) & (tokens != 0)
+    row_lit = tokens[keep_lit] - 1
+    row_len = length[row_clauses]
+    if encoding == "reduce":
+        columns = np.unique(row_lit)
+    else:
+        columns = np.arange(n_cells)
+    col = np.searchsorted(columns, row_lit)
+    indptr = np.concatenate([[0], np.cumsum(row_len)])
+    a = sp.csr_matrix((np.ones(row_lit.size), col, indptr), shape=(row_len.size, columns.size))
+    lb = np.zeros(columns.size)
+    ub = np.ones(columns.size)
+    lb[np.searchsorted(columns, lb_vars - 1)] = 1.0
+    ub[np.searchsorted(columns, ub_vars - 1)] = 0.0
+    ones = np.ones(row_len.size)
+    if encoding == "reduce" and meta.get("kept_columns") == "by number":
+        meta = {**meta, "kept_columns": columns.tolist()}
+    return ModelData(a, ones, ones.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
+                     None, conv.names(columns), meta)
+
+
+register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)",
+                export=export, write=write, read=read, describe=describe))
