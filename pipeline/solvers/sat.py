@@ -1,0 +1,307 @@
+"""The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
+
+A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
+shape (every ``= 1`` row as CNF, :func:`formats.cnf.encode`, variable ``v`` = position + 1) and
+no clues: each puzzle's clues are passed as assumptions, so one engine serves every puzzle of a
+shape with no rebuild (batch keeps one per shape and worker, :func:`engine_for`). Counting adds
+blocking clauses over the free cells' true cell variables only, guarded by an activation
+literal that is retired afterwards, so the solver is never restarted from scratch and stays
+reusable.
+
+Time limits: backends that support ``interrupt`` (minisat, glucose, ...) are stopped by a timer
+thread; CaDiCaL (which pysat cannot interrupt) runs ``solve_limited`` in conflict budgets that
+grow geometrically until the deadline.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from formats.cnf import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.build import Model
+from pipeline.decode import grid_from_vector
+from pipeline.errors import SolveError
+
+from .base import CountResult, Solver, SolveResult, register_solver
+
+DEFAULT_BACKEND = "cadical153"
+#: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
+_FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
+_ENGINE_CACHE_SIZE = 8
+
+
+def _pysat_solvers():
+    try:
+        from pysat import solvers
+    except ImportError:
+        raise SolveError(f"solver sat: needs python-sat: {SAT_EXTRA_HINT}") from None
+    return solvers
+
+
+def sat_backends() -> list[str]:
+    """Names of the SAT solvers python-sat ships (``--sat-backend`` choices)."""
+    names = _pysat_solvers().SolverNames
+    return sorted(k for k, v in vars(names).items() if isinstance(v, tuple))
+
+
+def _available() -> str | None:
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return f"needs python-sat: {SAT_EXTRA_HINT}"
+    return None
+
+
+def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
+    p = model.puzzle
+    regions = None if p.regions is None else p.regions.tobytes()
+    return (model.convention, p.variant, regions, amo, backend)
+
+
+@dataclass
+class SatOutcome:
+    """One SAT call: ``status`` optimal | infeasible | time_limit, the full 0/1 vector when SAT."""
+
+    status: str
+    full: np.ndarray | None
+    conflicts: int = 0
+
+
+class SatEngine:
+    """An incremental SAT solver holding the rules of one puzzle shape (clues come as assumptions).
+
+    Parameters
+    ----------
+    model : Model
+        Any model of the shape: its rules ``A`` (over all ``N^3`` positions) are encoded.
+    amo : str
+        At-most-one encoding (:data:`formats.cnf.AMO_ENCODINGS` or ``auto``).
+    backend : str
+        A python-sat solver name (:func:`sat_backends`), default CaDiCaL 1.5.3.
+
+    Raises
+    ------
+    SolveError
+        python-sat missing or an unknown backend.
+
+    Examples
+    --------
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1..." "..1." ".1.." "...1", box="2x2"))
+    >>> SatEngine(model).count(model, 1000).count
+    2
+    """
+
+    def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None):
+        solvers = _pysat_solvers()
+        self.backend = backend or DEFAULT_BACKEND
+        self.convention = model.convention
+        enc = encode(model, amo, rows=model.A)
+        self.amo = enc.amo
+        self.n_cells = enc.n_cells
+        self._top = enc.n_vars
+        try:
+            self.solver = solvers.Solver(name=self.backend, bootstrap_with=clause_list(enc))
+        except (ValueError, NotImplementedError) as e:
+            raise SolveError(f"solver sat: unknown or unusable --sat-backend {self.backend!r} ({e}); "
+                             f"expected one of {', '.join(sat_backends())}") from None
+        self._interruptible = not self.backend.startswith(("cadical", "cd"))
+        self._lock = threading.Lock()
+
+    # -- one call ------------------------------------------------------------------------------
+    def _new_var(self) -> int:
+        self._top += 1
+        return self._top
+
+    def _run(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """SAT (True), UNSAT (False) or None when the deadline passed first."""
+        s = self.solver
+        if deadline is None:
+            return s.solve(assumptions=assumptions)
+        if self._interruptible:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return None
+            timer = threading.Timer(remaining, s.interrupt)
+            timer.start()
+            try:
+                return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            finally:
+                timer.cancel()
+                s.clear_interrupt()
+        budget = _FIRST_BUDGET
+        while time.perf_counter() < deadline:
+            s.conf_budget(budget)
+            result = s.solve_limited(assumptions=assumptions)
+            if result is not None:
+                return result
+            budget = min(2 * budget, _MAX_BUDGET)
+        return None
+
+    def _full(self) -> np.ndarray:
+        lits = np.asarray(self.solver.get_model()[:self.n_cells], dtype=np.int64)
+        full = np.zeros(self.n_cells)
+        full[lits[lits > 0] - 1] = 1.0
+        return full
+
+    @staticmethod
+    def clue_literals(model: Model) -> list[int]:
+        """The clues of ``model`` as positive literals (full position + 1)."""
+        return (np.sort(model.B.indices).astype(np.int64) + 1).tolist()
+
+    def _check(self, model: Model) -> None:
+        if model.convention != self.convention:
+            raise SolveError(f"solver sat: engine built for {self.convention.describe()}, "
+                             f"model is {model.convention.describe()}")
+
+    def solve(self, model: Model, *, time_limit: float | None = None) -> SatOutcome:
+        """One solution of ``model``'s clues under the engine's rules."""
+        self._check(model)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        with self._lock:
+            result = self._run(self.clue_literals(model), deadline)
+            if result is None:
+                return SatOutcome("time_limit", None)
+            if not result:
+                return SatOutcome("infeasible", None)
+            return SatOutcome("optimal", self._full())
+
+    def count(self, model: Model, limit: int, *, time_limit: float | None = None) -> CountResult:
+        """Solutions of ``model`` up to ``limit`` by blocking clauses over its free cells.
+
+        Each blocking clause holds the negated true cell variables of the free cells plus the
+        negated activation literal of this count; the activation literal is assumed during
+        the count and retired (a unit clause) afterwards, so the engine stays reusable.
+        """
+        if limit < 1:
+            raise SolveError(f"count: --limit must be at least 1, found {limit}")
+        self._check(model)
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        conv = self.convention
+        clues = self.clue_literals(model)
+        clue_full = np.zeros(self.n_cells, dtype=bool)
+        clue_full[np.asarray(clues, dtype=np.int64) - 1] = True
+        grids: list[np.ndarray] = []
+        status = "complete"
+        with self._lock:
+            act = self._new_var()
+            assumptions = clues + [act]
+            try:
+                while len(grids) < limit:
+                    result = self._run(assumptions, deadline)
+                    if result is None:
+                        status = "time_limit"
+                        break
+                    if not result:
+                        break
+                    full = self._full()
+                    grids.append(grid_from_vector(full, conv))
+                    free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
+                    self.solver.add_clause([-act] + (-free_true).tolist())
+                else:
+                    status = "limit"
+            finally:
+                self.solver.add_clause([-act])
+        return CountResult(len(grids), grids, status, time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+_ENGINES: dict[tuple, SatEngine] = {}
+
+
+def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None) -> SatEngine:
+    """A cached engine for ``model``'s shape (convention, variant, regions), encoding and backend:
+    one incremental solver reused across puzzles (the batch engine calls this per worker)."""
+    key = _shape_key(model, amo, backend or DEFAULT_BACKEND)
+    engine = _ENGINES.get(key)
+    if engine is None:
+        if len(_ENGINES) >= _ENGINE_CACHE_SIZE:
+            _ENGINES.pop(next(iter(_ENGINES))).close()
+        engine = _ENGINES[key] = SatEngine(model, amo, backend)
+    return engine
+
+
+# ----------------------------------------------------------------------------------------------
+# registry entry
+# ----------------------------------------------------------------------------------------------
+def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
+          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, **_) -> SolveResult:
+    """Solve ``model`` with the SAT engine (clues as assumptions on the shape's cached solver).
+
+    Parameters
+    ----------
+    model : Model
+    time_limit : float, optional
+        Seconds; ``time_limit`` status when reached.
+    threads, workdir
+        Ignored (one thread, in process).
+    sat_backend : str, optional
+        python-sat solver name (default CaDiCaL 1.5.3).
+    amo : str
+        At-most-one encoding of the rules.
+
+    Returns
+    -------
+    SolveResult
+        ``x`` over the solver view's columns, ``grid`` when solved; status ``optimal``,
+        ``infeasible`` or ``time_limit``.
+
+    Raises
+    ------
+    SolveError
+        python-sat missing or an unknown backend.
+    """
+    start = time.perf_counter()
+    outcome = engine_for(model, amo, sat_backend).solve(model, time_limit=time_limit)
+    seconds = time.perf_counter() - start
+    if outcome.full is None:
+        return SolveResult(outcome.status, None, None, seconds, 0, solver="sat")
+    x = outcome.full[model.columns]
+    grid = grid_from_vector(outcome.full, model.convention)
+    return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat")
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
+          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, **_) -> CountResult:
+    """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
+
+    Returns
+    -------
+    CountResult
+        ``complete`` (exact), ``limit`` or ``time_limit``; ``grids`` the solutions found.
+
+    Raises
+    ------
+    SolveError
+        ``limit < 1``, python-sat missing or an unknown backend.
+
+    Examples
+    --------
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
+    288
+    """
+    return engine_for(model, amo, sat_backend).count(model, limit, time_limit=time_limit)
+
+
+def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
+              amo: str | None = DEFAULT_AMO) -> bool | None:
+    """True if ``model`` has exactly one solution, False if none or several, None on a time limit."""
+    result = count(model, 2, time_limit=time_limit, sat_backend=sat_backend, amo=amo)
+    if result.status == "time_limit":
+        return None
+    return result.count == 1
+
+
+register_solver(Solver(
+    name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
+    solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
+    statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"}))
