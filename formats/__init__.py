@@ -9,6 +9,6 @@ from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
 from . import matlab, parquet  # noqa: F401
-from . import cnf, opb  # noqa: F401  (H4: SAT/PB formats)
+from . import cnf, opb, sat_solutions  # noqa: F401  (H4: SAT/PB formats and solution readers)
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]

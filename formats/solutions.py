@@ -84,6 +84,9 @@ class RawSolution:
     objective: float | None = None
     full_ok: bool = False
     format: str | None = None  # set when one parser serves several layouts
+    # CNF/OPB numbering (formats/sat_solutions.py): values[k] is variable k + 1 = position k, NaN
+    # where the solver assigned none; entries beyond N^3 are auxiliaries; only exported columns count
+    numbered: bool = False
 
 
 @dataclass(frozen=True)
@@ -937,6 +940,12 @@ def _resolve_positions(raw: RawSolution, manifest, where: str) -> tuple[np.ndarr
     conv = manifest.convention
     n_cols, n_vars = manifest.n_cols, conv.n_vars
     x = raw.values
+    if raw.numbered:
+        x = np.concatenate([x[:n_vars], np.full(max(n_vars - x.size, 0), np.nan if raw.dense else 0.0)])[manifest.columns]
+        if np.isnan(x).any():
+            k = int(np.argmax(np.isnan(x)))
+            raise FormatError(f"{where}: the solver assigned no value to variable {manifest.columns[k] + 1} "
+                              f"({conv.names([manifest.columns[k]])[0]})")
     if x.size == n_cols:
         values = _check_values(x, lambda k: conv.names([manifest.columns[k]])[0], where)
         return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv

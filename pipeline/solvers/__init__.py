@@ -8,3 +8,4 @@ from .base import SOLVERS, STATUSES, CountResult, Solver, SolveResult, get_solve
 __all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "get_solver", "register_solver",
            "solver_names"]
 from . import sat  # noqa: F401,E402  (H4: SAT engine)
+from . import sat_external  # noqa: F401,E402  (H4: SAT/PB solvers on CNF/OPB files)

@@ -1,0 +1,155 @@
+"""External SAT and pseudo-Boolean solvers run on the exported CNF/OPB file.
+
+Entries: ``minisat``, ``picosat``, ``cadical``, ``cryptominisat``, ``clasp`` (CNF or OPB),
+``minisat+`` (OPB) and ``sat4j`` (CNF, or OPB through sat4j's PB jar). Each writes the model
+(:mod:`formats.cnf` / :mod:`formats.opb`) into ``workdir``, runs the binary with the time limit
+passed as the solver's own option where it has one AND as the subprocess timeout (a second of
+grace), keeps the solver's answer as a file, and reads it back through
+:func:`formats.solutions.read_solution` (detected by content: SAT/PB-competition output or
+minisat's result file). ``UNSATISFIABLE`` gives status ``infeasible``; ``UNKNOWN`` or the
+subprocess timeout gives ``time_limit``.
+"""
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from formats import cnf, opb
+from formats.solutions import read_solution
+from pipeline.build import Model
+from pipeline.decode import grid_from_vector
+from pipeline.errors import NoSolutionReported, SolveError
+
+from .base import Solver, SolveResult, register_solver
+
+SAT4J_JARS = {"cnf": Path("/usr/share/java/org.ow2.sat4j.core.jar"),
+              "opb": Path("/usr/share/java/org.ow2.sat4j.pb.jar")}
+_GRACE = 1.0  # seconds the subprocess timeout allows beyond the solver's own limit
+_STATUSES = {"SATISFIABLE": "optimal", "OPTIMUM FOUND": "optimal", "SAT": "optimal",
+             "UNSATISFIABLE": "infeasible", "UNSAT": "infeasible",
+             "UNKNOWN": "time_limit", "INDETERMINATE": "time_limit", "INDET": "time_limit"}
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How to run one binary: ``command(model_path, answer_path, seconds or None) -> argv``;
+    ``answer_in_file`` when the solver writes the answer file itself (else stdout is kept)."""
+
+    name: str
+    binary: str
+    reads: tuple[str, ...]
+    command: Callable[[Path, Path, int | None, str], list[str]]
+    answer_in_file: bool = False
+    package: str = ""
+
+
+def _limit(flag: str, seconds: int | None, sep: str = "=") -> list[str]:
+    if seconds is None:
+        return []
+    return [f"{flag}{sep}{seconds}"] if sep else [flag, str(seconds)]
+
+
+def _sat4j_command(model: Path, answer: Path, seconds: int | None, fmt: str) -> list[str]:
+    """sat4j's core jar takes only the file (the subprocess timeout is its limit); the PB jar
+    takes ``[solvername [timeout]] file``."""
+    if fmt == "cnf":
+        return ["java", "-jar", str(SAT4J_JARS[fmt]), str(model)]
+    return ["java", "-jar", str(SAT4J_JARS[fmt]), *(["Default", str(seconds)] if seconds else []), str(model)]
+
+
+RUNNERS = {r.name: r for r in (
+    Runner("minisat", "minisat", ("cnf",),
+           lambda m, a, s, f: ["minisat", "-verb=0", *_limit("-cpu-lim", s), str(m), str(a)],
+           answer_in_file=True, package="minisat"),
+    Runner("picosat", "picosat", ("cnf",), lambda m, a, s, f: ["picosat", str(m)], package="picosat"),
+    Runner("cadical", "cadical", ("cnf",), lambda m, a, s, f: ["cadical", "-q", *_limit("-t", s, ""), str(m)],
+           package="cadical"),
+    Runner("cryptominisat", "cryptominisat5", ("cnf",),
+           lambda m, a, s, f: ["cryptominisat5", "--verb", "0", *_limit("--maxtime", s, ""), str(m)],
+           package="cryptominisat"),
+    Runner("clasp", "clasp", ("cnf", "opb"), lambda m, a, s, f: ["clasp", *_limit("--time-limit", s), str(m)],
+           package="clasp"),
+    Runner("minisat+", "minisat+", ("opb",), lambda m, a, s, f: ["minisat+", str(m)], package="minisat+"),
+    Runner("sat4j", "java", ("cnf", "opb"), _sat4j_command, package="sat4j"),
+)}
+
+
+def _available(runner: Runner) -> Callable[[], str | None]:
+    def check() -> str | None:
+        if shutil.which(runner.binary) is None:
+            return f"{runner.binary} not found on PATH (apt-get install {runner.package}; `make solvers`)"
+        if runner.name == "sat4j" and not all(p.exists() for p in SAT4J_JARS.values()):
+            return "sat4j jars not found in /usr/share/java (apt-get install sat4j; `make solvers`)"
+        return None
+    return check
+
+
+def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
+             file_format: str | None = None, amo: str | None = cnf.DEFAULT_AMO) -> tuple[Path, float, bool]:
+    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``."""
+    fmt = file_format or runner.reads[0]
+    if fmt not in runner.reads:
+        raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")
+    workdir.mkdir(parents=True, exist_ok=True)
+    model_path = workdir / f"model.{fmt}"
+    if fmt == "cnf":
+        cnf.write(model, model_path, amo=amo)
+    else:
+        opb.write(model, model_path)
+    answer = workdir / f"{runner.name.replace('+', 'plus')}.{fmt}.sol"
+    seconds = None if time_limit is None else max(1, math.ceil(time_limit))
+    argv = runner.command(model_path, answer, seconds, fmt)
+    start = time.perf_counter()
+    timed_out = False
+    try:
+        with open(workdir / f"{answer.name}.log" if runner.answer_in_file else answer, "wb") as out:
+            subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, cwd=workdir, check=False,
+                           timeout=None if time_limit is None else time_limit + _GRACE)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    except OSError as e:
+        raise SolveError(f"solver {runner.name}: cannot run {argv[0]}: {e.strerror or e}") from None
+    return answer, time.perf_counter() - start, timed_out
+
+
+def _solve_with(runner: Runner):
+    def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
+              file_format: str | None = None, amo: str | None = cnf.DEFAULT_AMO, **_) -> SolveResult:
+        """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``."""
+        tmp = None
+        if workdir is None:
+            tmp = tempfile.TemporaryDirectory(prefix=f"sat-{runner.name.replace('+', 'plus')}-")
+            workdir = tmp.name
+        try:
+            answer, seconds, timed_out = run_file(runner, model, Path(workdir), time_limit=time_limit,
+                                                  file_format=file_format, amo=amo)
+            if timed_out:
+                return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,
+                                   message="subprocess timeout")
+            try:
+                sol = read_solution(answer, model)
+            except NoSolutionReported as e:
+                return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e))
+            x = sol.values[model.columns]
+            grid = grid_from_vector(sol.values, model.convention, where=str(answer))
+            return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,
+                               message=f"answer: {answer}" if tmp is None else "")
+        finally:
+            if tmp is not None:
+                tmp.cleanup()
+    solve.__name__ = f"solve_{runner.name.replace('+', 'plus')}"
+    return solve
+
+
+for _runner in RUNNERS.values():
+    register_solver(Solver(
+        name=_runner.name, description=f"{_runner.name} on the exported {'/'.join(_runner.reads).upper()} file",
+        solve=_solve_with(_runner), available=_available(_runner), reads=_runner.reads,
+        solution_format="minisat" if _runner.answer_in_file else "sat_competition",
+        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES))
