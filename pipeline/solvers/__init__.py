@@ -9,3 +9,4 @@ __all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "get_s
            "solver_names"]
 from . import sat  # noqa: F401,E402  (H4: SAT engine)
 from . import sat_external  # noqa: F401,E402  (H4: SAT/PB solvers on CNF/OPB files)
+from . import cpsat  # noqa: F401,E402  (H4: OR-Tools CP-SAT)

@@ -1,0 +1,124 @@
+"""OR-Tools CP-SAT on the model's exactly-one rows (the ``cpsat`` extra).
+
+The solver view is handed over as it is: one Boolean per column (``lb = 1`` fixes a column),
+one ``AddExactlyOne`` per ``= 1`` row. ``solve`` honours the time limit
+(``max_time_in_seconds``) and threads (``num_workers``); ``count`` enumerates solutions with
+a callback that stops at the limit (CP-SAT enumerates with one worker).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pipeline.build import Model
+from pipeline.decode import grid_from_vector
+from pipeline.errors import SolveError
+
+from .base import CountResult, Solver, SolveResult, register_solver
+
+CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
+
+
+def _cp_model():
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise SolveError(f"solver cpsat: needs ortools: {CPSAT_EXTRA_HINT}") from None
+    return cp_model
+
+
+def _available() -> str | None:
+    try:
+        import ortools.sat.python.cp_model  # noqa: F401
+    except ImportError:
+        return f"needs ortools: {CPSAT_EXTRA_HINT}"
+    return None
+
+
+def build_cp_model(model: Model):
+    """``(CpModel, variables)``: a Boolean per solver column, ``AddExactlyOne`` per row."""
+    cp_model = _cp_model()
+    cp = cp_model.CpModel()
+    lb = model.lb.astype(np.int64)
+    variables = [cp.NewIntVar(int(lo), 1, f"c{j}") for j, lo in enumerate(lb.tolist())]
+    a = model.Aeq.tocsr()
+    cols = a.indices.tolist()
+    indptr = a.indptr.tolist()
+    for i in range(a.shape[0]):
+        cp.AddExactlyOne([variables[j] for j in cols[indptr[i]:indptr[i + 1]]])
+    return cp, variables
+
+
+def _values(solver_or_callback, variables) -> np.ndarray:
+    return np.array([solver_or_callback.Value(v) for v in variables], dtype=float)
+
+
+def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
+          **_) -> SolveResult:
+    """Solve ``model`` with CP-SAT.
+
+    Returns
+    -------
+    SolveResult
+        Status ``optimal`` (a solution), ``infeasible``, ``time_limit`` or ``error``.
+
+    Raises
+    ------
+    SolveError
+        ortools missing.
+    """
+    cp_model = _cp_model()
+    cp, variables = build_cp_model(model)
+    solver = cp_model.CpSolver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    if threads is not None:
+        solver.parameters.num_workers = int(threads)
+    start = time.perf_counter()
+    status = solver.Solve(cp)
+    seconds = time.perf_counter() - start
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        x = _values(solver, variables)
+        grid = grid_from_vector(model.full_vector(x), model.convention)
+        return SolveResult("optimal", x, 0.0, seconds, int(solver.NumBranches()), grid=grid, solver="cpsat")
+    word = {cp_model.INFEASIBLE: "infeasible", cp_model.UNKNOWN: "time_limit"}.get(status, "error")
+    return SolveResult(word, None, None, seconds, int(solver.NumBranches()), solver="cpsat",
+                       message=solver.StatusName(status))
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
+          **_) -> CountResult:
+    """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration)."""
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    cp_model = _cp_model()
+    cp, variables = build_cp_model(model)
+    grids: list[np.ndarray] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
+            if len(grids) >= limit:
+                self.StopSearch()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    start = time.perf_counter()
+    status = solver.Solve(cp, Collect())
+    seconds = time.perf_counter() - start
+    if len(grids) >= limit:
+        word = "limit"
+    elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        word = "complete"
+    else:
+        word = "time_limit"
+    return CountResult(len(grids), grids, word, seconds)
+
+
+register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows)",
+                       solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
+                       statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
+                                 "UNKNOWN": "time_limit", "MODEL_INVALID": "error"}))
