@@ -1,0 +1,230 @@
+"""DIMACS CNF: at-most-one patterns against pysat.card, exact clause sets, round trips to
+ModelData, solving the written file, gzip, metadata and the reader's errors."""
+from __future__ import annotations
+
+import functools
+import gzip
+import itertools
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import formats.cnf as cnf
+from formats.base import FORMATS, ModelData, format_for, read_model, write_model
+from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
+from pipeline.build import build_model
+from pipeline.decode import grid_from_vector
+from pipeline.errors import FormatError
+from pipeline.export import exporting_formats
+from pipeline.manifest import model_metadata
+from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.verify import verify_grid
+
+card = pytest.importorskip("pysat.card", reason="python-sat (the 'sat' extra) is not installed")
+solvers = pytest.importorskip("pysat.solvers")
+
+PUZZLES = round_trip_puzzles()
+CASES = round_trip_cases(PUZZLES)
+ENCODINGS = cnf.AMO_ENCODINGS
+
+
+def model_for(case):
+    name, scheme, order, enc = case
+    return build_model(PUZZLES[name], scheme=scheme, order=order, clues=enc)
+
+
+def assert_same(got, want):
+    """CNF carries no row names: everything else must match exactly."""
+    assert got.row_labels is None
+    want = ModelData(want.Aeq, want.row_lower, want.row_upper, want.lb, want.ub, want.cost, want.integrality,
+                     None, want.col_names, want.metadata)
+    assert_same_model_data(got, want)
+
+
+def pysat_clauses(model, amo):
+    """Independent oracle: pysat.card called row by row, auxiliaries from a running top id."""
+    a = model.Aeq.tocsr()
+    var = model.columns + 1
+    top = model.convention.n_vars
+    out = []
+    for i in range(a.shape[0]):
+        lits = sorted(var[a.indices[a.indptr[i]:a.indptr[i + 1]]].tolist())
+        out.append(lits)
+        if len(lits) > 1:
+            enc = card.CardEnc.atmost(lits, bound=1, top_id=top, encoding=getattr(card.EncType, amo))
+            out.extend(enc.clauses)
+            top = max(top, enc.nv)
+    out.extend([[int(v)] for v in var[model.lb > 0]])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# at-most-one patterns
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("amo", ENCODINGS)
+@pytest.mark.parametrize("k", [2, 3, 5, 6])
+def test_template_allows_exactly_the_at_most_one_assignments(amo, k):
+    t = cnf.amo_template(k, amo)
+    ends = np.flatnonzero(t.tokens == 0)
+    assert ends.size == t.n_clauses
+    clauses = [c.tolist() for c in np.split(t.tokens, ends + 1)[:-1]]
+    clauses = [c[:-1] for c in clauses]
+    assert all(1 <= abs(lit) <= k + t.n_aux for c in clauses for lit in c)
+    with solvers.Solver(name="minisat22", bootstrap_with=clauses) as s:
+        for bits in itertools.product([0, 1], repeat=k):
+            assumptions = [i + 1 if b else -(i + 1) for i, b in enumerate(bits)]
+            assert s.solve(assumptions=assumptions) == (sum(bits) <= 1), bits
+
+
+@pytest.mark.parametrize("k", range(2, 14))
+def test_numpy_pairwise_is_pysat_pairwise(k):
+    want = card.CardEnc.atmost(list(range(1, k + 1)), bound=1, top_id=k, encoding=card.EncType.pairwise).clauses
+    assert cnf.amo_template(k, "pairwise").tokens.tolist() == [lit for c in want for lit in c + [0]]
+
+
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
+@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
+def test_clauses_are_pysat_card_row_by_row(amo, enc):
+    """The vectorised writer emits exactly what pysat.card gives for each row, in row order."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), scheme="block", order="C", clues=enc)
+    assert cnf.clause_list(cnf.encode(model, amo)) == pysat_clauses(model, amo)
+
+
+def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
+    assert cnf.resolve_amo("auto", 9) == "pairwise"
+    assert cnf.resolve_amo(None, 25) == "seqcounter"
+    with pytest.raises(FormatError, match="unknown at-most-one encoding 'nope'"):
+        cnf.resolve_amo("nope", 9)
+
+
+# ---------------------------------------------------------------------------------------------
+# round trips
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
+@pytest.mark.parametrize("case", CASES, ids="-".join)
+def test_round_trip_is_exact(tmp_path, case, amo):
+    model = model_for(case)
+    path = tmp_path / "m.cnf"
+    cnf.write(model, path, amo=amo)
+    got = cnf.read(path)
+    assert_same(got, ModelData.from_model(model))
+    assert got.metadata == model_metadata(model)
+    raw = cnf.read_cnf(path)
+    enc = cnf.encode(model, amo)
+    assert raw.clauses() == cnf.clause_list(enc)
+    assert (raw.n_vars, raw.n_clauses) == (enc.n_vars, enc.n_clauses)
+    assert raw.facts == enc.facts()
+
+
+@pytest.mark.parametrize("amo", ENCODINGS)
+@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
+def test_solving_the_written_file_gives_the_puzzle_solution(tmp_path, amo, enc):
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    model = build_model(puzzle, scheme="ijk", order="F", clues=enc)
+    path = tmp_path / "m.cnf.gz"
+    write_model(model, path, amo=amo)
+    assert gzip.open(path).read(2) == b"c "
+    raw = cnf.read_cnf(path)
+    with solvers.Solver(name="cadical153", bootstrap_with=raw.clauses()) as s:
+        assert s.solve()
+        lits = np.array(s.get_model()[:model.convention.n_vars])
+    full = np.zeros(model.convention.n_vars)
+    kept = model.columns[lits[model.columns] > 0]  # only the file's own columns count
+    full[kept] = 1
+    full[model.B.indices] = 1
+    assert verify_grid(grid_from_vector(full, model.convention), puzzle)
+
+
+@pytest.mark.parametrize("amo", ENCODINGS)
+def test_empty_4x4_file_has_288_models(tmp_path, amo):
+    model = build_model(parse_puzzle("." * 16, box="2x2"))
+    path = tmp_path / "e.cnf"
+    cnf.write(model, path, amo=amo)
+    raw = cnf.read_cnf(path)
+    seen = set()
+    with solvers.Solver(name="minisat22", bootstrap_with=raw.clauses()) as s:
+        while s.solve():
+            cells = [lit for lit in s.get_model()[:64] if lit > 0]
+            seen.add(tuple(cells))
+            s.add_clause([-lit for lit in cells])
+    assert len(seen) == 288
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mask=st.lists(st.booleans(), min_size=16, max_size=16), amo=st.sampled_from(ENCODINGS),
+       enc=st.sampled_from(["rows", "bounds", "reduce"]), scheme=st.sampled_from(["ijk", "block"]),
+       order=st.sampled_from("FC"))
+def test_random_4x4_round_trips(tmp_path, mask, amo, enc, scheme, order):
+    solved = "1234341221434321"
+    text = "".join(ch if keep else "." for ch, keep in zip(solved, mask))
+    model = build_model(parse_puzzle(text, box="2x2"), scheme=scheme, order=order, clues=enc)
+    path = tmp_path / "h.cnf"
+    cnf.write(model, path, amo=amo)
+    assert_same(cnf.read(path), ModelData.from_model(model))
+    assert cnf.read_cnf(path).clauses() == cnf.clause_list(cnf.encode(model, amo))
+
+
+# ---------------------------------------------------------------------------------------------
+# registry, metadata, errors
+# ---------------------------------------------------------------------------------------------
+def test_registered_and_exported_by_all():
+    assert format_for("x.cnf").name == "cnf" and format_for("cnf").read is cnf.read
+    assert "cnf" in FORMATS and "cnf" in exporting_formats() and "opb" in exporting_formats()
+
+
+def test_export_writes_model_cnf_and_describes_auxiliaries(tmp_path):
+    from pipeline.export import export_model
+
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    written = export_model(model, tmp_path, "cnf", amo="seqcounter")
+    assert [p.name for p in written["cnf"]] == ["model.cnf"]
+    facts = json.loads((tmp_path / "manifest.json").read_text())["formats"]["cnf"]
+    assert facts["amo"] == "seqcounter"
+    assert facts["aux_variables"] == [730, 729 + 324 * 8]  # 8 counter variables per 9-literal row
+    assert facts["aux_per_row_length"] == {"9": 8}
+    assert read_model(tmp_path / "model.cnf").Aeq.shape == model.Aeq.shape
+
+
+def test_objective_is_refused(tmp_path):
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    model = build_model(puzzle, objective=np.arange(729.0))
+    with pytest.raises(FormatError, match="cannot carry an objective"):
+        cnf.write(model, tmp_path / "o.cnf")
+    assert not (tmp_path / "o.cnf").exists()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("1 2 0\n", "expected 'p cnf' before the clauses"),
+    ("c only comments\n", "no 'p cnf"),
+    ("p cnf 2\n1 2 0\n", "bad header"),
+    ("p cnf 2 1\n1 2\n", "truncated"),
+    ("p cnf 2 1\n1 x 0\n", "'x' is not an integer"),
+    ("p cnf 2 1\n1 3 0\n", "literal 3 exceeds the header's 2 variables"),
+    ("p cnf 2 2\n1 2 0\n", "header says 2 clauses, found 1"),
+])
+def test_reader_errors_are_one_line(tmp_path, text, match):
+    path = tmp_path / "bad.cnf"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=match) as err:
+        cnf.read_cnf(path)
+    assert "\n" not in str(err.value) and "bad.cnf" in str(err.value)
+
+
+def test_foreign_cnf_reads_as_clauses_but_not_as_model(tmp_path):
+    path = tmp_path / "f.cnf"
+    path.write_text("c a foreign file\np cnf 3 2\n1 -2\n 3 0\n-1 0\n")
+    assert cnf.read_cnf(path).clauses() == [[1, -2, 3], [-1]]
+    with pytest.raises(FormatError, match="not a pipeline CNF"):
+        cnf.read(path)
+
+
+def test_render_tokens_matches_python_formatting():
+    rng = np.random.default_rng(0)
+    values = rng.integers(-10**9, 10**9, size=2000)
+    values[::7] = 0
+    text = cnf.render_tokens(values, ends_line=values == 0).decode()
+    expected = "".join(f"{v}\n" if v == 0 else f"{v} " for v in values.tolist())
+    assert text == expected
