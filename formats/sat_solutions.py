@@ -148,7 +148,8 @@ def _parse_minisat(text: str, where: str) -> RawSolution:
 # SCIP .sol of a CNF/OPB model: `x<v> value (obj:c)`, nonzeros only
 # ----------------------------------------------------------------------------------------------
 def _detect_scip_numbered(head: str) -> bool:
-    return bool(_SCIP_HEAD.search(head)) and (bool(_SCIP_X.search(head)) or "no solution available" in head)
+    # "no solution available" files name no variable: the MIP reader ("scip") handles them
+    return bool(_SCIP_HEAD.search(head)) and bool(_SCIP_X.search(head))
 
 
 def _parse_scip_numbered(text: str, where: str) -> RawSolution:

@@ -1,0 +1,139 @@
+"""SAT/PB solution readers: competition output (wrapped v lines), minisat's result file,
+PB output, SCIP .sol of CNF/OPB models; statuses; auxiliaries ignored; reduce maps."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formats.solutions import read_solution
+from pipeline.build import build_model
+from pipeline.decode import vector_from_grid
+from pipeline.errors import FormatError, NoSolutionReported
+from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+
+from pipeline.solve import solve
+
+SOLVED_GRID = solve(build_model(parse_puzzle(DEFAULT_PUZZLE))).grid  # HiGHS: an independent engine
+
+
+def model_of(enc="rows", scheme="ijk", order="F", text=DEFAULT_PUZZLE):
+    return build_model(parse_puzzle(text), scheme=scheme, order=order, clues=enc)
+
+
+def solution_vector(model):
+    return vector_from_grid(SOLVED_GRID, model.convention)
+
+
+def literals(model, n_aux=5, free_value=None):
+    """Signed literals 1..N^3 (+ auxiliaries) of the solved grid."""
+    x = solution_vector(model)
+    if free_value is not None:  # variables a reduce file does not use get this value
+        unused = np.ones(x.size, dtype=bool)
+        unused[model.columns] = False
+        x[unused] = free_value
+    v = np.arange(1, x.size + 1 + n_aux)
+    sign = np.concatenate([np.where(x > 0, 1, -1), np.where(np.arange(n_aux) % 2, 1, -1)])
+    return (v * sign).tolist()
+
+
+def wrap(words, width):
+    return "".join("v " + " ".join(words[i:i + width]) + "\n" for i in range(0, len(words), width))
+
+
+@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
+@pytest.mark.parametrize("width", [1, 7, 10_000])
+def test_sat_competition_output_wrapped_any_width(tmp_path, enc, width):
+    model = model_of(enc, "block", "C")
+    lits = literals(model, free_value=1.0)  # cadical sets unused variables true
+    path = tmp_path / "a.out"
+    path.write_text("c banner\ns SATISFIABLE\n" + wrap([str(v) for v in lits] + ["0"], width) + "c stats\n")
+    sol = read_solution(path, model)
+    assert sol.format == "sat_competition"
+    np.testing.assert_array_equal(sol.values, solution_vector(model))
+
+
+def test_minisat_result_file(tmp_path):
+    model = model_of("reduce")
+    path = tmp_path / "r.txt"
+    path.write_text("SAT\n" + " ".join(map(str, literals(model, free_value=0.0))) + " 0\n")
+    sol = read_solution(path, model)
+    assert sol.format == "minisat"
+    assert sol.grid().tolist() == SOLVED_GRID.tolist()
+
+
+@pytest.mark.parametrize("status", ["OPTIMUM FOUND", "SATISFIABLE"])
+def test_pb_competition_output(tmp_path, status):
+    model = model_of("bounds", "ijk", "C")
+    words = [("" if v > 0 else "-") + f"x{abs(v)}" for v in literals(model, n_aux=0)]
+    np.random.default_rng(1).shuffle(words)  # minisat+ lists variables in its own order
+    path = tmp_path / "pb.out"
+    path.write_text(f"c minisat+\no 0\ns {status}\n" + wrap(words, 17))
+    sol = read_solution(path, model)
+    assert sol.format == "pb_competition" and sol.objective == 0.0
+    np.testing.assert_array_equal(sol.values, solution_vector(model))
+
+
+def test_scip_sol_of_a_cnf_model_lists_nonzeros(tmp_path):
+    model = model_of("rows")
+    ones = np.flatnonzero(solution_vector(model)) + 1
+    path = tmp_path / "s.sol"
+    path.write_text("solution status: optimal solution found\nobjective value: 0\n"
+                    + "".join(f"x{v}  1 \t(obj:0)\n" for v in ones) + "x800 1 \t(obj:0)\n")
+    sol = read_solution(path, model)
+    assert sol.format == "scip_numbered"
+    np.testing.assert_array_equal(sol.values, solution_vector(model))
+
+
+@pytest.mark.parametrize("text, status", [
+    ("s UNSATISFIABLE\n", "infeasible"),
+    ("c x\ns UNKNOWN\n", "time_limit"),
+    ("s INDETERMINATE\n", "time_limit"),
+    ("UNSAT\n", "infeasible"),
+    ("INDET\n", "time_limit"),
+    ("solution status: infeasible\nno solution available\n", "infeasible"),
+])
+def test_no_solution_statuses(tmp_path, text, status):
+    path = tmp_path / "n.out"
+    path.write_text(text)
+    with pytest.raises(NoSolutionReported) as err:
+        read_solution(path, model_of())
+    assert err.value.status == status
+
+
+@pytest.mark.parametrize("text, match", [
+    ("s SATISFIABLE\nv 1 -2 3\n", "truncated"),
+    ("s SATISFIABLE\n", "truncated"),
+    ("SAT\n1 -2\n", "truncated"),
+    ("s SATISFIABLE\nv 1 -1 0\n", "variable 1 is assigned twice"),
+    ("s SATISFIABLE\nv 1 a 0\n", "'a' is not a variable number"),
+    ("s SATISFIABLE\nv x1 -y2\n", "not x<v>"),
+    ("s SATISFIABLE\nv 1 -2 0\n", "assigned no value to variable 3"),
+])
+def test_bad_answers_are_one_line_errors(tmp_path, text, match):
+    path = tmp_path / "b.out"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=match) as err:
+        read_solution(path, model_of())
+    assert "\n" not in str(err.value)
+
+
+def test_numbered_answer_needs_the_manifest(tmp_path):
+    path = tmp_path / "m.out"
+    path.write_text("SAT\n1 -2 0\n")
+    with pytest.raises(FormatError, match="pass the export's manifest"):
+        read_solution(path)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(width=st.integers(1, 50), n_aux=st.integers(0, 40), enc=st.sampled_from(["rows", "bounds", "reduce"]),
+       scheme=st.sampled_from(["ijk", "block"]), order=st.sampled_from("FC"), seed=st.integers(0, 2**16),
+       free=st.sampled_from([0.0, 1.0]))
+def test_round_trip_any_wrapping_and_order(tmp_path, width, n_aux, enc, scheme, order, seed, free):
+    model = model_of(enc, scheme, order)
+    words = [str(v) for v in literals(model, n_aux, free)]
+    np.random.default_rng(seed).shuffle(words)
+    path = tmp_path / "h.out"
+    path.write_text("s SATISFIABLE\n" + wrap(words + ["0"], width))
+    np.testing.assert_array_equal(read_solution(path, model).values, solution_vector(model))
