@@ -106,7 +106,7 @@ class SatEngine:
         self._top = enc.n_vars
         try:
             self.solver = solvers.Solver(name=self.backend, bootstrap_with=clause_list(enc))
-        except (ValueError, NotImplementedError) as e:
+        except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:
             raise SolveError(f"solver sat: unknown or unusable --sat-backend {self.backend!r} ({e}); "
                              f"expected one of {', '.join(sat_backends())}") from None
         self._interruptible = not self.backend.startswith(("cadical", "cd"))

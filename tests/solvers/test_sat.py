@@ -1,0 +1,125 @@
+"""The in-process SAT engine ('sat') and CP-SAT ('cpsat'): solve in every convention and clue
+encoding, counts against known counts, limits, time limits, engine reuse, registry entries."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
+from pipeline.build import build_model
+from pipeline.errors import SolveError
+from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.solvers import SOLVERS, get_solver
+from pipeline.verify import verify_grid
+
+pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
+from pipeline.solvers import sat  # noqa: E402
+
+PUZZLES = round_trip_puzzles()
+CASES = round_trip_cases(PUZZLES)
+EMPTY4 = build_model(parse_puzzle("." * 16, box="2x2"))
+EMPTY9 = build_model(parse_puzzle("." * 81))
+
+
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
+@pytest.mark.parametrize("case", CASES, ids="-".join)
+def test_solves_every_convention_and_clue_encoding(case, amo):
+    name, scheme, order, enc = case
+    puzzle = PUZZLES[name]
+    model = build_model(puzzle, scheme=scheme, order=order, clues=enc)
+    result = get_solver("sat").solve(model, amo=amo)
+    assert result.status == "optimal" and result.solver == "sat"
+    assert verify_grid(result.grid, puzzle)
+    assert result.x.shape == (model.n_cols,)
+    np.testing.assert_array_equal(model.full_vector(result.x), model.full_vector(result.x).round())
+    residual = model.Aeq @ result.x - model.beq
+    assert not residual.any() and (result.x >= model.lb).all()
+
+
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter", "ladder", "bitwise", "totalizer"])
+@pytest.mark.parametrize("backend", [None, "minisat22", "glucose4"])
+def test_empty_4x4_has_288_grids_all_distinct_and_valid(amo, backend):
+    result = sat.count(EMPTY4, 1000, amo=amo, sat_backend=backend)
+    assert (result.count, result.status) == (288, "complete")
+    assert len({g.tobytes() for g in result.grids}) == 288
+    assert all(verify_grid(g, EMPTY4.puzzle) for g in result.grids)
+
+
+def test_counts_match_the_tdoku_reference_counts():
+    path = SETS_DIR / "9x9_tdoku_test_counts.csv"
+    if not path.exists():
+        pytest.skip(f"data set missing: {path}")
+    table = pd.read_csv(path)
+    table = table[table.n_solutions <= 40].head(25)
+    for text, expected in zip(table.puzzle, table.n_solutions):
+        model = build_model(parse_puzzle(text))
+        result = sat.count(model, 100)
+        assert (result.count, result.status) == (expected, "complete"), text
+
+
+def test_limit_stops_the_count_and_the_engine_stays_reusable():
+    first = sat.count(EMPTY9, 50)
+    assert (first.count, first.status) == (50, "limit")
+    assert len({g.tobytes() for g in first.grids}) == 50
+    # a count's blocking clauses are retired afterwards: counting again finds every grid again
+    assert sat.count(EMPTY4, 1000).count == 288
+    assert sat.count(EMPTY4, 1000).count == 288
+
+
+def test_uniqueness():
+    assert sat.is_unique(build_model(parse_puzzle(DEFAULT_PUZZLE))) is True
+    assert sat.is_unique(EMPTY4) is False
+
+
+def test_contradictory_clues_are_infeasible():
+    # row 1 forces 1..3 into its cells; column 4 already holds the 4 that cell (1,4) needs
+    model = build_model(parse_puzzle("123." "...." "...." "...4", box="2x2"))
+    assert get_solver("sat").solve(model).status == "infeasible"
+    assert sat.count(model, 5).count == 0
+
+
+@pytest.mark.parametrize("backend", ["minisat22", None])
+def test_time_limit_is_honoured(backend):
+    # counting 10^6 solutions of the empty 9x9 cannot finish in a fraction of a second
+    result = sat.count(EMPTY9, 10**6, time_limit=0.3, sat_backend=backend)
+    assert result.status == "time_limit" and 0 < result.count < 10**6
+
+
+def test_unknown_backend_is_a_one_line_error():
+    with pytest.raises(SolveError, match="unknown or unusable --sat-backend 'nope'"):
+        sat.SatEngine(EMPTY4, backend="nope")
+    assert "cadical153" in sat.sat_backends()
+
+
+def test_engine_refuses_another_convention():
+    engine = sat.SatEngine(EMPTY4)
+    other = build_model(EMPTY4.puzzle, scheme="block")
+    with pytest.raises(SolveError, match="engine built for"):
+        engine.solve(other)
+
+
+def test_registry_entries():
+    entry = get_solver("sat", need="count")
+    assert entry.in_process and entry.available() is None
+    assert {"sat", "cpsat", "minisat", "picosat", "cadical", "cryptominisat", "clasp", "minisat+",
+            "sat4j"} <= set(SOLVERS)
+
+
+# ---------------------------------------------------------------------------------------------
+# CP-SAT
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", [c for c in CASES if c[1] == "ijk" and c[2] == "F"], ids="-".join)
+def test_cpsat_solves(case):
+    pytest.importorskip("ortools", reason="ortools (the 'cpsat' extra) is not installed")
+    name, scheme, order, enc = case
+    result = get_solver("cpsat").solve(build_model(PUZZLES[name], scheme=scheme, order=order, clues=enc),
+                                       threads=1)
+    assert result.status == "optimal" and verify_grid(result.grid, PUZZLES[name])
+
+
+def test_cpsat_counts_the_empty_4x4():
+    pytest.importorskip("ortools", reason="ortools (the 'cpsat' extra) is not installed")
+    result = get_solver("cpsat").count(EMPTY4, 1000)
+    assert (result.count, result.status) == (288, "complete")
+    assert get_solver("cpsat").count(EMPTY4, 10).status == "limit"
