@@ -29,6 +29,7 @@ from .solutions import RawSolution, SolutionFormat, register_solution_format
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
+_V_LINE = re.compile(r"^v\s+-?x?\d+", re.MULTILINE)  # clasp prints 's' AFTER the v lines
 _SCIP_X = re.compile(r"^x\d+\s+\S+", re.MULTILINE)
 _SCIP_HEAD = re.compile(r"^(solution status:|objective value:|no solution available)", re.MULTILINE)
 
@@ -87,7 +88,7 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
 # SAT / PB competition output (cadical, picosat, cryptominisat, clasp, sat4j, minisat+)
 # ----------------------------------------------------------------------------------------------
 def _detect_competition(head: str) -> bool:
-    return bool(_S_LINE.search(head))
+    return bool(_S_LINE.search(head) or _V_LINE.search(head))
 
 
 def _parse_competition(text: str, where: str) -> RawSolution:

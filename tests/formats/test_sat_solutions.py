@@ -137,3 +137,14 @@ def test_round_trip_any_wrapping_and_order(tmp_path, width, n_aux, enc, scheme, 
     path = tmp_path / "h.out"
     path.write_text("s SATISFIABLE\n" + wrap(words + ["0"], width))
     np.testing.assert_array_equal(read_solution(path, model).values, solution_vector(model))
+
+
+def test_status_line_after_many_v_lines_is_found(tmp_path):
+    """clasp prints 's SATISFIABLE' after the v lines, beyond the 64 KiB detection head."""
+    model = model_of()
+    lits = literals(model, n_aux=30_000)
+    path = tmp_path / "clasp.out"
+    path.write_text("c clasp version 3.3.5\nc Answer: 1\n" + wrap([str(v) for v in lits] + ["0"], 10)
+                    + "s SATISFIABLE\nc Models : 1+\n")
+    assert path.stat().st_size > 1 << 16
+    np.testing.assert_array_equal(read_solution(path, model).values, solution_vector(model))
