@@ -199,11 +199,9 @@ def _row_chunks(enc: Encoding):
     bounds = np.searchsorted(cum, np.arange(0, cum[-1], _CHUNK_TOKENS), side="right") - 1
     bounds = np.unique(np.concatenate([bounds, [lengths.size]]))
     bounds = bounds[bounds >= 0]
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in zip(bounds[:-1], bounds[1:]):  # noqa: RUF007 (numpy arrays)
         if hi > lo:
             yield int(lo), int(hi)
-    if lengths.size == 0:
-        return
 
 
 def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:

@@ -14,6 +14,7 @@ grow geometrically until the deadline.
 """
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from dataclasses import dataclass
@@ -92,8 +93,9 @@ class SatEngine:
     >>> from pipeline.build import build_model
     >>> from pipeline.puzzle import parse_puzzle
     >>> model = build_model(parse_puzzle("1..." "..1." ".1.." "...1", box="2x2"))
-    >>> SatEngine(model).count(model, 1000).count
-    2
+    >>> engine = SatEngine(model)
+    >>> engine.solve(model).status, engine.count(model, 1000).count
+    ('optimal', 18)
     """
 
     def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None):
@@ -214,6 +216,13 @@ class SatEngine:
 
 
 _ENGINES: dict[tuple, SatEngine] = {}
+
+
+@atexit.register
+def close_engines() -> None:
+    """Free the cached solvers (at exit, before pysat's module is torn down)."""
+    while _ENGINES:
+        _ENGINES.popitem()[1].close()
 
 
 def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None) -> SatEngine:

@@ -16,9 +16,9 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from formats import cnf, opb
 from formats.solutions import read_solution

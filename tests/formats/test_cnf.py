@@ -2,7 +2,6 @@
 ModelData, solving the written file, gzip, metadata and the reader's errors."""
 from __future__ import annotations
 
-import functools
 import gzip
 import itertools
 import json
@@ -11,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import formats.cnf as cnf
-from formats.base import FORMATS, ModelData, format_for, read_model, write_model
 from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
+
+from formats import cnf
+from formats.base import FORMATS, ModelData, format_for, read_model, write_model
 from pipeline.build import build_model
 from pipeline.decode import grid_from_vector
 from pipeline.errors import FormatError
@@ -126,7 +125,8 @@ def test_solving_the_written_file_gives_the_puzzle_solution(tmp_path, amo, enc):
     model = build_model(puzzle, scheme="ijk", order="F", clues=enc)
     path = tmp_path / "m.cnf.gz"
     write_model(model, path, amo=amo)
-    assert gzip.open(path).read(2) == b"c "
+    with gzip.open(path) as f:
+        assert f.read(2) == b"c "
     raw = cnf.read_cnf(path)
     with solvers.Solver(name="cadical153", bootstrap_with=raw.clauses()) as s:
         assert s.solve()

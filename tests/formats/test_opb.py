@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
 
-import formats.opb as opb
+from formats import opb
 from formats.base import ModelData, format_for
 from formats.solutions import read_solution
-from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
 from pipeline.build import build_model
 from pipeline.errors import FormatError
 from pipeline.manifest import model_metadata

@@ -12,7 +12,6 @@ from pipeline.build import build_model
 from pipeline.decode import vector_from_grid
 from pipeline.errors import FormatError, NoSolutionReported
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
-
 from pipeline.solve import solve
 
 SOLVED_GRID = solve(build_model(parse_puzzle(DEFAULT_PUZZLE))).grid  # HiGHS: an independent engine

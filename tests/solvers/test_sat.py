@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
+
 from pipeline.build import build_model
 from pipeline.errors import SolveError
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
@@ -14,7 +14,7 @@ from pipeline.solvers import SOLVERS, get_solver
 from pipeline.verify import verify_grid
 
 pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
-from pipeline.solvers import sat  # noqa: E402
+from pipeline.solvers import sat
 
 PUZZLES = round_trip_puzzles()
 CASES = round_trip_cases(PUZZLES)

@@ -4,8 +4,8 @@ is imported and verified. A missing binary skips with the reason printed."""
 from __future__ import annotations
 
 import pytest
-
 from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
+
 from pipeline.build import build_model
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
