@@ -1,12 +1,18 @@
 """The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
 
 A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
-shape (every ``= 1`` row as CNF, :func:`formats.cnf.encode`, variable ``v`` = position + 1) and
-no clues: each puzzle's clues are passed as assumptions, so one engine serves every puzzle of a
-shape with no rebuild (batch keeps one per shape and worker, :func:`engine_for`). Counting adds
-blocking clauses over the free cells' true cell variables only, guarded by an activation
-literal that is retired afterwards, so the solver is never restarted from scratch and stays
-reusable.
+shape (every ``= 1`` row as CNF, :func:`formats.cnf.encode`, variable ``v`` = position + 1).
+Two ways to give it clues:
+
+* shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
+  assumptions, so one engine serves every puzzle of a shape with no rebuild;
+* fixed (``solve``/``count`` of one puzzle, the default of the registry entry): the clues are
+  unit clauses of a fresh solver. CaDiCaL simplifies with units but must keep assumed
+  variables: on the 18 minimal 25x25 puzzles assumptions took 11-62 s where units took 2-8 s.
+
+Counting adds blocking clauses over the free cells' true cell variables only, guarded by an
+activation literal that is retired afterwards, so the solver is never restarted from scratch
+and stays reusable.
 
 Time limits: backends that support ``interrupt`` (minisat, glucose, ...) are stopped by a timer
 thread; CaDiCaL (which pysat cannot interrupt) runs ``solve_limited`` in conflict budgets that
@@ -82,6 +88,8 @@ class SatEngine:
         At-most-one encoding (:data:`formats.cnf.AMO_ENCODINGS` or ``auto``).
     backend : str
         A python-sat solver name (:func:`sat_backends`), default CaDiCaL 1.5.3.
+    fix_clues : bool
+        Add ``model``'s clues as unit clauses: the engine then serves this puzzle only.
 
     Raises
     ------
@@ -98,7 +106,8 @@ class SatEngine:
     ('optimal', 18)
     """
 
-    def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None):
+    def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None,
+                 fix_clues: bool = False):
         solvers = _pysat_solvers()
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
@@ -106,8 +115,10 @@ class SatEngine:
         self.amo = enc.amo
         self.n_cells = enc.n_cells
         self._top = enc.n_vars
+        self.fixed = self.clue_literals(model) if fix_clues else None
+        clauses = clause_list(enc) + [[lit] for lit in self.fixed or []]
         try:
-            self.solver = solvers.Solver(name=self.backend, bootstrap_with=clause_list(enc))
+            self.solver = solvers.Solver(name=self.backend, bootstrap_with=clauses)
         except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:
             raise SolveError(f"solver sat: unknown or unusable --sat-backend {self.backend!r} ({e}); "
                              f"expected one of {', '.join(sat_backends())}") from None
@@ -155,17 +166,24 @@ class SatEngine:
         """The clues of ``model`` as positive literals (full position + 1)."""
         return (np.sort(model.B.indices).astype(np.int64) + 1).tolist()
 
-    def _check(self, model: Model) -> None:
+    def _assumptions(self, model: Model) -> list[int]:
+        """The clue literals to assume (none when the engine holds them as units)."""
         if model.convention != self.convention:
             raise SolveError(f"solver sat: engine built for {self.convention.describe()}, "
                              f"model is {model.convention.describe()}")
+        clues = self.clue_literals(model)
+        if self.fixed is None:
+            return clues
+        if clues != self.fixed:
+            raise SolveError("solver sat: this engine holds another puzzle's clues as units")
+        return []
 
     def solve(self, model: Model, *, time_limit: float | None = None) -> SatOutcome:
         """One solution of ``model``'s clues under the engine's rules."""
-        self._check(model)
+        assumptions = self._assumptions(model)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         with self._lock:
-            result = self._run(self.clue_literals(model), deadline)
+            result = self._run(assumptions, deadline)
             if result is None:
                 return SatOutcome("time_limit", None)
             if not result:
@@ -181,18 +199,17 @@ class SatEngine:
         """
         if limit < 1:
             raise SolveError(f"count: --limit must be at least 1, found {limit}")
-        self._check(model)
+        assumptions = self._assumptions(model)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         conv = self.convention
-        clues = self.clue_literals(model)
         clue_full = np.zeros(self.n_cells, dtype=bool)
-        clue_full[np.asarray(clues, dtype=np.int64) - 1] = True
+        clue_full[np.asarray(self.clue_literals(model), dtype=np.int64) - 1] = True
         grids: list[np.ndarray] = []
         status = "complete"
         with self._lock:
             act = self._new_var()
-            assumptions = clues + [act]
+            assumptions = assumptions + [act]
             try:
                 while len(grids) < limit:
                     result = self._run(assumptions, deadline)
@@ -240,9 +257,15 @@ def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None 
 # ----------------------------------------------------------------------------------------------
 # registry entry
 # ----------------------------------------------------------------------------------------------
+def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
+    return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
+
+
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, **_) -> SolveResult:
-    """Solve ``model`` with the SAT engine (clues as assumptions on the shape's cached solver).
+          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
+          **_) -> SolveResult:
+    """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
+    ``reuse`` the shape's cached solver with the clues as assumptions).
 
     Parameters
     ----------
@@ -255,6 +278,8 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
         python-sat solver name (default CaDiCaL 1.5.3).
     amo : str
         At-most-one encoding of the rules.
+    reuse : bool
+        Use the cached engine of the shape (many puzzles of one shape, e.g. batch).
 
     Returns
     -------
@@ -268,7 +293,12 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
         python-sat missing or an unknown backend.
     """
     start = time.perf_counter()
-    outcome = engine_for(model, amo, sat_backend).solve(model, time_limit=time_limit)
+    engine = _engine(model, amo, sat_backend, reuse)
+    try:
+        outcome = engine.solve(model, time_limit=time_limit)
+    finally:
+        if not reuse:
+            engine.close()
     seconds = time.perf_counter() - start
     if outcome.full is None:
         return SolveResult(outcome.status, None, None, seconds, 0, solver="sat")
@@ -278,7 +308,8 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
 
 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, **_) -> CountResult:
+          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
+          **_) -> CountResult:
     """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
 
     Returns
@@ -298,13 +329,18 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
     >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
     288
     """
-    return engine_for(model, amo, sat_backend).count(model, limit, time_limit=time_limit)
+    engine = _engine(model, amo, sat_backend, reuse)
+    try:
+        return engine.count(model, limit, time_limit=time_limit)
+    finally:
+        if not reuse:
+            engine.close()
 
 
 def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
-              amo: str | None = DEFAULT_AMO) -> bool | None:
+              amo: str | None = DEFAULT_AMO, reuse: bool = False) -> bool | None:
     """True if ``model`` has exactly one solution, False if none or several, None on a time limit."""
-    result = count(model, 2, time_limit=time_limit, sat_backend=sat_backend, amo=amo)
+    result = count(model, 2, time_limit=time_limit, sat_backend=sat_backend, amo=amo, reuse=reuse)
     if result.status == "time_limit":
         return None
     return result.count == 1

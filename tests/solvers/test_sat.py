@@ -59,12 +59,26 @@ def test_counts_match_the_tdoku_reference_counts():
 
 
 def test_limit_stops_the_count_and_the_engine_stays_reusable():
-    first = sat.count(EMPTY9, 50)
+    first = sat.count(EMPTY9, 50, reuse=True)
     assert (first.count, first.status) == (50, "limit")
     assert len({g.tobytes() for g in first.grids}) == 50
     # a count's blocking clauses are retired afterwards: counting again finds every grid again
-    assert sat.count(EMPTY4, 1000).count == 288
-    assert sat.count(EMPTY4, 1000).count == 288
+    assert sat.count(EMPTY4, 1000, reuse=True).count == 288
+    assert sat.count(EMPTY4, 1000, reuse=True).count == 288
+
+
+def test_one_shared_engine_solves_many_puzzles_with_clues_as_assumptions():
+    path = SETS_DIR / "9x9_forum_hardest_1106.txt"
+    if not path.exists():
+        pytest.skip(f"data set missing: {path}")
+    lines = [line.strip() for line in path.read_text().splitlines() if line.strip()][:30]
+    engine = sat.engine_for(build_model(parse_puzzle(lines[0])))
+    for text in lines:
+        puzzle = parse_puzzle(text)
+        result = sat.solve(build_model(puzzle), reuse=True)
+        assert result.status == "optimal" and verify_grid(result.grid, puzzle)
+        assert sat.is_unique(build_model(puzzle), reuse=True)
+    assert sat.engine_for(build_model(parse_puzzle(lines[-1]))) is engine
 
 
 def test_uniqueness():
@@ -79,10 +93,11 @@ def test_contradictory_clues_are_infeasible():
     assert sat.count(model, 5).count == 0
 
 
+@pytest.mark.parametrize("reuse", [False, True])
 @pytest.mark.parametrize("backend", ["minisat22", None])
-def test_time_limit_is_honoured(backend):
+def test_time_limit_is_honoured(backend, reuse):
     # counting 10^6 solutions of the empty 9x9 cannot finish in a fraction of a second
-    result = sat.count(EMPTY9, 10**6, time_limit=0.3, sat_backend=backend)
+    result = sat.count(EMPTY9, 10**6, time_limit=0.3, sat_backend=backend, reuse=reuse)
     assert result.status == "time_limit" and 0 < result.count < 10**6
 
 
@@ -92,11 +107,15 @@ def test_unknown_backend_is_a_one_line_error():
     assert "cadical153" in sat.sat_backends()
 
 
-def test_engine_refuses_another_convention():
+def test_engine_refuses_another_convention_or_puzzle():
     engine = sat.SatEngine(EMPTY4)
     other = build_model(EMPTY4.puzzle, scheme="block")
     with pytest.raises(SolveError, match="engine built for"):
         engine.solve(other)
+    fixed = sat.SatEngine(build_model(parse_puzzle(DEFAULT_PUZZLE)), fix_clues=True)
+    assert fixed.solve(build_model(parse_puzzle(DEFAULT_PUZZLE))).status == "optimal"
+    with pytest.raises(SolveError, match="another puzzle's clues"):
+        fixed.solve(build_model(parse_puzzle("." * 81)))
 
 
 def test_registry_entries():
