@@ -44,7 +44,7 @@ DEFAULT_AMO = "auto"
 AUTO_PAIRWISE_MAX = 16
 CNF_TAG = "sudoku-pipeline-cnf:"
 SAT_EXTRA_HINT = "pip install '.[sat]'"
-_CHUNK_TOKENS = 1 << 22  # literals rendered per chunk (bounded memory on the 100x100)
+_CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
 def _card():
@@ -165,7 +165,7 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     n_cells = model.convention.n_vars
     if rows is None:
         if model.objective is not None and np.any(model.cost):
-            raise FormatError("cnf: a CNF file cannot carry an objective; export the model without one")
+            raise FormatError("cnf: a CNF file cannot carry an objective; leave cnf out of --formats or drop the objective")
         a = model.Aeq.tocsr()
         var_of_col = model.columns.astype(np.int64) + 1
         lb, ub = model.lb, model.ub
@@ -262,55 +262,55 @@ def clause_list(enc: Encoding) -> list[list[int]]:
 # rendering integers as text, vectorised
 # ----------------------------------------------------------------------------------------------
 def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ", line_end: bytes = b"\n",
-                  ends_line: np.ndarray | None = None, skip: np.ndarray | None = None) -> bytes:
+                  ends_line: np.ndarray | None = None) -> bytes:
     """``prefix + str(value)`` for each value, followed by ``sep`` or, where ``ends_line``,
-    ``line_end``. Values where ``skip`` render as nothing but their ending (the DIMACS 0 with
-    ``line_end`` ``b"0\\n"``). One pass per digit position, no Python work per value.
+    ``line_end``: the integer text of DIMACS clauses and OPB rows.
+
+    Every value is rendered into one row of a fixed-width byte table (prefix, right-aligned
+    digits and sign, ending), one vectorised pass per digit column; a boolean mask of the bytes
+    in use then packs the table row by row into the output. No Python work per value.
 
     Examples
     --------
-    >>> render_tokens(np.array([3, -12, 0]), line_end=b"\\n", ends_line=np.array([False, False, True]))
+    >>> render_tokens(np.array([3, -12, 0]), ends_line=np.array([False, False, True]))
     b'3 -12 0\\n'
     """
-    values = np.asarray(values, dtype=np.int64)
+    values = np.asarray(values, dtype=np.int64).ravel()
+    n = values.size
     if ends_line is None:
-        ends_line = np.zeros(values.size, dtype=bool)
-    shown = np.ones(values.size, dtype=bool) if skip is None else ~skip
+        ends_line = np.zeros(n, dtype=bool)
+    if n == 0:
+        return b""
     neg = values < 0
     mag = np.abs(values)
-    digits = np.ones(values.size, dtype=np.int64)
+    digits = np.ones(n, dtype=np.int8)
     power = 10
-    while True:
-        more = mag >= power
-        if not more.any():
-            break
-        digits += more
+    top = int(mag.max())
+    while power <= top:
+        digits += mag >= power
         power *= 10
-    body = np.where(shown, len(prefix) + neg + digits, 0)
-    tail = np.where(ends_line, len(line_end), len(sep))
-    end = np.cumsum(body + tail)
-    start = end - body - tail
-    buf = np.empty(int(end[-1]) if end.size else 0, dtype=np.uint8)
-    for text, mask in ((sep, ~ends_line), (line_end, ends_line)):
-        at = start[mask] + body[mask]
-        for i, ch in enumerate(text):
-            buf[at + i] = ch
-    at = start[shown]
-    for i, ch in enumerate(prefix):
-        buf[at + i] = ch
-    buf[at[neg[shown]] + len(prefix)] = ord("-")
-    last = start + body - 1  # the last digit
-    sel = np.flatnonzero(shown)
-    val = mag[sel]
-    pos = last[sel]
-    k = 0
-    while sel.size:
-        buf[pos - k] = ord("0") + val % 10
-        val //= 10
-        keep = digits[sel] > k + 1
-        sel, val, pos = sel[keep], val[keep], pos[keep]
-        k += 1
-    return buf.tobytes()
+    body = digits + neg
+    p, d = len(prefix), int(body.max())
+    t = max(len(sep), len(line_end))
+    width = p + d + t
+    table = np.empty((n, width), dtype=np.uint8)
+    if p:
+        table[:, :p] = np.frombuffer(prefix, dtype=np.uint8)
+    rest = mag
+    for j in range(p + d - 1, p - 1, -1):
+        rest, digit = np.divmod(rest, 10)
+        table[:, j] = digit
+    table[:, p:p + d] += ord("0")
+    rows = np.flatnonzero(neg)
+    table[rows, p + d - 1 - digits[rows]] = ord("-")
+    table[:, p + d:] = np.frombuffer(sep.ljust(t, b"\0"), dtype=np.uint8)
+    table[ends_line, p + d:] = np.frombuffer(line_end.ljust(t, b"\0"), dtype=np.uint8)
+    col = np.arange(width, dtype=np.int16)
+    tail = np.where(ends_line, len(line_end), len(sep)).astype(np.int16)
+    used = (col >= p + d - body[:, None]) & (col < p + d + tail[:, None])
+    if p:
+        used[:, :p] = True
+    return table[used].tobytes()
 
 
 def _dimacs_text(tokens: np.ndarray) -> bytes:

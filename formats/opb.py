@@ -25,7 +25,7 @@ from pipeline.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 from .base import Format, ModelData, atomic_open, open_text, register
 from .cnf import render_tokens
 
-_CHUNK_ROWS = 1 << 16
+_CHUNK_NONZEROS = 1 << 20
 _TERM = re.compile(r"^([+-]?\d+)$")
 _VAR = re.compile(r"^x(\d+)$")
 
@@ -77,8 +77,9 @@ def write(model: Model, path, **_) -> None:
             nz = np.flatnonzero(cost)
             line = " ".join(f"{c:+d} x{v}" for c, v in zip(cost[nz].tolist(), var[nz].tolist()))
             f.write(f"min: {line} ;\n".encode())
-        for lo in range(0, a.shape[0], _CHUNK_ROWS):
-            hi = min(lo + _CHUNK_ROWS, a.shape[0])
+        step = max(1, _CHUNK_NONZEROS // max(int(lengths.max(initial=1)), 1))
+        for lo in range(0, a.shape[0], step):
+            hi = min(lo + step, a.shape[0])
             cells = var[a.indices[a.indptr[lo]:a.indptr[hi]]]
             last = np.zeros(cells.size, dtype=bool)
             last[a.indptr[lo + 1:hi + 1] - a.indptr[lo] - 1] = True
