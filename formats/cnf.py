@@ -296,20 +296,24 @@ def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ",
     table = np.empty((n, width), dtype=np.uint8)
     if p:
         table[:, :p] = np.frombuffer(prefix, dtype=np.uint8)
-    rest = mag
+    rest = mag.astype(np.uint32) if top < 2**32 else mag  # 32-bit division is cheaper
+    ten = rest.dtype.type(10)
     for j in range(p + d - 1, p - 1, -1):
-        rest, digit = np.divmod(rest, 10)
-        table[:, j] = digit
+        quotient = rest // ten  # (np.divmod is twice as slow here)
+        table[:, j] = rest - quotient * ten
+        rest = quotient
     table[:, p:p + d] += ord("0")
     rows = np.flatnonzero(neg)
     table[rows, p + d - 1 - digits[rows]] = ord("-")
     table[:, p + d:] = np.frombuffer(sep.ljust(t, b"\0"), dtype=np.uint8)
     table[ends_line, p + d:] = np.frombuffer(line_end.ljust(t, b"\0"), dtype=np.uint8)
-    col = np.arange(width, dtype=np.int16)
-    tail = np.where(ends_line, len(line_end), len(sep)).astype(np.int16)
-    used = (col >= p + d - body[:, None]) & (col < p + d + tail[:, None])
-    if p:
-        used[:, :p] = True
+    # the bytes in use depend only on (body length, ending): one mask row per combination
+    col = np.arange(width)
+    lengths = np.arange(d + 1)[:, None, None]
+    tails = np.array([len(sep), len(line_end)])[None, :, None]
+    patterns = (col >= p + d - lengths) & (col < p + d + tails)
+    patterns[:, :, :p] = True
+    used = patterns.reshape(-1, width)[body.astype(np.int64) * 2 + ends_line]
     return table[used].tobytes()
 
 
