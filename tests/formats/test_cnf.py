@@ -17,7 +17,7 @@ from formats.base import FORMATS, ModelData, format_for, read_model, write_model
 from pipeline.build import build_model
 from pipeline.decode import grid_from_vector
 from pipeline.errors import FormatError
-from pipeline.export import exporting_formats
+from pipeline.export import export_model, exporting_formats
 from pipeline.manifest import model_metadata
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.verify import verify_grid
@@ -176,8 +176,6 @@ def test_registered_and_exported_by_all():
 
 
 def test_export_writes_model_cnf_and_describes_auxiliaries(tmp_path):
-    from pipeline.export import export_model
-
     model = build_model(parse_puzzle(DEFAULT_PUZZLE))
     written = export_model(model, tmp_path, "cnf", amo="seqcounter")
     assert [p.name for p in written["cnf"]] == ["model.cnf"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
 
+from formats import cnf, opb
+from formats.solutions import read_solution
 from pipeline.build import build_model
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
@@ -69,9 +71,6 @@ def test_unsatisfiable_is_infeasible(tmp_path, name, fmt):
 @pytest.mark.parametrize("puzzle_name", list(PUZZLES))
 def test_scip_reads_cnf_and_opb_and_its_solution_imports(tmp_path, fmt, puzzle_name):
     pyscipopt = pytest.importorskip("pyscipopt", reason="pyscipopt not installed")
-    from formats import cnf, opb
-    from formats.solutions import read_solution
-
     puzzle = PUZZLES[puzzle_name]
     for _, scheme, order, enc in round_trip_cases({puzzle_name: puzzle})[::2]:
         model = build_model(puzzle, scheme=scheme, order=order, clues=enc)
