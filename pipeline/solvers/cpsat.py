@@ -20,20 +20,30 @@ from .base import CountResult, Solver, SolveResult, register_solver
 CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
 
 
-def _cp_model():
+def _import_problem() -> str | None:
+    """None if ``cp_model`` imports, else why not (in words a user can act on)."""
     try:
-        from ortools.sat.python import cp_model
-    except ImportError:
-        raise SolveError(f"solver cpsat: needs ortools: {CPSAT_EXTRA_HINT}") from None
+        import ortools.sat.python.cp_model  # noqa: F401
+    except ImportError as e:
+        if "undefined symbol" in str(e) and "Highs" in str(e):
+            # ortools 9.x bundles its own HiGHS; once highspy is loaded its symbols win
+            return ("ortools cannot load in a process that already loaded highspy (their HiGHS "
+                    "libraries clash); run cpsat in a fresh process")
+        return f"needs ortools: {CPSAT_EXTRA_HINT}"
+    return None
+
+
+def _cp_model():
+    problem = _import_problem()
+    if problem:
+        raise SolveError(f"solver cpsat: {problem}")
+    from ortools.sat.python import cp_model
+
     return cp_model
 
 
 def _available() -> str | None:
-    try:
-        import ortools.sat.python.cp_model  # noqa: F401
-    except ImportError:
-        return f"needs ortools: {CPSAT_EXTRA_HINT}"
-    return None
+    return _import_problem()
 
 
 def build_cp_model(model: Model):
