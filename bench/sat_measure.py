@@ -19,9 +19,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.build import build_model
-from pipeline.puzzle import parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.build import build_model  # noqa: E402 (after the sys.path insert)
+from pipeline.puzzle import parse_puzzle  # noqa: E402 (after the sys.path insert)
+from pipeline.verify import verify_grid  # noqa: E402 (after the sys.path insert)
 
 SETS = ROOT.parent / "shared" / "data" / "sets"
 

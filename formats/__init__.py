@@ -1,14 +1,18 @@
 """Pluggable model writers/readers and solution readers, registered by name and extension.
 
 ``write_model(model, path)`` / ``read_model(path)`` pick the format from the extension
-(``.gz`` transparently); ``FORMATS`` lists what is registered.
+(``.gz`` transparently); ``FORMATS`` lists what is registered. Import order is registration
+order: it is the order of ``export --formats all`` and of solution-format detection.
 """
+# isort: skip_file
 from .base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
 from . import csv  # noqa: F401  (registers)
 from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
 from . import matlab, parquet  # noqa: F401
-from . import cnf, opb, sat_solutions  # noqa: F401  (H4: SAT/PB formats and solution readers)
+from . import cnf, opb, sat_solutions  # noqa: F401  (SAT/PB formats and solution readers)
+from .directory import export_model, import_solution
 
-__all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "format_for", "read_model", "register", "write_model"]
+__all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "export_model", "format_for", "import_solution",
+           "read_model", "register", "write_model"]

@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.errors import FormatError
+from pipeline.manifest import model_metadata
 
 
 @dataclass
@@ -41,8 +42,6 @@ class ModelData:
     @classmethod
     def from_model(cls, model) -> "ModelData":
         """The ModelData that a faithful writer+reader pair must reproduce."""
-        from pipeline.manifest import model_metadata
-
         return cls(model.Aeq.tocsr(), model.beq.copy(), model.beq.copy(), model.lb.copy(), model.ub.copy(),
                    model.cost, model.integrality, model.row_labels, model.col_names, model_metadata(model))
 

@@ -39,7 +39,9 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.conventions import Convention
 from pipeline.errors import ConventionError, FormatError
+from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
 
@@ -336,8 +338,6 @@ _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the com
 
 def _comment_lines(model) -> bytes:
     """The metadata comment, split into ``\\+ `` continuation lines when it is long."""
-    from pipeline.manifest import comment_line
-
     text = comment_line(model)
     room = _MAX_LINE - 8
     if len(text) > room:
@@ -479,7 +479,7 @@ class _Text:
 
     def line(self, t: int) -> int:
         """1-based line of token ``t`` (or of the end of the text when ``t`` is past the end)."""
-        self.newlines
+        _ = self.newlines  # fills self._nl on first use
         pos = self.starts[t] if t < len(self) else self.buf.size
         return self.first_line + int(np.searchsorted(self._nl, pos))
 
@@ -596,8 +596,6 @@ def _blank_comments(raw: bytes) -> np.ndarray:
 
 def _metadata(raw: bytes) -> dict:
     """The ``sudoku-pipeline:`` comment (joined with its ``\\+ `` continuation lines), or {}."""
-    from pipeline.manifest import COMMENT_TAG, parse_comment_line
-
     k = raw.find(COMMENT_TAG.encode())
     if k < 0:
         return {}
@@ -1136,8 +1134,6 @@ def read(path) -> ModelData:
 
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     """0-based positions, in the metadata's convention, of the names in byte table ``names``."""
-    from pipeline.conventions import Convention
-
     try:
         conv = Convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]))
     except KeyError as e:

@@ -29,7 +29,9 @@ import numpy as np
 import scipy.io as sio
 import scipy.sparse as sp
 
+from pipeline.build import build_model
 from pipeline.errors import FormatError, PipelineError
+from pipeline.manifest import manifest_from_dict, model_metadata
 from pipeline.puzzle import COMPACT_DIGITS
 
 from .base import Format, ModelData, atomic_open, register
@@ -46,8 +48,6 @@ _MATLAB_ONLY = ("N", "clues", "clue_positions")
 # ---------------------------------------------------------------------------------------------
 def _matlab_meta(model) -> dict:
     """model_metadata() made MATLAB-friendly: no None, 1-based index lists, extra clue fields."""
-    from pipeline.manifest import model_metadata
-
     meta = model_metadata(model)
     conv = model.convention
     # savemat cannot store None; an empty char is MATLAB's "nothing" (read() maps it back)
@@ -132,9 +132,6 @@ def read(path) -> ModelData:
     Row labels and column names are regenerated from ``meta`` through pipeline.conventions
     (and the model rebuilt from the puzzle), since the .mat carries numbers only.
     """
-    from pipeline.build import build_model
-    from pipeline.manifest import manifest_from_dict
-
     path = Path(path)
     if path.is_dir():
         path = path / MAT_NAME

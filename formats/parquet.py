@@ -28,7 +28,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
+from pipeline.build import build_model
 from pipeline.errors import FormatError, PipelineError
+from pipeline.manifest import manifest_from_dict, model_metadata
 
 from .base import Format, ModelData, register
 
@@ -65,8 +67,6 @@ def _write(table: pa.Table, path: Path) -> Path:
 
 
 def _schema_meta(model, meta: dict | None, table: str) -> dict:
-    from pipeline.manifest import model_metadata
-
     meta = dict(model_metadata(model) if meta is None else meta)
     meta["table"] = table
     return {META_KEY: json.dumps(meta, separators=(",", ":")).encode()}
@@ -160,8 +160,6 @@ def write(model, path, **_) -> Path:
 
     The siblings carry labels, names, bounds and costs, which a faithful read needs.
     """
-    from pipeline.manifest import model_metadata
-
     coo, rows, cols = _siblings(Path(path))
     meta = model_metadata(model)
     _write(coo_table(model, meta), coo)
@@ -243,8 +241,6 @@ def read(path) -> ModelData:
                          _strings(rows.column("label")), _strings(cols.column("name")), meta)
 
     # only the COO file: the metadata determines everything but a custom objective
-    from pipeline.build import build_model
-    from pipeline.manifest import manifest_from_dict
 
     try:
         mf = manifest_from_dict(meta, where=str(coo_path))

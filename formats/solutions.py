@@ -39,6 +39,8 @@ from pipeline.build import full_vector_of
 from pipeline.conventions import Convention
 from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, vector_from_grid
 from pipeline.errors import FormatError, NoSolutionReported
+from pipeline.manifest import Manifest, load_manifest, manifest_from_dict, model_metadata
+from pipeline.puzzle import default_box
 
 from .base import open_text
 
@@ -530,7 +532,7 @@ def _parse_scip(text: str, where: str) -> RawSolution:
     status = None
     objective = None
     start = 0
-    for start, line in enumerate(lines):  # the header lines come first
+    for start, line in enumerate(lines):  # the header lines come first  # noqa: B007 (start is read after the loop)
         s = line.strip()
         if s.startswith("solution status:"):
             status = s.split(":", 1)[1].strip()
@@ -661,7 +663,7 @@ def _parse_gurobi(text: str, where: str) -> RawSolution:
     objective = None
     lines = _lines(text)
     start = 0
-    for start, line in enumerate(lines):  # the comment header
+    for start, line in enumerate(lines):  # the comment header  # noqa: B007 (start is read after the loop)
         s = line.strip()
         if s.startswith("#"):
             m = re.match(r"#\s*Objective value\s*=\s*(\S+)", s, re.I)
@@ -791,8 +793,6 @@ def detect_solution_format(head: str, where: str = "solution") -> SolutionFormat
 # ----------------------------------------------------------------------------------------------
 def _as_manifest(manifest):
     """Accept a Manifest, a path to one (or its directory), or a Model."""
-    from pipeline.manifest import Manifest, load_manifest, manifest_from_dict, model_metadata
-
     if manifest is None or isinstance(manifest, Manifest):
         return manifest
     if hasattr(manifest, "Aeq") and hasattr(manifest, "convention"):
@@ -909,8 +909,6 @@ def _resolve_names(raw: RawSolution, manifest, where: str, fmt: str) -> tuple[np
 
 def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Convention:
     """No manifest: the names say the scheme; N only when the file lists all N^3 variables."""
-    from pipeline.puzzle import default_box
-
     need = "pass the export's manifest (manifest.json)"
     if short.any():
         raise FormatError(f"{where}: short column names ({raw.names[short][0]}) need the export's column map; {need}")
@@ -959,8 +957,6 @@ def _resolve_positions(raw: RawSolution, manifest, where: str) -> tuple[np.ndarr
 
 
 def _resolve_grid(raw: RawSolution, manifest, where: str) -> tuple[np.ndarray, Convention]:
-    from pipeline.puzzle import default_box
-
     grid = raw.grid
     n = grid.shape[0]
     if manifest is None:

@@ -2,7 +2,7 @@
 
 Each solver reads the file format it reads best (MPS for SCIP, CBC and GLPK; the generated
 ``solve_sudoku.m`` for Octave), writes its own native solution file, and that file comes back
-through :func:`pipeline.importer.import_solution`, exactly as a user's would.
+through :func:`formats.directory.import_solution`, exactly as a user's would.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from formats.directory import export_model, import_solution
 
 from .build import build_model
 from .errors import SolveError
@@ -169,9 +171,6 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
     ``workdir`` keeps the files (model, manifest, solver output); by default a temporary
     directory is used and removed.
     """
-    from .export import export_model
-    from .importer import import_solution
-
     reason = solver_available(solver)
     if reason:
         raise SolveError(f"solver {solver}: {reason}")

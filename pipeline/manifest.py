@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .conventions import Convention
+from .conventions import Convention, make_convention
 from .errors import FormatError
 from .puzzle import Puzzle
 
@@ -57,22 +57,15 @@ def parse_comment_line(line: str) -> dict | None:
         return None
 
 
-def write_manifest(directory, model, files: dict[str, list[str]], formats: dict | None = None) -> Path:
-    """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
-
-    ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name.
-    """
-    from formats.base import atomic_open
-
+def export_manifest(model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
+    """The ``manifest.json`` content of an export of ``model``: its metadata, the files of each
+    format and per-format facts (e.g. the fixed-MPS short-name rule) under the format's name.
+    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`)."""
     meta = model_metadata(model)
     meta["files"] = files
     if formats:
         meta["formats"] = formats
-    path = Path(directory) / MANIFEST_NAME
-    with atomic_open(path) as f:
-        json.dump(meta, f, indent=2)
-        f.write("\n")
-    return path
+    return meta
 
 
 @dataclass(frozen=True)
@@ -100,8 +93,6 @@ class Manifest:
 
 
 def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
-    from .conventions import make_convention
-
     try:
         puzzle = Puzzle.from_dict(meta)
         conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant)

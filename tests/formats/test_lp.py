@@ -219,7 +219,7 @@ def test_names_match_convention():
 
 def test_writer_refuses_unsafe_labels(tmp_path):
     m = _model("4x4")
-    for bad, why in (("e1", "e12"), ("free", "free"), ("1abc", "1abc"), ("a b", "a b")):
+    for _bad, why in (("e1", "e12"), ("free", "free"), ("1abc", "1abc"), ("a b", "a b")):
         labels = m.row_labels.astype(object)
         labels[3] = why if why != "e12" else "e1"
         m.__dict__["row_labels"] = labels.astype(str)  # the Model caches its labels here
