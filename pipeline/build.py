@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from .conventions import Convention, make_convention
 from .errors import PipelineError
 from .puzzle import Puzzle
+from .variants import FAMILIES
 
 CLUE_ENCODINGS = ("rows", "bounds", "reduce")
 
@@ -80,7 +81,7 @@ def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
         if name == "cell":
             rr, cc = np.divmod(np.arange(n * n), n)
             out.append("cell_" + num[rr] + "_" + num[cc])
-        elif name in ("diag", "anti"):  # one unit each: labelled by digit only
+        elif FAMILIES[name].single:  # one unit each (diag, anti): labelled by digit only
             out.append(name + "_" + num)
         else:
             u, d = np.divmod(np.arange(units.shape[0] * n), n)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ConventionError
+from .variants import get_variant
 
 SCHEMES = ("ijk", "block")
 ORDERS = ("F", "C")
@@ -241,7 +242,7 @@ def _name_index(conv: Convention) -> pd.Index:
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:
     """A Convention, refusing ``block`` where the puzzle has no rectangular boxes."""
-    if scheme == "block" and variant not in ("classic", "x"):
+    if scheme == "block" and not get_variant(variant).boxes:
         raise ConventionError(
             f"scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant {variant!r}"
         )

@@ -15,8 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from .errors import PuzzleError
+from .variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
 
-VARIANTS = ("classic", "x", "jigsaw", "jigsaw_x", "latin")
+__all__ = ["VARIANTS", "COMPACT_DIGITS", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box", "parse_puzzle",
+           "parse_grid", "parse_regions", "grid_to_string", "format_grid"]
 # Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
 COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _COMPACT_VALUE = {ch: i + 1 for i, ch in enumerate(COMPACT_DIGITS)}
@@ -71,12 +73,17 @@ class Puzzle:
         return self.grid.shape[0]
 
     @property
+    def spec(self) -> Variant:
+        """The variant's table entry (:mod:`pipeline.variants`)."""
+        return VARIANT_TABLE[self.variant]
+
+    @property
     def has_boxes(self) -> bool:
-        return self.variant in ("classic", "x")
+        return self.spec.boxes
 
     @property
     def has_diagonals(self) -> bool:
-        return self.variant in ("x", "jigsaw_x")
+        return self.spec.diagonals
 
     @property
     def n_clues(self) -> int:
@@ -101,21 +108,24 @@ class Puzzle:
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
         """``[(family, cells)]`` in CONVENTIONS.md order (after ``cell``); ``cells`` is
-        ``(n_units, N)`` of row-major cell numbers. Families: row, col, box|region, diag, anti."""
+        ``(n_units, N)`` of row-major cell numbers. Which families a puzzle has is its variant's
+        table entry (:mod:`pipeline.variants`): row, col, box|region, diag, anti, then its own."""
         n = self.n
+        spec = self.spec
         cells = np.arange(n * n).reshape(n, n)
         families = [("row", cells), ("col", cells.T)]
-        if self.has_boxes:
+        if spec.boxes:
             # boxes numbered row-major over the grid: (block row, block column, p, q)
-            boxes = cells.reshape(n // self.h, self.h, n // self.w, self.w).transpose(0, 2, 1, 3)
-            families.append(("box", boxes.reshape(n, n)))
-        elif self.regions is not None:
+            families.append(("box", box_units(n, self.h, self.w)))
+        if spec.regions and self.regions is not None:
             order = np.argsort(self.regions.ravel(), kind="stable")
             families.append(("region", order.reshape(n, n)))
-        if self.has_diagonals:
+        if spec.diagonals:
             i = np.arange(n)
             families.append(("diag", cells[i, i][None, :]))
             families.append(("anti", cells[i, n - 1 - i][None, :]))
+        if spec.extra_units is not None:
+            families.extend(spec.extra_units(n, self.h, self.w))
         return families
 
     # -- text forms ------------------------------------------------------------------------
@@ -184,8 +194,7 @@ def _validate(p: Puzzle) -> None:
     if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or grid.shape[0] < 1:
         raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
     n = grid.shape[0]
-    if p.variant not in VARIANTS:
-        raise PuzzleError(f"variant: unknown variant {p.variant!r}; expected one of {', '.join(VARIANTS)}")
+    spec = get_variant(p.variant)
     if p.h * p.w != n:
         raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
     bad = np.argwhere((grid < 0) | (grid > n))
@@ -194,11 +203,12 @@ def _validate(p: Puzzle) -> None:
         raise PuzzleError(
             f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {n} (0 for empty)"
         )
-    jigsaw = p.variant in ("jigsaw", "jigsaw_x")
+    jigsaw = spec.regions
     if jigsaw and p.regions is None:
         raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell, --regions)")
     if not jigsaw and p.regions is not None:
-        raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use jigsaw or jigsaw_x)")
+        with_regions = " or ".join(name for name, v in VARIANT_TABLE.items() if v.regions)
+        raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use {with_regions})")
     if p.regions is not None:
         _validate_regions(p.regions, n)
     _check_unit_duplicates(p)
@@ -214,10 +224,6 @@ def _validate_regions(regions: np.ndarray, n: int) -> None:
     if wrong.size:
         g = wrong[0]
         raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {g + 1} has {counts[g]} cells")
-
-
-_UNIT_WORDS = {"row": "row", "col": "column", "box": "box", "region": "region",
-               "diag": "the main diagonal", "anti": "the anti-diagonal"}
 
 
 def _check_unit_duplicates(p: Puzzle) -> None:
@@ -237,7 +243,8 @@ def _check_unit_duplicates(p: Puzzle) -> None:
             k = dup[0]
             a, b = sorted((cells[k], cells[k + 1]))
             unit = key[k] // (n + 1)
-            where = _UNIT_WORDS[family] if family in ("diag", "anti") else f"{_UNIT_WORDS[family]} {unit + 1}"
+            fam = FAMILIES[family]
+            where = f"the {fam.word}" if fam.single else f"{fam.word} {unit + 1}"
             raise PuzzleError(
                 f"puzzle: digit {flat[a]} appears twice in {where}: cells "
                 f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"

@@ -6,9 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .puzzle import Puzzle
-
-_WORDS = {"row": "row", "col": "column", "box": "box", "region": "region",
-          "diag": "main diagonal", "anti": "anti-diagonal"}
+from .variants import FAMILIES
 
 
 @dataclass(frozen=True)
@@ -41,7 +39,8 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
             counts = np.bincount(vals, minlength=n + 1)
             digit = int(np.argmax(counts > 1))
             cells = units[u][vals == digit][:2]
-            where = _WORDS[family] + ("" if family in ("diag", "anti") else f" {u + 1}")
+            fam = FAMILIES[family]
+            where = fam.word + ("" if fam.single else f" {u + 1}")
             a, b = (f"({x // n + 1}, {x % n + 1})" for x in cells)
             return Verdict(False, f"{where} has digit {digit} twice: cells {a} and {b}")
     clue_r, clue_c = np.nonzero(puzzle.grid)
