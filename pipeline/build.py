@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from .conventions import Convention, make_convention
 from .errors import PipelineError
-from .puzzle import Puzzle
+from .puzzle import Puzzle, check_grid_size
 from .variants import FAMILIES
 
 CLUE_ENCODINGS = ("rows", "bounds", "reduce")
@@ -241,6 +241,7 @@ class Model:
 def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: str = "rows",
                 objective: np.ndarray | None = None) -> Model:
     """Build the model of ``puzzle`` in convention ``scheme``/``order`` with clue encoding ``clues``."""
+    check_grid_size(puzzle.n, "model")  # refuse before allocating what cannot fit
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant)

@@ -7,7 +7,9 @@ names what is wrong and where.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,57 @@ _COMPACT_VALUE = {ch: i + 1 for i, ch in enumerate(COMPACT_DIGITS)}
 _COMPACT_VALUE.update({ch.lower(): v for ch, v in list(_COMPACT_VALUE.items()) if ch.isalpha()})
 _COMPACT_VALUE.update({".": 0, "0": 0})
 REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# Models are refused before they are built when their estimated memory exceeds this many bytes
+# (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
+MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
+# Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
+# and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
+MODEL_BYTES_PER_NONZERO = 64
+# Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
+MAX_TOKEN_DIGITS = 12
+
+
+def memory_limit() -> int:
+    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory."""
+    env = os.environ.get(MAX_BYTES_ENV)
+    if env:
+        try:
+            return max(int(float(env)), 1)
+        except ValueError:
+            raise PuzzleError(f"{MAX_BYTES_ENV}: {env!r} is not a number of bytes") from None
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def model_bytes(n: int) -> int:
+    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros)."""
+    return MODEL_BYTES_PER_NONZERO * 4 * n ** 3
+
+
+def _gib(b: float) -> str:
+    return f"{b / 2**30:,.1f} GiB" if b >= 2**30 else f"{b / 2**20:,.0f} MiB"
+
+
+def check_grid_size(n: int, where: str = "puzzle") -> None:
+    """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
+
+    With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
+    """
+    need, limit = model_bytes(n), memory_limit()
+    if need > limit:
+        largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
+        while model_bytes(largest + 1) <= limit:
+            largest += 1
+        while largest > 1 and model_bytes(largest) > limit:
+            largest -= 1
+        raise PuzzleError(
+            f"{where}: a {n}x{n} grid's model needs about {_gib(need)}, more than the {_gib(limit)} allowed "
+            f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
+        )
+
 
 # The seed puzzle of SEEDS.md section 1 (23 clues): the built-in default.
 DEFAULT_PUZZLE = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
@@ -271,6 +324,8 @@ def parse_puzzle(source, *, box=None, variant: str | None = None, regions=None,
         text, where = _read_source(source, "puzzle")
         grid = _text_to_grid(text, where, box, size)
     n = grid.shape[0]
+    if size is not None and size != n:
+        raise PuzzleError(f"puzzle: --size {size} but the grid is {n}x{n}")
     h, w = _resolve_box(box, n)
     region_grid = None
     if regions is not None:
@@ -316,18 +371,34 @@ def _read_source(source, what: str) -> tuple[str, str]:
     s = str(source)
     if s == "-":
         return sys.stdin.read(), "<stdin>"
-    if _is_file(s):
+    kind = _path_kind(s)
+    if kind == "file":
         return _read_file(Path(s), what), s
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
-        return s, what
+        return s, what  # puzzle text, even where a directory has that name ('.')
+    if kind is not None:
+        raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
 
 
-def _is_file(s: str) -> bool:
+def _path_kind(s: str) -> str | None:
+    """``"file"`` for a regular file, a description for another existing path (a directory, a
+    FIFO, a device: never opened, so a FIFO cannot block), None when nothing is there."""
+    if len(s) >= 4096 or "\n" in s:
+        return None
     try:
-        return len(s) < 4096 and Path(s).is_file()
+        mode = os.stat(s).st_mode
     except (OSError, ValueError):
-        return False
+        return None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def _read_file(path: Path, what: str) -> str:
@@ -367,7 +438,9 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
                 if len(row) != width:
                     raise PuzzleError(f"{where}: line {k} has {len(row)} cells; expected {width}")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
-    rows = [re.split(r"[,;|\s]+", line.strip(" ,;|\t")) for _, line in lines]
+    rows = [_split_cells(line) for _, line in lines]
+    if all("," in line for _, line in lines):
+        rows = _drop_trailing_empty_column(rows)
     header = all(_HEADER.fullmatch(t) for t in rows[0])
     if header:
         rows, numbers = rows[1:], numbers[1:]
@@ -395,14 +468,41 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
     return _matrix_to_grid(matrix, box, size, where)
 
 
+def _split_cells(line: str) -> list[str]:
+    """Cells of one line. A comma-separated line is split on every comma, so empty fields (as
+    Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; other separators collapse."""
+    if "," in line:
+        return [tok.strip(" ;|\t") for tok in line.strip().split(",")]
+    return re.split(r"[;|\s]+", line.strip(" ;|\t"))
+
+
+def _drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
+    """A trailing comma on every line (``5,3,0,...,0,``) ends the line rather than adding an
+    empty cell, when dropping it is what makes the shape N-by-N (or N-by-3, or one N*N line)."""
+    if not rows or not all(len(row) > 1 and row[-1] == "" for row in rows):
+        return rows
+    width, height = len(rows[0]), len(rows)
+    square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
+    square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
+    return [row[:-1] for row in rows] if square_without and not square_now else rows
+
+
+_EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
+
+
 def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
-    if re.fullmatch(r"[+-]?\d+", tok):
-        return int(tok)
-    if re.fullmatch(r"[+-]?\d+\.0*", tok):  # MATLAB writes 5.0 sometimes
-        return int(float(tok))
+    place = f"line {k}, field {j + 1}"
+    if re.fullmatch(r"[+-]?\d+(\.0*)?", tok):  # MATLAB writes 5.0 sometimes
+        digits = tok.lstrip("+-").split(".")[0].lstrip("0")
+        if len(digits) > MAX_TOKEN_DIGITS:
+            what = f"{place}: value {tok[:20]}{'...' if len(tok) > 20 else ''} is too large"
+            raise PuzzleError(f"{where}: {what}" if clue_list else f"{where}: cell at row {k}, column {j + 1}: "
+                              f"value {tok[:20]}{'...' if len(tok) > 20 else ''} is too large")
+        return int(tok.split(".")[0])
+    if not clue_list and tok in _EMPTY_CELL:
+        return 0
     if not clue_list and tok in _COMPACT_VALUE:
         return _COMPACT_VALUE[tok]
-    place = f"line {k}, field {j + 1}"
     if clue_list:
         raise PuzzleError(f"{where}: {place}: {tok!r} is not an integer: entries must be integers")
     raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")
@@ -414,6 +514,7 @@ def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.nda
     if n_expected is not None and length != n_expected ** 2:
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
     n = math.isqrt(length)
+    check_grid_size(n, where)
     if n * n != length:
         lo, hi = n * n, (n + 1) ** 2
         raise PuzzleError(
@@ -438,13 +539,22 @@ def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.nda
 def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     if matrix.ndim != 2:
         raise PuzzleError(f"{where}: input must be a 2-D matrix: must be N-by-3 or N-by-N")
-    if not np.issubdtype(matrix.dtype, np.integer):
-        as_int = np.rint(matrix.astype(float))
-        if not np.array_equal(as_int, matrix.astype(float)):
-            raise PuzzleError(f"{where}: entries must be integers")
-        matrix = as_int.astype(np.int64)
     m, k = matrix.shape
+    if not np.issubdtype(matrix.dtype, np.integer):
+        try:
+            values = matrix.astype(float)
+        except (TypeError, ValueError):
+            raise PuzzleError(f"{where}: entries must be numbers") from None
+        if m == k:  # MATLAB and Excel write empty cells of a grid as NaN
+            values = np.where(np.isnan(values), 0.0, values)
+        as_int = np.rint(values)
+        if not np.array_equal(as_int, values):  # also NaN and inf
+            raise PuzzleError(f"{where}: entries must be integers")
+        if np.abs(as_int).max(initial=0) > 2**31:
+            raise PuzzleError(f"{where}: entry {as_int.flat[np.argmax(np.abs(as_int))]:.0f} is too large")
+        matrix = as_int.astype(np.int64)
     if m == k:
+        check_grid_size(m, where)
         return matrix
     if k != 3:
         raise PuzzleError(f"{where}: matrix is {m}-by-{k}: must be N-by-3 or N-by-N")
@@ -454,11 +564,10 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
 def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=None) -> np.ndarray:
     """MATLAB-style ``[row col digit]`` rows (1-based) -> grid; ``line_numbers`` for messages."""
     lines = np.arange(1, clues.shape[0] + 1) if line_numbers is None else line_numbers
-    n = size or _box_n(box)
-    if n is None:
-        # as the MATLAB seed: 9x9 unless a bigger entry says otherwise (then the next square N)
-        biggest = int(clues.max()) if clues.size else 9
-        n = 9 if biggest <= 9 else (math.isqrt(biggest - 1) + 1) ** 2
+    # as the MATLAB seed (SEEDS.md section 1: "entries must be integers from 1 to 9"): 9x9 unless
+    # --size or --box says otherwise; a bigger entry is an error, never a bigger grid
+    n = size or _box_n(box) or 9
+    check_grid_size(n, where)
     bad = np.argwhere((clues < 1) | (clues > n))
     if bad.size:
         line, col = bad[0]
@@ -492,6 +601,8 @@ def parse_regions(source, n: int) -> np.ndarray:
         text, where = _read_source(source, "regions")
         text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
         tokens = re.split(r"[,;\s]+", text.strip())
+        if len(tokens) == n and all(len(tok) == n for tok in tokens):
+            tokens = list("".join(tokens))   # grid form: N lines of N compact ids
         ids = np.array(tokens if len(tokens) > 1 else list(tokens[0]))
     if ids.size != n * n:
         raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {ids.size}")
