@@ -23,8 +23,6 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/cli.py", ".interop"),
     ("pipeline/cli.py", ".solve"),
     ("pipeline/cli.py", "formats.csv"),
-    ("pipeline/interop.py", ".errors"),
-    ("pipeline/interop.py", ".solve"),
 }
 
 

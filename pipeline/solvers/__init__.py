@@ -7,6 +7,9 @@ from .base import SOLVERS, STATUSES, CountResult, Solver, SolveResult, get_solve
 
 __all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "get_solver", "register_solver",
            "solver_names"]
-from . import sat  # noqa: F401,E402  (H4: SAT engine)
-from . import sat_external  # noqa: F401,E402  (H4: SAT/PB solvers on CNF/OPB files)
-from . import cpsat  # noqa: F401,E402  (H4: OR-Tools CP-SAT)
+# isort: skip_file  (import order is the registry's order: the CLI lists solvers in it)
+from . import highs  # noqa: F401,E402  (HiGHS in process)
+from . import external  # noqa: F401,E402  (SCIP, CBC, GLPK, Octave on the exported MIP files)
+from . import sat  # noqa: F401,E402  (SAT engine in process)
+from . import sat_external  # noqa: F401,E402  (SAT/PB solvers on CNF/OPB files)
+from . import cpsat  # noqa: F401,E402  (OR-Tools CP-SAT)

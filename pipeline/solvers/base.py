@@ -46,7 +46,7 @@ class SolveResult:
         return self.status == "optimal" and self.grid is not None
 
 
-@dataclass
+@dataclass(eq=False)
 class CountResult:
     """Solutions counted up to a limit: ``status`` is ``complete`` (exact), ``limit`` (stopped at
     the limit) or the status that interrupted the count (e.g. ``time_limit``)."""
@@ -56,8 +56,23 @@ class CountResult:
     status: str
     seconds: float = 0.0
 
-    def __iter__(self):  # (count, grids, status), as count_solutions has always returned
-        return iter((self.count, self.grids, self.status))
+    # it also behaves as the ``(count, grids, status)`` tuple count_solutions has always returned
+    def as_tuple(self) -> tuple:
+        return self.count, self.grids, self.status
+
+    def __iter__(self):
+        return iter(self.as_tuple())
+
+    def __getitem__(self, k):
+        return self.as_tuple()[k]
+
+    def __len__(self) -> int:
+        return 3
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, CountResult):
+            other = other.as_tuple()
+        return isinstance(other, tuple) and self.as_tuple() == other
 
 
 def _always_available() -> str | None:

@@ -1,0 +1,233 @@
+"""Run an external solver on the exported files and import its answer: the interop pipeline.
+
+Each solver reads the file format it reads best (MPS for SCIP, CBC and GLPK; the generated
+``solve_sudoku.m`` for Octave), writes its own native solution file, and that file comes back
+through :func:`formats.directory.import_solution`, exactly as a user's would.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from formats.directory import export_model, import_solution
+
+from ..build import Model, build_model
+from ..errors import NoSolutionReported, SolveError
+from ..puzzle import Puzzle
+from .base import Solver, SolveResult, register_solver
+from .highs import solve as solve_highs
+
+MIP_SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")  # run through MIP files (and HiGHS in process)
+
+
+@dataclass
+class ExternalResult:
+    grid: np.ndarray | None
+    status: str
+    seconds: float
+    solution_file: Path | None
+    log: str = ""
+
+
+def cbc_binary() -> str | None:
+    """Debian's ``cbc`` if installed, else the CBC binary that PuLP ships."""
+    found = shutil.which("cbc")
+    if found:
+        return found
+    try:
+        import pulp
+
+        cmd = pulp.PULP_CBC_CMD()
+        return cmd.path if cmd.available() else None
+    except Exception:  # pulp absent or its binary unusable: report as unavailable
+        return None
+
+
+def solver_available(name: str) -> str | None:
+    """None when ``name`` can run here, else the reason it cannot."""
+    if name == "highs":
+        return None
+    if name == "scip":
+        try:
+            import pyscipopt  # noqa: F401
+        except ImportError:
+            return "pyscipopt is not installed (pip install '.[test]')"
+        return None
+    if name == "cbc":
+        return None if cbc_binary() else "no cbc binary (apt-get install coinor-cbc, or pip install pulp)"
+    if name == "glpk":
+        return None if shutil.which("glpsol") else "glpsol not found (apt-get install glpk-utils)"
+    if name == "octave":
+        return None if shutil.which("octave-cli") or shutil.which("octave") else "octave not found (apt-get install octave)"
+    return f"unknown solver {name!r}; expected one of {', '.join(MIP_SOLVERS)}"
+
+
+# Octave 7 prints this at every exit after an error: noise, never the error itself
+_OCTAVE_EXIT_NOISE = "error: ignoring const execution_exception& while preparing to exit"
+
+
+class _NoSolution(Exception):
+    """A runner's solver stopped without a solution and wrote no file saying so (Octave's
+    solve_sudoku.m raises an error instead): ``status`` is ``infeasible`` or ``time_limit``."""
+
+    def __init__(self, status: str, log: str):
+        super().__init__(status)
+        self.status, self.log = status, log
+
+
+def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
+    """The log of ``cmd``; SolveError when it fails, naming its first ``error: `` line (Octave's
+    real error comes first, its exit noise last), else its last line."""
+    try:
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise SolveError(f"{Path(cmd[0]).name}: no answer within {timeout:.0f} s") from None
+    except OSError as e:
+        raise SolveError(f"{cmd[0]}: cannot run: {e.strerror or e}") from None
+    log = done.stdout + done.stderr
+    if done.returncode != 0:
+        lines = [line.strip() for line in log.splitlines() if line.strip() and line.strip() != _OCTAVE_EXIT_NOISE]
+        said = next((line for line in lines if line.startswith("error: ")), lines[-1] if lines else "")
+        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}: {said[:200]}")
+    return log
+
+
+def _solve_scip(workdir: Path, time_limit):
+    from pyscipopt import Model as ScipModel
+
+    m = ScipModel()
+    m.hideOutput()
+    m.readProblem(str(workdir / "model.mps"))
+    if time_limit:
+        m.setParam("limits/time", float(time_limit))
+    m.optimize()
+    sol = workdir / "scip.sol"
+    if m.getNSols() > 0:
+        m.writeBestSol(str(sol))
+    else:
+        sol.write_text(f"solution status: {m.getStatus()}\nno solution available\n")
+    return sol, ""
+
+
+def _solve_cbc(workdir: Path, time_limit):
+    sol = workdir / "cbc_solution.txt"
+    cmd = [cbc_binary(), "model.mps"]
+    if time_limit:
+        cmd += ["-sec", str(time_limit)]
+    cmd += ["-solve", "-solu", sol.name]
+    return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
+
+
+def _solve_glpk(workdir: Path, time_limit):
+    sol = workdir / "glpk_raw.txt"
+    cmd = ["glpsol", "--freemps", "model.mps", "-w", sol.name]
+    if time_limit:
+        cmd += ["--tmlim", str(max(1, int(time_limit)))]
+    return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
+
+
+# what solve_sudoku.m raises when glpk returns no solution (formats/matlab.py)
+_GLPK_NO_SOLUTION = re.compile(r"glpk found no solution \(error (-?\d+), status (-?\d+)\)")
+_GLPK_ENOPFS, _GLPK_ETMLIM = 10, 9            # glpk errnum: no primal feasible solution; time limit
+_GLPK_UNDEF, _GLPK_INFEAS, _GLPK_NOFEAS = 1, 3, 4  # glpk status (Octave: help glpk)
+
+
+def _solve_octave(workdir: Path, time_limit):
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    # solve_sudoku.m passes sudoku_time_limit (seconds) to glpk as tmlim
+    setup = f"sudoku_time_limit = {float(time_limit)!r}; " if time_limit else ""
+    cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", f"{setup}run('solve_sudoku.m')"]
+    if Path(exe).name == "octave-cli":
+        cmd.remove("--no-gui")
+    try:
+        return workdir / "sudoku.csv", _run(cmd, workdir, None if not time_limit else time_limit + 60)
+    except SolveError as e:
+        # Octave's glpk fills status only when errnum is 0: infeasible is errnum 10 (the presolver
+        # finds the relaxation infeasible) or status 3/4; a time limit is errnum 9
+        m = _GLPK_NO_SOLUTION.search(str(e))
+        if m is None:
+            raise
+        errnum, status = int(m.group(1)), int(m.group(2))
+        if errnum == _GLPK_ENOPFS or status in (_GLPK_INFEAS, _GLPK_NOFEAS):
+            raise _NoSolution("infeasible", str(e)) from None
+        if errnum == _GLPK_ETMLIM or (time_limit and status == _GLPK_UNDEF):
+            raise _NoSolution("time_limit", str(e)) from None
+        raise
+
+
+_FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matlab"}
+_RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave": _solve_octave}
+
+
+def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: str = "F", clues: str = "rows",
+                   time_limit: float | None = None, workdir=None) -> ExternalResult:
+    """Export ``puzzle``, run ``solver`` on the files, import its native answer (verified later).
+
+    ``workdir`` keeps the files (model, manifest, solver output); by default a temporary
+    directory is used and removed.
+    """
+    reason = solver_available(solver)
+    if reason:
+        raise SolveError(f"solver {solver}: {reason}")
+    if solver == "highs":
+        r = solve_highs(build_model(puzzle, scheme, order, clues), time_limit=time_limit)
+        return ExternalResult(r.grid, r.status, r.seconds, None)
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix=f"sudoku-{solver}-")
+        workdir = tmp.name
+    work = Path(workdir)
+    try:
+        model = build_model(puzzle, scheme, order, clues)
+        export_model(model, work, _FORMATS_FOR[solver], dense="never")
+        start = time.perf_counter()
+        try:
+            sol, log = _RUNNERS[solver](work, time_limit)
+        except _NoSolution as e:  # the solver said so, and wrote no solution file
+            return ExternalResult(None, e.status, time.perf_counter() - start, None, e.log)
+        seconds = time.perf_counter() - start
+        if not sol.exists():
+            raise SolveError(f"solver {solver}: wrote no solution file ({sol.name})")
+        try:
+            result = import_solution(sol, work / "manifest.json")
+        except NoSolutionReported as e:
+            kept = sol if tmp is None else None  # a temporary directory is removed on return
+            if e.status == "infeasible":
+                return ExternalResult(None, "infeasible", seconds, kept, log)
+            # stopped by --time-limit before a solution: some files say so (CBC "Stopped on
+            # time", SCIP "time limit reached"), others only "no solution" (GLPK's status
+            # "undefined"), which after a time limit means the same
+            if time_limit:
+                return ExternalResult(None, "time_limit", seconds, kept, log)
+            raise
+        return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _registry_entry(name: str) -> Solver:
+    def solve(model: Model, *, time_limit: float | None = None, workdir=None, **_) -> SolveResult:
+        conv = model.convention
+        r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
+                           time_limit=time_limit, workdir=workdir)
+        return SolveResult(r.grid is not None and "optimal" or r.status, None, None, r.seconds, 0, r.grid,
+                           message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name)
+
+    hints = {"scip": "pip install pyscipopt (the test extra)", "cbc": "apt-get install coinor-cbc (or pip install pulp)",
+             "glpk": "apt-get install glpk-utils", "octave": "apt-get install octave"}
+    return Solver(name=name, description=f"{name} on the exported {_FORMATS_FOR[name].replace(',', ' + ')} files",
+                  solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
+                  solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
+                  install_hint=hints[name])
+
+
+for _name in ("scip", "cbc", "glpk", "octave"):
+    register_solver(_registry_entry(_name))

@@ -1,0 +1,196 @@
+"""The HiGHS entry of the solver registry: solve a Model in process (highspy, the CSC arrays
+passed directly), and count solutions with no-good cuts on one instance. Batch reuses
+:func:`highs_for`, :func:`run_highs` and :func:`add_no_good_cut` for its per-shape instances."""
+from __future__ import annotations
+
+import time
+
+import highspy
+import numpy as np
+
+from ..build import Model
+from ..decode import INTEGRALITY_TOL, grid_from_vector
+from ..errors import SolveError
+from .base import CountResult, Solver, SolveResult, register_solver
+
+# HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
+FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
+
+HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
+    highspy.HighsModelStatus.kOptimal: "optimal",
+    highspy.HighsModelStatus.kInfeasible: "infeasible",
+    highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
+    highspy.HighsModelStatus.kTimeLimit: "time_limit",
+    highspy.HighsModelStatus.kInterrupt: "interrupted",
+    highspy.HighsModelStatus.kMemoryLimit: "memory_limit",
+}
+
+
+def highs_for(model: Model, *, time_limit: float | None = None, threads: int | None = None,
+              quiet: bool = True, options: dict | None = None) -> highspy.Highs:
+    """A Highs instance holding ``model`` (columns binary), ready to ``run()``."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", not quiet)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    if threads is not None:
+        h.setOptionValue("threads", int(threads))
+    for key, value in (options or {}).items():
+        h.setOptionValue(key, value)
+    a = model.Aeq.tocsc()
+    beq = model.beq
+    status = h.passModel(
+        model.n_cols, model.n_rows, a.nnz, 1, 1, 0.0,  # colwise, minimise, no offset
+        model.cost, model.lb, model.ub, beq, beq,
+        a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
+        np.ones(model.n_cols, dtype=np.int32),
+    )
+    if status == highspy.HighsStatus.kError:
+        raise SolveError("highs: the model was refused by passModel")
+    return h
+
+
+def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
+    """Run an instance from :func:`highs_for` and decode its answer."""
+    start = time.perf_counter()
+    h.run()
+    seconds = time.perf_counter() - start
+    status = HIGHS_STATUS.get(h.getModelStatus(), h.modelStatusToString(h.getModelStatus()))
+    if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
+        return _empty_model_result(h, model, seconds)
+    info = h.getInfo()
+    nodes = int(max(info.mip_node_count, 0))
+    has_solution = info.primal_solution_status == FEASIBLE_SOLUTION
+    if not has_solution:
+        return SolveResult(status if status != "optimal" else "no_solution", None, None, seconds, nodes, solver="highs")
+    x = np.asarray(h.getSolution().col_value, dtype=float)
+    result = SolveResult(status, x, float(info.objective_function_value), seconds, nodes, solver="highs")
+    frac = np.abs(x - np.rint(x))
+    if frac.max(initial=0.0) > INTEGRALITY_TOL:
+        result.status = "non_integral"
+        result.message = f"x is not integral (largest fractional part {frac.max():.3g})"
+        return result
+    if status == "optimal":
+        result.grid = grid_from_vector(model.full_vector(np.rint(x)), model.convention)
+    return result
+
+
+def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> SolveResult:
+    """No columns (e.g. a full grid under ``reduce``): feasible iff every row admits activity 0."""
+    lp = h.getLp()
+    lower, upper = np.asarray(lp.row_lower_), np.asarray(lp.row_upper_)
+    if np.any(lower > 0) or np.any(upper < 0):
+        return SolveResult("infeasible", None, None, seconds, 0)
+    x = np.zeros(0)
+    grid = grid_from_vector(model.full_vector(x), model.convention)
+    return SolveResult("optimal", x, 0.0, seconds, 0, grid)
+
+
+def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,
+          options: dict | None = None, **_) -> SolveResult:
+    """Solve ``model`` with HiGHS; statuses: optimal, infeasible, time_limit, non_integral, ..."""
+    return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
+
+
+def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
+    """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible."""
+    ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
+    h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+
+
+def without_presolve(h: highspy.Highs, run, restore: str = "choose"):
+    """``run()`` once with presolve off, then presolve back to ``restore``.
+
+    HiGHS 1.15.1's presolve mishandles models carrying no-good cuts: it can call a feasible model
+    infeasible (undercounts on tdoku puzzles) or postsolve to a point violating a cut ("Solve
+    error"). Every non-optimal answer of a counting loop is re-checked through this.
+    """
+    h.setOptionValue("presolve", "off")
+    try:
+        return run()
+    finally:
+        h.setOptionValue("presolve", restore)
+
+
+# A part of the search that reaches this many solutions is split further: the solve time of a
+# re-solve grows with the number of no-good cuts the model carries, so parts stay small.
+SPLIT_AT = 16
+
+
+def _split_cells(model: Model) -> list[np.ndarray]:
+    """Free cells, most candidates first, each as the solver columns of its candidates."""
+    n = model.convention.n
+    r, c, _ = model.convention.cell_digit(model.columns)
+    cell = r * n + c
+    free = model.puzzle.grid.ravel()[cell] == 0
+    order = np.argsort(cell[free], kind="stable")
+    cols = np.flatnonzero(free)[order]
+    cells, starts, counts = np.unique(cell[cols], return_index=True, return_counts=True)
+    groups = np.split(cols, starts[1:])
+    return [groups[k] for k in np.argsort(-counts, kind="stable")]
+
+
+def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
+                    threads: int | None = None, **_) -> CountResult:
+    """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
+
+    Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
+    the model carries, so a part of the search that reaches ``SPLIT_AT`` solutions drops its
+    cuts and is split on the free cell with most candidates (bound changes on the same
+    instance: fix each candidate in turn); parts are disjoint, so every solution is counted
+    once. Returns ``(count, grids, status)``: ``complete`` (exact), ``limit`` (stopped at
+    ``limit``) or the solver status that interrupted it (e.g. ``time_limit``).
+    """
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    h = highs_for(model, threads=threads)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    split_cells = _split_cells(model)
+    lb = model.lb
+    grids: list[np.ndarray] = []
+
+    def drop_cuts_from(first_row: int) -> None:
+        extra = h.getNumRow() - first_row
+        if extra:
+            h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
+
+    def explore(depth: int) -> str:
+        first_row = h.getNumRow()
+        found: list[np.ndarray] = []
+        while True:
+            if len(grids) + len(found) >= limit:
+                grids.extend(found)
+                return "limit"
+            if deadline is not None:
+                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+            result = run_highs(h, model)
+            if result.status != "optimal":
+                result = without_presolve(h, lambda: run_highs(h, model))
+            if result.status == "infeasible":
+                break
+            if not result.solved:
+                grids.extend(found)
+                return result.status
+            found.append(result.grid)
+            add_no_good_cut(h, result.x)
+            if len(found) >= SPLIT_AT and depth < len(split_cells):
+                drop_cuts_from(first_row)  # recounted inside the sub-parts
+                for col in split_cells[depth]:
+                    h.changeColBounds(int(col), 1.0, 1.0)
+                    status = explore(depth + 1)
+                    h.changeColBounds(int(col), float(lb[col]), 1.0)
+                    if status != "complete":
+                        return status
+                return "complete"
+        drop_cuts_from(first_row)
+        grids.extend(found)
+        return "complete"
+
+    start = time.perf_counter()
+    status = explore(0)
+    return CountResult(len(grids), grids, status, time.perf_counter() - start)
+
+
+register_solver(Solver(
+    name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
+    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()}))
