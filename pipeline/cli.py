@@ -11,9 +11,14 @@ import json
 import sys
 from pathlib import Path
 
+from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+
+from .build import build_model
 from .cliargs import add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
 from .errors import PipelineError
-from .puzzle import parse_grid
+from .puzzle import grid_to_string, parse_grid
+from .solvers import SOLVERS, get_solver
+from .solvers.sat import DEFAULT_BACKEND, sat_backends
 from .verify import verify_grid
 
 PROG = "sudoku-pipeline"
@@ -26,47 +31,82 @@ COMMAND_MODULES: tuple[str, ...] = ()
 # ---------------------------------------------------------------------------------------------
 # subcommands
 # ---------------------------------------------------------------------------------------------
+def _engine_options(args) -> dict:
+    """Options every registry engine accepts (each ignores what it does not use)."""
+    return {"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
+            "workdir": getattr(args, "workdir", None), "sat_backend": getattr(args, "sat_backend", None),
+            "amo": getattr(args, "amo", None) or DEFAULT_AMO}
+
+
+def default_count_solver() -> str:
+    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS."""
+    return "sat" if SOLVERS["sat"].available() is None else "highs"
+
+
+def _uniqueness(args, puzzle) -> bool | None:
+    """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
+    None when that call stops on the time limit."""
+    model = build_model(puzzle, "ijk", "C", "bounds")
+    solver = get_solver(default_count_solver(), need="count")
+    result = solver.count(model, 2, time_limit=args.time_limit)
+    return None if result.status not in ("complete", "limit") else result.count == 1
+
+
+_NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
+
+
 def cmd_solve(args) -> int:
     puzzle = puzzle_from_args(args)
-    if args.solver != "highs":
-        from .interop import solve_external
-
-        result = solve_external(puzzle, args.solver, scheme=args.scheme, order=args.order, clues=args.clues,
-                                time_limit=args.time_limit, workdir=args.workdir)
-        grid, status, seconds, nodes = result.grid, result.status, result.seconds, None
-    else:
-        from .solve import solve
-
-        r = solve(model_from_args(args, puzzle), time_limit=args.time_limit, threads=args.threads)
-        grid, status, seconds, nodes = r.grid, r.status, r.seconds, r.nodes
-        if r.message:
-            status = f"{status} ({r.message})"
+    solver = get_solver(args.solver)
+    r = solver.solve(model_from_args(args, puzzle), **_engine_options(args))
+    grid, status = r.grid, r.status
     if grid is None:
-        reason = {"infeasible": "the puzzle has no solution (infeasible)",
-                  "time_limit": f"time limit of {args.time_limit} s reached"}.get(status, status)
-        print(f"no solution: {reason}", file=sys.stderr)
+        reason = _NO_SOLUTION_WORDS.get(status) or (f"time limit of {args.time_limit} s reached"
+                                                    if status == "time_limit" else status)
+        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status != "infeasible" else ""),
+              file=sys.stderr)
         return 1
     verdict = verify_grid(grid, puzzle)
     if not verdict:
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
-    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(seconds, 6),
-                                            "nodes": nodes, "verified": True})
+    unique = None if args.no_unique_check else _uniqueness(args, puzzle)
+    if unique is False:
+        print("note: the puzzle has more than one solution; this is one of them "
+              "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
+    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
+                                            "nodes": r.nodes, "verified": True, "unique": unique})
     return 0
 
 
 def cmd_count(args) -> int:
-    from .solve import count_solutions
-
-    count, _, status = count_solutions(model_from_args(args), args.limit, time_limit=args.time_limit, threads=args.threads)
-    if status not in ("complete", "limit"):
-        print(f"count stopped: {status} after {count} solution(s)", file=sys.stderr)
-        return 1
-    if status == "complete":
-        print({0: "none", 1: "unique"}.get(count, str(count)))
+    solver = get_solver(args.solver or default_count_solver(), need="count")
+    if args.limit < 1:
+        raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
+    options = _engine_options(args)
+    options.pop("workdir")
+    result = solver.count(model_from_args(args), args.limit, **options)
+    count, status = result.count, result.status
+    complete = status == "complete"
+    if complete:
+        word = {0: "no solution", 1: "unique"}.get(count, "solutions")
+    elif status == "limit":
+        word = f"at least: stopped at --limit {args.limit}"
     else:
-        print(count)
-        print(f"(stopped at --limit {args.limit}: there may be more)", file=sys.stderr)
+        word = f"at least: {'time limit reached' if status == 'time_limit' else status}"
+    if args.format == "json":
+        print(json.dumps({"count": count, "complete": complete, "status": status, "solver": solver.name,
+                          "unique": (count == 1) if complete or count > 1 else None,
+                          **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
+    else:
+        print(f"{count} ({word})")
+        if args.list:
+            for g in result.grids:
+                print(grid_to_string(g))
+    if count == 0:
+        if not complete:
+            print(f"count stopped: {status} before any solution", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -91,7 +131,8 @@ def cmd_export(args) -> int:
     from .export import export_model
 
     model = model_from_args(args)
-    written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense)
+    written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
+                           amo=args.amo or DEFAULT_AMO)
     out = Path(args.to)
     conv = model.convention
     print(f"exported {model.puzzle.variant} {conv.n}x{conv.n} ({model.n_rows} x {model.n_cols}, "
@@ -157,6 +198,14 @@ def cmd_verify(args) -> int:
 # ---------------------------------------------------------------------------------------------
 # parser
 # ---------------------------------------------------------------------------------------------
+def _add_engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sat-backend", choices=sat_backends(), metavar="NAME",
+                   help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
+    p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                   help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "
+                        "else seqcounter)")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, as for every bad input
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -171,19 +220,29 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
-    p.add_argument("--solver", choices=("highs", "scip", "cbc", "glpk", "octave"), default="highs",
-                   help="highs (in process) or an external solver run through the exported files")
-    p.add_argument("--workdir", metavar="DIR", help="keep the external solver's files here (default: a temp dir)")
+    p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds (default: none)")
+    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
+                   help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
+    p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
+    _add_engine_args(p)
+    p.add_argument("--unique", action="store_true",
+                   help="check that the solution is unique (the default; kept for scripts that ask for it)")
+    p.add_argument("--no-unique-check", action="store_true",
+                   help="skip the extra engine call that tells whether the puzzle has other solutions")
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("count", help="count solutions up to a limit (no-good cuts on one HiGHS model)")
+    p = sub.add_parser("count", help="count solutions up to a limit (SAT blocking clauses, or no-good cuts in HiGHS)")
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads")
+    p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds (default: none)")
+    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
+                   help="counting engine (default: sat when python-sat is installed, else highs)")
+    _add_engine_args(p)
+    p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     p.set_defaults(func=cmd_count)
 
     p = sub.add_parser("build", help="print the model's shape: rows, columns, nonzeros, rows per family")
@@ -201,6 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
                    help="dense Aeq.csv: auto skips matrices over 50M entries (default auto)")
+    p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else seqcounter)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
     p.set_defaults(func=cmd_export)
 

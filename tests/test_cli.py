@@ -16,7 +16,8 @@ import pytest
 
 from oracles import grid_of, is_valid_solution
 from pipeline.cli import build_parser, main
-from pipeline.puzzle import DEFAULT_PUZZLE
+from pipeline.puzzle import DEFAULT_PUZZLE, parse_grid, parse_puzzle
+from pipeline.verify import verify_grid
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -176,18 +177,73 @@ def test_time_limit_exit_1(capsys):
 # count
 # ---------------------------------------------------------------------------------------------
 def test_count_subprocess():
-    assert run("count", PUZZLE)[:2] == (0, "unique\n")
-    assert run("count", NO_SOLUTION)[:2] == (0, "none\n")
+    # the number always, a word beside it; no solution is exit 1 like solve
+    assert run("count", PUZZLE)[:2] == (0, "1 (unique)\n")
+    assert run("count", NO_SOLUTION)[:2] == (1, "0 (no solution)\n")
 
 
-def test_count_in_process(capsys):
-    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--clues", "bounds")[:2] == (0, "3\n")
-    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "3")[:2] == (0, "3\n")
-    code, out, err = call(capsys, "count", THREE_SOLUTIONS)     # default --limit 2
-    assert (code, out) == (0, "2\n")
-    assert err == "(stopped at --limit 2: there may be more)\n"
-    assert call(capsys, "count", "." * 9, "--variant", "latin", "--limit", "20")[:2] == (0, "12\n")
-    assert call(capsys, "count", PUZZLE, "--scheme", "block", "--order", "C")[:2] == (0, "unique\n")
+@pytest.mark.parametrize("solver", ["sat", "highs"])
+def test_count_in_process(capsys, solver):
+    s = ("--solver", solver)
+    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--clues", "bounds", *s)[:2] == (0, "3 (solutions)\n")
+    assert call(capsys, "count", THREE_SOLUTIONS, "--limit", "3", *s)[:2] == (0, "3 (at least: stopped at --limit 3)\n")
+    code, out, err = call(capsys, "count", THREE_SOLUTIONS, *s)     # default --limit 2
+    assert (code, out, err) == (0, "2 (at least: stopped at --limit 2)\n", "")
+    assert call(capsys, "count", "." * 9, "--variant", "latin", "--limit", "20", *s)[:2] == (0, "12 (solutions)\n")
+    assert call(capsys, "count", PUZZLE, "--scheme", "block", "--order", "C", *s)[:2] == (0, "1 (unique)\n")
+
+
+def test_count_json_and_list(capsys):
+    code, out, _ = call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--list", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and (doc["count"], doc["complete"], doc["unique"], doc["solver"]) == (3, True, False, "sat")
+    puzzle = parse_puzzle(THREE_SOLUTIONS)
+    grids = [parse_grid(line) for line in doc["solutions"]]
+    assert len(set(doc["solutions"])) == 3 and all(verify_grid(g, puzzle) for g in grids)
+    code, out, _ = call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--list")
+    lines = out.splitlines()
+    assert lines[0] == "3 (solutions)" and sorted(lines[1:]) == sorted(doc["solutions"])
+    code, out, _ = call(capsys, "count", NO_SOLUTION, "--format", "json")
+    assert code == 1 and json.loads(out)["count"] == 0 and json.loads(out)["unique"] is False
+
+
+def test_count_default_engine_is_sat():
+    from pipeline.cli import default_count_solver
+
+    assert default_count_solver() == "sat"
+
+
+def test_solve_reports_several_solutions(capsys):
+    code, out, err = call(capsys, "solve", THREE_SOLUTIONS, "--format", "json")
+    assert code == 0 and json.loads(out)["unique"] is False
+    assert "more than one solution" in err
+    code, out, err = call(capsys, "solve", PUZZLE, "--format", "json", "--unique")
+    assert json.loads(out)["unique"] is True and err == ""
+    code, out, err = call(capsys, "solve", THREE_SOLUTIONS, "--format", "json", "--no-unique-check")
+    assert json.loads(out)["unique"] is None and err == ""
+
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat", "highs"])
+def test_solve_with_in_process_engines(capsys, solver):
+    code, out, err = call(capsys, "solve", PUZZLE, "--solver", solver, "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["solver"] == solver and doc["verified"] and doc["unique"] is True
+    code, out, err = call(capsys, "solve", NO_SOLUTION, "--solver", solver)
+    assert code == 1 and err == "no solution: the puzzle has no solution (infeasible)\n"
+
+
+@pytest.mark.parametrize("backend", ["minisat22", "glucose4"])
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
+def test_sat_backend_and_amo(capsys, backend, amo):
+    code, out, _ = call(capsys, "solve", PUZZLE, "--solver", "sat", "--sat-backend", backend, "--amo", amo,
+                        "--format", "line")
+    assert code == 0 and verify_grid(parse_grid(out.strip()), parse_puzzle(PUZZLE))
+
+
+def test_export_amo_reaches_the_cnf(tmp_path, capsys):
+    call(capsys, "export", PUZZLE, "--to", str(tmp_path), "--formats", "cnf", "--amo", "seqcounter", "--quiet")
+    head = (tmp_path / "model.cnf").read_text()[:4000]
+    assert "seqcounter" in head
 
 
 # ---------------------------------------------------------------------------------------------
