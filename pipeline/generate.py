@@ -12,7 +12,7 @@ grids or of puzzles; nothing here claims uniformity.
 """
 from __future__ import annotations
 
-import argparse
+import atexit
 import json
 import sys
 import time
@@ -105,13 +105,23 @@ class ShapeEngine:
 _ENGINES: dict = {}
 
 
+def close_engines() -> None:
+    """Delete the cached solvers (also at exit, before pysat's module teardown)."""
+    for eng in _ENGINES.values():
+        eng.solver.delete()
+    _ENGINES.clear()
+
+
+atexit.register(close_engines)
+
+
 def engine_for(puzzle: Puzzle) -> ShapeEngine:
     """The cached :class:`ShapeEngine` of ``puzzle``'s shape (size, box, variant, regions)."""
     key = (puzzle.n, puzzle.h, puzzle.w, puzzle.variant,
            None if puzzle.regions is None else puzzle.regions.tobytes())
     if key not in _ENGINES:
         if len(_ENGINES) > 8:
-            _ENGINES.clear()
+            close_engines()
         _ENGINES[key] = ShapeEngine(puzzle)
     return _ENGINES[key]
 
