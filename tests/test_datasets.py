@@ -10,11 +10,13 @@ one with none must be infeasible. Different conventions and clue encodings acros
 """
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from oracles import USING_SAMPLE, grid_of, is_valid_solution
+from oracles import PROJECT, SHARED_DATA_DIR, USING_SAMPLE, grid_of, is_valid_solution
 from pipeline.build import build_model
 from pipeline.puzzle import parse_puzzle
 from pipeline.solve import solve
@@ -133,3 +135,24 @@ def test_dev_sets_first_referenced_puzzles(data_dir, name, scheme, order):
     problems = check(first, lambda row: parse_puzzle(row.puzzle), scheme, order,
                      lambda k: ("reduce", "bounds")[k % 2])
     assert not problems, "\n".join(problems)
+
+
+SAMPLE = PROJECT / "tests" / "data"
+
+
+def test_vendored_sample_is_small_and_consistent(tmp_path):
+    files = sorted(p for p in SAMPLE.rglob("*") if p.suffix in (".txt", ".csv"))
+    assert sum(p.stat().st_size for p in files) < 400_000  # "a few hundred KB in all"
+    for txt in (p for p in files if p.suffix == ".txt"):
+        ref = pd.read_csv(txt.with_suffix(".ref.csv"), dtype=str, keep_default_na=False)
+        assert txt.read_text().split() == ref.puzzle.tolist(), txt
+        assert (ref.source != "").all(), f"{txt}: a reference row lost its source"
+    if (SHARED_DATA_DIR / "sets").is_dir():  # then the sample must be what make_sample.py writes
+        spec = importlib.util.spec_from_file_location("make_sample", SAMPLE / "make_sample.py")
+        make_sample = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(make_sample)
+        make_sample.main(SHARED_DATA_DIR, tmp_path)
+        fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+        assert fresh == [p.relative_to(SAMPLE) for p in files]
+        for rel in fresh:
+            assert (tmp_path / rel).read_bytes() == (SAMPLE / rel).read_bytes(), rel

@@ -1,6 +1,7 @@
 """Write the vendored test sample ``tests/data/`` from the shared data sets (``../shared/data``).
 
-Run from anywhere: ``python tests/data/make_sample.py [SHARED_DATA_DIR]``. The selection is
+Run from anywhere: ``python tests/data/make_sample.py [SHARED_DATA_DIR [OUT_DIR]]`` (OUT_DIR
+defaults to this directory). The selection is
 deterministic (first rows of each file or group, in file order; no randomness), lines are copied
 byte for byte (the ``source`` columns of the ``*.ref.csv`` files are kept), and the layout is the
 shared one (``sets/``, ``dev/``), so a test reads ``DATA_DIR / "sets" / name`` from either.
@@ -44,7 +45,7 @@ def _key(line: str) -> str:
 def _write(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(lines), encoding="utf-8")
-    print(f"{path.relative_to(HERE)}: {len(lines)} lines, {path.stat().st_size:,} bytes")
+    print(f"{path.parent.name}/{path.name}: {len(lines)} lines, {path.stat().st_size:,} bytes")
 
 
 def _with_refs(src: Path, dst: Path, name: str, puzzles: list[str]) -> None:
@@ -58,21 +59,21 @@ def _with_refs(src: Path, dst: Path, name: str, puzzles: list[str]) -> None:
     _write(dst / f"{name}.ref.csv", [ref_lines[0]] + [by_puzzle[p] for p in puzzles])
 
 
-def main(shared: Path = SHARED) -> None:
+def main(shared: Path = SHARED, out: Path = HERE) -> None:
     if not (shared / "sets").is_dir():
         raise SystemExit(f"shared data not found at {shared}")
     for name, keep in SETS.items():
         puzzles = [s.strip() for s in _lines(shared / "sets" / f"{name}.txt") if s.strip()]
-        _with_refs(shared / "sets", HERE / "sets", name, puzzles[:keep])
+        _with_refs(shared / "sets", out / "sets", name, puzzles[:keep])
 
     for name, keep in DEV.items():
         refs = {_key(line) for line in _lines(shared / "dev" / f"{name}.ref.csv")[1:]}
         puzzles = [s.strip() for s in _lines(shared / "dev" / f"{name}.txt") if s.strip() in refs]
-        _with_refs(shared / "dev", HERE / "dev", name, puzzles[:keep])
+        _with_refs(shared / "dev", out / "dev", name, puzzles[:keep])
 
     tdoku = ("9x9_tdoku_test_counts.csv", "9x9_tdoku_test_counts.ref.csv")
     for file in tdoku:                                  # 43 puzzles with exact counts: all of them
-        _write(HERE / "sets" / file, _lines(shared / "sets" / file))
+        _write(out / "sets" / file, _lines(shared / "sets" / file))
 
     # jigsaw.csv and jigsaw.ref.csv are aligned line by line: keep the same line numbers of both
     table, ref = _lines(shared / "sets" / "jigsaw.csv"), _lines(shared / "sets" / "jigsaw.ref.csv")
@@ -86,9 +87,9 @@ def main(shared: Path = SHARED) -> None:
         if limit is None or taken.get(group, 0) < limit:
             taken[group] = taken.get(group, 0) + 1
             keep_rows.append(k)
-    _write(HERE / "sets" / "jigsaw.csv", [table[0]] + [table[k] for k in keep_rows])
-    _write(HERE / "sets" / "jigsaw.ref.csv", [ref[0]] + [ref[k] for k in keep_rows])
+    _write(out / "sets" / "jigsaw.csv", [table[0]] + [table[k] for k in keep_rows])
+    _write(out / "sets" / "jigsaw.ref.csv", [ref[0]] + [ref[k] for k in keep_rows])
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED)
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED, Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
