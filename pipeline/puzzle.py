@@ -601,8 +601,14 @@ def parse_regions(source, n: int) -> np.ndarray:
         text, where = _read_source(source, "regions")
         text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
         tokens = re.split(r"[,;\s]+", text.strip())
-        if len(tokens) == n and all(len(tok) == n for tok in tokens):
-            tokens = list("".join(tokens))   # grid form: N lines of N compact ids
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(tokens) == n == len(lines) and n > 1:   # grid form: N lines of N compact ids
+            short = [k for k, tok in enumerate(tokens) if len(tok) != n]
+            if short and sum(len(tok) == n for tok in tokens) > n // 2:
+                k = short[0]
+                raise PuzzleError(f"regions: {where}: line {k + 1} has {len(tokens[k])} ids; expected {n}")
+            if not short:
+                tokens = list("".join(tokens))
         ids = np.array(tokens if len(tokens) > 1 else list(tokens[0]))
     if ids.size != n * n:
         raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {ids.size}")

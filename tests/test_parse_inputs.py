@@ -1,8 +1,6 @@
 """Inputs as spreadsheets and MATLAB write them (issue 11 #16), and regions files in grid form.
 
-The behaviour the parser must have, written before the fix (the parser is being moved to
-``pipeline/parse.py``): tests marked ``xfail(strict=True)`` fail today and must pass once the fix
-lands (then drop the marker). A CSV grid with empty fields (``,5,,,7,9,,,``) or ``NaN`` cells is
+Written before the fix; they failed then and guard it now. A CSV grid with empty fields (``,5,,,7,9,,,``) or ``NaN`` cells is
 the grid with those cells empty, exactly like ``0``; a regions file of N lines of N compact ids
 is the same regions as the one-line form. Expected grids come from the oracle (``grid_of``) and
 the files from ``examples/``, not from the parser.
@@ -47,7 +45,6 @@ def test_zero_filled_csv_grid_still_parses():
     assert np.array_equal(parse_puzzle(str(EXAMPLES / "grid.csv")).grid, SEED)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 @pytest.mark.parametrize("name", ["grid_empty_fields.csv", "grid_nan.csv"])
 def test_spreadsheet_csv_grid_parses_as_the_grid(name):
     puzzle = parse_puzzle(str(EXAMPLES / name))
@@ -55,7 +52,6 @@ def test_spreadsheet_csv_grid_parses_as_the_grid(name):
     assert np.array_equal(puzzle.grid, SEED)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 @pytest.mark.parametrize("empty", ["", "NaN", "nan", " "])
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_empty_cell_spellings_with_an_all_empty_row(tmp_path, empty, newline):
@@ -69,7 +65,6 @@ def test_empty_cell_spellings_with_an_all_empty_row(tmp_path, empty, newline):
     assert np.array_equal(parse_puzzle(str(path)).grid, grid)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_16x16_csv_grid_with_empty_fields(tmp_path):
     solved = pattern_grid(4, 4)
     grid = np.where(np.arange(256).reshape(16, 16) % 3 == 0, 0, solved)
@@ -79,7 +74,6 @@ def test_16x16_csv_grid_with_empty_fields(tmp_path):
     assert puzzle.n == 16 and np.array_equal(puzzle.grid, grid)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_short_row_with_empty_fields_names_the_line(tmp_path):
     # one field missing on line 3: a grid error naming that line, not a clue-list message
     path = tmp_path / "short.csv"
@@ -90,7 +84,6 @@ def test_short_row_with_empty_fields_names_the_line(tmp_path):
         parse_puzzle(str(path))
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(blank=st.lists(st.booleans(), min_size=81, max_size=81), empty=st.sampled_from(["", "NaN"]))
 def test_any_blank_pattern_round_trips(tmp_path, blank, empty):
@@ -100,7 +93,6 @@ def test_any_blank_pattern_round_trips(tmp_path, blank, empty):
     assert np.array_equal(parse_puzzle(str(path)).grid, grid)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_cli_solves_a_csv_grid_with_empty_fields():
     env = dict(os.environ, PYTHONPATH=str(PROJECT))
     runs = [subprocess.run([sys.executable, "-m", "pipeline", "solve", f"examples/{name}"], cwd=PROJECT, env=env,
@@ -130,14 +122,12 @@ def test_regions_grid_with_separated_ids_parses(tmp_path):
     assert np.array_equal(parse_regions(str(path), 9), parse_regions(ids, 9))
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_regions_file_in_grid_form():
     from_grid = parse_regions(str(EXAMPLES / "jigsaw_regions_grid.txt"), 9)
     assert np.array_equal(from_grid, parse_regions(one_line_regions(), 9))
     assert region_string(from_grid) == one_line_regions()  # ids 0-8 keep their numbering
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_jigsaw_puzzle_with_grid_form_regions():
     puzzle = parse_puzzle(str(EXAMPLES / "jigsaw.txt"), variant="jigsaw",
                           regions=str(EXAMPLES / "jigsaw_regions_grid.txt"))
@@ -145,7 +135,6 @@ def test_jigsaw_puzzle_with_grid_form_regions():
     assert puzzle == want
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE)
 def test_regions_grid_with_a_short_line_names_it(tmp_path):
     rows = (EXAMPLES / "jigsaw_regions_grid.txt").read_text().split()
     rows[4] = rows[4][:8]
