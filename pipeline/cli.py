@@ -63,7 +63,7 @@ def cmd_solve(args) -> int:
     if grid is None:
         reason = _NO_SOLUTION_WORDS.get(status) or (f"time limit of {args.time_limit} s reached"
                                                     if status == "time_limit" else status)
-        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status != "infeasible" else ""),
+        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
               file=sys.stderr)
         return 1
     verdict = verify_grid(grid, puzzle)
