@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .errors import PuzzleError
-from .variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
+from .variants import VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
+from .verify import first_duplicate, unit_name
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box", "parse_puzzle",
            "parse_grid", "parse_regions", "grid_to_string", "format_grid"]
@@ -280,28 +281,17 @@ def _validate_regions(regions: np.ndarray, n: int) -> None:
 
 
 def _check_unit_duplicates(p: Puzzle) -> None:
-    """Two equal clues in one unit: name the unit and both cells."""
-    flat = p.grid.ravel()
-    n = p.n
-    for family, units in p.unit_families():
-        values = flat[units]  # (n_units, N)
-        unit_idx = np.broadcast_to(np.arange(units.shape[0])[:, None], units.shape)
-        filled = values > 0
-        key = (unit_idx[filled] * (n + 1) + values[filled])
-        cells = units[filled]
-        order = np.argsort(key, kind="stable")
-        key, cells = key[order], cells[order]
-        dup = np.flatnonzero(key[1:] == key[:-1])
-        if dup.size:
-            k = dup[0]
-            a, b = sorted((cells[k], cells[k + 1]))
-            unit = key[k] // (n + 1)
-            fam = FAMILIES[family]
-            where = f"the {fam.word}" if fam.single else f"{fam.word} {unit + 1}"
-            raise PuzzleError(
-                f"puzzle: digit {flat[a]} appears twice in {where}: cells "
-                f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"
-            )
+    """Two equal clues in one unit: name the unit and both cells (the rule-check kernel of
+    :mod:`pipeline.verify`, as verify_grid uses it)."""
+    found = first_duplicate(p.grid, p.unit_families())
+    if found is not None:
+        family, unit, digit, cells = found
+        n = p.n
+        a, b = sorted(int(x) for x in cells)
+        raise PuzzleError(
+            f"puzzle: digit {digit} appears twice in {unit_name(family, unit, article=True)}: cells "
+            f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
