@@ -16,10 +16,11 @@ import numpy as np
 from pipeline.build import Model, build_model
 from pipeline.decode import grid_from_vector
 from pipeline.errors import FormatError
-from pipeline.manifest import MANIFEST_NAME, Manifest, export_manifest, load_manifest
+from pipeline.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.verify import Verdict, residual, verify_grid
 
-from .base import FORMATS, Format, atomic_open, format_for
+from .base import FORMATS, Format, format_for
+from .files import atomic_open, load_manifest_file
 from .solutions import read_solution
 
 
@@ -83,10 +84,10 @@ class ImportResult:
 def find_manifest(solution_path, manifest=None) -> Manifest:
     """The manifest given, else ``manifest.json`` beside the solution file."""
     if manifest is not None:
-        return manifest if isinstance(manifest, Manifest) else load_manifest(manifest)
+        return manifest if isinstance(manifest, Manifest) else load_manifest_file(manifest)
     beside = Path(solution_path).resolve().parent / MANIFEST_NAME
     if beside.exists():
-        return load_manifest(beside)
+        return load_manifest_file(beside)
     raise FormatError(
         f"{solution_path}: no manifest given and no {MANIFEST_NAME} beside it: pass --manifest DIR/manifest.json"
     )

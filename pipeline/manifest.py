@@ -109,16 +109,48 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     return Manifest(puzzle, conv, encoding, columns, meta)
 
 
+def manifest_from_json(text: str, path) -> Manifest:
+    """A Manifest from the JSON text of ``manifest.json`` read from ``path``.
+
+    Parameters
+    ----------
+    text : str
+        The file's content (callers bound how much they read: :func:`formats.files.read_regular`).
+    path : str or Path
+        Where it was read (recorded in the Manifest and named in errors).
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        Not JSON, nested too deeply, not an object, or fields missing or inconsistent.
+    """
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({str(e)[:200]})") from None
+    if not isinstance(meta, dict):
+        raise FormatError(f"manifest: {path}: expected a JSON object, found {type(meta).__name__}")
+    m = manifest_from_dict(meta, where=f"manifest {path}")
+    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, Path(path))
+
+
 def load_manifest(path) -> Manifest:
-    """Read ``manifest.json`` (or a directory holding one)."""
+    """Read ``manifest.json`` (or a directory holding one).
+
+    The formats layer reads manifests through :func:`formats.files.load_manifest_file`,
+    which also refuses non-regular files and bounds the size.
+    """
     path = Path(path)
     if path.is_dir():
         path = path / MANIFEST_NAME
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FormatError(f"manifest: no such file {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise FormatError(f"manifest: {path}: not a readable JSON manifest ({e})") from None
-    m = manifest_from_dict(meta, where=f"manifest {path}")
-    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, path)
+    return manifest_from_json(text, path)
