@@ -1,6 +1,7 @@
 """Solution files of SAT and pseudo-Boolean solvers, for the CNF/OPB exports.
 
-Registered with :func:`formats.solutions.register_solution_format` and detected by content:
+Registered with :func:`formats.solutions.register_solution_format` (first: their signatures are
+the most specific) and detected by content:
 
 * ``sat_competition``: SAT-competition output (``s SATISFIABLE`` then ``v 1 -2 ... 0`` lines,
   wrapped over as many lines as the solver likes), written by cadical, picosat, cryptominisat,
@@ -25,7 +26,7 @@ import numpy as np
 
 from pipeline.errors import FormatError, NoSolutionReported
 
-from .solutions import RawSolution, SolutionFormat, register_solution_format
+from .base import RawSolution, SolutionFormat, register_solution_format
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -196,8 +197,8 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
 
 
 register_solution_format(SolutionFormat("sat_competition", "SAT/PB-competition output ('s ...', 'v ...')",
-                                        _detect_competition, _parse_competition), before="cplex_xml")
+                                        _detect_competition, _parse_competition))
 register_solution_format(SolutionFormat("minisat", "minisat result file (SAT/UNSAT/INDET + literals)",
-                                        _detect_minisat, _parse_minisat), before="cplex_xml")
+                                        _detect_minisat, _parse_minisat))
 register_solution_format(SolutionFormat("scip_numbered", "SCIP .sol of a CNF/OPB model (x<v>, nonzeros)",
-                                        _detect_scip_numbered, _parse_scip_numbered), before="cplex_xml")
+                                        _detect_scip_numbered, _parse_scip_numbered))
