@@ -96,7 +96,8 @@ def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 def check_binary_values(values: np.ndarray, labels, where: str) -> np.ndarray:
     """Round within the integrality tolerance; anything else is named: ``name = v is not 0 or 1``."""
     rounded = np.rint(values)
-    bad = ~np.isfinite(values) | (np.abs(values - rounded) > INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
+    with np.errstate(invalid="ignore"):  # inf/nan are refused below, with their name, not with a warning
+        bad = ~np.isfinite(values) | (np.abs(values - rounded) > INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
     if bad.any():
         k = int(np.argmax(bad))
         raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1")

@@ -37,7 +37,12 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     "time limit reached" when the stop was on time (``-sec``).
     """
     lines = split_lines(text)
-    m = _CBC_FIRST.match(lines[0].strip())
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)  # detection skips blank lines too
+    m = _CBC_FIRST.match(lines[first].strip()) if first is not None else None
+    if m is None:
+        raise FormatError(f"{where}: line {(first or 0) + 1}: expected '<status> - objective value <v>' (CBC solu)")
+    if first:
+        lines = lines[first:]
     status = m.group("status")
     objective = parse_float(m.group("obj"), where, "objective")
     low = status.lower()

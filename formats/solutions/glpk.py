@@ -32,7 +32,9 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
     one ``i`` line per row, one ``j`` line per column (model-file column order), ``e o f``."""
     lines = split_lines(text)
     s = next((line for line in lines if line.startswith("s ")), None)
-    tok = s.split()
+    tok = s.split() if s is not None else []
+    if len(tok) < 6 or not tok[2].isdigit() or not tok[3].isdigit():
+        raise FormatError(f"{where}: no valid 's mip|bas|ipt ROWS COLS STATUS ... OBJ' line (glpsol -w)")
     kind, n = tok[1], int(tok[3])
     letter = tok[4]
     table = _GLPK_MIP if kind == "mip" else _GLPK_LP
@@ -49,8 +51,11 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
     js = [line.split() for line in lines if line.startswith("j ")]
     if len(js) != n:
         raise truncated(where, f"{len(js)} of the {n} column ('j') lines announced by the 's' line")
-    index = np.array([int(t[1]) for t in js])
-    if not np.array_equal(index, np.arange(1, n + 1)):
+    if any(len(t) <= field_at for t in js):
+        k = next(i for i, t in enumerate(js) if len(t) <= field_at)
+        raise FormatError(f"{where}: column ('j') line {k + 1} has {len(js[k])} fields, {kind} needs {field_at + 1}")
+    index = [t[1] for t in js]
+    if index != [str(j) for j in range(1, n + 1)]:
         raise FormatError(f"{where}: column ('j') lines are not numbered 1..{n} in order")
     values = parse_floats([t[field_at] for t in js], where, "value")
     return RawSolution("positions", values, dense=True, status=status, objective=objective,
@@ -81,7 +86,10 @@ def _parse_glpk_report(text: str, where: str) -> RawSolution:
         raise no_solution(where, status)
     m = re.search(rf"({NUMBER})\s*(?:\((?:MIN|MAX)imum\))?\s*$", head.get("Objective", ""), re.I)
     objective = float(m.group(1)) if m else None
-    n = int(head.get("Columns", "0").split()[0])
+    columns = head.get("Columns", "0").split()
+    if not columns or not columns[0].isdigit():
+        raise FormatError(f"{where}: 'Columns:' line holds no column count ({head.get('Columns', '')!r})")
+    n = int(columns[0])
     try:
         k = next(i for i, line in enumerate(lines) if line.lstrip().startswith("No. Column name"))
     except StopIteration:

@@ -92,7 +92,10 @@ def _parse_highs_pretty(text: str, where: str) -> RawSolution:
     _highs_check_status(status, where)
     obj_line = next((line for line in lines if line.startswith("Objective value:")), None)
     objective = parse_float(obj_line.split(":", 1)[1].strip(), where, "objective") if obj_line else None
-    header = lines[1]
+    header = lines[1] if len(lines) > 1 else ""
+    if not all(word in header for word in ("Primal", "Upper", "Name")):
+        raise FormatError(f"{where}: line 2: expected the column table header (Index Status Lower Upper Primal "
+                          f"Dual Name), found {header.strip()[:60]!r}")
     p_end = header.index("Primal") + len("Primal")
     p_start = header.index("Upper") + len("Upper")
     n_start = header.index("Name")
@@ -121,7 +124,12 @@ def _detect_highs_old_raw(head: str) -> bool:
 def _parse_highs_old_raw(text: str, where: str) -> RawSolution:
     """``n m : Number of columns ...``, ``T Primal solution``, ..., ``Columns`` then n values."""
     lines = split_lines(text)
-    n_cols = int(lines[0].split()[0])
+    first = next((k for k, line in enumerate(lines) if line.strip()), len(lines))  # as detection: blanks skipped
+    lines = lines[first:]
+    head = lines[0].split() if lines else []
+    if not head or not head[0].isdigit():
+        raise FormatError(f"{where}: line {first + 1}: expected 'COLUMNS ROWS : Number of columns and rows ...'")
+    n_cols = int(head[0])
     if len(lines) < 2 or not lines[1].startswith("T"):
         raise no_solution(where, "no primal solution")
     try:

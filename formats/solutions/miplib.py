@@ -4,8 +4,7 @@ Registered on import (see :mod:`formats.solutions` for the detection order).
 """
 from __future__ import annotations
 
-
-
+from pipeline.errors import FormatError
 
 from .base import RawSolution, SolutionFormat, register_solution_format
 from .common import first_nonblank, infeasible, name_value_block, parse_float, split_lines
@@ -18,7 +17,9 @@ def _detect_miplib(head: str) -> bool:
 
 def _parse_miplib(text: str, where: str) -> RawSolution:
     lines = split_lines(text)
-    k = next(i for i, line in enumerate(lines) if line.strip())
+    k = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if k is None:
+        raise FormatError(f"{where}: empty file")
     tok = lines[k].split()
     if tok[0] == "=infeas=":
         raise infeasible(where)

@@ -27,6 +27,7 @@ import numpy as np
 from pipeline.errors import FormatError, NoSolutionReported
 
 from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import parse_float
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -79,7 +80,7 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
             bad = arr[~np.char.startswith(body, "x")][0]
             raise FormatError(f"{where}: literal {str(bad)!r} is not x<v> or -x<v>")
         body = np.char.lstrip(body, "x")
-    ok = np.char.isdigit(body)
+    ok = np.char.isdigit(body) & (np.char.str_len(body) <= 18)  # 18 digits: no int64 overflow
     if not ok.all():
         raise FormatError(f"{where}: literal {str(arr[~ok][0])!r} is not a variable number")
     return body.astype(np.int64), np.where(neg, -1, 1)
@@ -164,7 +165,7 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         if s.startswith("solution status:"):
             status = s.split(":", 1)[1].strip()
         elif s.startswith("objective value:"):
-            objective = float(s.split(":", 1)[1])
+            objective = parse_float(s.split(":", 1)[1].strip(), where, f"line {no}: objective")
         elif s == "no solution available":
             low = (status or "").lower()
             if "infeasible" in low:

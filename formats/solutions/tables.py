@@ -47,6 +47,8 @@ def _read_table(text: str) -> list[list[str]]:
 def _parse_grid(text: str, where: str) -> RawSolution:
     """N lines of N integers, no header (MATLAB ``writematrix(grid, 'sudoku.csv')``)."""
     rows = _read_table(text)
+    if not rows:
+        raise FormatError(f"{where}: empty file")
     n = len(rows[0])
     if any(len(r) != n for r in rows):
         bad = next(i for i, r in enumerate(rows) if len(r) != n)
