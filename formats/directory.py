@@ -100,8 +100,10 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     Every file is written atomically, so an interrupted export never leaves a half file.
     Returns ``{format name: [paths]}`` including ``{"manifest": [path]}``.
     """
+    chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
+    if not chosen:
+        raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
     directory = prepare_directory(directory)
-    chosen = resolve_formats(formats)  # an unknown name fails before anything is written
     written: dict[str, list[Path]] = {}
     described: dict[str, dict] = {}
     for fmt in chosen:

@@ -306,6 +306,9 @@ def test_export_refuses_special_targets_before_writing(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json"]  # no CSV written before the refusal
     with pytest.raises(FormatError, match="no format named"):
         export_model(model, tmp_path / "bogus", formats="bogus")
+    with pytest.raises(FormatError, match="names no format"):
+        export_model(model, tmp_path / "empty", formats=",,")
+    assert not (tmp_path / "bogus").exists() and not (tmp_path / "empty").exists()
 
 
 def test_export_removes_temporary_files_of_a_killed_run(tmp_path):
