@@ -14,8 +14,9 @@ from .base import RawSolution, SolutionFormat, register_solution_format
 from .common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines,
                      time_limit_reached, truncated)
 
-# "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...
-_CBC_FIRST = re.compile(r"^(?P<status>[A-Za-z][A-Za-z ()-]*?) - objective value (?P<obj>\S+)\s*$")
+# "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
+# wrappers of CBC (python-mip's Model.write("x.sol")) write "Feasible solution - objective 0.0"
+_CBC_FIRST = re.compile(r"^(?P<status>[A-Za-z][A-Za-z ()-]*?) - objective(?: value)?:? (?P<obj>\S+)\s*$")
 
 
 def _detect_cbc(head: str) -> bool:
