@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.conventions import decimal_table
 from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
+from .text import decimal_table, number_strings
 
 STYLES = ("free", "fixed")
 OBJ_FREE, OBJ_FIXED = "obj", "OBJ"
@@ -105,28 +105,6 @@ def _emit(f, lines: np.ndarray, *, strip: bool = False) -> None:
         f.write(lines.tobytes().translate(None, b"\0") if strip else lines.reshape(-1))
 
 
-def _number_strings(values: np.ndarray, max_len: int | None) -> np.ndarray:
-    """Shortest round-trip text of each number (integers without ``.0``), as ``S`` strings;
-    ``max_len`` (the fixed field) rounds the few longer ones to the digits that fit."""
-    integral = (values == np.rint(values)) & (np.abs(values) < 1e15)
-    if integral.all():
-        return values.astype(np.int64).astype("S16")
-    s = values.astype("S24")  # numpy's float -> bytes cast is the shortest round-trip repr
-    s[integral] = values[integral].astype(np.int64).astype("S24")
-    if max_len is not None:
-        long = np.flatnonzero(np.strings.str_len(s) > max_len)
-        for digits in range(max_len - 1, 0, -1):
-            if long.size == 0:
-                break
-            short = np.char.mod(f"%.{digits}g", values[long]).astype("S24")
-            fits = np.strings.str_len(short) <= max_len
-            s[long[fits]] = short[fits]
-            long = long[~fits]
-        if long.size:
-            raise FormatError(f"mps: number {values[long[0]]!r} does not fit the {max_len}-character fixed field")
-    return s
-
-
 def _values(values, lead: bytes, max_len: int | None):
     """A part for a numeric field: ``lead`` + the number right-aligned in a common width.
 
@@ -137,9 +115,9 @@ def _values(values, lead: bytes, max_len: int | None):
     if not np.isfinite(v).all():
         raise FormatError("mps: cannot write a non-finite coefficient, bound or right-hand side")
     if v.size == 0 or (v == v[0]).all():
-        return lead + (_number_strings(v[:1], max_len)[0] if v.size else b"0")
+        return lead + (number_strings(v[:1], max_len, where="mps")[0] if v.size else b"0")
     distinct, index = np.unique(v, return_inverse=True)
-    s = _number_strings(distinct, max_len)
+    s = number_strings(distinct, max_len, where="mps")
     width = int(np.strings.str_len(s).max())
     table = _text_table(np.char.add(lead, np.strings.rjust(s, width)))
     return table, index

@@ -16,9 +16,8 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
-
 from .errors import ConventionError
+from .names import NameDictionary
 
 SCHEMES = ("ijk", "block")
 ORDERS = ("F", "C")
@@ -215,7 +214,7 @@ class Convention:
         names = np.asarray(names, dtype=str).ravel()
         if names.size == 0:
             return np.zeros(0, dtype=np.int64)
-        pos = _name_index(self).get_indexer(names)
+        pos = _name_index(self).indices(names)
         bad = np.flatnonzero(pos < 0)
         if bad.size == 0:
             return pos.astype(np.int64)
@@ -234,9 +233,9 @@ class Convention:
 
 
 @functools.lru_cache(maxsize=4)
-def _name_index(conv: Convention) -> pd.Index:
-    """Hash index of all names of ``conv`` in position order (built once per convention)."""
-    return pd.Index(conv.names())
+def _name_index(conv: Convention) -> NameDictionary:
+    """Dictionary of all names of ``conv`` in position order (built once per convention)."""
+    return NameDictionary(conv.names())
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:
