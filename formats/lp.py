@@ -39,7 +39,9 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.conventions import Convention
 from pipeline.errors import ConventionError, FormatError
+from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
 from .text import bytes_table, digits_table, number_table
@@ -292,7 +294,6 @@ _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the com
 
 def _comment_lines(model) -> bytes:
     """The metadata comment, split into ``\\+ `` continuation lines when it is long."""
-    from pipeline.manifest import comment_line
 
     text = comment_line(model)
     room = _MAX_LINE - 8
@@ -552,7 +553,6 @@ def _blank_comments(raw: bytes) -> np.ndarray:
 
 def _metadata(raw: bytes) -> dict:
     """The ``sudoku-pipeline:`` comment (joined with its ``\\+ `` continuation lines), or {}."""
-    from pipeline.manifest import COMMENT_TAG, parse_comment_line
 
     k = raw.find(COMMENT_TAG.encode())
     if k < 0:
@@ -1092,8 +1092,6 @@ def read(path) -> ModelData:
 
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     """0-based positions, in the metadata's convention, of the names in byte table ``names``."""
-    from pipeline.conventions import Convention
-
     try:
         conv = Convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]))
     except KeyError as e:
@@ -1101,7 +1099,8 @@ def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     except (ConventionError, TypeError, ValueError) as e:
         raise FormatError(f"{where}: metadata comment: {e}") from None
     try:
-        pos = conv.positions_from_names(_table_str(names), where=where)
+        as_bytes = np.ascontiguousarray(names).view(f"S{names.shape[1]}").ravel()
+        pos = conv.positions_from_names(as_bytes, where=where)
     except ConventionError as e:
         raise FormatError(str(e)) from None
     if np.bincount(pos, minlength=conv.n_vars).max(initial=0) > 1:

@@ -15,10 +15,10 @@ import numpy as np
 
 from pipeline.conventions import decimal_table
 from pipeline.errors import FormatError
-from pipeline.names import NameDictionary
+from pipeline.names import NameDictionary, as_bytes, word_width
 
-__all__ = ["NameDictionary", "bytes_table", "decimal_table", "dense_01_rows", "digits_table",
-           "number_strings", "number_table"]
+__all__ = ["NameDictionary", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows", "digits_table",
+           "number_strings", "number_table", "word_width"]
 
 # Above this magnitude a float64 integer is written in repr form (it may not be exact as int64)
 _EXACT_INTEGER = 1e15
