@@ -84,7 +84,8 @@ def number_strings(values, max_len: int | None = None, where: str = "number") ->
             if long.size == 0:
                 break
             short = np.char.mod(f"%.{digits}g", values[long]).astype("S24")
-            fits = np.strings.str_len(short) <= max_len
+            # rounding up near the float maximum would overflow to inf when read back
+            fits = (np.strings.str_len(short) <= max_len) & np.isfinite(short.astype(float))
             s[long[fits]] = short[fits]
             long = long[~fits]
         if long.size:
