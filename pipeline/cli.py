@@ -20,7 +20,7 @@ PROG = "sudoku-pipeline"
 
 # Modules that each add one subcommand: ``add_command(subparsers)`` registers its parser and sets
 # ``func``. Adding a command is one module plus one entry here.
-COMMAND_MODULES: tuple[str, ...] = ("pipeline.draw", "pipeline.spy")
+COMMAND_MODULES: tuple[str, ...] = ("pipeline.draw", "pipeline.spy", "pipeline.report")
 
 
 # ---------------------------------------------------------------------------------------------

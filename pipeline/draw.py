@@ -132,7 +132,7 @@ def symbol_table(n: int, symbols: str = "numbers") -> list[str]:
 
 def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates: bool = False,
               highlight: np.ndarray | None = None, symbols: str = "numbers", title: str | None = None,
-              ax=None):
+              ax=None, inches: float | None = None):
     """Draw ``puzzle`` (and ``grid``'s filled-in digits) on a matplotlib axes.
 
     Parameters
@@ -147,6 +147,8 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     symbols : {"numbers", "letters"}
     title : str, optional
     ax : matplotlib Axes, optional
+    inches : float, optional
+        Figure side (default grows with N); font sizes follow it.
 
     Returns
     -------
@@ -157,7 +159,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     from matplotlib.patches import Rectangle
 
     n = puzzle.n
-    size = max(4.0, min(12.0, 0.45 * n))
+    size = inches or max(4.0, min(12.0, 0.45 * n))
     if ax is None:
         fig, ax = plt.subplots(figsize=(size, size))
     else:
