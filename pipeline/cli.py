@@ -25,7 +25,7 @@ PROG = "sudoku-pipeline"
 
 # Modules that each add one subcommand: ``add_command(subparsers)`` registers its parser and sets
 # ``func``. Adding a command is one module plus one entry here.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("pipeline.draw", "pipeline.spy", "pipeline.report")
 
 
 # ---------------------------------------------------------------------------------------------
