@@ -44,7 +44,7 @@ from pipeline.errors import ConventionError, FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import bytes_table, digits_table, number_table
+from .text import bytes_table, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
