@@ -11,7 +11,7 @@ from . import mps  # noqa: F401
 from . import lp  # noqa: F401
 from . import solutions  # noqa: F401
 from . import matlab, parquet  # noqa: F401
-from . import cnf, opb, sat_solutions  # noqa: F401  (SAT/PB formats and solution readers)
+from . import cnf, opb  # noqa: F401  (SAT/PB formats; their solution readers are in formats.solutions.sat)
 from .directory import export_model, import_solution
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "export_model", "format_for", "import_solution",

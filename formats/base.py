@@ -1,4 +1,5 @@
-"""What every format shares: the registry, atomic (and .gz) writing, and ModelData.
+"""What every format shares: the registry and ModelData (file handling is in :mod:`formats.files`,
+re-exported here for the formats that import it from this module).
 
 A format registers under a name and file extensions. It may provide
 ``export(model, directory) -> [paths]`` (the files it contributes to ``pipeline export``),
@@ -8,11 +9,6 @@ Reading back yields :class:`ModelData`, plain arrays that tests compare with the
 """
 from __future__ import annotations
 
-import contextlib
-import gzip
-import io
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -22,6 +18,8 @@ import scipy.sparse as sp
 
 from pipeline.errors import FormatError
 from pipeline.manifest import model_metadata
+
+from .files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -88,64 +86,6 @@ def format_for(name_or_path, *, need: str | None = None) -> Format:
     if need and getattr(fmt, need) is None:
         raise FormatError(f"format: {fmt.name} has no {need}er")
     return fmt
-
-
-@contextlib.contextmanager
-def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
-    """Open a temporary file beside ``path``; rename it over ``path`` only on success.
-
-    A ``.gz`` path is compressed transparently. Text mode writes UTF-8 with ``\\n`` endings.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    compress = path.name.lower().endswith(".gz") if compress is None else compress
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
-            try:
-                if "b" in mode:
-                    yield stream
-                else:
-                    text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
-                    yield text
-                    text.flush()
-                    text.detach()
-            finally:
-                if compress:
-                    stream.close()
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def open_text(path, where: str | None = None):
-    """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as probe:
-            magic = probe.read(2)
-        if magic == b"\x1f\x8b":
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-        return open(path, encoding="utf-8", errors="replace", newline="")
-    except FileNotFoundError:
-        raise FormatError(f"{where or path}: no such file") from None
-    except OSError as e:
-        raise FormatError(f"{where or path}: cannot read: {e.strerror or e}") from None
-
-
-def open_binary(path, where: str | None = None):
-    path = Path(path)
-    try:
-        with open(path, "rb") as probe:
-            magic = probe.read(2)
-        return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
-    except FileNotFoundError:
-        raise FormatError(f"{where or path}: no such file") from None
-    except OSError as e:
-        raise FormatError(f"{where or path}: cannot read: {e.strerror or e}") from None
 
 
 def write_model(model, path, format: str | None = None, **options) -> Path:

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from pipeline.errors import FormatError
 
 from .base import Format, ModelData, atomic_open, open_text, register
-from .textio import dense_01_rows, number_strings
+from .text import dense_01_rows, number_strings
 
 DENSE_LIMIT = 50_000_000  # entries; beyond this the dense CSV is skipped in 'auto' mode
 _CHUNK = 1 << 20  # nonzeros per write

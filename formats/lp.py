@@ -44,6 +44,7 @@ from pipeline.errors import ConventionError, FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
+from .text import bytes_table, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
@@ -65,51 +66,6 @@ for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!\"#$%
 # =============================================================================================
 # writing
 # =============================================================================================
-def _digits_field(values: np.ndarray) -> np.ndarray:
-    """Non-negative integers -> (n, D) uint8 decimal digits, right-aligned, leading bytes 0.
-
-    Zero bytes vanish when a block is compacted, so this is the integer's text; it avoids
-    ``astype('S20')``, which costs ~0.25 s per million values.
-    """
-    values = np.asarray(values, dtype=np.int64)
-    top = int(values.max(initial=0))
-    width = max(1, len(str(top)))
-    out = np.zeros((values.size, width), np.uint8)
-    rest = values.copy()
-    for k in range(width - 1, -1, -1):
-        rest, digit = np.divmod(rest, 10)
-        out[:, k] = digit + 48
-        if k < width - 1:
-            # a leading zero is padding, not a digit (the last digit always stays)
-            out[:, k] *= (values >= 10 ** (width - 1 - k))
-    return out
-
-
-def _number_field(values: np.ndarray) -> np.ndarray:
-    """Finite floats -> (n, W) uint8 text (integers without a point, others shortest repr)."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0:
-        return np.zeros((0, 1), np.uint8)
-    integral = (values == np.rint(values)) & (np.abs(values) < 1e15)
-    if integral.all():
-        mags = _digits_field(np.abs(values).astype(np.int64))
-        sign = np.where(values < 0, ord("-"), 0).astype(np.uint8)[:, None]
-        return np.concatenate([sign, mags], axis=1) if (values < 0).any() else mags
-    # numpy's float -> bytes cast is the shortest round-trip repr, in C
-    text = values.astype("S32")
-    text[integral] = values[integral].astype(np.int64).astype("S32")
-    width = int(np.char.str_len(text).max())
-    return text.astype(f"S{width}").view(np.uint8).reshape(values.size, width)
-
-
-def _bytes_field(strings) -> np.ndarray:
-    """Strings -> (n, W) uint8, zero padded."""
-    arr = np.asarray(strings)
-    arr = np.char.encode(arr, "ascii") if arr.dtype.kind == "U" else arr.astype("S")
-    width = max(arr.dtype.itemsize, 1)
-    return np.ascontiguousarray(arr.astype(f"S{width}")).view(np.uint8).reshape(arr.size, width)
-
-
 def _term_table(convention, columns: np.ndarray) -> np.ndarray:
     """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, zero-padded (``[:, 3:]`` is the name).
 
@@ -169,7 +125,7 @@ def _write_rows(f, indptr, indices, data, heads, tails, terms, first_sign: bool 
     general = bool(nnz) and not np.all(mags == 1)
     term_w = terms.shape[1]
     if general:
-        term_w += 1 + _number_field(np.unique(mags[mags != 1])).shape[1]  # widest coefficient + space
+        term_w += 1 + number_table(np.unique(mags[mags != 1])).shape[1]  # widest coefficient + space
     if wh + wt + term_w > _MAX_LINE:
         raise FormatError("lp: a name is too long to fit a line")
     per_line = max(1, (_WIDTH - wh - wt) // term_w)
@@ -222,7 +178,7 @@ def _any_rows(indptr, a, b, indices, data, heads, tails, terms, per_line, genera
     names = terms[indices[a:b]]
     if general:
         mag = np.abs(d)
-        coef = _number_field(mag)
+        coef = number_table(mag)
         unit = mag == 1
         coef[unit] = 0
         space = np.where(unit, 0, 32).astype(np.uint8)[:, None]
@@ -315,7 +271,7 @@ def _write_bounds(f, lb: np.ndarray, ub: np.ndarray, names: np.ndarray) -> None:
         up_only = ~fin_l & fin_u
         lo_only = fin_l & ~fin_u
         # left part "lb <= " / "-inf <= "
-        left_num = _number_field(np.where(fin_l, lo, 0.0))
+        left_num = number_table(np.where(fin_l, lo, 0.0))
         left_num[~both] = 0
         left = np.concatenate([left_num, np.zeros((b - a, 4), np.uint8)], axis=1)
         left[up_only, :4] = np.frombuffer(b"-inf", np.uint8)
@@ -326,7 +282,7 @@ def _write_bounds(f, lb: np.ndarray, ub: np.ndarray, names: np.ndarray) -> None:
         op[fixed, :3] = np.frombuffer(b" = ", np.uint8)
         op[lo_only, :4] = np.frombuffer(b" >= ", np.uint8)
         op[~fin_l & ~fin_u] = np.frombuffer(b" free", np.uint8)
-        right_num = _number_field(np.where(fin_u, up, np.where(fin_l, lo, 0.0)))
+        right_num = number_table(np.where(fin_u, up, np.where(fin_l, lo, 0.0)))
         right_num[~fin_l & ~fin_u] = 0
         block = np.concatenate([np.full((b - a, 1), 32, np.uint8), left, names[a:b], op, right_num,
                                 np.full((b - a, 1), 10, np.uint8)], axis=1)
@@ -358,7 +314,7 @@ def write(model, path, **_) -> None:
     path = Path(path)
     a = model.Aeq.tocsr()
     n_rows, n_cols = a.shape
-    labels = _bytes_field(model.row_labels) if n_rows else np.zeros((0, 1), np.uint8)
+    labels = bytes_table(model.row_labels) if n_rows else np.zeros((0, 1), np.uint8)
     _check_names(labels, "row label", path)
     terms = _term_table(model.convention, model.columns)
     names = terms[:, 3:]
@@ -391,7 +347,7 @@ def write(model, path, **_) -> None:
             heads[:, 0] = 32
             heads[:, 1:-1] = labels
             heads[:, -1] = ord(":")
-            rhs = _number_field(model.beq)
+            rhs = number_table(model.beq)
             tails = np.zeros((n_rows, rhs.shape[1] + 4), np.uint8)
             tails[:, :3] = np.frombuffer(b" = ", np.uint8)
             tails[:, 3:-1] = rhs
@@ -1141,7 +1097,8 @@ def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     except (ConventionError, TypeError, ValueError) as e:
         raise FormatError(f"{where}: metadata comment: {e}") from None
     try:
-        pos = conv.positions_from_names(_table_str(names), where=where)
+        as_bytes = np.ascontiguousarray(names).view(f"S{names.shape[1]}").ravel()
+        pos = conv.positions_from_names(as_bytes, where=where)
     except ConventionError as e:
         raise FormatError(str(e)) from None
     if np.bincount(pos, minlength=conv.n_vars).max(initial=0) > 1:

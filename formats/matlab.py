@@ -75,6 +75,13 @@ def _col(values, dtype=np.float64) -> np.ndarray:
     return np.asarray(values, dtype=dtype).reshape(-1, 1)
 
 
+def _cellstr(values) -> np.ndarray:
+    """A column cell array of char vectors for savemat."""
+    cells = np.empty((len(values), 1), dtype=object)
+    cells[:, 0] = [str(v) for v in values]
+    return cells
+
+
 def write(model, path, **_) -> Path:
     """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically)."""
     path = Path(path)
@@ -87,6 +94,19 @@ def write(model, path, **_) -> Path:
         "ub": _col(model.ub),
         "intcon": _col(np.flatnonzero(model.integrality) + 1),
         "meta": _matlab_meta(model),
+    }
+    # the structure mpsread returns, so MATLAB users can call intlinprog(problem) directly
+    arrays["problem"] = {
+        "f": arrays["f"], "intcon": arrays["intcon"],
+        "Aineq": sp.csc_matrix((0, model.n_cols), dtype=np.float64), "bineq": np.zeros((0, 1)),
+        "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
+        "solver": "intlinprog",
+    }
+    # names as mpsread(..., 'ReturnNames', true) gives them: cell arrays of char vectors
+    arrays["names"] = {
+        "VariableNames": _cellstr(model.col_names),
+        "EqualityNames": _cellstr(model.row_labels),
+        "InequalityNames": np.empty((0, 1), dtype=object),
     }
     try:
         with atomic_open(path, "wb", compress=False) as f:
@@ -310,6 +330,10 @@ def render_script(model) -> str:
         "  [x, fmin, errnum, extra] = glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1, glpk_param);",
         "  % status 5 = optimal, 2 = feasible: any feasible point is a solution (zero objective).",
         "  % No solution: error 10 or status 3/4 = infeasible, error 9 = time limit (help glpk)",
+        "  if errnum == 9",
+        "    % in words, keeping the 'glpk found no solution (error E, status S)' that callers parse",
+        "    error('solve_sudoku:timelimit', 'glpk found no solution (error 9, status %d): it stopped on the time limit of %g s', extra.status, time_limit);",
+        "  end",
         "  if errnum ~= 0 || ~any(extra.status == [2 5])",
         "    error('solve_sudoku:nosolution', 'glpk found no solution (error %d, status %d)', errnum, extra.status);",
         "  end",
@@ -318,7 +342,10 @@ def render_script(model) -> str:
         "  if ~isempty(time_limit)",
         "    opts = optimoptions(opts, 'MaxTime', time_limit);",
         "  end",
-        "  [x, fmin, exitflag] = intlinprog(f, intcon, [], [], Aeq, beq, lb, ub, opts);",
+        "  % the structure mpsread returns (model.mat holds it as S.problem); options added here",
+        "  problem = struct('f', f, 'intcon', intcon, 'Aineq', [], 'bineq', [], 'Aeq', Aeq, 'beq', beq, ...",
+        "                   'lb', lb, 'ub', ub, 'solver', 'intlinprog', 'options', opts);",
+        "  [x, fmin, exitflag] = intlinprog(problem);",
         "  if isempty(x) || exitflag <= 0",
         "    error('solve_sudoku:nosolution', 'intlinprog found no solution (exitflag %d)', exitflag);",
         "  end",

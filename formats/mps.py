@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.conventions import decimal_table
 from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
+from .text import NameDictionary, decimal_table, number_strings, word_width
 
 STYLES = ("free", "fixed")
 OBJ_FREE, OBJ_FIXED = "obj", "OBJ"
@@ -105,28 +105,6 @@ def _emit(f, lines: np.ndarray, *, strip: bool = False) -> None:
         f.write(lines.tobytes().translate(None, b"\0") if strip else lines.reshape(-1))
 
 
-def _number_strings(values: np.ndarray, max_len: int | None) -> np.ndarray:
-    """Shortest round-trip text of each number (integers without ``.0``), as ``S`` strings;
-    ``max_len`` (the fixed field) rounds the few longer ones to the digits that fit."""
-    integral = (values == np.rint(values)) & (np.abs(values) < 1e15)
-    if integral.all():
-        return values.astype(np.int64).astype("S16")
-    s = values.astype("S24")  # numpy's float -> bytes cast is the shortest round-trip repr
-    s[integral] = values[integral].astype(np.int64).astype("S24")
-    if max_len is not None:
-        long = np.flatnonzero(np.strings.str_len(s) > max_len)
-        for digits in range(max_len - 1, 0, -1):
-            if long.size == 0:
-                break
-            short = np.char.mod(f"%.{digits}g", values[long]).astype("S24")
-            fits = np.strings.str_len(short) <= max_len
-            s[long[fits]] = short[fits]
-            long = long[~fits]
-        if long.size:
-            raise FormatError(f"mps: number {values[long[0]]!r} does not fit the {max_len}-character fixed field")
-    return s
-
-
 def _values(values, lead: bytes, max_len: int | None):
     """A part for a numeric field: ``lead`` + the number right-aligned in a common width.
 
@@ -137,9 +115,9 @@ def _values(values, lead: bytes, max_len: int | None):
     if not np.isfinite(v).all():
         raise FormatError("mps: cannot write a non-finite coefficient, bound or right-hand side")
     if v.size == 0 or (v == v[0]).all():
-        return lead + (_number_strings(v[:1], max_len)[0] if v.size else b"0")
+        return lead + (number_strings(v[:1], max_len, where="mps")[0] if v.size else b"0")
     distinct, index = np.unique(v, return_inverse=True)
-    s = _number_strings(distinct, max_len)
+    s = number_strings(distinct, max_len, where="mps")
     width = int(np.strings.str_len(s).max())
     table = _text_table(np.char.add(lead, np.strings.rjust(s, width)))
     return table, index
@@ -451,8 +429,6 @@ _SECTIONS = ("NAME", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA", "OB
 _READ_LINES = 1 << 19          # lines tokenised per block
 _MAX_TOKEN = 256               # longest name or number accepted
 _PAD = _MAX_TOKEN + 8          # blanks after a block so that a token's key window never overruns
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5],
-                dtype=np.uint64)
 _BYTE_MASK = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2 ** 64 - 1], dtype=np.uint64)
 
 
@@ -570,11 +546,6 @@ class _Block:
         return out
 
 
-def _word_width(lengths: np.ndarray) -> int:
-    """Key width (a multiple of 8 bytes) that holds tokens of these lengths."""
-    return max(8, -(-int(lengths.max(initial=1)) // 8) * 8)
-
-
 def _join(parts: list, dtype) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
@@ -584,79 +555,7 @@ def _shown(block: "_Block", tok: int) -> str:
     return _names(block, np.array([tok]))[0].decode("utf-8", "replace")
 
 
-def _hash(words: np.ndarray, salt: int = 0) -> np.ndarray:
-    h = np.full(words.shape[0], np.uint64(salt + 1) * _MIX[0], dtype=np.uint64)
-    for i in range(words.shape[1]):
-        h = (h ^ words[:, i]) * _MIX[(i + salt) % 4]
-        h ^= h >> np.uint64(29)
-    return h
-
-
-class _NameTable:
-    """Exact lookup of names given as uint64 keys: sorted 64-bit hashes, every hit verified."""
-
-    def __init__(self, names: np.ndarray):
-        self.names = names                                   # 'S' array
-        width = max(8, -(-names.dtype.itemsize // 8) * 8) if names.size else 8
-        self.width = width
-        raw = np.zeros((names.size, width), dtype=np.uint8)
-        if names.size:
-            raw[:, :names.dtype.itemsize] = names.view(np.uint8).reshape(names.size, -1)
-        self.words = raw.view("<u8")
-        for salt in range(8):                                # a 64-bit collision is a re-salt away
-            self.salt = salt
-            h = _hash(self.words, salt)
-            self.order = np.argsort(h, kind="stable")
-            self.sorted = h[self.order]
-            same = np.flatnonzero(self.sorted[1:] == self.sorted[:-1])
-            differ = (self.words[self.order[same]] != self.words[self.order[same + 1]]).any(axis=1)
-            if not differ.any():
-                break
-        else:  # pragma: no cover - needs eight colliding salts
-            raise FormatError("mps: cannot index the names of this file")
-        # positions (in file order) of names equal to an earlier one
-        self.duplicates = np.sort(np.maximum(self.order[same], self.order[same + 1]))
-        # direct-mapped slots on the top hash bits answer most lookups with one gather;
-        # shared slots (-2) fall back to the sorted hashes
-        self.bits = int(min(23, max(8, np.ceil(np.log2(max(names.size, 1))) + 6)))
-        slot = self.sorted >> np.uint64(64 - self.bits)
-        self.slots = np.full(1 << self.bits, -1, dtype=np.int32)
-        shared = np.zeros(slot.size, dtype=bool)
-        if slot.size > 1:
-            shared[1:] = slot[1:] == slot[:-1]
-            shared[:-1] |= shared[1:].copy()
-        self.slots[slot[~shared]] = self.order[~shared]
-        self.slots[slot[shared]] = -2
-
-    def find(self, names: np.ndarray) -> np.ndarray:
-        """Index of each 'S' name, -1 where absent."""
-        names = np.asarray(names, dtype="S")
-        if names.dtype.itemsize > self.width:
-            fits = np.strings.str_len(names) <= self.width
-            out = np.full(names.size, -1, dtype=np.int64)
-            out[fits] = self.find(names[fits].astype(f"S{self.width}"))
-            return out
-        raw = np.zeros((names.size, self.width), dtype=np.uint8)
-        raw[:, :names.dtype.itemsize] = names.view(np.uint8).reshape(names.size, -1)
-        return self.lookup(raw.view("<u8"))
-
-    def lookup(self, words: np.ndarray) -> np.ndarray:
-        """Index of each key (width ``self.width``), -1 where absent."""
-        if self.names.size == 0 or words.shape[0] == 0:
-            return np.full(words.shape[0], -1, dtype=np.int64)
-        h = _hash(words, self.salt)
-        cand = self.slots[h >> np.uint64(64 - self.bits)].astype(np.int64)
-        shared = np.flatnonzero(cand == -2)
-        if shared.size:
-            pos = np.minimum(np.searchsorted(self.sorted, h[shared]), self.sorted.size - 1)
-            cand[shared] = np.where(self.sorted[pos] == h[shared], self.order[pos], -1)
-        found = np.flatnonzero(cand >= 0)
-        exact = (self.words[cand[found]] == words[found]).all(axis=1)
-        cand[found[~exact]] = -1
-        return cand
-
-
-def _lookup(block: _Block, table: _NameTable, tok: np.ndarray) -> np.ndarray:
+def _lookup(block: _Block, table: NameDictionary, tok: np.ndarray) -> np.ndarray:
     """Table index of each token (-1 if absent; tokens longer than every name are absent)."""
     fits = block.length[tok] <= table.width
     out = np.full(tok.size, -1, dtype=np.int64)
@@ -704,14 +603,14 @@ def _read_rows(lines: _Lines, lo: int, hi: int):
         names.append(_names(block, block.first[live] + 1))
         at.append(block.l0 + live)
     kinds, names, at = _join(kinds, np.uint8), _join(names, "S1"), _join(at, np.int64)
-    table = _NameTable(names)
+    table = NameDictionary(names)
     if table.duplicates.size:
         k = int(table.duplicates[0])
         raise lines.error(int(at[k]), f"row {names[k].decode('utf-8', 'replace')!r} declared twice")
     return kinds, names, table
 
 
-def _read_columns(lines: _Lines, lo: int, hi: int, rows: _NameTable):
+def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
     """Columns (names 'S', integer flags) and entries (column, row, value) of COLUMNS."""
     run_names, run_lines, run_int = [], [], []
     cols, ents, vals = [], [], []
@@ -744,7 +643,7 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: _NameTable):
         if data.size == 0:
             continue
         col_tok = block.first[data]
-        width = _word_width(block.length[col_tok])
+        width = word_width(block.length[col_tok].max(initial=1))
         words = block.words(col_tok, width)
         new = np.ones(data.size, dtype=bool)
         new[1:] = (words[1:] != words[:-1]).any(axis=1)
@@ -771,7 +670,7 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: _NameTable):
         ents.append(r)
         vals.append(block.numbers(tok_val, "COLUMNS value", line_of))
     names = _join(run_names, "S1")
-    table = _NameTable(names)
+    table = NameDictionary(names)
     if table.duplicates.size:
         k = int(table.duplicates[0])
         raise lines.error(int(np.concatenate(run_lines)[k]),
@@ -786,7 +685,7 @@ def _upper_words(block: _Block, tok: np.ndarray) -> np.ndarray:
     return w.view("<u8").ravel().astype(np.int64) if tok.size else np.zeros(0, np.int64)
 
 
-def _read_rhs(lines: _Lines, lo: int, hi: int, rows: _NameTable):
+def _read_rhs(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
     """(row index, value) pairs of an RHS section; the set name is optional (fixed files may
     leave it blank), so 3 or 5 fields mean a set name leads, 2 or 4 that it does not."""
     idx, vals = [], []
@@ -818,7 +717,7 @@ def _last_per_column(target: np.ndarray, cols: np.ndarray, mask: np.ndarray, val
         target[c] = values[sel[first]]
 
 
-def _read_bounds(lines: _Lines, lo: int, hi: int, columns: _NameTable, lb, ub, integer) -> None:
+def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, ub, integer) -> None:
     """Apply a BOUNDS section (UP LO FX LI UI MI PL FR BV) to ``lb``, ``ub``, ``integer``."""
     kinds, cols, vals = [], [], []
     t = _BOUND_TYPES
@@ -871,7 +770,7 @@ def _read_bounds(lines: _Lines, lo: int, hi: int, columns: _NameTable, lb, ub, i
     integer[cols[is_["BV"] | is_["LI"] | is_["UI"]]] = True
 
 
-def _names_map(path: Path) -> tuple[_NameTable, np.ndarray] | None:
+def _names_map(path: Path) -> tuple[NameDictionary, np.ndarray] | None:
     """(short names, long names) of ``<stem>_names.csv`` (or ``.csv.gz``) beside a fixed file,
     tokenised like MPS (commas read as blanks: names hold neither)."""
     plain = names_map_path(path)
@@ -889,7 +788,7 @@ def _names_map(path: Path) -> tuple[_NameTable, np.ndarray] | None:
             long.append(_names(block, block.first[live] + 1))
         if not short:
             return None
-        return _NameTable(np.concatenate(short)), np.concatenate(long)
+        return NameDictionary(np.concatenate(short)), np.concatenate(long)
     return None
 
 
@@ -981,7 +880,7 @@ def read(path) -> ModelData:
     if "COLUMNS" in found:
         col_names, columns, integer, col_of, entry_rows, values = _read_columns(lines, *found["COLUMNS"][1:3], rows)
     else:
-        col_names, columns = np.zeros(0, "S1"), _NameTable(np.zeros(0, "S1"))
+        col_names, columns = np.zeros(0, "S1"), NameDictionary(np.zeros(0, "S1"))
         integer, col_of, entry_rows, values = np.zeros(0, bool), np.zeros(0, int), np.zeros(0, int), np.zeros(0)
     n = col_names.size
     lb, ub = np.zeros(n), np.full(n, np.inf)
@@ -995,7 +894,7 @@ def read(path) -> ModelData:
     # the objective: OBJNAME, else the first N row; further N rows are free rows and dropped
     free_rows = np.flatnonzero(kinds == ord("N"))
     if objective_name:
-        obj = int(rows.find(np.array([objective_name.encode()]))[0])
+        obj = int(rows.indices(np.array([objective_name.encode()]))[0])
         if obj < 0 or kinds[obj] != ord("N"):
             raise lines.error(found["OBJNAME"][0], f"OBJNAME {objective_name!r} is not an N row")
     else:
@@ -1019,7 +918,7 @@ def read(path) -> ModelData:
     mapping = _names_map(path) if n and re.fullmatch(rb"C\d{7}", col_names[0]) else None
     if mapping is not None:                 # a fixed file of ours: long names from the map
         short, long = mapping
-        ci, ri = short.find(col_names), short.find(row_names)
+        ci, ri = short.indices(col_names), short.indices(row_names)
         if (ci >= 0).all() and (ri >= 0).all():
             col_names, row_names = long[ci], long[ri]
     return ModelData(aeq, row_lower, row_upper, lb, ub, cost, integer, _to_str(row_names), _to_str(col_names),

@@ -46,11 +46,16 @@ from pathlib import Path
 import highspy
 import numpy as np
 
+from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+
 from .build import build_model
 from .decode import INTEGRALITY_TOL
 from .errors import PipelineError, PuzzleError, SolveError
 from .puzzle import COMPACT_DIGITS, VARIANTS, Puzzle, default_box, grid_to_string, parse_box, parse_puzzle
 from .solve import HIGHS_STATUS, add_no_good_cut, highs_for, without_presolve
+from .solvers import get_solver
+from .solvers.sat import DEFAULT_BACKEND, SatEngine, sat_backends
+from .solvers.sat import engine_for as sat_engine_for
 from .verify import verify_grid
 
 PART_PREFIX = "part-"
@@ -311,6 +316,9 @@ class SolveOptions:
     box: str | None = None             # box shape for records (e.g. "2x3"); default sqrt(N)
     variant: str | None = None         # variant of records without one (default classic)
     highs_options: dict = field(default_factory=lambda: dict(DEFAULT_HIGHS_OPTIONS))
+    solver: str = "highs"              # highs (bounds on one instance), sat (assumptions), or cpsat
+    sat_backend: str | None = None     # python-sat solver for --solver sat
+    amo: str | None = None             # at-most-one encoding for --solver sat
 
 
 @dataclass
@@ -614,8 +622,130 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     return columns
 
 
+BATCH_SOLVERS = ("highs", "sat", "cpsat")
+
+
+def _sat_engine(template: Puzzle, options: SolveOptions) -> SatEngine:
+    """This worker's SAT engine for the shape: the rules once, every puzzle's clues as assumptions
+    (scheme ijk / order C, so the literal of (r, c, d) is (r*N + c)*N + d + 1)."""
+    return sat_engine_for(build_model(template, "ijk", "C", "bounds"), options.amo or DEFAULT_AMO,
+                          options.sat_backend)
+
+
+def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
+    """Per puzzle: the mask of decided cells, their digits (0-based) and whether propagation
+    already found a contradiction. With propagation, naked/hidden singles count as decided."""
+    n = template.n
+    if propagate_first and n <= MAX_BITS_N:
+        cand, dead = propagate(clues, template)
+        counts = cand.sum(axis=2)
+        return counts == 1, cand.argmax(axis=2), dead | (counts == 0).any(axis=1)
+    return clues > 0, np.maximum(clues - 1, 0), np.zeros(clues.shape[0], dtype=bool)
+
+
+def _solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
+    """The SAT engine for the chunk's puzzles of one shape: one incremental solver, each puzzle's
+    decided cells as assumptions, ``--count`` by blocking clauses; bulk verification."""
+    template, n = shape.template, shape.template.n
+    try:
+        engine = _sat_engine(template, options)
+    except Exception as e:  # the shape cannot be encoded: every member gets the message
+        for k in shape.members:
+            rows[k].update(status="error", error=f"solver: {_one_line(e)}")
+        return
+    clues = np.stack(shape.grids)
+    t0 = time.perf_counter()
+    decided, digit, dead = _fixed_cells(clues, template, options.propagate)
+    shared = (time.perf_counter() - t0) / len(shape.members)
+    solutions = np.zeros_like(clues)
+    has = np.zeros(len(shape.members), dtype=bool)
+    cell_ids = np.arange(n * n)
+    for j, k in enumerate(shape.members):
+        t1 = time.perf_counter()
+        row = rows[k]
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None)
+        try:
+            if dead[j]:
+                row["status"] = "infeasible"
+                continue
+            cells = cell_ids[decided[j]]
+            literals = (cells * n + digit[j, cells] + 1).tolist()
+            if options.count:
+                result = engine.count_assumed(literals, options.count, literals, time_limit=options.time_limit)
+                row.update(seconds=result.seconds, n_solutions=result.count)
+                grid = result.grids[0].ravel() if result.grids else None
+                status = "optimal" if grid is not None else ("time_limit" if result.status == "time_limit"
+                                                             else "infeasible")
+                if result.status == "time_limit" and grid is not None:
+                    row["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
+            else:
+                start = time.perf_counter()
+                outcome = engine.solve_assumed(literals, time_limit=options.time_limit)
+                row["seconds"] = time.perf_counter() - start
+                status = outcome.status
+                grid = None if outcome.full is None else outcome.full.reshape(n * n, n).argmax(axis=1) + 1
+            row["status"] = status
+            if grid is not None:
+                solutions[j], has[j] = grid, True
+        except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            row.update(status="error", error=f"solver: {_one_line(e)}")
+        finally:
+            row["wall_seconds"] += time.perf_counter() - t1 + shared
+    _record_solutions(shape, rows, clues, solutions, has)
+
+
+def _solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
+    """Any other in-process registry engine (cpsat): one model and one call per puzzle."""
+    template, n = shape.template, shape.template.n
+    solver = get_solver(options.solver)
+    clues = np.stack(shape.grids)
+    solutions = np.zeros_like(clues)
+    has = np.zeros(len(shape.members), dtype=bool)
+    for j, k in enumerate(shape.members):
+        t1 = time.perf_counter()
+        row = rows[k]
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=None)
+        try:
+            puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
+            model = build_model(puzzle, "ijk", "C", "bounds")
+            if options.count and solver.count is not None:
+                result = solver.count(model, options.count, time_limit=options.time_limit)
+                row.update(seconds=result.seconds, n_solutions=result.count)
+                grid = result.grids[0].ravel() if result.grids else None
+                row["status"] = "optimal" if grid is not None else (
+                    "time_limit" if result.status == "time_limit" else "infeasible")
+            else:
+                r = solver.solve(model, time_limit=options.time_limit)
+                row.update(status=r.status, seconds=r.seconds, nodes=r.nodes)
+                grid = None if r.grid is None else r.grid.ravel()
+            if grid is not None:
+                solutions[j], has[j] = grid, True
+        except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            row.update(status="error", error=f"solver: {_one_line(e)}")
+        finally:
+            row["wall_seconds"] += time.perf_counter() - t1
+    _record_solutions(shape, rows, clues, solutions, has)
+
+
+def _record_solutions(shape: Shape, rows: list[dict], clues: np.ndarray, solutions: np.ndarray,
+                      has: np.ndarray) -> None:
+    """Verify the found grids in bulk; write the solution text, or the first violation."""
+    template, n = shape.template, shape.template.n
+    ok = verify_solutions(solutions, clues, template) | ~has
+    for j, text in zip(np.flatnonzero(has & ok), grid_strings(solutions[has & ok], n)):
+        rows[shape.members[j]]["solution"] = text
+    for j in np.flatnonzero(~ok):
+        puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
+        verdict = verify_grid(solutions[j].reshape(n, n), puzzle)
+        rows[shape.members[j]].update(status="invalid", error=f"verify: {verdict.message}")
+
+
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
     """Solve the chunk's puzzles of one shape: bulk bounds, one HiGHS run each, bulk decode+verify."""
+    if options.solver == "sat":
+        return _solve_shape_sat(shape, options, rows)
+    if options.solver != "highs":
+        return _solve_shape_each(shape, options, rows)
     template, n = shape.template, shape.template.n
     solver = None
     # blocks bound the (P, n_vars) arrays for big grids
@@ -1021,7 +1151,8 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
               time_limit: float | None = None, propagate: bool = True, box: str | None = None,
               variant: str | None = None, input_format: str = "auto", limit: int | None = None,
               overwrite: bool = False, progress: str = "auto", log_interval: float = 10.0,
-              highs_options: dict | None = None, stream=None) -> BatchSummary:
+              highs_options: dict | None = None, stream=None, solver: str = "highs",
+              sat_backend: str | None = None, amo: str | None = None) -> BatchSummary:
     """Solve every record of ``input_path`` not yet in ``output``; see the module docstring.
 
     ``limit`` stops after that many new records (a partial, resumable run). Raises
@@ -1035,6 +1166,11 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
         raise PipelineError(f"batch: unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     if count < 0:
         raise PipelineError(f"batch: --count must be 0 (no counting) or more, found {count}")
+    if solver not in BATCH_SOLVERS:
+        raise PipelineError(f"batch: --solver must be one of {', '.join(BATCH_SOLVERS)}, found {solver!r}")
+    get_solver(solver)  # available here (the workers have the same environment)
+    if solver == "sat" and sat_backend is not None and sat_backend not in sat_backends():
+        raise PipelineError(f"batch: unknown --sat-backend {sat_backend!r}; expected one of {', '.join(sat_backends())}")
     if box is not None:
         parse_box(box)
     if variant is not None and variant not in VARIANTS:
@@ -1049,7 +1185,7 @@ def run_batch(input_path, output, *, workers: int | None = None, engine: str = "
     records = read_records(input_path, input_format)
     n_records = len(records["puzzle"])
     options = SolveOptions(count=count, time_limit=time_limit, propagate=propagate, box=box, variant=variant,
-                           highs_options=highs_options)
+                           highs_options=highs_options, solver=solver, sat_backend=sat_backend, amo=amo)
     out = Path(output)
     manifest = {
         "kind": "sudoku-pipeline batch",
@@ -1212,7 +1348,15 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
                         help="puzzles per task and per part file (default: 16..256 by input size)")
     parser.add_argument("--count", type=int, default=0, metavar="K",
                         help="also count solutions up to K (column n_solutions; K means K or more)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="HiGHS time limit per puzzle")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="solver time limit per puzzle (default: none)")
+    parser.add_argument("--solver", choices=BATCH_SOLVERS, default="highs",
+                        help="highs (one instance per shape, bounds per puzzle), sat (one incremental SAT solver per "
+                             "shape, clues as assumptions) or cpsat (default highs)")
+    parser.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "
+                                                              f"(default {DEFAULT_BACKEND})")
+    parser.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                        help="at-most-one encoding for --solver sat (default auto)")
     parser.add_argument("--box", metavar="HxW", help="box shape of the records (default: the squarest for N)")
     parser.add_argument("--variant", choices=VARIANTS, help="variant of records without a 'variant' column")
     parser.add_argument("--input-format", choices=("auto", "text", "csv", "parquet"), default="auto")
@@ -1245,7 +1389,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
                             time_limit=args.time_limit, propagate=args.propagate, box=args.box,
                             variant=args.variant, input_format=args.input_format, limit=args.limit,
                             overwrite=args.overwrite, progress=args.progress, log_interval=args.log_interval,
-                            highs_options=dict(args.highs_option))
+                            highs_options=dict(args.highs_option), solver=args.solver,
+                            sat_backend=args.sat_backend, amo=args.amo)
     except PipelineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from .build import build_model
 from .cliargs import add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
 from .errors import PipelineError
 from .puzzle import grid_to_string, parse_grid
+from .rate import human_steps
 from .solvers import SOLVERS, get_solver
 from .solvers.sat import DEFAULT_BACKEND, sat_backends
 from .verify import verify_grid
@@ -25,7 +26,10 @@ PROG = "sudoku-pipeline"
 
 # Modules that each add one subcommand: ``add_command(subparsers)`` registers its parser and sets
 # ``func``. Adding a command is one module plus one entry here.
-COMMAND_MODULES: tuple[str, ...] = ("pipeline.generate", "pipeline.rate", "pipeline.explain")
+COMMAND_MODULES: tuple[str, ...] = (
+    "pipeline.draw", "pipeline.spy", "pipeline.report",
+    "pipeline.generate", "pipeline.rate", "pipeline.explain",
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,7 +67,7 @@ def cmd_solve(args) -> int:
     if grid is None:
         reason = _NO_SOLUTION_WORDS.get(status) or (f"time limit of {args.time_limit} s reached"
                                                     if status == "time_limit" else status)
-        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status != "infeasible" else ""),
+        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
               file=sys.stderr)
         return 1
     verdict = verify_grid(grid, puzzle)
@@ -74,8 +78,12 @@ def cmd_solve(args) -> int:
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
+    steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
+    if steps is not None and args.format != "json":
+        print(steps)
     print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
-                                            "nodes": r.nodes, "verified": True, "unique": unique})
+                                            "nodes": r.nodes, "verified": True, "unique": unique,
+                                            **(steps if steps is not None and args.format == "json" else {})})
     return 0
 
 
@@ -230,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check that the solution is unique (the default; kept for scripts that ask for it)")
     p.add_argument("--no-unique-check", action="store_true",
                    help="skip the extra engine call that tells whether the puzzle has other solutions")
+    p.add_argument("--steps", action="store_true",
+                   help="also print the human steps and rating (as in rate; JSON keys steps, rating)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("count", help="count solutions up to a limit (SAT blocking clauses, or no-good cuts in HiGHS)")

@@ -16,9 +16,9 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .errors import ConventionError
+from .names import NameDictionary
 from .variants import get_variant
 
 SCHEMES = ("ijk", "block")
@@ -213,15 +213,19 @@ class Convention:
         Only the canonical spelling is accepted (``x_1_5_7``, not ``x_01_5_7`` or ``x_1.0_5_7``):
         names are looked up among this convention's own names.
         """
-        names = np.asarray(names, dtype=str).ravel()
+        names = np.asarray(names).ravel()
         if names.size == 0:
             return np.zeros(0, dtype=np.int64)
-        pos = _name_index(self).get_indexer(names)
+        if names.dtype.kind not in "SU":
+            names = names.astype(str)
+        pos = _name_index(self).indices(names)
         bad = np.flatnonzero(pos < 0)
         if bad.size == 0:
-            return pos.astype(np.int64)
+            return pos
+        shown = names[bad[0]]
+        shown = shown.decode("utf-8", "replace") if isinstance(shown, bytes) else str(shown)
         raise ConventionError(
-            f"{where}: variable name {str(names[bad[0]])!r} does not fit scheme {self.describe()} "
+            f"{where}: variable name {shown!r} does not fit scheme {self.describe()} "
             f"(expected {'x_' + '_'.join(self.index_names)}, 1-based, within {self.shape})"
         )
 
@@ -235,9 +239,10 @@ class Convention:
 
 
 @functools.lru_cache(maxsize=4)
-def _name_index(conv: Convention) -> pd.Index:
-    """Hash index of all names of ``conv`` in position order (built once per convention)."""
-    return pd.Index(conv.names())
+def _name_index(conv: Convention) -> NameDictionary:
+    """Dictionary of all names of ``conv`` in position order (built once per convention)."""
+    table = np.ascontiguousarray(conv.name_table())
+    return NameDictionary(table.view(f"S{table.shape[1]}").ravel())
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:

@@ -1,57 +1,84 @@
 """Explain a puzzle: why it has no solution, how its solutions differ, or that it is unique.
 
-No solution: (1) clues that break a rule directly (the parser's message); (2) a minimal
-conflicting set of clues (a core from CaDiCaL's assumptions, then minimised by deletion); (3) the
-fewest clues to remove, proved optimal by RC2 MaxSAT (python-sat) with one soft unit per clue.
-Several solutions: the count up to a cap, the cells where the solutions found differ, and a greedy
-set of clues to add (taken from the first solution) that makes it unique.
+No solution:
+
+1. clues that break a rule directly (two equal digits in a unit): the parser's message;
+2. a minimal conflicting set of clues: the SAT engine (:class:`pipeline.solvers.sat.SatEngine`,
+   clues as assumptions) returns an unsat core of clue literals, then deletion minimises it
+   (drop one clue; if the rest is still UNSAT keep the smaller core the solver returns, else the
+   clue is necessary), so the set is infeasible and removing any one clue makes it solvable;
+3. the fewest clues to remove, proved optimal: a weighted MaxSAT problem (rules hard, one soft
+   unit clause per clue) solved by python-sat's RC2, or the same model on HiGHS (binary
+   program: the rules' rows, one soft clue row per clue whose slack costs 1; written as the
+   equivalent objective "maximise the clues kept"). ``--maxsat`` picks; the default is RC2,
+   chosen by measurement (bench/generate_bench.py: on the tdoku no-solution puzzles RC2 answers
+   in milliseconds, HiGHS in tens of milliseconds).
+
+Several solutions: the count up to a cap, the cells where the solutions found differ, and a
+greedy set of clues to add (fix the first solution's digit where most found solutions disagree
+with it, recount, repeat): small, not proved smallest.
+Unique: says so, with the rating of :mod:`pipeline.rate`.
 """
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .build import build_model
 from .cliargs import add_puzzle_args
 from .errors import PipelineError, PuzzleError
 from .generate import engine_for
 from .puzzle import Puzzle, parse_puzzle
 from .rate import rate
+from .solvers.base import get_solver
+
+MAXSAT_METHODS = ("rc2", "highs")
+#: default method for the fewest removals (see the module docstring for the measurement).
+DEFAULT_MAXSAT = "rc2"
+DEFAULT_CAP = 100
 
 
 @dataclass
 class Explanation:
+    """What :func:`explain` found; ``text()`` for people, ``to_dict()`` for JSON."""
+
     status: str  # "invalid" | "infeasible" | "multiple" | "unique"
     message: str = ""
-    conflict: list = field(default_factory=list)  # [(r, c, digit)] minimal conflicting clues
+    conflict: list = field(default_factory=list)  # [(r, c, digit)] 0-based cell, minimal conflicting clues
     remove: list = field(default_factory=list)  # fewest clues to remove (optimal)
+    maxsat: str | None = None  # method that proved ``remove`` optimal
     count: int | None = None
     count_capped: bool = False
-    differing_cells: list = field(default_factory=list)
+    differing_cells: list = field(default_factory=list)  # [(r, c)] 0-based
     add: list = field(default_factory=list)  # clues to add for uniqueness (greedy)
     rating: dict | None = None
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items()}
+        d = dict(self.__dict__)
+        d["add_method"] = "greedy" if self.status == "multiple" else None
+        return d
 
     def text(self) -> str:
-        def cl(xs):
+        def clues(xs):
             return " ".join(f"r{r + 1}c{c + 1}={d}" for r, c, d in xs)
         if self.status == "invalid":
             return f"no solution: a clue breaks a rule directly: {self.message}"
         if self.status == "infeasible":
-            return (f"no solution.\nminimal conflicting clues ({len(self.conflict)}): {cl(self.conflict)}\n"
-                    f"fewest clues to remove ({len(self.remove)}, optimal by MaxSAT): {cl(self.remove)}")
+            how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS"}[self.maxsat]
+            return (f"no solution.\nminimal conflicting clues ({len(self.conflict)}; these alone have no solution, "
+                    f"without any one of them they have): {clues(self.conflict)}\n"
+                    f"fewest clues to remove ({len(self.remove)}, proved optimal by {how}): {clues(self.remove)}")
         if self.status == "multiple":
             more = "at least " if self.count_capped else ""
             return (f"{more}{self.count} solutions.\ncells where they differ ({len(self.differing_cells)}): "
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
-                    + cl(self.add))
-        return f"unique solution; rating: {self.rating['label']} (hardest: {self.rating['hardest']}, " \
-               f"guesses {self.rating['guesses']})"
+                    + clues(self.add))
+        r = self.rating
+        counts = ", ".join(f"{k} {v}" for k, v in r["counts"].items() if v)
+        return f"unique solution.\nrating: {r['label']} (hardest: {r['hardest']}; guesses {r['guesses']}; {counts})"
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
@@ -60,82 +87,165 @@ def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
 
 
 def minimal_conflict(puzzle: Puzzle) -> list[tuple[int, int, int]]:
-    """A minimal set of clues with no solution (deletion-minimised unsat core); [] if solvable."""
+    """A minimal set of clues with no solution (deletion-minimised unsat core); [] if solvable.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    list of (row, col, digit)
+        0-based row and column, 1-based digit, sorted.
+
+    Examples
+    --------
+    >>> p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
+    >>> minimal_conflict(p)
+    [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
+    """
     eng = engine_for(puzzle)
     clues = _clue_triples(np.asarray(puzzle.grid))
-    lit_of = {int(eng.lit(r, c, d - 1)): (r, c, d) for r, c, d in clues}
-    if eng.solver.solve(assumptions=list(lit_of)):
+    lits = [int(x) for x in eng.literals(*np.array(clues).T - np.array([[0], [0], [1]]))] if clues else []
+    clue_of = dict(zip(lits, clues))
+    solver = eng.solver
+    if solver.solve(assumptions=lits):
         return []
-    core = [x for x in eng.solver.get_core() if x in lit_of]
+    core = [x for x in lits if x in set(solver.get_core() or lits)]
     i = 0
     while i < len(core):
         trial = core[:i] + core[i + 1:]
-        if eng.solver.solve(assumptions=trial):
-            i += 1
+        if solver.solve(assumptions=trial):
+            i += 1  # core[i] is necessary
         else:
-            core = [x for x in eng.solver.get_core() if x in set(trial)] or trial
-            core = [x for x in trial if x in set(core)]
-    return sorted(lit_of[x] for x in core)
+            smaller = set(solver.get_core() or trial)
+            core = [x for x in trial if x in smaller]
+    return sorted(clue_of[x] for x in core)
 
 
-def fewest_removals(puzzle: Puzzle) -> list[tuple[int, int, int]]:
-    """The fewest clues whose removal makes ``puzzle`` solvable (optimal: RC2 MaxSAT)."""
+def _rc2_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
     try:
         from pysat.examples.rc2 import RC2
         from pysat.formula import WCNF
-    except ImportError:  # pragma: no cover
+    except ImportError:  # pragma: no cover - optional extra
         raise PipelineError("explain needs python-sat: pip install '.[sat]'") from None
-    from .build import build_model
-
-    n = puzzle.n
-    empty = Puzzle(np.zeros((n, n), dtype=np.int64), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions)
-    a = build_model(empty, "ijk", "C", clues="bounds").A.tocsr()
     wcnf = WCNF()
-    for lits in np.split(a.indices.astype(np.int64) + 1, a.indptr[1:-1]):
-        wcnf.append(lits.tolist())
-        i, j = np.triu_indices(len(lits), 1)
-        for x, y in zip((-lits[i]).tolist(), (-lits[j]).tolist()):
-            wcnf.append([x, y])
-    clues = _clue_triples(np.asarray(puzzle.grid))
-    for r, c, d in clues:
-        wcnf.append([int((r * n + c) * n + d)], weight=1)
+    wcnf.extend(eng.clauses)
+    lits = eng.literals(*np.array(clues).T - np.array([[0], [0], [1]]))
+    for lit in lits.tolist():
+        wcnf.append([lit], weight=1)
     with RC2(wcnf) as rc2:
         model = rc2.compute()
     if model is None:
+        return None
+    truth = np.asarray(model, dtype=np.int64)
+    return truth[lits - 1] > 0
+
+
+def _highs_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
+    n = puzzle.n
+    empty = Puzzle(np.zeros((n, n), dtype=np.int64), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions)
+    conv = eng.convention
+    pos = conv.position(*np.array(clues).T - np.array([[0], [0], [1]]))
+    cost = np.zeros(conv.n_vars)
+    cost[pos] = -1.0  # soft clue row x_p + s = 1 with slack cost 1 == maximise the kept clues
+    result = get_solver("highs").solve(build_model(empty, "ijk", "C", clues="bounds", objective=cost))
+    if result.grid is None:
+        return None
+    r, c, d = np.array(clues).T
+    return result.grid[r, c] == d
+
+
+def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT) -> list[tuple[int, int, int]]:
+    """The fewest clues whose removal makes ``puzzle`` solvable, proved optimal.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    method : {"rc2", "highs"}
+        RC2 weighted MaxSAT (python-sat) or HiGHS on the binary program.
+
+    Returns
+    -------
+    list of (row, col, digit)
+        Empty when the puzzle is solvable.
+
+    Raises
+    ------
+    PuzzleError
+        The rules alone have no solution, or an unknown method.
+
+    Examples
+    --------
+    >>> p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
+    >>> len(fewest_removals(p)), len(fewest_removals(p, "highs"))
+    (1, 1)
+    """
+    if method not in MAXSAT_METHODS:
+        raise PuzzleError(f"maxsat: unknown method {method!r}; expected one of {', '.join(MAXSAT_METHODS)}")
+    clues = _clue_triples(np.asarray(puzzle.grid))
+    if not clues:
+        return []
+    eng = engine_for(puzzle)
+    keep = (_rc2_keep if method == "rc2" else _highs_keep)(puzzle, eng, clues)
+    if keep is None:
         raise PuzzleError("explain: the rules alone have no solution")
-    truth = np.asarray(model[: n ** 3]) > 0
-    return [(r, c, d) for r, c, d in clues if not truth[(r * n + c) * n + d - 1]]
+    return [x for x, k in zip(clues, keep.tolist()) if not k]
 
 
-def explain(puzzle_or_text, *, cap: int = 100, **parse_kw) -> Explanation:
+def explain(puzzle_or_text, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT, **parse_kw) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
 
-    A puzzle whose clues break a rule directly cannot be built as a :class:`Puzzle`; pass the text
-    to get that as status ``invalid`` with the parser's message.
+    Parameters
+    ----------
+    puzzle_or_text : Puzzle or str
+        A puzzle whose clues break a rule directly cannot be built as a :class:`Puzzle`; pass
+        text to get that as status ``invalid`` with the parser's message.
+    cap : int
+        Count solutions up to this many.
+    maxsat : {"rc2", "highs"}
+        Method of the fewest removals.
+
+    Returns
+    -------
+    Explanation
+
+    Raises
+    ------
+    PuzzleError
+        Unreadable input (other than a rule broken directly), ``cap < 2``.
+
+    Examples
+    --------
+    >>> explain("1234" "3412" "...." "....", box="2x2").status
+    'multiple'
     """
+    if cap < 2:
+        raise PuzzleError(f"cap: must be at least 2, found {cap}")
     if isinstance(puzzle_or_text, Puzzle):
         puzzle = puzzle_or_text
     else:
         try:
             puzzle = parse_puzzle(puzzle_or_text, **parse_kw)
         except PuzzleError as e:
-            if "duplicate" in str(e) or "twice" in str(e) or "repeat" in str(e):
-                return Explanation("invalid", message=str(e))
+            if "twice" in str(e) or "duplicate" in str(e):
+                return Explanation("invalid", message=str(e), count=0)
             raise
     eng = engine_for(puzzle)
-    count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=cap)
+    count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=True)
     if count == 0:
-        return Explanation("infeasible", conflict=minimal_conflict(puzzle), remove=fewest_removals(puzzle),
-                           count=0)
+        return Explanation("infeasible", conflict=minimal_conflict(puzzle),
+                           remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)
     if count == 1:
         return Explanation("unique", count=1, rating=rate(puzzle).to_dict(brief=True))
     stack = np.stack(grids)
     differ = (stack != stack[0]).any(axis=0)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(differ))]
-    # greedy: fix the first solution's digit in the cell where the most solutions disagree with it
     first, grid, add = grids[0], np.array(puzzle.grid), []
-    while eng.count(grid, 2)[0] > 1:
-        _, sols = eng.count(grid, cap, keep=cap)
+    while True:
+        found, sols = eng.count(grid, cap, keep=True)
+        if found <= 1:
+            break
         disagree = (np.stack(sols) != first).sum(axis=0)
         r, c = np.unravel_index(int(disagree.argmax()), disagree.shape)
         grid[r, c] = first[r, c]
@@ -145,7 +255,7 @@ def explain(puzzle_or_text, *, cap: int = 100, **parse_kw) -> Explanation:
 
 def cmd_explain(args) -> int:
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size)
-    e = explain(args.puzzle, cap=args.cap, **kw)
+    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0
 
@@ -153,6 +263,8 @@ def cmd_explain(args) -> int:
 def add_command(subparsers) -> None:
     p = subparsers.add_parser("explain", help="why no solution / how solutions differ / unique with rating")
     add_puzzle_args(p)
-    p.add_argument("--cap", type=int, default=100, help="count solutions up to this many (default 100)")
+    p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")
+    p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=DEFAULT_MAXSAT,
+                   help=f"method proving the fewest removals optimal (default {DEFAULT_MAXSAT}, by measurement)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_explain)

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from .conventions import Convention, make_convention
-from .errors import FormatError
+from .errors import FormatError, PipelineError
+from .build import CLUE_ENCODINGS
 from .puzzle import Puzzle
 
 MANIFEST_NAME = "manifest.json"
@@ -92,33 +93,132 @@ class Manifest:
         return np.asarray(self.convention.position(r, c, d), dtype=np.int64)
 
 
+# Largest grid side a manifest may describe: the model of a 100x100 puzzle (10^6 variables)
+# is the largest the project exports; 256 leaves room without allowing absurd allocations.
+MAX_MANIFEST_N = 256
+
+
+def _grid_text(meta: dict, key: str, n: int, where: str) -> str | None:
+    """``meta[key]`` as one grid's text (compact, or N*N separated tokens), never a file path."""
+    text = meta.get(key)
+    if text is None and key == "regions":
+        return None
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: field {key!r} must be a string, found {type(text).__name__}")
+    if len(text) != n * n and len(text.split()) != n * n:
+        raise FormatError(f"{where}: field {key!r} holds {len(text)} characters, not the {n * n} cells of a "
+                          f"{n}x{n} grid")
+    return text
+
+
 def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
+    """A Manifest from the manifest's dict, every field checked against the others.
+
+    Parameters
+    ----------
+    meta : dict
+        As :func:`model_metadata` writes it (``manifest.json``).
+    where : str
+        How error messages name the manifest.
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        Not an object, a field missing or of the wrong type or range, ``puzzle``/``regions``
+        not one grid's text (they are never read as file paths), ``n``/``n_clues`` disagreeing
+        with the puzzle, ``kept_columns`` not increasing column numbers of the model.
+    """
+    if not isinstance(meta, dict):
+        raise FormatError(f"{where}: expected a JSON object, found {type(meta).__name__}")
+    missing = [k for k in ("puzzle", "h", "w", "scheme", "order", "clue_encoding") if k not in meta]
+    if missing:
+        raise FormatError(f"{where}: missing field {missing[0]!r}")
+    for key in ("h", "w"):
+        value = meta[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MANIFEST_N:
+            raise FormatError(f"{where}: field {key!r} must be an integer from 1 to {MAX_MANIFEST_N}, found {value!r:.40}")
+    n = meta["h"] * meta["w"]
+    if n > MAX_MANIFEST_N:
+        raise FormatError(f"{where}: box {meta['h']}x{meta['w']} makes a {n}x{n} grid; at most {MAX_MANIFEST_N}")
+    for key in ("scheme", "order", "clue_encoding", "variant"):
+        if key in meta and not isinstance(meta[key], str):
+            raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
+    _grid_text(meta, "puzzle", n, where)
+    _grid_text(meta, "regions", n, where)
     try:
         puzzle = Puzzle.from_dict(meta)
         conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant)
-        encoding = meta["clue_encoding"]
-        kept = meta.get("kept_columns")
     except KeyError as e:
         raise FormatError(f"{where}: missing field {e.args[0]!r}") from None
+    except PipelineError as e:
+        raise FormatError(f"{where}: {e}") from None
+    for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
+        if key in meta and meta[key] != actual:
+            raise FormatError(f"{where}: field {key!r} says {meta[key]!r:.40} but its puzzle has {actual}")
+    encoding = meta["clue_encoding"]
+    if encoding not in CLUE_ENCODINGS:
+        raise FormatError(f"{where}: unknown clue encoding {encoding!r:.40}; expected one of {', '.join(CLUE_ENCODINGS)}")
     if encoding == "reduce":
-        if not isinstance(kept, list):
-            raise FormatError(f"{where}: clue encoding 'reduce' needs the 'kept_columns' list")
+        kept = meta.get("kept_columns")
+        if not isinstance(kept, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in kept):
+            raise FormatError(f"{where}: clue encoding 'reduce' needs 'kept_columns', a list of column numbers")
+        if any(not 0 <= c < conv.n_vars for c in kept):
+            bad = next(c for c in kept if not 0 <= c < conv.n_vars)
+            raise FormatError(f"{where}: kept column {bad} is outside 0..{conv.n_vars - 1}")
         columns = np.asarray(kept, dtype=np.int64)
+        if columns.size and not (np.diff(columns) > 0).all():
+            raise FormatError(f"{where}: 'kept_columns' must be increasing (each column once)")
     else:
         columns = np.arange(conv.n_vars)
     return Manifest(puzzle, conv, encoding, columns, meta)
 
 
+def manifest_from_json(text: str, path) -> Manifest:
+    """A Manifest from the JSON text of ``manifest.json`` read from ``path``.
+
+    Parameters
+    ----------
+    text : str
+        The file's content (callers bound how much they read: :func:`formats.files.read_regular`).
+    path : str or Path
+        Where it was read (recorded in the Manifest and named in errors).
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        Not JSON, nested too deeply, not an object, or fields missing or inconsistent.
+    """
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({str(e)[:200]})") from None
+    if not isinstance(meta, dict):
+        raise FormatError(f"manifest: {path}: expected a JSON object, found {type(meta).__name__}")
+    m = manifest_from_dict(meta, where=f"manifest {path}")
+    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, Path(path))
+
+
 def load_manifest(path) -> Manifest:
-    """Read ``manifest.json`` (or a directory holding one)."""
+    """Read ``manifest.json`` (or a directory holding one).
+
+    The formats layer reads manifests through :func:`formats.files.load_manifest_file`,
+    which also refuses non-regular files and bounds the size.
+    """
     path = Path(path)
     if path.is_dir():
         path = path / MANIFEST_NAME
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FormatError(f"manifest: no such file {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise FormatError(f"manifest: {path}: not a readable JSON manifest ({e})") from None
-    m = manifest_from_dict(meta, where=f"manifest {path}")
-    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, path)
+    return manifest_from_json(text, path)

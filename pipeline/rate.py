@@ -24,6 +24,8 @@ TECHNIQUES = ("naked single", "hidden single", "pointing", "claiming", "naked pa
 LABELS = {"naked single": "easy", "hidden single": "easy", "pointing": "medium", "claiming": "medium",
           "naked pair": "medium", "hidden pair": "medium", "naked triple": "hard", "hidden triple": "hard",
           "x-wing": "hard", "guess": "expert"}
+#: rating labels, easiest first (``generate --difficulty``).
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
 
 
 @dataclass
@@ -85,8 +87,10 @@ class _Rater:
         inc[np.repeat(np.arange(len(self.units)), n), self.units.ravel()] = 1
         self.inc = inc.astype(bool)
         overlap = inc @ inc.T
-        a, b = np.nonzero(overlap >= 2)
-        self.pairs = [(i, j) for i, j in zip(a.tolist(), b.tolist()) if i != j]
+        np.fill_diagonal(overlap, 0)
+        # locked candidates: ordered unit pairs sharing >= 2 cells, with their intersections
+        self.pair_a, self.pair_b = np.nonzero(overlap >= 2)
+        self.pair_inter = self.inc[self.pair_a] & self.inc[self.pair_b]  # (P, NN)
         self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(n * n)]
         self.lines = {name: u for name, u in fams if name in ("row", "col")}
 
@@ -101,15 +105,12 @@ class _Rater:
         cand[cell, d] = True
 
     def check(self, grid, cand):
-        if (~cand.any(axis=1)).any():
+        """Raise _Contradiction on a cell without candidates, a unit missing a digit or a repeat."""
+        if (~cand.any(axis=1)).any() or (~cand[self.units].any(axis=1)).any():
             raise _Contradiction
-        if (~cand[self.units].any(axis=1)).any():
+        placed = np.sort(grid[self.units], axis=1)
+        if ((placed[:, 1:] == placed[:, :-1]) & (placed[:, 1:] > 0)).any():
             raise _Contradiction
-        placed = grid[self.units]
-        for u in range(len(self.units)):
-            p = placed[u][placed[u] > 0]
-            if len(np.unique(p)) != len(p):
-                raise _Contradiction
 
     def rc(self, cell):
         return (int(cell) // self.n, int(cell) % self.n)
@@ -130,7 +131,8 @@ class _Rater:
     def naked_single(self, grid, cand):
         ones = np.flatnonzero((grid == 0) & (cand.sum(axis=1) == 1))
         if ones.size:
-            cell = int(ones[0]); d = int(cand[cell].argmax())
+            cell = int(ones[0])
+            d = int(cand[cell].argmax())
             self.place(grid, cand, cell, d)
             return Step("naked single", [self.rc(cell)], digit=d + 1)
         return None
@@ -146,22 +148,23 @@ class _Rater:
         return None
 
     def locked(self, grid, cand):
-        for a, b in self.pairs:
-            inter = self.inc[a] & self.inc[b]
-            a_only = self.units[a][~inter[self.units[a]]]
-            b_only = self.units[b][~inter[self.units[b]]]
-            inter_cells = np.flatnonzero(inter)
-            digits = np.flatnonzero(~cand[a_only].any(axis=0) & cand[inter_cells].any(axis=0)
-                                    & cand[b_only].any(axis=0))
-            for d in digits:
-                if (grid[inter_cells] == d + 1).any():
-                    continue
-                fam = self.unit_family[a]
-                name = "pointing" if fam not in ("row", "col") else "claiming"
-                step = self.removal(name, inter_cells[cand[inter_cells, d]], cand, b_only, [d])
-                if step:
-                    return step
-        return None
+        """Pointing/claiming, all unit pairs at once: digit d of unit a lies only in a & b, so d
+        leaves the rest of b."""
+        if not len(self.pair_a):
+            return None
+        c = cand.astype(np.int32)
+        in_unit = self.inc.astype(np.int32) @ c  # (U, N) candidates per unit and digit
+        in_inter = self.pair_inter.astype(np.int32) @ c  # (P, N)
+        hits = ((in_unit[self.pair_a] == in_inter) & (in_inter > 0)
+                & (in_unit[self.pair_b] > in_inter))
+        if not hits.any():
+            return None
+        p, d = np.argwhere(hits)[0]
+        a, b = self.pair_a[p], self.pair_b[p]
+        inter_cells = np.flatnonzero(self.pair_inter[p])
+        b_only = self.units[b][~self.pair_inter[p][self.units[b]]]
+        name = "claiming" if self.unit_family[a] in ("row", "col") else "pointing"
+        return self.removal(name, inter_cells[cand[inter_cells, d]], cand, b_only, [d])
 
     def naked_subset(self, grid, cand, k):
         for u in self.units:
@@ -284,6 +287,15 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
         for r, c, d in s.removed:
             cand[r, c, d - 1] = False
     return grid, cand
+
+
+def human_steps(puzzle: Puzzle, fmt: str = "text"):
+    """The steps of :func:`rate` for ``solve --steps``: text lines ending with the rating, or,
+    for ``fmt`` json, ``{"steps": [...], "rating": {...}}``."""
+    rating = rate(puzzle)
+    if fmt == "json":
+        return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}
+    return "\n".join([s.text() for s in rating.steps] + [f"rating: {rating.text()}"])
 
 
 def cmd_rate(args) -> int:

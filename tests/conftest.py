@@ -6,8 +6,10 @@ grids built from a closed formula. Tests compare the pipeline against them.
 
 Fixtures:
 
-* ``data_dir``  the shared data sets (``../shared/data`` beside the project); skips the test
-  with a printed reason when it is missing.
+* ``data_dir``  the data sets: ``../shared/data`` beside the project when it is there, else the
+  vendored sample ``tests/data`` (same layout and file names, fewer puzzles; see
+  ``tests/data/README.md``), so every test runs from a clone alone. ``SUDOKU_TEST_DATA=sample``
+  forces the sample, ``SUDOKU_TEST_DATA=/some/dir`` names another copy of the shared layout.
 * ``oracle``    a namespace of the helpers below, for tests that prefer a fixture to an import.
 
 Test modules import the helpers as ``from oracles import ...``: this module registers itself
@@ -17,6 +19,7 @@ own ``conftest.py`` (pytest replaces ``sys.modules["conftest"]`` for each one).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,7 +28,8 @@ import numpy as np
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
-DATA_DIR = PROJECT.parent / "shared" / "data"
+SHARED_DATA_DIR = PROJECT.parent / "shared" / "data"
+SAMPLE_DATA_DIR = PROJECT / "tests" / "data"
 
 if str(PROJECT) not in sys.path:  # `python -m pytest` from elsewhere still imports the project
     sys.path.insert(0, str(PROJECT))
@@ -33,15 +37,30 @@ if str(PROJECT) not in sys.path:  # `python -m pytest` from elsewhere still impo
 sys.modules.setdefault("oracles", sys.modules[__name__])
 
 
+def _choose_data_dir() -> Path:
+    """The full shared sets when present (or named by ``SUDOKU_TEST_DATA``), else the sample."""
+    wanted = os.environ.get("SUDOKU_TEST_DATA", "")
+    if wanted == "sample":
+        return SAMPLE_DATA_DIR
+    if wanted:
+        return Path(wanted).resolve()
+    return SHARED_DATA_DIR if (SHARED_DATA_DIR / "sets").is_dir() else SAMPLE_DATA_DIR
+
+
+DATA_DIR = _choose_data_dir()
+USING_SAMPLE = DATA_DIR == SAMPLE_DATA_DIR
+
+
 def data_missing_reason() -> str | None:
     if (DATA_DIR / "sets").is_dir():
         return None
-    return f"shared data sets not found at {DATA_DIR} (expected ../shared/data beside the project)"
+    return f"data sets not found at {DATA_DIR} (neither ../shared/data nor the sample tests/data)"
 
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    """``../shared/data``; the test is skipped (reason printed) when it is absent."""
+    """The data sets (``../shared/data`` or the sample ``tests/data``, same layout); the test is
+    skipped (reason printed) only when neither exists."""
     reason = data_missing_reason()
     if reason:
         print(f"SKIP: {reason}")

@@ -23,6 +23,8 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 DATA_SETS = PROJECT.parent / "shared" / "data" / "sets"
+if not DATA_SETS.is_dir():  # a clone alone: the vendored sample (same names, tests/data/README.md)
+    DATA_SETS = PROJECT / "tests" / "data" / "sets"
 if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
@@ -57,7 +59,7 @@ class Unavailable(Exception):
 def _data_file(name: str) -> Path:
     path = DATA_SETS / name
     if not path.is_file():
-        raise Unavailable(f"data set {path} not found (the shared data sets live in ../shared/data/sets)")
+        raise Unavailable(f"data set {path} not found (the data sets live in ../shared/data/sets or tests/data/sets)")
     return path
 
 

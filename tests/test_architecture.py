@@ -20,8 +20,6 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/cli.py", "."),
     ("pipeline/cli.py", ".export"),
     ("pipeline/cli.py", ".importer"),
-    ("pipeline/cli.py", ".interop"),
-    ("pipeline/cli.py", ".solve"),
     ("pipeline/cli.py", "formats.csv"),
 }
 

@@ -426,3 +426,50 @@ def test_count_matches_tdoku_exact_counts(data_dir, tmp_path):
     df = _read(out)
     assert df["n_solutions"].tolist() == np.minimum(several["n_solutions"], 15).tolist()
     assert df["error"].isna().all()
+
+
+# ---------------------------------------------------------------------------------------------
+# other engines: the SAT engine (one incremental solver per shape) and CP-SAT
+# ---------------------------------------------------------------------------------------------
+_MIXED = [
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",   # norvig top95 #1
+    "8.........95.......67.........472968...913245...856137....9.716...6.8492......583",  # 3 solutions
+    "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",  # no solution
+    "..4.3...1.2.....",                                                                    # 4x4, unique
+]
+
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+@pytest.mark.parametrize("propagate", [True, False])
+def test_batch_other_engines_solve_and_count(tmp_path, solver, propagate):
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(_MIXED) + "\n")
+    summary = run_batch(src, tmp_path / "out", workers=1, count=2, solver=solver, propagate=propagate,
+                        progress="none", stream=open(os.devnull, "w"))
+    assert summary.solved_now == len(_MIXED)
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert list(df["status"]) == ["optimal", "optimal", "infeasible", "optimal"]
+    assert list(df["n_solutions"]) == [1, 2, 0, 1]
+    for text, solution in zip(df["puzzle"][df["solution"].notna()], df["solution"].dropna()):
+        assert verify_grid(parse_puzzle(solution).grid, parse_puzzle(text))
+
+
+def test_batch_sat_matches_highs_on_unique_puzzles(tmp_path):
+    lines = [line for line in (PROJECT / "tests" / "data" / "sets" / "9x9_norvig_top95.txt").read_text().split()
+             if line][:40] if (PROJECT / "tests" / "data").exists() else _MIXED[:1]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    out = {}
+    for solver in ("sat", "highs"):
+        run_batch(src, tmp_path / solver, workers=1, solver=solver, progress="none", stream=open(os.devnull, "w"))
+        out[solver] = pd.read_parquet(tmp_path / solver).sort_values("index")["solution"].tolist()
+    assert out["sat"] == out["highs"] and all(out["sat"])   # unique puzzles: the same grids
+
+
+def test_batch_refuses_unknown_engine_options(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text(_MIXED[0] + "\n")
+    with pytest.raises(PipelineError, match=r"--solver must be one of highs, sat, cpsat, found 'glpk'"):
+        run_batch(src, tmp_path / "o1", solver="glpk")
+    with pytest.raises(PipelineError, match=r"unknown --sat-backend 'nope'"):
+        run_batch(src, tmp_path / "o2", solver="sat", sat_backend="nope")

@@ -5,9 +5,14 @@ import numpy as np
 import pytest
 
 from oracles import oracle_position, oracle_vector, shuffled_sudoku
+from formats.solutions import RawSolution
+from pipeline.build import build_model
 from pipeline.conventions import Convention
-from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, vector_from_grid
-from pipeline.errors import PipelineError
+from pipeline.decode import INTEGRALITY_TOL, grid_from_vector, solution_vector, vector_from_grid
+from pipeline.errors import FormatError, PipelineError
+from pipeline.manifest import manifest_from_dict, model_metadata
+from pipeline.puzzle import parse_puzzle
+from pipeline.verify import verify_grid
 
 CONVENTIONS = [("ijk", "F"), ("ijk", "C"), ("block", "F"), ("block", "C")]
 
@@ -82,3 +87,57 @@ def test_vector_from_grid_checks_shape():
     with pytest.raises(PipelineError) as e:
         vector_from_grid(np.zeros((3, 3), dtype=int), Convention("ijk", "F", 2, 2))
     assert str(e.value) == "grid: expected 4x4, found 3x3"
+
+
+# ----------------------------------------------------------------------------------------------
+# solution_vector: a parsed answer (names / positions / grid) -> all N^3 positions
+# ----------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def reduce_export():
+    model = build_model(parse_puzzle("1...........3...", box="2x2"), "block", "C", "reduce")
+    manifest = manifest_from_dict(model_metadata(model))
+    grid = np.array([[1, 2, 3, 4], [4, 3, 2, 1], [2, 1, 4, 3], [3, 4, 1, 2]])
+    assert verify_grid(grid, model.puzzle).ok  # completes the clues of the puzzle above
+    return model, manifest, grid
+
+
+def test_solution_vector_by_names_shuffled_and_sparse(reduce_export):
+    model, man, grid = reduce_export
+    full = vector_from_grid(grid, man.convention)
+    kept = full[man.columns]
+    order = np.random.default_rng(3).permutation(man.columns.size)
+    nonzero = order[kept[order] == 1]
+    raw = RawSolution("names", kept[nonzero], names=np.asarray(model.col_names)[nonzero], dense=False)
+    values, conv = solution_vector(raw, man, "f", "test")
+    assert conv == man.convention
+    assert np.array_equal(values, full)  # the clue variables the export dropped are set to 1
+    dense = RawSolution("names", kept[nonzero], names=np.asarray(model.col_names)[nonzero], dense=True)
+    with pytest.raises(FormatError, match="variables missing"):
+        solution_vector(dense, man, "f", "test")
+
+
+def test_solution_vector_short_names_and_positions(reduce_export):
+    model, man, grid = reduce_export
+    full = vector_from_grid(grid, man.convention)
+    kept = full[man.columns]
+    short = np.array([f"C{j}" for j in range(man.columns.size)])
+    values, _ = solution_vector(RawSolution("names", kept, names=short), man, "f", "test")
+    assert np.array_equal(values, full)
+    values, _ = solution_vector(RawSolution("positions", kept), man, "f", "test")
+    assert np.array_equal(values, full)
+    with pytest.raises(FormatError, match="expected 44 values"):
+        solution_vector(RawSolution("positions", kept[:-1]), man, "f", "test")
+    with pytest.raises(FormatError, match="pass the export's manifest"):
+        solution_vector(RawSolution("positions", kept), None, "f", "test")
+
+
+def test_solution_vector_grid_and_bad_values(reduce_export):
+    model, man, grid = reduce_export
+    values, _ = solution_vector(RawSolution("grid", np.zeros(0), grid=grid), man, "f", "test")
+    assert np.array_equal(grid_from_vector(values, man.convention), grid)
+    kept = vector_from_grid(grid, man.convention)[man.columns]
+    for bad in (np.inf, np.nan, 0.5, 2.0, -1.0):
+        x = kept.copy()
+        x[0] = bad
+        with pytest.raises(FormatError, match="is not 0 or 1"):
+            solution_vector(RawSolution("positions", x), man, "f", "test")

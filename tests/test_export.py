@@ -12,6 +12,7 @@ import formats.csv as csv_format
 from formats.base import atomic_open
 from oracles import is_valid_solution, oracle_matrix, oracle_position
 from pipeline.build import build_model
+from pipeline.errors import FormatError
 from pipeline.export import export_model, exporting_formats
 from pipeline.manifest import load_manifest
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
@@ -285,3 +286,39 @@ def test_manifest_records_the_fixed_mps_name_rule(tmp_path):
     # the rule reproduces the map file: column j of the solver view is C%07d % j
     assert f"{rule['columns'] % 5},{model.col_names[5]}" in names
     assert f"{rule['rows'] % 7},{model.row_labels[7]}" in names
+
+
+def test_export_refuses_special_targets_before_writing(tmp_path):
+    """Issue 11 item 11: the reason names the real problem, and nothing is written first."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), "ijk", "F", "rows")
+    dangling = tmp_path / "link"
+    dangling.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(FormatError, match="symbolic link to .*nowhere.*does not exist"):
+        export_model(model, dangling)
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    with pytest.raises(FormatError, match="exists and is not a directory"):
+        export_model(model, a_file)
+    out = tmp_path / "out"
+    (out / "manifest.json").mkdir(parents=True)
+    with pytest.raises(FormatError, match=r"manifest\.json: is a directory"):
+        export_model(model, out, formats="csv")
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json"]  # no CSV written before the refusal
+    with pytest.raises(FormatError, match="no format named"):
+        export_model(model, tmp_path / "bogus", formats="bogus")
+    with pytest.raises(FormatError, match="names no format"):
+        export_model(model, tmp_path / "empty", formats=",,")
+    assert not (tmp_path / "bogus").exists() and not (tmp_path / "empty").exists()
+
+
+def test_export_removes_temporary_files_of_a_killed_run(tmp_path):
+    """Issue 11 item 12: '.NAME.XXXXXXXX.tmp' files left by a kill go; a user's own files stay."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), "ijk", "F", "rows")
+    tmp_path.joinpath(".Aeq.csv.abcd1234.tmp").write_text("half")
+    tmp_path.joinpath(".notes.tmp").write_text("mine")
+    tmp_path.joinpath("keep.txt").write_text("mine")
+    export_model(model, tmp_path, formats="csv")
+    names = {p.name for p in tmp_path.iterdir()}
+    assert ".Aeq.csv.abcd1234.tmp" not in names
+    assert {".notes.tmp", "keep.txt", "manifest.json"} <= names
+    assert not [n for n in names if n.endswith(".tmp") and n != ".notes.tmp"]

@@ -2,19 +2,18 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from oracles import grid_of, is_valid_solution
+from oracles import DATA_DIR, grid_of, is_valid_solution
 from pipeline.build import build_model
 from pipeline.errors import SolveError
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solve import count_solutions, solve
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = DATA_DIR  # ../shared/data, or the vendored sample tests/data (conftest)
 TDOKU = DATA / "sets" / "9x9_tdoku_test_counts.csv"
 
 # from the data sets (answers computed by a SAT solver, not by this project)

@@ -10,7 +10,10 @@ from pipeline.build import build_model
 from pipeline.decode import vector_from_grid
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.solve import solve
-from pipeline.verify import residual, verify_grid
+from pipeline.decode import INTEGRALITY_TOL
+from pipeline.errors import PuzzleError
+from pipeline.verify import (MAX_BITMASK_N, RESIDUAL_TOL, residual, rule_conflicts, unit_repeats, verify_grid,
+                             verify_solutions)
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +154,85 @@ def test_residual():
         y = x.copy()
         y[np.flatnonzero(x)[0]] = 0.75
         assert residual(m, y) == pytest.approx(0.25)
+
+
+# -- the rule-check kernel and its bulk forms (pipeline.verify.unit_repeats) ------------------
+def _stack_of_broken_grids(h, w, count, rng, variant):
+    n = h * w
+    grids, clues = [], []
+    for _ in range(count):
+        g = x_solution(h, w) if variant == "x" else shuffled_sudoku(h, w, rng)
+        clue = np.where(rng.random((n, n)) < 0.3, g, 0)
+        kind = rng.integers(0, 4)
+        if kind == 1:                                   # a swap: some units repeat a digit
+            r1, c1, r2, c2 = rng.integers(0, n, 4)
+            g[r1, c1], g[r2, c2] = g[r2, c2], g[r1, c1]
+        elif kind == 2:                                 # out of range or empty
+            g[rng.integers(0, n), rng.integers(0, n)] = rng.choice([0, n + 1, -1])
+        elif kind == 3:                                 # a clue changed (and a repeat)
+            r, c = rng.integers(0, n, 2)
+            clue[r, c] = g[r, c] % n + 1
+        grids.append(g.ravel())
+        clues.append(clue.ravel())
+    return np.array(grids), np.array(clues)
+
+
+@pytest.mark.parametrize("h,w,variant", [(2, 2, "classic"), (3, 3, "x"), (3, 3, "classic"), (3, 3, "latin"),
+                                         (4, 4, "x")])
+def test_bulk_verify_agrees_with_verify_grid_row_by_row(h, w, variant):
+    rng = np.random.default_rng(7 * h + w)
+    n = h * w
+    grids, clues = _stack_of_broken_grids(h, w, 60, rng, variant)
+    template = Puzzle(np.zeros((n, n), dtype=int), h, w, variant)
+    ok = verify_solutions(grids, clues, template.unit_families())
+    for g, c, got in zip(grids, clues, ok):
+        clue_grid = c.reshape(n, n)
+        if rule_conflicts(c[None], template.unit_families())[0]:
+            continue                                    # not a puzzle: verify_grid needs a valid one
+        want = verify_grid(g.reshape(n, n), Puzzle(clue_grid, h, w, variant)).ok
+        assert got == want
+    assert 0 < ok.sum() < len(ok)                       # both verdicts occur
+
+
+def test_rule_conflicts_agrees_with_the_puzzle_validator():
+    rng = np.random.default_rng(11)
+    h, w = 2, 3
+    n = h * w
+    clue_grids = np.where(rng.random((200, n * n)) < 0.25, rng.integers(1, n + 1, (200, n * n)), 0)
+    template = Puzzle(np.zeros((n, n), dtype=int), h, w)
+    bad = rule_conflicts(clue_grids, template.unit_families())
+    for grid, conflict in zip(clue_grids, bad):
+        try:
+            Puzzle(grid.reshape(n, n), h, w)
+            valid = True
+        except PuzzleError as e:
+            assert "appears twice in" in str(e)
+            valid = False
+        assert conflict == (not valid)
+    assert 0 < bad.sum() < len(bad)
+
+
+def test_unit_repeats_one_grid_and_a_stack_agree():
+    rows = np.arange(16).reshape(4, 4)
+    stack = np.array([[1, 2, 3, 4] * 4, [1, 1, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 3, 4, 1, 2]])
+    both = unit_repeats(stack, rows)
+    assert both.tolist() == [[False] * 4, [True, False, True, False]]
+    assert [unit_repeats(g, rows).tolist() for g in stack] == both.tolist()
+
+
+def test_kernel_beyond_the_bitmasks_sorts():
+    # N = 65 > MAX_BITMASK_N: the sorting path gives the same answers
+    n = 65
+    assert n > MAX_BITMASK_N
+    g = latin_grid(n)
+    p = Puzzle(np.zeros((n, n), dtype=int), 1, n, "latin")
+    assert verify_grid(g, p).ok
+    g2 = g.copy()
+    g2[0, 0] = g2[0, 1]
+    assert verify_grid(g2, p).message == (f"row 1 has digit {g[0, 1]} twice: cells (1, 1) and (1, 2)")
+    assert verify_solutions(np.stack([g.ravel(), g2.ravel()]), np.zeros((2, n * n), int),
+                            p.unit_families()).tolist() == [True, False]
+
+
+def test_residual_tolerance_is_the_integrality_tolerance():
+    assert RESIDUAL_TOL == INTEGRALITY_TOL

@@ -180,7 +180,11 @@ class SatEngine:
 
     def solve(self, model: Model, *, time_limit: float | None = None) -> SatOutcome:
         """One solution of ``model``'s clues under the engine's rules."""
-        assumptions = self._assumptions(model)
+        return self.solve_assumed(self._assumptions(model), time_limit=time_limit)
+
+    def solve_assumed(self, assumptions: list[int], *, time_limit: float | None = None) -> SatOutcome:
+        """One solution with the cell literals ``assumptions`` (full position + 1) assumed true:
+        batch passes each puzzle's clues (and propagated singles) without building a Model."""
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         with self._lock:
             result = self._run(assumptions, deadline)
@@ -197,14 +201,19 @@ class SatEngine:
         negated activation literal of this count; the activation literal is assumed during
         the count and retired (a unit clause) afterwards, so the engine stays reusable.
         """
+        return self.count_assumed(self._assumptions(model), limit, self.clue_literals(model), time_limit=time_limit)
+
+    def count_assumed(self, assumptions: list[int], limit: int, fixed_literals: list[int], *,
+                      time_limit: float | None = None) -> CountResult:
+        """Solutions up to ``limit`` with ``assumptions`` assumed; blocking clauses cover every
+        cell variable outside ``fixed_literals`` (the literals true in every solution)."""
         if limit < 1:
             raise SolveError(f"count: --limit must be at least 1, found {limit}")
-        assumptions = self._assumptions(model)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         conv = self.convention
         clue_full = np.zeros(self.n_cells, dtype=bool)
-        clue_full[np.asarray(self.clue_literals(model), dtype=np.int64) - 1] = True
+        clue_full[np.asarray(fixed_literals, dtype=np.int64) - 1] = True
         grids: list[np.ndarray] = []
         status = "complete"
         with self._lock:

@@ -147,7 +147,7 @@ def test_script_mentions_convention_and_paths():
     text = mat.render_script(model)
     assert "fileparts(mfilename('fullpath'))" in text
     assert "exist('OCTAVE_VERSION', 'builtin')" in text
-    assert "intlinprog(f, intcon, [], [], Aeq, beq, lb, ub" in text
+    assert "intlinprog(problem)" in text and "'solver', 'intlinprog', 'options', opts" in text
     assert "glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1" in text
     assert "spconvert(load(fullfile(model_dir, 'Aeq_ijv.csv')))" in text
     assert "x_full(kept) = x;" in text and "kept_columns.csv" in text
@@ -292,7 +292,28 @@ def test_octave_time_limit(tmp_path):
     assert hard_result, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert float(hard_result.group(1)) < 30
     # GLP_ETMLIM; Octave's glpk fills status only when errnum is 0 (7.3 leaves -1)
-    assert re.fullmatch(r"glpk found no solution \(error 9, status -?\d+\)", hard_result.group(2))
+    assert re.fullmatch(r"glpk found no solution \(error 9, status -?\d+\): it stopped on the time limit of [\d.]+ s",
+                        hard_result.group(2))
     assert re.search(r"^RESULT easy OK ", proc.stdout, re.M), proc.stdout[-2000:]
     grid = np.loadtxt(tmp_path / "easy" / "sudoku.csv", delimiter=",", dtype=np.int64)
     assert verify_grid(grid, PUZZLES["default"])
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds", "reduce"])
+def test_problem_struct_and_names_as_mpsread_returns_them(tmp_path, clues):
+    model = build_model(parse_puzzle("1" + "0" * 15), clues=clues)
+    path = mat.write(model, tmp_path / "model.mat")
+    raw = sio.loadmat(path)
+    problem = raw["problem"][0, 0]
+    assert set(problem.dtype.names) == {"f", "intcon", "Aineq", "bineq", "Aeq", "beq", "lb", "ub", "solver"}
+    assert str(problem["solver"][0]) == "intlinprog"
+    for key in ("Aeq", "Aineq"):
+        assert sp.issparse(problem[key]) and problem[key].dtype == np.float64
+    assert (problem["Aeq"] != model.Aeq).nnz == 0
+    assert problem["Aineq"].shape == (0, model.n_cols)
+    np.testing.assert_array_equal(problem["beq"].ravel(), model.beq)
+    names = raw["names"][0, 0]
+    variables = [str(v[0]) for v in names["VariableNames"][:, 0]]
+    rows = [str(v[0]) for v in names["EqualityNames"][:, 0]]
+    assert variables == [str(v) for v in model.col_names]
+    assert rows == [str(v) for v in model.row_labels]

@@ -1,16 +1,20 @@
 """explain: minimal conflict sets really are infeasible and minimal (brute removal); the fewest
-removals make the puzzle solvable; counts of the tdoku test file agree."""
+removals (RC2 and HiGHS agree on the number) make the puzzle solvable; several solutions get a
+set of clues that makes them unique; the counts of the tdoku test file agree."""
 import csv
+import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pipeline.explain import explain
+from oracles import DATA_DIR, PROJECT, data_missing_reason
+from pipeline.errors import PuzzleError
+from pipeline.explain import explain, fewest_removals, minimal_conflict
 from pipeline.generate import count_up_to, generate
 from pipeline.puzzle import Puzzle
-from pipeline.errors import PuzzleError
-from tests.conftest import data_missing_reason, DATA_DIR
 
 
 def only(p, clues):
@@ -20,13 +24,8 @@ def only(p, clues):
     return Puzzle(grid, p.h, p.w, p.variant, p.regions)
 
 
-@settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32), shape=st.sampled_from([(None, 9, "classic"), ("2x3", None, "classic"),
-                                                          (None, 6, "jigsaw")]))
-def test_conflict_set_is_infeasible_and_minimal(seed, shape):
-    box, size, variant = shape
-    g = next(generate(box=box, size=size, variant=variant, seed=seed))
-    p, rng = g.puzzle, np.random.default_rng(seed)
+def make_infeasible(p: Puzzle, rng) -> Puzzle | None:
+    """Change one clue of a unique puzzle so that no rule breaks directly but no solution is left."""
     for cell in rng.permutation(np.flatnonzero(p.grid)):
         for d in rng.permutation(p.n) + 1:
             grid = np.array(p.grid)
@@ -36,37 +35,74 @@ def test_conflict_set_is_infeasible_and_minimal(seed, shape):
             except PuzzleError:
                 continue
             if count_up_to(q, 1) == 0:
-                break
-        else:
-            continue
-        break
-    else:
-        pytest.skip("no single change made it infeasible without breaking a rule directly")
+                return q
+    return None
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), shape=st.sampled_from([(None, 9, "classic"), ("2x3", None, "classic"),
+                                                          (None, 6, "jigsaw"), (None, 9, "x")]))
+def test_conflict_set_is_infeasible_and_minimal(seed, shape):
+    box, size, variant = shape
+    p = next(generate(box=box, size=size, variant=variant, seed=seed)).puzzle
+    q = make_infeasible(p, np.random.default_rng(seed))
+    if q is None:  # every single change breaks a rule directly: nothing to explain beyond that
+        assert all(count_up_to(p, 2) == 1 for _ in [0])
+        return
     e = explain(q)
     assert e.status == "infeasible" and e.conflict
-    assert count_up_to(only(q, e.conflict), 1) == 0
-    for i in range(len(e.conflict)):
-        assert count_up_to(only(q, e.conflict[:i] + e.conflict[i + 1:]), 1) == 1
-    assert len(e.remove) == 1  # one changed clue: removing one clue suffices and is optimal
+    assert count_up_to(only(q, e.conflict), 1) == 0  # infeasible
+    for i in range(len(e.conflict)):  # minimal, by brute removal
+        assert count_up_to(only(q, e.conflict[:i] + e.conflict[i + 1:]), 1) >= 1
+    # one changed clue: removing one clue suffices, and nothing fewer (0) does
+    assert len(e.remove) == 1 and e.maxsat == "rc2"
+    assert len(fewest_removals(q, "highs")) == 1
     kept = [x for x in zip(*np.nonzero(q.grid), q.grid[np.nonzero(q.grid)])]
     kept = [(int(r), int(c), int(d)) for r, c, d in kept if (r, c, d) not in set(e.remove)]
-    assert count_up_to(only(q, kept), 1) == 1
+    assert count_up_to(only(q, kept), 1) >= 1
 
 
-def test_invalid_and_multiple_and_unique():
+def test_fewest_removals_two_conflicts():
+    # two independent conflicts need two removals; both methods prove the same optimum
+    p = Puzzle(np.array([[1, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0, 0], [0, 0, 0, 0]]), 2, 2)
+    assert minimal_conflict(p) and count_up_to(only(p, minimal_conflict(p)), 1) == 0
+    g = np.array([[1, 2, 0, 0], [0, 0, 3, 0], [0, 0, 1, 2], [3, 0, 0, 0]])
+    q = Puzzle(g, 2, 2)
+    assert count_up_to(q, 1) == 0
+    rc2, highs = fewest_removals(q, "rc2"), fewest_removals(q, "highs")
+    assert len(rc2) == len(highs)
+    for removal in (rc2, highs):
+        left = [(r, c, int(g[r, c])) for r, c in zip(*np.nonzero(g)) if (r, c, int(g[r, c])) not in removal]
+        assert count_up_to(only(q, left), 1) >= 1
+    for k in range(len(rc2)):  # nothing smaller works: every subset of one size less stays infeasible
+        import itertools
+        clues = [(int(r), int(c), int(g[r, c])) for r, c in zip(*np.nonzero(g))]
+        for drop in itertools.combinations(clues, k):
+            assert count_up_to(only(q, [x for x in clues if x not in drop]), 1) == 0
+
+
+def test_invalid_multiple_unique():
     e = explain("11" + "." * 79)
     assert e.status == "invalid" and "twice" in e.message
     g = next(generate(size=9, seed=9))
-    assert explain(g.puzzle).status == "unique"
+    u = explain(g.puzzle)
+    assert u.status == "unique" and u.rating["label"] and "rating:" in u.text()
     grid = np.array(g.puzzle.grid)
-    grid.flat[np.flatnonzero(grid)[:3]] = 0
+    grid.flat[np.flatnonzero(grid)[:4]] = 0
     p = Puzzle(grid, 3, 3)
     e = explain(p)
-    assert e.status == "multiple" and e.count >= 2 and e.differing_cells
+    assert e.status == "multiple" and e.count == count_up_to(p, 100) and e.differing_cells
     added = np.array(grid)
     for r, c, d in e.add:
+        assert added[r, c] == 0 and ((r, c) in e.differing_cells or e.count_capped)
         added[r, c] = d
     assert count_up_to(Puzzle(added, 3, 3), 2) == 1
+    assert "greedy" in e.text()
+
+
+def test_count_is_capped():
+    e = explain("." * 16, box="2x2", cap=10)
+    assert e.status == "multiple" and e.count == 10 and e.count_capped and "at least 10" in e.text()
 
 
 @pytest.mark.skipif(data_missing_reason() is not None, reason=str(data_missing_reason()))
@@ -79,8 +115,20 @@ def test_tdoku_counts():
         e = explain(row["puzzle"], cap=max(want, 1) + 1)
         if want == 0:
             zero += 1
-            assert e.status in ("invalid", "infeasible")
+            assert e.status in ("invalid", "infeasible") and e.count == 0
+            if e.status == "infeasible":
+                assert count_up_to(only(Puzzle(np.zeros((9, 9), dtype=int), 3, 3), e.conflict), 1) == 0
         else:
-            assert e.count == want
+            assert e.count == want and not e.count_capped
             assert e.status == ("unique" if want == 1 else "multiple")
     assert zero == 10
+
+
+def test_cli_text_and_json_and_exit_codes():
+    run = [sys.executable, "-m", "pipeline", "explain"]
+    r = subprocess.run(run + ["12.....3.3......", "--box", "2x2"], capture_output=True, text=True, cwd=PROJECT)
+    assert r.returncode == 1 and "minimal conflicting clues" in r.stdout
+    r = subprocess.run(run + ["1234" "3412" "...." "....", "--box", "2x2", "--format", "json"],
+                       capture_output=True, text=True, cwd=PROJECT)
+    d = json.loads(r.stdout)
+    assert r.returncode == 0 and d["status"] == "multiple" and d["add_method"] == "greedy" and d["count"] >= 2

@@ -1,6 +1,7 @@
 """Solution files of SAT and pseudo-Boolean solvers, for the CNF/OPB exports.
 
-Registered with :func:`formats.solutions.register_solution_format` and detected by content:
+Registered with :func:`formats.solutions.register_solution_format` (first: their signatures are
+the most specific) and detected by content:
 
 * ``sat_competition``: SAT-competition output (``s SATISFIABLE`` then ``v 1 -2 ... 0`` lines,
   wrapped over as many lines as the solver likes), written by cadical, picosat, cryptominisat,
@@ -25,7 +26,8 @@ import numpy as np
 
 from pipeline.errors import FormatError, NoSolutionReported
 
-from .solutions import RawSolution, SolutionFormat, register_solution_format
+from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import parse_float
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -78,7 +80,7 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
             bad = arr[~np.char.startswith(body, "x")][0]
             raise FormatError(f"{where}: literal {str(bad)!r} is not x<v> or -x<v>")
         body = np.char.lstrip(body, "x")
-    ok = np.char.isdigit(body)
+    ok = np.char.isdigit(body) & (np.char.str_len(body) <= 18)  # 18 digits: no int64 overflow
     if not ok.all():
         raise FormatError(f"{where}: literal {str(arr[~ok][0])!r} is not a variable number")
     return body.astype(np.int64), np.where(neg, -1, 1)
@@ -163,7 +165,7 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         if s.startswith("solution status:"):
             status = s.split(":", 1)[1].strip()
         elif s.startswith("objective value:"):
-            objective = float(s.split(":", 1)[1])
+            objective = parse_float(s.split(":", 1)[1].strip(), where, f"line {no}: objective")
         elif s == "no solution available":
             low = (status or "").lower()
             if "infeasible" in low:
@@ -196,8 +198,8 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
 
 
 register_solution_format(SolutionFormat("sat_competition", "SAT/PB-competition output ('s ...', 'v ...')",
-                                        _detect_competition, _parse_competition), before="cplex_xml")
+                                        _detect_competition, _parse_competition))
 register_solution_format(SolutionFormat("minisat", "minisat result file (SAT/UNSAT/INDET + literals)",
-                                        _detect_minisat, _parse_minisat), before="cplex_xml")
+                                        _detect_minisat, _parse_minisat))
 register_solution_format(SolutionFormat("scip_numbered", "SCIP .sol of a CNF/OPB model (x<v>, nonzeros)",
-                                        _detect_scip_numbered, _parse_scip_numbered), before="cplex_xml")
+                                        _detect_scip_numbered, _parse_scip_numbered))

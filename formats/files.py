@@ -1,0 +1,284 @@
+"""File handling shared by every format: atomic writes, transparent ``.gz``, bounded reads.
+
+* :func:`atomic_open` writes to a temporary file beside the target and renames it over the
+  target only on success, so an interrupted write never leaves a half file; the new file gets
+  the permissions a plain ``open(path, "w")`` would give it (``0666 & ~umask``, or the mode of
+  the file it replaces), not ``mkstemp``'s ``0600``.
+* :func:`open_text` / :func:`open_binary` open a file for reading, gunzipping it when its first
+  bytes are the gzip magic (whatever its name).
+* :func:`read_regular` reads a whole input (a solution file, a manifest) that must be a regular
+  file of bounded size: a directory, FIFO or device is refused with a one-line
+  :class:`~pipeline.errors.FormatError` instead of blocking or reading without end.
+"""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from pipeline.errors import FormatError
+from pipeline.manifest import MANIFEST_NAME, Manifest, manifest_from_json
+
+GZIP_MAGIC = b"\x1f\x8b"
+# What read_regular accepts by default: a 100x100 solution file lists 10^6 names (~30 MB); a
+# file a thousand times larger than any export is not a solution file.
+MAX_READ_BYTES = 1 << 30
+
+
+def _current_umask() -> int:
+    # os.umask can only be read by setting it; put it straight back
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _new_file_mode(path: Path) -> int:
+    """The mode ``open(path, "w")`` would leave: the replaced file's, else ``0666 & ~umask``."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode):
+            return stat.S_IMODE(st.st_mode)
+    except OSError:
+        pass
+    return 0o666 & ~_current_umask()
+
+
+@contextlib.contextmanager
+def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
+    """Open a temporary file beside ``path``; rename it over ``path`` only on success.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to (re)place. Its directory is created if needed.
+    mode : str
+        ``"w"`` (UTF-8 text with ``\\n`` endings) or ``"wb"``.
+    compress : bool, optional
+        Gzip the bytes (deterministically: mtime 0). Default: when ``path`` ends in ``.gz``.
+
+    Yields
+    ------
+    file object
+        Text or binary stream; on an exception the temporary file is removed and ``path`` is
+        left as it was.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with atomic_open(d / "a.txt") as f:
+    ...     _ = f.write("hello\\n")
+    >>> (d / "a.txt").read_text()
+    'hello\\n'
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    compress = path.name.lower().endswith(".gz") if compress is None else compress
+    file_mode = _new_file_mode(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, file_mode)
+        with os.fdopen(fd, "wb") as raw:
+            stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
+            try:
+                if "b" in mode:
+                    yield stream
+                else:
+                    text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
+                    yield text
+                    text.flush()
+                    text.detach()
+            finally:
+                if compress:
+                    stream.close()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _cannot_read(where, e: OSError) -> FormatError:
+    if isinstance(e, FileNotFoundError):
+        return FormatError(f"{where}: no such file")
+    if isinstance(e, IsADirectoryError):
+        return FormatError(f"{where}: is a directory, not a file")
+    return FormatError(f"{where}: cannot read: {e.strerror or e}")
+
+
+def open_text(path, where: str | None = None):
+    """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be.
+
+    Parameters
+    ----------
+    path : str or Path
+    where : str, optional
+        How error messages name the file (default: the path).
+
+    Returns
+    -------
+    io.TextIOBase
+        UTF-8 text (undecodable bytes replaced), line endings kept as written.
+
+    Raises
+    ------
+    FormatError
+        The file does not exist or cannot be opened.
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(2)
+        if magic == GZIP_MAGIC:
+            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+        return open(path, encoding="utf-8", errors="replace", newline="")
+    except OSError as e:
+        raise _cannot_read(where or path, e) from None
+
+
+def open_binary(path, where: str | None = None):
+    """Open a (possibly gzipped) file for reading bytes; FormatError if it cannot be.
+
+    Parameters
+    ----------
+    path : str or Path
+    where : str, optional
+        How error messages name the file (default: the path).
+
+    Returns
+    -------
+    io.BufferedIOBase
+
+    Raises
+    ------
+    FormatError
+        The file does not exist or cannot be opened.
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(2)
+        return gzip.open(path, "rb") if magic == GZIP_MAGIC else open(path, "rb")
+    except OSError as e:
+        raise _cannot_read(where or path, e) from None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> bytes:
+    """All bytes of a regular file (gunzipped if gzip), refusing anything else or too much.
+
+    The file is opened without blocking (a FIFO with no writer does not hang) and checked with
+    ``fstat`` on the open descriptor, so a path swapped after the check cannot slip through.
+
+    Parameters
+    ----------
+    path : str or Path
+    where : str, optional
+        How error messages name the file (default: the path).
+    limit : int
+        Most bytes accepted (after decompression).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    FormatError
+        No such file, not a regular file (directory, FIFO, device, socket), unreadable, a broken
+        gzip stream, or more than ``limit`` bytes.
+
+    Examples
+    --------
+    >>> read_regular("/dev/null")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.FormatError: /dev/null: is a device, not a regular file
+    """
+    where = where or str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise _cannot_read(where, e) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _kind(mode)
+        raise FormatError(f"{where}: is {kind}, not a regular file" if kind.startswith("a ") else f"{where}: {kind}")
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(limit + 1)
+            if data[:2] == GZIP_MAGIC:
+                with gzip.GzipFile(fileobj=io.BytesIO(data[: limit + 1])) as z:
+                    data = z.read(limit + 1)
+        except (OSError, EOFError, gzip.BadGzipFile) as e:
+            raise FormatError(f"{where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    if len(data) > limit:
+        raise FormatError(f"{where}: larger than {limit} bytes; refusing to read it whole")
+    return data
+
+
+def read_regular_text(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
+    """:func:`read_regular` decoded as UTF-8 (a BOM dropped, undecodable bytes replaced).
+
+    Parameters
+    ----------
+    path : str or Path
+    where : str, optional
+    limit : int
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    FormatError
+        As :func:`read_regular`.
+    """
+    return read_regular(path, where, limit=limit).decode("utf-8-sig", errors="replace")
+
+
+# manifest.json of a 100x100 reduce export lists ~10^6 kept columns (~8 MB)
+MAX_MANIFEST_BYTES = 1 << 28
+
+
+def load_manifest_file(path) -> Manifest:
+    """Read ``manifest.json`` (or a directory holding one) as a regular file of bounded size.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        No such file, not a regular file (FIFO, device), larger than ``MAX_MANIFEST_BYTES``,
+        or not a valid manifest.
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / MANIFEST_NAME
+    return manifest_from_json(read_regular_text(path, f"manifest {path}", limit=MAX_MANIFEST_BYTES), path)
+
+
+__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "open_binary", "open_text", "read_regular", "read_regular_text"]

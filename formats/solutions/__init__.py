@@ -1,0 +1,85 @@
+"""Solution files of external solvers -> the full 0/1 vector of an export's convention.
+
+:func:`read_solution` detects the format BY CONTENT (the extension says nothing: ``.sol`` is
+written by HiGHS, SCIP, Gurobi and CPLEX in four different layouts), parses it, and maps the
+answer onto all ``N^3`` positions of the manifest's convention:
+
+* name-based files map BY NAME (``x_i_j_k`` / ``x_I_J_p_q_n`` through the conventions module,
+  or the short column names ``C0000123`` of fixed MPS and ``c123`` of unnamed HiGHS models,
+  meaning 0-based solver column 123 of the export), never by the order a solver lists them in;
+* positional files (GLPK ``-w``, HiGHS old raw, one-value-per-entry CSV vectors) are over the
+  export's columns; for ``reduce`` exports they are expanded through the kept-column map and
+  the clue variables are set to 1;
+* MATLAB ``sudoku.csv`` grids go through :func:`pipeline.decode.vector_from_grid`.
+
+Whether an absent variable means 0 is the FORMAT's rule, not a guess: SCIP, CBC (default
+``printingOptions normal``), HiGHS sparse, MIPLIB ``=obj=`` files and CPLEX files written at
+``writeLevel`` 3/4 list only nonzeros; every other format lists every column, and a missing
+one is an error. Every problem is a one-line :class:`FormatError` naming the file.
+
+New solvers plug in with :func:`register_solution_format`; ``SOLUTION_FORMATS`` is the registry
+(name -> detect(head_text) -> bool, parse(text, where) -> :class:`RawSolution`), tried in order.
+The package holds one module per solver family, each registering its readers on import; the
+import order below is the detection order (specific signatures first, generic name/value and
+CSV readers last). Mapping names/positions onto the convention is core:
+:func:`pipeline.decode.solution_vector`.
+"""
+# isort: skip_file
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.decode import solution_vector
+from pipeline.errors import FormatError
+from pipeline.manifest import Manifest, manifest_from_dict, model_metadata
+
+from ..files import load_manifest_file, read_regular_text
+from .base import (HEAD_CHARS, SOLUTION_FORMATS, RawSolution, SolutionFormat, SolutionVector,
+                   detect_solution_format, register_solution_format)
+# one module per solver family; importing registers its readers, in detection order
+from . import sat  # noqa: F401  (s/v lines, minisat, SCIP x<v>: the most specific signatures)
+from . import cplex  # noqa: F401
+from . import highs  # noqa: F401
+from . import glpk  # noqa: F401
+from . import cbc  # noqa: F401
+from . import scip  # noqa: F401
+from . import miplib  # noqa: F401
+from . import xpress  # noqa: F401
+from . import gurobi  # noqa: F401  (any 'name value' list: after the specific ones)
+from . import tables  # noqa: F401  (numeric CSV grid / vector: last)
+
+
+def _as_manifest(manifest):
+    """Accept a Manifest, a path to one (or its directory), or a Model."""
+    if manifest is None or isinstance(manifest, Manifest):
+        return manifest
+    if hasattr(manifest, "Aeq") and hasattr(manifest, "convention"):
+        return manifest_from_dict(model_metadata(manifest))
+    return load_manifest_file(manifest)
+
+
+def read_solution(path, manifest=None, format: str | None = None) -> SolutionVector:
+    """Read a solver's solution file (format detected by content, or forced by ``format``).
+
+    ``manifest`` (a Manifest, a path to ``manifest.json`` or its directory, or a Model) gives
+    the convention, the exported columns and the clues; without it only files naming all
+    ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
+    """
+    path = Path(path)
+    where = str(path)
+    man = _as_manifest(manifest)
+    text = read_regular_text(path, where)
+    if format is not None:
+        if format not in SOLUTION_FORMATS:
+            raise FormatError(f"{where}: unknown solution format {format!r}; known: {', '.join(SOLUTION_FORMATS)}")
+        fmt = SOLUTION_FORMATS[format]
+    else:
+        fmt = detect_solution_format(text[:HEAD_CHARS], where)
+    raw = fmt.parse(text, where)
+    name = raw.format or fmt.name
+    values, conv = solution_vector(raw, man, where, name)
+    return SolutionVector(values, name, raw.status, raw.objective, conv, path)
+
+
+__all__ = ["SOLUTION_FORMATS", "RawSolution", "SolutionFormat", "SolutionVector", "detect_solution_format",
+           "read_solution", "register_solution_format"]

@@ -1,0 +1,91 @@
+"""The solution-format registry: what a parser returns (:class:`RawSolution`), what
+:func:`formats.solutions.read_solution` returns (:class:`SolutionVector`), and detection by content."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from pipeline.conventions import Convention
+from pipeline.decode import grid_from_vector
+from pipeline.errors import FormatError
+
+HEAD_CHARS = 1 << 16  # detection looks at the first 64 KiB only
+
+
+@dataclass
+class SolutionVector:
+    """A solver's answer over all ``N^3`` positions of ``convention`` (exactly 0.0 or 1.0)."""
+
+    values: np.ndarray
+    format: str
+    status: str | None
+    objective: float | None
+    convention: Convention
+    path: Path | None = None
+
+    def grid(self) -> np.ndarray:
+        """The N x N grid of this answer (refuses a cell holding several digits)."""
+        return grid_from_vector(self.values, self.convention, where=str(self.path or "solution"))
+
+
+@dataclass
+class RawSolution:
+    """What a parser found, before mapping: names+values, positional values, or a grid.
+
+    ``dense`` says whether the format lists every column (absent = error) or only nonzeros
+    (absent = 0). ``kind`` is ``names``, ``positions`` (solver-column order of the exported
+    model; ``full_ok`` also accepts all ``N^3`` values) or ``grid``.
+    """
+
+    kind: str
+    values: np.ndarray
+    names: np.ndarray | None = None
+    grid: np.ndarray | None = None
+    dense: bool = True
+    status: str | None = None
+    objective: float | None = None
+    full_ok: bool = False
+    format: str | None = None  # set when one parser serves several layouts
+    # CNF/OPB numbering (formats/solutions/sat.py): values[k] is variable k + 1 = position k, NaN
+    # where the solver assigned none; entries beyond N^3 are auxiliaries; only exported columns count
+    numbered: bool = False
+
+
+@dataclass(frozen=True)
+class SolutionFormat:
+    """A registered solution-file reader: ``detect(head_text)`` and ``parse(text, where)``."""
+
+    name: str
+    description: str
+    detect: Callable[[str], bool]
+    parse: Callable[[str, str], RawSolution]
+
+
+SOLUTION_FORMATS: dict[str, SolutionFormat] = {}
+
+
+def register_solution_format(fmt: SolutionFormat, *, before: str | None = None) -> SolutionFormat:
+    """Add a reader; detection tries formats in registration order (``before`` to go earlier)."""
+    if before is None or before not in SOLUTION_FORMATS:
+        SOLUTION_FORMATS[fmt.name] = fmt
+        return fmt
+    items = [(k, v) for k, v in SOLUTION_FORMATS.items() if k != fmt.name]
+    SOLUTION_FORMATS.clear()
+    for k, v in items:
+        if k == before:
+            SOLUTION_FORMATS[fmt.name] = fmt
+        SOLUTION_FORMATS[k] = v
+    return fmt
+
+
+def detect_solution_format(head: str, where: str = "solution") -> SolutionFormat:
+    """The first registered format whose detector accepts ``head``; FormatError listing all tried."""
+    if not head.strip():
+        raise FormatError(f"{where}: empty file")
+    for fmt in SOLUTION_FORMATS.values():
+        if fmt.detect(head):
+            return fmt
+    raise FormatError(f"{where}: unrecognised solution format; tried {', '.join(SOLUTION_FORMATS)}")

@@ -1,0 +1,83 @@
+"""CBC: ``cbc model.mps solve solu out.txt``.
+
+Registered on import (see :mod:`formats.solutions` for the detection order).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from pipeline.errors import FormatError
+
+from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines,
+                     time_limit_reached, truncated)
+
+# "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
+# wrappers of CBC (python-mip's Model.write("x.sol")) write "Feasible solution - objective 0.0"
+_CBC_FIRST = re.compile(r"^(?P<status>[A-Za-z][A-Za-z ()-]*?) - objective(?: value)?:? (?P<obj>\S+)\s*$")
+
+
+def _detect_cbc(head: str) -> bool:
+    first = first_nonblank(head, 1)
+    return bool(first) and bool(_CBC_FIRST.match(first[0].strip()))
+
+
+def _parse_cbc(text: str, where: str) -> RawSolution:
+    """``<Status> - objective value v`` then ``[**] index name value reduced-cost`` lines.
+
+    ``printingOptions normal`` (the default) prints only nonzero columns -- every column when the
+    model has fewer than ~50 (seen: all 44 of a reduced 4x4, the 16 nonzeros of a 64-column one),
+    absent ones still mean 0; ``rows``/``all`` print the rows first (the index restarts at 0 for
+    the columns); ``**`` flags an infeasible entry. Lines carry no count, so a file cut exactly
+    at a line end cannot be told from a complete one (a cut inside a line can).
+
+    A stop before any integer point, ``Stopped on time (no integer solution - continuous used)``,
+    still lists values: the LP relaxation's, never accepted. It raises "no solution", said as
+    "time limit reached" when the stop was on time (``-sec``).
+    """
+    lines = split_lines(text)
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)  # detection skips blank lines too
+    m = _CBC_FIRST.match(lines[first].strip()) if first is not None else None
+    if m is None:
+        raise FormatError(f"{where}: line {(first or 0) + 1}: expected '<status> - objective value <v>' (CBC solu)")
+    if first:
+        lines = lines[first:]
+    status = m.group("status")
+    objective = parse_float(m.group("obj"), where, "objective")
+    low = status.lower()
+    if "infeasible" in low:
+        raise infeasible(where)
+    if low.startswith(("unbounded", "status unknown", "linear relaxation unbounded")):
+        raise no_solution(where, status)
+    rows = [(no + 1, line) for no, line in enumerate(lines[1:], start=1) if line.strip()]
+    # "(no integer solution - continuous used)": the values listed are the LP relaxation's
+    no_integer = "no integer solution" in low
+    if no_integer or (low.startswith("stopped") and (not rows or abs(objective) >= 1e50)):
+        detail = status if no_integer else f"{status}, no integer solution"
+        if low.startswith("stopped on time"):
+            raise time_limit_reached(where, detail)
+        raise no_solution(where, detail)
+    entries = []
+    for k, (no, line) in enumerate(rows):
+        tok = line.split()
+        if tok and tok[0] == "**":
+            tok = tok[1:]
+        if len(tok) < 3 or not tok[0].isdigit():
+            if k == len(rows) - 1:
+                raise truncated(where, f"line {no} is incomplete ({line.strip()!r})")
+            raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', found {line.strip()!r}")
+        entries.append((int(tok[0]), tok[1], tok[2], no))
+    # sections: the index restarts when the columns follow the rows
+    starts = [0] + [i for i in range(1, len(entries)) if entries[i][0] <= entries[i - 1][0]]
+    if len(starts) > 2:
+        raise FormatError(f"{where}: index restarts {len(starts) - 1} times; expected rows then columns at most")
+    cols = entries[starts[-1]:] if len(starts) == 2 else entries
+    values = parse_floats([e[2] for e in cols], where, "value", [e[3] for e in cols])
+    return RawSolution("names", values, names=np.array([e[1] for e in cols], dtype=str), dense=False,
+                       status=status, objective=objective)
+
+
+register_solution_format(SolutionFormat("cbc", "CBC 'solu' output (nonzeros by default)",
+                                        _detect_cbc, _parse_cbc))

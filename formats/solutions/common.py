@@ -1,0 +1,120 @@
+"""Helpers shared by the solution parsers: numbers, lines, name/value tables, status errors."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import numpy as np
+import pandas as pd
+
+from pipeline.errors import FormatError, NoSolutionReported
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|infinity|nan)"
+NUMBER_RE = re.compile(rf"^(?:{NUMBER})$", re.IGNORECASE)
+
+
+def infeasible(where: str) -> NoSolutionReported:
+    return NoSolutionReported(f"{where}: solver reports infeasible", "infeasible")
+
+
+def no_solution(where: str, status: str) -> NoSolutionReported:
+    return NoSolutionReported(f"{where}: solver reports no solution (status: {status})", "no_solution")
+
+
+def time_limit_reached(where: str, status: str) -> NoSolutionReported:
+    """No solution because the solver's time limit stopped it."""
+    return NoSolutionReported(f"{where}: solver reports no solution: time limit reached (status: {status})",
+                              "time_limit")
+
+
+def truncated(where: str, detail: str) -> FormatError:
+    return FormatError(f"{where}: truncated: {detail}")
+
+
+def parse_float(token: str, where: str, what: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise FormatError(f"{where}: {what}: {token!r} is not a number") from None
+
+
+def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | None = None) -> np.ndarray:
+    try:
+        return np.array(tokens, dtype=float)
+    except ValueError:
+        for k, t in enumerate(tokens):
+            if not NUMBER_RE.match(t):
+                at = f"line {lines[k]}" if lines else what
+                raise FormatError(f"{where}: {at}: {t!r} is not a number") from None
+        raise FormatError(f"{where}: {what}: values are not all numbers") from None
+
+
+def split_lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def first_nonblank(head: str, k: int = 5) -> list[str]:
+    out = []
+    for line in head.splitlines():
+        if line.strip():
+            out.append(line)
+            if len(out) == k:
+                break
+    return out
+
+
+def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
+                      comment: str | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Vectorised fast path (pandas' C parser) for well-formed rows; None sends the rows to the
+    line-by-line reader, which names the bad line."""
+    try:
+        table = pd.read_csv(io.StringIO(body), sep=r"\s+", header=None, dtype=str, quoting=csv.QUOTE_NONE,
+                            keep_default_na=False, na_values=[], comment=comment, engine="c")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError):
+        return None
+    if table.shape[1] < min_tokens or (table.iloc[:, :min_tokens] == "").any().any():
+        return None  # a short row: the loop reports it
+    try:
+        values = table[value_col].to_numpy().astype(float)
+    except ValueError:
+        return None
+    return table[name_col].to_numpy(), values
+
+
+def name_value_rows(rows: list[tuple[int, str]], where: str, *, name_col: int, value_col: int,
+                     min_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    """Names and values from ``(line number, line)`` rows; a short LAST row means truncation."""
+    if len(rows) > 256:
+        fast = name_value_table("\n".join(line for _, line in rows), name_col, value_col, min_tokens)
+        if fast is not None:
+            return fast
+    return name_value_rows_slow(rows, where, name_col=name_col, value_col=value_col, min_tokens=min_tokens)
+
+
+def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: int, value_col: int,
+                          min_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    names, values, numbers = [], [], []
+    for k, (no, line) in enumerate(rows):
+        tok = line.split()
+        if len(tok) < min_tokens:
+            if k == len(rows) - 1:
+                raise truncated(where, f"line {no} is incomplete ({line.strip()!r})")
+            raise FormatError(f"{where}: line {no}: expected {min_tokens} fields, found {line.strip()!r}")
+        names.append(tok[name_col])
+        values.append(tok[value_col])
+        numbers.append(no)
+    return np.array(names, dtype=str), parse_floats(values, where, "value", numbers)
+
+
+def name_value_block(lines: list[str], start: int, stop: int, where: str, *, name_col: int, value_col: int,
+                      min_tokens: int, comment: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``lines[start:stop]`` (blank lines, and ``comment`` lines, skipped)."""
+    block = lines[start:stop]
+    if len(block) > 256:
+        fast = name_value_table("\n".join(block), name_col, value_col, min_tokens, comment)
+        if fast is not None:
+            return fast
+    rows = [(start + k + 1, line) for k, line in enumerate(block)
+            if line.strip() and not (comment and line.lstrip().startswith(comment))]
+    return name_value_rows_slow(rows, where, name_col=name_col, value_col=value_col, min_tokens=min_tokens)

@@ -1,0 +1,128 @@
+"""GLPK: ``glpsol -w`` (raw, positional) and ``glpsol -o`` (printable report).
+
+Registered on import (see :mod:`formats.solutions` for the detection order).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from pipeline.errors import FormatError
+
+from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import NUMBER, first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines, truncated
+
+
+def _detect_glpk_raw(head: str) -> bool:
+    for line in head.splitlines():
+        if line.startswith("c ") or line == "c" or not line.strip():
+            continue
+        return bool(re.match(r"^s (mip|bas|ipt) \d+ \d+ ", line))
+    return False
+
+
+# 's' line status letters (GLPK 5.0 manual, glp_write_sol / glp_write_mip / glp_write_ipt)
+_GLPK_MIP = {"o": "optimal", "f": "feasible", "n": "infeasible", "u": "undefined"}
+_GLPK_LP = {"o": "optimal", "f": "feasible", "i": "infeasible (intermediate)", "n": "infeasible", "u": "undefined"}
+
+
+def _parse_glpk_raw(text: str, where: str) -> RawSolution:
+    """``c`` comments, ``s mip m n stat obj`` (or ``s bas m n pst dst obj`` / ``s ipt m n stat obj``),
+    one ``i`` line per row, one ``j`` line per column (model-file column order), ``e o f``."""
+    lines = split_lines(text)
+    s = next((line for line in lines if line.startswith("s ")), None)
+    tok = s.split() if s is not None else []
+    if len(tok) < 6 or not tok[2].isdigit() or not tok[3].isdigit():
+        raise FormatError(f"{where}: no valid 's mip|bas|ipt ROWS COLS STATUS ... OBJ' line (glpsol -w)")
+    kind, n = tok[1], int(tok[3])
+    letter = tok[4]
+    table = _GLPK_MIP if kind == "mip" else _GLPK_LP
+    status = table.get(letter, letter)
+    objective = parse_float(tok[-1], where, "objective")
+    if letter == "n":
+        raise infeasible(where)
+    if letter in ("u", "i"):
+        raise no_solution(where, f"GLPK {kind} status {letter!r}, {status}")
+    if not any(line.strip() == "e o f" for line in lines[-3:]):
+        raise truncated(where, "no final 'e o f' line")
+    # value field: j col val (mip) | j col stat prim dual (bas) | j col prim dual (ipt)
+    field_at = {"mip": 2, "bas": 3, "ipt": 2}[kind]
+    js = [line.split() for line in lines if line.startswith("j ")]
+    if len(js) != n:
+        raise truncated(where, f"{len(js)} of the {n} column ('j') lines announced by the 's' line")
+    if any(len(t) <= field_at for t in js):
+        k = next(i for i, t in enumerate(js) if len(t) <= field_at)
+        raise FormatError(f"{where}: column ('j') line {k + 1} has {len(js[k])} fields, {kind} needs {field_at + 1}")
+    index = [t[1] for t in js]
+    if index != [str(j) for j in range(1, n + 1)]:
+        raise FormatError(f"{where}: column ('j') lines are not numbered 1..{n} in order")
+    values = parse_floats([t[field_at] for t in js], where, "value")
+    return RawSolution("positions", values, dense=True, status=status, objective=objective,
+                       format="glpk_raw")
+
+
+def _detect_glpk_report(head: str) -> bool:
+    first = first_nonblank(head, 5)
+    return (len(first) >= 5 and first[0].startswith("Problem:") and first[1].startswith("Rows:")
+            and first[2].startswith("Columns:") and any(line.startswith("Status:") for line in first))
+
+
+def _parse_glpk_report(text: str, where: str) -> RawSolution:
+    """Header (``Columns: n``, ``Status: INTEGER OPTIMAL``, ``Objective: name = v``), the rows
+    table, then ``No. Column name [*|st] Activity Lower Upper [Marginal]``; a name longer than
+    12 characters sits alone on its line and the numbers follow on the next one."""
+    lines = split_lines(text)
+    head = {}
+    for line in lines[:8]:
+        if ":" in line:
+            key, _, val = line.partition(":")
+            head[key.strip()] = val.strip()
+    status = head.get("Status", "")
+    up = status.upper()
+    if "EMPTY" in up or up.startswith("INFEASIBLE (FINAL)") or up == "INFEASIBLE":
+        raise infeasible(where)
+    if "UNDEFINED" in up or "INTERMEDIATE" in up or "UNBOUNDED" in up:
+        raise no_solution(where, status)
+    m = re.search(rf"({NUMBER})\s*(?:\((?:MIN|MAX)imum\))?\s*$", head.get("Objective", ""), re.I)
+    objective = float(m.group(1)) if m else None
+    columns = head.get("Columns", "0").split()
+    if not columns or not columns[0].isdigit():
+        raise FormatError(f"{where}: 'Columns:' line holds no column count ({head.get('Columns', '')!r})")
+    n = int(columns[0])
+    try:
+        k = next(i for i, line in enumerate(lines) if line.lstrip().startswith("No. Column name"))
+    except StopIteration:
+        raise truncated(where, "no column table ('No. Column name')") from None
+    skip = {"*", "B", "NL", "NU", "NF", "NS"}
+    names, values = [], []
+    pending = None
+    for line in lines[k + 2:]:
+        if not line.strip():
+            break
+        tok = line.split()
+        if pending is None:
+            if len(tok) < 2 or not tok[0].isdigit():
+                break
+            name, rest = tok[1], tok[2:]
+            if not rest:  # long name: the numbers are on the next line
+                pending = name
+                continue
+        else:
+            name, rest, pending = pending, tok, None
+        activity = next((t for t in rest if t not in skip), None)
+        if activity is None:
+            raise truncated(where, f"no activity for column {name}")
+        names.append(name)
+        values.append(activity)
+    if len(names) < n or not any(line.strip() == "End of output" for line in lines[-3:]):
+        raise truncated(where, f"{len(names)} of the {n} columns announced in the header, no 'End of output'"
+                         if len(names) < n else "no 'End of output' line")
+    return RawSolution("names", parse_floats(values, where, "activity"), names=np.array(names, dtype=str),
+                       dense=True, status=status, objective=objective)
+
+
+register_solution_format(SolutionFormat("glpk_raw", "glpsol -w / --write (positional)",
+                                        _detect_glpk_raw, _parse_glpk_raw))
+register_solution_format(SolutionFormat("glpk_report", "glpsol -o / --output (printable report)",
+                                        _detect_glpk_report, _parse_glpk_report))

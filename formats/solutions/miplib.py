@@ -1,0 +1,32 @@
+"""MIPLIB solution checker files: ``=obj= v`` then ``name value`` (nonzeros), or ``=infeas=``.
+
+Registered on import (see :mod:`formats.solutions` for the detection order).
+"""
+from __future__ import annotations
+
+from pipeline.errors import FormatError
+
+from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import first_nonblank, infeasible, name_value_block, parse_float, split_lines
+
+
+def _detect_miplib(head: str) -> bool:
+    first = first_nonblank(head, 1)
+    return bool(first) and first[0].split()[0] in ("=obj=", "=infeas=")
+
+
+def _parse_miplib(text: str, where: str) -> RawSolution:
+    lines = split_lines(text)
+    k = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if k is None:
+        raise FormatError(f"{where}: empty file")
+    tok = lines[k].split()
+    if tok[0] == "=infeas=":
+        raise infeasible(where)
+    objective = parse_float(tok[1], where, "objective") if len(tok) > 1 else None
+    names, values = name_value_block(lines, k + 1, len(lines), where, name_col=0, value_col=1, min_tokens=2)
+    return RawSolution("names", values, names=names, dense=False, objective=objective)
+
+
+register_solution_format(SolutionFormat("miplib", "MIPLIB =obj= solution (nonzeros)",
+                                        _detect_miplib, _parse_miplib))

@@ -1,0 +1,92 @@
+"""Numeric CSV: a MATLAB ``sudoku.csv`` grid (N x N digits), or a positional x vector.
+
+Registered on import (see :mod:`formats.solutions` for the detection order).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from pipeline.errors import FormatError
+
+from .base import RawSolution, SolutionFormat, register_solution_format
+from .common import NUMBER_RE, parse_floats, split_lines, truncated
+
+
+_SEP = re.compile(r"[,;\s]+")
+
+
+def _numeric_table(head: str) -> list[list[str]] | None:
+    rows = []
+    for line in head.splitlines()[:200]:
+        s = line.strip().strip(",;")
+        if not s:
+            continue
+        tok = _SEP.split(s)
+        if not all(NUMBER_RE.match(t) for t in tok):
+            return None
+        rows.append(tok)
+    return rows or None
+
+
+def _detect_grid(head: str) -> bool:
+    rows = _numeric_table(head)
+    return bool(rows) and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
+
+
+def _detect_vector(head: str) -> bool:
+    rows = _numeric_table(head)
+    return bool(rows) and (len(rows) == 1 or all(len(r) == 1 for r in rows))
+
+
+def _read_table(text: str) -> list[list[str]]:
+    return [_SEP.split(s) for s in (line.strip().strip(",;") for line in split_lines(text)) if s]
+
+
+def _parse_grid(text: str, where: str) -> RawSolution:
+    """N lines of N integers, no header (MATLAB ``writematrix(grid, 'sudoku.csv')``)."""
+    rows = _read_table(text)
+    if not rows:
+        raise FormatError(f"{where}: empty file")
+    n = len(rows[0])
+    if any(len(r) != n for r in rows):
+        bad = next(i for i, r in enumerate(rows) if len(r) != n)
+        if bad == len(rows) - 1 and len(rows[bad]) < n:
+            raise truncated(where, f"the last grid row has {len(rows[bad])} of {n} values")
+        raise FormatError(f"{where}: grid row {bad + 1} has {len(rows[bad])} values, row 1 has {n}")
+    if len(rows) != n:
+        if len(rows) < n:
+            raise truncated(where, f"{len(rows)} rows of a {n}x{n} grid")
+        raise FormatError(f"{where}: {len(rows)} rows of {n} values is not an N x N grid")
+    grid = parse_floats([t for r in rows for t in r], where, "cell").reshape(n, n)
+    if not np.all(np.isfinite(grid)) or np.any(grid != np.rint(grid)) or grid.min() < 0 or grid.max() > n:
+        r, c = np.argwhere(~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > n))[0]
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit 1..{n}")
+    grid = grid.astype(np.int64)
+    if (grid == 0).any():
+        r, c = np.argwhere(grid == 0)[0]
+        k = int((grid == 0).sum())
+        raise FormatError(f"{where}: {k} empty cell{'s' if k > 1 else ''} (first at ({r + 1}, {c + 1})); "
+                          f"a solution grid must be complete")
+    return RawSolution("grid", np.empty(0), grid=grid)
+
+
+def _parse_vector(text: str, where: str) -> RawSolution:
+    """One value per line, or one row: the x vector in the export's column order."""
+    rows = _read_table(text)
+    if len(rows) == 1:
+        tokens = rows[0]
+    elif all(len(r) == 1 for r in rows):
+        tokens = [r[0] for r in rows]
+    else:
+        bad = next(i for i, r in enumerate(rows) if len(r) != 1)
+        raise FormatError(f"{where}: line {bad + 1} has {len(rows[bad])} values; a vector has one value per line "
+                          f"or a single row")
+    return RawSolution("positions", parse_floats(tokens, where, "value"), dense=True, full_ok=True)
+
+
+register_solution_format(SolutionFormat("matlab_grid", "MATLAB sudoku.csv: N x N digits",
+                                        _detect_grid, _parse_grid))
+register_solution_format(SolutionFormat("vector", "x vector CSV in export column order",
+                                        _detect_vector, _parse_vector))

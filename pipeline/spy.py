@@ -1,0 +1,108 @@
+"""Sparsity picture of the solver matrix ``Aeq`` (``[A; B]``) with each row family as a
+labelled band (``python -m pipeline spy``): MATLAB's ``spy`` plus the labels it lacks.
+
+Small models draw one marker per nonzero; big ones (N >= 16, or many nonzeros) a binned
+density image, so a 100x100 grid (10^6 columns, 4*10^6 nonzeros) draws in seconds.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .build import Model, build_model
+from .cliargs import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
+from .draw import load_matplotlib, save_figure
+from .errors import PipelineError
+
+MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
+PIXELS = 800            # density image: at most this many bins per axis
+BAND_COLOURS = {"cell": "#e8f0fb", "row": "#fbeee8", "col": "#e9f7e8", "box": "#f7f3dc", "region": "#f7f3dc",
+                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee"}
+
+
+def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
+    """Nonzeros of ``model.Aeq`` counted into an at most ``pixels`` x ``pixels`` image.
+
+    Returns
+    -------
+    ndarray
+        (rows_bins, col_bins) int64 counts.
+
+    Examples
+    --------
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.build import build_model
+    >>> m = build_model(parse_puzzle("0" * 16))
+    >>> int(density(m, 8).sum()) == m.nnz
+    True
+    """
+    coo = model.Aeq.tocoo()
+    n_rows, n_cols = coo.shape
+    rbins, cbins = min(pixels, n_rows), min(pixels, n_cols)
+    r = (coo.row.astype(np.int64) * rbins) // max(n_rows, 1)
+    c = (coo.col.astype(np.int64) * cbins) // max(n_cols, 1)
+    return np.bincount(r * cbins + c, minlength=rbins * cbins).reshape(rbins, cbins)
+
+
+def spy_axes(ax, model: Model, title: str | None = None) -> None:
+    """Draw ``model.Aeq`` on ``ax`` with labelled row-family bands."""
+    n_rows, n_cols = model.Aeq.shape
+    counts = model.family_counts()
+    bounds = np.cumsum([0] + list(counts.values()))
+    for (family, _), top, bottom in zip(counts.items(), bounds[:-1], bounds[1:]):
+        ax.axhspan(top, bottom, color=BAND_COLOURS.get(family, "#eeeeee"), zorder=0, lw=0)
+        ax.axhline(bottom, color="#999999", lw=0.5, zorder=1)
+        ax.text(-0.01 * n_cols, (top + bottom) / 2, f"{family}\n{bottom - top} rows", ha="right", va="center",
+                fontsize=8)
+    if model.nnz <= MARKER_LIMIT and model.convention.n < 16:
+        coo = model.Aeq.tocoo()
+        size = max(0.3, min(4.0, 300.0 / np.sqrt(max(n_rows, n_cols))))
+        ax.scatter(coo.col + 0.5, coo.row + 0.5, s=size * size, marker="s", c="#1f3f8f", lw=0, zorder=2)
+    else:
+        img = density(model)
+        # log scale: dense bins (cell rows) and sparse ones (clue rows) both stay visible
+        shown = np.ma.masked_equal(np.log1p(img), 0)
+        ax.imshow(shown, cmap="Blues", aspect="auto", interpolation="nearest", zorder=2,
+                  extent=(0, n_cols, n_rows, 0), vmin=0, vmax=max(float(np.log1p(img.max())), 1.0))
+    ax.set_xlim(0, n_cols)
+    ax.set_ylim(n_rows, 0)
+    ax.set_xlabel(f"columns (variables): {n_cols}, nonzeros {model.nnz}")
+    ax.tick_params(labelsize=7)
+    ax.set_yticks([])
+    conv = model.convention
+    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {n_rows} x {n_cols}",
+                 fontsize=10)
+
+
+def spy_figure(models: list[Model]):
+    """One panel per model, side by side; returns the matplotlib Figure."""
+    plt = load_matplotlib()
+    fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 6), squeeze=False)
+    for ax, model in zip(axes[0], models):
+        spy_axes(ax, model)
+    fig.tight_layout()
+    return fig
+
+
+def cmd_spy(args) -> int:
+    puzzle = puzzle_from_args(args)
+    load_matplotlib()
+    models = [model_from_args(args, puzzle)]
+    if args.compare:
+        parts = args.compare.split("/")
+        if len(parts) > 3 or not parts[0]:
+            raise PipelineError(f"--compare {args.compare!r}: expected SCHEME[/ORDER[/CLUES]]")
+        scheme, order, clues = (parts + [args.order, args.clues][len(parts) - 1:])[:3]
+        models.append(build_model(puzzle, scheme, order, clues))
+    path = save_figure(spy_figure(models), args.to)
+    print(f"wrote {path}")
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``spy``."""
+    p = subparsers.add_parser("spy", help="picture of the sparsity of [A; B] with labelled row families")
+    add_puzzle_args(p)
+    add_model_args(p)
+    p.add_argument("--compare", metavar="SCHEME/ORDER", help="a second convention side by side, e.g. block/C")
+    p.add_argument("--to", required=True, metavar="FILE", help="output .png or .svg (or .pdf)")
+    p.set_defaults(func=cmd_spy)

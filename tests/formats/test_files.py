@@ -1,0 +1,148 @@
+"""formats.files: atomic writes (permissions, no leftovers), .gz, and the bounded regular-file reader."""
+from __future__ import annotations
+
+import gzip
+import os
+import stat
+
+import pytest
+
+from formats.files import atomic_open, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
+from pipeline.errors import FormatError
+
+
+@pytest.fixture
+def umask():
+    """Set a umask for one test and restore the previous one."""
+    saved = os.umask(0o022)
+    os.umask(saved)
+    yield lambda mask: os.umask(mask)
+    os.umask(saved)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o002, 0o077])
+def test_new_file_gets_umask_permissions_not_mkstemp_0600(tmp_path, umask, mask):
+    umask(mask)
+    target = tmp_path / "a.txt"
+    with atomic_open(target) as f:
+        f.write("x\n")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+
+
+def test_replaced_file_keeps_its_mode(tmp_path, umask):
+    umask(0o022)
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    target.chmod(0o640)
+    with atomic_open(target) as f:
+        f.write("new")
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_error_leaves_target_and_no_temporary_file(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), atomic_open(target) as f:
+        f.write("half")
+        raise RuntimeError("killed")
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+
+
+def test_gz_written_and_read_back_transparently(tmp_path):
+    target = tmp_path / "a.txt.gz"
+    with atomic_open(target) as f:
+        f.write("line 1\nline 2\n")
+    assert target.read_bytes()[:2] == b"\x1f\x8b"
+    assert gzip.decompress(target.read_bytes()) == b"line 1\nline 2\n"
+    with open_text(target) as f:
+        assert f.read() == "line 1\nline 2\n"
+    with open_binary(target) as f:
+        assert f.read() == b"line 1\nline 2\n"
+    assert read_regular(target) == b"line 1\nline 2\n"
+
+
+def test_binary_mode(tmp_path):
+    with atomic_open(tmp_path / "b.bin", "wb") as f:
+        f.write(b"\x00\x01")
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_open_missing_and_directory(tmp_path):
+    with pytest.raises(FormatError, match="no such file"):
+        open_text(tmp_path / "missing")
+    with pytest.raises(FormatError, match="directory"):
+        open_binary(tmp_path)
+
+
+def test_read_regular_refuses_directory(tmp_path):
+    with pytest.raises(FormatError, match=r"is a directory, not a regular file"):
+        read_regular(tmp_path)
+
+
+def test_read_regular_refuses_fifo_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # no writer: a plain open() would block forever
+    with pytest.raises(FormatError, match=r"is a FIFO, not a regular file"):
+        read_regular(fifo, "solution")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_read_regular_refuses_devices(device):
+    if not os.path.exists(device):
+        pytest.skip(f"{device} absent on this system")
+    with pytest.raises(FormatError, match=r"is a device, not a regular file"):
+        read_regular(device)
+
+
+def test_read_regular_missing(tmp_path):
+    with pytest.raises(FormatError, match=r"^x\.sol: no such file$"):
+        read_regular(tmp_path / "x.sol", "x.sol")
+
+
+def test_read_regular_bounds_plain_and_decompressed_size(tmp_path):
+    plain = tmp_path / "big.txt"
+    plain.write_bytes(b"0" * 1001)
+    assert len(read_regular(plain, limit=1001)) == 1001
+    with pytest.raises(FormatError, match="larger than 1000 bytes"):
+        read_regular(plain, limit=1000)
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b"0" * 100_000))  # a few hundred bytes on disk
+    assert os.path.getsize(bomb) < 1000
+    with pytest.raises(FormatError, match="larger than 1000 bytes"):
+        read_regular(bomb, limit=1000)
+
+
+def test_read_regular_broken_gzip(tmp_path):
+    broken = tmp_path / "b.gz"
+    broken.write_bytes(gzip.compress(b"hello world" * 100)[:20])
+    with pytest.raises(FormatError, match="cannot read"):
+        read_regular(broken)
+
+
+def test_read_regular_text_drops_bom_and_replaces_bad_bytes(tmp_path):
+    p = tmp_path / "t.txt"
+    p.write_bytes(b"\xef\xbb\xbfa\xffb\r\n")
+    assert read_regular_text(p) == "a\ufffdb\r\n"
+
+
+def test_symlink_to_regular_file_is_read(tmp_path):
+    (tmp_path / "real").write_text("ok")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert read_regular(tmp_path / "link") == b"ok"
+
+
+def test_manifest_fifo_device_and_non_object_refused(tmp_path):
+    fifo = tmp_path / "manifest.json"
+    os.mkfifo(fifo)
+    with pytest.raises(FormatError, match="is a FIFO"):
+        load_manifest_file(tmp_path)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(FormatError, match="is a device"):
+            load_manifest_file("/dev/zero")
+    for text, what in [("[]", "list"), ('"x"', "str"), ("null", "NoneType"), ("[" * 100000, "not a readable")]:
+        p = tmp_path / f"m{len(text)}{what}.json"
+        p.write_text(text)
+        with pytest.raises(FormatError, match=what):
+            load_manifest_file(p)

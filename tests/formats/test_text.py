@@ -1,0 +1,128 @@
+"""The shared text kernel (formats/text.py) and the one name dictionary (pipeline/names.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from formats.text import (
+    NameDictionary,
+    bytes_table,
+    dense_01_rows,
+    digits_table,
+    number_strings,
+    number_table,
+)
+from pipeline.conventions import Convention
+from pipeline.errors import FormatError
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(st.lists(finite, max_size=40))
+def test_number_strings_parse_back_exactly(values):
+    text = number_strings(np.array(values, dtype=float))
+    assert [float(t) for t in text.tolist()] == [float(v) for v in values]
+
+
+@given(st.lists(st.integers(-10**14, 10**14), min_size=1, max_size=40))
+def test_integers_are_written_without_a_point(values):
+    text = number_strings(np.array(values, dtype=float))
+    assert text.tolist() == [str(v).encode() for v in values]
+
+
+@given(st.lists(finite, min_size=1, max_size=40))
+def test_number_strings_match_python_repr(values):
+    """Non-integers are Python's shortest round-trip repr (the files' historical spelling)."""
+    text = number_strings(np.array(values, dtype=float))
+    for v, t in zip(values, text.tolist()):
+        if v != int(v) or abs(v) >= 1e15:
+            assert t == repr(float(v)).encode()
+
+
+def test_infinities_are_spelled_inf():
+    assert number_strings([np.inf, -np.inf, 2.5]).tolist() == [b"Inf", b"-Inf", b"2.5"]
+
+
+@given(st.lists(finite, min_size=1, max_size=20))
+def test_fixed_field_rounds_to_fit(values):
+    try:
+        text = number_strings(np.array(values, dtype=float), max_len=12)
+    except FormatError as e:
+        assert "12-character fixed field" in str(e)
+        return
+    assert all(len(t) <= 12 for t in text.tolist())
+    for v, t in zip(values, text.tolist()):
+        assert float(t) == pytest.approx(v, rel=1e-4, abs=0)  # >= 5 significant digits
+
+
+def test_fixed_field_refuses_what_cannot_fit():
+    with pytest.raises(FormatError, match=r"^mps: number .* does not fit the 3-character fixed field$"):
+        number_strings([-1.5e-300], max_len=3, where="mps")
+
+
+@given(st.lists(finite, min_size=1, max_size=40))
+def test_number_table_is_the_number_text(values):
+    table = number_table(np.array(values, dtype=float))
+    rows = [bytes(r[r != 0]) for r in table]
+    assert [float(t) for t in rows] == [float(v) for v in values]
+    assert rows == number_strings(np.array(values, dtype=float)).tolist()
+
+
+@given(st.lists(st.integers(0, 2**62), max_size=40))
+def test_digits_table_is_the_decimal_text(values):
+    table = digits_table(np.array(values, dtype=np.int64))
+    assert [bytes(r[r != 0]) for r in table] == [str(v).encode() for v in values]
+
+
+def test_bytes_table_pads_with_zeros():
+    assert bytes_table(["ab", "c"]).tolist() == [[97, 98], [99, 0]]
+    assert bytes_table(np.array([b"xyz"])).tolist() == [[120, 121, 122]]
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_dense_01_rows_is_the_matrix(m, n, data):
+    dense = np.array(data.draw(st.lists(st.integers(0, 1), min_size=m * n, max_size=m * n))).reshape(m, n)
+    text = dense_01_rows(sp.csr_matrix(dense), 0, m).decode()
+    assert [list(map(int, line.split(","))) for line in text.splitlines()] == dense.tolist()
+
+
+names_st = st.lists(st.text(st.characters(codec="utf-8", exclude_characters="\0"), min_size=1, max_size=20),
+                    max_size=30)
+
+
+@settings(max_examples=200)
+@given(names_st, names_st)
+def test_name_dictionary_matches_a_dict(names, queries):
+    oracle = {}
+    for i, name in enumerate(names):
+        oracle.setdefault(name, i)
+    d = NameDictionary(np.array(names, dtype=str))
+    got = d.indices(np.array(queries + names, dtype=str))
+    for q, g in zip(queries + names, got.tolist()):
+        if q in oracle:
+            assert names[g] == q          # an equal entry (the first unless repeated)
+        else:
+            assert g == -1
+    dup = [i for i, name in enumerate(names) if oracle[name] != i]
+    assert d.duplicates.tolist() == dup
+
+
+def test_name_dictionary_accepts_bytes_and_refuses_near_misses():
+    d = NameDictionary(np.array([b"x_1_1_1", b"x_1_1_2", b"x_10_1_1"]))
+    got = d.indices([b"x_1_1_2", b"x_01_1_2", b"x_1_1_2 ", b"x_1_1", b"x_10_1_1", b"x_10_1_1_long_name"])
+    assert got.tolist() == [1, -1, -1, -1, 2, -1]
+    assert NameDictionary([]).indices(["a"]).tolist() == [-1]
+    assert d.indices([]).tolist() == []
+
+
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+def test_convention_positions_from_names_inverts_names(scheme):
+    conv = Convention(scheme, "C", 2, 3)
+    rng = np.random.default_rng(7)
+    pos = rng.permutation(conv.n_vars)
+    assert (conv.positions_from_names(conv.names()[pos]) == pos).all()
+    as_bytes = conv.names()[pos].astype("S")
+    assert (conv.positions_from_names(as_bytes) == pos).all()
