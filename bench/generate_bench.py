@@ -1,0 +1,186 @@
+"""Benchmarks of the puzzle tools (issue 9): generation times per shape, MaxSAT methods of
+``explain``, rating distributions. Runnable alone::
+
+    python bench/generate_bench.py            # full run (a few minutes on 2 cores)
+    python bench/generate_bench.py --quick    # seconds-long smoke run (smaller counts)
+
+1. Generation, one puzzle per seed ``0..K-1`` in one process (engines cached per shape, as in
+   ``generate -n``): median and worst wall time of ``next(generate(...))`` for
+   9x9 ``--minimal`` (target median <= 50 ms), 16x16 unique (<= 2 s), 25x25 unique (<= 30 s) and
+   9x9 jigsaw with new regions (<= 200 ms), plus 9x9 X and 7x7 Latin.
+2. ``explain``'s fewest removals on the tdoku no-solution puzzles and on puzzles made infeasible
+   by changing one clue of a generated puzzle: RC2 (python-sat) against HiGHS, same answers size.
+3. Rating distributions (label, hardest technique, guesses) over ``sets/9x9_norvig_top95.txt``
+   and a 1,000-puzzle sample (every 24th line) of ``dev/9x9_sudoku17.txt``.
+
+Prints tables and writes ``bench/results/generate-<time>.json`` and ``generate-latest.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pipeline.errors import PuzzleError  # noqa: E402
+from pipeline.explain import fewest_removals  # noqa: E402
+from pipeline.generate import count_up_to, generate  # noqa: E402
+from pipeline.puzzle import Puzzle, parse_puzzle  # noqa: E402
+from pipeline.rate import rate  # noqa: E402
+
+DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
+SHAPES = [  # name, generate() keywords, puzzles (full, quick), target median seconds
+    ("9x9 minimal", dict(size=9, minimal=True), (200, 20), 0.050),
+    ("16x16 unique", dict(size=16), (20, 3), 2.0),
+    ("25x25 unique", dict(size=25), (5, 1), 30.0),
+    ("9x9 jigsaw (new regions)", dict(size=9, variant="jigsaw"), (100, 10), 0.200),
+    ("9x9 X minimal", dict(size=9, variant="x", minimal=True), (50, 5), None),
+    ("7x7 latin minimal", dict(size=7, variant="latin", minimal=True), (50, 5), None),
+]
+SUDOKU17_SAMPLE = 1000
+
+
+def bench_generation(quick: bool) -> list[dict]:
+    rows = []
+    for name, kw, (k_full, k_quick), target in SHAPES:
+        k = k_quick if quick else k_full
+        times, clues = [], []
+        for seed in range(k):
+            start = time.perf_counter()
+            g = next(generate(seed=seed, **kw))
+            times.append(time.perf_counter() - start)
+            clues.append(g.puzzle.n_clues)
+            if seed < 3:  # spot check with a separate count
+                assert count_up_to(g.puzzle, 2) == 1
+        row = {"shape": name, "puzzles": k, "median_s": float(np.median(times)), "worst_s": float(max(times)),
+               "mean_clues": float(np.mean(clues)), "target_median_s": target}
+        row["meets_target"] = None if target is None else row["median_s"] <= target
+        rows.append(row)
+        print(f"{name:28s} n={k:4d}  median {row['median_s'] * 1e3:9.1f} ms  worst {row['worst_s'] * 1e3:9.1f} ms"
+              f"  clues {row['mean_clues']:6.1f}" + ("" if target is None else
+                                                     f"  target {target * 1e3:g} ms: {'met' if row['meets_target'] else 'MISSED'}"),
+              flush=True)
+    return rows
+
+
+def _infeasible_by_one_change(p: Puzzle, rng) -> Puzzle | None:
+    for cell in rng.permutation(np.flatnonzero(p.grid)):
+        for d in rng.permutation(p.n) + 1:
+            grid = np.array(p.grid)
+            grid.flat[cell] = d
+            try:
+                q = Puzzle(grid, p.h, p.w, p.variant, p.regions)
+            except PuzzleError:
+                continue
+            if count_up_to(q, 1) == 0:
+                return q
+    return None
+
+
+def bench_maxsat(quick: bool) -> dict:
+    puzzles = []
+    tdoku = DATA / "sets" / "9x9_tdoku_test_counts.csv"
+    if tdoku.exists():
+        with open(tdoku) as f:
+            for row in csv.DictReader(f):
+                if row["n_solutions"] == "0":
+                    try:
+                        puzzles.append(("tdoku", parse_puzzle(row["puzzle"])))
+                    except PuzzleError:
+                        pass  # a rule broken directly: explain names it, no MaxSAT needed
+    rng = np.random.default_rng(0)
+    for g in generate(size=9, seed=1, count=5 if quick else 30):
+        q = _infeasible_by_one_change(g.puzzle, rng)
+        if q is not None:
+            puzzles.append(("one change", q))
+    out = {}
+    for method in ("rc2", "highs"):
+        fewest_removals(puzzles[0][1], method)  # warm-up (imports, engine)
+        times, sizes = [], []
+        for _, p in puzzles:
+            start = time.perf_counter()
+            sizes.append(len(fewest_removals(p, method)))
+            times.append(time.perf_counter() - start)
+        out[method] = {"puzzles": len(puzzles), "median_s": float(np.median(times)), "worst_s": float(max(times)),
+                       "total_s": float(sum(times)), "sizes": sizes}
+        print(f"fewest removals {method:5s}: {len(puzzles)} infeasible puzzles, median "
+              f"{out[method]['median_s'] * 1e3:.1f} ms, worst {out[method]['worst_s'] * 1e3:.1f} ms", flush=True)
+    out["same_optimum"] = out["rc2"]["sizes"] == out["highs"]["sizes"]
+    print(f"same optimum sizes: {out['same_optimum']}")
+    return out
+
+
+def rating_distribution(lines: list[str], name: str) -> dict:
+    labels, hardest, guesses, times = Counter(), Counter(), [], []
+    for text in lines:
+        start = time.perf_counter()
+        r = rate(parse_puzzle(text))
+        times.append(time.perf_counter() - start)
+        labels[r.label] += 1
+        hardest[r.hardest] += 1
+        guesses.append(r.guesses)
+    out = {"set": name, "puzzles": len(lines), "labels": dict(labels), "hardest": dict(hardest),
+           "guesses_median": float(np.median(guesses)), "guesses_max": int(max(guesses)),
+           "puzzles_with_guesses": int(np.count_nonzero(guesses)),
+           "rate_median_s": float(np.median(times)), "rate_worst_s": float(max(times))}
+    print(f"{name}: {len(lines)} puzzles; labels {dict(labels)}; hardest {dict(hardest)}; "
+          f"guesses median {out['guesses_median']:g} max {out['guesses_max']}; "
+          f"rate median {out['rate_median_s'] * 1e3:.1f} ms worst {out['rate_worst_s'] * 1e3:.1f} ms", flush=True)
+    return out
+
+
+def bench_ratings(quick: bool) -> list[dict]:
+    rows = []
+    top95 = DATA / "sets" / "9x9_norvig_top95.txt"
+    if top95.exists():
+        lines = top95.read_text().split()
+        rows.append(rating_distribution(lines[:10] if quick else lines, "9x9_norvig_top95"))
+    else:
+        print(f"skipped: {top95} not found")
+    s17 = DATA / "dev" / "9x9_sudoku17.txt"
+    if s17.exists():
+        lines = [x for x in s17.read_text().split() if x and not x.startswith("#")]
+        step = max(1, len(lines) // SUDOKU17_SAMPLE)
+        sample = lines[::step][:SUDOKU17_SAMPLE]
+        rows.append(rating_distribution(sample[:20] if quick else sample,
+                                        f"9x9_sudoku17 (every {step}th of {len(lines)})"))
+    else:
+        print(f"skipped: {s17} not found")
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small counts (smoke run)")
+    ap.add_argument("--only", choices=("generate", "maxsat", "rate"), help="run one section")
+    args = ap.parse_args(argv)
+    result = {"machine": platform.platform(), "python": platform.python_version(), "quick": args.quick,
+              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if args.only in (None, "generate"):
+        result["generation"] = bench_generation(args.quick)
+    if args.only in (None, "maxsat"):
+        result["maxsat"] = bench_maxsat(args.quick)
+    if args.only in (None, "rate"):
+        result["ratings"] = bench_ratings(args.quick)
+    out_dir = ROOT / "bench" / "results"
+    out_dir.mkdir(exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    text = json.dumps(result, indent=1)
+    (out_dir / f"generate-{stamp}.json").write_text(text)
+    (out_dir / "generate-latest.json").write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
