@@ -30,6 +30,7 @@ from .build import build_model
 from .cliargs import add_puzzle_args
 from .errors import PipelineError, PuzzleError
 from .generate import engine_for
+from .parse import read_puzzle
 from .puzzle import Puzzle, parse_puzzle
 from .rate import rate
 from .solvers.base import get_solver
@@ -63,10 +64,12 @@ class Explanation:
     def text(self) -> str:
         def clues(xs):
             return " ".join(f"r{r + 1}c{c + 1}={d}" for r, c, d in xs)
+        how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS", None: ""}[self.maxsat]
         if self.status == "invalid":
-            return f"no solution: a clue breaks a rule directly: {self.message}"
+            return (f"no solution: a clue breaks a rule directly: {self.message}\n"
+                    f"minimal conflicting clues ({len(self.conflict)}): {clues(self.conflict)}\n"
+                    f"fewest clues to remove ({len(self.remove)}, proved optimal by {how}): {clues(self.remove)}")
         if self.status == "infeasible":
-            how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS"}[self.maxsat]
             return (f"no solution.\nminimal conflicting clues ({len(self.conflict)}; these alone have no solution, "
                     f"without any one of them they have): {clues(self.conflict)}\n"
                     f"fewest clues to remove ({len(self.remove)}, proved optimal by {how}): {clues(self.remove)}")
@@ -86,12 +89,15 @@ def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
     return [(int(a), int(b), int(grid[a, b])) for a, b in zip(r, c)]
 
 
-def minimal_conflict(puzzle: Puzzle) -> list[tuple[int, int, int]]:
+def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tuple[int, int, int]]:
     """A minimal set of clues with no solution (deletion-minimised unsat core); [] if solvable.
 
     Parameters
     ----------
     puzzle : Puzzle
+        The puzzle, or (with ``grid``) any puzzle of the shape.
+    grid : numpy.ndarray, optional
+        Clues to use instead of ``puzzle``'s, unchecked (may repeat a digit in a unit).
 
     Returns
     -------
@@ -105,7 +111,7 @@ def minimal_conflict(puzzle: Puzzle) -> list[tuple[int, int, int]]:
     [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
     """
     eng = engine_for(puzzle)
-    clues = _clue_triples(np.asarray(puzzle.grid))
+    clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     lits = [int(x) for x in eng.literals(*np.array(clues).T - np.array([[0], [0], [1]]))] if clues else []
     clue_of = dict(zip(lits, clues))
     solver = eng.solver
@@ -156,14 +162,18 @@ def _highs_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
     return result.grid[r, c] == d
 
 
-def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT) -> list[tuple[int, int, int]]:
+def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
+                    grid: np.ndarray | None = None) -> list[tuple[int, int, int]]:
     """The fewest clues whose removal makes ``puzzle`` solvable, proved optimal.
 
     Parameters
     ----------
     puzzle : Puzzle
+        The puzzle, or (with ``grid``) any puzzle of the shape.
     method : {"rc2", "highs"}
         RC2 weighted MaxSAT (python-sat) or HiGHS on the binary program.
+    grid : numpy.ndarray, optional
+        Clues to use instead of ``puzzle``'s, unchecked (may repeat a digit in a unit).
 
     Returns
     -------
@@ -183,7 +193,7 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT) -> list[tuple[
     """
     if method not in MAXSAT_METHODS:
         raise PuzzleError(f"maxsat: unknown method {method!r}; expected one of {', '.join(MAXSAT_METHODS)}")
-    clues = _clue_triples(np.asarray(puzzle.grid))
+    clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     if not clues:
         return []
     eng = engine_for(puzzle)
@@ -225,12 +235,16 @@ def explain(puzzle_or_text, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAX
     if isinstance(puzzle_or_text, Puzzle):
         puzzle = puzzle_or_text
     else:
+        parts = read_puzzle(puzzle_or_text, **parse_kw)
         try:
-            puzzle = parse_puzzle(puzzle_or_text, **parse_kw)
+            puzzle = Puzzle(*parts)
         except PuzzleError as e:
-            if "twice" in str(e) or "duplicate" in str(e):
-                return Explanation("invalid", message=str(e), count=0)
-            raise
+            if "twice" not in str(e):
+                raise
+            shape = Puzzle(np.zeros_like(parts.grid), parts.h, parts.w, parts.variant, parts.regions)
+            return Explanation("invalid", message=str(e), count=0, maxsat=maxsat,
+                               conflict=minimal_conflict(shape, parts.grid),
+                               remove=fewest_removals(shape, maxsat, parts.grid))
     eng = engine_for(puzzle)
     count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=True)
     if count == 0:

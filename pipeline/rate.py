@@ -5,7 +5,8 @@ naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies,
 unsolved cell with fewest candidates, digits in increasing order, backtracking on contradiction).
 Every technique works on the unit families of :meth:`pipeline.puzzle.Puzzle.unit_families`, so
 any N, box shape and variant (regions, diagonals) is rated by the same code. Candidates are a
-numpy boolean array (cells, digits).
+numpy boolean array (cells, digits); the checks, the singles and locked candidates (every pair
+of overlapping units at once) are array operations, the subsets enumerate small combinations.
 """
 from __future__ import annotations
 
@@ -89,7 +90,11 @@ class _Rater:
         overlap = inc @ inc.T
         np.fill_diagonal(overlap, 0)
         # locked candidates: ordered unit pairs sharing >= 2 cells, with their intersections
-        self.pair_a, self.pair_b = np.nonzero(overlap >= 2)
+        pair_a, pair_b = np.nonzero(overlap >= 2)
+        # pointing (a is a box or region) before claiming (a is a row or column), as in the ladder
+        claiming_first = np.isin(self.unit_family[pair_a], ("row", "col"))
+        order = np.argsort(claiming_first, kind="stable")
+        self.pair_a, self.pair_b = pair_a[order], pair_b[order]
         self.pair_inter = self.inc[self.pair_a] & self.inc[self.pair_b]  # (P, NN)
         self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(n * n)]
         self.lines = {name: u for name, u in fams if name in ("row", "col")}
@@ -246,6 +251,17 @@ class _Rater:
 def rate(puzzle: Puzzle) -> Rating:
     """Solve ``puzzle`` with the technique ladder; return its :class:`Rating` with the steps.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any size, box shape or variant.
+
+    Returns
+    -------
+    Rating
+        ``solved`` False (label ``no solution``) when every branch contradicts; with several
+        solutions the steps reach one of them.
+
     Examples
     --------
     >>> from pipeline.puzzle import parse_puzzle
@@ -276,7 +292,18 @@ def rate(puzzle: Puzzle) -> Rating:
 
 
 def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
-    """Apply ``steps`` to ``puzzle``'s clues; return (grid, candidates (N, N, N) bool) reached."""
+    """Apply ``steps`` to ``puzzle``'s clues (the tests' independent check of a rating).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    steps : list of Step
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The grid reached and the candidates left, ``(N, N, N)`` bool (only removals applied).
+    """
     n = puzzle.n
     grid = np.array(puzzle.grid, dtype=np.int64)
     cand = np.ones((n, n, n), dtype=bool)
@@ -290,8 +317,19 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def human_steps(puzzle: Puzzle, fmt: str = "text"):
-    """The steps of :func:`rate` for ``solve --steps``: text lines ending with the rating, or,
-    for ``fmt`` json, ``{"steps": [...], "rating": {...}}``."""
+    """The steps of :func:`rate` for ``solve --steps``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    fmt : str
+        ``json`` for a dict, anything else for text.
+
+    Returns
+    -------
+    str or dict
+        Text lines ending with the rating, or ``{"steps": [...], "rating": {...}}``.
+    """
     rating = rate(puzzle)
     if fmt == "json":
         return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}

@@ -84,6 +84,9 @@ def test_fewest_removals_two_conflicts():
 def test_invalid_multiple_unique():
     e = explain("11" + "." * 79)
     assert e.status == "invalid" and "twice" in e.message
+    assert e.conflict == [(0, 0, 1), (0, 1, 1)] and len(e.remove) == 1 and e.remove[0] in e.conflict
+    two = explain("11" + "." * 7 + "2" + "." * 8 + "2" + "." * 62)  # two separate breaks: two removals
+    assert two.status == "invalid" and len(two.remove) == 2
     g = next(generate(size=9, seed=9))
     u = explain(g.puzzle)
     assert u.status == "unique" and u.rating["label"] and "rating:" in u.text()
