@@ -31,7 +31,7 @@ from .cliargs import add_puzzle_args
 from .errors import PipelineError, PuzzleError
 from .generate import engine_for
 from .parse import read_puzzle
-from .puzzle import Puzzle, parse_puzzle
+from .puzzle import Puzzle
 from .rate import rate
 from .solvers.base import get_solver
 
@@ -106,6 +106,7 @@ def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tup
 
     Examples
     --------
+    >>> from pipeline.puzzle import parse_puzzle
     >>> p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
     >>> minimal_conflict(p)
     [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
@@ -187,6 +188,7 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
 
     Examples
     --------
+    >>> from pipeline.puzzle import parse_puzzle
     >>> p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
     >>> len(fewest_removals(p)), len(fewest_removals(p, "highs"))
     (1, 1)
