@@ -477,8 +477,9 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     clues : int, optional
         Stop removing at this many clues (the result may have more: see ``puzzle.n_clues``).
     minimal : bool
-        Prove minimality (one engine call per clue): ``minimal`` is then True or False, else None
-        (with ``symmetry`` none and no ``clues`` target one pass is minimal, so it is True).
+        Prove minimality (one engine call per clue): ``minimal`` is then True or False. Without it
+        ``minimal`` is True when one exact pass tried every clue (removal is monotone: a clue
+        needed once is needed with fewer clues), else None (not checked).
     transform : bool
         Apply :func:`transform_grid` to the full grid (classic and latin only).
     seed, index
@@ -518,8 +519,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         if eng.count(grid, 2) != 1:  # the engine's proof (singles already imply it)
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
-    if minimal:
-        is_min = True if tried_all and symmetry == "none" else is_minimal(puzzle)
+    if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway
+        is_min = is_minimal(puzzle)
     else:
         is_min = True if exact and tried_all and symmetry == "none" else None
     return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
