@@ -12,8 +12,8 @@ No solution:
    program: the rules' rows, one soft clue row per clue whose slack costs 1; written as the
    equivalent objective "maximise the clues kept"). ``--maxsat`` picks; the default is RC2,
    chosen by measurement (bench/generate_bench.py, 40 infeasible 9x9 puzzles: the tdoku
-   no-solution ones and generated ones with one clue changed): RC2 median 32 ms (worst 168 ms),
-   HiGHS median 1.95 s (worst 9.7 s), the same optimum on every puzzle.
+   no-solution ones and generated ones with one clue changed): RC2 median 25 ms (worst 116 ms),
+   HiGHS median 1.03 s (worst 5.1 s), the same optimum on every puzzle.
 
 Several solutions: the count up to a cap, the cells where the solutions found differ, and a
 greedy set of clues to add (fix the first solution's digit where most found solutions disagree

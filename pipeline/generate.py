@@ -247,6 +247,21 @@ def engine_for(puzzle: Puzzle) -> ShapeEngine:
 def count_up_to(puzzle: Puzzle, limit: int) -> int:
     """Number of solutions of ``puzzle``, counted up to ``limit`` by the SAT engine.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+    limit : int
+        Stop counting here (at least 1).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    SolveError
+        ``limit < 1``.
+
     Examples
     --------
     >>> from pipeline.puzzle import parse_puzzle
@@ -348,6 +363,18 @@ def transform_grid(grid: np.ndarray, h: int, w: int, rng: np.random.Generator) -
 def symmetry_orbits(n: int, symmetry: str) -> list[np.ndarray]:
     """Cell orbits (row-major cell numbers) under ``symmetry``; clues go orbit by orbit.
 
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    symmetry : str
+        One of :data:`SYMMETRIES`.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        A partition of ``0..n*n-1``.
+
     Raises
     ------
     PuzzleError
@@ -420,6 +447,18 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[
     One engine call per clue: with the solution excluded, the clues minus one are SAT exactly
     when that clue is needed. ``solution`` is found by the engine when not given.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle with exactly one solution.
+    solution : numpy.ndarray, optional
+        Its solution, if known.
+
+    Returns
+    -------
+    list of (int, int)
+        0-based (row, column) of the removable clues.
+
     Raises
     ------
     PuzzleError
@@ -446,7 +485,21 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[
 
 
 def is_minimal(puzzle: Puzzle) -> bool:
-    """True when removing any single clue of the (unique) ``puzzle`` gives more than one solution."""
+    """True when removing any single clue of the (unique) ``puzzle`` gives more than one solution.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    PuzzleError
+        ``puzzle`` does not have exactly one solution.
+    """
     return not removable_clues(puzzle)
 
 
@@ -527,7 +580,24 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
 
 
 def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int, int, int]:
-    """(N, h, w) from ``--size``/``--box`` (default 9x9; jigsaw and latin ignore boxes)."""
+    """(N, h, w) from ``--size``/``--box`` (default 9x9; jigsaw and latin ignore boxes).
+
+    Parameters
+    ----------
+    size : int, optional
+    box : str, optional
+        ``HxW``.
+    variant : str
+
+    Returns
+    -------
+    (int, int, int)
+
+    Raises
+    ------
+    PuzzleError
+        A box that does not tile, a size outside 1..64 or an unknown variant.
+    """
     if box is not None:
         h, w = parse_box(box, size)
         n = h * w
