@@ -738,6 +738,8 @@ def cmd_generate(args) -> int:
     if args.out:
         with atomic_open(args.out, "w") as f:
             f.write(text)
+        print(f"wrote {len(results)} puzzle{'s' if len(results) != 1 else ''} ({args.format}) to {args.out}",
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
