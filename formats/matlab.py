@@ -7,12 +7,17 @@ Files of an export:
   ``N``, ``variant``, ``scheme``, ``order``, ``clue_encoding``, ``puzzle``, ``shape``, ``rows``,
   ``columns``, ``nonzeros``, ...), 1-based where MATLAB indexes: ``meta.kept_columns`` (reduce
   only) holds the 1-based full positions of the solver columns, ``meta.clues`` is ``[r c d]`` per
-  clue and ``meta.clue_positions`` the 1-based full position of each clue variable.
+  clue and ``meta.clue_positions`` the 1-based full position of each clue variable; and
+  ``problem``, the structure ``mpsread(file, 'ReturnNames', true)`` returns (see
+  :func:`problem_struct`), so that ``problem.options = optimoptions('intlinprog');
+  intlinprog(problem)`` works as it does on a read MPS file.
 * ``solve_sudoku.m``  a script written for this model's convention. It reads ``model.mat`` if
   present, else the CSV export (``Aeq_ijv.csv``, ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``
   of :mod:`formats.csv`), solves with ``intlinprog`` (MATLAB) or ``glpk`` (GNU Octave), expands a
   ``reduce`` solution, decodes ``x`` with the ``reshape``/``permute`` lines of the convention,
-  prints the grid and writes ``sudoku.csv`` (N x N integers, no header).
+  prints the grid and writes ``sudoku.csv`` (N x N integers, no header); where figures can be
+  shown it also draws the grid (thick box or region lines, clues bold, as seed 001 does), and
+  headless it skips the drawing silently (``sudoku_figure`` saves it to a file, headless too).
 * ``kept_columns.csv``  (reduce only) the kept-column map, 1-based, one per line, so that the
   script also works from the CSV files alone.
 
@@ -394,7 +399,8 @@ def render_script(model) -> str:
         "%   sudoku_out      path of the solution CSV (default: <sudoku_dir>/sudoku.csv)",
         "%   sudoku_time_limit  seconds the solver may take (glpk tmlim / intlinprog MaxTime; default: none)",
         "%   sudoku_draw     false: no figure (default: draw the solved grid where figures can be shown)",
-        "%   sudoku_figure   also save the figure to this .png file (works headless too)",
+        "%   sudoku_figure   also save the figure to this .png file (works headless too; run() changes into",
+        "%                   this script's folder, so give a full path: fullfile(pwd, 'grid.png'))",
         "",
         f"N = {n}; h = {p.h}; w = {p.w};   % grid side / digits, box rows, box columns",
         f"has_boxes = {'true' if p.has_boxes else 'false'};",
