@@ -27,8 +27,13 @@ HIGHLIGHT_COLOUR = "#ff9a8a"
 REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
 
 
-def load_matplotlib():
+def load_matplotlib(command: str = "drawing"):
     """Import matplotlib with the headless Agg backend.
+
+    Parameters
+    ----------
+    command : str
+        What needs it, for the error message (``draw``, ``spy``, ``report``).
 
     Returns
     -------
@@ -43,7 +48,7 @@ def load_matplotlib():
     try:
         import matplotlib
     except ImportError:
-        raise PipelineError("drawing needs matplotlib: pip install '.[plot]'") from None
+        raise PipelineError(f"{command} needs matplotlib: pip install '.[plot]'") from None
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "sudoku-pipeline"
     import matplotlib.pyplot as plt
@@ -342,13 +347,13 @@ def _puzzle_text(source: str) -> str:
 
 
 def cmd_draw(args) -> int:
+    load_matplotlib("draw")  # the missing extra is named before any work is done
     # standard input is read once here, so that its text also tells numbers from letters
     source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
     puzzle = puzzle_from_args(args, source)
     symbols = args.symbols
     if symbols == "auto":
         symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
-    load_matplotlib()
     grid = None
     if args.grid:
         grid = parse_grid(args.grid, box=args.box)

@@ -153,6 +153,7 @@ def build_report(outs: list) -> str:
 
 
 def cmd_report(args) -> int:
+    load_matplotlib("report")  # the missing extra is named before any work is done
     text = build_report(args.outs)
     path = Path(args.to)
     fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix="." + path.name, suffix=".tmp")

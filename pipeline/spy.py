@@ -166,8 +166,8 @@ def compare_convention(spec: str, scheme: str, order: str, clues: str) -> tuple[
 
 
 def cmd_spy(args) -> int:
+    load_matplotlib("spy")  # the missing extra is named before any work is done
     puzzle = puzzle_from_args(args)
-    load_matplotlib()
     models = [model_from_args(args, puzzle)]
     if args.compare:
         scheme, order, clues = compare_convention(args.compare, args.scheme, args.order, args.clues)

@@ -83,11 +83,13 @@ def test_bad_suffix_is_one_line_error(tmp_path, capsys):
     assert err.startswith("error:") and err.count("\n") == 1
 
 
-def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("argv", [["draw"], ["spy"], ["report", "."]])
+def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch, argv):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    assert main(["draw", "--to", str(tmp_path / "x.png")]) == 2
-    assert "pip install '.[plot]'" in capsys.readouterr().err
+    assert main([*argv, "--to", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {argv[0]} needs matplotlib: pip install '.[plot]'\n"
 
 
 def test_cells_as_explain_prints_them():
