@@ -446,3 +446,23 @@ def test_script_draws_only_with_a_display_and_never_fails():
         assert "units = [ ...\n      " + " ".join(map(str, regions[0])) + "; ..." in jig
     if "x" in PUZZLES:
         assert "diagonals = true;" in mat.render_script(build_model(PUZZLES["x"]))
+
+
+@pytest.mark.parametrize("name,scheme,order,enc", list({(c[0], c[3]): c for c in CASES if c[3] != "bounds"}.values()))
+def test_problem_bytes_are_what_savemat_writes(name, scheme, order, enc):
+    """problem is laid out with NumPy (savemat writes cells one by one in Python); the bytes are
+    exactly savemat's, so MATLAB, Octave and scipy read what they read from savemat."""
+    import io
+    struct = mat.problem_struct(build_model(PUZZLES[name], scheme, order, enc))
+    reference = io.BytesIO()
+    sio.savemat(reference, {"problem": struct}, format="5", do_compression=False, oned_as="column")
+    assert mat._mat5_element(struct, "problem") == reference.getvalue()[128:]
+
+
+@pytest.mark.parametrize("names", [[], ["x"], ["ab", "abcd", "abcde", "abcdefgh", "abcdefghi", "q" * 40]])
+def test_cell_of_names_bytes_are_what_savemat_writes(names):
+    import io
+    cells = mat._cellstr(names)
+    reference = io.BytesIO()
+    sio.savemat(reference, {"v": cells}, format="5", do_compression=False, oned_as="column")
+    assert mat._mat5_element(cells, "v") == reference.getvalue()[128:]
