@@ -7,12 +7,17 @@ Files of an export:
   ``N``, ``variant``, ``scheme``, ``order``, ``clue_encoding``, ``puzzle``, ``shape``, ``rows``,
   ``columns``, ``nonzeros``, ...), 1-based where MATLAB indexes: ``meta.kept_columns`` (reduce
   only) holds the 1-based full positions of the solver columns, ``meta.clues`` is ``[r c d]`` per
-  clue and ``meta.clue_positions`` the 1-based full position of each clue variable.
+  clue and ``meta.clue_positions`` the 1-based full position of each clue variable; and
+  ``problem``, the structure ``mpsread(file, 'ReturnNames', true)`` returns (see
+  :func:`problem_struct`), so that ``problem.options = optimoptions('intlinprog');
+  intlinprog(problem)`` works as it does on a read MPS file.
 * ``solve_sudoku.m``  a script written for this model's convention. It reads ``model.mat`` if
   present, else the CSV export (``Aeq_ijv.csv``, ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``
   of :mod:`formats.csv`), solves with ``intlinprog`` (MATLAB) or ``glpk`` (GNU Octave), expands a
   ``reduce`` solution, decodes ``x`` with the ``reshape``/``permute`` lines of the convention,
-  prints the grid and writes ``sudoku.csv`` (N x N integers, no header).
+  prints the grid and writes ``sudoku.csv`` (N x N integers, no header); where figures can be
+  shown it also draws the grid (thick box or region lines, clues bold, as seed 001 does), and
+  headless it skips the drawing silently (``sudoku_figure`` saves it to a file, headless too).
 * ``kept_columns.csv``  (reduce only) the kept-column map, 1-based, one per line, so that the
   script also works from the CSV files alone.
 
@@ -23,6 +28,7 @@ few (at most ``N^2``), document the puzzle and are needed in the CSV-only case w
 """
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -76,10 +82,129 @@ def _col(values, dtype=np.float64) -> np.ndarray:
 
 
 def _cellstr(values) -> np.ndarray:
-    """A column cell array of char vectors for savemat."""
-    cells = np.empty((len(values), 1), dtype=object)
-    cells[:, 0] = [str(v) for v in values]
-    return cells
+    """A column cell array of char vectors (an object array of str; no Python loop)."""
+    return np.asarray(values).astype(str).astype(object).reshape(-1, 1)
+
+
+def problem_struct(model, arrays: dict | None = None) -> dict:
+    """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
+
+    Fields in mpsread's order: ``f``, ``Aineq`` (sparse 0 x n), ``bineq`` (0 x 1), ``Aeq`` (sparse
+    double), ``beq``, ``lb``, ``ub``, ``intcon`` (column vectors), ``solver = 'intlinprog'``, then
+    the names that ``'ReturnNames', true`` adds: ``variableNames`` (n x 1 cell of char vectors)
+    and ``constraintNames`` (a struct with ``ineqlin``, 0 x 1, and ``eqlin``, m x 1 cells of char
+    vectors). mpsread's ``options`` object cannot be stored in a v5 file; ``solve_sudoku.m``
+    adds ``optimoptions('intlinprog', ...)`` before calling ``intlinprog(problem)``.
+
+    Parameters
+    ----------
+    model : Model
+    arrays : dict, optional
+        Already converted ``Aeq``, ``beq``, ``f``, ``lb``, ``ub``, ``intcon`` to reuse.
+
+    Returns
+    -------
+    dict
+        Field name -> value, in field order, ready for ``scipy.io.savemat``.
+    """
+    if arrays is None:
+        arrays = {"Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64), "beq": _col(model.beq), "f": _col(model.cost),
+                  "lb": _col(model.lb), "ub": _col(model.ub), "intcon": _col(np.flatnonzero(model.integrality) + 1)}
+    return {
+        "f": arrays["f"],
+        "Aineq": sp.csc_matrix((0, model.n_cols), dtype=np.float64),
+        "bineq": np.zeros((0, 1)),
+        "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
+        "intcon": arrays["intcon"],
+        "solver": "intlinprog",
+        "variableNames": _cellstr(model.col_names),
+        "constraintNames": {"ineqlin": np.empty((0, 1), dtype=object), "eqlin": _cellstr(model.row_labels)},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# a MATLAB v5 element writer for `problem`: scipy's savemat writes a cell array one element at a
+# time in Python (~40 us each: 14 s for the 262,144 names of a 64x64), so the name cells are
+# laid out with NumPy here, in the byte layout savemat itself uses (same decoded content)
+# ---------------------------------------------------------------------------------------------
+_MI_INT8, _MI_INT32, _MI_UINT32, _MI_DOUBLE, _MI_MATRIX, _MI_COMPRESSED, _MI_UTF8 = 1, 5, 6, 9, 14, 15, 16
+_MX_CELL, _MX_STRUCT, _MX_CHAR, _MX_SPARSE, _MX_DOUBLE = 1, 2, 4, 5, 6
+
+
+def _pad8(n):
+    return (n + 7) // 8 * 8
+
+
+def _data_element(mi_type: int, payload: bytes, small_ok: bool = True) -> bytes:
+    """One tagged data element; 1..4 bytes go in the small format (tag and data in 8 bytes)."""
+    if small_ok and 0 < len(payload) <= 4:
+        return np.array([mi_type | (len(payload) << 16)], "<u4").tobytes() + payload.ljust(4, b"\0")
+    return np.array([mi_type, len(payload)], "<u4").tobytes() + payload.ljust(_pad8(len(payload)), b"\0")
+
+
+def _matrix(mx_class: int, dims, name: str, body: bytes, nzmax: int = 0) -> bytes:
+    """A miMATRIX element: array flags, dimensions, name, then ``body`` (the data elements)."""
+    content = (_data_element(_MI_UINT32, np.array([mx_class, nzmax], "<u4").tobytes(), small_ok=False)
+               + _data_element(_MI_INT32, np.asarray(dims, "<i4").tobytes(), small_ok=False)
+               + _data_element(_MI_INT8, name.encode("ascii"))
+               + body)
+    return np.array([_MI_MATRIX, len(content)], "<u4").tobytes() + content
+
+
+def _cellstr_element(names, name: str = "") -> bytes:
+    """A column cell array of char row vectors, all elements laid out at once with NumPy."""
+    text = np.char.encode(np.asarray(names).astype(str).ravel(), "utf-8")
+    count = text.size
+    lengths = np.char.str_len(text).astype(np.int64)
+    small = lengths <= 4
+    sizes = 56 + np.where(small, 0, (lengths + 7) // 8 * 8)   # tag, header, data tag (small: + data), data
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    buf = np.zeros(int(sizes.sum()), dtype=np.uint8)
+    words = buf.view("<u4")
+    at = starts // 4
+    for k, value in enumerate((_MI_MATRIX, sizes - 8, _MI_UINT32, 8, _MX_CHAR, 0, _MI_INT32, 8, 1, lengths,
+                               _MI_INT8, 0)):
+        words[at + k] = value
+    words[at + 12] = np.where(small, _MI_UTF8 | (lengths << 16), _MI_UTF8)
+    words[at[~small] + 13] = lengths[~small]
+    data_start = starts + np.where(small, 52, 56)
+    if count:
+        chars = text.view(np.uint8).reshape(count, -1)
+        keep = np.arange(chars.shape[1]) < lengths[:, None]
+        offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        buf[np.repeat(data_start, lengths) + offsets] = chars[keep]
+    return _matrix(_MX_CELL, (count, 1), name, buf.tobytes())
+
+
+def _mat5_element(value, name: str = "") -> bytes:
+    """``value`` (dict, sparse, 2-D float array, str, column of names) as a miMATRIX element."""
+    if isinstance(value, dict):
+        width = max(len(k) for k in value) + 1
+        names = b"".join(k.encode("ascii").ljust(width, b"\0") for k in value)
+        body = (_data_element(_MI_INT32, np.array([width], "<i4").tobytes())
+                + _data_element(_MI_INT8, names)
+                + b"".join(_mat5_element(v) for v in value.values()))
+        return _matrix(_MX_STRUCT, (1, 1), name, body)
+    if sp.issparse(value):
+        a = sp.csc_matrix(value, dtype=np.float64)
+        a.sort_indices()
+        body = (_data_element(_MI_INT32, a.indices.astype("<i4").tobytes(), small_ok=False)
+                + _data_element(_MI_INT32, a.indptr.astype("<i4").tobytes(), small_ok=False)
+                + _data_element(_MI_DOUBLE, a.data.astype("<f8").tobytes(), small_ok=False))
+        return _matrix(_MX_SPARSE, a.shape, name, body, nzmax=max(a.nnz, 1))
+    if isinstance(value, str):
+        return _matrix(_MX_CHAR, (1, len(value)), name, _data_element(_MI_UTF8, value.encode("utf-8")))
+    value = np.asarray(value)
+    if value.dtype == object:
+        return _cellstr_element(value, name) if value.size else _matrix(_MX_CELL, value.shape, name, b"")
+    body = _data_element(_MI_DOUBLE, np.asarray(value, "<f8").tobytes(order="F"), small_ok=False)
+    return _matrix(_MX_DOUBLE, value.shape, name, body)
+
+
+def _compressed_variable(name: str, value) -> bytes:
+    """A top-level variable as savemat(do_compression=True) stores it: a zlib-compressed miMATRIX."""
+    packed = zlib.compress(_mat5_element(value, name))
+    return np.array([_MI_COMPRESSED, len(packed)], "<u4").tobytes() + packed
 
 
 def write(model, path, **_) -> Path:
@@ -95,22 +220,11 @@ def write(model, path, **_) -> Path:
         "intcon": _col(np.flatnonzero(model.integrality) + 1),
         "meta": _matlab_meta(model),
     }
-    # the structure mpsread returns, so MATLAB users can call intlinprog(problem) directly
-    arrays["problem"] = {
-        "f": arrays["f"], "intcon": arrays["intcon"],
-        "Aineq": sp.csc_matrix((0, model.n_cols), dtype=np.float64), "bineq": np.zeros((0, 1)),
-        "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
-        "solver": "intlinprog",
-    }
-    # names as mpsread(..., 'ReturnNames', true) gives them: cell arrays of char vectors
-    arrays["names"] = {
-        "VariableNames": _cellstr(model.col_names),
-        "EqualityNames": _cellstr(model.row_labels),
-        "InequalityNames": np.empty((0, 1), dtype=object),
-    }
     try:
         with atomic_open(path, "wb", compress=False) as f:
             sio.savemat(f, arrays, format="5", do_compression=True, oned_as="column")
+            # appended as one more variable: a v5 file is its header followed by variables
+            f.write(_compressed_variable("problem", problem_struct(model, arrays)))
     except ValueError as e:  # e.g. a variable above the v5 limit of 2 GB
         raise FormatError(f"{path}: cannot write a MATLAB v5 file: {e}") from None
     return path
@@ -241,6 +355,109 @@ def _clue_block(model) -> list[str]:
     return lines
 
 
+def _unit_lines(puzzle) -> list[str]:
+    """MATLAB lines setting ``units`` (N x N ids whose borders are drawn thick) and ``diagonals``."""
+    lines = [f"diagonals = {'true' if puzzle.has_diagonals else 'false'};   % Sudoku-X: both long diagonals are units"]
+    if puzzle.regions is not None:
+        lines.append("% jigsaw regions, one 0-based id per cell (row by row): their borders are drawn thick")
+        body = [" ".join(str(v) for v in row) + ";" for row in puzzle.regions.tolist()]
+        lines += ["units = [ ...", *[f"  {row} ..." for row in body], "];"]
+    elif puzzle.has_boxes:
+        lines += ["[unit_r, unit_c] = ndgrid(0:N-1, 0:N-1);",
+                  "units = floor(unit_r / h) * (N / w) + floor(unit_c / w);   % box id of each cell"]
+    else:
+        lines.append("units = zeros(N);   % no boxes (Latin square): only the frame is thick")
+    return lines
+
+
+def _figure_lines(model) -> list[str]:
+    """The drawing section of ``solve_sudoku.m``: the solved grid as a figure, the way seed 001
+    draws it (thick box lines, clues in bold), only where figures can be shown or when asked
+    to save one; any failure there is one printed line, never an error of the script."""
+    p = model.puzzle
+    return [
+        "",
+        "% -- draw the grid in a figure (thick box/region lines, clues bold) -----------------------",
+        "% Only where a figure can be shown: MATLAB with figure windows (not -nodisplay/-batch);",
+        "% GNU Octave with DISPLAY set and a windowing toolkit (qt/fltk; Octave's gnuplot toolkit",
+        "% prints text art on a dead display, so it only saves files). sudoku_draw = false skips it;",
+        "% sudoku_figure = 'grid.png' also saves the figure (works headless, figure invisible).",
+        "if exist('sudoku_draw', 'var') && ~isempty(sudoku_draw)",
+        "  want_figure = logical(sudoku_draw);",
+        "else",
+        "  want_figure = true;",
+        "end",
+        "if exist('sudoku_figure', 'var') && ~isempty(sudoku_figure)",
+        "  figure_file = sudoku_figure;",
+        "else",
+        "  figure_file = '';",
+        "end",
+        "can_show = false;",
+        "try",
+        "  if exist('OCTAVE_VERSION', 'builtin')",
+        "    can_show = ~isempty(getenv('DISPLAY')) && any(strcmp(graphics_toolkit(), {'qt', 'fltk'}));",
+        "  else",
+        "    can_show = usejava('desktop') || feature('ShowFigureWindows');",
+        "  end",
+        "catch",
+        "  can_show = false;",
+        "end",
+        "if want_figure && (can_show || ~isempty(figure_file))",
+        "  try",
+        *["    " + line for line in _unit_lines(p)],
+        "    if can_show, visible = 'on'; else, visible = 'off'; end",
+        "    if exist('OCTAVE_VERSION', 'builtin')   % saving through gnuplot is fine: no 'discouraged' notice",
+        "      warning('off', 'Octave:gnuplot-graphics');",
+        "    end",
+        f"    fig = figure('Visible', visible, 'Color', 'w', 'Name', 'Sudoku {p.n}x{p.n} {p.variant}', 'NumberTitle', 'off');",
+        "    ax = axes('Parent', fig, 'Position', [0.05 0.05 0.9 0.9]);",
+        "    hold(ax, 'on');",
+        "    if diagonals   % shade the two long diagonals",
+        "      k = (1:N)';",
+        "      cells = [k k; k N + 1 - k];   % [row col]",
+        "      patch('Parent', ax, 'XData', [cells(:, 2) - 1, cells(:, 2), cells(:, 2), cells(:, 2) - 1]', ...",
+        "            'YData', [cells(:, 1) - 1, cells(:, 1) - 1, cells(:, 1), cells(:, 1)]', ...",
+        "            'FaceColor', [0.9 0.9 0.9], 'EdgeColor', 'none');",
+        "    end",
+        "    k = 0:N;   % thin lines around every cell, NaN-separated in one line object",
+        "    thin_x = [k; k; nan(1, N + 1)]; thin_y = [zeros(1, N + 1); N * ones(1, N + 1); nan(1, N + 1)];",
+        "    plot(ax, [thin_x(:); thin_y(:)], [thin_y(:); thin_x(:)], '-', 'Color', [0.6 0.6 0.6], 'LineWidth', 0.5);",
+        "    % thick lines where the unit (box or region) changes, and the frame",
+        "    [vr, vc] = find(units(:, 1:end-1) ~= units(:, 2:end));   % border right of cell (vr, vc)",
+        "    [hr, hc] = find(units(1:end-1, :) ~= units(2:end, :));   % border below cell (hr, hc)",
+        "    vr = vr(:); vc = vc(:); hr = hr(:); hc = hc(:);",
+        "    thick_x = [[vc vc nan(size(vc))]', [hc - 1, hc, nan(size(hc))]'];   % 3 x segments",
+        "    thick_y = [[vr - 1, vr, nan(size(vr))]', [hr hr nan(size(hr))]'];",
+        "    plot(ax, [thick_x(:); 0; N; N; 0; 0], [thick_y(:); 0; 0; N; N; 0], 'k-', 'LineWidth', 2.5);",
+        "    is_clue = false(N);",
+        "    if ~isempty(clues), is_clue(sub2ind([N N], clues(:, 1), clues(:, 2))) = true; end",
+        "    font_size = max(5, round(160 / N));",
+        "    [cr, cc] = find(is_clue);",
+        "    [fr, fc] = find(~is_clue);",
+        "    label = @(r, c) arrayfun(@(d) sprintf('%d', d), sudoku(sub2ind([N N], r, c)), 'UniformOutput', false);",
+        "    if ~isempty(cr)   % clues in bold black, filled-in digits in blue",
+        "      text(cc - 0.5, cr - 0.5, label(cr, cc), 'Parent', ax, 'FontWeight', 'bold', 'FontSize', font_size, ...",
+        "           'HorizontalAlignment', 'center', 'VerticalAlignment', 'middle', 'Color', [0 0 0]);",
+        "    end",
+        "    if ~isempty(fr)",
+        "      text(fc - 0.5, fr - 0.5, label(fr, fc), 'Parent', ax, 'FontSize', font_size, ...",
+        "           'HorizontalAlignment', 'center', 'VerticalAlignment', 'middle', 'Color', [0.1 0.35 0.75]);",
+        "    end",
+        "    set(ax, 'YDir', 'reverse');",
+        "    axis(ax, [0 N 0 N]); axis(ax, 'equal'); axis(ax, 'off');",
+        "    hold(ax, 'off');",
+        "    if ~isempty(figure_file)",
+        "      print(fig, figure_file, '-dpng');",
+        "      fprintf('Wrote %s\\n', figure_file);",
+        "    end",
+        "    if ~can_show, close(fig); end",
+        "  catch err",
+        "    fprintf('No figure drawn: %s\\n', err.message);",
+        "  end",
+        "end",
+    ]
+
+
 def render_script(model) -> str:
     """The text of ``solve_sudoku.m`` for ``model`` (its convention, encoding and clues)."""
     conv = model.convention
@@ -266,6 +483,9 @@ def render_script(model) -> str:
         "%   sudoku_use_csv  true: ignore model.mat and read Aeq_ijv.csv, beq.csv, lb.csv, ub.csv, f.csv",
         "%   sudoku_out      path of the solution CSV (default: <sudoku_dir>/sudoku.csv)",
         "%   sudoku_time_limit  seconds the solver may take (glpk tmlim / intlinprog MaxTime; default: none)",
+        "%   sudoku_draw     false: no figure (default: draw the solved grid where figures can be shown)",
+        "%   sudoku_figure   also save the figure to this .png file (works headless too; run() changes into",
+        "%                   this script's folder, so give a full path: fullfile(pwd, 'grid.png'))",
         "",
         f"N = {n}; h = {p.h}; w = {p.w};   % grid side / digits, box rows, box columns",
         f"has_boxes = {'true' if p.has_boxes else 'false'};",
@@ -398,6 +618,7 @@ def render_script(model) -> str:
         "  dlmwrite(out_file, sudoku, ',');",
         "end",
         "fprintf('Wrote %s\\n', out_file);",
+        *_figure_lines(model),
     ]
     return "\n".join(head) + "\n"
 

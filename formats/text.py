@@ -73,7 +73,10 @@ def number_strings(values, max_len: int | None = None, where: str = "number") ->
     values = np.asarray(values, dtype=float).ravel()
     integral = (values == np.rint(values)) & (np.abs(values) < _EXACT_INTEGER)
     if integral.all():
-        return values.astype(np.int64).astype("S16")
+        s = values.astype(np.int64).astype("S16")
+        if max_len is None or not (np.strings.str_len(s) > max_len).any():
+            return s
+        s = s.astype("S24")  # some integers are too long for the field: round them below
     s = values.astype("S24")  # numpy's float -> bytes cast is the shortest round-trip repr, in C
     s[integral] = values[integral].astype(np.int64).astype("S24")
     s[values == np.inf] = b"Inf"

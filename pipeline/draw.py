@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,8 +27,13 @@ HIGHLIGHT_COLOUR = "#ff9a8a"
 REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
 
 
-def load_matplotlib():
+def load_matplotlib(command: str = "drawing"):
     """Import matplotlib with the headless Agg backend.
+
+    Parameters
+    ----------
+    command : str
+        What needs it, for the error message (``draw``, ``spy``, ``report``).
 
     Returns
     -------
@@ -42,7 +48,7 @@ def load_matplotlib():
     try:
         import matplotlib
     except ImportError:
-        raise PipelineError("drawing needs matplotlib: pip install '.[plot]'") from None
+        raise PipelineError(f"{command} needs matplotlib: pip install '.[plot]'") from None
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "sudoku-pipeline"
     import matplotlib.pyplot as plt
@@ -107,20 +113,75 @@ def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
 
 
 def parse_cells(text: str, n: int) -> np.ndarray:
-    """Parse ``"r1c2,r3c4"`` (1-based) into an (N, N) bool mask.
+    """Parse cells ``"r1c2,r3c4"`` (1-based) into an (N, N) bool mask.
+
+    Commas or spaces separate cells, and a cell may carry its digit (``r1c2=5``), so the lists
+    ``explain`` prints (conflicting clues, cells where solutions differ) can be pasted as they are.
+
+    Parameters
+    ----------
+    text : str
+        The cells.
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    ndarray
+        (N, N) bool, True on the listed cells.
 
     Raises
     ------
     PipelineError
         On a malformed or out-of-range cell.
+
+    Examples
+    --------
+    >>> parse_cells("r1c2=5 r3c4=7", 4).nonzero()
+    (array([0, 2]), array([1, 3]))
     """
     mask = np.zeros((n, n), dtype=bool)
-    for token in filter(None, (t.strip() for t in text.split(","))):
-        m = re.fullmatch(r"[rR](\d+)[cC](\d+)", token)
+    for token in text.replace(",", " ").split():
+        m = re.fullmatch(r"[rR](\d+)[cC](\d+)(?:=\w+)?", token)
         if not m or not (1 <= int(m.group(1)) <= n and 1 <= int(m.group(2)) <= n):
             raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with 1 <= R, C <= {n}")
         mask[int(m.group(1)) - 1, int(m.group(2)) - 1] = True
     return mask
+
+
+def input_symbols(text: str, n: int) -> str:
+    """How a puzzle's text spells digits above 9: ``"letters"`` for the compact form, else ``"numbers"``.
+
+    The compact form writes each cell as one character (``A`` = 10, ...), so a line without
+    separators holding a row (N characters) or the whole grid (N*N) means letters; rows of
+    separated cells, CSV and clue lists mean numbers.
+
+    Parameters
+    ----------
+    text : str
+        The puzzle as given (a line or a file's text).
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    str
+        ``"letters"`` or ``"numbers"`` (always numbers for N <= 9).
+
+    Examples
+    --------
+    >>> input_symbols("D92.....G...43.." * 16, 16)
+    'letters'
+    >>> input_symbols("16 0 0 3 0 0 0 0 0 0 0 0 0 0 0 0", 16)
+    'numbers'
+    """
+    if n <= 9:
+        return "numbers"
+    for line in text.splitlines():
+        line = line.strip()
+        if len(line) in (n, n * n) and re.fullmatch(r"[0-9A-Za-z.]+", line):
+            return "letters"
+    return "numbers"
 
 
 def symbol_table(n: int, symbols: str = "numbers") -> list[str]:
@@ -237,7 +298,10 @@ def save_figure(fig, path) -> Path:
     metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "ModDate": None, "Creator": None,
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix="." + path.name, suffix=".tmp")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PipelineError(f"--to {path}: no such directory {str(folder)!r}")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + path.name, suffix=".tmp")
     os.close(fd)
     try:
         fig.savefig(tmp, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
@@ -272,9 +336,24 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None, box
     return mask
 
 
+def _puzzle_text(source: str) -> str:
+    """The text of a PUZZLE argument (a file's contents, or the argument itself)."""
+    try:
+        if len(source) < 4096 and "\n" not in source and Path(source).is_file():
+            return Path(source).read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        pass
+    return source
+
+
 def cmd_draw(args) -> int:
-    puzzle = puzzle_from_args(args)
-    load_matplotlib()
+    load_matplotlib("draw")  # the missing extra is named before any work is done
+    # standard input is read once here, so that its text also tells numbers from letters
+    source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
+    puzzle = puzzle_from_args(args, source)
+    symbols = args.symbols
+    if symbols == "auto":
+        symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
     grid = None
     if args.grid:
         grid = parse_grid(args.grid, box=args.box)
@@ -286,8 +365,11 @@ def cmd_draw(args) -> int:
             raise PipelineError(f"--solution: the puzzle has no solution ({result.status})")
         grid = result.grid
     mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
-    fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=args.symbols)
-    path = save_figure(fig, args.to)
+    fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
+    try:
+        path = save_figure(fig, args.to)
+    finally:
+        load_matplotlib().close(fig)  # main() may be called many times in one process
     print(f"wrote {path}")
     return 0
 
@@ -301,9 +383,11 @@ def add_command(subparsers) -> None:
     source.add_argument("--grid", metavar="FILE", help="draw this (possibly wrong) filled-in grid")
     p.add_argument("--candidates", action="store_true", help="pencil-mark candidates on empty cells")
     p.add_argument("--highlight", action="append", metavar="SPEC",
-                   help="cells to shade: 'r1c2,r3c4', 'violations' (of --grid), 'conflicts:r1c1,r2c2', "
-                        "'diff:GRIDFILE'; repeatable")
-    p.add_argument("--symbols", choices=("numbers", "letters"), default="numbers",
-                   help="digits above 9 as numbers (default) or letters A..")
+                   help="cells to shade: 'r1c2,r3c4', 'violations' (rule breaks and changed clues of --grid), "
+                        "'conflicts:r1c1=5 r2c2=7' (explain's conflicting clues, pasted), 'diff:GRIDFILE' "
+                        "(cells where it differs from --grid/--solution); repeatable")
+    p.add_argument("--symbols", choices=("auto", "numbers", "letters"), default="auto",
+                   help="digits above 9 as numbers or letters A..; default auto: as the input spells them "
+                        "(letters for the compact one-character-per-cell form)")
     p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
     p.set_defaults(func=cmd_draw)

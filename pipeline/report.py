@@ -50,11 +50,14 @@ def _svg(fig) -> str:
 def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
     plt = load_matplotlib()
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    every = np.concatenate([df["seconds"].to_numpy(dtype=float) for df in frames.values()])
+    every = every[np.isfinite(every) & (every > 0)]
+    # one set of log-spaced bins for every output, so that their bars line up
+    bins = np.logspace(np.log10(every.min()), np.log10(every.max()) + 1e-9, 30) if every.size else None
     for name, df in frames.items():
         seconds = df["seconds"].to_numpy(dtype=float)
         seconds = seconds[np.isfinite(seconds) & (seconds > 0)]
         if seconds.size:
-            bins = np.logspace(np.log10(seconds.min()), np.log10(seconds.max()) + 1e-9, 30)
             left.hist(seconds, bins=bins, alpha=0.6, label=name)
         right.scatter(df["nodes"].clip(lower=0) + 1, df["seconds"], s=10, alpha=0.7, label=name)
     left.set_xscale("log")
@@ -70,24 +73,42 @@ def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
 
 
 def _comparison(frames: dict[str, pd.DataFrame]) -> str:
-    (name_a, a), (name_b, b) = list(frames.items())[:2]
-    both = a.merge(b, on="index", suffixes=("_a", "_b"))
-    if (both["puzzle_a"] != both["puzzle_b"]).any():
-        return "<p>The outputs are not of the same input: no per-puzzle comparison.</p>"
+    """Each further output against the first, puzzle by puzzle (same input, matched by index)."""
+    (name_a, a), *others = list(frames.items())
+    parts = []
     plt = load_matplotlib()
-    fig, ax = plt.subplots(figsize=(4.5, 4.5))
-    ax.scatter(both["seconds_a"], both["seconds_b"], s=10)
-    low = float(np.nanmin(both[["seconds_a", "seconds_b"]].to_numpy())) or 1e-6
-    high = float(np.nanmax(both[["seconds_a", "seconds_b"]].to_numpy())) or 1.0
-    ax.plot([low, high], [low, high], color="#999999", lw=0.8)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel(f"seconds: {name_a}")
-    ax.set_ylabel(f"seconds: {name_b}")
-    both["ratio"] = both["seconds_b"] / both["seconds_a"]
-    table = both[["index", "status_a", "status_b", "seconds_a", "seconds_b", "ratio"]].sort_values(
-        "ratio", ascending=False).head(20)
-    return _svg(fig) + table.to_html(index=False, float_format="%.4g", border=0)
+    for name_b, b in others:
+        both = a.merge(b, on="index", suffixes=("_a", "_b"))
+        title = f"<h3>{html.escape(name_b)} against {html.escape(name_a)}</h3>"
+        if len(both) == 0 or (both["puzzle_a"] != both["puzzle_b"]).any():
+            parts.append(title + "<p>The outputs are not of the same input: no per-puzzle comparison.</p>")
+            continue
+        same_status = both["status_a"] == both["status_b"]
+        solved = (both["status_a"] == "optimal") & (both["status_b"] == "optimal")
+        same_grid = solved & (both["solution_a"] == both["solution_b"])
+        ratio = both["seconds_b"] / both["seconds_a"]
+        faster = int((both["seconds_b"] < both["seconds_a"]).sum())
+        summary = (f"<p>{len(both)} puzzles in both; status agrees on {int(same_status.sum())}, the grid on "
+                   f"{int(same_grid.sum())} of {int(solved.sum())} solved by both; {html.escape(name_b)} is faster "
+                   f"on {faster}; median time ratio {html.escape(name_b)}/{html.escape(name_a)} "
+                   f"{float(np.nanmedian(ratio.replace(np.inf, np.nan))):.3g}.</p>")
+        fig, ax = plt.subplots(figsize=(4.5, 4.5))
+        ax.scatter(both["seconds_a"], both["seconds_b"], s=10)
+        values = both[["seconds_a", "seconds_b"]].to_numpy(dtype=float)
+        values = values[np.isfinite(values) & (values > 0)]
+        if values.size:
+            ax.plot([values.min(), values.max()], [values.min(), values.max()], color="#999999", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(f"seconds: {name_a}")
+        ax.set_ylabel(f"seconds: {name_b}")
+        table = pd.DataFrame({"index": both["index"], f"status {name_a}": both["status_a"],
+                              f"status {name_b}": both["status_b"], f"seconds {name_a}": both["seconds_a"],
+                              f"seconds {name_b}": both["seconds_b"], "ratio": ratio})
+        # disagreements first, then the largest slow-downs
+        table = table.assign(_key=~same_status).sort_values(["_key", "ratio"], ascending=False).drop(columns="_key")
+        parts.append(title + summary + _svg(fig) + table.head(20).to_html(index=False, float_format="%.4g", border=0))
+    return "".join(parts)
 
 
 def _slowest(df: pd.DataFrame) -> str:
@@ -95,7 +116,10 @@ def _slowest(df: pd.DataFrame) -> str:
     plt = load_matplotlib()
     for _, row in df.nlargest(SLOWEST, "seconds").iterrows():
         try:
-            puzzle = parse_puzzle(row["puzzle"], variant=row["variant"] if row["variant"] in ("classic", "x", "latin") else None)
+            regions = row.get("regions") if isinstance(row.get("regions"), str) and row.get("regions") else None
+            if regions is None and row["variant"] not in ("classic", "x", "latin"):
+                raise PipelineError(f"the output has no regions for this {row['variant']} puzzle")
+            puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions)
             grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None
             fig = draw_grid(puzzle, grid, inches=2.6)
             picture = _svg(fig)
@@ -129,6 +153,7 @@ def build_report(outs: list) -> str:
 
 
 def cmd_report(args) -> int:
+    load_matplotlib("report")  # the missing extra is named before any work is done
     text = build_report(args.outs)
     path = Path(args.to)
     fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix="." + path.name, suffix=".tmp")

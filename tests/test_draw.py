@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.build import build_model
 from pipeline.cli import main
-from pipeline.draw import candidates, parse_cells, violations
+from pipeline.draw import candidates, input_symbols, parse_cells, violations
 from pipeline.errors import PipelineError
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solve import solve
@@ -83,8 +83,83 @@ def test_bad_suffix_is_one_line_error(tmp_path, capsys):
     assert err.startswith("error:") and err.count("\n") == 1
 
 
-def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("argv", [["draw"], ["spy"], ["report", "."]])
+def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch, argv):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    assert main(["draw", "--to", str(tmp_path / "x.png")]) == 2
-    assert "pip install '.[plot]'" in capsys.readouterr().err
+    assert main([*argv, "--to", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {argv[0]} needs matplotlib: pip install '.[plot]'\n"
+
+
+def test_cells_as_explain_prints_them():
+    # explain lists conflicting clues as "r1c2=5 r3c4=7" and differing cells as "r1c2 r3c4"
+    mask = parse_cells("r1c2=5 r3c4=7,r9c9", 9)
+    assert mask.sum() == 3 and mask[0, 1] and mask[2, 3] and mask[8, 8]
+    with pytest.raises(PipelineError, match="r0c1"):
+        parse_cells("r0c1=4", 9)
+
+
+@pytest.mark.parametrize("text,n,want", [
+    ("D92.....G...43.." * 16, 16, "letters"),                      # compact line
+    ("\n".join(["D92.....G...43.."] * 16), 16, "letters"),         # compact rows
+    ("\n".join([" ".join(["16"] + ["0"] * 15)] * 16), 16, "numbers"),  # separated cells
+    ("1,1,12\n2,3,16\n", 16, "numbers"),                           # clue list
+    ("0" * 81, 9, "numbers"),
+])
+def test_input_symbols_follow_the_input(text, n, want):
+    assert input_symbols(text, n) == want
+
+
+def test_letters_or_numbers_as_the_input_used(tmp_path, monkeypatch):
+    """A compact 16x16 (letters) is drawn with letters, a space-separated one with numbers."""
+    import pipeline.draw as draw_module
+    from pipeline.puzzle import parse_puzzle as parse
+    compact = tmp_path / "compact.txt"
+    compact.write_text("D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61...."
+                       + "." * 176 + "\n")
+    numbers = tmp_path / "numbers.txt"
+    numbers.write_text("\n".join(" ".join(map(str, row)) for row in parse(compact.read_text()).grid) + "\n")
+    drawn = {}
+    real = draw_module.draw_grid
+
+    def spy_on(puzzle, grid=None, **kw):
+        fig = real(puzzle, grid, **kw)
+        drawn["texts"] = sorted({t.get_text() for t in fig.axes[0].texts})
+        return fig
+
+    monkeypatch.setattr(draw_module, "draw_grid", spy_on)
+    for src, extra, want in ((compact, [], "G"), (numbers, [], "16"), (numbers, ["--symbols", "letters"], "G"),
+                             (compact, ["--symbols", "numbers"], "16")):
+        assert main(["draw", str(src), *extra, "--to", str(tmp_path / "g.svg")]) == 0
+        assert want in drawn["texts"], (src.name, extra, drawn["texts"])
+        assert ({"G", "16"} - {want}).isdisjoint(drawn["texts"])
+
+
+def test_stdin_puzzle_is_read_once(tmp_path, monkeypatch):
+    import io
+    import sys
+    monkeypatch.setattr(sys, "stdin", io.StringIO("..43...1.2......\n"))
+    out = tmp_path / "j.png"
+    assert main(["draw", "-", "--regions", "0001011122332233", "--solution", "--to", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_missing_output_directory_is_one_line(tmp_path, capsys):
+    assert main(["draw", "--to", str(tmp_path / "no" / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "no such directory" in err and err.count("\n") == 1
+
+
+def test_highlight_violations_and_differences_mark_the_right_cells():
+    from pipeline.draw import highlight_mask
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    solution = solve(build_model(puzzle)).grid
+    wrong = solution.copy()
+    empty = np.argwhere(puzzle.grid == 0)
+    (r1, c1), (r2, c2) = empty[0], empty[1]   # two empty cells of the same row
+    wrong[r1, c1], wrong[r2, c2] = wrong[r2, c2], wrong[r1, c1]
+    mask = highlight_mask(["violations"], puzzle, wrong, None)
+    assert mask[r1, c1] and mask[r2, c2]
+    diff = highlight_mask([f"diff:{''.join(map(str, solution.ravel()))}"], puzzle, wrong, None)
+    assert set(map(tuple, np.argwhere(diff))) == {(r1, c1), (r2, c2)}

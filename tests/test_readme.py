@@ -77,7 +77,19 @@ def run(root: Path, args: list[str]) -> subprocess.CompletedProcess:
 
 
 def prepare(root: Path, argv: list[str]) -> None:
-    """Make the files an ``import`` line of the tour reads, as the README makes them."""
+    """Make the files an ``import`` or ``report`` line of the tour reads, as the README makes them."""
+    if argv[3:4] == ["report"]:
+        # each OUT directory comes from the README's own batch line writing it (that line may run
+        # in another xdist worker's copy); running it again only resumes
+        for out in (a for a in argv[4:] if not a.startswith("-")):
+            if argv[argv.index(out) - 1] == "--to" or (root / out / "_SUCCESS").is_file():
+                continue
+            maker = [shlex.split(line, comments=True) for _, line in COMMANDS if " batch " in line
+                     and out.rstrip("/") in [a.rstrip("/") for a in shlex.split(line, comments=True)]]
+            assert maker, f"the README has no batch line writing {out}"
+            done = run(root, maker[0][1:])
+            assert done.returncode == 0, done.stderr
+        return
     if not any(a.startswith("out/") for a in argv):
         return
     if not (root / "out" / "manifest.json").is_file():

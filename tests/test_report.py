@@ -27,9 +27,10 @@ def outputs(tmp_path_factory):
     ]
     src.write_text("\n".join(lines) + "\n")
     outs = []
-    for name in ("a", "b"):
+    # HiGHS against the SAT engine (the example), and HiGHS again
+    for name, solver in (("highs", "highs"), ("sat", "sat"), ("highs2", "highs")):
         out = root / name
-        assert main(["batch", str(src), str(out)]) == 0
+        assert main(["batch", str(src), str(out), "--workers", "1", "--solver", solver]) == 0
         outs.append(out)
     return root, outs
 
@@ -44,6 +45,22 @@ def test_report_is_self_contained(outputs):
     # only XML namespace names may look like addresses: nothing is fetched
     assert "<script" not in text and "<link" not in text and "<img" not in text
     assert "https://" not in text and "http://" not in text.replace("http://www.w3.org/", "")
+
+
+def test_every_further_output_is_compared_with_the_first(outputs):
+    import pandas as pd
+    root, outs = outputs
+    page = root / "report3.html"
+    assert main(["report", *map(str, outs), "--to", str(page)]) == 0
+    text = page.read_text()
+    assert "<h3>sat against highs</h3>" in text and "<h3>highs2 against highs</h3>" in text
+    a, b = (pd.read_parquet(out).sort_values("index") for out in outs[:2])
+    agree = int((a["status"].to_numpy() == b["status"].to_numpy()).sum())
+    faster = int((b["seconds"].to_numpy() < a["seconds"].to_numpy()).sum())
+    assert f"{len(a)} puzzles in both; status agrees on {agree}," in text
+    assert f"sat is faster on {faster};" in text
+    # a histogram whose bins are shared and one slowest-puzzle drawing per output and puzzle shown
+    assert text.count("<figure>") == 3 * min(3, len(a))
 
 
 def test_not_a_batch_output(tmp_path, capsys):
@@ -67,5 +84,10 @@ def test_report_in_headless_chromium(outputs, tmp_path):
     assert run.returncode == 0
     assert "CONSOLE" not in run.stderr and "Uncaught" not in run.stderr
     import matplotlib.image as mpimg
-    pixels = mpimg.imread(str(shot))
-    assert pixels.shape[0] >= 1000 and float(np.var(pixels[..., :3])) > 1e-3
+    pixels = mpimg.imread(str(shot))[..., :3]
+    assert pixels.shape[0] >= 1000 and float(np.var(pixels)) > 1e-3
+    # the plots are there: bars of the first output (matplotlib's blue at alpha 0.6 over white)
+    # and of the second (orange), not only text
+    for rgb in ((0x79, 0xad, 0xd2), (0xff, 0xb2, 0x6e)):
+        close = np.abs(pixels * 255 - np.array(rgb)).max(axis=2) < 12
+        assert int(close.sum()) > 200, (rgb, int(close.sum()))

@@ -1,6 +1,7 @@
 """MATLAB format: .mat round trips, loadmat types, the generated solve_sudoku.m (under real Octave)."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -178,6 +179,16 @@ def _octave_cases():
         for order, enc in (("F", "reduce"), ("C", "bounds")):
             for source in ("mat", "csv"):
                 cases.append((f"jigsaw-ijk-{order}-{enc}-{source}", "jigsaw", "ijk", order, enc, source))
+    # one export of every other variant and size (classic 4x4 and 6x6, X, jigsaw_x, Latin)
+    others = [("4x4", "block", "F", "rows"), ("6x6", "block", "C", "bounds"), ("latin5", "ijk", "C", "reduce")]
+    if "x" in PUZZLES:
+        others += [("x", "ijk", "F", "rows"), ("x", "block", "C", "reduce")]
+    if (DATA / "jigsaw.csv").exists():
+        others.append(("jigsaw_x", "ijk", "F", "bounds"))
+    if (DATA / "16x16_x.txt").exists():
+        others.append(("16x16_x", "ijk", "F", "reduce"))
+    cases += [(f"{name}-{scheme}-{order}-{enc}-mat", name, scheme, order, enc, "mat")
+              for name, scheme, order, enc in others]
     return cases
 
 
@@ -188,7 +199,27 @@ def _octave_puzzle(name):
     if name == "16x16":
         # letters A.. are 10.. in the compact alphabet of pipeline.puzzle
         return parse_puzzle((DATA / "16x16_classic.txt").read_text().splitlines()[0])
+    if name == "16x16_x":
+        return parse_puzzle((DATA / "16x16_x.txt").read_text().splitlines()[0], variant="x")
+    if name == "jigsaw_x":
+        import pandas as pd
+
+        table = pd.read_csv(DATA / "jigsaw.csv")
+        row = table[table.variant == "jigsaw_x"].iloc[0]
+        return parse_puzzle(row.puzzle, regions=row.regions, variant="jigsaw_x")
     return PUZZLES[name]
+
+
+def _printed_grid(section: str, n: int) -> np.ndarray:
+    """The grid solve_sudoku.m printed (its box separators dropped) from one case's output."""
+    rows = [line for line in section.splitlines()
+            if re.fullmatch(r"[\d |]+", line.strip() or "x") and len(line.replace("|", " ").split()) == n]
+    return np.array([[int(v) for v in line.replace("|", " ").split()] for line in rows[-n:]], dtype=np.int64)
+
+
+# cases that also save the figure (sudoku_figure) headless: one per variant, both routes
+FIGURE_CASES = {case for case, name, scheme, order, enc, source in OCTAVE_CASES
+                if name != "default" or (scheme, order, enc) == ("ijk", "F", "rows")}
 
 
 def _octave_string(s: str) -> str:
@@ -214,9 +245,10 @@ def octave_run(tmp_path_factory):
         csv_format.export(model, d)
         # the CSV route gets the switch variable; the .mat route the defaults
         use_csv = "true" if source == "csv" else "false"
+        figure = f" sudoku_figure = {_octave_string(d / 'grid.png')};" if case in FIGURE_CASES else ""
         lines += [
-            "clear sudoku_dir sudoku_use_csv sudoku_out;",
-            f"sudoku_use_csv = {use_csv}; sudoku_out = {_octave_string(d / 'sudoku_out.csv')};",
+            "clear sudoku_dir sudoku_use_csv sudoku_out sudoku_figure;",
+            f"sudoku_use_csv = {use_csv}; sudoku_out = {_octave_string(d / 'sudoku_out.csv')};{figure}",
             f"try, run({_octave_string(d / 'solve_sudoku.m')}); printf('RESULT {case} OK\\n');",
             f"catch err, printf('RESULT {case} FAIL %s\\n', err.message); end",
         ]
@@ -236,8 +268,10 @@ def octave_run(tmp_path_factory):
     driver.write_text("\n".join(lines) + "\n")
     elsewhere = root / "cwd"
     elsewhere.mkdir()
+    # headless as on a server: no DISPLAY, so the figure is skipped unless sudoku_figure asks for a file
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     proc = subprocess.run([exe, "--no-gui", "--quiet", "--no-window-system", str(driver)], cwd=elsewhere,
-                          capture_output=True, text=True, timeout=240)
+                          capture_output=True, text=True, timeout=400, env=env)
     log = proc.stdout + proc.stderr
     assert "ALL DONE" in proc.stdout, log[-3000:]
     return root, proc.stdout
@@ -253,8 +287,19 @@ def test_octave_solves(octave_run, case, name, scheme, order, enc, source):
     section = out.split(f"RESULT {case} ")[0].rsplit("RESULT ", 1)[-1]
     assert reader in section
     grid = np.loadtxt(root / case / "sudoku_out.csv", delimiter=",", dtype=np.int64, ndmin=2)
-    verdict = verify_grid(grid, _octave_puzzle(name))
+    puzzle = _octave_puzzle(name)
+    verdict = verify_grid(grid, puzzle)
     assert verdict, verdict.message
+    # the grid printed on screen is the same verified grid
+    np.testing.assert_array_equal(_printed_grid(section, puzzle.n), grid)
+    assert "error" not in section.lower() and "No figure drawn" not in section, section[-2000:]
+    picture = root / case / "grid.png"
+    if case in FIGURE_CASES:
+        # the drawing code ran (invisible figure saved through Octave's toolkit): a real PNG
+        assert f"Wrote {picture}" in section, section[-2000:]
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    else:
+        assert not picture.exists() and ".png" not in section  # headless: skipped silently
 
 
 @pytest.mark.interop
@@ -299,21 +344,125 @@ def test_octave_time_limit(tmp_path):
     assert verify_grid(grid, PUZZLES["default"])
 
 
+MPSREAD_FIELDS = ["f", "Aineq", "bineq", "Aeq", "beq", "lb", "ub", "intcon", "solver",
+                  "variableNames", "constraintNames"]  # mpsread(file, 'ReturnNames', true), options aside
+
+
 @pytest.mark.parametrize("clues", ["rows", "bounds", "reduce"])
-def test_problem_struct_and_names_as_mpsread_returns_them(tmp_path, clues):
+def test_problem_struct_is_what_mpsread_returns(tmp_path, clues):
     model = build_model(parse_puzzle("1" + "0" * 15), clues=clues)
-    path = mat.write(model, tmp_path / "model.mat")
-    raw = sio.loadmat(path)
+    m, n = model.n_rows, model.n_cols
+    raw = sio.loadmat(mat.write(model, tmp_path / "model.mat"))
+    assert "names" not in raw  # one place for the names: problem.variableNames / constraintNames
     problem = raw["problem"][0, 0]
-    assert set(problem.dtype.names) == {"f", "intcon", "Aineq", "bineq", "Aeq", "beq", "lb", "ub", "solver"}
+    assert list(problem.dtype.names) == MPSREAD_FIELDS
     assert str(problem["solver"][0]) == "intlinprog"
-    for key in ("Aeq", "Aineq"):
-        assert sp.issparse(problem[key]) and problem[key].dtype == np.float64
+    for key, shape in (("Aeq", (m, n)), ("Aineq", (0, n))):
+        assert sp.issparse(problem[key]) and problem[key].dtype == np.float64 and problem[key].shape == shape, key
     assert (problem["Aeq"] != model.Aeq).nnz == 0
-    assert problem["Aineq"].shape == (0, model.n_cols)
-    np.testing.assert_array_equal(problem["beq"].ravel(), model.beq)
-    names = raw["names"][0, 0]
-    variables = [str(v[0]) for v in names["VariableNames"][:, 0]]
-    rows = [str(v[0]) for v in names["EqualityNames"][:, 0]]
-    assert variables == [str(v) for v in model.col_names]
-    assert rows == [str(v) for v in model.row_labels]
+    for key, values in (("f", model.cost), ("beq", model.beq), ("lb", model.lb), ("ub", model.ub),
+                        ("intcon", np.arange(1, n + 1)), ("bineq", np.zeros(0))):
+        assert problem[key].dtype == np.float64 and problem[key].shape == (values.size, 1), key  # double columns
+        np.testing.assert_array_equal(problem[key].ravel(), values, err_msg=key)
+    variables = problem["variableNames"]
+    assert variables.dtype == object and variables.shape == (n, 1)  # a cell array, one name per column
+    assert [str(v[0]) for v in variables[:, 0]] == [str(v) for v in model.col_names]
+    assert all(v.dtype.kind == "U" and v.shape == (1,) for v in variables[:, 0])  # char row vectors
+    names = problem["constraintNames"][0, 0]
+    assert list(names.dtype.names) == ["ineqlin", "eqlin"]
+    assert names["ineqlin"].shape == (0, 1) and names["eqlin"].shape == (m, 1)
+    assert [str(v[0]) for v in names["eqlin"][:, 0]] == [str(v) for v in model.row_labels]
+
+
+def _octave_exe():
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:
+        pytest.skip("GNU Octave not found (octave-cli/octave not on PATH)")
+    return exe
+
+
+@pytest.mark.interop
+def test_octave_loads_problem_as_mpsread_gives_it(tmp_path):
+    """Octave's own load sees sparse double matrices, double column vectors and cellstr names."""
+    model = build_model(PUZZLES["default"], "block", "C", "reduce")
+    mat.write(model, tmp_path / "model.mat")
+    script = tmp_path / "check.m"
+    script.write_text("\n".join([
+        "S = load('model.mat'); p = S.problem;",
+        "printf('FIELDS %s\\n', strjoin(fieldnames(p)', ','));",
+        "for k = {'f', 'Aineq', 'bineq', 'Aeq', 'beq', 'lb', 'ub', 'intcon'}",
+        "  v = p.(k{1}); printf('%s %s sparse=%d %dx%d\\n', k{1}, class(v), issparse(v), rows(v), columns(v));",
+        "end",
+        "printf('solver %s %s\\n', class(p.solver), p.solver);",
+        "printf('variableNames cellstr=%d %dx%d first=%s\\n', iscellstr(p.variableNames), size(p.variableNames), p.variableNames{1});",
+        "c = p.constraintNames; printf('constraintNames %s\\n', strjoin(fieldnames(c)', ','));",
+        "printf('eqlin cellstr=%d %dx%d first=%s\\n', iscellstr(c.eqlin), size(c.eqlin), c.eqlin{1});",
+        "printf('ineqlin cellstr=%d %dx%d\\n', iscellstr(c.ineqlin), size(c.ineqlin));",
+        "x = glpk(p.f, p.Aeq, p.beq, p.lb, p.ub, repmat('S', rows(p.Aeq), 1), repmat('I', columns(p.Aeq), 1), 1);",
+        "printf('residual %g\\n', norm(p.Aeq * x - p.beq, 1));",
+    ]) + "\n")
+    proc = subprocess.run([_octave_exe(), "--no-gui", "--quiet", "--no-window-system", str(script)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    out = proc.stdout
+    m, n = model.n_rows, model.n_cols
+    assert f"FIELDS {','.join(MPSREAD_FIELDS)}" in out, out + proc.stderr[-2000:]
+    for key, shape, sparse in (("Aeq", (m, n), 1), ("Aineq", (0, n), 1), ("f", (n, 1), 0), ("lb", (n, 1), 0),
+                               ("ub", (n, 1), 0), ("intcon", (n, 1), 0), ("beq", (m, 1), 0), ("bineq", (0, 1), 0)):
+        assert f"{key} double sparse={sparse} {shape[0]}x{shape[1]}" in out, (key, out)
+    assert "solver char intlinprog" in out
+    assert f"variableNames cellstr=1 {n}x1 first={model.col_names[0]}" in out
+    assert "constraintNames ineqlin,eqlin" in out
+    assert f"eqlin cellstr=1 {m}x1 first={model.row_labels[0]}" in out
+    assert "ineqlin cellstr=1 0x1" in out
+    assert "residual 0" in out
+
+
+@pytest.mark.interop
+def test_octave_dead_display_skips_figure_silently(tmp_path):
+    """DISPLAY set but nothing to show on (ssh without X, a stale variable) and only Octave's
+    gnuplot toolkit: the script solves, prints no text-art plot and no figure note."""
+    model = build_model(PUZZLES["default"])
+    mat.export(model, tmp_path)
+    env = dict(os.environ, DISPLAY=":97")
+    proc = subprocess.run([_octave_exe(), "--no-gui", "--quiet", "--eval", "run('solve_sudoku.m')"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert verify_grid(np.loadtxt(tmp_path / "sudoku.csv", delimiter=",", dtype=np.int64), PUZZLES["default"])
+    assert "No figure drawn" not in proc.stdout and "gnuplot" not in proc.stdout + proc.stderr
+    assert not re.search(r"\*\*|\+-+\+", proc.stdout), proc.stdout[-2000:]  # gnuplot's dumb-terminal art
+
+
+def test_script_draws_only_with_a_display_and_never_fails():
+    text = mat.render_script(build_model(PUZZLES["default"]))
+    figure = text.split("% -- draw the grid", 1)[1]
+    assert "feature('ShowFigureWindows')" in figure and "usejava('desktop')" in figure
+    assert "isempty(getenv('DISPLAY'))" in figure
+    assert figure.count("try") >= 2 and "catch err" in figure  # the whole drawing is guarded
+    assert "'FontWeight', 'bold'" in figure and "'LineWidth', 2.5" in figure
+    assert "units = floor(unit_r / h) * (N / w) + floor(unit_c / w);" in figure
+    assert "diagonals = false;" in figure
+    if "jigsaw" in PUZZLES:
+        jig = mat.render_script(build_model(PUZZLES["jigsaw"]))
+        regions = PUZZLES["jigsaw"].regions
+        assert "units = [ ...\n      " + " ".join(map(str, regions[0])) + "; ..." in jig
+    if "x" in PUZZLES:
+        assert "diagonals = true;" in mat.render_script(build_model(PUZZLES["x"]))
+
+
+@pytest.mark.parametrize("name,scheme,order,enc", list({(c[0], c[3]): c for c in CASES if c[3] != "bounds"}.values()))
+def test_problem_bytes_are_what_savemat_writes(name, scheme, order, enc):
+    """problem is laid out with NumPy (savemat writes cells one by one in Python); the bytes are
+    exactly savemat's, so MATLAB, Octave and scipy read what they read from savemat."""
+    import io
+    struct = mat.problem_struct(build_model(PUZZLES[name], scheme, order, enc))
+    reference = io.BytesIO()
+    sio.savemat(reference, {"problem": struct}, format="5", do_compression=False, oned_as="column")
+    assert mat._mat5_element(struct, "problem") == reference.getvalue()[128:]
+
+
+@pytest.mark.parametrize("names", [[], ["x"], ["ab", "abcd", "abcde", "abcdefgh", "abcdefghi", "q" * 40]])
+def test_cell_of_names_bytes_are_what_savemat_writes(names):
+    import io
+    cells = mat._cellstr(names)
+    reference = io.BytesIO()
+    sio.savemat(reference, {"v": cells}, format="5", do_compression=False, oned_as="column")
+    assert mat._mat5_element(cells, "v") == reference.getvalue()[128:]
