@@ -116,6 +116,11 @@ class Processes:
         self.counter = context.Value("q", 0)
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_process_worker,
                                         initargs=(self.stop, self.counter, os.getpid()))
+        try:   # start the workers now (a forked pool starts them all at its first task)
+            self.submit(int).result()
+        except BaseException:
+            self.close(cancel=True)
+            raise
 
     def submit(self, fn, *args):
         with _sigint_ignored():   # submit may start a worker process
@@ -182,7 +187,7 @@ class Dask:
                 self.cluster.close()
 
 
-def make_engine(engine: str, workers: int, scheduler: str | None, n_chunks_hint: int):
+def make_engine(engine: str, workers: int, scheduler: str | None):
     """The engine for a run: in-process for one local worker, else a pool or Dask."""
     if engine == "dask":
         return Dask(workers, scheduler)

@@ -314,17 +314,17 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *
     if n_records == 0 and not list(out.glob(f"{PART_PREFIX}*.parquet")):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
-    meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     payload = asdict(config.solve_options())
     interrupted = False
-    runner = None
+    # the workers start before the progress bar: tqdm's monitor thread would rule out fork
+    runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
+                         config.scheduler) if planner.remaining else None
+    meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
+        stop.engine = runner
         try:
-            if planner.remaining:
-                runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
-                                     config.scheduler, planner.remaining)
-                stop.engine = runner
+            if runner is not None:
                 planner.workers = runner.workers
                 window = 2 * runner.workers
                 pending = set()
