@@ -145,6 +145,9 @@ def compare(path: Path, baseline: Path, counts: list[int], rounds: int, work: Pa
         row["ratio"] = row["this_puzzles_per_s"] / row["baseline_puzzles_per_s"]
         row["process_ratio"] = row["this_process_puzzles_per_s"] / row["baseline_process_puzzles_per_s"]
         table.append(row)
+    for row in table:   # scaling over worker counts, each code against itself
+        for name in ("this", "baseline"):
+            row[f"{name}_scaling"] = row[f"{name}_puzzles_per_s"] / table[0][f"{name}_puzzles_per_s"]
     return runs, table
 
 
@@ -176,11 +179,12 @@ def main(argv=None) -> int:
                                   args.solver)
             print(f"\n{path.name}: {runs[0]['puzzles']} puzzles, {args.rounds} round(s), solver {args.solver}")
             print(f"{'workers':>7s} {'this/s':>9s} {'base/s':>9s} {'ratio':>6s} {'this+start/s':>12s} "
-                  f"{'base+start/s':>12s} {'ratio':>6s}")
+                  f"{'base+start/s':>12s} {'ratio':>6s} {'this x':>7s} {'base x':>7s}")
             for row in table:
                 print(f"{row['workers']:7d} {row['this_puzzles_per_s']:9.1f} {row['baseline_puzzles_per_s']:9.1f} "
                       f"{row['ratio']:6.2f} {row['this_process_puzzles_per_s']:12.1f} "
-                      f"{row['baseline_process_puzzles_per_s']:12.1f} {row['process_ratio']:6.2f}")
+                      f"{row['baseline_process_puzzles_per_s']:12.1f} {row['process_ratio']:6.2f} "
+                      f"{row['this_scaling']:7.2f} {row['baseline_scaling']:7.2f}")
             RESULTS.mkdir(parents=True, exist_ok=True)
             out = RESULTS / f"batch_vs_baseline-{Path(args.input).stem}-{time.strftime('%Y%m%dT%H%M%S')}.json"
             out.write_text(json.dumps({"input": args.input, "concat": args.concat, "sample": args.sample,

@@ -91,6 +91,7 @@ class Progress:
         """Record a written part (its rows' statuses)."""
         self.done += len(statuses)
         self.new += len(statuses)
+        self.in_flight = max(0, self.in_flight - len(statuses))
         for s in statuses:
             self.counts[s] = self.counts.get(s, 0) + 1
         self._show()
