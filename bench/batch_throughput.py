@@ -96,7 +96,11 @@ path, out, workers, chunk, solver = sys.argv[1:6]
 extra = {} if solver == "highs" else {"solver": solver}
 s = run_batch(path, out, workers=int(workers), chunk_size=int(chunk) if chunk != "none" else None,
               progress="none", **extra)
+import resource
+own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"puzzles": s.solved_now, "seconds": s.elapsed, "process_seconds": time.monotonic() - start,
+                  "cpu_run": s.cpu_workers + s.cpu_client,
+                  "cpu_process": own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime,
                   "status_counts": s.status_counts}))
 """
 
@@ -116,7 +120,8 @@ def measure_process(code_dir: Path, path: Path, workers: int, work: Path, chunk_
     r = json.loads(done.stdout.strip().splitlines()[-1])
     shutil.rmtree(out, ignore_errors=True)
     r.update(code=str(code_dir), workers=workers, puzzles_per_s=r["puzzles"] / r["seconds"],
-             process_puzzles_per_s=r["puzzles"] / r["process_seconds"])
+             process_puzzles_per_s=r["puzzles"] / r["process_seconds"],
+             puzzles_per_cpu_s=r["puzzles"] / r["cpu_process"])
     return r
 
 
@@ -132,7 +137,8 @@ def compare(path: Path, baseline: Path, counts: list[int], rounds: int, work: Pa
                 r = measure_process(code, path, w, work, chunk_size, solver)
                 runs.append(r)
                 print(f"  round {rnd + 1} workers {w} {'this' if code == ROOT else 'baseline'}: "
-                      f"{r['puzzles_per_s']:.1f} puzzles/s ({r['process_puzzles_per_s']:.1f} with start-up)",
+                      f"{r['puzzles_per_s']:.1f} puzzles/s ({r['process_puzzles_per_s']:.1f} with start-up; "
+                      f"{r['puzzles_per_cpu_s']:.1f} per CPU second)",
                       file=sys.stderr, flush=True)
     table = []
     for w in counts:
@@ -142,6 +148,10 @@ def compare(path: Path, baseline: Path, counts: list[int], rounds: int, work: Pa
         for name, rs in (("this", this), ("baseline", base)):
             row[f"{name}_puzzles_per_s"] = statistics.fmean(r["puzzles_per_s"] for r in rs)
             row[f"{name}_process_puzzles_per_s"] = statistics.fmean(r["process_puzzles_per_s"] for r in rs)
+            # CPU seconds of the whole process and its workers (imports and start-up included):
+            # what a shared machine's load does not change
+            row[f"{name}_puzzles_per_cpu_s"] = statistics.fmean(r["puzzles_per_cpu_s"] for r in rs)
+        row["cpu_ratio"] = row["this_puzzles_per_cpu_s"] / row["baseline_puzzles_per_cpu_s"]
         row["ratio"] = row["this_puzzles_per_s"] / row["baseline_puzzles_per_s"]
         row["process_ratio"] = row["this_process_puzzles_per_s"] / row["baseline_process_puzzles_per_s"]
         table.append(row)
@@ -179,12 +189,15 @@ def main(argv=None) -> int:
                                   args.solver)
             print(f"\n{path.name}: {runs[0]['puzzles']} puzzles, {args.rounds} round(s), solver {args.solver}")
             print(f"{'workers':>7s} {'this/s':>9s} {'base/s':>9s} {'ratio':>6s} {'this+start/s':>12s} "
-                  f"{'base+start/s':>12s} {'ratio':>6s} {'this x':>7s} {'base x':>7s}")
+                  f"{'base+start/s':>12s} {'ratio':>6s} {'this x':>7s} {'base x':>7s} {'this/cpu-s':>10s} "
+                  f"{'base/cpu-s':>10s} {'ratio':>6s}")
             for row in table:
                 print(f"{row['workers']:7d} {row['this_puzzles_per_s']:9.1f} {row['baseline_puzzles_per_s']:9.1f} "
                       f"{row['ratio']:6.2f} {row['this_process_puzzles_per_s']:12.1f} "
                       f"{row['baseline_process_puzzles_per_s']:12.1f} {row['process_ratio']:6.2f} "
-                      f"{row['this_scaling']:7.2f} {row['baseline_scaling']:7.2f}")
+                      f"{row['this_scaling']:7.2f} {row['baseline_scaling']:7.2f} "
+                      f"{row['this_puzzles_per_cpu_s']:10.1f} {row['baseline_puzzles_per_cpu_s']:10.1f} "
+                      f"{row['cpu_ratio']:6.2f}")
             RESULTS.mkdir(parents=True, exist_ok=True)
             out = RESULTS / f"batch_vs_baseline-{Path(args.input).stem}-{time.strftime('%Y%m%dT%H%M%S')}.json"
             out.write_text(json.dumps({"input": args.input, "concat": args.concat, "sample": args.sample,
