@@ -1,0 +1,206 @@
+"""Every batch option in one frozen :class:`BatchConfig`, checked once.
+
+The command line (``pipeline.cli``) and :func:`pipeline.batch.run_batch` both build a
+``BatchConfig``; everything below them takes the config, never a list of loose parameters. The
+checks follow scipy's ``optimize._milp._milp_iv``: one validator, one exact one-line message per
+bad value (``chunk_size must be a positive integer, got 0``), raised as :class:`BatchConfigError`.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import asdict, dataclass, field, fields
+
+import highspy
+
+from formats.cnf import AMO_ENCODINGS
+
+from ..errors import PipelineError
+from ..parse import parse_box
+from ..solvers import get_solver
+from ..solvers.sat import sat_backends
+from ..variants import VARIANTS
+
+ENGINES = ("processes", "dask")
+BATCH_SOLVERS = ("highs", "sat", "cpsat")
+INPUT_FORMATS = ("auto", "text", "csv", "parquet")
+PROGRESS_MODES = ("auto", "bar", "log", "none")
+#: Statuses ``--retry`` may name (what a row can hold besides ``optimal``/``infeasible``).
+RETRY_STATUSES = ("time_limit", "error", "invalid", "non_integral", "no_solution", "memory_limit",
+                  "interrupted", "infeasible", "optimal")
+
+#: More worker processes than this is a typo, not a machine (each is a Python process with
+#: numpy, HiGHS and the shape caches: about 100 MB each).
+MAX_WORKERS = 256
+#: Puzzles per task and per part file: beyond this a part's rows no longer fit comfortably in
+#: a worker's memory for 25x25 grids, and progress/resume granularity is lost.
+MAX_CHUNK_SIZE = 100_000
+#: ``--count K``: HiGHS adds one no-good row per solution, so K bounds a puzzle's model growth.
+MAX_COUNT = 1_000_000
+
+# Measured with bench/highs_tuning.py (two samples of 100 "hardest" puzzles, CPU time): the RENS
+# heuristic costs ~9-13% and finds nothing that branching does not; on sudoku17 it makes no
+# difference. Every other option tried was neutral (within seed noise) or slower.
+DEFAULT_HIGHS_OPTIONS = {"mip_heuristic_run_rens": False}
+
+
+class BatchConfigError(PipelineError):
+    """A batch option with a bad value (one line naming the option and the value)."""
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """What a worker needs to solve records (plain data: it is pickled to workers, and its
+    ``asdict`` is the ``options`` of ``_batch.json`` that a resume must match)."""
+
+    count: int = 0                     # count solutions up to this cap (0: do not count)
+    time_limit: float | None = None    # seconds per solver run
+    propagate: bool = True             # naked/hidden singles before the solver
+    box: str | None = None             # box shape for records (e.g. "2x3"); default sqrt(N)
+    variant: str | None = None         # variant of records without one (default classic)
+    highs_options: dict = field(default_factory=lambda: dict(DEFAULT_HIGHS_OPTIONS))
+    solver: str = "highs"              # highs (bounds on one instance), sat (assumptions), or cpsat
+    sat_backend: str | None = None     # python-sat solver for --solver sat
+    amo: str | None = None             # at-most-one encoding for --solver sat
+
+
+@dataclass(frozen=True)
+class BatchConfig:
+    """Every option of one batch run, validated on construction (see :func:`check_config`).
+
+    Examples
+    --------
+    >>> BatchConfig("in.txt", "out", chunk_size=64).chunk_size
+    64
+    >>> BatchConfig("in.txt", "out", chunk_size=0)
+    Traceback (most recent call last):
+    ...
+    pipeline.batch.config.BatchConfigError: chunk_size must be a positive integer, got 0
+    """
+
+    input_path: str
+    output: str
+    workers: int | None = None         # None: every core
+    engine: str = "processes"
+    scheduler: str | None = None       # a Dask scheduler address (implies engine="dask")
+    chunk_size: int | None = None      # None: adaptive (see pipeline.batch.run.ChunkPlanner)
+    count: int = 0
+    time_limit: float | None = None
+    propagate: bool = True
+    box: str | None = None
+    variant: str | None = None
+    input_format: str = "auto"
+    limit: int | None = None
+    overwrite: bool = False
+    progress: str = "auto"
+    log_interval: float = 10.0
+    highs_options: dict = field(default_factory=dict)
+    solver: str = "highs"
+    sat_backend: str | None = None
+    amo: str | None = None
+    retry: tuple = ()                  # statuses whose rows an existing OUT solves again
+
+    def __post_init__(self):
+        check_config(self)
+        set_ = object.__setattr__   # frozen: normalised once, here
+        set_(self, "input_path", str(self.input_path))
+        set_(self, "output", str(self.output))
+        if self.scheduler and self.engine == "processes":
+            set_(self, "engine", "dask")  # an address only makes sense for Dask
+        set_(self, "highs_options", {**DEFAULT_HIGHS_OPTIONS, **(self.highs_options or {})})
+        set_(self, "retry", tuple(self.retry))
+        if self.time_limit is not None:
+            set_(self, "time_limit", float(self.time_limit))
+
+    @property
+    def worker_count(self) -> int:
+        """``workers``, or every core of this machine."""
+        return self.workers or min(os.cpu_count() or 1, MAX_WORKERS)
+
+    def solve_options(self) -> SolveOptions:
+        """The part of the config the workers need (and a resume must match)."""
+        names = {f.name for f in fields(SolveOptions)}
+        return SolveOptions(**{k: v for k, v in asdict(self).items() if k in names})
+
+    def replace(self, **changes) -> "BatchConfig":
+        """A copy with ``changes`` (validated again)."""
+        return BatchConfig(**{**asdict(self), **changes})
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _one_of(name: str, value, allowed) -> None:
+    if value not in allowed:
+        raise BatchConfigError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+
+
+def check_config(c: BatchConfig) -> None:
+    """The one validator of batch options: raise :class:`BatchConfigError` on the first bad one.
+
+    Parameters
+    ----------
+    c : BatchConfig
+        The options as given (before normalisation).
+
+    Raises
+    ------
+    BatchConfigError
+        One line: ``<option> must be <what>, got <value>``.
+    """
+    if c.workers is not None and not (_is_int(c.workers) and 1 <= c.workers <= MAX_WORKERS):
+        raise BatchConfigError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
+    _one_of("engine", c.engine, ENGINES)
+    if c.scheduler is not None and not (isinstance(c.scheduler, str) and c.scheduler.strip()):
+        raise BatchConfigError(f"scheduler must be an address such as tcp://host:8786, got {c.scheduler!r}")
+    if c.chunk_size is not None and not (_is_int(c.chunk_size) and c.chunk_size >= 1):
+        raise BatchConfigError(f"chunk_size must be a positive integer, got {c.chunk_size!r}")
+    if c.chunk_size is not None and c.chunk_size > MAX_CHUNK_SIZE:
+        raise BatchConfigError(f"chunk_size must be at most {MAX_CHUNK_SIZE:,}, got {c.chunk_size!r}")
+    if not (_is_int(c.count) and 0 <= c.count <= MAX_COUNT):
+        raise BatchConfigError(f"count must be an integer from 0 (no counting) to {MAX_COUNT:,}, got {c.count!r}")
+    if c.time_limit is not None and not (_is_number(c.time_limit) and math.isfinite(c.time_limit)
+                                         and c.time_limit > 0):
+        raise BatchConfigError(f"time_limit must be a positive finite number of seconds, got {c.time_limit!r}")
+    if not isinstance(c.propagate, bool):
+        raise BatchConfigError(f"propagate must be True or False, got {c.propagate!r}")
+    if c.box is not None:
+        try:
+            parse_box(c.box)
+        except PipelineError as e:
+            raise BatchConfigError(f"box must be HxW such as 3x3, got {c.box!r} ({e})") from None
+    if c.variant is not None:
+        _one_of("variant", c.variant, VARIANTS)
+    _one_of("input_format", c.input_format, INPUT_FORMATS)
+    if c.limit is not None and not (_is_int(c.limit) and c.limit >= 0):
+        raise BatchConfigError(f"limit must be a non-negative integer, got {c.limit!r}")
+    _one_of("progress", c.progress, PROGRESS_MODES)
+    if not (_is_number(c.log_interval) and math.isfinite(c.log_interval) and c.log_interval >= 0):
+        raise BatchConfigError(f"log_interval must be a non-negative finite number of seconds, got {c.log_interval!r}")
+    _one_of("solver", c.solver, BATCH_SOLVERS)
+    if c.sat_backend is not None:
+        _one_of("sat_backend", c.sat_backend, sat_backends())
+    if c.amo is not None:
+        _one_of("amo", c.amo, ("auto", *AMO_ENCODINGS))
+    if not isinstance(c.retry, (tuple, list)):
+        raise BatchConfigError(f"retry must be a list of statuses, got {c.retry!r}")
+    for status in c.retry:
+        _one_of("retry", status, RETRY_STATUSES)
+    if not isinstance(c.highs_options, dict):
+        raise BatchConfigError(f"highs_options must be a dict of HiGHS options, got {c.highs_options!r}")
+    _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})
+    get_solver(c.solver)  # available here (the workers have the same environment)
+
+
+def _check_highs_options(options: dict) -> None:
+    """Refuse an unknown HiGHS option or a bad value here, not in every worker."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    for key, value in options.items():
+        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+            raise BatchConfigError(f"highs_options: HiGHS refuses option {key}={value!r}")

@@ -1,0 +1,196 @@
+"""Where chunks run: in this process (one worker), a process pool, or Dask.
+
+Every engine offers ``submit(fn, *args) -> future``, ``wait_any(pending, timeout) -> done``,
+``request_stop()`` (finish the current puzzle, hand back what is done) and ``close(cancel)``.
+Workers return rows to the client, which writes the parts: OUT needs to be visible to the
+client only.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from types import SimpleNamespace
+
+from ..errors import PipelineError
+from .output import release_inherited_locks
+from .progress import init_worker
+
+__all__ = ["InProcess", "Processes", "Dask", "make_engine"]
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Ignore SIGINT while worker processes start: a spawned child inherits the ignored
+    disposition, so Python installs no KeyboardInterrupt handler in it and a Ctrl-C during its
+    start-up prints no traceback. The client alone handles Ctrl-C and asks workers to stop."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class InProcess:
+    """One worker: solve in this process (no start-up or transfer cost)."""
+
+    workers = 1
+
+    def __init__(self):
+        self.stop = SimpleNamespace(value=0)
+        self.counter = SimpleNamespace(value=0)
+        init_worker(self.stop, self.counter)
+
+    def submit(self, fn, *args):
+        future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    @staticmethod
+    def wait_any(pending, timeout=None):
+        return set(pending)
+
+    def finished_puzzles(self) -> int:
+        return int(self.counter.value)
+
+    def request_stop(self):
+        self.stop.value = 1
+
+    def close(self, cancel: bool = False):
+        init_worker(None, None)
+
+
+def start_method() -> str:
+    """``fork`` where it is safe and available (Linux, no other thread in this process): a
+    forked worker starts in milliseconds with every module already imported, where a spawned
+    one re-imports numpy, pandas, pyarrow, HiGHS and the pipeline (about 0.5-1.5 s, the fixed
+    cost that kept small batches from scaling). Elsewhere ``spawn``, safe on every platform."""
+    if (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1):
+        return "fork"
+    return "spawn"
+
+
+#: Seconds between a forked worker's checks that its client is still alive.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A forked worker holds copies of the pool's pipes, so it would not see its client die:
+    leave when the client is gone (a SIGKILLed client must not leave workers behind)."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _init_process_worker(stop, counter, parent: int) -> None:
+    """A pool worker's set-up: only the client handles Ctrl-C and SIGTERM (a forked worker
+    would otherwise inherit the client's handlers) and holds OUT's lock; then the shared flags."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_inherited_locks()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    init_worker(stop, counter)
+
+
+class Processes:
+    """A process pool on this machine (see :func:`start_method`)."""
+
+    def __init__(self, workers: int):
+        # numpy's BLAS threads only compete with the other workers here
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
+        context = multiprocessing.get_context(start_method())
+        self.workers = workers
+        self.stop = context.RawValue("b", 0)
+        self.counter = context.Value("q", 0)
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_process_worker,
+                                        initargs=(self.stop, self.counter, os.getpid()))
+        try:   # start the workers now (a forked pool starts them all at its first task)
+            self.submit(int).result()
+        except BaseException:
+            self.close(cancel=True)
+            raise
+
+    def submit(self, fn, *args):
+        with _sigint_ignored():   # submit may start a worker process
+            return self.pool.submit(fn, *args)
+
+    @staticmethod
+    def wait_any(pending, timeout=None):
+        return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED).done
+
+    def finished_puzzles(self) -> int:
+        return int(self.counter.value)
+
+    def request_stop(self):
+        self.stop.value = 1
+
+    def close(self, cancel: bool = False):
+        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class Dask:
+    """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
+
+    def __init__(self, workers: int, scheduler: str | None):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise PipelineError("batch: --engine dask needs dask[distributed] (pip install 'dask[distributed]')") from None
+        self.cluster = None
+        with _sigint_ignored():
+            if scheduler:
+                self.client = Client(scheduler)
+            else:
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+        self.count = 0
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, fn, *args):
+        self.count += 1
+        return self.client.submit(fn, *args, pure=False, key=f"sudoku-batch-{os.getpid()}-{self.count}")
+
+    @staticmethod
+    def wait_any(pending, timeout=None):
+        from distributed import wait as dask_wait
+
+        try:
+            return dask_wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            return set()
+
+    @staticmethod
+    def finished_puzzles() -> int | None:
+        return None   # remote workers share no counter with the client
+
+    def request_stop(self):
+        pass          # remote workers cannot be told; their pending chunks are cancelled on close
+
+    def close(self, cancel: bool = False):
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+
+
+def make_engine(engine: str, workers: int, scheduler: str | None):
+    """The engine for a run: in-process for one local worker, else a pool or Dask."""
+    if engine == "dask":
+        return Dask(workers, scheduler)
+    if workers == 1:
+        return InProcess()
+    return Processes(workers)

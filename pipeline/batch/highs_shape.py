@@ -1,0 +1,293 @@
+"""The HiGHS engine of batch: one Highs instance per shape, per puzzle only column bounds change.
+
+Each worker builds the rules ``A`` once per shape (``h``, ``w``, variant, regions) and per puzzle
+changes only column bounds (the ``bounds`` clue encoding: ``lb = 1`` on the clues and on the cells
+that naked/hidden singles decide, ``ub = 0`` on the candidates they eliminate; without
+propagation the clues only). Bounds, decoding and verification run on a whole block at once.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from ..build import build_model
+from ..decode import INTEGRALITY_TOL
+from ..errors import SolveError
+from ..puzzle import Puzzle
+from ..solvers.highs import FEASIBLE_SOLUTION, HIGHS_STATUS, add_no_good_cut, highs_for, without_presolve
+from .config import SolveOptions
+from .kernels import MAX_BITS_N, propagate, shape_key
+from .progress import stopped, tick
+from .text import one_line
+
+__all__ = ["ShapeSolver", "BoundChanges", "solver_for", "solve_shape_highs"]
+
+#: Bound the (P, n_vars) bound arrays of one block: 4M booleans each (25x25: 256 puzzles).
+BLOCK_ENTRIES = 4_000_000
+
+
+@dataclass
+class BoundChanges:
+    """Changed columns of many puzzles, concatenated; puzzle ``j`` owns ``offsets[j]:offsets[j+1]``."""
+
+    cols: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    offsets: np.ndarray
+
+    def __getitem__(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sl = slice(self.offsets[j], self.offsets[j + 1])
+        return self.cols[sl], self.lower[sl], self.upper[sl]
+
+
+class ShapeSolver:
+    """The rules ``A`` of one shape in one Highs instance; per puzzle only column bounds change."""
+
+    def __init__(self, template: Puzzle, options: SolveOptions):
+        self.template = template
+        self.model = build_model(template, clues="bounds")
+        self.highs = highs_for(self.model, time_limit=options.time_limit, threads=1,
+                               options=options.highs_options)
+        conv = self.model.convention
+        n = template.n
+        cells = np.arange(n * n)
+        # pos[cell, d]: column of x[r, c, d] in the model's convention (a permutation)
+        self.pos = conv.position(np.repeat(cells // n, n), np.repeat(cells % n, n),
+                                 np.tile(np.arange(n), n * n)).reshape(n * n, n)
+        self.n_vars = conv.n_vars
+        # the inverse of pos: cell and digit of every column
+        self.cell_of = np.empty(self.n_vars, dtype=np.int64)
+        self.digit_of = np.empty(self.n_vars, dtype=np.int64)
+        self.cell_of[self.pos] = cells[:, None]
+        self.digit_of[self.pos] = np.arange(n)[None, :]
+        self.lb = np.zeros(self.n_vars, dtype=bool)   # bounds currently inside the Highs instance
+        self.ub = np.ones(self.n_vars, dtype=bool)
+        self.base_rows = self.highs.getNumRow()
+        self.presolve = str(options.highs_options.get("presolve", "choose"))
+
+    def bounds(self, clues: np.ndarray, cand: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Column bounds of puzzles ``(P, N*N)`` as two bool ``(P, n_vars)`` arrays: ``lb`` true
+        on clues (and on singles when candidates are given), ``ub`` false on eliminated ones."""
+        p = clues.shape[0]
+        lb = np.zeros((p, self.n_vars), dtype=bool)
+        ub = np.ones((p, self.n_vars), dtype=bool)
+        if cand is None:
+            puzzle, cell = np.nonzero(clues)
+            lb[puzzle, self.pos[cell, clues[puzzle, cell] - 1]] = True
+        else:
+            lb[:, self.pos] = cand & (cand.sum(axis=2) == 1)[:, :, None]
+            ub[:, self.pos] = cand
+        return lb, ub
+
+    def bound_changes(self, lbs: np.ndarray, ubs: np.ndarray) -> BoundChanges:
+        """Per puzzle, the columns (and new bounds) that differ from the puzzle solved before it.
+
+        Solving the puzzles in order, only these columns need sending: HiGHS's cost of
+        changeColsBounds grows with their number, and finding all the differences in bulk
+        saves numpy's per-call cost on each puzzle.
+        """
+        # written in place and found through flat indices: at (P, n_vars) every temporary
+        # and the 2-D nonzero cost more than the comparisons themselves
+        diff = np.empty_like(lbs)
+        np.not_equal(lbs[0], self.lb, out=diff[0])
+        diff[0] |= ubs[0] != self.ub
+        np.not_equal(lbs[1:], lbs[:-1], out=diff[1:])
+        diff[1:] |= ubs[1:] != ubs[:-1]
+        flat = np.flatnonzero(diff)
+        cols = flat % lbs.shape[1]
+        offsets = np.zeros(lbs.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.count_nonzero(diff, axis=1), out=offsets[1:])
+        return BoundChanges(cols.astype(np.int32), lbs.ravel()[flat].astype(np.float64),
+                            ubs.ravel()[flat].astype(np.float64), offsets)
+
+    def set_bounds(self, lb: np.ndarray, ub: np.ndarray, change: tuple | None = None) -> None:
+        """Put one puzzle's bounds into the instance (which resets the previous puzzle's);
+        ``change`` is its entry of :meth:`bound_changes` when the previous puzzle was solved here."""
+        cols, lo, up = change if change is not None else self.bound_changes(lb[None, :], ub[None, :])[0]
+        if cols.size and self.highs.changeColsBounds(cols.size, cols, lo, up) == highspy.HighsStatus.kError:
+            raise SolveError("highs: changeColsBounds refused the bounds")
+        self.lb, self.ub = lb, ub
+
+    def _run(self, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
+        """``Highs.run()`` and its answer: (status, seconds inside run, nodes, x or None).
+
+        ``fixed``: the bounds fix every column to this 0/1 vector, so a feasible answer can only
+        be this vector; it is used as x instead of fetching HiGHS's copy (a list of N^3 floats).
+        """
+        h = self.highs
+        start = time.perf_counter()
+        h.run()
+        seconds = time.perf_counter() - start
+        model_status = h.getModelStatus()
+        status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
+        nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
+        feasible = h.getInfoValue("primal_solution_status")[1] == FEASIBLE_SOLUTION
+        if not feasible:
+            x = None
+        elif fixed is not None:
+            x = fixed.astype(np.float64)
+        else:
+            x = np.array(h.getSolution().col_value, dtype=np.float64)
+        if status == "optimal" and x is None:
+            status = "no_solution"
+        return status, seconds, nodes, x
+
+    def decode(self, xs: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+        """Solution vectors ``(P, n_vars)`` -> flat grids ``(P, N*N)`` and per row why not
+        (``x`` not 0/1, or a cell without exactly one digit); ``None`` when the row decoded."""
+        # |x - 0.5| within INTEGRALITY_TOL (< 0.5) of 0.5 everywhere: the row is integral and
+        # binary, and its ones (x > 0.5) are those of rint(x); any other row (NaN included) is
+        # looked at again below
+        ones = xs > 0.5
+        half = xs - 0.5
+        np.abs(half, out=half)   # in place: a second temporary of this size costs page faults
+        near = (half.max(axis=1, initial=0.5) <= 0.5 + INTEGRALITY_TOL) & \
+            (half.min(axis=1, initial=0.5) >= 0.5 - INTEGRALITY_TOL)
+        n = self.template.n
+        cells = n * n
+        # the ones as flat (puzzle, column) pairs: 1-D work only (no BLAS, no short-axis reductions)
+        puzzle, col = np.divmod(np.flatnonzero(ones), xs.shape[1])   # (2-D nonzero is ~5x slower)
+        slot = puzzle * cells + self.cell_of[col]
+        per_cell = np.bincount(slot, minlength=xs.shape[0] * cells).reshape(xs.shape[0], cells)
+        grids = np.zeros((xs.shape[0], cells), dtype=np.int64)
+        grids.ravel()[slot] = self.digit_of[col] + 1
+        why: list[str | None] = [None] * xs.shape[0]
+        for j in np.flatnonzero(~near | (per_cell != 1).any(axis=1)):
+            rounded = np.rint(xs[j])
+            frac = np.abs(xs[j] - rounded).max(initial=0.0)
+            if frac > INTEGRALITY_TOL or not ((rounded == 0) | (rounded == 1)).all():
+                why[j] = f"x is not integral (largest fractional part {frac:.3g})"
+            elif (per_cell[j] != 1).any():
+                cell = int(np.flatnonzero(per_cell[j] != 1)[0])
+                why[j] = f"decode: cell ({cell // n + 1}, {cell % n + 1}) holds {int(per_cell[j, cell])} digits"
+        return grids, why
+
+    def solve(self, lb: np.ndarray, ub: np.ndarray, count: int, change=None,
+              fixed: bool = False) -> tuple[dict, np.ndarray | None]:
+        """Solve (and count up to ``count``) one puzzle: (result fields, x when optimal).
+        ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
+        self.set_bounds(lb, ub, change)
+        status, seconds, nodes, x = self._run(lb if fixed else None)
+        row = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
+        if status != "optimal":
+            x = None
+        if count:
+            if status == "infeasible":
+                row["n_solutions"] = 0
+            elif x is not None:
+                found, more_seconds, more_nodes, stop = self._count_more(x, count)
+                row["n_solutions"] = found
+                row["seconds"] += more_seconds
+                row["nodes"] += more_nodes
+                if stop not in ("complete", "limit"):
+                    row["error"] = f"count: stopped by {stop} after {found} solutions (a lower bound)"
+        return row, x
+
+    def _count_more(self, x: np.ndarray, cap: int) -> tuple[int, float, int, str]:
+        """Add a no-good cut per solution until infeasible or ``cap``; then remove the cuts."""
+        found, seconds, nodes, stop = 1, 0.0, 0, "limit"
+        try:
+            while found < cap:
+                add_no_good_cut(self.highs, x)
+                status, more, more_nodes, x = self._run()
+                seconds, nodes = seconds + more, nodes + more_nodes
+                if status != "optimal":
+                    status, more, more_nodes, x = without_presolve(self.highs, self._run, self.presolve)
+                    seconds, nodes = seconds + more, nodes + more_nodes
+                if status == "infeasible":
+                    stop = "complete"
+                    break
+                if status != "optimal":
+                    stop = status
+                    break
+                found += 1
+        finally:
+            extra = self.highs.getNumRow() - self.base_rows
+            if extra:
+                self.highs.deleteRows(extra, np.arange(self.base_rows, self.base_rows + extra, dtype=np.int32))
+        return found, seconds, nodes, stop
+
+
+_LOCAL = threading.local()  # a Dask worker may run tasks in several threads: one cache each
+_MAX_SOLVERS = 16           # jigsaw inputs have one shape per region layout: bound the cache
+
+
+def solver_for(template: Puzzle, options: SolveOptions) -> ShapeSolver:
+    """This worker thread's solver for ``template``'s shape (built on first use, LRU-cached)."""
+    cache = getattr(_LOCAL, "solvers", None)
+    if cache is None:
+        cache = _LOCAL.solvers = OrderedDict()
+    key = (shape_key(template), options.time_limit, json.dumps(options.highs_options, sort_keys=True))
+    solver = cache.get(key)
+    if solver is None:
+        solver = cache[key] = ShapeSolver(template, options)
+        while len(cache) > _MAX_SOLVERS:
+            cache.popitem(last=False)
+    cache.move_to_end(key)
+    return solver
+
+
+def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) -> None:
+    """Solve the chunk's puzzles of one shape: bulk bounds, one HiGHS run each, bulk decode;
+    ``record(shape, members, clues, grids, has)`` verifies and writes the solutions."""
+    template, n = shape.template, shape.template.n
+    solver = None
+    block = max(1, BLOCK_ENTRIES // n ** 3)
+    for lo in range(0, len(shape.members), block):
+        if stopped():
+            return
+        members = shape.members[lo:lo + block]
+        t0 = time.perf_counter()
+        clues = np.stack(shape.grids[lo:lo + block])
+        cand = None
+        if options.propagate and n <= MAX_BITS_N:
+            cand, _ = propagate(clues, template)
+        try:
+            solver = solver or solver_for(template, options)
+        except Exception as e:  # the shape cannot be modelled: every member gets the message
+            for k in members:
+                rows[k].update(status="error", error=f"solver: {one_line(e)}")
+            continue
+        lbs, ubs = solver.bounds(clues, cand)
+        changes = solver.bound_changes(lbs, ubs)
+        fixed = (lbs == ubs).all(axis=1)
+        in_sync = True
+        xs = np.zeros((len(members), solver.n_vars))
+        has_x = np.zeros(len(members), dtype=bool)
+        shared = time.perf_counter() - t0
+        done = 0
+        for j, k in enumerate(members):
+            if stopped():   # Ctrl-C: keep what is finished, hand it back now
+                break
+            t1 = time.perf_counter()
+            try:
+                # the planned change holds only while the instance has the previous row's bounds
+                change, in_sync = (changes[j] if in_sync else None), False
+                fields, x = solver.solve(lbs[j], ubs[j], options.count, change, bool(fixed[j]))
+                in_sync = True
+                rows[k].update(fields)
+                if x is not None:
+                    xs[j], has_x[j] = x, True
+            except Exception as e:  # a solver failure must not lose the rest of the chunk
+                rows[k].update(status="error", error=f"solver: {one_line(e)}")
+            rows[k]["wall_seconds"] += time.perf_counter() - t1
+            done = j + 1
+            tick()
+        members, clues, xs, has_x = members[:done], clues[:done], xs[:done], has_x[:done]
+        t2 = time.perf_counter()
+        grids, why = solver.decode(xs)
+        for j in np.flatnonzero(has_x):
+            if why[j] is not None:
+                rows[members[j]].update(status="non_integral" if why[j].startswith("x is") else "invalid",
+                                        error=why[j])
+                has_x[j] = False
+        record(template, members, rows, clues, grids, has_x)
+        shared += time.perf_counter() - t2
+        for k in members:
+            rows[k]["wall_seconds"] += shared / max(len(members), 1)

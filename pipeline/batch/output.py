@@ -1,0 +1,311 @@
+"""The batch output directory: Parquet parts, ``_batch.json``, ``_SUCCESS`` and the lock.
+
+``OUT/part-<first index>.parquet`` holds a contiguous range of input records in input order
+(``pandas.read_parquet(OUT)`` reads the parts as one table; pyarrow ignores ``_``/``.``-prefixed
+files). Every part carries, in its Parquet key-value metadata, the run's input fingerprint and a
+64-bit hash per row of its record (puzzle, regions, variant), so a resume can tell a part of this
+input from one copied in from another run. Every file is written atomically (temporary file +
+rename). A write that fails (an unwritable OUT, a full disk) is a :class:`BatchOutputError`
+naming the path: the CLI's exit 2, never "a worker failed".
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from formats.files import atomic_open
+
+from ..errors import PipelineError
+from .text import one_line
+from .worker import RESULT_COLUMNS
+
+__all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "BatchOutputError",
+           "result_schema", "part_path", "write_part", "write_rows", "existing_indices", "read_part_rows"]
+
+PART_PREFIX = "part-"
+MANIFEST = "_batch.json"
+SUCCESS = "_SUCCESS"
+LOCK = "_batch.lock"
+INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
+METADATA_KEY = b"sudoku_pipeline.batch"   # a part's key-value metadata: fingerprint + row hashes
+
+
+class BatchOutputError(PipelineError):
+    """OUT cannot be written (permissions, a full disk, not a directory); names the path."""
+
+
+def output_error(path: Path, e: OSError) -> BatchOutputError:
+    """One line for a failed write: the path and the system's reason."""
+    reason = e.strerror or one_line(e)
+    if e.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    return BatchOutputError(f"batch: cannot write {str(path)!r}: {reason}")
+
+
+@contextlib.contextmanager
+def writing(path: Path):
+    """Turn an OSError while writing ``path`` into a :class:`BatchOutputError`."""
+    try:
+        yield
+    except OSError as e:
+        raise output_error(Path(getattr(e, "filename", None) or path), e) from None
+
+
+def result_schema():
+    """Arrow schema of every part (the same for all, so the parts read as one table)."""
+    return pa.schema([
+        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("solution", pa.string()),
+        ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
+        ("wall_seconds", pa.float64()), ("nodes", pa.int64()), ("error", pa.string()),
+    ])
+
+
+def part_path(out: Path, first_index: int) -> Path:
+    """``part-<first index>.parquet``: zero-padded, so name order is input order."""
+    return out / f"{PART_PREFIX}{first_index:0{INDEX_WIDTH}d}.parquet"
+
+
+def write_part(out: Path, columns: dict[str, list], fingerprint: str | None = None,
+               hashes: np.ndarray | None = None) -> Path:
+    """Write one part atomically (temporary ``.part-...`` file, then rename).
+
+    ``fingerprint`` and ``hashes`` (the rows' record hashes, ``uint64``) go into the part's
+    metadata for :func:`existing_indices`.
+    """
+    table = pa.Table.from_pydict({name: columns[name] for name in RESULT_COLUMNS}, schema=result_schema())
+    if fingerprint is not None:
+        meta = {"fingerprint": fingerprint,
+                "row_hashes": [] if hashes is None else [f"{int(h):016x}" for h in hashes]}
+        table = table.replace_schema_metadata({METADATA_KEY: json.dumps(meta, separators=(",", ":"))})
+    first = int(columns["index"][0]) if len(columns["index"]) else 0
+    path = part_path(out, first)
+    with writing(path), atomic_open(path, "wb") as f:
+        pq.write_table(table, f)
+    return path
+
+
+def write_rows(out: Path, columns: dict[str, list], fingerprint: str, record_hashes: np.ndarray) -> list[Path]:
+    """Write finished rows as parts, one per run of consecutive indices (a chunk cut short by
+    Ctrl-C may have finished rows with gaps between them; each part stays a contiguous range)."""
+    index = np.asarray(columns["index"], dtype=np.int64)
+    if index.size == 0:
+        return []
+    order = np.argsort(index, kind="stable")
+    index = index[order]
+    breaks = np.flatnonzero(np.diff(index) != 1) + 1
+    written = []
+    for run in np.split(np.arange(index.size), breaks):
+        take = order[run]
+        part = {name: [columns[name][i] for i in take] for name in RESULT_COLUMNS}
+        written.append(write_part(out, part, fingerprint, record_hashes[index[run]]))
+    return written
+
+
+def parts(out: Path) -> list[Path]:
+    """The part files of ``out`` in name (= input) order."""
+    return sorted(out.glob(f"{PART_PREFIX}*.parquet"))
+
+
+def _part_identity(path: Path) -> tuple[np.ndarray, dict | None]:
+    """A part's indices and its batch metadata (None for parts written before it existed)."""
+    try:
+        table = pq.read_table(path, columns=["index"])
+    except Exception as e:  # parts are renamed into place whole, so this is outside damage
+        raise PipelineError(f"batch: cannot read part {path.name} ({one_line(e)}); "
+                            f"delete it and rerun to solve its records again") from None
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    try:
+        meta = json.loads(raw) if raw is not None else None
+    except ValueError:
+        meta = {"fingerprint": "unreadable"}
+    return table.column("index").to_numpy().astype(np.int64), meta
+
+
+def _foreign(path: Path, out: Path, why: str) -> PipelineError:
+    return PipelineError(f"batch: {path.name} in {str(out)!r} was not written for this input ({why}); "
+                         f"delete it (its records are solved again) or use --overwrite")
+
+
+def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: np.ndarray | None = None,
+                     puzzles: list | None = None) -> np.ndarray:
+    """Indices already written in ``out``'s parts, after checking that every part is this input's.
+
+    Parameters
+    ----------
+    out : Path
+    fingerprint : str, optional
+        The input's fingerprint; a part that carries another one is refused.
+    record_hashes : ndarray of uint64, optional
+        Every record's hash; a part whose rows' hashes differ is refused.
+    puzzles : list of str, optional
+        The records' puzzle texts, for parts written without metadata (compared with the part's
+        ``puzzle`` column).
+
+    Raises
+    ------
+    PipelineError
+        A part is unreadable, foreign, or holds an index out of the input's range.
+    """
+    found = []
+    n_records = None if record_hashes is None else record_hashes.size
+    for path in parts(out):
+        index, meta = _part_identity(path)
+        if n_records is not None and index.size and (index.min() < 0 or index.max() >= n_records):
+            raise _foreign(path, out, f"it holds index {int(index.max())}, the input has {n_records} records")
+        if fingerprint is not None:
+            if meta is None:
+                if puzzles is not None and index.size:
+                    texts = pq.read_table(path, columns=["puzzle"]).column("puzzle").to_pylist()
+                    bad = [int(i) for i, t in zip(index, texts) if t != puzzles[i]]
+                    if bad:
+                        raise _foreign(path, out, f"its row for record {bad[0]} holds another puzzle")
+            elif meta.get("fingerprint") != fingerprint:
+                raise _foreign(path, out, "another input's fingerprint")
+            elif record_hashes is not None:
+                hashes = np.array([int(h, 16) for h in meta.get("row_hashes", [])], dtype=np.uint64)
+                if hashes.size != index.size:
+                    raise _foreign(path, out, "its row hashes do not match its rows")
+                bad = np.flatnonzero(hashes != record_hashes[index])
+                if bad.size:
+                    raise _foreign(path, out, f"its row for record {int(index[bad[0]])} holds another puzzle")
+        found.append(index)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def read_part_rows(path: Path) -> dict[str, list]:
+    """A part's rows as columns of Python lists (for ``--retry``'s rewrite)."""
+    return pq.read_table(path).to_pydict()
+
+
+def part_index_ranges(out: Path) -> list[tuple[Path, int, int]]:
+    """``(part, first index, last index)`` of every part (parts are contiguous ranges)."""
+    ranges = []
+    for path in parts(out):
+        index = pq.read_table(path, columns=["index"]).column("index").to_numpy()
+        if index.size:
+            ranges.append((path, int(index.min()), int(index.max())))
+    return ranges
+
+
+def statuses_in(out: Path) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, status)`` of every row written in ``out``."""
+    tables = [pq.read_table(p, columns=["index", "status"]) for p in parts(out)]
+    if not tables:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
+    table = pa.concat_tables(tables)
+    return (table.column("index").to_numpy().astype(np.int64),
+            np.asarray(table.column("status").to_pylist(), dtype=object))
+
+
+def read_manifest(out: Path) -> dict | None:
+    path = out / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise PipelineError(f"batch: cannot read {path} ({one_line(e)})") from None
+
+
+def write_manifest(out: Path, manifest: dict) -> None:
+    path = out / MANIFEST
+    with writing(path), atomic_open(path) as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")
+
+
+def touch_success(out: Path) -> None:
+    path = out / SUCCESS
+    with writing(path):
+        path.touch()
+
+
+def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = False) -> None:
+    """Create ``out``, or check that it holds a batch of the same input and options.
+
+    With ``overwrite``, the batch's own files are removed first (nothing else is touched). With
+    ``retry``, other solve options are allowed (rows are redone with the new ones).
+    """
+    if out.exists() and not out.is_dir():
+        raise BatchOutputError(f"batch: output {str(out)!r} exists and is not a directory")
+    with writing(out):
+        out.mkdir(parents=True, exist_ok=True)
+        ours = parts(out) + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
+        if overwrite:
+            for path in ours:
+                path.unlink()
+            ours = []
+        for stale in out.glob(f".{PART_PREFIX}*"):  # temporary files of a killed run
+            stale.unlink()
+    previous = read_manifest(out)
+    if previous is None:
+        if ours:
+            raise PipelineError(f"batch: {str(out)!r} has parts but no {MANIFEST}; use --overwrite to start over")
+        if retry:
+            raise PipelineError(f"batch: --retry needs an existing batch output; {str(out)!r} holds none")
+        refuse_foreign(out)
+        return
+    checks = (("fingerprint", "input records"),) if retry else (("fingerprint", "input records"),
+                                                                ("options", "solve options"))
+    for key, what in checks:
+        if previous.get(key) != manifest[key]:
+            raise PipelineError(f"batch: {str(out)!r} holds results for other {what} "
+                                f"({MANIFEST} differs); use --overwrite or another output directory")
+    if retry:   # the run's options stay those of the first run; retries are listed beside them
+        manifest["options"] = previous["options"]
+        manifest["retries"] = previous.get("retries", [])
+
+
+@contextlib.contextmanager
+def locked(out: Path):
+    """Hold an exclusive lock on ``out`` for the run: two runs on one OUT could write
+    overlapping parts (different chunk sizes). POSIX only; elsewhere no lock is taken."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with writing(out / LOCK):
+        out.mkdir(parents=True, exist_ok=True)
+        handle = open(out / LOCK, "a")
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise PipelineError(f"batch: another batch is writing {str(out)!r}; wait for it or use another directory") from None
+        HELD_LOCKS.add(handle.fileno())
+        try:
+            yield
+        finally:
+            HELD_LOCKS.discard(handle.fileno())
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+#: File descriptors of the locks this process holds: a forked worker closes its copies, so the
+#: lock ends with the client (a worker outliving a killed client must not keep OUT locked).
+HELD_LOCKS: set[int] = set()
+
+
+def release_inherited_locks() -> None:
+    """In a forked worker: close the inherited lock descriptors (the client keeps the lock)."""
+    for fd in list(HELD_LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    HELD_LOCKS.clear()
+
+
+def refuse_foreign(out: Path) -> None:
+    """A directory without a batch manifest must hold nothing visible (the parts would mix)."""
+    if not out.is_dir() or (out / MANIFEST).exists():
+        return
+    foreign = [p.name for p in out.iterdir() if not p.name.startswith((".", "_"))]
+    if foreign:
+        raise PipelineError(f"batch: output directory {str(out)!r} is not empty and not a batch "
+                            f"output (found {', '.join(sorted(foreign)[:3])}); choose another directory")

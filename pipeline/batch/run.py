@@ -1,0 +1,405 @@
+"""One batch run: :func:`run_batch` (the public entry) and what it does while holding OUT's lock.
+
+Scheduling: chunks are cut from the missing records as the run goes (:class:`ChunkPlanner`), each
+sized so that it takes about :data:`TARGET_CHUNK_SECONDS` in a worker (measured on the chunks
+already back), never more than a fair share of what is left: big hard puzzles go out one or two
+at a time, so every worker stays busy to the end, and many easy ones go out in large chunks, so
+the fixed cost per chunk (a task, a part file) stays small.
+"""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PipelineError
+from .config import BatchConfig
+from .engines import Dask, InProcess, make_engine
+from .output import (INDEX_WIDTH, PART_PREFIX, locked, part_index_ranges, prepare_output,
+                     read_part_rows, refuse_foreign, statuses_in, touch_success, write_manifest, write_part,
+                     write_rows)
+from .output import existing_indices as checked_indices
+from .progress import Progress
+from .records import read_records, record_hashes, records_fingerprint
+from .worker import CPU_KEY, RESULT_COLUMNS, STOPPED_KEY, solve_records
+
+__all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config", "SOLVER_CALL"]
+
+#: Seconds of worker time an adaptive chunk aims at: long enough to amortise a task and a part
+#: file, short enough for even scheduling and a fine-grained resume.
+TARGET_CHUNK_SECONDS = 1.0
+#: Largest adaptive chunk (bulk numpy steps gain little beyond this).
+MAX_ADAPTIVE_CHUNK = 256
+#: First chunks before any timing is known: small grids are cheap, big ones may take minutes.
+FIRST_CHUNK_SMALL, FIRST_CHUNK_BIG, BIG_RECORD_CHARS = 16, 1, 256
+#: Seconds the client waits for workers to hand back their cut chunks after a stop request.
+STOP_GRACE_SECONDS = 30.0
+#: How the summary names the time a row's ``seconds`` counts, per engine.
+SOLVER_CALL = {"highs": "Highs.run()", "sat": "the SAT solver's calls", "cpsat": "CP-SAT's solve()"}
+
+
+@dataclass
+class BatchSummary:
+    """What a run did. ``complete``: every record has a row in OUT (``_SUCCESS`` written)."""
+
+    output: str
+    records: int
+    already_done: int
+    solved_now: int
+    status_counts: dict
+    elapsed: float
+    run_seconds: float       # sum of time inside the solver calls over this run's records
+    worker_seconds: float    # sum of the records' whole cost in the workers
+    complete: bool
+    interrupted: bool = False
+    parts_written: int = 0
+    cpu_client: float = 0.0       # CPU seconds of this process besides solving (reading, writing parts)
+    cpu_workers: float = 0.0      # CPU seconds the workers spent on this run's chunks
+    workers: int = 1
+    loadavg: tuple | None = None  # 1-minute load average at start and end (shared machines)
+    solver: str = "highs"
+    retried: int = 0              # rows of an earlier run solved again (--retry)
+
+    @property
+    def puzzles_per_second(self) -> float:
+        return self.solved_now / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def cpu_efficiency(self) -> float:
+        """Workers' CPU seconds / (elapsed x workers): below 1 when workers waited for a core
+        (other load on the machine) or for work."""
+        return self.cpu_workers / (self.elapsed * self.workers) if self.elapsed > 0 else 0.0
+
+    @property
+    def overhead_fraction(self) -> float:
+        """Share of the workers' time spent outside the solver calls."""
+        return 1.0 - self.run_seconds / self.worker_seconds if self.worker_seconds > 0 else 0.0
+
+    @property
+    def solver_call(self) -> str:
+        """What ``run_seconds`` measures, in words (``Highs.run()`` for HiGHS)."""
+        return SOLVER_CALL.get(self.solver, f"{self.solver}'s calls")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(puzzles_per_second=self.puzzles_per_second, overhead_fraction=self.overhead_fraction,
+                 cpu_efficiency=self.cpu_efficiency)
+        return d
+
+
+class ChunkPlanner:
+    """Hands out chunks of record indices: runs of consecutive missing indices (or, for
+    ``--retry``, the rows to redo of one part), cut to the current chunk size.
+
+    Examples
+    --------
+    >>> planner = ChunkPlanner([np.arange(0, 5), np.arange(8, 10)], fixed=2, workers=1)
+    >>> [c.tolist() for c in planner.chunks()]
+    [[0, 1], [2, 3], [4], [8, 9]]
+    """
+
+    def __init__(self, runs: list[np.ndarray], *, fixed: int | None = None, workers: int = 1,
+                 first: int = FIRST_CHUNK_SMALL):
+        self.runs = [r for r in runs if r.size]
+        self.remaining = int(sum(r.size for r in self.runs))
+        self.fixed, self.workers = fixed, max(1, workers)
+        self.size = first
+        self.seconds = 0.0   # worker seconds and rows of the chunks back so far
+        self.rows = 0
+
+    def observe(self, rows: int, worker_seconds: float) -> None:
+        """A chunk came back: adapt the size to the measured time per puzzle."""
+        self.rows += rows
+        self.seconds += worker_seconds
+        if self.fixed is None and self.rows:
+            per_puzzle = max(self.seconds / self.rows, 1e-6)
+            self.size = int(min(MAX_ADAPTIVE_CHUNK, max(1, TARGET_CHUNK_SECONDS / per_puzzle)))
+
+    def chunks(self):
+        """Every chunk left, in order (with the sizes as they stand)."""
+        while (chunk := self.next()) is not None:
+            yield chunk
+
+    def next(self) -> np.ndarray | None:
+        """The next chunk, or None when every run is handed out."""
+        if not self.runs:
+            return None
+        size = self.fixed
+        if size is None:   # never more than a fair share of the rest: no straggler at the end
+            size = max(1, min(self.size, math.ceil(self.remaining / (2 * self.workers))))
+        run = self.runs[0]
+        chunk, rest = run[:size], run[size:]
+        if rest.size:
+            self.runs[0] = rest
+        else:
+            self.runs.pop(0)
+        self.remaining -= chunk.size
+        return chunk
+
+
+def _runs(indices: np.ndarray) -> list[np.ndarray]:
+    """Sorted indices -> runs of consecutive ones (a part never straddles a gap)."""
+    if indices.size == 0:
+        return []
+    return np.split(indices, np.flatnonzero(np.diff(indices) != 1) + 1)
+
+
+def run_batch(input_path, output, *, stream=None, **options) -> BatchSummary:
+    """Solve every record of ``input_path`` not yet in ``output`` into Parquet parts.
+
+    Parameters
+    ----------
+    input_path : str or Path
+        Puzzles: a text file (one per line), CSV/TSV or Parquet (column ``puzzle``, optional
+        ``regions`` and ``variant``).
+    output : str or Path
+        The output directory; rerun with the same one to resume.
+    stream : file, optional
+        Where progress goes (default ``sys.stderr``).
+    **options
+        Any field of :class:`pipeline.batch.config.BatchConfig`: ``workers``, ``engine``,
+        ``scheduler``, ``chunk_size``, ``count``, ``time_limit``, ``propagate``, ``box``,
+        ``variant``, ``input_format``, ``limit`` (stop after that many new records),
+        ``overwrite``, ``progress``, ``log_interval``, ``highs_options``, ``solver``,
+        ``sat_backend``, ``amo``, ``retry`` (statuses whose rows are solved again).
+
+    Returns
+    -------
+    BatchSummary
+        Counts, times and whether OUT is complete; ``interrupted=True`` after Ctrl-C/SIGTERM.
+
+    Raises
+    ------
+    PipelineError
+        Bad options (:class:`~pipeline.batch.config.BatchConfigError`), unusable input, or an
+        output that cannot be written (:class:`~pipeline.batch.output.BatchOutputError`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, pandas
+    >>> work = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (work / "in.txt").write_text("..4.3...1.2.....\\n1234\\n")
+    >>> summary = run_batch(work / "in.txt", work / "out", workers=1, progress="none")
+    >>> summary.complete, summary.status_counts
+    (True, {'error': 1, 'optimal': 1})
+    >>> pandas.read_parquet(work / "out")[["status", "solution"]].fillna("-").values.tolist()
+    [['optimal', '2143341213244231'], ['error', '-']]
+    """
+    return run_config(BatchConfig(str(input_path), str(output), **options), stream=stream)
+
+
+class _StopSignals:
+    """While a run is going: the first Ctrl-C (or SIGTERM) asks the workers to stop after their
+    current puzzle and keeps what they finished; a second one stops at once."""
+
+    def __init__(self):
+        self.requested = False
+        self.engine = None
+        self.previous = {}
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        if self.engine is not None:
+            self.engine.request_stop()
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False
+
+
+def run_config(config: BatchConfig, stream=None) -> BatchSummary:
+    """:func:`run_batch` from a ready :class:`BatchConfig`."""
+    stream = stream or sys.stderr
+    started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
+    records = read_records(config.input_path, config.input_format)
+    fingerprint = records_fingerprint(records)
+    options = config.solve_options()
+    out = Path(config.output)
+    manifest = {
+        "kind": "sudoku-pipeline batch",
+        "version": 1,
+        "input": config.input_path,
+        "records": len(records["puzzle"]),
+        "fingerprint": fingerprint,
+        "options": asdict(options),
+        "columns": list(RESULT_COLUMNS),
+        "layout": f"{PART_PREFIX}<first index, {INDEX_WIDTH} digits>.parquet; rows in input order",
+    }
+    if out.exists() and not out.is_dir():
+        raise PipelineError(f"batch: output {str(out)!r} exists and is not a directory")
+    if not config.overwrite:
+        refuse_foreign(out)  # before the lock file is created in it
+    with locked(out):
+        return _run_locked(out, config, manifest, records, stream=stream, started=started, usage=usage,
+                           load_start=load_start)
+
+
+def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):
+    """What this run solves: the planner, which rows are already done, and, for ``--retry``, the
+    part each retried index lives in."""
+    n_records = len(records["puzzle"])
+    present = checked_indices(out, fingerprint, hashes, records["puzzle"])
+    if np.unique(present).size != present.size:
+        raise PipelineError(f"batch: parts in {str(out)!r} hold duplicate indices; use --overwrite")
+    done = np.zeros(n_records, dtype=bool)
+    done[present] = True
+    missing = np.flatnonzero(~done)
+    owner = {}
+    retry = np.zeros(0, dtype=np.int64)
+    if config.retry:
+        index, status = statuses_in(out)
+        retry = np.sort(index[np.isin(status, list(config.retry))])
+    budget = config.limit
+    if budget is not None:
+        retry = retry[:budget]
+        missing = missing[:max(budget - retry.size, 0)]
+    runs = []
+    if retry.size:
+        ranges = part_index_ranges(out)
+        firsts = np.array([r[1] for r in ranges])
+        where = np.searchsorted(firsts, retry, side="right") - 1
+        for k in np.unique(where):
+            mine = retry[where == k]
+            runs.append(mine)
+            for i in mine:
+                owner[int(i)] = ranges[int(k)][0]
+    runs += _runs(missing)
+    first_text = next((p for p in records["puzzle"] if p), "")
+    first = FIRST_CHUNK_BIG if len(first_text) >= BIG_RECORD_CHARS else FIRST_CHUNK_SMALL
+    planner = ChunkPlanner(runs, fixed=config.chunk_size, workers=config.worker_count, first=first)
+    return planner, present, done, owner, int(retry.size)
+
+
+def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.ndarray) -> None:
+    """``--retry``: put the new rows into the part that held the old ones (atomically)."""
+    rows = read_part_rows(part)
+    position = {int(i): k for k, i in enumerate(rows["index"])}
+    for j, index in enumerate(columns["index"]):
+        k = position[int(index)]
+        for name in RESULT_COLUMNS:
+            rows[name][k] = columns[name][j]
+    index = np.asarray(rows["index"], dtype=np.int64)
+    write_part(part.parent, rows, fingerprint, hashes[index])
+
+
+def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *, stream, started, usage,
+                load_start) -> BatchSummary:
+    """The part of :func:`run_batch` that runs while holding OUT's lock."""
+    n_records = len(records["puzzle"])
+    fingerprint = manifest["fingerprint"]
+    prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
+    hashes = record_hashes(records)
+    planner, present, done, owner, n_retry = _plan(out, config, records, fingerprint, hashes)
+    if config.retry:
+        manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry,
+                                    "options": asdict(config.solve_options())})
+    manifest["status"] = "running"
+    write_manifest(out, manifest)
+    if n_records == 0 and not list(out.glob(f"{PART_PREFIX}*.parquet")):
+        write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
+    puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
+    totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
+    payload = asdict(config.solve_options())
+    interrupted = False
+    # the workers start before the progress bar: tqdm's monitor thread would rule out fork
+    runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
+                         config.scheduler) if planner.remaining else None
+    meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
+    with _StopSignals() as stop:
+        stop.engine = runner
+        try:
+            if runner is not None:
+                planner.workers = runner.workers
+                window = 2 * runner.workers
+                pending = set()
+                while True:
+                    while not stop.requested and len(pending) < window:
+                        chunk = planner.next()
+                        if chunk is None:
+                            break
+                        task = [(int(i), puzzles[i], regions[i], variants[i]) for i in chunk]
+                        pending.add(runner.submit(solve_records, task, payload))
+                    if not pending:
+                        break
+                    if stop.requested:
+                        pending = {f for f in pending if not f.cancel()}
+                        if isinstance(runner, Dask):
+                            break
+                    finished = runner.wait_any(pending, timeout=min(1.0, config.log_interval or 1.0)
+                                               if not stop.requested else STOP_GRACE_SECONDS)
+                    if stop.requested and not finished:
+                        break   # workers did not answer in time: what is written stays
+                    for future in finished:
+                        pending.discard(future)
+                        columns = future.result()
+                        totals["cpu"] += columns.pop(CPU_KEY, 0.0)
+                        columns.pop(STOPPED_KEY, None)
+                        if not columns["index"]:
+                            continue
+                        _write_result(out, columns, owner, fingerprint, hashes, totals)
+                        planner.observe(len(columns["index"]), float(sum(columns["wall_seconds"])))
+                        done[columns["index"]] = True
+                        meter.update(columns["status"])
+                    counted = runner.finished_puzzles()
+                    if counted is not None:
+                        meter.running(counted)
+            interrupted = stop.requested
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if runner is not None:
+                runner.close(cancel=interrupted or stop.requested)
+            meter.close()
+    complete = bool(done.all())
+    elapsed = time.monotonic() - started
+    own = time.process_time() - usage
+    in_process = isinstance(runner, InProcess)
+    summary = BatchSummary(str(out), n_records, int(present.size) - n_retry, meter.new,
+                           dict(sorted(meter.counts.items())), elapsed, totals["run"], totals["worker"], complete,
+                           interrupted, totals["parts"],
+                           cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
+                           workers=runner.workers if runner is not None else 1, loadavg=(load_start, _loadavg()),
+                           solver=config.solver, retried=n_retry)
+    manifest["status"] = "complete" if complete and not interrupted else "interrupted" if interrupted else "partial"
+    manifest["last_run"] = summary.to_dict()
+    write_manifest(out, manifest)
+    if complete:
+        touch_success(out)
+    return summary
+
+
+def _write_result(out: Path, columns: dict, owner: dict, fingerprint: str, hashes: np.ndarray,
+                  totals: dict) -> None:
+    """A chunk's rows into parts: new rows as new parts, retried rows into their old part."""
+    totals["run"] += float(sum(columns["seconds"]))
+    totals["worker"] += float(sum(columns["wall_seconds"]))
+    index = columns["index"]
+    if owner and int(index[0]) in owner:   # a retry chunk lies inside one part
+        _merge_into_part(owner[int(index[0])], columns, fingerprint, hashes)
+        totals["parts"] += 1
+        return
+    totals["parts"] += len(write_rows(out, columns, fingerprint, hashes))
+
+
+def _loadavg() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except (OSError, AttributeError):
+        return None
+

@@ -1,0 +1,135 @@
+"""The SAT engine of batch (one incremental solver per shape, clues as assumptions) and any other
+in-process registry engine (cpsat: one model and one call per puzzle)."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from formats.cnf import DEFAULT_AMO
+
+from ..build import build_model
+from ..puzzle import Puzzle
+from ..solvers import get_solver
+from ..solvers.sat import SatEngine
+from ..solvers.sat import engine_for as sat_engine_for
+from .config import SolveOptions
+from .kernels import MAX_BITS_N, propagate
+from .progress import stopped, tick
+from .text import one_line
+
+__all__ = ["solve_shape_sat", "solve_shape_each"]
+
+
+def _sat_engine(template: Puzzle, options: SolveOptions) -> SatEngine:
+    """This worker's SAT engine for the shape: the rules once, every puzzle's clues as assumptions
+    (scheme ijk / order C, so the literal of (r, c, d) is (r*N + c)*N + d + 1)."""
+    return sat_engine_for(build_model(template, "ijk", "C", "bounds"), options.amo or DEFAULT_AMO,
+                          options.sat_backend)
+
+
+def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
+    """Per puzzle: the mask of decided cells, their digits (0-based) and whether propagation
+    already found a contradiction. With propagation, naked/hidden singles count as decided."""
+    n = template.n
+    if propagate_first and n <= MAX_BITS_N:
+        cand, dead = propagate(clues, template)
+        counts = cand.sum(axis=2)
+        return counts == 1, cand.argmax(axis=2), dead | (counts == 0).any(axis=1)
+    return clues > 0, np.maximum(clues - 1, 0), np.zeros(clues.shape[0], dtype=bool)
+
+
+def _count_status(result, grid) -> str:
+    return "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
+
+
+def solve_shape_sat(shape, options: SolveOptions, rows: list[dict], record) -> None:
+    """The chunk's puzzles of one shape through one incremental SAT solver: each puzzle's decided
+    cells as assumptions, ``count`` by blocking clauses; bulk verification through ``record``."""
+    template, n = shape.template, shape.template.n
+    try:
+        engine = _sat_engine(template, options)
+    except Exception as e:  # the shape cannot be encoded: every member gets the message
+        for k in shape.members:
+            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+        return
+    clues = np.stack(shape.grids)
+    t0 = time.perf_counter()
+    decided, digit, dead = _fixed_cells(clues, template, options.propagate)
+    shared = (time.perf_counter() - t0) / len(shape.members)
+    solutions = np.zeros_like(clues)
+    has = np.zeros(len(shape.members), dtype=bool)
+    cell_ids = np.arange(n * n)
+    done = 0
+    for j, k in enumerate(shape.members):
+        if stopped():
+            break
+        t1 = time.perf_counter()
+        row = rows[k]
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None)
+        try:
+            if dead[j]:
+                row["status"] = "infeasible"
+                continue
+            cells = cell_ids[decided[j]]
+            literals = (cells * n + digit[j, cells] + 1).tolist()
+            if options.count:
+                result = engine.count_assumed(literals, options.count, literals, time_limit=options.time_limit)
+                row.update(seconds=result.seconds, n_solutions=result.count)
+                grid = result.grids[0].ravel() if result.grids else None
+                status = _count_status(result, grid)
+                if result.status == "time_limit" and grid is not None:
+                    row["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
+            else:
+                start = time.perf_counter()
+                outcome = engine.solve_assumed(literals, time_limit=options.time_limit)
+                row["seconds"] = time.perf_counter() - start
+                status = outcome.status
+                grid = None if outcome.full is None else outcome.full.reshape(n * n, n).argmax(axis=1) + 1
+            row["status"] = status
+            if grid is not None:
+                solutions[j], has[j] = grid, True
+        except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            row.update(status="error", error=f"solver: {one_line(e)}")
+        finally:
+            row["wall_seconds"] += time.perf_counter() - t1 + shared
+            done = j + 1
+            tick()
+    record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
+
+
+def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> None:
+    """Any other in-process registry engine (cpsat): one model and one call per puzzle."""
+    template, n = shape.template, shape.template.n
+    solver = get_solver(options.solver)
+    clues = np.stack(shape.grids)
+    solutions = np.zeros_like(clues)
+    has = np.zeros(len(shape.members), dtype=bool)
+    done = 0
+    for j, k in enumerate(shape.members):
+        if stopped():
+            break
+        t1 = time.perf_counter()
+        row = rows[k]
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=None)
+        try:
+            puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
+            model = build_model(puzzle, "ijk", "C", "bounds")
+            if options.count and solver.count is not None:
+                result = solver.count(model, options.count, time_limit=options.time_limit)
+                row.update(seconds=result.seconds, n_solutions=result.count)
+                grid = result.grids[0].ravel() if result.grids else None
+                row["status"] = _count_status(result, grid)
+            else:
+                r = solver.solve(model, time_limit=options.time_limit)
+                row.update(status=r.status, seconds=r.seconds, nodes=r.nodes)
+                grid = None if r.grid is None else r.grid.ravel()
+            if grid is not None:
+                solutions[j], has[j] = grid, True
+        except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            row.update(status="error", error=f"solver: {one_line(e)}")
+        finally:
+            row["wall_seconds"] += time.perf_counter() - t1
+            done = j + 1
+            tick()
+    record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])

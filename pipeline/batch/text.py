@@ -1,0 +1,8 @@
+"""Small text helpers shared by the batch modules."""
+from __future__ import annotations
+
+
+def one_line(e: BaseException) -> str:
+    """The first line of an exception's message (its type name when it has none)."""
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__

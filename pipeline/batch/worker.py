@@ -1,0 +1,197 @@
+"""What a worker does with a chunk: parse the records (in bulk where it can), group them by shape,
+hand each shape to its engine, verify in bulk, and return the result columns.
+
+Every record is isolated: a record that cannot be parsed, or whose solve raises anything, becomes
+a row with ``status = error`` and the reason; the chunk's other records are solved. A bulk step
+that raises is redone record by record, so one bad record cannot take its neighbours down.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PipelineError, PuzzleError
+from ..parse import COMPACT_DIGITS, default_box, parse_box
+from ..puzzle import Puzzle, parse_puzzle
+from ..variants import VARIANT_TABLE, VARIANTS
+from ..verify import verify_grid
+from .config import SolveOptions
+from .highs_shape import solve_shape_highs
+from .kernels import COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions
+from .progress import flush_ticks, stopped
+from .sat_shape import solve_shape_each, solve_shape_sat
+from .text import one_line
+
+__all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
+
+RESULT_COLUMNS = ("index", "puzzle", "variant", "solution", "status", "n_solutions", "seconds",
+                  "wall_seconds", "nodes", "error")
+CPU_KEY = "_cpu_seconds"   # not a column: the chunk's CPU time, for the run's summary
+STOPPED_KEY = "_stopped"   # not a column: the chunk was cut short by a stop request
+
+
+@dataclass
+class Shape:
+    """Puzzles that share the rules: the empty template and the chunk's members."""
+
+    template: Puzzle
+    members: list = field(default_factory=list)   # positions in the chunk
+    grids: list = field(default_factory=list)     # (N*N,) clue grids
+
+
+def parse_record(puzzle, regions=None, variant=None, box=None) -> Puzzle:
+    """One record -> Puzzle (the slow, general path).
+
+    Raises
+    ------
+    PuzzleError
+        A one-line message naming what is wrong with the record.
+    """
+    if puzzle is None or not str(puzzle).strip():
+        raise PuzzleError("puzzle: empty record: expected a puzzle")
+    if variant is not None and variant not in VARIANTS:
+        raise PuzzleError(f"variant: unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    # a trailing newline makes parse_puzzle treat the record as text, never as a file path
+    return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
+                        regions=None if regions is None else str(regions).strip() + "\n")
+
+
+def _template(n: int, h: int, w: int, variant: str, regions=None) -> Puzzle:
+    return Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
+
+
+def _reason(e: BaseException) -> str:
+    """A record's error text: the pipeline's own message, or the exception type and its line."""
+    return one_line(e) if isinstance(e, PipelineError) else f"{type(e).__name__}: {one_line(e)}"
+
+
+def _bulk_candidates(records, options: SolveOptions, rows: list[dict], box) -> tuple[dict, list[int]]:
+    """Records the bulk parser may take, by (N, variant); and the others (by position)."""
+    fast: dict[tuple, list[int]] = {}
+    slow: list[int] = []
+    for k, (_, _, regions, variant) in enumerate(records):
+        variant = variant or options.variant or "classic"
+        rows[k]["variant"] = variant
+        text = rows[k]["puzzle"]
+        n = math.isqrt(len(text)) if text else 0
+        spec = VARIANT_TABLE.get(variant)
+        if (regions is None and spec is not None and not spec.regions and 1 < n <= len(COMPACT_DIGITS)
+                and n * n == len(text) and COMPACT_RECORD.fullmatch(text) and (box is None or box[0] * box[1] == n)):
+            fast.setdefault((n, variant), []).append(k)
+        else:
+            slow.append(k)
+    return fast, slow
+
+
+def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tuple, Shape]:
+    """Parse a chunk: compact records in bulk, anything else (or anything odd) one by one.
+
+    Parse errors land in ``rows``; returns the well-formed puzzles grouped by shape.
+    """
+    shapes: dict[tuple, Shape] = {}
+    box = parse_box(options.box) if options.box else None
+    fast, slow = _bulk_candidates(records, options, rows, box)
+    for (n, variant), ks in fast.items():
+        try:
+            h, w = box or default_box(n)
+            template = _template(n, h, w, variant)
+            grids, ok = fast_grids([rows[k]["puzzle"] for k in ks], n)
+            ok &= ~clue_conflicts(grids, template)
+        except Exception:  # the general parser below names what is wrong, record by record
+            slow += ks
+            continue
+        shape = shapes.setdefault(shape_key(template), Shape(template))
+        for j, k in enumerate(ks):
+            if ok[j]:
+                shape.members.append(k)
+                shape.grids.append(grids[j])
+            else:
+                slow.append(k)  # the general parser names what is wrong
+    for k in sorted(slow):
+        _, text, regions, variant = records[k]
+        try:
+            puzzle = parse_record(text, regions, variant or options.variant, options.box)
+            key = shape_key(puzzle)
+            if key not in shapes:
+                shapes[key] = Shape(_template(puzzle.n, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions))
+        except Exception as e:  # anything at all: this record's error, not the chunk's
+            rows[k].update(status="error", error=_reason(e))
+            continue
+        rows[k]["variant"] = puzzle.variant
+        shapes[key].members.append(k)
+        shapes[key].grids.append(puzzle.grid.ravel())
+    return shapes
+
+
+def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: np.ndarray,
+                     solutions: np.ndarray, has: np.ndarray) -> None:
+    """Verify the found grids in bulk; write the solution text, or verify_grid's message."""
+    if not len(members):
+        return
+    n = template.n
+    ok = verify_solutions(solutions, clues, template) | ~has
+    for j, text in zip(np.flatnonzero(has & ok), grid_strings(solutions[has & ok], n)):
+        rows[members[j]]["solution"] = text
+    for j in np.flatnonzero(~ok):
+        puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
+        verdict = verify_grid(solutions[j].reshape(n, n), puzzle)
+        rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
+
+
+_ENGINES = {"highs": solve_shape_highs, "sat": solve_shape_sat}
+
+
+def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
+    engine = _ENGINES.get(options.solver, solve_shape_each)
+    try:
+        engine(shape, options, rows, record_solutions)
+    except Exception as e:
+        if len(shape.members) == 1:
+            k = shape.members[0]
+            rows[k].update(status="error", solution=None, error=_reason(e))
+            return
+        for k, grid in zip(shape.members, shape.grids):  # redo alone: find the record at fault
+            if stopped():
+                return
+            rows[k].update(status=None, solution=None, error=None, seconds=0.0, nodes=0, n_solutions=None)
+            _solve_shape(Shape(shape.template, [k], [grid]), options, rows)
+
+
+def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[str, list]:
+    """Solve ``[(index, puzzle, regions, variant), ...]``; returns the result columns as lists.
+
+    Never raises for a bad record: a parse error becomes status ``error`` with the message; a
+    failure inside the solver status ``error`` with the exception's first line. ``seconds`` is
+    the time inside the solver call, ``wall_seconds`` the record's whole cost in this worker
+    (bulk steps shared equally among their records). After a stop request the rows not reached
+    are left out (and the columns carry ``STOPPED_KEY``): a resume solves them.
+    """
+    if isinstance(options, dict):
+        options = SolveOptions(**options)
+    start, cpu = time.perf_counter(), time.thread_time()
+    rows = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
+             "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
+             "nodes": 0, "error": None} for index, text, _, _ in records]
+    shapes = group_records(records, options, rows)
+    bulk = time.perf_counter() - start   # shared by every record of the chunk
+    for shape in shapes.values():
+        if stopped():
+            break
+        _solve_shape(shape, options, rows)
+    cut = stopped()
+    finished = []
+    for row in rows:
+        if row["status"] is None:
+            if cut:
+                continue
+            row.update(status="error", error="batch: the record was not processed")
+        row["wall_seconds"] += bulk / max(len(rows), 1)
+        finished.append(row)
+    flush_ticks()
+    columns = {name: [row[name] for row in finished] for name in RESULT_COLUMNS}
+    columns[CPU_KEY] = time.thread_time() - cpu  # HiGHS runs with threads=1 in this thread
+    columns[STOPPED_KEY] = cut
+    return columns

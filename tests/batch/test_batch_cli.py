@@ -1,0 +1,137 @@
+"""The ``batch`` subcommand (its block in pipeline/cli.py): exit codes and one-line messages for
+bad options, unusable output and Ctrl-C, and the summary line."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from batch_helpers import MIXED
+
+from oracles import PROJECT
+from pipeline.batch import MAX_WORKERS
+from pipeline.cli import main
+
+
+def test_cli_errors_and_log_lines(sample, tmp_path, capsys):
+    assert main(["batch", str(tmp_path / "missing.txt"), str(tmp_path / "out")]) == 2
+    assert "no such input file" in capsys.readouterr().err
+    path, records, _ = sample
+    code = main(["batch", str(path), str(tmp_path / "out"), "--workers", "1", "--chunk-size", "10",
+                 "--progress", "log", "--log-interval", "0"])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert f"batch: {len(records)}/{len(records)} (100.0%)" in err
+    assert "puzzles/s" in err and "complete" in err
+    assert "outside Highs.run()" in err
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--chunk-size", "0", "error: chunk_size must be a positive integer, got 0"),
+    ("--chunk-size", "-5", "error: chunk_size must be a positive integer, got -5"),
+    ("--workers", "100000", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 100000"),
+    ("--workers", "0", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 0"),
+    ("--time-limit", "nan", "error: time_limit must be a positive finite number of seconds, got nan"),
+    ("--count", "-1", "error: count must be an integer from 0 (no counting) to 1,000,000, got -1"),
+    ("--retry", "time_limit,bogus", "error: retry must be one of "),
+])
+def test_bad_options_are_one_line_exit_2(tmp_path, capsys, option, value, message):
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[3] + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()   # refused before anything is written
+
+
+def test_summary_names_the_engine_it_timed(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[3] + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1", "--solver", "sat",
+                 "--progress", "none"]) == 0
+    err = capsys.readouterr().err
+    assert "outside the SAT solver's calls" in err and "Highs.run()" not in err
+
+
+def test_output_that_cannot_be_created_is_exit_2_naming_the_path(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    for workers in ("1", "2"):
+        out = blocker / f"out{workers}"
+        code = main(["batch", str(src), str(out), "--workers", workers, "--progress", "none"])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert err.startswith("error: batch: cannot write ") and str(blocker) in err, err
+        assert "worker failed" not in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_read_only_output_is_exit_2_naming_the_path(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    out = tmp_path / "out"
+    assert main(["batch", str(src), str(out), "--workers", "1", "--limit", "1", "--progress", "none"]) == 0
+    capsys.readouterr()
+    out.chmod(0o500)
+    try:
+        code = main(["batch", str(src), str(out), "--workers", "2", "--chunk-size", "1", "--progress", "none"])
+    finally:
+        out.chmod(0o700)
+    err = capsys.readouterr().err
+    assert code == 2 and "error: batch: cannot write " in err and str(out) in err, err
+    assert "worker failed" not in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_full_disk_is_exit_2_naming_the_part(tmp_path, capsys, monkeypatch, workers):
+    """ENOSPC while a part is written (the client writes every part, so a fault injected in
+    this process is the real path)."""
+    import errno
+
+    import pyarrow.parquet as pq
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pq, "write_table", full)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    out = tmp_path / "out"
+    code = main(["batch", str(src), str(out), "--workers", workers, "--progress", "none"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith(f"error: batch: cannot write '{out}/part-") and "no space left on the device" in err
+    assert not list(out.glob(".part-*"))   # no temporary file left behind
+
+
+def test_ctrl_c_during_worker_start_up_prints_one_line(data_dir, tmp_path):
+    """SIGINT to the whole process group (as a terminal's Ctrl-C) while workers start: the
+    client prints its summary line, no worker prints a traceback, exit 130."""
+    src = tmp_path / "in.txt"
+    src.write_text((data_dir / "sets" / "9x9_norvig_top95.txt").read_text())
+    env = dict(os.environ, PYTHONPATH=str(PROJECT))
+    for delay in (0.0, 0.05, 0.3):
+        out = tmp_path / f"out-{delay}"
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "batch", str(src), str(out), "--workers", "2",
+                                 "--chunk-size", "1", "--progress", "none"], cwd=PROJECT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not (out / "_batch.json").exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)   # the run has started: its workers are starting now
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        text = err.decode()
+        if proc.returncode == 0:
+            continue   # finished before the signal: nothing to check
+        assert proc.returncode == 130, text
+        assert "Traceback" not in text and text.count("\n") == 1, text

@@ -1,0 +1,61 @@
+"""BatchConfig (pipeline.batch.config): one validator, exact one-line messages."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, MAX_CHUNK_SIZE, MAX_WORKERS, BatchConfig, BatchConfigError,
+                                   SolveOptions)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"chunk_size": 0}, "chunk_size must be a positive integer, got 0"),
+    ({"chunk_size": -5}, "chunk_size must be a positive integer, got -5"),
+    ({"chunk_size": 2.5}, "chunk_size must be a positive integer, got 2.5"),
+    ({"chunk_size": True}, "chunk_size must be a positive integer, got True"),
+    ({"chunk_size": MAX_CHUNK_SIZE + 1}, f"chunk_size must be at most {MAX_CHUNK_SIZE:,}, got {MAX_CHUNK_SIZE + 1}"),
+    ({"workers": 0}, f"workers must be an integer from 1 to {MAX_WORKERS}, got 0"),
+    ({"workers": 100000}, f"workers must be an integer from 1 to {MAX_WORKERS}, got 100000"),
+    ({"engine": "threads"}, "engine must be one of processes, dask, got 'threads'"),
+    ({"time_limit": math.nan}, "time_limit must be a positive finite number of seconds, got nan"),
+    ({"time_limit": 0}, "time_limit must be a positive finite number of seconds, got 0"),
+    ({"count": -1}, "count must be an integer from 0 (no counting) to 1,000,000, got -1"),
+    ({"limit": -1}, "limit must be a non-negative integer, got -1"),
+    ({"progress": "loud"}, "progress must be one of auto, bar, log, none, got 'loud'"),
+    ({"log_interval": -1.0}, "log_interval must be a non-negative finite number of seconds, got -1.0"),
+    ({"solver": "glpk"}, "solver must be one of highs, sat, cpsat, got 'glpk'"),
+    ({"input_format": "xlsx"}, "input_format must be one of auto, text, csv, parquet, got 'xlsx'"),
+    ({"retry": ("later",)}, "retry must be one of "),
+    ({"highs_options": {"no_such_option": 1}}, "highs_options: HiGHS refuses option no_such_option=1"),
+])
+def test_each_bad_option_has_its_exact_message(changes, message):
+    with pytest.raises(BatchConfigError) as err:
+        BatchConfig("in.txt", "out", **changes)
+    text = str(err.value)
+    assert text.startswith(message) and "\n" not in text
+
+
+def test_box_and_variant_are_checked():
+    with pytest.raises(BatchConfigError, match=r"^box must be HxW such as 3x3, got '3by3'"):
+        BatchConfig("in.txt", "out", box="3by3")
+    with pytest.raises(BatchConfigError, match=r"^variant must be one of .*, got 'sudokuish'$"):
+        BatchConfig("in.txt", "out", variant="sudokuish")
+
+
+def test_config_is_frozen_normalised_and_splits_the_worker_part():
+    c = BatchConfig("in.txt", "out", scheduler="tcp://127.0.0.1:1", highs_options={"mip_rel_gap": 0.0},
+                    time_limit=3, retry=["time_limit"])
+    assert c.engine == "dask"                      # an address implies Dask
+    assert c.highs_options == {**DEFAULT_HIGHS_OPTIONS, "mip_rel_gap": 0.0}
+    assert c.time_limit == 3.0 and isinstance(c.time_limit, float)
+    assert c.retry == ("time_limit",)
+    with pytest.raises(AttributeError):
+        c.chunk_size = 5
+    options = c.solve_options()
+    assert isinstance(options, SolveOptions) and options.time_limit == 3.0
+    assert options.highs_options == c.highs_options
+    assert c.replace(chunk_size=7).chunk_size == 7
+    with pytest.raises(BatchConfigError):
+        c.replace(chunk_size=0)
+    assert 1 <= BatchConfig("a", "b").worker_count <= MAX_WORKERS

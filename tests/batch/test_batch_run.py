@@ -1,0 +1,368 @@
+"""Batch runs end to end (pipeline.batch.run): order, statuses, answers against the data sets'
+references, resumability after a limit and after a real kill, counting, CSV/Parquet input, the
+Dask engine, the output guards.
+
+Answers are checked against the shared ``*.ref.csv`` files (computed by other solvers) and with
+the independent oracle of ``conftest.py``, never against the batch's own output alone.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from batch_helpers import WRONG_LENGTH, check_expected, lines, parts, read, refs
+
+from oracles import PROJECT, grid_of, is_valid_solution
+from pipeline.batch import DEFAULT_HIGHS_OPTIONS, LOCK, MANIFEST, SUCCESS, run_batch
+from pipeline.errors import PipelineError
+from pipeline.puzzle import parse_puzzle
+from pipeline.verify import verify_grid
+
+
+def test_batch_order_status_and_answers(full_run, sample):
+    out, summary, df = full_run
+    _, records, expected = sample
+    check_expected(df, records, expected)
+    assert summary.complete and not summary.interrupted
+    assert summary.status_counts == {"error": 2, "infeasible": 1, "optimal": len(records) - 3}
+    assert (out / SUCCESS).exists()
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["status"] == "complete" and manifest["records"] == len(records)
+    assert df["n_solutions"].isna().all()  # no --count
+    solved = df["status"] == "optimal"
+    assert (df.loc[solved, "seconds"] > 0).all()
+    assert (df["wall_seconds"] >= df["seconds"]).all()
+    assert (df["nodes"] >= 0).all()
+    assert set(df["variant"]) == {"classic"}
+
+
+def test_parts_are_contiguous_and_named_by_first_index(full_run):
+    out, summary, _ = full_run
+    written_parts = parts(out)
+    assert summary.parts_written == len(written_parts) == 5  # 37 records in parts of 8
+    for path in written_parts:
+        index = pq.read_table(path, columns=["index"]).column("index").to_pylist()
+        assert index == list(range(index[0], index[0] + len(index)))
+        assert path.name == f"part-{index[0]:010d}.parquet"
+    assert not list(out.glob(".*"))  # no temporary files left behind
+
+
+def test_resume_after_limit(sample, full_run, tmp_path):
+    path, records, expected = sample
+    out = tmp_path / "out"
+    first = run_batch(path, out, workers=1, chunk_size=4, limit=10, progress="none")
+    assert not first.complete and first.solved_now == 10
+    assert not (out / SUCCESS).exists()
+    assert read(out)["index"].tolist() == list(range(10))
+    second = run_batch(path, out, workers=2, chunk_size=5, progress="none")
+    assert second.complete and second.already_done == 10 and second.solved_now == len(records) - 10
+    df = read(out)
+    check_expected(df, records, expected)
+    reference = full_run[2]
+    assert df[["status", "solution", "error"]].equals(reference[["status", "solution", "error"]])
+    again = run_batch(path, out, workers=2, progress="none")  # nothing left to do
+    assert again.complete and again.solved_now == 0 and len(read(out)) == len(records)
+
+
+def _start_cli(path: Path, out: Path, *extra: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--workers", "2", "--chunk-size", "1",
+         "--progress", "none", *extra],
+        cwd=PROJECT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _wait_for_parts(proc: subprocess.Popen, out: Path, n: int, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(parts(out)) < n:
+        if proc.poll() is not None:
+            pytest.fail(f"batch exited early ({proc.returncode}): {proc.stderr.read().decode()[-2000:]}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("batch wrote no parts in time")
+        time.sleep(0.05)
+
+
+def test_resume_after_kill(data_dir, tmp_path):
+    """SIGKILL the whole process group mid-run; the rerun loses nothing and duplicates nothing."""
+    records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    path = tmp_path / "top95.txt"
+    path.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    proc = _start_cli(path, out)
+    _wait_for_parts(proc, out, 3)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    killed_with = len(parts(out))
+    assert 3 <= killed_with < len(records), "the batch finished before it could be killed"
+    assert not (out / SUCCESS).exists()
+    summary = run_batch(path, out, workers=2, progress="none")
+    assert summary.complete and summary.already_done == killed_with
+    assert summary.already_done + summary.solved_now == len(records)
+    df = read(out)
+    assert df["index"].tolist() == list(range(len(records)))
+    answers = refs(data_dir / "sets" / "9x9_norvig_top95.ref.csv")
+    assert (df["status"] == "optimal").all()
+    assert df["solution"].tolist() == [answers[p] for p in records]
+    assert not list(out.glob(".part-*"))
+
+
+def test_sigterm_stops_cleanly(data_dir, tmp_path):
+    records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    path = tmp_path / "top95.txt"
+    path.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    proc = _start_cli(path, out)
+    _wait_for_parts(proc, out, 2)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err.decode()
+    assert "rerun the same command to resume" in err.decode()
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    written = read(out)
+    assert written["index"].is_unique and len(written) < len(records)
+
+
+def test_count_column(data_dir, tmp_path):
+    tdoku = pd.read_csv(data_dir / "sets" / "9x9_tdoku_test_counts.csv", dtype={"puzzle": str})
+    several = tdoku[tdoku["n_solutions"] >= 2].head(3)
+    none = tdoku[tdoku["n_solutions"] == 0].head(1)
+    unique = lines(data_dir / "sets" / "9x9_gecode.txt")[:2]
+    records = several["puzzle"].tolist() + none["puzzle"].tolist() + unique
+    path = tmp_path / "count.txt"
+    path.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    run_batch(path, out, workers=1, count=2, progress="none")
+    df = read(out)
+    assert df["n_solutions"].tolist() == [2, 2, 2, 0, 1, 1]
+    assert df["status"].tolist() == ["optimal"] * 3 + ["infeasible"] + ["optimal"] * 2
+    for row in df[df["status"] == "optimal"].itertuples():
+        assert is_valid_solution(grid_of(row.solution), 3, 3, clues=grid_of(row.puzzle))
+    with pytest.raises(PipelineError, match="other solve options"):
+        run_batch(path, out, workers=1, count=3, progress="none")
+    summary = run_batch(path, out, workers=1, count=3, overwrite=True, progress="none")
+    assert summary.complete and read(out)["n_solutions"].tolist() == [3, 3, 3, 0, 1, 1]
+
+
+def test_csv_input_with_regions_and_variants(data_dir, tmp_path):
+    jigsaw = pd.read_csv(data_dir / "sets" / "jigsaw.csv", dtype=str)
+    picked = pd.concat([jigsaw[jigsaw["variant"] == v].head(4) for v in ("jigsaw", "jigsaw_x")])
+    path = tmp_path / "jigsaw.csv"
+    picked.to_csv(path, index=False)
+    out = tmp_path / "out"
+    run_batch(path, out, workers=2, chunk_size=3, progress="none")
+    df = read(out)
+    ref = pd.read_csv(data_dir / "sets" / "jigsaw.ref.csv", dtype=str)
+    expected = dict(zip(zip(ref["puzzle"], ref["regions"]), ref["solution"]))
+    assert df["puzzle"].tolist() == picked["puzzle"].tolist()
+    assert df["variant"].tolist() == picked["variant"].tolist()
+    assert (df["status"] == "optimal").all()
+    for row, regions in zip(df.itertuples(), picked["regions"]):
+        ref_solution = expected[(row.puzzle, regions)]
+        puzzle = parse_puzzle(row.puzzle, regions=regions, variant=row.variant)
+        assert verify_grid(grid_of(row.solution), puzzle).ok
+        assert row.solution == ref_solution
+
+
+def test_parquet_input(data_dir, tmp_path):
+    nine = lines(data_dir / "sets" / "9x9_x.txt")[:3]
+    sixteen = lines(data_dir / "sets" / "16x16_x.txt")[:1]
+    classic = lines(data_dir / "sets" / "9x9_gecode.txt")[:2]
+    frame = pd.DataFrame({"puzzle": nine + sixteen + classic, "variant": ["x"] * 4 + [None, ""],
+                          "id": range(6)})
+    path = tmp_path / "input.parquet"
+    frame.to_parquet(path)
+    out = tmp_path / "out"
+    run_batch(path, out, workers=1, progress="none")
+    df = read(out)
+    answers = refs(data_dir / "sets" / "9x9_x.ref.csv", data_dir / "sets" / "16x16_x.ref.csv",
+                 data_dir / "sets" / "9x9_gecode.ref.csv")
+    assert df["variant"].tolist() == ["x"] * 4 + ["classic"] * 2
+    assert (df["status"] == "optimal").all()
+    assert df["solution"].tolist() == [answers[p] for p in frame["puzzle"]]
+
+
+def test_dask_local_cluster(sample, full_run, tmp_path):
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: dask.distributed is not importable ({e})")
+        pytest.skip(f"dask.distributed is not importable ({e})")
+    path, records, expected = sample
+    out = tmp_path / "dask"
+    summary = run_batch(path, out, engine="dask", workers=2, chunk_size=8, progress="none")
+    assert summary.complete
+    df = read(out)
+    check_expected(df, records, expected)
+    # the same part layout as the process engine, so either can resume the other's output
+    assert [p.name for p in parts(out)] == [p.name for p in parts(full_run[0])]
+    again = run_batch(path, out, workers=2, progress="none")
+    assert again.complete and again.solved_now == 0
+
+
+def test_output_directory_guards(sample, full_run, tmp_path):
+    path, _, _ = sample
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    with pytest.raises(PipelineError, match="not empty and not a batch output"):
+        run_batch(path, foreign, workers=1, progress="none")
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]  # nothing of ours left in it
+    other = tmp_path / "other.txt"
+    other.write_text(path.read_text().replace(WRONG_LENGTH, "54321"))
+    with pytest.raises(PipelineError, match="other input records"):
+        run_batch(other, full_run[0], workers=1, progress="none")
+
+
+def test_one_run_at_a_time_per_output(sample, tmp_path):
+    """A second run on the same OUT is refused while the first holds the lock."""
+    import fcntl
+
+    path, _, _ = sample
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        with pytest.raises(PipelineError, match="another batch is writing"):
+            run_batch(path, out, workers=1, progress="none")
+    assert run_batch(path, out, workers=1, limit=3, progress="none").solved_now == 3
+
+
+def test_highs_options_are_checked_and_recorded(sample, tmp_path):
+    path, _, _ = sample
+    with pytest.raises(PipelineError, match="HiGHS refuses option"):
+        run_batch(path, tmp_path / "bad", highs_options={"no_such_option": 1}, progress="none")
+    out = tmp_path / "ok"
+    run_batch(path, out, workers=1, limit=2, highs_options={"mip_heuristic_effort": 0.2}, progress="none")
+    assert json.loads((out / MANIFEST).read_text())["options"]["highs_options"] == {
+        **DEFAULT_HIGHS_OPTIONS, "mip_heuristic_effort": 0.2}
+    with pytest.raises(PipelineError, match="other solve options"):
+        run_batch(path, out, workers=1, progress="none")  # resuming with other HiGHS options
+
+
+def test_count_matches_tdoku_exact_counts(data_dir, tmp_path):
+    """--count K against tdoku's exact counts (3 to 847 solutions): min(count, K) exactly.
+    The no-good re-solves are re-checked without HiGHS presolve, which undercounts otherwise."""
+    tdoku = pd.read_csv(data_dir / "sets" / "9x9_tdoku_test_counts.csv", dtype={"puzzle": str})
+    several = tdoku[tdoku["n_solutions"] >= 2]
+    path = tmp_path / "several.csv"
+    several.to_csv(path, index=False)
+    out = tmp_path / "out"
+    run_batch(path, out, workers=2, count=15, progress="none")
+    df = read(out)
+    assert df["n_solutions"].tolist() == np.minimum(several["n_solutions"], 15).tolist()
+    assert df["error"].isna().all()
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# scheduling, Ctrl-C, --retry
+# ---------------------------------------------------------------------------------------------
+def test_chunk_planner_adapts_and_spreads_the_tail():
+    from pipeline.batch.run import MAX_ADAPTIVE_CHUNK, ChunkPlanner
+
+    planner = ChunkPlanner([np.arange(0, 100_000)], workers=2, first=16)
+    first = planner.next()
+    assert first.tolist() == list(range(16))
+    planner.observe(16, 16 * 0.001)                 # 1 ms per puzzle: chunks of about 1 s
+    assert planner.next().size == MAX_ADAPTIVE_CHUNK
+    planner.observe(16, 16 * 10.0)                  # hard puzzles: one at a time
+    assert planner.next().size == 1
+    hard = ChunkPlanner([np.arange(18)], workers=2, first=16)
+    sizes = [c.size for c in hard.chunks()]
+    assert sum(sizes) == 18 and max(sizes) <= 5     # 18 big puzzles on 2 workers: no 16 + 2 split
+    chunks = list(ChunkPlanner([np.arange(3), np.arange(5, 7)], fixed=2).chunks())
+    assert [c.tolist() for c in chunks] == [[0, 1], [2], [5, 6]]   # never across a gap
+
+
+def test_ctrl_c_in_process_keeps_the_finished_puzzles_of_the_chunk(data_dir, tmp_path):
+    import threading
+
+    records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    path = tmp_path / "top95.txt"
+    path.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    timer = threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        summary = run_batch(path, out, workers=1, chunk_size=len(records), propagate=False, progress="none")
+    finally:
+        timer.cancel()
+    if summary.complete and not summary.interrupted:
+        pytest.skip("the batch finished before the signal")
+    assert summary.interrupted and 0 < summary.solved_now < len(records)
+    written = read(out)
+    assert len(written) == summary.solved_now and written["index"].is_unique
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    again = run_batch(path, out, workers=1, propagate=False, progress="none")
+    assert again.complete and again.already_done == summary.solved_now
+    answers = refs(data_dir / "sets" / "9x9_norvig_top95.ref.csv")
+    assert read(out)["solution"].tolist() == [answers[p] for p in records]
+
+
+def test_sigint_to_the_process_group_keeps_finished_rows(data_dir, tmp_path):
+    records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    path = tmp_path / "top95.txt"
+    path.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    proc = _start_cli(path, out, "--chunk-size", "60", "--no-propagate")
+    deadline = time.monotonic() + 60
+    while not (out / MANIFEST).exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)   # the workers have started on their chunks
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode == 0:
+        pytest.skip("the batch finished before the signal")
+    assert proc.returncode == 130, err.decode()
+    assert "Traceback" not in err.decode()
+    written = read(out) if parts(out) else pd.DataFrame({"index": []})
+    assert written["index"].is_unique
+    summary = run_batch(path, out, workers=2, propagate=False, progress="none")
+    assert summary.complete and summary.already_done == len(written)
+
+
+def test_retry_redoes_only_the_rows_with_those_statuses(data_dir, tmp_path):
+    records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")[:24]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(records + ["12345"]) + "\n")
+    out = tmp_path / "out"
+    run_batch(path, out, workers=1, chunk_size=8, time_limit=1e-3, propagate=False, progress="none")
+    before = read(out)
+    names = [p.name for p in parts(out)]
+    limited = before["status"] == "time_limit"
+    if not limited.any():
+        pytest.skip("no puzzle hit the 1 ms time limit on this machine")
+    summary = run_batch(path, out, workers=2, retry=("time_limit",), progress="none")
+    assert summary.retried == int(limited.sum()) and summary.solved_now == summary.retried
+    after = read(out)
+    assert [p.name for p in parts(out)] == names                     # rows replaced in their parts
+    assert after["index"].tolist() == before["index"].tolist()
+    assert (after.loc[limited, "status"] == "optimal").all()
+    answers = refs(data_dir / "sets" / "9x9_norvig_top95.ref.csv")
+    assert after.loc[limited, "solution"].tolist() == [answers[p] for p in after.loc[limited, "puzzle"]]
+    kept = ~limited
+    assert after.loc[kept, ["status", "solution", "seconds"]].equals(before.loc[kept, ["status", "solution", "seconds"]])
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["retries"][-1]["rows"] == summary.retried
+    assert manifest["options"]["time_limit"] == 1e-3                # the first run's options stay
+    with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
+        run_batch(path, tmp_path / "fresh", retry=("error",), progress="none")

@@ -1,0 +1,50 @@
+"""The other batch engines (pipeline.batch.sat_shape): the SAT engine (one incremental solver per
+shape) and CP-SAT, against HiGHS and known counts."""
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import pytest
+from batch_helpers import MIXED
+
+from oracles import PROJECT
+from pipeline.batch import run_batch
+from pipeline.errors import PipelineError
+from pipeline.puzzle import parse_puzzle
+from pipeline.verify import verify_grid
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+@pytest.mark.parametrize("propagate", [True, False])
+def test_batch_other_engines_solve_and_count(tmp_path, solver, propagate):
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    summary = run_batch(src, tmp_path / "out", workers=1, count=2, solver=solver, propagate=propagate,
+                        progress="none", stream=open(os.devnull, "w"))
+    assert summary.solved_now == len(MIXED)
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert list(df["status"]) == ["optimal", "optimal", "infeasible", "optimal"]
+    assert list(df["n_solutions"]) == [1, 2, 0, 1]
+    for text, solution in zip(df["puzzle"][df["solution"].notna()], df["solution"].dropna()):
+        assert verify_grid(parse_puzzle(solution).grid, parse_puzzle(text))
+
+
+def test_batch_sat_matches_highs_on_unique_puzzles(tmp_path):
+    lines = [line for line in (PROJECT / "tests" / "data" / "sets" / "9x9_norvig_top95.txt").read_text().split()
+             if line][:40] if (PROJECT / "tests" / "data").exists() else MIXED[:1]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    out = {}
+    for solver in ("sat", "highs"):
+        run_batch(src, tmp_path / solver, workers=1, solver=solver, progress="none", stream=open(os.devnull, "w"))
+        out[solver] = pd.read_parquet(tmp_path / solver).sort_values("index")["solution"].tolist()
+    assert out["sat"] == out["highs"] and all(out["sat"])   # unique puzzles: the same grids
+
+
+def test_batch_refuses_unknown_engine_options(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[0] + "\n")
+    with pytest.raises(PipelineError, match=r"^solver must be one of highs, sat, cpsat, got 'glpk'$"):
+        run_batch(src, tmp_path / "o1", solver="glpk")
+    with pytest.raises(PipelineError, match=r"^sat_backend must be one of .*, got 'nope'$"):
+        run_batch(src, tmp_path / "o2", solver="sat", sat_backend="nope")

@@ -1,0 +1,93 @@
+"""A worker's chunk (pipeline.batch.worker): every record isolated, one row per record.
+
+A bad record (a letter above N in a 9x9 or 16x16 line, an integer token >= 2**63, a wrong length,
+anything) becomes ``status = error`` with its reason; the chunk's other records are solved.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from batch_helpers import MIXED
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracles import grid_of, is_valid_solution
+from pipeline.batch import run_batch
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.records import read_records
+from pipeline.batch.worker import RESULT_COLUMNS, solve_records
+
+GOOD_9 = MIXED[0]
+GOOD_4 = MIXED[3]
+BAD_RECORDS = {
+    "letter above 9 in a 9x9 line": GOOD_9[:40] + "Z" + GOOD_9[41:],
+    "letter above 16 in a 16x16 line": "." * 100 + "Q" + "." * 155,
+    "integer token >= 2**63": "1,1," + str(2 ** 63),
+    "huge integer grid cell": " ".join([str(10 ** 23)] + ["0"] * 80),
+    "wrong length": "12345",
+    "empty variant table entry": None,
+}
+STATUSES = {"optimal", "infeasible", "error", "time_limit", "invalid", "non_integral", "no_solution"}
+
+
+@pytest.mark.parametrize("solver", ["highs", "sat"])
+def test_a_bad_record_is_its_own_error_row_and_the_chunk_is_solved(solver):
+    records = []
+    for k, text in enumerate(BAD_RECORDS.values()):
+        records += [(2 * k, GOOD_9, None, None), (2 * k + 1, text, None, None)]
+    columns = solve_records(records, SolveOptions(solver=solver))
+    assert columns["index"] == [r[0] for r in records]
+    for status, text, solution, error in zip(columns["status"], columns["puzzle"], columns["solution"],
+                                             columns["error"]):
+        if text == GOOD_9:
+            assert status == "optimal" and is_valid_solution(grid_of(solution), 3, 3, clues=grid_of(GOOD_9))
+        else:
+            assert status == "error" and error and "\n" not in error and solution is None
+
+
+def test_a_failing_bulk_step_is_redone_record_by_record(monkeypatch):
+    """A bulk step that raises because of one record (here: propagation over the shape's block)
+    costs that record only: the shape is redone record by record."""
+    from pipeline.batch import highs_shape
+
+    real = highs_shape.propagate
+    poisoned = grid_of(MIXED[1]).ravel()
+
+    def propagate(clues, template, *args, **kwargs):
+        if (clues == poisoned).all(axis=1).any():
+            raise MemoryError("simulated")
+        return real(clues, template, *args, **kwargs)
+
+    monkeypatch.setattr(highs_shape, "propagate", propagate)
+    columns = solve_records([(0, GOOD_9, None, None), (1, MIXED[1], None, None), (2, GOOD_9, None, None)],
+                            SolveOptions())
+    assert columns["status"] == ["optimal", "error", "optimal"]
+    assert columns["error"][1] == "MemoryError: simulated"
+
+
+_LINE_CHARS = st.sampled_from(list("0123456789.abcxyzABCPQZ,;| -+#\t") + ["é", "\u00a0", "∞"])
+_LINE = st.one_of(
+    st.text(_LINE_CHARS, max_size=120),
+    st.sampled_from(MIXED + list(v for v in BAD_RECORDS.values() if v)),
+    st.builds(lambda k, c: GOOD_9[:k] + c + GOOD_9[k + 1:], st.integers(0, 80), _LINE_CHARS),
+    st.builds(lambda v: f"1,1,{v}", st.integers(-2 ** 70, 2 ** 70)),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_LINE, min_size=1, max_size=12))
+def test_fuzzed_batch_input_gives_one_row_per_record(tmp_path_factory, lines):
+    work = tmp_path_factory.mktemp("fuzz")
+    src = work / "in.txt"
+    src.write_text("\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines) + "\n",
+                   encoding="utf-8")
+    expected = read_records(src)["puzzle"]
+    summary = run_batch(src, work / "out", workers=1, chunk_size=5, time_limit=5.0, progress="none")
+    assert summary.complete and summary.solved_now == len(expected)
+    df = pd.read_parquet(work / "out")
+    assert list(df.columns) == list(RESULT_COLUMNS)
+    assert df["index"].tolist() == list(range(len(expected)))
+    assert df["puzzle"].tolist() == expected
+    assert set(df["status"]) <= STATUSES
+    errors = df[df["status"] == "error"]
+    assert errors["error"].map(lambda e: isinstance(e, str) and e and "\n" not in e).all()
