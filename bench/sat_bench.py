@@ -115,6 +115,7 @@ def bench_gecode(data: Path, quick: bool, log) -> dict:
 def bench_gecode_cli(path: Path, log) -> list[dict]:
     """``python -m pipeline solve P --solver sat`` per puzzle, end to end (interpreter included)."""
     rows = []
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = [s.strip() for s in path.read_text().splitlines() if s.strip()]
     log(f"  {path.name}: solve --solver sat through the CLI, {len(lines)} processes ...")
     for k, text in enumerate(lines):
@@ -132,11 +133,11 @@ def bench_gecode_cli(path: Path, log) -> list[dict]:
         rows.append({"puzzle": k, "exit": proc.returncode, "seconds": seconds, "verified": out.get("verified"),
                      "unique": out.get("unique"), "solver_seconds": out.get("seconds"),
                      "children_cpu_total": usage.ru_utime + usage.ru_stime})
-    prev = None
+    prev = before.ru_utime + before.ru_stime
     for r in rows:  # CPU of each process from the running total of reaped children
         total = r.pop("children_cpu_total", None)
         if total is not None:
-            r["cpu_seconds"] = total - prev if prev is not None else None
+            r["cpu_seconds"] = total - prev
             prev = total
     return rows
 
