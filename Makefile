@@ -7,14 +7,15 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test lint solvers bench bench-quick bench-batch venv clean help
+.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
 	@echo "make test     run the whole test suite"
 	@echo "make lint     ruff and the import-linter layer contract"
 	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium)"
-	@echo "make bench    writer/build/batch benchmarks (table + bench/results/*.json)"
+	@echo "make bench    writer/build/batch/SAT benchmarks (table + bench/results/*.json)"
+	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +65,11 @@ bench-quick: $(VENV)/.installed-test
 # batch throughput, 1 vs 2 workers on a sample of ../shared/data
 bench-batch: $(VENV)/.installed-test
 	$(PY) bench/run.py --batch
+
+# the SAT engine and CNF/OPB writers alone (also part of `make bench`), e.g. SAT_BENCH_ARGS="--only batch"
+SAT_BENCH_ARGS ?=
+bench-sat: $(VENV)/.installed-test
+	$(PY) bench/sat_bench.py $(SAT_BENCH_ARGS)
 
 clean:
 	rm -rf $(OUT) .pytest_cache

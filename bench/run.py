@@ -9,6 +9,8 @@
 2. Model build (``build_model``) against the bare NumPy triplet construction
    (``np.ravel_multi_index`` of the same (row, column) pairs); target: within 2x.
 3. ``--batch``: batch throughput, 1 vs 2 workers, on samples of the shared data sets.
+4. SAT (issue 8; ``--no-sat`` leaves it out): bench/sat_bench.py, the SAT engine's batch
+   throughput against HiGHS, ``count``, the 25x25 set, and the CNF/OPB writers beside MPS.
 
 Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
 """
@@ -210,6 +212,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action=argparse.BooleanOptionalAction, default=None,
                         help="read every written file back and compare (default: on with --quick)")
     parser.add_argument("--batch", action="store_true", help="also measure batch throughput, 1 vs 2 workers")
+    parser.add_argument("--sat", action=argparse.BooleanOptionalAction, default=True,
+                        help="the SAT section (bench/sat_bench.py; default on)")
     parser.add_argument("--batch-sample", type=int, help="puzzles per data set for --batch (default 2000 / 100)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per measurement")
     parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
@@ -256,8 +260,22 @@ def main(argv=None) -> int:
         "build": bench_build(sizes, max(args.repeat, 3 if args.quick else 1), args.timeout, log),
         "batch": bench_batch(args.quick, args.batch_sample, log) if args.batch else [],
     }
+    if args.sat:
+        from bench import sat_bench
+
+        work = Path(tempfile.mkdtemp(prefix="sudoku-bench-sat-"))
+        try:
+            result["sat"] = sat_bench.run(DATA, work, args.quick, log)
+        finally:
+            import shutil
+
+            shutil.rmtree(work, ignore_errors=True)
     result["seconds"] = time.time() - started
     print_tables(result)
+    if result.get("sat"):
+        from bench import sat_bench
+
+        sat_bench.print_tables(result["sat"])
     results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -267,6 +285,12 @@ def main(argv=None) -> int:
     (results / "latest.json").write_text(text)
     log(f"bench: wrote {path} and latest.json ({result['seconds']:.0f}s)")
     failed = [r for r in result["writers"] if "error" in r or str(r.get("check", "ok")) != "ok"]
+    if result.get("sat"):
+        from bench import sat_bench
+
+        failed += sat_bench.failures(result["sat"])
+        for problem in sat_bench.failures(result["sat"]):
+            log(f"bench: sat: {problem}")
     return 1 if failed else 0
 
 

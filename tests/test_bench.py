@@ -147,7 +147,7 @@ def test_written_files_are_the_model(quick, oracle_models, n):
 
 def test_fresh_process_measurement(tmp_path):
     """The default mode: each measurement in its own interpreter, reporting its own peak RSS."""
-    proc = _bench("--sizes", "3", "--writers", "csv,highspy-mps", "--fresh-process", "--check", "--quiet",
+    proc = _bench("--sizes", "3", "--writers", "csv,highspy-mps", "--fresh-process", "--check", "--quiet", "--no-sat",
                   "--results-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads((tmp_path / "latest.json").read_text())
@@ -163,7 +163,7 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
     monkeypatch.setattr(bench_run, "registered_writers", lambda: {"mps": "not registered yet", "lp": None,
                                                                   "parquet": None, "parquet-coo": None,
                                                                   "csv": None})
-    code = bench_run.main(["--quick", "--quiet", "--sizes", "3", "--writers", "mps,highspy-mps",
+    code = bench_run.main(["--quick", "--quiet", "--no-sat", "--sizes", "3", "--writers", "mps,highspy-mps",
                            "--results-dir", str(tmp_path)])
     assert code == 0
     result = json.loads((tmp_path / "latest.json").read_text())
@@ -173,7 +173,8 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
 
 
 def test_batch_section(tmp_path):
-    proc = _bench("--quick", "--quiet", "--sizes", "3", "--writers", "csv", "--batch", "--results-dir", str(tmp_path))
+    proc = _bench("--quick", "--quiet", "--no-sat", "--sizes", "3", "--writers", "csv", "--batch",
+                  "--results-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads((tmp_path / "latest.json").read_text())
     sets = {r["set"]: r for r in result["batch"]}
@@ -189,3 +190,33 @@ def test_batch_section(tmp_path):
             assert 0 <= run["overhead_fraction"] < 1 and run["cpu_workers"] > 0
         assert r["speedup"] > 0 and r["cpu_normalised_speedup"] > 0
     assert "Batch throughput" in proc.stdout
+
+
+def test_sat_section(quick):
+    """The SAT section of ``--quick`` (bench/sat_bench.py): every measurement ran, every answer was
+    right (batch rows verified by batch, counts equal to the known numbers, every puzzle solved
+    and verified), every writer wrote a file of the model's size. No timing assertions."""
+    _, result, stdout = quick
+    sat = result["sat"]
+    batch = [r for r in sat["batch"] if "skipped" not in r]
+    if not batch:
+        pytest.skip("bench SAT section measured no batch: " + "; ".join(r["skipped"] for r in sat["batch"]))
+    for r in batch:
+        assert "error" not in r, r
+        assert r["status_counts"] == {"optimal": r["puzzles"]} and r["all_verified"], r
+        assert r["puzzles_per_s"] > 0 and r["puzzles_per_cpu_s"] > 0
+    engines = {(r["set"], r["solver"], r["workers"], r["count"]) for r in batch}
+    for name in {r["set"] for r in batch}:
+        assert {(name, "sat", 1, 0), (name, "sat", 1, 2), (name, "sat", 2, 0), (name, "highs", 1, 0)} <= engines
+    assert [(r["count"], r["expected"], r["exit"]) for r in sat["count"]["rows"]] == [(288, 288, 0), (10_000, 10_000, 0)]
+    configs = sat["gecode"]["configs"]
+    assert configs and all("error" not in c and c["solved"] == len(c["rows"]) > 0 for c in configs)
+    writers = {(r["format"], r.get("amo")): r for r in sat["writers"]}
+    assert set(writers) >= {("mps", None), ("opb", None), ("cnf", "pairwise"), ("cnf", "seqcounter")}
+    for (fmt, _), r in writers.items():
+        assert "error" not in r and r["bytes"] > 0 and r["peak_rss_mb"] > 0, r
+        if fmt == "cnf":  # N^3 cell variables plus the encoding's auxiliaries
+            assert int(r["header"].split()[2]) >= r["variables"] == r["N"] ** 3
+        if fmt == "opb":
+            assert r["header"].startswith(f"* #variable= {r['variables']} ")
+    assert "SAT batch" in stdout and "Writers, empty grid" in stdout
