@@ -22,7 +22,7 @@ CLUE_ENCODINGS = ("rows", "bounds", "reduce")
 
 
 def _index_dtype(n_vars: int):
-    return np.int32 if n_vars < 2**31 - 1 else np.int64
+    return np.int32 if n_vars < np.iinfo(np.int32).max else np.int64
 
 
 def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:

@@ -15,6 +15,13 @@ from .base import CountResult, Solver, SolveResult, register_solver
 
 # HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
 FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
+# passModel's plain-integer arguments, named by their highspy enums
+_COLWISE = int(highspy.MatrixFormat.kColwise)
+_MINIMIZE = int(highspy.ObjSense.kMinimize)
+_INTEGER = int(highspy.HighsVarType.kInteger)
+# seconds a count step still gets once its deadline has passed: HiGHS needs a positive
+# time_limit, and this one makes it stop at once with status time_limit
+MIN_TIME_LIMIT = 1e-3
 
 HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
     highspy.HighsModelStatus.kOptimal: "optimal",
@@ -40,10 +47,10 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     a = model.Aeq.tocsc()
     beq = model.beq
     status = h.passModel(
-        model.n_cols, model.n_rows, a.nnz, 1, 1, 0.0,  # colwise, minimise, no offset
+        model.n_cols, model.n_rows, a.nnz, _COLWISE, _MINIMIZE, 0.0,  # 0.0: no objective offset
         model.cost, model.lb, model.ub, beq, beq,
         a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
-        np.ones(model.n_cols, dtype=np.int32),
+        np.full(model.n_cols, _INTEGER, dtype=np.int32),
     )
     if status == highspy.HighsStatus.kError:
         raise SolveError("highs: the model was refused by passModel")
@@ -228,7 +235,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
                 grids.extend(found)
                 return "limit"
             if deadline is not None:
-                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
             result = run_highs(h, model)
             if result.status != "optimal":
                 result = without_presolve(h, lambda: run_highs(h, model))
