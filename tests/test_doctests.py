@@ -24,6 +24,7 @@ REQUIRED = [
     "pipeline.solve:count_solutions",
     "formats:write_model",
     "formats:read_model",
+    "formats.solutions:read_solution",
     "formats:export_model",
     "formats:import_solution",
     "pipeline.batch:run_batch",
