@@ -46,6 +46,13 @@ class ModelData:
 
 @dataclass(frozen=True)
 class Format:
+    """One registered model format: its name, file extensions and what it can do.
+
+    ``export(model, directory, **options) -> [paths]`` (its files in ``pipeline export``),
+    ``write(model, path, **options)`` (one file), ``read(path) -> ModelData`` and
+    ``describe(model, **options) -> dict``; a format provides any subset.
+    """
+
     name: str
     extensions: tuple[str, ...]
     description: str
@@ -60,7 +67,22 @@ FORMATS: dict[str, Format] = {}
 
 
 def register(fmt: Format) -> Format:
-    """Add a format to the registry (by name; extensions used for lookup by path)."""
+    """Add ``fmt`` to :data:`FORMATS` under its name (a later entry of the same name replaces it).
+
+    Parameters
+    ----------
+    fmt : Format
+        The entry; its ``extensions`` are what :func:`format_for` matches paths against.
+
+    Returns
+    -------
+    Format
+        ``fmt`` itself, so a module can keep it (``FORMAT = register(Format(...))``).
+
+    Raises
+    ------
+    Nothing: registration never fails.
+    """
     FORMATS[fmt.name] = fmt
     return fmt
 
@@ -71,7 +93,35 @@ def _strip_gz(path: Path) -> str:
 
 
 def format_for(name_or_path, *, need: str | None = None) -> Format:
-    """A registered format by name, or by the extension of a path (``.gz`` ignored)."""
+    """A registered format by name, or by the extension of a path (``.gz`` ignored).
+
+    Parameters
+    ----------
+    name_or_path : str or pathlib.Path
+        A format name (``"mps"``) or a file name; the longest matching extension wins
+        (``.fixed.mps`` over ``.mps``).
+    need : {"write", "read", "export", "describe"}, optional
+        Refuse a format that lacks this function.
+
+    Returns
+    -------
+    Format
+
+    Raises
+    ------
+    FormatError
+        No format of that name or extension (the message lists the known ones), or it lacks
+        ``need``.
+
+    Examples
+    --------
+    >>> format_for("model.lp.gz").name
+    'lp'
+    >>> format_for("model.xyz")
+    Traceback (most recent call last):
+        ...
+    pipeline.errors.FormatError: format: no format named or matching 'model.xyz'; known formats: ...
+    """
     key = str(name_or_path)
     fmt = FORMATS.get(key.lower())
     if fmt is None:
@@ -89,13 +139,85 @@ def format_for(name_or_path, *, need: str | None = None) -> Format:
 
 
 def write_model(model, path, format: str | None = None, **options) -> Path:
-    """Write ``model`` to one file, format by name or by the path's extension."""
+    """Write ``model`` to one file, format by name or by the path's extension.
+
+    The file is written to a temporary name and renamed (:func:`formats.files.atomic_open`),
+    gzip-compressed when the path ends in ``.gz``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write (its convention and clue encoding are recorded where the format
+        has room for them).
+    path : str or pathlib.Path
+        Destination file.
+    format : str, optional
+        Format name; default: from the extension of ``path``.
+    **options
+        Passed to the format's writer (e.g. ``style="fixed"`` for MPS).
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    FormatError
+        Unknown format or extension, a format that cannot write, or an option it refuses.
+    OSError
+        The file cannot be created.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle("1..." "..3." ".4.." "...2", box="2x2"))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = write_model(model, Path(tmp) / "model.mps")
+    ...     lines = path.read_text().splitlines()
+    >>> path.name, lines[0], lines[2:5]
+    ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
+    """
     fmt = format_for(format or path, need="write")
     fmt.write(model, Path(path), **options)
     return Path(path)
 
 
 def read_model(path, format: str | None = None) -> ModelData:
-    """Read a model file back into ModelData, format by name or by extension."""
+    """Read a model file back into :class:`ModelData`, format by name or by extension.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file written by this package or by another tool in a registered format (``.gz``
+        is decompressed).
+    format : str, optional
+        Format name; default: from the extension of ``path``.
+
+    Returns
+    -------
+    ModelData
+        The matrix, row bounds, column bounds, costs, integrality, names and whatever metadata
+        the file carries.
+
+    Raises
+    ------
+    FormatError
+        Unknown format or extension, a format that cannot read, or a file that is not a
+        valid model of that format (one line naming the file and the place).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle("1..." "..3." ".4.." "...2", box="2x2"))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     back = read_model(write_model(model, Path(tmp) / "model.lp"))
+    >>> back.Aeq.shape, (back.Aeq != model.Aeq).nnz, back.metadata["clue_encoding"]
+    ((68, 64), 0, 'rows')
+    """
     fmt = format_for(format or path, need="read")
     return fmt.read(Path(path))

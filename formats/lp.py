@@ -290,6 +290,7 @@ def _write_bounds(f, lb: np.ndarray, ub: np.ndarray, names: np.ndarray) -> None:
 
 
 _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the comment above
+_MAX_METADATA_BYTES = 1 << 24  # the metadata comment and its continuation lines are read from this window
 
 
 def _comment_lines(model) -> bytes:
@@ -419,7 +420,7 @@ class _Text:
         if buf.size and nonws[-1]:
             edges = np.concatenate([edges, [buf.size]])
         # int32 offsets halve the biggest arrays of the reader (two per token)
-        dtype = np.int32 if buf.size < 2 ** 31 - 1 else np.int64
+        dtype = np.int32 if buf.size < np.iinfo(np.int32).max else np.int64
         self.starts = edges[0::2].astype(dtype)
         self.ends = edges[1::2].astype(dtype)
         self._nl = None
@@ -555,7 +556,7 @@ def _metadata(raw: bytes) -> dict:
     k = raw.find(COMMENT_TAG.encode())
     if k < 0:
         return {}
-    lines = raw[k:k + (1 << 24)].split(b"\n")
+    lines = raw[k:k + _MAX_METADATA_BYTES].split(b"\n")
     text = lines[0].rstrip(b"\r")
     for line in lines[1:]:
         if not line.startswith(_CONTINUATION.encode()):

@@ -428,6 +428,7 @@ def export(model, directory, *, mps_style: str = "free", **_) -> list[Path]:
 _SECTIONS = ("NAME", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA", "OBJSENSE", "OBJSENCE", "OBJNAME")
 _READ_LINES = 1 << 19          # lines tokenised per block
 _MAX_TOKEN = 256               # longest name or number accepted
+_HEAD_BYTES = 4096             # an empty-file check looks at this much before copying the whole file
 _PAD = _MAX_TOKEN + 8          # blanks after a block so that a token's key window never overruns
 _BYTE_MASK = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2 ** 64 - 1], dtype=np.uint64)
 
@@ -846,7 +847,7 @@ def read(path) -> ModelData:
             raw = f.read()
         except (OSError, EOFError) as e:
             raise FormatError(f"{where}: cannot read: {e}") from None
-    if not raw[:4096].strip() and not raw.strip():      # strip() copies: look at the head first
+    if not raw[:_HEAD_BYTES].strip() and not raw.strip():      # strip() copies: look at the head first
         raise FormatError(f"{where}: line 1: empty file: not MPS")
     lines = _Lines(raw, where)
     sections = _sections(lines)

@@ -22,7 +22,7 @@ CLUE_ENCODINGS = ("rows", "bounds", "reduce")
 
 
 def _index_dtype(n_vars: int):
-    return np.int32 if n_vars < 2**31 - 1 else np.int64
+    return np.int32 if n_vars < np.iinfo(np.int32).max else np.int64
 
 
 def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:
@@ -35,6 +35,7 @@ def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:
 
 
 def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
+    """``[(family, rows)]`` of ``A`` in row order."""
     n = puzzle.n
     return [(name, units.shape[0] * (n if name != "cell" else 1)) for name, units in rule_families(puzzle)]
 
@@ -90,6 +91,7 @@ def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
 
 
 def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
+    """``clue_r_c_d`` (1-based) of each row of ``B``, in ``B``'s order (by row, then column)."""
     r, c, d = puzzle.clues()
     num = np.char.mod("%d", np.arange(1, puzzle.n + 1)).astype(object)
     return ("clue_" + num[r] + "_" + num[c] + "_" + num[d]).astype(str) if r.size else np.array([], dtype=str)
@@ -139,14 +141,17 @@ class Model:
 
     @property
     def columns(self) -> np.ndarray:
+        """Full 0-based position of each solver-view column (all ``N^3`` unless ``reduce``)."""
         return self._reduction[0]
 
     @property
     def is_reduced(self) -> bool:
+        """True for the ``reduce`` clue encoding (clue-settled rows and columns removed)."""
         return self.clue_encoding == "reduce"
 
     @cached_property
     def Aeq(self) -> sp.csr_matrix:
+        """Equality matrix of the solver view: ``[A; B]``, ``A``, or ``A`` reduced."""
         if self.clue_encoding == "rows":
             return sp.vstack([self.A, self.B], format="csr")
         if self.clue_encoding == "bounds":
@@ -156,10 +161,12 @@ class Model:
 
     @property
     def beq(self) -> np.ndarray:
+        """Right-hand side: every row is ``= 1``."""
         return np.ones(self.Aeq.shape[0])
 
     @cached_property
     def lb(self) -> np.ndarray:
+        """Column lower bounds: 0, or 1 on the clue variables under ``bounds``."""
         lb = np.zeros(self.n_cols)
         if self.clue_encoding == "bounds":
             lb[self._reduction[2]] = 1.0
@@ -167,32 +174,39 @@ class Model:
 
     @property
     def ub(self) -> np.ndarray:
+        """Column upper bounds: all 1."""
         return np.ones(self.n_cols)
 
     @property
     def cost(self) -> np.ndarray:
+        """Objective over the solver view's columns (zeros without an ``objective``)."""
         if self.objective is None:
             return np.zeros(self.n_cols)
         return np.asarray(self.objective, dtype=float)[self.columns]
 
     @property
     def integrality(self) -> np.ndarray:
+        """True for every column: all variables are binary."""
         return np.ones(self.n_cols, dtype=bool)
 
     @property
     def n_rows(self) -> int:
+        """Rows of ``Aeq``."""
         return self.Aeq.shape[0]
 
     @property
     def n_cols(self) -> int:
+        """Columns of the solver view."""
         return self.columns.size
 
     @property
     def nnz(self) -> int:
+        """Nonzeros of ``Aeq``."""
         return self.Aeq.nnz
 
     @cached_property
     def row_labels(self) -> np.ndarray:
+        """Label of each row of ``Aeq`` (``cell_1_1``, ``row_3_7``, ..., ``clue_2_5_9``), 1-based."""
         labels = rule_row_labels(self.puzzle)
         if self.clue_encoding == "rows":
             return np.concatenate([labels, clue_row_labels(self.puzzle)])
@@ -202,6 +216,7 @@ class Model:
 
     @cached_property
     def col_names(self) -> np.ndarray:
+        """Variable name of each column (``x_i_j_k`` or ``x_I_J_p_q_n``), from the convention."""
         return self.convention.names(self.columns)
 
     def family_counts(self) -> dict[str, int]:
@@ -227,6 +242,7 @@ class Model:
         return full_vector_of(self.convention.n_vars, self.columns, x, self._reduction[2])
 
     def summary(self) -> dict:
+        """Sizes for reports: rows, columns, nonzeros, rows per family, shapes of ``A`` and ``B``."""
         return {
             "rows": self.n_rows,
             "columns": self.n_cols,
@@ -240,7 +256,53 @@ class Model:
 
 def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: str = "rows",
                 objective: np.ndarray | None = None) -> Model:
-    """Build the model of ``puzzle`` in convention ``scheme``/``order`` with clue encoding ``clues``."""
+    """Build the 0-1 program of ``puzzle``: rules ``A``, clues ``B`` and the solver view.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A checked puzzle (:func:`pipeline.puzzle.parse_puzzle`).
+    scheme : {"ijk", "block"}, default "ijk"
+        Variable array of the convention: ``x[i, j, k]`` or ``x[I, J, p, q, n]`` (``block``
+        needs a variant with boxes).
+    order : {"F", "C"}, default "F"
+        How that array is flattened: first index fastest (MATLAB) or last index fastest.
+    clues : {"rows", "bounds", "reduce"}, default "rows"
+        Clues as rows of ``B`` appended to ``A``, as lower bounds 1 on the clue variables, or
+        removed together with every row and column they settle.
+    objective : ndarray of float, shape (N**3,), optional
+        Costs over all positions in the convention's order (default zeros: a feasibility
+        problem).
+
+    Returns
+    -------
+    Model
+        ``A`` and ``B`` over all ``N**3`` variables and the solver view (``Aeq``, ``beq``,
+        ``lb``, ``ub``, ``cost``, ``row_labels``, ``col_names``) over ``Model.columns``.
+
+    Raises
+    ------
+    PuzzleError
+        The model would not fit in the memory limit (:func:`pipeline.parse.check_grid_size`),
+        refused before anything is allocated.
+    ConventionError
+        Unknown ``scheme``/``order``, or ``block`` for a variant without boxes.
+    PipelineError
+        Unknown clue encoding, or an ``objective`` of the wrong length.
+
+    Examples
+    --------
+    >>> from pipeline import parse_puzzle
+    >>> puzzle = parse_puzzle("1..." "..3." ".4.." "...2", box="2x2")
+    >>> model = build_model(puzzle)
+    >>> model.n_rows, model.n_cols, model.nnz        # 4 families x 16 rows + 4 clue rows
+    (68, 64, 260)
+    >>> model.family_counts()
+    {'cell': 16, 'row': 16, 'col': 16, 'box': 16, 'clue': 4}
+    >>> reduced = build_model(puzzle, scheme="block", order="C", clues="reduce")
+    >>> reduced.n_rows, reduced.n_cols, str(reduced.col_names[0])
+    (48, 20, 'x_1_1_1_2_2')
+    """
     check_grid_size(puzzle.n, "model")  # refuse before allocating what cannot fit
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")

@@ -21,7 +21,7 @@ from .puzzle import grid_to_string, parse_grid
 from .rate import human_steps
 from .solvers import SOLVERS, get_solver
 from .solvers.sat import DEFAULT_BACKEND, sat_backends
-from .verify import verify_grid
+from .verify import RESIDUAL_TOL, verify_grid
 
 PROG = "sudoku-pipeline"
 
@@ -188,7 +188,7 @@ def cmd_import(args) -> int:
     if not result.verdict:
         print(f"invalid: {result.verdict.message}", file=sys.stderr)
         return 1
-    if result.residual > 1e-6:
+    if result.residual > RESIDUAL_TOL:
         print(f"invalid: residual |Aeq x - beq| = {result.residual:g}", file=sys.stderr)
         return 1
     if args.format == "grid":

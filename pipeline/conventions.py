@@ -55,7 +55,37 @@ def _index_tokens(size: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, in
 
 @dataclass(frozen=True)
 class Convention:
-    """One index convention for an ``N x N`` grid with ``h x w`` boxes."""
+    """One index convention for an ``N x N`` grid with ``h x w`` boxes.
+
+    Parameters
+    ----------
+    scheme : {"ijk", "block"}
+        Variable array ``x[i, j, k]`` (shape ``(N, N, N)``) or ``x[I, J, p, q, n]`` (shape
+        ``(N/h, N/w, h, w, N)``).
+    order : {"F", "C"}
+        Flattening order: first index fastest (MATLAB ``reshape``) or last index fastest.
+    h, w : int
+        Box height and width (``N = h * w``).
+
+    Raises
+    ------
+    ConventionError
+        Unknown scheme or order, or a box side below 1.
+
+    Examples
+    --------
+    >>> conv = Convention("ijk", "F", 3, 3)
+    >>> pos = conv.position(0, 4, 6)            # row 1, column 5, digit 7 (0-based in)
+    >>> int(pos), conv.names([pos]).tolist(), [int(v) for v in conv.cell_digit(pos)]
+    (522, ['x_1_5_7'], [0, 4, 6])
+    >>> conv.positions_from_names(["x_1_5_7"]).tolist()
+    [522]
+    >>> block = Convention("block", "C", 3, 3)
+    >>> block.shape, block.names([0]).tolist()
+    ((3, 3, 3, 3, 9), ['x_1_1_1_1_1'])
+    >>> conv.permutation_to(block)[:3].tolist()     # x_block = x_ijk[perm]
+    [0, 81, 162]
+    """
 
     scheme: str
     order: str
@@ -77,6 +107,7 @@ class Convention:
 
     @property
     def n_vars(self) -> int:
+        """Number of variables, ``N^3``."""
         return self.n ** 3
 
     @property
@@ -89,9 +120,11 @@ class Convention:
 
     @property
     def index_names(self) -> tuple[str, ...]:
+        """Names of the scheme's indices, as in the variable names: ``(i, j, k)`` or ``(I, J, p, q, n)``."""
         return ("i", "j", "k") if self.scheme == "ijk" else ("I", "J", "p", "q", "n")
 
     def describe(self) -> str:
+        """One-line description for messages, e.g. ``ijk/F (9x9, boxes 3x3)``."""
         return f"{self.scheme}/{self.order} ({self.n}x{self.n}, boxes {self.h}x{self.w})"
 
     # -- position <-> scheme tuple -------------------------------------------------------

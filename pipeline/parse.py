@@ -39,6 +39,8 @@ MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
 MODEL_BYTES_PER_NONZERO = 64
 # Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
 MAX_TOKEN_DIGITS = 12
+# a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
+MAX_PATH_CHARS = 4096
 
 
 def memory_limit() -> int:
@@ -227,7 +229,7 @@ def _read_source(source, what: str) -> tuple[str, str]:
 def _path_kind(s: str) -> str | None:
     """``"file"`` for a regular file, a description for another existing path (a directory, a
     FIFO, a device: never opened, so a FIFO cannot block), None when nothing is there."""
-    if len(s) >= 4096 or "\n" in s:
+    if len(s) >= MAX_PATH_CHARS or "\n" in s:
         return None
     try:
         mode = os.stat(s).st_mode

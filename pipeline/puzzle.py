@@ -50,6 +50,7 @@ class Puzzle:
     # -- basic facts -----------------------------------------------------------------------
     @property
     def n(self) -> int:
+        """Side of the grid, which is also the number of digits."""
         return self.grid.shape[0]
 
     @property
@@ -59,14 +60,17 @@ class Puzzle:
 
     @property
     def has_boxes(self) -> bool:
+        """True when the variant has ``h x w`` boxes (not latin, not jigsaw)."""
         return self.spec.boxes
 
     @property
     def has_diagonals(self) -> bool:
+        """True when the variant adds the two main diagonals (the X variants)."""
         return self.spec.diagonals
 
     @property
     def n_clues(self) -> int:
+        """Number of given cells."""
         return int(np.count_nonzero(self.grid))
 
     def clues(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,6 +118,7 @@ class Puzzle:
         return grid_to_string(self.grid)
 
     def regions_string(self) -> str | None:
+        """Region ids as one compact line (``0-9A-Z``) when N <= 36, else space-separated; None without regions."""
         if self.regions is None:
             return None
         return "".join(REGION_ALPHABET[v] for v in self.regions.ravel()) if self.n <= 36 else \
@@ -133,6 +138,7 @@ class Puzzle:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Puzzle":
+        """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
         box = f"{d['h']}x{d['w']}"
         return parse_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"),
                             regions=d.get("regions"))
@@ -143,6 +149,7 @@ def _same_regions(a, b) -> bool:
 
 
 def grid_to_string(grid: np.ndarray) -> str:
+    """Compact line (``.`` empty, ``1-9A-Z``) when N <= 35, else space-separated integers."""
     grid = np.asarray(grid)
     if grid.shape[0] <= len(COMPACT_DIGITS):
         alphabet = np.array(list("." + COMPACT_DIGITS))

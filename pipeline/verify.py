@@ -34,6 +34,8 @@ RESIDUAL_TOL = 1e-6
 
 @dataclass(frozen=True)
 class Verdict:
+    """Outcome of :func:`verify_grid`: ``ok`` and a one-line ``message``; truthy exactly when ``ok``."""
+
     ok: bool
     message: str
 

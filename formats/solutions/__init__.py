@@ -61,9 +61,48 @@ def _as_manifest(manifest):
 def read_solution(path, manifest=None, format: str | None = None) -> SolutionVector:
     """Read a solver's solution file (format detected by content, or forced by ``format``).
 
-    ``manifest`` (a Manifest, a path to ``manifest.json`` or its directory, or a Model) gives
-    the convention, the exported columns and the clues; without it only files naming all
-    ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The solution file (any format of :data:`SOLUTION_FORMATS`; ``.gz`` is decompressed).
+    manifest : Manifest, str, pathlib.Path or Model, optional
+        What was exported: a Manifest, a path to ``manifest.json`` or its directory, or the
+        Model itself. It gives the convention, the exported columns and the clues; without
+        it only files naming all ``N^3`` variables ``x_...`` (or MATLAB grids) can be read,
+        in order ``F``.
+    format : str, optional
+        A name of :data:`SOLUTION_FORMATS`, skipping detection.
+
+    Returns
+    -------
+    SolutionVector
+        ``values`` over all ``N^3`` positions of ``convention`` (exactly 0.0 or 1.0), the
+        detected ``format``, the solver's ``status`` and ``objective`` when the file has them;
+        ``grid()`` decodes it.
+
+    Raises
+    ------
+    NoSolutionReported
+        The solver says it found no solution (``status``: infeasible, time_limit or
+        no_solution).
+    FormatError
+        Unreadable or unrecognised file, a name outside the convention, a missing or
+        non-binary value, or a manifest that does not fit (one line naming the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle("1....." "3..4....." "2", box="2x2"))
+    >>> grid = [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]]
+    >>> lines = ["solution status: optimal solution found", "objective value: 0"]
+    >>> lines += [f"x_{r + 1}_{c + 1}_{d} 1 (obj:0)" for r, row in enumerate(grid) for c, d in enumerate(row)]
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     sol = Path(tmp) / "answer.sol"
+    ...     _ = sol.write_text("\\n".join(lines) + "\\n")
+    ...     answer = read_solution(sol, model)           # SCIP's layout, found by content
+    >>> answer.format, answer.status, answer.grid().tolist() == grid
+    ('scip', 'optimal solution found', True)
     """
     path = Path(path)
     where = str(path)

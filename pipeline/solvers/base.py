@@ -43,6 +43,7 @@ class SolveResult:
 
     @property
     def solved(self) -> bool:
+        """True when the status is ``optimal`` and a decoded grid is present."""
         return self.status == "optimal" and self.grid is not None
 
 
@@ -58,6 +59,7 @@ class CountResult:
 
     # it also behaves as the ``(count, grids, status)`` tuple count_solutions has always returned
     def as_tuple(self) -> tuple:
+        """``(count, grids, status)``."""
         return self.count, self.grids, self.status
 
     def __iter__(self):
@@ -100,6 +102,7 @@ class Solver:
 
     @property
     def in_process(self) -> bool:
+        """True when the engine takes the Model directly (it reads no exported file)."""
         return not self.reads
 
 
@@ -113,7 +116,35 @@ def register_solver(solver: Solver) -> Solver:
 
 
 def get_solver(name: str, *, need: str | None = None, check_available: bool = True) -> Solver:
-    """The registered solver ``name``; :class:`SolveError` if unknown, unavailable or lacking ``need``."""
+    """The registered solver ``name``, checked before use.
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`SOLVERS` (``solver_names()``).
+    need : {"solve", "count"}, optional
+        Refuse a solver that lacks this function (e.g. ``"count"``).
+    check_available : bool, default True
+        Call its ``available()`` and refuse it with the reason (and install hint) when absent.
+
+    Returns
+    -------
+    Solver
+
+    Raises
+    ------
+    SolveError
+        Unknown name (the message lists the known ones), not available here, or lacking ``need``.
+
+    Examples
+    --------
+    >>> get_solver("highs").in_process
+    True
+    >>> get_solver("nosuch")
+    Traceback (most recent call last):
+        ...
+    pipeline.errors.SolveError: solver: unknown solver 'nosuch'; expected one of highs, ...
+    """
     solver = SOLVERS.get(name)
     if solver is None:
         raise SolveError(f"solver: unknown solver {name!r}; expected one of {', '.join(SOLVERS)}")
@@ -128,4 +159,5 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
 
 
 def solver_names() -> list[str]:
+    """Names of the registered solvers in registration order (the CLI's ``--solver`` choices)."""
     return list(SOLVERS)

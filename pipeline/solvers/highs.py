@@ -15,6 +15,13 @@ from .base import CountResult, Solver, SolveResult, register_solver
 
 # HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
 FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
+# passModel's plain-integer arguments, named by their highspy enums
+_COLWISE = int(highspy.MatrixFormat.kColwise)
+_MINIMIZE = int(highspy.ObjSense.kMinimize)
+_INTEGER = int(highspy.HighsVarType.kInteger)
+# seconds a count step still gets once its deadline has passed: HiGHS needs a positive
+# time_limit, and this one makes it stop at once with status time_limit
+MIN_TIME_LIMIT = 1e-3
 
 HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
     highspy.HighsModelStatus.kOptimal: "optimal",
@@ -40,10 +47,10 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     a = model.Aeq.tocsc()
     beq = model.beq
     status = h.passModel(
-        model.n_cols, model.n_rows, a.nnz, 1, 1, 0.0,  # colwise, minimise, no offset
+        model.n_cols, model.n_rows, a.nnz, _COLWISE, _MINIMIZE, 0.0,  # 0.0: no objective offset
         model.cost, model.lb, model.ub, beq, beq,
         a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
-        np.ones(model.n_cols, dtype=np.int32),
+        np.full(model.n_cols, _INTEGER, dtype=np.int32),
     )
     if status == highspy.HighsStatus.kError:
         raise SolveError("highs: the model was refused by passModel")
@@ -88,7 +95,41 @@ def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> Solve
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,
           options: dict | None = None, **_) -> SolveResult:
-    """Solve ``model`` with HiGHS; statuses: optimal, infeasible, time_limit, non_integral, ..."""
+    """Solve ``model`` with HiGHS in process and decode the grid.
+
+    Parameters
+    ----------
+    model : Model
+        Any convention and clue encoding (:func:`pipeline.build.build_model`).
+    time_limit : float, optional
+        Seconds HiGHS may run (its ``time_limit`` option); default no limit.
+    threads : int, optional
+        HiGHS ``threads`` option; default HiGHS's own choice.
+    options : dict, optional
+        Further HiGHS options by name (e.g. ``{"mip_rel_gap": 0.0}``).
+
+    Returns
+    -------
+    SolveResult
+        ``status`` is ``optimal`` (``grid`` holds the decoded solution), ``infeasible``,
+        ``time_limit``, ``interrupted``, ``memory_limit``, ``no_solution`` or ``non_integral``
+        (a point whose fractional part exceeds :data:`pipeline.decode.INTEGRALITY_TOL`);
+        ``x`` is over the solver view's columns.
+
+    Raises
+    ------
+    SolveError
+        HiGHS refused the model (``passModel`` returned an error).
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> result = solve(build_model(parse_puzzle("1..." "..3." ".4.." "...2", box="2x2")))
+    >>> result.status, result.grid.tolist()
+    ('optimal', [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]])
+    >>> solve(build_model(parse_puzzle(".12.3...4.......", box="2x2"))).status
+    'infeasible'
+    """
     return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
 
 
@@ -135,11 +176,43 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
     Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
-    the model carries, so a part of the search that reaches ``SPLIT_AT`` solutions drops its
-    cuts and is split on the free cell with most candidates (bound changes on the same
+    the model carries, so a part of the search that reaches :data:`SPLIT_AT` solutions drops
+    its cuts and is split on the free cell with most candidates (bound changes on the same
     instance: fix each candidate in turn); parts are disjoint, so every solution is counted
-    once. Returns ``(count, grids, status)``: ``complete`` (exact), ``limit`` (stopped at
-    ``limit``) or the solver status that interrupted it (e.g. ``time_limit``).
+    once.
+
+    Parameters
+    ----------
+    model : Model
+        Any convention and clue encoding.
+    limit : int, default 2
+        Stop once this many solutions are found (2 answers "is it unique?").
+    time_limit : float, optional
+        Seconds for the whole count; default no limit.
+    threads : int, optional
+        HiGHS ``threads`` option.
+
+    Returns
+    -------
+    CountResult
+        ``count``, the decoded ``grids`` and ``status``: ``complete`` (the count is exact),
+        ``limit`` (stopped at ``limit``) or the solver status that interrupted it (e.g.
+        ``time_limit``). It also unpacks as the tuple ``(count, grids, status)``.
+
+    Raises
+    ------
+    SolveError
+        ``limit`` below 1, or HiGHS refused the model.
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle("12.." "34.." "21.." "43..", box="2x2"))
+    >>> count, grids, status = count_solutions(model, limit=10)
+    >>> count, status
+    (4, 'complete')
+    >>> count_solutions(model, limit=2).status
+    'limit'
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
@@ -162,7 +235,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
                 grids.extend(found)
                 return "limit"
             if deadline is not None:
-                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
             result = run_highs(h, model)
             if result.status != "optimal":
                 result = without_presolve(h, lambda: run_highs(h, model))
