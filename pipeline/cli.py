@@ -14,7 +14,7 @@ from pathlib import Path
 from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
 
 from .build import build_model
-from .cliargs import add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
+from .cliargs import add_limit_args, add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
 from .errors import PipelineError
 from .puzzle import grid_to_string, parse_grid
 from .solvers import SOLVERS, get_solver
@@ -220,8 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds (default: none)")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    add_limit_args(p, "solver time limit in seconds")
     p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
                    help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
     p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
@@ -236,8 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds (default: none)")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    add_limit_args(p, "overall time limit in seconds")
     p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
                    help="counting engine (default: sat when python-sat is installed, else highs)")
     _add_engine_args(p)

@@ -393,3 +393,39 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     code, out, _ = call(capsys, "export", "." * 36 ** 2, "--to", tmp_path, "--formats", "csv", "--quiet")
     assert code == 0 and "dense Aeq.csv skipped: 241,864,704 entries" in out
     assert not (tmp_path / "Aeq.csv").exists() and (tmp_path / "Aeq_ijv.csv").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 9: out-of-range option values are refused with one line, before any work
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--threads", "100000"], "error: --threads: must be from 1 to 256, found 100000"),
+    (["count", "--threads", "0"], "error: --threads: must be from 1 to 256, found 0"),
+    (["solve", "--time-limit", "nan"], "error: --time-limit: must be a finite number of seconds greater than 0, found nan"),
+    (["solve", "--time-limit", "inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found inf"),
+    (["count", "--time-limit=-inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found -inf"),
+    (["solve", "--time-limit=-1"], "error: --time-limit: must be a finite number of seconds greater than 0, found -1"),
+    (["solve", "--time-limit", "0"], "error: --time-limit: must be a finite number of seconds greater than 0, found 0"),
+    (["build", "--size", "0"], "error: --size: must be at least 1, found 0"),
+])
+def test_out_of_range_options_are_refused(capsys, args, message):
+    assert assert_one_error_line(*call(capsys, *args)) == message
+
+
+def test_threads_bound_is_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "1..256" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("formats", ["bogus", ",,", "csv,bogus", " , "])
+def test_export_with_no_usable_format_writes_nothing(capsys, tmp_path, formats):
+    line = assert_one_error_line(*call(capsys, "export", "--to", tmp_path / "out", "--formats", formats))
+    assert "format" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_to_an_empty_path_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert "empty path" in assert_one_error_line(*call(capsys, "export", "--to", "", "--formats", "csv"))
+    assert list(tmp_path.iterdir()) == []
