@@ -67,11 +67,13 @@ def check_ranges(args) -> None:
 def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
     if positional:
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
-                       help="81-char string ('.' or '0' empty), grid text/CSV file, N-by-3 row,col,digit CSV, "
-                            "or '-' for stdin (default: the built-in seed puzzle, 23 clues)")
+                       help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
+                            "text/CSV file, an N-by-3 row,col,digit CSV, or '-' for stdin (default: the built-in "
+                            "seed puzzle, 9x9 with 23 clues)")
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
-    p.add_argument("--regions", metavar="IDS", help="jigsaw regions: one id per cell, row-major (string or file)")
+    p.add_argument("--regions", metavar="IDS",
+                   help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
 
 

@@ -18,9 +18,6 @@ PACKAGES = ("pipeline", "formats")
 KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/batch.py", "formats.base"),
     ("pipeline/cli.py", "."),
-    ("pipeline/cli.py", ".export"),
-    ("pipeline/cli.py", ".importer"),
-    ("pipeline/cli.py", "formats.csv"),
 }
 
 

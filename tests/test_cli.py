@@ -305,10 +305,13 @@ def test_export_in_process(capsys, tmp_path):
 def test_verify_subprocess(tmp_path):
     code, out, err = run("verify", SOLUTION, "--puzzle", PUZZLE)
     assert (code, out) == (0, "ok: valid classic 9x9 solution, all 23 clues kept\n")
-    bad = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]   # last two cells swapped
+    bad = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]   # last two cells swapped: both columns break
     code, out, err = run("verify", bad, "--puzzle", PUZZLE)
     assert code == 1
-    assert out == "invalid: column 8 has digit 7 twice: cells (6, 8) and (9, 8)\n"
+    assert out == ("invalid: column 8 has digit 7 twice: cells (6, 8) and (9, 8)\n"
+                   "invalid: column 9 has digit 4 twice: cells (1, 9) and (9, 9)\n")
+    code, out, err = run("verify", "-", input=bad)        # no --puzzle: the rules alone
+    assert code == 1 and len(out.splitlines()) == 2 and err == ""
 
 
 def test_verify_in_process(capsys, tmp_path):
@@ -320,7 +323,9 @@ def test_verify_in_process(capsys, tmp_path):
     code, out, _ = call(capsys, "verify", relabelled, "--puzzle", PUZZLE)
     assert code == 1 and out.startswith("invalid: clue at ")
     code, out, _ = call(capsys, "verify", PUZZLE, "--puzzle", PUZZLE)
-    assert (code, out) == (1, "invalid: cell (1, 1) is empty\n")
+    empty = [i for i, ch in enumerate(PUZZLE) if ch == "."]
+    assert code == 1 and out.startswith(f"invalid: {len(empty)} cells are empty: (1, 1), (1, 2), (1, 3), (1, 5), ")
+    assert out.endswith(f"and ({empty[-1] // 9 + 1}, {empty[-1] % 9 + 1})\n") and len(out.splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------------------------
