@@ -13,6 +13,8 @@ import select
 import shlex
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -451,6 +453,45 @@ def _stdout_reader_gone() -> bool:
     return gone
 
 
+#: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
+#: before the watchdog ends the process itself: Python handles a signal only between bytecodes,
+#: and an engine running in C (one long HiGHS solve) would otherwise keep the user waiting.
+INTERRUPT_GRACE = 2.0
+_interrupt = {"watched": False, "reported": False}
+
+
+def _watch_for_ctrl_c() -> None:
+    """Start the Ctrl-C watchdog once per process (main thread only): a daemon thread reads the
+    signal numbers Python's C-level handler writes to its wakeup fd (even while the main thread
+    is inside a solver that released the GIL); after SIGINT it waits :data:`INTERRUPT_GRACE`
+    and, unless ``main`` has reported the interrupt by then, says ``interrupted`` and exits 130."""
+    if _interrupt["watched"] or threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (OSError, ValueError, AttributeError):
+        return
+    _interrupt["watched"] = True
+
+    def watch() -> None:
+        while True:
+            try:
+                numbers = os.read(read_end, 64)
+            except OSError:
+                return
+            if not numbers:
+                return
+            if signal.SIGINT in numbers:
+                time.sleep(INTERRUPT_GRACE)
+                if not _interrupt["reported"]:
+                    os.write(2, b"interrupted\n")
+                    os._exit(130)
+
+    threading.Thread(target=watch, name="ctrl-c-watchdog", daemon=True).start()
+
+
 def _os_error_line(e: OSError) -> str:
     where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
     return f"error: {e.strerror or e}{where}"
@@ -463,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     (one ``error: ...`` line on stderr); 130 after Ctrl-C (one line: ``interrupted``);
     :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
     """
+    if argv is None:  # the real command line (tests pass argv and keep their own signal handling)
+        _watch_for_ctrl_c()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -470,10 +513,12 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
         return code
-    except SystemExit:
-        _stdout_reader_gone()  # --help | head: argparse's own exit, but quietly
+    except SystemExit as e:
+        if _stdout_reader_gone() and not e.code:  # --help | head: quietly, as after any other output
+            raise SystemExit(SIGPIPE_EXIT) from None
         raise
     except KeyboardInterrupt:
+        _interrupt["reported"] = True
         _stdout_reader_gone()
         print("interrupted", file=sys.stderr)
         return 130

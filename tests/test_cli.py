@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
+import signal
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -434,3 +438,115 @@ def test_export_to_an_empty_path_is_refused(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert "empty path" in assert_one_error_line(*call(capsys, "export", "--to", "", "--formats", "csv"))
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 19: a solver's negative answer read by import is exit 1, as in solve
+# ---------------------------------------------------------------------------------------------
+def test_import_of_an_infeasible_answer_is_exit_1(tmp_path, capsys):
+    code, _, err = call(capsys, "export", NO_SOLUTION, "--to", tmp_path, "--formats", "cnf,mps", "--quiet")
+    assert code == 0, err
+    answers = []
+    if shutil.which("minisat"):
+        subprocess.run(["minisat", str(tmp_path / "model.cnf"), str(tmp_path / "minisat.txt")], capture_output=True,
+                       timeout=120)
+        answers.append(tmp_path / "minisat.txt")
+    if shutil.which("cbc"):
+        subprocess.run(["cbc", str(tmp_path / "model.mps"), "solve", "solu", str(tmp_path / "cbc.txt")],
+                       capture_output=True, timeout=120)
+        answers.append(tmp_path / "cbc.txt")
+    if not answers:
+        pytest.skip("neither minisat nor cbc is installed: no real solver wrote an infeasible answer")
+    for answer in answers:
+        code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
+        assert (code, out) == (1, ""), (answer, err)
+        assert err.startswith(f"no solution: {answer}: solver reports infeasible") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("text,words", [("s UNKNOWN\n", "time limit reached"), ("s INDETERMINATE\n", "time limit")])
+def test_import_of_a_stopped_solver_is_exit_1(tmp_path, capsys, text, words):
+    """SAT-competition output of a solver stopped by its time limit (what solve says as exit 1)."""
+    assert call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "cnf", "--quiet")[0] == 0
+    (tmp_path / "answer.txt").write_text(text)
+    code, out, err = call(capsys, "import", tmp_path / "answer.txt", "--format", "json")
+    assert (code, out) == (1, "") and err.startswith("no solution: ") and words in err and len(err.splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 17: count's output and exit codes match solve's
+# ---------------------------------------------------------------------------------------------
+def test_count_states_the_number_and_a_word_always(capsys):
+    for puzzle, number, word, code in [(PUZZLE, 1, "unique", 0), (THREE_SOLUTIONS, 3, "solutions", 0),
+                                       (NO_SOLUTION, 0, "no solution", 1)]:
+        got = call(capsys, "count", puzzle, "--limit", "5")
+        assert got[:2] == (code, f"{number} ({word})\n")
+        answer = json.loads(call(capsys, "count", puzzle, "--limit", "5", "--format", "json")[1])
+        assert (answer["count"], answer["word"], answer["complete"]) == (number, word, True)
+        # solve agrees on the exit code
+        assert call(capsys, "solve", puzzle, "--no-unique-check")[0] == code
+
+
+def test_count_time_limit_stop_is_said_as_solve_says_it(capsys):
+    """25x25 empty grid: HiGHS cannot reach a first solution within 1 ms."""
+    empty = "." * 625
+    code, out, err = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001")
+    if code == 0:
+        pytest.skip(f"this machine found a solution within the limit: {out!r}")
+    assert (code, out) == (1, "0 (at least: time limit of 0.001 s reached)\n")
+    assert err == "no solution: time limit of 0.001 s reached (count stopped before any solution)\n"
+    solve_code, solve_out, solve_err = call(capsys, "solve", empty, "--solver", "highs", "--time-limit", "0.001")
+    assert solve_code == code and err.startswith(solve_err.strip())
+    code, out, _ = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001", "--format", "json")
+    answer = json.loads(out)
+    assert code == 1 and (answer["count"], answer["status"], answer["complete"], answer["time_limit"]) == \
+        (0, "time_limit", False, 0.001)
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 10: a reader that goes away (| head) and Ctrl-C end quietly
+# ---------------------------------------------------------------------------------------------
+def _env():
+    return dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+@pytest.mark.parametrize("args", [["solve", PUZZLE, "--no-unique-check"], ["count", THREE_SOLUTIONS, "--list"],
+                                  ["solve", "--help"], ["verify", SOLUTION, "--format", "json"]])
+def test_closed_stdout_ends_quietly(args):
+    """The reader closes its end before anything is written: every write fails with EPIPE."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pipeline", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, cwd=PROJECT, env=_env(), timeout=300)
+    finally:
+        os.close(write_end)
+    assert proc.stderr == "", proc.stderr
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
+def test_piped_into_head_ends_quietly():
+    if not shutil.which("head") or not shutil.which("bash"):
+        pytest.skip("no bash/head")
+    command = f"set -o pipefail; {shlex.quote(sys.executable)} -m pipeline solve {PUZZLE} | head -1"
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=PROJECT, env=_env(),
+                          timeout=300)
+    assert proc.stdout.count("\n") == 1 and proc.stderr == ""
+    assert proc.returncode in (0, 128 + signal.SIGPIPE)   # 0 when solve wrote all before head left
+
+
+@pytest.mark.parametrize("args", [["count", "." * 625, "--solver", "highs", "--limit", "100000"],
+                                  ["count", "." * 256, "--solver", "sat", "--limit", "10000000", "--list"]])
+def test_ctrl_c_prints_one_line_and_exits_130(args):
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=PROJECT, env=_env())
+    time.sleep(4)          # past start-up: the engine is running
+    if proc.poll() is not None:
+        pytest.skip("the command finished before Ctrl-C")
+    try:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert err == "interrupted\n"
