@@ -5,8 +5,10 @@ exactly one line on stderr (``error: ...``) and never a traceback.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -19,7 +21,9 @@ import numpy as np
 import pytest
 
 from oracles import grid_of, is_valid_solution
+from pipeline.build import build_model
 from pipeline.cli import build_parser, main
+from pipeline.decode import vector_from_grid
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_grid, parse_puzzle
 from pipeline.verify import verify_grid
 
@@ -550,3 +554,128 @@ def test_ctrl_c_prints_one_line_and_exits_130(args):
         proc.wait()
     assert proc.returncode == 130, err
     assert err == "interrupted\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 15: every path export's hint names exists or is what the printed lines write
+# ---------------------------------------------------------------------------------------------
+MATLAB_STRING = re.compile(r"'((?:[^']|'')*)'")
+
+
+def hint_paths(out: str) -> tuple[list[str], str, list[str]]:
+    """(paths the MATLAB lines load or run, path the by-hand lines write, the 'Then:' argv)."""
+    loaded, written, then = [], None, None
+    for line in out.splitlines():
+        strings = [m.replace("''", "'") for m in MATLAB_STRING.findall(line.split("%")[0])]
+        if "load(" in line or "run(" in line:
+            loaded += strings
+        elif "writematrix(" in line:
+            written = strings[-1]
+        elif line.startswith("Then: "):
+            then = shlex.split(line[len("Then: "):])
+    return loaded, written, then
+
+
+@pytest.mark.parametrize("scheme,order,clues", [("ijk", "F", "rows"), ("block", "C", "reduce"), ("ijk", "C", "bounds")])
+def test_export_hint_names_the_files_and_its_command_works(tmp_path, scheme, order, clues):
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    out_dir = "it's out"                                   # a space and a quote: both languages quote it
+    code, out, err = run("export", PUZZLE, "--to", out_dir, "--formats", "csv", "--scheme", scheme, "--order", order,
+                         "--clues", clues, cwd=cwd)
+    assert code == 0, err
+    loaded, written, then = hint_paths(out)
+    assert loaded and all((cwd / p).is_file() for p in loaded), loaded
+    assert then[:4] == ["python", "-m", "pipeline", "import"] and then[4] == written
+    # what MATLAB's printed lines would write there: the grid S (ijk/F) or the rounded vector x
+    model = build_model(parse_puzzle(PUZZLE), scheme, order, clues)
+    grid = grid_of(SOLUTION)
+    if written.endswith("sudoku.csv"):
+        np.savetxt(cwd / written, grid, fmt="%d", delimiter=",")
+    else:
+        x = vector_from_grid(grid, model.convention)[model.columns]
+        np.savetxt(cwd / written, x, fmt="%d", delimiter=",")
+    code, got, err = run(*then[3:], cwd=cwd)
+    assert code == 0, err
+    assert (parse_printed_grid(got) == grid).all()
+
+
+def test_export_hint_run_line_works_in_octave(tmp_path):
+    if not shutil.which("octave"):
+        pytest.skip("octave is not installed: solve_sudoku.m cannot run")
+    code, out, err = run("export", PUZZLE, "--to", "it's out", "--formats", "csv,mat", cwd=tmp_path)
+    assert code == 0, err
+    run_line = next(line for line in out.splitlines() if "run(" in line)
+    octave = subprocess.run(["octave", "--no-gui", "--quiet", "--eval", run_line.split("%")[0].strip()],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert octave.returncode == 0, octave.stderr[-2000:]
+    then = hint_paths(out)[2]
+    code, got, err = run(*then[3:], cwd=tmp_path)
+    assert code == 0, err
+    assert (parse_printed_grid(got) == grid_of(SOLUTION)).all()
+
+
+def test_export_without_csv_or_mat_prints_no_matlab_lines(capsys, tmp_path):
+    code, out, _ = call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "mps,lp")
+    assert code == 0 and "In MATLAB" not in out and "Then:" not in out
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 21: the dense Aeq.csv only while small, unless --dense always
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n,written", [(16, True), (25, False)])
+def test_dense_csv_by_default_only_while_small(capsys, tmp_path, n, written):
+    rows, cols = 4 * n * n, n ** 3                 # cell, row, column and box rows of an empty grid
+    code, out, _ = call(capsys, "export", "." * n * n, "--to", tmp_path, "--formats", "csv", "--quiet")
+    assert code == 0 and (tmp_path / "Aeq.csv").exists() == written
+    assert ("dense Aeq.csv skipped" in out) == (not written)
+    if not written:
+        assert f"dense Aeq.csv skipped: {rows * cols:,} entries > 8,000,000; --dense always writes it" in out
+    else:
+        assert (tmp_path / "Aeq.csv").stat().st_size == 2 * rows * cols    # "0," or "1," / "1\n" per entry
+
+
+def test_dense_flag_forces_or_drops_the_dense_csv(capsys, tmp_path):
+    code, out, _ = call(capsys, "export", "--to", tmp_path / "never", "--formats", "csv", "--dense", "never")
+    assert code == 0 and not (tmp_path / "never" / "Aeq.csv").exists() and "skipped" not in out
+    code, out, _ = call(capsys, "export", "--to", tmp_path / "always", "--formats", "csv", "--dense", "always")
+    assert code == 0 and len((tmp_path / "always" / "Aeq.csv").read_text().splitlines()) == 347
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 22: --help states every option's default
+# ---------------------------------------------------------------------------------------------
+_FLAG_ACTIONS = (argparse._HelpAction, argparse._StoreTrueAction, argparse._StoreFalseAction,
+                 argparse._StoreConstAction, argparse._CountAction, argparse._VersionAction)
+
+
+def options_hiding_their_default(command: str) -> list[str]:
+    """Options (and optional positionals) with a default value whose help does not say it."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    hiding = []
+    for action in sub._actions:
+        if isinstance(action, _FLAG_ACTIONS) or action.required or action.default in (None, argparse.SUPPRESS):
+            continue
+        if not action.help or "default" not in action.help.lower():
+            hiding.append("/".join(action.option_strings) or action.dest)
+    return hiding
+
+
+@pytest.mark.parametrize("command", [
+    pytest.param(c, marks=pytest.mark.xfail(reason="batch's options are the batch engineer's (s7-batch); "
+                                                    "remove this mark once batch states its defaults", strict=False))
+    if c == "batch" else c for c in subcommands()])
+def test_every_option_with_a_default_states_it(command):
+    assert options_hiding_their_default(command) == []
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_help_states_the_solver_limits_defaults(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--time-limit S", "--threads K"):
+        after = text.split(option, 1)[1].split(" --", 1)[0]
+        assert "default" in after, (option, after)
+    assert "81-char string" not in text and "N*N cells" in text

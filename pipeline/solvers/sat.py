@@ -134,8 +134,13 @@ class SatEngine:
         """SAT (True), UNSAT (False) or None when the deadline passed first."""
         s = self.solver
         if deadline is None:
-            result = s.solve(assumptions=assumptions)
-            if result is None:  # only Ctrl-C stops an unlimited solve (pysat's own SIGINT handler)
+            try:
+                result = s.solve(assumptions=assumptions)
+            except Exception as e:  # pysat's SIGINT handler leaves the solve as "Caught keyboard interrupt"
+                if "keyboard interrupt" in str(e).lower():
+                    raise KeyboardInterrupt from None
+                raise
+            if result is None:  # only Ctrl-C stops an unlimited solve
                 raise KeyboardInterrupt
             return result
         if self._interruptible:
@@ -237,8 +242,8 @@ class SatEngine:
                     self.solver.add_clause([-act] + (-free_true).tolist())
                 else:
                     status = "limit"
-            except KeyboardInterrupt:
-                interrupted = True  # Ctrl-C inside the solver: CaDiCaL then aborts on any new clause
+            except BaseException:
+                interrupted = True  # e.g. Ctrl-C inside the solver: CaDiCaL then aborts on any new clause
                 raise
             finally:
                 if not interrupted:
