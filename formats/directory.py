@@ -246,7 +246,51 @@ def find_manifest(solution_path, manifest=None) -> Manifest:
 
 
 def import_solution(path, manifest=None) -> ImportResult:
-    """Read ``path`` (format detected by content), decode it to a grid, verify against the manifest."""
+    """Read a solver's solution file, decode it to a grid and verify it against the manifest.
+
+    The format is detected by content (:func:`formats.solutions.read_solution`); the vector is
+    checked against ``Aeq x = beq`` and the bounds of the model the manifest describes, and the
+    grid against the puzzle's rules and clues.
+
+    Parameters
+    ----------
+    path : str or Path
+        The solution file (a regular file; ``.gz`` is read through).
+    manifest : Manifest, str or Path, optional
+        The export's manifest, or the path of ``manifest.json`` or of its directory; default:
+        ``manifest.json`` beside ``path``.
+
+    Returns
+    -------
+    ImportResult
+        ``grid``, ``verdict`` (truthy when the grid solves the puzzle), ``residual`` (largest
+        violation of the rows and bounds: feasible when at most
+        :data:`pipeline.verify.RESIDUAL_TOL`), the detected ``format``, the ``manifest`` and
+        the solver's ``solver_status`` when the file states one.
+
+    Raises
+    ------
+    NoSolutionReported
+        The solver says it found no solution (``status``: ``infeasible``, ``time_limit`` or
+        ``no_solution``); the CLI exits 1, as for ``solve``.
+    FormatError
+        No manifest, an unreadable, tampered or unknown file, or one that does not fit the
+        manifest (names, columns, sizes).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1......2........"))            # 4x4, two clues
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = export_model(model, out, "csv")
+    ...     answer = pathlib.Path(out, "sudoku.csv")                    # as solve_sudoku.m writes it
+    ...     _ = answer.write_text("1,2,3,4\\n3,4,1,2\\n2,1,4,3\\n4,3,2,1\\n")
+    ...     result = import_solution(answer)
+    ...     result.format, bool(result.verdict), result.residual
+    ('matlab_grid', True, 0.0)
+    """
     man = find_manifest(path, manifest)
     sol = read_solution(path, man)
     grid = grid_from_vector(sol.values, man.convention, where=str(path))

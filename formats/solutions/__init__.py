@@ -61,9 +61,50 @@ def _as_manifest(manifest):
 def read_solution(path, manifest=None, format: str | None = None) -> SolutionVector:
     """Read a solver's solution file (format detected by content, or forced by ``format``).
 
-    ``manifest`` (a Manifest, a path to ``manifest.json`` or its directory, or a Model) gives
-    the convention, the exported columns and the clues; without it only files naming all
-    ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
+    Parameters
+    ----------
+    path : str or Path
+        The solution file: a regular file of bounded size (``.gz`` is read through).
+    manifest : Manifest, str, Path or Model, optional
+        Gives the convention, the exported columns and the clues (a Manifest, a path to
+        ``manifest.json`` or its directory, or the Model itself). Without it only files
+        naming all ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
+    format : str, optional
+        A name of :data:`SOLUTION_FORMATS` to skip detection.
+
+    Returns
+    -------
+    SolutionVector
+        ``values`` (the full 0/1 vector over all ``N^3`` positions of the convention), the
+        ``format`` read, the solver's ``status`` and ``objective`` when stated, the convention.
+
+    Raises
+    ------
+    NoSolutionReported
+        The file says the solver found no solution (infeasible, time limit, other).
+    FormatError
+        Not a regular file, too large, an unknown or malformed format, or names, positions
+        or sizes that do not fit the manifest: one line naming the file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1......2........"))     # 4x4, ijk/F, two clues
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     answer = pathlib.Path(out, "answer.txt")
+    ...     _ = answer.write_text("s UNSATISFIABLE\\n")
+    ...     read_solution(answer, model)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.NoSolutionReported: .../answer.txt: solver reports infeasible (status: UNSATISFIABLE)
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     answer = pathlib.Path(out, "sudoku.csv")
+    ...     _ = answer.write_text("1,2,3,4\\n3,4,1,2\\n2,1,4,3\\n4,3,2,1\\n")
+    ...     solution = read_solution(answer, model)
+    >>> solution.format, int(solution.values.sum()), solution.values.size
+    ('matlab_grid', 16, 64)
     """
     path = Path(path)
     where = str(path)
