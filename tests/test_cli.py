@@ -679,3 +679,95 @@ def test_help_states_the_solver_limits_defaults(capsys, command):
         after = text.split(option, 1)[1].split(" --", 1)[0]
         assert "default" in after, (option, after)
     assert "81-char string" not in text and "N*N cells" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 items 2, 7, 8, 11, 23 as a user meets them: import and export from the command line
+# ---------------------------------------------------------------------------------------------
+HIGHS_HEAD = "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n"
+DAMAGED_ANSWERS = {
+    "highs raw, bare # Columns": HIGHS_HEAD + "# Columns\n",
+    "highs raw, # Columns abc": HIGHS_HEAD + "# Columns abc\nx_1_1_1 1\n",
+    "glpsol -w, cut s line": "s mip 347 729\nj 1\n",
+    "glpsol -w, empty value": "s mip 347 729 o 0\n" + "j 1 \n" * 729,
+    "glpsol -o, Columns: abc": "Problem:    sudoku\nRows:       347\nColumns:    abc\n",
+    "highs, leading blank line": "\n" + HIGHS_HEAD,
+    "highs, BOM": "\ufeff" + HIGHS_HEAD,
+    "cplex xml, objectiveValue abc": ('<?xml version="1.0"?>\n<CPLEXSolution version="1.2">\n<header '
+                                      'objectiveValue="abc" solutionStatusString="integer optimal solution"/>\n'
+                                      '<variables>\n<variable name="x_1_1_1" index="0" value="1"/>\n</variables>\n'
+                                      '</CPLEXSolution>\n'),
+    "vector of inf": "inf\n" * 729,
+}
+
+
+@pytest.fixture(scope="module")
+def seed_export(tmp_path_factory):
+    out = tmp_path_factory.mktemp("seed_export")
+    assert main(["export", PUZZLE, "--to", str(out), "--formats", "csv,mps", "--quiet"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("name", list(DAMAGED_ANSWERS))
+def test_import_of_a_damaged_answer_is_one_line(capsys, tmp_path, seed_export, name):
+    capsys.readouterr()
+    answer = tmp_path / "answer.sol"
+    answer.write_text(DAMAGED_ANSWERS[name], encoding="utf-8")
+    line = assert_one_error_line(*call(capsys, "import", answer, "--manifest", seed_export / "manifest.json"))
+    assert str(answer) in line
+
+
+@pytest.mark.parametrize("content", ["[]", '"text"', "null", "[" * 100000, "{}",
+                                     '{"puzzle": "-", "n": 9}'])
+def test_import_with_a_broken_manifest_is_one_line(capsys, tmp_path, content):
+    (tmp_path / "manifest.json").write_text(content)
+    np.savetxt(tmp_path / "sudoku.csv", grid_of(SOLUTION), fmt="%d", delimiter=",")
+    assert_one_error_line(*call(capsys, "import", tmp_path / "sudoku.csv"))
+
+
+def test_import_with_a_tampered_manifest_puzzle_is_refused(capsys, tmp_path, seed_export):
+    meta = json.loads((seed_export / "manifest.json").read_text())
+    first_clue = next(i for i, ch in enumerate(meta["puzzle"]) if ch not in ".0")
+    meta["puzzle"] = meta["puzzle"][:first_clue] + "." + meta["puzzle"][first_clue + 1:]   # n_clues, rows kept
+    (tmp_path / "manifest.json").write_text(json.dumps(meta))
+    wrong = grid_of(SOLUTION)
+    np.savetxt(tmp_path / "sudoku.csv", wrong, fmt="%d", delimiter=",")
+    line = assert_one_error_line(*call(capsys, "import", tmp_path / "sudoku.csv"))
+    assert "n_clues" in line or "rows" in line
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "directory"])
+def test_special_files_are_named_for_what_they_are(capsys, tmp_path, seed_export, special):
+    path = {"/dev/zero": Path("/dev/zero"), "fifo": tmp_path / "fifo", "directory": tmp_path}[special]
+    if special == "fifo":
+        os.mkfifo(path)
+    kind = {"/dev/zero": "a device", "fifo": "a FIFO", "directory": "a directory"}[special]
+    cases = [["import", path, "--manifest", seed_export / "manifest.json"], ["solve", path]]
+    if special != "directory":   # --manifest DIR reads DIR/manifest.json
+        cases.append(["import", seed_export / "Aeq.csv", "--manifest", path])
+    for args in cases:
+        line = assert_one_error_line(*call(capsys, *args))
+        assert kind in line, (args, line)
+
+
+def test_export_files_get_the_umask_permissions(capsys, tmp_path):
+    old = os.umask(0o022)
+    try:
+        assert call(capsys, "export", "--to", tmp_path, "--formats", "csv,mat", "--quiet")[0] == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    assert set(modes.values()) == {0o644}, modes
+
+
+@pytest.mark.parametrize("head", ["Optimal - objective value 0.00000000", "Optimal - objective 0.0",
+                                  "Feasible solution - objective 0.0", "Integer solution - objective value 0"])
+def test_import_reads_cbc_family_headers(capsys, tmp_path, seed_export, head):
+    body = (PROJECT / "examples" / "cbc_solution.txt").read_text().split("\n", 1)[1]
+    (tmp_path / "answer.sol").write_text(head + "\n" + body)
+    (tmp_path / "seed").mkdir()
+    assert call(capsys, "export", "--to", tmp_path / "seed", "--formats", "mps", "--quiet")[0] == 0  # its model
+    code, out, err = call(capsys, "import", tmp_path / "answer.sol", "--manifest", tmp_path / "seed" / "manifest.json",
+                          "--format", "line")
+    assert code == 0, err
+    assert verify_grid(parse_grid(out.strip()), parse_puzzle(DEFAULT_PUZZLE))
