@@ -545,15 +545,22 @@ def test_piped_into_head_ends_quietly():
     assert proc.returncode in (0, 128 + signal.SIGPIPE)   # 0 when solve wrote all before head left
 
 
-@pytest.mark.parametrize("args", [["count", "." * 625, "--solver", "highs", "--limit", "100000"],
-                                  ["count", "." * 256, "--solver", "sat", "--limit", "10000000", "--list"]])
+# main() as the command line runs it (argv from sys.argv, so the Ctrl-C watchdog is on), after a
+# 'ready' line once every import is done: from then on a Ctrl-C must end in one line and 130
+CLI_AFTER_READY = "import sys, pipeline.cli; print('ready', flush=True); sys.exit(pipeline.cli.main())"
+
+
+@pytest.mark.parametrize("args", [["count", "." * 625, "--solver", "highs", "--limit", "100000"],   # in C (HiGHS)
+                                  ["count", "." * 256, "--solver", "sat", "--limit", "10000000", "--list"],
+                                  ["verify", "-"]])                                # blocked reading stdin
 def test_ctrl_c_prints_one_line_and_exits_130(args):
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=PROJECT, env=_env())
-    time.sleep(4)          # past start-up: the engine is running
-    if proc.poll() is not None:
-        pytest.skip("the command finished before Ctrl-C")
+    proc = subprocess.Popen([sys.executable, "-c", CLI_AFTER_READY, *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=PROJECT, env=_env())
     try:
+        assert proc.stdout.readline() == "ready\n"
+        time.sleep(1.5)          # usually inside the engine by now; earlier must end the same way
+        if proc.poll() is not None:
+            pytest.skip("the command finished before Ctrl-C")
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
