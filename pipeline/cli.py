@@ -67,14 +67,18 @@ def _uniqueness(args, puzzle) -> bool | None:
 _NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
 
 
+def _time_limit_words(args) -> str:
+    """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
+    return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
+
+
 def cmd_solve(args) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
     r = solver.solve(model_from_args(args, puzzle), **_engine_options(args))
     grid, status = r.grid, r.status
     if grid is None:
-        reason = _NO_SOLUTION_WORDS.get(status) or (f"time limit of {args.time_limit} s reached"
-                                                    if status == "time_limit" else status)
+        reason = _NO_SOLUTION_WORDS.get(status) or (_time_limit_words(args) if status == "time_limit" else status)
         print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
               file=sys.stderr)
         return 1
@@ -89,10 +93,6 @@ def cmd_solve(args) -> int:
     print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
                                             "nodes": r.nodes, "verified": True, "unique": unique})
     return 0
-
-
-def _time_limit_words(args) -> str:
-    return f"time limit of {args.time_limit:g} s reached" if args.time_limit is not None else "time limit reached"
 
 
 def cmd_count(args) -> int:
