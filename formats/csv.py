@@ -3,7 +3,8 @@
 Files of an export (``N`` digits, ``m x n`` solver view):
 
 * ``Aeq.csv``       dense 0/1, no header, ``m`` lines of ``n`` values (seed 000's ``matn.csv``);
-  skipped when larger than ``DENSE_LIMIT`` entries (a 100x100 grid would need 40 GB).
+  written by default only while it has at most ``DENSE_LIMIT`` entries (16 MB; every 16x16
+  model), always with ``dense="always"`` (a 25x25 grid gives 78 MB, a 100x100 one 80 GB).
 * ``Aeq_ijv.csv``, ``A_ijv.csv``, ``B_ijv.csv``  1-based ``i,j,v`` triplets ending with the
   size row ``m,n,0`` (``spconvert(load('A_ijv.csv'))`` in MATLAB).
 * ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``  one value per line.
@@ -24,7 +25,11 @@ from pipeline.errors import FormatError
 from .base import Format, ModelData, atomic_open, open_text, register
 from .text import dense_01_rows, number_strings
 
-DENSE_LIMIT = 50_000_000  # entries; beyond this the dense CSV is skipped in 'auto' mode
+#: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
+#: bytes each, so at most 16 MB. Every 16x16 model fits (at most 1,312 x 4,096 = 5.4 million);
+#: a 25x25 one has over 39 million (78 MB) and a 100x100 one 4 x 10^10: those need
+#: ``dense="always"`` (``export --dense always``).
+DENSE_LIMIT = 8_000_000
 _CHUNK = 1 << 20  # nonzeros per write
 
 

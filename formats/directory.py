@@ -23,7 +23,7 @@ from pipeline.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.verify import Verdict, residual, verify_grid
 
 from .base import FORMATS, Format, format_for
-from .files import atomic_open, load_manifest_file
+from .files import MAX_MANIFEST_BYTES, atomic_open, load_manifest_file, read_regular_text
 from .solutions import read_solution
 
 
@@ -72,9 +72,11 @@ def prepare_directory(directory) -> Path:
     Raises
     ------
     FormatError
-        ``directory`` is a file or a dangling symbolic link, cannot be created, or holds a
-        directory where ``manifest.json`` is to be written.
+        ``directory`` is empty (``""``), a file or a dangling symbolic link, cannot be created,
+        or holds a directory where ``manifest.json`` is to be written.
     """
+    if str(directory) == "":  # Path("") is ".": an empty --to would write into the current directory
+        raise FormatError("export directory: empty path; name a directory ('.' for the current one)")
     directory = Path(directory)
     if directory.is_symlink() and not directory.exists():
         raise FormatError(f"{directory}: is a symbolic link to {os.readlink(directory)!r}, which does not exist")
@@ -94,22 +96,127 @@ def prepare_directory(directory) -> Path:
     return directory
 
 
-def export_model(model: Model, directory, formats=None, **options) -> dict[str, list[Path]]:
-    """Write ``model`` in each format into ``directory`` (created), then its manifest.
+def _export_suffixes() -> tuple[str, ...]:
+    """File-name endings an export can write: every registered format's, and MATLAB's ``.m``."""
+    return tuple({ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".m"})
 
-    Every file is written atomically, so an interrupted export never leaves a half file.
-    Returns ``{format name: [paths]}`` including ``{"manifest": [path]}``.
+
+def earlier_export_files(directory) -> set[str]:
+    """Names of the files the ``manifest.json`` of an earlier export in ``directory`` lists.
+
+    Only plain names (no path separator, not hidden, not ``manifest.json`` itself) ending as an
+    export file does are taken, so a tampered manifest cannot point outside the directory or at
+    a user's own files. An absent, unreadable or malformed manifest lists nothing.
+
+    Parameters
+    ----------
+    directory : str or Path
+
+    Returns
+    -------
+    set of str
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     listed = {"csv": ["beq.csv", "../escape.csv", ".hidden.csv"], "notes": ["thesis.docx"]}
+    ...     _ = pathlib.Path(out, "manifest.json").write_text(json.dumps({"files": listed}))
+    ...     sorted(earlier_export_files(out))
+    ['beq.csv']
+    """
+    path = Path(directory) / MANIFEST_NAME
+    try:
+        meta = json.loads(read_regular_text(path, limit=MAX_MANIFEST_BYTES))
+    except (FormatError, ValueError, RecursionError):
+        return set()
+    files = meta.get("files") if isinstance(meta, dict) else None
+    if not isinstance(files, dict):
+        return set()
+    suffixes = _export_suffixes()
+    names = set()
+    for listed in files.values():
+        for name in listed if isinstance(listed, list) else ():
+            if (isinstance(name, str) and name == Path(name).name and not name.startswith(".")
+                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(suffixes)):
+                names.add(name)
+    return names
+
+
+def _remove_stale(directory: Path, names) -> None:
+    """Remove the regular files ``names`` in ``directory`` (symbolic links and others stay)."""
+    for name in sorted(names):
+        path = directory / name
+        if path.is_file() and not path.is_symlink():
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                raise FormatError(f"{path}: cannot remove this file of the earlier export: {e.strerror or e}") from None
+
+
+def export_model(model: Model, directory, formats=None, **options) -> dict[str, list[Path]]:
+    """Write ``model`` in each format into ``directory`` (created), then its ``manifest.json``.
+
+    Every file is written atomically, so an interrupted export never leaves a half file (and a
+    later export removes the temporary files of a killed one). When ``directory`` holds an
+    earlier export, the files its manifest lists that this export does not write are removed
+    once the new files are in place and before the new manifest replaces the old one; so the
+    directory ends with one consistent set, and an export killed before its manifest was
+    written leaves the old manifest, whose list the next run uses to finish the clean-up.
+    Files no manifest lists (a user's own) are never touched.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write (:func:`pipeline.build.build_model`).
+    directory : str or Path
+        The export directory, created with its parents when missing. Not ``""``.
+    formats : str or list of str, optional
+        ``"all"`` (the default, also ``None``), or names such as ``"csv,mps"``
+        (:func:`exporting_formats`; ``mat`` is an alias of ``matlab``).
+    **options
+        Passed to every format's writer: ``dense`` (``"auto"``, ``"always"``, ``"never"``;
+        the dense ``Aeq.csv``), ``mps_style`` (``"free"``, ``"fixed"``, ``"both"``), ``amo``
+        (the CNF at-most-one encoding).
+
+    Returns
+    -------
+    dict of str to list of Path
+        ``{format name: [paths written]}``, ending with ``"manifest": [its path]``.
+
+    Raises
+    ------
+    FormatError
+        An unknown format or a list naming none (raised before the directory is touched); a
+        directory that is ``""``, a file or a dangling link, or cannot be created.
+    OSError
+        Writing a file failed; the files of the previous export stay as they were.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1......2........"))     # 4x4, two clues
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     written = export_model(model, out, "csv,mps")
+    ...     list(written), [p.name for p in written["mps"]]
+    (['csv', 'mps', 'manifest'], ['model.mps'])
     """
     chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
     directory = prepare_directory(directory)
+    earlier = earlier_export_files(directory)
     written: dict[str, list[Path]] = {}
     described: dict[str, dict] = {}
     for fmt in chosen:
         written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **options)]
         if fmt.describe is not None:
             described[fmt.name] = fmt.describe(model, **options)
+    _remove_stale(directory, earlier - {p.name for paths in written.values() for p in paths})
     manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()},
                               described)
     written["manifest"] = [manifest]
@@ -139,7 +246,51 @@ def find_manifest(solution_path, manifest=None) -> Manifest:
 
 
 def import_solution(path, manifest=None) -> ImportResult:
-    """Read ``path`` (format detected by content), decode it to a grid, verify against the manifest."""
+    """Read a solver's solution file, decode it to a grid and verify it against the manifest.
+
+    The format is detected by content (:func:`formats.solutions.read_solution`); the vector is
+    checked against ``Aeq x = beq`` and the bounds of the model the manifest describes, and the
+    grid against the puzzle's rules and clues.
+
+    Parameters
+    ----------
+    path : str or Path
+        The solution file (a regular file; ``.gz`` is read through).
+    manifest : Manifest, str or Path, optional
+        The export's manifest, or the path of ``manifest.json`` or of its directory; default:
+        ``manifest.json`` beside ``path``.
+
+    Returns
+    -------
+    ImportResult
+        ``grid``, ``verdict`` (truthy when the grid solves the puzzle), ``residual`` (largest
+        violation of the rows and bounds: feasible when at most
+        :data:`pipeline.verify.RESIDUAL_TOL`), the detected ``format``, the ``manifest`` and
+        the solver's ``solver_status`` when the file states one.
+
+    Raises
+    ------
+    NoSolutionReported
+        The solver says it found no solution (``status``: ``infeasible``, ``time_limit`` or
+        ``no_solution``); the CLI exits 1, as for ``solve``.
+    FormatError
+        No manifest, an unreadable, tampered or unknown file, or one that does not fit the
+        manifest (names, columns, sizes).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1......2........"))            # 4x4, two clues
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = export_model(model, out, "csv")
+    ...     answer = pathlib.Path(out, "sudoku.csv")                    # as solve_sudoku.m writes it
+    ...     _ = answer.write_text("1,2,3,4\\n3,4,1,2\\n2,1,4,3\\n4,3,2,1\\n")
+    ...     result = import_solution(answer)
+    ...     result.format, bool(result.verdict), result.residual
+    ('matlab_grid', True, 0.0)
+    """
     man = find_manifest(path, manifest)
     sol = read_solution(path, man)
     grid = grid_from_vector(sol.values, man.convention, where=str(path))

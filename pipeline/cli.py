@@ -8,20 +8,32 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
+import select
+import shlex
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
+import numpy as np
+
 from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from formats.csv import DENSE_LIMIT
 
 from .batch import BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig, run_config
 from .build import build_model
-from .cliargs import add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid, puzzle_from_args
-from .errors import PipelineError
-from .puzzle import grid_to_string, parse_grid
+from .cliargs import (add_limit_args, add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid,
+                      puzzle_from_args)
+from .errors import NoSolutionReported, PipelineError
+from .export import export_model
+from .importer import import_solution
+from .puzzle import grid_to_string, parse_grid, parse_puzzle
 from .rate import human_steps
 from .solvers import SOLVERS, get_solver
 from .solvers.sat import DEFAULT_BACKEND, sat_backends
-from .verify import RESIDUAL_TOL, verify_grid
+from .verify import RESIDUAL_TOL, unit_name, unit_repeats, verify_grid
 
 PROG = "sudoku-pipeline"
 
@@ -60,14 +72,18 @@ def _uniqueness(args, puzzle) -> bool | None:
 _NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
 
 
+def _time_limit_words(args) -> str:
+    """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
+    return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
+
+
 def cmd_solve(args) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
     r = solver.solve(model_from_args(args, puzzle), **_engine_options(args))
     grid, status = r.grid, r.status
     if grid is None:
-        reason = _NO_SOLUTION_WORDS.get(status) or (f"time limit of {args.time_limit} s reached"
-                                                    if status == "time_limit" else status)
+        reason = _NO_SOLUTION_WORDS.get(status) or (_time_limit_words(args) if status == "time_limit" else status)
         print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
               file=sys.stderr)
         return 1
@@ -89,6 +105,9 @@ def cmd_solve(args) -> int:
 
 
 def cmd_count(args) -> int:
+    """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
+    was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
+    says it, ``no solution: ...`` on stderr)."""
     solver = get_solver(args.solver or default_count_solver(), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
@@ -97,15 +116,17 @@ def cmd_count(args) -> int:
     result = solver.count(model_from_args(args), args.limit, **options)
     count, status = result.count, result.status
     complete = status == "complete"
+    stop = _time_limit_words(args) if status == "time_limit" else status
     if complete:
         word = {0: "no solution", 1: "unique"}.get(count, "solutions")
     elif status == "limit":
         word = f"at least: stopped at --limit {args.limit}"
     else:
-        word = f"at least: {'time limit reached' if status == 'time_limit' else status}"
+        word = f"at least: {stop}"
     if args.format == "json":
-        print(json.dumps({"count": count, "complete": complete, "status": status, "solver": solver.name,
+        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver.name,
                           "unique": (count == 1) if complete or count > 1 else None,
+                          "seconds": round(result.seconds, 6), "time_limit": args.time_limit,
                           **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
     else:
         print(f"{count} ({word})")
@@ -114,7 +135,7 @@ def cmd_count(args) -> int:
                 print(grid_to_string(g))
     if count == 0:
         if not complete:
-            print(f"count stopped: {status} before any solution", file=sys.stderr)
+            print(f"no solution: {stop} (count stopped before any solution)", file=sys.stderr)
         return 1
     return 0
 
@@ -137,8 +158,6 @@ def cmd_build(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export import export_model
-
     model = model_from_args(args)
     written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
                            amo=args.amo or DEFAULT_AMO)
@@ -149,39 +168,61 @@ def cmd_export(args) -> int:
     for fmt, paths in written.items():
         print(f"  {fmt:<9} " + " ".join(p.name for p in paths))
     if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
-        from formats.csv import DENSE_LIMIT
-
         print(f"  (dense Aeq.csv skipped: {model.n_rows * model.n_cols:,} entries > {DENSE_LIMIT:,}; "
               "--dense always writes it)")
-    if not args.quiet:
-        print(_matlab_hint(model, out, written))
+    hint = None if args.quiet else matlab_hint(model, out, written)
+    if hint:
+        print(hint)
     return 0
 
 
-def _matlab_hint(model, out: Path, written: dict) -> str:
+def _matlab_string(path: Path) -> str:
+    """A MATLAB/Octave character-vector literal of ``path`` (quotes doubled)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def matlab_hint(model, out: Path, written: dict) -> str | None:
+    """How to solve the export in MATLAB/Octave and import the answer: every path it names is
+    one the export wrote or the printed MATLAB lines write (``OUT/sudoku.csv``, ``OUT/x.csv``).
+    None when the export holds neither the CSVs nor the MATLAB files."""
+    if "csv" not in written and "matlab" not in written:
+        return None
     n = model.convention.n
-    lines = ["", "In MATLAB:"]
+    q = _matlab_string
+    answer = out / "sudoku.csv"
+    lines = ["", "In MATLAB (or GNU Octave):"]
     if "matlab" in written:
-        lines.append(f"  run('{out}/solve_sudoku.m')   % solves with intlinprog (glpk in Octave), writes sudoku.csv")
-    lines += [
-        f"  Aeq = spconvert(load('{out}/Aeq_ijv.csv'));  beq = load('{out}/beq.csv');",
-        f"  lb = load('{out}/lb.csv');  ub = load('{out}/ub.csv');  f = load('{out}/f.csv');",
-        "  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);",
-    ]
-    conv = model.convention
-    if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced:
-        lines.append(f"  X = reshape(round(x), {n}, {n}, {n});  S = sum(X .* reshape(1:{n}, 1, 1, {n}), 3);")
-    else:
-        lines.append("  % decode x with solve_sudoku.m (this convention needs a permute/expansion)")
-    lines += ["  writematrix(S, 'sudoku.csv')",
-              f"Then: python -m pipeline import sudoku.csv --manifest {out}/manifest.json"]
+        lines.append(f"  run({q(out / 'solve_sudoku.m')})   % intlinprog (glpk in Octave); writes {answer}")
+    if "csv" in written:
+        if "matlab" in written:
+            lines.append("  % or by hand, from the CSVs:")
+        lines += [
+            f"  Aeq = spconvert(load({q(out / 'Aeq_ijv.csv')}));  beq = load({q(out / 'beq.csv')});",
+            f"  lb = load({q(out / 'lb.csv')});  ub = load({q(out / 'ub.csv')});  f = load({q(out / 'f.csv')});",
+            "  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);",
+        ]
+        conv = model.convention
+        if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced:
+            lines += [f"  X = reshape(round(x), {n}, {n}, {n});  S = sum(X .* reshape(1:{n}, 1, 1, {n}), 3);",
+                      f"  writematrix(S, {q(answer)})"]
+        else:
+            # other conventions need a permute/expansion to make a grid; the vector itself imports
+            answer = out / "x.csv" if "matlab" not in written else answer
+            lines.append(f"  writematrix(round(x), {q(out / 'x.csv')})   % the solver's vector, "
+                         f"in this export's {conv.scheme}/{conv.order} columns")
+    manifest = out / "manifest.json"
+    lines.append(f"Then: python -m pipeline import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
     return "\n".join(lines)
 
 
 def cmd_import(args) -> int:
-    from .importer import import_solution
-
-    result = import_solution(args.file, args.manifest)
+    """Exit 0 for a verified answer; 1 for a solver's negative answer (infeasible, a time-limit
+    or other stop without a solution: as ``solve``) or an answer that does not verify."""
+    try:
+        result = import_solution(args.file, args.manifest)
+    except NoSolutionReported as e:
+        print(f"no solution: {e}", file=sys.stderr)
+        return 1
     puzzle = result.manifest.puzzle
     print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
                                                    "message": result.verdict.message, "residual": result.residual})
@@ -196,11 +237,98 @@ def cmd_import(args) -> int:
     return 0
 
 
+def _cells_text(cells: np.ndarray, n: int) -> str:
+    names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def grid_violations(grid: np.ndarray, puzzle) -> list[dict]:
+    """Every rule ``grid`` breaks as a completed solution of ``puzzle``, not just the first.
+
+    In :func:`pipeline.verify.verify_grid`'s order: the shape (then nothing else is checked),
+    the empty cells (one entry), each cell that is not a digit ``1..N``, each digit a unit holds more than once
+    (units of every family of the variant, found by the rule kernel
+    :func:`pipeline.verify.unit_repeats`), each clue the grid changes.
+
+    Parameters
+    ----------
+    grid : ndarray of int, shape (N, N)
+    puzzle : Puzzle
+        Its clues (none: the rules alone), box shape, variant and regions.
+
+    Returns
+    -------
+    list of dict
+        ``{"kind": "shape" | "empty" | "cell" | "unit" | "clue", "message": ..., "cells": [[row, col], ...]}``
+        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
+        the grid solves the puzzle.
+
+    Examples
+    --------
+    >>> from pipeline.puzzle import Puzzle
+    >>> grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 2]])
+    >>> for v in grid_violations(grid, Puzzle(np.zeros((4, 4), int), 2, 2)):
+    ...     print(v["message"])
+    row 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    column 4 has digit 2 twice: cells (2, 4) and (4, 4)
+    box 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    """
+    grid = np.asarray(grid)
+    n = puzzle.n
+    if grid.shape != (n, n):
+        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}",
+                 "cells": []}]
+    found = []
+    empty = np.flatnonzero(grid.ravel() == 0)
+    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
+        message = (f"cell {_cells_text(empty, n)} is empty" if empty.size == 1
+                   else f"{empty.size} cells are empty: {_cells_text(empty, n)}")
+        found.append({"kind": "empty", "message": message, "cells": [[x // n + 1, x % n + 1] for x in empty.tolist()]})
+    for r, c in np.argwhere((grid < 0) | (grid > n)).tolist():
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {grid[r, c]}, not a digit 1..{n}",
+                      "cells": [[r + 1, c + 1]]})
+    flat = grid.ravel()
+    for family, units in puzzle.unit_families():
+        for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
+            values = flat[units[u]]
+            digits, counts = np.unique(values[values != 0], return_counts=True)
+            for digit, times in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
+                cells = units[u][values == digit]
+                how = "twice" if times == 2 else f"{times} times"
+                found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
+                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, n)}",
+                              "cells": [[x // n + 1, x % n + 1] for x in cells.tolist()]})
+    clue_r, clue_c = np.nonzero(puzzle.grid)
+    wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
+    for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
+        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid "
+                                                 f"has {grid[r, c]}", "cells": [[r + 1, c + 1]]})
+    return found
+
+
 def cmd_verify(args) -> int:
-    puzzle = puzzle_from_args(args, args.puzzle_opt)
-    grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
-    verdict = verify_grid(grid, puzzle)
-    print(("ok: " if verdict else "invalid: ") + verdict.message)
+    """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
+    if args.puzzle_opt is not None:
+        puzzle = puzzle_from_args(args, args.puzzle_opt)
+        grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
+    else:  # the rules alone: the grid's own shape, no clues
+        grid = parse_grid(args.grid, box=args.box, size=args.size)
+        puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
+                              regions=args.regions, size=grid.shape[0])
+    violations = grid_violations(grid, puzzle)
+    verdict = verify_grid(grid, puzzle)   # its message for a valid grid; it agrees with the list
+    if verdict and args.puzzle_opt is None:
+        message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid (rules only: no --puzzle, no clues checked)"
+    else:
+        message = verdict.message
+    if args.format == "json":
+        print(json.dumps({"ok": verdict.ok, "message": message, "checked_clues": args.puzzle_opt is not None,
+                          "variant": puzzle.variant, "n": puzzle.n, "violations": violations}))
+    elif verdict:
+        print(f"ok: {message}")
+    else:
+        for violation in violations:
+            print(f"invalid: {violation['message']}")
     return 0 if verdict else 1
 
 
@@ -245,7 +373,7 @@ def _add_batch_command(sub) -> None:
     p.add_argument("--chunk-size", type=int, default=None, metavar="N",
                    help="puzzles per task and per part file (default: adaptive, about 1 s of work per chunk)")
     p.add_argument("--count", type=int, default=0, metavar="K",
-                   help="also count solutions up to K (column n_solutions; K means K or more)")
+                   help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
     p.add_argument("--solver", choices=BATCH_SOLVERS, default="highs",
@@ -268,7 +396,7 @@ def _add_batch_command(sub) -> None:
     p.add_argument("--overwrite", action="store_true", help="delete OUT's previous batch results first")
     p.add_argument("--retry", type=_status_list, default=(), metavar="STATUSES",
                    help="solve again the rows of an existing OUT with these statuses, e.g. time_limit,error "
-                        "(other options, such as a longer --time-limit, may differ from the first run)")
+                        "(other options, such as a longer --time-limit, may differ from the first run; default: none)")
     p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
                    help="progress bar (terminal, needs tqdm), log lines, or nothing (default: auto)")
     p.add_argument("--log-interval", type=float, default=10.0, metavar="SECONDS",
@@ -332,8 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="solver time limit in seconds (default: none)")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    add_limit_args(p, "solver time limit in seconds")
     p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
                    help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
     p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
@@ -350,8 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="overall time limit in seconds (default: none)")
-    p.add_argument("--threads", type=int, metavar="K", help="HiGHS threads (default: HiGHS's choice)")
+    add_limit_args(p, "overall time limit in seconds")
     p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
                    help="counting engine (default: sat when python-sat is installed, else highs)")
     _add_engine_args(p)
@@ -373,7 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated: csv,mps,lp,parquet,mat (default all)")
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
-                   help="dense Aeq.csv: auto skips matrices over 50M entries (default auto)")
+                   help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
+                        "16x16 model; a 25x25 one has over 39 million), always forces it (default auto)")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else seqcounter)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
@@ -385,9 +512,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("verify", help="check a completed grid against the rules and the puzzle's clues")
-    p.add_argument("grid", metavar="GRID", help="completed grid (any puzzle form)")
-    p.add_argument("--puzzle", dest="puzzle_opt", required=True, metavar="PUZZLE", help="the puzzle it should solve")
+    p = sub.add_parser("verify", help="check a completed grid against the rules (and a puzzle's clues); "
+                                      "list every violation")
+    p.add_argument("grid", metavar="GRID", help="completed grid (any puzzle form: line, grid file, CSV, '-')")
+    p.add_argument("--puzzle", dest="puzzle_opt", metavar="PUZZLE",
+                   help="the puzzle it should solve, whose clues are checked too (default: none, the rules alone)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: 'ok: ...' or one 'invalid: ...' line per violation; json: one object (default text)")
     add_puzzle_args(p, positional=False)
     p.set_defaults(func=cmd_verify)
 
@@ -397,23 +528,118 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+#: Exit status after the reader of standard output went away (``| head``): what a shell reports
+#: for a tool killed by SIGPIPE, as ``cat`` or ``yes`` are.
+SIGPIPE_EXIT = 128 + getattr(signal, "SIGPIPE", 13)
+
+
+def _stdout_reader_gone() -> bool:
+    """Did the reader of standard output go away? Then point stdout at /dev/null, so that the
+    interpreter's last flush does not complain about the pipe either."""
+    gone = False
     try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        gone = True
+    except (OSError, ValueError):
+        pass
+    if not gone:
+        try:  # the print that failed may have emptied the buffer: ask the pipe itself
+            poll = select.poll()
+            poll.register(sys.stdout.fileno(), select.POLLOUT)
+            gone = any(events & select.POLLERR for _, events in poll.poll(0))
+        except (OSError, ValueError, AttributeError):
+            return False
+    if gone:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+    return gone
+
+
+#: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
+#: before the watchdog ends the process itself: Python handles a signal only between bytecodes,
+#: and an engine running in C (one long HiGHS solve) would otherwise keep the user waiting.
+INTERRUPT_GRACE = 2.0
+_interrupt = {"watched": False, "reported": False}
+
+
+def _watch_for_ctrl_c() -> None:
+    """Start the Ctrl-C watchdog once per process (main thread only): a daemon thread reads the
+    signal numbers Python's C-level handler writes to its wakeup fd (even while the main thread
+    is inside a solver that released the GIL); after SIGINT it waits :data:`INTERRUPT_GRACE`
+    and, unless ``main`` has reported the interrupt by then, says ``interrupted`` and exits 130."""
+    if _interrupt["watched"] or threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (OSError, ValueError, AttributeError):
+        return
+    _interrupt["watched"] = True
+
+    def watch() -> None:
+        while True:
+            try:
+                numbers = os.read(read_end, 64)
+            except OSError:
+                return
+            if not numbers:
+                return
+            if signal.SIGINT in numbers:
+                time.sleep(INTERRUPT_GRACE)
+                if not _interrupt["reported"]:
+                    os.write(2, b"interrupted\n")
+                    os._exit(130)
+
+    threading.Thread(target=watch, name="ctrl-c-watchdog", daemon=True).start()
+
+
+def _os_error_line(e: OSError) -> str:
+    where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
+    return f"error: {e.strerror or e}{where}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code.
+
+    0 success; 1 a negative answer (no solution, a grid that does not verify); 2 bad input
+    (one ``error: ...`` line on stderr); 130 after Ctrl-C (one line: ``interrupted``);
+    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
+    """
+    if argv is None:  # the real command line (tests pass argv and keep their own signal handling)
+        _watch_for_ctrl_c()
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         check_ranges(args)
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
+        return code
+    except SystemExit as e:
+        if _stdout_reader_gone() and not e.code:  # --help | head: quietly, as after any other output
+            raise SystemExit(SIGPIPE_EXIT) from None
+        raise
+    except KeyboardInterrupt:
+        _interrupt["reported"] = True
+        _stdout_reader_gone()
+        print("interrupted", file=sys.stderr)
+        return 130
     except PipelineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except OSError as e:
-        where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
-        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
+    except BrokenPipeError as e:
+        if _stdout_reader_gone():
+            return SIGPIPE_EXIT
+        print(_os_error_line(e), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except OSError as e:
+        print(_os_error_line(e), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 import numpy as np
 
@@ -16,15 +17,48 @@ from .errors import PipelineError
 from .puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_string, parse_puzzle
 
 
+#: Most threads a solver may be asked for: far above any core count this runs on, far below the
+#: thousands that made HiGHS abort (issue 11 item 9).
+MAX_THREADS = 256
+
+
 def check_ranges(args) -> None:
-    """Refuse non-positive numeric options (HiGHS would ignore a bad time limit silently)."""
-    # (--limit is checked by count_solutions itself, for API callers too)
-    for option, minimum, strict in (("time_limit", 0, True), ("threads", 1, False), ("size", 1, False)):
-        value = getattr(args, option, None)
-        if value is not None and (value <= minimum if strict else value < minimum):
-            flag = "--" + option.replace("_", "-")
-            bound = f"greater than {minimum}" if strict else f"at least {minimum}"
-            raise PipelineError(f"{flag}: must be {bound}, found {value:g}")
+    """Refuse out-of-range numeric options with one line (a solver would ignore or choke on them).
+
+    ``--time-limit`` must be a finite number of seconds above 0 (``nan`` and ``inf`` included
+    in the refusal), ``--threads`` an integer ``1..MAX_THREADS``, ``--size`` at least 1.
+    Options a subcommand does not have are skipped. (``--limit`` is checked by the counting
+    engines themselves, for API callers too.)
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Raises
+    ------
+    PipelineError
+        ``--OPTION: must be ..., found VALUE``.
+
+    Examples
+    --------
+    >>> check_ranges(argparse.Namespace(time_limit=float("nan")))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.PipelineError: --time-limit: must be a finite number of seconds greater than 0, found nan
+    >>> check_ranges(argparse.Namespace(threads=100000))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.PipelineError: --threads: must be from 1 to 256, found 100000
+    """
+    time_limit = getattr(args, "time_limit", None)
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise PipelineError(f"--time-limit: must be a finite number of seconds greater than 0, found {time_limit:g}")
+    threads = getattr(args, "threads", None)
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise PipelineError(f"--threads: must be from 1 to {MAX_THREADS}, found {threads}")
+    size = getattr(args, "size", None)
+    if size is not None and size < 1:
+        raise PipelineError(f"--size: must be at least 1, found {size}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -33,12 +67,21 @@ def check_ranges(args) -> None:
 def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
     if positional:
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
-                       help="81-char string ('.' or '0' empty), grid text/CSV file, N-by-3 row,col,digit CSV, "
-                            "or '-' for stdin (default: the built-in seed puzzle, 23 clues)")
+                       help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
+                            "text/CSV file, an N-by-3 row,col,digit CSV, or '-' for stdin (default: the built-in "
+                            "seed puzzle, 9x9 with 23 clues)")
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
-    p.add_argument("--regions", metavar="IDS", help="jigsaw regions: one id per cell, row-major (string or file)")
+    p.add_argument("--regions", metavar="IDS",
+                   help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
+
+
+def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
+    """``--time-limit S`` and ``--threads K`` (checked by :func:`check_ranges`)."""
+    p.add_argument("--time-limit", type=float, metavar="S", help=f"{time_help}, finite and > 0 (default: none)")
+    p.add_argument("--threads", type=int, metavar="K",
+                   help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
 
 
 def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:

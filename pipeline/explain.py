@@ -283,5 +283,5 @@ def add_command(subparsers) -> None:
     p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")
     p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=DEFAULT_MAXSAT,
                    help=f"method proving the fewest removals optimal (default {DEFAULT_MAXSAT}, by measurement)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     p.set_defaults(func=cmd_explain)

@@ -752,16 +752,16 @@ def add_command(subparsers) -> None:
     p.add_argument("--variant", choices=list(VARIANTS), help="puzzle family (default classic)")
     p.add_argument("-n", type=int, default=1, metavar="COUNT", help="how many puzzles (default 1)")
     p.add_argument("--seed", type=int, help="reproducible run (default: chosen and printed on stderr)")
-    p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the clue pattern")
+    p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the clue pattern (default none)")
     p.add_argument("--clues", dest="target_clues", type=int, metavar="K",
                    help="aim for K clues (stderr says when more remain)")
     p.add_argument("--minimal", action="store_true", help="prove no clue is removable without losing uniqueness")
     p.add_argument("--difficulty", choices=("any",) + DIFFICULTIES, default="any",
-                   help="rating label to aim for (pipeline rate)")
+                   help="rating label to aim for (pipeline rate; default any)")
     p.add_argument("--transform", action="store_true",
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--format", choices=FORMATS, default="line",
-                   help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant)")
+                   help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     p.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
     p.set_defaults(func=cmd_generate)

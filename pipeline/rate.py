@@ -355,5 +355,5 @@ def add_command(subparsers) -> None:
     p = subparsers.add_parser("rate", help="rate a puzzle by the human techniques it needs")
     add_puzzle_args(p)
     p.add_argument("--steps", action="store_true", help="print every step")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     p.set_defaults(func=cmd_rate)

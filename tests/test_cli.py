@@ -5,17 +5,32 @@ exactly one line on stderr (``error: ...``) and never a traceback.
 """
 from __future__ import annotations
 
+import argparse
+import contextlib
+import io
 import json
+import math
 import os
+import re
+import shlex
+import shutil
+import signal
+import time
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from oracles import grid_of, is_valid_solution
+from pipeline.build import build_model
 from pipeline.cli import build_parser, main
+from pipeline.cliargs import check_ranges
+from pipeline.decode import vector_from_grid
+from pipeline.errors import PipelineError
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_grid, parse_puzzle
 from pipeline.verify import verify_grid
 
@@ -305,10 +320,13 @@ def test_export_in_process(capsys, tmp_path):
 def test_verify_subprocess(tmp_path):
     code, out, err = run("verify", SOLUTION, "--puzzle", PUZZLE)
     assert (code, out) == (0, "ok: valid classic 9x9 solution, all 23 clues kept\n")
-    bad = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]   # last two cells swapped
+    bad = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]   # last two cells swapped: both columns break
     code, out, err = run("verify", bad, "--puzzle", PUZZLE)
     assert code == 1
-    assert out == "invalid: column 8 has digit 7 twice: cells (6, 8) and (9, 8)\n"
+    assert out == ("invalid: column 8 has digit 7 twice: cells (6, 8) and (9, 8)\n"
+                   "invalid: column 9 has digit 4 twice: cells (1, 9) and (9, 9)\n")
+    code, out, err = run("verify", "-", input=bad)        # no --puzzle: the rules alone
+    assert code == 1 and len(out.splitlines()) == 2 and err == ""
 
 
 def test_verify_in_process(capsys, tmp_path):
@@ -320,7 +338,9 @@ def test_verify_in_process(capsys, tmp_path):
     code, out, _ = call(capsys, "verify", relabelled, "--puzzle", PUZZLE)
     assert code == 1 and out.startswith("invalid: clue at ")
     code, out, _ = call(capsys, "verify", PUZZLE, "--puzzle", PUZZLE)
-    assert (code, out) == (1, "invalid: cell (1, 1) is empty\n")
+    empty = [i for i, ch in enumerate(PUZZLE) if ch == "."]
+    assert code == 1 and out.startswith(f"invalid: {len(empty)} cells are empty: (1, 1), (1, 2), (1, 3), (1, 5), ")
+    assert out.endswith(f"and ({empty[-1] // 9 + 1}, {empty[-1] % 9 + 1})\n") and len(out.splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -393,3 +413,449 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     code, out, _ = call(capsys, "export", "." * 36 ** 2, "--to", tmp_path, "--formats", "csv", "--quiet")
     assert code == 0 and "dense Aeq.csv skipped: 241,864,704 entries" in out
     assert not (tmp_path / "Aeq.csv").exists() and (tmp_path / "Aeq_ijv.csv").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 9: out-of-range option values are refused with one line, before any work
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--threads", "100000"], "error: --threads: must be from 1 to 256, found 100000"),
+    (["count", "--threads", "0"], "error: --threads: must be from 1 to 256, found 0"),
+    (["solve", "--time-limit", "nan"], "error: --time-limit: must be a finite number of seconds greater than 0, found nan"),
+    (["solve", "--time-limit", "inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found inf"),
+    (["count", "--time-limit=-inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found -inf"),
+    (["solve", "--time-limit=-1"], "error: --time-limit: must be a finite number of seconds greater than 0, found -1"),
+    (["solve", "--time-limit", "0"], "error: --time-limit: must be a finite number of seconds greater than 0, found 0"),
+    (["build", "--size", "0"], "error: --size: must be at least 1, found 0"),
+])
+def test_out_of_range_options_are_refused(capsys, args, message):
+    assert assert_one_error_line(*call(capsys, *args)) == message
+
+
+def test_threads_bound_is_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "1..256" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("formats", ["bogus", ",,", "csv,bogus", " , "])
+def test_export_with_no_usable_format_writes_nothing(capsys, tmp_path, formats):
+    line = assert_one_error_line(*call(capsys, "export", "--to", tmp_path / "out", "--formats", formats))
+    assert "format" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_to_an_empty_path_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert "empty path" in assert_one_error_line(*call(capsys, "export", "--to", "", "--formats", "csv"))
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 19: a solver's negative answer read by import is exit 1, as in solve
+# ---------------------------------------------------------------------------------------------
+def test_import_of_an_infeasible_answer_is_exit_1(tmp_path, capsys):
+    code, _, err = call(capsys, "export", NO_SOLUTION, "--to", tmp_path, "--formats", "cnf,mps", "--quiet")
+    assert code == 0, err
+    answers = []
+    if shutil.which("minisat"):
+        subprocess.run(["minisat", str(tmp_path / "model.cnf"), str(tmp_path / "minisat.txt")], capture_output=True,
+                       timeout=120)
+        answers.append(tmp_path / "minisat.txt")
+    if shutil.which("cbc"):
+        subprocess.run(["cbc", str(tmp_path / "model.mps"), "solve", "solu", str(tmp_path / "cbc.txt")],
+                       capture_output=True, timeout=120)
+        answers.append(tmp_path / "cbc.txt")
+    if not answers:
+        pytest.skip("neither minisat nor cbc is installed: no real solver wrote an infeasible answer")
+    for answer in answers:
+        code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
+        assert (code, out) == (1, ""), (answer, err)
+        assert err.startswith(f"no solution: {answer}: solver reports infeasible") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("text,words", [("s UNKNOWN\n", "time limit reached"), ("s INDETERMINATE\n", "time limit")])
+def test_import_of_a_stopped_solver_is_exit_1(tmp_path, capsys, text, words):
+    """SAT-competition output of a solver stopped by its time limit (what solve says as exit 1)."""
+    assert call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "cnf", "--quiet")[0] == 0
+    (tmp_path / "answer.txt").write_text(text)
+    code, out, err = call(capsys, "import", tmp_path / "answer.txt", "--format", "json")
+    assert (code, out) == (1, "") and err.startswith("no solution: ") and words in err and len(err.splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 17: count's output and exit codes match solve's
+# ---------------------------------------------------------------------------------------------
+def test_count_states_the_number_and_a_word_always(capsys):
+    for puzzle, number, word, code in [(PUZZLE, 1, "unique", 0), (THREE_SOLUTIONS, 3, "solutions", 0),
+                                       (NO_SOLUTION, 0, "no solution", 1)]:
+        got = call(capsys, "count", puzzle, "--limit", "5")
+        assert got[:2] == (code, f"{number} ({word})\n")
+        answer = json.loads(call(capsys, "count", puzzle, "--limit", "5", "--format", "json")[1])
+        assert (answer["count"], answer["word"], answer["complete"]) == (number, word, True)
+        # solve agrees on the exit code
+        assert call(capsys, "solve", puzzle, "--no-unique-check")[0] == code
+
+
+def test_count_time_limit_stop_is_said_as_solve_says_it(capsys):
+    """25x25 empty grid: HiGHS cannot reach a first solution within 1 ms."""
+    empty = "." * 625
+    code, out, err = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001")
+    if code == 0:
+        pytest.skip(f"this machine found a solution within the limit: {out!r}")
+    assert (code, out) == (1, "0 (at least: time limit of 0.001 s reached)\n")
+    assert err == "no solution: time limit of 0.001 s reached (count stopped before any solution)\n"
+    solve_code, solve_out, solve_err = call(capsys, "solve", empty, "--solver", "highs", "--time-limit", "0.001")
+    assert solve_code == code and err.startswith(solve_err.strip())
+    code, out, _ = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001", "--format", "json")
+    answer = json.loads(out)
+    assert code == 1 and (answer["count"], answer["status"], answer["complete"], answer["time_limit"]) == \
+        (0, "time_limit", False, 0.001)
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 10: a reader that goes away (| head) and Ctrl-C end quietly
+# ---------------------------------------------------------------------------------------------
+def _env():
+    return dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+@pytest.mark.parametrize("args", [["solve", PUZZLE, "--no-unique-check"], ["count", THREE_SOLUTIONS, "--list"],
+                                  ["solve", "--help"], ["verify", SOLUTION, "--format", "json"]])
+def test_closed_stdout_ends_quietly(args):
+    """The reader closes its end before anything is written: every write fails with EPIPE."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pipeline", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, cwd=PROJECT, env=_env(), timeout=300)
+    finally:
+        os.close(write_end)
+    assert proc.stderr == "", proc.stderr
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
+def test_piped_into_head_ends_quietly():
+    if not shutil.which("head") or not shutil.which("bash"):
+        pytest.skip("no bash/head")
+    command = f"set -o pipefail; {shlex.quote(sys.executable)} -m pipeline solve {PUZZLE} | head -1"
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=PROJECT, env=_env(),
+                          timeout=300)
+    assert proc.stdout.count("\n") == 1 and proc.stderr == ""
+    assert proc.returncode in (0, 128 + signal.SIGPIPE)   # 0 when solve wrote all before head left
+
+
+# main() as the command line runs it (argv from sys.argv, so the Ctrl-C watchdog is on), after a
+# 'ready' line once every import is done: from then on a Ctrl-C must end in one line and 130
+CLI_AFTER_READY = "import sys, pipeline.cli; print('ready', flush=True); sys.exit(pipeline.cli.main())"
+
+
+@pytest.mark.parametrize("args", [["count", "." * 625, "--solver", "highs", "--limit", "100000"],   # in C (HiGHS)
+                                  ["count", "." * 256, "--solver", "sat", "--limit", "10000000", "--list"],
+                                  ["verify", "-"]])                                # blocked reading stdin
+def test_ctrl_c_prints_one_line_and_exits_130(args):
+    proc = subprocess.Popen([sys.executable, "-c", CLI_AFTER_READY, *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=PROJECT, env=_env())
+    try:
+        assert proc.stdout.readline() == "ready\n"
+        time.sleep(1.5)          # usually inside the engine by now; earlier must end the same way
+        if proc.poll() is not None:
+            pytest.skip("the command finished before Ctrl-C")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert err == "interrupted\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 15: every path export's hint names exists or is what the printed lines write
+# ---------------------------------------------------------------------------------------------
+MATLAB_STRING = re.compile(r"'((?:[^']|'')*)'")
+
+
+def hint_paths(out: str) -> tuple[list[str], str, list[str]]:
+    """(paths the MATLAB lines load or run, path the by-hand lines write, the 'Then:' argv)."""
+    loaded, written, then = [], None, None
+    for line in out.splitlines():
+        strings = [m.replace("''", "'") for m in MATLAB_STRING.findall(line.split("%")[0])]
+        if "load(" in line or "run(" in line:
+            loaded += strings
+        elif "writematrix(" in line:
+            written = strings[-1]
+        elif line.startswith("Then: "):
+            then = shlex.split(line[len("Then: "):])
+    return loaded, written, then
+
+
+@pytest.mark.parametrize("scheme,order,clues", [("ijk", "F", "rows"), ("block", "C", "reduce"), ("ijk", "C", "bounds")])
+def test_export_hint_names_the_files_and_its_command_works(tmp_path, scheme, order, clues):
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    out_dir = "it's out"                                   # a space and a quote: both languages quote it
+    code, out, err = run("export", PUZZLE, "--to", out_dir, "--formats", "csv", "--scheme", scheme, "--order", order,
+                         "--clues", clues, cwd=cwd)
+    assert code == 0, err
+    loaded, written, then = hint_paths(out)
+    assert loaded and all((cwd / p).is_file() for p in loaded), loaded
+    assert then[:4] == ["python", "-m", "pipeline", "import"] and then[4] == written
+    # what MATLAB's printed lines would write there: the grid S (ijk/F) or the rounded vector x
+    model = build_model(parse_puzzle(PUZZLE), scheme, order, clues)
+    grid = grid_of(SOLUTION)
+    if written.endswith("sudoku.csv"):
+        np.savetxt(cwd / written, grid, fmt="%d", delimiter=",")
+    else:
+        x = vector_from_grid(grid, model.convention)[model.columns]
+        np.savetxt(cwd / written, x, fmt="%d", delimiter=",")
+    code, got, err = run(*then[3:], cwd=cwd)
+    assert code == 0, err
+    assert (parse_printed_grid(got) == grid).all()
+
+
+def test_export_hint_run_line_works_in_octave(tmp_path):
+    if not shutil.which("octave"):
+        pytest.skip("octave is not installed: solve_sudoku.m cannot run")
+    code, out, err = run("export", PUZZLE, "--to", "it's out", "--formats", "csv,mat", cwd=tmp_path)
+    assert code == 0, err
+    run_line = next(line for line in out.splitlines() if "run(" in line)
+    octave = subprocess.run(["octave", "--no-gui", "--quiet", "--eval", run_line.split("%")[0].strip()],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert octave.returncode == 0, octave.stderr[-2000:]
+    then = hint_paths(out)[2]
+    code, got, err = run(*then[3:], cwd=tmp_path)
+    assert code == 0, err
+    assert (parse_printed_grid(got) == grid_of(SOLUTION)).all()
+
+
+def test_export_without_csv_or_mat_prints_no_matlab_lines(capsys, tmp_path):
+    code, out, _ = call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "mps,lp")
+    assert code == 0 and "In MATLAB" not in out and "Then:" not in out
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 21: the dense Aeq.csv only while small, unless --dense always
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n,written", [(16, True), (25, False)])
+def test_dense_csv_by_default_only_while_small(capsys, tmp_path, n, written):
+    rows, cols = 4 * n * n, n ** 3                 # cell, row, column and box rows of an empty grid
+    code, out, _ = call(capsys, "export", "." * n * n, "--to", tmp_path, "--formats", "csv", "--quiet")
+    assert code == 0 and (tmp_path / "Aeq.csv").exists() == written
+    assert ("dense Aeq.csv skipped" in out) == (not written)
+    if not written:
+        assert f"dense Aeq.csv skipped: {rows * cols:,} entries > 8,000,000; --dense always writes it" in out
+    else:
+        assert (tmp_path / "Aeq.csv").stat().st_size == 2 * rows * cols    # "0," or "1," / "1\n" per entry
+
+
+def test_dense_flag_forces_or_drops_the_dense_csv(capsys, tmp_path):
+    code, out, _ = call(capsys, "export", "--to", tmp_path / "never", "--formats", "csv", "--dense", "never")
+    assert code == 0 and not (tmp_path / "never" / "Aeq.csv").exists() and "skipped" not in out
+    code, out, _ = call(capsys, "export", "--to", tmp_path / "always", "--formats", "csv", "--dense", "always")
+    assert code == 0 and len((tmp_path / "always" / "Aeq.csv").read_text().splitlines()) == 347
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 22: --help states every option's default
+# ---------------------------------------------------------------------------------------------
+_FLAG_ACTIONS = (argparse._HelpAction, argparse._StoreTrueAction, argparse._StoreFalseAction,
+                 argparse._StoreConstAction, argparse._CountAction, argparse._VersionAction)
+
+
+def options_hiding_their_default(command: str) -> list[str]:
+    """Options (and optional positionals) with a default value whose help does not say it."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    hiding = []
+    for action in sub._actions:
+        if isinstance(action, _FLAG_ACTIONS) or action.required or action.default in (None, argparse.SUPPRESS):
+            continue
+        if not action.help or "default" not in action.help.lower():
+            hiding.append("/".join(action.option_strings) or action.dest)
+    return hiding
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_every_option_with_a_default_states_it(command):
+    assert options_hiding_their_default(command) == []
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_help_states_the_solver_limits_defaults(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--time-limit S", "--threads K"):
+        after = text.split(option, 1)[1].split(" --", 1)[0]
+        assert "default" in after, (option, after)
+    assert "81-char string" not in text and "N*N cells" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 items 2, 7, 8, 11, 23 as a user meets them: import and export from the command line
+# ---------------------------------------------------------------------------------------------
+HIGHS_HEAD = "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n"
+DAMAGED_ANSWERS = {
+    "highs raw, bare # Columns": HIGHS_HEAD + "# Columns\n",
+    "highs raw, # Columns abc": HIGHS_HEAD + "# Columns abc\nx_1_1_1 1\n",
+    "glpsol -w, cut s line": "s mip 347 729\nj 1\n",
+    "glpsol -w, empty value": "s mip 347 729 o 0\n" + "j 1 \n" * 729,
+    "glpsol -o, Columns: abc": "Problem:    sudoku\nRows:       347\nColumns:    abc\n",
+    "highs, leading blank line": "\n" + HIGHS_HEAD,
+    "highs, BOM": "\ufeff" + HIGHS_HEAD,
+    "cplex xml, objectiveValue abc": ('<?xml version="1.0"?>\n<CPLEXSolution version="1.2">\n<header '
+                                      'objectiveValue="abc" solutionStatusString="integer optimal solution"/>\n'
+                                      '<variables>\n<variable name="x_1_1_1" index="0" value="1"/>\n</variables>\n'
+                                      '</CPLEXSolution>\n'),
+    "vector of inf": "inf\n" * 729,
+}
+
+
+@pytest.fixture(scope="module")
+def seed_export(tmp_path_factory):
+    out = tmp_path_factory.mktemp("seed_export")
+    assert main(["export", PUZZLE, "--to", str(out), "--formats", "csv,mps", "--quiet"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("name", list(DAMAGED_ANSWERS))
+def test_import_of_a_damaged_answer_is_one_line(capsys, tmp_path, seed_export, name):
+    capsys.readouterr()
+    answer = tmp_path / "answer.sol"
+    answer.write_text(DAMAGED_ANSWERS[name], encoding="utf-8")
+    line = assert_one_error_line(*call(capsys, "import", answer, "--manifest", seed_export / "manifest.json"))
+    assert str(answer) in line
+
+
+@pytest.mark.parametrize("content", ["[]", '"text"', "null", "[" * 100000, "{}",
+                                     '{"puzzle": "-", "n": 9}'])
+def test_import_with_a_broken_manifest_is_one_line(capsys, tmp_path, content):
+    (tmp_path / "manifest.json").write_text(content)
+    np.savetxt(tmp_path / "sudoku.csv", grid_of(SOLUTION), fmt="%d", delimiter=",")
+    assert_one_error_line(*call(capsys, "import", tmp_path / "sudoku.csv"))
+
+
+def test_import_with_a_tampered_manifest_puzzle_is_refused(capsys, tmp_path, seed_export):
+    meta = json.loads((seed_export / "manifest.json").read_text())
+    first_clue = next(i for i, ch in enumerate(meta["puzzle"]) if ch not in ".0")
+    meta["puzzle"] = meta["puzzle"][:first_clue] + "." + meta["puzzle"][first_clue + 1:]   # n_clues, rows kept
+    (tmp_path / "manifest.json").write_text(json.dumps(meta))
+    wrong = grid_of(SOLUTION)
+    np.savetxt(tmp_path / "sudoku.csv", wrong, fmt="%d", delimiter=",")
+    line = assert_one_error_line(*call(capsys, "import", tmp_path / "sudoku.csv"))
+    assert "n_clues" in line or "rows" in line
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "directory"])
+def test_special_files_are_named_for_what_they_are(capsys, tmp_path, seed_export, special):
+    path = {"/dev/zero": Path("/dev/zero"), "fifo": tmp_path / "fifo", "directory": tmp_path}[special]
+    if special == "fifo":
+        os.mkfifo(path)
+    kind = {"/dev/zero": "a device", "fifo": "a FIFO", "directory": "a directory"}[special]
+    cases = [["import", path, "--manifest", seed_export / "manifest.json"], ["solve", path]]
+    if special != "directory":   # --manifest DIR reads DIR/manifest.json
+        cases.append(["import", seed_export / "Aeq.csv", "--manifest", path])
+    for args in cases:
+        line = assert_one_error_line(*call(capsys, *args))
+        assert kind in line, (args, line)
+
+
+def test_export_files_get_the_umask_permissions(capsys, tmp_path):
+    old = os.umask(0o022)
+    try:
+        assert call(capsys, "export", "--to", tmp_path, "--formats", "csv,mat", "--quiet")[0] == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    assert set(modes.values()) == {0o644}, modes
+
+
+@pytest.mark.parametrize("head", ["Optimal - objective value 0.00000000", "Optimal - objective 0.0",
+                                  "Feasible solution - objective 0.0", "Integer solution - objective value 0"])
+def test_import_reads_cbc_family_headers(capsys, tmp_path, seed_export, head):
+    body = (PROJECT / "examples" / "cbc_solution.txt").read_text().split("\n", 1)[1]
+    (tmp_path / "answer.sol").write_text(head + "\n" + body)
+    (tmp_path / "seed").mkdir()
+    assert call(capsys, "export", "--to", tmp_path / "seed", "--formats", "mps", "--quiet")[0] == 0  # its model
+    code, out, err = call(capsys, "import", tmp_path / "answer.sol", "--manifest", tmp_path / "seed" / "manifest.json",
+                          "--format", "line")
+    assert code == 0, err
+    assert verify_grid(parse_grid(out.strip()), parse_puzzle(DEFAULT_PUZZLE))
+
+
+# ---------------------------------------------------------------------------------------------
+# fuzz (fixed budget, derandomised): option values and command arguments never give a
+# traceback; a value is accepted within its stated bounds or refused with one line
+# ---------------------------------------------------------------------------------------------
+FUZZ_CLI = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+NUMBER_TEXT = st.one_of(st.text(max_size=12), st.floats().map(repr), st.integers(-10 ** 20, 10 ** 20).map(str),
+                        st.sampled_from(["nan", "-nan", "inf", "-inf", "1e400", "0", "-0", "0x10", "1_000", " 5", "٣"]))
+
+
+def parse_in_process(argv):
+    """(args or None, exit code, stderr) of parsing ``argv`` plus the range checks, without running."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            args = build_parser().parse_args(argv)
+            check_ranges(args)
+        except SystemExit as e:
+            return None, e.code, err.getvalue()
+        except PipelineError as e:
+            return None, 2, f"error: {e}\n"
+    return args, 0, err.getvalue()
+
+
+@FUZZ_CLI
+@given(option=st.sampled_from(["--time-limit", "--threads", "--limit", "--size"]), value=NUMBER_TEXT)
+def test_numeric_option_values_are_in_bounds_or_refused(option, value):
+    args, code, err = parse_in_process(["count", f"{option}={value}"])
+    if args is None:
+        assert code == 2 and len(err.splitlines()) == 1 and "error" in err and "Traceback" not in err, err
+        return
+    if option == "--time-limit":
+        assert math.isfinite(args.time_limit) and args.time_limit > 0
+    elif option == "--threads":
+        assert 1 <= args.threads <= 256
+    elif option == "--size":
+        assert args.size >= 1
+    else:
+        assert isinstance(args.limit, int)      # cmd_count refuses < 1 itself (tested in BAD)
+
+
+FORMAT_TOKENS = st.sampled_from(["csv", "mps", "lp", "mat", "matlab", "cnf", "opb", "CSV", " lp ", "", "bogus", "m",
+                                 "pq", "all", ",", "csv;mps", "../csv"])
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(tokens=st.lists(FORMAT_TOKENS, max_size=4))
+def test_export_formats_lists_write_those_formats_or_nothing(tmp_path_factory, tokens):
+    out = tmp_path_factory.mktemp("formats") / "out"
+    code = main(["export", "." * 16, "--to", str(out), "--formats", ",".join(tokens), "--quiet"])
+    if code == 0:
+        meta = json.loads((out / "manifest.json").read_text())
+        listed = {name for names in meta["files"].values() for name in names}
+        assert {p.name for p in out.iterdir()} == listed | {"manifest.json"}
+        assert meta["files"], "an export that names no format must be refused"
+    else:
+        assert code == 2 and not out.exists()
+
+
+@FUZZ_CLI
+@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=90)
+       .filter(lambda t: t.strip() not in ("-", "")))
+def test_verify_any_grid_text_gives_a_verdict_or_one_line(text):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["verify", text])
+        except SystemExit as e:
+            code = e.code
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert len(err.getvalue().splitlines()) == 1 and "Traceback" not in err.getvalue()
+    else:
+        assert out.getvalue().startswith("ok: " if code == 0 else "invalid: ")

@@ -322,3 +322,72 @@ def test_export_removes_temporary_files_of_a_killed_run(tmp_path):
     assert ".Aeq.csv.abcd1234.tmp" not in names
     assert {".notes.tmp", "keep.txt", "manifest.json"} <= names
     assert not [n for n in names if n.endswith(".tmp") and n != ".notes.tmp"]
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 11 item 4: one consistent set of files after exporting over an earlier export
+# ---------------------------------------------------------------------------------------------
+OTHER_PUZZLE = "..1...2....23....44........5.3....6..1......5..6..........78.......9.....7...1.9."
+
+
+def listed_files(directory) -> set[str]:
+    meta = json.loads((directory / "manifest.json").read_text())
+    return {name for names in meta["files"].values() for name in names} | {"manifest.json"}
+
+
+def test_export_over_an_earlier_export_removes_its_other_files(tmp_path):
+    first = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(first, tmp_path, "all", mps_style="both")
+    (tmp_path / "notes.txt").write_text("mine")             # a user's own files stay
+    (tmp_path / "my_model.mps").write_text("mine too")
+    earlier = listed_files(tmp_path)
+    assert {"model.mat", "solve_sudoku.m", "model.lp", "model_coo.parquet", "model_fixed.mps"} <= earlier
+    second = build_model(parse_puzzle(OTHER_PUZZLE))
+    export_model(second, tmp_path, "csv")
+    now = {p.name for p in tmp_path.iterdir()}
+    assert now == listed_files(tmp_path) | {"notes.txt", "my_model.mps"}
+    assert not now & (earlier - listed_files(tmp_path))       # nothing of the old puzzle's set is left
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert parse_puzzle(json.loads((tmp_path / "manifest.json").read_text())["puzzle"]) == second.puzzle
+
+
+def test_export_killed_half_way_then_rerun_ends_consistent(tmp_path, monkeypatch):
+    """The kill comes after the new CSVs are written and before the manifest: the old manifest
+    still lists the old files, and the rerun removes them."""
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), tmp_path, "csv,mat,lp")
+    import formats.directory as directory_module
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(directory_module, "write_manifest", killed)
+    second = build_model(parse_puzzle(OTHER_PUZZLE))
+    with pytest.raises(KeyboardInterrupt):
+        export_model(second, tmp_path, "csv")
+    monkeypatch.undo()
+    export_model(second, tmp_path, "csv")
+    assert {p.name for p in tmp_path.iterdir()} == listed_files(tmp_path) == CSV_FILES | {"manifest.json"}
+
+
+def test_a_tampered_manifest_cannot_remove_other_files(tmp_path):
+    outside = tmp_path / "outside.csv"
+    outside.write_text("keep")
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("thesis.docx", ".hidden.csv", "link.csv"):
+        (out / name).write_text("keep") if name != "link.csv" else (out / name).symlink_to(outside)
+    (out / "manifest.json").write_text(json.dumps({"files": {"x": ["../outside.csv", "thesis.docx", ".hidden.csv",
+                                                                   "link.csv", str(outside), None, 7]}}))
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "mps")
+    assert outside.read_text() == "keep"
+    assert {"thesis.docx", ".hidden.csv", "link.csv", "model.mps", "manifest.json"} == {p.name for p in out.iterdir()}
+    for broken in ("[1, 2", "null", '"text"', '{"files": "Aeq.csv"}', "[" * 100000):
+        (out / "manifest.json").write_text(broken)
+        export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "mps")   # lists nothing: nothing removed
+        assert {"thesis.docx", ".hidden.csv", "link.csv"} <= {p.name for p in out.iterdir()}
+
+
+def test_export_refuses_an_empty_directory_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FormatError, match="empty path"):
+        export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), "", "csv")
+    assert list(tmp_path.iterdir()) == []

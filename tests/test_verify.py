@@ -1,11 +1,18 @@
-"""pipeline.verify: the verdict names the first broken row/column/box/region/diagonal or clue."""
+"""pipeline.verify: the verdict names the first broken row/column/box/region/diagonal or clue; the
+verify command lists every violation, with or without a puzzle."""
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from oracles import (box_regions, is_valid_solution, latin_grid, oracle_first_violation, pattern_grid,
+from oracles import (box_regions, is_valid_solution, latin_grid, oracle_first_violation, oracle_units, pattern_grid,
                      shuffled_sudoku, x_solution)
+from pipeline.cli import main
+from pipeline.puzzle import grid_to_string
 from pipeline.build import build_model
 from pipeline.decode import vector_from_grid
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
@@ -236,3 +243,85 @@ def test_kernel_beyond_the_bitmasks_sorts():
 
 def test_residual_tolerance_is_the_integrality_tolerance():
     assert RESIDUAL_TOL == INTEGRALITY_TOL
+
+
+# ---------------------------------------------------------------------------------------------
+# the verify command (issue 11 item 18): no --puzzle needed, every violation, --format json
+# ---------------------------------------------------------------------------------------------
+def verify_cli(capsys, *args):
+    code = main(["verify", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def oracle_repeats(grid, h, w, variant="classic", regions=None) -> set:
+    """``(frozenset of 1-based cells, digit)`` for every digit a unit holds more than once,
+    from CONVENTIONS.md's units (tests/conftest.py), not from pipeline.verify."""
+    found = set()
+    for _, units in oracle_units(grid.shape[0], h, w, variant, regions):
+        for cells in units:
+            by_digit = {}
+            for r, c in cells:
+                if grid[r, c]:
+                    by_digit.setdefault(int(grid[r, c]), []).append((r + 1, c + 1))
+            found |= {(frozenset(at), d) for d, at in by_digit.items() if len(at) > 1}
+    return found
+
+
+def test_verify_without_a_puzzle_checks_the_rules_alone(capsys, seed):
+    _, grid = seed
+    code, out, err = verify_cli(capsys, grid_to_string(grid))
+    assert (code, err) == (0, "") and out == "ok: valid classic 9x9 grid (rules only: no --puzzle, no clues checked)\n"
+    code, out, _ = verify_cli(capsys, grid_to_string(grid), "--format", "json")
+    answer = json.loads(out)
+    assert code == 0 and answer["ok"] is True and answer["violations"] == [] and answer["checked_clues"] is False
+
+
+def test_verify_lists_every_broken_clue(capsys, seed):
+    p, grid = seed
+    relabelled = np.where(grid == 1, 2, np.where(grid == 2, 1, grid))   # still a valid grid
+    code, out, _ = verify_cli(capsys, grid_to_string(relabelled), "--puzzle", grid_to_string(p.grid))
+    broken = {(r + 1, c + 1) for r, c in zip(*np.nonzero(p.grid)) if grid[r, c] in (1, 2)}
+    assert code == 1 and len(broken) > 1
+    assert {line for line in out.splitlines()} == {
+        f"invalid: clue at ({r}, {c}) is {p.grid[r - 1, c - 1]} but the grid has {relabelled[r - 1, c - 1]}"
+        for r, c in broken}
+
+
+def test_verify_json_names_shape_and_bad_cells(capsys):
+    code, out, _ = verify_cli(capsys, "1" * 16, "--format", "json", "--puzzle", "." * 81)
+    answer = json.loads(out)
+    assert code == 1 and [v["kind"] for v in answer["violations"]] == ["shape"]
+    code, out, _ = verify_cli(capsys, "12.." + "3412" + "2143" + "43.1", "--format", "json")
+    kinds = [v["kind"] for v in json.loads(out)["violations"]]
+    assert code == 1 and kinds == ["empty"]
+    assert json.loads(out)["violations"][0]["cells"] == [[1, 3], [1, 4], [4, 3]]
+
+
+@pytest.mark.parametrize("variant", ["classic", "x", "jigsaw"])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_verify_reports_every_repeat_the_oracle_finds(capsys, variant, data):
+    """Random swaps in a valid grid: the JSON lists exactly the oracle's repeated digits."""
+    h, w = (3, 3) if variant == "x" else data.draw(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]))
+    n = h * w
+    grid = x_solution(3, 3) if variant == "x" else shuffled_sudoku(h, w, np.random.default_rng(data.draw(
+        st.integers(0, 2**32 - 1))))
+    regions = None
+    extra = []
+    if variant == "jigsaw":
+        regions = box_regions(h, w, np.random.default_rng(7).permutation(n))
+        extra = ["--regions", "".join("0123456789ABCDEF"[v] for v in regions.ravel())]
+    elif variant == "x":
+        extra = ["--variant", "x"]
+    for _ in range(data.draw(st.integers(1, 4))):
+        (r1, c1), (r2, c2) = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))), \
+            data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
+        grid[r1, c1], grid[r2, c2] = grid[r2, c2], grid[r1, c1]
+    code, out, err = verify_cli(capsys, grid_to_string(grid), "--box", f"{h}x{w}", "--format", "json", *extra)
+    answer = json.loads(out)
+    want = oracle_repeats(grid, h, w, variant, regions)
+    got = {(frozenset(map(tuple, v["cells"])), v["digit"]) for v in answer["violations"] if v["kind"] == "unit"}
+    assert got == want
+    assert answer["ok"] == (not want) and code == (0 if not want else 1)
+    assert [v for v in answer["violations"] if v["kind"] != "unit"] == []

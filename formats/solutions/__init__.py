@@ -63,46 +63,48 @@ def read_solution(path, manifest=None, format: str | None = None) -> SolutionVec
 
     Parameters
     ----------
-    path : str or pathlib.Path
-        The solution file (any format of :data:`SOLUTION_FORMATS`; ``.gz`` is decompressed).
-    manifest : Manifest, str, pathlib.Path or Model, optional
-        What was exported: a Manifest, a path to ``manifest.json`` or its directory, or the
-        Model itself. It gives the convention, the exported columns and the clues; without
-        it only files naming all ``N^3`` variables ``x_...`` (or MATLAB grids) can be read,
-        in order ``F``.
+    path : str or Path
+        The solution file: a regular file of bounded size (``.gz`` is read through).
+    manifest : Manifest, str, Path or Model, optional
+        Gives the convention, the exported columns and the clues (a Manifest, a path to
+        ``manifest.json`` or its directory, or the Model itself). Without it only files
+        naming all ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
     format : str, optional
-        A name of :data:`SOLUTION_FORMATS`, skipping detection.
+        A name of :data:`SOLUTION_FORMATS` to skip detection.
 
     Returns
     -------
     SolutionVector
-        ``values`` over all ``N^3`` positions of ``convention`` (exactly 0.0 or 1.0), the
-        detected ``format``, the solver's ``status`` and ``objective`` when the file has them;
-        ``grid()`` decodes it.
+        ``values`` (the full 0/1 vector over all ``N^3`` positions of the convention), the
+        ``format`` read, the solver's ``status`` and ``objective`` when stated, the convention.
 
     Raises
     ------
     NoSolutionReported
-        The solver says it found no solution (``status``: infeasible, time_limit or
-        no_solution).
+        The file says the solver found no solution (infeasible, time limit, other).
     FormatError
-        Unreadable or unrecognised file, a name outside the convention, a missing or
-        non-binary value, or a manifest that does not fit (one line naming the file).
+        Not a regular file, too large, an unknown or malformed format, or names, positions
+        or sizes that do not fit the manifest: one line naming the file.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pipeline import build_model, parse_puzzle
-    >>> model = build_model(parse_puzzle("1....." "3..4....." "2", box="2x2"))
-    >>> grid = [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]]
-    >>> lines = ["solution status: optimal solution found", "objective value: 0"]
-    >>> lines += [f"x_{r + 1}_{c + 1}_{d} 1 (obj:0)" for r, row in enumerate(grid) for c, d in enumerate(row)]
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     sol = Path(tmp) / "answer.sol"
-    ...     _ = sol.write_text("\\n".join(lines) + "\\n")
-    ...     answer = read_solution(sol, model)           # SCIP's layout, found by content
-    >>> answer.format, answer.status, answer.grid().tolist() == grid
-    ('scip', 'optimal solution found', True)
+    >>> import tempfile, pathlib
+    >>> from pipeline.build import build_model
+    >>> from pipeline.puzzle import parse_puzzle
+    >>> model = build_model(parse_puzzle("1......2........"))     # 4x4, ijk/F, two clues
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     answer = pathlib.Path(out, "answer.txt")
+    ...     _ = answer.write_text("s UNSATISFIABLE\\n")
+    ...     read_solution(answer, model)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.NoSolutionReported: .../answer.txt: solver reports infeasible (status: UNSATISFIABLE)
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     answer = pathlib.Path(out, "sudoku.csv")
+    ...     _ = answer.write_text("1,2,3,4\\n3,4,1,2\\n2,1,4,3\\n4,3,2,1\\n")
+    ...     solution = read_solution(answer, model)
+    >>> solution.format, int(solution.values.sum()), solution.values.size
+    ('matlab_grid', 16, 64)
     """
     path = Path(path)
     where = str(path)

@@ -11,7 +11,7 @@ import numpy as np
 from pipeline.errors import FormatError
 
 from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import infeasible, parse_floats, truncated
+from .common import infeasible, parse_float, parse_floats, truncated
 
 
 def _detect_cplex(head: str) -> bool:
@@ -39,7 +39,7 @@ def _parse_cplex(text: str, where: str) -> RawSolution:
     status = attrs.get("solutionStatusString")
     if status and "infeasible" in status.lower() and "feasible solution" not in status.lower():
         raise infeasible(where)
-    objective = float(attrs["objectiveValue"]) if "objectiveValue" in attrs else None
+    objective = parse_float(attrs["objectiveValue"], where, "objectiveValue") if "objectiveValue" in attrs else None
     level = attrs.get("writeLevel", "1")
     variables = root.find("variables")
     if variables is None:

@@ -59,7 +59,10 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
         i += 1
     if i >= len(lines) or not lines[i].startswith("# Columns"):
         raise truncated(where, "no '# Columns' line")
-    count = int(lines[i].split()[-1])
+    fields = lines[i].split()
+    if len(fields) != 3 or not re.fullmatch(r"-?\d+", fields[2]):
+        raise FormatError(f"{where}: '# Columns' line without a column count: {lines[i][:60]!r}")
+    count = int(fields[2])
     sparse = count < 0
     count = abs(count)
     # a sparse file ends after its columns; a raw one goes on with '# Rows' (not needed here)

@@ -134,7 +134,15 @@ class SatEngine:
         """SAT (True), UNSAT (False) or None when the deadline passed first."""
         s = self.solver
         if deadline is None:
-            return s.solve(assumptions=assumptions)
+            try:
+                result = s.solve(assumptions=assumptions)
+            except Exception as e:  # pysat's SIGINT handler leaves the solve as "Caught keyboard interrupt"
+                if "keyboard interrupt" in str(e).lower():
+                    raise KeyboardInterrupt from None
+                raise
+            if result is None:  # only Ctrl-C stops an unlimited solve
+                raise KeyboardInterrupt
+            return result
         if self._interruptible:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
@@ -219,6 +227,7 @@ class SatEngine:
         with self._lock:
             act = self._new_var()
             assumptions = assumptions + [act]
+            interrupted = False
             try:
                 while len(grids) < limit:
                     result = self._run(assumptions, deadline)
@@ -233,8 +242,12 @@ class SatEngine:
                     self.solver.add_clause([-act] + (-free_true).tolist())
                 else:
                     status = "limit"
+            except BaseException:
+                interrupted = True  # e.g. Ctrl-C inside the solver: CaDiCaL then aborts on any new clause
+                raise
             finally:
-                self.solver.add_clause([-act])
+                if not interrupted:
+                    self.solver.add_clause([-act])
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
