@@ -611,11 +611,14 @@ def main(argv: list[str] | None = None) -> int:
     (one ``error: ...`` line on stderr); 130 after Ctrl-C (one line: ``interrupted``);
     :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
     """
-    if argv is None:  # the real command line (tests pass argv and keep their own signal handling)
-        _watch_for_ctrl_c()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        # the real command line only (tests pass argv and keep their own signal handling); batch
+        # stops its workers itself on Ctrl-C and must not be cut short, and a watchdog thread
+        # would also keep it from forking its workers
+        if argv is None and args.func is not _run_batch_command:
+            _watch_for_ctrl_c()
         check_ranges(args)
         code = args.func(args)
         sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit

@@ -16,8 +16,7 @@ PACKAGES = ("pipeline", "formats")
 
 # In-function project imports still to be moved to module level, as (file, imported module).
 # This list may only shrink: a new entry fails the test below.
-KNOWN_LAZY: set[tuple[str, str]] = {
-}
+KNOWN_LAZY: set[tuple[str, str]] = set()
 
 
 def _lint_imports() -> str | None:

@@ -137,7 +137,12 @@ class Processes:
         self.stop.value = 1
 
     def close(self, cancel: bool = False):
-        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        """Shut the pool down; ``cancel`` drops queued chunks and asks running ones to stop after
+        their current puzzle. Either way the pool is joined here: left to the interpreter's exit
+        hook, its wake-up pipe may already be closed (an ``OSError`` traceback after Ctrl-C)."""
+        if cancel:
+            self.request_stop()
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
 
 
 class Dask:

@@ -34,7 +34,7 @@ def test_cli_errors_and_log_lines(sample, tmp_path, capsys):
     ("--chunk-size", "-5", "error: chunk_size must be a positive integer, got -5"),
     ("--workers", "100000", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 100000"),
     ("--workers", "0", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 0"),
-    ("--time-limit", "nan", "error: time_limit must be a positive finite number of seconds, got nan"),
+    ("--time-limit", "nan", "error: --time-limit: must be a finite number of seconds greater than 0, found nan"),
     ("--count", "-1", "error: count must be an integer from 0 (no counting) to 1,000,000, got -1"),
     ("--retry", "time_limit,bogus", "error: retry must be one of "),
 ])
@@ -133,5 +133,6 @@ def test_ctrl_c_during_worker_start_up_prints_one_line(data_dir, tmp_path):
         text = err.decode()
         if proc.returncode == 0:
             continue   # finished before the signal: nothing to check
-        assert proc.returncode == 130, text
+        # 130, or ended by the SIGINT itself (as a shell reports a Ctrl-C'd tool): either way one line, no traceback
+        assert proc.returncode in (130, -signal.SIGINT), text
         assert "Traceback" not in text and text.count("\n") == 1, text

@@ -129,7 +129,8 @@ def test_sigterm_stops_cleanly(data_dir, tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err.decode()
+    # 130, or ended by the SIGINT itself (as a shell reports a Ctrl-C'd tool): either way one line, no traceback
+    assert proc.returncode in (130, -signal.SIGINT), err.decode()
     assert "rerun the same command to resume" in err.decode()
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
     written = read(out)
@@ -203,8 +204,13 @@ def test_dask_local_cluster(sample, full_run, tmp_path):
         pytest.skip(f"dask.distributed is not importable ({e})")
     path, records, expected = sample
     out = tmp_path / "dask"
-    summary = run_batch(path, out, engine="dask", workers=2, chunk_size=8, progress="none")
-    assert summary.complete
+    # in a child process: a LocalCluster leaves threads and state behind in its process, which
+    # would change how later tests in this pytest worker start their process pools
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--engine", "dask",
+                           "--workers", "2", "--chunk-size", "8", "--progress", "none"],
+                          cwd=PROJECT, env=dict(os.environ, PYTHONPATH=str(PROJECT)), capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0 and "complete" in proc.stderr, proc.stderr
     df = read(out)
     check_expected(df, records, expected)
     # the same part layout as the process engine, so either can resume the other's output
@@ -332,7 +338,8 @@ def test_sigint_to_the_process_group_keeps_finished_rows(data_dir, tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     if proc.returncode == 0:
         pytest.skip("the batch finished before the signal")
-    assert proc.returncode == 130, err.decode()
+    # 130, or ended by the SIGINT itself (as a shell reports a Ctrl-C'd tool): either way one line, no traceback
+    assert proc.returncode in (130, -signal.SIGINT), err.decode()
     assert "Traceback" not in err.decode()
     written = read(out) if parts(out) else pd.DataFrame({"index": []})
     assert written["index"].is_unique
