@@ -295,10 +295,16 @@ def test_chunk_planner_adapts_and_spreads_the_tail():
     assert [c.tolist() for c in chunks] == [[0, 1], [2], [5, 6]]   # never across a gap
 
 
+#: Enough hard puzzles (HiGHS, no propagation: about 300/s here) that a signal sent within a
+#: second lands mid-run.
+MIN_INTERRUPTED_RECORDS = 2000
+
+
 def test_ctrl_c_in_process_keeps_the_finished_puzzles_of_the_chunk(data_dir, tmp_path):
     import threading
 
     records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    records = records * -(-MIN_INTERRUPTED_RECORDS // len(records))   # hard enough to be mid-run at the signal
     path = tmp_path / "top95.txt"
     path.write_text("\n".join(records) + "\n")
     out = tmp_path / "out"
@@ -322,6 +328,7 @@ def test_ctrl_c_in_process_keeps_the_finished_puzzles_of_the_chunk(data_dir, tmp
 
 def test_sigint_to_the_process_group_keeps_finished_rows(data_dir, tmp_path):
     records = lines(data_dir / "sets" / "9x9_norvig_top95.txt")
+    records = records * -(-MIN_INTERRUPTED_RECORDS // len(records))   # hard enough to be mid-run at the signal
     path = tmp_path / "top95.txt"
     path.write_text("\n".join(records) + "\n")
     out = tmp_path / "out"
