@@ -443,7 +443,7 @@ def _add_engine_args(p: argparse.ArgumentParser) -> None:
                    help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "
-                        "else seqcounter)")
+                        "else ladder)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -502,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
                         "16x16 model; a 25x25 one has over 39 million), always forces it (default auto)")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
-                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else seqcounter)")
+                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else ladder)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
     p.set_defaults(func=cmd_export)
 

@@ -94,7 +94,7 @@ def test_clauses_are_pysat_card_row_by_row(amo, enc):
 
 def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
     assert cnf.resolve_amo("auto", 9) == "pairwise"
-    assert cnf.resolve_amo(None, 25) == "seqcounter"
+    assert cnf.resolve_amo(None, 25) == "ladder"
     with pytest.raises(FormatError, match="unknown at-most-one encoding 'nope'"):
         cnf.resolve_amo("nope", 9)
 
