@@ -80,7 +80,9 @@ def _time_limit_words(args) -> str:
 def cmd_solve(args) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
-    r = solver.solve(model_from_args(args, puzzle), **_engine_options(args))
+    # the SAT engine proves uniqueness on the solver that found the answer (its learnt clauses)
+    check = {"check_unique": True} if solver.name == "sat" and not args.no_unique_check else {}
+    r = solver.solve(model_from_args(args, puzzle), **_engine_options(args), **check)
     grid, status = r.grid, r.status
     if grid is None:
         reason = _NO_SOLUTION_WORDS.get(status) or (_time_limit_words(args) if status == "time_limit" else status)
@@ -91,7 +93,7 @@ def cmd_solve(args) -> int:
     if not verdict:
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
-    unique = None if args.no_unique_check else _uniqueness(args, puzzle)
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle)
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)

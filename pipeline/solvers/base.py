@@ -40,6 +40,9 @@ class SolveResult:
     grid: np.ndarray | None = None
     message: str = ""
     solver: str = ""
+    #: Whether the solution is the only one, when the engine checked it while solving
+    #: (``check_unique``); None when it did not or its check stopped on the time limit.
+    unique: bool | None = None
 
     @property
     def solved(self) -> bool:

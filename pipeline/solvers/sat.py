@@ -285,7 +285,7 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
           sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
-          **_) -> SolveResult:
+          check_unique: bool = False, **_) -> SolveResult:
     """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
     ``reuse`` the shape's cached solver with the clues as assumptions).
 
@@ -302,12 +302,16 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
         At-most-one encoding of the rules.
     reuse : bool
         Use the cached engine of the shape (many puzzles of one shape, e.g. batch).
+    check_unique : bool
+        After solving, prove on the same solver whether another solution exists (``unique``
+        in the result): what it learnt while solving makes this much cheaper than a fresh
+        count (25x25 gecode puzzle 10: 3.5 s to solve, +17 s for a fresh engine's count).
 
     Returns
     -------
     SolveResult
         ``x`` over the solver view's columns, ``grid`` when solved; status ``optimal``,
-        ``infeasible`` or ``time_limit``.
+        ``infeasible`` or ``time_limit``; ``unique`` with ``check_unique``.
 
     Raises
     ------
@@ -316,17 +320,21 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     """
     start = time.perf_counter()
     engine = _engine(model, amo, sat_backend, reuse)
+    unique = None
     try:
         outcome = engine.solve(model, time_limit=time_limit)
+        seconds = time.perf_counter() - start
+        if check_unique and outcome.full is not None:
+            counted = engine.count(model, 2, time_limit=time_limit)
+            unique = None if counted.status not in ("complete", "limit") else counted.count == 1
     finally:
         if not reuse:
             engine.close()
-    seconds = time.perf_counter() - start
     if outcome.full is None:
         return SolveResult(outcome.status, None, None, seconds, 0, solver="sat")
     x = outcome.full[model.columns]
     grid = grid_from_vector(outcome.full, model.convention)
-    return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat")
+    return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat", unique=unique)
 
 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,

@@ -165,3 +165,16 @@ def test_cpsat_solves_every_case_and_counts_the_empty_4x4():
                           text=True,
                           timeout=600, env={**os.environ, "PYTHONPATH": str(tests_dir.parent)})
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("scheme,order", [("ijk", "F"), ("block", "C")])
+def test_check_unique_is_proved_on_the_solving_engine(scheme, order):
+    unique = sat.solve(build_model(parse_puzzle(DEFAULT_PUZZLE), scheme, order), check_unique=True)
+    assert unique.solved and unique.unique is True
+    loose_text = DEFAULT_PUZZLE[:27] + "." * 54   # seed 000's first band only: many solutions
+    loose = build_model(parse_puzzle(loose_text), scheme, order)
+    assert get_solver("highs").count(loose, 2).count == 2   # an independent engine agrees
+    several = sat.solve(loose, check_unique=True)
+    assert several.solved and several.unique is False
+    assert verify_grid(several.grid, parse_puzzle(loose_text))
+    assert sat.solve(loose).unique is None   # not asked: not checked
