@@ -20,7 +20,7 @@ from ..build import build_model
 from ..decode import INTEGRALITY_TOL
 from ..errors import SolveError
 from ..puzzle import Puzzle
-from ..solvers.highs import FEASIBLE_SOLUTION, HIGHS_STATUS, add_no_good_cut, highs_for, without_presolve
+from ..solvers.highs import add_no_good_cut, highs_for, run_once, without_presolve
 from .config import SolveOptions
 from .kernels import MAX_BITS_N, propagate, shape_key
 from .progress import stopped, tick
@@ -120,23 +120,7 @@ class ShapeSolver:
         ``fixed``: the bounds fix every column to this 0/1 vector, so a feasible answer can only
         be this vector; it is used as x instead of fetching HiGHS's copy (a list of N^3 floats).
         """
-        h = self.highs
-        start = time.perf_counter()
-        h.run()
-        seconds = time.perf_counter() - start
-        model_status = h.getModelStatus()
-        status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
-        nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
-        feasible = h.getInfoValue("primal_solution_status")[1] == FEASIBLE_SOLUTION
-        if not feasible:
-            x = None
-        elif fixed is not None:
-            x = fixed.astype(np.float64)
-        else:
-            x = np.array(h.getSolution().col_value, dtype=np.float64)
-        if status == "optimal" and x is None:
-            status = "no_solution"
-        return status, seconds, nodes, x
+        return run_once(self.highs, fixed)
 
     def decode(self, xs: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
         """Solution vectors ``(P, n_vars)`` -> flat grids ``(P, N*N)`` and per row why not

@@ -57,21 +57,41 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     return h
 
 
-def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
-    """Run an instance from :func:`highs_for` and decode its answer."""
+def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
+    """``Highs.run()`` and what it found: (status, seconds inside run, nodes, x or None).
+
+    The one run-and-read step of every in-process HiGHS solve: :func:`solve`, :func:`count_solutions`
+    and batch's per-shape solver. ``status`` is mapped through :data:`HIGHS_STATUS` and is
+    ``no_solution`` when HiGHS says optimal without a primal solution. ``fixed``: the bounds fix
+    every column to this 0/1 vector, so a feasible answer can only be this vector; it is used as
+    ``x`` instead of fetching HiGHS's copy (a list of N^3 floats).
+    """
     start = time.perf_counter()
     h.run()
     seconds = time.perf_counter() - start
-    status = HIGHS_STATUS.get(h.getModelStatus(), h.modelStatusToString(h.getModelStatus()))
+    model_status = h.getModelStatus()
+    status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
+    nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
+    if h.getInfoValue("primal_solution_status")[1] != FEASIBLE_SOLUTION:
+        x = None
+    elif fixed is not None:
+        x = fixed.astype(np.float64)
+    else:
+        x = np.array(h.getSolution().col_value, dtype=np.float64)
+    if status == "optimal" and x is None:
+        status = "no_solution"
+    return status, seconds, nodes, x
+
+
+def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
+    """Run an instance from :func:`highs_for` and decode its answer."""
+    status, seconds, nodes, x = run_once(h)
     if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
         return _empty_model_result(h, model, seconds)
-    info = h.getInfo()
-    nodes = int(max(info.mip_node_count, 0))
-    has_solution = info.primal_solution_status == FEASIBLE_SOLUTION
-    if not has_solution:
-        return SolveResult(status if status != "optimal" else "no_solution", None, None, seconds, nodes, solver="highs")
-    x = np.asarray(h.getSolution().col_value, dtype=float)
-    result = SolveResult(status, x, float(info.objective_function_value), seconds, nodes, solver="highs")
+    if x is None:
+        return SolveResult(status, None, None, seconds, nodes, solver="highs")
+    objective = float(h.getInfoValue("objective_function_value")[1])
+    result = SolveResult(status, x, objective, seconds, nodes, solver="highs")
     frac = np.abs(x - np.rint(x))
     if frac.max(initial=0.0) > INTEGRALITY_TOL:
         result.status = "non_integral"
