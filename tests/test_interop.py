@@ -49,6 +49,8 @@ from pipeline.importer import import_solution
 from pipeline.manifest import load_manifest
 from pipeline.puzzle import grid_to_string, parse_grid, parse_puzzle
 from pipeline.solve import solve
+from pipeline.solvers import SOLVERS as REGISTRY
+from pipeline.solvers.external import MIP_SOLVERS
 from pipeline.verify import verify_grid
 
 pytestmark = pytest.mark.interop
@@ -306,11 +308,17 @@ INFEASIBLE_4X4 = "12........3...4."  # cell (1,3) can hold neither 3 nor 4: cons
 # (errnum 10, as for the 4x4)
 INFEASIBLE_9X9 = "050079200000000500092000060080000407020600010070250080000040000008020000730001000"
 INFEASIBLE = {"4x4": (INFEASIBLE_4X4, "--box", "2x2"), "9x9": (INFEASIBLE_9X9,)}
-SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")
+SOLVERS = MIP_SOLVERS   # the registry's MIP-file solvers (HiGHS in process plus the external runners)
+ALL_SOLVERS = tuple(REGISTRY)   # every registry entry: MIP, SAT/PB, CP-SAT
 
 
 def _need_cli_solver(solver: str) -> None:
     if solver == "highs":
+        return
+    if solver not in MIP_SOLVERS:
+        reason = REGISTRY[solver].available()
+        if reason:
+            skip(reason)
         return
     reason = availability(SolverPath(_COL[solver], "MPS free", "debian" if solver == "cbc" else ""))
     if reason and solver == "cbc":
@@ -320,7 +328,7 @@ def _need_cli_solver(solver: str) -> None:
 
 
 @pytest.mark.parametrize("which", list(INFEASIBLE))
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", ALL_SOLVERS)
 def test_cli_solve_infeasible(solver, which, tmp_path):
     """An infeasible puzzle: exit 1 and one line 'no solution: ... infeasible' from every solver
     (Octave: solve_sudoku.m's 'glpk found no solution (error E, status S)' error, recognised)."""

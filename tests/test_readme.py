@@ -22,6 +22,8 @@ import pytest
 
 from oracles import PROJECT
 
+from pipeline.solvers import SOLVERS
+
 README = PROJECT / "README.md"
 TIMEOUT = 600  # s; a hang fails the command instead of the suite
 EXPORT = ["-m", "pipeline", "export", "--to", "out", "--scheme", "ijk", "--order", "F"]  # make export
@@ -132,3 +134,13 @@ def test_readme_command(root, number, line):
     if want == 0:
         assert (done.stdout + done.stderr).strip(), f"README line {number} printed nothing"
         assert "Traceback" not in done.stderr
+
+
+def test_solver_table_lists_exactly_the_registry():
+    """The README's solver table is checked against the registry, so a new solver entry without
+    a README row (or a row for a removed one) fails here."""
+    text = (PROJECT / "README.md").read_text(encoding="utf-8")
+    table = text.split("| name | what | reads |", 1)[1].split("\n\n", 1)[0]
+    first_cells = [line.split("|")[1] for line in table.splitlines()[2:] if line.startswith("|")]
+    named = {name for cell in first_cells for name in re.findall(r"`([^`]+)`", cell.split("(")[0])}
+    assert named == set(SOLVERS), (sorted(named - set(SOLVERS)), sorted(set(SOLVERS) - named))
