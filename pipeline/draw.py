@@ -283,6 +283,15 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     return fig
 
 
+def write_figure(fig, path) -> Path:
+    """:func:`save_figure`, then close ``fig``: the commands' last step (``main()`` may be
+    called many times in one process, and open figures would pile up)."""
+    try:
+        return save_figure(fig, path)
+    finally:
+        load_matplotlib().close(fig)
+
+
 def save_figure(fig, path) -> Path:
     """Write ``fig`` to ``path`` (format from the suffix) deterministically and atomically.
 
@@ -366,11 +375,7 @@ def cmd_draw(args) -> int:
         grid = result.grid
     mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
     fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
-    try:
-        path = save_figure(fig, args.to)
-    finally:
-        load_matplotlib().close(fig)  # main() may be called many times in one process
-    print(f"wrote {path}")
+    print(f"wrote {write_figure(fig, args.to)}")
     return 0
 
 

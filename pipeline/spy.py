@@ -11,7 +11,7 @@ import numpy as np
 from .build import CLUE_ENCODINGS, Model, build_model
 from .cliargs import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
 from .conventions import ORDERS, SCHEMES
-from .draw import load_matplotlib, save_figure
+from .draw import load_matplotlib, write_figure
 from .errors import PipelineError
 
 MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
@@ -173,11 +173,7 @@ def cmd_spy(args) -> int:
         scheme, order, clues = compare_convention(args.compare, args.scheme, args.order, args.clues)
         models.append(build_model(puzzle, scheme, order, clues))
     fig = spy_figure(models)
-    try:
-        path = save_figure(fig, args.to)
-    finally:
-        load_matplotlib().close(fig)  # main() may be called many times in one process
-    print(f"wrote {path}")
+    print(f"wrote {write_figure(fig, args.to)}")
     return 0
 
 
