@@ -7,7 +7,7 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat venv clean help
+.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat bench-generate bench-baseline venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
@@ -16,6 +16,8 @@ help:
 	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium)"
 	@echo "make bench    writer/build/batch/SAT benchmarks (table + bench/results/*.json)"
 	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
+	@echo "make bench-generate  generate/explain/rate targets alone (issue 9)"
+	@echo "make bench-baseline  writer times against an older checkout (BASELINE=DIR)"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,9 +60,11 @@ solvers:
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/run.py
+	$(PY) bench/generate_bench.py
 
 bench-quick: $(VENV)/.installed-test
 	$(PY) bench/run.py --quick
+	$(PY) bench/generate_bench.py --quick
 
 # batch throughput, 1 vs 2 workers on a sample of ../shared/data
 bench-batch: $(VENV)/.installed-test
@@ -70,6 +74,17 @@ bench-batch: $(VENV)/.installed-test
 SAT_BENCH_ARGS ?=
 bench-sat: $(VENV)/.installed-test
 	$(PY) bench/sat_bench.py $(SAT_BENCH_ARGS)
+
+# generate/explain/rate targets alone (issue 9; also part of `make bench`)
+bench-generate: $(VENV)/.installed-test
+	$(PY) bench/generate_bench.py
+
+# writer times against an older checkout of this repository, alternating in one run:
+# make bench-baseline BASELINE=../baseline (a `git worktree add ../baseline <commit>`)
+BASELINE ?= ../baseline
+bench-baseline: $(VENV)/.installed-test
+	@if [ -d "$(BASELINE)/pipeline" ]; then $(PY) bench/compare_baseline.py --baseline $(BASELINE); \
+	else echo "make bench-baseline: no checkout at $(BASELINE) (set BASELINE=DIR)"; fi
 
 clean:
 	rm -rf $(OUT) .pytest_cache
