@@ -859,3 +859,18 @@ def test_verify_any_grid_text_gives_a_verdict_or_one_line(text):
         assert len(err.getvalue().splitlines()) == 1 and "Traceback" not in err.getvalue()
     else:
         assert out.getvalue().startswith("ok: " if code == 0 else "invalid: ")
+
+
+def test_the_command_line_works_without_python_sat(monkeypatch, capsys, tmp_path):
+    """python-sat is an extra: without it every command still parses, HiGHS solves and counts,
+    export writes every format, and only the SAT engine says what is missing."""
+    for name in [m for m in sys.modules if m == "pysat" or m.startswith("pysat.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pysat", None)   # import pysat now raises ImportError
+    from pipeline.solvers.sat import sat_backends
+    assert sat_backends() == []
+    assert main(["export", "--to", str(tmp_path / "out"), "--formats", "csv,mps", "--quiet"]) == 0
+    assert main(["solve", DEFAULT_PUZZLE, "--format", "line", "--no-unique-check"]) == 0
+    capsys.readouterr()
+    assert main(["solve", DEFAULT_PUZZLE, "--solver", "sat"]) == 2
+    assert "pip install '.[sat]'" in capsys.readouterr().err

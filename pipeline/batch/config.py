@@ -183,7 +183,7 @@ def check_config(c: BatchConfig) -> None:
     if not (_is_number(c.log_interval) and math.isfinite(c.log_interval) and c.log_interval >= 0):
         raise BatchConfigError(f"log_interval must be a non-negative finite number of seconds, got {c.log_interval!r}")
     _one_of("solver", c.solver, BATCH_SOLVERS)
-    if c.sat_backend is not None:
+    if c.sat_backend is not None and sat_backends():   # without python-sat the engine says so
         _one_of("sat_backend", c.sat_backend, sat_backends())
     if c.amo is not None:
         _one_of("amo", c.amo, ("auto", *AMO_ENCODINGS))

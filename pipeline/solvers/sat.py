@@ -49,8 +49,12 @@ def _pysat_solvers():
 
 
 def sat_backends() -> list[str]:
-    """Names of the SAT solvers python-sat ships (``--sat-backend`` choices)."""
-    names = _pysat_solvers().SolverNames
+    """Names of the SAT solvers python-sat ships (``--sat-backend`` choices); empty without
+    python-sat, so the command line still builds (the engine then says what is missing)."""
+    try:
+        names = _pysat_solvers().SolverNames
+    except SolveError:
+        return []
     return sorted(k for k, v in vars(names).items() if isinstance(v, tuple))
 
 
