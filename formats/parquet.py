@@ -16,10 +16,7 @@ bool) and snappy compression are used, so that MATLAB's ``parquetread`` reads th
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +30,7 @@ from pipeline.errors import FormatError, PipelineError
 from pipeline.manifest import manifest_from_dict, model_metadata
 
 from .base import Format, ModelData, register
+from .files import atomic_path
 
 META_KEY = b"sudoku_pipeline"
 COMPRESSION = "snappy"  # pyarrow's default, and readable by every consumer we target
@@ -41,27 +39,8 @@ _BASE0 = {b"index_base": b"0"}
 _BASE1 = {b"index_base": b"1"}
 
 
-@contextlib.contextmanager
-def _atomic_path(path: Path):
-    """A temporary path beside ``path``, renamed over it on success.
-
-    pyarrow writes fastest to a native path (a Python file object costs a callback per
-    buffer), so this hands out a path rather than formats.base.atomic_open's stream.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def _write(table: pa.Table, path: Path) -> Path:
-    with _atomic_path(path) as tmp:
+    with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression=COMPRESSION)
     return path
 

@@ -22,6 +22,7 @@ import numpy as np
 from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 
+from .batch.text import one_line
 from .batch import BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig, run_config
 from .build import build_model
 from .cliargs import (add_limit_args, add_model_args, add_puzzle_args, check_ranges, model_from_args, print_grid,
@@ -421,7 +422,7 @@ def _run_batch_command(args: argparse.Namespace) -> int:
     except (PipelineError, OSError, KeyboardInterrupt):
         raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
     except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept
-        text = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        text = one_line(e)
         print(f"error: batch: a worker failed ({type(e).__name__}: {text}); "
               f"rerun the same command to resume", file=sys.stderr)
         return 1
@@ -441,7 +442,7 @@ def _run_batch_command(args: argparse.Namespace) -> int:
 # parser
 # ---------------------------------------------------------------------------------------------
 def _add_engine_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sat-backend", choices=sat_backends(), metavar="NAME",
+    p.add_argument("--sat-backend", choices=sat_backends() or None, metavar="NAME",
                    help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "

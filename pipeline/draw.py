@@ -6,13 +6,13 @@ matplotlib is an optional extra (``pip install '.[plot]'``); it is imported lazi
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from formats.files import atomic_path
 
 from .build import build_model
 from .cliargs import add_puzzle_args, puzzle_from_args
@@ -310,15 +310,8 @@ def save_figure(fig, path) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise PipelineError(f"--to {path}: no such directory {str(folder)!r}")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + path.name, suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a picture is meant to be shared
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
 
 

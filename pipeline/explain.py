@@ -119,7 +119,8 @@ def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tup
     solver = eng.solver
     if solver.solve(assumptions=lits):
         return []
-    core = [x for x in lits if x in set(solver.get_core() or lits)]
+    first_core = set(solver.get_core() or lits)
+    core = [x for x in lits if x in first_core]
     i = 0
     while i < len(core):
         trial = core[:i] + core[i + 1:]

@@ -19,6 +19,7 @@ import numpy as np
 
 from .cliargs import add_puzzle_args, puzzle_from_args
 from .puzzle import Puzzle
+from .verify import unit_repeats
 
 TECHNIQUES = ("naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
               "naked triple", "hidden triple", "x-wing", "guess")
@@ -113,8 +114,7 @@ class _Rater:
         """Raise _Contradiction on a cell without candidates, a unit missing a digit or a repeat."""
         if (~cand.any(axis=1)).any() or (~cand[self.units].any(axis=1)).any():
             raise _Contradiction
-        placed = np.sort(grid[self.units], axis=1)
-        if ((placed[:, 1:] == placed[:, :-1]) & (placed[:, 1:] > 0)).any():
+        if unit_repeats(grid, self.units).any():
             raise _Contradiction
 
     def rc(self, cell):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from formats.files import atomic_open
 
 from .draw import draw_grid, load_matplotlib
 from .errors import PipelineError
@@ -156,15 +156,8 @@ def cmd_report(args) -> int:
     load_matplotlib("report")  # the missing extra is named before any work is done
     text = build_report(args.outs)
     path = Path(args.to)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix="." + path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with atomic_open(path) as f:
+        f.write(text)
     print(f"wrote {path}")
     return 0
 

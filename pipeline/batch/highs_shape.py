@@ -20,7 +20,7 @@ from ..build import build_model
 from ..decode import INTEGRALITY_TOL
 from ..errors import SolveError
 from ..puzzle import Puzzle
-from ..solvers.highs import add_no_good_cut, highs_for, run_once, without_presolve
+from ..solvers.highs import add_no_good_cut, drop_rows_from, highs_for, run_once, without_presolve
 from .config import SolveOptions
 from .kernels import MAX_BITS_N, propagate, shape_key
 from .progress import stopped, tick
@@ -114,14 +114,6 @@ class ShapeSolver:
             raise SolveError("highs: changeColsBounds refused the bounds")
         self.lb, self.ub = lb, ub
 
-    def _run(self, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
-        """``Highs.run()`` and its answer: (status, seconds inside run, nodes, x or None).
-
-        ``fixed``: the bounds fix every column to this 0/1 vector, so a feasible answer can only
-        be this vector; it is used as x instead of fetching HiGHS's copy (a list of N^3 floats).
-        """
-        return run_once(self.highs, fixed)
-
     def decode(self, xs: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
         """Solution vectors ``(P, n_vars)`` -> flat grids ``(P, N*N)`` and per row why not
         (``x`` not 0/1, or a cell without exactly one digit); ``None`` when the row decoded."""
@@ -157,7 +149,7 @@ class ShapeSolver:
         """Solve (and count up to ``count``) one puzzle: (result fields, x when optimal).
         ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
         self.set_bounds(lb, ub, change)
-        status, seconds, nodes, x = self._run(lb if fixed else None)
+        status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
         row = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
             x = None
@@ -179,10 +171,10 @@ class ShapeSolver:
         try:
             while found < cap:
                 add_no_good_cut(self.highs, x)
-                status, more, more_nodes, x = self._run()
+                status, more, more_nodes, x = run_once(self.highs)
                 seconds, nodes = seconds + more, nodes + more_nodes
                 if status != "optimal":
-                    status, more, more_nodes, x = without_presolve(self.highs, self._run, self.presolve)
+                    status, more, more_nodes, x = without_presolve(self.highs, lambda: run_once(self.highs), self.presolve)
                     seconds, nodes = seconds + more, nodes + more_nodes
                 if status == "infeasible":
                     stop = "complete"
@@ -192,9 +184,7 @@ class ShapeSolver:
                     break
                 found += 1
         finally:
-            extra = self.highs.getNumRow() - self.base_rows
-            if extra:
-                self.highs.deleteRows(extra, np.arange(self.base_rows, self.base_rows + extra, dtype=np.int32))
+            drop_rows_from(self.highs, self.base_rows)
         return found, seconds, nodes, stop
 
 

@@ -233,9 +233,7 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
     With ``overwrite``, the batch's own files are removed first (nothing else is touched). With
     ``retry``, other solve options are allowed (rows are redone with the new ones).
     """
-    if out.exists() and not out.is_dir():
-        raise BatchOutputError(f"batch: output {str(out)!r} exists and is not a directory")
-    with writing(out):
+    with writing(out):   # run_config has refused an OUT that is not a directory
         out.mkdir(parents=True, exist_ok=True)
         ours = parts(out) + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
         if overwrite:

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import PipelineError
 from .config import BatchConfig
 from .engines import Dask, InProcess, make_engine
-from .output import (INDEX_WIDTH, PART_PREFIX, locked, part_index_ranges, prepare_output,
+from .output import (INDEX_WIDTH, PART_PREFIX, locked, part_index_ranges, parts, prepare_output,
                      read_part_rows, refuse_foreign, statuses_in, touch_success, write_manifest, write_part,
                      write_rows)
 from .output import existing_indices as checked_indices
@@ -311,7 +311,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *
                                     "options": asdict(config.solve_options())})
     manifest["status"] = "running"
     write_manifest(out, manifest)
-    if n_records == 0 and not list(out.glob(f"{PART_PREFIX}*.parquet")):
+    if n_records == 0 and not parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}

@@ -153,6 +153,13 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
 
 
+def drop_rows_from(h: highspy.Highs, first_row: int) -> None:
+    """Delete every row from ``first_row`` on: the no-good cuts a count added."""
+    extra = h.getNumRow() - first_row
+    if extra:
+        h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
+
+
 def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
     """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible."""
     ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
@@ -242,11 +249,6 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     lb = model.lb
     grids: list[np.ndarray] = []
 
-    def drop_cuts_from(first_row: int) -> None:
-        extra = h.getNumRow() - first_row
-        if extra:
-            h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
-
     def explore(depth: int) -> str:
         first_row = h.getNumRow()
         found: list[np.ndarray] = []
@@ -267,7 +269,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
             found.append(result.grid)
             add_no_good_cut(h, result.x)
             if len(found) >= SPLIT_AT and depth < len(split_cells):
-                drop_cuts_from(first_row)  # recounted inside the sub-parts
+                drop_rows_from(h, first_row)  # recounted inside the sub-parts
                 for col in split_cells[depth]:
                     h.changeColBounds(int(col), 1.0, 1.0)
                     status = explore(depth + 1)
@@ -275,7 +277,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
                     if status != "complete":
                         return status
                 return "complete"
-        drop_cuts_from(first_row)
+        drop_rows_from(h, first_row)
         grids.extend(found)
         return "complete"
 
