@@ -4,10 +4,11 @@ from __future__ import annotations
 import gzip
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
-from formats.files import atomic_open, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
+from formats.files import atomic_open, atomic_path, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
 from pipeline.errors import FormatError
 
 
@@ -146,3 +147,17 @@ def test_manifest_fifo_device_and_non_object_refused(tmp_path):
         p.write_text(text)
         with pytest.raises(FormatError, match=what):
             load_manifest_file(p)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_atomic_path_gives_umask_permissions_and_cleans_up(tmp_path, umask, mask):
+    umask(mask)
+    target = tmp_path / "a.parquet"
+    with atomic_path(target) as tmp:
+        Path(tmp).write_bytes(b"x")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+    with pytest.raises(RuntimeError):
+        with atomic_path(tmp_path / "b.bin") as tmp:
+            Path(tmp).write_bytes(b"y")
+            raise RuntimeError("writer failed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet"]
