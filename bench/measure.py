@@ -120,11 +120,10 @@ def write_ours(name: str, model, directory: Path) -> dict:
 
 
 def write_highspy(kind: str, model, directory: Path, prepared) -> dict:
-    import highspy
+    from pipeline.solvers.highs import new_highs
 
     a = prepared["csc"]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     t0 = time.perf_counter()
     h.passModel(model.n_cols, model.n_rows, a.nnz, 1, 1, 0.0, prepared["cost"], prepared["lb"], prepared["ub"],
                 prepared["beq"], prepared["beq"], a.indptr, a.indices, a.data, prepared["integrality"])
@@ -217,8 +216,9 @@ def check_highs_file(path: Path, model) -> str:
     import highspy
     import scipy.sparse as sp
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    from pipeline.solvers.highs import new_highs
+
+    h = new_highs()
     if h.readModel(str(path)) == highspy.HighsStatus.kError:
         return f"failed: HiGHS cannot read {path.name}"
     lp = h.getLp()

@@ -31,6 +31,7 @@ if str(PROJECT) not in sys.path:
 from pipeline.build import build_model  # noqa: E402
 from pipeline.export import export_model  # noqa: E402
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle  # noqa: E402
+from pipeline.solvers.highs import new_highs  # noqa: E402
 
 PYTHON = sys.executable
 SUBPROCESS_TIMEOUT = 300      # s; a solver that hangs fails its test instead of the suite
@@ -234,8 +235,7 @@ def highs_read_and_solve(file: Path):
     """A Highs that read ``file`` with its own reader and solved it (SolverFailed otherwise)."""
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     h.setOptionValue("threads", 1)
     status = h.readModel(str(file))
     if status == highspy.HighsStatus.kError:

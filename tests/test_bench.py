@@ -20,6 +20,8 @@ import pytest
 
 from oracles import DATA_DIR, PROJECT, oracle_matrix
 
+from pipeline.solvers.highs import new_highs
+
 OURS = ["mps", "lp", "parquet", "parquet-coo", "csv"]
 OTHERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
 SIZES = [3, 4]
@@ -82,8 +84,7 @@ def _dense(rows, cols, values, shape) -> np.ndarray:
 
 def _highs_matrix(path: Path, labels: list[str], n: int) -> np.ndarray:
     """Read MPS/LP with HiGHS; rows/columns placed by their names (ours) or r<k>/c<k> (HiGHS)."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     assert h.readModel(str(path)) != highspy.HighsStatus.kError, path
     lp = h.getLp()
     a = lp.a_matrix_

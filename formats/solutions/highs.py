@@ -52,15 +52,21 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
     if primal == "Infeasible":
         raise FormatError(f"{where}: solver reports no feasible solution "
                           f"(status: {status}, primal solution infeasible)")
+    # Between the primal status and '# Columns' HiGHS writes 'key value' lines: 'Objective v'
+    # always, and since 1.16 'Objective_bound v' and 'MIP_rel_gap v' too; keys we do not use
+    # are skipped so a newer HiGHS adding another one still reads.
     objective = None
     i = k + 2
-    if i < len(lines) and lines[i].startswith("Objective"):
-        objective = parse_float(lines[i].split()[-1], where, "objective")
+    while i < len(lines) and lines[i].strip() and not lines[i].startswith("#"):
+        key, _, value = lines[i].strip().partition(" ")
+        if key == "Objective":
+            objective = parse_float(value.strip(), where, "objective")
         i += 1
     if i >= len(lines) or not lines[i].startswith("# Columns"):
         raise truncated(where, "no '# Columns' line")
+    # '# Columns n' (raw), '# Columns -k' (sparse, HiGHS < 1.16), '# Columns -k sparse' (1.16+)
     fields = lines[i].split()
-    if len(fields) != 3 or not re.fullmatch(r"-?\d+", fields[2]):
+    if len(fields) < 3 or not re.fullmatch(r"-?\d+", fields[2]):
         raise FormatError(f"{where}: '# Columns' line without a column count: {lines[i][:60]!r}")
     count = int(fields[2])
     sparse = count < 0

@@ -18,6 +18,7 @@ from formats.cnf import AMO_ENCODINGS
 from ..errors import PipelineError
 from ..parse import parse_box
 from ..solvers import get_solver
+from ..solvers.highs import new_highs
 from ..solvers.sat import sat_backends
 from ..variants import VARIANTS
 
@@ -199,8 +200,7 @@ def check_config(c: BatchConfig) -> None:
 
 def _check_highs_options(options: dict) -> None:
     """Refuse an unknown HiGHS option or a bad value here, not in every worker."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     for key, value in options.items():
         if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
             raise BatchConfigError(f"highs_options: HiGHS refuses option {key}={value!r}")

@@ -33,11 +33,34 @@ HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
 }
 
 
+class _QuietHighs(highspy.Highs):
+    """``highspy.Highs`` whose construction prints nothing.
+
+    From highspy 1.16 on, ``Highs.__init__`` calls :meth:`enableCallbacks`, whose
+    ``setCallback`` writes the "Running HiGHS ..." banner to the process's C-level stdout
+    unless ``output_flag`` is already off; setting an option after construction is too late.
+    That banner corrupted every command whose stdout is data (``solve --output -``, JSON).
+    """
+
+    def enableCallbacks(self):  # noqa: N802 (highspy's name)
+        self.setOptionValue("output_flag", False)
+        super().enableCallbacks()
+
+
+def new_highs(*, quiet: bool = True) -> highspy.Highs:
+    """An empty Highs instance; with ``quiet`` (the default) it writes no log or banner.
+
+    Every Highs the pipeline creates comes from here, so no command's stdout gets solver text.
+    """
+    h = _QuietHighs()
+    h.setOptionValue("output_flag", not quiet)
+    return h
+
+
 def highs_for(model: Model, *, time_limit: float | None = None, threads: int | None = None,
               quiet: bool = True, options: dict | None = None) -> highspy.Highs:
     """A Highs instance holding ``model`` (columns binary), ready to ``run()``."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", not quiet)
+    h = new_highs(quiet=quiet)
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     if threads is not None:

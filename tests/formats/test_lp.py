@@ -18,6 +18,7 @@ from pipeline.build import build_model
 from pipeline.errors import FormatError
 from pipeline.manifest import comment_line, parse_comment_line
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.solvers.highs import new_highs
 
 
 def _grid(h, w):
@@ -231,11 +232,7 @@ def test_writer_refuses_unsafe_labels(tmp_path):
 
 # -- other tools read our file -----------------------------------------------------------------
 def _highs():
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    return h
+    return new_highs()
 
 
 @pytest.mark.interop

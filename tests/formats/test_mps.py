@@ -27,6 +27,7 @@ from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.verify import verify_grid
+from pipeline.solvers.highs import new_highs
 
 DATA = SETS_DIR
 PUZZLES = round_trip_puzzles()
@@ -80,8 +81,7 @@ def test_highs_reads_the_same_model(tmp_path, case, style):
     model = model_for(case)
     path = tmp_path / "m.mps"
     mps.write(model, path, style=style)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     assert h.readModel(str(path)) == highspy.HighsStatus.kOk
     lp = h.getLp()
     assert (lp.num_col_, lp.num_row_) == (model.n_cols, model.n_rows)
@@ -123,8 +123,7 @@ def test_objective_round_trip(tmp_path):
     mps.write(model, tmp_path / "fixed.mps", style="fixed")
     fixed = mps.read(tmp_path / "fixed.mps")
     np.testing.assert_allclose(fixed.cost, model.cost, rtol=1e-5, atol=0)  # 6+ digits in 12 characters
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     h.readModel(str(tmp_path / "free.mps"))
     np.testing.assert_array_equal(h.getLp().col_cost_, model.cost)
 
@@ -390,8 +389,7 @@ def test_reads_highs_writemodel_output(tmp_path):
     """HiGHS writes generic names, 'RHS_V' and BV bounds; the numbers must come back the same."""
     model = build_model(parse_puzzle(DEFAULT_PUZZLE), clues="rows")
     a = model.Aeq.tocsc()
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     h.passModel(model.n_cols, model.n_rows, a.nnz, 1, 1, 0.0, model.cost, model.lb, model.ub, model.beq,
                 model.beq, a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data,
                 np.ones(model.n_cols, dtype=np.int32))
@@ -458,8 +456,7 @@ def test_reads_a_handwritten_file(tmp_path):
     np.testing.assert_array_equal(got.integrality, [True, False, True, False, False])
     assert got.metadata == {"objective_constant": 7.5}
     # HiGHS agrees on everything it models the same way
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     assert h.readModel(str(path)) == highspy.HighsStatus.kOk
     lp = h.getLp()
     np.testing.assert_array_equal(lp.col_lower_, got.lb)
@@ -596,8 +593,7 @@ def test_property_round_trip(tmp_path_factory, h, w, latin, data):
     assert_same(got, ModelData.from_model(model))
     assert got.metadata == comment_metadata(model)
     if not path.name.endswith(".gz"):
-        highs = highspy.Highs()
-        highs.setOptionValue("output_flag", False)
+        highs = new_highs()
         assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
         lp = highs.getLp()
         assert (lp.num_col_, lp.num_row_, len(lp.a_matrix_.value_)) == (model.n_cols, model.n_rows, model.nnz)

@@ -16,7 +16,6 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-import highspy
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +27,7 @@ from pipeline.build import build_model
 from pipeline.errors import FormatError
 from pipeline.manifest import manifest_from_dict, model_metadata
 from pipeline.puzzle import parse_puzzle
+from pipeline.solvers.highs import new_highs
 
 MAX_EXAMPLES = 100
 FUZZ = settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
@@ -48,8 +48,7 @@ def fixture_files() -> tuple[Path, object, dict[str, str]]:
     mps = work / "model.mps"
     write_mps(model, mps, style="free")
     seeds: dict[str, str] = {}
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     h.setOptionValue("threads", 1)
     h.readModel(str(mps))
     h.run()

@@ -27,6 +27,7 @@ from pipeline.manifest import load_manifest, manifest_from_dict, model_metadata
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solve import solve
 from pipeline.verify import verify_grid
+from pipeline.solvers.highs import new_highs
 
 JIGSAW_REGIONS = "000111" "002111" "022233" "422333" "444553" "445555"
 INFEASIBLE_4X4 = "12........3...4."  # cell (1,3) can hold neither 3 nor 4: clues are consistent, no solution
@@ -113,8 +114,7 @@ def pulp_cbc() -> str | None:
 
 
 def highs_solve(mps: Path) -> highspy.Highs:
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     h.setOptionValue("threads", 1)
     assert h.readModel(str(mps)) != highspy.HighsStatus.kError
     h.run()
@@ -225,6 +225,51 @@ def test_highs_default_names_are_short_names(tmp_path):
     h.writeSolution(str(tmp_path / "unnamed.sol"), 0)
     assert "\nc0 " in (tmp_path / "unnamed.sol").read_text()
     assert_verifies(tmp_path / "unnamed.sol", puzzle, manifest_of(model), "highs_raw")
+
+
+# HiGHS's primal header as each release writes it, whichever highspy is installed here:
+# <= 1.15 'Objective v' only and '# Columns -k' for sparse; 1.16 adds 'Objective_bound' and
+# 'MIP_rel_gap' lines and '# Columns -k sparse'; a key a later release adds is skipped.
+HIGHS_HEADERS = {
+    "1.15": ("Objective 0\n", ""),
+    "1.16": ("Objective 0\nObjective_bound 0\nMIP_rel_gap 0\n", " sparse"),
+    "later": ("Objective 0\nObjective_bound 0\nMIP_rel_gap 0\nPrimal_dual_integral 0.5\n", " sparse"),
+}
+
+
+@pytest.mark.parametrize("release", sorted(HIGHS_HEADERS))
+@pytest.mark.parametrize("sparse", [False, True], ids=["raw", "sparse"])
+def test_highs_headers_of_every_release(tmp_path, release, sparse):
+    puzzle = parse_puzzle("1...........3...", box="2x2")
+    model = build_model(puzzle)
+    grid = solve(model).grid
+    x = vector_from_grid(grid, model.convention)  # clues as rows: a column per position
+    assert x.size == model.n_cols
+    header, sparse_word = HIGHS_HEADERS[release]
+    text = "Model status\nOptimal\n\n# Primal solution values\nFeasible\n" + header
+    if sparse:
+        ones = np.flatnonzero(x)
+        text += f"# Columns -{ones.size}{sparse_word}\n"
+        text += "".join(f"{model.col_names[j]} 1 {j}\n" for j in ones)
+    else:
+        text += f"# Columns {model.n_cols}\n"
+        text += "".join(f"{name} {int(v)}\n" for name, v in zip(model.col_names, x))
+        text += f"# Rows {model.n_rows}\n"
+    path = tmp_path / "h.sol"
+    path.write_text(text)
+    sol = assert_verifies(path, puzzle, manifest_of(model), "highs_sparse" if sparse else "highs_raw")
+    assert sol.objective == 0 and sol.status == "Optimal"
+    np.testing.assert_array_equal(sol.grid(), grid)
+
+
+def test_highs_header_bad_objective_named(tmp_path):
+    path = tmp_path / "h.sol"
+    path.write_text("Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective zero\n"
+                    "# Columns 0\n")
+    model = build_model(parse_puzzle("1...........3...", box="2x2"))
+    with pytest.raises(FormatError) as e:
+        read_solution(path, manifest_of(model))
+    assert str(e.value).startswith(f"{path}: ") and "objective" in str(e.value)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -499,7 +544,7 @@ def nine(tmp_path_factory):
     work = tmp_path_factory.mktemp("errors")
     h = highs_solve(write_mps(model, work / "m.mps"))
     h.writeSolution(str(work / "raw.sol"), 0)
-    x = np.rint(np.asarray(h.getSolution().col_value))
+    x = np.abs(np.rint(np.asarray(h.getSolution().col_value)))  # HiGHS 1.16 may give -0
     (work / "g.sol").write_text(gurobi_text(model, x, np.arange(model.n_cols)))
     return puzzle, model, manifest_of(model), work
 
