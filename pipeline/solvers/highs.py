@@ -90,7 +90,13 @@ def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, fl
     ``x`` instead of fetching HiGHS's copy (a list of N^3 floats).
     """
     start = time.perf_counter()
-    h.run()
+    if h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        # refused before solving: HiGHS's one thread pool per process was started by another
+        # instance with another 'threads' (solve() then run_batch(workers=1), which asks for
+        # 1); it is rebuilt at the next run once reset, and the run is tried again
+        highspy.Highs.resetGlobalScheduler(True)
+        if h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset:
+            raise SolveError("highs: run() refused the model before solving (model status Not Set)")
     seconds = time.perf_counter() - start
     model_status = h.getModelStatus()
     status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
