@@ -20,7 +20,7 @@ from ..build import build_model
 from ..decode import INTEGRALITY_TOL
 from ..errors import SolveError
 from ..puzzle import Puzzle
-from ..solvers.highs import add_no_good_cut, drop_rows_from, highs_for, run_once, without_presolve
+from ..solvers.highs import count_with_cuts, highs_for, run_once
 from .config import SolveOptions
 from .kernels import MAX_BITS_N, propagate, shape_key
 from .progress import stopped, tick
@@ -68,7 +68,6 @@ class ShapeSolver:
         self.digit_of[self.pos] = np.arange(n)[None, :]
         self.lb = np.zeros(self.n_vars, dtype=bool)   # bounds currently inside the Highs instance
         self.ub = np.ones(self.n_vars, dtype=bool)
-        self.base_rows = self.highs.getNumRow()
         self.presolve = str(options.highs_options.get("presolve", "choose"))
 
     def bounds(self, clues: np.ndarray, cand: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -157,35 +156,16 @@ class ShapeSolver:
             if status == "infeasible":
                 row["n_solutions"] = 0
             elif x is not None:
-                found, more_seconds, more_nodes, stop = self._count_more(x, count)
+                # the solver's one counting loop, from the solution just found, on these bounds
+                more = count_with_cuts(self.highs, count, first=x, presolve=self.presolve,
+                                       split_on=(self.model, lb, ub))
+                found = len(more.xs)
                 row["n_solutions"] = found
-                row["seconds"] += more_seconds
-                row["nodes"] += more_nodes
-                if stop not in ("complete", "limit"):
-                    row["error"] = f"count: stopped by {stop} after {found} solutions (a lower bound)"
+                row["seconds"] += more.seconds
+                row["nodes"] += more.nodes
+                if more.status not in ("complete", "limit"):
+                    row["error"] = f"count: stopped by {more.status} after {found} solutions (a lower bound)"
         return row, x
-
-    def _count_more(self, x: np.ndarray, cap: int) -> tuple[int, float, int, str]:
-        """Add a no-good cut per solution until infeasible or ``cap``; then remove the cuts."""
-        found, seconds, nodes, stop = 1, 0.0, 0, "limit"
-        try:
-            while found < cap:
-                add_no_good_cut(self.highs, x)
-                status, more, more_nodes, x = run_once(self.highs)
-                seconds, nodes = seconds + more, nodes + more_nodes
-                if status != "optimal":
-                    status, more, more_nodes, x = without_presolve(self.highs, lambda: run_once(self.highs), self.presolve)
-                    seconds, nodes = seconds + more, nodes + more_nodes
-                if status == "infeasible":
-                    stop = "complete"
-                    break
-                if status != "optimal":
-                    stop = status
-                    break
-                found += 1
-        finally:
-            drop_rows_from(self.highs, self.base_rows)
-        return found, seconds, nodes, stop
 
 
 _LOCAL = threading.local()  # a Dask worker may run tasks in several threads: one cache each

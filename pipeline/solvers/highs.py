@@ -4,6 +4,7 @@ passed directly), and count solutions with no-good cuts on one instance. Batch r
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import highspy
 import numpy as np
@@ -214,17 +215,129 @@ def without_presolve(h: highspy.Highs, run, restore: str = "choose"):
 SPLIT_AT = 16
 
 
-def _split_cells(model: Model) -> list[np.ndarray]:
-    """Free cells, most candidates first, each as the solver columns of its candidates."""
+def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.ndarray]:
+    """Free cells, most candidates first, each as the solver columns of its open candidates.
+
+    A cell is free when the puzzle has no clue there and no column of it has ``lower >= 1``;
+    its open candidates are its columns with ``upper > 0``. ``lower``/``upper`` are the
+    instance's current column bounds (the model's own, or batch's per-puzzle ones).
+    """
     n = model.convention.n
     r, c, _ = model.convention.cell_digit(model.columns)
     cell = r * n + c
-    free = model.puzzle.grid.ravel()[cell] == 0
-    order = np.argsort(cell[free], kind="stable")
-    cols = np.flatnonzero(free)[order]
-    cells, starts, counts = np.unique(cell[cols], return_index=True, return_counts=True)
+    decided = np.zeros(n * n, dtype=bool)
+    decided[cell[np.asarray(lower) >= 1]] = True
+    decided |= model.puzzle.grid.ravel() != 0
+    cols = np.flatnonzero(~decided[cell] & (np.asarray(upper) > 0))
+    cols = cols[np.argsort(cell[cols], kind="stable")]
+    _, starts, counts = np.unique(cell[cols], return_index=True, return_counts=True)
     groups = np.split(cols, starts[1:])
     return [groups[k] for k in np.argsort(-counts, kind="stable")]
+
+
+@dataclass
+class CutCount:
+    """What :func:`count_with_cuts` found: the 0-1 points (solver columns), why it stopped
+    (``complete``, ``limit``, ``non_integral`` or the HiGHS status that interrupted it), and
+    the seconds and branch-and-bound nodes of its runs."""
+
+    xs: list[np.ndarray]
+    status: str
+    seconds: float = 0.0
+    nodes: int = 0
+
+
+def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = None,
+                    split_on: tuple[Model, np.ndarray, np.ndarray] | None = None,
+                    deadline: float | None = None, presolve: str = "choose") -> CutCount:
+    """The one HiGHS counting loop (``count``, ``solve --unique`` and batch's ``count``).
+
+    Each solution found is excluded by a no-good cut. A part of the search that reaches
+    :data:`SPLIT_AT` solutions drops its cuts and is split on the free cell with most
+    candidates (bound changes on the same instance: fix each candidate in turn, then restore
+    the bounds it had); parts are disjoint, so every solution is counted once. Every
+    non-optimal answer is re-checked once without presolve (:func:`without_presolve`). On
+    return the instance holds exactly the rows and bounds it had on entry.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        An instance from :func:`highs_for` with its current bounds (any number of rows).
+    limit : int
+        Stop once this many solutions are found.
+    first : ndarray, optional
+        A solution already found on these bounds (batch's first run): counted, then cut.
+    split_on : (Model, ndarray, ndarray), optional
+        The instance's model and its current column bounds ``(lower, upper)``: the split
+        groups come from them (:func:`split_groups`, at the first split only) and a split
+        column gets its bounds back from them. Without it the search is never split.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which runs get :data:`MIN_TIME_LIMIT` seconds.
+    presolve : str, default "choose"
+        The instance's presolve setting, restored after a re-check without presolve.
+
+    Returns
+    -------
+    CutCount
+    """
+    xs: list[np.ndarray] = []
+    tally = {"seconds": 0.0, "nodes": 0}
+    split_plan: list[list[np.ndarray]] = []   # filled on the first split
+
+    def run() -> tuple[str, np.ndarray | None]:
+        if deadline is not None:
+            h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
+        status, seconds, nodes, x = run_once(h)
+        if status != "optimal":
+            status, more, more_nodes, x = without_presolve(h, lambda: run_once(h), presolve)
+            seconds, nodes = seconds + more, nodes + more_nodes
+        tally["seconds"] += seconds
+        tally["nodes"] += nodes
+        if status == "optimal" and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
+            status = "non_integral"
+        return status, x
+
+    def explore(depth: int, x: np.ndarray | None) -> str:
+        first_row = h.getNumRow()
+        found: list[np.ndarray] = []
+        try:
+            while True:
+                if len(xs) + len(found) >= limit:
+                    return "limit"
+                if x is None:
+                    status, x = run()
+                    if status == "infeasible":
+                        return "complete"
+                    if status != "optimal":
+                        return status
+                found.append(x)
+                add_no_good_cut(h, x)
+                x = None
+                if len(found) >= SPLIT_AT and split_on is not None:
+                    if not split_plan:
+                        split_plan.append(split_groups(*split_on))
+                    if depth < len(split_plan[0]):
+                        drop_rows_from(h, first_row)  # its solutions are recounted inside the parts
+                        found.clear()
+                        return split(depth)
+        finally:
+            xs.extend(found)
+            drop_rows_from(h, first_row)
+
+    def split(depth: int) -> str:
+        _, lower, upper = split_on   # each group is one cell: outer splits left its bounds alone
+        for col in split_plan[0][depth]:
+            h.changeColBounds(int(col), 1.0, 1.0)
+            try:
+                status = explore(depth + 1, None)
+            finally:
+                h.changeColBounds(int(col), float(lower[col]), float(upper[col]))
+            if status != "complete":
+                return status
+        return "complete"
+
+    status = explore(0, first)
+    return CutCount(xs, status, tally["seconds"], tally["nodes"])
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
@@ -272,47 +385,18 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    h = highs_for(model, threads=threads)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    split_cells = _split_cells(model)
-    lb = model.lb
-    grids: list[np.ndarray] = []
-
-    def explore(depth: int) -> str:
-        first_row = h.getNumRow()
-        found: list[np.ndarray] = []
-        while True:
-            if len(grids) + len(found) >= limit:
-                grids.extend(found)
-                return "limit"
-            if deadline is not None:
-                h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
-            result = run_highs(h, model)
-            if result.status != "optimal":
-                result = without_presolve(h, lambda: run_highs(h, model))
-            if result.status == "infeasible":
-                break
-            if not result.solved:
-                grids.extend(found)
-                return result.status
-            found.append(result.grid)
-            add_no_good_cut(h, result.x)
-            if len(found) >= SPLIT_AT and depth < len(split_cells):
-                drop_rows_from(h, first_row)  # recounted inside the sub-parts
-                for col in split_cells[depth]:
-                    h.changeColBounds(int(col), 1.0, 1.0)
-                    status = explore(depth + 1)
-                    h.changeColBounds(int(col), float(lb[col]), 1.0)
-                    if status != "complete":
-                        return status
-                return "complete"
-        drop_rows_from(h, first_row)
-        grids.extend(found)
-        return "complete"
-
     start = time.perf_counter()
-    status = explore(0)
-    return CountResult(len(grids), grids, status, time.perf_counter() - start)
+    h = highs_for(model, threads=threads)
+    if model.n_cols == 0:   # nothing to cut: the empty model has one point or none
+        result = run_highs(h, model)
+        grids = [result.grid] if result.status == "optimal" else []
+        status = result.status if result.status not in ("optimal", "infeasible") else \
+            "limit" if len(grids) >= limit else "complete"   # as the loop says at its limit
+        return CountResult(len(grids), grids, status, time.perf_counter() - start)
+    deadline = None if time_limit is None else start + time_limit
+    run = count_with_cuts(h, limit, split_on=(model, model.lb, model.ub), deadline=deadline)
+    grids = [grid_from_vector(model.full_vector(np.rint(x)), model.convention) for x in run.xs]
+    return CountResult(len(grids), grids, run.status, time.perf_counter() - start)
 
 
 register_solver(Solver(
