@@ -33,7 +33,6 @@ falls back to a regex normalisation only for sections where terms are glued (``2
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +43,7 @@ from pipeline.errors import ConventionError, FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import bytes_table, number_table
+from .text import BLANK, Tokens, bytes_table, factorize_ranges, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
@@ -381,7 +380,7 @@ def export(model, directory, **options) -> list[Path]:
 # reading
 # =============================================================================================
 _NAME, _NUM, _SIGN, _SENSE, _LABEL, _COLON, _FREE, _ODD = range(8)
-_WS = np.arange(256) <= 32  # as the tokenizer: space and control bytes separate tokens
+_WS = np.arange(256) <= BLANK  # as the tokeniser: space and control bytes separate tokens
 _OP = np.zeros(256, bool)
 _OP[list(b"+-<>=:")] = True
 _NUMSTART = np.zeros(256, bool)
@@ -406,27 +405,14 @@ _SECTION = {
 _SECOND_WORD = {b"subject": b"to", b"such": b"that"}
 
 
-class _Text:
-    """A byte buffer split at whitespace: token ``t`` is ``buf[starts[t]:ends[t]]``."""
+class _Text(Tokens):
+    """The LP reader's tokens (:class:`~formats.text.Tokens`) with line numbers for messages."""
 
     def __init__(self, buf: np.ndarray, where: str, first_line: int = 1):
-        self.buf = buf
+        super().__init__(buf)
         self.where = where
         self.first_line = first_line
-        nonws = buf > 32  # space, tab, CR, LF and other control bytes separate tokens
-        edges = np.flatnonzero(nonws[1:] != nonws[:-1]) + 1
-        if buf.size and nonws[0]:
-            edges = np.concatenate([[0], edges])
-        if buf.size and nonws[-1]:
-            edges = np.concatenate([edges, [buf.size]])
-        # int32 offsets halve the biggest arrays of the reader (two per token)
-        dtype = np.int32 if buf.size < np.iinfo(np.int32).max else np.int64
-        self.starts = edges[0::2].astype(dtype)
-        self.ends = edges[1::2].astype(dtype)
         self._nl = None
-
-    def __len__(self):
-        return self.starts.size
 
     @property
     def newlines(self) -> np.ndarray:
@@ -436,87 +422,22 @@ class _Text:
 
     def line(self, t: int) -> int:
         """1-based line of token ``t`` (or of the end of the text when ``t`` is past the end)."""
-        _ = self.newlines  # fills self._nl on first use
         pos = self.starts[t] if t < len(self) else self.buf.size
-        return self.first_line + int(np.searchsorted(self._nl, pos))
-
-    def text(self, t: int) -> str:
-        return bytes(self.buf[self.starts[t]:self.ends[t]]).decode("utf-8", "replace")
+        return self.first_line + int(np.searchsorted(self.newlines, pos))
 
     def error(self, t: int, message: str) -> FormatError:
         return FormatError(f"{self.where}:{self.line(t)}: {message}")
 
     def texts(self, idx: np.ndarray, width: int = 16) -> np.ndarray:
         """Lower-cased first ``width`` bytes of tokens ``idx`` (S array; for keyword checks)."""
-        idx = np.asarray(idx, dtype=np.int64)
-        out = np.zeros((idx.size, width), np.uint8)
-        starts, lens = self.starts[idx], self.ends[idx] - self.starts[idx]
-        top = self.buf.size - 1
-        for c in range(width):
-            out[:, c] = np.where(lens > c, self.buf[np.minimum(starts + c, top)], 0)
-        out |= np.where((out >= 65) & (out <= 90), 32, 0).astype(np.uint8)
-        return out.view(f"S{width}").ravel()
+        return np.ascontiguousarray(self.fixed(idx, width, case="lower")).view(f"S{width}").ravel()
 
     def strings(self, idx: np.ndarray, strip_colon: bool = False):
         """Tokens ``idx`` dictionary-encoded: (codes by first appearance, (n_unique, W) uint8 table
         of the distinct tokens, zero padded). ``strip_colon`` drops a label's final ``:``."""
         idx = np.asarray(idx, dtype=np.int64)
-        starts, ends = self.starts[idx], self.ends[idx]
-        if strip_colon and idx.size:
-            ends = ends - (self.buf[ends - 1] == ord(":"))
-        return _encode(self.buf, starts, ends)
-
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _encode(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray):
-    """Dictionary-encode byte ranges without a Python object per range.
-
-    Each range is copied into a fixed-width row (a strided ``S{W}`` view of the buffer makes that
-    one gather), its 8-byte words are mixed into a 64-bit key and ``pd.factorize`` numbers the keys
-    in order of first appearance. The words are then compared with those of each code's first
-    occurrence, so a hash collision can never merge two names (it falls back to exact keys).
-    """
-    import pandas as pd
-
-    n = starts.size
-    lens = ends - starts
-    if n == 0:
-        return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8)
-    width = max(8, -(-int(lens.max()) // 8) * 8)
-    if width > 64:
-        # unusually long names: exact Python-level dictionary (rare, slower)
-        keys = [bytes(buf[a:b]) for a, b in zip(starts.tolist(), ends.tolist())]
-        codes, uniq = pd.factorize(np.array(keys, dtype=object))
-        table = np.zeros((len(uniq), width), np.uint8)
-        for i, k in enumerate(uniq):
-            table[i, :len(k)] = np.frombuffer(k, np.uint8)
-        return codes.astype(np.int64), table
-    padded = np.concatenate([buf, np.zeros(width, np.uint8)])
-    view = np.ndarray((buf.size + 1,), dtype=f"S{width}", buffer=padded, strides=(1,))
-    table = view[starts].view(np.uint8).reshape(n, width)
-    words = table.view(np.uint64)
-    if sys.byteorder == "little":
-        # clear the bytes past each token's end, one AND per 8-byte word
-        for m in range(words.shape[1]):
-            keep = np.minimum(np.maximum(lens - 8 * m, 0), 8).astype(np.uint64)  # np.clip is slower
-            mask = np.where(keep == 8, ~np.uint64(0), (np.uint64(1) << (keep * np.uint64(8))) - np.uint64(1))
-            words[:, m] &= mask
-    else:
-        table[np.arange(width)[None, :] >= lens[:, None]] = 0
-    key = words[:, 0].copy()
-    for m in range(1, words.shape[1]):
-        key = key * _MIX + words[:, m]
-    codes, uniq = pd.factorize(key)
-    first = np.empty(uniq.size, np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    if not (words == words[first[codes]]).all():
-        void = np.ascontiguousarray(table).view(f"V{width}").ravel()
-        codes, uniq = pd.factorize(np.array([bytes(v) for v in void], dtype=object))
-        first = np.empty(len(uniq), np.int64)
-        first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    return codes.astype(np.int64), table[first]
+        drop = (self.buf[self.ends[idx] - 1] == ord(":")) if strip_colon and idx.size else None
+        return self.factorize(idx, drop_last=drop)
 
 
 def _table_str(table: np.ndarray) -> np.ndarray:
@@ -1127,7 +1048,7 @@ def _name_codes(parts):
     flat = np.concatenate(tables).reshape(-1)
     starts = np.arange(0, flat.size, width)
     lens = np.concatenate([(t != 0).sum(axis=1) for t in tables])
-    merged, table = _encode(flat, starts, starts + lens)
+    merged, table = factorize_ranges(flat, starts, starts + lens)
     base = np.cumsum([0] + [t.shape[0] for t in tables])
     codes = np.concatenate([merged[base[i] + c] for i, (c, _) in enumerate(encoded)])
     return codes, table, offsets

@@ -26,7 +26,7 @@ from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import NameDictionary, decimal_table, number_strings, word_width
+from .text import BLANK, NameDictionary, Tokens, decimal_table, number_strings, word_width
 
 STYLES = ("free", "fixed")
 OBJ_FREE, OBJ_FIXED = "obj", "OBJ"
@@ -41,7 +41,7 @@ FIXED_NUMBER = 12     # fixed-format numeric field, columns 25-36
 CARD_LIMIT = {"free": 800, "fixed": 80}
 COMMENT_CONTINUATION = "*+ "
 _CHUNK = 1 << 18      # nonzeros (or bound lines) per rendered block: ~10 MB of text
-_BLANK = 32
+_BLANK = BLANK
 
 
 def fixed_name_rule() -> dict:
@@ -430,11 +430,6 @@ _READ_LINES = 1 << 19          # lines tokenised per block
 _MAX_TOKEN = 256               # longest name or number accepted
 _HEAD_BYTES = 4096             # an empty-file check looks at this much before copying the whole file
 _PAD = _MAX_TOKEN + 8          # blanks after a block so that a token's key window never overruns
-_BYTE_MASK = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2 ** 64 - 1], dtype=np.uint64)
-
-
-def _upper(b: np.ndarray) -> np.ndarray:
-    return np.where((b >= 97) & (b <= 122), b - 32, b).astype(np.uint8)
 
 
 class _Lines:
@@ -468,26 +463,24 @@ class _Lines:
 
 
 class _Block:
-    """Whitespace-separated tokens of lines ``[l0, l1)``; comment lines have no fields."""
+    """Tokens (:class:`~formats.text.Tokens`) of lines ``[l0, l1)`` with each line's first
+    token and token count; comment lines (``*`` in column 1) have no fields."""
 
     def __init__(self, lines: _Lines, l0: int, l1: int):
         self.lines, self.l0 = lines, l0
-        # one blank before the text and the pad after it: token edges then alternate start, end
-        s, e = int(lines.starts[l0]) - 1, int(lines.ends[l1 - 1])
-        b = np.full(e - s + _PAD, _BLANK, dtype=np.uint8)
-        b[1:e - s] = lines.arr[s + 1:e]
-        blank = b <= _BLANK                       # blanks, tabs, CR and LF all separate fields
-        edges = np.flatnonzero(np.diff(blank.view(np.int8))).reshape(-1, 2) + 1
-        start = edges[:, 0]
-        self.b, self.start, self.length = b, start, edges[:, 1] - start
-        first = np.searchsorted(start, lines.starts[l0:l1] - s)
-        count = np.diff(np.append(first, start.size))
+        s, e = int(lines.starts[l0]), int(lines.ends[l1 - 1])
+        b = np.full(e - s + _PAD, BLANK, dtype=np.uint8)   # the pad: key windows never overrun
+        b[:e - s] = lines.arr[s:e]
+        self.tokens = tok = Tokens(b)
+        self.length = tok.lengths
+        first = np.searchsorted(tok.starts, lines.starts[l0:l1] - s)
+        count = np.diff(np.append(first, len(tok)))
         count[lines.first[l0:l1] == ord("*")] = 0
         self.first, self.count = first, count
         if self.length.size and self.length.max() > _MAX_TOKEN:   # key windows must stay in the pad
-            for tok in np.flatnonzero(self.length > _MAX_TOKEN).tolist():
-                k = int(np.searchsorted(first, tok, side="right")) - 1
-                if tok < first[k] + count[k]:          # not inside a comment line
+            for t in np.flatnonzero(self.length > _MAX_TOKEN).tolist():
+                k = int(np.searchsorted(first, t, side="right")) - 1
+                if t < first[k] + count[k]:          # not inside a comment line
                     raise self.error(k, f"field longer than {_MAX_TOKEN} characters")
 
     def line(self, k) -> int:
@@ -497,54 +490,17 @@ class _Block:
     def error(self, k, message: str) -> FormatError:
         return self.lines.error(self.line(k), message)
 
-    def windows(self, tok: np.ndarray, width: int) -> np.ndarray:
-        """(n, width) bytes from each token's start, zeroed past its end."""
-        view = np.ndarray((self.b.size - width + 1,), dtype=f"V{width}", buffer=self.b, strides=(1,))
-        w = view[self.start[tok]].view(np.uint8).reshape(tok.size, width).copy()
-        w[np.arange(width)[None, :] >= self.length[tok][:, None]] = 0
-        return w
-
-    def words(self, tok: np.ndarray, width: int) -> np.ndarray:
-        """Tokens as (n, width/8) uint64 keys (zero past the end); width is a multiple of 8."""
-        view = np.ndarray((self.b.size - width + 1,), dtype=f"V{width}", buffer=self.b, strides=(1,))
-        w = view[self.start[tok]].view("<u8").reshape(tok.size, width // 8).copy()  # byte j at bits 8j
-        length = self.length[tok]
-        for i in range(width // 8):
-            w[:, i] &= _BYTE_MASK[np.clip(length - 8 * i, 0, 8)]
-        return w
-
     def codes(self, tok: np.ndarray, size: int) -> np.ndarray:
         """Upper-cased tokens of ``size`` bytes as integers (-1 for other lengths)."""
-        start = self.start[tok]
+        window = self.tokens.fixed(tok, size, case="upper").astype(np.int64)
         code = np.zeros(tok.size, dtype=np.int64)
         for i in range(size):
-            code = code * 256 + _upper(self.b[start + i])
+            code = code * 256 + window[:, i]
         return np.where(self.length[tok] == size, code, -1)
 
     def numbers(self, tok: np.ndarray, what: str, rows: np.ndarray) -> np.ndarray:
         """Tokens -> floats; FormatError naming the line of the first that is not a number."""
-        out = np.empty(tok.size)
-        head = self.b[self.start[tok]]
-        simple = (self.length[tok] == 1) & (head >= 48) & (head <= 57)   # the usual 0 and 1
-        out[simple] = head[simple] - 48
-        rest = np.flatnonzero(~simple)
-        if rest.size:
-            width = int(self.length[tok[rest]].max())
-            w = self.windows(tok[rest], width)
-            strings = w.view(f"S{width}").ravel()
-            try:
-                if (w == ord("_")).any():       # Python's float() would take 1_0
-                    raise ValueError
-                out[rest] = strings.astype(float)
-            except ValueError:
-                for j, text in enumerate(strings.tolist()):   # only on the way to an error
-                    try:
-                        float(text.replace(b"_", b"!"))
-                    except ValueError:
-                        shown = text.decode("utf-8", "replace")
-                        raise self.error(rows[rest[j]], f"bad number {shown!r} ({what})") from None
-                out[rest] = [float(t) for t in strings.tolist()]
-        return out
+        return self.tokens.numbers(tok, lambda j, text: self.error(rows[j], f"bad number {text!r} ({what})"))
 
 
 def _join(parts: list, dtype) -> np.ndarray:
@@ -560,16 +516,13 @@ def _lookup(block: _Block, table: NameDictionary, tok: np.ndarray) -> np.ndarray
     """Table index of each token (-1 if absent; tokens longer than every name are absent)."""
     fits = block.length[tok] <= table.width
     out = np.full(tok.size, -1, dtype=np.int64)
-    out[fits] = table.lookup(block.words(tok[fits], table.width))
+    out[fits] = table.lookup(block.tokens.words(tok[fits], table.width))
     return out
 
 
 def _names(block: _Block, tok: np.ndarray) -> np.ndarray:
     """Tokens as an 'S' array."""
-    if tok.size == 0:
-        return np.zeros(0, dtype="S1")
-    width = int(block.length[tok].max())
-    return block.windows(tok, width).view(f"S{width}").ravel()
+    return block.tokens.strings(tok)
 
 
 def _to_str(names: np.ndarray) -> np.ndarray:
@@ -645,7 +598,7 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
             continue
         col_tok = block.first[data]
         width = word_width(block.length[col_tok].max(initial=1))
-        words = block.words(col_tok, width)
+        words = block.tokens.words(col_tok, width)
         new = np.ones(data.size, dtype=bool)
         new[1:] = (words[1:] != words[:-1]).any(axis=1)
         names = _names(block, col_tok[new])
@@ -682,7 +635,7 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
 
 def _upper_words(block: _Block, tok: np.ndarray) -> np.ndarray:
     """8-byte tokens, upper-cased, as one little-endian integer each."""
-    w = _upper(block.windows(tok, 8))
+    w = np.ascontiguousarray(block.tokens.fixed(tok, 8, case="upper"))
     return w.view("<u8").ravel().astype(np.int64) if tok.size else np.zeros(0, np.int64)
 
 

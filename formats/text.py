@@ -6,19 +6,30 @@ One implementation each (no Python loop per value):
 * :func:`digits_table` / :func:`number_table` -- integers / floats -> zero-padded ``uint8`` tables;
 * :func:`bytes_table` -- strings -> zero-padded ``uint8`` table;
 * :func:`dense_01_rows` -- rows of a 0/1 matrix as CSV text;
+* :class:`Tokens` -- the one tokeniser of the text readers (MPS, LP): whitespace-separated
+  tokens of a byte buffer as offsets, their fixed-width windows, 64-bit keys and numbers;
+* :func:`factorize_ranges` -- byte ranges -> codes by first appearance and a table of the
+  distinct ones (hashed with :func:`~pipeline.names.name_hash`, every match verified);
 * :func:`~pipeline.conventions.decimal_table` and :class:`~pipeline.names.NameDictionary` are
   core's, re-exported here so formats use the single implementation.
 """
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+
 import numpy as np
+import pandas as pd
 
 from pipeline.conventions import decimal_table
 from pipeline.errors import FormatError
-from pipeline.names import NameDictionary, as_bytes, word_width
+from pipeline.names import NameDictionary, as_bytes, name_hash, word_width
 
-__all__ = ["NameDictionary", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows", "digits_table",
-           "number_strings", "number_table", "word_width"]
+__all__ = ["BLANK", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
+           "digits_table", "factorize_ranges", "number_strings", "number_table", "word_width"]
+
+#: Bytes at or below this separate tokens: space, tab, CR, LF and the other control bytes.
+BLANK = 32
 
 # Above this magnitude a float64 integer is written in repr form (it may not be exact as int64)
 _EXACT_INTEGER = 1e15
@@ -159,3 +170,193 @@ def bytes_table(strings) -> np.ndarray:
     arr = np.char.encode(arr, "ascii") if arr.dtype.kind == "U" else arr.astype("S")
     width = max(arr.dtype.itemsize, 1)
     return np.ascontiguousarray(arr.astype(f"S{width}")).view(np.uint8).reshape(arr.size, width)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading: one tokeniser
+# ---------------------------------------------------------------------------------------------
+_BYTE_MASK = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2 ** 64 - 1], dtype=np.uint64)
+_LOWER = np.arange(256, dtype=np.uint8)
+_LOWER[65:91] += 32
+_UPPER = np.arange(256, dtype=np.uint8)
+_UPPER[97:123] -= 32
+
+
+class Tokens:
+    """Whitespace-separated tokens of a byte buffer: token ``t`` is ``buf[starts[t]:ends[t]]``.
+
+    The one tokeniser of the text readers: no Python object per line or token. Bytes up to
+    :data:`BLANK` separate tokens. Windows of tokens (:meth:`fixed`, :meth:`words`) are
+    gathered in one strided read of the buffer, never a copy of it.
+
+    Parameters
+    ----------
+    buf : ndarray of uint8
+        The text.
+
+    Examples
+    --------
+    >>> tok = Tokens(np.frombuffer(b" ab\\tc1  2.5\\n", np.uint8))
+    >>> len(tok), tok.text(1), tok.lengths.tolist()
+    (3, 'c1', [2, 2, 3])
+    >>> tok.fixed(np.array([0, 1]), 3, case="upper").tolist()
+    [[65, 66, 0], [67, 49, 0]]
+    >>> tok.numbers(np.array([2]), lambda t, msg: ValueError(msg)).tolist()
+    [2.5]
+    """
+
+    def __init__(self, buf: np.ndarray):
+        self.buf = buf
+        solid = buf > BLANK
+        edges = np.flatnonzero(solid[1:] != solid[:-1]) + 1
+        if buf.size and solid[0]:
+            edges = np.concatenate([[0], edges])
+        if buf.size and solid[-1]:
+            edges = np.concatenate([edges, [buf.size]])
+        # int32 offsets halve the biggest arrays of a reader (two per token)
+        dtype = np.int32 if buf.size < np.iinfo(np.int32).max else np.int64
+        self.starts = edges[0::2].astype(dtype)
+        self.ends = edges[1::2].astype(dtype)
+        self.lengths = self.ends - self.starts
+
+    def __len__(self) -> int:
+        return self.starts.size
+
+    def text(self, t: int) -> str:
+        """Token ``t`` as text (for messages)."""
+        return bytes(self.buf[self.starts[t]:self.ends[t]]).decode("utf-8", "replace")
+
+    def _windows(self, idx: np.ndarray, width: int) -> np.ndarray:
+        """``(n, width)`` uint8 copies of the bytes from each token's start (not yet cut at its end).
+
+        One strided gather; a window that would run past the buffer's end (the last tokens,
+        unless the caller left that many blanks after the text) is read from a small
+        zero-padded copy of the tail.
+        """
+        starts = self.starts[idx]
+        src = self.buf
+        out = np.empty((idx.size, width), np.uint8)
+        last_safe = src.size - width
+        safe = starts <= last_safe
+        if safe.any():
+            view = np.ndarray((max(last_safe + 1, 0),), dtype=f"V{width}", buffer=src, strides=(1,))
+            out[safe] = view[starts[safe]].view(np.uint8).reshape(-1, width)
+        if not safe.all():
+            tail_start = max(int(last_safe) + 1, 0)
+            tail = np.concatenate([src[tail_start:], np.zeros(width, np.uint8)])
+            view = np.ndarray((tail.size - width + 1,), dtype=f"V{width}", buffer=tail, strides=(1,))
+            out[~safe] = view[starts[~safe] - tail_start].view(np.uint8).reshape(-1, width)
+        return out
+
+    def fixed(self, idx: np.ndarray, width: int, *, case: str | None = None) -> np.ndarray:
+        """``(n, width)`` uint8: the first ``width`` bytes of tokens ``idx``, zero past each end;
+        ``case`` ``"lower"``/``"upper"`` folds ASCII letters (keyword checks)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        out = self._windows(idx, width)
+        out[np.arange(width)[None, :] >= self.lengths[idx][:, None]] = 0
+        if case is not None:
+            out = (_LOWER if case == "lower" else _UPPER)[out]
+        return out
+
+    def words(self, idx: np.ndarray, width: int) -> np.ndarray:
+        """Tokens as ``(n, width // 8)`` little-endian uint64 keys, zero past each end
+        (``width`` a multiple of 8): what :class:`~pipeline.names.NameDictionary` looks up."""
+        idx = np.asarray(idx, dtype=np.int64)
+        out = self._windows(idx, width).view("<u8")
+        length = self.lengths[idx]
+        for i in range(width // 8):      # one pass per 8-byte word, not per token
+            out[:, i] &= _BYTE_MASK[np.clip(length - 8 * i, 0, 8)]
+        return out
+
+    def strings(self, idx: np.ndarray) -> np.ndarray:
+        """Tokens ``idx`` as an ``S`` array."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if idx.size == 0:
+            return np.zeros(0, dtype="S1")
+        width = int(self.lengths[idx].max())
+        return self.fixed(idx, width).view(f"S{width}").ravel()
+
+    def numbers(self, idx: np.ndarray, error: Callable[[int, str], Exception]) -> np.ndarray:
+        """Tokens ``idx`` as floats (Python's float syntax without ``_``, so ``1e3``, ``inf``).
+
+        ``error(k, text)`` makes the exception raised for the first bad one, ``k`` its place in
+        ``idx``; the usual one-digit tokens skip the parser.
+        """
+        idx = np.asarray(idx, dtype=np.int64)
+        out = np.empty(idx.size)
+        head = self.buf[self.starts[idx]] if idx.size else np.zeros(0, np.uint8)
+        simple = (self.lengths[idx] == 1) & (head >= 48) & (head <= 57)
+        out[simple] = head[simple] - 48
+        rest = np.flatnonzero(~simple)
+        if rest.size:
+            width = int(self.lengths[idx[rest]].max())
+            w = self.fixed(idx[rest], width)
+            strings = w.view(f"S{width}").ravel()
+            try:
+                if (w == ord("_")).any():       # Python's float() would take 1_0
+                    raise ValueError
+                out[rest] = strings.astype(float)
+            except ValueError:
+                for j, text in enumerate(strings.tolist()):   # only on the way to an error
+                    try:
+                        float(text.replace(b"_", b"!"))
+                    except ValueError:
+                        raise error(int(rest[j]), text.decode("utf-8", "replace")) from None
+                out[rest] = [float(t) for t in strings.tolist()]
+        return out
+
+    def factorize(self, idx: np.ndarray, *, drop_last: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Tokens ``idx`` dictionary-encoded (:func:`factorize_ranges`); ``drop_last`` (bool per
+        token) leaves out a token's final byte, e.g. a label's ``:``."""
+        idx = np.asarray(idx, dtype=np.int64)
+        starts, ends = self.starts[idx], self.ends[idx]
+        if drop_last is not None:
+            ends = ends - drop_last
+        return factorize_ranges(self.buf, starts, ends)
+
+
+def factorize_ranges(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Byte ranges -> (codes by first appearance, ``(n_distinct, W)`` uint8 zero-padded table).
+
+    No Python object per range: each range is gathered into a fixed-width row, its 8-byte words
+    are hashed (:func:`~pipeline.names.name_hash`, as the name dictionary does) and
+    ``pd.factorize`` numbers the hashes; the words are then compared with those of each code's
+    first occurrence, so a hash collision can never merge two names (it falls back to exact
+    keys). Ranges longer than 64 bytes take an exact Python-level path (rare, slower).
+
+    Examples
+    --------
+    >>> codes, table = factorize_ranges(np.frombuffer(b"x1 y x1", np.uint8), np.array([0, 3, 5]), np.array([2, 4, 7]))
+    >>> codes.tolist(), [bytes(r).rstrip(b"\\0") for r in table]
+    ([0, 1, 0], [b'x1', b'y'])
+    """
+    n = starts.size
+    lens = ends - starts
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8)
+    width = word_width(int(lens.max()))
+    if width > 64:
+        keys = [bytes(buf[a:b]) for a, b in zip(starts.tolist(), ends.tolist())]
+        codes, uniq = pd.factorize(np.array(keys, dtype=object))
+        table = np.zeros((len(uniq), width), np.uint8)
+        for i, k in enumerate(uniq):
+            table[i, :len(k)] = np.frombuffer(k, np.uint8)
+        return codes.astype(np.int64), table
+    padded = np.concatenate([buf, np.zeros(width, np.uint8)])
+    view = np.ndarray((buf.size + 1,), dtype=f"S{width}", buffer=padded, strides=(1,))
+    table = view[starts].view(np.uint8).reshape(n, width)
+    words = table.view(np.uint64)
+    if sys.byteorder == "little":
+        for m in range(words.shape[1]):     # clear the bytes past each end, one AND per word
+            words[:, m] &= _BYTE_MASK[np.clip(lens - 8 * m, 0, 8)]
+    else:
+        table[np.arange(width)[None, :] >= lens[:, None]] = 0
+    codes, uniq = pd.factorize(name_hash(words))
+    first = np.empty(uniq.size, np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)
+    if not (words == words[first[codes]]).all():
+        void = np.ascontiguousarray(table).view(f"V{width}").ravel()
+        codes, uniq = pd.factorize(np.array([bytes(v) for v in void], dtype=object))
+        first = np.empty(len(uniq), np.int64)
+        first[codes[::-1]] = np.arange(n - 1, -1, -1)
+    return codes.astype(np.int64), table[first]

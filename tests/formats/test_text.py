@@ -1,6 +1,8 @@
 """The shared text kernel (formats/text.py) and the one name dictionary (pipeline/names.py)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from formats.text import (
+    Tokens,
+    factorize_ranges,
     NameDictionary,
     bytes_table,
     dense_01_rows,
@@ -126,3 +130,66 @@ def test_convention_positions_from_names_inverts_names(scheme):
     assert (conv.positions_from_names(conv.names()[pos]) == pos).all()
     as_bytes = conv.names()[pos].astype("S")
     assert (conv.positions_from_names(as_bytes) == pos).all()
+
+
+# -- the one tokeniser (MPS and LP readers) ----------------------------------------------------
+_TEXT_BYTES = st.binary(max_size=300).map(lambda b: b.replace(b"\x00", b"a"))  # zero is padding
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT_BYTES)
+def test_tokens_are_pythons_split_on_control_and_space(raw):
+    tok = Tokens(np.frombuffer(raw, np.uint8))
+    expected = re.split(rb"[\x00-\x20]+", raw.strip(bytes(range(33))))
+    expected = [t for t in expected if t]
+    assert [raw[a:b] for a, b in zip(tok.starts.tolist(), tok.ends.tolist())] == expected
+    assert tok.strings(np.arange(len(tok))).tolist() == expected
+    assert [tok.text(t) for t in range(len(tok))] == [t.decode("utf-8", "replace") for t in expected]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT_BYTES, st.integers(1, 24))
+def test_token_windows_and_keys_are_zero_padded_prefixes(raw, width):
+    tok = Tokens(np.frombuffer(raw, np.uint8))
+    words = tok.strings(np.arange(len(tok))).tolist()
+    idx = np.arange(len(tok))[::-1]          # any order, the last tokens (near the end) included
+    fixed = tok.fixed(idx, width)
+    assert [bytes(r) for r in fixed] == [words[t][:width].ljust(width, b"\0") for t in idx]
+    upper = tok.fixed(idx, width, case="upper")
+    assert [bytes(r) for r in upper] == [words[t][:width].upper().ljust(width, b"\0") for t in idx]
+    key_width = -(-width // 8) * 8
+    keys = tok.words(idx, key_width)
+    assert [keys[k].tobytes() for k in range(idx.size)] == \
+        [words[t][:key_width].ljust(key_width, b"\0") for t in idx]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"x1", b"y", b"x1", b"zz:", b"a" * 70, b"a" * 71, b"Q"]), max_size=40))
+def test_token_factorize_numbers_by_first_appearance(words):
+    tok = Tokens(np.frombuffer(b" ".join(words), np.uint8))
+    codes, table = tok.factorize(np.arange(len(tok)))
+    order = list(dict.fromkeys(words))
+    assert codes.tolist() == [order.index(w) for w in words]
+    assert [bytes(r).rstrip(b"\0") for r in table] == order
+    drop = np.array([w.endswith(b":") for w in words], dtype=bool)
+    codes, table = tok.factorize(np.arange(len(tok)), drop_last=drop)
+    stripped = [w[:-1] if w.endswith(b":") else w for w in words]
+    assert [bytes(table[c]).rstrip(b"\0") for c in codes] == stripped
+
+
+def test_factorize_never_merges_names_whose_hashes_collide(monkeypatch):
+    import formats.text as text
+
+    monkeypatch.setattr(text, "name_hash", lambda words: np.zeros(words.shape[0], np.uint64))
+    buf = np.frombuffer(b"ab cd ab ef", np.uint8)
+    codes, table = factorize_ranges(buf, np.array([0, 3, 6, 9]), np.array([2, 5, 8, 11]))
+    assert codes.tolist() == [0, 1, 0, 2]
+    assert [bytes(r).rstrip(b"\0") for r in table] == [b"ab", b"cd", b"ef"]
+
+
+def test_token_numbers_and_the_first_bad_one():
+    tok = Tokens(np.frombuffer(b"1 0 -2.5 1e3 inf 7 1_0 x", np.uint8))
+    assert tok.numbers(np.arange(6), lambda k, t: AssertionError(t)).tolist() == [1, 0, -2.5, 1000, np.inf, 7]
+    for bad, text in ((6, "1_0"), (7, "x")):   # k: the bad token's place in the index list
+        with pytest.raises(ValueError, match=rf"^2: {text}$"):
+            tok.numbers(np.array([2, 3, bad, 0]), lambda k, t: ValueError(f"{k}: {t}"))
