@@ -284,7 +284,7 @@ class Tokens:
         """
         idx = np.asarray(idx, dtype=np.int64)
         out = np.empty(idx.size)
-        head = self.buf[self.starts[idx]] if idx.size else np.zeros(0, np.uint8)
+        head = self.buf[self.starts[idx]]
         simple = (self.lengths[idx] == 1) & (head >= 48) & (head <= 57)
         out[simple] = head[simple] - 48
         rest = np.flatnonzero(~simple)

@@ -81,6 +81,11 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     return h
 
 
+def _refused(h: highspy.Highs) -> bool:
+    """Run ``h``; True when HiGHS refused before solving (an error and no model status)."""
+    return h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset
+
+
 def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
     """``Highs.run()`` and what it found: (status, seconds inside run, nodes, x or None).
 
@@ -91,12 +96,12 @@ def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, fl
     ``x`` instead of fetching HiGHS's copy (a list of N^3 floats).
     """
     start = time.perf_counter()
-    if h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset:
-        # refused before solving: HiGHS's one thread pool per process was started by another
-        # instance with another 'threads' (solve() then run_batch(workers=1), which asks for
-        # 1); it is rebuilt at the next run once reset, and the run is tried again
+    if _refused(h):
+        # HiGHS's one thread pool per process was started by another instance with another
+        # 'threads' (solve() then run_batch(workers=1), which asks for 1); it is rebuilt at the
+        # next run once reset, and the run is tried again
         highspy.Highs.resetGlobalScheduler(True)
-        if h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        if _refused(h):
             raise SolveError("highs: run() refused the model before solving (model status Not Set)")
     seconds = time.perf_counter() - start
     model_status = h.getModelStatus()
@@ -280,9 +285,8 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
     -------
     CutCount
     """
-    xs: list[np.ndarray] = []
-    tally = {"seconds": 0.0, "nodes": 0}
-    split_plan: list[list[np.ndarray]] = []   # filled on the first split
+    out = CutCount([], "complete")
+    groups: list[np.ndarray] | None = None   # made at the first split
 
     def run() -> tuple[str, np.ndarray | None]:
         if deadline is not None:
@@ -291,18 +295,19 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
         if status != "optimal":
             status, more, more_nodes, x = without_presolve(h, lambda: run_once(h), presolve)
             seconds, nodes = seconds + more, nodes + more_nodes
-        tally["seconds"] += seconds
-        tally["nodes"] += nodes
+        out.seconds += seconds
+        out.nodes += nodes
         if status == "optimal" and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
             status = "non_integral"
         return status, x
 
     def explore(depth: int, x: np.ndarray | None) -> str:
+        nonlocal groups
         first_row = h.getNumRow()
         found: list[np.ndarray] = []
         try:
             while True:
-                if len(xs) + len(found) >= limit:
+                if len(out.xs) + len(found) >= limit:
                     return "limit"
                 if x is None:
                     status, x = run()
@@ -314,19 +319,19 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                 add_no_good_cut(h, x)
                 x = None
                 if len(found) >= SPLIT_AT and split_on is not None:
-                    if not split_plan:
-                        split_plan.append(split_groups(*split_on))
-                    if depth < len(split_plan[0]):
+                    if groups is None:
+                        groups = split_groups(*split_on)
+                    if depth < len(groups):
                         drop_rows_from(h, first_row)  # its solutions are recounted inside the parts
                         found.clear()
                         return split(depth)
         finally:
-            xs.extend(found)
+            out.xs.extend(found)
             drop_rows_from(h, first_row)
 
     def split(depth: int) -> str:
         _, lower, upper = split_on   # each group is one cell: outer splits left its bounds alone
-        for col in split_plan[0][depth]:
+        for col in groups[depth]:
             h.changeColBounds(int(col), 1.0, 1.0)
             try:
                 status = explore(depth + 1, None)
@@ -336,8 +341,8 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                 return status
         return "complete"
 
-    status = explore(0, first)
-    return CutCount(xs, status, tally["seconds"], tally["nodes"])
+    out.status = explore(0, first)
+    return out
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
