@@ -30,16 +30,15 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import ndimage
 
 from formats.cnf import DEFAULT_AMO, clause_list, encode
 from formats.files import atomic_open
 
 from .build import build_model
-from .errors import PipelineError, PuzzleError
+from .errors import PuzzleError
 from .puzzle import Puzzle, default_box, format_grid, grid_to_string, parse_box
 from .rate import DIFFICULTIES, rate
-from .solvers.sat import SatEngine
+from .solvers.sat import SatEngine, pysat_solvers
 from .variants import VARIANTS, get_variant
 
 __version__ = "2"
@@ -54,14 +53,6 @@ _CACHE_SIZE = 8
 #: up to this many cells (16x16) clues are removed by exact SAT uniqueness checks (minimal
 #: puzzles); above it by singles (unique, fewer clues removed) unless --minimal is asked.
 EXACT_REMOVAL_MAX_CELLS = 256
-
-
-def _pysat_solver_class():
-    try:
-        from pysat.solvers import Solver
-    except ImportError:  # pragma: no cover - optional extra
-        raise PipelineError("generate/explain need python-sat: pip install '.[sat]'") from None
-    return Solver
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,9 +78,9 @@ class ShapeEngine:
         empty = Puzzle(np.zeros((n, n), dtype=np.int64), shape.h, shape.w, shape.variant, shape.regions)
         self.model = build_model(empty, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
-        self.sat = SatEngine(self.model, DEFAULT_AMO)
-        self.solver = self.sat.solver
         self.clauses = clause_list(encode(self.model, DEFAULT_AMO, rows=self.model.A))
+        self.sat = SatEngine(self.model, DEFAULT_AMO, rule_clauses=self.clauses)  # built once, used twice
+        self.solver = self.sat.solver
 
     def literals(self, r, c, d) -> np.ndarray:
         """Engine literals of 0-based (row, column, digit) (convention position + 1)."""
@@ -119,7 +110,7 @@ class ShapeEngine:
         r, c = np.indices((n, n))
         chosen = self.literals(r, c, preferred).ravel() - 1
         phases[chosen] = -phases[chosen]
-        solver = _pysat_solver_class()("cadical153", bootstrap_with=self.clauses)
+        solver = pysat_solvers().Solver(self.sat.backend, bootstrap_with=self.clauses)
         try:
             solver.set_phases(phases.tolist())
             return self.grid_of(solver.get_model()) if solver.solve() else None
@@ -275,6 +266,8 @@ def count_up_to(puzzle: Puzzle, limit: int) -> int:
 # regions, transformations, symmetry
 # ---------------------------------------------------------------------------------------------
 def _is_connected(mask: np.ndarray) -> bool:
+    from scipy import ndimage  # only jigsaw generation needs it: kept off every command's start-up
+
     return ndimage.label(mask)[1] == 1
 
 

@@ -40,7 +40,8 @@ _FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
 _ENGINE_CACHE_SIZE = 8
 
 
-def _pysat_solvers():
+def pysat_solvers():
+    """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing."""
     try:
         from pysat import solvers
     except ImportError:
@@ -52,7 +53,7 @@ def sat_backends() -> list[str]:
     """Names of the SAT solvers python-sat ships (``--sat-backend`` choices); empty without
     python-sat, so the command line still builds (the engine then says what is missing)."""
     try:
-        names = _pysat_solvers().SolverNames
+        names = pysat_solvers().SolverNames
     except SolveError:
         return []
     return sorted(k for k, v in vars(names).items() if isinstance(v, tuple))
@@ -94,6 +95,9 @@ class SatEngine:
         A python-sat solver name (:func:`sat_backends`), default CaDiCaL 1.5.3.
     fix_clues : bool
         Add ``model``'s clues as unit clauses: the engine then serves this puzzle only.
+    rule_clauses : list of list of int, optional
+        ``clause_list(encode(model, amo, rows=model.A))`` when the caller has it already (its
+        Python lists are the costly part of building an engine).
 
     Raises
     ------
@@ -111,8 +115,8 @@ class SatEngine:
     """
 
     def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None,
-                 fix_clues: bool = False):
-        solvers = _pysat_solvers()
+                 fix_clues: bool = False, rule_clauses: list[list[int]] | None = None):
+        solvers = pysat_solvers()
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
         enc = encode(model, amo, rows=model.A)
@@ -120,7 +124,7 @@ class SatEngine:
         self.n_cells = enc.n_cells
         self._top = enc.n_vars
         self.fixed = self.clue_literals(model) if fix_clues else None
-        clauses = clause_list(enc) + [[lit] for lit in self.fixed or []]
+        clauses = (clause_list(enc) if rule_clauses is None else rule_clauses) + [[lit] for lit in self.fixed or []]
         try:
             self.solver = solvers.Solver(name=self.backend, bootstrap_with=clauses)
         except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:
