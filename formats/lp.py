@@ -43,7 +43,7 @@ from pipeline.errors import ConventionError, FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import BLANK, Tokens, bytes_table, factorize_ranges, number_table
+from .text import BLANK, Tokens, bytes_table, factorize_table, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
@@ -432,7 +432,7 @@ class _Text(Tokens):
         """Lower-cased first ``width`` bytes of tokens ``idx`` (S array; for keyword checks)."""
         return np.ascontiguousarray(self.fixed(idx, width, case="lower")).view(f"S{width}").ravel()
 
-    def strings(self, idx: np.ndarray, strip_colon: bool = False):
+    def encoded(self, idx: np.ndarray, strip_colon: bool = False):
         """Tokens ``idx`` dictionary-encoded: (codes by first appearance, (n_unique, W) uint8 table
         of the distinct tokens, zero padded). ``strip_colon`` drops a label's final ``:``."""
         idx = np.asarray(idx, dtype=np.int64)
@@ -646,7 +646,7 @@ def _numbers(tx: _Text, idx: np.ndarray, cls: np.ndarray) -> np.ndarray:
     val[num[two]] = np.where(first[two] == ord("-"), -1.0, 1.0) * (last[two] - 48.0)
     rest = num[~(one | two)]
     if rest.size:
-        codes, uniq = tx.strings(idx[rest])
+        codes, uniq = tx.encoded(idx[rest])
         values = np.empty(len(uniq))
         for u, row in enumerate(uniq):  # one parse per distinct number, not per token
             b = bytes(row[row != 0])
@@ -1040,15 +1040,12 @@ def _name_codes(parts):
         groups[-1][1].append(sec.idx[p])
     if not groups or offsets[-1] == 0:
         return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8), offsets
-    encoded = [tx.strings(np.concatenate(idx)) for tx, idx in groups]
+    encoded = [tx.encoded(np.concatenate(idx)) for tx, idx in groups]
     if len(encoded) == 1:
         return encoded[0][0], encoded[0][1], offsets
     width = max(t.shape[1] for _, t in encoded)
     tables = [np.pad(t, ((0, 0), (0, width - t.shape[1]))) for _, t in encoded]
-    flat = np.concatenate(tables).reshape(-1)
-    starts = np.arange(0, flat.size, width)
-    lens = np.concatenate([(t != 0).sum(axis=1) for t in tables])
-    merged, table = factorize_ranges(flat, starts, starts + lens)
+    merged, table = factorize_table(np.concatenate(tables))
     base = np.cumsum([0] + [t.shape[0] for t in tables])
     codes = np.concatenate([merged[base[i] + c] for i, (c, _) in enumerate(encoded)])
     return codes, table, offsets
@@ -1059,7 +1056,7 @@ def _row_labels(sec: _Section, label_of_row: np.ndarray) -> np.ndarray:
     out = np.char.add("c", (np.arange(label_of_row.size) + 1).astype(str)).astype(object)
     has = label_of_row >= 0
     if has.any():
-        codes, uniq = sec.tx.strings(sec.idx[label_of_row[has]], strip_colon=True)
+        codes, uniq = sec.tx.encoded(sec.idx[label_of_row[has]], strip_colon=True)
         text = _table_str(uniq).astype(object)
         out[has] = text[codes]
     return out.astype(str)

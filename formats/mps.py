@@ -26,7 +26,7 @@ from pipeline.errors import FormatError
 from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
 from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import BLANK, NameDictionary, Tokens, decimal_table, number_strings, word_width
+from .text import BLANK, bytes_table, NameDictionary, Tokens, decimal_table, number_strings, word_width
 
 STYLES = ("free", "fixed")
 OBJ_FREE, OBJ_FIXED = "obj", "OBJ"
@@ -62,15 +62,9 @@ def fixed_name_rule() -> dict:
 # (table, index) gathers); every part has one width, so a chunk of lines is one (n, width) array
 # written as is. NUL bytes, where a part must shrink, are deleted by one bytes.translate.
 # ---------------------------------------------------------------------------------------------
-def _text_table(strings, width: int | None = None, pad: int = _BLANK) -> np.ndarray:
-    """Byte strings -> (n, width) uint8 table, left-aligned, padded with ``pad``."""
-    s = np.asarray(strings, dtype="S")
-    raw = s.view(np.uint8).reshape(s.size, s.dtype.itemsize)
-    width = s.dtype.itemsize if width is None else width
-    out = np.full((s.size, width), pad, dtype=np.uint8)
-    w = min(width, raw.shape[1])
-    out[:, :w] = np.where(raw[:, :w] == 0, pad, raw[:, :w])
-    return out
+def _blank_table(strings, width: int | None = None) -> np.ndarray:
+    """Strings as a blank-padded byte table: fixed MPS columns."""
+    return bytes_table(strings, width, pad=_BLANK)
 
 
 def _part_width(part) -> int:
@@ -119,7 +113,7 @@ def _values(values, lead: bytes, max_len: int | None):
     distinct, index = np.unique(v, return_inverse=True)
     s = number_strings(distinct, max_len, where="mps")
     width = int(np.strings.str_len(s).max())
-    table = _text_table(np.char.add(lead, np.strings.rjust(s, width)))
+    table = _blank_table(np.char.add(lead, np.strings.rjust(s, width)))
     return table, index
 
 
@@ -152,7 +146,7 @@ def _row_table(labels) -> np.ndarray:
         k = int(np.flatnonzero(bad)[0])
         raise FormatError(f"mps: row name {str(labels[k])!r} is empty, longer than {MAX_NAME} "
                           "characters or contains blanks; free MPS cannot hold it")
-    return _text_table(s)
+    return _blank_table(s)
 
 
 class _Layout:
@@ -179,7 +173,7 @@ class _Layout:
             self.max_number = None
         else:
             self.cols = _short_names(b"C", n)
-            self.rows = np.concatenate([_short_names(b"R", m), _text_table([OBJ_FIXED.encode()], width=8)])
+            self.rows = np.concatenate([_short_names(b"R", m), _blank_table([OBJ_FIXED.encode()], width=8)])
             self.obj = OBJ_FIXED.encode()
             self.head = b"NAME          " + PROBLEM_NAME.encode() + b"\n"   # name from column 15
             self.col_lead = b"    "                                       # names from column 5
@@ -294,7 +288,7 @@ def _write_bounds(f, lay: _Layout, lb: np.ndarray, ub: np.ndarray) -> None:
     Both lines of a column are rendered into one (columns, 2, width) block, so each line kind
     keeps its own (usually constant) value and no per-line value table is needed.
     """
-    kinds = _text_table([b"UP", b"LO", b"FX", b"PL", b"MI"])
+    kinds = _blank_table([b"UP", b"LO", b"FX", b"PL", b"MI"])
     n = lb.size
     step = max(1, _CHUNK // 2)
     for c0 in range(0, n, step):
@@ -386,8 +380,7 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
         return np.where(table == _BLANK, 0, table).astype(np.uint8)
 
     short_rows = unpadded(np.concatenate([lay.rows[-1:], lay.rows[:-1]]))
-    long_rows = _text_table(np.concatenate([np.array([OBJ_FREE.encode()]), np.asarray(model.row_labels, dtype="S")]),
-                            pad=0)
+    long_rows = bytes_table(np.concatenate([np.array([OBJ_FREE.encode()]), np.asarray(model.row_labels, dtype="S")]))
     with atomic_open(path, "wb") as f:
         f.write(b"short,long\n")
         _emit(f, _render([short_rows, b",", long_rows, b"\n"], short_rows.shape[0]), strip=True)

@@ -8,14 +8,13 @@ One implementation each (no Python loop per value):
 * :func:`dense_01_rows` -- rows of a 0/1 matrix as CSV text;
 * :class:`Tokens` -- the one tokeniser of the text readers (MPS, LP): whitespace-separated
   tokens of a byte buffer as offsets, their fixed-width windows, 64-bit keys and numbers;
-* :func:`factorize_ranges` -- byte ranges -> codes by first appearance and a table of the
-  distinct ones (hashed with :func:`~pipeline.names.name_hash`, every match verified);
+* :func:`factorize_table` -- rows of a byte table -> codes by first appearance and the
+  distinct rows (hashed with :func:`~pipeline.names.name_hash`, every match verified);
 * :func:`~pipeline.conventions.decimal_table` and :class:`~pipeline.names.NameDictionary` are
   core's, re-exported here so formats use the single implementation.
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -26,7 +25,7 @@ from pipeline.errors import FormatError
 from pipeline.names import NameDictionary, as_bytes, name_hash, word_width
 
 __all__ = ["BLANK", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
-           "digits_table", "factorize_ranges", "number_strings", "number_table", "word_width"]
+           "digits_table", "factorize_table", "number_strings", "number_table", "word_width"]
 
 #: Bytes at or below this separate tokens: space, tab, CR, LF and the other control bytes.
 BLANK = 32
@@ -158,18 +157,26 @@ def number_table(values) -> np.ndarray:
     return text.astype(f"S{width}").view(np.uint8).reshape(values.size, width)
 
 
-def bytes_table(strings) -> np.ndarray:
-    """Strings (``str`` ASCII or ``bytes``) -> ``(n, W)`` uint8 table, zero padded.
+def bytes_table(strings, width: int | None = None, pad: int = 0) -> np.ndarray:
+    """Strings (``str`` ASCII or ``bytes``) -> ``(n, width)`` uint8 table, left-aligned.
+
+    Bytes past each string's end are ``pad`` (0, or a blank for fixed-column text); ``width``
+    defaults to the longest string and cuts longer ones.
 
     Examples
     --------
     >>> bytes_table(["ab", "c"]).tolist()
     [[97, 98], [99, 0]]
+    >>> bytes_table([b"UP"], width=4, pad=32).tolist()
+    [[85, 80, 32, 32]]
     """
-    arr = np.asarray(strings)
-    arr = np.char.encode(arr, "ascii") if arr.dtype.kind == "U" else arr.astype("S")
-    width = max(arr.dtype.itemsize, 1)
-    return np.ascontiguousarray(arr.astype(f"S{width}")).view(np.uint8).reshape(arr.size, width)
+    arr = np.ascontiguousarray(np.asarray(strings).astype("S").ravel())   # str: ASCII or UnicodeEncodeError
+    raw = arr.view(np.uint8).reshape(arr.size, arr.dtype.itemsize)
+    width = max(arr.dtype.itemsize, 1) if width is None else width
+    out = np.full((arr.size, width), pad, dtype=np.uint8)
+    w = min(width, raw.shape[1])
+    out[:, :w] = raw[:, :w] if pad == 0 else np.where(raw[:, :w] == 0, pad, raw[:, :w])
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,57 +313,49 @@ class Tokens:
         return out
 
     def factorize(self, idx: np.ndarray, *, drop_last: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Tokens ``idx`` dictionary-encoded (:func:`factorize_ranges`); ``drop_last`` (bool per
+        """Tokens ``idx`` dictionary-encoded (:func:`factorize_table`); ``drop_last`` (bool per
         token) leaves out a token's final byte, e.g. a label's ``:``."""
         idx = np.asarray(idx, dtype=np.int64)
-        starts, ends = self.starts[idx], self.ends[idx]
-        if drop_last is not None:
-            ends = ends - drop_last
-        return factorize_ranges(self.buf, starts, ends)
+        if idx.size == 0:
+            return factorize_table(np.zeros((0, 8), np.uint8))
+        lengths = self.lengths[idx] if drop_last is None else self.lengths[idx] - drop_last
+        width = word_width(int(lengths.max()))
+        table = self._windows(idx, width)
+        table[np.arange(width)[None, :] >= lengths[:, None]] = 0
+        return factorize_table(table)
 
 
-def factorize_ranges(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Byte ranges -> (codes by first appearance, ``(n_distinct, W)`` uint8 zero-padded table).
+def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of a zero-padded ``(n, W)`` uint8 table (``W`` a multiple of 8) -> (codes by first
+    appearance, the distinct rows in that order).
 
-    No Python object per range: each range is gathered into a fixed-width row, its 8-byte words
-    are hashed (:func:`~pipeline.names.name_hash`, as the name dictionary does) and
-    ``pd.factorize`` numbers the hashes; the words are then compared with those of each code's
-    first occurrence, so a hash collision can never merge two names (it falls back to exact
-    keys). Ranges longer than 64 bytes take an exact Python-level path (rare, slower).
+    No Python object per row: the 8-byte words of each row are hashed
+    (:func:`~pipeline.names.name_hash`, as the name dictionary does) and ``pd.factorize``
+    numbers the hashes; the words are then compared with those of each code's first
+    occurrence, so a hash collision can never merge two names (it falls back to exact keys).
+    Rows wider than 64 bytes take the exact path directly (rare, slower).
 
     Examples
     --------
-    >>> codes, table = factorize_ranges(np.frombuffer(b"x1 y x1", np.uint8), np.array([0, 3, 5]), np.array([2, 4, 7]))
-    >>> codes.tolist(), [bytes(r).rstrip(b"\\0") for r in table]
+    >>> codes, distinct = factorize_table(bytes_table([b"x1", b"y", b"x1"], width=8))
+    >>> codes.tolist(), [bytes(r).rstrip(b"\\0") for r in distinct]
     ([0, 1, 0], [b'x1', b'y'])
     """
-    n = starts.size
-    lens = ends - starts
+    n, width = table.shape
     if n == 0:
         return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8)
-    width = word_width(int(lens.max()))
-    if width > 64:
-        keys = [bytes(buf[a:b]) for a, b in zip(starts.tolist(), ends.tolist())]
-        codes, uniq = pd.factorize(np.array(keys, dtype=object))
-        table = np.zeros((len(uniq), width), np.uint8)
-        for i, k in enumerate(uniq):
-            table[i, :len(k)] = np.frombuffer(k, np.uint8)
-        return codes.astype(np.int64), table
-    padded = np.concatenate([buf, np.zeros(width, np.uint8)])
-    view = np.ndarray((buf.size + 1,), dtype=f"S{width}", buffer=padded, strides=(1,))
-    table = view[starts].view(np.uint8).reshape(n, width)
+    table = np.ascontiguousarray(table)
     words = table.view(np.uint64)
-    if sys.byteorder == "little":
-        for m in range(words.shape[1]):     # clear the bytes past each end, one AND per word
-            words[:, m] &= _BYTE_MASK[np.clip(lens - 8 * m, 0, 8)]
-    else:
-        table[np.arange(width)[None, :] >= lens[:, None]] = 0
-    codes, uniq = pd.factorize(name_hash(words))
-    first = np.empty(uniq.size, np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    if not (words == words[first[codes]]).all():
-        void = np.ascontiguousarray(table).view(f"V{width}").ravel()
-        codes, uniq = pd.factorize(np.array([bytes(v) for v in void], dtype=object))
-        first = np.empty(len(uniq), np.int64)
-        first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    return codes.astype(np.int64), table[first]
+    if width <= 64:
+        codes, uniq = pd.factorize(name_hash(words))
+        exact = (words == words[_first_of(codes, uniq.size)[codes]]).all()
+    if width > 64 or not exact:
+        codes, uniq = pd.factorize(np.array([bytes(v) for v in table.view(f"V{width}").ravel()], dtype=object))
+    return codes.astype(np.int64), table[_first_of(codes, len(uniq))]
+
+
+def _first_of(codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """Row of each code's first occurrence."""
+    first = np.empty(n_codes, np.int64)
+    first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
+    return first

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from formats.text import (
     Tokens,
-    factorize_ranges,
+    factorize_table,
     NameDictionary,
     bytes_table,
     dense_01_rows,
@@ -181,8 +181,7 @@ def test_factorize_never_merges_names_whose_hashes_collide(monkeypatch):
     import formats.text as text
 
     monkeypatch.setattr(text, "name_hash", lambda words: np.zeros(words.shape[0], np.uint64))
-    buf = np.frombuffer(b"ab cd ab ef", np.uint8)
-    codes, table = factorize_ranges(buf, np.array([0, 3, 6, 9]), np.array([2, 5, 8, 11]))
+    codes, table = factorize_table(bytes_table([b"ab", b"cd", b"ab", b"ef"], width=8))
     assert codes.tolist() == [0, 1, 0, 2]
     assert [bytes(r).rstrip(b"\0") for r in table] == [b"ab", b"cd", b"ef"]
 
