@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from pipeline.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.verify import Verdict, residual, verify_grid
 
 from .base import FORMATS, Format, format_for
-from .files import MAX_MANIFEST_BYTES, atomic_open, load_manifest_file, read_regular_text
+from .files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
 from .solutions import read_solution
 
 
@@ -52,10 +51,6 @@ def resolve_formats(spec: str | list[str] | None) -> list[Format]:
         names = spec.split(",") if isinstance(spec, str) else list(spec)
     aliases = {"mat": "matlab", "m": "matlab", "pq": "parquet"}
     return [format_for(aliases.get(n.strip().lower(), n.strip().lower()), need="export") for n in names if n.strip()]
-
-
-# atomic_open's temporary files: ".<target name>.<8 random characters>.tmp" (tempfile.mkstemp)
-_TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def prepare_directory(directory) -> Path:
@@ -90,7 +85,7 @@ def prepare_directory(directory) -> Path:
     if manifest.is_dir():
         raise FormatError(f"{manifest}: is a directory; the export's manifest cannot be written there")
     for leftover in directory.iterdir():
-        if _TEMPORARY.match(leftover.name) and leftover.is_file() and not leftover.is_symlink():
+        if is_temporary_name(leftover.name) and leftover.is_file() and not leftover.is_symlink():
             with contextlib.suppress(OSError):
                 leftover.unlink()
     return directory

@@ -16,6 +16,7 @@ import contextlib
 import gzip
 import io
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -45,6 +46,16 @@ def _new_file_mode(path: Path) -> int:
     except OSError:
         pass
     return 0o666 & ~_current_umask()
+
+
+# atomic_path's temporary files: ".<name>.<8 random characters>.tmp" (tempfile.mkstemp)
+_TEMPORARY_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def is_temporary_name(name: str) -> bool:
+    """Whether ``name`` has the form of :func:`atomic_path`'s temporary files (leftovers of an
+    interrupted write)."""
+    return bool(_TEMPORARY_NAME.match(name))
 
 
 @contextlib.contextmanager
@@ -118,30 +129,20 @@ def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
     'hello\\n'
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     compress = path.name.lower().endswith(".gz") if compress is None else compress
-    file_mode = _new_file_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, file_mode)
-        with os.fdopen(fd, "wb") as raw:
-            stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
-            try:
-                if "b" in mode:
-                    yield stream
-                else:
-                    text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
-                    yield text
-                    text.flush()
-                    text.detach()
-            finally:
-                if compress:
-                    stream.close()
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    with atomic_path(path) as tmp, open(tmp, "wb") as raw:   # closed before the rename
+        stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
+        try:
+            if "b" in mode:
+                yield stream
+            else:
+                text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
+                yield text
+                text.flush()
+                text.detach()
+        finally:
+            if compress:
+                stream.close()
 
 
 def _cannot_read(where, e: OSError) -> FormatError:
