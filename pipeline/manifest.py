@@ -206,19 +206,3 @@ def manifest_from_json(text: str, path) -> Manifest:
     return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, Path(path))
 
 
-def load_manifest(path) -> Manifest:
-    """Read ``manifest.json`` (or a directory holding one).
-
-    The formats layer reads manifests through :func:`formats.files.load_manifest_file`,
-    which also refuses non-regular files and bounds the size.
-    """
-    path = Path(path)
-    if path.is_dir():
-        path = path / MANIFEST_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError(f"manifest: no such file {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({e})") from None
-    return manifest_from_json(text, path)

@@ -14,7 +14,7 @@ from oracles import is_valid_solution, oracle_matrix, oracle_position
 from pipeline.build import build_model
 from pipeline.errors import FormatError
 from pipeline.export import export_model, exporting_formats
-from pipeline.manifest import load_manifest
+from formats.files import load_manifest_file as load_manifest
 from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 
 CSV_FILES = {"Aeq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv", "f.csv",

@@ -46,7 +46,7 @@ from interop_helpers import (ALL_CASES, DATA_SETS, FILE_OF, PATHS, RUNNERS, Expo
                              Unavailable, availability, case_id, cli, highs_read_and_solve, run_octave_batch)
 from pipeline.build import build_model
 from pipeline.importer import import_solution
-from pipeline.manifest import load_manifest
+from formats.files import load_manifest_file as load_manifest
 from pipeline.puzzle import grid_to_string, parse_grid, parse_puzzle
 from pipeline.solve import solve
 from pipeline.solvers import SOLVERS as REGISTRY

@@ -23,7 +23,8 @@ from pipeline.build import build_model
 from pipeline.decode import vector_from_grid
 from pipeline.errors import FormatError
 from formats.directory import write_manifest
-from pipeline.manifest import load_manifest, manifest_from_dict, model_metadata
+from formats.files import load_manifest_file as load_manifest
+from pipeline.manifest import manifest_from_dict, model_metadata
 from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solve import solve
 from pipeline.verify import verify_grid
