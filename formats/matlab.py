@@ -86,6 +86,20 @@ def _cellstr(values) -> np.ndarray:
     return np.asarray(values).astype(str).astype(object).reshape(-1, 1)
 
 
+def solver_arrays(model) -> dict:
+    """``Aeq``, ``beq``, ``f``, ``lb``, ``ub`` and ``intcon`` as intlinprog takes them (and
+    ``model.mat`` stores them at top level and in ``problem``)."""
+    return {
+        # MATLAB's sparse type is double CSC; int or bool sparse would not load as a matrix
+        "Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64),
+        "beq": _col(model.beq),
+        "f": _col(model.cost),
+        "lb": _col(model.lb),
+        "ub": _col(model.ub),
+        "intcon": _col(np.flatnonzero(model.integrality) + 1),
+    }
+
+
 def problem_struct(model, arrays: dict | None = None) -> dict:
     """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
 
@@ -100,7 +114,7 @@ def problem_struct(model, arrays: dict | None = None) -> dict:
     ----------
     model : Model
     arrays : dict, optional
-        Already converted ``Aeq``, ``beq``, ``f``, ``lb``, ``ub``, ``intcon`` to reuse.
+        :func:`solver_arrays` of ``model`` when the caller has them already.
 
     Returns
     -------
@@ -108,8 +122,7 @@ def problem_struct(model, arrays: dict | None = None) -> dict:
         Field name -> value, in field order, ready for ``scipy.io.savemat``.
     """
     if arrays is None:
-        arrays = {"Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64), "beq": _col(model.beq), "f": _col(model.cost),
-                  "lb": _col(model.lb), "ub": _col(model.ub), "intcon": _col(np.flatnonzero(model.integrality) + 1)}
+        arrays = solver_arrays(model)
     return {
         "f": arrays["f"],
         "Aineq": sp.csc_matrix((0, model.n_cols), dtype=np.float64),
@@ -210,16 +223,7 @@ def _compressed_variable(name: str, value) -> bytes:
 def write(model, path, **_) -> Path:
     """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically)."""
     path = Path(path)
-    arrays = {
-        # MATLAB's sparse type is double CSC; int or bool sparse would not load as a matrix
-        "Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64),
-        "beq": _col(model.beq),
-        "f": _col(model.cost),
-        "lb": _col(model.lb),
-        "ub": _col(model.ub),
-        "intcon": _col(np.flatnonzero(model.integrality) + 1),
-        "meta": _matlab_meta(model),
-    }
+    arrays = {**solver_arrays(model), "meta": _matlab_meta(model)}
     try:
         with atomic_open(path, "wb", compress=False) as f:
             sio.savemat(f, arrays, format="5", do_compression=True, oned_as="column")
