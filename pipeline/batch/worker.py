@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import PipelineError, PuzzleError
 from ..parse import COMPACT_DIGITS, default_box, parse_box
 from ..puzzle import Puzzle, parse_puzzle
-from ..variants import VARIANT_TABLE, VARIANTS
+from ..variants import VARIANT_TABLE, get_variant
 from ..verify import verify_grid
 from .config import SolveOptions
 from .highs_shape import solve_shape_highs
@@ -52,8 +52,8 @@ def parse_record(puzzle, regions=None, variant=None, box=None) -> Puzzle:
     """
     if puzzle is None or not str(puzzle).strip():
         raise PuzzleError("puzzle: empty record: expected a puzzle")
-    if variant is not None and variant not in VARIANTS:
-        raise PuzzleError(f"variant: unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    if variant is not None:
+        get_variant(variant)  # names the known variants
     # a trailing newline makes parse_puzzle treat the record as text, never as a file path
     return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
                         regions=None if regions is None else str(regions).strip() + "\n")
