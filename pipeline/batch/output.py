@@ -27,7 +27,8 @@ from .text import one_line
 from .worker import RESULT_COLUMNS
 
 __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "BatchOutputError",
-           "result_schema", "part_path", "write_part", "write_rows", "existing_indices", "read_part_rows"]
+           "result_schema", "part_path", "write_part", "write_rows", "consecutive_runs", "existing_indices",
+           "read_part_rows"]
 
 PART_PREFIX = "part-"
 MANIFEST = "_batch.json"
@@ -98,14 +99,20 @@ def write_rows(out: Path, columns: dict[str, list], fingerprint: str, record_has
     if index.size == 0:
         return []
     order = np.argsort(index, kind="stable")
-    index = index[order]
-    breaks = np.flatnonzero(np.diff(index) != 1) + 1
-    written = []
-    for run in np.split(np.arange(index.size), breaks):
-        take = order[run]
+    written, start = [], 0
+    for run in consecutive_runs(index[order]):
+        take = order[start:start + run.size]
+        start += run.size
         part = {name: [columns[name][i] for i in take] for name in RESULT_COLUMNS}
-        written.append(write_part(out, part, fingerprint, record_hashes[index[run]]))
+        written.append(write_part(out, part, fingerprint, record_hashes[run]))
     return written
+
+
+def consecutive_runs(indices: np.ndarray) -> list[np.ndarray]:
+    """Sorted indices -> runs of consecutive ones (a part never straddles a gap)."""
+    if indices.size == 0:
+        return []
+    return np.split(indices, np.flatnonzero(np.diff(indices) != 1) + 1)
 
 
 def parts(out: Path) -> list[Path]:

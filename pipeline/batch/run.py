@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import PipelineError
 from .config import BatchConfig
 from .engines import Dask, InProcess, make_engine
-from .output import (INDEX_WIDTH, PART_PREFIX, locked, part_index_ranges, parts, prepare_output,
+from .output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_index_ranges, parts, prepare_output,
                      read_part_rows, refuse_foreign, statuses_in, touch_success, write_manifest, write_part,
                      write_rows)
 from .output import existing_indices as checked_indices
@@ -142,13 +142,6 @@ class ChunkPlanner:
             self.runs.pop(0)
         self.remaining -= chunk.size
         return chunk
-
-
-def _runs(indices: np.ndarray) -> list[np.ndarray]:
-    """Sorted indices -> runs of consecutive ones (a part never straddles a gap)."""
-    if indices.size == 0:
-        return []
-    return np.split(indices, np.flatnonzero(np.diff(indices) != 1) + 1)
 
 
 def run_batch(input_path, output, *, stream=None, **options) -> BatchSummary:
@@ -279,7 +272,7 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
             runs.append(mine)
             for i in mine:
                 owner[int(i)] = ranges[int(k)][0]
-    runs += _runs(missing)
+    runs += consecutive_runs(missing)
     first_text = next((p for p in records["puzzle"] if p), "")
     first = FIRST_CHUNK_BIG if len(first_text) >= BIG_RECORD_CHARS else FIRST_CHUNK_SMALL
     planner = ChunkPlanner(runs, fixed=config.chunk_size, workers=config.worker_count, first=first)
