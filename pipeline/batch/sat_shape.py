@@ -33,9 +33,8 @@ def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
     already found a contradiction. With propagation, naked/hidden singles count as decided."""
     n = template.n
     if propagate_first and n <= MAX_BITS_N:
-        cand, dead = propagate(clues, template)
-        counts = cand.sum(axis=2)
-        return counts == 1, cand.argmax(axis=2), dead | (counts == 0).any(axis=1)
+        cand, dead = propagate(clues, template)   # dead covers every cell left without a candidate
+        return cand.sum(axis=2) == 1, cand.argmax(axis=2), dead
     return clues > 0, np.maximum(clues - 1, 0), np.zeros(clues.shape[0], dtype=bool)
 
 
