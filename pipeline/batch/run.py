@@ -239,8 +239,8 @@ def run_config(config: BatchConfig, stream=None) -> BatchSummary:
     if not config.overwrite:
         refuse_foreign(out)  # before the lock file is created in it
     with locked(out):
-        return _run_locked(out, config, manifest, records, stream=stream, started=started, usage=usage,
-                           load_start=load_start)
+        return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
+                           usage=usage, load_start=load_start)
 
 
 def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):
@@ -291,9 +291,10 @@ def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.nda
     write_part(part.parent, rows, fingerprint, hashes[index])
 
 
-def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *, stream, started, usage,
-                load_start) -> BatchSummary:
-    """The part of :func:`run_batch` that runs while holding OUT's lock."""
+def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, payload: dict, *, stream, started,
+                usage, load_start) -> BatchSummary:
+    """The part of :func:`run_batch` that runs while holding OUT's lock; ``payload`` is the solve
+    options as the workers take them."""
     n_records = len(records["puzzle"])
     fingerprint = manifest["fingerprint"]
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
@@ -301,14 +302,13 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *
     planner, present, done, owner, n_retry = _plan(out, config, records, fingerprint, hashes)
     if config.retry:
         manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry,
-                                    "options": asdict(config.solve_options())})
+                                    "options": payload})
     manifest["status"] = "running"
     write_manifest(out, manifest)
     if n_records == 0 and not parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
-    payload = asdict(config.solve_options())
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
