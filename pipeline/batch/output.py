@@ -191,24 +191,16 @@ def read_part_rows(path: Path) -> dict[str, list]:
     return pq.read_table(path).to_pydict()
 
 
-def part_index_ranges(out: Path) -> list[tuple[Path, int, int]]:
-    """``(part, first index, last index)`` of every part (parts are contiguous ranges)."""
-    ranges = []
+def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
+    """``(part, index, status)`` of every part of ``out`` that holds rows, in name (= input) order
+    (parts are contiguous ranges)."""
+    found = []
     for path in parts(out):
-        index = pq.read_table(path, columns=["index"]).column("index").to_numpy()
-        if index.size:
-            ranges.append((path, int(index.min()), int(index.max())))
-    return ranges
-
-
-def statuses_in(out: Path) -> tuple[np.ndarray, np.ndarray]:
-    """``(index, status)`` of every row written in ``out``."""
-    tables = [pq.read_table(p, columns=["index", "status"]) for p in parts(out)]
-    if not tables:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
-    table = pa.concat_tables(tables)
-    return (table.column("index").to_numpy().astype(np.int64),
-            np.asarray(table.column("status").to_pylist(), dtype=object))
+        table = pq.read_table(path, columns=["index", "status"])
+        if table.num_rows:
+            found.append((path, table.column("index").to_numpy().astype(np.int64),
+                          np.asarray(table.column("status").to_pylist(), dtype=object)))
+    return found
 
 
 def read_manifest(out: Path) -> dict | None:

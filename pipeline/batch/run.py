@@ -22,9 +22,8 @@ import numpy as np
 from ..errors import PipelineError
 from .config import BatchConfig
 from .engines import Dask, InProcess, make_engine
-from .output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_index_ranges, parts, prepare_output,
-                     read_part_rows, refuse_foreign, statuses_in, touch_success, write_manifest, write_part,
-                     write_rows)
+from .output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
+                     read_part_rows, refuse_foreign, touch_success, write_manifest, write_part, write_rows)
 from .output import existing_indices as checked_indices
 from .progress import Progress
 from .records import read_records, record_hashes, records_fingerprint
@@ -255,8 +254,10 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
     missing = np.flatnonzero(~done)
     owner = {}
     retry = np.zeros(0, dtype=np.int64)
-    if config.retry:
-        index, status = statuses_in(out)
+    written = part_statuses(out) if config.retry else []   # one read of every part for statuses and ranges
+    if written:
+        index = np.concatenate([i for _, i, _ in written])
+        status = np.concatenate([s for _, _, s in written])
         retry = np.sort(index[np.isin(status, list(config.retry))])
     budget = config.limit
     if budget is not None:
@@ -264,14 +265,13 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
         missing = missing[:max(budget - retry.size, 0)]
     runs = []
     if retry.size:
-        ranges = part_index_ranges(out)
-        firsts = np.array([r[1] for r in ranges])
+        firsts = np.array([int(i.min()) for _, i, _ in written])
         where = np.searchsorted(firsts, retry, side="right") - 1
         for k in np.unique(where):
             mine = retry[where == k]
             runs.append(mine)
             for i in mine:
-                owner[int(i)] = ranges[int(k)][0]
+                owner[int(i)] = written[int(k)][0]
     runs += consecutive_runs(missing)
     first_text = next((p for p in records["puzzle"] if p), "")
     first = FIRST_CHUNK_BIG if len(first_text) >= BIG_RECORD_CHARS else FIRST_CHUNK_SMALL
