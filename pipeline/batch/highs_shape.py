@@ -191,7 +191,14 @@ def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) ->
     """Solve the chunk's puzzles of one shape: bulk bounds, one HiGHS run each, bulk decode;
     ``record(shape, members, clues, grids, has)`` verifies and writes the solutions."""
     template, n = shape.template, shape.template.n
-    solver = None
+    start = time.perf_counter()
+    try:
+        solver = solver_for(template, options)
+    except Exception as e:  # the shape cannot be modelled: every member gets the message
+        for k in shape.members:
+            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+        return
+    build = time.perf_counter() - start   # shared by the first block's members
     block = max(1, BLOCK_ENTRIES // n ** 3)
     for lo in range(0, len(shape.members), block):
         if stopped():
@@ -202,19 +209,14 @@ def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) ->
         cand = None
         if options.propagate and n <= MAX_BITS_N:
             cand, _ = propagate(clues, template)
-        try:
-            solver = solver or solver_for(template, options)
-        except Exception as e:  # the shape cannot be modelled: every member gets the message
-            for k in members:
-                rows[k].update(status="error", error=f"solver: {one_line(e)}")
-            continue
         lbs, ubs = solver.bounds(clues, cand)
         changes = solver.bound_changes(lbs, ubs)
         fixed = (lbs == ubs).all(axis=1)
         in_sync = True
         xs = np.zeros((len(members), solver.n_vars))
         has_x = np.zeros(len(members), dtype=bool)
-        shared = time.perf_counter() - t0
+        shared = time.perf_counter() - t0 + build
+        build = 0.0
         done = 0
         for j, k in enumerate(members):
             if stopped():   # Ctrl-C: keep what is finished, hand it back now

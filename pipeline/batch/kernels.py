@@ -18,7 +18,7 @@ from ..verify import rule_conflicts, verify_grid
 from ..verify import verify_solutions as verify_flat_solutions
 
 __all__ = ["MAX_BITS_N", "clue_conflicts", "verify_solutions", "propagate", "grid_strings", "fast_grids",
-           "shape_key"]
+           "shape_key", "with_clues"]
 
 MAX_BITS_N = 63  # candidate sets are uint64 bitmasks: grids up to 63x63
 #: A record the bulk parser may take: the compact alphabet only (anything else goes one by one).
@@ -28,6 +28,12 @@ COMPACT_RECORD = re.compile(r"[0-9A-Za-z.]+")
 def shape_key(puzzle: Puzzle) -> tuple:
     """What puzzles sharing one set of rules have in common: box shape, variant, regions."""
     return (puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string())
+
+
+def with_clues(template: Puzzle, grid: np.ndarray) -> Puzzle:
+    """The puzzle of ``template``'s shape (box, variant, regions) with the clues ``grid`` (flat or N x N)."""
+    n = template.n
+    return Puzzle(grid.reshape(n, n), template.h, template.w, template.variant, template.regions)
 
 
 def clue_conflicts(grids: np.ndarray, template: Puzzle) -> np.ndarray:
@@ -48,8 +54,7 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, template: Puzzle)
     """
     n = template.n
     if n > MAX_BITS_N:  # beyond the bitmasks: one by one
-        return np.array([verify_grid(s.reshape(n, n), Puzzle(c.reshape(n, n), template.h, template.w,
-                                                             template.variant, template.regions)).ok
+        return np.array([verify_grid(s.reshape(n, n), with_clues(template, c)).ok
                          for s, c in zip(solutions, clues)], dtype=bool)
     return verify_flat_solutions(solutions, clues, template.unit_families())
 

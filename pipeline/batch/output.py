@@ -27,7 +27,8 @@ from .text import one_line
 from .worker import RESULT_COLUMNS
 
 __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "BatchOutputError",
-           "result_schema", "part_path", "write_part", "write_rows", "existing_indices", "read_part_rows"]
+           "result_schema", "part_path", "write_part", "write_rows", "consecutive_runs", "existing_indices",
+           "read_part_rows"]
 
 PART_PREFIX = "part-"
 MANIFEST = "_batch.json"
@@ -98,14 +99,20 @@ def write_rows(out: Path, columns: dict[str, list], fingerprint: str, record_has
     if index.size == 0:
         return []
     order = np.argsort(index, kind="stable")
-    index = index[order]
-    breaks = np.flatnonzero(np.diff(index) != 1) + 1
-    written = []
-    for run in np.split(np.arange(index.size), breaks):
-        take = order[run]
+    written, start = [], 0
+    for run in consecutive_runs(index[order]):
+        take = order[start:start + run.size]
+        start += run.size
         part = {name: [columns[name][i] for i in take] for name in RESULT_COLUMNS}
-        written.append(write_part(out, part, fingerprint, record_hashes[index[run]]))
+        written.append(write_part(out, part, fingerprint, record_hashes[run]))
     return written
+
+
+def consecutive_runs(indices: np.ndarray) -> list[np.ndarray]:
+    """Sorted indices -> runs of consecutive ones (a part never straddles a gap)."""
+    if indices.size == 0:
+        return []
+    return np.split(indices, np.flatnonzero(np.diff(indices) != 1) + 1)
 
 
 def parts(out: Path) -> list[Path]:
@@ -184,24 +191,16 @@ def read_part_rows(path: Path) -> dict[str, list]:
     return pq.read_table(path).to_pydict()
 
 
-def part_index_ranges(out: Path) -> list[tuple[Path, int, int]]:
-    """``(part, first index, last index)`` of every part (parts are contiguous ranges)."""
-    ranges = []
+def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
+    """``(part, index, status)`` of every part of ``out`` that holds rows, in name (= input) order
+    (parts are contiguous ranges)."""
+    found = []
     for path in parts(out):
-        index = pq.read_table(path, columns=["index"]).column("index").to_numpy()
-        if index.size:
-            ranges.append((path, int(index.min()), int(index.max())))
-    return ranges
-
-
-def statuses_in(out: Path) -> tuple[np.ndarray, np.ndarray]:
-    """``(index, status)`` of every row written in ``out``."""
-    tables = [pq.read_table(p, columns=["index", "status"]) for p in parts(out)]
-    if not tables:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
-    table = pa.concat_tables(tables)
-    return (table.column("index").to_numpy().astype(np.int64),
-            np.asarray(table.column("status").to_pylist(), dtype=object))
+        table = pq.read_table(path, columns=["index", "status"])
+        if table.num_rows:
+            found.append((path, table.column("index").to_numpy().astype(np.int64),
+                          np.asarray(table.column("status").to_pylist(), dtype=object)))
+    return found
 
 
 def read_manifest(out: Path) -> dict | None:

@@ -22,9 +22,8 @@ import numpy as np
 from ..errors import PipelineError
 from .config import BatchConfig
 from .engines import Dask, InProcess, make_engine
-from .output import (INDEX_WIDTH, PART_PREFIX, locked, part_index_ranges, parts, prepare_output,
-                     read_part_rows, refuse_foreign, statuses_in, touch_success, write_manifest, write_part,
-                     write_rows)
+from .output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
+                     read_part_rows, refuse_foreign, touch_success, write_manifest, write_part, write_rows)
 from .output import existing_indices as checked_indices
 from .progress import Progress
 from .records import read_records, record_hashes, records_fingerprint
@@ -144,13 +143,6 @@ class ChunkPlanner:
         return chunk
 
 
-def _runs(indices: np.ndarray) -> list[np.ndarray]:
-    """Sorted indices -> runs of consecutive ones (a part never straddles a gap)."""
-    if indices.size == 0:
-        return []
-    return np.split(indices, np.flatnonzero(np.diff(indices) != 1) + 1)
-
-
 def run_batch(input_path, output, *, stream=None, **options) -> BatchSummary:
     """Solve every record of ``input_path`` not yet in ``output`` into Parquet parts.
 
@@ -246,8 +238,8 @@ def run_config(config: BatchConfig, stream=None) -> BatchSummary:
     if not config.overwrite:
         refuse_foreign(out)  # before the lock file is created in it
     with locked(out):
-        return _run_locked(out, config, manifest, records, stream=stream, started=started, usage=usage,
-                           load_start=load_start)
+        return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
+                           usage=usage, load_start=load_start)
 
 
 def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):
@@ -262,8 +254,10 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
     missing = np.flatnonzero(~done)
     owner = {}
     retry = np.zeros(0, dtype=np.int64)
-    if config.retry:
-        index, status = statuses_in(out)
+    written = part_statuses(out) if config.retry else []   # one read of every part for statuses and ranges
+    if written:
+        index = np.concatenate([i for _, i, _ in written])
+        status = np.concatenate([s for _, _, s in written])
         retry = np.sort(index[np.isin(status, list(config.retry))])
     budget = config.limit
     if budget is not None:
@@ -271,15 +265,14 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
         missing = missing[:max(budget - retry.size, 0)]
     runs = []
     if retry.size:
-        ranges = part_index_ranges(out)
-        firsts = np.array([r[1] for r in ranges])
+        firsts = np.array([int(i.min()) for _, i, _ in written])
         where = np.searchsorted(firsts, retry, side="right") - 1
         for k in np.unique(where):
             mine = retry[where == k]
             runs.append(mine)
             for i in mine:
-                owner[int(i)] = ranges[int(k)][0]
-    runs += _runs(missing)
+                owner[int(i)] = written[int(k)][0]
+    runs += consecutive_runs(missing)
     first_text = next((p for p in records["puzzle"] if p), "")
     first = FIRST_CHUNK_BIG if len(first_text) >= BIG_RECORD_CHARS else FIRST_CHUNK_SMALL
     planner = ChunkPlanner(runs, fixed=config.chunk_size, workers=config.worker_count, first=first)
@@ -298,9 +291,10 @@ def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.nda
     write_part(part.parent, rows, fingerprint, hashes[index])
 
 
-def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *, stream, started, usage,
-                load_start) -> BatchSummary:
-    """The part of :func:`run_batch` that runs while holding OUT's lock."""
+def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, payload: dict, *, stream, started,
+                usage, load_start) -> BatchSummary:
+    """The part of :func:`run_batch` that runs while holding OUT's lock; ``payload`` is the solve
+    options as the workers take them."""
     n_records = len(records["puzzle"])
     fingerprint = manifest["fingerprint"]
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
@@ -308,14 +302,13 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, *
     planner, present, done, owner, n_retry = _plan(out, config, records, fingerprint, hashes)
     if config.retry:
         manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry,
-                                    "options": asdict(config.solve_options())})
+                                    "options": payload})
     manifest["status"] = "running"
     write_manifest(out, manifest)
     if n_records == 0 and not parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
-    payload = asdict(config.solve_options())
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),

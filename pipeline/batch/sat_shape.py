@@ -14,7 +14,7 @@ from ..solvers import get_solver
 from ..solvers.sat import SatEngine
 from ..solvers.sat import engine_for as sat_engine_for
 from .config import SolveOptions
-from .kernels import MAX_BITS_N, propagate
+from .kernels import MAX_BITS_N, propagate, with_clues
 from .progress import stopped, tick
 from .text import one_line
 
@@ -33,9 +33,8 @@ def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
     already found a contradiction. With propagation, naked/hidden singles count as decided."""
     n = template.n
     if propagate_first and n <= MAX_BITS_N:
-        cand, dead = propagate(clues, template)
-        counts = cand.sum(axis=2)
-        return counts == 1, cand.argmax(axis=2), dead | (counts == 0).any(axis=1)
+        cand, dead = propagate(clues, template)   # dead covers every cell left without a candidate
+        return cand.sum(axis=2) == 1, cand.argmax(axis=2), dead
     return clues > 0, np.maximum(clues - 1, 0), np.zeros(clues.shape[0], dtype=bool)
 
 
@@ -100,7 +99,7 @@ def solve_shape_sat(shape, options: SolveOptions, rows: list[dict], record) -> N
 
 def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> None:
     """Any other in-process registry engine (cpsat): one model and one call per puzzle."""
-    template, n = shape.template, shape.template.n
+    template = shape.template
     solver = get_solver(options.solver)
     clues = np.stack(shape.grids)
     solutions = np.zeros_like(clues)
@@ -113,8 +112,7 @@ def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> 
         row = rows[k]
         row.update(seconds=0.0, nodes=0, error=None, n_solutions=None)
         try:
-            puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
-            model = build_model(puzzle, "ijk", "C", "bounds")
+            model = build_model(with_clues(template, clues[j]), "ijk", "C", "bounds")
             if options.count and solver.count is not None:
                 result = solver.count(model, options.count, time_limit=options.time_limit)
                 row.update(seconds=result.seconds, n_solutions=result.count)

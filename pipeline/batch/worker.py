@@ -16,11 +16,12 @@ import numpy as np
 from ..errors import PipelineError, PuzzleError
 from ..parse import COMPACT_DIGITS, default_box, parse_box
 from ..puzzle import Puzzle, parse_puzzle
-from ..variants import VARIANT_TABLE, VARIANTS
+from ..variants import VARIANT_TABLE, get_variant
 from ..verify import verify_grid
 from .config import SolveOptions
 from .highs_shape import solve_shape_highs
-from .kernels import COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions
+from .kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
+                      with_clues)
 from .progress import flush_ticks, stopped
 from .sat_shape import solve_shape_each, solve_shape_sat
 from .text import one_line
@@ -52,15 +53,11 @@ def parse_record(puzzle, regions=None, variant=None, box=None) -> Puzzle:
     """
     if puzzle is None or not str(puzzle).strip():
         raise PuzzleError("puzzle: empty record: expected a puzzle")
-    if variant is not None and variant not in VARIANTS:
-        raise PuzzleError(f"variant: unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    if variant is not None:
+        get_variant(variant)  # names the known variants
     # a trailing newline makes parse_puzzle treat the record as text, never as a file path
     return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
                         regions=None if regions is None else str(regions).strip() + "\n")
-
-
-def _template(n: int, h: int, w: int, variant: str, regions=None) -> Puzzle:
-    return Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
 
 
 def _reason(e: BaseException) -> str:
@@ -97,7 +94,7 @@ def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tupl
     for (n, variant), ks in fast.items():
         try:
             h, w = box or default_box(n)
-            template = _template(n, h, w, variant)
+            template = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant)
             grids, ok = fast_grids([rows[k]["puzzle"] for k in ks], n)
             ok &= ~clue_conflicts(grids, template)
         except Exception:  # the general parser below names what is wrong, record by record
@@ -116,7 +113,7 @@ def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tupl
             puzzle = parse_record(text, regions, variant or options.variant, options.box)
             key = shape_key(puzzle)
             if key not in shapes:
-                shapes[key] = Shape(_template(puzzle.n, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions))
+                shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
         except Exception as e:  # anything at all: this record's error, not the chunk's
             rows[k].update(status="error", error=_reason(e))
             continue
@@ -136,8 +133,7 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
     for j, text in zip(np.flatnonzero(has & ok), grid_strings(solutions[has & ok], n)):
         rows[members[j]]["solution"] = text
     for j in np.flatnonzero(~ok):
-        puzzle = Puzzle(clues[j].reshape(n, n), template.h, template.w, template.variant, template.regions)
-        verdict = verify_grid(solutions[j].reshape(n, n), puzzle)
+        verdict = verify_grid(solutions[j].reshape(n, n), with_clues(template, clues[j]))
         rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
 
 

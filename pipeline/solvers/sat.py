@@ -235,27 +235,22 @@ class SatEngine:
         with self._lock:
             act = self._new_var()
             assumptions = assumptions + [act]
-            interrupted = False
-            try:
-                while len(grids) < limit:
-                    result = self._run(assumptions, deadline)
-                    if result is None:
-                        status = "time_limit"
-                        break
-                    if not result:
-                        break
-                    full = self._full()
-                    grids.append(grid_from_vector(full, conv))
-                    free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
-                    self.solver.add_clause([-act] + (-free_true).tolist())
-                else:
-                    status = "limit"
-            except BaseException:
-                interrupted = True  # e.g. Ctrl-C inside the solver: CaDiCaL then aborts on any new clause
-                raise
-            finally:
-                if not interrupted:
-                    self.solver.add_clause([-act])
+            while len(grids) < limit:
+                result = self._run(assumptions, deadline)
+                if result is None:
+                    status = "time_limit"
+                    break
+                if not result:
+                    break
+                full = self._full()
+                grids.append(grid_from_vector(full, conv))
+                free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
+                self.solver.add_clause([-act] + (-free_true).tolist())
+            else:
+                status = "limit"
+            # retire the activation literal on a normal exit only: after an exception (e.g. Ctrl-C
+            # inside the solver) CaDiCaL aborts on any new clause
+            self.solver.add_clause([-act])
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
