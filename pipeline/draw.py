@@ -19,6 +19,7 @@ from .cliargs import add_puzzle_args, puzzle_from_args
 from .errors import PipelineError
 from .puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from .solve import solve
+from .verify import grid_violations
 
 FORMATS = ("svg", "png", "pdf")
 CLUE_COLOUR = "#000000"
@@ -93,23 +94,19 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
 def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
     """Cells of ``grid`` that break a rule (a digit twice in a unit) or disagree with a clue.
 
+    The ``unit`` and ``clue`` entries of :func:`pipeline.verify.grid_violations`, as a mask.
+
     Returns
     -------
     ndarray
         (N, N) bool.
     """
-    n = puzzle.n
-    grid = np.asarray(grid)
-    flat = grid.ravel()
-    bad = np.zeros(n * n, dtype=bool)
-    for _, units in puzzle.unit_families():
-        vals = flat[units]
-        counts = np.zeros((units.shape[0], n + 1), dtype=np.int64)
-        np.add.at(counts, (np.repeat(np.arange(units.shape[0]), n), vals.ravel()), 1)
-        dup = np.take_along_axis(counts, vals, axis=1) > 1
-        bad[units[dup & (vals > 0)]] = True
-    bad |= ((puzzle.grid.ravel() != 0) & (flat != puzzle.grid.ravel()))
-    return bad.reshape(n, n)
+    bad = np.zeros((puzzle.n, puzzle.n), dtype=bool)
+    for violation in grid_violations(grid, puzzle):
+        if violation["kind"] in ("unit", "clue"):
+            for r, c in violation["cells"]:
+                bad[r - 1, c - 1] = True
+    return bad
 
 
 def parse_cells(text: str, n: int) -> np.ndarray:
