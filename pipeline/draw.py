@@ -17,6 +17,7 @@ from formats.files import atomic_path
 from .build import build_model
 from .cliargs import add_puzzle_args, puzzle_from_args
 from .errors import PipelineError
+from .parse import _path_kind
 from .puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from .solve import solve
 from .verify import grid_violations
@@ -337,11 +338,11 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None, box
 
 def _puzzle_text(source: str) -> str:
     """The text of a PUZZLE argument (a file's contents, or the argument itself)."""
-    try:
-        if len(source) < 4096 and "\n" not in source and Path(source).is_file():
+    if _path_kind(source) == "file":   # parse's test: not too long for a path, no newline, a regular file
+        try:
             return Path(source).read_text(encoding="utf-8-sig", errors="replace")
-    except OSError:
-        pass
+        except OSError:
+            pass
     return source
 
 
