@@ -16,7 +16,9 @@ after resetting it through /proc/self/clear_refs (Linux); elsewhere ru_maxrss of
 from __future__ import annotations
 
 import json
+import os
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +34,30 @@ OUR_WRITERS = {"mps": "model.mps", "lp": "model.lp", "parquet": "model.parquet",
                "csv": "model_ijv.csv"}
 OTHER_WRITERS = {"highspy-mps": "highs.mps", "highspy-lp": "highs.lp",
                  "pyarrow-csv": "triplets.csv", "pyarrow-parquet": "triplets.parquet"}
+
+
+# ---------------------------------------------------------------------------------------------
+# the parent's side: one measurement in a fresh interpreter
+# ---------------------------------------------------------------------------------------------
+def child_env() -> dict:
+    """The environment of a measurement child: this checkout first on ``PYTHONPATH``."""
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def run_script(script: str, spec: dict, timeout: float, preexec_fn=None) -> dict:
+    """``python bench/<script> '<spec>'`` in a fresh interpreter: the JSON object of its last
+    stdout line, or ``spec`` with ``error`` (timed out, or the exit code and stderr's last line).
+    ``preexec_fn`` runs in the child before the script (bench/sat_bench.py caps its memory)."""
+    cmd = [sys.executable, str(ROOT / "bench" / script), json.dumps(spec)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=child_env(), cwd=ROOT,
+                              preexec_fn=preexec_fn)
+    except subprocess.TimeoutExpired:
+        return {**spec, "error": f"timed out after {timeout:.0f}s"}
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {**spec, "error": f"exit {proc.returncode}: {tail}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 # ---------------------------------------------------------------------------------------------

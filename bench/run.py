@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import OUR_WRITERS  # noqa: E402
+from bench import sat_bench  # noqa: E402
+from bench.measure import OUR_WRITERS, run_script  # noqa: E402
 
 # the shared sets; SUDOKU_BENCH_DATA names another copy of that layout (the tests pass tests/data)
 DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
@@ -60,16 +60,7 @@ def run_child(spec: dict, timeout: float) -> dict:
             return measure(spec)
         except Exception as e:  # reported like a failed child
             return {**spec, "error": f"{type(e).__name__}: {e}"}
-    cmd = [sys.executable, str(ROOT / "bench" / "measure.py"), json.dumps(spec)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return {**spec, "error": f"timed out after {timeout:.0f}s"}
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {**spec, "error": f"exit {proc.returncode}: {tail}"}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_script("measure.py", spec, timeout)
 
 
 def registered_writers() -> dict[str, str | None]:
@@ -261,8 +252,6 @@ def main(argv=None) -> int:
         "batch": bench_batch(args.quick, args.batch_sample, log) if args.batch else [],
     }
     if args.sat:
-        from bench import sat_bench
-
         work = Path(tempfile.mkdtemp(prefix="sudoku-bench-sat-"))
         try:
             result["sat"] = sat_bench.run(DATA, work, args.quick, log)
@@ -273,8 +262,6 @@ def main(argv=None) -> int:
     result["seconds"] = time.time() - started
     print_tables(result)
     if result.get("sat"):
-        from bench import sat_bench
-
         sat_bench.print_tables(result["sat"])
     results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
@@ -286,10 +273,9 @@ def main(argv=None) -> int:
     log(f"bench: wrote {path} and latest.json ({result['seconds']:.0f}s)")
     failed = [r for r in result["writers"] if "error" in r or str(r.get("check", "ok")) != "ok"]
     if result.get("sat"):
-        from bench import sat_bench
-
-        failed += sat_bench.failures(result["sat"])
-        for problem in sat_bench.failures(result["sat"]):
+        problems = sat_bench.failures(result["sat"])
+        failed += problems
+        for problem in problems:
             log(f"bench: sat: {problem}")
     return 1 if failed else 0
 

@@ -32,6 +32,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script (python bench/sat_bench.py)
+    sys.path.insert(0, str(ROOT))
+
+from bench.measure import child_env, run_script  # noqa: E402
 
 #: address-space cap of every measurement process (the 100x100 writers peak near 0.35 GB RSS)
 MEMORY_LIMIT = 4 * 1024**3
@@ -54,22 +58,9 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
-
 def run_measure(spec: dict, timeout: float = CHILD_TIMEOUT) -> dict:
     """One ``bench/sat_measure.py`` measurement in a memory-capped child; errors as ``error``."""
-    cmd = [sys.executable, str(ROOT / "bench" / "sat_measure.py"), json.dumps(spec)]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env(), cwd=ROOT,
-                              preexec_fn=_limit_memory)
-    except subprocess.TimeoutExpired:
-        return {**spec, "error": f"timed out after {timeout:.0f}s"}
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {**spec, "error": f"exit {proc.returncode}: {tail}"}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_script("sat_measure.py", spec, timeout, preexec_fn=_limit_memory)
 
 
 def _sample(path: Path, k: int, work: Path) -> Path:
@@ -122,7 +113,7 @@ def bench_gecode_cli(path: Path, log) -> list[dict]:
         cmd = [sys.executable, "-m", "pipeline", "solve", text, "--solver", "sat", "--format", "json"]
         start = time.perf_counter()
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=_env(), cwd=ROOT,
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=child_env(), cwd=ROOT,
                                   preexec_fn=_limit_memory)
         except subprocess.TimeoutExpired:
             rows.append({"puzzle": k, "error": "timed out after 120s"})

@@ -34,7 +34,7 @@ from .puzzle import grid_to_string, parse_grid, parse_puzzle
 from .rate import human_steps
 from .solvers import SOLVERS, get_solver
 from .solvers.sat import DEFAULT_BACKEND, sat_backends
-from .verify import RESIDUAL_TOL, unit_name, unit_repeats, verify_grid
+from .verify import RESIDUAL_TOL, grid_violations, verify_grid
 
 PROG = "sudoku-pipeline"
 
@@ -240,75 +240,6 @@ def cmd_import(args) -> int:
     return 0
 
 
-def _cells_text(cells: np.ndarray, n: int) -> str:
-    names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
-    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def grid_violations(grid: np.ndarray, puzzle) -> list[dict]:
-    """Every rule ``grid`` breaks as a completed solution of ``puzzle``, not just the first.
-
-    In :func:`pipeline.verify.verify_grid`'s order: the shape (then nothing else is checked),
-    the empty cells (one entry), each cell that is not a digit ``1..N``, each digit a unit holds more than once
-    (units of every family of the variant, found by the rule kernel
-    :func:`pipeline.verify.unit_repeats`), each clue the grid changes.
-
-    Parameters
-    ----------
-    grid : ndarray of int, shape (N, N)
-    puzzle : Puzzle
-        Its clues (none: the rules alone), box shape, variant and regions.
-
-    Returns
-    -------
-    list of dict
-        ``{"kind": "shape" | "empty" | "cell" | "unit" | "clue", "message": ..., "cells": [[row, col], ...]}``
-        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
-        the grid solves the puzzle.
-
-    Examples
-    --------
-    >>> from pipeline.puzzle import Puzzle
-    >>> grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 2]])
-    >>> for v in grid_violations(grid, Puzzle(np.zeros((4, 4), int), 2, 2)):
-    ...     print(v["message"])
-    row 4 has digit 2 twice: cells (4, 3) and (4, 4)
-    column 4 has digit 2 twice: cells (2, 4) and (4, 4)
-    box 4 has digit 2 twice: cells (4, 3) and (4, 4)
-    """
-    grid = np.asarray(grid)
-    n = puzzle.n
-    if grid.shape != (n, n):
-        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}",
-                 "cells": []}]
-    found = []
-    empty = np.flatnonzero(grid.ravel() == 0)
-    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
-        message = (f"cell {_cells_text(empty, n)} is empty" if empty.size == 1
-                   else f"{empty.size} cells are empty: {_cells_text(empty, n)}")
-        found.append({"kind": "empty", "message": message, "cells": [[x // n + 1, x % n + 1] for x in empty.tolist()]})
-    for r, c in np.argwhere((grid < 0) | (grid > n)).tolist():
-        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {grid[r, c]}, not a digit 1..{n}",
-                      "cells": [[r + 1, c + 1]]})
-    flat = grid.ravel()
-    for family, units in puzzle.unit_families():
-        for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
-            values = flat[units[u]]
-            digits, counts = np.unique(values[values != 0], return_counts=True)
-            for digit, times in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
-                cells = units[u][values == digit]
-                how = "twice" if times == 2 else f"{times} times"
-                found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
-                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, n)}",
-                              "cells": [[x // n + 1, x % n + 1] for x in cells.tolist()]})
-    clue_r, clue_c = np.nonzero(puzzle.grid)
-    wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
-    for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
-        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid "
-                                                 f"has {grid[r, c]}", "cells": [[r + 1, c + 1]]})
-    return found
-
-
 def cmd_verify(args) -> int:
     """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
     if args.puzzle_opt is not None:
@@ -318,8 +249,8 @@ def cmd_verify(args) -> int:
         grid = parse_grid(args.grid, box=args.box, size=args.size)
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
                               regions=args.regions, size=grid.shape[0])
-    violations = grid_violations(grid, puzzle)
-    verdict = verify_grid(grid, puzzle)   # its message for a valid grid; it agrees with the list
+    verdict = verify_grid(grid, puzzle)   # the first broken rule's message, or the valid one
+    violations = [] if verdict else grid_violations(grid, puzzle)   # empty exactly when verdict.ok
     if verdict and args.puzzle_opt is None:
         message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid (rules only: no --puzzle, no clues checked)"
     else:

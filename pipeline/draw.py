@@ -17,8 +17,10 @@ from formats.files import atomic_path
 from .build import build_model
 from .cliargs import add_puzzle_args, puzzle_from_args
 from .errors import PipelineError
+from .parse import _path_kind
 from .puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from .solve import solve
+from .verify import grid_violations
 
 FORMATS = ("svg", "png", "pdf")
 CLUE_COLOUR = "#000000"
@@ -93,23 +95,19 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
 def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
     """Cells of ``grid`` that break a rule (a digit twice in a unit) or disagree with a clue.
 
+    The ``unit`` and ``clue`` entries of :func:`pipeline.verify.grid_violations`, as a mask.
+
     Returns
     -------
     ndarray
         (N, N) bool.
     """
-    n = puzzle.n
-    grid = np.asarray(grid)
-    flat = grid.ravel()
-    bad = np.zeros(n * n, dtype=bool)
-    for _, units in puzzle.unit_families():
-        vals = flat[units]
-        counts = np.zeros((units.shape[0], n + 1), dtype=np.int64)
-        np.add.at(counts, (np.repeat(np.arange(units.shape[0]), n), vals.ravel()), 1)
-        dup = np.take_along_axis(counts, vals, axis=1) > 1
-        bad[units[dup & (vals > 0)]] = True
-    bad |= ((puzzle.grid.ravel() != 0) & (flat != puzzle.grid.ravel()))
-    return bad.reshape(n, n)
+    bad = np.zeros((puzzle.n, puzzle.n), dtype=bool)
+    for violation in grid_violations(grid, puzzle):
+        if violation["kind"] in ("unit", "clue"):
+            for r, c in violation["cells"]:
+                bad[r - 1, c - 1] = True
+    return bad
 
 
 def parse_cells(text: str, n: int) -> np.ndarray:
@@ -340,11 +338,11 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None, box
 
 def _puzzle_text(source: str) -> str:
     """The text of a PUZZLE argument (a file's contents, or the argument itself)."""
-    try:
-        if len(source) < 4096 and "\n" not in source and Path(source).is_file():
+    if _path_kind(source) == "file":   # parse's test: not too long for a path, no newline, a regular file
+        try:
             return Path(source).read_text(encoding="utf-8-sig", errors="replace")
-    except OSError:
-        pass
+        except OSError:
+            pass
     return source
 
 

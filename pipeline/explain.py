@@ -33,7 +33,7 @@ from .errors import PipelineError, PuzzleError
 from .generate import engine_for
 from .parse import read_puzzle
 from .puzzle import Puzzle
-from .rate import rate
+from .rate import Rating, rate
 from .solvers.base import get_solver
 
 MAXSAT_METHODS = ("rc2", "highs")
@@ -80,14 +80,17 @@ class Explanation:
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))
-        r = self.rating
-        counts = ", ".join(f"{k} {v}" for k, v in r["counts"].items() if v)
-        return f"unique solution.\nrating: {r['label']} (hardest: {r['hardest']}; guesses {r['guesses']}; {counts})"
+        return f"unique solution.\nrating: {Rating(**self.rating, steps=[], solution=None).text()}"
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
     r, c = np.nonzero(grid)
     return [(int(a), int(b), int(grid[a, b])) for a, b in zip(r, c)]
+
+
+def _zero_based(clues) -> np.ndarray:
+    """``(3, K)`` rows, columns and digits of ``[(r, c, digit)]`` clues, all 0-based (digit - 1)."""
+    return np.array(clues).T - np.array([[0], [0], [1]])
 
 
 def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tuple[int, int, int]]:
@@ -114,7 +117,7 @@ def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tup
     """
     eng = engine_for(puzzle)
     clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
-    lits = [int(x) for x in eng.literals(*np.array(clues).T - np.array([[0], [0], [1]]))] if clues else []
+    lits = [int(x) for x in eng.literals(*_zero_based(clues))] if clues else []
     clue_of = dict(zip(lits, clues))
     solver = eng.solver
     if solver.solve(assumptions=lits):
@@ -140,7 +143,7 @@ def _rc2_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
         raise PipelineError("explain needs python-sat: pip install '.[sat]'") from None
     wcnf = WCNF()
     wcnf.extend(eng.clauses)
-    lits = eng.literals(*np.array(clues).T - np.array([[0], [0], [1]]))
+    lits = eng.literals(*_zero_based(clues))
     for lit in lits.tolist():
         wcnf.append([lit], weight=1)
     with RC2(wcnf) as rc2:
@@ -155,7 +158,7 @@ def _highs_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
     n = puzzle.n
     empty = Puzzle(np.zeros((n, n), dtype=np.int64), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions)
     conv = eng.convention
-    pos = conv.position(*np.array(clues).T - np.array([[0], [0], [1]]))
+    pos = conv.position(*_zero_based(clues))
     cost = np.zeros(conv.n_vars)
     cost[pos] = -1.0  # soft clue row x_p + s = 1 with slack cost 1 == maximise the kept clues
     result = get_solver("highs").solve(build_model(empty, "ijk", "C", clues="bounds", objective=cost))

@@ -19,6 +19,7 @@ from formats.files import atomic_open
 from .draw import draw_grid, load_matplotlib
 from .errors import PipelineError
 from .puzzle import parse_grid, parse_puzzle
+from .variants import VARIANT_TABLE
 
 SLOWEST = 5
 
@@ -117,7 +118,8 @@ def _slowest(df: pd.DataFrame) -> str:
     for _, row in df.nlargest(SLOWEST, "seconds").iterrows():
         try:
             regions = row.get("regions") if isinstance(row.get("regions"), str) and row.get("regions") else None
-            if regions is None and row["variant"] not in ("classic", "x", "latin"):
+            spec = VARIANT_TABLE.get(row["variant"])
+            if regions is None and (spec is None or spec.regions):
                 raise PipelineError(f"the output has no regions for this {row['variant']} puzzle")
             puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions)
             grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None

@@ -3,8 +3,9 @@
 One rule-check kernel, :func:`unit_repeats`, works over a puzzle's unit tables
 (``Puzzle.unit_families()``: each family an ``(n_units, N)`` array of row-major cell numbers) on
 one flat grid or on a stack of them. The puzzle validator (two equal clues in a unit),
-:func:`verify_grid` (one verdict with its message) and the bulk checks :func:`rule_conflicts`
-and :func:`verify_solutions` (one boolean per grid, for batch) all use it.
+:func:`verify_grid` (one verdict with its message), :func:`grid_violations` (every broken rule,
+for ``verify`` and ``draw``) and the bulk checks :func:`rule_conflicts` and
+:func:`verify_solutions` (one boolean per grid, for batch) all use it.
 
 This module imports no other project module but the variant table, so that
 :mod:`pipeline.puzzle` can use the kernel for its own validation.
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # annotations only: puzzle imports this module
     from .puzzle import Puzzle
 
 __all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
-           "verify_solutions", "verify_grid", "residual"]
+           "verify_solutions", "verify_grid", "grid_violations", "residual"]
 
 #: Largest ``|Aeq x - beq|`` (and bound violation) a solver's vector may show and still count as
 #: feasible: the same magnitude as :data:`pipeline.decode.INTEGRALITY_TOL`, HiGHS' and CBC's
@@ -248,14 +249,82 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
     found = first_duplicate(grid, puzzle.unit_families())
     if found is not None:
         family, unit, digit, cells = found
-        a, b = (f"({x // n + 1}, {x % n + 1})" for x in cells)
-        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {a} and {b}")
+        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {_cells_text(cells, n)}")
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     if wrong.size:
         r, c = clue_r[wrong[0]], clue_c[wrong[0]]
         return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid has {grid[r, c]}")
     return Verdict(True, f"valid {puzzle.variant} {n}x{n} solution, all {puzzle.n_clues} clues kept")
+
+
+def _cells_text(cells: np.ndarray, n: int) -> str:
+    names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
+    """Every rule ``grid`` breaks as a completed solution of ``puzzle``, not just the first.
+
+    In :func:`verify_grid`'s order: the shape (then nothing else is checked),
+    the empty cells (one entry), each cell that is not a digit ``1..N``, each digit a unit holds more than once
+    (units of every family of the variant, found by the rule kernel
+    :func:`unit_repeats`), each clue the grid changes.
+
+    Parameters
+    ----------
+    grid : ndarray of int, shape (N, N)
+    puzzle : Puzzle
+        Its clues (none: the rules alone), box shape, variant and regions.
+
+    Returns
+    -------
+    list of dict
+        ``{"kind": "shape" | "empty" | "cell" | "unit" | "clue", "message": ..., "cells": [[row, col], ...]}``
+        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
+        the grid solves the puzzle.
+
+    Examples
+    --------
+    >>> from pipeline.puzzle import Puzzle
+    >>> grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 2]])
+    >>> for v in grid_violations(grid, Puzzle(np.zeros((4, 4), int), 2, 2)):
+    ...     print(v["message"])
+    row 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    column 4 has digit 2 twice: cells (2, 4) and (4, 4)
+    box 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    """
+    grid = np.asarray(grid)
+    n = puzzle.n
+    if grid.shape != (n, n):
+        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}",
+                 "cells": []}]
+    found = []
+    empty = np.flatnonzero(grid.ravel() == 0)
+    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
+        message = (f"cell {_cells_text(empty, n)} is empty" if empty.size == 1
+                   else f"{empty.size} cells are empty: {_cells_text(empty, n)}")
+        found.append({"kind": "empty", "message": message, "cells": [[x // n + 1, x % n + 1] for x in empty.tolist()]})
+    for r, c in np.argwhere((grid < 0) | (grid > n)).tolist():
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {grid[r, c]}, not a digit 1..{n}",
+                      "cells": [[r + 1, c + 1]]})
+    flat = grid.ravel()
+    for family, units in puzzle.unit_families():
+        for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
+            values = flat[units[u]]
+            digits, counts = np.unique(values[values != 0], return_counts=True)
+            for digit, times in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
+                cells = units[u][values == digit]
+                how = "twice" if times == 2 else f"{times} times"
+                found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
+                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, n)}",
+                              "cells": [[x // n + 1, x % n + 1] for x in cells.tolist()]})
+    clue_r, clue_c = np.nonzero(puzzle.grid)
+    wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
+    for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
+        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid "
+                                                 f"has {grid[r, c]}", "cells": [[r + 1, c + 1]]})
+    return found
 
 
 def residual(model, x: np.ndarray) -> float:
