@@ -61,7 +61,7 @@ def child(spec: dict) -> dict:
 
     import formats
     from pipeline import build_model, parse_puzzle
-    from pipeline.puzzle import Puzzle
+    from pipeline.core.puzzle import Puzzle
 
     tree = Path(formats.__file__).resolve().parents[1]
     if tree != Path(spec["tree"]).resolve():

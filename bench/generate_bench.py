@@ -33,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pipeline.errors import PuzzleError  # noqa: E402
-from pipeline.explain import fewest_removals  # noqa: E402
-from pipeline.generate import count_up_to, generate  # noqa: E402
-from pipeline.puzzle import Puzzle, parse_puzzle  # noqa: E402
-from pipeline.rate import rate  # noqa: E402
+from pipeline.core.errors import PuzzleError  # noqa: E402
+from pipeline.tools.explain import fewest_removals  # noqa: E402
+from pipeline.tools.generate import count_up_to, generate  # noqa: E402
+from pipeline.core.puzzle import Puzzle, parse_puzzle  # noqa: E402
+from pipeline.tools.rate import rate  # noqa: E402
 
 DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
 SHAPES = [  # name, generate() keywords, puzzles (full, quick), target median seconds

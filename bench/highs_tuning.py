@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.batch import ShapeSolver, SolveOptions, parse_record, propagate  # noqa: E402
-from pipeline.build import build_model  # noqa: E402
-from pipeline.puzzle import Puzzle  # noqa: E402
-from pipeline.solve import highs_for, run_highs  # noqa: E402
-from pipeline.verify import verify_grid  # noqa: E402
+from pipeline.core.build import build_model  # noqa: E402
+from pipeline.core.puzzle import Puzzle  # noqa: E402
+from pipeline.solvers.highs import highs_for, run_highs  # noqa: E402
+from pipeline.core.verify import verify_grid  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 THREADS = 1

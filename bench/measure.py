@@ -101,7 +101,7 @@ def rss_mb() -> float:
 # ---------------------------------------------------------------------------------------------
 def empty_puzzle(n: int):
     """The empty grid with ``n x n`` boxes (N = n^2)."""
-    from pipeline.puzzle import Puzzle
+    from pipeline.core.puzzle import Puzzle
 
     size = n * n
     return Puzzle(np.zeros((size, size), dtype=np.int64), n, n)
@@ -301,7 +301,7 @@ def _check_pyarrow(writer: str, model, path: Path) -> str:
 # ---------------------------------------------------------------------------------------------
 def measure(spec: dict) -> dict:
     """Run the measurement described by ``spec`` (see the module docstring)."""
-    from pipeline.build import build_model
+    from pipeline.core.build import build_model
 
     kind, n = spec["kind"], int(spec["n"])
     repeat = max(1, int(spec.get("repeat", 1)))

@@ -72,7 +72,7 @@ def batch(spec: dict) -> dict:
 
 
 def count(spec: dict) -> dict:
-    from pipeline.cli import main
+    from pipeline.cli.main import main
 
     rows = []
     for label, args, expected in (("count empty 4x4", ["." * 16, "--box", "2x2", "--limit", "1000"], 288),
@@ -91,7 +91,7 @@ def count(spec: dict) -> dict:
 def _singles_first(puzzle):
     """The puzzle with the cells that naked/hidden singles decide filled in (batch's propagation)."""
     from pipeline.batch import propagate
-    from pipeline.puzzle import Puzzle
+    from pipeline.core.puzzle import Puzzle
 
     cand, dead = propagate(puzzle.grid.reshape(1, -1), puzzle)
     single = cand[0].sum(axis=1) == 1
@@ -101,10 +101,10 @@ def _singles_first(puzzle):
 
 
 def gecode25(spec: dict) -> dict:
-    from pipeline.build import build_model
-    from pipeline.puzzle import parse_puzzle
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import parse_puzzle
     from pipeline.solvers import get_solver
-    from pipeline.verify import verify_grid
+    from pipeline.core.verify import verify_grid
 
     solver = get_solver("sat")
     lines = [s.strip() for s in Path(spec["input"]).read_text().splitlines() if s.strip()][:spec.get("limit")]
@@ -129,8 +129,8 @@ def gecode25(spec: dict) -> dict:
 
 def writer(spec: dict) -> dict:
     from formats import format_for
-    from pipeline.build import build_model
-    from pipeline.puzzle import Puzzle
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import Puzzle
 
     n = spec["n"]
     size = n * n

@@ -5,14 +5,14 @@
 order: it is the order of ``export --formats all`` and of solution-format detection.
 """
 # isort: skip_file
-from .base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
-from . import csv  # noqa: F401  (registers)
-from . import mps  # noqa: F401
-from . import lp  # noqa: F401
-from . import solutions  # noqa: F401
-from . import matlab, parquet  # noqa: F401
-from . import cnf, opb  # noqa: F401  (SAT/PB formats; their solution readers are in formats.solutions.sat)
-from .directory import export_model, import_solution
+from formats.base import FORMATS, Format, ModelData, atomic_open, format_for, read_model, register, write_model
+from formats import csv  # noqa: F401  (registers)
+from formats import mps  # noqa: F401
+from formats import lp  # noqa: F401
+from formats import solutions  # noqa: F401
+from formats import matlab, parquet  # noqa: F401
+from formats import cnf, opb  # noqa: F401  (SAT/PB formats; their solution readers are in formats.solutions.sat)
+from formats.directory import export_model, import_solution
 
 __all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "export_model", "format_for", "import_solution",
            "read_model", "register", "write_model"]

@@ -16,10 +16,10 @@ from typing import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.errors import FormatError
-from pipeline.manifest import model_metadata
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import model_metadata
 
-from .files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
+from formats.files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -120,7 +120,7 @@ def format_for(name_or_path, *, need: str | None = None) -> Format:
     >>> format_for("model.xyz")
     Traceback (most recent call last):
         ...
-    pipeline.errors.FormatError: format: no format named or matching 'model.xyz'; known formats: ...
+    pipeline.core.errors.FormatError: format: no format named or matching 'model.xyz'; known formats: ...
     """
     key = str(name_or_path)
     fmt = FORMATS.get(key.lower())

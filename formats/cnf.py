@@ -16,7 +16,7 @@ Clue encodings: ``rows`` gives each clue a unit clause (its one-literal row), ``
 ``lb = 1`` as unit clauses after the rows, ``reduce`` writes the kept rows over the kept
 columns only (the kept-column map is "by number": the cell variables the clauses use).
 
-``c`` comment lines carry the manifest metadata (:func:`pipeline.manifest.comment_line`) and the
+``c`` comment lines carry the manifest metadata (:func:`pipeline.core.manifest.comment_line`) and the
 CNF facts (``c sudoku-pipeline-cnf: {...}``: encoding, cell and auxiliary variable ranges).
 """
 from __future__ import annotations
@@ -29,12 +29,12 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.build import Model
-from pipeline.conventions import make_convention
-from pipeline.errors import FormatError
-from pipeline.manifest import COMMENT_TAG, model_metadata, parse_comment_line
+from pipeline.core.build import Model
+from pipeline.core.conventions import make_convention
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
-from .base import Format, ModelData, atomic_open, open_text, register
+from formats.base import Format, ModelData, atomic_open, open_text, register
 
 #: At-most-one encodings (``pysat.card.EncType`` names); ``auto`` picks by row length.
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")

@@ -20,10 +20,10 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import scipy.sparse as sp
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import Format, ModelData, atomic_open, open_text, register
-from .text import dense_01_rows, number_strings
+from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.text import dense_01_rows, number_strings
 
 #: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
 #: bytes each, so at most 16 MB. Every 16x16 model fits (at most 1,312 x 4,096 = 5.4 million);

@@ -3,7 +3,7 @@ solution file read back against that manifest.
 
 This is the formats layer's own entry point for whole exports, so that the solver runners
 (which export, run a solver and import its answer) do not depend on the application layer;
-``pipeline.export`` and ``pipeline.importer`` re-export these names for users.
+``formats.directory`` and ``formats.directory`` re-export these names for users.
 """
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.build import Model, build_model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import FormatError
-from pipeline.manifest import MANIFEST_NAME, Manifest, export_manifest
-from pipeline.verify import Verdict, residual, verify_grid
+from pipeline.core.build import Model, build_model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
+from pipeline.core.verify import Verdict, residual, verify_grid
 
-from .base import FORMATS, Format, format_for
-from .files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
-from .solutions import read_solution
+from formats.base import FORMATS, Format, format_for
+from formats.files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
+from formats.solutions import read_solution
 
 
 def write_manifest(directory, model, files: dict[str, list[str]], formats: dict | None = None) -> Path:
@@ -165,7 +165,7 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     Parameters
     ----------
     model : Model
-        The model to write (:func:`pipeline.build.build_model`).
+        The model to write (:func:`pipeline.core.build.build_model`).
     directory : str or Path
         The export directory, created with its parents when missing. Not ``""``.
     formats : str or list of str, optional
@@ -192,8 +192,8 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     Examples
     --------
     >>> import tempfile
-    >>> from pipeline.build import build_model
-    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> from pipeline.core.puzzle import parse_puzzle
     >>> model = build_model(parse_puzzle("1......2........"))     # 4x4, two clues
     >>> with tempfile.TemporaryDirectory() as out:
     ...     written = export_model(model, out, "csv,mps")
@@ -260,7 +260,7 @@ def import_solution(path, manifest=None) -> ImportResult:
     ImportResult
         ``grid``, ``verdict`` (truthy when the grid solves the puzzle), ``residual`` (largest
         violation of the rows and bounds: feasible when at most
-        :data:`pipeline.verify.RESIDUAL_TOL`), the detected ``format``, the ``manifest`` and
+        :data:`pipeline.core.verify.RESIDUAL_TOL`), the detected ``format``, the ``manifest`` and
         the solver's ``solver_status`` when the file states one.
 
     Raises
@@ -275,8 +275,8 @@ def import_solution(path, manifest=None) -> ImportResult:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from pipeline.build import build_model
-    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> from pipeline.core.puzzle import parse_puzzle
     >>> model = build_model(parse_puzzle("1......2........"))            # 4x4, two clues
     >>> with tempfile.TemporaryDirectory() as out:
     ...     _ = export_model(model, out, "csv")

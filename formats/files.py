@@ -8,7 +8,7 @@
   bytes are the gzip magic (whatever its name).
 * :func:`read_regular` reads a whole input (a solution file, a manifest) that must be a regular
   file of bounded size: a directory, FIFO or device is refused with a one-line
-  :class:`~pipeline.errors.FormatError` instead of blocking or reading without end.
+  :class:`~pipeline.core.errors.FormatError` instead of blocking or reading without end.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from pipeline.errors import FormatError
-from pipeline.manifest import MANIFEST_NAME, Manifest, manifest_from_json
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
 
 GZIP_MAGIC = b"\x1f\x8b"
 # What read_regular accepts by default: a 100x100 solution file lists 10^6 names (~30 MB); a
@@ -251,7 +251,7 @@ def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES)
     >>> read_regular("/dev/null")
     Traceback (most recent call last):
     ...
-    pipeline.errors.FormatError: /dev/null: is a device, not a regular file
+    pipeline.core.errors.FormatError: /dev/null: is a device, not a regular file
     """
     where = where or str(path)
     try:

@@ -38,12 +38,12 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.conventions import Convention
-from pipeline.errors import ConventionError, FormatError
-from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import ConventionError, FormatError
+from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
-from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import BLANK, Tokens, bytes_table, factorize_table, number_table
+from formats.base import Format, ModelData, atomic_open, open_binary, register
+from formats.text import BLANK, Tokens, bytes_table, factorize_table, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
@@ -68,7 +68,7 @@ for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!\"#$%
 def _term_table(convention, columns: np.ndarray) -> np.ndarray:
     """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, zero-padded (``[:, 3:]`` is the name).
 
-    The names are the convention's :meth:`~pipeline.conventions.Convention.name_table`. ``W``
+    The names are the convention's :meth:`~pipeline.core.conventions.Convention.name_table`. ``W``
     is the width of a name whose every index has as many digits as ``N``, so that the terms per
     wrapped line, which follow from the width, are those of the files written so far.
     """

@@ -35,12 +35,12 @@ import numpy as np
 import scipy.io as sio
 import scipy.sparse as sp
 
-from pipeline.build import build_model
-from pipeline.errors import FormatError, PipelineError
-from pipeline.manifest import manifest_from_dict, model_metadata
-from pipeline.puzzle import COMPACT_DIGITS
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.puzzle import COMPACT_DIGITS
 
-from .base import Format, ModelData, atomic_open, register
+from formats.base import Format, ModelData, atomic_open, register
 
 MAT_NAME = "model.mat"
 SCRIPT_NAME = "solve_sudoku.m"
@@ -267,7 +267,7 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
 def read(path) -> ModelData:
     """Read a ``model.mat`` (or a directory holding one) back into ModelData.
 
-    Row labels and column names are regenerated from ``meta`` through pipeline.conventions
+    Row labels and column names are regenerated from ``meta`` through pipeline.core.conventions
     (and the model rebuilt from the puzzle), since the .mat carries numbers only.
     """
     path = Path(path)

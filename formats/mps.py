@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.errors import FormatError
-from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
-from .base import Format, ModelData, atomic_open, open_binary, register
-from .text import BLANK, bytes_table, NameDictionary, Tokens, decimal_table, number_strings, word_width
+from formats.base import Format, ModelData, atomic_open, open_binary, register
+from formats.text import BLANK, bytes_table, NameDictionary, Tokens, decimal_table, number_strings, word_width
 
 STYLES = ("free", "fixed")
 OBJ_FREE, OBJ_FIXED = "obj", "OBJ"
@@ -130,7 +130,7 @@ def _short_names(prefix: bytes, count: int) -> np.ndarray:
 
 def _column_table(model) -> np.ndarray:
     """``model.col_names`` as an (n, width) byte table, left-aligned and blank-padded: the
-    convention's :meth:`~pipeline.conventions.Convention.name_table` with its zero padding made
+    convention's :meth:`~pipeline.core.conventions.Convention.name_table` with its zero padding made
     blanks (every name byte is above the blank, so a maximum does it in place)."""
     table = model.convention.name_table(model.columns)
     return np.maximum(table, _BLANK, out=table)

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.build import Model
-from pipeline.conventions import make_convention
-from pipeline.errors import FormatError
-from pipeline.manifest import COMMENT_TAG, model_metadata, parse_comment_line
+from pipeline.core.build import Model
+from pipeline.core.conventions import make_convention
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
-from .base import Format, ModelData, atomic_open, open_text, register
-from .cnf import render_tokens
+from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.cnf import render_tokens
 
 _CHUNK_NONZEROS = 1 << 20
 _TERM = re.compile(r"^([+-]?\d+)$")

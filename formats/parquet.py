@@ -10,7 +10,7 @@ Files of an export (``m x n`` solver view):
   (``i, j, k`` or ``I, J, p, q, n``, 1-based), ``position`` (0-based full position, the
   kept-column map for ``reduce``), ``lb``, ``ub``, ``integer``, ``cost``.
 
-Each file carries the manifest (:func:`pipeline.manifest.model_metadata`, JSON) in its Arrow
+Each file carries the manifest (:func:`pipeline.core.manifest.model_metadata`, JSON) in its Arrow
 schema metadata under ``b"sudoku_pipeline"``. Only plain types (int32/int64, double, string,
 bool) and snappy compression are used, so that MATLAB's ``parquetread`` reads the files too.
 """
@@ -25,12 +25,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
-from pipeline.build import build_model
-from pipeline.errors import FormatError, PipelineError
-from pipeline.manifest import manifest_from_dict, model_metadata
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.manifest import manifest_from_dict, model_metadata
 
-from .base import Format, ModelData, register
-from .files import atomic_path
+from formats.base import Format, ModelData, register
+from formats.files import atomic_path
 
 META_KEY = b"sudoku_pipeline"
 COMPRESSION = "snappy"  # pyarrow's default, and readable by every consumer we target

@@ -9,8 +9,8 @@ One implementation each (no Python loop per value):
 * :class:`Tokens` -- the one tokeniser of the text readers (MPS, LP): whitespace-separated
   tokens of a byte buffer as offsets, their fixed-width windows, 64-bit keys and numbers;
 * :func:`factorize_table` -- rows of a byte table -> codes by first appearance and the
-  distinct rows (hashed with :func:`~pipeline.names.name_hash`, every match verified);
-* :func:`~pipeline.conventions.decimal_table` and :class:`~pipeline.names.NameDictionary` are
+  distinct rows (hashed with :func:`~pipeline.core.names.name_hash`, every match verified);
+* :func:`~pipeline.core.conventions.decimal_table` and :class:`~pipeline.core.names.NameDictionary` are
   core's, re-exported here so formats use the single implementation.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from pipeline.conventions import decimal_table
-from pipeline.errors import FormatError
-from pipeline.names import NameDictionary, as_bytes, name_hash, word_width
+from pipeline.core.conventions import decimal_table
+from pipeline.core.errors import FormatError
+from pipeline.core.names import NameDictionary, as_bytes, name_hash, word_width
 
 __all__ = ["BLANK", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
            "digits_table", "factorize_table", "number_strings", "number_table", "word_width"]
@@ -267,7 +267,7 @@ class Tokens:
 
     def words(self, idx: np.ndarray, width: int) -> np.ndarray:
         """Tokens as ``(n, width // 8)`` little-endian uint64 keys, zero past each end
-        (``width`` a multiple of 8): what :class:`~pipeline.names.NameDictionary` looks up."""
+        (``width`` a multiple of 8): what :class:`~pipeline.core.names.NameDictionary` looks up."""
         idx = np.asarray(idx, dtype=np.int64)
         out = self._windows(idx, width).view("<u8")
         length = self.lengths[idx]
@@ -330,7 +330,7 @@ def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     appearance, the distinct rows in that order).
 
     No Python object per row: the 8-byte words of each row are hashed
-    (:func:`~pipeline.names.name_hash`, as the name dictionary does) and ``pd.factorize``
+    (:func:`~pipeline.core.names.name_hash`, as the name dictionary does) and ``pd.factorize``
     numbers the hashes; the words are then compared with those of each code's first
     occurrence, so a hash collision can never merge two names (it falls back to exact keys).
     Rows wider than 64 bytes take the exact path directly (rare, slower).

@@ -4,10 +4,10 @@ Stages, one module each: ``puzzle`` (parse, validate) -> ``build`` (A, B, solver
 ``conventions`` index scheme) -> ``export`` (formats registry) / ``solve`` (HiGHS) ->
 ``importer`` + ``decode`` (file -> vector -> grid) -> ``verify``.
 """
-from .build import Model, build_model
-from .conventions import Convention
-from .errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError
-from .puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.core.build import Model, build_model
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
            "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle"]

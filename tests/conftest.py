@@ -225,9 +225,9 @@ def shuffled_sudoku(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
 @functools.lru_cache(maxsize=None)
 def _x_solution(h: int, w: int) -> np.ndarray | None:
     """A Sudoku-X solution with h x w boxes (found by HiGHS, checked by the oracle), or None."""
-    from pipeline.build import build_model
-    from pipeline.puzzle import Puzzle
-    from pipeline.solve import solve
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import Puzzle
+    from pipeline.solvers.highs import solve
 
     n = h * w
     result = solve(build_model(Puzzle(np.zeros((n, n), dtype=int), h, w, "x")))
@@ -293,7 +293,7 @@ def round_trip_puzzles() -> dict:
     """name -> Puzzle: default, 4x4, 6x6 (2x3 boxes), Latin square, and (with the data) jigsaw, X."""
     import pandas as pd
 
-    from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+    from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 
     out = {
         "default": parse_puzzle(DEFAULT_PUZZLE),

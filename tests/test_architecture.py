@@ -76,9 +76,9 @@ def test_known_lazy_imports_list_is_not_stale():
 
 def test_scanner_finds_a_function_level_import(tmp_path):
     # the scanner itself can fail: a nested import is seen
-    tree = ast.parse("def f():\n    from pipeline.build import build_model\n")
+    tree = ast.parse("def f():\n    from pipeline.core.build import build_model\n")
     func = tree.body[0]
-    assert [_project_module(n) for n in ast.walk(func) if isinstance(n, ast.ImportFrom)] == ["pipeline.build"]
+    assert [_project_module(n) for n in ast.walk(func) if isinstance(n, ast.ImportFrom)] == ["pipeline.core.build"]
 
 
 def test_architecture_doc_names_every_module():

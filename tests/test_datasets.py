@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 
 from oracles import PROJECT, SHARED_DATA_DIR, USING_SAMPLE, grid_of, is_valid_solution
-from pipeline.build import build_model
-from pipeline.puzzle import parse_puzzle
-from pipeline.solve import solve
-from pipeline.verify import verify_grid
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers.highs import solve
+from pipeline.core.verify import verify_grid
 
 
 def read_set(data_dir, name):

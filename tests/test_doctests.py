@@ -17,11 +17,11 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 # Public functions that must carry a numpydoc docstring with a runnable Examples section, as
 # "module:attribute" (the attribute may be re-exported; the doctest runs where it is defined).
 REQUIRED = [
-    "pipeline.puzzle:parse_puzzle",
-    "pipeline.build:build_model",
-    "pipeline.verify:verify_grid",
-    "pipeline.solve:solve",
-    "pipeline.solve:count_solutions",
+    "pipeline.core.puzzle:parse_puzzle",
+    "pipeline.core.build:build_model",
+    "pipeline.core.verify:verify_grid",
+    "pipeline.solvers.highs:solve",
+    "pipeline.solvers.highs:count_solutions",
     "formats:write_model",
     "formats:read_model",
     "formats.solutions:read_solution",

@@ -11,11 +11,11 @@ import scipy.sparse as sp
 import formats
 from formats.base import FORMATS, Format, ModelData, atomic_open, register
 from pipeline import build_model, parse_puzzle
-from pipeline.errors import FormatError, PuzzleError
-from pipeline.manifest import model_metadata
+from pipeline.core.errors import FormatError, PuzzleError
+from pipeline.core.manifest import model_metadata
 from pipeline.solvers import SOLVERS, Solver, SolveResult, get_solver, register_solver
-from pipeline.variants import VARIANT_TABLE, Family, Variant, register_variant, unregister_variant
-from pipeline.verify import verify_grid
+from pipeline.core.variants import VARIANT_TABLE, Family, Variant, register_variant, unregister_variant
+from pipeline.core.verify import verify_grid
 
 SEED = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
 
@@ -65,7 +65,7 @@ def test_recipe_add_a_model_format(json_coo_format, tmp_path, clues):
 def _scipy_milp_solve(model, *, time_limit=None, **_):
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    from pipeline.decode import grid_from_vector
+    from pipeline.core.decode import grid_from_vector
 
     options = {"time_limit": time_limit} if time_limit else {}
     res = milp(model.cost, integrality=np.ones(model.n_cols), bounds=Bounds(model.lb, model.ub),
@@ -122,7 +122,7 @@ def test_recipe_add_a_variant(windoku):
     assert "window_4_9" in set(model.row_labels)
     result = get_solver("highs").solve(model) if "highs" in SOLVERS else None
     if result is None:
-        from pipeline.solve import solve
+        from pipeline.solvers.highs import solve
 
         result = solve(model)
     grid = result.grid

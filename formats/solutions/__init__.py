@@ -10,7 +10,7 @@ answer onto all ``N^3`` positions of the manifest's convention:
 * positional files (GLPK ``-w``, HiGHS old raw, one-value-per-entry CSV vectors) are over the
   export's columns; for ``reduce`` exports they are expanded through the kept-column map and
   the clue variables are set to 1;
-* MATLAB ``sudoku.csv`` grids go through :func:`pipeline.decode.vector_from_grid`.
+* MATLAB ``sudoku.csv`` grids go through :func:`pipeline.core.decode.vector_from_grid`.
 
 Whether an absent variable means 0 is the FORMAT's rule, not a guess: SCIP, CBC (default
 ``printingOptions normal``), HiGHS sparse, MIPLIB ``=obj=`` files and CPLEX files written at
@@ -22,31 +22,31 @@ New solvers plug in with :func:`register_solution_format`; ``SOLUTION_FORMATS`` 
 The package holds one module per solver family, each registering its readers on import; the
 import order below is the detection order (specific signatures first, generic name/value and
 CSV readers last). Mapping names/positions onto the convention is core:
-:func:`pipeline.decode.solution_vector`.
+:func:`pipeline.core.decode.solution_vector`.
 """
 # isort: skip_file
 from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.decode import solution_vector
-from pipeline.errors import FormatError
-from pipeline.manifest import Manifest, manifest_from_dict, model_metadata
+from pipeline.core.decode import solution_vector
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import Manifest, manifest_from_dict, model_metadata
 
-from ..files import load_manifest_file, read_regular_text
-from .base import (HEAD_CHARS, SOLUTION_FORMATS, RawSolution, SolutionFormat, SolutionVector,
+from formats.files import load_manifest_file, read_regular_text
+from formats.solutions.base import (HEAD_CHARS, SOLUTION_FORMATS, RawSolution, SolutionFormat, SolutionVector,
                    detect_solution_format, register_solution_format)
 # one module per solver family; importing registers its readers, in detection order
-from . import sat  # noqa: F401  (s/v lines, minisat, SCIP x<v>: the most specific signatures)
-from . import cplex  # noqa: F401
-from . import highs  # noqa: F401
-from . import glpk  # noqa: F401
-from . import cbc  # noqa: F401
-from . import scip  # noqa: F401
-from . import miplib  # noqa: F401
-from . import xpress  # noqa: F401
-from . import gurobi  # noqa: F401  (any 'name value' list: after the specific ones)
-from . import tables  # noqa: F401  (numeric CSV grid / vector: last)
+from formats.solutions import sat  # noqa: F401  (s/v lines, minisat, SCIP x<v>: the most specific signatures)
+from formats.solutions import cplex  # noqa: F401
+from formats.solutions import highs  # noqa: F401
+from formats.solutions import glpk  # noqa: F401
+from formats.solutions import cbc  # noqa: F401
+from formats.solutions import scip  # noqa: F401
+from formats.solutions import miplib  # noqa: F401
+from formats.solutions import xpress  # noqa: F401
+from formats.solutions import gurobi  # noqa: F401  (any 'name value' list: after the specific ones)
+from formats.solutions import tables  # noqa: F401  (numeric CSV grid / vector: last)
 
 
 def _as_manifest(manifest):
@@ -89,8 +89,8 @@ def read_solution(path, manifest=None, format: str | None = None) -> SolutionVec
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from pipeline.build import build_model
-    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> from pipeline.core.puzzle import parse_puzzle
     >>> model = build_model(parse_puzzle("1......2........"))     # 4x4, ijk/F, two clues
     >>> with tempfile.TemporaryDirectory() as out:
     ...     answer = pathlib.Path(out, "answer.txt")
@@ -98,7 +98,7 @@ def read_solution(path, manifest=None, format: str | None = None) -> SolutionVec
     ...     read_solution(answer, model)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pipeline.errors.NoSolutionReported: .../answer.txt: solver reports infeasible (status: UNSATISFIABLE)
+    pipeline.core.errors.NoSolutionReported: .../answer.txt: solver reports infeasible (status: UNSATISFIABLE)
     >>> with tempfile.TemporaryDirectory() as out:
     ...     answer = pathlib.Path(out, "sudoku.csv")
     ...     _ = answer.write_text("1,2,3,4\\n3,4,1,2\\n2,1,4,3\\n4,3,2,1\\n")

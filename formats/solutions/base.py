@@ -8,9 +8,9 @@ from typing import Callable
 
 import numpy as np
 
-from pipeline.conventions import Convention
-from pipeline.decode import grid_from_vector
-from pipeline.errors import FormatError
+from pipeline.core.conventions import Convention
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import FormatError
 
 HEAD_CHARS = 1 << 16  # detection looks at the first 64 KiB only
 

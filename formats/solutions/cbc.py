@@ -8,10 +8,10 @@ import re
 
 import numpy as np
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines,
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines,
                      time_limit_reached, truncated)
 
 # "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import FormatError, NoSolutionReported
+from pipeline.core.errors import FormatError, NoSolutionReported
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|infinity|nan)"
 NUMBER_RE = re.compile(rf"^(?:{NUMBER})$", re.IGNORECASE)

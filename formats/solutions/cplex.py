@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import infeasible, parse_float, parse_floats, truncated
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import infeasible, parse_float, parse_floats, truncated
 
 
 def _detect_cplex(head: str) -> bool:

@@ -8,8 +8,8 @@ import re
 
 
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import NUMBER_RE, name_value_block, parse_float, split_lines
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import NUMBER_RE, name_value_block, parse_float, split_lines
 
 
 def _detect_gurobi(head: str) -> bool:

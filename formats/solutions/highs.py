@@ -8,10 +8,10 @@ import re
 
 import numpy as np
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import (first_nonblank, infeasible, name_value_block, no_solution, parse_float, parse_floats,
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import (first_nonblank, infeasible, name_value_block, no_solution, parse_float, parse_floats,
                      split_lines, truncated)
 
 # Model-status strings HiGHS writes (HighsModelStatus -> modelStatusToString).

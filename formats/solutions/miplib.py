@@ -4,10 +4,10 @@ Registered on import (see :mod:`formats.solutions` for the detection order).
 """
 from __future__ import annotations
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import first_nonblank, infeasible, name_value_block, parse_float, split_lines
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import first_nonblank, infeasible, name_value_block, parse_float, split_lines
 
 
 def _detect_miplib(head: str) -> bool:

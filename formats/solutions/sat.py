@@ -15,7 +15,7 @@ Literal ``v`` is variable ``v`` = convention position + 1 (``docs/conventions.md
 numbers beyond ``N^3`` are auxiliary variables of the at-most-one encoding and ignored. The
 parsed values go to the common mapping as ``numbered`` positions (only the export's columns
 are read; ``reduce`` clue variables are set to 1). ``UNSATISFIABLE`` raises
-:class:`~pipeline.errors.NoSolutionReported` with status ``infeasible``, ``UNKNOWN`` /
+:class:`~pipeline.core.errors.NoSolutionReported` with status ``infeasible``, ``UNKNOWN`` /
 ``INDETERMINATE`` / ``INDET`` with status ``time_limit``.
 """
 from __future__ import annotations
@@ -24,10 +24,10 @@ import re
 
 import numpy as np
 
-from pipeline.errors import FormatError, NoSolutionReported
+from pipeline.core.errors import FormatError, NoSolutionReported
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import parse_float
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import parse_float
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import first_nonblank, infeasible, name_value_block, no_solution, parse_float, split_lines, truncated
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import first_nonblank, infeasible, name_value_block, no_solution, parse_float, split_lines, truncated
 
 
 def _detect_scip(head: str) -> bool:

@@ -8,10 +8,10 @@ import re
 
 import numpy as np
 
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import NUMBER_RE, parse_floats, split_lines, truncated
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, truncated
 
 
 _SEP = re.compile(r"[,;\s]+")

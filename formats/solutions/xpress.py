@@ -8,8 +8,8 @@ import re
 
 
 
-from .base import RawSolution, SolutionFormat, register_solution_format
-from .common import first_nonblank, name_value_rows, split_lines, truncated
+from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
+from formats.solutions.common import first_nonblank, name_value_rows, split_lines, truncated
 
 
 _SLX_C = re.compile(r"^\s*C\s+\S+\s+\S+\s*$")

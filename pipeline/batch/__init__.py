@@ -28,17 +28,17 @@ Modules, each one job:
 
 The ``batch`` subcommand's parser lives in :mod:`pipeline.cli` like every other subcommand.
 """
-from .config import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
+from pipeline.batch.config import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
                      MAX_WORKERS, PROGRESS_MODES, RETRY_STATUSES, BatchConfig, BatchConfigError, SolveOptions,
                      check_config)
-from .highs_shape import BoundChanges, ShapeSolver, solver_for
-from .kernels import MAX_BITS_N, clue_conflicts, grid_strings, propagate, verify_solutions
-from .output import (INDEX_WIDTH, LOCK, MANIFEST, PART_PREFIX, SUCCESS, BatchOutputError, existing_indices,
+from pipeline.batch.highs_shape import BoundChanges, ShapeSolver, solver_for
+from pipeline.batch.kernels import MAX_BITS_N, clue_conflicts, grid_strings, propagate, verify_solutions
+from pipeline.batch.output import (INDEX_WIDTH, LOCK, MANIFEST, PART_PREFIX, SUCCESS, BatchOutputError, existing_indices,
                      part_path, result_schema, write_part)
-from .progress import Progress
-from .records import detect_input_format, read_records, record_hashes, records_fingerprint
-from .run import SOLVER_CALL, BatchSummary, ChunkPlanner, run_batch, run_config
-from .worker import CPU_KEY, RESULT_COLUMNS, Shape, parse_record, solve_records
+from pipeline.batch.progress import Progress
+from pipeline.batch.records import detect_input_format, read_records, record_hashes, records_fingerprint
+from pipeline.batch.run import SOLVER_CALL, BatchSummary, ChunkPlanner, run_batch, run_config
+from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, Shape, parse_record, solve_records
 
 __all__ = [
     "BATCH_SOLVERS", "DEFAULT_HIGHS_OPTIONS", "ENGINES", "INPUT_FORMATS", "MAX_CHUNK_SIZE", "MAX_COUNT",

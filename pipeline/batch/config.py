@@ -15,12 +15,12 @@ import highspy
 
 from formats.cnf import AMO_ENCODINGS
 
-from ..errors import PipelineError
-from ..parse import parse_box
-from ..solvers import get_solver
-from ..solvers.highs import new_highs
-from ..solvers.sat import sat_backends
-from ..variants import VARIANTS
+from pipeline.core.errors import PipelineError
+from pipeline.core.parse import parse_box
+from pipeline.solvers import get_solver
+from pipeline.solvers.highs import new_highs
+from pipeline.solvers.sat import sat_backends
+from pipeline.core.variants import VARIANTS
 
 ENGINES = ("processes", "dask")
 BATCH_SOLVERS = ("highs", "sat", "cpsat")

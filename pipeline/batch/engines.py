@@ -18,9 +18,9 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import SimpleNamespace
 
-from ..errors import PipelineError
-from .output import release_inherited_locks
-from .progress import init_worker
+from pipeline.core.errors import PipelineError
+from pipeline.batch.output import release_inherited_locks
+from pipeline.batch.progress import init_worker
 
 __all__ = ["InProcess", "Processes", "Dask", "make_engine"]
 

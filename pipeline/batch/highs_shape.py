@@ -16,15 +16,15 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ..build import build_model
-from ..decode import INTEGRALITY_TOL
-from ..errors import SolveError
-from ..puzzle import Puzzle
-from ..solvers.highs import count_with_cuts, highs_for, run_once
-from .config import SolveOptions
-from .kernels import MAX_BITS_N, propagate, shape_key
-from .progress import stopped, tick
-from .text import one_line
+from pipeline.core.build import build_model
+from pipeline.core.decode import INTEGRALITY_TOL
+from pipeline.core.errors import SolveError
+from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.kernels import MAX_BITS_N, propagate, shape_key
+from pipeline.batch.progress import stopped, tick
+from pipeline.batch.text import one_line
 
 __all__ = ["ShapeSolver", "BoundChanges", "solver_for", "solve_shape_highs"]
 

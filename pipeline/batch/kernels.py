@@ -1,9 +1,9 @@
 """Vectorised steps over many puzzles of one shape: parsing, propagation, verification, rendering.
 
 At 81x9 numpy's per-call cost would rival a solver's time per puzzle, so each step works on a
-whole chunk at once. Rule checks are core's (:func:`pipeline.verify.rule_conflicts`,
-:func:`pipeline.verify.verify_solutions`) and compact-line decoding is
-:func:`pipeline.parse.compact_values`; only candidate propagation is batch's own.
+whole chunk at once. Rule checks are core's (:func:`pipeline.core.verify.rule_conflicts`,
+:func:`pipeline.core.verify.verify_solutions`) and compact-line decoding is
+:func:`pipeline.core.parse.compact_values`; only candidate propagation is batch's own.
 """
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import re
 
 import numpy as np
 
-from ..errors import PipelineError
-from ..parse import COMPACT_DIGITS, compact_values
-from ..puzzle import Puzzle, grid_to_string
-from ..verify import rule_conflicts, verify_grid
-from ..verify import verify_solutions as verify_flat_solutions
+from pipeline.core.errors import PipelineError
+from pipeline.core.parse import COMPACT_DIGITS, compact_values
+from pipeline.core.puzzle import Puzzle, grid_to_string
+from pipeline.core.verify import rule_conflicts, verify_grid
+from pipeline.core.verify import verify_solutions as verify_flat_solutions
 
 __all__ = ["MAX_BITS_N", "clue_conflicts", "verify_solutions", "propagate", "grid_strings", "fast_grids",
            "shape_key", "with_clues"]

@@ -22,9 +22,9 @@ import pyarrow.parquet as pq
 
 from formats.files import atomic_open
 
-from ..errors import PipelineError
-from .text import one_line
-from .worker import RESULT_COLUMNS
+from pipeline.core.errors import PipelineError
+from pipeline.batch.text import one_line
+from pipeline.batch.worker import RESULT_COLUMNS
 
 __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "BatchOutputError",
            "result_schema", "part_path", "write_part", "write_rows", "consecutive_runs", "existing_indices",

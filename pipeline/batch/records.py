@@ -15,8 +15,8 @@ import pandas as pd
 
 from formats.files import open_text
 
-from ..errors import PipelineError
-from .text import one_line
+from pipeline.core.errors import PipelineError
+from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
 

@@ -19,15 +19,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import PipelineError
-from .config import BatchConfig
-from .engines import Dask, InProcess, make_engine
-from .output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
+from pipeline.core.errors import PipelineError
+from pipeline.batch.config import BatchConfig
+from pipeline.batch.engines import Dask, InProcess, make_engine
+from pipeline.batch.output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
                      read_part_rows, refuse_foreign, touch_success, write_manifest, write_part, write_rows)
-from .output import existing_indices as checked_indices
-from .progress import Progress
-from .records import read_records, record_hashes, records_fingerprint
-from .worker import CPU_KEY, RESULT_COLUMNS, STOPPED_KEY, solve_records
+from pipeline.batch.output import existing_indices as checked_indices
+from pipeline.batch.progress import Progress
+from pipeline.batch.records import read_records, record_hashes, records_fingerprint
+from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, STOPPED_KEY, solve_records
 
 __all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config", "SOLVER_CALL"]
 

@@ -8,15 +8,15 @@ import numpy as np
 
 from formats.cnf import DEFAULT_AMO
 
-from ..build import build_model
-from ..puzzle import Puzzle
-from ..solvers import get_solver
-from ..solvers.sat import SatEngine
-from ..solvers.sat import engine_for as sat_engine_for
-from .config import SolveOptions
-from .kernels import MAX_BITS_N, propagate, with_clues
-from .progress import stopped, tick
-from .text import one_line
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import Puzzle
+from pipeline.solvers import get_solver
+from pipeline.solvers.sat import SatEngine
+from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.kernels import MAX_BITS_N, propagate, with_clues
+from pipeline.batch.progress import stopped, tick
+from pipeline.batch.text import one_line
 
 __all__ = ["solve_shape_sat", "solve_shape_each"]
 

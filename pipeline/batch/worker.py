@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PipelineError, PuzzleError
-from ..parse import COMPACT_DIGITS, default_box, parse_box
-from ..puzzle import Puzzle, parse_puzzle
-from ..variants import VARIANT_TABLE, get_variant
-from ..verify import verify_grid
-from .config import SolveOptions
-from .highs_shape import solve_shape_highs
-from .kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
+from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.parse import COMPACT_DIGITS, default_box, parse_box
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.variants import VARIANT_TABLE, get_variant
+from pipeline.core.verify import verify_grid
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.highs_shape import solve_shape_highs
+from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
-from .progress import flush_ticks, stopped
-from .sat_shape import solve_shape_each, solve_shape_sat
-from .text import one_line
+from pipeline.batch.progress import flush_ticks, stopped
+from pipeline.batch.sat_shape import solve_shape_each, solve_shape_sat
+from pipeline.batch.text import one_line
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 

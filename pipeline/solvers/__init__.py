@@ -3,13 +3,13 @@
 Importing this package registers every built-in entry; optional engines register themselves
 too and report through ``available()`` when their dependency is missing.
 """
-from .base import SOLVERS, STATUSES, CountResult, Solver, SolveResult, get_solver, register_solver, solver_names
+from pipeline.solvers.base import SOLVERS, STATUSES, CountResult, Solver, SolveResult, get_solver, register_solver, solver_names
 
 __all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "get_solver", "register_solver",
            "solver_names"]
 # isort: skip_file  (import order is the registry's order: the CLI lists solvers in it)
-from . import highs  # noqa: F401,E402  (HiGHS in process)
-from . import external  # noqa: F401,E402  (SCIP, CBC, GLPK, Octave on the exported MIP files)
-from . import sat  # noqa: F401,E402  (SAT engine in process)
-from . import sat_external  # noqa: F401,E402  (SAT/PB solvers on CNF/OPB files)
-from . import cpsat  # noqa: F401,E402  (OR-Tools CP-SAT)
+from pipeline.solvers import highs  # noqa: F401,E402  (HiGHS in process)
+from pipeline.solvers import external  # noqa: F401,E402  (SCIP, CBC, GLPK, Octave on the exported MIP files)
+from pipeline.solvers import sat  # noqa: F401,E402  (SAT engine in process)
+from pipeline.solvers import sat_external  # noqa: F401,E402  (SAT/PB solvers on CNF/OPB files)
+from pipeline.solvers import cpsat  # noqa: F401,E402  (OR-Tools CP-SAT)

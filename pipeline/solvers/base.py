@@ -1,6 +1,6 @@
 """The solver registry: one :class:`Solver` entry per engine, looked up by name.
 
-An entry says what the engine reads (the in-process :class:`~pipeline.build.Model`, or which
+An entry says what the engine reads (the in-process :class:`~pipeline.core.build.Model`, or which
 exported file formats), whether it can run here (``available()`` returns ``None`` or the
 reason it cannot, with the install hint), how it solves with a time limit, how it counts
 solutions (if it can), and which native solution file it leaves. The CLI's ``--solver``
@@ -17,7 +17,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..errors import SolveError
+from pipeline.core.errors import SolveError
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -146,7 +146,7 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
     >>> get_solver("nosuch")
     Traceback (most recent call last):
         ...
-    pipeline.errors.SolveError: solver: unknown solver 'nosuch'; expected one of highs, ...
+    pipeline.core.errors.SolveError: solver: unknown solver 'nosuch'; expected one of highs, ...
     """
     solver = SOLVERS.get(name)
     if solver is None:

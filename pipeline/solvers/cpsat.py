@@ -11,11 +11,11 @@ import time
 
 import numpy as np
 
-from pipeline.build import Model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import SolveError
+from pipeline.core.build import Model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import SolveError
 
-from .base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
 

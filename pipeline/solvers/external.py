@@ -18,11 +18,11 @@ import numpy as np
 
 from formats.directory import export_model, import_solution
 
-from ..build import Model, build_model
-from ..errors import NoSolutionReported, SolveError
-from ..puzzle import Puzzle
-from .base import Solver, SolveResult, register_solver
-from .highs import solve as solve_highs
+from pipeline.core.build import Model, build_model
+from pipeline.core.errors import NoSolutionReported, SolveError
+from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.base import Solver, SolveResult, register_solver
+from pipeline.solvers.highs import solve as solve_highs
 
 MIP_SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")  # run through MIP files (and HiGHS in process)
 

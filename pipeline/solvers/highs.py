@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ..build import Model
-from ..decode import INTEGRALITY_TOL, grid_from_vector
-from ..errors import SolveError
-from .base import CountResult, Solver, SolveResult, register_solver
+from pipeline.core.build import Model
+from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
+from pipeline.core.errors import SolveError
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 # HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
 FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
@@ -155,7 +155,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     Parameters
     ----------
     model : Model
-        Any convention and clue encoding (:func:`pipeline.build.build_model`).
+        Any convention and clue encoding (:func:`pipeline.core.build.build_model`).
     time_limit : float, optional
         Seconds HiGHS may run (its ``time_limit`` option); default no limit.
     threads : int, optional
@@ -168,7 +168,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     SolveResult
         ``status`` is ``optimal`` (``grid`` holds the decoded solution), ``infeasible``,
         ``time_limit``, ``interrupted``, ``memory_limit``, ``no_solution`` or ``non_integral``
-        (a point whose fractional part exceeds :data:`pipeline.decode.INTEGRALITY_TOL`);
+        (a point whose fractional part exceeds :data:`pipeline.core.decode.INTEGRALITY_TOL`);
         ``x`` is over the solver view's columns.
 
     Raises

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from formats.cnf import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
-from pipeline.build import Model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import SolveError
+from pipeline.core.build import Model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import SolveError
 
-from .base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 DEFAULT_BACKEND = "cadical153"
 #: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
@@ -106,8 +106,8 @@ class SatEngine:
 
     Examples
     --------
-    >>> from pipeline.build import build_model
-    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> from pipeline.core.puzzle import parse_puzzle
     >>> model = build_model(parse_puzzle("1..." "..1." ".1.." "...1", box="2x2"))
     >>> engine = SatEngine(model)
     >>> engine.solve(model).status, engine.count(model, 1000).count
@@ -357,8 +357,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
 
     Examples
     --------
-    >>> from pipeline.build import build_model
-    >>> from pipeline.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> from pipeline.core.puzzle import parse_puzzle
     >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
     288
     """

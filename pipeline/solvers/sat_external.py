@@ -22,11 +22,11 @@ from pathlib import Path
 
 from formats import cnf, opb
 from formats.solutions import read_solution
-from pipeline.build import Model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import NoSolutionReported, SolveError
+from pipeline.core.build import Model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import NoSolutionReported, SolveError
 
-from .base import Solver, SolveResult, register_solver
+from pipeline.solvers.base import Solver, SolveResult, register_solver
 
 SAT4J_JARS = {"cnf": Path("/usr/share/java/org.ow2.sat4j.core.jar"),
               "opb": Path("/usr/share/java/org.ow2.sat4j.pb.jar")}

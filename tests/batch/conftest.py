@@ -6,8 +6,8 @@ import pytest
 from batch_helpers import DUPLICATE, WRONG_LENGTH, lines, read, refs
 
 from pipeline.batch import run_batch
-from pipeline.errors import PuzzleError
-from pipeline.puzzle import parse_puzzle
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import parse_puzzle
 
 
 @pytest.fixture(scope="module")

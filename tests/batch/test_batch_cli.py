@@ -13,7 +13,7 @@ from batch_helpers import MIXED
 
 from oracles import PROJECT
 from pipeline.batch import MAX_WORKERS
-from pipeline.cli import main
+from pipeline.cli.main import main
 
 
 def test_cli_errors_and_log_lines(sample, tmp_path, capsys):

@@ -6,7 +6,7 @@ import numpy as np
 from oracles import shuffled_sudoku
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.highs_shape import ShapeSolver
-from pipeline.puzzle import Puzzle
+from pipeline.core.puzzle import Puzzle
 
 
 def test_decode_flags_fractional_and_ambiguous_vectors():

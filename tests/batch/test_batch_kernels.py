@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from oracles import shuffled_sudoku
 from pipeline.batch import kernels
-from pipeline.errors import PuzzleError
-from pipeline.puzzle import Puzzle, parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.verify import verify_grid
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
 

@@ -12,7 +12,7 @@ from batch_helpers import MIXED, parts
 from pipeline.batch import run_batch
 from pipeline.batch.output import METADATA_KEY, existing_indices
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
-from pipeline.errors import PipelineError
+from pipeline.core.errors import PipelineError
 
 OTHER = [MIXED[0].replace("4", ".", 1), MIXED[1], MIXED[0], MIXED[3]]   # a different record 0
 

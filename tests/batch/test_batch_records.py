@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.batch.records import detect_input_format, read_records, record_hashes, records_fingerprint
-from pipeline.errors import PipelineError
+from pipeline.core.errors import PipelineError
 
 
 def test_every_input_form_gives_the_same_records(tmp_path):

@@ -23,9 +23,9 @@ from batch_helpers import WRONG_LENGTH, check_expected, lines, parts, read, refs
 
 from oracles import PROJECT, grid_of, is_valid_solution
 from pipeline.batch import DEFAULT_HIGHS_OPTIONS, LOCK, MANIFEST, SUCCESS, run_batch
-from pipeline.errors import PipelineError
-from pipeline.puzzle import parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
 
 
 def test_batch_order_status_and_answers(full_run, sample):

@@ -10,9 +10,9 @@ from batch_helpers import MIXED
 
 from oracles import PROJECT
 from pipeline.batch import run_batch
-from pipeline.errors import PipelineError
-from pipeline.puzzle import parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
 
 @pytest.mark.parametrize("solver", ["sat", "cpsat"])
 @pytest.mark.parametrize("propagate", [True, False])

@@ -14,13 +14,13 @@ from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
 
 from formats import cnf
 from formats.base import FORMATS, ModelData, format_for, read_model, write_model
-from pipeline.build import build_model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import FormatError
-from pipeline.export import export_model, exporting_formats
-from pipeline.manifest import model_metadata
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.build import build_model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import FormatError
+from formats.directory import export_model, exporting_formats
+from pipeline.core.manifest import model_metadata
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.core.verify import verify_grid
 
 card = pytest.importorskip("pysat.card", reason="python-sat (the 'sat' extra) is not installed")
 solvers = pytest.importorskip("pysat.solvers")

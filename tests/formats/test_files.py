@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from formats.files import atomic_open, atomic_path, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
-from pipeline.errors import FormatError
+from pipeline.core.errors import FormatError
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from formats import format_for, lp
 from formats.base import ModelData
-from pipeline.build import build_model
-from pipeline.errors import FormatError
-from pipeline.manifest import comment_line, parse_comment_line
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import comment_line, parse_comment_line
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers.highs import new_highs
 
 
@@ -208,7 +208,7 @@ def test_gzip_registry_and_export(tmp_path):
 
 
 def test_names_match_convention():
-    # the names themselves are Convention.name_table's (tests/test_conventions.py checks them
+    # the names themselves are Convention.name_table's (tests/core/test_conventions.py checks them
     # against CONVENTIONS.md); here the writer's " + name" terms
     for name, scheme, order, clues in CASES[::5]:
         m = _model(name, scheme, order, clues)

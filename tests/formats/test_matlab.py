@@ -15,11 +15,11 @@ import formats.csv as csv_format
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
-from pipeline.build import build_model
-from pipeline.decode import vector_from_grid
-from pipeline.errors import FormatError
-from pipeline.puzzle import parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.build import build_model
+from pipeline.core.decode import vector_from_grid
+from pipeline.core.errors import FormatError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
 
 DATA = SETS_DIR
 PUZZLES = round_trip_puzzles()
@@ -197,7 +197,7 @@ OCTAVE_CASES = _octave_cases()
 
 def _octave_puzzle(name):
     if name == "16x16":
-        # letters A.. are 10.. in the compact alphabet of pipeline.puzzle
+        # letters A.. are 10.. in the compact alphabet of pipeline.core.puzzle
         return parse_puzzle((DATA / "16x16_classic.txt").read_text().splitlines()[0])
     if name == "16x16_x":
         return parse_puzzle((DATA / "16x16_x.txt").read_text().splitlines()[0], variant="x")

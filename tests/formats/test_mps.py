@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 import formats.mps as mps
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import FOUR, SETS_DIR, SIX, assert_same_model_data, round_trip_cases, round_trip_puzzles
-from pipeline.build import build_model
-from pipeline.decode import grid_from_vector
-from pipeline.errors import FormatError
-from pipeline.manifest import COMMENT_TAG, comment_line, parse_comment_line
-from pipeline.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.build import build_model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
+from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.core.verify import verify_grid
 from pipeline.solvers.highs import new_highs
 
 DATA = SETS_DIR
@@ -293,7 +293,7 @@ def test_long_metadata_is_split_for_cbc(tmp_path):
 
 
 def test_column_names_match_the_convention():
-    # the names themselves are Convention.name_table's (tests/test_conventions.py checks them
+    # the names themselves are Convention.name_table's (tests/core/test_conventions.py checks them
     # against CONVENTIONS.md); here the free writer's blank-padded columns, reduced ones too
     for puzzle, scheme, clues in ((parse_puzzle("." * 144, box="3x4"), "block", "rows"),
                                   (parse_puzzle("." * 10000), "ijk", "rows"),

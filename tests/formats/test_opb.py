@@ -10,11 +10,11 @@ from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
 from formats import opb
 from formats.base import ModelData, format_for
 from formats.solutions import read_solution
-from pipeline.build import build_model
-from pipeline.errors import FormatError
-from pipeline.manifest import model_metadata
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
-from pipeline.verify import verify_grid
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import model_metadata
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.core.verify import verify_grid
 
 PUZZLES = round_trip_puzzles()
 CASES = round_trip_cases(PUZZLES)

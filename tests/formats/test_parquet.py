@@ -13,10 +13,10 @@ import pytest
 import formats.parquet as pqf
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
-from pipeline.build import build_model
-from pipeline.errors import FormatError
-from pipeline.manifest import model_metadata
-from pipeline.puzzle import parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import model_metadata
+from pipeline.core.puzzle import parse_puzzle
 
 DATA = SETS_DIR
 PUZZLES = round_trip_puzzles()

@@ -19,8 +19,8 @@ from formats.text import (
     number_strings,
     number_table,
 )
-from pipeline.conventions import Convention
-from pipeline.errors import FormatError
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import FormatError
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 

@@ -115,7 +115,7 @@ def _plain_mat(obj):
 def export_set(directory: Path) -> dict[str, dict[str, str]]:
     """Export every golden case under ``directory``; ``{case: {file name: digest}}``."""
     from pipeline import build_model, parse_puzzle
-    from pipeline.export import export_model
+    from formats.directory import export_model
 
     digests: dict[str, dict[str, str]] = {}
     for name, spec in PUZZLES.items():

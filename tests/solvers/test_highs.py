@@ -10,8 +10,8 @@ import pytest
 from oracles import PROJECT
 
 from pipeline.batch import run_batch
-from pipeline.build import build_model
-from pipeline.puzzle import parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers.highs import SPLIT_AT, count_with_cuts, highs_for, split_groups
 
 
@@ -115,7 +115,7 @@ def test_another_thread_count_in_the_same_process_still_solves():
     """HiGHS keeps one thread pool per process: an instance asking for another ``threads`` than
     the pool was started with is refused before solving. solve() (HiGHS's default threads) then
     run_batch(workers=1) (threads=1) in one session used to give every row status 'Not Set'."""
-    code = ("from pipeline.build import build_model; from pipeline.puzzle import parse_puzzle; "
+    code = ("from pipeline.core.build import build_model; from pipeline.core.puzzle import parse_puzzle; "
             "from pipeline.solvers.highs import highs_for, run_once; "
             "m = build_model(parse_puzzle('.' * 16, box='2x2')); "
             "print(run_once(highs_for(m))[0], run_once(highs_for(m, threads=1))[0], run_once(highs_for(m))[0])")

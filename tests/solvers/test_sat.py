@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
 
-from pipeline.build import build_model
-from pipeline.errors import SolveError
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.errors import SolveError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
-from pipeline.verify import verify_grid
+from pipeline.core.verify import verify_grid
 
 pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
 from pipeline.solvers import sat
@@ -139,10 +139,10 @@ CPSAT_SCRIPT = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from conftest import round_trip_cases, round_trip_puzzles
-from pipeline.build import build_model
-from pipeline.puzzle import parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import get_solver
-from pipeline.verify import verify_grid
+from pipeline.core.verify import verify_grid
 entry = get_solver("cpsat")
 puzzles = round_trip_puzzles()
 for name, scheme, order, enc in round_trip_cases(puzzles):

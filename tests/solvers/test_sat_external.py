@@ -8,10 +8,10 @@ from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
 
 from formats import cnf, opb
 from formats.solutions import read_solution
-from pipeline.build import build_model
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
-from pipeline.verify import verify_grid
+from pipeline.core.verify import verify_grid
 
 pytestmark = pytest.mark.interop
 EXTERNAL = ["minisat", "picosat", "cadical", "cryptominisat", "clasp", "minisat+", "sat4j"]

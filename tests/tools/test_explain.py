@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from oracles import DATA_DIR, PROJECT, data_missing_reason
-from pipeline.errors import PuzzleError
-from pipeline.explain import explain, fewest_removals, minimal_conflict
-from pipeline.generate import count_up_to, generate
-from pipeline.puzzle import Puzzle
+from pipeline.core.errors import PuzzleError
+from pipeline.tools.explain import explain, fewest_removals, minimal_conflict
+from pipeline.tools.generate import count_up_to, generate
+from pipeline.core.puzzle import Puzzle
 
 
 def only(p, clues):

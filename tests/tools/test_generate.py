@@ -12,12 +12,12 @@ from hypothesis import given, settings, strategies as st
 
 from oracles import PROJECT, is_valid_solution
 from pipeline.batch import read_records
-from pipeline.errors import PuzzleError
-from pipeline.generate import (SinglesChecker, count_up_to, generate, random_regions, removable_clues,
+from pipeline.core.errors import PuzzleError
+from pipeline.tools.generate import (SinglesChecker, count_up_to, generate, random_regions, removable_clues,
                                symmetry_orbits, transform_grid)
-from pipeline.puzzle import Puzzle, parse_puzzle
+from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.solvers.highs import count_solutions as highs_count
-from pipeline.build import build_model
+from pipeline.core.build import build_model
 
 SHAPES = [(None, 4, "classic"), ("2x3", None, "classic"), ("3x2", None, "classic"), (None, 9, "classic"),
           (None, 9, "x"), (None, 9, "jigsaw"), (None, 6, "jigsaw_x"), (None, 5, "latin"), ("2x4", None, "classic")]

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from oracles import DATA_DIR, PROJECT, data_missing_reason
-from pipeline.build import build_model
-from pipeline.generate import generate
-from pipeline.puzzle import parse_puzzle
-from pipeline.rate import DIFFICULTIES, TECHNIQUES, rate, replay
+from pipeline.core.build import build_model
+from pipeline.tools.generate import generate
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.tools.rate import DIFFICULTIES, TECHNIQUES, rate, replay
 from pipeline.solvers.highs import solve
 
 

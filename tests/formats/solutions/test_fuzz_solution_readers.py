@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from formats.mps import write as write_mps
 from formats.solutions import SOLUTION_FORMATS, SolutionVector, read_solution
-from pipeline.build import build_model
-from pipeline.errors import FormatError
-from pipeline.manifest import manifest_from_dict, model_metadata
-from pipeline.puzzle import parse_puzzle
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers.highs import new_highs
 
 MAX_EXAMPLES = 100

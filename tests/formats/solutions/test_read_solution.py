@@ -19,15 +19,15 @@ import pytest
 
 from formats.solutions import (SOLUTION_FORMATS, RawSolution, SolutionFormat, read_solution,
                                register_solution_format)
-from pipeline.build import build_model
-from pipeline.decode import vector_from_grid
-from pipeline.errors import FormatError
+from pipeline.core.build import build_model
+from pipeline.core.decode import vector_from_grid
+from pipeline.core.errors import FormatError
 from formats.directory import write_manifest
 from formats.files import load_manifest_file as load_manifest
-from pipeline.manifest import manifest_from_dict, model_metadata
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
-from pipeline.solve import solve
-from pipeline.verify import verify_grid
+from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.solvers.highs import solve
+from pipeline.core.verify import verify_grid
 from pipeline.solvers.highs import new_highs
 
 JIGSAW_REGIONS = "000111" "002111" "022233" "422333" "444553" "445555"
@@ -56,7 +56,7 @@ def write_mps(model, path: Path, style: str = "free") -> Path:
     if ours is not None:
         ours.write(model, path, style=style)
         return path
-    from pipeline.solve import highs_for
+    from pipeline.solvers.highs import highs_for
 
     h = highs_for(model)
     names = [f"C{j:07d}" for j in range(model.n_cols)] if style == "fixed" else model.col_names
@@ -217,7 +217,7 @@ def test_fixed_mps_short_names(tmp_path):
 @pytest.mark.interop
 def test_highs_default_names_are_short_names(tmp_path):
     """A model passed without names is written by HiGHS with names c0, c1, ...: 0-based columns."""
-    from pipeline.solve import highs_for
+    from pipeline.solvers.highs import highs_for
 
     puzzle = parse_puzzle("1...........3...", box="2x2")
     model = build_model(puzzle)
@@ -333,7 +333,7 @@ def test_infeasible_scip(infeasible):
     best = mps.parent / "inf_best.sol"
     m.writeBestSol(str(best))  # writes only "no solution available"
     expect_error(best, man, f"{best}: solver reports no solution (status: no solution available)")
-    # the interactive shell's `write solution` (and pipeline.interop) add the status line
+    # the interactive shell's `write solution` (and pipeline.solvers.external) add the status line
     shell = mps.parent / "inf_shell.sol"
     shell.write_text(f"solution status: {m.getStatus()}\nno solution available\n")
     expect_error(shell, man, f"{shell}: solver reports infeasible")

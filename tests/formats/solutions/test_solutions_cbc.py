@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from formats.solutions import read_solution
-from pipeline.build import build_model
-from pipeline.errors import NoSolutionReported
-from pipeline.manifest import manifest_from_dict, model_metadata
-from pipeline.puzzle import parse_puzzle
-from pipeline.solve import solve
+from pipeline.core.build import build_model
+from pipeline.core.errors import NoSolutionReported
+from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers.highs import solve
 
 
 @pytest.fixture(scope="module")

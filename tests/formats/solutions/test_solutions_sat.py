@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formats.solutions import read_solution
-from pipeline.build import build_model
-from pipeline.decode import vector_from_grid
-from pipeline.errors import FormatError, NoSolutionReported
-from pipeline.puzzle import DEFAULT_PUZZLE, parse_puzzle
-from pipeline.solve import solve
+from pipeline.core.build import build_model
+from pipeline.core.decode import vector_from_grid
+from pipeline.core.errors import FormatError, NoSolutionReported
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.solvers.highs import solve
 
 SOLVED_GRID = solve(build_model(parse_puzzle(DEFAULT_PUZZLE))).grid  # HiGHS: an independent engine
 

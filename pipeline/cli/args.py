@@ -1,0 +1,142 @@
+"""What every subcommand shares: puzzle and model options, range checks, grid printing.
+
+Subcommand modules (``pipeline/cli.py`` and the modules listed in its ``COMMAND_MODULES``) use
+these so that every command spells ``--box``, ``--scheme`` or ``--format`` the same way.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.solvers import SOLVERS
+from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
+
+import numpy as np
+
+from pipeline.core.build import CLUE_ENCODINGS, build_model
+from pipeline.core.conventions import ORDERS, SCHEMES
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_string, parse_puzzle
+
+
+#: Most threads a solver may be asked for: far above any core count this runs on, far below the
+#: thousands that made HiGHS abort (issue 11 item 9).
+MAX_THREADS = 256
+
+
+def check_ranges(args) -> None:
+    """Refuse out-of-range numeric options with one line (a solver would ignore or choke on them).
+
+    ``--time-limit`` must be a finite number of seconds above 0 (``nan`` and ``inf`` included
+    in the refusal), ``--threads`` an integer ``1..MAX_THREADS``, ``--size`` at least 1.
+    Options a subcommand does not have are skipped. (``--limit`` is checked by the counting
+    engines themselves, for API callers too.)
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Raises
+    ------
+    PipelineError
+        ``--OPTION: must be ..., found VALUE``.
+
+    Examples
+    --------
+    >>> check_ranges(argparse.Namespace(time_limit=float("nan")))
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PipelineError: --time-limit: must be a finite number of seconds greater than 0, found nan
+    >>> check_ranges(argparse.Namespace(threads=100000))
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PipelineError: --threads: must be from 1 to 256, found 100000
+    """
+    time_limit = getattr(args, "time_limit", None)
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise PipelineError(f"--time-limit: must be a finite number of seconds greater than 0, found {time_limit:g}")
+    threads = getattr(args, "threads", None)
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise PipelineError(f"--threads: must be from 1 to {MAX_THREADS}, found {threads}")
+    size = getattr(args, "size", None)
+    if size is not None and size < 1:
+        raise PipelineError(f"--size: must be at least 1, found {size}")
+
+
+# ---------------------------------------------------------------------------------------------
+# shared options
+# ---------------------------------------------------------------------------------------------
+def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
+    if positional:
+        p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
+                       help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
+                            "text/CSV file, an N-by-3 row,col,digit CSV, or '-' for stdin (default: the built-in "
+                            "seed puzzle, 9x9 with 23 clues)")
+    p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
+    p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
+    p.add_argument("--regions", metavar="IDS",
+                   help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
+    p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
+
+
+def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
+    """``--time-limit S`` and ``--threads K`` (checked by :func:`check_ranges`)."""
+    p.add_argument("--time-limit", type=float, metavar="S", help=f"{time_help}, finite and > 0 (default: none)")
+    p.add_argument("--threads", type=int, metavar="K",
+                   help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
+
+
+def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:
+    p.add_argument("--scheme", choices=SCHEMES, default="ijk", help="variable indexing (default ijk)")
+    p.add_argument("--order", choices=ORDERS, default=order_default,
+                   help=f"memory order: F (MATLAB, first index fastest) or C (NumPy) (default {order_default})")
+    p.add_argument("--clues", choices=CLUE_ENCODINGS, default=clues_default,
+                   help=f"clue encoding: rows ([A;B]), bounds (lb=1) or reduce (presolved) (default {clues_default})")
+
+
+def puzzle_from_args(args, source=None):
+    return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
+                        regions=args.regions, size=args.size)
+
+
+def model_from_args(args, puzzle=None):
+    return build_model(puzzle or puzzle_from_args(args), args.scheme, args.order, args.clues)
+
+
+def print_grid(grid, puzzle, fmt: str, extra: dict | None = None) -> None:
+    if fmt == "line":
+        print(grid_to_string(grid))
+    elif fmt == "json":
+        print(json.dumps({"grid": np.asarray(grid).tolist(), "line": grid_to_string(grid), **(extra or {})}))
+    else:
+        print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
+
+
+def engine_options(args) -> dict:
+    """Options every registry engine accepts (each ignores what it does not use)."""
+    return {"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
+            "workdir": getattr(args, "workdir", None), "sat_backend": getattr(args, "sat_backend", None),
+            "amo": getattr(args, "amo", None) or DEFAULT_AMO}
+
+
+def default_count_solver() -> str:
+    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS."""
+    return "sat" if SOLVERS["sat"].available() is None else "highs"
+
+
+NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
+
+
+def time_limit_words(args) -> str:
+    """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
+    return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
+
+
+def add_engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sat-backend", choices=sat_backends() or None, metavar="NAME",
+                   help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
+    p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                   help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "
+                        "else ladder)")

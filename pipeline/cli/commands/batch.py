@@ -1,0 +1,112 @@
+"""The ``batch`` subcommand."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from formats.cnf import AMO_ENCODINGS
+from pipeline.batch import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
+                            run_config)
+from pipeline.batch.text import one_line
+from pipeline.core.errors import PipelineError
+from pipeline.solvers.sat import DEFAULT_BACKEND
+
+
+def _highs_option(text: str):
+    """``KEY=VALUE`` for a HiGHS option: VALUE as bool, int, float or string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, found {text!r}")
+    low = value.lower()
+    if low in ("true", "false", "on", "off") and key != "presolve" and key != "parallel":
+        return key, low in ("true", "on")
+    for cast in (int, float):
+        try:
+            return key, cast(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def _status_list(text: str) -> tuple[str, ...]:
+    """``time_limit,error`` -> ``("time_limit", "error")`` (checked by BatchConfig)."""
+    return tuple(s.strip() for s in text.split(",") if s.strip())
+
+
+def add_command(subparsers) -> None:
+    """The ``batch`` subcommand: its arguments and :func:`run_batch_command`."""
+    p = subparsers.add_parser("batch", help="solve a collection of puzzles into Parquet (resumable, parallel)")
+    p.add_argument("input", help="puzzles: a text file (one per line), a CSV/TSV or a Parquet file "
+                                 "(column 'puzzle', optional 'regions' and 'variant')")
+    p.add_argument("output", help="output directory of Parquet parts (read it with pandas.read_parquet(OUT)); "
+                                  "rerun with the same OUT to resume")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes, 1 to 256 (default: all cores; 1 solves in this process)")
+    p.add_argument("--engine", choices=ENGINES, default="processes",
+                   help="processes (this machine) or dask (a cluster; LocalCluster without --scheduler) "
+                        "(default processes)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://host:8786 (implies --engine dask)")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help="puzzles per task and per part file (default: adaptive, about 1 s of work per chunk)")
+    p.add_argument("--count", type=int, default=0, metavar="K",
+                   help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="solver time limit per puzzle (default: none)")
+    p.add_argument("--solver", choices=BATCH_SOLVERS, default="highs",
+                   help="highs (one instance per shape, bounds per puzzle), sat (one incremental SAT solver per "
+                        "shape, clues as assumptions) or cpsat (default highs)")
+    p.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "
+                                                         f"(default {DEFAULT_BACKEND})")
+    p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                   help="at-most-one encoding for --solver sat (default auto)")
+    p.add_argument("--box", metavar="HxW", help="box shape of the records (default: the squarest for N)")
+    p.add_argument("--variant", help="variant of records without a 'variant' column (default classic)")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how to read INPUT (default auto: by file name)")
+    p.add_argument("--no-propagate", dest="propagate", action="store_false",
+                   help="hand the solver the clues only (no naked/hidden singles first)")
+    p.add_argument("--highs-option", action="append", type=_highs_option, default=[], metavar="KEY=VALUE",
+                   help="a HiGHS option for every solve (repeatable); defaults: "
+                        + ", ".join(f"{k}={v}" for k, v in DEFAULT_HIGHS_OPTIONS.items()))
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="stop after N new puzzles (resume later)")
+    p.add_argument("--overwrite", action="store_true", help="delete OUT's previous batch results first")
+    p.add_argument("--retry", type=_status_list, default=(), metavar="STATUSES",
+                   help="solve again the rows of an existing OUT with these statuses, e.g. time_limit,error "
+                        "(other options, such as a longer --time-limit, may differ from the first run; default: none)")
+    p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
+                   help="progress bar (terminal, needs tqdm), log lines, or nothing (default: auto)")
+    p.add_argument("--log-interval", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds between progress log lines (default 10)")
+    p.set_defaults(func=run_batch_command)
+
+
+def run_batch_command(args: argparse.Namespace) -> int:
+    """Run ``batch``. Exit codes: 0 done (or stopped by --limit), 2 unusable input, output or
+    options (naming the path or option), 1 a worker failed, 130 interrupted (rerun to resume)."""
+    config = BatchConfig(args.input, args.output, workers=args.workers, engine=args.engine,
+                         scheduler=args.scheduler, chunk_size=args.chunk_size, count=args.count,
+                         time_limit=args.time_limit, propagate=args.propagate, box=args.box,
+                         variant=args.variant, input_format=args.input_format, limit=args.limit,
+                         overwrite=args.overwrite, progress=args.progress, log_interval=args.log_interval,
+                         highs_options=dict(args.highs_option), solver=args.solver,
+                         sat_backend=args.sat_backend, amo=args.amo, retry=args.retry)
+    try:
+        summary = run_config(config)
+    except (PipelineError, OSError, KeyboardInterrupt):
+        raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
+    except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept
+        text = one_line(e)
+        print(f"error: batch: a worker failed ({type(e).__name__}: {text}); "
+              f"rerun the same command to resume", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{k} {v:,}" for k, v in summary.status_counts.items()) or "nothing new"
+    state = ("complete" if summary.complete and not summary.interrupted else
+             "interrupted; rerun the same command to resume" if summary.interrupted else
+             "partial; rerun the same command to continue")
+    retried = f" ({summary.retried:,} retried)" if summary.retried else ""
+    print(f"batch: {summary.solved_now:,} processed{retried} in {summary.elapsed:.1f}s "
+          f"({summary.puzzles_per_second:,.1f} puzzles/s; {100 * summary.overhead_fraction:.1f}% of worker time "
+          f"outside {summary.solver_call}); {summary.already_done:,} already done; {counts}; {state}: "
+          f"{summary.output}", file=sys.stderr)
+    return 130 if summary.interrupted else 0

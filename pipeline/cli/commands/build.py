@@ -1,0 +1,32 @@
+"""The ``build`` subcommand."""
+from __future__ import annotations
+
+import json
+
+from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+
+
+def cmd_build(args) -> int:
+    model = model_from_args(args)
+    summary = model.summary()
+    if args.json:
+        print(json.dumps({**summary, "convention": model.convention.describe(), "clue_encoding": model.clue_encoding}))
+        return 0
+    conv = model.convention
+    print(f"puzzle     {model.puzzle.variant} {conv.n}x{conv.n}, boxes {conv.h}x{conv.w}, {model.puzzle.n_clues} clues")
+    print(f"convention {conv.scheme}/{conv.order}, clues as {model.clue_encoding}")
+    print(f"rows       {summary['rows']}")
+    print(f"columns    {summary['columns']}" + (f" (of {summary['variables_total']})" if model.is_reduced else ""))
+    print(f"nonzeros   {summary['nonzeros']}")
+    for family, count in summary["families"].items():
+        print(f"  {family:<8} {count}")
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``build``."""
+    p = subparsers.add_parser("build", help="print the model's shape: rows, columns, nonzeros, rows per family")
+    add_puzzle_args(p)
+    add_model_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_build)

@@ -1,0 +1,62 @@
+"""The ``count`` subcommand."""
+from __future__ import annotations
+
+import json
+import sys
+
+from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, default_count_solver,
+                               engine_options, model_from_args, time_limit_words)
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import grid_to_string
+from pipeline.solvers import SOLVERS, get_solver
+
+
+def cmd_count(args) -> int:
+    """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
+    was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
+    says it, ``no solution: ...`` on stderr)."""
+    solver = get_solver(args.solver or default_count_solver(), need="count")
+    if args.limit < 1:
+        raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
+    options = engine_options(args)
+    options.pop("workdir")
+    result = solver.count(model_from_args(args), args.limit, **options)
+    count, status = result.count, result.status
+    complete = status == "complete"
+    stop = time_limit_words(args) if status == "time_limit" else status
+    if complete:
+        word = {0: "no solution", 1: "unique"}.get(count, "solutions")
+    elif status == "limit":
+        word = f"at least: stopped at --limit {args.limit}"
+    else:
+        word = f"at least: {stop}"
+    if args.format == "json":
+        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver.name,
+                          "unique": (count == 1) if complete or count > 1 else None,
+                          "seconds": round(result.seconds, 6), "time_limit": args.time_limit,
+                          **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
+    else:
+        print(f"{count} ({word})")
+        if args.list:
+            for g in result.grids:
+                print(grid_to_string(g))
+    if count == 0:
+        if not complete:
+            print(f"no solution: {stop} (count stopped before any solution)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``count``."""
+    p = subparsers.add_parser("count", help="count solutions up to a limit (SAT blocking clauses, or no-good cuts in HiGHS)")
+    add_puzzle_args(p)
+    add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
+    p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
+    add_limit_args(p, "overall time limit in seconds")
+    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
+                   help="counting engine (default: sat when python-sat is installed, else highs)")
+    add_engine_args(p)
+    p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
+    p.set_defaults(func=cmd_count)

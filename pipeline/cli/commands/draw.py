@@ -1,0 +1,54 @@
+"""The ``draw`` subcommand."""
+from __future__ import annotations
+
+import sys
+
+from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.core.build import build_model
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import parse_grid
+from pipeline.solvers.highs import solve
+from pipeline.tools.draw import _puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, write_figure
+
+
+def cmd_draw(args) -> int:
+    load_matplotlib("draw")  # the missing extra is named before any work is done
+    # standard input is read once here, so that its text also tells numbers from letters
+    source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
+    puzzle = puzzle_from_args(args, source)
+    symbols = args.symbols
+    if symbols == "auto":
+        symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
+    grid = None
+    if args.grid:
+        grid = parse_grid(args.grid, box=args.box)
+        if grid.shape != (puzzle.n, puzzle.n):
+            raise PipelineError(f"--grid {args.grid}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {puzzle.n}x{puzzle.n}")
+    elif args.solution:
+        result = solve(build_model(puzzle))
+        if result.grid is None:
+            raise PipelineError(f"--solution: the puzzle has no solution ({result.status})")
+        grid = result.grid
+    mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
+    fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
+    print(f"wrote {write_figure(fig, args.to)}")
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``draw``."""
+    p = subparsers.add_parser("draw", help="draw a puzzle (and a solution) to SVG/PNG/PDF")
+    add_puzzle_args(p)
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--solution", action="store_true", help="solve (HiGHS) and draw the filled-in digits")
+    source.add_argument("--grid", metavar="FILE", help="draw this (possibly wrong) filled-in grid")
+    p.add_argument("--candidates", action="store_true", help="pencil-mark candidates on empty cells")
+    p.add_argument("--highlight", action="append", metavar="SPEC",
+                   help="cells to shade: 'r1c2,r3c4', 'violations' (rule breaks and changed clues of --grid), "
+                        "'conflicts:r1c1=5 r2c2=7' (explain's conflicting clues, pasted), 'diff:GRIDFILE' "
+                        "(cells where it differs from --grid/--solution); repeatable")
+    p.add_argument("--symbols", choices=("auto", "numbers", "letters"), default="auto",
+                   help="digits above 9 as numbers or letters A..; default auto: as the input spells them "
+                        "(letters for the compact one-character-per-cell form)")
+    p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
+    p.set_defaults(func=cmd_draw)

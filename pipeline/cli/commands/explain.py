@@ -1,0 +1,24 @@
+"""The ``explain`` subcommand."""
+from __future__ import annotations
+
+import json
+
+from pipeline.cli.args import add_puzzle_args
+from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
+
+
+def cmd_explain(args) -> int:
+    kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size)
+    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
+    print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
+    return 1 if e.status in ("invalid", "infeasible") else 0
+
+
+def add_command(subparsers) -> None:
+    p = subparsers.add_parser("explain", help="why no solution / how solutions differ / unique with rating")
+    add_puzzle_args(p)
+    p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")
+    p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=DEFAULT_MAXSAT,
+                   help=f"method proving the fewest removals optimal (default {DEFAULT_MAXSAT}, by measurement)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
+    p.set_defaults(func=cmd_explain)

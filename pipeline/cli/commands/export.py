@@ -1,0 +1,86 @@
+"""The ``export`` subcommand."""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from formats.csv import DENSE_LIMIT
+from formats.directory import export_model
+from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+
+
+def cmd_export(args) -> int:
+    model = model_from_args(args)
+    written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
+                           amo=args.amo or DEFAULT_AMO)
+    out = Path(args.to)
+    conv = model.convention
+    print(f"exported {model.puzzle.variant} {conv.n}x{conv.n} ({model.n_rows} x {model.n_cols}, "
+          f"{model.nnz} nonzeros) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
+    for fmt, paths in written.items():
+        print(f"  {fmt:<9} " + " ".join(p.name for p in paths))
+    if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
+        print(f"  (dense Aeq.csv skipped: {model.n_rows * model.n_cols:,} entries > {DENSE_LIMIT:,}; "
+              "--dense always writes it)")
+    hint = None if args.quiet else matlab_hint(model, out, written)
+    if hint:
+        print(hint)
+    return 0
+
+
+def _matlab_string(path: Path) -> str:
+    """A MATLAB/Octave character-vector literal of ``path`` (quotes doubled)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def matlab_hint(model, out: Path, written: dict) -> str | None:
+    """How to solve the export in MATLAB/Octave and import the answer: every path it names is
+    one the export wrote or the printed MATLAB lines write (``OUT/sudoku.csv``, ``OUT/x.csv``).
+    None when the export holds neither the CSVs nor the MATLAB files."""
+    if "csv" not in written and "matlab" not in written:
+        return None
+    n = model.convention.n
+    q = _matlab_string
+    answer = out / "sudoku.csv"
+    lines = ["", "In MATLAB (or GNU Octave):"]
+    if "matlab" in written:
+        lines.append(f"  run({q(out / 'solve_sudoku.m')})   % intlinprog (glpk in Octave); writes {answer}")
+    if "csv" in written:
+        if "matlab" in written:
+            lines.append("  % or by hand, from the CSVs:")
+        lines += [
+            f"  Aeq = spconvert(load({q(out / 'Aeq_ijv.csv')}));  beq = load({q(out / 'beq.csv')});",
+            f"  lb = load({q(out / 'lb.csv')});  ub = load({q(out / 'ub.csv')});  f = load({q(out / 'f.csv')});",
+            "  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);",
+        ]
+        conv = model.convention
+        if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced:
+            lines += [f"  X = reshape(round(x), {n}, {n}, {n});  S = sum(X .* reshape(1:{n}, 1, 1, {n}), 3);",
+                      f"  writematrix(S, {q(answer)})"]
+        else:
+            # other conventions need a permute/expansion to make a grid; the vector itself imports
+            answer = out / "x.csv" if "matlab" not in written else answer
+            lines.append(f"  writematrix(round(x), {q(out / 'x.csv')})   % the solver's vector, "
+                         f"in this export's {conv.scheme}/{conv.order} columns")
+    manifest = out / "manifest.json"
+    lines.append(f"Then: python -m pipeline import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
+    return "\n".join(lines)
+
+
+def add_command(subparsers) -> None:
+    """Register ``export``."""
+    p = subparsers.add_parser("export", help="write the model files and manifest.json into a directory")
+    add_puzzle_args(p)
+    add_model_args(p)
+    p.add_argument("--to", required=True, metavar="DIR", help="output directory (created)")
+    p.add_argument("--formats", default="all", metavar="LIST",
+                   help="comma-separated: csv,mps,lp,parquet,mat (default all)")
+    p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
+    p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
+                   help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
+                        "16x16 model; a 25x25 one has over 39 million), always forces it (default auto)")
+    p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
+                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else ladder)")
+    p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
+    p.set_defaults(func=cmd_export)

@@ -1,0 +1,40 @@
+"""The ``import`` subcommand."""
+from __future__ import annotations
+
+import sys
+
+from formats.directory import import_solution
+from pipeline.cli.args import print_grid
+from pipeline.core.errors import NoSolutionReported
+from pipeline.core.verify import RESIDUAL_TOL
+
+
+def cmd_import(args) -> int:
+    """Exit 0 for a verified answer; 1 for a solver's negative answer (infeasible, a time-limit
+    or other stop without a solution: as ``solve``) or an answer that does not verify."""
+    try:
+        result = import_solution(args.file, args.manifest)
+    except NoSolutionReported as e:
+        print(f"no solution: {e}", file=sys.stderr)
+        return 1
+    puzzle = result.manifest.puzzle
+    print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
+                                                   "message": result.verdict.message, "residual": result.residual})
+    if not result.verdict:
+        print(f"invalid: {result.verdict.message}", file=sys.stderr)
+        return 1
+    if result.residual > RESIDUAL_TOL:
+        print(f"invalid: residual |Aeq x - beq| = {result.residual:g}", file=sys.stderr)
+        return 1
+    if args.format == "grid":
+        print(f"ok: {result.verdict.message} (read as {result.format})", file=sys.stderr)
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``import``."""
+    p = subparsers.add_parser("import", help="read a solver's solution file, print the grid, verify it")
+    p.add_argument("file", metavar="FILE", help="solution file (format detected by content)")
+    p.add_argument("--manifest", metavar="M", help="manifest.json of the export (default: beside FILE)")
+    p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
+    p.set_defaults(func=cmd_import)

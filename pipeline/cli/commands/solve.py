@@ -1,0 +1,70 @@
+"""The ``solve`` subcommand."""
+from __future__ import annotations
+
+import sys
+
+from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
+                               default_count_solver, engine_options, model_from_args, print_grid, puzzle_from_args,
+                               time_limit_words)
+from pipeline.core.build import build_model
+from pipeline.core.verify import verify_grid
+from pipeline.solvers import SOLVERS, get_solver
+from pipeline.tools.rate import human_steps
+
+
+def _uniqueness(args, puzzle) -> bool | None:
+    """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
+    None when that call stops on the time limit."""
+    model = build_model(puzzle, "ijk", "C", "bounds")
+    solver = get_solver(default_count_solver(), need="count")
+    result = solver.count(model, 2, time_limit=args.time_limit)
+    return None if result.status not in ("complete", "limit") else result.count == 1
+
+
+def cmd_solve(args) -> int:
+    puzzle = puzzle_from_args(args)
+    solver = get_solver(args.solver)
+    # the SAT engine proves uniqueness on the solver that found the answer (its learnt clauses)
+    check = {"check_unique": True} if solver.name == "sat" and not args.no_unique_check else {}
+    r = solver.solve(model_from_args(args, puzzle), **engine_options(args), **check)
+    grid, status = r.grid, r.status
+    if grid is None:
+        reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
+        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
+              file=sys.stderr)
+        return 1
+    verdict = verify_grid(grid, puzzle)
+    if not verdict:
+        print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
+        return 1
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle)
+    if unique is False:
+        print("note: the puzzle has more than one solution; this is one of them "
+              "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
+    steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
+    if steps is not None and args.format != "json":
+        print(steps)
+    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
+                                            "nodes": r.nodes, "verified": True, "unique": unique,
+                                            **(steps if steps is not None and args.format == "json" else {})})
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``solve``."""
+    p = subparsers.add_parser("solve", help="solve a puzzle and print the verified grid")
+    add_puzzle_args(p)
+    add_model_args(p)
+    p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
+    add_limit_args(p, "solver time limit in seconds")
+    p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
+                   help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
+    p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
+    add_engine_args(p)
+    p.add_argument("--unique", action="store_true",
+                   help="check that the solution is unique (the default; kept for scripts that ask for it)")
+    p.add_argument("--no-unique-check", action="store_true",
+                   help="skip the extra engine call that tells whether the puzzle has other solutions")
+    p.add_argument("--steps", action="store_true",
+                   help="also print the human steps and rating (as in rate; JSON keys steps, rating)")
+    p.set_defaults(func=cmd_solve)

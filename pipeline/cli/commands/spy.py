@@ -1,0 +1,31 @@
+"""The ``spy`` subcommand."""
+from __future__ import annotations
+
+from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
+from pipeline.core.build import build_model
+from pipeline.tools.draw import load_matplotlib, write_figure
+from pipeline.tools.spy import compare_convention, spy_figure
+
+
+def cmd_spy(args) -> int:
+    load_matplotlib("spy")  # the missing extra is named before any work is done
+    puzzle = puzzle_from_args(args)
+    models = [model_from_args(args, puzzle)]
+    if args.compare:
+        scheme, order, clues = compare_convention(args.compare, args.scheme, args.order, args.clues)
+        models.append(build_model(puzzle, scheme, order, clues))
+    fig = spy_figure(models)
+    print(f"wrote {write_figure(fig, args.to)}")
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Register ``spy``."""
+    p = subparsers.add_parser("spy", help="picture of the sparsity of [A; B] with labelled row families")
+    add_puzzle_args(p)
+    add_model_args(p)
+    p.add_argument("--compare", metavar="SPEC",
+                   help="a second convention side by side: the first with the named parts changed, "
+                        "e.g. C (order), block (scheme), block/C, reduce (clue encoding)")
+    p.add_argument("--to", required=True, metavar="FILE", help="output .png or .svg (or .pdf)")
+    p.set_defaults(func=cmd_spy)

@@ -1,0 +1,49 @@
+"""The ``verify`` subcommand."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.verify import grid_violations, verify_grid
+
+
+def cmd_verify(args) -> int:
+    """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
+    if args.puzzle_opt is not None:
+        puzzle = puzzle_from_args(args, args.puzzle_opt)
+        grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
+    else:  # the rules alone: the grid's own shape, no clues
+        grid = parse_grid(args.grid, box=args.box, size=args.size)
+        puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
+                              regions=args.regions, size=grid.shape[0])
+    verdict = verify_grid(grid, puzzle)   # the first broken rule's message, or the valid one
+    violations = [] if verdict else grid_violations(grid, puzzle)   # empty exactly when verdict.ok
+    if verdict and args.puzzle_opt is None:
+        message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid (rules only: no --puzzle, no clues checked)"
+    else:
+        message = verdict.message
+    if args.format == "json":
+        print(json.dumps({"ok": verdict.ok, "message": message, "checked_clues": args.puzzle_opt is not None,
+                          "variant": puzzle.variant, "n": puzzle.n, "violations": violations}))
+    elif verdict:
+        print(f"ok: {message}")
+    else:
+        for violation in violations:
+            print(f"invalid: {violation['message']}")
+    return 0 if verdict else 1
+
+
+def add_command(subparsers) -> None:
+    """Register ``verify``."""
+    p = subparsers.add_parser("verify", help="check a completed grid against the rules (and a puzzle's clues); "
+                                      "list every violation")
+    p.add_argument("grid", metavar="GRID", help="completed grid (any puzzle form: line, grid file, CSV, '-')")
+    p.add_argument("--puzzle", dest="puzzle_opt", metavar="PUZZLE",
+                   help="the puzzle it should solve, whose clues are checked too (default: none, the rules alone)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: 'ok: ...' or one 'invalid: ...' line per violation; json: one object (default text)")
+    add_puzzle_args(p, positional=False)
+    p.set_defaults(func=cmd_verify)

@@ -1,0 +1,158 @@
+"""Command line: ``python -m pipeline`` / ``sudoku-pipeline``.
+
+Exit codes: 0 success, 1 a well-formed question with a negative answer (no solution, grid
+invalid), 2 bad input (one line on stderr, never a traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import select
+import signal
+import sys
+import threading
+import time
+
+from pipeline.cli.args import check_ranges
+from pipeline.cli.commands import COMMAND_MODULES
+from pipeline.cli.commands.batch import run_batch_command
+from pipeline.core.errors import PipelineError
+
+PROG = "sudoku-pipeline"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as for every bad input
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: one subparser per module of :data:`COMMAND_MODULES`, in that order."""
+    parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
+                                            "solve, import solver answers, verify.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).add_command(sub)
+    return parser
+
+
+#: Exit status after the reader of standard output went away (``| head``): what a shell reports
+#: for a tool killed by SIGPIPE, as ``cat`` or ``yes`` are.
+SIGPIPE_EXIT = 128 + getattr(signal, "SIGPIPE", 13)
+
+
+def _stdout_reader_gone() -> bool:
+    """Did the reader of standard output go away? Then point stdout at /dev/null, so that the
+    interpreter's last flush does not complain about the pipe either."""
+    gone = False
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        gone = True
+    except (OSError, ValueError):
+        pass
+    if not gone:
+        try:  # the print that failed may have emptied the buffer: ask the pipe itself
+            poll = select.poll()
+            poll.register(sys.stdout.fileno(), select.POLLOUT)
+            gone = any(events & select.POLLERR for _, events in poll.poll(0))
+        except (OSError, ValueError, AttributeError):
+            return False
+    if gone:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+    return gone
+
+
+#: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
+#: before the watchdog ends the process itself: Python handles a signal only between bytecodes,
+#: and an engine running in C (one long HiGHS solve) would otherwise keep the user waiting.
+INTERRUPT_GRACE = 2.0
+_interrupt = {"watched": False, "reported": False}
+
+
+def _watch_for_ctrl_c() -> None:
+    """Start the Ctrl-C watchdog once per process (main thread only): a daemon thread reads the
+    signal numbers Python's C-level handler writes to its wakeup fd (even while the main thread
+    is inside a solver that released the GIL); after SIGINT it waits :data:`INTERRUPT_GRACE`
+    and, unless ``main`` has reported the interrupt by then, says ``interrupted`` and exits 130."""
+    if _interrupt["watched"] or threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (OSError, ValueError, AttributeError):
+        return
+    _interrupt["watched"] = True
+
+    def watch() -> None:
+        while True:
+            try:
+                numbers = os.read(read_end, 64)
+            except OSError:
+                return
+            if not numbers:
+                return
+            if signal.SIGINT in numbers:
+                time.sleep(INTERRUPT_GRACE)
+                if not _interrupt["reported"]:
+                    os.write(2, b"interrupted\n")
+                    os._exit(130)
+
+    threading.Thread(target=watch, name="ctrl-c-watchdog", daemon=True).start()
+
+
+def _os_error_line(e: OSError) -> str:
+    where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
+    return f"error: {e.strerror or e}{where}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code.
+
+    0 success; 1 a negative answer (no solution, a grid that does not verify); 2 bad input
+    (one ``error: ...`` line on stderr); 130 after Ctrl-C (one line: ``interrupted``);
+    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
+    """
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        # the real command line only (tests pass argv and keep their own signal handling); batch
+        # stops its workers itself on Ctrl-C and must not be cut short, and a watchdog thread
+        # would also keep it from forking its workers
+        if argv is None and args.func is not run_batch_command:
+            _watch_for_ctrl_c()
+        check_ranges(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
+        return code
+    except SystemExit as e:
+        if _stdout_reader_gone() and not e.code:  # --help | head: quietly, as after any other output
+            raise SystemExit(SIGPIPE_EXIT) from None
+        raise
+    except KeyboardInterrupt:
+        _interrupt["reported"] = True
+        _stdout_reader_gone()
+        print("interrupted", file=sys.stderr)
+        return 130
+    except PipelineError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError as e:
+        if _stdout_reader_gone():
+            return SIGPIPE_EXIT
+        print(_os_error_line(e), file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(_os_error_line(e), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

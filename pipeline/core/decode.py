@@ -1,0 +1,266 @@
+"""Vectors <-> grids for any convention (the only place that turns x into a grid), and a solver's
+answer (names, positional values or a grid, as :mod:`formats.solutions` parsed it) -> the 0/1
+vector over all ``N^3`` positions of an export's convention."""
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.core.build import full_vector_of
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.puzzle import default_box
+
+INTEGRALITY_TOL = 1e-6
+
+
+def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
+    """Completed or partial grid -> 0/1 vector over all ``N^3`` positions of ``conv``."""
+    grid = np.asarray(grid)
+    n = conv.n
+    if grid.shape != (n, n):
+        raise PipelineError(f"grid: expected {n}x{n}, found {'x'.join(map(str, grid.shape))}")
+    r, c = np.nonzero(grid)
+    x = np.zeros(conv.n_vars)
+    x[conv.position(r, c, grid[r, c] - 1)] = 1.0
+    return x
+
+
+def grid_from_vector(x: np.ndarray, conv: Convention, where: str = "solution") -> np.ndarray:
+    """0/1 vector over all ``N^3`` positions -> grid; refuses fractional or ambiguous vectors."""
+    x = np.asarray(x, dtype=float)
+    if x.shape != (conv.n_vars,):
+        raise PipelineError(
+            f"{where}: expected {conv.n_vars} values for a {conv.n}x{conv.n} grid ({conv.describe()}), found {x.size}"
+        )
+    if not np.all(np.isfinite(x)):
+        k = int(np.flatnonzero(~np.isfinite(x))[0])
+        raise PipelineError(f"{where}: value {x[k]} at position {k + 1} ({conv.names([k])[0]}) is not finite")
+    rounded = np.rint(x)
+    frac = np.abs(x - rounded)
+    if frac.max(initial=0) > INTEGRALITY_TOL or rounded.min(initial=0) < 0 or rounded.max(initial=0) > 1:
+        k = int(np.argmax(frac > INTEGRALITY_TOL) if frac.max() > INTEGRALITY_TOL else
+                np.argmax((rounded < 0) | (rounded > 1)))
+        raise PipelineError(
+            f"{where}: value {x[k]:g} of {conv.names([k])[0]} (position {k + 1}) is not 0 or 1"
+        )
+    pos = np.flatnonzero(rounded == 1)
+    r, c, d = conv.cell_digit(pos)
+    n = conv.n
+    per_cell = np.bincount(r * n + c, minlength=n * n)
+    if per_cell.max(initial=0) > 1:
+        cell = int(np.argmax(per_cell > 1))
+        digits = (d[(r * n + c) == cell] + 1).tolist()
+        raise PipelineError(f"{where}: cell ({cell // n + 1}, {cell % n + 1}) holds several digits {digits}")
+    grid = np.zeros((n, n), dtype=np.int64)
+    grid[r, c] = d + 1
+    return grid
+
+
+# ----------------------------------------------------------------------------------------------
+# a solver's answer -> the full vector of the manifest's convention
+# ----------------------------------------------------------------------------------------------
+def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Classify names with pyarrow's vectorised regexes (a 100x100 file names 10^6 variables).
+
+    Returns ``(ok, idx, short, col, arity)``: ``ok`` marks ``x_<int>_<int>...`` names of the
+    most common arity, ``idx`` their 1-based indices (rows of ``ok``), ``short`` marks
+    ``C<digits>``/``c<digits>`` short names and ``col`` their column numbers.
+    """
+    arr = pa.array(np.asarray(names, dtype=object), type=pa.string())
+
+    def flag(x) -> np.ndarray:
+        return np.asarray(pc.fill_null(x, False).to_numpy(zero_copy_only=False), dtype=bool)
+
+    def ints(x) -> np.ndarray:
+        return np.asarray(pc.fill_null(pc.cast(x, pa.int64()), 0).to_numpy(zero_copy_only=False), dtype=np.int64)
+
+    # at most 18 digits per index: no int64 overflow
+    ok = flag(pc.match_substring_regex(arr, r"^x(_[0-9]{1,18})+$"))
+    arity = ints(pc.count_substring(arr, "_"))
+    k = int(np.bincount(arity[ok]).argmax()) if ok.any() else 0
+    ok &= arity == k
+    if ok.any():
+        found = pc.extract_regex(arr, "^x" + "".join(f"_(?P<i{j}>[0-9]{{1,18}})" for j in range(k)) + "$")
+        found = found.filter(pa.array(ok))  # the fields of a non-matching name are '' (not null)
+        idx = np.column_stack([ints(found.field(j)) for j in range(k)]).reshape(-1, k)
+    else:
+        idx = np.zeros((0, k), dtype=np.int64)
+    short_found = pc.extract_regex(arr, r"^[Cc](?P<c>[0-9]{1,18})$")
+    short = flag(short_found.is_valid())
+    col = ints(short_found.filter(pa.array(short)).field(0))
+    return ok, idx, short, col, k
+
+
+def check_binary_values(values: np.ndarray, labels, where: str) -> np.ndarray:
+    """Round within the integrality tolerance; anything else is named: ``name = v is not 0 or 1``."""
+    rounded = np.rint(values)
+    with np.errstate(invalid="ignore"):  # inf/nan are refused below, with their name, not with a warning
+        bad = ~np.isfinite(values) | (np.abs(values - rounded) > INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1")
+    return rounded + 0.0  # -0.0 -> 0.0
+
+
+def _list(names, k: int = 5) -> str:
+    names = list(names)
+    return ", ".join(names[:k]) + (f", ... ({len(names) - k} more)" if len(names) > k else "")
+
+
+def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
+    names = raw.names
+    ok, idx, short, col, arity = _parse_names(names)
+    unknown = ~(ok | short)
+    if unknown.any():
+        bad = names[unknown]
+        more = f" (and {bad.size - 1} more)" if bad.size > 1 else ""
+        raise FormatError(f"{where}: unknown variable name {str(bad[0])!r}{more}; expected x_i_j_k / x_I_J_p_q_n names "
+                          f"or C<column> short names")
+    if (idx < 1).any():
+        raise FormatError(f"{where}: variable {names[ok][int(np.argmax((idx < 1).any(axis=1)))]} has an index 0; "
+                          f"names are 1-based")
+
+    if manifest is None:
+        conv = _infer_convention(raw, idx, arity, short, where, fmt)
+        man_columns = np.arange(conv.n_vars)
+    else:
+        conv = manifest.convention
+        man_columns = manifest.columns
+    pos = np.empty(names.size, dtype=np.int64)
+    if ok.any():
+        shape = np.array(conv.shape)
+        if arity != len(conv.shape):
+            raise FormatError(
+                f"{where}: names have {arity} indices ({names[ok][0]}) but the manifest's scheme {conv.scheme} "
+                f"names variables x_{'_'.join(conv.index_names)}")
+        if (idx > shape).any():
+            found = "x_" + "_".join(map(str, idx.max(axis=0)))
+            expected = "x_" + "_".join(map(str, shape))
+            raise FormatError(f"{where}: names reach {found} but the manifest's {conv.n}x{conv.n} puzzle ends at "
+                              f"{expected}: the file is for another puzzle size")
+        pos[ok] = conv.tuple_to_position(*(idx - 1).T)
+    if short.any():
+        if (col >= man_columns.size).any():
+            k = int(np.argmax(col >= man_columns.size))
+            raise FormatError(f"{where}: column {names[short][k]} does not exist: the export has {man_columns.size} "
+                              f"columns (C0..C{man_columns.size - 1}); the file is for another model")
+        pos[short] = man_columns[col]
+
+    uniq, counts = np.unique(pos, return_counts=True)
+    if (counts > 1).any():
+        dup = uniq[counts > 1][0]
+        raise FormatError(f"{where}: variable {conv.names([dup])[0]} listed twice")
+    exported = np.zeros(conv.n_vars, dtype=bool)
+    exported[man_columns] = True
+    if not exported[pos].all():
+        k = int(np.argmax(~exported[pos]))
+        raise FormatError(f"{where}: variable {names[k]} is not a column of this export (clue encoding "
+                          f"{manifest.clue_encoding} removed it)")
+    values = check_binary_values(raw.values, lambda k: names[k], where)
+    present = np.zeros(conv.n_vars, dtype=bool)
+    present[pos] = True
+    if raw.dense:
+        missing = man_columns[~present[man_columns]]
+        if missing.size:
+            raise FormatError(f"{where}: {missing.size} of {man_columns.size} variables missing ({fmt} lists every "
+                              f"variable): {_list(conv.names(missing))}")
+    return full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None), conv
+
+
+def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Convention:
+    """No manifest: the names say the scheme; N only when the file lists all N^3 variables."""
+    need = "pass the export's manifest (manifest.json)"
+    if short.any():
+        raise FormatError(f"{where}: short column names ({raw.names[short][0]}) need the export's column map; {need}")
+    if idx.shape[0] == 0:
+        raise FormatError(f"{where}: without a manifest the puzzle size is inferred only from a file listing all "
+                          f"N^3 variables; this {fmt} file lists none; {need}")
+    if arity not in (3, 5):
+        raise FormatError(f"{where}: names with {arity} indices fit neither x_i_j_k nor x_I_J_p_q_n")
+    top = idx.max(axis=0)
+    n = int(top[-1]) if arity == 5 else int(top.max())
+    if idx.shape[0] != n ** 3 or np.unique(idx, axis=0).shape[0] != n ** 3:
+        raise FormatError(f"{where}: without a manifest the puzzle size is inferred only from a file listing all "
+                          f"N^3 variables; this {fmt} file lists {idx.shape[0]} (largest index {n}); {need}")
+    if arity == 3:
+        # order F is the convention's default for files read outside Python (CONVENTIONS.md)
+        return Convention("ijk", "F", *default_box(n))
+    h, w = int(top[2]), int(top[3])
+    if int(top[0]) * h != n or int(top[1]) * w != n:
+        raise FormatError(f"{where}: block names reach {'x_' + '_'.join(map(str, top))}, which is no N x N grid")
+    return Convention("block", "F", h, w)
+
+
+def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
+    if manifest is None:
+        raise FormatError(f"{where}: positional values carry no variable names; pass the export's manifest "
+                          f"(manifest.json)")
+    conv = manifest.convention
+    n_cols, n_vars = manifest.n_cols, conv.n_vars
+    x = raw.values
+    if raw.numbered:
+        x = np.concatenate([x[:n_vars], np.full(max(n_vars - x.size, 0), np.nan if raw.dense else 0.0)])[manifest.columns]
+        if np.isnan(x).any():
+            k = int(np.argmax(np.isnan(x)))
+            raise FormatError(f"{where}: the solver assigned no value to variable {manifest.columns[k] + 1} "
+                              f"({conv.names([manifest.columns[k]])[0]})")
+    if x.size == n_cols:
+        values = check_binary_values(x, lambda k: conv.names([manifest.columns[k]])[0], where)
+        return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv
+    if raw.full_ok and x.size == n_vars:
+        return check_binary_values(x, lambda k: conv.names([k])[0], where), conv
+    if raw.full_ok and n_cols != n_vars:
+        expected = f"{n_cols} values (the export's columns) or {n_vars} (all variables of a {conv.n}x{conv.n} grid)"
+    else:
+        expected = f"{n_cols} values (the export's columns, {conv.n}x{conv.n} grid)"
+    raise FormatError(f"{where}: expected {expected}, found {x.size}")
+
+
+def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
+    grid = raw.grid
+    n = grid.shape[0]
+    if manifest is None:
+        conv = Convention("ijk", "F", *default_box(n))
+    else:
+        conv = manifest.convention
+        if n != conv.n:
+            raise FormatError(f"{where}: grid is {n}x{n}, the manifest's puzzle is {conv.n}x{conv.n}")
+    return vector_from_grid(grid, conv), conv
+
+
+def solution_vector(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
+    """A parsed solution mapped onto all ``N^3`` positions of the manifest's convention.
+
+    Parameters
+    ----------
+    raw : formats.solutions.RawSolution
+        What a solution parser found: ``kind`` ``names`` (``names`` + ``values``), ``positions``
+        (values in the export's column order) or ``grid``; ``dense`` says whether an absent
+        variable is an error (the format lists every column) or 0.
+    manifest : pipeline.core.manifest.Manifest or None
+        The export's convention, kept columns and clues; without it only files naming all
+        ``N^3`` variables ``x_...`` (or grids) can be mapped, in order ``F``.
+    where : str
+        The file, as error messages name it.
+    fmt : str
+        The solution format's name (for messages).
+
+    Returns
+    -------
+    values : numpy.ndarray
+        Exactly 0.0 / 1.0 per position.
+    convention : Convention
+
+    Raises
+    ------
+    FormatError
+        Unknown or duplicate names, values not 0 or 1, missing variables of a dense format, a
+        file for another puzzle size or model, or a positional file without a manifest.
+    """
+    if raw.kind == "names":
+        return _resolve_names(raw, manifest, where, fmt)
+    if raw.kind == "positions":
+        return _resolve_positions(raw, manifest, where)
+    return _resolve_grid(raw, manifest, where)

@@ -1,0 +1,206 @@
+"""The metadata that travels with every export (CONVENTIONS.md), as JSON and as comment lines."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.core.conventions import Convention, make_convention
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.build import CLUE_ENCODINGS
+from pipeline.core.puzzle import Puzzle
+
+MANIFEST_NAME = "manifest.json"
+FORMAT_VERSION = 1
+COMMENT_TAG = "sudoku-pipeline:"
+
+
+def model_metadata(model, *, with_columns: bool = True) -> dict:
+    """Every fact an importer needs to map a file's columns back to cells and digits."""
+    conv = model.convention
+    meta = {
+        "format_version": FORMAT_VERSION,
+        **model.puzzle.to_dict(),
+        "scheme": conv.scheme,
+        "order": conv.order,
+        "clue_encoding": model.clue_encoding,
+        "shape": list(conv.shape),
+        "rows": model.n_rows,
+        "columns": model.n_cols,
+        "nonzeros": model.nnz,
+        "families": model.family_counts(),
+        "objective": "zero" if model.objective is None else "custom",
+        "index_base": {"names": 1, "matlab": 1, "csv_triplets": 1, "parquet": 0, "json_lists": 0},
+    }
+    if model.is_reduced and with_columns:
+        meta["kept_columns"] = model.columns.tolist()  # 0-based full positions of solver columns
+    return meta
+
+
+def comment_line(model) -> str:
+    """One-line JSON of the metadata for MPS/LP comments (names carry the kept-column map)."""
+    meta = model_metadata(model, with_columns=False)
+    if model.is_reduced:
+        meta["kept_columns"] = "by name"
+    return f"{COMMENT_TAG} {json.dumps(meta, separators=(',', ':'))}"
+
+
+def parse_comment_line(line: str) -> dict | None:
+    """Metadata from a comment line written by :func:`comment_line` (comment marker stripped)."""
+    k = line.find(COMMENT_TAG)
+    if k < 0:
+        return None
+    try:
+        return json.loads(line[k + len(COMMENT_TAG):])
+    except json.JSONDecodeError:
+        return None
+
+
+def export_manifest(model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
+    """The ``manifest.json`` content of an export of ``model``: its metadata, the files of each
+    format and per-format facts (e.g. the fixed-MPS short-name rule) under the format's name.
+    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`)."""
+    meta = model_metadata(model)
+    meta["files"] = files
+    if formats:
+        meta["formats"] = formats
+    return meta
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A loaded manifest: the puzzle, the convention, the clue encoding and the column map."""
+
+    puzzle: Puzzle
+    convention: Convention
+    clue_encoding: str
+    columns: np.ndarray  # 0-based full positions of the exported columns
+    data: dict
+    path: Path | None = None
+
+    @property
+    def n_cols(self) -> int:
+        return self.columns.size
+
+    @property
+    def clue_positions(self) -> np.ndarray | None:
+        """Full positions of the clue variables a ``reduce`` export dropped (None otherwise)."""
+        if self.clue_encoding != "reduce":
+            return None
+        r, c, d = self.puzzle.clues()
+        return np.asarray(self.convention.position(r, c, d), dtype=np.int64)
+
+
+# Largest grid side a manifest may describe: the model of a 100x100 puzzle (10^6 variables)
+# is the largest the project exports; 256 leaves room without allowing absurd allocations.
+MAX_MANIFEST_N = 256
+
+
+def _grid_text(meta: dict, key: str, n: int, where: str) -> str | None:
+    """``meta[key]`` as one grid's text (compact, or N*N separated tokens), never a file path."""
+    text = meta.get(key)
+    if text is None and key == "regions":
+        return None
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: field {key!r} must be a string, found {type(text).__name__}")
+    if len(text) != n * n and len(text.split()) != n * n:
+        raise FormatError(f"{where}: field {key!r} holds {len(text)} characters, not the {n * n} cells of a "
+                          f"{n}x{n} grid")
+    return text
+
+
+def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
+    """A Manifest from the manifest's dict, every field checked against the others.
+
+    Parameters
+    ----------
+    meta : dict
+        As :func:`model_metadata` writes it (``manifest.json``).
+    where : str
+        How error messages name the manifest.
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        Not an object, a field missing or of the wrong type or range, ``puzzle``/``regions``
+        not one grid's text (they are never read as file paths), ``n``/``n_clues`` disagreeing
+        with the puzzle, ``kept_columns`` not increasing column numbers of the model.
+    """
+    if not isinstance(meta, dict):
+        raise FormatError(f"{where}: expected a JSON object, found {type(meta).__name__}")
+    missing = [k for k in ("puzzle", "h", "w", "scheme", "order", "clue_encoding") if k not in meta]
+    if missing:
+        raise FormatError(f"{where}: missing field {missing[0]!r}")
+    for key in ("h", "w"):
+        value = meta[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MANIFEST_N:
+            raise FormatError(f"{where}: field {key!r} must be an integer from 1 to {MAX_MANIFEST_N}, found {value!r:.40}")
+    n = meta["h"] * meta["w"]
+    if n > MAX_MANIFEST_N:
+        raise FormatError(f"{where}: box {meta['h']}x{meta['w']} makes a {n}x{n} grid; at most {MAX_MANIFEST_N}")
+    for key in ("scheme", "order", "clue_encoding", "variant"):
+        if key in meta and not isinstance(meta[key], str):
+            raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
+    _grid_text(meta, "puzzle", n, where)
+    _grid_text(meta, "regions", n, where)
+    try:
+        puzzle = Puzzle.from_dict(meta)
+        conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant)
+    except PipelineError as e:
+        raise FormatError(f"{where}: {e}") from None
+    for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
+        if key in meta and meta[key] != actual:
+            raise FormatError(f"{where}: field {key!r} says {meta[key]!r:.40} but its puzzle has {actual}")
+    encoding = meta["clue_encoding"]
+    if encoding not in CLUE_ENCODINGS:
+        raise FormatError(f"{where}: unknown clue encoding {encoding!r:.40}; expected one of {', '.join(CLUE_ENCODINGS)}")
+    if encoding == "reduce":
+        kept = meta.get("kept_columns")
+        if not isinstance(kept, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in kept):
+            raise FormatError(f"{where}: clue encoding 'reduce' needs 'kept_columns', a list of column numbers")
+        if any(not 0 <= c < conv.n_vars for c in kept):
+            bad = next(c for c in kept if not 0 <= c < conv.n_vars)
+            raise FormatError(f"{where}: kept column {bad} is outside 0..{conv.n_vars - 1}")
+        columns = np.asarray(kept, dtype=np.int64)
+        if columns.size and not (np.diff(columns) > 0).all():
+            raise FormatError(f"{where}: 'kept_columns' must be increasing (each column once)")
+    else:
+        columns = np.arange(conv.n_vars)
+    return Manifest(puzzle, conv, encoding, columns, meta)
+
+
+def manifest_from_json(text: str, path) -> Manifest:
+    """A Manifest from the JSON text of ``manifest.json`` read from ``path``.
+
+    Parameters
+    ----------
+    text : str
+        The file's content (callers bound how much they read: :func:`formats.files.read_regular`).
+    path : str or Path
+        Where it was read (recorded in the Manifest and named in errors).
+
+    Returns
+    -------
+    Manifest
+
+    Raises
+    ------
+    FormatError
+        Not JSON, nested too deeply, not an object, or fields missing or inconsistent.
+    """
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({str(e)[:200]})") from None
+    if not isinstance(meta, dict):
+        raise FormatError(f"manifest: {path}: expected a JSON object, found {type(meta).__name__}")
+    m = manifest_from_dict(meta, where=f"manifest {path}")
+    return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, Path(path))
+
+

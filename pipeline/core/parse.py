@@ -1,0 +1,469 @@
+"""Input parsing: puzzle text, files, arrays, clue lists and regions -> grids (no rules checked).
+
+Every parser raises :class:`~pipeline.core.errors.PuzzleError` with a one-line message that names
+what is wrong and where. The results are plain arrays; :func:`pipeline.core.puzzle.parse_puzzle`
+turns them into a checked :class:`~pipeline.core.puzzle.Puzzle`, so this module does not know the
+Puzzle type (and ``pipeline.core.puzzle`` can re-export these names without an import cycle).
+
+The compact cell alphabet (``.``/``0`` empty, ``1-9``, then ``A-Z`` for 10..35) is decoded in one
+place, :func:`compact_values`, for one line or many lines at once (batch input).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+
+__all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "PuzzleParts",
+           "compact_values", "default_box", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
+           "check_grid_size", "memory_limit", "model_bytes"]
+
+# Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
+COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# Models are refused before they are built when their estimated memory exceeds this many bytes
+# (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
+MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
+# Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
+# and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
+MODEL_BYTES_PER_NONZERO = 64
+# Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
+MAX_TOKEN_DIGITS = 12
+# a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
+MAX_PATH_CHARS = 4096
+
+
+def memory_limit() -> int:
+    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory."""
+    env = os.environ.get(MAX_BYTES_ENV)
+    if env:
+        try:
+            return max(int(float(env)), 1)
+        except ValueError:
+            raise PuzzleError(f"{MAX_BYTES_ENV}: {env!r} is not a number of bytes") from None
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def model_bytes(n: int) -> int:
+    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros)."""
+    return MODEL_BYTES_PER_NONZERO * 4 * n ** 3
+
+
+def _gib(b: float) -> str:
+    return f"{b / 2**30:,.1f} GiB" if b >= 2**30 else f"{b / 2**20:,.0f} MiB"
+
+
+def check_grid_size(n: int, where: str = "puzzle") -> None:
+    """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
+
+    With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
+    """
+    need, limit = model_bytes(n), memory_limit()
+    if need > limit:
+        largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
+        while model_bytes(largest + 1) <= limit:
+            largest += 1
+        while largest > 1 and model_bytes(largest) > limit:
+            largest -= 1
+        raise PuzzleError(
+            f"{where}: a {n}x{n} grid's model needs about {_gib(need)}, more than the {_gib(limit)} allowed "
+            f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
+        )
+
+
+
+def default_box(n: int) -> tuple[int, int]:
+    """Box shape for an N x N grid: sqrt(N) x sqrt(N), else the most square h x w with h <= w."""
+    h = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    return h, n // h
+
+
+def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
+    """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", str(text))
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise PuzzleError(f"box: {text!r} is not of the form HxW (e.g. 3x3 or 2x3)")
+    h, w = int(m.group(1)), int(m.group(2))
+    if n is not None and h * w != n:
+        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    return h, w
+
+
+@lru_cache(maxsize=None)
+def _compact_table() -> np.ndarray:
+    """Byte -> cell value of the compact alphabet (either letter case), ``-1`` for any other byte."""
+    table = np.full(256, -1, dtype=np.int64)
+    for value, char in enumerate("." + COMPACT_DIGITS):
+        table[ord(char)] = value
+        table[ord(char.lower())] = value
+    table[ord("0")] = 0
+    table.setflags(write=False)
+    return table
+
+
+def compact_values(texts, n: int) -> np.ndarray:
+    """Decode compact grid lines, all at once: ``P`` strings of ``N*N`` characters -> ``(P, N*N)``.
+
+    Parameters
+    ----------
+    texts : str or sequence of str
+        One line or many, each exactly ``N*N`` characters of the compact alphabet.
+    n : int
+        The grid size ``N``.
+
+    Returns
+    -------
+    ndarray of int64, shape (P, N*N)
+        Cell values row-major, ``0`` for empty (``.`` or ``0``), ``-1`` for a character outside
+        the alphabet. Values above ``N`` are returned as they are: the caller names them.
+
+    Raises
+    ------
+    PuzzleError
+        When a line is not ``N*N`` characters long.
+
+    Examples
+    --------
+    >>> compact_values(["1.2A", "0b3?"], 2).tolist()
+    [[1, 0, 2, 10], [0, 11, 3, -1]]
+    """
+    texts = [texts] if isinstance(texts, str) else list(texts)
+    size = n * n
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    wrong = np.flatnonzero(lengths != size)
+    if wrong.size:
+        k = int(wrong[0])
+        raise PuzzleError(f"compact grid {k + 1}: {lengths[k]} characters; expected {size} ({n}x{n})")
+    raw = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8)
+    return _compact_table()[raw].reshape(len(texts), size)
+
+
+class PuzzleParts(NamedTuple):
+    """What :func:`read_puzzle` found: the fields of a :class:`~pipeline.core.puzzle.Puzzle`."""
+
+    grid: np.ndarray
+    h: int
+    w: int
+    variant: str
+    regions: np.ndarray | None
+
+
+def read_puzzle(source, *, box=None, variant: str | None = None, regions=None,
+                size: int | None = None) -> PuzzleParts:
+    """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`)."""
+    if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
+                                           isinstance(source[0], (list, tuple, np.ndarray))):
+        grid = _matrix_to_grid(np.asarray(source), box, size, "puzzle")
+    else:
+        text, where = _read_source(source, "puzzle")
+        grid = _text_to_grid(text, where, box, size)
+    n = grid.shape[0]
+    if size is not None and size != n:
+        raise PuzzleError(f"puzzle: --size {size} but the grid is {n}x{n}")
+    h, w = _resolve_box(box, n)
+    region_grid = None if regions is None else parse_regions(regions, n)
+    if variant is None:
+        variant = "jigsaw" if region_grid is not None else "classic"
+    return PuzzleParts(grid, h, w, variant, region_grid)
+
+
+def parse_grid(source, *, box=None, size: int | None = None) -> np.ndarray:
+    """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
+
+    Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
+    """
+    if isinstance(source, np.ndarray):
+        return _matrix_to_grid(source, box, size, "grid")
+    text, where = _read_source(source, "grid")
+    return _text_to_grid(text, where, box, size)
+
+
+def _resolve_box(box, n: int) -> tuple[int, int]:
+    if box is None:
+        return default_box(n)
+    if isinstance(box, str):
+        return parse_box(box, n)
+    h, w = box
+    if h * w != n:
+        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    return int(h), int(w)
+
+
+def _box_n(box) -> int | None:
+    if box is None:
+        return None
+    h, w = parse_box(box) if isinstance(box, str) else box
+    return h * w
+
+
+def _read_source(source, what: str) -> tuple[str, str]:
+    """Return (text, where) for a literal string, a path, or ``-`` for stdin."""
+    if isinstance(source, Path):
+        return _read_file(source, what), str(source)
+    s = str(source)
+    if s == "-":
+        return sys.stdin.read(), "<stdin>"
+    kind = _path_kind(s)
+    if kind == "file":
+        return _read_file(Path(s), what), s
+    if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
+        return s, what  # puzzle text, even where a directory has that name ('.')
+    if kind is not None:
+        raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
+    raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
+
+
+def _path_kind(s: str) -> str | None:
+    """``"file"`` for a regular file, a description for another existing path (a directory, a
+    FIFO, a device: never opened, so a FIFO cannot block), None when nothing is there."""
+    if len(s) >= MAX_PATH_CHARS or "\n" in s:
+        return None
+    try:
+        mode = os.stat(s).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _read_file(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PuzzleError(f"{what}: cannot read {str(path)!r}: {e}") from None
+
+
+_DECORATION = re.compile(r"^[\s\-+=|]*$")
+_HEADER = re.compile(r"[A-Za-z_][A-Za-z_ ]+")
+
+
+def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
+    # (file line number, content) for every line that carries cells
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line and not _DECORATION.match(line):
+            lines.append((number, line))
+    if not lines:
+        raise PuzzleError(f"{where}: empty input: expected a puzzle")
+    numbers = [k for k, _ in lines]
+    if not any(ch in line for _, line in lines for ch in ",;"):
+        # rows of compact cells, possibly decorated with '|' and spaces: "53.|.7.|..."
+        compact = [re.sub(r"[|\s]", "", line) for _, line in lines]
+        if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
+                any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
+            return _compact_to_grid("".join(compact), where, box)
+        if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
+            return _compact_to_grid(compact[0], where, box)
+        if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
+            width = len(compact[0])
+            for k, row in zip(numbers, compact):
+                if len(row) != width:
+                    raise PuzzleError(f"{where}: line {k} has {len(row)} cells; expected {width}")
+            raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
+    rows = [_split_cells(line) for _, line in lines]
+    if all("," in line for _, line in lines):
+        rows = _drop_trailing_empty_column(rows)
+    header = all(_HEADER.fullmatch(t) for t in rows[0])
+    if header:
+        rows, numbers = rows[1:], numbers[1:]
+        if not rows:
+            raise PuzzleError(f"{where}: only a header line: expected a puzzle")
+    if len(rows) == 1 and len(rows[0]) > 3 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]):
+        n = math.isqrt(len(rows[0]))
+        rows = [rows[0][i * n:(i + 1) * n] for i in range(n)]
+        numbers = numbers * n
+    width = len(rows[0])
+    # an N-by-3 matrix is a clue list unless it is exactly 3x3 with nothing saying otherwise
+    box_n = _box_n(box)
+    clue_list = width == 3 and (len(rows) != 3 or header or (size or box_n or 3) != 3)
+    for k, row in zip(numbers, rows):
+        if len(row) != width:
+            unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
+            raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
+    matrix = np.empty((len(rows), width), dtype=np.int64)
+    for i, (k, row) in enumerate(zip(numbers, rows)):
+        for j, tok in enumerate(row):
+            # clue lists are located by file line, grids by their own row
+            matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list)
+    if clue_list:
+        return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
+    return _matrix_to_grid(matrix, box, size, where)
+
+
+def _split_cells(line: str) -> list[str]:
+    """Cells of one line. A comma-separated line is split on every comma, so empty fields (as
+    Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; other separators collapse."""
+    if "," in line:
+        return [tok.strip(" ;|\t") for tok in line.strip().split(",")]
+    return re.split(r"[;|\s]+", line.strip(" ;|\t"))
+
+
+def _drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
+    """A trailing comma on every line (``5,3,0,...,0,``) ends the line rather than adding an
+    empty cell, when dropping it is what makes the shape N-by-N (or N-by-3, or one N*N line)."""
+    if not rows or not all(len(row) > 1 and row[-1] == "" for row in rows):
+        return rows
+    width, height = len(rows[0]), len(rows)
+    square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
+    square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
+    return [row[:-1] for row in rows] if square_without and not square_now else rows
+
+
+_EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
+
+
+def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
+    place = f"line {k}, field {j + 1}"
+    if re.fullmatch(r"[+-]?\d+(\.0*)?", tok):  # MATLAB writes 5.0 sometimes
+        digits = tok.lstrip("+-").split(".")[0].lstrip("0")
+        if len(digits) > MAX_TOKEN_DIGITS:
+            what = f"{place}: value {tok[:20]}{'...' if len(tok) > 20 else ''} is too large"
+            raise PuzzleError(f"{where}: {what}" if clue_list else f"{where}: cell at row {k}, column {j + 1}: "
+                              f"value {tok[:20]}{'...' if len(tok) > 20 else ''} is too large")
+        return int(tok.split(".")[0])
+    if not clue_list and tok in _EMPTY_CELL:
+        return 0
+    if not clue_list and len(tok) == 1 and tok.isascii() and _compact_table()[ord(tok)] >= 0:
+        return int(_compact_table()[ord(tok)])
+    if clue_list:
+        raise PuzzleError(f"{where}: {place}: {tok!r} is not an integer: entries must be integers")
+    raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")
+
+
+def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.ndarray:
+    n_expected = _box_n(box)
+    length = len(s)
+    if n_expected is not None and length != n_expected ** 2:
+        raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
+    n = math.isqrt(length)
+    check_grid_size(n, where)
+    if n * n != length:
+        lo, hi = n * n, (n + 1) ** 2
+        raise PuzzleError(
+            f"{where}: wrong length: expected a square number of cells "
+            f"({lo} for {n}x{n} or {hi} for {n + 1}x{n + 1}), found {length}"
+        )
+    values = compact_values([s], n)[0]
+    bad = np.flatnonzero((values < 0) | (values > n))
+    if bad.size:
+        k = bad[0]
+        raise PuzzleError(
+            f"{where}: bad character {s[k]!r} at position {k + 1} (row {k // n + 1}, column {k % n + 1}): "
+            f"a {n}x{n} cell is '.' or '0' (empty) or one of {COMPACT_DIGITS[0]}..{COMPACT_DIGITS[n - 1]}"
+        )
+    return values.reshape(n, n)
+
+
+def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
+    if matrix.ndim != 2:
+        raise PuzzleError(f"{where}: input must be a 2-D matrix: must be N-by-3 or N-by-N")
+    m, k = matrix.shape
+    if not np.issubdtype(matrix.dtype, np.integer):
+        try:
+            values = matrix.astype(float)
+        except (TypeError, ValueError):
+            raise PuzzleError(f"{where}: entries must be numbers") from None
+        if m == k:  # MATLAB and Excel write empty cells of a grid as NaN
+            values = np.where(np.isnan(values), 0.0, values)
+        as_int = np.rint(values)
+        if not np.array_equal(as_int, values):  # also NaN and inf
+            raise PuzzleError(f"{where}: entries must be integers")
+        if np.abs(as_int).max(initial=0) > 2**31:
+            raise PuzzleError(f"{where}: entry {as_int.flat[np.argmax(np.abs(as_int))]:.0f} is too large")
+        matrix = as_int.astype(np.int64)
+    if m == k:
+        check_grid_size(m, where)
+        return matrix
+    if k != 3:
+        raise PuzzleError(f"{where}: matrix is {m}-by-{k}: must be N-by-3 or N-by-N")
+    return _clue_list_to_grid(matrix, box, size, where)
+
+
+def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=None) -> np.ndarray:
+    """MATLAB-style ``[row col digit]`` rows (1-based) -> grid; ``line_numbers`` for messages."""
+    lines = np.arange(1, clues.shape[0] + 1) if line_numbers is None else line_numbers
+    # as the MATLAB seed (SEEDS.md section 1: "entries must be integers from 1 to 9"): 9x9 unless
+    # --size or --box says otherwise; a bigger entry is an error, never a bigger grid
+    n = size or _box_n(box) or 9
+    check_grid_size(n, where)
+    bad = np.argwhere((clues < 1) | (clues > n))
+    if bad.size:
+        line, col = bad[0]
+        raise PuzzleError(
+            f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}"
+        )
+    r, c, d = (clues - 1).T
+    cell = r * n + c
+    order = np.lexsort((np.arange(cell.size), cell))
+    same = np.flatnonzero((cell[order][1:] == cell[order][:-1]) & (d[order][1:] != d[order][:-1]))
+    if same.size:
+        a, b = order[same[0]], order[same[0] + 1]
+        raise PuzzleError(
+            f"{where}: cell ({r[a] + 1}, {c[a] + 1}) given two digits: {d[a] + 1} (line {lines[a]}) "
+            f"and {d[b] + 1} (line {lines[b]})"
+        )
+    grid = np.zeros((n, n), dtype=np.int64)
+    grid[r, c] = d + 1
+    return grid
+
+
+def parse_regions(source, n: int) -> np.ndarray:
+    """Region ids, one per cell row-major (string, path or array) -> (N, N) numbers 0..N-1.
+
+    Ids may be compact characters (``0-9A-Z``) or separated integers; regions are numbered in
+    the sorted order of their ids, so ids ``0..N-1`` or ``1..N`` keep their own numbering.
+    """
+    if isinstance(source, np.ndarray):
+        ids = source.ravel().astype(str)
+    else:
+        text, where = _read_source(source, "regions")
+        text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+        tokens = re.split(r"[,;\s]+", text.strip())
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(tokens) == n == len(lines) and n > 1:   # grid form: N lines of N compact ids
+            short = [k for k, tok in enumerate(tokens) if len(tok) != n]
+            if short and sum(len(tok) == n for tok in tokens) > n // 2:
+                k = short[0]
+                raise PuzzleError(f"regions: {where}: line {k + 1} has {len(tokens[k])} ids; expected {n}")
+            if not short:
+                tokens = list("".join(tokens))
+        ids = np.array(tokens if len(tokens) > 1 else list(tokens[0]))
+    if ids.size != n * n:
+        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {ids.size}")
+    labels, numbers = np.unique(ids, return_inverse=True)
+    if all(re.fullmatch(r"\d+", x) for x in labels):
+        labels_numeric = np.array([int(x) for x in labels])
+        numbers = np.argsort(np.argsort(labels_numeric))[numbers]
+    if labels.size != n:
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {labels.size} distinct ids")
+    counts = np.bincount(numbers, minlength=n)
+    wrong = np.flatnonzero(counts != n)
+    if wrong.size:
+        g = wrong[0]
+        label = str(labels[g] if not all(x.isdigit() for x in labels) else sorted(labels, key=int)[g])
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {label!r} has {counts[g]} cells")
+    return numbers.reshape(n, n)
+

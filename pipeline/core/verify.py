@@ -1,0 +1,338 @@
+"""Check grids against the rules and the clues, and vectors against ``Aeq x = beq``.
+
+One rule-check kernel, :func:`unit_repeats`, works over a puzzle's unit tables
+(``Puzzle.unit_families()``: each family an ``(n_units, N)`` array of row-major cell numbers) on
+one flat grid or on a stack of them. The puzzle validator (two equal clues in a unit),
+:func:`verify_grid` (one verdict with its message), :func:`grid_violations` (every broken rule,
+for ``verify`` and ``draw``) and the bulk checks :func:`rule_conflicts` and
+:func:`verify_solutions` (one boolean per grid, for batch) all use it.
+
+This module imports no other project module but the variant table, so that
+:mod:`pipeline.core.puzzle` can use the kernel for its own validation.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pipeline.core.variants import FAMILIES
+
+if TYPE_CHECKING:  # annotations only: puzzle imports this module
+    from pipeline.core.puzzle import Puzzle
+
+__all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
+           "verify_solutions", "verify_grid", "grid_violations", "residual"]
+
+#: Largest ``|Aeq x - beq|`` (and bound violation) a solver's vector may show and still count as
+#: feasible: the same magnitude as :data:`pipeline.core.decode.INTEGRALITY_TOL`, HiGHS' and CBC's
+#: default primal feasibility tolerance.
+RESIDUAL_TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of :func:`verify_grid`: ``ok`` and a one-line ``message``; truthy exactly when ``ok``."""
+
+    ok: bool
+    message: str
+
+    def __bool__(self):
+        return self.ok
+
+
+#: Grids up to this size are checked through one bit per digit in a machine word.
+MAX_BITMASK_N = 64
+
+
+@lru_cache(maxsize=None)
+def _digit_bits(n: int) -> np.ndarray:
+    """``table[d]`` = the bit of digit ``d`` (``table[0] = 0``: an empty cell sets no bit)."""
+    dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+    table = np.zeros(n + 1, dtype=dtype)
+    table[1:] = np.left_shift(np.ones(n, dtype=dtype), np.arange(n, dtype=dtype))
+    table.setflags(write=False)
+    return table
+
+
+def _cell_codes(grids: np.ndarray, n: int) -> tuple[np.ndarray, bool]:
+    """The kernel's cell codes: digit bits when every value is ``0..N <= MAX_BITMASK_N``
+    (``bitwise``), else the values themselves."""
+    grids = np.asarray(grids)
+    if n <= MAX_BITMASK_N and (grids.size == 0 or (grids.min() >= 0 and grids.max() <= n)):
+        return _digit_bits(n)[grids], True
+    return grids, False
+
+
+def _repeats(codes: np.ndarray, units: np.ndarray, bitwise: bool) -> np.ndarray:
+    """``(..., U)`` True where a unit holds a nonzero value twice: fewer distinct digit bits
+    than filled cells, or (beyond the bitmasks) equal neighbours after sorting."""
+    cells = codes[..., units]                                      # (..., U, N)
+    if bitwise:
+        return np.bitwise_count(np.bitwise_or.reduce(cells, axis=-1)) < np.count_nonzero(cells, axis=-1)
+    values = np.sort(cells, axis=-1)
+    return ((values[..., 1:] == values[..., :-1]) & (values[..., 1:] != 0)).any(axis=-1)
+
+
+def unit_repeats(grids: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """Which units hold a digit twice: the rule-check kernel, on one grid or a stack of grids.
+
+    Parameters
+    ----------
+    grids : ndarray of int, shape (N*N,) or (P, N*N)
+        Flat row-major grids, ``0`` for an empty cell (empty cells never count as repeats).
+    units : ndarray of int, shape (U, N)
+        Cell numbers of ``U`` units of one family (one entry of ``Puzzle.unit_families()``).
+
+    Returns
+    -------
+    ndarray of bool, shape (U,) or (P, U)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = np.arange(4).reshape(2, 2)            # a 2x2 grid's two rows
+    >>> unit_repeats(np.array([1, 1, 2, 0]), rows).tolist()
+    [True, False]
+    >>> unit_repeats(np.array([[1, 2, 2, 1], [2, 2, 0, 0]]), rows).tolist()
+    [[False, False], [True, False]]
+    """
+    codes, bitwise = _cell_codes(grids, units.shape[-1])
+    return _repeats(codes, units, bitwise)
+
+
+def first_duplicate(grid: np.ndarray, families) -> tuple[str, int, int, np.ndarray] | None:
+    """The first unit (in family order, then unit order) holding a digit twice, or None.
+
+    Parameters
+    ----------
+    grid : ndarray of int, shape (N, N) or (N*N,)
+        One grid, ``0`` for empty.
+    families : list of (str, ndarray)
+        ``Puzzle.unit_families()``.
+
+    Returns
+    -------
+    tuple or None
+        ``(family, unit index, digit, cells)``: the smallest digit the unit repeats and the
+        unit's first two cells holding it (in the unit's order); None when no unit repeats.
+    """
+    flat = np.asarray(grid).ravel()
+    n = math.isqrt(flat.size)
+    codes, bitwise = _cell_codes(flat, n)
+    for family, units in families:
+        broken = np.flatnonzero(_repeats(codes, units, bitwise))
+        if broken.size:
+            u = int(broken[0])
+            values = flat[units[u]]
+            filled = values[values != 0]
+            kinds, counts = np.unique(filled, return_counts=True)
+            digit = int(kinds[np.argmax(counts > 1)])
+            return family, u, digit, units[u][values == digit][:2]
+    return None
+
+
+def unit_name(family: str, unit: int, *, article: bool = False) -> str:
+    """``row 3``, ``box 7``; a single-unit family by its word (``the main diagonal``)."""
+    fam = FAMILIES[family]
+    if fam.single:
+        return f"the {fam.word}" if article else fam.word
+    return f"{fam.word} {unit + 1}"
+
+
+def rule_conflicts(grids: np.ndarray, families) -> np.ndarray:
+    """``(P,)`` True where some unit holds a digit twice (flat grids ``(P, N*N)``, 0 = empty).
+
+    Parameters
+    ----------
+    grids : ndarray of int, shape (P, N*N)
+        Partial or complete grids of one shape and variant.
+    families : list of (str, ndarray)
+        ``Puzzle.unit_families()`` of a puzzle of that shape (the template).
+
+    Returns
+    -------
+    ndarray of bool, shape (P,)
+    """
+    grids = np.atleast_2d(grids)
+    codes, bitwise = _cell_codes(grids, math.isqrt(grids.shape[1]))
+    bad = np.zeros(grids.shape[0], dtype=bool)
+    for _, units in families:
+        bad |= _repeats(codes, units, bitwise).any(axis=-1)
+    return bad
+
+
+def verify_solutions(solutions: np.ndarray, clues: np.ndarray, families) -> np.ndarray:
+    """``(P,)`` True where ``solutions[p]`` completes ``clues[p]``: :func:`verify_grid`'s checks.
+
+    Every cell holds ``1..N``, no unit holds a digit twice (with every cell filled: each unit
+    holds every digit once), every clue is kept.
+
+    Parameters
+    ----------
+    solutions, clues : ndarray of int, shape (P, N*N)
+        Flat candidate solutions and the puzzles' clue grids (0 = empty).
+    families : list of (str, ndarray)
+        ``Puzzle.unit_families()`` of the template puzzle.
+
+    Returns
+    -------
+    ndarray of bool, shape (P,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pipeline.core.puzzle import Puzzle
+    >>> template = Puzzle(np.zeros((4, 4), int), 2, 2)
+    >>> good = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
+    >>> verify_solutions(np.stack([good, good[::-1]]), np.zeros((2, 16), int), template.unit_families()).tolist()
+    [True, True]
+    >>> verify_solutions(good[None], np.eye(4, dtype=int).ravel()[None] * 4, template.unit_families()).tolist()
+    [False]
+    """
+    solutions, clues = np.atleast_2d(solutions), np.atleast_2d(clues)
+    n = math.isqrt(solutions.shape[1])
+    ok = ((solutions >= 1) & (solutions <= n)).all(axis=1)
+    ok &= ((solutions == clues) | (clues == 0)).all(axis=1)
+    ok &= ~rule_conflicts(np.where(ok[:, None], solutions, 0), families)
+    return ok
+
+
+def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
+    """Is ``grid`` a completed solution of ``puzzle``? Names the first broken unit or clue.
+
+    Checks, in this order: the shape, every cell holding a digit ``1..N``, every unit of the
+    variant (rows, columns, then boxes or regions, then diagonals: ``Puzzle.unit_families()``)
+    holding each digit once, every clue kept.
+
+    Parameters
+    ----------
+    grid : array_like of int, shape (N, N)
+        The claimed solution.
+    puzzle : Puzzle
+        The puzzle it should solve (its clues, box shape, variant and regions).
+
+    Returns
+    -------
+    Verdict
+        ``ok`` and a one-line ``message``: the first broken rule, or what was checked. A
+        verdict is truthy exactly when ``ok``.
+
+    Raises
+    ------
+    Nothing for a wrong grid: a broken rule is a verdict, not an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pipeline.core.puzzle import Puzzle
+    >>> puzzle = Puzzle(np.array([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]), 2, 2)
+    >>> grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    >>> verify_grid(grid, puzzle).message
+    'clue at (4, 4) is 2 but the grid has 1'
+    >>> grid[3] = [4, 3, 1, 2]
+    >>> verify_grid(grid, puzzle).message
+    'column 3 has digit 1 twice: cells (2, 3) and (4, 3)'
+    """
+    grid = np.asarray(grid)
+    n = puzzle.n
+    if grid.shape != (n, n):
+        return Verdict(False, f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}")
+    bad = np.argwhere((grid < 1) | (grid > n))
+    if bad.size:
+        r, c = bad[0]
+        what = "empty" if grid[r, c] == 0 else f"{grid[r, c]}, not a digit 1..{n}"
+        return Verdict(False, f"cell ({r + 1}, {c + 1}) is {what}")
+    found = first_duplicate(grid, puzzle.unit_families())
+    if found is not None:
+        family, unit, digit, cells = found
+        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {_cells_text(cells, n)}")
+    clue_r, clue_c = np.nonzero(puzzle.grid)
+    wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
+    if wrong.size:
+        r, c = clue_r[wrong[0]], clue_c[wrong[0]]
+        return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid has {grid[r, c]}")
+    return Verdict(True, f"valid {puzzle.variant} {n}x{n} solution, all {puzzle.n_clues} clues kept")
+
+
+def _cells_text(cells: np.ndarray, n: int) -> str:
+    names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
+    """Every rule ``grid`` breaks as a completed solution of ``puzzle``, not just the first.
+
+    In :func:`verify_grid`'s order: the shape (then nothing else is checked),
+    the empty cells (one entry), each cell that is not a digit ``1..N``, each digit a unit holds more than once
+    (units of every family of the variant, found by the rule kernel
+    :func:`unit_repeats`), each clue the grid changes.
+
+    Parameters
+    ----------
+    grid : ndarray of int, shape (N, N)
+    puzzle : Puzzle
+        Its clues (none: the rules alone), box shape, variant and regions.
+
+    Returns
+    -------
+    list of dict
+        ``{"kind": "shape" | "empty" | "cell" | "unit" | "clue", "message": ..., "cells": [[row, col], ...]}``
+        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
+        the grid solves the puzzle.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import Puzzle
+    >>> grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 2]])
+    >>> for v in grid_violations(grid, Puzzle(np.zeros((4, 4), int), 2, 2)):
+    ...     print(v["message"])
+    row 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    column 4 has digit 2 twice: cells (2, 4) and (4, 4)
+    box 4 has digit 2 twice: cells (4, 3) and (4, 4)
+    """
+    grid = np.asarray(grid)
+    n = puzzle.n
+    if grid.shape != (n, n):
+        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}",
+                 "cells": []}]
+    found = []
+    empty = np.flatnonzero(grid.ravel() == 0)
+    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
+        message = (f"cell {_cells_text(empty, n)} is empty" if empty.size == 1
+                   else f"{empty.size} cells are empty: {_cells_text(empty, n)}")
+        found.append({"kind": "empty", "message": message, "cells": [[x // n + 1, x % n + 1] for x in empty.tolist()]})
+    for r, c in np.argwhere((grid < 0) | (grid > n)).tolist():
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {grid[r, c]}, not a digit 1..{n}",
+                      "cells": [[r + 1, c + 1]]})
+    flat = grid.ravel()
+    for family, units in puzzle.unit_families():
+        for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
+            values = flat[units[u]]
+            digits, counts = np.unique(values[values != 0], return_counts=True)
+            for digit, times in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
+                cells = units[u][values == digit]
+                how = "twice" if times == 2 else f"{times} times"
+                found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
+                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, n)}",
+                              "cells": [[x // n + 1, x % n + 1] for x in cells.tolist()]})
+    clue_r, clue_c = np.nonzero(puzzle.grid)
+    wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
+    for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
+        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid "
+                                                 f"has {grid[r, c]}", "cells": [[r + 1, c + 1]]})
+    return found
+
+
+def residual(model, x: np.ndarray) -> float:
+    """Largest violation of ``Aeq x = beq`` and of the bounds for a solver-view vector.
+
+    A vector is feasible when this is at most :data:`RESIDUAL_TOL`.
+    """
+    x = np.asarray(x, dtype=float)
+    eq = np.abs(model.Aeq @ x - model.beq).max(initial=0.0)
+    bounds = max(np.max(model.lb - x, initial=0.0), np.max(x - model.ub, initial=0.0))
+    return float(max(eq, bounds))

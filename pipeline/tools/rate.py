@@ -1,0 +1,333 @@
+"""Rate a puzzle by the human techniques a solver needs, over the variant's units.
+
+The ladder (easiest first): naked single, hidden single, locked candidates (pointing, claiming),
+naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies, a guess (the
+unsolved cell with fewest candidates, digits in increasing order, backtracking on contradiction).
+Every technique works on the unit families of :meth:`pipeline.core.puzzle.Puzzle.unit_families`, so
+any N, box shape and variant (regions, diagonals) is rated by the same code. Candidates are a
+numpy boolean array (cells, digits); the checks, the singles and locked candidates (every pair
+of overlapping units at once) are array operations, the subsets enumerate small combinations.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.verify import unit_repeats
+
+TECHNIQUES = ("naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
+              "naked triple", "hidden triple", "x-wing", "guess")
+LABELS = {"naked single": "easy", "hidden single": "easy", "pointing": "medium", "claiming": "medium",
+          "naked pair": "medium", "hidden pair": "medium", "naked triple": "hard", "hidden triple": "hard",
+          "x-wing": "hard", "guess": "expert"}
+#: rating labels, easiest first (``generate --difficulty``).
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+
+
+@dataclass
+class Step:
+    """One deduction: ``digit`` placed in ``cells[0]``, or ``removed`` (r, c, digit) candidates."""
+
+    technique: str
+    cells: list  # [(r, c)] 0-based cells the technique is about
+    digit: int | None = None  # 1-based digit placed (singles, guess)
+    removed: list = field(default_factory=list)  # [(r, c, digit)] 0-based cell, 1-based digit
+
+    def to_dict(self) -> dict:
+        return {"technique": self.technique, "cells": [list(map(int, c)) for c in self.cells],
+                "digit": self.digit, "removed": [list(map(int, x)) for x in self.removed]}
+
+    def text(self) -> str:
+        where = " ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
+        if self.digit is not None:
+            return f"{self.technique}: {where} = {self.digit}"
+        gone = ", ".join(f"r{r + 1}c{c + 1}<>{d}" for r, c, d in self.removed)
+        return f"{self.technique}: {where} => {gone}"
+
+
+@dataclass
+class Rating:
+    """Hardest technique needed, counts per technique, guesses, a label; ``solved`` False: none."""
+
+    hardest: str | None
+    counts: dict
+    guesses: int
+    label: str
+    solved: bool
+    steps: list
+    solution: np.ndarray | None
+
+    def to_dict(self, brief: bool = False) -> dict:
+        d = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
+             "solved": self.solved}
+        if not brief:
+            d["steps"] = [s.to_dict() for s in self.steps]
+        return d
+
+    def text(self) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in self.counts.items() if v)
+        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}; {counts})"
+
+
+class _Contradiction(Exception):
+    pass
+
+
+class _Rater:
+    def __init__(self, puzzle: Puzzle):
+        n = self.n = puzzle.n
+        fams = puzzle.unit_families()
+        self.units = np.concatenate([u for _, u in fams]).astype(np.int64)
+        self.unit_family = np.concatenate([[name] * len(u) for name, u in fams])
+        inc = np.zeros((len(self.units), n * n), dtype=np.int64)
+        inc[np.repeat(np.arange(len(self.units)), n), self.units.ravel()] = 1
+        self.inc = inc.astype(bool)
+        overlap = inc @ inc.T
+        np.fill_diagonal(overlap, 0)
+        # locked candidates: ordered unit pairs sharing >= 2 cells, with their intersections
+        pair_a, pair_b = np.nonzero(overlap >= 2)
+        # pointing (a is a box or region) before claiming (a is a row or column), as in the ladder
+        claiming_first = np.isin(self.unit_family[pair_a], ("row", "col"))
+        order = np.argsort(claiming_first, kind="stable")
+        self.pair_a, self.pair_b = pair_a[order], pair_b[order]
+        self.pair_inter = self.inc[self.pair_a] & self.inc[self.pair_b]  # (P, NN)
+        self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(n * n)]
+        self.lines = {name: u for name, u in fams if name in ("row", "col")}
+
+    # -- state: grid (NN,) digits 1..N or 0; cand (NN, N) bool ---------------------------------
+    def place(self, grid, cand, cell, d):
+        if not cand[cell, d]:
+            raise _Contradiction
+        grid[cell] = d + 1
+        peers = self.units[self.cell_units[cell]].ravel()
+        cand[peers, d] = False
+        cand[cell] = False
+        cand[cell, d] = True
+
+    def check(self, grid, cand):
+        """Raise _Contradiction on a cell without candidates, a unit missing a digit or a repeat."""
+        if (~cand.any(axis=1)).any() or (~cand[self.units].any(axis=1)).any():
+            raise _Contradiction
+        if unit_repeats(grid, self.units).any():
+            raise _Contradiction
+
+    def rc(self, cell):
+        return (int(cell) // self.n, int(cell) % self.n)
+
+    def removal(self, technique, cells, cand, where, digits):
+        """Remove the (cell, digit) pairs ``where x digits`` that are still candidates."""
+        mask = np.zeros_like(cand)
+        mask[np.ix_(np.asarray(where, dtype=np.int64), np.asarray(digits, dtype=np.int64))] = True
+        mask &= cand
+        if not mask.any():
+            return None
+        cs, ds = np.nonzero(mask)
+        cand[cs, ds] = False
+        return Step(technique, [self.rc(c) for c in cells],
+                    removed=[(*self.rc(c), int(d) + 1) for c, d in zip(cs, ds)])
+
+    # -- techniques ----------------------------------------------------------------------------
+    def naked_single(self, grid, cand):
+        ones = np.flatnonzero((grid == 0) & (cand.sum(axis=1) == 1))
+        if ones.size:
+            cell = int(ones[0])
+            d = int(cand[cell].argmax())
+            self.place(grid, cand, cell, d)
+            return Step("naked single", [self.rc(cell)], digit=d + 1)
+        return None
+
+    def hidden_single(self, grid, cand):
+        uc = cand[self.units]  # (U, N cells, N digits)
+        cnt = uc.sum(axis=1)
+        for u, d in zip(*np.nonzero(cnt == 1)):
+            cell = int(self.units[u][uc[u, :, d].argmax()])
+            if grid[cell] == 0:
+                self.place(grid, cand, cell, int(d))
+                return Step("hidden single", [self.rc(cell)], digit=int(d) + 1)
+        return None
+
+    def locked(self, grid, cand):
+        """Pointing/claiming, all unit pairs at once: digit d of unit a lies only in a & b, so d
+        leaves the rest of b."""
+        if not len(self.pair_a):
+            return None
+        c = cand.astype(np.int32)
+        in_unit = self.inc.astype(np.int32) @ c  # (U, N) candidates per unit and digit
+        in_inter = self.pair_inter.astype(np.int32) @ c  # (P, N)
+        hits = ((in_unit[self.pair_a] == in_inter) & (in_inter > 0)
+                & (in_unit[self.pair_b] > in_inter))
+        if not hits.any():
+            return None
+        p, d = np.argwhere(hits)[0]
+        a, b = self.pair_a[p], self.pair_b[p]
+        inter_cells = np.flatnonzero(self.pair_inter[p])
+        b_only = self.units[b][~self.pair_inter[p][self.units[b]]]
+        name = "claiming" if self.unit_family[a] in ("row", "col") else "pointing"
+        return self.removal(name, inter_cells[cand[inter_cells, d]], cand, b_only, [d])
+
+    def naked_subset(self, grid, cand, k):
+        for u in self.units:
+            free = u[(grid[u] == 0) & (cand[u].sum(axis=1) <= k)]
+            for combo in itertools.combinations(free.tolist(), k):
+                digits = np.flatnonzero(cand[list(combo)].any(axis=0))
+                if len(digits) == k:
+                    others = np.setdiff1d(u, combo)
+                    step = self.removal(f"naked {'pair' if k == 2 else 'triple'}", combo, cand, others, digits)
+                    if step:
+                        return step
+        return None
+
+    def hidden_subset(self, grid, cand, k):
+        for u in self.units:
+            placed = set((grid[u][grid[u] > 0] - 1).tolist())
+            cnt = cand[u].sum(axis=0)
+            ds = [d for d in range(self.n) if d not in placed and 2 <= cnt[d] <= k]
+            for combo in itertools.combinations(ds, k):
+                cells = u[cand[u][:, list(combo)].any(axis=1)]
+                if len(cells) == k:
+                    others = np.setdiff1d(np.arange(self.n), combo)
+                    step = self.removal(f"hidden {'pair' if k == 2 else 'triple'}", cells, cand, cells, others)
+                    if step:
+                        return step
+        return None
+
+    def x_wing(self, grid, cand):
+        for name, lines in self.lines.items():
+            lc = cand[lines]  # (N lines, N positions, N digits)
+            for d in range(self.n):
+                m = lc[:, :, d]
+                two = np.flatnonzero(m.sum(axis=1) == 2)
+                for i, j in itertools.combinations(two.tolist(), 2):
+                    if (m[i] == m[j]).all():
+                        pos = np.flatnonzero(m[i])
+                        cross = self.lines["col" if name == "row" else "row"]
+                        targets = np.setdiff1d(cross[pos].ravel(), np.concatenate([lines[i], lines[j]]))
+                        cells = np.concatenate([lines[i][pos], lines[j][pos]])
+                        step = self.removal("x-wing", cells, cand, targets, [d])
+                        if step:
+                            return step
+        return None
+
+    def ladder(self):
+        return (self.naked_single, self.hidden_single, self.locked,
+                lambda g, c: self.naked_subset(g, c, 2), lambda g, c: self.hidden_subset(g, c, 2),
+                lambda g, c: self.naked_subset(g, c, 3), lambda g, c: self.hidden_subset(g, c, 3),
+                self.x_wing)
+
+    def run(self, grid, cand, steps, counter, depth=0):
+        ladder = self.ladder()
+        while (grid == 0).any():
+            self.check(grid, cand)
+            for tech in ladder:
+                step = tech(grid, cand)
+                if step is not None:
+                    steps.append(step)
+                    break
+            else:
+                free = np.flatnonzero(grid == 0)
+                cell = int(free[cand[free].sum(axis=1).argmin()])
+                for d in np.flatnonzero(cand[cell]).tolist():
+                    counter[0] += 1
+                    g2, c2, s2 = grid.copy(), cand.copy(), []
+                    try:
+                        self.place(g2, c2, cell, d)
+                        s2.append(Step("guess", [self.rc(cell)], digit=d + 1))
+                        self.run(g2, c2, s2, counter, depth + 1)
+                    except _Contradiction:
+                        continue
+                    grid[:], cand[:] = g2, c2
+                    steps.extend(s2)
+                    return
+                raise _Contradiction
+        self.check(grid, cand)
+
+
+def rate(puzzle: Puzzle) -> Rating:
+    """Solve ``puzzle`` with the technique ladder; return its :class:`Rating` with the steps.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any size, box shape or variant.
+
+    Returns
+    -------
+    Rating
+        ``solved`` False (label ``no solution``) when every branch contradicts; with several
+        solutions the steps reach one of them.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> rate(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")).solved
+    True
+    """
+    r = _Rater(puzzle)
+    n = puzzle.n
+    grid = np.zeros(n * n, dtype=np.int64)
+    cand = np.ones((n * n, n), dtype=bool)
+    steps: list[Step] = []
+    counter = [0]
+    solved = True
+    try:
+        for cell in np.flatnonzero(puzzle.grid.ravel()):
+            r.place(grid, cand, int(cell), int(puzzle.grid.flat[cell]) - 1)
+        r.run(grid, cand, steps, counter)
+    except _Contradiction:
+        solved = False
+    counts = {t: 0 for t in TECHNIQUES}
+    for s in steps:
+        counts[s.technique] += 1
+    counts["guess"] = counter[0]
+    used = [t for t in TECHNIQUES if counts[t]]
+    hardest = used[-1] if used else None
+    label = LABELS.get(hardest, "easy") if solved else "no solution"
+    return Rating(hardest, counts, counter[0], label, solved, steps, grid.reshape(n, n) if solved else None)
+
+
+def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
+    """Apply ``steps`` to ``puzzle``'s clues (the tests' independent check of a rating).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    steps : list of Step
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The grid reached and the candidates left, ``(N, N, N)`` bool (only removals applied).
+    """
+    n = puzzle.n
+    grid = np.array(puzzle.grid, dtype=np.int64)
+    cand = np.ones((n, n, n), dtype=bool)
+    for s in steps:
+        if s.digit is not None:
+            r, c = s.cells[0]
+            grid[r, c] = s.digit
+        for r, c, d in s.removed:
+            cand[r, c, d - 1] = False
+    return grid, cand
+
+
+def human_steps(puzzle: Puzzle, fmt: str = "text"):
+    """The steps of :func:`rate` for ``solve --steps``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    fmt : str
+        ``json`` for a dict, anything else for text.
+
+    Returns
+    -------
+    str or dict
+        Text lines ending with the rating, or ``{"steps": [...], "rating": {...}}``.
+    """
+    rating = rate(puzzle)
+    if fmt == "json":
+        return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}
+    return "\n".join([s.text() for s in rating.steps] + [f"rating: {rating.text()}"])

@@ -1,0 +1,153 @@
+"""One self-contained HTML page for batch outputs (``python -m pipeline report``): status
+counts, a log-scale histogram of solve seconds, seconds against nodes, the slowest puzzles with
+their drawings and, for several outputs of the same input, a per-puzzle comparison.
+
+Plots are inline SVG: no network, no external JavaScript or CSS.
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+from pipeline.tools.draw import draw_grid, load_matplotlib
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.variants import VARIANT_TABLE
+
+SLOWEST = 5
+
+
+def read_output(out) -> pd.DataFrame:
+    """Read a batch output directory.
+
+    Raises
+    ------
+    PipelineError
+        When ``out`` is not a readable batch output.
+    """
+    try:
+        return pd.read_parquet(out).sort_values("index").reset_index(drop=True)
+    except (OSError, ValueError) as e:
+        raise PipelineError(f"report: {out} is not a batch output ({str(e).splitlines()[0]})") from None
+
+
+def _svg(fig) -> str:
+    plt = load_matplotlib()
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    plt.close(fig)
+    text = buffer.getvalue()
+    # matplotlib's RDF metadata only names namespaces; dropping it keeps the page free of URLs
+    return re.sub(r"<metadata>.*?</metadata>", "", text[text.index("<svg"):], flags=re.DOTALL)
+
+
+def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
+    plt = load_matplotlib()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    every = np.concatenate([df["seconds"].to_numpy(dtype=float) for df in frames.values()])
+    every = every[np.isfinite(every) & (every > 0)]
+    # one set of log-spaced bins for every output, so that their bars line up
+    bins = np.logspace(np.log10(every.min()), np.log10(every.max()) + 1e-9, 30) if every.size else None
+    for name, df in frames.items():
+        seconds = df["seconds"].to_numpy(dtype=float)
+        seconds = seconds[np.isfinite(seconds) & (seconds > 0)]
+        if seconds.size:
+            left.hist(seconds, bins=bins, alpha=0.6, label=name)
+        right.scatter(df["nodes"].clip(lower=0) + 1, df["seconds"], s=10, alpha=0.7, label=name)
+    left.set_xscale("log")
+    left.set_xlabel("solve seconds (log scale)")
+    left.set_ylabel("puzzles")
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel("nodes + 1")
+    right.set_ylabel("seconds")
+    left.legend(fontsize=7)
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def _comparison(frames: dict[str, pd.DataFrame]) -> str:
+    """Each further output against the first, puzzle by puzzle (same input, matched by index)."""
+    (name_a, a), *others = list(frames.items())
+    parts = []
+    plt = load_matplotlib()
+    for name_b, b in others:
+        both = a.merge(b, on="index", suffixes=("_a", "_b"))
+        title = f"<h3>{html.escape(name_b)} against {html.escape(name_a)}</h3>"
+        if len(both) == 0 or (both["puzzle_a"] != both["puzzle_b"]).any():
+            parts.append(title + "<p>The outputs are not of the same input: no per-puzzle comparison.</p>")
+            continue
+        same_status = both["status_a"] == both["status_b"]
+        solved = (both["status_a"] == "optimal") & (both["status_b"] == "optimal")
+        same_grid = solved & (both["solution_a"] == both["solution_b"])
+        ratio = both["seconds_b"] / both["seconds_a"]
+        faster = int((both["seconds_b"] < both["seconds_a"]).sum())
+        summary = (f"<p>{len(both)} puzzles in both; status agrees on {int(same_status.sum())}, the grid on "
+                   f"{int(same_grid.sum())} of {int(solved.sum())} solved by both; {html.escape(name_b)} is faster "
+                   f"on {faster}; median time ratio {html.escape(name_b)}/{html.escape(name_a)} "
+                   f"{float(np.nanmedian(ratio.replace(np.inf, np.nan))):.3g}.</p>")
+        fig, ax = plt.subplots(figsize=(4.5, 4.5))
+        ax.scatter(both["seconds_a"], both["seconds_b"], s=10)
+        values = both[["seconds_a", "seconds_b"]].to_numpy(dtype=float)
+        values = values[np.isfinite(values) & (values > 0)]
+        if values.size:
+            ax.plot([values.min(), values.max()], [values.min(), values.max()], color="#999999", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(f"seconds: {name_a}")
+        ax.set_ylabel(f"seconds: {name_b}")
+        table = pd.DataFrame({"index": both["index"], f"status {name_a}": both["status_a"],
+                              f"status {name_b}": both["status_b"], f"seconds {name_a}": both["seconds_a"],
+                              f"seconds {name_b}": both["seconds_b"], "ratio": ratio})
+        # disagreements first, then the largest slow-downs
+        table = table.assign(_key=~same_status).sort_values(["_key", "ratio"], ascending=False).drop(columns="_key")
+        parts.append(title + summary + _svg(fig) + table.head(20).to_html(index=False, float_format="%.4g", border=0))
+    return "".join(parts)
+
+
+def _slowest(df: pd.DataFrame) -> str:
+    parts = []
+    plt = load_matplotlib()
+    for _, row in df.nlargest(SLOWEST, "seconds").iterrows():
+        try:
+            regions = row.get("regions") if isinstance(row.get("regions"), str) and row.get("regions") else None
+            spec = VARIANT_TABLE.get(row["variant"])
+            if regions is None and (spec is None or spec.regions):
+                raise PipelineError(f"the output has no regions for this {row['variant']} puzzle")
+            puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions)
+            grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None
+            fig = draw_grid(puzzle, grid, inches=2.6)
+            picture = _svg(fig)
+        except PipelineError as e:
+            picture = f"<p>(not drawn: {html.escape(str(e))})</p>"
+            plt.close("all")
+        parts.append(f"<figure><figcaption>#{row['index']}: {row['seconds']:.4g} s, {row['nodes']} nodes, "
+                     f"{html.escape(str(row['status']))}</figcaption>{picture}</figure>")
+    return "<div class='grids'>" + "".join(parts) + "</div>"
+
+
+def build_report(outs: list) -> str:
+    """The HTML text of the report for one or more batch output directories."""
+    frames = {Path(out).name or str(out): read_output(out) for out in outs}
+    if len(frames) < len(outs):
+        frames = {str(out): read_output(out) for out in outs}
+    sections = []
+    counts = pd.DataFrame({name: df["status"].value_counts() for name, df in frames.items()}).fillna(0).astype(int)
+    sections.append("<h2>Status counts</h2>" + counts.to_html(border=0))
+    sections.append("<h2>Solve seconds</h2>" + _seconds_plots(frames))
+    for name, df in frames.items():
+        sections.append(f"<h2>Slowest puzzles: {html.escape(name)}</h2>" + _slowest(df))
+    if len(frames) >= 2:
+        sections.append("<h2>Per-puzzle comparison</h2>" + _comparison(frames))
+    style = ("body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse}"
+             "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
+             ".grids{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-size:80%}")
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch report</title>"
+            f"<style>{style}</style></head><body><h1>Batch report</h1>"
+            f"<p>{html.escape(', '.join(str(o) for o in outs))}</p>" + "".join(sections) + "</body></html>\n")

@@ -1,0 +1,164 @@
+"""Sparsity picture of the solver matrix ``Aeq`` (``[A; B]``) with each row family as a
+labelled band (``python -m pipeline spy``): MATLAB's ``spy`` plus the labels it lacks.
+
+Small models draw one marker per nonzero; big ones (N >= 16, or many nonzeros) a binned
+density image, so a 100x100 grid (10^6 columns, 4*10^6 nonzeros) draws in seconds.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.build import CLUE_ENCODINGS, Model
+from pipeline.core.conventions import ORDERS, SCHEMES
+from pipeline.tools.draw import load_matplotlib
+from pipeline.core.errors import PipelineError
+
+MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
+PIXELS = 800            # density image: at most this many bins per axis
+LABEL_GAP = 0.045       # smallest distance between two band labels, as a fraction of the rows
+BAND_COLOURS = {"cell": "#e8f0fb", "row": "#fbeee8", "col": "#e9f7e8", "box": "#f7f3dc", "region": "#f7f3dc",
+                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee"}
+
+
+def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
+    """Nonzeros of ``model.Aeq`` counted into an at most ``pixels`` x ``pixels`` image.
+
+    Returns
+    -------
+    ndarray
+        (rows_bins, col_bins) int64 counts.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> m = build_model(parse_puzzle("0" * 16))
+    >>> int(density(m, 8).sum()) == m.nnz
+    True
+    """
+    coo = model.Aeq.tocoo()
+    n_rows, n_cols = coo.shape
+    rbins, cbins = min(pixels, n_rows), min(pixels, n_cols)
+    r = (coo.row.astype(np.int64) * rbins) // max(n_rows, 1)
+    c = (coo.col.astype(np.int64) * cbins) // max(n_cols, 1)
+    return np.bincount(r * cbins + c, minlength=rbins * cbins).reshape(rbins, cbins)
+
+
+def label_positions(centres: np.ndarray, n_rows: int, gap: float | None = None) -> np.ndarray:
+    """Label heights for the bands: at the band centres, pushed apart to at least ``gap`` rows.
+
+    Parameters
+    ----------
+    centres : ndarray
+        Band centres, increasing (rows, top = 0).
+    n_rows : int
+        Rows of the matrix.
+    gap : float, optional
+        Smallest distance between labels (default ``LABEL_GAP * n_rows``).
+
+    Returns
+    -------
+    ndarray
+        One height per band, increasing, kept inside ``[0, n_rows]`` where the labels fit.
+
+    Examples
+    --------
+    >>> label_positions(np.array([10.0, 50.0, 51.0, 52.0]), 100, gap=5).tolist()
+    [10.0, 50.0, 55.0, 60.0]
+    """
+    gap = LABEL_GAP * n_rows if gap is None else gap
+    ys = np.asarray(centres, dtype=float).copy()
+    for i in range(1, ys.size):  # one pass per band family (at most ~8): not a hot path
+        ys[i] = max(ys[i], ys[i - 1] + gap)
+    overflow = ys[-1] - n_rows if ys.size else 0.0
+    if overflow > 0:  # pushed below the matrix: pull the crowded tail back up
+        for i in range(ys.size - 1, -1, -1):
+            limit = n_rows if i == ys.size - 1 else ys[i + 1] - gap
+            ys[i] = min(ys[i], limit)
+    return ys
+
+
+def spy_axes(ax, model: Model, title: str | None = None) -> None:
+    """Draw ``model.Aeq`` on ``ax`` with labelled row-family bands."""
+    n_rows, n_cols = model.Aeq.shape
+    counts = model.family_counts()
+    bounds = np.cumsum([0] + list(counts.values()))
+    centres = (bounds[:-1] + bounds[1:]) / 2
+    labels = label_positions(centres, n_rows)
+    for (family, _), top, bottom, centre, y in zip(counts.items(), bounds[:-1], bounds[1:], centres, labels):
+        ax.axhspan(top, bottom, color=BAND_COLOURS.get(family, "#eeeeee"), zorder=0, lw=0)
+        ax.axhline(bottom, color="#999999", lw=0.5, zorder=1)
+        thin = (bottom - top) < LABEL_GAP * n_rows
+        # a thin band (diag, anti, a few clues) gets a one-line label, moved apart and pointing at it
+        ax.annotate(f"{family}: {bottom - top} rows" if thin else f"{family}\n{bottom - top} rows",
+                    xy=(0, centre), xycoords="data", xytext=(-0.01 * n_cols, y), textcoords="data",
+                    ha="right", va="center", fontsize=8, annotation_clip=False,
+                    arrowprops=dict(arrowstyle="-", color="#999999", lw=0.5) if abs(y - centre) > 1e-9 else None)
+    if model.nnz <= MARKER_LIMIT and model.convention.n < 16:
+        coo = model.Aeq.tocoo()
+        size = max(0.3, min(4.0, 300.0 / np.sqrt(max(n_rows, n_cols))))
+        ax.scatter(coo.col + 0.5, coo.row + 0.5, s=size * size, marker="s", c="#1f3f8f", lw=0, zorder=2)
+    else:
+        img = density(model)
+        # log scale: dense bins (cell rows) and sparse ones (clue rows) both stay visible
+        shown = np.ma.masked_equal(np.log1p(img), 0)
+        ax.imshow(shown, cmap="Blues", aspect="auto", interpolation="nearest", zorder=2,
+                  extent=(0, n_cols, n_rows, 0), vmin=0, vmax=max(float(np.log1p(img.max())), 1.0))
+    ax.set_xlim(0, n_cols)
+    ax.set_ylim(n_rows, 0)
+    ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+    ax.set_xlabel(f"columns (variables): {n_cols}, nonzeros {model.nnz}")
+    ax.tick_params(labelsize=7)
+    ax.set_yticks([])
+    conv = model.convention
+    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {n_rows} x {n_cols}",
+                 fontsize=10)
+
+
+def spy_figure(models: list[Model]):
+    """One panel per model, side by side; returns the matplotlib Figure."""
+    plt = load_matplotlib()
+    fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 6), squeeze=False)
+    for ax, model in zip(axes[0], models):
+        spy_axes(ax, model)
+    fig.tight_layout()
+    return fig
+
+
+def compare_convention(spec: str, scheme: str, order: str, clues: str) -> tuple[str, str, str]:
+    """The second convention of ``--compare``: the first one with the parts ``spec`` names changed.
+
+    Parameters
+    ----------
+    spec : str
+        Scheme, order and/or clue encoding, in any order, separated by ``/`` (``C``, ``block``,
+        ``block/C``, ``reduce``).
+    scheme, order, clues : str
+        The first convention.
+
+    Returns
+    -------
+    tuple of str
+        ``(scheme, order, clues)``.
+
+    Raises
+    ------
+    PipelineError
+        On a part that is no scheme, order or clue encoding.
+
+    Examples
+    --------
+    >>> compare_convention("C", "ijk", "F", "rows")
+    ('ijk', 'C', 'rows')
+    >>> compare_convention("block/C", "ijk", "F", "rows")
+    ('block', 'C', 'rows')
+    """
+    chosen = {"scheme": scheme, "order": order, "clues": clues}
+    for part in filter(None, spec.split("/")):
+        kind = ("scheme" if part in SCHEMES else "order" if part in ORDERS
+                else "clues" if part in CLUE_ENCODINGS else None)
+        if kind is None:
+            raise PipelineError(f"--compare {spec!r}: {part!r} is no scheme ({', '.join(SCHEMES)}), order "
+                                f"({', '.join(ORDERS)}) or clue encoding ({', '.join(CLUE_ENCODINGS)})")
+        chosen[kind] = part
+    return chosen["scheme"], chosen["order"], chosen["clues"]

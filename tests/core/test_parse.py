@@ -1,0 +1,70 @@
+"""pipeline.core.parse: the one compact-line decoder (many lines at once) and the module's place in the layers.
+
+Input forms and their messages are tested through parse_puzzle in test_puzzle.py and
+test_parse_*.py; here the vectorised kernel batch shares with the single-puzzle parser.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pipeline.core.parse as parse
+from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import COMPACT_DIGITS, compact_values, read_puzzle
+from pipeline.core.puzzle import Puzzle, grid_to_string, parse_puzzle
+
+
+@st.composite
+def grid_stacks(draw):
+    n = draw(st.integers(1, len(COMPACT_DIGITS)))
+    count = draw(st.integers(1, 5))
+    values = draw(st.lists(st.integers(0, n), min_size=count * n * n, max_size=count * n * n))
+    return n, np.array(values, dtype=np.int64).reshape(count, n * n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid_stacks(), st.booleans())
+def test_compact_values_inverts_grid_to_string_for_a_stack(case, lower):
+    n, grids = case
+    lines = [grid_to_string(g.reshape(n, n)) for g in grids]
+    if lower:
+        lines = [line.lower() for line in lines]
+    assert np.array_equal(compact_values(lines, n), grids)
+    # one line at a time gives the same rows
+    assert all(np.array_equal(compact_values(line, n)[0], g) for line, g in zip(lines, grids))
+
+
+def test_compact_values_marks_characters_outside_the_alphabet():
+    values = compact_values(["1.2?", "0bé3"], 2)
+    assert values.tolist() == [[1, 0, 2, -1], [0, 11, -1, 3]]
+
+
+def test_compact_values_names_a_line_of_the_wrong_length():
+    with pytest.raises(PuzzleError, match=r"^compact grid 2: 3 characters; expected 4 \(2x2\)$"):
+        compact_values(["1234", "123"], 2)
+
+
+def test_single_puzzle_parser_uses_the_same_decoder():
+    line = "12.." "3..." "...." "..4B"
+    with pytest.raises(PuzzleError, match=r"bad character 'B' at position 16"):
+        parse_puzzle(line)
+    grid = parse_puzzle(line[:-1] + ".").grid.ravel()
+    assert np.array_equal(grid, compact_values(line[:-1] + ".", 4)[0])
+
+
+def test_read_puzzle_gives_the_fields_of_a_puzzle():
+    parts = read_puzzle("1..." "...." "...." "...1", box="2x2")
+    assert (parts.h, parts.w, parts.variant, parts.regions) == (2, 2, "classic", None)
+    assert Puzzle(*parts) == parse_puzzle("1..." "...." "...." "...1")
+
+
+def test_parse_does_not_know_the_puzzle_type():
+    # pipeline.core.puzzle re-exports the parsers; an import back would be a cycle
+    tree = ast.parse(Path(parse.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {"puzzle", "pipeline.core.puzzle", "verify", "build"} & {m for m in imported if m}

@@ -1,0 +1,166 @@
+"""Issue 11's parser classes, each pinned: clue-list size, huge numbers and sizes, special paths,
+Excel/MATLAB CSV grids, regions in grid form; and a fuzz of every puzzle-input parser."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline import build_model, parse_puzzle
+from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.puzzle import MAX_BYTES_ENV, check_grid_size, model_bytes, parse_grid, parse_regions
+
+SEED = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- 1: the size of a clue list ----------------------------------------------------------------
+def test_clue_list_is_9x9_and_a_bigger_entry_is_an_error_naming_the_line():
+    with pytest.raises(PuzzleError, match=r"line 2: entries must be integers from 1 to 9, found 10"):
+        parse_puzzle("1,1,5\n10,2,3\n")
+
+
+def test_clue_list_size_from_size_or_box():
+    assert parse_puzzle("1,1,5\n10,2,3\n", size=16).n == 16
+    assert parse_puzzle("1,1,5\n10,2,3\n", box="4x4").n == 16
+
+
+def test_size_that_contradicts_the_grid_is_an_error():
+    with pytest.raises(PuzzleError, match=r"--size 16 but the grid is 9x9"):
+        parse_puzzle(SEED, size=16)
+
+
+# -- 6: huge numbers and sizes: one line, no allocation ------------------------------------------
+@pytest.mark.parametrize("text, message", [
+    ("1,1,100000000000000000000000\n", "is too large"),
+    ("100000000000000000000000,0\n0,0\n", "is too large"),
+    ("2,2,3000000000\n", "entries must be integers from 1 to 9, found 3000000000"),
+])
+def test_huge_values_are_refused(text, message):
+    with pytest.raises(PuzzleError, match=message):
+        parse_puzzle(text)
+
+
+def test_huge_size_says_how_much_memory_it_would_need():
+    with pytest.raises(PuzzleError, match=r"grid's model needs about .* more than the .* allowed \(largest N here"):
+        parse_puzzle("1,1,5\n", size=100_000_000)
+
+
+def test_model_memory_is_estimated_before_building(monkeypatch):
+    monkeypatch.setenv(MAX_BYTES_ENV, str(model_bytes(16)))
+    check_grid_size(16)
+    with pytest.raises(PuzzleError, match=r"a 25x25 grid's model needs about .*largest N here: 16"):
+        build_model(parse_puzzle("." * 625))
+
+
+def test_big_grid_refused_by_estimate_not_by_the_kernel(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(" ".join(["0"] * 1000) for _ in range(1000)))
+    with pytest.raises(PuzzleError, match=r"1000x1000 grid's model needs about 238.4 GiB"):
+        parse_puzzle(path)
+
+
+# -- 11: special paths -------------------------------------------------------------------------
+def test_directory_fifo_and_device_get_their_own_reason(tmp_path):
+    with pytest.raises(PuzzleError, match=r"is a directory, not a puzzle file"):
+        parse_puzzle(str(tmp_path))
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(PuzzleError, match=r"is a FIFO \(named pipe\)"):   # and does not block
+        parse_puzzle(str(fifo))
+    with pytest.raises(PuzzleError, match=r"is a device"):
+        parse_puzzle("/dev/null")
+
+
+def test_cli_fifo_is_one_line_exit_2(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "pipeline", "solve", str(fifo)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "FIFO" in done.stderr
+
+
+# -- 16: CSV grids as Excel and MATLAB write them; regions in grid form ---------------------------
+def _csv(grid, empty: str) -> str:
+    return "\n".join(",".join(str(v) if v else empty for v in row) for row in grid) + "\n"
+
+
+@pytest.mark.parametrize("empty", ["", "NaN", "nan", "0"])
+def test_csv_grid_with_empty_or_nan_fields(tmp_path, empty):
+    grid = parse_puzzle(SEED).grid
+    path = tmp_path / "grid.csv"
+    path.write_text(_csv(grid, empty))
+    np.testing.assert_array_equal(parse_puzzle(path).grid, grid)
+
+
+def test_numpy_grid_with_nan_cells():
+    grid = parse_puzzle(SEED).grid.astype(float)
+    grid[grid == 0] = np.nan
+    np.testing.assert_array_equal(parse_puzzle(grid).grid, parse_puzzle(SEED).grid)
+
+
+def test_trailing_comma_is_not_an_extra_column():
+    grid = parse_puzzle(SEED).grid
+    text = "\n".join(",".join(map(str, row)) + "," for row in grid)
+    np.testing.assert_array_equal(parse_puzzle(text).grid, grid)
+
+
+@pytest.mark.parametrize("sep", ["", " ", ","])
+def test_regions_in_grid_form(tmp_path, sep):
+    lines = [sep.join(str(3 * (r // 3) + c // 3) for c in range(9)) for r in range(9)]
+    path = tmp_path / "regions.txt"
+    path.write_text("\n".join(lines) + "\n")
+    regions = parse_regions(str(path), 9)
+    np.testing.assert_array_equal(regions, np.add.outer(3 * (np.arange(9) // 3), np.arange(9) // 3))
+
+
+# -- fuzz: every puzzle-input parser gives a Puzzle/grid or a PipelineError ------------------------
+_ALPHABET = st.sampled_from(list("0123456789.,; \t\n|-+#abcxyzABCXYZ") + ["NaN", "1e99", "99999999999999999999"])
+
+
+@FUZZ
+@given(st.lists(_ALPHABET, max_size=200).map("".join).filter(lambda t: t != "-"))  # "-" is stdin
+def test_fuzz_parse_puzzle_text(text):
+    try:
+        parse_puzzle(text)
+    except PipelineError:
+        pass
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_fuzz_parse_puzzle_bytes_as_file(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "p.txt"
+    path.write_bytes(data)
+    for parse in (parse_puzzle, parse_grid):
+        try:
+            parse(path)
+        except PipelineError:
+            pass
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(-5, 40), st.integers(-5, 40), st.integers(-5, 40)), max_size=30),
+       st.sampled_from([None, 4, 9, 16]))
+def test_fuzz_clue_lists(rows, size):
+    text = "\n".join(f"{r},{c},{d}" for r, c, d in rows)
+    try:
+        p = parse_puzzle(text or "1,1,1", size=size)
+    except PipelineError:
+        return
+    assert p.n == (size or 9)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(list("0123456789AB ,\n")), max_size=120).map("".join))
+def test_fuzz_regions(text):
+    try:
+        regions = parse_regions(text, 9)
+    except PipelineError:
+        return
+    assert regions.shape == (9, 9) and np.all(np.bincount(regions.ravel()) == 9)

@@ -1,0 +1,144 @@
+"""Inputs as spreadsheets and MATLAB write them (issue 11 #16), and regions files in grid form.
+
+Written before the fix; they failed then and guard it now. A CSV grid with empty fields (``,5,,,7,9,,,``) or ``NaN`` cells is
+the grid with those cells empty, exactly like ``0``; a regions file of N lines of N compact ids
+is the same regions as the one-line form. Expected grids come from the oracle (``grid_of``) and
+the files from ``examples/``, not from the parser.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracles import PROJECT, grid_of, pattern_grid, region_string
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle, parse_regions
+
+EXAMPLES = PROJECT / "examples"
+ISSUE = "issue 11 #16"
+SEED = grid_of(DEFAULT_PUZZLE)
+
+
+def write_grid(path, grid, empty: str, sep: str = ",", newline: str = "\n") -> None:
+    """A CSV grid as a spreadsheet writes it: ``empty`` for each empty cell."""
+    lines = [sep.join(empty if v == 0 else str(v) for v in row) for row in np.asarray(grid)]
+    path.write_bytes((newline.join(lines) + newline).encode())
+
+
+def test_examples_are_the_seed_grid_in_three_spellings():
+    # the files themselves (independent of the parser): zeros, empty fields, NaN
+    zeros = [line.split(",") for line in (EXAMPLES / "grid.csv").read_text().splitlines()]
+    empty = [line.split(",") for line in (EXAMPLES / "grid_empty_fields.csv").read_text().splitlines()]
+    nan = [line.split(",") for line in (EXAMPLES / "grid_nan.csv").read_text().splitlines()]
+    assert np.array_equal(np.array(zeros, dtype=int), SEED)
+    assert [["0" if v == "" else v for v in row] for row in empty] == zeros
+    assert [["0" if v == "NaN" else v for v in row] for row in nan] == zeros
+
+
+def test_zero_filled_csv_grid_still_parses():
+    assert np.array_equal(parse_puzzle(str(EXAMPLES / "grid.csv")).grid, SEED)
+
+
+@pytest.mark.parametrize("name", ["grid_empty_fields.csv", "grid_nan.csv"])
+def test_spreadsheet_csv_grid_parses_as_the_grid(name):
+    puzzle = parse_puzzle(str(EXAMPLES / name))
+    assert (puzzle.n, puzzle.variant) == (9, "classic")
+    assert np.array_equal(puzzle.grid, SEED)
+
+
+@pytest.mark.parametrize("empty", ["", "NaN", "nan", " "])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_empty_cell_spellings_with_an_all_empty_row(tmp_path, empty, newline):
+    # an all-empty row (",,,,,,,," : N-1 commas) and an empty first and last column, CRLF too
+    grid = SEED.copy()
+    grid[4, :] = 0
+    grid[:, 0] = 0
+    grid[:, 8] = 0
+    path = tmp_path / "grid.csv"
+    write_grid(path, grid, empty, newline=newline)
+    assert np.array_equal(parse_puzzle(str(path)).grid, grid)
+
+
+def test_16x16_csv_grid_with_empty_fields(tmp_path):
+    solved = pattern_grid(4, 4)
+    grid = np.where(np.arange(256).reshape(16, 16) % 3 == 0, 0, solved)
+    path = tmp_path / "grid16.csv"
+    write_grid(path, grid, "")
+    puzzle = parse_puzzle(str(path))
+    assert puzzle.n == 16 and np.array_equal(puzzle.grid, grid)
+
+
+def test_short_row_with_empty_fields_names_the_line(tmp_path):
+    # one field missing on line 3: a grid error naming that line, not a clue-list message
+    path = tmp_path / "short.csv"
+    lines = (EXAMPLES / "grid_empty_fields.csv").read_text().splitlines()
+    lines[2] = lines[2][: lines[2].rindex(",")]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PuzzleError, match=r"line 3 has 8 cells; expected 9"):
+        parse_puzzle(str(path))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(blank=st.lists(st.booleans(), min_size=81, max_size=81), empty=st.sampled_from(["", "NaN"]))
+def test_any_blank_pattern_round_trips(tmp_path, blank, empty):
+    grid = np.where(np.array(blank).reshape(9, 9), 0, pattern_grid(3, 3))
+    path = tmp_path / "g.csv"
+    write_grid(path, grid, empty)
+    assert np.array_equal(parse_puzzle(str(path)).grid, grid)
+
+
+def test_cli_solves_a_csv_grid_with_empty_fields():
+    env = dict(os.environ, PYTHONPATH=str(PROJECT))
+    runs = [subprocess.run([sys.executable, "-m", "pipeline", "solve", f"examples/{name}"], cwd=PROJECT, env=env,
+                           capture_output=True, text=True, timeout=300, check=False)
+            for name in ("grid.csv", "grid_empty_fields.csv")]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    assert runs[1].stdout == runs[0].stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# regions files
+# ---------------------------------------------------------------------------------------------
+def one_line_regions():
+    return (EXAMPLES / "jigsaw_regions.txt").read_text().strip()
+
+
+def test_examples_regions_grid_is_the_one_line_regions():
+    rows = (EXAMPLES / "jigsaw_regions_grid.txt").read_text().split()
+    assert len(rows) == 9 and all(len(r) == 9 for r in rows)
+    assert "".join(rows) == one_line_regions()
+
+
+def test_regions_grid_with_separated_ids_parses(tmp_path):
+    ids = one_line_regions()
+    path = tmp_path / "regions.txt"
+    path.write_text("\n".join(" ".join(ids[9 * r: 9 * r + 9]) for r in range(9)) + "\n")
+    assert np.array_equal(parse_regions(str(path), 9), parse_regions(ids, 9))
+
+
+def test_regions_file_in_grid_form():
+    from_grid = parse_regions(str(EXAMPLES / "jigsaw_regions_grid.txt"), 9)
+    assert np.array_equal(from_grid, parse_regions(one_line_regions(), 9))
+    assert region_string(from_grid) == one_line_regions()  # ids 0-8 keep their numbering
+
+
+def test_jigsaw_puzzle_with_grid_form_regions():
+    puzzle = parse_puzzle(str(EXAMPLES / "jigsaw.txt"), variant="jigsaw",
+                          regions=str(EXAMPLES / "jigsaw_regions_grid.txt"))
+    want = parse_puzzle(str(EXAMPLES / "jigsaw.txt"), variant="jigsaw", regions=one_line_regions())
+    assert puzzle == want
+
+
+def test_regions_grid_with_a_short_line_names_it(tmp_path):
+    rows = (EXAMPLES / "jigsaw_regions_grid.txt").read_text().split()
+    rows[4] = rows[4][:8]
+    path = tmp_path / "regions.txt"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(PuzzleError, match=r"line 5"):
+        parse_regions(str(path), 9)

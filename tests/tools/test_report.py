@@ -1,0 +1,93 @@
+"""report: a self-contained HTML page from real batch outputs, checked in headless Chromium."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.cli.main import main
+
+pytest.importorskip("matplotlib", reason="report needs matplotlib (extra 'plot')")
+SETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "sets"
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report")
+    src = root / "puzzles.txt"
+    lines = [
+        "050079000000000500092000060080000407020600010070250080000040000008020000730001000",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    ]
+    src.write_text("\n".join(lines) + "\n")
+    outs = []
+    # HiGHS against the SAT engine (the issue's example), and HiGHS again
+    for name, solver in (("highs", "highs"), ("sat", "sat"), ("highs2", "highs")):
+        out = root / name
+        assert main(["batch", str(src), str(out), "--workers", "1", "--solver", solver]) == 0
+        outs.append(out)
+    return root, outs
+
+
+def test_report_is_self_contained(outputs):
+    root, outs = outputs
+    page = root / "report.html"
+    assert main(["report", *map(str, outs), "--to", str(page)]) == 0
+    text = page.read_text()
+    for needle in ("Status counts", "Solve seconds", "Slowest puzzles", "Per-puzzle comparison", "<svg"):
+        assert needle in text
+    # only XML namespace names may look like addresses: nothing is fetched
+    assert "<script" not in text and "<link" not in text and "<img" not in text
+    assert "https://" not in text and "http://" not in text.replace("http://www.w3.org/", "")
+
+
+def test_every_further_output_is_compared_with_the_first(outputs):
+    import pandas as pd
+    root, outs = outputs
+    page = root / "report3.html"
+    assert main(["report", *map(str, outs), "--to", str(page)]) == 0
+    text = page.read_text()
+    assert "<h3>sat against highs</h3>" in text and "<h3>highs2 against highs</h3>" in text
+    a, b = (pd.read_parquet(out).sort_values("index") for out in outs[:2])
+    agree = int((a["status"].to_numpy() == b["status"].to_numpy()).sum())
+    faster = int((b["seconds"].to_numpy() < a["seconds"].to_numpy()).sum())
+    assert f"{len(a)} puzzles in both; status agrees on {agree}," in text
+    assert f"sat is faster on {faster};" in text
+    # a histogram whose bins are shared and one slowest-puzzle drawing per output and puzzle shown
+    assert text.count("<figure>") == 3 * min(3, len(a))
+
+
+def test_not_a_batch_output(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "missing"), "--to", str(tmp_path / "r.html")]) == 2
+    assert capsys.readouterr().err.startswith("error:")
+
+
+def test_report_in_headless_chromium(outputs, tmp_path):
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed: browser test skipped")
+    root, outs = outputs
+    page = root / "report2.html"
+    assert main(["report", *map(str, outs), "--to", str(page)]) == 0
+    shot = tmp_path / "shot.png"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0",
+             f"--screenshot={shot}", "--window-size=1200,2000", page.as_uri()]
+    run = subprocess.run([CHROMIUM, *flags], check=False, capture_output=True, text=True, timeout=120)
+    print(f"chromium exit {run.returncode}", file=sys.stderr)
+    assert run.returncode == 0
+    assert "CONSOLE" not in run.stderr and "Uncaught" not in run.stderr
+    import matplotlib.image as mpimg
+    pixels = mpimg.imread(str(shot))[..., :3]
+    assert pixels.shape[0] >= 1000 and float(np.var(pixels)) > 1e-3
+    # the plots are there: bars of the first output (matplotlib's blue at alpha 0.6 over white)
+    # and of the second (orange), not only text
+    for rgb in ((0x79, 0xad, 0xd2), (0xff, 0xb2, 0x6e)):
+        close = np.abs(pixels * 255 - np.array(rgb)).max(axis=2) < 12
+        assert int(close.sum()) > 200, (rgb, int(close.sum()))
