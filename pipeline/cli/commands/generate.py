@@ -31,10 +31,10 @@ def cmd_generate(args) -> int:
             print(f"puzzle {g.index}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
                   "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)
     text = format_results(results, args.format)
-    if args.out:
-        with atomic_open(args.out, "w") as f:
+    if args.to:
+        with atomic_open(args.to, "w") as f:
             f.write(text)
-        print(f"wrote {len(results)} puzzle{'s' if len(results) != 1 else ''} ({args.format}) to {args.out}",
+        print(f"wrote {len(results)} puzzle{'s' if len(results) != 1 else ''} ({args.format}) to {args.to}",
               file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -59,5 +59,7 @@ def add_command(subparsers) -> None:
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
-    p.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
+    # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
+    p.add_argument("--to", "--out", dest="to", metavar="FILE",
+                   help="write here (atomically) instead of stdout (--out is an alias of --to)")
     p.set_defaults(func=cmd_generate)
