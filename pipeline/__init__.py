@@ -8,6 +8,7 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.core.version import __version__
 
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
-           "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle"]
+           "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__"]

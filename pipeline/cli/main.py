@@ -18,6 +18,7 @@ from pipeline.cli.args import check_ranges
 from pipeline.cli.commands import COMMAND_MODULES
 from pipeline.cli.commands.batch import run_batch_command
 from pipeline.core.errors import PipelineError
+from pipeline.core.version import __version__
 
 PROG = "sudoku-pipeline"
 
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one subparser per module of :data:`COMMAND_MODULES`, in that order."""
     parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
                                             "solve, import solver answers, verify.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).add_command(sub)
