@@ -3,7 +3,11 @@
 * :func:`atomic_open` writes to a temporary file beside the target and renames it over the
   target only on success, so an interrupted write never leaves a half file; the new file gets
   the permissions a plain ``open(path, "w")`` would give it (``0666 & ~umask``, or the mode of
-  the file it replaces), not ``mkstemp``'s ``0600``.
+  the file it replaces), not ``mkstemp``'s ``0600``. A target that exists and is neither a
+  regular file nor a directory (``/dev/null``, ``/dev/stdout``, a FIFO, ``/dev/full``) is written
+  into, never replaced by a rename. Any ``OSError`` while writing names the target (its
+  ``filename``), not the temporary file: ``/dev/full`` gives ``No space left on device`` on
+  ``'/dev/full'``.
 * :func:`open_text` / :func:`open_binary` open a file for reading, gunzipping it when its first
   bytes are the gzip magic (whatever its name).
 * :func:`read_regular` reads a whole input (a solution file, a manifest) that must be a regular
@@ -17,6 +21,7 @@ import gzip
 import io
 import os
 import re
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -58,11 +63,62 @@ def is_temporary_name(name: str) -> bool:
     return bool(_TEMPORARY_NAME.match(name))
 
 
+def _names_a_descriptor(path) -> bool:
+    """Whether ``path`` leads through ``/proc`` (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/1``):
+    a name for an open descriptor, whatever file it has open."""
+    p = os.path.abspath(path)
+    for _ in range(40):   # the kernel's own limit on symbolic links in a row
+        if os.path.realpath(os.path.dirname(p)).startswith("/proc/"):
+            return True
+        if not os.path.islink(p):
+            return False
+        p = os.path.join(os.path.dirname(p), os.readlink(p))
+    return False
+
+
+def is_special_file(path) -> bool:
+    """Whether ``path`` is to be written into rather than replaced: it exists and is neither a
+    regular file nor a directory (a device such as ``/dev/null`` or ``/dev/full``, a FIFO, a
+    socket; symbolic links followed), or it names an open descriptor (``/dev/stdout``,
+    ``/dev/fd/N``, even when that is a regular file). Renaming a file over ``/dev/full`` would
+    turn the device into a plain file for every program on the machine; renaming over
+    ``/dev/stdout`` would replace the link instead of writing to the standard output.
+
+    Examples
+    --------
+    >>> is_special_file("/dev/null"), is_special_file("/dev/stdout"), is_special_file("/")
+    (True, True, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return True
+        return stat.S_ISREG(mode) and _names_a_descriptor(path)
+    except (OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def _naming(path: Path, *temporary: str):
+    """Re-raise an ``OSError`` without a file name, or naming one of the ``temporary`` files, as
+    the same error (same class, errno and reason) naming ``path``: the user's file is what could
+    not be written (``error: '/dev/full': No space left on device``)."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno is None or (e.filename is not None and str(e.filename) not in temporary):
+            raise
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+
+
 @contextlib.contextmanager
 def atomic_path(path):
     """A temporary path beside ``path`` (with the mode a normal write would give), renamed over
     ``path`` on success and removed on failure: for writers that want a file name, not a stream
     (pyarrow writes fastest to a native path; matplotlib's ``savefig``).
+
+    When ``path`` is a device, FIFO or socket (:func:`is_special_file`), the temporary file is
+    made in the temporary directory instead and its bytes are copied into ``path`` on success.
 
     Parameters
     ----------
@@ -74,6 +130,11 @@ def atomic_path(path):
     str
         The temporary file's path.
 
+    Raises
+    ------
+    OSError
+        Writing, renaming or copying failed; ``filename`` is ``path``.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -84,16 +145,27 @@ def atomic_path(path):
     (b'x', ['a.bin'])
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    file_mode = _new_file_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if is_special_file(path):
+        with tempfile.TemporaryDirectory(prefix="sudoku-pipeline-") as folder:
+            tmp = os.path.join(folder, path.name or "output")
+            with _naming(path, tmp):
+                yield tmp
+                with open(tmp, "rb") as src, open(path, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+        return
+    with _naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        file_mode = _new_file_mode(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
+        with _naming(path, tmp):
+            os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
     finally:
         os.close(fd)
     try:
-        yield tmp
-        os.replace(tmp, path)
+        with _naming(path, tmp):
+            yield tmp
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -101,8 +173,28 @@ def atomic_path(path):
 
 
 @contextlib.contextmanager
+def _written_stream(raw, mode: str, compress: bool):
+    """``raw`` (a binary file) as the stream :func:`atomic_open` yields: gzipped and/or text."""
+    stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
+    try:
+        if "b" in mode:
+            yield stream
+        else:
+            text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
+            yield text
+            text.flush()
+            text.detach()
+    finally:
+        if compress:
+            stream.close()
+
+
+@contextlib.contextmanager
 def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
     """Open a temporary file beside ``path``; rename it over ``path`` only on success.
+
+    A device, FIFO or socket (:func:`is_special_file`: ``/dev/null``, ``/dev/stdout``, a pipe) is
+    written into directly instead: it cannot be replaced, and must not be.
 
     Parameters
     ----------
@@ -119,6 +211,11 @@ def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
         Text or binary stream; on an exception the temporary file is removed and ``path`` is
         left as it was.
 
+    Raises
+    ------
+    OSError
+        Writing or renaming failed (a full disk, no permission); ``filename`` is ``path``.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -130,19 +227,13 @@ def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
     """
     path = Path(path)
     compress = path.name.lower().endswith(".gz") if compress is None else compress
-    with atomic_path(path) as tmp, open(tmp, "wb") as raw:   # closed before the rename
-        stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
-        try:
-            if "b" in mode:
-                yield stream
-            else:
-                text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
-                yield text
-                text.flush()
-                text.detach()
-        finally:
-            if compress:
-                stream.close()
+    if is_special_file(path):
+        with _naming(path), open(path, "wb") as raw, _written_stream(raw, mode, compress) as stream:
+            yield stream
+        return
+    with atomic_path(path) as tmp, _naming(path, tmp), open(tmp, "wb") as raw:   # closed before the rename
+        with _written_stream(raw, mode, compress) as stream:
+            yield stream
 
 
 def _cannot_read(where, e: OSError) -> FormatError:
@@ -324,4 +415,4 @@ def load_manifest_file(path) -> Manifest:
     return manifest_from_json(read_regular_text(path, f"manifest {path}", limit=MAX_MANIFEST_BYTES), path)
 
 
-__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "atomic_path", "open_binary", "open_text", "read_regular", "read_regular_text"]
+__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "atomic_path", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text"]

@@ -6,6 +6,7 @@ invalid), 2 bad input (one line on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import select
@@ -62,13 +63,20 @@ def _stdout_reader_gone() -> bool:
         except (OSError, ValueError, AttributeError):
             return False
     if gone:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        except (OSError, ValueError):
-            pass
+        _point_stdout_at_devnull()
     return gone
+
+
+def _point_stdout_at_devnull() -> None:
+    """Descriptor 1 to /dev/null (and whatever the failed writes left buffered dropped), so that
+    the interpreter's last flush at exit has nowhere to fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -110,18 +118,93 @@ def _watch_for_ctrl_c() -> None:
     threading.Thread(target=watch, name="ctrl-c-watchdog", daemon=True).start()
 
 
+class StandardOutputError(OSError):
+    """Writing to standard output failed for a reason other than a reader that went away (a full
+    disk or device, an I/O error, a closed descriptor): the output is lost, so the command fails."""
+
+    def __str__(self) -> str:
+        return f"standard output: {self.strerror}"
+
+
+class _GuardedStdout:
+    """``sys.stdout`` while a command runs: the same stream, but a failed write or flush raises
+    :class:`StandardOutputError` (EPIPE stays a ``BrokenPipeError``: quiet, exit 141), so ``main``
+    can tell the standard output from a file the command writes and name it. ``None`` (Python's
+    stdout when descriptor 1 was closed, ``>&-``) refuses every write instead of dropping it."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        #: the first failure, kept even when a caller swallows the exception (argparse's
+        #: ``--help``/``--version`` printing does), so ``main`` still reports the lost output
+        self.error: StandardOutputError | None = None
+
+    def _call(self, name, *args):
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return getattr(self._stream, name)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            lost = StandardOutputError(e.errno, e.strerror or str(e))
+            self.error = self.error or lost
+            raise lost from e
+
+    def write(self, text):
+        return self._call("write", text)
+
+    def writelines(self, lines):
+        return self._call("writelines", lines)
+
+    def flush(self):
+        return self._call("flush")
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def _os_error_line(e: OSError) -> str:
-    where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
-    return f"error: {e.strerror or e}{where}"
+    if isinstance(e, StandardOutputError):
+        return f"error: {e}"
+    if getattr(e, "filename", None):
+        return f"error: {str(e.filename)!r}: {e.strerror or e}"
+    return f"error: {e.strerror or e}"
+
+
+def _lost_output(e: OSError) -> int:
+    """One line for output that could not be written, exit 2; the standard output is then pointed
+    at /dev/null so the interpreter's last flush does not fail (and print) a second time."""
+    if isinstance(e, StandardOutputError):
+        _point_stdout_at_devnull()
+    print(_os_error_line(e), file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code.
 
     0 success; 1 a negative answer (no solution, a grid that does not verify); 2 bad input
-    (one ``error: ...`` line on stderr); 130 after Ctrl-C (one line: ``interrupted``);
-    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
+    (one ``error: ...`` line on stderr), or output that could not be written (``error: standard
+    output: No space left on device``, or the file's name); 130 after Ctrl-C (one line:
+    ``interrupted``); :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away
+    (``... | head -1``).
     """
+    real_stdout = sys.stdout
+    guard = sys.stdout = _GuardedStdout(real_stdout)
+    try:
+        code = _run(argv)
+    except SystemExit as e:
+        if guard.error is not None and not e.code:   # --help/--version whose text was lost
+            raise SystemExit(_lost_output(guard.error)) from None
+        raise
+    finally:
+        sys.stdout = real_stdout
+    if guard.error is not None and code in (0, 1):   # a write failed and something swallowed it
+        return _lost_output(guard.error)
+    return code
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -132,10 +215,19 @@ def main(argv: list[str] | None = None) -> int:
             _watch_for_ctrl_c()
         check_ranges(args)
         code = args.func(args)
-        sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
+        sys.stdout.flush()  # a reader that went away, or a full disk, shows here, not at the interpreter's exit
         return code
     except SystemExit as e:
-        if _stdout_reader_gone() and not e.code:  # --help | head: quietly, as after any other output
+        if e.code:   # a usage error: its one line went to stderr
+            _stdout_reader_gone()
+            raise
+        try:   # --help, --version: their text must reach stdout too (main reports a failure)
+            sys.stdout.flush()
+        except StandardOutputError:
+            raise e from None
+        except OSError:
+            pass
+        if _stdout_reader_gone():   # --help | head: quietly, as after any other output
             raise SystemExit(SIGPIPE_EXIT) from None
         raise
     except KeyboardInterrupt:
@@ -149,11 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError as e:
         if _stdout_reader_gone():
             return SIGPIPE_EXIT
-        print(_os_error_line(e), file=sys.stderr)
-        return 2
+        return _lost_output(e)
     except OSError as e:
-        print(_os_error_line(e), file=sys.stderr)
-        return 2
+        return _lost_output(e)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@ from __future__ import annotations
 import gzip
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
 
-from formats.files import atomic_open, atomic_path, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
+from formats.files import atomic_open, atomic_path, is_special_file, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
 from pipeline.core.errors import FormatError
 
 
@@ -161,3 +162,47 @@ def test_atomic_path_gives_umask_permissions_and_cleans_up(tmp_path, umask, mask
             Path(tmp).write_bytes(b"y")
             raise RuntimeError("writer failed")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("mode", ["w", "wb"])
+def test_write_errors_name_the_target_and_devices_are_written_not_replaced(mode):
+    """/dev/full: the atomic writers write into a device (ENOSPC surfaces, naming the device) and
+    never rename a temporary file over it."""
+    before = os.stat("/dev/full")
+    with pytest.raises(OSError) as e, atomic_open("/dev/full", mode) as f:
+        f.write("x" * 100000 if mode == "w" else b"x" * 100000)
+    assert (e.value.errno, e.value.filename) == (28, "/dev/full")   # ENOSPC
+    with pytest.raises(OSError) as e, atomic_path("/dev/full") as tmp:
+        Path(tmp).write_bytes(b"picture")
+    assert (e.value.errno, e.value.filename) == (28, "/dev/full")
+    after = os.stat("/dev/full")
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+def test_devices_and_fifos_are_written_into(tmp_path):
+    assert is_special_file(os.devnull) and not is_special_file(tmp_path) and not is_special_file(tmp_path / "new")
+    with atomic_open(os.devnull) as f:
+        f.write("discarded\n")
+    with atomic_path(os.devnull) as tmp:
+        Path(tmp).write_bytes(b"discarded")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    with atomic_open(fifo, "wb") as f:
+        f.write(b"through the pipe")
+    reader.join(30)
+    assert got == [b"through the pipe"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_a_directory_target_is_refused_naming_it(tmp_path):
+    target = tmp_path / "d"
+    target.mkdir()
+    with pytest.raises(OSError) as e, atomic_open(target) as f:
+        f.write("x")
+    assert e.value.filename == str(target) and target.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
