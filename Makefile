@@ -13,7 +13,7 @@ help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
 	@echo "make test     run the whole test suite"
 	@echo "make lint     ruff and the import-linter layer contract"
-	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium)"
+	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium, gnuplot)"
 	@echo "make bench    writer/build/batch/SAT benchmarks (table + bench/results/*.json)"
 	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
 	@echo "make bench-generate  generate/explain/rate targets alone (issue 9)"
@@ -45,18 +45,35 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/lint-imports
 
 # Debian solvers and the browser the tests use; needs root (or sudo). Skips with a reason otherwise.
+# Octave's figures (solve_sudoku.m's sudoku_figure, headless) need gnuplot: `octave` only
+# recommends it, so a machine without recommends has none and Octave says "no graphics toolkits
+# are available!". gnuplot-nox is installed by name when no gnuplot is there (not in
+# APT_PACKAGES: it replaces gnuplot-qt/-x11, which print headless as well), and a figure is
+# really printed (tests/formats/octave_figure_probe.m), not only the commands looked up.
 APT_PACKAGES = glpk-utils coinor-cbc octave minisat picosat cadical cryptominisat clasp minisat+ sat4j \
                chromium chromium-driver
-APT_COMMANDS = glpsol cbc octave minisat picosat cadical cryptominisat5 clasp minisat+ sat4j chromium
+APT_COMMANDS = glpsol cbc octave minisat picosat cadical cryptominisat5 clasp minisat+ sat4j chromium gnuplot
+OCTAVE_FIGURE_PROBE = $(CURDIR)/tests/formats/octave_figure_probe.m
 solvers:
-	@if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else \
-	  echo "make solvers: not root and no sudo: skipping apt (interop tests will skip)"; exit 0; fi; \
-	if ! command -v apt-get >/dev/null; then echo "make solvers: no apt-get: skipping"; exit 0; fi; \
+	@figure_prints() { \
+	  d=$$(mktemp -d) && ( cd "$$d" && octave-cli --no-gui --quiet --no-window-system \
+	    --eval "probe_png = '$$d/probe.png'; run('$(OCTAVE_FIGURE_PROBE)')" >log 2>&1 ); \
+	  line=$$(grep -m1 '^figure probe' "$$d/log" 2>/dev/null || echo "figure probe: octave-cli did not run"); \
+	  head -c 4 "$$d/probe.png" 2>/dev/null | grep -q PNG; ok=$$?; rm -rf "$$d"; \
+	  echo "make solvers: octave $${line#figure probe: }"; return $$ok; }; \
 	missing=; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
-	if [ -z "$$missing" ]; then echo "make solvers: all installed ($(APT_COMMANDS))"; exit 0; fi; \
-	echo "make solvers: installing (missing:$$missing)"; \
+	if [ -z "$$missing" ] && figure_prints; then echo "make solvers: all installed ($(APT_COMMANDS))"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else \
+	  echo "make solvers: not root and no sudo: skipping apt (missing:$${missing:- nothing, but no figure}; interop and figure tests will skip)"; exit 0; fi; \
+	if ! command -v apt-get >/dev/null; then echo "make solvers: no apt-get: skipping"; exit 0; fi; \
+	echo "make solvers: installing (missing:$${missing:- nothing, but Octave cannot print a figure})"; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
-	  $(APT_PACKAGES) >/dev/null && echo "make solvers: installed $(APT_PACKAGES)"
+	  $(APT_PACKAGES) >/dev/null && echo "make solvers: installed $(APT_PACKAGES)" || exit 1; \
+	if ! command -v gnuplot >/dev/null || ! figure_prints; then \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends gnuplot-nox >/dev/null \
+	    && echo "make solvers: installed gnuplot-nox (Octave's figures, headless)" || exit 1; \
+	  figure_prints || { echo "make solvers: error: Octave still cannot print a figure headless"; exit 1; }; \
+	fi
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/run.py
