@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle, check_grid_size
+from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
 CLUE_ENCODINGS = ("rows", "bounds", "reduce")
@@ -240,6 +241,10 @@ class Model:
         if not self.is_reduced:
             return x
         return full_vector_of(self.convention.n_vars, self.columns, x, self._reduction[2])
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a model as its shape per row family beside a small spy picture of ``Aeq``."""
+        return model_html(self)
 
     def summary(self) -> dict:
         """Sizes for reports: rows, columns, nonzeros, rows per family, shapes of ``A`` and ``B``."""

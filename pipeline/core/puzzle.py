@@ -16,6 +16,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, check_grid_size,
                     compact_values, default_box, memory_limit, model_bytes, parse_box, parse_grid, parse_regions,
                     read_puzzle)
+from pipeline.core.svg import SvgPicture, grid_svg
 from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
 from pipeline.core.verify import first_duplicate, unit_name
 
@@ -135,6 +136,45 @@ class Puzzle:
             "regions": self.regions_string(),
             "n_clues": self.n_clues,
         }
+
+    # -- pictures (Jupyter) ----------------------------------------------------------------
+    def picture(self, grid=None) -> SvgPicture:
+        """The grid drawn as SVG: boxes or regions, diagonals, clues in bold, and the digits
+        ``grid`` fills in (a solution, or any partly filled grid) in blue. Shows itself in
+        Jupyter; ``.svg`` is the text.
+
+        Parameters
+        ----------
+        grid : array_like, optional
+            (N, N) digits 0..N (0 = empty), e.g. ``solver.solve(model).grid``.
+
+        Returns
+        -------
+        SvgPicture
+
+        Raises
+        ------
+        PuzzleError
+            ``grid`` is not N x N or holds a value outside 0..N.
+
+        Examples
+        --------
+        >>> p = parse_puzzle("1..." + "." * 12)
+        >>> p.picture(p.grid).svg.count("<text")
+        1
+        """
+        if grid is not None:
+            grid = np.asarray(grid)
+            if grid.shape != (self.n, self.n) or not np.issubdtype(grid.dtype, np.integer):
+                raise PuzzleError(f"picture: the grid must be {self.n}x{self.n} integers, found "
+                                  f"{'x'.join(map(str, grid.shape))} {grid.dtype}")
+            if grid.size and (grid.min() < 0 or grid.max() > self.n):
+                raise PuzzleError(f"picture: grid values must be 0..{self.n}")
+        return SvgPicture(grid_svg(self, grid))
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a puzzle as its drawn grid."""
+        return grid_svg(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Puzzle":

@@ -16,13 +16,11 @@ from formats.files import atomic_path
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import _path_kind
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
+from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS  # the notebook pictures' colours too
 from pipeline.core.verify import grid_violations
 
 FORMATS = ("svg", "png", "pdf")
-CLUE_COLOUR = "#000000"
-FILLED_COLOUR = "#1f5fbf"
 HIGHLIGHT_COLOUR = "#ff9a8a"
-REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
 
 
 def load_matplotlib(command: str = "drawing"):

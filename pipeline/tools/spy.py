@@ -12,12 +12,11 @@ from pipeline.core.build import CLUE_ENCODINGS, Model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.tools.draw import load_matplotlib
 from pipeline.core.errors import PipelineError
+from pipeline.core.svg import BAND_COLOURS, sparsity_bins  # shared with the notebook spy picture
 
 MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
 PIXELS = 800            # density image: at most this many bins per axis
 LABEL_GAP = 0.045       # smallest distance between two band labels, as a fraction of the rows
-BAND_COLOURS = {"cell": "#e8f0fb", "row": "#fbeee8", "col": "#e9f7e8", "box": "#f7f3dc", "region": "#f7f3dc",
-                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee"}
 
 
 def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
@@ -36,12 +35,7 @@ def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
     >>> int(density(m, 8).sum()) == m.nnz
     True
     """
-    coo = model.Aeq.tocoo()
-    n_rows, n_cols = coo.shape
-    rbins, cbins = min(pixels, n_rows), min(pixels, n_cols)
-    r = (coo.row.astype(np.int64) * rbins) // max(n_rows, 1)
-    c = (coo.col.astype(np.int64) * cbins) // max(n_cols, 1)
-    return np.bincount(r * cbins + c, minlength=rbins * cbins).reshape(rbins, cbins)
+    return sparsity_bins(model.Aeq, pixels, pixels)
 
 
 def label_positions(centres: np.ndarray, n_rows: int, gap: float | None = None) -> np.ndarray:

@@ -1,0 +1,380 @@
+"""Pictures without matplotlib: SVG text for notebooks (Jupyter's ``_repr_svg_``/``_repr_html_``).
+
+The core layer cannot use matplotlib (``pipeline.tools.draw`` does, for files); these pictures
+are plain strings, built with numpy, small enough to sit in a notebook:
+
+* :func:`grid_svg`: a puzzle's grid, painted in layers (:data:`GRID_LAYERS`): jigsaw region
+  fills, the X diagonals, thin cell lines, thick box/region borders, the clues, and optionally
+  the filled-in digits of a solution in another colour. ``Puzzle._repr_svg_`` and
+  ``Puzzle.picture(grid)`` use it.
+* :func:`spy_svg`: the sparsity of a matrix with a coloured band per row family, binned to at
+  most :data:`SPY_BINS` so a 100x100 model (10^6 columns) stays a few kilobytes.
+* :func:`model_html`: a ``Model``'s shape per row family beside its spy picture.
+
+Adding an element to grid pictures (killer cages, thermometers, dots): write a layer, a function
+``layer(scene: GridScene) -> str`` returning one ``<g class="NAME">`` (or ``""`` when the puzzle
+has none), reading what it draws from ``scene.puzzle`` and placing it with ``scene.x``/``scene.y``
+and ``scene.cell``; then insert ``Layer("NAME", layer)`` into :data:`GRID_LAYERS` at its paint
+position (later layers paint over earlier ones), or pass ``layers=`` to :func:`grid_svg`.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
+    from pipeline.core.puzzle import Puzzle
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+# colours shared with pipeline.tools.draw and pipeline.tools.spy (one place)
+CLUE_COLOUR = "#000000"
+FILLED_COLOUR = "#1f5fbf"
+THIN_COLOUR = "#888888"
+DIAGONAL_SHADE = "#00000014"   # black at 8 % opacity
+REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
+BAND_COLOURS = {"cell": "#e8f0fb", "row": "#fbeee8", "col": "#e9f7e8", "box": "#f7f3dc", "region": "#f7f3dc",
+                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee"}
+OTHER_BAND = "#eeeeee"
+SPY_INK = "#1f3f8f"
+
+#: Largest picture side in pixels a grid gets by default (cells are 12 to 36 px).
+GRID_PIXELS = 360
+#: Spy pictures: at most this many row bins and column bins (pixels of ink).
+SPY_BINS = (100, 200)
+
+
+def _numbers(values) -> np.ndarray:
+    """Coordinates as short text: integers plainly, others with two decimals (vectorised)."""
+    values = np.round(np.asarray(values, dtype=float), 2)
+    return np.char.mod("%g", values)
+
+
+def _join(*columns) -> str:
+    """Concatenate string columns (and constant strings) element-wise, then join all rows."""
+    out = None
+    for column in columns:
+        out = column if out is None else np.char.add(out, column)
+    return "".join(np.asarray(out).ravel().tolist()) if out is not None else ""
+
+
+def _squares_path(x, y, side: float) -> str:
+    """One path ``d`` drawing a ``side`` square at each (x, y) top-left corner."""
+    s = _numbers(side).item()
+    return _join("M", _numbers(x), " ", _numbers(y), f"h{s}v{s}h-{s}z")
+
+
+# -- grid pictures -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GridScene:
+    """What a layer draws on: the puzzle, the optional solution grid and the geometry.
+
+    Cell ``(r, c)`` (0-based) spans ``[x(c), x(c) + cell] x [y(r), y(r) + cell]`` in pixels.
+    """
+
+    puzzle: "Puzzle"
+    grid: np.ndarray | None
+    cell: float
+    margin: float
+
+    @property
+    def n(self) -> int:
+        """Side of the grid."""
+        return self.puzzle.n
+
+    @property
+    def side(self) -> float:
+        """Width (= height) of the whole picture in pixels."""
+        return self.n * self.cell + 2 * self.margin
+
+    def x(self, c):
+        """Left edge of column(s) ``c`` (0-based; ``c = N`` is the right edge of the grid)."""
+        return self.margin + np.asarray(c) * self.cell
+
+    def y(self, r):
+        """Top edge of row(s) ``r``."""
+        return self.margin + np.asarray(r) * self.cell
+
+    @property
+    def units(self) -> np.ndarray | None:
+        """(N, N) unit number of each cell for the thick borders: jigsaw regions, else boxes
+        numbered row-major, else None (a Latin square: only the frame is thick)."""
+        p = self.puzzle
+        if p.regions is not None:
+            return np.asarray(p.regions)
+        if p.has_boxes:
+            k = np.arange(self.n)
+            return (k[:, None] // p.h) * (self.n // p.w) + k[None, :] // p.w
+        return None
+
+    def digits(self, cells: np.ndarray, values: np.ndarray) -> str:
+        """``<text>`` elements centred in ``cells`` (an (k, 2) array of (r, c)) showing ``values``."""
+        if len(cells) == 0:
+            return ""
+        cx, cy = _numbers(self.x(cells[:, 1] + 0.5)), _numbers(self.y(cells[:, 0] + 0.5))
+        return _join('<text x="', cx, '" y="', cy, '">', np.char.mod("%d", values), "</text>")
+
+    def font_size(self) -> str:
+        """Digit size: a little over half a cell; smaller once digits have two places."""
+        return _numbers(self.cell * (0.6 if self.n <= 9 else 0.45)).item()
+
+
+class Layer(NamedTuple):
+    """One element of grid pictures: its name (the ``class`` of its ``<g>``) and its painter."""
+
+    name: str
+    draw: Callable[[GridScene], str]
+
+
+def region_fills(scene: GridScene) -> str:
+    """Jigsaw regions: a pastel fill per region (colours repeat every eight regions)."""
+    regions = scene.puzzle.regions
+    if regions is None:
+        return ""
+    colour = np.asarray(regions) % len(REGION_FILLS)
+    paths = []
+    for k, fill in enumerate(REGION_FILLS):   # at most eight colours: one path each
+        r, c = np.nonzero(colour == k)
+        if r.size:
+            paths.append(f'<path fill="{fill}" d="{_squares_path(scene.x(c), scene.y(r), scene.cell)}"/>')
+    return f'<g class="regions">{"".join(paths)}</g>'
+
+
+def diagonal_shading(scene: GridScene) -> str:
+    """The two long diagonals of the X variants, lightly shaded."""
+    if not scene.puzzle.has_diagonals:
+        return ""
+    n = scene.n
+    i = np.arange(n)
+    cells = np.unique(np.r_[i * n + i, i * n + (n - 1 - i)])   # the centre once when N is odd
+    r, c = np.divmod(cells, n)
+    return (f'<g class="diagonals"><path fill="{DIAGONAL_SHADE}" '
+            f'd="{_squares_path(scene.x(c), scene.y(r), scene.cell)}"/></g>')
+
+
+def thin_lines(scene: GridScene) -> str:
+    """A thin line around every cell."""
+    k = np.arange(scene.n + 1)
+    top, bottom = _numbers(scene.y(0)).item(), _numbers(scene.y(scene.n)).item()
+    d = (_join("M", _numbers(scene.x(k)), f" {top}V{bottom}")
+         + _join(f"M{top} ", _numbers(scene.y(k)), f"H{bottom}"))
+    return f'<g class="lines"><path fill="none" stroke="{THIN_COLOUR}" stroke-width="0.6" d="{d}"/></g>'
+
+
+def unit_borders(scene: GridScene) -> str:
+    """Thick lines where the unit (box or jigsaw region) changes, and the frame; one path
+    segment per cell edge, so a segment count is a border length in cells."""
+    n, cell = scene.n, _numbers(scene.cell).item()
+    k = np.arange(n)
+    parts = [_join("M", _numbers(scene.x(0)), " ", _numbers(scene.y(k)), f"v{cell}"),   # left and right
+             _join("M", _numbers(scene.x(n)), " ", _numbers(scene.y(k)), f"v{cell}"),
+             _join("M", _numbers(scene.x(k)), " ", _numbers(scene.y(0)), f"h{cell}"),   # top and bottom
+             _join("M", _numbers(scene.x(k)), " ", _numbers(scene.y(n)), f"h{cell}")]
+    units = scene.units
+    if units is not None:
+        vr, vc = np.nonzero(units[:, 1:] != units[:, :-1])   # border right of cell (vr, vc)
+        hr, hc = np.nonzero(units[1:, :] != units[:-1, :])   # border below cell (hr, hc)
+        parts.append(_join("M", _numbers(scene.x(vc + 1)), " ", _numbers(scene.y(vr)), f"v{cell}"))
+        parts.append(_join("M", _numbers(scene.x(hc)), " ", _numbers(scene.y(hr + 1)), f"h{cell}"))
+    width = 2.4 if n <= 16 else 1.8
+    return (f'<g class="borders"><path fill="none" stroke="#000000" stroke-width="{width}" '
+            f'stroke-linecap="square" d="{"".join(parts)}"/></g>')
+
+
+def clue_digits(scene: GridScene) -> str:
+    """The clues, bold and black: one ``<text>`` per clue."""
+    clues = np.asarray(scene.puzzle.grid)
+    cells = np.argwhere(clues != 0)
+    return (f'<g class="clues" fill="{CLUE_COLOUR}" font-weight="bold" font-size="{scene.font_size()}" '
+            f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">'
+            f'{scene.digits(cells, clues[clues != 0])}</g>')
+
+
+def solution_digits(scene: GridScene) -> str:
+    """The digits ``scene.grid`` fills in (cells that are not clues), in blue."""
+    if scene.grid is None:
+        return ""
+    clues = np.asarray(scene.puzzle.grid)
+    filled = (scene.grid != 0) & (clues == 0)
+    return (f'<g class="solution" fill="{FILLED_COLOUR}" font-size="{scene.font_size()}" '
+            f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">'
+            f'{scene.digits(np.argwhere(filled), scene.grid[filled])}</g>')
+
+
+#: The layers of a grid picture in paint order (later ones paint over earlier ones).
+GRID_LAYERS: list[Layer] = [
+    Layer("regions", region_fills),
+    Layer("diagonals", diagonal_shading),
+    Layer("lines", thin_lines),
+    Layer("borders", unit_borders),
+    Layer("clues", clue_digits),
+    Layer("solution", solution_digits),
+]
+
+
+def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | None = None,
+             layers: list[Layer] | None = None) -> str:
+    """The grid of ``puzzle`` as SVG text: regions, diagonals, lines, borders, clues, solution.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    grid : ndarray, optional
+        (N, N) digits (0 = empty), e.g. a solution: its digits in cells that are not clues are
+        drawn in blue. It is taken as given (``Puzzle.picture`` checks it).
+    cell : float, optional
+        Pixels per cell (default: the grid fits :data:`GRID_PIXELS`, cells 12 to 36 px).
+    layers : list of Layer, optional
+        What to paint, in order (default :data:`GRID_LAYERS`).
+
+    Returns
+    -------
+    str
+        An ``<svg>`` element (no XML declaration), valid XML.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> svg = grid_svg(parse_puzzle("1..." + "." * 12))
+    >>> svg.startswith("<svg") and svg.count("<text") == 1
+    True
+    """
+    n = puzzle.n
+    cell = float(cell) if cell else float(min(36, max(12, GRID_PIXELS // n)))
+    scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin=2.0)
+    body = "".join(layer.draw(scene) for layer in (GRID_LAYERS if layers is None else layers))
+    side = _numbers(scene.side).item()
+    title = html.escape(f"{n}x{n} {puzzle.variant}, {puzzle.n_clues} clues")
+    return (f'<svg xmlns="{SVG_NS}" width="{side}" height="{side}" viewBox="0 0 {side} {side}">'
+            f'<title>{title}</title><rect width="{side}" height="{side}" fill="#ffffff"/>{body}</svg>')
+
+
+class SvgPicture:
+    """An SVG picture that shows itself in Jupyter (``_repr_svg_``); ``.svg`` is its text."""
+
+    def __init__(self, svg: str):
+        self.svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"<SvgPicture: {len(self.svg)} characters of SVG>"
+
+
+# -- sparsity pictures ---------------------------------------------------------------------------
+def sparsity_bins(matrix, row_bins: int, col_bins: int) -> np.ndarray:
+    """Nonzeros of ``matrix`` counted into a ``row_bins`` x ``col_bins`` image (at most the
+    matrix's own rows and columns).
+
+    Returns
+    -------
+    ndarray
+        (min(row_bins, rows), min(col_bins, cols)) int64 counts.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> sparsity_bins(sp.eye(4, format="csr"), 2, 2).tolist()
+    [[2, 0], [0, 2]]
+    """
+    coo = sp.coo_matrix(matrix)
+    n_rows, n_cols = coo.shape
+    rbins, cbins = max(1, min(row_bins, n_rows)), max(1, min(col_bins, n_cols))
+    r = (coo.row.astype(np.int64) * rbins) // max(n_rows, 1)
+    c = (coo.col.astype(np.int64) * cbins) // max(n_cols, 1)
+    return np.bincount(r * cbins + c, minlength=rbins * cbins).reshape(rbins, cbins)
+
+
+def spy_svg(matrix, families: dict[str, int], *, bins: tuple[int, int] = SPY_BINS, pixels: tuple[int, int] = (200, 400)) -> str:
+    """The sparsity of ``matrix`` with a coloured band per row family, as small SVG.
+
+    Rows and columns are binned (at most ``bins``); a bin with any nonzero is ink. Runs of
+    inked bins along a row are one rectangle each, in one path, so the text grows with the
+    picture's detail, not with the nonzeros (vectorised: no Python loop per nonzero or bin).
+
+    Parameters
+    ----------
+    matrix : sparse matrix
+        E.g. ``model.Aeq``.
+    families : dict
+        Rows per family in row order (``model.family_counts()``); they must add up to the rows.
+    bins : (int, int)
+        Most row and column bins.
+    pixels : (int, int)
+        Largest height and width of the picture.
+
+    Returns
+    -------
+    str
+        An ``<svg>`` element: one ``<rect class="band">`` per family (with a ``<title>``), the
+        ink as one ``<path class="ink">``, a frame.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> svg = spy_svg(sp.eye(4, format="csr"), {"cell": 2, "row": 2})
+    >>> svg.count('class="band"')
+    2
+    """
+    n_rows, n_cols = matrix.shape
+    counts = sparsity_bins(matrix, *bins)
+    rb, cb = counts.shape
+    bh, bw = max(1, pixels[0] // rb), max(1, pixels[1] // cb)   # whole pixels per bin
+    height, width = rb * bh, cb * bw
+    bounds = np.cumsum([0] + list(families.values()))
+    band_y = bounds * height / max(n_rows, 1)
+    bands = "".join(
+        f'<rect class="band" x="0" y="{_numbers(top).item()}" width="{width}" height="{_numbers(bottom - top).item()}" '
+        f'fill="{BAND_COLOURS.get(name, OTHER_BAND)}"><title>{html.escape(name)}: {rows} rows</title></rect>'
+        for (name, rows), top, bottom in zip(families.items(), band_y[:-1], band_y[1:]))
+    # runs of inked bins along each row of bins: +1 where a run starts, -1 just after it ends
+    inked = np.pad(counts > 0, ((0, 0), (1, 1)))
+    step = np.diff(inked.astype(np.int8), axis=1)
+    run_row, run_start = np.nonzero(step == 1)
+    _, run_end = np.nonzero(step == -1)            # same row-major order: pairs with the starts
+    d = _join("M", np.char.mod("%d", run_start * bw), " ", np.char.mod("%d", run_row * bh),
+              "h", np.char.mod("%d", (run_end - run_start) * bw), f"v{bh}h", np.char.mod("%d", -(run_end - run_start) * bw),
+              "z")
+    ink = f'<path class="ink" fill="{SPY_INK}" d="{d}"/>' if run_row.size else ""
+    title = html.escape(f"{n_rows} x {n_cols}, {matrix.nnz} nonzeros (binned {rb} x {cb})")
+    return (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f"<title>{title}</title>{bands}{ink}"
+            f'<rect x="0" y="0" width="{width}" height="{height}" fill="none" stroke="#999999"/></svg>')
+
+
+def model_html(model) -> str:
+    """A ``Model`` for notebooks: its convention and size, a table of rows per family (coloured
+    as the bands) and the spy picture of ``Aeq``.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    str
+        An HTML fragment.
+    """
+    p, conv = model.puzzle, model.convention
+    families = model.family_counts()
+    shape = f"box {p.h}x{p.w}" if p.has_boxes else ("regions" if p.regions is not None else "no boxes")
+    caption = (f"Model: {p.n}x{p.n} {p.variant} ({shape}, {p.n_clues} clues), {conv.scheme} order {conv.order}, "
+               f"clues as {model.clue_encoding}: {model.n_rows:,} rows x {model.n_cols:,} columns, "
+               f"{model.nnz:,} nonzeros")
+    rows = "".join(f'<tr><td style="background:{BAND_COLOURS.get(name, OTHER_BAND)}">{html.escape(name)}</td>'
+                   f'<td style="text-align:right">{count:,}</td></tr>' for name, count in families.items())
+    table = (f'<table class="families"><tr><th>family</th><th>rows</th></tr>{rows}'
+             f'<tr><th>total</th><th style="text-align:right">{model.n_rows:,}</th></tr></table>')
+    return (f'<div class="sudoku-pipeline-model"><p>{html.escape(caption)}</p>'
+            f'<div style="display:flex;gap:1.5em;align-items:flex-start">{table}'
+            f"{spy_svg(model.Aeq, families)}</div></div>")
+
+
+__all__ = ["BAND_COLOURS", "CLUE_COLOUR", "FILLED_COLOUR", "GRID_LAYERS", "GridScene", "Layer", "REGION_FILLS",
+           "SvgPicture", "clue_digits", "diagonal_shading", "grid_svg", "model_html", "region_fills",
+           "solution_digits", "sparsity_bins", "spy_svg", "thin_lines", "unit_borders"]

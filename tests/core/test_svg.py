@@ -1,0 +1,208 @@
+"""Notebook pictures (pipeline.core.svg): valid XML whose content says what the puzzle, the
+solution and the model are (issue 19 item 5)."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from oracles import PROJECT
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.core.svg import GRID_LAYERS, SPY_BINS, Layer, grid_svg, spy_svg
+from pipeline.solvers import get_solver
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+# the README's 4x4 jigsaw
+JIGSAW = parse_puzzle("..43...1.2......", variant="jigsaw", regions="0001011122332233")
+
+
+def _svg(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    return root
+
+
+def _group(root, name):
+    found = root.findall(f".//s:g[@class='{name}']", NS)
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def _placed(root, group_name, puzzle) -> dict:
+    group = _group(root, group_name)
+    if group is None:
+        return {}
+    width = float(root.get("width"))
+    cell = (width - 4) / puzzle.n
+    out = {}
+    for t in group.findall("s:text", NS):
+        c = (float(t.get("x")) - 2) / cell - 0.5
+        r = (float(t.get("y")) - 2) / cell - 0.5
+        assert abs(c - round(c)) < 1e-6 and abs(r - round(r)) < 1e-6   # centred in its cell
+        assert (int(round(r)), int(round(c))) not in out
+        out[int(round(r)), int(round(c))] = int(t.text)
+    return out
+
+
+def _segments(root, name) -> list[str]:
+    path = _group(root, name).find("s:path", NS)
+    return re.findall(r"M[^M]+", path.get("d"))
+
+
+def _solution(puzzle):
+    result = get_solver("highs").solve(build_model(puzzle))
+    assert result.solved
+    return result.grid
+
+
+def _clue_map(puzzle):
+    r, c = np.nonzero(puzzle.grid)
+    return {(int(a), int(b)): int(puzzle.grid[a, b]) for a, b in zip(r, c)}
+
+
+def test_puzzle_repr_draws_its_clues_and_box_borders():
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    root = _svg(puzzle._repr_svg_())
+    assert _placed(root, "clues", puzzle) == _clue_map(puzzle)    # 23 clues, each where it belongs
+    assert _group(root, "solution") is None and _group(root, "regions") is None
+    assert _group(root, "diagonals") is None
+    # the frame (4 x 9 cell edges) and the box borders: 2 vertical and 2 horizontal lines of 9 edges
+    assert len(_segments(root, "borders")) == 4 * 9 + 4 * 9
+    assert len(_segments(root, "lines")) == 2 * 10
+
+
+def test_solved_grid_shows_clues_black_and_filled_digits_blue():
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    grid = _solution(puzzle)
+    picture = puzzle.picture(grid)
+    root = _svg(picture._repr_svg_())
+    clues = _placed(root, "clues", puzzle)
+    filled = _placed(root, "solution", puzzle)
+    assert clues == _clue_map(puzzle)
+    assert len(filled) == 81 - puzzle.n_clues and not set(filled) & set(clues)
+    assert all(grid[r, c] == d for (r, c), d in filled.items())
+    assert _group(root, "solution").get("fill") != _group(root, "clues").get("fill")
+    # a partly filled grid: only its non-zero, non-clue cells
+    partial = np.where(np.arange(81).reshape(9, 9) % 2 == 0, grid, 0)
+    shown = _placed(_svg(puzzle.picture(partial).svg), "solution", puzzle)
+    assert shown == {k: v for k, v in filled.items() if partial[k] != 0}
+
+
+def test_jigsaw_regions_fill_every_cell_and_borders_follow_them():
+    grid = _solution(JIGSAW)
+    root = _svg(JIGSAW.picture(grid).svg)
+    n = JIGSAW.n
+    squares = sum(len(re.findall(r"M", p.get("d"))) for p in _group(root, "regions").findall("s:path", NS))
+    assert squares == n * n
+    regions = JIGSAW.regions
+    changes = int((regions[:, 1:] != regions[:, :-1]).sum() + (regions[1:, :] != regions[:-1, :]).sum())
+    assert len(_segments(root, "borders")) == 4 * n + changes
+    assert _placed(root, "clues", JIGSAW) == _clue_map(JIGSAW)
+    assert len(_placed(root, "solution", JIGSAW)) == n * n - JIGSAW.n_clues
+
+
+@pytest.mark.parametrize("n,box", [(9, "3x3"), (4, "2x2")])
+def test_x_variant_shades_both_diagonals(n, box):
+    puzzle = parse_puzzle("." * n * n, box=box, variant="x")
+    root = _svg(grid_svg(puzzle))
+    squares = re.findall(r"M([\d.]+) ([\d.]+)h", _group(root, "diagonals").find("s:path", NS).get("d"))
+    assert len(squares) == 2 * n - n % 2 and len(set(squares)) == len(squares)   # odd N: the centre once
+
+
+def test_latin_square_has_only_the_frame_thick():
+    puzzle = parse_puzzle("1" + "." * 24, variant="latin")
+    root = _svg(grid_svg(puzzle))
+    assert len(_segments(root, "borders")) == 4 * 5
+    assert _placed(root, "clues", puzzle) == {(0, 0): 1}
+
+
+def test_big_grids_two_digit_numbers_and_picture_size():
+    puzzle = parse_puzzle((PROJECT / "examples" / "grid16.txt").read_text(), box="4x4")
+    root = _svg(grid_svg(puzzle))
+    placed = _placed(root, "clues", puzzle)
+    assert placed == _clue_map(puzzle) and max(placed.values()) >= 10
+    assert float(root.get("width")) <= 16 * 36 + 4
+
+
+def test_picture_refuses_a_grid_of_another_shape_or_range():
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    with pytest.raises(PuzzleError, match="9x9"):
+        puzzle.picture(np.zeros((4, 4), dtype=int))
+    with pytest.raises(PuzzleError, match="0..9"):
+        puzzle.picture(np.full((9, 9), 10))
+    with pytest.raises(PuzzleError, match="integers"):
+        puzzle.picture(np.zeros((9, 9)))
+
+
+def test_a_new_layer_is_one_function_in_the_list():
+    """How killer cages or thermometers will be added: a layer function inserted into the list."""
+    def dots(scene):
+        return f'<g class="dots"><circle cx="{scene.x(1)}" cy="{scene.y(1)}" r="3"/></g>'
+
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    layers = GRID_LAYERS[:4] + [Layer("dots", dots)] + GRID_LAYERS[4:]
+    root = _svg(grid_svg(puzzle, layers=layers))
+    names = [g.get("class") for g in root.findall("s:g", NS)]
+    assert names == ["lines", "borders", "dots", "clues"]   # paint order; empty layers leave nothing
+    assert len(_group(root, "dots").findall("s:circle", NS)) == 1
+
+
+def _ink_runs(root) -> int:
+    """Inked bins of a spy picture: the run widths over the bin width."""
+    d = root.find("s:path[@class='ink']", NS).get("d")
+    runs = re.findall(r"M(\d+) (\d+)h(\d+)v(\d+)h-(\d+)z", d)
+    assert "".join(f"M{a} {b}h{c}v{e}h-{f}z" for a, b, c, e, f in runs) == d
+    return runs
+
+
+def test_spy_bands_and_ink_match_the_matrix():
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    families = model.family_counts()
+    root = _svg(spy_svg(model.Aeq, families))
+    bands = root.findall("s:rect[@class='band']", NS)
+    assert [b.find("s:title", NS).text for b in bands] == [f"{k}: {v} rows" for k, v in families.items()]
+    height = float(root.get("height"))
+    heights = np.array([float(b.get("height")) for b in bands])
+    np.testing.assert_allclose(heights, np.array(list(families.values())) * height / model.n_rows, atol=0.01)
+    # the ink: bins computed here independently from the dense matrix
+    rows, cols = min(SPY_BINS[0], model.n_rows), min(SPY_BINS[1], model.n_cols)
+    dense = model.Aeq.toarray() != 0
+    row_bin = np.arange(model.n_rows) * rows // model.n_rows
+    col_bin = np.arange(model.n_cols) * cols // model.n_cols
+    expected = np.zeros((rows, cols), dtype=bool)
+    r, c = np.nonzero(dense)
+    expected[row_bin[r], col_bin[c]] = True
+    bw, bh = int(root.get("width")) // cols, int(root.get("height")) // rows
+    drawn = np.zeros_like(expected)
+    for x, y, w, h, _ in _ink_runs(root):
+        assert int(h) == bh
+        drawn[int(y) // bh, int(x) // bw:(int(x) + int(w)) // bw] = True
+    np.testing.assert_array_equal(drawn, expected)
+
+
+def test_spy_of_a_large_model_stays_small():
+    puzzle = Puzzle(np.zeros((49, 49), dtype=np.int64), 7, 7)
+    model = build_model(puzzle)
+    text = spy_svg(model.Aeq, model.family_counts())
+    root = _svg(text)
+    assert int(root.get("width")) <= 400 and int(root.get("height")) <= 200
+    assert len(text) < 60_000, len(text)   # 470,596 nonzeros, a few tens of kilobytes
+
+
+@pytest.mark.parametrize("clues", ["rows", "reduce"])
+def test_model_html_tables_rows_per_family_and_holds_the_spy(clues):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), clues=clues)
+    root = ET.fromstring(model._repr_html_())   # XHTML-clean: parses as XML
+    table = root.find(".//table")
+    cells = [[td.text for td in tr] for tr in table.findall("tr")]
+    assert cells[0] == ["family", "rows"]
+    assert {name: int(count.replace(",", "")) for name, count in cells[1:-1]} == model.family_counts()
+    assert cells[-1] == ["total", f"{model.n_rows:,}"]
+    caption = root.find("p").text
+    assert f"{model.n_rows:,} rows x {model.n_cols:,} columns, {model.nnz:,} nonzeros" in caption
+    assert f"clues as {clues}" in caption
+    assert root.find(".//{http://www.w3.org/2000/svg}svg") is not None
