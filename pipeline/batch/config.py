@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import highspy
 
-from formats.cnf import AMO_ENCODINGS
+from pipeline.core.clauses import AMO_ENCODINGS
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import parse_box

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from formats.cnf import DEFAULT_AMO
+from pipeline.core.clauses import DEFAULT_AMO
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle

@@ -9,7 +9,7 @@ import argparse
 import json
 import math
 
-from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from pipeline.solvers import SOLVERS
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 

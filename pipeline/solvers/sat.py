@@ -1,7 +1,7 @@
 """The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
 
 A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
-shape (every ``= 1`` row as CNF, :func:`formats.cnf.encode`, variable ``v`` = position + 1).
+shape (every ``= 1`` row as CNF, :func:`pipeline.core.clauses.encode`, variable ``v`` = position + 1).
 Two ways to give it clues:
 
 * shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from formats.cnf import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
@@ -90,7 +90,7 @@ class SatEngine:
     model : Model
         Any model of the shape: its rules ``A`` (over all ``N^3`` positions) are encoded.
     amo : str
-        At-most-one encoding (:data:`formats.cnf.AMO_ENCODINGS` or ``auto``).
+        At-most-one encoding (:data:`pipeline.core.clauses.AMO_ENCODINGS` or ``auto``).
     backend : str
         A python-sat solver name (:func:`sat_backends`), default CaDiCaL 1.5.3.
     fix_clues : bool

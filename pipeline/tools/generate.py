@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from formats.cnf import DEFAULT_AMO, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from formats.cnf import AMO_ENCODINGS
+from pipeline.core.clauses import AMO_ENCODINGS
 from pipeline.batch import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
 from pipeline.batch.text import one_line

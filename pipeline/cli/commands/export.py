@@ -4,7 +4,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
