@@ -17,7 +17,8 @@ Modules, each one job:
 
 * :mod:`~pipeline.batch.config`: :class:`BatchConfig`, every option, validated once.
 * :mod:`~pipeline.batch.records`: input records, their fingerprint and per-record hashes.
-* :mod:`~pipeline.batch.kernels`: vectorised parsing, propagation, verification, rendering.
+* :mod:`~pipeline.batch.kernels`: vectorised parsing, verification, rendering (singles are
+  :mod:`pipeline.core.propagate`'s).
 * :mod:`~pipeline.batch.highs_shape`, :mod:`~pipeline.batch.sat_shape`: the engines per shape
   (one HiGHS instance with bounds per puzzle; one incremental SAT solver; CP-SAT per puzzle).
 * :mod:`~pipeline.batch.worker`: a chunk -> result columns; every record isolated.
@@ -32,7 +33,8 @@ from pipeline.batch.config import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES
                      MAX_WORKERS, PROGRESS_MODES, RETRY_STATUSES, BatchConfig, BatchConfigError, SolveOptions,
                      check_config)
 from pipeline.batch.highs_shape import BoundChanges, ShapeSolver, solver_for
-from pipeline.batch.kernels import MAX_BITS_N, clue_conflicts, grid_strings, propagate, verify_solutions
+from pipeline.core.propagate import MAX_BITS_N, propagate  # re-exported: batch's singles are core's kernel
+from pipeline.batch.kernels import clue_conflicts, grid_strings, verify_solutions
 from pipeline.batch.output import (INDEX_WIDTH, LOCK, MANIFEST, PART_PREFIX, SUCCESS, BatchOutputError, existing_indices,
                      part_path, result_schema, write_part)
 from pipeline.batch.progress import Progress

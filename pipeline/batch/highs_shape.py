@@ -19,10 +19,11 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import SolveError
+from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.kernels import MAX_BITS_N, propagate, shape_key
+from pipeline.batch.kernels import shape_key
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
 

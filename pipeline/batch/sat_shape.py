@@ -6,15 +6,15 @@ import time
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO
-
 from pipeline.core.build import build_model
+from pipeline.core.clauses import DEFAULT_AMO
+from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import get_solver
 from pipeline.solvers.sat import SatEngine
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.kernels import MAX_BITS_N, propagate, with_clues
+from pipeline.batch.kernels import with_clues
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
 

@@ -34,6 +34,7 @@ from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
+from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, format_grid, grid_to_string, parse_box
 from pipeline.tools.rate import DIFFICULTIES, rate
 from pipeline.solvers.sat import SatEngine, pysat_solvers
@@ -145,70 +146,6 @@ class ShapeEngine:
         clues = self.clue_literals(grid)
         result = self.sat.count_assumed(clues, limit, clues)
         return (result.count, result.grids) if keep else result.count
-
-
-class SinglesChecker:
-    """Does a clue set force every cell by naked and hidden singles alone (then it is unique)?
-
-    All singles of a round are placed at once with numpy over the variant's units; used to
-    remove clues quickly from large grids, where each SAT call costs 0.1-0.5 s. A clue set that
-    singles solve has exactly one solution, so every accepted removal keeps uniqueness.
-
-    Examples
-    --------
-    >>> from pipeline.core.puzzle import parse_puzzle
-    >>> p = parse_puzzle("1234" "3412" "2143" "43..", box="2x2")
-    >>> SinglesChecker(p).solves(np.asarray(p.grid)), SinglesChecker(p).solves(np.zeros((4, 4), dtype=int))
-    (True, False)
-    """
-
-    def __init__(self, shape: Puzzle):
-        n = self.n = shape.n
-        self.units = np.concatenate([u for _, u in shape.unit_families()]).astype(np.int64)  # (U, N)
-        # units of each cell, padded with the index of an extra all-empty unit (gathers, not a
-        # matrix product: BLAS threads cost milliseconds per call on a busy machine)
-        n_units = len(self.units)
-        unit_of = np.repeat(np.arange(n_units), n)
-        order = np.argsort(self.units.ravel(), kind="stable")
-        cell_sorted, unit_sorted = self.units.ravel()[order], unit_of[order]
-        per_cell = np.bincount(cell_sorted, minlength=n * n)
-        slot = np.arange(len(order)) - np.repeat(np.cumsum(per_cell) - per_cell, per_cell)
-        self.cell_units = np.full((n * n, per_cell.max()), n_units, dtype=np.int64)
-        self.cell_units[cell_sorted, slot] = unit_sorted
-
-    def solves(self, clue_grid: np.ndarray) -> bool:
-        n = self.n
-        grid = np.asarray(clue_grid, dtype=np.int64).ravel().copy()
-        cells = np.arange(n * n)
-        while True:
-            filled = grid > 0
-            onehot = np.zeros((n * n, n), dtype=np.int8)
-            onehot[cells[filled], grid[filled] - 1] = 1
-            in_unit = onehot[self.units].sum(axis=1, dtype=np.int16)  # (U, N) placed digits per unit
-            if (in_unit > 1).any():
-                return False
-            padded = np.vstack([in_unit, np.zeros((1, n), dtype=in_unit.dtype)])
-            cand = ~padded[self.cell_units].any(axis=1)
-            cand[filled] = False
-            free = ~filled
-            if not free.any():
-                return True
-            n_cand = cand.sum(axis=1)
-            if (n_cand[free] == 0).any():
-                return False
-            new = np.zeros(n * n, dtype=np.int64)
-            naked = free & (n_cand == 1)
-            new[naked] = cand[naked].argmax(axis=1) + 1
-            per_unit = cand[self.units]  # (U, N cells, N digits)
-            u, d = np.nonzero(per_unit.sum(axis=1) == 1)
-            hidden_cells = self.units[u, per_unit[u, :, d].argmax(axis=1)]
-            clash = (new[hidden_cells] > 0) & (new[hidden_cells] != d + 1)
-            if clash.any():
-                return False
-            new[hidden_cells] = d + 1
-            if not new.any():
-                return False
-            grid = np.where(new > 0, new, grid)
 
 
 _ENGINES: dict = {}
@@ -559,7 +496,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         finally:
             eng.retire(act)
     else:
-        grid, tried_all = _remove_clues(solution, orbits, order, target, SinglesChecker(shape).solves)
+        grid, tried_all = _remove_clues(solution, orbits, order, target,
+                                        lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)))
         if eng.count(grid, 2) != 1:  # the engine's proof (singles already imply it)
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
