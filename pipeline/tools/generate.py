@@ -21,7 +21,6 @@ What is sampled (no uniformity is claimed):
 """
 from __future__ import annotations
 
-import atexit
 import csv
 import io
 import json
@@ -30,14 +29,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, format_grid, grid_to_string, parse_box
 from pipeline.tools.rate import DIFFICULTIES, rate
-from pipeline.solvers.sat import SatEngine, pysat_solvers
+from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.core.variants import get_variant
 
 __version__ = "2"
@@ -48,7 +47,6 @@ SWAPS_PER_CELL = 6
 #: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
 #: (the best one is kept and the shortfall reported).
 SHORTFALL_TRIES = 10
-_CACHE_SIZE = 8
 #: up to this many cells (16x16) clues are removed by exact SAT uniqueness checks (minimal
 #: puzzles); above it by singles (unique, fewer clues removed) unless --minimal is asked.
 EXACT_REMOVAL_MAX_CELLS = 256
@@ -58,7 +56,8 @@ EXACT_REMOVAL_MAX_CELLS = 256
 # the counting engine of a shape
 # ---------------------------------------------------------------------------------------------
 class ShapeEngine:
-    """The rules of one grid shape: a cached :class:`SatEngine` and the clauses for fresh solvers.
+    """The rules of one grid shape in the SAT engine: generate's and explain's view of the shape's
+    cached :class:`SatEngine` (:func:`pipeline.solvers.sat.engine_for`, the one engine cache).
 
     Parameters
     ----------
@@ -77,9 +76,13 @@ class ShapeEngine:
         empty = Puzzle(np.zeros((n, n), dtype=np.int64), shape.h, shape.w, shape.variant, shape.regions)
         self.model = build_model(empty, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
-        self.clauses = clause_list(encode(self.model, DEFAULT_AMO, rows=self.model.A))
-        self.sat = SatEngine(self.model, DEFAULT_AMO, rule_clauses=self.clauses)  # built once, used twice
+        self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
         self.solver = self.sat.solver
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        """The rules' clauses (e.g. the hard part of a MaxSAT formula)."""
+        return self.sat.rule_clauses
 
     def literals(self, r, c, d) -> np.ndarray:
         """Engine literals of 0-based (row, column, digit) (convention position + 1)."""
@@ -109,7 +112,7 @@ class ShapeEngine:
         r, c = np.indices((n, n))
         chosen = self.literals(r, c, preferred).ravel() - 1
         phases[chosen] = -phases[chosen]
-        solver = pysat_solvers().Solver(self.sat.backend, bootstrap_with=self.clauses)
+        solver = self.sat.fresh_solver()
         try:
             solver.set_phases(phases.tolist())
             return self.grid_of(solver.get_model()) if solver.solve() else None
@@ -118,14 +121,14 @@ class ShapeEngine:
 
     def exclude(self, solution: np.ndarray) -> int:
         """Add "not ``solution``" guarded by a new activation literal; return the literal."""
-        act = self.sat._new_var()  # the engine's own variable counter (its counts use it too)
+        act = self.sat.new_var()
         block = (-self.literals(*np.indices(solution.shape), solution - 1)).ravel().tolist()
         self.solver.add_clause(block + [-act])
         return act
 
     def retire(self, act: int) -> None:
         """Switch an activation literal off for good (its blocking clause is then satisfied)."""
-        self.solver.add_clause([-act])
+        self.sat.retire(act)
 
     def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one excluded under
@@ -136,10 +139,6 @@ class ShapeEngine:
         self.solver.conf_budget(budget)
         return self.solver.solve_limited(assumptions=assumptions) is False
 
-    def close(self) -> None:
-        """Free the solver."""
-        self.sat.close()
-
     def count(self, grid: np.ndarray, limit: int, keep: bool = False):
         """Solutions of the clues of ``grid`` up to ``limit`` (the engine's ``count_assumed``);
         with ``keep`` return ``(count, grids)``."""
@@ -148,26 +147,10 @@ class ShapeEngine:
         return (result.count, result.grids) if keep else result.count
 
 
-_ENGINES: dict = {}
-
-
-@atexit.register
-def close_engines() -> None:
-    """Free the cached solvers (at exit, before pysat's module is torn down)."""
-    while _ENGINES:
-        _ENGINES.popitem()[1].close()
-
-
 def engine_for(puzzle: Puzzle) -> ShapeEngine:
-    """The cached :class:`ShapeEngine` of ``puzzle``'s shape (size, box, variant, regions)."""
-    key = (puzzle.n, puzzle.h, puzzle.w, puzzle.variant,
-           None if puzzle.regions is None else puzzle.regions.tobytes())
-    engine = _ENGINES.get(key)
-    if engine is None:
-        if len(_ENGINES) >= _CACHE_SIZE:
-            _ENGINES.pop(next(iter(_ENGINES))).close()
-        engine = _ENGINES[key] = ShapeEngine(puzzle)
-    return engine
+    """The :class:`ShapeEngine` of ``puzzle``'s shape (size, box, variant, regions), around the
+    shape's cached SAT engine (the cache is :func:`pipeline.solvers.sat.engine_for`'s)."""
+    return ShapeEngine(puzzle)
 
 
 def count_up_to(puzzle: Puzzle, limit: int) -> int:

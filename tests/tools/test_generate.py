@@ -14,7 +14,8 @@ from oracles import PROJECT, is_valid_solution
 from pipeline.batch import read_records
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
-from pipeline.tools.generate import (count_up_to, generate, random_regions, removable_clues, symmetry_orbits,
+from pipeline.solvers import sat
+from pipeline.tools.generate import (count_up_to, engine_for, generate, random_regions, removable_clues, symmetry_orbits,
                                      transform_grid)
 from pipeline.tools.rate import rate
 from pipeline.core.puzzle import Puzzle, parse_puzzle
@@ -178,3 +179,19 @@ def test_cli_bad_options_exit_2():
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "csv" in r.stderr
     r = run_cli("generate", "--box", "2x5", "--size", "9")
     assert r.returncode == 2 and r.stderr.startswith("error: ")
+
+
+def test_generate_uses_the_one_sat_engine_cache():
+    """generate's engine is the SAT engine cache's (pipeline.solvers.sat.engine_for): one solver
+    per shape, shared with batch and count, and reusable after a guarded exclusion."""
+    empty = Puzzle(np.zeros((4, 4), dtype=int), 2, 2)
+    eng = engine_for(empty)
+    assert eng.sat is sat.engine_for(build_model(empty, "ijk", "C", "bounds"))
+    assert engine_for(empty).sat is eng.sat
+    solution = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    act = eng.exclude(solution)
+    assert act > eng.sat.n_cells and eng.sat.new_var() == act + 1   # fresh variables, never reused
+    assert not eng.determines(np.zeros((4, 4), dtype=int), act)     # 288 grids: others remain
+    assert eng.determines(solution, act)                             # the full grid's only solution is excluded
+    eng.retire(act)
+    assert eng.count(np.zeros((4, 4), dtype=int), 1000) == 288
