@@ -29,7 +29,7 @@ Modules, each one job:
 
 The ``batch`` subcommand's parser lives in :mod:`pipeline.cli` like every other subcommand.
 """
-from pipeline.batch.config import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
+from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
                      MAX_WORKERS, PROGRESS_MODES, RETRY_STATUSES, BatchConfig, BatchConfigError, SolveOptions,
                      check_config)
 from pipeline.batch.highs_shape import BoundChanges, ShapeSolver, solver_for
@@ -39,16 +39,16 @@ from pipeline.batch.output import (INDEX_WIDTH, LOCK, MANIFEST, PART_PREFIX, SUC
                      part_path, result_schema, write_part)
 from pipeline.batch.progress import Progress
 from pipeline.batch.records import detect_input_format, read_records, record_hashes, records_fingerprint
-from pipeline.batch.run import SOLVER_CALL, BatchSummary, ChunkPlanner, run_batch, run_config
+from pipeline.batch.run import BatchSummary, ChunkPlanner, run_batch, run_config
 from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, Shape, parse_record, solve_records
 
 __all__ = [
-    "BATCH_SOLVERS", "DEFAULT_HIGHS_OPTIONS", "ENGINES", "INPUT_FORMATS", "MAX_CHUNK_SIZE", "MAX_COUNT",
+    "DEFAULT_HIGHS_OPTIONS", "ENGINES", "INPUT_FORMATS", "MAX_CHUNK_SIZE", "MAX_COUNT",
     "MAX_WORKERS", "PROGRESS_MODES", "RETRY_STATUSES", "BatchConfig", "BatchConfigError", "SolveOptions",
     "check_config", "BoundChanges", "ShapeSolver", "solver_for", "MAX_BITS_N", "clue_conflicts", "grid_strings",
     "propagate", "verify_solutions", "INDEX_WIDTH", "LOCK", "MANIFEST", "PART_PREFIX", "SUCCESS",
     "BatchOutputError", "existing_indices", "part_path", "result_schema", "write_part", "Progress",
-    "detect_input_format", "read_records", "record_hashes", "records_fingerprint", "SOLVER_CALL", "BatchSummary",
+    "detect_input_format", "read_records", "record_hashes", "records_fingerprint", "BatchSummary",
     "ChunkPlanner", "run_batch", "run_config", "CPU_KEY", "RESULT_COLUMNS", "Shape", "parse_record",
     "solve_records",
 ]

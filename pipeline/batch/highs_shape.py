@@ -21,6 +21,7 @@ from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import SolveError
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers import register_batch_kernel
 from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import shape_key
@@ -248,3 +249,6 @@ def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) ->
         shared += time.perf_counter() - t2
         for k in members:
             rows[k]["wall_seconds"] += shared / max(len(members), 1)
+
+
+register_batch_kernel("highs", solve_shape_highs)

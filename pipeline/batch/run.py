@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.errors import PipelineError
+from pipeline.solvers import SOLVERS
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import Dask, InProcess, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
@@ -29,7 +30,7 @@ from pipeline.batch.progress import Progress
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
 from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, STOPPED_KEY, solve_records
 
-__all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config", "SOLVER_CALL"]
+__all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config"]
 
 #: Seconds of worker time an adaptive chunk aims at: long enough to amortise a task and a part
 #: file, short enough for even scheduling and a fine-grained resume.
@@ -40,8 +41,6 @@ MAX_ADAPTIVE_CHUNK = 256
 FIRST_CHUNK_SMALL, FIRST_CHUNK_BIG, BIG_RECORD_CHARS = 16, 1, 256
 #: Seconds the client waits for workers to hand back their cut chunks after a stop request.
 STOP_GRACE_SECONDS = 30.0
-#: How the summary names the time a row's ``seconds`` counts, per engine.
-SOLVER_CALL = {"highs": "Highs.run()", "sat": "the SAT solver's calls", "cpsat": "CP-SAT's solve()"}
 
 
 @dataclass
@@ -83,8 +82,10 @@ class BatchSummary:
 
     @property
     def solver_call(self) -> str:
-        """What ``run_seconds`` measures, in words (``Highs.run()`` for HiGHS)."""
-        return SOLVER_CALL.get(self.solver, f"{self.solver}'s calls")
+        """What ``run_seconds`` measures, in words (the solver entry's ``timed_call``:
+        ``Highs.run()`` for HiGHS)."""
+        entry = SOLVERS.get(self.solver)
+        return (entry.timed_call if entry is not None else "") or f"{self.solver}'s calls"
 
     def to_dict(self) -> dict:
         d = asdict(self)

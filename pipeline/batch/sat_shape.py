@@ -10,7 +10,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers import get_solver
+from pipeline.solvers import get_solver, register_batch_kernel
 from pipeline.solvers.sat import SatEngine
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
@@ -131,3 +131,7 @@ def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> 
             done = j + 1
             tick()
     record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
+
+
+register_batch_kernel("sat", solve_shape_sat)
+register_batch_kernel("cpsat", solve_shape_each)   # one model and one call per puzzle

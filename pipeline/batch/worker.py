@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, parse_box
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
+from pipeline.solvers import get_solver
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.highs_shape import solve_shape_highs
+from pipeline.batch import highs_shape, sat_shape  # noqa: F401  (they attach their batch kernels)
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
-from pipeline.batch.sat_shape import solve_shape_each, solve_shape_sat
 from pipeline.batch.text import one_line
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
@@ -137,13 +137,13 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
         rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
 
 
-_ENGINES = {"highs": solve_shape_highs, "sat": solve_shape_sat}
-
-
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    engine = _ENGINES.get(options.solver, solve_shape_each)
     try:
-        engine(shape, options, rows, record_solutions)
+        # the solver entry's batch kernel (highs_shape and sat_shape attach theirs)
+        kernel = get_solver(options.solver, check_available=False).batch_kernel
+        if kernel is None:
+            raise SolveError(f"batch: solver {options.solver} has no batch kernel")
+        kernel(shape, options, rows, record_solutions)
     except Exception as e:
         if len(shape.members) == 1:
             k = shape.members[0]

@@ -122,8 +122,13 @@ def engine_options(args) -> dict:
 
 
 def default_count_solver() -> str:
-    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS."""
-    return "sat" if SOLVERS["sat"].available() is None else "highs"
+    """The first available engine that counts and proves uniqueness while solving (it counts
+    with blocking clauses on one incremental solver: the fast way; the SAT engine when
+    python-sat is installed), else HiGHS."""
+    for solver in SOLVERS.values():
+        if solver.counts and solver.proves_unique and solver.available() is None:
+            return solver.name
+    return "highs"
 
 
 NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}

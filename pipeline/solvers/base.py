@@ -7,11 +7,19 @@ solutions (if it can), and which native solution file it leaves. The CLI's ``--s
 choices, the README's solver list and the interop tests' parametrisation all come from
 :data:`SOLVERS`.
 
+What callers used to special-case by name is a field of the entry (data, so that a caller can
+choose an engine by what it can do): :attr:`Solver.counts` (has ``count``),
+:attr:`Solver.proves_unique` (``solve(..., check_unique=True)`` tells whether the answer is the
+only one), :attr:`Solver.batch_kernel` (batch's per-shape function; the batch layer attaches its
+kernels with :func:`register_batch_kernel`) and :attr:`Solver.timed_call` (what a result's
+``seconds`` measure).
+
 Adding a solver is one module that builds a :class:`Solver` and calls :func:`register_solver`,
 plus its import in ``pipeline/solvers/__init__.py`` and its tests.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -88,8 +96,8 @@ def _always_available() -> str | None:
 class Solver:
     """One engine.
 
-    ``solve(model, *, time_limit=None, threads=None, workdir=None, **options) -> SolveResult``;
-    ``count(model, limit, *, time_limit=None, threads=None) -> CountResult`` when it can count.
+    ``solve(model, *, time_limit=None, ...) -> SolveResult``;
+    ``count(model, limit, *, time_limit=None, ...) -> CountResult`` when it can count.
     ``reads`` is ``()`` for an in-process engine, else the format names it is run on.
     """
 
@@ -102,11 +110,25 @@ class Solver:
     solution_format: str | None = None
     install_hint: str = ""
     statuses: Mapping[str, str] = field(default_factory=dict)
+    #: ``solve(model, check_unique=True)`` also says whether the solution is the only one
+    #: (``SolveResult.unique``), proved on the solver that found it: cheaper than a second count.
+    proves_unique: bool = False
+    #: batch's function for the puzzles of one shape, ``kernel(shape, options, rows, record)``
+    #: (:mod:`pipeline.batch.worker`); None: batch does not offer this engine. The batch layer
+    #: attaches its kernels (:func:`register_batch_kernel`).
+    batch_kernel: Callable[..., None] | None = None
+    #: What a result's ``seconds`` measure, in words (batch's summary: "outside Highs.run()").
+    timed_call: str = ""
 
     @property
     def in_process(self) -> bool:
         """True when the engine takes the Model directly (it reads no exported file)."""
         return not self.reads
+
+    @property
+    def counts(self) -> bool:
+        """True when the engine can count solutions (it has ``count``)."""
+        return self.count is not None
 
 
 SOLVERS: dict[str, Solver] = {}
@@ -164,3 +186,35 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
 def solver_names() -> list[str]:
     """Names of the registered solvers in registration order (the CLI's ``--solver`` choices)."""
     return list(SOLVERS)
+
+
+def register_batch_kernel(name: str, kernel: Callable[..., None]) -> Solver:
+    """Attach batch's per-shape function to the registered solver ``name`` (its entry is replaced
+    by a copy with :attr:`Solver.batch_kernel` set).
+
+    Parameters
+    ----------
+    name : str
+        A registered solver.
+    kernel : callable
+        ``kernel(shape, options, rows, record)``: solve the chunk's puzzles of one shape.
+
+    Returns
+    -------
+    Solver
+        The new entry.
+
+    Raises
+    ------
+    SolveError
+        ``name`` is not registered.
+    """
+    solver = dataclasses.replace(get_solver(name, check_available=False), batch_kernel=kernel)
+    SOLVERS[name] = solver
+    return solver
+
+
+def batch_solver_names() -> list[str]:
+    """Names of the solvers batch offers (those with a :attr:`Solver.batch_kernel`), in registry
+    order: the ``batch --solver`` choices."""
+    return [name for name, solver in SOLVERS.items() if solver.batch_kernel is not None]

@@ -131,4 +131,5 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
 register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows)",
                        solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
                        statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
-                                 "UNKNOWN": "time_limit", "MODEL_INVALID": "error"}))
+                                 "UNKNOWN": "time_limit", "MODEL_INVALID": "error"},
+                       timed_call="CP-SAT's solve()"))

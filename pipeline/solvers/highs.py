@@ -406,4 +406,5 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
-    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()}))
+    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
+    timed_call="Highs.run()"))

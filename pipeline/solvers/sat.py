@@ -427,4 +427,5 @@ def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str
 register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
-    statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"}))
+    statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
+    proves_unique=True, timed_call="the SAT solver's calls"))

@@ -5,10 +5,11 @@ import argparse
 import sys
 
 from pipeline.core.clauses import AMO_ENCODINGS
-from pipeline.batch import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
+from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
 from pipeline.batch.text import one_line
 from pipeline.core.errors import PipelineError
+from pipeline.solvers import batch_solver_names
 from pipeline.solvers.sat import DEFAULT_BACKEND
 
 
@@ -53,7 +54,7 @@ def add_command(subparsers) -> None:
                    help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
-    p.add_argument("--solver", choices=BATCH_SOLVERS, default="highs",
+    p.add_argument("--solver", choices=batch_solver_names(), default="highs",
                    help="highs (one instance per shape, bounds per puzzle), sat (one incremental SAT solver per "
                         "shape, clues as assumptions) or cpsat (default highs)")
     p.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "

@@ -54,7 +54,7 @@ def add_command(subparsers) -> None:
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
     add_limit_args(p, "overall time limit in seconds")
-    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
+    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.counts], metavar="NAME",
                    help="counting engine (default: sat when python-sat is installed, else highs)")
     add_engine_args(p)
     p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")

@@ -24,8 +24,8 @@ def _uniqueness(args, puzzle) -> bool | None:
 def cmd_solve(args) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
-    # the SAT engine proves uniqueness on the solver that found the answer (its learnt clauses)
-    check = {"check_unique": True} if solver.name == "sat" and not args.no_unique_check else {}
+    # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
+    check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
     r = solver.solve(model_from_args(args, puzzle), **engine_options(args), **check)
     grid, status = r.grid, r.status
     if grid is None:
