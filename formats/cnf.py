@@ -109,7 +109,7 @@ def cnf_metadata(model: Model) -> dict:
     return meta
 
 
-def write(model: Model, path, amo: str | None = DEFAULT_AMO, **_) -> None:
+def write(model: Model, path, amo: str | None = DEFAULT_AMO) -> None:
     """Write ``model`` as DIMACS CNF to ``path`` (``.gz`` compressed), atomically.
 
     Parameters
@@ -134,13 +134,13 @@ def write(model: Model, path, amo: str | None = DEFAULT_AMO, **_) -> None:
             f.write(_dimacs_text(tokens))
 
 
-def export(model: Model, directory, *, amo: str | None = DEFAULT_AMO, **_) -> list[Path]:
+def export(model: Model, directory, *, amo: str | None = DEFAULT_AMO) -> list[Path]:
     path = Path(directory) / "model.cnf"
     write(model, path, amo=amo)
     return [path]
 
 
-def describe(model: Model, *, amo: str | None = DEFAULT_AMO, **_) -> dict:
+def describe(model: Model, *, amo: str | None = DEFAULT_AMO) -> dict:
     """The CNF facts for the manifest (encoding, variable ranges, auxiliary rule)."""
     return encode(model, amo).facts()
 

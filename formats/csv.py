@@ -131,7 +131,7 @@ def write_long(model, path) -> Path:
     return Path(path)
 
 
-def export(model, directory, *, dense: str = "auto", **_) -> list[Path]:
+def export(model, directory, *, dense: str = "auto") -> list[Path]:
     """Write the CSV files of an export into ``directory``."""
     d = Path(directory)
     written = []
@@ -152,7 +152,7 @@ def export(model, directory, *, dense: str = "auto", **_) -> list[Path]:
     return written
 
 
-def write(model, path, **_) -> None:
+def write(model, path) -> None:
     """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form otherwise."""
     name = Path(path).name.lower()
     if "ijv" in name:

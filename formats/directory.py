@@ -21,7 +21,7 @@ from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, verify_grid
 
-from formats.base import FORMATS, Format, format_for
+from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
 from formats.solutions import read_solution
 
@@ -172,9 +172,10 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
         ``"all"`` (the default, also ``None``), or names such as ``"csv,mps"``
         (:func:`exporting_formats`; ``mat`` is an alias of ``matlab``).
     **options
-        Passed to every format's writer: ``dense`` (``"auto"``, ``"always"``, ``"never"``;
-        the dense ``Aeq.csv``), ``mps_style`` (``"free"``, ``"fixed"``, ``"both"``), ``amo``
-        (the CNF at-most-one encoding).
+        Options of the formats' writers; each format gets those it declares
+        (:meth:`Format.pick_options`): ``dense`` (``"auto"``, ``"always"``, ``"never"``; the dense
+        ``Aeq.csv``), ``mps_style`` (``"free"``, ``"fixed"``, ``"both"``), ``amo`` (the CNF
+        at-most-one encoding). An option no registered format declares is refused.
 
     Returns
     -------
@@ -201,6 +202,7 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     (['csv', 'mps', 'manifest'], ['model.mps'])
     """
     chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
+    refuse_unknown_options(options)
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
     directory = prepare_directory(directory)
@@ -208,9 +210,9 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     written: dict[str, list[Path]] = {}
     described: dict[str, dict] = {}
     for fmt in chosen:
-        written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **options)]
+        written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **fmt.pick_options(options, "export"))]
         if fmt.describe is not None:
-            described[fmt.name] = fmt.describe(model, **options)
+            described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
     _remove_stale(directory, earlier - {p.name for paths in written.values() for p in paths})
     manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()},
                               described)

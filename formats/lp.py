@@ -309,7 +309,7 @@ def _comment_lines(model) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write(model, path, **_) -> None:
+def write(model, path) -> None:
     """Write ``model`` as CPLEX LP to ``path`` (atomically; ``.gz`` compresses)."""
     path = Path(path)
     a = model.Aeq.tocsr()
@@ -369,10 +369,10 @@ def write(model, path, **_) -> None:
         f.write(b"End\n")
 
 
-def export(model, directory, **options) -> list[Path]:
+def export(model, directory) -> list[Path]:
     """Write ``model.lp`` into ``directory``; returns ``[path]``."""
     path = Path(directory) / "model.lp"
-    write(model, path, **options)
+    write(model, path)
     return [path]
 
 

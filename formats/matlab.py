@@ -220,7 +220,7 @@ def _compressed_variable(name: str, value) -> bytes:
     return np.array([_MI_COMPRESSED, len(packed)], "<u4").tobytes() + packed
 
 
-def write(model, path, **_) -> Path:
+def write(model, path) -> Path:
     """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically)."""
     path = Path(path)
     arrays = {**solver_arrays(model), "meta": _matlab_meta(model)}
@@ -635,7 +635,7 @@ def write_kept_columns(model, path) -> Path:
     return Path(path)
 
 
-def export(model, directory, **_) -> list[Path]:
+def export(model, directory) -> list[Path]:
     """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce, ``kept_columns.csv``."""
     d = Path(directory)
     written = [write(model, d / MAT_NAME)]

@@ -391,7 +391,7 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
     return Path(path)
 
 
-def write(model, path, style: str = "free", **_) -> None:
+def write(model, path, style: str = "free") -> None:
     """Write ``model`` as MPS (``style`` free or fixed; fixed also writes ``<stem>_names.csv``)."""
     lay = _Layout(model, style)
     with atomic_open(path, "wb") as f:
@@ -400,7 +400,7 @@ def write(model, path, style: str = "free", **_) -> None:
         _write_names_map(model, lay, names_map_path(path))
 
 
-def export(model, directory, *, mps_style: str = "free", **_) -> list[Path]:
+def export(model, directory, *, mps_style: str = "free") -> list[Path]:
     """``model.mps`` (free); with ``mps_style`` fixed or both also ``model_fixed.mps`` + its names map."""
     if mps_style not in ("free", "fixed", "both"):
         raise FormatError(f"mps: unknown mps_style {mps_style!r}; expected free, fixed or both")
@@ -872,7 +872,7 @@ def read(path) -> ModelData:
                      metadata)
 
 
-def describe(model, *, mps_style: str = "free", **_) -> dict:
+def describe(model, *, mps_style: str = "free") -> dict:
     """The manifest's record of the MPS files: styles written and the fixed-format name rule."""
     entry = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
     if mps_style in ("fixed", "both"):

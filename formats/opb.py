@@ -46,7 +46,7 @@ def _integer_costs(model: Model) -> np.ndarray | None:
     return cost.astype(np.int64)
 
 
-def write(model: Model, path, **_) -> None:
+def write(model: Model, path) -> None:
     """Write ``model`` as an OPB file (``.gz`` compressed), atomically.
 
     Parameters
@@ -89,13 +89,13 @@ def write(model: Model, path, **_) -> None:
                                   ends_line=np.ones(lb_vars.size, dtype=bool)))
 
 
-def export(model: Model, directory, **_) -> list[Path]:
+def export(model: Model, directory) -> list[Path]:
     path = Path(directory) / "model.opb"
     write(model, path)
     return [path]
 
 
-def describe(model: Model, **_) -> dict:
+def describe(model: Model) -> dict:
     return {"variable_names": "x<v>, v = position + 1", "variables": model.convention.n_vars,
             "constraints": model.n_rows + int((model.lb > 0).sum())}
 

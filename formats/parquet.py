@@ -134,7 +134,7 @@ def write_coo(model, path, meta: dict | None = None) -> Path:
     return _write(coo_table(model, meta), Path(path))
 
 
-def write(model, path, **_) -> Path:
+def write(model, path) -> Path:
     """Write ``path`` (the COO table) and its siblings ``<base>_rows.parquet``, ``<base>_cols.parquet``.
 
     The siblings carry labels, names, bounds and costs, which a faithful read needs.
@@ -147,7 +147,7 @@ def write(model, path, **_) -> Path:
     return coo
 
 
-def export(model, directory, **_) -> list[Path]:
+def export(model, directory) -> list[Path]:
     """Write ``model_coo.parquet``, ``model_rows.parquet`` and ``model_cols.parquet``."""
     d = Path(directory)
     write(model, d / COO_NAME)

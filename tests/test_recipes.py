@@ -21,7 +21,7 @@ SEED = "050079000000000500092000060080000407020600010070250080000040000008020000
 
 
 # -- recipe 1: a model format -----------------------------------------------------------------
-def _write_json_coo(model, path, **_):
+def _write_json_coo(model, path):
     a = model.Aeq.tocoo()
     doc = {"metadata": model_metadata(model), "shape": list(a.shape), "row": a.row.tolist(),
            "col": a.col.tolist(), "rhs": model.beq.tolist(), "lb": model.lb.tolist()}
@@ -62,7 +62,7 @@ def test_recipe_add_a_model_format(json_coo_format, tmp_path, clues):
 
 
 # -- recipe 2: a solver -----------------------------------------------------------------------
-def _scipy_milp_solve(model, *, time_limit=None, **_):
+def _scipy_milp_solve(model, *, time_limit=None):
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     from pipeline.core.decode import grid_from_vector

@@ -10,7 +10,7 @@ import json
 import math
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
-from pipeline.solvers import SOLVERS
+from pipeline.solvers import SOLVERS, Solver
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
 import numpy as np
@@ -114,11 +114,31 @@ def print_grid(grid, puzzle, fmt: str, extra: dict | None = None) -> None:
         print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
 
 
-def engine_options(args) -> dict:
-    """Options every registry engine accepts (each ignores what it does not use)."""
-    return {"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
-            "workdir": getattr(args, "workdir", None), "sat_backend": getattr(args, "sat_backend", None),
-            "amo": getattr(args, "amo", None) or DEFAULT_AMO}
+def engine_options(args, solver: Solver, what: str = "solve") -> dict:
+    """The command line's engine options that ``solver``'s ``solve`` (or ``count``) declares.
+
+    The command line holds every engine's options (``--threads``, ``--workdir``,
+    ``--sat-backend``, ``--amo``); each engine gets only those it takes
+    (:meth:`Solver.pick_options`), so an option it lacks is not passed rather than dropped
+    silently inside it (an API caller passing one gets a SolveError).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    solver : Solver
+        The registry entry that will be called.
+    what : {"solve", "count"}
+        Which of its functions.
+
+    Returns
+    -------
+    dict
+    """
+    return solver.pick_options({"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
+                                "workdir": getattr(args, "workdir", None),
+                                "sat_backend": getattr(args, "sat_backend", None),
+                                "amo": getattr(args, "amo", None) or DEFAULT_AMO}, what)
 
 
 def default_count_solver() -> str:

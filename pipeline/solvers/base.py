@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from pipeline.core.errors import SolveError
+from pipeline.core.options import declared_options, pick, refusing_unknown
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -99,6 +100,10 @@ class Solver:
     ``solve(model, *, time_limit=None, ...) -> SolveResult``;
     ``count(model, limit, *, time_limit=None, ...) -> CountResult`` when it can count.
     ``reads`` is ``()`` for an in-process engine, else the format names it is run on.
+
+    The options ``solve`` and ``count`` take are their keyword parameters (no ``**kwargs``);
+    the entry records them (:attr:`options`, :attr:`count_options`) and its ``solve``/``count``
+    refuse any other with a one-line :class:`SolveError` naming the option and the engine.
     """
 
     name: str
@@ -119,6 +124,38 @@ class Solver:
     batch_kernel: Callable[..., None] | None = None
     #: What a result's ``seconds`` measure, in words (batch's summary: "outside Highs.run()").
     timed_call: str = ""
+    #: The option names ``solve`` declares (read from its signature).
+    options: frozenset[str] = field(init=False, default=frozenset())
+    #: The option names ``count`` declares (besides ``limit``).
+    count_options: frozenset[str] = field(init=False, default=frozenset())
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__   # frozen: the declared options and the checking calls, once
+        set_(self, "options", declared_options(self.solve, 1))
+        set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError))
+        if self.count is not None:
+            set_(self, "count_options", declared_options(self.count, 2))
+            set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
+                                                 SolveError))
+        if self.proves_unique and "check_unique" not in self.options:
+            raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
+
+    def pick_options(self, options: Mapping[str, Any], what: str = "solve") -> dict[str, Any]:
+        """The entries of ``options`` this engine's ``solve`` (or ``count``) declares: the one
+        place a caller holding every engine's options (the CLI) narrows them to this engine.
+
+        Parameters
+        ----------
+        options : mapping
+            Option names and values, e.g. every engine option of the command line.
+        what : {"solve", "count"}
+            Whose declared options.
+
+        Returns
+        -------
+        dict
+        """
+        return pick(options, self.count_options if what == "count" else self.options)
 
     @property
     def in_process(self) -> bool:

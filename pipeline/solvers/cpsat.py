@@ -64,9 +64,16 @@ def _values(solver_or_callback, variables) -> np.ndarray:
     return np.array([solver_or_callback.Value(v) for v in variables], dtype=float)
 
 
-def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-          **_) -> SolveResult:
+def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None) -> SolveResult:
     """Solve ``model`` with CP-SAT.
+
+    Parameters
+    ----------
+    model : Model
+    time_limit : float, optional
+        Seconds (CP-SAT's ``max_time_in_seconds``).
+    threads : int, optional
+        CP-SAT's ``num_workers``.
 
     Returns
     -------
@@ -97,9 +104,21 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
                        message=solver.StatusName(status))
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
-          **_) -> CountResult:
-    """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration)."""
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> CountResult:
+    """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration, one worker).
+
+    Parameters
+    ----------
+    model : Model
+    limit : int
+        Stop after this many solutions (at least 1).
+    time_limit : float, optional
+        Seconds for the whole enumeration.
+
+    Returns
+    -------
+    CountResult
+    """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     cp_model = _cp_model()

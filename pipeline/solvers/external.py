@@ -214,7 +214,7 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
 
 
 def _registry_entry(name: str) -> Solver:
-    def solve(model: Model, *, time_limit: float | None = None, workdir=None, **_) -> SolveResult:
+    def solve(model: Model, *, time_limit: float | None = None, workdir=None) -> SolveResult:
         conv = model.convention
         r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
                            time_limit=time_limit, workdir=workdir)

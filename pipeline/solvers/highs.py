@@ -149,7 +149,7 @@ def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> Solve
 
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,
-          options: dict | None = None, **_) -> SolveResult:
+          options: dict | None = None) -> SolveResult:
     """Solve ``model`` with HiGHS in process and decode the grid.
 
     Parameters
@@ -346,7 +346,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
-                    threads: int | None = None, **_) -> CountResult:
+                    threads: int | None = None) -> CountResult:
     """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
     Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut

@@ -331,9 +331,8 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
     return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
 
 
-def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
-          check_unique: bool = False, **_) -> SolveResult:
+def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
+          amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False) -> SolveResult:
     """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
     ``reuse`` the shape's cached solver with the clues as assumptions).
 
@@ -342,8 +341,6 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     model : Model
     time_limit : float, optional
         Seconds; ``time_limit`` status when reached.
-    threads, workdir
-        Ignored (one thread, in process).
     sat_backend : str, optional
         python-sat solver name (default CaDiCaL 1.5.3).
     amo : str
@@ -385,10 +382,23 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat", unique=unique)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
-          **_) -> CountResult:
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_backend: str | None = None,
+          amo: str | None = DEFAULT_AMO, reuse: bool = False) -> CountResult:
     """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
+
+    Parameters
+    ----------
+    model : Model
+    limit : int
+        Stop after this many solutions (at least 1).
+    time_limit : float, optional
+        Seconds for the whole count.
+    sat_backend : str, optional
+        python-sat solver name (default CaDiCaL 1.5.3).
+    amo : str
+        At-most-one encoding of the rules.
+    reuse : bool
+        Use the cached engine of the shape (its learnt clauses help the next puzzle).
 
     Returns
     -------

@@ -120,8 +120,8 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
 
 
 def _solve_with(runner: Runner):
-    def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-              file_format: str | None = None, amo: str | None = DEFAULT_AMO, **_) -> SolveResult:
+    def solve(model: Model, *, time_limit: float | None = None, workdir=None, file_format: str | None = None,
+              amo: str | None = DEFAULT_AMO) -> SolveResult:
         """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``."""
         tmp = None
         if workdir is None:

@@ -18,9 +18,7 @@ def cmd_count(args) -> int:
     solver = get_solver(args.solver or default_count_solver(), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
-    options = engine_options(args)
-    options.pop("workdir")
-    result = solver.count(model_from_args(args), args.limit, **options)
+    result = solver.count(model_from_args(args), args.limit, **engine_options(args, solver, "count"))
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status

@@ -26,7 +26,7 @@ def cmd_solve(args) -> int:
     solver = get_solver(args.solver)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
-    r = solver.solve(model_from_args(args, puzzle), **engine_options(args), **check)
+    r = solver.solve(model_from_args(args, puzzle), **engine_options(args, solver), **check)
     grid, status = r.grid, r.status
     if grid is None:
         reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
