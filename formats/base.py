@@ -11,6 +11,7 @@ Reading back yields :class:`ModelData`, plain arrays that tests compare with the
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -18,6 +19,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import model_metadata
 from pipeline.core.options import declared_options, pick, refusing_unknown
@@ -147,7 +149,7 @@ def _strip_gz(path: Path) -> str:
     return name[:-3] if name.endswith(".gz") else name
 
 
-def format_for(name_or_path, *, need: str | None = None) -> Format:
+def format_for(name_or_path: str | os.PathLike, *, need: str | None = None) -> Format:
     """A registered format by name, or by the extension of a path (``.gz`` ignored).
 
     Parameters
@@ -193,7 +195,7 @@ def format_for(name_or_path, *, need: str | None = None) -> Format:
     return fmt
 
 
-def write_model(model, path, format: str | None = None, **options) -> Path:
+def write_model(model: Model, path: str | os.PathLike, format: str | None = None, **options: Any) -> Path:
     """Write ``model`` to one file, format by name or by the path's extension.
 
     The file is written to a temporary name and renamed (:func:`formats.files.atomic_open`),
@@ -240,7 +242,7 @@ def write_model(model, path, format: str | None = None, **options) -> Path:
     return Path(path)
 
 
-def read_model(path, format: str | None = None) -> ModelData:
+def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:
     """Read a model file back into :class:`ModelData`, format by name or by extension.
 
     Parameters

@@ -18,6 +18,7 @@ CNF facts (``c sudoku-pipeline-cnf: {...}``: encoding, cell and auxiliary variab
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,19 @@ def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ",
     Every value is rendered into one row of a fixed-width byte table (prefix, right-aligned
     digits and sign, ending), one vectorised pass per digit column; a boolean mask of the bytes
     in use then packs the table row by row into the output. No Python work per value.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Integers.
+    prefix : bytes
+        Before each value (``x`` for OPB names).
+    sep : bytes
+        After a value that does not end a line.
+    line_end : bytes
+        After a value that ends a line.
+    ends_line : numpy.ndarray of bool, optional
+        Which values end a line.
 
     Examples
     --------
@@ -109,7 +123,7 @@ def cnf_metadata(model: Model) -> dict:
     return meta
 
 
-def write(model: Model, path, amo: str | None = DEFAULT_AMO) -> None:
+def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO) -> None:
     """Write ``model`` as DIMACS CNF to ``path`` (``.gz`` compressed), atomically.
 
     Parameters
@@ -134,14 +148,33 @@ def write(model: Model, path, amo: str | None = DEFAULT_AMO) -> None:
             f.write(_dimacs_text(tokens))
 
 
-def export(model: Model, directory, *, amo: str | None = DEFAULT_AMO) -> list[Path]:
+def export(model: Model, directory: str | os.PathLike, *, amo: str | None = DEFAULT_AMO) -> list[Path]:
+    """Write ``model.cnf`` into ``directory``; returns ``[path]``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    amo : str
+        At-most-one encoding.
+    """
     path = Path(directory) / "model.cnf"
     write(model, path, amo=amo)
     return [path]
 
 
 def describe(model: Model, *, amo: str | None = DEFAULT_AMO) -> dict:
-    """The CNF facts for the manifest (encoding, variable ranges, auxiliary rule)."""
+    """The CNF facts for the manifest (encoding, variable ranges, auxiliary rule).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    amo : str
+        At-most-one encoding.
+    """
     return encode(model, amo).facts()
 
 
@@ -172,7 +205,7 @@ class CnfFile:
         return out
 
 
-def read_cnf(path) -> CnfFile:
+def read_cnf(path: str | os.PathLike) -> CnfFile:
     """Parse a DIMACS CNF file (any solver's), with the pipeline's metadata if present.
 
     Raises
@@ -232,7 +265,7 @@ def read_cnf(path) -> CnfFile:
     return CnfFile(n_vars, n_clauses, tokens, meta, facts)
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """A pipeline CNF back to :class:`ModelData`: the at-least-one clauses (all-positive clauses
     over cell variables) are the ``= 1`` rows; positive units are ``lb = 1`` for the ``bounds``
     encoding; negative cell units are ``ub = 0``. Columns are the cell variables (all of them,

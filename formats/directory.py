@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,10 +28,22 @@ from formats.files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, lo
 from formats.solutions import read_solution
 
 
-def write_manifest(directory, model, files: dict[str, list[str]], formats: dict | None = None) -> Path:
+def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, list[str]],
+                   formats: dict | None = None) -> Path:
     """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
 
     ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The export directory.
+    model : Model
+        The exported model.
+    files : dict of str to list of str
+        Each format's file names.
+    formats : dict, optional
+        Per-format facts.
     """
     path = Path(directory) / MANIFEST_NAME
     with atomic_open(path) as f:
@@ -53,7 +67,7 @@ def resolve_formats(spec: str | list[str] | None) -> list[Format]:
     return [format_for(aliases.get(n.strip().lower(), n.strip().lower()), need="export") for n in names if n.strip()]
 
 
-def prepare_directory(directory) -> Path:
+def prepare_directory(directory: str | os.PathLike) -> Path:
     """Create the export directory (or check it), and remove temporary files a killed export left.
 
     Parameters
@@ -96,7 +110,7 @@ def _export_suffixes() -> tuple[str, ...]:
     return tuple({ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".m"})
 
 
-def earlier_export_files(directory) -> set[str]:
+def earlier_export_files(directory: str | os.PathLike) -> set[str]:
     """Names of the files the ``manifest.json`` of an earlier export in ``directory`` lists.
 
     Only plain names (no path separator, not hidden, not ``manifest.json`` itself) ending as an
@@ -151,7 +165,8 @@ def _remove_stale(directory: Path, names) -> None:
                 raise FormatError(f"{path}: cannot remove this file of the earlier export: {e.strerror or e}") from None
 
 
-def export_model(model: Model, directory, formats=None, **options) -> dict[str, list[Path]]:
+def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,
+                 **options: Any) -> dict[str, list[Path]]:
     """Write ``model`` in each format into ``directory`` (created), then its ``manifest.json``.
 
     Every file is written atomically, so an interrupted export never leaves a half file (and a
@@ -230,8 +245,17 @@ class ImportResult:
     solver_status: str | None = None
 
 
-def find_manifest(solution_path, manifest=None) -> Manifest:
-    """The manifest given, else ``manifest.json`` beside the solution file."""
+def find_manifest(solution_path: str | os.PathLike,
+                  manifest: Manifest | str | os.PathLike | None = None) -> Manifest:
+    """The manifest given, else ``manifest.json`` beside the solution file.
+
+    Parameters
+    ----------
+    solution_path : str or Path
+        The solution file.
+    manifest : Manifest, str or Path, optional
+        Given by the caller.
+    """
     if manifest is not None:
         return manifest if isinstance(manifest, Manifest) else load_manifest_file(manifest)
     beside = Path(solution_path).resolve().parent / MANIFEST_NAME
@@ -242,7 +266,8 @@ def find_manifest(solution_path, manifest=None) -> Manifest:
     )
 
 
-def import_solution(path, manifest=None) -> ImportResult:
+def import_solution(path: str | os.PathLike,
+                    manifest: Manifest | str | os.PathLike | None = None) -> ImportResult:
     """Read a solver's solution file, decode it to a grid and verify it against the manifest.
 
     The format is detected by content (:func:`formats.solutions.read_solution`); the vector is

@@ -19,7 +19,9 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any, BinaryIO, TextIO
 
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
@@ -59,7 +61,7 @@ def is_temporary_name(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_path(path):
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """A temporary path beside ``path`` (with the mode a normal write would give), renamed over
     ``path`` on success and removed on failure: for writers that want a file name, not a stream
     (pyarrow writes fastest to a native path; matplotlib's ``savefig``).
@@ -101,7 +103,7 @@ def atomic_path(path):
 
 
 @contextlib.contextmanager
-def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
+def atomic_open(path: str | os.PathLike, mode: str = "w", *, compress: bool | None = None) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; rename it over ``path`` only on success.
 
     Parameters
@@ -153,7 +155,7 @@ def _cannot_read(where, e: OSError) -> FormatError:
     return FormatError(f"{where}: cannot read: {e.strerror or e}")
 
 
-def open_text(path, where: str | None = None):
+def open_text(path: str | os.PathLike, where: str | None = None) -> TextIO:
     """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be.
 
     Parameters
@@ -183,7 +185,7 @@ def open_text(path, where: str | None = None):
         raise _cannot_read(where or path, e) from None
 
 
-def open_binary(path, where: str | None = None):
+def open_binary(path: str | os.PathLike, where: str | None = None) -> BinaryIO:
     """Open a (possibly gzipped) file for reading bytes; FormatError if it cannot be.
 
     Parameters
@@ -222,7 +224,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> bytes:
+def read_regular(path: str | os.PathLike, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> bytes:
     """All bytes of a regular file (gunzipped if gzip), refusing anything else or too much.
 
     The file is opened without blocking (a FIFO with no writer does not hang) and checked with
@@ -276,7 +278,7 @@ def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES)
     return data
 
 
-def read_regular_text(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
+def read_regular_text(path: str | os.PathLike, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
     """:func:`read_regular` decoded as UTF-8 (a BOM dropped, undecodable bytes replaced).
 
     Parameters
@@ -301,7 +303,7 @@ def read_regular_text(path, where: str | None = None, *, limit: int = MAX_READ_B
 MAX_MANIFEST_BYTES = 1 << 28
 
 
-def load_manifest_file(path) -> Manifest:
+def load_manifest_file(path: str | os.PathLike) -> Manifest:
     """Read ``manifest.json`` (or a directory holding one) as a regular file of bounded size.
 
     Parameters

@@ -32,12 +32,14 @@ falls back to a regex normalisation only for sections where terms are glued (``2
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
@@ -309,8 +311,16 @@ def _comment_lines(model) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write(model, path) -> None:
-    """Write ``model`` as CPLEX LP to ``path`` (atomically; ``.gz`` compresses)."""
+def write(model: Model, path: str | os.PathLike) -> None:
+    """Write ``model`` as CPLEX LP to ``path`` (atomically; ``.gz`` compresses).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The file (``.gz`` compressed when the name ends so).
+    """
     path = Path(path)
     a = model.Aeq.tocsr()
     n_rows, n_cols = a.shape
@@ -369,8 +379,16 @@ def write(model, path) -> None:
         f.write(b"End\n")
 
 
-def export(model, directory) -> list[Path]:
-    """Write ``model.lp`` into ``directory``; returns ``[path]``."""
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model.lp`` into ``directory``; returns ``[path]``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     path = Path(directory) / "model.lp"
     write(model, path)
     return [path]
@@ -903,7 +921,7 @@ def _sections(tx: _Text):
     return [s for s in sections if s[0] not in ("end", "semi", "sos")]
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read a CPLEX LP file (``.gz`` too) into ModelData; columns in convention order when the
     file carries our metadata comment, else in order of first appearance."""
     path = Path(path)

@@ -16,12 +16,14 @@ variable or row, and memory bounded by the block (below what highspy's writer ne
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
@@ -363,7 +365,7 @@ def _write_stream(f, model, lay: _Layout) -> None:
     f.write(b"ENDATA\n")
 
 
-def names_map_path(path) -> Path:
+def names_map_path(path: str | os.PathLike) -> Path:
     """``<stem>_names.csv`` beside a fixed MPS file (``.csv.gz`` when the MPS is gzipped)."""
     path = Path(path)
     name = path.name
@@ -391,8 +393,18 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
     return Path(path)
 
 
-def write(model, path, style: str = "free") -> None:
-    """Write ``model`` as MPS (``style`` free or fixed; fixed also writes ``<stem>_names.csv``)."""
+def write(model: Model, path: str | os.PathLike, style: str = "free") -> None:
+    """Write ``model`` as MPS (``style`` free or fixed; fixed also writes ``<stem>_names.csv``).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The file (``.gz`` compressed when the name ends so).
+    style : {'free', 'fixed'}
+        MPS flavour.
+    """
     lay = _Layout(model, style)
     with atomic_open(path, "wb") as f:
         _write_stream(f, model, lay)
@@ -400,8 +412,18 @@ def write(model, path, style: str = "free") -> None:
         _write_names_map(model, lay, names_map_path(path))
 
 
-def export(model, directory, *, mps_style: str = "free") -> list[Path]:
-    """``model.mps`` (free); with ``mps_style`` fixed or both also ``model_fixed.mps`` + its names map."""
+def export(model: Model, directory: str | os.PathLike, *, mps_style: str = "free") -> list[Path]:
+    """``model.mps`` (free); with ``mps_style`` fixed or both also ``model_fixed.mps`` + its names map.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    mps_style : {'free', 'fixed', 'both'}
+        Which files.
+    """
     if mps_style not in ("free", "fixed", "both"):
         raise FormatError(f"mps: unknown mps_style {mps_style!r}; expected free, fixed or both")
     d = Path(directory)
@@ -780,7 +802,7 @@ def _single_value(lines: _Lines, lo: int, hi: int, rest: str) -> str:
     return ""
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read free or fixed MPS (``.gz`` transparently) into ModelData; FormatError on bad files.
 
     Fields are split at blanks, so fixed files whose names contain blanks are not supported.
@@ -872,8 +894,16 @@ def read(path) -> ModelData:
                      metadata)
 
 
-def describe(model, *, mps_style: str = "free") -> dict:
-    """The manifest's record of the MPS files: styles written and the fixed-format name rule."""
+def describe(model: Model, *, mps_style: str = "free") -> dict:
+    """The manifest's record of the MPS files: styles written and the fixed-format name rule.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    mps_style : {'free', 'fixed', 'both'}
+        Which files (the fixed names map).
+    """
     entry = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
     if mps_style in ("fixed", "both"):
         entry["fixed_names"] = fixed_name_rule()

@@ -11,6 +11,7 @@ SCIP (pyscipopt ``readProblem``), minisat+ and sat4j read these files.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def _integer_costs(model: Model) -> np.ndarray | None:
     return cost.astype(np.int64)
 
 
-def write(model: Model, path) -> None:
+def write(model: Model, path: str | os.PathLike) -> None:
     """Write ``model`` as an OPB file (``.gz`` compressed), atomically.
 
     Parameters
@@ -89,7 +90,16 @@ def write(model: Model, path) -> None:
                                   ends_line=np.ones(lb_vars.size, dtype=bool)))
 
 
-def export(model: Model, directory) -> list[Path]:
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model.opb`` into ``directory``; returns ``[path]``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     path = Path(directory) / "model.opb"
     write(model, path)
     return [path]
@@ -100,7 +110,7 @@ def describe(model: Model) -> dict:
             "constraints": model.n_rows + int((model.lb > 0).sum())}
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """An OPB file (linear constraints) back to :class:`ModelData`.
 
     Constraints ``= b`` are rows; a one-term ``+1 xv >= 1`` is ``lb = 1`` and ``+1 xv <= 0`` is

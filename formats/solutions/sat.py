@@ -48,6 +48,15 @@ def _no_answer(where: str, status: str) -> NoSolutionReported:
 def values_from_literals(numbers: np.ndarray, signs: np.ndarray, where: str) -> np.ndarray:
     """Values over variables ``1..max`` from literal numbers and signs (NaN where unassigned).
 
+    Parameters
+    ----------
+    numbers : numpy.ndarray
+        Variable numbers.
+    signs : numpy.ndarray
+        Their signs (true: the variable is 1).
+    where : str
+        The file, named in the message.
+
     Raises
     ------
     FormatError

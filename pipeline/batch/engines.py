@@ -192,8 +192,18 @@ class Dask:
                 self.cluster.close()
 
 
-def make_engine(engine: str, workers: int, scheduler: str | None):
-    """The engine for a run: in-process for one local worker, else a pool or Dask."""
+def make_engine(engine: str, workers: int, scheduler: str | None) -> InProcess | Processes | Dask:
+    """The engine for a run: in-process for one local worker, else a pool or Dask.
+
+    Parameters
+    ----------
+    engine : {'processes', 'dask'}
+        Where chunks run.
+    workers : int
+        Worker processes.
+    scheduler : str or None
+        A Dask scheduler address.
+    """
     if engine == "dask":
         return Dask(workers, scheduler)
     if workers == 1:

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import highspy
 import numpy as np
@@ -24,9 +25,12 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import register_batch_kernel
 from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.kernels import shape_key
+from pipeline.batch.kernels import Record, shape_key
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
+
+if TYPE_CHECKING:  # annotations only: the worker imports this module
+    from pipeline.batch.worker import Shape
 
 __all__ = ["ShapeSolver", "BoundChanges", "solver_for", "solve_shape_highs"]
 
@@ -175,7 +179,15 @@ _MAX_SOLVERS = 16           # jigsaw inputs have one shape per region layout: bo
 
 
 def solver_for(template: Puzzle, options: SolveOptions) -> ShapeSolver:
-    """This worker thread's solver for ``template``'s shape (built on first use, LRU-cached)."""
+    """This worker thread's solver for ``template``'s shape (built on first use, LRU-cached).
+
+    Parameters
+    ----------
+    template : Puzzle
+        Any puzzle of the shape.
+    options : SolveOptions
+        Time limit and HiGHS options (part of the key).
+    """
     cache = getattr(_LOCAL, "solvers", None)
     if cache is None:
         cache = _LOCAL.solvers = OrderedDict()
@@ -189,9 +201,21 @@ def solver_for(template: Puzzle, options: SolveOptions) -> ShapeSolver:
     return solver
 
 
-def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) -> None:
+def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
     """Solve the chunk's puzzles of one shape: bulk bounds, one HiGHS run each, bulk decode;
-    ``record(shape, members, clues, grids, has)`` verifies and writes the solutions."""
+    ``record(shape, members, clues, grids, has)`` verifies and writes the solutions.
+
+    Parameters
+    ----------
+    shape : Shape
+        The chunk's puzzles of one shape (template, members, clue grids).
+    options : SolveOptions
+        The run's solve options.
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    record : callable
+        Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
+    """
     template, n = shape.template, shape.template.n
     start = time.perf_counter()
     try:

@@ -9,6 +9,7 @@ naked/hidden singles (:func:`pipeline.core.propagate.propagate`) and compact-lin
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,6 +21,10 @@ from pipeline.core.verify import verify_solutions as verify_flat_solutions
 
 __all__ = ["clue_conflicts", "verify_solutions", "grid_strings", "fast_grids", "shape_key", "with_clues"]
 
+#: ``record(template, members, rows, clues, solutions, has)``: verify the grids a kernel found in
+#: bulk and write each row's solution (:func:`pipeline.batch.worker.record_solutions`).
+Record = Callable[[Puzzle, list, list[dict], np.ndarray, np.ndarray, np.ndarray], None]
+
 #: A record the bulk parser may take: the compact alphabet only (anything else goes one by one).
 COMPACT_RECORD = re.compile(r"[0-9A-Za-z.]+")
 
@@ -30,18 +35,41 @@ def shape_key(puzzle: Puzzle) -> tuple:
 
 
 def with_clues(template: Puzzle, grid: np.ndarray) -> Puzzle:
-    """The puzzle of ``template``'s shape (box, variant, regions) with the clues ``grid`` (flat or N x N)."""
+    """The puzzle of ``template``'s shape (box, variant, regions) with the clues ``grid`` (flat or N x N).
+
+    Parameters
+    ----------
+    template : Puzzle
+        The shape.
+    grid : numpy.ndarray
+        The clues, flat or ``(N, N)``.
+    """
     n = template.n
     return Puzzle(grid.reshape(n, n), template.h, template.w, template.variant, template.regions)
 
 
 def clue_conflicts(grids: np.ndarray, template: Puzzle) -> np.ndarray:
-    """``(P,)`` True where a digit appears twice in a unit (grids ``(P, N*N)``, 0 = empty)."""
+    """``(P,)`` True where a digit appears twice in a unit (grids ``(P, N*N)``, 0 = empty).
+
+    Parameters
+    ----------
+    grids : numpy.ndarray
+        ``(P, N*N)`` clue grids, 0 = empty.
+    template : Puzzle
+        Any puzzle of the shape.
+    """
     return rule_conflicts(grids, template.unit_families())
 
 
 def verify_solutions(solutions: np.ndarray, clues: np.ndarray, template: Puzzle) -> np.ndarray:
     """``(P,)`` True where ``solutions[p]`` completes ``clues[p]``: the checks of verify_grid.
+
+    Parameters
+    ----------
+    solutions, clues : numpy.ndarray
+        ``(P, N*N)`` found grids and the puzzles' clues.
+    template : Puzzle
+        Any puzzle of the shape.
 
     Examples
     --------
@@ -61,6 +89,13 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, template: Puzzle)
 def grid_strings(grids: np.ndarray, n: int) -> list[str]:
     """Flat grids ``(P, N*N)`` -> their compact strings (as grid_to_string), all at once.
 
+    Parameters
+    ----------
+    grids : numpy.ndarray
+        ``(P, N*N)``, 0 = empty.
+    n : int
+        Grid side.
+
     Examples
     --------
     >>> grid_strings(np.array([[1, 2, 0, 4], [4, 3, 2, 1]]), 2)
@@ -79,6 +114,13 @@ def fast_grids(texts: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
 
     A row that is not well formed (a character outside the alphabet or a digit above N) is all
     zeros in ``grids``, so that later bulk steps can index tables with it safely.
+
+    Parameters
+    ----------
+    texts : list of str
+        Records of N*N compact characters.
+    n : int
+        Grid side.
 
     Examples
     --------

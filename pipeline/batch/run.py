@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -144,7 +145,8 @@ class ChunkPlanner:
         return chunk
 
 
-def run_batch(input_path, output, *, stream=None, **options) -> BatchSummary:
+def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, stream: TextIO | None = None,
+              **options: Any) -> BatchSummary:
     """Solve every record of ``input_path`` not yet in ``output`` into Parquet parts.
 
     Parameters
@@ -216,8 +218,16 @@ class _StopSignals:
         return False
 
 
-def run_config(config: BatchConfig, stream=None) -> BatchSummary:
-    """:func:`run_batch` from a ready :class:`BatchConfig`."""
+def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummary:
+    """:func:`run_batch` from a ready :class:`BatchConfig`.
+
+    Parameters
+    ----------
+    config : BatchConfig
+        Every option, checked.
+    stream : file, optional
+        Where progress goes (default ``sys.stderr``).
+    """
     stream = stream or sys.stderr
     started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
     records = read_records(config.input_path, config.input_format)

@@ -43,8 +43,20 @@ class Shape:
     grids: list = field(default_factory=list)     # (N*N,) clue grids
 
 
-def parse_record(puzzle, regions=None, variant=None, box=None) -> Puzzle:
+def parse_record(puzzle: object, regions: object = None, variant: str | None = None,
+                 box: str | None = None) -> Puzzle:
     """One record -> Puzzle (the slow, general path).
+
+    Parameters
+    ----------
+    puzzle : str
+        The record's puzzle text.
+    regions : str, optional
+        Its jigsaw regions.
+    variant : str, optional
+        Its variant.
+    box : str, optional
+        Box shape ``HxW``.
 
     Raises
     ------
@@ -83,10 +95,19 @@ def _bulk_candidates(records, options: SolveOptions, rows: list[dict], box) -> t
     return fast, slow
 
 
-def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tuple, Shape]:
+def group_records(records: list[tuple], options: SolveOptions, rows: list[dict]) -> dict[tuple, Shape]:
     """Parse a chunk: compact records in bulk, anything else (or anything odd) one by one.
 
     Parse errors land in ``rows``; returns the well-formed puzzles grouped by shape.
+
+    Parameters
+    ----------
+    records : list of tuple
+        ``(index, puzzle, regions, variant)`` per record.
+    options : SolveOptions
+        Default variant and box.
+    rows : list of dict
+        The chunk's result rows (parse errors land here).
     """
     shapes: dict[tuple, Shape] = {}
     box = parse_box(options.box) if options.box else None
@@ -125,7 +146,21 @@ def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tupl
 
 def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: np.ndarray,
                      solutions: np.ndarray, has: np.ndarray) -> None:
-    """Verify the found grids in bulk; write the solution text, or verify_grid's message."""
+    """Verify the found grids in bulk; write the solution text, or verify_grid's message.
+
+    Parameters
+    ----------
+    template : Puzzle
+        The shape.
+    members : list of int
+        The rows' positions in the chunk.
+    rows : list of dict
+        The chunk's result rows.
+    clues, solutions : numpy.ndarray
+        ``(P, N*N)`` clue grids and found grids.
+    has : numpy.ndarray
+        ``(P,)`` True where a grid was found.
+    """
     if not len(members):
         return
     n = template.n
@@ -164,6 +199,13 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     the time inside the solver call, ``wall_seconds`` the record's whole cost in this worker
     (bulk steps shared equally among their records). After a stop request the rows not reached
     are left out (and the columns carry ``STOPPED_KEY``): a resume solves them.
+
+    Parameters
+    ----------
+    records : list of tuple
+        ``(index, puzzle, regions, variant)`` per record.
+    options : SolveOptions or dict
+        The run's solve options.
     """
     if isinstance(options, dict):
         options = SolveOptions(**options)

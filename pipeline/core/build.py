@@ -41,7 +41,15 @@ def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
 
 
 def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions."""
+    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its shape and variant (its unit families); the clues are not used.
+    conv : Convention
+        Column positions of the variables.
+    """
     n = puzzle.n
     digits = np.arange(n)
     blocks = []
@@ -65,7 +73,15 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
 
 
 def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``B``: one row per clue (by row, then column) with a single 1 at ``x[r,c,d]``."""
+    """``B``: one row per clue (by row, then column) with a single 1 at ``x[r,c,d]``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its clues, row by row.
+    conv : Convention
+        Column positions of the variables.
+    """
     r, c, d = puzzle.clues()
     dtype = _index_dtype(conv.n_vars)
     cols = conv.position(r, c, d).astype(dtype)
@@ -100,7 +116,19 @@ def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
 def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
                    clue_positions: np.ndarray | None = None) -> np.ndarray:
     """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
-    ``reduce`` export fixed and dropped) are set to 1, every other position is 0."""
+    ``reduce`` export fixed and dropped) are set to 1, every other position is 0.
+
+    Parameters
+    ----------
+    n_vars : int
+        ``N^3``.
+    positions : numpy.ndarray
+        Full positions of ``values`` (a reduced model's kept columns).
+    values : numpy.ndarray
+        The solver view's values.
+    clue_positions : numpy.ndarray, optional
+        Positions fixed to 1 and dropped by ``reduce``.
+    """
     full = np.zeros(n_vars)
     full[positions] = values
     if clue_positions is not None:

@@ -27,7 +27,17 @@ ORDERS = ("F", "C")
 
 def decimal_table(stop: int, digits: int, start: int = 0) -> np.ndarray:
     """ASCII digits of ``start..stop-1``, zero-padded to ``digits``: a ``(stop - start, digits)``
-    uint8 table, built one digit column at a time (no ``(n, digits)`` integer temporary)."""
+    uint8 table, built one digit column at a time (no ``(n, digits)`` integer temporary).
+
+    Parameters
+    ----------
+    stop : int
+        One past the last number.
+    digits : int
+        Width of each row (zero padded).
+    start : int
+        The first number.
+    """
     out = np.empty((max(stop - start, 0), digits), dtype=np.uint8)
     value = np.arange(start, stop, dtype=np.int64)
     for k in range(digits - 1, -1, -1):
@@ -279,7 +289,19 @@ def _name_index(conv: Convention) -> NameDictionary:
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:
-    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes."""
+    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes.
+
+    Parameters
+    ----------
+    scheme : {'ijk', 'block'}
+        Variable indexing.
+    order : {'F', 'C'}
+        Memory order.
+    h, w : int
+        Box shape.
+    variant : str
+        The puzzle's variant (``block`` needs boxes).
+    """
     if scheme == "block" and not get_variant(variant).boxes:
         raise ConventionError(
             f"scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant {variant!r}"

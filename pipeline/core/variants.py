@@ -109,7 +109,15 @@ def family_word(family: str) -> str:
 
 
 def box_units(n: int, h: int, w: int) -> np.ndarray:
-    """``(N, N)`` row-major cell numbers of the ``h x w`` boxes, boxes numbered row-major."""
+    """``(N, N)`` row-major cell numbers of the ``h x w`` boxes, boxes numbered row-major.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    h, w : int
+        Box shape.
+    """
     cells = np.arange(n * n).reshape(n // h, h, n // w, w).transpose(0, 2, 1, 3)
     return cells.reshape(n, n)
 

@@ -8,6 +8,7 @@ a callback that stops at the limit (CP-SAT enumerates with one worker).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def _available() -> str | None:
     return _import_problem()
 
 
-def build_cp_model(model: Model):
+def build_cp_model(model: Model) -> tuple[Any, list[Any]]:
     """``(CpModel, variables)``: a Boolean per solver column, ``AddExactlyOne`` per row."""
     cp_model = _cp_model()
     cp = cp_model.CpModel()

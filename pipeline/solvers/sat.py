@@ -24,6 +24,7 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -40,7 +41,7 @@ _FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
 _ENGINE_CACHE_SIZE = 8
 
 
-def pysat_solvers():
+def pysat_solvers() -> ModuleType:
     """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing."""
     try:
         from pysat import solvers
@@ -427,7 +428,21 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
 
 def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
               amo: str | None = DEFAULT_AMO, reuse: bool = False) -> bool | None:
-    """True if ``model`` has exactly one solution, False if none or several, None on a time limit."""
+    """True if ``model`` has exactly one solution, False if none or several, None on a time limit.
+
+    Parameters
+    ----------
+    model : Model
+        The puzzle's model.
+    time_limit : float, optional
+        Seconds.
+    sat_backend : str, optional
+        python-sat solver name.
+    amo : str
+        At-most-one encoding.
+    reuse : bool
+        Use the shape's cached engine.
+    """
     result = count(model, 2, time_limit=time_limit, sat_backend=sat_backend, amo=amo, reuse=reuse)
     if result.status == "time_limit":
         return None

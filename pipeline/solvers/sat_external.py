@@ -93,7 +93,23 @@ def _available(runner: Runner) -> Callable[[], str | None]:
 
 def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
              file_format: str | None = None, amo: str | None = DEFAULT_AMO) -> tuple[Path, float, bool]:
-    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``."""
+    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``.
+
+    Parameters
+    ----------
+    runner : Runner
+        The binary and how to call it.
+    model : Model
+        The model to write.
+    workdir : Path
+        Where the model file and the answer go.
+    time_limit : float, optional
+        Seconds (rounded up for the binary).
+    file_format : {'cnf', 'opb'}, optional
+        Which file (default: the first the runner reads).
+    amo : str
+        At-most-one encoding of a CNF file.
+    """
     fmt = file_format or runner.reads[0]
     if fmt not in runner.reads:
         raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")

@@ -23,13 +23,14 @@ Unique: says so, with the rating of :mod:`pipeline.tools.rate`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.generate import engine_for
-from pipeline.core.parse import read_puzzle
+from pipeline.core.parse import Source, read_puzzle
 from pipeline.core.puzzle import Puzzle
 from pipeline.tools.rate import Rating, rate
 from pipeline.solvers.base import get_solver
@@ -208,7 +209,8 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     return [x for x, k in zip(clues, keep.tolist()) if not k]
 
 
-def explain(puzzle_or_text, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT, **parse_kw) -> Explanation:
+def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT,
+            **parse_kw: Any) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
 
     Parameters

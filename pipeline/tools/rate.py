@@ -319,7 +319,7 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
     return grid, cand
 
 
-def human_steps(puzzle: Puzzle, fmt: str = "text"):
+def human_steps(puzzle: Puzzle, fmt: str = "text") -> str | dict:
     """The steps of :func:`rate` for ``solve --steps``.
 
     Parameters

@@ -34,7 +34,7 @@ def _status_list(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """The ``batch`` subcommand: its arguments and :func:`run_batch_command`."""
     p = subparsers.add_parser("batch", help="solve a collection of puzzles into Parquet (resumable, parallel)")
     p.add_argument("input", help="puzzles: a text file (one per line), a CSV/TSV or a Parquet file "

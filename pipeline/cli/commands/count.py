@@ -1,6 +1,7 @@
 """The ``count`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -11,7 +12,7 @@ from pipeline.core.puzzle import grid_to_string
 from pipeline.solvers import SOLVERS, get_solver
 
 
-def cmd_count(args) -> int:
+def cmd_count(args: argparse.Namespace) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
     says it, ``no solution: ...`` on stderr)."""
@@ -45,7 +46,7 @@ def cmd_count(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``count``."""
     p = subparsers.add_parser("count", help="count solutions up to a limit (SAT blocking clauses, or no-good cuts in HiGHS)")
     add_puzzle_args(p)

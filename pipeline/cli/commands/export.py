@@ -1,6 +1,7 @@
 """The ``export`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import shlex
 from pathlib import Path
 
@@ -8,9 +9,10 @@ from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+from pipeline.core.build import Model
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     model = model_from_args(args)
     written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
                            amo=args.amo or DEFAULT_AMO)
@@ -34,10 +36,20 @@ def _matlab_string(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def matlab_hint(model, out: Path, written: dict) -> str | None:
+def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
     """How to solve the export in MATLAB/Octave and import the answer: every path it names is
     one the export wrote or the printed MATLAB lines write (``OUT/sudoku.csv``, ``OUT/x.csv``).
-    None when the export holds neither the CSVs nor the MATLAB files."""
+    None when the export holds neither the CSVs nor the MATLAB files.
+
+    Parameters
+    ----------
+    model : Model
+        The exported model.
+    out : Path
+        The export directory.
+    written : dict
+        ``export_model``'s answer: the files of each format.
+    """
     if "csv" not in written and "matlab" not in written:
         return None
     n = model.convention.n
@@ -68,7 +80,7 @@ def matlab_hint(model, out: Path, written: dict) -> str | None:
     return "\n".join(lines)
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``export``."""
     p = subparsers.add_parser("export", help="write the model files and manifest.json into a directory")
     add_puzzle_args(p)

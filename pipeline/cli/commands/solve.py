@@ -1,6 +1,7 @@
 """The ``solve`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
@@ -21,7 +22,7 @@ def _uniqueness(args, puzzle) -> bool | None:
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
-def cmd_solve(args) -> int:
+def cmd_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
@@ -50,7 +51,7 @@ def cmd_solve(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``solve``."""
     p = subparsers.add_parser("solve", help="solve a puzzle and print the verified grid")
     add_puzzle_args(p)

@@ -47,7 +47,15 @@ CSV_COLUMNS = ("puzzle", "regions", "variant", "solution", "clues", "minimal", "
 
 
 def format_results(results: list[Generated], fmt: str) -> str:
-    """Text of ``results`` in ``fmt`` (line, grid, json lines, csv with a header)."""
+    """Text of ``results`` in ``fmt`` (line, grid, json lines, csv with a header).
+
+    Parameters
+    ----------
+    results : list of Generated
+        The puzzles.
+    fmt : str
+        One of :data:`FORMATS`.
+    """
     if fmt == "json":
         return "".join(json.dumps(g.to_dict()) + "\n" for g in results)
     if fmt == "csv":

@@ -90,6 +90,15 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
 def transform_grid(grid: np.ndarray, h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     """Seed-004 transformations: rows within bands, columns within stacks, bands, stacks, digits.
 
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        A full ``(N, N)`` grid.
+    h, w : int
+        Box shape (1, 1 for a Latin square).
+    rng : numpy.random.Generator
+        The only source of randomness.
+
     Examples
     --------
     >>> g = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
