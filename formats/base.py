@@ -237,8 +237,9 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     >>> path.name, lines[0], lines[2:5]
     ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
     """
-    fmt = format_for(format or path, need="write")
-    fmt.write(model, Path(path), **options)
+    write = format_for(format or path, need="write").write
+    assert write is not None   # format_for(need="write") refused a format without one
+    write(model, Path(path), **options)
     return Path(path)
 
 
@@ -276,5 +277,6 @@ def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:
     >>> back.Aeq.shape, (back.Aeq != model.Aeq).nnz, back.metadata["clue_encoding"]
     ((68, 64), 0, 'rows')
     """
-    fmt = format_for(format or path, need="read")
-    return fmt.read(Path(path))
+    read = format_for(format or path, need="read").read
+    assert read is not None   # format_for(need="read") refused a format without one
+    return read(Path(path))

@@ -57,7 +57,7 @@ def exporting_formats() -> list[str]:
     return [name for name, fmt in FORMATS.items() if fmt.export is not None]
 
 
-def resolve_formats(spec: str | list[str] | None) -> list[Format]:
+def resolve_formats(spec: str | Sequence[str] | None) -> list[Format]:
     """``"all"``, ``None``, ``"csv,mps"`` or a list -> formats (``mat`` is an alias of matlab)."""
     if spec is None or spec == "all":
         names = exporting_formats()
@@ -225,6 +225,7 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     written: dict[str, list[Path]] = {}
     described: dict[str, dict] = {}
     for fmt in chosen:
+        assert fmt.export is not None   # resolve_formats chose formats that export
         written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **fmt.pick_options(options, "export"))]
         if fmt.describe is not None:
             described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))

@@ -21,7 +21,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, BinaryIO, TextIO
+from typing import Any, TextIO
 
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
@@ -103,7 +103,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike, mode: str = "w", *, compress: bool | None = None) -> Iterator[IO[Any]]:
+def atomic_open(path: str | os.PathLike, mode: str = "w", *,
+                compress: bool | None = None) -> Iterator[Any]:   # a text or binary stream, by ``mode``
     """Open a temporary file beside ``path``; rename it over ``path`` only on success.
 
     Parameters
@@ -185,7 +186,7 @@ def open_text(path: str | os.PathLike, where: str | None = None) -> TextIO:
         raise _cannot_read(where or path, e) from None
 
 
-def open_binary(path: str | os.PathLike, where: str | None = None) -> BinaryIO:
+def open_binary(path: str | os.PathLike, where: str | None = None) -> io.BufferedIOBase:
     """Open a (possibly gzipped) file for reading bytes; FormatError if it cannot be.
 
     Parameters

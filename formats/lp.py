@@ -430,7 +430,7 @@ class _Text(Tokens):
         super().__init__(buf)
         self.where = where
         self.first_line = first_line
-        self._nl = None
+        self._nl: np.ndarray | None = None
 
     @property
     def newlines(self) -> np.ndarray:
@@ -877,7 +877,7 @@ def _sections(tx: _Text):
     hit = np.isin(words, list(_SECTION))
     found = []
     for t, w in zip(cand[hit].tolist(), words[hit].tolist()):
-        nxt = tx.texts([t + 1], 8)[0] if t + 1 < n else b""
+        nxt = tx.texts(np.array([t + 1]), 8)[0] if t + 1 < n else b""
         if w in _SECOND_WORD:
             if nxt == _SECOND_WORD[w] and tx.line(t + 1) == tx.line(t):
                 found.append((_SECTION[w], t + 2, t))
@@ -916,8 +916,8 @@ def _sections(tx: _Text):
     for group in (("min", "max"), ("st",), ("bounds",)):
         same = [s for s in sections if s[0] in group]
         if len(same) > 1:
-            words = " ".join(tx.text(t) for t in range(same[1][3], same[1][1]))  # "Subject To"
-            raise tx.error(same[1][3], f"second {words!r} section")
+            said = " ".join(tx.text(t) for t in range(same[1][3], same[1][1]))  # "Subject To"
+            raise tx.error(same[1][3], f"second {said!r} section")
     return [s for s in sections if s[0] not in ("end", "semi", "sos")]
 
 
@@ -932,10 +932,12 @@ def read(path: str | os.PathLike) -> ModelData:
     tx = _Text(_blank_comments(raw), where)
     sections = _sections(tx)
 
-    name_tokens = []  # token indices of every column name, in file order
+    name_tokens: list[tuple[_Section, np.ndarray]] = []  # token indices of every column name, in file order
     obj = rows = None
     maximize = False
-    bound_parts, gen_parts, bin_parts = [], [], []
+    bound_parts: list = []
+    gen_parts: list[int] = []
+    bin_parts: list[int] = []
     for kind, lo, hi, kw in sections:
         if kind in ("min", "max"):
             maximize = kind == "max"

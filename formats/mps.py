@@ -560,7 +560,9 @@ def _live_lines(block: _Block, allowed: tuple[int, ...], what: str) -> np.ndarra
 
 def _read_rows(lines: _Lines, lo: int, hi: int):
     """(type letters as uint8, names as 'S', their name table) of the ROWS section."""
-    kinds, names, at = [], [], []
+    kind_parts: list[np.ndarray] = []
+    name_parts: list[np.ndarray] = []
+    at_parts: list[np.ndarray] = []
     for block in lines.blocks(lo, hi):
         live = _live_lines(block, (2,), "ROWS")
         code = block.codes(block.first[live], 1)
@@ -568,10 +570,10 @@ def _read_rows(lines: _Lines, lo: int, hi: int):
         if bad.any():
             k = live[np.flatnonzero(bad)[0]]
             raise block.error(k, f"unknown row type {_shown(block, block.first[k])!r} (expected N, E, L or G)")
-        kinds.append(code.astype(np.uint8))
-        names.append(_names(block, block.first[live] + 1))
-        at.append(block.l0 + live)
-    kinds, names, at = _join(kinds, np.uint8), _join(names, "S1"), _join(at, np.int64)
+        kind_parts.append(code.astype(np.uint8))
+        name_parts.append(_names(block, block.first[live] + 1))
+        at_parts.append(block.l0 + live)
+    kinds, names, at = _join(kind_parts, np.uint8), _join(name_parts, "S1"), _join(at_parts, np.int64)
     table = NameDictionary(names)
     if table.duplicates.size:
         k = int(table.duplicates[0])
@@ -688,7 +690,9 @@ def _last_per_column(target: np.ndarray, cols: np.ndarray, mask: np.ndarray, val
 
 def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, ub, integer) -> None:
     """Apply a BOUNDS section (UP LO FX LI UI MI PL FR BV) to ``lb``, ``ub``, ``integer``."""
-    kinds, cols, vals = [], [], []
+    kinds: list[np.ndarray] = []
+    col_parts: list[np.ndarray] = []
+    vals: list[np.ndarray] = []
     t = _BOUND_TYPES
     valued_types = [t[k] for k in ("UP", "LO", "FX", "LI", "UI")]
     for block in lines.blocks(lo, hi):
@@ -719,11 +723,11 @@ def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, u
         sel = np.flatnonzero(valued)
         v[sel] = block.numbers(tok_col[sel] + 1, "bound value", live[sel])
         kinds.append(kind)
-        cols.append(c)
+        col_parts.append(c)
         vals.append(v)
     if not kinds:
         return
-    kind, cols, values = _join(kinds, np.int64), _join(cols, np.int64), _join(vals, float)
+    kind, cols, values = _join(kinds, np.int64), _join(col_parts, np.int64), _join(vals, float)
     is_ = {k: kind == code for k, code in t.items()}
     sets_lb = is_["LO"] | is_["LI"] | is_["FX"] | is_["MI"] | is_["FR"] | is_["BV"]
     sets_ub = is_["UP"] | is_["UI"] | is_["FX"] | is_["PL"] | is_["FR"] | is_["BV"]
@@ -904,7 +908,7 @@ def describe(model: Model, *, mps_style: str = "free") -> dict:
     mps_style : {'free', 'fixed', 'both'}
         Which files (the fixed names map).
     """
-    entry = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
+    entry: dict[str, object] = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
     if mps_style in ("fixed", "both"):
         entry["fixed_names"] = fixed_name_rule()
     return entry

@@ -156,9 +156,9 @@ def read(path: str | os.PathLike) -> ModelData:
         if len(terms) % 2:
             raise FormatError(f"{where}: constraint {k + 1}: terms must be 'coefficient x<v>' pairs")
         coefs, names = terms[0::2], terms[1::2]
-        for c, nme in zip(coefs, names):
-            if not _TERM.match(c) or not _VAR.match(nme):
-                raise FormatError(f"{where}: constraint {k + 1}: bad term {c} {nme!r}; expected '+1 x<v>'")
+        for coef, nme in zip(coefs, names):
+            if not _TERM.match(coef) or not _VAR.match(nme):
+                raise FormatError(f"{where}: constraint {k + 1}: bad term {coef} {nme!r}; expected '+1 x<v>'")
         v = np.array([int(nme[1:]) for nme in names], dtype=np.int64)
         c = np.array([int(x) for x in coefs], dtype=np.int64)
         if rel is None:

@@ -12,7 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
@@ -155,7 +155,7 @@ class ShapeSolver:
         ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
         self.set_bounds(lb, ub, change)
         status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
-        row = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
+        row: dict[str, Any] = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
             x = None
         if count:
@@ -264,10 +264,11 @@ def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], rec
         members, clues, xs, has_x = members[:done], clues[:done], xs[:done], has_x[:done]
         t2 = time.perf_counter()
         grids, why = solver.decode(xs)
-        for j in np.flatnonzero(has_x):
-            if why[j] is not None:
-                rows[members[j]].update(status="non_integral" if why[j].startswith("x is") else "invalid",
-                                        error=why[j])
+        for j in np.flatnonzero(has_x).tolist():
+            reason = why[j]
+            if reason is not None:
+                rows[members[j]].update(status="non_integral" if reason.startswith("x is") else "invalid",
+                                        error=reason)
                 has_x[j] = False
         record(template, members, rows, clues, grids, has_x)
         shared += time.perf_counter() - t2

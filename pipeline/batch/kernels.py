@@ -129,5 +129,5 @@ def fast_grids(texts: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
     ([[1, 0, 2, 0], [0, 0, 0, 0]], [True, False])
     """
     values = compact_values(texts, n)
-    ok = ((values >= 0) & (values <= n)).all(axis=1)
+    ok = np.asarray(((values >= 0) & (values <= n)).all(axis=1))
     return np.where(ok[:, None], values, 0), ok

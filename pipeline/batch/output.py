@@ -219,9 +219,9 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
                 hashes = np.array([int(h, 16) for h in meta.get("row_hashes", [])], dtype=np.uint64)
                 if hashes.size != index.size:
                     raise _foreign(path, out, "its row hashes do not match its rows")
-                bad = np.flatnonzero(hashes != record_hashes[index])
-                if bad.size:
-                    raise _foreign(path, out, f"its row for record {int(index[bad[0]])} holds another puzzle")
+                differ = np.flatnonzero(hashes != record_hashes[index])
+                if differ.size:
+                    raise _foreign(path, out, f"its row for record {int(index[differ[0]])} holds another puzzle")
         found.append(index)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 

@@ -331,7 +331,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
             if runner is not None:
                 planner.workers = runner.workers
                 window = 2 * runner.workers
-                pending = set()
+                pending: set[Any] = set()   # futures of the engine (concurrent.futures or Dask)
                 while True:
                     while not stop.requested and len(pending) < window:
                         chunk = planner.next()
@@ -376,7 +376,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     in_process = isinstance(runner, InProcess)
     summary = BatchSummary(str(out), n_records, int(present.size) - n_retry, meter.new,
                            dict(sorted(meter.counts.items())), elapsed, totals["run"], totals["worker"], complete,
-                           interrupted, totals["parts"],
+                           interrupted, int(totals["parts"]),
                            cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
                            workers=runner.workers if runner is not None else 1, loadavg=(load_start, _loadavg()),
                            solver=config.solver, retried=n_retry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -210,7 +211,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     if isinstance(options, dict):
         options = SolveOptions(**options)
     start, cpu = time.perf_counter(), time.thread_time()
-    rows = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
+    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
              "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
              "nodes": 0, "error": None} for index, text, _, _ in records]
     shapes = group_records(records, options, rows)
@@ -229,7 +230,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
         row["wall_seconds"] += bulk / max(len(rows), 1)
         finished.append(row)
     flush_ticks()
-    columns = {name: [row[name] for row in finished] for name in RESULT_COLUMNS}
+    columns: dict[str, Any] = {name: [row[name] for row in finished] for name in RESULT_COLUMNS}
     columns[CPU_KEY] = time.thread_time() - cpu  # HiGHS runs with threads=1 in this thread
     columns[STOPPED_KEY] = cut
     return columns

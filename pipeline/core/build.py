@@ -254,7 +254,7 @@ class Model:
             bounds = np.cumsum([0] + [size for _, size in sizes])
             kept = np.diff(np.searchsorted(self._reduction[1], bounds))
         else:
-            kept = [size for _, size in sizes]
+            kept = np.array([size for _, size in sizes])
         counts = {name: int(k) for (name, _), k in zip(sizes, kept) if k}
         if self.clue_encoding == "rows" and self.B.shape[0]:
             counts["clue"] = self.B.shape[0]

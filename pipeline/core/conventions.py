@@ -13,6 +13,7 @@ Every writer, reader and decoder maps between a flat variable position and the c
 from __future__ import annotations
 
 import functools
+from typing import Literal
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,14 +138,19 @@ class Convention:
         """One-line description for messages, e.g. ``ijk/F (9x9, boxes 3x3)``."""
         return f"{self.scheme}/{self.order} ({self.n}x{self.n}, boxes {self.h}x{self.w})"
 
+    @property
+    def _np_order(self) -> Literal["C", "F"]:
+        """``order`` as numpy's flattening order (checked on construction: ``F`` or ``C``)."""
+        return "F" if self.order == "F" else "C"
+
     # -- position <-> scheme tuple -------------------------------------------------------
     def tuple_to_position(self, *idx: np.ndarray) -> np.ndarray:
         """0-based scheme indices -> 0-based flat position (vectorised)."""
-        return np.ravel_multi_index(idx, self.shape, order=self.order)
+        return np.ravel_multi_index(idx, self.shape, order=self._np_order)
 
     def position_to_tuple(self, pos: np.ndarray) -> tuple[np.ndarray, ...]:
         """0-based flat position -> 0-based scheme indices (vectorised)."""
-        return np.unravel_index(np.asarray(pos), self.shape, order=self.order)
+        return np.unravel_index(np.asarray(pos), self.shape, order=self._np_order)
 
     # -- position <-> (r, c, d) ------------------------------------------------------------
     def position(self, r, c, d) -> np.ndarray:
@@ -158,7 +164,8 @@ class Convention:
         """0-based flat position -> 0-based (row, column, digit), vectorised."""
         t = self.position_to_tuple(pos)
         if self.scheme == "ijk":
-            return t
+            r, c, d = t
+            return r, c, d
         big_i, big_j, p, q, d = t
         return big_i * self.h + p, big_j * self.w + q, d
 

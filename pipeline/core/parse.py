@@ -324,9 +324,9 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
             return _compact_to_grid(compact[0], where, box)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = len(compact[0])
-            for k, row in zip(numbers, compact):
-                if len(row) != width:
-                    raise PuzzleError(f"{where}: line {k} has {len(row)} cells; expected {width}")
+            for k, text in zip(numbers, compact):
+                if len(text) != width:
+                    raise PuzzleError(f"{where}: line {k} has {len(text)} cells; expected {width}")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
     rows = [_split_cells(line) for _, line in lines]
     if all("," in line for _, line in lines):

@@ -126,7 +126,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> C
     cp, variables = build_cp_model(model)
     grids: list[np.ndarray] = []
 
-    class Collect(cp_model.CpSolverSolutionCallback):
+    callback: Any = cp_model.CpSolverSolutionCallback   # ortools has no type information
+
+    class Collect(callback):
         def on_solution_callback(self):
             grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
             if len(grids) >= limit:

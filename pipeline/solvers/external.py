@@ -119,7 +119,10 @@ def _solve_scip(workdir: Path, time_limit):
 
 def _solve_cbc(workdir: Path, time_limit):
     sol = workdir / "cbc_solution.txt"
-    cmd = [cbc_binary(), "model.mps"]
+    exe = cbc_binary()
+    if exe is None:   # available() said so before the export
+        raise SolveError("solver cbc: no cbc binary")
+    cmd = [exe, "model.mps"]
     if time_limit:
         cmd += ["-sec", str(time_limit)]
     cmd += ["-solve", "-solu", sol.name]
@@ -142,6 +145,8 @@ _GLPK_UNDEF, _GLPK_INFEAS, _GLPK_NOFEAS = 1, 3, 4  # glpk status (Octave: help g
 
 def _solve_octave(workdir: Path, time_limit):
     exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:   # available() said so before the export
+        raise SolveError("solver octave: no octave binary")
     # solve_sudoku.m passes sudoku_time_limit (seconds) to glpk as tmlim
     setup = f"sudoku_time_limit = {float(time_limit)!r}; " if time_limit else ""
     cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", f"{setup}run('solve_sudoku.m')"]

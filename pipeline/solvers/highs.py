@@ -362,7 +362,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
             seconds, nodes = seconds + more, nodes + more_nodes
         out.seconds += seconds
         out.nodes += nodes
-        if status == "optimal" and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
+        if status == "optimal" and x is not None and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
             status = "non_integral"
         return status, x
 
@@ -378,7 +378,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                     status, x = run()
                     if status == "infeasible":
                         return "complete"
-                    if status != "optimal":
+                    if status != "optimal" or x is None:   # optimal always carries x
                         return status
                 found.append(x)
                 add_no_good_cut(h, x)
@@ -395,6 +395,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
             drop_rows_from(h, first_row)
 
     def split(depth: int) -> str:
+        assert split_on is not None and groups is not None   # explore splits only with both
         _, lower, upper = split_on   # each group is one cell: outer splits left its bounds alone
         for col in groups[depth]:
             h.changeColBounds(int(col), 1.0, 1.0)
@@ -459,7 +460,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     h = highs_for(model, threads=threads)
     if model.n_cols == 0:   # nothing to cut: the empty model has one point or none
         result = run_highs(h, model)
-        grids = [result.grid] if result.status == "optimal" else []
+        grids = [result.grid] if result.status == "optimal" and result.grid is not None else []
         status = result.status if result.status not in ("optimal", "infeasible") else \
             "limit" if len(grids) >= limit else "complete"   # as the loop says at its limit
         return CountResult(len(grids), grids, status, time.perf_counter() - start)

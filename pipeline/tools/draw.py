@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -259,13 +259,13 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
             ax.add_patch(Rectangle((c, r), 1, 1, facecolor=HIGHLIGHT_COLOUR, edgecolor="none", zorder=1))
     # thin lines everywhere, thick ones where the unit (box or region) changes
     k = np.arange(n + 1)
-    thin = [[(x, 0), (x, n)] for x in k] + [[(0, y), (n, y)] for y in k]
+    thin: list[Any] = [[(x, 0), (x, n)] for x in k] + [[(0, y), (n, y)] for y in k]
     ax.add_collection(LineCollection(thin, colors="#888888", linewidths=0.6, zorder=2))
     unit = puzzle.regions if puzzle.regions is not None else (
         (np.arange(n)[:, None] // puzzle.h) * (n // puzzle.w) + np.arange(n)[None, :] // puzzle.w
         if puzzle.has_boxes else None)
     thick_w = 2.4 if n <= 16 else 1.8
-    segments = [[(0, 0), (n, 0)], [(0, n), (n, n)], [(0, 0), (0, n)], [(n, 0), (n, n)]]
+    segments: list[Any] = [[(0, 0), (n, 0)], [(0, n), (n, n)], [(0, 0), (0, n)], [(n, 0), (n, n)]]
     if unit is not None:
         vr, vc = np.nonzero(unit[:, 1:] != unit[:, :-1])   # vertical border right of (vr, vc)
         segments += [[(c + 1, r), (c + 1, r + 1)] for r, c in zip(vr, vc)]

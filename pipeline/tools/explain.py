@@ -79,7 +79,8 @@ class Explanation:
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))
-        return f"unique solution.\nrating: {Rating(**self.rating, steps=[], solution=None).text()}"
+        rating = self.rating or {}   # set with status unique
+        return f"unique solution.\nrating: {Rating(**rating, steps=[], solution=None).text()}"
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:

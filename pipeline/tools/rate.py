@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ class Rating:
     solution: np.ndarray | None
 
     def to_dict(self, brief: bool = False) -> dict:
-        d = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
+        d: dict[str, Any] = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
              "solved": self.solved}
         if not brief:
             d["steps"] = [s.to_dict() for s in self.steps]
@@ -290,7 +291,7 @@ def rate(puzzle: Puzzle) -> Rating:
     counts["guess"] = counter[0]
     used = [t for t in TECHNIQUES if counts[t]]
     hardest = used[-1] if used else None
-    label = LABELS.get(hardest, "easy") if solved else "no solution"
+    label = (LABELS[hardest] if hardest else "easy") if solved else "no solution"
     return Rating(hardest, counts, counter[0], label, solved, steps, grid.reshape(n, n) if solved else None)
 
 

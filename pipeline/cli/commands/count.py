@@ -19,6 +19,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     solver = get_solver(args.solver or default_count_solver(), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
+    assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model_from_args(args), args.limit, **engine_options(args, solver, "count"))
     count, status = result.count, result.status
     complete = status == "complete"

@@ -18,6 +18,7 @@ def _uniqueness(args, puzzle) -> bool | None:
     None when that call stops on the time limit."""
     model = build_model(puzzle, "ijk", "C", "bounds")
     solver = get_solver(default_count_solver(), need="count")
+    assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, 2, time_limit=args.time_limit)
     return None if result.status not in ("complete", "limit") else result.count == 1
 
@@ -47,7 +48,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(steps)
     print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
                                             "nodes": r.nodes, "verified": True, "unique": unique,
-                                            **(steps if steps is not None and args.format == "json" else {})})
+                                            **(steps if isinstance(steps, dict) else {})})
     return 0
 
 

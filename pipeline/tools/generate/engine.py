@@ -86,7 +86,8 @@ class ShapeEngine:
     def exclude(self, solution: np.ndarray) -> int:
         """Add "not ``solution``" guarded by a new activation literal; return the literal."""
         act = self.sat.new_var()
-        block = (-self.literals(*np.indices(solution.shape), solution - 1)).ravel().tolist()
+        r, c = np.indices(solution.shape)
+        block = (-self.literals(r, c, solution - 1)).ravel().tolist()
         self.solver.add_clause(block + [-act])
         return act
 

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class Generated:
     rating: dict | None = field(default=None)
 
     def to_dict(self) -> dict:
-        d = {"puzzle": grid_to_string(self.puzzle.grid), "regions": self.puzzle.regions_string(),
+        d: dict[str, Any] = {"puzzle": grid_to_string(self.puzzle.grid), "regions": self.puzzle.regions_string(),
              "variant": self.puzzle.variant, "size": self.puzzle.n, "box": f"{self.puzzle.h}x{self.puzzle.w}",
              "solution": grid_to_string(self.solution), "clues": self.puzzle.n_clues,
              "target_clues": self.target, "minimal": self.minimal, "unique": True, "seed": self.seed,

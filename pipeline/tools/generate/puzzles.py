@@ -102,6 +102,7 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         if eng.count(grid, 2) != 1:  # the engine's proof (singles already imply it)
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
+    is_min: bool | None
     if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway
         is_min = is_minimal(puzzle)
     else:
@@ -143,7 +144,9 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
 
 def new_seed() -> int:
     """A fresh random seed (printed so the run can be repeated)."""
-    return int(np.random.SeedSequence().entropy % (2 ** 63))
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)   # drawn from the OS: never a given sequence
+    return int(entropy % (2 ** 63))
 
 
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
@@ -211,7 +214,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
             # what was asked but not reached: proved minimality, the clue target
             key = (minimal and g.minimal is False, target is not None and g.puzzle.n_clues > target,
                    g.puzzle.n_clues)
-            if best is None or key < best_key:
+            if best is None or best_key is None or key < best_key:
                 best, best_key = g, key
             if not (key[0] or key[1]):
                 break
