@@ -2,7 +2,7 @@
 
 What the writer emits, and why (each rule is a reader we met that breaks otherwise):
 
-* ``\\ sudoku-pipeline: {...}`` comment lines first: the metadata of CONVENTIONS.md, one JSON
+* ``\\ sudoku-pipeline: {...}`` comment lines first: the metadata of docs/conventions.md, one JSON
   object; when longer than a line may be, it continues on ``\\+ `` comment lines (as MPS's
   ``*+ ``), spaces inside it escaped as ``\\u0020`` so that no line ends with a space.
 * ``Minimize`` / ``obj: 0 x_1_1_1 + 0 x_2_1_1 + ...``: EVERY column, in export order, with its

@@ -3,7 +3,7 @@
 Files of an export:
 
 * ``model.mat``  sparse double ``Aeq``; column vectors ``beq``, ``f``, ``lb``, ``ub``, ``intcon``
-  (``1..n``); and a struct ``meta`` with the manifest fields of CONVENTIONS.md (``h``, ``w``,
+  (``1..n``); and a struct ``meta`` with the manifest fields of docs/conventions.md (``h``, ``w``,
   ``N``, ``variant``, ``scheme``, ``order``, ``clue_encoding``, ``puzzle``, ``shape``, ``rows``,
   ``columns``, ``nonzeros``, ...), 1-based where MATLAB indexes: ``meta.kept_columns`` (reduce
   only) holds the 1-based full positions of the solver columns, ``meta.clues`` is ``[r c d]`` per
@@ -268,7 +268,7 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
         if "kept_columns" not in raw:
             raise FormatError(f"{where}: clue encoding 'reduce' needs meta.kept_columns")
         kept = np.atleast_1d(np.asarray(raw["kept_columns"], dtype=np.float64)).ravel()
-        # MATLAB's map is 1-based; the manifest's is 0-based (CONVENTIONS.md index bases)
+        # MATLAB's map is 1-based; the manifest's is 0-based (docs/conventions.md index bases)
         meta["kept_columns"] = (kept.astype(np.int64) - 1).tolist()
     return meta
 

@@ -1,7 +1,7 @@
 """MPS, free (default) and fixed: a streaming vectorised writer and a vectorised reader.
 
 Free files start ``NAME SUDOKU FREE`` (CBC and SYMPHONY read fixed columns otherwise) and use the
-model's own names (``x_i_j_k`` / ``x_I_J_p_q_n`` and the row labels of CONVENTIONS.md), padded
+model's own names (``x_i_j_k`` / ``x_I_J_p_q_n`` and the row labels of docs/conventions.md), padded
 with blanks into aligned fields. Fixed files put fields at columns 2/5/15/25/40/50 and need names
 of at most 8 characters, so they use :func:`fixed_name_rule` names (``C0000000``, ``R0000000``,
 ``OBJ``) and a ``<stem>_names.csv`` map beside them.

@@ -90,7 +90,7 @@ def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
         Metadata for the schema (default the model's).
     """
     labels = pa.array(np.asarray(model.row_labels), pa.string())
-    # rows come in contiguous family blocks (CONVENTIONS.md order), so repeat the family names
+    # rows come in contiguous family blocks (docs/conventions.md order), so repeat the family names
     counts = model.family_counts()
     family = pc.take(pa.array(list(counts), pa.string()),
                      pa.array(np.repeat(np.arange(len(counts), dtype=np.int32), list(counts.values()))))

@@ -19,11 +19,11 @@ Modules, each one job:
 * :mod:`~pipeline.batch.records`: input records, their fingerprint and per-record hashes.
 * :mod:`~pipeline.batch.kernels`: vectorised parsing, verification, rendering (singles are
   :mod:`pipeline.core.propagate`'s).
-* :mod:`~pipeline.batch.highs_shape`, :mod:`~pipeline.batch.sat_shape`: the engines per shape
+* :mod:`~pipeline.batch.highs_shape`, :mod:`~pipeline.batch.sat_shape`: the per-shape kernels
   (one HiGHS instance with bounds per puzzle; one incremental SAT solver; CP-SAT per puzzle).
 * :mod:`~pipeline.batch.worker`: a chunk -> result columns; every record isolated.
-* :mod:`~pipeline.batch.output`: parts, manifest, lock, resume checks.
-* :mod:`~pipeline.batch.engines`: in-process, process pool, Dask.
+* :mod:`~pipeline.batch.output`: parts, the run record (``_batch.json``), lock, resume checks.
+* :mod:`~pipeline.batch.engines`: the executors (where chunks run): in-process, process pool, Dask.
 * :mod:`~pipeline.batch.progress`: the progress meter and the workers' shared flags.
 * :mod:`~pipeline.batch.run`: :func:`run_batch`, scheduling and the summary.
 

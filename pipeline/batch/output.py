@@ -32,7 +32,7 @@ __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADAT
            "read_part_rows"]
 
 PART_PREFIX = "part-"
-MANIFEST = "_batch.json"
+MANIFEST = "_batch.json"   # the run record (not an export manifest; the name is kept for callers)
 SUCCESS = "_SUCCESS"
 LOCK = "_batch.lock"
 INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
@@ -254,7 +254,7 @@ def read_manifest(out: Path) -> dict | None:
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
-    """Write ``_batch.json`` atomically (the input's fingerprint and the run's options).
+    """Write the run record ``_batch.json`` atomically (the input's fingerprint and the run's options).
 
     Parameters
     ----------
@@ -359,7 +359,7 @@ def release_inherited_locks() -> None:
 
 
 def refuse_foreign(out: Path) -> None:
-    """A directory without a batch manifest must hold nothing visible (the parts would mix)."""
+    """A directory without a run record (``_batch.json``) must hold nothing visible (the parts would mix)."""
     if not out.is_dir() or (out / MANIFEST).exists():
         return
     foreign = [p.name for p in out.iterdir() if not p.name.startswith((".", "_"))]

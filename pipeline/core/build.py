@@ -1,6 +1,6 @@
 """Build the sparse 0-1 program of a puzzle: rules ``A``, clues ``B`` and the solver view.
 
-``A`` has the families of CONVENTIONS.md in order (cell, row, col, box|region, diag, anti), each
+``A`` has the families of docs/conventions.md in order (cell, row, col, box|region, diag, anti), each
 family's rows with the last label index fastest; every row is ``= 1`` with ``N`` ones. ``B`` has
 one row per clue (ordered by row, then column). The solver view (``Aeq``, ``beq``, bounds,
 integrality, objective) depends on the clue encoding: ``rows``, ``bounds`` or ``reduce``.

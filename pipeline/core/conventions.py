@@ -1,4 +1,4 @@
-"""The index conventions of CONVENTIONS.md: the single source of truth for variable positions.
+"""The index conventions of docs/conventions.md: the single source of truth for variable positions.
 
 Every writer, reader and decoder maps between a flat variable position and the cell/digit
 ``(r, c, d)`` through this module. Positions here are 0-based; names and MATLAB are 1-based.

@@ -219,7 +219,7 @@ def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Conventio
         raise FormatError(f"{where}: without a manifest the puzzle size is inferred only from a file listing all "
                           f"N^3 variables; this {fmt} file lists {idx.shape[0]} (largest index {n}); {need}")
     if arity == 3:
-        # order F is the convention's default for files read outside Python (CONVENTIONS.md)
+        # order F is the convention's default for files read outside Python (docs/conventions.md)
         return Convention("ijk", "F", *default_box(n))
     h, w = int(top[2]), int(top[3])
     if int(top[0]) * h != n or int(top[1]) * w != n:

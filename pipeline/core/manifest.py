@@ -1,4 +1,4 @@
-"""The metadata that travels with every export (CONVENTIONS.md), as JSON and as comment lines."""
+"""The metadata that travels with every export (docs/conventions.md), as JSON and as comment lines."""
 from __future__ import annotations
 
 import json

@@ -91,7 +91,7 @@ class Puzzle:
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
-        """``[(family, cells)]`` in CONVENTIONS.md order (after ``cell``); ``cells`` is
+        """``[(family, cells)]`` in docs/conventions.md order (after ``cell``); ``cells`` is
         ``(n_units, N)`` of row-major cell numbers. Which families a puzzle has is its variant's
         table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti, then its own."""
         n = self.n

@@ -1,4 +1,4 @@
-"""formats.directory: the CSV files of seed 000, the manifest of CONVENTIONS.md, atomic writes."""
+"""formats.directory: the CSV files of seed 000, the manifest of docs/conventions.md, atomic writes."""
 from __future__ import annotations
 
 import json

@@ -297,7 +297,7 @@ def test_long_metadata_is_split_for_cbc(tmp_path):
 
 def test_column_names_match_the_convention():
     # the names themselves are Convention.name_table's (tests/core/test_conventions.py checks them
-    # against CONVENTIONS.md); here the free writer's blank-padded columns, reduced ones too
+    # against docs/conventions.md); here the free writer's blank-padded columns, reduced ones too
     for puzzle, scheme, clues in ((parse_puzzle("." * 144, box="3x4"), "block", "rows"),
                                   (parse_puzzle("." * 10000), "ijk", "rows"),
                                   (parse_puzzle("12" + "." * 9998), "block", "reduce")):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
-from formats.directory import export_model
+from formats.directory import export_model, exporting_formats
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
 
@@ -87,7 +87,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_model_args(p)
     p.add_argument("--to", required=True, metavar="DIR", help="output directory (created)")
     p.add_argument("--formats", default="all", metavar="LIST",
-                   help="comma-separated: csv,mps,lp,parquet,mat (default all)")
+                   help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all)")
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
