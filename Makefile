@@ -12,7 +12,7 @@ EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
 	@echo "make test     run the whole test suite"
-	@echo "make lint     ruff and the import-linter layer contract"
+	@echo "make lint     ruff, the import-linter layer contract and mypy (pipeline/, formats/)"
 	@echo "make solvers  install the Debian solvers and browser the tests use (MIP, SAT, PB, chromium, gnuplot)"
 	@echo "make bench    writer/build/batch/SAT benchmarks (table + bench/results/*.json)"
 	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
@@ -43,6 +43,7 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check pipeline formats tests bench
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 # Debian solvers and the browser the tests use; needs root (or sudo). Skips with a reason otherwise.
 # Octave's figures (solve_sudoku.m's sudoku_figure, headless) need gnuplot: `octave` only

@@ -2,22 +2,27 @@
 re-exported here for the formats that import it from this module).
 
 A format registers under a name and file extensions. It may provide
-``export(model, directory) -> [paths]`` (the files it contributes to ``pipeline export``),
-``write(model, path, **options)`` (one file), ``read(path) -> ModelData`` (round trip) and
-``describe(model, **options) -> dict`` (what the manifest records of its files, e.g. name maps).
+``export(model, directory, *, options...) -> [paths]`` (the files it contributes to ``pipeline
+export``), ``write(model, path, *, options...)`` (one file), ``read(path) -> ModelData`` (round
+trip) and ``describe(model, *, options...) -> dict`` (what the manifest records of its files, e.g.
+name maps). The options each function takes are its keyword parameters; the entry refuses any
+other with a one-line :class:`FormatError` (:mod:`pipeline.core.options`).
 Reading back yields :class:`ModelData`, plain arrays that tests compare with the Model.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import model_metadata
+from pipeline.core.options import declared_options, pick, refusing_unknown
 
 from formats.files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
 
@@ -48,9 +53,10 @@ class ModelData:
 class Format:
     """One registered model format: its name, file extensions and what it can do.
 
-    ``export(model, directory, **options) -> [paths]`` (its files in ``pipeline export``),
-    ``write(model, path, **options)`` (one file), ``read(path) -> ModelData`` and
-    ``describe(model, **options) -> dict``; a format provides any subset.
+    ``export(model, directory, *, options...) -> [paths]`` (its files in ``pipeline export``),
+    ``write(model, path, *, options...)`` (one file), ``read(path) -> ModelData`` and
+    ``describe(model, *, options...) -> dict``; a format provides any subset. The options are
+    the functions' keyword parameters (:attr:`options`); an unknown one is refused with one line.
     """
 
     name: str
@@ -59,8 +65,37 @@ class Format:
     export: Callable | None = None
     write: Callable | None = None
     read: Callable | None = None
-    # ``describe(model, **options) -> dict``: facts of this format's files for the manifest
+    # ``describe(model, *, options...) -> dict``: facts of this format's files for the manifest
     describe: Callable | None = None
+    #: The option names ``write``, ``export`` and ``describe`` declare (read from their signatures).
+    options: Mapping[str, frozenset[str]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        declared = {}
+        for what, positional in (("write", 2), ("export", 2), ("describe", 1)):
+            fn = getattr(self, what)
+            if fn is not None:
+                declared[what] = declared_options(fn, positional)
+                object.__setattr__(self, what, refusing_unknown(fn, declared[what], f"format {self.name}: {what}",
+                                                                FormatError))
+        object.__setattr__(self, "options", declared)
+
+    def pick_options(self, options: Mapping[str, Any], what: str) -> dict[str, Any]:
+        """The entries of ``options`` this format's ``write``, ``export`` or ``describe``
+        declares (``export_model`` holds every format's options and passes each its own).
+
+        Parameters
+        ----------
+        options : mapping
+            Option names and values.
+        what : {"write", "export", "describe"}
+            Whose declared options.
+
+        Returns
+        -------
+        dict
+        """
+        return pick(options, self.options.get(what, frozenset()))
 
 
 FORMATS: dict[str, Format] = {}
@@ -87,12 +122,34 @@ def register(fmt: Format) -> Format:
     return fmt
 
 
+def refuse_unknown_options(options: Mapping[str, Any]) -> None:
+    """Refuse an export option that no registered format's ``export`` or ``describe`` declares
+    (``export_model`` passes each format only its own, so a misspelt one would vanish).
+
+    Parameters
+    ----------
+    options : mapping
+        The options given to ``export_model``.
+
+    Raises
+    ------
+    FormatError
+        One line naming the first unknown option and the ones the formats take.
+    """
+    known: set[str] = set()
+    for fmt in FORMATS.values():
+        known |= fmt.options.get("export", frozenset()) | fmt.options.get("describe", frozenset())
+    for name in options:
+        if name not in known:
+            raise FormatError(f"export: no format takes option {name!r} (they take: {', '.join(sorted(known))})")
+
+
 def _strip_gz(path: Path) -> str:
     name = path.name.lower()
     return name[:-3] if name.endswith(".gz") else name
 
 
-def format_for(name_or_path, *, need: str | None = None) -> Format:
+def format_for(name_or_path: str | os.PathLike, *, need: str | None = None) -> Format:
     """A registered format by name, or by the extension of a path (``.gz`` ignored).
 
     Parameters
@@ -138,7 +195,7 @@ def format_for(name_or_path, *, need: str | None = None) -> Format:
     return fmt
 
 
-def write_model(model, path, format: str | None = None, **options) -> Path:
+def write_model(model: Model, path: str | os.PathLike, format: str | None = None, **options: Any) -> Path:
     """Write ``model`` to one file, format by name or by the path's extension.
 
     The file is written to a temporary name and renamed (:func:`formats.files.atomic_open`),
@@ -154,7 +211,7 @@ def write_model(model, path, format: str | None = None, **options) -> Path:
     format : str, optional
         Format name; default: from the extension of ``path``.
     **options
-        Passed to the format's writer (e.g. ``style="fixed"`` for MPS).
+        The format's writer options (e.g. ``style="fixed"`` for MPS); another is refused.
 
     Returns
     -------
@@ -180,12 +237,13 @@ def write_model(model, path, format: str | None = None, **options) -> Path:
     >>> path.name, lines[0], lines[2:5]
     ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
     """
-    fmt = format_for(format or path, need="write")
-    fmt.write(model, Path(path), **options)
+    write = format_for(format or path, need="write").write
+    assert write is not None   # format_for(need="write") refused a format without one
+    write(model, Path(path), **options)
     return Path(path)
 
 
-def read_model(path, format: str | None = None) -> ModelData:
+def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:
     """Read a model file back into :class:`ModelData`, format by name or by extension.
 
     Parameters
@@ -219,5 +277,6 @@ def read_model(path, format: str | None = None) -> ModelData:
     >>> back.Aeq.shape, (back.Aeq != model.Aeq).nnz, back.metadata["clue_encoding"]
     ((68, 64), 0, 'rows')
     """
-    fmt = format_for(format or path, need="read")
-    return fmt.read(Path(path))
+    read = format_for(format or path, need="read").read
+    assert read is not None   # format_for(need="read") refused a format without one
+    return read(Path(path))

@@ -12,6 +12,7 @@ Files of an export (``N`` digits, ``m x n`` solver view):
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
@@ -50,8 +52,16 @@ def _values(data: np.ndarray):
     return data
 
 
-def write_triplets(matrix: sp.spmatrix, path) -> Path:
-    """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``."""
+def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
+    """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix
+        The matrix.
+    path : str or Path
+        The CSV file.
+    """
     coo = matrix.tocsr().tocoo()
     with atomic_open(path, "wb") as f:
         if coo.nnz:
@@ -60,7 +70,7 @@ def write_triplets(matrix: sp.spmatrix, path) -> Path:
     return Path(path)
 
 
-def read_triplets(path) -> sp.csr_matrix:
+def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
     with open_text(path) as f:
         try:
@@ -80,7 +90,16 @@ def read_triplets(path) -> sp.csr_matrix:
     return sp.csr_matrix((body[:, 2], (i, j)), shape=(int(m), int(n)))
 
 
-def write_vector(values: np.ndarray, path) -> Path:
+def write_vector(values: np.ndarray, path: str | os.PathLike) -> Path:
+    """One number per line (shortest round-trip text), atomically.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The numbers.
+    path : str or Path
+        The CSV file.
+    """
     with atomic_open(path, "wb") as f:
         strings = number_strings(values)
         if strings.size:
@@ -88,7 +107,7 @@ def write_vector(values: np.ndarray, path) -> Path:
     return Path(path)
 
 
-def read_vector(path) -> np.ndarray:
+def read_vector(path: str | os.PathLike) -> np.ndarray:
     with open_text(path) as f:
         text = f.read()
     try:
@@ -97,8 +116,16 @@ def read_vector(path) -> np.ndarray:
         raise FormatError(f"{path}: not a column of numbers ({e})") from None
 
 
-def write_dense(matrix: sp.spmatrix, path) -> Path:
-    """Dense 0/1 CSV, no header (the seed's ``Export["matn.csv", matn]``)."""
+def write_dense(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
+    """Dense 0/1 CSV, no header (the seed's ``Export["matn.csv", matn]``).
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix
+        A 0/1 matrix.
+    path : str or Path
+        The CSV file.
+    """
     matrix = matrix.tocsr()
     rows_per_chunk = max(1, _CHUNK * 8 // max(matrix.shape[1], 1))
     with atomic_open(path, "wb") as f:
@@ -107,7 +134,7 @@ def write_dense(matrix: sp.spmatrix, path) -> Path:
     return Path(path)
 
 
-def read_dense(path) -> sp.csr_matrix:
+def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float)
@@ -116,8 +143,16 @@ def read_dense(path) -> sp.csr_matrix:
     return sp.csr_matrix(table.to_numpy())
 
 
-def write_long(model, path) -> Path:
-    """``row_label,col_name,value`` (header), one line per nonzero of the solver view."""
+def write_long(model: Model, path: str | os.PathLike) -> Path:
+    """``row_label,col_name,value`` (header), one line per nonzero of the solver view.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The CSV file.
+    """
     coo = model.Aeq.tocoo()
     # dictionary arrays: each label/name is rendered once, the rows just index them
     labels = pa.array(np.asarray(model.row_labels, dtype=str))
@@ -131,8 +166,18 @@ def write_long(model, path) -> Path:
     return Path(path)
 
 
-def export(model, directory, *, dense: str = "auto", **_) -> list[Path]:
-    """Write the CSV files of an export into ``directory``."""
+def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -> list[Path]:
+    """Write the CSV files of an export into ``directory``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    dense : {'auto', 'always', 'never'}
+        The dense ``Aeq.csv``: auto writes it up to ``DENSE_LIMIT`` entries.
+    """
     d = Path(directory)
     written = []
     entries = model.n_rows * model.n_cols
@@ -152,8 +197,16 @@ def export(model, directory, *, dense: str = "auto", **_) -> list[Path]:
     return written
 
 
-def write(model, path, **_) -> None:
-    """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form otherwise."""
+def write(model: Model, path: str | os.PathLike) -> None:
+    """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form otherwise.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The CSV file.
+    """
     name = Path(path).name.lower()
     if "ijv" in name:
         write_triplets(model.Aeq, path)
@@ -163,7 +216,7 @@ def write(model, path, **_) -> None:
         write_dense(model.Aeq, path)
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read ``Aeq`` (triplets, dense or long form) plus sibling ``beq/lb/ub/f.csv`` if present."""
     path = Path(path)
     with open_text(path) as f:

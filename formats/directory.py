@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,15 +23,27 @@ from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, verify_grid
 
-from formats.base import FORMATS, Format, format_for
+from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
 from formats.solutions import read_solution
 
 
-def write_manifest(directory, model, files: dict[str, list[str]], formats: dict | None = None) -> Path:
+def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, list[str]],
+                   formats: dict | None = None) -> Path:
     """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
 
     ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The export directory.
+    model : Model
+        The exported model.
+    files : dict of str to list of str
+        Each format's file names.
+    formats : dict, optional
+        Per-format facts.
     """
     path = Path(directory) / MANIFEST_NAME
     with atomic_open(path) as f:
@@ -43,7 +57,7 @@ def exporting_formats() -> list[str]:
     return [name for name, fmt in FORMATS.items() if fmt.export is not None]
 
 
-def resolve_formats(spec: str | list[str] | None) -> list[Format]:
+def resolve_formats(spec: str | Sequence[str] | None) -> list[Format]:
     """``"all"``, ``None``, ``"csv,mps"`` or a list -> formats (``mat`` is an alias of matlab)."""
     if spec is None or spec == "all":
         names = exporting_formats()
@@ -53,7 +67,7 @@ def resolve_formats(spec: str | list[str] | None) -> list[Format]:
     return [format_for(aliases.get(n.strip().lower(), n.strip().lower()), need="export") for n in names if n.strip()]
 
 
-def prepare_directory(directory) -> Path:
+def prepare_directory(directory: str | os.PathLike) -> Path:
     """Create the export directory (or check it), and remove temporary files a killed export left.
 
     Parameters
@@ -96,7 +110,7 @@ def _export_suffixes() -> tuple[str, ...]:
     return tuple({ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".m"})
 
 
-def earlier_export_files(directory) -> set[str]:
+def earlier_export_files(directory: str | os.PathLike) -> set[str]:
     """Names of the files the ``manifest.json`` of an earlier export in ``directory`` lists.
 
     Only plain names (no path separator, not hidden, not ``manifest.json`` itself) ending as an
@@ -151,7 +165,8 @@ def _remove_stale(directory: Path, names) -> None:
                 raise FormatError(f"{path}: cannot remove this file of the earlier export: {e.strerror or e}") from None
 
 
-def export_model(model: Model, directory, formats=None, **options) -> dict[str, list[Path]]:
+def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,
+                 **options: Any) -> dict[str, list[Path]]:
     """Write ``model`` in each format into ``directory`` (created), then its ``manifest.json``.
 
     Every file is written atomically, so an interrupted export never leaves a half file (and a
@@ -172,9 +187,10 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
         ``"all"`` (the default, also ``None``), or names such as ``"csv,mps"``
         (:func:`exporting_formats`; ``mat`` is an alias of ``matlab``).
     **options
-        Passed to every format's writer: ``dense`` (``"auto"``, ``"always"``, ``"never"``;
-        the dense ``Aeq.csv``), ``mps_style`` (``"free"``, ``"fixed"``, ``"both"``), ``amo``
-        (the CNF at-most-one encoding).
+        Options of the formats' writers; each format gets those it declares
+        (:meth:`Format.pick_options`): ``dense`` (``"auto"``, ``"always"``, ``"never"``; the dense
+        ``Aeq.csv``), ``mps_style`` (``"free"``, ``"fixed"``, ``"both"``), ``amo`` (the CNF
+        at-most-one encoding). An option no registered format declares is refused.
 
     Returns
     -------
@@ -201,6 +217,7 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     (['csv', 'mps', 'manifest'], ['model.mps'])
     """
     chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
+    refuse_unknown_options(options)
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
     directory = prepare_directory(directory)
@@ -208,9 +225,10 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     written: dict[str, list[Path]] = {}
     described: dict[str, dict] = {}
     for fmt in chosen:
-        written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **options)]
+        assert fmt.export is not None   # resolve_formats chose formats that export
+        written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **fmt.pick_options(options, "export"))]
         if fmt.describe is not None:
-            described[fmt.name] = fmt.describe(model, **options)
+            described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
     _remove_stale(directory, earlier - {p.name for paths in written.values() for p in paths})
     manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()},
                               described)
@@ -228,8 +246,17 @@ class ImportResult:
     solver_status: str | None = None
 
 
-def find_manifest(solution_path, manifest=None) -> Manifest:
-    """The manifest given, else ``manifest.json`` beside the solution file."""
+def find_manifest(solution_path: str | os.PathLike,
+                  manifest: Manifest | str | os.PathLike | None = None) -> Manifest:
+    """The manifest given, else ``manifest.json`` beside the solution file.
+
+    Parameters
+    ----------
+    solution_path : str or Path
+        The solution file.
+    manifest : Manifest, str or Path, optional
+        Given by the caller.
+    """
     if manifest is not None:
         return manifest if isinstance(manifest, Manifest) else load_manifest_file(manifest)
     beside = Path(solution_path).resolve().parent / MANIFEST_NAME
@@ -240,7 +267,8 @@ def find_manifest(solution_path, manifest=None) -> Manifest:
     )
 
 
-def import_solution(path, manifest=None) -> ImportResult:
+def import_solution(path: str | os.PathLike,
+                    manifest: Manifest | str | os.PathLike | None = None) -> ImportResult:
     """Read a solver's solution file, decode it to a grid and verify it against the manifest.
 
     The format is detected by content (:func:`formats.solutions.read_solution`); the vector is

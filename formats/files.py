@@ -24,7 +24,9 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
@@ -76,7 +78,7 @@ def _names_a_descriptor(path) -> bool:
     return False
 
 
-def is_special_file(path) -> bool:
+def is_special_file(path: str | os.PathLike) -> bool:
     """Whether ``path`` is to be written into rather than replaced: it exists and is neither a
     regular file nor a directory (a device such as ``/dev/null`` or ``/dev/full``, a FIFO, a
     socket; symbolic links followed), or it names an open descriptor (``/dev/stdout``,
@@ -112,7 +114,7 @@ def _naming(path: Path, *temporary: str):
 
 
 @contextlib.contextmanager
-def atomic_path(path):
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """A temporary path beside ``path`` (with the mode a normal write would give), renamed over
     ``path`` on success and removed on failure: for writers that want a file name, not a stream
     (pyarrow writes fastest to a native path; matplotlib's ``savefig``).
@@ -173,7 +175,7 @@ def atomic_path(path):
 
 
 @contextlib.contextmanager
-def _written_stream(raw, mode: str, compress: bool):
+def _written_stream(raw: Any, mode: str, compress: bool) -> Iterator[Any]:
     """``raw`` (a binary file) as the stream :func:`atomic_open` yields: gzipped and/or text."""
     stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
     try:
@@ -190,7 +192,8 @@ def _written_stream(raw, mode: str, compress: bool):
 
 
 @contextlib.contextmanager
-def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
+def atomic_open(path: str | os.PathLike, mode: str = "w", *,
+                compress: bool | None = None) -> Iterator[Any]:   # a text or binary stream, by ``mode``
     """Open a temporary file beside ``path``; rename it over ``path`` only on success.
 
     A device, FIFO or socket (:func:`is_special_file`: ``/dev/null``, ``/dev/stdout``, a pipe) is
@@ -244,7 +247,7 @@ def _cannot_read(where, e: OSError) -> FormatError:
     return FormatError(f"{where}: cannot read: {e.strerror or e}")
 
 
-def open_text(path, where: str | None = None):
+def open_text(path: str | os.PathLike, where: str | None = None) -> TextIO:
     """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be.
 
     Parameters
@@ -274,7 +277,7 @@ def open_text(path, where: str | None = None):
         raise _cannot_read(where or path, e) from None
 
 
-def open_binary(path, where: str | None = None):
+def open_binary(path: str | os.PathLike, where: str | None = None) -> io.BufferedIOBase:
     """Open a (possibly gzipped) file for reading bytes; FormatError if it cannot be.
 
     Parameters
@@ -313,7 +316,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> bytes:
+def read_regular(path: str | os.PathLike, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> bytes:
     """All bytes of a regular file (gunzipped if gzip), refusing anything else or too much.
 
     The file is opened without blocking (a FIFO with no writer does not hang) and checked with
@@ -367,7 +370,7 @@ def read_regular(path, where: str | None = None, *, limit: int = MAX_READ_BYTES)
     return data
 
 
-def read_regular_text(path, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
+def read_regular_text(path: str | os.PathLike, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
     """:func:`read_regular` decoded as UTF-8 (a BOM dropped, undecodable bytes replaced).
 
     Parameters
@@ -392,7 +395,7 @@ def read_regular_text(path, where: str | None = None, *, limit: int = MAX_READ_B
 MAX_MANIFEST_BYTES = 1 << 28
 
 
-def load_manifest_file(path) -> Manifest:
+def load_manifest_file(path: str | os.PathLike) -> Manifest:
     """Read ``manifest.json`` (or a directory holding one) as a regular file of bounded size.
 
     Parameters

@@ -2,7 +2,7 @@
 
 What the writer emits, and why (each rule is a reader we met that breaks otherwise):
 
-* ``\\ sudoku-pipeline: {...}`` comment lines first: the metadata of CONVENTIONS.md, one JSON
+* ``\\ sudoku-pipeline: {...}`` comment lines first: the metadata of docs/conventions.md, one JSON
   object; when longer than a line may be, it continues on ``\\+ `` comment lines (as MPS's
   ``*+ ``), spaces inside it escaped as ``\\u0020`` so that no line ends with a space.
 * ``Minimize`` / ``obj: 0 x_1_1_1 + 0 x_2_1_1 + ...``: EVERY column, in export order, with its
@@ -32,12 +32,14 @@ falls back to a regex normalisation only for sections where terms are glued (``2
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
@@ -309,8 +311,16 @@ def _comment_lines(model) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write(model, path, **_) -> None:
-    """Write ``model`` as CPLEX LP to ``path`` (atomically; ``.gz`` compresses)."""
+def write(model: Model, path: str | os.PathLike) -> None:
+    """Write ``model`` as CPLEX LP to ``path`` (atomically; ``.gz`` compresses).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The file (``.gz`` compressed when the name ends so).
+    """
     path = Path(path)
     a = model.Aeq.tocsr()
     n_rows, n_cols = a.shape
@@ -369,10 +379,18 @@ def write(model, path, **_) -> None:
         f.write(b"End\n")
 
 
-def export(model, directory, **options) -> list[Path]:
-    """Write ``model.lp`` into ``directory``; returns ``[path]``."""
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model.lp`` into ``directory``; returns ``[path]``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     path = Path(directory) / "model.lp"
-    write(model, path, **options)
+    write(model, path)
     return [path]
 
 
@@ -412,7 +430,7 @@ class _Text(Tokens):
         super().__init__(buf)
         self.where = where
         self.first_line = first_line
-        self._nl = None
+        self._nl: np.ndarray | None = None
 
     @property
     def newlines(self) -> np.ndarray:
@@ -859,7 +877,7 @@ def _sections(tx: _Text):
     hit = np.isin(words, list(_SECTION))
     found = []
     for t, w in zip(cand[hit].tolist(), words[hit].tolist()):
-        nxt = tx.texts([t + 1], 8)[0] if t + 1 < n else b""
+        nxt = tx.texts(np.array([t + 1]), 8)[0] if t + 1 < n else b""
         if w in _SECOND_WORD:
             if nxt == _SECOND_WORD[w] and tx.line(t + 1) == tx.line(t):
                 found.append((_SECTION[w], t + 2, t))
@@ -898,12 +916,12 @@ def _sections(tx: _Text):
     for group in (("min", "max"), ("st",), ("bounds",)):
         same = [s for s in sections if s[0] in group]
         if len(same) > 1:
-            words = " ".join(tx.text(t) for t in range(same[1][3], same[1][1]))  # "Subject To"
-            raise tx.error(same[1][3], f"second {words!r} section")
+            said = " ".join(tx.text(t) for t in range(same[1][3], same[1][1]))  # "Subject To"
+            raise tx.error(same[1][3], f"second {said!r} section")
     return [s for s in sections if s[0] not in ("end", "semi", "sos")]
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read a CPLEX LP file (``.gz`` too) into ModelData; columns in convention order when the
     file carries our metadata comment, else in order of first appearance."""
     path = Path(path)
@@ -914,10 +932,12 @@ def read(path) -> ModelData:
     tx = _Text(_blank_comments(raw), where)
     sections = _sections(tx)
 
-    name_tokens = []  # token indices of every column name, in file order
+    name_tokens: list[tuple[_Section, np.ndarray]] = []  # token indices of every column name, in file order
     obj = rows = None
     maximize = False
-    bound_parts, gen_parts, bin_parts = [], [], []
+    bound_parts: list = []
+    gen_parts: list[int] = []
+    bin_parts: list[int] = []
     for kind, lo, hi, kw in sections:
         if kind in ("min", "max"):
             maximize = kind == "max"

@@ -3,7 +3,7 @@
 Files of an export:
 
 * ``model.mat``  sparse double ``Aeq``; column vectors ``beq``, ``f``, ``lb``, ``ub``, ``intcon``
-  (``1..n``); and a struct ``meta`` with the manifest fields of CONVENTIONS.md (``h``, ``w``,
+  (``1..n``); and a struct ``meta`` with the manifest fields of docs/conventions.md (``h``, ``w``,
   ``N``, ``variant``, ``scheme``, ``order``, ``clue_encoding``, ``puzzle``, ``shape``, ``rows``,
   ``columns``, ``nonzeros``, ...), 1-based where MATLAB indexes: ``meta.kept_columns`` (reduce
   only) holds the 1-based full positions of the solver columns, ``meta.clues`` is ``[r c d]`` per
@@ -28,6 +28,7 @@ few (at most ``N^2``), document the puzzle and are needed in the CSV-only case w
 """
 from __future__ import annotations
 
+import os
 import zlib
 from pathlib import Path
 
@@ -35,7 +36,7 @@ import numpy as np
 import scipy.io as sio
 import scipy.sparse as sp
 
-from pipeline.core.build import build_model
+from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import COMPACT_DIGITS
@@ -86,7 +87,7 @@ def _cellstr(values) -> np.ndarray:
     return np.asarray(values).astype(str).astype(object).reshape(-1, 1)
 
 
-def solver_arrays(model) -> dict:
+def solver_arrays(model: Model) -> dict:
     """``Aeq``, ``beq``, ``f``, ``lb``, ``ub`` and ``intcon`` as intlinprog takes them (and
     ``model.mat`` stores them at top level and in ``problem``)."""
     return {
@@ -100,7 +101,7 @@ def solver_arrays(model) -> dict:
     }
 
 
-def problem_struct(model, arrays: dict | None = None) -> dict:
+def problem_struct(model: Model, arrays: dict | None = None) -> dict:
     """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
 
     Fields in mpsread's order: ``f``, ``Aineq`` (sparse 0 x n), ``bineq`` (0 x 1), ``Aeq`` (sparse
@@ -220,8 +221,16 @@ def _compressed_variable(name: str, value) -> bytes:
     return np.array([_MI_COMPRESSED, len(packed)], "<u4").tobytes() + packed
 
 
-def write(model, path, **_) -> Path:
-    """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically)."""
+def write(model: Model, path: str | os.PathLike) -> Path:
+    """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The ``.mat`` file.
+    """
     path = Path(path)
     arrays = {**solver_arrays(model), "meta": _matlab_meta(model)}
     try:
@@ -259,12 +268,12 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
         if "kept_columns" not in raw:
             raise FormatError(f"{where}: clue encoding 'reduce' needs meta.kept_columns")
         kept = np.atleast_1d(np.asarray(raw["kept_columns"], dtype=np.float64)).ravel()
-        # MATLAB's map is 1-based; the manifest's is 0-based (CONVENTIONS.md index bases)
+        # MATLAB's map is 1-based; the manifest's is 0-based (docs/conventions.md index bases)
         meta["kept_columns"] = (kept.astype(np.int64) - 1).tolist()
     return meta
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read a ``model.mat`` (or a directory holding one) back into ModelData.
 
     Row labels and column names are regenerated from ``meta`` through pipeline.core.conventions
@@ -462,7 +471,7 @@ def _figure_lines(model) -> list[str]:
     ]
 
 
-def render_script(model) -> str:
+def render_script(model: Model) -> str:
     """The text of ``solve_sudoku.m`` for ``model`` (its convention, encoding and clues)."""
     conv = model.convention
     p = model.puzzle
@@ -627,16 +636,32 @@ def render_script(model) -> str:
     return "\n".join(head) + "\n"
 
 
-def write_kept_columns(model, path) -> Path:
-    """``kept_columns.csv``: the 1-based full position of each solver column, one per line."""
+def write_kept_columns(model: Model, path: str | os.PathLike) -> Path:
+    """``kept_columns.csv``: the 1-based full position of each solver column, one per line.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The CSV file.
+    """
     with atomic_open(path, "wb") as f:
         if model.n_cols:
             f.write(b"\n".join((model.columns + 1).astype("S20").tolist()) + b"\n")
     return Path(path)
 
 
-def export(model, directory, **_) -> list[Path]:
-    """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce, ``kept_columns.csv``."""
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce, ``kept_columns.csv``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     d = Path(directory)
     written = [write(model, d / MAT_NAME)]
     script = d / SCRIPT_NAME

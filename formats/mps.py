@@ -1,7 +1,7 @@
 """MPS, free (default) and fixed: a streaming vectorised writer and a vectorised reader.
 
 Free files start ``NAME SUDOKU FREE`` (CBC and SYMPHONY read fixed columns otherwise) and use the
-model's own names (``x_i_j_k`` / ``x_I_J_p_q_n`` and the row labels of CONVENTIONS.md), padded
+model's own names (``x_i_j_k`` / ``x_I_J_p_q_n`` and the row labels of docs/conventions.md), padded
 with blanks into aligned fields. Fixed files put fields at columns 2/5/15/25/40/50 and need names
 of at most 8 characters, so they use :func:`fixed_name_rule` names (``C0000000``, ``R0000000``,
 ``OBJ``) and a ``<stem>_names.csv`` map beside them.
@@ -16,12 +16,14 @@ variable or row, and memory bounded by the block (below what highspy's writer ne
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
@@ -363,7 +365,7 @@ def _write_stream(f, model, lay: _Layout) -> None:
     f.write(b"ENDATA\n")
 
 
-def names_map_path(path) -> Path:
+def names_map_path(path: str | os.PathLike) -> Path:
     """``<stem>_names.csv`` beside a fixed MPS file (``.csv.gz`` when the MPS is gzipped)."""
     path = Path(path)
     name = path.name
@@ -391,8 +393,18 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
     return Path(path)
 
 
-def write(model, path, style: str = "free", **_) -> None:
-    """Write ``model`` as MPS (``style`` free or fixed; fixed also writes ``<stem>_names.csv``)."""
+def write(model: Model, path: str | os.PathLike, style: str = "free") -> None:
+    """Write ``model`` as MPS (``style`` free or fixed; fixed also writes ``<stem>_names.csv``).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The file (``.gz`` compressed when the name ends so).
+    style : {'free', 'fixed'}
+        MPS flavour.
+    """
     lay = _Layout(model, style)
     with atomic_open(path, "wb") as f:
         _write_stream(f, model, lay)
@@ -400,8 +412,18 @@ def write(model, path, style: str = "free", **_) -> None:
         _write_names_map(model, lay, names_map_path(path))
 
 
-def export(model, directory, *, mps_style: str = "free", **_) -> list[Path]:
-    """``model.mps`` (free); with ``mps_style`` fixed or both also ``model_fixed.mps`` + its names map."""
+def export(model: Model, directory: str | os.PathLike, *, mps_style: str = "free") -> list[Path]:
+    """``model.mps`` (free); with ``mps_style`` fixed or both also ``model_fixed.mps`` + its names map.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    mps_style : {'free', 'fixed', 'both'}
+        Which files.
+    """
     if mps_style not in ("free", "fixed", "both"):
         raise FormatError(f"mps: unknown mps_style {mps_style!r}; expected free, fixed or both")
     d = Path(directory)
@@ -538,7 +560,9 @@ def _live_lines(block: _Block, allowed: tuple[int, ...], what: str) -> np.ndarra
 
 def _read_rows(lines: _Lines, lo: int, hi: int):
     """(type letters as uint8, names as 'S', their name table) of the ROWS section."""
-    kinds, names, at = [], [], []
+    kind_parts: list[np.ndarray] = []
+    name_parts: list[np.ndarray] = []
+    at_parts: list[np.ndarray] = []
     for block in lines.blocks(lo, hi):
         live = _live_lines(block, (2,), "ROWS")
         code = block.codes(block.first[live], 1)
@@ -546,10 +570,10 @@ def _read_rows(lines: _Lines, lo: int, hi: int):
         if bad.any():
             k = live[np.flatnonzero(bad)[0]]
             raise block.error(k, f"unknown row type {_shown(block, block.first[k])!r} (expected N, E, L or G)")
-        kinds.append(code.astype(np.uint8))
-        names.append(_names(block, block.first[live] + 1))
-        at.append(block.l0 + live)
-    kinds, names, at = _join(kinds, np.uint8), _join(names, "S1"), _join(at, np.int64)
+        kind_parts.append(code.astype(np.uint8))
+        name_parts.append(_names(block, block.first[live] + 1))
+        at_parts.append(block.l0 + live)
+    kinds, names, at = _join(kind_parts, np.uint8), _join(name_parts, "S1"), _join(at_parts, np.int64)
     table = NameDictionary(names)
     if table.duplicates.size:
         k = int(table.duplicates[0])
@@ -666,7 +690,9 @@ def _last_per_column(target: np.ndarray, cols: np.ndarray, mask: np.ndarray, val
 
 def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, ub, integer) -> None:
     """Apply a BOUNDS section (UP LO FX LI UI MI PL FR BV) to ``lb``, ``ub``, ``integer``."""
-    kinds, cols, vals = [], [], []
+    kinds: list[np.ndarray] = []
+    col_parts: list[np.ndarray] = []
+    vals: list[np.ndarray] = []
     t = _BOUND_TYPES
     valued_types = [t[k] for k in ("UP", "LO", "FX", "LI", "UI")]
     for block in lines.blocks(lo, hi):
@@ -697,11 +723,11 @@ def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, u
         sel = np.flatnonzero(valued)
         v[sel] = block.numbers(tok_col[sel] + 1, "bound value", live[sel])
         kinds.append(kind)
-        cols.append(c)
+        col_parts.append(c)
         vals.append(v)
     if not kinds:
         return
-    kind, cols, values = _join(kinds, np.int64), _join(cols, np.int64), _join(vals, float)
+    kind, cols, values = _join(kinds, np.int64), _join(col_parts, np.int64), _join(vals, float)
     is_ = {k: kind == code for k, code in t.items()}
     sets_lb = is_["LO"] | is_["LI"] | is_["FX"] | is_["MI"] | is_["FR"] | is_["BV"]
     sets_ub = is_["UP"] | is_["UI"] | is_["FX"] | is_["PL"] | is_["FR"] | is_["BV"]
@@ -780,7 +806,7 @@ def _single_value(lines: _Lines, lo: int, hi: int, rest: str) -> str:
     return ""
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read free or fixed MPS (``.gz`` transparently) into ModelData; FormatError on bad files.
 
     Fields are split at blanks, so fixed files whose names contain blanks are not supported.
@@ -872,9 +898,17 @@ def read(path) -> ModelData:
                      metadata)
 
 
-def describe(model, *, mps_style: str = "free", **_) -> dict:
-    """The manifest's record of the MPS files: styles written and the fixed-format name rule."""
-    entry = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
+def describe(model: Model, *, mps_style: str = "free") -> dict:
+    """The manifest's record of the MPS files: styles written and the fixed-format name rule.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    mps_style : {'free', 'fixed', 'both'}
+        Which files (the fixed names map).
+    """
+    entry: dict[str, object] = {"styles": ["free"] + (["fixed"] if mps_style in ("fixed", "both") else [])}
     if mps_style in ("fixed", "both"):
         entry["fixed_names"] = fixed_name_rule()
     return entry

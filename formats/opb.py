@@ -11,6 +11,7 @@ SCIP (pyscipopt ``readProblem``), minisat+ and sat4j read these files.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def _integer_costs(model: Model) -> np.ndarray | None:
     return cost.astype(np.int64)
 
 
-def write(model: Model, path, **_) -> None:
+def write(model: Model, path: str | os.PathLike) -> None:
     """Write ``model`` as an OPB file (``.gz`` compressed), atomically.
 
     Parameters
@@ -89,18 +90,27 @@ def write(model: Model, path, **_) -> None:
                                   ends_line=np.ones(lb_vars.size, dtype=bool)))
 
 
-def export(model: Model, directory, **_) -> list[Path]:
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model.opb`` into ``directory``; returns ``[path]``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     path = Path(directory) / "model.opb"
     write(model, path)
     return [path]
 
 
-def describe(model: Model, **_) -> dict:
+def describe(model: Model) -> dict:
     return {"variable_names": "x<v>, v = position + 1", "variables": model.convention.n_vars,
             "constraints": model.n_rows + int((model.lb > 0).sum())}
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """An OPB file (linear constraints) back to :class:`ModelData`.
 
     Constraints ``= b`` are rows; a one-term ``+1 xv >= 1`` is ``lb = 1`` and ``+1 xv <= 0`` is
@@ -146,9 +156,9 @@ def read(path) -> ModelData:
         if len(terms) % 2:
             raise FormatError(f"{where}: constraint {k + 1}: terms must be 'coefficient x<v>' pairs")
         coefs, names = terms[0::2], terms[1::2]
-        for c, nme in zip(coefs, names):
-            if not _TERM.match(c) or not _VAR.match(nme):
-                raise FormatError(f"{where}: constraint {k + 1}: bad term {c} {nme!r}; expected '+1 x<v>'")
+        for coef, nme in zip(coefs, names):
+            if not _TERM.match(coef) or not _VAR.match(nme):
+                raise FormatError(f"{where}: constraint {k + 1}: bad term {coef} {nme!r}; expected '+1 x<v>'")
         v = np.array([int(nme[1:]) for nme in names], dtype=np.int64)
         c = np.array([int(x) for x in coefs], dtype=np.int64)
         if rel is None:

@@ -17,6 +17,7 @@ bool) and snappy compression are used, so that MATLAB's ``parquetread`` reads th
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
-from pipeline.core.build import build_model
+from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 
@@ -55,8 +56,16 @@ def _index_type(limit: int) -> pa.DataType:
     return pa.int32() if limit < 2**31 else pa.int64()
 
 
-def coo_table(model, meta: dict | None = None) -> pa.Table:
-    """``row, col, value`` of the solver view's ``Aeq`` (0-based, row-major), with metadata."""
+def coo_table(model: Model, meta: dict | None = None) -> pa.Table:
+    """``row, col, value`` of the solver view's ``Aeq`` (0-based, row-major), with metadata.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    meta : dict, optional
+        Metadata for the schema (default the model's).
+    """
     a = model.Aeq
     if not sp.isspmatrix_csr(a):
         a = a.tocsr()
@@ -70,10 +79,18 @@ def coo_table(model, meta: dict | None = None) -> pa.Table:
     return pa.Table.from_arrays([pa.array(rows), pa.array(cols), pa.array(a.data, pa.float64())], schema=schema)
 
 
-def rows_table(model, meta: dict | None = None) -> pa.Table:
-    """``label, family, lower, upper`` per row of the solver view."""
+def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
+    """``label, family, lower, upper`` per row of the solver view.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    meta : dict, optional
+        Metadata for the schema (default the model's).
+    """
     labels = pa.array(np.asarray(model.row_labels), pa.string())
-    # rows come in contiguous family blocks (CONVENTIONS.md order), so repeat the family names
+    # rows come in contiguous family blocks (docs/conventions.md order), so repeat the family names
     counts = model.family_counts()
     family = pc.take(pa.array(list(counts), pa.string()),
                      pa.array(np.repeat(np.arange(len(counts), dtype=np.int32), list(counts.values()))))
@@ -84,8 +101,16 @@ def rows_table(model, meta: dict | None = None) -> pa.Table:
     return pa.Table.from_arrays([labels, family, pa.array(beq), pa.array(beq)], schema=schema)
 
 
-def cols_table(model, meta: dict | None = None) -> pa.Table:
-    """``name, r, c, d, <scheme indices>, position, lb, ub, integer, cost`` per solver column."""
+def cols_table(model: Model, meta: dict | None = None) -> pa.Table:
+    """``name, r, c, d, <scheme indices>, position, lb, ub, integer, cost`` per solver column.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    meta : dict, optional
+        Metadata for the schema (default the model's).
+    """
     conv = model.convention
     pos = model.columns
     small = pa.int32()
@@ -129,15 +154,32 @@ def _siblings(path: Path) -> tuple[Path, Path, Path]:
     return coo, path.with_name(f"{base}_rows.parquet"), path.with_name(f"{base}_cols.parquet")
 
 
-def write_coo(model, path, meta: dict | None = None) -> Path:
-    """Write only the COO file (the bulk of the data)."""
+def write_coo(model: Model, path: str | os.PathLike, meta: dict | None = None) -> Path:
+    """Write only the COO file (the bulk of the data).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The Parquet file.
+    meta : dict, optional
+        Metadata for the schema.
+    """
     return _write(coo_table(model, meta), Path(path))
 
 
-def write(model, path, **_) -> Path:
+def write(model: Model, path: str | os.PathLike) -> Path:
     """Write ``path`` (the COO table) and its siblings ``<base>_rows.parquet``, ``<base>_cols.parquet``.
 
     The siblings carry labels, names, bounds and costs, which a faithful read needs.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The Parquet file.
     """
     coo, rows, cols = _siblings(Path(path))
     meta = model_metadata(model)
@@ -147,14 +189,22 @@ def write(model, path, **_) -> Path:
     return coo
 
 
-def export(model, directory, **_) -> list[Path]:
-    """Write ``model_coo.parquet``, ``model_rows.parquet`` and ``model_cols.parquet``."""
+def export(model: Model, directory: str | os.PathLike) -> list[Path]:
+    """Write ``model_coo.parquet``, ``model_rows.parquet`` and ``model_cols.parquet``.
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    directory : str or Path
+        The export directory.
+    """
     d = Path(directory)
     write(model, d / COO_NAME)
     return [d / COO_NAME, d / ROWS_NAME, d / COLS_NAME]
 
 
-def read_metadata(path) -> dict:
+def read_metadata(path: str | os.PathLike) -> dict:
     """The manifest stored under ``b"sudoku_pipeline"`` in a Parquet file's schema."""
     try:
         schema = pq.read_schema(path)
@@ -189,7 +239,7 @@ def _strings(column) -> np.ndarray:
     return column.to_numpy(zero_copy_only=False).astype(str)
 
 
-def read(path) -> ModelData:
+def read(path: str | os.PathLike) -> ModelData:
     """Read the COO file (or the directory / a sibling) and its ``_rows``/``_cols`` siblings.
 
     Without the siblings, labels, names, bounds and costs are rebuilt from the metadata.

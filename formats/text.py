@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
+import scipy.sparse as sp
 
 from pipeline.core.conventions import decimal_table
 from pipeline.core.errors import FormatError
@@ -34,8 +36,15 @@ BLANK = 32
 _EXACT_INTEGER = 1e15
 
 
-def dense_01_rows(matrix, row_start: int, row_stop: int) -> bytes:
+def dense_01_rows(matrix: sp.spmatrix, row_start: int, row_stop: int) -> bytes:
     """Rows ``row_start:row_stop`` of a 0/1 sparse matrix as comma-separated ``0``/``1`` lines.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix
+        A 0/1 matrix.
+    row_start, row_stop : int
+        The rows.
 
     Examples
     --------
@@ -54,7 +63,7 @@ def dense_01_rows(matrix, row_start: int, row_stop: int) -> bytes:
     return chars.tobytes()
 
 
-def number_strings(values, max_len: int | None = None, where: str = "number") -> np.ndarray:
+def number_strings(values: npt.ArrayLike, max_len: int | None = None, where: str = "number") -> np.ndarray:
     """Floats -> shortest round-trip text (integers without ``.0``; ``Inf``/``-Inf``), as ``S``.
 
     Parameters
@@ -107,7 +116,7 @@ def number_strings(values, max_len: int | None = None, where: str = "number") ->
     return s
 
 
-def digits_table(values) -> np.ndarray:
+def digits_table(values: npt.ArrayLike) -> np.ndarray:
     """Non-negative integers -> ``(n, D)`` uint8 decimal digits, right-aligned, padding bytes 0.
 
     Zero bytes vanish when a block is compacted, so each row is the integer's text; this avoids
@@ -131,7 +140,7 @@ def digits_table(values) -> np.ndarray:
     return out
 
 
-def number_table(values) -> np.ndarray:
+def number_table(values: npt.ArrayLike) -> np.ndarray:
     """Finite floats -> ``(n, W)`` uint8 text, zero padded (integers without a point).
 
     Integers are right-aligned (sign, then digits); other numbers left-aligned shortest repr.
@@ -157,11 +166,20 @@ def number_table(values) -> np.ndarray:
     return text.astype(f"S{width}").view(np.uint8).reshape(values.size, width)
 
 
-def bytes_table(strings, width: int | None = None, pad: int = 0) -> np.ndarray:
+def bytes_table(strings: npt.ArrayLike, width: int | None = None, pad: int = 0) -> np.ndarray:
     """Strings (``str`` ASCII or ``bytes``) -> ``(n, width)`` uint8 table, left-aligned.
 
     Bytes past each string's end are ``pad`` (0, or a blank for fixed-column text); ``width``
     defaults to the longest string and cuts longer ones.
+
+    Parameters
+    ----------
+    strings : array-like of str or bytes
+        ASCII text.
+    width : int, optional
+        Table width (default the longest).
+    pad : int
+        The byte after each string's end.
 
     Examples
     --------

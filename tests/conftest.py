@@ -1,6 +1,6 @@
 """Shared fixtures and independent oracles for the core unit tests.
 
-The oracles here are written from CONVENTIONS.md, not from the pipeline's code: the position
+The oracles here are written from docs/conventions.md, not from the pipeline's code: the position
 formulas, the unit definitions (rows, columns, boxes, regions, diagonals) and valid solved
 grids built from a closed formula. Tests compare the pipeline against them.
 
@@ -69,7 +69,7 @@ def data_dir() -> Path:
 
 
 # ---------------------------------------------------------------------------------------------
-# positions, straight from CONVENTIONS.md
+# positions, straight from docs/conventions.md
 # ---------------------------------------------------------------------------------------------
 def oracle_position(scheme: str, order: str, h: int, w: int, r, c, d) -> np.ndarray:
     """0-based (row, column, digit) -> 0-based flat position, from the written formulas.
@@ -109,7 +109,7 @@ def oracle_vector(grid, scheme: str, order: str, h: int, w: int) -> np.ndarray:
 # units (constraint families), straight from the rules
 # ---------------------------------------------------------------------------------------------
 def oracle_units(n: int, h: int, w: int, variant: str, regions=None) -> list[tuple[str, list[list[tuple[int, int]]]]]:
-    """``[(family, [unit cells (r, c) 0-based])]`` in CONVENTIONS.md order, without ``cell``.
+    """``[(family, [unit cells (r, c) 0-based])]`` in docs/conventions.md order, without ``cell``.
 
     Boxes are numbered row-major over the grid; regions by their number ``0..N-1``.
     """
@@ -134,7 +134,7 @@ def oracle_units(n: int, h: int, w: int, variant: str, regions=None) -> list[tup
 
 
 def oracle_rows(n: int, h: int, w: int, variant: str, regions=None) -> list[tuple[str, list[tuple[int, int, int]]]]:
-    """Every rule row of ``A`` as ``(label, [(r, c, d) 0-based])`` in CONVENTIONS.md order."""
+    """Every rule row of ``A`` as ``(label, [(r, c, d) 0-based])`` in docs/conventions.md order."""
     rows = [(f"cell_{r + 1}_{c + 1}", [(r, c, d) for d in range(n)]) for r in range(n) for c in range(n)]
     for fam, units in oracle_units(n, h, w, variant, regions):
         for u, cells in enumerate(units):
@@ -178,7 +178,7 @@ _UNIT_WORD = {"row": "row", "col": "column", "box": "box", "region": "region",
 
 def oracle_first_violation(grid, h, w, variant="classic", regions=None) -> str | None:
     """The message verify must give for a full grid of digits with a broken unit: the first
-    family in CONVENTIONS.md order, its first broken unit, the smallest repeated digit and the
+    family in docs/conventions.md order, its first broken unit, the smallest repeated digit and the
     first two cells (row-major) holding it."""
     grid = np.asarray(grid)
     n = grid.shape[0]

@@ -94,7 +94,7 @@ def _highs_matrix(path: Path, labels: list[str], n: int) -> np.ndarray:
     def col_of(name: str) -> int:
         if name.startswith("x_"):
             i, j, k = (int(v) - 1 for v in name.split("_")[1:])
-            return i + big * j + big * big * k  # ijk/F from CONVENTIONS.md
+            return i + big * j + big * big * k  # ijk/F from docs/conventions.md
         return int(name[1:])
 
     row_index = {label: k for k, label in enumerate(labels)}

@@ -1,8 +1,9 @@
-"""The three recipes of docs/architecture.md, each done for real: a new model format, a new
-solver and a new variant, each one module-sized addition through its registry."""
+"""The recipes of docs/architecture.md, each done for real: a new model format, a new solver, a
+new variant and a new subcommand, each one module-sized addition through its registry."""
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -11,6 +12,9 @@ import scipy.sparse as sp
 import formats
 from formats.base import FORMATS, Format, ModelData, atomic_open, register
 from pipeline import build_model, parse_puzzle
+from pipeline.cli import commands
+from pipeline.cli.main import build_parser
+from pipeline.cli.main import main as cli_main
 from pipeline.core.errors import FormatError, PuzzleError
 from pipeline.core.manifest import model_metadata
 from pipeline.solvers import SOLVERS, Solver, SolveResult, get_solver, register_solver
@@ -21,7 +25,7 @@ SEED = "050079000000000500092000060080000407020600010070250080000040000008020000
 
 
 # -- recipe 1: a model format -----------------------------------------------------------------
-def _write_json_coo(model, path, **_):
+def _write_json_coo(model, path):
     a = model.Aeq.tocoo()
     doc = {"metadata": model_metadata(model), "shape": list(a.shape), "row": a.row.tolist(),
            "col": a.col.tolist(), "rhs": model.beq.tolist(), "lb": model.lb.tolist()}
@@ -62,7 +66,7 @@ def test_recipe_add_a_model_format(json_coo_format, tmp_path, clues):
 
 
 # -- recipe 2: a solver -----------------------------------------------------------------------
-def _scipy_milp_solve(model, *, time_limit=None, **_):
+def _scipy_milp_solve(model, *, time_limit=None):
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     from pipeline.core.decode import grid_from_vector
@@ -144,3 +148,50 @@ def test_recipe_variant_messages_use_its_words(windoku):
     grid[1, 1] = grid[3, 3] = 5          # same window, different row/column/box? (2,2) and (4,4): box 1 and 5
     with pytest.raises(PuzzleError, match="digit 5 appears twice in window 1"):
         parse_puzzle(grid, variant="windoku")
+
+
+# -- recipe 4: a subcommand ---------------------------------------------------------------------
+TOY_COMMAND = '''"""The ``clues`` subcommand: how many clues a puzzle has (a toy for the recipe)."""
+from __future__ import annotations
+
+import argparse
+
+from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+
+
+def cmd_clues(args: argparse.Namespace) -> int:
+    puzzle = puzzle_from_args(args)
+    print(f"{puzzle.n_clues} clues ({puzzle.n}x{puzzle.n} {puzzle.variant})")
+    return 0 if puzzle.n_clues else 1
+
+
+def add_command(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("clues", help="count a puzzle's clues")
+    add_puzzle_args(p)
+    p.set_defaults(func=cmd_clues)
+'''
+
+
+@pytest.fixture
+def clues_command(tmp_path, monkeypatch):
+    """The module written, importable, and its name in COMMAND_MODULES (undone afterwards)."""
+    (tmp_path / "toy_clues_command.py").write_text(TOY_COMMAND)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(commands, "COMMAND_MODULES", commands.COMMAND_MODULES + ("toy_clues_command",))
+    yield "toy_clues_command"
+    sys.modules.pop("toy_clues_command", None)
+
+
+def test_recipe_add_a_subcommand(clues_command, capsys):
+    assert cli_main(["clues", SEED]) == 0
+    assert capsys.readouterr().out == f"{parse_puzzle(SEED).n_clues} clues (9x9 classic)\n"
+    assert cli_main(["clues", "." * 16, "--box", "2x2"]) == 1
+    # the shared options and their errors come with it: one line, exit 2
+    assert cli_main(["clues", "1.2.", "--box", "3x3"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    assert "count a puzzle's clues" in build_parser().format_help()
+
+
+def test_recipe_subcommand_is_gone_afterwards():
+    assert "toy_clues_command" not in commands.COMMAND_MODULES
+    assert "count a puzzle's clues" not in build_parser().format_help()

@@ -27,8 +27,10 @@ CSV readers last). Mapping names/positions onto the convention is core:
 # isort: skip_file
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from pipeline.core.build import Model
 from pipeline.core.decode import solution_vector
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import Manifest, manifest_from_dict, model_metadata
@@ -58,7 +60,8 @@ def _as_manifest(manifest):
     return load_manifest_file(manifest)
 
 
-def read_solution(path, manifest=None, format: str | None = None) -> SolutionVector:
+def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os.PathLike | None = None,
+                  format: str | None = None) -> SolutionVector:
     """Read a solver's solution file (format detected by content, or forced by ``format``).
 
     Parameters

@@ -68,7 +68,15 @@ SOLUTION_FORMATS: dict[str, SolutionFormat] = {}
 
 
 def register_solution_format(fmt: SolutionFormat, *, before: str | None = None) -> SolutionFormat:
-    """Add a reader; detection tries formats in registration order (``before`` to go earlier)."""
+    """Add a reader; detection tries formats in registration order (``before`` to go earlier).
+
+    Parameters
+    ----------
+    fmt : SolutionFormat
+        The entry.
+    before : str, optional
+        Detect it before this format (default: last).
+    """
     if before is None or before not in SOLUTION_FORMATS:
         SOLUTION_FORMATS[fmt.name] = fmt
         return fmt
@@ -82,7 +90,15 @@ def register_solution_format(fmt: SolutionFormat, *, before: str | None = None) 
 
 
 def detect_solution_format(head: str, where: str = "solution") -> SolutionFormat:
-    """The first registered format whose detector accepts ``head``; FormatError listing all tried."""
+    """The first registered format whose detector accepts ``head``; FormatError listing all tried.
+
+    Parameters
+    ----------
+    head : str
+        The file's first bytes as text.
+    where : str
+        Named in the error message.
+    """
     if not head.strip():
         raise FormatError(f"{where}: empty file")
     for fmt in SOLUTION_FORMATS.values():

@@ -19,20 +19,57 @@ def infeasible(where: str) -> NoSolutionReported:
 
 
 def no_solution(where: str, status: str) -> NoSolutionReported:
+    """The solver says it found no solution (status ``no_solution``).
+
+    Parameters
+    ----------
+    where : str
+        The file, named in the message.
+    status : str
+        The solver's status word.
+    """
     return NoSolutionReported(f"{where}: solver reports no solution (status: {status})", "no_solution")
 
 
 def time_limit_reached(where: str, status: str) -> NoSolutionReported:
-    """No solution because the solver's time limit stopped it."""
+    """No solution because the solver's time limit stopped it.
+
+    Parameters
+    ----------
+    where : str
+        The file, named in the message.
+    status : str
+        The solver's status word.
+    """
     return NoSolutionReported(f"{where}: solver reports no solution: time limit reached (status: {status})",
                               "time_limit")
 
 
 def truncated(where: str, detail: str) -> FormatError:
+    """A file that ends too early: one line naming what is cut off.
+
+    Parameters
+    ----------
+    where : str
+        The file, named in the message.
+    detail : str
+        What is cut off.
+    """
     return FormatError(f"{where}: truncated: {detail}")
 
 
 def parse_float(token: str, where: str, what: str) -> float:
+    """``float(token)``, or a FormatError naming the file and what the number is.
+
+    Parameters
+    ----------
+    token : str
+        The text.
+    where : str
+        The file, named in the message.
+    what : str
+        What the number is, for the message.
+    """
     try:
         return float(token)
     except ValueError:
@@ -40,6 +77,19 @@ def parse_float(token: str, where: str, what: str) -> float:
 
 
 def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | None = None) -> np.ndarray:
+    """The tokens as floats in one call; a FormatError naming the first that is not a number.
+
+    Parameters
+    ----------
+    tokens : list of str
+        The texts.
+    where : str
+        The file, named in the message.
+    what : str
+        What the numbers are, for the message.
+    lines : list of int, optional
+        Their line numbers, for the message.
+    """
     try:
         return np.array(tokens, dtype=float)
     except ValueError:
@@ -55,6 +105,15 @@ def split_lines(text: str) -> list[str]:
 
 
 def first_nonblank(head: str, k: int = 5) -> list[str]:
+    """The first ``k`` lines of ``head`` that are not blank (format detection looks at them).
+
+    Parameters
+    ----------
+    head : str
+        Text.
+    k : int
+        How many lines.
+    """
     out = []
     for line in head.splitlines():
         if line.strip():
@@ -67,7 +126,19 @@ def first_nonblank(head: str, k: int = 5) -> list[str]:
 def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
                       comment: str | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Vectorised fast path (pandas' C parser) for well-formed rows; None sends the rows to the
-    line-by-line reader, which names the bad line."""
+    line-by-line reader, which names the bad line.
+
+    Parameters
+    ----------
+    body : str
+        Whitespace-separated rows.
+    name_col, value_col : int
+        Fields holding the name and the value.
+    min_tokens : int
+        Fields a row must have.
+    comment : str, optional
+        Lines starting with this are skipped.
+    """
     try:
         table = pd.read_csv(io.StringIO(body), sep=r"\s+", header=None, dtype=str, quoting=csv.QUOTE_NONE,
                             keep_default_na=False, na_values=[], comment=comment, engine="c")
@@ -84,7 +155,19 @@ def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
 
 def name_value_rows(rows: list[tuple[int, str]], where: str, *, name_col: int, value_col: int,
                      min_tokens: int) -> tuple[np.ndarray, np.ndarray]:
-    """Names and values from ``(line number, line)`` rows; a short LAST row means truncation."""
+    """Names and values from ``(line number, line)`` rows; a short LAST row means truncation.
+
+    Parameters
+    ----------
+    rows : list of (int, str)
+        Line numbers and lines.
+    where : str
+        The file, named in the message.
+    name_col, value_col : int
+        Fields holding the name and the value.
+    min_tokens : int
+        Fields a row must have.
+    """
     if len(rows) > 256:
         fast = name_value_table("\n".join(line for _, line in rows), name_col, value_col, min_tokens)
         if fast is not None:
@@ -94,6 +177,19 @@ def name_value_rows(rows: list[tuple[int, str]], where: str, *, name_col: int, v
 
 def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: int, value_col: int,
                           min_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    """The line-by-line reader of :func:`name_value_rows`: names the first bad line.
+
+    Parameters
+    ----------
+    rows : list of (int, str)
+        Line numbers and lines.
+    where : str
+        The file, named in the message.
+    name_col, value_col : int
+        Fields holding the name and the value.
+    min_tokens : int
+        Fields a row must have.
+    """
     names, values, numbers = [], [], []
     for k, (no, line) in enumerate(rows):
         tok = line.split()
@@ -109,7 +205,23 @@ def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: i
 
 def name_value_block(lines: list[str], start: int, stop: int, where: str, *, name_col: int, value_col: int,
                       min_tokens: int, comment: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Rows ``lines[start:stop]`` (blank lines, and ``comment`` lines, skipped)."""
+    """Rows ``lines[start:stop]`` (blank lines, and ``comment`` lines, skipped).
+
+    Parameters
+    ----------
+    lines : list of str
+        The file's lines.
+    start, stop : int
+        The block.
+    where : str
+        The file, named in the message.
+    name_col, value_col : int
+        Fields holding the name and the value.
+    min_tokens : int
+        Fields a row must have.
+    comment : str, optional
+        Lines starting with this are skipped.
+    """
     block = lines[start:stop]
     if len(block) > 256:
         fast = name_value_table("\n".join(block), name_col, value_col, min_tokens, comment)

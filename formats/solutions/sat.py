@@ -48,6 +48,15 @@ def _no_answer(where: str, status: str) -> NoSolutionReported:
 def values_from_literals(numbers: np.ndarray, signs: np.ndarray, where: str) -> np.ndarray:
     """Values over variables ``1..max`` from literal numbers and signs (NaN where unassigned).
 
+    Parameters
+    ----------
+    numbers : numpy.ndarray
+        Variable numbers.
+    signs : numpy.ndarray
+        Their signs (true: the variable is 1).
+    where : str
+        The file, named in the message.
+
     Raises
     ------
     FormatError
@@ -187,13 +196,13 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         raise NoSolutionReported(f"{where}: solver reports infeasible (status: {status})", "infeasible")
     if objective is None:
         raise FormatError(f"{where}: truncated: no 'objective value:' line")
-    numbers = np.asarray(numbers, dtype=np.int64)
-    full = np.zeros(int(numbers.max(initial=0)))  # nonzeros only: absent = 0
-    if numbers.size:
-        uniq, counts = np.unique(numbers, return_counts=True)
+    number = np.asarray(numbers, dtype=np.int64)
+    full = np.zeros(int(number.max(initial=0)))  # nonzeros only: absent = 0
+    if number.size:
+        uniq, counts = np.unique(number, return_counts=True)
         if (counts > 1).any():
             raise FormatError(f"{where}: variable x{int(uniq[counts > 1][0])} listed twice")
-        full[numbers - 1] = values
+        full[number - 1] = values
     return RawSolution("positions", full, dense=False, status=status, objective=objective, numbered=True)
 
 

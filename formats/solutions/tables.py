@@ -32,12 +32,12 @@ def _numeric_table(head: str) -> list[list[str]] | None:
 
 def _detect_grid(head: str) -> bool:
     rows = _numeric_table(head)
-    return bool(rows) and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
+    return rows is not None and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
 
 
 def _detect_vector(head: str) -> bool:
     rows = _numeric_table(head)
-    return bool(rows) and (len(rows) == 1 or all(len(r) == 1 for r in rows))
+    return rows is not None and (len(rows) == 1 or all(len(r) == 1 for r in rows))
 
 
 def _read_table(text: str) -> list[list[str]]:

@@ -17,36 +17,38 @@ Modules, each one job:
 
 * :mod:`~pipeline.batch.config`: :class:`BatchConfig`, every option, validated once.
 * :mod:`~pipeline.batch.records`: input records, their fingerprint and per-record hashes.
-* :mod:`~pipeline.batch.kernels`: vectorised parsing, propagation, verification, rendering.
-* :mod:`~pipeline.batch.highs_shape`, :mod:`~pipeline.batch.sat_shape`: the engines per shape
+* :mod:`~pipeline.batch.kernels`: vectorised parsing, verification, rendering (singles are
+  :mod:`pipeline.core.propagate`'s).
+* :mod:`~pipeline.batch.highs_shape`, :mod:`~pipeline.batch.sat_shape`: the per-shape kernels
   (one HiGHS instance with bounds per puzzle; one incremental SAT solver; CP-SAT per puzzle).
 * :mod:`~pipeline.batch.worker`: a chunk -> result columns; every record isolated.
-* :mod:`~pipeline.batch.output`: parts, manifest, lock, resume checks.
-* :mod:`~pipeline.batch.engines`: in-process, process pool, Dask.
+* :mod:`~pipeline.batch.output`: parts, the run record (``_batch.json``), lock, resume checks.
+* :mod:`~pipeline.batch.engines`: the executors (where chunks run): in-process, process pool, Dask.
 * :mod:`~pipeline.batch.progress`: the progress meter and the workers' shared flags.
 * :mod:`~pipeline.batch.run`: :func:`run_batch`, scheduling and the summary.
 
 The ``batch`` subcommand's parser lives in :mod:`pipeline.cli` like every other subcommand.
 """
-from pipeline.batch.config import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
+from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, MAX_CHUNK_SIZE, MAX_COUNT,
                      MAX_WORKERS, PROGRESS_MODES, RETRY_STATUSES, BatchConfig, BatchConfigError, SolveOptions,
                      check_config)
 from pipeline.batch.highs_shape import BoundChanges, ShapeSolver, solver_for
-from pipeline.batch.kernels import MAX_BITS_N, clue_conflicts, grid_strings, propagate, verify_solutions
+from pipeline.core.propagate import MAX_BITS_N, propagate  # re-exported: batch's singles are core's kernel
+from pipeline.batch.kernels import clue_conflicts, grid_strings, verify_solutions
 from pipeline.batch.output import (INDEX_WIDTH, LOCK, MANIFEST, PART_PREFIX, SUCCESS, BatchOutputError, existing_indices,
                      part_path, result_schema, write_part)
 from pipeline.batch.progress import Progress
 from pipeline.batch.records import detect_input_format, read_records, record_hashes, records_fingerprint
-from pipeline.batch.run import SOLVER_CALL, BatchSummary, ChunkPlanner, run_batch, run_config
+from pipeline.batch.run import BatchSummary, ChunkPlanner, run_batch, run_config
 from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, Shape, parse_record, solve_records
 
 __all__ = [
-    "BATCH_SOLVERS", "DEFAULT_HIGHS_OPTIONS", "ENGINES", "INPUT_FORMATS", "MAX_CHUNK_SIZE", "MAX_COUNT",
+    "DEFAULT_HIGHS_OPTIONS", "ENGINES", "INPUT_FORMATS", "MAX_CHUNK_SIZE", "MAX_COUNT",
     "MAX_WORKERS", "PROGRESS_MODES", "RETRY_STATUSES", "BatchConfig", "BatchConfigError", "SolveOptions",
     "check_config", "BoundChanges", "ShapeSolver", "solver_for", "MAX_BITS_N", "clue_conflicts", "grid_strings",
     "propagate", "verify_solutions", "INDEX_WIDTH", "LOCK", "MANIFEST", "PART_PREFIX", "SUCCESS",
     "BatchOutputError", "existing_indices", "part_path", "result_schema", "write_part", "Progress",
-    "detect_input_format", "read_records", "record_hashes", "records_fingerprint", "SOLVER_CALL", "BatchSummary",
+    "detect_input_format", "read_records", "record_hashes", "records_fingerprint", "BatchSummary",
     "ChunkPlanner", "run_batch", "run_config", "CPU_KEY", "RESULT_COLUMNS", "Shape", "parse_record",
     "solve_records",
 ]

@@ -13,17 +13,16 @@ from dataclasses import asdict, dataclass, field, fields
 
 import highspy
 
-from formats.cnf import AMO_ENCODINGS
+from pipeline.core.clauses import AMO_ENCODINGS
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import parse_box
-from pipeline.solvers import get_solver
+from pipeline.solvers import batch_solver_names, get_solver
 from pipeline.solvers.highs import new_highs
 from pipeline.solvers.sat import sat_backends
 from pipeline.core.variants import VARIANTS
 
 ENGINES = ("processes", "dask")
-BATCH_SOLVERS = ("highs", "sat", "cpsat")
 INPUT_FORMATS = ("auto", "text", "csv", "parquet")
 PROGRESS_MODES = ("auto", "bar", "log", "none")
 #: Statuses ``--retry`` may name (what a row can hold besides ``optimal``/``infeasible``).
@@ -60,7 +59,7 @@ class SolveOptions:
     box: str | None = None             # box shape for records (e.g. "2x3"); default sqrt(N)
     variant: str | None = None         # variant of records without one (default classic)
     highs_options: dict = field(default_factory=lambda: dict(DEFAULT_HIGHS_OPTIONS))
-    solver: str = "highs"              # highs (bounds on one instance), sat (assumptions), or cpsat
+    solver: str = "highs"              # a solver with a batch kernel (pipeline.solvers.batch_solver_names)
     sat_backend: str | None = None     # python-sat solver for --solver sat
     amo: str | None = None             # at-most-one encoding for --solver sat
 
@@ -183,7 +182,7 @@ def check_config(c: BatchConfig) -> None:
     _one_of("progress", c.progress, PROGRESS_MODES)
     if not (_is_number(c.log_interval) and math.isfinite(c.log_interval) and c.log_interval >= 0):
         raise BatchConfigError(f"log_interval must be a non-negative finite number of seconds, got {c.log_interval!r}")
-    _one_of("solver", c.solver, BATCH_SOLVERS)
+    _one_of("solver", c.solver, batch_solver_names())
     if c.sat_backend is not None and sat_backends():   # without python-sat the engine says so
         _one_of("sat_backend", c.sat_backend, sat_backends())
     if c.amo is not None:

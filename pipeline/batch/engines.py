@@ -1,6 +1,7 @@
-"""Where chunks run: in this process (one worker), a process pool, or Dask.
+"""Where chunks run, the batch's executors: in this process (one worker), a process pool, or Dask.
 
-Every engine offers ``submit(fn, *args) -> future``, ``wait_any(pending, timeout) -> done``,
+``batch --engine processes|dask`` (``BatchConfig.engine``) picks one; in prose they are executors,
+so that "engine" keeps meaning a solver (docs/architecture.md, Words). Every executor offers ``submit(fn, *args) -> future``, ``wait_any(pending, timeout) -> done``,
 ``request_stop()`` (finish the current puzzle, hand back what is done) and ``close(cancel)``.
 Workers return rows to the client, which writes the parts: OUT needs to be visible to the
 client only.
@@ -192,8 +193,18 @@ class Dask:
                 self.cluster.close()
 
 
-def make_engine(engine: str, workers: int, scheduler: str | None):
-    """The engine for a run: in-process for one local worker, else a pool or Dask."""
+def make_engine(engine: str, workers: int, scheduler: str | None) -> InProcess | Processes | Dask:
+    """The executor for a run: in-process for one local worker, else a pool or Dask.
+
+    Parameters
+    ----------
+    engine : {'processes', 'dask'}
+        Where chunks run.
+    workers : int
+        Worker processes.
+    scheduler : str or None
+        A Dask scheduler address.
+    """
     if engine == "dask":
         return Dask(workers, scheduler)
     if workers == 1:

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
@@ -19,12 +20,17 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import SolveError
+from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers import register_batch_kernel
 from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.kernels import MAX_BITS_N, propagate, shape_key
+from pipeline.batch.kernels import Record, shape_key
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
+
+if TYPE_CHECKING:  # annotations only: the worker imports this module
+    from pipeline.batch.worker import Shape
 
 __all__ = ["ShapeSolver", "BoundChanges", "solver_for", "solve_shape_highs"]
 
@@ -149,7 +155,7 @@ class ShapeSolver:
         ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
         self.set_bounds(lb, ub, change)
         status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
-        row = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
+        row: dict[str, Any] = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
             x = None
         if count:
@@ -173,7 +179,15 @@ _MAX_SOLVERS = 16           # jigsaw inputs have one shape per region layout: bo
 
 
 def solver_for(template: Puzzle, options: SolveOptions) -> ShapeSolver:
-    """This worker thread's solver for ``template``'s shape (built on first use, LRU-cached)."""
+    """This worker thread's solver for ``template``'s shape (built on first use, LRU-cached).
+
+    Parameters
+    ----------
+    template : Puzzle
+        Any puzzle of the shape.
+    options : SolveOptions
+        Time limit and HiGHS options (part of the key).
+    """
     cache = getattr(_LOCAL, "solvers", None)
     if cache is None:
         cache = _LOCAL.solvers = OrderedDict()
@@ -187,9 +201,21 @@ def solver_for(template: Puzzle, options: SolveOptions) -> ShapeSolver:
     return solver
 
 
-def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) -> None:
+def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
     """Solve the chunk's puzzles of one shape: bulk bounds, one HiGHS run each, bulk decode;
-    ``record(shape, members, clues, grids, has)`` verifies and writes the solutions."""
+    ``record(shape, members, clues, grids, has)`` verifies and writes the solutions.
+
+    Parameters
+    ----------
+    shape : Shape
+        The chunk's puzzles of one shape (template, members, clue grids).
+    options : SolveOptions
+        The run's solve options.
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    record : callable
+        Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
+    """
     template, n = shape.template, shape.template.n
     start = time.perf_counter()
     try:
@@ -238,12 +264,16 @@ def solve_shape_highs(shape, options: SolveOptions, rows: list[dict], record) ->
         members, clues, xs, has_x = members[:done], clues[:done], xs[:done], has_x[:done]
         t2 = time.perf_counter()
         grids, why = solver.decode(xs)
-        for j in np.flatnonzero(has_x):
-            if why[j] is not None:
-                rows[members[j]].update(status="non_integral" if why[j].startswith("x is") else "invalid",
-                                        error=why[j])
+        for j in np.flatnonzero(has_x).tolist():
+            reason = why[j]
+            if reason is not None:
+                rows[members[j]].update(status="non_integral" if reason.startswith("x is") else "invalid",
+                                        error=reason)
                 has_x[j] = False
         record(template, members, rows, clues, grids, has_x)
         shared += time.perf_counter() - t2
         for k in members:
             rows[k]["wall_seconds"] += shared / max(len(members), 1)
+
+
+register_batch_kernel("highs", solve_shape_highs)

@@ -14,6 +14,7 @@ import contextlib
 import errno
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +32,7 @@ __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADAT
            "read_part_rows"]
 
 PART_PREFIX = "part-"
-MANIFEST = "_batch.json"
+MANIFEST = "_batch.json"   # the run record (not an export manifest; the name is kept for callers)
 SUCCESS = "_SUCCESS"
 LOCK = "_batch.lock"
 INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
@@ -43,7 +44,15 @@ class BatchOutputError(PipelineError):
 
 
 def output_error(path: Path, e: OSError) -> BatchOutputError:
-    """One line for a failed write: the path and the system's reason."""
+    """One line for a failed write: the path and the system's reason.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    e : OSError
+        What the system said.
+    """
     reason = e.strerror or one_line(e)
     if e.errno == errno.ENOSPC:
         reason = "no space left on the device"
@@ -51,7 +60,7 @@ def output_error(path: Path, e: OSError) -> BatchOutputError:
 
 
 @contextlib.contextmanager
-def writing(path: Path):
+def writing(path: Path) -> Iterator[None]:
     """Turn an OSError while writing ``path`` into a :class:`BatchOutputError`."""
     try:
         yield
@@ -59,7 +68,7 @@ def writing(path: Path):
         raise output_error(Path(getattr(e, "filename", None) or path), e) from None
 
 
-def result_schema():
+def result_schema() -> pa.Schema:
     """Arrow schema of every part (the same for all, so the parts read as one table)."""
     return pa.schema([
         ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("solution", pa.string()),
@@ -69,7 +78,15 @@ def result_schema():
 
 
 def part_path(out: Path, first_index: int) -> Path:
-    """``part-<first index>.parquet``: zero-padded, so name order is input order."""
+    """``part-<first index>.parquet``: zero-padded, so name order is input order.
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    first_index : int
+        The part's first record index.
+    """
     return out / f"{PART_PREFIX}{first_index:0{INDEX_WIDTH}d}.parquet"
 
 
@@ -79,6 +96,17 @@ def write_part(out: Path, columns: dict[str, list], fingerprint: str | None = No
 
     ``fingerprint`` and ``hashes`` (the rows' record hashes, ``uint64``) go into the part's
     metadata for :func:`existing_indices`.
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    columns : dict of str to list
+        The result columns.
+    fingerprint : str, optional
+        The input's fingerprint.
+    hashes : numpy.ndarray, optional
+        The rows' record hashes.
     """
     table = pa.Table.from_pydict({name: columns[name] for name in RESULT_COLUMNS}, schema=result_schema())
     if fingerprint is not None:
@@ -94,7 +122,19 @@ def write_part(out: Path, columns: dict[str, list], fingerprint: str | None = No
 
 def write_rows(out: Path, columns: dict[str, list], fingerprint: str, record_hashes: np.ndarray) -> list[Path]:
     """Write finished rows as parts, one per run of consecutive indices (a chunk cut short by
-    Ctrl-C may have finished rows with gaps between them; each part stays a contiguous range)."""
+    Ctrl-C may have finished rows with gaps between them; each part stays a contiguous range).
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    columns : dict of str to list
+        The finished rows' columns.
+    fingerprint : str
+        The input's fingerprint.
+    record_hashes : numpy.ndarray
+        Every record's hash, by index.
+    """
     index = np.asarray(columns["index"], dtype=np.int64)
     if index.size == 0:
         return []
@@ -179,9 +219,9 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
                 hashes = np.array([int(h, 16) for h in meta.get("row_hashes", [])], dtype=np.uint64)
                 if hashes.size != index.size:
                     raise _foreign(path, out, "its row hashes do not match its rows")
-                bad = np.flatnonzero(hashes != record_hashes[index])
-                if bad.size:
-                    raise _foreign(path, out, f"its row for record {int(index[bad[0]])} holds another puzzle")
+                differ = np.flatnonzero(hashes != record_hashes[index])
+                if differ.size:
+                    raise _foreign(path, out, f"its row for record {int(index[differ[0]])} holds another puzzle")
         found.append(index)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
@@ -214,6 +254,15 @@ def read_manifest(out: Path) -> dict | None:
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
+    """Write the run record ``_batch.json`` atomically (the input's fingerprint and the run's options).
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    manifest : dict
+        Its content.
+    """
     path = out / MANIFEST
     with writing(path), atomic_open(path) as f:
         json.dump(manifest, f, indent=2)
@@ -231,6 +280,17 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
 
     With ``overwrite``, the batch's own files are removed first (nothing else is touched). With
     ``retry``, other solve options are allowed (rows are redone with the new ones).
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    manifest : dict
+        This run's ``_batch.json``.
+    overwrite : bool
+        Remove an earlier batch's files first.
+    retry : bool
+        Allow other solve options (``--retry``).
     """
     with writing(out):   # run_config has refused an OUT that is not a directory
         out.mkdir(parents=True, exist_ok=True)
@@ -261,7 +321,7 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
 
 
 @contextlib.contextmanager
-def locked(out: Path):
+def locked(out: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``out`` for the run: two runs on one OUT could write
     overlapping parts (different chunk sizes). POSIX only; elsewhere no lock is taken."""
     try:
@@ -299,7 +359,7 @@ def release_inherited_locks() -> None:
 
 
 def refuse_foreign(out: Path) -> None:
-    """A directory without a batch manifest must hold nothing visible (the parts would mix)."""
+    """A directory without a run record (``_batch.json``) must hold nothing visible (the parts would mix)."""
     if not out.is_dir() or (out / MANIFEST).exists():
         return
     foreign = [p.name for p in out.iterdir() if not p.name.startswith((".", "_"))]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 __all__ = ["Progress", "init_worker", "stopped", "tick", "flush_ticks"]
 
@@ -26,8 +27,16 @@ class _WorkerFlags:
 _FLAGS = _WorkerFlags()
 
 
-def init_worker(stop, counter) -> None:
-    """Process-pool initializer (and the in-process runner's set-up): the shared flags."""
+def init_worker(stop: Any, counter: Any) -> None:
+    """Process-pool initializer (and the in-process runner's set-up): the shared flags.
+
+    Parameters
+    ----------
+    stop : shared value or None
+        ``.value`` true: stop after the current puzzle.
+    counter : shared value or None
+        Puzzles finished by every worker so far.
+    """
     _FLAGS.stop, _FLAGS.counter, _FLAGS.unsent, _FLAGS.last = stop, counter, 0, time.monotonic()
 
 

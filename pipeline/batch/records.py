@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ _UNIT_SEP, _RECORD_SEP = "\x1f", b"\x1e"
 RECORD_HASH_BYTES = 8
 
 
-def detect_input_format(path) -> str:
+def detect_input_format(path: str | os.PathLike) -> str:
     """``text``, ``csv`` or ``parquet`` from the file name (``.gz`` ignored).
 
     Examples
@@ -50,7 +51,7 @@ def _text_or_none(value) -> str | None:
     return text or None
 
 
-def read_records(path, fmt: str = "auto") -> dict[str, list]:
+def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...]}``.
 
     Parameters

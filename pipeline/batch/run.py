@@ -16,10 +16,12 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, TextIO
 
 import numpy as np
 
 from pipeline.core.errors import PipelineError
+from pipeline.solvers import SOLVERS
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import Dask, InProcess, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
@@ -29,7 +31,7 @@ from pipeline.batch.progress import Progress
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
 from pipeline.batch.worker import CPU_KEY, RESULT_COLUMNS, STOPPED_KEY, solve_records
 
-__all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config", "SOLVER_CALL"]
+__all__ = ["BatchSummary", "ChunkPlanner", "run_batch", "run_config"]
 
 #: Seconds of worker time an adaptive chunk aims at: long enough to amortise a task and a part
 #: file, short enough for even scheduling and a fine-grained resume.
@@ -40,8 +42,6 @@ MAX_ADAPTIVE_CHUNK = 256
 FIRST_CHUNK_SMALL, FIRST_CHUNK_BIG, BIG_RECORD_CHARS = 16, 1, 256
 #: Seconds the client waits for workers to hand back their cut chunks after a stop request.
 STOP_GRACE_SECONDS = 30.0
-#: How the summary names the time a row's ``seconds`` counts, per engine.
-SOLVER_CALL = {"highs": "Highs.run()", "sat": "the SAT solver's calls", "cpsat": "CP-SAT's solve()"}
 
 
 @dataclass
@@ -83,8 +83,10 @@ class BatchSummary:
 
     @property
     def solver_call(self) -> str:
-        """What ``run_seconds`` measures, in words (``Highs.run()`` for HiGHS)."""
-        return SOLVER_CALL.get(self.solver, f"{self.solver}'s calls")
+        """What ``run_seconds`` measures, in words (the solver entry's ``timed_call``:
+        ``Highs.run()`` for HiGHS)."""
+        entry = SOLVERS.get(self.solver)
+        return (entry.timed_call if entry is not None else "") or f"{self.solver}'s calls"
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -143,7 +145,8 @@ class ChunkPlanner:
         return chunk
 
 
-def run_batch(input_path, output, *, stream=None, **options) -> BatchSummary:
+def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, stream: TextIO | None = None,
+              **options: Any) -> BatchSummary:
     """Solve every record of ``input_path`` not yet in ``output`` into Parquet parts.
 
     Parameters
@@ -215,8 +218,16 @@ class _StopSignals:
         return False
 
 
-def run_config(config: BatchConfig, stream=None) -> BatchSummary:
-    """:func:`run_batch` from a ready :class:`BatchConfig`."""
+def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummary:
+    """:func:`run_batch` from a ready :class:`BatchConfig`.
+
+    Parameters
+    ----------
+    config : BatchConfig
+        Every option, checked.
+    stream : file, optional
+        Where progress goes (default ``sys.stderr``).
+    """
     stream = stream or sys.stderr
     started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
     records = read_records(config.input_path, config.input_format)
@@ -320,7 +331,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
             if runner is not None:
                 planner.workers = runner.workers
                 window = 2 * runner.workers
-                pending = set()
+                pending: set[Any] = set()   # futures of the engine (concurrent.futures or Dask)
                 while True:
                     while not stop.requested and len(pending) < window:
                         chunk = planner.next()
@@ -365,7 +376,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     in_process = isinstance(runner, InProcess)
     summary = BatchSummary(str(out), n_records, int(present.size) - n_retry, meter.new,
                            dict(sorted(meter.counts.items())), elapsed, totals["run"], totals["worker"], complete,
-                           interrupted, totals["parts"],
+                           interrupted, int(totals["parts"]),
                            cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
                            workers=runner.workers if runner is not None else 1, loadavg=(load_start, _loadavg()),
                            solver=config.solver, retried=n_retry)

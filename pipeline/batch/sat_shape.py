@@ -3,20 +3,24 @@ in-process registry engine (cpsat: one model and one call per puzzle)."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.cnf import DEFAULT_AMO
-
 from pipeline.core.build import build_model
+from pipeline.core.clauses import DEFAULT_AMO
+from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers import get_solver
+from pipeline.solvers import get_solver, register_batch_kernel
 from pipeline.solvers.sat import SatEngine
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.kernels import MAX_BITS_N, propagate, with_clues
+from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
+
+if TYPE_CHECKING:  # annotations only: the worker imports this module
+    from pipeline.batch.worker import Shape
 
 __all__ = ["solve_shape_sat", "solve_shape_each"]
 
@@ -42,9 +46,21 @@ def _count_status(result, grid) -> str:
     return "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
 
 
-def solve_shape_sat(shape, options: SolveOptions, rows: list[dict], record) -> None:
+def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
     """The chunk's puzzles of one shape through one incremental SAT solver: each puzzle's decided
-    cells as assumptions, ``count`` by blocking clauses; bulk verification through ``record``."""
+    cells as assumptions, ``count`` by blocking clauses; bulk verification through ``record``.
+
+    Parameters
+    ----------
+    shape : Shape
+        The chunk's puzzles of one shape (template, members, clue grids).
+    options : SolveOptions
+        The run's solve options.
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    record : callable
+        Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
+    """
     template, n = shape.template, shape.template.n
     try:
         engine = _sat_engine(template, options)
@@ -97,8 +113,20 @@ def solve_shape_sat(shape, options: SolveOptions, rows: list[dict], record) -> N
     record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
 
 
-def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> None:
-    """Any other in-process registry engine (cpsat): one model and one call per puzzle."""
+def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
+    """Any other in-process registry engine (cpsat): one model and one call per puzzle.
+
+    Parameters
+    ----------
+    shape : Shape
+        The chunk's puzzles of one shape (template, members, clue grids).
+    options : SolveOptions
+        The run's solve options.
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    record : callable
+        Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
+    """
     template = shape.template
     solver = get_solver(options.solver)
     clues = np.stack(shape.grids)
@@ -131,3 +159,7 @@ def solve_shape_each(shape, options: SolveOptions, rows: list[dict], record) -> 
             done = j + 1
             tick()
     record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
+
+
+register_batch_kernel("sat", solve_shape_sat)
+register_batch_kernel("cpsat", solve_shape_each)   # one model and one call per puzzle

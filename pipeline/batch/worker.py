@@ -10,20 +10,21 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, parse_box
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
+from pipeline.solvers import get_solver
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.highs_shape import solve_shape_highs
+from pipeline.batch import highs_shape, sat_shape  # noqa: F401  (they attach their batch kernels)
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
-from pipeline.batch.sat_shape import solve_shape_each, solve_shape_sat
 from pipeline.batch.text import one_line
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
@@ -43,8 +44,20 @@ class Shape:
     grids: list = field(default_factory=list)     # (N*N,) clue grids
 
 
-def parse_record(puzzle, regions=None, variant=None, box=None) -> Puzzle:
+def parse_record(puzzle: object, regions: object = None, variant: str | None = None,
+                 box: str | None = None) -> Puzzle:
     """One record -> Puzzle (the slow, general path).
+
+    Parameters
+    ----------
+    puzzle : str
+        The record's puzzle text.
+    regions : str, optional
+        Its jigsaw regions.
+    variant : str, optional
+        Its variant.
+    box : str, optional
+        Box shape ``HxW``.
 
     Raises
     ------
@@ -83,10 +96,19 @@ def _bulk_candidates(records, options: SolveOptions, rows: list[dict], box) -> t
     return fast, slow
 
 
-def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tuple, Shape]:
+def group_records(records: list[tuple], options: SolveOptions, rows: list[dict]) -> dict[tuple, Shape]:
     """Parse a chunk: compact records in bulk, anything else (or anything odd) one by one.
 
     Parse errors land in ``rows``; returns the well-formed puzzles grouped by shape.
+
+    Parameters
+    ----------
+    records : list of tuple
+        ``(index, puzzle, regions, variant)`` per record.
+    options : SolveOptions
+        Default variant and box.
+    rows : list of dict
+        The chunk's result rows (parse errors land here).
     """
     shapes: dict[tuple, Shape] = {}
     box = parse_box(options.box) if options.box else None
@@ -125,7 +147,21 @@ def group_records(records, options: SolveOptions, rows: list[dict]) -> dict[tupl
 
 def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: np.ndarray,
                      solutions: np.ndarray, has: np.ndarray) -> None:
-    """Verify the found grids in bulk; write the solution text, or verify_grid's message."""
+    """Verify the found grids in bulk; write the solution text, or verify_grid's message.
+
+    Parameters
+    ----------
+    template : Puzzle
+        The shape.
+    members : list of int
+        The rows' positions in the chunk.
+    rows : list of dict
+        The chunk's result rows.
+    clues, solutions : numpy.ndarray
+        ``(P, N*N)`` clue grids and found grids.
+    has : numpy.ndarray
+        ``(P,)`` True where a grid was found.
+    """
     if not len(members):
         return
     n = template.n
@@ -137,13 +173,13 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
         rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
 
 
-_ENGINES = {"highs": solve_shape_highs, "sat": solve_shape_sat}
-
-
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    engine = _ENGINES.get(options.solver, solve_shape_each)
     try:
-        engine(shape, options, rows, record_solutions)
+        # the solver entry's batch kernel (highs_shape and sat_shape attach theirs)
+        kernel = get_solver(options.solver, check_available=False).batch_kernel
+        if kernel is None:
+            raise SolveError(f"batch: solver {options.solver} has no batch kernel")
+        kernel(shape, options, rows, record_solutions)
     except Exception as e:
         if len(shape.members) == 1:
             k = shape.members[0]
@@ -164,11 +200,18 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     the time inside the solver call, ``wall_seconds`` the record's whole cost in this worker
     (bulk steps shared equally among their records). After a stop request the rows not reached
     are left out (and the columns carry ``STOPPED_KEY``): a resume solves them.
+
+    Parameters
+    ----------
+    records : list of tuple
+        ``(index, puzzle, regions, variant)`` per record.
+    options : SolveOptions or dict
+        The run's solve options.
     """
     if isinstance(options, dict):
         options = SolveOptions(**options)
     start, cpu = time.perf_counter(), time.thread_time()
-    rows = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
+    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
              "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
              "nodes": 0, "error": None} for index, text, _, _ in records]
     shapes = group_records(records, options, rows)
@@ -187,7 +230,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
         row["wall_seconds"] += bulk / max(len(rows), 1)
         finished.append(row)
     flush_ticks()
-    columns = {name: [row[name] for row in finished] for name in RESULT_COLUMNS}
+    columns: dict[str, Any] = {name: [row[name] for row in finished] for name in RESULT_COLUMNS}
     columns[CPU_KEY] = time.thread_time() - cpu  # HiGHS runs with threads=1 in this thread
     columns[STOPPED_KEY] = cut
     return columns

@@ -9,16 +9,17 @@ import argparse
 import json
 import math
 
-from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
-from pipeline.solvers import SOLVERS
+from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.solvers import SOLVERS, Solver
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
 import numpy as np
 
-from pipeline.core.build import CLUE_ENCODINGS, build_model
+from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError
-from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_string, parse_puzzle
+from pipeline.core.parse import Source
+from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 
 
 #: Most threads a solver may be asked for: far above any core count this runs on, far below the
@@ -26,7 +27,7 @@ from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_
 MAX_THREADS = 256
 
 
-def check_ranges(args) -> None:
+def check_ranges(args: argparse.Namespace) -> None:
     """Refuse out-of-range numeric options with one line (a solver would ignore or choke on them).
 
     ``--time-limit`` must be a finite number of seconds above 0 (``nan`` and ``inf`` included
@@ -69,6 +70,17 @@ def check_ranges(args) -> None:
 # shared options
 # ---------------------------------------------------------------------------------------------
 def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name: str = "puzzle") -> None:
+    """The puzzle options: the positional ``PUZZLE``, ``--box``, ``--variant``, ``--regions``, ``--size``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    positional : bool
+        Add the positional puzzle argument.
+    name : str
+        Its destination name.
+    """
     if positional:
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
                        help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
@@ -82,13 +94,32 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
 
 
 def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
-    """``--time-limit S`` and ``--threads K`` (checked by :func:`check_ranges`)."""
+    """``--time-limit S`` and ``--threads K`` (checked by :func:`check_ranges`).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    time_help : str
+        What ``--time-limit`` limits, for its help.
+    """
     p.add_argument("--time-limit", type=float, metavar="S", help=f"{time_help}, finite and > 0 (default: none)")
     p.add_argument("--threads", type=int, metavar="K",
                    help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
 
 
 def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:
+    """The model options: ``--scheme``, ``--order``, ``--clues``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    order_default : str
+        ``--order``'s default.
+    clues_default : str
+        ``--clues``'s default.
+    """
     p.add_argument("--scheme", choices=SCHEMES, default="ijk", help="variable indexing (default ijk)")
     p.add_argument("--order", choices=ORDERS, default=order_default,
                    help=f"memory order: F (MATLAB, first index fastest) or C (NumPy) (default {order_default})")
@@ -96,16 +127,55 @@ def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clue
                    help=f"clue encoding: rows ([A;B]), bounds (lb=1) or reduce (presolved) (default {clues_default})")
 
 
-def puzzle_from_args(args, source=None):
+def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> Puzzle:
+    """The puzzle the command line names.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed puzzle options (:func:`add_puzzle_args`).
+    source : str, path or array, optional
+        Read this instead of ``args.puzzle``.
+
+    Returns
+    -------
+    Puzzle
+    """
     return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
                         regions=args.regions, size=args.size)
 
 
-def model_from_args(args, puzzle=None):
+def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None) -> Model:
+    """The model the command line names.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed puzzle and model options.
+    puzzle : Puzzle, optional
+        Already read (else :func:`puzzle_from_args`).
+
+    Returns
+    -------
+    Model
+    """
     return build_model(puzzle or puzzle_from_args(args), args.scheme, args.order, args.clues)
 
 
-def print_grid(grid, puzzle, fmt: str, extra: dict | None = None) -> None:
+def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = None) -> None:
+    """Print ``grid`` as ``--format`` says: ``line``, ``json`` (with ``extra`` keys) or a grid.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        ``(N, N)`` digits.
+    puzzle : Puzzle
+        Its box shape draws the separators.
+    fmt : {"grid", "line", "json"}
+        Output form.
+    extra : dict, optional
+        More JSON keys.
+    """
     if fmt == "line":
         print(grid_to_string(grid))
     elif fmt == "json":
@@ -114,22 +184,47 @@ def print_grid(grid, puzzle, fmt: str, extra: dict | None = None) -> None:
         print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
 
 
-def engine_options(args) -> dict:
-    """Options every registry engine accepts (each ignores what it does not use)."""
-    return {"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
-            "workdir": getattr(args, "workdir", None), "sat_backend": getattr(args, "sat_backend", None),
-            "amo": getattr(args, "amo", None) or DEFAULT_AMO}
+def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve") -> dict:
+    """The command line's engine options that ``solver``'s ``solve`` (or ``count``) declares.
+
+    The command line holds every engine's options (``--threads``, ``--workdir``,
+    ``--sat-backend``, ``--amo``); each engine gets only those it takes
+    (:meth:`Solver.pick_options`), so an option it lacks is not passed rather than dropped
+    silently inside it (an API caller passing one gets a SolveError).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    solver : Solver
+        The registry entry that will be called.
+    what : {"solve", "count"}
+        Which of its functions.
+
+    Returns
+    -------
+    dict
+    """
+    return solver.pick_options({"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
+                                "workdir": getattr(args, "workdir", None),
+                                "sat_backend": getattr(args, "sat_backend", None),
+                                "amo": getattr(args, "amo", None) or DEFAULT_AMO}, what)
 
 
 def default_count_solver() -> str:
-    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS."""
-    return "sat" if SOLVERS["sat"].available() is None else "highs"
+    """The first available engine that counts and proves uniqueness while solving (it counts
+    with blocking clauses on one incremental solver: the fast way; the SAT engine when
+    python-sat is installed), else HiGHS."""
+    for solver in SOLVERS.values():
+        if solver.counts and solver.proves_unique and solver.available() is None:
+            return solver.name
+    return "highs"
 
 
 NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
 
 
-def time_limit_words(args) -> str:
+def time_limit_words(args: argparse.Namespace) -> str:
     """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
     return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
 

@@ -16,7 +16,7 @@ import threading
 import time
 
 from pipeline.cli.args import check_ranges
-from pipeline.cli.commands import COMMAND_MODULES
+from pipeline.cli import commands
 from pipeline.cli.commands.batch import run_batch_command
 from pipeline.core.errors import PipelineError
 from pipeline.core.version import __version__
@@ -30,12 +30,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: one subparser per module of :data:`COMMAND_MODULES`, in that order."""
+    """The argument parser: one subparser per module of
+    :data:`pipeline.cli.commands.COMMAND_MODULES`, in that order (read at each call, so a module
+    listed at run time is a subcommand too)."""
     parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
                                             "solve, import solver answers, verify.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    for module_name in COMMAND_MODULES:
+    for module_name in commands.COMMAND_MODULES:
         importlib.import_module(module_name).add_command(sub)
     return parser
 

@@ -1,6 +1,6 @@
 """Build the sparse 0-1 program of a puzzle: rules ``A``, clues ``B`` and the solver view.
 
-``A`` has the families of CONVENTIONS.md in order (cell, row, col, box|region, diag, anti), each
+``A`` has the families of docs/conventions.md in order (cell, row, col, box|region, diag, anti), each
 family's rows with the last label index fastest; every row is ``= 1`` with ``N`` ones. ``B`` has
 one row per clue (ordered by row, then column). The solver view (``Aeq``, ``beq``, bounds,
 integrality, objective) depends on the clue encoding: ``rows``, ``bounds`` or ``reduce``.
@@ -42,7 +42,15 @@ def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
 
 
 def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions."""
+    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its shape and variant (its unit families); the clues are not used.
+    conv : Convention
+        Column positions of the variables.
+    """
     n = puzzle.n
     digits = np.arange(n)
     blocks = []
@@ -66,7 +74,15 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
 
 
 def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``B``: one row per clue (by row, then column) with a single 1 at ``x[r,c,d]``."""
+    """``B``: one row per clue (by row, then column) with a single 1 at ``x[r,c,d]``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its clues, row by row.
+    conv : Convention
+        Column positions of the variables.
+    """
     r, c, d = puzzle.clues()
     dtype = _index_dtype(conv.n_vars)
     cols = conv.position(r, c, d).astype(dtype)
@@ -101,7 +117,19 @@ def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
 def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
                    clue_positions: np.ndarray | None = None) -> np.ndarray:
     """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
-    ``reduce`` export fixed and dropped) are set to 1, every other position is 0."""
+    ``reduce`` export fixed and dropped) are set to 1, every other position is 0.
+
+    Parameters
+    ----------
+    n_vars : int
+        ``N^3``.
+    positions : numpy.ndarray
+        Full positions of ``values`` (a reduced model's kept columns).
+    values : numpy.ndarray
+        The solver view's values.
+    clue_positions : numpy.ndarray, optional
+        Positions fixed to 1 and dropped by ``reduce``.
+    """
     full = np.zeros(n_vars)
     full[positions] = values
     if clue_positions is not None:
@@ -227,7 +255,7 @@ class Model:
             bounds = np.cumsum([0] + [size for _, size in sizes])
             kept = np.diff(np.searchsorted(self._reduction[1], bounds))
         else:
-            kept = [size for _, size in sizes]
+            kept = np.array([size for _, size in sizes])
         counts = {name: int(k) for (name, _), k in zip(sizes, kept) if k}
         if self.clue_encoding == "rows" and self.B.shape[0]:
             counts["clue"] = self.B.shape[0]

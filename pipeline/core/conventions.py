@@ -1,4 +1,4 @@
-"""The index conventions of CONVENTIONS.md: the single source of truth for variable positions.
+"""The index conventions of docs/conventions.md: the single source of truth for variable positions.
 
 Every writer, reader and decoder maps between a flat variable position and the cell/digit
 ``(r, c, d)`` through this module. Positions here are 0-based; names and MATLAB are 1-based.
@@ -13,6 +13,7 @@ Every writer, reader and decoder maps between a flat variable position and the c
 from __future__ import annotations
 
 import functools
+from typing import Literal
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,17 @@ ORDERS = ("F", "C")
 
 def decimal_table(stop: int, digits: int, start: int = 0) -> np.ndarray:
     """ASCII digits of ``start..stop-1``, zero-padded to ``digits``: a ``(stop - start, digits)``
-    uint8 table, built one digit column at a time (no ``(n, digits)`` integer temporary)."""
+    uint8 table, built one digit column at a time (no ``(n, digits)`` integer temporary).
+
+    Parameters
+    ----------
+    stop : int
+        One past the last number.
+    digits : int
+        Width of each row (zero padded).
+    start : int
+        The first number.
+    """
     out = np.empty((max(stop - start, 0), digits), dtype=np.uint8)
     value = np.arange(start, stop, dtype=np.int64)
     for k in range(digits - 1, -1, -1):
@@ -127,14 +138,19 @@ class Convention:
         """One-line description for messages, e.g. ``ijk/F (9x9, boxes 3x3)``."""
         return f"{self.scheme}/{self.order} ({self.n}x{self.n}, boxes {self.h}x{self.w})"
 
+    @property
+    def _np_order(self) -> Literal["C", "F"]:
+        """``order`` as numpy's flattening order (checked on construction: ``F`` or ``C``)."""
+        return "F" if self.order == "F" else "C"
+
     # -- position <-> scheme tuple -------------------------------------------------------
     def tuple_to_position(self, *idx: np.ndarray) -> np.ndarray:
         """0-based scheme indices -> 0-based flat position (vectorised)."""
-        return np.ravel_multi_index(idx, self.shape, order=self.order)
+        return np.ravel_multi_index(idx, self.shape, order=self._np_order)
 
     def position_to_tuple(self, pos: np.ndarray) -> tuple[np.ndarray, ...]:
         """0-based flat position -> 0-based scheme indices (vectorised)."""
-        return np.unravel_index(np.asarray(pos), self.shape, order=self.order)
+        return np.unravel_index(np.asarray(pos), self.shape, order=self._np_order)
 
     # -- position <-> (r, c, d) ------------------------------------------------------------
     def position(self, r, c, d) -> np.ndarray:
@@ -148,7 +164,8 @@ class Convention:
         """0-based flat position -> 0-based (row, column, digit), vectorised."""
         t = self.position_to_tuple(pos)
         if self.scheme == "ijk":
-            return t
+            r, c, d = t
+            return r, c, d
         big_i, big_j, p, q, d = t
         return big_i * self.h + p, big_j * self.w + q, d
 
@@ -279,7 +296,19 @@ def _name_index(conv: Convention) -> NameDictionary:
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:
-    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes."""
+    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes.
+
+    Parameters
+    ----------
+    scheme : {'ijk', 'block'}
+        Variable indexing.
+    order : {'F', 'C'}
+        Memory order.
+    h, w : int
+        Box shape.
+    variant : str
+        The puzzle's variant (``block`` needs boxes).
+    """
     if scheme == "block" and not get_variant(variant).boxes:
         raise ConventionError(
             f"scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant {variant!r}"

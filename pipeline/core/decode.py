@@ -3,6 +3,9 @@ answer (names, positional values or a grid, as :mod:`formats.solutions` parsed i
 vector over all ``N^3`` positions of an export's convention."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -12,11 +15,22 @@ from pipeline.core.conventions import Convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.puzzle import default_box
 
+if TYPE_CHECKING:  # annotations only: manifest imports this module
+    from pipeline.core.manifest import Manifest
+
 INTEGRALITY_TOL = 1e-6
 
 
 def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
-    """Completed or partial grid -> 0/1 vector over all ``N^3`` positions of ``conv``."""
+    """Completed or partial grid -> 0/1 vector over all ``N^3`` positions of ``conv``.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        ``(N, N)``, 0 for empty.
+    conv : Convention
+        Positions of the vector.
+    """
     grid = np.asarray(grid)
     n = conv.n
     if grid.shape != (n, n):
@@ -28,7 +42,17 @@ def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
 
 
 def grid_from_vector(x: np.ndarray, conv: Convention, where: str = "solution") -> np.ndarray:
-    """0/1 vector over all ``N^3`` positions -> grid; refuses fractional or ambiguous vectors."""
+    """0/1 vector over all ``N^3`` positions -> grid; refuses fractional or ambiguous vectors.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        A 0/1 vector over all ``N^3`` positions of ``conv``.
+    conv : Convention
+        Its positions.
+    where : str
+        Named in the error message.
+    """
     x = np.asarray(x, dtype=float)
     if x.shape != (conv.n_vars,):
         raise PipelineError(
@@ -93,8 +117,18 @@ def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return ok, idx, short, col, k
 
 
-def check_binary_values(values: np.ndarray, labels, where: str) -> np.ndarray:
-    """Round within the integrality tolerance; anything else is named: ``name = v is not 0 or 1``."""
+def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where: str) -> np.ndarray:
+    """Round within the integrality tolerance; anything else is named: ``name = v is not 0 or 1``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        A solver's values.
+    labels : callable
+        ``labels(k)``: the name of value ``k`` for the message.
+    where : str
+        Named in the error message.
+    """
     rounded = np.rint(values)
     with np.errstate(invalid="ignore"):  # inf/nan are refused below, with their name, not with a warning
         bad = ~np.isfinite(values) | (np.abs(values - rounded) > INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
@@ -185,7 +219,7 @@ def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Conventio
         raise FormatError(f"{where}: without a manifest the puzzle size is inferred only from a file listing all "
                           f"N^3 variables; this {fmt} file lists {idx.shape[0]} (largest index {n}); {need}")
     if arity == 3:
-        # order F is the convention's default for files read outside Python (CONVENTIONS.md)
+        # order F is the convention's default for files read outside Python (docs/conventions.md)
         return Convention("ijk", "F", *default_box(n))
     h, w = int(top[2]), int(top[3])
     if int(top[0]) * h != n or int(top[1]) * w != n:
@@ -230,7 +264,7 @@ def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
     return vector_from_grid(grid, conv), conv
 
 
-def solution_vector(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
+def solution_vector(raw: Any, manifest: Manifest | None, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
     """A parsed solution mapped onto all ``N^3`` positions of the manifest's convention.
 
     Parameters

@@ -1,7 +1,8 @@
-"""The metadata that travels with every export (CONVENTIONS.md), as JSON and as comment lines."""
+"""The metadata that travels with every export (docs/conventions.md), as JSON and as comment lines."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.build import CLUE_ENCODINGS
+from pipeline.core.build import CLUE_ENCODINGS, Model
 from pipeline.core.puzzle import Puzzle
 
 MANIFEST_NAME = "manifest.json"
@@ -17,8 +18,16 @@ FORMAT_VERSION = 1
 COMMENT_TAG = "sudoku-pipeline:"
 
 
-def model_metadata(model, *, with_columns: bool = True) -> dict:
-    """Every fact an importer needs to map a file's columns back to cells and digits."""
+def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
+    """Every fact an importer needs to map a file's columns back to cells and digits.
+
+    Parameters
+    ----------
+    model : Model
+        The exported model.
+    with_columns : bool
+        Include the kept-column map (``reduce``); formats that name columns leave it out.
+    """
     conv = model.convention
     meta = {
         "format_version": FORMAT_VERSION,
@@ -39,7 +48,7 @@ def model_metadata(model, *, with_columns: bool = True) -> dict:
     return meta
 
 
-def comment_line(model) -> str:
+def comment_line(model: Model) -> str:
     """One-line JSON of the metadata for MPS/LP comments (names carry the kept-column map)."""
     meta = model_metadata(model, with_columns=False)
     if model.is_reduced:
@@ -58,10 +67,20 @@ def parse_comment_line(line: str) -> dict | None:
         return None
 
 
-def export_manifest(model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
+def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
     """The ``manifest.json`` content of an export of ``model``: its metadata, the files of each
     format and per-format facts (e.g. the fixed-MPS short-name rule) under the format's name.
-    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`)."""
+    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`).
+
+    Parameters
+    ----------
+    model : Model
+        The exported model.
+    files : dict of str to list of str
+        Each format's file names.
+    formats : dict, optional
+        Per-format facts (e.g. the fixed-MPS short-name rule).
+    """
     meta = model_metadata(model)
     meta["files"] = files
     if formats:
@@ -175,7 +194,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     return Manifest(puzzle, conv, encoding, columns, meta)
 
 
-def manifest_from_json(text: str, path) -> Manifest:
+def manifest_from_json(text: str, path: str | os.PathLike) -> Manifest:
     """A Manifest from the JSON text of ``manifest.json`` read from ``path``.
 
     Parameters

@@ -17,11 +17,18 @@ import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+
+#: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
+#: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
+Source: TypeAlias = Any
+#: A box shape: ``"HxW"``, ``(h, w)`` or None (the default for N).
+Box: TypeAlias = str | tuple[int, int] | None
 
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "PuzzleParts",
            "compact_values", "default_box", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
@@ -70,6 +77,13 @@ def check_grid_size(n: int, where: str = "puzzle") -> None:
     """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
 
     With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    where : str
+        Named in the error message.
     """
     need, limit = model_bytes(n), memory_limit()
     if need > limit:
@@ -92,7 +106,15 @@ def default_box(n: int) -> tuple[int, int]:
 
 
 def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
-    """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known."""
+    """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known.
+
+    Parameters
+    ----------
+    text : str
+        ``HxW``.
+    n : int, optional
+        The grid side the boxes must tile.
+    """
     m = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", str(text))
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise PuzzleError(f"box: {text!r} is not of the form HxW (e.g. 3x3 or 2x3)")
@@ -114,7 +136,7 @@ def _compact_table() -> np.ndarray:
     return table
 
 
-def compact_values(texts, n: int) -> np.ndarray:
+def compact_values(texts: str | Sequence[str], n: int) -> np.ndarray:
     """Decode compact grid lines, all at once: ``P`` strings of ``N*N`` characters -> ``(P, N*N)``.
 
     Parameters
@@ -161,9 +183,23 @@ class PuzzleParts(NamedTuple):
     regions: np.ndarray | None
 
 
-def read_puzzle(source, *, box=None, variant: str | None = None, regions=None,
+def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
                 size: int | None = None) -> PuzzleParts:
-    """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`)."""
+    """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`).
+
+    Parameters
+    ----------
+    source : str, path, ndarray or list
+        As :func:`pipeline.core.puzzle.parse_puzzle` takes.
+    box : str or (int, int), optional
+        Box shape.
+    variant : str, optional
+        Default classic (jigsaw with regions).
+    regions : str, path or ndarray, optional
+        Jigsaw region ids.
+    size : int, optional
+        N of an N-by-3 clue list.
+    """
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
         grid = _matrix_to_grid(np.asarray(source), box, size, "puzzle")
@@ -180,10 +216,19 @@ def read_puzzle(source, *, box=None, variant: str | None = None, regions=None,
     return PuzzleParts(grid, h, w, variant, region_grid)
 
 
-def parse_grid(source, *, box=None, size: int | None = None) -> np.ndarray:
+def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
 
     Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
+
+    Parameters
+    ----------
+    source : str, path, ndarray or list
+        As :func:`pipeline.core.puzzle.parse_puzzle` takes.
+    box : str or (int, int), optional
+        Box shape.
+    size : int, optional
+        N of an N-by-3 clue list.
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
@@ -279,9 +324,9 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
             return _compact_to_grid(compact[0], where, box)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = len(compact[0])
-            for k, row in zip(numbers, compact):
-                if len(row) != width:
-                    raise PuzzleError(f"{where}: line {k} has {len(row)} cells; expected {width}")
+            for k, text in zip(numbers, compact):
+                if len(text) != width:
+                    raise PuzzleError(f"{where}: line {k} has {len(text)} cells; expected {width}")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
     rows = [_split_cells(line) for _, line in lines]
     if all("," in line for _, line in lines):
@@ -430,11 +475,18 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=No
     return grid
 
 
-def parse_regions(source, n: int) -> np.ndarray:
+def parse_regions(source: Source, n: int) -> np.ndarray:
     """Region ids, one per cell row-major (string, path or array) -> (N, N) numbers 0..N-1.
 
     Ids may be compact characters (``0-9A-Z``) or separated integers; regions are numbered in
     the sorted order of their ids, so ids ``0..N-1`` or ``1..N`` keep their own numbering.
+
+    Parameters
+    ----------
+    source : str, path or ndarray
+        One id per cell, row-major.
+    n : int
+        Grid side.
     """
     if isinstance(source, np.ndarray):
         ids = source.ravel().astype(str)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, check_grid_size,
+from pipeline.core.parse import (COMPACT_DIGITS, Box, Source, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, check_grid_size,
                     compact_values, default_box, memory_limit, model_bytes, parse_box, parse_grid, parse_regions,
                     read_puzzle)
 from pipeline.core.svg import SvgPicture, grid_svg
@@ -92,7 +92,7 @@ class Puzzle:
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
-        """``[(family, cells)]`` in CONVENTIONS.md order (after ``cell``); ``cells`` is
+        """``[(family, cells)]`` in docs/conventions.md order (after ``cell``); ``cells`` is
         ``(n_units, N)`` of row-major cell numbers. Which families a puzzle has is its variant's
         table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti, then its own."""
         n = self.n
@@ -198,7 +198,15 @@ def grid_to_string(grid: np.ndarray) -> str:
 
 
 def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) -> str:
-    """Human-readable grid (``.`` for empty), with box separators when the box shape is given."""
+    """Human-readable grid (``.`` for empty), with box separators when the box shape is given.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        ``(N, N)``, 0 for empty.
+    h, w : int, optional
+        Box shape: separators between boxes.
+    """
     grid = np.asarray(grid)
     n = grid.shape[0]
     width = len(str(n))
@@ -270,7 +278,7 @@ def _check_unit_duplicates(p: Puzzle) -> None:
 # ---------------------------------------------------------------------------------------------
 # any input -> a checked Puzzle
 # ---------------------------------------------------------------------------------------------
-def parse_puzzle(source, *, box=None, variant: str | None = None, regions=None,
+def parse_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
                  size: int | None = None) -> Puzzle:
     """Build a checked Puzzle from a string, a path, ``-`` (stdin), a grid array or an N-by-3 array.
 

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
+    from pipeline.core.build import Model
     from pipeline.core.puzzle import Puzzle
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -267,9 +268,16 @@ class SvgPicture:
 
 
 # -- sparsity pictures ---------------------------------------------------------------------------
-def sparsity_bins(matrix, row_bins: int, col_bins: int) -> np.ndarray:
+def sparsity_bins(matrix: "sp.spmatrix | np.ndarray", row_bins: int, col_bins: int) -> np.ndarray:
     """Nonzeros of ``matrix`` counted into a ``row_bins`` x ``col_bins`` image (at most the
     matrix's own rows and columns).
+
+    Parameters
+    ----------
+    matrix : sparse matrix or ndarray
+        The matrix whose nonzeros are counted.
+    row_bins, col_bins : int
+        Most bins along the rows and along the columns.
 
     Returns
     -------
@@ -290,7 +298,7 @@ def sparsity_bins(matrix, row_bins: int, col_bins: int) -> np.ndarray:
     return np.bincount(r * cbins + c, minlength=rbins * cbins).reshape(rbins, cbins)
 
 
-def spy_svg(matrix, families: dict[str, int], *, bins: tuple[int, int] = SPY_BINS, pixels: tuple[int, int] = (200, 400)) -> str:
+def spy_svg(matrix: "sp.spmatrix | np.ndarray", families: dict[str, int], *, bins: tuple[int, int] = SPY_BINS, pixels: tuple[int, int] = (200, 400)) -> str:
     """The sparsity of ``matrix`` with a coloured band per row family, as small SVG.
 
     Rows and columns are binned (at most ``bins``); a bin with any nonzero is ink. Runs of
@@ -347,7 +355,7 @@ def spy_svg(matrix, families: dict[str, int], *, bins: tuple[int, int] = SPY_BIN
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="none" stroke="#999999"/></svg>')
 
 
-def model_html(model) -> str:
+def model_html(model: "Model") -> str:
     """A ``Model`` for notebooks: its convention and size, a table of rows per family (coloured
     as the bands) and the spy picture of ``Aeq``.
 

@@ -5,7 +5,8 @@ A :class:`Variant` says which unit families the puzzle has beyond rows and colum
 the words used for them in messages. :class:`~pipeline.core.puzzle.Puzzle` derives its units from it,
 ``build`` its rows and row labels, ``verify`` and the parsers their messages, ``conventions``
 whether the ``block`` scheme applies, and batch its shapes. Adding a variant is one
-:func:`register_variant` call (or one entry in ``_BUILT_IN``) plus its tests.
+:func:`register_variant` call (or one more ``Variant`` in the built-in list at the end of this
+module, registered in that order) plus its tests.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ class Family:
     single: bool = False
 
 
-#: Families every stage knows, in CONVENTIONS.md order (after ``cell``).
+#: Families every stage knows, in docs/conventions.md order (after ``cell``).
 FAMILIES: dict[str, Family] = {
     "row": Family("row", "row"),
     "col": Family("col", "column"),
@@ -109,7 +110,15 @@ def family_word(family: str) -> str:
 
 
 def box_units(n: int, h: int, w: int) -> np.ndarray:
-    """``(N, N)`` row-major cell numbers of the ``h x w`` boxes, boxes numbered row-major."""
+    """``(N, N)`` row-major cell numbers of the ``h x w`` boxes, boxes numbered row-major.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    h, w : int
+        Box shape.
+    """
     cells = np.arange(n * n).reshape(n // h, h, n // w, w).transpose(0, 2, 1, 3)
     return cells.reshape(n, n)
 

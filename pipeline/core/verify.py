@@ -15,14 +15,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.variants import FAMILIES
 
-if TYPE_CHECKING:  # annotations only: puzzle imports this module
+if TYPE_CHECKING:  # annotations only: puzzle (and through it build) imports this module
+    from pipeline.core.build import Model
     from pipeline.core.puzzle import Puzzle
+
+#: The unit families of a puzzle (:meth:`Puzzle.unit_families`): ``[(family, cells (U, N))]``.
+Families = Sequence[tuple[str, np.ndarray]]
 
 __all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
            "verify_solutions", "verify_grid", "grid_violations", "residual"]
@@ -104,7 +109,7 @@ def unit_repeats(grids: np.ndarray, units: np.ndarray) -> np.ndarray:
     return _repeats(codes, units, bitwise)
 
 
-def first_duplicate(grid: np.ndarray, families) -> tuple[str, int, int, np.ndarray] | None:
+def first_duplicate(grid: np.ndarray, families: Families) -> tuple[str, int, int, np.ndarray] | None:
     """The first unit (in family order, then unit order) holding a digit twice, or None.
 
     Parameters
@@ -136,14 +141,24 @@ def first_duplicate(grid: np.ndarray, families) -> tuple[str, int, int, np.ndarr
 
 
 def unit_name(family: str, unit: int, *, article: bool = False) -> str:
-    """``row 3``, ``box 7``; a single-unit family by its word (``the main diagonal``)."""
+    """``row 3``, ``box 7``; a single-unit family by its word (``the main diagonal``).
+
+    Parameters
+    ----------
+    family : str
+        A family of :data:`pipeline.core.variants.FAMILIES`.
+    unit : int
+        0-based unit number.
+    article : bool
+        ``the main diagonal`` rather than ``main diagonal``.
+    """
     fam = FAMILIES[family]
     if fam.single:
         return f"the {fam.word}" if article else fam.word
     return f"{fam.word} {unit + 1}"
 
 
-def rule_conflicts(grids: np.ndarray, families) -> np.ndarray:
+def rule_conflicts(grids: np.ndarray, families: Families) -> np.ndarray:
     """``(P,)`` True where some unit holds a digit twice (flat grids ``(P, N*N)``, 0 = empty).
 
     Parameters
@@ -165,7 +180,7 @@ def rule_conflicts(grids: np.ndarray, families) -> np.ndarray:
     return bad
 
 
-def verify_solutions(solutions: np.ndarray, clues: np.ndarray, families) -> np.ndarray:
+def verify_solutions(solutions: np.ndarray, clues: np.ndarray, families: Families) -> np.ndarray:
     """``(P,)`` True where ``solutions[p]`` completes ``clues[p]``: :func:`verify_grid`'s checks.
 
     Every cell holds ``1..N``, no unit holds a digit twice (with every cell filled: each unit
@@ -327,10 +342,17 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
     return found
 
 
-def residual(model, x: np.ndarray) -> float:
+def residual(model: Model, x: np.ndarray) -> float:
     """Largest violation of ``Aeq x = beq`` and of the bounds for a solver-view vector.
 
     A vector is feasible when this is at most :data:`RESIDUAL_TOL`.
+
+    Parameters
+    ----------
+    model : Model
+        Its ``Aeq``, ``beq`` and bounds.
+    x : numpy.ndarray
+        A vector over the solver view's columns.
     """
     x = np.asarray(x, dtype=float)
     eq = np.abs(model.Aeq @ x - model.beq).max(initial=0.0)

@@ -3,10 +3,11 @@
 Importing this package registers every built-in entry; optional engines register themselves
 too and report through ``available()`` when their dependency is missing.
 """
-from pipeline.solvers.base import SOLVERS, STATUSES, CountResult, Solver, SolveResult, get_solver, register_solver, solver_names
+from pipeline.solvers.base import (SOLVERS, STATUSES, CountResult, Solver, SolveResult, batch_solver_names, get_solver,
+                                   register_batch_kernel, register_solver, solver_names)
 
-__all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "get_solver", "register_solver",
-           "solver_names"]
+__all__ = ["SOLVERS", "STATUSES", "CountResult", "Solver", "SolveResult", "batch_solver_names", "get_solver",
+           "register_batch_kernel", "register_solver", "solver_names"]
 # isort: skip_file  (import order is the registry's order: the CLI lists solvers in it)
 from pipeline.solvers import highs  # noqa: F401,E402  (HiGHS in process)
 from pipeline.solvers import external  # noqa: F401,E402  (SCIP, CBC, GLPK, Octave on the exported MIP files)

@@ -7,17 +7,26 @@ solutions (if it can), and which native solution file it leaves. The CLI's ``--s
 choices, the README's solver list and the interop tests' parametrisation all come from
 :data:`SOLVERS`.
 
+What callers used to special-case by name is a field of the entry (data, so that a caller can
+choose an engine by what it can do): :attr:`Solver.counts` (has ``count``),
+:attr:`Solver.proves_unique` (``solve(..., check_unique=True)`` tells whether the answer is the
+only one), :attr:`Solver.batch_kernel` (batch's per-shape function; the batch layer attaches its
+kernels with :func:`register_batch_kernel`) and :attr:`Solver.timed_call` (what a result's
+``seconds`` measure).
+
 Adding a solver is one module that builds a :class:`Solver` and calls :func:`register_solver`,
 plus its import in ``pipeline/solvers/__init__.py`` and its tests.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from pipeline.core.errors import SolveError
+from pipeline.core.options import declared_options, pick, refusing_unknown
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -88,9 +97,13 @@ def _always_available() -> str | None:
 class Solver:
     """One engine.
 
-    ``solve(model, *, time_limit=None, threads=None, workdir=None, **options) -> SolveResult``;
-    ``count(model, limit, *, time_limit=None, threads=None) -> CountResult`` when it can count.
+    ``solve(model, *, time_limit=None, ...) -> SolveResult``;
+    ``count(model, limit, *, time_limit=None, ...) -> CountResult`` when it can count.
     ``reads`` is ``()`` for an in-process engine, else the format names it is run on.
+
+    The options ``solve`` and ``count`` take are their keyword parameters (no ``**kwargs``);
+    the entry records them (:attr:`options`, :attr:`count_options`) and its ``solve``/``count``
+    refuse any other with a one-line :class:`SolveError` naming the option and the engine.
     """
 
     name: str
@@ -102,11 +115,57 @@ class Solver:
     solution_format: str | None = None
     install_hint: str = ""
     statuses: Mapping[str, str] = field(default_factory=dict)
+    #: ``solve(model, check_unique=True)`` also says whether the solution is the only one
+    #: (``SolveResult.unique``), proved on the solver that found it: cheaper than a second count.
+    proves_unique: bool = False
+    #: batch's function for the puzzles of one shape, ``kernel(shape, options, rows, record)``
+    #: (:mod:`pipeline.batch.worker`); None: batch does not offer this engine. The batch layer
+    #: attaches its kernels (:func:`register_batch_kernel`).
+    batch_kernel: Callable[..., None] | None = None
+    #: What a result's ``seconds`` measure, in words (batch's summary: "outside Highs.run()").
+    timed_call: str = ""
+    #: The option names ``solve`` declares (read from its signature).
+    options: frozenset[str] = field(init=False, default=frozenset())
+    #: The option names ``count`` declares (besides ``limit``).
+    count_options: frozenset[str] = field(init=False, default=frozenset())
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__   # frozen: the declared options and the checking calls, once
+        set_(self, "options", declared_options(self.solve, 1))
+        set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError))
+        if self.count is not None:
+            set_(self, "count_options", declared_options(self.count, 2))
+            set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
+                                                 SolveError))
+        if self.proves_unique and "check_unique" not in self.options:
+            raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
+
+    def pick_options(self, options: Mapping[str, Any], what: str = "solve") -> dict[str, Any]:
+        """The entries of ``options`` this engine's ``solve`` (or ``count``) declares: the one
+        place a caller holding every engine's options (the CLI) narrows them to this engine.
+
+        Parameters
+        ----------
+        options : mapping
+            Option names and values, e.g. every engine option of the command line.
+        what : {"solve", "count"}
+            Whose declared options.
+
+        Returns
+        -------
+        dict
+        """
+        return pick(options, self.count_options if what == "count" else self.options)
 
     @property
     def in_process(self) -> bool:
         """True when the engine takes the Model directly (it reads no exported file)."""
         return not self.reads
+
+    @property
+    def counts(self) -> bool:
+        """True when the engine can count solutions (it has ``count``)."""
+        return self.count is not None
 
 
 SOLVERS: dict[str, Solver] = {}
@@ -164,3 +223,35 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
 def solver_names() -> list[str]:
     """Names of the registered solvers in registration order (the CLI's ``--solver`` choices)."""
     return list(SOLVERS)
+
+
+def register_batch_kernel(name: str, kernel: Callable[..., None]) -> Solver:
+    """Attach batch's per-shape function to the registered solver ``name`` (its entry is replaced
+    by a copy with :attr:`Solver.batch_kernel` set).
+
+    Parameters
+    ----------
+    name : str
+        A registered solver.
+    kernel : callable
+        ``kernel(shape, options, rows, record)``: solve the chunk's puzzles of one shape.
+
+    Returns
+    -------
+    Solver
+        The new entry.
+
+    Raises
+    ------
+    SolveError
+        ``name`` is not registered.
+    """
+    solver = dataclasses.replace(get_solver(name, check_available=False), batch_kernel=kernel)
+    SOLVERS[name] = solver
+    return solver
+
+
+def batch_solver_names() -> list[str]:
+    """Names of the solvers batch offers (those with a :attr:`Solver.batch_kernel`), in registry
+    order: the ``batch --solver`` choices."""
+    return [name for name, solver in SOLVERS.items() if solver.batch_kernel is not None]

@@ -8,6 +8,7 @@ a callback that stops at the limit (CP-SAT enumerates with one worker).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def _available() -> str | None:
     return _import_problem()
 
 
-def build_cp_model(model: Model):
+def build_cp_model(model: Model) -> tuple[Any, list[Any]]:
     """``(CpModel, variables)``: a Boolean per solver column, ``AddExactlyOne`` per row."""
     cp_model = _cp_model()
     cp = cp_model.CpModel()
@@ -64,9 +65,16 @@ def _values(solver_or_callback, variables) -> np.ndarray:
     return np.array([solver_or_callback.Value(v) for v in variables], dtype=float)
 
 
-def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-          **_) -> SolveResult:
+def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None) -> SolveResult:
     """Solve ``model`` with CP-SAT.
+
+    Parameters
+    ----------
+    model : Model
+    time_limit : float, optional
+        Seconds (CP-SAT's ``max_time_in_seconds``).
+    threads : int, optional
+        CP-SAT's ``num_workers``.
 
     Returns
     -------
@@ -97,16 +105,30 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
                        message=solver.StatusName(status))
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
-          **_) -> CountResult:
-    """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration)."""
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> CountResult:
+    """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration, one worker).
+
+    Parameters
+    ----------
+    model : Model
+    limit : int
+        Stop after this many solutions (at least 1).
+    time_limit : float, optional
+        Seconds for the whole enumeration.
+
+    Returns
+    -------
+    CountResult
+    """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     cp_model = _cp_model()
     cp, variables = build_cp_model(model)
     grids: list[np.ndarray] = []
 
-    class Collect(cp_model.CpSolverSolutionCallback):
+    callback: Any = cp_model.CpSolverSolutionCallback   # ortools has no type information
+
+    class Collect(callback):
         def on_solution_callback(self):
             grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
             if len(grids) >= limit:
@@ -131,4 +153,5 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
 register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows)",
                        solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
                        statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
-                                 "UNKNOWN": "time_limit", "MODEL_INVALID": "error"}))
+                                 "UNKNOWN": "time_limit", "MODEL_INVALID": "error"},
+                       timed_call="CP-SAT's solve()"))

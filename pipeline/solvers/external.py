@@ -6,6 +6,7 @@ through :func:`formats.directory.import_solution`, exactly as a user's would.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -118,7 +119,10 @@ def _solve_scip(workdir: Path, time_limit):
 
 def _solve_cbc(workdir: Path, time_limit):
     sol = workdir / "cbc_solution.txt"
-    cmd = [cbc_binary(), "model.mps"]
+    exe = cbc_binary()
+    if exe is None:   # available() said so before the export
+        raise SolveError("solver cbc: no cbc binary")
+    cmd = [exe, "model.mps"]
     if time_limit:
         cmd += ["-sec", str(time_limit)]
     cmd += ["-solve", "-solu", sol.name]
@@ -141,6 +145,8 @@ _GLPK_UNDEF, _GLPK_INFEAS, _GLPK_NOFEAS = 1, 3, 4  # glpk status (Octave: help g
 
 def _solve_octave(workdir: Path, time_limit):
     exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:   # available() said so before the export
+        raise SolveError("solver octave: no octave binary")
     # solve_sudoku.m passes sudoku_time_limit (seconds) to glpk as tmlim
     setup = f"sudoku_time_limit = {float(time_limit)!r}; " if time_limit else ""
     cmd = [exe, "--no-gui", "--quiet", "--no-window-system", "--eval", f"{setup}run('solve_sudoku.m')"]
@@ -167,11 +173,24 @@ _RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave
 
 
 def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: str = "F", clues: str = "rows",
-                   time_limit: float | None = None, workdir=None) -> ExternalResult:
+                   time_limit: float | None = None, workdir: str | os.PathLike | None = None) -> ExternalResult:
     """Export ``puzzle``, run ``solver`` on the files, import its native answer (verified later).
 
     ``workdir`` keeps the files (model, manifest, solver output); by default a temporary
     directory is used and removed.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle to solve.
+    solver : {'scip', 'cbc', 'glpk', 'octave', 'highs'}
+        The external solver.
+    scheme, order, clues : str
+        The export's convention and clue encoding.
+    time_limit : float, optional
+        Seconds given to the solver.
+    workdir : str or Path, optional
+        Keep the files here.
     """
     reason = solver_available(solver)
     if reason:
@@ -214,7 +233,8 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
 
 
 def _registry_entry(name: str) -> Solver:
-    def solve(model: Model, *, time_limit: float | None = None, workdir=None, **_) -> SolveResult:
+    def solve(model: Model, *, time_limit: float | None = None,
+              workdir: str | os.PathLike | None = None) -> SolveResult:
         conv = model.convention
         r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
                            time_limit=time_limit, workdir=workdir)

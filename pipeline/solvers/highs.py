@@ -4,7 +4,9 @@ passed directly), and count solutions with no-good cuts on one instance. Batch r
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import highspy
 import numpy as np
@@ -13,6 +15,8 @@ from pipeline.core.build import Model
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+
+T = TypeVar("T")
 
 # HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
 FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
@@ -60,7 +64,21 @@ def new_highs(*, quiet: bool = True) -> highspy.Highs:
 
 def highs_for(model: Model, *, time_limit: float | None = None, threads: int | None = None,
               quiet: bool = True, options: dict | None = None) -> highspy.Highs:
-    """A Highs instance holding ``model`` (columns binary), ready to ``run()``."""
+    """A Highs instance holding ``model`` (columns binary), ready to ``run()``.
+
+    Parameters
+    ----------
+    model : Model
+        Its solver view.
+    time_limit : float, optional
+        HiGHS ``time_limit``.
+    threads : int, optional
+        HiGHS ``threads``.
+    quiet : bool
+        No HiGHS output.
+    options : dict, optional
+        Further HiGHS options by name.
+    """
     h = new_highs(quiet=quiet)
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
@@ -94,6 +112,13 @@ def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, fl
     ``no_solution`` when HiGHS says optimal without a primal solution. ``fixed``: the bounds fix
     every column to this 0/1 vector, so a feasible answer can only be this vector; it is used as
     ``x`` instead of fetching HiGHS's copy (a list of N^3 floats).
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        A ready instance.
+    fixed : numpy.ndarray, optional
+        The 0/1 vector the bounds fix every column to.
     """
     start = time.perf_counter()
     if _refused(h):
@@ -119,7 +144,15 @@ def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, fl
 
 
 def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
-    """Run an instance from :func:`highs_for` and decode its answer."""
+    """Run an instance from :func:`highs_for` and decode its answer.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        From :func:`highs_for`.
+    model : Model
+        The model it holds (for decoding).
+    """
     status, seconds, nodes, x = run_once(h)
     if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
         return _empty_model_result(h, model, seconds)
@@ -149,7 +182,7 @@ def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> Solve
 
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,
-          options: dict | None = None, **_) -> SolveResult:
+          options: dict | None = None) -> SolveResult:
     """Solve ``model`` with HiGHS in process and decode the grid.
 
     Parameters
@@ -189,24 +222,49 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
 
 
 def drop_rows_from(h: highspy.Highs, first_row: int) -> None:
-    """Delete every row from ``first_row`` on: the no-good cuts a count added."""
+    """Delete every row from ``first_row`` on: the no-good cuts a count added.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        The instance.
+    first_row : int
+        The first row to delete.
+    """
     extra = h.getNumRow() - first_row
     if extra:
         h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
 
 
 def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
-    """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible."""
+    """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        The instance.
+    x : numpy.ndarray
+        A 0/1 point over its columns.
+    """
     ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
     h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
 
 
-def without_presolve(h: highspy.Highs, run, restore: str = "choose"):
+def without_presolve(h: highspy.Highs, run: Callable[[], T], restore: str = "choose") -> T:
     """``run()`` once with presolve off, then presolve back to ``restore``.
 
     HiGHS 1.15.1's presolve mishandles models carrying no-good cuts: it can call a feasible model
     infeasible (undercounts on tdoku puzzles) or postsolve to a point violating a cut ("Solve
     error"). Every non-optimal answer of a counting loop is re-checked through this.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        The instance.
+    run : callable
+        Called once, with presolve off.
+    restore : str
+        The presolve option afterwards.
     """
     h.setOptionValue("presolve", "off")
     try:
@@ -226,6 +284,13 @@ def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.
     A cell is free when the puzzle has no clue there and no column of it has ``lower >= 1``;
     its open candidates are its columns with ``upper > 0``. ``lower``/``upper`` are the
     instance's current column bounds (the model's own, or batch's per-puzzle ones).
+
+    Parameters
+    ----------
+    model : Model
+        Its puzzle and convention.
+    lower, upper : numpy.ndarray
+        The instance's current column bounds.
     """
     n = model.convention.n
     r, c, _ = model.convention.cell_digit(model.columns)
@@ -297,7 +362,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
             seconds, nodes = seconds + more, nodes + more_nodes
         out.seconds += seconds
         out.nodes += nodes
-        if status == "optimal" and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
+        if status == "optimal" and x is not None and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:
             status = "non_integral"
         return status, x
 
@@ -313,7 +378,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                     status, x = run()
                     if status == "infeasible":
                         return "complete"
-                    if status != "optimal":
+                    if status != "optimal" or x is None:   # optimal always carries x
                         return status
                 found.append(x)
                 add_no_good_cut(h, x)
@@ -330,6 +395,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
             drop_rows_from(h, first_row)
 
     def split(depth: int) -> str:
+        assert split_on is not None and groups is not None   # explore splits only with both
         _, lower, upper = split_on   # each group is one cell: outer splits left its bounds alone
         for col in groups[depth]:
             h.changeColBounds(int(col), 1.0, 1.0)
@@ -346,7 +412,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
-                    threads: int | None = None, **_) -> CountResult:
+                    threads: int | None = None) -> CountResult:
     """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
     Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
@@ -394,7 +460,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     h = highs_for(model, threads=threads)
     if model.n_cols == 0:   # nothing to cut: the empty model has one point or none
         result = run_highs(h, model)
-        grids = [result.grid] if result.status == "optimal" else []
+        grids = [result.grid] if result.status == "optimal" and result.grid is not None else []
         status = result.status if result.status not in ("optimal", "infeasible") else \
             "limit" if len(grids) >= limit else "complete"   # as the loop says at its limit
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
@@ -406,4 +472,5 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
-    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()}))
+    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
+    timed_call="Highs.run()"))

@@ -1,7 +1,7 @@
 """The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
 
 A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
-shape (every ``= 1`` row as CNF, :func:`formats.cnf.encode`, variable ``v`` = position + 1).
+shape (every ``= 1`` row as CNF, :func:`pipeline.core.clauses.encode`, variable ``v`` = position + 1).
 Two ways to give it clues:
 
 * shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
@@ -24,10 +24,11 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
-from formats.cnf import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
@@ -40,7 +41,7 @@ _FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
 _ENGINE_CACHE_SIZE = 8
 
 
-def pysat_solvers():
+def pysat_solvers() -> ModuleType:
     """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing."""
     try:
         from pysat import solvers
@@ -90,14 +91,15 @@ class SatEngine:
     model : Model
         Any model of the shape: its rules ``A`` (over all ``N^3`` positions) are encoded.
     amo : str
-        At-most-one encoding (:data:`formats.cnf.AMO_ENCODINGS` or ``auto``).
+        At-most-one encoding (:data:`pipeline.core.clauses.AMO_ENCODINGS` or ``auto``).
     backend : str
         A python-sat solver name (:func:`sat_backends`), default CaDiCaL 1.5.3.
     fix_clues : bool
         Add ``model``'s clues as unit clauses: the engine then serves this puzzle only.
-    rule_clauses : list of list of int, optional
-        ``clause_list(encode(model, amo, rows=model.A))`` when the caller has it already (its
-        Python lists are the costly part of building an engine).
+    keep_clauses : bool
+        Keep the rules' clauses as Python lists (:attr:`rule_clauses`) for callers that make
+        fresh solvers or MaxSAT formulas from them (generate, explain); otherwise they are
+        built again on first use.
 
     Raises
     ------
@@ -115,28 +117,54 @@ class SatEngine:
     """
 
     def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None,
-                 fix_clues: bool = False, rule_clauses: list[list[int]] | None = None):
-        solvers = pysat_solvers()
+                 fix_clues: bool = False, keep_clauses: bool = False):
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
-        enc = encode(model, amo, rows=model.A)
-        self.amo = enc.amo
-        self.n_cells = enc.n_cells
-        self._top = enc.n_vars
+        self._encoding = encode(model, amo, rows=model.A)
+        self.amo = self._encoding.amo
+        self.n_cells = self._encoding.n_cells
+        self._top = self._encoding.n_vars
         self.fixed = self.clue_literals(model) if fix_clues else None
-        clauses = (clause_list(enc) if rule_clauses is None else rule_clauses) + [[lit] for lit in self.fixed or []]
-        try:
-            self.solver = solvers.Solver(name=self.backend, bootstrap_with=clauses)
-        except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:
-            raise SolveError(f"solver sat: unknown or unusable --sat-backend {self.backend!r} ({e}); "
-                             f"expected one of {', '.join(sat_backends())}") from None
+        rules = clause_list(self._encoding)
+        # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
+        self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
+        self.solver = self._new_solver(rules + [[lit] for lit in self.fixed or []])
         self._interruptible = not self.backend.startswith(("cadical", "cd"))
         self._lock = threading.Lock()
 
-    # -- one call ------------------------------------------------------------------------------
-    def _new_var(self) -> int:
+    def _new_solver(self, clauses: list[list[int]]):
+        solvers = pysat_solvers()
+        try:
+            return solvers.Solver(name=self.backend, bootstrap_with=clauses)
+        except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:
+            raise SolveError(f"solver sat: unknown or unusable --sat-backend {self.backend!r} ({e}); "
+                             f"expected one of {', '.join(sat_backends())}") from None
+
+    @property
+    def rule_clauses(self) -> list[list[int]]:
+        """The rules' clauses as Python lists (kept once built: MaxSAT formulas and fresh solvers
+        are made from them)."""
+        if self._rule_clauses is None:
+            self._rule_clauses = clause_list(self._encoding)
+        return self._rule_clauses
+
+    def fresh_solver(self):
+        """A new python-sat solver of this engine's backend holding the rules only: nothing
+        learnt, no clues, so what it answers depends on its own settings alone (generate's random
+        decision phases). The caller deletes it."""
+        return self._new_solver(self.rule_clauses)
+
+    # -- variables the caller guards its own clauses with ---------------------------------------
+    def new_var(self) -> int:
+        """A variable no clause uses yet (after the cell and auxiliary variables and every one
+        handed out before): the activation literal of a count or of a caller's guarded clause."""
         self._top += 1
         return self._top
+
+    def retire(self, act: int) -> None:
+        """Switch the activation literal ``act`` off for good: the clauses it guards are satisfied
+        from now on, so the engine serves other puzzles again."""
+        self.solver.add_clause([-act])
 
     def _run(self, assumptions: list[int], deadline: float | None) -> bool | None:
         """SAT (True), UNSAT (False) or None when the deadline passed first."""
@@ -233,7 +261,7 @@ class SatEngine:
         grids: list[np.ndarray] = []
         status = "complete"
         with self._lock:
-            act = self._new_var()
+            act = self.new_var()
             assumptions = assumptions + [act]
             while len(grids) < limit:
                 result = self._run(assumptions, deadline)
@@ -250,7 +278,7 @@ class SatEngine:
                 status = "limit"
             # retire the activation literal on a normal exit only: after an exception (e.g. Ctrl-C
             # inside the solver) CaDiCaL aborts on any new clause
-            self.solver.add_clause([-act])
+            self.retire(act)
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
@@ -267,15 +295,33 @@ def close_engines() -> None:
         _ENGINES.popitem()[1].close()
 
 
-def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None) -> SatEngine:
-    """A cached engine for ``model``'s shape (convention, variant, regions), encoding and backend:
-    one incremental solver reused across puzzles (the batch engine calls this per worker)."""
+def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None, *,
+               keep_clauses: bool = False) -> SatEngine:
+    """The cached engine for ``model``'s shape (convention, variant, regions), encoding and backend:
+    one incremental solver reused across puzzles. This is the process's one SAT engine cache
+    (batch's workers, generate and explain use it; freed at exit).
+
+    Parameters
+    ----------
+    model : Model
+        Any model of the shape (its clues are not used).
+    amo : str
+        At-most-one encoding (:data:`pipeline.core.clauses.AMO_ENCODINGS` or ``auto``).
+    backend : str, optional
+        A python-sat solver name, default CaDiCaL 1.5.3.
+    keep_clauses : bool
+        A new engine keeps its rules' clause lists (see :class:`SatEngine`).
+
+    Returns
+    -------
+    SatEngine
+    """
     key = _shape_key(model, amo, backend or DEFAULT_BACKEND)
     engine = _ENGINES.get(key)
     if engine is None:
         if len(_ENGINES) >= _ENGINE_CACHE_SIZE:
             _ENGINES.pop(next(iter(_ENGINES))).close()
-        engine = _ENGINES[key] = SatEngine(model, amo, backend)
+        engine = _ENGINES[key] = SatEngine(model, amo, backend, keep_clauses=keep_clauses)
     return engine
 
 
@@ -286,9 +332,8 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
     return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
 
 
-def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
-          check_unique: bool = False, **_) -> SolveResult:
+def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
+          amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False) -> SolveResult:
     """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
     ``reuse`` the shape's cached solver with the clues as assumptions).
 
@@ -297,8 +342,6 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     model : Model
     time_limit : float, optional
         Seconds; ``time_limit`` status when reached.
-    threads, workdir
-        Ignored (one thread, in process).
     sat_backend : str, optional
         python-sat solver name (default CaDiCaL 1.5.3).
     amo : str
@@ -340,10 +383,23 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat", unique=unique)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
-          sat_backend: str | None = None, amo: str | None = DEFAULT_AMO, reuse: bool = False,
-          **_) -> CountResult:
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_backend: str | None = None,
+          amo: str | None = DEFAULT_AMO, reuse: bool = False) -> CountResult:
     """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
+
+    Parameters
+    ----------
+    model : Model
+    limit : int
+        Stop after this many solutions (at least 1).
+    time_limit : float, optional
+        Seconds for the whole count.
+    sat_backend : str, optional
+        python-sat solver name (default CaDiCaL 1.5.3).
+    amo : str
+        At-most-one encoding of the rules.
+    reuse : bool
+        Use the cached engine of the shape (its learnt clauses help the next puzzle).
 
     Returns
     -------
@@ -372,7 +428,21 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
 
 def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
               amo: str | None = DEFAULT_AMO, reuse: bool = False) -> bool | None:
-    """True if ``model`` has exactly one solution, False if none or several, None on a time limit."""
+    """True if ``model`` has exactly one solution, False if none or several, None on a time limit.
+
+    Parameters
+    ----------
+    model : Model
+        The puzzle's model.
+    time_limit : float, optional
+        Seconds.
+    sat_backend : str, optional
+        python-sat solver name.
+    amo : str
+        At-most-one encoding.
+    reuse : bool
+        Use the shape's cached engine.
+    """
     result = count(model, 2, time_limit=time_limit, sat_backend=sat_backend, amo=amo, reuse=reuse)
     if result.status == "time_limit":
         return None
@@ -382,4 +452,5 @@ def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str
 register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
-    statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"}))
+    statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
+    proves_unique=True, timed_call="the SAT solver's calls"))

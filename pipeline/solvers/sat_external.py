@@ -24,6 +24,7 @@ from formats import cnf, opb
 from formats.solutions import read_solution
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
+from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.errors import NoSolutionReported, SolveError
 
 from pipeline.solvers.base import Solver, SolveResult, register_solver
@@ -91,8 +92,24 @@ def _available(runner: Runner) -> Callable[[], str | None]:
 
 
 def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
-             file_format: str | None = None, amo: str | None = cnf.DEFAULT_AMO) -> tuple[Path, float, bool]:
-    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``."""
+             file_format: str | None = None, amo: str | None = DEFAULT_AMO) -> tuple[Path, float, bool]:
+    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``.
+
+    Parameters
+    ----------
+    runner : Runner
+        The binary and how to call it.
+    model : Model
+        The model to write.
+    workdir : Path
+        Where the model file and the answer go.
+    time_limit : float, optional
+        Seconds (rounded up for the binary).
+    file_format : {'cnf', 'opb'}, optional
+        Which file (default: the first the runner reads).
+    amo : str
+        At-most-one encoding of a CNF file.
+    """
     fmt = file_format or runner.reads[0]
     if fmt not in runner.reads:
         raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")
@@ -119,8 +136,8 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
 
 
 def _solve_with(runner: Runner):
-    def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None, workdir=None,
-              file_format: str | None = None, amo: str | None = cnf.DEFAULT_AMO, **_) -> SolveResult:
+    def solve(model: Model, *, time_limit: float | None = None, workdir=None, file_format: str | None = None,
+              amo: str | None = DEFAULT_AMO) -> SolveResult:
         """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``."""
         tmp = None
         if workdir is None:

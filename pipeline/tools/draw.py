@@ -6,8 +6,11 @@ matplotlib is an optional extra (``pip install '.[plot]'``); it is imported lazi
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,11 +22,15 @@ from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS  # the notebook pictures' colours too
 from pipeline.core.verify import grid_violations
 
+if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
 FORMATS = ("svg", "png", "pdf")
 HIGHLIGHT_COLOUR = "#ff9a8a"
 
 
-def load_matplotlib(command: str = "drawing"):
+def load_matplotlib(command: str = "drawing") -> ModuleType:
     """Import matplotlib with the headless Agg backend.
 
     Parameters
@@ -90,6 +97,13 @@ def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
     """Cells of ``grid`` that break a rule (a digit twice in a unit) or disagree with a clue.
 
     The ``unit`` and ``clue`` entries of :func:`pipeline.core.verify.grid_violations`, as a mask.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and clues.
+    grid : numpy.ndarray
+        ``(N, N)`` digits, 0 = empty.
 
     Returns
     -------
@@ -177,7 +191,15 @@ def input_symbols(text: str, n: int) -> str:
 
 
 def symbol_table(n: int, symbols: str = "numbers") -> list[str]:
-    """Text of digits 0..N (index 0 is empty): numbers, or letters A.. for N > 9 when asked."""
+    """Text of digits 0..N (index 0 is empty): numbers, or letters A.. for N > 9 when asked.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    symbols : {'numbers', 'letters'}
+        How digits are shown.
+    """
     if symbols == "letters" and n > 9:
         return [""] + list(COMPACT_DIGITS[:n]) if n <= len(COMPACT_DIGITS) else [""] + [str(d) for d in range(1, n + 1)]
     return [""] + [str(d) for d in range(1, n + 1)]
@@ -185,7 +207,7 @@ def symbol_table(n: int, symbols: str = "numbers") -> list[str]:
 
 def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates: bool = False,
               highlight: np.ndarray | None = None, symbols: str = "numbers", title: str | None = None,
-              ax=None, inches: float | None = None):
+              ax: Axes | None = None, inches: float | None = None) -> Figure:
     """Draw ``puzzle`` (and ``grid``'s filled-in digits) on a matplotlib axes.
 
     Parameters
@@ -235,13 +257,13 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
             ax.add_patch(Rectangle((c, r), 1, 1, facecolor=HIGHLIGHT_COLOUR, edgecolor="none", zorder=1))
     # thin lines everywhere, thick ones where the unit (box or region) changes
     k = np.arange(n + 1)
-    thin = [[(x, 0), (x, n)] for x in k] + [[(0, y), (n, y)] for y in k]
+    thin: list[Any] = [[(x, 0), (x, n)] for x in k] + [[(0, y), (n, y)] for y in k]
     ax.add_collection(LineCollection(thin, colors="#888888", linewidths=0.6, zorder=2))
     unit = puzzle.regions if puzzle.regions is not None else (
         (np.arange(n)[:, None] // puzzle.h) * (n // puzzle.w) + np.arange(n)[None, :] // puzzle.w
         if puzzle.has_boxes else None)
     thick_w = 2.4 if n <= 16 else 1.8
-    segments = [[(0, 0), (n, 0)], [(0, n), (n, n)], [(0, 0), (0, n)], [(n, 0), (n, n)]]
+    segments: list[Any] = [[(0, 0), (n, 0)], [(0, n), (n, n)], [(0, 0), (0, n)], [(n, 0), (n, n)]]
     if unit is not None:
         vr, vc = np.nonzero(unit[:, 1:] != unit[:, :-1])   # vertical border right of (vr, vc)
         segments += [[(c + 1, r), (c + 1, r + 1)] for r, c in zip(vr, vc)]
@@ -275,17 +297,32 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     return fig
 
 
-def write_figure(fig, path) -> Path:
+def write_figure(fig: Figure, path: str | os.PathLike) -> Path:
     """:func:`save_figure`, then close ``fig``: the commands' last step (``main()`` may be
-    called many times in one process, and open figures would pile up)."""
+    called many times in one process, and open figures would pile up).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure (closed afterwards).
+    path : str or Path
+        ``.svg``, ``.png`` or ``.pdf``.
+    """
     try:
         return save_figure(fig, path)
     finally:
         load_matplotlib().close(fig)
 
 
-def save_figure(fig, path) -> Path:
+def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     """Write ``fig`` to ``path`` (format from the suffix) deterministically and atomically.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    path : str or Path
+        ``.svg``, ``.png`` or ``.pdf``.
 
     Raises
     ------
@@ -307,8 +344,21 @@ def save_figure(fig, path) -> Path:
     return path
 
 
-def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None, box) -> np.ndarray:
-    """Union of ``--highlight`` specs: cell lists, ``violations``, ``conflicts:CELLS``, ``diff:FILE``."""
+def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None,
+                   box: str | None) -> np.ndarray:
+    """Union of ``--highlight`` specs: cell lists, ``violations``, ``conflicts:CELLS``, ``diff:FILE``.
+
+    Parameters
+    ----------
+    spec : list of str
+        The ``--highlight`` values.
+    puzzle : Puzzle
+        The drawn puzzle.
+    grid : numpy.ndarray or None
+        The drawn grid (``violations`` and ``diff`` need one).
+    box : str or None
+        Box shape for reading a ``diff:FILE`` grid.
+    """
     n = puzzle.n
     mask = np.zeros((n, n), dtype=bool)
     for item in spec:

@@ -23,13 +23,14 @@ Unique: says so, with the rating of :mod:`pipeline.tools.rate`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.generate import engine_for
-from pipeline.core.parse import read_puzzle
+from pipeline.core.parse import Source, read_puzzle
 from pipeline.core.puzzle import Puzzle
 from pipeline.tools.rate import Rating, rate
 from pipeline.solvers.base import get_solver
@@ -78,7 +79,8 @@ class Explanation:
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))
-        return f"unique solution.\nrating: {Rating(**self.rating, steps=[], solution=None).text()}"
+        rating = self.rating or {}   # set with status unique
+        return f"unique solution.\nrating: {Rating(**rating, steps=[], solution=None).text()}"
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
@@ -208,7 +210,8 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     return [x for x, k in zip(clues, keep.tolist()) if not k]
 
 
-def explain(puzzle_or_text, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT, **parse_kw) -> Explanation:
+def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT,
+            **parse_kw: Any) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
 
     Parameters

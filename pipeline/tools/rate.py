@@ -7,14 +7,21 @@ Every technique works on the unit families of :meth:`pipeline.core.puzzle.Puzzle
 any N, box shape and variant (regions, diagonals) is rated by the same code. Candidates are a
 numpy boolean array (cells, digits); the checks, the singles and locked candidates (every pair
 of overlapping units at once) are array operations, the subsets enumerate small combinations.
+
+The singles are :mod:`pipeline.core.propagate`'s rules (:func:`~pipeline.core.propagate.naked_single_cells`,
+:func:`~pipeline.core.propagate.hidden_single_places` say where they apply); the rater places one
+at a time, the first in cell (naked) or unit-then-digit (hidden) order, because its output is the
+list of steps: the kernel's rounds, which place every single at once, would change that list.
 """
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.verify import unit_repeats
 
@@ -61,7 +68,7 @@ class Rating:
     solution: np.ndarray | None
 
     def to_dict(self, brief: bool = False) -> dict:
-        d = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
+        d: dict[str, Any] = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
              "solved": self.solved}
         if not brief:
             d["steps"] = [s.to_dict() for s in self.steps]
@@ -131,7 +138,8 @@ class _Rater:
 
     # -- techniques ----------------------------------------------------------------------------
     def naked_single(self, grid, cand):
-        ones = np.flatnonzero((grid == 0) & (cand.sum(axis=1) == 1))
+        ones = naked_single_cells(cand)
+        ones = ones[grid[ones] == 0]
         if ones.size:
             cell = int(ones[0])
             d = int(cand[cell].argmax())
@@ -140,13 +148,12 @@ class _Rater:
         return None
 
     def hidden_single(self, grid, cand):
-        uc = cand[self.units]  # (U, N cells, N digits)
-        cnt = uc.sum(axis=1)
-        for u, d in zip(*np.nonzero(cnt == 1)):
-            cell = int(self.units[u][uc[u, :, d].argmax()])
-            if grid[cell] == 0:
-                self.place(grid, cand, cell, int(d))
-                return Step("hidden single", [self.rc(cell)], digit=int(d) + 1)
+        _, digits, cells = hidden_single_places(cand, self.units)
+        empty = np.flatnonzero(grid[cells] == 0)
+        if empty.size:
+            cell, d = int(cells[empty[0]]), int(digits[empty[0]])
+            self.place(grid, cand, cell, d)
+            return Step("hidden single", [self.rc(cell)], digit=d + 1)
         return None
 
     def locked(self, grid, cand):
@@ -284,7 +291,7 @@ def rate(puzzle: Puzzle) -> Rating:
     counts["guess"] = counter[0]
     used = [t for t in TECHNIQUES if counts[t]]
     hardest = used[-1] if used else None
-    label = LABELS.get(hardest, "easy") if solved else "no solution"
+    label = (LABELS[hardest] if hardest else "easy") if solved else "no solution"
     return Rating(hardest, counts, counter[0], label, solved, steps, grid.reshape(n, n) if solved else None)
 
 
@@ -313,7 +320,7 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
     return grid, cand
 
 
-def human_steps(puzzle: Puzzle, fmt: str = "text"):
+def human_steps(puzzle: Puzzle, fmt: str = "text") -> str | dict:
     """The steps of :func:`rate` for ``solve --steps``.
 
     Parameters

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+import os
 import re
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from pipeline.core.variants import VARIANT_TABLE
 SLOWEST = 5
 
 
-def read_output(out) -> pd.DataFrame:
+def read_output(out: str | os.PathLike) -> pd.DataFrame:
     """Read a batch output directory.
 
     Raises

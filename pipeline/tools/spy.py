@@ -6,6 +6,8 @@ density image, so a 100x100 grid (10^6 columns, 4*10^6 nonzeros) draws in second
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from pipeline.core.build import CLUE_ENCODINGS, Model
@@ -14,6 +16,10 @@ from pipeline.tools.draw import load_matplotlib
 from pipeline.core.errors import PipelineError
 from pipeline.core.svg import BAND_COLOURS, sparsity_bins  # shared with the notebook spy picture
 
+if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
 MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
 PIXELS = 800            # density image: at most this many bins per axis
 LABEL_GAP = 0.045       # smallest distance between two band labels, as a fraction of the rows
@@ -21,6 +27,13 @@ LABEL_GAP = 0.045       # smallest distance between two band labels, as a fracti
 
 def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
     """Nonzeros of ``model.Aeq`` counted into an at most ``pixels`` x ``pixels`` image.
+
+    Parameters
+    ----------
+    model : Model
+        Its ``Aeq``.
+    pixels : int
+        Picture side in pixels (at most).
 
     Returns
     -------
@@ -72,8 +85,18 @@ def label_positions(centres: np.ndarray, n_rows: int, gap: float | None = None) 
     return ys
 
 
-def spy_axes(ax, model: Model, title: str | None = None) -> None:
-    """Draw ``model.Aeq`` on ``ax`` with labelled row-family bands."""
+def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
+    """Draw ``model.Aeq`` on ``ax`` with labelled row-family bands.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    model : Model
+        Its ``Aeq`` and row families.
+    title : str, optional
+        Panel title.
+    """
     n_rows, n_cols = model.Aeq.shape
     counts = model.family_counts()
     bounds = np.cumsum([0] + list(counts.values()))
@@ -109,7 +132,7 @@ def spy_axes(ax, model: Model, title: str | None = None) -> None:
                  fontsize=10)
 
 
-def spy_figure(models: list[Model]):
+def spy_figure(models: list[Model]) -> Figure:
     """One panel per model, side by side; returns the matplotlib Figure."""
     plt = load_matplotlib()
     fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 6), squeeze=False)

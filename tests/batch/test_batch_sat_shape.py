@@ -10,9 +10,12 @@ from batch_helpers import MIXED
 
 from oracles import PROJECT
 from pipeline.batch import run_batch
+from pipeline.batch.sat_shape import solve_shape_each
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
+from pipeline.solvers import SOLVERS, Solver, register_batch_kernel, register_solver
+from pipeline.solvers.highs import solve as highs_solve
 
 @pytest.mark.parametrize("solver", ["sat", "cpsat"])
 @pytest.mark.parametrize("propagate", [True, False])
@@ -48,3 +51,22 @@ def test_batch_refuses_unknown_engine_options(tmp_path):
         run_batch(src, tmp_path / "o1", solver="glpk")
     with pytest.raises(PipelineError, match=r"^sat_backend must be one of .*, got 'nope'$"):
         run_batch(src, tmp_path / "o2", solver="sat", sat_backend="nope")
+
+
+def test_a_solver_with_a_batch_kernel_is_offered_by_batch(tmp_path):
+    """Batch keeps no solver table of its own: a new entry with a batch kernel (here HiGHS's
+    solve through the one-call-per-puzzle kernel) is accepted and run, its timed_call named."""
+    register_solver(Solver("toy-batch", "HiGHS again", solve=highs_solve, timed_call="the toy's calls"))
+    try:
+        with pytest.raises(PipelineError, match="solver must be one of highs, sat, cpsat, got 'toy-batch'"):
+            run_batch(tmp_path / "in.txt", tmp_path / "no", solver="toy-batch")
+        register_batch_kernel("toy-batch", solve_shape_each)
+        src = tmp_path / "in.txt"
+        src.write_text("\n".join(MIXED) + "\n")
+        summary = run_batch(src, tmp_path / "out", workers=1, solver="toy-batch", progress="none",
+                            stream=open(os.devnull, "w"))
+        assert summary.solver_call == "the toy's calls"
+    finally:
+        SOLVERS.pop("toy-batch")
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert list(df["status"]) == ["optimal", "optimal", "infeasible", "optimal"]

@@ -1,4 +1,4 @@
-"""pipeline.core.build against the constraint rows of CONVENTIONS.md, built independently in oracles."""
+"""pipeline.core.build against the constraint rows of docs/conventions.md, built independently in oracles."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""pipeline.core.conventions against the formulas of CONVENTIONS.md, written out here independently."""
+"""pipeline.core.conventions against the formulas of docs/conventions.md, written out here independently."""
 from __future__ import annotations
 
 import numpy as np

@@ -256,7 +256,7 @@ def verify_cli(capsys, *args):
 
 def oracle_repeats(grid, h, w, variant="classic", regions=None) -> set:
     """``(frozenset of 1-based cells, digit)`` for every digit a unit holds more than once,
-    from CONVENTIONS.md's units (tests/conftest.py), not from pipeline.core.verify."""
+    from docs/conventions.md's units (tests/conftest.py), not from pipeline.core.verify."""
     found = set()
     for _, units in oracle_units(grid.shape[0], h, w, variant, regions):
         for cells in units:

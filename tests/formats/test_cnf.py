@@ -3,7 +3,6 @@ ModelData, solving the written file, gzip, metadata and the reader's errors."""
 from __future__ import annotations
 
 import gzip
-import itertools
 import json
 
 import numpy as np
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from oracles import assert_same_model_data, round_trip_cases, round_trip_puzzles
 
 from formats import cnf
+from pipeline.core import clauses
 from formats.base import FORMATS, ModelData, format_for, read_model, write_model
 from pipeline.core.build import build_model
 from pipeline.core.decode import grid_from_vector
@@ -27,7 +27,7 @@ solvers = pytest.importorskip("pysat.solvers")
 
 PUZZLES = round_trip_puzzles()
 CASES = round_trip_cases(PUZZLES)
-ENCODINGS = cnf.AMO_ENCODINGS
+ENCODINGS = clauses.AMO_ENCODINGS
 
 
 def model_for(case):
@@ -43,62 +43,6 @@ def assert_same(got, want):
     assert_same_model_data(got, want)
 
 
-def pysat_clauses(model, amo):
-    """Independent oracle: pysat.card called row by row, auxiliaries from a running top id."""
-    a = model.Aeq.tocsr()
-    var = model.columns + 1
-    top = model.convention.n_vars
-    out = []
-    for i in range(a.shape[0]):
-        lits = sorted(var[a.indices[a.indptr[i]:a.indptr[i + 1]]].tolist())
-        out.append(lits)
-        if len(lits) > 1:
-            enc = card.CardEnc.atmost(lits, bound=1, top_id=top, encoding=getattr(card.EncType, amo))
-            out.extend(enc.clauses)
-            top = max(top, enc.nv)
-    out.extend([[int(v)] for v in var[model.lb > 0]])
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# at-most-one patterns
-# ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("amo", ENCODINGS)
-@pytest.mark.parametrize("k", [2, 3, 5, 6])
-def test_template_allows_exactly_the_at_most_one_assignments(amo, k):
-    t = cnf.amo_template(k, amo)
-    ends = np.flatnonzero(t.tokens == 0)
-    assert ends.size == t.n_clauses
-    clauses = [c.tolist() for c in np.split(t.tokens, ends + 1)[:-1]]
-    clauses = [c[:-1] for c in clauses]
-    assert all(1 <= abs(lit) <= k + t.n_aux for c in clauses for lit in c)
-    with solvers.Solver(name="minisat22", bootstrap_with=clauses) as s:
-        for bits in itertools.product([0, 1], repeat=k):
-            assumptions = [i + 1 if b else -(i + 1) for i, b in enumerate(bits)]
-            assert s.solve(assumptions=assumptions) == (sum(bits) <= 1), bits
-
-
-@pytest.mark.parametrize("k", range(2, 14))
-def test_numpy_pairwise_is_pysat_pairwise(k):
-    want = card.CardEnc.atmost(list(range(1, k + 1)), bound=1, top_id=k, encoding=card.EncType.pairwise).clauses
-    assert cnf.amo_template(k, "pairwise").tokens.tolist() == [lit for c in want for lit in c + [0]]
-
-
-@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
-@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
-def test_clauses_are_pysat_card_row_by_row(amo, enc):
-    """The vectorised writer emits exactly what pysat.card gives for each row, in row order."""
-    model = build_model(parse_puzzle(DEFAULT_PUZZLE), scheme="block", order="C", clues=enc)
-    assert cnf.clause_list(cnf.encode(model, amo)) == pysat_clauses(model, amo)
-
-
-def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
-    assert cnf.resolve_amo("auto", 9) == "pairwise"
-    assert cnf.resolve_amo(None, 25) == "ladder"
-    with pytest.raises(FormatError, match="unknown at-most-one encoding 'nope'"):
-        cnf.resolve_amo("nope", 9)
-
-
 # ---------------------------------------------------------------------------------------------
 # round trips
 # ---------------------------------------------------------------------------------------------
@@ -112,8 +56,8 @@ def test_round_trip_is_exact(tmp_path, case, amo):
     assert_same(got, ModelData.from_model(model))
     assert got.metadata == model_metadata(model)
     raw = cnf.read_cnf(path)
-    enc = cnf.encode(model, amo)
-    assert raw.clauses() == cnf.clause_list(enc)
+    enc = clauses.encode(model, amo)
+    assert raw.clauses() == clauses.clause_list(enc)
     assert (raw.n_vars, raw.n_clauses) == (enc.n_vars, enc.n_clauses)
     assert raw.facts == enc.facts()
 
@@ -164,7 +108,7 @@ def test_random_4x4_round_trips(tmp_path, mask, amo, enc, scheme, order):
     path = tmp_path / "h.cnf"
     cnf.write(model, path, amo=amo)
     assert_same(cnf.read(path), ModelData.from_model(model))
-    assert cnf.read_cnf(path).clauses() == cnf.clause_list(cnf.encode(model, amo))
+    assert cnf.read_cnf(path).clauses() == clauses.clause_list(clauses.encode(model, amo))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""formats.directory: the CSV files of seed 000, the manifest of CONVENTIONS.md, atomic writes."""
+"""formats.directory: the CSV files of seed 000, the manifest of docs/conventions.md, atomic writes."""
 from __future__ import annotations
 
 import json
@@ -391,3 +391,15 @@ def test_export_refuses_an_empty_directory_name(tmp_path, monkeypatch):
     with pytest.raises(FormatError, match="empty path"):
         export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), "", "csv")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_options_go_to_the_formats_that_declare_them(tmp_path):
+    """export_model holds every format's options and passes each format its own; an option no
+    format declares is refused with one line before the directory is touched."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    with pytest.raises(FormatError, match=r"^export: no format takes option 'mps_stlye' \(they take: .*mps_style.*\)$"):
+        export_model(model, tmp_path / "x", "mps", mps_stlye="fixed")
+    assert not (tmp_path / "x").exists()
+    written = export_model(model, tmp_path / "y", "csv,mps,lp", mps_style="fixed", dense="never", amo="ladder")
+    assert [p.name for p in written["mps"]] == ["model.mps", "model_fixed.mps", "model_fixed_names.csv"]
+    assert "Aeq.csv" not in [p.name for p in written["csv"]]

@@ -209,7 +209,7 @@ def test_gzip_registry_and_export(tmp_path):
 
 def test_names_match_convention():
     # the names themselves are Convention.name_table's (tests/core/test_conventions.py checks them
-    # against CONVENTIONS.md); here the writer's " + name" terms
+    # against docs/conventions.md); here the writer's " + name" terms
     for name, scheme, order, clues in CASES[::5]:
         m = _model(name, scheme, order, clues)
         terms = lp._term_table(m.convention, m.columns)

@@ -147,8 +147,11 @@ def test_registry_and_export(tmp_path):
     assert format_for("model.mps.gz").name == "mps"
     write_model(model, tmp_path / "w.mps", style="fixed")
     assert (tmp_path / "w_names.csv").exists()
-    assert mps.export(model, tmp_path / "a", whatever=1) == [tmp_path / "a" / "model.mps"]
-    files = mps.export(model, tmp_path / "b", mps_style="both", dense="auto")
+    # an option the format does not declare is refused with one line (issue 16: it used to vanish)
+    with pytest.raises(FormatError, match=r"^format mps: export takes no option 'whatever' \(it takes: mps_style\)$"):
+        format_for("mps").export(model, tmp_path / "a", whatever=1)
+    assert mps.export(model, tmp_path / "a") == [tmp_path / "a" / "model.mps"]
+    files = mps.export(model, tmp_path / "b", mps_style="both")
     assert files == [tmp_path / "b" / n for n in ("model.mps", "model_fixed.mps", "model_fixed_names.csv")]
     assert all(f.exists() for f in files)
     assert mps.export(model, tmp_path / "c", mps_style="fixed") == \
@@ -294,7 +297,7 @@ def test_long_metadata_is_split_for_cbc(tmp_path):
 
 def test_column_names_match_the_convention():
     # the names themselves are Convention.name_table's (tests/core/test_conventions.py checks them
-    # against CONVENTIONS.md); here the free writer's blank-padded columns, reduced ones too
+    # against docs/conventions.md); here the free writer's blank-padded columns, reduced ones too
     for puzzle, scheme, clues in ((parse_puzzle("." * 144, box="3x4"), "block", "rows"),
                                   (parse_puzzle("." * 10000), "ijk", "rows"),
                                   (parse_puzzle("12" + "." * 9998), "block", "reduce")):

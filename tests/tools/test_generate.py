@@ -13,8 +13,11 @@ from hypothesis import given, settings, strategies as st
 from oracles import PROJECT, is_valid_solution
 from pipeline.batch import read_records
 from pipeline.core.errors import PuzzleError
-from pipeline.tools.generate import (SinglesChecker, count_up_to, generate, random_regions, removable_clues,
-                               symmetry_orbits, transform_grid)
+from pipeline.core.propagate import propagate_puzzle, solved_by_singles
+from pipeline.solvers import sat
+from pipeline.tools.generate import (count_up_to, engine_for, generate, random_regions, removable_clues, symmetry_orbits,
+                                     transform_grid)
+from pipeline.tools.rate import rate
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.solvers.highs import count_solutions as highs_count
 from pipeline.core.build import build_model
@@ -104,12 +107,23 @@ def test_random_regions_connected_partition(n):
     assert not (random_regions(n, np.random.default_rng(0)) == random_regions(n, np.random.default_rng(1))).all()
 
 
-def test_singles_checker_agrees_with_engine_when_it_solves():
-    g = next(generate(size=9, seed=4))
-    checker = SinglesChecker(g.puzzle)
-    assert checker.solves(np.asarray(g.puzzle.grid)) in (True, False)
-    assert checker.solves(g.solution)
-    assert not checker.solves(np.zeros((9, 9), dtype=int))
+def test_singles_agree_with_the_rating_and_the_engine():
+    """generate's fast uniqueness test for big grids is core's singles kernel: it says "solved"
+    exactly when rate (an independent step-by-step ladder) needs nothing beyond singles, and then
+    its grid is the engine's one solution."""
+    seen = set()
+    for seed in range(8):
+        g = next(generate(size=9, seed=seed))
+        singles = propagate_puzzle(g.puzzle)
+        rating = rate(g.puzzle)
+        beyond = [t for t, k in rating.counts.items() if k and t not in ("naked single", "hidden single")]
+        assert singles.solved == (rating.solved and not beyond), (seed, rating.counts)
+        if singles.solved:
+            assert (singles.grid == g.solution).all()
+        seen.add(singles.solved)
+    assert seen == {True, False}   # both answers were checked (some puzzles need more than singles)
+    assert solved_by_singles(Puzzle(g.solution, 3, 3))
+    assert not solved_by_singles(Puzzle(np.zeros((9, 9), dtype=int), 3, 3))
 
 
 def test_orbits_partition_cells():
@@ -180,3 +194,19 @@ def test_cli_bad_options_exit_2():
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "csv" in r.stderr
     r = run_cli("generate", "--box", "2x5", "--size", "9")
     assert r.returncode == 2 and r.stderr.startswith("error: ")
+
+
+def test_generate_uses_the_one_sat_engine_cache():
+    """generate's engine is the SAT engine cache's (pipeline.solvers.sat.engine_for): one solver
+    per shape, shared with batch and count, and reusable after a guarded exclusion."""
+    empty = Puzzle(np.zeros((4, 4), dtype=int), 2, 2)
+    eng = engine_for(empty)
+    assert eng.sat is sat.engine_for(build_model(empty, "ijk", "C", "bounds"))
+    assert engine_for(empty).sat is eng.sat
+    solution = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    act = eng.exclude(solution)
+    assert act > eng.sat.n_cells and eng.sat.new_var() == act + 1   # fresh variables, never reused
+    assert not eng.determines(np.zeros((4, 4), dtype=int), act)     # 288 grids: others remain
+    assert eng.determines(solution, act)                             # the full grid's only solution is excluded
+    eng.retire(act)
+    assert eng.count(np.zeros((4, 4), dtype=int), 1000) == 288

@@ -4,11 +4,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from formats.cnf import AMO_ENCODINGS
-from pipeline.batch import (BATCH_SOLVERS, DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
+from pipeline.core.clauses import AMO_ENCODINGS
+from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
 from pipeline.batch.text import one_line
 from pipeline.core.errors import PipelineError
+from pipeline.solvers import batch_solver_names
 from pipeline.solvers.sat import DEFAULT_BACKEND
 
 
@@ -33,7 +34,7 @@ def _status_list(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """The ``batch`` subcommand: its arguments and :func:`run_batch_command`."""
     p = subparsers.add_parser("batch", help="solve a collection of puzzles into Parquet (resumable, parallel)")
     p.add_argument("input", help="puzzles: a text file (one per line), a CSV/TSV or a Parquet file "
@@ -53,7 +54,7 @@ def add_command(subparsers) -> None:
                    help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
-    p.add_argument("--solver", choices=BATCH_SOLVERS, default="highs",
+    p.add_argument("--solver", choices=batch_solver_names(), default="highs",
                    help="highs (one instance per shape, bounds per puzzle), sat (one incremental SAT solver per "
                         "shape, clues as assumptions) or cpsat (default highs)")
     p.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "

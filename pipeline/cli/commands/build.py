@@ -1,12 +1,13 @@
 """The ``build`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 
 
-def cmd_build(args) -> int:
+def cmd_build(args: argparse.Namespace) -> int:
     model = model_from_args(args)
     summary = model.summary()
     if args.json:
@@ -23,7 +24,7 @@ def cmd_build(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``build``."""
     p = subparsers.add_parser("build", help="print the model's shape: rows, columns, nonzeros, rows per family")
     add_puzzle_args(p)

@@ -1,6 +1,7 @@
 """The ``count`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -11,16 +12,15 @@ from pipeline.core.puzzle import grid_to_string
 from pipeline.solvers import SOLVERS, get_solver
 
 
-def cmd_count(args) -> int:
+def cmd_count(args: argparse.Namespace) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
     says it, ``no solution: ...`` on stderr)."""
     solver = get_solver(args.solver or default_count_solver(), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
-    options = engine_options(args)
-    options.pop("workdir")
-    result = solver.count(model_from_args(args), args.limit, **options)
+    assert solver.count is not None   # get_solver(need="count") refused one without
+    result = solver.count(model_from_args(args), args.limit, **engine_options(args, solver, "count"))
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status
@@ -47,14 +47,14 @@ def cmd_count(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``count``."""
     p = subparsers.add_parser("count", help="count solutions up to a limit (SAT blocking clauses, or no-good cuts in HiGHS)")
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
     add_limit_args(p, "overall time limit in seconds")
-    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.count is not None], metavar="NAME",
+    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.counts], metavar="NAME",
                    help="counting engine (default: sat when python-sat is installed, else highs)")
     add_engine_args(p)
     p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")

@@ -1,6 +1,7 @@
 """The ``draw`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
@@ -11,7 +12,7 @@ from pipeline.solvers.highs import solve
 from pipeline.tools.draw import _puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, write_figure
 
 
-def cmd_draw(args) -> int:
+def cmd_draw(args: argparse.Namespace) -> int:
     load_matplotlib("draw")  # the missing extra is named before any work is done
     # standard input is read once here, so that its text also tells numbers from letters
     source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
@@ -35,7 +36,7 @@ def cmd_draw(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``draw``."""
     p = subparsers.add_parser("draw", help="draw a puzzle (and a solution) to SVG/PNG/PDF")
     add_puzzle_args(p)

@@ -1,20 +1,21 @@
 """The ``explain`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 
 from pipeline.cli.args import add_puzzle_args
 from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
 
 
-def cmd_explain(args) -> int:
+def cmd_explain(args: argparse.Namespace) -> int:
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size)
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("explain", help="why no solution / how solutions differ / unique with rating")
     add_puzzle_args(p)
     p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")

@@ -1,16 +1,18 @@
 """The ``export`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import shlex
 from pathlib import Path
 
-from formats.cnf import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
-from formats.directory import export_model
+from formats.directory import export_model, exporting_formats
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+from pipeline.core.build import Model
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     model = model_from_args(args)
     written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
                            amo=args.amo or DEFAULT_AMO)
@@ -34,10 +36,20 @@ def _matlab_string(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def matlab_hint(model, out: Path, written: dict) -> str | None:
+def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
     """How to solve the export in MATLAB/Octave and import the answer: every path it names is
     one the export wrote or the printed MATLAB lines write (``OUT/sudoku.csv``, ``OUT/x.csv``).
-    None when the export holds neither the CSVs nor the MATLAB files."""
+    None when the export holds neither the CSVs nor the MATLAB files.
+
+    Parameters
+    ----------
+    model : Model
+        The exported model.
+    out : Path
+        The export directory.
+    written : dict
+        ``export_model``'s answer: the files of each format.
+    """
     if "csv" not in written and "matlab" not in written:
         return None
     n = model.convention.n
@@ -68,14 +80,14 @@ def matlab_hint(model, out: Path, written: dict) -> str | None:
     return "\n".join(lines)
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``export``."""
     p = subparsers.add_parser("export", help="write the model files and manifest.json into a directory")
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--to", required=True, metavar="DIR", help="output directory (created)")
     p.add_argument("--formats", default="all", metavar="LIST",
-                   help="comma-separated: csv,mps,lp,parquet,mat (default all)")
+                   help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all)")
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "

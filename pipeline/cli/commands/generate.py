@@ -1,6 +1,7 @@
 """The ``generate`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from formats.files import atomic_open
@@ -11,7 +12,7 @@ from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, forma
 from pipeline.tools.rate import DIFFICULTIES
 
 
-def cmd_generate(args) -> int:
+def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
     seed = args.seed
@@ -41,7 +42,7 @@ def cmd_generate(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("generate", help="generate puzzles with exactly one solution")
     p.add_argument("--box", metavar="HxW", help="box shape (default sqrt(N)xsqrt(N), else most square)")
     p.add_argument("--size", type=int, metavar="N", help="grid side (default 9, or from --box)")

@@ -1,6 +1,7 @@
 """The ``import`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from formats.directory import import_solution
@@ -9,7 +10,7 @@ from pipeline.core.errors import NoSolutionReported
 from pipeline.core.verify import RESIDUAL_TOL
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     """Exit 0 for a verified answer; 1 for a solver's negative answer (infeasible, a time-limit
     or other stop without a solution: as ``solve``) or an answer that does not verify."""
     try:
@@ -31,7 +32,7 @@ def cmd_import(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``import``."""
     p = subparsers.add_parser("import", help="read a solver's solution file, print the grid, verify it")
     p.add_argument("file", metavar="FILE", help="solution file (format detected by content)")

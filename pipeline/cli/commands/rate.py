@@ -1,6 +1,7 @@
 """The ``rate`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -8,7 +9,7 @@ from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.tools.rate import rate
 
 
-def cmd_rate(args) -> int:
+def cmd_rate(args: argparse.Namespace) -> int:
     rating = rate(puzzle_from_args(args))
     if args.format == "json":
         print(json.dumps(rating.to_dict(brief=not args.steps)))
@@ -23,7 +24,7 @@ def cmd_rate(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("rate", help="rate a puzzle by the human techniques it needs")
     add_puzzle_args(p)
     p.add_argument("--steps", action="store_true", help="print every step")

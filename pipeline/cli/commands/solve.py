@@ -1,6 +1,7 @@
 """The ``solve`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
@@ -17,16 +18,17 @@ def _uniqueness(args, puzzle) -> bool | None:
     None when that call stops on the time limit."""
     model = build_model(puzzle, "ijk", "C", "bounds")
     solver = get_solver(default_count_solver(), need="count")
+    assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, 2, time_limit=args.time_limit)
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
-def cmd_solve(args) -> int:
+def cmd_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
-    # the SAT engine proves uniqueness on the solver that found the answer (its learnt clauses)
-    check = {"check_unique": True} if solver.name == "sat" and not args.no_unique_check else {}
-    r = solver.solve(model_from_args(args, puzzle), **engine_options(args), **check)
+    # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
+    check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
+    r = solver.solve(model_from_args(args, puzzle), **engine_options(args, solver), **check)
     grid, status = r.grid, r.status
     if grid is None:
         reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
@@ -46,11 +48,11 @@ def cmd_solve(args) -> int:
         print(steps)
     print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
                                             "nodes": r.nodes, "verified": True, "unique": unique,
-                                            **(steps if steps is not None and args.format == "json" else {})})
+                                            **(steps if isinstance(steps, dict) else {})})
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``solve``."""
     p = subparsers.add_parser("solve", help="solve a puzzle and print the verified grid")
     add_puzzle_args(p)

@@ -1,13 +1,15 @@
 """The ``spy`` subcommand."""
 from __future__ import annotations
 
+import argparse
+
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.tools.draw import load_matplotlib, write_figure
 from pipeline.tools.spy import compare_convention, spy_figure
 
 
-def cmd_spy(args) -> int:
+def cmd_spy(args: argparse.Namespace) -> int:
     load_matplotlib("spy")  # the missing extra is named before any work is done
     puzzle = puzzle_from_args(args)
     models = [model_from_args(args, puzzle)]
@@ -19,7 +21,7 @@ def cmd_spy(args) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``spy``."""
     p = subparsers.add_parser("spy", help="picture of the sparsity of [A; B] with labelled row families")
     add_puzzle_args(p)

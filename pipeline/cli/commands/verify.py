@@ -1,6 +1,7 @@
 """The ``verify`` subcommand."""
 from __future__ import annotations
 
+import argparse
 import json
 
 import numpy as np
@@ -10,7 +11,7 @@ from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.verify import grid_violations, verify_grid
 
 
-def cmd_verify(args) -> int:
+def cmd_verify(args: argparse.Namespace) -> int:
     """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
@@ -36,7 +37,7 @@ def cmd_verify(args) -> int:
     return 0 if verdict else 1
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``verify``."""
     p = subparsers.add_parser("verify", help="check a completed grid against the rules (and a puzzle's clues); "
                                       "list every violation")

@@ -1,0 +1,292 @@
+"""The SAT clause encoding of a model: every ``= 1`` row as one at-least-one clause plus the
+clauses of an at-most-one encoding (the modelling API of the SAT engine, generate and batch;
+:mod:`formats.cnf` only renders it as DIMACS text).
+
+One entry point, :func:`encode`, takes the model's rows (the solver view, or any 0-1 matrix over
+full positions) and returns an :class:`Encoding`: cell variable ``v`` is the convention's 0-based
+position + 1 (``docs/conventions.md``, section CNF/OPB), auxiliary variables of the at-most-one
+encoding follow from ``N^3 + 1``, a contiguous block per row in row order. Its clauses come out as
+int64 chunks (:func:`iter_clause_tokens`, each clause ended by 0) or as Python lists
+(:func:`clause_list`, for in-process solvers).
+
+The at-most-one encodings come from python-sat's :mod:`pysat.card` (option ``amo``). A row of
+``k`` literals always gets the same clause pattern up to renaming, so :func:`amo_template` asks
+``pysat.card`` ONCE per row length for the pattern over literals ``1..k`` (auxiliaries numbered
+from ``k + 1``) and :func:`clause_tokens` maps it onto every row of that length with numpy. No
+Python object is made per clause: the empty 100x100 (10^6 cell variables, 40,000 rows) is encoded
+in every encoding as arrays in chunks. ``pairwise`` is built with numpy alone (so the default
+CNF export needs no python-sat); tests check it, and every template, against ``pysat.card``.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.core.build import Model
+from pipeline.core.errors import FormatError
+
+__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
+           "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "resolve_amo"]
+
+#: At-most-one encodings (``pysat.card.EncType`` names); ``auto`` picks by row length.
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
+DEFAULT_AMO = "auto"
+#: ``auto`` uses pairwise up to this row length (N), the ladder encoding above: pairwise grows as
+#: k^2/2 clauses per row (2.0e8 clauses for the 100x100), the ladder as about 3k. Ladder rather
+#: than the sequential counter (same size class) because it solved the 18 minimal 25x25 puzzles
+#: of 25x25_gecode.txt faster in two quiet runs: slowest 8.8/8.4 s against 12.4/11.4 s, total
+#: 55/51 s against 63/60 s (README, SAT benchmarks).
+AUTO_PAIRWISE_MAX = 16
+SAT_EXTRA_HINT = "pip install '.[sat]'"
+_CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
+
+
+def _card():
+    """``pysat.card`` or a one-line FormatError naming the ``sat`` extra."""
+    try:
+        from pysat import card
+    except ImportError:
+        raise FormatError(f"cnf: this at-most-one encoding needs python-sat: {SAT_EXTRA_HINT}") from None
+    return card
+
+
+def resolve_amo(amo: str | None, n: int) -> str:
+    """The encoding ``amo`` names (``auto``/None: pairwise for N <= 16, else ladder).
+
+    Parameters
+    ----------
+    amo : str or None
+        ``auto``, None or one of :data:`AMO_ENCODINGS`.
+    n : int
+        Grid side N (the length of a row of the rules).
+
+    Returns
+    -------
+    str
+        One of :data:`AMO_ENCODINGS`.
+
+    Raises
+    ------
+    FormatError
+        ``amo`` is not one of :data:`AMO_ENCODINGS` or ``auto``.
+    """
+    if amo is None or amo == "auto":
+        return "pairwise" if n <= AUTO_PAIRWISE_MAX else "ladder"
+    if amo not in AMO_ENCODINGS:
+        raise FormatError(f"cnf: unknown at-most-one encoding {amo!r}; expected auto or one of {', '.join(AMO_ENCODINGS)}")
+    return amo
+
+
+@dataclass(frozen=True)
+class Template:
+    """At-most-one clauses of one row of ``k`` literals: ``tokens`` are the clauses' literals,
+    each clause ended by 0, over inputs ``±1..±k`` and auxiliaries ``±(k+1)..±(k+n_aux)``."""
+
+    k: int
+    tokens: np.ndarray
+    n_clauses: int
+    n_aux: int
+
+
+@functools.lru_cache(maxsize=512)
+def amo_template(k: int, amo: str) -> Template:
+    """The at-most-one pattern of a ``k``-literal row in encoding ``amo`` (auxiliaries renumbered
+    contiguously after ``k``).
+
+    Parameters
+    ----------
+    k : int
+        Literals in the row.
+    amo : str
+        One of :data:`AMO_ENCODINGS` (already resolved: not ``auto``).
+
+    Returns
+    -------
+    Template
+
+    Examples
+    --------
+    >>> amo_template(3, "pairwise").tokens.tolist()
+    [-1, -2, 0, -1, -3, 0, -2, -3, 0]
+    """
+    if k <= 1:
+        return Template(k, np.zeros(0, dtype=np.int64), 0, 0)
+    if amo == "pairwise":  # pysat.card's order: (i, j) for i < j, row-major
+        i, j = np.triu_indices(k, 1)
+        tokens = np.stack([-(i + 1), -(j + 1), np.zeros_like(i)], axis=1).ravel().astype(np.int64)
+        return Template(k, tokens, i.size, 0)
+    card = _card()
+    clauses = card.CardEnc.atmost(list(range(1, k + 1)), bound=1, top_id=k,
+                                  encoding=getattr(card.EncType, amo)).clauses
+    flat = np.array([lit for clause in clauses for lit in clause + [0]], dtype=np.int64)
+    magnitude = np.abs(flat)
+    aux = np.unique(magnitude[magnitude > k])
+    renamed = np.where(magnitude > k, k + 1 + np.searchsorted(aux, magnitude), magnitude) * np.sign(flat)
+    return Template(k, renamed.astype(np.int64), len(clauses), int(aux.size))
+
+
+# ----------------------------------------------------------------------------------------------
+# the clause set of a model
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class Encoding:
+    """The CNF of a model: rows as cell-variable lists, per-row auxiliaries, bound units."""
+
+    amo: str
+    n_cells: int
+    row_vars: sp.csr_matrix  # rows of the solver view with cell variable numbers as data
+    aux_start: np.ndarray  # first auxiliary variable of each row
+    n_aux: int
+    units: np.ndarray  # signed unit literals of the bounds (after the rows)
+    n_clauses: int
+
+    @property
+    def n_vars(self) -> int:
+        return self.n_cells + self.n_aux
+
+    def facts(self) -> dict:
+        """What the manifest and the ``c`` line record (auxiliaries named by rule)."""
+        lengths = np.diff(self.row_vars.indptr)
+        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in np.unique(lengths)}
+        return {"amo": self.amo, "variables": self.n_vars, "clauses": self.n_clauses,
+                "cell_variables": [1, self.n_cells], "variable_rule": "v = position + 1",
+                "aux_variables": [self.n_cells + 1, self.n_vars] if self.n_aux else [],
+                "aux_rule": "each row of the solver view in order, a contiguous block",
+                "aux_per_row_length": {k: v for k, v in per_length.items() if v}}
+
+
+def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix | None = None) -> Encoding:
+    """The CNF structure of ``model`` (or of ``rows``, a 0-1 matrix over full positions).
+
+    Parameters
+    ----------
+    model : Model
+        Rows ``Aeq`` (all ``= 1``) over ``model.columns``; ``lb = 1`` columns become unit clauses.
+    amo : str
+        At-most-one encoding (:data:`AMO_ENCODINGS` or ``auto``).
+    rows : scipy.sparse.csr_matrix, optional
+        Encode these rows (columns = full positions) instead of the solver view, no bounds
+        (the SAT engine encodes ``A`` only and passes clues as assumptions).
+
+    Returns
+    -------
+    Encoding
+
+    Raises
+    ------
+    FormatError
+        Unknown encoding, a model with an objective, or python-sat missing for a pysat encoding.
+    """
+    n = model.convention.n
+    amo = resolve_amo(amo, n)
+    n_cells = model.convention.n_vars
+    if rows is None:
+        if model.objective is not None and np.any(model.cost):
+            raise FormatError("cnf: a CNF file cannot carry an objective; leave cnf out of --formats or drop the objective")
+        a = model.Aeq.tocsr()
+        var_of_col = model.columns.astype(np.int64) + 1
+        lb, ub = model.lb, model.ub
+        units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])
+    else:
+        a = rows.tocsr()
+        var_of_col = np.arange(1, a.shape[1] + 1, dtype=np.int64)
+        units = np.zeros(0, dtype=np.int64)
+    a.sort_indices()
+    row_vars = sp.csr_matrix((var_of_col[a.indices], a.indices, a.indptr), shape=a.shape)
+    lengths = np.diff(a.indptr)
+    kinds = np.unique(lengths)
+    aux_of_len = np.zeros(kinds.max(initial=0) + 1, dtype=np.int64)
+    clauses_of_len = np.zeros_like(aux_of_len)
+    for k in kinds:
+        t = amo_template(int(k), amo)
+        aux_of_len[k], clauses_of_len[k] = t.n_aux, t.n_clauses + 1  # + the at-least-one clause
+    aux_count = aux_of_len[lengths]
+    aux_start = n_cells + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
+    n_clauses = int(clauses_of_len[lengths].sum()) + units.size
+    return Encoding(amo, n_cells, row_vars, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+
+
+def _row_chunks(enc: Encoding) -> Iterator[tuple[int, int]]:
+    """Row ranges ``[lo, hi)`` of about ``_CHUNK_TOKENS`` literals each."""
+    lengths = np.diff(enc.row_vars.indptr)
+    sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
+    for k in np.unique(lengths):
+        sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
+    cum = np.concatenate([[0], np.cumsum(sizes[lengths])])
+    bounds = np.searchsorted(cum, np.arange(0, cum[-1], _CHUNK_TOKENS), side="right") - 1
+    bounds = np.unique(np.concatenate([bounds, [lengths.size]]))
+    bounds = bounds[bounds >= 0]
+    for lo, hi in zip(bounds[:-1], bounds[1:]):  # noqa: RUF007 (numpy arrays)
+        if hi > lo:
+            yield int(lo), int(hi)
+
+
+def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
+    """Literals of rows ``lo..hi-1`` (each clause ended by 0): per row, its at-least-one clause,
+    then its at-most-one clauses. Rows of one length are mapped from their template at once.
+
+    Parameters
+    ----------
+    enc : Encoding
+        From :func:`encode`.
+    lo, hi : int
+        The rows ``[lo, hi)`` of ``enc.row_vars``.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 literals, every clause followed by 0.
+    """
+    indptr = enc.row_vars.indptr
+    lengths = np.diff(indptr[lo:hi + 1])
+    sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
+    kinds = np.unique(lengths)
+    for k in kinds:
+        sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
+    row_size = sizes[lengths]
+    offset = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
+    out = np.zeros(int(offset[-1]), dtype=np.int64)
+    data = enc.row_vars.data
+    for k in kinds:
+        rows = np.flatnonzero(lengths == k)
+        starts = indptr[lo + rows]
+        cells = data[starts[:, None] + np.arange(k)] if k else np.zeros((rows.size, 0), dtype=np.int64)
+        t = amo_template(int(k), enc.amo)
+        tok = t.tokens
+        mag = np.abs(tok)
+        sign = np.sign(tok)
+        block = np.zeros((rows.size, k + 1 + tok.size), dtype=np.int64)
+        block[:, :k] = cells  # the at-least-one clause (and its 0)
+        if tok.size:
+            inputs = (mag >= 1) & (mag <= k)
+            aux = mag > k
+            body = np.zeros((rows.size, tok.size), dtype=np.int64)
+            body[:, inputs] = cells[:, mag[inputs] - 1] * sign[inputs]
+            body[:, aux] = (enc.aux_start[lo + rows][:, None] + (mag[aux] - k - 1)) * sign[aux]
+            block[:, k + 1:] = body
+        out[(offset[rows][:, None] + np.arange(block.shape[1])).ravel()] = block.ravel()
+    return out
+
+
+def iter_clause_tokens(enc: Encoding) -> Iterator[np.ndarray]:
+    """Every clause's literals (0-terminated), in file order, as int64 chunks."""
+    for lo, hi in _row_chunks(enc):
+        yield clause_tokens(enc, lo, hi)
+    if enc.units.size:
+        yield np.stack([enc.units, np.zeros_like(enc.units)], axis=1).ravel()
+
+
+def clause_list(enc: Encoding) -> list[list[int]]:
+    """All clauses as Python lists (for in-process solvers and tests; small models only)."""
+    tokens = np.concatenate(list(iter_clause_tokens(enc)) or [np.zeros(0, dtype=np.int64)])
+    ends = np.flatnonzero(tokens == 0)
+    flat = tokens.tolist()
+    out, start = [], 0
+    for end in ends.tolist():
+        out.append(flat[start:end])
+        start = end + 1
+    return out

@@ -1,0 +1,226 @@
+"""Puzzle generation: one puzzle (full grid, then clue removal), and the reproducible stream of
+:func:`generate`.
+
+What is sampled (no uniformity is claimed): a full grid is the model of a *fresh* CaDiCaL (same
+clauses) whose decision phases are random (one random preferred digit per cell), so the grid
+depends only on the seed, never on what the cached engine solved before; optionally followed by
+the seed-004 transformations (rows within bands, columns within stacks, bands, stacks, digit
+relabelling); then clues are removed (:mod:`pipeline.tools.generate.removal`).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.propagate import solved_by_singles
+from pipeline.core.puzzle import Puzzle, default_box, parse_box
+from pipeline.core.variants import get_variant
+from pipeline.tools.generate.engine import ShapeEngine, engine_for
+from pipeline.tools.generate.output import Generated
+from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
+from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
+from pipeline.tools.rate import DIFFICULTIES, rate
+
+__all__ = ["SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
+
+#: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
+#: (the best one is kept and the shortfall reported).
+SHORTFALL_TRIES = 10
+
+
+def _full_grid(n: int, h: int, w: int, variant: str,
+               rng: np.random.Generator) -> tuple[Puzzle, ShapeEngine, np.ndarray]:
+    for _ in range(100):
+        regions = random_regions(n, rng) if get_variant(variant).regions else None
+        shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
+        eng = engine_for(shape)
+        solution = eng.random_full_grid(rng)
+        if solution is not None:
+            return shape, eng, solution
+    raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} found in 100 tries")
+
+
+def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator, *, symmetry: str = "none",
+                 clues: int | None = None, minimal: bool = False, transform: bool = False,
+                 seed: int = 0, index: int = 0) -> Generated:
+    """One puzzle with exactly one solution (proved by the SAT engine).
+
+    Parameters
+    ----------
+    n, h, w, variant
+        Grid side, box shape and variant (``jigsaw*`` get new random regions).
+    rng : numpy.random.Generator
+        The only source of randomness.
+    symmetry : str
+        One of :data:`SYMMETRIES`; clues are removed orbit by orbit.
+    clues : int, optional
+        Stop removing at this many clues (the result may have more: see ``puzzle.n_clues``).
+    minimal : bool
+        Prove minimality (one engine call per clue): ``minimal`` is then True or False. Without it
+        ``minimal`` is True when one exact pass tried every clue (removal is monotone: a clue
+        needed once is needed with fewer clues), else None (not checked).
+    transform : bool
+        Apply :func:`transform_grid` to the full grid (classic and latin only).
+    seed, index
+        Recorded in the result.
+
+    Returns
+    -------
+    Generated
+
+    Raises
+    ------
+    PuzzleError
+        ``transform`` for a variant the transformations do not preserve.
+    """
+    t0 = time.perf_counter()
+    shape, eng, solution = _full_grid(n, h, w, variant, rng)
+    if transform:
+        if variant == "latin":
+            solution = transform_grid(solution, 1, 1, rng)
+        elif variant == "classic":
+            solution = transform_grid(solution, h, w, rng)
+        else:
+            raise PuzzleError(f"transform: the seed-004 transformations keep only classic and latin grids, "
+                              f"not {variant}")
+    orbits = symmetry_orbits(n, symmetry)
+    order = rng.permutation(len(orbits))
+    target = clues if clues is not None else 0
+    exact = minimal or n * n <= EXACT_REMOVAL_MAX_CELLS
+    if exact:
+        act = eng.exclude(solution)
+        try:
+            grid, tried_all = remove_clues(solution, orbits, order, target, lambda g: eng.determines(g, act))
+        finally:
+            eng.retire(act)
+    else:
+        grid, tried_all = remove_clues(solution, orbits, order, target,
+                                        lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)))
+        if eng.count(grid, 2) != 1:  # the engine's proof (singles already imply it)
+            raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
+    puzzle = Puzzle(grid, h, w, variant, shape.regions)
+    is_min: bool | None
+    if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway
+        is_min = is_minimal(puzzle)
+    else:
+        is_min = True if exact and tried_all and symmetry == "none" else None
+    return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
+
+
+def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int, int, int]:
+    """(N, h, w) from ``--size``/``--box`` (default 9x9; jigsaw and latin ignore boxes).
+
+    Parameters
+    ----------
+    size : int, optional
+    box : str, optional
+        ``HxW``.
+    variant : str
+
+    Returns
+    -------
+    (int, int, int)
+
+    Raises
+    ------
+    PuzzleError
+        A box that does not tile, a size outside 1..64 or an unknown variant.
+    """
+    if box is not None:
+        h, w = parse_box(box, size)
+        n = h * w
+    else:
+        n = size or 9
+        if n < 1 or n > 64:
+            raise PuzzleError(f"size: generate handles 1..64, found {n}")
+        h, w = default_box(n)
+    if not get_variant(variant).boxes:
+        h, w = default_box(n)
+    return n, h, w
+
+
+def new_seed() -> int:
+    """A fresh random seed (printed so the run can be repeated)."""
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)   # drawn from the OS: never a given sequence
+    return int(entropy % (2 ** 63))
+
+
+def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
+             seed: int | None = None, symmetry: str = "none", clues: int | None = None, minimal: bool = False,
+             difficulty: str = "any", transform: bool = False, full: bool = False,
+             max_tries: int = 200) -> Iterator[Generated]:
+    """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
+
+    Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
+    every puzzle (and any one of them by index). ``seed`` None chooses one (see ``.seed``).
+
+    Parameters
+    ----------
+    size, box, variant
+        Shape (see :func:`resolve_shape`).
+    count : int
+        How many puzzles.
+    seed : int, optional
+        Reproducible run.
+    symmetry, clues, minimal, transform
+        See :func:`generate_one`.
+    difficulty : str
+        ``any`` or a label of :data:`pipeline.tools.rate.DIFFICULTIES`: regenerate until the rating agrees.
+    full : bool
+        Full grids (no clue removed).
+    max_tries : int
+        Puzzles made per result when aiming at a difficulty.
+
+    Yields
+    ------
+    Generated
+
+    Raises
+    ------
+    PuzzleError
+        Bad shape or option, or no puzzle of that difficulty in ``max_tries``.
+
+    Examples
+    --------
+    >>> from pipeline.tools.generate import count_up_to
+    >>> g = next(generate(box="2x3", seed=1))
+    >>> g.minimal, count_up_to(g.puzzle, 2)
+    (True, 1)
+    """
+    n, h, w = resolve_shape(size, box, variant)
+    seed = new_seed() if seed is None else seed
+    if count < 1:
+        raise PuzzleError(f"-n: must be at least 1, found {count}")
+    if difficulty not in ("any",) + DIFFICULTIES:
+        raise PuzzleError(f"difficulty: unknown {difficulty!r}; expected any, {', '.join(DIFFICULTIES)}")
+    if clues is not None and not 0 <= clues <= n * n:
+        raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
+    target = n * n if full else clues
+    for i in range(count):
+        rng = np.random.default_rng([seed, i])
+        best, best_key, shortfalls = None, None, 0
+        for _ in range(max_tries):
+            g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=target, minimal=minimal,
+                             transform=transform, seed=seed, index=i)
+            if difficulty != "any":
+                rating = rate(g.puzzle)
+                g.rating = rating.to_dict(brief=True)
+                if rating.label != difficulty:
+                    continue
+            # what was asked but not reached: proved minimality, the clue target
+            key = (minimal and g.minimal is False, target is not None and g.puzzle.n_clues > target,
+                   g.puzzle.n_clues)
+            if best is None or best_key is None or key < best_key:
+                best, best_key = g, key
+            if not (key[0] or key[1]):
+                break
+            shortfalls += 1
+            if shortfalls >= SHORTFALL_TRIES:
+                break
+        if best is None:
+            raise PuzzleError(f"difficulty: no {difficulty} puzzle in {max_tries} tries (seed {seed})")
+        yield best

@@ -1,0 +1,127 @@
+"""Clue removal: from a full grid to a puzzle that stays unique, and minimality.
+
+Clues are removed orbit by orbit (``--symmetry``) in a random order, each kept only if its removal
+would lose uniqueness. Removal is monotone (fewer clues, more solutions), so one pass leaves no
+removable orbit. Runs of orbits are tried together and split on failure, which gives the same
+puzzle as one-by-one removal with fewer engine calls.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import Puzzle
+from pipeline.tools.generate.engine import engine_for
+
+__all__ = ["EXACT_REMOVAL_MAX_CELLS", "is_minimal", "remove_clues", "removable_clues"]
+
+#: up to this many cells (16x16) clues are removed by exact SAT uniqueness checks (minimal
+#: puzzles); above it by singles (unique, fewer clues removed) unless --minimal is asked.
+EXACT_REMOVAL_MAX_CELLS = 256
+
+
+def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
+                 keeps_unique: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, bool]:
+    """One pass of orbit removal in ``order`` while ``keeps_unique(grid)`` proves uniqueness.
+
+    Parameters
+    ----------
+    solution : numpy.ndarray
+        The full grid ``(N, N)`` to remove clues from.
+    orbits : list of numpy.ndarray
+        Cell orbits (:func:`~pipeline.tools.generate.regions.symmetry_orbits`): removed together.
+    order : numpy.ndarray
+        The order in which the orbits are tried (a permutation of their indices).
+    target : int
+        Never fewer clues than this.
+    keeps_unique : callable
+        ``keeps_unique(clue_grid) -> bool``: True when the clues are proved unique.
+
+    Returns
+    -------
+    (numpy.ndarray, bool)
+        The clue grid, and whether every orbit was tried (False: stopped at ``target``).
+    """
+    grid = solution.copy()
+    i, run = 0, 1
+    while i < len(order):
+        left = np.count_nonzero(grid) - target
+        if left <= 0:
+            return grid, False
+        # a run of orbits removed together; never below the target
+        sizes = np.cumsum([len(orbits[k]) for k in order[i:i + run]])
+        run = max(1, int(np.searchsorted(sizes, left, side="right")))
+        cells = np.concatenate([orbits[k] for k in order[i:i + run]])
+        trial = grid.copy()
+        trial.flat[cells] = 0
+        if keeps_unique(trial):
+            grid, i, run = trial, i + run, run * 2
+        elif run == 1:
+            i += 1
+        else:
+            run //= 2
+    return grid, True
+
+
+def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """Cells whose clue can be removed with the puzzle staying unique (empty: minimal).
+
+    One engine call per clue: with the solution excluded, the clues minus one are SAT exactly
+    when that clue is needed. ``solution`` is found by the engine when not given.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle with exactly one solution.
+    solution : numpy.ndarray, optional
+        Its solution, if known.
+
+    Returns
+    -------
+    list of (int, int)
+        0-based (row, column) of the removable clues.
+
+    Raises
+    ------
+    PuzzleError
+        ``puzzle`` does not have exactly one solution.
+    """
+    eng = engine_for(puzzle)
+    grid = np.asarray(puzzle.grid)
+    if solution is None:
+        count, grids = eng.count(grid, 2, keep=True)
+        if count != 1:
+            raise PuzzleError(f"minimal: the puzzle has {count if count < 2 else 'several'} solutions, not one")
+        solution = grids[0]
+    act = eng.exclude(solution)
+    try:
+        out = []
+        for cell in np.flatnonzero(grid):
+            trial = grid.copy()
+            trial.flat[cell] = 0
+            if eng.determines(trial, act):
+                out.append((int(cell) // puzzle.n, int(cell) % puzzle.n))
+        return out
+    finally:
+        eng.retire(act)
+
+
+def is_minimal(puzzle: Puzzle) -> bool:
+    """True when removing any single clue of the (unique) ``puzzle`` gives more than one solution.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    PuzzleError
+        ``puzzle`` does not have exactly one solution.
+    """
+    return not removable_clues(puzzle)
