@@ -349,7 +349,7 @@ def spy_svg(matrix: "sp.spmatrix | np.ndarray", families: dict[str, int], *, bin
               "h", np.char.mod("%d", (run_end - run_start) * bw), f"v{bh}h", np.char.mod("%d", -(run_end - run_start) * bw),
               "z")
     ink = f'<path class="ink" fill="{SPY_INK}" d="{d}"/>' if run_row.size else ""
-    title = html.escape(f"{n_rows} x {n_cols}, {matrix.nnz} nonzeros (binned {rb} x {cb})")
+    title = html.escape(f"{n_rows} x {n_cols}, {int(np.count_nonzero(matrix) if isinstance(matrix, np.ndarray) else matrix.nnz)} nonzeros (binned {rb} x {cb})")
     return (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
             f"<title>{title}</title>{bands}{ink}"
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="none" stroke="#999999"/></svg>')
