@@ -18,6 +18,7 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, build_model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError
+from pipeline.core.rules import RULES
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, format_grid, grid_to_string, parse_puzzle
 
 
@@ -79,6 +80,11 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     p.add_argument("--regions", metavar="IDS",
                    help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
+    p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="RULE",
+                   help="a rule beyond units, repeatable: a kind without cells (" + ", ".join(
+                       kind for kind, cls in RULES.items() if cls.global_rule) + ") or one JSON rule entry, e.g. "
+                   "'{\"rule\": \"cage\", \"cells\": [\"r1c1\", \"r1c2\"], \"sum\": 9}' (a puzzle document "
+                   "carries its own rules)")
 
 
 def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
@@ -96,9 +102,25 @@ def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clue
                    help=f"clue encoding: rows ([A;B]), bounds (lb=1) or reduce (presolved) (default {clues_default})")
 
 
+def rule_entry(text: str) -> dict:
+    """``--rule`` text -> a rule entry: a bare kind (``antiknight``) or a JSON object."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise argparse.ArgumentTypeError(f"not a JSON rule entry ({e})") from None
+        if not isinstance(entry, dict):
+            raise argparse.ArgumentTypeError("a JSON rule entry is an object")
+        return entry
+    if text not in RULES:
+        raise argparse.ArgumentTypeError(f"unknown rule {text!r}; expected one of {', '.join(RULES)} or a JSON entry")
+    return {"rule": text}
+
+
 def puzzle_from_args(args, source=None):
     return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
-                        regions=args.regions, size=args.size)
+                        regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
 
 
 def model_from_args(args, puzzle=None):
