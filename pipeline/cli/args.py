@@ -11,6 +11,7 @@ import math
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from pipeline.solvers import SOLVERS, Solver
+from pipeline.solvers.base import model_needs_rule_rows
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
 import numpy as np
@@ -20,6 +21,7 @@ from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
+from pipeline.core.rules import RULES
 
 
 #: Most threads a solver may be asked for: far above any core count this runs on, far below the
@@ -91,6 +93,11 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     p.add_argument("--regions", metavar="IDS",
                    help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
+    p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="RULE",
+                   help="a rule beyond units, repeatable: a kind without cells (" + ", ".join(
+                       kind for kind, cls in RULES.items() if cls.global_rule) + ") or one JSON rule entry, e.g. "
+                   "'{\"rule\": \"cage\", \"cells\": [\"r1c1\", \"r1c2\"], \"sum\": 9}' (a puzzle document "
+                   "carries its own rules)")
 
 
 def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
@@ -127,6 +134,32 @@ def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clue
                    help=f"clue encoding: rows ([A;B]), bounds (lb=1) or reduce (presolved) (default {clues_default})")
 
 
+def rule_entry(text: str) -> dict:
+    """``--rule`` text -> a rule entry: a bare kind (``antiknight``) or a JSON object.
+
+    Parameters
+    ----------
+    text : str
+        What followed ``--rule``.
+
+    Returns
+    -------
+    dict
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise argparse.ArgumentTypeError(f"not a JSON rule entry ({e})") from None
+        if not isinstance(entry, dict):
+            raise argparse.ArgumentTypeError("a JSON rule entry is an object")
+        return entry
+    if text not in RULES:
+        raise argparse.ArgumentTypeError(f"unknown rule {text!r}; expected one of {', '.join(RULES)} or a JSON entry")
+    return {"rule": text}
+
+
 def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> Puzzle:
     """The puzzle the command line names.
 
@@ -142,7 +175,7 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
     Puzzle
     """
     return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
-                        regions=args.regions, size=args.size)
+                        regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
 
 
 def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None) -> Model:
@@ -211,12 +244,24 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
                                 "amo": getattr(args, "amo", None) or DEFAULT_AMO}, what)
 
 
-def default_count_solver() -> str:
+def default_count_solver(model: Model | None = None) -> str:
     """The first available engine that counts and proves uniqueness while solving (it counts
     with blocking clauses on one incremental solver: the fast way; the SAT engine when
-    python-sat is installed), else HiGHS."""
+    python-sat is installed) and handles ``model``'s rows (rules beyond units, layouts), else HiGHS.
+
+    Parameters
+    ----------
+    model : Model, optional
+        The model to count; without it, any model of units alone.
+
+    Returns
+    -------
+    str
+    """
+    needs_rules = model is not None and model_needs_rule_rows(model) is not None
     for solver in SOLVERS.values():
-        if solver.counts and solver.proves_unique and solver.available() is None:
+        if solver.counts and solver.proves_unique and solver.available() is None and \
+                (solver.rule_rows or not needs_rules):
             return solver.name
     return "highs"
 

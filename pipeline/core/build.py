@@ -1,9 +1,14 @@
-"""Build the sparse 0-1 program of a puzzle: rules ``A``, clues ``B`` and the solver view.
+"""Build the sparse 0-1 program of a puzzle: rules ``A``, rule rows ``R``, clues ``B`` and the solver view.
 
-``A`` has the families of docs/conventions.md in order (cell, row, col, box|region, diag, anti), each
-family's rows with the last label index fastest; every row is ``= 1`` with ``N`` ones. ``B`` has
-one row per clue (ordered by row, then column). The solver view (``Aeq``, ``beq``, bounds,
-integrality, objective) depends on the clue encoding: ``rows``, ``bounds`` or ``reduce``.
+``A`` has the unit families of docs/conventions.md in order (cell, row, col, box|region, diag,
+anti, the variant's own, then units added by rules such as the windoku windows), each family's
+rows with the last label index fastest; every row of ``A`` is ``= 1`` with ones. ``R`` holds the
+rows of rules beyond units (killer cages, thermometers, Kropki dots, anti-knight, ...:
+:mod:`pipeline.core.rules`), in the rules registry's order, each ``=`` or ``<=`` with integer
+coefficients. ``B`` has one row per clue (ordered by row, then column). The solver view:
+``Aeq x = beq`` (``A``, the ``=`` rows of ``R``, then ``B`` for the ``rows`` clue encoding) and
+``Aineq x <= bineq`` (the ``<=`` rows of ``R``), bounds, integrality and objective, over
+``columns``.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import scipy.sparse as sp
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle, check_grid_size
+from pipeline.core.rules import RULES
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -27,12 +33,12 @@ def _index_dtype(n_vars: int):
 
 
 def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:
-    """``[(family, cells)]`` for every family of ``A``, ``cells`` of shape (n_units, N).
+    """``[(family, cells)]`` for every unit family of ``A``, ``cells`` of shape (n_units, N).
 
-    The ``cell`` family is expressed with one unit per cell (its N digits), the others are the
-    puzzle's units, so that ``A`` is built by one rule for all.
+    The ``cell`` family is expressed with one unit per (present) cell (its N digits), the others
+    are the puzzle's units, so that ``A`` is built by one rule for all.
     """
-    return [("cell", np.arange(puzzle.n ** 2)[:, None])] + puzzle.unit_families()
+    return [("cell", np.flatnonzero(puzzle.present)[:, None])] + puzzle.unit_families()
 
 
 def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
@@ -51,7 +57,7 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
     conv : Convention
         Column positions of the variables.
     """
-    n = puzzle.n
+    n, cols_of_canvas = puzzle.n, puzzle.cols
     digits = np.arange(n)
     blocks = []
     for name, units in rule_families(puzzle):
@@ -62,7 +68,7 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
             cells = units[:, None, :]                 # rows (unit, d), d fastest; entries over cells
             d = digits[None, :, None]
         cells, d = np.broadcast_arrays(cells, d)
-        cols = conv.position(cells // n, cells % n, d).reshape(-1, n)
+        cols = conv.position(cells // cols_of_canvas, cells % cols_of_canvas, d).reshape(-1, n)
         blocks.append(cols)
     cols = np.concatenate(blocks, axis=0)
     cols.sort(axis=1)
@@ -71,6 +77,91 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
     indptr = np.arange(0, n_rows * n + 1, n, dtype=dtype)
     data = np.ones(cols.size)
     return sp.csr_matrix((data, cols.ravel().astype(dtype), indptr), shape=(n_rows, conv.n_vars))
+
+
+@dataclass(frozen=True, eq=False)
+class RuleRows:
+    """The rows of the rules beyond units (``R``), over all positions, in row order.
+
+    ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
+    rows)`` in order (a family's rows are contiguous)."""
+
+    matrix: sp.csr_matrix
+    rhs: np.ndarray
+    sense: np.ndarray
+    labels: np.ndarray
+    families: tuple[tuple[str, str, int], ...]
+
+    @property
+    def equal(self) -> np.ndarray:
+        """Boolean mask of the ``=`` rows."""
+        return self.sense == "E"
+
+
+def _label_text(family: str, indices: np.ndarray) -> np.ndarray:
+    """``family_i_j...`` for each row of 1-based label indices (vectorised)."""
+    out = np.full(indices.shape[0], family, dtype=object)
+    for k in range(indices.shape[1]):
+        out = out + "_" + np.char.mod("%d", indices[:, k]).astype(object)
+    return out.astype(str) if out.size else np.zeros(0, dtype=str)
+
+
+def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
+    """``R``: each rule's rows (registry order of kinds, then each kind's families; rules of one
+    kind in the puzzle's order, numbered 1.. within the kind), columns in ``conv`` positions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+    conv : Convention
+        Column positions of the variables.
+
+    Returns
+    -------
+    RuleRows
+    """
+    board = puzzle.board
+    by_family: dict[tuple[str, str], list] = {}
+    order: list[tuple[str, str]] = []
+    for kind in RULES:
+        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
+        if not of_kind:
+            continue
+        for index, rule in enumerate(of_kind, start=1):
+            for block in rule.rows(board, index):
+                key = (block.family, block.sense)
+                if key not in by_family:
+                    by_family[key] = []
+                    order.append(key)
+                by_family[key].append(block)
+    rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
+    base = 0
+    for key in order:
+        family, sense = key
+        count = 0
+        for block in by_family[key]:
+            if not block.n_rows:
+                continue
+            rows.append(block.row + base + count)
+            cols.append(conv.position(block.cell // puzzle.cols, block.cell % puzzle.cols, block.digit))
+            data.append(block.coef)
+            rhs.append(block.rhs)
+            labels.append(_label_text(family, block.labels))
+            count += block.n_rows
+        if count:
+            senses.append(np.full(count, sense))
+            families.append((family, sense, count))
+            base += count
+    if not families:
+        empty = np.zeros(0)
+        return RuleRows(sp.csr_matrix((0, conv.n_vars)), empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), ())
+    row, col, value = np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float)
+    matrix = sp.csr_matrix((value, (row, col)), shape=(base, conv.n_vars))
+    matrix.sum_duplicates()
+    matrix.sort_indices()
+    return RuleRows(matrix, np.concatenate(rhs).astype(float), np.concatenate(senses), np.concatenate(labels),
+                    tuple(families))
 
 
 def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
@@ -93,25 +184,45 @@ def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
 def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
     """Labels of ``A``'s rows (``cell_r_c``, ``row_r_d``, ..., ``diag_d``), 1-based."""
     n = puzzle.n
-    num = np.char.mod("%d", np.arange(1, n + 1)).astype(object)
+    num = np.char.mod("%d", np.arange(1, max(n, puzzle.rows, puzzle.cols) + 1)).astype(object)
     out = []
     for name, units in rule_families(puzzle):
         if name == "cell":
-            rr, cc = np.divmod(np.arange(n * n), n)
+            rr, cc = np.divmod(units[:, 0], puzzle.cols)
             out.append("cell_" + num[rr] + "_" + num[cc])
         elif FAMILIES[name].single:  # one unit each (diag, anti): labelled by digit only
-            out.append(name + "_" + num)
+            out.append(name + "_" + num[:n])
         else:
             u, d = np.divmod(np.arange(units.shape[0] * n), n)
-            out.append(name + "_" + num[u] + "_" + num[d])
+            unit_num = np.char.mod("%d", np.arange(1, units.shape[0] + 1)).astype(object)
+            out.append(name + "_" + unit_num[u] + "_" + num[d])
     return np.concatenate(out).astype(str)
 
 
 def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
     """``clue_r_c_d`` (1-based) of each row of ``B``, in ``B``'s order (by row, then column)."""
     r, c, d = puzzle.clues()
-    num = np.char.mod("%d", np.arange(1, puzzle.n + 1)).astype(object)
+    num = np.char.mod("%d", np.arange(1, max(puzzle.n, puzzle.rows, puzzle.cols) + 1)).astype(object)
     return ("clue_" + num[r] + "_" + num[c] + "_" + num[d]).astype(str) if r.size else np.array([], dtype=str)
+
+
+def present_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
+    """Sorted full positions of the variables of the puzzle's present cells (all without a layout).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its present cells (a gattai layout leaves some canvas cells out).
+    conv : Convention
+        The positions' convention.
+
+    Returns
+    -------
+    ndarray of int64
+    """
+    cells = np.flatnonzero(puzzle.present)
+    r, c = np.divmod(np.repeat(cells, puzzle.n), puzzle.cols)
+    return np.sort(conv.position(r, c, np.tile(np.arange(puzzle.n), cells.size)).astype(np.int64))
 
 
 def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
@@ -141,9 +252,12 @@ def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
 class Model:
     """The 0-1 program of one puzzle in one convention and clue encoding.
 
-    ``A``/``B`` span all ``N^3`` variables. The solver view (``Aeq``, ``beq``, ``lb``, ``ub``,
-    ``cost``, ``integrality``, ``row_labels``, ``col_names``) covers ``columns``: all positions,
-    or for ``reduce`` the kept ones (``columns[j]`` is the full 0-based position of column j).
+    ``A`` (units, ``= 1``), ``R`` (:class:`RuleRows`: rows of rules beyond units) and ``B``
+    (clues) span all positions of the convention. The solver view (``Aeq``, ``beq``, ``Aineq``,
+    ``bineq``, ``lb``, ``ub``, ``cost``, ``integrality``, ``row_labels``, ``ineq_labels``,
+    ``col_names``) covers ``columns``: every position of a present cell (all ``N^3`` without a
+    gattai layout), or for ``reduce`` the kept ones (``columns[j]`` is the full 0-based position
+    of column j).
     """
 
     puzzle: Puzzle
@@ -152,25 +266,48 @@ class Model:
     A: sp.csr_matrix
     B: sp.csr_matrix
     objective: np.ndarray | None = field(default=None)
+    rule_rows: RuleRows | None = field(default=None)
+
+    @cached_property
+    def R(self) -> RuleRows:
+        """The rows of the rules beyond units (built on first use unless given)."""
+        return self.rule_rows if self.rule_rows is not None else build_rule_rows(self.puzzle, self.convention)
 
     # -- the solver view -------------------------------------------------------------------
     @cached_property
+    def present_columns(self) -> np.ndarray:
+        """Full positions of the variables of present cells (all positions without a layout)."""
+        if self.puzzle.layout is None:
+            return np.arange(self.convention.n_vars)
+        return present_positions(self.puzzle, self.convention)
+
+    @cached_property
     def _reduction(self):
-        """(kept columns, kept rows of A, full positions of the clues)."""
+        """(kept columns, kept rows of A, full positions of the clues, kept rows of R, R's rhs
+        after the fixed variables moved to it)."""
         clue_pos = self.B.indices.astype(np.int64)
+        R = self.R
         if self.clue_encoding != "reduce":
-            return np.arange(self.convention.n_vars), np.arange(self.A.shape[0]), clue_pos
+            return self.present_columns, np.arange(self.A.shape[0]), clue_pos, np.arange(R.rhs.size), R.rhs
         fixed_one = np.zeros(self.A.shape[1])
         fixed_one[clue_pos] = 1.0
         satisfied = (self.A @ fixed_one) > 0
         touched = (self.A[satisfied].T @ np.ones(int(satisfied.sum()))) > 0
-        kept_cols = np.flatnonzero(~touched & (fixed_one == 0))
+        present = np.zeros(self.A.shape[1], dtype=bool)
+        present[self.present_columns] = True
+        kept_cols = np.flatnonzero(~touched & (fixed_one == 0) & present)
         kept_rows = np.flatnonzero(~satisfied)
-        return kept_cols, kept_rows, clue_pos
+        # rule rows: the clues' values move to the right-hand side; a row left without columns
+        # is dropped when it holds (a broken one stays, empty, so the solver says infeasible)
+        rhs = R.rhs - R.matrix @ fixed_one
+        live = np.diff(R.matrix[:, kept_cols].tocsr().indptr) > 0 if R.rhs.size else np.zeros(0, dtype=bool)
+        holds = np.where(R.equal, np.abs(rhs) < 0.5, rhs > -0.5)
+        kept_rule_rows = np.flatnonzero(live | ~holds)
+        return kept_cols, kept_rows, clue_pos, kept_rule_rows, rhs
 
     @property
     def columns(self) -> np.ndarray:
-        """Full 0-based position of each solver-view column (all ``N^3`` unless ``reduce``)."""
+        """Full 0-based position of each solver-view column (all ``N^3`` unless ``reduce`` or a layout)."""
         return self._reduction[0]
 
     @property
@@ -178,27 +315,65 @@ class Model:
         """True for the ``reduce`` clue encoding (clue-settled rows and columns removed)."""
         return self.clue_encoding == "reduce"
 
+    @property
+    def has_rules(self) -> bool:
+        """True when the model has rows beyond units (``R`` not empty)."""
+        return self.R.rhs.size > 0
+
+    @cached_property
+    def _rule_view(self) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray, np.ndarray]:
+        """R's kept rows over the solver columns: (matrix, rhs, sense, labels)."""
+        kept_cols, _, _, kept_rule_rows, rhs = self._reduction
+        R = self.R
+        matrix = R.matrix[kept_rule_rows][:, kept_cols].tocsr() if R.rhs.size else sp.csr_matrix((0, kept_cols.size))
+        return matrix, rhs[kept_rule_rows], R.sense[kept_rule_rows], R.labels[kept_rule_rows]
+
     @cached_property
     def Aeq(self) -> sp.csr_matrix:
-        """Equality matrix of the solver view: ``[A; B]``, ``A``, or ``A`` reduced."""
+        """Equality matrix of the solver view: ``A``, then the ``=`` rows of ``R``, then ``B``
+        (``rows``); without ``B`` for ``bounds``; reduced for ``reduce``."""
+        matrix, _, sense, _ = self._rule_view
+        eq_rules = matrix[sense == "E"] if sense.size else None
+        if self.clue_encoding == "reduce":
+            kept_cols, kept_rows = self._reduction[:2]
+            units = self.A[kept_rows][:, kept_cols].tocsr()
+        else:
+            units = self.A if self.puzzle.layout is None else self.A[:, self.columns].tocsr()
+        parts = [units]
+        if eq_rules is not None and eq_rules.shape[0]:
+            parts.append(eq_rules)
         if self.clue_encoding == "rows":
-            return sp.vstack([self.A, self.B], format="csr")
-        if self.clue_encoding == "bounds":
-            return self.A
-        kept_cols, kept_rows, _ = self._reduction
-        return self.A[kept_rows][:, kept_cols].tocsr()
+            parts.append(self.B if self.puzzle.layout is None else self.B[:, self.columns])
+        return parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
 
-    @property
+    @cached_property
     def beq(self) -> np.ndarray:
-        """Right-hand side: every row is ``= 1``."""
-        return np.ones(self.Aeq.shape[0])
+        """Right-hand side of ``Aeq``: 1 for unit and clue rows, the rule's value (a cage sum,
+        less the clues it holds under ``reduce``) for the ``=`` rows of ``R``."""
+        _, rhs, sense, _ = self._rule_view
+        units = self.A.shape[0] if self.clue_encoding != "reduce" else self._reduction[1].size
+        clues = self.B.shape[0] if self.clue_encoding == "rows" else 0
+        return np.concatenate([np.ones(units), rhs[sense == "E"], np.ones(clues)])
+
+    @cached_property
+    def Aineq(self) -> sp.csr_matrix:
+        """Inequality matrix of the solver view: the ``<=`` rows of ``R`` (0 rows for unit-only puzzles)."""
+        matrix, _, sense, _ = self._rule_view
+        return matrix[sense == "L"].tocsr() if sense.size else sp.csr_matrix((0, self.n_cols))
+
+    @cached_property
+    def bineq(self) -> np.ndarray:
+        """Right-hand side of ``Aineq`` (rows are ``<=``; a ``>=`` rule is stored negated)."""
+        _, rhs, sense, _ = self._rule_view
+        return rhs[sense == "L"]
 
     @cached_property
     def lb(self) -> np.ndarray:
         """Column lower bounds: 0, or 1 on the clue variables under ``bounds``."""
         lb = np.zeros(self.n_cols)
         if self.clue_encoding == "bounds":
-            lb[self._reduction[2]] = 1.0
+            clue_cols = np.searchsorted(self.columns, self._reduction[2])
+            lb[clue_cols] = 1.0
         return lb
 
     @property
@@ -224,6 +399,11 @@ class Model:
         return self.Aeq.shape[0]
 
     @property
+    def n_ineq(self) -> int:
+        """Rows of ``Aineq``."""
+        return self.Aineq.shape[0]
+
+    @property
     def n_cols(self) -> int:
         """Columns of the solver view."""
         return self.columns.size
@@ -233,15 +413,28 @@ class Model:
         """Nonzeros of ``Aeq``."""
         return self.Aeq.nnz
 
+    @property
+    def ineq_nnz(self) -> int:
+        """Nonzeros of ``Aineq``."""
+        return self.Aineq.nnz
+
     @cached_property
     def row_labels(self) -> np.ndarray:
-        """Label of each row of ``Aeq`` (``cell_1_1``, ``row_3_7``, ..., ``clue_2_5_9``), 1-based."""
+        """Label of each row of ``Aeq`` (``cell_1_1``, ``row_3_7``, ..., ``cagesum_2``, ``clue_2_5_9``), 1-based."""
         labels = rule_row_labels(self.puzzle)
-        if self.clue_encoding == "rows":
-            return np.concatenate([labels, clue_row_labels(self.puzzle)])
         if self.clue_encoding == "reduce":
-            return labels[self._reduction[1]]
-        return labels
+            labels = labels[self._reduction[1]]
+        _, _, sense, rule_labels = self._rule_view
+        parts = [labels, rule_labels[sense == "E"]]
+        if self.clue_encoding == "rows":
+            parts.append(clue_row_labels(self.puzzle))
+        return np.concatenate(parts).astype(str)
+
+    @cached_property
+    def ineq_labels(self) -> np.ndarray:
+        """Label of each row of ``Aineq`` (``cage_1_5``, ``thermo_2_1``, ``antiknight_17_3``, ...)."""
+        _, _, sense, rule_labels = self._rule_view
+        return rule_labels[sense == "L"].astype(str)
 
     @cached_property
     def col_names(self) -> np.ndarray:
@@ -249,7 +442,8 @@ class Model:
         return self.convention.names(self.columns)
 
     def family_counts(self) -> dict[str, int]:
-        """Rows of the solver view per family (``clue`` for B rows); families with rows only."""
+        """Rows of the solver view per family (``clue`` for B rows, then the rule families of
+        ``Aeq`` and ``Aineq``); families with rows only."""
         sizes = family_row_counts(self.puzzle)
         if self.is_reduced:
             bounds = np.cumsum([0] + [size for _, size in sizes])
@@ -259,24 +453,40 @@ class Model:
         counts = {name: int(k) for (name, _), k in zip(sizes, kept) if k}
         if self.clue_encoding == "rows" and self.B.shape[0]:
             counts["clue"] = self.B.shape[0]
+        for family, count in self.rule_family_counts().items():
+            counts[family] = counts.get(family, 0) + count
         return counts
 
+    def rule_family_counts(self) -> dict[str, int]:
+        """Rows of the solver view per family of ``R`` (cage, cagesum, thermo, ...)."""
+        kept = self._reduction[3]
+        out: dict[str, int] = {}
+        start = 0
+        for family, _, count in self.R.families:
+            k = int(np.count_nonzero((kept >= start) & (kept < start + count)))
+            if k:
+                out[family] = out.get(family, 0) + k
+            start += count
+        return out
+
     def full_vector(self, x: np.ndarray) -> np.ndarray:
-        """Solver-view vector -> all ``N^3`` positions (clue variables set to 1 for reduce)."""
+        """Solver-view vector -> all positions (clue variables set to 1 for reduce; absent cells 0)."""
         x = np.asarray(x, dtype=float)
         if x.shape != (self.n_cols,):
             raise PipelineError(f"solution: expected {self.n_cols} values, found {x.size}")
-        if not self.is_reduced:
+        if not self.is_reduced and self.puzzle.layout is None:
             return x
-        return full_vector_of(self.convention.n_vars, self.columns, x, self._reduction[2])
+        return full_vector_of(self.convention.n_vars, self.columns, x,
+                              self._reduction[2] if self.is_reduced else None)
 
     def _repr_html_(self) -> str:
         """Jupyter shows a model as its shape per row family beside a small spy picture of ``Aeq``."""
         return model_html(self)
 
     def summary(self) -> dict:
-        """Sizes for reports: rows, columns, nonzeros, rows per family, shapes of ``A`` and ``B``."""
-        return {
+        """Sizes for reports: rows, columns, nonzeros, rows per family, shapes of ``A`` and ``B``
+        (and of the inequality rows when the model has any)."""
+        out = {
             "rows": self.n_rows,
             "columns": self.n_cols,
             "nonzeros": self.nnz,
@@ -285,6 +495,10 @@ class Model:
             "A": list(self.A.shape),
             "B": list(self.B.shape),
         }
+        if self.has_rules:
+            out["inequalities"] = self.n_ineq
+            out["inequality_nonzeros"] = self.ineq_nnz
+        return out
 
 
 def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: str = "rows",
@@ -339,7 +553,8 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     check_grid_size(puzzle.n, "model")  # refuse before allocating what cannot fit
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
-    conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant)
+    conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,
+                           canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols))
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")
     return Model(puzzle, conv, clues, build_rules(puzzle, conv), build_clues(puzzle, conv), objective)

@@ -102,6 +102,8 @@ class Convention:
     order: str
     h: int
     w: int
+    #: ``(rows, cols)`` of a gattai canvas (samurai: 21 x 21 for 9x9 grids); None for one N x N grid.
+    canvas: tuple[int, int] | None = None
 
     def __post_init__(self):
         if self.scheme not in SCHEMES:
@@ -110,6 +112,11 @@ class Convention:
             raise ConventionError(f"order: unknown order {self.order!r}; expected F or C")
         if self.h < 1 or self.w < 1:
             raise ConventionError(f"box: {self.h}x{self.w} is not a valid box shape")
+        if self.canvas is not None:
+            canvas = (int(self.canvas[0]), int(self.canvas[1]))
+            object.__setattr__(self, "canvas", None if canvas == (self.n, self.n) else canvas)
+        if self.canvas is not None and self.scheme != "ijk":
+            raise ConventionError("scheme: a gattai layout (several grids on one canvas) has only the ijk scheme")
 
     @property
     def n(self) -> int:
@@ -118,15 +125,26 @@ class Convention:
 
     @property
     def n_vars(self) -> int:
-        """Number of variables, ``N^3``."""
-        return self.n ** 3
+        """Number of positions, ``N^3`` (``rows * cols * N`` for a layout's canvas)."""
+        return self.rows * self.cols * self.n
+
+    @property
+    def rows(self) -> int:
+        """Rows of the grid (of the canvas for a gattai layout)."""
+        return self.n if self.canvas is None else self.canvas[0]
+
+    @property
+    def cols(self) -> int:
+        """Columns of the grid (of the canvas for a gattai layout)."""
+        return self.n if self.canvas is None else self.canvas[1]
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of the variable array in this scheme (before flattening)."""
+        """Shape of the variable array in this scheme (before flattening): ``(rows, cols, N)``
+        for ``ijk`` (``(N, N, N)`` without a layout)."""
         n = self.n
         if self.scheme == "ijk":
-            return (n, n, n)
+            return (self.rows, self.cols, n)
         return (n // self.h, n // self.w, self.h, self.w, n)
 
     @property
@@ -136,6 +154,8 @@ class Convention:
 
     def describe(self) -> str:
         """One-line description for messages, e.g. ``ijk/F (9x9, boxes 3x3)``."""
+        if self.canvas is not None:
+            return f"{self.scheme}/{self.order} ({self.rows}x{self.cols} canvas of {self.n}x{self.n} grids, boxes {self.h}x{self.w})"
         return f"{self.scheme}/{self.order} ({self.n}x{self.n}, boxes {self.h}x{self.w})"
 
     @property
@@ -282,7 +302,7 @@ class Convention:
     # -- between conventions ---------------------------------------------------------------
     def permutation_to(self, other: "Convention") -> np.ndarray:
         """``perm`` with ``x_other = x_self[perm]`` for the same assignment."""
-        if other.n != self.n:
+        if other.n != self.n or other.canvas != self.canvas:
             raise ConventionError(f"conventions: cannot map {self.describe()} onto {other.describe()}")
         r, c, d = other.all_cell_digit()
         return self.position(r, c, d)
@@ -295,8 +315,10 @@ def _name_index(conv: Convention) -> NameDictionary:
     return NameDictionary(table.view(f"S{table.shape[1]}").ravel())
 
 
-def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic") -> Convention:
-    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes.
+def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic",
+                    canvas: tuple[int, int] | None = None) -> Convention:
+    """A Convention, refusing ``block`` where the puzzle has no rectangular boxes (and on a
+    gattai ``canvas``, where boxes of different grids are not one lattice of N x N).
 
     Parameters
     ----------
@@ -308,9 +330,11 @@ def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "cla
         Box shape.
     variant : str
         The puzzle's variant (``block`` needs boxes).
+    canvas : (int, int), optional
+        ``(rows, cols)`` of a gattai layout's canvas.
     """
     if scheme == "block" and not get_variant(variant).boxes:
         raise ConventionError(
             f"scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant {variant!r}"
         )
-    return Convention(scheme, order, h, w)
+    return Convention(scheme, order, h, w, canvas)

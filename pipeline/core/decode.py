@@ -32,9 +32,8 @@ def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
         Positions of the vector.
     """
     grid = np.asarray(grid)
-    n = conv.n
-    if grid.shape != (n, n):
-        raise PipelineError(f"grid: expected {n}x{n}, found {'x'.join(map(str, grid.shape))}")
+    if grid.shape != (conv.rows, conv.cols):
+        raise PipelineError(f"grid: expected {conv.rows}x{conv.cols}, found {'x'.join(map(str, grid.shape))}")
     r, c = np.nonzero(grid)
     x = np.zeros(conv.n_vars)
     x[conv.position(r, c, grid[r, c] - 1)] = 1.0
@@ -71,13 +70,13 @@ def grid_from_vector(x: np.ndarray, conv: Convention, where: str = "solution") -
         )
     pos = np.flatnonzero(rounded == 1)
     r, c, d = conv.cell_digit(pos)
-    n = conv.n
-    per_cell = np.bincount(r * n + c, minlength=n * n)
+    cols = conv.cols
+    per_cell = np.bincount(r * cols + c, minlength=conv.rows * cols)
     if per_cell.max(initial=0) > 1:
         cell = int(np.argmax(per_cell > 1))
-        digits = (d[(r * n + c) == cell] + 1).tolist()
-        raise PipelineError(f"{where}: cell ({cell // n + 1}, {cell % n + 1}) holds several digits {digits}")
-    grid = np.zeros((n, n), dtype=np.int64)
+        digits = (d[(r * cols + c) == cell] + 1).tolist()
+        raise PipelineError(f"{where}: cell ({cell // cols + 1}, {cell % cols + 1}) holds several digits {digits}")
+    grid = np.zeros((conv.rows, cols), dtype=np.int64)
     grid[r, c] = d + 1
     return grid
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.build import CLUE_ENCODINGS, Model
+from pipeline.core.build import CLUE_ENCODINGS, Model, present_positions
 from pipeline.core.puzzle import Puzzle
 
 MANIFEST_NAME = "manifest.json"
@@ -39,6 +39,7 @@ def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
         "rows": model.n_rows,
         "columns": model.n_cols,
         "nonzeros": model.nnz,
+        **({"inequalities": model.n_ineq, "inequality_nonzeros": model.ineq_nnz} if model.has_rules else {}),
         "families": model.family_counts(),
         "objective": "zero" if model.objective is None else "custom",
         "index_base": {"names": 1, "matlab": 1, "csv_triplets": 1, "parquet": 0, "json_lists": 0},
@@ -166,11 +167,24 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key in ("scheme", "order", "clue_encoding", "variant"):
         if key in meta and not isinstance(meta[key], str):
             raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
-    _grid_text(meta, "puzzle", n, where)
-    _grid_text(meta, "regions", n, where)
+    if meta.get("layout") is not None:
+        canvas = meta.get("canvas")
+        if not (isinstance(canvas, list) and len(canvas) == 2 and all(isinstance(v, int) and 1 <= v <= 4 * MAX_MANIFEST_N
+                                                                      for v in canvas)):
+            raise FormatError(f"{where}: a layout needs 'canvas': [rows, columns]")
+        puzzle_text = meta.get("puzzle")
+        if not isinstance(puzzle_text, str) or (len(puzzle_text) != canvas[0] * canvas[1]
+                                                and len(puzzle_text.split()) != canvas[0] * canvas[1]):
+            raise FormatError(f"{where}: field 'puzzle' is not the {canvas[0]}x{canvas[1]} canvas of its layout")
+    else:
+        _grid_text(meta, "puzzle", n, where)
+        _grid_text(meta, "regions", n, where)
+    if meta.get("rules") is not None and not isinstance(meta["rules"], list):
+        raise FormatError(f"{where}: field 'rules' must be a list of rules")
     try:
         puzzle = Puzzle.from_dict(meta)
-        conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant)
+        conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant,
+                               canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols))
     except PipelineError as e:
         raise FormatError(f"{where}: {e}") from None
     for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
@@ -189,6 +203,8 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
         columns = np.asarray(kept, dtype=np.int64)
         if columns.size and not (np.diff(columns) > 0).all():
             raise FormatError(f"{where}: 'kept_columns' must be increasing (each column once)")
+    elif puzzle.layout is not None:
+        columns = present_positions(puzzle, conv)
     else:
         columns = np.arange(conv.n_vars)
     return Manifest(puzzle, conv, encoding, columns, meta)

@@ -8,16 +8,23 @@ Validation raises :class:`PuzzleError` with a one-line message that names what a
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.parse import (COMPACT_DIGITS, Box, Source, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, check_grid_size,
-                    compact_values, default_box, memory_limit, model_bytes, parse_box, parse_grid, parse_regions,
-                    read_puzzle)
+from pipeline.core.document import looks_like_document, read_document
+from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
+from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
+                                 _path_kind, _read_file, check_grid_size, compact_values, default_box, memory_limit,
+                                 model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
+from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg
-from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
+from pipeline.core.variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
 from pipeline.core.verify import first_duplicate, unit_name
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
@@ -30,13 +37,17 @@ DEFAULT_PUZZLE = "05007900000000050009200006008000040702060001007025008000004000
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """An N x N puzzle: box shape ``h x w``, variant, optional jigsaw regions and its clues."""
+    """An N x N puzzle: box shape ``h x w``, variant, optional jigsaw regions, rules beyond the
+    variant's units (killer cages, thermometers, anti-knight, ...: :mod:`pipeline.core.rules`), an
+    optional gattai ``layout`` (samurai: several N x N grids on one canvas) and its clues."""
 
-    grid: np.ndarray  # (N, N) int, 0 = empty
+    grid: np.ndarray  # (N, N) int, 0 = empty; with a layout the (rows, cols) canvas, absent cells 0
     h: int
     w: int
     variant: str = "classic"
     regions: np.ndarray | None = None  # (N, N) int region number 0..N-1 (jigsaw variants)
+    rules: tuple[Rule, ...] = ()
+    layout: Layout | None = None
 
     def __post_init__(self):
         grid = np.array(self.grid, dtype=np.int64)
@@ -46,13 +57,42 @@ class Puzzle:
             regions = np.array(self.regions, dtype=np.int64)
             regions.setflags(write=False)
             object.__setattr__(self, "regions", regions)
+        # rules in row order (registry order, stable within a kind)
+        object.__setattr__(self, "rules", tuple(sorted(self.rules, key=rule_order)))
         _validate(self)
 
     # -- basic facts -----------------------------------------------------------------------
     @property
     def n(self) -> int:
-        """Side of the grid, which is also the number of digits."""
+        """Number of digits, which is also the side of each grid (of the whole grid without a layout)."""
+        return self.h * self.w if self.layout is not None else self.grid.shape[0]
+
+    @property
+    def rows(self) -> int:
+        """Rows of the canvas (``N`` without a layout)."""
         return self.grid.shape[0]
+
+    @property
+    def cols(self) -> int:
+        """Columns of the canvas (``N`` without a layout)."""
+        return self.grid.shape[1]
+
+    @cached_property
+    def present(self) -> np.ndarray:
+        """``(rows * cols,)`` True for the cells of the puzzle (all but a layout's absent cells)."""
+        mask = self.layout.present() if self.layout is not None else np.ones(self.grid.size, dtype=bool)
+        mask.setflags(write=False)
+        return mask
+
+    @property
+    def n_cells(self) -> int:
+        """Cells of the puzzle (``N * N`` without a layout)."""
+        return int(self.present.sum())
+
+    @cached_property
+    def board(self) -> Board:
+        """Where the rules are laid: canvas, digits, boxes, present cells and every unit family."""
+        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self.unit_families()))
 
     @property
     def spec(self) -> Variant:
@@ -85,16 +125,41 @@ class Puzzle:
             and (self.h, self.w, self.variant) == (other.h, other.w, other.variant)
             and np.array_equal(self.grid, other.grid)
             and _same_regions(self.regions, other.regions)
+            and self.layout == other.layout
+            and self.rules_dicts() == other.rules_dicts()
         )
 
     def __hash__(self):
-        return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string()))
+        return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string(), self.layout,
+                     repr(self.rules_dicts())))
+
+    def rules_dicts(self) -> list[dict]:
+        """The rules as puzzle-document entries, in row order."""
+        board = self.base_board
+        return [rule.to_dict(board) for rule in self.rules]
+
+    @cached_property
+    def base_board(self) -> Board:
+        """The board before the rules' own units (what rules are read and written against)."""
+        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self._base_families()))
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
         """``[(family, cells)]`` in docs/conventions.md order (after ``cell``); ``cells`` is
-        ``(n_units, N)`` of row-major cell numbers. Which families a puzzle has is its variant's
-        table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti, then its own."""
+        ``(n_units, N)`` of row-major (canvas) cell numbers. Which families a puzzle has is its
+        variant's table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti,
+        then its own; then the units of its rules (windoku windows, ...) in rule order."""
+        families = self._base_families()
+        if self.rules:
+            board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families))
+            for rule in self.rules:
+                families = families + rule.units(board)
+        return families
+
+    def _base_families(self) -> list[tuple[str, np.ndarray]]:
+        """The variant's (or the layout's) unit families, without the rules' own."""
+        if self.layout is not None:
+            return self.layout.unit_families()
         n = self.n
         spec = self.spec
         cells = np.arange(n * n).reshape(n, n)
@@ -115,8 +180,25 @@ class Puzzle:
 
     # -- text forms ------------------------------------------------------------------------
     def to_string(self) -> str:
-        """Compact form (``.`` for empty) when N <= 35, else space-separated integers."""
-        return grid_to_string(self.grid)
+        """Compact form (``.`` for empty) when N <= 35, else space-separated integers (a layout:
+        its whole canvas row-major, absent cells ``.``)."""
+        return grid_to_string(self.grid, self.n)
+
+    def to_document(self) -> dict:
+        """The puzzle document (:mod:`pipeline.core.document`) that reads back as this puzzle."""
+        doc: dict = {"size": self.n, "box": f"{self.h}x{self.w}"}
+        if self.variant != "classic":
+            doc["variant"] = self.variant
+        if self.regions is not None:
+            doc["regions"] = self.regions_string()
+        if self.layout is not None:
+            doc["layout"] = self.layout.to_spec()
+            doc["givens"] = [grid_to_string(row[None, :], self.n) for row in self.grid]
+        else:
+            doc["givens"] = self.to_string()
+        if self.rules:
+            doc["rules"] = self.rules_dicts()
+        return doc
 
     def regions_string(self) -> str | None:
         """Region ids as one compact line (``0-9A-Z``) when N <= 36, else space-separated; None without regions."""
@@ -126,8 +208,9 @@ class Puzzle:
             " ".join(map(str, self.regions.ravel()))
 
     def to_dict(self) -> dict:
-        """The manifest's record of the puzzle."""
-        return {
+        """The manifest's record of the puzzle (``rules`` and ``layout`` only when it has them,
+        so a puzzle of units alone is recorded as before)."""
+        out = {
             "puzzle": self.to_string(),
             "n": self.n,
             "h": self.h,
@@ -136,6 +219,12 @@ class Puzzle:
             "regions": self.regions_string(),
             "n_clues": self.n_clues,
         }
+        if self.layout is not None:
+            out["layout"] = self.layout.to_spec()
+            out["canvas"] = [self.rows, self.cols]
+        if self.rules:
+            out["rules"] = self.rules_dicts()
+        return out
 
     # -- pictures (Jupyter) ----------------------------------------------------------------
     def picture(self, grid=None) -> SvgPicture:
@@ -180,18 +269,40 @@ class Puzzle:
     def from_dict(cls, d: dict) -> "Puzzle":
         """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
         box = f"{d['h']}x{d['w']}"
-        return parse_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"),
-                            regions=d.get("regions"))
+        if d.get("layout") is None and not d.get("rules"):
+            return parse_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"),
+                                regions=d.get("regions"))
+        h, w = parse_box(box)
+        layout = None if d.get("layout") is None else layout_from_spec(d["layout"], h, w)
+        if layout is None:
+            parts = read_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"), regions=d.get("regions"))
+            grid, variant, regions = parts.grid, parts.variant, parts.regions
+        else:
+            grid = canvas_from_text(d["puzzle"], layout, "puzzle")
+            variant, regions = d.get("variant", "classic"), None
+        return with_rules(grid, h, w, variant, regions, layout, d.get("rules") or [])
 
 
 def _same_regions(a, b) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
-def grid_to_string(grid: np.ndarray) -> str:
-    """Compact line (``.`` empty, ``1-9A-Z``) when N <= 35, else space-separated integers."""
+def grid_to_string(grid: np.ndarray, n: int | None = None) -> str:
+    """Compact line (``.`` empty, ``1-9A-Z``) when N <= 35, else space-separated integers.
+
+    Parameters
+    ----------
+    grid : ndarray of int
+        The grid (or a layout's canvas), 0 = empty.
+    n : int, optional
+        The number of digits (default: the grid's side).
+
+    Returns
+    -------
+    str
+    """
     grid = np.asarray(grid)
-    if grid.shape[0] <= len(COMPACT_DIGITS):
+    if (grid.shape[0] if n is None else n) <= len(COMPACT_DIGITS):
         alphabet = np.array(list("." + COMPACT_DIGITS))
         return "".join(alphabet[grid.ravel()])
     return " ".join(map(str, grid.ravel()))
@@ -226,6 +337,11 @@ def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) ->
 # ---------------------------------------------------------------------------------------------
 def _validate(p: Puzzle) -> None:
     grid = p.grid
+    if p.layout is not None:
+        _validate_layout(p)
+        _check_unit_duplicates(p)
+        _check_rules(p)
+        return
     if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or grid.shape[0] < 1:
         raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
     n = grid.shape[0]
@@ -247,6 +363,57 @@ def _validate(p: Puzzle) -> None:
     if p.regions is not None:
         _validate_regions(p.regions, n)
     _check_unit_duplicates(p)
+    _check_rules(p)
+
+
+def _validate_layout(p: Puzzle) -> None:
+    """A gattai puzzle: the canvas of its layout, digits ``1..N`` only where a grid covers a cell."""
+    layout, grid = p.layout, p.grid
+    assert layout is not None
+    if p.variant != "classic" or p.regions is not None:
+        raise PuzzleError(f"layout: a {layout.name} layout takes the classic rules of each grid, not variant {p.variant!r}")
+    if (layout.h, layout.w) != (p.h, p.w):
+        raise PuzzleError(f"layout: its grids have {layout.h}x{layout.w} boxes, the puzzle says {p.h}x{p.w}")
+    if grid.shape != (layout.rows, layout.cols):
+        raise PuzzleError(f"puzzle: a {layout.name} layout is a {layout.rows}x{layout.cols} canvas, found "
+                          f"{'x'.join(map(str, grid.shape))}")
+    n = p.n
+    bad = np.argwhere((grid < 0) | (grid > n))
+    if bad.size:
+        r, c = bad[0]
+        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]}: entries must be integers from 1 to {n} "
+                          "(0 for empty)")
+    outside = np.flatnonzero((grid.ravel() != 0) & ~p.present)
+    if outside.size:
+        r, c = divmod(int(outside[0]), p.cols)
+        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]} but lies outside every grid of the layout")
+
+
+def _check_rules(p: Puzzle) -> None:
+    """Rules that contradict each other or the clues: one line naming the rule and where."""
+    if not p.rules:
+        return
+    board = p.board
+    kinds = [rule.kind for rule in p.rules if rule.global_rule]
+    twice = next((k for k in kinds if kinds.count(k) > 1), None)
+    if twice:
+        raise PuzzleError(f"rules: {twice} is given twice")
+    # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
+    families = [f for f, _ in p.unit_families()]
+    again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
+    if again:
+        raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
+    parity: dict[int, str] = {}
+    for rule in p.rules:
+        if rule.kind in ("even", "odd"):
+            for cell in rule.cells().tolist():
+                if parity.setdefault(cell, rule.kind) != rule.kind:
+                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked both even and odd")
+    flat = p.grid.ravel()
+    for rule in p.rules:
+        broken = rule.violations(flat, board)
+        if broken:
+            raise PuzzleError(f"puzzle: the clues break a rule: {broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:
@@ -264,10 +431,10 @@ def _validate_regions(regions: np.ndarray, n: int) -> None:
 def _check_unit_duplicates(p: Puzzle) -> None:
     """Two equal clues in one unit: name the unit and both cells (the rule-check kernel of
     :mod:`pipeline.core.verify`, as verify_grid uses it)."""
-    found = first_duplicate(p.grid, p.unit_families())
+    found = first_duplicate(p.grid, p.unit_families(), p.n)
     if found is not None:
         family, unit, digit, cells = found
-        n = p.n
+        n = p.cols
         a, b = sorted(int(x) for x in cells)
         raise PuzzleError(
             f"puzzle: digit {digit} appears twice in {unit_name(family, unit, article=True)}: cells "
@@ -278,8 +445,8 @@ def _check_unit_duplicates(p: Puzzle) -> None:
 # ---------------------------------------------------------------------------------------------
 # any input -> a checked Puzzle
 # ---------------------------------------------------------------------------------------------
-def parse_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
-                 size: int | None = None) -> Puzzle:
+def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
+                 size: int | None = None, rules: list | None = None) -> Puzzle:
     """Build a checked Puzzle from a string, a path, ``-`` (stdin), a grid array or an N-by-3 array.
 
     Parameters
@@ -298,6 +465,8 @@ def parse_puzzle(source: Source, *, box: Box = None, variant: str | None = None,
         One region id per cell (jigsaw variants), as text, a file or an array.
     size : int, optional
         ``N`` for a clue list (default 9); for a grid it must agree with the grid.
+    rules : list of dict, optional
+        More rule entries (``{"rule": "antiknight"}``, ``--rule``), added to the puzzle's own.
 
     Returns
     -------
@@ -322,6 +491,79 @@ def parse_puzzle(source: Source, *, box: Box = None, variant: str | None = None,
     pipeline.core.errors.PuzzleError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
     if isinstance(source, Puzzle):
+        if rules:
+            return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
+                          source.rules + tuple(rule_from_dict(e, source.base_board, f"--rule {k + 1}")
+                                               for k, e in enumerate(rules)), source.layout)
         return source
-    return Puzzle(*read_puzzle(source, box=box, variant=variant, regions=regions, size=size))
+    text, where = _document_text(source)
+    if text is not None or isinstance(source, dict):
+        doc: dict | str = source if isinstance(source, dict) else str(text)
+        if text is not None and not looks_like_document(text):
+            doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
+        parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
+                              where=where)
+        return with_rules(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
+                          f"{where}: rules")
+    if isinstance(source, str) and source == "-":
+        source = where   # standard input, read once by _document_text: its text
+    plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
+    if rules:
+        return with_rules(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None, list(rules), "--rule")
+    return Puzzle(plain.grid, plain.h, plain.w, plain.variant, plain.regions)
 
+
+def _document_text(source) -> tuple[str | None, str]:
+    """``(text, where)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle document
+    or an f-puzzles link; ``(None, text)`` for standard input holding another puzzle form (it
+    cannot be read twice); ``(None, "")`` otherwise."""
+    if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)):
+        return source, "puzzle"
+    if isinstance(source, str) and source == "-":
+        text = sys.stdin.read()
+        if looks_like_document(text) or looks_like_fpuzzles(text):
+            return text, "<stdin>"
+        return None, text
+    if isinstance(source, (str, Path)) and _path_kind(str(source)) == "file":
+        text = _read_file(Path(source), "puzzle")
+        if looks_like_document(text) or looks_like_fpuzzles(text):
+            return text, str(source)
+    return None, ""
+
+
+
+# ---------------------------------------------------------------------------------------------
+# puzzles with rules and layouts
+# ---------------------------------------------------------------------------------------------
+def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarray | None, layout: Layout | None,
+               rule_entries: list, where: str = "rules") -> Puzzle:
+    """A checked Puzzle with rules read from puzzle-document entries (``{"rule": ...}``), each
+    checked against the puzzle's board before the puzzle itself is checked.
+
+    Parameters
+    ----------
+    grid : ndarray of int
+        The clues (``N x N``, or the layout's canvas).
+    h, w : int
+        Box shape.
+    variant : str
+        Variant name (its units come first).
+    regions : ndarray or None
+        Jigsaw regions.
+    layout : Layout or None
+        A gattai layout.
+    rule_entries : list of dict
+        The document's ``"rules"``.
+    where : str
+        How messages name the list.
+
+    Returns
+    -------
+    Puzzle
+    """
+    if not isinstance(rule_entries, list):
+        raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
+    bare = Puzzle(grid, h, w, variant, regions, (), layout)
+    board = bare.base_board
+    rules = tuple(rule_from_dict(entry, board, f"{where}[{k}]") for k, entry in enumerate(rule_entries))
+    return Puzzle(grid, h, w, variant, regions, rules, layout)

@@ -37,6 +37,10 @@ FAMILIES: dict[str, Family] = {
     "region": Family("region", "region"),
     "diag": Family("diag", "main diagonal", single=True),
     "anti": Family("anti", "anti-diagonal", single=True),
+    # units added by rules (pipeline.core.rules.units)
+    "window": Family("window", "window"),
+    "extra": Family("extra", "extra region"),
+    "disjoint": Family("disjoint", "disjoint group"),
 }
 
 # ``extra_units(n, h, w) -> [(family, cells)]``: cells of shape (n_units, N), row-major numbers

@@ -109,7 +109,7 @@ def unit_repeats(grids: np.ndarray, units: np.ndarray) -> np.ndarray:
     return _repeats(codes, units, bitwise)
 
 
-def first_duplicate(grid: np.ndarray, families: Families) -> tuple[str, int, int, np.ndarray] | None:
+def first_duplicate(grid: np.ndarray, families: Families, n: int | None = None) -> tuple[str, int, int, np.ndarray] | None:
     """The first unit (in family order, then unit order) holding a digit twice, or None.
 
     Parameters
@@ -118,6 +118,8 @@ def first_duplicate(grid: np.ndarray, families: Families) -> tuple[str, int, int
         One grid, ``0`` for empty.
     families : list of (str, ndarray)
         ``Puzzle.unit_families()``.
+    n : int, optional
+        Number of digits (default: the side of a square grid).
 
     Returns
     -------
@@ -126,7 +128,7 @@ def first_duplicate(grid: np.ndarray, families: Families) -> tuple[str, int, int
         unit's first two cells holding it (in the unit's order); None when no unit repeats.
     """
     flat = np.asarray(grid).ravel()
-    n = math.isqrt(flat.size)
+    n = math.isqrt(flat.size) if n is None else n
     codes, bitwise = _cell_codes(flat, n)
     for family, units in families:
         broken = np.flatnonzero(_repeats(codes, units, bitwise))
@@ -253,27 +255,40 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
     'column 3 has digit 1 twice: cells (2, 3) and (4, 3)'
     """
     grid = np.asarray(grid)
-    n = puzzle.n
-    if grid.shape != (n, n):
-        return Verdict(False, f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}")
-    bad = np.argwhere((grid < 1) | (grid > n))
+    n, cols = puzzle.n, puzzle.cols
+    if grid.shape != puzzle.grid.shape:
+        return Verdict(False, f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {'x'.join(map(str, puzzle.grid.shape))}")
+    present = puzzle.present.reshape(grid.shape)
+    bad = np.argwhere(((grid < 1) | (grid > n)) & present)
     if bad.size:
         r, c = bad[0]
         what = "empty" if grid[r, c] == 0 else f"{grid[r, c]}, not a digit 1..{n}"
         return Verdict(False, f"cell ({r + 1}, {c + 1}) is {what}")
-    found = first_duplicate(grid, puzzle.unit_families())
+    outside = np.argwhere((grid != 0) & ~present)
+    if outside.size:
+        r, c = outside[0]
+        return Verdict(False, f"cell ({r + 1}, {c + 1}) holds {grid[r, c]} but is outside every grid of the layout")
+    found = first_duplicate(grid, puzzle.unit_families(), n)
     if found is not None:
         family, unit, digit, cells = found
-        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {_cells_text(cells, n)}")
+        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {_cells_text(cells, cols)}")
+    flat = grid.ravel()
+    for rule in puzzle.rules:
+        broken = rule.violations(flat, puzzle.board)
+        if broken:
+            return Verdict(False, broken[0]["message"])
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     if wrong.size:
         r, c = clue_r[wrong[0]], clue_c[wrong[0]]
         return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid has {grid[r, c]}")
-    return Verdict(True, f"valid {puzzle.variant} {n}x{n} solution, all {puzzle.n_clues} clues kept")
+    size = f"{n}x{n}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
+    rules = f", {len(puzzle.rules)} rule{'s' if len(puzzle.rules) != 1 else ''} beyond units" if puzzle.rules else ""
+    return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
 
 
 def _cells_text(cells: np.ndarray, n: int) -> str:
+    """``(r, c) and (r, c)`` of canvas cells, ``n`` the canvas width."""
     names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
     return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -295,7 +310,7 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{"kind": "shape" | "empty" | "cell" | "unit" | "clue", "message": ..., "cells": [[row, col], ...]}``
+        ``{"kind": "shape" | "empty" | "cell" | "unit" | "rule" | "clue", "message": ..., "cells": [[row, col], ...]}``
         (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
         the grid solves the puzzle.
 
@@ -310,20 +325,26 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
     box 4 has digit 2 twice: cells (4, 3) and (4, 4)
     """
     grid = np.asarray(grid)
-    n = puzzle.n
-    if grid.shape != (n, n):
-        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {n}x{n}",
-                 "cells": []}]
+    n, cols = puzzle.n, puzzle.cols
+    if grid.shape != puzzle.grid.shape:
+        return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is "
+                                             f"{'x'.join(map(str, puzzle.grid.shape))}", "cells": []}]
     found = []
-    empty = np.flatnonzero(grid.ravel() == 0)
-    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
-        message = (f"cell {_cells_text(empty, n)} is empty" if empty.size == 1
-                   else f"{empty.size} cells are empty: {_cells_text(empty, n)}")
-        found.append({"kind": "empty", "message": message, "cells": [[x // n + 1, x % n + 1] for x in empty.tolist()]})
-    for r, c in np.argwhere((grid < 0) | (grid > n)).tolist():
-        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {grid[r, c]}, not a digit 1..{n}",
-                      "cells": [[r + 1, c + 1]]})
     flat = grid.ravel()
+    present = puzzle.present
+    empty = np.flatnonzero((flat == 0) & present)
+    if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
+        message = (f"cell {_cells_text(empty, cols)} is empty" if empty.size == 1
+                   else f"{empty.size} cells are empty: {_cells_text(empty, cols)}")
+        found.append({"kind": "empty", "message": message, "cells": [[x // cols + 1, x % cols + 1] for x in empty.tolist()]})
+    for x in np.flatnonzero(((flat < 0) | (flat > n)) & present).tolist():
+        r, c = divmod(x, cols)
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {flat[x]}, not a digit 1..{n}",
+                      "cells": [[r + 1, c + 1]]})
+    for x in np.flatnonzero((flat != 0) & ~present).tolist():
+        r, c = divmod(x, cols)
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) holds {flat[x]} but is outside every grid "
+                                                 "of the layout", "cells": [[r + 1, c + 1]]})
     for family, units in puzzle.unit_families():
         for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
             values = flat[units[u]]
@@ -332,8 +353,12 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
                 cells = units[u][values == digit]
                 how = "twice" if times == 2 else f"{times} times"
                 found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
-                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, n)}",
-                              "cells": [[x // n + 1, x % n + 1] for x in cells.tolist()]})
+                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, cols)}",
+                              "cells": [[x // cols + 1, x % cols + 1] for x in cells.tolist()]})
+    for rule in puzzle.rules:
+        for broken in rule.violations(flat, puzzle.board):
+            found.append({"kind": "rule", "rule": rule.kind, "message": broken["message"],
+                          "cells": [[x // cols + 1, x % cols + 1] for x in broken["cells"]]})
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
@@ -343,7 +368,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
 
 
 def residual(model: Model, x: np.ndarray) -> float:
-    """Largest violation of ``Aeq x = beq`` and of the bounds for a solver-view vector.
+    """Largest violation of ``Aeq x = beq``, ``Aineq x <= bineq`` and of the bounds for a
+    solver-view vector.
 
     A vector is feasible when this is at most :data:`RESIDUAL_TOL`.
 
@@ -356,5 +382,7 @@ def residual(model: Model, x: np.ndarray) -> float:
     """
     x = np.asarray(x, dtype=float)
     eq = np.abs(model.Aeq @ x - model.beq).max(initial=0.0)
+    if model.n_ineq:
+        eq = max(eq, np.max(model.Aineq @ x - model.bineq, initial=0.0))
     bounds = max(np.max(model.lb - x, initial=0.0), np.max(x - model.ub, initial=0.0))
     return float(max(eq, bounds))

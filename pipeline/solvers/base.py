@@ -20,6 +20,7 @@ plus its import in ``pipeline/solvers/__init__.py`` and its tests.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -124,6 +125,10 @@ class Solver:
     batch_kernel: Callable[..., None] | None = None
     #: What a result's ``seconds`` measure, in words (batch's summary: "outside Highs.run()").
     timed_call: str = ""
+    #: The engine solves models with rows beyond units (``Model.has_rules``: killer cage sums,
+    #: inequality rows) and gattai layouts (samurai). An engine without it refuses such a model
+    #: with one line rather than solving it without its rules.
+    rule_rows: bool = False
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
@@ -133,10 +138,14 @@ class Solver:
         set_ = object.__setattr__   # frozen: the declared options and the checking calls, once
         set_(self, "options", declared_options(self.solve, 1))
         set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError))
+        if not self.rule_rows:
+            set_(self, "solve", _refusing_rules(self.solve, self.name))
         if self.count is not None:
             set_(self, "count_options", declared_options(self.count, 2))
             set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
                                                  SolveError))
+            if not self.rule_rows:
+                set_(self, "count", _refusing_rules(self.count, self.name))
         if self.proves_unique and "check_unique" not in self.options:
             raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
 
@@ -166,6 +175,42 @@ class Solver:
     def counts(self) -> bool:
         """True when the engine can count solutions (it has ``count``)."""
         return self.count is not None
+
+
+def model_needs_rule_rows(model: Any) -> str | None:
+    """What in ``model`` needs an engine with :attr:`Solver.rule_rows` (None: nothing).
+
+    Parameters
+    ----------
+    model : Model
+        The model an engine is asked to solve.
+
+    Returns
+    -------
+    str or None
+        ``"rules beyond units"`` or ``"a samurai layout"`` (the layout's name), else None.
+    """
+    puzzle = getattr(model, "puzzle", None)
+    if getattr(model, "has_rules", False):
+        return "rules beyond units"
+    if puzzle is not None and getattr(puzzle, "layout", None) is not None:
+        return f"a {puzzle.layout.name} layout"
+    return None
+
+
+def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``function`` that first refuses a model whose rows it would not solve right."""
+
+    @functools.wraps(function)
+    def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
+        needs = model_needs_rule_rows(model)
+        if needs:
+            able = ", ".join(s.name for s in SOLVERS.values() if s.rule_rows)
+            raise SolveError(f"solver {name}: this puzzle has {needs}, which {name} does not handle yet "
+                             f"(engines that do: {able})")
+        return function(model, *args, **kwargs)
+
+    return checked
 
 
 SOLVERS: dict[str, Solver] = {}

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 import highspy
 import numpy as np
+import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
@@ -62,6 +63,15 @@ def new_highs(*, quiet: bool = True) -> highspy.Highs:
     return h
 
 
+def constraint_rows(model: Model) -> tuple:
+    """``[Aeq; Aineq]`` with HiGHS's row bounds: ``beq <= . <= beq``, then ``-inf <= . <= bineq``."""
+    if not model.n_ineq:
+        return model.Aeq, model.beq, model.beq
+    a = sp.vstack([model.Aeq, model.Aineq], format="csr")
+    lower = np.concatenate([model.beq, np.full(model.n_ineq, -np.inf)])
+    return a, lower, np.concatenate([model.beq, model.bineq])
+
+
 def highs_for(model: Model, *, time_limit: float | None = None, threads: int | None = None,
               quiet: bool = True, options: dict | None = None) -> highspy.Highs:
     """A Highs instance holding ``model`` (columns binary), ready to ``run()``.
@@ -86,11 +96,11 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
         h.setOptionValue("threads", int(threads))
     for key, value in (options or {}).items():
         h.setOptionValue(key, value)
-    a = model.Aeq.tocsc()
-    beq = model.beq
+    a, row_lower, row_upper = constraint_rows(model)
+    a = a.tocsc()
     status = h.passModel(
-        model.n_cols, model.n_rows, a.nnz, _COLWISE, _MINIMIZE, 0.0,  # 0.0: no objective offset
-        model.cost, model.lb, model.ub, beq, beq,
+        model.n_cols, a.shape[0], a.nnz, _COLWISE, _MINIMIZE, 0.0,  # 0.0: no objective offset
+        model.cost, model.lb, model.ub, row_lower, row_upper,
         a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
         np.full(model.n_cols, _INTEGER, dtype=np.int32),
     )
@@ -473,4 +483,4 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
     solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
-    timed_call="Highs.run()"))
+    timed_call="Highs.run()", rule_rows=True))

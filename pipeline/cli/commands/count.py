@@ -16,11 +16,12 @@ def cmd_count(args: argparse.Namespace) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
     says it, ``no solution: ...`` on stderr)."""
-    solver = get_solver(args.solver or default_count_solver(), need="count")
+    model = model_from_args(args)
+    solver = get_solver(args.solver or default_count_solver(model), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
     assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model_from_args(args), args.limit, **engine_options(args, solver, "count"))
+    result = solver.count(model, args.limit, **engine_options(args, solver, "count"))
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status

@@ -1,0 +1,244 @@
+"""The puzzle document: one JSON object carrying size, boxes, givens, regions, a layout and rules.
+
+```json
+{"size": 9, "box": "3x3", "variant": "classic",
+ "givens": "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+ "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 9},
+           {"rule": "thermo", "cells": ["r5c5", "r4c5", "r3c5"]},
+           {"rule": "antiknight"}],
+ "title": "...", "author": "...", "source": "..."}
+```
+
+Keys (every one optional but the grid's size must follow from something):
+
+* ``size`` (N) and/or ``box`` (``"HxW"``); ``variant`` (a name of the variant table);
+  ``regions`` (jigsaw: one id per cell, as for ``--regions``);
+* ``givens``: the clues as one compact line, a list of row strings, a list of rows of integers,
+  or a list of ``"r1c1=5"`` strings; absent or empty for a puzzle without givens (a killer);
+* ``layout``: ``"samurai"`` or ``{"grids": ["r1c1", ...]}`` (the top-left cell of each grid on
+  the canvas); then ``givens`` covers the whole canvas (``.`` for empty and absent cells), or
+  ``grids`` lists one compact line per grid (they must agree where grids overlap);
+* ``rules``: entries ``{"rule": KIND, ...}`` of :data:`pipeline.core.rules.RULES`;
+* ``title``, ``author``, ``source``, ``notes``: kept out of the model (free text).
+
+Any other key is refused, so a misspelt key never vanishes. This module reads documents into
+:class:`DocumentParts` (plain arrays and the rule entries); :func:`pipeline.core.puzzle.parse_puzzle`
+turns them into a checked Puzzle, and ``Puzzle.to_document()`` writes one back.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+from typing import NamedTuple
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
+from pipeline.core.parse import MAX_TOKEN_DIGITS, default_box, parse_box, parse_regions, read_puzzle
+
+__all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS"]
+
+
+class DocumentParts(NamedTuple):
+    """What a document says: the fields of a Puzzle, its rules still as document entries."""
+
+    grid: np.ndarray
+    h: int
+    w: int
+    variant: str
+    regions: np.ndarray | None
+    layout: Layout | None
+    rules: list
+
+DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules",
+                 "title", "author", "source", "notes")
+#: Longest document text read (a 100x100 puzzle with thousands of cages is well below it).
+MAX_DOCUMENT_CHARS = 20_000_000
+_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(\d{1,4})\s*$")
+
+
+def looks_like_document(text: str) -> bool:
+    """Does ``text`` hold a JSON puzzle document (its first non-blank character is ``{``)?"""
+    return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:
+    size = doc.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 400):
+        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400, found {str(size)[:20]!r}")
+    box = doc.get("box")
+    if box is not None:
+        if not isinstance(box, str):
+            raise PuzzleError(f"{where}: 'box' must be a string like \"3x3\", found {str(box)[:20]!r}")
+        h, w = parse_box(box)
+        if size is not None and h * w != size:
+            raise PuzzleError(f"{where}: 'box' {box} does not tile a {size}x{size} grid")
+        return h * w, (h, w)
+    return size, None
+
+
+def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
+    """The N x N grid of ``givens`` in any of the document's forms."""
+    if givens is None or givens == "" or givens == []:
+        if n is None:
+            raise PuzzleError(f"{where}: no givens and no 'size' or 'box': the grid's size is unknown")
+        return np.zeros((n, n), dtype=np.int64)
+    if isinstance(givens, list) and givens and all(isinstance(g, str) and "=" in g for g in givens):
+        if n is None:
+            raise PuzzleError(f"{where}: givens as \"r1c1=5\" need 'size' or 'box'")
+        grid = np.zeros((n, n), dtype=np.int64)
+        for k, text in enumerate(givens):
+            m = _GIVEN.match(text)
+            if m is None:
+                raise PuzzleError(f"{where}: givens[{k}] {text[:30]!r} is not like \"r1c1=5\"")
+            r, c, d = (int(m.group(i)) for i in (1, 2, 3))
+            if not (1 <= r <= n and 1 <= c <= n):
+                raise PuzzleError(f"{where}: givens[{k}]: cell r{r}c{c} is outside the {n}x{n} grid")
+            if not 1 <= d <= n:
+                raise PuzzleError(f"{where}: givens[{k}]: digit {d} is not 1..{n}")
+            if grid[r - 1, c - 1] and grid[r - 1, c - 1] != d:
+                raise PuzzleError(f"{where}: givens[{k}]: r{r}c{c} is given twice, as {grid[r - 1, c - 1]} and {d}")
+            grid[r - 1, c - 1] = d
+        return grid
+    if isinstance(givens, list) and givens and all(isinstance(row, list) for row in givens):
+        for k, row in enumerate(givens):
+            for j, v in enumerate(row):
+                if isinstance(v, bool) or not isinstance(v, int) or len(str(abs(v))) > MAX_TOKEN_DIGITS:
+                    raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {str(v)[:20]!r} is not an integer")
+        source: object = givens
+    elif isinstance(givens, list) and all(isinstance(row, str) for row in givens):
+        source = "\n".join(givens)
+    elif isinstance(givens, str):
+        source = givens if givens.strip() else None
+        if source is None:
+            return _givens_grid(None, n, box, where)
+    else:
+        raise PuzzleError(f"{where}: 'givens' must be a string, a list of rows or a list of \"r1c1=5\", "
+                          f"found {type(givens).__name__}")
+    grid = read_puzzle(source if not isinstance(source, list) else np.array(source, dtype=np.int64), box=box,
+                       size=n).grid
+    return grid
+
+
+def _layout_grid(doc: dict, layout: Layout, where: str) -> np.ndarray:
+    """The canvas of a layout from ``givens`` (whole canvas) or ``grids`` (one line per grid)."""
+    if doc.get("grids") is not None:
+        if doc.get("givens") not in (None, "", []):
+            raise PuzzleError(f"{where}: give the clues as 'givens' (whole canvas) or 'grids' (per grid), not both")
+        grids = doc["grids"]
+        if not isinstance(grids, list) or len(grids) != layout.n_grids:
+            raise PuzzleError(f"{where}: 'grids' must list {layout.n_grids} grids (one per grid of the layout)")
+        canvas = np.zeros(layout.rows * layout.cols, dtype=np.int64)
+        owner = np.full(canvas.size, -1)
+        for k, (text, cells) in enumerate(zip(grids, layout.grid_cells())):
+            grid = _givens_grid(text, layout.n, (layout.h, layout.w), f"{where}: grids[{k}]").ravel()
+            cells = cells.ravel()
+            clash = np.flatnonzero((canvas[cells] != 0) & (grid != 0) & (canvas[cells] != grid))
+            if clash.size:
+                j = int(clash[0])
+                r, c = divmod(int(cells[j]), layout.cols)
+                raise PuzzleError(f"{where}: grids {owner[cells[j]] + 1} and {k + 1} overlap at r{r + 1}c{c + 1} "
+                                  f"but give {canvas[cells[j]]} and {grid[j]}")
+            take = grid != 0
+            canvas[cells[take]] = grid[take]
+            owner[cells[take]] = k
+        return canvas.reshape(layout.rows, layout.cols)
+    givens = doc.get("givens")
+    if givens in (None, "", []):
+        return np.zeros((layout.rows, layout.cols), dtype=np.int64)
+    if isinstance(givens, list) and all(isinstance(row, str) for row in givens):
+        givens = "\n".join(givens)
+    return canvas_from_text(givens, layout, f"{where}: givens")
+
+
+def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None, variant: str | None = None,
+                  regions: "str | np.ndarray | None" = None, size: int | None = None,
+                  extra_rules: list | None = None, where: str = "puzzle") -> DocumentParts:
+    """The parts of a puzzle document (a dict, or its JSON text), not yet checked as a Puzzle.
+
+    Parameters
+    ----------
+    doc : dict or str
+        The document (see the module docstring).
+    box, variant, regions, size : optional
+        Command-line options: they fill what the document leaves out and must agree with what
+        it says.
+    extra_rules : list of dict, optional
+        More rule entries (``--rule``), added after the document's.
+    where : str
+        How messages name the document (a file name).
+
+    Returns
+    -------
+    DocumentParts
+
+    Raises
+    ------
+    PuzzleError
+        Not JSON or not an object, an unknown key, a field of the wrong type.
+
+    Examples
+    --------
+    >>> parts = read_document('{"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}]}')
+    >>> parts.grid.shape, (parts.h, parts.w), parts.rules[0]["sum"]
+    ((4, 4), (2, 2), 7)
+    """
+    if isinstance(doc, str):
+        if len(doc) > MAX_DOCUMENT_CHARS:
+            raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
+        try:
+            doc = json.loads(doc.lstrip("\ufeff"))
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
+    if not isinstance(doc, dict):
+        raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
+    unknown = sorted(set(doc) - set(DOCUMENT_KEYS))
+    if unknown:
+        raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(DOCUMENT_KEYS)})")
+    for key in ("title", "author", "source", "notes"):
+        if doc.get(key) is not None and not isinstance(doc[key], str):
+            raise PuzzleError(f"{where}: {key!r} must be a string")
+    n, doc_box = _size_of(doc, where)
+    if size is not None and n is not None and size != n:
+        raise PuzzleError(f"{where}: --size {size} but the document's grid is {n}x{n}")
+    n = n if n is not None else size
+    if box is not None:
+        cli_box = parse_box(box) if isinstance(box, str) else tuple(box)
+        if doc_box is not None and tuple(cli_box) != doc_box:
+            raise PuzzleError(f"{where}: --box {cli_box[0]}x{cli_box[1]} but the document says "
+                              f"{doc_box[0]}x{doc_box[1]}")
+        doc_box = doc_box or (int(cli_box[0]), int(cli_box[1]))
+    doc_variant = doc.get("variant")
+    if doc_variant is not None and not isinstance(doc_variant, str):
+        raise PuzzleError(f"{where}: 'variant' must be a string")
+    if variant is not None and doc_variant is not None and variant != doc_variant:
+        raise PuzzleError(f"{where}: --variant {variant} but the document says {doc_variant}")
+    variant = doc_variant or variant
+    rules = list(doc.get("rules") or [])
+    if not isinstance(doc.get("rules", []), list):
+        raise PuzzleError(f"{where}: 'rules' must be a list")
+    rules += list(extra_rules or [])
+    if doc.get("layout") is not None:
+        if doc_box is None:
+            doc_box = default_box(n) if n is not None else (3, 3)
+        layout = layout_from_spec(doc["layout"], *doc_box, where=f"{where}: layout")
+        grid = _layout_grid(doc, layout, where)
+        return DocumentParts(grid, layout.h, layout.w, variant or "classic", None, layout, rules)
+    if doc.get("grids") is not None:
+        raise PuzzleError(f"{where}: 'grids' (per-grid givens) needs a 'layout'")
+    grid = _givens_grid(doc.get("givens"), n, doc_box, f"{where}: givens")
+    n = grid.shape[0]
+    h, w = doc_box if doc_box is not None else default_box(n)
+    if h * w != n:
+        raise PuzzleError(f"{where}: box {h}x{w} does not tile the {n}x{n} grid of the givens")
+    region_source = doc.get("regions") if doc.get("regions") is not None else regions
+    if doc.get("regions") is not None and regions is not None:
+        raise PuzzleError(f"{where}: regions are given both in the document and by --regions")
+    if isinstance(region_source, list):
+        region_source = "\n".join(str(row) for row in region_source)
+    region_grid = None if region_source is None else parse_regions(region_source, n)
+    if variant is None:
+        variant = "jigsaw" if region_grid is not None else "classic"
+    return DocumentParts(grid, h, w, variant, region_grid, None, rules)

@@ -1,0 +1,113 @@
+"""LZ-string's ``decompressFromBase64``: the compression f-puzzles (and SudokuPad's ``fpuzzles``
+links) wrap their puzzle JSON in.
+
+The format is an LZW variant over a bit stream: codes 0 and 1 introduce a new 8- or 16-bit
+character, 2 ends the stream, larger codes index the dictionary of strings seen so far; the code
+width grows by one bit each time the dictionary doubles. Base64 digits carry 6 bits each, read
+most significant bit first. Output is bounded (:data:`MAX_CHARS`) so a crafted input cannot
+allocate without limit.
+"""
+from __future__ import annotations
+
+from pipeline.core.errors import PuzzleError
+
+__all__ = ["decompress_from_base64", "MAX_CHARS"]
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+_VALUE = {ch: k for k, ch in enumerate(_ALPHABET)}
+#: Most characters a decompressed document may have (an f-puzzles document is a few KB).
+MAX_CHARS = 4_000_000
+
+
+class _Bits:
+    """Reads the bit stream of base64 digits, 6 bits a digit, most significant first."""
+
+    def __init__(self, text: str, where: str):
+        try:
+            self.values = [_VALUE[ch] for ch in text]
+        except KeyError as e:
+            raise PuzzleError(f"{where}: {e.args[0]!r} is not a base64 character") from None
+        self.where = where
+        self.index = 0
+        self.mask = 32
+        self.current = self.values[0] if self.values else 0
+
+    def read(self, count: int) -> int:
+        value = 0
+        for k in range(count):
+            if self.index >= len(self.values):
+                raise PuzzleError(f"{self.where}: the compressed data ends early")
+            if self.current & self.mask:
+                value |= 1 << k
+            self.mask >>= 1
+            if self.mask == 0:
+                self.mask = 32
+                self.index += 1
+                self.current = self.values[self.index] if self.index < len(self.values) else 0
+        return value
+
+
+def decompress_from_base64(text: str, where: str = "f-puzzles") -> str:
+    """The string LZ-string's ``compressToBase64`` made ``text`` from.
+
+    Parameters
+    ----------
+    text : str
+        Base64 digits (``A-Za-z0-9+/``, ``=`` padding).
+    where : str
+        How errors name the input.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    PuzzleError
+        Not base64, truncated, an invalid code, or more than :data:`MAX_CHARS` characters.
+
+    Examples
+    --------
+    >>> decompress_from_base64("N4IgzglgXgpiBcBOANCALhNAbO8QwA8BDAWwAccQBfIA")   # what compressToBase64 made
+    '{"size":9,"title":"example"}'
+    """
+    if not text:
+        raise PuzzleError(f"{where}: no compressed data")
+    bits = _Bits(text, where)
+    dictionary: list[str] = ["", "", ""]
+    kind = bits.read(2)
+    if kind == 2:
+        return ""
+    if kind not in (0, 1):
+        raise PuzzleError(f"{where}: not LZ-string data (first code {kind})")
+    w = chr(bits.read(8 if kind == 0 else 16))
+    dictionary.append(w)
+    out = [w]
+    size = len(w)
+    n_bits, enlarge = 3, 4
+    while True:
+        code = bits.read(n_bits)
+        if code in (0, 1):
+            dictionary.append(chr(bits.read(8 if code == 0 else 16)))
+            code = len(dictionary) - 1
+            enlarge -= 1
+            if enlarge == 0:
+                enlarge, n_bits = 1 << n_bits, n_bits + 1
+        elif code == 2:
+            # JavaScript strings are UTF-16: characters beyond U+FFFF arrive as surrogate pairs
+            return "".join(out).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        if code < len(dictionary):
+            entry = dictionary[code]
+        elif code == len(dictionary):
+            entry = w + w[0]
+        else:
+            raise PuzzleError(f"{where}: not LZ-string data (code {code} beyond the dictionary)")
+        out.append(entry)
+        size += len(entry)
+        if size > MAX_CHARS:
+            raise PuzzleError(f"{where}: decompresses to more than {MAX_CHARS:,} characters")
+        dictionary.append(w + entry[0])
+        enlarge -= 1
+        w = entry
+        if enlarge == 0:
+            enlarge, n_bits = 1 << n_bits, n_bits + 1

@@ -1,0 +1,97 @@
+"""Rules beyond "each unit holds every digit once", registered by kind.
+
+One module per family of rules; importing this package registers every built-in rule, in the
+order their rows are built (the registry's order is the row order of ``A`` and ``Aineq`` after
+the variant's units: see docs/conventions.md). Adding a rule is one class (a frozen dataclass
+subclassing :class:`~pipeline.core.rules.base.Rule`, with ``kind``, ``families``, ``from_dict``,
+``to_dict``, ``rows``/``units`` and ``violations``), one :func:`register_rule` call, and its tests.
+"""
+from __future__ import annotations
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
+from pipeline.core.rules.cages import Cage
+from pipeline.core.rules.kropki import Kropki
+from pipeline.core.rules.neighbours import AntiKing, AntiKnight, NonConsecutive
+from pipeline.core.rules.order import Greater, Thermometer
+from pipeline.core.rules.parity import Even, Odd
+from pipeline.core.rules.units import DiagonalRule, DisjointGroups, ExtraRegion, Windoku, window_units
+
+__all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
+           "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
+           "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "AntiKnight", "AntiKing", "NonConsecutive",
+           "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups"]
+
+#: kind -> rule class, in row order.
+RULES: dict[str, type[Rule]] = {}
+
+
+def register_rule(cls: type[Rule]) -> type[Rule]:
+    """Add a rule class under its ``kind`` (a later class of the same kind replaces it)."""
+    if not cls.kind:
+        raise PuzzleError(f"rule class {cls.__name__} has no kind")
+    RULES[cls.kind] = cls
+    return cls
+
+
+def unregister_rule(kind: str) -> None:
+    """Remove a rule kind from the registry (tests and plug-ins)."""
+    RULES.pop(kind, None)
+
+
+def get_rule(kind: object, where: str = "rule") -> type[Rule]:
+    """The class registered as ``kind``; PuzzleError listing the known kinds otherwise.
+
+    Parameters
+    ----------
+    kind : object
+        The document's ``"rule"`` value.
+    where : str
+        How messages name the entry.
+
+    Returns
+    -------
+    type
+    """
+    cls = RULES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise PuzzleError(f"{where}: unknown rule {str(kind)[:40]!r}; expected one of {', '.join(RULES)}")
+    return cls
+
+
+def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
+    """The checked rule of one puzzle-document entry ``{"rule": kind, ...}``.
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    board : Board
+        The puzzle's board (size, boxes, present cells, units).
+    where : str
+        How messages name the entry (e.g. ``rules[3]``).
+
+    Returns
+    -------
+    Rule
+
+    Raises
+    ------
+    PuzzleError
+        Not an object, an unknown kind or key, a bad cell, or a rule that cannot hold
+        (one line naming the rule and where).
+    """
+    if not isinstance(data, dict):
+        raise PuzzleError(f"{where}: a rule is an object like {{\"rule\": \"cage\", ...}}, found {type(data).__name__}")
+    cls = get_rule(data.get("rule"), where)
+    return cls.from_dict(data, board, f"{where} ({cls.kind})")
+
+
+def rule_order(rule: Rule) -> int:
+    """Position of a rule's kind in the registry (rows are built in this order)."""
+    return list(RULES).index(rule.kind)
+
+
+for _cls in (Windoku, DiagonalRule, ExtraRegion, DisjointGroups, Cage, Thermometer, Greater, Kropki, Even, Odd,
+             AntiKnight, AntiKing, NonConsecutive):
+    register_rule(_cls)

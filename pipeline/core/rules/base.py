@@ -1,0 +1,418 @@
+"""What every rule shares: the board a rule is laid on, cell references, and the rows a rule adds.
+
+A rule (a killer cage, a thermometer, anti-knight, ...) is a frozen dataclass registered by its
+``kind`` (the ``"rule"`` word of the puzzle document). It can add
+
+* **units** (:meth:`Rule.units`): cells that hold every digit once, such as the windoku windows or a
+  diagonal; they become ``= 1`` rows of ``A`` like rows, columns and boxes;
+* **rows** (:meth:`Rule.rows`): linear rows over the cell/digit variables ``x[c, d]`` with integer
+  coefficients, each ``<=`` (``sense "L"``) or ``=`` (``sense "E"``). A ``>=`` rule is written as its
+  negation. The value of a cell is the linear expression ``v(c) = sum_d d * x[c, d]``
+  (:func:`value_terms`); order and sum rules are rows over it.
+
+and checks a grid (:meth:`Rule.violations`, complete or partial: a partial grid is judged only on
+what it shows). Cells are row-major canvas numbers ``r * cols + c`` (0-based) everywhere.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+
+__all__ = ["Board", "Rows", "Rule", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
+           "pair_rows"]
+
+_CELL = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """Where rules are laid: a canvas of ``rows x cols`` cells (``present`` marks the cells that
+    belong to the puzzle: all of them but in a gattai layout such as samurai), ``n`` digits and
+    ``h x w`` boxes, with the unit families of the puzzle (to tell when a rule's row is implied
+    by a unit and can be left out)."""
+
+    rows: int
+    cols: int
+    n: int
+    h: int
+    w: int
+    present: np.ndarray  # (rows * cols,) bool
+    unit_families: tuple  # ((family, (U, k) cells), ...)
+
+    @property
+    def n_cells(self) -> int:
+        """Cells of the canvas (present or not)."""
+        return self.rows * self.cols
+
+    def cell(self, r: int, c: int) -> int:
+        """The canvas number of 0-based ``(r, c)``."""
+        return r * self.cols + c
+
+    def offset_pairs(self, offsets: list[tuple[int, int]]) -> np.ndarray:
+        """``(P, 2)`` pairs ``(a, b)``, ``a < b``, of present cells one of ``offsets`` apart (each
+        pair once; sorted by ``a`` then ``b``)."""
+        r, c = np.divmod(np.arange(self.n_cells), self.cols)
+        found = []
+        for dr, dc in offsets:
+            rr, cc = r + dr, c + dc
+            ok = (rr >= 0) & (rr < self.rows) & (cc >= 0) & (cc < self.cols)
+            a = np.flatnonzero(ok)
+            found.append(np.stack([a, rr[ok] * self.cols + cc[ok]], axis=1))
+        pairs = np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
+        pairs = np.sort(pairs, axis=1)
+        pairs = pairs[self.present[pairs[:, 0]] & self.present[pairs[:, 1]]]
+        pairs = np.unique(pairs, axis=0)
+        return pairs.astype(np.int64)
+
+    def orthogonal_pairs(self) -> np.ndarray:
+        """``(P, 2)`` orthogonally adjacent present cells, ``a < b``, sorted."""
+        return self.offset_pairs([(0, 1), (1, 0)])
+
+    def unit_of_cells(self) -> list[np.ndarray]:
+        """Per family, ``(rows * cols, )`` the unit number of each cell (-1 when in none). With
+        overlapping units of one family (not the case for the built-in families) the last wins."""
+        out = []
+        for _, units in self.unit_families:
+            owner = np.full(self.n_cells, -1, dtype=np.int64)
+            owner[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
+            out.append(owner)
+        return out
+
+    def share_a_unit(self, groups: np.ndarray) -> np.ndarray:
+        """``(G,)`` True where all cells of each group (``(G, k)`` cells) lie in one unit."""
+        groups = np.atleast_2d(groups)
+        shared = np.zeros(groups.shape[0], dtype=bool)
+        for owner in self.unit_of_cells():
+            units = owner[groups]
+            shared |= (units[:, :1] >= 0).ravel() & (units == units[:, :1]).all(axis=1)
+        return shared
+
+
+@dataclass
+class Rows:
+    """Rows a rule adds, as terms: term ``t`` puts ``coef[t]`` on ``x[cell[t], digit[t]]`` in row
+    ``row[t]`` (0-based within this block). ``rhs``, ``sense`` (``"L"`` for ``<=``, ``"E"`` for
+    ``=``) and ``labels`` (``(rows, k)`` 1-based label indices) are per row; the row's label is
+    ``family_i_j...``."""
+
+    family: str
+    row: np.ndarray
+    cell: np.ndarray
+    digit: np.ndarray
+    coef: np.ndarray
+    rhs: np.ndarray
+    sense: str
+    labels: np.ndarray
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.rhs.size)
+
+    @classmethod
+    def empty(cls, family: str, sense: str, k: int = 1) -> "Rows":
+        z = np.zeros(0, dtype=np.int64)
+        return cls(family, z, z, z, z, z.copy(), sense, np.zeros((0, k), dtype=np.int64))
+
+
+def value_terms(cells: np.ndarray, signs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Terms of ``sum_i signs[..., i] * v(cells[..., i])`` for each leading index (a row):
+    ``(row, cell, digit, coef)`` with ``coef = sign * (digit + 1)``, ``N`` terms per cell.
+
+    ``cells`` and ``signs`` are ``(R, k)``; the terms of row ``r`` come in the order of its
+    cells, digits fastest.
+
+    Parameters
+    ----------
+    cells : ndarray of int, shape (R, k)
+        Canvas cells of each row.
+    signs : ndarray of int, shape (R, k)
+        Each cell's sign (``+1``/``-1``) in its row.
+    n : int
+        Number of digits.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(row, cell, digit, coef)``.
+    """
+    cells, signs = np.atleast_2d(cells), np.atleast_2d(signs)
+    r_count, k = cells.shape
+    row = np.repeat(np.arange(r_count), k * n)
+    cell = np.repeat(cells.ravel(), n)
+    digit = np.tile(np.arange(n), r_count * k)
+    coef = np.repeat(signs.ravel(), n) * (digit + 1)
+    return row, cell, digit, coef
+
+
+def pair_rows(family: str, a: np.ndarray, b: np.ndarray, digit_a: np.ndarray, digit_b: np.ndarray,
+              labels: np.ndarray) -> Rows:
+    """``x[a, da] + x[b, db] <= 1`` for every entry (one row each): the two may not hold together.
+
+    Parameters
+    ----------
+    family : str
+        The rows' family.
+    a, b : ndarray of int
+        The two cells of each row.
+    digit_a, digit_b : ndarray of int
+        Their 0-based digits.
+    labels : ndarray of int, shape (rows, k)
+        1-based label indices.
+
+    Returns
+    -------
+    Rows
+    """
+    m = a.size
+    row = np.repeat(np.arange(m), 2)
+    cell = np.stack([a, b], axis=1).ravel()
+    digit = np.stack([digit_a, digit_b], axis=1).ravel()
+    return Rows(family, row, cell, digit, np.ones(2 * m, dtype=np.int64), np.ones(m, dtype=np.int64), "L", labels)
+
+
+def parse_cell(text: Any, board: Board, where: str) -> int:
+    """``"r3c5"`` (1-based, any case) -> the canvas number of the cell; PuzzleError naming ``where``
+    when it is not a cell reference or lies outside the grid.
+
+    Parameters
+    ----------
+    text : object
+        The reference.
+    board : Board
+        The puzzle's board.
+    where : str
+        How messages name the rule.
+
+    Returns
+    -------
+    int
+    """
+    m = _CELL.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise PuzzleError(f"{where}: {str(text)[:40]!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1)")
+    r, c = int(m.group(1)), int(m.group(2))
+    if not (1 <= r <= board.rows and 1 <= c <= board.cols):
+        raise PuzzleError(f"{where}: cell r{r}c{c} is outside the {board.rows}x{board.cols} grid")
+    cell = board.cell(r - 1, c - 1)
+    if not board.present[cell]:
+        raise PuzzleError(f"{where}: cell r{r}c{c} is not part of the puzzle (outside every grid of the layout)")
+    return cell
+
+
+def parse_cells(value: Any, board: Board, where: str, *, at_least: int = 1) -> np.ndarray:
+    """A list of cell references -> their canvas numbers (each at most once).
+
+    Parameters
+    ----------
+    value : object
+        The ``"cells"`` list.
+    board : Board
+        The puzzle's board.
+    where : str
+        How messages name the rule.
+    at_least : int
+        Fewest cells the rule takes.
+
+    Returns
+    -------
+    ndarray of int64
+    """
+    if not isinstance(value, (list, tuple)) or not value:
+        raise PuzzleError(f"{where}: 'cells' must be a non-empty list of cells like \"r1c1\"")
+    cells = np.array([parse_cell(v, board, where) for v in value], dtype=np.int64)
+    if np.unique(cells).size != cells.size:
+        twice = cells[np.argmax([np.count_nonzero(cells == c) > 1 for c in cells])]
+        raise PuzzleError(f"{where}: cell {cell_name(int(twice), board)} is listed twice")
+    if cells.size < at_least:
+        raise PuzzleError(f"{where}: needs at least {at_least} cells, found {cells.size}")
+    return cells
+
+
+def cell_name(cell: int, board: Board) -> str:
+    """``r3c5`` (1-based) of a canvas number.
+
+    Parameters
+    ----------
+    cell : int
+        Canvas number.
+    board : Board
+        The board (its width).
+
+    Returns
+    -------
+    str
+    """
+    r, c = divmod(int(cell), board.cols)
+    return f"r{r + 1}c{c + 1}"
+
+
+def cells_text(cells: "np.ndarray | tuple[int, ...] | list[int]", board: Board) -> str:
+    """``r1c1..r2c1`` for a cage/thermometer (first and last), ``r1c1`` for one cell.
+
+    Parameters
+    ----------
+    cells : sequence of int
+        Canvas numbers, in the rule's order.
+    board : Board
+        The board (its width).
+
+    Returns
+    -------
+    str
+    """
+    cells = [int(c) for c in cells]
+    if len(cells) == 1:
+        return cell_name(cells[0], board)
+    return f"{cell_name(cells[0], board)}..{cell_name(cells[-1], board)}"
+
+
+def adjacent(a: int, b: int, board: Board) -> bool:
+    """Orthogonal neighbours?
+
+    Parameters
+    ----------
+    a, b : int
+        Canvas numbers.
+    board : Board
+        The board (its width).
+
+    Returns
+    -------
+    bool
+    """
+    ra, ca = divmod(a, board.cols)
+    rb, cb = divmod(b, board.cols)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def king_step(a: int, b: int, board: Board) -> bool:
+    """Neighbours including diagonals?
+
+    Parameters
+    ----------
+    a, b : int
+        Canvas numbers.
+    board : Board
+        The board (its width).
+
+    Returns
+    -------
+    bool
+    """
+    ra, ca = divmod(a, board.cols)
+    rb, cb = divmod(b, board.cols)
+    return max(abs(ra - rb), abs(ca - cb)) == 1
+
+
+class Rule:
+    """Base of every rule: subclasses are frozen dataclasses registered by ``kind``.
+
+    Class attributes
+    ----------------
+    kind : str
+        The ``"rule"`` word of the puzzle document (``cage``, ``thermo``, ...).
+    families : tuple of str
+        Row families the rule adds, in the order its rows are built (documented in
+        docs/conventions.md).
+    description : str
+        One line for ``--help`` and the docs.
+    """
+
+    kind: ClassVar[str] = ""
+    families: ClassVar[tuple[str, ...]] = ()
+    description: ClassVar[str] = ""
+    #: True for rules without cells (anti-knight, windoku): at most one of each per puzzle.
+    global_rule: ClassVar[bool] = False
+
+    # -- reading and writing ------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Rule":  # pragma: no cover - abstract
+        """The rule of a document entry, checked against ``board``."""
+        raise NotImplementedError
+
+    def to_dict(self, board: Board) -> dict:  # pragma: no cover - abstract
+        """The document entry (``{"rule": kind, ...}``) that reads back as this rule."""
+        raise NotImplementedError
+
+    def describe(self, board: Board) -> str:
+        """How messages name this rule (``cage r1c1..r2c1``)."""
+        return self.kind
+
+    # -- the model ------------------------------------------------------------------------------
+    def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
+        """``[(family, cells)]`` units (``(U, N)`` cells) this rule adds (default none)."""
+        return []
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        """Rows this rule adds beyond units (default none); ``index`` numbers the rule among the
+        puzzle's rules of its kind (1-based), the first index of its row labels."""
+        return []
+
+    # -- checking grids -------------------------------------------------------------------------
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Every way ``grid`` (flat canvas, 0 = empty) breaks this rule: ``{"message", "cells"}``
+        entries. Units are checked by the unit kernel, not here."""
+        return []
+
+    def cells(self) -> np.ndarray:
+        """The cells the rule names (empty for global rules); used by draw and messages."""
+        return np.zeros(0, dtype=np.int64)
+
+
+def check_keys(data: dict, allowed: set[str], where: str) -> None:
+    """Refuse a document entry with a key the rule does not know (a misspelt key never vanishes).
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    allowed : set of str
+        Keys the rule takes (besides ``"rule"``).
+    where : str
+        How messages name the entry.
+    """
+    unknown = sorted(set(data) - allowed - {"rule"})
+    if unknown:
+        raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(sorted(allowed)) or 'none'})")
+
+
+def int_field(data: dict, key: str, where: str, *, low: int | None = None, high: int | None = None,
+              default: Any = ...) -> Any:
+    """An integer field of a document entry, range-checked; ``default`` when absent (if given).
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    key : str
+        The field.
+    where : str
+        How messages name the entry.
+    low, high : int, optional
+        Inclusive bounds.
+    default : object, optional
+        Returned when the field is absent; without it the field is required.
+
+    Returns
+    -------
+    int or the default
+    """
+    if key not in data or data[key] is None:
+        if default is ...:
+            raise PuzzleError(f"{where}: missing {key!r}")
+        return default
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+            value = int(value)
+        else:
+            raise PuzzleError(f"{where}: {key!r} must be an integer, found {str(value)[:40]!r}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise PuzzleError(f"{where}: {key!r} must be from {low} to {high}, found {value}")
+    return value

@@ -1,0 +1,111 @@
+"""Killer cages: cells whose digits are distinct and, when a sum is given, add up to it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
+                                      value_terms)
+
+__all__ = ["Cage", "sum_range"]
+
+
+def sum_range(k: int, n: int) -> tuple[int, int]:
+    """Smallest and largest sum of ``k`` distinct digits ``1..n``.
+
+    Parameters
+    ----------
+    k : int
+        Cells of the cage.
+    n : int
+        Number of digits.
+
+    Returns
+    -------
+    (int, int)
+    """
+    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+
+
+@dataclass(frozen=True, eq=False)
+class Cage(Rule):
+    """A killer cage: ``cells`` hold distinct digits adding up to ``total`` (no sum: None).
+
+    Rows: ``cage_g_d`` (``<= 1``: digit ``d`` at most once in cage ``g``; left out when the cage
+    lies inside one unit, which already says it) and ``cagesum_g`` (``sum_c v(c) = total``).
+    """
+
+    cell_list: tuple[int, ...]
+    total: int | None = None
+
+    kind = "cage"
+    families = ("cage", "cagesum")
+    description = "killer cage: distinct digits, with an optional sum"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Cage":
+        check_keys(data, {"cells", "sum"}, where)
+        cells = parse_cells(data.get("cells"), board, where)
+        name = f"cage {cells_text(cells, board)}"
+        if cells.size > board.n:
+            raise PuzzleError(f"{where}: {name} has {cells.size} cells; distinct digits 1..{board.n} fill at most {board.n}")
+        total = int_field(data, "sum", where, default=None)
+        if total is not None:
+            low, high = sum_range(cells.size, board.n)
+            if not low <= total <= high:
+                raise PuzzleError(f"{where}: {name} sum {total} cannot be made by {cells.size} distinct digits "
+                                  f"1..{board.n} (possible sums: {low}..{high})")
+        return cls(tuple(int(c) for c in cells), total)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if self.total is not None:
+            out["sum"] = self.total
+        return out
+
+    def describe(self, board: Board) -> str:
+        return f"cage {cells_text(self.cell_list, board)}" + (f" (sum {self.total})" if self.total is not None else "")
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        n = board.n
+        out = []
+        if cells.size >= 2 and not board.share_a_unit(cells[None, :])[0]:
+            k = cells.size
+            row = np.repeat(np.arange(n), k)             # one row per digit, its k cells
+            out.append(Rows("cage", row, np.tile(cells, n), row.copy(), np.ones(n * k, dtype=np.int64),
+                            np.ones(n, dtype=np.int64), "L",
+                            np.stack([np.full(n, index), np.arange(1, n + 1)], axis=1)))
+        else:
+            out.append(Rows.empty("cage", "L", 2))
+        if self.total is not None:
+            row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), n)
+            out.append(Rows("cagesum", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]])))
+        else:
+            out.append(Rows.empty("cagesum", "E", 1))
+        return out
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        values = grid[cells]
+        found = []
+        name = f"cage {cells_text(cells, board)}"
+        filled = values[values > 0]
+        digits, counts = np.unique(filled, return_counts=True)
+        for digit in digits[counts > 1].tolist():
+            twice = cells[values == digit]
+            found.append({"message": f"{name} holds {digit} twice: {' and '.join(cell_name(c, board) for c in twice[:2])}",
+                          "cells": twice.tolist()})
+        if self.total is not None and filled.size:
+            total = int(filled.sum())
+            if filled.size == cells.size and total != self.total:
+                found.append({"message": f"{name} sums to {total}, not {self.total}", "cells": cells.tolist()})
+            elif filled.size < cells.size and total > self.total:
+                found.append({"message": f"{name} already sums to {total}, more than {self.total}",
+                              "cells": cells[values > 0].tolist()})
+        return found

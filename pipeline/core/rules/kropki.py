@@ -1,0 +1,117 @@
+"""Kropki dots between orthogonal neighbours: white (digits differ by ``value``, 1 by default:
+consecutive) and black (one digit is ``value`` times the other, 2 by default: double)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells
+
+__all__ = ["Kropki", "partner_table"]
+
+COLORS = ("white", "black")
+
+
+def partner_table(color: str, value: int, n: int) -> np.ndarray:
+    """``(n, n)`` bool: ``table[d, e]`` when digits ``d + 1`` and ``e + 1`` may face each other.
+
+    Parameters
+    ----------
+    color : {"white", "black"}
+        Difference or ratio.
+    value : int
+        The difference (white) or the ratio (black).
+    n : int
+        Number of digits.
+
+    Returns
+    -------
+    ndarray of bool
+    """
+    d = np.arange(1, n + 1)
+    if color == "white":
+        return np.abs(d[:, None] - d[None, :]) == value
+    return (d[:, None] == value * d[None, :]) | (d[None, :] == value * d[:, None])
+
+
+@dataclass(frozen=True, eq=False)
+class Kropki(Rule):
+    """A dot between two orthogonally adjacent cells.
+
+    Rows ``kropki_k_s_d`` (``<= 0``): side ``s`` = 1 reads "if the first cell holds ``d``, the second
+    holds a partner of ``d``": ``x[a, d] - sum_{e partner of d} x[b, e] <= 0``; side 2 the same from
+    the second cell. (A ratio is not linear in the values ``v(c)``, so both colours use these
+    implication rows, which are also the tighter form for a white dot.)
+    """
+
+    color: str
+    first: int
+    second: int
+    value: int
+
+    kind = "kropki"
+    families = ("kropki",)
+    description = "Kropki dot: white = digits differ by 1 (or 'value'), black = one is double (or 'value' times)"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Kropki":
+        check_keys(data, {"cells", "color", "value"}, where)
+        color = data.get("color")
+        if color not in COLORS:
+            raise PuzzleError(f"{where}: 'color' must be white or black, found {str(color)[:20]!r}")
+        cells = parse_cells(data.get("cells"), board, where, at_least=2)
+        if cells.size != 2:
+            raise PuzzleError(f"{where}: a Kropki dot joins 2 cells, found {cells.size}")
+        a, b = int(cells[0]), int(cells[1])
+        if not adjacent(a, b, board):
+            raise PuzzleError(f"{where}: {color} dot joins {cell_name(a, board)} and {cell_name(b, board)}, "
+                              "which are not orthogonal neighbours")
+        value = int_field(data, "value", where, low=1 if color == "white" else 2, high=board.n,
+                          default=1 if color == "white" else 2)
+        if not partner_table(color, value, board.n).any():
+            raise PuzzleError(f"{where}: no two digits 1..{board.n} fit a {color} dot of value {value}")
+        return cls(color, a, b, value)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "color": self.color, "cells": [cell_name(self.first, board), cell_name(self.second, board)]}
+        if self.value != (1 if self.color == "white" else 2):
+            out["value"] = self.value
+        return out
+
+    def describe(self, board: Board) -> str:
+        return f"{self.color} dot {cell_name(self.first, board)}-{cell_name(self.second, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array([self.first, self.second], dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        n = board.n
+        table = partner_table(self.color, self.value, n)
+        rows, cells, digits, coefs, labels = [], [], [], [], []
+        r = 0
+        for side, (a, b) in enumerate(((self.first, self.second), (self.second, self.first)), start=1):
+            for d in range(n):
+                partners = np.flatnonzero(table[d])
+                rows.append(np.full(1 + partners.size, r))
+                cells.append(np.concatenate([[a], np.full(partners.size, b)]))
+                digits.append(np.concatenate([[d], partners]))
+                coefs.append(np.concatenate([[1], -np.ones(partners.size, dtype=np.int64)]))
+                labels.append((index, side, d + 1))
+                r += 1
+        return [Rows("kropki", np.concatenate(rows), np.concatenate(cells).astype(np.int64),
+                     np.concatenate(digits).astype(np.int64), np.concatenate(coefs).astype(np.int64),
+                     np.zeros(r, dtype=np.int64), "L", np.array(labels, dtype=np.int64))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        a, b = int(grid[self.first]), int(grid[self.second])
+        if not (a and b) or partner_table(self.color, self.value, board.n)[a - 1, b - 1]:
+            return []
+        if self.color == "white":
+            want = "consecutive" if self.value == 1 else f"{self.value} apart"
+            how = f"{a} and {b} are not {want}"
+        else:
+            want = "double" if self.value == 2 else f"{self.value} times"
+            how = f"{a} and {b}: neither is {want} the other"
+        return [{"message": f"{self.describe(board)}: {how}", "cells": [self.first, self.second]}]

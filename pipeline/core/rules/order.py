@@ -1,0 +1,119 @@
+"""Order rules over cell values ``v(c) = sum_d d * x[c, d]``: thermometers and greater-than signs."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, king_step, parse_cells,
+                                      value_terms)
+
+__all__ = ["Thermometer", "Greater"]
+
+
+def _less_rows(family: str, smaller: np.ndarray, larger: np.ndarray, labels: np.ndarray, n: int) -> Rows:
+    """``v(smaller) - v(larger) <= -1`` per entry: each a ``>=`` rule written as its negation."""
+    pairs = np.stack([smaller, larger], axis=1)
+    signs = np.tile(np.array([1, -1]), (pairs.shape[0], 1))
+    row, cell, digit, coef = value_terms(pairs, signs, n)
+    return Rows(family, row, cell, digit, coef, np.full(pairs.shape[0], -1), "L", labels)
+
+
+@dataclass(frozen=True, eq=False)
+class Thermometer(Rule):
+    """Digits strictly increase from the bulb (the first cell) along the path of cells.
+
+    Rows ``thermo_t_i``: ``v(c_i) - v(c_{i+1}) <= -1`` for each step ``i`` of thermometer ``t``.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "thermo"
+    families = ("thermo",)
+    description = "thermometer: digits strictly increase from the bulb"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Thermometer":
+        check_keys(data, {"cells"}, where)
+        cells = parse_cells(data.get("cells"), board, where, at_least=2)
+        name = f"thermometer {cells_text(cells, board)}"
+        for a, b in zip(cells[:-1].tolist(), cells[1:].tolist()):
+            if not king_step(a, b, board):
+                raise PuzzleError(f"{where}: {name} jumps from {cell_name(a, board)} to {cell_name(b, board)} "
+                                  "(each cell must touch the previous one, diagonals included)")
+        if cells.size > board.n:
+            raise PuzzleError(f"{where}: {name} has {cells.size} cells; strictly increasing digits 1..{board.n} "
+                              f"fill at most {board.n}")
+        return cls(tuple(int(c) for c in cells))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return f"thermometer {cells_text(self.cell_list, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        steps = cells.size - 1
+        labels = np.stack([np.full(steps, index), np.arange(1, steps + 1)], axis=1)
+        return [_less_rows("thermo", cells[:-1], cells[1:], labels, board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        values = grid[cells]
+        at = np.flatnonzero(values > 0)
+        # filled cells i < j need v_j - v_i >= j - i (strict increase through the empty cells between)
+        for i, j in zip(at[:-1].tolist(), at[1:].tolist()):
+            if values[j] - values[i] < j - i:
+                a, b = cell_name(cells[i], board), cell_name(cells[j], board)
+                how = (f"{b} holds {values[j]}, not more than {a}'s {values[i]}" if j == i + 1 else
+                       f"{a} holds {values[i]} and {b} holds {values[j]}: {j - i - 1} cell(s) between cannot increase")
+                return [{"message": f"{self.describe(board)}: {how}", "cells": [int(cells[i]), int(cells[j])]}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Greater(Rule):
+    """A greater-than sign: the first cell's digit is larger than the second's (Futoshiki).
+
+    Rows ``greater_k``: ``v(second) - v(first) <= -1``.
+    """
+
+    larger: int
+    smaller: int
+
+    kind = "greater"
+    families = ("greater",)
+    description = "greater-than sign: the first cell holds the larger digit"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Greater":
+        check_keys(data, {"cells"}, where)
+        cells = parse_cells(data.get("cells"), board, where, at_least=2)
+        if cells.size != 2:
+            raise PuzzleError(f"{where}: a greater-than sign joins 2 cells, found {cells.size}")
+        return cls(int(cells[0]), int(cells[1]))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(self.larger, board), cell_name(self.smaller, board)]}
+
+    def describe(self, board: Board) -> str:
+        return f"{cell_name(self.larger, board)} > {cell_name(self.smaller, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array([self.larger, self.smaller], dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        big, small = int(grid[self.larger]), int(grid[self.smaller])
+        if big and small and big <= small:
+            return [{"message": f"{self.describe(board)} but {cell_name(self.larger, board)} holds {big} and "
+                                f"{cell_name(self.smaller, board)} holds {small}",
+                     "cells": [self.larger, self.smaller]}]
+        return []

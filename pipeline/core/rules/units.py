@@ -1,0 +1,154 @@
+"""Rules that add units (cells holding every digit once): windoku windows, a long diagonal, an
+extra region, disjoint groups. Their rows are ``= 1`` rows of ``A`` like rows and boxes, and the
+unit kernel of :mod:`pipeline.core.verify` checks them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rule, cell_name, check_keys, parse_cells
+
+__all__ = ["Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups", "window_units"]
+
+
+def window_units(rows: int, cols: int, h: int, w: int) -> np.ndarray | None:
+    """``(W, h*w)`` cells of the windoku windows of an ``N x N`` grid with ``h x w`` boxes: the
+    ``h x w`` windows one cell in from each box corner, separated by one line, i.e. at rows
+    ``1 + k (h + 1)`` and columns ``1 + k (w + 1)`` (0-based). None where they do not fit:
+    ``N/h <= h + 1`` and ``N/w <= w + 1`` (4 windows for 9x9, 1 for 4x4, 9 for 16x16).
+
+    Parameters
+    ----------
+    rows, cols : int
+        The grid's size (a layout's canvas has none).
+    h, w : int
+        Box shape.
+
+    Returns
+    -------
+    ndarray of int or None
+    """
+    n = h * w
+    if rows != n or cols != n or n // h > h + 1 or n // w > w + 1 or n // h < 2 or n // w < 2:
+        return None
+    tops = 1 + np.arange(n // h - 1) * (h + 1)
+    lefts = 1 + np.arange(n // w - 1) * (w + 1)
+    inner = (np.arange(h)[:, None] * cols + np.arange(w)[None, :]).ravel()
+    corners = (tops[:, None] * cols + lefts[None, :]).ravel()
+    return corners[:, None] + inner[None, :]
+
+
+class _UnitRule(Rule):
+    global_rule = True
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str):
+        check_keys(data, set(), where)
+        rule = cls()
+        rule.check(board, where)   # refuse where it does not exist
+        return rule
+
+    def check(self, board: Board, where: str) -> None:
+        """Refuse the rule where its units do not exist (default: they always do)."""
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind}
+
+
+@dataclass(frozen=True, eq=False)
+class Windoku(_UnitRule):
+    """Windoku (hyper): the extra ``h x w`` windows are units (family ``window``, rows ``window_g_d``)."""
+
+    kind = "windoku"
+    families = ("window",)
+    description = "windoku (hyper): the extra windows between the boxes hold every digit once"
+
+    def check(self, board: Board, where: str) -> None:
+        if window_units(board.rows, board.cols, board.h, board.w) is None:
+            raise PuzzleError(f"{where}: windoku windows do not fit a {board.rows}x{board.cols} grid with "
+                              f"{board.h}x{board.w} boxes (they exist when each side has at most box side + 1 boxes)")
+
+    def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
+        units = window_units(board.rows, board.cols, board.h, board.w)
+        return [] if units is None else [("window", units)]
+
+
+@dataclass(frozen=True, eq=False)
+class DiagonalRule(Rule):
+    """One long diagonal is a unit: ``main`` (r = c, family ``diag``) or ``anti`` (r + c = N + 1,
+    family ``anti``), as in Sudoku-X."""
+
+    which: str = "main"
+
+    kind = "diagonal"
+    families = ("diag", "anti")
+    description = "a long diagonal holds every digit once (which: main or anti)"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "DiagonalRule":
+        check_keys(data, {"which"}, where)
+        which = data.get("which", "main")
+        if which not in ("main", "anti"):
+            raise PuzzleError(f"{where}: 'which' must be main or anti, found {str(which)[:20]!r}")
+        if board.rows != board.cols or board.rows != board.n:
+            raise PuzzleError(f"{where}: a long diagonal needs a square N x N grid")
+        return cls(which)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "which": self.which}
+
+    def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
+        n = board.n
+        i = np.arange(n)
+        cols = i if self.which == "main" else n - 1 - i
+        return [("diag" if self.which == "main" else "anti", (i * board.cols + cols)[None, :])]
+
+
+@dataclass(frozen=True, eq=False)
+class ExtraRegion(Rule):
+    """N more cells that hold every digit once (family ``extra``, rows ``extra_g_d``)."""
+
+    cell_list: tuple[int, ...]
+
+    kind = "extraregion"
+    families = ("extra",)
+    description = "extra region: N cells that hold every digit once"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "ExtraRegion":
+        check_keys(data, {"cells"}, where)
+        cells = parse_cells(data.get("cells"), board, where)
+        if cells.size != board.n:
+            raise PuzzleError(f"{where}: an extra region has {board.n} cells, found {cells.size} "
+                              "(use a cage without a sum for fewer distinct cells)")
+        return cls(tuple(int(c) for c in cells))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
+        return [("extra", np.sort(self.cells())[None, :])]
+
+
+@dataclass(frozen=True, eq=False)
+class DisjointGroups(_UnitRule):
+    """Cells at the same position in every box form a unit (family ``disjoint``, rows
+    ``disjoint_g_d`` with ``g`` the position inside the box, row-major)."""
+
+    kind = "disjointgroups"
+    families = ("disjoint",)
+    description = "disjoint groups: cells at the same position in every box hold every digit once"
+
+    def check(self, board: Board, where: str) -> None:
+        if board.rows != board.n or board.cols != board.n:
+            raise PuzzleError(f"{where}: disjoint groups need one N x N grid with boxes")
+
+    def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
+        n, h, w = board.n, board.h, board.w
+        boxes = np.arange(n * n).reshape(n // h, h, n // w, w).transpose(0, 2, 1, 3).reshape(n, n)
+        return [("disjoint", boxes.T.copy())]
