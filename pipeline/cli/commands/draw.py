@@ -6,9 +6,9 @@ import sys
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
-from pipeline.core.puzzle import parse_grid
 from pipeline.solvers.highs import solve
-from pipeline.tools.draw import _puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, write_figure
+from pipeline.tools.draw import (_puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, read_grid,
+                                 write_figure)
 
 
 def cmd_draw(args) -> int:
@@ -21,9 +21,7 @@ def cmd_draw(args) -> int:
         symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
     grid = None
     if args.grid:
-        grid = parse_grid(args.grid, box=args.box)
-        if grid.shape != (puzzle.n, puzzle.n):
-            raise PipelineError(f"--grid {args.grid}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {puzzle.n}x{puzzle.n}")
+        grid = read_grid(args.grid, puzzle, args.box)
     elif args.solution:
         result = solve(build_model(puzzle))
         if result.grid is None:
