@@ -620,9 +620,18 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
         per_row = int(np.ceil(np.sqrt(n)))
-        mark_font = cell_points / per_row * 0.6
+        # where the marks go in each cell: (left, right, top, bottom); inside the outlines of a
+        # killer, and below the sum in a cage's first cell
+        area = np.tile([0.0, 1.0, 0.0, 1.0], (rows * cols, 1))
+        cages = [rule for rule in puzzle.rules if rule.kind == "cage"]
+        if cages:
+            area[:] = [CAGE_INSET + 0.05, 0.95 - CAGE_INSET, CAGE_INSET + 0.05, 0.95 - CAGE_INSET]
+            area[[int(rule.cells().min()) for rule in cages if rule.total is not None], 2] = 0.3
+        mark_font = cell_points * (area[0, 1] - area[0, 0]) / per_row * 0.6
         for r, c, d in np.argwhere(marks):
-            ax.text(c + (d % per_row + 0.5) / per_row, r + (d // per_row + 0.55) / per_row, text[d + 1],
+            left, right, top, bottom = area[r * cols + c]
+            ax.text(c + left + (d % per_row + 0.5) / per_row * (right - left),
+                    r + top + (d // per_row + 0.55) / per_row * (bottom - top), text[d + 1],
                     ha="center", va="center", fontsize=mark_font, color="#555555", zorder=4)
     caption = rule_caption(puzzle)
     if caption:

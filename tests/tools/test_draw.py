@@ -434,3 +434,17 @@ def test_rules_document_draws_deterministically(tmp_path):
         assert main(["draw", str(doc), "--to", str(out)]) == 0
         digests.add(hashlib.sha256(out.read_bytes()).hexdigest())
     assert len(digests) == 1
+
+
+def test_killer_candidates_sit_inside_the_outlines_and_below_the_sums():
+    puzzle = parse_puzzle(json.dumps({"size": 4, "givens": "", "rules": [
+        {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}, {"rule": "cage", "cells": ["r2c2", "r3c2"]}]}))
+    fig = draw_grid(puzzle, show_candidates=True)
+    (sum_label,) = _gid(fig, "cage-sum")
+    marks = [t for t in fig.axes[0].texts if t.get_gid() is None and t.get_text()]
+    assert len(marks) == int(candidates(puzzle).sum())
+    for t in marks:
+        x, y = t.get_position()
+        assert CAGE_INSET < x % 1 < 1 - CAGE_INSET and CAGE_INSET < y % 1 < 1 - CAGE_INSET
+        if int(x) == 0 and int(y) == 0:          # the first cell of the cage with a sum
+            assert y > sum_label.get_position()[1] + 0.2

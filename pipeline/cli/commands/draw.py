@@ -40,7 +40,10 @@ def add_command(subparsers) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--solution", action="store_true", help="solve (HiGHS) and draw the filled-in digits")
     source.add_argument("--grid", metavar="FILE", help="draw this (possibly wrong) filled-in grid")
-    p.add_argument("--candidates", action="store_true", help="pencil-mark candidates on empty cells")
+    p.add_argument("--candidates", action="store_true",
+                   help="pencil-mark candidates on empty cells: the digits no filled cell sees through a unit, "
+                        "a cage or a knight/king move, of the right parity on even/odd cells (cage sums, "
+                        "thermometers, dots and signs are not propagated)")
     p.add_argument("--highlight", action="append", metavar="SPEC",
                    help="cells to shade: 'r1c2,r3c4', 'violations' (rule breaks and changed clues of --grid), "
                         "'conflicts:r1c1=5 r2c2=7' (explain's conflicting clues, pasted), 'diff:GRIDFILE' "
