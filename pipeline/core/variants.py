@@ -42,6 +42,8 @@ FAMILIES: dict[str, Family] = {
     "extra": Family("extra", "extra region"),
     "disjoint": Family("disjoint", "disjoint group"),
 }
+#: The families above: a variant that declares one of them again leaves it when unregistered.
+_BUILTIN_FAMILIES = frozenset(FAMILIES)
 
 # ``extra_units(n, h, w) -> [(family, cells)]``: cells of shape (n_units, N), row-major numbers
 ExtraUnits = Callable[[int, int, int], list]
@@ -98,7 +100,8 @@ def unregister_variant(name: str) -> None:
     variant = VARIANT_TABLE.pop(name, None)
     if variant is not None:
         for family in variant.extra_families:
-            FAMILIES.pop(family, None)
+            if family not in _BUILTIN_FAMILIES and not any(family in v.extra_families for v in VARIANT_TABLE.values()):
+                FAMILIES.pop(family, None)
 
 
 def get_variant(name: str) -> Variant:
