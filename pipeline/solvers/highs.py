@@ -237,10 +237,10 @@ def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.
     its open candidates are its columns with ``upper > 0``. ``lower``/``upper`` are the
     instance's current column bounds (the model's own, or batch's per-puzzle ones).
     """
-    n = model.convention.n
-    r, c, _ = model.convention.cell_digit(model.columns)
-    cell = r * n + c
-    decided = np.zeros(n * n, dtype=bool)
+    conv = model.convention
+    r, c, _ = conv.cell_digit(model.columns)
+    cell = r * conv.cols + c          # canvas cells: a gattai layout's canvas is not N x N
+    decided = np.zeros(conv.rows * conv.cols, dtype=bool)
     decided[cell[np.asarray(lower) >= 1]] = True
     decided |= model.puzzle.grid.ravel() != 0
     cols = np.flatnonzero(~decided[cell] & (np.asarray(upper) > 0))
