@@ -367,7 +367,8 @@ def count(spec: Spec, cap: int = 2) -> tuple[int, list[np.ndarray]]:
 
 
 def solve_one(spec: Spec, seed: int = 0) -> np.ndarray | None:
-    """One solution, different for different seeds (a random objective over the cell values)."""
+    """One solution, varied by ``seed`` (the first found under a random objective over the cell
+    values)."""
     from ortools.sat.python import cp_model
 
     m, var = _model(spec)
@@ -377,6 +378,7 @@ def solve_one(spec: Spec, seed: int = 0) -> np.ndarray | None:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed % 1000
+    solver.parameters.stop_after_first_solution = True   # any solution: optimality would cost seconds
     solver.parameters.max_time_in_seconds = 20.0
     status = solver.Solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
