@@ -228,9 +228,9 @@ def read_document(doc, *, box=None, variant: str | None = None, regions=None, si
     if variant is not None and doc_variant is not None and variant != doc_variant:
         raise PuzzleError(f"{where}: --variant {variant} but the document says {doc_variant}")
     variant = doc_variant or variant
-    rules = list(doc.get("rules") or [])
-    if not isinstance(doc.get("rules", []), list):
+    if doc.get("rules") is not None and not isinstance(doc["rules"], list):
         raise PuzzleError(f"{where}: 'rules' must be a list")
+    rules = list(doc.get("rules") or [])
     rules += list(extra_rules or [])
     if doc.get("layout") is not None:
         if doc_box is None:

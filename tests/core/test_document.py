@@ -60,6 +60,8 @@ def test_command_line_options_fill_and_must_agree():
     ({"size": 4, "givens": 5}, "'givens' must be a string, a list of rows"),
     ({"size": 4, "title": 5}, "'title' must be a string"),
     ({"size": True}, "'size' must be an integer from 1 to 400"),
+    ({"size": 4, "rules": True}, "'rules' must be a list"),     # once a TypeError from list(True)
+    ({"size": 4, "rules": 7}, "'rules' must be a list"),
 ])
 def test_bad_documents_are_one_puzzle_error_line(doc, message):
     with pytest.raises(PuzzleError) as e:
