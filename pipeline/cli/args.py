@@ -143,8 +143,12 @@ def engine_options(args) -> dict:
             "amo": getattr(args, "amo", None) or DEFAULT_AMO}
 
 
-def default_count_solver() -> str:
-    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS."""
+def default_count_solver(puzzle=None) -> str:
+    """The SAT engine when python-sat is installed (blocking clauses: fast), else HiGHS; HiGHS
+    for a puzzle with rules beyond units (the SAT engine does not read their rows yet)."""
+    if puzzle is not None and puzzle.rules and any(rule.families and not rule.units(puzzle.board)
+                                                   for rule in puzzle.rules):
+        return "highs"
     return "sat" if SOLVERS["sat"].available() is None else "highs"
 
 

@@ -164,3 +164,13 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
 def solver_names() -> list[str]:
     """Names of the registered solvers in registration order (the CLI's ``--solver`` choices)."""
     return list(SOLVERS)
+
+
+def refuse_rule_rows(model, engine: str) -> None:
+    """SolveError when ``model`` has rows of rules beyond units (``model.has_rules``: cages,
+    thermometers, ...) and ``engine`` does not read them yet: solving the units alone would
+    return grids that break the rules and call unique puzzles ambiguous."""
+    if model.has_rules:
+        families = ", ".join(model.rule_family_counts()) or "rules"
+        raise SolveError(f"{engine}: the engine does not read the rows of rules beyond units yet ({families}); "
+                         "use --solver highs")

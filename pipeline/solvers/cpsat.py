@@ -15,7 +15,7 @@ from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
 
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, refuse_rule_rows, register_solver
 
 CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
 
@@ -78,6 +78,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     SolveError
         ortools missing.
     """
+    refuse_rule_rows(model, "cpsat")
     cp_model = _cp_model()
     cp, variables = build_cp_model(model)
     solver = cp_model.CpSolver()
@@ -100,6 +101,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, threads: int | None = None,
           **_) -> CountResult:
     """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration)."""
+    refuse_rule_rows(model, "cpsat")
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     cp_model = _cp_model()

@@ -32,7 +32,7 @@ from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
 
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, refuse_rule_rows, register_solver
 
 DEFAULT_BACKEND = "cadical153"
 #: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
@@ -321,6 +321,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     SolveError
         python-sat missing or an unknown backend.
     """
+    refuse_rule_rows(model, "sat")
     start = time.perf_counter()
     engine = _engine(model, amo, sat_backend, reuse)
     unique = None
@@ -362,6 +363,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, thre
     >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
     288
     """
+    refuse_rule_rows(model, "sat")
     engine = _engine(model, amo, sat_backend, reuse)
     try:
         return engine.count(model, limit, time_limit=time_limit)

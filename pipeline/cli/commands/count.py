@@ -5,7 +5,7 @@ import json
 import sys
 
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, default_count_solver,
-                               engine_options, model_from_args, time_limit_words)
+                               engine_options, model_from_args, puzzle_from_args, time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import grid_to_string
 from pipeline.solvers import SOLVERS, get_solver
@@ -15,12 +15,13 @@ def cmd_count(args) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
     says it, ``no solution: ...`` on stderr)."""
-    solver = get_solver(args.solver or default_count_solver(), need="count")
+    puzzle = puzzle_from_args(args)
+    solver = get_solver(args.solver or default_count_solver(puzzle), need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
     options = engine_options(args)
     options.pop("workdir")
-    result = solver.count(model_from_args(args), args.limit, **options)
+    result = solver.count(model_from_args(args, puzzle), args.limit, **options)
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status

@@ -16,7 +16,7 @@ def _uniqueness(args, puzzle) -> bool | None:
     """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
     None when that call stops on the time limit."""
     model = build_model(puzzle, "ijk", "C", "bounds")
-    solver = get_solver(default_count_solver(), need="count")
+    solver = get_solver(default_count_solver(puzzle), need="count")
     result = solver.count(model, 2, time_limit=args.time_limit)
     return None if result.status not in ("complete", "limit") else result.count == 1
 
