@@ -85,7 +85,8 @@ def test_every_shape_alone_counts_as_the_oracle(shape):
 ], ids=lambda v: str(v) if isinstance(v, int) else f"{v['size']}-{v['rules'][0]['rule']}")
 def test_each_global_rule_on_an_empty_grid_counts_as_the_oracle(doc, cap):
     """Counted in full where the count is small (24 anti-knight 4x4s, no anti-king or
-    non-consecutive 4x4, 48 non-consecutive 6x6s): the project, CP-SAT and on 4x4 brute force."""
+    non-consecutive 4x4), else up to a cap (168 disjoint-group and windoku 4x4s, 48 non-consecutive
+    6x6s): the project, CP-SAT and on 4x4 brute force."""
     spec = oracle.spec_from_document(doc)
     want = oracle.count(spec, cap)[0]
     if doc["size"] == 4:
