@@ -343,8 +343,9 @@ def _grid_of(spec: Spec, var: dict, value) -> np.ndarray:
     return grid
 
 
-def count(spec: Spec, cap: int = 2) -> tuple[int, list[np.ndarray]]:
-    """Solutions of ``spec`` up to ``cap`` (CP-SAT enumerating, one worker): (count, grids)."""
+def count(spec: Spec, cap: int = 2, time_limit: float | None = None) -> tuple[int, list[np.ndarray]]:
+    """Solutions of ``spec`` up to ``cap`` (CP-SAT enumerating, one worker): (count, grids).
+    RuntimeError when ``time_limit`` seconds pass first."""
     from ortools.sat.python import cp_model
 
     m, var = _model(spec)
@@ -360,9 +361,13 @@ def count(spec: Spec, cap: int = 2) -> tuple[int, list[np.ndarray]]:
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
     status = solver.Solve(m, Collect())
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
-        raise RuntimeError(f"oracle: CP-SAT stopped with {solver.StatusName(status)}")
+    # complete: the search ended (OPTIMAL/INFEASIBLE) or stopped at the cap (FEASIBLE); a FEASIBLE
+    # below the cap is a time limit in the middle of the enumeration
+    if not (status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or len(found) >= cap):
+        raise RuntimeError(f"oracle: CP-SAT stopped with {solver.StatusName(status)} after {len(found)} solution(s)")
     return len(found), found
 
 
