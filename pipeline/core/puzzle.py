@@ -499,6 +499,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
+        where = where or "puzzle"   # a dict has no file name
         if text is not None and not looks_like_document(text):
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
