@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import io
 import os
 import re
@@ -143,6 +144,34 @@ def atomic_open(path, mode: str = "w", *, compress: bool | None = None):
         finally:
             if compress:
                 stream.close()
+
+
+def file_sha256(path) -> str:
+    """The SHA-256 of a file's bytes (as stored: a ``.gz`` file's compressed bytes), in hex.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "a.txt")
+    ...     _ = p.write_bytes(b"abc")
+    ...     file_sha256(p)[:16]
+    'ba7816bf8f01cfea'
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def _cannot_read(where, e: OSError) -> FormatError:
@@ -324,4 +353,5 @@ def load_manifest_file(path) -> Manifest:
     return manifest_from_json(read_regular_text(path, f"manifest {path}", limit=MAX_MANIFEST_BYTES), path)
 
 
-__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "atomic_path", "open_binary", "open_text", "read_regular", "read_regular_text"]
+__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "atomic_path", "file_sha256",
+           "open_binary", "open_text", "read_regular", "read_regular_text"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,29 @@ from pipeline.core.puzzle import Puzzle
 MANIFEST_NAME = "manifest.json"
 FORMAT_VERSION = 1
 COMMENT_TAG = "sudoku-pipeline:"
+DISTRIBUTION = "sudoku-pipeline"
+
+
+def package_version() -> str:
+    """The installed version of the ``sudoku-pipeline`` distribution: what made a file.
+
+    Read from the package metadata (one source: ``pyproject.toml``'s ``version``), so the
+    manifests, ``_batch.json`` and ``pipeline.__version__`` say the same; ``"unknown"`` when the
+    package is run from a tree that was never installed.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> package_version() != ""
+    True
+    """
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def model_metadata(model, *, with_columns: bool = True) -> dict:
@@ -58,14 +82,20 @@ def parse_comment_line(line: str) -> dict | None:
         return None
 
 
-def export_manifest(model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
+def export_manifest(model, files: dict[str, list[str]], formats: dict | None = None,
+                    sha256: dict[str, str] | None = None) -> dict:
     """The ``manifest.json`` content of an export of ``model``: its metadata, the files of each
-    format and per-format facts (e.g. the fixed-MPS short-name rule) under the format's name.
-    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`)."""
+    format, per-format facts (e.g. the fixed-MPS short-name rule) under the format's name, the
+    SHA-256 of every listed file (``sha256``: name -> hex digest) and the package version that
+    wrote it (``pipeline_version``). Writing it is the formats layer's job
+    (:func:`formats.directory.write_manifest`)."""
     meta = model_metadata(model)
     meta["files"] = files
     if formats:
         meta["formats"] = formats
+    if sha256 is not None:
+        meta["sha256"] = dict(sha256)
+    meta["pipeline_version"] = package_version()
     return meta
 
 
