@@ -22,7 +22,7 @@ from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, verify_grid
 
 from formats.base import FORMATS, Format, format_for
-from formats.files import atomic_open, file_sha256, is_temporary_name, load_manifest_file
+from formats.files import WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file, write_failure
 from formats.staging import listed_export_files, read_manifest_json, staged_export
 from formats.solutions import read_solution
 
@@ -83,7 +83,7 @@ def prepare_directory(directory) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise FormatError(f"{directory}: cannot create the export directory: {e.strerror or e}") from None
+        raise write_failure(directory, e, into=True) from None
     manifest = directory / MANIFEST_NAME
     if manifest.is_dir():
         raise FormatError(f"{manifest}: is a directory; the export's manifest cannot be written there")
@@ -179,13 +179,19 @@ def export_model(model: Model, directory, formats=None, **options) -> dict[str, 
     names: dict[str, list[str]] = {}
     described: dict[str, dict] = {}
     with staged_export(directory) as stage:
-        for fmt in chosen:
-            names[fmt.name] = [Path(p).name for p in fmt.export(model, stage.path, **options)]
-            if fmt.describe is not None:
-                described[fmt.name] = fmt.describe(model, **options)
-        files = [name for listed in names.values() for name in listed]
-        digests = {name: file_sha256(stage.path / name) for name in files}
-        write_manifest(stage.path, model, names, described, digests)
+        try:
+            for fmt in chosen:
+                names[fmt.name] = [Path(p).name for p in fmt.export(model, stage.path, **options)]
+                if fmt.describe is not None:
+                    described[fmt.name] = fmt.describe(model, **options)
+            files = [name for listed in names.values() for name in listed]
+            digests = {name: file_sha256(stage.path / name) for name in files}
+            write_manifest(stage.path, model, names, described, digests)
+        except WriteFailed as e:   # name the file in DIR, not its staged copy
+            where = directory / e.path.name if e.path.parent == stage.path else e.path
+            raise WriteFailed(where, e.reason, e.errno, e.strerror) from None
+        except OSError as e:
+            raise write_failure(directory, e, into=True) from None
         stage.commit(files)
     written = {fmt: [directory / name for name in listed] for fmt, listed in names.items()}
     written["manifest"] = [directory / MANIFEST_NAME]

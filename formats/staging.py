@@ -48,7 +48,7 @@ except ImportError:  # not POSIX: no locks (as batch's output lock)
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME
 
-from formats.files import MAX_MANIFEST_BYTES, read_regular_text
+from formats.files import MAX_MANIFEST_BYTES, read_regular_text, write_failure
 
 STAGING_PREFIX = ".sudoku-export."
 STAGING_SUFFIX = ".tmp"
@@ -295,7 +295,10 @@ def staged_export(directory: Path):
     try:
         # a Ctrl-C held back here is delivered when the block ends: inside this try
         with deferred_signals(), directory_lock(directory):
-            path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=directory))
+            try:
+                path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=directory))
+            except OSError as e:
+                raise write_failure(directory, e, into=True) from None
             stage = Stage(directory, path, os.open(path, os.O_RDONLY))
             lock_exclusive(stage.fd, blocking=False)
         yield stage
