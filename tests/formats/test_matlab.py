@@ -12,6 +12,7 @@ import scipy.io as sio
 import scipy.sparse as sp
 
 import formats.csv as csv_format
+import formats.mat5 as mat5
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
@@ -475,7 +476,7 @@ def test_segmented_shared_deflate_reads_as_savemat_writes_it(tmp_path, monkeypat
     file holds, and the names are the cell arrays of mpsread."""
     import io
 
-    monkeypatch.setattr(mat, "SEGMENT_BYTES", 256)
+    monkeypatch.setattr(mat5, "SEGMENT_BYTES", 256)
     model = build_model(PUZZLES["default"], "block", "C", "rows")
     path = mat.write(model, tmp_path / "model.mat")
     reference = io.BytesIO()
