@@ -124,6 +124,9 @@ def lock_exclusive(fd: int, blocking: bool) -> bool:
 @contextlib.contextmanager
 def directory_lock(directory: Path):
     """Hold an exclusive lock on ``directory`` itself (waiting for another export's commit)."""
+    if fcntl is None:   # no flock (nor directory descriptors) here: no lock, as batch's
+        yield
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         lock_exclusive(fd, blocking=True)
@@ -299,7 +302,7 @@ def staged_export(directory: Path):
                 path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=directory))
             except OSError as e:
                 raise write_failure(directory, e, into=True) from None
-            stage = Stage(directory, path, os.open(path, os.O_RDONLY))
+            stage = Stage(directory, path, os.open(path, os.O_RDONLY) if fcntl is not None else -1)
             lock_exclusive(stage.fd, blocking=False)
         yield stage
     finally:
@@ -309,4 +312,5 @@ def staged_export(directory: Path):
                     if not stage.keep:   # a failed commit's journal stays for the next export
                         shutil.rmtree(stage.path, ignore_errors=True)
                 finally:
-                    os.close(stage.fd)
+                    if stage.fd >= 0:
+                        os.close(stage.fd)
