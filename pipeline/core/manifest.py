@@ -36,8 +36,8 @@ def package_version() -> str:
     True
     """
     try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
+        return metadata.version(DISTRIBUTION) or "unknown"
+    except Exception:   # not installed, or its metadata unreadable (being reinstalled): never a failed export
         return "unknown"
 
 
