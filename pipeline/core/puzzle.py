@@ -346,6 +346,12 @@ def _validate(p: Puzzle) -> None:
         raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
     n = grid.shape[0]
     spec = get_variant(p.variant)
+    if n < spec.min_n:
+        latin = VARIANT_TABLE.get("latin")
+        hint = (f" (a Latin square from {latin.min_n}x{latin.min_n}: --variant latin)"
+                if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
+        raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
+                          f"and larger{hint}")
     if p.h * p.w != n:
         raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
     bad = np.argwhere((grid < 0) | (grid > n))

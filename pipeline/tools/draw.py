@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.files import atomic_path
+from formats.files import WriteFailed, atomic_path, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.layout import canvas_from_text
@@ -703,8 +703,10 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise PipelineError(f"--to {path}: no such directory {str(folder)!r}")
+    if not folder.is_dir():   # a picture is not written into a directory made up on the way
+        if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
+            raise write_failure(path, NotADirectoryError(20, "Not a directory"))
+        raise WriteFailed(path, f"cannot write (no such directory {folder})")
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
     return path
