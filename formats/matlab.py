@@ -546,7 +546,7 @@ def render_script(model) -> str:
         f"N = {n}; h = {p.h}; w = {p.w};   % grid side / digits, box rows, box columns",
         *([f"R = {p.rows}; C = {p.cols};   % the canvas of the {p.layout.name} layout: R x C cells, some outside every grid",
            "% cells that belong to a grid (1) or lie outside every grid (0), row by row",
-           "present = [ ...", *[f"  '{''.join('1' if v else '0' for v in row)}' ..." for row in
+           "present = [ ...", *[f"  '{''.join('1' if v else '0' for v in row)}'; ..." for row in
                                  np.asarray(p.present).reshape(p.rows, p.cols).tolist()],
            "] == '1';"] if canvas else []),
         f"has_boxes = {'true' if p.has_boxes else 'false'};",

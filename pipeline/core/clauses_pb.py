@@ -46,7 +46,7 @@ PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge")
 #: At-most-one encodings of a bound-1 row (those of the unit rows: ``pysat.card`` names).
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
 DEFAULT_CARD = "seqcounter"
-DEFAULT_PB = "bdd"
+DEFAULT_PB = "best"
 SAT_EXTRA_HINT = "pip install '.[sat]'"
 
 

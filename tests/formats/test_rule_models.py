@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 import scipy.io as sio
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +21,7 @@ from formats import cnf, csv as csv_format, matlab, opb, parquet
 from formats.base import ModelData, constraint_rows
 from formats.directory import export_model, import_solution
 from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers.highs import solve
 
@@ -132,8 +135,6 @@ def test_csv_files_of_a_rule_model(tmp_path):
 
 
 def test_parquet_rows_table_has_sense_and_rhs(tmp_path):
-    import pyarrow.parquet as pq
-
     model = build_model(PUZZLES["killer9"])
     export_model(model, tmp_path, "parquet")
     rows = pq.read_table(tmp_path / "model_rows.parquet").to_pandas()
@@ -229,8 +230,6 @@ def test_cnf_facts_name_the_rule_encodings(tmp_path):
 def test_cnf_reader_refuses_rule_clauses_of_another_puzzle(tmp_path):
     """The rule rows come from the metadata's puzzle, so the reader checks the file's clauses
     against them: a clause changed is a FormatError, not a silently different model."""
-    from pipeline.core.errors import FormatError
-
     model = build_model(PUZZLES["thermo9"])
     path = tmp_path / "m.cnf"
     cnf.write(model, path)
@@ -253,11 +252,6 @@ def test_opb_reader_reads_negated_rows_back_as_less_or_equal(tmp_path):
 
 
 def test_parquet_refuses_a_sense_that_contradicts_the_bounds(tmp_path):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from pipeline.core.errors import FormatError
-
     model = build_model(PUZZLES["killer9"])
     parquet.write(model, tmp_path / "m_coo.parquet")
     table = pq.read_table(tmp_path / "m_rows.parquet")

@@ -148,7 +148,7 @@ def render(plugin: MatrixPlugin, seconds: float) -> str:
 def main(argv: list[str]) -> int:
     plugin = MatrixPlugin()
     start = time.perf_counter()
-    code = pytest.main([str(HERE / "test_interop.py"), "-q", "-p", "no:cacheprovider", *argv], plugins=[plugin])
+    code = pytest.main([str(HERE / "test_external.py"), "-q", "-p", "no:cacheprovider", *argv], plugins=[plugin])
     seconds = time.perf_counter() - start
     print()
     print(render(plugin, seconds))

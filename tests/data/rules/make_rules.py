@@ -29,6 +29,8 @@ sys.path.insert(0, str(HERE.parents[2]))
 from formats.cnf import clause_list, encode  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.clauses_pb import encode_rule_rows  # noqa: E402
+from pipeline.core.decode import grid_from_vector  # noqa: E402
+from pipeline.core.verify import verify_grid  # noqa: E402
 from pipeline.core.puzzle import parse_puzzle  # noqa: E402
 from pipeline.solvers.highs import count_solutions  # noqa: E402
 
@@ -46,9 +48,6 @@ def solution_of(doc: dict, rng) -> np.ndarray:
     """A solution of ``doc`` (no givens): CaDiCaL on the model's clauses with random phases on the
     cell variables, so not always the same one; checked by HiGHS-free verify."""
     from pysat.solvers import Solver
-
-    from pipeline.core.decode import grid_from_vector
-    from pipeline.core.verify import verify_grid
 
     puzzle = parse_puzzle(json.dumps(doc))
     model = build_model(puzzle)
