@@ -10,7 +10,11 @@ Files of an export:
   clue and ``meta.clue_positions`` the 1-based full position of each clue variable; and
   ``problem``, the structure ``mpsread(file, 'ReturnNames', true)`` returns (see
   :func:`problem_struct`), so that ``problem.options = optimoptions('intlinprog');
-  intlinprog(problem)`` works as it does on a read MPS file.
+  intlinprog(problem)`` works as it does on a read MPS file. A model whose rules add ``<=`` rows
+  (killer cages, thermometers, anti-knight, ...) also has sparse ``Aineq`` and ``bineq`` at top
+  level and in ``problem`` (``constraintNames.ineqlin``: their labels); ``meta.rules`` is the
+  rules' JSON text; a gattai layout (samurai) has ``meta.canvas`` and ``meta.kept_columns`` (the
+  1-based positions of the present cells' variables: the solver columns).
 * ``solve_sudoku.m``  a script written for this model's convention. It reads ``model.mat`` if
   present, else the CSV export (``Aeq_ijv.csv``, ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``
   of :mod:`formats.csv`), solves with ``intlinprog`` (MATLAB) or ``glpk`` (GNU Octave), expands a
@@ -18,8 +22,8 @@ Files of an export:
   prints the grid and writes ``sudoku.csv`` (N x N integers, no header); where figures can be
   shown it also draws the grid (thick box or region lines, clues bold, as seed 001 does), and
   headless it skips the drawing silently (``sudoku_figure`` saves it to a file, headless too).
-* ``kept_columns.csv``  (reduce only) the kept-column map, 1-based, one per line, so that the
-  script also works from the CSV files alone.
+* ``kept_columns.csv``  (reduce, or a gattai layout) the column map, 1-based, one per line, so that
+  the script also works from the CSV files alone.
 
 Design choice: the clues (``[r c d position]``) are baked into the script, because they are
 few (at most ``N^2``), document the puzzle and are needed in the CSV-only case where no

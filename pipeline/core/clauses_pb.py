@@ -257,9 +257,10 @@ def encode_rule_rows(model, *, top: int, card: str = DEFAULT_CARD, pb: str = DEF
         table = np.column_stack([(sense[rows] == "E").astype(np.int64), bound[rows],
                                  weight[starts[rows][:, None] + np.arange(k)].reshape(rows.size, k)])
         distinct, inverse = np.unique(table, axis=0, return_inverse=True)
-        inverse = inverse.ravel()
-        for g, row in enumerate(distinct.tolist()):
-            keys["EL"[row[0] == 0], tuple(row[2:]), row[1]] = rows[inverse == g]
+        order = np.argsort(inverse.ravel(), kind="stable")      # rows of each shape, in row order
+        groups = np.split(rows[order], np.cumsum(np.bincount(inverse.ravel(), minlength=len(distinct)))[:-1])
+        for row, members in zip(distinct.tolist(), groups):
+            keys["EL"[row[0] == 0], tuple(row[2:]), row[1]] = members
     shapes = {key: shape_clauses(key[0], key[1], key[2], card, pb, amo) for key in keys}
     row_aux = np.zeros(n_rows, dtype=np.int64)
     row_tokens = np.zeros(n_rows, dtype=np.int64)
