@@ -246,7 +246,9 @@ def _registry_entry(name: str) -> Solver:
     return Solver(name=name, description=f"{name} on the exported {_FORMATS_FOR[name].replace(',', ' + ')} files",
                   solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
                   solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
-                  install_hint=hints[name])
+                  install_hint=hints[name],
+                  # the MPS/LP/.mat files carry [Aeq; Aineq] and a layout's present cells (issue 15)
+                  rule_rows=True)
 
 
 for _name in ("scip", "cbc", "glpk", "octave"):

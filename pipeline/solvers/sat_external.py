@@ -169,4 +169,6 @@ for _runner in RUNNERS.values():
         name=_runner.name, description=f"{_runner.name} on the exported {'/'.join(_runner.reads).upper()} file",
         solve=_solve_with(_runner), available=_available(_runner), reads=_runner.reads,
         solution_format="minisat" if _runner.answer_in_file else "sat_competition",
-        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES))
+        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES,
+        # the CNF encodes rule rows with pysat.card / pysat.pb, the OPB holds them as they are
+        rule_rows=True))
