@@ -21,9 +21,11 @@ from formats.directory import export_model, import_solution
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import NoSolutionReported, SolveError
+from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
 from pipeline.solvers.highs import solve as solve_highs
+from pipeline.solvers.workdir import binary_time_limit
 
 MIP_SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")  # run through MIP files (and HiGHS in process)
 
@@ -169,6 +171,14 @@ def _solve_octave(workdir: Path, time_limit):
 
 
 _FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matlab"}
+#: The most each engine takes (a longer time limit is clamped): SCIP's limits/time stops at 1e20
+#: (its infinity; above it setParam raises); the binaries are waited for by subprocess.
+_BOUNDS: dict[str, dict[str, Bound]] = {
+    "scip": {"time_limit": time_limit_bound(1e20, "SCIP's limits/time stops at 1e20")},
+    "cbc": {"time_limit": binary_time_limit()},
+    "glpk": {"time_limit": binary_time_limit()},
+    "octave": {"time_limit": binary_time_limit()},
+}
 _RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave": _solve_octave}
 
 
@@ -246,7 +256,7 @@ def _registry_entry(name: str) -> Solver:
     return Solver(name=name, description=f"{name} on the exported {_FORMATS_FOR[name].replace(',', ' + ')} files",
                   solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
                   solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
-                  install_hint=hints[name])
+                  install_hint=hints[name], bounds=_BOUNDS[name])
 
 
 for _name in ("scip", "cbc", "glpk", "octave"):

@@ -32,6 +32,7 @@ from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, enco
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.options import time_limit_bound
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -183,7 +184,8 @@ class SatEngine:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return None
-            timer = threading.Timer(remaining, s.interrupt)
+            # a timer waits at most TIMEOUT_MAX (~292 years); longer raised OverflowError in its thread
+            timer = threading.Timer(min(remaining, threading.TIMEOUT_MAX), s.interrupt)
             timer.start()
             try:
                 return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -453,4 +455,6 @@ register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
-    proves_unique=True, timed_call="the SAT solver's calls"))
+    proves_unique=True, timed_call="the SAT solver's calls",
+    # any finite limit: the engine's timer waits at most threading.TIMEOUT_MAX at a time (_run)
+    bounds={"time_limit": time_limit_bound()}))

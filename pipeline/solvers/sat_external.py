@@ -28,6 +28,7 @@ from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.errors import NoSolutionReported, SolveError
 
 from pipeline.solvers.base import Solver, SolveResult, register_solver
+from pipeline.solvers.workdir import binary_time_limit
 
 SAT4J_JARS = {"cnf": Path("/usr/share/java/org.ow2.sat4j.core.jar"),
               "opb": Path("/usr/share/java/org.ow2.sat4j.pb.jar")}
@@ -169,4 +170,5 @@ for _runner in RUNNERS.values():
         name=_runner.name, description=f"{_runner.name} on the exported {'/'.join(_runner.reads).upper()} file",
         solve=_solve_with(_runner), available=_available(_runner), reads=_runner.reads,
         solution_format="minisat" if _runner.answer_in_file else "sat_competition",
-        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES))
+        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES,
+        bounds={"time_limit": binary_time_limit()}))
