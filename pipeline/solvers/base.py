@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -53,6 +54,9 @@ class SolveResult:
     #: Whether the solution is the only one, when the engine checked it while solving
     #: (``check_unique``); None when it did not or its check stopped on the time limit.
     unique: bool | None = None
+    #: Where an engine that works on files kept them (``workdir`` itself, or a fresh
+    #: subdirectory when ``workdir`` already held files); None when nothing was kept.
+    workdir: Path | None = None
 
     @property
     def solved(self) -> bool:
