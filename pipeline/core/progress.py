@@ -80,6 +80,10 @@ class Progress:
         if self.bar is not None and now - self._drawn >= _BAR_REFRESH_SECONDS and now - self.started >= self.delay:
             self._drawn = now
             self.bar.refresh()
+            # tqdm marks a bar as shown only when update() draws it; without this its close()
+            # takes a bar drawn here for one never shown and leaves the line unended (the next
+            # message on stderr would be written over it)
+            self.bar.last_print_t = time.time()
 
     def update(self, statuses: list[str]) -> None:
         """Count items done (their status words)."""

@@ -138,3 +138,11 @@ def test_the_meter_shows_what_a_run_is_doing():
     meter.detail("puzzle 1: minimality proof (clues checked) 6/60")
     meter.close()
     assert "minimality proof (clues checked) 6/60" in stream.getvalue()
+    # a bar first drawn after its delay by a new detail ends its line when it closes, so the
+    # next message on stderr starts on a line of its own
+    stream = io.StringIO()
+    meter = Progress(2, 0, "bar", 10.0, stream, label="generate", delay=0.2)
+    time.sleep(0.6)
+    meter.detail("puzzle 1: clue removal (orbits tried) 7/81")
+    meter.close()
+    assert "clue removal (orbits tried) 7/81" in stream.getvalue() and stream.getvalue().endswith("\n")
