@@ -8,7 +8,6 @@ naked/hidden singles (:func:`pipeline.core.propagate.propagate`) and compact-lin
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
@@ -31,10 +30,8 @@ COMPACT_RECORD = re.compile(r"[0-9A-Za-z.]+")
 
 
 def shape_key(puzzle: Puzzle) -> tuple:
-    """What puzzles sharing one set of rules have in common: box shape, variant, regions and the
-    rules beyond units (two killers with different cages never share a model or an engine)."""
-    rules = json.dumps(puzzle.rules_dicts(), sort_keys=True, separators=(",", ":")) if puzzle.rules else ""
-    return (puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(), rules)
+    """What puzzles sharing one set of rules have in common: box shape, variant, regions."""
+    return (puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string())
 
 
 def with_clues(template: Puzzle, grid: np.ndarray) -> Puzzle:
@@ -48,7 +45,7 @@ def with_clues(template: Puzzle, grid: np.ndarray) -> Puzzle:
         The clues, flat or ``(N, N)``.
     """
     n = template.n
-    return Puzzle(grid.reshape(n, n), template.h, template.w, template.variant, template.regions, template.rules)
+    return Puzzle(grid.reshape(n, n), template.h, template.w, template.variant, template.regions)
 
 
 def clue_conflicts(grids: np.ndarray, template: Puzzle) -> np.ndarray:
@@ -83,7 +80,7 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, template: Puzzle)
     [True, True]
     """
     n = template.n
-    if n > MAX_BITS_N or template.rules:  # beyond the bitmasks, or rules beyond units: one by one
+    if n > MAX_BITS_N:  # beyond the bitmasks: one by one
         return np.array([verify_grid(s.reshape(n, n), with_clues(template, c)).ok
                          for s, c in zip(solutions, clues)], dtype=bool)
     return verify_flat_solutions(solutions, clues, template.unit_families())

@@ -1,17 +1,12 @@
 """Input records: one puzzle per line of a text file, or the rows of a CSV/TSV/Parquet table.
 
-A record is ``(puzzle, regions, variant)``, each ``str`` or ``None``. Rules beyond units travel
-with the record: a text line or a ``puzzle`` cell may be a whole JSON puzzle document, and a CSV
-or Parquet ``rules`` column (a JSON list of rule entries, or one entry) makes the record the
-document ``{"givens": <puzzle>, "rules": <rules>}`` (:func:`with_rules`), which is also what its
-result row's ``puzzle`` says was solved. Its identity for resume is a
+A record is ``(puzzle, regions, variant)``, each ``str`` or ``None``. Its identity for resume is a
 hash per record (:func:`record_hashes`) and one fingerprint of all of them
 (:func:`records_fingerprint`), written into ``_batch.json`` and into every part's metadata.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 from pathlib import Path
@@ -57,53 +52,6 @@ def _text_or_none(value) -> str | None:
     return text or None
 
 
-def with_rules(puzzle: str | None, rules: str | None) -> str | None:
-    """The record text of ``puzzle`` with the ``rules`` cell of its row.
-
-    Parameters
-    ----------
-    puzzle : str or None
-        The ``puzzle`` cell: givens in any text form, or a puzzle document.
-    rules : str or None
-        The ``rules`` cell: a JSON list of rule entries (or of bare kinds such as
-        ``"antiknight"``) or one entry; empty: none.
-
-    Returns
-    -------
-    str or None
-        ``puzzle`` itself without rules; otherwise a puzzle document. Text that is not JSON is
-        kept in the document as it is, so that this record alone fails with the parser's message.
-
-    Examples
-    --------
-    >>> with_rules("1...", '["antiknight"]'), with_rules("1...", None)
-    ('{"givens": "1...", "rules": [{"rule": "antiknight"}]}', '1...')
-    >>> with_rules("1...", '{"rule": "antiknight"}')
-    '{"givens": "1...", "rules": [{"rule": "antiknight"}]}'
-    """
-    if puzzle is None or rules is None or not rules.strip():
-        return puzzle
-    text = rules.strip()
-    try:
-        entries = json.loads(text)
-    except json.JSONDecodeError:
-        return '{"givens": ' + json.dumps(puzzle) + ', "rules": ' + text + "}"
-    if isinstance(entries, dict):
-        entries = [entries]
-    if isinstance(entries, list):   # a bare kind, as --rule takes it: "antiknight"
-        entries = [{"rule": e} if isinstance(e, str) else e for e in entries]
-    if puzzle.lstrip().startswith("{"):   # a document already: its rules, then the column's
-        try:
-            doc = json.loads(puzzle)
-        except json.JSONDecodeError:
-            return puzzle    # the document parser names what is wrong with it
-        if isinstance(doc, dict) and isinstance(entries, list):
-            doc["rules"] = [*(doc.get("rules") or []), *entries]
-            return json.dumps(doc)
-        return puzzle
-    return json.dumps({"givens": puzzle, "rules": entries})
-
-
 def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...]}``.
 
@@ -111,9 +59,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     ----------
     path : str or Path
         Text (one puzzle per line; blank lines and ``#`` comments are not records), CSV/TSV or
-        Parquet (a ``puzzle`` column, optional ``regions``, ``variant`` and ``rules``; others
-        ignored). A line or a ``puzzle`` cell may be a JSON puzzle document; ``rules`` cells
-        join the record (:func:`with_rules`).
+        Parquet (a ``puzzle`` column, optional ``regions`` and ``variant``; others ignored).
     fmt : {"auto", "text", "csv", "parquet"}
 
     Returns
@@ -157,8 +103,6 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     for column in ("puzzle", "regions", "variant"):
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
-    if "rules" in frame.columns:
-        out["puzzle"] = [with_rules(p, _text_or_none(r)) for p, r in zip(out["puzzle"], frame["rules"].tolist())]
     return out
 
 
@@ -170,7 +114,7 @@ def _check_parquet_columns(path: Path) -> None:
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(path)
-    for column in ("puzzle", "regions", "variant", "rules"):
+    for column in ("puzzle", "regions", "variant"):
         if column not in schema.names:
             continue
         kind = schema.field(column).type
@@ -178,8 +122,8 @@ def _check_parquet_columns(path: Path) -> None:
         string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+
         if not (pa.types.is_string(value) or pa.types.is_large_string(value) or string_view(value)
                 or pa.types.is_null(value)):
-            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions, "
-                                f"variants and rules are strings")
+            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions and "
+                                f"variants are strings")
 
 
 def _record_bytes(records: dict[str, list]):

@@ -14,14 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, parse_box
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS, Solver, get_solver
-from pipeline.solvers.base import model_needs_rule_rows
+from pipeline.solvers import get_solver
 from pipeline.batch.config import SolveOptions
 from pipeline.batch import highs_shape, sat_shape  # noqa: F401  (they attach their batch kernels)
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
@@ -135,9 +133,6 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
         _, text, regions, variant = records[k]
         try:
             puzzle = parse_record(text, regions, variant or options.variant, options.box)
-            if puzzle.layout is not None:   # batch's kernels work on N x N grids, not on a canvas
-                raise PuzzleError(f"batch: a {puzzle.layout.name} layout is not solved in batch; "
-                                  "solve it with the solve command")
             key = shape_key(puzzle)
             if key not in shapes:
                 shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
@@ -178,39 +173,10 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
         rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
 
 
-def rule_rows_refusal(template: Puzzle, solver: Solver) -> str | None:
-    """Why ``solver`` must not take ``template``'s shape (None: it may).
-
-    A shape with rules beyond units that add rows other than units (cages, thermometers,
-    anti-knight, ...) goes only to an engine that reads them (:attr:`Solver.rule_rows`): one that
-    does not would solve the bare Sudoku and report an answer that breaks the rules.
-
-    Parameters
-    ----------
-    template : Puzzle
-        The shape.
-    solver : Solver
-        The engine the run uses.
-    """
-    if not template.rules or solver.rule_rows:
-        return None
-    needs = model_needs_rule_rows(build_model(template))   # windoku & co. add units only
-    if needs is None:
-        return None
-    able = ", ".join(s.name for s in SOLVERS.values() if s.rule_rows and s.batch_kernel is not None)
-    return f"batch: solver {solver.name} does not handle {needs} (batch engines that do: {able})"
-
-
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    solver = get_solver(options.solver, check_available=False)
-    refusal = rule_rows_refusal(shape.template, solver)
-    if refusal is not None:   # every member: one line, the run goes on with the other shapes
-        for k in shape.members:
-            rows[k].update(status="error", error=refusal)
-        return
     try:
         # the solver entry's batch kernel (highs_shape and sat_shape attach theirs)
-        kernel = solver.batch_kernel
+        kernel = get_solver(options.solver, check_available=False).batch_kernel
         if kernel is None:
             raise SolveError(f"batch: solver {options.solver} has no batch kernel")
         kernel(shape, options, rows, record_solutions)

@@ -95,7 +95,7 @@ def test_a_parquet_column_that_is_not_text_is_one_refusal(tmp_path, column, arra
     with pytest.raises(PipelineError) as caught:
         read_records(tmp_path / "in.parquet")
     assert str(caught.value) == (f"batch: {str(tmp_path / 'in.parquet')!r}: column {column!r} is {kind}, not text: "
-                                 f"puzzles, regions, variants and rules are strings")
+                                 f"puzzles, regions and variants are strings")
 
 
 def test_dictionary_and_null_text_columns_are_text(tmp_path):
