@@ -1,4 +1,12 @@
-"""The counting engine of a grid shape: generate's and explain's view of the SAT engine.
+"""The counting engine of a grid shape: generate's and explain's view of the engine that proves uniqueness.
+
+Which engine is :func:`counting_engine`'s choice, by capability: the SAT engine
+(:class:`ShapeEngine`) for every shape whose rows it handles, i.e. units alone (classic, X,
+jigsaw, Latin, windoku windows, ...), and any shape once its registry entry declares
+:attr:`pipeline.solvers.base.Solver.rule_rows`; otherwise HiGHS
+(:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`, rows beyond units such as killer
+cages, anti-knight, non-consecutive). Both offer the same calls (``count``, ``random_full_grid``,
+``exclude``/``determines``/``retire``, ``another``), so generate and explain never ask which.
 
 Uniqueness is proved by :class:`pipeline.solvers.sat.SatEngine` (python-sat, CaDiCaL 1.5.3, one
 incremental solver per grid shape holding the rules, from the one engine cache
@@ -14,9 +22,11 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.base import SOLVERS, model_needs_rule_rows
 from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
 
-__all__ = ["ShapeEngine", "count_up_to", "engine_for"]
+__all__ = ["ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
 
 
 class ShapeEngine:
@@ -26,7 +36,7 @@ class ShapeEngine:
     Parameters
     ----------
     shape : Puzzle
-        Any puzzle of the shape (size, box, variant, regions); its clues are ignored.
+        Any puzzle of the shape (size, box, variant, regions, rules, layout); its clues are ignored.
 
     Examples
     --------
@@ -35,13 +45,18 @@ class ShapeEngine:
     288
     """
 
+    name = "sat"
+
     def __init__(self, shape: Puzzle):
-        n = self.n = shape.n
-        empty = Puzzle(np.zeros((n, n), dtype=np.int64), shape.h, shape.w, shape.variant, shape.regions)
-        self.model = build_model(empty, "ijk", "C", clues="bounds")
+        self.n = shape.n
+        self.shape = shape_of(shape)
+        self.rows, self.cols = self.shape.rows, self.shape.cols
+        self.model = build_model(self.shape, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
         self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
         self.solver = self.sat.solver
+        #: calls of :meth:`determines` that ran out of their budget (not proved either way)
+        self.undecided = 0
 
     @property
     def clauses(self) -> list[list[int]]:
@@ -59,9 +74,9 @@ class ShapeEngine:
 
     def grid_of(self, model_lits) -> np.ndarray:
         """Grid of a solver model (list of signed literals over at least the cell variables)."""
-        lits = np.asarray(model_lits[: self.n ** 3], dtype=np.int64)
+        lits = np.asarray(model_lits[: self.convention.n_vars], dtype=np.int64)
         r, c, d = self.convention.cell_digit(lits[lits > 0] - 1)
-        grid = np.zeros((self.n, self.n), dtype=np.int64)
+        grid = np.zeros((self.rows, self.cols), dtype=np.int64)
         grid[r, c] = d + 1
         return grid
 
@@ -71,10 +86,10 @@ class ShapeEngine:
         A fresh solver makes the grid a function of ``rng`` alone (the cached engine's learnt
         clauses would make it depend on earlier calls)."""
         n = self.n
-        preferred = rng.integers(0, n, size=(n, n))
-        phases = -np.arange(1, n ** 3 + 1, dtype=np.int64)
-        r, c = np.indices((n, n))
-        chosen = self.literals(r, c, preferred).ravel() - 1
+        preferred = rng.integers(0, n, size=(self.rows, self.cols))
+        phases = -np.arange(1, self.convention.n_vars + 1, dtype=np.int64)
+        r, c = np.divmod(np.flatnonzero(self.shape.present), self.cols)
+        chosen = self.literals(r, c, preferred[r, c]).ravel() - 1
         phases[chosen] = -phases[chosen]
         solver = self.sat.fresh_solver()
         try:
@@ -86,8 +101,8 @@ class ShapeEngine:
     def exclude(self, solution: np.ndarray) -> int:
         """Add "not ``solution``" guarded by a new activation literal; return the literal."""
         act = self.sat.new_var()
-        r, c = np.indices(solution.shape)
-        block = (-self.literals(r, c, solution - 1)).ravel().tolist()
+        r, c = np.nonzero(solution)
+        block = (-self.literals(r, c, solution[r, c] - 1)).ravel().tolist()
         self.solver.add_clause(block + [-act])
         return act
 
@@ -102,7 +117,19 @@ class ShapeEngine:
         if budget is None:
             return not self.solver.solve(assumptions=assumptions)
         self.solver.conf_budget(budget)
-        return self.solver.solve_limited(assumptions=assumptions) is False
+        answer = self.solver.solve_limited(assumptions=assumptions)
+        self.undecided += answer is None
+        return answer is False
+
+    def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
+        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
+        act = self.exclude(solution)
+        try:
+            if not self.solver.solve(assumptions=self.clue_literals(clue_grid) + [act]):
+                return None
+            return self.grid_of(self.solver.get_model())
+        finally:
+            self.retire(act)
 
     def count(self, grid: np.ndarray, limit: int, keep: bool = False):
         """Solutions of the clues of ``grid`` up to ``limit`` (the engine's ``count_assumed``);
@@ -112,14 +139,46 @@ class ShapeEngine:
         return (result.count, result.grids) if keep else result.count
 
 
-def engine_for(puzzle: Puzzle) -> ShapeEngine:
-    """The :class:`ShapeEngine` of ``puzzle``'s shape (size, box, variant, regions), around the
-    shape's cached SAT engine (the cache is :func:`pipeline.solvers.sat.engine_for`'s)."""
-    return ShapeEngine(puzzle)
+def counting_engine(puzzle: Puzzle) -> str:
+    """The engine that proves uniqueness for ``puzzle``'s shape: ``"sat"`` or ``"highs"``.
+
+    The one place generate and explain choose: the SAT engine when it handles every row of the
+    shape (units alone, or any row once its registry entry declares
+    :attr:`~pipeline.solvers.base.Solver.rule_rows`), else HiGHS, which solves rows beyond units.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle of the shape.
+
+    Returns
+    -------
+    str
+        A name of :data:`pipeline.solvers.SOLVERS`.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> counting_engine(parse_puzzle("." * 16)), counting_engine(parse_puzzle("." * 16, rules=[{"rule": "windoku"}]))
+    ('sat', 'sat')
+    """
+    sat = SOLVERS.get("sat")
+    if (sat is not None and sat.rule_rows) or (not puzzle.rules and puzzle.layout is None):
+        return "sat"
+    return "highs" if model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")) else "sat"
+
+
+def engine_for(puzzle: Puzzle) -> ShapeEngine | HighsShapeEngine:
+    """The counting engine of ``puzzle``'s shape (size, box, variant, regions, rules, layout):
+    :func:`counting_engine` chooses. The SAT one is a view of the shape's cached SAT engine (the
+    cache is :func:`pipeline.solvers.sat.engine_for`'s); a HiGHS one is new (it holds cuts and
+    bounds of one job)."""
+    return ShapeEngine(puzzle) if counting_engine(puzzle) == "sat" else HighsShapeEngine(puzzle)
 
 
 def count_up_to(puzzle: Puzzle, limit: int) -> int:
-    """Number of solutions of ``puzzle``, counted up to ``limit`` by the SAT engine.
+    """Number of solutions of ``puzzle``, counted up to ``limit`` by its counting engine
+    (:func:`counting_engine`).
 
     Parameters
     ----------
