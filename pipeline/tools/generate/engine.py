@@ -5,7 +5,9 @@ Which engine is :func:`counting_engine`'s choice, by capability: the SAT engine
 jigsaw, Latin, windoku windows, ...), and any shape once its registry entry declares
 :attr:`pipeline.solvers.base.Solver.rule_rows`; otherwise HiGHS
 (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`, rows beyond units such as killer
-cages, anti-knight, non-consecutive). Both offer the same calls (``count``, ``random_full_grid``,
+cages, anti-knight, non-consecutive), or the SAT engine's units with rule clauses learnt lazily
+(:class:`~pipeline.tools.generate.lazy_engine.LazyRuleEngine`, the default: :data:`RULE_ROWS_ENGINE`).
+All offer the same calls (``count``, ``random_full_grid``,
 ``exclude``/``determines``/``retire``, ``another``), so generate and explain never ask which.
 
 Uniqueness is proved by :class:`pipeline.solvers.sat.SatEngine` (python-sat, CaDiCaL 1.5.3, one
@@ -25,8 +27,15 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import SOLVERS, model_needs_rule_rows
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
+from pipeline.tools.generate.lazy_engine import LazyRuleEngine
 
-__all__ = ["ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
+__all__ = ["RULE_ROWS_ENGINE", "ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
+
+#: the counting engine of shapes with rule rows the SAT engine does not read (yet): the SAT
+#: engine's units with rule clauses learnt from counterexamples. Measured on 9x9 generate --seed 1
+#: (one puzzle each): anti-knight 25 s with HiGHS's node-limited checks (``"highs"``), non-consecutive
+#: 155 s; the lazy engine's numbers are in the README (generate --rule).
+RULE_ROWS_ENGINE = "lazy"
 
 
 class ShapeEngine:
@@ -139,41 +148,48 @@ class ShapeEngine:
         return (result.count, result.grids) if keep else result.count
 
 
-def counting_engine(puzzle: Puzzle) -> str:
-    """The engine that proves uniqueness for ``puzzle``'s shape: ``"sat"`` or ``"highs"``.
+def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
+    """The engine that proves uniqueness for ``puzzle``'s shape: ``"sat"``, ``"lazy"`` or ``"highs"``.
 
     The one place generate and explain choose: the SAT engine when it handles every row of the
     shape (units alone, or any row once its registry entry declares
-    :attr:`~pipeline.solvers.base.Solver.rule_rows`), else HiGHS, which solves rows beyond units.
+    :attr:`~pipeline.solvers.base.Solver.rule_rows`: then this function needs no change), else
+    :data:`RULE_ROWS_ENGINE` for rows beyond units.
 
     Parameters
     ----------
     puzzle : Puzzle
         Any puzzle of the shape.
+    rule_engine : str, optional
+        ``"lazy"`` or ``"highs"`` for a shape with rule rows (default :data:`RULE_ROWS_ENGINE`).
 
     Returns
     -------
     str
-        A name of :data:`pipeline.solvers.SOLVERS`.
+        ``"sat"`` (:class:`ShapeEngine`), ``"lazy"``
+        (:class:`~pipeline.tools.generate.lazy_engine.LazyRuleEngine`) or ``"highs"``
+        (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`).
 
     Examples
     --------
     >>> from pipeline.core.puzzle import parse_puzzle
-    >>> counting_engine(parse_puzzle("." * 16)), counting_engine(parse_puzzle("." * 16, rules=[{"rule": "windoku"}]))
-    ('sat', 'sat')
+    >>> [counting_engine(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
+    ['sat', 'sat', 'lazy']
     """
     sat = SOLVERS.get("sat")
     if (sat is not None and sat.rule_rows) or (not puzzle.rules and puzzle.layout is None):
         return "sat"
-    return "highs" if model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")) else "sat"
+    if model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")):
+        return rule_engine or RULE_ROWS_ENGINE
+    return "sat"
 
 
-def engine_for(puzzle: Puzzle) -> ShapeEngine | HighsShapeEngine:
+def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> ShapeEngine | LazyRuleEngine | HighsShapeEngine:
     """The counting engine of ``puzzle``'s shape (size, box, variant, regions, rules, layout):
     :func:`counting_engine` chooses. The SAT one is a view of the shape's cached SAT engine (the
     cache is :func:`pipeline.solvers.sat.engine_for`'s); a HiGHS one is new (it holds cuts and
     bounds of one job)."""
-    return ShapeEngine(puzzle) if counting_engine(puzzle) == "sat" else HighsShapeEngine(puzzle)
+    return {"sat": ShapeEngine, "lazy": LazyRuleEngine, "highs": HighsShapeEngine}[counting_engine(puzzle, rule_engine)](puzzle)
 
 
 def count_up_to(puzzle: Puzzle, limit: int) -> int:

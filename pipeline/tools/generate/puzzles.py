@@ -22,6 +22,7 @@ from pipeline.tools.generate.engine import ShapeEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
+from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
 __all__ = ["SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
@@ -152,7 +153,8 @@ def new_seed() -> int:
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
              seed: int | None = None, symmetry: str = "none", clues: int | None = None, minimal: bool = False,
              difficulty: str = "any", transform: bool = False, full: bool = False,
-             max_tries: int = 200) -> Iterator[Generated]:
+             max_tries: int = 200, rules: list | None = None, killer: bool = False,
+             cages_only: bool = False) -> Iterator[Generated]:
     """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
 
     Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
@@ -174,6 +176,11 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         Full grids (no clue removed).
     max_tries : int
         Puzzles made per result when aiming at a difficulty.
+    rules : list of dict, optional
+        Rules beyond units without cells (``[{"rule": "antiknight"}]``, composable), puzzle-document entries.
+    killer, cages_only : bool
+        Killer cages with sums (then clues removed), or cages alone with no givens
+        (:mod:`pipeline.tools.generate.ruled`).
 
     Yields
     ------
@@ -200,12 +207,19 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
     target = n * n if full else clues
+    if (rules or killer or cages_only) and (transform or minimal or (cages_only and full)):
+        raise PuzzleError("generate: --transform, --minimal and --cages-only with --full take puzzles without "
+                          "--rule/--killer/--cages-only")
     for i in range(count):
         rng = np.random.default_rng([seed, i])
         best, best_key, shortfalls = None, None, 0
         for _ in range(max_tries):
-            g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=target, minimal=minimal,
-                             transform=transform, seed=seed, index=i)
+            if rules or killer or cages_only:
+                g = generate_ruled_one(n, h, w, variant, list(rules or []), rng, killer=killer,
+                                       cages_only=cages_only, symmetry=symmetry, clues=target, seed=seed, index=i)
+            else:
+                g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=target, minimal=minimal,
+                                 transform=transform, seed=seed, index=i)
             if difficulty != "any":
                 rating = rate(g.puzzle)
                 g.rating = rating.to_dict(brief=True)

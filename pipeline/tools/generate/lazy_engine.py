@@ -1,0 +1,172 @@
+"""A counting engine for shapes with rule rows: the SAT engine's units plus lazily learnt rule clauses.
+
+Until :class:`pipeline.solvers.sat.SatEngine` encodes rule rows itself, :class:`LazyRuleEngine`
+proves uniqueness of rule puzzles on a *fresh* solver of the shape's units (the cached engine's
+clauses, nothing learnt) by counterexample: every model the solver returns is checked against
+the rule rows (:func:`pipeline.core.rules.bounds.broken_rows`); for each broken row the clause
+"not these digits in these cells" is added (sound: the row's cells holding those digits break it
+whatever the rest holds, so the clause holds in every solution of the shape, for any clues) and
+the solver is asked again. A model that breaks no row is a solution. It terminates (each round
+removes the model it found), and it is exact: an UNSAT answer means no solution of units *and*
+rules.
+
+For anti-knight, anti-king and non-consecutive rows (at most one of their literals) the learnt
+clauses are the rows' own pairwise clauses, so few rounds are needed; for a killer cage's sum
+row each clause removes one wrong combination of its cells. Measured against HiGHS's node-limited
+checks (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`) in ``docs`` and the README
+(``generate --rule``). The engine is new per shape of one job (never cached), so its answers
+depend only on that job's calls.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.build import build_model
+from pipeline.core.clauses import DEFAULT_AMO
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules.bounds import broken_rows, rule_terms
+from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.tools.generate.highs_engine import sampled_full_grid, shape_of
+
+__all__ = ["LazyRuleEngine"]
+
+
+class LazyRuleEngine:
+    """:class:`~pipeline.tools.generate.engine.ShapeEngine`'s calls for a shape with rule rows, on a fresh solver of its units with
+    rule clauses learnt from counterexamples (module docstring).
+
+    Parameters
+    ----------
+    shape : Puzzle
+        Any puzzle of the shape (size, box, variant, regions, rules); its clues are ignored.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> eng = LazyRuleEngine(parse_puzzle("." * 16, rules=[{"rule": "antiknight"}]))
+    >>> eng.count(np.zeros((4, 4), dtype=int), 1000)   # HiGHS's count and brute force agree
+    24
+    """
+
+    name = "lazy"
+
+    def __init__(self, shape: Puzzle):
+        self.n = shape.n
+        self.shape = shape_of(shape)
+        self.rows, self.cols = self.shape.rows, self.shape.cols
+        self.model = build_model(self.shape, "ijk", "C", clues="bounds")
+        self.convention = self.model.convention
+        self.terms = rule_terms(self.shape.rules, self.shape.base_board)
+        # the cached engine of the shape's units hands out the clauses and fresh variables; the
+        # solver is our own, so learnt rule clauses and retired literals stay in this job
+        self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
+        self.solver = self.sat.fresh_solver()
+        #: calls of :meth:`determines` that ran out of their budget (not proved either way)
+        self.undecided = 0
+        #: rule clauses learnt so far (one per broken row of a counterexample)
+        self.learnt = 0
+
+    def literals(self, r, c, d) -> np.ndarray:
+        """Solver literals of 0-based (row, column, digit) (convention position + 1)."""
+        return self.convention.position(r, c, d) + 1
+
+    def clue_literals(self, grid: np.ndarray) -> list[int]:
+        """Positive literals of the clues of ``grid`` (0 = empty)."""
+        r, c = np.nonzero(grid)
+        return self.literals(r, c, grid[r, c] - 1).tolist()
+
+    def exclude(self, solution: np.ndarray) -> int:
+        """Add "not ``solution``" guarded by a new activation literal; return the literal."""
+        act = self.sat.new_var()
+        r, c = np.nonzero(solution)
+        self.solver.add_clause((-self.literals(r, c, solution[r, c] - 1)).tolist() + [-act])
+        return act
+
+    def retire(self, act: int) -> None:
+        """Switch an activation literal off for good."""
+        self.solver.add_clause([-act])
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.solver.delete()
+
+    def __del__(self):
+        try:
+            self.solver.delete()
+        except Exception:   # interpreter shutdown: nothing left to free
+            pass
+
+    def _grid(self) -> np.ndarray:
+        lits = np.asarray(self.solver.get_model()[: self.convention.n_vars], dtype=np.int64)
+        x = np.zeros(self.convention.n_vars)
+        x[lits[lits > 0] - 1] = 1.0
+        return grid_from_vector(x, self.convention)
+
+    def _learn(self, grid: np.ndarray) -> bool:
+        """Add a clause per rule row ``grid`` breaks; True when it broke none (a solution)."""
+        bad = broken_rows(self.terms, grid)
+        if not bad.size:
+            return True
+        t, cols = self.terms, self.cols
+        pick = np.flatnonzero(np.isin(t.pair_row, bad))
+        cell = t.pair_cell[pick]
+        lits = -self.literals(cell // cols, cell % cols, grid.ravel()[cell] - 1)
+        starts = np.flatnonzero(np.diff(t.pair_row[pick], prepend=-1))
+        for clause in np.split(lits, starts[1:]):
+            self.solver.add_clause(clause.tolist())
+        self.learnt += len(starts)
+        return False
+
+    def _solve(self, assumptions: list[int], budget: int | None = None) -> np.ndarray | bool | None:
+        """A solution (grid) under ``assumptions``, False when there is none, None when a
+        conflict ``budget`` (per solver call) ran out."""
+        while True:
+            if budget is None:
+                answer = self.solver.solve(assumptions=assumptions)
+            else:
+                self.solver.conf_budget(budget)
+                answer = self.solver.solve_limited(assumptions=assumptions)
+            if answer is None:
+                return None
+            if not answer:
+                return False
+            grid = self._grid()
+            if self._learn(grid):
+                return grid
+
+    def random_full_grid(self, rng: np.random.Generator) -> np.ndarray | None:
+        """A full grid of the shape (:func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`)."""
+        return sampled_full_grid(self.model, self.terms, rng)
+
+    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None) -> bool:
+        """True when the clues are proved to admit no solution besides the one excluded under ``act``."""
+        answer = self._solve(self.clue_literals(clue_grid) + [act], budget)
+        self.undecided += answer is None
+        return answer is False
+
+    def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
+        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
+        act = self.exclude(solution)
+        try:
+            answer = self._solve(self.clue_literals(clue_grid) + [act])
+            return None if answer is False else answer
+        finally:
+            self.retire(act)
+
+    def count(self, grid: np.ndarray, limit: int, keep: bool = False):
+        """Solutions of the clues of ``grid`` up to ``limit``; with ``keep`` ``(count, grids)``."""
+        clues = self.clue_literals(grid)
+        found: list[np.ndarray] = []
+        acts: list[int] = []
+        try:
+            while len(found) < limit:
+                answer = self._solve(clues + acts)
+                if answer is False or answer is None:
+                    break
+                found.append(answer)
+                acts.append(self.exclude(answer))
+        finally:
+            for act in acts:
+                self.retire(act)
+        return (len(found), found) if keep else len(found)
