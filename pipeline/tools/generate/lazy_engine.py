@@ -19,17 +19,57 @@ depend only on that job's calls.
 """
 from __future__ import annotations
 
+import itertools
+import json
+
 import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import broken_rows, rule_terms
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.tools.generate.highs_engine import sampled_full_grid, shape_of
 
-__all__ = ["LazyRuleEngine"]
+__all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses"]
+
+
+def cage_sum_clauses(cage: Cage, cols: int, n: int, literals, new_var) -> list[list[int]]:
+    """Clauses saying ``cage``'s digits add up to its sum, given they are distinct (its ``cage``
+    rows or a unit say so): the cage holds one of the sets of ``len(cells)`` distinct digits with
+    that sum (a new variable per set, at least one chosen), and each cell holds a digit of the
+    chosen set. Distinct digits of a set of the cage's size fill it exactly, so the sum holds.
+
+    Parameters
+    ----------
+    cage : Cage
+        A cage with a sum.
+    cols : int
+        Canvas columns (cells are ``r * cols + c``).
+    n : int
+        Digits.
+    literals : callable
+        ``literals(r, c, d)`` -> solver literals of 0-based (row, column, digit).
+    new_var : callable
+        A fresh solver variable.
+
+    Returns
+    -------
+    list of list of int
+        Empty combinations make the single empty clause (no set has the sum).
+    """
+    cells = np.asarray(cage.cells())
+    r, c = np.divmod(cells, cols)
+    sets = [combo for combo in itertools.combinations(range(1, n + 1), cells.size) if sum(combo) == cage.total]
+    chosen = [new_var() for _ in sets]
+    clauses = [list(chosen)]
+    for var, combo in zip(chosen, sets):
+        lits = literals(np.repeat(r, len(combo)), np.repeat(c, len(combo)), np.tile(np.array(combo) - 1, cells.size))
+        for cell_lits in lits.reshape(cells.size, len(combo)).tolist():
+            clauses.append([-var] + cell_lits)
+    return clauses
 
 
 class LazyRuleEngine:
@@ -64,8 +104,10 @@ class LazyRuleEngine:
         self.solver = self.sat.fresh_solver()
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
-        #: rule clauses learnt so far (one per broken row of a counterexample)
+        #: rule clauses learnt so far (one per broken row of a counterexample, one per cage encoded)
         self.learnt = 0
+        self.rules = self.shape.rules
+        self._encoded: set = set()   # rules whose cage sum is encoded exactly
 
     def literals(self, r, c, d) -> np.ndarray:
         """Solver literals of 0-based (row, column, digit) (convention position + 1)."""
@@ -103,19 +145,37 @@ class LazyRuleEngine:
         x[lits[lits > 0] - 1] = 1.0
         return grid_from_vector(x, self.convention)
 
+    def _guards(self, rules: np.ndarray) -> np.ndarray:
+        """The literal each learnt clause of the given rules (indices) gets besides its own: none here."""
+        return np.zeros(rules.size, dtype=np.int64)
+
     def _learn(self, grid: np.ndarray) -> bool:
-        """Add a clause per rule row ``grid`` breaks; True when it broke none (a solution)."""
+        """Add a clause per rule row ``grid`` breaks; True when it broke none (a solution).
+
+        A killer cage whose sum row breaks for the first time gets its sum encoded exactly instead
+        (:func:`cage_sum_clauses`): one "not this combination" clause per wrong sum would take
+        thousands of rounds on a 9x9 killer."""
         bad = broken_rows(self.terms, grid)
         if not bad.size:
             return True
         t, cols = self.terms, self.cols
+        rules = t.rule[bad]
+        cages = np.array([isinstance(self.rules[k], Cage) and self.rules[k].total is not None
+                          and t.equal[row] and k not in self._encoded for k, row in zip(rules.tolist(), bad.tolist())],
+                         dtype=bool)
+        for k, guard in zip(np.unique(rules[cages]).tolist(), self._guards(np.unique(rules[cages])).tolist()):
+            for clause in cage_sum_clauses(self.rules[k], cols, self.n, self.literals, self.sat.new_var):
+                self.solver.add_clause(clause + ([-guard] if guard else []))
+            self._encoded.add(k)
+        bad = bad[~cages]
         pick = np.flatnonzero(np.isin(t.pair_row, bad))
         cell = t.pair_cell[pick]
         lits = -self.literals(cell // cols, cell % cols, grid.ravel()[cell] - 1)
         starts = np.flatnonzero(np.diff(t.pair_row[pick], prepend=-1))
-        for clause in np.split(lits, starts[1:]):
-            self.solver.add_clause(clause.tolist())
-        self.learnt += len(starts)
+        guards = self._guards(t.rule[t.pair_row[pick][starts]])
+        for clause, guard in zip(np.split(lits, starts[1:]), guards.tolist()):
+            self.solver.add_clause(clause.tolist() + ([-guard] if guard else []))
+        self.learnt += len(starts) + int(cages.sum())
         return False
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> np.ndarray | bool | None:
@@ -170,3 +230,54 @@ class LazyRuleEngine:
             for act in acts:
                 self.retire(act)
         return (len(found), found) if keep else len(found)
+
+
+class RuleSwitchEngine(LazyRuleEngine):
+    """A :class:`LazyRuleEngine` whose rules change from call to call (killer refinement: cages
+    split, merge and re-cut between rounds), keeping what it learnt about the rules that stay.
+
+    Each rule gets an activation literal, the first time it is seen (rules are the same when their
+    document entries are); a clause learnt from a rule's row is guarded by it, and a call assumes
+    the literals of its puzzle's rules only, so the clauses of a rule that is gone are inactive.
+    The units are those of ``shape`` (its rules that add units, e.g. windoku windows, stay for
+    every call); :meth:`another_under` takes the puzzle of the call.
+
+    Parameters
+    ----------
+    shape : Puzzle
+        The shape without the switching rules (size, box, variant, regions, rules kept throughout).
+    """
+
+    name = "lazy"
+
+    def __init__(self, shape: Puzzle):
+        super().__init__(shape)
+        self._acts: dict[str, int] = {}
+        self._rule_acts = np.zeros(0, dtype=np.int64)
+        self._encoded_keys: set[str] = set()
+        self._keys: list[str] = []
+
+    def _guards(self, rules: np.ndarray) -> np.ndarray:
+        return self._rule_acts[rules]
+
+    def another_under(self, puzzle: Puzzle, solution: np.ndarray) -> np.ndarray | None:
+        """A solution of ``puzzle`` (the shape's units, ``puzzle``'s rules and clues) other than
+        ``solution``, or None when ``solution`` is its only one."""
+        board = puzzle.base_board
+        keys = [json.dumps(rule.to_dict(board), sort_keys=True) for rule in puzzle.rules]
+        for key in keys:
+            if key not in self._acts:
+                self._acts[key] = self.sat.new_var()
+        self._rule_acts = np.array([self._acts[k] for k in keys], dtype=np.int64)
+        self.terms = rule_terms(puzzle.rules, board)
+        self.rules = puzzle.rules
+        # a cage is encoded once per activation literal (the same cage keeps its literal)
+        self._encoded = {k for k, key in enumerate(keys) if key in self._encoded_keys}
+        self._keys = keys
+        act = self.exclude(solution)
+        try:
+            answer = self._solve(self.clue_literals(np.asarray(puzzle.grid)) + self._rule_acts.tolist() + [act])
+            return None if answer is False else answer
+        finally:
+            self.retire(act)
+            self._encoded_keys |= {self._keys[k] for k in self._encoded}

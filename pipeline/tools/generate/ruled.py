@@ -24,9 +24,11 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, with_rules
 from pipeline.core.variants import get_variant
-from pipeline.tools.generate.engine import count_up_to, engine_for
+from pipeline.tools.generate.engine import count_up_to, counting_engine, engine_for
 from pipeline.tools.generate.highs_engine import REMOVAL_NODES
+
 from pipeline.tools.generate.killer import random_cages, refine_cages, with_cages
+from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits
 from pipeline.tools.generate.removal import remove_clues
@@ -107,9 +109,15 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     report = None
     if cages_only:
         cages = random_cages(solution, rng, shape.present.ravel())
+        if counting_engine(with_cages(shape, cages, solution)) == "lazy":
+            # one engine for every round: what it learnt about the cages that stay is kept
+            switch = RuleSwitchEngine(shape)
 
-        def another(p: Puzzle) -> np.ndarray | None:
-            return engine_for(p).another(np.asarray(p.grid), solution)
+            def another(p: Puzzle) -> np.ndarray | None:
+                return switch.another_under(p, solution)
+        else:
+            def another(p: Puzzle) -> np.ndarray | None:
+                return engine_for(p).another(np.asarray(p.grid), solution)
 
         puzzle, report = refine_cages(shape, cages, solution, rng, another)
         is_min = None
