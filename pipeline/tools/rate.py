@@ -94,7 +94,10 @@ class Rating:
 
     def text(self) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in self.counts.items() if v)
-        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}; {counts})"
+        # "rule" is counted only for puzzles with rules beyond units: say why the rater guessed there
+        why = (" (with rules beyond units the rater guesses where no technique, one rule row at a time, "
+               "applies)") if "rule" in self.counts and self.guesses else ""
+        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}{why}; {counts})"
 
 
 class _Contradiction(Exception):

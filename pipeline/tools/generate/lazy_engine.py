@@ -145,6 +145,10 @@ class LazyRuleEngine:
         x[lits[lits > 0] - 1] = 1.0
         return grid_from_vector(x, self.convention)
 
+    def _active(self, rules: np.ndarray) -> np.ndarray:
+        """Which of the given rules (indices) hold in the solver's model: all of them here."""
+        return np.ones(rules.size, dtype=bool)
+
     def _guards(self, rules: np.ndarray) -> np.ndarray:
         """The literal each learnt clause of the given rules (indices) gets besides its own: none here."""
         return np.zeros(rules.size, dtype=np.int64)
@@ -156,6 +160,7 @@ class LazyRuleEngine:
         (:func:`cage_sum_clauses`): one "not this combination" clause per wrong sum would take
         thousands of rounds on a 9x9 killer."""
         bad = broken_rows(self.terms, grid)
+        bad = bad[self._active(self.terms.rule[bad])]
         if not bad.size:
             return True
         t, cols = self.terms, self.cols
@@ -260,9 +265,15 @@ class RuleSwitchEngine(LazyRuleEngine):
     def _guards(self, rules: np.ndarray) -> np.ndarray:
         return self._rule_acts[rules]
 
-    def another_under(self, puzzle: Puzzle, solution: np.ndarray) -> np.ndarray | None:
-        """A solution of ``puzzle`` (the shape's units, ``puzzle``'s rules and clues) other than
-        ``solution``, or None when ``solution`` is its only one."""
+    def _active(self, rules: np.ndarray) -> np.ndarray:
+        # a rule whose literal the model sets false is switched off: its broken rows are no counterexample
+        model = self.solver.get_model()
+        return np.array([model[v - 1] > 0 for v in self._rule_acts[rules].tolist()], dtype=bool)
+
+    def use(self, puzzle: Puzzle) -> np.ndarray:
+        """Take ``puzzle``'s rules for the next calls; return their activation literals (to assume,
+        or to leave free: a rule whose literal is false is off)."""
+        self._encoded_keys |= {self._keys[k] for k in self._encoded}
         board = puzzle.base_board
         keys = [json.dumps(rule.to_dict(board), sort_keys=True) for rule in puzzle.rules]
         for key in keys:
@@ -274,10 +285,21 @@ class RuleSwitchEngine(LazyRuleEngine):
         # a cage is encoded once per activation literal (the same cage keeps its literal)
         self._encoded = {k for k, key in enumerate(keys) if key in self._encoded_keys}
         self._keys = keys
+        return self._rule_acts
+
+    def solve_under(self, assumptions: list[int]) -> np.ndarray | bool:
+        """A solution under ``assumptions`` (clue and rule literals), or False (the solver's core
+        then names the assumptions it used: ``solver.get_core()``)."""
+        answer = self._solve(list(assumptions))
+        return False if answer is None else answer
+
+    def another_under(self, puzzle: Puzzle, solution: np.ndarray) -> np.ndarray | None:
+        """A solution of ``puzzle`` (the shape's units, ``puzzle``'s rules and clues) other than
+        ``solution``, or None when ``solution`` is its only one."""
+        acts = self.use(puzzle)
         act = self.exclude(solution)
         try:
-            answer = self._solve(self.clue_literals(np.asarray(puzzle.grid)) + self._rule_acts.tolist() + [act])
+            answer = self._solve(self.clue_literals(np.asarray(puzzle.grid)) + acts.tolist() + [act])
             return None if answer is False else answer
         finally:
             self.retire(act)
-            self._encoded_keys |= {self._keys[k] for k in self._encoded}
