@@ -36,7 +36,7 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts
-from pipeline.tools.generate import engine_for
+from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import counting_engine
 from pipeline.core.parse import Source, read_puzzle
 from pipeline.core.document import looks_like_document
@@ -160,7 +160,7 @@ def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tup
     [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
     """
     _units_only(puzzle, "minimal_conflict")
-    eng = engine_for(puzzle)
+    eng = ShapeEngine(puzzle)
     clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     lits = [int(x) for x in eng.literals(*_zero_based(clues))] if clues else []
     clue_of = dict(zip(lits, clues))
@@ -249,7 +249,7 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     if not clues:
         return []
-    eng = engine_for(puzzle)
+    eng = ShapeEngine(puzzle)
     keep = (_rc2_keep if method == "rc2" else _highs_keep)(puzzle, eng, clues)
     if keep is None:
         raise PuzzleError("explain: the rules alone have no solution")

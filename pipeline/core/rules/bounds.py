@@ -102,7 +102,7 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
     """
     n = board.n
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "equal", "rule")}
-    base, seen = 0, {}
+    base, seen = 0, {}  # type: tuple[int, dict[str, int]]
     for k, rule in enumerate(rules):
         seen[rule.kind] = seen.get(rule.kind, 0) + 1
         own = Board(board.rows, board.cols, n, board.h, board.w, board.present,

@@ -29,7 +29,7 @@ from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
 from pipeline.tools.generate.lazy_engine import LazyRuleEngine
 
-__all__ = ["RULE_ROWS_ENGINE", "ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
+__all__ = ["CountingEngine", "RULE_ROWS_ENGINE", "ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
 
 #: the counting engine of shapes with rule rows the SAT engine does not read (yet): the SAT
 #: engine's units with rule clauses learnt from counterexamples. Measured on 9x9 generate --seed 1
@@ -148,6 +148,10 @@ class ShapeEngine:
         return (result.count, result.grids) if keep else result.count
 
 
+#: what :func:`engine_for` returns: every class offers the same calls.
+CountingEngine = ShapeEngine | LazyRuleEngine | HighsShapeEngine
+
+
 def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     """The engine that proves uniqueness for ``puzzle``'s shape: ``"sat"``, ``"lazy"`` or ``"highs"``.
 
@@ -184,12 +188,15 @@ def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     return "sat"
 
 
-def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> ShapeEngine | LazyRuleEngine | HighsShapeEngine:
+def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine:
     """The counting engine of ``puzzle``'s shape (size, box, variant, regions, rules, layout):
     :func:`counting_engine` chooses. The SAT one is a view of the shape's cached SAT engine (the
     cache is :func:`pipeline.solvers.sat.engine_for`'s); a HiGHS one is new (it holds cuts and
     bounds of one job)."""
-    return {"sat": ShapeEngine, "lazy": LazyRuleEngine, "highs": HighsShapeEngine}[counting_engine(puzzle, rule_engine)](puzzle)
+    name = counting_engine(puzzle, rule_engine)
+    if name == "sat":
+        return ShapeEngine(puzzle)
+    return LazyRuleEngine(puzzle) if name == "lazy" else HighsShapeEngine(puzzle)
 
 
 def count_up_to(puzzle: Puzzle, limit: int) -> int:

@@ -132,11 +132,11 @@ def random_cages(solution: np.ndarray, rng: np.random.Generator, present: np.nda
         if len(cage) != 1:
             continue
         cell = cage[0]
-        options = sorted((len(cages[owner[nb]]), int(owner[nb])) for nb in _neighbours(cell, rows, cols)
+        joins = sorted((len(cages[owner[nb]]), int(owner[nb])) for nb in _neighbours(cell, rows, cols)
                          if owner[nb] >= 0 and owner[nb] != k and len(cages[owner[nb]]) < n
                          and int(flat[cell]) not in {int(flat[c]) for c in cages[owner[nb]]})
-        if options:
-            fewest = [j for size, j in options if size == options[0][0]]
+        if joins:
+            fewest = [j for size, j in joins if size == joins[0][0]]
             j = fewest[int(rng.integers(len(fewest)))]
             cages[j].append(cell)
             owner[cell] = j
@@ -190,7 +190,7 @@ def _moves(cages: list[tuple[int, ...]], s1: np.ndarray, s2: np.ndarray, rows: i
                         and _connected(p, rows, cols) and _connected(q, rows, cols):
                     yield tuple(sorted(p)), tuple(sorted(q))
 
-    moves = []
+    moves: list[tuple[str, tuple[int, ...], tuple[tuple[int, ...], ...]]] = []
     touched = sorted({owner[c] for c in differ})
     for k in touched:
         if len(cages[k]) >= 4:

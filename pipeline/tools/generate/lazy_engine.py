@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Literal
 
 import numpy as np
 
@@ -169,8 +170,8 @@ class LazyRuleEngine:
                           and t.equal[row] and k not in self._encoded for k, row in zip(rules.tolist(), bad.tolist())],
                          dtype=bool)
         for k, guard in zip(np.unique(rules[cages]).tolist(), self._guards(np.unique(rules[cages])).tolist()):
-            for clause in cage_sum_clauses(self.rules[k], cols, self.n, self.literals, self.sat.new_var):
-                self.solver.add_clause(clause + ([-guard] if guard else []))
+            for encoded in cage_sum_clauses(self.rules[k], cols, self.n, self.literals, self.sat.new_var):
+                self.solver.add_clause(encoded + ([-guard] if guard else []))
             self._encoded.add(k)
         bad = bad[~cages]
         pick = np.flatnonzero(np.isin(t.pair_row, bad))
@@ -183,7 +184,7 @@ class LazyRuleEngine:
         self.learnt += len(starts) + int(cages.sum())
         return False
 
-    def _solve(self, assumptions: list[int], budget: int | None = None) -> np.ndarray | bool | None:
+    def _solve(self, assumptions: list[int], budget: int | None = None) -> np.ndarray | Literal[False] | None:
         """A solution (grid) under ``assumptions``, False when there is none, None when a
         conflict ``budget`` (per solver call) ran out."""
         while True:
@@ -287,7 +288,7 @@ class RuleSwitchEngine(LazyRuleEngine):
         self._keys = keys
         return self._rule_acts
 
-    def solve_under(self, assumptions: list[int]) -> np.ndarray | bool:
+    def solve_under(self, assumptions: list[int]) -> np.ndarray | Literal[False]:
         """A solution under ``assumptions`` (clue and rule literals), or False (the solver's core
         then names the assumptions it used: ``solver.get_core()``)."""
         answer = self._solve(list(assumptions))

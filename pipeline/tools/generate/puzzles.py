@@ -18,7 +18,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
-from pipeline.tools.generate.engine import ShapeEngine, engine_for
+from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
@@ -33,7 +33,7 @@ SHORTFALL_TRIES = 10
 
 
 def _full_grid(n: int, h: int, w: int, variant: str,
-               rng: np.random.Generator) -> tuple[Puzzle, ShapeEngine, np.ndarray]:
+               rng: np.random.Generator) -> tuple[Puzzle, CountingEngine, np.ndarray]:
     for _ in range(100):
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
