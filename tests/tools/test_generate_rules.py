@@ -155,7 +155,7 @@ def test_cli_refusals():
         "error: format: a grid cannot carry rules; use --format line (puzzle documents), json or csv"
     r = run_cli("generate", "--rule", "nosuchrule")
     assert r.returncode == 2 and "unknown rule 'nosuchrule'" in r.stderr
-    with pytest.raises(PuzzleError, match="no full grid of classic 4x4 with nonconsecutive"):
+    with pytest.raises(PuzzleError, match="no 4x4 classic grid obeys nonconsecutive"):
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
     with pytest.raises(PuzzleError, match="--minimal"):
         next(generate(size=6, seed=1, rules=[{"rule": "antiknight"}], minimal=True))

@@ -14,8 +14,9 @@ set per call and restored):
   decision phases (as :class:`ShapeEngine` does), completed lazily with the rule rows: a model
   that breaks rule rows gets, for each broken row, the clause "not these digits in these cells"
   (sound: the row's cells holding those digits break it whatever the rest holds), and the
-  solver is asked again until its model breaks none. On 9x9: anti-knight about 0.4 s (70-100
-  rounds), anti-king about 1 s, non-consecutive 1.5-11 s; HiGHS itself took 25-84 s per
+  solver is asked again until its model breaks none; rows that say "at most one of these"
+  (:func:`at_most_one_clauses`) are given up front. Before that, on 9x9: anti-knight about 0.4 s
+  (70-100 rounds), anti-king about 1 s, non-consecutive 1.5-11 s; HiGHS itself took 25-84 s per
   non-consecutive grid, a randomised search over the rater's candidates 1-106 s (measured
   2026-11 on the shared 2-core machine under load). The grid depends on the seed alone.
 
@@ -23,17 +24,20 @@ Every instance is new (never cached): its answers depend only on the calls of on
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
 from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_once
 from pipeline.solvers.sat import engine_for as sat_engine_for
 
-__all__ = ["HighsShapeEngine", "LAZY_ROUNDS", "REMOVAL_NODES", "sampled_full_grid", "shape_of"]
+__all__ = ["HighsShapeEngine", "LAZY_ROUNDS", "at_most_one_clauses", "REMOVAL_NODES", "sampled_full_grid", "shape_of"]
 
 #: branch-and-bound nodes a clue-removal check may take on HiGHS (``generate`` without ``--minimal``):
 #: with few clues left a non-consecutive check can take minutes (9x9 with 8 clues: 19-170 s each);
@@ -47,6 +51,38 @@ def shape_of(puzzle: Puzzle) -> Puzzle:
     """``puzzle`` without its clues: size, box, variant, regions, rules and layout."""
     return Puzzle(np.zeros_like(puzzle.grid), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions, puzzle.rules,
                   puzzle.layout)
+
+
+def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], cols: int) -> list[list[int]]:
+    """The rule rows that say "at most one of these" (``<=`` 1, every coefficient 1: anti-knight,
+    anti-king, non-consecutive, a cage's distinct digits) as pairwise clauses, exactly.
+
+    Learning them from counterexamples one model at a time took minutes on a 9x9 windoku with
+    non-consecutive; given up front they cost a few thousand binary clauses.
+
+    Parameters
+    ----------
+    terms : RuleTerms
+        The shape's rule rows.
+    literals : callable
+        ``literals(r, c, d)`` -> solver literals of 0-based (row, column, digit).
+    cols : int
+        Canvas columns.
+
+    Returns
+    -------
+    list of list of int
+    """
+    ones = np.bincount(terms.term_row, terms.term_coef != 1, minlength=terms.n_rows) == 0
+    amo = np.flatnonzero(~terms.equal & (np.abs(terms.rhs - 1) < 0.5) & ones)
+    pick = np.isin(terms.term_row, amo)
+    row, cell, digit = terms.term_row[pick], terms.term_cell[pick], terms.term_digit[pick]
+    lits = literals(cell // cols, cell % cols, digit)
+    clauses = []
+    for r in amo.tolist():
+        group = lits[row == r].tolist()
+        clauses += [[-a, -b] for i, a in enumerate(group) for b in group[i + 1:]]
+    return clauses
 
 
 def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
@@ -68,7 +104,12 @@ def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
     Returns
     -------
     numpy.ndarray or None
-        The ``(rows, cols)`` grid; None when the rules have none or ``rounds`` ran out.
+        The ``(rows, cols)`` grid; None when ``rounds`` ran out (or jigsaw regions admit none).
+
+    Raises
+    ------
+    PuzzleError
+        No grid of the shape (without jigsaw regions) obeys the rules.
     """
     conv, puzzle = model.convention, model.puzzle
     cells = np.flatnonzero(puzzle.present)
@@ -78,9 +119,14 @@ def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
     phases[chosen] = -phases[chosen]
     solver = sat_engine_for(model, DEFAULT_AMO, keep_clauses=True).fresh_solver()
     try:
+        for pairwise in at_most_one_clauses(terms, lambda r, c, d: conv.position(r, c, d) + 1, puzzle.cols):
+            solver.add_clause(pairwise)
         solver.set_phases(phases.tolist())
         for _ in range(rounds):
             if not solver.solve():
+                if puzzle.regions is None:   # no other shape to try: say so at once
+                    kinds = ", ".join(rule.kind for rule in puzzle.rules)
+                    raise PuzzleError(f"generate: no {puzzle.n}x{puzzle.n} {puzzle.variant} grid obeys {kinds}")
                 return None
             lits = np.asarray(solver.get_model()[: conv.n_vars], dtype=np.int64)
             x = np.zeros(conv.n_vars)

@@ -10,9 +10,12 @@ the solver is asked again. A model that breaks no row is a solution. It terminat
 removes the model it found), and it is exact: an UNSAT answer means no solution of units *and*
 rules.
 
-For anti-knight, anti-king and non-consecutive rows (at most one of their literals) the learnt
-clauses are the rows' own pairwise clauses, so few rounds are needed; for a killer cage's sum
-row each clause removes one wrong combination of its cells. Measured against HiGHS's node-limited
+Anti-knight, anti-king and non-consecutive rows and a cage's distinct digits (at most one of
+their literals) are given up front as pairwise clauses
+(:func:`~pipeline.tools.generate.highs_engine.at_most_one_clauses`: exact, and learning them one
+model at a time took minutes on a 9x9 windoku with non-consecutive); a killer cage's sum row,
+the first time it breaks, is encoded exactly (:func:`cage_sum_clauses`); other rows (thermometers,
+Kropki, ...) are learnt one wrong combination of their cells at a time. Measured against HiGHS's node-limited
 checks (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`) in ``docs`` and the README
 (``generate --rule``). The engine is new per shape of one job (never cached), so its answers
 depend only on that job's calls.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -32,12 +36,13 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import broken_rows, rule_terms
 from pipeline.solvers.sat import engine_for as sat_engine_for
-from pipeline.tools.generate.highs_engine import sampled_full_grid, shape_of
+from pipeline.tools.generate.highs_engine import at_most_one_clauses, sampled_full_grid, shape_of
 
 __all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses"]
 
 
-def cage_sum_clauses(cage: Cage, cols: int, n: int, literals, new_var) -> list[list[int]]:
+def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.ndarray],
+                     new_var: Callable[[], int]) -> list[list[int]]:
     """Clauses saying ``cage``'s digits add up to its sum, given they are distinct (its ``cage``
     rows or a unit say so): the cage holds one of the sets of ``len(cells)`` distinct digits with
     that sum (a new variable per set, at least one chosen), and each cell holds a digit of the
@@ -103,6 +108,8 @@ class LazyRuleEngine:
         # solver is our own, so learnt rule clauses and retired literals stay in this job
         self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
         self.solver = self.sat.fresh_solver()
+        for clause in at_most_one_clauses(self.terms, self.literals, self.cols):   # exact, cheap: given up front
+            self.solver.add_clause(clause)
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
         #: rule clauses learnt so far (one per broken row of a counterexample, one per cage encoded)
