@@ -13,11 +13,11 @@ import pytest
 from oracles import PROJECT
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
-from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers.highs import count_solutions as highs_count
 from pipeline.tools.generate import generate
-from pipeline.tools.generate.engine import counting_engine, engine_for
+from pipeline.tools.generate.engine import count_up_to, counting_engine, engine_for
 from pipeline.tools.generate.killer import random_cages
 
 RULE_SHAPES = [(4, ["antiknight"]), (6, ["antiknight"]), (6, ["nonconsecutive"]), (9, ["windoku"]),
@@ -159,3 +159,13 @@ def test_cli_refusals():
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
     with pytest.raises(PuzzleError, match="--minimal"):
         next(generate(size=6, seed=1, rules=[{"rule": "antiknight"}], minimal=True))
+
+
+def test_sat_engine_cache_keys_shapes_by_their_rules():
+    """A windoku's windows are units of A: the cached SAT engine of a classic 9x9 must not answer
+    for it (it did before the rules were part of the cache key)."""
+    g = next(generate(size=9, seed=2, rules=[{"rule": "windoku"}]))
+    classic = Puzzle(g.puzzle.grid, 3, 3)
+    assert count_up_to(classic, 2) == 2          # the classic engine of the size is now cached
+    assert counting_engine(g.puzzle) == "sat" and count_up_to(g.puzzle, 2) == 1
+    assert highs_unique(g.puzzle) == 1
