@@ -157,6 +157,8 @@ def test_cli_refusals():
     assert r.returncode == 2 and "unknown rule 'nosuchrule'" in r.stderr
     with pytest.raises(PuzzleError, match="no 4x4 classic grid obeys nonconsecutive"):
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
+    with pytest.raises(PuzzleError, match="draw their own cages"):
+        next(generate(size=6, seed=1, killer=True, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]))
     with pytest.raises(PuzzleError, match="--minimal"):
         next(generate(size=6, seed=1, rules=[{"rule": "antiknight"}], minimal=True))
 

@@ -207,6 +207,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
     target = n * n if full else clues
+    if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
+        raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
     if (rules or killer or cages_only) and (transform or minimal or (cages_only and full)):
         raise PuzzleError("generate: --transform, --minimal and --cages-only with --full take puzzles without "
                           "--rule/--killer/--cages-only")
