@@ -168,3 +168,14 @@ def test_cli_explain_and_rate_read_documents_and_rules():
     assert json.loads(r.stdout)["remove_rules"] == ["cage r2c1..r2c2 (sum 3)"]
     r = run("rate", json.dumps(MULTIPLE))
     assert r.returncode == 0 and r.stdout.startswith(("easy", "medium", "hard", "expert")), r.stderr
+
+
+@pytest.mark.parametrize("name", ["killer", "thermo", "futoshiki", "samurai"])
+def test_rate_examples_with_rules_reach_a_grid_that_verifies(name):
+    """The vendored examples (each unique): rate solves them, possibly guessing, and its grid
+    satisfies every unit, clue and rule (a samurai: the whole canvas)."""
+    p = parse_puzzle(str(PROJECT / "examples" / f"{name}.json"))
+    r = rate(p)
+    assert r.solved and verify_grid(r.solution, p).ok
+    if p.layout is None:
+        assert np.array_equal(r.solution, highs_solutions(p)[0])
