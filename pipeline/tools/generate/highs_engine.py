@@ -24,6 +24,7 @@ Every instance is new (never cached): its answers depend only on the calls of on
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -36,6 +37,7 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
 from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_once
 from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["HighsShapeEngine", "LAZY_ROUNDS", "at_most_one_clauses", "REMOVAL_NODES", "sampled_full_grid", "shape_of"]
 
@@ -146,6 +148,11 @@ def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
         solver.delete()
 
 
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise OutOfTime("the time limit was reached")
+
+
 class HighsShapeEngine:
     """The rules of one shape in one HiGHS instance: :class:`ShapeEngine`'s calls for shapes with
     rows beyond units (module docstring).
@@ -227,9 +234,12 @@ class HighsShapeEngine:
         """Drop the cut :meth:`exclude` added (and any added after it)."""
         drop_rows_from(self.highs, act)
 
-    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None) -> bool:
+    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None,
+                   deadline: float | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one cut off; with a
-        node ``budget`` an undecided call counts as False (not proved)."""
+        node ``budget`` an undecided call counts as False (not proved); :class:`OutOfTime` when
+        ``deadline`` (``time.perf_counter()``) passed before the call."""
+        _check(deadline)
         status, _ = self._run(clue_grid, budget)
         if status not in ("infeasible", "optimal"):
             self.undecided += 1
@@ -244,9 +254,10 @@ class HighsShapeEngine:
             self.retire(act)
         return self.grid_of(x) if status == "optimal" and x is not None else None
 
-    def count(self, grid: np.ndarray, limit: int, keep: bool = False):
+    def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit`` (HiGHS's counting loop); with
-        ``keep`` return ``(count, grids)``."""
+        ``keep`` return ``(count, grids)``; :class:`OutOfTime` when ``deadline`` passed before the call."""
+        _check(deadline)
         lower = self._bounds(grid)
         self.highs.clearSolver()
         try:

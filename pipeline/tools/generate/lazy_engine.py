@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Callable
 from typing import Literal
 
@@ -36,6 +37,7 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import broken_rows, rule_terms
 from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import at_most_one_clauses, sampled_full_grid, shape_of
 
 __all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses"]
@@ -191,10 +193,14 @@ class LazyRuleEngine:
         self.learnt += len(starts) + int(cages.sum())
         return False
 
-    def _solve(self, assumptions: list[int], budget: int | None = None) -> np.ndarray | Literal[False] | None:
+    def _solve(self, assumptions: list[int], budget: int | None = None,
+               deadline: float | None = None) -> np.ndarray | Literal[False] | None:
         """A solution (grid) under ``assumptions``, False when there is none, None when a
-        conflict ``budget`` (per solver call) ran out."""
+        conflict ``budget`` (per solver call) ran out; :class:`OutOfTime` when ``deadline``
+        (``time.perf_counter()``) passed, checked between solver calls."""
         while True:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise OutOfTime("the time limit was reached")
             if budget is None:
                 answer = self.solver.solve(assumptions=assumptions)
             else:
@@ -212,9 +218,10 @@ class LazyRuleEngine:
         """A full grid of the shape (:func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`)."""
         return sampled_full_grid(self.model, self.terms, rng)
 
-    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None) -> bool:
+    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None,
+                   deadline: float | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one excluded under ``act``."""
-        answer = self._solve(self.clue_literals(clue_grid) + [act], budget)
+        answer = self._solve(self.clue_literals(clue_grid) + [act], budget, deadline)
         self.undecided += answer is None
         return answer is False
 
@@ -227,14 +234,14 @@ class LazyRuleEngine:
         finally:
             self.retire(act)
 
-    def count(self, grid: np.ndarray, limit: int, keep: bool = False):
+    def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit``; with ``keep`` ``(count, grids)``."""
         clues = self.clue_literals(grid)
         found: list[np.ndarray] = []
         acts: list[int] = []
         try:
             while len(found) < limit:
-                answer = self._solve(clues + acts)
+                answer = self._solve(clues + acts, deadline=deadline)
                 if answer is False or answer is None:
                     break
                 found.append(answer)
