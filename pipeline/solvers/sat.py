@@ -76,7 +76,8 @@ def _available() -> str | None:
 def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     p = model.puzzle
     regions = None if p.regions is None else p.regions.tobytes()
-    return (model.convention, p.variant, regions, amo, backend)
+    # rules and layouts change the rows (a windoku's windows are units of A): part of the shape
+    return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout)
 
 
 @dataclass

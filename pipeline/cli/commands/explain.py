@@ -9,7 +9,7 @@ from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, 
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size)
+    kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0

@@ -9,9 +9,11 @@ import argparse
 import sys
 
 from formats.files import atomic_open
+from pipeline.cli.args import rule_entry
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, Progress
+from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
 from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, format_results, generate,
                                      new_seed, resolve_shape)
@@ -35,7 +37,8 @@ def _made_with_progress(args: argparse.Namespace, variant: str, seed: int) -> li
         for g in generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
                           symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
                           difficulty=args.difficulty, transform=args.transform, full=args.full,
-                          time_limit=args.time_limit, progress=None if args.progress == "none" else report):
+                          time_limit=args.time_limit, progress=None if args.progress == "none" else report,
+                          rules=args.rules, killer=args.killer, cages_only=args.cages_only):
             made.append(g)
             meter.update(["made"])
     finally:
@@ -62,6 +65,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"seed: {seed}", file=sys.stderr)
     if args.format == "line" and get_variant(variant).regions:
         raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
+    if args.format == "grid" and (args.rules or args.killer or args.cages_only):
+        raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
     results = _made_with_progress(args, variant, seed)
     stopped = _time_limit_reached(args, results)
     for g in results:
@@ -98,6 +103,13 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--transform", action="store_true",
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
+    p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
+                   help="a rule without cells the puzzles obey, repeatable (" + ", ".join(
+                       kind for kind, cls in RULES.items() if cls.global_rule) + "); line output is then "
+                   "one puzzle document per line")
+    p.add_argument("--killer", action="store_true", help="killer cages with their sums, then clues removed")
+    p.add_argument("--cages-only", action="store_true",
+                   help="killer with no givens: cages refined until they alone make the solution unique")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
