@@ -16,9 +16,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.csv as pacsv
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
@@ -37,6 +34,8 @@ _CHUNK = 1 << 20  # nonzeros per write
 
 def _write_csv_chunks(f, columns) -> None:
     """Append header-less CSV text of equal-length arrays (numeric, or pyarrow arrays) to ``f``."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv  # lazily: commands without CSV files never load pandas/pyarrow
     n = len(columns[0])
     options = pacsv.WriteOptions(include_header=False, quoting_style="none")
     for start in range(0, n, _CHUNK):
@@ -72,6 +71,7 @@ def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
 
 def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
+    import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float, comment="%", skip_blank_lines=True)
@@ -135,6 +135,7 @@ def write_dense(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
 
 
 def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
+    import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float)
@@ -153,6 +154,7 @@ def write_long(model: Model, path: str | os.PathLike) -> Path:
     path : str or Path
         The CSV file.
     """
+    import pyarrow as pa
     coo = model.Aeq.tocoo()
     # dictionary arrays: each label/name is rendered once, the rows just index them
     labels = pa.array(np.asarray(model.row_labels, dtype=str))
@@ -218,6 +220,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
 
 def read(path: str | os.PathLike) -> ModelData:
     """Read ``Aeq`` (triplets, dense or long form) plus sibling ``beq/lb/ub/f.csv`` if present."""
+    import pandas as pd
     path = Path(path)
     with open_text(path) as f:
         head = f.readline()

@@ -33,7 +33,6 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-import scipy.io as sio
 import scipy.sparse as sp
 
 from pipeline.core.build import Model, build_model
@@ -231,6 +230,7 @@ def write(model: Model, path: str | os.PathLike) -> Path:
     path : str or Path
         The ``.mat`` file.
     """
+    import scipy.io as sio  # lazily: scipy.io only to write or read .mat
     path = Path(path)
     arrays = {**solver_arrays(model), "meta": _matlab_meta(model)}
     try:
@@ -279,6 +279,7 @@ def read(path: str | os.PathLike) -> ModelData:
     Row labels and column names are regenerated from ``meta`` through pipeline.core.conventions
     (and the model rebuilt from the puzzle), since the .mat carries numbers only.
     """
+    import scipy.io as sio
     path = Path(path)
     if path.is_dir():
         path = path / MAT_NAME
