@@ -129,6 +129,9 @@ class Solver:
     #: inequality rows) and gattai layouts (samurai). An engine without it refuses such a model
     #: with one line rather than solving it without its rules.
     rule_rows: bool = False
+    #: ``solve`` minimises the model's objective (``Model.objective``); the others only find a
+    #: feasible point (``--solver auto`` picks an engine with it for a model with an objective).
+    optimises: bool = False
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
