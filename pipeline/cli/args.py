@@ -267,7 +267,7 @@ def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> 
 
 
 def resolve_solver(args: argparse.Namespace, question: str, model: Model | None = None, *,
-                   need: str | None = None, among: tuple[str, ...] | None = None) -> Solver:
+                   need: str | None = None, among: tuple[str, ...] | None = None, auto: bool = False) -> Solver:
     """The engine ``--solver`` names; for ``auto`` the one :func:`pipeline.solvers.auto.pick_solver`
     picks for ``question`` and ``model``.
 
@@ -287,18 +287,20 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
         As :func:`pipeline.solvers.get_solver`'s.
     among : tuple of str, optional
         The engines the command can use.
+    auto : bool
+        Pick as ``auto`` whatever ``--solver`` says (solve's uniqueness count).
 
     Returns
     -------
     Solver
     """
-    name = getattr(args, "solver", None) or AUTO
+    name = AUTO if auto else getattr(args, "solver", None) or AUTO
     if name != AUTO:
         return get_solver(name, need=need)
     pick = pick_solver(question, model, among=among)
-    said = vars(args).setdefault("_auto_notes", set())
-    if pick.note and pick.note not in said:
-        said.add(pick.note)
+    said = vars(args).setdefault("_auto_missing", set())
+    if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)
+        said.update(pick.missing)
         print(f"note: {pick.note}", file=sys.stderr)
     if getattr(args, "verbose", False):
         print(f"solver: auto picked {pick.name} ({pick.reason})", file=sys.stderr)

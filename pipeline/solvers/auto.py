@@ -91,6 +91,8 @@ class Pick:
     question: str
     reason: str
     note: str = ""
+    #: the faster engines that are missing here (what the note is about: said once per command)
+    missing: tuple[str, ...] = ()
 
     @property
     def solver(self) -> Solver:
@@ -150,8 +152,8 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
             continue
         words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
         why = "; ".join(unable + unavailable) or row.evidence
-        note = f"solver auto: using {name}: {'; '.join(unavailable)}" if unavailable else ""
-        return Pick(name, question, f"{words}; {why}", note)
+        note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
+        return Pick(name, question, f"{words}; {why}", note, tuple(unavailable))
     skipped = unable + unavailable
     raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))

@@ -10,7 +10,6 @@ from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_arg
 from pipeline.core.build import build_model
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS
-from pipeline.solvers.auto import AUTO
 from pipeline.tools.rate import human_steps
 
 
@@ -18,7 +17,7 @@ def _uniqueness(args, puzzle) -> bool | None:
     """Is the puzzle's solution unique? One more engine call (auto's counting engine, limit 2);
     None when that call stops on the time limit."""
     model = build_model(puzzle, "ijk", "C", "bounds")
-    solver = resolve_solver(argparse.Namespace(**{**vars(args), "solver": AUTO}), "count", model, need="count")
+    solver = resolve_solver(args, "count", model, need="count", auto=True)
     assert solver.count is not None   # need="count" refused one without
     result = solver.count(model, 2, **engine_options(args, solver, "count"))
     return None if result.status not in ("complete", "limit") else result.count == 1
