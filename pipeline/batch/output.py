@@ -346,6 +346,7 @@ def _is_own_part(path: Path) -> bool:
     before that existed, exactly the batch's column schema)."""
     if not _PART_NAME.match(path.name):
         return False
+    import pyarrow.parquet as pq
     try:
         schema = pq.read_schema(path)
     except Exception:   # not a Parquet file: not a part this tool wrote (and wrote whole)
