@@ -5,16 +5,21 @@ import argparse
 import sys
 
 from formats.files import atomic_open
+from pipeline.cli.args import add_solver_args, resolve_solver
 from pipeline.core.errors import PuzzleError
 from pipeline.core.variants import VARIANTS, get_variant
 from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, format_results, generate, new_seed,
                                      resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
+#: the engines generate can prove uniqueness with (its counting is the SAT engine's incremental API)
+ENGINES = ("sat",)
+
 
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
     seed = args.seed
     if seed is None:
         seed = new_seed()
@@ -58,6 +63,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--transform", action="store_true",
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
+    add_solver_args(p, list(ENGINES), "engine that proves uniqueness (generate counts with the SAT engine's "
+                    "assumptions and blocking clauses)")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
