@@ -44,18 +44,19 @@ class Preference:
 
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
-#: bench/results/latest.json's "auto" section (bench/auto_bench.py), README "What --solver auto picks".
+#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one run on
+#: 2026-11-26 on a shared 2-core machine at load 9-13 (wall times several times the CPU times);
+#: README "What --solver auto picks" says the same in words.
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("sat", "highs"),
-               "18 minimal 25x25 (gecode set): sat slowest 2.5 s, highs slowest over 100 s; "
-               "hardest 9x9 batch: sat 4x highs"),
+               "18 minimal 25x25: sat every one, median 5.6 s; highs none within 60 s"),
     Preference("unique", ("sat", "highs"),
-               "sat proves uniqueness on the solver that found the answer; 25x25 slowest 2.5 s"),
+               "18 minimal 25x25 with the proof: sat median 5.6 s; highs none solved within 60 s"),
     Preference("count", ("sat", "cpsat", "highs"),
-               "10,000 solutions of the empty 9x9: sat 1.1 s, cpsat 7 s, highs over 60 s"),
-    Preference("optimise", ("highs",), "only HiGHS (and the external MIP solvers) take an objective"),
-    Preference("batch", ("sat", "highs", "cpsat"),
-               "hardest 9x9, one worker: sat 2,400/s, highs 560/s, cpsat 60/s"),
+               "10,000 grids of the empty 9x9: sat 1.7 CPU s; cpsat 7,718 and highs 2 in 60 s"),
+    Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
+    Preference("batch", ("sat", "cpsat", "highs"),
+               "hardest 9x9, one worker, per CPU second: sat 669, cpsat 37, highs 5"),
 )
 
 
