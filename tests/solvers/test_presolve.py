@@ -128,3 +128,14 @@ def test_the_cli_presolve_option_gives_the_same_grid(capsys):
                      "--no-unique-check"]) == 0
         lines.append(capsys.readouterr().out.strip())
     assert lines[0] == lines[1] and len(lines[0]) == 81
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds", "reduce"])
+def test_the_sat_engine_counts_the_same_grids_presolved(clues):
+    puzzle = parse_puzzle("12.." "...." "...." "....", box="2x2")
+    model = build_model(puzzle, clues=clues)
+    sat = get_solver("sat")
+    a, b = sat.count(model, 100), sat.count(model, 100, presolve="none")
+    assert a.count == b.count == 24 and a.status == b.status == "complete"
+    assert sorted(g.tobytes() for g in a.grids) == sorted(g.tobytes() for g in b.grids)
+    assert all(verify_grid(g, puzzle).ok for g in a.grids)
