@@ -27,9 +27,78 @@ from pipeline.core.options import declared_options, pick, refusing_unknown
 from formats.files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
 
 
+@dataclass(frozen=True, eq=False)
+class ConstraintRows:
+    """Every row of a model's solver view in file order: the ``=`` rows of ``Aeq``, then the
+    ``<=`` rows of ``Aineq`` (none for unit-only puzzles).
+
+    ``sense[i]`` is ``"E"`` or ``"L"``; ``rhs`` is ``beq`` then ``bineq``; ``labels`` are
+    ``row_labels`` then ``ineq_labels``. For a model without inequality rows ``matrix``,
+    ``rhs`` and ``labels`` ARE ``model.Aeq``, ``model.beq`` and ``model.row_labels`` (no copy),
+    so the writers of plain puzzles write exactly what they always wrote.
+    """
+
+    matrix: sp.csr_matrix
+    rhs: np.ndarray
+    sense: np.ndarray
+    labels: np.ndarray
+    n_eq: int
+
+    @property
+    def n_rows(self) -> int:
+        """All rows (``=`` and ``<=``)."""
+        return self.matrix.shape[0]
+
+    @property
+    def n_ineq(self) -> int:
+        """The ``<=`` rows (they come last)."""
+        return self.n_rows - self.n_eq
+
+    @property
+    def less(self) -> np.ndarray:
+        """Boolean mask of the ``<=`` rows."""
+        return self.sense == "L"
+
+
+def constraint_rows(model: Model) -> ConstraintRows:
+    """The rows every writer writes: ``[Aeq; Aineq]`` with senses, right-hand sides and labels.
+
+    For a model without inequality rows nothing is copied; otherwise the two matrices are stacked
+    (each writer that needs them asks).
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ConstraintRows
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> rows = constraint_rows(build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "antiknight"}]}')))
+    >>> rows.n_eq, rows.n_ineq, str(rows.labels[-1]), "".join(sorted(set(rows.sense.tolist())))
+    (64, 96, 'antiknight_24_4', 'EL')
+    """
+    m = model.n_rows
+    if model.n_ineq == 0:
+        return ConstraintRows(model.Aeq, model.beq, np.full(m, "E"), model.row_labels, m)
+    return ConstraintRows(sp.vstack([model.Aeq, model.Aineq], format="csr"),
+                          np.concatenate([model.beq, model.bineq]),
+                          np.concatenate([np.full(m, "E"), np.full(model.n_ineq, "L")]),
+                          np.concatenate([model.row_labels, model.ineq_labels]).astype(str), m)
+
+
 @dataclass
 class ModelData:
-    """A 0-1 program as read from a file: ``row_lower <= Aeq x <= row_upper``, bounds, integrality."""
+    """A 0-1 program as read from a file: ``row_lower <= Aeq x <= row_upper``, bounds, integrality.
+
+    ``Aeq`` holds EVERY row a file has, whatever its sense (the name is the historical one): for
+    a model with inequality rows, the ``=`` rows of ``Model.Aeq`` come first (``row_lower =
+    row_upper = beq``), then those of ``Model.Aineq`` (``row_lower = -inf``, ``row_upper =
+    bineq``); :attr:`senses` names them.
+    """
 
     Aeq: sp.csr_matrix
     row_lower: np.ndarray
@@ -44,9 +113,19 @@ class ModelData:
 
     @classmethod
     def from_model(cls, model) -> "ModelData":
-        """The ModelData that a faithful writer+reader pair must reproduce."""
-        return cls(model.Aeq.tocsr(), model.beq.copy(), model.beq.copy(), model.lb.copy(), model.ub.copy(),
-                   model.cost, model.integrality, model.row_labels, model.col_names, model_metadata(model))
+        """The ModelData that a faithful writer+reader pair must reproduce: ``[Aeq; Aineq]``."""
+        rows = constraint_rows(model)
+        lower = np.where(rows.less, -np.inf, rows.rhs)
+        return cls(rows.matrix.tocsr(), lower, rows.rhs.astype(float, copy=True), model.lb.copy(), model.ub.copy(),
+                   model.cost, model.integrality, rows.labels, model.col_names, model_metadata(model))
+
+    @property
+    def senses(self) -> np.ndarray:
+        """Per row ``"E"`` (``=``), ``"L"`` (``<=``), ``"G"`` (``>=``), ``"R"`` (ranged) or ``"N"`` (free)."""
+        lo, up = np.asarray(self.row_lower, float), np.asarray(self.row_upper, float)
+        fin_l, fin_u = np.isfinite(lo), np.isfinite(up)
+        return np.select([fin_l & fin_u & (lo == up), ~fin_l & fin_u, fin_l & ~fin_u, fin_l & fin_u],
+                         ["E", "L", "G", "R"], "N")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,15 @@ columns only (the kept-column map is "by number": the cell variables the clauses
 
 ``c`` comment lines carry the manifest metadata (:func:`pipeline.core.manifest.comment_line`) and the
 CNF facts (``c sudoku-pipeline-cnf: {...}``: encoding, cell and auxiliary variable ranges).
+
+Rules beyond units (killer sums, thermometers, anti-knight, ...): their rows are not ``= 1``, so
+they are encoded by :func:`pipeline.core.clauses_pb.encode_rule_rows` (cardinality and
+pseudo-Boolean encodings of python-sat; options ``card`` and ``pb``) and written after the
+unit rows' clauses and before the bound units; their auxiliaries follow the unit rows' ones. The
+``rule_rows`` entry of the facts records their encodings, first clause and auxiliary range. A
+CNF file cannot give those rows back as rows: :func:`read` decodes the exactly-one rows from
+their clauses and takes the rule rows from the puzzle in the metadata comment, after checking
+that encoding them again gives the file's clauses literal for literal.
 """
 from __future__ import annotations
 
@@ -25,11 +34,13 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.core.build import Model
-from pipeline.core.clauses import DEFAULT_AMO, encode, iter_clause_tokens
-from pipeline.core.conventions import make_convention
-from pipeline.core.errors import FormatError
-from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
+from pipeline.core.build import Model, build_model
+from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_row_tokens, unit_tokens
+from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
+                                      rule_rows)
+from pipeline.core.conventions import Convention, make_convention
+from pipeline.core.errors import ConventionError, FormatError, PipelineError
+from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 
@@ -123,7 +134,29 @@ def cnf_metadata(model: Model) -> dict:
     return meta
 
 
-def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO) -> None:
+def _rule_clauses(model: Model, enc: Encoding, card: str | None, pb: str | None) -> RuleClauses | None:
+    """The rule rows' clauses after ``enc``'s variables (None for a unit-only model)."""
+    start, stop = rule_row_range(model)
+    if stop == start and not model.n_ineq:
+        return None
+    try:
+        return encode_rule_rows(model, top=enc.n_vars, card=card or DEFAULT_CARD, pb=pb or DEFAULT_PB, amo=enc.amo)
+    except PipelineError as e:
+        raise FormatError(f"cnf: {e}") from None
+
+
+def _facts(enc: Encoding, rules: RuleClauses | None) -> dict:
+    """The facts line: the unit rows' encoding, plus the rule rows' when there are any."""
+    facts = enc.facts()
+    if rules is not None:
+        facts["variables"] = enc.n_vars + rules.n_aux
+        facts["clauses"] = enc.n_clauses + rules.n_clauses
+        facts["rule_rows"] = {**rules.facts(), "first_clause": enc.n_clauses - enc.units.size}
+    return facts
+
+
+def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO, *, card: str | None = None,
+          pb: str | None = None) -> None:
     """Write ``model`` as DIMACS CNF to ``path`` (``.gz`` compressed), atomically.
 
     Parameters
@@ -132,6 +165,9 @@ def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO) 
     path : str or Path
     amo : str
         At-most-one encoding: ``auto`` (default), or one of :data:`pipeline.core.clauses.AMO_ENCODINGS`.
+    card, pb : str, optional
+        Encodings of the rule rows (:mod:`pipeline.core.clauses_pb`): cardinality rows with a
+        bound of 2 or more, and rows with weights other than 1 (default: the measured best).
 
     Raises
     ------
@@ -139,16 +175,23 @@ def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO) 
         Unknown encoding, an objective, or python-sat missing for a pysat encoding.
     """
     enc = encode(model, amo)
+    rules = _rule_clauses(model, enc, card, pb)
+    facts = _facts(enc, rules)
     head = (f"c {COMMENT_TAG} {json.dumps(cnf_metadata(model), separators=(',', ':'))}\n"
-            f"c {CNF_TAG} {json.dumps(enc.facts(), separators=(',', ':'))}\n"
-            f"p cnf {enc.n_vars} {enc.n_clauses}\n")
+            f"c {CNF_TAG} {json.dumps(facts, separators=(',', ':'))}\n"
+            f"p cnf {facts['variables']} {facts['clauses']}\n")
     with atomic_open(path, "wb") as f:
         f.write(head.encode())
-        for tokens in iter_clause_tokens(enc):
+        for tokens in iter_row_tokens(enc):       # the unit and clue rows
             f.write(_dimacs_text(tokens))
+        if rules is not None:                     # the rule rows
+            f.write(_dimacs_text(rules.tokens))
+        if enc.units.size:                        # the bounds
+            f.write(_dimacs_text(unit_tokens(enc)))
 
 
-def export(model: Model, directory: str | os.PathLike, *, amo: str | None = DEFAULT_AMO) -> list[Path]:
+def export(model: Model, directory: str | os.PathLike, *, amo: str | None = DEFAULT_AMO,
+           card: str | None = None, pb: str | None = None) -> list[Path]:
     """Write ``model.cnf`` into ``directory``; returns ``[path]``.
 
     Parameters
@@ -159,14 +202,17 @@ def export(model: Model, directory: str | os.PathLike, *, amo: str | None = DEFA
         The export directory.
     amo : str
         At-most-one encoding.
+    card, pb : str, optional
+        Encodings of the rule rows (:func:`write`).
     """
     path = Path(directory) / "model.cnf"
-    write(model, path, amo=amo)
+    write(model, path, amo=amo, card=card, pb=pb)
     return [path]
 
 
-def describe(model: Model, *, amo: str | None = DEFAULT_AMO) -> dict:
-    """The CNF facts for the manifest (encoding, variable ranges, auxiliary rule).
+def describe(model: Model, *, amo: str | None = DEFAULT_AMO, card: str | None = None,
+             pb: str | None = None) -> dict:
+    """The CNF facts for the manifest (encodings, variable ranges, auxiliary rules).
 
     Parameters
     ----------
@@ -174,8 +220,11 @@ def describe(model: Model, *, amo: str | None = DEFAULT_AMO) -> dict:
         The model to write.
     amo : str
         At-most-one encoding.
+    card, pb : str, optional
+        Encodings of the rule rows (:func:`write`).
     """
-    return encode(model, amo).facts()
+    enc = encode(model, amo)
+    return _facts(enc, _rule_clauses(model, enc, card, pb))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -265,61 +314,155 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
     return CnfFile(n_vars, n_clauses, tokens, meta, facts)
 
 
-def read(path: str | os.PathLike) -> ModelData:
-    """A pipeline CNF back to :class:`ModelData`: the at-least-one clauses (all-positive clauses
-    over cell variables) are the ``= 1`` rows; positive units are ``lb = 1`` for the ``bounds``
-    encoding; negative cell units are ``ub = 0``. Columns are the cell variables (all of them,
-    or for ``reduce`` those the clauses use). CNF has no row names: ``row_labels`` is None.
+def convention_of(meta: dict, where: str) -> tuple[Convention, np.ndarray | None]:
+    """``(convention, columns)`` of a pipeline CNF/OPB file's metadata: the solver columns are
+    all positions (a gattai layout's present cells), or ``None`` for ``reduce``, whose columns
+    are the variables the file uses.
+
+    Parameters
+    ----------
+    meta : dict
+        The metadata comment's content.
+    where : str
+        The file, for messages.
 
     Raises
     ------
     FormatError
-        The file lacks the pipeline's metadata comment (a foreign CNF: use :func:`read_cnf`).
+        The metadata lacks a key or names no valid convention.
     """
-    cnf = read_cnf(path)
+    try:
+        canvas = meta.get("canvas") if meta.get("layout") is not None else None
+        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
+                               meta.get("variant", "classic"),
+                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
+        encoding = meta["clue_encoding"]
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise FormatError(f"{where}: metadata comment lacks {e}") from None
+    except ConventionError as e:
+        raise FormatError(f"{where}: metadata comment: {e}") from None
+    if encoding == "reduce":
+        return conv, None
+    if meta.get("layout") is not None:
+        return conv, manifest_from_dict(meta, where).columns
+    return conv, np.arange(conv.n_vars)
+
+
+def _rebuilt(meta: dict, columns: np.ndarray, where: str) -> Model:
+    """The model the metadata describes (``reduce``: with the columns the clauses use)."""
+    if meta.get("clue_encoding") == "reduce":
+        meta = {**meta, "kept_columns": columns.tolist()}
+    try:
+        m = manifest_from_dict(meta, where)
+        model = build_model(m.puzzle, m.convention.scheme, m.convention.order, m.clue_encoding)
+    except PipelineError as e:
+        raise FormatError(f"{where}: metadata does not describe a model: {e}") from None
+    if not np.array_equal(model.columns, columns):
+        raise FormatError(f"{where}: the clauses' variables are not the columns of the model the metadata describes")
+    return model
+
+
+def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, columns: np.ndarray, meta: dict,
+                    where: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """``(rows, lower, upper)``: the decoded exactly-one rows ``a`` with the rule rows of the
+    puzzle in the metadata put in their places, after checking the file's clauses against them."""
+    model = _rebuilt(meta, columns, where)
+    ones = exactly_one_rows(model)
+    if ones.shape != a.shape or (ones != a).nnz:
+        raise FormatError(f"{where}: the exactly-one clauses do not encode the model the metadata describes")
+    facts = cnf_file.facts["rule_rows"]
+    first, count = int(facts["first_clause"]), int(facts["clauses"])
+    ends = cnf_file.clause_ends
+    lo = ends[first - 1] + 1 if first else 0
+    hi = ends[first + count - 1] + 1 if count else lo
+    aux = facts.get("aux_variables") or []
+    try:
+        again = encode_rule_rows(model, top=(int(aux[0]) - 1) if aux else 0, card=facts["card"], pb=facts["pb"],
+                                 amo=facts["amo"])
+    except (PipelineError, KeyError) as e:
+        raise FormatError(f"{where}: cannot encode the rule rows again to check them: {e}") from None
+    if aux and again.n_aux and again.first_aux != int(aux[0]):
+        raise FormatError(f"{where}: rule_rows' auxiliary variables start at {aux[0]}, not after the unit rows'")
+    if not np.array_equal(again.tokens, cnf_file.tokens[lo:hi]):
+        raise FormatError(f"{where}: the rule rows' clauses are not those of the puzzle in the metadata "
+                          f"(card {facts['card']}, pb {facts['pb']})")
+    matrix, rhs, sense = rule_rows(model)
+    start, stop = rule_row_range(model)
+    k = stop - start
+    eq, le = matrix[:k], matrix[k:]
+    rows = sp.vstack([a[:start], eq, a[start:], le], format="csr")
+    lower = np.concatenate([np.ones(start), rhs[:k], np.ones(a.shape[0] - start), np.full(le.shape[0], -np.inf)])
+    upper = np.concatenate([np.ones(start), rhs[:k], np.ones(a.shape[0] - start), rhs[k:]])
+    return rows, lower, upper
+
+
+def read(path: str | os.PathLike) -> ModelData:
+    """A pipeline CNF back to :class:`ModelData`: the at-least-one clauses (all-positive clauses
+    over cell variables) are the ``= 1`` rows; positive units are ``lb = 1`` for the ``bounds``
+    encoding; negative cell units are ``ub = 0``. Columns are the cell variables (all of them,
+    a gattai layout's present cells, or for ``reduce`` those the clauses use). CNF has no row
+    names: ``row_labels`` is None.
+
+    Rule rows (cage sums, thermometers, anti-knight, ...; ``rule_rows`` in the facts comment)
+    cannot be decoded from their clauses: they are taken from the puzzle in the metadata comment,
+    and the file is refused unless its exactly-one rows are that model's and encoding its rule
+    rows again (with the encodings the facts name; needs python-sat) gives its rule clauses.
+
+    Raises
+    ------
+    FormatError
+        The file lacks the pipeline's metadata comment (a foreign CNF: use :func:`read_cnf`), or
+        its clauses are not those of the model the metadata describes.
+    """
+    cnf_file = read_cnf(path)
     where = str(path)
-    meta = cnf.metadata
+    meta = cnf_file.metadata
     if not meta:
         raise FormatError(f"{where}: no '{COMMENT_TAG}' comment: not a pipeline CNF (read_cnf reads any DIMACS)")
-    try:
-        n = int(meta["n"]) if "n" in meta else int(meta["h"]) * int(meta["w"])
-        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]), meta.get("variant", "classic"))
-        encoding = meta["clue_encoding"]
-    except (KeyError, TypeError, ValueError) as e:
-        raise FormatError(f"{where}: metadata comment lacks {e}") from None
-    n_cells = n ** 3
-    tokens = cnf.tokens
-    ends = cnf.clause_ends
+    conv, columns = convention_of(meta, where)
+    encoding = meta["clue_encoding"]
+    n_cells = conv.n_vars
+    tokens = cnf_file.tokens
+    ends = cnf_file.clause_ends
     starts = np.concatenate([[0], ends[:-1] + 1])
     length = ends - starts
     clause_of = np.repeat(np.arange(ends.size), length + 1)
+    in_units = np.ones(ends.size, dtype=bool)            # the unit rows' and bounds' clauses
+    rule_facts = cnf_file.facts.get("rule_rows")
+    if rule_facts:
+        first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
+        if first < 0 or count < 0 or first + count > ends.size:
+            raise FormatError(f"{where}: rule_rows names clauses {first}..{first + count - 1}, the file has {ends.size}")
+        in_units[first:first + count] = False
     lits = tokens
     bad = (lits < 0) | (lits > n_cells)
-    is_positive_cells = np.bincount(clause_of, weights=bad, minlength=ends.size) == 0
-    unit = length == 1
+    is_positive_cells = (np.bincount(clause_of, weights=bad, minlength=ends.size) == 0) & in_units
+    unit = (length == 1) & in_units
     bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & (encoding == "bounds"))
     row_clauses = is_positive_cells & ~bound_units
-    first = tokens[starts]
-    lb_vars = first[bound_units & (first > 0)]
-    ub_vars = -first[bound_units & (first < 0) & (-first <= n_cells)]
+    first_lit = tokens[starts]
+    lb_vars = first_lit[bound_units & (first_lit > 0)]
+    ub_vars = -first_lit[bound_units & (first_lit < 0) & (-first_lit <= n_cells)]
     keep_lit = np.repeat(row_clauses, length + 1) & (tokens != 0)
     row_lit = tokens[keep_lit] - 1
     row_len = length[row_clauses]
-    if encoding == "reduce":
+    if columns is None:
         columns = np.unique(row_lit)
-    else:
-        columns = np.arange(n_cells)
     col = np.searchsorted(columns, row_lit)
+    if row_lit.size and (col.max() >= columns.size or (columns[np.minimum(col, columns.size - 1)] != row_lit).any()):
+        raise FormatError(f"{where}: a clause names a variable that is not a column of the model")
     indptr = np.concatenate([[0], np.cumsum(row_len)])
     a = sp.csr_matrix((np.ones(row_lit.size), col, indptr), shape=(row_len.size, columns.size))
     lb = np.zeros(columns.size)
     ub = np.ones(columns.size)
     lb[np.searchsorted(columns, lb_vars - 1)] = 1.0
     ub[np.searchsorted(columns, ub_vars - 1)] = 0.0
-    ones = np.ones(row_len.size)
+    lower = upper = np.ones(row_len.size)
+    if rule_facts:
+        a, lower, upper = _with_rule_rows(cnf_file, a, columns, meta, where)
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
-    return ModelData(a, ones, ones.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
+    return ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
                      None, conv.names(columns), meta)
 
 

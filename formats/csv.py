@@ -9,6 +9,17 @@ Files of an export (``N`` digits, ``m x n`` solver view):
   size row ``m,n,0`` (``spconvert(load('A_ijv.csv'))`` in MATLAB).
 * ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``  one value per line.
 * ``Aeq_long.csv``  ``row_label,col_name,value`` with a header, for pandas users.
+
+A model with inequality rows (rules such as killer cages, thermometers, anti-knight) adds the
+same three forms of ``Aineq`` and its right-hand side beside them: ``Aineq.csv`` (dense, written
+with ``Aeq.csv``), ``Aineq_ijv.csv``, ``Aineq_long.csv`` (same columns as ``Aeq_long.csv``: the
+file says the sense) and ``bineq.csv``, so ``intlinprog(f, intcon, Aineq, bineq, Aeq, beq, lb,
+ub)`` takes the files as they are. ``beq.csv`` then holds the cage sums as well as the ones.
+Plain puzzles write none of these (their files are unchanged).
+
+Reading (:func:`read`) takes any form of ``Aeq`` and its siblings: ``beq/lb/ub/f.csv``, the same
+form of ``Aineq`` with ``bineq.csv``, and ``manifest.json`` (its metadata, the column names and
+their order for the long form, whose columns otherwise come in order of first appearance).
 """
 from __future__ import annotations
 
@@ -19,10 +30,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import ConventionError, FormatError
+from pipeline.core.manifest import MANIFEST_NAME
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
-from formats.text import dense_01_rows, number_strings
+from formats.files import load_manifest_file
+from formats.text import bytes_table, dense_01_rows, number_strings
 
 #: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
 #: bytes each, so at most 16 MB. Every 16x16 model fits (at most 1,312 x 4,096 = 5.4 million);
@@ -35,7 +48,7 @@ _CHUNK = 1 << 20  # nonzeros per write
 def _write_csv_chunks(f, columns) -> None:
     """Append header-less CSV text of equal-length arrays (numeric, or pyarrow arrays) to ``f``."""
     import pyarrow as pa
-    import pyarrow.csv as pacsv  # lazily: commands without CSV files never load pandas/pyarrow
+    import pyarrow.csv as pacsv
     n = len(columns[0])
     options = pacsv.WriteOptions(include_header=False, quoting_style="none")
     for start in range(0, n, _CHUNK):
@@ -116,21 +129,39 @@ def read_vector(path: str | os.PathLike) -> np.ndarray:
         raise FormatError(f"{path}: not a column of numbers ({e})") from None
 
 
+def _dense_rows(matrix: sp.csr_matrix, start: int, stop: int) -> bytes:
+    """Rows of a matrix with any coefficients (cage sums' 1..N, thermometers' -1..-N) as CSV
+    lines: each distinct value rendered once, gathered into a byte table, NUL padding dropped."""
+    block = matrix[start:stop].toarray()
+    if block.size == 0:
+        return b"\n" * block.shape[0]
+    distinct, index = np.unique(block, return_inverse=True)
+    text = bytes_table(number_strings(distinct))
+    cells = np.zeros(block.shape + (text.shape[1] + 1,), dtype=np.uint8)
+    cells[..., :-1] = text[index.reshape(block.shape)]
+    cells[..., -1] = ord(",")
+    cells[:, -1, -1] = ord("\n")
+    flat = cells.reshape(-1)
+    return flat[flat != 0].tobytes()
+
+
 def write_dense(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
-    """Dense 0/1 CSV, no header (the seed's ``Export["matn.csv", matn]``).
+    """Dense CSV, no header (the seed's ``Export["matn.csv", matn]``); 0/1 matrices by the fast
+    0/1 kernel, others (rule rows) with their coefficients.
 
     Parameters
     ----------
     matrix : scipy.sparse matrix
-        A 0/1 matrix.
+        The matrix.
     path : str or Path
         The CSV file.
     """
     matrix = matrix.tocsr()
     rows_per_chunk = max(1, _CHUNK * 8 // max(matrix.shape[1], 1))
+    kernel = dense_01_rows if (matrix.data == 1).all() else _dense_rows
     with atomic_open(path, "wb") as f:
         for start in range(0, matrix.shape[0], rows_per_chunk):
-            f.write(dense_01_rows(matrix, start, min(start + rows_per_chunk, matrix.shape[0])))
+            f.write(kernel(matrix, start, min(start + rows_per_chunk, matrix.shape[0])))
     return Path(path)
 
 
@@ -144,8 +175,11 @@ def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
     return sp.csr_matrix(table.to_numpy())
 
 
-def write_long(model: Model, path: str | os.PathLike) -> Path:
-    """``row_label,col_name,value`` (header), one line per nonzero of the solver view.
+def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = False) -> Path:
+    """``row_label,col_name,value`` (header), one line per nonzero of ``Aeq`` (or of ``Aineq``).
+
+    A row without nonzeros (a rule row that ``reduce`` emptied and the clues break) is one line
+    with an empty ``col_name`` and value 0, so that the row is not lost.
 
     Parameters
     ----------
@@ -153,18 +187,30 @@ def write_long(model: Model, path: str | os.PathLike) -> Path:
         The model to write.
     path : str or Path
         The CSV file.
+    inequalities : bool
+        Write ``Aineq`` (with its row labels) instead of ``Aeq``.
     """
     import pyarrow as pa
-    coo = model.Aeq.tocoo()
+    matrix = (model.Aineq if inequalities else model.Aeq).tocsr()
+    coo = matrix.tocoo()
+    rows, cols, data = coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data
+    names = np.asarray(model.col_names, dtype=str)
+    empty = np.flatnonzero(np.diff(matrix.indptr) == 0)
+    if empty.size:
+        rows = np.concatenate([rows, empty.astype(np.int32)])
+        cols = np.concatenate([cols, np.full(empty.size, names.size, np.int32)])
+        data = np.concatenate([data, np.zeros(empty.size)])
+        order = np.argsort(rows, kind="stable")
+        rows, cols, data = rows[order], cols[order], data[order]
+        names = np.append(names, "")
     # dictionary arrays: each label/name is rendered once, the rows just index them
-    labels = pa.array(np.asarray(model.row_labels, dtype=str))
-    names = pa.array(np.asarray(model.col_names, dtype=str))
+    labels = pa.array(np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str))
+    names = pa.array(names)
     with atomic_open(path, "wb") as f:
         f.write(b"row_label,col_name,value\n")
-        if coo.nnz:
-            _write_csv_chunks(f, [pa.DictionaryArray.from_arrays(pa.array(coo.row.astype(np.int32)), labels),
-                                  pa.DictionaryArray.from_arrays(pa.array(coo.col.astype(np.int32)), names),
-                                  _values(coo.data)])
+        if rows.size:
+            _write_csv_chunks(f, [pa.DictionaryArray.from_arrays(pa.array(rows), labels),
+                                  pa.DictionaryArray.from_arrays(pa.array(cols), names), _values(data)])
     return Path(path)
 
 
@@ -178,17 +224,23 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
     directory : str or Path
         The export directory.
     dense : {'auto', 'always', 'never'}
-        The dense ``Aeq.csv``: auto writes it up to ``DENSE_LIMIT`` entries.
+        The dense ``Aeq.csv`` (and ``Aineq.csv``): auto writes them up to ``DENSE_LIMIT`` entries.
     """
     d = Path(directory)
     written = []
-    entries = model.n_rows * model.n_cols
+    ineq = model.n_ineq > 0
+    entries = (model.n_rows + model.n_ineq) * model.n_cols
     if dense == "always" or (dense == "auto" and entries <= DENSE_LIMIT):
         written.append(write_dense(model.Aeq, d / "Aeq.csv"))
+        if ineq:
+            written.append(write_dense(model.Aineq, d / "Aineq.csv"))
+    units, clues = model.A, model.B
+    if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
+        units, clues = units[:, model.columns], clues[:, model.columns]
     written += [
         write_triplets(model.Aeq, d / "Aeq_ijv.csv"),
-        write_triplets(model.A if not model.is_reduced else model.Aeq, d / "A_ijv.csv"),
-        write_triplets(model.B if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
+        write_triplets(units if not model.is_reduced else model.Aeq, d / "A_ijv.csv"),
+        write_triplets(clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
                        d / "B_ijv.csv"),
         write_vector(model.beq, d / "beq.csv"),
         write_vector(model.lb, d / "lb.csv"),
@@ -196,11 +248,41 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
         write_vector(model.cost, d / "f.csv"),
         write_long(model, d / "Aeq_long.csv"),
     ]
+    if ineq:
+        written += [write_triplets(model.Aineq, d / "Aineq_ijv.csv"), write_vector(model.bineq, d / "bineq.csv"),
+                    write_long(model, d / "Aineq_long.csv", inequalities=True)]
     return written
 
 
+def _form(name: str) -> str:
+    """``ijv``, ``long`` or ``dense``: the CSV form a file name says."""
+    name = name.lower()
+    return "ijv" if "ijv" in name else "long" if "long" in name else "dense"
+
+
+def _ineq_name(name: str) -> str:
+    """The name of the ``Aineq`` file beside an ``Aeq`` file of the same form (``Aeq_ijv.csv`` ->
+    ``Aineq_ijv.csv``; any other name gets ``_ineq`` before ``.csv``)."""
+    if "Aeq" in name:
+        return name.replace("Aeq", "Aineq", 1)
+    stem, dot, ext = name.partition(".")
+    return f"{stem}_ineq{dot}{ext}"
+
+
+def _write_form(model: Model, path: Path, form: str, inequalities: bool = False) -> None:
+    if form == "long":
+        write_long(model, path, inequalities=inequalities)
+    else:
+        matrix = model.Aineq if inequalities else model.Aeq
+        (write_triplets if form == "ijv" else write_dense)(matrix, path)
+
+
 def write(model: Model, path: str | os.PathLike) -> None:
-    """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form otherwise.
+    """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form for ``*long*``, else dense.
+
+    One file holds ``Aeq`` only, so a model with inequality rows (whose ``beq`` is not all ones
+    either) also gets what :func:`read` needs beside it: the same form of ``Aineq`` (``Aeq`` in
+    the name becomes ``Aineq``, else ``_ineq`` is added), ``beq.csv`` and ``bineq.csv``.
 
     Parameters
     ----------
@@ -209,39 +291,101 @@ def write(model: Model, path: str | os.PathLike) -> None:
     path : str or Path
         The CSV file.
     """
-    name = Path(path).name.lower()
-    if "ijv" in name:
-        write_triplets(model.Aeq, path)
-    elif "long" in name:
-        write_long(model, path)
-    else:
-        write_dense(model.Aeq, path)
-
-
-def read(path: str | os.PathLike) -> ModelData:
-    """Read ``Aeq`` (triplets, dense or long form) plus sibling ``beq/lb/ub/f.csv`` if present."""
-    import pandas as pd
     path = Path(path)
+    form = _form(path.name)
+    _write_form(model, path, form)
+    if model.n_ineq:
+        _write_form(model, path.with_name(_ineq_name(path.name)), form, inequalities=True)
+        write_vector(model.beq, path.with_name("beq.csv"))
+        write_vector(model.bineq, path.with_name("bineq.csv"))
+
+
+def _manifest_beside(path: Path):
+    """The export's manifest beside ``path`` (None when there is none)."""
+    beside = path.with_name(MANIFEST_NAME)
+    return load_manifest_file(beside) if beside.is_file() else None
+
+
+def _read_long(path: Path, manifest):
+    """(matrix, row labels, column names) of a long-form file; columns in the manifest's order
+    when there is one (names looked up through its convention), else in order of appearance."""
+    import pandas as pd
+    with open_text(path) as f:
+        try:
+            table = pd.read_csv(f, dtype={"row_label": str, "col_name": str})
+        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+            raise FormatError(f"{path}: not a long-form CSV ({str(e).splitlines()[0]})") from None
+    missing = [c for c in ("row_label", "col_name", "value") if c not in table.columns]
+    if missing:
+        raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
+    rows, row_labels = pd.factorize(table["row_label"])
+    entry = table["col_name"].notna().to_numpy()            # an empty name: a row without nonzeros
+    rows, table = rows[entry], table[entry]
+    values = table["value"].to_numpy(float)
+    if manifest is None:
+        cols, col_names = pd.factorize(table["col_name"])
+        return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), len(col_names))),
+                np.asarray(row_labels, str), np.asarray(col_names, str))
+    conv, columns = manifest.convention, manifest.columns
+    try:
+        pos = conv.positions_from_names(table["col_name"].to_numpy(str), where=str(path))
+    except ConventionError as e:
+        raise FormatError(str(e)) from None
+    cols = np.searchsorted(columns, pos)
+    cols = np.minimum(cols, max(columns.size - 1, 0))
+    if pos.size and (columns.size == 0 or (columns[cols] != pos).any()):
+        raise FormatError(f"{path}: a column name is not a column of the export its manifest describes")
+    return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), columns.size)),
+            np.asarray(row_labels, str), conv.names(columns))
+
+
+def _read_matrix(path: Path, manifest):
+    """(matrix, row labels or None, column names or None) of one file in the form its name or header says."""
     with open_text(path) as f:
         head = f.readline()
     if head.strip().startswith("row_label"):
-        table = pd.read_csv(path)
-        rows, row_labels = pd.factorize(table["row_label"])
-        cols, col_names = pd.factorize(table["col_name"])
-        a = sp.csr_matrix((table["value"].to_numpy(float), (rows, cols)))
-        row_labels, col_names = np.asarray(row_labels, str), np.asarray(col_names, str)
-    else:
-        a = read_triplets(path) if len(head.split(",")) == 3 and "ijv" in path.name else read_dense(path)
-        row_labels = col_names = None
+        return _read_long(path, manifest)
+    if len(head.split(",")) == 3 and "ijv" in path.name:
+        return read_triplets(path), None, None
+    return read_dense(path), None, None
+
+
+def read(path: str | os.PathLike) -> ModelData:
+    """Read ``Aeq`` (triplets, dense or long form) with its siblings: ``beq/lb/ub/f.csv``, the
+    same form of ``Aineq`` with ``bineq.csv`` (its rows come after those of ``Aeq``, ``<=``),
+    and ``manifest.json`` (metadata, column names and order)."""
+    path = Path(path)
+    manifest = _manifest_beside(path)
+    a, row_labels, col_names = _read_matrix(path, manifest)
     m, n = a.shape
+    if col_names is None and manifest is not None and manifest.n_cols == n:
+        col_names = manifest.convention.names(manifest.columns)
 
-    def sibling(name, default):
+    def sibling(name, default, size):
         p = path.with_name(name)
-        return read_vector(p) if p.exists() else np.full(m if name == "beq.csv" else n, default)
+        v = read_vector(p) if p.exists() else np.full(size, default)
+        if v.size != size:
+            raise FormatError(f"{p}: {v.size} values, expected {size}")
+        return v
 
-    beq = sibling("beq.csv", 1.0)
-    return ModelData(a, beq, beq.copy(), sibling("lb.csv", 0.0), sibling("ub.csv", 1.0), sibling("f.csv", 0.0),
-                     np.ones(n, bool), row_labels, col_names)
+    beq = sibling("beq.csv", 1.0, m)
+    lower, upper = beq, beq.copy()
+    ineq_path = path.with_name(_ineq_name(path.name))
+    if ineq_path.exists():
+        g, ineq_labels, _ = _read_matrix(ineq_path, manifest)
+        if g.shape[1] != n:
+            raise FormatError(f"{ineq_path}: {g.shape[1]} columns, {path.name} has {n}")
+        bineq = sibling("bineq.csv", 0.0, g.shape[0])
+        a = sp.vstack([a, g], format="csr")
+        lower = np.concatenate([lower, np.full(g.shape[0], -np.inf)])
+        upper = np.concatenate([upper, bineq])
+        if row_labels is not None and ineq_labels is not None:
+            row_labels = np.concatenate([row_labels, ineq_labels])
+    meta = dict(manifest.data) if manifest is not None else {}
+    for key in ("files", "formats"):
+        meta.pop(key, None)
+    return ModelData(a, lower, upper, sibling("lb.csv", 0.0, n), sibling("ub.csv", 1.0, n), sibling("f.csv", 0.0, n),
+                     np.ones(n, bool), row_labels, col_names, meta)
 
 
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",

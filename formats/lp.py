@@ -11,7 +11,9 @@ What the writer emits, and why (each rule is a reader we met that breaks otherwi
   positional solution files (``glpsol -w``, HiGHS styles -1 and 2) import right; and the
   objective is never empty (GLPK rejects one).
 * ``Subject To`` rows ``label: x + y + ... = 1``, wrapped well below CPLEX's 560-character line
-  limit, no tabs, no ranged rows. Coefficients 1 and -1 are written as signs only.
+  limit, no tabs, no ranged rows. Coefficients 1 and -1 are written as signs only, others as
+  integers (a cage sum ``cagesum_1: x_1_1_1 + 2 x_1_1_2 + ... = 17``); the rows of ``Aineq``
+  (thermometers, anti-knight, ...) follow the ``=`` rows as ``label: ... <= b``.
 * ``Bounds`` with every bound explicit (``x = 1`` for clue variables of the ``bounds`` encoding,
   ``0 <= x <= 1`` for a continuous 0-1 column), so no reader falls back to its own default --
   except for the columns listed under ``Binaries``, whose bounds 0/1 that section implies
@@ -40,11 +42,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.conventions import Convention
+from pipeline.core.conventions import make_convention
 from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
-from formats.base import Format, ModelData, atomic_open, open_binary, register
+from formats.base import Format, ModelData, atomic_open, constraint_rows, open_binary, register
 from formats.text import BLANK, Tokens, bytes_table, factorize_table, number_table
 
 _CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
@@ -306,8 +308,9 @@ def _comment_lines(model) -> bytes:
     pieces = [text[k:k + room] for k in range(0, len(text), room)]
     conv = model.convention
     lines = ["\\ " + pieces[0]] + [_CONTINUATION + p for p in pieces[1:]]
+    ineq = f" (and {model.n_ineq} <= rows, {model.ineq_nnz} nonzeros)" if model.n_ineq else ""
     lines.append(f"\\ {model.puzzle.variant} {conv.n}x{conv.n}, scheme {conv.scheme}/{conv.order}, clues as "
-                 f"{model.clue_encoding}: {model.n_rows} rows, {model.n_cols} columns, {model.nnz} nonzeros")
+                 f"{model.clue_encoding}: {model.n_rows} rows, {model.n_cols} columns, {model.nnz} nonzeros{ineq}")
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
@@ -322,16 +325,17 @@ def write(model: Model, path: str | os.PathLike) -> None:
         The file (``.gz`` compressed when the name ends so).
     """
     path = Path(path)
-    a = model.Aeq.tocsr()
+    rows_of = constraint_rows(model)
+    a = rows_of.matrix.tocsr()
     n_rows, n_cols = a.shape
-    labels = bytes_table(model.row_labels) if n_rows else np.zeros((0, 1), np.uint8)
+    labels = bytes_table(rows_of.labels) if n_rows else np.zeros((0, 1), np.uint8)
     _check_names(labels, "row label", path)
     terms = _term_table(model.convention, model.columns)
     names = terms[:, 3:]
     lb, ub = np.asarray(model.lb, float), np.asarray(model.ub, float)
     cost = np.asarray(model.cost, float)
     integ = np.asarray(model.integrality, bool)
-    if not (np.isfinite(a.data).all() and np.isfinite(cost).all() and np.isfinite(model.beq).all()):
+    if not (np.isfinite(a.data).all() and np.isfinite(cost).all() and np.isfinite(rows_of.rhs).all()):
         raise FormatError(f"{path}: a coefficient, cost or right-hand side is not finite")
     indptr, indices, data = a.indptr, a.indices, a.data
     empty = np.diff(indptr) == 0
@@ -357,11 +361,17 @@ def write(model: Model, path: str | os.PathLike) -> None:
             heads[:, 0] = 32
             heads[:, 1:-1] = labels
             heads[:, -1] = ord(":")
-            rhs = number_table(model.beq)
-            tails = np.zeros((n_rows, rhs.shape[1] + 4), np.uint8)
+            rhs = number_table(rows_of.rhs)
+            less = rows_of.less
+            extra = int(less.any())  # " <= b" is one byte longer than " = b" (NUL padding is dropped)
+            tails = np.zeros((n_rows, rhs.shape[1] + 4 + extra), np.uint8)
             tails[:, :3] = np.frombuffer(b" = ", np.uint8)
-            tails[:, 3:-1] = rhs
-            tails[:, -1] = 10
+            tails[:, 3:3 + rhs.shape[1]] = rhs
+            tails[:, 3 + rhs.shape[1]] = 10
+            if extra:
+                tails[less, :4] = np.frombuffer(b" <= ", np.uint8)
+                tails[less, 4:4 + rhs.shape[1]] = rhs[less]
+                tails[less, 4 + rhs.shape[1]] = 10
             _write_rows(f, indptr, indices, data, heads, tails, terms)
         # Binaries implies bounds 0/1 (CPLEX LP; GLPK, CBC, HiGHS and SCIP read it so), and GLPK
         # warns "lower/upper bound of variable ... redefined" for a binary in Bounds too
@@ -1033,7 +1043,9 @@ def read(path: str | os.PathLike) -> ModelData:
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     """0-based positions, in the metadata's convention, of the names in byte table ``names``."""
     try:
-        conv = Convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]))
+        canvas = meta.get("canvas") if meta.get("layout") is not None else None
+        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
+                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
     except KeyError as e:
         raise FormatError(f"{where}: metadata comment lacks {e.args[0]!r}") from None
     except (ConventionError, TypeError, ValueError) as e:

@@ -10,7 +10,11 @@ Files of an export:
   clue and ``meta.clue_positions`` the 1-based full position of each clue variable; and
   ``problem``, the structure ``mpsread(file, 'ReturnNames', true)`` returns (see
   :func:`problem_struct`), so that ``problem.options = optimoptions('intlinprog');
-  intlinprog(problem)`` works as it does on a read MPS file.
+  intlinprog(problem)`` works as it does on a read MPS file. A model whose rules add ``<=`` rows
+  (killer cages, thermometers, anti-knight, ...) also has sparse ``Aineq`` and ``bineq`` at top
+  level and in ``problem`` (``constraintNames.ineqlin``: their labels); ``meta.rules`` is the
+  rules' JSON text; a gattai layout (samurai) has ``meta.canvas`` and ``meta.kept_columns`` (the
+  1-based positions of the present cells' variables: the solver columns).
 * ``solve_sudoku.m``  a script written for this model's convention. It reads ``model.mat`` if
   present, else the CSV export (``Aeq_ijv.csv``, ``beq.csv``, ``lb.csv``, ``ub.csv``, ``f.csv``
   of :mod:`formats.csv`), solves with ``intlinprog`` (MATLAB) or ``glpk`` (GNU Octave), expands a
@@ -18,8 +22,8 @@ Files of an export:
   prints the grid and writes ``sudoku.csv`` (N x N integers, no header); where figures can be
   shown it also draws the grid (thick box or region lines, clues bold, as seed 001 does), and
   headless it skips the drawing silently (``sudoku_figure`` saves it to a file, headless too).
-* ``kept_columns.csv``  (reduce only) the kept-column map, 1-based, one per line, so that the
-  script also works from the CSV files alone.
+* ``kept_columns.csv``  (reduce, or a gattai layout) the column map, 1-based, one per line, so that
+  the script also works from the CSV files alone.
 
 Design choice: the clues (``[r c d position]``) are baked into the script, because they are
 few (at most ``N^2``), document the puzzle and are needed in the CSV-only case where no
@@ -29,8 +33,9 @@ few (at most ``N^2``), document the puzzle and are needed in the CSV-only case w
 from __future__ import annotations
 
 import io
-from typing import Any, Callable
+import json
 import os
+from typing import Any, Callable
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +73,11 @@ def _matlab_meta(model) -> dict:
     meta["clues"] = np.column_stack([r + 1, c + 1, d + 1]).astype(np.float64).reshape(-1, 3)
     meta["clue_positions"] = (conv.position(r, c, d).astype(np.float64) + 1.0).reshape(-1, 1)
     meta["shape"] = np.asarray(meta["shape"], dtype=np.float64).reshape(1, -1)
+    if "rules" in meta:  # JSON text (MATLAB: jsondecode(meta.rules)); nested lists of cells do not survive a .mat
+        meta["rules"] = json.dumps(meta["rules"], separators=(",", ":"))
+    if model.puzzle.layout is not None:  # the solver columns are the present cells' positions
+        meta["kept_columns"] = model.columns.astype(np.float64).reshape(-1, 1) + 1.0
+        meta["canvas"] = np.asarray(meta["canvas"], dtype=np.float64).reshape(1, -1)
     return _doubles(meta)
 
 
@@ -107,8 +117,9 @@ def _double_csc(a: sp.spmatrix) -> sp.csc_matrix:
 
 def solver_arrays(model: Model) -> dict:
     """``Aeq``, ``beq``, ``f``, ``lb``, ``ub`` and ``intcon`` as intlinprog takes them (and
-    ``model.mat`` stores them at top level and in ``problem``)."""
-    return {
+    ``model.mat`` stores them at top level and in ``problem``); ``Aineq`` and ``bineq`` too when
+    the model has inequality rows (rules such as thermometers or anti-knight)."""
+    arrays = {
         # MATLAB's sparse type is double CSC; int or bool sparse would not load as a matrix
         "Aeq": _double_csc(model.Aeq),
         "beq": _col(model.beq),
@@ -117,17 +128,22 @@ def solver_arrays(model: Model) -> dict:
         "ub": _col(model.ub),
         "intcon": _col(np.flatnonzero(model.integrality) + 1),
     }
+    if model.n_ineq:
+        arrays["Aineq"] = sp.csc_matrix(model.Aineq, dtype=np.float64)
+        arrays["bineq"] = _col(model.bineq)
+    return arrays
 
 
 def problem_struct(model: Model, arrays: dict | None = None, *,
                    names: Callable[[Any], np.ndarray] | None = None) -> dict:
     """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
 
-    Fields in mpsread's order: ``f``, ``Aineq`` (sparse 0 x n), ``bineq`` (0 x 1), ``Aeq`` (sparse
-    double), ``beq``, ``lb``, ``ub``, ``intcon`` (column vectors), ``solver = 'intlinprog'``, then
-    the names that ``'ReturnNames', true`` adds: ``variableNames`` (n x 1 cell of char vectors)
-    and ``constraintNames`` (a struct with ``ineqlin``, 0 x 1, and ``eqlin``, m x 1 cells of char
-    vectors). mpsread's ``options`` object cannot be stored in a v5 file; ``solve_sudoku.m``
+    Fields in mpsread's order: ``f``, ``Aineq`` (sparse; 0 x n without inequality rows),
+    ``bineq`` (0 x 1 then), ``Aeq`` (sparse double), ``beq``, ``lb``, ``ub``, ``intcon`` (column
+    vectors), ``solver = 'intlinprog'``, then the names that ``'ReturnNames', true`` adds:
+    ``variableNames`` (n x 1 cell of char vectors) and ``constraintNames`` (a struct with
+    ``ineqlin`` and ``eqlin``, cells of char vectors: the labels of the rows of ``Aineq`` and
+    ``Aeq``). mpsread's ``options`` object cannot be stored in a v5 file; ``solve_sudoku.m``
     adds ``optimoptions('intlinprog', ...)`` before calling ``intlinprog(problem)``.
 
     Parameters
@@ -148,13 +164,14 @@ def problem_struct(model: Model, arrays: dict | None = None, *,
         arrays = solver_arrays(model)
     return {
         "f": arrays["f"],
-        "Aineq": sp.csc_matrix((0, model.n_cols), dtype=np.float64),
-        "bineq": np.zeros((0, 1)),
+        "Aineq": arrays.get("Aineq", sp.csc_matrix((0, model.n_cols), dtype=np.float64)),
+        "bineq": arrays.get("bineq", np.zeros((0, 1))),
         "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
         "intcon": arrays["intcon"],
         "solver": "intlinprog",
         "variableNames": (names or _cellstr)(model.col_names),
-        "constraintNames": {"ineqlin": np.empty((0, 1), dtype=object), "eqlin": (names or _cellstr)(model.row_labels)},
+        "constraintNames": {"ineqlin": (names or _cellstr)(model.ineq_labels) if model.n_ineq else np.empty((0, 1), dtype=object),
+                            "eqlin": (names or _cellstr)(model.row_labels)},
     }
 
 
@@ -217,6 +234,11 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
         meta["regions"] = None
     if isinstance(meta.get("shape"), int):  # squeezed 1-element list
         meta["shape"] = [meta["shape"]]
+    if isinstance(meta.get("rules"), str):
+        try:
+            meta["rules"] = json.loads(meta["rules"])
+        except json.JSONDecodeError:
+            raise FormatError(f"{where}: meta.rules is not the JSON text of the rules") from None
     if meta.get("clue_encoding") == "reduce":
         if "kept_columns" not in raw:
             raise FormatError(f"{where}: clue encoding 'reduce' needs meta.kept_columns")
@@ -275,8 +297,35 @@ def read(path: str | os.PathLike) -> ModelData:
         raise FormatError(f"{path}: meta does not describe a model: {e}") from None
     if rebuilt.n_rows != m or not np.array_equal(rebuilt.columns, manifest.columns):
         raise FormatError(f"{path}: Aeq is {m}x{n} but meta describes {rebuilt.n_rows}x{rebuilt.n_cols}")
-    return ModelData(a, beq, beq.copy(), lb, ub, f, integrality, rebuilt.row_labels,
+    lower, upper, labels = beq, beq.copy(), rebuilt.row_labels
+    if "Aineq" in raw or rebuilt.n_ineq:
+        g, bineq = _inequalities(raw, path, n)
+        if g.shape[0] != rebuilt.n_ineq:
+            raise FormatError(f"{path}: Aineq has {g.shape[0]} rows but meta describes {rebuilt.n_ineq}")
+        a = sp.vstack([a, g], format="csr")
+        lower = np.concatenate([lower, np.full(bineq.size, -np.inf)])
+        upper = np.concatenate([upper, bineq])
+        labels = np.concatenate([labels, rebuilt.ineq_labels])
+    return ModelData(a, lower, upper, lb, ub, f, integrality, labels,
                      manifest.convention.names(manifest.columns), meta)
+
+
+def _inequalities(raw: dict, path, n: int) -> tuple[sp.csr_matrix, np.ndarray]:
+    """``Aineq`` (sparse, n columns) and ``bineq`` of a loaded .mat (FormatError when missing or
+    of the wrong size)."""
+    if "Aineq" not in raw or "bineq" not in raw:
+        raise FormatError(f"{path}: meta describes inequality rows but Aineq/bineq are missing")
+    g = raw["Aineq"]
+    g = sp.csr_matrix(g if sp.issparse(g) else np.atleast_2d(np.asarray(g, dtype=np.float64)), dtype=np.float64)
+    if g.shape[1] != n:
+        if g.nnz == 0:  # loadmat squeezes an empty matrix
+            g = sp.csr_matrix((0, n))
+        else:
+            raise FormatError(f"{path}: Aineq has {g.shape[1]} columns, Aeq has {n}")
+    bineq = np.atleast_1d(np.asarray(raw["bineq"], dtype=np.float64)).ravel()
+    if bineq.size != g.shape[0]:
+        raise FormatError(f"{path}: bineq has {bineq.size} values, Aineq has {g.shape[0]} rows")
+    return g, bineq
 
 
 # ---------------------------------------------------------------------------------------------
@@ -431,6 +480,9 @@ def render_script(model: Model) -> str:
     p = model.puzzle
     n = conv.n
     reduce = model.is_reduced
+    ineq = model.n_ineq > 0                 # the rules' <= rows (Aineq, bineq)
+    canvas = p.layout is not None           # a gattai layout: the columns are the present cells
+    mapped = reduce or canvas               # the solver columns are not all positions: a map
     alphabet = np.array(list("." + COMPACT_DIGITS)) if n <= len(COMPACT_DIGITS) else None
     puzzle_lines = ["".join(alphabet[row]) if alphabet is not None else " ".join(map(str, row))
                     for row in p.grid.tolist()]
@@ -441,13 +493,17 @@ def render_script(model: Model) -> str:
         f"% Convention: scheme {conv.scheme}, order {conv.order}; clues as {model.clue_encoding};",
         f"% model {model.n_rows} rows x {model.n_cols} columns, {model.nnz} nonzeros.",
         "%",
-        "% Solves Aeq*x = beq, lb <= x <= ub, x integer, with intlinprog (MATLAB, Optimization",
-        "% Toolbox) or glpk (GNU Octave), decodes x into the grid, prints it and writes sudoku.csv",
-        "% (N x N integers, comma-separated, no header).",
+        ("% Solves Aeq*x = beq, Aineq*x <= bineq, lb <= x <= ub, x integer, with intlinprog (MATLAB,"
+         if ineq else "% Solves Aeq*x = beq, lb <= x <= ub, x integer, with intlinprog (MATLAB, Optimization"),
+        *(["% Optimization Toolbox) or glpk (GNU Octave), decodes x into the grid, prints it and writes",
+            "% sudoku.csv (integers, comma-separated, no header; 0 outside the layout's grids)."] if ineq or canvas else
+          ["% Toolbox) or glpk (GNU Octave), decodes x into the grid, prints it and writes sudoku.csv",
+           "% (N x N integers, comma-separated, no header)."]),
         "%",
         "% Run from any folder: run('/path/to/solve_sudoku.m'). Optional variables, set before:",
         "%   sudoku_dir      folder with model.mat or the CSV files (default: this script's folder)",
-        "%   sudoku_use_csv  true: ignore model.mat and read Aeq_ijv.csv, beq.csv, lb.csv, ub.csv, f.csv",
+        "%   sudoku_use_csv  true: ignore model.mat and read Aeq_ijv.csv, beq.csv, lb.csv, ub.csv, f.csv"
+        + (" (and Aineq_ijv.csv, bineq.csv)" if ineq else ""),
         "%   sudoku_out      path of the solution CSV (default: <sudoku_dir>/sudoku.csv)",
         "%   sudoku_time_limit  seconds the solver may take (glpk tmlim / intlinprog MaxTime; default: none)",
         "%   sudoku_draw     false: no figure (default: draw the solved grid where figures can be shown)",
@@ -455,6 +511,11 @@ def render_script(model: Model) -> str:
         "%                   this script's folder, so give a full path: fullfile(pwd, 'grid.png'))",
         "",
         f"N = {n}; h = {p.h}; w = {p.w};   % grid side / digits, box rows, box columns",
+        *([f"R = {p.rows}; C = {p.cols};   % the canvas of the {getattr(p.layout, 'name', '')} layout: R x C cells, some outside every grid",
+           "% cells that belong to a grid (1) or lie outside every grid (0), row by row",
+           "present = [ ...", *[f"  '{''.join('1' if v else '0' for v in row)}'; ..." for row in
+                                 np.asarray(p.present).reshape(p.rows, p.cols).tolist()],
+           "] == '1';"] if canvas else []),
         f"has_boxes = {'true' if p.has_boxes else 'false'};",
         "% Clues [row col digit position]; position = 1-based index of x[row,col,digit] in the full",
         f"% N^3 vector of this convention ({conv.scheme}/{conv.order}). Baked in so that the CSV-only",
@@ -486,7 +547,9 @@ def render_script(model: Model) -> str:
         "  S = load(mat_file);",
         "  Aeq = S.Aeq; beq = S.beq; f = S.f; lb = S.lb; ub = S.ub; intcon = S.intcon;",
     ]
-    if reduce:
+    if ineq:
+        head += ["  Aineq = S.Aineq; bineq = S.bineq;   % the rules' <= rows"]
+    if mapped:
         head += ["  kept = S.meta.kept_columns(:);   % 1-based full positions of the solver columns"]
     head += [
         "  fprintf('Read %s\\n', mat_file);",
@@ -499,13 +562,17 @@ def render_script(model: Model) -> str:
         "  f = load(fullfile(model_dir, 'f.csv'));",
         "  intcon = (1:size(Aeq, 2))';       % every variable is binary",
     ]
-    if reduce:
+    if ineq:
+        head += ["  Aineq = spconvert(load(fullfile(model_dir, 'Aineq_ijv.csv')));   % the rules' <= rows",
+                 "  bineq = load(fullfile(model_dir, 'bineq.csv'));"]
+    if mapped:
         head += [f"  kept = load(fullfile(model_dir, '{KEPT_NAME}'));   % 1-based full positions"]
     head += [
         "  fprintf('Read the CSV files in %s\\n', model_dir);",
         "end",
         "beq = beq(:); f = f(:); lb = lb(:); ub = ub(:);",
         "[m, n] = size(Aeq);",
+        *(["bineq = bineq(:);", "mi = size(Aineq, 1);   % <= rows"] if ineq else []),
         "",
         "% -- solve ---------------------------------------------------------------------------------",
         "if exist('OCTAVE_VERSION', 'builtin')",
@@ -514,7 +581,10 @@ def render_script(model: Model) -> str:
         "  if ~isempty(time_limit)",
         "    glpk_param.tmlim = max(1, round(1000 * time_limit));  % milliseconds",
         "  end",
-        "  [x, fmin, errnum, extra] = glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1, glpk_param);",
+        *(["  % the <= rows follow the equalities: ctype 'U' (upper bound) for each",
+            "  [x, fmin, errnum, extra] = glpk(f, [Aeq; Aineq], [beq; bineq], lb, ub, [repmat('S', m, 1); repmat('U', mi, 1)], ...",
+            "                                 repmat('I', n, 1), 1, glpk_param);"] if ineq else
+          ["  [x, fmin, errnum, extra] = glpk(f, Aeq, beq, lb, ub, repmat('S', m, 1), repmat('I', n, 1), 1, glpk_param);"]),
         "  % status 5 = optimal, 2 = feasible: any feasible point is a solution (zero objective).",
         "  % No solution: error 10 or status 3/4 = infeasible, error 9 = time limit (help glpk)",
         "  if errnum == 9",
@@ -530,7 +600,9 @@ def render_script(model: Model) -> str:
         "    opts = optimoptions(opts, 'MaxTime', time_limit);",
         "  end",
         "  % the structure mpsread returns (model.mat holds it as S.problem); options added here",
-        "  problem = struct('f', f, 'intcon', intcon, 'Aineq', [], 'bineq', [], 'Aeq', Aeq, 'beq', beq, ...",
+        ("  problem = struct('f', f, 'intcon', intcon, 'Aineq', Aineq, 'bineq', bineq, 'Aeq', Aeq, 'beq', beq, ..."
+         if ineq else
+         "  problem = struct('f', f, 'intcon', intcon, 'Aineq', [], 'bineq', [], 'Aeq', Aeq, 'beq', beq, ..."),
         "                   'lb', lb, 'ub', ub, 'solver', 'intlinprog', 'options', opts);",
         "  [x, fmin, exitflag] = intlinprog(problem);",
         "  if isempty(x) || exitflag <= 0",
@@ -545,21 +617,32 @@ def render_script(model: Model) -> str:
         head += [
             "% 'reduce' dropped the variables fixed by the clues: put the kept ones back at their full",
             "% positions, the rest stay 0 except the clue variables, which are 1.",
-            "x_full = zeros(N^3, 1);",
+            "x_full = zeros(R * C * N, 1);" if canvas else "x_full = zeros(N^3, 1);",
             "x_full(kept) = x;",
             "x_full(clues(:, 4)) = 1;",
+        ]
+    elif canvas:
+        head += [
+            "% the solver columns are the variables of the present cells: put them back at their",
+            "% positions on the canvas (cells outside every grid have no variables: 0)",
+            "x_full = zeros(R * C * N, 1);",
+            "x_full(kept) = x;",
         ]
     else:
         head += ["x_full = x;   % the solver columns are all N^3 variables, clues included"]
     head += [
         "",
         "% -- decode: X(r,c,d) = 1 iff cell (r,c) holds digit d --------------------------------------",
-        *_decode_lines(conv),
-        "if any(any(sum(X, 3) ~= 1))",
+        *(_canvas_decode_lines(conv) if canvas else _decode_lines(conv)),
+        *(["digit_count = sum(X, 3);",
+           "if any(digit_count(present) ~= 1) || any(digit_count(~present) ~= 0)"] if canvas else
+          ["if any(any(sum(X, 3) ~= 1))"]),
         "  error('solve_sudoku:decode', 'a cell does not hold exactly one digit');",
         "end",
-        "sudoku = sum(bsxfun(@times, X, reshape(1:N, 1, 1, N)), 3);   % sudoku(r,c) = digit",
+        "sudoku = sum(bsxfun(@times, X, reshape(1:N, 1, 1, N)), 3);   % sudoku(r,c) = digit"
+        + ("; 0 outside the grids" if canvas else ""),
         "if ~isempty(clues)",
+        "  clue_ok = sudoku(sub2ind([R C], clues(:, 1), clues(:, 2))) == clues(:, 3);" if canvas else
         "  clue_ok = sudoku(sub2ind([N N], clues(:, 1), clues(:, 2))) == clues(:, 3);",
         "  if ~all(clue_ok)",
         "    error('solve_sudoku:decode', 'decoded grid contradicts a clue: wrong convention?');",
@@ -568,6 +651,22 @@ def render_script(model: Model) -> str:
         "",
         "% -- print and write -----------------------------------------------------------------------",
         "cell_width = numel(sprintf('%d', N));",
+        *(_canvas_print_lines() if canvas else _grid_print_lines()),
+        "if exist('writematrix')   % MATLAB R2019a+",
+        "  writematrix(sudoku, out_file);",
+        "else                      % GNU Octave and older MATLAB",
+        "  dlmwrite(out_file, sudoku, ',');",
+        "end",
+        "fprintf('Wrote %s\\n', out_file);",
+        # the figure draws one N x N grid (boxes, regions, diagonals); a layout's canvas is printed only
+        *(_figure_lines(model) if not canvas else []),
+    ]
+    return "\n".join(head) + "\n"
+
+
+def _grid_print_lines() -> list[str]:
+    """The N x N grid printed with box separators."""
+    return [
         "for r = 1:N",
         "  if has_boxes && r > 1 && mod(r - 1, h) == 0",
         "    disp(repmat('-', 1, N * (cell_width + 1) + 2 * (N / w - 1)));",
@@ -579,15 +678,34 @@ def render_script(model: Model) -> str:
         "  end",
         "  disp(text_line);",
         "end",
-        "if exist('writematrix')   % MATLAB R2019a+",
-        "  writematrix(sudoku, out_file);",
-        "else                      % GNU Octave and older MATLAB",
-        "  dlmwrite(out_file, sudoku, ',');",
-        "end",
-        "fprintf('Wrote %s\\n', out_file);",
-        *_figure_lines(model),
     ]
-    return "\n".join(head) + "\n"
+
+
+def _canvas_print_lines() -> list[str]:
+    """A layout's canvas printed row by row, '.' outside every grid."""
+    return [
+        "for r = 1:R",
+        "  text_line = '';",
+        "  for c = 1:C",
+        "    if present(r, c)",
+        "      text_line = [text_line sprintf(' %*d', cell_width, sudoku(r, c))];",
+        "    else",
+        "      text_line = [text_line sprintf(' %*s', cell_width, '.')];",
+        "    end",
+        "  end",
+        "  disp(text_line);",
+        "end",
+    ]
+
+
+def _canvas_decode_lines(conv) -> list[str]:
+    """MATLAB lines turning ``x_full`` into ``X(r,c,d)`` on a layout's R x C canvas (ijk only)."""
+    if conv.order == "F":
+        return ["% ijk on the canvas, order F: position r + R*(c-1) + R*C*(d-1)",
+                "X = reshape(x_full, R, C, N);          % X(r,c,d)"]
+    return ["% ijk on the canvas, order C (NumPy order): d varies fastest, so MATLAB's reshape sees (d,c,r)",
+            "X = reshape(x_full, N, C, R);          % X(d,c,r)",
+            "X = permute(X, [3 2 1]);               % X(r,c,d)"]
 
 
 def write_kept_columns(model: Model, path: str | os.PathLike) -> Path:
@@ -607,7 +725,8 @@ def write_kept_columns(model: Model, path: str | os.PathLike) -> Path:
 
 
 def export(model: Model, directory: str | os.PathLike) -> list[Path]:
-    """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce, ``kept_columns.csv``.
+    """Write ``model.mat``, ``solve_sudoku.m`` and, for reduce or a gattai layout,
+    ``kept_columns.csv``.
 
     Parameters
     ----------
@@ -622,7 +741,7 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
     with atomic_open(script) as f:
         f.write(render_script(model))
     written.append(script)
-    if model.is_reduced:
+    if model.is_reduced or model.puzzle.layout is not None:
         written.append(write_kept_columns(model, d / KEPT_NAME))
     return written
 

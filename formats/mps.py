@@ -6,6 +6,12 @@ with blanks into aligned fields. Fixed files put fields at columns 2/5/15/25/40/
 of at most 8 characters, so they use :func:`fixed_name_rule` names (``C0000000``, ``R0000000``,
 ``OBJ``) and a ``<stem>_names.csv`` map beside them.
 
+Rows: ``E`` for every row of ``Aeq`` (``= 1`` for units and clues, ``= S`` for a cage sum), then
+``L`` for the rows of ``Aineq`` (rules such as thermometers and anti-knight), with their
+right-hand sides in RHS (zeros left out, negatives written); coefficients other than 1 (a cage
+sum's 1..N, a thermometer's -1..-N) are written as they are. The fixed style numbers all rows
+``R0000000``.. in that order.
+
 Both styles: the export metadata as a comment right after NAME; an ``N`` objective row (entries
 only for nonzero costs, no constant, no OBJSENSE); every column inside one ``MARKER``
 ``'INTORG'``/``'INTEND'`` block with explicit ``UP`` and ``LO`` bounds (never ``BV``, which CPLEX
@@ -27,7 +33,7 @@ from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, comment_line, parse_comment_line
 
-from formats.base import Format, ModelData, atomic_open, open_binary, register
+from formats.base import Format, ModelData, atomic_open, constraint_rows, open_binary, register
 from formats.text import BLANK, bytes_table, NameDictionary, Tokens, decimal_table, number_strings, word_width
 
 STYLES = ("free", "fixed")
@@ -158,10 +164,11 @@ class _Layout:
         if style not in STYLES:
             raise FormatError(f"mps: unknown style {style!r}; expected free or fixed")
         self.style = style
-        m, n = model.n_rows, model.n_cols
+        self.constraints = constraint_rows(model)
+        m, n = self.constraints.n_rows, model.n_cols
         if style == "free":
             self.cols = _column_table(model)
-            rows = _row_table(model.row_labels)
+            rows = _row_table(self.constraints.labels)
             width = max(rows.shape[1], len(OBJ_FREE))
             self.rows = np.full((m + 1, width), _BLANK, dtype=np.uint8)
             self.rows[:m, :rows.shape[1]] = rows
@@ -340,7 +347,8 @@ def _csc(a: sp.spmatrix) -> sp.csc_matrix:
 
 
 def _write_stream(f, model, lay: _Layout) -> None:
-    m = model.n_rows
+    rows_of = lay.constraints
+    m = rows_of.n_rows
     f.write(lay.head)
     f.write(_comment_lines(comment_line(model), CARD_LIMIT[lay.style]))
     if lay.style == "fixed":
@@ -350,12 +358,13 @@ def _write_stream(f, model, lay: _Layout) -> None:
     for r0 in range(0, m, _CHUNK):
         r1 = min(m, r0 + _CHUNK)
         names = np.where(lay.rows[r0:r1] == _BLANK, 0, lay.rows[r0:r1]).astype(np.uint8)
-        _emit(f, _render([b" E" + lay.row_type_gap, names, b"\n"], r1 - r0), strip=True)
+        kind = b" E" if r1 <= rows_of.n_eq else (_blank_table([b" E", b" L"]), (np.arange(r0, r1) >= rows_of.n_eq) * 1)
+        _emit(f, _render([kind, lay.row_type_gap, names, b"\n"], r1 - r0), strip=True)
     f.write(b"COLUMNS\n")
-    _write_columns(f, lay, _csc(model.Aeq), np.asarray(model.cost, dtype=float),
+    _write_columns(f, lay, _csc(rows_of.matrix), np.asarray(model.cost, dtype=float),
                    np.asarray(model.integrality, dtype=bool))
     f.write(b"RHS\n")
-    beq = np.asarray(model.beq, dtype=float)
+    beq = np.asarray(rows_of.rhs, dtype=float)
     nonzero = np.flatnonzero(beq)
     for r0 in range(0, nonzero.size, _CHUNK):
         rows = nonzero[r0:r0 + _CHUNK]
@@ -382,7 +391,7 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
         return np.where(table == _BLANK, 0, table).astype(np.uint8)
 
     short_rows = unpadded(np.concatenate([lay.rows[-1:], lay.rows[:-1]]))
-    long_rows = bytes_table(np.concatenate([np.array([OBJ_FREE.encode()]), np.asarray(model.row_labels, dtype="S")]))
+    long_rows = bytes_table(np.concatenate([np.array([OBJ_FREE.encode()]), np.asarray(lay.constraints.labels, dtype="S")]))
     with atomic_open(path, "wb") as f:
         f.write(b"short,long\n")
         _emit(f, _render([short_rows, b",", long_rows, b"\n"], short_rows.shape[0]), strip=True)

@@ -1,5 +1,12 @@
 """OPB, the pseudo-Boolean competition format: ``+1 x1 +1 x2 ... = 1 ;`` per ``= 1`` row.
 
+Rules beyond units are general linear rows, written natively with their integer coefficients:
+an ``=`` row of ``Aeq`` as it is (a cage sum ``+1 x12 +2 x13 ... +9 x20 = 17 ;``), a ``<=`` row of
+``Aineq`` as its negation with ``>=`` (OPB has ``>=`` and ``=``): ``x + y <= 1`` is
+``-1 x +1 ... >= -1 ;``. Rows come in the solver view's order (``Aeq``, then ``Aineq``), then the
+bound lines; the reader reads a ``>=`` row of a pipeline file back as the ``<=`` row it negates,
+and tells rows from bound lines by the counts of the metadata (``rows``, ``inequalities``).
+
 Variables are named ``x<v>`` with ``v`` = the convention's 0-based position + 1, the numbering
 of the CNF file (``docs/conventions.md``, section CNF/OPB); the manifest records the rule.
 ``bounds`` writes ``lb = 1`` as ``+1 xv >= 1 ;`` after the rows; ``reduce`` names only the kept
@@ -19,12 +26,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.conventions import make_convention
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
-from formats.base import Format, ModelData, atomic_open, open_text, register
-from formats.cnf import render_tokens
+from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
+from formats.cnf import convention_of, render_tokens
+from formats.text import digits_table
 
 _CHUNK_NONZEROS = 1 << 20
 # integers of at most 18 digits: every one fits the int64 arrays they are read into (a longer one
@@ -62,15 +69,19 @@ def write(model: Model, path: str | os.PathLike) -> None:
     FormatError
         Non-integer objective costs, or an empty row.
     """
-    a = model.Aeq.tocsr()
+    rows_of = constraint_rows(model)
+    a = rows_of.matrix.tocsr()
     a.sort_indices()
     var = model.columns.astype(np.int64) + 1
     lengths = np.diff(a.indptr)
     if (lengths == 0).any():
-        raise FormatError(f"opb: row {model.row_labels[int(np.argmax(lengths == 0))]} has no variable")
+        raise FormatError(f"opb: row {rows_of.labels[int(np.argmax(lengths == 0))]} has no variable")
     lb_vars = var[model.lb > 0]
     cost = _integer_costs(model)
     n_cons = a.shape[0] + lb_vars.size
+    general = not (np.all(a.data == 1) and np.all(rows_of.rhs == 1) and rows_of.n_ineq == 0)
+    if general and (np.any(a.data != np.rint(a.data)) or np.any(rows_of.rhs != np.rint(rows_of.rhs))):
+        raise FormatError("opb: coefficients and right-hand sides must be integers in an OPB file")
     head = (f"* #variable= {model.convention.n_vars} #constraint= {n_cons}\n"
             f"* {COMMENT_TAG} {json.dumps(opb_metadata(model), separators=(',', ':'))}\n"
             f"* variables: x<v>, v = position + 1 (docs/conventions.md)\n")
@@ -81,7 +92,10 @@ def write(model: Model, path: str | os.PathLike) -> None:
             line = " ".join(f"{c:+d} x{v}" for c, v in zip(cost[nz].tolist(), var[nz].tolist()))
             f.write(f"min: {line} ;\n".encode())
         step = max(1, _CHUNK_NONZEROS // max(int(lengths.max(initial=1)), 1))
-        for lo in range(0, a.shape[0], step):
+        if general:
+            for lo in range(0, a.shape[0], step):
+                f.write(_general_rows(a, var, rows_of, lo, min(lo + step, a.shape[0])))
+        for lo in range(0, a.shape[0] if not general else 0, step):
             hi = min(lo + step, a.shape[0])
             cells = var[a.indices[a.indptr[lo]:a.indptr[hi]]]
             last = np.zeros(cells.size, dtype=bool)
@@ -90,6 +104,50 @@ def write(model: Model, path: str | os.PathLike) -> None:
         if lb_vars.size:
             f.write(render_tokens(lb_vars, prefix=b"+1 x", line_end=b" >= 1 ;\n",
                                   ends_line=np.ones(lb_vars.size, dtype=bool)))
+
+
+def _signed_table(values: np.ndarray) -> np.ndarray:
+    """Integers as ``+3`` / ``-12`` in a right-aligned, NUL-padded byte table."""
+    values = np.asarray(values, dtype=np.int64)
+    digits = digits_table(np.abs(values))
+    sign = np.where(values < 0, ord("-"), ord("+")).astype(np.uint8)
+    out = np.zeros((values.size, digits.shape[1] + 1), np.uint8)
+    out[:, 1:] = digits
+    lead = np.argmax(digits != 0, axis=1) if digits.shape[1] else np.zeros(values.size, np.int64)
+    out[np.arange(values.size), lead] = sign            # the sign right before the first digit
+    return out
+
+
+def _general_rows(a: sp.csr_matrix, var: np.ndarray, rows_of, lo: int, hi: int) -> bytes:
+    """Rows ``lo..hi-1`` with any integer coefficients: ``+c x<v> ... = b ;`` for ``=`` rows,
+    the negation ``-c x<v> ... >= -b ;`` for ``<=`` rows (one byte table, NULs dropped)."""
+    p0, p1 = int(a.indptr[lo]), int(a.indptr[hi])
+    less = rows_of.less[lo:hi]
+    flip = np.where(less, -1, 1)
+    counts = np.diff(a.indptr[lo:hi + 1])
+    coef = (a.data[p0:p1] * np.repeat(flip, counts)).astype(np.int64)
+    coef_t = _signed_table(coef)
+    var_t = digits_table(var[a.indices[p0:p1]])
+    terms = np.zeros((p1 - p0, coef_t.shape[1] + 2 + var_t.shape[1] + 1), np.uint8)
+    terms[:, :coef_t.shape[1]] = coef_t
+    at = coef_t.shape[1]
+    terms[:, at:at + 2] = np.frombuffer(b" x", np.uint8)
+    terms[:, at + 2:at + 2 + var_t.shape[1]] = var_t
+    terms[:, -1] = ord(" ")
+    rhs_t = _signed_table((rows_of.rhs[lo:hi] * flip).astype(np.int64))
+    rhs_t[rhs_t == ord("+")] = 0                      # "= 1", "= -1", ">= 0": no plus on the right
+    tails = np.zeros((hi - lo, 3 + rhs_t.shape[1] + 3), np.uint8)
+    tails[:, :3] = np.where(less[:, None], np.frombuffer(b">= ", np.uint8), np.frombuffer(b"= \0", np.uint8))
+    tails[:, 3:3 + rhs_t.shape[1]] = rhs_t
+    tails[:, -3:] = np.frombuffer(b" ;\n", np.uint8)
+    width = max(terms.shape[1], tails.shape[1])
+    block = np.zeros((p1 - p0 + hi - lo, width), np.uint8)
+    row_end = np.cumsum(counts) + np.arange(hi - lo)     # where each row's tail goes
+    term_pos = np.arange(p1 - p0) + np.repeat(np.arange(hi - lo), counts)
+    block[term_pos, :terms.shape[1]] = terms
+    block[row_end, :tails.shape[1]] = tails
+    flat = block.reshape(-1)
+    return flat[flat != 0].tobytes()
 
 
 def export(model: Model, directory: str | os.PathLike) -> list[Path]:
@@ -108,8 +166,11 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 
 def describe(model: Model) -> dict:
-    return {"variable_names": "x<v>, v = position + 1", "variables": model.convention.n_vars,
-            "constraints": model.n_rows + int((model.lb > 0).sum())}
+    out = {"variable_names": "x<v>, v = position + 1", "variables": model.convention.n_vars,
+           "constraints": model.n_rows + model.n_ineq + int((model.lb > 0).sum())}
+    if model.n_ineq:
+        out["inequalities"] = "each <= row of Aineq negated as >=, after the = rows"
+    return out
 
 
 def _short(token: str) -> str:
@@ -120,9 +181,12 @@ def _short(token: str) -> str:
 def read(path: str | os.PathLike) -> ModelData:
     """An OPB file (linear constraints) back to :class:`ModelData`.
 
-    Constraints ``= b`` are rows; a one-term ``+1 xv >= 1`` is ``lb = 1`` and ``+1 xv <= 0`` is
-    ``ub = 0`` (the bound lines the writer emits); any other ``>=``/``<=`` is a row with one
-    infinite side. Columns: all ``N^3`` variables, or for ``reduce`` the named ones (sorted).
+    The metadata's counts split the constraints: the first ``rows`` are the ``=`` rows of
+    ``Aeq``, the next ``inequalities`` the ``<=`` rows of ``Aineq`` (written negated with ``>=``
+    and negated back here), the rest are bound lines (``+1 xv >= 1`` is ``lb = 1``, ``+1 xv <= 0``
+    ``ub = 0``). Without the counts (files of other tools' making): a one-term ``+1 xv >= 1`` /
+    ``+1 xv <= 0`` is a bound, any other ``>=``/``<=`` a row with one infinite side. Columns: all
+    ``N^3`` variables (a gattai layout's present cells), or for ``reduce`` the named ones (sorted).
 
     Raises
     ------
@@ -148,8 +212,15 @@ def read(path: str | os.PathLike) -> ModelData:
     if body and not body.rstrip().endswith(";"):
         raise FormatError(f"{where}: truncated: the last constraint has no ';'")
     statements = [s.split() for s in body.split(";")[:-1]]
-    rows_cols, rows_coef, lower, upper, cost_terms = [], [], [], [], []
-    bound_lb, bound_ub = [], []
+    counted = isinstance(meta.get("rows"), int)
+    n_rows = int(meta.get("rows", 0)) + int(meta.get("inequalities", 0)) if counted else None
+    rows_cols: list[np.ndarray] = []
+    rows_coef: list[np.ndarray] = []
+    lower: list[float] = []
+    upper: list[float] = []
+    cost_terms: list[tuple[np.ndarray, np.ndarray]] = []
+    bound_lb: list[int] = []
+    bound_ub: list[int] = []
     for k, words in enumerate(statements):
         if words and words[0] in ("min:", "max:"):
             terms = words[1:]
@@ -173,38 +244,48 @@ def read(path: str | os.PathLike) -> ModelData:
             cost_terms.append((v, c))
             continue
         b = int(rhs)
-        if v.size == 1 and c[0] == 1 and rel == ">=" and b == 1:
+        is_row = len(rows_cols) < n_rows if n_rows is not None else not (v.size == 1 and c[0] == 1 and (
+            (rel == ">=" and b == 1) or (rel == "<=" and b == 0)))
+        if not is_row and v.size == 1 and c[0] == 1 and rel == ">=" and b == 1:
             bound_lb.append(v[0])
-        elif v.size == 1 and c[0] == 1 and rel == "<=" and b == 0:
+        elif not is_row and v.size == 1 and c[0] == 1 and rel == "<=" and b == 0:
             bound_ub.append(v[0])
+        elif not is_row:
+            raise FormatError(f"{where}: constraint {k + 1}: after the metadata's {n_rows} rows only bound lines "
+                              f"('+1 x<v> >= 1' or '+1 x<v> <= 0') may follow, found {' '.join(words)[:60]!r}")
+        elif rel == ">=" and counted:    # a <= row of Aineq, written negated
+            rows_cols.append(v)
+            rows_coef.append(-c)
+            lower.append(-np.inf)
+            upper.append(-b)
         else:
             rows_cols.append(v)
             rows_coef.append(c)
             lower.append(b if rel in ("=", ">=") else -np.inf)
             upper.append(b if rel in ("=", "<=") else np.inf)
-    try:
-        n = int(meta["n"])
-        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]), meta.get("variant", "classic"))
-        encoding = meta["clue_encoding"]
-    except (KeyError, TypeError, ValueError) as e:
-        raise FormatError(f"{where}: metadata comment lacks {e}") from None
-    n_cells = n ** 3
+    conv, columns_rule = convention_of(meta, where)
+    n_cells = conv.n_vars
     all_vars = np.concatenate(rows_cols + [np.array(bound_lb + bound_ub, dtype=np.int64)]
                               + [v for v, _ in cost_terms]) if (rows_cols or bound_lb or bound_ub) else np.zeros(0, np.int64)
     if all_vars.size and (all_vars.min() < 1 or all_vars.max() > n_cells):
-        raise FormatError(f"{where}: variable x{int(all_vars.max())} is beyond the {n}x{n} grid's {n_cells} variables")
-    columns = np.unique(np.concatenate(rows_cols) - 1) if encoding == "reduce" and rows_cols else np.arange(n_cells)
+        raise FormatError(f"{where}: variable x{int(all_vars.max())} is beyond the model's {n_cells} variables")
+    if counted and len(rows_cols) != n_rows:
+        raise FormatError(f"{where}: the metadata counts {n_rows} rows, the file has {len(rows_cols)}")
+    flat = np.concatenate(rows_cols) - 1 if rows_cols else np.zeros(0, np.int64)
+    columns = np.unique(flat) if columns_rule is None else columns_rule
     lengths = np.array([v.size for v in rows_cols], dtype=np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)])
-    flat = np.concatenate(rows_cols) - 1 if rows_cols else np.zeros(0, np.int64)
     data = np.concatenate(rows_coef).astype(float) if rows_coef else np.zeros(0)
-    a = sp.csr_matrix((data, np.searchsorted(columns, flat), indptr), shape=(lengths.size, columns.size))
+    col = np.searchsorted(columns, flat)
+    if flat.size and (col.max() >= columns.size or (columns[np.minimum(col, columns.size - 1)] != flat).any()):
+        raise FormatError(f"{where}: a variable is not a column of the model its metadata describes")
+    a = sp.csr_matrix((data, col, indptr), shape=(lengths.size, columns.size))
     lb, ub, cost = np.zeros(columns.size), np.ones(columns.size), np.zeros(columns.size)
     lb[np.searchsorted(columns, np.array(bound_lb, dtype=np.int64) - 1)] = 1.0
     ub[np.searchsorted(columns, np.array(bound_ub, dtype=np.int64) - 1)] = 0.0
     for v, c in cost_terms:
         cost[np.searchsorted(columns, v - 1)] += c
-    if encoding == "reduce" and meta.get("kept_columns") == "by name":
+    if meta.get("clue_encoding") == "reduce" and meta.get("kept_columns") == "by name":
         meta = {**meta, "kept_columns": columns.tolist()}
     return ModelData(a, np.array(lower, dtype=float), np.array(upper, dtype=float), lb, ub, cost,
                      np.ones(columns.size, dtype=bool), None, conv.names(columns), meta)

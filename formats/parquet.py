@@ -5,7 +5,10 @@ Files of an export (``m x n`` solver view):
 * ``model_coo.parquet``   ``row``, ``col``, ``value``: one line per nonzero of ``Aeq`` in row-major
   order; ``row``/``col`` are **0-based** int32 (int64 beyond 2^31), stated in the schema metadata
   and in each field's metadata (``index_base = 0``).
-* ``model_rows.parquet``  ``label``, ``family``, ``lower``, ``upper``: one line per row.
+* ``model_rows.parquet``  ``label``, ``family``, ``lower``, ``upper``: one line per row. A model
+  with inequality rows (killer cages, thermometers, anti-knight, ...) has them after the ``=``
+  rows, in the COO table too (``lower = -inf``), and two more columns: ``sense`` (``E`` for
+  ``=``, ``L`` for ``<=``) and ``rhs``; plain puzzles keep the four columns.
 * ``model_cols.parquet``  ``name``, ``r``, ``c``, ``d`` (1-based), the scheme's own indices
   (``i, j, k`` or ``I, J, p, q, n``, 1-based), ``position`` (0-based full position, the
   kept-column map for ``reduce``), ``lb``, ``ub``, ``integer``, ``cost``.
@@ -32,7 +35,7 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 
-from formats.base import Format, ModelData, register
+from formats.base import Format, ModelData, constraint_rows, register
 from formats.files import atomic_path
 
 META_KEY = b"sudoku_pipeline"
@@ -43,7 +46,7 @@ _BASE1 = {b"index_base": b"1"}
 
 
 def _write(table: pa.Table, path: Path) -> Path:
-    import pyarrow.parquet as pq  # lazily: commands without Parquet never load pyarrow
+    import pyarrow.parquet as pq
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression=COMPRESSION)
     return path
@@ -61,7 +64,7 @@ def _index_type(limit: int) -> pa.DataType:
 
 
 def coo_table(model: Model, meta: dict | None = None) -> pa.Table:
-    """``row, col, value`` of the solver view's ``Aeq`` (0-based, row-major), with metadata.
+    """``row, col, value`` of the solver view's ``[Aeq; Aineq]`` (0-based, row-major), with metadata.
 
     Parameters
     ----------
@@ -71,7 +74,7 @@ def coo_table(model: Model, meta: dict | None = None) -> pa.Table:
         Metadata for the schema (default the model's).
     """
     import pyarrow as pa
-    a = model.Aeq
+    a = constraint_rows(model).matrix
     if not sp.isspmatrix_csr(a):
         a = a.tocsr()
     itype = _index_type(max(a.shape))
@@ -85,7 +88,8 @@ def coo_table(model: Model, meta: dict | None = None) -> pa.Table:
 
 
 def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
-    """``label, family, lower, upper`` per row of the solver view.
+    """``label, family, lower, upper`` per row of the solver view (and ``sense``, ``rhs``
+    when it has inequality rows).
 
     Parameters
     ----------
@@ -96,6 +100,8 @@ def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
     """
     import pyarrow as pa
     import pyarrow.compute as pc
+    if model.n_ineq:
+        return _rule_rows_table(model, meta)
     labels = pa.array(np.asarray(model.row_labels), pa.string())
     # rows come in contiguous family blocks (docs/conventions.md order), so repeat the family names
     counts = model.family_counts()
@@ -106,6 +112,23 @@ def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
                         pa.field("lower", pa.float64(), False), pa.field("upper", pa.float64(), False)],
                        metadata=_schema_meta(model, meta, "rows"))
     return pa.Table.from_arrays([labels, family, pa.array(beq), pa.array(beq)], schema=schema)
+
+
+def _rule_rows_table(model: Model, meta: dict | None) -> pa.Table:
+    """The rows table of a model with ``<=`` rows: families in row order come from the labels
+    (``family_i_j...``; no family name holds an underscore), ``sense`` and ``rhs`` added."""
+    import pyarrow as pa
+    rows = constraint_rows(model)
+    labels = np.asarray(rows.labels).astype(str)
+    family = np.char.partition(labels, "_")[:, 0] if labels.size else labels
+    lower = np.where(rows.less, -np.inf, rows.rhs)
+    schema = pa.schema([pa.field("label", pa.string(), False), pa.field("family", pa.string(), False),
+                        pa.field("lower", pa.float64(), False), pa.field("upper", pa.float64(), False),
+                        pa.field("sense", pa.string(), False), pa.field("rhs", pa.float64(), False)],
+                       metadata=_schema_meta(model, meta, "rows"))
+    return pa.Table.from_arrays([pa.array(labels, pa.string()), pa.array(family, pa.string()), pa.array(lower),
+                                 pa.array(rows.rhs.astype(float)), pa.array(rows.sense.astype(str), pa.string()),
+                                 pa.array(rows.rhs.astype(float))], schema=schema)
 
 
 def cols_table(model: Model, meta: dict | None = None) -> pa.Table:
@@ -252,6 +275,17 @@ def _strings(column) -> np.ndarray:
     return column.to_numpy(zero_copy_only=False).astype(str)
 
 
+def _check_senses(path: str | os.PathLike, sense: np.ndarray, lower: np.ndarray, upper: np.ndarray, rhs: np.ndarray) -> None:
+    """The ``sense``/``rhs`` columns must say what ``lower``/``upper`` say (``E``: both the
+    rhs; ``L``: -inf and the rhs)."""
+    want_lower = np.where(sense == "L", -np.inf, rhs)
+    bad = ~np.isin(sense, ["E", "L"]) | (lower != want_lower) | (upper != rhs)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise FormatError(f"{path}: row {k} (0-based): sense {str(sense[k])!r} and rhs {rhs[k]:g} disagree with "
+                          f"lower {lower[k]:g} / upper {upper[k]:g}")
+
+
 def read(path: str | os.PathLike) -> ModelData:
     """Read the COO file (or the directory / a sibling) and its ``_rows``/``_cols`` siblings.
 
@@ -260,7 +294,7 @@ def read(path: str | os.PathLike) -> ModelData:
     coo_path, rows_path, cols_path = _siblings(Path(path))
     meta = read_metadata(coo_path)
     meta.pop("table", None)
-    m, n = int(meta.get("rows", -1)), int(meta.get("columns", -1))
+    m, n = int(meta.get("rows", -1)) + int(meta.get("inequalities", 0)), int(meta.get("columns", -1))
     coo = _read_table(coo_path, ["row", "col", "value"])
     i = coo.column("row").to_numpy()
     j = coo.column("col").to_numpy()
@@ -277,7 +311,11 @@ def read(path: str | os.PathLike) -> ModelData:
             raise FormatError(f"{coo_path}: siblings have {rows.num_rows} rows / {cols.num_rows} columns, "
                               f"metadata says {m}x{n}")
         cost = cols.column("cost").to_numpy() if "cost" in cols.column_names else np.zeros(n)
-        return ModelData(a, rows.column("lower").to_numpy(), rows.column("upper").to_numpy(),
+        lower, upper = rows.column("lower").to_numpy(), rows.column("upper").to_numpy()
+        if "sense" in rows.column_names:
+            _check_senses(rows_path, _strings(rows.column("sense")), lower, upper,
+                          rows.column("rhs").to_numpy() if "rhs" in rows.column_names else upper)
+        return ModelData(a, lower, upper,
                          cols.column("lb").to_numpy(), cols.column("ub").to_numpy(), np.asarray(cost, float),
                          cols.column("integer").to_numpy(zero_copy_only=False).astype(bool),
                          _strings(rows.column("label")), _strings(cols.column("name")), meta)
@@ -289,8 +327,9 @@ def read(path: str | os.PathLike) -> ModelData:
         model = build_model(mf.puzzle, mf.convention.scheme, mf.convention.order, mf.clue_encoding)
     except PipelineError as e:
         raise FormatError(f"{coo_path}: metadata does not describe a model: {e}") from None
-    return ModelData(a, model.beq, model.beq.copy(), model.lb, model.ub, model.cost, model.integrality,
-                     model.row_labels, model.col_names, meta)
+    rebuilt = ModelData.from_model(model)
+    return ModelData(a, rebuilt.row_lower, rebuilt.row_upper, model.lb, model.ub, model.cost, model.integrality,
+                     rebuilt.row_labels, model.col_names, meta)
 
 
 register(Format("parquet", (".parquet",), "Parquet: COO nonzeros + row and column tables, manifest in schema metadata",

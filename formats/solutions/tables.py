@@ -45,7 +45,8 @@ def _read_table(text: str) -> list[list[str]]:
 
 
 def _parse_grid(text: str, where: str) -> RawSolution:
-    """N lines of N integers, no header (MATLAB ``writematrix(grid, 'sudoku.csv')``)."""
+    """N lines of N integers, no header (MATLAB ``writematrix(grid, 'sudoku.csv')``); a gattai
+    layout's canvas (rows x columns, 0 outside its grids)."""
     rows = _read_table(text)
     if not rows:
         raise FormatError(f"{where}: empty file")
@@ -55,21 +56,18 @@ def _parse_grid(text: str, where: str) -> RawSolution:
         if bad == len(rows) - 1 and len(rows[bad]) < n:
             raise truncated(where, f"the last grid row has {len(rows[bad])} of {n} values")
         raise FormatError(f"{where}: grid row {bad + 1} has {len(rows[bad])} values, row 1 has {n}")
-    if len(rows) != n:
+    grid = parse_floats([t for r in rows for t in r], where, "cell").reshape(len(rows), n)
+    # a gattai canvas (samurai) holds 0 in the cells outside every grid and need not be square;
+    # which cells must be filled is the manifest's to say (pipeline.core.decode)
+    if len(rows) != n and not (grid == 0).any():
         if len(rows) < n:
             raise truncated(where, f"{len(rows)} rows of a {n}x{n} grid")
         raise FormatError(f"{where}: {len(rows)} rows of {n} values is not an N x N grid")
-    grid = parse_floats([t for r in rows for t in r], where, "cell").reshape(n, n)
-    if not np.all(np.isfinite(grid)) or np.any(grid != np.rint(grid)) or grid.min() < 0 or grid.max() > n:
-        r, c = np.argwhere(~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > n))[0]
-        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit 1..{n}")
-    grid = grid.astype(np.int64)
-    if (grid == 0).any():
-        r, c = np.argwhere(grid == 0)[0]
-        k = int((grid == 0).sum())
-        raise FormatError(f"{where}: {k} empty cell{'s' if k > 1 else ''} (first at ({r + 1}, {c + 1})); "
-                          f"a solution grid must be complete")
-    return RawSolution("grid", np.empty(0), grid=grid)
+    side = max(grid.shape)
+    if not np.all(np.isfinite(grid)) or np.any(grid != np.rint(grid)) or grid.min() < 0 or grid.max() > side:
+        r, c = np.argwhere(~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > side))[0]
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit 1..{side}")
+    return RawSolution("grid", np.empty(0), grid=grid.astype(np.int64))
 
 
 def _parse_vector(text: str, where: str) -> RawSolution:

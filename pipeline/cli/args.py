@@ -12,7 +12,7 @@ import sys
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
-from pipeline.solvers import Solver, get_solver
+from pipeline.solvers import SOLVERS, Solver, get_solver
 from pipeline.solvers.auto import AUTO, pick_solver
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
@@ -21,14 +21,10 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError
+from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import RULES
-
-
-#: Most threads a solver may be asked for: far above any core count this runs on, far below the
-#: thousands that made HiGHS abort (issue 11 item 9).
-MAX_THREADS = 256
 
 
 def check_ranges(args: argparse.Namespace) -> None:
@@ -112,9 +108,26 @@ def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
     time_help : str
         What ``--time-limit`` limits, for its help.
     """
-    p.add_argument("--time-limit", type=float, metavar="S", help=f"{time_help}, finite and > 0 (default: none)")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help=f"{time_help}, finite and > 0 (default: none); {clamped_time_limits()}")
     p.add_argument("--threads", type=int, metavar="K",
                    help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
+
+
+def clamped_time_limits() -> str:
+    """The engines that take less than any finite ``--time-limit``, in words from their
+    declared bounds (:attr:`Solver.bounds`): ``a longer limit is clamped to the engine's
+    maximum: scip 1e+20 s; cbc, glpk, ... 2,000,000 s``."""
+    highs: dict[float, list[str]] = {}
+    for solver in SOLVERS.values():
+        bound = solver.bounds.get("time_limit")
+        if bound is not None and math.isfinite(bound.high):
+            highs.setdefault(bound.high, []).append(solver.name)
+    if not highs:
+        return "every engine takes any finite limit"
+    return "a longer limit is clamped to the engine's maximum: " + "; ".join(
+        f"{', '.join(names)} {f'{high:,.0f}' if high < 1e9 else f'{high:g}'} s"
+        for high, names in sorted(highs.items(), reverse=True))
 
 
 def add_model_args(p: argparse.ArgumentParser, *, order_default: str = "F", clues_default: str = "rows") -> None:

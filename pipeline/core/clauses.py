@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
+from pipeline.core.clauses_pb import rule_row_range
 from pipeline.core.errors import FormatError
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
@@ -187,7 +188,7 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     if rows is None:
         if model.objective is not None and np.any(model.cost):
             raise FormatError("cnf: a CNF file cannot carry an objective; leave cnf out of --formats or drop the objective")
-        a = model.Aeq.tocsr()
+        a = exactly_one_rows(model)
         var_of_col = model.columns.astype(np.int64) + 1
         lb, ub = model.lb, model.ub
         units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])
@@ -208,6 +209,27 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     aux_start = n_cells + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
     n_clauses = int(clauses_of_len[lengths].sum()) + units.size
     return Encoding(amo, n_cells, row_vars, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+
+
+def exactly_one_rows(model: Model) -> sp.csr_matrix:
+    """The ``= 1`` rows of ``model.Aeq`` (units and clues): every row but those that rules add
+    (:func:`pipeline.core.clauses_pb.rule_row_range`), which :mod:`pipeline.core.clauses_pb`
+    encodes apart.
+
+    Parameters
+    ----------
+    model : Model
+        Any model; a unit-only model gives its whole ``Aeq``.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+    """
+    a = model.Aeq.tocsr()
+    start, stop = rule_row_range(model)
+    if stop == start:
+        return a
+    return sp.vstack([a[:start], a[stop:]], format="csr")
 
 
 def _row_chunks(enc: Encoding) -> Iterator[tuple[int, int]]:
@@ -272,12 +294,23 @@ def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
     return out
 
 
-def iter_clause_tokens(enc: Encoding) -> Iterator[np.ndarray]:
-    """Every clause's literals (0-terminated), in file order, as int64 chunks."""
+def iter_row_tokens(enc: Encoding) -> Iterator[np.ndarray]:
+    """The rows' clauses (0-terminated literals, in file order) as int64 chunks, without the
+    bound units (:func:`unit_tokens`): a writer puts other clauses (rule rows) between them."""
     for lo, hi in _row_chunks(enc):
         yield clause_tokens(enc, lo, hi)
+
+
+def unit_tokens(enc: Encoding) -> np.ndarray:
+    """The bound unit clauses (``lb = 1`` / ``ub = 0`` columns), 0-terminated, as one array."""
+    return np.stack([enc.units, np.zeros_like(enc.units)], axis=1).ravel()
+
+
+def iter_clause_tokens(enc: Encoding) -> Iterator[np.ndarray]:
+    """Every clause's literals (0-terminated), in file order, as int64 chunks."""
+    yield from iter_row_tokens(enc)
     if enc.units.size:
-        yield np.stack([enc.units, np.zeros_like(enc.units)], axis=1).ravel()
+        yield unit_tokens(enc)
 
 
 def clause_list(enc: Encoding) -> list[list[int]]:

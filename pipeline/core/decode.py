@@ -254,13 +254,27 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
 
 def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
     grid = raw.grid
-    n = grid.shape[0]
+    rows, cols = grid.shape
     if manifest is None:
-        conv = Convention("ijk", "F", *default_box(n))
+        if rows != cols:
+            raise FormatError(f"{where}: a {rows}x{cols} grid (a gattai canvas?) needs the export's manifest")
+        conv = Convention("ijk", "F", *default_box(rows))
+        present = np.ones(grid.shape, dtype=bool)
     else:
         conv = manifest.convention
-        if n != conv.n:
-            raise FormatError(f"{where}: grid is {n}x{n}, the manifest's puzzle is {conv.n}x{conv.n}")
+        if (rows, cols) != (conv.rows, conv.cols):
+            raise FormatError(f"{where}: grid is {rows}x{cols}, the manifest's puzzle is {conv.rows}x{conv.cols}")
+        present = np.asarray(manifest.puzzle.present).reshape(grid.shape)
+    empty = present & (grid == 0)
+    if empty.any():
+        r, c = np.argwhere(empty)[0]
+        k = int(empty.sum())
+        raise FormatError(f"{where}: {k} empty cell{'s' if k > 1 else ''} (first at ({r + 1}, {c + 1})); "
+                          f"a solution grid must be complete")
+    if (grid[~present] != 0).any() or grid.max(initial=0) > conv.n:
+        r, c = np.argwhere((~present & (grid != 0)) | (grid > conv.n))[0]
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]} is not a digit 1..{conv.n}"
+                          + (" (it lies outside every grid of the layout: 0 expected)" if not present[r, c] else ""))
     return vector_from_grid(grid, conv), conv
 
 

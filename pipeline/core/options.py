@@ -7,17 +7,30 @@ vanish silently). The registries (:class:`pipeline.solvers.base.Solver`,
 with :func:`refusing_unknown`, so a misspelt option is refused with one line naming the option
 and the engine or format; a caller holding everybody's options (the CLI, ``export_model``) passes
 each function only its own (:func:`pick`).
+
+A numeric option also has the values its engine takes (:class:`Bound`): the registry entry checks
+them before the call, so a value the engine cannot take (``time_limit=1e308`` for a binary whose
+timeout counts milliseconds in an int) is clamped to the engine's maximum or refused with one line,
+never a traceback from deep inside the engine.
 """
 from __future__ import annotations
 
 import functools
 import inspect
+import math
+import numbers
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import PipelineError
 
-__all__ = ["declared_options", "pick", "refusing_unknown"]
+__all__ = ["MAX_THREADS", "Bound", "declared_options", "pick", "refusing_unknown", "threads_bound",
+           "time_limit_bound"]
+
+#: Most threads an engine may be asked for: far above any core count this runs on, far below the
+#: thousands that made HiGHS abort (issue 11 item 9). The CLI's ``--threads`` range too.
+MAX_THREADS = 256
 
 _RAW = "__declared_raw__"   # the wrapped function, so that wrapping again starts from it
 
@@ -58,9 +71,131 @@ def declared_options(fn: Callable[..., Any], positional: int) -> frozenset[str]:
                      if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
 
 
+@dataclass(frozen=True)
+class Bound:
+    """The values an engine takes for one numeric option.
+
+    A value from ``low`` (excluded when ``low_open``) to ``high``; ``None`` always passes (the
+    engine's default). Above ``high`` it is clamped to ``high`` (``above="clamp"``: for a time
+    limit of days, which an engine counts in an int, the larger limit would never be reached
+    anyway) or refused (``above="refuse"``). NaN, infinities, booleans, non-numbers and (for
+    ``integer``) fractions are refused. ``why`` says where ``high`` comes from.
+
+    Examples
+    --------
+    >>> seconds = Bound(0.0, 100.0, low_open=True, what="a finite number of seconds", why="an int of ms")
+    >>> seconds.apply("time_limit", 1e308, "solver x: solve", PipelineError)
+    100.0
+    >>> seconds.apply("time_limit", -1, "solver x: solve", PipelineError)
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PipelineError: solver x: solve: time_limit must be a finite number of seconds greater than 0, found -1
+    """
+
+    low: float
+    high: float = math.inf
+    above: str = "clamp"
+    low_open: bool = False
+    integer: bool = False
+    #: How the refusal names a value, e.g. ``"a finite number of seconds"``, ``"an integer"``.
+    what: str = "a finite number"
+    #: Why ``high`` is where it is (the engine's own limit), for the refusal and the help.
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.above not in ("clamp", "refuse"):
+            raise TypeError(f"Bound.above: 'clamp' or 'refuse', not {self.above!r}")
+
+    def describe(self) -> str:
+        """The range in words: ``a finite number of seconds greater than 0``, ``an integer from 1 to 256``."""
+        if self.above == "refuse" and math.isfinite(self.high):
+            return f"{self.what} from {_number(self.low)} to {_number(self.high)}"
+        return f"{self.what} {'greater than' if self.low_open else 'at least'} {_number(self.low)}"
+
+    def apply(self, name: str, value: Any, owner: str, error: type[PipelineError]) -> Any:
+        """``value`` checked: itself, or ``high`` when clamped; else one line.
+
+        Parameters
+        ----------
+        name : str
+            The option's name (for the message).
+        value : object
+            What the caller passed.
+        owner : str
+            Who takes it, e.g. ``"solver cbc: solve"``.
+        error : type
+            The :class:`PipelineError` subclass to raise.
+
+        Returns
+        -------
+        object
+            ``value``, or ``high`` (as the value's type) when it was above and is clamped.
+
+        Raises
+        ------
+        PipelineError
+            ``OWNER: NAME must be RANGE, found VALUE``.
+        """
+        if value is None:
+            return None
+        number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        integral = isinstance(value, numbers.Integral)   # any size (math.isfinite(10**400) overflows)
+        if not number or (self.integer and not integral) or (not integral and not math.isfinite(value)) \
+                or value < self.low or (self.low_open and value == self.low):
+            raise error(f"{owner}: {name} must be {self.describe()}, found {_number(value) if number else repr(value)}")
+        if value > self.high:
+            if self.above == "refuse":
+                raise error(f"{owner}: {name} must be {self.describe()}"
+                            f"{f' ({self.why})' if self.why else ''}, found {_number(value)}")
+            return int(self.high) if self.integer else float(self.high)
+        return value
+
+
+def _number(value: Any) -> str:
+    """``5``, ``0.25``, ``1e+308``, ``nan``: a number as a message shows it (a huge int shortened)."""
+    if isinstance(value, numbers.Integral):
+        text = str(int(value))
+        return text if len(text) <= 20 else f"{text[:3]}...({len(text)} digits)"
+    return f"{float(value):g}"
+
+
+def time_limit_bound(high: float = math.inf, why: str = "") -> Bound:
+    """An engine's ``time_limit``: finite seconds above 0, clamped to ``high`` (the most the
+    engine takes; ``why`` says why).
+
+    Parameters
+    ----------
+    high : float, default inf
+        The longest limit the engine takes (inf: any finite number).
+    why : str
+        Where that maximum comes from.
+
+    Returns
+    -------
+    Bound
+    """
+    return Bound(0.0, high, "clamp", low_open=True, what="a finite number of seconds", why=why)
+
+
+def threads_bound(why: str = "more make an engine abort or refuse its model") -> Bound:
+    """An engine's ``threads``: an integer from 1 to :data:`MAX_THREADS`, refused above.
+
+    Parameters
+    ----------
+    why : str
+        Why more are refused.
+
+    Returns
+    -------
+    Bound
+    """
+    return Bound(1, MAX_THREADS, "refuse", integer=True, what="an integer", why=why)
+
+
 def refusing_unknown(fn: Callable[..., Any], allowed: frozenset[str], owner: str,
-                     error: type[PipelineError]) -> Callable[..., Any]:
-    """``fn`` that first refuses keyword options outside ``allowed`` with one line.
+                     error: type[PipelineError], bounds: Mapping[str, Bound] | None = None) -> Callable[..., Any]:
+    """``fn`` that first refuses keyword options outside ``allowed`` with one line, and checks
+    (clamps or refuses) the values ``bounds`` limits.
 
     Parameters
     ----------
@@ -72,11 +207,18 @@ def refusing_unknown(fn: Callable[..., Any], allowed: frozenset[str], owner: str
         How the message names it, e.g. ``"solver sat: solve"``.
     error : type
         The :class:`PipelineError` subclass to raise (``SolveError``, ``FormatError``).
+    bounds : mapping of str to Bound, optional
+        The values some of its options take (:class:`Bound`); each must be in ``allowed``.
 
     Returns
     -------
     callable
         Same arguments and result as ``fn``.
+
+    Raises
+    ------
+    TypeError
+        A bound names an option ``fn`` does not declare (a programming error).
 
     Examples
     --------
@@ -92,12 +234,17 @@ def refusing_unknown(fn: Callable[..., Any], allowed: frozenset[str], owner: str
     """
     fn = getattr(fn, _RAW, fn)
     takes = ", ".join(sorted(allowed)) or "none"
+    bounds = dict(bounds or {})
+    if set(bounds) - allowed:
+        raise TypeError(f"{owner}: bounds for options it does not declare: {', '.join(sorted(set(bounds) - allowed))}")
 
     @functools.wraps(fn)
     def call(*args: Any, **options: Any) -> Any:
         unknown = [name for name in options if name not in allowed]
         if unknown:
             raise error(f"{owner} takes no option {unknown[0]!r} (it takes: {takes})")
+        for name in bounds.keys() & options.keys():
+            options[name] = bounds[name].apply(name, options[name], owner, error)
         return fn(*args, **options)
 
     setattr(call, _RAW, fn)

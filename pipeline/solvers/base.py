@@ -22,12 +22,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from pipeline.core.errors import SolveError
-from pipeline.core.options import declared_options, pick, refusing_unknown
+from pipeline.core.options import Bound, declared_options, pick, refusing_unknown
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -53,6 +54,9 @@ class SolveResult:
     #: Whether the solution is the only one, when the engine checked it while solving
     #: (``check_unique``); None when it did not or its check stopped on the time limit.
     unique: bool | None = None
+    #: Where an engine that works on files kept them (``workdir`` itself, or a fresh
+    #: subdirectory when ``workdir`` already held files); None when nothing was kept.
+    workdir: Path | None = None
 
     @property
     def solved(self) -> bool:
@@ -105,6 +109,9 @@ class Solver:
     The options ``solve`` and ``count`` take are their keyword parameters (no ``**kwargs``);
     the entry records them (:attr:`options`, :attr:`count_options`) and its ``solve``/``count``
     refuse any other with a one-line :class:`SolveError` naming the option and the engine.
+    :attr:`bounds` says which values of its numeric options the engine takes (the one place per
+    engine): a larger ``time_limit`` is clamped to the engine's maximum, a ``threads`` above
+    :data:`pipeline.core.options.MAX_THREADS` refused, NaN or a negative refused, before the call.
     """
 
     name: str
@@ -132,6 +139,9 @@ class Solver:
     #: ``solve`` minimises the model's objective (``Model.objective``); the others only find a
     #: feasible point (``--solver auto`` picks an engine with it for a model with an objective).
     optimises: bool = False
+    #: The values the engine takes for its numeric options (``time_limit``, ``threads``): option
+    #: name -> :class:`~pipeline.core.options.Bound` (clamp to the engine's maximum, or refuse).
+    bounds: Mapping[str, Bound] = field(default_factory=dict)
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
@@ -140,17 +150,24 @@ class Solver:
     def __post_init__(self) -> None:
         set_ = object.__setattr__   # frozen: the declared options and the checking calls, once
         set_(self, "options", declared_options(self.solve, 1))
-        set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError))
+        set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError,
+                                             self._bounds_of(self.options)))
         if not self.rule_rows:
             set_(self, "solve", _refusing_rules(self.solve, self.name))
         if self.count is not None:
             set_(self, "count_options", declared_options(self.count, 2))
             set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
-                                                 SolveError))
+                                                 SolveError, self._bounds_of(self.count_options)))
             if not self.rule_rows:
                 set_(self, "count", _refusing_rules(self.count, self.name))
         if self.proves_unique and "check_unique" not in self.options:
             raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
+        if set(self.bounds) - self.options - self.count_options:
+            raise TypeError(f"solver {self.name}: bounds for options it does not take: "
+                            f"{', '.join(sorted(set(self.bounds) - self.options - self.count_options))}")
+
+    def _bounds_of(self, declared: frozenset[str]) -> dict[str, Bound]:
+        return {name: bound for name, bound in self.bounds.items() if name in declared}
 
     def pick_options(self, options: Mapping[str, Any], what: str = "solve") -> dict[str, Any]:
         """The entries of ``options`` this engine's ``solve`` (or ``count``) declares: the one

@@ -15,6 +15,7 @@ import numpy as np
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.options import threads_bound, time_limit_bound
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -154,4 +155,8 @@ register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (ex
                        solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
                        statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
                                  "UNKNOWN": "time_limit", "MODEL_INVALID": "error"},
-                       timed_call="CP-SAT's solve()"))
+                       timed_call="CP-SAT's solve()",
+                       # max_time_in_seconds is a double; CP-SAT calls a model with a million
+                       # workers invalid and an int32 overflow a traceback
+                       bounds={"time_limit": time_limit_bound(),
+                               "threads": threads_bound("CP-SAT calls more workers an invalid model")}))

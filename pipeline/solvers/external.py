@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +20,11 @@ from formats.directory import export_model, import_solution
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import NoSolutionReported, SolveError
+from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
 from pipeline.solvers.highs import solve as solve_highs
+from pipeline.solvers.workdir import binary_time_limit, work_directory
 
 MIP_SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")  # run through MIP files (and HiGHS in process)
 
@@ -35,6 +36,8 @@ class ExternalResult:
     seconds: float
     solution_file: Path | None
     log: str = ""
+    #: where the files were kept (``workdir`` itself or a fresh subdirectory of it), else None
+    workdir: Path | None = None
 
 
 def cbc_binary() -> str | None:
@@ -169,6 +172,14 @@ def _solve_octave(workdir: Path, time_limit):
 
 
 _FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matlab"}
+#: The most each engine takes (a longer time limit is clamped): SCIP's limits/time stops at 1e20
+#: (its infinity; above it setParam raises); the binaries are waited for by subprocess.
+_BOUNDS: dict[str, dict[str, Bound]] = {
+    "scip": {"time_limit": time_limit_bound(1e20, "SCIP's limits/time stops at 1e20")},
+    "cbc": {"time_limit": binary_time_limit()},
+    "glpk": {"time_limit": binary_time_limit()},
+    "octave": {"time_limit": binary_time_limit()},
+}
 _RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave": _solve_octave}
 
 
@@ -176,8 +187,10 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
                    time_limit: float | None = None, workdir: str | os.PathLike | None = None) -> ExternalResult:
     """Export ``puzzle``, run ``solver`` on the files, import its native answer (verified later).
 
-    ``workdir`` keeps the files (model, manifest, solver output); by default a temporary
-    directory is used and removed.
+    ``workdir`` keeps the files (model, manifest, solver output): in ``workdir`` itself when it
+    is new or empty, else in a fresh subdirectory of it (:func:`~pipeline.solvers.workdir.claim_workdir`;
+    a file already there is never replaced; the result's ``workdir`` says which). By default a
+    temporary directory is used and removed.
 
     Parameters
     ----------
@@ -198,38 +211,30 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
     if solver == "highs":
         r = solve_highs(build_model(puzzle, scheme, order, clues), time_limit=time_limit)
         return ExternalResult(r.grid, r.status, r.seconds, None)
-    tmp = None
-    if workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix=f"sudoku-{solver}-")
-        workdir = tmp.name
-    work = Path(workdir)
-    try:
-        model = build_model(puzzle, scheme, order, clues)
+    model = build_model(puzzle, scheme, order, clues)
+    with work_directory(workdir, solver) as (work, kept):
         export_model(model, work, _FORMATS_FOR[solver], dense="never")
         start = time.perf_counter()
         try:
             sol, log = _RUNNERS[solver](work, time_limit)
         except _NoSolution as e:  # the solver said so, and wrote no solution file
-            return ExternalResult(None, e.status, time.perf_counter() - start, None, e.log)
+            return ExternalResult(None, e.status, time.perf_counter() - start, None, e.log, work if kept else None)
         seconds = time.perf_counter() - start
         if not sol.exists():
             raise SolveError(f"solver {solver}: wrote no solution file ({sol.name})")
+        answer = sol if kept else None   # a temporary directory is removed on return
         try:
             result = import_solution(sol, work / "manifest.json")
         except NoSolutionReported as e:
-            kept = sol if tmp is None else None  # a temporary directory is removed on return
             if e.status == "infeasible":
-                return ExternalResult(None, "infeasible", seconds, kept, log)
+                return ExternalResult(None, "infeasible", seconds, answer, log, work if kept else None)
             # stopped by --time-limit before a solution: some files say so (CBC "Stopped on
             # time", SCIP "time limit reached"), others only "no solution" (GLPK's status
             # "undefined"), which after a time limit means the same
             if time_limit:
-                return ExternalResult(None, "time_limit", seconds, kept, log)
+                return ExternalResult(None, "time_limit", seconds, answer, log, work if kept else None)
             raise
-        return ExternalResult(result.grid, "optimal", seconds, sol if tmp is None else None, log)
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
+        return ExternalResult(result.grid, "optimal", seconds, answer, log, work if kept else None)
 
 
 def _registry_entry(name: str) -> Solver:
@@ -239,14 +244,17 @@ def _registry_entry(name: str) -> Solver:
         r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
                            time_limit=time_limit, workdir=workdir)
         return SolveResult(r.grid is not None and "optimal" or r.status, None, None, r.seconds, 0, r.grid,
-                           message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name)
+                           message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name,
+                           workdir=r.workdir)
 
     hints = {"scip": "pip install pyscipopt (the test extra)", "cbc": "apt-get install coinor-cbc (or pip install pulp)",
              "glpk": "apt-get install glpk-utils", "octave": "apt-get install octave"}
     return Solver(name=name, description=f"{name} on the exported {_FORMATS_FOR[name].replace(',', ' + ')} files",
                   solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
                   solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
-                  install_hint=hints[name])
+                  install_hint=hints[name], bounds=_BOUNDS[name],
+                  # the MPS/LP/.mat files carry [Aeq; Aineq] and a layout's present cells (issue 15)
+                  rule_rows=True)
 
 
 for _name in ("scip", "cbc", "glpk", "octave"):

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from pipeline.core.build import Model
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.options import threads_bound, time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -89,6 +90,11 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
         No HiGHS output.
     options : dict, optional
         Further HiGHS options by name.
+
+    Raises
+    ------
+    SolveError
+        HiGHS refuses one of ``options`` (an unknown name or a value outside its range).
     """
     h = new_highs(quiet=quiet)
     if time_limit is not None:
@@ -96,7 +102,13 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     if threads is not None:
         h.setOptionValue("threads", int(threads))
     for key, value in (options or {}).items():
-        h.setOptionValue(key, value)
+        # HiGHS answers a bad name or value (random_seed=-5) with a status, not an exception
+        try:
+            refused = h.setOptionValue(key, value) != highspy.HighsStatus.kOk
+        except (TypeError, ValueError, OverflowError):
+            refused = True
+        if refused:
+            raise SolveError(f"solver highs: HiGHS refuses option {key}={value!r}")
     a, row_lower, row_upper = constraint_rows(model)
     a = a.tocsc()
     status = h.passModel(
@@ -527,4 +539,6 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
     solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
-    timed_call="Highs.run()", rule_rows=True, optimises=True))
+    timed_call="Highs.run()", rule_rows=True, optimises=True,
+    # HiGHS's time_limit is a double (any finite limit); thousands of threads make it abort
+    bounds={"time_limit": time_limit_bound(), "threads": threads_bound("thousands make HiGHS abort")}))

@@ -16,7 +16,8 @@ and stays reusable.
 
 Time limits: backends that support ``interrupt`` (minisat, glucose, ...) are stopped by a timer
 thread; CaDiCaL (which pysat cannot interrupt) runs ``solve_limited`` in conflict budgets that
-grow geometrically until the deadline.
+grow geometrically until the deadline, each no bigger than the time left allows at the pace the
+engine measured, so a call stops within a fraction of a second of its deadline.
 """
 from __future__ import annotations
 
@@ -32,13 +33,17 @@ from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, enco
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 DEFAULT_BACKEND = "cadical153"
 #: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
-_FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
+#: Budgets start small (a hard call's conflicts can be slow: 2,000 took 9 s on a 30x30 Latin
+#: square, and the deadline is checked only between calls) and double; near the deadline they
+#: shrink to what the time left allows at the measured pace, never below the first.
+_FIRST_BUDGET, _MAX_BUDGET = 100, 200_000
 _ENGINE_CACHE_SIZE = 8
 
 
@@ -136,6 +141,9 @@ class SatEngine:
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
         self.solver = self._new_solver(rules)
         self._interruptible = not self.backend.startswith(("cadical", "cd"))
+        #: conflicts per second of the last budgeted call (None: none yet), so that a call near
+        #: the deadline gets a budget it can finish before it
+        self._pace: float | None = None
         self._lock = threading.Lock()
 
     def _new_solver(self, clauses: list[list[int]]):
@@ -189,7 +197,8 @@ class SatEngine:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return None
-            timer = threading.Timer(remaining, s.interrupt)
+            # a timer waits at most TIMEOUT_MAX (~292 years); longer raised OverflowError in its thread
+            timer = threading.Timer(min(remaining, threading.TIMEOUT_MAX), s.interrupt)
             timer.start()
             try:
                 return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -197,13 +206,25 @@ class SatEngine:
                 timer.cancel()
                 s.clear_interrupt()
         budget = _FIRST_BUDGET
-        while time.perf_counter() < deadline:
+        while (start := time.perf_counter()) < deadline:
+            # no bigger than the time left allows at the last call's pace
+            if self._pace is not None:
+                budget = max(_FIRST_BUDGET, min(budget, int(min(self._pace * (deadline - start), _MAX_BUDGET))))
             s.conf_budget(budget)
             result = s.solve_limited(assumptions=assumptions)
+            self._pace = budget / max(time.perf_counter() - start, 1e-6)   # conflicts per second
             if result is not None:
                 return result
             budget = min(2 * budget, _MAX_BUDGET)
         return None
+
+    def run_until(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """One call of the solver under ``assumptions``: SAT (True), UNSAT (False), or None when
+        ``deadline`` (a ``time.perf_counter()`` value; None: no deadline) passed first. Callers
+        that keep their own clauses on the engine (generate's uniqueness checks) use it to stop
+        within a whole run's time budget."""
+        with self._lock:
+            return self._run(assumptions, deadline)
 
     def _full(self) -> np.ndarray:
         lits = np.asarray(self.solver.get_model()[:self.n_cells], dtype=np.int64)
@@ -486,4 +507,6 @@ register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
-    proves_unique=True, timed_call="the SAT solver's calls"))
+    proves_unique=True, timed_call="the SAT solver's calls",
+    # any finite limit: the engine's timer waits at most threading.TIMEOUT_MAX at a time (_run)
+    bounds={"time_limit": time_limit_bound()}))

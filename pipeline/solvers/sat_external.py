@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.errors import NoSolutionReported, SolveError
 
 from pipeline.solvers.base import Solver, SolveResult, register_solver
+from pipeline.solvers.workdir import binary_time_limit, work_directory
 
 SAT4J_JARS = {"cnf": Path("/usr/share/java/org.ow2.sat4j.core.jar"),
               "opb": Path("/usr/share/java/org.ow2.sat4j.pb.jar")}
@@ -138,28 +138,24 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
 def _solve_with(runner: Runner):
     def solve(model: Model, *, time_limit: float | None = None, workdir=None, file_format: str | None = None,
               amo: str | None = DEFAULT_AMO) -> SolveResult:
-        """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``."""
-        tmp = None
-        if workdir is None:
-            tmp = tempfile.TemporaryDirectory(prefix=f"sat-{runner.name.replace('+', 'plus')}-")
-            workdir = tmp.name
-        try:
-            answer, seconds, timed_out = run_file(runner, model, Path(workdir), time_limit=time_limit,
+        """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``
+        (kept: itself when new or empty, else a fresh subdirectory; the result's ``workdir``)."""
+        with work_directory(workdir, runner.name) as (work, kept):
+            answer, seconds, timed_out = run_file(runner, model, work, time_limit=time_limit,
                                                   file_format=file_format, amo=amo)
+            kept_in = work if kept else None
             if timed_out:
                 return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,
-                                   message="subprocess timeout")
+                                   message="subprocess timeout", workdir=kept_in)
             try:
                 sol = read_solution(answer, model)
             except NoSolutionReported as e:
-                return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e))
+                return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
+                                   workdir=kept_in)
             x = sol.values[model.columns]
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
             return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,
-                               message=f"answer: {answer}" if tmp is None else "")
-        finally:
-            if tmp is not None:
-                tmp.cleanup()
+                               message=f"answer: {answer}" if kept else "", workdir=kept_in)
     solve.__name__ = f"solve_{runner.name.replace('+', 'plus')}"
     return solve
 
@@ -169,4 +165,7 @@ for _runner in RUNNERS.values():
         name=_runner.name, description=f"{_runner.name} on the exported {'/'.join(_runner.reads).upper()} file",
         solve=_solve_with(_runner), available=_available(_runner), reads=_runner.reads,
         solution_format="minisat" if _runner.answer_in_file else "sat_competition",
-        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES))
+        install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES,
+        bounds={"time_limit": binary_time_limit()},
+        # the CNF encodes rule rows with pysat.card / pysat.pb, the OPB holds them as they are
+        rule_rows=True))

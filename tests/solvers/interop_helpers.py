@@ -1,6 +1,7 @@
 """Helpers of the interop suite (tests/solvers/test_external.py) and of tests/solvers/interop_matrix.py.
 
-* the four puzzles of the suite and the conventions each is exported in;
+* the seven puzzles of the suite (four unit-only ones, three with rules beyond units: a killer,
+  an anti-knight/thermometer/Kropki puzzle and a samurai) and the conventions each is exported in;
 * :data:`PATHS`, every way an external solver reads one of our files and writes its own
   solution file: one :class:`SolverPath` per (solver, file format[, binary or output file]),
   each tagged with its cell of the interop matrix (file format row x solver column);
@@ -41,12 +42,17 @@ OCTAVE_TIMEOUT = 600          # s; one Octave process runs every script of the s
 # ---------------------------------------------------------------------------------------------
 # puzzles and conventions
 # ---------------------------------------------------------------------------------------------
-PUZZLE_IDS = ("default", "classic16", "jigsaw", "x")
+RULES_DIR = PROJECT / "tests" / "data" / "rules"
+PUZZLE_IDS = ("default", "classic16", "jigsaw", "x", "killer9", "thermo9", "samurai")
+RULE_PUZZLES = ("killer9", "thermo9", "samurai")   # puzzle documents in tests/data/rules
 PUZZLE_SOURCES = {
     "default": "pipeline.core.puzzle.DEFAULT_PUZZLE (seed 000)",
     "classic16": "first line of 16x16_classic.txt",
     "jigsaw": "first 9x9 row of jigsaw.csv, with its regions",
     "x": "second line of 9x9_x.txt, variant x (the first, an 18-clue minimal X, takes CBC and GLPK 3-8 s a run)",
+    "killer9": "tests/data/rules/killer9.json: killer cages with sums (= rows with coefficients 1..9, <= cage rows)",
+    "thermo9": "tests/data/rules/thermo9.json: anti-knight, thermometers, Kropki dots, greater signs, even/odd",
+    "samurai": "tests/data/rules/samurai.json: five 9x9 grids on a 21x21 canvas (columns: the present cells)",
 }
 SCHEMES = ("ijk", "block")
 ORDERS = ("F", "C")
@@ -64,10 +70,19 @@ def _data_file(name: str) -> Path:
     return path
 
 
+def _rules_file(pid: str) -> Path:
+    path = RULES_DIR / f"{pid}.json"
+    if not path.is_file():
+        raise Unavailable(f"rule puzzle {path} not found")
+    return path
+
+
 def load_puzzle(pid: str):
     """The Puzzle of ``pid`` (see :data:`PUZZLE_SOURCES`); Unavailable when its data set is missing."""
     if pid == "default":
         return parse_puzzle(DEFAULT_PUZZLE)
+    if pid in RULE_PUZZLES:
+        return parse_puzzle(_rules_file(pid).read_text())
     if pid == "classic16":
         with open(_data_file("16x16_classic.txt"), encoding="utf-8") as f:
             return parse_puzzle(f.readline().strip())
@@ -83,8 +98,9 @@ def load_puzzle(pid: str):
 
 
 def conventions_for(pid: str) -> list[tuple[str, str, str]]:
-    """(scheme, order, clues) of ``pid``: 12, or 6 for the jigsaw (no boxes, so no block scheme)."""
-    schemes = ("ijk",) if pid == "jigsaw" else SCHEMES
+    """(scheme, order, clues) of ``pid``: 12, or 6 for the jigsaw (no boxes, so no block scheme) and
+    the samurai (a canvas of five grids has only the ijk scheme)."""
+    schemes = ("ijk",) if pid in ("jigsaw", "samurai") else SCHEMES
     return [(s, o, c) for s in schemes for o in ORDERS for c in CLUES]
 
 

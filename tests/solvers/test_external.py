@@ -1,11 +1,15 @@
 """Interop: every export read by real external solvers, their own solution files imported back.
 
 Puzzles (tests/solvers/interop_helpers.py ``PUZZLE_SOURCES``): seed 000's ``DEFAULT_PUZZLE``, the first
-16x16 of ``16x16_classic.txt``, the first 9x9 jigsaw of ``jigsaw.csv`` (with its regions) and the
+16x16 of ``16x16_classic.txt``, the first 9x9 jigsaw of ``jigsaw.csv`` (with its regions), the
 second Sudoku-X of ``9x9_x.txt`` (the first, a minimal 18-clue X, costs CBC and GLPK 3-8 s a run;
-it serves the ``--time-limit`` test instead). Conventions: scheme ijk|block x order F|C x clues
-rows|bounds|reduce, 12 per puzzle; block only where there are boxes (classic, x), so 6 for the
-jigsaw. That is 42 exports, each made once (all formats, MPS free and fixed) and shared.
+it serves the ``--time-limit`` test instead), and three puzzles with rules beyond units from
+``tests/data/rules``: a killer (cage sums: ``=`` rows with coefficients 1..9; cages: ``<=``
+rows), an anti-knight/thermometer/Kropki/greater/even-odd puzzle (``<=`` rows with negative
+coefficients and right-hand sides) and a samurai (a 21x21 canvas: the columns are the present
+cells). Conventions: scheme ijk|block x order F|C x clues rows|bounds|reduce, 12 per puzzle;
+block only where boxes form one lattice, so 6 for the jigsaw and the samurai. That is 72
+exports, each made once (all formats, MPS free and fixed) and shared.
 
 Solver paths (``PATHS``; the matrix cell of each is (file format, solver)):
 
@@ -18,9 +22,8 @@ Solver paths (``PATHS``; the matrix cell of each is (file format, solver)):
   (``sudoku_use_csv = true``); all 84 scripts run in ONE Octave process (``clear`` between them;
   one script per process is what ``solve --solver octave`` does, tested below).
 
-Coverage: NOTHING IS SAMPLED. Every path runs on every puzzle in every convention: 42 exports x
-18 file paths (630 solver runs: one glpsol run serves -w and -o) plus 84 Octave scripts, about
-45 s here (2 shared cores). Each solution file goes through
+Coverage: NOTHING IS SAMPLED. Every path runs on every puzzle in every convention: 72 exports x
+18 file paths (1080 solver runs: one glpsol run serves -w and -o) plus 144 Octave scripts. Each solution file goes through
 ``formats.directory.import_solution`` and must verify, with a zero residual and the grid of the
 in-process HiGHS solve; a positional file (GLPK ``-w``, HiGHS styles -1/2) also has the solver's
 column order checked to be the export's. Through the CLI (``python -m pipeline import FILE
@@ -42,8 +45,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interop_helpers import (ALL_CASES, DATA_SETS, FILE_OF, PATHS, RUNNERS, ExportCache, SolverPath,
-                             Unavailable, availability, case_id, cli, highs_read_and_solve, run_octave_batch)
+from interop_helpers import (ALL_CASES, DATA_SETS, FILE_OF, PATHS, RULE_PUZZLES, RULES_DIR, RUNNERS, ExportCache,
+                             SolverPath, Unavailable, availability, case_id, cli, highs_read_and_solve,
+                             run_octave_batch)
 from pipeline.core.build import build_model
 from formats.directory import import_solution
 from formats.files import load_manifest_file as load_manifest
@@ -268,11 +272,20 @@ CLI_SOLVES = [  # (solver, puzzle id, extra CLI arguments)
     ("cbc", "jigsaw", ["--order", "C", "--clues", "bounds"]),
     ("glpk", "classic16", ["--scheme", "block", "--clues", "reduce"]),
     ("octave", "x", ["--scheme", "block", "--order", "C", "--clues", "reduce"]),
+    # rules beyond units, read from their puzzle documents; --no-unique-check because the
+    # uniqueness check's default engine (the in-process SAT engine) does not encode rules yet
+    ("scip", "killer9", ["--clues", "bounds", "--no-unique-check"]),
+    ("cbc", "thermo9", ["--order", "C", "--clues", "reduce", "--no-unique-check"]),
+    ("glpk", "samurai", ["--no-unique-check"]),
+    ("octave", "killer9", ["--scheme", "block", "--clues", "reduce", "--no-unique-check"]),
+    ("octave", "samurai", ["--order", "C", "--clues", "bounds", "--no-unique-check"]),
 ]
 _COL = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK", "octave": "Octave"}
 
 
 def _cli_puzzle_args(puzzle, pid) -> list[str]:
+    if pid in RULE_PUZZLES:  # the puzzle document (rules, layout) as a file
+        return [str(RULES_DIR / f"{pid}.json")]
     args = [puzzle.to_string()]
     if pid == "jigsaw":
         args += ["--regions", puzzle.regions_string()]
@@ -282,7 +295,8 @@ def _cli_puzzle_args(puzzle, pid) -> list[str]:
 
 
 @pytest.mark.parametrize("solver,pid,extra", CLI_SOLVES,
-                         ids=[f"{s}-{p}" + ("-" + "-".join(e[1::2]) if e else "") for s, p, e in CLI_SOLVES])
+                         ids=[f"{s}-{p}" + ("-" + "-".join(a for a in e if not a.startswith("--")) if e else "")
+                              for s, p, e in CLI_SOLVES])
 def test_cli_solve(solver, pid, extra, exports, tmp_path):
     """``python -m pipeline solve PUZZLE --solver S``: exit 0 and the right grid."""
     _need_cli_solver(solver)

@@ -1,12 +1,17 @@
-"""Real SAT/PB solvers on our CNF/OPB exports: seed 000, a 16x16, a jigsaw and a Sudoku-X, in
-every convention and clue encoding, both at-most-one encodings for CNF; each solver's own output
-is imported and verified. A missing binary skips with the reason printed."""
+"""Real SAT/PB solvers on our CNF/OPB exports: seed 000, a 16x16, a jigsaw and a Sudoku-X, and
+the rule fixtures of tests/data/rules (a killer: cage sums as PB rows; anti-knight, thermometers,
+Kropki dots; a samurai), in every convention and clue encoding, both at-most-one encodings for
+CNF (and, on the rule puzzles, every PB and card encoding of the rule rows through CaDiCaL);
+each solver's own output is
+imported and verified against the puzzle's rules. A missing binary skips with the reason printed."""
 from __future__ import annotations
 
 import pytest
-from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
+from oracles import SETS_DIR, round_trip_puzzles
+from rule_models import FIXTURES, conventions, fixture_puzzle
 
 from formats import cnf, opb
+from pipeline.core.clauses_pb import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS
 from formats.solutions import read_solution
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
@@ -27,7 +32,14 @@ def puzzles() -> dict:
     sixteen = SETS_DIR / "16x16_classic.txt"
     if sixteen.exists():
         out["16x16"] = parse_puzzle(sixteen.read_text().splitlines()[0])
+    for name in FIXTURES:
+        out[name] = fixture_puzzle(name)
     return out
+
+
+def cases_of(puzzle_name: str):
+    """(scheme, order, clues) of a puzzle: every convention it has (ijk only on a layout's canvas)."""
+    return conventions(PUZZLES[puzzle_name])
 
 
 PUZZLES = puzzles()
@@ -46,9 +58,8 @@ def available(name: str):
 def test_solver_answers_import_and_verify(tmp_path, name, fmt, puzzle_name):
     solver = available(name)
     puzzle = PUZZLES[puzzle_name]
-    cases = round_trip_cases({puzzle_name: puzzle})
     amos = ["pairwise", "seqcounter"] if fmt == "cnf" else [None]
-    for _, scheme, order, enc in cases:
+    for scheme, order, enc in cases_of(puzzle_name):
         model = build_model(puzzle, scheme=scheme, order=order, clues=enc)
         for amo in amos:
             workdir = tmp_path / f"{scheme}{order}{enc}{amo}"
@@ -72,7 +83,7 @@ def test_unsatisfiable_is_infeasible(tmp_path, name, fmt):
 def test_scip_reads_cnf_and_opb_and_its_solution_imports(tmp_path, fmt, puzzle_name):
     pyscipopt = pytest.importorskip("pyscipopt", reason="pyscipopt not installed")
     puzzle = PUZZLES[puzzle_name]
-    for _, scheme, order, enc in round_trip_cases({puzzle_name: puzzle})[::2]:
+    for scheme, order, enc in cases_of(puzzle_name)[::2]:
         model = build_model(puzzle, scheme=scheme, order=order, clues=enc)
         path = tmp_path / f"{scheme}{order}{enc}.{fmt}"
         (cnf.write if fmt == "cnf" else opb.write)(model, path)
@@ -94,3 +105,42 @@ def test_time_limit_reaches_the_solver():
     model = build_model(PUZZLES["seed000"])
     assert solver.solve(model, time_limit=5).status == "optimal"
     assert get_solver("minisat", check_available=False).reads == ("cnf",)
+
+
+@pytest.mark.parametrize("puzzle_name", ["killer9", "thermo9"])
+@pytest.mark.parametrize("card, pb", [(DEFAULT_CARD, pb) for pb in PB_ENCODINGS] +
+                         [(card, DEFAULT_PB) for card in CARD_ENCODINGS if card != DEFAULT_CARD])
+def test_every_rule_encoding_solves_with_the_cadical_binary(tmp_path, puzzle_name, card, pb):
+    """The CNF of a rule puzzle written with each card / PB encoding of its rule rows: the
+    CaDiCaL binary's answer imports and is the puzzle's (unique) solution."""
+    import subprocess
+
+    available("cadical")
+    puzzle = PUZZLES[puzzle_name]
+    model = build_model(puzzle, "ijk", "C", "bounds")
+    path = tmp_path / "m.cnf"
+    cnf.write(model, path, card=card, pb=pb)
+    answer = tmp_path / "cadical.sol"
+    with open(answer, "wb") as out:
+        subprocess.run(["cadical", "-q", str(path)], stdout=out, timeout=120, check=False)
+    solution = read_solution(answer, model)
+    assert verify_grid(solution.grid(), puzzle).ok, (card, pb)
+
+
+@pytest.mark.parametrize("puzzle_name", ["killer9", "samurai"])
+@pytest.mark.parametrize("name", EXTERNAL)
+def test_solve_command_hands_rule_models_to_the_binary(name, puzzle_name, capsys):
+    """``solve --solver NAME`` on a puzzle with rules beyond units (a killer) and on a samurai:
+    the engine declares ``rule_rows`` and its verified answer is the puzzle's solution."""
+    import json
+
+    from pathlib import Path
+
+    from pipeline.cli.main import main
+
+    available(name)
+    assert SOLVERS[name].rule_rows
+    document = Path(__file__).parents[1] / "data" / "rules" / f"{puzzle_name}.json"
+    assert main(["solve", str(document), "--solver", name, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solver"] == name and out["status"] == "optimal" and out["verified"] is True

@@ -18,8 +18,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                            amo=args.amo or DEFAULT_AMO)
     out = Path(args.to)
     conv = model.convention
+    ineq = f", and {model.n_ineq} <= rows" if model.n_ineq else ""
     print(f"exported {model.puzzle.variant} {conv.n}x{conv.n} ({model.n_rows} x {model.n_cols}, "
-          f"{model.nnz} nonzeros) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
+          f"{model.nnz} nonzeros{ineq}) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
     for fmt, paths in written.items():
         print(f"  {fmt:<9} " + " ".join(p.name for p in paths))
     if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
@@ -64,10 +65,14 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
         lines += [
             f"  Aeq = spconvert(load({q(out / 'Aeq_ijv.csv')}));  beq = load({q(out / 'beq.csv')});",
             f"  lb = load({q(out / 'lb.csv')});  ub = load({q(out / 'ub.csv')});  f = load({q(out / 'f.csv')});",
-            "  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);",
         ]
+        if model.n_ineq:  # the rules' <= rows (cages, thermometers, anti-knight, ...)
+            lines += [f"  Aineq = spconvert(load({q(out / 'Aineq_ijv.csv')}));  bineq = load({q(out / 'bineq.csv')});",
+                      "  x = intlinprog(f, 1:numel(f), Aineq, bineq, Aeq, beq, lb, ub);"]
+        else:
+            lines.append("  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);")
         conv = model.convention
-        if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced:
+        if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced and model.puzzle.layout is None:
             lines += [f"  X = reshape(round(x), {n}, {n}, {n});  S = sum(X .* reshape(1:{n}, 1, 1, {n}), 3);",
                       f"  writematrix(S, {q(answer)})"]
         else:

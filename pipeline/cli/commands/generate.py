@@ -1,4 +1,8 @@
-"""The ``generate`` subcommand."""
+"""The ``generate`` subcommand.
+
+Exit codes: 0 every puzzle asked for was made; 1 ``--time-limit`` ran out first (the finished
+puzzles are written, stderr says how many); 2 bad input.
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,28 +11,67 @@ import sys
 from formats.files import atomic_open
 from pipeline.cli.args import add_solver_args, resolve_solver
 from pipeline.core.errors import PuzzleError
+from pipeline.core.options import Bound
+from pipeline.core.progress import LOG_SECONDS, Progress
 from pipeline.core.variants import VARIANTS, get_variant
-from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, format_results, generate, new_seed,
-                                     resolve_shape)
+from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, format_results, generate,
+                                     new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
 #: the engines generate can prove uniqueness with (its counting is the SAT engine's incremental API)
 ENGINES = ("sat",)
 
 
+#: Seconds before a progress bar shows on a terminal: a quick run draws none.
+BAR_DELAY = 2.0
+PROGRESS_MODES = ("auto", "bar", "log", "none")
+
+
+def _made_with_progress(args: argparse.Namespace, variant: str, seed: int) -> list[Generated]:
+    """The puzzles, made under ``--time-limit`` while the meter (``--progress``) shows how far
+    the run and the current puzzle are."""
+    meter = Progress(args.n, 0, args.progress, args.log_interval, sys.stderr, label="generate", delay=BAR_DELAY)
+
+    def report(index: int, step: str, done: int, total: int) -> None:
+        meter.detail(f"puzzle {index + 1}: {step} {done:,}/{total:,}")
+
+    made: list[Generated] = []
+    try:
+        for g in generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
+                          symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
+                          difficulty=args.difficulty, transform=args.transform, full=args.full,
+                          time_limit=args.time_limit, progress=None if args.progress == "none" else report):
+            made.append(g)
+            meter.update(["made"])
+    finally:
+        meter.close()
+    return made
+
+
+def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool:
+    """Say so when --time-limit ended the run before -n puzzles were made."""
+    if len(made) >= args.n:
+        return False
+    print(f"generate: time limit of {args.time_limit} s reached: {len(made)} of {args.n} puzzle"
+          f"{'s' if args.n != 1 else ''} finished", file=sys.stderr)
+    return True
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
     resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
+
+
+    Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
     seed = args.seed
     if seed is None:
         seed = new_seed()
         print(f"seed: {seed}", file=sys.stderr)
     if args.format == "line" and get_variant(variant).regions:
         raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
-    results = list(generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
-                            symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
-                            difficulty=args.difficulty, transform=args.transform, full=args.full))
+    results = _made_with_progress(args, variant, seed)
+    stopped = _time_limit_reached(args, results)
     for g in results:
         if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
             print(f"puzzle {g.index}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
@@ -44,7 +87,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
               file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0
+    return 1 if stopped else 0
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
@@ -70,4 +113,12 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
                    help="write here (atomically) instead of stdout (--out is an alias of --to)")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds for the whole run, finite and > 0 (default: none); when it runs out the finished "
+                        "puzzles are written, stderr says how many, and the exit code is 1")
+    p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
+                   help="progress bar (terminal, needs tqdm; after 2 s), log lines on stderr (the first after "
+                        "--log-interval: a quick run prints none), or nothing (default: auto)")
+    p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
+                   help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     p.set_defaults(func=cmd_generate)

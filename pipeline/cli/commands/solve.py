@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
                                add_solver_args, engine_options, model_from_args, print_grid, puzzle_from_args,
@@ -23,6 +24,12 @@ def _uniqueness(args, puzzle) -> bool | None:
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
+def _say_where_files_went(args, name: str, kept: Path | None) -> None:
+    """A --workdir that already held files got the engine's files in a fresh subdirectory: say where."""
+    if kept is not None and args.workdir is not None and Path(kept) != Path(args.workdir):
+        print(f"note: {args.workdir} already holds files; {name}'s files are in {kept}", file=sys.stderr)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
     model = model_from_args(args, puzzle)
@@ -30,6 +37,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
     r = solver.solve(model, **engine_options(args, solver), **check)
+    _say_where_files_went(args, solver.name, r.workdir)
     grid, status = r.grid, r.status
     if grid is None:
         reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
@@ -49,6 +57,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(steps)
     print_grid(grid, puzzle, args.format, {"status": status, "solver": solver.name, "seconds": round(r.seconds, 6),
                                             "nodes": r.nodes, "verified": True, "unique": unique,
+                                            **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
                                             **(steps if isinstance(steps, dict) else {})})
     return 0
 
@@ -61,7 +70,10 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
     add_limit_args(p, "solver time limit in seconds")
     add_solver_args(p, list(SOLVERS), "engine from the solver registry")
-    p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
+    p.add_argument("--workdir", metavar="DIR",
+                   help="keep an external solver's files in DIR when it is new or empty, else in a fresh "
+                        "subdirectory DIR/SOLVER-K (stderr says which); a file already there is never replaced "
+                        "(default: a temporary directory)")
     add_engine_args(p)
     p.add_argument("--unique", action="store_true",
                    help="check that the solution is unique (the default; kept for scripts that ask for it)")

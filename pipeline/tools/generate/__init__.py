@@ -1,6 +1,7 @@
 """Generate puzzles with exactly one solution, for every box shape and variant.
 
 The package by job: :mod:`~pipeline.tools.generate.engine` (the counting engine of a shape),
+:mod:`~pipeline.tools.generate.clock` (a run's time budget and progress reports),
 :mod:`~pipeline.tools.generate.regions` (jigsaw regions, grid transformations, symmetry orbits),
 :mod:`~pipeline.tools.generate.removal` (clue removal, minimality),
 :mod:`~pipeline.tools.generate.puzzles` (one puzzle, the seeded stream) and
@@ -26,13 +27,14 @@ What is sampled (no uniformity is claimed):
 * jigsaw regions start from the boxes and take random boundary swaps that keep every region
   connected and of N cells.
 """
+from pipeline.tools.generate.clock import OutOfTime, RunClock
 from pipeline.tools.generate.engine import ShapeEngine, count_up_to, engine_for
 from pipeline.tools.generate.output import CSV_COLUMNS, FORMATS, Generated, __version__, format_results
 from pipeline.tools.generate.puzzles import SHORTFALL_TRIES, generate, generate_one, new_seed, resolve_shape
 from pipeline.tools.generate.regions import SWAPS_PER_CELL, SYMMETRIES, random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, removable_clues
 
-__all__ = ["CSV_COLUMNS", "EXACT_REMOVAL_MAX_CELLS", "FORMATS", "Generated", "SHORTFALL_TRIES", "SWAPS_PER_CELL",
-           "SYMMETRIES", "ShapeEngine", "__version__", "count_up_to", "engine_for", "format_results", "generate",
+__all__ = ["CSV_COLUMNS", "EXACT_REMOVAL_MAX_CELLS", "FORMATS", "Generated", "OutOfTime", "RunClock",
+           "SHORTFALL_TRIES", "SWAPS_PER_CELL", "SYMMETRIES", "ShapeEngine", "__version__", "count_up_to", "engine_for", "format_results", "generate",
            "generate_one", "is_minimal", "new_seed", "random_regions", "removable_clues", "resolve_shape",
            "symmetry_orbits", "transform_grid"]

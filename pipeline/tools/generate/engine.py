@@ -9,12 +9,15 @@ activation). The literal is retired afterwards.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["ShapeEngine", "count_up_to", "engine_for"]
 
@@ -95,20 +98,33 @@ class ShapeEngine:
         """Switch an activation literal off for good (its blocking clause is then satisfied)."""
         self.sat.retire(act)
 
-    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None) -> bool:
+    def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None,
+                   deadline: float | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one excluded under
-        ``act``; with a conflict ``budget``, an undecided call counts as False (not proved)."""
+        ``act``; with a conflict ``budget``, an undecided call counts as False (not proved).
+        With a ``deadline`` (``time.perf_counter()``), :class:`OutOfTime` when it passes first."""
         assumptions = self.clue_literals(clue_grid) + [act]
+        if deadline is not None and budget is None:
+            answer = self.sat.run_until(assumptions, deadline)
+            if answer is None:
+                raise OutOfTime("the time limit was reached")
+            return not answer
         if budget is None:
             return not self.solver.solve(assumptions=assumptions)
         self.solver.conf_budget(budget)
         return self.solver.solve_limited(assumptions=assumptions) is False
 
-    def count(self, grid: np.ndarray, limit: int, keep: bool = False):
+    def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit`` (the engine's ``count_assumed``);
-        with ``keep`` return ``(count, grids)``."""
+        with ``keep`` return ``(count, grids)``. With a ``deadline`` (``time.perf_counter()``),
+        :class:`OutOfTime` when it passes first."""
         clues = self.clue_literals(grid)
-        result = self.sat.count_assumed(clues, limit, clues)
+        time_limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        if time_limit == 0.0:
+            raise OutOfTime("the time limit was reached")
+        result = self.sat.count_assumed(clues, limit, clues, time_limit=time_limit)
+        if result.status == "time_limit":
+            raise OutOfTime("the time limit was reached")
         return (result.count, result.grids) if keep else result.count
 
 

@@ -15,25 +15,32 @@ from collections.abc import Iterator
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
 from pipeline.tools.generate.engine import ShapeEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
+from pipeline.tools.generate.clock import OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
 from pipeline.tools.rate import DIFFICULTIES, rate
 
-__all__ = ["SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
+__all__ = ["FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
+
+#: How the progress reports name the search for a full grid (its attempts).
+FULL_GRID_STEP = "full grid (attempts)"
 
 #: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
 #: (the best one is kept and the shortfall reported).
 SHORTFALL_TRIES = 10
 
 
-def _full_grid(n: int, h: int, w: int, variant: str,
-               rng: np.random.Generator) -> tuple[Puzzle, ShapeEngine, np.ndarray]:
-    for _ in range(100):
+def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
+               clock: RunClock | None = None) -> tuple[Puzzle, ShapeEngine, np.ndarray]:
+    for attempt in range(100):
+        if clock is not None:   # a full grid is one solver call: the budget is checked between them
+            clock.step(FULL_GRID_STEP, attempt, 100)
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
         eng = engine_for(shape)
@@ -45,7 +52,7 @@ def _full_grid(n: int, h: int, w: int, variant: str,
 
 def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator, *, symmetry: str = "none",
                  clues: int | None = None, minimal: bool = False, transform: bool = False,
-                 seed: int = 0, index: int = 0) -> Generated:
+                 seed: int = 0, index: int = 0, clock: RunClock | None = None) -> Generated:
     """One puzzle with exactly one solution (proved by the SAT engine).
 
     Parameters
@@ -66,6 +73,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         Apply :func:`transform_grid` to the full grid (classic and latin only).
     seed, index
         Recorded in the result.
+    clock : RunClock, optional
+        Where the steps report progress, and the run's deadline.
 
     Returns
     -------
@@ -75,9 +84,12 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     ------
     PuzzleError
         ``transform`` for a variant the transformations do not preserve.
+    OutOfTime
+        ``clock``'s deadline passed before the puzzle was finished.
     """
     t0 = time.perf_counter()
-    shape, eng, solution = _full_grid(n, h, w, variant, rng)
+    deadline = clock.deadline if clock is not None else None
+    shape, eng, solution = _full_grid(n, h, w, variant, rng, clock)
     if transform:
         if variant == "latin":
             solution = transform_grid(solution, 1, 1, rng)
@@ -93,18 +105,19 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     if exact:
         act = eng.exclude(solution)
         try:
-            grid, tried_all = remove_clues(solution, orbits, order, target, lambda g: eng.determines(g, act))
+            grid, tried_all = remove_clues(solution, orbits, order, target,
+                                           lambda g: eng.determines(g, act, deadline=deadline), clock)
         finally:
             eng.retire(act)
     else:
         grid, tried_all = remove_clues(solution, orbits, order, target,
-                                        lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)))
-        if eng.count(grid, 2) != 1:  # the engine's proof (singles already imply it)
+                                        lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)), clock)
+        if eng.count(grid, 2, deadline=deadline) != 1:  # the engine's proof (singles already imply it)
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
     is_min: bool | None
     if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway
-        is_min = is_minimal(puzzle)
+        is_min = is_minimal(puzzle, solution, clock)
     else:
         is_min = True if exact and tried_all and symmetry == "none" else None
     return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
@@ -152,11 +165,14 @@ def new_seed() -> int:
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
              seed: int | None = None, symmetry: str = "none", clues: int | None = None, minimal: bool = False,
              difficulty: str = "any", transform: bool = False, full: bool = False,
-             max_tries: int = 200) -> Iterator[Generated]:
+             max_tries: int = 200, time_limit: float | None = None,
+             progress: Report | None = None) -> Iterator[Generated]:
     """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
 
     Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
     every puzzle (and any one of them by index). ``seed`` None chooses one (see ``.seed``).
+    With a ``time_limit`` the stream ends early, after the puzzles finished within it (the one
+    being made when it runs out is dropped): fewer than ``count`` puzzles means it ran out.
 
     Parameters
     ----------
@@ -174,6 +190,12 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         Full grids (no clue removed).
     max_tries : int
         Puzzles made per result when aiming at a difficulty.
+    time_limit : float, optional
+        Seconds for the whole run (finite, > 0); default none.
+    progress : callable, optional
+        ``progress(index, step, done, total)``: puzzle ``index`` (0-based) is at ``done`` of
+        ``total`` in ``step`` (the full grid's attempts, clue removal's orbits, the minimality
+        proof's clues); called often, so it should be cheap.
 
     Yields
     ------
@@ -182,7 +204,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     Raises
     ------
     PuzzleError
-        Bad shape or option, or no puzzle of that difficulty in ``max_tries``.
+        Bad shape or option (a ``time_limit`` that is not a finite number above 0), or no puzzle
+        of that difficulty in ``max_tries``.
 
     Examples
     --------
@@ -200,27 +223,42 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
     target = n * n if full else clues
+    time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
+    clock = RunClock.start(time_limit, progress)
     for i in range(count):
-        rng = np.random.default_rng([seed, i])
-        best, best_key, shortfalls = None, None, 0
-        for _ in range(max_tries):
-            g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=target, minimal=minimal,
-                             transform=transform, seed=seed, index=i)
-            if difficulty != "any":
-                rating = rate(g.puzzle)
-                g.rating = rating.to_dict(brief=True)
-                if rating.label != difficulty:
-                    continue
-            # what was asked but not reached: proved minimality, the clue target
-            key = (minimal and g.minimal is False, target is not None and g.puzzle.n_clues > target,
-                   g.puzzle.n_clues)
-            if best is None or best_key is None or key < best_key:
-                best, best_key = g, key
-            if not (key[0] or key[1]):
-                break
-            shortfalls += 1
-            if shortfalls >= SHORTFALL_TRIES:
-                break
-        if best is None:
-            raise PuzzleError(f"difficulty: no {difficulty} puzzle in {max_tries} tries (seed {seed})")
+        clock.index = i
+        try:
+            best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=target,
+                                  minimal=minimal, transform=transform, difficulty=difficulty)
+        except OutOfTime:
+            return   # the budget ran out: the stream ends after the finished puzzles
         yield best
+
+
+def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_tries: int, clock: RunClock, *,
+                   symmetry: str, clues: int | None, minimal: bool, transform: bool, difficulty: str) -> Generated:
+    """Puzzle ``i`` of the stream: the first try that meets what was asked, else the best of them
+    (:class:`OutOfTime` when ``clock``'s deadline passes first)."""
+    rng = np.random.default_rng([seed, i])
+    best, best_key, shortfalls = None, None, 0
+    for _ in range(max_tries):
+        clock.check()
+        g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
+                         transform=transform, seed=seed, index=i, clock=clock)
+        if difficulty != "any":
+            rating = rate(g.puzzle)
+            g.rating = rating.to_dict(brief=True)
+            if rating.label != difficulty:
+                continue
+        # what was asked but not reached: proved minimality, the clue target
+        key = (minimal and g.minimal is False, clues is not None and g.puzzle.n_clues > clues, g.puzzle.n_clues)
+        if best is None or best_key is None or key < best_key:
+            best, best_key = g, key
+        if not (key[0] or key[1]):
+            break
+        shortfalls += 1
+        if shortfalls >= SHORTFALL_TRIES:
+            break
+    if best is None:
+        raise PuzzleError(f"difficulty: no {difficulty} puzzle in {max_tries} tries (seed {seed})")
+    return best

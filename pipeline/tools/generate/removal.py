@@ -13,9 +13,15 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
+from pipeline.tools.generate.clock import RunClock
 from pipeline.tools.generate.engine import engine_for
 
-__all__ = ["EXACT_REMOVAL_MAX_CELLS", "is_minimal", "remove_clues", "removable_clues"]
+__all__ = ["EXACT_REMOVAL_MAX_CELLS", "MINIMALITY_STEP", "REMOVAL_STEP", "is_minimal", "remove_clues",
+           "removable_clues"]
+
+#: How the progress reports name the two long steps of a puzzle.
+REMOVAL_STEP = "clue removal (orbits tried)"
+MINIMALITY_STEP = "minimality proof (clues checked)"
 
 #: up to this many cells (16x16) clues are removed by exact SAT uniqueness checks (minimal
 #: puzzles); above it by singles (unique, fewer clues removed) unless --minimal is asked.
@@ -23,7 +29,7 @@ EXACT_REMOVAL_MAX_CELLS = 256
 
 
 def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
-                 keeps_unique: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, bool]:
+                 keeps_unique: Callable[[np.ndarray], bool], clock: RunClock | None = None) -> tuple[np.ndarray, bool]:
     """One pass of orbit removal in ``order`` while ``keeps_unique(grid)`` proves uniqueness.
 
     Parameters
@@ -38,6 +44,8 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
         Never fewer clues than this.
     keeps_unique : callable
         ``keeps_unique(clue_grid) -> bool``: True when the clues are proved unique.
+    clock : RunClock, optional
+        Told the orbits tried so far before each trial; raises :class:`OutOfTime` at its deadline.
 
     Returns
     -------
@@ -47,6 +55,8 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
     grid = solution.copy()
     i, run = 0, 1
     while i < len(order):
+        if clock is not None:
+            clock.step(REMOVAL_STEP, i, len(order))
         left = np.count_nonzero(grid) - target
         if left <= 0:
             return grid, False
@@ -65,7 +75,8 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
     return grid, True
 
 
-def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[tuple[int, int]]:
+def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None,
+                    clock: RunClock | None = None) -> list[tuple[int, int]]:
     """Cells whose clue can be removed with the puzzle staying unique (empty: minimal).
 
     One engine call per clue: with the solution excluded, the clues minus one are SAT exactly
@@ -77,6 +88,8 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[
         A puzzle with exactly one solution.
     solution : numpy.ndarray, optional
         Its solution, if known.
+    clock : RunClock, optional
+        Told the clues checked so far; its deadline stops the check (:class:`OutOfTime`).
 
     Returns
     -------
@@ -87,33 +100,43 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None) -> list[
     ------
     PuzzleError
         ``puzzle`` does not have exactly one solution.
+    OutOfTime
+        ``clock``'s deadline passed first.
     """
     eng = engine_for(puzzle)
     grid = np.asarray(puzzle.grid)
+    deadline = clock.deadline if clock is not None else None
     if solution is None:
-        count, grids = eng.count(grid, 2, keep=True)
+        count, grids = eng.count(grid, 2, keep=True, deadline=deadline)
         if count != 1:
             raise PuzzleError(f"minimal: the puzzle has {count if count < 2 else 'several'} solutions, not one")
         solution = grids[0]
     act = eng.exclude(solution)
     try:
         out = []
-        for cell in np.flatnonzero(grid):
+        clues = np.flatnonzero(grid)
+        for k, cell in enumerate(clues):
+            if clock is not None:
+                clock.step(MINIMALITY_STEP, k, len(clues))
             trial = grid.copy()
             trial.flat[cell] = 0
-            if eng.determines(trial, act):
+            if eng.determines(trial, act, deadline=deadline):
                 out.append((int(cell) // puzzle.n, int(cell) % puzzle.n))
         return out
     finally:
         eng.retire(act)
 
 
-def is_minimal(puzzle: Puzzle) -> bool:
+def is_minimal(puzzle: Puzzle, solution: np.ndarray | None = None, clock: RunClock | None = None) -> bool:
     """True when removing any single clue of the (unique) ``puzzle`` gives more than one solution.
 
     Parameters
     ----------
     puzzle : Puzzle
+    solution : numpy.ndarray, optional
+        Its solution, if known (saves a count).
+    clock : RunClock, optional
+        Progress and deadline (:func:`removable_clues`).
 
     Returns
     -------
@@ -123,5 +146,7 @@ def is_minimal(puzzle: Puzzle) -> bool:
     ------
     PuzzleError
         ``puzzle`` does not have exactly one solution.
+    OutOfTime
+        ``clock``'s deadline passed first.
     """
-    return not removable_clues(puzzle)
+    return not removable_clues(puzzle, solution, clock)

@@ -1,0 +1,301 @@
+"""Clauses of the rule rows: cardinality and pseudo-Boolean encodings from python-sat.
+
+The unit and clue rows of a model (``= 1`` with ones) are exactly-one constraints, encoded by
+the CNF writer as an at-least-one clause plus an at-most-one encoding. The rows of the rules
+beyond units (:class:`pipeline.core.build.RuleRows` in the solver view: the ``=`` rows of ``Aeq``
+that rules add, such as killer sums, then every row of ``Aineq``) are general integer rows
+``sum_i c_i x_i (<= | =) b``; :func:`encode_rule_rows` turns each into clauses:
+
+1. normalise: a negative coefficient ``c x`` is ``|c| ~x + c``, so every row becomes
+   ``sum_i w_i l_i (<= | =) B`` over literals ``l_i`` (``x`` or ``~x``) with weights ``w_i >= 1``
+   and ``B = b + sum |negative c|``; the terms of a row are ordered by weight, then variable;
+2. settle the trivial rows without an encoder: ``B < 0`` (or ``=`` with ``B`` above the weights'
+   sum) is the empty clause; a ``<=`` row the weights cannot exceed gives no clause; ``B = 0``
+   gives the unit clauses ``~l_i`` (an ``=`` row with ``B`` the sum of the weights, the units
+   ``l_i``);
+3. all weights 1 (anti-knight, anti-king, non-consecutive, sum-less cages, Kropki dots, parity):
+   a cardinality constraint over the literals, ``pysat.card.CardEnc.atmost`` / ``equals``; a bound
+   of 1 is an at-most-one (with an at-least-one clause for ``=``) in the ``amo`` encoding of the
+   unit rows, a larger bound uses the ``card`` encoding;
+4. other weights (cage sums, thermometers, greater-than signs): ``pysat.pb.PBEnc.leq`` /
+   ``equals`` in the ``pb`` encoding (python-sat's ``pb`` extra: pindakaas).
+
+A row's clauses depend only on its shape (sense, weights, bound), so each shape is encoded ONCE
+over literals ``1..k`` (auxiliaries renumbered ``k+1..``) and mapped onto every row of that
+shape with numpy: no Python work per row beyond grouping. Auxiliary variables are numbered from
+``top + 1``, a contiguous block per rule row in row order (``top`` is the last variable before
+them: the cell variables and the unit rows' auxiliaries in a CNF export).
+
+The defaults (:data:`DEFAULT_CARD`, :data:`DEFAULT_PB`) were chosen by measurement:
+``bench/sat_rules_bench.py`` (``make bench``), table in docs/conventions.md.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.core.build import Model
+from pipeline.core.errors import PipelineError
+
+#: Cardinality encodings (``pysat.card.EncType`` names) for bounds of 2 or more.
+CARD_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
+#: Pseudo-Boolean encodings (``pysat.pb.EncType`` names).
+PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge")
+#: At-most-one encodings of a bound-1 row (those of the unit rows: ``pysat.card`` names).
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
+DEFAULT_CARD = "seqcounter"
+DEFAULT_PB = "best"
+SAT_EXTRA_HINT = "pip install '.[sat]'"
+
+
+def _card_module():
+    try:
+        from pysat import card
+    except ImportError:
+        raise PipelineError(f"rule rows: cardinality encodings need python-sat: {SAT_EXTRA_HINT}") from None
+    return card
+
+
+def _pb_module():
+    try:
+        from pysat import pb
+        pb.EncType  # noqa: B018  (python-sat raises here when its PB backend, pindakaas, is absent)
+    except (ImportError, AssertionError):
+        raise PipelineError(f"rule rows: pseudo-Boolean encodings need python-sat with pindakaas: {SAT_EXTRA_HINT}") from None
+    return pb
+
+
+def _check(name: str, value: str, known: tuple[str, ...]) -> str:
+    if value not in known:
+        raise PipelineError(f"rule rows: unknown {name} encoding {value!r}; expected one of {', '.join(known)}")
+    return value
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The clauses of one row shape over literals ``±1..±k`` and auxiliaries ``±(k+1)..±(k+n_aux)``
+    (``tokens``: each clause's literals ended by 0)."""
+
+    k: int
+    tokens: np.ndarray
+    n_clauses: int
+    n_aux: int
+
+
+def _renumbered(clauses: list[list[int]], k: int) -> Shape:
+    """``clauses`` over literals 1..k and any auxiliaries above k, auxiliaries made k+1.. contiguous."""
+    flat = np.array([lit for clause in clauses for lit in list(clause) + [0]], dtype=np.int64)
+    magnitude = np.abs(flat)
+    aux = np.unique(magnitude[magnitude > k])
+    renamed = np.where(magnitude > k, k + 1 + np.searchsorted(aux, magnitude), magnitude) * np.sign(flat)
+    return Shape(k, renamed.astype(np.int64), len(clauses), int(aux.size))
+
+
+@functools.lru_cache(maxsize=4096)
+def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, pb: str, amo: str) -> Shape:
+    """The clauses of ``sum_i weights[i] * l_i (<= if sense == "L" else =) bound`` over literals
+    ``l_i = i + 1`` (weights >= 1), auxiliaries renumbered after ``k = len(weights)``.
+
+    Parameters
+    ----------
+    sense : {"L", "E"}
+        ``<=`` or ``=``.
+    weights : tuple of int
+        The positive weights, one per literal.
+    bound : int
+        The right-hand side.
+    card, pb, amo : str
+        The encodings of cardinality rows (bound 2 or more), weighted rows and bound-1 rows.
+
+    Examples
+    --------
+    >>> shape_clauses("L", (1, 1, 1), 1, "seqcounter", "bdd", "pairwise").tokens.tolist()
+    [-1, -2, 0, -1, -3, 0, -2, -3, 0]
+    >>> shape_clauses("E", (1, 1), 0, "seqcounter", "bdd", "pairwise").tokens.tolist()
+    [-1, 0, -2, 0]
+    >>> shape_clauses("L", (2, 3), -1, "seqcounter", "bdd", "pairwise").tokens.tolist()   # cannot hold
+    [0]
+    """
+    k = len(weights)
+    lits = list(range(1, k + 1))
+    total = sum(weights)
+    if bound < 0 or (sense == "E" and bound > total):
+        return Shape(k, np.zeros(1, dtype=np.int64), 1, 0)              # the empty clause
+    if sense == "L" and bound >= total:
+        return Shape(k, np.zeros(0, dtype=np.int64), 0, 0)              # always holds
+    if bound == 0:
+        return _renumbered([[-lit] for lit in lits], k)
+    if sense == "E" and bound == total:
+        return _renumbered([[lit] for lit in lits], k)
+    if all(w == 1 for w in weights):
+        cardmod = _card_module()
+        if bound == 1:
+            if amo == "pairwise":  # pysat.card's order: (i, j) for i < j, row-major
+                clauses = [[-i, -j] for i in lits for j in lits if i < j]
+            else:
+                clauses = cardmod.CardEnc.atmost(lits, bound=1, top_id=k, encoding=getattr(cardmod.EncType, amo)).clauses
+            return _renumbered(([lits] if sense == "E" else []) + clauses, k)
+        encode = cardmod.CardEnc.atmost if sense == "L" else cardmod.CardEnc.equals
+        return _renumbered(encode(lits, bound=bound, top_id=k, encoding=getattr(cardmod.EncType, card)).clauses, k)
+    pbmod = _pb_module()
+    encode = pbmod.PBEnc.leq if sense == "L" else pbmod.PBEnc.equals
+    return _renumbered(encode(lits=lits, weights=list(weights), bound=bound, top_id=k,
+                              encoding=getattr(pbmod.EncType, pb)).clauses, k)
+
+
+# ----------------------------------------------------------------------------------------------
+# the rule rows of a model
+# ----------------------------------------------------------------------------------------------
+def rule_row_range(model: Model) -> tuple[int, int]:
+    """``(start, stop)``: the rows of ``model.Aeq`` that rules add (between the unit rows and the
+    clue rows; empty for unit-only puzzles). Every other row of ``Aeq`` is ``= 1`` with ones."""
+    equal_families = {family for family, sense, _ in model.R.families if sense == "E"}
+    k = sum(count for family, count in model.rule_family_counts().items() if family in equal_families)
+    clues = model.B.shape[0] if model.clue_encoding == "rows" else 0
+    stop = model.n_rows - clues
+    return stop - k, stop
+
+
+def rule_rows(model: Model) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """``(matrix, rhs, sense)`` of the rule rows in the solver view, in row order: the rules'
+    ``=`` rows of ``Aeq``, then ``Aineq`` (columns: the solver view's)."""
+    start, stop = rule_row_range(model)
+    eq = model.Aeq[start:stop]
+    matrix = sp.vstack([eq, model.Aineq], format="csr") if model.n_ineq else eq.tocsr()
+    rhs = np.concatenate([model.beq[start:stop], model.bineq])
+    sense = np.concatenate([np.full(stop - start, "E"), np.full(model.n_ineq, "L")])
+    return matrix, rhs, sense
+
+
+@dataclass
+class RuleClauses:
+    """The clauses of a model's rule rows (:func:`encode_rule_rows`).
+
+    ``tokens``: every clause's literals, each clause ended by 0, rows in order; ``n_clauses``;
+    ``aux`` the auxiliary variables ``[first, last]`` (empty when none); ``n_rows`` the rule
+    rows; ``card``/``pb``/``amo`` the encodings used; ``shapes`` the distinct row shapes encoded.
+    """
+
+    tokens: np.ndarray
+    n_clauses: int
+    n_aux: int
+    first_aux: int
+    n_rows: int
+    card: str
+    pb: str
+    amo: str
+    shapes: int
+
+    def clauses(self) -> list[list[int]]:
+        """The clauses as lists (small models: tests and in-process solvers)."""
+        ends = np.flatnonzero(self.tokens == 0)
+        flat = self.tokens.tolist()
+        out, start = [], 0
+        for end in ends.tolist():
+            out.append(flat[start:end])
+            start = end + 1
+        return out
+
+    def facts(self) -> dict:
+        """What a CNF export records of them (``c sudoku-pipeline-cnf:`` line, manifest)."""
+        return {"rows": self.n_rows, "clauses": self.n_clauses, "card": self.card, "pb": self.pb, "amo": self.amo,
+                "aux_variables": [self.first_aux, self.first_aux + self.n_aux - 1] if self.n_aux else [],
+                "aux_rule": "each rule row in order (the rules' = rows of Aeq, then Aineq), a contiguous block"}
+
+
+def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: str = DEFAULT_PB,
+                     amo: str = "pairwise") -> RuleClauses:
+    """Clauses of ``model``'s rule rows (:func:`rule_rows`) over its CNF variables.
+
+    Parameters
+    ----------
+    model : Model
+        Any convention and clue encoding; variable ``v`` of solver column ``j`` is
+        ``model.columns[j] + 1`` (docs/conventions.md, CNF/OPB).
+    top : int
+        The largest variable number in use before them: auxiliaries are ``top + 1 ..``.
+    card : str
+        Encoding of cardinality rows with a bound of 2 or more (:data:`CARD_ENCODINGS`).
+    pb : str
+        Encoding of rows with weights other than 1 (:data:`PB_ENCODINGS`).
+    amo : str
+        At-most-one encoding of bound-1 rows (:data:`AMO_ENCODINGS`; the CNF writer passes the
+        one it uses for the unit rows).
+
+    Returns
+    -------
+    RuleClauses
+
+    Raises
+    ------
+    PipelineError
+        An unknown encoding, or python-sat (with pindakaas for PB rows) missing.
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "thermo", "cells": ["r1c1", "r1c2"]}]}'))
+    >>> enc = encode_rule_rows(model, top=64)
+    >>> enc.n_rows, enc.first_aux, enc.n_clauses > 0
+    (1, 65, True)
+    """
+    _check("card", card, CARD_ENCODINGS)
+    _check("pb", pb, PB_ENCODINGS)
+    _check("at-most-one", amo, AMO_ENCODINGS)
+    matrix, rhs, sense = rule_rows(model)
+    matrix = matrix.tocsr()
+    n_rows = rhs.size
+    var_of_col = model.columns.astype(np.int64) + 1
+    lengths = np.diff(matrix.indptr)
+    row_of = np.repeat(np.arange(n_rows), lengths)
+    coef = matrix.data.astype(np.int64)
+    if not np.array_equal(coef, matrix.data) or not np.array_equal(rhs, np.rint(rhs)):
+        raise PipelineError("rule rows: coefficients and right-hand sides must be integers")
+    weight = np.abs(coef)
+    # literals: x for a positive coefficient, ~x for a negative one (c x = |c| ~x + c)
+    lit = var_of_col[matrix.indices] * np.sign(coef)
+    bound = rhs.astype(np.int64) + np.bincount(row_of, weights=np.where(coef < 0, weight, 0),
+                                               minlength=n_rows).astype(np.int64)
+    order = np.lexsort((np.abs(lit), weight, row_of))      # per row: by weight, then variable
+    weight, lit = weight[order], lit[order]
+    # one shape per distinct (sense, weights, bound): rows of one length grouped by np.unique
+    starts = matrix.indptr
+    keys: dict[tuple, np.ndarray] = {}
+    for k in np.unique(lengths).tolist():
+        rows = np.flatnonzero(lengths == k)
+        table = np.column_stack([(sense[rows] == "E").astype(np.int64), bound[rows],
+                                 weight[starts[rows][:, None] + np.arange(k)].reshape(rows.size, k)])
+        distinct, inverse = np.unique(table, axis=0, return_inverse=True)
+        order = np.argsort(inverse.ravel(), kind="stable")      # rows of each shape, in row order
+        groups = np.split(rows[order], np.cumsum(np.bincount(inverse.ravel(), minlength=len(distinct)))[:-1])
+        for row, members in zip(distinct.tolist(), groups):
+            keys["EL"[row[0] == 0], tuple(row[2:]), row[1]] = members
+    shapes = {key: shape_clauses(key[0], key[1], key[2], card, pb, amo) for key in keys}
+    row_aux = np.zeros(n_rows, dtype=np.int64)
+    row_tokens = np.zeros(n_rows, dtype=np.int64)
+    row_clauses = np.zeros(n_rows, dtype=np.int64)
+    for key, rows in keys.items():
+        row_aux[rows] = shapes[key].n_aux
+        row_tokens[rows] = shapes[key].tokens.size
+        row_clauses[rows] = shapes[key].n_clauses
+    first_aux = top + 1
+    aux_start = first_aux + np.concatenate([[0], np.cumsum(row_aux)[:-1]]).astype(np.int64)
+    offset = np.concatenate([[0], np.cumsum(row_tokens)]).astype(np.int64)
+    out = np.zeros(int(offset[-1]), dtype=np.int64)
+    for key, rows in keys.items():
+        shape = shapes[key]
+        if not shape.tokens.size:
+            continue
+        k, tok = shape.k, shape.tokens
+        cells = lit[starts[rows][:, None] + np.arange(k)] if k else np.zeros((rows.size, 0), dtype=np.int64)
+        mag, sign = np.abs(tok), np.sign(tok)
+        block = np.zeros((rows.size, tok.size), dtype=np.int64)
+        inputs = (mag >= 1) & (mag <= k)
+        aux = mag > k
+        block[:, inputs] = cells[:, mag[inputs] - 1] * sign[inputs]
+        block[:, aux] = (aux_start[rows][:, None] + (mag[aux] - k - 1)) * sign[aux]
+        out[(offset[rows][:, None] + np.arange(tok.size)).ravel()] = block.ravel()
+    return RuleClauses(out, int(row_clauses.sum()), int(row_aux.sum()), first_aux, n_rows, card, pb, amo, len(shapes))

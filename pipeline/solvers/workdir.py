@@ -1,0 +1,128 @@
+"""What the engines that work on exported files share: where their files go, and the longest time
+limit a binary is given.
+
+SCIP, CBC, GLPK, Octave and the SAT/PB binaries write the model into a work directory and run
+there. Without ``--workdir`` that is a temporary directory, removed afterwards. With
+``--workdir DIR`` the files are kept, and a user's file is never replaced: the engine writes into
+DIR itself only when this run creates DIR or finds it empty, otherwise into a fresh
+subdirectory ``DIR/ENGINE-K`` (K = 1, 2, ...: the first number not taken), created exclusively so
+that two runs never share one.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pipeline.core.errors import SolveError
+from pipeline.core.options import Bound, time_limit_bound
+
+__all__ = ["BINARY_TIME_LIMIT_MAX", "binary_time_limit", "claim_workdir", "work_directory"]
+
+#: The longest ``time_limit`` (seconds, about 23 days) an engine that runs a binary is given; a
+#: longer one is clamped to it. Python waits for a subprocess at most 2**31 - 1 ms (24.8 days: a
+#: longer ``timeout`` is an OverflowError), the runners add up to a minute of grace, and GLPK's
+#: ``tmlim`` (Octave's ``solve_sudoku.m``) counts milliseconds in an int.
+BINARY_TIME_LIMIT_MAX = 2_000_000.0
+
+
+def binary_time_limit() -> Bound:
+    """The ``time_limit`` bound of an engine that runs a binary: clamped to
+    :data:`BINARY_TIME_LIMIT_MAX`.
+
+    Returns
+    -------
+    Bound
+    """
+    return time_limit_bound(BINARY_TIME_LIMIT_MAX, "a subprocess is waited for at most 2**31 ms")
+
+
+def _stem(engine: str) -> str:
+    """``minisat+`` -> ``minisatplus``: an engine's name as a file name."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", engine.replace("+", "plus"))
+
+
+def claim_workdir(workdir: str | os.PathLike, engine: str) -> Path:
+    """The directory ``engine`` writes its files into under the user's ``workdir``.
+
+    ``workdir`` itself when this call creates it or finds it empty; otherwise a new
+    subdirectory ``ENGINE-K`` of it (the first K after those taken), created here, so nothing
+    already in ``workdir`` is ever replaced.
+
+    Parameters
+    ----------
+    workdir : str or Path
+        The user's ``--workdir``.
+    engine : str
+        The engine's name (names the subdirectory).
+
+    Returns
+    -------
+    Path
+        An empty directory that this call created or found empty.
+
+    Raises
+    ------
+    SolveError
+        ``workdir`` exists and is not a directory.
+    OSError
+        It cannot be created (permissions, a full disk): the caller names the path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp()) / "w"
+    >>> claim_workdir(base, "cbc") == base              # created: used itself
+    True
+    >>> _ = (base / "model.mps").write_text("mine")
+    >>> claim_workdir(base, "cbc").name, claim_workdir(base, "cbc").name
+    ('cbc-1', 'cbc-2')
+    >>> import shutil; shutil.rmtree(base.parent)
+    """
+    base = Path(workdir)
+    try:
+        base.mkdir(parents=True)
+        return base
+    except FileExistsError:
+        if not base.is_dir():
+            raise SolveError(f"solver {engine}: --workdir {str(base)!r} exists and is not a directory") from None
+    with os.scandir(base) as entries:
+        names = [entry.name for entry in entries]
+    if not names:
+        return base
+    stem = _stem(engine)
+    pattern = re.compile(rf"{re.escape(stem)}-(\d+)")
+    k = 1 + max((int(m.group(1)) for m in map(pattern.fullmatch, names) if m), default=0)
+    while True:   # another run may take the same number between the listing and the mkdir
+        sub = base / f"{stem}-{k}"
+        try:
+            sub.mkdir()
+            return sub
+        except FileExistsError:
+            k += 1
+
+
+@contextmanager
+def work_directory(workdir: str | os.PathLike | None, engine: str) -> Iterator[tuple[Path, bool]]:
+    """``(directory, kept)`` for one run of ``engine``: :func:`claim_workdir` under ``workdir``
+    (kept), or a temporary directory removed on exit (``workdir`` None).
+
+    Parameters
+    ----------
+    workdir : str or Path, optional
+        The user's ``--workdir``.
+    engine : str
+        The engine's name.
+
+    Yields
+    ------
+    (Path, bool)
+    """
+    if workdir is None:
+        with tempfile.TemporaryDirectory(prefix=f"sudoku-{_stem(engine)}-") as tmp:
+            yield Path(tmp), False
+    else:
+        yield claim_workdir(workdir, engine), True

@@ -1,0 +1,145 @@
+"""Clauses of the rule rows (pipeline.core.clauses_pb): every row shape in every encoding allows
+exactly the assignments the row allows (checked against the inequality itself, input by
+input), and the CNF file of a random 4x4 puzzle with rules has exactly the solutions that
+brute force over all 288 4x4 Sudoku grids finds (verify_grid judging the rules)."""
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formats import cnf
+from pipeline.core.build import build_model
+from pipeline.core.decode import grid_from_vector
+from pipeline.core.clauses_pb import (CARD_ENCODINGS, PB_ENCODINGS, encode_rule_rows, rule_row_range, rule_rows,
+                                      shape_clauses)
+from pipeline.core.errors import PipelineError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+
+solvers = pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
+pytest.importorskip("pysat.pb", reason="python-sat's pb extra (pindakaas) is not installed")
+
+from rule_models import random_document  # noqa: E402
+
+
+def allowed(shape, k: int) -> list[tuple[int, ...]]:
+    """Input assignments (bits of literals 1..k) that some auxiliary assignment extends to a model."""
+    clauses = [c.tolist() for c in np.split(shape.tokens, np.flatnonzero(shape.tokens == 0) + 1)[:-1]]
+    clauses = [c[:-1] for c in clauses]
+    assert len(clauses) == shape.n_clauses
+    assert all(1 <= abs(lit) <= k + shape.n_aux for c in clauses for lit in c)
+    out = []
+    with solvers.Solver(name="minisat22", bootstrap_with=clauses) as s:
+        for bits in itertools.product([0, 1], repeat=k):
+            if s.solve(assumptions=[i + 1 if b else -(i + 1) for i, b in enumerate(bits)]):
+                out.append(bits)
+    return out
+
+
+def holds(sense, weights, bound, bits) -> bool:
+    total = sum(w * b for w, b in zip(weights, bits))
+    return total <= bound if sense == "L" else total == bound
+
+
+SHAPES = [("L", (1, 1), 1), ("L", (1, 1, 1, 1), 1), ("L", (1, 1, 1), 2), ("E", (1, 1, 1, 1), 2),
+          ("L", (1, 1, 1), 0), ("E", (1, 1, 1), 3), ("L", (1, 2), -1), ("L", (2, 3), 5),
+          ("E", (1, 2, 3, 4), 5), ("L", (1, 1, 2, 2, 3, 3), 4), ("E", (1, 2, 3, 4, 5, 6), 7), ("E", (3, 3), 7)]
+
+
+@pytest.mark.parametrize("card", CARD_ENCODINGS)
+@pytest.mark.parametrize("sense,weights,bound", SHAPES)
+def test_card_shapes_allow_exactly_the_row(card, sense, weights, bound):
+    shape = shape_clauses(sense, weights, bound, card, "bdd", "seqcounter")
+    want = [bits for bits in itertools.product([0, 1], repeat=len(weights)) if holds(sense, weights, bound, bits)]
+    assert allowed(shape, len(weights)) == want
+
+
+@pytest.mark.parametrize("pb", PB_ENCODINGS)
+@pytest.mark.parametrize("sense,weights,bound", SHAPES)
+def test_pb_shapes_allow_exactly_the_row(pb, sense, weights, bound):
+    shape = shape_clauses(sense, weights, bound, "seqcounter", pb, "pairwise")
+    want = [bits for bits in itertools.product([0, 1], repeat=len(weights)) if holds(sense, weights, bound, bits)]
+    assert allowed(shape, len(weights)) == want
+
+
+def test_unknown_encoding_is_one_line():
+    model = build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "antiknight"}]}'))
+    with pytest.raises(PipelineError, match="unknown pb encoding 'fast'; expected one of best, bdd"):
+        encode_rule_rows(model, top=64, pb="fast")
+
+
+def test_rule_rows_are_the_rules_rows_of_the_solver_view():
+    model = build_model(parse_puzzle('{"size": 4, "givens": ["r1c1=1"], "rules": [{"rule": "cage", '
+                                     '"cells": ["r2c1", "r3c2"], "sum": 5}, {"rule": "antiknight"}]}'))
+    start, stop = rule_row_range(model)
+    assert (start, stop) == (64, 65) and str(model.row_labels[start]) == "cagesum_1"
+    matrix, rhs, sense = rule_rows(model)
+    assert matrix.shape[0] == 1 + model.n_ineq and rhs[0] == 5 and "".join(sense[:2]) == "EL"
+
+
+# ---------------------------------------------------------------------------------------------
+# whole models: the CNF file has the puzzle's solutions, no more, no fewer
+# ---------------------------------------------------------------------------------------------
+def all_4x4_grids() -> np.ndarray:
+    """Every valid 4x4 Sudoku grid (2x2 boxes), by backtracking: 288 of them."""
+    out, grid = [], np.zeros(16, dtype=np.int64)
+
+    def place(k):
+        if k == 16:
+            out.append(grid.reshape(4, 4).copy())
+            return
+        r, c = divmod(k, 4)
+        for d in range(1, 5):
+            row, col = grid[r * 4:r * 4 + c], grid[c:k:4]
+            box = [grid[rr * 4 + cc] for rr in range(r - r % 2, r + 1) for cc in range(c - c % 2, c - c % 2 + 2)
+                   if rr * 4 + cc < k]
+            if d not in row and d not in col and d not in box:
+                grid[k] = d
+                place(k + 1)
+                grid[k] = 0
+
+    place(0)
+    return np.array(out)
+
+
+GRIDS = all_4x4_grids()
+
+
+def cnf_solutions(path, model, limit: int = 400) -> set[bytes]:
+    """Grids of every model of the CNF file (blocking on the cell variables)."""
+    clauses = cnf.read_cnf(path).clauses()
+    cells = (model.columns + 1).tolist()
+    found = set()
+    with solvers.Solver(name="cadical195", bootstrap_with=clauses) as s:
+        while len(found) < limit and s.solve():
+            true = set(s.get_model())
+            x = np.zeros(model.convention.n_vars)
+            x[[v - 1 for v in cells if v in true]] = 1
+            if model.is_reduced:
+                x[model.B.indices] = 1
+            found.add(grid_from_vector(x, model.convention).tobytes())
+            s.add_clause([-v for v in cells if v in true])
+    return found
+
+
+def test_there_are_288_grids():
+    assert len(GRIDS) == 288 and len({g.tobytes() for g in GRIDS}) == 288
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), clues=st.sampled_from(["rows", "bounds", "reduce"]),
+       card=st.sampled_from(CARD_ENCODINGS), pb=st.sampled_from(PB_ENCODINGS),
+       amo=st.sampled_from(["pairwise", "seqcounter", "ladder"]))
+def test_cnf_has_exactly_the_solutions_brute_force_finds(tmp_path_factory, seed, clues, card, pb, amo):
+    doc = random_document(np.random.default_rng(seed), 4)
+    puzzle = parse_puzzle(json.dumps(doc))
+    want = {g.tobytes() for g in GRIDS if verify_grid(g, puzzle).ok}
+    model = build_model(puzzle, "ijk", "C", clues)
+    path = tmp_path_factory.mktemp("cnf") / "m.cnf"
+    cnf.write(model, path, amo=amo, card=card, pb=pb)
+    assert cnf_solutions(path, model) == want

@@ -1,0 +1,99 @@
+"""``solve --workdir DIR`` never replaces a user's file (issue 19 item 8): every engine of the
+registry that takes a work directory writes into DIR only when DIR is new or empty, else into a
+fresh subdirectory DIR/ENGINE-K, and says so."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli.main import main
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+from pipeline.core.parse import parse_grid
+from pipeline.solvers import SOLVERS, get_solver
+from pipeline.core.build import build_model
+
+PUZZLE = "1...........3..2"
+BOX = "2x2"
+FILE_ENGINES = [name for name, solver in SOLVERS.items() if "workdir" in solver.options]
+
+
+def _need(name: str) -> None:
+    reason = SOLVERS[name].available()
+    if reason:
+        pytest.skip(f"{name}: {reason}")
+
+
+def _solve(capsys, name: str, workdir: Path, *extra: str) -> tuple[int, str, str]:
+    code = main(["solve", PUZZLE, "--box", BOX, "--solver", name, "--workdir", str(workdir), "--no-unique-check",
+                 *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_every_engine_that_works_on_files_takes_a_workdir():
+    assert set(FILE_ENGINES) >= {"scip", "cbc", "glpk", "octave", "minisat", "picosat", "cadical", "cryptominisat",
+                                 "clasp", "minisat+", "sat4j"}
+
+
+@pytest.mark.parametrize("name", FILE_ENGINES)
+def test_a_users_files_in_the_workdir_are_never_replaced(name, tmp_path, capsys):
+    _need(name)
+    # a new directory is the engine's own: its files go there, as before
+    fresh = tmp_path / "fresh"
+    code, out, err = _solve(capsys, name, fresh, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["workdir"] == str(fresh) and "note:" not in err
+    written = sorted(_tree(fresh))
+    assert "manifest.json" in written or any(n.startswith("model.") for n in written), written
+
+    # a directory holding the user's files under every one of those names (and one more)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for k, file_name in enumerate([*written, "notes.txt"]):
+        (mine / file_name).write_text(f"the user's own file {k}\n", encoding="utf-8")
+    before = _tree(mine)
+    stem = name.replace("+", "plus")
+    for run in (1, 2):
+        code, out, err = _solve(capsys, name, mine, "--format", "line")
+        assert code == 0, err
+        assert verify_grid(parse_grid(out.strip()), parse_puzzle(PUZZLE, box=BOX))
+        sub = mine / f"{stem}-{run}"
+        assert err.splitlines()[0] == f"note: {mine} already holds files; {name}'s files are in {sub}", err
+        assert sorted(_tree(sub)) == written, f"run {run}"
+        # every file the user had is there, byte for byte, and nothing else was added beside them
+        assert {k: v for k, v in _tree(mine).items() if not k.startswith(f"{stem}-")} == before
+        assert sorted(p.name for p in mine.iterdir() if p.is_dir()) == [f"{stem}-{k}" for k in range(1, run + 1)]
+
+
+@pytest.mark.parametrize("name", ["cbc", "minisat"])
+def test_an_empty_workdir_is_used_and_a_file_is_refused(name, tmp_path, capsys):
+    _need(name)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, err = _solve(capsys, name, empty, "--format", "json")
+    assert code == 0 and json.loads(out)["workdir"] == str(empty) and not err, err
+    not_a_dir = tmp_path / "file.txt"
+    not_a_dir.write_text("mine\n", encoding="utf-8")
+    code, out, err = _solve(capsys, name, not_a_dir)
+    assert code == 2 and err == f"error: solver {name}: --workdir {str(not_a_dir)!r} exists and is not a directory\n"
+    assert not_a_dir.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_the_api_says_where_the_files_are(tmp_path):
+    """SolveResult.workdir: the directory kept (None with no workdir: a temporary one, removed)."""
+    _need("glpk")
+    solver = get_solver("glpk")
+    model = build_model(parse_puzzle(PUZZLE, box=BOX))
+    assert solver.solve(model).workdir is None
+    (tmp_path / "model.mps").write_text("mine\n", encoding="utf-8")
+    result = solver.solve(model, workdir=tmp_path)
+    assert result.solved and result.workdir == tmp_path / "glpk-1"
+    assert (tmp_path / "model.mps").read_text(encoding="utf-8") == "mine\n"
+    assert (result.workdir / "model.mps").is_file() and (result.workdir / "glpk_raw.txt").is_file()

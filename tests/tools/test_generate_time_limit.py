@@ -1,0 +1,148 @@
+"""generate's whole-run time budget and its progress (issue 19 item 9): a long run says how far it
+is, stops cleanly at --time-limit with the finished puzzles written and exit code 1, and the
+puzzles it finishes are exactly those an unlimited run with the same seed makes first."""
+from __future__ import annotations
+
+import io
+import math
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from oracles import PROJECT
+from pipeline.core.errors import PuzzleError
+from pipeline.core.progress import Progress
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.tools.generate import count_up_to, generate
+from pipeline.tools.generate.puzzles import FULL_GRID_STEP
+from pipeline.tools.generate.removal import MINIMALITY_STEP, REMOVAL_STEP
+
+
+def run_cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, cwd=PROJECT,
+                          **kw)
+
+
+def test_the_budget_ends_the_stream_after_the_finished_puzzles():
+    """The third puzzle's first step takes longer than the whole budget (the progress callback
+    sleeps there): the stream ends with the two finished puzzles, which are the ones an
+    unlimited run of the same seed starts with."""
+    budget = 2.0
+
+    def slow_third(index, step, done, total):
+        if index == 2 and done == 0:
+            time.sleep(budget)
+
+    start = time.perf_counter()
+    made = list(generate(size=9, count=5, seed=11, minimal=True, time_limit=budget, progress=slow_third))
+    assert time.perf_counter() - start >= budget
+    unlimited = list(generate(size=9, count=5, seed=11, minimal=True))
+    assert len(made) == 2
+    assert [g.puzzle.grid.tolist() for g in made] == [g.puzzle.grid.tolist() for g in unlimited[:2]]
+    assert all(count_up_to(g.puzzle, 2) == 1 and g.minimal for g in made)
+
+
+def test_progress_reports_every_step_of_every_puzzle():
+    seen = []
+    made = list(generate(size=9, count=2, seed=3, minimal=True, progress=lambda *a: seen.append(a)))
+    assert len(made) == 2
+    assert {index for index, *_ in seen} == {0, 1}
+    steps = {step for _, step, _, _ in seen}
+    assert steps == {FULL_GRID_STEP, REMOVAL_STEP, MINIMALITY_STEP}
+    for index in (0, 1):
+        removal = [(done, total) for i, step, done, total in seen if i == index and step == REMOVAL_STEP]
+        assert removal[0] == (0, 81) and all(0 <= d < t == 81 for d, t in removal)
+        assert [d for d, _ in removal] == sorted(d for d, _ in removal)      # it moves forward
+        proof = [(done, total) for i, step, done, total in seen if i == index and step == MINIMALITY_STEP]
+        assert [d for d, _ in proof] == list(range(made[index].puzzle.n_clues))   # one report per clue
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, 0, -1.0, "5"])
+def test_a_bad_budget_is_one_line(bad):
+    with pytest.raises(PuzzleError, match=r"^generate: time_limit must be a finite number of seconds greater than 0"):
+        next(generate(size=4, seed=1, time_limit=bad))
+
+
+def test_a_huge_budget_is_no_budget():
+    """--time-limit 1e308 is finite, so accepted: the run makes every puzzle (issue 19 item 6)."""
+    r = run_cli("generate", "--size", "4", "-n", "2", "--seed", "1", "--time-limit", "1e308")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 2, r.stderr
+    assert r.stdout == run_cli("generate", "--size", "4", "-n", "2", "--seed", "1").stdout
+
+
+def test_the_command_stops_at_its_budget_writes_the_finished_and_exits_1(tmp_path):
+    """A 25x25 minimal puzzle takes far longer than 2 s: the run stops near its budget, says how
+    many it finished, writes them, exit code 1; the log lines said how far it was meanwhile."""
+    out = tmp_path / "p.txt"
+    start = time.perf_counter()
+    r = run_cli("generate", "--size", "25", "--minimal", "-n", "3", "--seed", "2", "--time-limit", "2",
+                "--progress", "log", "--log-interval", "0", "--to", str(out), timeout=300)
+    seconds = time.perf_counter() - start
+    assert r.returncode == 1, r.stderr
+    lines = r.stderr.splitlines()
+    made = len(out.read_text().splitlines())
+    assert made < 3
+    assert f"generate: time limit of 2.0 s reached: {made} of 3 puzzles finished" in lines, r.stderr
+    assert lines[-1] == f"wrote {made} puzzle{'s' if made != 1 else ''} (line) to {out}"
+    progress = [line for line in lines if line.startswith("generate: 0/3 puzzles")]
+    assert progress, r.stderr
+    assert all(re.fullmatch(r"generate: 0/3 puzzles \(0\.0%\) \| \d+s so far \| puzzle 1: .+ \d[\d,]*/\d[\d,]*", line)
+               for line in progress), progress
+    assert any(REMOVAL_STEP in line for line in progress), progress
+    assert "Traceback" not in r.stderr
+    assert seconds < 120, f"{seconds:.0f} s for a 2 s budget"
+
+
+def test_the_finished_puzzles_go_to_stdout_too():
+    r = run_cli("generate", "--size", "25", "--minimal", "-n", "2", "--seed", "4", "--time-limit", "1",
+                "--progress", "none", timeout=300)
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[-1].startswith("generate: time limit of 1.0 s reached: ")
+    for line in r.stdout.splitlines():   # whatever finished is whole and unique
+        assert count_up_to(parse_puzzle(line), 2) == 1
+
+
+def test_a_quick_run_prints_no_progress():
+    r = run_cli("generate", "--size", "9", "-n", "2", "--seed", "5")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf"])
+def test_a_bad_log_interval_is_one_line(value):
+    r = run_cli("generate", "--size", "4", "--log-interval", value)
+    assert r.returncode == 2
+    assert r.stderr == f"error: generate: --log-interval must be a finite number of seconds at least 0, found {value}\n"
+
+
+def test_the_meter_shows_what_a_run_is_doing():
+    """pipeline.core.progress.Progress, shared by batch and generate: log lines carry the detail
+    (generate's step); a bar (tqdm) shows it as its postfix."""
+    stream = io.StringIO()
+    meter = Progress(4, 0, "log", 0.0, stream, label="generate")
+    meter.detail("puzzle 1: clue removal (orbits tried) 3/81")
+    meter.update(["made"])
+    meter.close()
+    first, second = stream.getvalue().splitlines()
+    assert re.fullmatch(r"generate: 0/4 puzzles \(0\.0%\) \| 0s so far \| puzzle 1: clue removal \(orbits tried\) "
+                        r"3/81", first), first
+    assert second.startswith("generate: 1/4 puzzles (25.0%) | 0s so far | ETA ") and second.endswith(
+        " | made 1 | puzzle 1: clue removal (orbits tried) 3/81"), second
+    pytest.importorskip("tqdm", reason="tqdm draws the bar")
+    stream = io.StringIO()
+    meter = Progress(2, 0, "bar", 10.0, stream, label="generate")
+    meter.detail("puzzle 1: minimality proof (clues checked) 5/60")
+    time.sleep(0.6)      # the bar redraws for a new detail at most every half second
+    meter.detail("puzzle 1: minimality proof (clues checked) 6/60")
+    meter.close()
+    assert "minimality proof (clues checked) 6/60" in stream.getvalue()
+    # a bar first drawn after its delay by a new detail ends its line when it closes, so the
+    # next message on stderr starts on a line of its own
+    stream = io.StringIO()
+    meter = Progress(2, 0, "bar", 10.0, stream, label="generate", delay=0.2)
+    time.sleep(0.6)
+    meter.detail("puzzle 1: clue removal (orbits tried) 7/81")
+    meter.close()
+    assert "clue removal (orbits tried) 7/81" in stream.getvalue() and stream.getvalue().endswith("\n")
