@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from formats.files import atomic_open
-from pipeline.cli.args import rule_entry
+from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, Progress
@@ -18,6 +18,10 @@ from pipeline.core.variants import VARIANTS, get_variant
 from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, format_results, generate,
                                      new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
+
+#: the engines generate can prove uniqueness with (its counting is the SAT engine's incremental API)
+ENGINES = ("sat",)
+
 
 #: Seconds before a progress bar shows on a terminal: a quick run draws none.
 BAR_DELAY = 2.0
@@ -58,6 +62,9 @@ def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
+
+
     Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
     seed = args.seed
     if seed is None:
@@ -110,6 +117,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--killer", action="store_true", help="killer cages with their sums, then clues removed")
     p.add_argument("--cages-only", action="store_true",
                    help="killer with no givens: cages refined until they alone make the solution unique")
+    add_solver_args(p, list(ENGINES), "engine that proves uniqueness (generate counts with the SAT engine's "
+                    "assumptions and blocking clauses)")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
