@@ -14,9 +14,13 @@ Counting adds blocking clauses over the free cells' true cell variables only, gu
 activation literal that is retired afterwards, so the solver is never restarted from scratch
 and stays reusable.
 
-Time limits: backends that support ``interrupt`` (minisat, glucose, ...) are stopped by a timer
-thread; CaDiCaL (which pysat cannot interrupt) runs ``solve_limited`` in conflict budgets that
-grow geometrically until the deadline.
+Signals and time limits: pysat's calls hold the GIL, so Python (a Ctrl-C, SIGTERM, the command's
+deadline, the CLI's watchdog thread) is served only between two calls, and pysat's own SIGINT
+handling is switched off (:func:`pipeline.core.clauses.keep_pysat_off_sigint`: it left CaDiCaL in
+an invalid state). Every search therefore runs as :func:`run_sliced`: ``solve_limited`` in conflict
+budgets of a fixed schedule (:data:`SLICE_BUDGETS`; fixed, not timed, so that what a solver
+answers never depends on the machine's load: generate's grids stay a function of the seed),
+until an answer, the deadline or a signal, whatever the backend.
 """
 from __future__ import annotations
 
@@ -28,26 +32,71 @@ from types import ModuleType
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode, keep_pysat_off_sigint
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.stops import deferred
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 DEFAULT_BACKEND = "cadical153"
-#: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
-_FIRST_BUDGET, _MAX_BUDGET = 2_000, 200_000
+#: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
+#: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
+#: costs no measurable time (the 25x25 gecode puzzles: 9.0/3.2/1.4 s unsliced, 9.6/2.7/2.4 s in
+#: slices of at most 8,000, within the spread of the search itself).
+SLICE_BUDGETS = (2_000, 10_000)
 _ENGINE_CACHE_SIZE = 8
 
 
 def pysat_solvers() -> ModuleType:
-    """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing."""
+    """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing.
+    pysat's SIGINT handler is switched off on first use (:func:`keep_pysat_off_sigint`)."""
     try:
         from pysat import solvers
     except ImportError:
         raise SolveError(f"solver sat: needs python-sat: {SAT_EXTRA_HINT}") from None
+    keep_pysat_off_sigint()
     return solvers
+
+
+def delete_solver(solver) -> None:
+    """Free a python-sat solver with signals held back: a Ctrl-C between pysat's C call that
+    frees the solver and the line that forgets it would free it twice later (``munmap_chunk():
+    invalid pointer`` at exit)."""
+    with deferred():
+        solver.delete()
+
+
+def run_sliced(solver, assumptions: list[int] = (), deadline: float | None = None) -> bool | None:  # type: ignore[assignment]
+    """One search of a python-sat ``solver`` in conflict-budget slices: SAT (True), UNSAT
+    (False), or None once ``deadline`` (a ``time.perf_counter()`` value) has passed.
+
+    Between two slices Python runs: a signal handler may raise there (KeyboardInterrupt), and
+    the solver, which returned normally, stays usable (or can be deleted). Backends without
+    conflict budgets (lingeling) run in one call.
+
+    Parameters
+    ----------
+    solver : pysat.solvers.Solver
+        Any python-sat solver.
+    assumptions : list of int
+        Literals assumed true for this search.
+    deadline : float, optional
+        Stop (None) at this ``time.perf_counter()`` value; checked between slices.
+    """
+    budget, largest = SLICE_BUDGETS
+    while True:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        try:
+            solver.conf_budget(budget)
+        except NotImplementedError:
+            return solver.solve(assumptions=list(assumptions))
+        result = solver.solve_limited(assumptions=list(assumptions))
+        if result is not None:
+            return result
+        budget = min(2 * budget, largest)
 
 
 def sat_backends() -> list[str]:
@@ -129,7 +178,6 @@ class SatEngine:
         # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
         self.solver = self._new_solver(rules + [[lit] for lit in self.fixed or []])
-        self._interruptible = not self.backend.startswith(("cadical", "cd"))
         self._lock = threading.Lock()
 
     def _new_solver(self, clauses: list[list[int]]):
@@ -168,36 +216,7 @@ class SatEngine:
 
     def _run(self, assumptions: list[int], deadline: float | None) -> bool | None:
         """SAT (True), UNSAT (False) or None when the deadline passed first."""
-        s = self.solver
-        if deadline is None:
-            try:
-                result = s.solve(assumptions=assumptions)
-            except Exception as e:  # pysat's SIGINT handler leaves the solve as "Caught keyboard interrupt"
-                if "keyboard interrupt" in str(e).lower():
-                    raise KeyboardInterrupt from None
-                raise
-            if result is None:  # only Ctrl-C stops an unlimited solve
-                raise KeyboardInterrupt
-            return result
-        if self._interruptible:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return None
-            timer = threading.Timer(remaining, s.interrupt)
-            timer.start()
-            try:
-                return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-            finally:
-                timer.cancel()
-                s.clear_interrupt()
-        budget = _FIRST_BUDGET
-        while time.perf_counter() < deadline:
-            s.conf_budget(budget)
-            result = s.solve_limited(assumptions=assumptions)
-            if result is not None:
-                return result
-            budget = min(2 * budget, _MAX_BUDGET)
-        return None
+        return run_sliced(self.solver, assumptions, deadline)
 
     def _full(self) -> np.ndarray:
         lits = np.asarray(self.solver.get_model()[:self.n_cells], dtype=np.int64)
@@ -276,13 +295,13 @@ class SatEngine:
                 self.solver.add_clause([-act] + (-free_true).tolist())
             else:
                 status = "limit"
-            # retire the activation literal on a normal exit only: after an exception (e.g. Ctrl-C
-            # inside the solver) CaDiCaL aborts on any new clause
+            # retired on a normal exit; after an exception (Ctrl-C between two slices) the literal
+            # is simply never assumed again
             self.retire(act)
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
-        self.solver.delete()
+        delete_solver(self.solver)
 
 
 _ENGINES: dict[tuple, SatEngine] = {}

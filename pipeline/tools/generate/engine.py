@@ -14,7 +14,7 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
 
 __all__ = ["ShapeEngine", "count_up_to", "engine_for"]
 
@@ -79,9 +79,9 @@ class ShapeEngine:
         solver = self.sat.fresh_solver()
         try:
             solver.set_phases(phases.tolist())
-            return self.grid_of(solver.get_model()) if solver.solve() else None
+            return self.grid_of(solver.get_model()) if run_sliced(solver) else None
         finally:
-            solver.delete()
+            delete_solver(solver)
 
     def exclude(self, solution: np.ndarray) -> int:
         """Add "not ``solution``" guarded by a new activation literal; return the literal."""
@@ -100,7 +100,7 @@ class ShapeEngine:
         ``act``; with a conflict ``budget``, an undecided call counts as False (not proved)."""
         assumptions = self.clue_literals(clue_grid) + [act]
         if budget is None:
-            return not self.solver.solve(assumptions=assumptions)
+            return not run_sliced(self.solver, assumptions)
         self.solver.conf_budget(budget)
         return self.solver.solve_limited(assumptions=assumptions) is False
 
