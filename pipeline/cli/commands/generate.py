@@ -3,16 +3,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 
 from formats.files import atomic_open
+from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
 from pipeline.core.variants import VARIANTS, get_variant
-from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, format_results, generate, new_seed,
-                                     resolve_shape)
+from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, generate, iter_formatted,
+                                     new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    """Each puzzle is written as soon as it is made (whole lines only), so that a Ctrl-C or
+    SIGTERM loses none of the puzzles already made: to stdout, flushed puzzle by puzzle; with
+    ``--to FILE``, into a temporary file beside FILE that is renamed onto FILE at the end, and
+    also after an interrupt (FILE then holds every puzzle finished before it; exit 130). An
+    error leaves FILE as it was."""
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
     seed = args.seed
@@ -21,25 +28,42 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"seed: {seed}", file=sys.stderr)
     if args.format == "line" and get_variant(variant).regions:
         raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
-    results = list(generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
-                            symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
-                            difficulty=args.difficulty, transform=args.transform, full=args.full))
+    results = generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
+                       symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
+                       difficulty=args.difficulty, transform=args.transform, full=args.full)
+    if not args.to:
+        for text in iter_formatted(_noting_shortfalls(results, args), args.format):
+            with stops.deferred():   # the whole puzzle or none of it
+                sys.stdout.write(text)
+                sys.stdout.flush()
+        return 0
+    written, interrupted = 0, False
+    with stops.deferred(now=False) as commit:
+        with atomic_open(args.to, "w") as f:
+            try:
+                for text in iter_formatted(_noting_shortfalls(results, args), args.format):
+                    with stops.deferred():
+                        f.write(text)
+                        written += 1
+            except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
+                interrupted = True
+            commit.hold()   # no signal between here and the end of the rename
+    if interrupted:
+        raise KeyboardInterrupt
+    print(f"wrote {written} puzzle{'s' if written != 1 else ''} ({args.format}) to {args.to}", file=sys.stderr)
+    return 0
+
+
+def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -> Iterator[Generated]:
+    """The puzzles, each followed on stderr by what it did not reach (``--clues``, ``--minimal``)."""
     for g in results:
+        yield g
         if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
             print(f"puzzle {g.index}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
                   f"(no further clue removable; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:
             print(f"puzzle {g.index}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
                   "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)
-    text = format_results(results, args.format)
-    if args.to:
-        with atomic_open(args.to, "w") as f:
-            f.write(text)
-        print(f"wrote {len(results)} puzzle{'s' if len(results) != 1 else ''} ({args.format}) to {args.to}",
-              file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
@@ -62,5 +86,6 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
-                   help="write here (atomically) instead of stdout (--out is an alias of --to)")
+                   help="write here instead of stdout: into a temporary file renamed onto FILE at the end, also "
+                        "after Ctrl-C (then with the puzzles made so far) (--out is an alias of --to)")
     p.set_defaults(func=cmd_generate)
