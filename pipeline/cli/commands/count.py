@@ -9,19 +9,33 @@ from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, 
                                engine_options, model_from_args, time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import grid_to_string
-from pipeline.solvers import SOLVERS, get_solver
+from pipeline.core.stops import Deadline
+from pipeline.solvers import SOLVERS, CountResult, get_solver
 
 
 def cmd_count(args: argparse.Namespace) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
-    says it, ``no solution: ...`` on stderr)."""
-    model = model_from_args(args)
-    solver = get_solver(args.solver or default_count_solver(model), need="count")
+    says it, ``no solution: ...`` on stderr). ``--time-limit`` bounds the whole command
+    (:class:`~pipeline.core.stops.Deadline`)."""
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
+    deadline = Deadline(args.time_limit, lambda reason: _report(args, CountResult(0, [], "time_limit", 0.0), args.solver,
+                                                                reason))
+    return deadline.run(lambda d: _count(args, d))
+
+
+def _count(args: argparse.Namespace, deadline: Deadline) -> int:
+    model = model_from_args(args, deadline=deadline)
+    solver = get_solver(args.solver or default_count_solver(model), need="count")
     assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model, args.limit, **engine_options(args, solver, "count"))
+    result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
+    deadline.finish()
+    return _report(args, result, solver.name)
+
+
+def _report(args: argparse.Namespace, result: CountResult, solver: str | None, reason: str | None = None) -> int:
+    """Print the count (text or JSON); ``reason``: why it stopped before counting."""
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status
@@ -32,7 +46,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     else:
         word = f"at least: {stop}"
     if args.format == "json":
-        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver.name,
+        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver,
                           "unique": (count == 1) if complete or count > 1 else None,
                           "seconds": round(result.seconds, 6), "time_limit": args.time_limit,
                           **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
@@ -43,7 +57,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                 print(grid_to_string(g))
     if count == 0:
         if not complete:
-            print(f"no solution: {stop} (count stopped before any solution)", file=sys.stderr)
+            print(f"no solution: {stop} (" + (reason or "count stopped before any solution") + ")", file=sys.stderr)
         return 1
     return 0
 
@@ -54,7 +68,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    add_limit_args(p, "overall time limit in seconds")
+    add_limit_args(p, "time limit in seconds for the whole command (build and count)")
     p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.counts], metavar="NAME",
                    help="counting engine (default: sat when python-sat is installed, else highs)")
     add_engine_args(p)

@@ -8,47 +8,72 @@ from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_arg
                                default_count_solver, engine_options, model_from_args, print_grid, puzzle_from_args,
                                time_limit_words)
 from pipeline.core.build import build_model
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.stops import Deadline
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS, get_solver
+from pipeline.solvers import SOLVERS, SolveResult, get_solver
 from pipeline.tools.rate import human_steps
 
 
-def _uniqueness(args, puzzle) -> bool | None:
+def _uniqueness(args, puzzle, deadline: Deadline) -> bool | None:
     """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
     None when that call stops on the time limit."""
+    deadline.check_build(4 * puzzle.n ** 3, f"the {puzzle.n}x{puzzle.n} model to count")
     model = build_model(puzzle, "ijk", "C", "bounds")
     solver = get_solver(default_count_solver(model), need="count")
     assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model, 2, time_limit=args.time_limit)
+    result = solver.count(model, 2, time_limit=deadline.remaining())
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    """``--time-limit`` bounds the whole command (:class:`~pipeline.core.stops.Deadline`): build,
+    solve, uniqueness, verify. Stopped before an answer: ``no solution: time limit ...``, exit 1;
+    stopped in the uniqueness check: the answer, its uniqueness unknown."""
+    deadline = Deadline(args.time_limit, lambda reason: _no_solution(args, "time_limit", reason))
+    return deadline.run(lambda d: _solve(args, d))
+
+
+def _no_solution(args: argparse.Namespace, status: str, message: str | None = None) -> int:
+    reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
+    print(f"no solution: {reason}" + (f" ({message})" if message else ""), file=sys.stderr)
+    return 1
+
+
+def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     puzzle = puzzle_from_args(args)
     solver = get_solver(args.solver)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
-    r = solver.solve(model_from_args(args, puzzle), **engine_options(args, solver), **check)
-    grid, status = r.grid, r.status
+    r = solver.solve(model_from_args(args, puzzle, deadline), **engine_options(args, solver, deadline=deadline),
+                     **check)
+    grid = r.grid
     if grid is None:
-        reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
-        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
-              file=sys.stderr)
-        return 1
+        deadline.finish()
+        return _no_solution(args, r.status, r.message if r.status not in ("infeasible", "time_limit") else None)
     verdict = verify_grid(grid, puzzle)
     if not verdict:
+        deadline.finish()
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
-    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle)
+    deadline.expired = lambda reason: _answer(args, puzzle, r, None)   # the answer stands, uniqueness unknown
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline)
+    deadline.finish()
+    return _answer(args, puzzle, r, unique)
+
+
+def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bool | None) -> int:
+    """Print the verified answer (and the note when it is not the only one)."""
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
     steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
     if steps is not None and args.format != "json":
         print(steps)
-    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
-                                            "nodes": r.nodes, "verified": True, "unique": unique,
-                                            **(steps if isinstance(steps, dict) else {})})
+    assert r.grid is not None
+    print_grid(r.grid, puzzle, args.format, {"status": r.status, "solver": args.solver, "seconds": round(r.seconds, 6),
+                                              "nodes": r.nodes, "verified": True, "unique": unique,
+                                              **(steps if isinstance(steps, dict) else {})})
     return 0
 
 
@@ -58,7 +83,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    add_limit_args(p, "solver time limit in seconds")
+    add_limit_args(p, "time limit in seconds for the whole command (build, solve, uniqueness check, verify)")
     p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
                    help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
     p.add_argument("--workdir", metavar="DIR", help="keep an external solver's files here (default: a temp dir)")
