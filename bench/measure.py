@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 
 # "parquet-coo" is the triplet file alone, the like-for-like rival of bare pyarrow triplets
 OUR_WRITERS = {"mps": "model.mps", "lp": "model.lp", "parquet": "model.parquet", "parquet-coo": "model_coo.parquet",
-               "csv": "model_ijv.csv"}
+               "csv": "model_ijv.csv", "matlab": "model.mat"}
 OTHER_WRITERS = {"highspy-mps": "highs.mps", "highspy-lp": "highs.lp",
                  "pyarrow-csv": "triplets.csv", "pyarrow-parquet": "triplets.parquet"}
 

@@ -1,11 +1,13 @@
 """Benchmarks (``make bench``; ``make bench-quick`` for a seconds-long smoke run).
 
 1. Writers on the empty grid with ``n x n`` boxes (N = n^2: N^3 columns, 4 N^3 nonzeros), n = 8,
-   10, 12: our formats (``formats.format_for(name).write`` for mps, lp, parquet and csv
-   triplets), highspy's ``passModel`` + ``writeModel`` (.mps, .lp) and pyarrow's bare CSV and
-   Parquet writers of the COO triplets. Each measurement runs in a fresh process, so its peak
-   RSS is its own. ``x highspy`` is the time relative to highspy's writer of the same format
-   measured in this run (HiGHS writes no Parquet or CSV: those compare with its MPS writer).
+   10, 12: our formats (``formats.format_for(name).write`` for mps, lp, parquet, csv triplets and
+   matlab's ``model.mat``), highspy's ``passModel`` + ``writeModel`` (.mps, .lp) and pyarrow's
+   bare CSV and Parquet writers of the COO triplets. Each measurement runs in a fresh process, so
+   its peak RSS is its own. ``x highspy`` is the time relative to highspy's writer of the same
+   format measured in this run (HiGHS writes no Parquet, CSV or .mat: those compare with its MPS
+   writer); the ``.mat`` writer is also set against our own MPS writer of the same run (issue 21:
+   target within 2x at N = 100).
 2. Model build (``build_model``) against the bare NumPy triplet construction
    (``np.ravel_multi_index`` of the same (row, column) pairs); target: within 2x.
 3. ``--batch``: batch throughput, 1 vs 2 workers, on samples of the shared data sets.
@@ -38,10 +40,12 @@ from bench.measure import OUR_WRITERS, run_script  # noqa: E402
 DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
 OTHER_WRITERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
 REFERENCE = {"mps": "highspy-mps", "lp": "highspy-lp", "parquet": "highspy-mps", "parquet-coo": "highspy-mps",
-             "csv": "highspy-mps",
+             "csv": "highspy-mps", "matlab": "highspy-mps",
              "highspy-mps": "highspy-mps", "highspy-lp": "highspy-lp",
              "pyarrow-csv": "highspy-mps", "pyarrow-parquet": "highspy-mps"}
 BARE = {"parquet": "pyarrow-parquet", "parquet-coo": "pyarrow-parquet", "csv": "pyarrow-csv"}
+# the .mat writer against our MPS writer in the same run (issue 21 section 6)
+MAT_VS_MPS_TARGET = 2.0
 BATCH_SETS = {
     "sudoku17": ("dev/9x9_sudoku17.txt", 2000, 40),
     "hardest": ("dev/9x9_forum_hardest_1905_11plus.txt", 100, 6),
@@ -96,6 +100,9 @@ def bench_writers(sizes, writers, repeat, timeout, keep_dir: Path | None, check:
                 r["x_pyarrow"] = r["seconds"] / bare["seconds"] if bare else None
                 r["mb"] = r["bytes"] / 1e6
                 r["mb_per_s"] = r["mb"] / r["seconds"] if r["seconds"] > 0 else None
+                if r["writer"] == "matlab" and "mps" in by_writer:
+                    r["x_mps"] = r["seconds"] / by_writer["mps"]["seconds"]
+                    r["within_2x_mps"] = r["x_mps"] <= MAT_VS_MPS_TARGET
     finally:
         if keep_dir is None:
             import shutil
@@ -168,6 +175,14 @@ def print_tables(result: dict, out=sys.stdout) -> None:
               f"{r.get('check', '-')[:6]:>6s}", file=out)
     for note in result["notes"]:
         print(f"note: {note}", file=out)
+    mat = [r for r in w if r.get("x_mps") is not None]
+    if mat:
+        print(f"\nMATLAB .mat vs our MPS writer, same run (target: within {MAT_VS_MPS_TARGET:g}x)", file=out)
+        print(f"{'n':>3s} {'N':>4s} {'.mat s':>9s} {'MPS s':>9s} {'ratio':>6s} {'.mat MB':>8s} {'.mat RSS':>8s}", file=out)
+        for r in mat:
+            mps = next(x for x in w if x.get("writer") == "mps" and x.get("n") == r["n"])
+            print(f"{r['n']:3d} {r['N']:4d} {r['seconds']:9.3f} {mps['seconds']:9.3f} {r['x_mps']:6.2f} "
+                  f"{r['mb']:8.1f} {r['peak_rss_mb']:8.0f}", file=out)
     print("\nBuild A (build_model) vs bare NumPy triplets (target: within 2x)", file=out)
     print(f"{'n':>3s} {'N':>4s} {'nnz':>11s} {'build s':>9s} {'bare s':>9s} {'ratio':>6s} {'build RSS':>9s} {'bare RSS':>9s}",
           file=out)

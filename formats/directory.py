@@ -24,15 +24,18 @@ from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, verify_grid
 
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
-from formats.files import MAX_MANIFEST_BYTES, atomic_open, is_temporary_name, load_manifest_file, read_regular_text
+from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
+                           write_failure)
+from formats.staging import listed_export_files, read_manifest_json, staged_export
 from formats.solutions import read_solution
 
 
 def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, list[str]],
-                   formats: dict | None = None) -> Path:
+                   formats: dict | None = None, sha256: dict[str, str] | None = None) -> Path:
     """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
 
-    ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name.
+    ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name;
+    ``sha256`` the digest of every listed file.
 
     Parameters
     ----------
@@ -44,10 +47,12 @@ def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, 
         Each format's file names.
     formats : dict, optional
         Per-format facts.
+    sha256 : dict of str to str, optional
+        The SHA-256 of each listed file.
     """
     path = Path(directory) / MANIFEST_NAME
     with atomic_open(path) as f:
-        json.dump(export_manifest(model, files, formats), f, indent=2)
+        json.dump(export_manifest(model, files, formats, sha256), f, indent=2)
         f.write("\n")
     return path
 
@@ -94,7 +99,7 @@ def prepare_directory(directory: str | os.PathLike) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise FormatError(f"{directory}: cannot create the export directory: {e.strerror or e}") from None
+        raise write_failure(directory, e, into=True) from None
     manifest = directory / MANIFEST_NAME
     if manifest.is_dir():
         raise FormatError(f"{manifest}: is a directory; the export's manifest cannot be written there")
@@ -134,48 +139,21 @@ def earlier_export_files(directory: str | os.PathLike) -> set[str]:
     ...     sorted(earlier_export_files(out))
     ['beq.csv']
     """
-    path = Path(directory) / MANIFEST_NAME
-    try:
-        meta = json.loads(read_regular_text(path, limit=MAX_MANIFEST_BYTES))
-    except (FormatError, ValueError, RecursionError):
-        return set()
-    files = meta.get("files") if isinstance(meta, dict) else None
-    if not isinstance(files, dict):
-        return set()
-    suffixes = _export_suffixes()
-    names = set()
-    for listed in files.values():
-        for name in listed if isinstance(listed, list) else ():
-            if (isinstance(name, str) and name == Path(name).name and not name.startswith(".")
-                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(suffixes)):
-                names.add(name)
-    return names
-
-
-def _remove_stale(directory: Path, names) -> None:
-    """Remove the regular files ``names`` in ``directory`` (symbolic links and others stay)."""
-    for name in sorted(names):
-        path = directory / name
-        if path.is_file() and not path.is_symlink():
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError as e:
-                raise FormatError(f"{path}: cannot remove this file of the earlier export: {e.strerror or e}") from None
+    return listed_export_files(read_manifest_json(Path(directory) / MANIFEST_NAME))
 
 
 def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,
                  **options: Any) -> dict[str, list[Path]]:
     """Write ``model`` in each format into ``directory`` (created), then its ``manifest.json``.
 
-    Every file is written atomically, so an interrupted export never leaves a half file (and a
-    later export removes the temporary files of a killed one). When ``directory`` holds an
-    earlier export, the files its manifest lists that this export does not write are removed
-    once the new files are in place and before the new manifest replaces the old one; so the
-    directory ends with one consistent set, and an export killed before its manifest was
-    written leaves the old manifest, whose list the next run uses to finish the clean-up.
-    Files no manifest lists (a user's own) are never touched.
+    The set is one unit (:mod:`formats.staging`): every file is written into a staging
+    directory inside ``directory`` first, and swapped in only when all are written, under a
+    lock on the directory and with Ctrl-C held back for the few renames. So an interrupted or
+    failed export leaves the earlier export whole, and two exports into one directory leave
+    one of them whole. The files the earlier export's manifest lists that this export does not
+    write are removed; any other file in the way of a new one (a user's own ``model.mps``) is a
+    refusal, and files no manifest lists (``notes.txt``) are never touched. The manifest
+    records the SHA-256 of every file (``python -m pipeline check DIR`` compares them).
 
     Parameters
     ----------
@@ -201,7 +179,8 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     ------
     FormatError
         An unknown format or a list naming none (raised before the directory is touched); a
-        directory that is ``""``, a file or a dangling link, or cannot be created.
+        directory that is ``""``, a file or a dangling link, or cannot be created; a file in
+        the way that no earlier export wrote (nothing is changed then).
     OSError
         Writing a file failed; the files of the previous export stay as they were.
 
@@ -221,18 +200,26 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
     directory = prepare_directory(directory)
-    earlier = earlier_export_files(directory)
-    written: dict[str, list[Path]] = {}
+    names: dict[str, list[str]] = {}
     described: dict[str, dict] = {}
-    for fmt in chosen:
-        assert fmt.export is not None   # resolve_formats chose formats that export
-        written[fmt.name] = [Path(p) for p in fmt.export(model, directory, **fmt.pick_options(options, "export"))]
-        if fmt.describe is not None:
-            described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
-    _remove_stale(directory, earlier - {p.name for paths in written.values() for p in paths})
-    manifest = write_manifest(directory, model, {k: [p.name for p in v] for k, v in written.items()},
-                              described)
-    written["manifest"] = [manifest]
+    with staged_export(directory) as stage:
+        try:
+            for fmt in chosen:
+                assert fmt.export is not None   # resolve_formats chose formats that export
+                names[fmt.name] = [Path(p).name for p in fmt.export(model, stage.path, **fmt.pick_options(options, "export"))]
+                if fmt.describe is not None:
+                    described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
+            files = [name for listed in names.values() for name in listed]
+            digests = {name: file_sha256(stage.path / name) for name in files}
+            write_manifest(stage.path, model, names, described, digests)
+        except WriteFailed as e:   # name the file in DIR, not its staged copy
+            where = directory / e.path.name if e.path.parent == stage.path else e.path
+            raise WriteFailed(where, e.reason, e.errno, e.strerror) from None
+        except OSError as e:
+            raise write_failure(directory, e, into=True) from None
+        stage.commit(files)
+    written = {fmt: [directory / name for name in listed] for fmt, listed in names.items()}
+    written["manifest"] = [directory / MANIFEST_NAME]
     return written
 
 

@@ -3,11 +3,9 @@
 * :func:`atomic_open` writes to a temporary file beside the target and renames it over the
   target only on success, so an interrupted write never leaves a half file; the new file gets
   the permissions a plain ``open(path, "w")`` would give it (``0666 & ~umask``, or the mode of
-  the file it replaces), not ``mkstemp``'s ``0600``. A target that exists and is neither a
-  regular file nor a directory (``/dev/null``, ``/dev/stdout``, a FIFO, ``/dev/full``) is written
-  into, never replaced by a rename. Any ``OSError`` while writing names the target (its
-  ``filename``), not the temporary file: ``/dev/full`` gives ``No space left on device`` on
-  ``'/dev/full'``.
+  the file it replaces), not ``mkstemp``'s ``0600``. A write that fails is a
+  :class:`WriteFailed` naming the file the caller asked for, never the temporary one:
+  ``out/g.txt: cannot write (directory out: permission denied)``, ``adir: is a directory``.
 * :func:`open_text` / :func:`open_binary` open a file for reading, gunzipping it when its first
   bytes are the gzip magic (whatever its name).
 * :func:`read_regular` reads a whole input (a solution file, a manifest) that must be a regular
@@ -17,11 +15,12 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
+import hashlib
 import io
 import os
 import re
-import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -55,6 +54,25 @@ def _new_file_mode(path: Path) -> int:
     return 0o666 & ~_current_umask()
 
 
+def _is_special(path: Path) -> bool:
+    """Whether ``path`` is to be written in place: it exists and is neither a regular file nor a
+    directory (a device, a FIFO), or it is a link to a process's descriptor (``/dev/stdout`` ->
+    ``/proc/self/fd/1``, whatever that descriptor is: a rename would replace the link)."""
+    link = path
+    for _ in range(40):   # the kernel's own limit on a chain of links
+        if not link.is_symlink():
+            break
+        target = os.readlink(link)
+        if target.startswith(("/proc/", "/dev/fd/")):
+            return True
+        link = link.parent / target
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 # atomic_path's temporary files: ".<name>.<8 random characters>.tmp" (tempfile.mkstemp)
 _TEMPORARY_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
@@ -65,59 +83,125 @@ def is_temporary_name(name: str) -> bool:
     return bool(_TEMPORARY_NAME.match(name))
 
 
-def _names_a_descriptor(path) -> bool:
-    """Whether ``path`` leads through ``/proc`` (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/1``):
-    a name for an open descriptor, whatever file it has open."""
-    p = os.path.abspath(path)
-    for _ in range(40):   # the kernel's own limit on symbolic links in a row
-        if os.path.realpath(os.path.dirname(p)).startswith("/proc/"):
-            return True
-        if not os.path.islink(p):
-            return False
-        p = os.path.join(os.path.dirname(p), os.readlink(p))
-    return False
-
-
 def is_special_file(path: str | os.PathLike) -> bool:
     """Whether ``path`` is to be written into rather than replaced: it exists and is neither a
     regular file nor a directory (a device such as ``/dev/null`` or ``/dev/full``, a FIFO, a
-    socket; symbolic links followed), or it names an open descriptor (``/dev/stdout``,
-    ``/dev/fd/N``, even when that is a regular file). Renaming a file over ``/dev/full`` would
-    turn the device into a plain file for every program on the machine; renaming over
-    ``/dev/stdout`` would replace the link instead of writing to the standard output.
+    socket), or it is a link to a process's descriptor (``/dev/stdout``, ``/dev/fd/N``, whatever
+    that descriptor is). Renaming a file over ``/dev/full`` would turn the device into a plain
+    file for every program on the machine; renaming over ``/dev/stdout`` would replace the link
+    instead of writing to the standard output.
+
+    Parameters
+    ----------
+    path : str or Path
+        The target.
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
     >>> is_special_file("/dev/null"), is_special_file("/dev/stdout"), is_special_file("/")
     (True, True, False)
     """
-    try:
-        mode = os.stat(path).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            return True
-        return stat.S_ISREG(mode) and _names_a_descriptor(path)
-    except (OSError, ValueError):
-        return False
+    return _is_special(Path(path))
 
 
-@contextlib.contextmanager
-def _naming(path: Path, *temporary: str):
-    """Re-raise an ``OSError`` without a file name, or naming one of the ``temporary`` files, as
-    the same error (same class, errno and reason) naming ``path``: the user's file is what could
-    not be written (``error: '/dev/full': No space left on device``)."""
-    try:
-        yield
-    except OSError as e:
-        if e.errno is None or (e.filename is not None and str(e.filename) not in temporary):
-            raise
-        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+class WriteFailed(FormatError, OSError):
+    """A file could not be written; the message names the file asked for, never a temporary one.
+
+    Both a :class:`~pipeline.core.errors.FormatError` (the CLI's one line and exit 2) and an
+    ``OSError`` (``errno``, ``strerror`` and ``filename`` = the file asked for), so callers that
+    catch either keep working.
+    """
+
+    def __init__(self, path: str | os.PathLike, reason: str, code: int | None = None,
+                 strerror: str | None = None) -> None:
+        OSError.__init__(self, code, strerror, str(path))
+        self.path = Path(path)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _blocking_ancestor(path: Path) -> Path | None:
+    """The first component of ``path``'s directory that exists and is not a directory."""
+    for parent in reversed(path.parents):
+        if str(parent) in ("", ".") or parent == Path(parent.anchor):
+            continue
+        if parent.exists() and not parent.is_dir():
+            return parent
+    return None
+
+
+def _deepest_existing_directory(path: Path) -> Path:
+    for parent in path.parents:
+        if parent.is_dir():
+            return parent
+    return Path(".")
+
+
+def write_failure(path: str | os.PathLike, e: OSError, *, into: bool = False) -> WriteFailed:
+    """:class:`WriteFailed` for ``e``, raised while writing ``path`` (through a temporary file
+    or a directory created on the way): the reason in words, naming the directory at fault.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file asked for (with ``into``: the directory being created or written into).
+    e : OSError
+    into : bool
+        ``path`` is a directory that files were to be written into (an export's ``--to``).
+
+    Returns
+    -------
+    WriteFailed
+
+    Examples
+    --------
+    >>> str(write_failure("/ro/g.txt", PermissionError(13, "Permission denied", "/ro/.g.txt.x1y2z3w4.tmp")))
+    '/ro/g.txt: cannot write (directory /ro: permission denied)'
+    >>> str(write_failure("adir", IsADirectoryError(21, "Is a directory", ".adir.x1y2z3w4.tmp")))
+    'adir: is a directory'
+    """
+    if isinstance(e, WriteFailed):
+        return e
+    path = Path(path)
+    code, strerror = e.errno, e.strerror
+    if not into and (isinstance(e, IsADirectoryError) or (path.is_dir() and not path.is_symlink())):
+        return WriteFailed(path, "is a directory", errno.EISDIR, "Is a directory")
+    blocking = _blocking_ancestor(path / "x" if into else path)
+    if blocking is not None:
+        return WriteFailed(path, f"cannot write ({blocking} is not a directory)", errno.ENOTDIR, "Not a directory")
+    if code == errno.ENOSPC:
+        return WriteFailed(path, "cannot write (no space left on the device)", code, strerror)
+    if code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        inside = path / "x" if into else path
+        # the directory the system refused: where the temporary file or the missing directory
+        # was to be made, if that is one the user named; else the deepest one that exists
+        refused = Path(e.filename).parent if getattr(e, "filename", None) else None
+        if refused is not None and (refused == inside.parent or refused in inside.parents):
+            folder = refused
+        else:
+            folder = inside.parent if inside.parent.is_dir() else _deepest_existing_directory(inside)
+        folder_name = str(folder) if str(folder) not in ("", ".") else "."
+        return WriteFailed(path, f"cannot write (directory {folder_name}: {_lower_first(strerror or 'denied')})",
+                           code, strerror)
+    return WriteFailed(path, f"cannot write ({_lower_first(strerror or str(e))})", code, strerror)
 
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """A temporary path beside ``path`` (with the mode a normal write would give), renamed over
     ``path`` on success and removed on failure: for writers that want a file name, not a stream
-    (pyarrow writes fastest to a native path; matplotlib's ``savefig``).
+    (pyarrow writes fastest to a native path; matplotlib's ``savefig``). A device or FIFO
+    (``/dev/stdout``) is written in place instead, never replaced.
 
     When ``path`` is a device, FIFO or socket (:func:`is_special_file`), the temporary file is
     made in the temporary directory instead and its bytes are copied into ``path`` on success.
@@ -134,8 +218,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
 
     Raises
     ------
-    OSError
-        Writing, renaming or copying failed; ``filename`` is ``path``.
+    WriteFailed
+        ``path`` is a directory, its directory cannot be created or written, or the write or the
+        rename fails (a full disk): one line naming ``path``, not the temporary file.
 
     Examples
     --------
@@ -147,30 +232,42 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     (b'x', ['a.bin'])
     """
     path = Path(path)
-    if is_special_file(path):
-        with tempfile.TemporaryDirectory(prefix="sudoku-pipeline-") as folder:
-            tmp = os.path.join(folder, path.name or "output")
-            with _naming(path, tmp):
-                yield tmp
-                with open(tmp, "rb") as src, open(path, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
+    if path.is_dir() and not path.is_symlink():   # before any work: the rename could not succeed
+        raise WriteFailed(path, "is a directory", errno.EISDIR, "Is a directory")
+    if _is_special(path):
+        # a device or FIFO (/dev/stdout, /dev/full, a named pipe) is written in place: renaming
+        # a file over it would replace the device itself (as root, /dev/full became a file)
+        try:
+            yield str(path)
+        except OSError as e:
+            if isinstance(e, WriteFailed) or getattr(e, "filename", None) not in (None, str(path)):
+                raise
+            raise write_failure(path, e) from None
         return
-    with _naming(path):
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
         file_mode = _new_file_mode(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise write_failure(path, e) from None
     try:
-        with _naming(path, tmp):
-            os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
-    finally:
+        os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
+    except OSError as e:
         os.close(fd)
-    try:
-        with _naming(path, tmp):
-            yield tmp
-            os.replace(tmp, path)
-    except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        raise write_failure(path, e) from None
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        # the writer's or the rename's failure on the temporary file (or on no file: a full
+        # disk): say it of the file asked for; other errors (a file read meanwhile) stay as they are
+        if isinstance(e, OSError) and not isinstance(e, WriteFailed) and getattr(e, "filename", None) in (None, tmp, str(path)):
+            raise write_failure(path, e) from None
         raise
 
 
@@ -216,8 +313,8 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
 
     Raises
     ------
-    OSError
-        Writing or renaming failed (a full disk, no permission); ``filename`` is ``path``.
+    WriteFailed
+        Writing or renaming failed (a full disk, no permission): one line naming ``path``.
 
     Examples
     --------
@@ -230,13 +327,39 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     """
     path = Path(path)
     compress = path.name.lower().endswith(".gz") if compress is None else compress
-    if is_special_file(path):
-        with _naming(path), open(path, "wb") as raw, _written_stream(raw, mode, compress) as stream:
-            yield stream
-        return
-    with atomic_path(path) as tmp, _naming(path, tmp), open(tmp, "wb") as raw:   # closed before the rename
+    # atomic_path writes a device, FIFO or descriptor link in place and names the file asked for
+    # in every failure; the stream is closed before the rename
+    with atomic_path(path) as target, open(target, "wb") as raw:
         with _written_stream(raw, mode, compress) as stream:
             yield stream
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file's bytes (as stored: a ``.gz`` file's compressed bytes), in hex.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "a.txt")
+    ...     _ = p.write_bytes(b"abc")
+    ...     file_sha256(p)[:16]
+    'ba7816bf8f01cfea'
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def _cannot_read(where, e: OSError) -> FormatError:
@@ -418,4 +541,6 @@ def load_manifest_file(path: str | os.PathLike) -> Manifest:
     return manifest_from_json(read_regular_text(path, f"manifest {path}", limit=MAX_MANIFEST_BYTES), path)
 
 
-__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "load_manifest_file", "atomic_open", "atomic_path", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text"]
+__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "WriteFailed", "load_manifest_file", "atomic_open", "atomic_path",
+           "file_sha256", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text",
+           "write_failure"]

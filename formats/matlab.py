@@ -28,8 +28,9 @@ few (at most ``N^2``), document the puzzle and are needed in the CSV-only case w
 """
 from __future__ import annotations
 
+import io
+from typing import Any, Callable
 import os
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +43,8 @@ from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import COMPACT_DIGITS
 
 from formats.base import Format, ModelData, atomic_open, register
+from formats.mat5 import compressed_variables
+from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
 
 MAT_NAME = "model.mat"
 SCRIPT_NAME = "solve_sudoku.m"
@@ -87,12 +90,28 @@ def _cellstr(values) -> np.ndarray:
     return np.asarray(values).astype(str).astype(object).reshape(-1, 1)
 
 
+def _names(values: np.ndarray | list) -> np.ndarray:
+    """A column of names as NumPy strings: the writer lays them out as a cell array."""
+    values = np.asarray(values)
+    return (values if values.dtype.kind == "U" else values.astype(str)).reshape(-1, 1)
+
+
+def _double_csc(a: sp.spmatrix) -> sp.csc_matrix:
+    """``a`` as a double CSC matrix; a 0/1 matrix is transposed with int8 data (the float64 copy
+    of 4 million nonzeros moves eight times the bytes), then given its double ones."""
+    a = sp.csr_matrix(a)
+    if a.nnz and (a.data == 1).all():
+        pattern = sp.csr_matrix((np.ones(a.nnz, dtype=np.int8), a.indices, a.indptr), shape=a.shape).tocsc()
+        return sp.csc_matrix((np.ones(a.nnz), pattern.indices, pattern.indptr), shape=a.shape)
+    return sp.csc_matrix(a, dtype=np.float64)
+
+
 def solver_arrays(model: Model) -> dict:
     """``Aeq``, ``beq``, ``f``, ``lb``, ``ub`` and ``intcon`` as intlinprog takes them (and
     ``model.mat`` stores them at top level and in ``problem``)."""
     return {
         # MATLAB's sparse type is double CSC; int or bool sparse would not load as a matrix
-        "Aeq": sp.csc_matrix(model.Aeq, dtype=np.float64),
+        "Aeq": _double_csc(model.Aeq),
         "beq": _col(model.beq),
         "f": _col(model.cost),
         "lb": _col(model.lb),
@@ -101,7 +120,8 @@ def solver_arrays(model: Model) -> dict:
     }
 
 
-def problem_struct(model: Model, arrays: dict | None = None) -> dict:
+def problem_struct(model: Model, arrays: dict | None = None, *,
+                   names: Callable[[Any], np.ndarray] | None = None) -> dict:
     """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
 
     Fields in mpsread's order: ``f``, ``Aineq`` (sparse 0 x n), ``bineq`` (0 x 1), ``Aeq`` (sparse
@@ -116,6 +136,9 @@ def problem_struct(model: Model, arrays: dict | None = None) -> dict:
     model : Model
     arrays : dict, optional
         :func:`solver_arrays` of ``model`` when the caller has them already.
+    names : callable, optional
+        Turns a list of names into the cell array (default: an object array of ``str``, what
+        ``savemat`` takes).
 
     Returns
     -------
@@ -131,98 +154,16 @@ def problem_struct(model: Model, arrays: dict | None = None) -> dict:
         "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
         "intcon": arrays["intcon"],
         "solver": "intlinprog",
-        "variableNames": _cellstr(model.col_names),
-        "constraintNames": {"ineqlin": np.empty((0, 1), dtype=object), "eqlin": _cellstr(model.row_labels)},
+        "variableNames": (names or _cellstr)(model.col_names),
+        "constraintNames": {"ineqlin": np.empty((0, 1), dtype=object), "eqlin": (names or _cellstr)(model.row_labels)},
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# a MATLAB v5 element writer for `problem`: scipy's savemat writes a cell array one element at a
-# time in Python (~40 us each: 14 s for the 262,144 names of a 64x64), so the name cells are
-# laid out with NumPy here, in the byte layout savemat itself uses (same decoded content)
-# ---------------------------------------------------------------------------------------------
-_MI_INT8, _MI_INT32, _MI_UINT32, _MI_DOUBLE, _MI_MATRIX, _MI_COMPRESSED, _MI_UTF8 = 1, 5, 6, 9, 14, 15, 16
-_MX_CELL, _MX_STRUCT, _MX_CHAR, _MX_SPARSE, _MX_DOUBLE = 1, 2, 4, 5, 6
-
-
-def _pad8(n):
-    return (n + 7) // 8 * 8
-
-
-def _data_element(mi_type: int, payload: bytes, small_ok: bool = True) -> bytes:
-    """One tagged data element; 1..4 bytes go in the small format (tag and data in 8 bytes)."""
-    if small_ok and 0 < len(payload) <= 4:
-        return np.array([mi_type | (len(payload) << 16)], "<u4").tobytes() + payload.ljust(4, b"\0")
-    return np.array([mi_type, len(payload)], "<u4").tobytes() + payload.ljust(_pad8(len(payload)), b"\0")
-
-
-def _matrix(mx_class: int, dims, name: str, body: bytes, nzmax: int = 0) -> bytes:
-    """A miMATRIX element: array flags, dimensions, name, then ``body`` (the data elements)."""
-    content = (_data_element(_MI_UINT32, np.array([mx_class, nzmax], "<u4").tobytes(), small_ok=False)
-               + _data_element(_MI_INT32, np.asarray(dims, "<i4").tobytes(), small_ok=False)
-               + _data_element(_MI_INT8, name.encode("ascii"))
-               + body)
-    return np.array([_MI_MATRIX, len(content)], "<u4").tobytes() + content
-
-
-def _cellstr_element(names, name: str = "") -> bytes:
-    """A column cell array of char row vectors, all elements laid out at once with NumPy."""
-    text = np.char.encode(np.asarray(names).astype(str).ravel(), "utf-8")
-    count = text.size
-    lengths = np.char.str_len(text).astype(np.int64)
-    small = lengths <= 4
-    sizes = 56 + np.where(small, 0, (lengths + 7) // 8 * 8)   # tag, header, data tag (small: + data), data
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    buf = np.zeros(int(sizes.sum()), dtype=np.uint8)
-    words = buf.view("<u4")
-    at = starts // 4
-    for k, value in enumerate((_MI_MATRIX, sizes - 8, _MI_UINT32, 8, _MX_CHAR, 0, _MI_INT32, 8, 1, lengths,
-                               _MI_INT8, 0)):
-        words[at + k] = value
-    words[at + 12] = np.where(small, _MI_UTF8 | (lengths << 16), _MI_UTF8)
-    words[at[~small] + 13] = lengths[~small]
-    data_start = starts + np.where(small, 52, 56)
-    if count:
-        chars = text.view(np.uint8).reshape(count, -1)
-        keep = np.arange(chars.shape[1]) < lengths[:, None]
-        offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        buf[np.repeat(data_start, lengths) + offsets] = chars[keep]
-    return _matrix(_MX_CELL, (count, 1), name, buf.tobytes())
-
-
-def _mat5_element(value, name: str = "") -> bytes:
-    """``value`` (dict, sparse, 2-D float array, str, column of names) as a miMATRIX element."""
-    if isinstance(value, dict):
-        width = max(len(k) for k in value) + 1
-        names = b"".join(k.encode("ascii").ljust(width, b"\0") for k in value)
-        body = (_data_element(_MI_INT32, np.array([width], "<i4").tobytes())
-                + _data_element(_MI_INT8, names)
-                + b"".join(_mat5_element(v) for v in value.values()))
-        return _matrix(_MX_STRUCT, (1, 1), name, body)
-    if sp.issparse(value):
-        a = sp.csc_matrix(value, dtype=np.float64)
-        a.sort_indices()
-        body = (_data_element(_MI_INT32, a.indices.astype("<i4").tobytes(), small_ok=False)
-                + _data_element(_MI_INT32, a.indptr.astype("<i4").tobytes(), small_ok=False)
-                + _data_element(_MI_DOUBLE, a.data.astype("<f8").tobytes(), small_ok=False))
-        return _matrix(_MX_SPARSE, a.shape, name, body, nzmax=max(a.nnz, 1))
-    if isinstance(value, str):
-        return _matrix(_MX_CHAR, (1, len(value)), name, _data_element(_MI_UTF8, value.encode("utf-8")))
-    value = np.asarray(value)
-    if value.dtype == object:
-        return _cellstr_element(value, name) if value.size else _matrix(_MX_CELL, value.shape, name, b"")
-    body = _data_element(_MI_DOUBLE, np.asarray(value, "<f8").tobytes(order="F"), small_ok=False)
-    return _matrix(_MX_DOUBLE, value.shape, name, body)
-
-
-def _compressed_variable(name: str, value) -> bytes:
-    """A top-level variable as savemat(do_compression=True) stores it: a zlib-compressed miMATRIX."""
-    packed = zlib.compress(_mat5_element(value, name))
-    return np.array([_MI_COMPRESSED, len(packed)], "<u4").tobytes() + packed
 
 
 def write(model: Model, path: str | os.PathLike) -> Path:
     """Write ``model`` as one MATLAB v5 ``.mat`` file (atomically).
+
+    The variables are those savemat writes, in its layout; all but ``meta`` (a small struct of
+    mixed fields, left to savemat) are laid out and compressed by :mod:`formats.mat5`.
 
     Parameters
     ----------
@@ -230,15 +171,27 @@ def write(model: Model, path: str | os.PathLike) -> Path:
         The model to write.
     path : str or Path
         The ``.mat`` file.
+
+    Returns
+    -------
+    Path
     """
     path = Path(path)
-    arrays = {**solver_arrays(model), "meta": _matlab_meta(model)}
+    arrays = solver_arrays(model)
+    buffer = io.BytesIO()   # savemat's 128-byte header, then meta as savemat compresses it
+    sio.savemat(buffer, {"meta": _matlab_meta(model)}, format="5", do_compression=True, oned_as="column")
+    head = buffer.getvalue()
     try:
+        # the names stay NumPy strings here (problem_struct's object arrays cost a Python str each)
+        *variables, problem = compressed_variables(
+            [*arrays.items(), ("problem", problem_struct(model, arrays, names=_names))])
         with atomic_open(path, "wb", compress=False) as f:
-            sio.savemat(f, arrays, format="5", do_compression=True, oned_as="column")
-            # appended as one more variable: a v5 file is its header followed by variables
-            f.write(_compressed_variable("problem", problem_struct(model, arrays)))
-    except ValueError as e:  # e.g. a variable above the v5 limit of 2 GB
+            f.write(head[:128])
+            for chunks in variables:
+                f.writelines(chunks)
+            f.write(head[128:])
+            f.writelines(problem)
+    except ValueError as e:
         raise FormatError(f"{path}: cannot write a MATLAB v5 file: {e}") from None
     return path
 

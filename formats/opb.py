@@ -27,8 +27,10 @@ from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.cnf import render_tokens
 
 _CHUNK_NONZEROS = 1 << 20
-_TERM = re.compile(r"^([+-]?\d+)$")
-_VAR = re.compile(r"^x(\d+)$")
+# integers of at most 18 digits: every one fits the int64 arrays they are read into (a longer one
+# is a bad term, as 1e400 is, not an OverflowError)
+_TERM = re.compile(r"^([+-]?\d{1,18})$")
+_VAR = re.compile(r"^x(\d{1,18})$")
 
 
 def opb_metadata(model: Model) -> dict:
@@ -110,6 +112,11 @@ def describe(model: Model) -> dict:
             "constraints": model.n_rows + int((model.lb > 0).sum())}
 
 
+def _short(token: str) -> str:
+    """A token for a message: a 400-digit number is named by its first digits."""
+    return token if len(token) <= 24 else f"{token[:20]}...({len(token)} characters)"
+
+
 def read(path: str | os.PathLike) -> ModelData:
     """An OPB file (linear constraints) back to :class:`ModelData`.
 
@@ -152,13 +159,14 @@ def read(path: str | os.PathLike) -> ModelData:
                 raise FormatError(f"{where}: constraint {k + 1}: expected 'terms <op> rhs ;', found {' '.join(words)[:60]!r}")
             terms, rel, rhs = words[:-2], words[-2], words[-1]
             if not _TERM.match(rhs):
-                raise FormatError(f"{where}: constraint {k + 1}: right-hand side {rhs!r} is not an integer")
+                raise FormatError(f"{where}: constraint {k + 1}: right-hand side {_short(rhs)!r} is not an integer")
         if len(terms) % 2:
             raise FormatError(f"{where}: constraint {k + 1}: terms must be 'coefficient x<v>' pairs")
         coefs, names = terms[0::2], terms[1::2]
-        for coef, nme in zip(coefs, names):
-            if not _TERM.match(coef) or not _VAR.match(nme):
-                raise FormatError(f"{where}: constraint {k + 1}: bad term {coef} {nme!r}; expected '+1 x<v>'")
+        for coef_text, nme in zip(coefs, names):
+            if not _TERM.match(coef_text) or not _VAR.match(nme):
+                raise FormatError(f"{where}: constraint {k + 1}: bad term {_short(coef_text)} {_short(nme)!r}; "
+                                  "expected '+1 x<v>'")
         v = np.array([int(nme[1:]) for nme in names], dtype=np.int64)
         c = np.array([int(x) for x in coefs], dtype=np.int64)
         if rel is None:

@@ -22,7 +22,7 @@ from oracles import DATA_DIR, PROJECT, oracle_matrix
 
 from pipeline.solvers.highs import new_highs
 
-OURS = ["mps", "lp", "parquet", "parquet-coo", "csv"]
+OURS = ["mps", "lp", "parquet", "parquet-coo", "csv", "matlab"]
 OTHERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
 SIZES = [3, 4]
 
@@ -70,10 +70,12 @@ def test_json_structure(quick):
         assert r["reference"] in ("highspy-mps", "highspy-lp") and r["x_highspy"] > 0
         if r["writer"] in ("parquet", "parquet-coo", "csv"):
             assert r["x_pyarrow"] > 0
+        if r["writer"] == "matlab":   # set against our MPS writer of the same run (issue 21)
+            assert r["x_mps"] > 0 and isinstance(r["within_2x_mps"], bool)
     for row in result["build"]:
         assert row["build"]["nnz"] == row["bare"]["nnz"] == 4 * row["N"] ** 3
         assert row["ratio"] > 0 and isinstance(row["within_2x"], bool)
-    assert "Writers" in stdout and "Build A" in stdout
+    assert "Writers" in stdout and "Build A" in stdout and "MATLAB .mat vs our MPS writer" in stdout
 
 
 def _dense(rows, cols, values, shape) -> np.ndarray:
@@ -138,6 +140,12 @@ def test_written_files_are_the_model(quick, oracle_models, n):
         assert np.array_equal(_dense(t["row"].to_numpy(), t["col"].to_numpy(), t["value"].to_numpy(), shape), want)
         assert b"sudoku_pipeline" in t.schema.metadata
         checked.add("parquet-coo")
+    if "matlab" in written:   # an independent reader: scipy's loadmat, at the top level and in problem
+        import scipy.io as sio
+        mat = sio.loadmat(files / f"matlab-n{n}" / "model.mat", simplify_cells=True)
+        assert np.array_equal(mat["Aeq"].toarray(), want) and np.array_equal(mat["problem"]["Aeq"].toarray(), want)
+        assert list(mat["problem"]["constraintNames"]["eqlin"]) == list(labels)
+        checked.add("matlab")
     t = pcsv.read_csv(files / f"pyarrow-csv-n{n}" / "triplets.csv")
     assert np.array_equal(_dense(t["row"].to_numpy() - 1, t["col"].to_numpy() - 1, t["value"].to_numpy(), shape), want)
     t = pq.read_table(files / f"pyarrow-parquet-n{n}" / "triplets.parquet")

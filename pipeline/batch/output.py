@@ -14,6 +14,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,15 +22,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from formats.files import atomic_open
+from formats.files import atomic_open, is_temporary_name
 
 from pipeline.core.errors import PipelineError
 from pipeline.batch.text import one_line
 from pipeline.batch.worker import RESULT_COLUMNS
 
-__all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "BatchOutputError",
+__all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "KIND", "BatchOutputError",
            "result_schema", "part_path", "write_part", "write_rows", "consecutive_runs", "existing_indices",
-           "read_part_rows"]
+           "read_part_rows", "own_files"]
 
 PART_PREFIX = "part-"
 MANIFEST = "_batch.json"   # the run record (not an export manifest; the name is kept for callers)
@@ -37,6 +38,8 @@ SUCCESS = "_SUCCESS"
 LOCK = "_batch.lock"
 INDEX_WIDTH = 10  # part-0000000123.parquet: file-name order is index order up to 10^10 records
 METADATA_KEY = b"sudoku_pipeline.batch"   # a part's key-value metadata: fingerprint + row hashes
+KIND = "sudoku-pipeline batch"              # _batch.json's "kind": the marker of a batch output
+_PART_NAME = re.compile(rf"^{re.escape(PART_PREFIX)}\d{{{INDEX_WIDTH}}}\.parquet$")
 
 
 class BatchOutputError(PipelineError):
@@ -278,7 +281,8 @@ def touch_success(out: Path) -> None:
 def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = False) -> None:
     """Create ``out``, or check that it holds a batch of the same input and options.
 
-    With ``overwrite``, the batch's own files are removed first (nothing else is touched). With
+    With ``overwrite``, the files this tool can prove it wrote (:func:`own_files`) are removed
+    first, and nothing else: any other file is a refusal before anything is deleted. With
     ``retry``, other solve options are allowed (rows are redone with the new ones).
 
     Parameters
@@ -294,13 +298,15 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
     """
     with writing(out):   # run_config has refused an OUT that is not a directory
         out.mkdir(parents=True, exist_ok=True)
-        ours = parts(out) + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
         if overwrite:
-            for path in ours:
-                path.unlink()
-            ours = []
-        for stale in out.glob(f".{PART_PREFIX}*"):  # temporary files of a killed run
-            stale.unlink()
+            for path in own_files(out):
+                if path.name != LOCK:   # held by this run
+                    path.unlink()
+        else:
+            for stale in out.iterdir():   # temporary files of a killed run
+                if _is_own_temporary(stale.name) and stale.is_file():
+                    stale.unlink()
+        ours = parts(out) + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
     previous = read_manifest(out)
     if previous is None:
         if ours:
@@ -320,18 +326,96 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
         manifest["retries"] = previous.get("retries", [])
 
 
+def _is_own_temporary(name: str) -> bool:
+    """A temporary file of this tool's atomic writes of a part or of ``_batch.json``."""
+    return is_temporary_name(name) and name[1:].startswith((PART_PREFIX, MANIFEST))
+
+
+def _is_own_part(path: Path) -> bool:
+    """``part-<10 digits>.parquet`` whose footer carries this tool's batch metadata (or, written
+    before that existed, exactly the batch's column schema)."""
+    if not _PART_NAME.match(path.name):
+        return False
+    try:
+        schema = pq.read_schema(path)
+    except Exception:   # not a Parquet file: not a part this tool wrote (and wrote whole)
+        return False
+    if METADATA_KEY in (schema.metadata or {}):
+        return True
+    return schema.remove_metadata().equals(result_schema())
+
+
+def _is_marker(path: Path) -> bool:
+    """``_batch.json`` as :func:`write_manifest` writes it (a JSON object of kind :data:`KIND`)."""
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(meta, dict) and meta.get("kind") == KIND
+
+
+def own_files(out: Path) -> list[Path]:
+    """The files of ``out`` that ``batch --overwrite`` may delete: the ones this tool can prove it
+    wrote. Decided before anything is touched; any other file is a refusal.
+
+    This tool's are: its parts (:func:`_is_own_part`: the exact name and the batch's metadata in
+    the footer), its marker ``_batch.json``, ``_SUCCESS`` beside that marker (a Spark or Hadoop
+    dataset has one too), an empty ``_batch.lock`` and the temporary files of its atomic writes.
+    Hidden files (``.DS_Store``) are neither deleted nor a reason to refuse.
+
+    Parameters
+    ----------
+    out : Path
+
+    Returns
+    -------
+    list of Path
+
+    Raises
+    ------
+    PipelineError
+        ``out`` holds a file (or directory, or link) this tool did not write; names up to three.
+    """
+    if not out.is_dir():
+        return []
+    marker = _is_marker(out / MANIFEST)
+    ours, foreign = [], []
+    for entry in sorted(out.iterdir()):
+        name = entry.name
+        regular = entry.is_file() and not entry.is_symlink()
+        if not regular and name.startswith("."):
+            continue
+        if regular and (_is_own_temporary(name) or _is_own_part(entry)
+                        or (name == MANIFEST and marker) or (name == SUCCESS and marker)
+                        or (name == LOCK and entry.stat().st_size == 0)):
+            ours.append(entry)
+        elif not name.startswith("."):
+            foreign.append(name)
+    if foreign:
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise PipelineError(f"batch: --overwrite deletes only the files of a batch output, and {str(out)!r} holds "
+                            f"others ({', '.join(foreign[:3])}{more}); nothing was deleted: remove them or choose "
+                            f"another directory")
+    return ours
+
+
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``out`` for the run: two runs on one OUT could write
-    overlapping parts (different chunk sizes). POSIX only; elsewhere no lock is taken."""
+    overlapping parts (different chunk sizes). POSIX only; elsewhere no lock is taken.
+
+    A run refused inside the lock (a :class:`PipelineError`) removes the lock file it created,
+    so a refusal leaves ``out`` as it found it."""
     try:
         import fcntl
     except ImportError:
         yield
         return
-    with writing(out / LOCK):
+    path = out / LOCK
+    with writing(path):
         out.mkdir(parents=True, exist_ok=True)
-        handle = open(out / LOCK, "a")
+        created = not path.exists()
+        handle = open(path, "a")
     with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -340,6 +424,11 @@ def locked(out: Path) -> Iterator[None]:
         HELD_LOCKS.add(handle.fileno())
         try:
             yield
+        except PipelineError:
+            if created:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            raise
         finally:
             HELD_LOCKS.discard(handle.fileno())
             fcntl.flock(handle, fcntl.LOCK_UN)

@@ -22,6 +22,7 @@ from pipeline.batch.text import one_line
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
 
 _UNIT_SEP, _RECORD_SEP = "\x1f", b"\x1e"
+_BOM = "\ufeff"
 #: Bytes of a record's hash (blake2b): 2^-64 odds that a foreign row passes as the input's.
 RECORD_HASH_BYTES = 8
 
@@ -78,6 +79,9 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if fmt == "text":
         with open_text(path) as f:
             lines = [line.strip() for line in f]
+        if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
+            lines[0] = lines[0][len(_BOM):].strip()
+        # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
         puzzles = [line for line in lines if line and not line.startswith("#")]
         return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles)}
     if fmt not in ("csv", "parquet"):
@@ -87,7 +91,10 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
             tsv = path.name.lower().endswith((".tsv", ".tsv.gz"))
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",")
         else:
+            _check_parquet_columns(path)
             frame = pd.read_parquet(path)
+    except PipelineError:
+        raise
     except Exception as e:  # pandas/pyarrow raise many types for a bad file
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
     if "puzzle" not in frame.columns:
@@ -97,6 +104,26 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
     return out
+
+
+def _check_parquet_columns(path: Path) -> None:
+    """Refuse, in one line, a Parquet input whose ``puzzle``, ``regions`` or ``variant`` column
+    does not hold text (an int64 ``puzzle`` would read ``1`` as a 1x1 grid, a binary or list
+    column its Python repr)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(path)
+    for column in ("puzzle", "regions", "variant"):
+        if column not in schema.names:
+            continue
+        kind = schema.field(column).type
+        value = kind.value_type if pa.types.is_dictionary(kind) else kind
+        string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+
+        if not (pa.types.is_string(value) or pa.types.is_large_string(value) or string_view(value)
+                or pa.types.is_null(value)):
+            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions and "
+                                f"variants are strings")
 
 
 def _record_bytes(records: dict[str, list]):

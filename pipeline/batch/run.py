@@ -22,11 +22,13 @@ import numpy as np
 
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
+from pipeline.core.manifest import package_version
 from pipeline.solvers import SOLVERS
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import Dask, InProcess, make_engine
-from pipeline.batch.output import (INDEX_WIDTH, PART_PREFIX, consecutive_runs, locked, part_statuses, parts, prepare_output,
-                     read_part_rows, refuse_foreign, touch_success, write_manifest, write_part, write_rows)
+from pipeline.batch.output import (INDEX_WIDTH, KIND, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
+                     prepare_output, read_part_rows, refuse_foreign, touch_success, write_manifest, write_part,
+                     write_rows)
 from pipeline.batch.output import existing_indices as checked_indices
 from pipeline.batch.progress import Progress
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
@@ -246,8 +248,9 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
     options = config.solve_options()
     out = Path(config.output)
     manifest = {
-        "kind": "sudoku-pipeline batch",
+        "kind": KIND,
         "version": 1,
+        "pipeline_version": package_version(),
         "input": config.input_path,
         "records": len(records["puzzle"]),
         "fingerprint": fingerprint,
@@ -257,8 +260,11 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
     }
     if out.exists() and not out.is_dir():
         raise PipelineError(f"batch: output {str(out)!r} exists and is not a directory")
-    if not config.overwrite:
-        refuse_foreign(out)  # before the lock file is created in it
+    # decided before anything is touched and before the lock file is created in OUT
+    if config.overwrite:
+        own_files(out)   # refuses when OUT holds a file this tool did not write
+    else:
+        refuse_foreign(out)
     with locked(out):
         return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
                            usage=usage, load_start=load_start)

@@ -17,7 +17,8 @@ Keys (every one optional but the grid's size must follow from something):
   or a list of ``"r1c1=5"`` strings; absent or empty for a puzzle without givens (a killer);
 * ``layout``: ``"samurai"`` or ``{"grids": ["r1c1", ...]}`` (the top-left cell of each grid on
   the canvas); then ``givens`` covers the whole canvas (``.`` for empty and absent cells), or
-  ``grids`` lists one compact line per grid (they must agree where grids overlap);
+  ``grids`` lists one compact line per grid (they must agree where grids overlap); ``"r1c1=5"``
+  givens name canvas cells;
 * ``rules``: entries ``{"rule": KIND, ...}`` of :data:`pipeline.core.rules.RULES`;
 * ``title``, ``author``, ``source``, ``notes``: kept out of the model (free text).
 
@@ -79,29 +80,39 @@ def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]
     return size, None
 
 
+def _is_given_list(givens) -> bool:
+    """Are ``givens`` a list of ``"r1c1=5"`` strings?"""
+    return isinstance(givens, list) and bool(givens) and all(isinstance(g, str) and "=" in g for g in givens)
+
+
+def _given_list(givens: list, rows: int, cols: int, n: int, where: str) -> np.ndarray:
+    """The ``rows x cols`` grid of ``"r1c1=5"`` strings (digits ``1..n``)."""
+    grid = np.zeros((rows, cols), dtype=np.int64)
+    for k, text in enumerate(givens):
+        m = _GIVEN.match(text)
+        if m is None:
+            raise PuzzleError(f"{where}: givens[{k}] {text[:30]!r} is not like \"r1c1=5\"")
+        r, c, d = (int(m.group(i)) for i in (1, 2, 3))
+        if not (1 <= r <= rows and 1 <= c <= cols):
+            raise PuzzleError(f"{where}: givens[{k}]: cell r{r}c{c} is outside the {rows}x{cols} grid")
+        if not 1 <= d <= n:
+            raise PuzzleError(f"{where}: givens[{k}]: digit {d} is not 1..{n}")
+        if grid[r - 1, c - 1] and grid[r - 1, c - 1] != d:
+            raise PuzzleError(f"{where}: givens[{k}]: r{r}c{c} is given twice, as {grid[r - 1, c - 1]} and {d}")
+        grid[r - 1, c - 1] = d
+    return grid
+
+
 def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
     """The N x N grid of ``givens`` in any of the document's forms."""
     if givens is None or givens == "" or givens == []:
         if n is None:
             raise PuzzleError(f"{where}: no givens and no 'size' or 'box': the grid's size is unknown")
         return np.zeros((n, n), dtype=np.int64)
-    if isinstance(givens, list) and givens and all(isinstance(g, str) and "=" in g for g in givens):
+    if _is_given_list(givens):
         if n is None:
             raise PuzzleError(f"{where}: givens as \"r1c1=5\" need 'size' or 'box'")
-        grid = np.zeros((n, n), dtype=np.int64)
-        for k, text in enumerate(givens):
-            m = _GIVEN.match(text)
-            if m is None:
-                raise PuzzleError(f"{where}: givens[{k}] {text[:30]!r} is not like \"r1c1=5\"")
-            r, c, d = (int(m.group(i)) for i in (1, 2, 3))
-            if not (1 <= r <= n and 1 <= c <= n):
-                raise PuzzleError(f"{where}: givens[{k}]: cell r{r}c{c} is outside the {n}x{n} grid")
-            if not 1 <= d <= n:
-                raise PuzzleError(f"{where}: givens[{k}]: digit {d} is not 1..{n}")
-            if grid[r - 1, c - 1] and grid[r - 1, c - 1] != d:
-                raise PuzzleError(f"{where}: givens[{k}]: r{r}c{c} is given twice, as {grid[r - 1, c - 1]} and {d}")
-            grid[r - 1, c - 1] = d
-        return grid
+        return _given_list(givens, n, n, n, where)
     if isinstance(givens, list) and givens and all(isinstance(row, list) for row in givens):
         for k, row in enumerate(givens):
             for j, v in enumerate(row):
@@ -148,6 +159,8 @@ def _layout_grid(doc: dict, layout: Layout, where: str) -> np.ndarray:
     givens = doc.get("givens")
     if givens in (None, "", []):
         return np.zeros((layout.rows, layout.cols), dtype=np.int64)
+    if _is_given_list(givens):   # cells outside every grid are refused when the puzzle is checked
+        return _given_list(givens, layout.rows, layout.cols, layout.n, f"{where}: givens")
     if isinstance(givens, list) and all(isinstance(row, str) for row in givens):
         givens = "\n".join(givens)
     return canvas_from_text(givens, layout, f"{where}: givens")
@@ -216,9 +229,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     if variant is not None and doc_variant is not None and variant != doc_variant:
         raise PuzzleError(f"{where}: --variant {variant} but the document says {doc_variant}")
     variant = doc_variant or variant
-    rules = list(doc.get("rules") or [])
-    if not isinstance(doc.get("rules", []), list):
+    if doc.get("rules") is not None and not isinstance(doc["rules"], list):
         raise PuzzleError(f"{where}: 'rules' must be a list")
+    rules = list(doc.get("rules") or [])
     rules += list(extra_rules or [])
     if doc.get("layout") is not None:
         if doc_box is None:

@@ -104,6 +104,16 @@ def _cells(entry, key: str, element: str, k: int, where: str) -> list[str]:
     return [c.lower() for c in cells]
 
 
+def _entries(data: dict, element: str, where: str) -> list:
+    """The list an element holds (absent or empty: none); anything but a list is refused."""
+    entries = data.get(element)
+    if entries in (None, False, [], {}, ""):
+        return []
+    if not isinstance(entries, list):
+        raise PuzzleError(f"{where}: f-puzzles element {element!r} must be a list, found {type(entries).__name__}")
+    return entries
+
+
 def _value(entry: dict, element: str, k: int, where: str) -> int | None:
     value = entry.get("value")
     if value in (None, ""):
@@ -171,20 +181,20 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     for key, kind in _GLOBAL.items():
         if data.get(key):
             rules.append({"rule": kind})
-    for k, entry in enumerate(data.get("killercage") or []):
+    for k, entry in enumerate(_entries(data, "killercage", where)):
         rule: dict[str, object] = {"rule": "cage", "cells": _cells(entry, "cells", "killercage", k, where)}
         total = _value(entry, "killercage", k, where)
         if total is not None:
             rule["sum"] = total
         rules.append(rule)
-    for k, entry in enumerate(data.get("thermometer") or []):
+    for k, entry in enumerate(_entries(data, "thermometer", where)):
         lines = entry.get("lines") if isinstance(entry, dict) else None
         if not isinstance(lines, list):
             raise PuzzleError(f"{where}: thermometer[{k}] has no 'lines'")
         for j, _ in enumerate(lines):
             rules.append({"rule": "thermo", "cells": _cells({"line": lines[j]}, "line", "thermometer", k, where)})
     for element, color in (("difference", "white"), ("ratio", "black")):
-        for k, entry in enumerate(data.get(element) or []):
+        for k, entry in enumerate(_entries(data, element, where)):
             dot: dict[str, object] = {"rule": "kropki", "color": color, "cells": _cells(entry, "cells", element, k, where)}
             value = _value(entry, element, k, where)
             if value is not None:
@@ -192,10 +202,10 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             rules.append(dot)
     for parity in ("odd", "even"):
         cells = [_cells({"cells": [e.get("cell") if isinstance(e, dict) else None]}, "cells", parity, k, where)[0]
-                 for k, e in enumerate(data.get(parity) or [])]
+                 for k, e in enumerate(_entries(data, parity, where))]
         if cells:
             rules.append({"rule": parity, "cells": cells})
-    for k, entry in enumerate(data.get("extraregion") or []):
+    for k, entry in enumerate(_entries(data, "extraregion", where)):
         rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where)})
     doc["rules"] = rules
     for key, into in (("title", "title"), ("author", "author"), ("ruleset", "notes")):

@@ -12,10 +12,27 @@ from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.build import CLUE_ENCODINGS, Model, present_positions
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.version import __version__
 
 MANIFEST_NAME = "manifest.json"
 FORMAT_VERSION = 1
 COMMENT_TAG = "sudoku-pipeline:"
+
+
+def package_version() -> str:
+    """The version of the ``sudoku-pipeline`` package that made a file: :data:`pipeline.core.version.__version__`
+    (the one source), so manifests, ``_batch.json`` and ``--version`` say the same.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> package_version() != ""
+    True
+    """
+    return __version__
 
 
 def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
@@ -68,10 +85,13 @@ def parse_comment_line(line: str) -> dict | None:
         return None
 
 
-def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | None = None) -> dict:
+def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | None = None,
+                    sha256: dict[str, str] | None = None) -> dict:
     """The ``manifest.json`` content of an export of ``model``: its metadata, the files of each
-    format and per-format facts (e.g. the fixed-MPS short-name rule) under the format's name.
-    Writing it is the formats layer's job (:func:`formats.directory.write_manifest`).
+    format, per-format facts (e.g. the fixed-MPS short-name rule) under the format's name, the
+    SHA-256 of every listed file (``sha256``: name -> hex digest) and the package version that
+    wrote it (``pipeline_version``). Writing it is the formats layer's job
+    (:func:`formats.directory.write_manifest`).
 
     Parameters
     ----------
@@ -81,11 +101,16 @@ def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | N
         Each format's file names.
     formats : dict, optional
         Per-format facts (e.g. the fixed-MPS short-name rule).
+    sha256 : dict of str to str, optional
+        The SHA-256 of each listed file.
     """
     meta = model_metadata(model)
     meta["files"] = files
     if formats:
         meta["formats"] = formats
+    if sha256 is not None:
+        meta["sha256"] = dict(sha256)
+    meta["pipeline_version"] = package_version()
     return meta
 
 

@@ -308,7 +308,9 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
+        line = raw.strip()
+        if line.startswith("#"):   # a comment is a whole line; a '#' anywhere else is a bad cell
+            continue
         if line and not _DECORATION.match(line):
             lines.append((number, line))
     if not lines:
@@ -404,13 +406,13 @@ def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.nda
     if n_expected is not None and length != n_expected ** 2:
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
     n = math.isqrt(length)
-    check_grid_size(n, where)
-    if n * n != length:
+    if n * n != length:   # the shape first: a memory estimate of a grid that is none says nothing
         lo, hi = n * n, (n + 1) ** 2
         raise PuzzleError(
             f"{where}: wrong length: expected a square number of cells "
             f"({lo} for {n}x{n} or {hi} for {n + 1}x{n + 1}), found {length}"
         )
+    check_grid_size(n, where)
     values = compact_values([s], n)[0]
     bad = np.flatnonzero((values < 0) | (values > n))
     if bad.size:
@@ -492,7 +494,7 @@ def parse_regions(source: Source, n: int) -> np.ndarray:
         ids = source.ravel().astype(str)
     else:
         text, where = _read_source(source, "regions")
-        text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+        text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
         tokens = re.split(r"[,;\s]+", text.strip())
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if len(tokens) == n == len(lines) and n > 1:   # grid form: N lines of N compact ids

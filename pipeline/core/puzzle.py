@@ -346,6 +346,12 @@ def _validate(p: Puzzle) -> None:
         raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
     n = grid.shape[0]
     spec = get_variant(p.variant)
+    if n < spec.min_n:
+        latin = VARIANT_TABLE.get("latin")
+        hint = (f" (a Latin square from {latin.min_n}x{latin.min_n}: --variant latin)"
+                if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
+        raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
+                          f"and larger{hint}")
     if p.h * p.w != n:
         raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
     bad = np.argwhere((grid < 0) | (grid > n))
@@ -499,6 +505,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
+        where = where or "puzzle"   # a dict has no file name
         if text is not None and not looks_like_document(text):
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,

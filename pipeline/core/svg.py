@@ -39,7 +39,12 @@ THIN_COLOUR = "#888888"
 DIAGONAL_SHADE = "#00000014"   # black at 8 % opacity
 REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
 BAND_COLOURS = {"cell": "#e8f0fb", "row": "#fbeee8", "col": "#e9f7e8", "box": "#f7f3dc", "region": "#f7f3dc",
-                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee"}
+                "diag": "#f1e6f8", "anti": "#e5f5f5", "clue": "#eeeeee",
+                # families of the rules beyond units (units they add, then Aeq's and Aineq's rows)
+                "window": "#e6eefa", "extra": "#e4f4e4", "disjoint": "#f4eadf", "cagesum": "#fbe9d2",
+                "cage": "#fdf1e3", "thermo": "#ececec", "greater": "#f1e6f8", "kropki": "#e5f5f5",
+                "parity": "#f7f3dc", "antiknight": "#e8f0fb", "antiking": "#fbeee8", "nonconsecutive": "#e9f7e8",
+                "nonconsecutivepair": "#e9f7e8"}
 OTHER_BAND = "#eeeeee"
 SPY_INK = "#1f3f8f"
 

@@ -42,6 +42,8 @@ FAMILIES: dict[str, Family] = {
     "extra": Family("extra", "extra region"),
     "disjoint": Family("disjoint", "disjoint group"),
 }
+#: The families above: a variant that declares one of them again leaves it when unregistered.
+_BUILTIN_FAMILIES = frozenset(FAMILIES)
 
 # ``extra_units(n, h, w) -> [(family, cells)]``: cells of shape (n_units, N), row-major numbers
 ExtraUnits = Callable[[int, int, int], list]
@@ -64,6 +66,9 @@ class Variant:
     diagonals: bool = False
     extra_units: ExtraUnits | None = None
     extra_families: dict[str, Family] = field(default_factory=dict)
+    #: The smallest grid side that is a puzzle of this variant: 4x4 (the smallest grid with
+    #: real boxes, 2x2) for the Sudoku family; a Latin square from 2x2. A 1x1 grid never is.
+    min_n: int = 4
 
     def families(self) -> list[str]:
         """Family names of the variant's units in ``A``'s order (after ``cell``)."""
@@ -98,7 +103,8 @@ def unregister_variant(name: str) -> None:
     variant = VARIANT_TABLE.pop(name, None)
     if variant is not None:
         for family in variant.extra_families:
-            FAMILIES.pop(family, None)
+            if family not in _BUILTIN_FAMILIES and not any(family in v.extra_families for v in VARIANT_TABLE.values()):
+                FAMILIES.pop(family, None)
 
 
 def get_variant(name: str) -> Variant:
@@ -132,6 +138,6 @@ for _variant in (
     Variant("x", "classic plus both long diagonals (Sudoku-X)", boxes=True, diagonals=True),
     Variant("jigsaw", "rows, columns and N irregular regions of N cells", regions=True),
     Variant("jigsaw_x", "jigsaw plus both long diagonals", regions=True, diagonals=True),
-    Variant("latin", "rows and columns only (Latin square)"),
+    Variant("latin", "rows and columns only (Latin square)", min_n=2),
 ):
     register_variant(_variant)

@@ -307,10 +307,10 @@ def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.
     lower, upper : numpy.ndarray
         The instance's current column bounds.
     """
-    n = model.convention.n
-    r, c, _ = model.convention.cell_digit(model.columns)
-    cell = r * n + c
-    decided = np.zeros(n * n, dtype=bool)
+    conv = model.convention
+    r, c, _ = conv.cell_digit(model.columns)
+    cell = r * conv.cols + c          # canvas cells: a gattai layout's canvas is not N x N
+    decided = np.zeros(conv.rows * conv.cols, dtype=bool)
     decided[cell[np.asarray(lower) >= 1]] = True
     decided |= model.puzzle.grid.ravel() != 0
     cols = np.flatnonzero(~decided[cell] & (np.asarray(upper) > 0))

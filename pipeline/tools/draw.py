@@ -1,5 +1,19 @@
-"""Draw a puzzle grid (``python -m pipeline draw``): boxes, jigsaw regions, diagonals, clues,
-filled-in digits, pencil-mark candidates and highlighted cells, to SVG, PNG or PDF.
+"""Draw a puzzle (``python -m pipeline draw``): boxes, jigsaw regions, diagonals, the rules beyond
+units, gattai layouts, clues, filled-in digits, pencil-mark candidates and highlighted cells, to
+SVG, PNG or PDF.
+
+Rules are drawn the way puzzle setters draw them: killer cages as dashed outlines inset inside
+the cells with the sum in the top-left corner of the cage's first cell, thermometers as a grey
+bulb and a thick rounded line through the cells' centres, Kropki dots (white, black; a value
+other than 1 or 2 written in the dot) and greater-than chevrons (pointing at the smaller cell) on
+the edge between the two cells, even cells as grey squares, odd cells as grey circles, windoku
+windows and extra regions shaded, diagonals shaded as for Sudoku-X. Rules without cells
+(anti-knight, anti-king, non-consecutive, disjoint groups) are named in a caption under the grid.
+A gattai layout (samurai) is drawn as its grids on the canvas: absent cells stay blank.
+
+Every layer is one matplotlib collection built with numpy from arrays of cells, edges or rules,
+so a 25x25 killer with hundreds of cages draws about as fast as a plain grid; only text (digits,
+cage sums) is one artist per string.
 
 matplotlib is an optional extra (``pip install '.[plot]'``); it is imported lazily, headless
 (Agg), and the output is deterministic (no dates, fixed SVG hash salt) and written atomically.
@@ -10,14 +24,15 @@ import os
 import re
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.files import atomic_path
+from formats.files import WriteFailed, atomic_path, write_failure
 
 from pipeline.core.errors import PipelineError
-from pipeline.core.parse import _path_kind
+from pipeline.core.layout import canvas_from_text
+from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS  # the notebook pictures' colours too
 from pipeline.core.verify import grid_violations
@@ -25,9 +40,20 @@ from pipeline.core.verify import grid_violations
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.path import Path as MplPath
 
 FORMATS = ("svg", "png", "pdf")
 HIGHLIGHT_COLOUR = "#ff9a8a"
+DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
+WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey thermometers stay visible
+EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions, one tint each, cycled
+THERMO_COLOUR = "#c2c2c2"
+PARITY_COLOUR = "#dddddd"             # even squares, odd circles
+CAGE_COLOUR = "#222222"
+CAGE_INSET = 0.09                     # cage outlines run this far (in cells) inside the cage's border
+#: Words of the caption for rules drawn without cells; other undrawn kinds are named by their kind.
+CAPTION_WORDS = {"antiknight": "anti-knight", "antiking": "anti-king", "nonconsecutive": "non-consecutive",
+                 "disjointgroups": "disjoint groups"}
 
 
 def load_matplotlib(command: str = "drawing") -> ModuleType:
@@ -61,18 +87,24 @@ def load_matplotlib(command: str = "drawing") -> ModuleType:
 def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     """Pencil marks: which digits each empty cell may hold given the filled cells.
 
+    A digit is ruled out where a filled cell *sees* it: through a unit (rows, columns, boxes or
+    regions, diagonals, windoku windows, extra regions, disjoint groups), a killer cage (digits
+    are distinct in a cage), or an anti-knight / anti-king move; even and odd cells keep digits
+    of their parity only. Nothing is propagated beyond that: cage sums, thermometers, Kropki
+    dots, greater-than signs and non-consecutive neighbours are left for the solver.
+
     Parameters
     ----------
     puzzle : Puzzle
-        Its units give the rules; its clues are the filled cells unless ``grid`` is given.
+        Its units and rules; its clues are the filled cells unless ``grid`` is given.
     grid : ndarray, optional
-        (N, N) digits, 0 = empty.
+        ``(rows, cols)`` digits on the puzzle's canvas (``(N, N)`` without a layout), 0 = empty.
 
     Returns
     -------
     ndarray
-        (N, N, N) bool, ``[r, c, d-1]`` True when digit ``d`` is still possible at (r, c);
-        all False on filled cells.
+        ``(rows, cols, N)`` bool, ``[r, c, d-1]`` True when digit ``d`` is still possible at
+        (r, c); all False on filled cells and on a layout's absent cells.
 
     Examples
     --------
@@ -80,23 +112,43 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     >>> int(candidates(parse_puzzle("1" + "0" * 15)).sum())
     53
     """
-    n = puzzle.n
+    n, rows, cols = puzzle.n, puzzle.rows, puzzle.cols
     flat = (puzzle.grid if grid is None else np.asarray(grid)).ravel()
-    used = np.zeros((n * n, n + 1), dtype=bool)
+    flat = np.where((flat >= 0) & (flat <= n), flat, 0)   # a wrong grid's out-of-range cell sees nothing
+    used = np.zeros((rows * cols, n + 1), dtype=bool)     # column 0 collects the empty cells
     for _, units in puzzle.unit_families():
         present = np.zeros((units.shape[0], n + 1), dtype=bool)
-        present[np.repeat(np.arange(units.shape[0]), n), flat[units].ravel()] = True
+        present[np.repeat(np.arange(units.shape[0]), units.shape[1]), flat[units].ravel()] = True
         # every cell of a unit sees the digits present anywhere in that unit
-        np.logical_or.at(used, units.ravel(), np.repeat(present, n, axis=0))
+        np.logical_or.at(used, units.ravel(), np.repeat(present, units.shape[1], axis=0))
+    cages = [rule.cells() for rule in puzzle.rules if rule.kind == "cage"]
+    if cages:   # cages of any size at once: (cage, cell) pairs
+        member = np.concatenate(cages)
+        cage = np.repeat(np.arange(len(cages)), [c.size for c in cages])
+        seen = np.zeros((len(cages), n + 1), dtype=bool)
+        seen[cage, flat[member]] = True
+        np.logical_or.at(used, member, seen[cage])
+    board = puzzle.board
+    steps = {"antiknight": [(1, 2), (2, 1), (1, -2), (2, -1)], "antiking": [(1, 1), (1, -1)]}
+    for kind in sorted({rule.kind for rule in puzzle.rules} & set(steps)):
+        pairs = board.offset_pairs(steps[kind])   # orthogonal king steps share a row or column already
+        used[pairs[:, 0], flat[pairs[:, 1]]] = True
+        used[pairs[:, 1], flat[pairs[:, 0]]] = True
     possible = ~used[:, 1:]
-    possible[flat != 0] = False
-    return possible.reshape(n, n, n)
+    for rule in puzzle.rules:
+        if rule.kind in ("even", "odd"):
+            wrong = (np.arange(1, n + 1) % 2) == (0 if rule.kind == "odd" else 1)
+            possible[np.ix_(rule.cells(), wrong)] = False
+    possible[(flat != 0) | ~puzzle.present] = False
+    return possible.reshape(rows, cols, n)
 
 
 def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
-    """Cells of ``grid`` that break a rule (a digit twice in a unit) or disagree with a clue.
+    """Cells of ``grid`` that break a rule (a digit twice in a unit, a broken cage, thermometer,
+    dot, ...) or disagree with a clue.
 
-    The ``unit`` and ``clue`` entries of :func:`pipeline.core.verify.grid_violations`, as a mask.
+    The ``unit``, ``rule`` and ``clue`` entries of :func:`pipeline.core.verify.grid_violations`,
+    as a mask.
 
     Parameters
     ----------
@@ -108,18 +160,18 @@ def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray
-        (N, N) bool.
+        ``(rows, cols)`` bool over the puzzle's canvas.
     """
-    bad = np.zeros((puzzle.n, puzzle.n), dtype=bool)
+    bad = np.zeros((puzzle.rows, puzzle.cols), dtype=bool)
     for violation in grid_violations(grid, puzzle):
-        if violation["kind"] in ("unit", "clue"):
+        if violation["kind"] in ("unit", "rule", "clue"):
             for r, c in violation["cells"]:
                 bad[r - 1, c - 1] = True
     return bad
 
 
-def parse_cells(text: str, n: int) -> np.ndarray:
-    """Parse cells ``"r1c2,r3c4"`` (1-based) into an (N, N) bool mask.
+def parse_cells(text: str, rows: int, cols: int | None = None) -> np.ndarray:
+    """Parse cells ``"r1c2,r3c4"`` (1-based) into a ``(rows, cols)`` bool mask.
 
     Commas or spaces separate cells, and a cell may carry its digit (``r1c2=5``), so the lists
     ``explain`` prints (conflicting clues, cells where solutions differ) can be pasted as they are.
@@ -128,13 +180,15 @@ def parse_cells(text: str, n: int) -> np.ndarray:
     ----------
     text : str
         The cells.
-    n : int
-        Grid side.
+    rows : int
+        Rows of the grid (its side N, or a layout's canvas rows).
+    cols : int, optional
+        Columns (default ``rows``).
 
     Returns
     -------
     ndarray
-        (N, N) bool, True on the listed cells.
+        ``(rows, cols)`` bool, True on the listed cells.
 
     Raises
     ------
@@ -146,11 +200,13 @@ def parse_cells(text: str, n: int) -> np.ndarray:
     >>> parse_cells("r1c2=5 r3c4=7", 4).nonzero()
     (array([0, 2]), array([1, 3]))
     """
-    mask = np.zeros((n, n), dtype=bool)
+    cols = rows if cols is None else cols
+    mask = np.zeros((rows, cols), dtype=bool)
     for token in text.replace(",", " ").split():
         m = re.fullmatch(r"[rR](\d+)[cC](\d+)(?:=\w+)?", token)
-        if not m or not (1 <= int(m.group(1)) <= n and 1 <= int(m.group(2)) <= n):
-            raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with 1 <= R, C <= {n}")
+        if not m or not (1 <= int(m.group(1)) <= rows and 1 <= int(m.group(2)) <= cols):
+            bound = f"1 <= R, C <= {rows}" if rows == cols else f"1 <= R <= {rows}, 1 <= C <= {cols}"
+            raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with {bound}")
         mask[int(m.group(1)) - 1, int(m.group(2)) - 1] = True
     return mask
 
@@ -205,25 +261,329 @@ def symbol_table(n: int, symbols: str = "numbers") -> list[str]:
     return [""] + [str(d) for d in range(1, n + 1)]
 
 
+# -- geometry: arrays of cells, edges and outlines (y grows downwards: cell (r, c) spans
+#    [c, c+1] x [r, r+1], its centre is (c + 0.5, r + 0.5)) ---------------------------------------
+def _squares(cells: np.ndarray, cols: int, inset: float = 0.0) -> np.ndarray:
+    """``(K, 4, 2)`` corners of the cells' squares, ``inset`` cells in from each side."""
+    r, c = np.divmod(np.asarray(cells, dtype=np.int64), cols)
+    x0, y0, x1, y1 = c + inset, r + inset, c + 1 - inset, r + 1 - inset
+    return np.stack([np.stack([x0, y0], -1), np.stack([x1, y0], -1), np.stack([x1, y1], -1),
+                     np.stack([x0, y1], -1)], axis=1).astype(float)
+
+
+def _centres(cells: np.ndarray, cols: int) -> np.ndarray:
+    """``(..., 2)`` centres ``(x, y)`` of canvas cells."""
+    r, c = np.divmod(np.asarray(cells, dtype=np.int64), cols)
+    return np.stack([c + 0.5, r + 0.5], axis=-1)
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Runs of True along each row of a 2-D mask: ``(row, start, end)`` (``end`` exclusive)."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    step = np.diff(padded, axis=1)
+    line, start = np.nonzero(step == 1)
+    _, end = np.nonzero(step == -1)   # row-major order pairs each start with its end
+    return line, start, end
+
+
+def edge_segments(horizontal: np.ndarray, vertical: np.ndarray) -> np.ndarray:
+    """``(S, 2, 2)`` line segments of marked cell edges, consecutive edges joined.
+
+    Parameters
+    ----------
+    horizontal : ndarray
+        ``(rows + 1, cols)`` bool: the edge on line ``y`` above cell ``(y, x)``.
+    vertical : ndarray
+        ``(rows, cols + 1)`` bool: the edge on line ``x`` left of cell ``(y, x)``.
+
+    Examples
+    --------
+    >>> h = np.array([[True, True], [False, False], [True, True]])
+    >>> v = np.array([[True, False, True], [True, False, True]])
+    >>> edge_segments(h, v).tolist()
+    [[[0, 0], [2, 0]], [[0, 2], [2, 2]], [[0, 0], [0, 2]], [[2, 0], [2, 2]]]
+    """
+    y, x0, x1 = _runs(horizontal)
+    x, y0, y1 = _runs(vertical.T)
+    flat = np.stack([np.stack([x0, y], -1), np.stack([x1, y], -1)], axis=1)
+    upright = np.stack([np.stack([x, y0], -1), np.stack([x, y1], -1)], axis=1)
+    return np.concatenate([flat, upright]).reshape(-1, 2, 2)
+
+
+# the four sides of a cell, clockwise on the screen: (start corner, end corner, neighbour's (dr, dc))
+_SIDES = (((0, 0), (1, 0), (-1, 0)), ((1, 0), (1, 1), (0, 1)), ((1, 1), (0, 1), (1, 0)), ((0, 1), (0, 0), (0, -1)))
+
+
+def cage_outline(cells: "np.ndarray | list[int]", cols: int, inset: float = CAGE_INSET) -> "MplPath":
+    """The outline of a cage: its border, ``inset`` cells inside, as one matplotlib Path.
+
+    The cage's boundary edges are chained into closed loops (at a corner where the cage touches
+    itself diagonally the loop turns to hug the cell it came along, so each loop is simple),
+    straight runs are merged, and each corner moves ``inset`` into the cage along both of its
+    edges' inward normals (a convex corner moves inwards, a concave one outwards: the classic
+    killer outline). A cage with a hole or in pieces is one path with several closed loops.
+
+    Parameters
+    ----------
+    cells : array_like of int
+        Canvas numbers ``r * cols + c`` of the cage.
+    cols : int
+        Columns of the canvas.
+    inset : float
+        Distance from the cells' border, in cells.
+
+    Returns
+    -------
+    matplotlib.path.Path
+        Vertices in data coordinates (x = column, y = row, downwards); each loop is a MOVETO,
+        one LINETO per further corner and a CLOSEPOLY.
+
+    Examples
+    --------
+    >>> path = cage_outline([0, 1, 9], cols=9, inset=0.1)       # r1c1, r1c2, r2c1: an L
+    >>> path.vertices[:-1].round(2).tolist()
+    [[0.1, 0.1], [1.9, 0.1], [1.9, 0.9], [0.9, 0.9], [0.9, 1.9], [0.1, 1.9]]
+    """
+    from matplotlib.path import Path
+
+    cells = np.unique(np.asarray(cells, dtype=np.int64))
+    r, c = np.divmod(cells, cols)
+    start = np.array([s for s, _, _ in _SIDES])
+    end = np.array([e for _, e, _ in _SIDES])
+    step = np.array([d for _, _, d in _SIDES])
+    nr, nc = r[:, None] + step[:, 0], c[:, None] + step[:, 1]
+    inside = (nc >= 0) & (nc < cols) & (nr >= 0) & np.isin(nr * cols + nc, cells)
+    cell, side = np.nonzero(~inside)                       # the boundary edges, cell by cell
+    origin = np.stack([c[cell], r[cell]], axis=1)
+    tail, head = origin + start[side], origin + end[side]  # (x, y) of each edge, clockwise on screen
+    direction = head - tail
+    normal = np.stack([-direction[:, 1], direction[:, 0]], axis=1)   # into the cage
+    # the edge after each edge: among those leaving its head, the sharpest right turn
+    leaving: dict[tuple[int, int], list[int]] = {}
+    for k, point in enumerate(map(tuple, tail.tolist())):
+        leaving.setdefault(point, []).append(k)
+    following = np.empty(len(tail), dtype=np.int64)
+    for k, point in enumerate(map(tuple, head.tolist())):
+        options = leaving[point]
+        turn = [direction[k, 0] * direction[j, 1] - direction[k, 1] * direction[j, 0] for j in options]
+        following[k] = options[int(np.argmax(turn))]
+    vertices, codes = [], []
+    done = np.zeros(len(tail), dtype=bool)
+    for first in range(len(tail)):
+        if done[first]:
+            continue
+        walk, k = [], first
+        while not done[k]:
+            done[k] = True
+            walk.append(k)
+            k = following[k]
+        loop = np.array(walk)
+        before = np.roll(loop, 1)
+        corner = (direction[loop] != direction[before]).any(axis=1)
+        points = tail[loop] + inset * (normal[loop] + normal[before])
+        points = points[corner]
+        vertices += [*points.tolist(), points[0].tolist()]
+        codes += [Path.MOVETO] + [Path.LINETO] * (len(points) - 1) + [Path.CLOSEPOLY]
+    return Path(np.array(vertices, dtype=float), codes)
+
+
+# -- layers ---------------------------------------------------------------------------------------
+class _Canvas:
+    """What the layers share: the axes, the canvas size, sizes in points and the colour behind
+    each cell (a cage sum's label is backed with it, so the dashed outline stops at the label)."""
+
+    def __init__(self, ax, puzzle: Puzzle, cell_points: float):
+        self.ax, self.puzzle = ax, puzzle
+        self.rows, self.cols = puzzle.rows, puzzle.cols
+        self.cell_points = cell_points
+        self.background = np.ones((self.rows * self.cols, 3))
+
+    def shade(self, cells, colours, *, alpha: float = 1.0, zorder: float = 0.0, inset: float = 0.0):
+        """Fill cells (one colour or one per cell) as one collection, and remember the colour."""
+        from matplotlib.collections import PolyCollection
+        from matplotlib.colors import to_rgba_array
+
+        cells = np.asarray(cells, dtype=np.int64)
+        if not cells.size:
+            return None
+        rgb = to_rgba_array(colours)[:, :3]
+        if inset == 0.0:
+            self.background[cells] = self.background[cells] * (1 - alpha) + rgb * alpha
+        layer = PolyCollection(list(_squares(cells, self.cols, inset)), facecolors=colours, edgecolors="none",
+                               alpha=alpha if alpha < 1 else None, zorder=zorder)
+        self.ax.add_collection(layer)
+        return layer
+
+    def circles(self, cells_or_points, diameter: float | np.ndarray, *, points: bool = False, zorder: float, **style):
+        """Circles (``diameter`` in cells) at cell centres, or at ``points`` ``(x, y)``, as one collection."""
+        from matplotlib.collections import EllipseCollection
+
+        centres = np.asarray(cells_or_points, dtype=float) if points else _centres(cells_or_points, self.cols)
+        centres = centres.reshape(-1, 2)
+        size = np.full(len(centres), float(diameter)) if np.ndim(diameter) == 0 else np.asarray(diameter, float)
+        layer = EllipseCollection(size, size, np.zeros(len(centres)), units="xy", offsets=centres,
+                                  offset_transform=self.ax.transData, zorder=zorder, **style)
+        self.ax.add_collection(layer)
+        return layer
+
+
+def _draw_unit_shading(canvas: _Canvas) -> None:
+    """Rule and variant units that are areas: windoku windows, extra regions, diagonals."""
+    extra = 0
+    diagonal = []
+    for family, units in canvas.puzzle.unit_families():
+        if family == "window":
+            canvas.shade(units.ravel(), WINDOW_FILL, zorder=0.2)
+        elif family == "extra":
+            tints = np.array(EXTRA_FILLS)[(extra + np.arange(units.shape[0])) % len(EXTRA_FILLS)]
+            canvas.shade(units.ravel(), np.repeat(tints, units.shape[1]), zorder=0.3)
+            extra += units.shape[0]
+        elif family in ("diag", "anti"):
+            diagonal.append(units.ravel())
+    if diagonal:
+        colour, alpha = DIAGONAL_SHADE
+        canvas.shade(np.unique(np.concatenate(diagonal)), colour, alpha=alpha, zorder=1)
+
+
+def _draw_cages(canvas: _Canvas, cages: list, font: float) -> None:
+    from matplotlib.collections import PathCollection
+    from matplotlib.colors import to_hex
+
+    ax, cols = canvas.ax, canvas.cols
+    paths = [cage_outline(rule.cells(), cols) for rule in cages]
+    width = max(0.5, min(1.1, canvas.cell_points / 32))
+    ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=CAGE_COLOUR, linewidths=width,
+                                     linestyles=[(0, (3.2, 2.2))], zorder=2.5, gid="cages"))
+    for rule in cages:
+        if rule.total is None:
+            continue
+        first = int(rule.cells().min())          # row-major: the top row's leftmost cell
+        r, c = divmod(first, cols)
+        ax.text(c + 0.05, r + 0.04, str(rule.total), ha="left", va="top", fontsize=font, color=CAGE_COLOUR,
+                zorder=2.8, gid="cage-sum",
+                bbox=dict(boxstyle="square,pad=0.12", facecolor=to_hex(canvas.background[first]), edgecolor="none"))
+
+
+def _draw_thermometers(canvas: _Canvas, thermos: list) -> None:
+    from matplotlib.collections import LineCollection
+
+    lines = [_centres(rule.cells(), canvas.cols) for rule in thermos]
+    canvas.ax.add_collection(LineCollection(lines, colors=THERMO_COLOUR, linewidths=0.3 * canvas.cell_points,
+                                            capstyle="round", joinstyle="round", zorder=1.5, gid="thermo-lines"))
+    canvas.circles(np.array([rule.cells()[0] for rule in thermos]), 0.74, facecolors=THERMO_COLOUR,
+                   edgecolors="none", zorder=1.5, gid="thermo-bulbs")
+
+
+def _draw_kropki(canvas: _Canvas, dots: list, font: float) -> None:
+    pairs = np.array([[rule.first, rule.second] for rule in dots], dtype=np.int64)
+    black = np.array([rule.color == "black" for rule in dots])
+    value = np.array([rule.value for rule in dots])
+    labelled = value != np.where(black, 2, 1)
+    middle = _centres(pairs, canvas.cols).mean(axis=1)
+    canvas.circles(middle, np.where(labelled, 0.3, 0.22), points=True, zorder=3.5, gid="kropki",
+                   facecolors=np.where(black, "#000000", "#ffffff").tolist(), edgecolors="#000000",
+                   linewidths=max(0.6, canvas.cell_points / 36))
+    for (x, y), v, dark in zip(middle[labelled].tolist(), value[labelled].tolist(), black[labelled].tolist()):
+        canvas.ax.text(x, y, str(v), ha="center", va="center", fontsize=font, zorder=3.6,
+                       color="#ffffff" if dark else "#000000")
+
+
+def _draw_greater(canvas: _Canvas, signs: list) -> None:
+    from matplotlib.collections import LineCollection
+
+    pairs = np.array([[rule.larger, rule.smaller] for rule in signs], dtype=np.int64)
+    ends = _centres(pairs, canvas.cols)
+    toward = ends[:, 1] - ends[:, 0]
+    toward /= np.linalg.norm(toward, axis=1, keepdims=True)       # towards the smaller cell
+    across = np.stack([-toward[:, 1], toward[:, 0]], axis=1)
+    middle = ends.mean(axis=1)
+    tip, back = middle + 0.09 * toward, middle - 0.09 * toward
+    chevrons = np.stack([back + 0.13 * across, tip, back - 0.13 * across], axis=1)
+    canvas.ax.add_collection(LineCollection(list(chevrons), colors="#000000", linewidths=max(1.0, canvas.cell_points / 20),
+                                            capstyle="round", joinstyle="miter", zorder=3.6, gid="greater"))
+
+
+def _draw_parity(canvas: _Canvas, even: list, odd: list) -> None:
+    if even:
+        layer = canvas.shade(np.concatenate([rule.cells() for rule in even]), PARITY_COLOUR, zorder=1.4, inset=0.15)
+        layer.set_gid("even")
+    if odd:
+        canvas.circles(np.concatenate([rule.cells() for rule in odd]), 0.7, facecolors=PARITY_COLOUR,
+                       edgecolors="none", zorder=1.4, gid="odd")
+
+
+def rule_caption(puzzle: Puzzle) -> str:
+    """The caption naming the rules a picture cannot show on cells (anti-knight, anti-king,
+    non-consecutive, disjoint groups; any kind draw does not know), or ``""``.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> rule_caption(parse_puzzle("0" * 81, rules=[{"rule": "antiknight"}, {"rule": "nonconsecutive"}]))
+    'anti-knight · non-consecutive'
+    """
+    words = []
+    for rule in puzzle.rules:
+        if rule.kind not in DRAWN_KINDS:
+            word = CAPTION_WORDS.get(rule.kind, rule.kind)
+            if word not in words:
+                words.append(word)
+    return " · ".join(words)
+
+
+#: Rule kinds drawn on the cells (every other kind is named in the caption).
+DRAWN_KINDS = frozenset({"cage", "thermo", "kropki", "greater", "even", "odd", "windoku", "diagonal", "extraregion"})
+
+
+def _draw_rules(canvas: _Canvas, small: float) -> None:
+    by_kind: dict[str, list] = {}
+    for rule in canvas.puzzle.rules:
+        by_kind.setdefault(rule.kind, []).append(rule)
+    if "thermo" in by_kind:
+        _draw_thermometers(canvas, by_kind["thermo"])
+    _draw_parity(canvas, by_kind.get("even", []), by_kind.get("odd", []))
+    if "cage" in by_kind:
+        _draw_cages(canvas, by_kind["cage"], small)
+    if "kropki" in by_kind:
+        _draw_kropki(canvas, by_kind["kropki"], small * 0.85)
+    if "greater" in by_kind:
+        _draw_greater(canvas, by_kind["greater"])
+
+
+def _unit_owner(puzzle: Puzzle) -> np.ndarray:
+    """``(rows, cols)`` the box or region of each cell (whole grid: 0; absent cells: -1): thick
+    lines run where it changes."""
+    owner = np.where(puzzle.present, 0, -1)
+    if puzzle.regions is not None:
+        owner = puzzle.regions.ravel().copy()
+    elif puzzle.has_boxes:
+        boxes = next(units for family, units in puzzle.unit_families() if family == "box")
+        owner[boxes.ravel()] = np.repeat(np.arange(boxes.shape[0]), boxes.shape[1])
+    return owner.reshape(puzzle.rows, puzzle.cols)
+
+
 def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates: bool = False,
               highlight: np.ndarray | None = None, symbols: str = "numbers", title: str | None = None,
               ax: Axes | None = None, inches: float | None = None) -> Figure:
-    """Draw ``puzzle`` (and ``grid``'s filled-in digits) on a matplotlib axes.
+    """Draw ``puzzle`` (its rules, and ``grid``'s filled-in digits) on a matplotlib axes.
 
     Parameters
     ----------
     puzzle : Puzzle
+        Any variant, rules and layout (a samurai is drawn as its grids on the canvas).
     grid : ndarray, optional
-        (N, N) digits; cells that are not clues are drawn in colour as filled-in digits.
+        ``(rows, cols)`` digits on the puzzle's canvas (``(N, N)`` without a layout); cells that
+        are not clues are drawn in colour as filled-in digits.
     show_candidates : bool
-        Pencil marks on empty cells.
+        Pencil marks on empty cells (what :func:`candidates` leaves).
     highlight : ndarray, optional
-        (N, N) bool cells to shade.
+        ``(rows, cols)`` bool cells to shade.
     symbols : {"numbers", "letters"}
     title : str, optional
     ax : matplotlib Axes, optional
     inches : float, optional
-        Figure side (default grows with N); font sizes follow it.
+        Figure side (default grows with the canvas); font sizes follow it.
 
     Returns
     -------
@@ -231,48 +591,41 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     """
     plt = load_matplotlib()
     from matplotlib.collections import LineCollection
-    from matplotlib.patches import Rectangle
 
-    n = puzzle.n
-    size = inches or max(4.0, min(12.0, 0.45 * n))
+    n, rows, cols = puzzle.n, puzzle.rows, puzzle.cols
+    side = max(rows, cols)
+    size = inches or max(4.0, min(12.0, 0.45 * side))
     if ax is None:
-        fig, ax = plt.subplots(figsize=(size, size))
+        fig, ax = plt.subplots(figsize=(size * cols / side, size * rows / side))
     else:
         fig = ax.figure
-    ax.set_xlim(0, n)
-    ax.set_ylim(n, 0)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
     ax.axis("off")
-    # y grows downwards: cell (r, c) spans [c, c+1] x [r, r+1]
+    cell_points = 72 * size / side
+    canvas = _Canvas(ax, puzzle, cell_points)
+    present = puzzle.present.reshape(rows, cols)
     if puzzle.regions is not None:
-        fills = np.array(REGION_FILLS)[puzzle.regions % len(REGION_FILLS)]
-        for (r, c), colour in np.ndenumerate(fills):
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=colour, edgecolor="none", zorder=0))
-    if puzzle.has_diagonals:
-        i = np.arange(n)
-        for r, c in zip(np.r_[i, i], np.r_[i, n - 1 - i]):
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor="#000000", alpha=0.08, edgecolor="none", zorder=1))
+        canvas.shade(np.arange(rows * cols), np.array(REGION_FILLS)[puzzle.regions.ravel() % len(REGION_FILLS)])
+    _draw_unit_shading(canvas)
     if highlight is not None:
-        for r, c in np.argwhere(highlight):
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=HIGHLIGHT_COLOUR, edgecolor="none", zorder=1))
-    # thin lines everywhere, thick ones where the unit (box or region) changes
-    k = np.arange(n + 1)
-    thin: list[Any] = [[(x, 0), (x, n)] for x in k] + [[(0, y), (n, y)] for y in k]
-    ax.add_collection(LineCollection(thin, colors="#888888", linewidths=0.6, zorder=2))
-    unit = puzzle.regions if puzzle.regions is not None else (
-        (np.arange(n)[:, None] // puzzle.h) * (n // puzzle.w) + np.arange(n)[None, :] // puzzle.w
-        if puzzle.has_boxes else None)
+        canvas.shade(np.flatnonzero(np.asarray(highlight) & present), HIGHLIGHT_COLOUR, zorder=1)
+    # thin lines along every edge of a present cell, thick ones where the box or region changes
+    # (and around the grids: absent cells are owner -1), so a layout's absent cells stay blank
+    padded = np.pad(present, 1)
+    h_edge, v_edge = padded[:-1, 1:-1] | padded[1:, 1:-1], padded[1:-1, :-1] | padded[1:-1, 1:]
+    owner = np.pad(_unit_owner(puzzle), 1, constant_values=-1)
+    h_thick = h_edge & (owner[:-1, 1:-1] != owner[1:, 1:-1])
+    v_thick = v_edge & (owner[1:-1, :-1] != owner[1:-1, 1:])
+    ax.add_collection(LineCollection(list(edge_segments(h_edge, v_edge)), colors="#888888", linewidths=0.6, zorder=2,
+                                     gid="thin-lines"))
     thick_w = 2.4 if n <= 16 else 1.8
-    segments: list[Any] = [[(0, 0), (n, 0)], [(0, n), (n, n)], [(0, 0), (0, n)], [(n, 0), (n, n)]]
-    if unit is not None:
-        vr, vc = np.nonzero(unit[:, 1:] != unit[:, :-1])   # vertical border right of (vr, vc)
-        segments += [[(c + 1, r), (c + 1, r + 1)] for r, c in zip(vr, vc)]
-        hr, hc = np.nonzero(unit[1:, :] != unit[:-1, :])   # horizontal border below (hr, hc)
-        segments += [[(c, r + 1), (c + 1, r + 1)] for r, c in zip(hr, hc)]
-    ax.add_collection(LineCollection(segments, colors="#000000", linewidths=thick_w, zorder=3,
-                                     capstyle="projecting"))
+    ax.add_collection(LineCollection(list(edge_segments(h_thick, v_thick)), colors="#000000", linewidths=thick_w, zorder=3,
+                                     capstyle="projecting", gid="thick-lines"))
+    small = max(5.0, cell_points * (0.24 if n <= 9 else 0.2))
+    _draw_rules(canvas, small)
     text = symbol_table(n, symbols)
-    cell_points = 72 * size / n
     big = cell_points * (0.55 if n <= 9 else 0.45)
     clue = puzzle.grid
     for (r, c), d in np.ndenumerate(clue):
@@ -281,17 +634,30 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
                     fontweight="bold", color=CLUE_COLOUR, zorder=4)
     if grid is not None:
         grid = np.asarray(grid)
-        for r, c in np.argwhere((grid != 0) & (clue == 0)):
+        for r, c in np.argwhere((grid > 0) & (grid <= n) & (clue == 0) & present):
             ax.text(c + 0.5, r + 0.52, text[grid[r, c]], ha="center", va="center", fontsize=big,
                     color=FILLED_COLOUR, zorder=4)
     if show_candidates:
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
-        side = int(np.ceil(np.sqrt(n)))
-        small = cell_points / side * 0.6
+        per_row = int(np.ceil(np.sqrt(n)))
+        # where the marks go in each cell: (left, right, top, bottom); inside the outlines of a
+        # killer, and below the sum in a cage's first cell
+        area = np.tile([0.0, 1.0, 0.0, 1.0], (rows * cols, 1))
+        cages = [rule for rule in puzzle.rules if rule.kind == "cage"]
+        if cages:
+            area[:] = [CAGE_INSET + 0.05, 0.95 - CAGE_INSET, CAGE_INSET + 0.05, 0.95 - CAGE_INSET]
+            area[[int(rule.cells().min()) for rule in cages if getattr(rule, 'total', None) is not None], 2] = 0.3
+        mark_font = cell_points * (area[0, 1] - area[0, 0]) / per_row * 0.6
         for r, c, d in np.argwhere(marks):
-            ax.text(c + (d % side + 0.5) / side, r + (d // side + 0.55) / side, text[d + 1],
-                    ha="center", va="center", fontsize=small, color="#555555", zorder=4)
+            left, right, top, bottom = area[r * cols + c]
+            ax.text(c + left + (d % per_row + 0.5) / per_row * (right - left),
+                    r + top + (d // per_row + 0.55) / per_row * (bottom - top), text[d + 1],
+                    ha="center", va="center", fontsize=mark_font, color="#555555", zorder=4)
+    caption = rule_caption(puzzle)
+    if caption:
+        ax.text(cols / 2, rows + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),
+                color="#333333", gid="caption")
     if title:
         ax.set_title(title)
     return fig
@@ -337,11 +703,47 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise PipelineError(f"--to {path}: no such directory {str(folder)!r}")
+    if not folder.is_dir():   # a picture is not written into a directory made up on the way
+        if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
+            raise write_failure(path, NotADirectoryError(20, "Not a directory"))
+        raise WriteFailed(path, f"cannot write (no such directory {folder})")
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
     return path
+
+
+def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | None = None) -> np.ndarray:
+    """A filled-in grid for ``puzzle`` (any form ``parse_grid`` reads; with a layout its whole
+    canvas, row-major, ``.`` on absent cells), checked to have the puzzle's shape.
+
+    Parameters
+    ----------
+    source : str
+        Text, a file or ``-``.
+    puzzle : Puzzle
+        The puzzle the grid fills.
+    box : str, optional
+        Box shape for reading the grid.
+    what : str, optional
+        How messages name the grid.
+
+    Returns
+    -------
+    ndarray of int
+
+    Raises
+    ------
+    PipelineError
+        When it cannot be read or its shape is not the puzzle's.
+    """
+    what = what or f"--grid {source}"
+    if puzzle.layout is not None:
+        text, _ = _read_source(source, what)
+        return canvas_from_text(text, puzzle.layout, what)
+    grid = parse_grid(source, box=box)
+    if grid.shape != puzzle.grid.shape:
+        raise PipelineError(f"{what}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {puzzle.n}x{puzzle.n}")
+    return grid
 
 
 def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None,
@@ -358,25 +760,25 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None,
         The drawn grid (``violations`` and ``diff`` need one).
     box : str or None
         Box shape for reading a ``diff:FILE`` grid.
+
+    Returns
+    -------
+    ndarray of bool, shape (rows, cols)
     """
-    n = puzzle.n
-    mask = np.zeros((n, n), dtype=bool)
+    mask = np.zeros((puzzle.rows, puzzle.cols), dtype=bool)
     for item in spec:
         if item == "violations":
             if grid is None:
                 raise PipelineError("--highlight violations needs --grid FILE")
             mask |= violations(puzzle, grid)
         elif item.startswith("conflicts:"):
-            mask |= parse_cells(item.split(":", 1)[1], n)
+            mask |= parse_cells(item.split(":", 1)[1], puzzle.rows, puzzle.cols)
         elif item.startswith("diff:"):
             if grid is None:
                 raise PipelineError("--highlight diff:FILE needs --grid or --solution")
-            other = parse_grid(item.split(":", 1)[1], box=box)
-            if other.shape != (n, n):
-                raise PipelineError(f"--highlight {item}: grid is {other.shape[0]}x{other.shape[1]}, puzzle is {n}x{n}")
-            mask |= other != grid
+            mask |= read_grid(item.split(":", 1)[1], puzzle, box, f"--highlight {item}") != grid
         else:
-            mask |= parse_cells(item, n)
+            mask |= parse_cells(item, puzzle.rows, puzzle.cols)
     return mask
 
 

@@ -1,6 +1,12 @@
 """Sparsity picture of the solver matrix ``Aeq`` (``[A; B]``) with each row family as a
 labelled band (``python -m pipeline spy``): MATLAB's ``spy`` plus the labels it lacks.
 
+A model with rules beyond units has ``=`` rule rows in ``Aeq`` (``cagesum``, between the units
+and the clues) and ``<=`` rows in ``Aineq`` (``cage``, ``thermo``, ``kropki``, ``antiknight``, ...):
+``Aineq`` is drawn below ``Aeq`` in the same panel, after a heavy line, with one labelled band
+per family, and negative coefficients (the order rules' ``-v(c)``) are marked in red. A plain
+model's picture is what it always was.
+
 Small models draw one marker per nonzero; big ones (N >= 16, or many nonzeros) a binned
 density image, so a 100x100 grid (10^6 columns, 4*10^6 nonzeros) draws in seconds.
 """
@@ -9,12 +15,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp
 
 from pipeline.core.build import CLUE_ENCODINGS, Model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.tools.draw import load_matplotlib
 from pipeline.core.errors import PipelineError
-from pipeline.core.svg import BAND_COLOURS, sparsity_bins  # shared with the notebook spy picture
+from pipeline.core.svg import BAND_COLOURS, SPY_INK, sparsity_bins  # shared with the notebook spy picture
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.axes import Axes
@@ -23,10 +30,48 @@ if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
 MARKER_LIMIT = 200_000  # nonzeros above which the picture is a density image
 PIXELS = 800            # density image: at most this many bins per axis
 LABEL_GAP = 0.045       # smallest distance between two band labels, as a fraction of the rows
+MARKER = SPY_INK
+NEGATIVE_MARKER = "#c0392b"   # negative coefficients (rows with rules only)
+
+
+def row_bands(model: Model) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The row families of the solver view, in row order: ``Aeq``'s and ``Aineq``'s.
+
+    ``Aeq`` holds the units (``cell``, ``row``, ... and the units rules add: ``window``, ...),
+    then the ``=`` rows of the rules (``cagesum``), then the clues; ``Aineq`` the ``<=`` rows of
+    the rules, family by family.
+
+    Returns
+    -------
+    tuple of lists
+        ``([(family, rows), ...] of Aeq, [(family, rows), ...] of Aineq)``; the rows add up to
+        ``model.n_rows`` and ``model.n_ineq``.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> from pipeline.core.build import build_model
+    >>> cage = {"rule": "cage", "cells": ["r1c2", "r2c1"], "sum": 5}
+    >>> row_bands(build_model(parse_puzzle("1" + "." * 15, rules=[cage])))
+    ([('cell', 16), ('row', 16), ('col', 16), ('box', 16), ('cagesum', 1), ('clue', 1)], [])
+    """
+    counts = model.family_counts()
+    rules = model.rule_family_counts()
+    sense = {family: s for family, s, _ in model.R.families}
+    units = [(family, rows) for family, rows in counts.items() if family != "clue" and family not in rules]
+    equal = [(family, rows) for family, rows in rules.items() if sense[family] == "E"]
+    clue = [("clue", counts["clue"])] if "clue" in counts else []
+    return units + equal + clue, [(family, rows) for family, rows in rules.items() if sense[family] == "L"]
+
+
+def solver_matrix(model: Model) -> sp.csr_matrix:
+    """What ``spy`` draws: ``Aeq``, with ``Aineq`` stacked below it when the model has rules."""
+    return sp.vstack([model.Aeq, model.Aineq], format="csr") if model.n_ineq else model.Aeq
 
 
 def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
-    """Nonzeros of ``model.Aeq`` counted into an at most ``pixels`` x ``pixels`` image.
+    """Nonzeros of ``model.Aeq`` (and ``Aineq`` below it) counted into an at most ``pixels`` x
+    ``pixels`` image.
 
     Parameters
     ----------
@@ -48,7 +93,7 @@ def density(model: Model, pixels: int = PIXELS) -> np.ndarray:
     >>> int(density(m, 8).sum()) == m.nnz
     True
     """
-    return sparsity_bins(model.Aeq, pixels, pixels)
+    return sparsity_bins(solver_matrix(model), pixels, pixels)
 
 
 def label_positions(centres: np.ndarray, n_rows: int, gap: float | None = None) -> np.ndarray:
@@ -86,23 +131,25 @@ def label_positions(centres: np.ndarray, n_rows: int, gap: float | None = None) 
 
 
 def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
-    """Draw ``model.Aeq`` on ``ax`` with labelled row-family bands.
+    """Draw ``model.Aeq`` (and ``Aineq`` below it) on ``ax`` with labelled row-family bands.
 
     Parameters
     ----------
     ax : matplotlib.axes.Axes
         Where to draw.
     model : Model
-        Its ``Aeq`` and row families.
+        Its ``Aeq``, ``Aineq`` and row families.
     title : str, optional
         Panel title.
     """
-    n_rows, n_cols = model.Aeq.shape
-    counts = model.family_counts()
-    bounds = np.cumsum([0] + list(counts.values()))
+    matrix = solver_matrix(model)
+    n_rows, n_cols = matrix.shape
+    equal, below = row_bands(model)
+    bands = equal + below
+    bounds = np.cumsum([0] + [rows for _, rows in bands])
     centres = (bounds[:-1] + bounds[1:]) / 2
     labels = label_positions(centres, n_rows)
-    for (family, _), top, bottom, centre, y in zip(counts.items(), bounds[:-1], bounds[1:], centres, labels):
+    for (family, _), top, bottom, centre, y in zip(bands, bounds[:-1], bounds[1:], centres, labels):
         ax.axhspan(top, bottom, color=BAND_COLOURS.get(family, "#eeeeee"), zorder=0, lw=0)
         ax.axhline(bottom, color="#999999", lw=0.5, zorder=1)
         thin = (bottom - top) < LABEL_GAP * n_rows
@@ -111,10 +158,17 @@ def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
                     xy=(0, centre), xycoords="data", xytext=(-0.01 * n_cols, y), textcoords="data",
                     ha="right", va="center", fontsize=8, annotation_clip=False,
                     arrowprops=dict(arrowstyle="-", color="#999999", lw=0.5) if abs(y - centre) > 1e-9 else None)
-    if model.nnz <= MARKER_LIMIT and model.convention.n < 16:
-        coo = model.Aeq.tocoo()
+    if below:
+        # Aineq under Aeq: a heavy line between them and each matrix named on the right
+        ax.axhline(model.n_rows, color="#333333", lw=1.4, zorder=3)
+        for name, top, bottom in (("Aeq (=)", 0, model.n_rows), ("Aineq (<=)", model.n_rows, n_rows)):
+            ax.annotate(name, xy=(n_cols, (top + bottom) / 2), xytext=(0.01 * n_cols, 0), textcoords="offset points",
+                        ha="left", va="center", rotation=90, fontsize=8, annotation_clip=False)
+    if matrix.nnz <= MARKER_LIMIT and model.convention.n < 16:
+        coo = matrix.tocoo()
         size = max(0.3, min(4.0, 300.0 / np.sqrt(max(n_rows, n_cols))))
-        ax.scatter(coo.col + 0.5, coo.row + 0.5, s=size * size, marker="s", c="#1f3f8f", lw=0, zorder=2)
+        colour = np.where(coo.data < 0, NEGATIVE_MARKER, MARKER) if (coo.data < 0).any() else MARKER
+        ax.scatter(coo.col + 0.5, coo.row + 0.5, s=size * size, marker="s", c=colour, lw=0, zorder=2)
     else:
         img = density(model)
         # log scale: dense bins (cell rows) and sparse ones (clue rows) both stay visible
@@ -124,12 +178,13 @@ def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
     ax.set_xlim(0, n_cols)
     ax.set_ylim(n_rows, 0)
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
-    ax.set_xlabel(f"columns (variables): {n_cols}, nonzeros {model.nnz}")
+    nonzeros = f"nonzeros {model.nnz}" + (f" + {model.ineq_nnz}" if below else "")
+    ax.set_xlabel(f"columns (variables): {n_cols}, {nonzeros}")
     ax.tick_params(labelsize=7)
     ax.set_yticks([])
     conv = model.convention
-    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {n_rows} x {n_cols}",
-                 fontsize=10)
+    shape = f"{model.n_rows} x {n_cols}" + (f" and {model.n_ineq} x {n_cols} (<=)" if below else "")
+    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {shape}", fontsize=10)
 
 
 def spy_figure(models: list[Model]) -> Figure:

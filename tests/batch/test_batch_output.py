@@ -67,3 +67,66 @@ def test_a_part_with_an_index_beyond_the_input_is_refused(tmp_path):
     with pytest.raises(PipelineError, match="it holds index 3, the input has 2 records"):
         run_batch(src, out, workers=1, progress="none")
     assert np.array_equal(existing_indices(out), [0, 3])   # without the checks: just the indices
+
+
+# ---------------------------------------------------------------------------------------------
+# --overwrite deletes only what this tool wrote (issue 21 section 2)
+# ---------------------------------------------------------------------------------------------
+def _spark_dataset(out, notes: bool):
+    """A Spark-style dataset: a part file of another tool and its _SUCCESS (and a user's notes)."""
+    import pyarrow as pa
+
+    out.mkdir()
+    pq.write_table(pa.table({"puzzle": ["1" * 81], "value": [1]}), out / "part-00000-1a2b.snappy.parquet")
+    (out / "_SUCCESS").write_bytes(b"")
+    if notes:
+        (out / "notes.txt").write_text("mine\n")
+    return {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+@pytest.mark.parametrize("notes", [False, True], ids=["without-notes", "with-notes"])
+def test_overwrite_refuses_a_dataset_it_did_not_write_and_touches_nothing(tmp_path, capsys, notes):
+    from pipeline.cli.main import main
+
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    out = tmp_path / "spark"
+    before = _spark_dataset(out, notes)
+    code = main(["batch", str(src), str(out), "--overwrite", "--workers", "1", "--progress", "none"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("error: batch: --overwrite deletes only the files of a batch output, and ")
+    assert "part-00000-1a2b.snappy.parquet" in err and "nothing was deleted" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before      # no _batch.lock left either
+
+
+def test_overwrite_of_its_own_output_beside_a_users_file_is_refused_first(tmp_path):
+    src, out = _run(tmp_path, "a", MIXED)
+    (out / "notes.txt").write_text("mine\n")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(PipelineError, match=r"holds others \(notes\.txt\); nothing was deleted"):
+        run_batch(src, out, workers=1, overwrite=True, progress="none")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_overwrite_deletes_its_own_files_and_records_the_version(tmp_path):
+    from importlib.metadata import version
+
+    src, out = _run(tmp_path, "a", MIXED)
+    (out / ".DS_Store").write_bytes(b"x")          # hidden files are neither deleted nor a reason to refuse
+    (out / ".part-0000000009.parquet.abcd1234.tmp").write_bytes(b"half")   # a killed run's temporary file
+    run_batch(src, out, workers=1, chunk_size=2, overwrite=True, progress="none")
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [".DS_Store", "_SUCCESS", "_batch.json", "_batch.lock", "part-0000000000.parquet",
+                     "part-0000000002.parquet"]
+    assert json.loads((out / "_batch.json").read_text())["pipeline_version"] == version("sudoku-pipeline")
+
+
+def test_a_refusal_inside_the_lock_leaves_no_lock_file(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    out = tmp_path / "empty"
+    out.mkdir()
+    with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
+        run_batch(src, out, workers=1, retry=["error"], progress="none")
+    assert list(out.iterdir()) == []

@@ -12,6 +12,7 @@ from pipeline.core.build import CLUE_ENCODINGS, build_model
 from pipeline.core.decode import grid_from_vector, vector_from_grid
 from pipeline.core.errors import ConventionError, PipelineError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
+from pipeline.core.variants import VARIANT_TABLE
 from pipeline.solvers.highs import solve
 
 CONVENTIONS = [("ijk", "F"), ("ijk", "C"), ("block", "F"), ("block", "C")]
@@ -325,6 +326,7 @@ def test_property_encode_decode_and_feasibility(h, w, variant, scheme, order, cl
     if variant not in ("classic", "x"):
         scheme = "ijk"
     rng = np.random.default_rng(seed)
+    assume(h * w >= VARIANT_TABLE[variant].min_n)   # smaller grids are not puzzles (test_small_grids_are_refused)
     found = solution_for(variant, h, w, rng)
     assume(found is not None)  # no Sudoku-X with 1x2, 1x3, 2x1, 3x1 boxes
     solution, regions = found
@@ -342,10 +344,19 @@ def test_property_encode_decode_and_feasibility(h, w, variant, scheme, order, cl
     np.testing.assert_array_equal(model.Aeq @ view, model.beq)
     assert np.all(model.lb <= view) and np.all(view <= model.ub)
     np.testing.assert_array_equal(model.full_vector(view), x)
-    if 1 < n <= 9 and clues == "rows":  # n == 1: see test_one_by_one_labels
+    if 1 < n <= 9 and clues == "rows":
         check_against_oracle(model, puzzle)
 
 
-def test_one_by_one_labels():
-    m = build_model(Puzzle(np.zeros((1, 1), dtype=int), 1, 1))
-    assert m.row_labels.tolist() == ["cell_1_1", "row_1_1", "col_1_1", "box_1_1"]
+def test_small_grids_are_refused_and_the_smallest_models_are_labelled():
+    """Issue 21 section 5: a 1x1 grid is no puzzle (it had the model cell_1_1, row_1_1, col_1_1,
+    box_1_1), nor a 2x2 or 3x3 Sudoku; the smallest are the 4x4 Sudoku and the 2x2 Latin square."""
+    for n, h, w, variant in ((1, 1, 1, "classic"), (1, 1, 1, "latin"), (2, 1, 2, "classic"), (3, 1, 3, "x")):
+        with pytest.raises(PipelineError, match=f"a {n}x{n} grid is not a puzzle"):
+            build_model(Puzzle(np.zeros((n, n), dtype=int), h, w, variant))
+    latin = build_model(Puzzle(np.zeros((2, 2), dtype=int), 1, 2, "latin"))
+    assert latin.row_labels.tolist() == ["cell_1_1", "cell_1_2", "cell_2_1", "cell_2_2",
+                                         "row_1_1", "row_1_2", "row_2_1", "row_2_2",
+                                         "col_1_1", "col_1_2", "col_2_1", "col_2_2"]
+    four = build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2))
+    assert four.row_labels[[0, 16, 32, 48, 63]].tolist() == ["cell_1_1", "row_1_1", "col_1_1", "box_1_1", "box_4_4"]

@@ -127,9 +127,10 @@ _ALPHABET = st.sampled_from(list("0123456789.,; \t\n|-+#abcxyzABCXYZ") + ["NaN",
 @given(st.lists(_ALPHABET, max_size=200).map("".join).filter(lambda t: t != "-"))  # "-" is stdin
 def test_fuzz_parse_puzzle_text(text):
     try:
-        parse_puzzle(text)
+        p = parse_puzzle(text)
     except PipelineError:
-        pass
+        return
+    assert p.n >= 4   # issue 21: garbage never comes back as a 1x1, 2x2 or 3x3 "puzzle"
 
 
 @FUZZ
@@ -139,9 +140,11 @@ def test_fuzz_parse_puzzle_bytes_as_file(tmp_path_factory, data):
     path.write_bytes(data)
     for parse in (parse_puzzle, parse_grid):
         try:
-            parse(path)
+            result = parse(path)
         except PipelineError:
-            pass
+            continue
+        if parse is parse_puzzle:
+            assert result.n >= 4
 
 
 @FUZZ
@@ -164,3 +167,42 @@ def test_fuzz_regions(text):
     except PipelineError:
         return
     assert regions.shape == (9, 9) and np.all(np.bincount(regions.ravel()) == 9)
+
+
+# -- issue 21 section 5: input that is not a puzzle is refused -------------------------------------
+_GARBAGE = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=40)
+
+
+@FUZZ
+@given(_GARBAGE, st.sampled_from(["classic", "x", "latin"]))
+def test_fuzz_garbage_lines_are_no_small_puzzles(text, variant):
+    """A random line (as batch reads it: text, never a path) never comes back as a puzzle below
+    its variant's smallest size: 4x4 for the Sudoku family, 2x2 for a Latin square."""
+    try:
+        p = parse_puzzle(text.strip() + "\n", variant=variant)
+    except PipelineError:
+        return
+    assert p.n >= (2 if variant == "latin" else 4)
+    assert p.n >= 2
+
+
+@FUZZ
+@given(st.text(alphabet=st.sampled_from(list("123456789.0")), min_size=1, max_size=30),
+       st.text(min_size=1, max_size=30))
+def test_fuzz_text_after_a_hash_is_not_dropped(head, tail):
+    """'#' starts a comment only at the start of a line: '1#>idED5...' was the puzzle '1'."""
+    try:
+        p = parse_puzzle(f"{head}#{tail}\n")
+    except PipelineError:
+        return
+    raise AssertionError(f"{head}#{tail!r} parsed as a {p.n}x{p.n} puzzle")
+
+
+def test_a_long_string_is_refused_by_its_shape_before_any_memory_estimate(monkeypatch):
+    """160,005 characters: not a square number of cells; said before 'a 400x400 grid needs ...'."""
+    with pytest.raises(PuzzleError, match=r"wrong length: expected a square number of cells \(160000 for 400x400 "
+                                          r"or 160801 for 401x401\), found 160005"):
+        parse_puzzle("." * 160005)
+    monkeypatch.setenv(MAX_BYTES_ENV, "1000")   # a square length still meets the memory check
+    with pytest.raises(PuzzleError, match="model needs about"):
+        parse_puzzle("." * 160000)

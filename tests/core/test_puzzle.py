@@ -5,7 +5,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from oracles import box_regions, compact, grid_of, pattern_grid, region_string, shuffled_sudoku
@@ -193,7 +193,7 @@ def test_box_decorated_compact_grid():
     np.testing.assert_array_equal(parse_puzzle(text).grid, expected)
 
 
-SMALL_SHAPES = [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3)]
+SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3)]   # (1, 1) is no puzzle: test_grids_below_4x4_are_refused
 WIDE_SHAPES = [(2, 5), (3, 4), (4, 4)]  # N >= 10: cells are separated, empty ones are ' .'
 
 
@@ -448,6 +448,7 @@ def test_pattern_grids_are_valid_puzzles():
 def test_property_text_forms_round_trip(h, w, seed, density, sep):
     rng = np.random.default_rng(seed)
     n = h * w
+    assume(n >= 4)   # smaller grids are not puzzles (test_grids_below_4x4_are_refused)
     grid = np.where(rng.random((n, n)) < density, shuffled_sudoku(h, w, rng), 0)
     box = f"{h}x{w}"
     want = Puzzle(grid, h, w)
@@ -460,3 +461,31 @@ def test_property_text_forms_round_trip(h, w, seed, density, sep):
         rows = np.column_stack([clues + 1, grid[grid > 0]])
         assert parse_puzzle(rows, box=box) == want
     assert Puzzle.from_dict(want.to_dict()) == want
+
+
+@pytest.mark.parametrize("text, options, n", [
+    (",", {}, 1), (";;", {}, 1), ("1", {}, 1), (".", {}, 1), ("1\n", {}, 1),
+    ("12.1", {}, 2), ("1.2.", {"box": "1x2"}, 2), ("1........", {}, 3), ("1 0 0\n0 0 0\n0 0 0", {}, 3),
+    ("1...", {"variant": "x"}, 2), ("1", {"variant": "latin"}, 1),
+])
+def test_grids_below_4x4_are_refused(text, options, n):
+    """Issue 21 section 5: Sudoku-family puzzles are 4x4 and larger, Latin squares 2x2 and larger;
+    a lone separator or digit is not a 1x1 puzzle."""
+    with pytest.raises(PuzzleError, match=rf"^puzzle: a {n}x{n} grid is not a puzzle: \w+ puzzles are [24]x[24] and larger"):
+        parse_puzzle(text, **options)
+
+
+def test_the_smallest_puzzles_are_accepted():
+    assert parse_puzzle("12..", variant="latin").n == 2
+    assert parse_puzzle("1...", variant="latin").n_clues == 1
+    assert parse_puzzle("1." + "." * 14).n == 4
+    assert parse_puzzle("1..." + "." * 5, variant="latin").n == 3
+
+
+@pytest.mark.parametrize("text", ["1#>idED5", "1.......2......3 # row one", "1.......#......3"])
+def test_a_hash_inside_a_line_is_not_a_comment(text):
+    """A comment is a line that starts with '#': text after a '#' is part of the line (before,
+    '1#>idED5...' was the 1x1 puzzle '1')."""
+    with pytest.raises(PuzzleError):
+        parse_puzzle(text + "\n")
+    assert parse_puzzle("# a comment\n  # another\n1.......2......3\n").n_clues == 3

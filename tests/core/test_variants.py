@@ -52,3 +52,14 @@ def test_regions_only_for_region_variants():
         parse_puzzle(EMPTY9, variant="classic", regions=REGIONS9)
     with pytest.raises(PuzzleError, match="variant jigsaw needs regions"):
         parse_puzzle(EMPTY9, variant="jigsaw")
+
+
+def test_unregistering_a_variant_keeps_the_built_in_families_it_declared():
+    # a plug-in windoku variant declares the built-in "window" family (tests/test_recipes.py does);
+    # removing it must leave the family to the windoku rule
+    from pipeline.core.variants import Family, Variant, register_variant, unregister_variant
+    register_variant(Variant("windoku_plugin", "test", boxes=True, extra_families={"window": Family("window", "window")}))
+    unregister_variant("windoku_plugin")
+    assert FAMILIES["window"] == Family("window", "window")
+    labels = build_model(parse_puzzle("." * 81, rules=[{"rule": "windoku"}])).row_labels
+    assert "window_4_9" in set(labels)

@@ -382,8 +382,14 @@ def test_a_tampered_manifest_cannot_remove_other_files(tmp_path):
     assert {"thesis.docx", ".hidden.csv", "link.csv", "model.mps", "manifest.json"} == {p.name for p in out.iterdir()}
     for broken in ("[1, 2", "null", '"text"', '{"files": "Aeq.csv"}', "[" * 100000):
         (out / "manifest.json").write_text(broken)
-        export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "mps")   # lists nothing: nothing removed
+        before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+        # lists nothing: nothing removed; and since no manifest proves model.mps (or this
+        # manifest.json) an export's, neither is replaced either (issue 21 section 2)
+        with pytest.raises(FormatError, match=r"(model\.mps: exists and no export's manifest|"
+                                              r"manifest\.json: is not an export's manifest)"):
+            export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "mps")
         assert {"thesis.docx", ".hidden.csv", "link.csv"} <= {p.name for p in out.iterdir()}
+        assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
 
 
 def test_export_refuses_an_empty_directory_name(tmp_path, monkeypatch):

@@ -206,3 +206,32 @@ def test_a_directory_target_is_refused_naming_it(tmp_path):
         f.write("x")
     assert e.value.filename == str(target) and target.is_dir()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+
+
+def test_write_failures_name_the_file_asked_for(tmp_path, monkeypatch):
+    """Issue 21 section 4: WriteFailed names the target (never the temporary file) and is both a
+    FormatError (the CLI's one line) and an OSError (callers that catch OSError keep working)."""
+    from formats.files import WriteFailed
+
+    (tmp_path / "adir").mkdir()
+    with pytest.raises(WriteFailed) as caught, atomic_open(tmp_path / "adir") as f:
+        f.write("never")
+    assert str(caught.value) == f"{tmp_path / 'adir'}: is a directory"
+    assert isinstance(caught.value, FormatError) and isinstance(caught.value, OSError)
+    assert caught.value.filename == str(tmp_path / "adir")
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(WriteFailed, match=r"file\.txt/deeper/a\.txt: cannot write \(.*file\.txt is not a directory\)"):
+        with atomic_path(tmp_path / "file.txt" / "deeper" / "a.txt"):
+            pass
+    import errno
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    target = tmp_path / "g.txt"
+    with pytest.raises(WriteFailed, match=r"g\.txt: cannot write \(no space left on the device\)$"):
+        with atomic_open(target) as f:
+            full()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir", "file.txt"]
+    with pytest.raises(FileNotFoundError):        # an error about another file stays as it is
+        with atomic_open(target) as f:
+            open(tmp_path / "missing")

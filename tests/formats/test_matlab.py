@@ -13,6 +13,7 @@ import scipy.io as sio
 import scipy.sparse as sp
 
 import formats.csv as csv_format
+import formats.mat5 as mat5
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
@@ -546,3 +547,40 @@ def test_cell_of_names_bytes_are_what_savemat_writes(names):
     reference = io.BytesIO()
     sio.savemat(reference, {"v": cells}, format="5", do_compression=False, oned_as="column")
     assert mat._mat5_element(cells, "v") == reference.getvalue()[128:]
+
+
+def test_segmented_shared_deflate_reads_as_savemat_writes_it(tmp_path, monkeypatch):
+    """Issue 21 section 6: each variable is a zlib stream of full-flushed deflate segments, the
+    large arrays deflated once and shared by the top level and problem. With segments made tiny
+    (many of them, every array shared), scipy and GNU Octave read exactly what savemat's own
+    file holds, and the names are the cell arrays of mpsread."""
+    import io
+
+    monkeypatch.setattr(mat5, "SEGMENT_BYTES", 256)
+    model = build_model(PUZZLES["default"], "block", "C", "rows")
+    path = mat.write(model, tmp_path / "model.mat")
+    reference = io.BytesIO()
+    arrays = mat.solver_arrays(model)
+    sio.savemat(reference, {**arrays, "meta": mat._matlab_meta(model), "problem": mat.problem_struct(model, arrays)},
+                format="5", do_compression=True, oned_as="column")
+    reference.seek(0)
+    got = sio.loadmat(path, simplify_cells=True)
+    want = sio.loadmat(reference, simplify_cells=True)
+    assert sorted(k for k in got if not k.startswith("__")) == sorted(k for k in want if not k.startswith("__"))
+    assert (got["Aeq"] != want["Aeq"]).nnz == 0 and (got["problem"]["Aeq"] != want["problem"]["Aeq"]).nnz == 0
+    for key in ("beq", "f", "lb", "ub", "intcon"):
+        assert np.array_equal(got[key], want[key]) and np.array_equal(got["problem"][key], want["problem"][key])
+    assert list(got["problem"]["variableNames"]) == list(model.col_names)
+    assert list(got["problem"]["constraintNames"]["eqlin"]) == list(model.row_labels)
+    assert mat._plain(got["meta"]) == mat._plain(want["meta"])
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:
+        pytest.skip("GNU Octave not found: the segmented file was read by scipy only")
+    script = (f"S = load({_octave_string(path)}); p = S.problem; "
+              "printf('%d %d %d %d %s %s %s\\n', nnz(S.Aeq), nnz(p.Aeq), numel(p.variableNames), "
+              "numel(p.constraintNames.eqlin), class(p.variableNames), p.variableNames{end}, "
+              "p.constraintNames.eqlin{1});")
+    done = subprocess.run([exe, "--no-gui", "--quiet", "--eval", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(model.nnz), str(model.nnz), str(model.n_cols), str(model.n_rows), "cell",
+                                   str(model.col_names[-1]), str(model.row_labels[0])]

@@ -127,3 +127,19 @@ def test_foreign_opb_is_refused(tmp_path):
     path.write_text("* #variable= 2 #constraint= 1\n+1 x1 +1 x2 = 1 ;\n")
     with pytest.raises(FormatError, match="not a pipeline OPB"):
         opb.read(path)
+
+
+@pytest.mark.parametrize("token", ["+" + "9" * 400, "-" + "1" * 19, "+1e400"])
+def test_a_coefficient_beyond_int64_is_a_bad_term(tmp_path, token):
+    """Issue 21 section 5: a 400-digit coefficient gives the 'bad term' line 1e400 gives, not an
+    OverflowError."""
+    from pipeline.core.errors import FormatError
+
+    path = tmp_path / "m.opb"
+    opb.write(model_for(CASES[0]), path)
+    text = path.read_text()
+    k = text.index("\n+1 x") + 1
+    path.write_text(text[:k] + token + text[k + 2:])
+    with pytest.raises(FormatError, match=r"m\.opb: constraint 1: bad term .* 'x\d+'; expected '\+1 x<v>'$") as caught:
+        opb.read(path)
+    assert len(str(caught.value)) < 200

@@ -4,8 +4,10 @@
 exports the same set again and compares. Text files (CSV, MPS, LP, the ``.m`` script, the
 manifest) are compared byte for byte through their SHA-256; ``.mat`` and Parquet files carry a
 creation date or writer version in their headers, so their decoded content is hashed instead
-(every array, every column, the schema metadata). Regenerate only when an issue asks for a file
-to change, and say so in the commit.
+(every array, every column, the schema metadata). The manifest's ``sha256`` (the digests of the
+files, ``.mat`` headers with their dates among them) and ``pipeline_version`` (the installed
+package's) are left out of its digest: the rest of it is compared byte for byte as written.
+Regenerate only when an issue asks for a file to change, and say so in the commit.
 """
 from __future__ import annotations
 
@@ -71,10 +73,26 @@ def _hash_arrays(h, obj) -> None:
         h.update(repr(obj).encode())
 
 
+#: Manifest fields that vary between equal exports (file digests of .mat headers with a date,
+#: the installed version): left out of the manifest's digest.
+VOLATILE_MANIFEST_FIELDS = ("sha256", "pipeline_version")
+
+
+def manifest_bytes(path: Path) -> bytes:
+    """``manifest.json`` as the writer writes it (indent 2, one newline) without the volatile fields."""
+    meta = json.loads(path.read_text())
+    for key in VOLATILE_MANIFEST_FIELDS:
+        meta.pop(key, None)
+    return (json.dumps(meta, indent=2) + "\n").encode()
+
+
 def file_digest(path: Path) -> str:
-    """SHA-256 of a file's bytes, or of its decoded content for ``.mat`` and Parquet."""
+    """SHA-256 of a file's bytes, or of its decoded content for ``.mat`` and Parquet (and of the
+    manifest without its volatile fields)."""
     h = hashlib.sha256()
-    if path.suffix == ".mat":
+    if path.name == "manifest.json":
+        h.update(manifest_bytes(path))
+    elif path.suffix == ".mat":
         import scipy.io
 
         content = scipy.io.loadmat(path, squeeze_me=False, struct_as_record=False, mat_dtype=False)

@@ -71,3 +71,71 @@ def test_big_models_are_a_density_image():
 def test_thin_band_labels_do_not_overlap():
     ys = label_positions(np.array([100.0, 300.0, 405.0, 415.0, 425.0]), 450)
     assert np.all(np.diff(ys) >= 0.045 * 450 - 1e-9) and ys[-1] <= 450
+
+
+# -- models with rules: Aeq's rule rows and Aineq's families (issue 15) ------------------------------
+import json  # noqa: E402
+
+from pipeline.tools.spy import row_bands  # noqa: E402
+
+RULES_DOC = {"size": 9, "givens": "5" + "." * 80, "rules": [
+    {"rule": "windoku"}, {"rule": "cage", "cells": ["r1c2", "r2c1", "r5c5"], "sum": 12},
+    {"rule": "thermo", "cells": ["r9c1", "r8c2", "r7c3"]}, {"rule": "kropki", "color": "black", "cells": ["r6c6", "r6c7"]},
+    {"rule": "even", "cells": ["r3c9"]}, {"rule": "antiknight"}]}
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds", "reduce"])
+def test_bands_follow_the_rows_of_aeq_and_aineq(clues):
+    model = build_model(parse_puzzle(json.dumps(RULES_DOC)), clues=clues)
+    equal, below = row_bands(model)
+    assert sum(rows for _, rows in equal) == model.n_rows and sum(rows for _, rows in below) == model.n_ineq
+    # each band's rows carry its family's labels, in order
+    labels = np.concatenate([model.row_labels, model.ineq_labels])
+    start = 0
+    for family, rows in equal + below:
+        assert {label.rsplit("_")[0] if "_" in label else label for label in labels[start:start + rows]} == {family}
+        start += rows
+    assert [family for family, _ in below] == ["cage", "thermo", "kropki", "parity", "antiknight"]
+    assert "cagesum" in dict(equal) and "window" in dict(equal)
+
+
+def test_rules_model_shows_aineq_below_aeq_with_a_label_per_family():
+    model = build_model(parse_puzzle(json.dumps(RULES_DOC)))
+    fig = spy_figure([model])
+    ax = fig.axes[0]
+    texts = _labels(fig)
+    equal, below = row_bands(model)
+    for family, rows in equal + below:
+        assert sum(text.startswith(family) and f"{rows} rows" in text for text in texts) == 1, family
+    assert "Aeq (=)" in texts and "Aineq (<=)" in texts
+    assert ax.get_ylim() == (model.n_rows + model.n_ineq, 0)
+    offsets = ax.collections[0].get_offsets()
+    assert len(offsets) == model.nnz + model.ineq_nnz
+    ineq_rows = offsets[:, 1] > model.n_rows
+    assert ineq_rows.sum() == model.ineq_nnz
+    # negative coefficients (the thermometer's -v(c), the dot's partners) are marked apart
+    colours = ax.collections[0].get_facecolors()
+    assert len(np.unique(colours, axis=0)) == 2
+    assert "+ " + str(model.ineq_nnz) in ax.get_xlabel()
+
+
+def test_plain_models_have_no_aineq_band():
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    fig = spy_figure([model])
+    texts = _labels(fig)
+    assert "Aineq (<=)" not in texts and "Aeq (=)" not in texts
+    assert len(np.unique(fig.axes[0].collections[0].get_facecolors(), axis=0)) == 1
+    assert fig.axes[0].get_ylim() == (model.n_rows, 0)
+
+
+def test_rules_density_counts_both_matrices():
+    model = build_model(parse_puzzle(json.dumps(RULES_DOC)))
+    assert density(model, 40).sum() == model.nnz + model.ineq_nnz
+
+
+def test_spy_of_a_document_with_rules(tmp_path):
+    doc = tmp_path / "r.json"
+    doc.write_text(json.dumps(RULES_DOC))
+    out = tmp_path / "s.png"
+    assert main(["spy", str(doc), "--compare", "reduce", "--to", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"

@@ -71,7 +71,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="a HiGHS option for every solve (repeatable); defaults: "
                         + ", ".join(f"{k}={v}" for k, v in DEFAULT_HIGHS_OPTIONS.items()))
     p.add_argument("--limit", type=int, default=None, metavar="N", help="stop after N new puzzles (resume later)")
-    p.add_argument("--overwrite", action="store_true", help="delete OUT's previous batch results first")
+    p.add_argument("--overwrite", action="store_true", help="delete OUT's previous batch results first (only files batch wrote; "
+                        "an OUT holding others is refused)")
     p.add_argument("--retry", type=_status_list, default=(), metavar="STATUSES",
                    help="solve again the rows of an existing OUT with these statuses, e.g. time_limit,error "
                         "(other options, such as a longer --time-limit, may differ from the first run; default: none)")

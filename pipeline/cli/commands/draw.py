@@ -7,9 +7,9 @@ import sys
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
-from pipeline.core.puzzle import parse_grid
 from pipeline.solvers.highs import solve
-from pipeline.tools.draw import _puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, write_figure
+from pipeline.tools.draw import (_puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, read_grid,
+                                 write_figure)
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
@@ -22,9 +22,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
     grid = None
     if args.grid:
-        grid = parse_grid(args.grid, box=args.box)
-        if grid.shape != (puzzle.n, puzzle.n):
-            raise PipelineError(f"--grid {args.grid}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {puzzle.n}x{puzzle.n}")
+        grid = read_grid(args.grid, puzzle, args.box)
     elif args.solution:
         result = solve(build_model(puzzle))
         if result.grid is None:
@@ -43,7 +41,10 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--solution", action="store_true", help="solve (HiGHS) and draw the filled-in digits")
     source.add_argument("--grid", metavar="FILE", help="draw this (possibly wrong) filled-in grid")
-    p.add_argument("--candidates", action="store_true", help="pencil-mark candidates on empty cells")
+    p.add_argument("--candidates", action="store_true",
+                   help="pencil-mark candidates on empty cells: the digits no filled cell sees through a unit, "
+                        "a cage or a knight/king move, of the right parity on even/odd cells (cage sums, "
+                        "thermometers, dots and signs are not propagated)")
     p.add_argument("--highlight", action="append", metavar="SPEC",
                    help="cells to shade: 'r1c2,r3c4', 'violations' (rule breaks and changed clues of --grid), "
                         "'conflicts:r1c1=5 r2c2=7' (explain's conflicting clues, pasted), 'diff:GRIDFILE' "

@@ -16,8 +16,10 @@ __all__ = ["Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups", "window_u
 def window_units(rows: int, cols: int, h: int, w: int) -> np.ndarray | None:
     """``(W, h*w)`` cells of the windoku windows of an ``N x N`` grid with ``h x w`` boxes: the
     ``h x w`` windows one cell in from each box corner, separated by one line, i.e. at rows
-    ``1 + k (h + 1)`` and columns ``1 + k (w + 1)`` (0-based). None where they do not fit:
-    ``N/h <= h + 1`` and ``N/w <= w + 1`` (4 windows for 9x9, 1 for 4x4, 9 for 16x16).
+    ``1 + k (h + 1)`` and columns ``1 + k (w + 1)`` (0-based), leaving a line free at every edge
+    as the 9x9 windoku does. None where they do not fit so: ``N/h <= h`` and ``N/w <= w`` (4
+    windows for 9x9, 1 for 4x4, 9 for 16x16; none for 6x6 with 2x3 boxes, whose second row of
+    windows would touch the bottom edge).
 
     Parameters
     ----------
@@ -31,7 +33,7 @@ def window_units(rows: int, cols: int, h: int, w: int) -> np.ndarray | None:
     ndarray of int or None
     """
     n = h * w
-    if rows != n or cols != n or n // h > h + 1 or n // w > w + 1 or n // h < 2 or n // w < 2:
+    if rows != n or cols != n or n // h > h or n // w > w or n // h < 2 or n // w < 2:
         return None
     tops = 1 + np.arange(n // h - 1) * (h + 1)
     lefts = 1 + np.arange(n // w - 1) * (w + 1)
@@ -68,7 +70,7 @@ class Windoku(_UnitRule):
     def check(self, board: Board, where: str) -> None:
         if window_units(board.rows, board.cols, board.h, board.w) is None:
             raise PuzzleError(f"{where}: windoku windows do not fit a {board.rows}x{board.cols} grid with "
-                              f"{board.h}x{board.w} boxes (they exist when each side has at most box side + 1 boxes)")
+                              f"{board.h}x{board.w} boxes (they exist when each side has at most as many boxes as a box has cells along it)")
 
     def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
         units = window_units(board.rows, board.cols, board.h, board.w)

@@ -1,0 +1,122 @@
+"""Benchmark of puzzles with rules beyond units (issue 15): a killer 9x9 (cages only, no givens)
+and a samurai (five 9x9 grids), and more published variants, solved in process. Runnable alone::
+
+    python bench/rules_bench.py            # every puzzle, 5 repeats
+    python bench/rules_bench.py --quick    # 1 repeat
+
+For each puzzle and engine: the model's size (rows of Aeq and Aineq), the median wall time of
+``solve`` (build included) and of ``count`` up to 2 (the uniqueness check), and whether the grid
+verifies. Engines: HiGHS (``pipeline.solvers.highs``) and, when registered, the SAT engine
+(``get_solver("sat")``) and CP-SAT: an engine that does not honour the rule rows yet (its grid
+breaks a rule, or it refuses the model) is printed with a note and timed no further.
+
+Prints a table and writes ``bench/results/rules-<time>.json`` and ``rules-latest.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pipeline.core.build import build_model  # noqa: E402
+from pipeline.core.errors import PipelineError  # noqa: E402
+from pipeline.core.puzzle import parse_puzzle  # noqa: E402
+from pipeline.core.verify import verify_grid  # noqa: E402
+from pipeline.solvers import SOLVERS, get_solver  # noqa: E402
+
+PUBLISHED = ROOT / "tests" / "data" / "published" / "variants.jsonl"
+#: (name, source): example documents, then published puzzles by name from tests/data/published.
+PUZZLES = [
+    ("killer 9x9 (cages only)", ROOT / "examples" / "killer.json"),
+    ("samurai (5 grids, 120 givens)", ROOT / "examples" / "samurai.json"),
+    ("miracle (knight+king+nonconsecutive)", ROOT / "examples" / "miracle.json"),
+    ("thermo/kropki", ROOT / "examples" / "kropki.json"),
+]
+MORE_PUBLISHED = ["White Room  - killer sudoku", "Anti-consectutive, hard", "Windoku"]
+ENGINES = ("highs", "sat", "cpsat")
+
+
+def _puzzles():
+    for name, path in PUZZLES:
+        if path.exists():
+            yield name, parse_puzzle(str(path))
+    if PUBLISHED.exists():
+        wanted = set(MORE_PUBLISHED)
+        for line in PUBLISHED.read_text().splitlines():
+            entry = json.loads(line)
+            if entry["name"] in wanted:
+                yield f"published: {entry['name'].strip()}", parse_puzzle(entry["document"])
+
+
+def _median_time(fn, repeats: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def bench_engine(engine: str, puzzle, repeats: int) -> dict:
+    solver = get_solver(engine, check_available=False)
+    reason = solver.available()
+    if reason:
+        return {"note": f"not available: {reason[:60]}"}
+    row: dict = {}
+    try:
+        seconds, result = _median_time(lambda: solver.solve(build_model(puzzle)), repeats)
+    except PipelineError as e:
+        return {"note": f"refused: {str(e)[:80]}"}
+    verdict = verify_grid(result.grid, puzzle) if result.grid is not None else None
+    row.update(solve_s=seconds, status=result.status, verified=bool(verdict and verdict.ok))
+    if not row["verified"]:
+        row["note"] = ("does not honour the rule rows yet: " + verdict.message[:60]) if verdict else result.status
+        return row
+    if solver.count is not None:
+        seconds, counted = _median_time(lambda: solver.count(build_model(puzzle), 2), repeats)
+        row.update(count2_s=seconds, solutions=counted.count, count_status=counted.status)
+    return row
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one repeat per measurement")
+    args = parser.parse_args(argv)
+    repeats = 1 if args.quick else 5
+    rows = []
+    header = f"{'puzzle':42s} {'Aeq':>6s} {'Aineq':>6s} {'engine':6s} {'solve s':>9s} {'count<=2 s':>10s}  note"
+    print(header)
+    print("-" * len(header))
+    for name, puzzle in _puzzles():
+        model = build_model(puzzle)
+        for engine in ENGINES:
+            if engine not in SOLVERS:
+                continue
+            result = bench_engine(engine, puzzle, repeats)
+            rows.append({"puzzle": name, "engine": engine, "rows_eq": model.n_rows, "rows_ineq": model.n_ineq,
+                         "columns": model.n_cols, **result})
+            solve_s = f"{result['solve_s']:9.3f}" if "solve_s" in result else f"{'-':>9s}"
+            count_s = f"{result['count2_s']:10.3f}" if "count2_s" in result else f"{'-':>10s}"
+            note = result.get("note") or f"{result.get('solutions')} solution(s), verified"
+            print(f"{name[:42]:42s} {model.n_rows:6d} {model.n_ineq:6d} {engine:6s} {solve_s} {count_s}  {note}",
+                  flush=True)
+    out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
+           "machine": platform.machine(), "repeats": repeats, "rows": rows}
+    results = ROOT / "bench" / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(out, indent=1)
+    (results / f"rules-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(text)
+    (results / "rules-latest.json").write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,295 @@
+"""Is an export directory one whole set? Every listed file's SHA-256, the models read back, and
+the files that do not belong (``python -m pipeline check DIR``).
+"""
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict
+
+from formats.base import FORMATS, ModelData, format_for
+from formats.files import file_sha256
+from formats.staging import (EXPORT_SUFFIXES, lock_exclusive, is_export_manifest, is_staging_name, listed_export_files,
+                             read_manifest_json)
+
+#: Files a user makes in an export directory by following the export's own instructions:
+#: ``solve_sudoku.m`` writes ``sudoku.csv``, the printed MATLAB lines ``x.csv``. They are not
+#: files of another export.
+ANSWER_NAMES = ("sudoku.csv", "x.csv")
+
+
+@dataclass
+class SetCheck:
+    """What :func:`check_export` found: one line per problem (empty: the set is whole)."""
+
+    directory: Path
+    problems: list[str] = field(default_factory=list)
+    files: int = 0        # listed files whose SHA-256 matched
+    models: int = 0       # model files read back equal to the manifest's model
+
+    def __bool__(self) -> bool:
+        return not self.problems
+
+
+def check_export(directory: str | os.PathLike) -> SetCheck:
+    """Check that ``directory`` holds one whole export set, as its ``manifest.json`` describes it.
+
+    Every file the manifest lists must be there with the SHA-256 it records; every model file
+    (one per format that has a reader: ``Aeq*.csv``, the MPS files, ``model.lp``, the Parquet
+    COO file, ``model.mat``, ``model.cnf``, ``model.opb``) must read back
+    (:func:`formats.read_model`) as the model the manifest describes; and no other file of an
+    export may lie beside them (an unlisted file with an export file's ending, other than the
+    answers ``sudoku.csv`` and ``x.csv`` the MATLAB instructions write; a staging directory an
+    interrupted export left). A user's other files (``notes.txt``) are not the set's business.
+
+    Parameters
+    ----------
+    directory : str or Path
+
+    Returns
+    -------
+    SetCheck
+        ``problems``: one line each, naming the file; empty when the set is whole.
+
+    Raises
+    ------
+    FormatError
+        ``directory`` does not exist or is not a directory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline import build_model, parse_puzzle
+    >>> from formats.directory import export_model
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = export_model(build_model(parse_puzzle("1......2........")), out, "csv,lp")
+    ...     whole = bool(check_export(out))
+    ...     _ = pathlib.Path(out, "beq.csv").write_text("2\\n")
+    ...     problems = check_export(out).problems
+    >>> whole, [p.split(": ", 1)[1] for p in problems]
+    (True, ['changed since the export (its SHA-256 is not the one manifest.json records)'])
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise _not_a_directory(directory)
+    result = SetCheck(directory)
+    problems = result.problems
+    manifest = directory / MANIFEST_NAME
+    meta = read_manifest_json(manifest)
+    if not is_export_manifest(meta):
+        why = "missing" if not manifest.exists() else "not an export's manifest"
+        problems.append(f"{manifest}: {why}: {directory} holds no whole export set")
+        problems += _leftovers(directory)
+        return result
+    listed = [name for names in meta["files"].values() if isinstance(names, list) for name in names]
+    plain = listed_export_files(meta)
+    digests = meta.get("sha256")
+    if not isinstance(digests, dict):
+        problems.append(f"{manifest}: records no SHA-256 of its files (written by an older version); "
+                        f"export again to record them")
+        digests = None
+    matched = set()
+    for name in listed:
+        if name not in plain:
+            problems.append(f"{manifest}: lists {str(name)!r:.80}, which is not a file of an export")
+            continue
+        problem = _file_problem(directory / name, None if digests is None else digests.get(name))
+        if problem:
+            problems.append(f"{directory / name}: {problem}")
+        else:
+            matched.add(name)
+    result.files = len(matched) if digests is not None else 0
+    for name in sorted(set(digests or ()) - set(listed)):
+        problems.append(f"{manifest}: records a SHA-256 of {str(name)!r:.80}, which it does not list")
+    problems += _extra_files(directory, set(listed))
+    problems += _leftovers(directory)
+    problems += _model_problems(directory, meta, plain if digests is None else matched, result)
+    return result
+
+
+def _not_a_directory(directory: Path) -> FormatError:
+    return FormatError(f"{directory}: {'no such directory' if not directory.exists() else 'is not a directory'}")
+
+
+def _file_problem(path: Path, digest) -> str | None:
+    """Why a listed file does not belong as it is (None: it is there with its recorded digest)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "missing (manifest.json lists it)"
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file (manifest.json lists a file)"
+    if digest is None:
+        return None
+    try:
+        if file_sha256(path) != digest:
+            return "changed since the export (its SHA-256 is not the one manifest.json records)"
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+    return None
+
+
+def _extra_files(directory: Path, listed: set[str]) -> list[str]:
+    """Unlisted files with an export file's ending: files of another export."""
+    found = []
+    for entry in sorted(directory.iterdir()):
+        name = entry.name
+        if (name in listed or name == MANIFEST_NAME or name.startswith(".") or name in ANSWER_NAMES
+                or not name.lower().endswith(EXPORT_SUFFIXES)):
+            continue
+        found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export?")
+    return found
+
+
+def _leftovers(directory: Path) -> list[str]:
+    """Staging directories of exports into ``directory``: running, or left by a killed one."""
+    found = []
+    for entry in sorted(directory.iterdir()):
+        if not is_staging_name(entry.name) or entry.is_symlink() or not entry.is_dir():
+            continue
+        try:
+            fd = os.open(entry, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            free = lock_exclusive(fd, blocking=False)
+        finally:
+            os.close(fd)
+        found.append(f"{entry}: left by an interrupted export; export again to finish the clean-up" if free
+                     else f"{entry}: an export into {directory} is running now")
+    return found
+
+
+def _model_files(meta: dict, readable: set[str]) -> list[tuple[str, str]]:
+    """``(format, file name)`` of the model files to read back: per format with a reader whose
+    files are all intact (``readable``), those that carry a whole model (for CSV the ``Aeq``
+    files; one Parquet file of three)."""
+    picked = []
+    for fmt_name, names in meta["files"].items():
+        fmt = FORMATS.get(fmt_name)
+        if fmt is None or fmt.read is None or not isinstance(names, list):
+            continue
+        if not all(n in readable for n in names):   # a changed or missing file is its own problem
+            continue
+        mine = [n for n in names if _format_name(n) == fmt.name]
+        if fmt.name == "csv":
+            mine = [n for n in mine if n.startswith("Aeq")]
+        elif fmt.name == "parquet":
+            mine = mine[:1]
+        picked += [(fmt.name, n) for n in mine]
+    return picked
+
+
+def _format_name(name: str) -> str | None:
+    try:
+        return format_for(name).name
+    except PipelineError:
+        return None
+
+
+def _model_problems(directory: Path, meta: dict, readable: set[str], result: SetCheck) -> list[str]:
+    """The manifest's model against each model file read back."""
+    try:
+        man = manifest_from_dict(meta, where=str(directory / MANIFEST_NAME))
+        model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
+    except PipelineError as e:
+        return [f"{e}"]
+    want = ModelData.from_model(model)
+    custom_cost = meta.get("objective") == "custom"
+    found = []
+    for fmt_name, name in _model_files(meta, readable):
+        path = directory / name
+        reader = FORMATS[fmt_name].read
+        if reader is None:   # a format that cannot be read back is not listed as a model file
+            continue
+        try:
+            got = reader(path)
+        except PipelineError as e:
+            found.append(f"{path}: cannot be read back as a model: {e}")
+            continue
+        # the long CSV form lists columns in order of first appearance while the vectors it is
+        # read with (beq.csv, lb.csv, ...) are in the solver's order: its matrix and names count
+        vectors = not name.startswith("Aeq_long")
+        difference = model_difference(got, want, cost=not custom_cost, vectors=vectors)
+        if difference:
+            found.append(f"{path}: the model read back is not the manifest's: {difference}")
+        else:
+            result.models += 1
+    return found
+
+
+def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vectors: bool = True) -> str | None:
+    """The first way ``got`` differs from ``want`` (None when they are the same program).
+
+    Names are compared where the file carries them (CNF, OPB and the dense CSV carry none); a
+    file that lists rows or columns in another order (the long CSV form: order of first
+    appearance) is put in ``want``'s order by its names first.
+
+    Parameters
+    ----------
+    got, want : ModelData
+    cost : bool
+        Compare the objective too.
+    vectors : bool
+        Compare the row and column bounds, costs and integrality (not only the matrix and names).
+
+    Returns
+    -------
+    str or None
+    """
+    got = _aligned(got, want)
+    if got.Aeq.shape != want.Aeq.shape:
+        return f"Aeq is {got.Aeq.shape[0]}x{got.Aeq.shape[1]}, not {want.Aeq.shape[0]}x{want.Aeq.shape[1]}"
+    differ = (sp.csr_matrix(got.Aeq, dtype=np.float64) != sp.csr_matrix(want.Aeq, dtype=np.float64)).nnz
+    if differ:
+        return f"{differ} entries of Aeq differ"
+    fields = (["row_lower", "row_upper", "lb", "ub"] + (["cost"] if cost else [])) if vectors else []
+    for name in fields:
+        a, b = np.asarray(getattr(got, name), dtype=np.float64), np.asarray(getattr(want, name), dtype=np.float64)
+        if a.shape != b.shape or not np.array_equal(a, b):
+            return f"{name} differs"
+    if vectors and not np.array_equal(np.asarray(got.integrality, bool), np.asarray(want.integrality, bool)):
+        return "integrality differs"
+    for name in ("row_labels", "col_names"):
+        a = getattr(got, name)
+        if a is not None and not np.array_equal(np.asarray(a).astype(str), np.asarray(getattr(want, name)).astype(str)):
+            return f"{name.replace('_', ' ')} differ"
+    return None
+
+
+def _aligned(got: ModelData, want: ModelData) -> ModelData:
+    """``got`` with its rows and columns in ``want``'s order when both carry the same names."""
+    a = sp.csr_matrix(got.Aeq)
+    row_lower, row_upper = np.asarray(got.row_lower), np.asarray(got.row_upper)
+    lb, ub, cost, integ = (np.asarray(v) for v in (got.lb, got.ub, got.cost, got.integrality))
+    rows, cols = got.row_labels, got.col_names
+    order = _order(rows, want.row_labels)
+    if order is not None:
+        a, row_lower, row_upper, rows = a[order], row_lower[order], row_upper[order], np.asarray(rows)[order]
+    order = _order(cols, want.col_names)
+    if order is not None:
+        a, cols = a[:, order], np.asarray(cols)[order]
+        lb, ub, cost, integ = (v[order] if v.shape == order.shape else v for v in (lb, ub, cost, integ))
+    return ModelData(a, row_lower, row_upper, lb, ub, cost, integ, rows, cols, got.metadata)
+
+
+def _order(names, wanted) -> np.ndarray | None:
+    """Indices putting ``names`` in the order of ``wanted`` (None: no names, or not the same set)."""
+    if names is None or wanted is None:
+        return None
+    names, wanted = np.asarray(names).astype(str), np.asarray(wanted).astype(str)
+    if names.shape != wanted.shape or np.array_equal(names, wanted):
+        return None
+    by_name = np.argsort(names, kind="stable")
+    place = np.searchsorted(names[by_name], wanted)
+    place = np.clip(place, 0, max(names.size - 1, 0))
+    order = by_name[place]
+    return order if np.array_equal(names[order], wanted) else None

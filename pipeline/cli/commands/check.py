@@ -1,0 +1,26 @@
+"""The ``check`` subcommand: is an export directory one whole set?"""
+from __future__ import annotations
+
+import argparse
+
+from formats.check import check_export
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """One line per problem (exit 1), or one line saying the set is whole (exit 0)."""
+    result = check_export(args.directory)
+    for line in result.problems:
+        print(line)
+    if result.problems:
+        return 1
+    print(f"{result.directory}: whole: {result.files} files with the SHA-256 manifest.json records, "
+          f"{result.models} model files read back as its model, nothing of another export")
+    return 0
+
+
+def add_command(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``check``."""
+    p = subparsers.add_parser("check", help="check that an export directory holds one whole set: every file's "
+                                            "SHA-256 and model against manifest.json, no files of another export")
+    p.add_argument("directory", metavar="DIR", help="an export directory (export --to DIR)")
+    p.set_defaults(func=cmd_check)

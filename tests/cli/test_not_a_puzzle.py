@@ -1,0 +1,67 @@
+"""Input that is not a puzzle is refused (issue 21 section 5), through the command line: one
+line and exit 2 for ``solve``, one error row per record for ``batch``, one line for a Parquet
+input whose puzzle column is not text."""
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+import pytest
+
+from pipeline.cli.main import main
+
+
+@pytest.mark.parametrize("text, n", [(",", 1), (";;", 1), ("1", 1), ("12.1", 2), ("1........", 3)])
+def test_solve_refuses_a_grid_below_4x4(capsys, text, n):
+    assert main(["solve", text]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"error: puzzle: a {n}x{n} grid is not a puzzle: classic puzzles are 4x4 and larger")
+    assert captured.err.count("\n") == 1
+
+
+def test_a_latin_square_from_2x2_is_kept(capsys):
+    assert main(["solve", "1...", "--variant", "latin"]) == 0
+    assert capsys.readouterr().out.split() == ["1", "2", "2", "1"]
+
+
+def test_batch_of_garbage_lines_solves_none_of_them(tmp_path, capsys):
+    """Random garbage lines (and the issue's own: ';;', '1#>idED5...') are error rows: none comes
+    back optimal as a 1x1, 2x2 or 3x3 grid."""
+    rng = random.Random(21)
+    alphabet = "0123456789.,;#>|-+ abcdefXYZ"
+    lines = [";;", ",", "1", "1#>idED5" + "." * 8, "12.1"] + \
+        ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip() or "x" for _ in range(300)]
+    lines = [line for line in lines if not line.startswith("#")]
+    src = tmp_path / "garbage.txt"
+    src.write_text("\ufeff" + "\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["batch", str(src), str(out), "--workers", "1", "--progress", "none"]) == 0
+    capsys.readouterr()
+    table = pd.read_parquet(out)
+    assert len(table) == len(lines)
+    solved = table[table["status"] != "error"]
+    sizes = solved["puzzle"].str.len()
+    assert (sizes >= 16).all(), solved[["puzzle", "status"]].head()
+    assert table.loc[0, "status"] == "error" and "1x1 grid is not a puzzle" in table.loc[0, "error"]
+
+
+def test_batch_with_a_bom_solves_record_0(tmp_path, capsys):
+    src = tmp_path / "bom.txt"
+    src.write_bytes("\ufeff".encode() + b"1.......2......3\n")
+    out = tmp_path / "out"
+    assert main(["batch", str(src), str(out), "--workers", "1", "--progress", "none"]) == 0
+    capsys.readouterr()
+    assert pd.read_parquet(out)["status"].tolist() == ["optimal"]
+
+
+def test_batch_refuses_a_parquet_puzzle_column_of_integers(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "ints.parquet"
+    pq.write_table(pa.table({"puzzle": pa.array([1, 2], pa.int64())}), src)
+    assert main(["batch", str(src), str(tmp_path / "out"), "--progress", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: batch: {str(src)!r}: column 'puzzle' is int64, not text: puzzles, regions and variants are strings\n"
+    assert not (tmp_path / "out").exists()

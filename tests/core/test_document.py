@@ -1,0 +1,141 @@
+"""The JSON puzzle document: its forms of givens, what it refuses, puzzles reading back from
+their own documents, and fuzzing (random documents and damaged valid ones give a Puzzle or one
+PuzzleError line, never a traceback)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from random_puzzles import SHAPES, puzzle_documents
+from pipeline.core.document import DOCUMENT_KEYS, read_document
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import parse_puzzle
+
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize("givens", [
+    "1..." "..3." ".4.." "...2",
+    ["1...", "..3.", ".4..", "...2"],
+    [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]],
+    ["r1c1=1", "r2c3=3", "r3c2=4", "r4c4=2"],
+])
+def test_every_form_of_givens_reads_as_one_grid(givens):
+    puzzle = parse_puzzle({"size": 4, "givens": givens})
+    assert puzzle.grid.tolist() == [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
+
+
+def test_a_document_as_text_a_file_and_a_dict_read_alike(tmp_path):
+    doc = {"size": 4, "givens": ["r1c1=1"], "rules": [{"rule": "antiknight"}], "title": "t", "source": "s"}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert parse_puzzle(doc) == parse_puzzle(json.dumps(doc)) == parse_puzzle(str(path))
+
+
+def test_command_line_options_fill_and_must_agree():
+    parts = read_document({"givens": ""}, size=6, box="2x3")
+    assert parts.grid.shape == (6, 6) and (parts.h, parts.w) == (2, 3)
+    with pytest.raises(PuzzleError, match="--size 9 but the document's grid is 4x4"):
+        read_document({"size": 4}, size=9)
+    with pytest.raises(PuzzleError, match="--variant x but the document says latin"):
+        read_document({"size": 4, "variant": "latin"}, variant="x")
+    parts = read_document({"size": 4, "rules": [{"rule": "antiking"}]}, extra_rules=[{"rule": "antiknight"}])
+    assert [r["rule"] for r in parts.rules] == ["antiking", "antiknight"]
+
+
+@pytest.mark.parametrize("doc, message", [
+    ("[1, 2]", "a puzzle document is a JSON object, found list"),
+    ("{nope", "not a JSON puzzle document"),
+    ({"givens": ""}, "no givens and no 'size' or 'box'"),
+    ({"size": 4, "box": "3x3"}, "'box' 3x3 does not tile a 4x4 grid"),
+    ({"size": 4, "givens": ["r5c1=1"]}, "cell r5c1 is outside the 4x4 grid"),
+    ({"size": 4, "givens": ["r1c1=5"]}, "digit 5 is not 1..4"),
+    ({"size": 4, "givens": ["r1c1=1", "r1c1=2"]}, "r1c1 is given twice, as 1 and 2"),
+    ({"size": 4, "givens": ["r1c1=x"]}, "givens[0] 'r1c1=x' is not like"),
+    ({"size": 4, "givens": 5}, "'givens' must be a string, a list of rows"),
+    ({"size": 4, "title": 5}, "'title' must be a string"),
+    ({"size": True}, "'size' must be an integer from 1 to 400"),
+    ({"size": 4, "rules": True}, "'rules' must be a list"),     # once a TypeError from list(True)
+    ({"size": 4, "rules": 7}, "'rules' must be a list"),
+])
+def test_bad_documents_are_one_puzzle_error_line(doc, message):
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc) if isinstance(doc, dict) else read_document(doc)   # text not starting '{' is no document
+    assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+@settings(FUZZ, max_examples=60)
+@given(puzzle_documents())
+def test_random_puzzles_read_back_from_their_own_documents(doc):
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        return
+    again = parse_puzzle(puzzle.to_document())
+    assert again == puzzle
+    assert parse_puzzle(json.dumps(puzzle.to_document())) == puzzle
+
+
+# ------------------------------------------------------------------------------------------------
+# fuzz
+# ------------------------------------------------------------------------------------------------
+SCALAR = st.none() | st.booleans() | st.integers(-5, 30) | st.text(max_size=10)
+JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                      max_size=4), max_leaves=10)
+RULE = st.fixed_dictionaries({"rule": st.sampled_from(["cage", "thermo", "greater", "kropki", "even", "odd",
+                                                       "antiknight", "antiking", "nonconsecutive", "windoku",
+                                                       "diagonal", "extraregion", "disjointgroups"]) | JSON},
+                             optional={"cells": st.lists(st.from_regex(r"r[0-9]c[0-9]", fullmatch=True) | JSON,
+                                                         max_size=5) | JSON,
+                                       "sum": st.integers(-3, 40) | JSON, "color": st.sampled_from(["white", "black"])
+                                       | JSON, "value": st.integers(-1, 10) | JSON, "which": JSON})
+VALUES = {"size": st.sampled_from([4, 6, 9]) | JSON, "box": st.sampled_from(["2x2", "2x3", "3x3"]) | JSON,
+          "variant": st.sampled_from(["classic", "latin", "x", "jigsaw"]) | JSON, "regions": JSON,
+          "givens": JSON, "grids": st.lists(JSON, max_size=6) | JSON,
+          "layout": st.sampled_from(["samurai", {"grids": ["r1c1", "r3c3"]}]) | JSON,
+          "rules": st.lists(RULE, max_size=4) | JSON, "title": JSON, "author": JSON, "source": JSON, "notes": JSON}
+
+
+@st.composite
+def random_documents(draw):
+    keys = draw(st.lists(st.sampled_from(DOCUMENT_KEYS + ("sise",)), max_size=6, unique=True))
+    return {key: draw(VALUES.get(key, JSON)) for key in keys}
+
+
+@st.composite
+def damaged_documents(draw):
+    """A valid random document with one value inside replaced by random JSON."""
+    doc = json.loads(json.dumps(draw(puzzle_documents(shapes=tuple(SHAPES)))))
+    node, key = doc, draw(st.sampled_from(sorted(doc)))
+    while isinstance(node[key], (dict, list)) and node[key] and draw(st.booleans()):
+        node = node[key]
+        key = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+    node[key] = draw(JSON)
+    return doc
+
+
+def _read_or_refuse(doc) -> None:
+    for source in (doc, json.dumps(doc)):
+        try:
+            puzzle = parse_puzzle(source)
+        except PuzzleError as e:
+            assert "\n" not in str(e)
+        else:
+            assert puzzle.grid.ndim == 2 and np.count_nonzero(puzzle.grid) == puzzle.n_clues
+
+
+@FUZZ
+@given(random_documents())
+def test_random_documents_read_or_fail_with_a_puzzle_error(doc):
+    _read_or_refuse(doc)
+
+
+@settings(FUZZ, max_examples=80)
+@given(damaged_documents())
+def test_damaged_documents_read_or_fail_with_a_puzzle_error(doc):
+    _read_or_refuse(doc)

@@ -1,0 +1,215 @@
+"""The f-puzzles reader: each supported element maps to the rule it means (checked by counting
+against the oracle's own reading of the f-puzzles JSON), links in their usual forms, unsupported
+elements refused by name, and random payloads give a PuzzleError at worst."""
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rule_oracle as oracle
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.fpuzzles import SUPPORTED, document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+from pipeline.solvers.highs import count_solutions
+
+lzstring = pytest.importorskip("lzstring")
+
+
+def compress(data) -> str:
+    return lzstring.LZString().compressToBase64(data if isinstance(data, str) else json.dumps(data))
+
+
+def grid_of(size: int, givens=None, regions=None) -> list:
+    rows = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            cell: dict = {}
+            if givens and (r, c) in givens:
+                cell.update(value=givens[(r, c)], given=True)
+            if regions is not None:
+                cell["region"] = regions[r][c]
+            row.append(cell)
+        rows.append(row)
+    return rows
+
+
+EVERYTHING = {
+    "size": 6, "title": "t", "author": "a", "ruleset": "r",
+    "grid": grid_of(6, {(0, 0): 1, (5, 5): 2}),
+    "diagonal+": True, "diagonal-": True,
+    "killercage": [{"cells": ["R2C2", "R2C3"], "value": "7"}, {"cells": ["R6C1", "R6C2"]}],
+    "thermometer": [{"lines": [["R3C1", "R4C2", "R5C2"], ["R3C4", "R3C5"]]}],
+    "difference": [{"cells": ["R1C4", "R1C5"]}, {"cells": ["R4C4", "R4C5"], "value": "3"}],
+    "ratio": [{"cells": ["R5C4", "R5C5"]}, {"cells": ["R2C5", "R2C6"], "value": 3}],
+    "odd": [{"cell": "R4C6"}], "even": [{"cell": "R5C6"}, {"cell": "R6C6"}],
+    "extraregion": [{"cells": ["R1C2", "R2C4", "R3C6", "R4C1", "R5C3", "R6C5"]}],
+}
+
+
+def test_every_supported_element_maps_to_its_rule():
+    doc = document_from_fpuzzles(EVERYTHING)
+    assert doc["size"] == 6 and doc["box"] == "2x3" and sorted(doc["givens"]) == ["r1c1=1", "r6c6=2"]
+    assert (doc["title"], doc["author"], doc["notes"]) == ("t", "a", "r")
+    rules = doc["rules"]
+    assert rules[:2] == [{"rule": "diagonal", "which": "main"}, {"rule": "diagonal", "which": "anti"}]
+    assert {"rule": "cage", "cells": ["r2c2", "r2c3"], "sum": 7} in rules
+    assert {"rule": "cage", "cells": ["r6c1", "r6c2"]} in rules
+    assert [r["cells"] for r in rules if r["rule"] == "thermo"] == [["r3c1", "r4c2", "r5c2"], ["r3c4", "r3c5"]]
+    assert {"rule": "kropki", "color": "white", "cells": ["r4c4", "r4c5"], "value": 3} in rules
+    assert {"rule": "kropki", "color": "black", "cells": ["r2c5", "r2c6"], "value": 3} in rules
+    assert {"rule": "odd", "cells": ["r4c6"]} in rules and {"rule": "even", "cells": ["r5c6", "r6c6"]} in rules
+    assert {"rule": "extraregion", "cells": ["r1c2", "r2c4", "r3c6", "r4c1", "r5c3", "r6c5"]} in rules
+
+
+@pytest.mark.parametrize("data", [
+    EVERYTHING,
+    {"size": 4, "grid": grid_of(4, {(0, 0): 1}), "antiknight": True},
+    {"size": 6, "grid": grid_of(6, {(2, 2): 3}), "nonconsecutive": True},
+    {"size": 6, "grid": grid_of(6), "antiking": True, "killercage": [{"cells": ["R1C1", "R2C2", "R3C3"], "value": 6}]},
+    {"size": 6, "grid": grid_of(6), "disjointgroups": True, "thermometer": [{"lines": [["R1C1", "R2C1", "R3C1"]]}]},
+    {"size": 4, "grid": grid_of(4, {(0, 0): 2}, regions=[[0, 0, 0, 1], [2, 0, 1, 1], [2, 2, 3, 1], [2, 3, 3, 3]])},
+], ids=["everything", "antiknight", "nonconsecutive", "antiking-cage", "disjoint-thermo", "jigsaw"])
+def test_an_f_puzzles_link_counts_as_the_oracle_reads_it(data):
+    link = "https://www.f-puzzles.com/?load=" + compress(data)
+    want, _ = oracle.count(oracle.spec_from_fpuzzles(data), 3)
+    puzzle = parse_puzzle(link)
+    got = count_solutions(build_model(puzzle), limit=3)
+    assert got.count == want
+    assert all(verify_grid(g, puzzle).ok for g in got.grids)
+
+
+@pytest.mark.parametrize("form", ["bare", "load", "sudokupad", "percent", "spaces", "unpadded"])
+def test_links_in_their_usual_forms(form):
+    data = {"size": 4, "grid": grid_of(4, {(0, 0): 3, (3, 3): 1}), "antiknight": True}
+    payload = compress(data)
+    text = {"bare": payload, "load": f"https://www.f-puzzles.com/?load={payload}",
+            "sudokupad": f"https://sudokupad.app/fpuzzles{payload}",
+            "percent": f"https://f-puzzles.com/?load={quote(payload, safe='')}",
+            "spaces": f"https://f-puzzles.com/?load={payload.replace('+', ' ')}",
+            "unpadded": payload.rstrip("=")}[form]
+    assert looks_like_fpuzzles(text)
+    puzzle = parse_puzzle(text)
+    assert puzzle.n == 4 and puzzle.n_clues == 2 and [r.kind for r in puzzle.rules] == ["antiknight"]
+
+
+def test_a_file_holding_a_link_reads_as_the_puzzle(tmp_path):
+    path = tmp_path / "puzzle.txt"
+    path.write_text("https://www.f-puzzles.com/?load=" + compress({"size": 4, "grid": grid_of(4), "antiking": True}))
+    assert [r.kind for r in parse_puzzle(str(path)).rules] == ["antiking"]
+
+
+@pytest.mark.parametrize("element, value", [
+    ("arrow", [{"lines": [["R1C1", "R1C2"]], "cells": ["R1C1"]}]), ("littlekillersum", [{"cell": "R0C1"}]),
+    ("sandwichsum", [{"cell": "R0C1", "value": 3}]), ("xv", [{"cells": ["R1C1", "R1C2"], "value": "X"}]),
+    ("negative", ["ratio"]), ("line", [{"lines": [["R1C1", "R1C2"]]}]), ("palindrome", [{"lines": [["R1C1"]]}]),
+])
+def test_an_unsupported_element_is_refused_by_name(element, value):
+    data = {"size": 4, "grid": grid_of(4), element: value}
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(compress(data))
+    assert f"f-puzzles element {element!r} is not supported" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_empty_unsupported_elements_and_editor_settings_are_ignored():
+    data = {"size": 4, "grid": grid_of(4), "arrow": [], "xv": None, "highlightConflicts": True, "solution": []}
+    assert parse_puzzle(compress(data)).rules == ()
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"size": 0, "grid": []}, "'size' must be an integer from 1 to 64"),
+    ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' must be 4 rows of 4 cells"),
+    ({"size": 7, "grid": grid_of(7)}, "a 7x7 f-puzzles grid needs regions"),
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no list of cells"),
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1"], "value": "x"}]},
+     "killercage[0] value 'x' is not a whole number"),
+    ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'"),
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R5C1"]}]}, "cell r5c1 is outside the 4x4 grid"),
+    ([1, 2], "expected a JSON object, found list"),
+])
+def test_malformed_f_puzzles_json_is_one_line(data, message):
+    with pytest.raises(PuzzleError) as e:       # a link: a bare payload must start as '{"' does (N4Ig)
+        parse_puzzle("https://www.f-puzzles.com/?load=" + compress(data))
+    assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_a_payload_that_is_not_json_is_refused():
+    with pytest.raises(PuzzleError, match="the decompressed data is not JSON"):
+        parse_puzzle(compress('{"size": 4, "grid": '))
+
+
+# ------------------------------------------------------------------------------------------------
+# fuzz: f-puzzles-like objects with random values
+# ------------------------------------------------------------------------------------------------
+SCALAR = st.none() | st.booleans() | st.integers(-20, 100) | st.text(max_size=8)
+JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                      max_size=4), max_leaves=12)
+CELLS = st.lists(st.from_regex(r"R[0-9]C[0-9]", fullmatch=True) | JSON, max_size=5)
+ENTRY = st.fixed_dictionaries({}, optional={"cells": CELLS, "value": JSON, "cell": JSON,
+                                            "lines": st.lists(CELLS, max_size=2) | JSON})
+ELEMENT = SCALAR | JSON | st.lists(ENTRY | JSON, max_size=3)
+GRID_CELL = st.fixed_dictionaries({}, optional={"value": st.integers(-1, 10) | JSON, "given": st.booleans() | JSON,
+                                                "region": st.integers(0, 5) | JSON}) | JSON
+
+
+@st.composite
+def fpuzzles_objects(draw):
+    """f-puzzles-like objects: known keys (supported, unsupported, metadata) with random values."""
+    size = draw(st.sampled_from([4, 6, 9]) | JSON)
+    n = size if isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= 9 else 4
+    data = {"size": size, "grid": draw(st.lists(st.lists(GRID_CELL, min_size=n, max_size=n), min_size=n, max_size=n)
+                                       | JSON)}
+    for key in draw(st.lists(st.sampled_from(sorted(SUPPORTED) + ["arrow", "title", "solution"]), max_size=4)):
+        data[key] = draw(ELEMENT)
+    return data
+
+
+@st.composite
+def damaged_everything(draw):
+    """EVERYTHING with one value somewhere inside replaced by random JSON."""
+    data = json.loads(json.dumps(EVERYTHING))
+    node, key = data, draw(st.sampled_from(sorted(data)))
+    while isinstance(node[key], (dict, list)) and node[key] and draw(st.booleans()):
+        node = node[key]
+        key = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+    node[key] = draw(JSON)
+    return data
+
+
+FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _read_or_refuse(data):
+    try:
+        puzzle = parse_puzzle("https://www.f-puzzles.com/?load=" + compress(data))
+    except PuzzleError as e:
+        assert "\n" not in str(e)
+    else:
+        assert puzzle.n == data["size"]
+
+
+@FUZZ
+@given(fpuzzles_objects())
+def test_random_f_puzzles_objects_read_or_fail_with_a_puzzle_error(data):
+    _read_or_refuse(data)
+
+
+@FUZZ
+@given(damaged_everything())
+def test_damaged_f_puzzles_objects_read_or_fail_with_a_puzzle_error(data):
+    _read_or_refuse(data)
+
+
+@pytest.mark.parametrize("value", [True, 5, "abc", {"a": 1}])
+@pytest.mark.parametrize("element", ["killercage", "thermometer", "difference", "ratio", "odd", "even", "extraregion"])
+def test_an_element_that_is_not_a_list_is_refused(element, value):
+    """Once a TypeError ('bool' object is not iterable) for ``"thermometer": true``."""
+    with pytest.raises(PuzzleError, match=f"f-puzzles element '{element}' must be a list"):
+        document_from_fpuzzles({"size": 4, "grid": grid_of(4), element: value})

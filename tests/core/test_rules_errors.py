@@ -1,0 +1,215 @@
+"""verify names each broken rule; every bad rule is refused with one PuzzleError line naming the
+rule and where; through the CLI the same line with exit 2 and no traceback."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import rule_oracle as oracle
+from pipeline.cli.main import main
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import grid_violations, verify_grid
+
+N9 = {"size": 9}
+
+
+def solved(givens: dict, size: int = 9, rules=()) -> np.ndarray:
+    """A classic solution holding ``givens`` ({"r3c4": 7}) and the rules, from the oracle."""
+    doc = {"size": size, "givens": [f"{cell}={d}" for cell, d in givens.items()], "rules": list(rules)}
+    grid = oracle.solve_one(oracle.spec_from_document(doc), 1)
+    assert grid is not None
+    return grid
+
+
+def messages(grid, doc) -> list[str]:
+    return [v["message"] for v in grid_violations(grid, parse_puzzle(doc)) if v["kind"] == "rule"]
+
+
+# ---------------------------------------------------------------------------------------------
+# verify names the broken rule
+# ---------------------------------------------------------------------------------------------
+def test_verify_names_a_cage_with_the_wrong_sum():
+    grid = solved({"r1c1": 6, "r2c1": 8})
+    puzzle = parse_puzzle(dict(N9, rules=[{"rule": "cage", "cells": ["r1c1", "r2c1"], "sum": 15}]))
+    verdict = verify_grid(grid, puzzle)
+    assert not verdict.ok and verdict.message == "cage r1c1..r2c1 sums to 14, not 15"
+    assert [v["cells"] for v in grid_violations(grid, puzzle) if v["kind"] == "rule"] == [[[1, 1], [2, 1]]]
+
+
+def test_verify_names_two_cells_a_knights_move_apart_holding_one_digit():
+    grid = solved({"r3c4": 7, "r5c5": 7})
+    doc = dict(N9, rules=[{"rule": "antiknight"}])
+    assert "r3c4 and r5c5 are a knight's move apart and both hold 7" in messages(grid, doc)
+    assert "a knight's move apart" in verify_grid(grid, parse_puzzle(doc)).message
+
+
+@pytest.mark.parametrize("givens, rule, message", [
+    ({"r1c1": 5, "r1c2": 3}, {"rule": "thermo", "cells": ["r1c1", "r1c2"]},
+     "thermometer r1c1..r1c2: r1c2 holds 3, not more than r1c1's 5"),
+    ({"r1c1": 5, "r1c2": 3}, {"rule": "greater", "cells": ["r1c2", "r1c1"]},
+     "r1c2 > r1c1 but r1c2 holds 3 and r1c1 holds 5"),
+    ({"r1c1": 5, "r1c2": 3}, {"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"]},
+     "white dot r1c1-r1c2: 5 and 3 are not consecutive"),
+    ({"r1c1": 5, "r1c2": 3}, {"rule": "kropki", "color": "black", "cells": ["r1c1", "r1c2"]},
+     "black dot r1c1-r1c2: 5 and 3: neither is double the other"),
+    ({"r1c1": 5}, {"rule": "even", "cells": ["r1c1"]}, "r1c1 is marked even but holds 5"),
+    ({"r2c2": 4}, {"rule": "odd", "cells": ["r2c2"]}, "r2c2 is marked odd but holds 4"),
+    ({"r3c3": 4, "r4c4": 4}, {"rule": "antiking"}, "r3c3 and r4c4 are a king's move apart and both hold 4"),
+    ({"r3c3": 4, "r3c4": 5}, {"rule": "nonconsecutive"},
+     "r3c3 and r3c4 are neighbours holding consecutive digits 4 and 5"),
+    ({"r1c1": 5, "r1c2": 5 - 4, "r2c1": 9}, {"rule": "cage", "cells": ["r1c1", "r2c1"]}, None),
+])
+def test_verify_names_each_kind_of_broken_rule(givens, rule, message):
+    grid = solved(givens)
+    found = messages(grid, dict(N9, rules=[rule]))
+    if message is None:            # a cage without a sum whose digits differ: nothing broken
+        assert found == []
+    else:
+        assert message in found
+
+
+def test_verify_names_a_digit_twice_in_a_cage_and_a_broken_window():
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    doc = {"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r2c3"]}, {"rule": "windoku"}]}
+    violations = grid_violations(grid, parse_puzzle(doc))
+    assert "cage r1c1..r2c3 holds 1 twice: r1c1 and r2c3" in [v["message"] for v in violations]
+    assert any(v["kind"] == "unit" and v["family"] == "window" for v in violations)
+
+
+def test_a_solution_of_every_rule_verifies():
+    rules = [{"rule": "cage", "cells": ["r1c1", "r2c1"], "sum": 14}, {"rule": "antiknight"}]
+    grid = solved({"r1c1": 6, "r2c1": 8}, rules=rules)
+    verdict = verify_grid(grid, parse_puzzle(dict(N9, rules=rules)))
+    assert verdict.ok and "2 rules beyond units" in verdict.message
+
+
+# ---------------------------------------------------------------------------------------------
+# bad rules: one line naming the rule and where
+# ---------------------------------------------------------------------------------------------
+REFUSED = [
+    ("cage sum", N9, {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 18},
+     "rules[0] (cage): cage r1c1..r1c2 sum 18 cannot be made by 2 distinct digits 1..9 (possible sums: 3..17)"),
+    ("cage too big", {"size": 4}, {"rule": "cage", "cells": ["r1c1", "r1c2", "r1c3", "r1c4", "r2c1"]},
+     "rules[0] (cage): cage r1c1..r2c1 has 5 cells; distinct digits 1..4 fill at most 4"),
+    ("outside", N9, {"rule": "cage", "cells": ["r10c1"]}, "rules[0] (cage): cell r10c1 is outside the 9x9 grid"),
+    ("not a cell", N9, {"rule": "thermo", "cells": ["a1", "a2"]}, "rules[0] (thermo): 'a1' is not a cell"),
+    ("thermo jumps", N9, {"rule": "thermo", "cells": ["r1c1", "r1c3"]},
+     "rules[0] (thermo): thermometer r1c1..r1c3 jumps from r1c1 to r1c3"),
+    ("thermo doubles back", N9, {"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c1"]},
+     "rules[0] (thermo): cell r1c1 is listed twice"),
+    ("thermo too long", {"size": 4}, {"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3", "r1c4", "r2c4"]},
+     "rules[0] (thermo): thermometer r1c1..r2c4 has 5 cells"),
+    ("thermo of one", N9, {"rule": "thermo", "cells": ["r1c1"]}, "rules[0] (thermo): needs at least 2 cells"),
+    ("greater of three", N9, {"rule": "greater", "cells": ["r1c1", "r1c2", "r1c3"]},
+     "rules[0] (greater): a greater-than sign joins 2 cells, found 3"),
+    ("dot apart", N9, {"rule": "kropki", "color": "white", "cells": ["r1c1", "r2c2"]},
+     "rules[0] (kropki): white dot joins r1c1 and r2c2, which are not orthogonal neighbours"),
+    ("dot colour", N9, {"rule": "kropki", "color": "grey", "cells": ["r1c1", "r1c2"]},
+     "rules[0] (kropki): 'color' must be white or black"),
+    ("dot value", N9, {"rule": "kropki", "color": "white", "value": 10, "cells": ["r1c1", "r1c2"]},
+     "rules[0] (kropki): 'value' must be from 1 to 9, found 10"),
+    ("even and odd", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "odd", "cells": ["r2c2", "r1c1"]}],
+     "rules: r1c1 is marked both even and odd"),
+    ("unknown key", N9, {"rule": "cage", "cels": ["r1c1"]}, "rules[0] (cage): unknown key 'cels'"),
+    ("unknown kind", N9, {"rule": "kage", "cells": ["r1c1"]}, "rules[0]: unknown rule 'kage'; expected one of"),
+    ("no kind", N9, {"cells": ["r1c1"]}, "rules[0]: unknown rule 'None'"),
+    ("not an object", N9, ["cage"], "rules[0]: a rule is an object"),
+    ("global twice", N9, [{"rule": "antiknight"}, {"rule": "antiknight"}], "rules: antiknight is given twice"),
+    ("global with cells", N9, {"rule": "antiking", "cells": ["r1c1"]}, "rules[0] (antiking): unknown key 'cells'"),
+    ("windoku 8x8", {"size": 8, "box": "2x4"}, {"rule": "windoku"},
+     "rules[0] (windoku): windoku windows do not fit a 8x8 grid with 2x4 boxes"),
+    ("windoku samurai", {"size": 9, "layout": "samurai"}, {"rule": "windoku"},
+     "rules[0] (windoku): windoku windows do not fit a 21x21 grid"),
+    ("disjoint samurai", {"size": 9, "layout": "samurai"}, {"rule": "disjointgroups"},
+     "rules[0] (disjointgroups): disjoint groups need one N x N grid with boxes"),
+    ("diagonal of x", {"size": 9, "variant": "x"}, {"rule": "diagonal"},
+     "rules: the main diagonal is already a unit of this puzzle (variant x)"),
+    ("diagonal which", N9, {"rule": "diagonal", "which": "up"}, "rules[0] (diagonal): 'which' must be main or anti"),
+    ("extra region size", N9, {"rule": "extraregion", "cells": ["r1c1", "r2c2"]},
+     "rules[0] (extraregion): an extra region has 9 cells, found 2"),
+    ("sum not a number", N9, {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": "ten"},
+     "rules[0] (cage): 'sum' must be an integer, found 'ten'"),
+    ("absent cell", {"size": 9, "layout": "samurai"}, {"rule": "cage", "cells": ["r1c10"]},
+     "rules[0] (cage): cell r1c10 is not part of the puzzle (outside every grid of the layout)"),
+]
+
+
+@pytest.mark.parametrize("doc, rules, message", [case[1:] for case in REFUSED], ids=[case[0] for case in REFUSED])
+def test_bad_rules_are_one_line_naming_the_rule_and_where(doc, rules, message):
+    doc = dict(doc, rules=rules if isinstance(rules, list) else [rules])
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc)
+    text = str(e.value)
+    assert "\n" not in text and message in text, text
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"size": 4, "givens": ["r1c1=1", "r1c2=2"], "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 4}]},
+     "puzzle: the clues break a rule: cage r1c1..r1c2 sums to 3, not 4"),
+    ({"size": 4, "givens": ["r1c1=1", "r2c3=1"], "rules": [{"rule": "cage", "cells": ["r1c1", "r2c3"]}]},
+     "puzzle: the clues break a rule: cage r1c1..r2c3 holds 1 twice: r1c1 and r2c3"),
+    ({"size": 4, "givens": ["r1c1=3"], "rules": [{"rule": "even", "cells": ["r1c1"]}]},
+     "puzzle: the clues break a rule: r1c1 is marked even but holds 3"),
+    ({"size": 4, "givens": ["r1c1=1", "r2c3=1"], "rules": [{"rule": "antiknight"}]},
+     "puzzle: the clues break a rule: r1c1 and r2c3 are a knight's move apart and both hold 1"),
+    ({"size": 9, "layout": "samurai", "grids": ["." * 80 + "1", "", "", "", "." * 20 + "2" + "." * 60]},
+     "puzzle: grids 1 and 5 overlap at r9c9 but give 1 and 2"),
+    ({"size": 9, "layout": "samurai", "grids": ["", "", ""]},
+     "puzzle: 'grids' must list 5 grids (one per grid of the layout)"),
+    ({"size": 9, "layout": "samurai", "grids": ["1" + "." * 80, "", "", "", ""], "givens": "1"},
+     "puzzle: give the clues as 'givens' (whole canvas) or 'grids' (per grid), not both"),
+    ({"size": 9, "grids": [""]}, "puzzle: 'grids' (per-grid givens) needs a 'layout'"),
+    ({"size": 9, "layout": {"grids": ["r1c1", "r2c2"]}}, "layout: grid 2 does not sit on the 3x3 box lattice"),
+    ({"size": 9, "layout": "hexagon"}, "puzzle: layout: expected \"samurai\""),
+    ({"size": 9, "rulez": []}, "puzzle: unknown key 'rulez'"),
+    ({"size": 9, "rules": {"rule": "cage"}}, "puzzle: 'rules' must be a list"),
+])
+def test_bad_documents_are_one_line(doc, message):
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc)
+    assert "\n" not in str(e.value) and message in str(e.value), str(e.value)
+
+
+def test_samurai_grids_that_agree_on_an_overlap_read_as_one_canvas():
+    # grid 1's last cell is the centre grid's cell r3c3 (canvas r9c9)
+    doc = {"size": 9, "layout": "samurai", "grids": ["." * 80 + "5", "", "", "", "." * 20 + "5" + "." * 60]}
+    puzzle = parse_puzzle(doc)
+    assert puzzle.n_clues == 1 and puzzle.grid[8, 8] == 5 and puzzle.grid.shape == (21, 21)
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line: exit 2, one line, no traceback
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["cage sum", "thermo jumps", "even and odd", "unknown key", "unknown kind",
+                                  "windoku 8x8", "thermo doubles back"])
+@pytest.mark.parametrize("command", ["solve", "count", "build"])
+def test_the_cli_refuses_a_bad_rule_with_exit_2_and_one_line(name, command, tmp_path, capsys):
+    _, doc, rules, message = next(case for case in REFUSED if case[0] == name)
+    path = tmp_path / "puzzle.json"
+    path.write_text(json.dumps(dict(doc, rules=rules if isinstance(rules, list) else [rules])))
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_the_cli_refuses_a_bad_rule_option_with_exit_2(capsys):
+    assert main(["solve", "." * 81, "--rule", '{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 2}']) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cage r1c1..r1c2 sum 2 cannot be made" in err
+    with pytest.raises(SystemExit) as e:      # an option argparse refuses: its one line, exit 2
+        main(["solve", "." * 81, "--rule", "knight"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "unknown rule 'knight'" in err
+
+
+def test_the_cli_verifies_and_names_the_broken_rule(tmp_path, capsys):
+    grid = solved({"r1c1": 6, "r2c1": 8})
+    path = tmp_path / "puzzle.json"
+    path.write_text(json.dumps(dict(N9, rules=[{"rule": "cage", "cells": ["r1c1", "r2c1"], "sum": 15}])))
+    assert main(["verify", "--puzzle", str(path), "".join(map(str, grid.ravel()))]) == 1
+    assert "cage r1c1..r2c1 sums to 14, not 15" in capsys.readouterr().out
+    path.write_text(json.dumps(dict(N9, rules=[{"rule": "cage", "cells": ["r1c1", "r2c1"], "sum": 14}])))
+    assert main(["verify", "--puzzle", str(path), "".join(map(str, grid.ravel()))]) == 0

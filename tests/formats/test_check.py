@@ -1,0 +1,146 @@
+"""``check DIR`` (issue 21 section 2): a whole set passes; a changed byte, a missing file, a file
+of another export, a model that is not the manifest's and a killed export's leftovers are one
+line each (exit 1)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from formats.check import check_export
+from formats.directory import export_model
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+
+PROJECT = Path(__file__).resolve().parents[2]
+OTHER_PUZZLE = "..1...2....23....44........5.3....6..1......5..6..........78.......9.....7...1.9."
+FOUR = "1.......2......3"
+
+
+def run(*args):
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=PROJECT, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def exported(tmp_path):
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "all", mps_style="both")
+    (out / "notes.txt").write_text("a user's file is not the set's business\n")
+    (out / "sudoku.csv").write_text("the MATLAB script's answer\n")
+    return out
+
+
+def listed(out: Path) -> list[str]:
+    return [n for names in json.loads((out / "manifest.json").read_text())["files"].values() for n in names]
+
+
+def test_a_whole_set_passes_and_every_model_is_read_back(exported):
+    result = check_export(exported)
+    assert result.problems == []
+    assert result.files == len(listed(exported)) == len(set(listed(exported)))
+    # Aeq.csv, Aeq_ijv.csv, Aeq_long.csv, model.mps, model_fixed.mps, model.lp, Parquet, .mat, .cnf, .opb
+    assert result.models == 10
+
+
+@pytest.mark.parametrize("name", ["model.mps", "beq.csv", "model.mat", "model_rows.parquet", "solve_sudoku.m",
+                                  "model.cnf"])
+def test_a_changed_byte_is_found(exported, name):
+    path = exported / name
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert check_export(exported).problems == [
+        f"{path}: changed since the export (its SHA-256 is not the one manifest.json records)"]
+
+
+def test_a_missing_file_is_found(exported):
+    (exported / "model.lp").unlink()
+    assert check_export(exported).problems == [f"{exported / 'model.lp'}: missing (manifest.json lists it)"]
+
+
+def test_a_file_of_another_export_is_found(exported, tmp_path):
+    other = tmp_path / "other"
+    export_model(build_model(parse_puzzle(OTHER_PUZZLE)), other, "csv")
+    export_model(build_model(parse_puzzle(OTHER_PUZZLE)), tmp_path / "lp", "lp")
+    # B's model.lp dropped into an export of A that wrote no LP file; B's beq.csv over A's
+    only_csv = tmp_path / "only_csv"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), only_csv, "csv")
+    shutil.copy(tmp_path / "lp" / "model.lp", only_csv / "model.lp")
+    shutil.copy(other / "beq.csv", only_csv / "beq.csv")
+    problems = check_export(only_csv).problems
+    assert problems == [
+        f"{only_csv / 'beq.csv'}: changed since the export (its SHA-256 is not the one manifest.json records)",
+        f"{only_csv / 'model.lp'}: not part of this export (manifest.json does not list it): a file of another export?",
+    ]
+
+
+def test_a_model_that_is_not_the_manifests_is_found_even_with_matching_digests(exported, tmp_path):
+    """B's model.mps put in with its digest written into A's manifest: the hashes agree, the
+    model read back does not."""
+    b = tmp_path / "b"
+    export_model(build_model(parse_puzzle(OTHER_PUZZLE)), b, "mps")
+    shutil.copy(b / "model.mps", exported / "model.mps")
+    meta = json.loads((exported / "manifest.json").read_text())
+    meta["sha256"]["model.mps"] = hashlib.sha256((exported / "model.mps").read_bytes()).hexdigest()
+    (exported / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
+    problems = check_export(exported).problems
+    assert len(problems) == 1
+    assert problems[0].startswith(f"{exported / 'model.mps'}: the model read back is not the manifest's: ")
+
+
+def test_no_manifest_and_a_killed_exports_leftovers(exported):
+    (exported / "manifest.json").unlink()
+    problems = check_export(exported).problems
+    assert problems == [f"{exported / 'manifest.json'}: missing: {exported} holds no whole export set"]
+    (exported / ".sudoku-export.abcd1234.tmp").mkdir()
+    assert check_export(exported).problems[1] == (f"{exported / '.sudoku-export.abcd1234.tmp'}: left by an "
+                                                  f"interrupted export; export again to finish the clean-up")
+
+
+def test_an_older_manifest_without_digests_says_so(exported):
+    meta = json.loads((exported / "manifest.json").read_text())
+    del meta["sha256"]
+    (exported / "manifest.json").write_text(json.dumps(meta))
+    result = check_export(exported)
+    assert result.problems == [f"{exported / 'manifest.json'}: records no SHA-256 of its files (written by an "
+                               f"older version); export again to record them"]
+    assert result.models == 10     # the models are still read back
+
+
+def test_not_a_directory_is_bad_input(tmp_path):
+    with pytest.raises(FormatError, match="no such directory"):
+        check_export(tmp_path / "missing")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FormatError, match="is not a directory"):
+        check_export(tmp_path / "file")
+
+
+def test_cli_check(tmp_path):
+    out = tmp_path / "out"
+    code, _, err = run("export", FOUR, "--to", out, "--quiet")
+    assert code == 0, err
+    code, stdout, err = run("check", out)
+    assert (code, err) == (0, "")
+    n_files = len(listed(out))   # Aeq.csv, Aeq_ijv.csv, Aeq_long.csv, MPS, LP, Parquet, .mat, CNF, OPB:
+    assert stdout.splitlines() == [f"{out}: whole: {n_files} files with the SHA-256 manifest.json records, 9 model "
+                                   f"files read back as its model, nothing of another export"]
+    (out / "model.opb").write_text("* changed\n")
+    (out / "beq.csv").unlink()
+    code, stdout, err = run("check", out)
+    assert (code, err) == (1, "")
+    assert stdout.splitlines() == [f"{out / 'beq.csv'}: missing (manifest.json lists it)",
+                                   f"{out / 'model.opb'}: changed since the export (its SHA-256 is not the one "
+                                   f"manifest.json records)"]
+    code, stdout, err = run("check", tmp_path / "nowhere")
+    assert (code, stdout) == (2, "")
+    assert err == f"error: {tmp_path / 'nowhere'}: no such directory\n"
