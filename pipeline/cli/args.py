@@ -179,6 +179,12 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
                         regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
 
 
+def model_nonzeros(puzzle: Puzzle) -> int:
+    """Nonzeros of ``A`` for ``puzzle``, known before it is built: each cell-digit column is in
+    its cell's row and in one row per unit family (``4 N^3`` for a classic N x N grid)."""
+    return puzzle.n_cells * puzzle.n * (1 + len(puzzle.unit_families()))
+
+
 def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None, deadline: Deadline | None = None) -> Model:
     """The model the command line names.
 
@@ -198,7 +204,7 @@ def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None, dead
     """
     puzzle = puzzle or puzzle_from_args(args)
     if deadline is not None:
-        deadline.check_build(4 * puzzle.n ** 3, f"the {puzzle.n}x{puzzle.n} model")
+        deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model")
     return build_model(puzzle, args.scheme, args.order, args.clues)
 
 

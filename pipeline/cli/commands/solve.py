@@ -5,8 +5,8 @@ import argparse
 import sys
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
-                               default_count_solver, engine_options, model_from_args, print_grid, puzzle_from_args,
-                               time_limit_words)
+                               default_count_solver, engine_options, model_from_args, model_nonzeros, print_grid,
+                               puzzle_from_args, time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import Deadline
@@ -18,7 +18,7 @@ from pipeline.tools.rate import human_steps
 def _uniqueness(args, puzzle, deadline: Deadline) -> bool | None:
     """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
     None when that call stops on the time limit."""
-    deadline.check_build(4 * puzzle.n ** 3, f"the {puzzle.n}x{puzzle.n} model to count")
+    deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count")
     model = build_model(puzzle, "ijk", "C", "bounds")
     solver = get_solver(default_count_solver(model), need="count")
     assert solver.count is not None   # get_solver(need="count") refused one without
