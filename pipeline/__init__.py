@@ -16,28 +16,32 @@ def _started_as_command() -> bool:
     return first == "-m" or _os.path.basename(first).startswith("sudoku-pipeline")
 
 
-# The command line's modules take a second or more to load on a busy machine (numpy, scipy).
-# A Ctrl-C or SIGTERM in that time ends the command as one later would: `interrupted`, exit 130
-# (pipeline.core.stops takes over once main() runs); importing the library is left alone.
-_COMMAND = _started_as_command()
-if _COMMAND and _signal.getsignal(_signal.SIGTERM) is _signal.SIG_DFL:
-    _signal.signal(_signal.SIGTERM, _signal.default_int_handler)
-try:
-    from pipeline.core.build import Model, build_model
-    from pipeline.core.conventions import Convention
-    from pipeline.core.errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError
-    from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
-    from pipeline.core.version import __version__
-except KeyboardInterrupt:
-    if not _COMMAND:
-        raise
-    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
-    _signal.signal(_signal.SIGTERM, _signal.SIG_IGN)
+def _interrupted_while_loading(signum, frame) -> None:
+    """Ctrl-C or SIGTERM while the command line's modules load: end at once, as a later one ends
+    the command (`interrupted`, exit 130). Nothing has been written or opened yet. Raising
+    KeyboardInterrupt here instead is not safe: an extension module's initialisation turns it
+    into "ImportError: initialization failed" (highspy), and a bare ``except:`` in a third-party
+    import would swallow it and leave the command running."""
     try:
         _os.write(2, b"interrupted\n")
     except OSError:
         pass
     _os._exit(130)
+
+
+# The command line's modules take a second or more to load on a busy machine (numpy, scipy,
+# highspy). pipeline.core.stops takes over once main() runs; importing the library is left alone,
+# and a signal ignored from the start (nohup, a worker started with it ignored) stays ignored.
+_COMMAND = _started_as_command()
+if _COMMAND:
+    for _signum in (_signal.SIGINT, getattr(_signal, "SIGTERM", None)):
+        if _signum is not None and _signal.getsignal(_signum) is not _signal.SIG_IGN:
+            _signal.signal(_signum, _interrupted_while_loading)
+from pipeline.core.build import Model, build_model  # noqa: E402
+from pipeline.core.conventions import Convention  # noqa: E402
+from pipeline.core.errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError  # noqa: E402
+from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle  # noqa: E402
+from pipeline.core.version import __version__  # noqa: E402
 
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
            "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__"]

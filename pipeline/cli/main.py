@@ -241,10 +241,7 @@ def _run(argv: list[str] | None) -> int:
             raise SystemExit(SIGPIPE_EXIT) from None
         raise
     except KeyboardInterrupt:
-        stops.report_interrupt()
-        _stdout_reader_gone()
-        print("interrupted", file=sys.stderr)
-        return 130
+        return _report_interrupt()
     except PipelineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -254,6 +251,19 @@ def _run(argv: list[str] | None) -> int:
         return _lost_output(e)
     except OSError as e:
         return _lost_output(e)
+    except Exception:
+        # a C extension that met the KeyboardInterrupt turned it into its own error (an import's
+        # "initialization failed"): the interrupt is still what happened
+        if stops.interrupting():
+            return _report_interrupt()
+        raise
+
+
+def _report_interrupt() -> int:
+    stops.report_interrupt()
+    _stdout_reader_gone()
+    print("interrupted", file=sys.stderr)
+    return 130
 
 
 if __name__ == "__main__":

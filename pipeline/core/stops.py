@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "finish", "install", "report_interrupt",
+           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "finish", "install", "interrupting", "report_interrupt",
            "shutdown_started"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -122,6 +122,11 @@ def shutdown_started() -> None:
     workers to stop): once that handler is gone, :func:`install`'s ignore every later signal."""
     if _S.stopping is None:
         _S.stopping = "interrupt"
+
+
+def interrupting() -> bool:
+    """A Ctrl-C or SIGTERM has started the command's stop."""
+    return _S.stopping == "interrupt"
 
 
 def _claim() -> bool:

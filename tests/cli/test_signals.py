@@ -200,6 +200,20 @@ def test_count_interrupted_by_repeated_signals(solver, size, delay, times):
     assert cmd.lines == []
 
 
+@pytest.mark.parametrize("delay", [0.0, 0.1, 0.25, 0.5, 0.8])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signal_while_the_command_loads(delay, signum):
+    """From the moment ``pipeline`` starts loading: a signal inside an extension module's
+    initialisation once became "ImportError: initialization failed" (highspy, exit 1), and one
+    swallowed by a third-party import would leave the command running."""
+    cmd = Command("count", "." * 81, "--solver", "sat", "--limit", "100000000")
+    cmd.wait_for(lambda: cmd.catches(signal.SIGTERM))
+    time.sleep(delay)
+    cmd.signal(signum)
+    code, err = cmd.finish(timeout=60)
+    assert_interrupted(code, err)
+
+
 # ---------------------------------------------------------------------------------------------
 # batch: SIGTERM to the process group is taken as Ctrl-C is
 # ---------------------------------------------------------------------------------------------
