@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "finish", "install", "interrupting", "report_interrupt",
+           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt",
            "shutdown_started"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -276,21 +276,32 @@ def _hard_exit(kind: str, deadline: Deadline | None) -> None:
 
 
 # -- the deadline --------------------------------------------------------------------------------
+def estimated_seconds(cpu_seconds: float) -> float:
+    """Wall seconds that ``cpu_seconds`` of work take here now: times how many processes compete
+    for each core (the 1-minute load average over the cores, at least 1).
+
+    Parameters
+    ----------
+    cpu_seconds : float
+        The work's CPU seconds on an idle core (a measured rate times its size).
+    """
+    try:
+        crowd = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except (OSError, AttributeError):
+        crowd = 1.0
+    return cpu_seconds * crowd
+
+
 def estimated_build_seconds(nonzeros: int) -> float:
     """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rate
-    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`) times how many processes compete for each core (the
-    1-minute load average over the cores, at least 1).
+    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`) through :func:`estimated_seconds`.
 
     Parameters
     ----------
     nonzeros : int
         Nonzeros of ``A`` (``4 N^3`` for the unit families of an N x N grid).
     """
-    try:
-        crowd = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    except (OSError, AttributeError):
-        crowd = 1.0
-    return BUILD_CPU_SECONDS_PER_NONZERO * nonzeros * crowd
+    return estimated_seconds(BUILD_CPU_SECONDS_PER_NONZERO * nonzeros)
 
 
 class Deadline:

@@ -36,7 +36,7 @@ from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, enco
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
-from pipeline.core.stops import deferred
+from pipeline.core.stops import deferred, estimated_seconds
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -47,6 +47,11 @@ DEFAULT_BACKEND = "cadical153"
 #: slices of at most 8,000, within the spread of the search itself).
 SLICE_BUDGETS = (2_000, 10_000)
 _ENGINE_CACHE_SIZE = 8
+#: CPU seconds per nonzero of ``A`` that a new engine's set-up takes (encoding, the clause lists,
+#: loading them into the solver): 6.0-7.1 us measured for N = 25..64 (ladder at-most-one), about
+#: 30 s for an empty 100x100. A time limit shorter than that is answered at once (:func:`solve`,
+#: :func:`count`), not after a set-up it cannot outlast.
+SETUP_CPU_SECONDS_PER_NONZERO = 6e-6
 
 
 def pysat_solvers() -> ModuleType:
@@ -351,6 +356,17 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
     return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
 
 
+def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
+    """Why a new engine for ``model`` cannot be set up within ``time_limit`` ("" when it can, when
+    there is no limit, or when ``reuse`` may find the shape's engine already made)."""
+    if time_limit is None or reuse:
+        return ""
+    need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.A.nnz)
+    if need <= time_limit:
+        return ""
+    return f"setting up the SAT engine alone takes about {need:.1f} s here: {model.A.nnz:,} nonzeros"
+
+
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
           amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False) -> SolveResult:
     """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
@@ -384,6 +400,9 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
         python-sat missing or an unknown backend.
     """
     start = time.perf_counter()
+    too_long = _setup_outlasts(model, time_limit, reuse)
+    if too_long:
+        return SolveResult("time_limit", None, None, 0.0, 0, solver="sat", message=too_long)
     engine = _engine(model, amo, sat_backend, reuse)
     unique = None
     try:
@@ -437,6 +456,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
     288
     """
+    too_long = _setup_outlasts(model, time_limit, reuse)
+    if too_long:
+        return CountResult(0, [], "time_limit", 0.0, message=too_long)
     engine = _engine(model, amo, sat_backend, reuse)
     try:
         return engine.count(model, limit, time_limit=time_limit)

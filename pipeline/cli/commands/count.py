@@ -57,7 +57,8 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
                 print(grid_to_string(g))
     if count == 0:
         if not complete:
-            print(f"no solution: {stop} (" + (reason or "count stopped before any solution") + ")", file=sys.stderr)
+            why = reason or result.message or "count stopped before any solution"
+            print(f"no solution: {stop} ({why})", file=sys.stderr)
         return 1
     return 0
 

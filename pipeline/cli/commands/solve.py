@@ -50,7 +50,9 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     grid = r.grid
     if grid is None:
         deadline.finish()
-        return _no_solution(args, r.status, r.message if r.status not in ("infeasible", "time_limit") else None)
+        # a time limit's own words are enough, unless the engine stopped before it started
+        said = r.status == "infeasible" or r.status == "time_limit" and "alone takes about" not in r.message
+        return _no_solution(args, r.status, None if said else r.message)
     verdict = verify_grid(grid, puzzle)
     if not verdict:
         deadline.finish()
