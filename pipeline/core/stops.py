@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt",
+           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt", "say_seconds",
            "shutdown_started"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -292,6 +292,11 @@ def estimated_seconds(cpu_seconds: float) -> float:
     return cpu_seconds * crowd
 
 
+def say_seconds(seconds: float) -> str:
+    """An estimate in words: ``1.3 s``, or ``7 ms`` below a tenth of a second."""
+    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{max(seconds * 1000, 1):.0f} ms"
+
+
 def estimated_build_seconds(nonzeros: int) -> float:
     """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rate
     (:data:`BUILD_CPU_SECONDS_PER_NONZERO`) through :func:`estimated_seconds`.
@@ -357,7 +362,7 @@ class Deadline:
         need = estimated_build_seconds(nonzeros)
         left = self.started + self.seconds - time.monotonic()
         if need > left:
-            raise DeadlineReached(f"building {what} alone takes about {need:.1f} s here: {nonzeros:,} nonzeros")
+            raise DeadlineReached(f"building {what} alone takes about {say_seconds(need)} here: {nonzeros:,} nonzeros")
 
     def claim(self, watchdog: bool = False) -> bool:
         """Who gives the answer: the main thread (:meth:`finish`, or the time-limit answer after

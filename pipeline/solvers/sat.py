@@ -36,7 +36,7 @@ from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, enco
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
-from pipeline.core.stops import deferred, estimated_seconds
+from pipeline.core.stops import deferred, estimated_seconds, say_seconds
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -364,7 +364,7 @@ def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
     need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.A.nnz)
     if need <= time_limit:
         return ""
-    return f"setting up the SAT engine alone takes about {need:.1f} s here: {model.A.nnz:,} nonzeros"
+    return f"setting up the SAT engine alone takes about {say_seconds(need)} here: {model.A.nnz:,} nonzeros"
 
 
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
