@@ -28,7 +28,9 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +67,7 @@ def pysat_solvers() -> ModuleType:
     return solvers
 
 
-def delete_solver(solver) -> None:
+def delete_solver(solver: Any) -> None:
     """Free a python-sat solver with signals held back: a Ctrl-C between pysat's C call that
     frees the solver and the line that forgets it would free it twice later (``munmap_chunk():
     invalid pointer`` at exit)."""
@@ -73,7 +75,7 @@ def delete_solver(solver) -> None:
         solver.delete()
 
 
-def run_sliced(solver, assumptions: list[int] = (), deadline: float | None = None) -> bool | None:  # type: ignore[assignment]
+def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | None = None) -> bool | None:
     """One search of a python-sat ``solver`` in conflict-budget slices: SAT (True), UNSAT
     (False), or None once ``deadline`` (a ``time.perf_counter()`` value) has passed.
 
