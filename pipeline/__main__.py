@@ -1,14 +1,19 @@
+import os
 import signal
 import sys
 
 try:
     from pipeline.cli.main import main
-except KeyboardInterrupt:  # Ctrl-C while the command line's modules load: one line, as later on
-    print("interrupted", file=sys.stderr)
-    sys.exit(130)
+except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) while the command line's modules load: one line, as later on
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        os.write(2, b"interrupted\n")
+    except OSError:
+        pass
+    os._exit(130)
 
-code = main()
-# the command has ended and said so: a Ctrl-C that lands during interpreter shutdown (a signal
-# sent to the whole process group as the run finishes) must not replace its exit code
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-sys.exit(code)
+# main() ignores SIGINT and SIGTERM once the command has its exit code: a signal that lands
+# during interpreter shutdown (sent to the whole process group as the run finishes) must not
+# replace that code
+sys.exit(main())

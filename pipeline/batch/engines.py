@@ -26,9 +26,16 @@ from pipeline.batch.progress import init_worker
 __all__ = ["InProcess", "Processes", "Dask", "make_engine"]
 
 
+#: What the client alone handles: a worker ignores both, from its start on. A terminal's Ctrl-C
+#: (SIGINT) and ``timeout``, service managers and ``kill -- -PGID`` (SIGTERM) reach the whole
+#: process group; the client then asks the workers to stop after their current puzzle (a worker
+#: that took SIGTERM's default would die mid-chunk: "a worker failed (BrokenProcessPool)").
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def _sigint_ignored():
-    """Ignore SIGINT while worker processes start: a spawned child inherits the ignored
+    """Ignore SIGINT while Dask's processes start: a spawned child inherits the ignored
     disposition, so Python installs no KeyboardInterrupt handler in it and a Ctrl-C during its
     start-up prints no traceback. The client alone handles Ctrl-C and asks workers to stop."""
     if threading.current_thread() is not threading.main_thread():
@@ -39,6 +46,25 @@ def _sigint_ignored():
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _held_from_workers():
+    """Block SIGINT and SIGTERM in this thread while pool workers may start (fork or spawn):
+    a child inherits the blocked mask, so neither reaches it before its initializer ignores
+    them (no traceback from a spawned worker's start-up, no worker killed by SIGTERM's
+    default). The client loses none: a blocked signal is delivered when the block ends, or at
+    once through another of its threads. Without ``pthread_sigmask`` (Windows) SIGINT is
+    ignored while workers start, as Dask's are."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        with _sigint_ignored():
+            yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class InProcess:
@@ -95,10 +121,11 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _init_process_worker(stop, counter, parent: int) -> None:
-    """A pool worker's set-up: only the client handles Ctrl-C and SIGTERM (a forked worker
-    would otherwise inherit the client's handlers) and holds OUT's lock; then the shared flags."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    """A pool worker's set-up: only the client handles Ctrl-C and SIGTERM (:data:`STOP_SIGNALS`;
+    a forked worker would otherwise inherit the client's handlers) and holds OUT's lock; then
+    the shared flags. A worker ends with its pool, or when its client is gone."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     release_inherited_locks()
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     init_worker(stop, counter)
@@ -124,7 +151,7 @@ class Processes:
             raise
 
     def submit(self, fn, *args):
-        with _sigint_ignored():   # submit may start a worker process
+        with _held_from_workers():   # submit may start a worker process
             return self.pool.submit(fn, *args)
 
     @staticmethod

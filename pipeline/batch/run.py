@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.errors import PipelineError
 from pipeline.core.manifest import package_version
 from pipeline.solvers import SOLVERS
@@ -194,19 +195,29 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
 
 class _StopSignals:
     """While a run is going: the first Ctrl-C (or SIGTERM) asks the workers to stop after their
-    current puzzle and keeps what they finished; a second one stops at once."""
+    current puzzle and keeps what they finished; a second one stops waiting for them at once
+    (a KeyboardInterrupt in the scheduling loop; during the clean-up after it, a flag); every
+    later one is ignored, also after the run (:func:`pipeline.core.stops.shutdown_started`)."""
 
     def __init__(self):
         self.requested = False
+        self.now = False
+        self.in_loop = False   # the scheduling loop runs: a second signal may raise there
         self.engine = None
         self.previous = {}
 
     def _handle(self, signum, frame):
-        if self.requested:
+        stops.shutdown_started()
+        if not self.requested:
+            self.requested = True
+            if self.engine is not None:
+                self.engine.request_stop()
+            return
+        if self.now:
+            return
+        self.now = True
+        if self.in_loop:
             raise KeyboardInterrupt
-        self.requested = True
-        if self.engine is not None:
-            self.engine.request_stop()
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -334,6 +345,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     with _StopSignals() as stop:
         stop.engine = runner
         try:
+            stop.in_loop = True
             if runner is not None:
                 planner.workers = runner.workers
                 window = 2 * runner.workers
@@ -353,7 +365,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
                             break
                     finished = runner.wait_any(pending, timeout=min(1.0, config.log_interval or 1.0)
                                                if not stop.requested else STOP_GRACE_SECONDS)
-                    if stop.requested and not finished:
+                    if stop.requested and not finished or stop.now:
                         break   # workers did not answer in time: what is written stays
                     for future in finished:
                         pending.discard(future)
@@ -373,6 +385,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
         except KeyboardInterrupt:
             interrupted = True
         finally:
+            stop.in_loop = False
             if runner is not None:
                 runner.close(cancel=interrupted or stop.requested)
             meter.close()

@@ -25,6 +25,7 @@ from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import RULES
+from pipeline.core.stops import Deadline
 
 
 def check_ranges(args: argparse.Namespace) -> None:
@@ -193,7 +194,13 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
                         regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
 
 
-def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None) -> Model:
+def model_nonzeros(puzzle: Puzzle) -> int:
+    """Nonzeros of ``A`` for ``puzzle``, known before it is built: each cell-digit column is in
+    its cell's row and in one row per unit family (``4 N^3`` for a classic N x N grid)."""
+    return puzzle.n_cells * puzzle.n * (1 + len(puzzle.unit_families()))
+
+
+def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None, deadline: Deadline | None = None) -> Model:
     """The model the command line names.
 
     Parameters
@@ -202,12 +209,18 @@ def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None) -> M
         The parsed puzzle and model options.
     puzzle : Puzzle, optional
         Already read (else :func:`puzzle_from_args`).
+    deadline : Deadline, optional
+        The command's ``--time-limit``: a model whose build alone would outlast the time left is
+        not built (:meth:`~pipeline.core.stops.Deadline.check_build`).
 
     Returns
     -------
     Model
     """
-    return build_model(puzzle or puzzle_from_args(args), args.scheme, args.order, args.clues)
+    puzzle = puzzle or puzzle_from_args(args)
+    if deadline is not None:
+        deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model")
+    return build_model(puzzle, args.scheme, args.order, args.clues)
 
 
 def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = None) -> None:
@@ -232,7 +245,8 @@ def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = 
         print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
 
 
-def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve") -> dict:
+def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve", *,
+                   deadline: Deadline | None = None) -> dict:
     """The command line's engine options that ``solver``'s ``solve`` (or ``count``) declares.
 
     The command line holds every engine's options (``--threads``, ``--workdir``,
@@ -248,12 +262,15 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
         The registry entry that will be called.
     what : {"solve", "count"}
         Which of its functions.
+    deadline : Deadline, optional
+        The command's ``--time-limit``: the engine gets the time left of it, not the whole.
 
     Returns
     -------
     dict
     """
-    return solver.pick_options({"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
+    time_limit = args.time_limit if deadline is None else deadline.remaining()
+    return solver.pick_options({"time_limit": time_limit, "threads": getattr(args, "threads", None),
                                 "workdir": getattr(args, "workdir", None),
                                 "sat_backend": getattr(args, "sat_backend", None),
                                 "amo": getattr(args, "amo", None) or DEFAULT_AMO,

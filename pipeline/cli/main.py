@@ -6,17 +6,18 @@ invalid), 2 bad input (one line on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
+import io
 import os
 import select
 import signal
 import sys
-import threading
-import time
 
 from pipeline.cli.args import check_ranges
 from pipeline.cli import commands
+from pipeline.core import stops
 from pipeline.cli.commands.batch import run_batch_command
 from pipeline.core.errors import PipelineError
 from pipeline.core.version import __version__
@@ -79,45 +80,6 @@ def _point_stdout_at_devnull() -> None:
         sys.stdout.flush()
     except (OSError, ValueError, AttributeError):
         pass
-
-
-#: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
-#: before the watchdog ends the process itself: Python handles a signal only between bytecodes,
-#: and an engine running in C (one long HiGHS solve) would otherwise keep the user waiting.
-INTERRUPT_GRACE = 2.0
-_interrupt = {"watched": False, "reported": False}
-
-
-def _watch_for_ctrl_c() -> None:
-    """Start the Ctrl-C watchdog once per process (main thread only): a daemon thread reads the
-    signal numbers Python's C-level handler writes to its wakeup fd (even while the main thread
-    is inside a solver that released the GIL); after SIGINT it waits :data:`INTERRUPT_GRACE`
-    and, unless ``main`` has reported the interrupt by then, says ``interrupted`` and exits 130."""
-    if _interrupt["watched"] or threading.current_thread() is not threading.main_thread():
-        return
-    try:
-        read_end, write_end = os.pipe()
-        os.set_blocking(write_end, False)
-        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    except (OSError, ValueError, AttributeError):
-        return
-    _interrupt["watched"] = True
-
-    def watch() -> None:
-        while True:
-            try:
-                numbers = os.read(read_end, 64)
-            except OSError:
-                return
-            if not numbers:
-                return
-            if signal.SIGINT in numbers:
-                time.sleep(INTERRUPT_GRACE)
-                if not _interrupt["reported"]:
-                    os.write(2, b"interrupted\n")
-                    os._exit(130)
-
-    threading.Thread(target=watch, name="ctrl-c-watchdog", daemon=True).start()
 
 
 class StandardOutputError(OSError):
@@ -188,11 +150,17 @@ def main(argv: list[str] | None = None) -> int:
     0 success; 1 a negative answer (no solution, a grid that does not verify); 2 bad input
     (one ``error: ...`` line on stderr), or output that could not be written (``error: standard
     output: No space left on device``, or the file's name); 130 after Ctrl-C (one line:
-    ``interrupted``); :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away
-    (``... | head -1``).
+    ``interrupted``, also after SIGTERM, however many signals arrive: :mod:`pipeline.core.stops`);
+    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
     """
-    real_stdout = sys.stdout
+    stops.begin()
+    if argv is None:   # the real command line (tests pass argv and keep their own signal handling)
+        stops.install(watch=False)
+        _stand_in_for_closed_streams()
+    real_stdout, real_stdin = sys.stdout, sys.stdin
     guard = sys.stdout = _GuardedStdout(real_stdout)
+    if real_stdin is None:
+        sys.stdin = _ClosedStdin()
     try:
         code = _run(argv)
     except SystemExit as e:
@@ -200,21 +168,61 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(_lost_output(guard.error)) from None
         raise
     finally:
-        sys.stdout = real_stdout
+        sys.stdout, sys.stdin = real_stdout, real_stdin
+        if argv is None:
+            stops.finish()
     if guard.error is not None and code in (0, 1):   # a write failed and something swallowed it
         return _lost_output(guard.error)
     return code
+
+
+class _ClosedStdin:
+    """``sys.stdin`` when descriptor 0 was closed (``<&-``; Python's is then None): reading it,
+    e.g. for the puzzle ``-``, is one error line (exit 2), not an AttributeError."""
+
+    def _closed(self, *args):
+        raise PipelineError("standard input is closed (nothing to read for '-')")
+
+    read = readline = readlines = __iter__ = _closed
+
+    @property
+    def buffer(self):
+        self._closed()
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Descriptors 0, 1 and 2 that the command was started without (``<&-``, ``>&-``, ``2>&-``)
+    are opened on /dev/null, so that no file this process opens later takes their number (a
+    solver's C-level output, or the watchdog's last line, would go into that file). Python's
+    own stream stays None for a closed stdin or stdout (reading is refused, writing is lost
+    output, both exit 2); a closed stderr becomes /dev/null, so error lines are dropped rather
+    than printed to stdout (``print(file=None)`` writes to stdout)."""
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        try:
+            stand_in = os.open(os.devnull, mode)
+            if stand_in != fd:
+                os.dup2(stand_in, fd)
+                os.close(stand_in)
+        except OSError:
+            continue
+    if sys.stderr is None:
+        with contextlib.suppress(OSError):
+            sys.stderr = io.TextIOWrapper(open(os.devnull, "wb"), errors="replace", line_buffering=True)
 
 
 def _run(argv: list[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        # the real command line only (tests pass argv and keep their own signal handling); batch
-        # stops its workers itself on Ctrl-C and must not be cut short, and a watchdog thread
-        # would also keep it from forking its workers
+        # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
+        # thread would also keep it from forking its workers
         if argv is None and args.func is not run_batch_command:
-            _watch_for_ctrl_c()
+            stops.install(watch=True)
         check_ranges(args)
         code = args.func(args)
         sys.stdout.flush()  # a reader that went away, or a full disk, shows here, not at the interpreter's exit
@@ -233,10 +241,7 @@ def _run(argv: list[str] | None) -> int:
             raise SystemExit(SIGPIPE_EXIT) from None
         raise
     except KeyboardInterrupt:
-        _interrupt["reported"] = True
-        _stdout_reader_gone()
-        print("interrupted", file=sys.stderr)
-        return 130
+        return _report_interrupt()
     except PipelineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -246,6 +251,19 @@ def _run(argv: list[str] | None) -> int:
         return _lost_output(e)
     except OSError as e:
         return _lost_output(e)
+    except Exception:
+        # a C extension that met the KeyboardInterrupt turned it into its own error (an import's
+        # "initialization failed"): the interrupt is still what happened
+        if stops.interrupting():
+            return _report_interrupt()
+        raise
+
+
+def _report_interrupt() -> int:
+    stops.report_interrupt()
+    _stdout_reader_gone()
+    print("interrupted", file=sys.stderr)
+    return 130
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ from pipeline.core.clauses_pb import rule_row_range
 from pipeline.core.errors import FormatError
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
-           "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "resolve_amo"]
+           "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
+           "resolve_amo"]
 
 #: At-most-one encodings (``pysat.card.EncType`` names); ``auto`` picks by row length.
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
@@ -46,12 +47,36 @@ SAT_EXTRA_HINT = "pip install '.[sat]'"
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
+def keep_pysat_off_sigint() -> None:
+    """Stop python-sat from taking over SIGINT during its calls (for the whole process).
+
+    In the main thread pysat's C calls (a solve, a cardinality encoding) install a SIGINT handler
+    that ``longjmp``s out of the solver: CaDiCaL is then left mid-search and aborts the process
+    at its next call ("fatal error: invalid API usage ... solver in invalid state", exit 134),
+    and the handler stays installed, so a second Ctrl-C jumps into a stack frame that is gone
+    (``free(): invalid pointer``, SIGSEGV). pysat installs it only when
+    ``pysat._utils.MainThread.check()`` is true; made false here, a signal waits for the call to
+    return and is handled in Python, with every solver intact. The SAT engine keeps its calls
+    short (conflict budgets, :mod:`pipeline.solvers.sat`) so that this wait stays short.
+    """
+    try:
+        from pysat._utils import MainThread
+    except ImportError:
+        return
+    MainThread.check = staticmethod(_never_main_thread)
+
+
+def _never_main_thread() -> bool:
+    return False
+
+
 def _card():
     """``pysat.card`` or a one-line FormatError naming the ``sat`` extra."""
     try:
         from pysat import card
     except ImportError:
         raise FormatError(f"cnf: this at-most-one encoding needs python-sat: {SAT_EXTRA_HINT}") from None
+    keep_pysat_off_sigint()
     return card
 
 

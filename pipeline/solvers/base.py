@@ -73,6 +73,7 @@ class CountResult:
     grids: list[np.ndarray]
     status: str
     seconds: float = 0.0
+    message: str = ""   # why it stopped, when the status alone does not say (e.g. before starting)
 
     # it also behaves as the ``(count, grids, status)`` tuple count_solutions has always returned
     def as_tuple(self) -> tuple:

@@ -213,7 +213,8 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     model : Model
         Any convention and clue encoding (:func:`pipeline.core.build.build_model`).
     time_limit : float, optional
-        Seconds HiGHS may run (its ``time_limit`` option); default no limit.
+        Seconds for this call, handing the model to HiGHS included (what is left becomes its
+        ``time_limit`` option); default no limit.
     threads : int, optional
         HiGHS ``threads`` option; default HiGHS's own choice.
     options : dict, optional
@@ -245,11 +246,14 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     >>> solve(build_model(parse_puzzle(".12.3...4.......", box="2x2"))).status
     'infeasible'
     """
+    deadline = None if time_limit is None else time.perf_counter() + time_limit   # presolve counts too
     pre = presolve_model(model, presolve)
     if pre.contradiction:
         return _no_solution_by_singles(pre)
-    result = run_highs(highs_for(pre.model, time_limit=time_limit, threads=threads, options=options), pre.model)
-    return mapped_back(result, pre)
+    h = highs_for(pre.model, time_limit=time_limit, threads=threads, options=options)
+    if deadline is not None:   # handing HiGHS the model takes seconds at 100x100: they count too
+        h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
+    return mapped_back(run_highs(h, pre.model), pre)
 
 
 def _no_solution_by_singles(pre: Presolved) -> SolveResult:

@@ -14,10 +14,13 @@ Counting adds blocking clauses over the free cells' true cell variables only, gu
 activation literal that is retired afterwards, so the solver is never restarted from scratch
 and stays reusable.
 
-Time limits: backends that support ``interrupt`` (minisat, glucose, ...) are stopped by a timer
-thread; CaDiCaL (which pysat cannot interrupt) runs ``solve_limited`` in conflict budgets that
-grow geometrically until the deadline, each no bigger than the time left allows at the pace the
-engine measured, so a call stops within a fraction of a second of its deadline.
+Signals and time limits: pysat's calls hold the GIL, so Python (a Ctrl-C, SIGTERM, the command's
+deadline, the CLI's watchdog thread) is served only between two calls, and pysat's own SIGINT
+handling is switched off (:func:`pipeline.core.clauses.keep_pysat_off_sigint`: it left CaDiCaL in
+an invalid state). Every search therefore runs as :func:`run_sliced`: ``solve_limited`` in conflict
+budgets of a fixed schedule (:data:`SLICE_BUDGETS`; fixed, not timed, so that what a solver
+answers never depends on the machine's load: generate's grids stay a function of the seed),
+until an answer, the deadline or a signal, whatever the backend.
 """
 from __future__ import annotations
 
@@ -25,35 +28,84 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode, keep_pysat_off_sigint
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
+from pipeline.core.stops import deferred, estimated_seconds, say_seconds
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 DEFAULT_BACKEND = "cadical153"
-#: CaDiCaL cannot be interrupted through pysat: conflict budgets, doubling up to this size.
-#: Budgets start small (a hard call's conflicts can be slow: 2,000 took 9 s on a 30x30 Latin
-#: square, and the deadline is checked only between calls) and double; near the deadline they
-#: shrink to what the time left allows at the measured pace, never below the first.
-_FIRST_BUDGET, _MAX_BUDGET = 100, 200_000
+#: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
+#: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
+#: costs no measurable time (the 25x25 gecode puzzles: 9.0/3.2/1.4 s unsliced, 9.6/2.7/2.4 s in
+#: slices of at most 8,000, within the spread of the search itself).
+SLICE_BUDGETS = (2_000, 10_000)
 _ENGINE_CACHE_SIZE = 8
+#: CPU seconds per nonzero of ``A`` that a new engine's set-up takes (encoding, the clause lists,
+#: loading them into the solver): 6.0-7.1 us measured for N = 25..64 (ladder at-most-one), about
+#: 30 s for an empty 100x100. A time limit shorter than that is answered at once (:func:`solve`,
+#: :func:`count`), not after a set-up it cannot outlast.
+SETUP_CPU_SECONDS_PER_NONZERO = 6e-6
 
 
 def pysat_solvers() -> ModuleType:
-    """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing."""
+    """python-sat's ``pysat.solvers`` module; SolveError naming the extra when it is missing.
+    pysat's SIGINT handler is switched off on first use (:func:`keep_pysat_off_sigint`)."""
     try:
         from pysat import solvers
     except ImportError:
         raise SolveError(f"solver sat: needs python-sat: {SAT_EXTRA_HINT}") from None
+    keep_pysat_off_sigint()
     return solvers
+
+
+def delete_solver(solver: Any) -> None:
+    """Free a python-sat solver with signals held back: a Ctrl-C between pysat's C call that
+    frees the solver and the line that forgets it would free it twice later (``munmap_chunk():
+    invalid pointer`` at exit)."""
+    with deferred():
+        solver.delete()
+
+
+def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | None = None) -> bool | None:
+    """One search of a python-sat ``solver`` in conflict-budget slices: SAT (True), UNSAT
+    (False), or None once ``deadline`` (a ``time.perf_counter()`` value) has passed.
+
+    Between two slices Python runs: a signal handler may raise there (KeyboardInterrupt), and
+    the solver, which returned normally, stays usable (or can be deleted). Backends without
+    conflict budgets (lingeling) run in one call.
+
+    Parameters
+    ----------
+    solver : pysat.solvers.Solver
+        Any python-sat solver.
+    assumptions : list of int
+        Literals assumed true for this search.
+    deadline : float, optional
+        Stop (None) at this ``time.perf_counter()`` value; checked between slices.
+    """
+    budget, largest = SLICE_BUDGETS
+    while True:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        try:
+            solver.conf_budget(budget)
+        except NotImplementedError:
+            return solver.solve(assumptions=list(assumptions))
+        result = solver.solve_limited(assumptions=list(assumptions))
+        if result is not None:
+            return result
+        budget = min(2 * budget, largest)
 
 
 def sat_backends() -> list[str]:
@@ -141,10 +193,6 @@ class SatEngine:
         # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
         self.solver = self._new_solver(rules)
-        self._interruptible = not self.backend.startswith(("cadical", "cd"))
-        #: conflicts per second of the last budgeted call (None: none yet), so that a call near
-        #: the deadline gets a budget it can finish before it
-        self._pace: float | None = None
         self._lock = threading.Lock()
 
     def _new_solver(self, clauses: list[list[int]]):
@@ -183,41 +231,7 @@ class SatEngine:
 
     def _run(self, assumptions: list[int], deadline: float | None) -> bool | None:
         """SAT (True), UNSAT (False) or None when the deadline passed first."""
-        s = self.solver
-        if deadline is None:
-            try:
-                result = s.solve(assumptions=assumptions)
-            except Exception as e:  # pysat's SIGINT handler leaves the solve as "Caught keyboard interrupt"
-                if "keyboard interrupt" in str(e).lower():
-                    raise KeyboardInterrupt from None
-                raise
-            if result is None:  # only Ctrl-C stops an unlimited solve
-                raise KeyboardInterrupt
-            return result
-        if self._interruptible:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return None
-            # a timer waits at most TIMEOUT_MAX (~292 years); longer raised OverflowError in its thread
-            timer = threading.Timer(min(remaining, threading.TIMEOUT_MAX), s.interrupt)
-            timer.start()
-            try:
-                return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-            finally:
-                timer.cancel()
-                s.clear_interrupt()
-        budget = _FIRST_BUDGET
-        while (start := time.perf_counter()) < deadline:
-            # no bigger than the time left allows at the last call's pace
-            if self._pace is not None:
-                budget = max(_FIRST_BUDGET, min(budget, int(min(self._pace * (deadline - start), _MAX_BUDGET))))
-            s.conf_budget(budget)
-            result = s.solve_limited(assumptions=assumptions)
-            self._pace = budget / max(time.perf_counter() - start, 1e-6)   # conflicts per second
-            if result is not None:
-                return result
-            budget = min(2 * budget, _MAX_BUDGET)
-        return None
+        return run_sliced(self.solver, assumptions, deadline)
 
     def run_until(self, assumptions: list[int], deadline: float | None) -> bool | None:
         """One call of the solver under ``assumptions``: SAT (True), UNSAT (False), or None when
@@ -311,13 +325,13 @@ class SatEngine:
                 self.solver.add_clause([-act] + (-free_true).tolist())
             else:
                 status = "limit"
-            # retire the activation literal on a normal exit only: after an exception (e.g. Ctrl-C
-            # inside the solver) CaDiCaL aborts on any new clause
+            # retired on a normal exit; after an exception (Ctrl-C between two slices) the literal
+            # is simply never assumed again
             self.retire(act)
         return CountResult(len(grids), grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
-        self.solver.delete()
+        delete_solver(self.solver)
 
 
 _ENGINES: dict[tuple, SatEngine] = {}
@@ -367,6 +381,17 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
     return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
 
 
+def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
+    """Why a new engine for ``model`` cannot be set up within ``time_limit`` ("" when it can, when
+    there is no limit, or when ``reuse`` may find the shape's engine already made)."""
+    if time_limit is None or reuse:
+        return ""
+    need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.A.nnz)
+    if need <= time_limit:
+        return ""
+    return f"setting up the SAT engine alone takes about {say_seconds(need)} here: {model.A.nnz:,} nonzeros"
+
+
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
           amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False,
           presolve: str = DEFAULT_PRESOLVE) -> SolveResult:
@@ -411,6 +436,9 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
         return SolveResult("infeasible", None, None, time.perf_counter() - start, 0, solver="sat",
                            message="naked/hidden singles found a contradiction")
     given = pre.model   # the engine's model; the answer is a full vector, read over model's columns
+    too_long = _setup_outlasts(given, time_limit, reuse)
+    if too_long:
+        return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=too_long)
     engine = _engine(given, amo, sat_backend, reuse)
     unique = None
     try:
@@ -473,6 +501,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
         return CountResult(0, [], "complete", time.perf_counter() - start)
+    too_long = _setup_outlasts(pre.model, time_limit, reuse)
+    if too_long:
+        return CountResult(0, [], "time_limit", time.perf_counter() - start, message=too_long)
     engine = _engine(pre.model, amo, sat_backend, reuse)
     try:
         return engine.count(pre.model, limit, time_limit=time_limit)
@@ -509,5 +540,5 @@ register_solver(Solver(
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
     proves_unique=True, timed_call="the SAT solver's calls",
-    # any finite limit: the engine's timer waits at most threading.TIMEOUT_MAX at a time (_run)
+    # any finite limit: the deadline is checked between conflict-budget slices (run_sliced)
     bounds={"time_limit": time_limit_bound()}))

@@ -9,19 +9,35 @@ from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, 
                                engine_options, model_from_args, resolve_solver, time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import grid_to_string
-from pipeline.solvers import SOLVERS
+from pipeline.core.stops import Deadline
+from pipeline.solvers import SOLVERS, CountResult
 
 
 def cmd_count(args: argparse.Namespace) -> int:
     """The number always, with a word beside it; exit codes as ``solve``'s: 0 when a solution
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
-    says it, ``no solution: ...`` on stderr)."""
-    model = model_from_args(args)
-    solver = resolve_solver(args, "count", model, need="count")
+    says it, ``no solution: ...`` on stderr). ``--time-limit`` bounds the whole command
+    (:class:`~pipeline.core.stops.Deadline`)."""
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
+    used = {"solver": args.solver}   # the engine auto picks, once it has (the JSON names it)
+    deadline = Deadline(args.time_limit, lambda reason: _report(args, CountResult(0, [], "time_limit", 0.0),
+                                                                used["solver"], reason))
+    return deadline.run(lambda d: _count(args, d, used))
+
+
+def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
+    model = model_from_args(args, deadline=deadline)
+    solver = resolve_solver(args, "count", model, need="count")
+    used["solver"] = solver.name
     assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model, args.limit, **engine_options(args, solver, "count"))
+    result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
+    deadline.finish()
+    return _report(args, result, solver.name)
+
+
+def _report(args: argparse.Namespace, result: CountResult, solver: str | None, reason: str | None = None) -> int:
+    """Print the count (text or JSON); ``reason``: why it stopped before counting."""
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status
@@ -32,7 +48,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     else:
         word = f"at least: {stop}"
     if args.format == "json":
-        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver.name,
+        print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver,
                           "unique": (count == 1) if complete or count > 1 else None,
                           "seconds": round(result.seconds, 6), "time_limit": args.time_limit,
                           **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
@@ -43,7 +59,8 @@ def cmd_count(args: argparse.Namespace) -> int:
                 print(grid_to_string(g))
     if count == 0:
         if not complete:
-            print(f"no solution: {stop} (count stopped before any solution)", file=sys.stderr)
+            why = reason or result.message or "count stopped before any solution"
+            print(f"no solution: {stop} ({why})", file=sys.stderr)
         return 1
     return 0
 
@@ -54,7 +71,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_puzzle_args(p)
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
-    add_limit_args(p, "overall time limit in seconds")
+    add_limit_args(p, "time limit in seconds for the whole command (build and count)")
     add_solver_args(p, [name for name, sv in SOLVERS.items() if sv.counts], "counting engine")
     add_engine_args(p)
     p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")

@@ -1,5 +1,10 @@
 """The ``generate`` subcommand.
 
+Each puzzle is written as soon as it is made (whole lines only), so that a Ctrl-C or SIGTERM
+loses none of the puzzles already made: to stdout, flushed puzzle by puzzle; with ``--to FILE``,
+into a temporary file beside FILE that is renamed onto FILE at the end, and also after an
+interrupt (FILE then holds every puzzle finished before it; exit 130). An error leaves FILE as it was.
+
 Exit codes: 0 every puzzle asked for was made; 1 ``--time-limit`` ran out first (the finished
 puzzles are written, stderr says how many); 2 bad input.
 """
@@ -7,15 +12,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 
 from formats.files import atomic_open
 from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
+from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
-from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, format_results, generate,
+from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, generate, iter_formatted,
                                      new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
@@ -28,15 +35,14 @@ BAR_DELAY = 2.0
 PROGRESS_MODES = ("auto", "bar", "log", "none")
 
 
-def _made_with_progress(args: argparse.Namespace, variant: str, seed: int) -> list[Generated]:
-    """The puzzles, made under ``--time-limit`` while the meter (``--progress``) shows how far
-    the run and the current puzzle are."""
+def _made_with_progress(args: argparse.Namespace, variant: str, seed: int, made: list[Generated]) -> Iterator[Generated]:
+    """The puzzles as each is made (also appended to ``made``), under ``--time-limit``, while the
+    meter (``--progress``) shows how far the run and the current puzzle are."""
     meter = Progress(args.n, 0, args.progress, args.log_interval, sys.stderr, label="generate", delay=BAR_DELAY)
 
     def report(index: int, step: str, done: int, total: int) -> None:
         meter.detail(f"puzzle {index + 1}: {step} {done:,}/{total:,}")
 
-    made: list[Generated] = []
     try:
         for g in generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
                           symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
@@ -45,9 +51,9 @@ def _made_with_progress(args: argparse.Namespace, variant: str, seed: int) -> li
                           rules=args.rules, killer=args.killer, cages_only=args.cages_only):
             made.append(g)
             meter.update(["made"])
+            yield g
     finally:
         meter.close()
-    return made
 
 
 def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool:
@@ -74,24 +80,42 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
     if args.format == "grid" and (args.rules or args.killer or args.cages_only):
         raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
-    results = _made_with_progress(args, variant, seed)
-    stopped = _time_limit_reached(args, results)
+    made: list[Generated] = []
+    results = _noting_shortfalls(_made_with_progress(args, variant, seed, made), args)
+    if not args.to:
+        for text in iter_formatted(results, args.format):
+            with stops.deferred():   # the whole puzzle or none of it
+                sys.stdout.write(text)
+                sys.stdout.flush()
+        return 1 if _time_limit_reached(args, made) else 0
+    written, interrupted = 0, False
+    with stops.deferred(now=False) as commit:
+        with atomic_open(args.to, "w") as f:
+            try:
+                for text in iter_formatted(results, args.format):
+                    with stops.deferred():
+                        f.write(text)
+                        written += 1
+            except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
+                interrupted = True
+            commit.hold()   # no signal between here and the end of the rename
+    if interrupted:
+        raise KeyboardInterrupt
+    stopped = _time_limit_reached(args, made)
+    print(f"wrote {written} puzzle{'s' if written != 1 else ''} ({args.format}) to {args.to}", file=sys.stderr)
+    return 1 if stopped else 0
+
+
+def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -> Iterator[Generated]:
+    """The puzzles, each followed on stderr by what it did not reach (``--clues``, ``--minimal``)."""
     for g in results:
+        yield g
         if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
             print(f"puzzle {g.index}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
                   f"(no further clue removable; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:
             print(f"puzzle {g.index}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
                   "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)
-    text = format_results(results, args.format)
-    if args.to:
-        with atomic_open(args.to, "w") as f:
-            f.write(text)
-        print(f"wrote {len(results)} puzzle{'s' if len(results) != 1 else ''} ({args.format}) to {args.to}",
-              file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 1 if stopped else 0
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
@@ -123,7 +147,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
-                   help="write here (atomically) instead of stdout (--out is an alias of --to)")
+                   help="write here instead of stdout: into a temporary file renamed onto FILE at the end, also "
+                        "after Ctrl-C (then with the puzzles made so far) (--out is an alias of --to)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds for the whole run, finite and > 0 (default: none); when it runs out the finished "
                         "puzzles are written, stderr says how many, and the exit code is 1")

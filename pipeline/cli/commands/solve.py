@@ -6,21 +6,24 @@ import sys
 from pathlib import Path
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
-                               add_solver_args, engine_options, model_from_args, print_grid, puzzle_from_args,
-                               resolve_solver, time_limit_words)
+                               add_solver_args, engine_options, model_from_args, model_nonzeros, print_grid,
+                               puzzle_from_args, resolve_solver, time_limit_words)
 from pipeline.core.build import build_model
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.stops import Deadline
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS
+from pipeline.solvers import SOLVERS, SolveResult
 from pipeline.tools.rate import human_steps
 
 
-def _uniqueness(args, puzzle) -> bool | None:
+def _uniqueness(args, puzzle, deadline: Deadline) -> bool | None:
     """Is the puzzle's solution unique? One more engine call (auto's counting engine, limit 2);
     None when that call stops on the time limit."""
+    deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count")
     model = build_model(puzzle, "ijk", "C", "bounds")
     solver = resolve_solver(args, "count", model, need="count", auto=True)
     assert solver.count is not None   # need="count" refused one without
-    result = solver.count(model, 2, **engine_options(args, solver, "count"))
+    result = solver.count(model, 2, **engine_options(args, solver, "count", deadline=deadline))
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
@@ -31,34 +34,58 @@ def _say_where_files_went(args, name: str, kept: Path | None) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    """``--time-limit`` bounds the whole command (:class:`~pipeline.core.stops.Deadline`): build,
+    solve, uniqueness, verify. Stopped before an answer: ``no solution: time limit ...``, exit 1;
+    stopped in the uniqueness check: the answer, its uniqueness unknown."""
+    deadline = Deadline(args.time_limit, lambda reason: _no_solution(args, "time_limit", reason))
+    return deadline.run(lambda d: _solve(args, d))
+
+
+def _no_solution(args: argparse.Namespace, status: str, message: str | None = None) -> int:
+    reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
+    print(f"no solution: {reason}" + (f" ({message})" if message else ""), file=sys.stderr)
+    return 1
+
+
+def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     puzzle = puzzle_from_args(args)
-    model = model_from_args(args, puzzle)
+    model = model_from_args(args, puzzle, deadline)
     solver = resolve_solver(args, "solve" if args.no_unique_check else "unique", model)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
-    r = solver.solve(model, **engine_options(args, solver), **check)
+    r = solver.solve(model, **engine_options(args, solver, deadline=deadline), **check)
     _say_where_files_went(args, solver.name, r.workdir)
-    grid, status = r.grid, r.status
-    if grid is None:
-        reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
-        print(f"no solution: {reason}" + (f" ({r.message})" if r.message and status not in ("infeasible", "time_limit") else ""),
-              file=sys.stderr)
-        return 1
-    verdict = verify_grid(grid, puzzle)
+    if r.grid is None:
+        deadline.finish()
+        # a time limit's own words are enough, unless the engine stopped before it started
+        said = r.status == "infeasible" or r.status == "time_limit" and "alone takes about" not in r.message
+        return _no_solution(args, r.status, None if said else r.message)
+    verdict = verify_grid(r.grid, puzzle)
     if not verdict:
+        deadline.finish()
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
-    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle)
+    # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
+    deadline.expired = lambda reason: _answer(args, puzzle, r, None, solver.name)
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline)
+    deadline.finish()
+    return _answer(args, puzzle, r, unique, solver.name)
+
+
+def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bool | None, engine: str) -> int:
+    """Print the verified answer (and the note when it is not the only one); ``engine`` is the
+    engine used (what ``auto`` picked), for the JSON ``solver`` field."""
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
     steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
     if steps is not None and args.format != "json":
         print(steps)
-    print_grid(grid, puzzle, args.format, {"status": status, "solver": solver.name, "seconds": round(r.seconds, 6),
-                                            "nodes": r.nodes, "verified": True, "unique": unique,
-                                            **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
-                                            **(steps if isinstance(steps, dict) else {})})
+    assert r.grid is not None
+    print_grid(r.grid, puzzle, args.format, {"status": r.status, "solver": engine, "seconds": round(r.seconds, 6),
+                                              "nodes": r.nodes, "verified": True, "unique": unique,
+                                              **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
+                                              **(steps if isinstance(steps, dict) else {})})
     return 0
 
 
@@ -68,7 +95,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_puzzle_args(p)
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
-    add_limit_args(p, "solver time limit in seconds")
+    add_limit_args(p, "time limit in seconds for the whole command (build, solve, uniqueness check, verify)")
     add_solver_args(p, list(SOLVERS), "engine from the solver registry")
     p.add_argument("--workdir", metavar="DIR",
                    help="keep an external solver's files in DIR when it is new or empty, else in a fresh "

@@ -27,7 +27,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import SOLVERS, model_needs_rule_rows
-from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
 from pipeline.tools.generate.lazy_engine import LazyRuleEngine
@@ -106,9 +106,9 @@ class ShapeEngine:
         solver = self.sat.fresh_solver()
         try:
             solver.set_phases(phases.tolist())
-            return self.grid_of(solver.get_model()) if solver.solve() else None
+            return self.grid_of(solver.get_model()) if run_sliced(solver) else None
         finally:
-            solver.delete()
+            delete_solver(solver)
 
     def exclude(self, solution: np.ndarray) -> int:
         """Add "not ``solution``" guarded by a new activation literal; return the literal."""
@@ -134,7 +134,7 @@ class ShapeEngine:
                 raise OutOfTime("the time limit was reached")
             return not answer
         if budget is None:
-            return not self.solver.solve(assumptions=assumptions)
+            return not run_sliced(self.solver, assumptions)
         self.solver.conf_budget(budget)
         answer = self.solver.solve_limited(assumptions=assumptions)
         self.undecided += answer is None
@@ -144,7 +144,7 @@ class ShapeEngine:
         """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
         act = self.exclude(solution)
         try:
-            if not self.solver.solve(assumptions=self.clue_literals(clue_grid) + [act]):
+            if not run_sliced(self.solver, self.clue_literals(clue_grid) + [act]):
                 return None
             return self.grid_of(self.solver.get_model())
         finally:

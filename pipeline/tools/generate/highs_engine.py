@@ -36,7 +36,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
 from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_once
-from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["HighsShapeEngine", "LAZY_ROUNDS", "at_most_one_clauses", "REMOVAL_NODES", "sampled_full_grid", "shape_of"]
@@ -125,7 +125,7 @@ def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
             solver.add_clause(pairwise)
         solver.set_phases(phases.tolist())
         for _ in range(rounds):
-            if not solver.solve():
+            if not run_sliced(solver):
                 if puzzle.regions is None:   # no other shape to try: say so at once
                     kinds = ", ".join(rule.kind for rule in puzzle.rules)
                     raise PuzzleError(f"generate: no {puzzle.n}x{puzzle.n} {puzzle.variant} grid obeys {kinds}")
@@ -145,7 +145,7 @@ def sampled_full_grid(model: Model, terms: RuleTerms, rng: np.random.Generator,
                 solver.add_clause(clause.tolist())
         return None
     finally:
-        solver.delete()
+        delete_solver(solver)
 
 
 def _check(deadline: float | None) -> None:

@@ -36,7 +36,7 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import broken_rows, rule_terms
-from pipeline.solvers.sat import engine_for as sat_engine_for
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import at_most_one_clauses, sampled_full_grid, shape_of
 
@@ -141,11 +141,11 @@ class LazyRuleEngine:
 
     def close(self) -> None:
         """Free the solver."""
-        self.solver.delete()
+        delete_solver(self.solver)
 
     def __del__(self):
         try:
-            self.solver.delete()
+            delete_solver(self.solver)
         except Exception:   # interpreter shutdown: nothing left to free
             pass
 
@@ -202,7 +202,7 @@ class LazyRuleEngine:
             if deadline is not None and time.perf_counter() >= deadline:
                 raise OutOfTime("the time limit was reached")
             if budget is None:
-                answer = self.solver.solve(assumptions=assumptions)
+                answer = run_sliced(self.solver, assumptions)
             else:
                 self.solver.conf_budget(budget)
                 answer = self.solver.solve_limited(assumptions=assumptions)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,10 +14,11 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, format_grid, grid_to_string
 
-__all__ = ["CSV_COLUMNS", "FORMATS", "Generated", "__version__", "format_results"]
+__all__ = ["CSV_COLUMNS", "FORMATS", "Generated", "__version__", "format_results", "iter_formatted"]
 
-#: The generator's version, recorded in every JSON/CSV result.
-__version__ = "2"
+#: The generator's version, recorded in every JSON result: 3 since the searches run in conflict-budget
+#: slices (a seed may give other full grids than under version 2 where a search is long: 25x25 and up).
+__version__ = "3"
 FORMATS = ("line", "grid", "json", "csv")
 CSV_COLUMNS = ("puzzle", "regions", "variant", "solution", "clues", "minimal", "seed", "index")
 
@@ -62,25 +64,45 @@ def format_results(results: list[Generated], fmt: str) -> str:
     fmt : str
         One of :data:`FORMATS`.
     """
-    if fmt == "json":
-        return "".join(json.dumps(g.to_dict()) + "\n" for g in results)
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        # a "rules" column (JSON list of rule entries) only when a puzzle has rules: plain output unchanged
-        columns = CSV_COLUMNS + (("rules",) if any(g.puzzle.rules for g in results) else ())
-        writer.writerow(columns)
-        for g in results:
+    return "".join(iter_formatted(results, fmt))
+
+
+def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
+    """The text of :func:`format_results`, one piece per puzzle as each arrives (the csv header
+    and the blank line between two grids go with the puzzle after them): a command streams
+    each puzzle as soon as it is made, whole lines only.
+
+    A line cannot carry rules: a puzzle with rules is its puzzle document on one line (every
+    command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
+    when the first puzzle has rules (one run's puzzles all have them or none: plain output is
+    unchanged); a grid refuses rules.
+
+    Parameters
+    ----------
+    results : iterable of Generated
+        The puzzles (e.g. :func:`pipeline.tools.generate.generate`'s stream).
+    fmt : str
+        One of :data:`FORMATS`.
+    """
+    columns = CSV_COLUMNS
+    for i, g in enumerate(results):
+        if fmt == "json":
+            yield json.dumps(g.to_dict()) + "\n"
+        elif fmt == "csv":
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            if i == 0:
+                columns = CSV_COLUMNS + (("rules",) if g.puzzle.rules else ())
+                writer.writerow(columns)
             d = g.to_dict()
             d["rules"] = json.dumps(d["rules"]) if "rules" in d else None
-            writer.writerow(["" if d[k] is None else d[k] for k in columns])
-        return buf.getvalue()
-    if fmt == "grid":
-        if any(g.puzzle.rules for g in results):
-            raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
-        return "\n".join(format_grid(g.puzzle.grid, g.puzzle.h if g.puzzle.has_boxes else None,
-                                     g.puzzle.w if g.puzzle.has_boxes else None) + "\n" for g in results)
-    # a line cannot carry rules: a puzzle with rules is its puzzle document on one line (every
-    # command reads it back as a puzzle)
-    return "".join((json.dumps(g.puzzle.to_document()) if g.puzzle.rules else grid_to_string(g.puzzle.grid)) + "\n"
-                   for g in results)
+            writer.writerow(["" if d.get(k) is None else d[k] for k in columns])
+            yield buf.getvalue()
+        elif fmt == "grid":
+            p = g.puzzle
+            if p.rules:
+                raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
+            text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
+            yield text if i == 0 else "\n" + text
+        else:
+            yield (json.dumps(g.puzzle.to_document()) if g.puzzle.rules else grid_to_string(g.puzzle.grid)) + "\n"

@@ -1,0 +1,413 @@
+"""How a command stops before its end: Ctrl-C (SIGINT), SIGTERM and the ``--time-limit`` deadline.
+
+The promise (README): Ctrl-C or SIGTERM prints ``interrupted`` and exits 130, however many
+signals arrive and wherever they land; ``--time-limit S`` bounds the whole command.
+
+* :func:`install` (the real command line only): SIGINT and SIGTERM raise ``KeyboardInterrupt`` in
+  the main thread (``main`` prints ``interrupted``, exit 130). The first one starts the shutdown:
+  both are ignored from then on (``SIG_IGN``), so a second Ctrl-C can interrupt neither the
+  report nor the clean-up (no traceback from inside a handler, no exit code but 130). A signal
+  ignored when the process started (``nohup``, a background job) stays ignored.
+* :func:`deferred`: a signal that lands in the block is delivered when the block ends (a whole
+  line of output, never half of one).
+* The watchdog thread: Python runs a handler only between two bytecodes; when the main thread
+  stays in C code that released the GIL (one long HiGHS run), the watchdog, woken by the
+  signal numbers Python's C-level handler writes to the wakeup fd, ends the process itself
+  after a grace period with the same report and exit code. (C code that keeps the GIL cannot
+  be waited out this way: the SAT engine therefore searches in short slices,
+  :func:`pipeline.solvers.sat.run_sliced`.)
+* :class:`Deadline`: ``--time-limit`` of ``solve`` and ``count`` counts from the end of argument
+  parsing and covers building, solving, the uniqueness check and verifying. Engines get the
+  time that is left; at the deadline (plus :data:`DEADLINE_SLACK`) SIGALRM stops the command
+  in Python with its time-limit answer, and the watchdog ends it :data:`DEADLINE_GRACE` later if
+  the main thread is still inside an engine's C code. A model whose build alone would take
+  longer than the time left is not built (:meth:`Deadline.check_build`).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+__all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
+           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt", "say_seconds",
+           "shutdown_started"]
+
+#: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
+#: before the watchdog ends the process itself.
+INTERRUPT_GRACE = 2.0
+#: The deadline's alarm rings this fraction of the limit after it (and at least 20 ms): an
+#: engine that stops on its own limit a moment late still gives its own answer.
+DEADLINE_SLACK = 0.02
+#: After the alarm, the main thread has this fraction of the limit (0.2 s to 2 s) to answer
+#: before the watchdog ends the process with the time-limit answer: alarm and grace together
+#: stay within the 10% the limit promises.
+DEADLINE_GRACE = 0.06
+#: CPU seconds per nonzero of ``A`` that :func:`pipeline.core.build.build_model` takes (with the
+#: solver view): 23-63 ns measured for N = 36..100 and every clue encoding (empty 100x100, 4*10^6
+#: nonzeros: 0.15-0.23 s of CPU), so 70 ns errs on the long side.
+BUILD_CPU_SECONDS_PER_NONZERO = 70e-9
+
+_STOP_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s is not None)
+_ALARM = getattr(signal, "SIGALRM", None)
+
+
+class DeadlineReached(BaseException):
+    """The command's ``--time-limit`` passed (raised in the main thread by the deadline's alarm,
+    or by :meth:`Deadline.check_build`). A BaseException, as KeyboardInterrupt is: no ``except
+    Exception`` on the way may take it for an engine's failure."""
+
+    def __init__(self, reason: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _State:
+    installed = False            # install() ran: SIGINT/SIGTERM raise KeyboardInterrupt once
+    stopping: str | None = None  # "interrupt" or "deadline" once a stop has started
+    reported = False             # main has given its answer (or its report): the watchdog stands down
+    deferring = 0                # nesting depth of deferred()
+    pending: BaseException | None = None
+    deadline: Deadline | None = None
+    watched = False
+    lock = threading.Lock()
+
+
+_S = _State()
+
+
+def _ignore_stop_signals() -> None:
+    if threading.current_thread() is threading.main_thread():
+        for signum in _STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
+
+
+def _raise_or_hold(stop: BaseException) -> None:
+    if _S.deferring:
+        _S.pending = _S.pending or stop
+        return
+    raise stop
+
+
+def _on_stop_signal(signum, frame) -> None:
+    if _S.stopping is not None:
+        return
+    _S.stopping = "interrupt"
+    _ignore_stop_signals()
+    _raise_or_hold(KeyboardInterrupt())
+
+
+def _on_alarm(signum, frame) -> None:
+    deadline = _S.deadline
+    if _S.stopping is not None or deadline is None or deadline.finished:
+        return
+    _S.stopping = "deadline"
+    if _S.installed:
+        _ignore_stop_signals()
+    _raise_or_hold(DeadlineReached())
+
+
+def begin() -> None:
+    """A command starts (``main``): no stop has started yet (``main`` may run several commands
+    in one process, as the tests do)."""
+    _S.stopping, _S.reported, _S.pending, _S.deferring = None, False, None, 0
+
+
+def shutdown_started() -> None:
+    """A stop has begun under a handler of its own (batch's first Ctrl-C or SIGTERM asks its
+    workers to stop): once that handler is gone, :func:`install`'s ignore every later signal."""
+    if _S.stopping is None:
+        _S.stopping = "interrupt"
+
+
+def interrupting() -> bool:
+    """A Ctrl-C or SIGTERM has started the command's stop."""
+    return _S.stopping == "interrupt"
+
+
+def _claim() -> bool:
+    """Whoever claims first (``main``, or the watchdog when ``main`` is stuck) gives the answer."""
+    with _S.lock:
+        if _S.reported:
+            return False
+        _S.reported = True
+        return True
+
+
+def _wait_for_watchdog() -> None:
+    """The watchdog has claimed the answer and is ending the process: wait for it."""
+    threading.Event().wait()
+
+
+def install(watch: bool = True) -> None:
+    """The command line's signal handling (main thread only; a no-op elsewhere).
+
+    Parameters
+    ----------
+    watch : bool
+        Also start the watchdog thread (not for ``batch``: a thread would keep it from forking
+        its workers, and it stops its workers itself).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in _STOP_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:   # nohup, a background job: stays ignored
+            signal.signal(signum, _on_stop_signal)
+    _S.installed = True
+    if watch:
+        _start_watchdog()
+
+
+def finish() -> None:
+    """The command has its exit code: from now on SIGINT and SIGTERM are ignored (a signal sent
+    to the process group as the run ends must not replace the code or print a traceback from
+    the interpreter's exit), and the watchdog stands down."""
+    _S.reported = True
+    if _S.installed:
+        _ignore_stop_signals()
+
+
+def report_interrupt() -> None:
+    """``main`` caught the KeyboardInterrupt and is about to report it (the watchdog stands
+    down; when the watchdog has claimed the report first, this waits for the process's end)."""
+    if _S.installed:
+        _ignore_stop_signals()
+    if not _claim():
+        _wait_for_watchdog()
+
+
+class deferred:
+    """Hold back a stop (Ctrl-C, SIGTERM, the deadline) while the block runs; it is raised when
+    the block ends. Only with :func:`install`'s handlers (elsewhere the block runs as is).
+
+    Parameters
+    ----------
+    now : bool
+        Hold from the start of the block; with False only from :meth:`hold` on (the commit at
+        the end of a block whose body must stay interruptible).
+    """
+
+    def __init__(self, now: bool = True):
+        self.now = now
+        self.on = False
+
+    def hold(self) -> None:
+        """Hold signals back from here to the end of the block."""
+        if not self.on:
+            self.on = True
+            _S.deferring += 1
+
+    def __enter__(self) -> deferred:
+        if self.now:
+            self.hold()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self.on:
+            return
+        self.on = False
+        _S.deferring -= 1
+        if not _S.deferring and _S.pending is not None:
+            stop, _S.pending = _S.pending, None
+            raise stop
+
+
+# -- the watchdog --------------------------------------------------------------------------------
+def _start_watchdog() -> None:
+    if _S.watched:
+        return
+    try:
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (OSError, ValueError, AttributeError):
+        return
+    _S.watched = True
+    threading.Thread(target=_watch, args=(read_end,), name="stop-watchdog", daemon=True).start()
+
+
+def _watch(read_end: int) -> None:
+    first: str | None = None
+    while True:
+        try:
+            numbers = os.read(read_end, 64)
+        except OSError:
+            return
+        if not numbers:
+            return
+        kinds = {"deadline" if n == _ALARM else "interrupt" for n in numbers
+                 if n == _ALARM or n in _STOP_SIGNALS}
+        if not kinds or first is not None:
+            continue
+        first = "deadline" if "deadline" in kinds and _S.deadline is not None else "interrupt"
+        deadline = _S.deadline
+        if first == "deadline" and deadline is not None:
+            time.sleep(max(deadline.hard_stop - time.monotonic(), 0.0))
+        else:
+            time.sleep(INTERRUPT_GRACE)
+        _hard_exit(_S.stopping or first, deadline)
+        first = None   # the main thread answered: watch for the next stop
+
+
+def _hard_exit(kind: str, deadline: Deadline | None) -> None:
+    """The main thread did not answer in time: give the answer from here and end the process."""
+    if kind == "deadline":
+        if deadline is None or not deadline.claim(watchdog=True):
+            return
+    elif not _claim():
+        return
+    code = 130
+    if kind == "deadline" and deadline is not None:
+        try:
+            code = deadline.expired(None)
+        except BaseException:   # the answer could not be written: still end, with the limit's code
+            code = 1
+    else:
+        with contextlib.suppress(OSError):
+            os.write(2, b"interrupted\n")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    os._exit(code)
+
+
+# -- the deadline --------------------------------------------------------------------------------
+def estimated_seconds(cpu_seconds: float) -> float:
+    """Wall seconds that ``cpu_seconds`` of work take here now: times how many processes compete
+    for each core (the 1-minute load average over the cores, at least 1).
+
+    Parameters
+    ----------
+    cpu_seconds : float
+        The work's CPU seconds on an idle core (a measured rate times its size).
+    """
+    try:
+        crowd = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except (OSError, AttributeError):
+        crowd = 1.0
+    return cpu_seconds * crowd
+
+
+def say_seconds(seconds: float) -> str:
+    """An estimate in words: ``1.3 s``, or ``7 ms`` below a tenth of a second."""
+    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{max(seconds * 1000, 1):.0f} ms"
+
+
+def estimated_build_seconds(nonzeros: int) -> float:
+    """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rate
+    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`) through :func:`estimated_seconds`.
+
+    Parameters
+    ----------
+    nonzeros : int
+        Nonzeros of ``A`` (``4 N^3`` for the unit families of an N x N grid).
+    """
+    return estimated_seconds(BUILD_CPU_SECONDS_PER_NONZERO * nonzeros)
+
+
+class Deadline:
+    """``--time-limit`` for a whole command (see the module's docstring).
+
+    Parameters
+    ----------
+    seconds : float or None
+        The limit; None: no deadline (every method then says so and nothing is armed).
+    expired : callable
+        ``expired(reason) -> exit code``: print the command's time-limit answer (``reason``:
+        why it stopped before trying, or None). Called in the main thread after
+        :class:`DeadlineReached`, or from the watchdog when the main thread is stuck in C code.
+    """
+
+    def __init__(self, seconds: float | None, expired: Callable[[str | None], int]):
+        self.seconds = seconds
+        self.expired = expired
+        self.started = time.monotonic()
+        self.finished = False          # the answer is in (or being given): the deadline no longer stops
+        self._taken = False            # the watchdog gives the time-limit answer and ends the process
+        self._lock = threading.Lock()
+        limit = seconds if seconds is not None else 0.0
+        alarm = limit + max(DEADLINE_SLACK * limit, 0.02)
+        self.hard_stop = self.started + alarm + min(max(DEADLINE_GRACE * limit, 0.2), 2.0)
+        self._alarm_after = alarm
+        self._armed = False            # SIGALRM is ours while the block runs
+        self._previous: object = None  # its handler before
+
+    def remaining(self) -> float | None:
+        """Seconds left (never below 1 ms: engines need a positive limit), or None."""
+        if self.seconds is None:
+            return None
+        return max(self.started + self.seconds - time.monotonic(), 1e-3)
+
+    def check_build(self, nonzeros: int, what: str) -> None:
+        """Stop before building a model that cannot be built in the time left.
+
+        Parameters
+        ----------
+        nonzeros : int
+            The model's nonzeros.
+        what : str
+            The model in words, for the answer (``the 100x100 model``).
+
+        Raises
+        ------
+        DeadlineReached
+            With the estimate as its reason.
+        """
+        if self.seconds is None:
+            return
+        need = estimated_build_seconds(nonzeros)
+        left = self.started + self.seconds - time.monotonic()
+        if need > left:
+            raise DeadlineReached(f"building {what} alone takes about {say_seconds(need)} here: {nonzeros:,} nonzeros")
+
+    def claim(self, watchdog: bool = False) -> bool:
+        """Who gives the answer: the main thread (:meth:`finish`, or the time-limit answer after
+        :class:`DeadlineReached`) or the watchdog (the main thread stuck in C code). The first
+        claim wins; a later one by the main thread waits for the watchdog to end the process."""
+        with self._lock:
+            if self.finished or self._taken:
+                taken = self._taken
+            else:
+                self.finished = not watchdog
+                self._taken = watchdog
+                return True
+        if not watchdog and taken:
+            _wait_for_watchdog()
+        return False
+
+    def finish(self) -> None:
+        """The answer is in: the deadline no longer stops the command (it is being printed)."""
+        self.claim()
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def __enter__(self) -> Deadline:
+        if (self.seconds is not None and _ALARM is not None
+                and threading.current_thread() is threading.main_thread()):
+            self._previous = signal.signal(_ALARM, _on_alarm)
+            self._armed = True
+            _S.deadline = self
+            signal.setitimer(signal.ITIMER_REAL, max(self.started + self._alarm_after - time.monotonic(), 1e-3))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.claim()
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(_ALARM, self._previous if self._previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+            self._armed, self._previous = False, None
+        if _S.deadline is self:
+            _S.deadline = None
+
+    def run(self, body: Callable[[Deadline], int]) -> int:
+        """``body(self)``'s exit code, or the time-limit answer's when the deadline stopped it."""
+        with self:
+            try:
+                return body(self)
+            except DeadlineReached as e:
+                self.claim()
+                return self.expired(e.reason)

@@ -1,0 +1,245 @@
+"""Issue 21 section 3: signals never crash the process.
+
+Real subprocesses of ``python -m pipeline``; SIGINT and SIGTERM sent at several moments (after
+polling for progress where the command shows any: lines on stdout, a temporary file growing,
+batch parts), one signal or several in a row. Every case must end with exit 130 and stderr
+``interrupted`` (one line: no traceback, no ``fatal error`` from CaDiCaL, no second report),
+and what reached stdout (or ``--to FILE``) must be whole lines, each a puzzle with exactly one
+solution: the seed's puzzles from the first on, none lost, none cut.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.batch import MANIFEST
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.tools.generate import count_up_to, generate
+
+PROJECT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def _default_sigint() -> None:
+    # a test runner started in the background may hand SIGINT down ignored: the command must see it
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Command:
+    """``python -m pipeline ARGS`` in its own process group, its stdout read line by line."""
+
+    def __init__(self, *args: str, cwd: Path = PROJECT):
+        self.proc = subprocess.Popen([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=cwd, env=_env(), start_new_session=True,
+                                     preexec_fn=_default_sigint)
+        self.lines: list[bytes] = []
+        self.err = b""
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._err_reader = threading.Thread(target=self._read_err, daemon=True)
+        self._err_reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in iter(self.proc.stdout.readline, b""):
+            self.lines.append(line)
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        self.err = self.proc.stderr.read()
+
+    def wait_for(self, condition, timeout: float = 240.0) -> bool:
+        """Poll until ``condition()`` or the process ends; True when the condition held."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if condition():
+                return True
+            if self.proc.poll() is not None:
+                return condition()
+            time.sleep(0.01)
+        raise AssertionError("no progress in time")
+
+    def catches(self, signum: int) -> bool:
+        """The process has a handler for ``signum`` (Linux: ``SigCgt`` in /proc; elsewhere: after
+        half a second). SIGTERM is caught once ``pipeline`` starts loading: before that the
+        interpreter itself is starting (a Ctrl-C then is "Fatal Python error: init_import_site",
+        before it the kernel's default), as for any Python program."""
+        try:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        except OSError:
+            time.sleep(0.5)
+            return True
+        mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), 16)
+        return bool(mask >> (signum - 1) & 1)
+
+    def signal(self, signum: int, times: int = 1, gap: float = 0.05, group: bool = False) -> None:
+        for _ in range(times):
+            try:
+                if group:
+                    os.killpg(self.proc.pid, signum)
+                else:
+                    self.proc.send_signal(signum)
+            except ProcessLookupError:
+                return
+            time.sleep(gap)
+
+    def finish(self, timeout: float = 120.0) -> tuple[int, str]:
+        try:
+            self.proc.wait(timeout=timeout)
+        finally:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self._reader.join(10)
+        self._err_reader.join(10)
+        return self.proc.returncode, self.err.decode(errors="replace")
+
+
+def assert_interrupted(code: int, err: str) -> None:
+    assert code == 130, (code, err)
+    assert err == "interrupted\n", err   # one line: no traceback, no "fatal error", no second report
+
+
+def assert_seed_puzzles(lines: list[bytes], *, seed: int, size: int = 9) -> None:
+    """Whole lines, each a puzzle with exactly one solution, the seed's puzzles 0, 1, ... in order."""
+    assert all(line.endswith(b"\n") for line in lines), lines[-1:]
+    texts = [line.decode().strip() for line in lines]
+    for text in texts:
+        assert len(text) == size * size
+        assert count_up_to(parse_puzzle(text), 2) == 1, text
+    if texts:
+        expected = [g.puzzle.grid for g in generate(size=size, seed=seed, count=len(texts))]
+        assert [parse_puzzle(t).grid.tolist() for t in texts] == [g.tolist() for g in expected]
+
+
+# ---------------------------------------------------------------------------------------------
+# generate: streamed puzzles survive any number of signals
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("after_lines,signum,times", [
+    (0, signal.SIGINT, 1),      # while loading or making the first puzzle
+    (1, signal.SIGINT, 2),      # a second Ctrl-C a moment later: once crashed CaDiCaL (free(): invalid pointer)
+    (5, signal.SIGINT, 5),      # a burst
+    (3, signal.SIGTERM, 2),     # what timeout and service managers send
+])
+def test_generate_interrupted_keeps_whole_unique_puzzles(after_lines, signum, times):
+    cmd = Command("generate", "-n", "5000", "--seed", "21")
+    if after_lines:
+        cmd.wait_for(lambda: len(cmd.lines) >= after_lines)
+    else:
+        cmd.wait_for(lambda: cmd.catches(signal.SIGTERM))
+    cmd.signal(signum, times=times, gap=0.15)
+    code, err = cmd.finish()
+    if code == 0:
+        pytest.skip("generate finished before the signal")
+    assert_interrupted(code, err)
+    assert len(cmd.lines) >= after_lines
+    assert_seed_puzzles(cmd.lines, seed=21)
+
+
+def test_generate_16x16_interrupted_inside_the_sat_engine():
+    """16x16: most of the time is inside CaDiCaL; Ctrl-C there used to abort the process (exit 134,
+    'solver in invalid state') or crash on the second one."""
+    cmd = Command("generate", "--size", "16", "-n", "100", "--seed", "5")
+    cmd.wait_for(lambda: len(cmd.lines) >= 1)
+    time.sleep(0.3)
+    cmd.signal(signal.SIGINT, times=3, gap=0.1)
+    code, err = cmd.finish()
+    assert_interrupted(code, err)
+    assert_seed_puzzles(cmd.lines, seed=5, size=16)
+
+
+def test_generate_to_file_interrupted_keeps_the_finished_puzzles(tmp_path):
+    """--to FILE: the puzzles are written into a temporary file beside FILE, which is renamed onto
+    FILE at the end, and also after an interrupt: FILE has the finished puzzles, whole."""
+    target = tmp_path / "g.txt"
+    target.write_text("old\n")
+
+    def written() -> int:
+        return sum(p.read_bytes().count(b"\n") for p in tmp_path.iterdir() if p != target)
+
+    cmd = Command("generate", "-n", "5000", "--seed", "8", "--to", str(target))
+    cmd.wait_for(lambda: written() >= 3)
+    cmd.signal(signal.SIGINT, times=2, gap=0.1)
+    code, err = cmd.finish()
+    assert_interrupted(code, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"]   # no temporary file left
+    lines = target.read_bytes().splitlines(keepends=True)
+    assert len(lines) >= 3
+    assert_seed_puzzles(lines, seed=8)
+
+
+# ---------------------------------------------------------------------------------------------
+# count: the SAT engine and HiGHS, signals at several moments
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("solver,size,delay,times", [
+    ("sat", 16, 0.0, 3),
+    ("sat", 16, 2.5, 2),      # well inside the counting loop (died by SIGSEGV before)
+    ("sat", 25, 4.0, 4),
+    ("highs", 25, 3.0, 2),    # inside HiGHS's C code: the watchdog ends it
+])
+def test_count_interrupted_by_repeated_signals(solver, size, delay, times):
+    cmd = Command("count", "." * size * size, "--solver", solver, "--limit", "100000000")
+    cmd.wait_for(lambda: cmd.catches(signal.SIGTERM))
+    time.sleep(delay)
+    cmd.signal(signal.SIGINT, times=times, gap=0.2)
+    code, err = cmd.finish()
+    assert_interrupted(code, err)
+    assert cmd.lines == []
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.1, 0.25, 0.5, 0.8])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signal_while_the_command_loads(delay, signum):
+    """From the moment ``pipeline`` starts loading: a signal inside an extension module's
+    initialisation once became "ImportError: initialization failed" (highspy, exit 1), and one
+    swallowed by a third-party import would leave the command running."""
+    cmd = Command("count", "." * 81, "--solver", "sat", "--limit", "100000000")
+    cmd.wait_for(lambda: cmd.catches(signal.SIGTERM))
+    time.sleep(delay)
+    cmd.signal(signum)
+    code, err = cmd.finish(timeout=60)
+    assert_interrupted(code, err)
+
+
+# ---------------------------------------------------------------------------------------------
+# batch: SIGTERM to the process group is taken as Ctrl-C is
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("signum,times", [(signal.SIGTERM, 1), (signal.SIGTERM, 3), (signal.SIGINT, 3)])
+def test_batch_signal_to_the_process_group_then_resume(data_dir, tmp_path, signum, times):
+    records = (data_dir / "sets" / "9x9_norvig_top95.txt").read_text().split()
+    records = records * max(1, -(-400 // len(records)))
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(records) + "\n")
+    out = tmp_path / "out"
+    options = ["--workers", "2", "--chunk-size", "8", "--no-propagate", "--progress", "none"]
+    cmd = Command("batch", str(src), str(out), *options)
+    cmd.wait_for(lambda: len(list(out.glob("part-*"))) >= 2)
+    cmd.signal(signum, times=times, gap=0.1, group=True)
+    code, err = cmd.finish()
+    if code == 0:
+        pytest.skip("the batch finished before the signal")
+    assert code == 130, err
+    assert "worker failed" not in err and "Traceback" not in err and "BrokenProcessPool" not in err, err
+    assert err.count("\n") == 1 and "interrupted; rerun the same command to resume" in err, err
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    kept = len(pd.read_parquet(out))
+    rerun = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(src), str(out), *options],
+                           capture_output=True, text=True, cwd=PROJECT, env=_env(), timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    df = pd.read_parquet(out)
+    assert sorted(df["index"].tolist()) == list(range(len(records)))   # every record once
+    assert (df["status"] == "optimal").all()
+    assert f"{kept:,} already done" in rerun.stderr
