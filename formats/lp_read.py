@@ -230,7 +230,7 @@ class _Section:
             cls[c - 1] = _LABEL
             keep = cls != _COLON
             cls, idx = cls[keep], idx[keep]
-        val = _numbers(tx, idx, cls)
+        val = _numbers(tx, idx, cls, infinite=kind == "bounds")
         lead = tx.buf[tx.starts[idx]]
         sign = np.where(lead == ord("-"), -1, 1).astype(np.int8)
         signed = (cls == _NUM) & _SIGNB[lead]
@@ -271,8 +271,11 @@ def _glued_numbers(tx: _Text, lo: int, cls: np.ndarray) -> bool:
     return not np.isin(text[~ok], _INFINITY).all()
 
 
-def _numbers(tx: _Text, idx: np.ndarray, cls: np.ndarray) -> np.ndarray:
-    """Values of the NUM tokens (0 elsewhere); the common ``0``, ``1``, ``+1``, ``-1`` fast."""
+def _numbers(tx: _Text, idx: np.ndarray, cls: np.ndarray, infinite: bool = False) -> np.ndarray:
+    """Values of the NUM tokens (0 elsewhere); the common ``0``, ``1``, ``+1``, ``-1`` fast.
+
+    Every value is finite (NaN and overflowing numerals such as ``1e400`` are refused) except,
+    where ``infinite`` (the Bounds section), an infinity spelled ``inf`` or ``infinity``."""
     val = np.zeros(idx.size)
     num = np.flatnonzero(cls == _NUM)
     if num.size == 0:
@@ -297,7 +300,7 @@ def _numbers(tx: _Text, idx: np.ndarray, cls: np.ndarray) -> np.ndarray:
                 if b"_" in b:
                     raise ValueError
                 v = float(b)
-                if v != v:
+                if not np.isfinite(v) and not (infinite and np.isinf(v) and b"i" in b.lower()):
                     raise ValueError
             except ValueError:
                 k = int(rest[np.flatnonzero(codes == u)[0]])
@@ -576,7 +579,7 @@ def read(path: str | os.PathLike) -> ModelData:
             rows = (len(name_tokens), sec, r)
             name_tokens.append((sec, r[1]))
         elif kind == "bounds":
-            sec = _Section(tx, lo, hi, "expr")
+            sec = _Section(tx, lo, hi, "bounds")
             v, lows, ups = _bounds(sec)
             bound_parts.append((len(name_tokens), sec, v, lows, ups))
             name_tokens.append((sec, v))
@@ -604,12 +607,15 @@ def read(path: str | os.PathLike) -> ModelData:
     offset = 0.0
     if obj is not None:
         i, sec, names, coef, offset = obj
+        _refuse_repeats(sec, codes[offsets[i]:offsets[i + 1]], names, "the objective")
         np.add.at(cost, codes[offsets[i]:offsets[i + 1]], coef)
     if maximize:
         cost = -cost
     if rows is not None:
         i, sec, (row_of, names, coef, le, ge, rhs, label_of_row) = rows
         n_rows = rhs.size
+        # a column twice in one row would be summed: refused, as is a row name given twice
+        _refuse_repeats(sec, row_of * max(n_cols, 1) + codes[offsets[i]:offsets[i + 1]], names, "its row")
         # terms come row by row, so the CSR row pointers are counts; scipy sorts and merges
         indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of, minlength=n_rows))])
         a = sp.csr_matrix((coef, codes[offsets[i]:offsets[i + 1]], indptr), shape=(n_rows, n_cols))
@@ -618,6 +624,7 @@ def read(path: str | os.PathLike) -> ModelData:
         row_lower = np.where(le, -np.inf, rhs)
         row_upper = np.where(ge, np.inf, rhs)
         row_labels = _row_labels(sec, label_of_row)
+        _refuse_repeated_labels(sec, row_labels, label_of_row, row_of, names)
     else:
         a = sp.csr_matrix((0, n_cols))
         row_lower = row_upper = np.zeros(0)
@@ -653,6 +660,27 @@ def read(path: str | os.PathLike) -> ModelData:
     if offset:
         meta = {**meta, "objective_offset": offset}
     return ModelData(a, row_lower, row_upper, lb, ub, cost, integ, row_labels, col_names, meta)
+
+
+def _refuse_repeats(sec: _Section, keys: np.ndarray, names: np.ndarray, where: str) -> None:
+    """FormatError at the first name token (in file order) whose key was seen before."""
+    order = np.argsort(keys, kind="stable")
+    again = order[1:][keys[order][1:] == keys[order][:-1]]
+    if again.size:
+        k = int(names[again.min()])
+        raise sec.error(k, f"{sec.text(k)!r} appears twice in {where}")
+
+
+def _refuse_repeated_labels(sec: _Section, labels: np.ndarray, label_of_row: np.ndarray,
+                            row_of: np.ndarray, names: np.ndarray) -> None:
+    """FormatError at the later of two constraints with the same name."""
+    order = np.argsort(labels, kind="stable")
+    again = order[1:][labels[order][1:] == labels[order][:-1]]
+    if again.size:
+        r = int(again.min())
+        first_term = np.searchsorted(row_of, r)
+        k = int(label_of_row[r]) if label_of_row[r] >= 0 else int(names[first_term]) if first_term < names.size else 0
+        raise sec.error(k, f"a second constraint named {str(labels[r])!r}")
 
 
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:

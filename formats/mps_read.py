@@ -106,9 +106,11 @@ class _Block:
             code = code * 256 + window[:, i]
         return np.where(self.length[tok] == size, code, -1)
 
-    def numbers(self, tok: np.ndarray, what: str, rows: np.ndarray) -> np.ndarray:
-        """Tokens -> floats; FormatError naming the line of the first that is not a number."""
-        return self.tokens.numbers(tok, lambda j, text: self.error(rows[j], f"bad number {text!r} ({what})"))
+    def numbers(self, tok: np.ndarray, what: str, rows: np.ndarray, infinite: bool = False) -> np.ndarray:
+        """Tokens -> finite floats (``infinite``: a spelled-out ``inf`` too, for bounds);
+        FormatError naming the line of the first that is not such a number."""
+        return self.tokens.numbers(tok, lambda j, text: self.error(rows[j], f"bad number {text!r} ({what})"),
+                                   infinite=infinite)
 
 
 def _join(parts: list, dtype) -> np.ndarray:
@@ -177,7 +179,7 @@ def _read_rows(lines: _Lines, lo: int, hi: int):
 def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
     """Columns (names 'S', integer flags) and entries (column, row, value) of COLUMNS."""
     run_names, run_lines, run_int = [], [], []
-    cols, ents, vals = [], [], []
+    cols, ents, vals, at = [], [], [], []
     integer_state = False
     last_name = None
     n_runs = 0
@@ -232,6 +234,7 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
             raise block.error(line_of[k], f"unknown row {_shown(block, tok_row[k])!r}")
         cols.append(np.concatenate([col_id, col_id[pair]]))
         ents.append(r)
+        at.append(block.l0 + line_of)
         vals.append(block.numbers(tok_val, "COLUMNS value", line_of))
     names = _join(run_names, "S1")
     table = NameDictionary(names)
@@ -240,7 +243,22 @@ def _read_columns(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
         raise lines.error(int(np.concatenate(run_lines)[k]),
                           f"column {names[k].decode('utf-8', 'replace')!r} continues after other columns "
                           "(a column's entries must be contiguous)")
-    return names, table, _join(run_int, bool), _join(cols, np.int64), _join(ents, np.int64), _join(vals, float)
+    cols_, ents_ = _join(cols, np.int64), _join(ents, np.int64)
+    # a (column, row) pair listed twice would be summed by sparse matrices: not the file's model
+    _refuse_repeats(lines, cols_ * max(rows.names.size, 1) + ents_, _join(at, np.int64),
+                    lambda k: f"second entry for column {names[cols_[k]].decode('utf-8', 'replace')!r} "
+                              f"in row {rows.names[ents_[k]].decode('utf-8', 'replace')!r}")
+    return names, table, _join(run_int, bool), cols_, ents_, _join(vals, float)
+
+
+def _refuse_repeats(lines: _Lines, keys: np.ndarray, at: np.ndarray, message) -> None:
+    """FormatError at the later line of the first key (in file order) listed twice; ``message(k)``
+    says what entry ``k`` is."""
+    order = np.argsort(keys, kind="stable")
+    again = np.flatnonzero(keys[order][1:] == keys[order][:-1]) + 1
+    if again.size:
+        k = int(order[again][np.argmin(at[order[again]])])
+        raise lines.error(int(at[k]), message(k))
 
 
 def _upper_words(block: _Block, tok: np.ndarray) -> np.ndarray:
@@ -252,7 +270,7 @@ def _upper_words(block: _Block, tok: np.ndarray) -> np.ndarray:
 def _read_rhs(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
     """(row index, value) pairs of an RHS section; the set name is optional (fixed files may
     leave it blank), so 3 or 5 fields mean a set name leads, 2 or 4 that it does not."""
-    idx, vals = [], []
+    idx, vals, at = [], [], []
     for block in lines.blocks(lo, hi):
         live = _live_lines(block, (2, 3, 4, 5), "RHS")
         count = block.count[live]
@@ -266,7 +284,11 @@ def _read_rhs(lines: _Lines, lo: int, hi: int, rows: NameDictionary):
             raise block.error(line_of[k], f"unknown row {_shown(block, tok_row[k])!r}")
         idx.append(r)
         vals.append(block.numbers(tok_row + 1, "RHS value", line_of))
-    return _join(idx, np.int64), _join(vals, float)
+        at.append(block.l0 + line_of)
+    r = _join(idx, np.int64)
+    _refuse_repeats(lines, r, _join(at, np.int64),
+                    lambda k: f"second RHS entry for row {rows.names[r[k]].decode('utf-8', 'replace')!r}")
+    return r, _join(vals, float)
 
 
 _BOUND_TYPES = {name: (ord(name[0]) << 8) | ord(name[1]) for name in
@@ -314,7 +336,7 @@ def _read_bounds(lines: _Lines, lo: int, hi: int, columns: NameDictionary, lb, u
             raise block.error(live[j], f"bound on unknown column {_shown(block, tok_col[j])!r}")
         v = np.full(live.size, np.nan)
         sel = np.flatnonzero(valued)
-        v[sel] = block.numbers(tok_col[sel] + 1, "bound value", live[sel])
+        v[sel] = block.numbers(tok_col[sel] + 1, "bound value", live[sel], infinite=True)
         kinds.append(kind)
         col_parts.append(c)
         vals.append(v)
