@@ -37,6 +37,7 @@ from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import MANIFEST_NAME
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.agree import refuse_disagreement
 from formats.files import load_manifest_file
 from formats.text import bytes_table, dense_01_rows, number_strings
 
@@ -378,10 +379,19 @@ def _read_long(path: Path, manifest):
     missing = [c for c in ("row_label", "col_name", "value") if c not in table.columns]
     if missing:
         raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
+    no_label = np.flatnonzero(table["row_label"].isna().to_numpy())
+    if no_label.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(no_label[0]), header=True)}: a row without a label")
     rows, row_labels = pd.factorize(table["row_label"])
     entry = table["col_name"].notna().to_numpy()            # an empty name: a row without nonzeros
     rows, table = rows[entry], table[entry]
-    values = table["value"].to_numpy(float)
+    numbers = pd.to_numeric(table["value"], errors="coerce").to_numpy(float)
+    wrong = np.flatnonzero(np.isnan(numbers) & table["value"].notna().to_numpy()
+                           & (table["value"].astype(str).str.strip().str.lower() != "nan").to_numpy())
+    if wrong.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(np.flatnonzero(entry)[wrong[0]]), header=True)}: "
+                          f"the value {str(table['value'].iloc[wrong[0]])!r} is not a number")
+    values = numbers
     data = np.flatnonzero(entry)              # data line of each entry (after the header)
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:
@@ -455,8 +465,10 @@ def read(path: str | os.PathLike) -> ModelData:
     meta = dict(manifest.data) if manifest is not None else {}
     for key in ("files", "formats"):
         meta.pop(key, None)
-    return ModelData(a, lower, upper, sibling("lb.csv", 0.0, n), sibling("ub.csv", 1.0, n), sibling("f.csv", 0.0, n),
+    data = ModelData(a, lower, upper, sibling("lb.csv", 0.0, n), sibling("ub.csv", 1.0, n), sibling("f.csv", 0.0, n),
                      np.ones(n, bool), row_labels, col_names, meta)
+    refuse_disagreement(data, str(path))
+    return data
 
 
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",

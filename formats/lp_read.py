@@ -18,6 +18,7 @@ from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import COMMENT_TAG, parse_comment_line
 
 from formats.base import ModelData, open_binary
+from formats.agree import refuse_disagreement
 from formats.text import BLANK, Tokens, factorize_table
 
 _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the comment above
@@ -115,8 +116,9 @@ def _blank_comments(raw: bytes) -> np.ndarray:
     return buf
 
 
-def _metadata(raw: bytes) -> dict:
-    """The ``sudoku-pipeline:`` comment (joined with its ``\\+ `` continuation lines), or {}."""
+def _metadata(raw: bytes, where: str = "LP file") -> dict:
+    """The ``sudoku-pipeline:`` comment (joined with its ``\\+ `` continuation lines), or {};
+    FormatError when the tagged comment is there but damaged (not our metadata any more)."""
     k = raw.find(COMMENT_TAG.encode())
     if k < 0:
         return {}
@@ -126,7 +128,11 @@ def _metadata(raw: bytes) -> dict:
         if not line.startswith(_CONTINUATION.encode()):
             break
         text += line[len(_CONTINUATION):].rstrip(b"\r")
-    return parse_comment_line(text.decode("utf-8", "replace")) or {}
+    meta = parse_comment_line(text.decode("utf-8", "replace"))
+    if not isinstance(meta, dict):
+        at = raw.count(b"\n", 0, k) + 1
+        raise FormatError(f"{where}:{at}: the {COMMENT_TAG!r} comment is not a JSON object")
+    return meta
 
 
 def _classify(tx: _Text, lo: int, hi: int) -> np.ndarray:
@@ -556,7 +562,7 @@ def read(path: str | os.PathLike) -> ModelData:
     where = str(path)
     with open_binary(path, where) as f:
         raw = f.read()
-    meta = _metadata(raw)
+    meta = _metadata(raw, where)
     tx = _Text(_blank_comments(raw), where)
     sections = _sections(tx)
 
@@ -659,7 +665,9 @@ def read(path: str | os.PathLike) -> ModelData:
         meta = {**meta, "objective_sense": "maximize"}
     if offset:
         meta = {**meta, "objective_offset": offset}
-    return ModelData(a, row_lower, row_upper, lb, ub, cost, integ, row_labels, col_names, meta)
+    data = ModelData(a, row_lower, row_upper, lb, ub, cost, integ, row_labels, col_names, meta)
+    refuse_disagreement(data, where)
+    return data
 
 
 def _refuse_repeats(sec: _Section, keys: np.ndarray, names: np.ndarray, where: str) -> None:

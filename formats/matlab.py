@@ -47,6 +47,7 @@ from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import COMPACT_DIGITS
 
+from formats.agree import refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
 from formats.mat5 import compressed_variables
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
@@ -307,8 +308,9 @@ def read(path: str | os.PathLike) -> ModelData:
         lower = np.concatenate([lower, np.full(bineq.size, -np.inf)])
         upper = np.concatenate([upper, bineq])
         labels = np.concatenate([labels, rebuilt.ineq_labels])
-    return ModelData(a, lower, upper, lb, ub, f, integrality, labels,
-                     manifest.convention.names(manifest.columns), meta)
+    data = ModelData(a, lower, upper, lb, ub, f, integrality, labels, manifest.convention.names(manifest.columns), meta)
+    refuse_disagreement(data, str(path))
+    return data
 
 
 def _numbers(raw: dict, name: str, path, infinite: bool = False) -> np.ndarray:

@@ -17,6 +17,7 @@ from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, parse_comment_line
 
 from formats.base import ModelData, open_binary
+from formats.agree import refuse_disagreement
 from formats.text import BLANK, NameDictionary, Tokens, word_width
 
 COMMENT_CONTINUATION = "*+ "  # a metadata comment too long for one card continues on these
@@ -368,14 +369,14 @@ def _names_map(path: Path) -> tuple[NameDictionary, np.ndarray] | None:
         with open_binary(candidate) as f:
             lines = _Lines(f.read().replace(b",", b" "), str(candidate))
         if len(lines) < 1 or lines.text(0).split() != ["short", "long"]:
-            return None
+            raise FormatError(f"{candidate}: line 1: expected the header 'short,long'")
         short, long = [], []
         for block in lines.blocks(1, len(lines)):
             live = _live_lines(block, (2,), "names map")
             short.append(_names(block, block.first[live]))
             long.append(_names(block, block.first[live] + 1))
         if not short:
-            return None
+            raise FormatError(f"{candidate}: no names")
         return NameDictionary(np.concatenate(short)), np.concatenate(long)
     return None
 
@@ -407,7 +408,10 @@ def _metadata(lines: _Lines, stop: int) -> dict:
                 if j != i + 1 or not more.startswith(COMMENT_CONTINUATION):
                     break
                 text, i = text + more[len(COMMENT_CONTINUATION):], j
-            return parse_comment_line(text) or {}
+            meta = parse_comment_line(text)
+            if not isinstance(meta, dict):     # the tag is there but the metadata is damaged
+                raise lines.error(comments[k], f"the {COMMENT_TAG!r} comment is not a JSON object")
+            return meta
     return {}
 
 
@@ -503,13 +507,20 @@ def read(path: str | os.PathLike) -> ModelData:
     row_upper = np.where(ck == ord("G"), np.inf, cr)
 
     row_names = row_names[constraint]
-    mapping = _names_map(path) if n and re.fullmatch(rb"C\d{7}", col_names[0]) else None
+    short_names = bool(n and re.fullmatch(rb"C\d{7}", col_names[0]))
+    mapping = _names_map(path) if short_names else None
     if mapping is not None:                 # a fixed file of ours: long names from the map
         short, long = mapping
         ci, ri = short.indices(col_names), short.indices(row_names)
-        if (ci >= 0).all() and (ri >= 0).all():
-            col_names, row_names = long[ci], long[ri]
-    return ModelData(aeq, row_lower, row_upper, lb, ub, cost, integer, _to_str(row_names), _to_str(col_names),
+        if not ((ci >= 0).all() and (ri >= 0).all()) or short.duplicates.size or NameDictionary(long).duplicates.size:
+            # a map beside the file that does not name it one to one: not the writer's pair of files
+            raise FormatError(f"{names_map_path(path)}: does not map every short name of {path.name} to one long "
+                              "name (each once)")
+        col_names, row_names = long[ci], long[ri]
+        short_names = False
+    data = ModelData(aeq, row_lower, row_upper, lb, ub, cost, integer, _to_str(row_names), _to_str(col_names),
                      metadata)
+    refuse_disagreement(data, where, names=not short_names)   # a fixed file without its map: short names
+    return data
 
 

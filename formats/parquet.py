@@ -33,6 +33,7 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 
+from formats.agree import model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
 from formats.files import atomic_path
 
@@ -359,10 +360,12 @@ def read(path: str | os.PathLike) -> ModelData:
             if again.size:
                 k = int(again.min())
                 raise FormatError(f"{where}: row {k} (0-based): {what} {str(table[k])!r} appears twice")
-        return ModelData(a, lower, upper,
+        data = ModelData(a, lower, upper,
                          _column(cols, "lb", cols_path, "number", infinite=True),
                          _column(cols, "ub", cols_path, "number", infinite=True), cost,
                          _column(cols, "integer", cols_path, "bool"), labels, names, meta)
+        refuse_disagreement(data, str(coo_path))
+        return data
 
     # only the COO file: the metadata determines everything but a custom objective
 
@@ -372,6 +375,11 @@ def read(path: str | os.PathLike) -> ModelData:
     except PipelineError as e:
         raise FormatError(f"{coo_path}: metadata does not describe a model: {e}") from None
     rebuilt = ModelData.from_model(model)
+    listed = ModelData(a, rebuilt.row_lower, rebuilt.row_upper, rebuilt.lb, rebuilt.ub, rebuilt.cost,
+                       rebuilt.integrality, rebuilt.row_labels, rebuilt.col_names, meta)
+    difference = model_difference(listed, rebuilt, cost=False)
+    if difference:
+        raise FormatError(f"{coo_path}: not the model its metadata describes: {difference}")
     return ModelData(a, rebuilt.row_lower, rebuilt.row_upper, model.lb, model.ub, model.cost, model.integrality,
                      rebuilt.row_labels, model.col_names, meta)
 
