@@ -163,8 +163,15 @@ def write_vector(values: np.ndarray, path: str | os.PathLike) -> Path:
 
 
 def read_vector(path: str | os.PathLike, *, infinite: bool = False) -> np.ndarray:
-    """The numbers of a one-number-per-line CSV: finite, or with ``infinite`` (bounds) also
-    ``inf``/``-inf``; FormatError naming the line of the first that is not."""
+    """The numbers of a one-number-per-line CSV; FormatError naming the line of the first bad one.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    infinite : bool
+        Also take ``inf``/``-inf`` spelled out (bounds); otherwise only finite numbers.
+    """
     with open_text(path) as f:
         text = f.read()
     tokens = text.replace(",", "\n").split()

@@ -80,10 +80,18 @@ def test_mps_non_finite_numbers(plain, tmp_path, section, pattern, bad):
     refused(path, rf": line {line}: bad number '{re.escape(bad)}' \({section}")
 
 
+def _foreign(path: Path, marker: str) -> None:
+    """Drop our metadata comment: a file of another tool, whose model nothing else describes."""
+    path.write_text("\n".join(line for line in path.read_text().split("\n")
+                              if not line.startswith(marker) and "sudoku-pipeline" not in line))
+
+
 def test_mps_bound_may_be_a_spelled_infinity(plain, tmp_path):
     path = tmp_path / "m.mps"
     mps.write(plain, path)
     edit(path, r"^( UP BND x_1_1_1) 1", r"\1 Infinity")
+    refused(path, r": not the model its metadata describes .*: ub differs")   # read, then not ours
+    _foreign(path, "*")
     assert read_model(path).ub[0] == np.inf
 
 
@@ -137,6 +145,8 @@ def test_lp_bound_may_be_a_spelled_infinity_not_nan(plain, tmp_path):
     path = tmp_path / "m.lp"
     lp.write(plain, path)
     edit(path, r"^ x_2_4_1 = 1", " x_2_4_1 <= inf")
+    refused(path, r": not the model its metadata describes .*: lb differs")   # read, then not ours
+    _foreign(path, "\\")
     assert np.isinf(read_model(path).ub).any()
     lp.write(plain, path)
     line = edit(path, r"^ x_2_4_1 = 1", " x_2_4_1 <= 1e400")
@@ -268,10 +278,11 @@ def test_mat_rule_rows(rules, tmp_path):
         refused(path, pattern, matlab.read)
 
 
-def test_mat_infinite_upper_bound_is_a_bound(plain, tmp_path):
+def test_mat_infinite_upper_bound_is_read_as_a_bound(plain, tmp_path):
     path = tmp_path / "model.mat"
     _mat(plain, path, lambda raw: raw["ub"].__setitem__(0, np.inf))
-    assert matlab.read(path).ub[0] == np.inf
+    # read as a bound (no number error), then refused: the metadata's model has ub 1 there
+    refused(path, r": not the model its metadata describes .*: ub differs", matlab.read)
 
 
 # -- CSV ------------------------------------------------------------------------------------------
