@@ -275,6 +275,8 @@ def _column(table: pa.Table, name: str, path, kind: str, *, infinite: bool = Fal
     """Column ``name`` as NumPy: ``kind`` 'index' (integers), 'number' (finite floats; with
     ``infinite`` also +-inf, as bounds may be), 'bool' or 'string'; FormatError naming the file,
     the column and the first bad (0-based) table row otherwise, never a traceback."""
+    import pyarrow as pa
+
     column = table.column(name)
     t = column.type
     ok = {"index": pa.types.is_integer(t), "number": pa.types.is_integer(t) or pa.types.is_floating(t),
