@@ -8,13 +8,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict
 
+from formats.agree import model_difference
 from formats.base import FORMATS, ModelData, format_for
 from formats.files import file_sha256
 from formats.staging import (EXPORT_SUFFIXES, lock_exclusive, is_export_manifest, is_staging_name, listed_export_files,
@@ -224,72 +223,3 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         else:
             result.models += 1
     return found
-
-
-def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vectors: bool = True) -> str | None:
-    """The first way ``got`` differs from ``want`` (None when they are the same program).
-
-    Names are compared where the file carries them (CNF, OPB and the dense CSV carry none); a
-    file that lists rows or columns in another order (the long CSV form: order of first
-    appearance) is put in ``want``'s order by its names first.
-
-    Parameters
-    ----------
-    got, want : ModelData
-    cost : bool
-        Compare the objective too.
-    vectors : bool
-        Compare the row and column bounds, costs and integrality (not only the matrix and names).
-
-    Returns
-    -------
-    str or None
-    """
-    got = _aligned(got, want)
-    if got.Aeq.shape != want.Aeq.shape:
-        return f"Aeq is {got.Aeq.shape[0]}x{got.Aeq.shape[1]}, not {want.Aeq.shape[0]}x{want.Aeq.shape[1]}"
-    differ = (sp.csr_matrix(got.Aeq, dtype=np.float64) != sp.csr_matrix(want.Aeq, dtype=np.float64)).nnz
-    if differ:
-        return f"{differ} entries of Aeq differ"
-    fields = (["row_lower", "row_upper", "lb", "ub"] + (["cost"] if cost else [])) if vectors else []
-    for name in fields:
-        a, b = np.asarray(getattr(got, name), dtype=np.float64), np.asarray(getattr(want, name), dtype=np.float64)
-        if a.shape != b.shape or not np.array_equal(a, b):
-            return f"{name} differs"
-    if vectors and not np.array_equal(np.asarray(got.integrality, bool), np.asarray(want.integrality, bool)):
-        return "integrality differs"
-    for name in ("row_labels", "col_names"):
-        a = getattr(got, name)
-        if a is not None and not np.array_equal(np.asarray(a).astype(str), np.asarray(getattr(want, name)).astype(str)):
-            return f"{name.replace('_', ' ')} differ"
-    return None
-
-
-def _aligned(got: ModelData, want: ModelData) -> ModelData:
-    """``got`` with its rows and columns in ``want``'s order when both carry the same names."""
-    a = sp.csr_matrix(got.Aeq)
-    row_lower, row_upper = np.asarray(got.row_lower), np.asarray(got.row_upper)
-    lb, ub, cost, integ = (np.asarray(v) for v in (got.lb, got.ub, got.cost, got.integrality))
-    rows, cols = got.row_labels, got.col_names
-    order = _order(rows, want.row_labels)
-    if order is not None:
-        a, row_lower, row_upper, rows = a[order], row_lower[order], row_upper[order], np.asarray(rows)[order]
-    order = _order(cols, want.col_names)
-    if order is not None:
-        a, cols = a[:, order], np.asarray(cols)[order]
-        lb, ub, cost, integ = (v[order] if v.shape == order.shape else v for v in (lb, ub, cost, integ))
-    return ModelData(a, row_lower, row_upper, lb, ub, cost, integ, rows, cols, got.metadata)
-
-
-def _order(names, wanted) -> np.ndarray | None:
-    """Indices putting ``names`` in the order of ``wanted`` (None: no names, or not the same set)."""
-    if names is None or wanted is None:
-        return None
-    names, wanted = np.asarray(names).astype(str), np.asarray(wanted).astype(str)
-    if names.shape != wanted.shape or np.array_equal(names, wanted):
-        return None
-    by_name = np.argsort(names, kind="stable")
-    place = np.searchsorted(names[by_name], wanted)
-    place = np.clip(place, 0, max(names.size - 1, 0))
-    order = by_name[place]
-    return order if np.array_equal(names[order], wanted) else None

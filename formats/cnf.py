@@ -43,6 +43,7 @@ from pipeline.core.errors import ConventionError, FormatError, PipelineError
 from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.agree import refuse_disagreement
 
 CNF_TAG = "sudoku-pipeline-cnf:"
 
@@ -453,6 +454,11 @@ def read(path: str | os.PathLike) -> ModelData:
         raise FormatError(f"{where}: a clause names a variable that is not a column of the model")
     indptr = np.concatenate([[0], np.cumsum(row_len)])
     a = sp.csr_matrix((np.ones(row_lit.size), col, indptr), shape=(row_len.size, columns.size))
+    for fixed in (lb_vars, ub_vars):          # a unit clause on a variable that is not a column
+        at = np.searchsorted(columns, fixed - 1)
+        if ((at >= columns.size) | (columns[np.minimum(at, max(columns.size - 1, 0))] != fixed - 1)).any() \
+                if columns.size else fixed.size:
+            raise FormatError(f"{where}: a unit clause names a variable that is not a column of the model")
     lb = np.zeros(columns.size)
     ub = np.ones(columns.size)
     lb[np.searchsorted(columns, lb_vars - 1)] = 1.0
@@ -462,8 +468,10 @@ def read(path: str | os.PathLike) -> ModelData:
         a, lower, upper = _with_rule_rows(cnf_file, a, columns, meta, where)
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
-    return ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
+    data = ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
                      None, conv.names(columns), meta)
+    refuse_disagreement(data, where)
+    return data
 
 
 register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)",

@@ -34,6 +34,7 @@ from pipeline.core.errors import ConventionError, FormatError
 from pipeline.core.manifest import MANIFEST_NAME
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.agree import refuse_disagreement
 from formats.files import load_manifest_file
 from formats.text import bytes_table, dense_01_rows, number_strings
 
@@ -82,6 +83,42 @@ def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
+def _data_line(path, k: int, *, comment: str | None = None, header: bool = False) -> int:
+    """1-based file line of the ``k``-th (0-based) data line: blank (and ``comment``) lines do
+    not count, nor a header. Only on the way to an error, so a Python loop is fine."""
+    with open_text(path) as f:
+        seen = -1 - header
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if text and not (comment and text.startswith(comment)):
+                seen += 1
+                if seen == k:
+                    return number
+    return number if "number" in locals() else 1
+
+
+def _finite(path, values: np.ndarray, what: str, *, infinite: bool = False, comment: str | None = None,
+            header: bool = False) -> None:
+    """FormatError at the line of the first NaN in ``values`` (rows = data lines), or of the
+    first infinity unless ``infinite`` (only bounds may be infinite)."""
+    bad = np.isnan(values) if infinite else ~np.isfinite(values)
+    if bad.any():
+        k = int(np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1))[0])
+        raise FormatError(f"{path}: line {_data_line(path, k, comment=comment, header=header)}: "
+                          f"{what} is not {'a number' if infinite else 'a finite number'}")
+
+
+def _refuse_repeats(path, keys: np.ndarray, what, *, comment: str | None = None, header: bool = False) -> None:
+    """FormatError at the later line of the first entry listed twice (a sparse matrix would
+    sum them: not the file's model)."""
+    order = np.argsort(keys, kind="stable")
+    again = order[1:][keys[order][1:] == keys[order][:-1]]
+    if again.size:
+        k = int(again.min())
+        raise FormatError(f"{path}: line {_data_line(path, k, comment=comment, header=header)}: "
+                          f"{what(k)} listed twice")
+
+
 def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
     import pandas as pd
@@ -93,13 +130,18 @@ def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     if table.shape[1] != 3 or len(table) == 0:
         raise FormatError(f"{path}: expected 3 columns i,j,v with a final size row m,n,0")
     values = table.to_numpy()
+    _finite(path, values, "a value", comment="%")
     m, n, zero = values[-1]
     body = values[:-1]
     if zero != 0 or m < 0 or n < 0 or m != int(m) or n != int(n):
         raise FormatError(f"{path}: last line must be the size row m,n,0, found {values[-1].tolist()}")
+    fraction = np.flatnonzero((body[:, :2] != np.round(body[:, :2])).any(axis=1))
+    if fraction.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(fraction[0]), comment='%')}: an index is not an integer")
     i, j = body[:, 0].astype(np.int64) - 1, body[:, 1].astype(np.int64) - 1
     if body.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
         raise FormatError(f"{path}: an index lies outside the {int(m)}x{int(n)} size row")
+    _refuse_repeats(path, i * max(int(n), 1) + j, lambda k: f"entry ({i[k] + 1}, {j[k] + 1})", comment="%")
     return sp.csr_matrix((body[:, 2], (i, j)), shape=(int(m), int(n)))
 
 
@@ -120,13 +162,40 @@ def write_vector(values: np.ndarray, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
-def read_vector(path: str | os.PathLike) -> np.ndarray:
+def read_vector(path: str | os.PathLike, *, infinite: bool = False) -> np.ndarray:
+    """The numbers of a one-number-per-line CSV; FormatError naming the line of the first bad one.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    infinite : bool
+        Also take ``inf``/``-inf`` spelled out (bounds); otherwise only finite numbers.
+    """
     with open_text(path) as f:
         text = f.read()
+    tokens = text.replace(",", "\n").split()
     try:
-        return np.array([float(t) for t in text.replace(",", "\n").split()], dtype=float)
-    except ValueError as e:
-        raise FormatError(f"{path}: not a column of numbers ({e})") from None
+        if "_" in text:                         # Python's float() would take 1_0
+            raise ValueError
+        values = np.array(tokens, dtype=float)
+        bad = ~np.isfinite(values)
+        if infinite and bad.any():              # 1e400 overflows to inf: not a spelled infinity
+            spelled = np.char.find(np.char.lower(np.array(tokens)), "i") >= 0
+            bad &= ~(np.isinf(values) & spelled)
+        if not bad.any():
+            return values
+    except ValueError:
+        pass
+    for number, line in enumerate(text.splitlines(), 1):      # the way to the error: find its line
+        for t in line.replace(",", " ").split():
+            try:
+                v = float(t.replace("_", "!"))
+            except ValueError:
+                raise FormatError(f"{path}: line {number}: {t!r} is not a number") from None
+            if v != v or (v in (np.inf, -np.inf) and not (infinite and "i" in t.lower())):
+                raise FormatError(f"{path}: line {number}: {t!r} is not {'a number' if infinite else 'a finite number'}")
+    raise FormatError(f"{path}: not a column of numbers")
 
 
 def _dense_rows(matrix: sp.csr_matrix, start: int, stop: int) -> bytes:
@@ -172,7 +241,9 @@ def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
             table = pd.read_csv(f, header=None, dtype=float)
         except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
             raise FormatError(f"{path}: not a dense numeric CSV ({str(e).splitlines()[0]})") from None
-    return sp.csr_matrix(table.to_numpy())
+    values = table.to_numpy()
+    _finite(path, values, "a value")
+    return sp.csr_matrix(values)
 
 
 def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = False) -> Path:
@@ -318,10 +389,30 @@ def _read_long(path: Path, manifest):
     missing = [c for c in ("row_label", "col_name", "value") if c not in table.columns]
     if missing:
         raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
+    no_label = np.flatnonzero(table["row_label"].isna().to_numpy())
+    if no_label.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(no_label[0]), header=True)}: a row without a label")
     rows, row_labels = pd.factorize(table["row_label"])
     entry = table["col_name"].notna().to_numpy()            # an empty name: a row without nonzeros
     rows, table = rows[entry], table[entry]
-    values = table["value"].to_numpy(float)
+    numbers = pd.to_numeric(table["value"], errors="coerce").to_numpy(float)
+    wrong = np.flatnonzero(np.isnan(numbers) & table["value"].notna().to_numpy()
+                           & (table["value"].astype(str).str.strip().str.lower() != "nan").to_numpy())
+    if wrong.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(np.flatnonzero(entry)[wrong[0]]), header=True)}: "
+                          f"the value {str(table['value'].iloc[wrong[0]])!r} is not a number")
+    values = numbers
+    data = np.flatnonzero(entry)              # data line of each entry (after the header)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        raise FormatError(f"{path}: line {_data_line(path, int(data[bad[0]]), header=True)}: "
+                          "the value is not a finite number")
+    pair = pd.factorize(table["col_name"])[0].astype(np.int64) * max(len(row_labels), 1) + rows
+    again = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
+    if again.size:
+        k = int(again[0])
+        raise FormatError(f"{path}: line {_data_line(path, int(data[k]), header=True)}: entry "
+                          f"({table['row_label'].iloc[k]}, {table['col_name'].iloc[k]}) listed twice")
     if manifest is None:
         cols, col_names = pd.factorize(table["col_name"])
         return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), len(col_names))),
@@ -363,7 +454,7 @@ def read(path: str | os.PathLike) -> ModelData:
 
     def sibling(name, default, size):
         p = path.with_name(name)
-        v = read_vector(p) if p.exists() else np.full(size, default)
+        v = read_vector(p, infinite=name in ("lb.csv", "ub.csv")) if p.exists() else np.full(size, default)
         if v.size != size:
             raise FormatError(f"{p}: {v.size} values, expected {size}")
         return v
@@ -384,8 +475,10 @@ def read(path: str | os.PathLike) -> ModelData:
     meta = dict(manifest.data) if manifest is not None else {}
     for key in ("files", "formats"):
         meta.pop(key, None)
-    return ModelData(a, lower, upper, sibling("lb.csv", 0.0, n), sibling("ub.csv", 1.0, n), sibling("f.csv", 0.0, n),
+    data = ModelData(a, lower, upper, sibling("lb.csv", 0.0, n), sibling("ub.csv", 1.0, n), sibling("f.csv", 0.0, n),
                      np.ones(n, bool), row_labels, col_names, meta)
+    refuse_disagreement(data, str(path))
+    return data
 
 
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",

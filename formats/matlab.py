@@ -46,6 +46,7 @@ from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import COMPACT_DIGITS
 
+from formats.agree import refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
 from formats.mat5 import compressed_variables
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
@@ -267,22 +268,24 @@ def read(path: str | os.PathLike) -> ModelData:
     missing = [k for k in ("Aeq", "beq", "f", "lb", "ub", "intcon", "meta") if k not in raw]
     if missing:
         raise FormatError(f"{path}: missing variable(s) {', '.join(missing)}")
-    a = raw["Aeq"]
-    if not sp.issparse(a):
-        a = sp.csr_matrix(np.atleast_2d(a))
-    a = sp.csr_matrix(a, dtype=np.float64)
+    a = _matrix(raw, "Aeq", path)
     m, n = a.shape
 
-    def vec(name, size):
-        v = np.atleast_1d(np.asarray(raw[name], dtype=np.float64)).ravel()
+    def vec(name, size, infinite=False):
+        v = _numbers(raw, name, path, infinite)
         if v.size != size:
             raise FormatError(f"{path}: {name} has {v.size} values, Aeq is {m}x{n} (expected {size})")
         return v
 
-    beq, f, lb, ub = vec("beq", m), vec("f", n), vec("lb", n), vec("ub", n)
-    intcon = np.atleast_1d(np.asarray(raw["intcon"], dtype=np.float64)).ravel().astype(np.int64)
+    beq, f, lb, ub = vec("beq", m), vec("f", n), vec("lb", n, True), vec("ub", n, True)
+    intcon = _numbers(raw, "intcon", path)
+    if (intcon != np.round(intcon)).any():
+        raise FormatError(f"{path}: intcon holds a value that is not an integer")
+    intcon = intcon.astype(np.int64)
     if intcon.size and (intcon.min() < 1 or intcon.max() > n):
         raise FormatError(f"{path}: intcon holds an index outside 1..{n}")
+    if np.unique(intcon).size != intcon.size:
+        raise FormatError(f"{path}: intcon lists an index twice")
     integrality = np.zeros(n, dtype=bool)
     integrality[intcon - 1] = True
 
@@ -306,8 +309,45 @@ def read(path: str | os.PathLike) -> ModelData:
         lower = np.concatenate([lower, np.full(bineq.size, -np.inf)])
         upper = np.concatenate([upper, bineq])
         labels = np.concatenate([labels, rebuilt.ineq_labels])
-    return ModelData(a, lower, upper, lb, ub, f, integrality, labels,
-                     manifest.convention.names(manifest.columns), meta)
+    data = ModelData(a, lower, upper, lb, ub, f, integrality, labels, manifest.convention.names(manifest.columns), meta)
+    refuse_disagreement(data, str(path))
+    return data
+
+
+def _numbers(raw: dict, name: str, path, infinite: bool = False) -> np.ndarray:
+    """Variable ``name`` as a flat float64 vector; FormatError when it is not a numeric array
+    (a string, cell or struct) or holds NaN, or an infinity where ``infinite`` is False (only
+    bounds may be infinite)."""
+    v = raw[name]
+    if sp.issparse(v):
+        v = v.toarray()
+    v = np.asarray(v)
+    if not (np.issubdtype(v.dtype, np.number) or v.dtype == bool) or np.iscomplexobj(v):
+        raise FormatError(f"{path}: {name} is not a real numeric array (it holds {v.dtype})")
+    v = np.atleast_1d(v.astype(np.float64)).ravel()
+    bad = np.isnan(v) if infinite else ~np.isfinite(v)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise FormatError(f"{path}: {name}({k + 1}) is {v[k]}: {'not a number' if infinite else 'not finite'}")
+    return v
+
+
+def _matrix(raw: dict, name: str, path) -> sp.csr_matrix:
+    """Variable ``name`` as a finite float64 CSR matrix (FormatError otherwise, never a traceback)."""
+    g = raw[name]
+    if not sp.issparse(g):
+        g = np.atleast_2d(np.asarray(g))
+        if g.ndim != 2:
+            raise FormatError(f"{path}: {name} is not a matrix (it has {g.ndim} dimensions)")
+    if not (np.issubdtype(g.dtype, np.number) or g.dtype == bool) or np.iscomplexobj(g):
+        raise FormatError(f"{path}: {name} is not a real numeric matrix (it holds {g.dtype})")
+    g = sp.csr_matrix(g, dtype=np.float64)
+    bad = ~np.isfinite(g.data)
+    if bad.any():
+        coo = g.tocoo()
+        k = int(np.flatnonzero(~np.isfinite(coo.data))[0])
+        raise FormatError(f"{path}: {name}({coo.row[k] + 1},{coo.col[k] + 1}) is {coo.data[k]}: not finite")
+    return g
 
 
 def _inequalities(raw: dict, path, n: int) -> tuple[sp.csr_matrix, np.ndarray]:
@@ -315,14 +355,13 @@ def _inequalities(raw: dict, path, n: int) -> tuple[sp.csr_matrix, np.ndarray]:
     of the wrong size)."""
     if "Aineq" not in raw or "bineq" not in raw:
         raise FormatError(f"{path}: meta describes inequality rows but Aineq/bineq are missing")
-    g = raw["Aineq"]
-    g = sp.csr_matrix(g if sp.issparse(g) else np.atleast_2d(np.asarray(g, dtype=np.float64)), dtype=np.float64)
+    g = _matrix(raw, "Aineq", path)
     if g.shape[1] != n:
         if g.nnz == 0:  # loadmat squeezes an empty matrix
             g = sp.csr_matrix((0, n))
         else:
             raise FormatError(f"{path}: Aineq has {g.shape[1]} columns, Aeq has {n}")
-    bineq = np.atleast_1d(np.asarray(raw["bineq"], dtype=np.float64)).ravel()
+    bineq = _numbers(raw, "bineq", path)
     if bineq.size != g.shape[0]:
         raise FormatError(f"{path}: bineq has {bineq.size} values, Aineq has {g.shape[0]} rows")
     return g, bineq

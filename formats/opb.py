@@ -30,6 +30,7 @@ from pipeline.core.errors import FormatError
 from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
+from formats.agree import refuse_disagreement
 from formats.cnf import convention_of, render_tokens
 from formats.text import digits_table
 
@@ -287,8 +288,10 @@ def read(path: str | os.PathLike) -> ModelData:
         cost[np.searchsorted(columns, v - 1)] += c
     if meta.get("clue_encoding") == "reduce" and meta.get("kept_columns") == "by name":
         meta = {**meta, "kept_columns": columns.tolist()}
-    return ModelData(a, np.array(lower, dtype=float), np.array(upper, dtype=float), lb, ub, cost,
-                     np.ones(columns.size, dtype=bool), None, conv.names(columns), meta)
+    model_data = ModelData(a, np.array(lower, dtype=float), np.array(upper, dtype=float), lb, ub, cost,
+                           np.ones(columns.size, dtype=bool), None, conv.names(columns), meta)
+    refuse_disagreement(model_data, where)
+    return model_data
 
 
 register(Format("opb", (".opb",), "pseudo-Boolean competition OPB (x<position+1>)",

@@ -35,6 +35,7 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 
+from formats.agree import model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
 from formats.files import atomic_path
 
@@ -270,6 +271,40 @@ def _read_table(path: Path, columns: list[str]) -> pa.Table:
     return table
 
 
+def _column(table: pa.Table, name: str, path, kind: str, *, infinite: bool = False) -> np.ndarray:
+    """Column ``name`` as NumPy: ``kind`` 'index' (integers), 'number' (finite floats; with
+    ``infinite`` also +-inf, as bounds may be), 'bool' or 'string'; FormatError naming the file,
+    the column and the first bad (0-based) table row otherwise, never a traceback."""
+    import pyarrow as pa
+
+    column = table.column(name)
+    t = column.type
+    ok = {"index": pa.types.is_integer(t), "number": pa.types.is_integer(t) or pa.types.is_floating(t),
+          "bool": pa.types.is_boolean(t) or pa.types.is_integer(t),
+          "string": pa.types.is_string(t) or pa.types.is_large_string(t)}[kind]
+    if not ok:
+        raise FormatError(f"{path}: column {name!r} has type {t}, not {'integer' if kind == 'index' else kind}")
+    if column.null_count:
+        k = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+        raise FormatError(f"{path}: column {name!r}, row {k} (0-based): null")
+    values = column.to_numpy(zero_copy_only=False)
+    if kind == "number":
+        values = values.astype(np.float64)
+        bad = np.isnan(values) if infinite else ~np.isfinite(values)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise FormatError(f"{path}: column {name!r}, row {k} (0-based): {values[k]} is not a "
+                              f"{'number' if infinite else 'finite number'}")
+    elif kind == "bool":
+        if pa.types.is_integer(t) and not np.isin(values, (0, 1)).all():
+            k = int(np.flatnonzero(~np.isin(values, (0, 1)))[0])
+            raise FormatError(f"{path}: column {name!r}, row {k} (0-based): {values[k]} is not 0 or 1")
+        values = values.astype(bool)
+    elif kind == "string":
+        values = values.astype(str)
+    return values
+
+
 def _strings(column) -> np.ndarray:
     """Arrow strings -> NumPy ``str`` array (as ModelData.from_model has them)."""
     return column.to_numpy(zero_copy_only=False).astype(str)
@@ -296,13 +331,27 @@ def read(path: str | os.PathLike) -> ModelData:
     meta.pop("table", None)
     m, n = int(meta.get("rows", -1)) + int(meta.get("inequalities", 0)), int(meta.get("columns", -1))
     coo = _read_table(coo_path, ["row", "col", "value"])
-    i = coo.column("row").to_numpy()
-    j = coo.column("col").to_numpy()
+    i = _column(coo, "row", coo_path, "index")
+    j = _column(coo, "col", coo_path, "index")
+    values = _column(coo, "value", coo_path, "number")
     if m < 0 or n < 0:
         raise FormatError(f"{coo_path}: metadata lacks the 'rows'/'columns' sizes")
     if i.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
         raise FormatError(f"{coo_path}: a 0-based index lies outside the {m}x{n} size of the metadata")
-    a = sp.csr_matrix((coo.column("value").to_numpy().astype(np.float64), (i, j)), shape=(m, n))
+    # a truncated (or padded) table is not the model its metadata describes
+    nnz = meta.get("nonzeros")
+    if isinstance(nnz, int) and not isinstance(nnz, bool):
+        nnz += int(meta.get("inequality_nonzeros", 0) or 0)
+        if nnz != i.size:
+            raise FormatError(f"{coo_path}: {i.size} nonzeros, the metadata says {nnz}")
+    # an entry listed twice would be summed by the sparse matrix: not the file's model
+    keys = i.astype(np.int64) * max(n, 1) + j
+    order = np.argsort(keys, kind="stable")
+    again = order[1:][keys[order][1:] == keys[order][:-1]]
+    if again.size:
+        k = int(again.min())
+        raise FormatError(f"{coo_path}: row {k} (0-based): entry ({int(i[k])}, {int(j[k])}) listed twice")
+    a = sp.csr_matrix((values, (i, j)), shape=(m, n))
 
     if rows_path.exists() and cols_path.exists():
         rows = _read_table(rows_path, ["label", "lower", "upper"])
@@ -310,15 +359,29 @@ def read(path: str | os.PathLike) -> ModelData:
         if rows.num_rows != m or cols.num_rows != n:
             raise FormatError(f"{coo_path}: siblings have {rows.num_rows} rows / {cols.num_rows} columns, "
                               f"metadata says {m}x{n}")
-        cost = cols.column("cost").to_numpy() if "cost" in cols.column_names else np.zeros(n)
-        lower, upper = rows.column("lower").to_numpy(), rows.column("upper").to_numpy()
+        cost = _column(cols, "cost", cols_path, "number") if "cost" in cols.column_names else np.zeros(n)
+        lower = _column(rows, "lower", rows_path, "number", infinite=True)
+        upper = _column(rows, "upper", rows_path, "number")
         if "sense" in rows.column_names:
-            _check_senses(rows_path, _strings(rows.column("sense")), lower, upper,
-                          rows.column("rhs").to_numpy() if "rhs" in rows.column_names else upper)
-        return ModelData(a, lower, upper,
-                         cols.column("lb").to_numpy(), cols.column("ub").to_numpy(), np.asarray(cost, float),
-                         cols.column("integer").to_numpy(zero_copy_only=False).astype(bool),
-                         _strings(rows.column("label")), _strings(cols.column("name")), meta)
+            _check_senses(rows_path, _column(rows, "sense", rows_path, "string"), lower, upper,
+                          _column(rows, "rhs", rows_path, "number") if "rhs" in rows.column_names else upper)
+        elif (lower != upper).any():           # no sense column: every row is an equation
+            k = int(np.flatnonzero(lower != upper)[0])
+            raise FormatError(f"{rows_path}: row {k} (0-based): lower {lower[k]:g} and upper {upper[k]:g} differ "
+                              "in a table without a 'sense' column")
+        labels, names = _column(rows, "label", rows_path, "string"), _column(cols, "name", cols_path, "string")
+        for what, where, table in (("label", rows_path, labels), ("name", cols_path, names)):
+            order = np.argsort(table, kind="stable")
+            again = order[1:][table[order][1:] == table[order][:-1]]
+            if again.size:
+                k = int(again.min())
+                raise FormatError(f"{where}: row {k} (0-based): {what} {str(table[k])!r} appears twice")
+        data = ModelData(a, lower, upper,
+                         _column(cols, "lb", cols_path, "number", infinite=True),
+                         _column(cols, "ub", cols_path, "number", infinite=True), cost,
+                         _column(cols, "integer", cols_path, "bool"), labels, names, meta)
+        refuse_disagreement(data, str(coo_path))
+        return data
 
     # only the COO file: the metadata determines everything but a custom objective
 
@@ -328,6 +391,11 @@ def read(path: str | os.PathLike) -> ModelData:
     except PipelineError as e:
         raise FormatError(f"{coo_path}: metadata does not describe a model: {e}") from None
     rebuilt = ModelData.from_model(model)
+    listed = ModelData(a, rebuilt.row_lower, rebuilt.row_upper, rebuilt.lb, rebuilt.ub, rebuilt.cost,
+                       rebuilt.integrality, rebuilt.row_labels, rebuilt.col_names, meta)
+    difference = model_difference(listed, rebuilt, cost=False)
+    if difference:
+        raise FormatError(f"{coo_path}: not the model its metadata describes: {difference}")
     return ModelData(a, rebuilt.row_lower, rebuilt.row_upper, model.lb, model.ub, model.cost, model.integrality,
                      rebuilt.row_labels, model.col_names, meta)
 

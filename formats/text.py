@@ -300,11 +300,14 @@ class Tokens:
         width = int(self.lengths[idx].max())
         return self.fixed(idx, width).view(f"S{width}").ravel()
 
-    def numbers(self, idx: np.ndarray, error: Callable[[int, str], Exception]) -> np.ndarray:
-        """Tokens ``idx`` as floats (Python's float syntax without ``_``, so ``1e3``, ``inf``).
+    def numbers(self, idx: np.ndarray, error: Callable[[int, str], Exception], *,
+                infinite: bool = False) -> np.ndarray:
+        """Tokens ``idx`` as finite floats (Python's float syntax without ``_``, so ``1e3``).
 
         ``error(k, text)`` makes the exception raised for the first bad one, ``k`` its place in
-        ``idx``; the usual one-digit tokens skip the parser.
+        ``idx``; the usual one-digit tokens skip the parser. NaN and numerals that overflow
+        (``1e400``) are always bad; ``inf`` / ``infinity`` (signed, any case) only unless
+        ``infinite`` (bounds: the one place a model may be infinite).
         """
         idx = np.asarray(idx, dtype=np.int64)
         out = np.empty(idx.size)
@@ -327,6 +330,13 @@ class Tokens:
                     except ValueError:
                         raise error(int(rest[j]), text.decode("utf-8", "replace")) from None
                 out[rest] = [float(t) for t in strings.tolist()]
+            bad = ~np.isfinite(out[rest])
+            if infinite and bad.any():          # an infinity spelled out (not NaN, not 1e400)
+                spelled = (w == ord("i")) | (w == ord("I"))
+                bad &= ~(np.isinf(out[rest]) & spelled.any(axis=1))
+            if bad.any():
+                j = int(np.flatnonzero(bad)[0])
+                raise error(int(rest[j]), strings[j].decode("utf-8", "replace"))
         return out
 
     def factorize(self, idx: np.ndarray, *, drop_last: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -69,11 +69,19 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
                 raise truncated(where, f"line {no} is incomplete ({line.strip()!r})")
             raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', found {line.strip()!r}")
         entries.append((int(tok[0]), tok[1], tok[2], no))
-    # sections: the index restarts when the columns follow the rows
+    # sections: the index restarts at 0 when the columns follow the rows; any other step back is
+    # a repeated or misplaced line (taking it for the columns would drop the real ones)
     starts = [0] + [i for i in range(1, len(entries)) if entries[i][0] <= entries[i - 1][0]]
-    if len(starts) > 2:
-        raise FormatError(f"{where}: index restarts {len(starts) - 1} times; expected rows then columns at most")
+    for i in starts[1:]:
+        if entries[i][0] != 0 or len(starts) > 2:
+            raise FormatError(f"{where}: line {entries[i][3]}: index {entries[i][0]} after {entries[i - 1][0]}: "
+                              "a repeated or misplaced line (only the columns after the rows restart, at 0)")
     cols = entries[starts[-1]:] if len(starts) == 2 else entries
+    seen: dict[str, int] = {}
+    for e in entries:                         # a name twice (also a row's name among the columns)
+        if e[1] in seen:
+            raise FormatError(f"{where}: line {e[3]}: {e[1]!r} listed twice (first on line {seen[e[1]]})")
+        seen[e[1]] = e[3]
     values = parse_floats([e[2] for e in cols], where, "value", [e[3] for e in cols])
     return RawSolution("names", values, names=np.array([e[1] for e in cols], dtype=str), dense=False,
                        status=status, objective=objective)

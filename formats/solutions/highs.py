@@ -76,6 +76,9 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
     got = next((k for k, line in enumerate(block) if not line.strip() or line.startswith("#")), len(block))
     if got < count:
         raise truncated(where, f"{got} of the {count} column lines announced by '# Columns'")
+    after = i + 1 + count                     # the count is exact: a further column line is not ignored
+    if after < len(lines) and lines[after].strip() and not lines[after].startswith("#"):
+        raise FormatError(f"{where}: line {after + 1}: a column line after the {count} announced by '# Columns'")
     names, values = name_value_block(lines, i + 1, i + 1 + count, where, name_col=0, value_col=1,
                                       min_tokens=3 if sparse else 2)
     return RawSolution("names", values, names=names, dense=not sparse, status=status, objective=objective,
@@ -148,7 +151,18 @@ def _parse_highs_old_raw(text: str, where: str) -> RawSolution:
     tokens = [line.strip() for line in lines[k + 1:k + 1 + n_cols]]
     if len(tokens) < n_cols or not all(tokens):
         raise truncated(where, f"{sum(1 for t in tokens if t)} of the {n_cols} column values")
+    after = first + k + 1 + n_cols            # 'Rows' (or the end) follows: not another value
+    if k + 1 + n_cols < len(lines) and _is_number(lines[k + 1 + n_cols]):
+        raise FormatError(f"{where}: line {after + 1}: a column value after the {n_cols} announced on the first line")
     return RawSolution("positions", parse_floats(tokens, where, "value"), dense=True)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 register_solution_format(SolutionFormat("highs_raw", "HiGHS writeSolution style 0 (raw)",

@@ -188,7 +188,15 @@ def test_factorize_never_merges_names_whose_hashes_collide(monkeypatch):
 
 def test_token_numbers_and_the_first_bad_one():
     tok = Tokens(np.frombuffer(b"1 0 -2.5 1e3 inf 7 1_0 x", np.uint8))
-    assert tok.numbers(np.arange(6), lambda k, t: AssertionError(t)).tolist() == [1, 0, -2.5, 1000, np.inf, 7]
+    assert tok.numbers(np.arange(6), lambda k, t: AssertionError(t), infinite=True).tolist() == [1, 0, -2.5, 1000, np.inf, 7]
+    # by default only finite numbers (issue 21): an infinity, NaN or an overflowing numeral is bad
+    with pytest.raises(ValueError, match=r"^1: inf$"):
+        tok.numbers(np.array([3, 4, 5]), lambda k, t: ValueError(f"{k}: {t}"))
+    for text in (b"nan", b"1e400", b"-1e999"):
+        for infinite in (False, True):   # never a number, even where bounds may be infinite
+            t2 = Tokens(np.frombuffer(b"2 " + text, np.uint8))
+            with pytest.raises(ValueError, match=rf"^1: {text.decode()}$"):
+                t2.numbers(np.arange(2), lambda k, t: ValueError(f"{k}: {t}"), infinite=infinite)
     for bad, text in ((6, "1_0"), (7, "x")):   # k: the bad token's place in the index list
         with pytest.raises(ValueError, match=rf"^2: {text}$"):
             tok.numbers(np.array([2, 3, bad, 0]), lambda k, t: ValueError(f"{k}: {t}"))

@@ -175,3 +175,74 @@ def test_random_text_gives_format_error_or_answer(fmt):
         check(text, fmt, f"random_{fmt}")
 
     run()
+
+
+# -- issue 21: a repeated or extra line is refused, never read as another answer -----------------
+def _same_answer_or_refused(text: str, seed_name: str) -> None:
+    """``text`` (a seed with one line repeated or added) reads as the seed's own answer or is
+    refused with one line naming the file and the line; anything else (a CBC file whose repeated
+    index made the reader drop the real columns: an empty grid) is a defect."""
+    work, manifest, seeds = fixture_files()
+    fmt = seed_name.split(":")[0]
+    want = work / f"want_{seed_name.replace(':', '_')}.sol"
+    want.write_text(seeds[seed_name])
+    expected = read_solution(want, manifest, format=fmt).values
+    path = work / f"again_{seed_name.replace(':', '_')}.sol"
+    path.write_text(text)
+    try:
+        got = read_solution(path, manifest, format=fmt)
+    except FormatError as e:
+        message = str(e)
+        assert message.startswith(str(path)) and "\n" not in message.strip(), repr(message)
+        return
+    np.testing.assert_array_equal(got.values, expected, err_msg=f"{seed_name}: a changed answer was accepted")
+
+
+def _data_lines(seed: str) -> list[int]:
+    return [i for i, line in enumerate(seed.splitlines(keepends=True)) if any(ch.isdigit() for ch in line)]
+
+
+@pytest.mark.parametrize("seed_name", SEED_NAMES)
+def test_repeated_line_is_refused_or_harmless(seed_name):
+    seed = fixture_files()[2][seed_name]
+    lines = seed.splitlines(keepends=True)
+    data = _data_lines(seed)
+
+    @FUZZ
+    @given(src=st.sampled_from(data), dst=st.integers(0, len(lines)), value=st.sampled_from(["", "0", "1"]))
+    def run(src, dst, value):
+        line = lines[src]
+        if value:                       # the repeated entry may carry another value
+            parts = line.rstrip("\n").split(" ")
+            numeric = [k for k, p in enumerate(parts) if p.strip().lstrip("-").replace(".", "", 1).isdigit()]
+            if numeric:
+                parts[numeric[-1] if len(numeric) < 3 else numeric[1]] = value
+            line = " ".join(parts) + "\n"
+        text = "".join(lines[:dst] + [line if line.endswith("\n") else line + "\n"] + lines[dst:])
+        _same_answer_or_refused(text, seed_name)
+
+    run()
+
+
+def test_cbc_repeated_index_at_the_end_names_the_line():
+    """The issue's case: ``2 x_3_1_1 0`` after the real entries was taken for a columns section."""
+    work, manifest, seeds = fixture_files()
+    lines = seeds["cbc"].splitlines(keepends=True)
+    entry = next(line for line in lines[2:] if line.split() and line.split()[0].isdigit())
+    text = "".join(lines) + entry
+    path = work / "cbc_repeated.txt"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=rf"^{path}: line {len(lines) + 1}: "):
+        read_solution(path, manifest)
+
+
+def test_highs_extra_column_line_names_the_line():
+    work, manifest, seeds = fixture_files()
+    lines = seeds["highs_raw:highs"].splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if line.startswith("# Columns"))
+    count = int(lines[k].split()[2])
+    text = "".join(lines[:k + 1 + count] + [lines[k + 1]] + lines[k + 1 + count:])
+    path = work / "highs_extra.sol"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=rf"^{path}: line {k + count + 2}: a column line after the {count} "):
+        read_solution(path, manifest)

@@ -1,0 +1,123 @@
+"""Does a model read from a file agree with the model its own metadata describes (issue 21).
+
+Our files carry the puzzle and the convention in their metadata (docs/conventions.md), so the
+model they mean is known twice: once from the rows and columns they list, once rebuilt from the
+metadata. A reader that returned the listed model when the two disagree would hand back a model
+the writer never writes (a line deleted, a coefficient changed): :func:`refuse_disagreement`
+refuses it in one line. :func:`model_difference` is also the ``check`` command's comparison.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.manifest import manifest_from_dict
+
+from formats.base import ModelData
+
+
+def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, names: bool = True) -> None:
+    """FormatError when ``data`` carries our metadata (a ``puzzle``) and is not its model.
+
+    Parameters
+    ----------
+    data : ModelData
+        What a reader read.
+    where : str
+        The file, as messages name it.
+    vectors : bool
+        Compare bounds, right-hand sides, costs and integrality too (not only the matrix).
+    names : bool
+        Compare row and column names where the file carries them.
+    """
+    meta = data.metadata or {}
+    if "puzzle" not in meta:      # not one of ours: nothing to agree with
+        return
+    try:
+        probe = dict(meta)
+        if probe.get("clue_encoding") == "reduce" and not isinstance(probe.get("kept_columns"), list):
+            probe["kept_columns"] = []    # "by name": build_model finds the kept columns from the puzzle itself
+        man = manifest_from_dict(probe, where=where)
+        model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
+    except PipelineError as e:
+        raise FormatError(f"{where}: its metadata does not describe a model: {e}") from None
+    want = ModelData.from_model(model)
+    got = data if names else ModelData(data.Aeq, data.row_lower, data.row_upper, data.lb, data.ub, data.cost,
+                                       data.integrality, None, None, data.metadata)
+    if meta.get("objective_sense") == "maximize" or meta.get("objective_offset"):
+        raise FormatError(f"{where}: not the model its metadata describes: our models minimise, with no constant")
+    difference = model_difference(got, want, cost=meta.get("objective") != "custom", vectors=vectors)
+    if difference:
+        raise FormatError(f"{where}: not the model its metadata describes ({meta.get('puzzle', '')[:24]!s}...): "
+                          f"{difference}")
+
+
+def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vectors: bool = True) -> str | None:
+    """The first way ``got`` differs from ``want`` (None when they are the same program).
+
+    Names are compared where the file carries them (CNF, OPB and the dense CSV carry none); a
+    file that lists rows or columns in another order (the long CSV form: order of first
+    appearance) is put in ``want``'s order by its names first.
+
+    Parameters
+    ----------
+    got, want : ModelData
+    cost : bool
+        Compare the objective too.
+    vectors : bool
+        Compare the row and column bounds, costs and integrality (not only the matrix and names).
+
+    Returns
+    -------
+    str or None
+    """
+    got = _aligned(got, want)
+    if got.Aeq.shape != want.Aeq.shape:
+        return f"Aeq is {got.Aeq.shape[0]}x{got.Aeq.shape[1]}, not {want.Aeq.shape[0]}x{want.Aeq.shape[1]}"
+    differ = (sp.csr_matrix(got.Aeq, dtype=np.float64) != sp.csr_matrix(want.Aeq, dtype=np.float64)).nnz
+    if differ:
+        return f"{differ} entries of Aeq differ"
+    fields = (["row_lower", "row_upper", "lb", "ub"] + (["cost"] if cost else [])) if vectors else []
+    for name in fields:
+        a, b = np.asarray(getattr(got, name), dtype=np.float64), np.asarray(getattr(want, name), dtype=np.float64)
+        if a.shape != b.shape or not np.array_equal(a, b):
+            return f"{name} differs"
+    if vectors and not np.array_equal(np.asarray(got.integrality, bool), np.asarray(want.integrality, bool)):
+        return "integrality differs"
+    for name in ("row_labels", "col_names"):
+        a = getattr(got, name)
+        if a is not None and not np.array_equal(np.asarray(a).astype(str), np.asarray(getattr(want, name)).astype(str)):
+            return f"{name.replace('_', ' ')} differ"
+    return None
+
+
+def _aligned(got: ModelData, want: ModelData) -> ModelData:
+    """``got`` with its rows and columns in ``want``'s order when both carry the same names."""
+    a = sp.csr_matrix(got.Aeq)
+    row_lower, row_upper = np.asarray(got.row_lower), np.asarray(got.row_upper)
+    lb, ub, cost, integ = (np.asarray(v) for v in (got.lb, got.ub, got.cost, got.integrality))
+    rows, cols = got.row_labels, got.col_names
+    order = _order(rows, want.row_labels)
+    if order is not None:
+        a, row_lower, row_upper, rows = a[order], row_lower[order], row_upper[order], np.asarray(rows)[order]
+    order = _order(cols, want.col_names)
+    if order is not None:
+        a, cols = a[:, order], np.asarray(cols)[order]
+        lb, ub, cost, integ = (v[order] if v.shape == order.shape else v for v in (lb, ub, cost, integ))
+    return ModelData(a, row_lower, row_upper, lb, ub, cost, integ, rows, cols, got.metadata)
+
+
+def _order(names, wanted) -> np.ndarray | None:
+    """Indices putting ``names`` in the order of ``wanted`` (None: no names, or not the same set)."""
+    if names is None or wanted is None:
+        return None
+    names, wanted = np.asarray(names).astype(str), np.asarray(wanted).astype(str)
+    if names.shape != wanted.shape or np.array_equal(names, wanted):
+        return None
+    by_name = np.argsort(names, kind="stable")
+    place = np.searchsorted(names[by_name], wanted)
+    place = np.clip(place, 0, max(names.size - 1, 0))
+    order = by_name[place]
+    return order if np.array_equal(names[order], wanted) else None

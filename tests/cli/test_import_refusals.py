@@ -1,0 +1,33 @@
+"""Issue 21, section 1, from the command line: a solution file that is not the solver's answer
+(a CBC file with a repeated index line, a HiGHS file with a column line beyond its count) is a
+format error naming the file and the line, exit 2 -- not an empty grid and exit 1."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from pipeline.cli.main import main
+from pipeline.core.puzzle import DEFAULT_PUZZLE
+
+
+def call(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.skipif(shutil.which("cbc") is None, reason="cbc is not installed")
+def test_cbc_answer_with_a_repeated_index_is_exit_2(tmp_path, capsys):
+    assert call(capsys, "export", DEFAULT_PUZZLE, "--to", tmp_path, "--formats", "mps", "--quiet")[0] == 0
+    answer = tmp_path / "cbc.txt"
+    subprocess.run(["cbc", str(tmp_path / "model.mps"), "solve", "solu", str(answer)], capture_output=True, timeout=120)
+    lines = answer.read_text().splitlines(keepends=True)
+    code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
+    assert code == 0, err                                  # the real answer imports
+    entry = lines[3].split()                               # "index name value reduced-cost"
+    answer.write_text("".join(lines) + f"{int(entry[0]) + 1:>7} {entry[1]} 0 0\n")
+    code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
+    assert (code, out) == (2, ""), err
+    assert len(err.splitlines()) == 1 and f"{answer}: line {len(lines) + 1}: " in err, err
