@@ -50,8 +50,9 @@ def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, na
         raise FormatError(f"{where}: not the model its metadata describes: our models minimise, with no constant")
     difference = model_difference(got, want, cost=meta.get("objective") != "custom", vectors=vectors)
     if difference:
+        # an edited file of ours: say how to read it anyway (without the metadata it is any model)
         raise FormatError(f"{where}: not the model its metadata describes ({meta.get('puzzle', '')[:24]!s}...): "
-                          f"{difference}")
+                          f"{difference} (edited by hand? drop its sudoku-pipeline metadata to read it as any model)")
 
 
 def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vectors: bool = True) -> str | None:

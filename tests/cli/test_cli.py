@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import signal

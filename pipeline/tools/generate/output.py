@@ -84,7 +84,7 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
     fmt : str
         One of :data:`FORMATS`.
     """
-    columns = CSV_COLUMNS
+    columns: tuple[str, ...] = CSV_COLUMNS
     for i, g in enumerate(results):
         if fmt == "json":
             yield json.dumps(g.to_dict()) + "\n"
