@@ -22,6 +22,7 @@ engine measured, so a call stops within a fraction of a second of its deadline.
 from __future__ import annotations
 
 import atexit
+import json
 import threading
 import time
 from dataclasses import dataclass
@@ -30,9 +31,10 @@ from types import ModuleType
 import numpy as np
 
 from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
+from pipeline.core.clauses_pb import encode_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import SolveError
+from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import time_limit_bound
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
@@ -76,7 +78,53 @@ def _available() -> str | None:
 def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     p = model.puzzle
     regions = None if p.regions is None else p.regions.tobytes()
-    return (model.convention, p.variant, regions, amo, backend)
+    # the rules and the layout are part of the shape: two puzzles with different cages (or
+    # grids laid out differently) never share an engine
+    rules = json.dumps(p.rules_dicts(), sort_keys=True) if p.rules else None
+    return (model.convention, p.variant, regions, rules, p.layout, amo, backend)
+
+
+def rules_beyond_units(model: Model, top: int, amo: str) -> tuple[list[list[int]], int]:
+    """The clauses the engine adds to the unit rows of ``A``, and how many auxiliary variables
+    they use (numbered ``top + 1 ..``): the rows of the rules beyond units (``model.R`` over all
+    positions, variable = position + 1, clues left out so one engine serves every puzzle of the
+    shape; :func:`pipeline.core.clauses_pb.encode_rows`), then a unit clause ``-v`` for each
+    position of a gattai layout's absent cells (no row holds them; fixed false, they never
+    appear in a solution or a blocking clause).
+
+    Parameters
+    ----------
+    model : Model
+        Any model of the shape.
+    top : int
+        The largest variable of the unit rows' encoding.
+    amo : str
+        The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
+
+    Returns
+    -------
+    (list of list of int, int)
+
+    Raises
+    ------
+    SolveError
+        python-sat (with pindakaas for weighted rows) missing.
+    """
+    clauses: list[list[int]] = []
+    n_aux = 0
+    rows = model.R
+    if rows.rhs.size:
+        try:
+            enc = encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
+                              top=top, amo=amo)
+        except PipelineError as e:
+            raise SolveError(f"solver sat: {e}") from None
+        clauses, n_aux = enc.clauses(), enc.n_aux
+    if model.puzzle.layout is not None:
+        absent = np.ones(model.convention.n_vars, dtype=bool)
+        absent[model.present_columns] = False
+        clauses += (-(np.flatnonzero(absent) + 1))[:, None].tolist()
+    return clauses, n_aux
 
 
 @dataclass
@@ -128,9 +176,10 @@ class SatEngine:
         self._encoding = encode(model, amo, rows=model.A)
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
-        self._top = self._encoding.n_vars
+        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo)
+        self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
-        rules = clause_list(self._encoding)
+        rules = clause_list(self._encoding) + self._extra
         # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
         self.solver = self._new_solver(rules + [[lit] for lit in self.fixed or []])
@@ -153,7 +202,7 @@ class SatEngine:
         """The rules' clauses as Python lists (kept once built: MaxSAT formulas and fresh solvers
         are made from them)."""
         if self._rule_clauses is None:
-            self._rule_clauses = clause_list(self._encoding)
+            self._rule_clauses = clause_list(self._encoding) + self._extra
         return self._rule_clauses
 
     def fresh_solver(self):
@@ -474,6 +523,6 @@ register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
-    proves_unique=True, timed_call="the SAT solver's calls",
+    proves_unique=True, timed_call="the SAT solver's calls", rule_rows=True,
     # any finite limit: the engine's timer waits at most threading.TIMEOUT_MAX at a time (_run)
     bounds={"time_limit": time_limit_bound()}))
