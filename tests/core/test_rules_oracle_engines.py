@@ -1,6 +1,6 @@
 """Solution counts of random small puzzles with rules: the SAT engine (unit rows plus the rule
-rows' cardinality / pseudo-Boolean clauses, layouts' absent cells fixed false) against the
-independent oracle (CP-SAT on integer cells, tests/core/rule_oracle.py) and, on single 4x4
+rows' cardinality / pseudo-Boolean clauses, layouts' absent cells fixed false) and CP-SAT (the
+rule rows as linear constraints over its Booleans) against the independent oracle (CP-SAT on integer cells, tests/core/rule_oracle.py) and, on single 4x4
 grids, brute force.
 
 Both ways of giving the engine clues are held to the oracle: a fresh solver with the clues as
@@ -20,18 +20,21 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import sat
+from pipeline.solvers import cpsat, sat
 
 pytest.importorskip("pysat")
 
 #: SAT counts cheaply (blocking clauses), so the cap is larger than HiGHS's.
 CAP = 6
+ENGINES = ("sat", "sat-shared", "cpsat")
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
 
 
-def _check_agreement(doc: dict, clues: str, reuse: bool, cap: int = CAP) -> None:
+def _check_agreement(doc: dict, clues: str, engine: str, cap: int = CAP) -> None:
+    """``engine``: ``sat`` (fresh solver, clues as units), ``sat-shared`` (the cached engine,
+    clues as assumptions) or ``cpsat``."""
     spec = oracle.spec_from_document(doc)
     want, _ = oracle.count(spec, cap)
     try:
@@ -40,7 +43,13 @@ def _check_agreement(doc: dict, clues: str, reuse: bool, cap: int = CAP) -> None
         assert want == 0, f"the project refused a puzzle with {want} solution(s): {e}"
         return
     model = build_model(puzzle, clues=clues)
-    got = sat.count(model, cap, reuse=reuse)
+    if engine == "cpsat":
+        count, solve = cpsat.count, cpsat.solve
+    else:
+        reuse = engine == "sat-shared"
+        count = lambda m, c: sat.count(m, c, reuse=reuse)  # noqa: E731
+        solve = lambda m: sat.solve(m, check_unique=True, reuse=reuse)  # noqa: E731
+    got = count(model, cap)
     assert got.count == want, (got.count, want, doc)
     assert got.status == ("limit" if want >= cap else "complete")
     assert len({g.tobytes() for g in got.grids}) == got.count
@@ -49,33 +58,35 @@ def _check_agreement(doc: dict, clues: str, reuse: bool, cap: int = CAP) -> None
         verdict = verify_grid(grid, puzzle)
         assert verdict.ok, verdict.message
         assert ok(grid), grid
-    solved = sat.solve(model, check_unique=True, reuse=reuse)
+    solved = solve(model)
     assert solved.status == ("optimal" if want else "infeasible")
     if want:
         assert verify_grid(solved.grid, puzzle).ok
-        assert solved.unique is (want == 1)
+        if engine != "cpsat":
+            assert solved.unique is (want == 1)
     if doc["size"] == 4 and "layout" not in doc:
         assert oracle.brute_count(spec, cap) == want
 
 
 @SETTINGS
 @given(doc=puzzle_documents(shapes=SINGLE), clues=st.sampled_from(["rows", "bounds", "reduce"]),
-       reuse=st.booleans())
-def test_random_puzzles_count_as_the_oracle_with_sat(doc, clues, reuse):
-    _check_agreement(doc, clues, reuse)
+       engine=st.sampled_from(ENGINES))
+def test_random_puzzles_count_as_the_oracle_with_sat(doc, clues, engine):
+    _check_agreement(doc, clues, engine)
 
 
 @settings(SETTINGS, max_examples=30)
 @given(doc=puzzle_documents(shapes=("samurai4", "pair4", "overlap4")), clues=st.sampled_from(["rows", "reduce"]),
-       reuse=st.booleans())
-def test_random_gattai_puzzles_count_as_the_oracle_with_sat(doc, clues, reuse):
-    _check_agreement(doc, clues, reuse)
+       engine=st.sampled_from(ENGINES))
+def test_random_gattai_puzzles_count_as_the_oracle_with_sat(doc, clues, engine):
+    _check_agreement(doc, clues, engine)
 
 
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-def test_every_shape_alone_counts_as_the_oracle_with_sat(shape):
+def test_every_shape_alone_counts_as_the_oracle_with_sat(shape, engine):
     """No rules, no givens: many solutions; a layout's absent cells never multiply them."""
-    _check_agreement(dict(SHAPES[shape], rules=[], givens=[]), "rows", False, cap=40)
+    _check_agreement(dict(SHAPES[shape], rules=[], givens=[]), "rows", engine, cap=40)
 
 
 @pytest.mark.parametrize("doc, cap", [
@@ -84,13 +95,14 @@ def test_every_shape_alone_counts_as_the_oracle_with_sat(shape):
     ({"size": 4, "box": "2x2", "rules": [{"rule": "windoku"}]}, 200),
     ({"size": 6, "box": "2x3", "rules": [{"rule": "nonconsecutive"}]}, 60),
 ], ids=lambda v: str(v) if isinstance(v, int) else f"{v['size']}-{v['rules'][0]['rule']}")
-def test_each_global_rule_on_an_empty_grid_counts_in_full_with_sat(doc, cap):
+@pytest.mark.parametrize("engine", [sat, cpsat], ids=["sat", "cpsat"])
+def test_each_global_rule_on_an_empty_grid_counts_in_full_with_sat(doc, cap, engine):
     """Counted in full (24 anti-knight 4x4s, 168 disjoint-group and windoku 4x4s, 48
     non-consecutive 6x6s, per the oracle)."""
     spec = oracle.spec_from_document(doc)
     want = oracle.count(spec, cap)[0]
     assert want < cap
-    got = sat.count(build_model(parse_puzzle(doc)), cap)
+    got = engine.count(build_model(parse_puzzle(doc)), cap)
     assert (got.count, got.status) == (want, "complete")
 
 
