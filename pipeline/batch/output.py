@@ -74,7 +74,8 @@ def writing(path: Path) -> Iterator[None]:
 def result_schema() -> pa.Schema:
     """Arrow schema of every part (the same for all, so the parts read as one table)."""
     return pa.schema([
-        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("solution", pa.string()),
+        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("rules", pa.string()),
+        ("solution", pa.string()),
         ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
         ("wall_seconds", pa.float64()), ("nodes", pa.int64()), ("error", pa.string()),
     ])
