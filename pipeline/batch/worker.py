@@ -75,8 +75,7 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     entries = _rule_entries(rules)
     # a trailing newline makes parse_puzzle treat the record as text, never as a file path
     return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
-                        regions=None if regions is None else str(regions).strip() + "\n",
-                        **({"rules": entries} if entries else {}))
+                        regions=None if regions is None else str(regions).strip() + "\n", rules=entries)
 
 
 def _rule_entries(rules: str | None) -> list | None:
@@ -85,7 +84,7 @@ def _rule_entries(rules: str | None) -> list | None:
         return None
     try:
         entries = json.loads(str(rules))
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
     if isinstance(entries, dict):
         entries = [entries]

@@ -1,7 +1,9 @@
 """The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
 
-A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
-shape (every ``= 1`` row as CNF, :func:`pipeline.core.clauses.encode`, variable ``v`` = position + 1).
+A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules of a puzzle shape:
+every ``= 1`` row of ``A`` as CNF (:func:`pipeline.core.clauses.encode`, variable ``v`` =
+position + 1), the rows of the rules beyond units (``R``: cardinality and pseudo-Boolean
+encodings, :func:`rules_beyond_units`) and a layout's absent cells fixed false.
 Two ways to give it clues:
 
 * shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
