@@ -1,5 +1,5 @@
 """The recipes of docs/architecture.md, each done for real: a new model format, a new solver, a
-new variant and a new subcommand, each one module-sized addition through its registry."""
+new variant, a new rule and a new subcommand, each one module-sized addition through its registry."""
 from __future__ import annotations
 
 import json
@@ -195,3 +195,100 @@ def test_recipe_add_a_subcommand(clues_command, capsys):
 def test_recipe_subcommand_is_gone_afterwards():
     assert "toy_clues_command" not in commands.COMMAND_MODULES
     assert "count a puzzle's clues" not in build_parser().format_help()
+
+
+# -- recipe: a rule beyond units ----------------------------------------------------------------
+from dataclasses import dataclass  # noqa: E402
+
+from pipeline.core.rules import RULES, Rule, Rows, register_rule, unregister_rule  # noqa: E402
+from pipeline.core.rules.base import cell_name, check_keys, parse_cells  # noqa: E402
+
+
+@dataclass(frozen=True, eq=False)
+class LowCells(Rule):
+    """Marked cells hold at most ``limit``: rows ``low_k_i`` (``<= 0``), one per marked cell, the
+    sum of its variables of the digits above the limit."""
+
+    cell_list: tuple[int, ...]
+    limit: int
+
+    kind = "low"
+    families = ("low",)
+    description = "low cells: they hold at most the limit"
+
+    @classmethod
+    def from_dict(cls, data, board, where):
+        check_keys(data, {"cells", "limit"}, where)
+        limit = data.get("limit")
+        if not isinstance(limit, int) or not 1 <= limit <= board.n:
+            raise PuzzleError(f"{where}: limit must be a digit 1..{board.n}, found {limit!r}")
+        return cls(tuple(int(c) for c in parse_cells(data.get("cells"), board, where)), limit)
+
+    def to_dict(self, board):
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list], "limit": self.limit}
+
+    def cells(self):
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board, index):
+        cells = self.cells()
+        above = np.arange(self.limit, board.n)               # 0-based digits above the limit
+        row = np.repeat(np.arange(cells.size), above.size)   # one row per cell, vectorised
+        labels = np.stack([np.full(cells.size, index), np.arange(1, cells.size + 1)], axis=1)
+        return [Rows("low", row, np.repeat(cells, above.size), np.tile(above, cells.size),
+                     np.ones(row.size, dtype=np.int64), np.zeros(cells.size, dtype=np.int64), "L", labels)]
+
+    def violations(self, grid, board):
+        return [{"message": f"{cell_name(c, board)} is a low cell (at most {self.limit}) but holds {grid[c]}",
+                 "cells": [int(c)]} for c in self.cell_list if grid[c] > self.limit]
+
+
+def _all_4x4_grids() -> list:
+    """Every 4x4 Sudoku grid, row by row over permutations (independent of any solver)."""
+    from itertools import permutations
+
+    rows = [np.array(p) for p in permutations(range(1, 5))]
+    grids = [[]]
+    for r in range(4):
+        grids = [g + [row] for g in grids for row in rows
+                 if all(row[c] != other[c] for other in g for c in range(4))
+                 and (r % 2 == 0 or all(set(row[b:b + 2]).isdisjoint(g[-1][b:b + 2]) for b in (0, 2)))]
+    return [np.stack(g) for g in grids]
+
+
+@pytest.fixture
+def low_rule():
+    register_rule(LowCells)
+    yield LowCells
+    unregister_rule("low")
+
+
+def test_recipe_add_a_rule(low_rule, tmp_path):
+    from pipeline.solvers.highs import count_solutions, solve
+
+
+    doc = {"size": 4, "rules": [{"rule": "low", "cells": ["r1c1", "r2c3"], "limit": 2}]}
+    puzzle = parse_puzzle(json.dumps(doc))
+    model = build_model(puzzle)
+    assert model.n_ineq == 2 and list(model.ineq_labels) == ["low_1_1", "low_1_2"]
+    grid = solve(model).grid
+    assert grid[0, 0] <= 2 and grid[1, 2] <= 2 and verify_grid(grid, puzzle)
+    # every 4x4 Sudoku grid (288, by brute force) with both cells low, against HiGHS's count
+    everything = _all_4x4_grids()
+    low = sum(1 for x in everything if x[0, 0] <= 2 and x[1, 2] <= 2)
+    assert len(everything) == 288 and count_solutions(model, limit=300).count == low
+    # verify names the broken rule; a bad entry is one line naming it
+    broken = next(x for x in everything if x[0, 0] > 2)
+    verdict = verify_grid(broken, puzzle)
+    assert not verdict and f"r1c1 is a low cell (at most 2) but holds {broken[0, 0]}" in verdict.message
+    with pytest.raises(PuzzleError, match=r"rules\[0\] \(low\): limit must be a digit 1..4, found 9"):
+        parse_puzzle(json.dumps({"size": 4, "rules": [{"rule": "low", "cells": ["r1c1"], "limit": 9}]}))
+    # every format carries the new rows: the LP file has them as <= rows
+    from formats.directory import export_model
+
+    export_model(model, tmp_path, "lp")
+    assert "low_1_1:" in (tmp_path / "model.lp").read_text()
+
+
+def test_recipe_rule_is_gone_afterwards():
+    assert "low" not in RULES

@@ -18,12 +18,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
     else:  # the rules alone: the grid's own shape, no clues
         grid = parse_grid(args.grid, box=args.box, size=args.size)
+        # --rule applies here too: the rules alone are the variant's units and the named rules
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
-                              regions=args.regions, size=grid.shape[0])
+                              regions=args.regions, size=grid.shape[0], rules=args.rules)
     verdict = verify_grid(grid, puzzle)   # the first broken rule's message, or the valid one
     violations = [] if verdict else grid_violations(grid, puzzle)   # empty exactly when verdict.ok
     if verdict and args.puzzle_opt is None:
-        message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid (rules only: no --puzzle, no clues checked)"
+        extra = f" with {', '.join(rule.kind for rule in puzzle.rules)}" if puzzle.rules else ""
+        message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid{extra} (rules only: no --puzzle, no clues checked)"
     else:
         message = verdict.message
     if args.format == "json":
