@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
@@ -76,9 +77,28 @@ def build_cp_model(model: Model) -> tuple[Any, list[Any]]:
     return cp, variables
 
 
-def add_linear_rows(cp, variables: list[Any], rows, rhs: np.ndarray, *, equal: bool) -> None:
+def add_linear_rows(cp: Any, variables: list[Any], rows: sp.spmatrix, rhs: np.ndarray, *, equal: bool) -> None:
     """Add ``rows x (= if equal else <=) rhs`` to ``cp``: the rules beyond units (killer sums,
-    thermometers, anti-knight pairs, ...) with their integer coefficients."""
+    thermometers, anti-knight pairs, ...) with their integer coefficients.
+
+    Parameters
+    ----------
+    cp : ortools.sat.python.cp_model.CpModel
+        The model to add to.
+    variables : list
+        CP-SAT's Boolean of each column.
+    rows : scipy.sparse matrix
+        Integer coefficients over the columns.
+    rhs : numpy.ndarray
+        One integer right-hand side per row.
+    equal : bool
+        ``=`` rows (else ``<=``).
+
+    Raises
+    ------
+    SolveError
+        A coefficient or right-hand side that is not an integer.
+    """
     rows = rows.tocsr()
     coef = rows.data.astype(np.int64)
     if not np.array_equal(coef, rows.data) or not np.array_equal(rhs, np.rint(rhs)):

@@ -26,7 +26,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from formats.cnf import clause_list, encode  # noqa: E402
+from pipeline.core.clauses import clause_list, encode  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.clauses_pb import encode_rule_rows  # noqa: E402
 from pipeline.core.decode import grid_from_vector  # noqa: E402
