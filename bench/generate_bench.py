@@ -10,6 +10,9 @@
    9x9 jigsaw with new regions (<= 200 ms), plus 9x9 X and 7x7 Latin.
 2. ``explain``'s fewest removals on the tdoku no-solution puzzles and on puzzles made infeasible
    by changing one clue of a generated puzzle: RC2 (python-sat) against HiGHS, same answers size.
+4. Rules beyond units (issue 15): one puzzle per seed of 9x9 anti-knight, non-consecutive,
+   windoku and killer (cages and givens), median and worst seconds; and killer with cages only
+   (9x9, 6x6): how often the cages alone end unique (no given added), seconds and rounds.
 3. Rating distributions (label, hardest technique, guesses) over ``sets/9x9_norvig_top95.txt``
    and a 1,000-puzzle sample (every 24th line) of ``dev/9x9_sudoku17.txt``.
 
@@ -49,6 +52,37 @@ SHAPES = [  # name, generate() keywords, puzzles (full, quick), target median se
     ("7x7 latin minimal", dict(size=7, variant="latin", minimal=True), (50, 5), None),
 ]
 SUDOKU17_SAMPLE = 1000
+RULE_SHAPES = [  # name, generate() keywords, puzzles (full, quick)
+    ("9x9 anti-knight", dict(size=9, rules=[{"rule": "antiknight"}]), (20, 2)),
+    ("9x9 non-consecutive", dict(size=9, rules=[{"rule": "nonconsecutive"}]), (20, 2)),
+    ("9x9 windoku", dict(size=9, rules=[{"rule": "windoku"}]), (20, 2)),
+    ("9x9 killer with givens", dict(size=9, killer=True), (20, 2)),
+    ("9x9 killer cages only", dict(size=9, cages_only=True), (30, 3)),
+    ("6x6 killer cages only", dict(size=6, cages_only=True), (30, 3)),
+]
+
+
+def bench_rules(quick: bool) -> list[dict]:
+    rows = []
+    for name, kw, (k_full, k_quick) in RULE_SHAPES:
+        k = k_quick if quick else k_full
+        times, rounds, no_givens = [], [], 0
+        for seed in range(k):
+            start = time.perf_counter()
+            g = next(generate(seed=seed, **kw))
+            times.append(time.perf_counter() - start)
+            if g.killer is not None:
+                rounds.append(g.killer["rounds"])
+                no_givens += g.killer["givens"] == 0
+        row = {"shape": name, "puzzles": k, "median_s": float(np.median(times)), "worst_s": float(max(times))}
+        if rounds:
+            row.update(unique_without_givens=no_givens, median_rounds=float(np.median(rounds)),
+                       worst_rounds=int(max(rounds)))
+        rows.append(row)
+        print(f"{name:28s} n={k:4d}  median {row['median_s']:7.2f} s  worst {row['worst_s']:7.2f} s"
+              + (f"  no givens {no_givens}/{k}  rounds median {row['median_rounds']:g} worst {row['worst_rounds']}"
+                 if rounds else ""), flush=True)
+    return rows
 
 
 def bench_generation(quick: bool) -> list[dict]:
@@ -163,7 +197,7 @@ def bench_ratings(quick: bool) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts (smoke run)")
-    ap.add_argument("--only", choices=("generate", "maxsat", "rate"), help="run one section")
+    ap.add_argument("--only", choices=("generate", "maxsat", "rate", "rules"), help="run one section")
     args = ap.parse_args(argv)
     result = {"machine": platform.platform(), "python": platform.python_version(), "quick": args.quick,
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -171,6 +205,8 @@ def main(argv=None) -> int:
         result["generation"] = bench_generation(args.quick)
     if args.only in (None, "maxsat"):
         result["maxsat"] = bench_maxsat(args.quick)
+    if args.only in (None, "rules"):
+        result["rules"] = bench_rules(args.quick)
     if args.only in (None, "rate"):
         result["ratings"] = bench_ratings(args.quick)
     out_dir = ROOT / "bench" / "results"

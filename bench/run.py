@@ -13,6 +13,10 @@
 3. ``--batch``: batch throughput, 1 vs 2 workers, on samples of the shared data sets.
 4. SAT (issue 8; ``--no-sat`` leaves it out): bench/sat_bench.py, the SAT engine's batch
    throughput against HiGHS, ``count``, the 25x25 set, and the CNF/OPB writers beside MPS.
+5. The default engine (issue 18; ``--no-auto`` leaves it out): bench/auto_bench.py, the 18
+   minimal 25x25 with ``auto``, ``highs`` and ``sat`` (backends, singles first or not) side by
+   side, the hardest-9x9 batch per engine and 1 vs 2 workers, one 9x9 ``solve`` process against
+   ``python -c pass``.
 
 Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
 """
@@ -33,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import sat_bench  # noqa: E402
+from bench import auto_bench, sat_bench  # noqa: E402
 from bench.measure import OUR_WRITERS, run_script  # noqa: E402
 
 # the shared sets; SUDOKU_BENCH_DATA names another copy of that layout (the tests pass tests/data)
@@ -220,6 +224,8 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", action="store_true", help="also measure batch throughput, 1 vs 2 workers")
     parser.add_argument("--sat", action=argparse.BooleanOptionalAction, default=True,
                         help="the SAT section (bench/sat_bench.py; default on)")
+    parser.add_argument("--auto", action=argparse.BooleanOptionalAction, default=True,
+                        help="the default-engine section (bench/auto_bench.py; default on)")
     parser.add_argument("--batch-sample", type=int, help="puzzles per data set for --batch (default 2000 / 100)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per measurement")
     parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
@@ -274,10 +280,20 @@ def main(argv=None) -> int:
             import shutil
 
             shutil.rmtree(work, ignore_errors=True)
+    if args.auto:
+        work = Path(tempfile.mkdtemp(prefix="sudoku-bench-auto-"))
+        try:
+            result["auto"] = auto_bench.run(DATA, work, args.quick, log)
+        finally:
+            import shutil
+
+            shutil.rmtree(work, ignore_errors=True)
     result["seconds"] = time.time() - started
     print_tables(result)
     if result.get("sat"):
         sat_bench.print_tables(result["sat"])
+    if result.get("auto"):
+        auto_bench.print_tables(result["auto"])
     results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -292,6 +308,9 @@ def main(argv=None) -> int:
         failed += problems
         for problem in problems:
             log(f"bench: sat: {problem}")
+    if result.get("auto"):
+        for problem in auto_bench.failures(result["auto"]):   # targets missed: reported, not a failed run
+            log(f"bench: auto: {problem}")
     return 1 if failed else 0
 
 

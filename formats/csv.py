@@ -27,9 +27,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.csv as pacsv
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
@@ -50,6 +47,8 @@ _CHUNK = 1 << 20  # nonzeros per write
 
 def _write_csv_chunks(f, columns) -> None:
     """Append header-less CSV text of equal-length arrays (numeric, or pyarrow arrays) to ``f``."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
     n = len(columns[0])
     options = pacsv.WriteOptions(include_header=False, quoting_style="none")
     for start in range(0, n, _CHUNK):
@@ -85,6 +84,7 @@ def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
 
 def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
+    import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float, comment="%", skip_blank_lines=True)
@@ -166,6 +166,7 @@ def write_dense(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
 
 
 def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
+    import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float)
@@ -189,6 +190,7 @@ def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = Fa
     inequalities : bool
         Write ``Aineq`` (with its row labels) instead of ``Aeq``.
     """
+    import pyarrow as pa
     matrix = (model.Aineq if inequalities else model.Aeq).tocsr()
     coo = matrix.tocoo()
     rows, cols, data = coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data
@@ -307,6 +309,7 @@ def _manifest_beside(path: Path):
 def _read_long(path: Path, manifest):
     """(matrix, row labels, column names) of a long-form file; columns in the manifest's order
     when there is one (names looked up through its convention), else in order of appearance."""
+    import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, dtype={"row_label": str, "col_name": str})

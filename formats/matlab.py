@@ -39,7 +39,6 @@ from typing import Any, Callable
 from pathlib import Path
 
 import numpy as np
-import scipy.io as sio
 import scipy.sparse as sp
 
 from pipeline.core.build import Model, build_model
@@ -193,6 +192,7 @@ def write(model: Model, path: str | os.PathLike) -> Path:
     -------
     Path
     """
+    import scipy.io as sio  # lazily: scipy.io only to write or read .mat
     path = Path(path)
     arrays = solver_arrays(model)
     buffer = io.BytesIO()   # savemat's 128-byte header, then meta as savemat compresses it
@@ -254,6 +254,7 @@ def read(path: str | os.PathLike) -> ModelData:
     Row labels and column names are regenerated from ``meta`` through pipeline.core.conventions
     (and the model rebuilt from the puzzle), since the .mat carries numbers only.
     """
+    import scipy.io as sio
     path = Path(path)
     if path.is_dir():
         path = path / MAT_NAME

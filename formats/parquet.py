@@ -19,15 +19,17 @@ bool) and snappy compression are used, so that MATLAB's ``parquetread`` reads th
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 import os
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 import scipy.sparse as sp
+
+if TYPE_CHECKING:  # annotations only: the modules are imported where they are used
+    import pyarrow as pa
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
@@ -44,6 +46,7 @@ _BASE1 = {b"index_base": b"1"}
 
 
 def _write(table: pa.Table, path: Path) -> Path:
+    import pyarrow.parquet as pq
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression=COMPRESSION)
     return path
@@ -56,6 +59,7 @@ def _schema_meta(model, meta: dict | None, table: str) -> dict:
 
 
 def _index_type(limit: int) -> pa.DataType:
+    import pyarrow as pa
     return pa.int32() if limit < 2**31 else pa.int64()
 
 
@@ -69,6 +73,7 @@ def coo_table(model: Model, meta: dict | None = None) -> pa.Table:
     meta : dict, optional
         Metadata for the schema (default the model's).
     """
+    import pyarrow as pa
     a = constraint_rows(model).matrix
     if not sp.isspmatrix_csr(a):
         a = a.tocsr()
@@ -93,6 +98,8 @@ def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
     meta : dict, optional
         Metadata for the schema (default the model's).
     """
+    import pyarrow as pa
+    import pyarrow.compute as pc
     if model.n_ineq:
         return _rule_rows_table(model, meta)
     labels = pa.array(np.asarray(model.row_labels), pa.string())
@@ -110,6 +117,7 @@ def rows_table(model: Model, meta: dict | None = None) -> pa.Table:
 def _rule_rows_table(model: Model, meta: dict | None) -> pa.Table:
     """The rows table of a model with ``<=`` rows: families in row order come from the labels
     (``family_i_j...``; no family name holds an underscore), ``sense`` and ``rhs`` added."""
+    import pyarrow as pa
     rows = constraint_rows(model)
     labels = np.asarray(rows.labels).astype(str)
     family = np.char.partition(labels, "_")[:, 0] if labels.size else labels
@@ -133,6 +141,8 @@ def cols_table(model: Model, meta: dict | None = None) -> pa.Table:
     meta : dict, optional
         Metadata for the schema (default the model's).
     """
+    import pyarrow as pa
+    import pyarrow.compute as pc
     conv = model.convention
     pos = model.columns
     small = pa.int32()
@@ -228,6 +238,8 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 def read_metadata(path: str | os.PathLike) -> dict:
     """The manifest stored under ``b"sudoku_pipeline"`` in a Parquet file's schema."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     try:
         schema = pq.read_schema(path)
     except FileNotFoundError:
@@ -244,6 +256,8 @@ def read_metadata(path: str | os.PathLike) -> dict:
 
 
 def _read_table(path: Path, columns: list[str]) -> pa.Table:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     try:
         table = pq.read_table(path)
     except FileNotFoundError:

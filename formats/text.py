@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import scipy.sparse as sp
 
 from pipeline.core.conventions import decimal_table
@@ -359,6 +358,7 @@ def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> codes.tolist(), [bytes(r).rstrip(b"\\0") for r in distinct]
     ([0, 1, 0], [b'x1', b'y'])
     """
+    import pandas as pd  # lazily: solve and export never load pandas
     n, width = table.shape
     if n == 0:
         return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8)

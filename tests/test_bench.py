@@ -229,3 +229,27 @@ def test_sat_section(quick):
         if fmt == "opb":
             assert r["header"].startswith(f"* #variable= {r['variables']} ")
     assert "SAT batch" in stdout and "Writers, empty grid" in stdout
+
+
+def test_auto_section(quick):
+    """The default-engine section of ``--quick`` (bench/auto_bench.py): auto, highs and sat on the
+    same puzzles, every answer verified and auto's engine named; the batch per engine verified;
+    the start-up pair measured. No timing assertions."""
+    _, result, stdout = quick
+    auto = result["auto"]
+    configs = {r["config"]: r for r in auto["gecode"]}
+    assert {"auto", "highs", "sat"} <= set(configs)
+    for r in configs.values():
+        assert "error" not in r and r["puzzles"] and not r["unverified"], r
+        assert r["slowest"] >= r["median"] > 0
+    assert configs["auto"]["engines"] and "auto" not in configs["auto"]["engines"]
+    assert configs["highs"]["engines"] == ["highs"]
+    batch = auto["batch"]
+    if batch:
+        for r in batch:
+            assert "error" not in r and r["optimal"] == r["puzzles"] > 0, r
+        assert {r["solver"] for r in batch} == {"sat", "highs", "cpsat"}
+        assert sorted(r["workers"] for r in batch if r.get("scaling")) == [1, 2]
+    seconds = auto["startup"]["seconds"]
+    assert seconds["pipeline solve 9x9"] > seconds["python -c pass"] > 0
+    assert "issue 18:" in stdout

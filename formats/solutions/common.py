@@ -6,7 +6,6 @@ import io
 import re
 
 import numpy as np
-import pandas as pd
 
 from pipeline.core.errors import FormatError, NoSolutionReported
 
@@ -139,6 +138,7 @@ def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
     comment : str, optional
         Lines starting with this are skipped.
     """
+    import pandas as pd  # lazily: solve and export never load pandas
     try:
         table = pd.read_csv(io.StringIO(body), sep=r"\s+", header=None, dtype=str, quoting=csv.QUOTE_NONE,
                             keep_default_na=False, na_values=[], comment=comment, engine="c")

@@ -10,6 +10,8 @@ naming the path: the CLI's exit 2, never "a worker failed".
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import contextlib
 import errno
 import json
@@ -19,8 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:  # annotations only: the modules are imported where they are used
+    import pyarrow as pa
 
 from formats.files import atomic_open, is_temporary_name
 
@@ -73,6 +76,7 @@ def writing(path: Path) -> Iterator[None]:
 
 def result_schema() -> pa.Schema:
     """Arrow schema of every part (the same for all, so the parts read as one table)."""
+    import pyarrow as pa  # lazily: the CLI imports batch to build its parser
     return pa.schema([
         ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("rules", pa.string()),
         ("solution", pa.string()),
@@ -112,6 +116,8 @@ def write_part(out: Path, columns: dict[str, list], fingerprint: str | None = No
     hashes : numpy.ndarray, optional
         The rows' record hashes.
     """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     table = pa.Table.from_pydict({name: columns[name] for name in RESULT_COLUMNS}, schema=result_schema())
     if fingerprint is not None:
         meta = {"fingerprint": fingerprint,
@@ -166,6 +172,7 @@ def parts(out: Path) -> list[Path]:
 
 def _part_identity(path: Path) -> tuple[np.ndarray, dict | None]:
     """A part's indices and its batch metadata (None for parts written before it existed)."""
+    import pyarrow.parquet as pq
     try:
         table = pq.read_table(path, columns=["index"])
     except Exception as e:  # parts are renamed into place whole, so this is outside damage
@@ -204,6 +211,7 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
     PipelineError
         A part is unreadable, foreign, or holds an index out of the input's range.
     """
+    import pyarrow.parquet as pq
     found = []
     n_records = None if record_hashes is None else record_hashes.size
     for path in parts(out):
@@ -232,12 +240,14 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
 
 def read_part_rows(path: Path) -> dict[str, list]:
     """A part's rows as columns of Python lists (for ``--retry``'s rewrite)."""
+    import pyarrow.parquet as pq
     return pq.read_table(path).to_pydict()
 
 
 def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
     """``(part, index, status)`` of every part of ``out`` that holds rows, in name (= input) order
     (parts are contiguous ranges)."""
+    import pyarrow.parquet as pq
     found = []
     for path in parts(out):
         table = pq.read_table(path, columns=["index", "status"])
@@ -337,6 +347,7 @@ def _is_own_part(path: Path) -> bool:
     before that existed, exactly the batch's column schema)."""
     if not _PART_NAME.match(path.name):
         return False
+    import pyarrow.parquet as pq
     try:
         schema = pq.read_schema(path)
     except Exception:   # not a Parquet file: not a part this tool wrote (and wrote whole)

@@ -14,7 +14,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from formats.files import open_text
 
@@ -77,6 +76,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     PipelineError
         The file is missing, unreadable, or has no ``puzzle`` column.
     """
+    import pandas as pd  # lazily: the CLI imports batch to build its parser
     path = Path(path)
     if not path.is_file():
         raise PipelineError(f"batch: no such input file {str(path)!r}")

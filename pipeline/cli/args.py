@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
-from pipeline.solvers import SOLVERS, Solver
-from pipeline.solvers.base import model_needs_rule_rows
+from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
+from pipeline.solvers import SOLVERS, Solver, get_solver
+from pipeline.solvers.auto import AUTO, pick_solver
 from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
 import numpy as np
@@ -234,7 +236,7 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
     """The command line's engine options that ``solver``'s ``solve`` (or ``count``) declares.
 
     The command line holds every engine's options (``--threads``, ``--workdir``,
-    ``--sat-backend``, ``--amo``); each engine gets only those it takes
+    ``--sat-backend``, ``--amo``, ``--presolve``); each engine gets only those it takes
     (:meth:`Solver.pick_options`), so an option it lacks is not passed rather than dropped
     silently inside it (an API caller passing one gets a SolveError).
 
@@ -254,13 +256,73 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
     return solver.pick_options({"time_limit": args.time_limit, "threads": getattr(args, "threads", None),
                                 "workdir": getattr(args, "workdir", None),
                                 "sat_backend": getattr(args, "sat_backend", None),
-                                "amo": getattr(args, "amo", None) or DEFAULT_AMO}, what)
+                                "amo": getattr(args, "amo", None) or DEFAULT_AMO,
+                                "presolve": getattr(args, "presolve", None) or DEFAULT_PRESOLVE}, what)
+
+
+def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> None:
+    """``--solver auto|NAME`` (default auto) and ``--verbose`` (say which engine auto picked).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    names : list of str
+        The engines this command can use, in registry order.
+    what : str
+        What the engine does here, for the help.
+    """
+    p.add_argument("--solver", choices=[AUTO, *names], default=AUTO, metavar="NAME",
+                   help=f"{what}: auto (default: the engine make bench measured fastest for the question and "
+                        f"puzzle, README 'What --solver auto picks') or one of " + ", ".join(names))
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="say on stderr which engine --solver auto picked and why")
+
+
+def resolve_solver(args: argparse.Namespace, question: str, model: Model | None = None, *,
+                   need: str | None = None, among: tuple[str, ...] | None = None, auto: bool = False) -> Solver:
+    """The engine ``--solver`` names; for ``auto`` the one :func:`pipeline.solvers.auto.pick_solver`
+    picks for ``question`` and ``model``.
+
+    With ``--verbose`` it says on stderr ``solver: auto picked sat (uniqueness proof, 25x25;
+    ...)``; when a faster engine is missing here (python-sat not importable), one ``note:`` line
+    says so, once per command however many engines it picks.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``solver``, ``verbose``).
+    question : str
+        A key of :data:`pipeline.solvers.auto.QUESTIONS`.
+    model : Model, optional
+        The model it is asked for (its rules, layout and size).
+    need : {"solve", "count"}, optional
+        As :func:`pipeline.solvers.get_solver`'s.
+    among : tuple of str, optional
+        The engines the command can use.
+    auto : bool
+        Pick as ``auto`` whatever ``--solver`` says (solve's uniqueness count).
+
+    Returns
+    -------
+    Solver
+    """
+    name = AUTO if auto else getattr(args, "solver", None) or AUTO
+    if name != AUTO:
+        return get_solver(name, need=need)
+    pick = pick_solver(question, model, among=among)
+    said = vars(args).setdefault("_auto_missing", set())
+    if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)
+        said.update(pick.missing)
+        print(f"note: {pick.note}", file=sys.stderr)
+    if getattr(args, "verbose", False):
+        print(f"solver: auto picked {pick.name} ({pick.reason})", file=sys.stderr)
+    return get_solver(pick.name, need=need)
 
 
 def default_count_solver(model: Model | None = None) -> str:
-    """The first available engine that counts and proves uniqueness while solving (it counts
-    with blocking clauses on one incremental solver: the fast way; the SAT engine when
-    python-sat is installed) and handles ``model``'s rows (rules beyond units, layouts), else HiGHS.
+    """The engine ``--solver auto`` counts with (:func:`pipeline.solvers.auto.pick_solver`'s
+    ``count`` row: the SAT engine when python-sat imports, else HiGHS) for ``model``'s rows.
 
     Parameters
     ----------
@@ -271,12 +333,7 @@ def default_count_solver(model: Model | None = None) -> str:
     -------
     str
     """
-    needs_rules = model is not None and model_needs_rule_rows(model) is not None
-    for solver in SOLVERS.values():
-        if solver.counts and solver.proves_unique and solver.available() is None and \
-                (solver.rule_rows or not needs_rules):
-            return solver.name
-    return "highs"
+    return pick_solver("count", model).name
 
 
 NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
@@ -288,8 +345,19 @@ def time_limit_words(args: argparse.Namespace) -> str:
 
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:
+    """The engine options: ``--sat-backend``, ``--amo``, ``--presolve`` (each engine takes its own).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    """
     p.add_argument("--sat-backend", choices=sat_backends() or None, metavar="NAME",
                    help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "
                         "else ladder)")
+    p.add_argument("--presolve", choices=PRESOLVE_METHODS, default=DEFAULT_PRESOLVE,
+                   help="what the engine is handed: singles (naked and hidden singles first, then the reduced "
+                        "model; the answer is mapped back and verified against the puzzle) or none (the model as "
+                        f"built) (default {DEFAULT_PRESOLVE}; exported files are never presolved)")

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.core.build import full_vector_of
 from pipeline.core.conventions import Convention
@@ -91,6 +89,9 @@ def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     most common arity, ``idx`` their 1-based indices (rows of ``ok``), ``short`` marks
     ``C<digits>``/``c<digits>`` short names and ``col`` their column numbers.
     """
+    import pyarrow as pa   # lazily: only name-carrying solution files need it (solve starts faster)
+    import pyarrow.compute as pc
+
     arr = pa.array(np.asarray(names, dtype=object), type=pa.string())
 
     def flag(x) -> np.ndarray:

@@ -136,6 +136,9 @@ class Solver:
     #: inequality rows) and gattai layouts (samurai). An engine without it refuses such a model
     #: with one line rather than solving it without its rules.
     rule_rows: bool = False
+    #: ``solve`` minimises the model's objective (``Model.objective``); the others only find a
+    #: feasible point (``--solver auto`` picks an engine with it for a model with an objective).
+    optimises: bool = False
     #: The values the engine takes for its numeric options (``time_limit``, ``threads``): option
     #: name -> :class:`~pipeline.core.options.Bound` (clamp to the engine's maximum, or refuse).
     bounds: Mapping[str, Bound] = field(default_factory=dict)

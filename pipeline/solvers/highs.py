@@ -16,6 +16,7 @@ from pipeline.core.build import Model
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.options import threads_bound, time_limit_bound
+from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 T = TypeVar("T")
@@ -204,7 +205,7 @@ def _empty_model_result(h: highspy.Highs, model: Model, seconds: float) -> Solve
 
 
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None,
-          options: dict | None = None) -> SolveResult:
+          options: dict | None = None, presolve: str = DEFAULT_PRESOLVE) -> SolveResult:
     """Solve ``model`` with HiGHS in process and decode the grid.
 
     Parameters
@@ -217,6 +218,10 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
         HiGHS ``threads`` option; default HiGHS's own choice.
     options : dict, optional
         Further HiGHS options by name (e.g. ``{"mip_rel_gap": 0.0}``).
+    presolve : {"singles", "none"}, default "singles"
+        ``singles``: naked and hidden singles first, HiGHS gets only the reduced model
+        (:mod:`pipeline.core.presolve`) and its answer is mapped back to ``model``'s columns;
+        ``none``: HiGHS gets ``model`` as built.
 
     Returns
     -------
@@ -240,7 +245,39 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     >>> solve(build_model(parse_puzzle(".12.3...4.......", box="2x2"))).status
     'infeasible'
     """
-    return run_highs(highs_for(model, time_limit=time_limit, threads=threads, options=options), model)
+    pre = presolve_model(model, presolve)
+    if pre.contradiction:
+        return _no_solution_by_singles(pre)
+    result = run_highs(highs_for(pre.model, time_limit=time_limit, threads=threads, options=options), pre.model)
+    return mapped_back(result, pre)
+
+
+def _no_solution_by_singles(pre: Presolved) -> SolveResult:
+    return SolveResult("infeasible", None, None, pre.seconds, 0, solver="highs",
+                       message="naked/hidden singles found a contradiction")
+
+
+def mapped_back(result: SolveResult, pre: Presolved) -> SolveResult:
+    """``result`` of the presolved model, as a result of the original model (``x`` over its columns,
+    the objective with the fixed variables' costs; the grid is already the full grid).
+
+    Parameters
+    ----------
+    result : SolveResult
+        What the engine returned for ``pre.model``.
+    pre : Presolved
+        The presolve it was run on.
+
+    Returns
+    -------
+    SolveResult
+    """
+    if not pre.reduced or result.x is None:
+        return result
+    result.x = pre.original_x(result.x)
+    if result.objective is not None:
+        result.objective += pre.objective_offset()
+    return result
 
 
 def drop_rows_from(h: highspy.Highs, first_row: int) -> None:
@@ -434,7 +471,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
-                    threads: int | None = None) -> CountResult:
+                    threads: int | None = None, presolve: str = DEFAULT_PRESOLVE) -> CountResult:
     """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
     Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
@@ -453,6 +490,9 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
         Seconds for the whole count; default no limit.
     threads : int, optional
         HiGHS ``threads`` option.
+    presolve : {"singles", "none"}, default "singles"
+        Count on the model reduced by naked and hidden singles (the same solutions: singles hold
+        in every one) or on ``model`` as built.
 
     Returns
     -------
@@ -479,6 +519,10 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     start = time.perf_counter()
+    pre = presolve_model(model, presolve)
+    if pre.contradiction:
+        return CountResult(0, [], "complete", time.perf_counter() - start)
+    model = pre.model   # the grids are full grids either way
     h = highs_for(model, threads=threads)
     if model.n_cols == 0:   # nothing to cut: the empty model has one point or none
         result = run_highs(h, model)
@@ -495,6 +539,6 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
     solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
-    timed_call="Highs.run()", rule_rows=True,
+    timed_call="Highs.run()", rule_rows=True, optimises=True,
     # HiGHS's time_limit is a double (any finite limit); thousands of threads make it abort
     bounds={"time_limit": time_limit_bound(), "threads": threads_bound("thousands make HiGHS abort")}))

@@ -24,7 +24,6 @@ engine measured, so a call stops within a fraction of a second of its deadline.
 from __future__ import annotations
 
 import atexit
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -33,11 +32,12 @@ from types import ModuleType
 import numpy as np
 
 from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode
-from pipeline.core.clauses_pb import encode_rows
+from pipeline.core.clauses_pb import encode_rows, encode_rule_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import time_limit_bound
+from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
@@ -80,19 +80,22 @@ def _available() -> str | None:
 def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     p = model.puzzle
     regions = None if p.regions is None else p.regions.tobytes()
-    # the rules and the layout are part of the shape: two puzzles with different cages (or
-    # grids laid out differently) never share an engine
-    rules = json.dumps(p.rules_dicts(), sort_keys=True) if p.rules else None
-    return (model.convention, p.variant, regions, rules, p.layout, amo, backend)
+    # rules and layouts change the rows (a windoku's windows are units of A): part of the shape
+    return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout)
 
 
-def rules_beyond_units(model: Model, top: int, amo: str) -> tuple[list[list[int]], int]:
-    """The clauses the engine adds to the unit rows of ``A``, and how many auxiliary variables
-    they use (numbered ``top + 1 ..``): the rows of the rules beyond units (``model.R`` over all
-    positions, variable = position + 1, clues left out so one engine serves every puzzle of the
-    shape; :func:`pipeline.core.clauses_pb.encode_rows`), then a unit clause ``-v`` for each
-    position of a gattai layout's absent cells (no row holds them; fixed false, they never
+def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False) -> tuple[list[list[int]], int]:
+    """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
+    (numbered ``top + 1 ..``): the rows of the rules beyond units, then a unit clause ``-v`` for
+    each position of a gattai layout's absent cells (no row holds them; fixed false, they never
     appear in a solution or a blocking clause).
+
+    A shared engine (``view`` False) encodes ``model.R`` over all positions (variable = position
+    + 1, clues left out so one engine serves every puzzle of the shape;
+    :func:`pipeline.core.clauses_pb.encode_rows`); a one-puzzle engine (``view`` True) encodes
+    the solver view's rule rows (:func:`pipeline.core.clauses_pb.encode_rule_rows`: a ``reduce``
+    model's rows over its kept columns, the fixed values moved to the right-hand side), as the
+    CNF writer does.
 
     Parameters
     ----------
@@ -102,6 +105,8 @@ def rules_beyond_units(model: Model, top: int, amo: str) -> tuple[list[list[int]
         The largest variable of the unit rows' encoding.
     amo : str
         The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
+    view : bool
+        Encode the solver view's rule rows (a one-puzzle engine) instead of ``R``.
 
     Returns
     -------
@@ -117,8 +122,11 @@ def rules_beyond_units(model: Model, top: int, amo: str) -> tuple[list[list[int]
     rows = model.R
     if rows.rhs.size:
         try:
-            enc = encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
-                              top=top, amo=amo)
+            if view:
+                enc = encode_rule_rows(model, top=top, amo=amo)
+            else:
+                enc = encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
+                                  top=top, amo=amo)
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
         clauses, n_aux = enc.clauses(), enc.n_aux
@@ -175,16 +183,21 @@ class SatEngine:
                  fix_clues: bool = False, keep_clauses: bool = False):
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
-        self._encoding = encode(model, amo, rows=model.A)
+        # one puzzle (fix_clues): its solver view, whose clues are unit clauses (rows, bounds) or
+        # gone with the columns they settle (reduce: a presolved model is a fraction of the rules);
+        # shared: the rules A over every position, clues come as assumptions
+        self._encoding = encode(model, amo) if fix_clues else encode(model, amo, rows=model.A)
+        #: (positions the solver decides, positions fixed to 1 outside it) of a one-puzzle engine
+        self._view = (model.columns, model.B.indices if model.is_reduced else None) if fix_clues else None
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
-        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo)
+        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues)
         self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
         rules = clause_list(self._encoding) + self._extra
         # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
-        self.solver = self._new_solver(rules + [[lit] for lit in self.fixed or []])
+        self.solver = self._new_solver(rules)
         self._interruptible = not self.backend.startswith(("cadical", "cd"))
         #: conflicts per second of the last budgeted call (None: none yet), so that a call near
         #: the deadline gets a budget it can finish before it
@@ -275,6 +288,13 @@ class SatEngine:
         lits = np.asarray(self.solver.get_model()[:self.n_cells], dtype=np.int64)
         full = np.zeros(self.n_cells)
         full[lits[lits > 0] - 1] = 1.0
+        if self._view is not None:   # positions outside the view are in no clause: not the solver's to say
+            columns, ones = self._view
+            seen = np.zeros(self.n_cells)
+            seen[columns] = full[columns]
+            if ones is not None:
+                seen[ones] = 1.0
+            full = seen
         return full
 
     @staticmethod
@@ -405,7 +425,8 @@ def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
 
 
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
-          amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False) -> SolveResult:
+          amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False,
+          presolve: str = DEFAULT_PRESOLVE) -> SolveResult:
     """Solve ``model`` with the SAT engine (a fresh solver with the clues as units, or with
     ``reuse`` the shape's cached solver with the clues as assumptions).
 
@@ -424,6 +445,11 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
         After solving, prove on the same solver whether another solution exists (``unique``
         in the result): what it learnt while solving makes this much cheaper than a fresh
         count (25x25 gecode puzzle 10: 3.5 s to solve, +17 s for a fresh engine's count).
+    presolve : {"singles", "none"}, default "singles"
+        ``singles``: naked and hidden singles first, and only the reduced model is encoded
+        (:mod:`pipeline.core.presolve`; a 25x25 minimal puzzle: about 30,000 clauses instead of
+        250,000); ``none``: the model as built. Not with ``reuse`` (the shared engine holds every
+        position; batch passes its singles as assumptions).
 
     Returns
     -------
@@ -437,13 +463,18 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
         python-sat missing or an unknown backend.
     """
     start = time.perf_counter()
-    engine = _engine(model, amo, sat_backend, reuse)
+    pre = presolve_model(model, "none" if reuse else presolve)
+    if pre.contradiction:
+        return SolveResult("infeasible", None, None, time.perf_counter() - start, 0, solver="sat",
+                           message="naked/hidden singles found a contradiction")
+    given = pre.model   # the engine's model; the answer is a full vector, read over model's columns
+    engine = _engine(given, amo, sat_backend, reuse)
     unique = None
     try:
-        outcome = engine.solve(model, time_limit=time_limit)
+        outcome = engine.solve(given, time_limit=time_limit)
         seconds = time.perf_counter() - start
         if check_unique and outcome.full is not None:
-            counted = engine.count(model, 2, time_limit=time_limit)
+            counted = engine.count(given, 2, time_limit=time_limit)
             unique = None if counted.status not in ("complete", "limit") else counted.count == 1
     finally:
         if not reuse:
@@ -456,7 +487,7 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
 
 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_backend: str | None = None,
-          amo: str | None = DEFAULT_AMO, reuse: bool = False) -> CountResult:
+          amo: str | None = DEFAULT_AMO, reuse: bool = False, presolve: str = DEFAULT_PRESOLVE) -> CountResult:
     """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
 
     Parameters
@@ -472,6 +503,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
         At-most-one encoding of the rules.
     reuse : bool
         Use the cached engine of the shape (its learnt clauses help the next puzzle).
+    presolve : {"singles", "none"}, default "singles"
+        Count on the model reduced by naked and hidden singles (the same solutions) or on
+        ``model`` as built (always ``none`` with ``reuse``).
 
     Returns
     -------
@@ -490,9 +524,15 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     >>> count(build_model(parse_puzzle("." * 16, box="2x2")), 1000).count
     288
     """
-    engine = _engine(model, amo, sat_backend, reuse)
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    start = time.perf_counter()
+    pre = presolve_model(model, "none" if reuse else presolve)
+    if pre.contradiction:
+        return CountResult(0, [], "complete", time.perf_counter() - start)
+    engine = _engine(pre.model, amo, sat_backend, reuse)
     try:
-        return engine.count(model, limit, time_limit=time_limit)
+        return engine.count(pre.model, limit, time_limit=time_limit)
     finally:
         if not reuse:
             engine.close()

@@ -19,19 +19,29 @@ Several solutions: the count up to a cap, the cells where the solutions found di
 greedy set of clues to add (fix the first solution's digit where most found solutions disagree
 with it, recount, repeat): small, not proved smallest.
 Unique: says so, with the rating of :mod:`pipeline.tools.rate`.
+
+Puzzles with rules beyond units (rows: killer cages, anti-knight, ...) are counted by the shape's
+counting engine (:func:`pipeline.tools.generate.engine.counting_engine`); when they have no
+solution, the unit of explanation is a clue or a rule: :mod:`pipeline.tools.explain_rules`
+(minimal conflicting set and fewest removals over both, ``maxsat`` ``rules-sat``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
-from pipeline.tools.generate import engine_for
+from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts
+from pipeline.tools.generate import ShapeEngine, engine_for
+from pipeline.tools.generate.engine import counting_engine
 from pipeline.core.parse import Source, read_puzzle
-from pipeline.core.puzzle import Puzzle
+from pipeline.core.document import looks_like_document
+from pipeline.core.fpuzzles import looks_like_fpuzzles
+from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.tools.rate import Rating, rate
 from pipeline.solvers.base import get_solver
 
@@ -55,16 +65,29 @@ class Explanation:
     differing_cells: list = field(default_factory=list)  # [(r, c)] 0-based
     add: list = field(default_factory=list)  # clues to add for uniqueness (greedy)
     rating: dict | None = None
+    # puzzles with rule rows: the rules in the minimal conflicting set and among the fewest removals
+    conflict_rules: list = field(default_factory=list)
+    remove_rules: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
+        if self.maxsat != RULE_METHOD:   # puzzles of units alone: the record as before
+            del d["conflict_rules"], d["remove_rules"]
         d["add_method"] = "greedy" if self.status == "multiple" else None
         return d
 
     def text(self) -> str:
         def clues(xs):
             return " ".join(f"r{r + 1}c{c + 1}={d}" for r, c, d in xs)
-        how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS", None: ""}[self.maxsat]
+        how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS", RULE_METHOD: "SAT with a totalizer", None: ""}[self.maxsat]
+        if self.status == "infeasible" and self.maxsat == RULE_METHOD:
+            def members(cs, rs):
+                return "; ".join(([clues(cs)] if cs else []) + rs)
+            return (f"no solution.\nminimal conflicting clues and rules ({len(self.conflict) + len(self.conflict_rules)}; "
+                    f"these alone have no solution, without any one of them they have): "
+                    f"{members(self.conflict, self.conflict_rules)}\n"
+                    f"fewest clues and rules to remove ({len(self.remove) + len(self.remove_rules)}, proved optimal by "
+                    f"{how}): {members(self.remove, self.remove_rules)}")
         if self.status == "invalid":
             return (f"no solution: a clue breaks a rule directly: {self.message}\n"
                     f"minimal conflicting clues ({len(self.conflict)}): {clues(self.conflict)}\n"
@@ -83,6 +106,20 @@ class Explanation:
         return f"unique solution.\nrating: {Rating(**rating, steps=[], solution=None).text()}"
 
 
+def _is_document(source: Source) -> bool:
+    """``source`` is (or names a file holding) a puzzle document or an f-puzzles link."""
+    if isinstance(source, (str, Path)) and str(source) != "-":
+        text = str(source)
+        if not (looks_like_document(text) or looks_like_fpuzzles(text)):
+            path = Path(text)
+            try:
+                text = path.read_text(errors="replace")[:4096] if len(text) < 4096 and path.is_file() else ""
+            except OSError:
+                return False
+        return looks_like_document(text) or looks_like_fpuzzles(text)
+    return False
+
+
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
     r, c = np.nonzero(grid)
     return [(int(a), int(b), int(grid[a, b])) for a, b in zip(r, c)]
@@ -91,6 +128,13 @@ def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
 def _zero_based(clues) -> np.ndarray:
     """``(3, K)`` rows, columns and digits of ``[(r, c, digit)]`` clues, all 0-based (digit - 1)."""
     return np.array(clues).T - np.array([[0], [0], [1]])
+
+
+def _units_only(puzzle: Puzzle, what: str) -> None:
+    """Refuse a puzzle with rule rows: its explanation is over clues and rules (:func:`rule_conflicts`)."""
+    if counting_engine(puzzle) != "sat":
+        raise PuzzleError(f"{what}: a puzzle with rules beyond units is explained over clues and rules: "
+                          "pipeline.tools.explain_rules.rule_conflicts")
 
 
 def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tuple[int, int, int]]:
@@ -115,7 +159,8 @@ def minimal_conflict(puzzle: Puzzle, grid: np.ndarray | None = None) -> list[tup
     >>> minimal_conflict(p)
     [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
     """
-    eng = engine_for(puzzle)
+    _units_only(puzzle, "minimal_conflict")
+    eng = ShapeEngine(puzzle)
     clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     lits = [int(x) for x in eng.literals(*_zero_based(clues))] if clues else []
     clue_of = dict(zip(lits, clues))
@@ -200,10 +245,11 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     """
     if method not in MAXSAT_METHODS:
         raise PuzzleError(f"maxsat: unknown method {method!r}; expected one of {', '.join(MAXSAT_METHODS)}")
+    _units_only(puzzle, "fewest_removals")
     clues = _clue_triples(np.asarray(puzzle.grid if grid is None else grid))
     if not clues:
         return []
-    eng = engine_for(puzzle)
+    eng = ShapeEngine(puzzle)
     keep = (_rc2_keep if method == "rc2" else _highs_keep)(puzzle, eng, clues)
     if keep is None:
         raise PuzzleError("explain: the rules alone have no solution")
@@ -240,6 +286,9 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     """
     if cap < 2:
         raise PuzzleError(f"cap: must be at least 2, found {cap}")
+    if not isinstance(puzzle_or_text, Puzzle) and (parse_kw.get("rules") or _is_document(puzzle_or_text)):
+        puzzle_or_text = parse_puzzle(puzzle_or_text, **parse_kw)   # a puzzle document, or --rule
+    parse_kw.pop("rules", None)
     if isinstance(puzzle_or_text, Puzzle):
         puzzle = puzzle_or_text
     else:
@@ -255,6 +304,10 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
                                remove=fewest_removals(shape, maxsat, parts.grid))
     eng = engine_for(puzzle)
     count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=True)
+    if count == 0 and counting_engine(puzzle) != "sat":   # rule rows: clues and rules are explained
+        conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle)
+        return Explanation("infeasible", conflict=conflict, conflict_rules=conflict_rules, remove=remove,
+                           remove_rules=remove_rules, maxsat=RULE_METHOD, count=0)
     if count == 0:
         return Explanation("infeasible", conflict=minimal_conflict(puzzle),
                            remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)

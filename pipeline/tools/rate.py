@@ -4,9 +4,20 @@ The ladder (easiest first): naked single, hidden single, locked candidates (poin
 naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies, a guess (the
 unsolved cell with fewest candidates, digits in increasing order, backtracking on contradiction).
 Every technique works on the unit families of :meth:`pipeline.core.puzzle.Puzzle.unit_families`, so
-any N, box shape and variant (regions, diagonals) is rated by the same code. Candidates are a
-numpy boolean array (cells, digits); the checks, the singles and locked candidates (every pair
-of overlapping units at once) are array operations, the subsets enumerate small combinations.
+any N, box shape and variant (regions, diagonals, units added by rules such as windoku windows, a
+samurai layout's grids) is rated by the same code. Candidates are a numpy boolean array (canvas
+cells, digits); the checks, the singles and locked candidates (every pair of overlapping units
+at once) are array operations, the subsets enumerate small combinations.
+
+Rules beyond units (killer cages, anti-knight, thermometers, ...) add one technique, ``rule``
+(after the singles): the bounds of one rule row under the current candidates
+(:mod:`pipeline.core.rules.bounds`: a cage's sum arithmetic, a placed digit's anti-knight or
+non-consecutive neighbours, a thermometer's too small or too large digits), removing what that
+row rules out; its step names the rule. Every check also refuses candidates under which a rule
+row cannot hold, so no step contradicts a rule, a guess that breaks one is undone, and the final
+grid satisfies every rule. Reasoning over several rule rows at once (cage combinations across
+a unit, "45" rules) is not a technique here: where nothing applies the rater guesses, and the
+guesses are counted and listed like any other puzzle's.
 
 The singles are :mod:`pipeline.core.propagate`'s rules (:func:`~pipeline.core.propagate.naked_single_cells`,
 :func:`~pipeline.core.propagate.hidden_single_places` say where they apply); the rater places one
@@ -23,11 +34,13 @@ import numpy as np
 
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules.bounds import rule_bounds, rule_terms
 from pipeline.core.verify import unit_repeats
 
-TECHNIQUES = ("naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
+#: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
+TECHNIQUES = ("naked single", "hidden single", "rule", "pointing", "claiming", "naked pair", "hidden pair",
               "naked triple", "hidden triple", "x-wing", "guess")
-LABELS = {"naked single": "easy", "hidden single": "easy", "pointing": "medium", "claiming": "medium",
+LABELS = {"naked single": "easy", "hidden single": "easy", "rule": "easy", "pointing": "medium", "claiming": "medium",
           "naked pair": "medium", "hidden pair": "medium", "naked triple": "hard", "hidden triple": "hard",
           "x-wing": "hard", "guess": "expert"}
 #: rating labels, easiest first (``generate --difficulty``).
@@ -36,23 +49,28 @@ DIFFICULTIES = ("easy", "medium", "hard", "expert")
 
 @dataclass
 class Step:
-    """One deduction: ``digit`` placed in ``cells[0]``, or ``removed`` (r, c, digit) candidates."""
+    """One deduction: ``digit`` placed in ``cells[0]``, or ``removed`` (r, c, digit) candidates;
+    ``rule`` names the rule a ``rule`` step used (``cage r1c1..r1c2 (sum 3)``)."""
 
     technique: str
     cells: list  # [(r, c)] 0-based cells the technique is about
     digit: int | None = None  # 1-based digit placed (singles, guess)
     removed: list = field(default_factory=list)  # [(r, c, digit)] 0-based cell, 1-based digit
+    rule: str | None = None
 
     def to_dict(self) -> dict:
-        return {"technique": self.technique, "cells": [list(map(int, c)) for c in self.cells],
-                "digit": self.digit, "removed": [list(map(int, x)) for x in self.removed]}
+        d = {"technique": self.technique, "cells": [list(map(int, c)) for c in self.cells],
+             "digit": self.digit, "removed": [list(map(int, x)) for x in self.removed]}
+        if self.rule is not None:
+            d["rule"] = self.rule
+        return d
 
     def text(self) -> str:
         where = " ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
         if self.digit is not None:
             return f"{self.technique}: {where} = {self.digit}"
         gone = ", ".join(f"r{r + 1}c{c + 1}<>{d}" for r, c, d in self.removed)
-        return f"{self.technique}: {where} => {gone}"
+        return f"{self.technique}: {where} => {gone}" + (f" ({self.rule})" if self.rule else "")
 
 
 @dataclass
@@ -76,7 +94,10 @@ class Rating:
 
     def text(self) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in self.counts.items() if v)
-        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}; {counts})"
+        # "rule" is counted only for puzzles with rules beyond units: say why the rater guessed there
+        why = (" (with rules beyond units the rater guesses where no technique, one rule row at a time, "
+               "applies)") if "rule" in self.counts and self.guesses else ""
+        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}{why}; {counts})"
 
 
 class _Contradiction(Exception):
@@ -86,10 +107,13 @@ class _Contradiction(Exception):
 class _Rater:
     def __init__(self, puzzle: Puzzle):
         n = self.n = puzzle.n
+        self.cols = puzzle.cols
+        self.present = puzzle.present   # all cells but a layout's absent ones
+        cells = puzzle.rows * puzzle.cols
         fams = puzzle.unit_families()
         self.units = np.concatenate([u for _, u in fams]).astype(np.int64)
         self.unit_family = np.concatenate([[name] * len(u) for name, u in fams])
-        inc = np.zeros((len(self.units), n * n), dtype=np.int64)
+        inc = np.zeros((len(self.units), cells), dtype=np.int64)
         inc[np.repeat(np.arange(len(self.units)), n), self.units.ravel()] = 1
         self.inc = inc.astype(bool)
         overlap = inc @ inc.T
@@ -101,8 +125,13 @@ class _Rater:
         order = np.argsort(claiming_first, kind="stable")
         self.pair_a, self.pair_b = pair_a[order], pair_b[order]
         self.pair_inter = self.inc[self.pair_a] & self.inc[self.pair_b]  # (P, NN)
-        self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(n * n)]
+        self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(cells)]
         self.lines = {name: u for name, u in fams if name in ("row", "col")}
+        self.line_inc = {name: self.inc[self.unit_family == name] for name in self.lines}
+        self.terms = rule_terms(puzzle.rules, puzzle.base_board) if puzzle.rules else None
+        if self.terms is not None and not self.terms.n_rows:
+            self.terms = None   # rules that only add units (windoku): the unit techniques cover them
+        self.rule_names = [rule.describe(puzzle.base_board) for rule in puzzle.rules]
 
     # -- state: grid (NN,) digits 1..N or 0; cand (NN, N) bool ---------------------------------
     def place(self, grid, cand, cell, d):
@@ -115,14 +144,17 @@ class _Rater:
         cand[cell, d] = True
 
     def check(self, grid, cand):
-        """Raise _Contradiction on a cell without candidates, a unit missing a digit or a repeat."""
-        if (~cand.any(axis=1)).any() or (~cand[self.units].any(axis=1)).any():
+        """Raise _Contradiction on a cell without candidates, a unit missing a digit, a repeat or a
+        rule row that the candidates cannot satisfy."""
+        if (~cand[self.present].any(axis=1)).any() or (~cand[self.units].any(axis=1)).any():
             raise _Contradiction
         if unit_repeats(grid, self.units).any():
             raise _Contradiction
+        if self.terms is not None and rule_bounds(self.terms, cand).broken.any():
+            raise _Contradiction
 
     def rc(self, cell):
-        return (int(cell) // self.n, int(cell) % self.n)
+        return (int(cell) // self.cols, int(cell) % self.cols)
 
     def removal(self, technique, cells, cand, where, digits):
         """Remove the (cell, digit) pairs ``where x digits`` that are still candidates."""
@@ -155,6 +187,24 @@ class _Rater:
             self.place(grid, cand, cell, d)
             return Step("hidden single", [self.rc(cell)], digit=d + 1)
         return None
+
+    def rule(self, grid, cand):
+        """The first rule row (in row order) whose bounds rule out candidates: remove them."""
+        if self.terms is None:
+            return None
+        t = self.terms
+        out = rule_bounds(t, cand).ruled_out
+        hit = out.any(axis=1)
+        if not hit.any():
+            return None
+        row = int(t.pair_row[hit].min())
+        pairs = np.flatnonzero(t.pair_row == row)
+        cs, ds = np.nonzero(out[pairs])
+        cs = t.pair_cell[pairs][cs]
+        cand[cs, ds] = False
+        return Step("rule", [self.rc(c) for c in t.pair_cell[pairs]],
+                    removed=[(*self.rc(c), int(d) + 1) for c, d in zip(cs, ds)],
+                    rule=self.rule_names[int(t.rule[row])])
 
     def locked(self, grid, cand):
         """Pointing/claiming, all unit pairs at once: digit d of unit a lies only in a & b, so d
@@ -204,14 +254,20 @@ class _Rater:
     def x_wing(self, grid, cand):
         for name, lines in self.lines.items():
             lc = cand[lines]  # (N lines, N positions, N digits)
+            cross_name = "col" if name == "row" else "row"
+            cross, cross_inc = self.lines[cross_name], self.line_inc[cross_name]
             for d in range(self.n):
                 m = lc[:, :, d]
                 two = np.flatnonzero(m.sum(axis=1) == 2)
                 for i, j in itertools.combinations(two.tolist(), 2):
                     if (m[i] == m[j]).all():
                         pos = np.flatnonzero(m[i])
-                        cross = self.lines["col" if name == "row" else "row"]
-                        targets = np.setdiff1d(cross[pos].ravel(), np.concatenate([lines[i], lines[j]]))
+                        # the cross lines through both corners (one grid's columns: in a layout,
+                        # lines of different grids share no cross line)
+                        through = np.flatnonzero((cross_inc[:, lines[i][pos]] & cross_inc[:, lines[j][pos]]).any(axis=1))
+                        if through.size != 2:
+                            continue
+                        targets = np.setdiff1d(cross[through].ravel(), np.concatenate([lines[i], lines[j]]))
                         cells = np.concatenate([lines[i][pos], lines[j][pos]])
                         step = self.removal("x-wing", cells, cand, targets, [d])
                         if step:
@@ -219,14 +275,14 @@ class _Rater:
         return None
 
     def ladder(self):
-        return (self.naked_single, self.hidden_single, self.locked,
+        return (self.naked_single, self.hidden_single, self.rule, self.locked,
                 lambda g, c: self.naked_subset(g, c, 2), lambda g, c: self.hidden_subset(g, c, 2),
                 lambda g, c: self.naked_subset(g, c, 3), lambda g, c: self.hidden_subset(g, c, 3),
                 self.x_wing)
 
     def run(self, grid, cand, steps, counter, depth=0):
         ladder = self.ladder()
-        while (grid == 0).any():
+        while ((grid == 0) & self.present).any():
             self.check(grid, cand)
             for tech in ladder:
                 step = tech(grid, cand)
@@ -234,7 +290,7 @@ class _Rater:
                     steps.append(step)
                     break
             else:
-                free = np.flatnonzero(grid == 0)
+                free = np.flatnonzero((grid == 0) & self.present)
                 cell = int(free[cand[free].sum(axis=1).argmin()])
                 for d in np.flatnonzero(cand[cell]).tolist():
                     counter[0] += 1
@@ -258,13 +314,14 @@ def rate(puzzle: Puzzle) -> Rating:
     Parameters
     ----------
     puzzle : Puzzle
-        Any size, box shape or variant.
+        Any size, box shape, variant, rules beyond units or layout.
 
     Returns
     -------
     Rating
         ``solved`` False (label ``no solution``) when every branch contradicts; with several
-        solutions the steps reach one of them.
+        solutions the steps reach one of them. ``counts`` has a ``rule`` entry only for a
+        puzzle with rules beyond units.
 
     Examples
     --------
@@ -273,9 +330,7 @@ def rate(puzzle: Puzzle) -> Rating:
     True
     """
     r = _Rater(puzzle)
-    n = puzzle.n
-    grid = np.zeros(n * n, dtype=np.int64)
-    cand = np.ones((n * n, n), dtype=bool)
+    grid, cand = _start(r, puzzle)
     steps: list[Step] = []
     counter = [0]
     solved = True
@@ -285,14 +340,23 @@ def rate(puzzle: Puzzle) -> Rating:
         r.run(grid, cand, steps, counter)
     except _Contradiction:
         solved = False
-    counts = {t: 0 for t in TECHNIQUES}
+    counts = {t: 0 for t in TECHNIQUES if t != "rule" or puzzle.rules}
     for s in steps:
         counts[s.technique] += 1
     counts["guess"] = counter[0]
-    used = [t for t in TECHNIQUES if counts[t]]
+    used = [t for t in TECHNIQUES if counts.get(t)]
     hardest = used[-1] if used else None
     label = (LABELS[hardest] if hardest else "easy") if solved else "no solution"
-    return Rating(hardest, counts, counter[0], label, solved, steps, grid.reshape(n, n) if solved else None)
+    return Rating(hardest, counts, counter[0], label, solved, steps,
+                  grid.reshape(puzzle.rows, puzzle.cols) if solved else None)
+
+
+def _start(r: _Rater, puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    """Empty flat canvas and full candidates (none for a layout's absent cells)."""
+    grid = np.zeros(puzzle.rows * puzzle.cols, dtype=np.int64)
+    cand = np.ones((grid.size, puzzle.n), dtype=bool)
+    cand[~r.present] = False
+    return grid, cand
 
 
 def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
@@ -306,11 +370,10 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
     Returns
     -------
     (numpy.ndarray, numpy.ndarray)
-        The grid reached and the candidates left, ``(N, N, N)`` bool (only removals applied).
+        The grid reached and the candidates left, ``(rows, cols, N)`` bool (only removals applied).
     """
-    n = puzzle.n
     grid = np.array(puzzle.grid, dtype=np.int64)
-    cand = np.ones((n, n, n), dtype=bool)
+    cand = np.ones((puzzle.rows, puzzle.cols, puzzle.n), dtype=bool)
     for s in steps:
         if s.digit is not None:
             r, c = s.cells[0]
@@ -338,3 +401,5 @@ def human_steps(puzzle: Puzzle, fmt: str = "text") -> str | dict:
     if fmt == "json":
         return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}
     return "\n".join([s.text() for s in rating.steps] + [f"rating: {rating.text()}"])
+
+

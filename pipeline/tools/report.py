@@ -6,6 +6,8 @@ Plots are inline SVG: no network, no external JavaScript or CSS.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import html
 import io
 import os
@@ -13,7 +15,9 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # annotations only: the modules are imported where they are used
+    import pandas as pd
 
 
 from pipeline.tools.draw import draw_grid, load_matplotlib
@@ -32,6 +36,7 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
     PipelineError
         When ``out`` is not a readable batch output.
     """
+    import pandas as pd  # lazily: the CLI imports report to build its parser
     try:
         return pd.read_parquet(out).sort_values("index").reset_index(drop=True)
     except (OSError, ValueError) as e:
@@ -75,6 +80,7 @@ def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
 
 def _comparison(frames: dict[str, pd.DataFrame]) -> str:
     """Each further output against the first, puzzle by puzzle (same input, matched by index)."""
+    import pandas as pd
     (name_a, a), *others = list(frames.items())
     parts = []
     plt = load_matplotlib()
@@ -135,6 +141,7 @@ def _slowest(df: pd.DataFrame) -> str:
 
 def build_report(outs: list) -> str:
     """The HTML text of the report for one or more batch output directories."""
+    import pandas as pd
     frames = {Path(out).name or str(out): read_output(out) for out in outs}
     if len(frames) < len(outs):
         frames = {str(out): read_output(out) for out in outs}

@@ -20,8 +20,9 @@ def test_cli_errors_and_log_lines(sample, tmp_path, capsys):
     assert main(["batch", str(tmp_path / "missing.txt"), str(tmp_path / "out")]) == 2
     assert "no such input file" in capsys.readouterr().err
     path, records, _ = sample
+    # HiGHS by name: the CLI's default is --solver auto (the SAT engine here)
     code = main(["batch", str(path), str(tmp_path / "out"), "--workers", "1", "--chunk-size", "10",
-                 "--progress", "log", "--log-interval", "0"])
+                 "--progress", "log", "--log-interval", "0", "--solver", "highs"])
     assert code == 0
     err = capsys.readouterr().err
     assert f"batch: {len(records)}/{len(records)} (100.0%)" in err

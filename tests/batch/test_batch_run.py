@@ -75,9 +75,11 @@ def test_resume_after_limit(sample, full_run, tmp_path):
 
 def _start_cli(path: Path, out: Path, *extra: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # HiGHS by name (the API's default, which the reruns use; the CLI's is --solver auto): slow
+    # enough per puzzle for the signal to land mid-run
     return subprocess.Popen(
         [sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--workers", "2", "--chunk-size", "1",
-         "--progress", "none", *extra],
+         "--progress", "none", "--solver", "highs", *extra],
         cwd=PROJECT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
 
@@ -207,7 +209,7 @@ def test_dask_local_cluster(sample, full_run, tmp_path):
     # in a child process: a LocalCluster leaves threads and state behind in its process, which
     # would change how later tests in this pytest worker start their process pools
     proc = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--engine", "dask",
-                           "--workers", "2", "--chunk-size", "8", "--progress", "none"],
+                           "--workers", "2", "--chunk-size", "8", "--progress", "none", "--solver", "highs"],
                           cwd=PROJECT, env=dict(os.environ, PYTHONPATH=str(PROJECT)), capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0 and "complete" in proc.stderr, proc.stderr

@@ -124,7 +124,7 @@ def test_atomic_write_keeps_old_file(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(pqf.pq, "write_table", boom)
+    monkeypatch.setattr(pq, "write_table", boom)   # the writer imports pyarrow.parquet when it writes
     with pytest.raises(OSError):
         pqf.write_coo(build_model(PUZZLES["default"]), path)
     assert path.read_bytes() == before

@@ -58,6 +58,7 @@ def _options(solver) -> st.SearchStrategy[dict]:
         # HiGHS's seed: a value it refuses is one line too
         "options": st.one_of(st.none(), st.fixed_dictionaries({"random_seed": st.integers(-2 ** 40, 2 ** 40)})),
         "workdir": st.one_of(st.none(), st.just("fresh")),
+        "presolve": st.sampled_from(("singles", "none")),
     }
     assert declared <= set(values), f"{solver.name}: options the fuzz does not know: {declared - set(values)}"
     return st.fixed_dictionaries({}, optional={name: values[name] for name in declared})

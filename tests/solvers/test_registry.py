@@ -12,6 +12,7 @@ from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, Solver, batch_solver_names, get_solver, register_solver
 from pipeline.solvers.highs import solve as highs_solve
+from pipeline.solvers.auto import AUTO
 
 
 def _choices(command: str, option: str) -> list[str] | None:
@@ -23,14 +24,14 @@ def _choices(command: str, option: str) -> list[str] | None:
 def test_batch_offers_exactly_the_solvers_with_a_batch_kernel():
     # the set batch has always offered, now read from the entries
     assert batch_solver_names() == ["highs", "sat", "cpsat"]
-    assert list(_choices("batch", "--solver")) == batch_solver_names()
+    assert list(_choices("batch", "--solver")) == [AUTO, *batch_solver_names()]   # auto first, the default
     assert all(callable(SOLVERS[name].batch_kernel) for name in batch_solver_names())
     assert all(SOLVERS[name].timed_call for name in batch_solver_names())
 
 
 def test_count_choices_are_the_entries_that_count():
     counting = [name for name, s in SOLVERS.items() if s.counts]
-    assert _choices("count", "--solver") == counting
+    assert _choices("count", "--solver") == [AUTO, *counting]
     assert {"highs", "sat", "cpsat"} <= set(counting)
     assert not any(s.counts for s in SOLVERS.values() if not s.in_process)
 
@@ -86,8 +87,8 @@ def test_every_entry_declares_its_options_from_its_signature():
         assert "time_limit" in solver.options, name          # every engine honours a time limit
         assert solver.proves_unique <= ("check_unique" in solver.options), name
         assert not solver.count_options or "time_limit" in solver.count_options, name
-    assert SOLVERS["sat"].options == {"time_limit", "sat_backend", "amo", "reuse", "check_unique"}
-    assert SOLVERS["highs"].count_options == {"time_limit", "threads"}
+    assert SOLVERS["sat"].options == {"time_limit", "sat_backend", "amo", "reuse", "check_unique", "presolve"}
+    assert SOLVERS["highs"].count_options == {"time_limit", "threads", "presolve"}
     assert SOLVERS["scip"].options == {"time_limit", "workdir"}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pipeline.cli.args import add_solver_args, resolve_solver
 from pipeline.core.clauses import AMO_ENCODINGS
 from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
@@ -54,9 +55,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
-    p.add_argument("--solver", choices=batch_solver_names(), default="highs",
-                   help="highs (one instance per shape, bounds per puzzle), sat (one incremental SAT solver per "
-                        "shape, clues as assumptions) or cpsat (default highs)")
+    add_solver_args(p, batch_solver_names(), "batch engine: highs (one instance per shape, bounds per puzzle), "
+                    "sat (one incremental SAT solver per shape, clues as assumptions) or cpsat")
     p.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "
                                                          f"(default {DEFAULT_BACKEND})")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
@@ -86,12 +86,13 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run ``batch``. Exit codes: 0 done (or stopped by --limit), 2 unusable input, output or
     options (naming the path or option), 1 a worker failed, 130 interrupted (rerun to resume)."""
+    solver = resolve_solver(args, "batch", among=tuple(batch_solver_names())).name
     config = BatchConfig(args.input, args.output, workers=args.workers, engine=args.engine,
                          scheduler=args.scheduler, chunk_size=args.chunk_size, count=args.count,
                          time_limit=args.time_limit, propagate=args.propagate, box=args.box,
                          variant=args.variant, input_format=args.input_format, limit=args.limit,
                          overwrite=args.overwrite, progress=args.progress, log_interval=args.log_interval,
-                         highs_options=dict(args.highs_option), solver=args.solver,
+                         highs_options=dict(args.highs_option), solver=solver,
                          sat_backend=args.sat_backend, amo=args.amo, retry=args.retry)
     try:
         summary = run_config(config)

@@ -5,11 +5,11 @@ import argparse
 import json
 import sys
 
-from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, default_count_solver,
-                               engine_options, model_from_args, time_limit_words)
+from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
+                               engine_options, model_from_args, resolve_solver, time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import grid_to_string
-from pipeline.solvers import SOLVERS, get_solver
+from pipeline.solvers import SOLVERS
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -17,7 +17,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     was found, 1 when none was (the puzzle has none, or a stop came first: then, as ``solve``
     says it, ``no solution: ...`` on stderr)."""
     model = model_from_args(args)
-    solver = get_solver(args.solver or default_count_solver(model), need="count")
+    solver = resolve_solver(args, "count", model, need="count")
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
     assert solver.count is not None   # get_solver(need="count") refused one without
@@ -55,8 +55,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_model_args(p, clues_default="reduce")  # fewest columns: the fastest re-solves
     p.add_argument("--limit", type=int, default=2, metavar="K", help="stop after K solutions (default 2)")
     add_limit_args(p, "overall time limit in seconds")
-    p.add_argument("--solver", choices=[name for name, sv in SOLVERS.items() if sv.counts], metavar="NAME",
-                   help="counting engine (default: sat when python-sat is installed, else highs)")
+    add_solver_args(p, [name for name, sv in SOLVERS.items() if sv.counts], "counting engine")
     add_engine_args(p)
     p.add_argument("--list", action="store_true", help="print the solutions found (one line each), up to --limit")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")

@@ -4,12 +4,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from pipeline.cli.args import add_puzzle_args
+from pipeline.cli.args import add_puzzle_args, add_solver_args, resolve_solver
 from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
+
+#: the engines explain counts with (its counting and conflict search use the SAT engine's API)
+ENGINES = ("sat",)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size)
+    resolve_solver(args, "count", among=ENGINES)  # says which engine counts, or why none can here
+    kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0
@@ -21,5 +25,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")
     p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=DEFAULT_MAXSAT,
                    help=f"method proving the fewest removals optimal (default {DEFAULT_MAXSAT}, by measurement)")
+    add_solver_args(p, list(ENGINES), "counting engine (explain counts and finds conflicts with the SAT "
+                    "engine's assumptions)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     p.set_defaults(func=cmd_explain)

@@ -9,13 +9,19 @@ import argparse
 import sys
 
 from formats.files import atomic_open
+from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, Progress
+from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
 from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, format_results, generate,
                                      new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
+
+#: the engines generate can prove uniqueness with (its counting is the SAT engine's incremental API)
+ENGINES = ("sat",)
+
 
 #: Seconds before a progress bar shows on a terminal: a quick run draws none.
 BAR_DELAY = 2.0
@@ -35,7 +41,8 @@ def _made_with_progress(args: argparse.Namespace, variant: str, seed: int) -> li
         for g in generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
                           symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
                           difficulty=args.difficulty, transform=args.transform, full=args.full,
-                          time_limit=args.time_limit, progress=None if args.progress == "none" else report):
+                          time_limit=args.time_limit, progress=None if args.progress == "none" else report,
+                          rules=args.rules, killer=args.killer, cages_only=args.cages_only):
             made.append(g)
             meter.update(["made"])
     finally:
@@ -55,6 +62,9 @@ def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
+
+
     Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
     seed = args.seed
     if seed is None:
@@ -62,6 +72,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"seed: {seed}", file=sys.stderr)
     if args.format == "line" and get_variant(variant).regions:
         raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
+    if args.format == "grid" and (args.rules or args.killer or args.cages_only):
+        raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
     results = _made_with_progress(args, variant, seed)
     stopped = _time_limit_reached(args, results)
     for g in results:
@@ -98,6 +110,15 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--transform", action="store_true",
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
+    p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
+                   help="a rule without cells the puzzles obey, repeatable (" + ", ".join(
+                       kind for kind, cls in RULES.items() if cls.global_rule) + "); line output is then "
+                   "one puzzle document per line")
+    p.add_argument("--killer", action="store_true", help="killer cages with their sums, then clues removed")
+    p.add_argument("--cages-only", action="store_true",
+                   help="killer with no givens: cages refined until they alone make the solution unique")
+    add_solver_args(p, list(ENGINES), "engine that proves uniqueness (generate counts with the SAT engine's "
+                    "assumptions and blocking clauses)")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias

@@ -6,37 +6,38 @@ import sys
 from pathlib import Path
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
-                               default_count_solver, engine_options, model_from_args, print_grid, puzzle_from_args,
-                               time_limit_words)
+                               add_solver_args, engine_options, model_from_args, print_grid, puzzle_from_args,
+                               resolve_solver, time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS, get_solver
+from pipeline.solvers import SOLVERS
 from pipeline.tools.rate import human_steps
 
 
 def _uniqueness(args, puzzle) -> bool | None:
-    """Is the puzzle's solution unique? One more engine call (the counting engine, limit 2);
+    """Is the puzzle's solution unique? One more engine call (auto's counting engine, limit 2);
     None when that call stops on the time limit."""
     model = build_model(puzzle, "ijk", "C", "bounds")
-    solver = get_solver(default_count_solver(model), need="count")
-    assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model, 2, time_limit=args.time_limit)
+    solver = resolve_solver(args, "count", model, need="count", auto=True)
+    assert solver.count is not None   # need="count" refused one without
+    result = solver.count(model, 2, **engine_options(args, solver, "count"))
     return None if result.status not in ("complete", "limit") else result.count == 1
 
 
-def _say_where_files_went(args, kept: Path | None) -> None:
+def _say_where_files_went(args, name: str, kept: Path | None) -> None:
     """A --workdir that already held files got the engine's files in a fresh subdirectory: say where."""
     if kept is not None and args.workdir is not None and Path(kept) != Path(args.workdir):
-        print(f"note: {args.workdir} already holds files; {args.solver}'s files are in {kept}", file=sys.stderr)
+        print(f"note: {args.workdir} already holds files; {name}'s files are in {kept}", file=sys.stderr)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
-    solver = get_solver(args.solver)
+    model = model_from_args(args, puzzle)
+    solver = resolve_solver(args, "solve" if args.no_unique_check else "unique", model)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
-    r = solver.solve(model_from_args(args, puzzle), **engine_options(args, solver), **check)
-    _say_where_files_went(args, r.workdir)
+    r = solver.solve(model, **engine_options(args, solver), **check)
+    _say_where_files_went(args, solver.name, r.workdir)
     grid, status = r.grid, r.status
     if grid is None:
         reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
@@ -54,7 +55,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
     if steps is not None and args.format != "json":
         print(steps)
-    print_grid(grid, puzzle, args.format, {"status": status, "solver": args.solver, "seconds": round(r.seconds, 6),
+    print_grid(grid, puzzle, args.format, {"status": status, "solver": solver.name, "seconds": round(r.seconds, 6),
                                             "nodes": r.nodes, "verified": True, "unique": unique,
                                             **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
                                             **(steps if isinstance(steps, dict) else {})})
@@ -68,8 +69,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_model_args(p)
     p.add_argument("--format", choices=("grid", "line", "json"), default="grid", help="output form (default grid)")
     add_limit_args(p, "solver time limit in seconds")
-    p.add_argument("--solver", choices=list(SOLVERS), default="highs", metavar="NAME",
-                   help="engine from the solver registry (default highs): " + ", ".join(SOLVERS))
+    add_solver_args(p, list(SOLVERS), "engine from the solver registry")
     p.add_argument("--workdir", metavar="DIR",
                    help="keep an external solver's files in DIR when it is new or empty, else in a fresh "
                         "subdirectory DIR/SOLVER-K (stderr says which); a file already there is never replaced "

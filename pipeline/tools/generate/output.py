@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, format_grid, grid_to_string
 
 __all__ = ["CSV_COLUMNS", "FORMATS", "Generated", "__version__", "format_results"]
@@ -32,6 +33,8 @@ class Generated:
     minimal: bool | None
     target: int | None = None
     rating: dict | None = field(default=None)
+    #: what the cages-only refinement did (:class:`~pipeline.tools.generate.killer.KillerReport`)
+    killer: dict | None = field(default=None)
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"puzzle": grid_to_string(self.puzzle.grid), "regions": self.puzzle.regions_string(),
@@ -41,10 +44,12 @@ class Generated:
              "index": self.index, "version": __version__, "seconds": round(self.seconds, 6)}
         if self.rating is not None:
             d["rating"] = self.rating
+        if self.puzzle.rules:   # the rules and the whole puzzle document, only for puzzles that have rules
+            d["rules"] = self.puzzle.rules_dicts()
+            d["document"] = self.puzzle.to_document()
+        if self.killer is not None:
+            d["killer"] = self.killer
         return d
-
-
-CSV_COLUMNS = ("puzzle", "regions", "variant", "solution", "clues", "minimal", "seed", "index")
 
 
 def format_results(results: list[Generated], fmt: str) -> str:
@@ -62,12 +67,20 @@ def format_results(results: list[Generated], fmt: str) -> str:
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
+        # a "rules" column (JSON list of rule entries) only when a puzzle has rules: plain output unchanged
+        columns = CSV_COLUMNS + (("rules",) if any(g.puzzle.rules for g in results) else ())
+        writer.writerow(columns)
         for g in results:
             d = g.to_dict()
-            writer.writerow(["" if d[k] is None else d[k] for k in CSV_COLUMNS])
+            d["rules"] = json.dumps(d["rules"]) if "rules" in d else None
+            writer.writerow(["" if d[k] is None else d[k] for k in columns])
         return buf.getvalue()
     if fmt == "grid":
+        if any(g.puzzle.rules for g in results):
+            raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
         return "\n".join(format_grid(g.puzzle.grid, g.puzzle.h if g.puzzle.has_boxes else None,
                                      g.puzzle.w if g.puzzle.has_boxes else None) + "\n" for g in results)
-    return "".join(grid_to_string(g.puzzle.grid) + "\n" for g in results)
+    # a line cannot carry rules: a puzzle with rules is its puzzle document on one line (every
+    # command reads it back as a puzzle)
+    return "".join((json.dumps(g.puzzle.to_document()) if g.puzzle.rules else grid_to_string(g.puzzle.grid)) + "\n"
+                   for g in results)

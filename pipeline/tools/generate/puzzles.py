@@ -19,11 +19,12 @@ from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
-from pipeline.tools.generate.engine import ShapeEngine, engine_for
+from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
+from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
 __all__ = ["FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
@@ -37,7 +38,7 @@ SHORTFALL_TRIES = 10
 
 
 def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
-               clock: RunClock | None = None) -> tuple[Puzzle, ShapeEngine, np.ndarray]:
+               clock: RunClock | None = None) -> tuple[Puzzle, CountingEngine, np.ndarray]:
     for attempt in range(100):
         if clock is not None:   # a full grid is one solver call: the budget is checked between them
             clock.step(FULL_GRID_STEP, attempt, 100)
@@ -166,7 +167,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
              seed: int | None = None, symmetry: str = "none", clues: int | None = None, minimal: bool = False,
              difficulty: str = "any", transform: bool = False, full: bool = False,
              max_tries: int = 200, time_limit: float | None = None,
-             progress: Report | None = None) -> Iterator[Generated]:
+             progress: Report | None = None, rules: list | None = None, killer: bool = False,
+             cages_only: bool = False) -> Iterator[Generated]:
     """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
 
     Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
@@ -196,6 +198,11 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         ``progress(index, step, done, total)``: puzzle ``index`` (0-based) is at ``done`` of
         ``total`` in ``step`` (the full grid's attempts, clue removal's orbits, the minimality
         proof's clues); called often, so it should be cheap.
+    rules : list of dict, optional
+        Rules beyond units without cells (``[{"rule": "antiknight"}]``, composable), puzzle-document entries.
+    killer, cages_only : bool
+        Killer cages with sums (then clues removed), or cages alone with no givens
+        (:mod:`pipeline.tools.generate.ruled`).
 
     Yields
     ------
@@ -223,28 +230,41 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
     target = n * n if full else clues
+    if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
+        raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
+    if (rules or killer or cages_only) and (transform or minimal or (cages_only and full)):
+        raise PuzzleError("generate: --transform, --minimal and --cages-only with --full take puzzles without "
+                          "--rule/--killer/--cages-only")
+    ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
     clock = RunClock.start(time_limit, progress)
     for i in range(count):
         clock.index = i
         try:
             best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=target,
-                                  minimal=minimal, transform=transform, difficulty=difficulty)
+                                  minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
         except OutOfTime:
             return   # the budget ran out: the stream ends after the finished puzzles
         yield best
 
 
 def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_tries: int, clock: RunClock, *,
-                   symmetry: str, clues: int | None, minimal: bool, transform: bool, difficulty: str) -> Generated:
+                   symmetry: str, clues: int | None, minimal: bool, transform: bool, difficulty: str,
+                   ruled: dict | None = None) -> Generated:
     """Puzzle ``i`` of the stream: the first try that meets what was asked, else the best of them
-    (:class:`OutOfTime` when ``clock``'s deadline passes first)."""
+    (:class:`OutOfTime` when ``clock``'s deadline passes first). ``ruled``: the rules and killer
+    options of :func:`~pipeline.tools.generate.ruled.generate_ruled_one` (the clock is checked
+    between its puzzles)."""
     rng = np.random.default_rng([seed, i])
     best, best_key, shortfalls = None, None, 0
     for _ in range(max_tries):
         clock.check()
-        g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
-                         transform=transform, seed=seed, index=i, clock=clock)
+        if ruled is not None:
+            g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
+                                   cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i)
+        else:
+            g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
+                             transform=transform, seed=seed, index=i, clock=clock)
         if difficulty != "any":
             rating = rate(g.puzzle)
             g.rating = rating.to_dict(brief=True)

@@ -1,0 +1,160 @@
+"""``--solver auto``: the engine ``make bench`` shows fastest for the question, among those that can answer it.
+
+The choice is data: the registry's capability fields (:class:`pipeline.solvers.base.Solver`) say
+which engines CAN answer a question for a model (``counts``, ``proves_unique``, ``optimises``,
+``batch_kernel``, ``rule_rows`` for rules beyond units and layouts, ``available()`` here), and
+:data:`AUTO_TABLE` says, per question, the order the benchmark measured them in (fastest
+first) and the numbers behind it. :func:`pick_solver` walks a row of the table and takes the
+first engine that can answer; HiGHS ends every row (it answers every question and every rule),
+so a missing optional engine makes ``auto`` fall back to HiGHS, with a note saying why.
+
+The README's table "What --solver auto picks" is this table in words (tests/cli/test_auto.py
+checks that they agree).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.core.errors import SolveError
+from pipeline.solvers.base import SOLVERS, Solver, model_needs_rule_rows
+
+__all__ = ["AUTO", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "can_answer", "pick_solver"]
+
+#: The name that asks for the choice on the command line.
+AUTO = "auto"
+
+#: The questions an engine is picked for, and how the verbose line words them.
+QUESTIONS = {
+    "solve": "feasibility",          # one solution (solve --no-unique-check)
+    "unique": "uniqueness proof",    # one solution and whether it is the only one (solve's default)
+    "count": "counting",             # solutions up to a limit (count; generate and explain count to 2)
+    "optimise": "optimisation",      # a model with an objective
+    "batch": "batch",                # many puzzles of one shape per engine instance
+}
+
+
+@dataclass(frozen=True)
+class Preference:
+    """One row of :data:`AUTO_TABLE`: for ``question``, the engines fastest first, and why."""
+
+    question: str
+    engines: tuple[str, ...]
+    evidence: str
+
+
+#: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
+#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one run on
+#: 2026-11-26 on a shared 2-core machine at load 9-13 (wall times several times the CPU times);
+#: README "What --solver auto picks" says the same in words.
+AUTO_TABLE: tuple[Preference, ...] = (
+    Preference("solve", ("sat", "highs"),
+               "18 minimal 25x25: sat every one, median 5.6 s; highs none within 60 s"),
+    Preference("unique", ("sat", "highs"),
+               "18 minimal 25x25 with the proof: sat median 5.6 s; highs none solved within 60 s"),
+    Preference("count", ("sat", "cpsat", "highs"),
+               "10,000 grids of the empty 9x9: sat 1.7 CPU s; cpsat 7,718 and highs 2 in 60 s"),
+    Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
+    Preference("batch", ("sat", "cpsat", "highs"),
+               "hardest 9x9, one worker, per CPU second: sat 669, cpsat 37, highs 5"),
+)
+
+
+def can_answer(solver: Solver, question: str, model: Any = None) -> bool:
+    """Whether ``solver``'s capability fields let it answer ``question`` for ``model``.
+
+    Parameters
+    ----------
+    solver : Solver
+        A registry entry.
+    question : str
+        A key of :data:`QUESTIONS`.
+    model : Model, optional
+        Its rows beyond units and its layout need :attr:`Solver.rule_rows`.
+
+    Returns
+    -------
+    bool
+    """
+    able = {"solve": True, "unique": solver.proves_unique or solver.counts, "count": solver.counts,
+            "optimise": solver.optimises, "batch": solver.batch_kernel is not None}[question]
+    if not able or not solver.in_process:
+        return False
+    return model is None or solver.rule_rows or model_needs_rule_rows(model) is None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """What :func:`pick_solver` chose: the engine's ``name``, the ``question``, the ``reason``
+    in words (for ``--verbose``) and a ``note`` when a faster engine could not be used here."""
+
+    name: str
+    question: str
+    reason: str
+    note: str = ""
+    #: the faster engines that are missing here (what the note is about: said once per command)
+    missing: tuple[str, ...] = ()
+
+    @property
+    def solver(self) -> Solver:
+        """The registry entry."""
+        return SOLVERS[self.name]
+
+
+def _shape(model: Any) -> str:
+    if model is None:
+        return ""
+    puzzle = model.puzzle
+    return f"{puzzle.rows}x{puzzle.cols}"
+
+
+def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | None = None) -> Pick:
+    """The engine ``--solver auto`` uses for ``question`` (and ``model``).
+
+    Parameters
+    ----------
+    question : str
+        A key of :data:`QUESTIONS`.
+    model : Model, optional
+        The model to answer it for: its rules and layout narrow the engines to those with
+        :attr:`Solver.rule_rows`, and its size goes into the reason.
+    among : tuple of str, optional
+        Only these engines (a tool that can use some engines only).
+
+    Returns
+    -------
+    Pick
+
+    Raises
+    ------
+    SolveError
+        An unknown question, or no engine of ``among`` can answer it here.
+
+    Examples
+    --------
+    >>> pick_solver("optimise").name
+    'highs'
+    """
+    row = next((p for p in AUTO_TABLE if p.question == question), None)
+    if row is None:
+        raise SolveError(f"solver auto: unknown question {question!r}; expected one of {', '.join(QUESTIONS)}")
+    unable: list[str] = []        # engines the model's rows rule out (said with --verbose)
+    unavailable: list[str] = []   # engines missing here (said once on stderr: a fallback)
+    for name in row.engines:
+        solver = SOLVERS.get(name)
+        if solver is None or (among is not None and name not in among) or not can_answer(solver, question):
+            continue
+        if not can_answer(solver, question, model):
+            unable.append(f"{name} does not handle {model_needs_rule_rows(model)} yet")
+            continue
+        problem = solver.available()
+        if problem:
+            unavailable.append(f"{name} {problem}")
+            continue
+        words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
+        why = "; ".join(unable + unavailable) or row.evidence
+        note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
+        return Pick(name, question, f"{words}; {why}", note, tuple(unavailable))
+    skipped = unable + unavailable
+    raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "
+                     f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))

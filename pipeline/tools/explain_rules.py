@@ -1,0 +1,124 @@
+"""Why a puzzle with rules beyond units has no solution: conflicting sets of clues AND rules.
+
+For a puzzle whose rules have rows (killer cages, anti-knight, thermometers, ...), the unit of
+explanation is a clue or a rule. The engine is
+:class:`~pipeline.tools.generate.lazy_engine.RuleSwitchEngine`: the SAT engine's units (the
+variant's, and the units rules add, such as windoku windows: those are part of the grid, never
+named) on a fresh solver, each rule behind an activation literal, the rules' rows learnt as
+clauses guarded by it from counterexamples (a model breaking a row of a rule that is on). Clue
+literals and rule literals are both assumptions, so:
+
+* **minimal conflicting set**: the unsat core over (clues, rules) of the final UNSAT call, then
+  deletion (drop one member; if the rest is still UNSAT keep the smaller core, else the member
+  is necessary): the set has no solution, and without any one member it has;
+* **fewest to remove**, proved optimal: a totalizer (python-sat's ``pysat.card.ITotalizer``)
+  over the negated members, asked "at most k removed" for k = 0, 1, ... under the same lazy
+  loop; the first k that is satisfiable is the optimum, and the members false in its model
+  are removed. Every answer for a smaller k was UNSAT, so no smaller set exists.
+
+Clues and rules count the same (weight 1 each). The learnt clauses hold in every solution of
+their rule, so every UNSAT answer is a proof.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.puzzle import Puzzle
+from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
+
+__all__ = ["RULE_METHOD", "rule_conflicts"]
+
+#: how the fewest removals of a rule puzzle are proved optimal (``Explanation.maxsat``).
+RULE_METHOD = "rules-sat"
+
+
+def _members(puzzle: Puzzle, eng: RuleSwitchEngine) -> tuple[list[int], list[tuple]]:
+    """The literals of the clues and of the rules with rows, what each is: ``(r, c, digit)``
+    or a rule's description."""
+    acts = eng.use(puzzle)
+    r, c = np.nonzero(puzzle.grid)
+    digits = np.asarray(puzzle.grid)[r, c]
+    lits = eng.literals(r, c, digits - 1).tolist()
+    what: list[tuple] = [("clue", (int(a), int(b), int(d))) for a, b, d in zip(r, c, digits)]
+    board = puzzle.base_board
+    with_rows = np.unique(eng.terms.rule).tolist()
+    lits += acts[with_rows].tolist()
+    what += [("rule", puzzle.rules[k].describe(board)) for k in with_rows]
+    return lits, what
+
+
+def _minimal(eng: RuleSwitchEngine, lits: list[int]) -> list[int]:
+    if eng.solve_under(lits) is not False:
+        return []
+    first = set(eng.solver.get_core() or lits)
+    core = [x for x in lits if x in first]
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1:]
+        if eng.solve_under(trial) is not False:
+            i += 1   # core[i] is necessary
+        else:
+            smaller = set(eng.solver.get_core() or trial)
+            core = [x for x in trial if x in smaller]
+    return core
+
+
+def _fewest(eng: RuleSwitchEngine, lits: list[int]) -> list[int]:
+    try:
+        from pysat.card import ITotalizer
+    except ImportError:  # pragma: no cover - optional extra
+        raise PipelineError("explain needs python-sat: pip install '.[sat]'") from None
+    top = eng.sat.new_var()
+    tot = ITotalizer(lits=[-x for x in lits], ubound=len(lits), top_id=top)
+    for clause in tot.cnf.clauses:
+        eng.solver.add_clause(clause)
+    while eng.sat.new_var() < tot.top_id:   # the totalizer's variables are taken
+        pass
+    for k in range(len(lits) + 1):
+        bound = [-tot.rhs[k]] if k < len(tot.rhs) else []
+        answer = eng.solve_under(bound)
+        if answer is not False:
+            model = eng.solver.get_model()
+            return [x for x in lits if model[x - 1] < 0]
+    raise PuzzleError("explain: the rules alone have no solution")
+
+
+def rule_conflicts(puzzle: Puzzle) -> tuple[list, list, list, list]:
+    """A minimal conflicting set and the fewest removals of an infeasible rule puzzle, over clues and rules.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle with rules that have rows (module docstring), without a solution.
+
+    Returns
+    -------
+    (list, list, list, list)
+        Conflicting clues ``[(r, c, digit)]`` (0-based cell), conflicting rules (descriptions),
+        clues to remove, rules to remove: each list in the puzzle's order (clues row-major,
+        rules in row order).
+
+    Raises
+    ------
+    PuzzleError
+        The variant's units alone have no solution.
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> p = parse_puzzle("1" + "." * 15, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}])
+    >>> rule_conflicts(p)
+    ([(0, 0, 1)], ['cage r1c1..r1c2 (sum 7)'], [(0, 0, 1)], [])
+    """
+    eng = RuleSwitchEngine(puzzle)
+    try:
+        lits, what = _members(puzzle, eng)
+        of = dict(zip(lits, what))
+        core = set(_minimal(eng, lits))
+        gone = set(_fewest(eng, lits))
+        pick = [of[x] for x in lits if x in core], [of[x] for x in lits if x in gone]
+        return ([v for kind, v in pick[0] if kind == "clue"], [v for kind, v in pick[0] if kind == "rule"],
+                [v for kind, v in pick[1] if kind == "clue"], [v for kind, v in pick[1] if kind == "rule"])
+    finally:
+        eng.close()

@@ -1,0 +1,143 @@
+"""Puzzles with rules beyond units: ``generate --rule KIND`` and the killer modes.
+
+* ``--rule windoku|antiknight|nonconsecutive|...`` (any rule without cells, composable): a full
+  grid of the shape *with* its rules (:meth:`ShapeEngine.random_full_grid` or
+  :func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`), then clues removed as for
+  every puzzle (:func:`~pipeline.tools.generate.removal.remove_clues`), each removal proved by
+  the shape's counting engine (:func:`~pipeline.tools.generate.engine.counting_engine`: the SAT
+  engine for rules that only add units, HiGHS for rule rows until the SAT engine reads them).
+  On HiGHS each check has a node budget (:data:`~pipeline.tools.generate.highs_engine.REMOVAL_NODES`):
+  an undecided check keeps its clue, so the puzzle stays unique but is then not claimed minimal.
+* ``--killer``: the same full grid, random cages (:func:`~pipeline.tools.generate.killer.random_cages`)
+  with their sums, then clues removed with the cages in place.
+* ``--cages-only``: the cages refined until they alone determine the grid
+  (:func:`~pipeline.tools.generate.killer.refine_cages`); givens only as a last resort.
+
+Every result is proved unique once more at the end by :func:`~pipeline.tools.generate.engine.count_up_to`.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import Puzzle, with_rules
+from pipeline.core.variants import get_variant
+from pipeline.tools.generate.engine import count_up_to, counting_engine, engine_for
+from pipeline.tools.generate.highs_engine import REMOVAL_NODES
+
+from pipeline.tools.generate.killer import random_cages, refine_cages, with_cages
+from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
+from pipeline.tools.generate.output import Generated
+from pipeline.tools.generate.regions import random_regions, symmetry_orbits
+from pipeline.tools.generate.removal import remove_clues
+
+__all__ = ["FULL_GRID_TRIES", "generate_ruled_one", "rule_shape"]
+
+#: full grids tried before giving up (a HiGHS shape's lazy sampler may run out of rounds).
+FULL_GRID_TRIES = 20
+
+
+def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator) -> Puzzle:
+    """The empty puzzle of the shape: variant (jigsaw regions drawn from ``rng``) and rules.
+
+    Parameters
+    ----------
+    n, h, w, variant
+        Grid side, box shape and variant.
+    rule_entries : list of dict
+        Puzzle-document rule entries (``{"rule": "antiknight"}``); cages are drawn by the killer modes.
+    rng : numpy.random.Generator
+        For jigsaw regions.
+
+    Returns
+    -------
+    Puzzle
+
+    Raises
+    ------
+    PuzzleError
+        A rule the shape does not take (named, with where).
+    """
+    regions = random_regions(n, rng) if get_variant(variant).regions else None
+    return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "rule")
+
+
+def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
+                       killer: bool = False, cages_only: bool = False, symmetry: str = "none",
+                       clues: int | None = None, seed: int = 0, index: int = 0) -> Generated:
+    """One puzzle with rules beyond units and exactly one solution (module docstring).
+
+    Parameters
+    ----------
+    n, h, w, variant
+        Grid side, box shape and variant.
+    rule_entries : list of dict
+        Rules of the shape (puzzle-document entries).
+    rng : numpy.random.Generator
+        The only source of randomness.
+    killer : bool
+        Add random killer cages with their sums, then remove clues.
+    cages_only : bool
+        Killer with no givens: refine the cages until unique (implies ``killer``).
+    symmetry, clues
+        As :func:`~pipeline.tools.generate.puzzles.generate_one`.
+    seed, index
+        Recorded in the result.
+
+    Returns
+    -------
+    Generated
+        ``minimal`` True when every clue was tried and every check decided (no cages-only
+        puzzle: it has no clue), else None; ``killer`` the refinement's report.
+
+    Raises
+    ------
+    PuzzleError
+        No full grid in :data:`FULL_GRID_TRIES` tries, or (internal) a result that is not unique.
+    """
+    t0 = time.perf_counter()
+    for _ in range(FULL_GRID_TRIES):
+        shape = rule_shape(n, h, w, variant, rule_entries, rng)
+        solution = engine_for(shape).random_full_grid(rng)
+        if solution is not None:
+            break
+    else:
+        kinds = ", ".join(e.get("rule", "?") for e in rule_entries) or "no rules"
+        raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} with {kinds} in {FULL_GRID_TRIES} tries")
+    report = None
+    if cages_only:
+        cages = random_cages(solution, rng, shape.present.ravel())
+        if counting_engine(with_cages(shape, cages, solution)) == "lazy":
+            # one engine for every round: what it learnt about the cages that stay is kept
+            switch = RuleSwitchEngine(shape)
+
+            def another(p: Puzzle) -> np.ndarray | None:
+                return switch.another_under(p, solution)
+        else:
+            def another(p: Puzzle) -> np.ndarray | None:
+                return engine_for(p).another(np.asarray(p.grid), solution)
+
+        puzzle, report = refine_cages(shape, cages, solution, rng, another)
+        is_min = None
+    else:
+        if killer:
+            shape = with_cages(shape, random_cages(solution, rng, shape.present.ravel()), solution)
+        eng = engine_for(shape)
+        budget = REMOVAL_NODES if eng.name == "highs" else None
+        orbits = symmetry_orbits(n, symmetry)
+        order = rng.permutation(len(orbits))
+        act = eng.exclude(solution)
+        try:
+            grid, tried_all = remove_clues(solution, orbits, order, clues or 0,
+                                           lambda g: eng.determines(g, act, budget))
+        finally:
+            eng.retire(act)
+        puzzle = Puzzle(grid, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
+        is_min = True if tried_all and symmetry == "none" and not eng.undecided else None
+    if count_up_to(puzzle, 2) != 1:   # the engine's proof, once more on the finished puzzle
+        raise PuzzleError(f"generate: internal error: {n}x{n} puzzle with rules not unique")
+    g = Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
+    g.killer = None if report is None else report.to_dict()
+    return g

@@ -1,0 +1,148 @@
+"""``--solver auto`` (pipeline/solvers/auto.py): what it picks for each question agrees with the
+README's table, the pick is visible (JSON ``solver``, ``--verbose``), a model with rules goes only
+to an engine that handles them, and without python-sat it falls back to HiGHS with one note."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli.main import main
+from pipeline.core.build import build_model
+from pipeline.core.errors import SolveError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers import SOLVERS
+from pipeline.solvers.auto import AUTO_TABLE, QUESTIONS, can_answer, pick_solver
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....8....6.8..."
+KILLER = str(ROOT / "examples" / "killer.json")
+
+
+def readme_table() -> dict[str, list[str]]:
+    """The README table under "What --solver auto picks": question -> engines in order."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### What `--solver auto` picks", 1)[1].split("\n#", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`") and cells[0].strip("`") in QUESTIONS:
+            rows[cells[0].strip("`")] = re.findall(r"`([a-z]+)`", cells[2])
+    return rows
+
+
+def test_the_readme_table_is_the_preference_table():
+    table = readme_table()
+    assert set(table) == set(QUESTIONS), "one README row per question"
+    for row in AUTO_TABLE:
+        assert table[row.question] == list(row.engines), row.question
+
+
+@pytest.mark.parametrize("question", list(QUESTIONS))
+def test_auto_picks_the_first_engine_of_the_readme_row_that_can_answer(question):
+    engines = readme_table()[question]
+    want = next(name for name in engines
+                if can_answer(SOLVERS[name], question) and SOLVERS[name].available() is None)
+    pick = pick_solver(question)
+    assert pick.name == want and pick.question == question
+    assert QUESTIONS[question] in pick.reason and not pick.note
+
+
+def test_auto_never_picks_an_engine_that_would_refuse_the_model():
+    model = build_model(parse_puzzle(KILLER))
+    assert model.has_rules
+    for question in ("solve", "unique", "count"):
+        pick = pick_solver(question, model)
+        assert pick.solver.rule_rows, (question, pick.name)
+        refused = [name for name in readme_table()[question] if not SOLVERS[name].rule_rows]
+        for name in refused:
+            assert f"{name} does not handle" in pick.reason
+
+
+def test_auto_says_when_no_engine_of_a_tool_can_answer():
+    with pytest.raises(SolveError, match="solver auto: no engine of cpsat can answer optimisation"):
+        pick_solver("optimise", among=("cpsat",))
+    with pytest.raises(SolveError, match="unknown question 'fastest'"):
+        pick_solver("fastest")
+
+
+def test_solve_json_names_the_engine_used_and_verbose_says_why(capsys):
+    assert main(["solve", PUZZLE, "--format", "json", "--verbose"]) == 0
+    out, err = capsys.readouterr()
+    used = pick_solver("unique", build_model(parse_puzzle(PUZZLE))).name
+    assert json.loads(out)["solver"] == used != "auto"
+    lines = [s for s in err.splitlines() if s.startswith("solver: auto picked")]
+    assert lines[0].startswith(f"solver: auto picked {used} (uniqueness proof, 9x9; ")
+    assert main(["solve", PUZZLE, "--format", "json", "--solver", "highs"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["solver"] == "highs" and "auto picked" not in err
+
+
+def test_a_killer_is_solved_by_an_engine_with_rule_rows(capsys):
+    assert main(["solve", KILLER, "--format", "json", "--verbose"]) == 0
+    out, err = capsys.readouterr()
+    assert SOLVERS[json.loads(out)["solver"]].rule_rows
+    assert json.loads(out)["verified"] is True
+
+
+def test_count_and_batch_default_to_auto(capsys, tmp_path):
+    assert main(["count", "." * 16, "--limit", "1000", "--verbose", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["count"] == 288
+    assert f"solver: auto picked {pick_solver('count').name} (counting, 4x4; " in err
+    src = tmp_path / "in.txt"
+    src.write_text(PUZZLE + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1", "--progress", "none", "-v"]) == 0
+    err = capsys.readouterr().err
+    assert f"solver: auto picked {pick_solver('batch').name} (batch; " in err
+
+
+def _without(tmp_path: Path, *modules: str) -> dict:
+    """An environment whose interpreter cannot import ``modules`` (a sitecustomize sets them to None)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in modules))
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+
+
+@pytest.mark.parametrize("missing", [("pysat",), ("pysat", "ortools")], ids=["no-python-sat", "core-only"])
+def test_without_python_sat_auto_falls_back_with_one_note(tmp_path, missing):
+    env = _without(tmp_path, *missing)
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "solve", PUZZLE, "--format", "json"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["solver"] == "highs" and result["verified"] is True and result["unique"] is True
+    notes = [s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]
+    assert len(notes) == 1 and "python-sat" in notes[0], proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "." * 16, "--limit", "1000"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.startswith("288"), proc.stderr
+    assert len([s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]) == 1
+    if "ortools" in missing:   # the core install: HiGHS answers everything
+        proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "." * 16, "--limit", "5", "-v"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert "solver: auto picked highs (counting" in proc.stderr
+
+
+def test_import_pipeline_and_solve_do_not_import_pandas_or_pyarrow(tmp_path):
+    heavy = ("pandas", "pyarrow")
+    check = ("import sys, runpy\n"
+             "import pipeline\n"
+             f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+             f"sys.argv = ['pipeline', 'solve', {PUZZLE!r}, '--format', 'line']\n"
+             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert not e.code, e.code\n"
+             f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    after_import, solution, after_solve = proc.stdout.splitlines()
+    assert len(solution) == 81
+    assert after_import == "[]" and after_solve == "[]"
