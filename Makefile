@@ -80,11 +80,13 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/run.py
 	$(PY) bench/generate_bench.py
 	$(PY) bench/sat_rules_bench.py
+	$(PY) bench/rules_bench.py
 
 bench-quick: $(VENV)/.installed-test
 	$(PY) bench/run.py --quick
 	$(PY) bench/generate_bench.py --quick
 	$(PY) bench/sat_rules_bench.py --quick
+	$(PY) bench/rules_bench.py --quick
 
 # batch throughput, 1 vs 2 workers on a sample of ../shared/data
 bench-batch: $(VENV)/.installed-test

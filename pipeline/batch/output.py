@@ -78,7 +78,8 @@ def result_schema() -> pa.Schema:
     """Arrow schema of every part (the same for all, so the parts read as one table)."""
     import pyarrow as pa  # lazily: the CLI imports batch to build its parser
     return pa.schema([
-        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("solution", pa.string()),
+        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("rules", pa.string()),
+        ("solution", pa.string()),
         ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
         ("wall_seconds", pa.float64()), ("nodes", pa.int64()), ("error", pa.string()),
     ])

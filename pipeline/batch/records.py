@@ -1,6 +1,8 @@
 """Input records: one puzzle per line of a text file, or the rows of a CSV/TSV/Parquet table.
 
-A record is ``(puzzle, regions, variant)``, each ``str`` or ``None``. Its identity for resume is a
+A record is ``(puzzle, regions, variant, rules)``, each ``str`` or ``None`` (``rules``: a JSON
+list of rule entries as in a puzzle document, from a ``rules`` column; a text line may instead
+be a whole puzzle document on one line). Its identity for resume is a
 hash per record (:func:`record_hashes`) and one fingerprint of all of them
 (:func:`records_fingerprint`), written into ``_batch.json`` and into every part's metadata.
 """
@@ -21,6 +23,8 @@ from pipeline.batch.text import one_line
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
 
 _UNIT_SEP, _RECORD_SEP = "\x1f", b"\x1e"
+#: The input columns a record is read from (any others are ignored).
+RECORD_COLUMNS = ("puzzle", "regions", "variant", "rules")
 _BOM = "\ufeff"
 #: Bytes of a record's hash (blake2b): 2^-64 odds that a foreign row passes as the input's.
 RECORD_HASH_BYTES = 8
@@ -52,13 +56,14 @@ def _text_or_none(value) -> str | None:
 
 
 def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
-    """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...]}``.
+    """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...], "rules": [...]}``.
 
     Parameters
     ----------
     path : str or Path
-        Text (one puzzle per line; blank lines and ``#`` comments are not records), CSV/TSV or
-        Parquet (a ``puzzle`` column, optional ``regions`` and ``variant``; others ignored).
+        Text (one puzzle per line, or one puzzle document as JSON on one line; blank lines and
+        ``#`` comments are not records), CSV/TSV or Parquet (a ``puzzle`` column, optional
+        ``regions``, ``variant`` and ``rules``, a JSON list of rule entries; others ignored).
     fmt : {"auto", "text", "csv", "parquet"}
 
     Returns
@@ -83,7 +88,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
             lines[0] = lines[0][len(_BOM):].strip()
         # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
         puzzles = [line for line in lines if line and not line.startswith("#")]
-        return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles)}
+        return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles),
+                "rules": [None] * len(puzzles)}
     if fmt not in ("csv", "parquet"):
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
     try:
@@ -100,7 +106,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if "puzzle" not in frame.columns:
         raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
     out = {}
-    for column in ("puzzle", "regions", "variant"):
+    for column in RECORD_COLUMNS:
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
     return out
@@ -114,7 +120,7 @@ def _check_parquet_columns(path: Path) -> None:
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(path)
-    for column in ("puzzle", "regions", "variant"):
+    for column in RECORD_COLUMNS:
         if column not in schema.names:
             continue
         kind = schema.field(column).type
@@ -122,17 +128,19 @@ def _check_parquet_columns(path: Path) -> None:
         string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+
         if not (pa.types.is_string(value) or pa.types.is_large_string(value) or string_view(value)
                 or pa.types.is_null(value)):
-            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions and "
-                                f"variants are strings")
+            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions, "
+                                f"variants and rules are strings")
 
 
 def _record_bytes(records: dict[str, list]):
-    for row in zip(records["puzzle"], records["regions"], records["variant"]):
-        yield _UNIT_SEP.join(map(str, row)).encode("utf-8", "replace")
+    rules = records.get("rules") or [None] * len(records["puzzle"])
+    for *row, rule in zip(records["puzzle"], records["regions"], records["variant"], rules):
+        # a record without rules hashes as before rules existed (a resume of an older run holds)
+        yield _UNIT_SEP.join(map(str, row if rule is None else [*row, rule])).encode("utf-8", "replace")
 
 
 def records_fingerprint(records: dict[str, list]) -> str:
-    """SHA-256 of the records (puzzle, regions, variant), so a rerun can tell it is the same input."""
+    """SHA-256 of the records (puzzle, regions, variant, rules), so a rerun can tell it is the same input."""
     digest = hashlib.sha256()
     for data in _record_bytes(records):
         digest.update(data + _RECORD_SEP)

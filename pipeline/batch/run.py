@@ -155,8 +155,9 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     Parameters
     ----------
     input_path : str or Path
-        Puzzles: a text file (one per line), CSV/TSV or Parquet (column ``puzzle``, optional
-        ``regions`` and ``variant``).
+        Puzzles: a text file (one per line, or one puzzle document as JSON per line), CSV/TSV or
+        Parquet (column ``puzzle``, optional ``regions``, ``variant`` and ``rules``, a JSON list
+        of rule entries).
     output : str or Path
         The output directory; rerun with the same one to resume.
     stream : file, optional
@@ -336,6 +337,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     if n_records == 0 and not parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
+    rules = records.get("rules") or [None] * n_records
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
@@ -355,7 +357,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
                         chunk = planner.next()
                         if chunk is None:
                             break
-                        task = [(int(i), puzzles[i], regions[i], variants[i]) for i in chunk]
+                        task = [(int(i), puzzles[i], regions[i], variants[i], rules[i]) for i in chunk]
                         pending.add(runner.submit(solve_records, task, payload))
                     if not pending:
                         break

@@ -7,6 +7,7 @@ that raises is redone record by record, so one bad record cannot take its neighb
 """
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -25,11 +26,12 @@ from pipeline.batch import highs_shape, sat_shape  # noqa: F401  (they attach th
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
+from pipeline.batch.rules_shape import empty_of, has_rule_rows, rule_shape_key, rules_text, solve_rule_shape
 from pipeline.batch.text import one_line
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 
-RESULT_COLUMNS = ("index", "puzzle", "variant", "solution", "status", "n_solutions", "seconds",
+RESULT_COLUMNS = ("index", "puzzle", "variant", "rules", "solution", "status", "n_solutions", "seconds",
                   "wall_seconds", "nodes", "error")
 CPU_KEY = "_cpu_seconds"   # not a column: the chunk's CPU time, for the run's summary
 STOPPED_KEY = "_stopped"   # not a column: the chunk was cut short by a stop request
@@ -45,7 +47,7 @@ class Shape:
 
 
 def parse_record(puzzle: object, regions: object = None, variant: str | None = None,
-                 box: str | None = None) -> Puzzle:
+                 box: str | None = None, rules: str | None = None) -> Puzzle:
     """One record -> Puzzle (the slow, general path).
 
     Parameters
@@ -58,6 +60,8 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
         Its variant.
     box : str, optional
         Box shape ``HxW``.
+    rules : str, optional
+        The record's rules: a JSON list of rule entries (as in a puzzle document).
 
     Raises
     ------
@@ -68,9 +72,25 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
         raise PuzzleError("puzzle: empty record: expected a puzzle")
     if variant is not None:
         get_variant(variant)  # names the known variants
+    entries = _rule_entries(rules)
     # a trailing newline makes parse_puzzle treat the record as text, never as a file path
     return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
-                        regions=None if regions is None else str(regions).strip() + "\n")
+                        regions=None if regions is None else str(regions).strip() + "\n", rules=entries)
+
+
+def _rule_entries(rules: str | None) -> list | None:
+    """A record's ``rules`` cell -> the list of rule entries (PuzzleError naming what is wrong)."""
+    if rules is None or not str(rules).strip():
+        return None
+    try:
+        entries = json.loads(str(rules))
+    except json.JSONDecodeError as e:
+        raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
+    if isinstance(entries, dict):
+        entries = [entries]
+    if not isinstance(entries, list):
+        raise PuzzleError(f"rules: expected a JSON list of rule entries, found {type(entries).__name__}")
+    return entries
 
 
 def _reason(e: BaseException) -> str:
@@ -82,13 +102,13 @@ def _bulk_candidates(records, options: SolveOptions, rows: list[dict], box) -> t
     """Records the bulk parser may take, by (N, variant); and the others (by position)."""
     fast: dict[tuple, list[int]] = {}
     slow: list[int] = []
-    for k, (_, _, regions, variant) in enumerate(records):
+    for k, (_, _, regions, variant, *rules) in enumerate(records):
         variant = variant or options.variant or "classic"
         rows[k]["variant"] = variant
         text = rows[k]["puzzle"]
         n = math.isqrt(len(text)) if text else 0
         spec = VARIANT_TABLE.get(variant)
-        if (regions is None and spec is not None and not spec.regions and 1 < n <= len(COMPACT_DIGITS)
+        if (regions is None and not any(rules) and spec is not None and not spec.regions and 1 < n <= len(COMPACT_DIGITS)
                 and n * n == len(text) and COMPACT_RECORD.fullmatch(text) and (box is None or box[0] * box[1] == n)):
             fast.setdefault((n, variant), []).append(k)
         else:
@@ -104,7 +124,7 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
     Parameters
     ----------
     records : list of tuple
-        ``(index, puzzle, regions, variant)`` per record.
+        ``(index, puzzle, regions, variant[, rules])`` per record.
     options : SolveOptions
         Default variant and box.
     rows : list of dict
@@ -130,12 +150,18 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
             else:
                 slow.append(k)  # the general parser names what is wrong
     for k in sorted(slow):
-        _, text, regions, variant = records[k]
+        _, text, regions, variant, *rules = records[k]
         try:
-            puzzle = parse_record(text, regions, variant or options.variant, options.box)
-            key = shape_key(puzzle)
-            if key not in shapes:
-                shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
+            puzzle = parse_record(text, regions, variant or options.variant, options.box, *rules)
+            if has_rule_rows(puzzle):   # rules or a layout: the rule kernel (rules_shape)
+                key = rule_shape_key(puzzle)
+                rows[k]["rules"] = rules_text(puzzle)
+                if key not in shapes:
+                    shapes[key] = Shape(empty_of(puzzle))
+            else:
+                key = shape_key(puzzle)
+                if key not in shapes:
+                    shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
         except Exception as e:  # anything at all: this record's error, not the chunk's
             rows[k].update(status="error", error=_reason(e))
             continue
@@ -174,6 +200,9 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
 
 
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
+    if has_rule_rows(shape.template):
+        solve_rule_shape(shape, options, rows)   # isolates its records itself
+        return
     try:
         # the solver entry's batch kernel (highs_shape and sat_shape attach theirs)
         kernel = get_solver(options.solver, check_available=False).batch_kernel
@@ -193,7 +222,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
 
 
 def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[str, list]:
-    """Solve ``[(index, puzzle, regions, variant), ...]``; returns the result columns as lists.
+    """Solve ``[(index, puzzle, regions, variant[, rules]), ...]``; returns the result columns as lists.
 
     Never raises for a bad record: a parse error becomes status ``error`` with the message; a
     failure inside the solver status ``error`` with the exception's first line. ``seconds`` is
@@ -204,7 +233,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     Parameters
     ----------
     records : list of tuple
-        ``(index, puzzle, regions, variant)`` per record.
+        ``(index, puzzle, regions, variant[, rules])`` per record.
     options : SolveOptions or dict
         The run's solve options.
     """
@@ -212,8 +241,8 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
         options = SolveOptions(**options)
     start, cpu = time.perf_counter(), time.thread_time()
     rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": None if text is None else str(text).strip(), "variant": None,
-             "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
-             "nodes": 0, "error": None} for index, text, _, _ in records]
+             "rules": None, "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
+             "nodes": 0, "error": None} for index, text, *_ in records]
     shapes = group_records(records, options, rows)
     bulk = time.perf_counter() - start   # shared by every record of the chunk
     for shape in shapes.values():

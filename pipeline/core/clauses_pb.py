@@ -242,13 +242,39 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
     >>> enc.n_rows, enc.first_aux, enc.n_clauses > 0
     (1, 65, True)
     """
+    matrix, rhs, sense = rule_rows(model)
+    return encode_rows(matrix, rhs, sense, model.columns.astype(np.int64) + 1, top=top, card=card, pb=pb, amo=amo)
+
+
+def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
+                card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise") -> RuleClauses:
+    """Clauses of the integer rows ``matrix x (<= | =) rhs`` (``sense`` "L" | "E" per row) over
+    the variables ``var_of_col`` (one per column): :func:`encode_rule_rows` on rows of any origin
+    (the SAT engine encodes a puzzle's rules ``R`` over all positions, clues left out).
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix
+        Integer coefficients.
+    rhs, sense : numpy.ndarray
+        Right-hand sides and senses, one per row.
+    var_of_col : numpy.ndarray
+        The CNF variable of each column.
+    top, card, pb, amo
+        As in :func:`encode_rule_rows`.
+
+    Returns
+    -------
+    RuleClauses
+    """
     _check("card", card, CARD_ENCODINGS)
     _check("pb", pb, PB_ENCODINGS)
     _check("at-most-one", amo, AMO_ENCODINGS)
-    matrix, rhs, sense = rule_rows(model)
-    matrix = matrix.tocsr()
+    matrix = sp.csr_matrix(matrix)
+    rhs = np.asarray(rhs)
+    sense = np.asarray(sense)
     n_rows = rhs.size
-    var_of_col = model.columns.astype(np.int64) + 1
+    var_of_col = np.asarray(var_of_col, dtype=np.int64)
     lengths = np.diff(matrix.indptr)
     row_of = np.repeat(np.arange(n_rows), lengths)
     coef = matrix.data.astype(np.int64)

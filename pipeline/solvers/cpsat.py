@@ -1,7 +1,10 @@
-"""OR-Tools CP-SAT on the model's exactly-one rows (the ``cpsat`` extra).
+"""OR-Tools CP-SAT on the model's rows (the ``cpsat`` extra).
 
-The solver view is handed over as it is: one Boolean per column (``lb = 1`` fixes a column),
-one ``AddExactlyOne`` per ``= 1`` row. ``solve`` honours the time limit
+The solver view is handed over as it is: one Boolean per column (``lb``/``ub`` fix a column),
+one ``AddExactlyOne`` per ``= 1`` row of ones (units, clues), and the rules beyond units as
+linear constraints with their integer coefficients: the rules' ``=`` rows of ``Aeq`` (killer
+sums) as equalities, every row of ``Aineq`` as ``<=``. A gattai layout needs nothing more: the
+solver view holds the present cells' columns only. ``solve`` honours the time limit
 (``max_time_in_seconds``) and threads (``num_workers``); ``count`` enumerates solutions with
 a callback that stops at the limit (CP-SAT enumerates with one worker).
 """
@@ -11,6 +14,7 @@ import time
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
@@ -49,17 +53,65 @@ def _available() -> str | None:
 
 
 def build_cp_model(model: Model) -> tuple[Any, list[Any]]:
-    """``(CpModel, variables)``: a Boolean per solver column, ``AddExactlyOne`` per row."""
+    """``(CpModel, variables)``: a Boolean per solver column, ``AddExactlyOne`` per ``= 1`` row
+    of ones, a linear constraint per other row (:func:`add_linear_rows`)."""
     cp_model = _cp_model()
     cp = cp_model.CpModel()
-    lb = model.lb.astype(np.int64)
-    variables = [cp.NewIntVar(int(lo), 1, f"c{j}") for j, lo in enumerate(lb.tolist())]
+    lb = model.lb.astype(np.int64).tolist()
+    ub = model.ub.astype(np.int64).tolist()
+    variables = [cp.NewIntVar(lo, hi, f"c{j}") for j, (lo, hi) in enumerate(zip(lb, ub))]
     a = model.Aeq.tocsr()
+    rhs = np.asarray(model.beq)
+    lengths = np.diff(a.indptr)
+    nonones = np.bincount(np.repeat(np.arange(a.shape[0]), lengths), weights=(a.data != 1),
+                          minlength=a.shape[0])
+    exactly_one = (rhs == 1) & (nonones == 0)
     cols = a.indices.tolist()
     indptr = a.indptr.tolist()
-    for i in range(a.shape[0]):
+    for i in np.flatnonzero(exactly_one).tolist():
         cp.AddExactlyOne([variables[j] for j in cols[indptr[i]:indptr[i + 1]]])
+    other = np.flatnonzero(~exactly_one)
+    add_linear_rows(cp, variables, a[other], rhs[other], equal=True)
+    if model.n_ineq:
+        add_linear_rows(cp, variables, model.Aineq.tocsr(), np.asarray(model.bineq), equal=False)
     return cp, variables
+
+
+def add_linear_rows(cp: Any, variables: list[Any], rows: sp.spmatrix, rhs: np.ndarray, *, equal: bool) -> None:
+    """Add ``rows x (= if equal else <=) rhs`` to ``cp``: the rules beyond units (killer sums,
+    thermometers, anti-knight pairs, ...) with their integer coefficients.
+
+    Parameters
+    ----------
+    cp : ortools.sat.python.cp_model.CpModel
+        The model to add to.
+    variables : list
+        CP-SAT's Boolean of each column.
+    rows : scipy.sparse matrix
+        Integer coefficients over the columns.
+    rhs : numpy.ndarray
+        One integer right-hand side per row.
+    equal : bool
+        ``=`` rows (else ``<=``).
+
+    Raises
+    ------
+    SolveError
+        A coefficient or right-hand side that is not an integer.
+    """
+    rows = rows.tocsr()
+    coef = rows.data.astype(np.int64)
+    if not np.array_equal(coef, rows.data) or not np.array_equal(rhs, np.rint(rhs)):
+        raise SolveError("solver cpsat: rule rows need integer coefficients and right-hand sides")
+    linear = _cp_model().LinearExpr
+    cols, data, indptr = rows.indices.tolist(), coef.tolist(), rows.indptr.tolist()
+    for i, b in enumerate(np.rint(rhs).astype(np.int64).tolist()):
+        lo, hi = indptr[i], indptr[i + 1]
+        expr = linear.WeightedSum([variables[j] for j in cols[lo:hi]], data[lo:hi])
+        if equal:
+            cp.Add(expr == b)
+        else:
+            cp.Add(expr <= b)
 
 
 def _values(solver_or_callback, variables) -> np.ndarray:
@@ -151,7 +203,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> C
     return CountResult(len(grids), grids, word, seconds)
 
 
-register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows)",
+register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows, linear rule rows)",
+                       rule_rows=True,
                        solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
                        statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
                                  "UNKNOWN": "time_limit", "MODEL_INVALID": "error"},

@@ -1,7 +1,9 @@
 """The in-process SAT engine (python-sat; CaDiCaL 1.5.3 by default): solve, count, uniqueness.
 
-A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules ``A`` of a puzzle
-shape (every ``= 1`` row as CNF, :func:`pipeline.core.clauses.encode`, variable ``v`` = position + 1).
+A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules of a puzzle shape:
+every ``= 1`` row of ``A`` as CNF (:func:`pipeline.core.clauses.encode`, variable ``v`` =
+position + 1), the rows of the rules beyond units (``R``: cardinality and pseudo-Boolean
+encodings, :func:`rules_beyond_units`) and a layout's absent cells fixed false.
 Two ways to give it clues:
 
 * shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
@@ -35,9 +37,10 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode, keep_pysat_off_sigint
+from pipeline.core.clauses_pb import encode_rows, encode_rule_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import SolveError
+from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 from pipeline.core.stops import deferred, estimated_seconds, say_seconds
@@ -133,6 +136,59 @@ def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout)
 
 
+def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False) -> tuple[list[list[int]], int]:
+    """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
+    (numbered ``top + 1 ..``): the rows of the rules beyond units, then a unit clause ``-v`` for
+    each position of a gattai layout's absent cells (no row holds them; fixed false, they never
+    appear in a solution or a blocking clause).
+
+    A shared engine (``view`` False) encodes ``model.R`` over all positions (variable = position
+    + 1, clues left out so one engine serves every puzzle of the shape;
+    :func:`pipeline.core.clauses_pb.encode_rows`); a one-puzzle engine (``view`` True) encodes
+    the solver view's rule rows (:func:`pipeline.core.clauses_pb.encode_rule_rows`: a ``reduce``
+    model's rows over its kept columns, the fixed values moved to the right-hand side), as the
+    CNF writer does.
+
+    Parameters
+    ----------
+    model : Model
+        Any model of the shape.
+    top : int
+        The largest variable of the unit rows' encoding.
+    amo : str
+        The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
+    view : bool
+        Encode the solver view's rule rows (a one-puzzle engine) instead of ``R``.
+
+    Returns
+    -------
+    (list of list of int, int)
+
+    Raises
+    ------
+    SolveError
+        python-sat (with pindakaas for weighted rows) missing.
+    """
+    clauses: list[list[int]] = []
+    n_aux = 0
+    rows = model.R
+    if rows.rhs.size:
+        try:
+            if view:
+                enc = encode_rule_rows(model, top=top, amo=amo)
+            else:
+                enc = encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
+                                  top=top, amo=amo)
+        except PipelineError as e:
+            raise SolveError(f"solver sat: {e}") from None
+        clauses, n_aux = enc.clauses(), enc.n_aux
+    if model.puzzle.layout is not None:
+        absent = np.ones(model.convention.n_vars, dtype=bool)
+        absent[model.present_columns] = False
+        clauses += (-(np.flatnonzero(absent) + 1))[:, None].tolist()
+    return clauses, n_aux
+
+
 @dataclass
 class SatOutcome:
     """One SAT call: ``status`` optimal | infeasible | time_limit, the full 0/1 vector when SAT."""
@@ -187,9 +243,10 @@ class SatEngine:
         self._view = (model.columns, model.B.indices if model.is_reduced else None) if fix_clues else None
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
-        self._top = self._encoding.n_vars
+        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues)
+        self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
-        rules = clause_list(self._encoding)
+        rules = clause_list(self._encoding) + self._extra
         # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
         self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
         self.solver = self._new_solver(rules)
@@ -208,7 +265,7 @@ class SatEngine:
         """The rules' clauses as Python lists (kept once built: MaxSAT formulas and fresh solvers
         are made from them)."""
         if self._rule_clauses is None:
-            self._rule_clauses = clause_list(self._encoding)
+            self._rule_clauses = clause_list(self._encoding) + self._extra
         return self._rule_clauses
 
     def fresh_solver(self):
@@ -539,6 +596,6 @@ register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
     solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
-    proves_unique=True, timed_call="the SAT solver's calls",
+    proves_unique=True, timed_call="the SAT solver's calls", rule_rows=True,
     # any finite limit: the deadline is checked between conflict-budget slices (run_sliced)
     bounds={"time_limit": time_limit_bound()}))

@@ -37,7 +37,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts
 from pipeline.tools.generate import ShapeEngine, engine_for
-from pipeline.tools.generate.engine import counting_engine
+from pipeline.tools.generate.engine import has_rule_rows
 from pipeline.core.parse import Source, read_puzzle
 from pipeline.core.document import looks_like_document
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -132,7 +132,7 @@ def _zero_based(clues) -> np.ndarray:
 
 def _units_only(puzzle: Puzzle, what: str) -> None:
     """Refuse a puzzle with rule rows: its explanation is over clues and rules (:func:`rule_conflicts`)."""
-    if counting_engine(puzzle) != "sat":
+    if has_rule_rows(puzzle):
         raise PuzzleError(f"{what}: a puzzle with rules beyond units is explained over clues and rules: "
                           "pipeline.tools.explain_rules.rule_conflicts")
 
@@ -304,7 +304,7 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
                                remove=fewest_removals(shape, maxsat, parts.grid))
     eng = engine_for(puzzle)
     count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=True)
-    if count == 0 and counting_engine(puzzle) != "sat":   # rule rows: clues and rules are explained
+    if count == 0 and has_rule_rows(puzzle):   # rule rows: clues and rules are explained
         conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle)
         return Explanation("infeasible", conflict=conflict, conflict_rules=conflict_rules, remove=remove,
                            remove_rules=remove_rules, maxsat=RULE_METHOD, count=0)

@@ -85,6 +85,7 @@ def test_a_hash_inside_a_record_is_the_records(tmp_path):
     ("puzzle", lambda pa: pa.array([p.encode() for p in MIXED], pa.binary()), "binary"),
     ("puzzle", lambda pa: pa.array([[1], [2, 3], [], [4]], pa.list_(pa.int64())), "list<element: int64>"),
     ("variant", lambda pa: pa.array([1.0, 2.0, None, 3.0]), "double"),
+    ("rules", lambda pa: pa.array([1, 2, 3, 4], pa.int64()), "int64"),
 ])
 def test_a_parquet_column_that_is_not_text_is_one_refusal(tmp_path, column, array, kind):
     import pyarrow as pa
@@ -95,7 +96,7 @@ def test_a_parquet_column_that_is_not_text_is_one_refusal(tmp_path, column, arra
     with pytest.raises(PipelineError) as caught:
         read_records(tmp_path / "in.parquet")
     assert str(caught.value) == (f"batch: {str(tmp_path / 'in.parquet')!r}: column {column!r} is {kind}, not text: "
-                                 f"puzzles, regions and variants are strings")
+                                 f"puzzles, regions, variants and rules are strings")
 
 
 def test_dictionary_and_null_text_columns_are_text(tmp_path):

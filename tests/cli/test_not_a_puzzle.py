@@ -63,5 +63,5 @@ def test_batch_refuses_a_parquet_puzzle_column_of_integers(tmp_path, capsys):
     pq.write_table(pa.table({"puzzle": pa.array([1, 2], pa.int64())}), src)
     assert main(["batch", str(src), str(tmp_path / "out"), "--progress", "none"]) == 2
     err = capsys.readouterr().err
-    assert err == f"error: batch: {str(src)!r}: column 'puzzle' is int64, not text: puzzles, regions and variants are strings\n"
+    assert err == f"error: batch: {str(src)!r}: column 'puzzle' is int64, not text: puzzles, regions, variants and rules are strings\n"
     assert not (tmp_path / "out").exists()

@@ -3,6 +3,7 @@
 solution their source lists."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
+from pipeline.solvers.base import SOLVERS
 from pipeline.solvers.highs import count_solutions
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -48,22 +50,38 @@ def test_the_cli_solves_a_rule_example_as_unique(capsys):
 
 
 def test_count_defaults_to_an_engine_that_reads_the_rules(capsys):
-    """``count`` and ``solve``'s uniqueness check default to the SAT engine, which does not read
-    rule rows yet: for a puzzle with rule rows they use HiGHS (the SAT engine answered "2 (at
-    least)" for every unique puzzle with rules)."""
+    """``count`` and ``solve``'s uniqueness check default to an engine that reads rule rows (the
+    SAT engine once ignored them and answered "2 (at least)" for every unique puzzle with rules)."""
     assert main(["count", str(EXAMPLES / "killer.json")]) == 0
     assert capsys.readouterr().out.strip() == "1 (unique)"
 
 
 @pytest.mark.parametrize("engine", ["sat", "cpsat"])
 @pytest.mark.parametrize("command", ["solve", "count"])
-def test_an_engine_without_rule_rows_refuses_instead_of_ignoring_them(engine, command, capsys):
+def test_the_in_process_engines_solve_rule_puzzles_by_their_rules(engine, command, capsys):
     """Both engines once returned grids that break the rules (a Futoshiki solved as a bare Latin
-    square) with status optimal."""
+    square) with status optimal; they now read the rule rows: one solution, the oracle's."""
     pytest.importorskip("pysat" if engine == "sat" else "ortools")
-    assert main([command, str(EXAMPLES / "futoshiki.json"), "--solver", engine]) == 2
+    path = EXAMPLES / "futoshiki.json"
+    assert main([command, str(path), "--solver", engine, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    _, grids = oracle.count(oracle.spec_from_document(json.loads(path.read_text())), 2)
+    if command == "count":
+        assert (out["count"], out["status"]) == (1, "complete")
+    else:
+        assert out["status"] == "optimal" and out["verified"] is True
+        assert out["line"] == "".join(map(str, grids[0].ravel()))
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_an_engine_without_rule_rows_refuses_instead_of_ignoring_them(command, capsys, monkeypatch):
+    """An engine that does not declare ``rule_rows`` refuses a rule puzzle with one line (the SAT
+    engine, declared without it here, stands for any such engine)."""
+    pytest.importorskip("pysat")
+    monkeypatch.setitem(SOLVERS, "sat", dataclasses.replace(SOLVERS["sat"], rule_rows=False))
+    assert main([command, str(EXAMPLES / "futoshiki.json"), "--solver", "sat"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"solver {engine}: this puzzle has rules beyond units, which {engine} does not handle" in err
+    assert err.count("\n") == 1 and "solver sat: this puzzle has rules beyond units, which sat does not handle" in err
 
 
 @pytest.mark.parametrize("engine", ["sat", "cpsat"])

@@ -39,7 +39,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     """The ``batch`` subcommand: its arguments and :func:`run_batch_command`."""
     p = subparsers.add_parser("batch", help="solve a collection of puzzles into Parquet (resumable, parallel)")
     p.add_argument("input", help="puzzles: a text file (one per line), a CSV/TSV or a Parquet file "
-                                 "(column 'puzzle', optional 'regions' and 'variant')")
+                                 "(column 'puzzle', optional 'regions', 'variant' and 'rules', a JSON list of rule entries)")
     p.add_argument("output", help="output directory of Parquet parts (read it with pandas.read_parquet(OUT)); "
                                   "rerun with the same OUT to resume")
     p.add_argument("--workers", type=int, default=None,

@@ -181,7 +181,8 @@ def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     puzzle : Puzzle
         Any puzzle of the shape.
     rule_engine : str, optional
-        ``"lazy"`` or ``"highs"`` for a shape with rule rows (default :data:`RULE_ROWS_ENGINE`).
+        ``"sat"``, ``"lazy"`` or ``"highs"`` for a shape with rule rows (default: ``"sat"`` when
+        the SAT engine reads rule rows, else :data:`RULE_ROWS_ENGINE`).
 
     Returns
     -------
@@ -194,14 +195,38 @@ def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     --------
     >>> from pipeline.core.puzzle import parse_puzzle
     >>> [counting_engine(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
-    ['sat', 'sat', 'lazy']
+    ['sat', 'sat', 'sat']
     """
-    sat = SOLVERS.get("sat")
-    if (sat is not None and sat.rule_rows) or (not puzzle.rules and puzzle.layout is None):
+    if not has_rule_rows(puzzle):
         return "sat"
-    if model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")):
-        return rule_engine or RULE_ROWS_ENGINE
-    return "sat"
+    if rule_engine:   # asked for by name (explain, the tests, a cages-only refinement)
+        return rule_engine
+    sat = SOLVERS.get("sat")
+    return "sat" if sat is not None and sat.rule_rows else RULE_ROWS_ENGINE
+
+
+def has_rule_rows(puzzle: Puzzle) -> bool:
+    """Does ``puzzle``'s shape have rows beyond units (cages, thermometers, anti-knight, ...) or a
+    layout? Rules that only add units (windoku) do not count: they are rows of ``A``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle of the shape.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> [has_rule_rows(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
+    [False, False, True]
+    """
+    if not puzzle.rules and puzzle.layout is None:
+        return False
+    return model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")) is not None
 
 
 def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine:

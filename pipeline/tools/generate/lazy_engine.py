@@ -40,7 +40,7 @@ from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, ru
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import at_most_one_clauses, sampled_full_grid, shape_of
 
-__all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses"]
+__all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses", "units_only"]
 
 
 def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.ndarray],
@@ -80,6 +80,24 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
     return clauses
 
 
+def units_only(shape: Puzzle) -> Puzzle:
+    """``shape`` with only the rules that add units (windoku windows, a diagonal, extra regions):
+    the rules with rows beyond units are left out.
+
+    Parameters
+    ----------
+    shape : Puzzle
+        A puzzle (its clues are kept).
+
+    Returns
+    -------
+    Puzzle
+    """
+    board = shape.base_board
+    kept = tuple(rule for rule in shape.rules if all(rows.n_rows == 0 for rows in rule.rows(board, 1)))
+    return Puzzle(shape.grid, shape.h, shape.w, shape.variant, shape.regions, kept, shape.layout)
+
+
 class LazyRuleEngine:
     """:class:`~pipeline.tools.generate.engine.ShapeEngine`'s calls for a shape with rule rows, on a fresh solver of its units with
     rule clauses learnt from counterexamples (module docstring).
@@ -107,8 +125,12 @@ class LazyRuleEngine:
         self.convention = self.model.convention
         self.terms = rule_terms(self.shape.rules, self.shape.base_board)
         # the cached engine of the shape's units hands out the clauses and fresh variables; the
-        # solver is our own, so learnt rule clauses and retired literals stay in this job
-        self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
+        # solver is our own, so learnt rule clauses and retired literals stay in this job. The
+        # SAT engine encodes rule rows too: its model here is the units' alone (rules that only
+        # add units, such as windoku windows, stay), so that the rule rows stay this engine's to
+        # learn and, in a RuleSwitchEngine, to switch off
+        self.sat = sat_engine_for(build_model(units_only(self.shape), "ijk", "C", clues="bounds"), DEFAULT_AMO,
+                                  keep_clauses=True)
         self.solver = self.sat.fresh_solver()
         for clause in at_most_one_clauses(self.terms, self.literals, self.cols):   # exact, cheap: given up front
             self.solver.add_clause(clause)

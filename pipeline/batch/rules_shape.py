@@ -1,0 +1,116 @@
+"""Batch records with rules beyond units or a gattai layout (issue 15): one puzzle at a time
+through the chosen engine's own ``solve``/``count`` on the whole model (units, rule rows,
+layout), never through the unit-only shape kernels.
+
+Records group by their shape and rules (:func:`rule_shape_key`): with ``--solver sat`` the
+records of one group share the SAT engine of :func:`pipeline.solvers.sat.engine_for` (the
+registry entry with ``reuse``; its cache key holds the rules and the layout, so different rules
+never share an engine), each puzzle's clues as assumptions. Every other engine builds one model per record. A found grid is
+checked by :func:`pipeline.core.verify.verify_grid` against the puzzle with its rules.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pipeline.core.build import build_model
+from pipeline.core.clauses import DEFAULT_AMO
+from pipeline.core.puzzle import Puzzle, grid_to_string
+from pipeline.core.verify import verify_grid
+from pipeline.solvers import get_solver
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.progress import stopped, tick
+from pipeline.batch.text import one_line
+
+if TYPE_CHECKING:  # annotations only: the worker imports this module
+    from pipeline.batch.worker import Shape
+
+__all__ = ["has_rule_rows", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
+
+
+def has_rule_rows(puzzle: Puzzle) -> bool:
+    """True for a puzzle the unit-only batch kernels cannot take: rules or a layout."""
+    return bool(puzzle.rules) or puzzle.layout is not None
+
+
+def rules_text(puzzle: Puzzle) -> str | None:
+    """The ``rules`` column of a result row: the puzzle's rules as a JSON list of document entries
+    (None without rules), so a result says what was solved."""
+    return json.dumps(puzzle.rules_dicts(), separators=(",", ":")) if puzzle.rules else None
+
+
+def rule_shape_key(puzzle: Puzzle) -> tuple:
+    """Records that may share an engine: box, variant, regions, rules and layout all equal."""
+    return ("rules", puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(), rules_text(puzzle),
+            puzzle.layout)
+
+
+def empty_of(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` without its clues (the group's template)."""
+    return dataclasses.replace(puzzle, grid=np.zeros(puzzle.grid.shape, dtype=np.int64))
+
+
+def _engine_options(options: SolveOptions) -> dict:
+    """The SAT engine's options: the shape's cached engine (clues as assumptions), its backend
+    and encoding; other engines take none here."""
+    if options.solver != "sat":
+        return {}
+    return {"reuse": True, "sat_backend": options.sat_backend, "amo": options.amo or DEFAULT_AMO}
+
+
+def _answer(solver, model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
+    """(status, grid, row fields) of one record."""
+    extra = _engine_options(options)
+    if options.count and solver.count is not None:
+        result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
+        grid = result.grids[0] if result.grids else None
+        status = "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
+        fields = {"seconds": result.seconds, "n_solutions": result.count}
+        if result.status == "time_limit" and grid is not None:
+            fields["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
+        return status, grid, fields
+    r = solver.solve(model, time_limit=options.time_limit, **extra)
+    return r.status, r.grid, {"seconds": r.seconds, "nodes": r.nodes}
+
+
+def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
+    """Solve (or count) the chunk's records of one rule group, one by one; write each row.
+
+    Parameters
+    ----------
+    shape : Shape
+        The group: template (the puzzle without clues, with its rules and layout), members,
+        clue grids (the canvas, flattened).
+    options : SolveOptions
+        The run's solve options.
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    """
+    template = shape.template
+    solver = get_solver(options.solver)
+    for k, grid in zip(shape.members, shape.grids):
+        if stopped():
+            break
+        t1 = time.perf_counter()
+        row = rows[k]
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None,
+                   rules=rules_text(template))
+        try:
+            puzzle = dataclasses.replace(template, grid=np.asarray(grid).reshape(template.grid.shape))
+            status, found, fields = _answer(solver, build_model(puzzle), options)
+            row.update(status=status, **fields)
+            if found is not None:
+                verdict = verify_grid(found, puzzle)
+                if verdict.ok:
+                    row["solution"] = grid_to_string(found, puzzle.n)
+                else:
+                    row.update(status="invalid", error=f"verify: {verdict.message}")
+        except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            row.update(status="error", error=f"solver: {one_line(e)}")
+        finally:
+            row["wall_seconds"] += time.perf_counter() - t1
+            tick()

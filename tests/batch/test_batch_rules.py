@@ -1,0 +1,131 @@
+"""Batch with rules beyond units (issue 15): a ``rules`` column (JSON list of rule entries) in
+CSV/Parquet input, a puzzle document per line of text input; each record's rules travel with it
+(records with different rules never share an engine), the output's ``rules`` column says what
+was solved, a bad rule is that record's error row only, resume and ``--count`` work."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from batch_helpers import MIXED
+from pipeline.batch import run_batch
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+KILLER = json.loads((EXAMPLES / "killer.json").read_text())
+SAMURAI = json.loads((EXAMPLES / "samurai.json").read_text())
+THERMO = json.loads((EXAMPLES / "thermo.json").read_text())
+ANTIKNIGHT = [{"rule": "antiknight"}]
+#: two 4x4 cages on the same cells with different sums: one engine for both would mix them up
+CAGE_3 = [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]
+CAGE_7 = [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}]
+BAD = [{"rule": "cage", "cells": ["r1c1", "r9c9"], "sum": 3}]
+ENGINES = ["highs", "sat", "cpsat"]
+
+
+def _engine(name: str) -> None:
+    pytest.importorskip({"highs": "highspy", "sat": "pysat", "cpsat": "ortools"}[name])
+
+
+def _rows(out: Path) -> list[dict]:
+    return pq.read_table(out).to_pylist()      # None stays None (pandas would make NaN)
+
+
+def _mixed_csv(path: Path) -> list[tuple]:
+    """(puzzle, rules) records: plain, killer (cages only), anti-knight 4x4, two cages, a bad
+    rule, unparsable rules, a samurai document in the puzzle column."""
+    records = [(MIXED[0], None), ("." * 81, KILLER["rules"]), ("1" + "." * 15, ANTIKNIGHT),
+               ("." * 16, CAGE_3), ("." * 16, CAGE_7), ("." * 16, BAD), ("." * 16, "[{"),
+               (json.dumps(SAMURAI), None)]
+    pd.DataFrame({"puzzle": [p for p, _ in records],
+                  "rules": [r if r is None or isinstance(r, str) else json.dumps(r) for _, r in records]}
+                 ).to_csv(path, index=False)
+    return records
+
+
+def _grid(text: str, puzzle) -> np.ndarray:
+    """A solution line (digits 1-9, '.' for a layout's absent cells) as the puzzle's canvas."""
+    return np.array([0 if ch == "." else int(ch) for ch in text]).reshape(puzzle.grid.shape)
+
+
+def _solutions(doc_or_rules, puzzle: str) -> int:
+    """Solutions of one record (up to 50), by HiGHS through the API: the reference."""
+    from pipeline.core.build import build_model
+    from pipeline.solvers.highs import count_solutions
+
+    parsed = parse_puzzle(puzzle + "\n", rules=doc_or_rules) if doc_or_rules else parse_puzzle(puzzle)
+    return count_solutions(build_model(parsed), limit=50).count
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_mixed_batch_solves_each_record_by_its_own_rules(engine, tmp_path):
+    _engine(engine)
+    path = tmp_path / "in.csv"
+    records = _mixed_csv(path)
+    out = tmp_path / "out"
+    summary = run_batch(path, out, workers=1, chunk_size=8, solver=engine, count=2, progress="none")
+    assert summary.complete
+    rows = _rows(out)
+    assert [r["index"] for r in rows] == list(range(len(records)))
+    for row, (puzzle, rules) in zip(rows, records):
+        if rules is BAD:
+            assert row["status"] == "error" and row["error"].count("\n") == 0
+            assert "cage" in row["error"] and "r9c9 is outside the 4x4 grid" in row["error"], row["error"]
+            continue
+        if rules == "[{":
+            assert row["status"] == "error" and row["error"].startswith("rules: not JSON"), row["error"]
+            continue
+        assert row["status"] == "optimal", row
+        parsed = parse_puzzle(puzzle + "\n", rules=rules) if rules else parse_puzzle(puzzle)
+        # the result records the rules it solved; the grid verifies against them
+        assert row["rules"] == (json.dumps(parsed.rules_dicts(), separators=(",", ":")) if parsed.rules else None)
+        assert verify_grid(_grid(row["solution"], parsed), parsed).ok
+        assert row["n_solutions"] == min(_solutions(rules, puzzle), 2)
+    # cage sum 3 forces {1, 2} into r1c1..r1c2, sum 7 forces {3, 4}: different engines
+    assert set(rows[3]["solution"][:2]) == {"1", "2"} and set(rows[4]["solution"][:2]) == {"3", "4"}
+
+
+def test_document_lines_of_a_text_input_and_resume(tmp_path):
+    """One puzzle document per line (killer, samurai, thermo) between plain lines; a second run
+    resumes with nothing left to do, and the rows are the same."""
+    pytest.importorskip("pysat")
+    path = tmp_path / "in.txt"
+    docs = [KILLER, SAMURAI, THERMO]
+    path.write_text("\n".join([MIXED[0]] + [json.dumps(d) for d in docs] + [MIXED[3]]) + "\n")
+    out = tmp_path / "out"
+    first = run_batch(path, out, workers=1, chunk_size=2, solver="sat", limit=3, progress="none")
+    assert not first.complete
+    second = run_batch(path, out, workers=1, chunk_size=2, solver="sat", progress="none")
+    assert second.complete
+    rows = _rows(out)
+    assert [r["status"] for r in rows] == ["optimal"] * 5
+    for row, doc in zip(rows[1:4], docs):
+        puzzle = parse_puzzle(doc)
+        assert row["rules"] == (json.dumps(puzzle.rules_dicts(), separators=(",", ":")) if puzzle.rules else None)
+        assert row["solution"].count(".") == int((~puzzle.present).sum())   # a samurai's absent cells
+    assert rows[1]["solution"] == "".join(map(str, _killer_solution()))
+
+
+def _killer_solution():
+    from pipeline.core.build import build_model
+    from pipeline.solvers.highs import count_solutions
+
+    return count_solutions(build_model(parse_puzzle(KILLER)), limit=1).grids[0].ravel()
+
+
+def test_parquet_input_with_a_rules_column(tmp_path):
+    pytest.importorskip("pysat")
+    path = tmp_path / "in.parquet"
+    pd.DataFrame({"puzzle": ["." * 16, "." * 16, MIXED[3]],
+                  "rules": [json.dumps(CAGE_3), json.dumps(ANTIKNIGHT), None]}).to_parquet(path)
+    out = tmp_path / "out"
+    run_batch(path, out, workers=1, solver="sat", count=60, progress="none")
+    rows = _rows(out)
+    assert [r["n_solutions"] for r in rows] == [_solutions(CAGE_3, "." * 16), _solutions(ANTIKNIGHT, "." * 16), 1]
+    assert rows[2]["rules"] is None
