@@ -80,6 +80,9 @@ class _State:
 _S = _State()
 
 
+#: The longest wait handed to a clock: a finite --time-limit such as 1e308 overflows time_t.
+_LONGEST_WAIT = 1e7
+
 def _ignore_stop_signals() -> None:
     if threading.current_thread() is threading.main_thread():
         for signum in _STOP_SIGNALS:
@@ -246,7 +249,7 @@ def _watch(read_end: int) -> None:
         first = "deadline" if "deadline" in kinds and _S.deadline is not None else "interrupt"
         deadline = _S.deadline
         if first == "deadline" and deadline is not None:
-            time.sleep(max(deadline.hard_stop - time.monotonic(), 0.0))
+            time.sleep(min(max(deadline.hard_stop - time.monotonic(), 0.0), _LONGEST_WAIT))
         else:
             time.sleep(INTERRUPT_GRACE)
         _hard_exit(_S.stopping or first, deadline)
@@ -391,7 +394,8 @@ class Deadline:
             self._previous = signal.signal(_ALARM, _on_alarm)
             self._armed = True
             _S.deadline = self
-            signal.setitimer(signal.ITIMER_REAL, max(self.started + self._alarm_after - time.monotonic(), 1e-3))
+            signal.setitimer(signal.ITIMER_REAL, min(max(self.started + self._alarm_after - time.monotonic(), 1e-3),
+                                                     _LONGEST_WAIT))
         return self
 
     def __exit__(self, *exc) -> None:
