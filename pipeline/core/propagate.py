@@ -146,9 +146,11 @@ def propagate(grids: np.ndarray, template: Puzzle, hidden: bool = True) -> tuple
         # naked singles: a placed digit leaves every other cell of its units (all families at
         # once: each cell keeps its own value and loses what its units' placed cells hold)
         placed = np.zeros((n_units + 1, work.shape[1]), dtype=work.dtype)
-        placed[:n_units] = np.bitwise_or.reduce(placed_value[units_all], axis=0)
+        # a digit placed twice in one unit (two hidden singles of one round, found in different
+        # units) is a contradiction: each of the two cells keeps its own value, so no cell empties
+        placed[:n_units], placed_twice = _once_twice_leading(placed_value[units_all])
         work &= ~np.bitwise_or.reduce(placed[cell_units], axis=0) | placed_value
-        stuck = np.zeros(active.size, dtype=bool)
+        stuck = (placed_twice != zero).any(axis=0)
         if hidden:
             for units in families:
                 # hidden singles: a digit with one place left in a unit goes there

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from oracles import shuffled_sudoku
@@ -70,6 +70,8 @@ def _one_at_a_time(puzzle: Puzzle) -> tuple[np.ndarray, bool]:
 @settings(max_examples=40, deadline=None)
 @given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1), density=st.floats(0.1, 0.6),
        variant=st.sampled_from(["classic", "x", "latin"]))
+# two hidden singles of one round put 5 twice in a row (found in different units): CI found it
+@example(shape=(2, 3), seed=457, density=0.21875, variant="x")
 def test_kernel_fixed_point_is_the_step_rules_fixed_point(shape, seed, density, variant):
     h, w = shape
     n = h * w
