@@ -27,15 +27,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.clauses_pb import rule_row_range
+from pipeline.core.clauses_pb import AMO_ENCODINGS, SAT_EXTRA_HINT, renumbered, rule_row_range
+from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
            "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
            "resolve_amo"]
 
-#: At-most-one encodings (``pysat.card.EncType`` names); ``auto`` picks by row length.
-AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
+#: ``auto`` picks an at-most-one encoding (one of :data:`AMO_ENCODINGS`) by row length.
 DEFAULT_AMO = "auto"
 #: ``auto`` uses pairwise up to this row length (N), the ladder encoding above: pairwise grows as
 #: k^2/2 clauses per row (2.0e8 clauses for the 100x100), the ladder as about 3k. Ladder rather
@@ -43,7 +43,6 @@ DEFAULT_AMO = "auto"
 #: of 25x25_gecode.txt faster in two quiet runs: slowest 8.8/8.4 s against 12.4/11.4 s, total
 #: 55/51 s against 63/60 s (README, SAT benchmarks).
 AUTO_PAIRWISE_MAX = 16
-SAT_EXTRA_HINT = "pip install '.[sat]'"
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
@@ -107,17 +106,6 @@ def resolve_amo(amo: str | None, n: int) -> str:
     return amo
 
 
-@dataclass(frozen=True)
-class Template:
-    """At-most-one clauses of one row of ``k`` literals: ``tokens`` are the clauses' literals,
-    each clause ended by 0, over inputs ``±1..±k`` and auxiliaries ``±(k+1)..±(k+n_aux)``."""
-
-    k: int
-    tokens: np.ndarray
-    n_clauses: int
-    n_aux: int
-
-
 @functools.lru_cache(maxsize=512)
 def amo_template(k: int, amo: str) -> Template:
     """The at-most-one pattern of a ``k``-literal row in encoding ``amo`` (auxiliaries renumbered
@@ -148,11 +136,7 @@ def amo_template(k: int, amo: str) -> Template:
     card = _card()
     clauses = card.CardEnc.atmost(list(range(1, k + 1)), bound=1, top_id=k,
                                   encoding=getattr(card.EncType, amo)).clauses
-    flat = np.array([lit for clause in clauses for lit in clause + [0]], dtype=np.int64)
-    magnitude = np.abs(flat)
-    aux = np.unique(magnitude[magnitude > k])
-    renamed = np.where(magnitude > k, k + 1 + np.searchsorted(aux, magnitude), magnitude) * np.sign(flat)
-    return Template(k, renamed.astype(np.int64), len(clauses), int(aux.size))
+    return renumbered(clauses, k)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -85,8 +85,21 @@ class Shape:
     n_aux: int
 
 
-def _renumbered(clauses: list[list[int]], k: int) -> Shape:
-    """``clauses`` over literals 1..k and any auxiliaries above k, auxiliaries made k+1.. contiguous."""
+def renumbered(clauses: list[list[int]], k: int) -> Shape:
+    """``clauses`` over literals 1..k and any auxiliaries above k, auxiliaries made k+1.. contiguous
+    (the at-most-one templates of :mod:`pipeline.core.clauses` and the rule rows' shapes alike).
+
+    Parameters
+    ----------
+    clauses : list of list of int
+        Clauses as python-sat returns them.
+    k : int
+        The input literals are ``±1..±k``.
+
+    Returns
+    -------
+    Shape
+    """
     flat = np.array([lit for clause in clauses for lit in list(clause) + [0]], dtype=np.int64)
     magnitude = np.abs(flat)
     aux = np.unique(magnitude[magnitude > k])
@@ -127,9 +140,9 @@ def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, p
     if sense == "L" and bound >= total:
         return Shape(k, np.zeros(0, dtype=np.int64), 0, 0)              # always holds
     if bound == 0:
-        return _renumbered([[-lit] for lit in lits], k)
+        return renumbered([[-lit] for lit in lits], k)
     if sense == "E" and bound == total:
-        return _renumbered([[lit] for lit in lits], k)
+        return renumbered([[lit] for lit in lits], k)
     if all(w == 1 for w in weights):
         cardmod = _card_module()
         if bound == 1:
@@ -137,12 +150,12 @@ def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, p
                 clauses = [[-i, -j] for i in lits for j in lits if i < j]
             else:
                 clauses = cardmod.CardEnc.atmost(lits, bound=1, top_id=k, encoding=getattr(cardmod.EncType, amo)).clauses
-            return _renumbered(([lits] if sense == "E" else []) + clauses, k)
+            return renumbered(([lits] if sense == "E" else []) + clauses, k)
         encode = cardmod.CardEnc.atmost if sense == "L" else cardmod.CardEnc.equals
-        return _renumbered(encode(lits, bound=bound, top_id=k, encoding=getattr(cardmod.EncType, card)).clauses, k)
+        return renumbered(encode(lits, bound=bound, top_id=k, encoding=getattr(cardmod.EncType, card)).clauses, k)
     pbmod = _pb_module()
     encode = pbmod.PBEnc.leq if sense == "L" else pbmod.PBEnc.equals
-    return _renumbered(encode(lits=lits, weights=list(weights), bound=bound, top_id=k,
+    return renumbered(encode(lits=lits, weights=list(weights), bound=bound, top_id=k,
                               encoding=getattr(pbmod.EncType, pb)).clauses, k)
 
 
