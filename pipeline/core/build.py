@@ -266,12 +266,11 @@ class Model:
     A: sp.csr_matrix
     B: sp.csr_matrix
     objective: np.ndarray | None = field(default=None)
-    rule_rows: RuleRows | None = field(default=None)
 
     @cached_property
     def R(self) -> RuleRows:
-        """The rows of the rules beyond units (built on first use unless given)."""
-        return self.rule_rows if self.rule_rows is not None else build_rule_rows(self.puzzle, self.convention)
+        """The rows of the rules beyond units (built on first use)."""
+        return build_rule_rows(self.puzzle, self.convention)
 
     # -- the solver view -------------------------------------------------------------------
     @cached_property
@@ -456,6 +455,27 @@ class Model:
         for family, count in self.rule_family_counts().items():
             counts[family] = counts.get(family, 0) + count
         return counts
+
+    def row_bands(self) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """The row families of the solver view, in row order: ``Aeq``'s and ``Aineq``'s.
+
+        ``Aeq`` holds the units (``cell``, ``row``, ... and the units rules add: ``window``, ...),
+        then the ``=`` rows of the rules (``cagesum``), then the clues; ``Aineq`` the ``<=`` rows
+        of the rules, family by family.
+
+        Returns
+        -------
+        tuple of lists
+            ``([(family, rows), ...] of Aeq, [(family, rows), ...] of Aineq)``; the rows add up
+            to ``n_rows`` and ``n_ineq``.
+        """
+        counts = self.family_counts()
+        rules = self.rule_family_counts()
+        sense = {family: s for family, s, _ in self.R.families}
+        units = [(family, rows) for family, rows in counts.items() if family != "clue" and family not in rules]
+        equal = [(family, rows) for family, rows in rules.items() if sense[family] == "E"]
+        clue = [("clue", counts["clue"])] if "clue" in counts else []
+        return units + equal + clue, [(family, rows) for family, rows in rules.items() if sense[family] == "L"]
 
     def rule_family_counts(self) -> dict[str, int]:
         """Rows of the solver view per family of ``R`` (cage, cagesum, thermo, ...)."""

@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.clauses_pb import AMO_ENCODINGS, SAT_EXTRA_HINT, renumbered, rule_row_range
+from pipeline.core.clauses_pb import AMO_ENCODINGS, SAT_EXTRA_HINT, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
 
@@ -46,27 +46,6 @@ AUTO_PAIRWISE_MAX = 16
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
-def keep_pysat_off_sigint() -> None:
-    """Stop python-sat from taking over SIGINT during its calls (for the whole process).
-
-    In the main thread pysat's C calls (a solve, a cardinality encoding) install a SIGINT handler
-    that ``longjmp``s out of the solver: CaDiCaL is then left mid-search and aborts the process
-    at its next call ("fatal error: invalid API usage ... solver in invalid state", exit 134),
-    and the handler stays installed, so a second Ctrl-C jumps into a stack frame that is gone
-    (``free(): invalid pointer``, SIGSEGV). pysat installs it only when
-    ``pysat._utils.MainThread.check()`` is true; made false here, a signal waits for the call to
-    return and is handled in Python, with every solver intact. The SAT engine keeps its calls
-    short (conflict budgets, :mod:`pipeline.solvers.sat`) so that this wait stays short.
-    """
-    try:
-        from pysat._utils import MainThread
-    except ImportError:
-        return
-    MainThread.check = staticmethod(_never_main_thread)
-
-
-def _never_main_thread() -> bool:
-    return False
 
 
 def _card():

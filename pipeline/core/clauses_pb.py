@@ -51,11 +51,35 @@ DEFAULT_PB = "best"
 SAT_EXTRA_HINT = "pip install '.[sat]'"
 
 
+def keep_pysat_off_sigint() -> None:
+    """Stop python-sat from taking over SIGINT during its calls (for the whole process).
+
+    In the main thread pysat's C calls (a solve, a cardinality encoding) install a SIGINT handler
+    that ``longjmp``s out of the solver: CaDiCaL is then left mid-search and aborts the process
+    at its next call ("fatal error: invalid API usage ... solver in invalid state", exit 134),
+    and the handler stays installed, so a second Ctrl-C jumps into a stack frame that is gone
+    (``free(): invalid pointer``, SIGSEGV). pysat installs it only when
+    ``pysat._utils.MainThread.check()`` is true; made false here, a signal waits for the call to
+    return and is handled in Python, with every solver intact. The SAT engine keeps its calls
+    short (conflict budgets, :mod:`pipeline.solvers.sat`) so that this wait stays short.
+    """
+    try:
+        from pysat._utils import MainThread
+    except ImportError:
+        return
+    MainThread.check = staticmethod(_never_main_thread)
+
+
+def _never_main_thread() -> bool:
+    return False
+
+
 def _card_module():
     try:
         from pysat import card
     except ImportError:
         raise PipelineError(f"rule rows: cardinality encodings need python-sat: {SAT_EXTRA_HINT}") from None
+    keep_pysat_off_sigint()   # its encoders are C calls too
     return card
 
 
@@ -65,6 +89,7 @@ def _pb_module():
         pb.EncType  # noqa: B018  (python-sat raises here when its PB backend, pindakaas, is absent)
     except (ImportError, AssertionError):
         raise PipelineError(f"rule rows: pseudo-Boolean encodings need python-sat with pindakaas: {SAT_EXTRA_HINT}") from None
+    keep_pysat_off_sigint()
     return pb
 
 
@@ -165,11 +190,10 @@ def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, p
 def rule_row_range(model: Model) -> tuple[int, int]:
     """``(start, stop)``: the rows of ``model.Aeq`` that rules add (between the unit rows and the
     clue rows; empty for unit-only puzzles). Every other row of ``Aeq`` is ``= 1`` with ones."""
-    equal_families = {family for family, sense, _ in model.R.families if sense == "E"}
-    k = sum(count for family, count in model.rule_family_counts().items() if family in equal_families)
-    clues = model.B.shape[0] if model.clue_encoding == "rows" else 0
-    stop = model.n_rows - clues
-    return stop - k, stop
+    bands, _ = model.row_bands()   # units, the rules' = rows, clues
+    rules = model.rule_family_counts()
+    start = sum(rows for family, rows in bands if family not in rules and family != "clue")
+    return start, start + sum(rows for family, rows in bands if family in rules)
 
 
 def rule_rows(model: Model) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:

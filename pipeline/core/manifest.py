@@ -19,22 +19,6 @@ FORMAT_VERSION = 1
 COMMENT_TAG = "sudoku-pipeline:"
 
 
-def package_version() -> str:
-    """The version of the ``sudoku-pipeline`` package that made a file: :data:`pipeline.core.version.__version__`
-    (the one source), so manifests, ``_batch.json`` and ``--version`` say the same.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> package_version() != ""
-    True
-    """
-    return __version__
-
-
 def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
     """Every fact an importer needs to map a file's columns back to cells and digits.
 
@@ -110,7 +94,7 @@ def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | N
         meta["formats"] = formats
     if sha256 is not None:
         meta["sha256"] = dict(sha256)
-    meta["pipeline_version"] = package_version()
+    meta["pipeline_version"] = __version__   # the one source: manifests, _batch.json, --version
     return meta
 
 

@@ -33,19 +33,14 @@ import numpy as np
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.verify import MAX_BITMASK_N, _digit_bits
 
 __all__ = ["MAX_BITS_N", "Singles", "hidden_single_places", "naked_single_cells", "propagate",
            "propagate_puzzle", "solved_by_singles"]
 
-#: Candidate sets are unsigned bitmasks of N bits (``uint64`` from 33x33): grids up to 64x64.
-MAX_BITS_N = 64
-
-
-def _digit_bits(n: int) -> np.ndarray:
-    """``table[v]`` = bit of digit ``v`` (1..N), ``table[0] = 0`` (empty cell), in the smallest
-    unsigned type that holds N bits (less memory traffic for every bulk step)."""
-    dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
-    return np.concatenate([[0], np.left_shift(1, np.arange(n, dtype=np.uint64))]).astype(dtype)
+#: Candidate sets are unsigned bitmasks of N bits (``uint64`` from 33x33): grids up to 64x64,
+#: the digit bits verify's kernel uses.
+MAX_BITS_N = MAX_BITMASK_N
 
 
 def _once_twice_leading(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -374,7 +374,9 @@ def model_html(model: "Model") -> str:
         An HTML fragment.
     """
     p, conv = model.puzzle, model.convention
-    families = model.family_counts()
+    # the families of Aeq in its row order (family_counts also holds Aineq's, and puts the clues
+    # before the rules' = rows); the picture and the table are of Aeq
+    families = dict(model.row_bands()[0])
     shape = f"box {p.h}x{p.w}" if p.has_boxes else ("regions" if p.regions is not None else "no boxes")
     caption = (f"Model: {p.n}x{p.n} {p.variant} ({shape}, {p.n_clues} clues), {conv.scheme} order {conv.order}, "
                f"clues as {model.clue_encoding}: {model.n_rows:,} rows x {model.n_cols:,} columns, "

@@ -35,7 +35,8 @@ NEGATIVE_MARKER = "#c0392b"   # negative coefficients (rows with rules only)
 
 
 def row_bands(model: Model) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    """The row families of the solver view, in row order: ``Aeq``'s and ``Aineq``'s.
+    """The row families of the solver view, in row order: ``Aeq``'s and ``Aineq``'s
+    (:meth:`pipeline.core.build.Model.row_bands`).
 
     ``Aeq`` holds the units (``cell``, ``row``, ... and the units rules add: ``window``, ...),
     then the ``=`` rows of the rules (``cagesum``), then the clues; ``Aineq`` the ``<=`` rows of
@@ -55,13 +56,7 @@ def row_bands(model: Model) -> tuple[list[tuple[str, int]], list[tuple[str, int]
     >>> row_bands(build_model(parse_puzzle("1" + "." * 15, rules=[cage])))
     ([('cell', 16), ('row', 16), ('col', 16), ('box', 16), ('cagesum', 1), ('clue', 1)], [])
     """
-    counts = model.family_counts()
-    rules = model.rule_family_counts()
-    sense = {family: s for family, s, _ in model.R.families}
-    units = [(family, rows) for family, rows in counts.items() if family != "clue" and family not in rules]
-    equal = [(family, rows) for family, rows in rules.items() if sense[family] == "E"]
-    clue = [("clue", counts["clue"])] if "clue" in counts else []
-    return units + equal + clue, [(family, rows) for family, rows in rules.items() if sense[family] == "L"]
+    return model.row_bands()
 
 
 def solver_matrix(model: Model) -> sp.csr_matrix:

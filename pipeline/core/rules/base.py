@@ -353,6 +353,16 @@ class Rule:
         puzzle's rules of its kind (1-based), the first index of its row labels."""
         return []
 
+    def adds_rows(self, board: Board) -> bool:
+        """True when the rule adds rows beyond units (``R``), not only units (windoku windows).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+        """
+        return any(rows.n_rows for rows in self.rows(board, 1))
+
     # -- checking grids -------------------------------------------------------------------------
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Every way ``grid`` (flat canvas, 0 = empty) breaks this rule: ``{"message", "cells"}``

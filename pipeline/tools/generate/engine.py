@@ -26,7 +26,7 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers.base import SOLVERS, model_needs_rule_rows
+from pipeline.solvers.base import SOLVERS
 from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
@@ -224,9 +224,10 @@ def has_rule_rows(puzzle: Puzzle) -> bool:
     >>> [has_rule_rows(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
     [False, False, True]
     """
-    if not puzzle.rules and puzzle.layout is None:
-        return False
-    return model_needs_rule_rows(build_model(shape_of(puzzle), "ijk", "C", clues="bounds")) is not None
+    if puzzle.layout is not None:
+        return True
+    board = puzzle.base_board   # the rules' own rows, as build_model fills R from them
+    return any(rule.adds_rows(board) for rule in puzzle.rules)
 
 
 def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine:

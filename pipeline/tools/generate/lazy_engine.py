@@ -94,7 +94,7 @@ def units_only(shape: Puzzle) -> Puzzle:
     Puzzle
     """
     board = shape.base_board
-    kept = tuple(rule for rule in shape.rules if all(rows.n_rows == 0 for rows in rule.rows(board, 1)))
+    kept = tuple(rule for rule in shape.rules if not rule.adds_rows(board))
     return Puzzle(shape.grid, shape.h, shape.w, shape.variant, shape.regions, kept, shape.layout)
 
 

@@ -5,13 +5,14 @@
   :func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`), then clues removed as for
   every puzzle (:func:`~pipeline.tools.generate.removal.remove_clues`), each removal proved by
   the shape's counting engine (:func:`~pipeline.tools.generate.engine.counting_engine`: the SAT
-  engine for rules that only add units, HiGHS for rule rows until the SAT engine reads them).
-  On HiGHS each check has a node budget (:data:`~pipeline.tools.generate.highs_engine.REMOVAL_NODES`):
-  an undecided check keeps its clue, so the puzzle stays unique but is then not claimed minimal.
+  engine, which encodes rule rows; the learning engine where it does not).
 * ``--killer``: the same full grid, random cages (:func:`~pipeline.tools.generate.killer.random_cages`)
   with their sums, then clues removed with the cages in place.
 * ``--cages-only``: the cages refined until they alone determine the grid
-  (:func:`~pipeline.tools.generate.killer.refine_cages`); givens only as a last resort.
+  (:func:`~pipeline.tools.generate.killer.refine_cages`); givens only as a last resort. One
+  learning engine (:class:`~pipeline.tools.generate.lazy_engine.RuleSwitchEngine`) serves every
+  round: what it learnt about the cages that stay is kept (the SAT engine would be a new engine
+  per set of cages: 3 cages-only 9x9s, seed 1, took it 10.2 CPU s against this engine's 2.1 s).
 
 Every result is proved unique once more at the end by :func:`~pipeline.tools.generate.engine.count_up_to`.
 """
@@ -24,8 +25,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, with_rules
 from pipeline.core.variants import get_variant
-from pipeline.tools.generate.engine import count_up_to, counting_engine, engine_for
-from pipeline.tools.generate.highs_engine import REMOVAL_NODES
+from pipeline.tools.generate.engine import count_up_to, engine_for
 
 from pipeline.tools.generate.killer import random_cages, refine_cages, with_cages
 from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
@@ -112,31 +112,23 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     report = None
     if cages_only:
         cages = random_cages(solution, rng, shape.present.ravel())
-        if counting_engine(with_cages(shape, cages, solution)) != "highs":
-            # one engine for every round: what it learnt about the cages that stay is kept (the
-            # SAT engine, which encodes rule rows too, is a new engine per set of cages: 3
-            # cages-only 9x9s, seed 1, took it 10.2 CPU s against this engine's 2.1 s)
-            switch = RuleSwitchEngine(shape)
+        switch = RuleSwitchEngine(shape)   # one engine for every round (module docstring)
 
-            def another(p: Puzzle) -> np.ndarray | None:
-                return switch.another_under(p, solution)
-        else:
-            def another(p: Puzzle) -> np.ndarray | None:
-                return engine_for(p).another(np.asarray(p.grid), solution)
+        def another(p: Puzzle) -> np.ndarray | None:
+            return switch.another_under(p, solution)
 
         puzzle, report = refine_cages(shape, cages, solution, rng, another)
         is_min = None
     else:
         if killer:
             shape = with_cages(shape, random_cages(solution, rng, shape.present.ravel()), solution)
-        eng = engine_for(shape)
-        budget = REMOVAL_NODES if eng.name == "highs" else None
+        eng = engine_for(shape)   # SAT or the learning engine: each check is decided, no budget
         orbits = symmetry_orbits(n, symmetry)
         order = rng.permutation(len(orbits))
         act = eng.exclude(solution)
         try:
             grid, tried_all = remove_clues(solution, orbits, order, clues or 0,
-                                           lambda g: eng.determines(g, act, budget))
+                                           lambda g: eng.determines(g, act))
         finally:
             eng.retire(act)
         puzzle = Puzzle(grid, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
