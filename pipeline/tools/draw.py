@@ -32,6 +32,7 @@ from formats.files import WriteFailed, atomic_path, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.layout import canvas_from_text
+from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS  # the notebook pictures' colours too
@@ -129,7 +130,7 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
         seen[cage, flat[member]] = True
         np.logical_or.at(used, member, seen[cage])
     board = puzzle.board
-    steps = {"antiknight": [(1, 2), (2, 1), (1, -2), (2, -1)], "antiking": [(1, 1), (1, -1)]}
+    steps = {"antiknight": KNIGHT, "antiking": KING_DIAGONAL}   # the rules' own moves
     for kind in sorted({rule.kind for rule in puzzle.rules} & set(steps)):
         pairs = board.offset_pairs(steps[kind])   # orthogonal king steps share a row or column already
         used[pairs[:, 0], flat[pairs[:, 1]]] = True

@@ -112,8 +112,12 @@ def _is_document(source: Source) -> bool:
         text = str(source)
         if not (looks_like_document(text) or looks_like_fpuzzles(text)):
             path = Path(text)
-            try:
-                text = path.read_text(errors="replace")[:4096] if len(text) < 4096 and path.is_file() else ""
+            try:   # the head tells (a document starts with '{', a link with its address): no whole read
+                if len(text) < 4096 and path.is_file():
+                    with path.open(errors="replace") as f:
+                        text = f.read(4096)
+                else:
+                    text = ""
             except OSError:
                 return False
         return looks_like_document(text) or looks_like_fpuzzles(text)

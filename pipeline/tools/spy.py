@@ -165,7 +165,7 @@ def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
         colour = np.where(coo.data < 0, NEGATIVE_MARKER, MARKER) if (coo.data < 0).any() else MARKER
         ax.scatter(coo.col + 0.5, coo.row + 0.5, s=size * size, marker="s", c=colour, lw=0, zorder=2)
     else:
-        img = density(model)
+        img = sparsity_bins(matrix, PIXELS, PIXELS)   # density() of the matrix already stacked
         # log scale: dense bins (cell rows) and sparse ones (clue rows) both stay visible
         shown = np.ma.masked_equal(np.log1p(img), 0)
         ax.imshow(shown, cmap="Blues", aspect="auto", interpolation="nearest", zorder=2,

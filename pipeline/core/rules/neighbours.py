@@ -10,6 +10,8 @@ from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, p
 __all__ = ["AntiKnight", "AntiKing", "NonConsecutive"]
 
 KNIGHT = [(1, 2), (2, 1), (1, -2), (2, -1)]
+#: A king's diagonal steps (its orthogonal ones share a row or column, which units cover already).
+KING_DIAGONAL = [(1, 1), (1, -1)]
 
 
 def _same_digit_pairs(pairs: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -109,7 +111,7 @@ class AntiKing(_Global):
                      np.ones(w_count * n, dtype=np.int64), "L", labels)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
-        diagonal = board.offset_pairs([(1, 1), (1, -1)])   # orthogonal neighbours share a row or column
+        diagonal = board.offset_pairs(KING_DIAGONAL)   # orthogonal neighbours share a row or column
         bad = _same_digit_pairs(diagonal[~board.share_a_unit(diagonal)] if diagonal.size else diagonal, grid)
         return [{"message": f"{cell_name(a, board)} and {cell_name(b, board)} are a king's move apart and both "
                             f"hold {grid[a]}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
