@@ -11,14 +11,39 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.core.build import build_model
+from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict
 
 from formats.base import ModelData
 
 
-def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, names: bool = True) -> None:
+def described_model(meta: dict, where: str, what: str = "metadata") -> Model:
+    """The model ``meta`` (a file's metadata: puzzle, convention, clue encoding) describes.
+
+    Parameters
+    ----------
+    meta : dict
+        The metadata.
+    where : str
+        The file, as messages name it.
+    what : str
+        How the message names the metadata (``meta`` in a ``.mat`` file).
+
+    Raises
+    ------
+    FormatError
+        ``{where}: {what} does not describe a model: ...``.
+    """
+    try:
+        man = manifest_from_dict(meta, where=where)
+        return build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
+    except PipelineError as e:
+        raise FormatError(f"{where}: {what} does not describe a model: {e}") from None
+
+
+def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, names: bool = True,
+                        model: Model | None = None) -> None:
     """FormatError when ``data`` carries our metadata (a ``puzzle``) and is not its model.
 
     Parameters
@@ -31,18 +56,17 @@ def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, na
         Compare bounds, right-hand sides, costs and integrality too (not only the matrix).
     names : bool
         Compare row and column names where the file carries them.
+    model : Model, optional
+        The model the metadata describes, when the reader built it already.
     """
     meta = data.metadata or {}
     if "puzzle" not in meta:      # not one of ours: nothing to agree with
         return
-    try:
+    if model is None:
         probe = dict(meta)
         if probe.get("clue_encoding") == "reduce" and not isinstance(probe.get("kept_columns"), list):
             probe["kept_columns"] = []    # "by name": build_model finds the kept columns from the puzzle itself
-        man = manifest_from_dict(probe, where=where)
-        model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
-    except PipelineError as e:
-        raise FormatError(f"{where}: its metadata does not describe a model: {e}") from None
+        model = described_model(probe, where, "its metadata")
     want = ModelData.from_model(model)
     got = data if names else ModelData(data.Aeq, data.row_lower, data.row_upper, data.lb, data.ub, data.cost,
                                        data.integrality, None, None, data.metadata)

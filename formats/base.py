@@ -59,6 +59,11 @@ class ConstraintRows:
         """Boolean mask of the ``<=`` rows."""
         return self.sense == "L"
 
+    @property
+    def lower(self) -> np.ndarray:
+        """Row lower bounds: the right-hand side of ``=`` rows, ``-inf`` for ``<=`` rows."""
+        return np.where(self.less, -np.inf, self.rhs)
+
 
 def constraint_rows(model: Model) -> ConstraintRows:
     """The rows every writer writes: ``[Aeq; Aineq]`` with senses, right-hand sides and labels.
@@ -115,7 +120,7 @@ class ModelData:
     def from_model(cls, model) -> "ModelData":
         """The ModelData that a faithful writer+reader pair must reproduce: ``[Aeq; Aineq]``."""
         rows = constraint_rows(model)
-        lower = np.where(rows.less, -np.inf, rows.rhs)
+        lower = rows.lower
         return cls(rows.matrix.tocsr(), lower, rows.rhs.astype(float, copy=True), model.lb.copy(), model.ub.copy(),
                    model.cost, model.integrality, rows.labels, model.col_names, model_metadata(model))
 

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.core.build import Model, build_model
+from pipeline.core.build import Model
 from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_row_tokens, unit_tokens
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
                                       rule_rows)
@@ -43,7 +43,7 @@ from pipeline.core.errors import ConventionError, FormatError, PipelineError
 from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
-from formats.agree import refuse_disagreement
+from formats.agree import described_model, refuse_disagreement
 
 CNF_TAG = "sudoku-pipeline-cnf:"
 
@@ -353,11 +353,7 @@ def _rebuilt(meta: dict, columns: np.ndarray, where: str) -> Model:
     """The model the metadata describes (``reduce``: with the columns the clauses use)."""
     if meta.get("clue_encoding") == "reduce":
         meta = {**meta, "kept_columns": columns.tolist()}
-    try:
-        m = manifest_from_dict(meta, where)
-        model = build_model(m.puzzle, m.convention.scheme, m.convention.order, m.clue_encoding)
-    except PipelineError as e:
-        raise FormatError(f"{where}: metadata does not describe a model: {e}") from None
+    model = described_model(meta, where)
     if not np.array_equal(model.columns, columns):
         raise FormatError(f"{where}: the clauses' variables are not the columns of the model the metadata describes")
     return model

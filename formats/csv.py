@@ -36,7 +36,7 @@ from pipeline.core.manifest import MANIFEST_NAME
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
 from formats.files import load_manifest_file
-from formats.text import bytes_table, dense_01_rows, number_strings
+from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings
 
 #: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
 #: bytes each, so at most 16 MB. Every 16x16 model fits (at most 1,312 x 4,096 = 5.4 million);
@@ -111,10 +111,8 @@ def _finite(path, values: np.ndarray, what: str, *, infinite: bool = False, comm
 def _refuse_repeats(path, keys: np.ndarray, what, *, comment: str | None = None, header: bool = False) -> None:
     """FormatError at the later line of the first entry listed twice (a sparse matrix would
     sum them: not the file's model)."""
-    order = np.argsort(keys, kind="stable")
-    again = order[1:][keys[order][1:] == keys[order][:-1]]
-    if again.size:
-        k = int(again.min())
+    k = first_repeat(keys)
+    if k is not None:
         raise FormatError(f"{path}: line {_data_line(path, k, comment=comment, header=header)}: "
                           f"{what(k)} listed twice")
 

@@ -26,7 +26,7 @@ from pipeline.core.verify import Verdict, residual, verify_grid
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
                            write_failure)
-from formats.staging import listed_export_files, read_manifest_json, staged_export
+from formats.staging import staged_export
 from formats.solutions import read_solution
 
 
@@ -108,38 +108,6 @@ def prepare_directory(directory: str | os.PathLike) -> Path:
             with contextlib.suppress(OSError):
                 leftover.unlink()
     return directory
-
-
-def _export_suffixes() -> tuple[str, ...]:
-    """File-name endings an export can write: every registered format's, and MATLAB's ``.m``."""
-    return tuple({ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".m"})
-
-
-def earlier_export_files(directory: str | os.PathLike) -> set[str]:
-    """Names of the files the ``manifest.json`` of an earlier export in ``directory`` lists.
-
-    Only plain names (no path separator, not hidden, not ``manifest.json`` itself) ending as an
-    export file does are taken, so a tampered manifest cannot point outside the directory or at
-    a user's own files. An absent, unreadable or malformed manifest lists nothing.
-
-    Parameters
-    ----------
-    directory : str or Path
-
-    Returns
-    -------
-    set of str
-
-    Examples
-    --------
-    >>> import json, pathlib, tempfile
-    >>> with tempfile.TemporaryDirectory() as out:
-    ...     listed = {"csv": ["beq.csv", "../escape.csv", ".hidden.csv"], "notes": ["thesis.docx"]}
-    ...     _ = pathlib.Path(out, "manifest.json").write_text(json.dumps({"files": listed}))
-    ...     sorted(earlier_export_files(out))
-    ['beq.csv']
-    """
-    return listed_export_files(read_manifest_json(Path(directory) / MANIFEST_NAME))
 
 
 def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,

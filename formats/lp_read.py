@@ -19,7 +19,7 @@ from pipeline.core.manifest import COMMENT_TAG, parse_comment_line
 
 from formats.base import ModelData, open_binary
 from formats.agree import refuse_disagreement
-from formats.text import BLANK, Tokens, factorize_table
+from formats.text import BLANK, Tokens, factorize_table, first_repeat
 
 _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the comment above
 _MAX_METADATA_BYTES = 1 << 24  # the metadata comment and its continuation lines are read from this window
@@ -672,20 +672,17 @@ def read(path: str | os.PathLike) -> ModelData:
 
 def _refuse_repeats(sec: _Section, keys: np.ndarray, names: np.ndarray, where: str) -> None:
     """FormatError at the first name token (in file order) whose key was seen before."""
-    order = np.argsort(keys, kind="stable")
-    again = order[1:][keys[order][1:] == keys[order][:-1]]
-    if again.size:
-        k = int(names[again.min()])
+    repeat = first_repeat(keys)
+    if repeat is not None:
+        k = int(names[repeat])
         raise sec.error(k, f"{sec.text(k)!r} appears twice in {where}")
 
 
 def _refuse_repeated_labels(sec: _Section, labels: np.ndarray, label_of_row: np.ndarray,
                             row_of: np.ndarray, names: np.ndarray) -> None:
     """FormatError at the later of two constraints with the same name."""
-    order = np.argsort(labels, kind="stable")
-    again = order[1:][labels[order][1:] == labels[order][:-1]]
-    if again.size:
-        r = int(again.min())
+    r = first_repeat(labels)
+    if r is not None:
         first_term = np.searchsorted(row_of, r)
         k = int(label_of_row[r]) if label_of_row[r] >= 0 else int(names[first_term]) if first_term < names.size else 0
         raise sec.error(k, f"a second constraint named {str(labels[r])!r}")

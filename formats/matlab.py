@@ -41,12 +41,12 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.core.build import Model, build_model
-from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.build import Model
+from pipeline.core.errors import FormatError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import COMPACT_DIGITS
 
-from formats.agree import refuse_disagreement
+from formats.agree import described_model, refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
 from formats.mat5 import compressed_variables
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
@@ -292,12 +292,8 @@ def read(path: str | os.PathLike) -> ModelData:
     if not isinstance(raw["meta"], dict):
         raise FormatError(f"{path}: meta is not a struct")
     meta = _metadata_from_mat(raw["meta"], str(path))
-    try:
-        manifest = manifest_from_dict(meta, where=str(path))
-        rebuilt = build_model(manifest.puzzle, manifest.convention.scheme, manifest.convention.order,
-                              manifest.clue_encoding)
-    except PipelineError as e:
-        raise FormatError(f"{path}: meta does not describe a model: {e}") from None
+    rebuilt = described_model(meta, str(path), "meta")   # refuses metadata that describes no model
+    manifest = manifest_from_dict(meta, where=str(path))
     if rebuilt.n_rows != m or not np.array_equal(rebuilt.columns, manifest.columns):
         raise FormatError(f"{path}: Aeq is {m}x{n} but meta describes {rebuilt.n_rows}x{rebuilt.n_cols}")
     lower, upper, labels = beq, beq.copy(), rebuilt.row_labels
@@ -310,7 +306,7 @@ def read(path: str | os.PathLike) -> ModelData:
         upper = np.concatenate([upper, bineq])
         labels = np.concatenate([labels, rebuilt.ineq_labels])
     data = ModelData(a, lower, upper, lb, ub, f, integrality, labels, manifest.convention.names(manifest.columns), meta)
-    refuse_disagreement(data, str(path))
+    refuse_disagreement(data, str(path), model=rebuilt)
     return data
 
 

@@ -31,13 +31,14 @@ import scipy.sparse as sp
 if TYPE_CHECKING:  # annotations only: the modules are imported where they are used
     import pyarrow as pa
 
-from pipeline.core.build import Model, build_model
-from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.build import Model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import model_metadata
 
-from formats.agree import model_difference, refuse_disagreement
+from formats.agree import described_model, model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
 from formats.files import atomic_path
+from formats.text import first_repeat
 
 META_KEY = b"sudoku_pipeline"
 COMPRESSION = "snappy"  # pyarrow's default, and readable by every consumer we target
@@ -122,7 +123,7 @@ def _rule_rows_table(model: Model, meta: dict | None) -> pa.Table:
     rows = constraint_rows(model)
     labels = np.asarray(rows.labels).astype(str)
     family = np.char.partition(labels, "_")[:, 0] if labels.size else labels
-    lower = np.where(rows.less, -np.inf, rows.rhs)
+    lower = rows.lower
     schema = pa.schema([pa.field("label", pa.string(), False), pa.field("family", pa.string(), False),
                         pa.field("lower", pa.float64(), False), pa.field("upper", pa.float64(), False),
                         pa.field("sense", pa.string(), False), pa.field("rhs", pa.float64(), False)],
@@ -346,10 +347,8 @@ def read(path: str | os.PathLike) -> ModelData:
             raise FormatError(f"{coo_path}: {i.size} nonzeros, the metadata says {nnz}")
     # an entry listed twice would be summed by the sparse matrix: not the file's model
     keys = i.astype(np.int64) * max(n, 1) + j
-    order = np.argsort(keys, kind="stable")
-    again = order[1:][keys[order][1:] == keys[order][:-1]]
-    if again.size:
-        k = int(again.min())
+    k = first_repeat(keys)
+    if k is not None:
         raise FormatError(f"{coo_path}: row {k} (0-based): entry ({int(i[k])}, {int(j[k])}) listed twice")
     a = sp.csr_matrix((values, (i, j)), shape=(m, n))
 
@@ -371,10 +370,8 @@ def read(path: str | os.PathLike) -> ModelData:
                               "in a table without a 'sense' column")
         labels, names = _column(rows, "label", rows_path, "string"), _column(cols, "name", cols_path, "string")
         for what, where, table in (("label", rows_path, labels), ("name", cols_path, names)):
-            order = np.argsort(table, kind="stable")
-            again = order[1:][table[order][1:] == table[order][:-1]]
-            if again.size:
-                k = int(again.min())
+            k = first_repeat(table)
+            if k is not None:
                 raise FormatError(f"{where}: row {k} (0-based): {what} {str(table[k])!r} appears twice")
         data = ModelData(a, lower, upper,
                          _column(cols, "lb", cols_path, "number", infinite=True),
@@ -385,11 +382,7 @@ def read(path: str | os.PathLike) -> ModelData:
 
     # only the COO file: the metadata determines everything but a custom objective
 
-    try:
-        mf = manifest_from_dict(meta, where=str(coo_path))
-        model = build_model(mf.puzzle, mf.convention.scheme, mf.convention.order, mf.clue_encoding)
-    except PipelineError as e:
-        raise FormatError(f"{coo_path}: metadata does not describe a model: {e}") from None
+    model = described_model(meta, str(coo_path))
     rebuilt = ModelData.from_model(model)
     listed = ModelData(a, rebuilt.row_lower, rebuilt.row_upper, rebuilt.lb, rebuilt.ub, rebuilt.cost,
                        rebuilt.integrality, rebuilt.row_labels, rebuilt.col_names, meta)

@@ -387,3 +387,25 @@ def _first_of(codes: np.ndarray, n_codes: int) -> np.ndarray:
     first = np.empty(n_codes, np.int64)
     first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
     return first
+
+
+def first_repeat(keys: np.ndarray) -> int | None:
+    """Index of the first element (in order) whose key appeared before it; None when all differ.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray
+        One key per entry (numbers or strings).
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> first_repeat(np.array([3, 1, 3, 1])), first_repeat(np.array(["a", "b"]))
+    (2, None)
+    """
+    order = np.argsort(keys, kind="stable")
+    again = order[1:][keys[order][1:] == keys[order][:-1]]
+    return int(again.min()) if again.size else None

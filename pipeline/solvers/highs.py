@@ -10,13 +10,14 @@ from typing import TypeVar
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.options import threads_bound, time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
+
+from formats.base import constraint_rows as file_rows
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
 T = TypeVar("T")
@@ -66,12 +67,12 @@ def new_highs(*, quiet: bool = True) -> highspy.Highs:
 
 
 def constraint_rows(model: Model) -> tuple:
-    """``[Aeq; Aineq]`` with HiGHS's row bounds: ``beq <= . <= beq``, then ``-inf <= . <= bineq``."""
+    """``[Aeq; Aineq]`` with HiGHS's row bounds: ``beq <= . <= beq``, then ``-inf <= . <= bineq``
+    (the rows every writer writes, :func:`formats.base.constraint_rows`)."""
     if not model.n_ineq:
         return model.Aeq, model.beq, model.beq
-    a = sp.vstack([model.Aeq, model.Aineq], format="csr")
-    lower = np.concatenate([model.beq, np.full(model.n_ineq, -np.inf)])
-    return a, lower, np.concatenate([model.beq, model.bineq])
+    rows = file_rows(model)
+    return rows.matrix, rows.lower, rows.rhs
 
 
 def highs_for(model: Model, *, time_limit: float | None = None, threads: int | None = None,
