@@ -17,6 +17,7 @@ from pipeline.core.clauses import AMO_ENCODINGS
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import parse_box
+from pipeline.core.progress import PROGRESS_MODES
 from pipeline.solvers import batch_solver_names, get_solver
 from pipeline.solvers.highs import new_highs
 from pipeline.solvers.sat import sat_backends
@@ -24,7 +25,6 @@ from pipeline.core.variants import VARIANTS
 
 ENGINES = ("processes", "dask")
 INPUT_FORMATS = ("auto", "text", "csv", "parquet")
-PROGRESS_MODES = ("auto", "bar", "log", "none")
 #: Statuses ``--retry`` may name (what a row can hold besides ``optimal``/``infeasible``).
 RETRY_STATUSES = ("time_limit", "error", "invalid", "non_integral", "no_solution", "memory_limit",
                   "interrupted", "infeasible", "optimal")

@@ -13,16 +13,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pipeline.core.build import build_model
+from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle, grid_to_string
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import get_solver
+from pipeline.solvers import Solver, get_solver
 from pipeline.batch.config import SolveOptions
+from pipeline.batch.sat_shape import count_status
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import one_line
 
@@ -54,26 +55,25 @@ def empty_of(puzzle: Puzzle) -> Puzzle:
     return dataclasses.replace(puzzle, grid=np.zeros(puzzle.grid.shape, dtype=np.int64))
 
 
-def _engine_options(options: SolveOptions) -> dict:
-    """The SAT engine's options: the shape's cached engine (clues as assumptions), its backend
-    and encoding; other engines take none here."""
-    if options.solver != "sat":
-        return {}
-    return {"reuse": True, "sat_backend": options.sat_backend, "amo": options.amo or DEFAULT_AMO}
+def _engine_options(solver: Solver, what: str, options: SolveOptions) -> dict:
+    """What the engine declares of: the shape's cached engine (``reuse``: clues as assumptions),
+    its SAT backend and encoding (the SAT engine takes them; HiGHS and CP-SAT none)."""
+    return solver.pick_options({"reuse": True, "sat_backend": options.sat_backend,
+                                "amo": options.amo or DEFAULT_AMO}, what)
 
 
-def _answer(solver, model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
+def _answer(solver: Solver, model: Model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
     """(status, grid, row fields) of one record."""
-    extra = _engine_options(options)
     if options.count and solver.count is not None:
+        extra = _engine_options(solver, "count", options)
         result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
         grid = result.grids[0] if result.grids else None
-        status = "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
-        fields = {"seconds": result.seconds, "n_solutions": result.count}
+        status = count_status(result, grid)
+        fields: dict[str, Any] = {"seconds": result.seconds, "n_solutions": result.count}
         if result.status == "time_limit" and grid is not None:
             fields["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
         return status, grid, fields
-    r = solver.solve(model, time_limit=options.time_limit, **extra)
+    r = solver.solve(model, time_limit=options.time_limit, **_engine_options(solver, "solve", options))
     return r.status, r.grid, {"seconds": r.seconds, "nodes": r.nodes}
 
 
@@ -97,8 +97,8 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
             break
         t1 = time.perf_counter()
         row = rows[k]
-        row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None,
-                   rules=rules_text(template))
+        # the row's rules column was written when the worker grouped the record
+        row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None)
         try:
             puzzle = dataclasses.replace(template, grid=np.asarray(grid).reshape(template.grid.shape))
             status, found, fields = _answer(solver, build_model(puzzle), options)

@@ -11,7 +11,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers import get_solver, register_batch_kernel
+from pipeline.solvers import CountResult, get_solver, register_batch_kernel
 from pipeline.solvers.sat import SatEngine
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
@@ -42,7 +42,16 @@ def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
     return clues > 0, np.maximum(clues - 1, 0), np.zeros(clues.shape[0], dtype=bool)
 
 
-def _count_status(result, grid) -> str:
+def count_status(result: CountResult, grid: np.ndarray | None) -> str:
+    """A counted record's status: optimal with a grid, else time_limit or infeasible.
+
+    Parameters
+    ----------
+    result : CountResult
+        The engine's count.
+    grid : numpy.ndarray or None
+        The first grid it found.
+    """
     return "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
 
 
@@ -92,7 +101,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
                 result = engine.count_assumed(literals, options.count, literals, time_limit=options.time_limit)
                 row.update(seconds=result.seconds, n_solutions=result.count)
                 grid = result.grids[0].ravel() if result.grids else None
-                status = _count_status(result, grid)
+                status = count_status(result, grid)
                 if result.status == "time_limit" and grid is not None:
                     row["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
             else:
@@ -145,7 +154,7 @@ def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], reco
                 result = solver.count(model, options.count, time_limit=options.time_limit)
                 row.update(seconds=result.seconds, n_solutions=result.count)
                 grid = result.grids[0].ravel() if result.grids else None
-                row["status"] = _count_status(result, grid)
+                row["status"] = count_status(result, grid)
             else:
                 r = solver.solve(model, time_limit=options.time_limit)
                 row.update(status=r.status, seconds=r.seconds, nodes=r.nodes)

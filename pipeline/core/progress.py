@@ -8,10 +8,12 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["LOG_SECONDS", "Progress", "duration"]
+__all__ = ["LOG_SECONDS", "PROGRESS_MODES", "Progress", "duration"]
 
 #: Seconds between log lines (and before the first one) unless a command says otherwise.
 LOG_SECONDS = 10.0
+#: ``--progress``: a bar (on a terminal, with tqdm), log lines, nothing, or auto (bar on a terminal).
+PROGRESS_MODES = ("auto", "bar", "log", "none")
 #: Seconds between redraws of a bar whose only change is its detail text.
 _BAR_REFRESH_SECONDS = 0.5
 

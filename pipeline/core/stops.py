@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
            "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt", "say_seconds",
-           "shutdown_started"]
+           "shutdown_started", "TOO_LONG_TO_START", "too_long_to_start"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
 #: before the watchdog ends the process itself.
@@ -54,6 +54,25 @@ BUILD_CPU_SECONDS_PER_NONZERO = 70e-9
 
 _STOP_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s is not None)
 _ALARM = getattr(signal, "SIGALRM", None)
+
+
+#: What a message of :func:`too_long_to_start` says: callers tell it from an engine's other stops.
+TOO_LONG_TO_START = "alone takes about"
+
+
+def too_long_to_start(step: str, seconds: float, nonzeros: int) -> str:
+    """Why a step was not started: ``{step} alone takes about {seconds} here: {nonzeros} nonzeros``.
+
+    Parameters
+    ----------
+    step : str
+        The step in words (``building the 100x100 model``).
+    seconds : float
+        Its estimate.
+    nonzeros : int
+        The model's nonzeros the estimate comes from.
+    """
+    return f"{step} {TOO_LONG_TO_START} {say_seconds(seconds)} here: {nonzeros:,} nonzeros"
 
 
 class DeadlineReached(BaseException):
@@ -365,7 +384,7 @@ class Deadline:
         need = estimated_build_seconds(nonzeros)
         left = self.started + self.seconds - time.monotonic()
         if need > left:
-            raise DeadlineReached(f"building {what} alone takes about {say_seconds(need)} here: {nonzeros:,} nonzeros")
+            raise DeadlineReached(too_long_to_start(f"building {what}", need, nonzeros))
 
     def claim(self, watchdog: bool = False) -> bool:
         """Who gives the answer: the main thread (:meth:`finish`, or the time-limit answer after

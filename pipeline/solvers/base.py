@@ -95,6 +95,20 @@ class CountResult:
         return isinstance(other, tuple) and self.as_tuple() == other
 
 
+def singles_contradiction(solver: str, seconds: float) -> SolveResult:
+    """The answer of an engine whose presolve (naked/hidden singles) proved there is no solution.
+
+    Parameters
+    ----------
+    solver : str
+        The engine's name.
+    seconds : float
+        Time spent up to the proof.
+    """
+    return SolveResult("infeasible", None, None, seconds, 0, solver=solver,
+                       message="naked/hidden singles found a contradiction")
+
+
 def _always_available() -> str | None:
     return None
 

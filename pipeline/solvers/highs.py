@@ -18,7 +18,7 @@ from pipeline.core.options import threads_bound, time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
 
 from formats.base import constraint_rows as file_rows
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
 T = TypeVar("T")
 
@@ -250,16 +250,11 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     deadline = None if time_limit is None else time.perf_counter() + time_limit   # presolve counts too
     pre = presolve_model(model, presolve)
     if pre.contradiction:
-        return _no_solution_by_singles(pre)
+        return singles_contradiction("highs", pre.seconds)
     h = highs_for(pre.model, time_limit=time_limit, threads=threads, options=options)
     if deadline is not None:   # handing HiGHS the model takes seconds at 100x100: they count too
         h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
     return mapped_back(run_highs(h, pre.model), pre)
-
-
-def _no_solution_by_singles(pre: Presolved) -> SolveResult:
-    return SolveResult("infeasible", None, None, pre.seconds, 0, solver="highs",
-                       message="naked/hidden singles found a contradiction")
 
 
 def mapped_back(result: SolveResult, pre: Presolved) -> SolveResult:

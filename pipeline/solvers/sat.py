@@ -43,9 +43,9 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
-from pipeline.core.stops import deferred, estimated_seconds, say_seconds
+from pipeline.core.stops import deferred, estimated_seconds, too_long_to_start
 
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
 DEFAULT_BACKEND = "cadical153"
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
@@ -446,7 +446,7 @@ def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
     need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.A.nnz)
     if need <= time_limit:
         return ""
-    return f"setting up the SAT engine alone takes about {say_seconds(need)} here: {model.A.nnz:,} nonzeros"
+    return too_long_to_start("setting up the SAT engine", need, model.A.nnz)
 
 
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
@@ -490,8 +490,7 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     start = time.perf_counter()
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
-        return SolveResult("infeasible", None, None, time.perf_counter() - start, 0, solver="sat",
-                           message="naked/hidden singles found a contradiction")
+        return singles_contradiction("sat", time.perf_counter() - start)
     given = pre.model   # the engine's model; the answer is a full vector, read over model's columns
     too_long = _setup_outlasts(given, time_limit, reuse)
     if too_long:

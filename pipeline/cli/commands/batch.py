@@ -10,6 +10,7 @@ from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGR
                             run_config)
 from pipeline.batch.text import one_line
 from pipeline.core.errors import PipelineError
+from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import batch_solver_names
 from pipeline.solvers.sat import DEFAULT_BACKEND
 
@@ -78,8 +79,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "(other options, such as a longer --time-limit, may differ from the first run; default: none)")
     p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
                    help="progress bar (terminal, needs tqdm), log lines, or nothing (default: auto)")
-    p.add_argument("--log-interval", type=float, default=10.0, metavar="SECONDS",
-                   help="seconds between progress log lines (default 10)")
+    p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
+                   help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     p.set_defaults(func=run_batch_command)
 
 

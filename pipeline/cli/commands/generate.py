@@ -19,7 +19,7 @@ from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
-from pipeline.core.progress import LOG_SECONDS, Progress
+from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
 from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, generate, iter_formatted,
@@ -32,7 +32,6 @@ ENGINES = ("sat",)
 
 #: Seconds before a progress bar shows on a terminal: a quick run draws none.
 BAR_DELAY = 2.0
-PROGRESS_MODES = ("auto", "bar", "log", "none")
 
 
 def _made_with_progress(args: argparse.Namespace, variant: str, seed: int, made: list[Generated]) -> Iterator[Generated]:

@@ -10,7 +10,7 @@ from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_arg
                                puzzle_from_args, resolve_solver, time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.stops import Deadline
+from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, SolveResult
 from pipeline.tools.rate import human_steps
@@ -58,7 +58,7 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     if r.grid is None:
         deadline.finish()
         # a time limit's own words are enough, unless the engine stopped before it started
-        said = r.status == "infeasible" or r.status == "time_limit" and "alone takes about" not in r.message
+        said = r.status == "infeasible" or r.status == "time_limit" and TOO_LONG_TO_START not in r.message
         return _no_solution(args, r.status, None if said else r.message)
     verdict = verify_grid(r.grid, puzzle)
     if not verdict:
