@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -35,6 +36,13 @@ if str(PROJECT) not in sys.path:  # `python -m pytest` from elsewhere still impo
     sys.path.insert(0, str(PROJECT))
 
 sys.modules.setdefault("oracles", sys.modules[__name__])
+
+# A suite started in the background by a non-interactive shell (`make test &`, nohup) inherits
+# SIGINT ignored, and Python then keeps it ignored: the Ctrl-C tests (in this process and in the
+# commands they start) would see no KeyboardInterrupt. The product rightly keeps an inherited
+# SIG_IGN; the tests restore Python's handler, which exec resets to the default for children.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _choose_data_dir() -> Path:
