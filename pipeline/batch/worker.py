@@ -22,7 +22,7 @@ from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import get_solver
 from pipeline.batch.config import SolveOptions
-from pipeline.batch import highs_shape, sat_shape  # noqa: F401  (they attach their batch kernels)
+from pipeline.batch import dfs_shape, highs_shape, sat_shape  # noqa: F401  (they attach their batch kernels)
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped

@@ -14,3 +14,4 @@ from pipeline.solvers import external  # noqa: F401,E402  (SCIP, CBC, GLPK, Octa
 from pipeline.solvers import sat  # noqa: F401,E402  (SAT engine in process)
 from pipeline.solvers import sat_external  # noqa: F401,E402  (SAT/PB solvers on CNF/OPB files)
 from pipeline.solvers import cpsat  # noqa: F401,E402  (OR-Tools CP-SAT)
+from pipeline.solvers import dfs  # noqa: F401,E402  (depth-first search, numba-compiled: the fast extra)

@@ -24,7 +24,7 @@ from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, MAX_CHUNK_SIZE, MAX_WO
     ({"limit": -1}, "limit must be a non-negative integer, got -1"),
     ({"progress": "loud"}, "progress must be one of auto, bar, log, none, got 'loud'"),
     ({"log_interval": -1.0}, "log_interval must be a non-negative finite number of seconds, got -1.0"),
-    ({"solver": "glpk"}, "solver must be one of highs, sat, cpsat, got 'glpk'"),
+    ({"solver": "glpk"}, "solver must be one of highs, sat, cpsat, dfs, got 'glpk'"),
     ({"input_format": "xlsx"}, "input_format must be one of auto, text, csv, parquet, got 'xlsx'"),
     ({"retry": ("later",)}, "retry must be one of "),
     ({"highs_options": {"no_such_option": 1}}, "highs_options: HiGHS refuses option no_such_option=1"),

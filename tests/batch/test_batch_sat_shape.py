@@ -47,7 +47,7 @@ def test_batch_sat_matches_highs_on_unique_puzzles(tmp_path):
 def test_batch_refuses_unknown_engine_options(tmp_path):
     src = tmp_path / "in.txt"
     src.write_text(MIXED[0] + "\n")
-    with pytest.raises(PipelineError, match=r"^solver must be one of highs, sat, cpsat, got 'glpk'$"):
+    with pytest.raises(PipelineError, match=r"^solver must be one of highs, sat, cpsat, dfs, got 'glpk'$"):
         run_batch(src, tmp_path / "o1", solver="glpk")
     with pytest.raises(PipelineError, match=r"^sat_backend must be one of .*, got 'nope'$"):
         run_batch(src, tmp_path / "o2", solver="sat", sat_backend="nope")
@@ -58,7 +58,7 @@ def test_a_solver_with_a_batch_kernel_is_offered_by_batch(tmp_path):
     solve through the one-call-per-puzzle kernel) is accepted and run, its timed_call named."""
     register_solver(Solver("toy-batch", "HiGHS again", solve=highs_solve, timed_call="the toy's calls"))
     try:
-        with pytest.raises(PipelineError, match="solver must be one of highs, sat, cpsat, got 'toy-batch'"):
+        with pytest.raises(PipelineError, match="solver must be one of highs, sat, cpsat, dfs, got 'toy-batch'"):
             run_batch(tmp_path / "in.txt", tmp_path / "no", solver="toy-batch")
         register_batch_kernel("toy-batch", solve_shape_each)
         src = tmp_path / "in.txt"

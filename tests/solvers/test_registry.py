@@ -22,8 +22,8 @@ def _choices(command: str, option: str) -> list[str] | None:
 
 
 def test_batch_offers_exactly_the_solvers_with_a_batch_kernel():
-    # the set batch has always offered, now read from the entries
-    assert batch_solver_names() == ["highs", "sat", "cpsat"]
+    # the set batch has always offered, now read from the entries (dfs: its kernel since issue 18)
+    assert batch_solver_names() == ["highs", "sat", "cpsat", "dfs"]
     assert list(_choices("batch", "--solver")) == [AUTO, *batch_solver_names()]   # auto first, the default
     assert all(callable(SOLVERS[name].batch_kernel) for name in batch_solver_names())
     assert all(SOLVERS[name].timed_call for name in batch_solver_names())
@@ -42,7 +42,7 @@ def test_the_default_counting_engine_is_read_from_the_fields():
     if SOLVERS["sat"].available() is None:
         assert chosen.proves_unique
     provers = [name for name, s in SOLVERS.items() if s.proves_unique]
-    assert provers == ["sat"]
+    assert provers == ["sat", "dfs"]
 
 
 def test_a_new_entry_that_proves_uniqueness_is_used_by_solve(capsys):

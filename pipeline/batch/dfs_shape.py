@@ -1,0 +1,102 @@
+"""The ``dfs`` engine in batch: a chunk's puzzles of one shape searched in one compiled call.
+
+:func:`pipeline.solvers.dfs.search_grids` takes the whole shape's clue grids at once, in slices of
+:data:`SLICE_PUZZLES` puzzles (a stop request is honoured between two slices), each puzzle within
+:data:`FIRST_BUDGET` nodes. The rare puzzle that needs more is searched again on its own, in
+node-budget slices under the run's ``--time-limit`` (:func:`pipeline.solvers.dfs.search_puzzle`).
+``--count K`` searches each puzzle up to K solutions. Solutions are verified in bulk through
+``record`` like every kernel's.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pipeline.core.errors import SolveError
+from pipeline.solvers import register_batch_kernel
+from pipeline.solvers.dfs import search_grids, search_puzzle
+from pipeline.batch.config import SolveOptions
+from pipeline.batch.kernels import Record, with_clues
+from pipeline.batch.progress import stopped, tick
+from pipeline.batch.text import one_line
+
+if TYPE_CHECKING:  # annotations only: the worker imports this module
+    from pipeline.batch.worker import Shape
+
+__all__ = ["solve_shape_dfs"]
+
+#: Puzzles per compiled call (a stop request waits for at most one call: ~0.1 s of hard 9x9).
+SLICE_PUZZLES = 256
+#: Nodes per puzzle in the bulk call (the hardest 9x9 of the forum set needs under 4,000; a
+#: node costs about a microsecond at 9x9), before the puzzle is searched on its own.
+FIRST_BUDGET = 100_000
+#: With ``--time-limit T`` the bulk budget is at most T times this (nodes per second, the slow
+#: end: big grids), so the bulk call keeps within about the limit.
+BUDGET_NODES_PER_SECOND = 100_000
+
+
+def _status(count: int, unfinished: bool) -> str:
+    if count:
+        return "optimal"
+    return "time_limit" if unfinished else "infeasible"
+
+
+def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
+    """The chunk's puzzles of one shape through the compiled search, many per call.
+
+    Parameters
+    ----------
+    shape : Shape
+        The chunk's puzzles of one shape (template, members, clue grids).
+    options : SolveOptions
+        The run's solve options (``count``, ``time_limit``).
+    rows : list of dict
+        The chunk's result rows, updated in place.
+    record : callable
+        Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
+    """
+    template = shape.template
+    clues = np.stack(shape.grids)
+    limit = options.count or 1
+    solutions = np.zeros_like(clues)
+    has = np.zeros(len(shape.members), dtype=bool)
+    budget = FIRST_BUDGET
+    if options.time_limit is not None:
+        budget = max(1, min(budget, int(options.time_limit * BUDGET_NODES_PER_SECOND)))
+    done = 0
+    try:
+        for lo in range(0, len(shape.members), SLICE_PUZZLES):
+            if stopped():
+                break
+            hi = min(lo + SLICE_PUZZLES, len(shape.members))
+            start = time.perf_counter()
+            counts, found, nodes, unfinished = search_grids(clues[lo:hi], template, limit, budget)
+            share = (time.perf_counter() - start) * nodes / max(int(nodes.sum()), 1)   # seconds by nodes
+            for j in range(lo, hi):
+                k, i = shape.members[j], j - lo
+                count, seconds, n_nodes, open_ = int(counts[i]), float(share[i]), int(nodes[i]), bool(unfinished[i])
+                if open_:   # beyond the bulk budget: on its own, under the time limit
+                    alone = search_puzzle(with_clues(template, clues[j]), limit, time_limit=options.time_limit)
+                    count, n_nodes, open_ = alone.count, n_nodes + alone.nodes, alone.status == "time_limit"
+                    seconds += alone.seconds
+                    if alone.grids:
+                        found[i] = alone.grids[0].ravel()
+                row = rows[k]
+                row.update(status=_status(count, open_), seconds=seconds, nodes=n_nodes, error=None,
+                           n_solutions=count if options.count else None)
+                row["wall_seconds"] += seconds
+                if options.count and open_ and count:
+                    row["error"] = f"count: stopped by time_limit after {count} solutions (a lower bound)"
+                if count:
+                    solutions[j], has[j] = found[i], True
+                tick()
+            done = hi
+    except SolveError as e:   # numba missing, or a shape the engine cannot take: every member says so
+        for k in shape.members[done:]:
+            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+    record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
+
+
+register_batch_kernel("dfs", solve_shape_dfs)

@@ -1,0 +1,312 @@
+"""``dfs``: depth-first search with naked and hidden singles, compiled with numba (the ``fast`` extra).
+
+The classic Sudoku search, written for many puzzles of one shape per call: candidates as one
+``uint64`` bitmask per cell, naked and hidden singles to a fixed point at every node (the rules of
+:mod:`pipeline.core.propagate`), then the cell with the fewest candidates is split. It learns
+nothing, so it is the engine for the many small puzzles of a batch (thousands of hard 9x9 per
+second, where a SAT solver's per-call overhead dominates), not for a minimal 25x25 (use ``sat``).
+
+It reads the puzzle's unit families (:meth:`pipeline.core.puzzle.Puzzle.unit_families`): any box
+shape, variant, jigsaw regions and unit rules (windoku windows) up to 64x64. Rows beyond units
+(cages, thermometers, Kropki, ...) and gattai layouts need an engine with ``rule_rows``; this one
+refuses them with one line. ``count`` and the uniqueness check search on past the first
+solution; ``time_limit`` is checked between node-budget slices, so Ctrl-C and the time limit
+take effect within milliseconds.
+
+The kernel (:mod:`pipeline.solvers.dfs_kernel`) is compiled on first use and cached on disk by
+numba (about 2 s once per installation; ``NUMBA_CACHE_DIR`` moves the cache).
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+from pipeline.core.build import Model
+from pipeline.core.decode import vector_from_grid
+from pipeline.core.errors import SolveError
+from pipeline.core.options import time_limit_bound
+from pipeline.core.puzzle import Puzzle
+
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+
+__all__ = ["DFS_EXTRA_HINT", "MAX_DFS_N", "ShapeTables", "grids_of", "search_grids", "shape_tables", "start_masks"]
+
+DFS_EXTRA_HINT = "pip install '.[fast]'"
+#: Candidate sets are ``uint64`` bitmasks.
+MAX_DFS_N = 64
+#: Nodes per slice of one search between two looks at the clock (first, largest): a 9x9 node
+#: takes about a microsecond, a 25x25 node some tens.
+SLICE_NODES = (20_000, 2_000_000)
+#: Solutions held per drain of a count's buffer.
+FOUND_BUFFER = 256
+
+
+def _import_problem() -> str | None:
+    """None if numba imports, else why not (in words a user can act on)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return f"needs numba: {DFS_EXTRA_HINT}"
+    return None
+
+
+def kernel() -> ModuleType:
+    """The compiled kernel module; SolveError naming the extra when numba is missing."""
+    problem = _import_problem()
+    if problem:
+        raise SolveError(f"solver dfs: {problem}")
+    from pipeline.solvers import dfs_kernel
+
+    return dfs_kernel
+
+
+@dataclass(frozen=True)
+class ShapeTables:
+    """What the kernel needs of a shape: every cell's peers (padded; ``n_peers`` of them are
+    real), every unit's cells, and the mask of all ``n`` digits."""
+
+    n: int
+    peers: np.ndarray
+    n_peers: np.ndarray
+    units: np.ndarray
+    full: np.uint64
+
+
+_TABLES: dict[bytes, ShapeTables] = {}
+_MAX_TABLES = 64   # jigsaw batches have one shape per region layout
+
+
+def shape_tables(puzzle: Puzzle) -> ShapeTables:
+    """The kernel's tables for ``puzzle``'s shape (its unit families), cached by the families.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle of the shape; its clues are not used.
+
+    Returns
+    -------
+    ShapeTables
+
+    Raises
+    ------
+    SolveError
+        Grids above :data:`MAX_DFS_N`.
+    """
+    n = puzzle.n
+    if n > MAX_DFS_N:
+        raise SolveError(f"solver dfs: grids up to {MAX_DFS_N}x{MAX_DFS_N} (64-bit candidate masks), found {n}x{n}")
+    units = np.concatenate([np.asarray(cells, dtype=np.int64) for _, cells in puzzle.unit_families()])
+    key = hashlib.blake2b(np.asarray(units.shape, dtype=np.int64).tobytes() + units.tobytes(), digest_size=16).digest()
+    tables = _TABLES.get(key)
+    if tables is not None:
+        return tables
+    n_cells = n * n
+    # peers: every other cell of any of the cell's units, gathered from an adjacency matrix
+    adjacent = np.zeros((n_cells, n_cells), dtype=bool)
+    adjacent[units[:, :, None], units[:, None, :]] = True
+    adjacent[np.arange(n_cells), np.arange(n_cells)] = False
+    n_peers = adjacent.sum(axis=1).astype(np.int64)
+    peers = np.argsort(~adjacent, axis=1, kind="stable")[:, :max(int(n_peers.max(initial=0)), 1)]
+    tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, np.ascontiguousarray(units),
+                         np.uint64((1 << n) - 1))
+    if len(_TABLES) >= _MAX_TABLES:
+        _TABLES.clear()
+    _TABLES[key] = tables
+    return tables
+
+
+def start_masks(grids: np.ndarray, n: int) -> np.ndarray:
+    """Clue grids ``(P, N*N)`` (0 = empty) -> the search's start states ``(P, N*N)`` of ``uint64``.
+
+    Parameters
+    ----------
+    grids : numpy.ndarray
+        Clue grids, values ``0..N``.
+    n : int
+        Grid side.
+
+    Examples
+    --------
+    >>> start_masks(np.array([[1, 0, 4, 2]]), 4).tolist()
+    [[1, 15, 8, 2]]
+    """
+    grids = np.asarray(grids, dtype=np.int64)
+    bits = np.left_shift(np.uint64(1), np.maximum(grids - 1, 0).astype(np.uint64))
+    return np.where(grids > 0, bits, np.uint64((1 << n) - 1)).astype(np.uint64)
+
+
+def grids_of(masks: np.ndarray) -> np.ndarray:
+    """Solved states (one bit per cell) -> digits ``1..N`` (same shape).
+
+    Parameters
+    ----------
+    masks : numpy.ndarray
+        ``uint64`` masks with one bit set per cell.
+
+    Examples
+    --------
+    >>> grids_of(np.array([1, 8, 2], dtype=np.uint64)).tolist()
+    [1, 4, 2]
+    """
+    return np.bitwise_count(np.asarray(masks, dtype=np.uint64) - np.uint64(1)).astype(np.int64) + 1
+
+
+def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Search many puzzles of ``template``'s shape in one compiled call, each within ``budget`` nodes.
+
+    Parameters
+    ----------
+    grids : numpy.ndarray
+        ``(P, N*N)`` clue grids, 0 = empty.
+    template : Puzzle
+        Any puzzle of the shape.
+    limit : int
+        Stop each puzzle at this many solutions (1: solve, 2: solve and prove uniqueness).
+    budget : int
+        Nodes per puzzle; a puzzle that needs more is flagged unfinished (its count is a lower
+        bound and it may have no solution yet).
+
+    Returns
+    -------
+    counts : numpy.ndarray
+        ``(P,)`` solutions found, at most ``limit``.
+    solutions : numpy.ndarray
+        ``(P, N*N)`` the first solution's digits (0 where none was found).
+    nodes : numpy.ndarray
+        ``(P,)`` search nodes.
+    unfinished : numpy.ndarray
+        ``(P,)`` True where the budget ran out first.
+    """
+    tables = shape_tables(template)
+    masks = start_masks(grids, tables.n)
+    n_puzzles = masks.shape[0]
+    counts = np.zeros(n_puzzles, dtype=np.int64)
+    found = np.zeros_like(masks)
+    nodes = np.zeros(n_puzzles, dtype=np.int64)
+    unfinished = np.zeros(n_puzzles, dtype=np.bool_)
+    kernel().search_many(masks, tables.peers, tables.n_peers, tables.units, tables.full, limit, budget,
+                         counts, found, nodes, unfinished)
+    solutions = np.where(counts[:, None] > 0, grids_of(found), 0)
+    return counts, solutions, nodes, unfinished
+
+
+@dataclass
+class Search:
+    """The outcome of one puzzle's search (:func:`search_puzzle`)."""
+
+    count: int
+    grids: list[np.ndarray]
+    status: str          # complete | limit | time_limit
+    nodes: int
+    seconds: float
+
+
+def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:
+    """One puzzle's search in node-budget slices (the clock and signals are looked at in between).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The clues and the shape.
+    limit : int
+        Stop at this many solutions.
+    keep : int
+        Keep the grids of the first ``keep`` solutions.
+    time_limit : float, optional
+        Seconds; the status is ``time_limit`` when the search was stopped by it.
+
+    Returns
+    -------
+    Search
+    """
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    tables = shape_tables(puzzle)
+    compiled = kernel()
+    n_cells = tables.n * tables.n
+    stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
+    flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+    stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0]
+    found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
+    tallies = np.zeros(3, dtype=np.int64)
+    grids: list[np.ndarray] = []
+    depth, budget, status = 1, SLICE_NODES[0], ""
+    while True:
+        depth = compiled.search(stack, flags, depth, found, tallies, tables.peers, tables.n_peers, tables.units,
+                                tables.full, limit, budget, keep > found.shape[0])
+        stored = int(tallies[2])
+        if stored and len(grids) < keep:   # drain the buffer (a count with --list keeps them all)
+            grids.extend(g.reshape(tables.n, tables.n) for g in grids_of(found[:min(stored, keep - len(grids))]))
+            tallies[2] = 0
+        if depth == compiled.FINISHED:
+            status = "limit" if tallies[0] >= limit else "complete"
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            status = "time_limit"
+            break
+        budget = min(2 * budget, SLICE_NODES[1])
+    return Search(int(tallies[0]), grids, status, int(tallies[1]), time.perf_counter() - start)
+
+
+def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+    """Solve ``model``'s puzzle by search (its clues and unit families).
+
+    Parameters
+    ----------
+    model : Model
+        A model without rows beyond units (the registry entry refuses those).
+    time_limit : float, optional
+        Seconds; ``time_limit`` status when reached.
+    check_unique : bool
+        Search on past the first solution: ``unique`` says whether it is the only one.
+
+    Returns
+    -------
+    SolveResult
+        ``x`` over the model's columns and ``grid`` when solved; ``nodes`` the search nodes.
+    """
+    found = search_puzzle(model.puzzle, 2 if check_unique else 1, time_limit=time_limit)
+    if not found.grids:
+        status = "time_limit" if found.status == "time_limit" else "infeasible"
+        return SolveResult(status, None, None, found.seconds, found.nodes, solver="dfs")
+    grid = found.grids[0]
+    unique = None if not check_unique or found.status == "time_limit" else found.count == 1
+    x = vector_from_grid(grid, model.convention)[model.columns]
+    return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfs", unique=unique)
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> CountResult:
+    """Count ``model``'s solutions up to ``limit`` by search, keeping every grid found.
+
+    Parameters
+    ----------
+    model : Model
+        A model without rows beyond units.
+    limit : int
+        Stop at this many solutions.
+    time_limit : float, optional
+        Seconds; ``time_limit`` status (the count is then a lower bound).
+
+    Returns
+    -------
+    CountResult
+    """
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    found = search_puzzle(model.puzzle, limit, keep=limit, time_limit=time_limit)
+    return CountResult(found.count, found.grids, found.status, found.seconds)
+
+
+register_solver(Solver(
+    name="dfs", description="depth-first search with naked/hidden singles, numba-compiled (many puzzles per call)",
+    solve=solve, count=count, available=_import_problem, install_hint=DFS_EXTRA_HINT,
+    statuses={"complete": "optimal", "time_limit": "time_limit"},
+    proves_unique=True, timed_call="the compiled search",
+    # any finite limit: the deadline is checked between node-budget slices
+    bounds={"time_limit": time_limit_bound()}))

@@ -1,0 +1,194 @@
+"""The compiled kernel of the ``dfs`` engine (:mod:`pipeline.solvers.dfs`): imported only when
+that engine runs, because importing numba costs a few tenths of a second.
+
+A state is one ``uint64`` candidate bitmask per cell (bit ``d`` set: digit ``d + 1`` still
+possible). :func:`search` runs a depth-first search on one puzzle from a stack of states:
+propagate naked and hidden singles (the rules of :mod:`pipeline.core.propagate`, one state at a
+time), take the cell with the fewest candidates, and split it into "its lowest candidate" (searched
+first) and "any other candidate". The stack holds at most one pending sibling per decided cell, so
+``cells + 1`` rows always suffice. A search is resumable: it stops after ``budget`` nodes with
+its stack intact, and the caller calls it again (the engine checks its deadline and signals in
+between). :func:`search_many` runs many puzzles of one shape in one call, each within one budget.
+
+Each stack row carries a second array of flags: the cells whose single candidate has already
+been removed from their peers, so a state's naked singles are propagated once along a path.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["search", "search_many", "FINISHED"]
+
+#: ``search``'s return value once the search space is exhausted or the limit is reached.
+FINISHED = 0
+
+
+@njit(cache=True, inline="always")
+def _popcount(v):
+    count = 0
+    while v:
+        v &= v - np.uint64(1)
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _propagate(state, placed, peers, n_peers, units, full):
+    """Naked and hidden singles to a fixed point, in place; False on a contradiction."""
+    zero, one = np.uint64(0), np.uint64(1)
+    n_cells = state.shape[0]
+    n_units, size = units.shape
+    while True:
+        changed = False
+        for c in range(n_cells):
+            v = state[c]
+            if v == zero:
+                return False
+            if placed[c] or (v & (v - one)) != zero:
+                continue
+            placed[c] = True   # a naked single: its digit leaves every peer, once
+            keep = ~v
+            for k in range(n_peers[c]):
+                q = peers[c, k]
+                w = state[q]
+                if w & v:
+                    w &= keep
+                    if w == zero:
+                        return False
+                    state[q] = w
+                    changed = True
+        for u in range(n_units):
+            once, twice = zero, zero
+            for k in range(size):
+                v = state[units[u, k]]
+                twice |= once & v
+                once |= v
+            if once != full:        # a digit with no place left in the unit
+                return False
+            hidden = once & ~twice  # digits with one place left
+            if hidden == zero:
+                continue
+            for k in range(size):
+                c = units[u, k]
+                v = state[c]
+                h = v & hidden
+                if h != zero and h != v:
+                    if (h & (h - one)) != zero:   # two digits need the same cell
+                        return False
+                    state[c] = h
+                    changed = True
+        if not changed:
+            return True
+
+
+@njit(cache=True)
+def search(stack: np.ndarray, flags: np.ndarray, depth: int, found: np.ndarray, tallies: np.ndarray,
+           peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, full: np.uint64, limit: int, budget: int,
+           pause_when_full: bool) -> int:
+    """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
+
+    Parameters
+    ----------
+    stack, flags : numpy.ndarray
+        ``(cells + 1, cells)``: the states (``uint64`` masks) and their propagated-single flags.
+    depth : int
+        Rows of ``stack`` in use (1 to start a search from ``stack[0]``).
+    found : numpy.ndarray
+        ``(k, cells)`` ``uint64``: each solution's masks go into the next free row.
+    tallies : numpy.ndarray
+        ``[solutions found, nodes, rows of found in use]``, ``int64``, updated in place.
+    peers, n_peers, units, full
+        The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+    limit : int
+        Stop at this many solutions.
+    budget : int
+        Nodes this call may visit.
+    pause_when_full : bool
+        Also return (not finished) when ``found`` has just filled up, for the caller to drain
+        it (reset ``tallies[2]``) and resume.
+
+    Returns
+    -------
+    int
+        The depth to resume from, or :data:`FINISHED` once the space is exhausted or ``limit``
+        solutions were found.
+    """
+    one = np.uint64(1)
+    n_cells = stack.shape[1]
+    spent = 0
+    while depth > 0:
+        if spent >= budget:
+            return depth
+        spent += 1
+        tallies[1] += 1
+        top = depth - 1
+        state, placed = stack[top], flags[top]
+        if not _propagate(state, placed, peers, n_peers, units, full):
+            depth -= 1
+            continue
+        best, best_count = -1, 65
+        for c in range(n_cells):
+            v = state[c]
+            if (v & (v - one)) != 0:
+                k = _popcount(v)
+                if k < best_count:
+                    best, best_count = c, k
+                    if k == 2:
+                        break
+        if best < 0:   # every cell decided: a solution
+            tallies[0] += 1
+            if tallies[2] < found.shape[0]:
+                found[tallies[2]] = state
+                tallies[2] += 1
+            depth -= 1
+            if tallies[0] >= limit:
+                return FINISHED
+            if pause_when_full and tallies[2] == found.shape[0] and depth > 0:
+                return depth
+            continue
+        v = state[best]
+        low = v & (~v + one)
+        # the child (lowest candidate) goes on top and is searched first; the row below keeps
+        # the sibling (every other candidate of the cell)
+        stack[depth] = state
+        flags[depth] = placed
+        stack[depth, best] = low
+        state[best] = v & ~low
+        depth += 1
+    return FINISHED
+
+
+@njit(cache=True)
+def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, full: np.uint64,
+                limit: int, budget: int, counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray,
+                unfinished: np.ndarray) -> None:
+    """:func:`search` for every row of ``masks`` (one puzzle's start state each), one stack reused.
+
+    Parameters
+    ----------
+    masks : numpy.ndarray
+        ``(P, cells)`` ``uint64`` start states.
+    peers, n_peers, units, full
+        The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+    limit : int
+        Stop each puzzle at this many solutions.
+    budget : int
+        Nodes per puzzle; one that needs more is flagged in ``unfinished``.
+    counts, solutions, nodes, unfinished : numpy.ndarray
+        Outputs, ``(P,)`` and ``(P, cells)``: solutions found, the first solution's masks,
+        nodes visited, budget ran out.
+    """
+    n_puzzles, n_cells = masks.shape
+    stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
+    flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+    tallies = np.zeros(3, dtype=np.int64)
+    for p in range(n_puzzles):
+        stack[0] = masks[p]
+        flags[0] = False
+        tallies[:] = 0
+        depth = search(stack, flags, 1, solutions[p:p + 1], tallies, peers, n_peers, units, full, limit, budget,
+                       False)
+        counts[p] = tallies[0]
+        nodes[p] = tallies[1]
+        unfinished[p] = depth != FINISHED
