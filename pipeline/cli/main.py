@@ -18,7 +18,6 @@ import sys
 from pipeline.cli.args import check_ranges
 from pipeline.cli import commands
 from pipeline.core import stops
-from pipeline.cli.commands.batch import run_batch_command
 from pipeline.core.errors import PipelineError
 from pipeline.core.version import __version__
 
@@ -30,17 +29,39 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser: one subparser per module of
     :data:`pipeline.cli.commands.COMMAND_MODULES`, in that order (read at each call, so a module
-    listed at run time is a subcommand too)."""
+    listed at run time is a subcommand too).
+
+    Parameters
+    ----------
+    only : str, optional
+        A command's name: import and register that command alone (what a run of one command
+        needs; the others' modules load generate, draw, batch, ... for nothing). None: all.
+    """
     parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
                                             "solve, import solver answers, verify.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    for module_name in commands.COMMAND_MODULES:
+    modules = commands.COMMAND_MODULES
+    if only is not None and only in _command_modules():
+        modules = (_command_modules()[only],)
+    for module_name in modules:
         importlib.import_module(module_name).add_command(sub)
     return parser
+
+
+def _command_modules() -> dict[str, str]:
+    """Command name -> its module, read from the module names (``import_`` is the ``import``
+    command); a command whose module is named otherwise is found by importing them all."""
+    return {name.rsplit(".", 1)[-1].rstrip("_"): name for name in commands.COMMAND_MODULES}
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the top-level options,
+    ``--version`` and ``--help``, take no value). None before any command word."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 #: Exit status after the reader of standard output went away (``| head``): what a shell reports
@@ -217,11 +238,12 @@ def _stand_in_for_closed_streams() -> None:
 
 def _run(argv: list[str] | None) -> int:
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(_named_command(words))
         args = parser.parse_args(argv)
         # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
         # thread would also keep it from forking its workers
-        if argv is None and args.func is not run_batch_command:
+        if argv is None and args.command != "batch":
             stops.install(watch=True)
         check_ranges(args)
         code = args.func(args)

@@ -146,3 +146,22 @@ def test_import_pipeline_and_solve_do_not_import_pandas_or_pyarrow(tmp_path):
     after_import, solution, after_solve = proc.stdout.splitlines()
     assert len(solution) == 81
     assert after_import == "[]" and after_solve == "[]"
+
+
+def test_one_command_imports_its_own_module_only(tmp_path):
+    """A run of ``solve`` builds only solve's parser: the other commands' modules (batch's
+    executors, generate, draw, numba's dfs kernel) are not imported for nothing."""
+    others = ("pipeline.batch", "pipeline.tools.generate", "pipeline.tools.draw", "pipeline.cli.commands.count",
+              "pipeline.solvers.dfs_kernel")
+    check = ("import sys, runpy\n"
+             f"sys.argv = ['pipeline', 'solve', {PUZZLE!r}, '--format', 'line']\n"
+             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert not e.code, e.code\n"
+             f"print(sorted(m for m in {others!r} if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+    help_text = subprocess.run([sys.executable, "-m", "pipeline", "--help"], capture_output=True, text=True,
+                               cwd=tmp_path, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    assert all(name in help_text for name in ("solve", "batch", "generate", "explain"))   # --help lists them all
