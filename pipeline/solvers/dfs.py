@@ -67,12 +67,15 @@ def kernel() -> ModuleType:
 @dataclass(frozen=True)
 class ShapeTables:
     """What the kernel needs of a shape: every cell's peers (padded; ``n_peers`` of them are
-    real), every unit's cells, and the mask of all ``n`` digits."""
+    real), every unit's cells, every cell's units (padded; ``n_cell_units`` real), and the mask
+    of all ``n`` digits."""
 
     n: int
     peers: np.ndarray
     n_peers: np.ndarray
     units: np.ndarray
+    cell_units: np.ndarray
+    n_cell_units: np.ndarray
     full: np.uint64
 
 
@@ -112,8 +115,15 @@ def shape_tables(puzzle: Puzzle) -> ShapeTables:
     adjacent[np.arange(n_cells), np.arange(n_cells)] = False
     n_peers = adjacent.sum(axis=1).astype(np.int64)
     peers = np.argsort(~adjacent, axis=1, kind="stable")[:, :max(int(n_peers.max(initial=0)), 1)]
+    # every cell's units: the unit numbers sorted by member cell
+    unit_of = np.repeat(np.arange(units.shape[0]), units.shape[1])
+    order = np.argsort(units.ravel(), kind="stable")
+    n_cell_units = np.bincount(units.ravel(), minlength=n_cells).astype(np.int64)
+    slot = np.arange(order.size) - np.repeat(np.cumsum(n_cell_units) - n_cell_units, n_cell_units)
+    cell_units = np.zeros((n_cells, max(int(n_cell_units.max(initial=0)), 1)), dtype=np.int64)
+    cell_units[units.ravel()[order], slot] = unit_of[order]
     tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, np.ascontiguousarray(units),
-                         np.uint64((1 << n) - 1))
+                         cell_units, n_cell_units, np.uint64((1 << n) - 1))
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.clear()
     _TABLES[key] = tables
@@ -190,8 +200,8 @@ def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int
     found = np.zeros_like(masks)
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     unfinished = np.zeros(n_puzzles, dtype=np.bool_)
-    kernel().search_many(masks, tables.peers, tables.n_peers, tables.units, tables.full, limit, budget,
-                         counts, found, nodes, unfinished)
+    kernel().search_many(masks, tables.peers, tables.n_peers, tables.units, tables.cell_units, tables.n_cell_units,
+                         tables.full, limit, budget, counts, found, nodes, unfinished)
     solutions = np.where(counts[:, None] > 0, grids_of(found), 0)
     return counts, solutions, nodes, unfinished
 
@@ -232,14 +242,16 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
     n_cells = tables.n * tables.n
     stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+    origins = np.full(n_cells + 1, -1, dtype=np.int64)
     stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0]
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
     grids: list[np.ndarray] = []
     depth, budget, status = 1, SLICE_NODES[0], ""
     while True:
-        depth = compiled.search(stack, flags, depth, found, tallies, tables.peers, tables.n_peers, tables.units,
-                                tables.full, limit, budget, keep > found.shape[0])
+        depth = compiled.search(stack, flags, origins, depth, found, tallies, tables.peers, tables.n_peers,
+                                tables.units, tables.cell_units, tables.n_cell_units, tables.full, limit, budget,
+                                keep > found.shape[0])
         stored = int(tallies[2])
         if stored and len(grids) < keep:   # drain the buffer (a count with --list keeps them all)
             grids.extend(g.reshape(tables.n, tables.n) for g in grids_of(found[:min(stored, keep - len(grids))]))

@@ -33,21 +33,53 @@ def _popcount(v):
     return count
 
 
+@njit(cache=True, inline="always")
+def _touch(c, cell_units, n_cell_units, dirty):
+    """Mark the units of cell ``c`` for a hidden-single look."""
+    for k in range(n_cell_units[c]):
+        dirty[cell_units[c, k]] = True
+
+
 @njit(cache=True)
-def _propagate(state, placed, peers, n_peers, units, full):
-    """Naked and hidden singles to a fixed point, in place; False on a contradiction."""
+def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_units, full, queue, dirty):
+    """Naked and hidden singles to a fixed point, in place; False on a contradiction.
+
+    ``state`` is a fixed point except at cell ``origin`` (the cell the branch changed), or
+    nothing is known of it (``origin < 0``: the root). Only what changed is looked at again: a
+    queue of new naked singles, and the units (``dirty``) holding a cell that lost a candidate.
+    """
     zero, one = np.uint64(0), np.uint64(1)
     n_cells = state.shape[0]
     n_units, size = units.shape
-    while True:
-        changed = False
+    queued = 0
+    if origin < 0:
+        dirty[:] = True
         for c in range(n_cells):
             v = state[c]
             if v == zero:
                 return False
-            if placed[c] or (v & (v - one)) != zero:
+            if not placed[c] and (v & (v - one)) == zero:
+                queue[queued] = c
+                queued += 1
+    else:
+        dirty[:] = False
+        v = state[origin]
+        if v == zero:
+            return False
+        if not placed[origin] and (v & (v - one)) == zero:
+            queue[queued] = origin
+            queued += 1
+        _touch(origin, cell_units, n_cell_units, dirty)
+    while True:
+        # naked singles: each new one's digit leaves its peers, once per path (placed)
+        head = 0
+        while head < queued:
+            c = queue[head]
+            head += 1
+            if placed[c]:
                 continue
-            placed[c] = True   # a naked single: its digit leaves every peer, once
+            placed[c] = True
+            v = state[c]
             keep = ~v
             for k in range(n_peers[c]):
                 q = peers[c, k]
@@ -57,8 +89,16 @@ def _propagate(state, placed, peers, n_peers, units, full):
                     if w == zero:
                         return False
                     state[q] = w
-                    changed = True
+                    _touch(q, cell_units, n_cell_units, dirty)
+                    if (w & (w - one)) == zero:
+                        queue[queued] = q
+                        queued += 1
+        queued = 0
+        # hidden singles in the units that changed
         for u in range(n_units):
+            if not dirty[u]:
+                continue
+            dirty[u] = False
             once, twice = zero, zero
             for k in range(size):
                 v = state[units[u, k]]
@@ -77,28 +117,37 @@ def _propagate(state, placed, peers, n_peers, units, full):
                     if (h & (h - one)) != zero:   # two digits need the same cell
                         return False
                     state[c] = h
-                    changed = True
-        if not changed:
-            return True
+                    _touch(c, cell_units, n_cell_units, dirty)
+                    queue[queued] = c
+                    queued += 1
+        if queued == 0:
+            # a unit marked by the last hidden single of the loop above, before its index
+            for u in range(n_units):
+                if dirty[u]:
+                    break
+            else:
+                return True
 
 
 @njit(cache=True)
-def search(stack: np.ndarray, flags: np.ndarray, depth: int, found: np.ndarray, tallies: np.ndarray,
-           peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, full: np.uint64, limit: int, budget: int,
-           pause_when_full: bool) -> int:
+def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
+           tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
+           n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int, pause_when_full: bool) -> int:
     """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
 
     Parameters
     ----------
     stack, flags : numpy.ndarray
         ``(cells + 1, cells)``: the states (``uint64`` masks) and their propagated-single flags.
+    origins : numpy.ndarray
+        ``(cells + 1,)`` ``int64``: the cell each row's branch changed (-1: a start state).
     depth : int
         Rows of ``stack`` in use (1 to start a search from ``stack[0]``).
     found : numpy.ndarray
         ``(k, cells)`` ``uint64``: each solution's masks go into the next free row.
     tallies : numpy.ndarray
         ``[solutions found, nodes, rows of found in use]``, ``int64``, updated in place.
-    peers, n_peers, units, full
+    peers, n_peers, units, cell_units, n_cell_units, full
         The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
     limit : int
         Stop at this many solutions.
@@ -116,6 +165,8 @@ def search(stack: np.ndarray, flags: np.ndarray, depth: int, found: np.ndarray, 
     """
     one = np.uint64(1)
     n_cells = stack.shape[1]
+    queue = np.empty(n_cells + 1, dtype=np.int64)
+    dirty = np.empty(units.shape[0], dtype=np.bool_)
     spent = 0
     while depth > 0:
         if spent >= budget:
@@ -124,7 +175,8 @@ def search(stack: np.ndarray, flags: np.ndarray, depth: int, found: np.ndarray, 
         tallies[1] += 1
         top = depth - 1
         state, placed = stack[top], flags[top]
-        if not _propagate(state, placed, peers, n_peers, units, full):
+        if not _propagate(state, placed, origins[top], peers, n_peers, units, cell_units, n_cell_units, full, queue,
+                          dirty):
             depth -= 1
             continue
         best, best_count = -1, 65
@@ -154,22 +206,24 @@ def search(stack: np.ndarray, flags: np.ndarray, depth: int, found: np.ndarray, 
         stack[depth] = state
         flags[depth] = placed
         stack[depth, best] = low
+        origins[depth] = best
         state[best] = v & ~low
+        origins[top] = best
         depth += 1
     return FINISHED
 
 
 @njit(cache=True)
-def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, full: np.uint64,
-                limit: int, budget: int, counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray,
-                unfinished: np.ndarray) -> None:
+def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray,
+                cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int,
+                counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray) -> None:
     """:func:`search` for every row of ``masks`` (one puzzle's start state each), one stack reused.
 
     Parameters
     ----------
     masks : numpy.ndarray
         ``(P, cells)`` ``uint64`` start states.
-    peers, n_peers, units, full
+    peers, n_peers, units, cell_units, n_cell_units, full
         The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
     limit : int
         Stop each puzzle at this many solutions.
@@ -182,13 +236,15 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
     n_puzzles, n_cells = masks.shape
     stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+    origins = np.empty(n_cells + 1, dtype=np.int64)
     tallies = np.zeros(3, dtype=np.int64)
     for p in range(n_puzzles):
         stack[0] = masks[p]
         flags[0] = False
+        origins[0] = -1
         tallies[:] = 0
-        depth = search(stack, flags, 1, solutions[p:p + 1], tallies, peers, n_peers, units, full, limit, budget,
-                       False)
+        depth = search(stack, flags, origins, 1, solutions[p:p + 1], tallies, peers, n_peers, units, cell_units,
+                       n_cell_units, full, limit, budget, False)
         counts[p] = tallies[0]
         nodes[p] = tallies[1]
         unfinished[p] = depth != FINISHED
