@@ -21,6 +21,8 @@ import pytest
 from oracles import DATA_DIR, PROJECT, oracle_matrix
 
 from pipeline.solvers.highs import new_highs
+import pipeline.batch  # noqa: F401,E402  (attaches the batch kernels that pick_solver("batch") reads)
+from pipeline.solvers.auto import pick_solver  # noqa: E402
 
 OURS = ["mps", "lp", "parquet", "parquet-coo", "csv", "matlab"]
 OTHERS = ["highspy-mps", "highspy-lp", "pyarrow-csv", "pyarrow-parquet"]
@@ -248,8 +250,11 @@ def test_auto_section(quick):
     if batch:
         for r in batch:
             assert "error" not in r and r["optimal"] == r["puzzles"] > 0, r
-        assert {r["solver"] for r in batch} == {"sat", "highs", "cpsat"}
-        assert sorted(r["workers"] for r in batch if r.get("scaling")) == [1, 2]
+        assert {r["solver"] for r in batch if not r.get("scaling")} == {"dfs", "sat", "highs", "cpsat"}
+        assert {r["solver_used"] for r in batch} >= {"dfs", "sat", "highs", "cpsat"}
+        scaling = [r for r in batch if r.get("scaling")]   # batch's default, resolved as the CLI does
+        assert sorted(r["workers"] for r in scaling) == [1, 2] and {r["solver"] for r in scaling} == {"auto"}
+        assert {r["solver_used"] for r in scaling} == {pick_solver("batch").name}
     seconds = auto["startup"]["seconds"]
     assert seconds["pipeline solve 9x9"] > seconds["python -c pass"] > 0
     assert "issue 18:" in stdout
