@@ -27,8 +27,10 @@ if TYPE_CHECKING:  # annotations only: the worker imports this module
 
 __all__ = ["solve_shape_dfs"]
 
-#: Puzzles per compiled call (a stop request waits for at most one call: ~0.1 s of hard 9x9).
+#: Puzzles per bulk search (one verification and one row update pass each).
 SLICE_PUZZLES = 256
+#: Nodes per compiled call: a stop request is seen between two calls (~0.2 s of 9x9 nodes).
+CALL_NODES = 200_000
 #: Nodes per puzzle in the bulk call (the hardest 9x9 of the forum set needs under 4,000; a
 #: node costs about a microsecond at 9x9), before the puzzle is searched on its own.
 FIRST_BUDGET = 100_000
@@ -72,13 +74,19 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
                 break
             hi = min(lo + SLICE_PUZZLES, len(shape.members))
             start = time.perf_counter()
-            counts, found, nodes, unfinished = search_grids(clues[lo:hi], template, limit, budget)
-            share = (time.perf_counter() - start) * nodes / max(int(nodes.sum()), 1)   # seconds by nodes
+            counts, found, nodes, unfinished, searched = search_grids(clues[lo:hi], template, limit, budget,
+                                                                      CALL_NODES, stopped)
+            hi = lo + searched
+            share = (time.perf_counter() - start) * nodes / max(int(nodes[:searched].sum()), 1)   # seconds by nodes
             for j in range(lo, hi):
                 k, i = shape.members[j], j - lo
                 count, seconds, n_nodes, open_ = int(counts[i]), float(share[i]), int(nodes[i]), bool(unfinished[i])
                 if open_:   # beyond the bulk budget: on its own, under the time limit
-                    alone = search_puzzle(with_clues(template, clues[j]), limit, time_limit=options.time_limit)
+                    alone = search_puzzle(with_clues(template, clues[j]), limit, time_limit=options.time_limit,
+                                          stop=stopped)
+                    if alone.status == "stopped":   # left out: a resume searches it again
+                        hi = j
+                        break
                     count, n_nodes, open_ = alone.count, n_nodes + alone.nodes, alone.status == "time_limit"
                     seconds += alone.seconds
                     if alone.grids:

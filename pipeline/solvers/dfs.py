@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,14 +35,18 @@ from pipeline.core.puzzle import Puzzle
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 
-__all__ = ["DFS_EXTRA_HINT", "MAX_DFS_N", "ShapeTables", "grids_of", "search_grids", "shape_tables", "start_masks"]
+__all__ = ["DFS_EXTRA_HINT", "MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
+           "search_puzzle", "shape_tables", "start_masks"]
 
 DFS_EXTRA_HINT = "pip install '.[fast]'"
 #: Candidate sets are ``uint64`` bitmasks.
 MAX_DFS_N = 64
-#: Nodes per slice of one search between two looks at the clock (first, largest): a 9x9 node
-#: takes about a microsecond, a 25x25 node some tens.
-SLICE_NODES = (20_000, 2_000_000)
+#: Nodes of the first slice of one search; later slices are sized to last about
+#: :data:`SLICE_SECONDS` (a 9x9 node takes about a microsecond, a 25x25 node some tens). The
+#: compiled code holds the GIL: a signal and the clock are seen between two slices.
+SLICE_NODES = 20_000
+SLICE_SECONDS = 0.1
+MAX_SLICE_NODES = 1 << 40
 #: Solutions held per drain of a count's buffer.
 FOUND_BUFFER = 256
 
@@ -166,9 +172,19 @@ def grids_of(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(np.asarray(masks, dtype=np.uint64) - np.uint64(1)).astype(np.int64) + 1
 
 
-def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Search many puzzles of ``template``'s shape in one compiled call, each within ``budget`` nodes.
+class Searched(NamedTuple):
+    """What :func:`search_grids` found, per puzzle (the first ``searched`` rows are filled)."""
+
+    counts: np.ndarray       # (P,) solutions found, at most the limit
+    solutions: np.ndarray    # (P, N*N) the first solution's digits (0 where none was found)
+    nodes: np.ndarray        # (P,) search nodes
+    unfinished: np.ndarray   # (P,) the per-puzzle budget ran out first
+    searched: int            # puzzles searched: all of them unless ``stop`` said so
+
+
+def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int, total_budget: int | None = None,
+                 stop: Callable[[], bool] | None = None) -> Searched:
+    """Search many puzzles of ``template``'s shape in compiled calls, each within ``budget`` nodes.
 
     Parameters
     ----------
@@ -181,17 +197,15 @@ def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int
     budget : int
         Nodes per puzzle; a puzzle that needs more is flagged unfinished (its count is a lower
         bound and it may have no solution yet).
+    total_budget : int, optional
+        Nodes per compiled call (at least one puzzle each): between two calls Python runs, so
+        a signal is handled within about that many nodes. Default: no bound.
+    stop : callable, optional
+        Asked between two calls; True leaves the remaining puzzles unsearched.
 
     Returns
     -------
-    counts : numpy.ndarray
-        ``(P,)`` solutions found, at most ``limit``.
-    solutions : numpy.ndarray
-        ``(P, N*N)`` the first solution's digits (0 where none was found).
-    nodes : numpy.ndarray
-        ``(P,)`` search nodes.
-    unfinished : numpy.ndarray
-        ``(P,)`` True where the budget ran out first.
+    Searched
     """
     tables = shape_tables(template)
     masks = start_masks(grids, tables.n)
@@ -200,10 +214,14 @@ def search_grids(grids: np.ndarray, template: Puzzle, limit: int, budget: int
     found = np.zeros_like(masks)
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     unfinished = np.zeros(n_puzzles, dtype=np.bool_)
-    kernel().search_many(masks, tables.peers, tables.n_peers, tables.units, tables.cell_units, tables.n_cell_units,
-                         tables.full, limit, budget, counts, found, nodes, unfinished)
+    compiled, done = kernel(), 0
+    total = np.iinfo(np.int64).max if total_budget is None else total_budget
+    while done < n_puzzles and not (done and stop is not None and stop()):
+        done += compiled.search_many(masks[done:], tables.peers, tables.n_peers, tables.units, tables.cell_units,
+                                     tables.n_cell_units, tables.full, limit, budget, counts[done:], found[done:],
+                                     nodes[done:], unfinished[done:], total)
     solutions = np.where(counts[:, None] > 0, grids_of(found), 0)
-    return counts, solutions, nodes, unfinished
+    return Searched(counts, solutions, nodes, unfinished, done)
 
 
 @dataclass
@@ -212,12 +230,13 @@ class Search:
 
     count: int
     grids: list[np.ndarray]
-    status: str          # complete | limit | time_limit
+    status: str          # complete | limit | time_limit | stopped
     nodes: int
     seconds: float
 
 
-def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:
+def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: float | None = None,
+                  stop: Callable[[], bool] | None = None) -> Search:
     """One puzzle's search in node-budget slices (the clock and signals are looked at in between).
 
     Parameters
@@ -230,6 +249,9 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         Keep the grids of the first ``keep`` solutions.
     time_limit : float, optional
         Seconds; the status is ``time_limit`` when the search was stopped by it.
+    stop : callable, optional
+        Asked between two slices; True ends the search with status ``stopped`` (batch's stop
+        request).
 
     Returns
     -------
@@ -247,8 +269,9 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
     grids: list[np.ndarray] = []
-    depth, budget, status = 1, SLICE_NODES[0], ""
+    depth, budget, status = 1, SLICE_NODES, ""
     while True:
+        slice_start, nodes_before = time.perf_counter(), int(tallies[1])
         depth = compiled.search(stack, flags, origins, depth, found, tallies, tables.peers, tables.n_peers,
                                 tables.units, tables.cell_units, tables.n_cell_units, tables.full, limit, budget,
                                 keep > found.shape[0])
@@ -259,10 +282,20 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         if depth == compiled.FINISHED:
             status = "limit" if tallies[0] >= limit else "complete"
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
             status = "time_limit"
             break
-        budget = min(2 * budget, SLICE_NODES[1])
+        if stop is not None and stop():
+            status = "stopped"
+            break
+        # the next slice lasts about SLICE_SECONDS, or up to the deadline when that is sooner
+        # (measured on the nodes this slice visited: it may have paused early to hand over grids)
+        spent = int(tallies[1]) - nodes_before
+        if spent >= budget:
+            rate = spent / max(now - slice_start, 1e-6)
+            want = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
+            budget = int(min(max(rate * want, 1_000), 4 * budget, MAX_SLICE_NODES))
     return Search(int(tallies[0]), grids, status, int(tallies[1]), time.perf_counter() - start)
 
 

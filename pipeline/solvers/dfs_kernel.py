@@ -216,7 +216,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
 @njit(cache=True)
 def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray,
                 cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int,
-                counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray) -> None:
+                counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray,
+                total_budget: int) -> int:
     """:func:`search` for every row of ``masks`` (one puzzle's start state each), one stack reused.
 
     Parameters
@@ -232,13 +233,24 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
     counts, solutions, nodes, unfinished : numpy.ndarray
         Outputs, ``(P,)`` and ``(P, cells)``: solutions found, the first solution's masks,
         nodes visited, budget ran out.
+    total_budget : int
+        Start no further puzzle once this many nodes were spent in this call (the caller looks
+        at the clock and at stop requests between calls).
+
+    Returns
+    -------
+    int
+        The puzzles searched (the first ones of ``masks``); the caller passes the rest again.
     """
     n_puzzles, n_cells = masks.shape
     stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
     origins = np.empty(n_cells + 1, dtype=np.int64)
     tallies = np.zeros(3, dtype=np.int64)
+    spent = 0
     for p in range(n_puzzles):
+        if spent >= total_budget:
+            return p
         stack[0] = masks[p]
         flags[0] = False
         origins[0] = -1
@@ -248,3 +260,5 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
         counts[p] = tallies[0]
         nodes[p] = tallies[1]
         unfinished[p] = depth != FINISHED
+        spent += tallies[1]
+    return n_puzzles

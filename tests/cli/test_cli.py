@@ -531,6 +531,9 @@ CLI_AFTER_READY = "import sys, pipeline.cli; print('ready', flush=True); sys.exi
 
 @pytest.mark.parametrize("args", [["count", "." * 625, "--solver", "highs", "--limit", "100000"],   # in C (HiGHS)
                                   ["count", "." * 256, "--solver", "sat", "--limit", "10000000", "--list"],
+                                  # compiled dfs (holds the GIL): a minimal 25x25 it searches for minutes
+                                  ["count", (PROJECT / "tests" / "data" / "sets" / "25x25_gecode.txt").read_text()
+                                   .split()[0], "--solver", "dfs"],
                                   ["verify", "-"]])                                # blocked reading stdin
 def test_ctrl_c_prints_one_line_and_exits_130(args):
     proc = subprocess.Popen([sys.executable, "-c", CLI_AFTER_READY, *args], stdin=subprocess.PIPE,

@@ -34,7 +34,8 @@ def test_the_published_counts_of_the_tdoku_test_set():
     with open(SETS / "9x9_tdoku_test_counts.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     grids = np.array([[0 if ch in ".0" else int(ch) for ch in r["puzzle"]] for r in rows])
-    counts, solutions, nodes, unfinished = search_grids(grids, parse_puzzle("." * 81), 2, 10**6)
+    counts, solutions, nodes, unfinished, searched = search_grids(grids, parse_puzzle("." * 81), 2, 10**6)
+    assert searched == len(rows)
     want = [min(int(r["n_solutions"]), 2) for r in rows]
     assert counts.tolist() == want and not unfinished.any() and (nodes > 0).all()
     for row, count, solution in zip(rows, counts, solutions):
@@ -48,7 +49,7 @@ def test_the_hardest_set_agrees_with_the_reference_solutions():
     with open(SETS / "9x9_forum_hardest_1106.ref.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     grids = np.array([[0 if ch in ".0" else int(ch) for ch in r["puzzle"]] for r in rows])
-    counts, solutions, _, _ = search_grids(grids, parse_puzzle("." * 81), 2, 10**6)
+    counts, solutions, _, _, _ = search_grids(grids, parse_puzzle("." * 81), 2, 10**6, total_budget=500)
     assert counts.tolist() == [1] * len(rows)
     assert ["".join(map(str, s)) for s in solutions] == [r["solution"] for r in rows]
 
@@ -162,3 +163,16 @@ def test_without_numba_dfs_says_what_to_install_and_auto_batch_falls_back(tmp_pa
     assert proc.returncode == 0, proc.stderr
     notes = [s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]
     assert len(notes) == 1 and "dfs needs numba" in notes[0] and "using sat instead" in notes[0]
+
+
+def test_a_stop_request_is_seen_between_compiled_calls():
+    grids = np.array([[0 if ch in ".0" else int(ch) for ch in line] for line in _lines("9x9_forum_hardest_1106.txt")[:20]])
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) >= 2
+    first = search_grids(grids, parse_puzzle("." * 81), 1, 10**6, total_budget=1, stop=stop)
+    assert first.searched == 2 and (first.counts[:2] == 1).all() and not first.counts[2:].any()
+    alone = search_puzzle(parse_puzzle("." * 256), 10**9, keep=1, stop=lambda: True)
+    assert alone.status == "stopped" and alone.count >= 1
