@@ -44,19 +44,19 @@ class Preference:
 
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
-#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one run on
-#: 2026-11-26 on a shared 2-core machine at load 9-13 (wall times several times the CPU times);
+#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one whole ``make
+#: bench`` on 2026-11-26 on the quiet 2-core machine (the count row: an earlier, loaded run);
 #: README "What --solver auto picks" says the same in words.
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("sat", "highs"),
-               "18 minimal 25x25: sat every one, median 5.6 s; highs none within 60 s"),
+               "18 minimal 25x25: sat every one, median 2.5 s, slowest 17.8 s; highs 3 of 18 within 120 s"),
     Preference("unique", ("sat", "highs"),
-               "18 minimal 25x25 with the proof: sat median 5.6 s; highs none solved within 60 s"),
+               "18 minimal 25x25 with the proof: sat median 2.5 s, slowest 17.8 s; highs solves 3 of 18 in 120 s"),
     Preference("count", ("sat", "cpsat", "highs"),
                "10,000 grids of the empty 9x9: sat 1.7 CPU s; cpsat 7,718 and highs 2 in 60 s"),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
-               "6,000 hardest 9x9, one worker, per CPU second: dfs 2,157, sat 1,247 (cpsat 37, highs 5)"),
+               "hardest 9x9, one worker, per CPU second: dfs 2,577-2,822, sat 860, cpsat 41, highs 6"),
 )
 
 
