@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import pipeline.batch  # noqa: F401  (attaches the batch kernels: the batch row reads them)
 from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.errors import SolveError
