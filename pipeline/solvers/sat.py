@@ -111,14 +111,27 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
         budget = min(2 * budget, largest)
 
 
+#: python-sat solvers the engine cannot use: they solve once, non-incrementally. Kissat aborts
+#: the whole process ("incremental solving not supported") when a clause is added after a
+#: search, which every count, uniqueness check and batch does (blocking and retiring clauses).
+NON_INCREMENTAL_BACKENDS = ("kissat404",)
+
+
 def sat_backends() -> list[str]:
-    """Names of the SAT solvers python-sat ships (``--sat-backend`` choices); empty without
-    python-sat, so the command line still builds (the engine then says what is missing)."""
+    """Names of the SAT solvers python-sat ships that the engine can use (``--sat-backend``
+    choices; :data:`NON_INCREMENTAL_BACKENDS` left out); empty without python-sat, so the
+    command line still builds (the engine then says what is missing)."""
     try:
         names = pysat_solvers().SolverNames
     except SolveError:
         return []
-    return sorted(k for k, v in vars(names).items() if isinstance(v, tuple))
+    return sorted(k for k, v in vars(names).items() if isinstance(v, tuple) and k not in NON_INCREMENTAL_BACKENDS)
+
+
+def _non_incremental(backend: str) -> bool:
+    """Whether ``backend`` (a name or any of python-sat's aliases) is one the engine cannot use."""
+    names = pysat_solvers().SolverNames
+    return any(backend in getattr(names, name, ()) for name in NON_INCREMENTAL_BACKENDS)
 
 
 def _available() -> str | None:
@@ -254,6 +267,10 @@ class SatEngine:
 
     def _new_solver(self, clauses: list[list[int]]):
         solvers = pysat_solvers()
+        if _non_incremental(self.backend):
+            raise SolveError(f"solver sat: --sat-backend {self.backend!r} solves once, non-incrementally (python-sat's "
+                             f"Kissat), and the engine adds clauses after a search; expected one of "
+                             f"{', '.join(sat_backends())}")
         try:
             return solvers.Solver(name=self.backend, bootstrap_with=clauses)
         except (solvers.NoSuchSolverError, ValueError, NotImplementedError) as e:

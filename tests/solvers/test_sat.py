@@ -178,3 +178,14 @@ def test_check_unique_is_proved_on_the_solving_engine(scheme, order):
     assert several.solved and several.unique is False
     assert verify_grid(several.grid, parse_puzzle(loose_text))
     assert sat.solve(loose).unique is None   # not asked: not checked
+
+
+@pytest.mark.parametrize("backend", ["kissat404", "kissat", "ks"])
+def test_a_non_incremental_backend_is_refused_not_run(backend):
+    """python-sat's Kissat aborts the process when a clause is added after a search (a count's
+    blocking clause, a retired activation literal after a time limit): the engine refuses it
+    with one line, and it is not among the --sat-backend choices."""
+    assert "kissat404" not in sat.sat_backends() and "cadical153" in sat.sat_backends()
+    model = build_model(parse_puzzle("." * 16))
+    with pytest.raises(SolveError, match=r"^solver sat: --sat-backend '.*' solves once, non-incrementally"):
+        sat.SatEngine(model, backend=backend)
