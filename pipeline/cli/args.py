@@ -270,7 +270,11 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
     dict
     """
     time_limit = args.time_limit if deadline is None else deadline.remaining()
+    # an engine that can keep fewer grids than it counts keeps what the output shows: all with
+    # --list, else the first
+    keep = (args.limit if getattr(args, "list", False) else 1) if what == "count" else None
     return solver.pick_options({"time_limit": time_limit, "threads": getattr(args, "threads", None),
+                                "keep": keep,
                                 "workdir": getattr(args, "workdir", None),
                                 "sat_backend": getattr(args, "sat_backend", None),
                                 "amo": getattr(args, "amo", None) or DEFAULT_AMO,

@@ -176,3 +176,20 @@ def test_a_stop_request_is_seen_between_compiled_calls():
     assert first.searched == 2 and (first.counts[:2] == 1).all() and not first.counts[2:].any()
     alone = search_puzzle(parse_puzzle("." * 256), 10**9, keep=1, stop=lambda: True)
     assert alone.status == "stopped" and alone.count >= 1
+
+
+def test_a_count_keeps_only_the_grids_asked_for():
+    model = build_model(parse_puzzle("." * 16))
+    found = dfs.count(model, 1000, keep=1)
+    assert (found.count, found.status, len(found.grids)) == (288, "complete", 1)
+    assert len(dfs.count(model, 1000, keep=0).grids) == 0 and len(dfs.count(model, 5, keep=9).grids) == 5
+    with pytest.raises(SolveError, match=r"^solver dfs: count: keep must be 0 or more, found -1$"):
+        dfs.count(model, 5, keep=-1)
+
+
+def test_the_count_command_keeps_the_grids_it_prints(capsys):
+    from pipeline.cli.main import main
+
+    assert main(["count", "." * 16, "--solver", "dfs", "--limit", "1000", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "288 (solutions)" and len(set(lines[1:])) == 288

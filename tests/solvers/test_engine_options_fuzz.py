@@ -59,6 +59,7 @@ def _options(solver) -> st.SearchStrategy[dict]:
         "options": st.one_of(st.none(), st.fixed_dictionaries({"random_seed": st.integers(-2 ** 40, 2 ** 40)})),
         "workdir": st.one_of(st.none(), st.just("fresh")),
         "presolve": st.sampled_from(("singles", "none")),
+        "keep": st.one_of(st.none(), st.integers(-1, 3)),
     }
     assert declared <= set(values), f"{solver.name}: options the fuzz does not know: {declared - set(values)}"
     return st.fixed_dictionaries({}, optional={name: values[name] for name in declared})
