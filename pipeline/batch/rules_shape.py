@@ -59,7 +59,7 @@ def _engine_options(solver: Solver, what: str, options: SolveOptions) -> dict:
     """What the engine declares of: the shape's cached engine (``reuse``: clues as assumptions),
     its SAT backend and encoding (the SAT engine takes them; HiGHS and CP-SAT none)."""
     return solver.pick_options({"reuse": True, "sat_backend": options.sat_backend,
-                                "amo": options.amo or DEFAULT_AMO}, what)
+                                "amo": options.amo or DEFAULT_AMO, "keep": 1}, what)   # a row holds one grid
 
 
 def _answer(solver: Solver, model: Model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:

@@ -361,19 +361,22 @@ class SatEngine:
                 return SatOutcome("infeasible", None)
             return SatOutcome("optimal", self._full())
 
-    def count(self, model: Model, limit: int, *, time_limit: float | None = None) -> CountResult:
+    def count(self, model: Model, limit: int, *, time_limit: float | None = None,
+              keep: int | None = None) -> CountResult:
         """Solutions of ``model`` up to ``limit`` by blocking clauses over its free cells.
 
         Each blocking clause holds the negated true cell variables of the free cells plus the
         negated activation literal of this count; the activation literal is assumed during
         the count and retired (a unit clause) afterwards, so the engine stays reusable.
         """
-        return self.count_assumed(self._assumptions(model), limit, self.clue_literals(model), time_limit=time_limit)
+        return self.count_assumed(self._assumptions(model), limit, self.clue_literals(model), time_limit=time_limit,
+                                  keep=keep)
 
     def count_assumed(self, assumptions: list[int], limit: int, fixed_literals: list[int], *,
-                      time_limit: float | None = None) -> CountResult:
+                      time_limit: float | None = None, keep: int | None = None) -> CountResult:
         """Solutions up to ``limit`` with ``assumptions`` assumed; blocking clauses cover every
-        cell variable outside ``fixed_literals`` (the literals true in every solution)."""
+        cell variable outside ``fixed_literals`` (the literals true in every solution). The
+        grids of the first ``keep`` solutions are kept (None: all)."""
         if limit < 1:
             raise SolveError(f"count: --limit must be at least 1, found {limit}")
         start = time.perf_counter()
@@ -382,11 +385,12 @@ class SatEngine:
         clue_full = np.zeros(self.n_cells, dtype=bool)
         clue_full[np.asarray(fixed_literals, dtype=np.int64) - 1] = True
         grids: list[np.ndarray] = []
+        found = 0
         status = "complete"
         with self._lock:
             act = self.new_var()
             assumptions = assumptions + [act]
-            while len(grids) < limit:
+            while found < limit:
                 result = self._run(assumptions, deadline)
                 if result is None:
                     status = "time_limit"
@@ -394,7 +398,9 @@ class SatEngine:
                 if not result:
                     break
                 full = self._full()
-                grids.append(grid_from_vector(full, conv))
+                found += 1
+                if keep is None or len(grids) < keep:
+                    grids.append(grid_from_vector(full, conv))
                 free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
                 self.solver.add_clause([-act] + (-free_true).tolist())
             else:
@@ -402,7 +408,7 @@ class SatEngine:
             # retired on a normal exit; after an exception (Ctrl-C between two slices) the literal
             # is simply never assumed again
             self.retire(act)
-        return CountResult(len(grids), grids, status, time.perf_counter() - start)
+        return CountResult(found, grids, status, time.perf_counter() - start)
 
     def close(self) -> None:
         delete_solver(self.solver)
@@ -531,7 +537,8 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
 
 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_backend: str | None = None,
-          amo: str | None = DEFAULT_AMO, reuse: bool = False, presolve: str = DEFAULT_PRESOLVE) -> CountResult:
+          amo: str | None = DEFAULT_AMO, reuse: bool = False, presolve: str = DEFAULT_PRESOLVE,
+          keep: int | None = None) -> CountResult:
     """Count solutions of ``model`` up to ``limit`` (the ``count`` command's default engine).
 
     Parameters
@@ -550,11 +557,15 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     presolve : {"singles", "none"}, default "singles"
         Count on the model reduced by naked and hidden singles (the same solutions) or on
         ``model`` as built (always ``none`` with ``reuse``).
+    keep : int, optional
+        Keep the grids of the first ``keep`` solutions only (default: all, up to ``limit``): the
+        count command keeps all with ``--list`` and the first otherwise, so a large ``--limit``
+        does not hold every grid in memory.
 
     Returns
     -------
     CountResult
-        ``complete`` (exact), ``limit`` or ``time_limit``; ``grids`` the solutions found.
+        ``complete`` (exact), ``limit`` or ``time_limit``; ``grids`` the solutions kept.
 
     Raises
     ------
@@ -570,6 +581,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    if keep is not None and keep < 0:
+        raise SolveError(f"solver sat: count: keep must be 0 or more, found {keep}")
     start = time.perf_counter()
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
@@ -579,7 +592,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
         return CountResult(0, [], "time_limit", time.perf_counter() - start, message=too_long)
     engine = _engine(pre.model, amo, sat_backend, reuse)
     try:
-        return engine.count(pre.model, limit, time_limit=time_limit)
+        return engine.count(pre.model, limit, time_limit=time_limit, keep=keep)
     finally:
         if not reuse:
             engine.close()

@@ -189,3 +189,17 @@ def test_a_non_incremental_backend_is_refused_not_run(backend):
     model = build_model(parse_puzzle("." * 16))
     with pytest.raises(SolveError, match=r"^solver sat: --sat-backend '.*' solves once, non-incrementally"):
         sat.SatEngine(model, backend=backend)
+
+
+def test_a_count_keeps_only_the_grids_asked_for():
+    """The count goes on to the limit; only the first ``keep`` grids are held (the count
+    command's default without --list: one), so a large --limit does not fill the memory."""
+    model = build_model(parse_puzzle("." * 16, box="2x2"))
+    sat_count = SOLVERS["sat"].count
+    found = sat_count(model, 1000, keep=1)
+    assert (found.count, found.status, len(found.grids)) == (288, "complete", 1)
+    assert verify_grid(found.grids[0], model.puzzle)
+    assert len(sat_count(model, 1000, keep=0).grids) == 0 and len(sat_count(model, 7, keep=100).grids) == 7
+    assert len(sat_count(model, 1000).grids) == 288
+    with pytest.raises(SolveError, match=r"^solver sat: count: keep must be 0 or more, found -1$"):
+        sat_count(model, 5, keep=-1)
