@@ -132,11 +132,25 @@ def _check_parquet_columns(path: Path) -> None:
                                 f"variants and rules are strings")
 
 
+#: Marks a field whose text would otherwise read as a missing one (``None``) or as marked itself.
+_LITERAL = "\x1b"
+
+
+def _field_text(value) -> str:
+    """A field as hashed: a missing one is ``None`` (as it always was, so resumes of older runs
+    hold); a text that equals ``None`` or starts with the mark gets the mark in front, so the
+    text "None" and a missing field no longer hash alike."""
+    if value is None:
+        return "None"
+    text = str(value)
+    return _LITERAL + text if text == "None" or text.startswith(_LITERAL) else text
+
+
 def _record_bytes(records: dict[str, list]):
     rules = records.get("rules") or [None] * len(records["puzzle"])
     for *row, rule in zip(records["puzzle"], records["regions"], records["variant"], rules):
         # a record without rules hashes as before rules existed (a resume of an older run holds)
-        yield _UNIT_SEP.join(map(str, row if rule is None else [*row, rule])).encode("utf-8", "replace")
+        yield _UNIT_SEP.join(map(_field_text, row if rule is None else [*row, rule])).encode("utf-8", "replace")
 
 
 def records_fingerprint(records: dict[str, list]) -> str:
