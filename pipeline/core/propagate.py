@@ -59,9 +59,10 @@ _UNIT_TABLES: dict[bytes, tuple] = {}
 _MAX_UNIT_TABLES = 64  # jigsaw inputs have one shape per region layout
 
 
-def _unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """For :func:`propagate`: each family as ``(N, units)`` (position in unit first), all units
-    as ``(N, U)``, and every cell's units as ``(width, N*N)``, padded with ``U`` (a zero row).
+def unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, bytes]:
+    """For :func:`propagate` (and the dfs engine): each family as ``(N, units)`` (position in
+    unit first), all units as ``(N, U)``, every cell's units as ``(width, N*N)``, padded with
+    ``U`` (a zero row), and the digest of the families (a cache key for tables built on these).
 
     Cached by the unit families themselves (a digest of their cells), so any variant, with any
     units of its own, gets its tables without this module knowing its shape."""
@@ -84,7 +85,7 @@ def _unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.nda
     slot = np.arange(order.size) - np.repeat(np.cumsum(per_cell) - per_cell, per_cell)
     cell_units = np.full((max(int(per_cell.max(initial=0)), 1), n_cells), units_all.shape[0], dtype=np.intp)
     cell_units[slot, cell_sorted] = unit_sorted
-    tables = ([np.ascontiguousarray(f.T) for f in families], np.ascontiguousarray(units_all.T), cell_units)
+    tables = ([np.ascontiguousarray(f.T) for f in families], np.ascontiguousarray(units_all.T), cell_units, key)
     if len(_UNIT_TABLES) >= _MAX_UNIT_TABLES:
         _UNIT_TABLES.clear()
     _UNIT_TABLES[key] = tables
@@ -131,7 +132,7 @@ def propagate(grids: np.ndarray, template: Puzzle, hidden: bool = True) -> tuple
     full, zero, one = (bits.dtype.type(v) for v in ((1 << n) - 1, 0, 1))
     cand = np.where(grids > 0, bits[grids], full)
     dead = np.zeros(grids.shape[0], dtype=bool)
-    families, units_all, cell_units = _unit_tables(template)
+    families, units_all, cell_units, _ = unit_tables(template)
     n_units = units_all.shape[1]
     active = np.arange(grids.shape[0])
     work = np.ascontiguousarray(cand.T)   # (cells, active puzzles): gathers run over contiguous rows

@@ -18,7 +18,6 @@ numba (about 2 s once per installation; ``NUMBA_CACHE_DIR`` moves the cache).
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from pipeline.core.build import Model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import SolveError
 from pipeline.core.options import time_limit_bound
+from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
@@ -109,26 +109,22 @@ def shape_tables(puzzle: Puzzle) -> ShapeTables:
     n = puzzle.n
     if n > MAX_DFS_N:
         raise SolveError(f"solver dfs: grids up to {MAX_DFS_N}x{MAX_DFS_N} (64-bit candidate masks), found {n}x{n}")
-    units = np.concatenate([np.asarray(cells, dtype=np.int64) for _, cells in puzzle.unit_families()])
-    key = hashlib.blake2b(np.asarray(units.shape, dtype=np.int64).tobytes() + units.tobytes(), digest_size=16).digest()
+    _, units_by_position, units_of_cells, key = unit_tables(puzzle)   # propagate's tables, cached by shape
     tables = _TABLES.get(key)
     if tables is not None:
         return tables
     n_cells = n * n
+    units = np.ascontiguousarray(units_by_position.T, dtype=np.int64)
     # peers: every other cell of any of the cell's units, gathered from an adjacency matrix
     adjacent = np.zeros((n_cells, n_cells), dtype=bool)
     adjacent[units[:, :, None], units[:, None, :]] = True
     adjacent[np.arange(n_cells), np.arange(n_cells)] = False
     n_peers = adjacent.sum(axis=1).astype(np.int64)
     peers = np.argsort(~adjacent, axis=1, kind="stable")[:, :max(int(n_peers.max(initial=0)), 1)]
-    # every cell's units: the unit numbers sorted by member cell
-    unit_of = np.repeat(np.arange(units.shape[0]), units.shape[1])
-    order = np.argsort(units.ravel(), kind="stable")
-    n_cell_units = np.bincount(units.ravel(), minlength=n_cells).astype(np.int64)
-    slot = np.arange(order.size) - np.repeat(np.cumsum(n_cell_units) - n_cell_units, n_cell_units)
-    cell_units = np.zeros((n_cells, max(int(n_cell_units.max(initial=0)), 1)), dtype=np.int64)
-    cell_units[units.ravel()[order], slot] = unit_of[order]
-    tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, np.ascontiguousarray(units),
+    # every cell's units: propagate's table, its padding (unit number U) past n_cell_units
+    cell_units = np.ascontiguousarray(units_of_cells.T, dtype=np.int64)
+    n_cell_units = (cell_units < units.shape[0]).sum(axis=1).astype(np.int64)
+    tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, units,
                          cell_units, n_cell_units, np.uint64((1 << n) - 1))
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.clear()
