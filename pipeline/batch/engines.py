@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import SimpleNamespace
 
@@ -134,11 +135,14 @@ def _init_process_worker(stop, counter, parent: int) -> None:
 class Processes:
     """A process pool on this machine (see :func:`start_method`)."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, warm: Callable[[], None] | None = None):
         # numpy's BLAS threads only compete with the other workers here
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(var, "1")
-        context = multiprocessing.get_context(start_method())
+        method = start_method()
+        if warm is not None and method == "fork":
+            warm()   # once here, inherited by every forked worker instead of paid by each
+        context = multiprocessing.get_context(method)
         self.workers = workers
         self.stop = context.RawValue("b", 0)
         self.counter = context.Value("q", 0)
@@ -220,7 +224,8 @@ class Dask:
                 self.cluster.close()
 
 
-def make_engine(engine: str, workers: int, scheduler: str | None) -> InProcess | Processes | Dask:
+def make_engine(engine: str, workers: int, scheduler: str | None,
+                warm: Callable[[], None] | None = None) -> InProcess | Processes | Dask:
     """The executor for a run: in-process for one local worker, else a pool or Dask.
 
     Parameters
@@ -231,9 +236,13 @@ def make_engine(engine: str, workers: int, scheduler: str | None) -> InProcess |
         Worker processes.
     scheduler : str or None
         A Dask scheduler address.
+    warm : callable, optional
+        The solver's batch warm-up (:attr:`pipeline.solvers.Solver.batch_warm`): a forked pool
+        runs it once in this process before its workers start, so they inherit what it loaded
+        (a compiled kernel: about 0.2 s that each worker would otherwise pay on its own).
     """
     if engine == "dask":
         return Dask(workers, scheduler)
     if workers == 1:
         return InProcess()
-    return Processes(workers)
+    return Processes(workers, warm)

@@ -341,8 +341,9 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
+    warm = SOLVERS[config.solver].batch_warm
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
-                         config.scheduler) if planner.remaining else None
+                         config.scheduler, warm) if planner.remaining else None
     meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner

@@ -145,6 +145,9 @@ class Solver:
     #: (:mod:`pipeline.batch.worker`); None: batch does not offer this engine. The batch layer
     #: attaches its kernels (:func:`register_batch_kernel`).
     batch_kernel: Callable[..., None] | None = None
+    #: ``batch_warm()`` loads what the kernel needs before a forked pool starts, so the workers
+    #: inherit it rather than each loading it (dfs: its compiled code). None: nothing to load.
+    batch_warm: Callable[[], None] | None = None
     #: What a result's ``seconds`` measure, in words (batch's summary: "outside Highs.run()").
     timed_call: str = ""
     #: The engine solves models with rows beyond units (``Model.has_rules``: killer cage sums,
@@ -305,9 +308,9 @@ def solver_names() -> list[str]:
     return list(SOLVERS)
 
 
-def register_batch_kernel(name: str, kernel: Callable[..., None]) -> Solver:
+def register_batch_kernel(name: str, kernel: Callable[..., None], warm: Callable[[], None] | None = None) -> Solver:
     """Attach batch's per-shape function to the registered solver ``name`` (its entry is replaced
-    by a copy with :attr:`Solver.batch_kernel` set).
+    by a copy with :attr:`Solver.batch_kernel` and :attr:`Solver.batch_warm` set).
 
     Parameters
     ----------
@@ -315,6 +318,8 @@ def register_batch_kernel(name: str, kernel: Callable[..., None]) -> Solver:
         A registered solver.
     kernel : callable
         ``kernel(shape, options, rows, record)``: solve the chunk's puzzles of one shape.
+    warm : callable, optional
+        ``warm()``: load what the kernel needs once, before a forked pool's workers start.
 
     Returns
     -------
@@ -326,7 +331,8 @@ def register_batch_kernel(name: str, kernel: Callable[..., None]) -> Solver:
     SolveError
         ``name`` is not registered.
     """
-    solver = dataclasses.replace(get_solver(name, check_available=False), batch_kernel=kernel)
+    solver = dataclasses.replace(get_solver(name, check_available=False), batch_kernel=kernel,
+                                 batch_warm=warm)
     SOLVERS[name] = solver
     return solver
 

@@ -6,6 +6,8 @@ import os
 import signal
 import threading
 
+import pytest
+
 from batch_helpers import MIXED
 
 from pipeline.batch import engines
@@ -58,3 +60,42 @@ def test_in_process_engine_runs_at_once_and_resets_its_flags():
     assert engine.finished_puzzles() == 2
     engine.close()
     assert not stopped()
+
+
+_WARMED: list[int] = []
+
+
+def _warm():
+    _WARMED.append(os.getpid())
+
+
+def _warmed(_):
+    """What a worker inherited of the client's warm-up, and its own pid."""
+    return list(_WARMED), os.getpid()
+
+
+def test_a_forked_pool_runs_the_warm_up_once_in_the_client_and_its_workers_inherit_it():
+    _WARMED.clear()
+    pool = engines.make_engine("processes", 2, None, warm=_warm)
+    try:
+        seen, worker = pool.submit(_warmed, None).result(timeout=60)
+    finally:
+        pool.close()
+    if engines.start_method() == "fork":
+        assert _WARMED == [os.getpid()] and seen == [os.getpid()] and worker != os.getpid()
+    else:   # spawned workers start afresh: the warm-up would be lost on them, so it is not run
+        assert _WARMED == [] and seen == []
+    _WARMED.clear()
+    engines.make_engine("processes", 1, None, warm=_warm).close()   # in-process: loads when it first solves
+    assert _WARMED == []
+
+
+def test_dfs_registers_a_warm_up_that_loads_its_compiled_search():
+    pytest.importorskip("numba", reason="the dfs kernel needs numba (the 'fast' extra)")
+    from pipeline.batch.dfs_shape import warm_dfs
+    from pipeline.solvers import SOLVERS
+    from pipeline.solvers.dfs_kernel import search_many
+
+    assert SOLVERS["dfs"].batch_warm is warm_dfs
+    warm_dfs()
+    assert search_many.signatures   # compiled (or loaded from numba's cache) for the types batch uses

@@ -2,18 +2,26 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from batch_helpers import MIXED, parts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.batch import run_batch
-from pipeline.batch.output import METADATA_KEY, existing_indices
+from pipeline.batch.output import METADATA_KEY, arrow_column, existing_indices
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
 from pipeline.core.errors import PipelineError
 
+ROOT = Path(__file__).resolve().parents[2]
 OTHER = [MIXED[0].replace("4", ".", 1), MIXED[1], MIXED[0], MIXED[3]]   # a different record 0
 
 
@@ -130,3 +138,34 @@ def test_a_refusal_inside_the_lock_leaves_no_lock_file(tmp_path):
     with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
         run_batch(src, out, workers=1, retry=["error"], progress="none")
     assert list(out.iterdir()) == []
+
+
+# -- the result columns as Arrow arrays, without pa.array (and so without importing pandas) ----
+_TEXT = st.one_of(st.none(), st.text())
+_INT = st.one_of(st.none(), st.integers(-2**63, 2**63 - 1))
+_FLOAT = st.one_of(st.none(), st.floats(allow_nan=False), st.integers(-2**53, 2**53))
+
+
+@settings(max_examples=200, deadline=None)
+@given(strings=st.lists(_TEXT, max_size=40), ints=st.lists(_INT, max_size=40), floats=st.lists(_FLOAT, max_size=40))
+def test_arrow_column_builds_what_pa_array_builds(strings, ints, floats):
+    for values, kind in ((strings, pa.string()), (ints, pa.int64()), (floats, pa.float64())):
+        built = arrow_column(values, kind)
+        built.validate(full=True)
+        assert built.type == kind and built.equals(pa.array(values, type=kind))
+        assert built.to_pylist() == [None if v is None else (float(v) if kind == pa.float64() else v) for v in values]
+
+
+def test_a_text_batch_run_does_not_import_pandas(tmp_path):
+    """pa.array's first call imports pandas (0.3 s); a batch of text records needs none of it."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    check = ("import sys\nfrom pipeline.batch import run_batch\n"
+             f"s = run_batch({str(src)!r}, {str(tmp_path / 'out')!r}, workers=1, progress='none')\n"
+             "print(s.solved_now, 'pandas' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(len(MIXED)), "False"]
+    table = pq.read_table(tmp_path / "out")
+    assert table.num_rows == len(MIXED) and set(table.column("status").to_pylist()) <= {"optimal", "infeasible", "error"}
