@@ -164,8 +164,8 @@ class ShapeSolver:
             elif x is not None:
                 # the solver's one counting loop, from the solution just found, on these bounds
                 more = count_with_cuts(self.highs, count, first=x, presolve=self.presolve,
-                                       split_on=(self.model, lb, ub))
-                found = len(more.xs)
+                                       split_on=(self.model, lb, ub), keep=0)   # the row holds x alone
+                found = more.count
                 row["n_solutions"] = found
                 row["seconds"] += more.seconds
                 row["nodes"] += more.nodes

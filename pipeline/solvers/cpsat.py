@@ -158,7 +158,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
                        message=solver.StatusName(status))
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> CountResult:
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
     """Solutions of ``model`` up to ``limit`` (CP-SAT's solution enumeration, one worker).
 
     Parameters
@@ -168,6 +168,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> C
         Stop after this many solutions (at least 1).
     time_limit : float, optional
         Seconds for the whole enumeration.
+    keep : int, optional
+        Keep the grids of the first ``keep`` solutions only (default: all, up to ``limit``).
 
     Returns
     -------
@@ -175,16 +177,22 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> C
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    if keep is not None and keep < 0:
+        raise SolveError(f"solver cpsat: count: keep must be 0 or more, found {keep}")
     cp_model = _cp_model()
     cp, variables = build_cp_model(model)
     grids: list[np.ndarray] = []
+    found = 0
 
     callback: Any = cp_model.CpSolverSolutionCallback   # ortools has no type information
 
     class Collect(callback):
         def on_solution_callback(self):
-            grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
-            if len(grids) >= limit:
+            nonlocal found
+            found += 1
+            if keep is None or len(grids) < keep:
+                grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
+            if found >= limit:
                 self.StopSearch()
 
     solver = cp_model.CpSolver()
@@ -194,13 +202,13 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None) -> C
     start = time.perf_counter()
     status = solver.Solve(cp, Collect())
     seconds = time.perf_counter() - start
-    if len(grids) >= limit:
+    if found >= limit:
         word = "limit"
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         word = "complete"
     else:
         word = "time_limit"
-    return CountResult(len(grids), grids, word, seconds)
+    return CountResult(found, grids, word, seconds)
 
 
 register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows, linear rule rows)",

@@ -366,19 +366,21 @@ def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.
 
 @dataclass
 class CutCount:
-    """What :func:`count_with_cuts` found: the 0-1 points (solver columns), why it stopped
-    (``complete``, ``limit``, ``non_integral`` or the HiGHS status that interrupted it), and
-    the seconds and branch-and-bound nodes of its runs."""
+    """What :func:`count_with_cuts` found: how many 0-1 points, the first ``keep`` of them
+    (solver columns), why it stopped (``complete``, ``limit``, ``non_integral`` or the HiGHS
+    status that interrupted it), and the seconds and branch-and-bound nodes of its runs."""
 
     xs: list[np.ndarray]
     status: str
     seconds: float = 0.0
     nodes: int = 0
+    count: int = 0
 
 
 def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = None,
                     split_on: tuple[Model, np.ndarray, np.ndarray] | None = None,
-                    deadline: float | None = None, presolve: str = "choose") -> CutCount:
+                    deadline: float | None = None, presolve: str = "choose",
+                    keep: int | None = None) -> CutCount:
     """The one HiGHS counting loop (``count``, ``solve --unique`` and batch's ``count``).
 
     Each solution found is excluded by a no-good cut. A part of the search that reaches
@@ -404,6 +406,9 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
         ``time.perf_counter()`` value after which runs get :data:`MIN_TIME_LIMIT` seconds.
     presolve : str, default "choose"
         The instance's presolve setting, restored after a re-check without presolve.
+    keep : int, optional
+        Keep the first ``keep`` points only (default: all); the count covers every one (a point
+        is a full column vector: 125 KB at 25x25, so a large ``limit`` must not hold them all).
 
     Returns
     -------
@@ -428,10 +433,11 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
     def explore(depth: int, x: np.ndarray | None) -> str:
         nonlocal groups
         first_row = h.getNumRow()
-        found: list[np.ndarray] = []
+        found: list[np.ndarray] = []   # the points of this part that are kept
+        n_found = 0
         try:
             while True:
-                if len(out.xs) + len(found) >= limit:
+                if out.count + n_found >= limit:
                     return "limit"
                 if x is None:
                     status, x = run()
@@ -439,18 +445,22 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                         return "complete"
                     if status != "optimal" or x is None:   # optimal always carries x
                         return status
-                found.append(x)
+                n_found += 1
+                if keep is None or len(out.xs) + len(found) < keep:
+                    found.append(x)
                 add_no_good_cut(h, x)
                 x = None
-                if len(found) >= SPLIT_AT and split_on is not None:
+                if n_found >= SPLIT_AT and split_on is not None:
                     if groups is None:
                         groups = split_groups(*split_on)
                     if depth < len(groups):
                         drop_rows_from(h, first_row)  # its solutions are recounted inside the parts
                         found.clear()
+                        n_found = 0
                         return split(depth)
         finally:
             out.xs.extend(found)
+            out.count += n_found
             drop_rows_from(h, first_row)
 
     def split(depth: int) -> str:
@@ -471,7 +481,8 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
 
 
 def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = None,
-                    threads: int | None = None, presolve: str = DEFAULT_PRESOLVE) -> CountResult:
+                    threads: int | None = None, presolve: str = DEFAULT_PRESOLVE,
+                    keep: int | None = None) -> CountResult:
     """Count solutions up to ``limit`` with no-good cuts added to one HiGHS model.
 
     Each solution found is excluded by a no-good cut. A re-solve gets slower with every cut
@@ -493,6 +504,9 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     presolve : {"singles", "none"}, default "singles"
         Count on the model reduced by naked and hidden singles (the same solutions: singles hold
         in every one) or on ``model`` as built.
+    keep : int, optional
+        Decode and keep the grids of the first ``keep`` solutions only (default: all, up to
+        ``limit``); ``count`` covers every solution found.
 
     Returns
     -------
@@ -518,6 +532,8 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    if keep is not None and keep < 0:
+        raise SolveError(f"solver highs: count: keep must be 0 or more, found {keep}")
     start = time.perf_counter()
     pre = presolve_model(model, presolve)
     if pre.contradiction:
@@ -529,11 +545,11 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
         grids = [result.grid] if result.status == "optimal" and result.grid is not None else []
         status = result.status if result.status not in ("optimal", "infeasible") else \
             "limit" if len(grids) >= limit else "complete"   # as the loop says at its limit
-        return CountResult(len(grids), grids, status, time.perf_counter() - start)
+        return CountResult(len(grids), grids[:keep], status, time.perf_counter() - start)
     deadline = None if time_limit is None else start + time_limit
-    run = count_with_cuts(h, limit, split_on=(model, model.lb, model.ub), deadline=deadline)
+    run = count_with_cuts(h, limit, split_on=(model, model.lb, model.ub), deadline=deadline, keep=keep)
     grids = [grid_from_vector(model.full_vector(np.rint(x)), model.convention) for x in run.xs]
-    return CountResult(len(grids), grids, run.status, time.perf_counter() - start)
+    return CountResult(run.count, grids, run.status, time.perf_counter() - start)
 
 
 register_solver(Solver(

@@ -261,9 +261,9 @@ class HighsShapeEngine:
         lower = self._bounds(grid)
         self.highs.clearSolver()
         try:
-            run = count_with_cuts(self.highs, limit, split_on=(self.model, lower, np.ones(lower.size)))
+            run = count_with_cuts(self.highs, limit, split_on=(self.model, lower, np.ones(lower.size)),
+                                  keep=None if keep else 0)
         finally:
             self._bounds(None)
-        grids = [self.grid_of(x) for x in run.xs]
-        return (len(grids), grids) if keep else len(grids)
+        return (run.count, [self.grid_of(x) for x in run.xs]) if keep else run.count
 
