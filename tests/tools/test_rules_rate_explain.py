@@ -165,7 +165,13 @@ def test_cli_explain_and_rate_read_documents_and_rules():
     r = run("explain", "1" + "." * 15, "--rule", json.dumps(TWO_CELL["rules"][0]))
     assert r.returncode == 1 and r.stdout.splitlines()[1].endswith("r1c1=1; cage r1c1..r1c2 (sum 7)"), r.stderr
     r = run("explain", json.dumps(INFEASIBLE), "--format", "json")
-    assert json.loads(r.stdout)["remove_rules"] == ["cage r2c1..r2c2 (sum 3)"]
+    assert json.loads(r.stdout)["remove_rules"] == ["cage r2c1..r2c2 (sum 3)"] and "--maxsat" not in r.stderr
+    r = run("explain", json.dumps(INFEASIBLE), "--format", "json", "--maxsat", "highs")   # named: told it is not used
+    assert json.loads(r.stdout)["maxsat"] == "rules-sat"
+    assert r.stderr.splitlines() == ["note: --maxsat highs is for puzzles of units alone; with rules beyond units "
+                                     "the fewest removals are proved by rules-sat (SAT with a totalizer)"]
+    r = run("explain", "12.." "..34" "...." "....", "--maxsat", "highs", "--format", "json")   # units alone: used
+    assert json.loads(r.stdout)["maxsat"] == "highs" and not r.stderr, r.stderr
     r = run("rate", json.dumps(MULTIPLE))
     assert r.returncode == 0 and r.stdout.startswith(("easy", "medium", "hard", "expert")), r.stderr
 

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from pipeline.cli.args import add_puzzle_args, add_solver_args, resolve_solver
 from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
+from pipeline.tools.explain_rules import RULE_METHOD
 
 #: the engines explain counts with (its counting and conflict search use the SAT engine's API)
 ENGINES = ("sat",)
@@ -14,7 +16,10 @@ ENGINES = ("sat",)
 def cmd_explain(args: argparse.Namespace) -> int:
     resolve_solver(args, "count", among=ENGINES)  # says which engine counts, or why none can here
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
-    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat, **kw)
+    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, **kw)
+    if args.maxsat and e.maxsat == RULE_METHOD:   # named, but clues and rules go through one SAT method
+        print(f"note: --maxsat {args.maxsat} is for puzzles of units alone; with rules beyond units the fewest "
+              f"removals are proved by {RULE_METHOD} (SAT with a totalizer)", file=sys.stderr)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0
 
@@ -23,7 +28,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("explain", help="why no solution / how solutions differ / unique with rating")
     add_puzzle_args(p)
     p.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"count solutions up to this many (default {DEFAULT_CAP})")
-    p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=DEFAULT_MAXSAT,
+    p.add_argument("--maxsat", choices=MAXSAT_METHODS, default=None,
                    help=f"method proving the fewest removals optimal (default {DEFAULT_MAXSAT}, by measurement)")
     add_solver_args(p, list(ENGINES), "counting engine (explain counts and finds conflicts with the SAT "
                     "engine's assumptions)")
