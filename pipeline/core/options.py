@@ -177,6 +177,11 @@ def time_limit_bound(high: float = math.inf, why: str = "") -> Bound:
     return Bound(0.0, high, "clamp", low_open=True, what="a finite number of seconds", why=why)
 
 
+#: ``count(..., keep=K)``, the grids a count holds: the same range on every engine that takes it,
+#: so the registry applies it to each (:meth:`pipeline.solvers.Solver._bounds_of`).
+KEEP_BOUND = Bound(0, integer=True, what="an integer")
+
+
 def threads_bound(why: str = "more make an engine abort or refuse its model") -> Bound:
     """An engine's ``threads``: an integer from 1 to :data:`MAX_THREADS`, refused above.
 

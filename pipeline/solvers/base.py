@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from pipeline.core.errors import SolveError
-from pipeline.core.options import Bound, declared_options, pick, refusing_unknown
+from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -185,7 +185,10 @@ class Solver:
                             f"{', '.join(sorted(set(self.bounds) - self.options - self.count_options))}")
 
     def _bounds_of(self, declared: frozenset[str]) -> dict[str, Bound]:
-        return {name: bound for name, bound in self.bounds.items() if name in declared}
+        """The bounds of the ``declared`` options: the engine's own, over the ones every engine
+        shares (``keep``)."""
+        shared = {"keep": KEEP_BOUND}
+        return {name: bound for name, bound in {**shared, **self.bounds}.items() if name in declared}
 
     def pick_options(self, options: Mapping[str, Any], what: str = "solve") -> dict[str, Any]:
         """The entries of ``options`` this engine's ``solve`` (or ``count``) declares: the one

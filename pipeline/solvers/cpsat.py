@@ -177,8 +177,6 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    if keep is not None and keep < 0:
-        raise SolveError(f"solver cpsat: count: keep must be 0 or more, found {keep}")
     cp_model = _cp_model()
     cp, variables = build_cp_model(model)
     grids: list[np.ndarray] = []

@@ -344,8 +344,6 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    if keep is not None and keep < 0:
-        raise SolveError(f"solver dfs: count: keep must be 0 or more, found {keep}")
     found = search_puzzle(model.puzzle, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit)
     return CountResult(found.count, found.grids, found.status, found.seconds)
 

@@ -532,8 +532,6 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    if keep is not None and keep < 0:
-        raise SolveError(f"solver highs: count: keep must be 0 or more, found {keep}")
     start = time.perf_counter()
     pre = presolve_model(model, presolve)
     if pre.contradiction:

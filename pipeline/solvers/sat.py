@@ -581,8 +581,6 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    if keep is not None and keep < 0:
-        raise SolveError(f"solver sat: count: keep must be 0 or more, found {keep}")
     start = time.perf_counter()
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:

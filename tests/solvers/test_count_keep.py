@@ -37,5 +37,8 @@ def test_a_count_keeps_only_the_grids_asked_for(name):
     assert (none.count, none.grids) == (every.count, [])
     capped = solver.count(model, 5, keep=100)
     assert (capped.count, capped.status, len(capped.grids)) == (5, "limit", 5)
-    with pytest.raises(SolveError, match=rf"^solver {name}: count: keep must be 0 or more, found -1$"):
+    with pytest.raises(SolveError, match=rf"^solver {name}: count: keep must be an integer at least 0, found -1$"):
         solver.count(model, 5, keep=-1)
+    for bad in (1.5, True, "1"):   # the registry's one bound for keep, on every engine
+        with pytest.raises(SolveError, match=rf"^solver {name}: count: keep must be an integer at least 0, found "):
+            solver.count(model, 5, keep=bad)

@@ -183,7 +183,7 @@ def test_a_count_keeps_only_the_grids_asked_for():
     found = dfs.count(model, 1000, keep=1)
     assert (found.count, found.status, len(found.grids)) == (288, "complete", 1)
     assert len(dfs.count(model, 1000, keep=0).grids) == 0 and len(dfs.count(model, 5, keep=9).grids) == 5
-    with pytest.raises(SolveError, match=r"^solver dfs: count: keep must be 0 or more, found -1$"):
+    with pytest.raises(SolveError, match=r"^solver dfs: count: keep must be an integer at least 0, found -1$"):
         dfs.count(model, 5, keep=-1)
 
 

@@ -201,5 +201,5 @@ def test_a_count_keeps_only_the_grids_asked_for():
     assert verify_grid(found.grids[0], model.puzzle)
     assert len(sat_count(model, 1000, keep=0).grids) == 0 and len(sat_count(model, 7, keep=100).grids) == 7
     assert len(sat_count(model, 1000).grids) == 288
-    with pytest.raises(SolveError, match=r"^solver sat: count: keep must be 0 or more, found -1$"):
+    with pytest.raises(SolveError, match=r"^solver sat: count: keep must be an integer at least 0, found -1$"):
         sat_count(model, 5, keep=-1)
