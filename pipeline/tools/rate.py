@@ -34,7 +34,7 @@ import numpy as np
 
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.rules.bounds import rule_bounds, rule_terms
+from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
 from pipeline.core.verify import unit_repeats
 
 #: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
@@ -132,6 +132,7 @@ class _Rater:
         if self.terms is not None and not self.terms.n_rows:
             self.terms = None   # rules that only add units (windoku): the unit techniques cover them
         self.rule_names = [rule.describe(puzzle.base_board) for rule in puzzle.rules]
+        self._bounds_of: tuple[bytes, RuleBounds] | None = None   # the last candidates' rule bounds
 
     # -- state: grid (NN,) digits 1..N or 0; cand (NN, N) bool ---------------------------------
     def place(self, grid, cand, cell, d):
@@ -150,8 +151,17 @@ class _Rater:
             raise _Contradiction
         if unit_repeats(grid, self.units).any():
             raise _Contradiction
-        if self.terms is not None and rule_bounds(self.terms, cand).broken.any():
+        if self.terms is not None and self.bounds(cand).broken.any():
             raise _Contradiction
+
+    def bounds(self, cand) -> RuleBounds:
+        """The rule bounds of ``cand``: a step's check and its rule technique see the same
+        candidates, so the second asks for bounds already computed (the step's costliest part)."""
+        key = cand.tobytes()
+        if self._bounds_of is None or self._bounds_of[0] != key:
+            assert self.terms is not None   # callers ask only with rule rows
+            self._bounds_of = (key, rule_bounds(self.terms, cand))
+        return self._bounds_of[1]
 
     def rc(self, cell):
         return (int(cell) // self.cols, int(cell) % self.cols)
@@ -193,7 +203,7 @@ class _Rater:
         if self.terms is None:
             return None
         t = self.terms
-        out = rule_bounds(t, cand).ruled_out
+        out = self.bounds(cand).ruled_out
         hit = out.any(axis=1)
         if not hit.any():
             return None

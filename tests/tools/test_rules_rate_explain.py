@@ -185,3 +185,23 @@ def test_rate_examples_with_rules_reach_a_grid_that_verifies(name):
     assert r.solved and verify_grid(r.solution, p).ok
     if p.layout is None:
         assert np.array_equal(r.solution, highs_solutions(p)[0])
+
+
+def test_rate_computes_the_rule_bounds_once_per_candidate_state(monkeypatch):
+    """A step's check and its rule technique see the same candidates: one computation serves
+    both, and any change of the candidates computes afresh (the rating is the same either way)."""
+    import pipeline.tools.rate as rate_module
+
+    puzzle = parse_puzzle(str(PROJECT / "examples" / "killer.json"))
+    expected = rate(puzzle)
+    states: list[bytes] = []
+    real = rate_module.rule_bounds
+
+    def counting(terms, cand):
+        states.append(cand.tobytes())
+        return real(terms, cand)
+
+    monkeypatch.setattr(rate_module, "rule_bounds", counting)
+    again = rate(puzzle)
+    assert again.to_dict() == expected.to_dict() and again.solved
+    assert states and all(a != b for a, b in zip(states, states[1:]))   # never twice in a row for one state
