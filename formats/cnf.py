@@ -38,9 +38,9 @@ from pipeline.core.build import Model
 from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_row_tokens, unit_tokens
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
                                       rule_rows)
-from pipeline.core.conventions import Convention, make_convention
-from pipeline.core.errors import ConventionError, FormatError, PipelineError
-from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, model_metadata, parse_comment_line
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, metadata_convention, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import described_model, refuse_disagreement
@@ -332,16 +332,10 @@ def convention_of(meta: dict, where: str) -> tuple[Convention, np.ndarray | None
     FormatError
         The metadata lacks a key or names no valid convention.
     """
-    try:
-        canvas = meta.get("canvas") if meta.get("layout") is not None else None
-        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
-                               meta.get("variant", "classic"),
-                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
-        encoding = meta["clue_encoding"]
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise FormatError(f"{where}: metadata comment lacks {e}") from None
-    except ConventionError as e:
-        raise FormatError(f"{where}: metadata comment: {e}") from None
+    conv = metadata_convention(meta, where)
+    if "clue_encoding" not in meta:
+        raise FormatError(f"{where}: metadata comment lacks 'clue_encoding'")
+    encoding = meta["clue_encoding"]
     if encoding == "reduce":
         return conv, None
     if meta.get("layout") is not None:

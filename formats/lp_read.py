@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from pipeline.core.conventions import make_convention
 from pipeline.core.errors import ConventionError, FormatError
-from pipeline.core.manifest import COMMENT_TAG, parse_comment_line
+from pipeline.core.manifest import COMMENT_TAG, metadata_convention, parse_comment_line
 
 from formats.base import ModelData, open_binary
 from formats.agree import refuse_disagreement
@@ -690,14 +689,7 @@ def _refuse_repeated_labels(sec: _Section, labels: np.ndarray, label_of_row: np.
 
 def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     """0-based positions, in the metadata's convention, of the names in byte table ``names``."""
-    try:
-        canvas = meta.get("canvas") if meta.get("layout") is not None else None
-        conv = make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
-                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
-    except KeyError as e:
-        raise FormatError(f"{where}: metadata comment lacks {e.args[0]!r}") from None
-    except (ConventionError, TypeError, ValueError) as e:
-        raise FormatError(f"{where}: metadata comment: {e}") from None
+    conv = metadata_convention(meta, where)
     try:
         as_bytes = np.ascontiguousarray(names).view(f"S{names.shape[1]}").ravel()
         pos = conv.positions_from_names(as_bytes, where=where)

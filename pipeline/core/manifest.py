@@ -140,6 +140,35 @@ def _grid_text(meta: dict, key: str, n: int, where: str) -> str | None:
     return text
 
 
+def metadata_convention(meta: dict, where: str) -> Convention:
+    """The convention a file's metadata comment names (``scheme``, ``order``, ``h``, ``w``,
+    ``variant``, and ``canvas`` with a layout): the one reading of it that the CNF/OPB and LP
+    readers share, without the whole model :func:`manifest_from_dict` checks.
+
+    Parameters
+    ----------
+    meta : dict
+        The metadata comment's content.
+    where : str
+        The file, for messages.
+
+    Raises
+    ------
+    FormatError
+        ``WHERE: metadata comment lacks 'KEY'``, or ``WHERE: metadata comment: WHY`` for a value
+        that names no convention.
+    """
+    try:
+        canvas = meta.get("canvas") if meta.get("layout") is not None else None
+        return make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
+                               meta.get("variant", "classic"),
+                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
+    except KeyError as e:
+        raise FormatError(f"{where}: metadata comment lacks {e.args[0]!r}") from None
+    except (PipelineError, TypeError, ValueError, IndexError) as e:
+        raise FormatError(f"{where}: metadata comment: {e}") from None
+
+
 def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     """A Manifest from the manifest's dict, every field checked against the others.
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from formats.files import load_manifest_file
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.manifest import Manifest, manifest_from_dict, manifest_from_json, model_metadata
+from pipeline.core.manifest import Manifest, manifest_from_dict, manifest_from_json, metadata_convention, model_metadata
 from pipeline.core.puzzle import parse_puzzle
 
 MAX_EXAMPLES = 300
@@ -103,3 +103,20 @@ def test_fuzz_fields_dropped_and_kept_columns(keys, kept):
 @given(meta=JSON)
 def test_fuzz_any_json(meta):
     check(meta)
+
+
+def test_metadata_convention_reads_what_the_writers_record_and_names_what_is_wrong():
+    from pipeline.core.puzzle import parse_puzzle
+
+    for text, kw in (("." * 81, {}), ("." * 36, {"box": "2x3"}), ("." * 81, {"variant": "x"})):
+        model = build_model(parse_puzzle(text, **kw), "block", "C")
+        conv = metadata_convention(model_metadata(model), "f.cnf")
+        assert (conv.scheme, conv.order, conv.n, conv.n_vars) == ("block", "C", model.convention.n,
+                                                                  model.convention.n_vars)
+    meta = model_metadata(build_model(parse_puzzle("." * 81)))
+    with pytest.raises(FormatError, match=r"^f\.lp: metadata comment lacks 'scheme'$"):
+        metadata_convention({k: v for k, v in meta.items() if k != "scheme"}, "f.lp")
+    with pytest.raises(FormatError, match=r"^f\.lp: metadata comment: "):
+        metadata_convention({**meta, "h": "three"}, "f.lp")
+    with pytest.raises(FormatError, match=r"^f\.lp: metadata comment: .*ijkl"):
+        metadata_convention({**meta, "scheme": "ijkl"}, "f.lp")
