@@ -93,7 +93,8 @@ def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
     """One result column as an Arrow array, built from its buffers.
 
     ``pa.array`` would do the same, but its first call imports pandas (0.3 s of every batch
-    run's start, the client's largest fixed cost); the result is the same array.
+    run's start, the client's largest fixed cost); the result is the same array. Values of
+    another type (which the workers do not produce) go through ``pa.array`` after all.
 
     Parameters
     ----------
@@ -112,6 +113,10 @@ def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
     """
     import pyarrow as pa
 
+    expected = (str,) if pa.types.is_string(kind) else (int, np.integer) if pa.types.is_int64(kind) else \
+        (int, float, np.integer, np.floating)
+    if not all(v is None or (isinstance(v, expected) and not isinstance(v, bool)) for v in values):
+        return pa.array(values, type=kind)   # anything else: pa.array's conversion (or its error)
     missing = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
     nulls = int(missing.sum())
     validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if nulls else None

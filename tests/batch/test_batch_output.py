@@ -156,6 +156,19 @@ def test_arrow_column_builds_what_pa_array_builds(strings, ints, floats):
         assert built.to_pylist() == [None if v is None else (float(v) if kind == pa.float64() else v) for v in values]
 
 
+def test_arrow_column_leaves_other_types_to_pa_array():
+    assert arrow_column([1.0, None], pa.float64()).to_pylist() == [1.0, None]
+    assert arrow_column([np.int64(3)], pa.int64()).to_pylist() == [3]
+    for values, kind in (([1], pa.string()), ([1.5], pa.int64()), ([True], pa.int64())):
+        try:
+            expected = pa.array(values, type=kind).to_pylist()
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+            with pytest.raises(type(e)):
+                arrow_column(values, kind)
+        else:
+            assert arrow_column(values, kind).to_pylist() == expected
+
+
 def test_a_text_batch_run_does_not_import_pandas(tmp_path):
     """pa.array's first call imports pandas (0.3 s); a batch of text records needs none of it."""
     src = tmp_path / "in.txt"
