@@ -38,11 +38,13 @@ __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT"
 #: ``auto`` picks an at-most-one encoding (one of :data:`AMO_ENCODINGS`) by row length.
 DEFAULT_AMO = "auto"
 #: ``auto`` uses pairwise up to this row length (N), the ladder encoding above: pairwise grows as
-#: k^2/2 clauses per row (2.0e8 clauses for the 100x100), the ladder as about 3k. Ladder rather
-#: than the sequential counter (same size class) because it solved the 18 minimal 25x25 puzzles
-#: of 25x25_gecode.txt faster in two quiet runs: slowest 8.8/8.4 s against 12.4/11.4 s, total
-#: 55/51 s against 63/60 s (README, SAT benchmarks).
-AUTO_PAIRWISE_MAX = 16
+#: k^2/2 clauses per row (2.0e8 clauses for the 100x100), the ladder as about 3k. 25x25 is
+#: pairwise by measurement: the 18 minimal 25x25 of 25x25_gecode.txt with the uniqueness proof
+#: (solve's default), quiet machine, 2026-11-26: pairwise total 73.2/71.8 s, median 1.77/1.75 s,
+#: slowest 16.5/16.1 s in two runs, against ladder 85.0-87.9 s, 2.42-2.49 s, 17.1-17.6 s in three
+#: and seqcounter 90.6 s, 2.13 s, 20.6 s (README, SAT benchmarks). Above 25 the ladder (same size
+#: class as the sequential counter, and faster than it on those puzzles).
+AUTO_PAIRWISE_MAX = 25
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
@@ -59,7 +61,7 @@ def _card():
 
 
 def resolve_amo(amo: str | None, n: int) -> str:
-    """The encoding ``amo`` names (``auto``/None: pairwise for N <= 16, else ladder).
+    """The encoding ``amo`` names (``auto``/None: pairwise for N <= 25, else ladder).
 
     Parameters
     ----------

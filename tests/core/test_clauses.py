@@ -69,6 +69,7 @@ def test_clauses_are_pysat_card_row_by_row(amo, enc):
 
 def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
     assert clauses.resolve_amo("auto", 9) == "pairwise"
-    assert clauses.resolve_amo(None, 25) == "ladder"
+    assert clauses.resolve_amo(None, 25) == "pairwise"
+    assert clauses.resolve_amo(None, 26) == clauses.resolve_amo(None, 100) == "ladder"
     with pytest.raises(FormatError, match="unknown at-most-one encoding 'nope'"):
         clauses.resolve_amo("nope", 9)

@@ -98,6 +98,6 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
                         "16x16 model; a 25x25 one has over 39 million), always forces it (default auto)")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
-                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 16x16, else ladder)")
+                   help="at-most-one encoding in model.cnf (default auto: pairwise up to 25x25, else ladder)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
     p.set_defaults(func=cmd_export)
