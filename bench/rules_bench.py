@@ -113,6 +113,8 @@ def main(argv=None) -> int:
             solve_s = f"{result['solve_s']:9.3f}" if "solve_s" in result else f"{'-':>9s}"
             count_s = f"{result['count2_s']:10.3f}" if "count2_s" in result else f"{'-':>10s}"
             note = result.get("note") or f"{result.get('solutions')} solution(s), verified"
+            if result.get("count_status") not in (None, "complete", "limit"):
+                note += f"; count stopped by {result['count_status']} (a lower bound)"
             print(f"{name[:42]:42s} {model.n_rows:6d} {model.n_ineq:6d} {engine:6s} {solve_s} {count_s}  {note}",
                   flush=True)
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),

@@ -44,19 +44,20 @@ class Preference:
 
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
-#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one whole ``make
-#: bench`` on 2026-11-26 on the quiet 2-core machine (the count row: an earlier, loaded run);
-#: README "What --solver auto picks" says the same in words.
+#: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
+#: 2026-11-26 (21:50) on the quiet 2-core machine, the 25x25 with the pairwise encoding measured
+#: again after it (the count row: an earlier, loaded run); README "What --solver auto picks"
+#: says the same in words.
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("sat", "highs"),
-               "18 minimal 25x25: sat every one, median 2.5 s, slowest 17.8 s; highs 3 of 18 within 120 s"),
+               "18 minimal 25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s"),
     Preference("unique", ("sat", "highs"),
-               "18 minimal 25x25 with the proof: sat median 2.5 s, slowest 17.8 s; highs solves 3 of 18 in 120 s"),
+               "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s"),
     Preference("count", ("sat", "cpsat", "highs"),
                "10,000 grids of the empty 9x9: sat 1.7 CPU s; cpsat 7,718 and highs 2 in 60 s"),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
-               "hardest 9x9, one worker, per CPU second: dfs 2,577-2,822, sat 860, cpsat 41, highs 6"),
+               "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),
 )
 
 
