@@ -88,7 +88,7 @@ def test_every_entry_declares_its_options_from_its_signature():
         assert solver.proves_unique <= ("check_unique" in solver.options), name
         assert not solver.count_options or "time_limit" in solver.count_options, name
     assert SOLVERS["sat"].options == {"time_limit", "sat_backend", "amo", "reuse", "check_unique", "presolve"}
-    assert SOLVERS["highs"].count_options == {"time_limit", "threads", "presolve"}
+    assert SOLVERS["highs"].count_options == {"time_limit", "threads", "presolve", "keep"}
     assert SOLVERS["scip"].options == {"time_limit", "workdir"}
 
 
