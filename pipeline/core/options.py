@@ -19,6 +19,7 @@ import functools
 import inspect
 import math
 import numbers
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -86,6 +87,8 @@ class Bound:
     >>> seconds = Bound(0.0, 100.0, low_open=True, what="a finite number of seconds", why="an int of ms")
     >>> seconds.apply("time_limit", 1e308, "solver x: solve", PipelineError)
     100.0
+    >>> Bound(0.0, low_open=True).apply("time_limit", 10**400, "solver x: solve", PipelineError)
+    1.7976931348623157e+308
     >>> seconds.apply("time_limit", -1, "solver x: solve", PipelineError)
     Traceback (most recent call last):
     ...
@@ -148,7 +151,15 @@ class Bound:
                 raise error(f"{owner}: {name} must be {self.describe()}"
                             f"{f' ({self.why})' if self.why else ''}, found {_number(value)}")
             return int(self.high) if self.integer else float(self.high)
+        if integral and not self.integer and value > _LARGEST_FLOAT:
+            # an int no float holds (10**400 seconds): as long as a float can say, since the
+            # engines add it to a clock reading (int + float overflows)
+            return _LARGEST_FLOAT
         return value
+
+
+#: The largest float: what an int beyond it becomes for an option that is not an integer.
+_LARGEST_FLOAT = sys.float_info.max
 
 
 def _number(value: Any) -> str:

@@ -105,6 +105,8 @@ def test_every_engine_takes_or_refuses_every_option_value(name, tmp_path_factory
            counting=st.booleans() if solver.counts else st.just(False))
     @example(options={"time_limit": 1e308}, via="cli", counting=False)
     @example(options={"time_limit": 1e308}, via="api", counting=False)
+    @example(options={"time_limit": 10 ** 400}, via="api", counting=False)   # no float holds it: it overflowed
+    @example(options={"time_limit": 10 ** 400}, via="api", counting=solver.counts)   # start + limit in sat
     def run(options, via, counting):
         options = dict(options)
         if options.get("workdir") == "fresh":
