@@ -62,6 +62,17 @@ class SolveOptions:
     solver: str = "highs"              # a solver with a batch kernel (pipeline.solvers.batch_solver_names)
     sat_backend: str | None = None     # python-sat solver for --solver sat
     amo: str | None = None             # at-most-one encoding for --solver sat
+    #: ``solver`` is ``--solver auto``'s pick: a record with rules beyond units or a layout,
+    #: which that engine may not take (dfs), goes to auto's pick for its own model
+    rules_by_auto: bool = False
+
+    def recorded(self) -> dict:
+        """The options as ``_batch.json`` records them: a field added later is left out while it
+        has its default, so the outputs of earlier versions still resume."""
+        out = asdict(self)
+        if not self.rules_by_auto:
+            del out["rules_by_auto"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,7 @@ class BatchConfig:
     solver: str = "highs"
     sat_backend: str | None = None
     amo: str | None = None
+    rules_by_auto: bool = False        # solver is auto's pick (see SolveOptions.rules_by_auto)
     retry: tuple = ()                  # statuses whose rows an existing OUT solves again
 
     def __post_init__(self):
@@ -169,6 +181,8 @@ def check_config(c: BatchConfig) -> None:
         raise BatchConfigError(f"time_limit must be a positive finite number of seconds, got {c.time_limit!r}")
     if not isinstance(c.propagate, bool):
         raise BatchConfigError(f"propagate must be True or False, got {c.propagate!r}")
+    if not isinstance(c.rules_by_auto, bool):
+        raise BatchConfigError(f"rules_by_auto must be True or False, got {c.rules_by_auto!r}")
     if c.box is not None:
         try:
             parse_box(c.box)

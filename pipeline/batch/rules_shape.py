@@ -22,6 +22,7 @@ from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle, grid_to_string
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import Solver, get_solver
+from pipeline.solvers.auto import pick_solver
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.sat_shape import count_status
 from pipeline.batch.progress import stopped, tick
@@ -92,6 +93,7 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
     """
     template = shape.template
     solver = get_solver(options.solver)
+    picked = not (options.rules_by_auto and not solver.rule_rows)
     for k, grid in zip(shape.members, shape.grids):
         if stopped():
             break
@@ -101,7 +103,10 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
         row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None)
         try:
             puzzle = dataclasses.replace(template, grid=np.asarray(grid).reshape(template.grid.shape))
-            status, found, fields = _answer(solver, build_model(puzzle), options)
+            model = build_model(puzzle)
+            if not picked:   # auto picked the run's engine for units alone: pick again for these rows
+                solver, picked = pick_solver("count" if options.count else "solve", model).solver, True
+            status, found, fields = _answer(solver, model, options)
             row.update(status=status, **fields)
             if found is not None:
                 verdict = verify_grid(found, puzzle)

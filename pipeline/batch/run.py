@@ -255,7 +255,7 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
         "input": config.input_path,
         "records": len(records["puzzle"]),
         "fingerprint": fingerprint,
-        "options": asdict(options),
+        "options": options.recorded(),
         "columns": list(RESULT_COLUMNS),
         "layout": f"{PART_PREFIX}<first index, {INDEX_WIDTH} digits>.parquet; rows in input order",
     }

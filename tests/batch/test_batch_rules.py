@@ -129,3 +129,37 @@ def test_parquet_input_with_a_rules_column(tmp_path):
     rows = _rows(out)
     assert [r["n_solutions"] for r in rows] == [_solutions(CAGE_3, "." * 16), _solutions(ANTIKNIGHT, "." * 16), 1]
     assert rows[2]["rules"] is None
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_batch_auto_sends_records_with_rules_to_an_engine_that_takes_them(count, tmp_path, capsys):
+    """``batch`` with the default ``--solver auto`` picks dfs for units alone (when numba is
+    here), which refuses rules: the records with rules or a layout go to auto's pick for their
+    own model, while a dfs named on the command line keeps its one-line refusal per record."""
+    from pipeline.cli.main import main
+    from pipeline.solvers import SOLVERS
+    from pipeline.solvers.auto import pick_solver
+
+    path = tmp_path / "in.csv"
+    records = _mixed_csv(path)
+    out = tmp_path / "auto"
+    argv = ["batch", str(path), str(out), "--workers", "1", "--progress", "none"] + (["--count", "2"] if count else [])
+    assert main(argv) == 0
+    rows = _rows(out)
+    assert [r["index"] for r in rows] == list(range(len(records)))
+    for row, (puzzle, rules) in zip(rows, records):
+        if rules is BAD or rules == "[{":
+            assert row["status"] == "error"
+            continue
+        assert row["status"] == "optimal" and row["solution"], row
+        parsed = parse_puzzle(puzzle + "\n", rules=rules) if rules else parse_puzzle(puzzle)
+        assert verify_grid(_grid(row["solution"], parsed), parsed).ok
+        assert row["n_solutions"] == (min(_solutions(rules, puzzle), 2) if count else None)
+    manifest = json.loads((out / "_batch.json").read_text())
+    assert manifest["options"]["rules_by_auto"] is True
+    if pick_solver("batch").name == "dfs" and not SOLVERS["dfs"].available():
+        named = tmp_path / "named"
+        assert main(argv[:2] + [str(named)] + argv[3:] + ["--solver", "dfs"]) == 0
+        refused = [r for r in _rows(named) if r["rules"] or r["puzzle"].startswith("{")]
+        assert refused and all(r["status"] == "error" and "dfs does not handle" in r["error"] for r in refused)
+        assert "rules_by_auto" not in json.loads((named / "_batch.json").read_text())["options"]   # as before

@@ -12,6 +12,7 @@ from pipeline.batch.text import one_line
 from pipeline.core.errors import PipelineError
 from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import batch_solver_names
+from pipeline.solvers.auto import AUTO
 from pipeline.solvers.sat import DEFAULT_BACKEND
 
 
@@ -94,7 +95,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
                          variant=args.variant, input_format=args.input_format, limit=args.limit,
                          overwrite=args.overwrite, progress=args.progress, log_interval=args.log_interval,
                          highs_options=dict(args.highs_option), solver=solver,
-                         sat_backend=args.sat_backend, amo=args.amo, retry=args.retry)
+                         sat_backend=args.sat_backend, amo=args.amo, retry=args.retry,
+                         rules_by_auto=args.solver == AUTO)
     try:
         summary = run_config(config)
     except (PipelineError, OSError, KeyboardInterrupt):
