@@ -93,7 +93,8 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
     """
     template = shape.template
     solver = get_solver(options.solver)
-    picked = not (options.rules_by_auto and not solver.rule_rows)
+    # auto picked the run's engine for units alone (dfs): these rows get auto's pick for their model
+    repick = options.rules_by_auto and not solver.rule_rows
     for k, grid in zip(shape.members, shape.grids):
         if stopped():
             break
@@ -104,8 +105,8 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
         try:
             puzzle = dataclasses.replace(template, grid=np.asarray(grid).reshape(template.grid.shape))
             model = build_model(puzzle)
-            if not picked:   # auto picked the run's engine for units alone: pick again for these rows
-                solver, picked = pick_solver("count" if options.count else "solve", model).solver, True
+            if repick:   # once per group: its records share rules and layout
+                solver, repick = pick_solver("count" if options.count else "solve", model).solver, False
             status, found, fields = _answer(solver, model, options)
             row.update(status=status, **fields)
             if found is not None:
