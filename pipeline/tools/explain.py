@@ -316,7 +316,7 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
         return Explanation("infeasible", conflict=minimal_conflict(puzzle),
                            remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)
     if count == 1:
-        return Explanation("unique", count=1, rating=rate(puzzle).to_dict(brief=True))
+        return Explanation("unique", count=1, rating=rate(puzzle, grids[0], unique=True).to_dict(brief=True))
     stack = np.stack(grids)
     differ = (stack != stack[0]).any(axis=0)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(differ))]

@@ -1,8 +1,13 @@
 """Rate a puzzle by the human techniques a solver needs, over the variant's units.
 
 The ladder (easiest first): naked single, hidden single, locked candidates (pointing, claiming),
-naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies, a guess (the
-unsolved cell with fewest candidates, digits in increasing order, backtracking on contradiction).
+naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies, a guess: the
+unsolved cell with fewest candidates takes its digit in a solution found by a solver first (the
+registry's ``count`` engine, :func:`pipeline.solvers.auto.pick_solver`). A guess is a bifurcation
+a person resolves by trial; the rater counts them, and it never explores a wrong branch: every
+technique is sound, so the solution's digit is still a candidate, and the work is one ladder
+pass per step (a minimal 25x25 is rated in seconds; trial-and-error guessing with the whole
+ladder at every node ran without end there).
 Every technique works on the unit families of :meth:`pipeline.core.puzzle.Puzzle.unit_families`, so
 any N, box shape and variant (regions, diagonals, units added by rules such as windoku windows, a
 samurai layout's grids) is rated by the same code. Candidates are a numpy boolean array (canvas
@@ -19,6 +24,9 @@ grid satisfies every rule. Reasoning over several rule rows at once (cage combin
 a unit, "45" rules) is not a technique here: where nothing applies the rater guesses, and the
 guesses are counted and listed like any other puzzle's.
 
+With several solutions the steps reach the one the solver found (``Rating.unique`` is False, and
+the text says so); with none, the rater stops at its first guess (``solved`` False).
+
 The singles are :mod:`pipeline.core.propagate`'s rules (:func:`~pipeline.core.propagate.naked_single_cells`,
 :func:`~pipeline.core.propagate.hidden_single_places` say where they apply); the rater places one
 at a time, the first in cell (naked) or unit-then-digit (hidden) order, because its output is the
@@ -32,10 +40,13 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
-from pipeline.core.verify import unit_repeats
+from pipeline.core.verify import unit_repeats, verify_grid
+from pipeline.solvers.auto import pick_solver
 
 #: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
 TECHNIQUES = ("naked single", "hidden single", "rule", "pointing", "claiming", "naked pair", "hidden pair",
@@ -84,10 +95,13 @@ class Rating:
     solved: bool
     steps: list
     solution: np.ndarray | None
+    #: True: the only solution; False: one of several (the steps reach it); None: not asked
+    #: (the caller gave the solution) or no solution.
+    unique: bool | None = None
 
     def to_dict(self, brief: bool = False) -> dict:
         d: dict[str, Any] = {"hardest": self.hardest, "label": self.label, "guesses": self.guesses, "counts": self.counts,
-             "solved": self.solved}
+             "solved": self.solved, "unique": self.unique}
         if not brief:
             d["steps"] = [s.to_dict() for s in self.steps]
         return d
@@ -97,7 +111,8 @@ class Rating:
         # "rule" is counted only for puzzles with rules beyond units: say why the rater guessed there
         why = (" (with rules beyond units the rater guesses where no technique, one rule row at a time, "
                "applies)") if "rule" in self.counts and self.guesses else ""
-        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}{why}; {counts})"
+        several = "; several solutions: the steps reach one of them" if self.unique is False else ""
+        return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}{why}; {counts}{several})"
 
 
 class _Contradiction(Exception):
@@ -290,7 +305,10 @@ class _Rater:
                 lambda g, c: self.naked_subset(g, c, 3), lambda g, c: self.hidden_subset(g, c, 3),
                 self.x_wing)
 
-    def run(self, grid, cand, steps, counter, depth=0):
+    def run(self, grid, cand, steps, counter, solution):
+        """Apply the ladder until the grid is full; where nothing applies, guess ``solution``'s
+        digit in the free cell with fewest candidates (None: no solution, the first guess is a
+        contradiction)."""
         ladder = self.ladder()
         while ((grid == 0) & self.present).any():
             self.check(grid, cand)
@@ -300,38 +318,40 @@ class _Rater:
                     steps.append(step)
                     break
             else:
+                if solution is None:
+                    raise _Contradiction
                 free = np.flatnonzero((grid == 0) & self.present)
                 cell = int(free[cand[free].sum(axis=1).argmin()])
-                for d in np.flatnonzero(cand[cell]).tolist():
-                    counter[0] += 1
-                    g2, c2, s2 = grid.copy(), cand.copy(), []
-                    try:
-                        self.place(g2, c2, cell, d)
-                        s2.append(Step("guess", [self.rc(cell)], digit=d + 1))
-                        self.run(g2, c2, s2, counter, depth + 1)
-                    except _Contradiction:
-                        continue
-                    grid[:], cand[:] = g2, c2
-                    steps.extend(s2)
-                    return
-                raise _Contradiction
+                counter[0] += 1
+                self.place(grid, cand, cell, int(solution[cell]) - 1)
+                steps.append(Step("guess", [self.rc(cell)], digit=int(solution[cell])))
         self.check(grid, cand)
 
 
-def rate(puzzle: Puzzle) -> Rating:
+def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None = None) -> Rating:
     """Solve ``puzzle`` with the technique ladder; return its :class:`Rating` with the steps.
 
     Parameters
     ----------
     puzzle : Puzzle
         Any size, box shape, variant, rules beyond units or layout.
+    solution : numpy.ndarray, optional
+        A solution, ``(rows, cols)`` (0 at a layout's absent cells): its digits are the guesses.
+        Default: found, with whether it is the only one, by the engine ``auto`` picks to count.
+    unique : bool, optional
+        Whether ``solution`` is the only one, when the caller knows (:attr:`Rating.unique`).
 
     Returns
     -------
     Rating
-        ``solved`` False (label ``no solution``) when every branch contradicts; with several
-        solutions the steps reach one of them. ``counts`` has a ``rule`` entry only for a
-        puzzle with rules beyond units.
+        ``solved`` False (label ``no solution``) when the puzzle has none; with several
+        solutions the steps reach one of them (``unique`` False). ``counts`` has a ``rule``
+        entry only for a puzzle with rules beyond units.
+
+    Raises
+    ------
+    PuzzleError
+        A ``solution`` of the wrong shape or one that breaks the puzzle.
 
     Examples
     --------
@@ -339,6 +359,10 @@ def rate(puzzle: Puzzle) -> Rating:
     >>> rate(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")).solved
     True
     """
+    if solution is None:
+        solution, unique = _find_solution(puzzle)
+    elif not verify_grid(np.asarray(solution), puzzle):
+        raise PuzzleError(f"solution: {verify_grid(np.asarray(solution), puzzle).message}")
     r = _Rater(puzzle)
     grid, cand = _start(r, puzzle)
     steps: list[Step] = []
@@ -347,7 +371,7 @@ def rate(puzzle: Puzzle) -> Rating:
     try:
         for cell in np.flatnonzero(puzzle.grid.ravel()):
             r.place(grid, cand, int(cell), int(puzzle.grid.flat[cell]) - 1)
-        r.run(grid, cand, steps, counter)
+        r.run(grid, cand, steps, counter, None if solution is None else np.asarray(solution).ravel())
     except _Contradiction:
         solved = False
     counts = {t: 0 for t in TECHNIQUES if t != "rule" or puzzle.rules}
@@ -358,7 +382,19 @@ def rate(puzzle: Puzzle) -> Rating:
     hardest = used[-1] if used else None
     label = (LABELS[hardest] if hardest else "easy") if solved else "no solution"
     return Rating(hardest, counts, counter[0], label, solved, steps,
-                  grid.reshape(puzzle.rows, puzzle.cols) if solved else None)
+                  grid.reshape(puzzle.rows, puzzle.cols) if solved else None, unique if solved else None)
+
+
+def _find_solution(puzzle: Puzzle) -> tuple[np.ndarray | None, bool | None]:
+    """A solution of ``puzzle`` and whether it is the only one (``(None, None)``: none), from
+    the engine ``auto`` picks to count."""
+    model = build_model(puzzle)
+    count = pick_solver("count", model).solver.count
+    assert count is not None   # auto picks only an engine that counts
+    found = count(model, 2, keep=1)
+    if not found.grids:
+        return None, None
+    return np.asarray(found.grids[0]), found.count == 1
 
 
 def _start(r: _Rater, puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
@@ -393,7 +429,8 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
     return grid, cand
 
 
-def human_steps(puzzle: Puzzle, fmt: str = "text") -> str | dict:
+def human_steps(puzzle: Puzzle, fmt: str = "text", solution: np.ndarray | None = None,
+                unique: bool | None = None) -> str | dict:
     """The steps of :func:`rate` for ``solve --steps``.
 
     Parameters
@@ -401,13 +438,17 @@ def human_steps(puzzle: Puzzle, fmt: str = "text") -> str | dict:
     puzzle : Puzzle
     fmt : str
         ``json`` for a dict, anything else for text.
+    solution : numpy.ndarray, optional
+        The solution ``solve`` found (the guesses take its digits); default: :func:`rate` finds one.
+    unique : bool, optional
+        Whether it is the only one, when known.
 
     Returns
     -------
     str or dict
         Text lines ending with the rating, or ``{"steps": [...], "rating": {...}}``.
     """
-    rating = rate(puzzle)
+    rating = rate(puzzle, solution, unique)
     if fmt == "json":
         return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}
     return "\n".join([s.text() for s in rating.steps] + [f"rating: {rating.text()}"])

@@ -45,9 +45,7 @@ def test_rate_unique_killer_never_deduces_against_the_solution(killer):
     assert r.solved and r.counts["rule"] > 0
     assert np.array_equal(r.solution, solution) and verify_grid(r.solution, p).ok
     flat = solution.ravel()
-    for step in r.steps:
-        if step.technique == "guess":
-            continue   # guesses may be wrong and are undone; the steps listed lie on the solved branch
+    for step in r.steps:   # guesses too: they take the solution's digit, never a wrong one
         if step.digit is not None:
             (row, col), = step.cells
             assert flat[row * 6 + col] == step.digit, step.text()
@@ -70,6 +68,7 @@ def test_rate_two_solutions_reaches_one_that_obeys_the_rules():
     assert r.solved and verify_grid(r.solution, p).ok
     assert any(np.array_equal(r.solution, g) for g in highs_solutions(p))
     assert "the rater guesses" in r.text() or r.guesses == 0
+    assert r.unique is False and "several solutions" in r.text()
 
 
 @pytest.mark.parametrize("doc", [INFEASIBLE, TWO_CELL])

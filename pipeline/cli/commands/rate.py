@@ -21,6 +21,9 @@ def cmd_rate(args: argparse.Namespace) -> int:
     if not rating.solved:
         print("no solution", file=sys.stderr)
         return 1
+    if rating.unique is False:
+        print("note: the puzzle has more than one solution; the rating is of the way to one of them",
+              file=sys.stderr)
     return 0
 
 

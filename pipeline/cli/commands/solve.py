@@ -78,7 +78,7 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
-    steps = human_steps(puzzle, args.format) if args.steps else None  # --steps (pipeline/rate.py)
+    steps = human_steps(puzzle, args.format, r.grid, unique) if args.steps else None  # --steps (pipeline/rate.py)
     if steps is not None and args.format != "json":
         print(steps)
     assert r.grid is not None

@@ -266,7 +266,7 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
                              transform=transform, seed=seed, index=i, clock=clock)
         if difficulty != "any":
-            rating = rate(g.puzzle)
+            rating = rate(g.puzzle, g.solution, unique=True)
             g.rating = rating.to_dict(brief=True)
             if rating.label != difficulty:
                 continue
