@@ -9,6 +9,11 @@ class PuzzleError(PipelineError):
     """A puzzle (grid, clue list, regions, box shape) is malformed or contradictory."""
 
 
+class ClueConflictError(PuzzleError):
+    """The clues break a rule directly: a digit twice in a unit, or clues a rule forbids together
+    (``explain`` explains these; every other command refuses them)."""
+
+
 class ConventionError(PipelineError):
     """An index convention is unknown or undefined for the puzzle (e.g. block on jigsaw)."""
 

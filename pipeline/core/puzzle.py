@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import ClueConflictError, PuzzleError
 from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
@@ -419,7 +419,7 @@ def _check_rules(p: Puzzle) -> None:
     for rule in p.rules:
         broken = rule.violations(flat, board)
         if broken:
-            raise PuzzleError(f"puzzle: the clues break a rule: {broken[0]['message']}")
+            raise ClueConflictError(f"puzzle: the clues break a rule: {broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:
@@ -442,7 +442,7 @@ def _check_unit_duplicates(p: Puzzle) -> None:
         family, unit, digit, cells = found
         n = p.cols
         a, b = sorted(int(x) for x in cells)
-        raise PuzzleError(
+        raise ClueConflictError(
             f"puzzle: digit {digit} appears twice in {unit_name(family, unit, article=True)}: cells "
             f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"
         )
@@ -494,7 +494,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
     >>> parse_puzzle("11.." + "." * 12)
     Traceback (most recent call last):
         ...
-    pipeline.core.errors.PuzzleError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
+    pipeline.core.errors.ClueConflictError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
     if isinstance(source, Puzzle):
         if rules:
@@ -502,6 +502,57 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
                           source.rules + tuple(rule_from_dict(e, source.base_board, f"--rule {k + 1}")
                                                for k, e in enumerate(rules)), source.layout)
         return source
+    parts = _read_parts(source, box, variant, regions, size, rules)
+    return _checked(parts.grid, parts)
+
+
+def shape_and_clues(source: Source | dict, *, box: Box = None, variant: str | None = None,
+                    regions: Source | None = None, size: int | None = None,
+                    rules: list | None = None) -> tuple[Puzzle, np.ndarray]:
+    """Read a puzzle as :func:`parse_puzzle` does, but return its shape (no clues; its rules
+    checked) and its clues unchecked: for ``explain``, whose input may break a rule directly.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, dict or ndarray
+        What :func:`parse_puzzle` reads (not a Puzzle).
+    box, variant, regions, size, rules
+        As for :func:`parse_puzzle`.
+
+    Returns
+    -------
+    (Puzzle, numpy.ndarray)
+        The checked shape and the clue grid (``rows x cols``, 0 empty).
+
+    Raises
+    ------
+    PuzzleError
+        Anything :func:`parse_puzzle` refuses other than clues breaking a rule.
+
+    Examples
+    --------
+    >>> shape, clues = shape_and_clues("11.." + "." * 12)
+    >>> shape.n_clues, int(clues.sum())
+    (0, 2)
+    """
+    parts = _read_parts(source, box, variant, regions, size, rules)
+    return _checked(np.zeros_like(parts.grid), parts), np.asarray(parts.grid)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    grid: np.ndarray
+    h: int
+    w: int
+    variant: str
+    regions: np.ndarray | None
+    layout: Layout | None = None
+    rule_entries: list | None = None   # None: no rules given at all
+    where: str = "rules"
+
+
+def _read_parts(source, box, variant, regions, size, rules) -> _Parts:
+    """What a puzzle source holds, before the puzzle is checked."""
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
@@ -510,14 +561,20 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
                               where=where)
-        return with_rules(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
-                          f"{where}: rules")
+        return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
+                      f"{where}: rules")
     if isinstance(source, str) and source == "-":
         source = where   # standard input, read once by _document_text: its text
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
-    if rules:
-        return with_rules(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None, list(rules), "--rule")
-    return Puzzle(plain.grid, plain.h, plain.w, plain.variant, plain.regions)
+    return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
+                  list(rules) if rules else None, "--rule")
+
+
+def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
+    if parts.rule_entries is None:
+        return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions)
+    return with_rules(grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rule_entries,
+                      parts.where)
 
 
 def _document_text(source) -> tuple[str | None, str]:

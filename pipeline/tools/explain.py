@@ -28,20 +28,17 @@ solution, the unit of explanation is a clue or a rule: :mod:`pipeline.tools.expl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rule_rows
-from pipeline.core.parse import Source, read_puzzle
-from pipeline.core.document import looks_like_document
-from pipeline.core.fpuzzles import looks_like_fpuzzles
-from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.parse import Source
+from pipeline.core.puzzle import Puzzle, shape_and_clues
 from pipeline.tools.rate import Rating, rate
 from pipeline.solvers.base import get_solver
 
@@ -80,10 +77,12 @@ class Explanation:
         def clues(xs):
             return " ".join(f"r{r + 1}c{c + 1}={d}" for r, c, d in xs)
         how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS", RULE_METHOD: "SAT with a totalizer", None: ""}[self.maxsat]
-        if self.status == "infeasible" and self.maxsat == RULE_METHOD:
+        if self.status in ("infeasible", "invalid") and self.maxsat == RULE_METHOD:
             def members(cs, rs):
                 return "; ".join(([clues(cs)] if cs else []) + rs)
-            return (f"no solution.\nminimal conflicting clues and rules ({len(self.conflict) + len(self.conflict_rules)}; "
+            head = (f"no solution: a clue breaks a rule directly: {self.message}" if self.status == "invalid"
+                    else "no solution.")
+            return (f"{head}\nminimal conflicting clues and rules ({len(self.conflict) + len(self.conflict_rules)}; "
                     f"these alone have no solution, without any one of them they have): "
                     f"{members(self.conflict, self.conflict_rules)}\n"
                     f"fewest clues and rules to remove ({len(self.remove) + len(self.remove_rules)}, proved optimal by "
@@ -104,24 +103,6 @@ class Explanation:
                     + clues(self.add))
         rating = self.rating or {}   # set with status unique
         return f"unique solution.\nrating: {Rating(**rating, steps=[], solution=None).text()}"
-
-
-def _is_document(source: Source) -> bool:
-    """``source`` is (or names a file holding) a puzzle document or an f-puzzles link."""
-    if isinstance(source, (str, Path)) and str(source) != "-":
-        text = str(source)
-        if not (looks_like_document(text) or looks_like_fpuzzles(text)):
-            path = Path(text)
-            try:   # the head tells (a document starts with '{', a link with its address): no whole read
-                if len(text) < 4096 and path.is_file():
-                    with path.open(errors="replace") as f:
-                        text = f.read(4096)
-                else:
-                    text = ""
-            except OSError:
-                return False
-        return looks_like_document(text) or looks_like_fpuzzles(text)
-    return False
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
@@ -260,6 +241,17 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     return [x for x, k in zip(clues, keep.tolist()) if not k]
 
 
+def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Explanation:
+    """Clues that break a rule directly: the parser's ``message``, and the conflicting set and
+    fewest removals over the clues (and rules, for a shape with rule rows)."""
+    if has_rule_rows(shape):
+        conflict, conflict_rules, remove, remove_rules = rule_conflicts(shape, clues)
+        return Explanation("invalid", message=message, conflict=conflict, conflict_rules=conflict_rules,
+                           remove=remove, remove_rules=remove_rules, maxsat=RULE_METHOD, count=0)
+    return Explanation("invalid", message=message, count=0, maxsat=maxsat,
+                       conflict=minimal_conflict(shape, clues), remove=fewest_removals(shape, maxsat, clues))
+
+
 def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT,
             **parse_kw: Any) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
@@ -290,22 +282,15 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     """
     if cap < 2:
         raise PuzzleError(f"cap: must be at least 2, found {cap}")
-    if not isinstance(puzzle_or_text, Puzzle) and (parse_kw.get("rules") or _is_document(puzzle_or_text)):
-        puzzle_or_text = parse_puzzle(puzzle_or_text, **parse_kw)   # a puzzle document, or --rule
-    parse_kw.pop("rules", None)
     if isinstance(puzzle_or_text, Puzzle):
         puzzle = puzzle_or_text
     else:
-        parts = read_puzzle(puzzle_or_text, **parse_kw)
+        # read once (standard input cannot be read twice), then check the clues against the shape
+        shape, clues = shape_and_clues(puzzle_or_text, **parse_kw)
         try:
-            puzzle = Puzzle(*parts)
-        except PuzzleError as e:
-            if "twice" not in str(e):
-                raise
-            shape = Puzzle(np.zeros_like(parts.grid), parts.h, parts.w, parts.variant, parts.regions)
-            return Explanation("invalid", message=str(e), count=0, maxsat=maxsat,
-                               conflict=minimal_conflict(shape, parts.grid),
-                               remove=fewest_removals(shape, maxsat, parts.grid))
+            puzzle = Puzzle(clues, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
+        except ClueConflictError as e:
+            return _invalid(shape, clues, str(e), maxsat)
     eng = engine_for(puzzle)
     count, grids = eng.count(np.asarray(puzzle.grid), cap, keep=True)
     if count == 0 and has_rule_rows(puzzle):   # rule rows: clues and rules are explained

@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.puzzle import Puzzle
-from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
+from pipeline.tools.generate.lazy_engine import RuleSwitchEngine, units_only
 
 __all__ = ["RULE_METHOD", "rule_conflicts"]
 
@@ -33,12 +33,12 @@ __all__ = ["RULE_METHOD", "rule_conflicts"]
 RULE_METHOD = "rules-sat"
 
 
-def _members(puzzle: Puzzle, eng: RuleSwitchEngine) -> tuple[list[int], list[tuple]]:
+def _members(puzzle: Puzzle, clues: np.ndarray, eng: RuleSwitchEngine) -> tuple[list[int], list[tuple]]:
     """The literals of the clues and of the rules with rows, what each is: ``(r, c, digit)``
     or a rule's description."""
     acts = eng.use(puzzle)
-    r, c = np.nonzero(puzzle.grid)
-    digits = np.asarray(puzzle.grid)[r, c]
+    r, c = np.nonzero(clues)
+    digits = np.asarray(clues)[r, c]
     lits = eng.literals(r, c, digits - 1).tolist()
     what: list[tuple] = [("clue", (int(a), int(b), int(d))) for a, b, d in zip(r, c, digits)]
     board = puzzle.base_board
@@ -81,16 +81,19 @@ def _fewest(eng: RuleSwitchEngine, lits: list[int]) -> list[int]:
         if answer is not False:
             model = eng.solver.get_model()
             return [x for x in lits if model[x - 1] < 0]
-    raise PuzzleError("explain: the rules alone have no solution")
+    raise PuzzleError("explain: the grid's units alone have no solution")
 
 
-def rule_conflicts(puzzle: Puzzle) -> tuple[list, list, list, list]:
+def rule_conflicts(puzzle: Puzzle, clues: np.ndarray | None = None) -> tuple[list, list, list, list]:
     """A minimal conflicting set and the fewest removals of an infeasible rule puzzle, over clues and rules.
 
     Parameters
     ----------
     puzzle : Puzzle
         A puzzle with rules that have rows (module docstring), without a solution.
+    clues : numpy.ndarray, optional
+        The clues, when ``puzzle`` cannot hold them (they break a rule or a unit directly: then
+        ``puzzle`` is the shape without clues). Default ``puzzle.grid``.
 
     Returns
     -------
@@ -102,7 +105,7 @@ def rule_conflicts(puzzle: Puzzle) -> tuple[list, list, list, list]:
     Raises
     ------
     PuzzleError
-        The variant's units alone have no solution.
+        The variant's units alone have no solution (every clue and rule removed).
 
     Examples
     --------
@@ -111,9 +114,10 @@ def rule_conflicts(puzzle: Puzzle) -> tuple[list, list, list, list]:
     >>> rule_conflicts(p)
     ([(0, 0, 1)], ['cage r1c1..r1c2 (sum 7)'], [(0, 0, 1)], [])
     """
-    eng = RuleSwitchEngine(puzzle)
+    # the engine's shape has only the units: every rule with rows is switched by its literal
+    eng = RuleSwitchEngine(units_only(puzzle))
     try:
-        lits, what = _members(puzzle, eng)
+        lits, what = _members(puzzle, puzzle.grid if clues is None else clues, eng)
         of = dict(zip(lits, what))
         core = set(_minimal(eng, lits))
         gone = set(_fewest(eng, lits))

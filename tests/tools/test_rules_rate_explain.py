@@ -140,6 +140,46 @@ def test_explain_conflict_is_minimal_and_removal_optimal_by_highs(killer):
     assert count(_subset(bad, all_clues, [rule.describe(board) for rule in bad.rules]), 1) == 0
 
 
+def _check_conflict_and_removal(bad: Puzzle, e) -> None:
+    """The conflicting set has no solution and each member is needed; the removal solves it."""
+    board = bad.base_board
+    members = [("clue", c) for c in e.conflict] + [("rule", r) for r in e.conflict_rules]
+    assert count(_subset(bad, e.conflict, e.conflict_rules), 1) == 0
+    for k in range(len(members)):
+        rest = members[:k] + members[k + 1:]
+        assert count(_subset(bad, [v for t, v in rest if t == "clue"], [v for t, v in rest if t == "rule"]), 1) > 0
+    clues = [(int(r), int(c), int(bad.grid[r, c])) for r, c in zip(*np.nonzero(bad.grid))]
+    kept = [x for x in clues if x not in e.remove]
+    names = [rule.describe(board) for rule in bad.rules if rule.describe(board) not in e.remove_rules]
+    assert count(_subset(bad, kept, names), 1) > 0
+
+
+def test_explain_rules_that_conflict_without_a_clue():
+    # the at-most-one rows of every rule are switchable: anti-king alone has no 4x4 solution
+    e = explain("." * 16, rules=[{"rule": "antiknight"}, {"rule": "antiking"}])
+    assert e.status == "infeasible" and e.conflict == [] and e.conflict_rules == ["antiking"]
+    assert e.remove == [] and e.remove_rules == ["antiking"]
+    bad = parse_puzzle("." * 16, rules=[{"rule": "antiknight"}, {"rule": "antiking"}])
+    assert count(bad, 1) == 0
+    _check_conflict_and_removal(bad, e)
+
+
+def test_explain_clues_that_break_a_rule_directly():
+    text = "." * 2 + "1" + "." * 10 + "1" + "." * 67     # r1c3 and r2c5 hold 1: a knight's move apart
+    e = explain(text, rules=[{"rule": "antiknight"}])
+    assert e.status == "invalid" and e.message == ("puzzle: the clues break a rule: r1c3 and r2c5 are a knight's "
+                                                   "move apart and both hold 1")
+    assert e.conflict == [(0, 2, 1), (1, 4, 1)] and e.conflict_rules == ["antiknight"]
+    assert len(e.remove) + len(e.remove_rules) == 1
+    knight = [{"rule": "antiknight"}]
+    with pytest.raises(PuzzleError, match="break a rule"):   # the conflicting set alone: refused
+        parse_puzzle(text, rules=knight)
+    assert count(parse_puzzle(text), 1) == 1 and count(parse_puzzle("." * 2 + "1" + "." * 78, rules=knight), 1) == 1
+    assert count(parse_puzzle("." * 13 + "1" + "." * 67, rules=knight), 1) == 1   # without any one member: solvable
+    e = explain("11" + "." * 79, rules=[{"rule": "antiknight"}])   # twice in a row, with rules: explained too
+    assert e.status == "invalid" and e.conflict == [(0, 0, 1), (0, 1, 1)] and e.conflict_rules == []
+
+
 def test_explain_multiple_and_unique_rule_puzzles(killer):
     e = explain(json.dumps(MULTIPLE))
     assert e.status == "multiple" and e.count == count(parse_puzzle(json.dumps(MULTIPLE))) == 24

@@ -25,7 +25,7 @@ Every instance is new (never cached): its answers depend only on the calls of on
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -55,7 +55,8 @@ def shape_of(puzzle: Puzzle) -> Puzzle:
                   puzzle.layout)
 
 
-def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], cols: int) -> list[list[int]]:
+def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], cols: int,
+                        guards: Mapping[int, int] | None = None) -> list[list[int]]:
     """The rule rows that say "at most one of these" (``<=`` 1, every coefficient 1: anti-knight,
     anti-king, non-consecutive, a cage's distinct digits) as pairwise clauses, exactly.
 
@@ -70,6 +71,10 @@ def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], c
         ``literals(r, c, d)`` -> solver literals of 0-based (row, column, digit).
     cols : int
         Canvas columns.
+    guards : mapping of int to int, optional
+        Rule index (``terms.rule``) -> activation literal: only those rules' rows, each clause
+        holding only while its literal is true (a rule that can be switched off). Default:
+        every rule's rows, unguarded.
 
     Returns
     -------
@@ -77,13 +82,16 @@ def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], c
     """
     ones = np.bincount(terms.term_row, terms.term_coef != 1, minlength=terms.n_rows) == 0
     amo = np.flatnonzero(~terms.equal & (np.abs(terms.rhs - 1) < 0.5) & ones)
+    if guards is not None:
+        amo = amo[np.isin(terms.rule[amo], list(guards))]
     pick = np.isin(terms.term_row, amo)
     row, cell, digit = terms.term_row[pick], terms.term_cell[pick], terms.term_digit[pick]
     lits = literals(cell // cols, cell % cols, digit)
     clauses = []
     for r in amo.tolist():
         group = lits[row == r].tolist()
-        clauses += [[-a, -b] for i, a in enumerate(group) for b in group[i + 1:]]
+        guard = [] if guards is None else [-guards[int(terms.rule[r])]]
+        clauses += [[-a, -b, *guard] for i, a in enumerate(group) for b in group[i + 1:]]
     return clauses
 
 

@@ -11,7 +11,8 @@ removes the model it found), and it is exact: an UNSAT answer means no solution 
 rules.
 
 Anti-knight, anti-king and non-consecutive rows and a cage's distinct digits (at most one of
-their literals) are given up front as pairwise clauses
+their literals) are given up front as pairwise clauses (in a :class:`RuleSwitchEngine`, a rule
+that comes with a call gets them guarded by its activation literal, so it can be switched off)
 (:func:`~pipeline.tools.generate.highs_engine.at_most_one_clauses`: exact, and learning them one
 model at a time took minutes on a 9x9 windoku with non-consecutive); a killer cage's sum row,
 the first time it breaks, is encoded exactly (:func:`cage_sum_clauses`); other rows (thermometers,
@@ -298,6 +299,10 @@ class RuleSwitchEngine(LazyRuleEngine):
         self._rule_acts = np.zeros(0, dtype=np.int64)
         self._encoded_keys: set[str] = set()
         self._keys: list[str] = []
+        # the shape's own rules have their at-most-one rows unguarded (super().__init__); a rule
+        # seen first in use() gets them guarded by its literal, so that it can be switched off
+        board = shape.base_board
+        self._amo_given = {json.dumps(rule.to_dict(board), sort_keys=True) for rule in self.shape.rules}
 
     def _guards(self, rules: np.ndarray) -> np.ndarray:
         return self._rule_acts[rules]
@@ -318,6 +323,11 @@ class RuleSwitchEngine(LazyRuleEngine):
                 self._acts[key] = self.sat.new_var()
         self._rule_acts = np.array([self._acts[k] for k in keys], dtype=np.int64)
         self.terms = rule_terms(puzzle.rules, board)
+        fresh = {k: int(self._rule_acts[k]) for k, key in enumerate(keys) if key not in self._amo_given}
+        if fresh:
+            for clause in at_most_one_clauses(self.terms, self.literals, self.cols, guards=fresh):
+                self.solver.add_clause(clause)
+            self._amo_given |= {keys[k] for k in fresh}
         self.rules = puzzle.rules
         # a cage is encoded once per activation literal (the same cage keeps its literal)
         self._encoded = {k for k, key in enumerate(keys) if key in self._encoded_keys}
