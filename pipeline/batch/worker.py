@@ -75,7 +75,8 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     entries = _rule_entries(rules)
     # a trailing newline makes parse_puzzle treat the record as text, never as a file path
     return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
-                        regions=None if regions is None else str(regions).strip() + "\n", rules=entries)
+                        regions=None if regions is None else str(regions).strip() + "\n", rules=entries,
+                        rules_where="rules")
 
 
 def _rule_entries(rules: str | None) -> list | None:

@@ -129,7 +129,7 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
         raise PuzzleError(f"{where}: 'givens' must be a string, a list of rows or a list of \"r1c1=5\", "
                           f"found {type(givens).__name__}")
     grid = read_puzzle(source if not isinstance(source, list) else np.array(source, dtype=np.int64), box=box,
-                       size=n).grid
+                       size=n, where=where, size_name="'size'").grid
     return grid
 
 

@@ -184,7 +184,7 @@ class PuzzleParts(NamedTuple):
 
 
 def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
-                size: int | None = None) -> PuzzleParts:
+                size: int | None = None, where: str | None = None, size_name: str = "--size") -> PuzzleParts:
     """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`).
 
     Parameters
@@ -198,17 +198,21 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     regions : str, path or ndarray, optional
         Jigsaw region ids.
     size : int, optional
-        N of an N-by-3 clue list.
+        N of an N-by-3 clue list; a grid must have this size.
+    where : str, optional
+        How messages name the input (default: its file name, else ``puzzle``).
+    size_name : str
+        How messages name ``size`` (a puzzle document says ``'size'``).
     """
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
-        grid = _matrix_to_grid(np.asarray(source), box, size, "puzzle")
+        grid = _matrix_to_grid(np.asarray(source), box, size, where or "puzzle")
     else:
-        text, where = _read_source(source, "puzzle")
-        grid = _text_to_grid(text, where, box, size)
+        text, read_from = _read_source(source, "puzzle")
+        grid = _text_to_grid(text, where or read_from, box, size, size_name)
     n = grid.shape[0]
     if size is not None and size != n:
-        raise PuzzleError(f"puzzle: --size {size} but the grid is {n}x{n}")
+        raise PuzzleError(f"{where or 'puzzle'}: {size_name} {size} but the grid is {n}x{n}")
     h, w = _resolve_box(box, n)
     region_grid = None if regions is None else parse_regions(regions, n)
     if variant is None:
@@ -228,7 +232,11 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> n
     box : str or (int, int), optional
         Box shape.
     size : int, optional
-        N of an N-by-3 clue list.
+        N of an N-by-3 clue list; a grid must have this size.
+    where : str, optional
+        How messages name the input (default: its file name, else ``puzzle``).
+    size_name : str
+        How messages name ``size`` (a puzzle document says ``'size'``).
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
@@ -304,7 +312,7 @@ _DECORATION = re.compile(r"^[\s\-+=|]*$")
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z_ ]+")
 
 
-def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
+def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size") -> np.ndarray:
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -321,9 +329,9 @@ def _text_to_grid(text: str, where: str, box, size) -> np.ndarray:
         compact = [re.sub(r"[|\s]", "", line) for _, line in lines]
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
-            return _compact_to_grid("".join(compact), where, box)
+            return _compact_to_grid("".join(compact), where, box, size, size_name)
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
-            return _compact_to_grid(compact[0], where, box)
+            return _compact_to_grid(compact[0], where, box, size, size_name)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = len(compact[0])
             for k, text in zip(numbers, compact):
@@ -400,11 +408,15 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
     raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")
 
 
-def _compact_to_grid(s: str, where: str, box, rows: int | None = None) -> np.ndarray:
+def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name: str = "--size") -> np.ndarray:
     n_expected = _box_n(box)
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
+    if size is not None and math.isqrt(length) ** 2 != length:
+        # not a square: the size the user gave says how long it must be (a square length that
+        # disagrees with it gets read_puzzle's "but the grid is" message)
+        raise PuzzleError(f"{where}: wrong length: expected {size ** 2} cells ({size_name} {size}), found {length}")
     n = math.isqrt(length)
     if n * n != length:   # the shape first: a memory estimate of a grid that is none says nothing
         lo, hi = n * n, (n + 1) ** 2

@@ -452,7 +452,7 @@ def _check_unit_duplicates(p: Puzzle) -> None:
 # any input -> a checked Puzzle
 # ---------------------------------------------------------------------------------------------
 def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
-                 size: int | None = None, rules: list | None = None) -> Puzzle:
+                 size: int | None = None, rules: list | None = None, rules_where: str = "--rule") -> Puzzle:
     """Build a checked Puzzle from a string, a path, ``-`` (stdin), a grid array or an N-by-3 array.
 
     Parameters
@@ -473,6 +473,9 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
         ``N`` for a clue list (default 9); for a grid it must agree with the grid.
     rules : list of dict, optional
         More rule entries (``{"rule": "antiknight"}``, ``--rule``), added to the puzzle's own.
+    rules_where : str
+        How messages name ``rules`` of a puzzle that is not a document: ``--rule`` (entries
+        counted from 1) or a list's name (``rules``: ``rules[0]``).
 
     Returns
     -------
@@ -502,7 +505,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
                           source.rules + tuple(rule_from_dict(e, source.base_board, f"--rule {k + 1}")
                                                for k, e in enumerate(rules)), source.layout)
         return source
-    parts = _read_parts(source, box, variant, regions, size, rules)
+    parts = _read_parts(source, box, variant, regions, size, rules, rules_where)
     return _checked(parts.grid, parts)
 
 
@@ -551,7 +554,7 @@ class _Parts:
     where: str = "rules"
 
 
-def _read_parts(source, box, variant, regions, size, rules) -> _Parts:
+def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
     """What a puzzle source holds, before the puzzle is checked."""
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
@@ -567,7 +570,7 @@ def _read_parts(source, box, variant, regions, size, rules) -> _Parts:
         source = where   # standard input, read once by _document_text: its text
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
-                  list(rules) if rules else None, "--rule")
+                  list(rules) if rules else None, rules_where)
 
 
 def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
@@ -629,5 +632,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
     bare = Puzzle(grid, h, w, variant, regions, (), layout)
     board = bare.base_board
-    rules = tuple(rule_from_dict(entry, board, f"{where}[{k}]") for k, entry in enumerate(rule_entries))
+    # the command line's --rule options are counted from 1, a JSON list's entries from 0
+    names = [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(len(rule_entries))]
+    rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     return Puzzle(grid, h, w, variant, regions, rules, layout)

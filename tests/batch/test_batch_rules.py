@@ -77,6 +77,7 @@ def test_a_mixed_batch_solves_each_record_by_its_own_rules(engine, tmp_path):
         if rules is BAD:
             assert row["status"] == "error" and row["error"].count("\n") == 0
             assert "cage" in row["error"] and "r9c9 is outside the 4x4 grid" in row["error"], row["error"]
+            assert row["error"].startswith("rules[0] (cage): "), row["error"]   # the column's list, not --rule
             continue
         if rules == "[{":
             assert row["status"] == "error" and row["error"].startswith("rules: not JSON"), row["error"]

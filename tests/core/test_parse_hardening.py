@@ -35,6 +35,25 @@ def test_size_that_contradicts_the_grid_is_an_error():
         parse_puzzle(SEED, size=16)
 
 
+@pytest.mark.parametrize("source, size, message", [
+    ("1....1", 9, "puzzle: wrong length: expected 81 cells (--size 9), found 6"),
+    ({"size": 9, "givens": "1....1"}, None, "puzzle: givens: wrong length: expected 81 cells ('size' 9), found 6"),
+    ({"size": 9, "givens": "1" + "." * 15}, None, "puzzle: givens: 'size' 9 but the grid is 4x4"),
+])
+def test_a_given_size_names_itself_and_the_length_it_needs(source, size, message):
+    # the size the user gave says what was expected, in the user's own words ('size' in a document)
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(source, size=size)
+    assert str(e.value) == message
+
+
+def test_rule_entries_are_named_as_the_user_gave_them():
+    with pytest.raises(PuzzleError, match=r"^--rule 2: unknown rule 'nope'"):
+        parse_puzzle("." * 16, rules=[{"rule": "antiknight"}, {"rule": "nope"}])
+    with pytest.raises(PuzzleError, match=r"^rules\[1\]: unknown rule 'nope'"):
+        parse_puzzle("." * 16, rules=[{"rule": "antiknight"}, {"rule": "nope"}], rules_where="rules")
+
+
 # -- 6: huge numbers and sizes: one line, no allocation ------------------------------------------
 @pytest.mark.parametrize("text, message", [
     ("1,1,100000000000000000000000\n", "is too large"),
