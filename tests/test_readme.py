@@ -92,6 +92,16 @@ def prepare(root: Path, argv: list[str]) -> None:
             done = run(root, maker[0][1:])
             assert done.returncode == 0, done.stderr
         return
+    # a file another README line writes with --to (generate's CSV feeding batch): that line may
+    # have run in another xdist worker's copy, so make it here when it is missing
+    for arg in argv[3:]:
+        if arg.startswith("-") or (root / arg).exists():
+            continue
+        maker = [shlex.split(line, comments=True) for _, line in COMMANDS
+                 if f"--to {arg}" in line and shlex.split(line, comments=True) != argv]
+        if maker:
+            done = run(root, maker[0][1:])
+            assert done.returncode == 0, done.stderr
     if not any(a.startswith("out/") for a in argv):
         return
     if not (root / "out" / "manifest.json").is_file():

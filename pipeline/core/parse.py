@@ -232,16 +232,12 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> n
     box : str or (int, int), optional
         Box shape.
     size : int, optional
-        N of an N-by-3 clue list; a grid must have this size.
-    where : str, optional
-        How messages name the input (default: its file name, else ``puzzle``).
-    size_name : str
-        How messages name ``size`` (a puzzle document says ``'size'``).
+        N of an N-by-3 clue list; a compact line must have ``size ** 2`` cells (the puzzle's).
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
     text, where = _read_source(source, "grid")
-    return _text_to_grid(text, where, box, size)
+    return _text_to_grid(text, where, box, size, "the puzzle")
 
 
 def _resolve_box(box, n: int) -> tuple[int, int]:
@@ -416,7 +412,8 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     if size is not None and math.isqrt(length) ** 2 != length:
         # not a square: the size the user gave says how long it must be (a square length that
         # disagrees with it gets read_puzzle's "but the grid is" message)
-        raise PuzzleError(f"{where}: wrong length: expected {size ** 2} cells ({size_name} {size}), found {length}")
+        raise PuzzleError(f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
+                          f"found {length}")
     n = math.isqrt(length)
     if n * n != length:   # the shape first: a memory estimate of a grid that is none says nothing
         lo, hi = n * n, (n + 1) ** 2

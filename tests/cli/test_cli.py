@@ -357,7 +357,7 @@ BAD = [
     (["build", "." * 16, "--regions", "001100112233223"],
      "error: regions: expected 16 cells (one region id per cell), found 15"),
     (["verify", "12345", "--puzzle", PUZZLE],
-     "error: grid: wrong length: expected a square number of cells (4 for 2x2 or 9 for 3x3), found 5"),
+     "error: grid: wrong length: expected 81 cells (9x9 from the puzzle), found 5"),
     (["export", PUZZLE, "--to", "{tmp}/out", "--formats", "nope"], None),
     (["import", "/no/such/solution.sol"], None),
 ]

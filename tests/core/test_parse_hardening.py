@@ -36,8 +36,8 @@ def test_size_that_contradicts_the_grid_is_an_error():
 
 
 @pytest.mark.parametrize("source, size, message", [
-    ("1....1", 9, "puzzle: wrong length: expected 81 cells (--size 9), found 6"),
-    ({"size": 9, "givens": "1....1"}, None, "puzzle: givens: wrong length: expected 81 cells ('size' 9), found 6"),
+    ("1....1", 9, "puzzle: wrong length: expected 81 cells (9x9 from --size), found 6"),
+    ({"size": 9, "givens": "1....1"}, None, "puzzle: givens: wrong length: expected 81 cells (9x9 from 'size'), found 6"),
     ({"size": 9, "givens": "1" + "." * 15}, None, "puzzle: givens: 'size' 9 but the grid is 4x4"),
 ])
 def test_a_given_size_names_itself_and_the_length_it_needs(source, size, message):
