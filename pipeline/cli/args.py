@@ -360,6 +360,43 @@ def default_count_solver(model: Model | None = None) -> str:
 NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}
 
 
+def add_time_limit_arg(p: argparse.ArgumentParser, command: str) -> None:
+    """``--time-limit S`` for a command that answers once or not at all (``rate``, ``explain``):
+    :func:`stopped_by_time_limit` is its answer when the limit comes first.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The subcommand's parser.
+    command : str
+        The command's name, for the help.
+    """
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help=f"time limit in seconds for the whole {command}, finite and > 0 (default: none); when it "
+                        f"passes first, one line on stderr and exit 1")
+
+
+def stopped_by_time_limit(args: argparse.Namespace, command: str, reason: str | None) -> int:
+    """The answer of a command that ``--time-limit`` stopped: one line on stderr (``rate: no
+    answer: time limit of 5.0 s reached``), ``{"status": "time_limit", ...}`` with
+    ``--format json``; exit code 1.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's arguments (``time_limit``, ``format``).
+    command : str
+        The command's name.
+    reason : str or None
+        Why it stopped before it started (:class:`~pipeline.core.stops.Deadline`), if so.
+    """
+    words = reason or time_limit_words(args)
+    if getattr(args, "format", None) == "json":
+        print(json.dumps({"status": "time_limit", "time_limit": args.time_limit, "message": words}))
+    print(f"{command}: no answer: {words}", file=sys.stderr)
+    return 1
+
+
 def time_limit_words(args: argparse.Namespace) -> str:
     """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
     return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"

@@ -123,3 +123,17 @@ def test_several_solutions_are_said():
     r = run_cli("rate", text)
     assert r.returncode == 0 and "more than one solution" in r.stderr
     assert rate(next(generate(size=4, seed=2)).puzzle).unique is True
+
+
+@pytest.mark.parametrize("command", ["rate", "explain"])
+def test_time_limit_stops_the_whole_command_with_one_line(command):
+    # the first vendored minimal 25x25 takes seconds to solve: half a second stops it
+    line = (DATA_DIR / "sets" / "25x25_gecode.txt").read_text().split()[0]
+    r = run_cli(command, line, "--time-limit", "0.5")
+    assert r.returncode == 1 and r.stdout == "" and r.stderr == f"{command}: no answer: time limit of 0.5 s reached\n"
+    r = run_cli(command, line, "--time-limit", "0.5", "--format", "json")
+    assert r.returncode == 1 and json.loads(r.stdout)["status"] == "time_limit"
+    r = run_cli(command, line, "--time-limit", "nan")
+    assert r.returncode == 2 and "--time-limit: must be a finite number" in r.stderr
+    ok = run_cli(command, "1.3." "..1." ".3.." "...3", "--box", "2x2", "--time-limit", "60")
+    assert ok.returncode == 0, ok.stderr

@@ -5,7 +5,9 @@ import argparse
 import json
 import sys
 
-from pipeline.cli.args import add_puzzle_args, add_solver_args, resolve_solver
+from pipeline.cli.args import (add_puzzle_args, add_solver_args, add_time_limit_arg, resolve_solver,
+                               stopped_by_time_limit)
+from pipeline.core.stops import Deadline
 from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
 from pipeline.tools.explain_rules import RULE_METHOD
 
@@ -14,9 +16,16 @@ ENGINES = ("sat",)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    """Explain; ``--time-limit`` bounds the whole command (:class:`~pipeline.core.stops.Deadline`)."""
+    deadline = Deadline(args.time_limit, lambda reason: stopped_by_time_limit(args, "explain", reason))
+    return deadline.run(lambda d: _explain(args, d))
+
+
+def _explain(args: argparse.Namespace, deadline: Deadline) -> int:
     resolve_solver(args, "count", among=ENGINES)  # says which engine counts, or why none can here
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, **kw)
+    deadline.finish()
     if args.maxsat and e.maxsat == RULE_METHOD:   # named, but clues and rules go through one SAT method
         print(f"note: --maxsat {args.maxsat} is for puzzles of units alone; with rules beyond units the fewest "
               f"removals are proved by {RULE_METHOD} (SAT with a totalizer)", file=sys.stderr)
@@ -33,4 +42,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_solver_args(p, list(ENGINES), "counting engine (explain counts and finds conflicts with the SAT "
                     "engine's assumptions)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
+    add_time_limit_arg(p, "explanation")
     p.set_defaults(func=cmd_explain)

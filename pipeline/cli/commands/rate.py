@@ -5,12 +5,20 @@ import argparse
 import json
 import sys
 
-from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.cli.args import add_puzzle_args, add_time_limit_arg, puzzle_from_args, stopped_by_time_limit
+from pipeline.core.stops import Deadline
 from pipeline.tools.rate import rate
 
 
 def cmd_rate(args: argparse.Namespace) -> int:
+    """Rate; ``--time-limit`` bounds the whole command (:class:`~pipeline.core.stops.Deadline`)."""
+    deadline = Deadline(args.time_limit, lambda reason: stopped_by_time_limit(args, "rate", reason))
+    return deadline.run(lambda d: _rate(args, d))
+
+
+def _rate(args: argparse.Namespace, deadline: Deadline) -> int:
     rating = rate(puzzle_from_args(args))
+    deadline.finish()
     if args.format == "json":
         print(json.dumps(rating.to_dict(brief=not args.steps)))
     else:
@@ -32,4 +40,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     add_puzzle_args(p)
     p.add_argument("--steps", action="store_true", help="print every step")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
+    add_time_limit_arg(p, "rating (its solve included)")
     p.set_defaults(func=cmd_rate)
