@@ -16,8 +16,8 @@ from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict
 from formats.agree import model_difference
 from formats.base import FORMATS, ModelData, format_for
 from formats.files import file_sha256
-from formats.staging import (EXPORT_SUFFIXES, lock_exclusive, is_export_manifest, is_staging_name, listed_export_files,
-                             read_manifest_json)
+from formats.staging import (EXPORT_SUFFIXES, is_export_manifest, listed_export_files, read_manifest_json,
+                             staging_dirs)
 
 #: Files a user makes in an export directory by following the export's own instructions:
 #: ``solve_sudoku.m`` writes ``sudoku.csv``, the printed MATLAB lines ``x.csv``. They are not
@@ -151,17 +151,8 @@ def _extra_files(directory: Path, listed: set[str]) -> list[str]:
 def _leftovers(directory: Path) -> list[str]:
     """Staging directories of exports into ``directory``: running, or left by a killed one."""
     found = []
-    for entry in sorted(directory.iterdir()):
-        if not is_staging_name(entry.name) or entry.is_symlink() or not entry.is_dir():
-            continue
-        try:
-            fd = os.open(entry, os.O_RDONLY)
-        except OSError:
-            continue
-        try:
-            free = lock_exclusive(fd, blocking=False)
-        finally:
-            os.close(fd)
+    for entry, fd, free in staging_dirs(directory):
+        os.close(fd)   # only looked at: closing drops the lock a free one gave us
         found.append(f"{entry}: left by an interrupted export; export again to finish the clean-up" if free
                      else f"{entry}: an export into {directory} is running now")
     return found

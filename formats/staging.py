@@ -194,6 +194,28 @@ class DeadStage:
     names: set[str] = field(default_factory=set)
 
 
+def staging_dirs(directory: Path, own: Path | None = None) -> Iterator[tuple[Path, int, bool]]:
+    """The staging directories in ``directory`` (not ``own``, no symbolic link), each opened and
+    tried for its lock: ``(path, fd, free)``. ``free``: no live export holds it, and the caller
+    now holds its lock while ``fd`` is open. The caller closes ``fd``.
+
+    Parameters
+    ----------
+    directory : Path
+        The export directory.
+    own : Path, optional
+        The caller's own staging directory (skipped).
+    """
+    for entry in sorted(directory.iterdir()):
+        if not is_staging_name(entry.name) or entry == own or entry.is_symlink() or not entry.is_dir():
+            continue
+        try:
+            fd = os.open(entry, os.O_RDONLY)
+        except OSError:
+            continue
+        yield entry, fd, lock_exclusive(fd, blocking=False)
+
+
 def dead_stages(directory: Path, own: Path | None = None) -> list[DeadStage]:
     """The staging directories in ``directory`` no live export holds (locked now by the caller).
 
@@ -208,14 +230,8 @@ def dead_stages(directory: Path, own: Path | None = None) -> list[DeadStage]:
         The caller's own staging directory (never dead).
     """
     found = []
-    for entry in sorted(directory.iterdir()):
-        if not is_staging_name(entry.name) or entry == own or entry.is_symlink() or not entry.is_dir():
-            continue
-        try:
-            fd = os.open(entry, os.O_RDONLY)
-        except OSError:
-            continue
-        if not lock_exclusive(fd, blocking=False):   # its export is still writing
+    for entry, fd, free in staging_dirs(directory, own):
+        if not free:   # its export is still writing
             os.close(fd)
             continue
         names = (listed_export_files(read_manifest_json(entry / MANIFEST_NAME))
