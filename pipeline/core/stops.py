@@ -298,6 +298,16 @@ def _hard_exit(kind: str, deadline: Deadline | None) -> None:
 
 
 # -- the deadline --------------------------------------------------------------------------------
+def command_time_left() -> float | None:
+    """Seconds left before the running command's ``--time-limit`` (its armed
+    :class:`Deadline`), or None without one: engines that work in slices size the last ones to
+    it, so that the deadline's alarm is not held back by a long slice of C code."""
+    deadline = _S.deadline
+    if deadline is None or deadline.finished:
+        return None
+    return deadline.remaining()
+
+
 def estimated_seconds(cpu_seconds: float) -> float:
     """Wall seconds that ``cpu_seconds`` of work take here now: times how many processes compete
     for each core (the 1-minute load average over the cores, at least 1).

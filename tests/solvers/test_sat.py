@@ -6,6 +6,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -203,3 +204,28 @@ def test_a_count_keeps_only_the_grids_asked_for():
     assert len(sat_count(model, 1000).grids) == 288
     with pytest.raises(SolveError, match=r"^solver sat: count: keep must be an integer at least 0, found -1$"):
         sat_count(model, 5, keep=-1)
+
+
+class _Recording:
+    """A real python-sat solver whose budget calls are recorded."""
+
+    def __init__(self, solver):
+        self.solver, self.decisions = solver, []
+
+    def dec_budget(self, budget):
+        self.decisions.append(budget)
+        self.solver.dec_budget(budget)
+
+    def __getattr__(self, name):
+        return getattr(self.solver, name)
+
+
+def test_slices_get_a_decision_budget_only_under_a_deadline():
+    # an open 36x36 makes few conflicts: 2,000 of them took 1.3 s, so a slice bounded by
+    # conflicts alone held the deadline's alarm back for seconds
+    engine = sat.SatEngine(build_model(parse_puzzle("." * 1296)), fix_clues=True)
+    timed = _Recording(engine.solver)
+    assert sat.run_sliced(timed, [], time.perf_counter() + 0.3) is None
+    assert timed.decisions and all(sat.MIN_DECISIONS <= d <= sat.DECISION_SLICE for d in timed.decisions)
+    free = _Recording(sat.SatEngine(EMPTY4, fix_clues=True).solver)
+    assert sat.run_sliced(free, []) is True and free.decisions == []
