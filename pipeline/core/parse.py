@@ -237,7 +237,7 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> n
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
     text, where = _read_source(source, "grid")
-    return _text_to_grid(text, where, box, size, "the puzzle")
+    return _text_to_grid(text, where, box, size, "the puzzle", strict=False)
 
 
 def _resolve_box(box, n: int) -> tuple[int, int]:
@@ -308,7 +308,7 @@ _DECORATION = re.compile(r"^[\s\-+=|]*$")
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z_ ]+")
 
 
-def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size") -> np.ndarray:
+def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True) -> np.ndarray:
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -325,9 +325,9 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size") -
         compact = [re.sub(r"[|\s]", "", line) for _, line in lines]
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
-            return _compact_to_grid("".join(compact), where, box, size, size_name)
+            return _compact_to_grid("".join(compact), where, box, size, size_name, strict)
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
-            return _compact_to_grid(compact[0], where, box, size, size_name)
+            return _compact_to_grid(compact[0], where, box, size, size_name, strict)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = len(compact[0])
             for k, text in zip(numbers, compact):
@@ -404,14 +404,16 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
     raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")
 
 
-def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name: str = "--size") -> np.ndarray:
+def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name: str = "--size",
+                     strict: bool = True) -> np.ndarray:
     n_expected = _box_n(box)
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
-    if size is not None and math.isqrt(length) ** 2 != length:
-        # not a square: the size the user gave says how long it must be (a square length that
-        # disagrees with it gets read_puzzle's "but the grid is" message)
+    if size is not None and length != size ** 2 and (strict or math.isqrt(length) ** 2 != length):
+        # the size the user gave says how long the line must be (a square of the wrong side
+        # would otherwise be read as a small grid and refused for its digits); a claimed
+        # solution (not strict) of another square size is read: its shape is verify's verdict
         raise PuzzleError(f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
                           f"found {length}")
     n = math.isqrt(length)

@@ -552,6 +552,7 @@ class _Parts:
     layout: Layout | None = None
     rule_entries: list | None = None   # None: no rules given at all
     where: str = "rules"
+    rule_names: list[str] | None = None   # how messages name each entry (default: by where)
 
 
 def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
@@ -564,8 +565,13 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
                               where=where)
+        # the document's own entries by their place in its list, the command line's as --rule K
+        extra = len(rules or [])
+        own = len(parts.rules) - extra
+        names = [f"{where}: rules[{k}]" for k in range(own)] + [f"{rules_where} {k + 1}" if rules_where == "--rule"
+                                                               else f"{rules_where}[{k}]" for k in range(extra)]
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
-                      f"{where}: rules")
+                      f"{where}: rules", names)
     if isinstance(source, str) and source == "-":
         source = where   # standard input, read once by _document_text: its text
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
@@ -577,7 +583,7 @@ def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
     if parts.rule_entries is None:
         return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions)
     return with_rules(grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rule_entries,
-                      parts.where)
+                      parts.where, parts.rule_names)
 
 
 def _document_text(source) -> tuple[str | None, str]:
@@ -603,7 +609,7 @@ def _document_text(source) -> tuple[str | None, str]:
 # puzzles with rules and layouts
 # ---------------------------------------------------------------------------------------------
 def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarray | None, layout: Layout | None,
-               rule_entries: list, where: str = "rules") -> Puzzle:
+               rule_entries: list, where: str = "rules", names: list[str] | None = None) -> Puzzle:
     """A checked Puzzle with rules read from puzzle-document entries (``{"rule": ...}``), each
     checked against the puzzle's board before the puzzle itself is checked.
 
@@ -623,6 +629,8 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         The document's ``"rules"``.
     where : str
         How messages name the list.
+    names : list of str, optional
+        How messages name each entry (default ``where[k]``, or ``--rule K`` counted from 1).
 
     Returns
     -------
@@ -633,6 +641,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     bare = Puzzle(grid, h, w, variant, regions, (), layout)
     board = bare.base_board
     # the command line's --rule options are counted from 1, a JSON list's entries from 0
-    names = [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(len(rule_entries))]
+    if names is None:
+        names = [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(len(rule_entries))]
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     return Puzzle(grid, h, w, variant, regions, rules, layout)

@@ -1,10 +1,10 @@
 """Why a puzzle with rules beyond units has no solution: conflicting sets of clues AND rules.
 
-For a puzzle whose rules have rows (killer cages, anti-knight, thermometers, ...), the unit of
-explanation is a clue or a rule. The engine is
-:class:`~pipeline.tools.generate.lazy_engine.RuleSwitchEngine`: the SAT engine's units (the
-variant's, and the units rules add, such as windoku windows: those are part of the grid, never
-named) on a fresh solver, each rule behind an activation literal, the rules' rows learnt as
+For a puzzle with rules (killer cages, anti-knight, thermometers, windoku windows, ...) or a
+layout, the unit of explanation is a clue or a rule. The engine is
+:class:`~pipeline.tools.generate.lazy_engine.RuleSwitchEngine`: the SAT engine's units of the
+grid (the variant's) on a fresh solver, each rule behind an activation literal (the units a rule
+adds, such as windoku windows, as guarded pairwise clauses), the rules' rows learnt as
 clauses guarded by it from counterexamples (a model breaking a row of a rule that is on). Clue
 literals and rule literals are both assumptions, so:
 
@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.puzzle import Puzzle
-from pipeline.tools.generate.lazy_engine import RuleSwitchEngine, units_only
+from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 
 __all__ = ["RULE_METHOD", "rule_conflicts"]
 
@@ -42,9 +42,11 @@ def _members(puzzle: Puzzle, clues: np.ndarray, eng: RuleSwitchEngine) -> tuple[
     lits = eng.literals(r, c, digits - 1).tolist()
     what: list[tuple] = [("clue", (int(a), int(b), int(d))) for a, b, d in zip(r, c, digits)]
     board = puzzle.base_board
-    with_rows = np.unique(eng.terms.rule).tolist()
-    lits += acts[with_rows].tolist()
-    what += [("rule", puzzle.rules[k].describe(board)) for k in with_rows]
+    # every rule that says something: rows beyond units, or units (windoku windows) added
+    named = sorted(set(np.unique(eng.terms.rule).tolist())
+                   | {k for k, rule in enumerate(puzzle.rules) if rule.units(board)})
+    lits += acts[named].tolist()
+    what += [("rule", puzzle.rules[k].describe(board)) for k in named]
     return lits, what
 
 
@@ -114,8 +116,10 @@ def rule_conflicts(puzzle: Puzzle, clues: np.ndarray | None = None) -> tuple[lis
     >>> rule_conflicts(p)
     ([(0, 0, 1)], ['cage r1c1..r1c2 (sum 7)'], [(0, 0, 1)], [])
     """
-    # the engine's shape has only the units: every rule with rows is switched by its literal
-    eng = RuleSwitchEngine(units_only(puzzle))
+    # the engine's shape is the grid alone: every rule, with rows or with units, is switched by
+    # its literal (a windoku is as removable as a cage)
+    eng = RuleSwitchEngine(Puzzle(np.zeros_like(puzzle.grid), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions,
+                                  (), puzzle.layout))
     try:
         lits, what = _members(puzzle, puzzle.grid if clues is None else clues, eng)
         of = dict(zip(lits, what))

@@ -111,6 +111,10 @@ class Rating:
         # "rule" is counted only for puzzles with rules beyond units: say why the rater guessed there
         why = (" (with rules beyond units the rater guesses where no technique, one rule row at a time, "
                "applies)") if "rule" in self.counts and self.guesses else ""
+        if not self.solved:
+            return self.label
+        if self.hardest is None:
+            return f"{self.label} (no step needed: the clues fill the grid)"
         several = "; several solutions: the steps reach one of them" if self.unique is False else ""
         return f"{self.label} (hardest: {self.hardest}; guesses {self.guesses}{why}; {counts}{several})"
 

@@ -31,14 +31,19 @@ def test_clue_list_size_from_size_or_box():
 
 
 def test_size_that_contradicts_the_grid_is_an_error():
-    with pytest.raises(PuzzleError, match=r"--size 16 but the grid is 9x9"):
+    with pytest.raises(PuzzleError, match=r"^puzzle: wrong length: expected 256 cells \(16x16 from --size\), found 81$"):
         parse_puzzle(SEED, size=16)
+    rows = "\n".join(",".join(SEED[k:k + 9]) for k in range(0, 81, 9))   # separated cells: the grid's own side
+    with pytest.raises(PuzzleError, match=r"^puzzle: --size 16 but the grid is 9x9$"):
+        parse_puzzle(rows, size=16)
 
 
 @pytest.mark.parametrize("source, size, message", [
     ("1....1", 9, "puzzle: wrong length: expected 81 cells (9x9 from --size), found 6"),
     ({"size": 9, "givens": "1....1"}, None, "puzzle: givens: wrong length: expected 81 cells (9x9 from 'size'), found 6"),
-    ({"size": 9, "givens": "1" + "." * 15}, None, "puzzle: givens: 'size' 9 but the grid is 4x4"),
+    ({"size": 9, "givens": "1" + "." * 15}, None, "puzzle: givens: wrong length: expected 81 cells (9x9 from 'size'), "
+                                                  "found 16"),
+    ("1234", 9, "puzzle: wrong length: expected 81 cells (9x9 from --size), found 4"),   # a square, read as 2x2 before
 ])
 def test_a_given_size_names_itself_and_the_length_it_needs(source, size, message):
     # the size the user gave says what was expected, in the user's own words ('size' in a document)
@@ -48,6 +53,11 @@ def test_a_given_size_names_itself_and_the_length_it_needs(source, size, message
 
 
 def test_rule_entries_are_named_as_the_user_gave_them():
+    doc = {"size": 4, "givens": "", "rules": [{"rule": "antiknight"}]}
+    with pytest.raises(PuzzleError, match=r"^--rule 1: unknown rule 'nope'"):   # not the document's rules[1]
+        parse_puzzle(doc, rules=[{"rule": "nope"}])
+    with pytest.raises(PuzzleError, match=r"^puzzle: rules\[0\]: unknown rule 'nope'"):
+        parse_puzzle({**doc, "rules": [{"rule": "nope"}]}, rules=[{"rule": "antiknight"}])
     with pytest.raises(PuzzleError, match=r"^--rule 2: unknown rule 'nope'"):
         parse_puzzle("." * 16, rules=[{"rule": "antiknight"}, {"rule": "nope"}])
     with pytest.raises(PuzzleError, match=r"^rules\[1\]: unknown rule 'nope'"):

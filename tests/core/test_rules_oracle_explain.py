@@ -26,10 +26,9 @@ SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
 
 def _document(doc: dict, shape, clues: list, rule_names: list) -> dict:
     """``doc``'s shape with only ``clues`` ((r, c, digit), 0-based cells) and the rules named
-    (rules that only add units, such as windoku, always stay: explain never names them)."""
+    (every rule is a member: rows beyond units, or units such as windoku windows)."""
     board = shape.base_board
-    rules = [rule.to_dict(board) for rule in shape.rules
-             if not rule.adds_rows(board) or rule.describe(board) in rule_names]
+    rules = [rule.to_dict(board) for rule in shape.rules if rule.describe(board) in rule_names]
     return {**{k: v for k, v in doc.items() if k not in ("rules", "givens")}, "rules": rules,
             "givens": [f"r{r + 1}c{c + 1}={d}" for r, c, d in clues]}
 
@@ -47,12 +46,12 @@ def test_explain_of_random_rule_puzzles_without_a_solution_agrees_with_the_oracl
     except PuzzleError:   # a shape the project refuses (test_rules_oracle_engines holds those to the oracle)
         return
     board = shape.base_board
-    names = [rule.describe(board) for rule in shape.rules if rule.adds_rows(board)]
+    names = [rule.describe(board) for rule in shape.rules]
     assume(len(set(names)) == len(names))   # members are told apart by their descriptions
     clues = [(int(r), int(c), int(grid[r, c])) for r, c in zip(*grid.nonzero())]
     try:
         e = explain(doc)
-    except PuzzleError as err:   # only when the grid's units (with unit rules) have no solution
+    except PuzzleError as err:   # only when the grid's own units have no solution
         assert "units alone have no solution" in str(err)
         assert not _solvable(_document(doc, shape, [], []))
         return

@@ -13,6 +13,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.verify import verify_grid
+from pipeline.solvers import get_solver
 from pipeline.solvers.highs import count_solutions as highs_count
 from pipeline.tools.explain import explain, minimal_conflict
 from pipeline.tools.generate import generate
@@ -154,6 +155,18 @@ def _check_conflict_and_removal(bad: Puzzle, e) -> None:
     assert count(_subset(bad, kept, names), 1) > 0
 
 
+def test_explain_names_rules_that_only_add_units():
+    # windoku is switched like the others: anti-knight with anti-king has 9x9 solutions, all three do not
+    rules = [{"rule": "windoku"}, {"rule": "antiking"}, {"rule": "antiknight"}]
+    e = explain("." * 81, rules=rules)
+    assert e.status == "infeasible" and sorted(e.conflict_rules) == ["antiking", "antiknight", "windoku"]
+    assert len(e.remove_rules) == 1 and e.remove == []
+    sat_count = get_solver("sat").count   # HiGHS takes minutes to prove this 9x9 infeasible
+    for k in range(3):
+        assert sat_count(build_model(parse_puzzle("." * 81, rules=rules[:k] + rules[k + 1:])), 1).count == 1
+    assert sat_count(build_model(parse_puzzle("." * 81, rules=rules)), 1).count == 0
+
+
 def test_explain_rules_that_conflict_without_a_clue():
     # the at-most-one rows of every rule are switchable: anti-king alone has no 4x4 solution
     e = explain("." * 16, rules=[{"rule": "antiknight"}, {"rule": "antiking"}])
@@ -207,8 +220,9 @@ def test_cli_explain_and_rate_read_documents_and_rules():
     assert json.loads(r.stdout)["remove_rules"] == ["cage r2c1..r2c2 (sum 3)"] and "--maxsat" not in r.stderr
     r = run("explain", json.dumps(INFEASIBLE), "--format", "json", "--maxsat", "highs")   # named: told it is not used
     assert json.loads(r.stdout)["maxsat"] == "rules-sat"
-    assert r.stderr.splitlines() == ["note: --maxsat highs is for puzzles of units alone; with rules beyond units "
-                                     "the fewest removals are proved by rules-sat (SAT with a totalizer)"]
+    assert r.stderr.splitlines() == ["note: --maxsat highs is for one grid without rules; with rules or a layout "
+                                     "the fewest removals of clues and rules are proved by rules-sat (SAT with a "
+                                     "totalizer)"]
     r = run("explain", "12.." "..34" "...." "....", "--maxsat", "highs", "--format", "json")   # units alone: used
     assert json.loads(r.stdout)["maxsat"] == "highs" and not r.stderr, r.stderr
     r = run("rate", json.dumps(MULTIPLE))

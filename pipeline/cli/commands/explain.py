@@ -27,8 +27,8 @@ def _explain(args: argparse.Namespace, deadline: Deadline) -> int:
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, **kw)
     deadline.finish()
     if args.maxsat and e.maxsat == RULE_METHOD:   # named, but clues and rules go through one SAT method
-        print(f"note: --maxsat {args.maxsat} is for puzzles of units alone; with rules beyond units the fewest "
-              f"removals are proved by {RULE_METHOD} (SAT with a totalizer)", file=sys.stderr)
+        print(f"note: --maxsat {args.maxsat} is for one grid without rules; with rules or a layout the fewest "
+              f"removals of clues and rules are proved by {RULE_METHOD} (SAT with a totalizer)", file=sys.stderr)
     print(json.dumps(e.to_dict()) if args.format == "json" else e.text())
     return 1 if e.status in ("invalid", "infeasible") else 0
 

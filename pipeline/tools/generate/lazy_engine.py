@@ -81,6 +81,38 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
     return clauses
 
 
+def unit_clauses(cells: np.ndarray, literals: Callable[..., np.ndarray], cols: int, n: int,
+                 guard: int) -> list[list[int]]:
+    """"Each digit at most once in each unit" as pairwise clauses that hold while ``guard`` is
+    true: with every cell holding one digit, a unit of ``n`` cells then holds each digit once.
+
+    Parameters
+    ----------
+    cells : numpy.ndarray
+        ``(U, n)`` canvas cell numbers of the units.
+    literals : callable
+        ``literals(r, c, d)`` -> solver literals of 0-based (row, column, digit).
+    cols : int
+        Canvas columns.
+    n : int
+        Digits.
+    guard : int
+        The activation literal of the rule that adds the units.
+
+    Returns
+    -------
+    list of list of int
+    """
+    first, second = np.triu_indices(cells.shape[1], 1)
+    rows, columns = cells // cols, cells % cols
+    blocks = []
+    for d in range(n):
+        lits = literals(rows, columns, np.full(cells.shape, d))
+        pairs = np.stack([-lits[:, first], -lits[:, second], np.full((cells.shape[0], first.size), -guard)], axis=-1)
+        blocks.append(pairs.reshape(-1, 3))
+    return np.concatenate(blocks).tolist() if blocks else []
+
+
 def units_only(shape: Puzzle) -> Puzzle:
     """``shape`` with only the rules that add units (windoku windows, a diagonal, extra regions):
     the rules with rows beyond units are left out.
@@ -327,6 +359,9 @@ class RuleSwitchEngine(LazyRuleEngine):
         if fresh:
             for clause in at_most_one_clauses(self.terms, self.literals, self.cols, guards=fresh):
                 self.solver.add_clause(clause)
+            for k, act in fresh.items():   # units a rule adds (windoku windows): switched like its rows
+                for _, cells in puzzle.rules[k].units(board):
+                    self.solver.append_formula(unit_clauses(cells, self.literals, self.cols, self.n, act))
             self._amo_given |= {keys[k] for k in fresh}
         self.rules = puzzle.rules
         # a cage is encoded once per activation literal (the same cage keeps its literal)
