@@ -84,6 +84,8 @@ def test_full_grids_and_transform():
     assert g.puzzle.n_clues == 81 and is_valid_solution(g.puzzle.grid, 3, 3)
     with pytest.raises(PuzzleError, match="transform"):
         next(generate(size=9, seed=2, variant="x", transform=True))
+    with pytest.raises(PuzzleError, match=r"^generate: --difficulty easy rates a puzzle's clues; a --full grid"):
+        next(generate(size=9, seed=2, full=True, difficulty="easy"))   # a full grid was rated easy, never hard
 
 
 def test_transform_keeps_a_valid_grid():

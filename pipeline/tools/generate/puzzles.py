@@ -229,6 +229,9 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         raise PuzzleError(f"difficulty: unknown {difficulty!r}; expected any, {', '.join(DIFFICULTIES)}")
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
+    if full and difficulty != "any":
+        raise PuzzleError(f"generate: --difficulty {difficulty} rates a puzzle's clues; a --full grid has every cell "
+                          f"filled (leave one of them out)")
     target = n * n if full else clues
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
         raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
