@@ -573,6 +573,8 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
                       f"{where}: rules", names)
     if isinstance(source, str) and source == "-":
+        if not where.strip():
+            raise PuzzleError("<stdin>: empty input: expected a puzzle")
         source = where   # standard input, read once by _document_text: its text
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,

@@ -160,6 +160,10 @@ def test_stdin(monkeypatch):
     np.testing.assert_array_equal(parse_puzzle("-").grid, SEED_GRID)
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(f"{r},{c},{d}" for r, c, d in CLUES)))
     np.testing.assert_array_equal(parse_puzzle("-").grid, clue_grid(CLUES))
+    for empty in ("", "  \n"):   # nothing on standard input: said so, not "no such file ''"
+        monkeypatch.setattr("sys.stdin", io.StringIO(empty))
+        with pytest.raises(PuzzleError, match=r"^(<stdin>|puzzle): empty input: expected a puzzle$"):
+            parse_puzzle("-")
 
 
 def test_box_decorated_grid_as_printed():
