@@ -15,8 +15,8 @@ from pipeline.batch import read_records
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.solvers import sat
-from pipeline.tools.generate import (count_up_to, engine_for, generate, random_regions, removable_clues, symmetry_orbits,
-                                     transform_grid)
+from pipeline.tools.generate import (DifficultyNotReached, count_up_to, engine_for, generate, random_regions,
+                                     removable_clues, symmetry_orbits, transform_grid)
 from pipeline.tools.rate import rate
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.solvers.highs import count_solutions as highs_count
@@ -138,6 +138,18 @@ def test_orbits_partition_cells():
 def test_difficulty_uses_the_rating():
     g = next(generate(size=9, seed=1, difficulty="medium"))
     assert g.rating["label"] == "medium"
+
+
+def test_a_difficulty_no_try_reaches_ends_the_stream_with_exit_1(tmp_path):
+    # no 4x4 needs a triple: not bad input (exit 2) but a request the seed did not meet
+    with pytest.raises(DifficultyNotReached, match=r"^difficulty: no hard puzzle in 5 tries \(seed 1\)$"):
+        list(generate(size=4, seed=1, difficulty="hard", max_tries=5))
+    r = run_cli("generate", "--size", "4", "--difficulty", "hard", "-n", "2", "--seed", "1")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == "generate: difficulty: no hard puzzle in 200 tries (seed 1): 0 of 2 puzzles finished\n"
+    out = tmp_path / "p.txt"
+    r = run_cli("generate", "--size", "4", "--difficulty", "easy", "-n", "1", "--seed", "1", "--to", str(out))
+    assert r.returncode == 0 and len(out.read_text().split()) == 1
 
 
 def run_cli(*args, **kw):

@@ -22,8 +22,8 @@ from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
-from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, Generated, generate, iter_formatted,
-                                     new_seed, resolve_shape)
+from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
+                                     iter_formatted, new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
 #: the engines generate can prove uniqueness with (its counting is the SAT engine's incremental API)
@@ -51,16 +51,19 @@ def _made_with_progress(args: argparse.Namespace, variant: str, seed: int, made:
             made.append(g)
             meter.update(["made"])
             yield g
+    except DifficultyNotReached as e:   # the stream ends; the finished puzzles are kept (as at a time limit)
+        args.not_reached = str(e)
     finally:
         meter.close()
 
 
 def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool:
-    """Say so when --time-limit ended the run before -n puzzles were made."""
+    """Say so when --time-limit (or a difficulty no try reached) ended the run before -n puzzles
+    were made."""
     if len(made) >= args.n:
         return False
-    print(f"generate: time limit of {args.time_limit} s reached: {len(made)} of {args.n} puzzle"
-          f"{'s' if args.n != 1 else ''} finished", file=sys.stderr)
+    why = getattr(args, "not_reached", None) or f"time limit of {args.time_limit} s reached"
+    print(f"generate: {why}: {len(made)} of {args.n} puzzle{'s' if args.n != 1 else ''} finished", file=sys.stderr)
     return True
 
 

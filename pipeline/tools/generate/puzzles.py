@@ -27,7 +27,13 @@ from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal,
 from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
-__all__ = ["FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed", "resolve_shape"]
+__all__ = ["DifficultyNotReached", "FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
+           "resolve_shape"]
+
+class DifficultyNotReached(PuzzleError):
+    """``max_tries`` puzzles were made and none was rated at the ``difficulty`` asked: not bad
+    input, a request the seed did not meet (``generate`` ends its stream there, exit 1)."""
+
 
 #: How the progress reports name the search for a full grid (its attempts).
 FULL_GRID_STEP = "full grid (attempts)"
@@ -283,5 +289,5 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
         if shortfalls >= SHORTFALL_TRIES:
             break
     if best is None:
-        raise PuzzleError(f"difficulty: no {difficulty} puzzle in {max_tries} tries (seed {seed})")
+        raise DifficultyNotReached(f"difficulty: no {difficulty} puzzle in {max_tries} tries (seed {seed})")
     return best
