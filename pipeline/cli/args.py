@@ -85,7 +85,8 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     if positional:
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
                        help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
-                            "text/CSV file, an N-by-3 row,col,digit CSV, or '-' for stdin (default: the built-in "
+                            "text/CSV file, an N-by-3 row,col,digit CSV, a JSON puzzle document (text or file: "
+                            "givens, rules, layout), an f-puzzles link, or '-' for stdin (default: the built-in "
                             "seed puzzle, 9x9 with 23 clues)")
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
