@@ -502,8 +502,9 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
     if isinstance(source, Puzzle):
         if rules:
             return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
-                          source.rules + tuple(rule_from_dict(e, source.base_board, f"--rule {k + 1}")
-                                               for k, e in enumerate(rules)), source.layout)
+                          source.rules + tuple(rule_from_dict(e, source.base_board, name)
+                                               for name, e in zip(_entry_names("--rule", len(rules)), rules)),
+                          source.layout)
         return source
     parts = _read_parts(source, box, variant, regions, size, rules, rules_where)
     return _checked(parts.grid, parts)
@@ -568,8 +569,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         # the document's own entries by their place in its list, the command line's as --rule K
         extra = len(rules or [])
         own = len(parts.rules) - extra
-        names = [f"{where}: rules[{k}]" for k in range(own)] + [f"{rules_where} {k + 1}" if rules_where == "--rule"
-                                                               else f"{rules_where}[{k}]" for k in range(extra)]
+        names = _entry_names(f"{where}: rules", own) + _entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
                       f"{where}: rules", names)
     if isinstance(source, str) and source == "-":
@@ -579,6 +579,12 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
                   list(rules) if rules else None, rules_where)
+
+
+def _entry_names(where: str, count: int) -> list[str]:
+    """How messages name the entries of a rule list: the command line's ``--rule`` options
+    counted from 1 (``--rule 2``), a JSON list's entries by index (``rules[1]``)."""
+    return [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(count)]
 
 
 def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
@@ -642,8 +648,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
     bare = Puzzle(grid, h, w, variant, regions, (), layout)
     board = bare.base_board
-    # the command line's --rule options are counted from 1, a JSON list's entries from 0
     if names is None:
-        names = [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(len(rule_entries))]
+        names = _entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     return Puzzle(grid, h, w, variant, regions, rules, layout)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import SolveError
-from pipeline.solvers.base import SOLVERS, Solver, model_needs_rule_rows
+from pipeline.solvers.base import SOLVERS, CountResult, Solver, model_needs_rule_rows
 
-__all__ = ["AUTO", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "can_answer", "pick_solver"]
+__all__ = ["AUTO", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "can_answer", "pick_solver"]
 
 #: The name that asks for the choice on the command line.
 AUTO = "auto"
@@ -159,3 +159,24 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
     skipped = unable + unavailable
     raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))
+
+
+def auto_count(model: Any, limit: int, keep: int) -> CountResult:
+    """Solutions of ``model`` up to ``limit``, the first ``keep`` of them kept, counted by the
+    engine ``auto`` picks for counting this model (what rate and explain ask first).
+
+    Parameters
+    ----------
+    model : Model
+    limit : int
+        Stop counting here.
+    keep : int
+        Grids to keep.
+
+    Returns
+    -------
+    CountResult
+    """
+    count = pick_solver("count", model).solver.count
+    assert count is not None   # auto picks only an engine that counts
+    return count(model, limit, keep=keep)

@@ -40,7 +40,7 @@ from pipeline.tools.generate.engine import has_rule_rows
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import Puzzle, shape_and_clues
 from pipeline.tools.rate import Rating, rate
-from pipeline.solvers.auto import pick_solver
+from pipeline.solvers.auto import auto_count
 from pipeline.solvers.base import get_solver
 
 MAXSAT_METHODS = ("rc2", "highs")
@@ -300,10 +300,7 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
             return _invalid(shape, clues, str(e), maxsat)
     # the first count on the engine auto picks for the model (singles first, the clues as units):
     # the shape's engine with the clues as assumptions took 64 s on a unique 25x25 it solves in 9
-    model = build_model(puzzle)
-    counter = pick_solver("count", model).solver.count
-    assert counter is not None   # auto picks only an engine that counts
-    counted = counter(model, cap, keep=cap)
+    counted = auto_count(build_model(puzzle), cap, keep=cap)
     count, grids = counted.count, counted.grids
     if count == 0 and _names_rules(puzzle):   # clues and rules are explained
         conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle)

@@ -3,7 +3,7 @@
 The ladder (easiest first): naked single, hidden single, locked candidates (pointing, claiming),
 naked pair, hidden pair, naked triple, hidden triple, X-wing; when none applies, a guess: the
 unsolved cell with fewest candidates takes its digit in a solution found by a solver first (the
-registry's ``count`` engine, :func:`pipeline.solvers.auto.pick_solver`). A guess is a bifurcation
+registry's ``count`` engine, :func:`pipeline.solvers.auto.auto_count`). A guess is a bifurcation
 a person resolves by trial; the rater counts them, and it never explores a wrong branch: every
 technique is sound, so the solution's digit is still a candidate, and the work is one ladder
 pass per step (a minimal 25x25 is rated in seconds; trial-and-error guessing with the whole
@@ -46,7 +46,7 @@ from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
 from pipeline.core.verify import unit_repeats, verify_grid
-from pipeline.solvers.auto import pick_solver
+from pipeline.solvers.auto import auto_count
 
 #: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
 TECHNIQUES = ("naked single", "hidden single", "rule", "pointing", "claiming", "naked pair", "hidden pair",
@@ -392,10 +392,7 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
 def _find_solution(puzzle: Puzzle) -> tuple[np.ndarray | None, bool | None]:
     """A solution of ``puzzle`` and whether it is the only one (``(None, None)``: none), from
     the engine ``auto`` picks to count."""
-    model = build_model(puzzle)
-    count = pick_solver("count", model).solver.count
-    assert count is not None   # auto picks only an engine that counts
-    found = count(model, 2, keep=1)
+    found = auto_count(build_model(puzzle), 2, keep=1)
     if not found.grids:
         return None, None
     return np.asarray(found.grids[0]), found.count == 1
