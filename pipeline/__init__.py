@@ -41,7 +41,14 @@ from pipeline.core.build import Model, build_model  # noqa: E402
 from pipeline.core.conventions import Convention  # noqa: E402
 from pipeline.core.errors import ConventionError, FormatError, PipelineError, PuzzleError, SolveError  # noqa: E402
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle  # noqa: E402
-from pipeline.core.version import __version__  # noqa: E402
+from pipeline.core import version as _version  # noqa: E402
 
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
            "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__"]
+
+
+def __getattr__(name: str) -> str:
+    """``pipeline.__version__``, read on first use (:mod:`pipeline.core.version`)."""
+    if name == "__version__":
+        return _version.__version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

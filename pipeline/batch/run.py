@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
-from pipeline.core.version import __version__
+from pipeline.core import version
 from pipeline.solvers import SOLVERS
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import Dask, InProcess, make_engine
@@ -251,7 +251,7 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
     manifest = {
         "kind": KIND,
         "version": 1,
-        "pipeline_version": __version__,
+        "pipeline_version": version.__version__,
         "input": config.input_path,
         "records": len(records["puzzle"]),
         "fingerprint": fingerprint,

@@ -19,9 +19,22 @@ from pipeline.cli.args import check_ranges
 from pipeline.cli import commands
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
-from pipeline.core.version import __version__
+from pipeline.core import version
 
 PROG = "sudoku-pipeline"
+
+
+class _ShowVersion(argparse.Action):
+    """``--version``: print ``sudoku-pipeline VERSION`` and exit, the version read only then
+    (argparse's own action wants the text when the parser is built, i.e. on every run)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {version.__version__}")
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,7 +55,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """
     parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
                                             "solve, import solver answers, verify.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action=_ShowVersion)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     modules = commands.COMMAND_MODULES
     if only is not None and only in _command_modules():

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import PipelineError
@@ -24,6 +24,9 @@ from pipeline.core.puzzle import Puzzle, check_grid_size
 from pipeline.core.rules import RULES
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 CLUE_ENCODINGS = ("rows", "bounds", "reduce")
 
@@ -47,8 +50,12 @@ def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
     return [(name, units.shape[0] * (n if name != "cell" else 1)) for name, units in rule_families(puzzle)]
 
 
-def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions.
+def unit_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
+    """``A`` as a table: row ``i``'s ``N`` column positions, sorted (every row of ``A`` has
+    exactly ``N`` ones), shape (rows of ``A``, N).
+
+    The SAT engine encodes this table directly, so that solving a unit-only puzzle never
+    imports scipy (a process that solves one 9x9 starts in a fraction of the time; issue 18).
 
     Parameters
     ----------
@@ -56,6 +63,11 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
         Its shape and variant (its unit families); the clues are not used.
     conv : Convention
         Column positions of the variables.
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 (int64 beyond 2^31 positions) of shape (rows of ``A``, N).
     """
     n, cols_of_canvas = puzzle.n, puzzle.cols
     digits = np.arange(n)
@@ -72,11 +84,43 @@ def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
         blocks.append(cols)
     cols = np.concatenate(blocks, axis=0)
     cols.sort(axis=1)
-    n_rows = cols.shape[0]
-    dtype = _index_dtype(conv.n_vars)
-    indptr = np.arange(0, n_rows * n + 1, n, dtype=dtype)
-    data = np.ones(cols.size)
-    return sp.csr_matrix((data, cols.ravel().astype(dtype), indptr), shape=(n_rows, conv.n_vars))
+    return cols.astype(_index_dtype(conv.n_vars))
+
+
+def table_matrix(positions: np.ndarray, n_vars: int) -> sp.csr_matrix:
+    """The 0-1 CSR matrix whose row ``i`` has ones at ``positions[i]`` (a table of equal-length
+    rows, as :func:`unit_positions` gives).
+
+    Parameters
+    ----------
+    positions : numpy.ndarray
+        Shape (rows, k): each row's column positions.
+    n_vars : int
+        Columns of the matrix.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+    """
+    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
+    n_rows, k = positions.shape
+    dtype = _index_dtype(n_vars)
+    indptr = np.arange(0, n_rows * k + 1, k, dtype=dtype) if k else np.zeros(n_rows + 1, dtype=dtype)
+    return sp.csr_matrix((np.ones(positions.size), positions.ravel().astype(dtype), indptr), shape=(n_rows, n_vars))
+
+
+def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
+    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its shape and variant (its unit families); the clues are not used.
+    conv : Convention
+        Column positions of the variables.
+    """
+    return table_matrix(unit_positions(puzzle, conv), conv.n_vars)
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,13 +128,27 @@ class RuleRows:
     """The rows of the rules beyond units (``R``), over all positions, in row order.
 
     ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
-    rows)`` in order (a family's rows are contiguous)."""
+    rows)`` in order (a family's rows are contiguous). ``entries`` holds the nonzeros as
+    ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`matrix` is built from them
+    on first use, so a puzzle without such rules never imports scipy."""
 
-    matrix: sp.csr_matrix
+    entries: tuple[np.ndarray, np.ndarray, np.ndarray]
+    n_vars: int
     rhs: np.ndarray
     sense: np.ndarray
     labels: np.ndarray
     families: tuple[tuple[str, str, int], ...]
+
+    @cached_property
+    def matrix(self) -> sp.csr_matrix:
+        """The rows as a CSR matrix (duplicates summed, indices sorted)."""
+        import scipy.sparse as sp  # here, not at the top: see the class docstring
+
+        row, col, value = self.entries
+        matrix = sp.csr_matrix((value, (row, col)), shape=(self.rhs.size, self.n_vars))
+        matrix.sum_duplicates()
+        matrix.sort_indices()
+        return matrix
 
     @property
     def equal(self) -> np.ndarray:
@@ -155,13 +213,26 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
             base += count
     if not families:
         empty = np.zeros(0)
-        return RuleRows(sp.csr_matrix((0, conv.n_vars)), empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), ())
-    row, col, value = np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float)
-    matrix = sp.csr_matrix((value, (row, col)), shape=(base, conv.n_vars))
-    matrix.sum_duplicates()
-    matrix.sort_indices()
-    return RuleRows(matrix, np.concatenate(rhs).astype(float), np.concatenate(senses), np.concatenate(labels),
-                    tuple(families))
+        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), empty)
+        return RuleRows(nothing, conv.n_vars, empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), ())
+    entries = (np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float))
+    return RuleRows(entries, conv.n_vars, np.concatenate(rhs).astype(float), np.concatenate(senses),
+                    np.concatenate(labels), tuple(families))
+
+
+def clue_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
+    """The position of each clue's variable ``x[r,c,d]``, clues by row, then column (``B``'s
+    row order: row ``i`` of ``B`` has its one 1 at ``clue_positions[i]``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its clues, row by row.
+    conv : Convention
+        Column positions of the variables.
+    """
+    r, c, d = puzzle.clues()
+    return conv.position(r, c, d).astype(_index_dtype(conv.n_vars))
 
 
 def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
@@ -174,11 +245,7 @@ def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
     conv : Convention
         Column positions of the variables.
     """
-    r, c, d = puzzle.clues()
-    dtype = _index_dtype(conv.n_vars)
-    cols = conv.position(r, c, d).astype(dtype)
-    indptr = np.arange(cols.size + 1, dtype=dtype)
-    return sp.csr_matrix((np.ones(cols.size), cols, indptr), shape=(cols.size, conv.n_vars))
+    return table_matrix(clue_positions(puzzle, conv)[:, None], conv.n_vars)
 
 
 def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
@@ -263,9 +330,21 @@ class Model:
     puzzle: Puzzle
     convention: Convention
     clue_encoding: str
-    A: sp.csr_matrix
-    B: sp.csr_matrix
+    #: ``A`` as a table: row i's N column positions (:func:`unit_positions`)
+    unit_positions: np.ndarray
+    #: ``B`` as positions: row i's one column (:func:`clue_positions`)
+    clue_positions: np.ndarray
     objective: np.ndarray | None = field(default=None)
+
+    @cached_property
+    def A(self) -> sp.csr_matrix:
+        """The unit rows over all positions (CSR, built on first use from :attr:`unit_positions`)."""
+        return table_matrix(self.unit_positions, self.convention.n_vars)
+
+    @cached_property
+    def B(self) -> sp.csr_matrix:
+        """The clue rows over all positions (CSR, built on first use from :attr:`clue_positions`)."""
+        return table_matrix(self.clue_positions[:, None], self.convention.n_vars)
 
     @cached_property
     def R(self) -> RuleRows:
@@ -284,22 +363,27 @@ class Model:
     def _reduction(self):
         """(kept columns, kept rows of A, full positions of the clues, kept rows of R, R's rhs
         after the fixed variables moved to it)."""
-        clue_pos = self.B.indices.astype(np.int64)
+        clue_pos = self.clue_positions.astype(np.int64)
         R = self.R
         if self.clue_encoding != "reduce":
-            return self.present_columns, np.arange(self.A.shape[0]), clue_pos, np.arange(R.rhs.size), R.rhs
-        fixed_one = np.zeros(self.A.shape[1])
-        fixed_one[clue_pos] = 1.0
-        satisfied = (self.A @ fixed_one) > 0
-        touched = (self.A[satisfied].T @ np.ones(int(satisfied.sum()))) > 0
-        present = np.zeros(self.A.shape[1], dtype=bool)
+            return self.present_columns, np.arange(self.unit_positions.shape[0]), clue_pos, np.arange(R.rhs.size), R.rhs
+        # read off the table of A's rows (numpy only: a unit-only SAT solve never builds A)
+        n_vars, table = self.convention.n_vars, self.unit_positions
+        fixed = np.zeros(n_vars, dtype=bool)
+        fixed[clue_pos] = True
+        satisfied = fixed[table].any(axis=1)
+        touched = np.zeros(n_vars, dtype=bool)
+        touched[table[satisfied].ravel()] = True
+        present = np.zeros(n_vars, dtype=bool)
         present[self.present_columns] = True
-        kept_cols = np.flatnonzero(~touched & (fixed_one == 0) & present)
+        kept_cols = np.flatnonzero(~touched & ~fixed & present)
         kept_rows = np.flatnonzero(~satisfied)
+        if not R.rhs.size:
+            return kept_cols, kept_rows, clue_pos, np.zeros(0, dtype=np.int64), R.rhs
         # rule rows: the clues' values move to the right-hand side; a row left without columns
         # is dropped when it holds (a broken one stays, empty, so the solver says infeasible)
-        rhs = R.rhs - R.matrix @ fixed_one
-        live = np.diff(R.matrix[:, kept_cols].tocsr().indptr) > 0 if R.rhs.size else np.zeros(0, dtype=bool)
+        rhs = R.rhs - R.matrix @ fixed.astype(float)
+        live = np.diff(R.matrix[:, kept_cols].tocsr().indptr) > 0
         holds = np.where(R.equal, np.abs(rhs) < 0.5, rhs > -0.5)
         kept_rule_rows = np.flatnonzero(live | ~holds)
         return kept_cols, kept_rows, clue_pos, kept_rule_rows, rhs
@@ -308,6 +392,12 @@ class Model:
     def columns(self) -> np.ndarray:
         """Full 0-based position of each solver-view column (all ``N^3`` unless ``reduce`` or a layout)."""
         return self._reduction[0]
+
+    @property
+    def kept_unit_rows(self) -> np.ndarray:
+        """Rows of ``A`` in the solver view, ascending: all of them, or under ``reduce`` those
+        the clues leave open."""
+        return self._reduction[1]
 
     @property
     def is_reduced(self) -> bool:
@@ -320,19 +410,29 @@ class Model:
         return self.R.rhs.size > 0
 
     @cached_property
-    def _rule_view(self) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray, np.ndarray]:
-        """R's kept rows over the solver columns: (matrix, rhs, sense, labels)."""
-        kept_cols, _, _, kept_rule_rows, rhs = self._reduction
+    def _rule_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """R's kept rows of the solver view: (rhs, sense, labels)."""
+        _, _, _, kept_rule_rows, rhs = self._reduction
         R = self.R
-        matrix = R.matrix[kept_rule_rows][:, kept_cols].tocsr() if R.rhs.size else sp.csr_matrix((0, kept_cols.size))
-        return matrix, rhs[kept_rule_rows], R.sense[kept_rule_rows], R.labels[kept_rule_rows]
+        return rhs[kept_rule_rows], R.sense[kept_rule_rows], R.labels[kept_rule_rows]
+
+    @cached_property
+    def _rule_matrix(self) -> sp.csr_matrix:
+        """R's kept rows over the solver columns."""
+        import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
+        kept_cols, _, _, kept_rule_rows, _ = self._reduction
+        R = self.R
+        return R.matrix[kept_rule_rows][:, kept_cols].tocsr() if R.rhs.size else sp.csr_matrix((0, kept_cols.size))
 
     @cached_property
     def Aeq(self) -> sp.csr_matrix:
         """Equality matrix of the solver view: ``A``, then the ``=`` rows of ``R``, then ``B``
         (``rows``); without ``B`` for ``bounds``; reduced for ``reduce``."""
-        matrix, _, sense, _ = self._rule_view
-        eq_rules = matrix[sense == "E"] if sense.size else None
+        import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
+        _, sense, _ = self._rule_view
+        eq_rules = self._rule_matrix[sense == "E"] if sense.size else None
         if self.clue_encoding == "reduce":
             kept_cols, kept_rows = self._reduction[:2]
             units = self.A[kept_rows][:, kept_cols].tocsr()
@@ -349,21 +449,23 @@ class Model:
     def beq(self) -> np.ndarray:
         """Right-hand side of ``Aeq``: 1 for unit and clue rows, the rule's value (a cage sum,
         less the clues it holds under ``reduce``) for the ``=`` rows of ``R``."""
-        _, rhs, sense, _ = self._rule_view
-        units = self.A.shape[0] if self.clue_encoding != "reduce" else self._reduction[1].size
-        clues = self.B.shape[0] if self.clue_encoding == "rows" else 0
+        rhs, sense, _ = self._rule_view
+        units = self.unit_positions.shape[0] if self.clue_encoding != "reduce" else self.kept_unit_rows.size
+        clues = self.clue_positions.size if self.clue_encoding == "rows" else 0
         return np.concatenate([np.ones(units), rhs[sense == "E"], np.ones(clues)])
 
     @cached_property
     def Aineq(self) -> sp.csr_matrix:
         """Inequality matrix of the solver view: the ``<=`` rows of ``R`` (0 rows for unit-only puzzles)."""
-        matrix, _, sense, _ = self._rule_view
-        return matrix[sense == "L"].tocsr() if sense.size else sp.csr_matrix((0, self.n_cols))
+        import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
+        _, sense, _ = self._rule_view
+        return self._rule_matrix[sense == "L"].tocsr() if sense.size else sp.csr_matrix((0, self.n_cols))
 
     @cached_property
     def bineq(self) -> np.ndarray:
         """Right-hand side of ``Aineq`` (rows are ``<=``; a ``>=`` rule is stored negated)."""
-        _, rhs, sense, _ = self._rule_view
+        rhs, sense, _ = self._rule_view
         return rhs[sense == "L"]
 
     @cached_property
@@ -422,8 +524,8 @@ class Model:
         """Label of each row of ``Aeq`` (``cell_1_1``, ``row_3_7``, ..., ``cagesum_2``, ``clue_2_5_9``), 1-based."""
         labels = rule_row_labels(self.puzzle)
         if self.clue_encoding == "reduce":
-            labels = labels[self._reduction[1]]
-        _, _, sense, rule_labels = self._rule_view
+            labels = labels[self.kept_unit_rows]
+        _, sense, rule_labels = self._rule_view
         parts = [labels, rule_labels[sense == "E"]]
         if self.clue_encoding == "rows":
             parts.append(clue_row_labels(self.puzzle))
@@ -432,7 +534,7 @@ class Model:
     @cached_property
     def ineq_labels(self) -> np.ndarray:
         """Label of each row of ``Aineq`` (``cage_1_5``, ``thermo_2_1``, ``antiknight_17_3``, ...)."""
-        _, _, sense, rule_labels = self._rule_view
+        _, sense, rule_labels = self._rule_view
         return rule_labels[sense == "L"].astype(str)
 
     @cached_property
@@ -446,12 +548,12 @@ class Model:
         sizes = family_row_counts(self.puzzle)
         if self.is_reduced:
             bounds = np.cumsum([0] + [size for _, size in sizes])
-            kept = np.diff(np.searchsorted(self._reduction[1], bounds))
+            kept = np.diff(np.searchsorted(self.kept_unit_rows, bounds))
         else:
             kept = np.array([size for _, size in sizes])
         counts = {name: int(k) for (name, _), k in zip(sizes, kept) if k}
-        if self.clue_encoding == "rows" and self.B.shape[0]:
-            counts["clue"] = self.B.shape[0]
+        if self.clue_encoding == "rows" and self.clue_positions.size:
+            counts["clue"] = self.clue_positions.size
         for family, count in self.rule_family_counts().items():
             counts[family] = counts.get(family, 0) + count
         return counts
@@ -512,13 +614,83 @@ class Model:
             "nonzeros": self.nnz,
             "families": self.family_counts(),
             "variables_total": self.convention.n_vars,
-            "A": list(self.A.shape),
-            "B": list(self.B.shape),
+            "A": [self.unit_positions.shape[0], self.convention.n_vars],
+            "B": [self.clue_positions.size, self.convention.n_vars],
         }
         if self.has_rules:
             out["inequalities"] = self.n_ineq
             out["inequality_nonzeros"] = self.ineq_nnz
         return out
+
+
+@dataclass(frozen=True, eq=False)
+class ConstraintRows:
+    """Every row of a model's solver view in file order: the ``=`` rows of ``Aeq``, then the
+    ``<=`` rows of ``Aineq`` (none for unit-only puzzles).
+
+    ``sense[i]`` is ``"E"`` or ``"L"``; ``rhs`` is ``beq`` then ``bineq``; ``labels`` are
+    ``row_labels`` then ``ineq_labels``. For a model without inequality rows ``matrix``,
+    ``rhs`` and ``labels`` ARE ``model.Aeq``, ``model.beq`` and ``model.row_labels`` (no copy),
+    so the writers of plain puzzles write exactly what they always wrote.
+    """
+
+    matrix: sp.csr_matrix
+    rhs: np.ndarray
+    sense: np.ndarray
+    labels: np.ndarray
+    n_eq: int
+
+    @property
+    def n_rows(self) -> int:
+        """All rows (``=`` and ``<=``)."""
+        return self.matrix.shape[0]
+
+    @property
+    def n_ineq(self) -> int:
+        """The ``<=`` rows (they come last)."""
+        return self.n_rows - self.n_eq
+
+    @property
+    def less(self) -> np.ndarray:
+        """Boolean mask of the ``<=`` rows."""
+        return self.sense == "L"
+
+    @property
+    def lower(self) -> np.ndarray:
+        """Row lower bounds: the right-hand side of ``=`` rows, ``-inf`` for ``<=`` rows."""
+        return np.where(self.less, -np.inf, self.rhs)
+
+
+def constraint_rows(model: Model) -> ConstraintRows:
+    """The rows every writer writes (and HiGHS is given): ``[Aeq; Aineq]`` with senses, right-hand sides and labels.
+
+    For a model without inequality rows nothing is copied; otherwise the two matrices are stacked
+    (each writer that needs them asks).
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ConstraintRows
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> rows = constraint_rows(build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "antiknight"}]}')))
+    >>> rows.n_eq, rows.n_ineq, str(rows.labels[-1]), "".join(sorted(set(rows.sense.tolist())))
+    (64, 96, 'antiknight_24_4', 'EL')
+    """
+    m = model.n_rows
+    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
+    if model.n_ineq == 0:
+        return ConstraintRows(model.Aeq, model.beq, np.full(m, "E"), model.row_labels, m)
+    return ConstraintRows(sp.vstack([model.Aeq, model.Aineq], format="csr"),
+                          np.concatenate([model.beq, model.bineq]),
+                          np.concatenate([np.full(m, "E"), np.full(model.n_ineq, "L")]),
+                          np.concatenate([model.row_labels, model.ineq_labels]).astype(str), m)
 
 
 def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: str = "rows",
@@ -577,4 +749,4 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
                            canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols))
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")
-    return Model(puzzle, conv, clues, build_rules(puzzle, conv), build_clues(puzzle, conv), objective)
+    return Model(puzzle, conv, clues, unit_positions(puzzle, conv), clue_positions(puzzle, conv), objective)

@@ -23,13 +23,17 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.clauses_pb import AMO_ENCODINGS, SAT_EXTRA_HINT, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
            "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
@@ -48,6 +52,20 @@ AUTO_PAIRWISE_MAX = 25
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
+
+
+def row_lengths(lengths: np.ndarray) -> np.ndarray:
+    """The distinct values of ``lengths`` (row lengths: small non-negative integers), ascending.
+
+    ``np.unique`` would do, but it imports ``numpy.ma`` on first use (numpy 2.4): a counting
+    pass is as fast and keeps a one-puzzle solve's start-up short (issue 18).
+
+    Examples
+    --------
+    >>> row_lengths(np.array([9, 1, 9, 9, 1])).tolist()
+    [1, 9]
+    """
+    return np.flatnonzero(np.bincount(lengths)) if lengths.size else np.zeros(0, dtype=np.int64)
 
 
 def _card():
@@ -129,7 +147,8 @@ class Encoding:
 
     amo: str
     n_cells: int
-    row_vars: sp.csr_matrix  # rows of the solver view with cell variable numbers as data
+    indptr: np.ndarray  # row i's cell variables are cells[indptr[i]:indptr[i + 1]] (CSR layout)
+    cells: np.ndarray   # cell variable numbers (position + 1), row after row
     aux_start: np.ndarray  # first auxiliary variable of each row
     n_aux: int
     units: np.ndarray  # signed unit literals of the bounds (after the rows)
@@ -141,8 +160,8 @@ class Encoding:
 
     def facts(self) -> dict:
         """What the manifest and the ``c`` line record (auxiliaries named by rule)."""
-        lengths = np.diff(self.row_vars.indptr)
-        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in np.unique(lengths)}
+        lengths = np.diff(self.indptr)
+        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in row_lengths(lengths)}
         return {"amo": self.amo, "variables": self.n_vars, "clauses": self.n_clauses,
                 "cell_variables": [1, self.n_cells], "variable_rule": "v = position + 1",
                 "aux_variables": [self.n_cells + 1, self.n_vars] if self.n_aux else [],
@@ -150,8 +169,9 @@ class Encoding:
                 "aux_per_row_length": {k: v for k, v in per_length.items() if v}}
 
 
-def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix | None = None) -> Encoding:
-    """The CNF structure of ``model`` (or of ``rows``, a 0-1 matrix over full positions).
+def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix | np.ndarray | None = None) -> Encoding:
+    """The CNF structure of ``model`` (or of ``rows``, a 0-1 matrix over full positions, or a
+    table of positions with one row per matrix row, as :attr:`Model.unit_positions`).
 
     Parameters
     ----------
@@ -159,9 +179,10 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
         Rows ``Aeq`` (all ``= 1``) over ``model.columns``; ``lb = 1`` columns become unit clauses.
     amo : str
         At-most-one encoding (:data:`AMO_ENCODINGS` or ``auto``).
-    rows : scipy.sparse.csr_matrix, optional
+    rows : scipy.sparse.csr_matrix or numpy.ndarray, optional
         Encode these rows (columns = full positions) instead of the solver view, no bounds
-        (the SAT engine encodes ``A`` only and passes clues as assumptions).
+        (the SAT engine encodes ``A``, as the table :attr:`Model.unit_positions`, and passes
+        clues as assumptions).
 
     Returns
     -------
@@ -178,18 +199,22 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     if rows is None:
         if model.objective is not None and np.any(model.cost):
             raise FormatError("cnf: a CNF file cannot carry an objective; leave cnf out of --formats or drop the objective")
-        a = exactly_one_rows(model)
         var_of_col = model.columns.astype(np.int64) + 1
         lb, ub = model.lb, model.ub
         units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])
+        indptr, cells = _exactly_one_row_lists(model, var_of_col)
+    elif isinstance(rows, np.ndarray):   # equal-length rows of positions: no matrix needed
+        n_rows, k = rows.shape
+        indptr = np.arange(n_rows + 1, dtype=np.int64) * k
+        cells = np.sort(rows, axis=1).ravel().astype(np.int64) + 1
+        units = np.zeros(0, dtype=np.int64)
     else:
         a = rows.tocsr()
-        var_of_col = np.arange(1, a.shape[1] + 1, dtype=np.int64)
+        a.sort_indices()
+        indptr, cells = a.indptr.astype(np.int64), a.indices.astype(np.int64) + 1
         units = np.zeros(0, dtype=np.int64)
-    a.sort_indices()
-    row_vars = sp.csr_matrix((var_of_col[a.indices], a.indices, a.indptr), shape=a.shape)
-    lengths = np.diff(a.indptr)
-    kinds = np.unique(lengths)
+    lengths = np.diff(indptr)
+    kinds = row_lengths(lengths)
     aux_of_len = np.zeros(kinds.max(initial=0) + 1, dtype=np.int64)
     clauses_of_len = np.zeros_like(aux_of_len)
     for k in kinds:
@@ -198,7 +223,32 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     aux_count = aux_of_len[lengths]
     aux_start = n_cells + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
     n_clauses = int(clauses_of_len[lengths].sum()) + units.size
-    return Encoding(amo, n_cells, row_vars, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+    return Encoding(amo, n_cells, indptr, cells, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+
+
+def _exactly_one_row_lists(model: Model, var_of_col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(indptr, cells)`` of :func:`exactly_one_rows`, each row's variables ascending. A model
+    without rule rows is read off its position tables (the kept rows of ``A``, less the columns
+    ``reduce`` removed, then ``B`` for ``rows``), with no matrix: a unit-only solve never
+    imports scipy."""
+    if model.has_rules:
+        a = exactly_one_rows(model)
+        a.sort_indices()
+        return a.indptr.astype(np.int64), var_of_col[a.indices]
+    units = model.unit_positions
+    if model.is_reduced:
+        kept = np.zeros(model.convention.n_vars, dtype=bool)
+        kept[model.columns] = True
+        units = units[model.kept_unit_rows]
+        in_view = kept[units]
+        unit_lengths, unit_cells = in_view.sum(axis=1), units[in_view]
+    else:   # every position of a row is a column of the view (a layout's absent cells are in no row)
+        unit_lengths, unit_cells = np.full(units.shape[0], units.shape[1]), units.ravel()
+    clues = model.clue_positions if model.clue_encoding == "rows" else np.zeros(0, dtype=np.int64)
+    lengths = np.concatenate([unit_lengths, np.ones(clues.size)]).astype(np.int64)
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    # var_of_col numbers the view's columns; a position's variable is its position + 1
+    return indptr, np.concatenate([unit_cells, clues]).astype(np.int64) + 1
 
 
 def exactly_one_rows(model: Model) -> sp.csr_matrix:
@@ -215,6 +265,8 @@ def exactly_one_rows(model: Model) -> sp.csr_matrix:
     -------
     scipy.sparse.csr_matrix
     """
+    import scipy.sparse as sp  # here, not at the top: the SAT engine's unit rows need no matrix
+
     a = model.Aeq.tocsr()
     start, stop = rule_row_range(model)
     if stop == start:
@@ -224,14 +276,13 @@ def exactly_one_rows(model: Model) -> sp.csr_matrix:
 
 def _row_chunks(enc: Encoding) -> Iterator[tuple[int, int]]:
     """Row ranges ``[lo, hi)`` of about ``_CHUNK_TOKENS`` literals each."""
-    lengths = np.diff(enc.row_vars.indptr)
+    lengths = np.diff(enc.indptr)
     sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
-    for k in np.unique(lengths):
+    for k in row_lengths(lengths):
         sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
     cum = np.concatenate([[0], np.cumsum(sizes[lengths])])
     bounds = np.searchsorted(cum, np.arange(0, cum[-1], _CHUNK_TOKENS), side="right") - 1
-    bounds = np.unique(np.concatenate([bounds, [lengths.size]]))
-    bounds = bounds[bounds >= 0]
+    bounds = np.concatenate([bounds, [lengths.size]])   # ascending; a repeated bound is skipped below
     for lo, hi in zip(bounds[:-1], bounds[1:]):  # noqa: RUF007 (numpy arrays)
         if hi > lo:
             yield int(lo), int(hi)
@@ -246,23 +297,23 @@ def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
     enc : Encoding
         From :func:`encode`.
     lo, hi : int
-        The rows ``[lo, hi)`` of ``enc.row_vars``.
+        The rows ``[lo, hi)`` of the encoding.
 
     Returns
     -------
     numpy.ndarray
         int64 literals, every clause followed by 0.
     """
-    indptr = enc.row_vars.indptr
+    indptr = enc.indptr
     lengths = np.diff(indptr[lo:hi + 1])
     sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
-    kinds = np.unique(lengths)
+    kinds = row_lengths(lengths)
     for k in kinds:
         sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
     row_size = sizes[lengths]
     offset = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
     out = np.zeros(int(offset[-1]), dtype=np.int64)
-    data = enc.row_vars.data
+    data = enc.cells
     for k in kinds:
         rows = np.flatnonzero(lengths == k)
         starts = indptr[lo + rows]

@@ -34,11 +34,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.errors import PipelineError
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 #: Cardinality encodings (``pysat.card.EncType`` names) for bounds of 2 or more.
 CARD_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -199,6 +203,8 @@ def rule_row_range(model: Model) -> tuple[int, int]:
 def rule_rows(model: Model) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
     """``(matrix, rhs, sense)`` of the rule rows in the solver view, in row order: the rules'
     ``=`` rows of ``Aeq``, then ``Aineq`` (columns: the solver view's)."""
+    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
     start, stop = rule_row_range(model)
     eq = model.Aeq[start:stop]
     matrix = sp.vstack([eq, model.Aineq], format="csr") if model.n_ineq else eq.tocsr()
@@ -307,6 +313,8 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
     _check("card", card, CARD_ENCODINGS)
     _check("pb", pb, PB_ENCODINGS)
     _check("at-most-one", amo, AMO_ENCODINGS)
+    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+
     matrix = sp.csr_matrix(matrix)
     rhs = np.asarray(rhs)
     sense = np.asarray(sense)

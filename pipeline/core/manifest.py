@@ -12,7 +12,7 @@ from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.build import CLUE_ENCODINGS, Model, present_positions
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.version import __version__
+from pipeline.core import version
 
 MANIFEST_NAME = "manifest.json"
 FORMAT_VERSION = 1
@@ -94,7 +94,7 @@ def export_manifest(model: Model, files: dict[str, list[str]], formats: dict | N
         meta["formats"] = formats
     if sha256 is not None:
         meta["sha256"] = dict(sha256)
-    meta["pipeline_version"] = __version__   # the one source: manifests, _batch.json, --version
+    meta["pipeline_version"] = version.__version__   # the one source: manifests, _batch.json, --version
     return meta
 
 

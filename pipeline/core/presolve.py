@@ -81,8 +81,8 @@ class Presolved:
             return 0.0
         cost = np.asarray(self.original.objective, dtype=float)
         # the original's own objective leaves out what its own reduce fixed (its clues)
-        already = cost[self.original.B.indices].sum() if self.original.is_reduced else 0.0
-        return float(cost[self.model.B.indices].sum() - already)
+        already = cost[self.original.clue_positions].sum() if self.original.is_reduced else 0.0
+        return float(cost[self.model.clue_positions].sum() - already)
 
 
 def presolve(model: Model, method: str = DEFAULT_PRESOLVE) -> Presolved:

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
 if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
+    import scipy.sparse as sp
+
     from pipeline.core.build import Model
     from pipeline.core.puzzle import Puzzle
 
@@ -295,6 +296,8 @@ def sparsity_bins(matrix: "sp.spmatrix | np.ndarray", row_bins: int, col_bins: i
     >>> sparsity_bins(sp.eye(4, format="csr"), 2, 2).tolist()
     [[2, 0], [0, 2]]
     """
+    import scipy.sparse as sp  # here, not at the top: puzzles and models are drawn without it
+
     coo = sp.coo_matrix(matrix)
     n_rows, n_cols = coo.shape
     rbins, cbins = max(1, min(row_bins, n_rows)), max(1, min(col_bins, n_cols))

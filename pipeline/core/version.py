@@ -8,7 +8,6 @@ checkout's own ``pyproject.toml``; only when neither exists is it ``0+unknown``.
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from pathlib import Path
 
 #: The distribution name in ``pyproject.toml`` (``pip install sudoku-pipeline``).
@@ -49,9 +48,12 @@ def package_version() -> str:
 
     Examples
     --------
-    >>> package_version() == __version__
+    >>> import pipeline
+    >>> package_version() == pipeline.__version__
     True
     """
+    from importlib import metadata  # here, not at the top: it costs a command ~25 ms of start-up
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -60,7 +62,17 @@ def package_version() -> str:
     return _checkout_version(Path(__file__).resolve().parents[2] / "pyproject.toml") or UNKNOWN_VERSION
 
 
-#: The running package's version, e.g. ``"0.1.0"`` (also ``pipeline.__version__``).
-__version__: str = package_version()
+_known: list[str] = []   # the version once read (the metadata does not change while running)
 
-__all__ = ["DISTRIBUTION", "UNKNOWN_VERSION", "__version__", "package_version"]
+
+def __getattr__(name: str) -> str:
+    """``__version__``: the running package's version, e.g. ``"0.1.0"`` (also
+    ``pipeline.__version__``), read on first use rather than on import (PEP 562), so a command
+    that never prints it does not pay for reading the metadata."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if not _known:
+        _known.append(package_version())
+    return _known[0]
+
+__all__ = ["DISTRIBUTION", "UNKNOWN_VERSION", "__version__", "package_version"]  # noqa: F822  (__getattr__)

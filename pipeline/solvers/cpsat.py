@@ -11,10 +11,9 @@ a callback that stops at the limit (CP-SAT enumerates with one worker).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
@@ -22,6 +21,9 @@ from pipeline.core.errors import SolveError
 from pipeline.core.options import threads_bound, time_limit_bound
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
 

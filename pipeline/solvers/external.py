@@ -16,8 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from formats.directory import export_model, import_solution
-
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import NoSolutionReported, SolveError
 from pipeline.core.options import Bound, time_limit_bound
@@ -211,6 +209,10 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
     if solver == "highs":
         r = solve_highs(build_model(puzzle, scheme, order, clues), time_limit=time_limit)
         return ExternalResult(r.grid, r.status, r.seconds, None)
+    # the writers and readers load when an external solver runs, not with the registry: a
+    # process that solves in memory starts without the formats package (issue 18)
+    from formats.directory import export_model, import_solution
+
     model = build_model(puzzle, scheme, order, clues)
     with work_directory(workdir, solver) as (work, kept):
         export_model(model, work, _FORMATS_FOR[solver], dense="never")

@@ -11,13 +11,12 @@ from typing import TypeVar
 import highspy
 import numpy as np
 
-from pipeline.core.build import Model
+from pipeline.core.build import Model, constraint_rows as file_rows
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.options import threads_bound, time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
 
-from formats.base import constraint_rows as file_rows
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
 T = TypeVar("T")
@@ -68,7 +67,7 @@ def new_highs(*, quiet: bool = True) -> highspy.Highs:
 
 def constraint_rows(model: Model) -> tuple:
     """``[Aeq; Aineq]`` with HiGHS's row bounds: ``beq <= . <= beq``, then ``-inf <= . <= bineq``
-    (the rows every writer writes, :func:`formats.base.constraint_rows`)."""
+    (the rows every writer writes, :func:`pipeline.core.build.constraint_rows`)."""
     if not model.n_ineq:
         return model.Aeq, model.beq, model.beq
     rows = file_rows(model)

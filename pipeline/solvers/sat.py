@@ -285,9 +285,9 @@ class SatEngine:
         # one puzzle (fix_clues): its solver view, whose clues are unit clauses (rows, bounds) or
         # gone with the columns they settle (reduce: a presolved model is a fraction of the rules);
         # shared: the rules A over every position, clues come as assumptions
-        self._encoding = encode(model, amo) if fix_clues else encode(model, amo, rows=model.A)
+        self._encoding = encode(model, amo) if fix_clues else encode(model, amo, rows=model.unit_positions)
         #: (positions the solver decides, positions fixed to 1 outside it) of a one-puzzle engine
-        self._view = (model.columns, model.B.indices if model.is_reduced else None) if fix_clues else None
+        self._view = (model.columns, model.clue_positions if model.is_reduced else None) if fix_clues else None
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
         self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues)
@@ -365,7 +365,7 @@ class SatEngine:
     @staticmethod
     def clue_literals(model: Model) -> list[int]:
         """The clues of ``model`` as positive literals (full position + 1)."""
-        return (np.sort(model.B.indices).astype(np.int64) + 1).tolist()
+        return (np.sort(model.clue_positions).astype(np.int64) + 1).tolist()
 
     def _assumptions(self, model: Model) -> list[int]:
         """The clue literals to assume (none when the engine holds them as units)."""
@@ -500,10 +500,10 @@ def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
     there is no limit, or when ``reuse`` may find the shape's engine already made)."""
     if time_limit is None or reuse:
         return ""
-    need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.A.nnz)
+    need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.unit_positions.size)
     if need <= time_limit:
         return ""
-    return too_long_to_start("setting up the SAT engine", need, model.A.nnz)
+    return too_long_to_start("setting up the SAT engine", need, model.unit_positions.size)
 
 
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,

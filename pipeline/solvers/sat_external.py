@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from formats import cnf, opb
-from formats.solutions import read_solution
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.clauses import DEFAULT_AMO
@@ -110,6 +108,10 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     amo : str
         At-most-one encoding of a CNF file.
     """
+    # the writers load when an external solver runs, not with the registry: a process that
+    # solves in memory starts without the formats package (issue 18)
+    from formats import cnf, opb
+
     fmt = file_format or runner.reads[0]
     if fmt not in runner.reads:
         raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")
@@ -140,6 +142,8 @@ def _solve_with(runner: Runner):
               amo: str | None = DEFAULT_AMO) -> SolveResult:
         """Run the external solver on ``model``'s CNF/OPB export (``file_format``) in ``workdir``
         (kept: itself when new or empty, else a fresh subdirectory; the result's ``workdir``)."""
+        from formats.solutions import read_solution  # with the writers: see run_file
+
         with work_directory(workdir, runner.name) as (work, kept):
             answer, seconds, timed_out = run_file(runner, model, work, time_limit=time_limit,
                                                   file_format=file_format, amo=amo)

@@ -23,7 +23,7 @@ SHAPES = {
     "6x6": {"size": 6, "box": "2x3"},
     "latin4": {"size": 4, "box": "2x2", "variant": "latin"},
     "x4": {"size": 4, "box": "2x2", "variant": "x"},
-    "jigsaw4": {"size": 4, "box": "2x2", "regions": "0001022213331233"},
+    "jigsaw4": {"size": 4, "box": "2x2", "regions": "0001021122312333"},
     "samurai4": {"size": 4, "box": "2x2", "layout": "samurai"},
     "pair4": {"size": 4, "box": "2x2", "layout": {"grids": ["r1c1", "r1c5"]}},      # side by side
     "overlap4": {"size": 4, "box": "2x2", "layout": {"grids": ["r1c1", "r3c3"]}},   # one shared box

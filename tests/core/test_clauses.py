@@ -3,13 +3,17 @@ solver's truth table and pysat.card, and a whole model's clauses against pysat.c
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from random_puzzles import puzzle_documents
 from pipeline.core import clauses
 from pipeline.core.build import build_model
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, PuzzleError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 
 card = pytest.importorskip("pysat.card", reason="python-sat (the 'sat' extra) is not installed")
@@ -65,6 +69,62 @@ def test_clauses_are_pysat_card_row_by_row(amo, enc):
     """The vectorised writer emits exactly what pysat.card gives for each row, in row order."""
     model = build_model(parse_puzzle(DEFAULT_PUZZLE), scheme="block", order="C", clues=enc)
     assert clauses.clause_list(clauses.encode(model, amo)) == pysat_clauses(model, amo)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+UNIT_ONLY = {"9x9": (DEFAULT_PUZZLE, {}), "x": (DEFAULT_PUZZLE, {"variant": "x"}),
+             "jigsaw": ((EXAMPLES / "jigsaw.txt").read_text(), {"regions": (EXAMPLES / "jigsaw_regions.txt").read_text()}),
+             "samurai": ((EXAMPLES / "samurai.json").read_text(), {})}
+
+
+def _rows_of_the_matrix(model):
+    """The oracle: the solver view's ``= 1`` rows read from the matrix, variables ascending."""
+    a = clauses.exactly_one_rows(model)
+    a.sort_indices()
+    return a.indptr, (model.columns.astype(np.int64) + 1)[a.indices]
+
+
+def _assert_rows_read_off_the_tables(model):
+    enc = clauses.encode(model, "pairwise")
+    indptr, cells = _rows_of_the_matrix(model)
+    assert np.array_equal(enc.indptr, indptr) and np.array_equal(enc.cells, cells)
+    shared = clauses.encode(model, "pairwise", rows=model.unit_positions)   # the SAT engine's rows
+    assert np.array_equal(shared.indptr, model.A.indptr)
+    assert np.array_equal(shared.cells, model.A.indices + 1)
+
+
+@pytest.mark.parametrize("enc", ["rows", "bounds", "reduce"])
+@pytest.mark.parametrize("name", sorted(UNIT_ONLY))
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+def test_unit_rows_read_off_the_tables_are_the_matrix_rows(name, enc, scheme):
+    """A model without rule rows is encoded from its position tables (no scipy); the rows are
+    those of ``Aeq`` as a matrix, for every clue encoding, a variant, regions and a layout."""
+    text, options = UNIT_ONLY[name]
+    puzzle = parse_puzzle(text, **options)
+    if scheme == "block" and name in ("jigsaw", "samurai"):
+        pytest.skip("block positions need boxes on one grid")
+    model = build_model(puzzle, scheme=scheme, order="F", clues=enc)
+    assert not model.has_rules
+    _assert_rows_read_off_the_tables(model)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=puzzle_documents(), enc=st.sampled_from(["rows", "bounds", "reduce"]))
+def test_random_unit_shapes_read_off_the_tables_as_the_matrix(doc, enc):
+    doc = {key: value for key, value in doc.items() if key != "rules"}
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:   # givens that break a unit ("lies" of the strategy)
+        return
+    model = build_model(puzzle, clues=enc)
+    _assert_rows_read_off_the_tables(model)
+
+
+def test_row_lengths_are_the_distinct_lengths():
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(0, 30, size=500)
+    assert clauses.row_lengths(lengths).tolist() == np.unique(lengths).tolist()
+    assert clauses.row_lengths(np.zeros(0, dtype=np.int64)).size == 0
 
 
 def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
