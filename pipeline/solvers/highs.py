@@ -3,12 +3,12 @@ passed directly), and count solutions with no-good cuts on one instance. Batch r
 :func:`highs_for`, :func:`run_highs` and :func:`add_no_good_cut` for its per-shape instances."""
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import highspy
 import numpy as np
 
 from pipeline.core.build import Model, constraint_rows as file_rows
@@ -19,40 +19,50 @@ from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as pres
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
+if TYPE_CHECKING:
+    import highspy
+
 T = TypeVar("T")
 
-# HiGHS's primal solution status when it holds a feasible point (highspy.SolutionStatus)
-FEASIBLE_SOLUTION = int(highspy.SolutionStatus.kSolutionStatusFeasible)
-# passModel's plain-integer arguments, named by their highspy enums
-_COLWISE = int(highspy.MatrixFormat.kColwise)
-_MINIMIZE = int(highspy.ObjSense.kMinimize)
-_INTEGER = int(highspy.HighsVarType.kInteger)
+
+def _highspy():
+    """highspy, imported on first use: the registry imports this module in every command, and a
+    command that solves with another engine (a 9x9 with SAT) starts faster without it (issue 18)."""
+    import highspy
+
+    return highspy
+
+
 # seconds a count step still gets once its deadline has passed: HiGHS needs a positive
 # time_limit, and this one makes it stop at once with status time_limit
 MIN_TIME_LIMIT = 1e-3
 
-HIGHS_STATUS = {  # HiGHS model status -> the pipeline's status words
-    highspy.HighsModelStatus.kOptimal: "optimal",
-    highspy.HighsModelStatus.kInfeasible: "infeasible",
-    highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
-    highspy.HighsModelStatus.kTimeLimit: "time_limit",
-    highspy.HighsModelStatus.kInterrupt: "interrupted",
-    highspy.HighsModelStatus.kMemoryLimit: "memory_limit",
+HIGHS_STATUS = {  # HiGHS model status (its highspy.HighsModelStatus name) -> the pipeline's status words
+    "kOptimal": "optimal",
+    "kInfeasible": "infeasible",
+    "kUnboundedOrInfeasible": "infeasible",
+    "kTimeLimit": "time_limit",
+    "kInterrupt": "interrupted",
+    "kMemoryLimit": "memory_limit",
 }
 
 
-class _QuietHighs(highspy.Highs):
-    """``highspy.Highs`` whose construction prints nothing.
+@functools.cache
+def _quiet_highs_class() -> type:
+    """``highspy.Highs`` whose construction prints nothing (made on first use, with highspy).
 
-    From highspy 1.16 on, ``Highs.__init__`` calls :meth:`enableCallbacks`, whose
-    ``setCallback`` writes the "Running HiGHS ..." banner to the process's C-level stdout
-    unless ``output_flag`` is already off; setting an option after construction is too late.
-    That banner corrupted every command whose stdout is data (``solve --output -``, JSON).
+    From highspy 1.16 on, ``Highs.__init__`` calls ``enableCallbacks``, whose ``setCallback``
+    writes the "Running HiGHS ..." banner to the process's C-level stdout unless
+    ``output_flag`` is already off; setting an option after construction is too late. That
+    banner corrupted every command whose stdout is data (``solve --output -``, JSON).
     """
 
-    def enableCallbacks(self):  # noqa: N802 (highspy's name)
-        self.setOptionValue("output_flag", False)
-        super().enableCallbacks()
+    class QuietHighs(_highspy().Highs):  # type: ignore[misc]
+        def enableCallbacks(self):  # noqa: N802 (highspy's name)
+            self.setOptionValue("output_flag", False)
+            super().enableCallbacks()
+
+    return QuietHighs
 
 
 def new_highs(*, quiet: bool = True) -> highspy.Highs:
@@ -60,7 +70,7 @@ def new_highs(*, quiet: bool = True) -> highspy.Highs:
 
     Every Highs the pipeline creates comes from here, so no command's stdout gets solver text.
     """
-    h = _QuietHighs()
+    h = _quiet_highs_class()()
     h.setOptionValue("output_flag", not quiet)
     return h
 
@@ -104,27 +114,30 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
     for key, value in (options or {}).items():
         # HiGHS answers a bad name or value (random_seed=-5) with a status, not an exception
         try:
-            refused = h.setOptionValue(key, value) != highspy.HighsStatus.kOk
+            refused = h.setOptionValue(key, value) != _highspy().HighsStatus.kOk
         except (TypeError, ValueError, OverflowError):
             refused = True
         if refused:
             raise SolveError(f"solver highs: HiGHS refuses option {key}={value!r}")
     a, row_lower, row_upper = constraint_rows(model)
     a = a.tocsc()
-    status = h.passModel(
-        model.n_cols, a.shape[0], a.nnz, _COLWISE, _MINIMIZE, 0.0,  # 0.0: no objective offset
+    hs = _highspy()
+    status = h.passModel(   # the plain-integer arguments named by their highspy enums
+        model.n_cols, a.shape[0], a.nnz, int(hs.MatrixFormat.kColwise), int(hs.ObjSense.kMinimize),
+        0.0,  # no objective offset
         model.cost, model.lb, model.ub, row_lower, row_upper,
         a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
-        np.full(model.n_cols, _INTEGER, dtype=np.int32),
+        np.full(model.n_cols, int(hs.HighsVarType.kInteger), dtype=np.int32),
     )
-    if status == highspy.HighsStatus.kError:
+    if status == hs.HighsStatus.kError:
         raise SolveError("highs: the model was refused by passModel")
     return h
 
 
 def _refused(h: highspy.Highs) -> bool:
     """Run ``h``; True when HiGHS refused before solving (an error and no model status)."""
-    return h.run() == highspy.HighsStatus.kError and h.getModelStatus() == highspy.HighsModelStatus.kNotset
+    hs = _highspy()
+    return h.run() == hs.HighsStatus.kError and h.getModelStatus() == hs.HighsModelStatus.kNotset
 
 
 def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:
@@ -148,14 +161,15 @@ def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, fl
         # HiGHS's one thread pool per process was started by another instance with another
         # 'threads' (solve() then run_batch(workers=1), which asks for 1); it is rebuilt at the
         # next run once reset, and the run is tried again
-        highspy.Highs.resetGlobalScheduler(True)
+        _highspy().Highs.resetGlobalScheduler(True)
         if _refused(h):
             raise SolveError("highs: run() refused the model before solving (model status Not Set)")
     seconds = time.perf_counter() - start
     model_status = h.getModelStatus()
-    status = HIGHS_STATUS.get(model_status) or h.modelStatusToString(model_status)
+    status = HIGHS_STATUS.get(model_status.name) or h.modelStatusToString(model_status)
     nodes = max(int(h.getInfoValue("mip_node_count")[1]), 0)
-    if h.getInfoValue("primal_solution_status")[1] != FEASIBLE_SOLUTION:
+    # HiGHS's primal solution status when it holds a feasible point
+    if h.getInfoValue("primal_solution_status")[1] != int(_highspy().SolutionStatus.kSolutionStatusFeasible):
         x = None
     elif fixed is not None:
         x = fixed.astype(np.float64)
@@ -177,7 +191,7 @@ def run_highs(h: highspy.Highs, model: Model) -> SolveResult:
         The model it holds (for decoding).
     """
     status, seconds, nodes, x = run_once(h)
-    if h.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
+    if h.getModelStatus() == _highspy().HighsModelStatus.kModelEmpty:
         return _empty_model_result(h, model, seconds)
     if x is None:
         return SolveResult(status, None, None, seconds, nodes, solver="highs")
@@ -305,7 +319,7 @@ def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
         A 0/1 point over its columns.
     """
     ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
-    h.addRow(-highspy.kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
+    h.addRow(-_highspy().kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
 
 
 def without_presolve(h: highspy.Highs, run: Callable[[], T], restore: str = "choose") -> T:
@@ -551,7 +565,7 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
 
 register_solver(Solver(
     name="highs", description="HiGHS in process (highspy): MIP on the solver view; counts with no-good cuts",
-    solve=solve, count=count_solutions, statuses={m.name: word for m, word in HIGHS_STATUS.items()},
+    solve=solve, count=count_solutions, statuses=dict(HIGHS_STATUS),
     timed_call="Highs.run()", rule_rows=True, optimises=True,
     # HiGHS's time_limit is a double (any finite limit); thousands of threads make it abort
     bounds={"time_limit": time_limit_bound(), "threads": threads_bound("thousands make HiGHS abort")}))

@@ -134,8 +134,8 @@ def test_without_python_sat_auto_falls_back_with_one_note(tmp_path, missing):
 
 def test_import_pipeline_and_solve_do_not_import_pandas_pyarrow_scipy_or_the_writers(tmp_path):
     """Start-up (issue 18): a 9x9 is solved (SAT, uniqueness proved) from the model's position
-    tables, without scipy's matrices, the file formats or the installed metadata."""
-    heavy = ("pandas", "pyarrow", "scipy", "formats", "importlib.metadata")
+    tables, without scipy's matrices, HiGHS, the file formats or the installed metadata."""
+    heavy = ("pandas", "pyarrow", "scipy", "formats", "importlib.metadata", "highspy")
     check = ("import sys, runpy\n"
              "import pipeline\n"
              f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
