@@ -220,7 +220,8 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     return PuzzleParts(grid, h, w, variant, region_grid)
 
 
-def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> np.ndarray:
+def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
+               size_from: str | None = None) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
 
     Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
@@ -232,12 +233,17 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None) -> n
     box : str or (int, int), optional
         Box shape.
     size : int, optional
-        N of an N-by-3 clue list; a compact line must have ``size ** 2`` cells (the puzzle's).
+        N of an N-by-3 clue list, the puzzle's side; a compact line of ``size ** 2`` cells is
+        expected, one of another square length is read as that grid (verify's verdict names
+        the shapes) unless ``size_from`` is given.
+    size_from : str, optional
+        Where ``size`` comes from when the user gave it for the grid itself (``--size``): then a
+        compact line must have ``size ** 2`` cells, and the message names it.
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
     text, where = _read_source(source, "grid")
-    return _text_to_grid(text, where, box, size, "the puzzle", strict=False)
+    return _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
 
 
 def _resolve_box(box, n: int) -> tuple[int, int]:
@@ -410,12 +416,13 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
-    if size is not None and length != size ** 2 and (strict or math.isqrt(length) ** 2 != length):
+    wrong_length = (f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
+                    f"found {length}") if size is not None and length != size ** 2 else None
+    if wrong_length and (strict or math.isqrt(length) ** 2 != length):
         # the size the user gave says how long the line must be (a square of the wrong side
         # would otherwise be read as a small grid and refused for its digits); a claimed
         # solution (not strict) of another square size is read: its shape is verify's verdict
-        raise PuzzleError(f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
-                          f"found {length}")
+        raise PuzzleError(wrong_length)
     n = math.isqrt(length)
     if n * n != length:   # the shape first: a memory estimate of a grid that is none says nothing
         lo, hi = n * n, (n + 1) ** 2
@@ -426,6 +433,8 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     check_grid_size(n, where)
     values = compact_values([s], n)[0]
     bad = np.flatnonzero((values < 0) | (values > n))
+    if bad.size and wrong_length:   # not even a grid of its own side: its length is what is wrong
+        raise PuzzleError(wrong_length)
     if bad.size:
         k = bad[0]
         raise PuzzleError(

@@ -343,6 +343,12 @@ def test_verify_in_process(capsys, tmp_path):
     assert out.endswith(f"and ({empty[-1] // 9 + 1}, {empty[-1] % 9 + 1})\n") and len(out.splitlines()) == 1
 
 
+def test_verify_reads_a_claimed_grid_of_another_square_size_as_a_verdict(capsys):
+    # a grid of its own side, the wrong one for the puzzle: verify's verdict, exit 1 (not bad input)
+    code, out, _ = call(capsys, "verify", "1221", "--puzzle", PUZZLE)
+    assert (code, out) == (1, "invalid: grid is 2x2, puzzle is 9x9\n")
+
+
 # ---------------------------------------------------------------------------------------------
 # bad input: exit 2, one line, no traceback
 # ---------------------------------------------------------------------------------------------
@@ -358,6 +364,11 @@ BAD = [
      "error: regions: expected 16 cells (one region id per cell), found 15"),
     (["verify", "12345", "--puzzle", PUZZLE],
      "error: grid: wrong length: expected 81 cells (9x9 from the puzzle), found 5"),
+    # a square length that is no grid of its own side either: its length is what is wrong
+    (["verify", "1234", "--puzzle", PUZZLE],
+     "error: grid: wrong length: expected 81 cells (9x9 from the puzzle), found 4"),
+    # --size is the grid's own size: a square of another side is refused, not read
+    (["verify", "1221", "--size", "9"], "error: grid: wrong length: expected 81 cells (9x9 from --size), found 4"),
     (["export", PUZZLE, "--to", "{tmp}/out", "--formats", "nope"], None),
     (["import", "/no/such/solution.sol"], None),
 ]

@@ -17,7 +17,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
         grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
     else:  # the rules alone: the grid's own shape, no clues
-        grid = parse_grid(args.grid, box=args.box, size=args.size)
+        grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         # --rule applies here too: the rules alone are the variant's units and the named rules
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
                               regions=args.regions, size=grid.shape[0], rules=args.rules)
