@@ -26,6 +26,8 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/solvers/external.py", "formats.directory"),
     ("pipeline/solvers/sat_external.py", "formats"),
     ("pipeline/solvers/sat_external.py", "formats.solutions"),
+    # the rater, for solve --steps only (a plain solve starts without it)
+    ("pipeline/cli/commands/solve.py", "pipeline.tools.rate"),
 }
 
 

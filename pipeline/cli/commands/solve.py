@@ -13,7 +13,6 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, SolveResult
-from pipeline.tools.rate import human_steps
 
 
 def _uniqueness(args, puzzle, deadline: Deadline) -> bool | None:
@@ -78,7 +77,11 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
-    steps = human_steps(puzzle, args.format, r.grid, unique) if args.steps else None  # --steps (pipeline/rate.py)
+    steps = None
+    if args.steps:   # the rater loads with --steps only: a plain solve starts without it (issue 18)
+        from pipeline.tools.rate import human_steps
+
+        steps = human_steps(puzzle, args.format, r.grid, unique)
     if steps is not None and args.format != "json":
         print(steps)
     assert r.grid is not None
