@@ -9,6 +9,11 @@ coefficients. ``B`` has one row per clue (ordered by row, then column). The solv
 ``Aeq x = beq`` (``A``, the ``=`` rows of ``R``, then ``B`` for the ``rows`` clue encoding) and
 ``Aineq x <= bineq`` (the ``<=`` rows of ``R``), bounds, integrality and objective, over
 ``columns``.
+
+``A`` and ``B`` are kept as position tables (:func:`unit_positions`, :func:`clue_positions`:
+every row of ``A`` has ``N`` ones, every row of ``B`` one) and ``R`` as its nonzeros; the scipy
+matrices are built from them on first use, so that a path which needs none (the SAT engine on a
+puzzle without rule rows) never imports scipy.
 """
 from __future__ import annotations
 
@@ -108,19 +113,6 @@ def table_matrix(positions: np.ndarray, n_vars: int) -> sp.csr_matrix:
     dtype = _index_dtype(n_vars)
     indptr = np.arange(0, n_rows * k + 1, k, dtype=dtype) if k else np.zeros(n_rows + 1, dtype=dtype)
     return sp.csr_matrix((np.ones(positions.size), positions.ravel().astype(dtype), indptr), shape=(n_rows, n_vars))
-
-
-def build_rules(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``A``: one ``= 1`` row per (cell) and per (unit, digit), columns in ``conv`` positions.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-        Its shape and variant (its unit families); the clues are not used.
-    conv : Convention
-        Column positions of the variables.
-    """
-    return table_matrix(unit_positions(puzzle, conv), conv.n_vars)
 
 
 @dataclass(frozen=True, eq=False)
@@ -233,19 +225,6 @@ def clue_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     """
     r, c, d = puzzle.clues()
     return conv.position(r, c, d).astype(_index_dtype(conv.n_vars))
-
-
-def build_clues(puzzle: Puzzle, conv: Convention) -> sp.csr_matrix:
-    """``B``: one row per clue (by row, then column) with a single 1 at ``x[r,c,d]``.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-        Its clues, row by row.
-    conv : Convention
-        Column positions of the variables.
-    """
-    return table_matrix(clue_positions(puzzle, conv)[:, None], conv.n_vars)
 
 
 def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
