@@ -52,3 +52,8 @@ def __getattr__(name: str) -> str:
     if name == "__version__":
         return _version.__version__
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The package's names with ``__version__`` (provided by :func:`__getattr__`)."""
+    return sorted([*globals(), "__version__"])

@@ -243,7 +243,10 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
     text, where = _read_source(source, "grid")
-    return _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
+    grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
+    if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
+        raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
+    return grid
 
 
 def _resolve_box(box, n: int) -> tuple[int, int]:

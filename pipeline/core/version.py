@@ -75,4 +75,9 @@ def __getattr__(name: str) -> str:
         _known.append(package_version())
     return _known[0]
 
+
+def __dir__() -> list[str]:
+    """The module's names with ``__version__`` (provided by :func:`__getattr__`)."""
+    return sorted([*globals(), "__version__"])
+
 __all__ = ["DISTRIBUTION", "UNKNOWN_VERSION", "__version__", "package_version"]  # noqa: F822  (__getattr__)

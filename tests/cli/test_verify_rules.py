@@ -26,3 +26,31 @@ def test_a_grid_that_keeps_the_rules_is_valid_and_the_message_names_them(capsys)
     assert main(["verify", line, "--rule", "antiknight", "--rule", "antiking", "--rule", "nonconsecutive"]) == 0
     assert capsys.readouterr().out.strip() == ("ok: valid classic 9x9 grid with antiknight, antiking, nonconsecutive "
                                                "(rules only: no --puzzle, no clues checked)")
+
+
+def test_size_without_puzzle_is_the_grids_own_size_in_every_form(capsys, tmp_path):
+    """``--size`` says how large the claimed grid is, whether it is one line, rows of cells or CSV."""
+    assert main(["solve", "..2..1....4..4.."]) == 0
+    rows = tmp_path / "g4.txt"
+    rows.write_text(capsys.readouterr().out)
+    csv = tmp_path / "g4.csv"
+    csv.write_text("1,2,3,4\n3,4,1,2\n2,1,4,3\n4,3,2,1\n")
+    for grid, where in ((str(rows), str(rows)), (str(csv), str(csv)), ("1,2,3,4,3,4,1,2,2,1,4,3,4,3,2,1", "grid")):
+        assert main(["verify", grid, "--size", "9"]) == 2
+        assert capsys.readouterr().err.strip().endswith(f"error: {where}: --size 9 but the grid is 4x4"), grid
+        assert main(["verify", grid, "--size", "4"]) == 0
+        assert capsys.readouterr().out.startswith("ok: valid classic 4x4 grid")
+
+
+def test_a_layouts_grid_is_measured_by_its_whole_canvas(capsys, tmp_path):
+    samurai = str(EXAMPLES / "samurai.json")
+    assert main(["verify", "1234", "--puzzle", samurai]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "error: grid: wrong length: expected 441 cells (21x21 from the puzzle), found 4")
+    assert main(["verify", "1221", "--puzzle", samurai]) == 1
+    assert capsys.readouterr().out == "invalid: grid is 2x2, puzzle is 21x21\n"
+    assert main(["solve", samurai]) == 0
+    solution = tmp_path / "samurai.txt"
+    solution.write_text(capsys.readouterr().out)
+    assert main(["verify", str(solution), "--puzzle", samurai]) == 0
+    assert capsys.readouterr().out.startswith("ok: valid classic samurai (5 grids of 9x9) solution")

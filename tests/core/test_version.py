@@ -60,3 +60,8 @@ def test_no_metadata_and_no_pyproject_is_unknown(tmp_path):
     r = subprocess.run([sys.executable, "-S", "-c", code, str(PROJECT / "pipeline" / "core" / "version.py")],
                        capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (r.returncode, r.stdout.strip()) == (0, PYPROJECT_VERSION), r.stderr
+
+
+def test_version_is_listed_by_dir_though_read_on_first_use():
+    assert "__version__" in dir(pipeline) and "__version__" in dir(version)
+    assert "build_model" in dir(pipeline)

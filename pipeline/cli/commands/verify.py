@@ -15,7 +15,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
-        grid = parse_grid(args.grid, box=args.box, size=puzzle.n)
+        # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
+        rows, cols = puzzle.grid.shape
+        grid = parse_grid(args.grid, box=args.box, size=rows if rows == cols else None)
     else:  # the rules alone: the grid's own shape, no clues
         grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         # --rule applies here too: the rules alone are the variant's units and the named rules
