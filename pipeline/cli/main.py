@@ -51,14 +51,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ----------
     only : str, optional
         A command's name: import and register that command alone (what a run of one command
-        needs; the others' modules load generate, draw, batch, ... for nothing). None: all.
+        needs; the others' modules load generate, draw, batch, ... for nothing). None: all;
+        ``""``: none (``--version``, which exits before a command is parsed).
     """
     parser = _Parser(prog=PROG, description="Sudoku-family puzzles as sparse 0-1 integer programs: build, export, "
                                             "solve, import solver answers, verify.")
     parser.add_argument("--version", action=_ShowVersion)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     modules = commands.COMMAND_MODULES
-    if only is not None and only in _command_modules():
+    if only == "":   # `--version` first: it exits before any command is needed
+        modules = ()
+    elif only is not None and only in _command_modules():
         modules = (_command_modules()[only],)
     for module_name in modules:
         importlib.import_module(module_name).add_command(sub)
@@ -252,7 +255,7 @@ def _stand_in_for_closed_streams() -> None:
 def _run(argv: list[str] | None) -> int:
     try:
         words = sys.argv[1:] if argv is None else argv
-        parser = build_parser(_named_command(words))
+        parser = build_parser("" if words[:1] == ["--version"] else _named_command(words))
         args = parser.parse_args(argv)
         # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
         # thread would also keep it from forking its workers
