@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 import numpy as np
