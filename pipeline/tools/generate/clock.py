@@ -40,6 +40,9 @@ class RunClock:
     report: Report | None = None
     #: The puzzle being made (0-based), for the reports.
     index: int = 0
+    #: Its try (1-based) of ``tries`` under ``--difficulty`` (0: one try, nothing to count).
+    attempt: int = 0
+    tries: int = 0
 
     @classmethod
     def start(cls, time_limit: float | None, report: Report | None = None) -> RunClock:
@@ -56,7 +59,10 @@ class RunClock:
             raise OutOfTime("the time limit was reached")
 
     def step(self, step: str, done: int, total: int) -> None:
-        """Report ``done`` of ``total`` in ``step`` of the current puzzle, then :meth:`check`."""
+        """Report ``done`` of ``total`` in ``step`` of the current puzzle (``try 3 of 200,
+        <step>`` while tries are counted: a difficulty not reached starts the puzzle again, and
+        the count starts again with it), then :meth:`check`."""
         if self.report is not None:
-            self.report(self.index, step, done, total)
+            label = f"try {self.attempt:,} of {self.tries:,}, {step}" if self.attempt else step
+            self.report(self.index, label, done, total)
         self.check()

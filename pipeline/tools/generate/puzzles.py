@@ -266,8 +266,10 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
     between its puzzles)."""
     rng = np.random.default_rng([seed, i])
     best, best_key, shortfalls = None, None, 0
-    for _ in range(max_tries):
+    for attempt in range(1, max_tries + 1):
         clock.check()
+        if difficulty != "any":   # the progress line says which try this is
+            clock.attempt, clock.tries = attempt, max_tries
         if ruled is not None:
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
                                    cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i)
