@@ -15,6 +15,7 @@ from pipeline.batch import read_records
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.solvers import sat
+from pipeline.tools.generate import puzzles
 from pipeline.tools.generate import (DifficultyNotReached, count_up_to, engine_for, generate, random_regions,
                                      removable_clues, symmetry_orbits, transform_grid)
 from pipeline.tools.rate import rate
@@ -138,6 +139,23 @@ def test_orbits_partition_cells():
 def test_difficulty_uses_the_rating():
     g = next(generate(size=9, seed=1, difficulty="medium"))
     assert g.rating["label"] == "medium"
+
+
+def test_easy_16x16_is_reached_by_removing_clues_while_singles_solve(monkeypatch):
+    """A minimal 16x16 is almost never easy; after EXACT_EASY_TRIES exact tries, clues are removed
+    only while singles still solve the puzzle, so easy is reached (it used to run out of tries)."""
+    monkeypatch.setattr(puzzles, "EXACT_EASY_TRIES", 0)   # straight to the singles removal
+    g = next(generate(size=16, seed=3, difficulty="easy", max_tries=1))
+    assert g.rating["label"] == "easy" and solved_by_singles(g.puzzle)
+    assert count_up_to(g.puzzle, 2) == 1 and g.minimal is None   # unique, minimality not claimed
+    # the clues are a singles-minimal set: every one the removal tried to drop was needed
+    for cell in np.flatnonzero(g.puzzle.grid)[:20]:
+        assert not solved_by_singles(without(g.puzzle, int(cell)))
+
+
+def test_easy_9x9_keeps_its_minimal_puzzles_from_the_exact_tries():
+    g = next(generate(size=9, seed=5, difficulty="easy"))
+    assert g.rating["label"] == "easy" and g.minimal is True
 
 
 def test_a_difficulty_no_try_reaches_ends_the_stream_with_exit_1(tmp_path):

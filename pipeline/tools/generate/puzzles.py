@@ -27,7 +27,7 @@ from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal,
 from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
-__all__ = ["DifficultyNotReached", "FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
+__all__ = ["DifficultyNotReached", "EXACT_EASY_TRIES", "FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
            "resolve_shape"]
 
 class DifficultyNotReached(PuzzleError):
@@ -41,6 +41,10 @@ FULL_GRID_STEP = "full grid (attempts)"
 #: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
 #: (the best one is kept and the shortfall reported).
 SHORTFALL_TRIES = 10
+#: ``--difficulty easy``: tries whose clues are removed exactly (minimal puzzles, most of them
+#: easy at 9x9) before the rest remove clues only while singles still solve the puzzle (easy by
+#: construction: a minimal 16x16 is almost never easy, none in 27 tries of seed 3).
+EXACT_EASY_TRIES = 5
 
 
 def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
@@ -59,7 +63,8 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
 
 def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator, *, symmetry: str = "none",
                  clues: int | None = None, minimal: bool = False, transform: bool = False,
-                 seed: int = 0, index: int = 0, clock: RunClock | None = None) -> Generated:
+                 seed: int = 0, index: int = 0, clock: RunClock | None = None,
+                 singles: bool = False) -> Generated:
     """One puzzle with exactly one solution (proved by the SAT engine).
 
     Parameters
@@ -82,6 +87,10 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         Recorded in the result.
     clock : RunClock, optional
         Where the steps report progress, and the run's deadline.
+    singles : bool
+        Remove a clue only while naked and hidden singles still solve the puzzle (an ``easy``
+        puzzle by construction; ``--difficulty easy``), as grids above 16x16 always do;
+        ``minimal`` overrides it.
 
     Returns
     -------
@@ -108,7 +117,7 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     orbits = symmetry_orbits(n, symmetry)
     order = rng.permutation(len(orbits))
     target = clues if clues is not None else 0
-    exact = minimal or n * n <= EXACT_REMOVAL_MAX_CELLS
+    exact = minimal or (n * n <= EXACT_REMOVAL_MAX_CELLS and not singles)
     if exact:
         act = eng.exclude(solution)
         try:
@@ -274,8 +283,9 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
                                    cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i)
         else:
+            singles = difficulty == "easy" and attempt > EXACT_EASY_TRIES
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
-                             transform=transform, seed=seed, index=i, clock=clock)
+                             transform=transform, seed=seed, index=i, clock=clock, singles=singles)
         if difficulty != "any":
             rating = rate(g.puzzle, g.solution, unique=True)
             g.rating = rating.to_dict(brief=True)
