@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -387,6 +387,51 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     label = (LABELS[hardest] if hardest else "easy") if solved else "no solution"
     return Rating(hardest, counts, counter[0], label, solved, steps,
                   grid.reshape(puzzle.rows, puzzle.cols) if solved else None, unique if solved else None)
+
+
+def solved_by_easy_steps(shape: Puzzle) -> Callable[[np.ndarray], bool]:
+    """A test of clue grids on ``shape``'s board and rules: True when the easy techniques alone
+    (naked and hidden singles, and the rules' eliminations) fill every cell. Such clues have
+    exactly one solution (every step is forced) and :func:`rate` labels them easy; generate's
+    ``--difficulty easy`` removes clues while it holds.
+
+    Parameters
+    ----------
+    shape : Puzzle
+        The board, variant and rules (its clues are not used): the rater's tables are built once
+        for every grid tested.
+
+    Returns
+    -------
+    callable
+        ``solves(clue_grid) -> bool`` for clue grids of ``shape``'s canvas (0: empty).
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> solves = solved_by_easy_steps(parse_puzzle("." * 16, box="2x2"))
+    >>> solves(np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 0, 0]])), solves(np.zeros((4, 4), int))
+    (True, False)
+    """
+    r = _Rater(shape)
+    easy = (r.naked_single, r.hidden_single, r.rule)
+
+    def solves(clue_grid: np.ndarray) -> bool:
+        grid, cand = _start(r, shape)
+        clues = np.asarray(clue_grid).ravel()
+        try:
+            for cell in np.flatnonzero(clues):
+                r.place(grid, cand, int(cell), int(clues[cell]) - 1)
+            while ((grid == 0) & r.present).any():
+                r.check(grid, cand)
+                if not any(tech(grid, cand) is not None for tech in easy):   # the first that applies
+                    return False
+            r.check(grid, cand)
+        except _Contradiction:
+            return False
+        return True
+
+    return solves
 
 
 def _find_solution(puzzle: Puzzle) -> tuple[np.ndarray | None, bool | None]:

@@ -153,6 +153,13 @@ def test_easy_16x16_is_reached_by_removing_clues_while_singles_solve(monkeypatch
         assert not solved_by_singles(without(g.puzzle, int(cell)))
 
 
+def test_easy_with_a_rule_is_reached_by_removing_clues_while_easy_steps_solve():
+    # no minimal anti-knight 9x9 of seed 1 rated easy in 200 tries; the easy removal makes one
+    g = next(generate(size=9, seed=1, difficulty="easy", rules=[{"rule": "antiknight"}], max_tries=6))
+    assert g.rating["label"] == "easy" and g.minimal is None
+    assert [rule.kind for rule in g.puzzle.rules] == ["antiknight"] and count_up_to(g.puzzle, 2) == 1
+
+
 def test_easy_9x9_keeps_its_minimal_puzzles_from_the_exact_tries():
     g = next(generate(size=9, seed=5, difficulty="easy"))
     assert g.rating["label"] == "easy" and g.minimal is True

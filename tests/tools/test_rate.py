@@ -14,7 +14,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.tools.generate import generate
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.tools.rate import DIFFICULTIES, TECHNIQUES, rate, replay
+from pipeline.tools.rate import DIFFICULTIES, TECHNIQUES, rate, replay, solved_by_easy_steps
 from pipeline.solvers.highs import solve
 
 
@@ -137,3 +137,21 @@ def test_time_limit_stops_the_whole_command_with_one_line(command):
     assert r.returncode == 2 and "--time-limit: must be a finite number" in r.stderr
     ok = run_cli(command, "1.3." "..1." ".3.." "...3", "--box", "2x2", "--time-limit", "60")
     assert ok.returncode == 0, ok.stderr
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.sampled_from([(4, None), (6, None), (9, None), (9, "antiknight")]), seed=st.integers(0, 10_000),
+       keep=st.floats(0.2, 0.9))
+def test_solved_by_easy_steps_is_what_rate_labels_easy(shape, seed, keep):
+    """The test generate's easy removal uses agrees with rate, on clue subsets of a full grid
+    (unique or not: several solutions need a guess, which is never easy)."""
+    n, rule = shape
+    rules = [{"rule": rule}] if rule else None
+    full = next(generate(size=n, seed=seed % 50, full=True, rules=rules))
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random((n, n)) < keep, full.solution, 0)
+    doc = {"size": n, "givens": [f"r{r + 1}c{c + 1}={grid[r, c]}" for r, c in zip(*np.nonzero(grid))]}
+    if rules:
+        doc["rules"] = rules
+    puzzle = parse_puzzle(doc)
+    assert solved_by_easy_steps(puzzle)(puzzle.grid) == (rate(puzzle).label == "easy")

@@ -42,8 +42,9 @@ FULL_GRID_STEP = "full grid (attempts)"
 #: (the best one is kept and the shortfall reported).
 SHORTFALL_TRIES = 10
 #: ``--difficulty easy``: tries whose clues are removed exactly (minimal puzzles, most of them
-#: easy at 9x9) before the rest remove clues only while singles still solve the puzzle (easy by
-#: construction: a minimal 16x16 is almost never easy, none in 27 tries of seed 3).
+#: easy at 9x9) before the rest remove clues only while singles (and the rules' eliminations)
+#: still solve the puzzle, easy by construction: a minimal 16x16 is almost never easy (none in
+#: 27 tries of seed 3), nor a minimal anti-knight 9x9 (none in 200).
 EXACT_EASY_TRIES = 5
 
 
@@ -279,11 +280,12 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
         clock.check()
         if difficulty != "any":   # the progress line says which try this is
             clock.attempt, clock.tries = attempt, max_tries
+        singles = difficulty == "easy" and attempt > EXACT_EASY_TRIES
         if ruled is not None:
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
-                                   cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i)
+                                   cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i,
+                                   easy=singles)
         else:
-            singles = difficulty == "easy" and attempt > EXACT_EASY_TRIES
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
                              transform=transform, seed=seed, index=i, clock=clock, singles=singles)
         if difficulty != "any":

@@ -32,6 +32,7 @@ from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits
 from pipeline.tools.generate.removal import remove_clues
+from pipeline.tools.rate import solved_by_easy_steps
 
 __all__ = ["FULL_GRID_TRIES", "generate_ruled_one", "rule_shape"]
 
@@ -66,7 +67,7 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
 
 def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
                        killer: bool = False, cages_only: bool = False, symmetry: str = "none",
-                       clues: int | None = None, seed: int = 0, index: int = 0) -> Generated:
+                       clues: int | None = None, seed: int = 0, index: int = 0, easy: bool = False) -> Generated:
     """One puzzle with rules beyond units and exactly one solution (module docstring).
 
     Parameters
@@ -85,6 +86,10 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         As :func:`~pipeline.tools.generate.puzzles.generate_one`.
     seed, index
         Recorded in the result.
+    easy : bool
+        Remove a clue only while the easy techniques still solve the puzzle
+        (:func:`~pipeline.tools.rate.solved_by_easy_steps`: easy by construction, not minimal);
+        not for ``cages_only``, which has no clues to remove.
 
     Returns
     -------
@@ -125,14 +130,17 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         eng = engine_for(shape)   # SAT or the learning engine: each check is decided, no budget
         orbits = symmetry_orbits(n, symmetry)
         order = rng.permutation(len(orbits))
-        act = eng.exclude(solution)
-        try:
-            grid, tried_all = remove_clues(solution, orbits, order, clues or 0,
-                                           lambda g: eng.determines(g, act))
-        finally:
-            eng.retire(act)
+        if easy:
+            grid, _ = remove_clues(solution, orbits, order, clues or 0, solved_by_easy_steps(shape))
+        else:
+            act = eng.exclude(solution)
+            try:
+                grid, tried_all = remove_clues(solution, orbits, order, clues or 0,
+                                               lambda g: eng.determines(g, act))
+            finally:
+                eng.retire(act)
         puzzle = Puzzle(grid, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
-        is_min = True if tried_all and symmetry == "none" and not eng.undecided else None
+        is_min = True if not easy and tried_all and symmetry == "none" and not eng.undecided else None
     if count_up_to(puzzle, 2) != 1:   # the engine's proof, once more on the finished puzzle
         raise PuzzleError(f"generate: internal error: {n}x{n} puzzle with rules not unique")
     g = Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
