@@ -234,6 +234,10 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     rules = list(doc.get("rules") or [])
     rules += list(extra_rules or [])
     if doc.get("layout") is not None:
+        # a layout's grids keep their boxes: regions would be dropped without a word
+        if regions is not None or doc.get("regions") is not None:
+            given = "--regions" if regions is not None else "'regions'"
+            raise PuzzleError(f"{where}: {given} with a layout: the grids of a layout have boxes, not jigsaw regions")
         if doc_box is None:
             doc_box = default_box(n) if n is not None else (3, 3)
         layout = layout_from_spec(doc["layout"], *doc_box, where=f"{where}: layout")

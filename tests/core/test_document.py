@@ -139,3 +139,11 @@ def test_random_documents_read_or_fail_with_a_puzzle_error(doc):
 @given(damaged_documents())
 def test_damaged_documents_read_or_fail_with_a_puzzle_error(doc):
     _read_or_refuse(doc)
+
+
+def test_regions_with_a_layout_are_refused_not_dropped():
+    samurai = {"size": 9, "layout": "samurai"}
+    with pytest.raises(PuzzleError, match=r"^puzzle: --regions with a layout: the grids of a layout have boxes"):
+        parse_puzzle(json.dumps(samurai), regions="0" * 81)
+    with pytest.raises(PuzzleError, match=r"^puzzle: 'regions' with a layout: the grids of a layout have boxes"):
+        parse_puzzle(json.dumps({**samurai, "regions": "0" * 81}))
