@@ -56,4 +56,4 @@ def __getattr__(name: str) -> str:
 
 def __dir__() -> list[str]:
     """The package's names with ``__version__`` (provided by :func:`__getattr__`)."""
-    return sorted([*globals(), "__version__"])
+    return sorted({*globals(), "__version__"})

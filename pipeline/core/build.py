@@ -397,12 +397,9 @@ class Model:
 
     @cached_property
     def _rule_matrix(self) -> sp.csr_matrix:
-        """R's kept rows over the solver columns."""
-        import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
-
+        """R's kept rows over the solver columns (asked for only when some are kept)."""
         kept_cols, _, _, kept_rule_rows, _ = self._reduction
-        R = self.R
-        return R.matrix[kept_rule_rows][:, kept_cols].tocsr() if R.rhs.size else sp.csr_matrix((0, kept_cols.size))
+        return self.R.matrix[kept_rule_rows][:, kept_cols].tocsr()
 
     @cached_property
     def Aeq(self) -> sp.csr_matrix:

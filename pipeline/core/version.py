@@ -62,22 +62,19 @@ def package_version() -> str:
     return _checkout_version(Path(__file__).resolve().parents[2] / "pyproject.toml") or UNKNOWN_VERSION
 
 
-_known: list[str] = []   # the version once read (the metadata does not change while running)
-
-
 def __getattr__(name: str) -> str:
     """``__version__``: the running package's version, e.g. ``"0.1.0"`` (also
     ``pipeline.__version__``), read on first use rather than on import (PEP 562), so a command
-    that never prints it does not pay for reading the metadata."""
+    that never prints it does not pay for reading the metadata; then kept as a module global,
+    which later lookups find without coming here."""
     if name != "__version__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if not _known:
-        _known.append(package_version())
-    return _known[0]
+    globals()["__version__"] = version = package_version()
+    return version
 
 
 def __dir__() -> list[str]:
     """The module's names with ``__version__`` (provided by :func:`__getattr__`)."""
-    return sorted([*globals(), "__version__"])
+    return sorted({*globals(), "__version__"})
 
 __all__ = ["DISTRIBUTION", "UNKNOWN_VERSION", "__version__", "package_version"]  # noqa: F822  (__getattr__)

@@ -309,11 +309,16 @@ class _Rater:
                 lambda g, c: self.naked_subset(g, c, 3), lambda g, c: self.hidden_subset(g, c, 3),
                 self.x_wing)
 
-    def run(self, grid, cand, steps, counter, solution):
-        """Apply the ladder until the grid is full; where nothing applies, guess ``solution``'s
-        digit in the free cell with fewest candidates (None: no solution, the first guess is a
-        contradiction)."""
-        ladder = self.ladder()
+    def place_clues(self, grid, cand, clues):
+        """Place every clue of the flat ``clues`` (0: empty); _Contradiction when two clash."""
+        for cell in np.flatnonzero(clues):
+            self.place(grid, cand, int(cell), int(clues[cell]) - 1)
+
+    def run(self, grid, cand, steps, counter, solution, ladder=None):
+        """Apply the ladder (default: all of it) until the grid is full; where nothing applies,
+        guess ``solution``'s digit in the free cell with fewest candidates (None: no solution,
+        the first guess is a contradiction)."""
+        ladder = ladder or self.ladder()
         while ((grid == 0) & self.present).any():
             self.check(grid, cand)
             for tech in ladder:
@@ -373,8 +378,7 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     counter = [0]
     solved = True
     try:
-        for cell in np.flatnonzero(puzzle.grid.ravel()):
-            r.place(grid, cand, int(cell), int(puzzle.grid.flat[cell]) - 1)
+        r.place_clues(grid, cand, puzzle.grid.ravel())
         r.run(grid, cand, steps, counter, None if solution is None else np.asarray(solution).ravel())
     except _Contradiction:
         solved = False
@@ -418,15 +422,9 @@ def solved_by_easy_steps(shape: Puzzle) -> Callable[[np.ndarray], bool]:
 
     def solves(clue_grid: np.ndarray) -> bool:
         grid, cand = _start(r, shape)
-        clues = np.asarray(clue_grid).ravel()
-        try:
-            for cell in np.flatnonzero(clues):
-                r.place(grid, cand, int(cell), int(clues[cell]) - 1)
-            while ((grid == 0) & r.present).any():
-                r.check(grid, cand)
-                if not any(tech(grid, cand) is not None for tech in easy):   # the first that applies
-                    return False
-            r.check(grid, cand)
+        try:   # the easy ladder with no solution to guess from: stuck is a _Contradiction
+            r.place_clues(grid, cand, np.asarray(clue_grid).ravel())
+            r.run(grid, cand, [], [0], None, easy)
         except _Contradiction:
             return False
         return True
