@@ -31,10 +31,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "report_interrupt", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "say_seconds",
            "shutdown_started", "TOO_LONG_TO_START", "too_long_to_start"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -93,6 +93,7 @@ class _State:
     pending: BaseException | None = None
     deadline: Deadline | None = None
     watched = False
+    stop_calls: tuple[Callable[[], None], ...] = ()   # calling_on_stop's engines, asked to end their search
     lock = threading.Lock()
 
 
@@ -149,6 +150,36 @@ def shutdown_started() -> None:
 def interrupting() -> bool:
     """A Ctrl-C or SIGTERM has started the command's stop."""
     return _S.stopping == "interrupt"
+
+
+def python_sigint() -> bool:
+    """SIGINT raises KeyboardInterrupt the plain Python way: no command line of ours handles it
+    (:func:`install`) and it is not ignored (a batch worker). Only then may an engine catch
+    Ctrl-C itself (CP-SAT's ``catch_sigint_signal``) and the caller turn its early stop into a
+    KeyboardInterrupt; elsewhere the engine's handler would take the signal from its owner."""
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@contextlib.contextmanager
+def calling_on_stop(stop: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, a Ctrl-C, SIGTERM or the deadline's alarm also calls ``stop()`` at
+    once, from the watchdog thread.
+
+    For an engine whose C code runs without the GIL (CP-SAT's ``StopSearch``): the search ends,
+    the main thread is back in Python within milliseconds and gives the command's own answer,
+    instead of the watchdog ending the process after its grace. ``stop`` must be safe to call
+    from another thread.
+
+    Parameters
+    ----------
+    stop : callable
+        Asks the engine to end its search; its errors are ignored.
+    """
+    _S.stop_calls = (*_S.stop_calls, stop)
+    try:
+        yield
+    finally:
+        _S.stop_calls = tuple(call for call in _S.stop_calls if call is not stop)
 
 
 def _claim() -> bool:
@@ -266,6 +297,9 @@ def _watch(read_end: int) -> None:
         if not kinds or first is not None:
             continue
         first = "deadline" if "deadline" in kinds and _S.deadline is not None else "interrupt"
+        for call in _S.stop_calls:
+            with contextlib.suppress(BaseException):
+                call()
         deadline = _S.deadline
         if first == "deadline" and deadline is not None:
             time.sleep(min(max(deadline.hard_stop - time.monotonic(), 0.0), _LONGEST_WAIT))

@@ -7,6 +7,12 @@ sums) as equalities, every row of ``Aineq`` as ``<=``. A gattai layout needs not
 solver view holds the present cells' columns only. ``solve`` honours the time limit
 (``max_time_in_seconds``) and threads (``num_workers``); ``count`` enumerates solutions with
 a callback that stops at the limit (CP-SAT enumerates with one worker).
+
+Ctrl-C: CP-SAT catches SIGINT itself only where Python would raise KeyboardInterrupt (API use);
+its early stop is then raised as a KeyboardInterrupt, never reported as a time limit. Under the
+command line (and in batch workers, which ignore SIGINT) the signal stays with its owner: the
+command's watchdog ends the search (:func:`pipeline.core.stops.calling_on_stop`) and the command
+answers ``interrupted``.
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
@@ -120,6 +127,36 @@ def _values(solver_or_callback, variables) -> np.ndarray:
     return np.array([solver_or_callback.Value(v) for v in variables], dtype=float)
 
 
+def _new_solver(cp_model, time_limit: float | None) -> Any:
+    solver = cp_model.CpSolver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    # CP-SAT's own SIGINT handler would take a Ctrl-C from the command line's handler (or undo
+    # a batch worker's SIG_IGN) and end the search as if its time limit had passed
+    solver.parameters.catch_sigint_signal = stops.python_sigint()
+    return solver
+
+
+def _run(solver, cp, callback=None) -> tuple[int, float]:
+    """``(status, seconds)`` of one search, which the command's stop ends at once."""
+    start = time.perf_counter()
+    with stops.calling_on_stop(solver.StopSearch):
+        status = solver.Solve(cp, callback)
+    return status, time.perf_counter() - start
+
+
+def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None) -> None:
+    """KeyboardInterrupt when the search was ended by a Ctrl-C or SIGTERM: the command's handler
+    ran inside CP-SAT's call, which swallowed the KeyboardInterrupt it raised; or CP-SAT's own
+    handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit."""
+    if stops.interrupting():
+        raise KeyboardInterrupt
+    cp_model = _cp_model()
+    if (solver.parameters.catch_sigint_signal and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+            and (time_limit is None or seconds < time_limit)):
+        raise KeyboardInterrupt
+
+
 def solve(model: Model, *, time_limit: float | None = None, threads: int | None = None) -> SolveResult:
     """Solve ``model`` with CP-SAT.
 
@@ -140,17 +177,16 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     ------
     SolveError
         ortools missing.
+    KeyboardInterrupt
+        Ctrl-C, where CP-SAT caught it itself (see the module's notes).
     """
     cp_model = _cp_model()
     cp, variables = build_cp_model(model)
-    solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    solver = _new_solver(cp_model, time_limit)
     if threads is not None:
         solver.parameters.num_workers = int(threads)
-    start = time.perf_counter()
-    status = solver.Solve(cp)
-    seconds = time.perf_counter() - start
+    status, seconds = _run(solver, cp)
+    _raise_if_interrupted(solver, status, seconds, time_limit)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         x = _values(solver, variables)
         grid = grid_from_vector(model.full_vector(x), model.convention)
@@ -176,6 +212,11 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     Returns
     -------
     CountResult
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C, where CP-SAT caught it itself (see the module's notes).
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
@@ -195,13 +236,11 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
             if found >= limit:
                 self.StopSearch()
 
-    solver = cp_model.CpSolver()
+    solver = _new_solver(cp_model, time_limit)
     solver.parameters.enumerate_all_solutions = True
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
-    start = time.perf_counter()
-    status = solver.Solve(cp, Collect())
-    seconds = time.perf_counter() - start
+    status, seconds = _run(solver, cp, Collect())
+    if found < limit or stops.interrupting():
+        _raise_if_interrupted(solver, status, seconds, time_limit)
     if found >= limit:
         word = "limit"
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):

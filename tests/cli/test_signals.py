@@ -9,6 +9,7 @@ solution: the seed's puzzles from the first on, none lost, none cut.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -22,6 +23,7 @@ import pandas as pd
 import pytest
 
 from pipeline.batch import MANIFEST
+from pipeline.core import stops
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.tools.generate import count_up_to, generate
 
@@ -198,6 +200,56 @@ def test_count_interrupted_by_repeated_signals(solver, size, delay, times):
     code, err = cmd.finish()
     assert_interrupted(code, err)
     assert cmd.lines == []
+
+
+def _needs_ortools() -> None:
+    if importlib.util.find_spec("ortools") is None:
+        pytest.skip("ortools (the 'cpsat' extra) is not installed")
+
+
+@pytest.mark.parametrize("args", [
+    ("count", "." * 256, "--solver", "cpsat", "--limit", "100000000"),
+    ("solve", "examples/grid25.txt", "--solver", "cpsat"),   # about 70 s with its uniqueness check
+], ids=["count", "solve"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_cpsat_stopped_by_a_signal_is_interrupted_not_a_time_limit(args, signum):
+    """CP-SAT's own SIGINT handler used to take the Ctrl-C and end its search as if its time
+    limit had passed (``time limit reached``, exit 1); SIGTERM waited for the watchdog's grace."""
+    _needs_ortools()
+    cmd = Command(*args)
+    cmd.wait_for(lambda: cmd.catches(signal.SIGTERM))
+    time.sleep(1.5)
+    start = time.monotonic()
+    cmd.signal(signum)
+    code, err = cmd.finish()
+    assert_interrupted(code, err)
+    # the search is asked to stop at once, not ended by the watchdog after its grace
+    assert time.monotonic() - start < stops.INTERRUPT_GRACE, time.monotonic() - start
+
+
+CPSAT_CTRL_C = """
+import os, signal, threading, time
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers import get_solver
+signal.signal(signal.SIGINT, signal.default_int_handler)
+model = build_model(parse_puzzle("." * 256))
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    result = get_solver("cpsat").count(model, 10 ** 8, time_limit=60)
+    print("returned", result.status, result.count)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+"""
+
+
+def test_cpsat_ctrl_c_in_the_api_raises_keyboard_interrupt():
+    """Outside the command line CP-SAT catches Ctrl-C itself (the search ends at once); the
+    engine raises it as the KeyboardInterrupt Python code expects, not a ``time_limit`` count."""
+    _needs_ortools()
+    done = subprocess.run([sys.executable, "-c", CPSAT_CTRL_C], capture_output=True, text=True, timeout=120,
+                          env=_env(), cwd=PROJECT, preexec_fn=_default_sigint)
+    assert done.stdout.strip() == "KeyboardInterrupt", (done.stdout, done.stderr[-2000:])
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.25, 0.5, 0.8])
