@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
-from pipeline.core.parse import MAX_TOKEN_DIGITS, default_box, parse_box, parse_regions, read_puzzle
+from pipeline.core.parse import MAX_TOKEN_DIGITS, default_box, looks_like_document, parse_box, parse_regions, read_puzzle
 
 __all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS"]
 
@@ -58,11 +58,6 @@ DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout
 #: Longest document text read (a 100x100 puzzle with thousands of cages is well below it).
 MAX_DOCUMENT_CHARS = 20_000_000
 _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(\d{1,4})\s*$")
-
-
-def looks_like_document(text: str) -> bool:
-    """Does ``text`` hold a JSON puzzle document (its first non-blank character is ``{``)?"""
-    return text.lstrip("\ufeff \t\r\n").startswith("{")
 
 
 def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:

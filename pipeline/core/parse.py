@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TypeAlias
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.fpuzzles import looks_like_fpuzzles
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
@@ -220,6 +221,17 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     return PuzzleParts(grid, h, w, variant, region_grid)
 
 
+def looks_like_document(text: str) -> bool:
+    """Does ``text`` hold a JSON puzzle document (its first non-blank character is ``{``)?
+
+    Parameters
+    ----------
+    text : str
+        A file's or the command line's text.
+    """
+    return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
 def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
                size_from: str | None = None) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
@@ -242,7 +254,12 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
-    text, where = _read_source(source, "grid")
+    inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source))
+    text, where = (str(source), "grid") if inline else _read_source(source, "grid")
+    if inline or looks_like_document(text) or looks_like_fpuzzles(text):
+        # its JSON read as rows of cells would be "line 2 has 2 cells"
+        raise PuzzleError(f"{where}: a puzzle document (JSON or f-puzzles) where a grid was expected: a grid is "
+                          "its cells alone (one line, rows of cells, or CSV)")
     grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")

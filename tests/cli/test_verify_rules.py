@@ -54,3 +54,16 @@ def test_a_layouts_grid_is_measured_by_its_whole_canvas(capsys, tmp_path):
     solution.write_text(capsys.readouterr().out)
     assert main(["verify", str(solution), "--puzzle", samurai]) == 0
     assert capsys.readouterr().out.startswith("ok: valid classic samurai (5 grids of 9x9) solution")
+
+
+def test_a_puzzle_document_given_as_the_grid_is_named_as_one(capsys, tmp_path):
+    """A JSON document or an f-puzzles link where the grid goes used to be read as rows of cells
+    (``line 2 has 2 cells``); it is one line naming what it is, also from standard input."""
+    inline = json.dumps({"puzzle": "." * 81})
+    for grid in (str(EXAMPLES / "samurai.json"), str(EXAMPLES / "antiknight_antiking.fpuzzles"), inline):
+        assert main(["verify", grid, "--puzzle", str(EXAMPLES / "puzzle.txt")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "a puzzle document (JSON or f-puzzles) where a grid was expected" in err[0], err
+    # the same document as the puzzle is read as one
+    assert main(["verify", str(EXAMPLES / "solved.txt"), "--puzzle", str(EXAMPLES / "killer.json")]) in (0, 1)
+    assert "a puzzle document" not in capsys.readouterr().err
