@@ -90,7 +90,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     raw = decompress_from_base64(payload + "=" * (-len(payload) % 4), where)
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
         raise PuzzleError(f"{where}: the decompressed data is not JSON ({str(e)[:100]})") from None
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: expected a JSON object, found {type(data).__name__}")

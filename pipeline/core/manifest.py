@@ -65,7 +65,7 @@ def parse_comment_line(line: str) -> dict | None:
         return None
     try:
         return json.loads(line[k + len(COMMENT_TAG):])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):   # not JSON, an integer of over 4,300 digits, too deep
         return None
 
 
