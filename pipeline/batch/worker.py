@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError, SolveError
-from pipeline.core.parse import COMPACT_DIGITS, default_box, parse_box
+from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
@@ -73,9 +73,9 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     if variant is not None:
         get_variant(variant)  # names the known variants
     entries = _rule_entries(rules)
-    # a trailing newline makes parse_puzzle treat the record as text, never as a file path
-    return parse_puzzle(str(puzzle).strip() + "\n", box=box, variant=variant,
-                        regions=None if regions is None else str(regions).strip() + "\n", rules=entries,
+    # a record is text, never a file path
+    return parse_puzzle(literal_text(str(puzzle).strip()), box=box, variant=variant,
+                        regions=None if regions is None else literal_text(str(regions).strip()), rules=entries,
                         rules_where="rules")
 
 
@@ -87,6 +87,8 @@ def _rule_entries(rules: str | None) -> list | None:
         entries = json.loads(str(rules))
     except json.JSONDecodeError as e:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
+    except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
+        raise PuzzleError(f"rules: not a usable JSON list of rule entries ({str(e)[:100]})") from None
     if isinstance(entries, dict):
         entries = [entries]
     if not isinstance(entries, list):

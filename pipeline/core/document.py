@@ -37,7 +37,8 @@ from typing import NamedTuple
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
-from pipeline.core.parse import MAX_TOKEN_DIGITS, default_box, looks_like_document, parse_box, parse_regions, read_puzzle
+from pipeline.core.parse import (MAX_TOKEN_DIGITS, default_box, literal_text, looks_like_document, parse_box,
+                                 parse_regions, read_puzzle)
 
 __all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS"]
 
@@ -69,6 +70,8 @@ def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]
         if not isinstance(box, str):
             raise PuzzleError(f"{where}: 'box' must be a string like \"3x3\", found {str(box)[:20]!r}")
         h, w = parse_box(box)
+        if not 1 <= h * w <= 400:   # checked before any grid of that side is allocated
+            raise PuzzleError(f"{where}: 'box' {box[:20]} makes a {h * w}x{h * w} grid; the side must be 1 to 400")
         if size is not None and h * w != size:
             raise PuzzleError(f"{where}: 'box' {box} does not tile a {size}x{size} grid")
         return h * w, (h, w)
@@ -115,9 +118,9 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
                     raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {str(v)[:20]!r} is not an integer")
         source: object = givens
     elif isinstance(givens, list) and all(isinstance(row, str) for row in givens):
-        source = "\n".join(givens)
-    elif isinstance(givens, str):
-        source = givens if givens.strip() else None
+        source = literal_text("\n".join(givens))
+    elif isinstance(givens, str):   # the document's text, never a file path
+        source = literal_text(givens) if givens.strip() else None
         if source is None:
             return _givens_grid(None, n, box, where)
     else:
@@ -198,7 +201,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
         try:
             doc = json.loads(doc.lstrip("\ufeff"))
-        except (json.JSONDecodeError, RecursionError) as e:
+        except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
             raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
@@ -245,7 +248,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     h, w = doc_box if doc_box is not None else default_box(n)
     if h * w != n:
         raise PuzzleError(f"{where}: box {h}x{w} does not tile the {n}x{n} grid of the givens")
-    region_source = doc.get("regions") if doc.get("regions") is not None else regions
+    # the document's own regions are its text, never a file path (--regions may name a file)
+    own = doc.get("regions")
+    region_source = (literal_text(own) if isinstance(own, str) else own) if own is not None else regions
     if doc.get("regions") is not None and regions is not None:
         raise PuzzleError(f"{where}: regions are given both in the document and by --regions")
     if isinstance(region_source, list):

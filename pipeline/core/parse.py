@@ -32,7 +32,7 @@ Source: TypeAlias = Any
 Box: TypeAlias = str | tuple[int, int] | None
 
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "PuzzleParts",
-           "compact_values", "default_box", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
+           "compact_values", "default_box", "literal_text", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "check_grid_size", "memory_limit", "model_bytes"]
 
 # Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
@@ -116,9 +116,10 @@ def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
     n : int, optional
         The grid side the boxes must tile.
     """
-    m = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", str(text))
+    # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
+    m = re.fullmatch(r"\s*(\d{1,9})\s*[xX*]\s*(\d{1,9})\s*", str(text))
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise PuzzleError(f"box: {text!r} is not of the form HxW (e.g. 3x3 or 2x3)")
+        raise PuzzleError(f"box: {str(text)[:30]!r} is not of the form HxW (e.g. 3x3 or 2x3)")
     h, w = int(m.group(1)), int(m.group(2))
     if n is not None and h * w != n:
         raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
@@ -230,6 +231,23 @@ def looks_like_document(text: str) -> bool:
         A file's or the command line's text.
     """
     return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def literal_text(text: str) -> str:
+    """``text`` as content that is never taken for a file path (a trailing newline: a path has
+    none), for text that came from standard input, a puzzle document's field or a batch record.
+
+    Parameters
+    ----------
+    text : str
+        Puzzle or region text.
+
+    Examples
+    --------
+    >>> literal_text("/etc/passwd")
+    '/etc/passwd\\n'
+    """
+    return text if text.endswith("\n") else text + "\n"
 
 
 def parse_grid(source: Source, *, box: Box = None, size: int | None = None,

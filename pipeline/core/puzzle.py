@@ -20,7 +20,7 @@ from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
-                                 _path_kind, _read_file, check_grid_size, compact_values, default_box, memory_limit,
+                                 _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg
@@ -575,7 +575,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
     if isinstance(source, str) and source == "-":
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
-        source = where   # standard input, read once by _document_text: its text
+        source = literal_text(where)   # standard input, read once by _document_text: its text, never a path
     plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
                   list(rules) if rules else None, rules_where)

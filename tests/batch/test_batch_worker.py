@@ -5,6 +5,8 @@ anything) becomes ``status = error`` with its reason; the chunk's other records 
 """
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 from batch_helpers import MIXED
@@ -91,3 +93,14 @@ def test_fuzzed_batch_input_gives_one_row_per_record(tmp_path_factory, lines):
     assert set(df["status"]) <= STATUSES
     errors = df[df["status"] == "error"]
     assert errors["error"].map(lambda e: isinstance(e, str) and e and "\n" not in e).all()
+
+
+def test_a_record_naming_a_file_is_text_not_the_files_contents(tmp_path):
+    """A record (or a document in one) that is a path is not opened: the file holds a valid grid
+    that would solve if it were read."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("1234\n3412\n2143\n4321\n")
+    records = [(0, str(secret), None, None), (1, json.dumps({"size": 4, "givens": str(secret)}), None, None)]
+    columns = solve_records(records, SolveOptions(solver="sat"))
+    assert columns["status"] == ["error", "error"], columns["error"]
+    assert all("1234" not in e for e in columns["error"])

@@ -3,6 +3,7 @@ their own documents, and fuzzing (random documents and damaged valid ones give a
 PuzzleError line, never a traceback)."""
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -147,3 +148,31 @@ def test_regions_with_a_layout_are_refused_not_dropped():
         parse_puzzle(json.dumps(samurai), regions="0" * 81)
     with pytest.raises(PuzzleError, match=r"^puzzle: 'regions' with a layout: the grids of a layout have boxes"):
         parse_puzzle(json.dumps({**samurai, "regions": "0" * 81}))
+
+
+def test_text_inside_a_document_or_from_stdin_is_never_a_file_path(tmp_path, monkeypatch):
+    """A document's givens or regions and standard input are content: a path there used to be
+    opened and read (a batch record could read any file the worker can, and name its first
+    character in the error row)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("1234\n3412\n2143\n4321\n")   # a valid 4x4 grid: read as a file, it would solve
+    for doc in ({"size": 4, "givens": str(secret)}, {"size": 4, "givens": [str(secret)]},
+                {"size": 4, "givens": "." * 16, "variant": "jigsaw", "regions": str(secret)}):
+        with pytest.raises(PuzzleError) as caught:
+            parse_puzzle(json.dumps(doc))
+        assert "1234" not in str(caught.value) and "\n" not in str(caught.value)
+    monkeypatch.setattr("sys.stdin", io.StringIO(str(secret)))
+    with pytest.raises(PuzzleError, match=r"^puzzle: wrong length"):
+        parse_puzzle("-")
+
+
+@pytest.mark.parametrize("doc,message", [
+    ({"box": "100x100"}, "'box' 100x100 makes a 10000x10000 grid; the side must be 1 to 400"),
+    ({"box": "2x200000"}, "'box' 2x200000 makes a 400000x400000 grid"),
+    ({"box": "9" * 5000 + "x1"}, "box: '" + "9" * 28),
+    ('{"size": ' + "9" * 5000 + "}", "not a JSON puzzle document (Exceeds the limit"),
+])
+def test_a_huge_box_or_integer_is_one_line_before_any_allocation(doc, message):
+    with pytest.raises(PuzzleError) as caught:
+        read_document(doc if isinstance(doc, str) else json.dumps(doc))
+    assert message in str(caught.value) and len(str(caught.value)) < 300
