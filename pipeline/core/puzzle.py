@@ -25,7 +25,7 @@ from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS
 from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg
 from pipeline.core.variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
-from pipeline.core.verify import first_duplicate, unit_name
+from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
            "parse_puzzle", "parse_grid", "parse_regions", "grid_to_string", "format_grid", "check_grid_size",
@@ -440,11 +440,9 @@ def _check_unit_duplicates(p: Puzzle) -> None:
     found = first_duplicate(p.grid, p.unit_families(), p.n)
     if found is not None:
         family, unit, digit, cells = found
-        n = p.cols
-        a, b = sorted(int(x) for x in cells)
         raise ClueConflictError(
-            f"puzzle: digit {digit} appears twice in {unit_name(family, unit, article=True)}: cells "
-            f"({a // n + 1}, {a % n + 1}) and ({b // n + 1}, {b % n + 1})"
+            f"puzzle: digit {digit} appears {times(cells.size)} in {unit_name(family, unit, article=True)}: cells "
+            f"{cells_text(np.sort(cells), p.cols)}"
         )
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # annotations only: puzzle (and through it build) imports thi
 Families = Sequence[tuple[str, np.ndarray]]
 
 __all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
-           "verify_solutions", "verify_grid", "grid_violations", "residual"]
+           "verify_solutions", "verify_grid", "grid_violations", "residual", "times", "cells_text"]
 
 #: Largest ``|Aeq x - beq|`` (and bound violation) a solver's vector may show and still count as
 #: feasible: the same magnitude as :data:`pipeline.core.decode.INTEGRALITY_TOL`, HiGHS' and CBC's
@@ -124,8 +124,8 @@ def first_duplicate(grid: np.ndarray, families: Families, n: int | None = None) 
     Returns
     -------
     tuple or None
-        ``(family, unit index, digit, cells)``: the smallest digit the unit repeats and the
-        unit's first two cells holding it (in the unit's order); None when no unit repeats.
+        ``(family, unit index, digit, cells)``: the smallest digit the unit repeats and every
+        cell of the unit holding it (in the unit's order); None when no unit repeats.
     """
     flat = np.asarray(grid).ravel()
     n = math.isqrt(flat.size) if n is None else n
@@ -138,7 +138,7 @@ def first_duplicate(grid: np.ndarray, families: Families, n: int | None = None) 
             filled = values[values != 0]
             kinds, counts = np.unique(filled, return_counts=True)
             digit = int(kinds[np.argmax(counts > 1)])
-            return family, u, digit, units[u][values == digit][:2]
+            return family, u, digit, units[u][values == digit]
     return None
 
 
@@ -271,7 +271,8 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
     found = first_duplicate(grid, puzzle.unit_families(), n)
     if found is not None:
         family, unit, digit, cells = found
-        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} twice: cells {_cells_text(cells, cols)}")
+        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} {times(cells.size)}: cells "
+                              f"{cells_text(cells, cols)}")
     flat = grid.ravel()
     for rule in puzzle.rules:
         broken = rule.violations(flat, puzzle.board)
@@ -287,8 +288,27 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
 
 
-def _cells_text(cells: np.ndarray, n: int) -> str:
-    """``(r, c) and (r, c)`` of canvas cells, ``n`` the canvas width."""
+def times(count: int) -> str:
+    """How often a digit repeats, in words: ``twice``, ``3 times``.
+
+    Parameters
+    ----------
+    count : int
+        At least 2.
+    """
+    return "twice" if count == 2 else f"{count} times"
+
+
+def cells_text(cells: np.ndarray, n: int) -> str:
+    """``(r, c) and (r, c)`` of canvas cells (flat indices), ``n`` the canvas width.
+
+    Parameters
+    ----------
+    cells : ndarray of int
+        Flat cell indices, in the order they are named.
+    n : int
+        The canvas width.
+    """
     names = [f"({c // n + 1}, {c % n + 1})" for c in cells.tolist()]
     return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -334,8 +354,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
     present = puzzle.present
     empty = np.flatnonzero((flat == 0) & present)
     if empty.size:  # one entry for all of them: a partly filled grid is one problem, not 58
-        message = (f"cell {_cells_text(empty, cols)} is empty" if empty.size == 1
-                   else f"{empty.size} cells are empty: {_cells_text(empty, cols)}")
+        message = (f"cell {cells_text(empty, cols)} is empty" if empty.size == 1
+                   else f"{empty.size} cells are empty: {cells_text(empty, cols)}")
         found.append({"kind": "empty", "message": message, "cells": [[x // cols + 1, x % cols + 1] for x in empty.tolist()]})
     for x in np.flatnonzero(((flat < 0) | (flat > n)) & present).tolist():
         r, c = divmod(x, cols)
@@ -349,11 +369,11 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
         for u in np.flatnonzero(unit_repeats(flat, units)).tolist():   # only the broken units
             values = flat[units[u]]
             digits, counts = np.unique(values[values != 0], return_counts=True)
-            for digit, times in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
+            for digit, count in zip(digits[counts > 1].tolist(), counts[counts > 1].tolist()):
                 cells = units[u][values == digit]
-                how = "twice" if times == 2 else f"{times} times"
+                how = times(count)
                 found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
-                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {_cells_text(cells, cols)}",
+                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {cells_text(cells, cols)}",
                               "cells": [[x // cols + 1, x % cols + 1] for x in cells.tolist()]})
     for rule in puzzle.rules:
         for broken in rule.violations(flat, puzzle.board):

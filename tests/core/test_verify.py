@@ -3,6 +3,7 @@ verify command lists every violation, with or without a puzzle."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -19,8 +20,8 @@ from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.solvers.highs import solve
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import PuzzleError
-from pipeline.core.verify import (MAX_BITMASK_N, RESIDUAL_TOL, residual, rule_conflicts, unit_repeats, verify_grid,
-                             verify_solutions)
+from pipeline.core.verify import (MAX_BITMASK_N, RESIDUAL_TOL, grid_violations, residual, rule_conflicts, unit_repeats,
+                             verify_grid, verify_solutions)
 
 
 @pytest.fixture(scope="module")
@@ -213,7 +214,11 @@ def test_rule_conflicts_agrees_with_the_puzzle_validator():
             Puzzle(grid.reshape(n, n), h, w)
             valid = True
         except PuzzleError as e:
-            assert "appears twice in" in str(e)
+            # the count and every cell holding the digit (it once said "twice" of a triple)
+            m = re.search(r"digit (\d+) appears (twice|(\d+) times) in", str(e))
+            assert m, str(e)
+            said = 2 if m.group(2) == "twice" else int(m.group(3))
+            assert said >= 2 and str(e).count("(") == said
             valid = False
         assert conflict == (not valid)
     assert 0 < bad.sum() < len(bad)
@@ -325,3 +330,13 @@ def test_verify_reports_every_repeat_the_oracle_finds(capsys, variant, data):
     assert got == want
     assert answer["ok"] == (not want) and code == (0 if not want else 1)
     assert [v for v in answer["violations"] if v["kind"] != "unit"] == []
+
+
+def test_the_first_verdict_counts_the_repeats_as_the_full_list_does():
+    """``verify`` of a grid of ones: the verdict said "digit 1 twice" where the list says 9 times."""
+    grid = np.ones((9, 9), dtype=int)
+    puzzle = Puzzle(np.zeros((9, 9), dtype=int), 3, 3)
+    verdict = verify_grid(grid, puzzle)
+    assert not verdict.ok and verdict.message == next(
+        v["message"] for v in grid_violations(grid, puzzle) if v["kind"] == "unit")
+    assert verdict.message.startswith("row 1 has digit 1 9 times: cells (1, 1), (1, 2)")
