@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -96,12 +97,21 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     try:
         if fmt == "csv":
             tsv = path.name.lower().endswith((".tsv", ".tsv.gz"))
-            frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",")
+            with warnings.catch_warnings():
+                # a first row with more fields than the header would become an index and shift
+                # every column (index_col=False), and then its extra fields would be dropped with
+                # only a warning: a malformed file, refused as any other row of the wrong length is
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
+                                    index_col=False)
         else:
             _check_parquet_columns(path)
             frame = pd.read_parquet(path)
     except PipelineError:
         raise
+    except pd.errors.ParserWarning:
+        raise PipelineError(f"batch: cannot read {str(path)!r} as csv: a row has more fields than the header "
+                            "(quote a field that holds the separator)") from None
     except Exception as e:  # pandas/pyarrow raise many types for a bad file
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
     if "puzzle" not in frame.columns:

@@ -45,6 +45,17 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
         read_records(tmp_path / "bad.parquet")
 
 
+def test_a_csv_row_longer_than_the_header_is_refused_not_shifted(tmp_path):
+    """pandas takes a first row with extra fields as an index: every column shifted, and the
+    record's puzzle became its second field ('bad character' of the wrong text)."""
+    for rows in ([MIXED[0] + ",1,2,3", MIXED[0] + ",x"], [MIXED[0] + ",x", MIXED[0] + ",1,2,3"]):
+        path = tmp_path / "ragged.csv"
+        path.write_text("puzzle,extra\n" + "\n".join(rows) + "\n")
+        with pytest.raises(PipelineError, match=r"^batch: cannot read .*ragged.csv' as csv: .*(more fields than the "
+                                                r"header|Expected 2 fields in line 3, saw 4)"):
+            read_records(path)
+
+
 _FIELD = st.one_of(st.none(), st.text(max_size=12))
 
 
