@@ -381,7 +381,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     rows = [_split_cells(line) for _, line in lines]
     if all("," in line for _, line in lines):
         rows = _drop_trailing_empty_column(rows)
-    header = all(_HEADER.fullmatch(t) for t in rows[0])
+    # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
+    header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
     if header:
         rows, numbers = rows[1:], numbers[1:]
         if not rows:

@@ -54,10 +54,11 @@ def test_spreadsheet_csv_grid_parses_as_the_grid(name):
 
 @pytest.mark.parametrize("empty", ["", "NaN", "nan", " "])
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
-def test_empty_cell_spellings_with_an_all_empty_row(tmp_path, empty, newline):
+@pytest.mark.parametrize("empty_row", [4, 0])   # a first row of NaN was once taken for a header
+def test_empty_cell_spellings_with_an_all_empty_row(tmp_path, empty, newline, empty_row):
     # an all-empty row (",,,,,,,," : N-1 commas) and an empty first and last column, CRLF too
     grid = SEED.copy()
-    grid[4, :] = 0
+    grid[empty_row, :] = 0
     grid[:, 0] = 0
     grid[:, 8] = 0
     path = tmp_path / "grid.csv"
