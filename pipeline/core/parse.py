@@ -312,11 +312,19 @@ def _read_source(source, what: str) -> tuple[str, str]:
     kind = _path_kind(s)
     if kind == "file":
         return _read_file(Path(s), what), s
+    if kind is None and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
+        # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
+        raise PuzzleError(f"{what}: no such file {s!r}")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s, what  # puzzle text, even where a directory has that name ('.')
     if kind is not None:
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
+
+
+#: A file name with one of the extensions the readers know: never a compact puzzle or region line
+#: (whose length is a square number of cells), so a missing one is "no such file".
+_FILE_NAME = re.compile(r"[\w\-./]+\.(txt|csv|tsv|json|fpuzzles|parquet|gz|sol|mat)", re.IGNORECASE)
 
 
 def _path_kind(s: str) -> str | None:

@@ -354,7 +354,9 @@ def test_verify_reads_a_claimed_grid_of_another_square_size_as_a_verdict(capsys)
 # ---------------------------------------------------------------------------------------------
 BAD = [
     (["solve", "123"], "error: puzzle: wrong length: expected a square number of cells (1 for 1x1 or 4 for 2x2), found 3"),
-    (["solve", "/no/such/puzzle.txt"], "error: puzzle: no such file '/no/such/puzzle.txt' (and it is not a puzzle string)"),
+    (["solve", "/no/such/puzzle.txt"], "error: puzzle: no such file '/no/such/puzzle.txt'"),
+    (["solve", "nonexist.txt"], "error: puzzle: no such file 'nonexist.txt'"),   # was '12 cells'
+    (["solve", "." * 81, "--variant", "jigsaw", "--regions", "regions.txt"], "error: regions: no such file 'regions.txt'"),
     (["solve", "11" + "." * 79], "error: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)"),
     (["solve", PUZZLE, "--box", "2x3"], "error: puzzle: wrong length: expected 36 cells (6x6), found 81"),
     (["build", "." * 16, "--regions", "0011001122332233", "--scheme", "block"],
