@@ -123,7 +123,9 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
         opb.write(model, model_path)
     answer = workdir / f"{runner.name.replace('+', 'plus')}.{fmt}.sol"
     seconds = None if time_limit is None else max(1, math.ceil(time_limit))
-    argv = runner.command(model_path, answer, seconds, fmt)
+    # the binary runs with cwd=workdir, so a relative --workdir ('wd/model.cnf') would be looked
+    # up as wd/wd/model.cnf: it is given absolute paths; messages keep the user's own form
+    argv = runner.command(model_path.absolute(), answer.absolute(), seconds, fmt)
     start = time.perf_counter()
     timed_out = False
     try:

@@ -144,3 +144,17 @@ def test_solve_command_hands_rule_models_to_the_binary(name, puzzle_name, capsys
     assert main(["solve", str(document), "--solver", name, "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solver"] == name and out["status"] == "optimal" and out["verified"] is True
+
+
+@pytest.mark.parametrize("name, fmt", RUNS, ids=[f"{n}-{f}" for n, f in RUNS])
+def test_relative_workdir_reaches_the_binary(tmp_path, monkeypatch, name, fmt):
+    """A relative ``workdir``: the binary runs inside it, so it must be handed paths that do not
+    repeat the directory (``wd/model.cnf`` from ``wd`` is ``wd/wd/model.cnf``)."""
+    from pathlib import Path
+
+    solver = available(name)
+    monkeypatch.chdir(tmp_path)
+    model = build_model(PUZZLES["seed000"])
+    result = solver.solve(model, file_format=fmt, time_limit=60, workdir=Path("wd"))
+    assert result.status == "optimal", result.message
+    assert result.workdir == Path("wd") and any(Path("wd").glob("*.sol"))
