@@ -249,3 +249,20 @@ def test_generate_uses_the_one_sat_engine_cache():
     assert eng.determines(solution, act)                             # the full grid's only solution is excluded
     eng.retire(act)
     assert eng.count(np.zeros((4, 4), dtype=int), 1000) == 288
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2 ** 63), str(2 ** 200)])
+def test_cli_seed_out_of_range_is_one_line(tmp_path, seed):
+    """A seed numpy refuses (negative) or no int64 column holds: one line naming --seed and its
+    range, exit 2, nothing written and no seed printed; the API refuses it the same way."""
+    out = tmp_path / "p.txt"
+    r = run_cli("generate", "--seed", seed, "--to", str(out))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "--seed must be an integer from 0 to 9223372036854775807" in r.stderr
+    assert not out.exists()
+    with pytest.raises(PuzzleError, match="seed must be an integer from 0"):
+        next(generate(box="2x2", seed=int(seed)))
+
+
+def test_largest_seed_is_taken():
+    assert next(generate(box="2x2", seed=2 ** 63 - 1)).seed == 2 ** 63 - 1

@@ -22,7 +22,7 @@ from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS, get_variant
-from pipeline.tools.generate import (FORMATS, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
+from pipeline.tools.generate import (FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
                                      iter_formatted, new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
@@ -74,7 +74,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
     Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
-    seed = args.seed
+    # before any puzzle is made or --to FILE opened (generate() checks it only at the first puzzle)
+    seed = SEED_BOUND.apply("--seed", args.seed, "generate", PuzzleError)
     if seed is None:
         seed = new_seed()
         print(f"seed: {seed}", file=sys.stderr)
@@ -126,7 +127,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=int, metavar="N", help="grid side (default 9, or from --box)")
     p.add_argument("--variant", choices=list(VARIANTS), help="puzzle family (default classic)")
     p.add_argument("-n", type=int, default=1, metavar="COUNT", help="how many puzzles (default 1)")
-    p.add_argument("--seed", type=int, help="reproducible run (default: chosen and printed on stderr)")
+    p.add_argument("--seed", type=int, help="reproducible run, an integer from 0 to 2**63 - 1 (default: chosen "
+                   "and printed on stderr)")
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the clue pattern (default none)")
     p.add_argument("--clues", dest="target_clues", type=int, metavar="K",
                    help="aim for K clues (stderr says when more remain)")

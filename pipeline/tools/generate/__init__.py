@@ -30,11 +30,11 @@ What is sampled (no uniformity is claimed):
 from pipeline.tools.generate.clock import OutOfTime, RunClock
 from pipeline.tools.generate.engine import ShapeEngine, count_up_to, engine_for
 from pipeline.tools.generate.output import CSV_COLUMNS, FORMATS, Generated, __version__, format_results, iter_formatted
-from pipeline.tools.generate.puzzles import SHORTFALL_TRIES, DifficultyNotReached, generate, generate_one, new_seed, resolve_shape
+from pipeline.tools.generate.puzzles import SEED_BOUND, SHORTFALL_TRIES, DifficultyNotReached, generate, generate_one, new_seed, resolve_shape
 from pipeline.tools.generate.regions import SWAPS_PER_CELL, SYMMETRIES, random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, removable_clues
 
 __all__ = ["CSV_COLUMNS", "DifficultyNotReached", "EXACT_REMOVAL_MAX_CELLS", "FORMATS", "Generated", "OutOfTime", "RunClock",
-           "SHORTFALL_TRIES", "SWAPS_PER_CELL", "SYMMETRIES", "ShapeEngine", "__version__", "count_up_to", "engine_for", "format_results", "generate",
+           "SEED_BOUND", "SHORTFALL_TRIES", "SWAPS_PER_CELL", "SYMMETRIES", "ShapeEngine", "__version__", "count_up_to", "engine_for", "format_results", "generate",
            "generate_one", "is_minimal", "iter_formatted", "new_seed", "random_regions", "removable_clues", "resolve_shape",
            "symmetry_orbits", "transform_grid"]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.options import time_limit_bound
+from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.propagate import solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
@@ -27,7 +27,7 @@ from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal,
 from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
-__all__ = ["DifficultyNotReached", "EXACT_EASY_TRIES", "FULL_GRID_STEP", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
+__all__ = ["DifficultyNotReached", "EXACT_EASY_TRIES", "FULL_GRID_STEP", "SEED_BOUND", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
            "resolve_shape"]
 
 class DifficultyNotReached(PuzzleError):
@@ -37,6 +37,12 @@ class DifficultyNotReached(PuzzleError):
 
 #: How the progress reports name the search for a full grid (its attempts).
 FULL_GRID_STEP = "full grid (attempts)"
+
+#: The seeds a run takes: the range :func:`new_seed` draws from. numpy would take any
+#: non-negative int, but a seed is printed and kept in the JSON/CSV output, where a reader's
+#: int64 column has to hold it; a negative one is numpy's ValueError deep inside the first puzzle.
+SEED_MAX = 2 ** 63 - 1
+SEED_BOUND = Bound(0, SEED_MAX, above="refuse", integer=True, what="an integer")
 
 #: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
 #: (the best one is kept and the shortfall reported).
@@ -176,7 +182,7 @@ def new_seed() -> int:
     """A fresh random seed (printed so the run can be repeated)."""
     entropy = np.random.SeedSequence().entropy
     assert isinstance(entropy, int)   # drawn from the OS: never a given sequence
-    return int(entropy % (2 ** 63))
+    return int(entropy % (SEED_MAX + 1))
 
 
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
@@ -199,7 +205,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     count : int
         How many puzzles.
     seed : int, optional
-        Reproducible run.
+        Reproducible run: an integer in :data:`SEED_BOUND` (0 to 2**63 - 1).
     symmetry, clues, minimal, transform
         See :func:`generate_one`.
     difficulty : str
@@ -227,7 +233,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     Raises
     ------
     PuzzleError
-        Bad shape or option (a ``time_limit`` that is not a finite number above 0), or no puzzle
+        Bad shape or option (a ``time_limit`` that is not a finite number above 0, a ``seed``
+        outside :data:`SEED_BOUND`), or no puzzle
         of that difficulty in ``max_tries``.
 
     Examples
@@ -238,7 +245,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     (True, 1)
     """
     n, h, w = resolve_shape(size, box, variant)
-    seed = new_seed() if seed is None else seed
+    seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "generate", PuzzleError)
     if count < 1:
         raise PuzzleError(f"-n: must be at least 1, found {count}")
     if difficulty not in ("any",) + DIFFICULTIES:
