@@ -15,6 +15,7 @@ import os
 import re
 import stat
 import sys
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Sequence
@@ -42,6 +43,8 @@ REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Models are refused before they are built when their estimated memory exceeds this many bytes
 # (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
 MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
+# The largest SUDOKU_PIPELINE_MAX_BYTES: far above any memory, and still an int64 and a float.
+MAX_BYTES_LIMIT = 2 ** 63 - 1
 # Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
 # and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
 MODEL_BYTES_PER_NONZERO = 64
@@ -52,13 +55,33 @@ MAX_PATH_CHARS = 4096
 
 
 def memory_limit() -> int:
-    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory."""
+    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory.
+
+    The variable holds a whole number of bytes from 1 to :data:`MAX_BYTES_LIMIT`, in digits
+    (``8000000000``) or with an exponent (``8e9``, ``1.5e9``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    PuzzleError
+        The variable is set to anything else (``0``, ``-1``, ``1.5``, ``inf``, ``nan``, ``8G``).
+    """
     env = os.environ.get(MAX_BYTES_ENV)
     if env:
+        # Decimal, not float: exact for any digits, and an exponent is never expanded, so
+        # '1e999999999' is compared, not built; 'inf'/'nan' parse and are refused below
         try:
-            return max(int(float(env)), 1)
-        except ValueError:
-            raise PuzzleError(f"{MAX_BYTES_ENV}: {env!r} is not a number of bytes") from None
+            value = Decimal(env.strip())
+        except InvalidOperation:
+            value = None
+        if value is None or not value.is_finite() or value != value.to_integral_value() \
+                or not 1 <= value <= MAX_BYTES_LIMIT:
+            raise PuzzleError(f"{MAX_BYTES_ENV}: must be a whole number of bytes from 1 to 2**63 - 1 "
+                              f"(e.g. 8000000000 or 8e9), found {env!r}")
+        return int(value)
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
     except (ValueError, OSError, AttributeError):
@@ -71,7 +94,12 @@ def model_bytes(n: int) -> int:
 
 
 def _gib(b: float) -> str:
-    return f"{b / 2**30:,.1f} GiB" if b >= 2**30 else f"{b / 2**20:,.0f} MiB"
+    # a small limit (tests, a 1000-byte SUDOKU_PIPELINE_MAX_BYTES) is not rounded to '0 MiB'
+    if b >= 2**30:
+        return f"{b / 2**30:,.1f} GiB"
+    if b >= 2**20:
+        return f"{b / 2**20:,.0f} MiB"
+    return f"{b / 2**10:,.0f} KiB" if b >= 2**10 else f"{b:,.0f} bytes"
 
 
 def check_grid_size(n: int, where: str = "puzzle") -> None:

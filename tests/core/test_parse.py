@@ -68,3 +68,31 @@ def test_parse_does_not_know_the_puzzle_type():
     tree = ast.parse(Path(parse.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not {"puzzle", "pipeline.core.puzzle", "verify", "build"} & {m for m in imported if m}
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1", "1.5", "8G", "1e-3", "1e999999999", str(2 ** 63)])
+def test_max_bytes_that_is_not_a_positive_whole_number_is_one_line(monkeypatch, capsys, value):
+    """SUDOKU_PIPELINE_MAX_BYTES=inf was an OverflowError traceback; 0 and -1 were taken and
+    then refused every grid as needing 'about 0 MiB, more than the 0 MiB allowed'."""
+    from pipeline.cli.main import main
+
+    monkeypatch.setenv(parse.MAX_BYTES_ENV, value)
+    with pytest.raises(PuzzleError, match=r"^SUDOKU_PIPELINE_MAX_BYTES: must be a whole number of bytes from 1 to "
+                                          rf"2\*\*63 - 1 \(e\.g\. 8000000000 or 8e9\), found {value!r}$"):
+        parse.memory_limit()
+    assert main(["build"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "SUDOKU_PIPELINE_MAX_BYTES: must be a whole number" in err
+
+
+@pytest.mark.parametrize("value, limit", [("8000000000", 8_000_000_000), ("8e9", 8_000_000_000),
+                                          (" 1.5e9 ", 1_500_000_000), ("1000", 1000), ("1E3", 1000)])
+def test_max_bytes_forms(monkeypatch, value, limit):
+    monkeypatch.setenv(parse.MAX_BYTES_ENV, value)
+    assert parse.memory_limit() == limit
+
+
+def test_a_small_memory_limit_is_said_in_bytes_not_as_0_mib(monkeypatch):
+    monkeypatch.setenv(parse.MAX_BYTES_ENV, "1000")
+    with pytest.raises(PuzzleError, match=r"needs about 182 KiB, more than the 1,000 bytes allowed"):
+        parse.check_grid_size(9)
