@@ -20,6 +20,7 @@ matplotlib is an optional extra (``pip install '.[plot]'``); it is imported lazi
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.files import WriteFailed, atomic_path, write_failure
+from formats.files import WriteFailed, atomic_open, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.layout import canvas_from_text
@@ -708,8 +709,12 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
         if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
             raise write_failure(path, NotADirectoryError(20, "Not a directory"))
         raise WriteFailed(path, f"cannot write (no such directory {folder})")
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
+    # drawn in memory, then written: matplotlib's PDF writer, when a write fails mid-stream (a
+    # full disk, /dev/full), raises an AttributeError from its close() over the OSError
+    picture = io.BytesIO()
+    fig.savefig(picture, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
+    with atomic_open(path, "wb") as f:
+        f.write(picture.getbuffer())
     return path
 
 

@@ -174,3 +174,18 @@ def test_a_full_device_is_one_line_and_stays_a_device(tmp_path, monkeypatch, cap
     assert line == "error: full: cannot write (no space left on the device)"
     assert stat.S_ISCHR(os.lstat(full).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["full"]
+
+
+@pytest.mark.parametrize("command", ["draw", "spy"])
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".pdf"])
+def test_a_picture_into_a_full_device_is_one_line(tmp_path, monkeypatch, capsys, command, suffix):
+    """``--to full.pdf`` linked to /dev/full: matplotlib's PDF writer, failing in the middle of
+    spy's image stream, raised an AttributeError ('Stream' object has no attribute 'pos') over
+    the OSError; every picture format says 'no space left' in one line and leaves no file."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    monkeypatch.chdir(tmp_path)
+    os.symlink("/dev/full", f"full{suffix}")
+    line = one_line(*call(capsys, argv(command, f"full{suffix}", "")))
+    assert line == f"error: full{suffix}: cannot write (no space left on the device)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"full{suffix}"]
