@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import asdict, dataclass, field, fields
 
 import highspy
@@ -37,6 +38,12 @@ MAX_WORKERS = 256
 MAX_CHUNK_SIZE = 100_000
 #: ``--count K``: HiGHS adds one no-good row per solution, so K bounds a puzzle's model growth.
 MAX_COUNT = 1_000_000
+
+#: Dask's network schemes (distributed.comm's backends but ``inproc``, which lives in one process).
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+# [SCHEME://]HOST:PORT, HOST a name, an IPv4 address or a bracketed IPv6 one: the form Dask's
+# Client parses; anything else failed only in the first worker, after OUT had been created
+_SCHEDULER_ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]+)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
 
 # Measured with bench/highs_tuning.py (two samples of 100 "hardest" puzzles, CPU time): the RENS
 # heuristic costs ~9-13% and finds nothing that branching does not; on sudoku17 it makes no
@@ -117,6 +124,8 @@ class BatchConfig:
         set_ = object.__setattr__   # frozen: normalised once, here
         set_(self, "input_path", str(self.input_path))
         set_(self, "output", str(self.output))
+        if self.scheduler:
+            set_(self, "scheduler", self.scheduler.strip())
         if self.scheduler and self.engine == "processes":
             set_(self, "engine", "dask")  # an address only makes sense for Dask
         set_(self, "highs_options", {**DEFAULT_HIGHS_OPTIONS, **(self.highs_options or {})})
@@ -168,8 +177,9 @@ def check_config(c: BatchConfig) -> None:
     if c.workers is not None and not (_is_int(c.workers) and 1 <= c.workers <= MAX_WORKERS):
         raise BatchConfigError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
     _one_of("engine", c.engine, ENGINES)
-    if c.scheduler is not None and not (isinstance(c.scheduler, str) and c.scheduler.strip()):
-        raise BatchConfigError(f"scheduler must be an address such as tcp://host:8786, got {c.scheduler!r}")
+    if c.scheduler is not None and not _is_scheduler_address(c.scheduler):
+        raise BatchConfigError(f"scheduler must be an address [SCHEME://]HOST:PORT (SCHEME {', '.join(SCHEDULER_SCHEMES[:-1])} "
+                               f"or {SCHEDULER_SCHEMES[-1]}; PORT 1 to 65535) such as tcp://host:8786, got {c.scheduler!r}")
     if c.chunk_size is not None and not (_is_int(c.chunk_size) and c.chunk_size >= 1):
         raise BatchConfigError(f"chunk_size must be a positive integer, got {c.chunk_size!r}")
     if c.chunk_size is not None and c.chunk_size > MAX_CHUNK_SIZE:
@@ -209,6 +219,13 @@ def check_config(c: BatchConfig) -> None:
         raise BatchConfigError(f"highs_options must be a dict of HiGHS options, got {c.highs_options!r}")
     _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})
     get_solver(c.solver)  # available here (the workers have the same environment)
+
+
+def _is_scheduler_address(address) -> bool:
+    """``address`` has the form of a Dask scheduler's (whether one listens there is the run's
+    business: nothing connects here)."""
+    m = _SCHEDULER_ADDRESS.fullmatch(address.strip()) if isinstance(address, str) else None
+    return m is not None and (m["scheme"] or "tcp") in SCHEDULER_SCHEMES and 1 <= int(m["port"]) <= 65535
 
 
 def _check_highs_options(options: dict) -> None:

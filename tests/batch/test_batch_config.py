@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -59,3 +60,31 @@ def test_config_is_frozen_normalised_and_splits_the_worker_part():
     with pytest.raises(BatchConfigError):
         c.replace(chunk_size=0)
     assert 1 <= BatchConfig("a", "b").worker_count <= MAX_WORKERS
+
+
+@pytest.mark.parametrize("address", ["garbage", " ", "tcp://host", "host:", "host:0", "host:65536", "tcp://:8786",
+                                     "ftp://host:21", "tcp://host:8786/x", "::1:8786", "inproc://host:1"])
+def test_a_scheduler_address_of_the_wrong_form_is_refused_up_front(address):
+    """Checked by its form alone (nothing connects): 'garbage' was a worker's ValueError
+    ('missing port number') after the output directory had been created."""
+    with pytest.raises(BatchConfigError, match=r"^scheduler must be an address \[SCHEME://\]HOST:PORT "
+                                               r"\(SCHEME tcp, tls, ws, wss or ucx; PORT 1 to 65535\) such as "
+                                               rf"tcp://host:8786, got {re.escape(repr(address))}$"):
+        BatchConfig("in.txt", "out", scheduler=address)
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "scheduler.example.org:8786", "tls://[::1]:8786",
+                                     "ws://node-7:1", "ucx://10.0.0.1:65535", " tcp://host:8786 "])
+def test_scheduler_addresses_dask_takes(address):
+    assert BatchConfig("in.txt", "out", scheduler=address).engine == "dask"
+
+
+def test_cli_bad_scheduler_is_one_line_and_creates_no_output(tmp_path, capsys):
+    from pipeline.cli.main import main
+
+    src = tmp_path / "two.txt"
+    src.write_text("." * 81 + "\n" + "." * 81 + "\n")
+    assert main(["batch", str(src), str(tmp_path / "o"), "--scheduler", "garbage", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: scheduler must be an address") and err.count("\n") == 1, err
+    assert not (tmp_path / "o").exists()
