@@ -18,7 +18,7 @@ import sys
 from pipeline.cli.args import check_ranges
 from pipeline.cli import commands
 from pipeline.core import stops
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, bounded
 from pipeline.core import version
 
 PROG = "sudoku-pipeline"
@@ -281,7 +281,7 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         return _report_interrupt()
     except PipelineError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {bounded(str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError as e:
         if _stdout_reader_gone():

@@ -1,4 +1,5 @@
 """Typed exceptions: every bad input surfaces as one of these, never a traceback."""
+import re
 
 
 class PipelineError(ValueError):
@@ -35,3 +36,29 @@ class NoSolutionReported(FormatError):
 
 class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""
+
+
+#: Longest run of non-blank characters an error line repeats whole: a 5,000-character argument
+#: is shortened, a long path still fits.
+LONGEST_ECHO = 300
+
+
+def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
+    """``text`` with every run of non-blank characters over ``longest`` cut to its start, ``...``
+    and its length, so that an error line that quotes its input stays one readable line.
+
+    Parameters
+    ----------
+    text : str
+        An error message.
+    longest : int
+        The longest run kept whole.
+
+    Examples
+    --------
+    >>> bounded("no such file '" + "a" * 400 + "'", longest=20)
+    "no such file 'aaaaaaaaaaaaaaaaaaa...(402 characters)"
+    """
+    if len(text) <= longest:
+        return text
+    return re.sub(r"\S{%d,}" % (longest + 1), lambda m: f"{m.group()[:longest]}...({len(m.group())} characters)", text)

@@ -691,3 +691,14 @@ def test_the_command_line_works_without_python_sat(monkeypatch, capsys, tmp_path
     capsys.readouterr()
     assert main(["solve", DEFAULT_PUZZLE, "--solver", "sat"]) == 2
     assert "pip install '.[sat]'" in capsys.readouterr().err
+
+
+def test_an_error_line_quoting_a_huge_argument_stays_short(capsys):
+    """A 5,000-character argument was echoed whole in its error line (and in a batch error row)."""
+    from pipeline.batch.text import one_line
+
+    huge = "/" + "a" * 5000
+    assert main(["solve", huge]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 500 and "...(5003 characters)" in err
+    assert one_line(ValueError(f"no such file {huge!r}")).endswith("...(5003 characters)")
