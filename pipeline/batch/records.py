@@ -78,6 +78,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         The file is missing, unreadable, or has no ``puzzle`` column.
     """
     path = Path(path)
+    if path.is_dir():
+        raise PipelineError(f"batch: {str(path)!r} is a directory, not an input file")
     if not path.is_file():
         raise PipelineError(f"batch: no such input file {str(path)!r}")
     fmt = detect_input_format(path) if fmt == "auto" else fmt

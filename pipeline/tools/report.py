@@ -37,6 +37,8 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
         When ``out`` is not a readable batch output.
     """
     import pandas as pd  # lazily: the CLI imports report to build its parser
+    if not os.path.exists(out):
+        raise PipelineError(f"report: no such batch output directory {str(out)!r}")
     try:
         return pd.read_parquet(out).sort_values("index").reset_index(drop=True)
     except (OSError, ValueError) as e:

@@ -37,6 +37,8 @@ def test_every_input_form_gives_the_same_records(tmp_path):
 def test_bad_inputs_are_one_line_errors(tmp_path):
     with pytest.raises(PipelineError, match="no such input file"):
         read_records(tmp_path / "missing.txt")
+    with pytest.raises(PipelineError, match=r"is a directory, not an input file$"):
+        read_records(tmp_path)
     (tmp_path / "x.csv").write_text("grid,id\n" + MIXED[0] + ",1\n")
     with pytest.raises(PipelineError, match=r"has no 'puzzle' column \(columns: grid, id\)"):
         read_records(tmp_path / "x.csv")

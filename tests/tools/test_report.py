@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from pipeline.cli.main import main
+from pipeline.core.errors import PipelineError
+from pipeline.tools.report import read_output
 
 pytest.importorskip("matplotlib", reason="report needs matplotlib (extra 'plot')")
 SETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "sets"
@@ -91,3 +93,11 @@ def test_report_in_headless_chromium(outputs, tmp_path):
     for rgb in ((0x79, 0xad, 0xd2), (0xff, 0xb2, 0x6e)):
         close = np.abs(pixels * 255 - np.array(rgb)).max(axis=2) < 12
         assert int(close.sum()) > 200, (rgb, int(close.sum()))
+
+
+def test_a_missing_or_foreign_output_is_one_line(tmp_path):
+    with pytest.raises(PipelineError, match=r"^report: no such batch output directory '.*nowhere'$"):
+        read_output(tmp_path / "nowhere")
+    (tmp_path / "p.txt").write_text("." * 81 + "\n")
+    with pytest.raises(PipelineError, match=r"^report: .*p.txt is not a batch output \("):
+        read_output(tmp_path / "p.txt")
