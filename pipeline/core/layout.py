@@ -23,6 +23,8 @@ __all__ = ["Layout", "samurai", "LAYOUT_NAMES", "layout_from_spec", "canvas_from
 
 #: Most grids a layout may hold (the largest published gattai have around a dozen).
 MAX_GRIDS = 64
+#: Largest row or column of a grid's corner in ``{"grids": ["r1c13", ...]}``.
+MAX_CORNER = 999
 
 
 @dataclass(frozen=True)
@@ -147,10 +149,14 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
         for k, text in enumerate(spec["grids"]):
             if not isinstance(text, str):
                 raise PuzzleError(f"{where}: grids[{k}] must be a cell like \"r1c13\", found {str(text)[:20]!r}")
-            m = re.fullmatch(r"\s*[rR](\d{1,3})[cC](\d{1,3})\s*", text)
+            m = re.fullmatch(r"\s*[rR](\d{1,9})[cC](\d{1,9})\s*", text)
             if m is None:
                 raise PuzzleError(f"{where}: grids[{k}] {text[:20]!r} is not a cell like \"r1c13\"")
-            origins.append((int(m.group(1)) - 1, int(m.group(2)) - 1))
+            row, col = int(m.group(1)), int(m.group(2))
+            if not (1 <= row <= MAX_CORNER and 1 <= col <= MAX_CORNER):
+                raise PuzzleError(f"{where}: grids[{k}] {text.strip()!r}: a corner's row and column must be 1 to "
+                                  f"{MAX_CORNER}")
+            origins.append((row - 1, col - 1))
         return Layout("custom", h * w, h, w, tuple(origins))
     raise PuzzleError(f"{where}: expected \"samurai\" or {{\"grids\": [\"r1c1\", ...]}}, found {str(spec)[:40]!r}")
 

@@ -85,3 +85,15 @@ def test_a_layout_puzzle_reads_back_from_its_document(doc):
     puzzle = parse_puzzle(doc)
     again = parse_puzzle(puzzle.to_document())
     assert again == puzzle and np.array_equal(again.present, puzzle.present)
+
+
+@pytest.mark.parametrize("corner,message", [
+    ("r3000c3000", "grids[1] 'r3000c3000': a corner's row and column must be 1 to 999"),
+    ("r0c1", "grids[1] 'r0c1': a corner's row and column must be 1 to 999"),
+    ("r1x1", "grids[1] 'r1x1' is not a cell like \"r1c13\""),
+])
+def test_a_corner_out_of_range_is_named_as_such(corner, message):
+    """A corner such as r3000c3000 is a cell, only too far: it was called 'not a cell'."""
+    with pytest.raises(PuzzleError) as caught:
+        layout_from_spec({"grids": ["r1c1", corner]}, 3, 3, "layout")
+    assert str(caught.value) == f"layout: {message}"
