@@ -345,6 +345,11 @@ def _read_source(source, what: str) -> tuple[str, str]:
         raise PuzzleError(f"{what}: no such file {s!r}")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s, what  # puzzle text, even where a directory has that name ('.')
+    if kind is None and s.strip() and not re.search(r"[/\\]", s):
+        # no path separator and no such file: puzzle text with a stray character (a pasted
+        # full-width digit), for the parser to name it and its position; a leading BOM (pasted
+        # from a file) is dropped as a file's is
+        return s.removeprefix("\ufeff"), what
     if kind is not None:
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")

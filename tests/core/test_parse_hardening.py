@@ -235,3 +235,15 @@ def test_a_long_string_is_refused_by_its_shape_before_any_memory_estimate(monkey
     monkeypatch.setenv(MAX_BYTES_ENV, "1000")   # a square length still meets the memory check
     with pytest.raises(PuzzleError, match="model needs about"):
         parse_puzzle("." * 160000)
+
+
+@pytest.mark.parametrize("stray", ["é", "５", "ü"])
+def test_a_stray_non_ascii_character_is_named_with_its_position(stray):
+    """A puzzle string with a pasted full-width digit or accent was 'no such file ... (and it is
+    not a puzzle string)', where an ASCII 'x' got the character and its position."""
+    with pytest.raises(PuzzleError, match=rf"^puzzle: bad character '{stray}' at position 81 \(row 9, column 9\)"):
+        parse_puzzle("." * 80 + stray)
+
+
+def test_a_leading_byte_order_mark_on_a_puzzle_string_is_dropped_as_in_a_file():
+    assert parse_puzzle("\ufeff" + "." * 80 + "1").grid[8, 8] == 1
