@@ -49,9 +49,12 @@ class RawSolution:
     objective: float | None = None
     full_ok: bool = False
     format: str | None = None  # set when one parser serves several layouts
-    # CNF/OPB numbering (formats/solutions/sat.py): values[k] is variable k + 1 = position k, NaN
-    # where the solver assigned none; entries beyond N^3 are auxiliaries; only exported columns count
+    # CNF/OPB numbering (formats/solutions/sat.py): values[k] is the value of variable numbers[k]
+    # (position numbers[k] - 1), kept sparse so the file's numbers size nothing before the mapping
+    # has bounded them by the model's variable count; numbers beyond N^3 are auxiliaries; only
+    # exported columns count
     numbered: bool = False
+    numbers: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import numpy as np
 from pipeline.core.errors import FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines,
-                     time_limit_reached, truncated)
+from formats.solutions.common import (MAX_DIGITS, first_nonblank, infeasible, no_solution, parse_float, parse_floats,
+                     shorten, split_lines, time_limit_reached, truncated)
 
 # "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
 # wrappers of CBC (python-mip's Model.write("x.sol")) write "Feasible solution - objective 0.0"
@@ -64,10 +64,11 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
         tok = line.split()
         if tok and tok[0] == "**":
             tok = tok[1:]
-        if len(tok) < 3 or not tok[0].isdigit():
+        if len(tok) < 3 or not (tok[0].isascii() and tok[0].isdigit() and len(tok[0]) <= MAX_DIGITS):
             if k == len(rows) - 1:
-                raise truncated(where, f"line {no} is incomplete ({line.strip()!r})")
-            raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', found {line.strip()!r}")
+                raise truncated(where, f"line {no} is incomplete ({shorten(line.strip(), 60)!r})")
+            raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', "
+                              f"found {shorten(line.strip(), 60)!r}")
         entries.append((int(tok[0]), tok[1], tok[2], no))
     # sections: the index restarts at 0 when the columns follow the rows; any other step back is
     # a repeated or misplaced line (taking it for the columns would drop the real ones)

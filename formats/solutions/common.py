@@ -99,6 +99,86 @@ def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | No
         raise FormatError(f"{where}: {what}: values are not all numbers") from None
 
 
+# An index or count longer than this is refused before int(): 18 digits always fit in int64
+# (no OverflowError) and stay far below Python's 4300-digit conversion limit (no ValueError).
+MAX_DIGITS = 18
+
+
+def parse_count(token: str, where: str, what: str) -> int:
+    """A non-negative ASCII decimal integer of at most :data:`MAX_DIGITS` digits, or a FormatError.
+
+    ``str.isdigit`` alone lets ``'²'`` (which ``int`` refuses) and numbers of thousands of
+    digits through; this is the one check the solution readers make before ``int()``.
+
+    Parameters
+    ----------
+    token : str
+        The text.
+    where : str
+        The file, named in the message.
+    what : str
+        What the number is, for the message.
+
+    Raises
+    ------
+    FormatError
+        ``WHERE: WHAT: 'TOKEN' is not a count of up to 18 digits`` (a long token shortened).
+
+    Examples
+    --------
+    >>> parse_count("729", "f", "columns")
+    729
+    """
+    if not (0 < len(token) <= MAX_DIGITS and token.isascii() and token.isdigit()):
+        raise FormatError(f"{where}: {what}: {shorten(token)!r} is not a count of up to {MAX_DIGITS} digits")
+    return int(token)
+
+
+def shorten(token: str, keep: int = 24) -> str:
+    """``token`` cut to ``keep`` characters (with the full length said) so a message stays one short line.
+
+    Parameters
+    ----------
+    token : str
+        The text.
+    keep : int
+        Characters kept.
+    """
+    return token if len(token) <= keep else f"{token[:keep]}... ({len(token)} characters)"
+
+
+def digit_tokens(tokens: np.ndarray) -> np.ndarray:
+    """Which ``tokens`` (a numpy ``str`` array) are 1 to :data:`MAX_DIGITS` ASCII digits, vectorised.
+
+    ``numpy.char.isdigit`` accepts non-ASCII digits (``'²'``) that ``astype(int64)`` refuses,
+    so the code points themselves are compared.
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        Strings (dtype ``<U``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean mask, True where the token converts to int64 safely.
+
+    Examples
+    --------
+    >>> digit_tokens(np.array(["12", "x", "\u00b2", "", "1" * 19])).tolist()
+    [True, False, False, False, False]
+    """
+    tokens = np.asarray(tokens, dtype=str)
+    if tokens.size == 0 or tokens.dtype.itemsize == 0:
+        return np.zeros(tokens.size, dtype=bool)
+    width = tokens.dtype.itemsize // 4
+    codes = np.ascontiguousarray(tokens).view(np.uint32).reshape(tokens.size, width)
+    lengths = np.char.str_len(tokens)
+    inside = np.arange(width) < lengths[:, None]
+    digits = ((codes >= ord("0")) & (codes <= ord("9"))) | ~inside
+    return digits.all(axis=1) & (lengths > 0) & (lengths <= MAX_DIGITS)
+
+
 def split_lines(text: str) -> list[str]:
     return text.splitlines()
 

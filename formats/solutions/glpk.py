@@ -11,7 +11,8 @@ import numpy as np
 from pipeline.core.errors import FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import NUMBER, first_nonblank, infeasible, no_solution, parse_float, parse_floats, split_lines, truncated
+from formats.solutions.common import (NUMBER, first_nonblank, infeasible, no_solution, parse_count, parse_float, parse_floats,
+                     shorten, split_lines, truncated)
 
 
 def _detect_glpk_raw(head: str) -> bool:
@@ -35,7 +36,7 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
     tok = s.split() if s is not None else []
     if len(tok) < 6 or not tok[2].isdigit() or not tok[3].isdigit():
         raise FormatError(f"{where}: no valid 's mip|bas|ipt ROWS COLS STATUS ... OBJ' line (glpsol -w)")
-    kind, n = tok[1], int(tok[3])
+    kind, n = tok[1], parse_count(tok[3], where, "'s' line column count")
     letter = tok[4]
     table = _GLPK_MIP if kind == "mip" else _GLPK_LP
     status = table.get(letter, letter)
@@ -88,8 +89,8 @@ def _parse_glpk_report(text: str, where: str) -> RawSolution:
     objective = float(m.group(1)) if m else None
     columns = head.get("Columns", "0").split()
     if not columns or not columns[0].isdigit():
-        raise FormatError(f"{where}: 'Columns:' line holds no column count ({head.get('Columns', '')!r})")
-    n = int(columns[0])
+        raise FormatError(f"{where}: 'Columns:' line holds no column count ({shorten(head.get('Columns', ''))!r})")
+    n = parse_count(columns[0], where, "'Columns:' line")
     try:
         k = next(i for i, line in enumerate(lines) if line.lstrip().startswith("No. Column name"))
     except StopIteration:

@@ -13,8 +13,9 @@ the most specific) and detected by content:
 
 Literal ``v`` is variable ``v`` = convention position + 1 (``docs/conventions.md``, CNF/OPB);
 numbers beyond ``N^3`` are auxiliary variables of the at-most-one encoding and ignored. The
-parsed values go to the common mapping as ``numbered`` positions (only the export's columns
-are read; ``reduce`` clue variables are set to 1). ``UNSATISFIABLE`` raises
+parsed values go to the common mapping as ``numbered`` positions, sparse (``numbers`` and their
+values: no array is sized by a number from the file; the mapping refuses a number beyond the
+model's variable count; only the export's columns are read; ``reduce`` clue variables are set to 1). ``UNSATISFIABLE`` raises
 :class:`~pipeline.core.errors.NoSolutionReported` with status ``infeasible``, ``UNKNOWN`` /
 ``INDETERMINATE`` / ``INDET`` with status ``time_limit``.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from pipeline.core.errors import FormatError, NoSolutionReported
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import parse_float
+from formats.solutions.common import MAX_DIGITS, digit_tokens, parse_float, parse_floats, shorten
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -45,8 +46,12 @@ def _no_answer(where: str, status: str) -> NoSolutionReported:
     return NoSolutionReported(f"{where}: solver reports no solution (status: {status})", "no_solution")
 
 
-def values_from_literals(numbers: np.ndarray, signs: np.ndarray, where: str) -> np.ndarray:
-    """Values over variables ``1..max`` from literal numbers and signs (NaN where unassigned).
+def literal_values(numbers: np.ndarray, signs: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """The variable numbers and their 0/1 values, checked: no variable 0, none assigned twice.
+
+    The values stay sparse (one per literal): the file's numbers are not trusted to size an
+    array; :func:`pipeline.core.decode.solution_vector` bounds them by the model's variable
+    count before it places them.
 
     Parameters
     ----------
@@ -57,24 +62,45 @@ def values_from_literals(numbers: np.ndarray, signs: np.ndarray, where: str) -> 
     where : str
         The file, named in the message.
 
+    Returns
+    -------
+    numbers : numpy.ndarray
+        The numbers as int64.
+    values : numpy.ndarray
+        1.0 where the sign is positive, else 0.0.
+
     Raises
     ------
     FormatError
-        A variable assigned twice.
+        A variable 0 or a variable assigned twice.
 
     Examples
     --------
-    >>> values_from_literals(np.array([1, 3]), np.array([1, -1]), "f").tolist()
-    [1.0, nan, 0.0]
+    >>> [a.tolist() for a in literal_values(np.array([1, 3]), np.array([1, -1]), "f")]
+    [[1, 3], [1.0, 0.0]]
     """
     numbers = np.asarray(numbers, dtype=np.int64)
-    values = np.full(int(numbers.max(initial=0)), np.nan)
+    if (numbers < 1).any():
+        raise FormatError(f"{where}: variable {int(numbers[numbers < 1][0])} is not a variable "
+                          f"(CNF/OPB variables are numbered from 1)")
     if numbers.size:
         uniq, counts = np.unique(numbers, return_counts=True)
         if (counts > 1).any():
             raise FormatError(f"{where}: variable {int(uniq[counts > 1][0])} is assigned twice")
-        values[numbers - 1] = (np.asarray(signs) > 0).astype(float)
-    return values
+    return numbers, (np.asarray(signs) > 0).astype(float)
+
+
+def _variable_numbers(body: np.ndarray, shown: np.ndarray, where: str) -> np.ndarray:
+    """``body`` (digit strings) as int64, every token checked BEFORE conversion: a number of
+    more than 18 digits would overflow int64 (or pass Python's digit limit) and is beyond any model."""
+    ok = digit_tokens(body)
+    if not ok.all():
+        bad = int(np.argmin(ok))
+        text = str(body[bad])
+        if text.isascii() and text.isdigit() and len(text) > MAX_DIGITS:
+            raise FormatError(f"{where}: variable {shorten(text)} is beyond any model's variables")
+        raise FormatError(f"{where}: literal {shorten(str(shown[bad]))!r} is not a variable number")
+    return body.astype(np.int64)
 
 
 def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -87,12 +113,9 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
     if named:
         if not np.char.startswith(body, "x").all():
             bad = arr[~np.char.startswith(body, "x")][0]
-            raise FormatError(f"{where}: literal {str(bad)!r} is not x<v> or -x<v>")
+            raise FormatError(f"{where}: literal {shorten(str(bad))!r} is not x<v> or -x<v>")
         body = np.char.lstrip(body, "x")
-    ok = np.char.isdigit(body) & (np.char.str_len(body) <= 18)  # 18 digits: no int64 overflow
-    if not ok.all():
-        raise FormatError(f"{where}: literal {str(arr[~ok][0])!r} is not a variable number")
-    return body.astype(np.int64), np.where(neg, -1, 1)
+    return _variable_numbers(body, arr, where), np.where(neg, -1, 1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -132,7 +155,8 @@ def _parse_competition(text: str, where: str) -> RawSolution:
     numbers, signs = _literal_tokens(words, where, named)
     if numbers.size == 0:
         raise FormatError(f"{where}: truncated: status {status} but no 'v' literals")
-    return RawSolution("positions", values_from_literals(numbers, signs, where), status=status, objective=objective,
+    numbers, values = literal_values(numbers, signs, where)
+    return RawSolution("positions", values, numbers=numbers, status=status, objective=objective,
                        numbered=True, format="pb_competition" if named else "sat_competition")
 
 
@@ -153,7 +177,8 @@ def _parse_minisat(text: str, where: str) -> RawSolution:
     if not words or words[-1] != "0":
         raise FormatError(f"{where}: truncated: the literal line does not end with 0")
     numbers, signs = _literal_tokens(words[:-1], where, named=False)
-    return RawSolution("positions", values_from_literals(numbers, signs, where), status=status, numbered=True)
+    numbers, values = literal_values(numbers, signs, where)
+    return RawSolution("positions", values, numbers=numbers, status=status, numbered=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -166,7 +191,9 @@ def _detect_scip_numbered(head: str) -> bool:
 
 def _parse_scip_numbered(text: str, where: str) -> RawSolution:
     status, objective = None, None
-    numbers, values = [], []
+    names: list[str] = []
+    texts: list[str] = []
+    lines: list[int] = []
     for no, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s:
@@ -186,24 +213,26 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         else:
             tok = s.split()
             if len(tok) < 2 or not tok[0].startswith("x") or not tok[0][1:].isdigit():
-                raise FormatError(f"{where}: line {no}: expected 'x<v> value', found {s[:60]!r}")
-            try:
-                values.append(float(tok[1]))
-            except ValueError:
-                raise FormatError(f"{where}: line {no}: {tok[1]!r} is not a number") from None
-            numbers.append(int(tok[0][1:]))
+                raise FormatError(f"{where}: line {no}: expected 'x<v> value', found {shorten(s, 60)!r}")
+            names.append(tok[0][1:])
+            texts.append(tok[1])
+            lines.append(no)
     if status and "infeasible" in status.lower():
         raise NoSolutionReported(f"{where}: solver reports infeasible (status: {status})", "infeasible")
     if objective is None:
         raise FormatError(f"{where}: truncated: no 'objective value:' line")
-    number = np.asarray(numbers, dtype=np.int64)
-    full = np.zeros(int(number.max(initial=0)))  # nonzeros only: absent = 0
-    if number.size:
-        uniq, counts = np.unique(number, return_counts=True)
+    numbers = _variable_numbers(np.array(names, dtype=str), np.array(["x" + n for n in names], dtype=str), where)
+    values = parse_floats(texts, where, "value", lines)
+    if numbers.size and (numbers < 1).any():
+        raise FormatError(f"{where}: variable x{int(numbers[numbers < 1][0])} is not a variable "
+                          f"(CNF/OPB variables are numbered from 1)")
+    if numbers.size:
+        uniq, counts = np.unique(numbers, return_counts=True)
         if (counts > 1).any():
             raise FormatError(f"{where}: variable x{int(uniq[counts > 1][0])} listed twice")
-        full[number - 1] = values
-    return RawSolution("positions", full, dense=False, status=status, objective=objective, numbered=True)
+    # nonzeros only: absent = 0 (dense=False); the numbers are bounded by the model's in decode
+    return RawSolution("positions", values, numbers=numbers, dense=False, status=status, objective=objective,
+                       numbered=True)
 
 
 register_solution_format(SolutionFormat("sat_competition", "SAT/PB-competition output ('s ...', 'v ...')",

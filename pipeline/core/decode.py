@@ -227,6 +227,41 @@ def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Conventio
     return Convention("block", "F", h, w)
 
 
+def model_variable_count(manifest: Manifest) -> int | None:
+    """The largest variable number a CNF/OPB answer for this export may name, or None if unknown.
+
+    The export's manifest states the CNF and OPB variable counts (``formats.cnf.variables``,
+    auxiliaries of the at-most-one encoding included); a manifest built from a Model in memory
+    states none, and then only numbers beyond ``N^3`` are known to be auxiliaries.
+
+    Parameters
+    ----------
+    manifest : pipeline.core.manifest.Manifest
+        The export's manifest.
+    """
+    formats = manifest.data.get("formats")
+    if not isinstance(formats, dict):
+        return None
+    counts = [facts.get("variables") for facts in (formats.get("cnf"), formats.get("opb")) if isinstance(facts, dict)]
+    counts = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)]
+    return max([manifest.convention.n_vars, *counts]) if counts else None
+
+
+def _numbered_values(raw, manifest: Manifest, where: str) -> np.ndarray:
+    """A CNF/OPB answer's sparse ``numbers``/``values`` over the ``N^3`` positions (NaN, or 0 for
+    a nonzeros-only format, where absent). Every number is checked against the model's variable
+    count first: the file's numbers size nothing."""
+    n_vars = manifest.convention.n_vars
+    numbers = np.asarray(raw.numbers, dtype=np.int64)
+    limit = model_variable_count(manifest)
+    if numbers.size and limit is not None and int(numbers.max()) > limit:
+        raise FormatError(f"{where}: variable {int(numbers.max())} is beyond the model's {limit} variables")
+    x = np.full(n_vars, np.nan if raw.dense else 0.0)
+    inside = numbers <= n_vars                # beyond N^3: auxiliaries, not the grid's
+    x[numbers[inside] - 1] = np.asarray(raw.values)[inside]
+    return x
+
+
 def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
     if manifest is None:
         raise FormatError(f"{where}: positional values carry no variable names; pass the export's manifest "
@@ -235,7 +270,7 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
     n_cols, n_vars = manifest.n_cols, conv.n_vars
     x = raw.values
     if raw.numbered:
-        x = np.concatenate([x[:n_vars], np.full(max(n_vars - x.size, 0), np.nan if raw.dense else 0.0)])[manifest.columns]
+        x = _numbered_values(raw, manifest, where)[manifest.columns]
         if np.isnan(x).any():
             k = int(np.argmax(np.isnan(x)))
             raise FormatError(f"{where}: the solver assigned no value to variable {manifest.columns[k] + 1} "

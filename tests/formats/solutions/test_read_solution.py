@@ -685,3 +685,26 @@ def test_error_incomplete_grid(tmp_path):
     path = tmp_path / "sudoku.csv"
     path.write_text("1,2,3,4\n3,4,1,2\n2,1,0,3\n4,3,2,1\n")
     expect_error(path, None, f"{path}: 1 empty cell (first at (3, 3)); a solution grid must be complete")
+
+
+BIG = "9" * 5000  # int() refuses more than 4300 digits with a ValueError
+
+
+@pytest.mark.parametrize("text, fmt, match", [
+    (f"s mip 3 {BIG} o 0\nj 1 1\ne o f\n", "glpk_raw", r"column count: '9{24}\.\.\. \(5000 characters\)'"),
+    ("Problem: p\nRows: 3\nColumns: " + BIG + "\nNon-zeros: 1\nStatus: INTEGER OPTIMAL\nObjective: 0\n",
+     "glpk_report", r"'Columns:' line: '9{24}\.\.\. \(5000"),
+    (f"{BIG} 3 : Number of columns and rows for primal or dual solution or basis\nT\nColumns\n1\n",
+     "highs_old_raw", r"line 1: column count: '9{24}\.\.\. \(5000"),
+    ("Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns " + BIG + "\n",
+     "highs_raw", "without a column count"),
+    ("Optimal - objective value 0\n" + BIG + " x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc", "expected 'index name"),
+    ("Optimal - objective value 0\n\u00b2 x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc", "expected 'index name"),
+])
+def test_counts_and_indices_are_checked_before_int(tmp_path, text, fmt, match):
+    # '9' * 5000 and '²' pass str.isdigit but not int(): once a ValueError traceback
+    path = tmp_path / "s.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=match) as err:
+        read_solution(path, build_model(parse_puzzle(DEFAULT_PUZZLE)), format=fmt)
+    assert "\n" not in str(err.value) and len(str(err.value)) < len(str(path)) + 150

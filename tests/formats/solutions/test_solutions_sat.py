@@ -147,3 +147,46 @@ def test_status_line_after_many_v_lines_is_found(tmp_path):
                     + "s SATISFIABLE\nc Models : 1+\n")
     assert path.stat().st_size > 1 << 16
     np.testing.assert_array_equal(read_solution(path, model).values, solution_vector(model))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """An export of the default puzzle (CNF + OPB): its manifest states the model's 729 variables."""
+    from formats.directory import export_model
+    out = tmp_path_factory.mktemp("export")
+    export_model(model_of(), out, "cnf,opb")
+    return out / "manifest.json"
+
+
+@pytest.mark.parametrize("text, match", [
+    ("SAT\n1 999999999 0\n", "variable 999999999 is beyond the model's 729 variables"),
+    ("s SATISFIABLE\nv 999999999 0\n", "variable 999999999 is beyond the model's 729 variables"),
+    ("s OPTIMUM FOUND\nv x999999999\n", "variable 999999999 is beyond the model's 729 variables"),
+    ("objective value: 0\nx1 1\nx999999999 1\n", "variable 999999999 is beyond the model's 729 variables"),
+    ("objective value: 0\nx1 1\nx730 1\n", "variable 730 is beyond the model's 729 variables"),
+    ("objective value: 0\nx1 1\nx0 0\n", "variable x0 is not a variable"),
+    ("s SATISFIABLE\nv 1 0 2 0\n", "variable 0 is not a variable"),
+    ("objective value: 0\nx1 1\nx" + "1" * 30 + " 1\n", r"\(30 characters\) is beyond any model's variables"),
+    ("objective value: 0\nx1 1\nx" + "1" * 5000 + " 1\n", r"\(5000 characters\) is beyond any model's variables"),
+    ("s OPTIMUM FOUND\nv -x" + "9" * 40 + "\n", r"\(40 characters\) is beyond any model's variables"),
+    ("objective value: 0\nx1 1\nx\u00b2 1\n", "literal 'x\u00b2' is not a variable number"),
+    ("s SATISFIABLE\nv \u00b2 0\n", "literal '\u00b2' is not a variable number"),
+])
+def test_variable_numbers_are_bounded_by_the_model_before_any_allocation(tmp_path, exported, text, match):
+    # the numbers once sized a dense array (999999999: 8 GB, a MemoryError), overflowed int64
+    # or int() (tracebacks), and x0 was written to the last variable
+    path = tmp_path / "big.sol"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=match) as err:
+        read_solution(path, exported)
+    assert "\n" not in str(err.value) and len(str(err.value)) < len(str(path)) + 150
+
+
+def test_a_valid_answer_with_a_far_variable_added_is_refused(tmp_path, exported):
+    lits = literals(model_of(), n_aux=0)
+    path = tmp_path / "r.txt"
+    path.write_text("SAT\n" + " ".join(map(str, lits)) + " 0\n")
+    assert read_solution(path, exported).grid().tolist() == SOLVED_GRID.tolist()
+    path.write_text("SAT\n" + " ".join(map(str, lits)) + " 99999999 0\n")
+    with pytest.raises(FormatError, match="variable 99999999 is beyond the model's 729 variables"):
+        read_solution(path, exported)
