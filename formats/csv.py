@@ -31,7 +31,7 @@ import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.errors import ConventionError, FormatError
-from pipeline.core.manifest import MANIFEST_NAME
+from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
@@ -117,8 +117,35 @@ def _refuse_repeats(path, keys: np.ndarray, what, *, comment: str | None = None,
                           f"{what(k)} listed twice")
 
 
-def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
-    """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size)."""
+# Without a manifest the size row is bounded by the largest model a manifest may describe
+# (N^3 columns at N = MAX_MANIFEST_N): the row sizes a sparse matrix's row pointer, so an unbounded
+# one (999999999999) would be a MemoryError and 1e300 an OverflowError inside scipy.
+MAX_TRIPLET_SIZE = MAX_MANIFEST_N ** 3
+
+
+def read_triplets(path: str | os.PathLike, shape: tuple[int, int] | None = None) -> sp.csr_matrix:
+    """Read ``spconvert`` triplets (last row ``m,n,0`` gives the size).
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    shape : tuple of int, optional
+        The size the export's manifest gives the matrix: the size row must be exactly this,
+        checked before anything is sized by it. Without it the size row is only bounded
+        (:data:`MAX_TRIPLET_SIZE`).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        The matrix.
+
+    Raises
+    ------
+    FormatError
+        Not three numeric columns, a bad or unexpected size row, an index outside it, an entry
+        listed twice: one line naming the file.
+    """
     import pandas as pd
     with open_text(path) as f:
         try:
@@ -131,8 +158,14 @@ def read_triplets(path: str | os.PathLike) -> sp.csr_matrix:
     _finite(path, values, "a value", comment="%")
     m, n, zero = values[-1]
     body = values[:-1]
-    if zero != 0 or m < 0 or n < 0 or m != int(m) or n != int(n):
+    if zero != 0 or m < 0 or n < 0 or m != np.round(m) or n != np.round(n):
         raise FormatError(f"{path}: last line must be the size row m,n,0, found {values[-1].tolist()}")
+    # compared as floats, before int(): the size row must not size anything until it is trusted
+    if shape is not None and (m, n) != tuple(shape):
+        raise FormatError(f"{path}: size row {m:.15g},{n:.15g},0 is not the {shape[0]}x{shape[1]} matrix the "
+                          f"manifest describes")
+    if max(m, n) > MAX_TRIPLET_SIZE:
+        raise FormatError(f"{path}: size row {m:.15g},{n:.15g},0 exceeds {MAX_TRIPLET_SIZE} rows or columns")
     fraction = np.flatnonzero((body[:, :2] != np.round(body[:, :2])).any(axis=1))
     if fraction.size:
         raise FormatError(f"{path}: line {_data_line(path, int(fraction[0]), comment='%')}: an index is not an integer")
@@ -428,14 +461,26 @@ def _read_long(path: Path, manifest):
             np.asarray(row_labels, str), conv.names(columns))
 
 
-def _read_matrix(path: Path, manifest):
+def _manifest_shape(manifest, inequalities: bool) -> tuple[int, int] | None:
+    """The ``Aeq`` (or ``Aineq``) shape the manifest states (``rows``/``inequalities`` by
+    ``columns``), or None when it states none."""
+    if manifest is None:
+        return None
+    rows = manifest.data.get("inequalities", 0) if inequalities else manifest.data.get("rows")
+    cols = manifest.data.get("columns")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, cols)):
+        return None
+    return rows, cols
+
+
+def _read_matrix(path: Path, manifest, inequalities: bool = False):
     """(matrix, row labels or None, column names or None) of one file in the form its name or header says."""
     with open_text(path) as f:
         head = f.readline()
     if head.strip().startswith("row_label"):
         return _read_long(path, manifest)
     if len(head.split(",")) == 3 and "ijv" in path.name:
-        return read_triplets(path), None, None
+        return read_triplets(path, _manifest_shape(manifest, inequalities)), None, None
     return read_dense(path), None, None
 
 
@@ -461,7 +506,7 @@ def read(path: str | os.PathLike) -> ModelData:
     lower, upper = beq, beq.copy()
     ineq_path = path.with_name(_ineq_name(path.name))
     if ineq_path.exists():
-        g, ineq_labels, _ = _read_matrix(ineq_path, manifest)
+        g, ineq_labels, _ = _read_matrix(ineq_path, manifest, inequalities=True)
         if g.shape[1] != n:
             raise FormatError(f"{ineq_path}: {g.shape[1]} columns, {path.name} has {n}")
         bineq = sibling("bineq.csv", 0.0, g.shape[0])
