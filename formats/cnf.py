@@ -46,6 +46,11 @@ from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import described_model, refuse_disagreement
 
 CNF_TAG = "sudoku-pipeline-cnf:"
+_MAX_DIGITS = 18  # header counts: every one fits int64
+
+
+def _shorten(text: str, keep: int = 60) -> str:
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -287,8 +292,11 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
             continue
         if line.startswith("p"):
             parts = line.split()
-            if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
-                raise FormatError(f"{where}: bad header {line!r}; expected 'p cnf <variables> <clauses>'")
+            # ASCII digits, at most 18: int() of '²' or of 5000 digits would be a traceback
+            if len(parts) != 4 or parts[1] != "cnf" or not all(
+                    p.isascii() and p.isdigit() and len(p) <= _MAX_DIGITS for p in parts[2:]):
+                raise FormatError(f"{where}: bad header {_shorten(line)!r}; expected 'p cnf <variables> <clauses>' "
+                                  f"(counts of at most {_MAX_DIGITS} digits)")
             header = (int(parts[2]), int(parts[3]))
             body_start = nl + 1
             break
@@ -353,11 +361,11 @@ def _rebuilt(meta: dict, columns: np.ndarray, where: str) -> Model:
     return model
 
 
-def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, columns: np.ndarray, meta: dict,
-                    where: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
-    """``(rows, lower, upper)``: the decoded exactly-one rows ``a`` with the rule rows of the
-    puzzle in the metadata put in their places, after checking the file's clauses against them."""
-    model = _rebuilt(meta, columns, where)
+def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, model: Model,
+                    where: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray, int]:
+    """``(rows, lower, upper, n_aux)``: the decoded exactly-one rows ``a`` with the rule rows of
+    the puzzle in the metadata (``model``) put in their places, after checking the file's clauses
+    against them; ``n_aux`` counts the rule rows' auxiliary variables."""
     ones = exactly_one_rows(model)
     if ones.shape != a.shape or (ones != a).nnz:
         raise FormatError(f"{where}: the exactly-one clauses do not encode the model the metadata describes")
@@ -384,7 +392,117 @@ def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, columns: np.ndarray, me
     rows = sp.vstack([a[:start], eq, a[start:], le], format="csr")
     lower = np.concatenate([np.ones(start), rhs[:k], np.ones(a.shape[0] - start), np.full(le.shape[0], -np.inf)])
     upper = np.concatenate([np.ones(start), rhs[:k], np.ones(a.shape[0] - start), rhs[k:]])
-    return rows, lower, upper
+    return rows, lower, upper, again.n_aux
+
+
+def canonical_clauses(tokens: np.ndarray) -> dict[int, np.ndarray]:
+    """A clause set (0-terminated literals) in a form independent of clause and literal order.
+
+    Clauses are grouped by length: per length ``k`` a ``(count, k)`` array whose rows are the
+    clauses with their literals sorted, the rows sorted lexicographically. Two files hold the
+    same clauses (as a multiset) exactly when their canonical forms are equal. One sort of all
+    literals and one per distinct clause length (a handful): no Python work per clause.
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        int64 literals, every clause ended by 0.
+
+    Returns
+    -------
+    dict of int to numpy.ndarray
+
+    Examples
+    --------
+    >>> {k: v.tolist() for k, v in canonical_clauses(np.array([2, -1, 0, 3, 0, 1, 2, 0])).items()}
+    {1: [[3]], 2: [[-1, 2], [1, 2]]}
+    """
+    tokens = np.asarray(tokens, dtype=np.int64)
+    ends = np.flatnonzero(tokens == 0)
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    length = ends - starts
+    owner = np.repeat(np.arange(ends.size), length)
+    lits = tokens[tokens != 0]
+    lits = lits[np.lexsort((lits, owner))]    # clause order kept, literals sorted within each
+    lit_length = np.repeat(length, length)
+    out = {}
+    for k in np.unique(length).tolist():
+        block = lits[lit_length == k].reshape(-1, k) if k else np.zeros((int((length == 0).sum()), 0), np.int64)
+        out[k] = block[np.lexsort(block.T[::-1])] if k and block.shape[0] else block
+    return out
+
+
+def _clause_text(clause: np.ndarray) -> str:
+    return " ".join(map(str, clause.tolist() + [0]))
+
+
+def clause_set_difference(got: np.ndarray, want: np.ndarray) -> str | None:
+    """None when the two clause sets (0-terminated literals) are equal as multisets, else what
+    differs: one clause of ``got`` that ``want`` lacks, or one of ``want`` that ``got`` lacks.
+
+    Parameters
+    ----------
+    got, want : numpy.ndarray
+        int64 literals, every clause ended by 0.
+
+    Examples
+    --------
+    >>> clause_set_difference(np.array([1, 2, 0, -1, 0]), np.array([-1, 0, 2, 1, 0])) is None
+    True
+    >>> clause_set_difference(np.array([1, -82, 0]), np.array([-1, -82, 0]))
+    "clause '-82 1 0' is not one of them; their clause '-82 -1 0' is missing"
+    """
+    if np.array_equal(got, want):             # the pipeline's own file: same clauses, same order
+        return None
+    mine, theirs = canonical_clauses(got), canonical_clauses(want)
+    for k in sorted(set(mine) | set(theirs)):
+        g = mine.get(k, np.zeros((0, k), np.int64))
+        w = theirs.get(k, np.zeros((0, k), np.int64))
+        n = min(g.shape[0], w.shape[0])
+        differ = np.flatnonzero((g[:n] != w[:n]).any(axis=1)) if k else np.zeros(0, np.int64)
+        if differ.size:
+            i = int(differ[0])
+        elif g.shape[0] != w.shape[0]:
+            i = n
+        else:
+            continue
+        # both sorted: at the first difference at least one of the two clauses is absent from the
+        # other side (checked directly: on the way to an error only)
+        found = []
+        if i < g.shape[0] and not (w == g[i]).all(axis=1).any():
+            found.append(f"clause {_clause_text(g[i])!r} is not one of them")
+        if i < w.shape[0] and not (g == w[i]).all(axis=1).any():
+            found.append(f"their clause {_clause_text(w[i])!r} is missing")
+        return "; ".join(found)
+    return None
+
+
+def _refuse_other_clauses(cnf_file: CnfFile, model: Model, rule_aux: int, where: str) -> None:
+    """FormatError unless the header and every clause are the model's own encoding (amo of the
+    facts comment): a changed at-most-one clause (``-1 -82 0`` made ``1 -82 0``) decodes to the
+    same rows, so the rows alone cannot tell. The rule rows' clauses, already compared literal
+    for literal (:func:`_with_rule_rows`), are left out."""
+    amo = cnf_file.facts.get("amo", DEFAULT_AMO)
+    try:
+        enc = encode(model, amo if isinstance(amo, str) else str(amo))
+    except PipelineError as e:
+        raise FormatError(f"{where}: cannot encode the model again to check its clauses: {e}") from None
+    n_vars = enc.n_vars + rule_aux
+    if cnf_file.n_vars != n_vars:
+        raise FormatError(f"{where}: header says {cnf_file.n_vars} variables, the model's CNF (amo {enc.amo}) "
+                          f"has {n_vars}")
+    tokens = cnf_file.tokens
+    rule_facts = cnf_file.facts.get("rule_rows")
+    if rule_facts:
+        first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
+        ends = cnf_file.clause_ends
+        lo = ends[first - 1] + 1 if first else 0
+        hi = ends[first + count - 1] + 1 if count else lo
+        tokens = np.concatenate([tokens[:lo], tokens[hi:]])
+    want = np.concatenate([*iter_row_tokens(enc), unit_tokens(enc), np.zeros(0, np.int64)])
+    difference = clause_set_difference(tokens, want)
+    if difference:
+        raise FormatError(f"{where}: the clauses are not the model's own encoding (amo {enc.amo}): {difference}")
 
 
 def read(path: str | os.PathLike) -> ModelData:
@@ -398,6 +516,9 @@ def read(path: str | os.PathLike) -> ModelData:
     cannot be decoded from their clauses: they are taken from the puzzle in the metadata comment,
     and the file is refused unless its exactly-one rows are that model's and encoding its rule
     rows again (with the encodings the facts name; needs python-sat) gives its rule clauses.
+    Every file is also refused unless its header's variable count and its whole clause set (in
+    any order: :func:`canonical_clauses`) are the model's own encoding with the ``amo`` the facts
+    name (:func:`pipeline.core.clauses.encode`): the at-most-one clauses decode to no row.
 
     Raises
     ------
@@ -454,8 +575,11 @@ def read(path: str | os.PathLike) -> ModelData:
     lb[np.searchsorted(columns, lb_vars - 1)] = 1.0
     ub[np.searchsorted(columns, ub_vars - 1)] = 0.0
     lower = upper = np.ones(row_len.size)
+    model = _rebuilt(meta, columns, where)
+    rule_aux = 0
     if rule_facts:
-        a, lower, upper = _with_rule_rows(cnf_file, a, columns, meta, where)
+        a, lower, upper, rule_aux = _with_rule_rows(cnf_file, a, model, where)
+    _refuse_other_clauses(cnf_file, model, rule_aux, where)
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
     data = ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),

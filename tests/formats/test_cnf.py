@@ -170,3 +170,50 @@ def test_render_tokens_matches_python_formatting():
     text = cnf.render_tokens(values, ends_line=values == 0).decode()
     expected = "".join(f"{v}\n" if v == 0 else f"{v} " for v in values.tolist())
     assert text == expected
+
+
+def tampered_export(tmp_path, old: str, new: str):
+    """A CNF export with one line changed and its digest updated, so check reaches the reader."""
+    import hashlib
+    import re
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "cnf")
+    path = out / "model.cnf"
+    text, count = re.subn(rf"(?m)^{re.escape(old)}$", new, path.read_text(), count=1)
+    assert count == 1
+    path.write_text(text)
+    meta = json.loads((out / "manifest.json").read_text())
+    meta["sha256"]["model.cnf"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (out / "manifest.json").write_text(json.dumps(meta))
+    return out
+
+
+@pytest.mark.parametrize("old, new, message", [
+    # an at-most-one clause decodes to no row: only the whole clause set tells
+    ("-1 -82 0", "1 -82 0", "the clauses are not the model's own encoding (amo pairwise): clause '-82 1 0' is not one "
+                            "of them; their clause '-82 -1 0' is missing"),
+    ("-1 -82 0", "-1 -83 0", "clause '-83 -1 0' is not one of them; their clause '-82 -1 0' is missing"),
+    ("p cnf 729 12011", "p cnf 999999999999 12011", "header says 999999999999 variables, the model's CNF (amo "
+                                                    "pairwise) has 729"),
+    ("p cnf 729 12011", "p cnf 7" + "2" * 5000 + " 12011", "bad header 'p cnf 7222"),
+    ("p cnf 729 12011", "p cnf \u00b2 12011", "bad header 'p cnf \u00b2 12011'"),
+])
+def test_check_compares_the_whole_clause_set_and_the_header(tmp_path, old, new, message):
+    from formats.check import check_export
+    problems = check_export(tampered_export(tmp_path, old, new)).problems
+    assert len(problems) == 1 and "\n" not in problems[0] and len(problems[0]) < 500
+    assert "model.cnf" in problems[0] and message in problems[0]
+
+
+def test_clauses_in_another_order_are_the_same_set(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    path = tmp_path / "m.cnf"
+    cnf.write(model, path)
+    head, body = [], []
+    for line in path.read_text().splitlines():
+        (head if line[:1] in "cp" else body).append(line)
+    shuffled = [" ".join(line.split()[::-1][1:] + ["0"]) for line in body]   # literals reversed
+    np.random.default_rng(3).shuffle(shuffled)                              # clauses reordered
+    path.write_text("\n".join(head + shuffled) + "\n")
+    assert cnf.clause_set_difference(cnf.read_cnf(path).tokens,
+                                     np.concatenate(list(clauses.iter_clause_tokens(clauses.encode(model))))) is None
