@@ -39,6 +39,8 @@ _CHUNK_NONZEROS = 1 << 20
 # is a bad term, as 1e400 is, not an OverflowError)
 _TERM = re.compile(r"^([+-]?\d{1,18})$")
 _VAR = re.compile(r"^x(\d{1,18})$")
+# the competition header solvers size their arrays by (minisat+, sat4j): compared with the file
+_HEADER = re.compile(r"^\*\s*#variable=\s*(\S+)\s+#constraint=\s*(\S+)")
 
 
 def opb_metadata(model: Model) -> dict:
@@ -179,6 +181,19 @@ def _short(token: str) -> str:
     return token if len(token) <= 24 else f"{token[:20]}...({len(token)} characters)"
 
 
+def _refuse_other_header(header: tuple[str, str] | None, n_vars: int, n_constraints: int, where: str) -> None:
+    """FormatError unless the ``* #variable= V #constraint= C`` header (when present) states the
+    model's ``N^3`` variables and the file's constraint count: solvers size their arrays by it,
+    so a tampered one (``#variable= 999999999999``) is not the manifest's model."""
+    if header is None:
+        return
+    stated = (("variables", n_vars, "the model's OPB has"), ("constraints", n_constraints, "the file has"))
+    for text, (what, want, whose) in zip(header, stated):
+        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+        if number != want:
+            raise FormatError(f"{where}: header says {_short(text)} {what}, {whose} {want}")
+
+
 def read(path: str | os.PathLike) -> ModelData:
     """An OPB file (linear constraints) back to :class:`ModelData`.
 
@@ -192,19 +207,23 @@ def read(path: str | os.PathLike) -> ModelData:
     Raises
     ------
     FormatError
-        A constraint without ``;``, a bad term or operator, a name other than ``x<int>``, or a
-        file without the pipeline's metadata.
+        A constraint without ``;``, a bad term or operator, a name other than ``x<int>``, a
+        ``* #variable= V #constraint= C`` header other than the model's ``N^3`` and the file's
+        constraint count, or a file without the pipeline's metadata.
     """
     where = str(path)
     with open_text(path, where) as f:
         text = f.read()
     meta = {}
     body_lines = []
+    header = None
     for line in text.splitlines():
         s = line.strip()
         if s.startswith("*"):
             if COMMENT_TAG in s:
                 meta = parse_comment_line(s) or {}
+            elif header is None and _HEADER.match(s):
+                header = _HEADER.match(s).groups()
         elif s:
             body_lines.append(s)
     if not meta:
@@ -272,6 +291,7 @@ def read(path: str | os.PathLike) -> ModelData:
         raise FormatError(f"{where}: variable x{int(all_vars.max())} is beyond the model's {n_cells} variables")
     if counted and len(rows_cols) != n_rows:
         raise FormatError(f"{where}: the metadata counts {n_rows} rows, the file has {len(rows_cols)}")
+    _refuse_other_header(header, n_cells, len(rows_cols) + len(bound_lb) + len(bound_ub), where)
     flat = np.concatenate(rows_cols) - 1 if rows_cols else np.zeros(0, np.int64)
     columns = np.unique(flat) if columns_rule is None else columns_rule
     lengths = np.array([v.size for v in rows_cols], dtype=np.int64)

@@ -143,3 +143,21 @@ def test_a_coefficient_beyond_int64_is_a_bad_term(tmp_path, token):
     with pytest.raises(FormatError, match=r"m\.opb: constraint 1: bad term .* 'x\d+'; expected '\+1 x<v>'$") as caught:
         opb.read(path)
     assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize("header, message", [
+    ("* #variable= 999999999999 #constraint= 347", "header says 999999999999 variables, the model's OPB has 729"),
+    ("* #variable= 729 #constraint= 9", "header says 9 constraints, the file has 347"),
+    ("* #variable= 7" + "2" * 5000 + " #constraint= 347", r"header says 72222222222222222222\.\.\.\(5001 characters\) "
+                                                          "variables"),
+])
+def test_a_header_that_is_not_the_models_is_refused(tmp_path, header, message):
+    # minisat+ and sat4j size their arrays by this header; it once passed read and check unread
+    path = tmp_path / "m.opb"
+    opb.write(build_model(parse_puzzle(DEFAULT_PUZZLE)), path)
+    lines = path.read_text().split("\n")
+    assert lines[0] == "* #variable= 729 #constraint= 347"
+    path.write_text("\n".join([header] + lines[1:]))
+    with pytest.raises(FormatError, match=message) as err:
+        opb.read(path)
+    assert "\n" not in str(err.value) and len(str(err.value)) < len(str(path)) + 150
