@@ -222,8 +222,8 @@ def read(path: str | os.PathLike) -> ModelData:
         if s.startswith("*"):
             if COMMENT_TAG in s:
                 meta = parse_comment_line(s) or {}
-            elif header is None and _HEADER.match(s):
-                header = _HEADER.match(s).groups()
+            elif header is None and (found := _HEADER.match(s)):
+                header = (found.group(1), found.group(2))
         elif s:
             body_lines.append(s)
     if not meta:

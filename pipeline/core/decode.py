@@ -242,8 +242,8 @@ def model_variable_count(manifest: Manifest) -> int | None:
     formats = manifest.data.get("formats")
     if not isinstance(formats, dict):
         return None
-    counts = [facts.get("variables") for facts in (formats.get("cnf"), formats.get("opb")) if isinstance(facts, dict)]
-    counts = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)]
+    stated = [facts.get("variables") for facts in (formats.get("cnf"), formats.get("opb")) if isinstance(facts, dict)]
+    counts: list[int] = [c for c in stated if isinstance(c, int) and not isinstance(c, bool)]
     return max([manifest.convention.n_vars, *counts]) if counts else None
 
 
