@@ -419,7 +419,7 @@ def canonical_clauses(tokens: np.ndarray) -> dict[int, np.ndarray]:
     """
     tokens = np.asarray(tokens, dtype=np.int64)
     ends = np.flatnonzero(tokens == 0)
-    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    starts = np.concatenate([[0], ends[:-1] + 1])[:ends.size].astype(np.int64)   # no clauses: none
     length = ends - starts
     owner = np.repeat(np.arange(ends.size), length)
     lits = tokens[tokens != 0]
@@ -536,7 +536,7 @@ def read(path: str | os.PathLike) -> ModelData:
     n_cells = conv.n_vars
     tokens = cnf_file.tokens
     ends = cnf_file.clause_ends
-    starts = np.concatenate([[0], ends[:-1] + 1])
+    starts = np.concatenate([[0], ends[:-1] + 1])[:ends.size].astype(np.int64)   # no clauses (all clued, reduce): none
     length = ends - starts
     clause_of = np.repeat(np.arange(ends.size), length + 1)
     in_units = np.ones(ends.size, dtype=bool)            # the unit rows' and bounds' clauses
