@@ -93,7 +93,7 @@ class _State:
     pending: BaseException | None = None
     deadline: Deadline | None = None
     watched = False
-    stop_calls: tuple[Callable[[], None], ...] = ()   # calling_on_stop's engines, asked to end their search
+    stop_calls: tuple[Callable[[str], None], ...] = ()   # calling_on_stop's engines, asked to end their search
     lock = threading.Lock()
 
 
@@ -161,19 +161,20 @@ def python_sigint() -> bool:
 
 
 @contextlib.contextmanager
-def calling_on_stop(stop: Callable[[], None]) -> Iterator[None]:
-    """While the block runs, a Ctrl-C, SIGTERM or the deadline's alarm also calls ``stop()`` at
-    once, from the watchdog thread.
+def calling_on_stop(stop: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs, a Ctrl-C or SIGTERM (``stop("interrupt")``) or the deadline's alarm
+    (``stop("deadline")``) also calls ``stop`` at once, from the watchdog thread.
 
     For an engine whose C code runs without the GIL (CP-SAT's ``StopSearch``): the search ends,
     the main thread is back in Python within milliseconds and gives the command's own answer,
-    instead of the watchdog ending the process after its grace. ``stop`` must be safe to call
-    from another thread.
+    instead of the watchdog ending the process after its grace. The call is also how the engine
+    learns that this search was interrupted (its C code may swallow the KeyboardInterrupt the
+    handler raised in it). ``stop`` must be safe to call from another thread.
 
     Parameters
     ----------
     stop : callable
-        Asks the engine to end its search; its errors are ignored.
+        Takes the kind of stop and asks the engine to end its search; its errors are ignored.
     """
     _S.stop_calls = (*_S.stop_calls, stop)
     try:
@@ -299,7 +300,7 @@ def _watch(read_end: int) -> None:
         first = "deadline" if "deadline" in kinds and _S.deadline is not None else "interrupt"
         for call in _S.stop_calls:
             with contextlib.suppress(BaseException):
-                call()
+                call(first)
         deadline = _S.deadline
         if first == "deadline" and deadline is not None:
             time.sleep(min(max(deadline.hard_stop - time.monotonic(), 0.0), _LONGEST_WAIT))

@@ -137,19 +137,26 @@ def _new_solver(cp_model, time_limit: float | None) -> Any:
     return solver
 
 
-def _run(solver, cp, callback=None) -> tuple[int, float]:
-    """``(status, seconds)`` of one search, which the command's stop ends at once."""
+def _run(solver, cp, callback=None) -> tuple[int, float, bool]:
+    """``(status, seconds, interrupted)`` of one search, which the command's stop ends at once;
+    ``interrupted`` when that stop was a Ctrl-C or SIGTERM (the KeyboardInterrupt the command's
+    handler raised inside CP-SAT's call is swallowed there)."""
+    kinds: list[str] = []
+
+    def stop(kind: str) -> None:
+        kinds.append(kind)
+        solver.StopSearch()
+
     start = time.perf_counter()
-    with stops.calling_on_stop(solver.StopSearch):
+    with stops.calling_on_stop(stop):
         status = solver.Solve(cp, callback)
-    return status, time.perf_counter() - start
+    return status, time.perf_counter() - start, "interrupt" in kinds
 
 
-def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None) -> None:
-    """KeyboardInterrupt when the search was ended by a Ctrl-C or SIGTERM: the command's handler
-    ran inside CP-SAT's call, which swallowed the KeyboardInterrupt it raised; or CP-SAT's own
-    handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit."""
-    if stops.interrupting():
+def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool) -> None:
+    """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``), or CP-SAT's
+    own handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit."""
+    if interrupted:
         raise KeyboardInterrupt
     cp_model = _cp_model()
     if (solver.parameters.catch_sigint_signal and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
@@ -185,8 +192,8 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     solver = _new_solver(cp_model, time_limit)
     if threads is not None:
         solver.parameters.num_workers = int(threads)
-    status, seconds = _run(solver, cp)
-    _raise_if_interrupted(solver, status, seconds, time_limit)
+    status, seconds, interrupted = _run(solver, cp)
+    _raise_if_interrupted(solver, status, seconds, time_limit, interrupted)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         x = _values(solver, variables)
         grid = grid_from_vector(model.full_vector(x), model.convention)
@@ -238,9 +245,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 
     solver = _new_solver(cp_model, time_limit)
     solver.parameters.enumerate_all_solutions = True
-    status, seconds = _run(solver, cp, Collect())
-    if found < limit or stops.interrupting():
-        _raise_if_interrupted(solver, status, seconds, time_limit)
+    status, seconds, interrupted = _run(solver, cp, Collect())
+    if found < limit or interrupted:
+        _raise_if_interrupted(solver, status, seconds, time_limit, interrupted)
     if found >= limit:
         word = "limit"
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):

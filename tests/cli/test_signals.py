@@ -243,6 +243,27 @@ except KeyboardInterrupt:
 """
 
 
+CPSAT_AFTER_A_STOP = """
+from pipeline.core import stops
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers import get_solver
+stops.shutdown_started()   # an earlier command of this process was stopped (batch's first Ctrl-C)
+entry = get_solver("cpsat")
+model = build_model(parse_puzzle("." * 16))
+print(entry.solve(model).status, entry.count(model, 3).count)
+"""
+
+
+def test_cpsat_is_not_stopped_by_an_earlier_commands_stop():
+    """The engine once read the process-wide 'a stop has started' flag after each search: in a
+    process where an earlier command had been stopped, every CP-SAT search was an interrupt."""
+    _needs_ortools()
+    done = subprocess.run([sys.executable, "-c", CPSAT_AFTER_A_STOP], capture_output=True, text=True, timeout=120,
+                          env=_env(), cwd=PROJECT)
+    assert done.stdout.split() == ["optimal", "3"], (done.stdout, done.stderr[-2000:])
+
+
 def test_cpsat_ctrl_c_in_the_api_raises_keyboard_interrupt():
     """Outside the command line CP-SAT catches Ctrl-C itself (the search ends at once); the
     engine raises it as the KeyboardInterrupt Python code expects, not a ``time_limit`` count."""
