@@ -39,7 +39,7 @@ from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_row
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
                                       rule_rows)
 from pipeline.core.conventions import Convention
-from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.errors import FormatError, PipelineError, shortened
 from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, metadata_convention, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
@@ -47,10 +47,6 @@ from formats.agree import described_model, refuse_disagreement
 
 CNF_TAG = "sudoku-pipeline-cnf:"
 _MAX_DIGITS = 18  # header counts: every one fits int64
-
-
-def _shorten(text: str, keep: int = 60) -> str:
-    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -295,7 +291,7 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
             # ASCII digits, at most 18: int() of '²' or of 5000 digits would be a traceback
             if len(parts) != 4 or parts[1] != "cnf" or not all(
                     p.isascii() and p.isdigit() and len(p) <= _MAX_DIGITS for p in parts[2:]):
-                raise FormatError(f"{where}: bad header {_shorten(line)!r}; expected 'p cnf <variables> <clauses>' "
+                raise FormatError(f"{where}: bad header {shortened(line, 60)!r}; expected 'p cnf <variables> <clauses>' "
                                   f"(counts of at most {_MAX_DIGITS} digits)")
             header = (int(parts[2]), int(parts[3]))
             body_start = nl + 1

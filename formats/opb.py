@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, shortened
 from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
@@ -176,11 +176,6 @@ def describe(model: Model) -> dict:
     return out
 
 
-def _short(token: str) -> str:
-    """A token for a message: a 400-digit number is named by its first digits."""
-    return token if len(token) <= 24 else f"{token[:20]}...({len(token)} characters)"
-
-
 def _refuse_other_header(header: tuple[str, str] | None, n_vars: int, n_constraints: int, where: str) -> None:
     """FormatError unless the ``* #variable= V #constraint= C`` header (when present) states the
     model's ``N^3`` variables and the file's constraint count: solvers size their arrays by it,
@@ -191,7 +186,7 @@ def _refuse_other_header(header: tuple[str, str] | None, n_vars: int, n_constrai
     for text, (what, want, whose) in zip(header, stated):
         number = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
         if number != want:
-            raise FormatError(f"{where}: header says {_short(text)} {what}, {whose} {want}")
+            raise FormatError(f"{where}: header says {shortened(text)} {what}, {whose} {want}")
 
 
 def read(path: str | os.PathLike) -> ModelData:
@@ -250,13 +245,13 @@ def read(path: str | os.PathLike) -> ModelData:
                 raise FormatError(f"{where}: constraint {k + 1}: expected 'terms <op> rhs ;', found {' '.join(words)[:60]!r}")
             terms, rel, rhs = words[:-2], words[-2], words[-1]
             if not _TERM.match(rhs):
-                raise FormatError(f"{where}: constraint {k + 1}: right-hand side {_short(rhs)!r} is not an integer")
+                raise FormatError(f"{where}: constraint {k + 1}: right-hand side {shortened(rhs)!r} is not an integer")
         if len(terms) % 2:
             raise FormatError(f"{where}: constraint {k + 1}: terms must be 'coefficient x<v>' pairs")
         coefs, names = terms[0::2], terms[1::2]
         for coef_text, nme in zip(coefs, names):
             if not _TERM.match(coef_text) or not _VAR.match(nme):
-                raise FormatError(f"{where}: constraint {k + 1}: bad term {_short(coef_text)} {_short(nme)!r}; "
+                raise FormatError(f"{where}: constraint {k + 1}: bad term {shortened(coef_text)} {shortened(nme)!r}; "
                                   "expected '+1 x<v>'")
         v = np.array([int(nme[1:]) for nme in names], dtype=np.int64)
         c = np.array([int(x) for x in coefs], dtype=np.int64)

@@ -8,11 +8,11 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.solutions.common import (MAX_DIGITS, first_nonblank, infeasible, no_solution, parse_float, parse_floats,
-                     shorten, split_lines, time_limit_reached, truncated)
+                     split_lines, time_limit_reached, truncated)
 
 # "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
 # wrappers of CBC (python-mip's Model.write("x.sol")) write "Feasible solution - objective 0.0"
@@ -66,9 +66,9 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
             tok = tok[1:]
         if len(tok) < 3 or not (tok[0].isascii() and tok[0].isdigit() and len(tok[0]) <= MAX_DIGITS):
             if k == len(rows) - 1:
-                raise truncated(where, f"line {no} is incomplete ({shorten(line.strip(), 60)!r})")
+                raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
             raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', "
-                              f"found {shorten(line.strip(), 60)!r}")
+                              f"found {shortened(line.strip(), 60)!r}")
         entries.append((int(tok[0]), tok[1], tok[2], no))
     # sections: the index restarts at 0 when the columns follow the rows; any other step back is
     # a repeated or misplaced line (taking it for the columns would drop the real ones)

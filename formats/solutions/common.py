@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError, NoSolutionReported
+from pipeline.core.errors import FormatError, NoSolutionReported, shortened
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|infinity|nan)"
 NUMBER_RE = re.compile(rf"^(?:{NUMBER})$", re.IGNORECASE)
@@ -130,21 +130,8 @@ def parse_count(token: str, where: str, what: str) -> int:
     729
     """
     if not (0 < len(token) <= MAX_DIGITS and token.isascii() and token.isdigit()):
-        raise FormatError(f"{where}: {what}: {shorten(token)!r} is not a count of up to {MAX_DIGITS} digits")
+        raise FormatError(f"{where}: {what}: {shortened(token)!r} is not a count of up to {MAX_DIGITS} digits")
     return int(token)
-
-
-def shorten(token: str, keep: int = 24) -> str:
-    """``token`` cut to ``keep`` characters (with the full length said) so a message stays one short line.
-
-    Parameters
-    ----------
-    token : str
-        The text.
-    keep : int
-        Characters kept.
-    """
-    return token if len(token) <= keep else f"{token[:keep]}... ({len(token)} characters)"
 
 
 def digit_tokens(tokens: np.ndarray) -> np.ndarray:

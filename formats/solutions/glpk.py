@@ -8,11 +8,11 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.solutions.common import (NUMBER, first_nonblank, infeasible, no_solution, parse_count, parse_float, parse_floats,
-                     shorten, split_lines, truncated)
+                     split_lines, truncated)
 
 
 def _detect_glpk_raw(head: str) -> bool:
@@ -89,7 +89,7 @@ def _parse_glpk_report(text: str, where: str) -> RawSolution:
     objective = float(m.group(1)) if m else None
     columns = head.get("Columns", "0").split()
     if not columns or not columns[0].isdigit():
-        raise FormatError(f"{where}: 'Columns:' line holds no column count ({shorten(head.get('Columns', ''))!r})")
+        raise FormatError(f"{where}: 'Columns:' line holds no column count ({shortened(head.get('Columns', ''))!r})")
     n = parse_count(columns[0], where, "'Columns:' line")
     try:
         k = next(i for i, line in enumerate(lines) if line.lstrip().startswith("No. Column name"))

@@ -25,10 +25,10 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError, NoSolutionReported
+from pipeline.core.errors import FormatError, NoSolutionReported, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import MAX_DIGITS, digit_tokens, parse_float, parse_floats, shorten
+from formats.solutions.common import MAX_DIGITS, digit_tokens, parse_float, parse_floats
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -98,8 +98,8 @@ def _variable_numbers(body: np.ndarray, shown: np.ndarray, where: str) -> np.nda
         bad = int(np.argmin(ok))
         text = str(body[bad])
         if text.isascii() and text.isdigit() and len(text) > MAX_DIGITS:
-            raise FormatError(f"{where}: variable {shorten(text)} is beyond any model's variables")
-        raise FormatError(f"{where}: literal {shorten(str(shown[bad]))!r} is not a variable number")
+            raise FormatError(f"{where}: variable {shortened(text)} is beyond any model's variables")
+        raise FormatError(f"{where}: literal {shortened(str(shown[bad]))!r} is not a variable number")
     return body.astype(np.int64)
 
 
@@ -113,7 +113,7 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
     if named:
         if not np.char.startswith(body, "x").all():
             bad = arr[~np.char.startswith(body, "x")][0]
-            raise FormatError(f"{where}: literal {shorten(str(bad))!r} is not x<v> or -x<v>")
+            raise FormatError(f"{where}: literal {shortened(str(bad))!r} is not x<v> or -x<v>")
         body = np.char.lstrip(body, "x")
     return _variable_numbers(body, arr, where), np.where(neg, -1, 1)
 
@@ -213,7 +213,7 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         else:
             tok = s.split()
             if len(tok) < 2 or not tok[0].startswith("x") or not tok[0][1:].isdigit():
-                raise FormatError(f"{where}: line {no}: expected 'x<v> value', found {shorten(s, 60)!r}")
+                raise FormatError(f"{where}: line {no}: expected 'x<v> value', found {shortened(s, 60)!r}")
             names.append(tok[0][1:])
             texts.append(tok[1])
             lines.append(no)

@@ -38,6 +38,25 @@ class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""
 
 
+def shortened(text: str, keep: int = 24) -> str:
+    """``text`` whole up to ``keep`` characters, else its first ``keep``, ``...`` and its length:
+    how an error message quotes a token or a line of the input.
+
+    Parameters
+    ----------
+    text : str
+        What the message quotes.
+    keep : int
+        The longest text quoted whole.
+
+    Examples
+    --------
+    >>> shortened("9" * 30)
+    '999999999999999999999999...(30 characters)'
+    """
+    return text if len(text) <= keep else f"{text[:keep]}...({len(text)} characters)"
+
+
 #: Longest run of non-blank characters an error line repeats whole: a 5,000-character argument
 #: is shortened, a long path still fits.
 LONGEST_ECHO = 300
@@ -61,4 +80,4 @@ def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
     """
     if len(text) <= longest:
         return text
-    return re.sub(r"\S{%d,}" % (longest + 1), lambda m: f"{m.group()[:longest]}...({len(m.group())} characters)", text)
+    return re.sub(r"\S{%d,}" % (longest + 1), lambda m: shortened(m.group(), longest), text)

@@ -148,7 +148,7 @@ def test_a_coefficient_beyond_int64_is_a_bad_term(tmp_path, token):
 @pytest.mark.parametrize("header, message", [
     ("* #variable= 999999999999 #constraint= 347", "header says 999999999999 variables, the model's OPB has 729"),
     ("* #variable= 729 #constraint= 9", "header says 9 constraints, the file has 347"),
-    ("* #variable= 7" + "2" * 5000 + " #constraint= 347", r"header says 72222222222222222222\.\.\.\(5001 characters\) "
+    ("* #variable= 7" + "2" * 5000 + " #constraint= 347", r"header says 72{23}\.\.\.\(5001 characters\) "
                                                           "variables"),
 ])
 def test_a_header_that_is_not_the_models_is_refused(tmp_path, header, message):

@@ -691,11 +691,11 @@ BIG = "9" * 5000  # int() refuses more than 4300 digits with a ValueError
 
 
 @pytest.mark.parametrize("text, fmt, match", [
-    (f"s mip 3 {BIG} o 0\nj 1 1\ne o f\n", "glpk_raw", r"column count: '9{24}\.\.\. \(5000 characters\)'"),
+    (f"s mip 3 {BIG} o 0\nj 1 1\ne o f\n", "glpk_raw", r"column count: '9{24}\.\.\.\(5000 characters\)'"),
     ("Problem: p\nRows: 3\nColumns: " + BIG + "\nNon-zeros: 1\nStatus: INTEGER OPTIMAL\nObjective: 0\n",
-     "glpk_report", r"'Columns:' line: '9{24}\.\.\. \(5000"),
+     "glpk_report", r"'Columns:' line: '9{24}\.\.\.\(5000"),
     (f"{BIG} 3 : Number of columns and rows for primal or dual solution or basis\nT\nColumns\n1\n",
-     "highs_old_raw", r"line 1: column count: '9{24}\.\.\. \(5000"),
+     "highs_old_raw", r"line 1: column count: '9{24}\.\.\.\(5000"),
     ("Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns " + BIG + "\n",
      "highs_raw", "without a column count"),
     ("Optimal - objective value 0\n" + BIG + " x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc", "expected 'index name"),
