@@ -146,3 +146,18 @@ def test_the_meter_shows_what_a_run_is_doing():
     meter.detail("puzzle 1: clue removal (orbits tried) 7/81")
     meter.close()
     assert "clue removal (orbits tried) 7/81" in stream.getvalue() and stream.getvalue().endswith("\n")
+
+
+def test_puzzles_with_rules_keep_the_budget_and_report_their_steps():
+    """Random jigsaw regions with anti-knight: one full-grid search of seed 4 ran for minutes,
+    past --time-limit and without a progress report (the rules' generator had no clock)."""
+    seen = []
+    start = time.perf_counter()
+    made = list(generate(size=9, count=1, seed=4, variant="jigsaw", rules=[{"rule": "antiknight"}], time_limit=2.0,
+                         progress=lambda *a: seen.append(a)))
+    assert time.perf_counter() - start < 30   # not minutes: the search itself looks at the deadline
+    assert made == [] and (0, FULL_GRID_STEP, 0, 20) in seen
+    # with rules that a grid meets at once, every step reports: full grid, then clue removal
+    seen.clear()
+    made = list(generate(size=9, count=1, seed=2, rules=[{"rule": "antiking"}], progress=lambda *a: seen.append(a)))
+    assert len(made) == 1 and {step for _, step, _, _ in seen} >= {FULL_GRID_STEP, REMOVAL_STEP}

@@ -11,7 +11,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["OutOfTime", "Report", "RunClock"]
+__all__ = ["FULL_GRID_STEP", "OutOfTime", "Report", "RunClock"]
+
+#: How the progress reports name the search for a full grid (its attempts).
+FULL_GRID_STEP = "full grid (attempts)"
 
 #: ``report(index, step, done, total)``: puzzle ``index`` (0-based) is at ``done`` of ``total``
 #: in ``step`` (e.g. ``"clue removal (orbits tried)"``).

@@ -92,11 +92,13 @@ class ShapeEngine:
         grid[r, c] = d + 1
         return grid
 
-    def random_full_grid(self, rng: np.random.Generator) -> np.ndarray | None:
+    def random_full_grid(self, rng: np.random.Generator, deadline: float | None = None) -> np.ndarray | None:
         """A full grid from a fresh solver with random decision phases (None: the rules have none).
 
         A fresh solver makes the grid a function of ``rng`` alone (the cached engine's learnt
-        clauses would make it depend on earlier calls)."""
+        clauses would make it depend on earlier calls). :class:`OutOfTime` once ``deadline`` (a
+        ``time.perf_counter()`` value) passes first: random jigsaw regions with anti-knight may
+        take minutes to be found empty."""
         n = self.n
         preferred = rng.integers(0, n, size=(self.rows, self.cols))
         phases = -np.arange(1, self.convention.n_vars + 1, dtype=np.int64)
@@ -106,7 +108,10 @@ class ShapeEngine:
         solver = self.sat.fresh_solver()
         try:
             solver.set_phases(phases.tolist())
-            return self.grid_of(solver.get_model()) if run_sliced(solver) else None
+            answer = run_sliced(solver, deadline=deadline)
+            if answer is None:
+                raise OutOfTime("no full grid before the deadline")
+            return self.grid_of(solver.get_model()) if answer else None
         finally:
             delete_solver(solver)
 

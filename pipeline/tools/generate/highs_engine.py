@@ -226,8 +226,10 @@ class HighsShapeEngine:
         """The grid of a solution ``x`` over the model's columns."""
         return grid_from_vector(self.model.full_vector(np.rint(x)), self.convention)
 
-    def random_full_grid(self, rng: np.random.Generator) -> np.ndarray | None:
-        """A full grid of the shape (:func:`sampled_full_grid`); None when none was found."""
+    def random_full_grid(self, rng: np.random.Generator, deadline: float | None = None) -> np.ndarray | None:
+        """A full grid of the shape (:func:`sampled_full_grid`); None when none was found;
+        :class:`OutOfTime` when ``deadline`` passed before the call."""
+        _check(deadline)
         return sampled_full_grid(self.model, self.terms, rng)
 
     def exclude(self, solution: np.ndarray) -> int:

@@ -269,8 +269,11 @@ class LazyRuleEngine:
             if self._learn(grid):
                 return grid
 
-    def random_full_grid(self, rng: np.random.Generator) -> np.ndarray | None:
-        """A full grid of the shape (:func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`)."""
+    def random_full_grid(self, rng: np.random.Generator, deadline: float | None = None) -> np.ndarray | None:
+        """A full grid of the shape (:func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`);
+        :class:`OutOfTime` when ``deadline`` passed before the call."""
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise OutOfTime("no full grid before the deadline")
         return sampled_full_grid(self.model, self.terms, rng)
 
     def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None,

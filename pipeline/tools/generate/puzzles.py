@@ -22,7 +22,7 @@ from pipeline.core.variants import get_variant
 from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
-from pipeline.tools.generate.clock import OutOfTime, Report, RunClock
+from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
 from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
@@ -35,8 +35,6 @@ class DifficultyNotReached(PuzzleError):
     input, a request the seed did not meet (``generate`` ends its stream there, exit 1)."""
 
 
-#: How the progress reports name the search for a full grid (its attempts).
-FULL_GRID_STEP = "full grid (attempts)"
 
 #: The seeds a run takes: the range :func:`new_seed` draws from. numpy would take any
 #: non-negative int, but a seed is printed and kept in the JSON/CSV output, where a reader's
@@ -291,7 +289,7 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
         if ruled is not None:
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
                                    cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i,
-                                   easy=singles)
+                                   easy=singles, clock=clock)
         else:
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
                              transform=transform, seed=seed, index=i, clock=clock, singles=singles)

@@ -25,6 +25,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, with_rules
 from pipeline.core.variants import get_variant
+from pipeline.tools.generate.clock import FULL_GRID_STEP, RunClock
 from pipeline.tools.generate.engine import count_up_to, engine_for
 
 from pipeline.tools.generate.killer import random_cages, refine_cages, with_cages
@@ -67,7 +68,8 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
 
 def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
                        killer: bool = False, cages_only: bool = False, symmetry: str = "none",
-                       clues: int | None = None, seed: int = 0, index: int = 0, easy: bool = False) -> Generated:
+                       clues: int | None = None, seed: int = 0, index: int = 0, easy: bool = False,
+                       clock: RunClock | None = None) -> Generated:
     """One puzzle with rules beyond units and exactly one solution (module docstring).
 
     Parameters
@@ -90,6 +92,9 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         Remove a clue only while the easy techniques still solve the puzzle
         (:func:`~pipeline.tools.rate.solved_by_easy_steps`: easy by construction, not minimal);
         not for ``cages_only``, which has no clues to remove.
+    clock : RunClock, optional
+        The run's budget and progress reports: asked before each full-grid try and each orbit
+        of clue removal, and its deadline bounds the full-grid search and each uniqueness check.
 
     Returns
     -------
@@ -101,11 +106,16 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     ------
     PuzzleError
         No full grid in :data:`FULL_GRID_TRIES` tries, or (internal) a result that is not unique.
+    OutOfTime
+        ``clock``'s deadline passed before the puzzle was finished.
     """
     t0 = time.perf_counter()
-    for _ in range(FULL_GRID_TRIES):
+    deadline = clock.deadline if clock is not None else None
+    for attempt in range(FULL_GRID_TRIES):
+        if clock is not None:   # one search may be long (random jigsaw regions with anti-knight)
+            clock.step(FULL_GRID_STEP, attempt, FULL_GRID_TRIES)
         shape = rule_shape(n, h, w, variant, rule_entries, rng)
-        solution = engine_for(shape).random_full_grid(rng)
+        solution = engine_for(shape).random_full_grid(rng, deadline=deadline)
         if solution is not None:
             break
         if shape.regions is None:   # a complete search found none, and no other shape to try: say so at once
@@ -131,12 +141,12 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         orbits = symmetry_orbits(n, symmetry)
         order = rng.permutation(len(orbits))
         if easy:
-            grid, _ = remove_clues(solution, orbits, order, clues or 0, solved_by_easy_steps(shape))
+            grid, _ = remove_clues(solution, orbits, order, clues or 0, solved_by_easy_steps(shape), clock)
         else:
             act = eng.exclude(solution)
             try:
                 grid, tried_all = remove_clues(solution, orbits, order, clues or 0,
-                                               lambda g: eng.determines(g, act))
+                                               lambda g: eng.determines(g, act, deadline=deadline), clock)
             finally:
                 eng.retire(act)
         puzzle = Puzzle(grid, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
