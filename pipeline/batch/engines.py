@@ -93,7 +93,7 @@ class InProcess:
     def request_stop(self):
         self.stop.value = 1
 
-    def close(self, cancel: bool = False):
+    def close(self, cancel: bool = False, abort: Callable[[], bool] | None = None):
         init_worker(None, None)
 
 
@@ -108,6 +108,11 @@ def start_method() -> str:
     return "spawn"
 
 
+#: Seconds the client waits for workers to hand back their cut chunks after a stop request.
+STOP_GRACE_SECONDS = 30.0
+#: Then, seconds a cancelled pool's workers get to end before they are killed (a worker still in
+#: one long puzzle, e.g. a HiGHS run of hours, would hold the shutdown for as long).
+KILL_GRACE_SECONDS = 2.0
 #: Seconds between a forked worker's checks that its client is still alive.
 PARENT_CHECK_SECONDS = 1.0
 
@@ -168,13 +173,30 @@ class Processes:
     def request_stop(self):
         self.stop.value = 1
 
-    def close(self, cancel: bool = False):
+    def close(self, cancel: bool = False, abort: Callable[[], bool] | None = None):
         """Shut the pool down; ``cancel`` drops queued chunks and asks running ones to stop after
         their current puzzle. Either way the pool is joined here: left to the interpreter's exit
-        hook, its wake-up pipe may already be closed (an ``OSError`` traceback after Ctrl-C)."""
-        if cancel:
-            self.request_stop()
-        self.pool.shutdown(wait=True, cancel_futures=cancel)
+        hook, its wake-up pipe may already be closed (an ``OSError`` traceback after Ctrl-C).
+
+        A worker still running :data:`KILL_GRACE_SECONDS` after a cancel (its current puzzle
+        outlasted the run's wait for it: one HiGHS run may take hours), or any worker once
+        ``abort()`` is true (a second Ctrl-C), is killed: its unfinished chunk was not written,
+        and a resume solves it again."""
+        if not cancel:
+            self.pool.shutdown(wait=True)
+            return
+        self.request_stop()
+        # the pool keeps its processes in a private mapping: without it, the wait is unbounded
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        end = time.monotonic() + KILL_GRACE_SECONDS
+        while (any(p.is_alive() for p in processes) and time.monotonic() < end
+               and not (abort is not None and abort())):
+            time.sleep(0.05)
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+        self.pool.shutdown(wait=True)
 
 
 class Dask:
@@ -216,7 +238,7 @@ class Dask:
     def request_stop(self):
         pass          # remote workers cannot be told; their pending chunks are cancelled on close
 
-    def close(self, cancel: bool = False):
+    def close(self, cancel: bool = False, abort: Callable[[], bool] | None = None):
         with contextlib.suppress(Exception):
             self.client.close()
         if self.cluster is not None:

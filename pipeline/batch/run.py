@@ -25,7 +25,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core import version
 from pipeline.solvers import SOLVERS
 from pipeline.batch.config import BatchConfig
-from pipeline.batch.engines import Dask, InProcess, make_engine
+from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, KIND, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
                      prepare_output, read_part_rows, refuse_foreign, touch_success, write_manifest, write_part,
                      write_rows)
@@ -43,8 +43,6 @@ TARGET_CHUNK_SECONDS = 1.0
 MAX_ADAPTIVE_CHUNK = 256
 #: First chunks before any timing is known: small grids are cheap, big ones may take minutes.
 FIRST_CHUNK_SMALL, FIRST_CHUNK_BIG, BIG_RECORD_CHARS = 16, 1, 256
-#: Seconds the client waits for workers to hand back their cut chunks after a stop request.
-STOP_GRACE_SECONDS = 30.0
 
 
 @dataclass
@@ -390,7 +388,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
         finally:
             stop.in_loop = False
             if runner is not None:
-                runner.close(cancel=interrupted or stop.requested)
+                runner.close(cancel=interrupted or stop.requested, abort=lambda: stop.now)
             meter.close()
     complete = bool(done.all())
     elapsed = time.monotonic() - started
