@@ -342,6 +342,8 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     warm = SOLVERS[config.solver].batch_warm
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
                          config.scheduler, warm) if planner.remaining else None
+    if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call
+        stops.watch()
     meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterator
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
            "shutdown_started", "TOO_LONG_TO_START", "too_long_to_start"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -213,6 +213,15 @@ def install(watch: bool = True) -> None:
             signal.signal(signum, _on_stop_signal)
     _S.installed = True
     if watch:
+        _start_watchdog()
+
+
+def watch() -> None:
+    """Start the watchdog now, under the command line's handling only (:func:`install` ran): for
+    a command that installed without it because it might fork (``batch``) and then solves in its
+    own process, where one engine call in C code (a HiGHS run of minutes) would otherwise hold
+    every Ctrl-C until it returns."""
+    if _S.installed:
         _start_watchdog()
 
 
