@@ -10,7 +10,7 @@ import json
 import math
 import sys
 
-from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
+from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
 from pipeline.solvers import SOLVERS, Solver, get_solver
 from pipeline.solvers.auto import AUTO, pick_solver
@@ -414,8 +414,8 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sat-backend", choices=sat_backends() or None, metavar="NAME",
                    help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
-                   help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to 16x16, "
-                        "else ladder)")
+                   help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to "
+                        f"{AUTO_PAIRWISE_MAX}x{AUTO_PAIRWISE_MAX}, else ladder)")
     p.add_argument("--presolve", choices=PRESOLVE_METHODS, default=DEFAULT_PRESOLVE,
                    help="what the engine is handed: singles (naked and hidden singles first, then the reduced "
                         "model; the answer is mapped back and verified against the puzzle) or none (the model as "
