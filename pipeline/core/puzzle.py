@@ -408,7 +408,11 @@ def _check_rules(p: Puzzle) -> None:
     families = [f for f, _ in p.unit_families()]
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
     if again:
-        raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
+        # the variant's own unit, or the same unit rule twice (two {"rule": "diagonal"})
+        own = [f for f, _ in Puzzle(np.zeros_like(p.grid), p.h, p.w, p.variant, p.regions, layout=p.layout).unit_families()]
+        if again in own:
+            raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
+        raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
     parity: dict[int, str] = {}
     for rule in p.rules:
         if rule.kind in ("even", "odd"):

@@ -127,6 +127,9 @@ REFUSED = [
      "rules[0] (disjointgroups): disjoint groups need one N x N grid with boxes"),
     ("diagonal of x", {"size": 9, "variant": "x"}, {"rule": "diagonal"},
      "rules: the main diagonal is already a unit of this puzzle (variant x)"),
+    # two rules naming one diagonal once said "already a unit of this puzzle (variant classic)"
+    ("diagonal twice", N9, [{"rule": "diagonal"}, {"rule": "diagonal", "which": "main"}],
+     "rules: the main diagonal is given twice"),
     ("diagonal which", N9, {"rule": "diagonal", "which": "up"}, "rules[0] (diagonal): 'which' must be main or anti"),
     ("extra region size", N9, {"rule": "extraregion", "cells": ["r1c1", "r2c2"]},
      "rules[0] (extraregion): an extra region has 9 cells, found 2"),
