@@ -167,7 +167,14 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     doc: dict = {"size": size, "givens": givens}
     if any(g is not None for g in regions):
         if any(g is None for g in regions):
-            raise PuzzleError(f"{where}: some cells have a 'region' and others not")
+            # f-puzzles writes 'region' only where a cell left its default box (the numbering
+            # SudokuPad's importer gives the boxes: row-major, 0-based)
+            if size not in _BOXES:
+                raise PuzzleError(f"{where}: some cells have a 'region' and others not, and a {size}x{size} grid "
+                                  "has no default boxes")
+            h, w = _BOXES[size]
+            regions = [(k // size // h) * (size // w) + k % size // w if g is None else g
+                       for k, g in enumerate(regions)]
         doc["regions"] = " ".join(str(g) for g in regions)
     elif size in _BOXES:
         doc["box"] = f"{_BOXES[size][0]}x{_BOXES[size][1]}"

@@ -213,3 +213,26 @@ def test_an_element_that_is_not_a_list_is_refused(element, value):
     """Once a TypeError ('bool' object is not iterable) for ``"thermometer": true``."""
     with pytest.raises(PuzzleError, match=f"f-puzzles element '{element}' must be a list"):
         document_from_fpuzzles({"size": 4, "grid": grid_of(4), element: value})
+
+
+def test_cells_without_a_region_keep_their_default_box():
+    """f-puzzles writes 'region' only on the cells a jigsaw moved out of their box (SudokuPad's
+    importer reads a missing one as the default box); such a grid was refused ("some cells have
+    a 'region' and others not"). Read both ways, it is the same puzzle."""
+    size, (h, w) = 6, (2, 3)
+    full = [[(r // h) * (size // w) + c // w for c in range(size)] for r in range(size)]
+    full[0][2], full[0][3] = 1, 0        # two cells trade boxes
+    partial = [[None] * size for _ in range(size)]
+    partial[0][2], partial[0][3] = 1, 0
+    grids = [grid_of(size, {(1, 1): 3}, regions=full), grid_of(size, {(1, 1): 3})]
+    for r in range(size):
+        for c in range(size):
+            if partial[r][c] is not None:
+                grids[1][r][c]["region"] = partial[r][c]
+    a, b = (document_from_fpuzzles(compress({"size": size, "grid": g})) for g in grids)
+    assert a == b and a["regions"].split()[:4] == ["0", "0", "1", "0"]
+    assert parse_puzzle(compress({"size": size, "grid": grids[1]})).variant == "jigsaw"
+    with pytest.raises(PuzzleError, match="some cells have a 'region' and others not, and a 7x7 grid has no default"):
+        seven = grid_of(7)
+        seven[0][0]["region"] = 0
+        document_from_fpuzzles(compress({"size": 7, "grid": seven}))
