@@ -36,6 +36,7 @@ import numpy as np
 from typing import NamedTuple
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.parse import (MAX_TOKEN_DIGITS, default_box, literal_text, looks_like_document, parse_box,
                                  parse_regions, read_puzzle)
@@ -205,6 +206,10 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
+    if isinstance(doc.get("grid"), list) and "givens" not in doc:
+        # f-puzzles' own JSON, not compressed into a link: read as the link's content is
+        where = f"{where} (f-puzzles)"
+        doc = document_from_fpuzzles(doc, where)
     unknown = sorted(set(doc) - set(DOCUMENT_KEYS))
     if unknown:
         raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(DOCUMENT_KEYS)})")

@@ -236,3 +236,14 @@ def test_cells_without_a_region_keep_their_default_box():
         seven = grid_of(7)
         seven[0][0]["region"] = 0
         document_from_fpuzzles(compress({"size": 7, "grid": seven}))
+
+
+def test_f_puzzles_json_not_compressed_reads_as_its_link_does():
+    """The editor's JSON itself (not LZ-string compressed) got "unknown key 'grid'"."""
+    data = {"size": 9, "grid": grid_of(9, {(0, 0): 5, (4, 4): 7}), "antiknight": True,
+            "killercage": [{"cells": ["R1C2", "R1C3"], "value": "9"}]}
+    plain, linked = parse_puzzle(json.dumps(data)), parse_puzzle(compress(data))
+    assert plain.grid.tolist() == linked.grid.tolist()
+    assert [r.kind for r in plain.rules] == [r.kind for r in linked.rules]
+    with pytest.raises(PuzzleError, match=r"^puzzle \(f-puzzles\): f-puzzles element 'foo' is not supported"):
+        parse_puzzle(json.dumps({**data, "foo": 1}))
