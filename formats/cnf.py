@@ -43,10 +43,10 @@ from pipeline.core.errors import FormatError, PipelineError, shortened
 from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, metadata_convention, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
 
 CNF_TAG = "sudoku-pipeline-cnf:"
-_MAX_DIGITS = 18  # header counts: every one fits int64
 
 
 # ----------------------------------------------------------------------------------------------
@@ -288,11 +288,9 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
             continue
         if line.startswith("p"):
             parts = line.split()
-            # ASCII digits, at most 18: int() of '²' or of 5000 digits would be a traceback
-            if len(parts) != 4 or parts[1] != "cnf" or not all(
-                    p.isascii() and p.isdigit() and len(p) <= _MAX_DIGITS for p in parts[2:]):
+            if len(parts) != 4 or parts[1] != "cnf" or not all(is_count(p) for p in parts[2:]):
                 raise FormatError(f"{where}: bad header {shortened(line, 60)!r}; expected 'p cnf <variables> <clauses>' "
-                                  f"(counts of at most {_MAX_DIGITS} digits)")
+                                  f"(counts of at most {MAX_COUNT_DIGITS} digits)")
             header = (int(parts[2]), int(parts[3]))
             body_start = nl + 1
             break

@@ -34,6 +34,26 @@ GZIP_MAGIC = b"\x1f\x8b"
 # What read_regular accepts by default: a 100x100 solution file lists 10^6 names (~30 MB); a
 # file a thousand times larger than any export is not a solution file.
 MAX_READ_BYTES = 1 << 30
+#: Longest count or index a reader converts with ``int()``: 18 digits always fit int64 (no
+#: OverflowError) and stay far below Python's 4,300-digit conversion limit (no ValueError).
+MAX_COUNT_DIGITS = 18
+
+
+def is_count(token: str) -> bool:
+    """``token`` is 1 to :data:`MAX_COUNT_DIGITS` ASCII digits: safe for ``int()`` (``'²'``
+    passes ``str.isdigit`` and ``int`` refuses it; 5,000 digits are no int64).
+
+    Parameters
+    ----------
+    token : str
+        A count or index as a file writes it.
+
+    Examples
+    --------
+    >>> [is_count(t) for t in ("729", "", "\u00b2", "1" * 19)]
+    [True, False, False, False]
+    """
+    return 0 < len(token) <= MAX_COUNT_DIGITS and token.isascii() and token.isdigit()
 
 
 def _current_umask() -> int:

@@ -30,6 +30,7 @@ from pipeline.core.errors import FormatError, shortened
 from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
+from formats.files import is_count
 from formats.agree import refuse_disagreement
 from formats.cnf import convention_of, render_tokens
 from formats.text import digits_table
@@ -184,7 +185,7 @@ def _refuse_other_header(header: tuple[str, str] | None, n_vars: int, n_constrai
         return
     stated = (("variables", n_vars, "the model's OPB has"), ("constraints", n_constraints, "the file has"))
     for text, (what, want, whose) in zip(header, stated):
-        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+        number = int(text) if is_count(text) else None
         if number != want:
             raise FormatError(f"{where}: header says {shortened(text)} {what}, {whose} {want}")
 

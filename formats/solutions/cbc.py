@@ -11,7 +11,8 @@ import numpy as np
 from pipeline.core.errors import FormatError, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import (MAX_DIGITS, first_nonblank, infeasible, no_solution, parse_float, parse_floats,
+from formats.files import is_count
+from formats.solutions.common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats,
                      split_lines, time_limit_reached, truncated)
 
 # "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
@@ -64,7 +65,7 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
         tok = line.split()
         if tok and tok[0] == "**":
             tok = tok[1:]
-        if len(tok) < 3 or not (tok[0].isascii() and tok[0].isdigit() and len(tok[0]) <= MAX_DIGITS):
+        if len(tok) < 3 or not is_count(tok[0]):
             if k == len(rows) - 1:
                 raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
             raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', "

@@ -9,6 +9,8 @@ import numpy as np
 
 from pipeline.core.errors import FormatError, NoSolutionReported, shortened
 
+from formats.files import MAX_COUNT_DIGITS, is_count
+
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|infinity|nan)"
 NUMBER_RE = re.compile(rf"^(?:{NUMBER})$", re.IGNORECASE)
 
@@ -99,16 +101,10 @@ def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | No
         raise FormatError(f"{where}: {what}: values are not all numbers") from None
 
 
-# An index or count longer than this is refused before int(): 18 digits always fit in int64
-# (no OverflowError) and stay far below Python's 4300-digit conversion limit (no ValueError).
-MAX_DIGITS = 18
-
-
 def parse_count(token: str, where: str, what: str) -> int:
-    """A non-negative ASCII decimal integer of at most :data:`MAX_DIGITS` digits, or a FormatError.
-
-    ``str.isdigit`` alone lets ``'²'`` (which ``int`` refuses) and numbers of thousands of
-    digits through; this is the one check the solution readers make before ``int()``.
+    """A non-negative ASCII decimal integer of at most
+    :data:`~formats.files.MAX_COUNT_DIGITS` digits (:func:`~formats.files.is_count`), or a
+    FormatError.
 
     Parameters
     ----------
@@ -129,13 +125,13 @@ def parse_count(token: str, where: str, what: str) -> int:
     >>> parse_count("729", "f", "columns")
     729
     """
-    if not (0 < len(token) <= MAX_DIGITS and token.isascii() and token.isdigit()):
-        raise FormatError(f"{where}: {what}: {shortened(token)!r} is not a count of up to {MAX_DIGITS} digits")
+    if not is_count(token):
+        raise FormatError(f"{where}: {what}: {shortened(token)!r} is not a count of up to {MAX_COUNT_DIGITS} digits")
     return int(token)
 
 
 def digit_tokens(tokens: np.ndarray) -> np.ndarray:
-    """Which ``tokens`` (a numpy ``str`` array) are 1 to :data:`MAX_DIGITS` ASCII digits, vectorised.
+    """Which ``tokens`` (a numpy ``str`` array) pass :func:`~formats.files.is_count`, vectorised.
 
     ``numpy.char.isdigit`` accepts non-ASCII digits (``'²'``) that ``astype(int64)`` refuses,
     so the code points themselves are compared.
@@ -163,7 +159,7 @@ def digit_tokens(tokens: np.ndarray) -> np.ndarray:
     lengths = np.char.str_len(tokens)
     inside = np.arange(width) < lengths[:, None]
     digits = ((codes >= ord("0")) & (codes <= ord("9"))) | ~inside
-    return digits.all(axis=1) & (lengths > 0) & (lengths <= MAX_DIGITS)
+    return digits.all(axis=1) & (lengths > 0) & (lengths <= MAX_COUNT_DIGITS)
 
 
 def split_lines(text: str) -> list[str]:

@@ -11,7 +11,8 @@ import numpy as np
 from pipeline.core.errors import FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import (MAX_DIGITS, first_nonblank, infeasible, name_value_block, no_solution, parse_count,
+from formats.files import MAX_COUNT_DIGITS
+from formats.solutions.common import (first_nonblank, infeasible, name_value_block, no_solution, parse_count,
                      parse_float, parse_floats, split_lines, truncated)
 
 # Model-status strings HiGHS writes (HighsModelStatus -> modelStatusToString).
@@ -66,7 +67,7 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
         raise truncated(where, "no '# Columns' line")
     # '# Columns n' (raw), '# Columns -k' (sparse, HiGHS < 1.16), '# Columns -k sparse' (1.16+)
     fields = lines[i].split()
-    if len(fields) < 3 or not re.fullmatch(rf"-?[0-9]{{1,{MAX_DIGITS}}}", fields[2]):
+    if len(fields) < 3 or not re.fullmatch(rf"-?[0-9]{{1,{MAX_COUNT_DIGITS}}}", fields[2]):
         raise FormatError(f"{where}: '# Columns' line without a column count: {lines[i][:60]!r}")
     count = int(fields[2])
     sparse = count < 0

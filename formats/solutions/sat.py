@@ -28,7 +28,8 @@ import numpy as np
 from pipeline.core.errors import FormatError, NoSolutionReported, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import MAX_DIGITS, digit_tokens, parse_float, parse_floats
+from formats.files import MAX_COUNT_DIGITS
+from formats.solutions.common import digit_tokens, parse_float, parse_floats
 
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
@@ -80,14 +81,20 @@ def literal_values(numbers: np.ndarray, signs: np.ndarray, where: str) -> tuple[
     [[1, 3], [1.0, 0.0]]
     """
     numbers = np.asarray(numbers, dtype=np.int64)
+    _refuse_bad_numbers(numbers, where)
+    return numbers, (np.asarray(signs) > 0).astype(float)
+
+
+def _refuse_bad_numbers(numbers: np.ndarray, where: str, prefix: str = "", twice: str = "is assigned twice") -> None:
+    """FormatError for a variable 0 (or below) or a variable given twice; ``prefix`` is how the
+    file writes a name (``x`` in SCIP's), ``twice`` how the message says the repeat."""
     if (numbers < 1).any():
-        raise FormatError(f"{where}: variable {int(numbers[numbers < 1][0])} is not a variable "
+        raise FormatError(f"{where}: variable {prefix}{int(numbers[numbers < 1][0])} is not a variable "
                           f"(CNF/OPB variables are numbered from 1)")
     if numbers.size:
         uniq, counts = np.unique(numbers, return_counts=True)
         if (counts > 1).any():
-            raise FormatError(f"{where}: variable {int(uniq[counts > 1][0])} is assigned twice")
-    return numbers, (np.asarray(signs) > 0).astype(float)
+            raise FormatError(f"{where}: variable {prefix}{int(uniq[counts > 1][0])} {twice}")
 
 
 def _variable_numbers(body: np.ndarray, shown: np.ndarray, where: str) -> np.ndarray:
@@ -97,7 +104,7 @@ def _variable_numbers(body: np.ndarray, shown: np.ndarray, where: str) -> np.nda
     if not ok.all():
         bad = int(np.argmin(ok))
         text = str(body[bad])
-        if text.isascii() and text.isdigit() and len(text) > MAX_DIGITS:
+        if text.isascii() and text.isdigit() and len(text) > MAX_COUNT_DIGITS:
             raise FormatError(f"{where}: variable {shortened(text)} is beyond any model's variables")
         raise FormatError(f"{where}: literal {shortened(str(shown[bad]))!r} is not a variable number")
     return body.astype(np.int64)
@@ -223,13 +230,7 @@ def _parse_scip_numbered(text: str, where: str) -> RawSolution:
         raise FormatError(f"{where}: truncated: no 'objective value:' line")
     numbers = _variable_numbers(np.array(names, dtype=str), np.array(["x" + n for n in names], dtype=str), where)
     values = parse_floats(texts, where, "value", lines)
-    if numbers.size and (numbers < 1).any():
-        raise FormatError(f"{where}: variable x{int(numbers[numbers < 1][0])} is not a variable "
-                          f"(CNF/OPB variables are numbered from 1)")
-    if numbers.size:
-        uniq, counts = np.unique(numbers, return_counts=True)
-        if (counts > 1).any():
-            raise FormatError(f"{where}: variable x{int(uniq[counts > 1][0])} listed twice")
+    _refuse_bad_numbers(numbers, where, prefix="x", twice="listed twice")
     # nonzeros only: absent = 0 (dense=False); the numbers are bounded by the model's in decode
     return RawSolution("positions", values, numbers=numbers, dense=False, status=status, objective=objective,
                        numbered=True)

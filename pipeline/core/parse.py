@@ -302,7 +302,7 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         return _matrix_to_grid(source, box, size, "grid")
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source))
     text, where = (str(source), "grid") if inline else _read_source(source, "grid")
-    if inline or looks_like_document(text) or looks_like_fpuzzles(text):
+    if looks_like_document(text) or looks_like_fpuzzles(text):
         # its JSON read as rows of cells would be "line 2 has 2 cells"
         raise PuzzleError(f"{where}: a puzzle document (JSON or f-puzzles) where a grid was expected: a grid is "
                           "its cells alone (one line, rows of cells, or CSV)")

@@ -409,8 +409,7 @@ def _check_rules(p: Puzzle) -> None:
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
     if again:
         # the variant's own unit, or the same unit rule twice (two {"rule": "diagonal"})
-        own = [f for f, _ in Puzzle(np.zeros_like(p.grid), p.h, p.w, p.variant, p.regions, layout=p.layout).unit_families()]
-        if again in own:
+        if again in (f for f, _ in p._base_families()):
             raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
         raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
     parity: dict[int, str] = {}

@@ -35,7 +35,6 @@ class DifficultyNotReached(PuzzleError):
     input, a request the seed did not meet (``generate`` ends its stream there, exit 1)."""
 
 
-
 #: The seeds a run takes: the range :func:`new_seed` draws from. numpy would take any
 #: non-negative int, but a seed is printed and kept in the JSON/CSV output, where a reader's
 #: int64 column has to hold it; a negative one is numpy's ValueError deep inside the first puzzle.
@@ -277,8 +276,7 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
                    ruled: dict | None = None) -> Generated:
     """Puzzle ``i`` of the stream: the first try that meets what was asked, else the best of them
     (:class:`OutOfTime` when ``clock``'s deadline passes first). ``ruled``: the rules and killer
-    options of :func:`~pipeline.tools.generate.ruled.generate_ruled_one` (the clock is checked
-    between its puzzles)."""
+    options of :func:`~pipeline.tools.generate.ruled.generate_ruled_one`."""
     rng = np.random.default_rng([seed, i])
     best, best_key, shortfalls = None, None, 0
     for attempt in range(1, max_tries + 1):
