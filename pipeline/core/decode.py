@@ -273,8 +273,14 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
         x = _numbered_values(raw, manifest, where)[manifest.columns]
         if np.isnan(x).any():
             k = int(np.argmax(np.isnan(x)))
-            raise FormatError(f"{where}: the solver assigned no value to variable {manifest.columns[k] + 1} "
-                              f"({conv.names([manifest.columns[k]])[0]})")
+            missing = int(manifest.columns[k]) + 1
+            last = int(np.max(raw.numbers, initial=0))
+            # an answer that stops short of the model is usually another export's (a 9x9's
+            # answer read with a 12x12's manifest): say so rather than only name the variable
+            hint = (f"; the answer stops at variable {last} of the model's {n_vars} cell variables: is it another "
+                    f"model's answer?" if last < missing else "")
+            raise FormatError(f"{where}: the solver assigned no value to variable {missing} "
+                              f"({conv.names([manifest.columns[k]])[0]}){hint}")
     if x.size == n_cols:
         values = check_binary_values(x, lambda k: conv.names([manifest.columns[k]])[0], where)
         return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv

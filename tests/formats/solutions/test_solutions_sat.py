@@ -118,6 +118,22 @@ def test_bad_answers_are_one_line_errors(tmp_path, text, match):
     assert "\n" not in str(err.value)
 
 
+def test_answer_short_of_the_model_is_named_as_another_models(tmp_path):
+    # a smaller grid's complete answer read with this manifest: it stops before the model does
+    n_vars = model_of().convention.n_vars
+    path = tmp_path / "small.out"
+    path.write_text("s SATISFIABLE\nv " + " ".join(f"-{k}" for k in range(1, 65)) + " 0\n")
+    with pytest.raises(FormatError, match=f"stops at variable 64 of the model's {n_vars} cell variables: "
+                                          "is it another model's answer") as err:
+        read_solution(path, model_of())
+    assert "\n" not in str(err.value)
+    # a gap inside the answer is only named: the answer goes on past it
+    path.write_text("s SATISFIABLE\nv 1 -3 0\n")
+    with pytest.raises(FormatError, match="no value to variable 2 ") as err:
+        read_solution(path, model_of())
+    assert "another model" not in str(err.value)
+
+
 def test_numbered_answer_needs_the_manifest(tmp_path):
     path = tmp_path / "m.out"
     path.write_text("SAT\n1 -2 0\n")
