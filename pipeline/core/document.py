@@ -38,7 +38,7 @@ from typing import NamedTuple
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
-from pipeline.core.parse import (MAX_TOKEN_DIGITS, default_box, literal_text, looks_like_document, parse_box,
+from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
 __all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS"]
@@ -64,8 +64,11 @@ _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(\d{1,4})\s*$")
 
 def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:
     size = doc.get("size")
-    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 400):
-        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400, found {str(size)[:20]!r}")
+    if size is not None:
+        side = whole_number(size)
+        if side is None or not 1 <= side <= 400:
+            raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400, found {str(size)[:20]!r}")
+        size = side
     box = doc.get("box")
     if box is not None:
         if not isinstance(box, str):
@@ -113,11 +116,15 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
             raise PuzzleError(f"{where}: givens as \"r1c1=5\" need 'size' or 'box'")
         return _given_list(givens, n, n, n, where)
     if isinstance(givens, list) and givens and all(isinstance(row, list) for row in givens):
+        rows = []
         for k, row in enumerate(givens):
-            for j, v in enumerate(row):
-                if isinstance(v, bool) or not isinstance(v, int) or len(str(abs(v))) > MAX_TOKEN_DIGITS:
-                    raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {str(v)[:20]!r} is not an integer")
-        source: object = givens
+            rows.append([whole_number(v) for v in row])   # a float grid's 5.0 is 5
+            if None in rows[-1]:
+                j = rows[-1].index(None)
+                raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {str(row[j])[:20]!r} is not an integer")
+            if len(row) != len(givens[0]):
+                raise PuzzleError(f"{where}: givens row {k + 1} has {len(row)} entries; row 1 has {len(givens[0])}")
+        source: object = rows
     elif isinstance(givens, list) and all(isinstance(row, str) for row in givens):
         source = literal_text("\n".join(givens))
     elif isinstance(givens, str):   # the document's text, never a file path

@@ -10,6 +10,7 @@ place, :func:`compact_values`, for one line or many lines at once (batch input).
 """
 from __future__ import annotations
 
+import csv
 import math
 import os
 import re
@@ -33,7 +34,7 @@ Source: TypeAlias = Any
 Box: TypeAlias = str | tuple[int, int] | None
 
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "PuzzleParts",
-           "compact_values", "default_box", "literal_text", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
+           "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "check_grid_size", "memory_limit", "model_bytes"]
 
 # Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
@@ -52,6 +53,36 @@ MODEL_BYTES_PER_NONZERO = 64
 MAX_TOKEN_DIGITS = 12
 # a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
 MAX_PATH_CHARS = 4096
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an int when it is a whole number of at most :data:`MAX_TOKEN_DIGITS` digits,
+    else None: an int (not a bool) or a float with nothing after the point. JSON written from
+    numpy or by ``json.dumps`` of floats says ``5.0`` for 5, and a document means the same by it.
+
+    Parameters
+    ----------
+    value : object
+        A parsed JSON value (or a numpy scalar).
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> whole_number(5), whole_number(5.0), whole_number(5.5), whole_number(True), whole_number("5")
+    (5, 5, None, None, None)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (float, np.floating)):
+        if not (math.isfinite(value) and float(value).is_integer()):
+            return None
+        value = int(value)
+    if not isinstance(value, (int, np.integer)) or len(str(abs(int(value)))) > MAX_TOKEN_DIGITS:
+        return None
+    return int(value)
 
 
 def memory_limit() -> int:
@@ -390,7 +421,7 @@ def _read_file(path: Path, what: str) -> str:
 
 
 _DECORATION = re.compile(r"^[\s\-+=|]*$")
-_HEADER = re.compile(r"[A-Za-z_][A-Za-z_ ]+")
+_HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a letter and more
 
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True) -> np.ndarray:
@@ -454,7 +485,9 @@ def _split_cells(line: str) -> list[str]:
     """Cells of one line. A comma-separated line is split on every comma, so empty fields (as
     Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; other separators collapse."""
     if "," in line:
-        return [tok.strip(" ;|\t") for tok in line.strip().split(",")]
+        # a quoted field ("4", or "5,5" holding a comma) is one cell, as any CSV reader takes it
+        fields = next(csv.reader([line.strip()], skipinitialspace=True)) if '"' in line else line.strip().split(",")
+        return [tok.strip(" ;|\t") for tok in fields]
     return re.split(r"[;|\s]+", line.strip(" ;|\t"))
 
 

@@ -25,9 +25,12 @@ FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
     ["1...", "..3.", ".4..", "...2"],
     [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]],
     ["r1c1=1", "r2c3=3", "r3c2=4", "r4c4=2"],
+    # a float grid (numpy's tolist, json.dumps of floats) means the same whole numbers
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0]],
 ])
-def test_every_form_of_givens_reads_as_one_grid(givens):
-    puzzle = parse_puzzle({"size": 4, "givens": givens})
+@pytest.mark.parametrize("size", [4, 4.0])
+def test_every_form_of_givens_reads_as_one_grid(givens, size):
+    puzzle = parse_puzzle({"size": size, "givens": givens})
     assert puzzle.grid.tolist() == [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
 
 
@@ -61,6 +64,9 @@ def test_command_line_options_fill_and_must_agree():
     ({"size": 4, "givens": 5}, "'givens' must be a string, a list of rows"),
     ({"size": 4, "title": 5}, "'title' must be a string"),
     ({"size": True}, "'size' must be an integer from 1 to 400"),
+    ({"size": 4.5}, "'size' must be an integer from 1 to 400, found '4.5'"),
+    ({"givens": [[1, 2], [2.5, 1]]}, "givens row 2, column 1: '2.5' is not an integer"),
+    ({"givens": [[1, 2], [2]]}, "givens row 2 has 1 entries; row 1 has 2"),   # once a numpy traceback
     ({"size": 4, "rules": True}, "'rules' must be a list"),     # once a TypeError from list(True)
     ({"size": 4, "rules": 7}, "'rules' must be a list"),
 ])

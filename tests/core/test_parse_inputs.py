@@ -7,6 +7,7 @@ the files from ``examples/``, not from the parser.
 """
 from __future__ import annotations
 
+import csv
 import os
 import subprocess
 import sys
@@ -82,6 +83,29 @@ def test_short_row_with_empty_fields_names_the_line(tmp_path):
     lines[2] = lines[2][: lines[2].rindex(",")]
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(PuzzleError, match=r"line 3 has 8 cells; expected 9"):
+        parse_puzzle(str(path))
+
+
+@pytest.mark.parametrize("quoting", [csv.QUOTE_ALL, csv.QUOTE_NONNUMERIC, csv.QUOTE_MINIMAL])
+@pytest.mark.parametrize("header", [None, [f"col{k}" for k in range(1, 10)]])
+def test_csv_with_quoted_fields_and_a_header_reads_as_the_grid(tmp_path, quoting, header):
+    # as Python's csv, R's write.csv or pandas' to_csv(quoting=...) write it: "5" is the cell 5,
+    # "" an empty cell, and a header of names with digits ("col1") is a header, not a grid row
+    grid = np.where(np.arange(81).reshape(9, 9) % 4 == 0, 0, SEED)
+    path = tmp_path / "quoted.csv"
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, quoting=quoting)
+        if header:
+            writer.writerow(header)
+        writer.writerows([["" if v == 0 else (str(v) if quoting != csv.QUOTE_NONNUMERIC else v) for v in row]
+                          for row in grid.tolist()])
+    assert np.array_equal(parse_puzzle(str(path)).grid, grid)
+
+
+def test_a_quoted_field_holding_a_comma_is_one_bad_cell(tmp_path):
+    path = tmp_path / "comma.csv"
+    path.write_text('1,2,3,4\n3,4,1,2\n2,1,"5,5",3\n4,3,2,1\n')
+    with pytest.raises(PuzzleError, match=r"bad cell '5,5' at row 3, column 3$"):
         parse_puzzle(str(path))
 
 

@@ -115,7 +115,8 @@ REFUSED = [
      "rules: r1c1 is marked both even and odd"),
     ("unknown key", N9, {"rule": "cage", "cels": ["r1c1"]}, "rules[0] (cage): unknown key 'cels'"),
     ("unknown kind", N9, {"rule": "kage", "cells": ["r1c1"]}, "rules[0]: unknown rule 'kage'; expected one of"),
-    ("no kind", N9, {"cells": ["r1c1"]}, "rules[0]: unknown rule 'None'"),
+    ("no kind", N9, {"cells": ["r1c1"]}, 'rules[0]: missing "rule" (the rule\'s kind: one of windoku, '),
+    ("kind under another key", N9, {"type": "cage", "cells": ["r1c1"]}, 'rules[0]: missing "rule"'),
     ("not an object", N9, ["cage"], "rules[0]: a rule is an object"),
     ("global twice", N9, [{"rule": "antiknight"}, {"rule": "antiknight"}], "rules: antiknight is given twice"),
     ("global with cells", N9, {"rule": "antiking", "cells": ["r1c1"]}, "rules[0] (antiking): unknown key 'cells'"),
@@ -135,9 +136,18 @@ REFUSED = [
      "rules[0] (extraregion): an extra region has 9 cells, found 2"),
     ("sum not a number", N9, {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": "ten"},
      "rules[0] (cage): 'sum' must be an integer, found 'ten'"),
+    ("sum not whole", N9, {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 5.5},
+     "rules[0] (cage): 'sum' must be an integer, found '5.5'"),
     ("absent cell", {"size": 9, "layout": "samurai"}, {"rule": "cage", "cells": ["r1c10"]},
      "rules[0] (cage): cell r1c10 is not part of the puzzle (outside every grid of the layout)"),
 ]
+
+
+@pytest.mark.parametrize("total", [5, 5.0, "5", np.float64(5.0)])
+def test_a_whole_number_reads_the_same_as_an_int_string_or_float(total):
+    # MATLAB's jsonencode and numpy write whole numbers as 5 or 5.0; f-puzzles writes "5"
+    rule = parse_puzzle(dict(N9, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": total}])).rules[0]
+    assert rule.total == 5 and type(rule.total) is int
 
 
 @pytest.mark.parametrize("doc, rules, message", [case[1:] for case in REFUSED], ids=[case[0] for case in REFUSED])

@@ -83,6 +83,8 @@ def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
     """
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: a rule is an object like {{\"rule\": \"cage\", ...}}, found {type(data).__name__}")
+    if "rule" not in data:
+        raise PuzzleError(f"{where}: missing \"rule\" (the rule's kind: one of {', '.join(RULES)})")
     cls = get_rule(data.get("rule"), where)
     return cls.from_dict(data, board, f"{where} ({cls.kind})")
 

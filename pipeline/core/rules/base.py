@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import whole_number
 
 __all__ = ["Board", "Rows", "Rule", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
            "pair_rows"]
@@ -416,13 +417,13 @@ def int_field(data: dict, key: str, where: str, *, low: int | None = None, high:
         if default is ...:
             raise PuzzleError(f"{where}: missing {key!r}")
         return default
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
-            value = int(value)
+    value = whole_number(data[key])   # 5 and 5.0 alike
+    if value is None:
+        text = data[key]
+        if isinstance(text, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", text):   # f-puzzles writes "5"
+            value = int(text)
         else:
-            raise PuzzleError(f"{where}: {key!r} must be an integer, found {str(value)[:40]!r}")
-    value = int(value)
+            raise PuzzleError(f"{where}: {key!r} must be an integer, found {str(text)[:40]!r}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise PuzzleError(f"{where}: {key!r} must be from {low} to {high}, found {value}")
     return value
