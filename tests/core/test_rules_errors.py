@@ -105,6 +105,8 @@ REFUSED = [
     ("thermo of one", N9, {"rule": "thermo", "cells": ["r1c1"]}, "rules[0] (thermo): needs at least 2 cells"),
     ("greater of three", N9, {"rule": "greater", "cells": ["r1c1", "r1c2", "r1c3"]},
      "rules[0] (greater): a greater-than sign joins 2 cells, found 3"),
+    ("sign apart", N9, {"rule": "greater", "cells": ["r1c1", "r3c3"]},
+     "rules[0] (greater): greater-than sign joins r1c1 and r3c3, which are not orthogonal neighbours"),
     ("dot apart", N9, {"rule": "kropki", "color": "white", "cells": ["r1c1", "r2c2"]},
      "rules[0] (kropki): white dot joins r1c1 and r2c2, which are not orthogonal neighbours"),
     ("dot colour", N9, {"rule": "kropki", "color": "grey", "cells": ["r1c1", "r1c2"]},

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, king_step, parse_cells,
+from pipeline.core.rules.base import (Board, Rows, Rule, adjacent, cell_name, cells_text, check_keys, king_step, parse_cells,
                                       value_terms)
 
 __all__ = ["Thermometer", "Greater"]
@@ -96,7 +96,11 @@ class Greater(Rule):
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         if cells.size != 2:
             raise PuzzleError(f"{where}: a greater-than sign joins 2 cells, found {cells.size}")
-        return cls(int(cells[0]), int(cells[1]))
+        larger, smaller = int(cells[0]), int(cells[1])
+        if not adjacent(larger, smaller, board):   # a sign sits on the edge two cells share, as a Kropki dot
+            raise PuzzleError(f"{where}: greater-than sign joins {cell_name(larger, board)} and "
+                              f"{cell_name(smaller, board)}, which are not orthogonal neighbours")
+        return cls(larger, smaller)
 
     def to_dict(self, board: Board) -> dict:
         return {"rule": self.kind, "cells": [cell_name(self.larger, board), cell_name(self.smaller, board)]}
