@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pipeline.core import stops
 from pipeline.core.progress import Progress
 
 __all__ = ["Progress", "init_worker", "stopped", "tick", "flush_ticks"]
@@ -40,6 +41,8 @@ def init_worker(stop: Any, counter: Any) -> None:
         Puzzles finished by every worker so far.
     """
     _FLAGS.stop, _FLAGS.counter, _FLAGS.unsent, _FLAGS.last = stop, counter, 0, time.monotonic()
+    # an engine waiting for C code (a HiGHS run) polls this, so a stop ends its puzzle in place
+    stops.watching_flag(stopped if stop is not None else None)
 
 
 def stopped() -> bool:

@@ -255,9 +255,11 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     cut = stopped()
     finished = []
     for row in rows:
+        # after a stop, a row whose engine run the stop ended ("interrupted") is as unfinished as
+        # one not reached: left out, so that a plain resume solves it
+        if cut and row["status"] in (None, "interrupted"):
+            continue
         if row["status"] is None:
-            if cut:
-                continue
             row.update(status="error", error="batch: the record was not processed")
         row["wall_seconds"] += bulk / max(len(rows), 1)
         finished.append(row)

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
            "DeadlineReached", "begin", "calling_on_stop", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
-           "shutdown_started", "TOO_LONG_TO_START", "too_long_to_start"]
+           "shutdown_started", "stop_requested", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
 #: before the watchdog ends the process itself.
@@ -94,6 +94,7 @@ class _State:
     deadline: Deadline | None = None
     watched = False
     stop_calls: tuple[Callable[[str], None], ...] = ()   # calling_on_stop's engines, asked to end their search
+    flag: Callable[[], bool] | None = None               # watching_flag's: a batch worker's "stop" flag
     lock = threading.Lock()
 
 
@@ -181,6 +182,32 @@ def calling_on_stop(stop: Callable[[str], None]) -> Iterator[None]:
         yield
     finally:
         _S.stop_calls = tuple(call for call in _S.stop_calls if call is not stop)
+
+
+def watching_flag(flag: Callable[[], bool] | None) -> None:
+    """A process with no signal handling of its own (a batch pool worker: its client takes
+    Ctrl-C and raises a shared flag) names that flag here, so that an engine polling
+    :func:`stop_requested` while it waits for C code (a HiGHS run) can end the run in place
+    instead of being killed with its chunk.
+
+    Parameters
+    ----------
+    flag : callable or None
+        True once the run should stop; None forgets it.
+    """
+    _S.flag = flag
+
+
+def stop_requested() -> bool:
+    """Has a stop begun: a Ctrl-C, SIGTERM or deadline of this command (:func:`install`), or the
+    flag of :func:`watching_flag`? For engines that poll while they wait.
+
+    Returns
+    -------
+    bool
+    """
+    flag = _S.flag
+    return _S.stopping is not None or (flag is not None and bool(flag()))
 
 
 def _claim() -> bool:

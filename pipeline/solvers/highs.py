@@ -4,6 +4,7 @@ passed directly), and count solutions with no-good cuts on one instance. Batch r
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.build import Model, constraint_rows as file_rows
 from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
@@ -33,6 +35,8 @@ def _highspy():
     return highspy
 
 
+# how often the thread waiting for a HiGHS run looks at the stop flag (a signal wakes it at once)
+_POLL_SECONDS = 0.1
 # seconds a count step still gets once its deadline has passed: HiGHS needs a positive
 # time_limit, and this one makes it stop at once with status time_limit
 MIN_TIME_LIMIT = 1e-3
@@ -135,9 +139,53 @@ def highs_for(model: Model, *, time_limit: float | None = None, threads: int | N
 
 
 def _refused(h: highspy.Highs) -> bool:
-    """Run ``h``; True when HiGHS refused before solving (an error and no model status)."""
+    """Run ``h``; True when HiGHS refused before solving (an error and no model status).
+
+    The run happens in a thread of its own while this (main) thread waits, so that a Ctrl-C,
+    SIGTERM or the command's deadline can end it from inside: the waiting thread, or the
+    watchdog (:func:`pipeline.core.stops.calling_on_stop`) when the stop is held back, sets a flag
+    that HiGHS's interrupt callbacks read, and HiGHS returns with model status Interrupt. Without
+    it, one long run held the command until the watchdog ended the whole process, and ``batch``
+    lost its summary line. Not in this thread: Python runs signal handlers in the main thread
+    only, and one raised inside HiGHS's callback was taken for a solver error. The flag belongs
+    to this run, so no earlier stop leaks into a later one."""
     hs = _highspy()
-    return h.run() == hs.HighsStatus.kError and h.getModelStatus() == hs.HighsModelStatus.kNotset
+    stop = threading.Event()
+
+    def interrupt(event) -> None:
+        if stop.is_set():
+            event.interrupt()
+
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append(h.run() == hs.HighsStatus.kError and h.getModelStatus() == hs.HighsModelStatus.kNotset)
+        except BaseException as error:   # handed to the waiting thread
+            outcome.append(error)
+
+    callbacks = (h.cbSimplexInterrupt, h.cbIpmInterrupt, h.cbMipInterrupt)
+    for callback in callbacks:
+        callback.subscribe(interrupt)
+    try:
+        with stops.calling_on_stop(lambda kind: stop.set()):
+            runner = threading.Thread(target=run, name="highs-run", daemon=True)
+            runner.start()
+            try:
+                while runner.is_alive():
+                    runner.join(_POLL_SECONDS)
+                    if stops.stop_requested():   # a batch worker's flag (a stop here raises instead)
+                        stop.set()
+            except BaseException:   # a stop (KeyboardInterrupt, DeadlineReached): end the run, then go on
+                stop.set()
+                runner.join()
+                raise
+    finally:
+        for callback in callbacks:
+            callback.unsubscribe(interrupt)
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return bool(outcome[0])
 
 
 def run_once(h: highspy.Highs, fixed: np.ndarray | None = None) -> tuple[str, float, int, np.ndarray | None]:

@@ -259,3 +259,56 @@ def test_tdoku_counts(puzzle, n_solutions):
     assert (count, status) == (n_solutions, "complete")
     assert len(as_set(grids)) == n_solutions
     assert all(is_valid_solution(g, 3, 3, clues=p.grid) for g in grids)
+
+
+# ---------------------------------------------------------------------------------------------
+# a stop ends a HiGHS run in place
+# ---------------------------------------------------------------------------------------------
+def _grid25_model():
+    from oracles import PROJECT
+    return build_model(parse_puzzle(str(PROJECT / "examples" / "grid25.txt")))
+
+
+def test_a_raised_batch_flag_ends_a_long_run_as_interrupted():
+    """A batch pool worker's stop flag (stops.watching_flag): the waiting thread sees it and
+    HiGHS's interrupt callback ends the run, which says "interrupted"; the worker was killed
+    with its chunk before. The flag is read only while it is named."""
+    import threading
+    import time
+
+    from pipeline.core import stops
+    model = _grid25_model()   # minutes for HiGHS without singles first
+    raised = threading.Event()
+    timer = threading.Timer(1.0, raised.set)
+    stops.watching_flag(raised.is_set)
+    try:
+        timer.start()
+        start = time.monotonic()
+        result = solve(model, presolve="none", threads=1)
+    finally:
+        stops.watching_flag(None)
+        timer.cancel()
+    assert result.status == "interrupted" and not result.solved
+    assert time.monotonic() - start < 60
+    # the flag is forgotten: a later run is not interrupted by it
+    assert stops.stop_requested() is False
+    assert solve(build_model(parse_puzzle(GECODE_0))).status == "optimal"
+
+
+def test_keyboard_interrupt_in_the_waiting_thread_ends_the_run_and_propagates():
+    """A Ctrl-C reaches the thread waiting for HiGHS (the main thread), never HiGHS's callback:
+    the run is interrupted and the KeyboardInterrupt goes on to the caller."""
+    import _thread
+    import threading
+    import time
+
+    model = _grid25_model()
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve(model, presolve="none", threads=1)
+    finally:
+        timer.cancel()   # a run that ended first must not leave the interrupt to the test session
+    assert time.monotonic() - start < 60
