@@ -203,6 +203,24 @@ def test_cli_csv_feeds_batch_with_regions(tmp_path):
         assert next(csv.reader(f))[:3] == ["puzzle", "regions", "variant"]
 
 
+@pytest.mark.parametrize("rules", [(), ("--rule", "antiknight")])
+def test_cli_jigsaw_lines_are_documents_carrying_the_regions(tmp_path, rules):
+    """A line of cells cannot carry regions: each jigsaw puzzle is its document on one line, as a
+    puzzle with rules is (it was refused: "use --format csv or json")."""
+    out = tmp_path / "j.txt"
+    r = run_cli("generate", "--variant", "jigsaw", "--size", "6", "-n", "2", "--seed", "3", *rules,
+                "--format", "line", "--to", str(out))
+    assert r.returncode == 0, r.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        doc = json.loads(line)
+        puzzle = parse_puzzle(line)   # the line alone is the whole puzzle
+        assert puzzle.variant == "jigsaw" and puzzle.regions_string() == doc["regions"]
+        assert len(set(doc["regions"])) == 6 and [x["rule"] for x in doc.get("rules", [])] == [w for w in rules[1:]]
+        assert count_up_to(puzzle, 2) == 1
+
+
 def test_cli_lines_feed_batch_and_seed_is_printed(tmp_path):
     out = tmp_path / "p.txt"
     r = run_cli("generate", "--size", "4", "-n", "3", "--out", str(out))
@@ -229,8 +247,8 @@ def test_cli_out_is_an_alias_of_to(tmp_path):
 
 
 def test_cli_bad_options_exit_2():
-    r = run_cli("generate", "--variant", "jigsaw", "--seed", "1")
-    assert r.returncode == 2 and r.stderr.startswith("error: ") and "csv" in r.stderr
+    r = run_cli("generate", "--rule", "antiknight", "--format", "grid", "--seed", "1")
+    assert r.returncode == 2 and r.stderr.startswith("error: ") and "a grid cannot carry rules" in r.stderr
     r = run_cli("generate", "--box", "2x5", "--size", "9")
     assert r.returncode == 2 and r.stderr.startswith("error: ")
 

@@ -21,7 +21,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
-from pipeline.core.variants import VARIANTS, get_variant
+from pipeline.core.variants import VARIANTS
 from pipeline.tools.generate import (FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
                                      iter_formatted, new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
@@ -79,8 +79,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if seed is None:
         seed = new_seed()
         print(f"seed: {seed}", file=sys.stderr)
-    if args.format == "line" and get_variant(variant).regions:
-        raise PuzzleError(f"format: {variant} puzzles carry regions; use --format csv or json")
     if args.format == "grid" and (args.rules or args.killer or args.cages_only):
         raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
     made: list[Generated] = []
@@ -141,7 +139,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
                    help="a rule without cells the puzzles obey, repeatable (" + ", ".join(
                        kind for kind, cls in RULES.items() if cls.global_rule) + "); line output is then "
-                   "one puzzle document per line")
+                   "one puzzle document per line (as for jigsaw regions)")
     p.add_argument("--killer", action="store_true", help="killer cages with their sums, then clues removed")
     p.add_argument("--cages-only", action="store_true",
                    help="killer with no givens: cages refined until they alone make the solution unique")

@@ -72,8 +72,8 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
     and the blank line between two grids go with the puzzle after them): a command streams
     each puzzle as soon as it is made, whole lines only.
 
-    A line cannot carry rules: a puzzle with rules is its puzzle document on one line (every
-    command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
+    A line cannot carry rules or regions: a puzzle with rules or jigsaw regions is its puzzle
+    document on one line (every command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
     when the first puzzle has rules (one run's puzzles all have them or none: plain output is
     unchanged); a grid refuses rules.
 
@@ -105,4 +105,6 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
             yield text if i == 0 else "\n" + text
         else:
-            yield (json.dumps(g.puzzle.to_document()) if g.puzzle.rules else grid_to_string(g.puzzle.grid)) + "\n"
+            # what one line of cells cannot carry (rules, jigsaw regions) goes as a document line
+            whole = g.puzzle.rules or g.puzzle.regions is not None
+            yield (json.dumps(g.puzzle.to_document()) if whole else grid_to_string(g.puzzle.grid)) + "\n"
