@@ -154,6 +154,12 @@ class Puzzle:
             board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families))
             for rule in self.rules:
                 families = families + rule.units(board)
+            # one family per name: two extra-region rules are extra regions 1 and 2 (rows
+            # extra_1_d, extra_2_d), not two families each numbering its unit 1
+            merged: dict[str, list[np.ndarray]] = {}
+            for name, units in families:
+                merged.setdefault(name, []).append(units)
+            families = [(name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items()]
         return families
 
     def _base_families(self) -> list[tuple[str, np.ndarray]]:

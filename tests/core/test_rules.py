@@ -184,6 +184,22 @@ def test_unit_rules_add_equality_rows_to_A(rule, base, fam, units):
                       [f"{fam}_{u}_{d}" for u in range(1, units + 1) for d in range(1, n + 1)])
 
 
+def test_two_extra_regions_are_regions_1_and_2_of_one_family(tmp_path):
+    """Each extra-region rule numbered its one unit 1: two of them gave rows extra_1_d twice
+    (GLPK and CBC refused the MPS, the Parquet export was a traceback). Windoku puzzles from
+    f-puzzles arrive as four extra regions."""
+    first, second = ["r1c1", "r2c3", "r3c2", "r4c4"], ["r1c2", "r2c4", "r3c1", "r4c3"]
+    m = model_of([{"rule": "extraregion", "cells": first}, {"rule": "diagonal"},
+                  {"rule": "extraregion", "cells": second}])
+    labels = list(m.row_labels)
+    assert len(set(labels)) == len(labels)
+    assert [lab for lab in labels if lab.startswith("extra_")] == [f"extra_{u}_{d}" for u in (1, 2) for d in range(1, 5)]
+    assert m.family_counts()["extra"] == 8
+    for unit, cells in ((1, first), (2, second)):
+        r, c, d = m.convention.cell_digit(m.Aeq.getrow(labels.index(f"extra_{unit}_3")).indices)
+        assert sorted(f"r{a}c{b}" for a, b in zip(r + 1, c + 1)) == sorted(cells) and set(d + 1) == {3}
+
+
 def test_the_windoku_windows_of_9x9_are_the_four_hyper_boxes():
     m = model_of([{"rule": "windoku"}], base={"size": 9})
     i = list(m.row_labels).index("window_4_9")
