@@ -383,6 +383,11 @@ def _read_source(source, what: str) -> tuple[str, str]:
         return s.removeprefix("\ufeff"), what
     if kind is not None:
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
+    if re.match(r"\s*(https?://|www\.|sudokupad\.app/)", s, re.IGNORECASE):
+        # a link that is not an f-puzzles one (those are read above): nothing here can fetch it
+        raise PuzzleError(f"{what}: {s[:100]!r} is a web link the pipeline cannot read; of links, it reads "
+                          "f-puzzles ones (...?load=N4Ig... or sudokupad.app/fpuzzles...): share a SudokuPad "
+                          "short or scl link's puzzle as an f-puzzles link")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
 
 

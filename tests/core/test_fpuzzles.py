@@ -99,6 +99,18 @@ def test_links_in_their_usual_forms(form):
     assert puzzle.n == 4 and puzzle.n_clues == 2 and [r.kind for r in puzzle.rules] == ["antiknight"]
 
 
+@pytest.mark.parametrize("link", ["https://sudokupad.app/RPBnQFRLR8", "sudokupad.app/sclN4IgzglgXgpiBcBOANCA5gJwg",
+                                  "https://logic-masters.de/Raetselportal/Raetsel/zeigen.php?id=000ABC",
+                                  "www.example.com/puzzle"])
+def test_a_link_that_carries_no_f_puzzles_payload_says_which_links_are_read(link):
+    # SudokuPad's short and scl links are what collections cite: once "no such file"
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(link)
+    assert str(e.value) == (f"puzzle: {link!r} is a web link the pipeline cannot read; of links, it reads f-puzzles "
+                            "ones (...?load=N4Ig... or sudokupad.app/fpuzzles...): share a SudokuPad short or scl "
+                            "link's puzzle as an f-puzzles link")
+
+
 def test_a_file_holding_a_link_reads_as_the_puzzle(tmp_path):
     path = tmp_path / "puzzle.txt"
     path.write_text("https://www.f-puzzles.com/?load=" + compress({"size": 4, "grid": grid_of(4), "antiking": True}))
