@@ -36,7 +36,7 @@ from pipeline.core.layout import canvas_from_text
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
-from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS  # the notebook pictures' colours too
+from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS, touching_colours  # as the notebook pictures
 from pipeline.core.verify import grid_violations
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
@@ -48,7 +48,7 @@ FORMATS = ("svg", "png", "pdf")
 HIGHLIGHT_COLOUR = "#ff9a8a"
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
 WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey thermometers stay visible
-EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions, one tint each, cycled
+EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
 THERMO_COLOUR = "#c2c2c2"
 PARITY_COLOUR = "#dddddd"             # even squares, odd circles
 CAGE_COLOUR = "#222222"
@@ -432,15 +432,14 @@ class _Canvas:
 
 def _draw_unit_shading(canvas: _Canvas) -> None:
     """Rule and variant units that are areas: windoku windows, extra regions, diagonals."""
-    extra = 0
     diagonal = []
     for family, units in canvas.puzzle.unit_families():
         if family == "window":
             canvas.shade(units.ravel(), WINDOW_FILL, zorder=0.2)
-        elif family == "extra":
-            tints = np.array(EXTRA_FILLS)[(extra + np.arange(units.shape[0])) % len(EXTRA_FILLS)]
+        elif family == "extra":   # one family holds every extra region: touching ones differ
+            tints = np.array(EXTRA_FILLS)[touching_colours(units, canvas.rows * canvas.cols, canvas.cols,
+                                                           len(EXTRA_FILLS))]
             canvas.shade(units.ravel(), np.repeat(tints, units.shape[1]), zorder=0.3)
-            extra += units.shape[0]
         elif family in ("diag", "anti"):
             diagonal.append(units.ravel())
     if diagonal:
@@ -609,7 +608,10 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     canvas = _Canvas(ax, puzzle, cell_points)
     present = puzzle.present.reshape(rows, cols)
     if puzzle.regions is not None:
-        canvas.shade(np.arange(rows * cols), np.array(REGION_FILLS)[puzzle.regions.ravel() % len(REGION_FILLS)])
+        ids = puzzle.regions.ravel()
+        areas = np.split(np.argsort(ids, kind="stable"), np.cumsum(np.bincount(ids))[:-1])
+        colour = touching_colours(areas, ids.size, cols, len(REGION_FILLS))[ids]
+        canvas.shade(np.arange(rows * cols), np.array(REGION_FILLS)[colour])
     _draw_unit_shading(canvas)
     if highlight is not None:
         canvas.shade(np.flatnonzero(np.asarray(highlight) & present), HIGHLIGHT_COLOUR, zorder=1)

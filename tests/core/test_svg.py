@@ -206,3 +206,38 @@ def test_model_html_tables_rows_per_family_and_holds_the_spy(clues):
     assert f"{model.n_rows:,} rows x {model.n_cols:,} columns, {model.nnz:,} nonzeros" in caption
     assert f"clues as {clues}" in caption
     assert root.find(".//{http://www.w3.org/2000/svg}svg") is not None
+
+
+def _touching_pairs(labels: np.ndarray) -> set[tuple[int, int]]:
+    """Pairs of labels that share an edge somewhere (a brute-force neighbour walk)."""
+    rows, cols = labels.shape
+    pairs = set()
+    for r in range(rows):
+        for c in range(cols):
+            for rr, cc in ((r + 1, c), (r, c + 1)):
+                if rr < rows and cc < cols and labels[r, c] != labels[rr, cc]:
+                    pairs.add((int(labels[r, c]), int(labels[rr, cc])))
+    return pairs
+
+
+@pytest.mark.parametrize("regions", [
+    (PROJECT / "examples" / "jigsaw_regions.txt").read_text().split()[0],
+    # regions 0 and 8 touch: colouring by number (id % 8) gave them one colour
+    "000011111" "000011111" "022223333" "822223333" "844445555" "888445556" "886666677" "888666777" "888867777",
+])
+def test_touching_regions_get_different_colours(regions):
+    from pipeline.core.svg import touching_colours
+    labels = np.array([int(ch) for ch in regions]).reshape(9, 9)
+    units = [np.flatnonzero(labels.ravel() == k) for k in range(9)]
+    colour = touching_colours(units, 81, 9, 8)
+    assert all(colour[a] != colour[b] for a, b in _touching_pairs(labels))
+    assert colour.min() >= 0 and colour.max() < 8
+
+
+def test_overlapping_or_touching_areas_differ_and_far_ones_share():
+    from pipeline.core.svg import touching_colours
+    # a 4x4: two areas overlapping in cell 5, a third touching the second, a fourth far off
+    colour = touching_colours([[0, 1, 5], [5, 6], [7, 11], [12]], 16, 4, 4).tolist()
+    assert colour[0] != colour[1] and colour[1] != colour[2] and colour[3] == 0
+    # cell 3 ends a row and cell 4 starts the next: they do not touch
+    assert touching_colours([[3], [4]], 16, 4, 4).tolist() == [0, 0]
