@@ -24,7 +24,9 @@ def _detect_glpk_raw(head: str) -> bool:
 
 
 # 's' line status letters (GLPK 5.0 manual, glp_write_sol / glp_write_mip / glp_write_ipt)
-_GLPK_MIP = {"o": "optimal", "f": "feasible", "n": "infeasible", "u": "undefined"}
+# glpsol writes 'u' for a MIP when a limit (--tmlim, --memlim) ended it before any integer solution
+_GLPK_MIP = {"o": "optimal", "f": "feasible", "n": "infeasible",
+             "u": "undefined: no integer solution found, as when --tmlim or --memlim ends the search first"}
 _GLPK_LP = {"o": "optimal", "f": "feasible", "i": "infeasible (intermediate)", "n": "infeasible", "u": "undefined"}
 
 

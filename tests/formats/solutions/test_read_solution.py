@@ -588,6 +588,16 @@ def test_cbc_stopped_statuses(nine, tmp_path):
                             "(status: Stopped on time, no integer solution)")
 
 
+def test_glpk_undefined_mip_status_says_what_it_usually_means(nine, tmp_path):
+    """glpsol -w after --tmlim with no integer solution writes status 'u'; "undefined" alone left
+    the user guessing."""
+    puzzle, model, man, work = nine
+    path = tmp_path / "tmlim.sol"
+    path.write_text(f"c written by glpsol\ns mip {model.n_rows} {model.n_cols} u 0\ne o f\n")
+    expect_error(path, man, f"{path}: solver reports no solution (status: GLPK mip status 'u', undefined: no "
+                            "integer solution found, as when --tmlim or --memlim ends the search first)")
+
+
 def test_error_truncated_other_formats(nine, reference, tmp_path):
     puzzle, model, man, x, order, work = reference
     xml = tmp_path / "cut.xml"
