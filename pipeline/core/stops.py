@@ -199,15 +199,18 @@ def watching_flag(flag: Callable[[], bool] | None) -> None:
 
 
 def stop_requested() -> bool:
-    """Has a stop begun: a Ctrl-C, SIGTERM or deadline of this command (:func:`install`), or the
-    flag of :func:`watching_flag`? For engines that poll while they wait.
+    """Is the flag of :func:`watching_flag` raised? For engines that poll while they wait.
+
+    Only the flag: a stop of this command reaches the engine as an exception in the waiting
+    thread or through :func:`calling_on_stop`, and the process-wide "a stop has started" state
+    may be an earlier command's (in one process that runs several), which must not end this run.
 
     Returns
     -------
     bool
     """
     flag = _S.flag
-    return _S.stopping is not None or (flag is not None and bool(flag()))
+    return flag is not None and bool(flag())
 
 
 def _claim() -> bool:

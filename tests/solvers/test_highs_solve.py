@@ -295,6 +295,19 @@ def test_a_raised_batch_flag_ends_a_long_run_as_interrupted():
     assert solve(build_model(parse_puzzle(GECODE_0))).status == "optimal"
 
 
+def test_an_earlier_commands_stop_does_not_end_a_run():
+    """The process-wide "a stop has started" state may be an earlier command's (batch's first
+    Ctrl-C in a process that goes on): a HiGHS run must run to its own limit, not stop at the
+    first look at it (the lesson of the CP-SAT engine's stale flag)."""
+    from pipeline.core import stops
+    stops.shutdown_started()
+    try:
+        result = solve(_grid25_model(), presolve="none", threads=1, time_limit=1.5)
+    finally:
+        stops.begin()
+    assert result.status == "time_limit"
+
+
 def test_keyboard_interrupt_in_the_waiting_thread_ends_the_run_and_propagates():
     """A Ctrl-C reaches the thread waiting for HiGHS (the main thread), never HiGHS's callback:
     the run is interrupted and the KeyboardInterrupt goes on to the caller."""
