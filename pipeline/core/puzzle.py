@@ -149,17 +149,21 @@ class Puzzle:
         ``(n_units, N)`` of row-major (canvas) cell numbers. Which families a puzzle has is its
         variant's table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti,
         then its own; then the units of its rules (windoku windows, ...) in rule order."""
+        # one family per name: two extra-region rules are extra regions 1 and 2 (rows
+        # extra_1_d, extra_2_d), not two families each numbering its unit 1
+        merged: dict[str, list[np.ndarray]] = {}
+        for name, units in self._family_parts():
+            merged.setdefault(name, []).append(units)
+        return [(name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items()]
+
+    def _family_parts(self) -> list[tuple[str, np.ndarray]]:
+        """The variant's families, then each rule's own, one entry per source (a name may
+        repeat: the rule check finds a diagonal given twice here)."""
         families = self._base_families()
         if self.rules:
             board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families))
             for rule in self.rules:
                 families = families + rule.units(board)
-            # one family per name: two extra-region rules are extra regions 1 and 2 (rows
-            # extra_1_d, extra_2_d), not two families each numbering its unit 1
-            merged: dict[str, list[np.ndarray]] = {}
-            for name, units in families:
-                merged.setdefault(name, []).append(units)
-            families = [(name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items()]
         return families
 
     def _base_families(self) -> list[tuple[str, np.ndarray]]:
@@ -411,7 +415,7 @@ def _check_rules(p: Puzzle) -> None:
     if twice:
         raise PuzzleError(f"rules: {twice} is given twice")
     # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
-    families = [f for f, _ in p.unit_families()]
+    families = [f for f, _ in p._family_parts()]
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
     if again:
         # the variant's own unit, or the same unit rule twice (two {"rule": "diagonal"})
