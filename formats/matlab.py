@@ -76,6 +76,8 @@ def _matlab_meta(model) -> dict:
     meta["shape"] = np.asarray(meta["shape"], dtype=np.float64).reshape(1, -1)
     if "rules" in meta:  # JSON text (MATLAB: jsondecode(meta.rules)); nested lists of cells do not survive a .mat
         meta["rules"] = json.dumps(meta["rules"], separators=(",", ":"))
+    if isinstance(meta.get("layout"), dict):   # {"grids": [...]}: savemat made equal-length corners one char matrix
+        meta["layout"] = json.dumps(meta["layout"], separators=(",", ":"))
     if model.puzzle.layout is not None:  # the solver columns are the present cells' positions
         meta["kept_columns"] = model.columns.astype(np.float64).reshape(-1, 1) + 1.0
         meta["canvas"] = np.asarray(meta["canvas"], dtype=np.float64).reshape(1, -1)
@@ -240,6 +242,11 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
             meta["rules"] = json.loads(meta["rules"])
         except json.JSONDecodeError:
             raise FormatError(f"{where}: meta.rules is not the JSON text of the rules") from None
+    if isinstance(meta.get("layout"), str) and meta["layout"].startswith("{"):
+        try:
+            meta["layout"] = json.loads(meta["layout"])
+        except json.JSONDecodeError:
+            raise FormatError(f"{where}: meta.layout is not a layout name or the JSON text of one") from None
     if meta.get("clue_encoding") == "reduce":
         if "kept_columns" not in raw:
             raise FormatError(f"{where}: clue encoding 'reduce' needs meta.kept_columns")

@@ -25,6 +25,9 @@ __all__ = ["Layout", "samurai", "LAYOUT_NAMES", "layout_from_spec", "canvas_from
 MAX_GRIDS = 64
 #: Largest row or column of a grid's corner in ``{"grids": ["r1c13", ...]}``.
 MAX_CORNER = 999
+#: Most canvas cells per cell of the grids (samurai: 1.2; a chain of 20 9x9 grids touching
+#: corner to corner: 10.4): beyond it the empty canvas, modelled too, would dominate the cost.
+MAX_CANVAS_PER_CELL = 16
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class Layout:
 
     def to_spec(self):
         """The document form: the layout's name, or ``{"grids": [...], "box": "HxW"}``."""
-        if self == samurai(self.h, self.w):
+        if self.h == self.w and self == samurai(self.h, self.w):   # samurai needs square boxes
             return "samurai"
         return {"grids": [f"r{r + 1}c{c + 1}" for r, c in self.origins]}
 
@@ -157,7 +160,15 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
                 raise PuzzleError(f"{where}: grids[{k}] {text.strip()!r}: a corner's row and column must be 1 to "
                                   f"{MAX_CORNER}")
             origins.append((row - 1, col - 1))
-        return Layout("custom", h * w, h, w, tuple(origins))
+        layout = Layout("custom", h * w, h, w, tuple(origins))
+        # every canvas cell is modelled (N variables each): grids far apart would cost time and
+        # memory for the empty canvas between them, unbounded by the puzzle's own size
+        cells = int(np.unique(layout.grid_cells()).size)   # without the canvas itself
+        if layout.rows * layout.cols > MAX_CANVAS_PER_CELL * cells:
+            raise PuzzleError(f"{where}: the grids span a {layout.rows}x{layout.cols} canvas for {cells} cells; "
+                              f"at most {MAX_CANVAS_PER_CELL} canvas cells per cell of the puzzle (the whole canvas "
+                              "is modelled): place the grids so that they touch or overlap")
+        return layout
     raise PuzzleError(f"{where}: expected \"samurai\" or {{\"grids\": [\"r1c1\", ...]}}, found {str(spec)[:40]!r}")
 
 

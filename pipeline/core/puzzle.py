@@ -426,8 +426,10 @@ def _check_rules(p: Puzzle) -> None:
     for rule in p.rules:
         if rule.kind in ("even", "odd"):
             for cell in rule.cells().tolist():
-                if parity.setdefault(cell, rule.kind) != rule.kind:
-                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked both even and odd")
+                if cell in parity:   # twice the same mark would be two rows named parity_r_c
+                    both = "both even and odd" if parity[cell] != rule.kind else f"{rule.kind} twice"
+                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked {both}")
+                parity[cell] = rule.kind
     flat = p.grid.ravel()
     for rule in p.rules:
         broken = rule.violations(flat, board)

@@ -97,3 +97,22 @@ def test_a_corner_out_of_range_is_named_as_such(corner, message):
     with pytest.raises(PuzzleError) as caught:
         layout_from_spec({"grids": ["r1c1", corner]}, 3, 3, "layout")
     assert str(caught.value) == f"layout: {message}"
+
+
+def test_grids_far_apart_are_refused_before_the_canvas_is_modelled():
+    """Two 16x16 grids at opposite corners of a 1008x1008 canvas: every canvas cell is modelled,
+    so 512 cells cost 4.5 GB and over a minute (also past --time-limit). Refused in one line."""
+    with pytest.raises(PuzzleError) as e:
+        layout_from_spec({"grids": ["r1c1", "r993c993"]}, 4, 4)
+    assert str(e.value) == ("layout: the grids span a 1008x1008 canvas for 512 cells; at most 16 canvas cells per "
+                            "cell of the puzzle (the whole canvas is modelled): place the grids so that they touch "
+                            "or overlap")
+    # grids that touch corner to corner in a chain stay well inside the bound
+    chain = layout_from_spec({"grids": [f"r{1 + 9 * k}c{1 + 9 * k}" for k in range(8)]}, 3, 3)
+    assert (chain.rows, chain.cols) == (72, 72)
+
+
+def test_a_custom_layout_with_rectangular_boxes_names_its_grids():
+    # to_spec compared it with samurai(2, 3), which refuses rectangular boxes: export failed
+    layout = layout_from_spec({"grids": ["r1c1", "r3c4"]}, 2, 3)
+    assert layout.to_spec() == {"grids": ["r1c1", "r3c4"]}

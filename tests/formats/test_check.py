@@ -159,3 +159,13 @@ def test_a_puzzle_with_two_extra_regions_exports_every_format_and_checks_whole(t
     names = [line.split()[1] for line in (out / "model.mps").read_text().splitlines()
              if line.startswith(" E ")]
     assert len(names) == len(set(names)) and {"extra_1_1", "extra_2_4"} <= set(names)
+
+
+@pytest.mark.parametrize("doc", [{"size": 4, "layout": {"grids": ["r1c1", "r3c3"]}},
+                                 {"box": "2x3", "layout": {"grids": ["r1c1", "r3c4"]}}])
+def test_custom_layouts_export_every_format_and_check_whole(tmp_path, doc):
+    """savemat turned the equal-length corners of a custom layout into one char matrix, so
+    model.mat did not read back ("found 'r1c1r3c3'"); rectangular boxes did not export at all."""
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(doc)), out, "all")
+    check_export(out)
