@@ -718,7 +718,12 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     >>> reduced.n_rows, reduced.n_cols, str(reduced.col_names[0])
     (48, 20, 'x_1_1_1_2_2')
     """
-    check_grid_size(puzzle.n, "model")  # refuse before allocating what cannot fit
+    # refuse before allocating what cannot fit: a layout indexes its whole canvas, and rules over
+    # the whole grid (non-consecutive: 8 nonzeros per variable) add rows as large as the units'
+    canvas = puzzle.rows * puzzle.cols
+    rule_nonzeros = sum(rule.nonzeros_per_variable for rule in puzzle.rules) * canvas * puzzle.n
+    check_grid_size(puzzle.n, "model", cells=canvas if puzzle.layout is not None else None,
+                    rule_nonzeros=rule_nonzeros)
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,

@@ -49,6 +49,9 @@ MAX_BYTES_LIMIT = 2 ** 63 - 1
 # Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
 # and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
 MODEL_BYTES_PER_NONZERO = 64
+# Bytes per nonzero of the rows of rules beyond units: an empty 100x100 with non-consecutive
+# (7.75 million rule nonzeros) peaked about 1 GB above its plain model (labels, per-rule blocks).
+RULE_BYTES_PER_NONZERO = 128
 # Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
 MAX_TOKEN_DIGITS = 12
 # a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
@@ -133,7 +136,7 @@ def _gib(b: float) -> str:
     return f"{b / 2**10:,.0f} KiB" if b >= 2**10 else f"{b:,.0f} bytes"
 
 
-def check_grid_size(n: int, where: str = "puzzle") -> None:
+def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0) -> None:
     """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
 
     With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
@@ -144,8 +147,22 @@ def check_grid_size(n: int, where: str = "puzzle") -> None:
         Grid side.
     where : str
         Named in the error message.
+    cells : int, optional
+        Cells indexed, when not ``N * N``: a layout's whole canvas.
+    rule_nonzeros : float
+        Estimated nonzeros of the rows of rules beyond units (:data:`RULE_BYTES_PER_NONZERO` each).
     """
-    need, limit = model_bytes(n), memory_limit()
+    limit = memory_limit()
+    if cells is not None or rule_nonzeros:
+        need = MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n + \
+            RULE_BYTES_PER_NONZERO * rule_nonzeros
+        if need > limit:
+            what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
+            what += " and its rules" if rule_nonzeros else ""
+            raise PuzzleError(f"{where}: the model of {what} needs about {_gib(need)}, more than the "
+                              f"{_gib(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+        return
+    need = model_bytes(n)
     if need > limit:
         largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
         while model_bytes(largest + 1) <= limit:

@@ -87,6 +87,27 @@ def test_model_memory_is_estimated_before_building(monkeypatch):
         build_model(parse_puzzle("." * 625))
 
 
+def test_rules_over_the_whole_grid_and_a_layouts_canvas_count_in_the_estimate(monkeypatch):
+    """The estimate counted 4 N^3 unit nonzeros only: an empty 100x100 with non-consecutive
+    (about 8 more nonzeros per variable) took 1.1 GB under a 400 MB limit, and a layout's canvas
+    was counted as one N x N grid."""
+    from pipeline.core.parse import MODEL_BYTES_PER_NONZERO, RULE_BYTES_PER_NONZERO
+    plain = model_bytes(36)
+    with_rule = plain + RULE_BYTES_PER_NONZERO * 8.0 * 36 ** 3
+    monkeypatch.setenv(MAX_BYTES_ENV, str((plain + with_rule) // 2))
+    build_model(parse_puzzle({"size": 36}))   # fits
+    with pytest.raises(PuzzleError) as e:
+        build_model(parse_puzzle({"size": 36, "rules": [{"rule": "nonconsecutive"}]}))
+    assert str(e.value).startswith("model: the model of a 36x36 grid and its rules needs about ")
+    samurai = parse_puzzle({"size": 9, "layout": "samurai"})
+    canvas = MODEL_BYTES_PER_NONZERO * 4 * 21 * 21 * 9
+    monkeypatch.setenv(MAX_BYTES_ENV, str(canvas - 1))   # a 9x9 grid's estimate is far below it
+    with pytest.raises(PuzzleError, match=r"^model: the model of a layout of 441 canvas cells needs about "):
+        build_model(samurai)
+    monkeypatch.setenv(MAX_BYTES_ENV, str(canvas))
+    assert build_model(samurai).n_cols == 369 * 9
+
+
 def test_big_grid_refused_by_estimate_not_by_the_kernel(tmp_path):
     path = tmp_path / "big.txt"
     path.write_text("\n".join(" ".join(["0"] * 1000) for _ in range(1000)))

@@ -329,6 +329,10 @@ class Rule:
     description: ClassVar[str] = ""
     #: True for rules without cells (anti-knight, windoku): at most one of each per puzzle.
     global_rule: ClassVar[bool] = False
+    #: Nonzeros of its rows per cell variable of the board (cells x digits), for a rule over the
+    #: whole grid (measured at N = 36 and 64): the memory check counts them before building.
+    #: Rules over listed cells are bounded by the document's length and count 0 here.
+    nonzeros_per_variable: ClassVar[float] = 0.0
 
     # -- reading and writing ------------------------------------------------------------------
     @classmethod

@@ -43,6 +43,7 @@ class AntiKnight(_Global):
     """
 
     kind = "antiknight"
+    nonzeros_per_variable = 3.0
     families = ("antiknight",)
     description = "anti-knight: no digit repeats a knight's move apart"
 
@@ -72,6 +73,7 @@ class AntiKing(_Global):
     """
 
     kind = "antiking"
+    nonzeros_per_variable = 1.0
     families = ("antiking",)
     description = "anti-king: no digit repeats a king's move apart"
 
@@ -129,6 +131,7 @@ class NonConsecutive(_Global):
     """
 
     kind = "nonconsecutive"
+    nonzeros_per_variable = 8.0
     families = ("nonconsecutive", "nonconsecutivepair")
     description = "non-consecutive: orthogonal neighbours never differ by 1"
 
