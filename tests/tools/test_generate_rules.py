@@ -157,6 +157,8 @@ def test_cli_refusals():
         "error: format: a grid cannot carry rules; use --format line (puzzle documents), json or csv"
     r = run_cli("generate", "--rule", "nosuchrule")
     assert r.returncode == 2 and "unknown rule 'nosuchrule'" in r.stderr
+    r = run_cli("generate", "--rule", "windoku", "--box", "2x3", "--seed", "1")   # named as solve names it
+    assert r.returncode == 2 and r.stderr.startswith("error: --rule 1 (windoku): windoku windows do not fit"), r.stderr
     with pytest.raises(PuzzleError, match="no 4x4 classic grid obeys nonconsecutive"):
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
     with pytest.raises(PuzzleError, match="draw their own cages"):

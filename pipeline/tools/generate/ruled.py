@@ -63,7 +63,8 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
         A rule the shape does not take (named, with where).
     """
     regions = random_regions(n, rng) if get_variant(variant).regions else None
-    return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "rule")
+    # named as solve names them: "--rule 1 (windoku)"
+    return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "--rule")
 
 
 def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
