@@ -154,6 +154,9 @@ def propagate(grids: np.ndarray, template: Puzzle, hidden: bool = True) -> tuple
                 ones, twice = _once_twice_leading(sub)
                 stuck |= (ones != full).any(axis=0)
                 only = sub & (ones & ~twice)
+                # one cell the only place of two digits of a unit: a contradiction, also when
+                # they are all the cell has (placing `only` would then change nothing)
+                stuck |= ((only & (only - one)) != zero).any(axis=(0, 1))
                 work[units] = only | sub * (only == zero)   # `only` where not empty, else sub
         stuck |= (work == zero).any(axis=0)
         changed = (work != before).any(axis=0) & ~stuck

@@ -113,9 +113,9 @@ def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_
                 c = units[u, k]
                 v = state[c]
                 h = v & hidden
+                if (h & (h - one)) != zero:   # two digits need the same cell (also when they are all it has)
+                    return False
                 if h != zero and h != v:
-                    if (h & (h - one)) != zero:   # two digits need the same cell
-                        return False
                     state[c] = h
                     _touch(c, cell_units, n_cell_units, dirty)
                     queue[queued] = c
