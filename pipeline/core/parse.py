@@ -122,9 +122,21 @@ def memory_limit() -> int:
         return 8 << 30
 
 
-def model_bytes(n: int) -> int:
-    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros)."""
-    return MODEL_BYTES_PER_NONZERO * 4 * n ** 3
+def model_bytes(n: int, cells: int | None = None) -> int:
+    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros).
+
+    Parameters
+    ----------
+    n : int
+        Grid side (digits per cell).
+    cells : int, optional
+        Cells indexed, when not ``N * N``: a layout's whole canvas.
+
+    Returns
+    -------
+    int
+    """
+    return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n
 
 
 def _gib(b: float) -> str:
@@ -153,26 +165,23 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
         Estimated nonzeros of the rows of rules beyond units (:data:`RULE_BYTES_PER_NONZERO` each).
     """
     limit = memory_limit()
-    if cells is not None or rule_nonzeros:
-        need = MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n + \
-            RULE_BYTES_PER_NONZERO * rule_nonzeros
-        if need > limit:
-            what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
-            what += " and its rules" if rule_nonzeros else ""
-            raise PuzzleError(f"{where}: the model of {what} needs about {_gib(need)}, more than the "
-                              f"{_gib(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+    need = model_bytes(n, cells) + RULE_BYTES_PER_NONZERO * rule_nonzeros
+    if need <= limit:
         return
-    need = model_bytes(n)
-    if need > limit:
-        largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
-        while model_bytes(largest + 1) <= limit:
-            largest += 1
-        while largest > 1 and model_bytes(largest) > limit:
-            largest -= 1
-        raise PuzzleError(
-            f"{where}: a {n}x{n} grid's model needs about {_gib(need)}, more than the {_gib(limit)} allowed "
-            f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
-        )
+    if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
+        what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
+        what += " and its rules" if rule_nonzeros else ""
+        raise PuzzleError(f"{where}: the model of {what} needs about {_gib(need)}, more than the "
+                          f"{_gib(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+    largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
+    while model_bytes(largest + 1) <= limit:
+        largest += 1
+    while largest > 1 and model_bytes(largest) > limit:
+        largest -= 1
+    raise PuzzleError(
+        f"{where}: a {n}x{n} grid's model needs about {_gib(need)}, more than the {_gib(limit)} allowed "
+        f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
+    )
 
 
 

@@ -184,15 +184,33 @@ def touching_colours(units: list | np.ndarray, n_cells: int, cols: int, n_colour
     return colour
 
 
+def region_colours(regions: np.ndarray, n_colours: int = len(REGION_FILLS)) -> np.ndarray:
+    """A colour index per cell of a jigsaw's region ids (``rows x cols``, ids ``0..R-1``), touching
+    regions differing (:func:`touching_colours`): the notebook SVG and ``draw`` fill with it.
+
+    Parameters
+    ----------
+    regions : ndarray of int
+        Region id per cell.
+    n_colours : int
+        The palette's length.
+
+    Returns
+    -------
+    ndarray of int, the shape of ``regions``
+    """
+    ids = np.asarray(regions)
+    flat = ids.ravel()
+    areas = np.split(np.argsort(flat, kind="stable"), np.cumsum(np.bincount(flat))[:-1])
+    return touching_colours(areas, flat.size, ids.shape[1], n_colours)[ids]
+
+
 def region_fills(scene: GridScene) -> str:
     """Jigsaw regions: a pastel fill per region, touching regions in different colours."""
     regions = scene.puzzle.regions
     if regions is None:
         return ""
-    regions = np.asarray(regions)
-    order = np.argsort(regions.ravel(), kind="stable")
-    units = np.split(order, np.cumsum(np.bincount(regions.ravel()))[:-1])
-    colour = touching_colours(units, regions.size, regions.shape[1], len(REGION_FILLS))[regions]
+    colour = region_colours(regions)
     paths = []
     for k, fill in enumerate(REGION_FILLS):   # at most eight colours: one path each
         r, c = np.nonzero(colour == k)

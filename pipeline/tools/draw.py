@@ -36,7 +36,8 @@ from pipeline.core.layout import canvas_from_text
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
-from pipeline.core.svg import CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS, touching_colours  # as the notebook pictures
+from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS,  # as the notebook pictures
+                               region_colours, touching_colours)
 from pipeline.core.verify import grid_violations
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
@@ -608,10 +609,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     canvas = _Canvas(ax, puzzle, cell_points)
     present = puzzle.present.reshape(rows, cols)
     if puzzle.regions is not None:
-        ids = puzzle.regions.ravel()
-        areas = np.split(np.argsort(ids, kind="stable"), np.cumsum(np.bincount(ids))[:-1])
-        colour = touching_colours(areas, ids.size, cols, len(REGION_FILLS))[ids]
-        canvas.shade(np.arange(rows * cols), np.array(REGION_FILLS)[colour])
+        canvas.shade(np.arange(rows * cols), np.array(REGION_FILLS)[region_colours(puzzle.regions).ravel()])
     _draw_unit_shading(canvas)
     if highlight is not None:
         canvas.shade(np.flatnonzero(np.asarray(highlight) & present), HIGHLIGHT_COLOUR, zorder=1)

@@ -21,7 +21,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     ineq = f", and {model.n_ineq} <= rows" if model.n_ineq else ""
     layout = model.puzzle.layout
     what = (f"{model.puzzle.variant} {conv.n}x{conv.n}" if layout is None else
-            f"{layout.name} layout of {len(layout.origins)} {conv.n}x{conv.n} grids on a {layout.rows}x{layout.cols} canvas")
+            f"{layout.name} layout of {layout.n_grids} {conv.n}x{conv.n} grids on a {layout.rows}x{layout.cols} canvas")
     print(f"exported {what} ({model.n_rows} x {model.n_cols}, "
           f"{model.nnz} nonzeros{ineq}) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
     for fmt, paths in written.items():
