@@ -17,10 +17,11 @@ PACKAGES = ("pipeline", "formats")
 # In-function project imports, as (file, imported module): each entry says why it is not at
 # module level; an import that is not listed fails the test below.
 #: (module, project package it imports inside a function) allowed, with the reason:
-#: dfs loads its numba-compiled kernel only when it runs (importing numba costs ~0.4 s, and the
-#: fast extra may be absent: the registry entry must import without it).
+#: dfs's numba kernel is imported only to compile it (importing numba costs ~0.4 s, and the fast
+#: extra may be absent: the registry entry must import without it); its cached machine code is
+#: loaded without numba (dfs_native).
 KNOWN_LAZY: set[tuple[str, str]] = {
-    ("pipeline/solvers/dfs.py", "pipeline.solvers"),
+    ("pipeline/solvers/dfs_native.py", "pipeline.solvers"),
     # the external solvers' writers and readers: the registry imports these modules, and a
     # process that solves in memory starts without the formats package (issue 18, start-up)
     ("pipeline/solvers/external.py", "formats.directory"),

@@ -109,7 +109,8 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
 
 
 def warm_dfs() -> None:
-    """Load the compiled bulk search (numba's cache, about 0.2 s) with a trivial 4x4 search, so
+    """Load the compiled bulk search (:mod:`pipeline.solvers.dfs_native`: a few hundredths of a
+    second from its cache, seconds to compile it the first time) with a trivial 4x4 search, so
     that a forked pool's workers inherit it; without numba there is nothing to load (the
     workers' rows say why)."""
     try:

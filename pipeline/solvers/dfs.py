@@ -18,10 +18,10 @@ numba (about 2 s once per installation; ``NUMBA_CACHE_DIR`` moves the cache).
 """
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
@@ -33,7 +33,9 @@ from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
 
+from pipeline.solvers import dfs_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.dfs_native import KernelCalls
 
 __all__ = ["DFS_EXTRA_HINT", "MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
            "search_puzzle", "shape_tables", "start_masks"]
@@ -42,8 +44,8 @@ DFS_EXTRA_HINT = "pip install '.[fast]'"
 #: Candidate sets are ``uint64`` bitmasks.
 MAX_DFS_N = 64
 #: Nodes of the first slice of one search; later slices are sized to last about
-#: :data:`SLICE_SECONDS` (a 9x9 node takes about a microsecond, a 25x25 node some tens). The
-#: compiled code holds the GIL: a signal and the clock are seen between two slices.
+#: :data:`SLICE_SECONDS` (a 9x9 node takes about a microsecond, a 25x25 node some tens). Python
+#: runs only between two compiled calls: a signal and the clock are seen between two slices.
 SLICE_NODES = 20_000
 SLICE_SECONDS = 0.1
 MAX_SLICE_NODES = 1 << 40
@@ -52,22 +54,22 @@ FOUND_BUFFER = 256
 
 
 def _import_problem() -> str | None:
-    """None if numba imports, else why not (in words a user can act on)."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
+    """None if numba and llvmlite are installed, else why not (in words a user can act on).
+
+    Looked up, not imported: the kernel's cached machine code needs llvmlite only
+    (:mod:`pipeline.solvers.dfs_native`), and numba's import is what that cache saves.
+    """
+    if any(importlib.util.find_spec(name) is None for name in ("numba", "llvmlite")):
         return f"needs numba: {DFS_EXTRA_HINT}"
     return None
 
 
-def kernel() -> ModuleType:
-    """The compiled kernel module; SolveError naming the extra when numba is missing."""
+def kernel() -> KernelCalls:
+    """The compiled kernel (:func:`pipeline.solvers.dfs_native.load`); SolveError naming the extra when numba is missing."""
     problem = _import_problem()
     if problem:
         raise SolveError(f"solver dfs: {problem}")
-    from pipeline.solvers import dfs_kernel
-
-    return dfs_kernel
+    return dfs_native.load()
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,21 @@ between). :func:`search_many` runs many puzzles of one shape in one call, each w
 
 Each stack row carries a second array of flags: the cells whose single candidate has already
 been removed from their peers, so a state's naked singles are propagated once along a path.
+
+The functions allocate nothing and raise nothing (scratch arrays come from the caller, rows are
+copied cell by cell), so :func:`entry_points` compiles them into C-callable machine code that
+needs no numba at run time: :mod:`pipeline.solvers.dfs_native` caches that code and loads it in
+a few hundredths of a second, where importing numba and loading its own cache takes about half a
+second per process.
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 from numba import njit
 
-__all__ = ["search", "search_many", "FINISHED"]
+__all__ = ["search", "search_many", "entry_points", "FINISHED"]
 
 #: ``search``'s return value once the search space is exhausted or the limit is reached.
 FINISHED = 0
@@ -132,7 +140,8 @@ def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_
 @njit(cache=True)
 def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
            tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
-           n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int, pause_when_full: bool) -> int:
+           n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int, pause_when_full: bool,
+           queue: np.ndarray, dirty: np.ndarray) -> int:
     """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
 
     Parameters
@@ -156,6 +165,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     pause_when_full : bool
         Also return (not finished) when ``found`` has just filled up, for the caller to drain
         it (reset ``tallies[2]``) and resume.
+    queue, dirty : numpy.ndarray
+        Scratch: ``(cells + 1,)`` ``int64`` and ``(units,)`` ``bool``.
 
     Returns
     -------
@@ -165,8 +176,6 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     """
     one = np.uint64(1)
     n_cells = stack.shape[1]
-    queue = np.empty(n_cells + 1, dtype=np.int64)
-    dirty = np.empty(units.shape[0], dtype=np.bool_)
     spent = 0
     while depth > 0:
         if spent >= budget:
@@ -191,7 +200,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         if best < 0:   # every cell decided: a solution
             tallies[0] += 1
             if tallies[2] < found.shape[0]:
-                found[tallies[2]] = state
+                row = tallies[2]
+                for c in range(n_cells):
+                    found[row, c] = state[c]
                 tallies[2] += 1
             depth -= 1
             if tallies[0] >= limit:
@@ -203,8 +214,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         low = v & (~v + one)
         # the child (lowest candidate) goes on top and is searched first; the row below keeps
         # the sibling (every other candidate of the cell)
-        stack[depth] = state
-        flags[depth] = placed
+        for c in range(n_cells):   # cell by cell: a whole-row copy brings numba's shape-error path
+            stack[depth, c] = state[c]
+            flags[depth, c] = placed[c]
         stack[depth, best] = low
         origins[depth] = best
         state[best] = v & ~low
@@ -217,7 +229,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
 def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray,
                 cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int,
                 counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray,
-                total_budget: int) -> int:
+                total_budget: int, stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, tallies: np.ndarray,
+                queue: np.ndarray, dirty: np.ndarray) -> int:
     """:func:`search` for every row of ``masks`` (one puzzle's start state each), one stack reused.
 
     Parameters
@@ -236,6 +249,8 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
     total_budget : int
         Start no further puzzle once this many nodes were spent in this call (the caller looks
         at the clock and at stop requests between calls).
+    stack, flags, origins, tallies, queue, dirty : numpy.ndarray
+        Scratch, shaped as :func:`search` takes them.
 
     Returns
     -------
@@ -243,22 +258,71 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
         The puzzles searched (the first ones of ``masks``); the caller passes the rest again.
     """
     n_puzzles, n_cells = masks.shape
-    stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
-    flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
-    origins = np.empty(n_cells + 1, dtype=np.int64)
-    tallies = np.zeros(3, dtype=np.int64)
     spent = 0
     for p in range(n_puzzles):
         if spent >= total_budget:
             return p
-        stack[0] = masks[p]
-        flags[0] = False
+        for c in range(n_cells):
+            stack[0, c] = masks[p, c]
+            flags[0, c] = False
         origins[0] = -1
-        tallies[:] = 0
+        for k in range(3):
+            tallies[k] = 0
         depth = search(stack, flags, origins, 1, solutions[p:p + 1], tallies, peers, n_peers, units, cell_units,
-                       n_cell_units, full, limit, budget, False)
+                       n_cell_units, full, limit, budget, False, queue, dirty)
         counts[p] = tallies[0]
         nodes[p] = tallies[1]
         unfinished[p] = depth != FINISHED
         spent += tallies[1]
     return n_puzzles
+
+
+@functools.cache
+def entry_points() -> dict:
+    """C-callable versions of :func:`search` and :func:`search_many` (numba ``cfunc``), compiled here.
+
+    Every array is passed as a pointer with its sizes; the argument order of each is
+    :data:`pipeline.solvers.dfs_native.SIGNATURES`'s (flags as ``int64``).
+
+    Returns
+    -------
+    dict
+        ``{"search": cfunc, "search_many": cfunc}`` (compiled once per process).
+    """
+    from numba import carray, cfunc, types
+
+    u64p, i64p, bp = types.CPointer(types.uint64), types.CPointer(types.int64), types.CPointer(types.boolean)
+    i64, u64 = types.int64, types.uint64
+    # the shape's tables: peers, peer width, n_peers, units, n_units, unit size, cell_units, their
+    # width, n_cell_units, cells, full
+    tables = (i64p, i64, i64p, i64p, i64, i64, i64p, i64, i64p, i64, u64)
+    scratch = (i64p, bp)   # queue, dirty
+
+    def search_c(stack_p, flags_p, origins_p, depth, found_p, n_found, tallies_p, peers_p, peer_width, n_peers_p,
+                 units_p, n_units, unit_size, cell_units_p, cell_unit_width, n_cell_units_p, n_cells, full, limit,
+                 budget, pause_when_full, queue_p, dirty_p):
+        return search(carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
+                      carray(origins_p, (n_cells + 1,)), depth, carray(found_p, (n_found, n_cells)),
+                      carray(tallies_p, (3,)), carray(peers_p, (n_cells, peer_width)), carray(n_peers_p, (n_cells,)),
+                      carray(units_p, (n_units, unit_size)), carray(cell_units_p, (n_cells, cell_unit_width)),
+                      carray(n_cell_units_p, (n_cells,)), full, limit, budget, pause_when_full != 0,
+                      carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)))
+
+    def search_many_c(masks_p, n_puzzles, peers_p, peer_width, n_peers_p, units_p, n_units, unit_size, cell_units_p,
+                      cell_unit_width, n_cell_units_p, n_cells, full, limit, budget, counts_p, solutions_p, nodes_p,
+                      unfinished_p, total_budget, stack_p, flags_p, origins_p, tallies_p, queue_p, dirty_p):
+        return search_many(carray(masks_p, (n_puzzles, n_cells)), carray(peers_p, (n_cells, peer_width)),
+                           carray(n_peers_p, (n_cells,)), carray(units_p, (n_units, unit_size)),
+                           carray(cell_units_p, (n_cells, cell_unit_width)), carray(n_cell_units_p, (n_cells,)),
+                           full, limit, budget, carray(counts_p, (n_puzzles,)),
+                           carray(solutions_p, (n_puzzles, n_cells)), carray(nodes_p, (n_puzzles,)),
+                           carray(unfinished_p, (n_puzzles,)), total_budget,
+                           carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
+                           carray(origins_p, (n_cells + 1,)), carray(tallies_p, (3,)),
+                           carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)))
+
+    search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64, i64, i64, *scratch)
+    many_sig = i64(u64p, i64, *tables, i64, i64, i64p, u64p, i64p, bp, i64, u64p, bp, i64p, i64p, *scratch)
+    # error_model numpy: no Python exception paths (the code must link without numba's runtime)
+    return {"search": cfunc(search_sig, error_model="numpy")(search_c),
+            "search_many": cfunc(many_sig, error_model="numpy")(search_many_c)}

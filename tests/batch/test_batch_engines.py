@@ -93,9 +93,9 @@ def test_a_forked_pool_runs_the_warm_up_once_in_the_client_and_its_workers_inher
 def test_dfs_registers_a_warm_up_that_loads_its_compiled_search():
     pytest.importorskip("numba", reason="the dfs kernel needs numba (the 'fast' extra)")
     from pipeline.batch.dfs_shape import warm_dfs
-    from pipeline.solvers import SOLVERS
-    from pipeline.solvers.dfs_kernel import search_many
+    from pipeline.solvers import SOLVERS, dfs_native
 
     assert SOLVERS["dfs"].batch_warm is warm_dfs
+    dfs_native._LOADED = None
     warm_dfs()
-    assert search_many.signatures   # compiled (or loaded from numba's cache) for the types batch uses
+    assert dfs_native._LOADED is not None   # loaded once here, for the forked workers to inherit

@@ -1,0 +1,345 @@
+"""The ``dfs`` kernel as machine code that runs without importing numba.
+
+Importing numba and loading a function from numba's own cache costs about half a second per
+process (numba sets up its typing registries; that is most of a one-puzzle ``count`` and the part
+of a batch that two workers cannot share). The kernel's functions
+(:mod:`pipeline.solvers.dfs_kernel`) allocate nothing and raise nothing, so numba compiles them,
+once per machine, into one object file that needs nothing but ``memset``; this module keeps that
+file in :func:`cache_dir`, under a name hashing everything it depends on (the kernel's source,
+numba's and llvmlite's versions, the CPU), and loads it with llvmlite's MCJIT (llvmlite is numba's
+own code generator, about 0.04 s to import). The calls go through ctypes, which releases the GIL
+while the search runs.
+
+When the object cannot be made (a numba whose code needs its runtime after all), :func:`load`
+falls back to calling the numba functions themselves, with the same arguments.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib.util
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
+           "kernel_key", "load"]
+
+#: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
+FINISHED = 0
+#: Environment variable naming the cache directory ("" or "none": keep nothing on disk).
+CACHE_ENV = "SUDOKU_PIPELINE_CACHE"
+_MAGIC = b"sudoku-pipeline dfs kernel 1\n"
+#: Symbols the object may leave to the process (the C library).
+_ALLOWED_EXTERNALS = frozenset({"memset", "memcpy", "memmove"})
+_P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
+_TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
+#: ctypes argument types of the two entry points, in :func:`pipeline.solvers.dfs_kernel.entry_points`' order.
+SIGNATURES = {
+    "search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _I, _I, _I, _P, _P),
+    "search_many": (_P, _I, *_TABLES, _I, _I, _P, _P, _P, _P, _I, _P, _P, _P, _P, _P, _P),
+}
+_KERNEL_SOURCE = Path(__file__).with_name("dfs_kernel.py")
+_LOCK = threading.Lock()
+_LOADED: KernelCalls | None = None
+
+
+def cache_dir() -> Path | None:
+    """Where the compiled kernel is kept: ``$SUDOKU_PIPELINE_CACHE``, else the user's cache
+    directory (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/sudoku-pipeline``; None keeps nothing."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen is not None:
+        return None if chosen.strip().lower() in ("", "none") else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "sudoku-pipeline"
+
+
+def _package_fingerprint(name: str, files: tuple[str, ...]) -> bytes:
+    """The bytes of a package's version files, read without importing it (numba's import is the cost)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        return b""
+    folder = Path(spec.origin).parent
+    for file in files:
+        try:
+            return (folder / file).read_bytes()
+        except OSError:
+            continue
+    return spec.origin.encode()
+
+
+def kernel_key(llvm: Any) -> str:
+    """A name for the compiled kernel: a hash of what the machine code depends on.
+
+    Parameters
+    ----------
+    llvm : module
+        ``llvmlite.binding``, initialised for the host.
+
+    Returns
+    -------
+    str
+        24 hex digits.
+    """
+    import llvmlite
+
+    parts = [_KERNEL_SOURCE.read_bytes(), _package_fingerprint("numba", ("_version.py", "__init__.py")),
+             llvmlite.__version__.encode(), llvm.get_process_triple().encode(), llvm.get_host_cpu_name().encode(),
+             llvm.get_host_cpu_features().flatten().encode()]
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little") + part)
+    return digest.hexdigest()[:24]
+
+
+class KernelUnavailable(RuntimeError):
+    """The kernel's machine code could not be made or loaded (the numba functions are used instead)."""
+
+
+def _target_machine(llvm: Any):
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
+                                        opt=3, reloc="pic", codemodel="default")
+
+
+def compile_object(llvm: Any) -> tuple[bytes, dict[str, str]]:
+    """Compile the kernel's entry points (numba) into one object file for this machine.
+
+    Every function but the two entry points is made internal and unused code dropped, so the
+    object needs nothing of numba's runtime; anything else it would need is refused.
+
+    Parameters
+    ----------
+    llvm : module
+        ``llvmlite.binding``, initialised for the host.
+
+    Returns
+    -------
+    tuple
+        The object file's bytes and ``{entry point: symbol}``.
+
+    Raises
+    ------
+    KernelUnavailable
+        The code still calls something outside the C library.
+    """
+    from pipeline.solvers import dfs_kernel   # numba: only to compile
+
+    machine = _target_machine(llvm)
+    symbols: dict[str, str] = {}
+    linked = None
+    for name, entry in dfs_kernel.entry_points().items():
+        module = llvm.parse_assembly(entry._library.get_llvm_str())
+        symbols[name] = entry.native_name
+        for function in module.functions:   # internal: each module's helpers stay its own once linked
+            if not function.is_declaration and function.name != entry.native_name:
+                function.linkage = "internal"
+        for variable in module.global_variables:
+            if not variable.is_declaration:
+                variable.linkage = "internal"
+        if linked is None:
+            linked = module
+        else:
+            linked.link_in(module)
+    assert linked is not None
+    passes = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
+    manager = passes.getModulePassManager()
+    manager.add_global_dead_code_eliminate_pass()
+    manager.add_strip_dead_prototype_pass()
+    manager.run(linked, passes)
+    needed = sorted({f.name for f in linked.functions if f.is_declaration and not f.name.startswith("llvm.")}
+                    - _ALLOWED_EXTERNALS)
+    needed += [v.name for v in linked.global_variables if v.is_declaration]
+    if needed:
+        raise KernelUnavailable(f"the compiled dfs kernel needs {', '.join(needed[:5])} from numba's runtime")
+    return machine.emit_object(linked), symbols
+
+
+def _read_cached(path: Path, key: str) -> tuple[bytes, dict[str, str]] | None:
+    """The cached object and its symbols, or None when absent, for another key or damaged."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(_MAGIC):
+        return None
+    header_end = data.find(b"\n", len(_MAGIC))
+    try:
+        header = json.loads(data[len(_MAGIC):header_end])
+        body = data[header_end + 1:]
+        if (header_end < 0 or header.get("key") != key or hashlib.sha256(body).hexdigest() != header.get("sha256")
+                or set(header.get("symbols", {})) != set(SIGNATURES)):
+            return None
+        return body, {str(k): str(v) for k, v in header["symbols"].items()}
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def _write_cached(path: Path, key: str, body: bytes, symbols: dict[str, str]) -> None:
+    """Keep the object for later processes (a temporary file renamed into place; best effort)."""
+    header = json.dumps({"key": key, "sha256": hashlib.sha256(body).hexdigest(), "symbols": symbols}).encode()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    except OSError:
+        return   # a read-only home: every process compiles, as with numba's cache
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(_MAGIC + header + b"\n" + body)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _pointer(array: np.ndarray, dtype: type) -> int:
+    """The address of a C-contiguous array of ``dtype`` (anything else would be read as garbage)."""
+    if array.dtype != dtype or not array.flags.c_contiguous:
+        raise TypeError(f"dfs kernel: expected a C-contiguous {np.dtype(dtype)} array, got {array.dtype}")
+    return array.ctypes.data
+
+
+class KernelCalls(Protocol):
+    """The kernel's two calls with numpy arguments, as :mod:`pipeline.solvers.dfs` makes them.
+
+    ``search`` and ``search_many`` take and return what :mod:`pipeline.solvers.dfs_kernel`'s
+    functions do, less the scratch arrays (made here).
+    """
+
+    FINISHED: int
+    native: bool
+
+    def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
+               full, limit, budget, pause_when_full) -> int: ...
+
+    def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
+                    solutions, nodes, unfinished, total_budget) -> int: ...
+
+
+class NativeKernel:
+    """The calls through the loaded machine code (ctypes)."""
+
+    FINISHED = FINISHED
+    native = True
+
+    def __init__(self, body: bytes, symbols: dict[str, str], llvm: Any):
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
+        engine.add_object_file(llvm.ObjectFileRef.from_data(body))
+        engine.finalize_object()
+        self._engine = engine   # owns the code: kept as long as the functions are
+        calls = {}
+        for name, argtypes in SIGNATURES.items():
+            address = engine.get_function_address(symbols[name])
+            if not address:
+                raise KernelUnavailable(f"the compiled dfs kernel has no {name}")
+            calls[name] = ctypes.CFUNCTYPE(_I, *argtypes)(address)
+        self._search, self._search_many = calls["search"], calls["search_many"]
+
+    def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
+               full, limit, budget, pause_when_full) -> int:
+        """:func:`pipeline.solvers.dfs_kernel.search`."""
+        n_cells = stack.shape[1]
+        queue, dirty = np.empty(n_cells + 1, dtype=np.int64), np.empty(units.shape[0], dtype=np.bool_)
+        return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
+                            int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
+                            *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
+                            int(limit), int(budget), int(bool(pause_when_full)), _pointer(queue, np.int64),
+                            _pointer(dirty, np.bool_))
+
+    def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
+                    solutions, nodes, unfinished, total_budget) -> int:
+        """:func:`pipeline.solvers.dfs_kernel.search_many`."""
+        n_puzzles, n_cells = masks.shape
+        if not (counts.shape[0] == nodes.shape[0] == unfinished.shape[0] == solutions.shape[0] >= n_puzzles):
+            raise ValueError("dfs kernel: output arrays shorter than the puzzles")
+        scratch = _scratch(n_cells, units.shape[0])
+        return self._search_many(_pointer(masks, np.uint64), n_puzzles,
+                                 *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
+                                 int(limit), int(budget), _pointer(counts, np.int64), _pointer(solutions, np.uint64),
+                                 _pointer(nodes, np.int64), _pointer(unfinished, np.bool_), int(total_budget),
+                                 *(_pointer(a, a.dtype.type) for a in scratch))
+
+
+class NumbaKernel:
+    """The same calls through numba's dispatch (when the machine code cannot be made)."""
+
+    FINISHED = FINISHED
+    native = False
+
+    def __init__(self, reason: str):
+        from pipeline.solvers import dfs_kernel
+
+        self.reason = reason
+        self._kernel = dfs_kernel
+
+    def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
+               full, limit, budget, pause_when_full) -> int:
+        """:func:`pipeline.solvers.dfs_kernel.search`."""
+        queue, dirty = np.empty(stack.shape[1] + 1, dtype=np.int64), np.empty(units.shape[0], dtype=np.bool_)
+        return self._kernel.search(stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units,
+                                   n_cell_units, full, limit, budget, pause_when_full, queue, dirty)
+
+    def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
+                    solutions, nodes, unfinished, total_budget) -> int:
+        """:func:`pipeline.solvers.dfs_kernel.search_many`."""
+        return self._kernel.search_many(masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget,
+                                        counts, solutions, nodes, unfinished, total_budget,
+                                        *_scratch(masks.shape[1], units.shape[0]))
+
+
+def _scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, ...]:
+    """``search_many``'s scratch: stack, flags, origins, tallies, queue, dirty."""
+    return (np.empty((n_cells + 1, n_cells), dtype=np.uint64), np.zeros((n_cells + 1, n_cells), dtype=np.bool_),
+            np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64),
+            np.empty(n_cells + 1, dtype=np.int64), np.empty(n_units, dtype=np.bool_))
+
+
+def _table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells: int, full) -> tuple:
+    """A shape's tables as the entry points take them (pointers and sizes)."""
+    if not (peers.shape[0] == n_peers.shape[0] == cell_units.shape[0] == n_cell_units.shape[0] == n_cells):
+        raise ValueError("dfs kernel: tables of another shape")
+    return (_pointer(peers, np.int64), peers.shape[1], _pointer(n_peers, np.int64), _pointer(units, np.int64),
+            units.shape[0], units.shape[1], _pointer(cell_units, np.int64), cell_units.shape[1],
+            _pointer(n_cell_units, np.int64), n_cells, int(full))
+
+
+def _load_native() -> NativeKernel:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    key = kernel_key(llvm)
+    folder = cache_dir()
+    path = None if folder is None else folder / f"dfs-kernel-{key}.o"
+    cached = None if path is None else _read_cached(path, key)
+    if cached is None:
+        body, symbols = compile_object(llvm)
+        if path is not None:
+            _write_cached(path, key, body, symbols)
+    else:
+        body, symbols = cached
+    return NativeKernel(body, symbols, llvm)
+
+
+def load() -> KernelCalls:
+    """The kernel for this process: the cached machine code, compiled first when missing.
+
+    The first call on a machine compiles with numba (a few seconds); later processes load the
+    cached code in a few hundredths of a second. Without a usable object, numba's functions.
+
+    Returns
+    -------
+    KernelCalls
+    """
+    global _LOADED
+    with _LOCK:
+        if _LOADED is None:
+            try:
+                _LOADED = _load_native()
+            except (KernelUnavailable, OSError, RuntimeError, AttributeError) as e:   # AttributeError: an older llvmlite
+                _LOADED = NumbaKernel(str(e))
+        return _LOADED

@@ -1,0 +1,150 @@
+"""The dfs kernel's machine code (pipeline/solvers/dfs_native.py): the same answers as numba's
+functions, its cache (written once, refused when damaged or stale, loaded without numba) and the
+fallback to numba's functions when the code cannot be made."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from oracles import PROJECT
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+
+pytest.importorskip("numba", reason="the dfs engine needs numba (pip install '.[fast]')")
+
+from pipeline.solvers import dfs_native  # noqa: E402
+from pipeline.solvers.dfs import search_grids, search_puzzle, shape_tables  # noqa: E402
+
+SETS = PROJECT / "tests" / "data" / "sets"
+
+
+def _grids(name: str, k: int) -> np.ndarray:
+    lines = [s.strip() for s in (SETS / name).read_text().splitlines() if s.strip() and not s.startswith("#")][:k]
+    return np.array([[0 if ch in ".0" else int(ch, 36) for ch in s] for s in lines])
+
+
+@pytest.fixture
+def kernels(monkeypatch):
+    """Run a function once with the machine code and once with numba's functions."""
+    def both(run):
+        monkeypatch.setattr(dfs_native, "_LOADED", None)
+        native = run()
+        assert dfs_native._LOADED.native
+        monkeypatch.setattr(dfs_native, "_LOADED", dfs_native.NumbaKernel("compared in a test"))
+        return native, run()
+    return both
+
+
+@pytest.mark.parametrize("name, k, variant", [("9x9_forum_hardest_1106.txt", 200, "classic"),
+                                              ("16x16_classic.txt", 5, "classic"), ("9x9_x.txt", 30, "x")])
+def test_the_machine_code_finds_what_numba_finds(kernels, name, k, variant):
+    grids = _grids(name, k)
+    n = int(round(grids.shape[1] ** 0.5))
+    template = parse_puzzle("." * n * n, variant=variant)
+    native, numba = kernels(lambda: search_grids(grids, template, 2, 10**6))
+    for a, b in zip(native[:4], numba[:4]):
+        assert np.array_equal(a, b)
+    assert native.searched == numba.searched == len(grids) > 0 and (native.counts == 1).all()
+
+
+def test_counts_with_a_paused_buffer_and_a_node_budget_agree(kernels):
+    # a 4x4 with 288 grids: keep 300 fills the 256-grid buffer once (pause, drain, resume)
+    empty = Puzzle(np.zeros((4, 4), dtype=np.int64), 2, 2)
+    native, numba = kernels(lambda: search_puzzle(empty, 1000, keep=300))
+    assert native.count == numba.count == 288 and native.nodes == numba.nodes
+    assert all(np.array_equal(a, b) for a, b in zip(native.grids, numba.grids)) and len(native.grids) == 288
+    # empty 9x9s, 50 nodes each: unfinished; the first call stops after 2 (100 nodes >= 60), then stop
+    grids = np.zeros((3, 81), dtype=np.int64)
+    native, numba = kernels(lambda: search_grids(grids, parse_puzzle("." * 81), 10**6, 50, total_budget=60,
+                                                 stop=lambda: True))
+    assert native.searched == numba.searched == 2 and native.unfinished[:2].all()
+    assert np.array_equal(native.nodes, numba.nodes)
+
+
+def test_the_calls_refuse_arrays_they_would_misread():
+    kernel = dfs_native.load()
+    tables = shape_tables(parse_puzzle("." * 81))
+    masks = np.zeros((2, 81), dtype=np.int64)   # int64, not uint64 masks
+    outputs = (np.zeros(2, np.int64), np.zeros((2, 81), np.uint64), np.zeros(2, np.int64), np.zeros(2, np.bool_))
+    args = (tables.peers, tables.n_peers, tables.units, tables.cell_units, tables.n_cell_units, tables.full, 1, 10)
+    with pytest.raises(TypeError, match="C-contiguous uint64 array, got int64"):
+        kernel.search_many(masks, *args, *outputs, 10**6)
+    short = (np.zeros(1, np.int64),) + outputs[1:]
+    with pytest.raises(ValueError, match="output arrays shorter"):
+        kernel.search_many(masks.astype(np.uint64), *args, *short, 10**6)
+
+
+def _load_in_child(tmp_path, cache: str) -> dict:
+    code = ("import json, sys\nfrom pipeline.solvers import dfs_native\nk = dfs_native.load()\n"
+            "print(json.dumps({'native': k.native, 'numba': 'numba' in sys.modules, 'reason': getattr(k, 'reason', '')}))")
+    env = dict(os.environ, PYTHONPATH=str(PROJECT), **{dfs_native.CACHE_ENV: cache})
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_the_first_process_compiles_and_keeps_the_code_later_ones_load_it_without_numba(tmp_path):
+    cache = tmp_path / "cache"
+    first = _load_in_child(tmp_path, str(cache))
+    files = list(cache.iterdir())
+    assert first == {"native": True, "numba": True, "reason": ""}
+    assert len(files) == 1 and files[0].name.startswith("dfs-kernel-") and files[0].suffix == ".o"
+    second = _load_in_child(tmp_path, str(cache))
+    assert second == {"native": True, "numba": False, "reason": ""}   # numba's half second is not paid
+    assert list(cache.iterdir()) == files   # nothing rewritten, no temporary file left
+
+
+def test_a_damaged_or_stale_cache_file_is_never_loaded(tmp_path):
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    key = dfs_native.kernel_key(llvm)
+    body, symbols = b"\x7fELF not really an object", {"search": "a", "search_many": "b"}
+    path = tmp_path / "kernel.o"
+    dfs_native._write_cached(path, key, body, symbols)
+    assert dfs_native._read_cached(path, key) == (body, symbols)
+    assert dfs_native._read_cached(path, "another key") is None          # another kernel, numba or CPU
+    data = path.read_bytes()
+    for damaged in (data[:-1], data[:-1] + b"?", data.replace(b"dfs kernel", b"dfs kernal", 1), b"", data[:20]):
+        path.write_bytes(damaged)
+        assert dfs_native._read_cached(path, key) is None
+    assert dfs_native._read_cached(tmp_path / "missing.o", key) is None
+
+
+def test_no_cache_or_an_unwritable_one_still_loads_the_machine_code(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    assert _load_in_child(tmp_path, str(blocker / "cache"))["native"]   # cannot be made: compiled, not kept
+    assert _load_in_child(tmp_path, "none")["native"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypatch):
+    import llvmlite.binding as llvm
+    from numba import cfunc, types
+
+    from pipeline.solvers import dfs_kernel
+
+    def allocating(n):   # np.zeros needs numba's runtime (NRT), which the loaded code cannot have
+        return np.zeros(n).size
+
+    entries = {"search": cfunc(types.int64(types.int64))(allocating),
+               "search_many": cfunc(types.int64(types.int32))(allocating)}
+    monkeypatch.setattr(dfs_kernel, "entry_points", lambda: entries)
+    monkeypatch.setattr(dfs_native, "_LOADED", None)
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "none")
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    with pytest.raises(dfs_native.KernelUnavailable, match=r"^the compiled dfs kernel needs NRT_\w+.* from numba's runtime$"):
+        dfs_native.compile_object(llvm)
+    kernel = dfs_native.load()
+    assert not kernel.native and "NRT_" in kernel.reason
+    result = search_puzzle(parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"),
+                           2, keep=2)
+    assert result.count == 1 and result.status == "complete"
