@@ -14,6 +14,9 @@ Side by side, in one run (the machine is shared: same-run ratios are what to com
    one worker (target 2,000/s with the fastest), and 1 vs 2 workers on 6,000 records (target 1.8x).
 3. ``startup``: ``python -m pipeline solve`` of one 9x9 as a whole process against ``python -c
    pass`` (best of 5 each, alternated; target 0.2 s).
+4. ``count``: ``python -m pipeline count`` as a whole process per engine of the count row (best of
+   3, alternated): large counts of sparse 9x9 and counts to 2 of a hardest 9x9, a minimal 16x16
+   and a minimal 25x25 (the evidence for ``dfs``'s place and size bound in auto's count row).
 
 ``python bench/auto_bench.py '{"kind": ...}'`` is one measurement (a child); ``run`` the section.
 """
@@ -54,6 +57,20 @@ BATCH_SAMPLES = {"dfs": 6000, "sat": 2000, "highs": 200, "cpsat": 100}
 QUICK_BATCH = {"dfs": 60, "sat": 60, "highs": 10, "cpsat": 10}
 BATCH_TARGET, SPEEDUP_TARGET, STARTUP_TARGET = 2000.0, 1.8, 0.2
 ONE_9X9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+#: a minimal 16x16 (``generate --size 16 --minimal --seed 7 --symmetry rot180``, the first one)
+MINIMAL_16X16 = ("..B9.......D.C.G...C.298..E..F..2..D3.E..BC47....E.F...B5..A12..34........8...G....25.3F.9...."
+                 "DC..97.EGD.......5......6.F5.B..2..8..D.12.E......5.......B43.D8..DF....C.92.56....C...6........"
+                 "13..21F..4G...E.A....4C32..D.8G..F..E..D..765.3...G.C.E.......B1..")
+#: name -> (puzzle, count options); the 25x25 is line 16 of the gecode set (read at run time)
+COUNT_CASES = {
+    "empty 9x9, limit 10,000": ("." * 81, ["--limit", "10000"]),
+    "9x9 of 8 clues, limit 100,000": ("52...6.........7.13..." + "." * 59, ["--limit", "100000"]),
+    "hardest 9x9, to 2": (ONE_9X9, []),
+    "minimal 16x16, to 2": (MINIMAL_16X16, []),
+    "minimal 25x25, to 2": ("", []),
+}
+COUNT_ENGINES = ("dfs", "sat")
+COUNT_TIME_LIMIT = 60.0
 
 
 # -- children --------------------------------------------------------------------------------
@@ -142,6 +159,32 @@ def startup(repeat: int = 5) -> dict:
             "met": solve <= STARTUP_TARGET}
 
 
+def count_processes(data: Path, repeat: int = 3) -> list[dict]:
+    """Best-of-``repeat`` wall seconds of a whole ``count`` process per case and engine (alternated)."""
+    env = {k: v for k, v in child_env().items() if k != "PYTHONDONTWRITEBYTECODE"}
+    gecode = [s.strip() for s in (data / GECODE25).read_text().splitlines() if s.strip()]
+    rows = []
+    for case, (puzzle, options) in COUNT_CASES.items():
+        puzzle = puzzle or gecode[15]
+        best: dict[str, dict] = {}
+        for _ in range(1 if "25x25" in case else repeat):   # dfs takes its whole time limit on a 25x25
+            for engine in COUNT_ENGINES:
+                cmd = [sys.executable, "-m", "pipeline", "count", puzzle, *options, "--solver", engine,
+                       "--time-limit", str(COUNT_TIME_LIMIT), "--format", "json"]
+                start = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+                seconds = time.perf_counter() - start
+                try:
+                    result = json.loads(proc.stdout)
+                    status = {"count": result["count"], "status": result.get("status", "")}
+                except (ValueError, KeyError, TypeError):
+                    status = {"count": None, "status": f"exit {proc.returncode}: {proc.stderr.strip()[-200:]}"}
+                if engine not in best or seconds < best[engine]["seconds"]:
+                    best[engine] = {"seconds": seconds, **status}
+        rows.append({"case": case, "engines": best})
+    return rows
+
+
 def run(data: Path, work: Path, quick: bool, log) -> dict:
     """The whole section (``quick``: a 16x16 set, small samples)."""
     path = data / (QUICK_GECODE if quick else GECODE25)
@@ -166,7 +209,10 @@ def run(data: Path, work: Path, quick: bool, log) -> dict:
             batch_rows.append(run_script("auto_bench.py", {"kind": "batch", "input": str(big), "solver": "auto",
                                                            "workers": workers, "scaling": True}, 1800.0))
     log("  auto: start-up ...")
-    return {"gecode": gecode_rows, "batch": batch_rows, "startup": startup(2 if quick else 5)}
+    started = startup(2 if quick else 5)
+    log("  auto: count processes per engine ...")
+    counts = count_processes(data, 1 if quick else 3) if (data / GECODE25).exists() else []
+    return {"gecode": gecode_rows, "batch": batch_rows, "startup": started, "count": counts}
 
 
 def failures(result: dict) -> list[str]:
@@ -211,6 +257,13 @@ def print_tables(result: dict, out=sys.stdout) -> None:
     s = result["startup"]
     print(f"\nissue 18: start-up  python -c pass {s['seconds']['python -c pass']:.3f}s, pipeline solve 9x9 "
           f"{s['seconds']['pipeline solve 9x9']:.3f}s (+{s['over_python']:.3f}s; target {STARTUP_TARGET}s)", file=out)
+    if result.get("count"):
+        print("\nissue 18: count, one process (best wall seconds; count and status)", file=out)
+        print(f"{'case':32s} " + " ".join(f"{e:>24s}" for e in COUNT_ENGINES), file=out)
+        for r in result["count"]:
+            cells = [r["engines"].get(e, {}) for e in COUNT_ENGINES]
+            print(f"{r['case']:32s} " + " ".join(f"{c.get('seconds', float('nan')):6.2f}s {c.get('count')!s:>7s} "
+                                                 f"{str(c.get('status'))[:9]:9s}" for c in cells), file=out)
 
 
 if __name__ == "__main__":

@@ -332,7 +332,7 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
     name = AUTO if auto else getattr(args, "solver", None) or AUTO
     if name != AUTO:
         return get_solver(name, need=need)
-    pick = pick_solver(question, model, among=among)
+    pick = pick_solver(question, model, among=_taking_explicit_options(args, question, among))
     said = vars(args).setdefault("_auto_missing", set())
     if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)
         said.update(pick.missing)
@@ -340,6 +340,23 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
     if getattr(args, "verbose", False):
         print(f"solver: auto picked {pick.name} ({pick.reason})", file=sys.stderr)
     return get_solver(pick.name, need=need)
+
+
+#: Options that choose how one kind of engine works (the SAT engine's backend and encoding): given
+#: on the command line, ``auto`` picks among the engines that take them rather than drop them.
+ENGINE_CHOICE_OPTIONS = ("sat_backend", "amo")
+
+
+def _taking_explicit_options(args: argparse.Namespace, question: str,
+                             among: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """``among`` narrowed to the engines that take every :data:`ENGINE_CHOICE_OPTIONS` the user gave."""
+    given = [k for k in ENGINE_CHOICE_OPTIONS if getattr(args, k, None) is not None]
+    if not given:
+        return among
+    what = "count" if question == "count" else "solve"
+    taking = tuple(name for name, solver in SOLVERS.items() if (among is None or name in among)
+                   and set(given) <= (solver.count_options if what == "count" else solver.options))
+    return taking
 
 
 def default_count_solver(model: Model | None = None) -> str:

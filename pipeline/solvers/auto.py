@@ -36,25 +36,33 @@ QUESTIONS = {
 
 @dataclass(frozen=True)
 class Preference:
-    """One row of :data:`AUTO_TABLE`: for ``question``, the engines fastest first, and why."""
+    """One row of :data:`AUTO_TABLE`: for ``question``, the engines fastest first, and why;
+    ``up_to`` bounds an engine to grids of at most that side (it was measured slower beyond)."""
 
     question: str
     engines: tuple[str, ...]
     evidence: str
+    up_to: tuple[tuple[str, int], ...] = ()
+
+    def bound(self, engine: str) -> int | None:
+        """The largest grid side ``engine`` is picked for here (None: any)."""
+        return dict(self.up_to).get(engine)
 
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
 #: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
 #: 2026-11-26 (21:50) on the quiet 2-core machine, the 25x25 with the pairwise encoding measured
-#: again after it (the count row: an earlier, loaded run); README "What --solver auto picks"
-#: says the same in words.
+#: again after it (the count row: the bench's count processes, 2026-11-28, machine shared at load
+#: 2-3); README "What --solver auto picks" says the same in words.
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("sat", "highs"),
                "18 minimal 25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s"),
     Preference("unique", ("sat", "highs"),
                "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s"),
-    Preference("count", ("sat", "cpsat", "highs"),
-               "10,000 grids of the empty 9x9: sat 1.7 CPU s; cpsat 7,718 and highs 2 in 60 s"),
+    Preference("count", ("dfs", "sat", "cpsat", "highs"),
+               "one count process: 10,000 grids of the empty 9x9 dfs 0.39 s, sat 1.96 s (cpsat 7,718 and highs 2 "
+               "in 60 s); 100,000 of an 8-clue 9x9 dfs 0.49 s, sat 14.6 s; to 2 on a hardest 9x9 or a minimal "
+               "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s", up_to=(("dfs", 16),)),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
                "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),
@@ -147,6 +155,10 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
             continue
         if not can_answer(solver, question, model):
             unable.append(f"{name} does not handle {model_needs_rule_rows(model)} yet")
+            continue
+        bound = row.bound(name)
+        if bound is not None and model is not None and model.puzzle.n > bound:
+            unable.append(f"{name} is picked up to {bound}x{bound} (slower beyond)")
             continue
         problem = solver.available()
         if problem:

@@ -26,23 +26,41 @@ PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....
 KILLER = str(ROOT / "examples" / "killer.json")
 
 
-def readme_table() -> dict[str, list[str]]:
-    """The README table under "What --solver auto picks": question -> engines in order."""
+def readme_cells() -> dict[str, str]:
+    """The README table under "What --solver auto picks": question -> its engines cell."""
     text = README.read_text(encoding="utf-8")
     section = text.split("### What `--solver auto` picks", 1)[1].split("\n#", 1)[0]
     rows = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 3 and cells[0].startswith("`") and cells[0].strip("`") in QUESTIONS:
-            rows[cells[0].strip("`")] = re.findall(r"`([a-z]+)`", cells[2])
+            rows[cells[0].strip("`")] = cells[2]
     return rows
 
 
+def readme_table() -> dict[str, list[str]]:
+    """The README table under "What --solver auto picks": question -> engines in order."""
+    return {question: re.findall(r"`([a-z]+)`", cell) for question, cell in readme_cells().items()}
+
+
 def test_the_readme_table_is_the_preference_table():
-    table = readme_table()
+    table, cells = readme_table(), readme_cells()
     assert set(table) == set(QUESTIONS), "one README row per question"
     for row in AUTO_TABLE:
         assert table[row.question] == list(row.engines), row.question
+        bounds = re.findall(r"`([a-z]+)` \(grids up to (\d+)x\2\)", cells[row.question])
+        assert sorted((name, int(side)) for name, side in bounds) == sorted(row.up_to), row.question
+
+
+def test_a_size_bound_passes_larger_grids_to_the_next_engine():
+    dfs = SOLVERS["dfs"]
+    if dfs.available() is not None:
+        pytest.skip(f"dfs is not available here: {dfs.available()}")
+    small, large = build_model(parse_puzzle(PUZZLE)), build_model(parse_puzzle("." * 625))
+    assert pick_solver("count", small).name == "dfs"
+    pick = pick_solver("count", large)
+    assert pick.name == "sat" and "dfs is picked up to 16x16 (slower beyond)" in pick.reason and not pick.note
+    assert pick_solver("count", build_model(parse_puzzle("." * 256))).name == "dfs"
 
 
 @pytest.mark.parametrize("question", list(QUESTIONS))
@@ -112,7 +130,7 @@ def _without(tmp_path: Path, *modules: str) -> dict:
     return dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
 
 
-@pytest.mark.parametrize("missing", [("pysat",), ("pysat", "ortools")], ids=["no-python-sat", "core-only"])
+@pytest.mark.parametrize("missing", [("pysat",), ("pysat", "ortools", "numba")], ids=["no-python-sat", "core-only"])
 def test_without_python_sat_auto_falls_back_with_one_note(tmp_path, missing):
     env = _without(tmp_path, *missing)
     proc = subprocess.run([sys.executable, "-m", "pipeline", "solve", PUZZLE, "--format", "json"],
@@ -125,7 +143,11 @@ def test_without_python_sat_auto_falls_back_with_one_note(tmp_path, missing):
     proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "." * 16, "--limit", "1000"],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0 and proc.stdout.startswith("288"), proc.stderr
-    assert len([s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]) == 1
+    notes = [s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]
+    if "numba" in missing:   # count's first engines, dfs and sat, are both missing: one note names both
+        assert len(notes) == 1 and "dfs needs numba" in notes[0] and "python-sat" in notes[0], proc.stderr
+    else:                    # dfs counts (python-sat is not needed): nothing to say
+        assert notes == [], proc.stderr
     if "ortools" in missing:   # the core install: HiGHS answers everything
         proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "." * 16, "--limit", "5", "-v"],
                               capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
@@ -168,3 +190,11 @@ def test_one_command_imports_its_own_module_only(tmp_path):
     help_text = subprocess.run([sys.executable, "-m", "pipeline", "--help"], capture_output=True, text=True,
                                cwd=tmp_path, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
     assert all(name in help_text for name in ("solve", "batch", "generate", "explain"))   # --help lists them all
+
+
+@pytest.mark.parametrize("option", [["--sat-backend", "cadical195"], ["--amo", "ladder"]], ids=["backend", "amo"])
+def test_an_option_of_the_sat_engine_makes_auto_pick_an_engine_that_takes_it(capsys, option):
+    assert main(["count", "." * 81, "--limit", "3", "-v", *option]) == 0
+    assert "solver: auto picked sat (counting, 9x9; " in capsys.readouterr().err
+    assert main(["count", "." * 81, "--limit", "3", "-v"]) == 0   # without it: the row's first engine
+    assert f"solver: auto picked {pick_solver('count').name} (counting, 9x9; " in capsys.readouterr().err
