@@ -185,8 +185,19 @@ def count_processes(data: Path, repeat: int = 3) -> list[dict]:
     return rows
 
 
+def warm_dfs_kernel() -> str:
+    """Compile the dfs kernel into its cache first (a machine's first run), so no measurement
+    below includes that once-per-machine cost; returns how it loads (machine code or numba)."""
+    code = ("from pipeline.solvers import dfs\n"
+            "problem = dfs._import_problem()\n"
+            "print(problem or ('machine code' if dfs.kernel().native else 'numba functions'))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(), cwd=ROOT)
+    return proc.stdout.strip() or f"exit {proc.returncode}"
+
+
 def run(data: Path, work: Path, quick: bool, log) -> dict:
     """The whole section (``quick``: a 16x16 set, small samples)."""
+    log(f"  auto: dfs kernel ready ({warm_dfs_kernel()}) ...")
     path = data / (QUICK_GECODE if quick else GECODE25)
     gecode_rows = []
     for name in (QUICK_CONFIGS if quick else GECODE_CONFIGS):
