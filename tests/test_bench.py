@@ -257,4 +257,9 @@ def test_auto_section(quick):
         assert {r["solver_used"] for r in scaling} == {pick_solver("batch").name}
     seconds = auto["startup"]["seconds"]
     assert seconds["pipeline solve 9x9"] > seconds["python -c pass"] > 0
-    assert "issue 18:" in stdout
+    counts = {r["case"]: r["engines"] for r in auto["count"]}
+    assert set(counts) == {"hardest 9x9, to 2", "minimal 16x16, to 2"}   # the quick cases
+    for engines in counts.values():
+        assert {name: (e["count"], e["status"]) for name, e in engines.items()} == {
+            "dfs": (1, "complete"), "sat": (1, "complete")}
+    assert "issue 18:" in stdout and "issue 18: count, one process" in stdout
