@@ -12,6 +12,7 @@ from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import CountResult, get_solver, register_batch_kernel
+from pipeline.solvers.base import STATUSES
 from pipeline.solvers.sat import SatEngine
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
@@ -43,7 +44,9 @@ def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
 
 
 def count_status(result: CountResult, grid: np.ndarray | None) -> str:
-    """A counted record's status: optimal with a grid, else time_limit or infeasible.
+    """A counted record's status: ``interrupted`` when a stop ended the count (its count is
+    neither a proof nor a bound worth keeping: a resume counts it again), else optimal with a
+    grid, infeasible when the search was complete without one, time_limit otherwise.
 
     Parameters
     ----------
@@ -52,7 +55,13 @@ def count_status(result: CountResult, grid: np.ndarray | None) -> str:
     grid : numpy.ndarray or None
         The first grid it found.
     """
-    return "optimal" if grid is not None else ("time_limit" if result.status == "time_limit" else "infeasible")
+    if result.status == "interrupted":
+        return "interrupted"
+    if grid is not None:
+        return "optimal"
+    if result.status == "complete":
+        return "infeasible"
+    return result.status if result.status in STATUSES else "time_limit"   # the run's own word (memory_limit, ...)
 
 
 def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:

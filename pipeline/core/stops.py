@@ -198,6 +198,16 @@ def watching_flag(flag: Callable[[], bool] | None) -> None:
     _S.flag = flag
 
 
+def flag_watched() -> bool:
+    """Is a flag named (:func:`watching_flag`)? An engine starts its polling only then.
+
+    Returns
+    -------
+    bool
+    """
+    return _S.flag is not None
+
+
 def stop_requested() -> bool:
     """Is the flag of :func:`watching_flag` raised? For engines that poll while they wait.
 

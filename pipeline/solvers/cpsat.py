@@ -16,6 +16,7 @@ answers ``interrupted``.
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -137,27 +138,53 @@ def _new_solver(cp_model, time_limit: float | None) -> Any:
     return solver
 
 
-def _run(solver, cp, callback=None) -> tuple[int, float, bool]:
-    """``(status, seconds, interrupted)`` of one search, which the command's stop ends at once;
-    ``interrupted`` when that stop was a Ctrl-C or SIGTERM (the KeyboardInterrupt the command's
-    handler raised inside CP-SAT's call is swallowed there)."""
+#: How often a batch worker's stop flag is looked at during a search (seconds).
+_POLL_SECONDS = 0.05
+
+
+def _run(solver, cp, callback=None) -> tuple[int, float, bool, bool]:
+    """``(status, seconds, interrupted, flagged)`` of one search, which the command's stop ends at
+    once; ``interrupted`` when that stop was a Ctrl-C or SIGTERM (the KeyboardInterrupt the
+    command's handler raised inside CP-SAT's call is swallowed there), ``flagged`` when a batch
+    pool worker's stop flag (:func:`pipeline.core.stops.watching_flag`) ended it: a thread polls
+    the flag while CP-SAT runs, so the worker ends the search in place instead of being killed."""
     kinds: list[str] = []
 
     def stop(kind: str) -> None:
         kinds.append(kind)
         solver.StopSearch()
 
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(_POLL_SECONDS):
+            if stops.stop_requested():
+                stop("flag")
+                return
+
+    watcher = threading.Thread(target=watch, name="cpsat-stop-flag", daemon=True) if stops.flag_watched() else None
     start = time.perf_counter()
     with stops.calling_on_stop(stop):
-        status = solver.Solve(cp, callback)
-    return status, time.perf_counter() - start, "interrupt" in kinds
+        if watcher is not None:
+            watcher.start()
+        try:
+            status = solver.Solve(cp, callback)
+        finally:
+            finished.set()
+            if watcher is not None:
+                watcher.join()
+    return status, time.perf_counter() - start, "interrupt" in kinds, "flag" in kinds
 
 
-def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool) -> None:
+def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool,
+                          flagged: bool = False) -> None:
     """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``), or CP-SAT's
-    own handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit."""
+    own handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit;
+    not when a batch worker's stop flag ended it (``flagged``: the caller says ``interrupted``)."""
     if interrupted:
         raise KeyboardInterrupt
+    if flagged:
+        return
     cp_model = _cp_model()
     if (solver.parameters.catch_sigint_signal and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
             and (time_limit is None or seconds < time_limit)):
@@ -192,8 +219,11 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     solver = _new_solver(cp_model, time_limit)
     if threads is not None:
         solver.parameters.num_workers = int(threads)
-    status, seconds, interrupted = _run(solver, cp)
-    _raise_if_interrupted(solver, status, seconds, time_limit, interrupted)
+    status, seconds, interrupted, flagged = _run(solver, cp)
+    _raise_if_interrupted(solver, status, seconds, time_limit, interrupted, flagged)
+    if flagged and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return SolveResult("interrupted", None, None, seconds, int(solver.NumBranches()), solver="cpsat",
+                           message="stopped by the batch's stop request")
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         x = _values(solver, variables)
         grid = grid_from_vector(model.full_vector(x), model.convention)
@@ -245,15 +275,15 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 
     solver = _new_solver(cp_model, time_limit)
     solver.parameters.enumerate_all_solutions = True
-    status, seconds, interrupted = _run(solver, cp, Collect())
+    status, seconds, interrupted, flagged = _run(solver, cp, Collect())
     if found < limit or interrupted:
-        _raise_if_interrupted(solver, status, seconds, time_limit, interrupted)
+        _raise_if_interrupted(solver, status, seconds, time_limit, interrupted, flagged)
     if found >= limit:
         word = "limit"
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         word = "complete"
     else:
-        word = "time_limit"
+        word = "interrupted" if flagged else "time_limit"
     return CountResult(found, grids, word, seconds)
 
 

@@ -70,3 +70,22 @@ def test_a_solver_with_a_batch_kernel_is_offered_by_batch(tmp_path):
         SOLVERS.pop("toy-batch")
     df = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert list(df["status"]) == ["optimal", "optimal", "infeasible", "optimal"]
+
+
+def test_a_counted_records_status_says_what_the_count_proved():
+    """Only a complete count without a grid is infeasible; a count a stop ended is interrupted
+    (a resume counts it again: it was recorded as infeasible before when it had no grid yet)."""
+    import numpy as np
+
+    from pipeline.batch.sat_shape import count_status
+    from pipeline.solvers import CountResult
+
+    grid = np.arange(16)
+    assert count_status(CountResult(0, [], "complete", 0.1), None) == "infeasible"
+    assert count_status(CountResult(2, [grid], "limit", 0.1), grid) == "optimal"
+    assert count_status(CountResult(1, [grid], "complete", 0.1), grid) == "optimal"
+    assert count_status(CountResult(0, [], "time_limit", 0.1), None) == "time_limit"
+    assert count_status(CountResult(0, [], "interrupted", 0.1), None) == "interrupted"
+    assert count_status(CountResult(1, [grid], "interrupted", 0.1), grid) == "interrupted"
+    assert count_status(CountResult(0, [], "memory_limit", 0.1), None) == "memory_limit"
+    assert count_status(CountResult(0, [], "something new", 0.1), None) == "time_limit"
