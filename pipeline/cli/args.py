@@ -361,7 +361,8 @@ def _taking_explicit_options(args: argparse.Namespace, question: str,
 
 def default_count_solver(model: Model | None = None) -> str:
     """The engine ``--solver auto`` counts with (:func:`pipeline.solvers.auto.pick_solver`'s
-    ``count`` row: the SAT engine when python-sat imports, else HiGHS) for ``model``'s rows.
+    ``count`` row: dfs for grids up to 16x16 when numba is installed, else the SAT engine when
+    python-sat imports, else HiGHS) for ``model``'s rows and size.
 
     Parameters
     ----------

@@ -13,8 +13,10 @@ refuses them with one line. ``count`` and the uniqueness check search on past th
 solution; ``time_limit`` is checked between node-budget slices, so Ctrl-C and the time limit
 take effect within milliseconds.
 
-The kernel (:mod:`pipeline.solvers.dfs_kernel`) is compiled on first use and cached on disk by
-numba (about 2 s once per installation; ``NUMBA_CACHE_DIR`` moves the cache).
+The kernel (:mod:`pipeline.solvers.dfs_kernel`) is compiled by numba on a machine's first use
+(about 5 s) and kept as machine code that later processes load without numba
+(:mod:`pipeline.solvers.dfs_native`: ``~/.cache/sudoku-pipeline``, ``SUDOKU_PIPELINE_CACHE``
+moves it).
 """
 from __future__ import annotations
 
@@ -32,7 +34,6 @@ from pipeline.core.errors import SolveError
 from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
-
 from pipeline.solvers import dfs_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs_native import KernelCalls

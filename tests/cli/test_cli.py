@@ -211,7 +211,10 @@ def test_count_in_process(capsys, solver):
 def test_count_json_and_list(capsys):
     code, out, _ = call(capsys, "count", THREE_SOLUTIONS, "--limit", "10", "--list", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and (doc["count"], doc["complete"], doc["unique"], doc["solver"]) == (3, True, False, "sat")
+    from pipeline.cli.args import default_count_solver
+
+    assert code == 0 and (doc["count"], doc["complete"], doc["unique"], doc["solver"]) == (
+        3, True, False, default_count_solver())
     puzzle = parse_puzzle(THREE_SOLUTIONS)
     grids = [parse_grid(line) for line in doc["solutions"]]
     assert len(set(doc["solutions"])) == 3 and all(verify_grid(g, puzzle) for g in grids)
@@ -222,10 +225,15 @@ def test_count_json_and_list(capsys):
     assert code == 1 and json.loads(out)["count"] == 0 and json.loads(out)["unique"] is False
 
 
-def test_count_default_engine_is_sat():
+def test_count_default_engine_is_dfs_up_to_16x16_else_sat():
     from pipeline.cli.args import default_count_solver
+    from pipeline.core.build import build_model
+    from pipeline.solvers import SOLVERS
 
-    assert default_count_solver() == "sat"
+    small = "dfs" if SOLVERS["dfs"].available() is None else "sat"
+    assert default_count_solver() == small
+    assert default_count_solver(build_model(parse_puzzle("." * 256))) == small
+    assert default_count_solver(build_model(parse_puzzle("." * 625))) == "sat"
 
 
 def test_solve_reports_several_solutions(capsys):
