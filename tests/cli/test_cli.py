@@ -513,6 +513,19 @@ def test_count_time_limit_stop_is_said_as_solve_says_it(capsys):
         (0, "time_limit", False, 0.001)
 
 
+def test_a_count_stopped_by_its_deadline_says_how_long_it_ran():
+    """The JSON's seconds are the time the command ran, also when the command's deadline (not the
+    engine) gives the time-limit answer: it said 0.0 after 20 s."""
+    slow = PROJECT / "tests" / "data" / "rules" / "killer12_slow_highs.json"
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "count", str(slow), "--solver", "highs", "--format",
+                           "json", "--time-limit", "1.5"], capture_output=True, text=True, cwd=PROJECT, env=_env(),
+                          timeout=300)
+    answer = json.loads(proc.stdout)
+    if answer["count"]:
+        pytest.skip(f"this machine counted a solution within the limit: {answer}")
+    assert proc.returncode == 1 and answer["status"] == "time_limit" and 1.3 <= answer["seconds"] < 60, answer
+
+
 # ---------------------------------------------------------------------------------------------
 # issue 11 item 10: a reader that goes away (| head) and Ctrl-C end quietly
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
                                engine_options, model_from_args, resolve_solver, time_limit_words)
@@ -21,8 +22,9 @@ def cmd_count(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise PipelineError(f"count: --limit must be at least 1, found {args.limit}")
     used = {"solver": args.solver}   # the engine auto picks, once it has (the JSON names it)
-    deadline = Deadline(args.time_limit, lambda reason: _report(args, CountResult(0, [], "time_limit", 0.0),
-                                                                used["solver"], reason))
+    # the watchdog's answer when the engine itself does not stop in time: the seconds it ran
+    deadline = Deadline(args.time_limit, lambda reason: _report(
+        args, CountResult(0, [], "time_limit", time.monotonic() - deadline.started), used["solver"], reason))
     return deadline.run(lambda d: _count(args, d, used))
 
 
