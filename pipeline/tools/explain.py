@@ -34,7 +34,7 @@ import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
-from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts
+from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rule_rows
 from pipeline.core.parse import Source
@@ -66,11 +66,16 @@ class Explanation:
     # puzzles with rule rows: the rules in the minimal conflicting set and among the fewest removals
     conflict_rules: list = field(default_factory=list)
     remove_rules: list = field(default_factory=list)
+    # the same rules by their 1-based places in the puzzle's rules (the document's "rules" list):
+    # one list per entry, of the identical rules it stands for (usually one)
+    conflict_rule_numbers: list = field(default_factory=list)
+    remove_rule_numbers: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
         if self.maxsat != RULE_METHOD:   # puzzles of units alone: the record as before
-            del d["conflict_rules"], d["remove_rules"]
+            for key in ("conflict_rules", "remove_rules", "conflict_rule_numbers", "remove_rule_numbers"):
+                del d[key]
         d["add_method"] = "greedy" if self.status == "multiple" else None
         return d
 
@@ -248,13 +253,22 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
     return [x for x, k in zip(clues, keep.tolist()) if not k]
 
 
+def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, message: str = "") -> Explanation:
+    """The conflict and the fewest removals over clues and rules (:func:`rule_conflicts`), the
+    rules named by :func:`rule_label` and numbered by their 1-based places in ``puzzle.rules``."""
+    conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle, clues)
+    return Explanation(status, message=message, conflict=conflict, remove=remove, maxsat=RULE_METHOD, count=0,
+                       conflict_rules=[rule_label(puzzle, k) for k in conflict_rules],
+                       remove_rules=[rule_label(puzzle, k) for k in remove_rules],
+                       conflict_rule_numbers=[[k + 1 for k in group] for group in conflict_rules],
+                       remove_rule_numbers=[[k + 1 for k in group] for group in remove_rules])
+
+
 def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Explanation:
     """Clues that break a rule directly: the parser's ``message``, and the conflicting set and
     fewest removals over the clues (and rules, for a shape with rule rows)."""
     if _names_rules(shape):
-        conflict, conflict_rules, remove, remove_rules = rule_conflicts(shape, clues)
-        return Explanation("invalid", message=message, conflict=conflict, conflict_rules=conflict_rules,
-                           remove=remove, remove_rules=remove_rules, maxsat=RULE_METHOD, count=0)
+        return _rule_explanation("invalid", shape, clues, message)
     return Explanation("invalid", message=message, count=0, maxsat=maxsat,
                        conflict=minimal_conflict(shape, clues), remove=fewest_removals(shape, maxsat, clues))
 
@@ -303,9 +317,7 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     counted = auto_count(build_model(puzzle), cap, keep=cap)
     count, grids = counted.count, counted.grids
     if count == 0 and _names_rules(puzzle):   # clues and rules are explained
-        conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle)
-        return Explanation("infeasible", conflict=conflict, conflict_rules=conflict_rules, remove=remove,
-                           remove_rules=remove_rules, maxsat=RULE_METHOD, count=0)
+        return _rule_explanation("infeasible", puzzle, None)
     if count == 0:
         return Explanation("infeasible", conflict=minimal_conflict(puzzle),
                            remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)

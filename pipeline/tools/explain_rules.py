@@ -27,15 +27,50 @@ from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 
-__all__ = ["RULE_METHOD", "rule_conflicts"]
+__all__ = ["RULE_METHOD", "rule_conflicts", "rule_label"]
 
 #: how the fewest removals of a rule puzzle are proved optimal (``Explanation.maxsat``).
 RULE_METHOD = "rules-sat"
 
 
+def rule_label(puzzle: Puzzle, group: tuple[int, ...]) -> str:
+    """How explain names a rule of ``puzzle``: its description, with its number in the puzzle's
+    rules (1-based) when another rule reads the same; ``group`` holds the positions of rules that
+    are one and the same (a copy adds nothing, and removing one copy removes nothing).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    group : tuple of int
+        0-based positions in ``puzzle.rules`` of identical rules (usually one).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> dot = {"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"]}
+    >>> p = parse_puzzle("." * 16, rules=[dot, {**dot, "value": 3}, dot])
+    >>> [rule_label(p, (k,)) for k in range(3)]
+    ['white dot r1c1-r1c2 (rule 1)', 'white dot r1c1-r1c2 (difference 3)', 'white dot r1c1-r1c2 (rule 3)']
+    >>> rule_label(p, (0, 2))
+    'white dot r1c1-r1c2 (rules 1 and 3, the same)'
+    """
+    board = puzzle.base_board
+    text = puzzle.rules[group[0]].describe(board)
+    numbers = [str(k + 1) for k in group]
+    if len(group) > 1:
+        return f"{text} (rules {', '.join(numbers[:-1])} and {numbers[-1]}, the same)"
+    same = sum(rule.describe(board) == text for rule in puzzle.rules)
+    return text if same == 1 else f"{text} (rule {numbers[0]})"
+
+
 def _members(puzzle: Puzzle, clues: np.ndarray, eng: RuleSwitchEngine) -> tuple[list[int], list[tuple]]:
     """The literals of the clues and of the rules with rows, what each is: ``(r, c, digit)``
-    or a rule's description."""
+    or the 0-based positions in ``puzzle.rules`` of the identical rules one literal switches."""
     acts = eng.use(puzzle)
     r, c = np.nonzero(clues)
     digits = np.asarray(clues)[r, c]
@@ -45,8 +80,11 @@ def _members(puzzle: Puzzle, clues: np.ndarray, eng: RuleSwitchEngine) -> tuple[
     # every rule that says something: rows beyond units, or units (windoku windows) added
     named = sorted(set(np.unique(eng.terms.rule).tolist())
                    | {k for k, rule in enumerate(puzzle.rules) if rule.units(board)})
-    lits += acts[named].tolist()
-    what += [("rule", puzzle.rules[k].describe(board)) for k in named]
+    groups: dict[int, list[int]] = {}   # identical rules share their literal (the engine keys rules by content)
+    for k in named:
+        groups.setdefault(int(acts[k]), []).append(k)
+    lits += list(groups)
+    what += [("rule", tuple(group)) for group in groups.values()]
     return lits, what
 
 
@@ -100,9 +138,10 @@ def rule_conflicts(puzzle: Puzzle, clues: np.ndarray | None = None) -> tuple[lis
     Returns
     -------
     (list, list, list, list)
-        Conflicting clues ``[(r, c, digit)]`` (0-based cell), conflicting rules (descriptions),
-        clues to remove, rules to remove: each list in the puzzle's order (clues row-major,
-        rules in row order).
+        Conflicting clues ``[(r, c, digit)]`` (0-based cell), conflicting rules (tuples of 0-based
+        positions in ``puzzle.rules``: identical rules go together; :func:`rule_label` names
+        them), clues to remove, rules to remove: each list in the puzzle's order (clues
+        row-major, rules in order).
 
     Raises
     ------
@@ -114,7 +153,7 @@ def rule_conflicts(puzzle: Puzzle, clues: np.ndarray | None = None) -> tuple[lis
     >>> from pipeline.core.puzzle import parse_puzzle
     >>> p = parse_puzzle("1" + "." * 15, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}])
     >>> rule_conflicts(p)
-    ([(0, 0, 1)], ['cage r1c1..r1c2 (sum 7)'], [(0, 0, 1)], [])
+    ([(0, 0, 1)], [(0,)], [(0, 0, 1)], [])
     """
     # the engine's shape is the grid alone: every rule, with rows or with units, is switched by
     # its literal (a windoku is as removable as a cage)

@@ -231,3 +231,21 @@ def test_the_cli_verifies_and_names_the_broken_rule(tmp_path, capsys):
     assert "cage r1c1..r2c1 sums to 14, not 15" in capsys.readouterr().out
     path.write_text(json.dumps(dict(N9, rules=[{"rule": "cage", "cells": ["r1c1", "r2c1"], "sum": 14}])))
     assert main(["verify", "--puzzle", str(path), "".join(map(str, grid.ravel()))]) == 0
+
+
+def test_rules_are_described_so_that_two_of_a_kind_differ():
+    """Messages and explain name a rule by its description: what tells two rules of a kind apart
+    is in it (a dot's value, which diagonal, an extra region's and a parity mark's cells)."""
+    board = parse_puzzle(dict(N9)).base_board
+    described = [parse_puzzle(dict(N9, rules=[rule])).rules[0].describe(board) for rule in (
+        {"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"], "value": 3},
+        {"rule": "kropki", "color": "black", "cells": ["r1c1", "r1c2"], "value": 3},
+        {"rule": "kropki", "color": "black", "cells": ["r1c1", "r1c2"]},
+        {"rule": "diagonal", "which": "anti"},
+        {"rule": "extraregion", "cells": [f"r{k}c{k}" for k in range(1, 10)]},
+        {"rule": "odd", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"]},
+        {"rule": "even", "cells": [f"r1c{k}" for k in range(1, 9)]})]
+    assert described == [
+        "white dot r1c1-r1c2 (difference 3)", "black dot r1c1-r1c2 (ratio 3)", "black dot r1c1-r1c2",
+        "anti diagonal", "extra region r1c1, r2c2, r3c3, r4c4, r5c5, r6c6 and 3 more",
+        "odd cells r1c1, r2c2, r3c3, r4c4", "even cells r1c1, r1c2, r1c3, r1c4, r1c5, r1c6 and 2 more"]

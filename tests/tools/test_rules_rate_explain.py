@@ -258,3 +258,21 @@ def test_rate_computes_the_rule_bounds_once_per_candidate_state(monkeypatch):
     again = rate(puzzle)
     assert again.to_dict() == expected.to_dict() and again.solved
     assert states and all(a != b for a, b in zip(states, states[1:]))   # never twice in a row for one state
+
+
+def test_explain_numbers_rules_that_read_the_same():
+    """Two rules with one description are told apart by their place in the puzzle's rules, in the
+    text and in the JSON (``conflict_rule_numbers``): a script maps the answer back to its entries.
+    Identical rules are one entry (removing one copy removes nothing)."""
+    dot = {"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"]}
+    turned = {**dot, "cells": ["r1c2", "r1c1"]}   # the same dot, written the other way round
+    e = explain(parse_puzzle({"size": 4, "givens": "", "rules": [dot, {**dot, "value": 3}, dot, turned]}))
+    assert e.status == "infeasible"
+    assert e.conflict_rules[0] == "white dot r1c1-r1c2 (rules 1 and 3, the same)" or \
+        e.conflict_rules[0].startswith("white dot r1c2-r1c1")
+    assert e.remove_rules == ["white dot r1c1-r1c2 (difference 3)"] and e.remove_rule_numbers == [[2]]
+    assert sorted(e.conflict_rule_numbers) in ([[1, 3], [2]], [[2], [4]])
+    d = e.to_dict()
+    assert d["conflict_rule_numbers"] == e.conflict_rule_numbers and "white dot" in e.text()
+    units_only = explain("11" + "." * 14, box="2x2").to_dict()
+    assert "conflict_rule_numbers" not in units_only and "conflict_rules" not in units_only

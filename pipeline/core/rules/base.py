@@ -24,7 +24,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
 
-__all__ = ["Board", "Rows", "Rule", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
+__all__ = ["Board", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
            "pair_rows"]
 
 _CELL = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
@@ -270,6 +270,29 @@ def cells_text(cells: "np.ndarray | tuple[int, ...] | list[int]", board: Board) 
     if len(cells) == 1:
         return cell_name(cells[0], board)
     return f"{cell_name(cells[0], board)}..{cell_name(cells[-1], board)}"
+
+
+def cell_list_text(cells: "np.ndarray | tuple[int, ...] | list[int]", board: Board, shown: int = 6) -> str:
+    """``r1c1, r2c2, r3c3`` for a set of cells (even/odd marks, an extra region); past ``shown``
+    cells the rest are counted (``r1c1, ..., r2c4 and 3 more``).
+
+    Parameters
+    ----------
+    cells : sequence of int
+        Canvas numbers.
+    board : Board
+        The board (its width).
+    shown : int
+        Cells named at most.
+
+    Returns
+    -------
+    str
+    """
+    names = [cell_name(int(c), board) for c in cells]
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
 
 
 def adjacent(a: int, b: int, board: Board) -> bool:

@@ -81,7 +81,10 @@ class Kropki(Rule):
         return out
 
     def describe(self, board: Board) -> str:
-        return f"{self.color} dot {cell_name(self.first, board)}-{cell_name(self.second, board)}"
+        standard = self.value == (1 if self.color == "white" else 2)
+        what = "difference" if self.color == "white" else "ratio"
+        return f"{self.color} dot {cell_name(self.first, board)}-{cell_name(self.second, board)}" + \
+            ("" if standard else f" ({what} {self.value})")
 
     def cells(self) -> np.ndarray:
         return np.array([self.first, self.second], dtype=np.int64)

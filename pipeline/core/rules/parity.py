@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Even", "Odd"]
 
@@ -32,8 +32,7 @@ class _Parity(Rule):
         return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
 
     def describe(self, board: Board) -> str:
-        return f"{self.kind} cells {', '.join(cell_name(c, board) for c in self.cell_list[:3])}" + \
-            ("..." if len(self.cell_list) > 3 else "")
+        return f"{self.kind} cells {cell_list_text(self.cell_list, board)}"
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rule, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups", "window_units"]
 
@@ -101,6 +101,9 @@ class DiagonalRule(Rule):
     def to_dict(self, board: Board) -> dict:
         return {"rule": self.kind, "which": self.which}
 
+    def describe(self, board: Board) -> str:
+        return f"{self.which} diagonal"
+
     def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
         n = board.n
         i = np.arange(n)
@@ -129,6 +132,9 @@ class ExtraRegion(Rule):
 
     def to_dict(self, board: Board) -> dict:
         return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return f"extra region {cell_list_text(self.cell_list, board)}"
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
