@@ -163,8 +163,13 @@ def test_cli_refusals():
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
     with pytest.raises(PuzzleError, match="draw their own cages"):
         next(generate(size=6, seed=1, killer=True, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]))
-    with pytest.raises(PuzzleError, match="--minimal"):
+    with pytest.raises(PuzzleError, match=r"^generate: --minimal cannot be combined with --rule: it proves "
+                                          r"minimality for puzzles of units only \(without it, clues are still"):
         next(generate(size=6, seed=1, rules=[{"rule": "antiknight"}], minimal=True))
+    with pytest.raises(PuzzleError, match=r"^generate: --transform cannot be combined with --killer: "):
+        next(generate(size=6, seed=1, killer=True, transform=True))
+    with pytest.raises(PuzzleError, match=r"^generate: --cages-only cannot be combined with --full: "):
+        next(generate(size=6, seed=1, cages_only=True, full=True))
 
 
 def test_sat_engine_cache_keys_shapes_by_their_rules():

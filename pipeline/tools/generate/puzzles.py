@@ -182,6 +182,22 @@ def new_seed() -> int:
     return int(entropy % (SEED_MAX + 1))
 
 
+def _refuse_combinations(rules: bool, killer: bool, cages_only: bool, transform: bool, minimal: bool,
+                         full: bool) -> None:
+    """One line naming the two options that do not go together (the first such pair)."""
+    beyond = [flag for flag, on in (("--rule", rules), ("--killer", killer), ("--cages-only", cages_only)) if on]
+    if cages_only and full:
+        raise PuzzleError("generate: --cages-only cannot be combined with --full: a full grid has no givens for "
+                          "cages to replace")
+    if beyond and transform:
+        raise PuzzleError(f"generate: --transform cannot be combined with {beyond[0]}: it transforms grids of "
+                          "units only (classic, latin)")
+    if beyond and minimal:
+        left = "" if beyond[0] == "--cages-only" else " (without it, clues are still removed while the puzzle stays unique)"
+        raise PuzzleError(f"generate: --minimal cannot be combined with {beyond[0]}: it proves minimality for "
+                          f"puzzles of units only{left}")
+
+
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
              seed: int | None = None, symmetry: str = "none", clues: int | None = None, minimal: bool = False,
              difficulty: str = "any", transform: bool = False, full: bool = False,
@@ -255,9 +271,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     target = n * n if full else clues
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
         raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
-    if (rules or killer or cages_only) and (transform or minimal or (cages_only and full)):
-        raise PuzzleError("generate: --transform, --minimal and --cages-only with --full take puzzles without "
-                          "--rule/--killer/--cages-only")
+    _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full)
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
     clock = RunClock.start(time_limit, progress)
