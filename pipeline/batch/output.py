@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 import contextlib
 import errno
+import itertools
 import json
+import operator
 import os
 import re
 from collections.abc import Iterator
@@ -87,6 +89,7 @@ def result_schema() -> pa.Schema:
 
 #: Bytes a ``string`` column may hold (32-bit offsets); a larger one goes through ``pa.array``.
 _STRING_BYTES = 2**31 - 1
+_NONE_TYPE = type(None)
 
 
 def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
@@ -115,21 +118,29 @@ def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
 
     expected = (str,) if pa.types.is_string(kind) else (int, np.integer) if pa.types.is_int64(kind) else \
         (int, float, np.integer, np.floating)
-    if not all(v is None or (isinstance(v, expected) and not isinstance(v, bool)) for v in values):
+    # the types present, checked once each (map(type, ...) runs in C: the parent writes every part
+    # while the workers solve, so its time per value is taken from them)
+    present = set(map(type, values))
+    if not all(t is _NONE_TYPE or (issubclass(t, expected) and not issubclass(t, bool)) for t in present):
         return pa.array(values, type=kind)   # anything else: pa.array's conversion (or its error)
-    missing = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
-    nulls = int(missing.sum())
-    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if nulls else None
+    if _NONE_TYPE in present:
+        missing = np.fromiter(map(operator.is_, values, itertools.repeat(None)), dtype=bool, count=len(values))
+        nulls = int(missing.sum())
+        filler = "" if pa.types.is_string(kind) else 0
+        values = [filler if v is None else v for v in values]
+    else:
+        missing, nulls = None, 0
+    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if missing is not None else None
     if pa.types.is_string(kind):
-        encoded = [b"" if v is None else v.encode() for v in values]
+        encoded = list(map(str.encode, values))
         offsets = np.zeros(len(values) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
         if offsets[-1] > _STRING_BYTES:
-            return pa.array(values, type=kind)
+            return pa.array([None if m else v for v, m in zip(values, missing)] if nulls else values, type=kind)
         return pa.Array.from_buffers(kind, len(values), [validity, pa.py_buffer(offsets.astype(np.int32)),
                                                          pa.py_buffer(b"".join(encoded))], null_count=nulls)
     dtype = np.int64 if pa.types.is_int64(kind) else np.float64
-    data = np.array([0 if v is None else v for v in values], dtype=dtype)
+    data = np.array(values, dtype=dtype)
     return pa.Array.from_buffers(kind, len(values), [validity, pa.py_buffer(data)], null_count=nulls)
 
 
