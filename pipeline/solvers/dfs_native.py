@@ -340,6 +340,7 @@ def load() -> KernelCalls:
         if _LOADED is None:
             try:
                 _LOADED = _load_native()
-            except (KernelUnavailable, OSError, RuntimeError, AttributeError) as e:   # AttributeError: an older llvmlite
+            except Exception as e:   # whatever stops the machine code (an older llvmlite, a numba that
+                # compiles differently): numba's own functions still search, only slower to load
                 _LOADED = NumbaKernel(str(e))
         return _LOADED
