@@ -157,12 +157,20 @@ def _refused(h: highspy.Highs) -> bool:
             event.interrupt()
 
     outcome: list = []
+    # the run's end, as an Event: Python 3.11's Thread.join, when a signal handler raises inside
+    # it, marks the thread stopped while it still runs (its bpo-45274 clean-up releases the lock
+    # the running thread holds); a later join() returned at once, the command ended with HiGHS
+    # still running, and the interpreter's exit killed that thread inside HiGHS: SIGABRT,
+    # 'terminate called without an active exception' (5 of 50 'solve --time-limit 0.2' runs here)
+    ended = threading.Event()
 
     def run() -> None:
         try:
             outcome.append(h.run() == hs.HighsStatus.kError and h.getModelStatus() == hs.HighsModelStatus.kNotset)
         except BaseException as error:   # handed to the waiting thread
             outcome.append(error)
+        finally:
+            ended.set()
 
     callbacks = (h.cbSimplexInterrupt, h.cbIpmInterrupt, h.cbMipInterrupt)
     for callback in callbacks:
@@ -170,15 +178,18 @@ def _refused(h: highspy.Highs) -> bool:
     try:
         with stops.calling_on_stop(lambda kind: stop.set()):
             runner = threading.Thread(target=run, name="highs-run", daemon=True)
-            runner.start()
+            started = False
             try:
-                while runner.is_alive():
-                    runner.join(_POLL_SECONDS)
+                with stops.deferred():   # a stop while the thread starts waits until it has
+                    runner.start()
+                    started = True
+                while not ended.wait(_POLL_SECONDS):
                     if stops.stop_requested():   # a batch worker's flag (a stop here raises instead)
                         stop.set()
             except BaseException:   # a stop (KeyboardInterrupt, DeadlineReached): end the run, then go on
                 stop.set()
-                runner.join()
+                while started and not ended.wait(_POLL_SECONDS):
+                    pass
                 raise
     finally:
         for callback in callbacks:

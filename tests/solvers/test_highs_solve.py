@@ -325,3 +325,35 @@ def test_keyboard_interrupt_in_the_waiting_thread_ends_the_run_and_propagates():
     finally:
         timer.cancel()   # a run that ended first must not leave the interrupt to the test session
     assert time.monotonic() - start < 60
+
+
+def test_a_stop_raised_while_waiting_returns_only_after_the_run_has_ended():
+    """A signal handler that raises while the main thread waits for the HiGHS run (the deadline's
+    alarm, Ctrl-C): the run is interrupted and waited for before the exception goes on. Python
+    3.11's Thread.join, interrupted so, marked the thread stopped while HiGHS still ran; the
+    command then ended and the interpreter's exit killed that thread inside HiGHS (SIGABRT)."""
+    import signal
+    import threading
+    import time
+
+    from pipeline.solvers.highs import _refused, highs_for
+
+    class Alarm(BaseException):
+        pass
+
+    def raise_alarm(signum, frame):
+        raise Alarm
+
+    h = highs_for(_grid25_model(), threads=1)   # minutes for HiGHS without singles first
+    previous = signal.signal(signal.SIGALRM, raise_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        start = time.monotonic()
+        with pytest.raises(Alarm):
+            _refused(h)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # enumerate, not is_alive(): the interrupted join set the flag is_alive() reads
+    assert [t.name for t in threading.enumerate() if t.name == "highs-run"] == []
+    assert time.monotonic() - start < 60
