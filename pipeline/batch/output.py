@@ -123,6 +123,7 @@ def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
     present = set(map(type, values))
     if not all(t is _NONE_TYPE or (issubclass(t, expected) and not issubclass(t, bool)) for t in present):
         return pa.array(values, type=kind)   # anything else: pa.array's conversion (or its error)
+    given = values
     if _NONE_TYPE in present:
         missing = np.fromiter(map(operator.is_, values, itertools.repeat(None)), dtype=bool, count=len(values))
         nulls = int(missing.sum())
@@ -136,7 +137,7 @@ def arrow_column(values: list, kind: pa.DataType) -> pa.Array:
         offsets = np.zeros(len(values) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
         if offsets[-1] > _STRING_BYTES:
-            return pa.array([None if m else v for v, m in zip(values, missing)] if nulls else values, type=kind)
+            return pa.array(given, type=kind)
         return pa.Array.from_buffers(kind, len(values), [validity, pa.py_buffer(offsets.astype(np.int32)),
                                                          pa.py_buffer(b"".join(encoded))], null_count=nulls)
     dtype = np.int64 if pa.types.is_int64(kind) else np.float64
