@@ -209,7 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         if argv is None:
             stops.finish()
     if guard.error is not None and code in (0, 1):   # a write failed and something swallowed it
-        return _lost_output(guard.error)
+        code = _lost_output(guard.error)
+    if argv is None and stops.left_running():
+        # an engine's thread is still inside its C code after a stop: the interpreter's exit
+        # would kill it there (SIGABRT); the answer is out, so the process ends here
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        os._exit(code)
     return code
 
 

@@ -95,6 +95,7 @@ class _State:
     watched = False
     stop_calls: tuple[Callable[[str], None], ...] = ()   # calling_on_stop's engines, asked to end their search
     flag: Callable[[], bool] | None = None               # watching_flag's: a batch worker's "stop" flag
+    left_running: str | None = None                       # leave_running's: an engine thread still in C code
     lock = threading.Lock()
 
 
@@ -139,6 +140,7 @@ def begin() -> None:
     """A command starts (``main``): no stop has started yet (``main`` may run several commands
     in one process, as the tests do)."""
     _S.stopping, _S.reported, _S.pending, _S.deferring = None, False, None, 0
+    _S.left_running = None
 
 
 def shutdown_started() -> None:
@@ -206,6 +208,30 @@ def flag_watched() -> bool:
     bool
     """
     return _S.flag is not None
+
+
+def leave_running(engine: str) -> None:
+    """After a stop, ``engine``'s run thread did not end within its bound (the C code looks at
+    its interrupt only now and then): the command answers without it, and its process must end
+    without the interpreter's exit, which would kill that thread inside C++ code (SIGABRT,
+    ``terminate called without an active exception``). ``main`` reads :func:`left_running`.
+
+    Parameters
+    ----------
+    engine : str
+        The engine's name.
+    """
+    _S.left_running = engine
+
+
+def left_running() -> str | None:
+    """The engine :func:`leave_running` named in this command, if any.
+
+    Returns
+    -------
+    str or None
+    """
+    return _S.left_running
 
 
 def stop_requested() -> bool:

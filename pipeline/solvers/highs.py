@@ -37,6 +37,9 @@ def _highspy():
 
 # how often the thread waiting for a HiGHS run looks at the stop flag (a signal wakes it at once)
 _POLL_SECONDS = 0.1
+# after a stop, how long the command waits for HiGHS to return before it answers without it
+# (the process then ends without the interpreter's exit: pipeline.core.stops.leave_running)
+_STOP_WAIT = 1.0
 # seconds a count step still gets once its deadline has passed: HiGHS needs a positive
 # time_limit, and this one makes it stop at once with status time_limit
 MIN_TIME_LIMIT = 1e-3
@@ -188,8 +191,8 @@ def _refused(h: highspy.Highs) -> bool:
                         stop.set()
             except BaseException:   # a stop (KeyboardInterrupt, DeadlineReached): end the run, then go on
                 stop.set()
-                while started and not ended.wait(_POLL_SECONDS):
-                    pass
+                if started and not ended.wait(_STOP_WAIT):   # HiGHS reads its interrupt only now and then
+                    stops.leave_running("highs")
                 raise
     finally:
         for callback in callbacks:
