@@ -243,7 +243,7 @@ class NativeKernel:
                full, limit, budget, pause_when_full) -> int:
         """:func:`pipeline.solvers.dfs_kernel.search`."""
         n_cells = stack.shape[1]
-        queue, dirty = np.empty(n_cells + 1, dtype=np.int64), np.empty(units.shape[0], dtype=np.bool_)
+        queue, dirty = _search_scratch(n_cells, units.shape[0])
         return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
                             int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
                             *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
@@ -261,7 +261,7 @@ class NativeKernel:
                                  *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
                                  int(limit), int(budget), _pointer(counts, np.int64), _pointer(solutions, np.uint64),
                                  _pointer(nodes, np.int64), _pointer(unfinished, np.bool_), int(total_budget),
-                                 *(_pointer(a, a.dtype.type) for a in scratch))
+                                 *(a.ctypes.data for a in scratch))   # made here: their types are right
 
 
 class NumbaKernel:
@@ -279,7 +279,7 @@ class NumbaKernel:
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
                full, limit, budget, pause_when_full) -> int:
         """:func:`pipeline.solvers.dfs_kernel.search`."""
-        queue, dirty = np.empty(stack.shape[1] + 1, dtype=np.int64), np.empty(units.shape[0], dtype=np.bool_)
+        queue, dirty = _search_scratch(stack.shape[1], units.shape[0])
         return self._kernel.search(stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units,
                                    n_cell_units, full, limit, budget, pause_when_full, queue, dirty)
 
@@ -291,11 +291,15 @@ class NumbaKernel:
                                         *_scratch(masks.shape[1], units.shape[0]))
 
 
+def _search_scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """``search``'s scratch: queue, dirty."""
+    return np.empty(n_cells + 1, dtype=np.int64), np.empty(n_units, dtype=np.bool_)
+
+
 def _scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, ...]:
     """``search_many``'s scratch: stack, flags, origins, tallies, queue, dirty."""
     return (np.empty((n_cells + 1, n_cells), dtype=np.uint64), np.zeros((n_cells + 1, n_cells), dtype=np.bool_),
-            np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64),
-            np.empty(n_cells + 1, dtype=np.int64), np.empty(n_units, dtype=np.bool_))
+            np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), *_search_scratch(n_cells, n_units))
 
 
 def _table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells: int, full) -> tuple:
