@@ -22,9 +22,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
 
-__all__ = ["Board", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
+__all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
            "pair_rows"]
 
 _CELL = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
@@ -356,6 +357,9 @@ class Rule:
     #: whole grid (measured at N = 36 and 64): the memory check counts them before building.
     #: Rules over listed cells are bounded by the document's length and count 0 here.
     nonzeros_per_variable: ClassVar[float] = 0.0
+    #: What pictures call one rule of this kind ("killer cage"); :meth:`title` adds an "s" for
+    #: several. Default: the kind.
+    noun: ClassVar[str] = ""
 
     # -- reading and writing ------------------------------------------------------------------
     @classmethod
@@ -400,6 +404,42 @@ class Rule:
     def cells(self) -> np.ndarray:
         """The cells the rule names (empty for global rules); used by draw and messages."""
         return np.zeros(0, dtype=np.int64)
+
+    # -- pictures -------------------------------------------------------------------------------
+    def glyphs(self, board: Board) -> "list[Glyph]":
+        """What the rule looks like (:mod:`pipeline.core.glyphs`): cages, lines, dots, marks,
+        outside clues, shades. The notebook SVG and ``draw`` both draw them. Default none: the
+        rule is named in the picture's title only (anti-knight).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        list of Glyph
+        """
+        return []
+
+    @classmethod
+    def title(cls, rules: list) -> str:
+        """How a picture's title names a puzzle's ``rules`` of this kind: ``4 thermometers``
+        (:attr:`noun`, counted), or the noun alone for a global rule (``anti-knight``).
+
+        Parameters
+        ----------
+        rules : list of Rule
+            The puzzle's rules of this kind (at least one).
+
+        Returns
+        -------
+        str
+        """
+        noun = cls.noun or cls.kind
+        if cls.global_rule:
+            return noun
+        return f"{len(rules)} {noun}" + ("" if len(rules) == 1 else "s")
 
 
 def check_keys(data: dict, allowed: set[str], where: str) -> None:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
-                                      value_terms)
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
+                                      parse_cells, value_terms)
 
 __all__ = ["Cage", "sum_range"]
 
@@ -43,6 +43,7 @@ class Cage(Rule):
     kind = "cage"
     families = ("cage", "cagesum")
     description = "killer cage: distinct digits, with an optional sum"
+    noun = "killer cage"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Cage":
@@ -70,6 +71,9 @@ class Cage(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("cage", self.cell_list, label="" if self.total is None else str(self.total))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells
 
 __all__ = ["Kropki", "partner_table"]
 
@@ -54,6 +54,7 @@ class Kropki(Rule):
     kind = "kropki"
     families = ("kropki",)
     description = "Kropki dot: white = digits differ by 1 (or 'value'), black = one is double (or 'value' times)"
+    noun = "Kropki dot"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Kropki":
@@ -88,6 +89,10 @@ class Kropki(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array([self.first, self.second], dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        standard = self.value == (1 if self.color == "white" else 2)
+        return [Glyph("dot", (self.first, self.second), colour=self.color, label="" if standard else str(self.value))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         n = board.n

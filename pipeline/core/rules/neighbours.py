@@ -43,6 +43,7 @@ class AntiKnight(_Global):
     """
 
     kind = "antiknight"
+    noun = "anti-knight"
     nonzeros_per_variable = 3.0
     families = ("antiknight",)
     description = "anti-knight: no digit repeats a knight's move apart"
@@ -73,6 +74,7 @@ class AntiKing(_Global):
     """
 
     kind = "antiking"
+    noun = "anti-king"
     nonzeros_per_variable = 1.0
     families = ("antiking",)
     description = "anti-king: no digit repeats a king's move apart"
@@ -131,6 +133,7 @@ class NonConsecutive(_Global):
     """
 
     kind = "nonconsecutive"
+    noun = "non-consecutive"
     nonzeros_per_variable = 8.0
     families = ("nonconsecutive", "nonconsecutivepair")
     description = "non-consecutive: orthogonal neighbours never differ by 1"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Rows, Rule, adjacent, cell_name, cells_text, check_keys, king_step, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, cells_text, check_keys, king_step, parse_cells,
                                       value_terms)
 
 __all__ = ["Thermometer", "Greater"]
@@ -32,6 +32,7 @@ class Thermometer(Rule):
     kind = "thermo"
     families = ("thermo",)
     description = "thermometer: digits strictly increase from the bulb"
+    noun = "thermometer"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Thermometer":
@@ -55,6 +56,9 @@ class Thermometer(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="thermo")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
@@ -89,6 +93,7 @@ class Greater(Rule):
     kind = "greater"
     families = ("greater",)
     description = "greater-than sign: the first cell holds the larger digit"
+    noun = "greater-than sign"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Greater":
@@ -110,6 +115,9 @@ class Greater(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array([self.larger, self.smaller], dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("dot", (self.larger, self.smaller), style="chevron")]   # pointing at the smaller
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board.n)]

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Even", "Odd"]
 
@@ -36,6 +36,14 @@ class _Parity(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("mark", self.cell_list, style="square" if self.remainder == 0 else "circle")]
+
+    @classmethod
+    def title(cls, rules: list) -> str:
+        cells = sum(len(rule.cell_list) for rule in rules)   # "3 even cells", however many entries
+        return f"{cells} {cls.kind} cell" + ("" if cells == 1 else "s")
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.glyphs import DIAGONAL_SHADE, WINDOW_FILL
+from pipeline.core.rules.base import Board, Glyph, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups", "window_units"]
 
@@ -66,6 +67,11 @@ class Windoku(_UnitRule):
     kind = "windoku"
     families = ("window",)
     description = "windoku (hyper): the extra windows between the boxes hold every digit once"
+    noun = "windoku"
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        units = window_units(board.rows, board.cols, board.h, board.w)
+        return [] if units is None else [Glyph("shade", tuple(units.ravel().tolist()), colour=WINDOW_FILL)]
 
     def check(self, board: Board, where: str) -> None:
         if window_units(board.rows, board.cols, board.h, board.w) is None:
@@ -104,6 +110,14 @@ class DiagonalRule(Rule):
     def describe(self, board: Board) -> str:
         return f"{self.which} diagonal"
 
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("shade", tuple(self.units(board)[0][1][0].tolist()), colour=DIAGONAL_SHADE)]
+
+    @classmethod
+    def title(cls, rules: list) -> str:
+        which = sorted({rule.which for rule in rules})
+        return "both diagonals" if len(which) == 2 else f"{which[0]} diagonal"
+
     def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
         n = board.n
         i = np.arange(n)
@@ -120,6 +134,7 @@ class ExtraRegion(Rule):
     kind = "extraregion"
     families = ("extra",)
     description = "extra region: N cells that hold every digit once"
+    noun = "extra region"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "ExtraRegion":
@@ -142,6 +157,9 @@ class ExtraRegion(Rule):
     def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
         return [("extra", np.sort(self.cells())[None, :])]
 
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("shade", self.cell_list, style="regions")]
+
 
 @dataclass(frozen=True, eq=False)
 class DisjointGroups(_UnitRule):
@@ -151,6 +169,7 @@ class DisjointGroups(_UnitRule):
     kind = "disjointgroups"
     families = ("disjoint",)
     description = "disjoint groups: cells at the same position in every box hold every digit once"
+    noun = "disjoint groups"
 
     def check(self, board: Board, where: str) -> None:
         if board.rows != board.n or board.cols != board.n:

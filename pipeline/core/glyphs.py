@@ -1,0 +1,210 @@
+"""How rules look: a neutral drawing description that every renderer reads.
+
+A rule says what it looks like with :meth:`Rule.glyphs(board) <pipeline.core.rules.base.Rule.glyphs>`,
+a list of :class:`Glyph`; the notebook SVG (:mod:`pipeline.core.svg`) and ``draw`` (matplotlib,
+:mod:`pipeline.tools.draw_rules`) both draw from it, so a rule that declares glyphs shows in both.
+Cells are canvas numbers ``r * cols + c`` (0-based), as everywhere in the rules. The kinds:
+
+``cage``
+    A dashed outline inset inside ``cells``; ``label`` (a sum) in the top-left corner of the
+    cage's first cell in row-major order.
+``line``
+    A path through the centres of ``cells`` in order. ``style``: ``thermo`` (grey bulb on the
+    first cell, thick grey line), ``arrow`` (circle on the first cell, thin line, arrowhead at
+    the last), ``line`` (a plain line in ``colour``, e.g. German whispers green, renban purple).
+``dot``
+    A dot at the mean of the cells' centres: two orthogonal neighbours put it on their shared
+    edge, a 2x2 block on its middle corner. ``colour`` ``black`` or ``white`` (hollow); ``label``
+    written in it (``X``, ``V``, a ratio, a quadruple's digits). ``style`` ``chevron``: a
+    greater-than sign pointing at the second cell instead of a dot.
+``mark``
+    Something in each of ``cells``: ``style`` ``square``, ``circle`` (grey unless ``colour``) or
+    ``text`` (``label`` small in the cell).
+``outside``
+    A clue beside the grid: ``cells`` holds one cell on the edge and ``step`` the ``(dr, dc)``
+    direction into the grid; ``label`` sits one step outside that cell. A diagonal step adds a
+    small arrow (a little killer). Renderers leave a margin when a puzzle has one.
+``shade``
+    ``cells`` filled with ``colour``; ``style`` ``regions`` instead colours each shade so touching
+    ones differ (extra regions).
+
+``name`` is the kind of the rule that made the glyph (filled in by :func:`rule_glyphs`): renderers
+use it as the element's class (SVG) or gid (matplotlib).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:   # annotations only: the rules import this module
+    from pipeline.core.rules.base import Board, Rule
+
+__all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles",
+           "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
+           "LINE_COLOUR", "DIAGONAL_SHADE"]
+
+#: Every kind of glyph, with the styles each takes ("" = the default).
+GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
+               "mark": ("square", "circle", "text"), "outside": ("",), "shade": ("", "regions")}
+
+# colours both renderers use (the notebook SVG and draw)
+CAGE_COLOUR = "#222222"
+CAGE_INSET = 0.09                     # cage outlines run this far (in cells) inside the cage's border
+THERMO_COLOUR = "#c2c2c2"
+PARITY_COLOUR = "#dddddd"             # even squares, odd circles
+WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey thermometers stay visible
+EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
+LINE_COLOUR = "#7a7a7a"               # a line glyph without a colour (and arrows)
+DIAGONAL_SHADE = "#00000014"          # black at 8 % opacity (Sudoku-X diagonals)
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One thing a rule draws (see the module's docstring for the kinds).
+
+    Parameters
+    ----------
+    kind : str
+        ``cage``, ``line``, ``dot``, ``mark``, ``outside`` or ``shade``.
+    cells : tuple of int
+        Canvas numbers, in the order the kind reads them.
+    style : str
+        A style of the kind (:data:`GLYPH_KINDS`).
+    label : str
+        Text: a cage's sum, a dot's letter, an outside clue.
+    colour : str
+        A colour (``#rrggbb``, or ``black``/``white`` for dots); "" = the kind's default.
+    step : (int, int)
+        ``outside`` only: the direction into the grid.
+    name : str
+        The rule's kind (filled in by :func:`rule_glyphs`).
+
+    Examples
+    --------
+    >>> Glyph("dot", (0, 1), colour="white", label="V").label
+    'V'
+    """
+
+    kind: str
+    cells: tuple[int, ...]
+    style: str = ""
+    label: str = ""
+    colour: str = ""
+    step: tuple[int, int] = (0, 0)
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        styles = GLYPH_KINDS.get(self.kind)
+        if styles is None or self.style not in styles:
+            raise ValueError(f"glyph {self.kind!r} style {self.style!r}: expected one of {GLYPH_KINDS}")
+        object.__setattr__(self, "cells", tuple(int(c) for c in self.cells))
+
+
+def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[Glyph]:
+    """Every glyph of ``rules`` in rule order, each named by its rule's kind.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    list of Glyph
+    """
+    out: list[Glyph] = []
+    for rule in rules:
+        out.extend(g if g.name else replace(g, name=rule.kind) for g in rule.glyphs(board))
+    return out
+
+
+def rule_titles(rules: "list[Rule] | tuple[Rule, ...]") -> list[str]:
+    """How a picture's title names the rules, one phrase per kind in rule order
+    (``29 killer cages``, ``anti-knight``): each kind's :meth:`Rule.title`.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+
+    Returns
+    -------
+    list of str
+    """
+    by_kind: dict[str, list] = {}
+    for rule in rules:
+        by_kind.setdefault(rule.kind, []).append(rule)
+    return [type(group[0]).title(group) for group in by_kind.values()]
+
+
+def cage_loops(cells: "np.ndarray | list[int]", cols: int, inset: float = CAGE_INSET) -> list[np.ndarray]:
+    """The outline of a cage: its border, ``inset`` cells inside, as closed loops of corners.
+
+    The cage's boundary edges are chained into closed loops (at a corner where the cage touches
+    itself diagonally the loop turns to hug the cell it came along, so each loop is simple),
+    straight runs are merged, and each corner moves ``inset`` into the cage along both of its
+    edges' inward normals (a convex corner moves inwards, a concave one outwards: the classic
+    killer outline). A cage with a hole or in pieces has several loops.
+
+    Parameters
+    ----------
+    cells : array_like of int
+        Canvas numbers ``r * cols + c`` of the cage.
+    cols : int
+        Columns of the canvas.
+    inset : float
+        Distance from the cells' border, in cells.
+
+    Returns
+    -------
+    list of ndarray
+        Each loop's ``(k, 2)`` corners ``(x, y)`` in cells (x = column, y = row, downwards),
+        clockwise on the screen, the first corner not repeated.
+
+    Examples
+    --------
+    >>> [loop.round(2).tolist() for loop in cage_loops([0, 1, 9], cols=9, inset=0.1)]   # an L
+    [[[0.1, 0.1], [1.9, 0.1], [1.9, 0.9], [0.9, 0.9], [0.9, 1.9], [0.1, 1.9]]]
+    """
+    cells = np.unique(np.asarray(cells, dtype=np.int64))
+    r, c = np.divmod(cells, cols)
+    # the four sides of a cell, clockwise on the screen: start corner, end corner, neighbour (dr, dc)
+    start = np.array([(0, 0), (1, 0), (1, 1), (0, 1)])
+    end = np.array([(1, 0), (1, 1), (0, 1), (0, 0)])
+    step = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
+    nr, nc = r[:, None] + step[:, 0], c[:, None] + step[:, 1]
+    inside = (nc >= 0) & (nc < cols) & (nr >= 0) & np.isin(nr * cols + nc, cells)
+    cell, side = np.nonzero(~inside)                       # the boundary edges, cell by cell
+    origin = np.stack([c[cell], r[cell]], axis=1)
+    tail, head = origin + start[side], origin + end[side]  # (x, y) of each edge, clockwise on screen
+    direction = head - tail
+    normal = np.stack([-direction[:, 1], direction[:, 0]], axis=1)   # into the cage
+    # the edge after each edge: among those leaving its head, the sharpest right turn
+    leaving: dict[tuple[int, int], list[int]] = {}
+    for k, point in enumerate(map(tuple, tail.tolist())):
+        leaving.setdefault(point, []).append(k)
+    following = np.empty(len(tail), dtype=np.int64)
+    for k, point in enumerate(map(tuple, head.tolist())):
+        options = leaving[point]
+        turn = [direction[k, 0] * direction[j, 1] - direction[k, 1] * direction[j, 0] for j in options]
+        following[k] = options[int(np.argmax(turn))]
+    loops = []
+    done = np.zeros(len(tail), dtype=bool)
+    for first in range(len(tail)):
+        if done[first]:
+            continue
+        walk, k = [], first
+        while not done[k]:
+            done[k] = True
+            walk.append(k)
+            k = following[k]
+        loop = np.array(walk)
+        before = np.roll(loop, 1)
+        corner = (direction[loop] != direction[before]).any(axis=1)
+        points = tail[loop] + inset * (normal[loop] + normal[before])
+        loops.append(points[corner].astype(float))
+    return loops

@@ -1,0 +1,69 @@
+"""Glyphs (pipeline.core.glyphs): what each built-in rule looks like, the same for the notebook
+SVG and draw, and how picture titles name the rules."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.core.glyphs import GLYPH_KINDS, Glyph, cage_loops, rule_glyphs, rule_titles
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.rules import RULES
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_every_built_in_rule_kind_declares_glyphs_or_is_global():
+    puzzle = parse_puzzle(str(EXAMPLES / "draw_rules.json"))
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)
+    for rule in puzzle.rules:
+        mine = [g for g in glyphs if g.name == rule.kind]
+        assert bool(mine) != RULES[rule.kind].global_rule or rule.kind == "windoku", rule.kind
+    for g in glyphs:
+        assert g.style in GLYPH_KINDS[g.kind]
+        assert all(puzzle.present.ravel()[c] for c in g.cells)
+
+
+def test_killer_glyphs_are_its_cages_with_their_sums():
+    puzzle = parse_puzzle(str(EXAMPLES / "killer.json"))
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)
+    assert [g.kind for g in glyphs] == ["cage"] * len(puzzle.rules)
+    assert [g.label for g in glyphs] == [str(rule.total) for rule in puzzle.rules]
+    assert sorted(c for g in glyphs for c in g.cells) == list(range(81))   # this killer covers the grid
+
+
+def test_kropki_and_greater_glyphs_keep_colour_value_and_direction():
+    puzzle = parse_puzzle("0" * 16, rules=[
+        {"rule": "kropki", "color": "black", "cells": ["r1c1", "r1c2"]},
+        {"rule": "kropki", "color": "white", "cells": ["r2c1", "r2c2"], "value": 3},
+        {"rule": "greater", "cells": ["r4c4", "r3c4"]}])
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)   # in row order: greater before kropki
+    black, white = [g for g in glyphs if g.name == "kropki"]
+    (sign,) = [g for g in glyphs if g.name == "greater"]
+    assert (black.colour, black.label, white.colour, white.label) == ("black", "", "white", "3")
+    assert (sign.style, sign.cells) == ("chevron", (15, 11))
+
+
+@pytest.mark.parametrize("rules,want", [
+    ([{"rule": "antiknight"}, {"rule": "antiking"}], ["anti-knight", "anti-king"]),
+    ([{"rule": "thermo", "cells": ["r1c1", "r1c2"]}], ["1 thermometer"]),
+    ([{"rule": "even", "cells": ["r1c1", "r1c2"]}, {"rule": "even", "cells": ["r2c2"]}], ["3 even cells"]),
+    ([{"rule": "diagonal", "which": "main"}, {"rule": "diagonal", "which": "anti"}], ["both diagonals"]),
+])
+def test_titles_count_and_name_the_rules(rules, want):
+    assert rule_titles(parse_puzzle("0" * 81, rules=rules).rules) == want
+
+
+def test_a_glyph_of_an_unknown_kind_or_style_is_refused():
+    with pytest.raises(ValueError, match="glyph"):
+        Glyph("blob", (0,))
+    with pytest.raises(ValueError, match="glyph"):
+        Glyph("line", (0, 1), style="zigzag")
+
+
+def test_cage_loops_of_a_ring_are_an_outer_loop_and_a_hole():
+    loops = cage_loops([0, 1, 2, 9, 11, 18, 19, 20], 9, inset=0.1)
+    assert sorted(len(loop) for loop in loops) == [4, 4]
+    frac = np.concatenate(loops) % 1
+    assert np.all(np.isclose(frac, 0.1) | np.isclose(frac, 0.9))
