@@ -285,6 +285,8 @@ def checker(spec: Spec):
                 return False
             if kind in ("even", "odd") and any(v % 2 != (kind == "odd") for v in vals):
                 return False
+            if kind == "pencilmarks" and any(v not in p["digits"] for v in vals):
+                return False
         return all(rule_ok(value(a), value(b)) for cells, rule_ok in pairs for a, b in cells)
 
     return ok
@@ -329,6 +331,9 @@ def _model(spec: Spec):
         elif kind in ("even", "odd"):
             for v in vs:
                 m.AddAllowedAssignments([v], [(d,) for d in digits if d % 2 == (kind == "odd")])
+        elif kind == "pencilmarks":
+            for v in vs:
+                m.AddAllowedAssignments([v], [(d,) for d in p["digits"]])
     for pairs, ok in _global_pairs(spec):
         forbidden = [(a, b) for a in digits for b in digits if not ok(a, b)]
         for a, b in pairs:

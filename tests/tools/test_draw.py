@@ -186,7 +186,8 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "kropki", "color": "black", "cells": ["r7c7", "r8c7"]},
     {"rule": "kropki", "color": "white", "cells": ["r8c8", "r8c9"], "value": 3},
     {"rule": "even", "cells": ["r3c9", "r2c9"]}, {"rule": "odd", "cells": ["r4c9"]},
-    {"rule": "antiknight"}, {"rule": "antiking"}, {"rule": "nonconsecutive"}]}
+    {"rule": "antiknight"}, {"rule": "antiking"}, {"rule": "nonconsecutive"},
+    {"rule": "pencilmarks", "cells": ["r1c9"], "digits": [1, 3, 7]}]}
 
 
 def _every_rule_puzzle():

@@ -15,12 +15,13 @@ from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.neighbours import AntiKing, AntiKnight, NonConsecutive
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.parity import Even, Odd
+from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.rules.units import DiagonalRule, DisjointGroups, ExtraRegion, Windoku, window_units
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
-           "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "AntiKnight", "AntiKing", "NonConsecutive",
-           "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups"]
+           "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "PencilMarks", "AntiKnight", "AntiKing",
+           "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups"]
 
 #: kind -> rule class, in row order.
 RULES: dict[str, type[Rule]] = {}
@@ -95,5 +96,5 @@ def rule_order(rule: Rule) -> int:
 
 
 for _cls in (Windoku, DiagonalRule, ExtraRegion, DisjointGroups, Cage, Thermometer, Greater, Kropki, Even, Odd,
-             AntiKnight, AntiKing, NonConsecutive):
+             PencilMarks, AntiKnight, AntiKing, NonConsecutive):
     register_rule(_cls)

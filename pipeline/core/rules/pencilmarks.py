@@ -1,0 +1,79 @@
+"""Given pencil marks: cells limited to a set of digits (f-puzzles ``givenPencilMarks``, ISS ``~``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import whole_number
+from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+
+__all__ = ["PencilMarks"]
+
+
+@dataclass(frozen=True, eq=False)
+class PencilMarks(Rule):
+    """Cells that hold one of the listed digits: ``{"rule": "pencilmarks", "cells": ["r4c7"],
+    "digits": [2, 4, 6, 8]}``.
+
+    Rows ``pencilmarks_g_r_c`` (``<= 0``), one per cell ``(r, c)`` of rule ``g`` (the puzzle's
+    pencil-mark rules numbered ``1..``): the sum of the cell's variables of the digits not listed.
+    A rule listing every digit adds no row.
+    """
+
+    cell_list: tuple[int, ...]
+    digits: tuple[int, ...]   # 1-based, ascending, distinct
+
+    kind = "pencilmarks"
+    families = ("pencilmarks",)
+    description = "pencil marks: cells limited to the listed digits"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str):
+        check_keys(data, {"cells", "digits"}, where)
+        cells = parse_cells(data.get("cells"), board, where)
+        raw = data.get("digits")
+        if not isinstance(raw, (list, tuple)) or not raw:
+            raise PuzzleError(f"{where}: 'digits' must be a non-empty list of digits from 1 to {board.n}, "
+                              f"found {str(raw)[:40]!r}")
+        digits = []
+        for value in raw:
+            digit = whole_number(value)
+            if digit is None or not 1 <= digit <= board.n:
+                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit from 1 to {board.n}")
+            if digit in digits:
+                raise PuzzleError(f"{where}: digit {digit} is listed twice in 'digits'")
+            digits.append(digit)
+        return cls(tuple(int(c) for c in cells), tuple(sorted(digits)))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list], "digits": list(self.digits)}
+
+    def describe(self, board: Board) -> str:
+        return f"pencil marks {','.join(map(str, self.digits))} in {cell_list_text(self.cell_list, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        allowed = np.zeros(board.n, dtype=bool)
+        allowed[np.array(self.digits, dtype=np.int64) - 1] = True
+        wrong = np.flatnonzero(~allowed)   # 0-based digits
+        if not wrong.size:
+            return [Rows.empty("pencilmarks", "L", 3)]
+        k = wrong.size
+        row = np.repeat(np.arange(cells.size), k)
+        r, c = np.divmod(cells, board.cols)
+        labels = np.stack([np.full(cells.size, index), r + 1, c + 1], axis=1)
+        return [Rows("pencilmarks", row, np.repeat(cells, k), np.tile(wrong, cells.size),
+                     np.ones(row.size, dtype=np.int64), np.zeros(cells.size, dtype=np.int64), "L", labels)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        values = grid[cells]
+        bad = cells[(values > 0) & ~np.isin(values, self.digits)]
+        marks = ", ".join(map(str, self.digits))
+        return [{"message": f"{cell_name(c, board)} holds {grid[c]}, not one of its pencil marks {marks}",
+                 "cells": [int(c)]} for c in bad.tolist()]
