@@ -1,4 +1,6 @@
-"""Every ``python -m pipeline`` command of README.md's shell blocks runs as written.
+"""Every ``python -m pipeline`` command of README.md's and docs/*.md's shell blocks runs as written,
+the README stays short (under 300 lines, the two set-up commands first) and every relative link
+of those pages points to a file (and heading) that exists.
 
 Each command runs from a repository root (a temporary copy of this one, so that ``out/`` and
 ``results*/`` written by the tour never touch the working tree), with ``python`` = this
@@ -20,26 +22,35 @@ from pathlib import Path
 
 import pytest
 
-from oracles import PROJECT
+from doc_pages import PROJECT, README, page_with, pages
 
 from pipeline.solvers import SOLVERS
 
-README = PROJECT / "README.md"
 TIMEOUT = 600  # s; a hang fails the command instead of the suite
 EXPORT = ["-m", "pipeline", "export", "--to", "out", "--scheme", "ijk", "--order", "F"]  # make export
 
 
-def readme_commands() -> list[tuple[int, str]]:
-    """``(line number, command line)`` of each ``python -m pipeline`` line in a shell block."""
-    commands, fence = [], None
-    for number, line in enumerate(README.read_text(encoding="utf-8").splitlines(), start=1):
+SHELL = ("sh", "bash", "shell", "console")
+
+
+def shell_lines(page: Path) -> list[tuple[int, str]]:
+    """``(line number, stripped line)`` of each line inside a shell block (an untagged fence too)."""
+    lines, fence = [], None
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("```"):
             fence = None if fence is not None else (stripped[3:].strip() or "sh")
             continue
-        if fence in ("sh", "bash", "shell", "console") and stripped.startswith("python -m pipeline"):
-            commands.append((number, stripped))
-    return commands
+        if fence in SHELL and stripped:
+            lines.append((number, stripped))
+    return lines
+
+
+def readme_commands() -> list[tuple[str, str]]:
+    """``(where, command line)`` of each ``python -m pipeline`` line in a shell block of the README
+    and of each docs page; ``where`` is ``README.md:L12``."""
+    return [(f"{page.relative_to(PROJECT)}:L{number}", line) for page in pages()
+            for number, line in shell_lines(page) if line.startswith("python -m pipeline")]
 
 
 def expected_exit(line: str) -> int:
@@ -120,37 +131,108 @@ COMMANDS = readme_commands()
 
 
 def test_the_tour_has_the_commands_the_issue_names():
-    text = " ".join(line for _, line in COMMANDS)
+    text = " ".join(line for where, line in COMMANDS if where.startswith("README.md:"))
     for name in ("examples/puzzle.txt", "examples/clues.csv", "examples/grid16.txt", "examples/solved.txt",
                  "examples/jigsaw_regions.txt", "examples/puzzles.parquet", "examples/puzzles.csv"):
         assert name in text, f"README tour no longer uses {name}"
-    for _, line in COMMANDS:
+    for name in ("examples/killer.json", "examples/thermo.json"):  # rule puzzles in the README's tour
+        assert name in text, f"README tour no longer uses {name}"
+    for where, line in COMMANDS:
         for path in re.findall(r"\bexamples/\S+", line):
-            assert (PROJECT / path).is_file(), f"README line {line!r} names {path}, which is not shipped"
+            assert (PROJECT / path).is_file(), f"{where} {line!r} names {path}, which is not shipped"
 
 
-@pytest.mark.parametrize("number,line", COMMANDS, ids=[f"L{n}" for n, _ in COMMANDS])
-def test_readme_command(root, number, line):
+@pytest.mark.parametrize("where,line", COMMANDS, ids=[where for where, _ in COMMANDS])
+def test_readme_command(root, where, line):
     argv = shlex.split(line, comments=True)
     assert argv[:3] == ["python", "-m", "pipeline"]
     reason = why_not_runnable(argv)
     if reason:
-        pytest.skip(f"README line {number}: {reason}")
+        pytest.skip(f"{where}: {reason}")
     prepare(root, argv)
     done = run(root, argv[1:])
     want = expected_exit(line)
-    assert done.returncode == want, (f"README line {number}: {line}\nexit {done.returncode}, expected {want}\n"
+    assert done.returncode == want, (f"{where}: {line}\nexit {done.returncode}, expected {want}\n"
                                      f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     if want == 0:
-        assert (done.stdout + done.stderr).strip(), f"README line {number} printed nothing"
+        assert (done.stdout + done.stderr).strip(), f"{where} printed nothing"
         assert "Traceback" not in done.stderr
 
 
 def test_solver_table_lists_exactly_the_registry():
-    """The README's solver table is checked against the registry, so a new solver entry without
-    a README row (or a row for a removed one) fails here."""
-    text = (PROJECT / "README.md").read_text(encoding="utf-8")
+    """The solver table (docs/solvers.md) is checked against the registry, so a new solver entry
+    without a row (or a row for a removed one) fails here."""
+    _, text = page_with("| name | what | reads |")
     table = text.split("| name | what | reads |", 1)[1].split("\n\n", 1)[0]
     first_cells = [line.split("|")[1] for line in table.splitlines()[2:] if line.startswith("|")]
     named = {name for cell in first_cells for name in re.findall(r"`([^`]+)`", cell.split("(")[0])}
     assert named == set(SOLVERS), (sorted(named - set(SOLVERS)), sorted(set(SOLVERS) - named))
+
+
+def test_the_readme_is_short():
+    """Issue 32: the README is a newcomer's page; tables and long explanations live in docs/."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 300, f"README.md has {len(lines)} lines: move detail to a docs/ page"
+
+
+def test_the_readme_starts_with_the_two_set_up_commands():
+    """The first commands a newcomer meets are exactly `make export` then `make test`."""
+    text = README.read_text(encoding="utf-8")
+    first_block = text.split("```", 2)[1]
+    commands = [line.split("#", 1)[0].strip() for line in first_block.splitlines()[1:]]
+    assert [c for c in commands if c] == ["make export", "make test"]
+    first_shell_lines = [line.split("#", 1)[0].strip() for _, line in shell_lines(README)[:2]]
+    assert first_shell_lines == ["make export", "make test"], "another command comes before the set-up"
+
+
+def heading_anchors(page: Path) -> set[str]:
+    """GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens,
+    ``-1``, ``-2`` ... for repeats; headings inside code blocks are not headings."""
+    anchors: set[str] = set()
+    fence = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("```"):
+            fence = not fence
+            continue
+        found = None if fence else re.match(r"#{1,6} +(.+?) *#* *$", line)
+        if found:
+            slug = re.sub(r"[^\w\- ]", "", found.group(1).lower()).replace(" ", "-")
+            anchor, repeat = slug, 0
+            while anchor in anchors:
+                repeat += 1
+                anchor = f"{slug}-{repeat}"
+            anchors.add(anchor)
+    return anchors
+
+
+def relative_links(page: Path) -> list[str]:
+    """The targets of a page's Markdown links and images outside code blocks and code spans,
+    web addresses left out."""
+    prose = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    targets = re.findall(r"\]\(([^)\s]+)\)", prose)
+    return [t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:", t)]
+
+
+@pytest.mark.parametrize("page", pages(), ids=[str(p.relative_to(PROJECT)) for p in pages()])
+def test_every_relative_link_points_to_a_file_and_heading(page):
+    broken = []
+    for target in relative_links(page):
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target}: no file {file.relative_to(PROJECT) if file.is_relative_to(PROJECT) else file}")
+        elif anchor and file.suffix == ".md" and anchor not in heading_anchors(file):
+            broken.append(f"{target}: no heading with anchor #{anchor} in {file.name}")
+    assert not broken, f"{page.relative_to(PROJECT)}: " + "; ".join(broken)
+
+
+def test_the_link_checker_sees_a_broken_link_and_anchor(tmp_path):
+    """The checker above can fail: a made-up page with one good and two broken links."""
+    (tmp_path / "other.md").write_text("# Other page\n## What `--solver auto` picks\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("[ok](other.md#what---solver-auto-picks) [gone](missing.md) [bad](other.md#nowhere)\n"
+                    "`[code](not-a-link.md)` [web](https://example.org/x)\n", encoding="utf-8")
+    assert relative_links(page) == ["other.md#what---solver-auto-picks", "missing.md", "other.md#nowhere"]
+    assert "what---solver-auto-picks" in heading_anchors(tmp_path / "other.md")
+    assert "nowhere" not in heading_anchors(tmp_path / "other.md")

@@ -1,6 +1,6 @@
 """How a command stops before its end: Ctrl-C (SIGINT), SIGTERM and the ``--time-limit`` deadline.
 
-The promise (README): Ctrl-C or SIGTERM prints ``interrupted`` and exits 130, however many
+The promise (docs/cli.md, "Input, limits and signals"): Ctrl-C or SIGTERM prints ``interrupted`` and exits 130, however many
 signals arrive and wherever they land; ``--time-limit S`` bounds the whole command.
 
 * :func:`install` (the real command line only): SIGINT and SIGTERM raise ``KeyboardInterrupt`` in

@@ -1,5 +1,5 @@
 """``--solver auto`` (pipeline/solvers/auto.py): what it picks for each question agrees with the
-README's table, the pick is visible (JSON ``solver``, ``--verbose``), a model with rules goes only
+table of docs/solvers.md, the pick is visible (JSON ``solver``, ``--verbose``), a model with rules goes only
 to an engine that handles them, and without python-sat it falls back to HiGHS with one note."""
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from doc_pages import section
 
 import pipeline.batch  # noqa: F401  (attaches the batch kernels: the batch row reads them)
 from pipeline.cli.main import main
@@ -21,17 +22,14 @@ from pipeline.solvers import SOLVERS
 from pipeline.solvers.auto import AUTO_TABLE, QUESTIONS, can_answer, pick_solver
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
 PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....8....6.8..."
 KILLER = str(ROOT / "examples" / "killer.json")
 
 
 def readme_cells() -> dict[str, str]:
-    """The README table under "What --solver auto picks": question -> its engines cell."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### What `--solver auto` picks", 1)[1].split("\n#", 1)[0]
+    """The table under "What `--solver auto` picks" (docs/solvers.md): question -> its engines cell."""
     rows = {}
-    for line in section.splitlines():
+    for line in section("What `--solver auto` picks").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 3 and cells[0].startswith("`") and cells[0].strip("`") in QUESTIONS:
             rows[cells[0].strip("`")] = cells[2]
@@ -39,13 +37,13 @@ def readme_cells() -> dict[str, str]:
 
 
 def readme_table() -> dict[str, list[str]]:
-    """The README table under "What --solver auto picks": question -> engines in order."""
+    """The table under "What `--solver auto` picks": question -> engines in order."""
     return {question: re.findall(r"`([a-z]+)`", cell) for question, cell in readme_cells().items()}
 
 
 def test_the_readme_table_is_the_preference_table():
     table, cells = readme_table(), readme_cells()
-    assert set(table) == set(QUESTIONS), "one README row per question"
+    assert set(table) == set(QUESTIONS), "one table row per question"
     for row in AUTO_TABLE:
         assert table[row.question] == list(row.engines), row.question
         bounds = re.findall(r"`([a-z]+)` \(grids up to (\d+)x\2\)", cells[row.question])

@@ -24,7 +24,7 @@ split drops the distinctness between its parts), so the loop is not monotone: af
 :data:`REFINE_ROUNDS` rounds, or when no move exists, a given is added as a last resort (the
 ``s1`` digit of a random cell where ``s1`` and ``s2`` differ) and the loop goes on until unique.
 How often that happens and how long the refinement takes: ``bench/generate_bench.py``
-(``make bench``) and the README.
+(``make bench``) and docs/tools.md.
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ that comes with a call gets them guarded by its activation literal, so it can be
 model at a time took minutes on a 9x9 windoku with non-consecutive); a killer cage's sum row,
 the first time it breaks, is encoded exactly (:func:`cage_sum_clauses`); other rows (thermometers,
 Kropki, ...) are learnt one wrong combination of their cells at a time. Measured against HiGHS's node-limited
-checks (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`) in ``docs`` and the README
+checks (:class:`~pipeline.tools.generate.highs_engine.HighsShapeEngine`) in ``docs/tools.md``
 (``generate --rule``). The engine is new per shape of one job (never cached), so its answers
 depend only on that job's calls.
 """
