@@ -7,7 +7,7 @@ import sys
 from formats.directory import import_solution
 from pipeline.cli.args import print_grid
 from pipeline.core.errors import NoSolutionReported
-from pipeline.core.verify import RESIDUAL_TOL
+from pipeline.core.verify import RESIDUAL_TOL, grid_violations
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -19,10 +19,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"no solution: {e}", file=sys.stderr)
         return 1
     puzzle = result.manifest.puzzle
+    # every violation, as verify lists them (the verdict names only the first)
+    violations = [] if result.verdict else grid_violations(result.grid, puzzle)
     print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
-                                                   "message": result.verdict.message, "residual": result.residual})
+                                                   "message": result.verdict.message, "residual": result.residual,
+                                                   "violations": violations})
     if not result.verdict:
-        print(f"invalid: {result.verdict.message}", file=sys.stderr)
+        for message in [v["message"] for v in violations] or [result.verdict.message]:
+            print(f"invalid: {message}", file=sys.stderr)
         return 1
     if result.residual > RESIDUAL_TOL:
         print(f"invalid: residual |Aeq x - beq| = {result.residual:g}", file=sys.stderr)
