@@ -10,18 +10,23 @@ from __future__ import annotations
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
+from pipeline.core.rules.betweenlines import Between, Lockout
 from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.neighbours import AntiKing, AntiKnight, NonConsecutive
 from pipeline.core.rules.order import Greater, Thermometer
+from pipeline.core.rules.pairlines import Entropic, Modular, Palindrome, Renban, Whisper
 from pipeline.core.rules.parity import Even, Odd
 from pipeline.core.rules.pencilmarks import PencilMarks
+from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow, RegionSum, Zipper
 from pipeline.core.rules.units import DiagonalRule, DisjointGroups, ExtraRegion, Windoku, window_units
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
            "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "PencilMarks", "AntiKnight", "AntiKing",
            "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups"]
+__all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
+            "Modular", "Zipper", "RegionSum"]
 
 #: kind -> rule class, in row order.
 RULES: dict[str, type[Rule]] = {}
@@ -98,3 +103,7 @@ def rule_order(rule: Rule) -> int:
 for _cls in (Windoku, DiagonalRule, ExtraRegion, DisjointGroups, Cage, Thermometer, Greater, Kropki, Even, Odd,
              PencilMarks, AntiKnight, AntiKing, NonConsecutive):
     register_rule(_cls)
+# the line rules (issue 33, part 2): appended after every kind above, whose rows keep their places
+for _line_rule in (Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, Between, Lockout, Entropic, Modular,
+                   Zipper, RegionSum):
+    register_rule(_line_rule)

@@ -1,0 +1,167 @@
+"""Lines judged against their two ends: between lines (the cells between hold digits strictly
+between the end circles') and lockout lines (the ends differ by at least ``diff`` and the cells
+between stay outside the ends' range, ends included).
+
+Both use threshold rows: ``[v(c) <= d]`` is the sum ``x[c, 1] + ... + x[c, d]`` (0 or 1, as a
+cell holds one digit), so "these three things cannot all hold" is a row of three such sums
+``<= 2``. One row per middle cell, side and digit (``2 N`` per middle cell) is exact, where a row
+per pair of end digits would take ``N^2``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
+from pipeline.core.rules.lineparts import RowBuilder, at_least, at_most, line_cells, line_name, values_text
+from pipeline.core.rules.pairlines import exclusion_rows
+
+__all__ = ["Between", "Lockout"]
+
+
+def _three(builder: RowBuilder, parts: list[tuple[np.ndarray, np.ndarray]], label: tuple[int, ...]) -> None:
+    """One row ``sum of the parts' terms <= 2`` (each part a 0/1 indicator)."""
+    builder.add(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                np.ones(sum(p[0].size for p in parts)), 2, label)
+
+
+@dataclass(frozen=True, eq=False)
+class Between(Rule):
+    """A between line: every cell between the two end circles holds a digit strictly between
+    the circles' digits.
+
+    Rows ``between_b_i_s_d`` (``<= 2``) for middle cell ``m`` (the ``i``-th) and digit ``d``: side 1
+    ``[v(m) <= d] + [v(e1) >= d] + [v(e2) >= d]`` (``m`` is not above the smaller end), side 2
+    ``[v(m) >= d] + [v(e1) <= d] + [v(e2) <= d]`` (not below the larger end).
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "between"
+    families = ("between",)
+    description = "between line: the cells between the end circles hold digits strictly between theirs"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Between":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 3)
+        if board.n < 3:
+            raise PuzzleError(f"{where}: {line_name('between line', cells, board)}: no digit lies strictly "
+                              f"between two of 1..{board.n}")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("between line", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        n = board.n
+        e1, e2 = self.cell_list[0], self.cell_list[-1]
+        out = RowBuilder("between", "L", 4)
+        for i, m in enumerate(self.cell_list[1:-1], start=1):
+            for d in range(n):
+                _three(out, [at_most(m, d), at_least(e1, d, n), at_least(e2, d, n)], (index, i, 1, d + 1))
+            for d in range(n):
+                _three(out, [at_least(m, d, n), at_most(e1, d), at_most(e2, d)], (index, i, 2, d + 1))
+        return [out.rows()]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        e1, e2 = self.cell_list[0], self.cell_list[-1]
+        a, b = int(grid[e1]), int(grid[e2])
+        if not (a and b):
+            return []
+        lo, hi = min(a, b), max(a, b)
+        name = self.describe(board)
+        if hi - lo < 2:
+            return [{"message": f"{name}: no digit lies strictly between {values_text([e1, e2], grid, board)}",
+                     "cells": [e1, e2]}]
+        for m in self.cell_list[1:-1]:
+            if grid[m] and not lo < grid[m] < hi:
+                shown = [e1, m, e2]
+                return [{"message": f"{name}: {values_text([m], grid, board)} is not strictly between "
+                                    f"{lo} and {hi}", "cells": shown}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Lockout(Rule):
+    """A lockout line: the end diamonds differ by at least ``diff`` (by default ``(N - 1) // 2``:
+    4 on 9x9) and no cell between holds a digit from the smaller end to the larger, ends included.
+
+    Rows ``lockoutends_l_1_d`` (``<= 1``): ``x[e1, d] + sum_{|e - d| < diff} x[e2, e]``;
+    ``lockout_l_i_s_d`` (``<= 2``) for middle cell ``m`` (the ``i``-th) and digit ``d``: side 1
+    ``x[m, d] + [v(e1) <= d] + [v(e2) >= d]``, side 2 ``x[m, d] + [v(e1) >= d] + [v(e2) <= d]``.
+    """
+
+    cell_list: tuple[int, ...]
+    diff: int
+
+    kind = "lockout"
+    families = ("lockoutends", "lockout")
+    description = "lockout line: the ends differ by at least 'diff' (4 on 9x9); the cells between avoid their range"
+
+    @staticmethod
+    def default_diff(n: int) -> int:
+        """The standard difference for digits ``1..n`` (4 for 9)."""
+        return max(1, (n - 1) // 2)
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Lockout":
+        check_keys(data, {"cells", "diff"}, where)
+        cells = line_cells(data, board, where, 2)
+        diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
+        middle = len(cells) - 2
+        if middle and board.n - diff - 1 < 1:
+            raise PuzzleError(f"{where}: {line_name('lockout line', cells, board)}: ends {diff} or more apart "
+                              f"leave no digit of 1..{board.n} outside their range for the cells between")
+        return cls(cells, diff)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if self.diff != self.default_diff(board.n):
+            out["diff"] = self.diff
+        return out
+
+    def describe(self, board: Board) -> str:
+        extra = "" if self.diff == self.default_diff(board.n) else f" (difference {self.diff})"
+        return line_name("lockout line", self.cell_list, board) + extra
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        n = board.n
+        e1, e2 = self.cell_list[0], self.cell_list[-1]
+        d = np.arange(n)
+        close = np.abs(d[:, None] - d[None, :]) < self.diff
+        ends = exclusion_rows("lockoutends", np.array([e1]), np.array([e2]), close, index)
+        out = RowBuilder("lockout", "L", 4)
+        for i, m in enumerate(self.cell_list[1:-1], start=1):
+            for side, (low_end, high_end) in enumerate(((e1, e2), (e2, e1)), start=1):
+                for k in range(n):
+                    one = (np.array([m]), np.array([k]))
+                    _three(out, [one, at_most(low_end, k), at_least(high_end, k, n)], (index, i, side, k + 1))
+        return [ends, out.rows()]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        e1, e2 = self.cell_list[0], self.cell_list[-1]
+        a, b = int(grid[e1]), int(grid[e2])
+        if not (a and b):
+            return []
+        name = self.describe(board)
+        if abs(a - b) < self.diff:
+            return [{"message": f"{name}: the ends {values_text([e1, e2], grid, board)} differ by less than "
+                                f"{self.diff}", "cells": [e1, e2]}]
+        lo, hi = min(a, b), max(a, b)
+        for m in self.cell_list[1:-1]:
+            if grid[m] and lo <= grid[m] <= hi:
+                return [{"message": f"{name}: {values_text([m], grid, board)} lies within the ends' range "
+                                    f"{lo}..{hi}", "cells": [e1, m, e2]}]
+        return []

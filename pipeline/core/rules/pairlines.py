@@ -1,0 +1,381 @@
+"""Lines whose rule is about which digits may sit together: German whispers, renban, palindromes,
+entropic and modular lines. All rows are exclusions over the cell/digit variables (``<= 1``) or
+equalities of one digit's variables, so the CNF carries them as at-most-one constraints."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
+from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
+
+__all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows"]
+
+
+def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray, index: int) -> Rows:
+    """``x[a_p, d] + sum_{e : forbid[d, e]} x[b_p, e] <= 1`` for every pair ``p`` and every digit
+    ``d`` with a forbidden partner: cell ``a_p`` holding ``d`` rules out ``b_p``'s forbidden digits
+    (the cell's own ``= 1`` row makes the sum over ``b_p`` at most 1, so the row is exact and
+    covers every forbidden ``(d, e)`` of the pair in one row). Labels ``family_index_p_d``.
+
+    Parameters
+    ----------
+    family : str
+        The rows' family.
+    a, b : ndarray of int
+        The pairs' cells.
+    forbid : ndarray of bool, shape (n, n)
+        ``forbid[d, e]``: ``a`` holding ``d + 1`` and ``b`` holding ``e + 1`` break the rule.
+    index : int
+        The rule's number among its kind.
+
+    Returns
+    -------
+    Rows
+    """
+    ds = np.flatnonzero(forbid.any(axis=1))
+    pairs = a.size
+    if not pairs or not ds.size:
+        return Rows.empty(family, "L", 3)
+    # one pair's rows: for each d in ds, the term (a, d) then (b, e) for its forbidden e
+    sub = forbid[ds]
+    per_row = 1 + sub.sum(axis=1)
+    side = np.concatenate([np.concatenate([[0], np.ones(k - 1, dtype=np.int64)]) for k in per_row])
+    digit = np.concatenate([np.concatenate([[d], np.flatnonzero(sub[i])]) for i, d in enumerate(ds)])
+    local_row = np.repeat(np.arange(ds.size), per_row)
+    terms = side.size
+    row = (np.repeat(np.arange(pairs) * ds.size, terms) + np.tile(local_row, pairs))
+    ends = np.stack([a, b], axis=1)
+    cell = ends[np.repeat(np.arange(pairs), terms), np.tile(side, pairs)]
+    labels = np.stack([np.full(pairs * ds.size, index), np.repeat(np.arange(1, pairs + 1), ds.size),
+                       np.tile(ds + 1, pairs)], axis=1)
+    return Rows(family, row, cell, np.tile(digit, pairs), np.ones(row.size, dtype=np.int64),
+                np.ones(pairs * ds.size, dtype=np.int64), "L", labels)
+
+
+def class_window_rows(family: str, cells: np.ndarray, width: int, classes: list[np.ndarray], index: int) -> Rows:
+    """``sum_{c in window w} sum_{d in class k} x[c, d] <= 1`` for every run ``w`` of ``width``
+    consecutive cells (the whole line when shorter) and class ``k``: a window holds each class at
+    most once, so with as many cells as classes, exactly once. Labels ``family_index_w_k``.
+
+    Parameters
+    ----------
+    family : str
+        The rows' family.
+    cells : ndarray of int
+        The line, in order.
+    width : int
+        Cells per window.
+    classes : list of ndarray
+        Each class's 0-based digits.
+    index : int
+        The rule's number among its kind.
+
+    Returns
+    -------
+    Rows
+    """
+    size = min(width, cells.size)
+    windows = np.lib.stride_tricks.sliding_window_view(cells, size)
+    out = RowBuilder(family, "L", 3)
+    for w, window in enumerate(windows, start=1):
+        for k, digits in enumerate(classes, start=1):
+            out.add(np.repeat(window, digits.size), np.tile(digits, size), np.ones(size * digits.size), 1, (index, w, k))
+    return out.rows()
+
+
+def _class_clash(name: str, cells: np.ndarray, width: int, grid: np.ndarray, board: Board, cls_of, what: str) -> list[dict]:
+    """The first window of a class line holding two digits of one class."""
+    size = min(width, cells.size)
+    for window in np.lib.stride_tricks.sliding_window_view(cells, size):
+        filled = [int(c) for c in window if grid[c]]
+        seen: dict[int, int] = {}
+        for c in filled:
+            k = cls_of(int(grid[c]))
+            if k in seen:
+                shown = [seen[k], c]
+                return [{"message": f"{name}: {values_text(shown, grid, board)} are both {what} "
+                                    f"within {size} consecutive cells", "cells": shown}]
+            seen[k] = c
+    return []
+
+
+@dataclass(frozen=True, eq=False)
+class Whisper(Rule):
+    """A German whisper line: neighbours along the line differ by at least ``diff`` (by default
+    ``(N + 1) // 2``: 5 on 9x9).
+
+    Rows ``whisper_w_i_d`` (``<= 1``): ``x[c_i, d] + sum_{|e - d| < diff} x[c_{i+1}, e]`` for step
+    ``i`` and digit ``d``.
+    """
+
+    cell_list: tuple[int, ...]
+    diff: int
+
+    kind = "whisper"
+    families = ("whisper",)
+    description = "German whisper: neighbours on the line differ by at least 'diff' (5 on 9x9)"
+
+    @staticmethod
+    def default_diff(n: int) -> int:
+        """The standard difference for digits ``1..n`` (5 for 9)."""
+        return (n + 1) // 2
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Whisper":
+        check_keys(data, {"cells", "diff"}, where)
+        cells = line_cells(data, board, where, 2)
+        diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
+        return cls(cells, diff)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if self.diff != self.default_diff(board.n):
+            out["diff"] = self.diff
+        return out
+
+    def describe(self, board: Board) -> str:
+        extra = "" if self.diff == self.default_diff(board.n) else f" (difference {self.diff})"
+        return line_name("whisper", self.cell_list, board) + extra
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def close(self, n: int) -> np.ndarray:
+        """``(n, n)``: digits closer than ``diff``."""
+        d = np.arange(n)
+        return np.abs(d[:, None] - d[None, :]) < self.diff
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        return [exclusion_rows("whisper", cells[:-1], cells[1:], self.close(board.n), index)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        values = grid[self.cells()]
+        both = (values[:-1] > 0) & (values[1:] > 0) & (np.abs(values[:-1] - values[1:]) < self.diff)
+        if both.any():
+            i = int(np.argmax(both))
+            shown = [self.cell_list[i], self.cell_list[i + 1]]
+            return [{"message": f"{self.describe(board)}: {values_text(shown, grid, board)} differ by less than "
+                                f"{self.diff}", "cells": shown}]
+        lonely = (values > 0) & (values - self.diff < 1) & (values + self.diff > board.n)
+        if lonely.any():
+            c = self.cell_list[int(np.argmax(lonely))]
+            return [{"message": f"{self.describe(board)}: {values_text([c], grid, board)} has no digit 1..{board.n} "
+                                f"{self.diff} or more away", "cells": [c]}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Renban(Rule):
+    """A renban line: its digits are distinct and form a run of consecutive digits, in any order.
+
+    Rows ``renban_r_d`` (``<= 1``): digit ``d`` at most once on line ``r`` (left out when the line
+    lies inside one unit); ``renbanspan_r_p_d`` (``<= 1``): for the ``p``-th pair ``(c_i, c_j)``,
+    ``i < j``, ``x[c_i, d] + sum_{|e - d| >= L} x[c_j, e]``. Distinct digits whose pairwise
+    differences are all below ``L`` are ``L`` consecutive digits, so the rows are exact.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "renban"
+    families = ("renban", "renbanspan")
+    description = "renban line: distinct consecutive digits in any order"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Renban":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 2)
+        if len(cells) > board.n:
+            raise PuzzleError(f"{where}: {line_name('renban', cells, board)} has {len(cells)} cells; distinct "
+                              f"digits 1..{board.n} fill at most {board.n}")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("renban", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells, n = self.cells(), board.n
+        k = cells.size
+        if board.share_a_unit(cells[None, :])[0]:
+            distinct = Rows.empty("renban", "L", 2)
+        else:
+            row = np.repeat(np.arange(n), k)
+            distinct = Rows("renban", row, np.tile(cells, n), row.copy(), np.ones(n * k, dtype=np.int64),
+                            np.ones(n, dtype=np.int64), "L", np.stack([np.full(n, index), np.arange(1, n + 1)], axis=1))
+        i, j = np.triu_indices(k, 1)
+        d = np.arange(n)
+        far = np.abs(d[:, None] - d[None, :]) >= k
+        return [distinct, exclusion_rows("renbanspan", cells[i], cells[j], far, index)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        values = grid[cells]
+        at = np.flatnonzero(values > 0)
+        filled = values[at]
+        name = self.describe(board)
+        digits, counts = np.unique(filled, return_counts=True)
+        if (counts > 1).any():
+            shown = cells[values == digits[np.argmax(counts > 1)]].tolist()
+            return [{"message": f"{name}: {values_text(shown, grid, board)} repeat a digit", "cells": shown}]
+        if filled.size and int(filled.max() - filled.min()) >= cells.size:
+            shown = [int(cells[at[np.argmin(filled)]]), int(cells[at[np.argmax(filled)]])]
+            return [{"message": f"{name}: {values_text(shown, grid, board)} are too far apart for "
+                                f"{cells.size} consecutive digits", "cells": shown}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Palindrome(Rule):
+    """A palindrome line: it reads the same from either end.
+
+    Rows ``palindrome_p_i_d`` (``= 0``): ``x[c_i, d] - x[c_{L-1-i}, d]`` for pair ``i`` (from the
+    ends in) and digit ``d``.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "palindrome"
+    families = ("palindrome",)
+    description = "palindrome line: reads the same from either end"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Palindrome":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 2)
+        half = len(cells) // 2
+        pairs = np.stack([np.array(cells[:half]), np.array(cells[::-1][:half])], axis=1)
+        clash = board.share_a_unit(pairs)
+        if clash.any():
+            a, b = (int(c) for c in pairs[int(np.argmax(clash))])
+            raise PuzzleError(f"{where}: {line_name('palindrome', cells, board)}: {cell_name(a, board)} and "
+                              f"{cell_name(b, board)} must hold one digit but share a unit")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("palindrome", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells, n = self.cells(), board.n
+        half = cells.size // 2
+        a, b = np.repeat(cells[:half], n), np.repeat(cells[::-1][:half], n)
+        d = np.tile(np.arange(n), half)
+        m = a.size
+        return [Rows("palindrome", np.repeat(np.arange(m), 2), np.stack([a, b], axis=1).ravel(),
+                     np.repeat(d, 2), np.tile(np.array([1, -1]), m), np.zeros(m, dtype=np.int64), "E",
+                     np.stack([np.full(m, index), np.repeat(np.arange(1, half + 1), n), d + 1], axis=1))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        half = cells.size // 2
+        a, b = grid[cells[:half]], grid[cells[::-1][:half]]
+        bad = (a > 0) & (b > 0) & (a != b)
+        if bad.any():
+            i = int(np.argmax(bad))
+            shown = [int(cells[i]), int(cells[-1 - i])]
+            return [{"message": f"{self.describe(board)}: {values_text(shown, grid, board)} differ", "cells": shown}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Entropic(Rule):
+    """An entropic line: any 3 consecutive cells hold one low, one middle and one high digit
+    (1-3, 4-6, 7-9 on 9x9; thirds of ``1..N`` for ``N`` divisible by 3). A 2-cell line holds
+    two different thirds.
+
+    Rows ``entropic_l_w_g`` (``<= 1``): the window ``w`` of 3 cells holds a digit of third ``g`` at
+    most once (three cells, three thirds: exactly once).
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "entropic"
+    families = ("entropic",)
+    description = "entropic line: any 3 consecutive cells hold one low, one middle and one high digit"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Entropic":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 2)
+        if board.n % 3:
+            raise PuzzleError(f"{where}: {line_name('entropic line', cells, board)}: digits 1..{board.n} do not "
+                              "split into three equal thirds (low, middle, high)")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("entropic line", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        third = board.n // 3
+        classes = [np.arange(g * third, (g + 1) * third) for g in range(3)]
+        return [class_window_rows("entropic", self.cells(), 3, classes, index)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        third = board.n // 3
+        return _class_clash(self.describe(board), self.cells(), 3, grid, board, lambda v: (v - 1) // third,
+                            "in one third")
+
+
+@dataclass(frozen=True, eq=False)
+class Modular(Rule):
+    """A modular line: any ``mod`` consecutive cells (3 by default) hold one digit of each
+    remainder modulo ``mod``; a shorter line holds distinct remainders.
+
+    Rows ``modular_l_w_k`` (``<= 1``): the window ``w`` of ``mod`` cells holds a digit ``= k`` modulo
+    ``mod`` at most once (``k = 1..mod``, ``mod`` standing for remainder 0).
+    """
+
+    cell_list: tuple[int, ...]
+    mod: int = 3
+
+    kind = "modular"
+    families = ("modular",)
+    description = "modular line: any 'mod' (3) consecutive cells hold one digit of each remainder"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Modular":
+        check_keys(data, {"cells", "mod"}, where)
+        cells = line_cells(data, board, where, 2)
+        mod = int_field(data, "mod", where, low=2, high=board.n, default=3)
+        return cls(cells, mod)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if self.mod != 3:
+            out["mod"] = self.mod
+        return out
+
+    def describe(self, board: Board) -> str:
+        return line_name("modular line", self.cell_list, board) + ("" if self.mod == 3 else f" (mod {self.mod})")
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        d = np.arange(board.n)
+        classes = [d[(d + 1) % self.mod == k % self.mod] for k in range(1, self.mod + 1)]
+        return [class_window_rows("modular", self.cells(), self.mod, classes, index)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        return _class_clash(self.describe(board), self.cells(), self.mod, grid, board, lambda v: v % self.mod,
+                            f"of one remainder mod {self.mod}")

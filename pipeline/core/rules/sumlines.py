@@ -1,0 +1,350 @@
+"""Sum lines over cell values ``v(c) = sum_d d * x[c, d]``: arrows (one circle, a 2- or 3-cell
+pill read as a number, a circle at each end), zippers and region-sum lines. Each instance is
+equality rows of weighted values; digits may repeat along a line unless a unit forbids it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, value_terms)
+from pipeline.core.rules.lineparts import line_cells, line_name, values_text
+
+__all__ = ["Arrow", "PillArrow", "DoubleArrow", "Zipper", "RegionSum", "line_segments"]
+
+
+def _sum_row(family: str, cells: np.ndarray, weights: np.ndarray, labels: np.ndarray, n: int) -> Rows:
+    """``sum_i weights[r, i] * v(cells[r, i]) = 0`` per row ``r`` (``(R, k)`` cells and weights)."""
+    row, cell, digit, coef = value_terms(cells, weights, n)
+    return Rows(family, row, cell, digit, coef, np.zeros(np.atleast_2d(cells).shape[0], dtype=np.int64), "E", labels)
+
+
+def _sum_rows(family: str, groups: list[tuple[np.ndarray, np.ndarray]], index: int, n: int) -> Rows:
+    """One ``= 0`` row per ``(cells, weights)`` group (groups of any length), labels
+    ``family_index_i``."""
+    if not groups:
+        return Rows.empty(family, "E", 2)
+    parts = [value_terms(c[None, :], w[None, :], n) for c, w in groups]
+    sizes = [p[0].size for p in parts]
+    return Rows(family, np.repeat(np.arange(len(groups)), sizes), np.concatenate([p[1] for p in parts]),
+                np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+                np.zeros(len(groups), dtype=np.int64), "E",
+                np.stack([np.full(len(groups), index), np.arange(1, len(groups) + 1)], axis=1))
+
+
+def _head_violation(name: str, head: np.ndarray, weights: np.ndarray, line: np.ndarray, grid: np.ndarray,
+                    board: Board) -> list[dict]:
+    """The message of a sum line whose head (circle cells, weighted) is filled and whose line sum
+    differs (complete) or already exceeds it (one per empty cell counted as 1)."""
+    hv = grid[head]
+    if (hv == 0).any():
+        return []
+    target = int((hv * weights).sum())
+    values = grid[line]
+    total, empty = int(values.sum()), int(np.count_nonzero(values == 0))
+    cells = np.concatenate([head, line]).tolist()
+    if empty == 0 and total != target:
+        return [{"message": f"{name}: the line sums to {total}, not {target} ({values_text(cells, grid, board)})",
+                 "cells": cells}]
+    if empty and total + empty > target:
+        return [{"message": f"{name}: the line already needs more than {target} "
+                            f"({total} filled, {empty} cell(s) empty)", "cells": cells}]
+    return []
+
+
+@dataclass(frozen=True, eq=False)
+class Arrow(Rule):
+    """An arrow: the digits along the line add up to the digit in the circle (the first cell).
+
+    Rows ``arrow_a`` (``= 0``): ``v(circle) - sum_{c on the line} v(c)``.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "arrow"
+    families = ("arrow",)
+    description = "arrow: the line's digits add up to the circle's (the first cell)"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Arrow":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 2)
+        if len(cells) - 1 > board.n:
+            raise PuzzleError(f"{where}: {line_name('arrow', cells, board)} has {len(cells) - 1} line cells; "
+                              f"their sum exceeds any circle digit 1..{board.n}")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("arrow", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        signs = np.concatenate([[1], -np.ones(cells.size - 1, dtype=np.int64)])
+        return [_sum_row("arrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        return _head_violation(self.describe(board), cells[:1], np.ones(1, dtype=np.int64), cells[1:], grid, board)
+
+
+@dataclass(frozen=True, eq=False)
+class PillArrow(Rule):
+    """A pill arrow: the first ``pill`` cells (2 or 3, touching, in reading order) form a number
+    in base 10; the digits along the rest of the line add up to it.
+
+    Rows ``pillarrow_a`` (``= 0``): ``sum_i 10^(pill-1-i) v(p_i) - sum_{c on the line} v(c)``.
+    """
+
+    cell_list: tuple[int, ...]
+    pill: int = 2
+
+    kind = "pillarrow"
+    families = ("pillarrow",)
+    description = "pill arrow: the line's digits add up to the 2- or 3-digit number in the pill (the first cells)"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "PillArrow":
+        check_keys(data, {"cells", "pill"}, where)
+        pill = int_field(data, "pill", where, low=2, high=3, default=2)
+        cells = line_cells(data, board, where, pill + 1)
+        name = line_name("pill arrow", cells, board)
+        if board.n > 9:
+            raise PuzzleError(f"{where}: {name}: a pill reads decimal digits, so it needs digits 1..9 at most "
+                              f"(this grid has 1..{board.n})")
+        for a, b in zip(cells[:pill - 1], cells[1:pill]):
+            if not king_step(a, b, board):
+                raise PuzzleError(f"{where}: {name}: pill cells {cell_name(a, board)} and {cell_name(b, board)} "
+                                  "do not touch (a pill is one circle over neighbouring cells)")
+        smallest = int("1" * pill)
+        if (len(cells) - pill) * board.n < smallest:
+            raise PuzzleError(f"{where}: {name}: {len(cells) - pill} line cell(s) sum to at most "
+                              f"{(len(cells) - pill) * board.n}, less than any {pill}-digit pill ({smallest})")
+        return cls(cells, pill)
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if self.pill != 2:
+            out["pill"] = self.pill
+        return out
+
+    def describe(self, board: Board) -> str:
+        return line_name("pill arrow", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def weights(self) -> np.ndarray:
+        """The pill cells' place values (``10^(pill-1) .. 1``)."""
+        return 10 ** np.arange(self.pill - 1, -1, -1, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        signs = np.concatenate([self.weights(), -np.ones(cells.size - self.pill, dtype=np.int64)])
+        return [_sum_row("pillarrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        return _head_violation(self.describe(board), cells[:self.pill], self.weights(), cells[self.pill:], grid, board)
+
+
+@dataclass(frozen=True, eq=False)
+class DoubleArrow(Rule):
+    """A double arrow: a circle at each end; the digits between add up to the two circles' sum.
+
+    Rows ``doublearrow_a`` (``= 0``): ``v(first) + v(last) - sum_{c between} v(c)``.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "doublearrow"
+    families = ("doublearrow",)
+    description = "double arrow: the digits between the end circles add up to the circles' sum"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "DoubleArrow":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 3)
+        if len(cells) - 2 > 2 * board.n:
+            raise PuzzleError(f"{where}: {line_name('double arrow', cells, board)} has {len(cells) - 2} cells "
+                              f"between its circles; their sum exceeds any two digits 1..{board.n}")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("double arrow", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        signs = -np.ones(cells.size, dtype=np.int64)
+        signs[[0, -1]] = 1
+        return [_sum_row("doublearrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells = self.cells()
+        return _head_violation(self.describe(board), cells[[0, -1]], np.ones(2, dtype=np.int64), cells[1:-1], grid,
+                               board)
+
+
+@dataclass(frozen=True, eq=False)
+class Zipper(Rule):
+    """A zipper line: cells the same distance from the centre add up to the same total; on a line
+    of odd length that total is the centre cell's digit.
+
+    Rows ``zipper_z_i`` (``= 0``): odd length, ``v(c_i) + v(c_{L-1-i}) - v(centre)`` for each pair
+    ``i``; even length, ``v(c_i) + v(c_{L-1-i}) - v(c_{i+1}) - v(c_{L-2-i})`` for consecutive pairs.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "zipper"
+    families = ("zipper",)
+    description = "zipper line: cells equidistant from the centre share one sum (the centre digit on odd lines)"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Zipper":
+        check_keys(data, {"cells"}, where)
+        return cls(line_cells(data, board, where, 3))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("zipper", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def pairs(self) -> np.ndarray:
+        """``(P, 2)`` the mirrored pairs, outermost first."""
+        cells = self.cells()
+        half = cells.size // 2
+        return np.stack([cells[:half], cells[::-1][:half]], axis=1)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells, pairs = self.cells(), self.pairs()
+        p = pairs.shape[0]
+        if cells.size % 2:
+            groups = np.concatenate([pairs, np.full((p, 1), cells[cells.size // 2])], axis=1)
+            signs = np.tile(np.array([1, 1, -1]), (p, 1))
+        else:
+            groups = np.concatenate([pairs[:-1], pairs[1:]], axis=1)
+            signs = np.tile(np.array([1, 1, -1, -1]), (p - 1, 1))
+        labels = np.stack([np.full(groups.shape[0], index), np.arange(1, groups.shape[0] + 1)], axis=1)
+        return [_sum_row("zipper", groups, signs, labels, board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        cells, pairs = self.cells(), self.pairs()
+        values = grid[pairs]
+        full = (values > 0).all(axis=1)
+        sums = values.sum(axis=1)
+        name = self.describe(board)
+        if cells.size % 2:
+            centre = int(cells[cells.size // 2])
+            target = int(grid[centre])
+            if target:
+                bad = (full & (sums != target)) | (~full & (sums >= target))
+                if bad.any():
+                    k = int(np.argmax(bad))
+                    shown = [int(c) for c in pairs[k] if grid[c]] + [centre]
+                    return [{"message": f"{name}: {values_text(shown, grid, board)}: the pair does not add up to "
+                                        f"the centre's {target}", "cells": shown}]
+            return []
+        done = np.flatnonzero(full)
+        if done.size >= 2 and np.unique(sums[done]).size > 1:
+            k = int(done[np.argmax(sums[done] != sums[done[0]])])
+            shown = pairs[[int(done[0]), k]].ravel().tolist()
+            return [{"message": f"{name}: pairs sum to {int(sums[done[0]])} and {int(sums[k])} "
+                                f"({values_text(shown, grid, board)})", "cells": shown}]
+        return []
+
+
+def line_segments(cells: np.ndarray, board: Board) -> list[np.ndarray] | None:
+    """The line cut where it leaves a box (a jigsaw region when the puzzle has no boxes): the
+    runs of consecutive cells in one box, in order (a line may enter a box twice: two runs).
+    None when the puzzle has neither boxes nor regions.
+
+    Parameters
+    ----------
+    cells : ndarray of int
+        The line, in order.
+    board : Board
+        The puzzle's board (its unit families).
+
+    Returns
+    -------
+    list of ndarray or None
+    """
+    names = [name for name, _ in board.unit_families]
+    family = "box" if "box" in names else "region" if "region" in names else None
+    if family is None:
+        return None
+    owner = board.unit_of_cells()[names.index(family)][cells]
+    cuts = np.flatnonzero(owner[1:] != owner[:-1]) + 1
+    return np.split(cells, cuts)
+
+
+@dataclass(frozen=True, eq=False)
+class RegionSum(Rule):
+    """A region-sum line: each run of the line inside one box (a jigsaw region when the puzzle
+    has no boxes) adds up to the same total.
+
+    Rows ``regionsum_l_s`` (``= 0``): ``sum v(segment s) - sum v(segment s+1)`` for consecutive
+    segments; a line inside one box has none.
+    """
+
+    cell_list: tuple[int, ...]
+
+    kind = "regionsum"
+    families = ("regionsum",)
+    description = "region-sum line: the line's run in each box adds up to the same total"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "RegionSum":
+        check_keys(data, {"cells"}, where)
+        cells = line_cells(data, board, where, 2)
+        if line_segments(np.array(cells, dtype=np.int64), board) is None:
+            raise PuzzleError(f"{where}: {line_name('region-sum line', cells, board)}: the puzzle has no boxes "
+                              "or regions to cut the line by")
+        return cls(cells)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
+
+    def describe(self, board: Board) -> str:
+        return line_name("region-sum line", self.cell_list, board)
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def segments(self, board: Board) -> list[np.ndarray]:
+        """The line's runs inside one box each, in order."""
+        return line_segments(self.cells(), board) or [self.cells()]
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        segs = self.segments(board)
+        groups = [(np.concatenate([a, b]), np.concatenate([np.ones(a.size, dtype=np.int64),
+                                                           -np.ones(b.size, dtype=np.int64)]))
+                  for a, b in zip(segs[:-1], segs[1:])]
+        return [_sum_rows("regionsum", groups, index, board.n)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        done = [s for s in self.segments(board) if (grid[s] > 0).all()]
+        sums = [int(grid[s].sum()) for s in done]
+        if len(set(sums)) > 1:
+            k = next(i for i, t in enumerate(sums) if t != sums[0])
+            shown = np.concatenate([done[0], done[k]]).tolist()
+            return [{"message": f"{self.describe(board)}: box segments sum to {sums[0]} and {sums[k]} "
+                                f"({values_text(shown, grid, board)})", "cells": shown}]
+        return []
