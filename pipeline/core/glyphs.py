@@ -41,7 +41,7 @@ import numpy as np
 if TYPE_CHECKING:   # annotations only: the rules import this module
     from pipeline.core.rules.base import Board, Rule
 
-__all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles",
+__all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
            "LINE_COLOUR", "DIAGONAL_SHADE"]
 
@@ -100,6 +100,53 @@ class Glyph:
         if styles is None or self.style not in styles:
             raise ValueError(f"glyph {self.kind!r} style {self.style!r}: expected one of {GLYPH_KINDS}")
         object.__setattr__(self, "cells", tuple(int(c) for c in self.cells))
+
+
+def touching_colours(units: list | np.ndarray, n_cells: int, cols: int, n_colours: int) -> np.ndarray:
+    """A colour index (``0..n_colours-1``) per area, areas that touch or overlap differing.
+
+    Greedy in the areas' order: each takes the lowest colour none of its already coloured
+    neighbours has (when all are taken, colours repeat). Jigsaw regions and extra regions are
+    coloured with it (colouring by number once gave neighbours one colour).
+
+    Parameters
+    ----------
+    units : sequence of array of int
+        Each area's row-major cell numbers.
+    n_cells : int
+        Cells of the grid (or canvas).
+    cols : int
+        Its width: cells ``k`` and ``k + 1`` touch unless ``k + 1`` starts a row.
+    n_colours : int
+        The palette's length.
+
+    Returns
+    -------
+    ndarray of int
+
+    Examples
+    --------
+    >>> touching_colours([[0, 1], [2, 3], [4, 5]], 6, 2, 4).tolist()   # three bands, each touching the next
+    [0, 1, 0]
+    """
+    count = len(units)
+    member = np.zeros((count, n_cells), dtype=np.float32)
+    sizes = [len(u) for u in units]
+    if count:
+        member[np.repeat(np.arange(count), sizes), np.concatenate([np.asarray(u, dtype=np.int64) for u in units])] = 1
+    grown = member.copy()   # each area and its orthogonal neighbours
+    column = np.arange(n_cells) % cols
+    grown[:, 1:] += member[:, :-1] * (column[1:] != 0)
+    grown[:, :-1] += member[:, 1:] * (column[1:] != 0)
+    grown[:, cols:] += member[:, :-cols]
+    grown[:, :-cols] += member[:, cols:]
+    touching = (grown @ member.T) > 0
+    colour = np.full(count, -1, dtype=np.int64)
+    for area in range(count):   # one step per area, not per cell
+        taken = np.zeros(n_colours, dtype=bool)
+        taken[colour[touching[area] & (colour >= 0)]] = True
+        colour[area] = int(np.argmin(taken)) if not taken.all() else area % n_colours
+    return colour
 
 
 def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[Glyph]:

@@ -11,7 +11,9 @@ are plain strings, built with numpy, small enough to sit in a notebook:
   most :data:`SPY_BINS` so a 100x100 model (10^6 columns) stays a few kilobytes.
 * :func:`model_html`: a ``Model``'s shape per row family beside its spy picture.
 
-Adding an element to grid pictures (killer cages, thermometers, dots): write a layer, a function
+The rules' cages, lines, dots, marks, outside clues and shades are the glyphs the rules declare
+(:mod:`pipeline.core.glyphs`), painted by the layers of :mod:`pipeline.core.svg_glyphs`; a new
+rule shows by declaring glyphs, with no change here. Another element of grid pictures: write a layer, a function
 ``layer(scene: GridScene) -> str`` returning one ``<g class="NAME">`` (or ``""`` when the puzzle
 has none), reading what it draws from ``scene.puzzle`` and placing it with ``scene.x``/``scene.y``
 and ``scene.cell``; then insert ``Layer("NAME", layer)`` into :data:`GRID_LAYERS` at its paint
@@ -24,6 +26,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
+
+from pipeline.core.glyphs import Glyph, rule_glyphs, rule_titles, touching_colours
+from pipeline.core.svg_glyphs import cage_layer, rules_over, rules_under
 
 if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
     import scipy.sparse as sp
@@ -87,6 +92,8 @@ class GridScene:
     grid: np.ndarray | None
     cell: float
     margin: float
+    #: What the rules draw (:mod:`pipeline.core.glyphs`); :func:`grid_svg` fills it in.
+    glyphs: tuple[Glyph, ...] = ()
 
     @property
     def n(self) -> int:
@@ -135,53 +142,6 @@ class Layer(NamedTuple):
 
     name: str
     draw: Callable[[GridScene], str]
-
-
-def touching_colours(units: list | np.ndarray, n_cells: int, cols: int, n_colours: int) -> np.ndarray:
-    """A colour index (``0..n_colours-1``) per area, areas that touch or overlap differing.
-
-    Greedy in the areas' order: each takes the lowest colour none of its already coloured
-    neighbours has (when all are taken, colours repeat). Jigsaw regions and extra regions are
-    coloured with it (colouring by number once gave neighbours one colour).
-
-    Parameters
-    ----------
-    units : sequence of array of int
-        Each area's row-major cell numbers.
-    n_cells : int
-        Cells of the grid (or canvas).
-    cols : int
-        Its width: cells ``k`` and ``k + 1`` touch unless ``k + 1`` starts a row.
-    n_colours : int
-        The palette's length.
-
-    Returns
-    -------
-    ndarray of int
-
-    Examples
-    --------
-    >>> touching_colours([[0, 1], [2, 3], [4, 5]], 6, 2, 4).tolist()   # three bands, each touching the next
-    [0, 1, 0]
-    """
-    count = len(units)
-    member = np.zeros((count, n_cells), dtype=np.float32)
-    sizes = [len(u) for u in units]
-    if count:
-        member[np.repeat(np.arange(count), sizes), np.concatenate([np.asarray(u, dtype=np.int64) for u in units])] = 1
-    grown = member.copy()   # each area and its orthogonal neighbours
-    column = np.arange(n_cells) % cols
-    grown[:, 1:] += member[:, :-1] * (column[1:] != 0)
-    grown[:, :-1] += member[:, 1:] * (column[1:] != 0)
-    grown[:, cols:] += member[:, :-cols]
-    grown[:, :-cols] += member[:, cols:]
-    touching = (grown @ member.T) > 0
-    colour = np.full(count, -1, dtype=np.int64)
-    for area in range(count):   # one step per area, not per cell
-        taken = np.zeros(n_colours, dtype=bool)
-        taken[colour[touching[area] & (colour >= 0)]] = True
-        colour[area] = int(np.argmin(taken)) if not taken.all() else area % n_colours
-    return colour
 
 
 def region_colours(regions: np.ndarray, n_colours: int = len(REGION_FILLS)) -> np.ndarray:
@@ -284,8 +244,11 @@ def solution_digits(scene: GridScene) -> str:
 GRID_LAYERS: list[Layer] = [
     Layer("regions", region_fills),
     Layer("diagonals", diagonal_shading),
+    Layer("rules-under", rules_under),
     Layer("lines", thin_lines),
+    Layer("cages", cage_layer),
     Layer("borders", unit_borders),
+    Layer("rules-over", rules_over),
     Layer("clues", clue_digits),
     Layer("solution", solution_digits),
 ]
@@ -320,12 +283,30 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     """
     n = puzzle.n
     cell = float(cell) if cell else float(min(36, max(12, GRID_PIXELS // n)))
-    scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin=2.0)
+    glyphs = tuple(rule_glyphs(puzzle.rules, puzzle.board))
+    margin = 2.0 + (cell if any(g.kind == "outside" for g in glyphs) else 0.0)   # room for outside clues
+    scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs)
     body = "".join(layer.draw(scene) for layer in (GRID_LAYERS if layers is None else layers))
     side = _numbers(scene.side).item()
-    title = html.escape(f"{n}x{n} {puzzle.variant}, {puzzle.n_clues} clues")
+    title = html.escape(picture_title(puzzle))
     return (f'<svg xmlns="{SVG_NS}" width="{side}" height="{side}" viewBox="0 0 {side} {side}">'
             f'<title>{title}</title><rect width="{side}" height="{side}" fill="#ffffff"/>{body}</svg>')
+
+
+def picture_title(puzzle: "Puzzle") -> str:
+    """A grid picture's title: size, variant, clues and the rules (``9x9 classic, 0 clues; 29
+    killer cages``, ``...; 4 thermometers; anti-knight``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    str
+    """
+    clues = f"{puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
+    return "; ".join([f"{puzzle.n}x{puzzle.n} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
 
 
 class SvgPicture:
@@ -462,5 +443,5 @@ def model_html(model: "Model") -> str:
 
 
 __all__ = ["BAND_COLOURS", "CLUE_COLOUR", "FILLED_COLOUR", "GRID_LAYERS", "GridScene", "Layer", "REGION_FILLS",
-           "SvgPicture", "clue_digits", "diagonal_shading", "grid_svg", "model_html", "region_fills",
+           "SvgPicture", "clue_digits", "picture_title", "diagonal_shading", "grid_svg", "model_html", "region_fills",
            "solution_digits", "sparsity_bins", "spy_svg", "thin_lines", "unit_borders"]

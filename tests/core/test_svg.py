@@ -139,12 +139,14 @@ def test_picture_refuses_a_grid_of_another_shape_or_range():
 
 
 def test_a_new_layer_is_one_function_in_the_list():
-    """How killer cages or thermometers will be added: a layer function inserted into the list."""
+    """Another element of grid pictures: a layer function inserted into the list (rules draw
+    through their glyphs, tests/core/test_svg_rules.py)."""
     def dots(scene):
         return f'<g class="dots"><circle cx="{scene.x(1)}" cy="{scene.y(1)}" r="3"/></g>'
 
     puzzle = parse_puzzle(DEFAULT_PUZZLE)
-    layers = GRID_LAYERS[:4] + [Layer("dots", dots)] + GRID_LAYERS[4:]
+    after = [layer.name for layer in GRID_LAYERS].index("borders") + 1
+    layers = GRID_LAYERS[:after] + [Layer("dots", dots)] + GRID_LAYERS[after:]
     root = _svg(grid_svg(puzzle, layers=layers))
     names = [g.get("class") for g in root.findall("s:g", NS)]
     assert names == ["lines", "borders", "dots", "clues"]   # paint order; empty layers leave nothing
