@@ -14,11 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
 from pipeline.core.rules.lineparts import RowBuilder, at_least, at_most, line_cells, line_name, values_text
 from pipeline.core.rules.pairlines import exclusion_rows
 
-__all__ = ["Between", "Lockout"]
+__all__ = ["Between", "Lockout", "BETWEEN_COLOUR", "END_COLOUR"]
+
+BETWEEN_COLOUR = "#8fa3e6"      # between and lockout lines: blue
+END_COLOUR = "#cdd6f6"          # their end circles (between) and squares (lockout): pale blue
 
 
 def _three(builder: RowBuilder, parts: list[tuple[np.ndarray, np.ndarray]], label: tuple[int, ...]) -> None:
@@ -42,6 +46,7 @@ class Between(Rule):
     kind = "between"
     families = ("between",)
     description = "between line: the cells between the end circles hold digits strictly between theirs"
+    noun = "between line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Between":
@@ -60,6 +65,10 @@ class Between(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        ends = (self.cell_list[0], self.cell_list[-1])
+        return [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="circle", colour=END_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         n = board.n
@@ -106,6 +115,7 @@ class Lockout(Rule):
     kind = "lockout"
     families = ("lockoutends", "lockout")
     description = "lockout line: the ends differ by at least 'diff' (4 on 9x9); the cells between avoid their range"
+    noun = "lockout line"
 
     @staticmethod
     def default_diff(n: int) -> int:
@@ -135,6 +145,10 @@ class Lockout(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        ends = (self.cell_list[0], self.cell_list[-1])
+        return [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="square", colour=END_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         n = board.n

@@ -8,10 +8,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
 from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
 
-__all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows"]
+__all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
+           "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
+
+# line colours as setters draw them (both renderers read them from the glyphs)
+WHISPER_COLOUR = "#3cb043"      # German whispers: green
+RENBAN_COLOUR = "#a35ed8"       # renban: purple
+PALINDROME_COLOUR = "#9a9a9a"   # palindromes: grey
+ENTROPIC_COLOUR = "#f08c28"     # entropic lines: orange
+MODULAR_COLOUR = "#e0679a"      # modular lines: pink
 
 
 def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray, index: int) -> Rows:
@@ -117,6 +126,7 @@ class Whisper(Rule):
     kind = "whisper"
     families = ("whisper",)
     description = "German whisper: neighbours on the line differ by at least 'diff' (5 on 9x9)"
+    noun = "German whisper"
 
     @staticmethod
     def default_diff(n: int) -> int:
@@ -147,6 +157,9 @@ class Whisper(Rule):
         """``(n, n)``: digits closer than ``diff``."""
         d = np.arange(n)
         return np.abs(d[:, None] - d[None, :]) < self.diff
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=WHISPER_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
@@ -183,6 +196,7 @@ class Renban(Rule):
     kind = "renban"
     families = ("renban", "renbanspan")
     description = "renban line: distinct consecutive digits in any order"
+    noun = "renban line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Renban":
@@ -201,6 +215,9 @@ class Renban(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=RENBAN_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells, n = self.cells(), board.n
@@ -246,6 +263,7 @@ class Palindrome(Rule):
     kind = "palindrome"
     families = ("palindrome",)
     description = "palindrome line: reads the same from either end"
+    noun = "palindrome"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Palindrome":
@@ -268,6 +286,9 @@ class Palindrome(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=PALINDROME_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells, n = self.cells(), board.n
@@ -306,6 +327,7 @@ class Entropic(Rule):
     kind = "entropic"
     families = ("entropic",)
     description = "entropic line: any 3 consecutive cells hold one low, one middle and one high digit"
+    noun = "entropic line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Entropic":
@@ -324,6 +346,9 @@ class Entropic(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=ENTROPIC_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         third = board.n // 3
@@ -351,6 +376,7 @@ class Modular(Rule):
     kind = "modular"
     families = ("modular",)
     description = "modular line: any 'mod' (3) consecutive cells hold one digit of each remainder"
+    noun = "modular line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Modular":
@@ -370,6 +396,9 @@ class Modular(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=MODULAR_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         d = np.arange(board.n)

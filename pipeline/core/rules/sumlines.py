@@ -8,10 +8,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import LINE_COLOUR, Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, value_terms)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 
-__all__ = ["Arrow", "PillArrow", "DoubleArrow", "Zipper", "RegionSum", "line_segments"]
+__all__ = ["Arrow", "PillArrow", "DoubleArrow", "Zipper", "RegionSum", "line_segments", "ZIPPER_COLOUR",
+           "REGIONSUM_COLOUR"]
+
+ZIPPER_COLOUR = "#8a8af0"       # zipper lines: lavender
+REGIONSUM_COLOUR = "#2f8fd8"    # region-sum lines: blue
 
 
 def _sum_row(family: str, cells: np.ndarray, weights: np.ndarray, labels: np.ndarray, n: int) -> Rows:
@@ -65,6 +70,7 @@ class Arrow(Rule):
     kind = "arrow"
     families = ("arrow",)
     description = "arrow: the line's digits add up to the circle's (the first cell)"
+    noun = "arrow"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Arrow":
@@ -83,6 +89,9 @@ class Arrow(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="arrow")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
@@ -108,6 +117,7 @@ class PillArrow(Rule):
     kind = "pillarrow"
     families = ("pillarrow",)
     description = "pill arrow: the line's digits add up to the 2- or 3-digit number in the pill (the first cells)"
+    noun = "pill arrow"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "PillArrow":
@@ -144,6 +154,11 @@ class PillArrow(Rule):
         """The pill cells' place values (``10^(pill-1) .. 1``)."""
         return 10 ** np.arange(self.pill - 1, -1, -1, dtype=np.int64)
 
+    def glyphs(self, board: Board) -> list[Glyph]:
+        pill = self.cell_list[:self.pill]
+        return [Glyph("line", self.cell_list[self.pill - 1:], style="arrow"), Glyph("line", pill, style="line", colour=LINE_COLOUR),
+                Glyph("mark", pill, style="circle")]
+
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
         signs = np.concatenate([self.weights(), -np.ones(cells.size - self.pill, dtype=np.int64)])
@@ -166,6 +181,7 @@ class DoubleArrow(Rule):
     kind = "doublearrow"
     families = ("doublearrow",)
     description = "double arrow: the digits between the end circles add up to the circles' sum"
+    noun = "double arrow"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "DoubleArrow":
@@ -184,6 +200,10 @@ class DoubleArrow(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=LINE_COLOUR),
+                Glyph("mark", (self.cell_list[0], self.cell_list[-1]), style="circle")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
@@ -211,6 +231,7 @@ class Zipper(Rule):
     kind = "zipper"
     families = ("zipper",)
     description = "zipper line: cells equidistant from the centre share one sum (the centre digit on odd lines)"
+    noun = "zipper line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Zipper":
@@ -231,6 +252,9 @@ class Zipper(Rule):
         cells = self.cells()
         half = cells.size // 2
         return np.stack([cells[:half], cells[::-1][:half]], axis=1)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=ZIPPER_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells, pairs = self.cells(), self.pairs()
@@ -309,6 +333,7 @@ class RegionSum(Rule):
     kind = "regionsum"
     families = ("regionsum",)
     description = "region-sum line: the line's run in each box adds up to the same total"
+    noun = "region-sum line"
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "RegionSum":
@@ -331,6 +356,9 @@ class RegionSum(Rule):
     def segments(self, board: Board) -> list[np.ndarray]:
         """The line's runs inside one box each, in order."""
         return line_segments(self.cells(), board) or [self.cells()]
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        return [Glyph("line", self.cell_list, style="line", colour=REGIONSUM_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         segs = self.segments(board)
