@@ -58,7 +58,8 @@ class Puzzle:
             regions.setflags(write=False)
             object.__setattr__(self, "regions", regions)
         # rules in row order (registry order, stable within a kind)
-        object.__setattr__(self, "rules", tuple(sorted(self.rules, key=rule_order)))
+        rules = tuple(sorted(self.rules, key=rule_order))
+        object.__setattr__(self, "rules", tuple(rule.bind(rules) for rule in rules))   # strict XV learns the marks
         _validate(self)
 
     # -- basic facts -----------------------------------------------------------------------

@@ -20,11 +20,19 @@ from pipeline.core.rules.parity import Even, Odd
 from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow, RegionSum, Zipper
 from pipeline.core.rules.units import DiagonalRule, DisjointGroups, ExtraRegion, Windoku, window_units
+from pipeline.core.rules.littlekiller import LittleKiller
+from pipeline.core.rules.xv import XV, StrictKropki, StrictXV
+from pipeline.core.rules.quadruple import Quadruple
+from pipeline.core.rules.weighted import WeightedSum
+from pipeline.core.rules.samevalues import SameValues
+from pipeline.core.rules.pairwise import Pair
+from pipeline.core.rules.indexing import Indexing
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
            "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "PencilMarks", "AntiKnight", "AntiKing",
-           "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups"]
+           "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups",
+           "LittleKiller", "XV", "StrictXV", "StrictKropki", "Quadruple", "WeightedSum", "SameValues", "Pair", "Indexing"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -107,3 +115,6 @@ for _cls in (Windoku, DiagonalRule, ExtraRegion, DisjointGroups, Cage, Thermomet
 for _line_rule in (Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, Between, Lockout, Entropic, Modular,
                    Zipper, RegionSum):
     register_rule(_line_rule)
+# issue 33 part 2, second batch: appended after the line rules, so the rows of every earlier kind keep their places
+for _cls in (LittleKiller, XV, StrictXV, StrictKropki, Quadruple, WeightedSum, SameValues, Pair, Indexing):
+    register_rule(_cls)

@@ -405,6 +405,22 @@ class Rule:
         """The cells the rule names (empty for global rules); used by draw and messages."""
         return np.zeros(0, dtype=np.int64)
 
+    def bind(self, rules: "tuple[Rule, ...]") -> "Rule":
+        """This rule as it stands among a puzzle's ``rules`` (the puzzle calls it when it is
+        built): a rule whose meaning depends on the others (strict XV exempts the marked pairs)
+        returns a copy that knows them; every other rule returns itself.
+
+        Parameters
+        ----------
+        rules : tuple of Rule
+            All the puzzle's rules, this one included.
+
+        Returns
+        -------
+        Rule
+        """
+        return self
+
     # -- pictures -------------------------------------------------------------------------------
     def glyphs(self, board: Board) -> "list[Glyph]":
         """What the rule looks like (:mod:`pipeline.core.glyphs`): cages, lines, dots, marks,

@@ -1,0 +1,113 @@
+"""Custom pairwise rules: a table of the digit pairs cells may hold (ISS ``Pair`` and ``PairX``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import whole_number
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells
+
+__all__ = ["Pair"]
+
+
+@dataclass(frozen=True, eq=False)
+class Pair(Rule):
+    """Cells whose pairs hold only allowed digit pairs:
+    ``{"rule": "pair", "cells": ["r1c1", "r1c2", "r1c3"], "allowed": [[1, 2], [2, 3], [3, 4]]}``.
+
+    Without ``"all"`` (ISS ``Pair``) the pairs are consecutive cells of the list, in order: cell
+    ``i`` holds ``a`` and cell ``i+1`` holds ``b`` only for an allowed ``[a, b]``. With
+    ``"all": true`` (ISS ``PairX``) every two cells of the list, and a pair of digits is allowed
+    only when both of its orders are listed. ``"name"`` (optional) is kept for pictures.
+
+    Rows ``pair_k_p_d_e`` (``<= 1``): ``x[a, d] + x[b, e]`` for pair ``p`` (consecutive pairs in
+    list order; with ``all``, ``i < j`` by ``i`` then ``j``) and each forbidden ``(d, e)``, digits
+    fastest; ``d = e`` is left out when the two cells share a unit (which says it already).
+    """
+
+    cell_list: tuple[int, ...]
+    allowed: tuple[tuple[int, int], ...]   # 1-based, sorted, as listed
+    every_pair: bool = False
+    name: str = ""
+
+    kind = "pair"
+    families = ("pair",)
+    description = "pairwise: consecutive cells (or every two, with 'all') hold only allowed digit pairs"
+    noun = "pairwise rule"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Pair":
+        check_keys(data, {"cells", "allowed", "all", "name"}, where)
+        cells = parse_cells(data.get("cells"), board, where, at_least=2)
+        every = data.get("all", False)
+        if not isinstance(every, bool):
+            raise PuzzleError(f"{where}: 'all' must be true or false, found {str(every)[:20]!r}")
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 60:
+            raise PuzzleError(f"{where}: 'name' must be a string of at most 60 characters")
+        raw = data.get("allowed")
+        if not isinstance(raw, (list, tuple)) or not raw:
+            raise PuzzleError(f"{where}: 'allowed' must be a non-empty list of digit pairs like [1, 2]")
+        pairs = set()
+        for item in raw:
+            digits = [whole_number(v) for v in item] if isinstance(item, (list, tuple)) else []
+            if len(digits) != 2 or any(d is None or not 1 <= d <= board.n for d in digits):
+                raise PuzzleError(f"{where}: 'allowed' holds {str(item)[:20]!r}, not a pair of digits from 1 to {board.n}")
+            pairs.add((int(digits[0]), int(digits[1])))
+        rule = cls(tuple(int(c) for c in cells), tuple(sorted(pairs)), every, name)
+        if not rule.table(board.n).any():
+            raise PuzzleError(f"{where}: no allowed pair holds in both orders, which 'all' asks for")
+        return rule
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list],
+                                  "allowed": [list(p) for p in self.allowed]}
+        if self.every_pair:
+            out["all"] = True
+        if self.name:
+            out["name"] = self.name
+        return out
+
+    def describe(self, board: Board) -> str:
+        what = f"pairwise {self.name!r}" if self.name else "pairwise"
+        return f"{what} {cells_text(self.cell_list, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def table(self, n: int) -> np.ndarray:
+        """``(n, n)`` bool: ``table[d, e]`` when digits ``d + 1``, ``e + 1`` may stand in a pair."""
+        table = np.zeros((n, n), dtype=bool)
+        a = np.array(self.allowed, dtype=np.int64)
+        table[a[:, 0] - 1, a[:, 1] - 1] = True
+        return table & table.T if self.every_pair else table
+
+    def pairs(self) -> np.ndarray:
+        """``(P, 2)`` the cell pairs the table applies to, first cell first."""
+        cells = self.cells()
+        if self.every_pair:
+            i, j = np.triu_indices(cells.size, 1)
+            return np.stack([cells[i], cells[j]], axis=1)
+        return np.stack([cells[:-1], cells[1:]], axis=1)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        pairs = self.pairs()
+        d, e = np.nonzero(~self.table(board.n))                    # forbidden, d then e
+        shared = board.share_a_unit(pairs)
+        keep = ~(shared[:, None] & (d == e)[None, :])               # (P, F)
+        p, f = np.nonzero(keep)
+        return [pair_rows("pair", pairs[p, 0], pairs[p, 1], d[f], e[f],
+                          np.stack([np.full(p.size, index), p + 1, d[f] + 1, e[f] + 1], axis=1))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        pairs = self.pairs()
+        a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
+        table = self.table(board.n)
+        filled = (a > 0) & (b > 0)
+        bad = np.zeros(a.size, dtype=bool)
+        bad[filled] = ~table[a[filled] - 1, b[filled] - 1]
+        return [{"message": f"{self.describe(board)}: {cell_name(x, board)} and {cell_name(y, board)} hold "
+                            f"{grid[x]} and {grid[y]}, not an allowed pair", "cells": [int(x), int(y)]}
+                for x, y in pairs[bad].tolist()]

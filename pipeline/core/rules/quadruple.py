@@ -1,0 +1,83 @@
+"""Quadruples: digits written on a grid corner that the four cells around it must hold."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import whole_number
+from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+
+__all__ = ["Quadruple"]
+
+
+@dataclass(frozen=True, eq=False)
+class Quadruple(Rule):
+    """The four cells of a 2x2 square hold the listed digits (a multiset: a digit listed twice is
+    held twice): ``{"rule": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 2]}``
+    (ISS ``Quad``, which names the top-left cell).
+
+    Rows ``quadruple_k_d`` (``<= -m``), one per distinct digit ``d`` listed ``m`` times:
+    ``-sum_{c in the square} x[c, d]`` (the ``>= m`` row negated).
+    """
+
+    cell_list: tuple[int, ...]   # the square, row-major
+    digits: tuple[int, ...]      # 1-based, ascending, repeats kept
+
+    kind = "quadruple"
+    families = ("quadruple",)
+    description = "quadruple: the four cells around a corner hold the digits written there"
+    noun = "quadruple"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "Quadruple":
+        check_keys(data, {"cells", "digits"}, where)
+        cells = np.sort(parse_cells(data.get("cells"), board, where, at_least=4))
+        r, c = np.divmod(cells, board.cols)
+        if cells.size != 4 or not (r[1] == r[0] and r[2] == r[3] == r[0] + 1 and c[2] == c[0] and c[1] == c[3] == c[0] + 1):
+            raise PuzzleError(f"{where}: a quadruple takes the 4 cells of a 2x2 square, found "
+                              f"{cell_list_text(cells, board)}")
+        raw = data.get("digits")
+        if not isinstance(raw, (list, tuple)) or not 1 <= len(raw) <= 4:
+            raise PuzzleError(f"{where}: 'digits' must list 1 to 4 digits from 1 to {board.n}, found {str(raw)[:40]!r}")
+        digits = []
+        for value in raw:
+            digit = whole_number(value)
+            if digit is None or not 1 <= digit <= board.n:
+                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit from 1 to {board.n}")
+            digits.append(int(digit))
+        most = 1 if board.share_a_unit(cells[None, :])[0] else 2   # a digit twice: on a diagonal, boxes apart
+        again = next((d for d in digits if digits.count(d) > most), None)
+        if again is not None:
+            raise PuzzleError(f"{where}: digit {again} is listed {digits.count(again)} times; the square "
+                              f"{cell_list_text(cells, board)} holds it at most {'once' if most == 1 else 'twice'}")
+        return cls(tuple(int(x) for x in cells), tuple(sorted(digits)))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list], "digits": list(self.digits)}
+
+    def describe(self, board: Board) -> str:
+        return f"quadruple {','.join(map(str, self.digits))} at {cell_name(self.cell_list[0], board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        digits, counts = np.unique(np.array(self.digits, dtype=np.int64), return_counts=True)
+        k = digits.size
+        return [Rows("quadruple", np.repeat(np.arange(k), 4), np.tile(self.cells(), k), np.repeat(digits - 1, 4),
+                     -np.ones(4 * k, dtype=np.int64), -counts.astype(np.int64), "L",
+                     np.stack([np.full(k, index), digits], axis=1))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        values = grid[self.cells()]
+        empty = int((values == 0).sum())
+        digits, counts = np.unique(np.array(self.digits), return_counts=True)
+        held = np.array([(values == d).sum() for d in digits.tolist()])
+        missing = np.maximum(counts - held, 0)
+        if missing.sum() > empty:   # what is still missing no longer fits in the empty cells
+            lacking = [str(d) for d, m in zip(digits.tolist(), missing.tolist()) if m]
+            return [{"message": f"{self.describe(board)}: the square lacks {', '.join(lacking)}"
+                                + (f" with {empty} empty cell(s) left" if empty else ""), "cells": list(self.cell_list)}]
+        return []

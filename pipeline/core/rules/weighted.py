@@ -1,0 +1,96 @@
+"""Sums without distinctness, with optional integer weights (ISS ``Sum``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import whole_number
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
+                                      value_terms)
+
+__all__ = ["WeightedSum"]
+
+#: Largest weight taken (ISS takes -100..100).
+MAX_WEIGHT = 100
+
+
+@dataclass(frozen=True, eq=False)
+class WeightedSum(Rule):
+    """``sum_i w_i v(c_i) = total`` over the listed cells, digits may repeat:
+    ``{"rule": "sum", "sum": 10, "cells": ["r1c1", "r1c2", "r2c1"], "weights": [1, 2, -1]}``
+    (``weights`` optional, 1 each by default; nonzero integers of at most 100 in size).
+
+    Rows ``sum_k`` (``=``): the weighted sum of the cells' values.
+    """
+
+    cell_list: tuple[int, ...]
+    total: int
+    weights: tuple[int, ...]
+
+    kind = "sum"
+    families = ("sum",)
+    description = "sum: the (weighted) digits of the cells add up to the total, repeats allowed"
+    noun = "sum"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "WeightedSum":
+        check_keys(data, {"cells", "sum", "weights"}, where)
+        cells = parse_cells(data.get("cells"), board, where)
+        total = int_field(data, "sum", where)
+        raw = data.get("weights")
+        if raw is None:
+            weights = [1] * cells.size
+        else:
+            if not isinstance(raw, (list, tuple)) or len(raw) != cells.size:
+                raise PuzzleError(f"{where}: 'weights' must list one integer per cell ({cells.size}), "
+                                  f"found {str(raw)[:40]!r}")
+            weights = []
+            for value in raw:
+                w = whole_number(value)
+                if w is None or w == 0 or abs(w) > MAX_WEIGHT:
+                    raise PuzzleError(f"{where}: weight {str(value)[:20]!r} is not a nonzero integer from "
+                                      f"-{MAX_WEIGHT} to {MAX_WEIGHT}")
+                weights.append(int(w))
+        w = np.array(weights, dtype=np.int64)
+        low = int(np.minimum(w, w * board.n).sum())
+        high = int(np.maximum(w, w * board.n).sum())
+        if not low <= total <= high:
+            raise PuzzleError(f"{where}: sum {total} cannot be made by digits 1..{board.n} in these cells "
+                              f"(possible: {low}..{high})")
+        return cls(tuple(int(c) for c in cells), total, tuple(weights))
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict[str, object] = {"rule": self.kind, "sum": self.total, "cells": [cell_name(c, board) for c in self.cell_list]}
+        if any(w != 1 for w in self.weights):
+            out["weights"] = list(self.weights)
+        return out
+
+    def describe(self, board: Board) -> str:
+        weighted = "" if all(w == 1 for w in self.weights) else " weighted"
+        return f"sum{weighted} {cells_text(self.cell_list, board)} = {self.total}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        cells = self.cells()
+        row, cell, digit, coef = value_terms(cells[None, :], np.array(self.weights, dtype=np.int64)[None, :], board.n)
+        return [Rows("sum", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]]))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        values = grid[self.cells()]
+        w = np.array(self.weights, dtype=np.int64)
+        have = values > 0
+        total = int((w[have] * values[have]).sum())
+        rest = w[~have]
+        low = total + int(np.minimum(rest, rest * board.n).sum())
+        high = total + int(np.maximum(rest, rest * board.n).sum())
+        if low <= self.total <= high:
+            return []
+        if have.all():
+            how = f"comes to {total}"
+        else:
+            how = f"can only come to {low}..{high} with the digits given"
+        return [{"message": f"{self.describe(board)}: {how}", "cells": list(self.cell_list)}]

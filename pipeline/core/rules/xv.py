@@ -1,0 +1,257 @@
+"""Marks on the edge between orthogonal neighbours that add up (XV) and the "every mark is given"
+rules: strict XV (unmarked neighbours add up to neither 5 nor 10) and strict Kropki (unmarked
+neighbours are neither consecutive nor one double the other).
+
+The strict rules are global (``{"rule": "strictxv"}``, ``{"rule": "strictkropki"}``); the pairs
+they exempt are the puzzle's own marks (``xv`` entries, ``kropki`` dots), which a puzzle hands them
+with :meth:`~pipeline.core.rules.base.Rule.bind` when it is built.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.base import Board, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells
+
+__all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
+
+#: The letter of a mark -> the sum of its two digits.
+LETTERS = {"x": 10, "v": 5}
+
+
+def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, table: np.ndarray) -> list[Rows]:
+    """Rows forbidding ``(d, e)`` on every pair ``(a, b)`` wherever ``table[d, e]`` (symmetric).
+
+    Pairs whose cells share a unit never hold one digit twice, so one clique row per unordered
+    digit pair ``d < e`` forbids both orders: ``x[a,d] + x[a,e] + x[b,d] + x[b,e] <= 1``
+    (family ``family``, labels ``p, d, e``). Pairs sharing no unit (between the grids of a layout)
+    get one pair row ``x[a,d] + x[b,e] <= 1`` per ordered ``(d, e)``, ``d = e`` included (family
+    ``family + "pair"``, labels ``p, d, e``). ``p`` numbers the pair among all of ``pairs``.
+
+    Parameters
+    ----------
+    family : str
+        The clique rows' family.
+    pairs : ndarray of int, shape (P, 2)
+        Cells of each pair.
+    shared : ndarray of bool, shape (P,)
+        Whether each pair's cells share a unit.
+    table : ndarray of bool, shape (N, N)
+        Forbidden 0-based digit pairs (symmetric).
+
+    Returns
+    -------
+    list of Rows
+        The clique rows, then the pair rows.
+    """
+    d_up, e_up = np.nonzero(np.triu(table, 1))
+    clique = np.flatnonzero(shared)
+    p, k = np.divmod(np.arange(clique.size * d_up.size), max(d_up.size, 1))
+    a, b = pairs[clique[p], 0], pairs[clique[p], 1]
+    d, e = d_up[k], e_up[k]
+    cell = np.stack([a, a, b, b], axis=1).ravel()
+    digit = np.stack([d, e, d, e], axis=1).ravel()
+    main = Rows(family, np.repeat(np.arange(p.size), 4), cell, digit, np.ones(cell.size, dtype=np.int64),
+                np.ones(p.size, dtype=np.int64), "L", np.stack([clique[p] + 1, d + 1, e + 1], axis=1))
+    d_all, e_all = np.nonzero(table)
+    loose = np.flatnonzero(~shared)
+    p2, k2 = np.divmod(np.arange(loose.size * d_all.size), max(d_all.size, 1))
+    extra = pair_rows(family + "pair", pairs[loose[p2], 0], pairs[loose[p2], 1], d_all[k2], e_all[k2],
+                      np.stack([loose[p2] + 1, d_all[k2] + 1, e_all[k2] + 1], axis=1))
+    return [main, extra]
+
+
+def _pair_key(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True, eq=False)
+class XV(Rule):
+    """An X (the two digits add up to 10) or a V (to 5) between two orthogonal neighbours:
+    ``{"rule": "xv", "letter": "x", "cells": ["r1c1", "r1c2"]}``.
+
+    Rows ``xv_k_d`` (``= 0``): ``x[a, d] - x[b, S - d]`` for each digit ``d`` of the first cell
+    ``a`` whose partner ``S - d`` is a digit (``a`` holds ``d`` exactly when ``b`` holds ``S - d``;
+    a mark whose cells share a unit and ``d = S - d`` then rules both out). Rows ``xvnot_k_s``
+    (``<= 0``): the sum of cell ``s``'s variables (1: ``a``, 2: ``b``) of the digits without a
+    partner (left out when every digit has one).
+    """
+
+    letter: str
+    first: int
+    second: int
+
+    kind = "xv"
+    families = ("xv", "xvnot")
+    description = "XV: an X joins neighbours adding up to 10, a V neighbours adding up to 5"
+    noun = "XV mark"
+
+    @property
+    def total(self) -> int:
+        return LETTERS[self.letter]
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "XV":
+        check_keys(data, {"cells", "letter"}, where)
+        letter = data.get("letter")
+        if not isinstance(letter, str) or letter.lower() not in LETTERS:
+            raise PuzzleError(f"{where}: 'letter' must be x (sum 10) or v (sum 5), found {str(letter)[:20]!r}")
+        letter = letter.lower()
+        cells = parse_cells(data.get("cells"), board, where, at_least=2)
+        if cells.size != 2:
+            raise PuzzleError(f"{where}: an {letter.upper()} joins 2 cells, found {cells.size}")
+        a, b = int(cells[0]), int(cells[1])
+        if not adjacent(a, b, board):
+            raise PuzzleError(f"{where}: {letter.upper()} joins {cell_name(a, board)} and {cell_name(b, board)}, "
+                              "which are not orthogonal neighbours")
+        total = LETTERS[letter]
+        if not 2 <= total <= 2 * board.n:
+            raise PuzzleError(f"{where}: no two digits 1..{board.n} add up to {total} (an {letter.upper()})")
+        return cls(letter, a, b)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "letter": self.letter, "cells": [cell_name(self.first, board), cell_name(self.second, board)]}
+
+    def describe(self, board: Board) -> str:
+        return f"{self.letter.upper()} {cell_name(self.first, board)}-{cell_name(self.second, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array([self.first, self.second], dtype=np.int64)
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        n, total = board.n, self.total
+        d = np.arange(1, n + 1)
+        has = (total - d >= 1) & (total - d <= n)
+        dd = d[has] - 1
+        m = dd.size
+        eq = Rows("xv", np.repeat(np.arange(m), 2), np.tile([self.first, self.second], m),
+                  np.stack([dd, total - dd - 2], axis=1).ravel(), np.tile([1, -1], m), np.zeros(m, dtype=np.int64),
+                  "E", np.stack([np.full(m, index), dd + 1], axis=1))
+        lone = d[~has] - 1
+        if lone.size:
+            k = lone.size
+            ineq = Rows("xvnot", np.repeat([0, 1], k), np.repeat([self.first, self.second], k), np.tile(lone, 2),
+                        np.ones(2 * k, dtype=np.int64), np.zeros(2, dtype=np.int64), "L", np.array([[index, 1], [index, 2]]))
+        else:
+            ineq = Rows.empty("xvnot", "L", 2)
+        return [eq, ineq]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        a, b = int(grid[self.first]), int(grid[self.second])
+        if a and b and a + b != self.total:
+            return [{"message": f"{self.describe(board)}: {a} + {b} is not {self.total}", "cells": [self.first, self.second]}]
+        for cell, held in ((self.first, a), (self.second, b)):
+            if held and not 1 <= self.total - held <= board.n:
+                return [{"message": f"{self.describe(board)}: {cell_name(cell, board)} holds {held}, which no digit "
+                                    f"1..{board.n} tops up to {self.total}", "cells": [cell]}]
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class _Strict(Rule):
+    """Orthogonal neighbours without a mark of ``marks_kind`` may not hold a forbidden pair."""
+
+    marked: tuple[tuple[int, int], ...] | None = None   # the puzzle's marks (bind), a < b
+
+    global_rule = True
+    marks_kind = ""
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str):
+        check_keys(data, set(), where)
+        return cls()
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind}
+
+    def bind(self, rules) -> "_Strict":
+        marked = sorted({_pair_key(int(r.cells()[0]), int(r.cells()[1])) for r in rules if r.kind == self.marks_kind})
+        return replace(self, marked=tuple(marked))
+
+    @staticmethod
+    def forbidden(n: int) -> np.ndarray:  # pragma: no cover - abstract
+        """``(n, n)`` bool: 0-based digit pairs unmarked neighbours may not hold."""
+        raise NotImplementedError
+
+    def pairs(self, board: Board) -> np.ndarray:
+        """Orthogonal neighbours without a mark, ``(P, 2)`` sorted."""
+        pairs = board.orthogonal_pairs()
+        if not self.marked or not pairs.size:
+            return pairs
+        marked = np.array(self.marked, dtype=np.int64)
+        key = pairs[:, 0] * board.n_cells + pairs[:, 1]
+        return pairs[~np.isin(key, marked[:, 0] * board.n_cells + marked[:, 1])]
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        pairs = self.pairs(board)
+        shared = board.share_a_unit(pairs) if pairs.size else np.zeros(0, dtype=bool)
+        return forbidden_pair_rows(self.kind, pairs, shared, self.forbidden(board.n))
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        pairs = self.pairs(board)
+        a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
+        table = self.forbidden(board.n)
+        filled = (a > 0) & (b > 0)
+        bad = np.zeros(a.size, dtype=bool)
+        bad[filled] = table[a[filled] - 1, b[filled] - 1]
+        return [{"message": f"{cell_name(x, board)} and {cell_name(y, board)} hold {grid[x]} and {grid[y]} {self.why} "
+                            f"but no {self.mark_word} joins them ({self.kind})", "cells": [int(x), int(y)]}
+                for x, y in pairs[bad].tolist()]
+
+    why = ""
+    mark_word = ""
+
+
+@dataclass(frozen=True, eq=False)
+class StrictXV(_Strict):
+    """Every X and V is given: orthogonal neighbours without an ``xv`` mark add up to neither 5 nor
+    10 (ISS ``StrictXV``).
+
+    Rows ``strictxv_p_d_e`` (``<= 1``): for unmarked pair ``p`` (the orthogonal pairs sorted as for
+    non-consecutive, numbered before the marked ones are left out) and digits ``d < e`` with
+    ``d + e`` 5 or 10, ``x[a,d] + x[a,e] + x[b,d] + x[b,e]``; pairs that share no unit (between the
+    grids of a layout) get ``strictxvpair_p_d_e`` rows ``x[a,d] + x[b,e]`` per ordered pair instead
+    (``5 + 5`` included).
+    """
+
+    kind = "strictxv"
+    marks_kind = "xv"
+    families = ("strictxv", "strictxvpair")
+    description = "strict XV: neighbours without an X or V add up to neither 10 nor 5"
+    noun = "strict XV"
+    nonzeros_per_variable = 0.0   # set below, measured
+    why = "(adding up to 5 or 10)"
+    mark_word = "X or V"
+
+    @staticmethod
+    def forbidden(n: int) -> np.ndarray:
+        d = np.arange(1, n + 1)
+        s = d[:, None] + d[None, :]
+        return (s == 5) | (s == 10)
+
+
+@dataclass(frozen=True, eq=False)
+class StrictKropki(_Strict):
+    """Every Kropki dot is given: orthogonal neighbours without a ``kropki`` dot are neither
+    consecutive nor one double the other (ISS ``StrictKropki``; the standard 1 and 2, whatever
+    values the given dots have).
+
+    Rows ``strictkropki_p_d_e`` and ``strictkropkipair_p_d_e`` as for strict XV, over the digit
+    pairs ``|d - e| = 1`` or ``d = 2e`` or ``e = 2d``.
+    """
+
+    kind = "strictkropki"
+    marks_kind = "kropki"
+    families = ("strictkropki", "strictkropkipair")
+    description = "strict Kropki: neighbours without a dot are neither consecutive nor double"
+    noun = "strict Kropki"
+    why = "(consecutive or double)"
+    mark_word = "dot"
+
+    @staticmethod
+    def forbidden(n: int) -> np.ndarray:
+        d = np.arange(1, n + 1)
+        a, b = d[:, None], d[None, :]
+        return (np.abs(a - b) == 1) | (a == 2 * b) | (b == 2 * a)
