@@ -25,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e .
 	touch $@
 
-EXTRAS ?= test,dask,progress,sat,cpsat,fast,plot,lint
+EXTRAS ?= test,dask,progress,cpsat,fast,plot,lint
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@

@@ -1,8 +1,18 @@
 """Sudoku-family puzzles as sparse 0-1 integer programs.
 
-Stages, one module each: ``puzzle`` (parse, validate) -> ``build`` (A, B, solver view in a
-``conventions`` index scheme) -> ``export`` (formats registry) / ``solve`` (HiGHS) ->
-``importer`` + ``decode`` (file -> vector -> grid) -> ``verify``.
+The API a notebook starts from (loaded on first use, so ``import pipeline`` stays light)::
+
+    import pipeline
+    puzzle = pipeline.read_puzzle("examples/killer.json")   # text, path, f-puzzles link, dict, JSON
+    result = pipeline.solve(puzzle)                         # .grid .unique .solver .seconds
+    pipeline.count(puzzle, limit=10)                        # .count .status .grids
+    model = pipeline.build(puzzle, "ijk", "F", "rows")      # Aeq, beq, Aineq, bineq, lb, ub; .decode(x)
+    pipeline.export(model, "out/model.mps")                 # one file, or a directory of formats
+
+The layers behind it: ``pipeline.core`` (puzzle, rules, conventions, build, decode, verify) ->
+``formats`` (model files and solvers' answers) -> ``pipeline.solvers`` (the engine registry,
+``get_solver("auto")``) -> ``pipeline.tools`` / ``pipeline.batch`` -> ``pipeline.cli``
+(docs/architecture.md).
 """
 import os as _os
 import signal as _signal
@@ -43,17 +53,25 @@ from pipeline.core.errors import ConventionError, FormatError, PipelineError, Pu
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle  # noqa: E402
 from pipeline.core import version as _version  # noqa: E402
 
+#: The entry points of :mod:`pipeline.api`, loaded on first use (they load solvers and formats).
+_API = ("read_puzzle", "solve", "count", "build", "export")
+
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
-           "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__"]
+           "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__", *_API]
 
 
-def __getattr__(name: str) -> str:
-    """``pipeline.__version__``, read on first use (:mod:`pipeline.core.version`)."""
+def __getattr__(name: str):
+    """``pipeline.__version__`` and the API's entry points (:mod:`pipeline.api`), loaded on
+    first use so that ``import pipeline`` imports no solver, format, scipy or pandas."""
     if name == "__version__":
         return _version.__version__
+    if name in _API:
+        import importlib
+
+        return getattr(importlib.import_module("pipeline.api"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    """The package's names with ``__version__`` (provided by :func:`__getattr__`)."""
-    return sorted({*globals(), "__version__"})
+    """The package's names with those :func:`__getattr__` provides."""
+    return sorted({*globals(), "__version__", *_API})

@@ -21,6 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import SimpleNamespace
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.extras import install_hint
 from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
 
@@ -206,7 +207,7 @@ class Dask:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise PipelineError("batch: --engine dask needs dask[distributed] (pip install 'dask[distributed]')") from None
+            raise PipelineError(f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}") from None
         self.cluster = None
         with _sigint_ignored():
             if scheduler:

@@ -20,7 +20,7 @@ import numpy as np
 
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
@@ -331,7 +331,11 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
     """
     name = AUTO if auto else getattr(args, "solver", None) or AUTO
     if name != AUTO:
-        return get_solver(name, need=need)
+        named = get_solver(name, need=need)
+        problem = None if model is None else named.problem_with(model)
+        if problem:
+            raise SolveError(f"solver {name}: {problem}")
+        return named
     pick = pick_solver(question, model, among=_taking_explicit_options(args, question, among))
     said = vars(args).setdefault("_auto_missing", set())
     if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)

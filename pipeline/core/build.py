@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
+from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle, check_grid_size
 from pipeline.core.rules import RULES
@@ -269,29 +270,6 @@ def present_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     cells = np.flatnonzero(puzzle.present)
     r, c = np.divmod(np.repeat(cells, puzzle.n), puzzle.cols)
     return np.sort(conv.position(r, c, np.tile(np.arange(puzzle.n), cells.size)).astype(np.int64))
-
-
-def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
-                   clue_positions: np.ndarray | None = None) -> np.ndarray:
-    """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
-    ``reduce`` export fixed and dropped) are set to 1, every other position is 0.
-
-    Parameters
-    ----------
-    n_vars : int
-        ``N^3``.
-    positions : numpy.ndarray
-        Full positions of ``values`` (a reduced model's kept columns).
-    values : numpy.ndarray
-        The solver view's values.
-    clue_positions : numpy.ndarray, optional
-        Positions fixed to 1 and dropped by ``reduce``.
-    """
-    full = np.zeros(n_vars)
-    full[positions] = values
-    if clue_positions is not None:
-        full[clue_positions] = 1.0
-    return full
 
 
 @dataclass(frozen=True, eq=False)
@@ -580,6 +558,49 @@ class Model:
     def _repr_html_(self) -> str:
         """Jupyter shows a model as its shape per row family beside a small spy picture of ``Aeq``."""
         return model_html(self)
+
+    def __repr__(self) -> str:
+        """One line: the puzzle, the convention and clue encoding, rows, columns and nonzeros."""
+        ineq = f", {self.n_ineq} <= rows" if self.has_rules and self.n_ineq else ""
+        return (f"<Model of {self.puzzle.summary()}: {self.convention.scheme}/{self.convention.order}, clues as "
+                f"{self.clue_encoding}; {self.n_rows} = rows{ineq}, {self.n_cols} columns, {self.nnz} nonzeros>")
+
+    def decode(self, x: np.ndarray) -> np.ndarray:
+        """The grid of a solver's answer ``x``: a vector over the solver view's columns (what
+        scipy ``milp``, HiGHS or intlinprog return for ``Aeq``/``Aineq``/``lb``/``ub``) or over all
+        ``N^3`` positions of the convention.
+
+        Parameters
+        ----------
+        x : array_like of float
+            ``n_cols`` values, or ``convention.n_vars``; rounded with the integrality tolerance.
+
+        Returns
+        -------
+        ndarray of int, shape (N, N)
+            The digits (the canvas for a layout; 0 where a cell has no digit).
+
+        Raises
+        ------
+        PipelineError
+            ``x`` has another length, or a value is not 0 or 1 within the tolerance.
+
+        Examples
+        --------
+        >>> from pipeline import parse_puzzle
+        >>> m = build_model(parse_puzzle("1234341221434321"))
+        >>> import numpy as np
+        >>> x = np.zeros(m.n_cols); x[m.clue_positions] = 1
+        >>> m.decode(x)[0].tolist()
+        [1, 2, 3, 4]
+        """
+        x = np.asarray(x, dtype=float).ravel()
+        if x.size == self.n_cols and (self.is_reduced or self.puzzle.layout is not None):
+            x = self.full_vector(x)
+        elif x.size != self.convention.n_vars:
+            raise PipelineError(f"decode: expected {self.n_cols} values (the solver view's columns) or "
+                                f"{self.convention.n_vars} (every position), found {x.size}")
+        return grid_from_vector(x, self.convention, where="decode")
 
     def summary(self) -> dict:
         """Sizes for reports: rows, columns, nonzeros, rows per family, shapes of ``A`` and ``B``

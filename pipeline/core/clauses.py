@@ -27,14 +27,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses_pb import AMO_ENCODINGS, SAT_EXTRA_HINT, keep_pysat_off_sigint, renumbered, rule_row_range
+from pipeline.core.extras import install_hint
+from pipeline.core.clauses_pb import AMO_ENCODINGS, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "SAT_EXTRA_HINT", "Encoding", "Template",
+__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "Encoding", "Template",
            "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
            "resolve_amo"]
 
@@ -72,7 +73,8 @@ def _card():
     try:
         from pysat import card
     except ImportError:
-        raise FormatError(f"cnf: this at-most-one encoding needs python-sat: {SAT_EXTRA_HINT}") from None
+        raise FormatError(f"cnf: this at-most-one encoding needs python-sat, a core dependency that is missing: "
+                          f"{install_hint(None)}") from None
     keep_pysat_off_sigint()
     return card
 

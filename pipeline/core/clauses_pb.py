@@ -18,7 +18,7 @@ that rules add, such as killer sums, then every row of ``Aineq``) are general in
    of 1 is an at-most-one (with an at-least-one clause for ``=``) in the ``amo`` encoding of the
    unit rows, a larger bound uses the ``card`` encoding;
 4. other weights (cage sums, thermometers, greater-than signs): ``pysat.pb.PBEnc.leq`` /
-   ``equals`` in the ``pb`` encoding (python-sat's ``pb`` extra: pindakaas).
+   ``equals`` in the ``pb`` encoding (python-sat's backend pindakaas, a core dependency).
 
 A row's clauses depend only on its shape (sense, weights, bound), so each shape is encoded ONCE
 over literals ``1..k`` (auxiliaries renumbered ``k+1..``) and mapped onto every row of that
@@ -40,6 +40,7 @@ import numpy as np
 
 from pipeline.core.build import Model
 from pipeline.core.errors import PipelineError
+from pipeline.core.extras import install_hint
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -52,7 +53,6 @@ PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
 DEFAULT_CARD = "seqcounter"
 DEFAULT_PB = "best"
-SAT_EXTRA_HINT = "pip install '.[sat]'"
 
 
 def keep_pysat_off_sigint() -> None:
@@ -82,7 +82,8 @@ def _card_module():
     try:
         from pysat import card
     except ImportError:
-        raise PipelineError(f"rule rows: cardinality encodings need python-sat: {SAT_EXTRA_HINT}") from None
+        raise PipelineError("rule rows: cardinality encodings need python-sat, a core dependency that is missing: "
+                            f"{install_hint(None)}") from None
     keep_pysat_off_sigint()   # its encoders are C calls too
     return card
 
@@ -92,9 +93,37 @@ def _pb_module():
         from pysat import pb
         pb.EncType  # noqa: B018  (python-sat raises here when its PB backend, pindakaas, is absent)
     except (ImportError, AssertionError):
-        raise PipelineError(f"rule rows: pseudo-Boolean encodings need python-sat with pindakaas: {SAT_EXTRA_HINT}") from None
+        raise PipelineError("rule rows: pseudo-Boolean encodings need python-sat with pindakaas, core dependencies that "
+                            f"are missing: {install_hint(None)}") from None
     keep_pysat_off_sigint()
     return pb
+
+
+def encoding_problem(model: Model) -> str | None:
+    """Why the clauses of ``model``'s rule rows cannot be made in this environment (python-sat,
+    or pindakaas for rows with weights other than 1, cannot be imported), or None.
+
+    A model without rule rows needs neither. The check imports the encoders it names, once.
+
+    Parameters
+    ----------
+    model : Model
+        The model whose rows would be encoded.
+
+    Returns
+    -------
+    str or None
+    """
+    if not getattr(model, "has_rules", False):
+        return None
+    try:
+        _card_module()
+        matrix, _, _ = rule_rows(model)
+        if matrix.nnz and (np.abs(matrix.data) != 1).any():
+            _pb_module()
+    except PipelineError as e:
+        return str(e)
+    return None
 
 
 def _check(name: str, value: str, known: tuple[str, ...]) -> str:

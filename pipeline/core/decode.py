@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pipeline.core.build import full_vector_of
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.puzzle import default_box
@@ -36,6 +35,29 @@ def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
     x = np.zeros(conv.n_vars)
     x[conv.position(r, c, grid[r, c] - 1)] = 1.0
     return x
+
+
+def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
+                   clue_positions: np.ndarray | None = None) -> np.ndarray:
+    """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
+    ``reduce`` export fixed and dropped) are set to 1, every other position is 0.
+
+    Parameters
+    ----------
+    n_vars : int
+        ``N^3``.
+    positions : numpy.ndarray
+        Full positions of ``values`` (a reduced model's kept columns).
+    values : numpy.ndarray
+        The solver view's values.
+    clue_positions : numpy.ndarray, optional
+        Positions fixed to 1 and dropped by ``reduce``.
+    """
+    full = np.zeros(n_vars)
+    full[positions] = values
+    if clue_positions is not None:
+        full[clue_positions] = 1.0
+    return full
 
 
 def grid_from_vector(x: np.ndarray, conv: Convention, where: str = "solution") -> np.ndarray:

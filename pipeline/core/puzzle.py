@@ -23,7 +23,7 @@ from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
-from pipeline.core.svg import SvgPicture, grid_svg
+from pipeline.core.svg import SvgPicture, grid_svg, picture_title
 from pipeline.core.variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
 from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
 
@@ -275,6 +275,18 @@ class Puzzle:
     def _repr_svg_(self) -> str:
         """Jupyter shows a puzzle as its drawn grid."""
         return grid_svg(self)
+
+    def summary(self) -> str:
+        """One line: size, variant, clue count and the rules (``9x9 classic, 0 clues; 29 killer
+        cages``), as the picture's title says it."""
+        return picture_title(self)
+
+    def __repr__(self) -> str:
+        """The summary line, then the grid (``.`` for empty); short, whatever the rules."""
+        boxes = (self.h, self.w) if self.has_boxes and self.layout is None else (None, None)
+        return f"<Puzzle {self.summary()}>\n{format_grid(self.grid, *boxes)}"
+
+    __str__ = __repr__
 
     @classmethod
     def from_dict(cls, d: dict) -> "Puzzle":

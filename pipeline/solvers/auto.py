@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import SolveError
-from pipeline.solvers.base import SOLVERS, CountResult, Solver, model_needs_rule_rows
+from pipeline.solvers.base import PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows
 
-__all__ = ["AUTO", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "can_answer", "pick_solver"]
+__all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
+           "can_answer", "pick_solver"]
 
 #: The name that asks for the choice on the command line.
 AUTO = "auto"
@@ -160,7 +161,7 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         if bound is not None and model is not None and model.puzzle.n > bound:
             unable.append(f"{name} is picked up to {bound}x{bound} (slower beyond)")
             continue
-        problem = solver.available()
+        problem = solver.problem_with(model)
         if problem:
             unavailable.append(f"{name} {problem}")
             continue
@@ -173,17 +174,21 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))
 
 
-def auto_count(model: Any, limit: int, keep: int) -> CountResult:
+def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
     """Solutions of ``model`` up to ``limit``, the first ``keep`` of them kept, counted by the
-    engine ``auto`` picks for counting this model (what rate and explain ask first).
+    engine ``auto`` picks for counting this model (rate and explain ask it first;
+    ``get_solver("auto").count``).
 
     Parameters
     ----------
     model : Model
-    limit : int
+        The model to count.
+    limit : int, default 2
         Stop counting here.
-    keep : int
-        Grids to keep.
+    time_limit : float, optional
+        Seconds for the count.
+    keep : int, optional
+        Grids to keep (default: the engine's).
 
     Returns
     -------
@@ -191,4 +196,49 @@ def auto_count(model: Any, limit: int, keep: int) -> CountResult:
     """
     count = pick_solver("count", model).solver.count
     assert count is not None   # auto picks only an engine that counts
-    return count(model, limit, keep=keep)
+    options: dict[str, Any] = {} if keep is None else {"keep": keep}
+    return count(model, limit, time_limit=time_limit, **options)
+
+
+def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+    """Solve ``model`` with the engine ``auto`` picks for it (``get_solver("auto").solve``).
+
+    With ``check_unique`` the pick is the fastest engine for the uniqueness proof; one that
+    proves it while solving does so, otherwise the counting engine counts to 2 in a second call
+    (within what is left of ``time_limit``). The result's ``solver`` names the engine that solved.
+
+    Parameters
+    ----------
+    model : Model
+        The model to solve.
+    time_limit : float, optional
+        Seconds for the whole call.
+    check_unique : bool, default False
+        Also say whether the solution is the only one (``SolveResult.unique``).
+
+    Returns
+    -------
+    SolveResult
+    """
+    import time
+
+    started = time.perf_counter()
+    question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
+    pick = pick_solver(question, model)
+    solver = pick.solver
+    proves = check_unique and solver.proves_unique
+    result = solver.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}))
+    result.solver = result.solver or solver.name
+    if check_unique and not proves and result.grid is not None:
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+        counted = auto_count(model, 2, time_limit=left, keep=0)
+        result.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
+    return result
+
+
+#: ``get_solver("auto")``: not an engine of its own (so not in ``SOLVERS``), it picks one per
+#: model and question as ``--solver auto`` does.
+AUTO_SOLVER = Solver(AUTO, "the engine make bench measured fastest for the question, among those that can "
+                     "answer it here", solve=auto_solve, count=auto_count, rule_rows=True, proves_unique=True,
+                     optimises=True)
+PICKERS[AUTO] = AUTO_SOLVER

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from pipeline.core.errors import SolveError
+from pipeline.core.puzzle import default_box, format_grid
 from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
 
 #: The pipeline's status words, shared by every engine.
@@ -63,6 +64,12 @@ class SolveResult:
         """True when the status is ``optimal`` and a decoded grid is present."""
         return self.status == "optimal" and self.grid is not None
 
+    def __repr__(self) -> str:
+        """Status, engine, seconds and uniqueness on one line, then the grid (never the vector)."""
+        unique = "" if self.unique is None else f", unique: {self.unique}"
+        head = f"<SolveResult {self.status} by {self.solver or '?'} in {self.seconds:.3f} s{unique}>"
+        return head if self.grid is None else f"{head}\n{_grid_text(self.grid)}"
+
 
 @dataclass(eq=False)
 class CountResult:
@@ -74,6 +81,11 @@ class CountResult:
     status: str
     seconds: float = 0.0
     message: str = ""   # why it stopped, when the status alone does not say (e.g. before starting)
+
+    def __repr__(self) -> str:
+        """The count and status on one line (with the number of grids kept), never the grids."""
+        return (f"<CountResult {self.count} ({self.status}) in {self.seconds:.3f} s, {len(self.grids)} grid"
+                f"{'' if len(self.grids) == 1 else 's'} kept>")
 
     # it also behaves as the ``(count, grids, status)`` tuple count_solutions has always returned
     def as_tuple(self) -> tuple:
@@ -93,6 +105,13 @@ class CountResult:
         if isinstance(other, CountResult):
             other = other.as_tuple()
         return isinstance(other, tuple) and self.as_tuple() == other
+
+
+def _grid_text(grid: np.ndarray) -> str:
+    """A solved grid as text, with box lines when its side has the default box shape."""
+    n = grid.shape[0]
+    boxes = default_box(n) if grid.shape == (n, n) and n > 3 else (None, None)
+    return format_grid(grid, *boxes)
 
 
 def singles_contradiction(solver: str, seconds: float) -> SolveResult:
@@ -160,6 +179,11 @@ class Solver:
     #: The values the engine takes for its numeric options (``time_limit``, ``threads``): option
     #: name -> :class:`~pipeline.core.options.Bound` (clamp to the engine's maximum, or refuse).
     bounds: Mapping[str, Bound] = field(default_factory=dict)
+    #: ``model_problem(model)``: why this engine cannot take ``model`` in this environment (a
+    #: package its encoding of the model's rows needs is missing), or None. Checked against the
+    #: model's rows and the installed packages by :meth:`problem_with` (``--solver auto`` skips
+    #: such an engine; naming it is one error line saying why).
+    model_problem: Callable[[Any], str | None] | None = None
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
@@ -206,6 +230,24 @@ class Solver:
         dict
         """
         return pick(options, self.count_options if what == "count" else self.options)
+
+    def problem_with(self, model: Any = None) -> str | None:
+        """Why this engine cannot solve ``model`` here (its package missing, or a package the
+        model's rows need), or None when it can.
+
+        Parameters
+        ----------
+        model : Model, optional
+            The model it would be given; None checks the engine's own packages only.
+
+        Returns
+        -------
+        str or None
+        """
+        problem = self.available()
+        if problem or model is None or self.model_problem is None:
+            return problem
+        return self.model_problem(model)
 
     @property
     def in_process(self) -> bool:
@@ -256,6 +298,11 @@ def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., An
 
 SOLVERS: dict[str, Solver] = {}
 
+#: Entries :func:`get_solver` finds that are not engines of their own, so not in :data:`SOLVERS`
+#: (the CLI's engine choices, batch's, the interop tests' parametrisation): ``auto``, which picks
+#: an engine per model and question (:mod:`pipeline.solvers.auto`).
+PICKERS: dict[str, Solver] = {}
+
 
 def register_solver(solver: Solver) -> Solver:
     """Add ``solver`` to the registry under its name (a later entry of the same name replaces it)."""
@@ -269,7 +316,8 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
     Parameters
     ----------
     name : str
-        A name of :data:`SOLVERS` (``solver_names()``).
+        A name of :data:`SOLVERS` (``solver_names()``), or ``"auto"``: an entry whose ``solve`` and
+        ``count`` pick the engine per model, as ``--solver auto`` does.
     need : {"solve", "count"}, optional
         Refuse a solver that lacks this function (e.g. ``"count"``).
     check_available : bool, default True
@@ -291,11 +339,11 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
     >>> get_solver("nosuch")
     Traceback (most recent call last):
         ...
-    pipeline.core.errors.SolveError: solver: unknown solver 'nosuch'; expected one of highs, ...
+    pipeline.core.errors.SolveError: solver: unknown solver 'nosuch'; expected one of auto, highs, ...
     """
-    solver = SOLVERS.get(name)
+    solver = SOLVERS.get(name) or PICKERS.get(name)
     if solver is None:
-        raise SolveError(f"solver: unknown solver {name!r}; expected one of {', '.join(SOLVERS)}")
+        raise SolveError(f"solver: unknown solver {name!r}; expected one of {', '.join([*PICKERS, *SOLVERS])}")
     if check_available:
         reason = solver.available()
         if reason:

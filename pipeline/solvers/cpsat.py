@@ -26,6 +26,7 @@ from pipeline.core import stops
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
+from pipeline.core.extras import install_hint
 from pipeline.core.options import threads_bound, time_limit_bound
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
@@ -33,7 +34,6 @@ from pipeline.solvers.base import CountResult, Solver, SolveResult, register_sol
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-CPSAT_EXTRA_HINT = "pip install '.[cpsat]'"
 
 
 def _import_problem() -> str | None:
@@ -45,7 +45,7 @@ def _import_problem() -> str | None:
             # ortools 9.x bundles its own HiGHS; once highspy is loaded its symbols win
             return ("ortools cannot load in a process that already loaded highspy (their HiGHS "
                     "libraries clash); run cpsat in a fresh process")
-        return f"needs ortools: {CPSAT_EXTRA_HINT}"
+        return f"needs ortools (the cpsat extra): {install_hint('cpsat')}"
     return None
 
 
@@ -289,7 +289,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 
 register_solver(Solver(name="cpsat", description="OR-Tools CP-SAT in process (exactly-one rows, linear rule rows)",
                        rule_rows=True,
-                       solve=solve, count=count, available=_available, install_hint=CPSAT_EXTRA_HINT,
+                       solve=solve, count=count, available=_available, install_hint=install_hint("cpsat"),
                        statuses={"OPTIMAL": "optimal", "FEASIBLE": "optimal", "INFEASIBLE": "infeasible",
                                  "UNKNOWN": "time_limit", "MODEL_INVALID": "error"},
                        timed_call="CP-SAT's solve()",

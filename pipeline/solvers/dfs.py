@@ -31,6 +31,7 @@ import numpy as np
 from pipeline.core.build import Model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import SolveError
+from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
@@ -38,10 +39,9 @@ from pipeline.solvers import dfs_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs_native import KernelCalls
 
-__all__ = ["DFS_EXTRA_HINT", "MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
+__all__ = ["MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
            "search_puzzle", "shape_tables", "start_masks"]
 
-DFS_EXTRA_HINT = "pip install '.[fast]'"
 #: Candidate sets are ``uint64`` bitmasks.
 MAX_DFS_N = 64
 #: Nodes of the first slice of one search; later slices are sized to last about
@@ -61,7 +61,7 @@ def _import_problem() -> str | None:
     (:mod:`pipeline.solvers.dfs_native`), and numba's import is what that cache saves.
     """
     if any(importlib.util.find_spec(name) is None for name in ("numba", "llvmlite")):
-        return f"needs numba: {DFS_EXTRA_HINT}"
+        return f"needs numba (the fast extra): {install_hint('fast')}"
     return None
 
 
@@ -353,7 +353,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 
 register_solver(Solver(
     name="dfs", description="depth-first search with naked/hidden singles, numba-compiled (many puzzles per call)",
-    solve=solve, count=count, available=_import_problem, install_hint=DFS_EXTRA_HINT,
+    solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
     statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True, timed_call="the compiled search",
     # any finite limit: the deadline is checked between node-budget slices

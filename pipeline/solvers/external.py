@@ -18,6 +18,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import NoSolutionReported, SolveError
+from pipeline.core.extras import install_hint
 from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
@@ -60,7 +61,7 @@ def solver_available(name: str) -> str | None:
         try:
             import pyscipopt  # noqa: F401
         except ImportError:
-            return "pyscipopt is not installed (pip install '.[test]')"
+            return f"pyscipopt is not installed: {install_hint('test')} (or pip install pyscipopt)"
         return None
     if name == "cbc":
         return None if cbc_binary() else "no cbc binary (apt-get install coinor-cbc, or pip install pulp)"

@@ -36,11 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, SAT_EXTRA_HINT, clause_list, encode, keep_pysat_off_sigint
-from pipeline.core.clauses_pb import encode_rows, encode_rule_rows
+from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode, keep_pysat_off_sigint
+from pipeline.core.clauses_pb import encode_rows, encode_rule_rows, encoding_problem
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
+from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 from pipeline.core.stops import command_time_left, deferred, estimated_seconds, too_long_to_start
@@ -71,7 +72,7 @@ def pysat_solvers() -> ModuleType:
     try:
         from pysat import solvers
     except ImportError:
-        raise SolveError(f"solver sat: needs python-sat: {SAT_EXTRA_HINT}") from None
+        raise SolveError(f"solver sat: needs python-sat, a core dependency that is missing: {install_hint(None)}") from None
     keep_pysat_off_sigint()
     return solvers
 
@@ -172,7 +173,7 @@ def _available() -> str | None:
     try:
         import pysat.solvers  # noqa: F401
     except ImportError:
-        return f"needs python-sat: {SAT_EXTRA_HINT}"
+        return f"needs python-sat, a core dependency that is missing: {install_hint(None)}"
     return None
 
 
@@ -655,7 +656,7 @@ def is_unique(model: Model, *, time_limit: float | None = None, sat_backend: str
 
 register_solver(Solver(
     name="sat", description="SAT engine in process (python-sat, CaDiCaL 1.5.3; --sat-backend, --amo)",
-    solve=solve, count=count, available=_available, install_hint=SAT_EXTRA_HINT,
+    solve=solve, count=count, available=_available, install_hint=install_hint(None), model_problem=encoding_problem,
     statuses={"SAT": "optimal", "UNSAT": "infeasible", "UNKNOWN": "time_limit"},
     proves_unique=True, timed_call="the SAT solver's calls", rule_rows=True,
     # any finite limit: the deadline is checked between conflict-budget slices (run_sliced)

@@ -34,6 +34,7 @@ import numpy as np
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
+from pipeline.core.extras import install_hint
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rule_rows
@@ -182,7 +183,7 @@ def _rc2_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
         from pysat.examples.rc2 import RC2
         from pysat.formula import WCNF
     except ImportError:  # pragma: no cover - optional extra
-        raise PipelineError("explain needs python-sat: pip install '.[sat]'") from None
+        raise PipelineError(f"explain needs python-sat, a core dependency that is missing: {install_hint(None)}") from None
     wcnf = WCNF()
     wcnf.extend(eng.clauses)
     lits = eng.literals(*_zero_based(clues))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.extras import install_hint
 from pipeline.core.puzzle import Puzzle
 from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 
@@ -108,7 +109,7 @@ def _fewest(eng: RuleSwitchEngine, lits: list[int]) -> list[int]:
     try:
         from pysat.card import ITotalizer
     except ImportError:  # pragma: no cover - optional extra
-        raise PipelineError("explain needs python-sat: pip install '.[sat]'") from None
+        raise PipelineError(f"explain needs python-sat, a core dependency that is missing: {install_hint(None)}") from None
     top = eng.sat.new_var()
     tot = ITotalizer(lits=[-x for x in lits], ubound=len(lits), top_id=top)
     for clause in tot.cnf.clauses:

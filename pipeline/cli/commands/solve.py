@@ -12,15 +12,27 @@ from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS, SolveResult
+from pipeline.solvers import SOLVERS, Solver, SolveResult
+from pipeline.solvers.auto import AUTO
 
 
-def _uniqueness(args, puzzle, deadline: Deadline) -> bool | None:
-    """Is the puzzle's solution unique? One more engine call (auto's counting engine, limit 2);
-    None when that call stops on the time limit."""
+def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver) -> bool | None:
+    """Is the puzzle's solution unique? One more engine call counting to 2: by ``engine`` when
+    the user named it and it counts this model here, else by auto's counting engine (``--verbose``
+    says which and why). None when that call stops on the time limit."""
     deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count")
     model = build_model(puzzle, "ijk", "C", "bounds")
-    solver = resolve_solver(args, "count", model, need="count", auto=True)
+    named = getattr(args, "solver", None) not in (None, AUTO)
+    problem = None if not named else ("it cannot count" if not engine.counts or not engine.in_process
+                                      else engine.problem_with(model))
+    if named and problem is None:
+        solver = engine
+        if args.verbose:
+            print(f"solver: the uniqueness check counts to 2 with {engine.name}", file=sys.stderr)
+    else:
+        solver = resolve_solver(args, "count", model, need="count", auto=True)
+        if named and args.verbose:
+            print(f"solver: the uniqueness check uses {solver.name} ({engine.name}: {problem})", file=sys.stderr)
     assert solver.count is not None   # need="count" refused one without
     result = solver.count(model, 2, **engine_options(args, solver, "count", deadline=deadline))
     return None if result.status not in ("complete", "limit") else result.count == 1
@@ -66,7 +78,7 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         return 1
     # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
     deadline.expired = lambda reason: _answer(args, puzzle, r, None, solver.name)
-    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline)
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver)
     deadline.finish()
     return _answer(args, puzzle, r, unique, solver.name)
 

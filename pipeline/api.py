@@ -1,0 +1,259 @@
+"""The top-level Python API: ``pipeline.read_puzzle``, ``solve``, ``count``, ``build``, ``export``.
+
+Thin entry points to the layers (:func:`pipeline.core.puzzle.parse_puzzle`,
+:func:`pipeline.core.build.build_model`, the solver registry with ``auto``,
+:func:`formats.write_model` / :func:`formats.export_model`), so a notebook user can guess them.
+``import pipeline`` stays light: the package loads this module on first use of one of these
+names (its ``__getattr__``), and this module loads the solvers and formats only when called.
+
+Examples
+--------
+>>> import pipeline
+>>> puzzle = pipeline.read_puzzle('{"size": 4, "rules": [{"rule": "cage", "sum": 3, "cells": ["r1c1", "r1c2"]}]}')
+>>> result = pipeline.solve(puzzle)
+>>> result.status, int(result.grid[0, :2].sum())
+('optimal', 3)
+>>> pipeline.count(puzzle, limit=1000).count
+48
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from pipeline.core.build import Model, build_model
+from pipeline.core.errors import FormatError, SolveError
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+
+if TYPE_CHECKING:
+    from pipeline.solvers.base import CountResult, SolveResult
+
+__all__ = ["read_puzzle", "solve", "count", "build", "export"]
+
+
+def read_puzzle(source: Any, **options: Any) -> Puzzle:
+    """Read a puzzle from anything the command line reads.
+
+    Parameters
+    ----------
+    source : str, path, dict, array or Puzzle
+        An 81-character line (or any N x N grid text, CSV or N-by-3 ``[row col digit]`` list), a
+        file path, an f-puzzles link or payload, a JSON puzzle document (text or dict), a NumPy
+        array, or a Puzzle (returned as it is).
+    **options
+        :func:`pipeline.core.puzzle.parse_puzzle`'s options: ``box``, ``variant``, ``regions``,
+        ``size``, ``rules``.
+
+    Returns
+    -------
+    Puzzle
+
+    Raises
+    ------
+    PuzzleError
+        The input is not a valid puzzle (one line naming what and where).
+
+    Examples
+    --------
+    >>> read_puzzle("1..." "..3." ".4.." "...2").summary()
+    '4x4 classic, 4 clues'
+    """
+    if isinstance(source, Puzzle) and not options:
+        return source
+    if isinstance(source, os.PathLike):
+        source = Path(source)
+    return parse_puzzle(source, **options)
+
+
+def _model_of(puzzle: Any) -> Model:
+    """``puzzle`` as a Model: a Model as it is, anything else read and built in the default
+    convention (``ijk``, ``F``, clues as rows)."""
+    return puzzle if isinstance(puzzle, Model) else build_model(read_puzzle(puzzle))
+
+
+def _solvers() -> Any:
+    return importlib.import_module("pipeline.solvers")
+
+
+def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *, unique: bool = True,
+          **options: Any) -> "SolveResult":
+    """Solve a puzzle (with the uniqueness check, as ``python -m pipeline solve`` does).
+
+    Parameters
+    ----------
+    puzzle : Puzzle, Model or any input of :func:`read_puzzle`
+        What to solve.
+    solver : str, default "auto"
+        An engine of the registry (``highs``, ``sat``, ``cpsat``, ``dfs``, ...) or ``auto``, which
+        picks the fastest engine that can take this model here.
+    time_limit : float, optional
+        Seconds for the whole call (the uniqueness check included).
+    unique : bool, default True
+        Also tell whether the solution is the only one (``result.unique``): proved by the engine
+        while solving where it can, else counted to 2 by the named engine if it counts, else by
+        the engine ``auto`` picks for counting.
+    **options
+        The engine's own options (e.g. ``threads`` for HiGHS, ``sat_backend`` for SAT).
+
+    Returns
+    -------
+    SolveResult
+        ``.status`` (``optimal`` when solved), ``.grid`` (N x N digits), ``.unique``, ``.solver``
+        (the engine that solved) and ``.seconds``.
+
+    Raises
+    ------
+    PipelineError
+        Bad input, an unknown engine, or one that cannot take this model here (the reason says
+        which package is missing).
+
+    Examples
+    --------
+    >>> r = solve("1..." "..3." ".4.." "...2")
+    >>> r.status, r.unique, r.grid[0].tolist()
+    ('optimal', True, [1, 2, 4, 3])
+    """
+    solvers = _solvers()
+    model = _model_of(puzzle)
+    engine = solvers.get_solver(solver)
+    problem = engine.problem_with(model)
+    if problem:
+        raise SolveError(f"solver {solver}: {problem}")
+    if solver == "auto":
+        return engine.solve(model, time_limit=time_limit, check_unique=unique, **options)
+    proves = unique and engine.proves_unique
+    result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
+    result.solver = result.solver or engine.name
+    if unique and not proves and result.grid is not None:
+        counter = engine if engine.counts and engine.in_process else solvers.get_solver("auto")
+        result.unique = counter.count(model, 2, time_limit=time_limit, keep=0).count == 1
+    return result
+
+
+def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float | None = None,
+          **options: Any) -> "CountResult":
+    """Count the solutions of a puzzle up to ``limit``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, Model or any input of :func:`read_puzzle`
+        What to count.
+    limit : int, default 2
+        Stop at this many (2 answers "is it unique?").
+    solver : str, default "auto"
+        An engine that counts (``dfs``, ``sat``, ``cpsat``, ``highs``) or ``auto``.
+    time_limit : float, optional
+        Seconds for the count.
+    **options
+        The engine's count options (e.g. ``keep``: how many grids to keep).
+
+    Returns
+    -------
+    CountResult
+        ``.count``, ``.status`` (``complete``: exact; ``limit``: stopped at the limit) and ``.grids``.
+
+    Examples
+    --------
+    >>> count("." * 16, limit=1000).count
+    288
+    """
+    solvers = _solvers()
+    model = _model_of(puzzle)
+    engine = solvers.get_solver(solver, need="count")
+    problem = engine.problem_with(model)
+    if problem:
+        raise SolveError(f"solver {solver}: {problem}")
+    return engine.count(model, limit, time_limit=time_limit, **options)
+
+
+def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows") -> Model:
+    """Build the sparse 0-1 program of a puzzle.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or any input of :func:`read_puzzle`
+        The puzzle.
+    scheme : {"ijk", "block"}, default "ijk"
+        Variable array: ``x[i, j, k]`` or ``x[I, J, p, q, n]`` (docs/conventions.md).
+    order : {"F", "C"}, default "F"
+        Flattening order: MATLAB's (first index fastest) or NumPy's.
+    clues : {"rows", "bounds", "reduce"}, default "rows"
+        Clues as rows of ``B``, as variable bounds, or removed from the model.
+
+    Returns
+    -------
+    Model
+        ``Aeq``, ``beq``, ``Aineq``, ``bineq``, ``lb``, ``ub``, ``cost`` (the objective over the
+        columns: zeros for a feasibility model) and ``integrality`` are what scipy's ``milp`` or
+        MATLAB's ``intlinprog`` take; ``decode(x)`` maps any solver's answer back to the grid.
+
+    Examples
+    --------
+    >>> from scipy.optimize import milp, LinearConstraint, Bounds
+    >>> m = build("1..." "..3." ".4.." "...2")
+    >>> res = milp(m.cost, constraints=LinearConstraint(m.Aeq, m.beq, m.beq), integrality=m.integrality,
+    ...            bounds=Bounds(m.lb, m.ub))
+    >>> m.decode(res.x)[0].tolist()
+    [1, 2, 4, 3]
+    """
+    return build_model(read_puzzle(puzzle), scheme, order, clues)
+
+
+def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | None = None,
+           **options: Any) -> list[Path]:
+    """Write a model's files: one file when ``path`` ends in a one-file format's extension
+    (``.mps``, ``.lp``, ``.cnf``, ``.opb``, ``.mat``, optionally ``.gz``), else a directory with
+    every named format and its ``manifest.json``.
+
+    Parameters
+    ----------
+    model : Model, Puzzle or any input of :func:`read_puzzle`
+        What to write (a puzzle is built in the default convention first).
+    path : str or path
+        A file such as ``model.mps``, or a directory.
+    formats : str or list of str, optional
+        For a directory: ``"all"`` (default) or names such as ``"mps,lp"``. For a file: at most
+        one name (default: from the extension).
+    **options
+        The formats' writer options (e.g. ``style="fixed"`` for MPS).
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    FormatError
+        Several formats for one file, an unknown format, or an option no format takes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     [p.name for p in export("1..." "..3." ".4.." "...2", Path(tmp) / "model.lp")]
+    ['model.lp']
+    """
+    fmt = importlib.import_module("formats")
+    model = _model_of(model)
+    path = Path(path)
+    names = [formats] if isinstance(formats, str) else list(formats or [])
+    names = [name for entry in names for name in entry.split(",") if name]
+    if _one_file_path(path, fmt):
+        if len(names) > 1 or names == ["all"]:
+            raise FormatError(f"export: {path.name} is one file: name at most one format, found {', '.join(names)}")
+        return [fmt.write_model(model, path, names[0] if names else None, **options)]
+    written = fmt.export_model(model, path, ",".join(names) if names else None, **options)
+    return [p for paths in written.values() for p in paths]
+
+
+def _one_file_path(path: Path, fmt: Any) -> bool:
+    """Whether ``path``'s extension names a format written as one file."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    if not suffixes:
+        return False
+    return any(suffixes[-1] in f.extensions and f.write is not None for f in fmt.FORMATS.values())
