@@ -2,13 +2,12 @@
 units, gattai layouts, clues, filled-in digits, pencil-mark candidates and highlighted cells, to
 SVG, PNG or PDF.
 
-Rules are drawn the way puzzle setters draw them: killer cages as dashed outlines inset inside
-the cells with the sum in the top-left corner of the cage's first cell, thermometers as a grey
-bulb and a thick rounded line through the cells' centres, Kropki dots (white, black; a value
-other than 1 or 2 written in the dot) and greater-than chevrons (pointing at the smaller cell) on
-the edge between the two cells, even cells as grey squares, odd cells as grey circles, windoku
-windows and extra regions shaded, diagonals shaded as for Sudoku-X. Rules without cells
-(anti-knight, anti-king, non-consecutive, disjoint groups) are named in a caption under the grid.
+Rules are drawn from the glyphs they declare (:mod:`pipeline.core.glyphs`, painted by
+:mod:`pipeline.tools.draw_rules`; the notebook SVG reads the same ones): killer cages as dashed
+outlines with their sums, thermometers, arrows and lines, Kropki dots and greater-than chevrons,
+even squares and odd circles, outside clues; windoku windows, extra regions and diagonals are
+shaded with the variant's units. Rules without glyphs (anti-knight, anti-king, non-consecutive,
+disjoint groups) are named in a caption under the grid.
 A gattai layout (samurai) is drawn as its grids on the canvas: absent cells stay blank.
 
 Every layer is one matplotlib collection built with numpy from arrays of cells, edges or rules,
@@ -39,24 +38,16 @@ from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS,  # as the notebook pictures
                                region_colours, touching_colours)
 from pipeline.core.verify import grid_violations
+from pipeline.tools.draw_rules import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, PARITY_COLOUR, THERMO_COLOUR,  # noqa: F401
+                                       WINDOW_FILL, cage_outline, draw_glyphs, picture_glyphs, rule_caption)
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-    from matplotlib.path import Path as MplPath
 
 FORMATS = ("svg", "png", "pdf")
 HIGHLIGHT_COLOUR = "#ff9a8a"
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
-WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey thermometers stay visible
-EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
-THERMO_COLOUR = "#c2c2c2"
-PARITY_COLOUR = "#dddddd"             # even squares, odd circles
-CAGE_COLOUR = "#222222"
-CAGE_INSET = 0.09                     # cage outlines run this far (in cells) inside the cage's border
-#: Words of the caption for rules drawn without cells; other undrawn kinds are named by their kind.
-CAPTION_WORDS = {"antiknight": "anti-knight", "antiking": "anti-king", "nonconsecutive": "non-consecutive",
-                 "disjointgroups": "disjoint groups"}
 
 
 def load_matplotlib(command: str = "drawing") -> ModuleType:
@@ -314,83 +305,6 @@ def edge_segments(horizontal: np.ndarray, vertical: np.ndarray) -> np.ndarray:
     return np.concatenate([flat, upright]).reshape(-1, 2, 2)
 
 
-# the four sides of a cell, clockwise on the screen: (start corner, end corner, neighbour's (dr, dc))
-_SIDES = (((0, 0), (1, 0), (-1, 0)), ((1, 0), (1, 1), (0, 1)), ((1, 1), (0, 1), (1, 0)), ((0, 1), (0, 0), (0, -1)))
-
-
-def cage_outline(cells: "np.ndarray | list[int]", cols: int, inset: float = CAGE_INSET) -> "MplPath":
-    """The outline of a cage: its border, ``inset`` cells inside, as one matplotlib Path.
-
-    The cage's boundary edges are chained into closed loops (at a corner where the cage touches
-    itself diagonally the loop turns to hug the cell it came along, so each loop is simple),
-    straight runs are merged, and each corner moves ``inset`` into the cage along both of its
-    edges' inward normals (a convex corner moves inwards, a concave one outwards: the classic
-    killer outline). A cage with a hole or in pieces is one path with several closed loops.
-
-    Parameters
-    ----------
-    cells : array_like of int
-        Canvas numbers ``r * cols + c`` of the cage.
-    cols : int
-        Columns of the canvas.
-    inset : float
-        Distance from the cells' border, in cells.
-
-    Returns
-    -------
-    matplotlib.path.Path
-        Vertices in data coordinates (x = column, y = row, downwards); each loop is a MOVETO,
-        one LINETO per further corner and a CLOSEPOLY.
-
-    Examples
-    --------
-    >>> path = cage_outline([0, 1, 9], cols=9, inset=0.1)       # r1c1, r1c2, r2c1: an L
-    >>> path.vertices[:-1].round(2).tolist()
-    [[0.1, 0.1], [1.9, 0.1], [1.9, 0.9], [0.9, 0.9], [0.9, 1.9], [0.1, 1.9]]
-    """
-    from matplotlib.path import Path
-
-    cells = np.unique(np.asarray(cells, dtype=np.int64))
-    r, c = np.divmod(cells, cols)
-    start = np.array([s for s, _, _ in _SIDES])
-    end = np.array([e for _, e, _ in _SIDES])
-    step = np.array([d for _, _, d in _SIDES])
-    nr, nc = r[:, None] + step[:, 0], c[:, None] + step[:, 1]
-    inside = (nc >= 0) & (nc < cols) & (nr >= 0) & np.isin(nr * cols + nc, cells)
-    cell, side = np.nonzero(~inside)                       # the boundary edges, cell by cell
-    origin = np.stack([c[cell], r[cell]], axis=1)
-    tail, head = origin + start[side], origin + end[side]  # (x, y) of each edge, clockwise on screen
-    direction = head - tail
-    normal = np.stack([-direction[:, 1], direction[:, 0]], axis=1)   # into the cage
-    # the edge after each edge: among those leaving its head, the sharpest right turn
-    leaving: dict[tuple[int, int], list[int]] = {}
-    for k, point in enumerate(map(tuple, tail.tolist())):
-        leaving.setdefault(point, []).append(k)
-    following = np.empty(len(tail), dtype=np.int64)
-    for k, point in enumerate(map(tuple, head.tolist())):
-        options = leaving[point]
-        turn = [direction[k, 0] * direction[j, 1] - direction[k, 1] * direction[j, 0] for j in options]
-        following[k] = options[int(np.argmax(turn))]
-    vertices, codes = [], []
-    done = np.zeros(len(tail), dtype=bool)
-    for first in range(len(tail)):
-        if done[first]:
-            continue
-        walk, k = [], first
-        while not done[k]:
-            done[k] = True
-            walk.append(k)
-            k = following[k]
-        loop = np.array(walk)
-        before = np.roll(loop, 1)
-        corner = (direction[loop] != direction[before]).any(axis=1)
-        points = tail[loop] + inset * (normal[loop] + normal[before])
-        points = points[corner]
-        vertices += [*points.tolist(), points[0].tolist()]
-        codes += [Path.MOVETO] + [Path.LINETO] * (len(points) - 1) + [Path.CLOSEPOLY]
-    return Path(np.array(vertices, dtype=float), codes)
-
-
 # -- layers ---------------------------------------------------------------------------------------
 class _Canvas:
     """What the layers share: the axes, the canvas size, sizes in points and the colour behind
@@ -448,111 +362,6 @@ def _draw_unit_shading(canvas: _Canvas) -> None:
         canvas.shade(np.unique(np.concatenate(diagonal)), colour, alpha=alpha, zorder=1)
 
 
-def _draw_cages(canvas: _Canvas, cages: list, font: float) -> None:
-    from matplotlib.collections import PathCollection
-    from matplotlib.colors import to_hex
-
-    ax, cols = canvas.ax, canvas.cols
-    paths = [cage_outline(rule.cells(), cols) for rule in cages]
-    width = max(0.5, min(1.1, canvas.cell_points / 32))
-    ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=CAGE_COLOUR, linewidths=width,
-                                     linestyles=[(0, (3.2, 2.2))], zorder=2.5, gid="cages"))
-    for rule in cages:
-        if rule.total is None:
-            continue
-        first = int(rule.cells().min())          # row-major: the top row's leftmost cell
-        r, c = divmod(first, cols)
-        ax.text(c + 0.05, r + 0.04, str(rule.total), ha="left", va="top", fontsize=font, color=CAGE_COLOUR,
-                zorder=2.8, gid="cage-sum",
-                bbox=dict(boxstyle="square,pad=0.12", facecolor=to_hex(canvas.background[first]), edgecolor="none"))
-
-
-def _draw_thermometers(canvas: _Canvas, thermos: list) -> None:
-    from matplotlib.collections import LineCollection
-
-    lines = [_centres(rule.cells(), canvas.cols) for rule in thermos]
-    canvas.ax.add_collection(LineCollection(lines, colors=THERMO_COLOUR, linewidths=0.3 * canvas.cell_points,
-                                            capstyle="round", joinstyle="round", zorder=1.5, gid="thermo-lines"))
-    canvas.circles(np.array([rule.cells()[0] for rule in thermos]), 0.74, facecolors=THERMO_COLOUR,
-                   edgecolors="none", zorder=1.5, gid="thermo-bulbs")
-
-
-def _draw_kropki(canvas: _Canvas, dots: list, font: float) -> None:
-    pairs = np.array([[rule.first, rule.second] for rule in dots], dtype=np.int64)
-    black = np.array([rule.color == "black" for rule in dots])
-    value = np.array([rule.value for rule in dots])
-    labelled = value != np.where(black, 2, 1)
-    middle = _centres(pairs, canvas.cols).mean(axis=1)
-    canvas.circles(middle, np.where(labelled, 0.3, 0.22), points=True, zorder=3.5, gid="kropki",
-                   facecolors=np.where(black, "#000000", "#ffffff").tolist(), edgecolors="#000000",
-                   linewidths=max(0.6, canvas.cell_points / 36))
-    for (x, y), v, dark in zip(middle[labelled].tolist(), value[labelled].tolist(), black[labelled].tolist()):
-        canvas.ax.text(x, y, str(v), ha="center", va="center", fontsize=font, zorder=3.6,
-                       color="#ffffff" if dark else "#000000")
-
-
-def _draw_greater(canvas: _Canvas, signs: list) -> None:
-    from matplotlib.collections import LineCollection
-
-    pairs = np.array([[rule.larger, rule.smaller] for rule in signs], dtype=np.int64)
-    ends = _centres(pairs, canvas.cols)
-    toward = ends[:, 1] - ends[:, 0]
-    toward /= np.linalg.norm(toward, axis=1, keepdims=True)       # towards the smaller cell
-    across = np.stack([-toward[:, 1], toward[:, 0]], axis=1)
-    middle = ends.mean(axis=1)
-    tip, back = middle + 0.09 * toward, middle - 0.09 * toward
-    chevrons = np.stack([back + 0.13 * across, tip, back - 0.13 * across], axis=1)
-    canvas.ax.add_collection(LineCollection(list(chevrons), colors="#000000", linewidths=max(1.0, canvas.cell_points / 20),
-                                            capstyle="round", joinstyle="miter", zorder=3.6, gid="greater"))
-
-
-def _draw_parity(canvas: _Canvas, even: list, odd: list) -> None:
-    if even:
-        layer = canvas.shade(np.concatenate([rule.cells() for rule in even]), PARITY_COLOUR, zorder=1.4, inset=0.15)
-        layer.set_gid("even")
-    if odd:
-        canvas.circles(np.concatenate([rule.cells() for rule in odd]), 0.7, facecolors=PARITY_COLOUR,
-                       edgecolors="none", zorder=1.4, gid="odd")
-
-
-def rule_caption(puzzle: Puzzle) -> str:
-    """The caption naming the rules a picture cannot show on cells (anti-knight, anti-king,
-    non-consecutive, disjoint groups; any kind draw does not know), or ``""``.
-
-    Examples
-    --------
-    >>> from pipeline.core.puzzle import parse_puzzle
-    >>> rule_caption(parse_puzzle("0" * 81, rules=[{"rule": "antiknight"}, {"rule": "nonconsecutive"}]))
-    'anti-knight · non-consecutive'
-    """
-    words = []
-    for rule in puzzle.rules:
-        if rule.kind not in DRAWN_KINDS:
-            word = CAPTION_WORDS.get(rule.kind, rule.kind)
-            if word not in words:
-                words.append(word)
-    return " · ".join(words)
-
-
-#: Rule kinds drawn on the cells (every other kind is named in the caption).
-DRAWN_KINDS = frozenset({"cage", "thermo", "kropki", "greater", "even", "odd", "windoku", "diagonal", "extraregion"})
-
-
-def _draw_rules(canvas: _Canvas, small: float) -> None:
-    by_kind: dict[str, list] = {}
-    for rule in canvas.puzzle.rules:
-        by_kind.setdefault(rule.kind, []).append(rule)
-    if "thermo" in by_kind:
-        _draw_thermometers(canvas, by_kind["thermo"])
-    _draw_parity(canvas, by_kind.get("even", []), by_kind.get("odd", []))
-    if "cage" in by_kind:
-        _draw_cages(canvas, by_kind["cage"], small)
-    if "kropki" in by_kind:
-        _draw_kropki(canvas, by_kind["kropki"], small * 0.85)
-    if "greater" in by_kind:
-        _draw_greater(canvas, by_kind["greater"])
-
-
 def _unit_owner(puzzle: Puzzle) -> np.ndarray:
     """``(rows, cols)`` the box or region of each cell (whole grid: 0; absent cells: -1): thick
     lines run where it changes."""
@@ -595,14 +404,16 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     from matplotlib.collections import LineCollection
 
     n, rows, cols = puzzle.n, puzzle.rows, puzzle.cols
-    side = max(rows, cols)
+    glyphs = picture_glyphs(puzzle)
+    edge = 1 if any(g.kind == "outside" for g in glyphs) else 0   # a cell's margin for outside clues
+    side = max(rows, cols) + 2 * edge
     size = inches or max(4.0, min(12.0, 0.45 * side))
     if ax is None:
-        fig, ax = plt.subplots(figsize=(size * cols / side, size * rows / side))
+        fig, ax = plt.subplots(figsize=(size * (cols + 2 * edge) / side, size * (rows + 2 * edge) / side))
     else:
         fig = ax.figure
-    ax.set_xlim(0, cols)
-    ax.set_ylim(rows, 0)
+    ax.set_xlim(-edge, cols + edge)
+    ax.set_ylim(rows + edge, -edge)
     ax.set_aspect("equal")
     ax.axis("off")
     cell_points = 72 * size / side
@@ -626,7 +437,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     ax.add_collection(LineCollection(list(edge_segments(h_thick, v_thick)), colors="#000000", linewidths=thick_w, zorder=3,
                                      capstyle="projecting", gid="thick-lines"))
     small = max(5.0, cell_points * (0.24 if n <= 9 else 0.2))
-    _draw_rules(canvas, small)
+    draw_glyphs(canvas, glyphs, small)
     text = symbol_table(n, symbols)
     big = cell_points * (0.55 if n <= 9 else 0.45)
     clue = puzzle.grid
@@ -658,7 +469,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
                     ha="center", va="center", fontsize=mark_font, color="#555555", zorder=4)
     caption = rule_caption(puzzle)
     if caption:
-        ax.text(cols / 2, rows + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),
+        ax.text(cols / 2, rows + edge + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),
                 color="#333333", gid="caption")
     if title:
         ax.set_title(title)

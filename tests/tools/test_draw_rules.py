@@ -1,0 +1,56 @@
+"""draw paints the glyphs rules declare (pipeline.tools.draw_rules), the same ones the notebook
+SVG paints: a new rule that declares glyphs shows in draw without a change of draw (issue 32)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from pipeline.core.glyphs import Glyph  # noqa: E402
+from pipeline.core.puzzle import parse_puzzle  # noqa: E402
+from pipeline.core.rules import Rule  # noqa: E402
+from pipeline.tools.draw import draw_grid, rule_caption  # noqa: E402
+from pipeline.tools.draw_rules import picture_glyphs  # noqa: E402
+
+
+class _Lines(Rule):
+    kind = "lineish"
+
+    def glyphs(self, board):
+        return [Glyph("line", (0, 1, 2), style="arrow"), Glyph("line", (9, 10, 11), style="line", colour="#2a9d2a"),
+                Glyph("mark", (40,), style="text", label="12"), Glyph("dot", (0, 1, 9, 10), colour="white", label="1234"),
+                Glyph("outside", (0,), step=(1, 1), label="23"), Glyph("shade", (80,), colour="#ffeeaa")]
+
+
+def _children(fig, gid):
+    return [a for a in fig.axes[0].get_children() if a.get_gid() == gid]
+
+
+def test_a_rule_that_declares_glyphs_draws_them_with_a_margin_for_outside_clues():
+    import matplotlib.pyplot as plt
+    puzzle = parse_puzzle("0" * 81)
+    object.__setattr__(puzzle, "rules", (_Lines(),))
+    fig = draw_grid(puzzle)
+    try:
+        texts = {t.get_text(): t.get_position() for t in fig.axes[0].texts}
+        assert {"12", "1234", "23"} <= set(texts)
+        assert np.allclose(texts["23"], (-0.5, -0.5))                 # one diagonal step outside r1c1
+        assert fig.axes[0].get_xlim() == (-1, 10)                     # room for it
+        assert np.allclose(_children(fig, "lineish-circles")[0].get_offsets(), [[0.5, 0.5]])
+        lines = [a for a in _children(fig, "lineish") if hasattr(a, "get_segments")]
+        assert sum(len(a.get_segments()) for a in lines) == 3         # the plain line, the arrow's shaft and head
+        (dot,) = [a for a in _children(fig, "lineish") if hasattr(a, "get_offsets") and len(a.get_offsets()) == 1
+                  and np.allclose(a.get_offsets(), [[1.0, 1.0]])]    # the 2x2 block's middle corner
+        assert rule_caption(puzzle) == ""
+        assert _children(fig, "outside-arrows")
+    finally:
+        plt.close(fig)
+
+
+def test_unit_rules_shades_are_left_to_the_unit_layer_and_the_rest_are_the_rules_glyphs():
+    puzzle = parse_puzzle("0" * 81, rules=[{"rule": "windoku"}, {"rule": "thermo", "cells": ["r1c1", "r1c2"]},
+                                           {"rule": "antiknight"}])
+    glyphs = picture_glyphs(puzzle)
+    assert [(g.kind, g.name) for g in glyphs] == [("line", "thermo")]
+    assert rule_caption(puzzle) == "anti-knight"
