@@ -38,6 +38,7 @@ from typing import NamedTuple
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
+from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
@@ -57,9 +58,7 @@ class DocumentParts(NamedTuple):
 
 DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules",
                  "title", "author", "source", "notes")
-#: Longest document text read (a 100x100 puzzle with thousands of cages is well below it).
-MAX_DOCUMENT_CHARS = 20_000_000
-_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(\d{1,4})\s*$")
+_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,4})\s*$")   # -3: named as out of range
 
 
 def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:
@@ -80,6 +79,16 @@ def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]
             raise PuzzleError(f"{where}: 'box' {box} does not tile a {size}x{size} grid")
         return h * w, (h, w)
     return size, None
+
+
+def _check_region_ids(regions: list, where: str) -> None:
+    """A list of regions holds ids (numbers or text), or rows of them; anything else (an object)
+    would be split into several ids by its text and miscounted."""
+    for k, entry in enumerate(regions):
+        for j, value in enumerate(entry if isinstance(entry, list) else [entry]):
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                at = f"regions[{k}][{j}]" if isinstance(entry, list) else f"regions[{k}]"
+                raise PuzzleError(f"{where}: {at} is {json.dumps(value)[:20]}; a region id is a number or a letter")
 
 
 def _is_given_list(givens) -> bool:
@@ -266,7 +275,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     if doc.get("regions") is not None and regions is not None:
         raise PuzzleError(f"{where}: regions are given both in the document and by --regions")
     if isinstance(region_source, list):
-        region_source = "\n".join(str(row) for row in region_source)
+        _check_region_ids(region_source, where)
+        region_source = "\n".join(" ".join(map(str, row)) if isinstance(row, list) else str(row)
+                                  for row in region_source)
     region_grid = None if region_source is None else parse_regions(region_source, n)
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"

@@ -21,22 +21,30 @@ f-puzzles              puzzle document
 ``ratio``              ``{"rule": "kropki", "color": "black", ...}`` (value 2 unless given)
 ``odd`` / ``even``     ``{"rule": "odd"|"even", "cells": [...]}``
 ``extraregion``        ``{"rule": "extraregion", "cells": [...]}``
+``givenPencilMarks``   ``{"rule": "pencilmarks", "cells": [...], "digits": [...]}`` (a grid
+                       cell's key; cells with the same marks share one rule)
 =====================  ==========================================================
 
 Any other element that is present and not empty (arrows, little killers, sandwiches, XV,
 the "negative" constraint, cosmetic lines and shapes, ...) is refused with one line naming it:
 it is never silently dropped. Free-text fields (title, author, ruleset) are kept as metadata.
+Inside the grid and the supported elements every key is either read or one f-puzzles writes
+for display only (:data:`DISPLAY_CELL_KEYS`, :data:`DISPLAY_ENTRY_KEYS`); any other key (a
+cage's ``"sum"`` for ``"value"``) is refused by name, as are a flag that is not ``true`` or
+``false``, a ``given`` that is not, and a grid cell that is not an object.
 """
 from __future__ import annotations
 
 import json
+import math
 import re
 from urllib.parse import unquote
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.lzstring import decompress_from_base64
+from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
-__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "SUPPORTED", "IGNORED"]
+__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "SUPPORTED", "IGNORED",
+           "DISPLAY_CELL_KEYS", "DISPLAY_ENTRY_KEYS"]
 
 #: f-puzzles' default box shapes by size (rows x columns of a box).
 _BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 14: (2, 7), 15: (3, 5), 16: (4, 4)}
@@ -47,6 +55,22 @@ _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive":
            "disjointgroups": "disjointgroups"}
 SUPPORTED = frozenset({"diagonal+", "diagonal-", "killercage", "thermometer", "difference", "ratio", "odd",
                        "even", "extraregion", *_GLOBAL})
+#: Flags: JSON true or false only (a string "false" is true to Python and would turn the rule on).
+_FLAGS = ("diagonal-", "diagonal+", *_GLOBAL)
+#: Keys of a grid cell the reader reads.
+_CELL_KEYS = frozenset({"value", "given", "region", "givenPencilMarks"})
+#: Keys of a grid cell f-puzzles writes that carry no rule: ``c`` and ``cArray`` (the cell's
+#: colours), ``highlighted`` (the editor's selection), ``centerPencilMarks`` and
+#: ``cornerPencilMarks`` (the solver's own notes; the setter's are ``givenPencilMarks``).
+DISPLAY_CELL_KEYS = frozenset({"c", "cArray", "highlighted", "centerPencilMarks", "cornerPencilMarks"})
+#: Keys each supported element's entries carry that the reader reads.
+_ENTRY_KEYS = {"killercage": ("cells", "value"), "thermometer": ("lines",), "difference": ("cells", "value"),
+               "ratio": ("cells", "value"), "odd": ("cell",), "even": ("cell",), "extraregion": ("cells",)}
+#: Keys of an element's entry that only colour it: ``outlineC`` (a cage's outline, a
+#: thermometer's line) and ``fontC`` (a cage's sum).
+DISPLAY_ENTRY_KEYS = frozenset({"outlineC", "fontC"})
+#: What a misspelt key most likely meant.
+_MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
 _LINK = re.compile(r"(?:[?&]load=|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
 
@@ -64,7 +88,7 @@ def _payload(text: str) -> str | None:
 
 def looks_like_fpuzzles(text: str) -> bool:
     """Is ``text`` an f-puzzles link or payload (``...?load=N4Ig...``, ``N4Ig...``)?"""
-    return isinstance(text, str) and len(text) < 20_000_000 and _payload(text) is not None
+    return isinstance(text, str) and len(text) <= MAX_DOCUMENT_CHARS and _payload(text) is not None
 
 
 def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
@@ -97,31 +121,101 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     return data
 
 
-def _cells(entry, key: str, element: str, k: int, where: str) -> list[str]:
-    cells = entry.get(key) if isinstance(entry, dict) else None
+def _cells(entry: dict, key: str, element: str, k: int, where: str) -> list[str]:
+    cells = entry.get(key)
     if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
         raise PuzzleError(f"{where}: {element}[{k}] has no list of cells in {key!r}")
     return [c.lower() for c in cells]
 
 
-def _entries(data: dict, element: str, where: str) -> list:
-    """The list an element holds (absent or empty: none); anything but a list is refused."""
+def _entries(data: dict, element: str, where: str) -> list[dict]:
+    """The entries an element holds (absent or empty: none), each an object with the keys the
+    reader reads (all of them present) and display keys only; anything else is refused."""
     entries = data.get(element)
     if entries in (None, False, [], {}, ""):
         return []
     if not isinstance(entries, list):
         raise PuzzleError(f"{where}: f-puzzles element {element!r} must be a list, found {type(entries).__name__}")
+    read = _ENTRY_KEYS[element]
+    for k, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise PuzzleError(f"{where}: {element}[{k}] must be an object, found {type(entry).__name__}")
+        required = read[0]   # the cells (or lines); a value is optional
+        if required not in entry:
+            found = f"; it has {', '.join(map(repr, sorted(entry)))}" if entry else ""
+            raise PuzzleError(f"{where}: {element}[{k}] has no {required!r}{found}")
+        unknown = sorted(set(entry) - set(read) - DISPLAY_ENTRY_KEYS)
+        if unknown:
+            key = unknown[0]
+            hint = f" (f-puzzles writes it as {_MEANT[key]!r})" if _MEANT.get(key) in read else ""
+            raise PuzzleError(f"{where}: {element}[{k}] has key {key!r}, which the reader does not read{hint}; "
+                              f"it reads {', '.join(map(repr, read))}")
     return entries
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an int when it is a JSON whole number (``5``, ``5.0``; not ``true``), else None.
+    (:func:`pipeline.core.parse.whole_number` also bounds its digits; parse imports this module.)"""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    return value if isinstance(value, int) else None
 
 
 def _value(entry: dict, element: str, k: int, where: str) -> int | None:
     value = entry.get("value")
     if value in (None, ""):
         return None
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise PuzzleError(f"{where}: {element}[{k}] value {str(value)[:20]!r} is not a whole number") from None
+    number = whole_number(value)
+    if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+        number = int(value)   # f-puzzles writes "7"; a long one is refused by its range where it is used
+    if number is None:
+        raise PuzzleError(f"{where}: {element}[{k}] value {str(value)[:20]!r} is not a whole number")
+    return number
+
+
+def _flag(data: dict, key: str, where: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise PuzzleError(f"{where}: f-puzzles flag {key!r} must be true or false, found {json.dumps(value)[:20]}")
+    return value
+
+
+def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int, object, list[int] | None]:
+    """(given digit or 0, region or None, given pencil marks or None) of one grid cell."""
+    name = f"grid cell r{r + 1}c{c + 1}"
+    if not isinstance(cell, dict):
+        raise PuzzleError(f"{where}: {name} must be an object like {{\"value\": 5, \"given\": true}}, "
+                          f"found {json.dumps(cell)[:20]}")
+    unknown = sorted(set(cell) - _CELL_KEYS - DISPLAY_CELL_KEYS)
+    if unknown:
+        raise PuzzleError(f"{where}: {name} has key {unknown[0]!r}, which the reader does not read; "
+                          f"it reads {', '.join(sorted(_CELL_KEYS))}")
+    given = cell.get("given", False)
+    if not isinstance(given, bool):
+        raise PuzzleError(f"{where}: {name}: 'given' must be true or false, found {json.dumps(given)[:20]}")
+    digit = 0
+    if given and cell.get("value") not in (None, ""):
+        value = cell["value"]
+        number = whole_number(value)
+        if number is None and isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}\s*", value):
+            number = int(value)
+        if number is None or not 1 <= number <= size:
+            raise PuzzleError(f"{where}: {name}: the given {json.dumps(value)[:20]} is not a digit from 1 to {size}")
+        digit = number
+    region = cell.get("region")
+    if region is not None and whole_number(region) is None:
+        raise PuzzleError(f"{where}: {name}: 'region' must be a whole number (the region's id), "
+                          f"found {json.dumps(region)[:20]}")
+    marks = cell.get("givenPencilMarks")
+    digits = None
+    if marks not in (None, []):
+        digits = [whole_number(m) for m in marks] if isinstance(marks, list) else [None]
+        if any(d is None or not 1 <= d <= size for d in digits):
+            raise PuzzleError(f"{where}: {name}: 'givenPencilMarks' must be a list of digits from 1 to {size}, "
+                              f"found {json.dumps(marks)[:30]}")
+    return digit, (None if region is None else whole_number(region)), digits
 
 
 def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
@@ -158,12 +252,15 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     if not isinstance(grid, list) or len(grid) != size or not all(isinstance(r, list) and len(r) == size for r in grid):
         raise PuzzleError(f"{where}: 'grid' must be {size} rows of {size} cells")
     givens, regions = [], []
+    marked: dict[tuple[int, ...], list[str]] = {}   # pencil marks -> their cells, in reading order
     for r, row in enumerate(grid):
         for c, cell in enumerate(row):
-            cell = cell if isinstance(cell, dict) else {}
-            if cell.get("given") and cell.get("value") not in (None, "", 0):
-                givens.append(f"r{r + 1}c{c + 1}={_value(cell, 'grid', r * size + c, where)}")
-            regions.append(cell.get("region"))
+            digit, region, marks = _grid_cell(cell, r, c, size, where)
+            if digit:
+                givens.append(f"r{r + 1}c{c + 1}={digit}")
+            if marks is not None:
+                marked.setdefault(tuple(sorted(set(marks))), []).append(f"r{r + 1}c{c + 1}")
+            regions.append(region)
     doc: dict = {"size": size, "givens": givens}
     if any(g is not None for g in regions):
         if any(g is None for g in regions):
@@ -181,12 +278,13 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     else:
         raise PuzzleError(f"{where}: a {size}x{size} f-puzzles grid needs regions (no default boxes for {size})")
     rules: list[dict] = []
-    if data.get("diagonal-"):
+    flags = {key: _flag(data, key, where) for key in _FLAGS}
+    if flags["diagonal-"]:
         rules.append({"rule": "diagonal", "which": "main"})
-    if data.get("diagonal+"):
+    if flags["diagonal+"]:
         rules.append({"rule": "diagonal", "which": "anti"})
     for key, kind in _GLOBAL.items():
-        if data.get(key):
+        if flags[key]:
             rules.append({"rule": kind})
     for k, entry in enumerate(_entries(data, "killercage", where)):
         rule: dict[str, object] = {"rule": "cage", "cells": _cells(entry, "cells", "killercage", k, where)}
@@ -195,7 +293,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             rule["sum"] = total
         rules.append(rule)
     for k, entry in enumerate(_entries(data, "thermometer", where)):
-        lines = entry.get("lines") if isinstance(entry, dict) else None
+        lines = entry["lines"]
         if not isinstance(lines, list):
             raise PuzzleError(f"{where}: thermometer[{k}] has no 'lines'")
         for j, _ in enumerate(lines):
@@ -208,12 +306,17 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
                 dot["value"] = value
             rules.append(dot)
     for parity in ("odd", "even"):
-        cells = [_cells({"cells": [e.get("cell") if isinstance(e, dict) else None]}, "cells", parity, k, where)[0]
-                 for k, e in enumerate(_entries(data, parity, where))]
+        cells = []
+        for k, entry in enumerate(_entries(data, parity, where)):
+            if not isinstance(entry["cell"], str):
+                raise PuzzleError(f"{where}: {parity}[{k}] 'cell' must be a cell like \"R1C1\", "
+                                  f"found {json.dumps(entry['cell'])[:20]}")
+            cells.append(entry["cell"].lower())
         if cells:
             rules.append({"rule": parity, "cells": cells})
     for k, entry in enumerate(_entries(data, "extraregion", where)):
         rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where)})
+    rules += [{"rule": "pencilmarks", "cells": cells, "digits": list(digits)} for digits, cells in marked.items()]
     doc["rules"] = rules
     for key, into in (("title", "title"), ("author", "author"), ("ruleset", "notes")):
         if isinstance(data.get(key), str):

@@ -4,19 +4,21 @@ links) wrap their puzzle JSON in.
 The format is an LZW variant over a bit stream: codes 0 and 1 introduce a new 8- or 16-bit
 character, 2 ends the stream, larger codes index the dictionary of strings seen so far; the code
 width grows by one bit each time the dictionary doubles. Base64 digits carry 6 bits each, read
-most significant bit first. Output is bounded (:data:`MAX_CHARS`) so a crafted input cannot
-allocate without limit.
+most significant bit first. Output is bounded (:data:`MAX_DOCUMENT_CHARS`) so a crafted input
+cannot allocate without limit.
 """
 from __future__ import annotations
 
 from pipeline.core.errors import PuzzleError
 
-__all__ = ["decompress_from_base64", "MAX_CHARS"]
+__all__ = ["decompress_from_base64", "MAX_DOCUMENT_CHARS"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 _VALUE = {ch: k for k, ch in enumerate(_ALPHABET)}
-#: Most characters a decompressed document may have (an f-puzzles document is a few KB).
-MAX_CHARS = 4_000_000
+#: The one limit on a puzzle document's text, however it comes: a file, JSON text, or what an
+#: f-puzzles link decompresses to (a 100x100 puzzle with thousands of cages is well below it;
+#: an f-puzzles document is a few KB). Here because this module is the lowest that needs it.
+MAX_DOCUMENT_CHARS = 20_000_000
 
 
 class _Bits:
@@ -64,7 +66,7 @@ def decompress_from_base64(text: str, where: str = "f-puzzles") -> str:
     Raises
     ------
     PuzzleError
-        Not base64, truncated, an invalid code, or more than :data:`MAX_CHARS` characters.
+        Not base64, truncated, an invalid code, or more than :data:`MAX_DOCUMENT_CHARS` characters.
 
     Examples
     --------
@@ -104,8 +106,9 @@ def decompress_from_base64(text: str, where: str = "f-puzzles") -> str:
             raise PuzzleError(f"{where}: not LZ-string data (code {code} beyond the dictionary)")
         out.append(entry)
         size += len(entry)
-        if size > MAX_CHARS:
-            raise PuzzleError(f"{where}: decompresses to more than {MAX_CHARS:,} characters")
+        if size > MAX_DOCUMENT_CHARS:
+            raise PuzzleError(f"{where}: decompresses to more than {MAX_DOCUMENT_CHARS:,} characters "
+                              "(the limit of a puzzle document)")
         dictionary.append(w + entry[0])
         enlarge -= 1
         w = entry

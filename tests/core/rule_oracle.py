@@ -13,7 +13,8 @@ The oracle reads puzzles in two forms of its own, never through the project's re
 * :func:`spec_from_document`: the puzzle documents the tests write (``size``/``box``,
   ``variant``, ``regions``, ``givens`` as ``"r1c1=5"`` strings or one compact line, ``layout``
   ``"samurai"`` or ``{"grids": [...]}`` with ``grids`` per-grid lines, ``rules``);
-* :func:`spec_from_fpuzzles`: f-puzzles' JSON object (``grid`` with ``value``/``given``/``region``,
+* :func:`spec_from_fpuzzles`: f-puzzles' JSON object (``grid`` with ``value``/``given``/``region``/
+  ``givenPencilMarks``,
   ``killercage``, ``thermometer``, ``difference``, ``ratio``, ``odd``/``even``, ``extraregion``,
   ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``,
   ``disjointgroups``).
@@ -194,6 +195,8 @@ def spec_from_fpuzzles(data: dict) -> Spec:
                 spec.givens[(r, c)] = int(cell["value"])
             if "region" in cell:
                 regions.setdefault(cell["region"], []).append((r, c))
+            if cell.get("givenPencilMarks"):
+                spec.rules.append(("pencilmarks", {"cells": [(r, c)], "digits": list(cell["givenPencilMarks"])}))
     if regions:
         spec.regions = list(regions.values())
     diagonals = []

@@ -185,3 +185,46 @@ def test_a_huge_box_or_integer_is_one_line_before_any_allocation(doc, message):
     with pytest.raises(PuzzleError) as caught:
         read_document(doc if isinstance(doc, str) else json.dumps(doc))
     assert message in str(caught.value) and len(str(caught.value)) < 300
+
+
+# issue 33 part 5: messages that name the real problem
+@pytest.mark.parametrize("doc, message", [
+    ({"size": 6, "regions": [{"a": 1}] * 36}, "puzzle: regions[0] is {\"a\": 1}; a region id is a number or a letter"),
+    ({"size": 4, "regions": [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, None, 3]]},
+     "puzzle: regions[3][2] is null; a region id is a number or a letter"),
+    ({"size": 4, "givens": ["r1c1=-3"]}, "puzzle: givens: givens[0]: digit -3 is not 1..4"),
+    ({"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 12345678901234567890}]},
+     "puzzle: rules[0] (cage): 'sum' is out of range: a 20-digit number (1234567890123456...)"),
+    ({"size": 4, "rules": [{"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"], "value": 1e20}]},
+     "puzzle: rules[0] (kropki): 'value' must be from 1 to 4, found a 21-digit number (1000000000000000...)"),
+])
+def test_a_message_names_the_real_problem(doc, message):
+    """A region id that is an object was split into several ids ("expected 36 cells, found 72"),
+    a 20-digit sum "must be an integer", a given of -3 shown as the reader's 'r1c1=-3'."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc)
+    assert str(e.value) == message
+
+
+def test_regions_as_rows_of_numbers_read_as_their_ids():
+    """Rows of integers were read through their text ('[0,' and '1]' two ids)."""
+    rows = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]
+    assert parse_puzzle({"size": 4, "regions": rows}).regions.tolist() == rows
+
+
+def test_one_limit_for_a_document_as_text_a_file_and_a_link(tmp_path):
+    """A document past the old 4,000,000-character limit of links read as a file but was refused
+    as a link; both now stop at MAX_DOCUMENT_CHARS, one constant."""
+    lzstring = pytest.importorskip("lzstring")
+    from pipeline.core import document, fpuzzles, lzstring as ours
+    assert document.MAX_DOCUMENT_CHARS is ours.MAX_DOCUMENT_CHARS is fpuzzles.MAX_DOCUMENT_CHARS
+    big = {"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)], "title": "a" * 4_100_000}
+    text = json.dumps(big)
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    link = "https://www.f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(text)
+    for source in (str(path), text, link):
+        assert parse_puzzle(source).n == 4
+    with pytest.raises(PuzzleError) as e:
+        read_document(" " * document.MAX_DOCUMENT_CHARS + "{}")
+    assert str(e.value) == "puzzle: document of 20,000,002 characters; at most 20,000,000"

@@ -138,7 +138,7 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
     ({"size": 0, "grid": []}, "'size' must be an integer from 1 to 64"),
     ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' must be 4 rows of 4 cells"),
     ({"size": 7, "grid": grid_of(7)}, "a 7x7 f-puzzles grid needs regions"),
-    ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no list of cells"),
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no 'cells'; it has 'value'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1"], "value": "x"}]},
      "killercage[0] value 'x' is not a whole number"),
     ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'"),
@@ -259,3 +259,101 @@ def test_f_puzzles_json_not_compressed_reads_as_its_link_does():
     assert [r.kind for r in plain.rules] == [r.kind for r in linked.rules]
     with pytest.raises(PuzzleError, match=r"^puzzle \(f-puzzles\): f-puzzles element 'foo' is not supported"):
         parse_puzzle(json.dumps({**data, "foo": 1}))
+
+
+# ------------------------------------------------------------------------------------------------
+# issue 33 part 5: every key is read and enforced, or refused by name (nothing silently dropped)
+# ------------------------------------------------------------------------------------------------
+def _with_cell(size: int, cell: tuple[int, int], content, givens=None) -> list:
+    grid = grid_of(size, givens)
+    grid[cell[0]][cell[1]] = content
+    return grid
+
+
+def test_given_pencil_marks_are_a_pencilmarks_rule_that_solve_enforces(capsys):
+    """r1c1 limited to 2 or 3, with 2 in its row and 3 in its column: no solution (it once
+    printed a grid with 1 there, exit 0)."""
+    grid = _with_cell(4, (0, 0), {"givenPencilMarks": [3, 2]}, {(0, 1): 2, (1, 0): 3})
+    grid[2][2] = {"givenPencilMarks": [2, 3]}
+    grid[3][3] = {"givenPencilMarks": []}    # no marks: nothing
+    doc = document_from_fpuzzles({"size": 4, "grid": grid})
+    assert doc["rules"] == [{"rule": "pencilmarks", "cells": ["r1c1", "r3c3"], "digits": [2, 3]}]
+    from pipeline.cli.main import main
+    assert main(["solve", compress({"size": 4, "grid": grid})]) == 1
+    assert "no solution" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("marks", [{(0, 0): [2, 3]}, {(0, 0): [1, 4], (1, 1): [1, 4], (2, 3): [3]}])
+def test_given_pencil_marks_count_as_the_oracle_reads_them(marks):
+    grid = grid_of(4)
+    for (r, c), digits in marks.items():
+        grid[r][c]["givenPencilMarks"] = digits
+    data = {"size": 4, "grid": grid}
+    spec = oracle.spec_from_fpuzzles(data)
+    want = oracle.brute_count(spec)
+    assert oracle.count(spec, 300)[0] == want and 0 < want < 288
+    got = count_solutions(build_model(parse_puzzle(compress(data))), limit=300)
+    assert got.count == want
+
+
+def _refusal(data) -> str:
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle("https://www.f-puzzles.com/?load=" + compress(data))
+    assert "\n" not in str(e.value)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R1C2"], "sum": 7}]},
+     "killercage[0] has key 'sum', which the reader does not read (f-puzzles writes it as 'value'); "
+     "it reads 'cells', 'value'"),
+    ({"size": 4, "grid": grid_of(4), "thermometer": [{"lines": [["R1C1", "R1C2"]], "shape": "bulb"}]},
+     "thermometer[0] has key 'shape', which the reader does not read; it reads 'lines'"),
+    ({"size": 4, "grid": grid_of(4), "even": [{"cells": ["R1C1"]}]}, "even[0] has no 'cell'; it has 'cells'"),
+    ({"size": 4, "grid": grid_of(4), "odd": [{"cell": ["R1C1"]}]}, "odd[0] 'cell' must be a cell like \"R1C1\", "
+     "found [\"R1C1\"]"),
+    ({"size": 4, "grid": grid_of(4), "odd": ["R1C1"]}, "odd[0] must be an object, found str"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"value": 1, "given": "false"})},
+     "grid cell r1c1: 'given' must be true or false, found \"false\""),
+    ({"size": 4, "grid": _with_cell(4, (0, 1), "x")},
+     "grid cell r1c2 must be an object like {\"value\": 5, \"given\": true}, found \"x\""),
+    ({"size": 4, "grid": _with_cell(4, (3, 3), None)},
+     "grid cell r4c4 must be an object like {\"value\": 5, \"given\": true}, found null"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"value": 1, "given": True, "candidates": [1]})},
+     "grid cell r1c1 has key 'candidates', which the reader does not read; it reads given, givenPencilMarks, "
+     "region, value"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"value": -3, "given": True})},
+     "grid cell r1c1: the given -3 is not a digit from 1 to 4"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"value": "5", "given": True})},
+     "grid cell r1c1: the given \"5\" is not a digit from 1 to 4"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"region": {"a": 1}})},
+     "grid cell r1c1: 'region' must be a whole number (the region's id), found {\"a\": 1}"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"givenPencilMarks": [0, 2]})},
+     "grid cell r1c1: 'givenPencilMarks' must be a list of digits from 1 to 4, found [0, 2]"),
+    ({"size": 4, "grid": _with_cell(4, (0, 0), {"givenPencilMarks": "23"})},
+     "grid cell r1c1: 'givenPencilMarks' must be a list of digits from 1 to 4, found \"23\""),
+    ({"size": 4, "grid": grid_of(4), "diagonal+": "false"}, "f-puzzles flag 'diagonal+' must be true or false, "
+     "found \"false\""),
+    ({"size": 4, "grid": grid_of(4), "antiknight": "no"}, "f-puzzles flag 'antiknight' must be true or false, "
+     "found \"no\""),
+    ({"size": 4, "grid": grid_of(4), "antiking": 1}, "f-puzzles flag 'antiking' must be true or false, found 1"),
+    ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R1C2"], "value": "12345678901234567890"}]},
+     "rules[0] (cage): 'sum' is out of range: a 20-digit number (1234567890123456...)"),
+], ids=["cage-sum", "thermo-key", "even-cells", "odd-cell-list", "odd-string", "given-string", "cell-text",
+        "cell-null", "cell-key", "given-negative", "given-too-large", "region-object", "marks-zero", "marks-text",
+        "flag-false-text", "flag-no", "flag-number", "cage-sum-20-digits"])
+def test_a_key_the_reader_would_drop_or_misread_is_refused_by_name(data, message):
+    assert _refusal(data).endswith(": " + message)
+
+
+def test_display_only_keys_are_known_and_carry_no_rule():
+    grid = grid_of(4, {(0, 0): 1})
+    grid[0][0].update(c="#FF0000", highlighted=True, centerPencilMarks=[1, 2], cornerPencilMarks=[3])
+    grid[1][1].update(cArray=["#00FF00"], value=3)   # the solver's own entry: not a given
+    data = {"size": 4, "grid": grid, "antiknight": False,
+            "killercage": [{"cells": ["R1C1", "R1C2"], "value": "5", "outlineC": "#000000", "fontC": "#000000"}],
+            "thermometer": [{"lines": [["R3C1", "R3C2"]], "outlineC": "#CFCFCF"}]}
+    doc = document_from_fpuzzles(data)
+    assert doc["givens"] == ["r1c1=1"]
+    assert doc["rules"] == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 5},
+                            {"rule": "thermo", "cells": ["r3c1", "r3c2"]}]

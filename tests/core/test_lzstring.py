@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.lzstring import MAX_CHARS, decompress_from_base64
+from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 lzstring = pytest.importorskip("lzstring")   # the test extra
 
@@ -71,7 +71,7 @@ def test_random_base64_is_text_or_a_puzzle_error(text):
     except PuzzleError as e:
         assert "\n" not in str(e)
     else:
-        assert isinstance(out, str) and len(out) <= MAX_CHARS
+        assert isinstance(out, str) and len(out) <= MAX_DOCUMENT_CHARS
 
 
 @SETTINGS
@@ -90,10 +90,10 @@ def test_damaged_payloads_are_text_or_a_puzzle_error(text, data):
 
 def test_a_payload_that_expands_without_bound_is_refused(monkeypatch):
     """Repeating one character makes each code stand for one more character: a payload of a few
-    hundred characters decompresses to tens of thousands, and past MAX_CHARS (lowered here so
+    hundred characters decompresses to tens of thousands, and past MAX_DOCUMENT_CHARS (lowered here so
     the reference compresses quickly) the decoder stops with a PuzzleError."""
     payload = compress("a" * 30_000)
     assert len(payload) < 1_000 and decompress_from_base64(payload) == "a" * 30_000
-    monkeypatch.setattr("pipeline.core.lzstring.MAX_CHARS", 10_000)
-    with pytest.raises(PuzzleError, match="decompresses to more than 10,000 characters"):
+    monkeypatch.setattr("pipeline.core.lzstring.MAX_DOCUMENT_CHARS", 10_000)
+    with pytest.raises(PuzzleError, match=r"decompresses to more than 10,000 characters \(the limit of a puzzle document\)"):
         decompress_from_base64(payload)

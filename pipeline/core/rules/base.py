@@ -475,6 +475,18 @@ def check_keys(data: dict, allowed: set[str], where: str) -> None:
         raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(sorted(allowed)) or 'none'})")
 
 
+def _long_whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number (an int, an integral float, a string of
+    digits) that :func:`~pipeline.core.parse.whole_number` refuses for its length, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return int(value) if value == value and abs(value) != float("inf") and value.is_integer() else None
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,4000}\s*", value):
+        return int(value)
+    return int(value) if isinstance(value, (int, np.integer)) else None
+
+
 def int_field(data: dict, key: str, where: str, *, low: int | None = None, high: int | None = None,
               default: Any = ...) -> Any:
     """An integer field of a document entry, range-checked; ``default`` when absent (if given).
@@ -505,6 +517,11 @@ def int_field(data: dict, key: str, where: str, *, low: int | None = None, high:
         text = data[key]
         if isinstance(text, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", text):   # f-puzzles writes "5"
             value = int(text)
+        elif (big := _long_whole_number(text)) is not None:   # whole, only far too large: say so
+            shown = f"a {len(str(abs(big)))}-digit number ({str(big)[:16]}...)"
+            if low is not None and high is not None:
+                raise PuzzleError(f"{where}: {key!r} must be from {low} to {high}, found {shown}")
+            raise PuzzleError(f"{where}: {key!r} is out of range: {shown}")
         else:
             raise PuzzleError(f"{where}: {key!r} must be an integer, found {str(text)[:40]!r}")
     if (low is not None and value < low) or (high is not None and value > high):
