@@ -21,14 +21,15 @@ __all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
 LETTERS = {"x": 10, "v": 5}
 
 
-def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, table: np.ndarray) -> list[Rows]:
+def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, table: np.ndarray,
+                        numbers: np.ndarray) -> list[Rows]:
     """Rows forbidding ``(d, e)`` on every pair ``(a, b)`` wherever ``table[d, e]`` (symmetric).
 
     Pairs whose cells share a unit never hold one digit twice, so one clique row per unordered
     digit pair ``d < e`` forbids both orders: ``x[a,d] + x[a,e] + x[b,d] + x[b,e] <= 1``
     (family ``family``, labels ``p, d, e``). Pairs sharing no unit (between the grids of a layout)
     get one pair row ``x[a,d] + x[b,e] <= 1`` per ordered ``(d, e)``, ``d = e`` included (family
-    ``family + "pair"``, labels ``p, d, e``). ``p`` numbers the pair among all of ``pairs``.
+    ``family + "pair"``, labels ``p, d, e``). ``p`` is the pair's number in ``numbers``.
 
     Parameters
     ----------
@@ -40,6 +41,8 @@ def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, tabl
         Whether each pair's cells share a unit.
     table : ndarray of bool, shape (N, N)
         Forbidden 0-based digit pairs (symmetric).
+    numbers : ndarray of int, shape (P,)
+        Each pair's number in the labels.
 
     Returns
     -------
@@ -54,12 +57,12 @@ def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, tabl
     cell = np.stack([a, a, b, b], axis=1).ravel()
     digit = np.stack([d, e, d, e], axis=1).ravel()
     main = Rows(family, np.repeat(np.arange(p.size), 4), cell, digit, np.ones(cell.size, dtype=np.int64),
-                np.ones(p.size, dtype=np.int64), "L", np.stack([clique[p] + 1, d + 1, e + 1], axis=1))
+                np.ones(p.size, dtype=np.int64), "L", np.stack([numbers[clique[p]], d + 1, e + 1], axis=1))
     d_all, e_all = np.nonzero(table)
     loose = np.flatnonzero(~shared)
     p2, k2 = np.divmod(np.arange(loose.size * d_all.size), max(d_all.size, 1))
     extra = pair_rows(family + "pair", pairs[loose[p2], 0], pairs[loose[p2], 1], d_all[k2], e_all[k2],
-                      np.stack([loose[p2] + 1, d_all[k2] + 1, e_all[k2] + 1], axis=1))
+                      np.stack([numbers[loose[p2]], d_all[k2] + 1, e_all[k2] + 1], axis=1))
     return [main, extra]
 
 
@@ -175,19 +178,26 @@ class _Strict(Rule):
         """``(n, n)`` bool: 0-based digit pairs unmarked neighbours may not hold."""
         raise NotImplementedError
 
-    def pairs(self, board: Board) -> np.ndarray:
-        """Orthogonal neighbours without a mark, ``(P, 2)`` sorted."""
+    def numbered_pairs(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
+        """Orthogonal neighbours without a mark, ``(P, 2)`` sorted, and their 1-based numbers
+        among all orthogonal pairs (labels do not move when a mark is added)."""
         pairs = board.orthogonal_pairs()
+        numbers = np.arange(1, pairs.shape[0] + 1)
         if not self.marked or not pairs.size:
-            return pairs
+            return pairs, numbers
         marked = np.array(self.marked, dtype=np.int64)
         key = pairs[:, 0] * board.n_cells + pairs[:, 1]
-        return pairs[~np.isin(key, marked[:, 0] * board.n_cells + marked[:, 1])]
+        free = ~np.isin(key, marked[:, 0] * board.n_cells + marked[:, 1])
+        return pairs[free], numbers[free]
+
+    def pairs(self, board: Board) -> np.ndarray:
+        """Orthogonal neighbours without a mark, ``(P, 2)`` sorted."""
+        return self.numbered_pairs(board)[0]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        pairs = self.pairs(board)
+        pairs, numbers = self.numbered_pairs(board)
         shared = board.share_a_unit(pairs) if pairs.size else np.zeros(0, dtype=bool)
-        return forbidden_pair_rows(self.kind, pairs, shared, self.forbidden(board.n))
+        return forbidden_pair_rows(self.kind, pairs, shared, self.forbidden(board.n), numbers)
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         pairs = self.pairs(board)
@@ -209,8 +219,8 @@ class StrictXV(_Strict):
     """Every X and V is given: orthogonal neighbours without an ``xv`` mark add up to neither 5 nor
     10 (ISS ``StrictXV``).
 
-    Rows ``strictxv_p_d_e`` (``<= 1``): for unmarked pair ``p`` (the orthogonal pairs sorted as for
-    non-consecutive, numbered before the marked ones are left out) and digits ``d < e`` with
+    Rows ``strictxv_p_d_e`` (``<= 1``): for unmarked pair ``p`` (numbered among all orthogonal
+    pairs, sorted as for non-consecutive: the marked ones leave gaps) and digits ``d < e`` with
     ``d + e`` 5 or 10, ``x[a,d] + x[a,e] + x[b,d] + x[b,e]``; pairs that share no unit (between the
     grids of a layout) get ``strictxvpair_p_d_e`` rows ``x[a,d] + x[b,e]`` per ordered pair instead
     (``5 + 5`` included).

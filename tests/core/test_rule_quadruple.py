@@ -1,0 +1,72 @@
+"""Quadruples (pipeline/core/rules/quadruple.py): rows, brute force on 4x4, verify, refusals."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rule_oracle_batch2 import agree, name
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import grid_violations
+
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+GRID = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+
+
+@st.composite
+def quadruples(draw):
+    r, c = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+    square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    digits = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
+    order = draw(st.permutations(square))
+    return {"rule": "quadruple", "cells": [name(x) for x in order], "digits": digits}
+
+
+@SETTINGS
+@given(entries=st.lists(quadruples(), min_size=1, max_size=3))
+def test_quadruples_count_as_brute_force(entries):
+    agree({"size": 4, "box": "2x2", "rules": entries})
+
+
+def test_one_row_per_distinct_digit_with_its_multiplicity():
+    p = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "quadruple", "cells": ["r2c3", "r2c2", "r3c2", "r3c3"], "digits": [3, 1, 1]}]})
+    m = build_model(p)
+    assert list(m.ineq_labels) == ["quadruple_1_1", "quadruple_1_3"]
+    assert m.bineq.tolist() == [-2.0, -1.0]
+    assert (m.Aineq.data == -1).all() and m.Aineq.nnz == 8
+    assert p.rules[0].to_dict(p.board) == {"rule": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"],
+                                           "digits": [1, 1, 3]}
+
+
+def test_verify_names_the_missing_digit():
+    p = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 3]}]})
+    broken = grid_violations(GRID, p)   # the box holds 1, 2, 3, 4: fine
+    assert broken == []
+    grid = GRID.copy()
+    p2 = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [2, 3]}]})
+    broken = grid_violations(grid, p2)   # r2c2..r3c3 hold 4, 1, 1, 4
+    assert [v["kind"] for v in broken] == ["rule"]
+    assert len(broken) == 1 and "quadruple 2,3 at r2c2: the square lacks 2, 3" in broken[0]["message"]
+
+
+@pytest.mark.parametrize("entry, words", [
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c3"], "digits": [1]}, "2x2 square"),
+    ({"cells": ["r1c1", "r1c2", "r2c1"], "digits": [1]}, "needs at least 4 cells"),
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": []}, "1 to 4 digits"),
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 2, 3, 4, 1]}, "1 to 4 digits"),
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [5]}, "not a digit from 1 to 4"),
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [2, 2]}, "at most once"),
+    ({"cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [2, 2, 2]}, "at most twice"),
+    ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"]}, "'digits' must list"),
+])
+def test_bad_entries_are_refused_in_one_line(entry, words):
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle({"size": 4, "box": "2x2", "rules": [dict(entry, rule="quadruple")]})
+    assert words in str(e.value) and "\n" not in str(e.value)
