@@ -12,6 +12,7 @@ reason.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -236,3 +237,35 @@ def test_the_link_checker_sees_a_broken_link_and_anchor(tmp_path):
     assert relative_links(page) == ["other.md#what---solver-auto-picks", "missing.md", "other.md#nowhere"]
     assert "what---solver-auto-picks" in heading_anchors(tmp_path / "other.md")
     assert "nowhere" not in heading_anchors(tmp_path / "other.md")
+
+
+def python_blocks(page: Path) -> list[str]:
+    """The ```python blocks of a page that hold doctest examples (``>>>``)."""
+    return [block for block in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+            if ">>>" in block]
+
+
+def test_the_readme_has_a_python_section():
+    text = README.read_text(encoding="utf-8")
+    assert "## From Python" in text and python_blocks(README)
+    for name in ("read_puzzle", "solve", "count", "build", "export", "decode"):
+        assert f".{name}(" in text, name
+
+
+@pytest.mark.parametrize("page", [p for p in [README, *sorted((PROJECT / "docs").glob("*.md"))] if python_blocks(p)],
+                         ids=lambda p: str(p.relative_to(PROJECT)))
+def test_python_examples_of_the_pages_run_as_doctests(root, page):
+    """Every ``>>>`` example of the README and the docs pages runs from the repository root (a
+    copy: the files they write stay out of the checkout)."""
+    blocks = python_blocks(page)
+    script = ("import doctest, json, sys\n"
+              "blocks = json.loads(sys.stdin.read())\n"
+              "failed = 0\n"
+              "for i, block in enumerate(blocks):\n"
+              "    test = doctest.DocTestParser().get_doctest(block, {}, f'block {i}', 'page', 0)\n"
+              "    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)\n"
+              "    failed += runner.run(test).failed\n"
+              "sys.exit(1 if failed else 0)\n")
+    proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(blocks), cwd=root,
+                          env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
