@@ -75,3 +75,23 @@ def test_the_sat_engine_solves_it_and_the_answer_verifies(model):
     families = model.rule_family_counts()
     assert {"littlekiller", "xv", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair",
             "indexing"} <= set(families)
+
+
+def test_each_rule_draws_its_glyphs(model):
+    """Little killer: its sum outside, one diagonal step before its first cell; X/V and quadruple:
+    labelled dots; weighted sum and same values: cages; pairwise: a line; indexing: shades. The
+    strict rules draw nothing (the picture's title names them)."""
+    from pipeline.core.glyphs import rule_glyphs
+
+    puzzle = model.puzzle
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)
+    kinds = {(g.name, g.kind) for g in glyphs}
+    assert {("littlekiller", "outside"), ("xv", "dot"), ("quadruple", "dot"), ("sum", "cage"), ("samevalues", "cage"),
+            ("pair", "line"), ("indexing", "shade")} <= kinds
+    assert not any(g.name in ("strictxv", "strictkropki") for g in glyphs)
+    killer = next(g for g in glyphs if g.name == "littlekiller")
+    assert killer.cells == (2,) and killer.step == (1, 1)          # r1c3, from the clue r0c2
+    letters = {g.label for g in glyphs if g.name == "xv"}
+    assert letters <= {"X", "V"} and letters
+    svg = puzzle._repr_svg_()
+    assert "strict XV" in svg and "littlekiller" in svg

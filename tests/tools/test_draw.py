@@ -187,7 +187,15 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "kropki", "color": "white", "cells": ["r8c8", "r8c9"], "value": 3},
     {"rule": "even", "cells": ["r3c9", "r2c9"]}, {"rule": "odd", "cells": ["r4c9"]},
     {"rule": "antiknight"}, {"rule": "antiking"}, {"rule": "nonconsecutive"},
-    {"rule": "pencilmarks", "cells": ["r1c9"], "digits": [1, 3, 7]}]}
+    {"rule": "pencilmarks", "cells": ["r1c9"], "digits": [1, 3, 7]},
+    {"rule": "littlekiller", "sum": 30, "cells": [f"r{k}c{k + 2}" for k in range(1, 8)], "clue": "r0c2"},
+    {"rule": "xv", "letter": "x", "cells": ["r7c4", "r7c5"]}, {"rule": "xv", "letter": "v", "cells": ["r8c4", "r8c5"]},
+    {"rule": "strictxv"}, {"rule": "strictkropki"},
+    {"rule": "quadruple", "cells": ["r2c6", "r2c7", "r3c6", "r3c7"], "digits": [1, 2]},
+    {"rule": "sum", "sum": 5, "cells": ["r4c1", "r5c1"], "weights": [2, -1]},
+    {"rule": "samevalues", "groups": [["r6c1", "r6c2"], ["r7c8", "r7c9"]]},
+    {"rule": "pair", "cells": ["r9c2", "r9c3", "r9c4"], "allowed": [[1, 2], [2, 3]]},
+    {"rule": "indexing", "by": "column", "cells": ["r5c9"]}]}
 
 
 def _every_rule_puzzle():

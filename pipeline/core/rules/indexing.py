@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Indexing"]
 
@@ -74,6 +74,10 @@ class Indexing(Rule):
         drop = listed & (v < index[k])
         k, v, target = k[~drop], v[~drop], target[~drop]
         return cells[k], v, target, index[k]
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The indexing cells shaded (red for column indexing, blue for row indexing, as ISS)."""
+        return [Glyph("shade", self.cell_list, colour="#f4c7c3" if self.by == "column" else "#c9daf8")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cell, digit, target, target_digit = self._links(board)

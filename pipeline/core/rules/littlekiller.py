@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_terms)
 
 __all__ = ["LittleKiller", "diagonal_from"]
@@ -114,6 +114,10 @@ class LittleKiller(Rule):
             r2, c2 = divmod(self.cell_list[1], board.cols)
             return r2 - r, c2 - c
         return 1, 1
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The sum beside the first cell, with the diagonal's arrow."""
+        return [Glyph("outside", (self.cell_list[0],), label=str(self.total), step=self.step(board))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()

@@ -7,9 +7,11 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells
 
 __all__ = ["Pair"]
+
+PAIR_COLOUR = "#c27c2a"   # an amber line: not a whisper's green nor a renban's purple
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +93,10 @@ class Pair(Rule):
             i, j = np.triu_indices(cells.size, 1)
             return np.stack([cells[i], cells[j]], axis=1)
         return np.stack([cells[:-1], cells[1:]], axis=1)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """A line through the cells with a small circle on each (ISS's custom line)."""
+        return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="circle")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         pairs = self.pairs()

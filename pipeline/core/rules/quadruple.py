@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Quadruple"]
 
@@ -62,6 +62,10 @@ class Quadruple(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The digits in a circle on the square's middle corner."""
+        return [Glyph("dot", self.cell_list, colour="white", label="".join(map(str, self.digits)))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         digits, counts = np.unique(np.array(self.digits, dtype=np.int64), return_counts=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["SameValues"]
 
@@ -52,6 +52,10 @@ class SameValues(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array([c for g in self.groups for c in g], dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """Each group a cage labelled ``=``."""
+        return [Glyph("cage", g, label="=") for g in self.groups]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         n = board.n

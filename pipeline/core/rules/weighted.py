@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_terms)
 
 __all__ = ["WeightedSum"]
@@ -73,6 +73,13 @@ class WeightedSum(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """A cage labelled with a sigma and the total (weights other than 1 are written in their cells)."""
+        out = [Glyph("cage", self.cell_list, label=f"\u03a3{self.total}")]
+        if any(w != 1 for w in self.weights):
+            out += [Glyph("mark", (c,), style="text", label=f"\u00d7{w}") for c, w in zip(self.cell_list, self.weights)]
+        return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells
 
 __all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
 
@@ -122,6 +122,10 @@ class XV(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array([self.first, self.second], dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The letter on the shared edge."""
+        return [Glyph("dot", (self.first, self.second), colour="white", label=self.letter.upper())]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         n, total = board.n, self.total
