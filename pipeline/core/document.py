@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import document_from_fpuzzles
+from pipeline.core.iss import document_from_iss, looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
@@ -189,7 +190,8 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     Parameters
     ----------
     doc : dict or str
-        The document (see the module docstring).
+        The document (see the module docstring), its JSON text, or an ISS constraint string
+        (:mod:`pipeline.core.iss`).
     box, variant, regions, size : optional
         Command-line options: they fill what the document leaves out and must agree with what
         it says.
@@ -213,6 +215,8 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     >>> parts.grid.shape, (parts.h, parts.w), parts.rules[0]["sum"]
     ((4, 4), (2, 2), 7)
     """
+    if isinstance(doc, str) and looks_like_iss(doc):   # an ISS constraint string: its document
+        doc = document_from_iss(doc, where)
     if isinstance(doc, str):
         if len(doc) > MAX_DOCUMENT_CHARS:
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")

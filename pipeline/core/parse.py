@@ -357,11 +357,14 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
-    inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source))
+    from pipeline.core.iss import looks_like_iss   # here: iss imports the rules, which import this module
+
+    inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
+                                          or looks_like_iss(source))
     text, where = (str(source), "grid") if inline else _read_source(source, "grid")
-    if looks_like_document(text) or looks_like_fpuzzles(text):
+    if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
         # its JSON read as rows of cells would be "line 2 has 2 cells"
-        raise PuzzleError(f"{where}: a puzzle document (JSON or f-puzzles) where a grid was expected: a grid is "
+        raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "
                           "its cells alone (one line, rows of cells, or CSV)")
     grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle

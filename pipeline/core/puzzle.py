@@ -18,6 +18,7 @@ import numpy as np
 from pipeline.core.errors import ClueConflictError, PuzzleError
 from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.iss import document_from_iss, looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
@@ -588,7 +589,9 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
         where = where or "puzzle"   # a dict has no file name
-        if text is not None and not looks_like_document(text):
+        if text is not None and looks_like_iss(text):
+            doc = document_from_iss(text, where)
+        elif text is not None and not looks_like_document(text):
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
                               where=where)
@@ -621,19 +624,20 @@ def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
 
 
 def _document_text(source) -> tuple[str | None, str]:
-    """``(text, where)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle document
-    or an f-puzzles link; ``(None, text)`` for standard input holding another puzzle form (it
-    cannot be read twice); ``(None, "")`` otherwise."""
-    if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)):
+    """``(text, where)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle document,
+    an f-puzzles link or an ISS constraint string; ``(None, text)`` for standard input holding another
+    puzzle form (it cannot be read twice); ``(None, "")`` otherwise."""
+    if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
+                                    or looks_like_iss(source)):
         return source, "puzzle"
     if isinstance(source, str) and source == "-":
         text = sys.stdin.read()
-        if looks_like_document(text) or looks_like_fpuzzles(text):
+        if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, "<stdin>"
         return None, text
     if isinstance(source, (str, Path)) and _path_kind(str(source)) == "file":
         text = _read_file(Path(source), "puzzle")
-        if looks_like_document(text) or looks_like_fpuzzles(text):
+        if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, str(source)
     return None, ""
 

@@ -1,0 +1,305 @@
+"""ISS constraint strings: the puzzle format of sigh's Interactive Sudoku Solver, read into a puzzle document.
+
+An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separated arguments
+(whitespace is ignored)::
+
+    .Shape~6x6.Cage~15~R1C1~R1C2.Thermo~R2C1~R2C2.AntiKnight.~R1C1_5~R4C7_2_4_6_8
+
+* ``.Shape~RxC[~range][~gridtype]``: the grid (default 9x9). A square grid of 1 to 16 cells a
+  side with digits 1..N is read; a rectangle, another digit range (``~0-8``, ``~9`` on a 6x6
+  grid) or a ``Raw`` grid is refused by name.
+* ``.~R1C1_5~R2C3_7``: givens (the empty type); ``R4C7_2_4_6_8`` limits a cell to several digits
+  (the ``pencilmarks`` rule; a cell limited to exactly the even or odd digits is an ``even`` /
+  ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
+* ``.NoBoxes`` and ``.Jigsaw~LAYOUT`` (one region character per cell): no boxes (``latin``),
+  jigsaw regions (``jigsaw``), or, without ``NoBoxes``, regions beside the boxes (``extraregion``).
+* every other type through :data:`pipeline.core.iss_table.READERS` (Cage, Sum in one unit,
+  Thermo, GreaterThan, WhiteDot, BlackDot, AllDifferent, Diagonal, AntiKnight, AntiKing,
+  AntiConsecutive, Windoku, DisjointSets).
+
+Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
+table does not map (outside clues, arrows, lines, composites such as ``Or``) is refused in one
+line naming the type, its place in the string and its character offset: nothing is dropped.
+Writing is :mod:`pipeline.core.iss_write`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator, NamedTuple
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss_table import ISS_TYPES, READERS, IssArgError, IssGrid
+from pipeline.core.rules import RULES
+
+__all__ = ["looks_like_iss", "document_from_iss", "iss_boxes", "MAX_ISS_CHARS"]
+
+#: Longest ISS string read (ISS's own puzzles are at most a few KB).
+MAX_ISS_CHARS = 2_000_000
+_START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
+_BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
+#: Composite ISS types: a branch of constraints, never a rule of its own.
+_COMPOSITE = frozenset({"Or", "And", "Replicate", "End", "Container"})
+
+
+class _Item(NamedTuple):
+    number: int     # 1-based place in the string
+    offset: int     # 1-based character offset of its '.'
+    type: str
+    args: list[str]
+    raw: str
+
+
+def looks_like_iss(text: object) -> bool:
+    """Is ``text`` an ISS constraint string (``.`` then a type or ``~``: ``.Cage~...``, ``.~R1C1_5``)?
+
+    Parameters
+    ----------
+    text : object
+        A command-line argument, a file's text or a batch record.
+
+    Examples
+    --------
+    >>> looks_like_iss(".Cage~15~R1C1~R1C2.~R3C3_4"), looks_like_iss(".AntiKnight"), looks_like_iss("..3.2.6..")
+    (True, True, False)
+    """
+    if not isinstance(text, str) or len(text) > MAX_ISS_CHARS:
+        return False
+    s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
+    if "~" in s:
+        return bool(_START.match(s))
+    # no argument anywhere: only a run of known type names (a compact grid may start '.A')
+    return bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
+
+
+def _items(text: str, where: str) -> Iterator[_Item]:
+    """The constraints of ``text`` in order, with their places."""
+    start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
+    if not text[start:].startswith("."):
+        raise PuzzleError(f"{where}: an ISS constraint string starts with '.', found {text[start:start + 20]!r}")
+    number = 0
+    dots = [m.start() for m in re.finditer(r"\.", text)]
+    for k, at in enumerate(dots):
+        end = dots[k + 1] if k + 1 < len(dots) else len(text)
+        raw = text[at:end]
+        body = re.sub(r"\s+", "", raw[1:])
+        if not body:
+            continue
+        number += 1
+        kind, *args = body.split("~")
+        yield _Item(number, at + 1, kind, args, raw.strip())
+
+
+def _place(item: _Item) -> str:
+    shown = item.raw if len(item.raw) <= 40 else item.raw[:37] + "..."
+    return f"constraint {item.number}, {shown!r} at character {item.offset}"
+
+
+def iss_boxes(n: int) -> tuple[int, int] | None:
+    """The boxes ISS gives an N x N grid: ``(h, w)``, h the largest divisor of N from ``sqrt(N)``
+    down to 2 (h <= w), or None (N prime or below 4: no boxes).
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    """
+    for small in range(int(np.sqrt(n)), 1, -1):
+        if n % small == 0:
+            return small, n // small
+    return None
+
+
+def _shape(item: _Item, where: str) -> int:
+    args = item.args
+    if not args or len(args) > 3 or not args[0]:
+        raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
+    m = re.fullmatch(r"(\d{1,3})x(\d{1,3})", args[0])
+    if m is None:
+        raise PuzzleError(f"{where}: ISS: Shape {args[0][:20]!r} is not RxC ({_place(item)})")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    if rows != cols:
+        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} (rectangular) grid is not supported ({_place(item)})")
+    if not 1 <= rows <= 16:
+        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
+    n = rows
+    values = args[1] if len(args) > 1 else ""
+    if values and values not in (str(n), f"1-{n}"):
+        raise PuzzleError(f"{where}: ISS: value range {values!r} on a {n}x{n} grid is not supported "
+                          f"(only digits 1-{n}) ({_place(item)})")
+    if len(args) > 2 and args[2] != "Sudoku":
+        raise PuzzleError(f"{where}: ISS: grid type {args[2][:20]!r} is not supported ({_place(item)})")
+    return n
+
+
+def _given(token: str, grid: IssGrid) -> tuple[str, list[int]]:
+    cell, *values = token.split("_")
+    name = grid.cell(cell)
+    if not values:
+        raise IssArgError(f"given {token[:20]!r} has no digit")
+    digits = []
+    for v in values:
+        if not re.fullmatch(r"[1-9]\d{0,2}", v) or int(v) > grid.n:
+            raise IssArgError(f"given {token[:30]!r}: {v[:10]!r} is not a digit 1-{grid.n}")
+        digits.append(int(v))
+    return name, digits
+
+
+def _layout(item: _Item, n: int, where: str) -> np.ndarray:
+    """Region numbers (N x N) of a ``Jigsaw`` layout (``Jigsaw~LAYOUT``, or ISS's older ``Jigsaw~9x9~LAYOUT``)."""
+    if len(item.args) not in (1, 2):
+        raise PuzzleError(f"{where}: ISS: Jigsaw takes one layout ({_place(item)})")
+    layout = item.args[-1]
+    if len(layout) != n * n:
+        raise PuzzleError(f"{where}: ISS: Jigsaw layout has {len(layout)} cells; the grid has {n * n} "
+                          f"({_place(item)})")
+    chars, ids, counts = np.unique(np.array(list(layout)), return_inverse=True, return_counts=True)
+    if (counts != n).any():
+        k = int(np.flatnonzero(counts != n)[0])
+        raise PuzzleError(f"{where}: ISS: Jigsaw region {chars[k]!r} has {counts[k]} cells, not {n} "
+                          f"(partial layouts are not supported) ({_place(item)})")
+    return ids.reshape(n, n)
+
+
+def _box_tiling(regions: np.ndarray, n: int) -> tuple[int, int] | None:
+    """The box shape whose boxes are exactly ``regions``, if any."""
+    rows, cols = np.divmod(np.arange(n * n), n)
+    flat = regions.ravel()
+    for h in range(1, n + 1):
+        if n % h == 0:
+            boxes = (rows // h) * (n // (n // h)) + cols // (n // h)
+            first = np.unique(boxes, return_index=True)[1]
+            if np.array_equal(flat[first][boxes], flat) and len(np.unique(flat)) == n:
+                return h, n // h
+    return None
+
+
+def document_from_iss(text: str, where: str = "puzzle") -> dict:
+    """The puzzle document of an ISS constraint string.
+
+    Parameters
+    ----------
+    text : str
+        The string (``.Shape~6x6.Cage~15~R1C1~R1C2.~R3C3_4``).
+    where : str
+        How messages name the input (a file name).
+
+    Returns
+    -------
+    dict
+        A puzzle document (:mod:`pipeline.core.document`): size, box or variant and regions,
+        givens as ``"r1c1=5"``, rules.
+
+    Raises
+    ------
+    PuzzleError
+        One line: a type the project cannot express (named, with its place and character
+        offset), a bad argument, or a shape other than N x N with digits 1..N.
+
+    Examples
+    --------
+    >>> doc = document_from_iss(".Shape~4x4.Cage~7~R1C1~R1C2.~R2C2_3")
+    >>> doc["size"], doc["givens"], doc["rules"]
+    (4, ['r2c2=3'], [{'rule': 'cage', 'cells': ['r1c1', 'r1c2'], 'sum': 7}])
+    >>> document_from_iss(".Skyscraper~C1~3")
+    Traceback (most recent call last):
+        ...
+    pipeline.core.errors.PuzzleError: puzzle: ISS: unsupported constraint type 'Skyscraper' (constraint 1, '.Skyscraper~C1~3' at character 1)
+    """
+    if not isinstance(text, str):
+        raise PuzzleError(f"{where}: an ISS constraint string is text, found {type(text).__name__}")
+    if len(text) > MAX_ISS_CHARS:
+        raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
+    items = list(_items(text, where))
+    n, no_boxes, jigsaw, shape_item = 9, False, None, None
+    for item in items:   # the grid first: every cell is read against it
+        if item.type == "Shape":
+            size = _shape(item, where)
+            if shape_item is not None and size != n:
+                raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {shape_item.raw[:30]!r} ({_place(item)})")
+            n, shape_item = size, item
+        elif item.type == "NoBoxes":
+            if item.args:
+                raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
+            no_boxes = True
+        elif item.type in _COMPOSITE:
+            raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} ({_place(item)})")
+    for item in items:
+        if item.type == "Jigsaw":
+            if jigsaw is not None:
+                raise PuzzleError(f"{where}: ISS: a second Jigsaw layout is not supported ({_place(item)})")
+            jigsaw = (_layout(item, n, where), item)
+    doc: dict = {"size": n}
+    boxes = None if no_boxes else iss_boxes(n)
+    units = None
+    rules: list[dict] = []
+    if jigsaw is not None and no_boxes:
+        tiling = _box_tiling(jigsaw[0], n)
+        if tiling is not None:   # regions that are boxes: a classic grid of that box shape
+            doc["box"] = f"{tiling[0]}x{tiling[1]}"
+        else:
+            doc["variant"], doc["regions"] = "jigsaw", " ".join(map(str, jigsaw[0].ravel().tolist()))
+        units = jigsaw[0]
+    elif boxes is None:
+        doc["variant"] = "latin"
+    else:
+        doc["box"] = f"{boxes[0]}x{boxes[1]}"
+        h, w = boxes
+        units = (np.arange(n)[:, None] // h) * (n // w) + np.arange(n)[None, :] // w
+    if jigsaw is not None and not no_boxes:   # regions beside the boxes
+        for region in range(n):
+            rows, cols = np.nonzero(jigsaw[0] == region)
+            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
+    grid = IssGrid(n, units)
+    allowed: dict[str, list[int]] = {}
+    for item in items:
+        if item.type in ("Shape", "NoBoxes", "Jigsaw"):
+            continue
+        try:
+            if item.type in ("", "Given"):
+                for token in item.args:
+                    cell, digits = _given(token, grid)
+                    allowed[cell] = [d for d in allowed[cell] if d in digits] if cell in allowed else digits
+                    if not allowed[cell]:
+                        raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
+                continue
+            reader = READERS.get(item.type)
+            if reader is None:
+                word = "unsupported" if item.type in ISS_TYPES else "unknown"
+                raise PuzzleError(f"{where}: ISS: {word} constraint type {item.type[:40]!r} ({_place(item)})")
+            entries = reader(item.args, grid)
+        except IssArgError as e:
+            raise PuzzleError(f"{where}: ISS: {item.type or 'Given'} ({_place(item)}): {e}") from None
+        missing = [e["rule"] for e in entries if e["rule"] not in RULES]
+        if missing:
+            raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} (rule {missing[0]!r} is "
+                              f"not registered) ({_place(item)})")
+        rules += entries
+    doc["givens"], limits = _givens(allowed, n, where)
+    doc["rules"] = rules + limits
+    return doc
+
+
+def _givens(allowed: dict[str, list[int]], n: int, where: str) -> tuple[list[str], list[dict]]:
+    """Givens (``"r1c1=5"``) and the rules of cells limited to several digits: ``even``, ``odd``,
+    else ``pencilmarks`` (one rule per digit set, cells in order of appearance)."""
+    givens, groups = [], {}
+    evens, odds = tuple(range(2, n + 1, 2)), tuple(range(1, n + 1, 2))
+    for cell, digits in allowed.items():
+        if len(digits) == 1:
+            givens.append(f"{cell}={digits[0]}")
+            continue
+        key = tuple(sorted(set(digits)))
+        groups.setdefault(key, []).append(cell)
+    rules = []
+    for key, cells in groups.items():
+        kind = "even" if key == evens else "odd" if key == odds else "pencilmarks"
+        if kind == "pencilmarks" and len(key) == n:
+            continue   # every digit allowed: no limit at all
+        if kind not in RULES:
+            raise PuzzleError(f"{where}: ISS: unsupported pencil-mark givens {'_'.join(map(str, key))} at "
+                              f"{cells[0].upper()} (rule {kind!r} is not registered)")
+        rules.append({"rule": kind, "cells": cells} if kind != "pencilmarks" else
+                     {"rule": kind, "cells": cells, "digits": list(key)})
+    return givens, rules

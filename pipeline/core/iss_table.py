@@ -1,0 +1,252 @@
+"""The mapping table between ISS constraint types and the puzzle document's rule entries.
+
+:mod:`pipeline.core.iss` reads an ISS constraint string (``.Cage~15~R1C1~R1C2.~R1C1_5``) and
+:mod:`pipeline.core.iss_write` writes one; both go through the two tables of this module:
+
+* :data:`READERS`: ISS type -> ``read(args, grid) -> [rule entries]``, the entries of
+  :data:`pipeline.core.rules.RULES` the constraint means (``args`` are its ``~``-separated
+  arguments, whitespace removed; ``grid`` an :class:`IssGrid`);
+* :data:`WRITERS`: rule kind -> ``write(entry, grid) -> [ISS items]``, the items (``"Cage~15~R1C1~R1C2"``,
+  no leading dot; ``"~R1C1_2_4"`` for pencil-mark givens, gathered into the string's one given
+  item) of one rule entry as ``Rule.to_dict`` writes it.
+
+A type missing from :data:`READERS` is refused by name (never dropped); a type whose entries name
+a rule kind not registered (yet) is refused the same way. Shapes, givens, ``NoBoxes`` and
+``Jigsaw`` shape the document itself (size, variant, regions) and are read in :mod:`pipeline.core.iss`.
+Adding a mapping for a new rule is one reader here (``"Arrow": _read_arrow``) and one writer
+(``"arrow": _write_arrow``), each a few lines over the helpers of :class:`IssGrid`.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "iss_cell_id"]
+
+#: Every constraint type ISS knows (its js/sudoku_constraint.js): an unknown name is "unknown",
+#: a known one without a reader "unsupported".
+ISS_TYPES = frozenset((
+    "Container Or And Replicate End Jigsaw Thermo Whisper Renban Modular Entropic RegionSumLine Between "
+    "Lockout Palindrome Zipper SumLine Regex NFA NoBoxes ChaosConstruction ChaosArrow ChaosCount RegionSize "
+    "RegionSameValues StrictKropki StrictXV Shape Windoku DisjointSets AntiKnight Doppelganger AntiKing "
+    "AntiTaxicab AntiConsecutive GlobalEntropy GlobalMod FullRankTies DutchFlatmates Diagonal WhiteDot BlackDot "
+    "GreaterThan X ValueIndexing V Arrow DoubleArrow PillArrow Cage RellikCage EqualityCage Sum LittleKiller XSum "
+    "Sandwich Lunchbox Skyscraper HiddenSkyscraper NumberedRoom FullRank AllDifferent ContainAtLeast ContainExact "
+    "LookAndSay ConnectedValues SameValues EqualSum Quad Binary BinaryX Pair PairX Indexing CountingCircles "
+    "CountDistinct Given SearchPriority Var").split())
+
+#: ISS writes a row or column number in base 17: 1..9, then a..g for 10..16.
+_DIGITS = "123456789abcdefg"
+
+
+class IssArgError(ValueError):
+    """A constraint's arguments are wrong (the reader adds which constraint and where)."""
+
+
+def iss_cell_id(row: int, col: int) -> str:
+    """``R1C1`` of 0-based ``(row, col)``, as ISS writes it (``RaCg`` for row 10, column 16)."""
+    return f"R{_DIGITS[row]}C{_DIGITS[col]}"
+
+
+class IssGrid:
+    """The grid a string describes, for the table's functions: its side ``n`` and its unit of
+    each cell (boxes or jigsaw regions; None for none), with cell conversions both ways."""
+
+    def __init__(self, n: int, units: np.ndarray | None = None):
+        self.n = n
+        self.units = units
+
+    def rc(self, token: str) -> tuple[int, int]:
+        """0-based ``(row, col)`` of an ISS cell id (``R1C1``, ``r3c5``, ``RaCa``)."""
+        if len(token) == 4 and token[0] in "Rr" and token[2] in "Cc":
+            r, c = _DIGITS.find(token[1].lower()), _DIGITS.find(token[3].lower())
+            if 0 <= r < self.n and 0 <= c < self.n:
+                return r, c
+        raise IssArgError(f"{token[:20]!r} is not a cell of the {self.n}x{self.n} grid")
+
+    def cell(self, token: str) -> str:
+        """The document's name (``r1c1``) of an ISS cell id."""
+        r, c = self.rc(token)
+        return f"r{r + 1}c{c + 1}"
+
+    def cells(self, tokens: list[str], at_least: int = 1) -> list[str]:
+        """The document's names of ISS cell ids; at least ``at_least`` of them."""
+        if len(tokens) < at_least:
+            raise IssArgError(f"expected at least {at_least} cell(s), found {len(tokens)}")
+        return [self.cell(t) for t in tokens]
+
+    def to_iss(self, name: str) -> str:
+        """The ISS cell id of a document cell name (``r10c2`` -> ``RaC2``)."""
+        body = name.lower().lstrip("r")
+        r, c = body.split("c")
+        return iss_cell_id(int(r) - 1, int(c) - 1)
+
+    def in_one_unit(self, tokens: list[str]) -> bool:
+        """Do these cells share a row, a column or a unit (box or region)?"""
+        rcs = np.array([self.rc(t) for t in tokens])
+        if len(np.unique(rcs[:, 0])) == 1 or len(np.unique(rcs[:, 1])) == 1:
+            return True
+        return self.units is not None and len(np.unique(self.units[rcs[:, 0], rcs[:, 1]])) == 1
+
+    def adjacent_pairs(self, tokens: list[str]) -> list[tuple[str, str]]:
+        """ISS's pairs of a dot or sign over several cells: each cell with the later-listed cells
+        orthogonally next to it (for two cells, the pair itself when they are neighbours)."""
+        rcs = list(dict.fromkeys(self.rc(t) for t in tokens))   # a repeated cell counts once, first place
+        pairs = []
+        for i, (r, c) in enumerate(rcs):
+            for r2, c2 in rcs[i + 1:]:
+                if abs(r2 - r) + abs(c2 - c) == 1:
+                    pairs.append((f"r{r + 1}c{c + 1}", f"r{r2 + 1}c{c2 + 1}"))
+        if not pairs:
+            raise IssArgError("no two of its cells are orthogonal neighbours")
+        return pairs
+
+
+def _no_args(args: list[str]) -> None:
+    if args:
+        raise IssArgError(f"takes no arguments, found {len(args)}")
+
+
+def _global(kind: str) -> Callable[[list[str], IssGrid], list[dict]]:
+    def read(args: list[str], grid: IssGrid) -> list[dict]:
+        _no_args(args)
+        return [{"rule": kind}]
+    return read
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+
+
+def _read_cage(args: list[str], grid: IssGrid) -> list[dict]:
+    if not args:
+        raise IssArgError("expected a sum and cells")
+    entry: dict = {"rule": "cage", "cells": grid.cells(args[1:])}
+    total = _int(args[0], "sum") if args[0].strip() else 0
+    if total:   # ISS: a sum of 0 (or none) means any sum, the cells distinct
+        entry["sum"] = total
+    return [entry]
+
+
+def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
+    """ISS's Sum lets digits repeat: it is a cage only when its cells share a unit."""
+    if not args:
+        raise IssArgError("expected a sum and cells")
+    if "_" in args[0]:
+        raise IssArgError("a Sum with coefficients has no project rule")
+    if not grid.in_one_unit(args[1:]):
+        raise IssArgError("a Sum whose cells do not share a row, column or box (its digits may repeat) "
+                          "has no project rule")
+    return [{"rule": "cage", "cells": grid.cells(args[1:]), "sum": _int(args[0], "sum")}]
+
+
+def _read_cells(kind: str, at_least: int = 1) -> Callable[[list[str], IssGrid], list[dict]]:
+    def read(args: list[str], grid: IssGrid) -> list[dict]:
+        return [{"rule": kind, "cells": grid.cells(args, at_least)}]
+    return read
+
+
+def _read_all_different(args: list[str], grid: IssGrid) -> list[dict]:
+    cells = grid.cells(args)
+    if len(cells) == grid.n:
+        return [{"rule": "extraregion", "cells": cells}]
+    return [{"rule": "cage", "cells": cells}]   # a cage without a sum: distinct digits
+
+
+def _read_dot(color: str) -> Callable[[list[str], IssGrid], list[dict]]:
+    def read(args: list[str], grid: IssGrid) -> list[dict]:
+        grid.cells(args, 2)
+        return [{"rule": "kropki", "color": color, "cells": list(pair)} for pair in grid.adjacent_pairs(args)]
+    return read
+
+
+def _read_greater(args: list[str], grid: IssGrid) -> list[dict]:
+    grid.cells(args, 2)
+    return [{"rule": "greater", "cells": list(pair)} for pair in grid.adjacent_pairs(args)]
+
+
+def _read_diagonal(args: list[str], grid: IssGrid) -> list[dict]:
+    if args not in (["1"], ["-1"]):
+        raise IssArgError(f"direction must be 1 or -1, found {'~'.join(args)[:20]!r}")
+    return [{"rule": "diagonal", "which": "anti" if args == ["1"] else "main"}]
+
+
+#: ISS type -> its reader. Shape, Given (the empty type), NoBoxes and Jigsaw are the document's own.
+READERS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
+    "Cage": _read_cage,
+    "Sum": _read_sum,
+    "Thermo": _read_cells("thermo", 2),
+    "GreaterThan": _read_greater,
+    "WhiteDot": _read_dot("white"),
+    "BlackDot": _read_dot("black"),
+    "AllDifferent": _read_all_different,
+    "Diagonal": _read_diagonal,
+    "AntiKnight": _global("antiknight"),
+    "AntiKing": _global("antiking"),
+    "AntiConsecutive": _global("nonconsecutive"),
+    "Windoku": _global("windoku"),
+    "DisjointSets": _global("disjointgroups"),
+}
+
+
+# -- writers ---------------------------------------------------------------------------------
+def _items(kind: str, *args: object) -> list[str]:
+    return ["~".join([kind, *map(str, args)])]
+
+
+def _cells_of(entry: dict, grid: IssGrid) -> list[str]:
+    return [grid.to_iss(c) for c in entry["cells"]]
+
+
+def _write_cage(entry: dict, grid: IssGrid) -> list[str]:
+    if "sum" not in entry:
+        return _items("AllDifferent", *_cells_of(entry, grid))
+    return _items("Cage", entry["sum"], *_cells_of(entry, grid))
+
+
+def _write_extra_region(entry: dict, grid: IssGrid) -> list[str]:
+    return _items("AllDifferent", *_cells_of(entry, grid))
+
+
+def _write_kropki(entry: dict, grid: IssGrid) -> list[str]:
+    if "value" in entry:
+        raise IssArgError(f"a {entry['color']} Kropki dot of value {entry['value']} has no ISS type "
+                          "(WhiteDot is a difference of 1, BlackDot a ratio of 2)")
+    return _items("WhiteDot" if entry["color"] == "white" else "BlackDot", *_cells_of(entry, grid))
+
+
+def _write_global(iss_type: str) -> Callable[[dict, IssGrid], list[str]]:
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        return [iss_type]
+    return write
+
+
+def _write_digits(digits: Callable[[int], list[int]]) -> Callable[[dict, IssGrid], list[str]]:
+    """Cells limited to some digits: ISS's pencil-mark givens (``.~R1C1_2_4_6_8``)."""
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        values = "_".join(map(str, digits(grid.n) if "digits" not in entry else entry["digits"]))
+        return [f"~{grid.to_iss(c)}_{values}" for c in entry["cells"]]
+    return write
+
+
+#: Rule kind -> its writer (a kind missing here is refused by name when written).
+WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
+    "cage": _write_cage,
+    "thermo": lambda entry, grid: _items("Thermo", *_cells_of(entry, grid)),
+    "greater": lambda entry, grid: _items("GreaterThan", *_cells_of(entry, grid)),
+    "kropki": _write_kropki,
+    "extraregion": _write_extra_region,
+    "diagonal": lambda entry, grid: _items("Diagonal", 1 if entry.get("which", "main") == "anti" else -1),
+    "antiknight": _write_global("AntiKnight"),
+    "antiking": _write_global("AntiKing"),
+    "nonconsecutive": _write_global("AntiConsecutive"),
+    "windoku": _write_global("Windoku"),
+    "disjointgroups": _write_global("DisjointSets"),
+    "even": _write_digits(lambda n: list(range(2, n + 1, 2))),
+    "odd": _write_digits(lambda n: list(range(1, n + 1, 2))),
+    "pencilmarks": _write_digits(lambda n: []),
+}

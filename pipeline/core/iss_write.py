@@ -1,0 +1,117 @@
+"""A puzzle as an ISS constraint string (sigh's Interactive Sudoku Solver), the inverse of :mod:`pipeline.core.iss`.
+
+The string opens in ISS's web page (``https://sigh.github.io/Interactive-Sudoku-Solver/?q=`` + the
+string, URL-encoded) and reads back through :func:`pipeline.core.iss.document_from_iss` as the
+same puzzle. The grid: ``.Shape~NxN`` (omitted for 9x9); boxes of another shape than ISS's own,
+jigsaw regions and a Latin square as ``.NoBoxes`` (+ ``.Jigsaw~LAYOUT``); the rules through
+:data:`pipeline.core.iss_table.WRITERS`; the givens last, as ISS writes them (``.~R1C1_5~...``),
+cells limited to several digits (even, odd, pencil marks) among them. A puzzle ISS cannot hold
+(a layout, a grid past 16x16, a rule kind without an ISS type) is refused in one line.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import iss_boxes
+from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
+from pipeline.core.puzzle import Puzzle
+
+__all__ = ["iss_from_puzzle", "iss_link"]
+
+#: ISS's page: a string appended (URL-encoded) as ``?q=`` opens the puzzle there.
+ISS_PAGE = "https://sigh.github.io/Interactive-Sudoku-Solver/"
+_LAYOUT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
+    """Shape, NoBoxes, Jigsaw and Diagonal items for the puzzle's grid and variant."""
+    n = puzzle.n
+    items = [] if n == 9 else [f"Shape~{n}x{n}"]
+    spec = puzzle.spec
+    known = {"classic", "latin", "jigsaw", "x", "jigsaw_x"}
+    if puzzle.variant not in known or spec.extra_units is not None:
+        raise PuzzleError(f"{where}: variant {puzzle.variant!r} has no ISS form")
+    regions = None
+    if spec.regions and puzzle.regions is not None:
+        regions = np.asarray(puzzle.regions)
+    elif spec.boxes and iss_boxes(n) != (puzzle.h, puzzle.w):   # boxes ISS would not draw: a jigsaw of them
+        rows, cols = np.divmod(np.arange(n * n), n)
+        regions = ((rows // puzzle.h) * (n // puzzle.w) + cols // puzzle.w).reshape(n, n)
+    if regions is not None:
+        ids = np.unique(regions, return_inverse=True)[1].ravel()
+        items += ["NoBoxes", "Jigsaw~" + "".join(_LAYOUT_CHARS[k] for k in ids)]
+    elif not spec.boxes and iss_boxes(n) is not None:
+        items.append("NoBoxes")
+    if spec.diagonals:
+        items += ["Diagonal~-1", "Diagonal~1"]
+    return items
+
+
+def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
+    """The ISS constraint string of ``puzzle``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        An N x N puzzle, N from 1 to 16 (no layout).
+    where : str
+        How messages name the puzzle.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    PuzzleError
+        One line: a layout, a grid larger than ISS's 16x16, a variant or a rule ISS has no type for
+        (named, with its place in the puzzle's rules).
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> iss_from_puzzle(parse_puzzle('{"size": 4, "givens": "1...", "rules": [{"rule": "antiknight"}]}'))
+    '.Shape~4x4.AntiKnight.~R1C1_1'
+    """
+    if puzzle.layout is not None:
+        raise PuzzleError(f"{where}: a {puzzle.layout.name} layout has no ISS form (ISS holds one grid)")
+    n = puzzle.n
+    if n > 16:
+        raise PuzzleError(f"{where}: a {n}x{n} grid is larger than ISS's largest, 16x16")
+    items = _grid_items(puzzle, where)
+    grid = IssGrid(n)
+    givens: list[str] = []
+    for k, entry in enumerate(puzzle.rules_dicts()):
+        writer = WRITERS.get(entry["rule"])
+        if writer is None:
+            raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}) has no ISS constraint type")
+        try:
+            written = writer(entry, grid)
+        except IssArgError as e:
+            raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}): {e}") from None
+        for item in written:
+            if item.startswith("~"):
+                givens.append(item[1:])
+            else:
+                items.append(item)
+    rows, cols = np.nonzero(puzzle.grid)
+    givens = [f"{iss_cell_id(r, c)}_{puzzle.grid[r, c]}" for r, c in zip(rows.tolist(), cols.tolist())] + givens
+    if givens:
+        items.append("~" + "~".join(givens))
+    return "".join("." + item for item in items)
+
+
+def iss_link(puzzle: Puzzle, where: str = "puzzle") -> str:
+    """The link that opens ``puzzle`` in ISS's web page.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        As for :func:`iss_from_puzzle`.
+    where : str
+        How messages name the puzzle.
+    """
+    from urllib.parse import quote
+
+    return ISS_PAGE + "?q=" + quote(iss_from_puzzle(puzzle, where), safe=".~_")
