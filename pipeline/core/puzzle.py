@@ -91,10 +91,16 @@ class Puzzle:
         """Cells of the puzzle (``N * N`` without a layout)."""
         return int(self.present.sum())
 
+    @property
+    def _grids(self) -> tuple:
+        """The layout's grid corners for :class:`Board` (empty without a layout)."""
+        return tuple(self.layout.origins) if self.layout is not None else ()
+
     @cached_property
     def board(self) -> Board:
         """Where the rules are laid: canvas, digits, boxes, present cells and every unit family."""
-        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self.unit_families()))
+        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self.unit_families()),
+                     self._grids)
 
     @property
     def spec(self) -> Variant:
@@ -143,7 +149,8 @@ class Puzzle:
     @cached_property
     def base_board(self) -> Board:
         """The board before the rules' own units (what rules are read and written against)."""
-        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self._base_families()))
+        return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self._base_families()),
+                     self._grids)
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
@@ -163,7 +170,7 @@ class Puzzle:
         repeat: the rule check finds a diagonal given twice here)."""
         families = self._base_families()
         if self.rules:
-            board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families))
+            board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families), self._grids)
             for rule in self.rules:
                 families = families + rule.units(board)
         return families

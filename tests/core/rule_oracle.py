@@ -235,9 +235,12 @@ def spec_from_fpuzzles(data: dict) -> Spec:
 # the rules' plain meaning, as pairs and predicates
 # ------------------------------------------------------------------------------------------------
 def _pairs(spec: Spec, offsets) -> list:
-    present = spec.present()
-    return sorted({tuple(sorted([(r, c), (r + dr, c + dc)])) for r, c in present for dr, dc in offsets
-                   if (r + dr, c + dc) in present})
+    """Pairs of cells ``offsets`` apart within one grid: in a layout, rules between neighbours
+    act within each grid (docs/conventions.md), never across two grids side by side."""
+    n = spec.n
+    return sorted({tuple(sorted([(r0 + r, c0 + c), (r0 + r + dr, c0 + c + dc)])) for r0, c0 in spec.origins
+                   for r in range(n) for c in range(n) for dr, dc in offsets
+                   if 0 <= r + dr < n and 0 <= c + dc < n})
 
 
 def _kropki_ok(color: str, value: int, a: int, b: int) -> bool:

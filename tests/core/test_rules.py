@@ -152,16 +152,19 @@ def test_non_consecutive_rows_are_the_orthogonal_pairs_times_digit_steps():
     assert family(m, "nonconsecutivepair")[0] == []
 
 
-def test_non_consecutive_pairs_between_grids_of_a_layout_get_two_pair_rows_per_step():
-    """Two 4x4 grids side by side: r_c4 and r_c5 are neighbours in no common unit."""
+def test_non_consecutive_acts_within_each_grid_of_a_layout():
+    """Two 4x4 grids side by side: r_c4 and r_c5 sit side by side in two grids, and the rule acts
+    within each grid (docs/conventions.md): no row binds them (once pair rows
+    ``nonconsecutivepair_p_d_s`` did, while setters mean each grid on its own)."""
     m = build_model(parse_puzzle({"size": 4, "box": "2x2", "layout": {"grids": ["r1c1", "r1c5"]},
                                   "rules": [{"rule": "nonconsecutive"}]}))
-    labels, senses, rhs = family(m, "nonconsecutivepair")
-    assert labels == [f"nonconsecutivepair_{p}_{d}_{s}" for p in range(1, 5) for d in range(1, 4) for s in (1, 2)]
-    assert set(senses) == {"L"} and set(rhs) == {1.0}
-    assert terms(m, "nonconsecutivepair_2_3_1") == {(2, 4, 3): 1.0, (2, 5, 4): 1.0}
-    assert terms(m, "nonconsecutivepair_2_3_2") == {(2, 4, 4): 1.0, (2, 5, 3): 1.0}
-    assert len(family(m, "nonconsecutive")[0]) == 2 * 24 * 3
+    assert family(m, "nonconsecutivepair")[0] == []
+    labels = family(m, "nonconsecutive")[0]
+    assert len(labels) == 2 * 24 * 3
+    cells = {(r, c) for label in labels for r, c, _ in terms(m, label)}
+    assert all(not ({(r, 4), (r, 5)} <= cells_of) for r in range(1, 5)
+               for cells_of in [{(a, b) for a, b, _ in terms(m, label)} for label in labels])
+    assert {(1, 4), (1, 5)} <= cells
 
 
 @pytest.mark.parametrize("rule, base, fam, units", [

@@ -45,6 +45,9 @@ class Board:
     w: int
     present: np.ndarray  # (rows * cols,) bool
     unit_families: tuple  # ((family, (U, k) cells), ...)
+    #: 0-based top-left cells of a gattai layout's ``N x N`` grids; empty: the canvas is one grid.
+    #: Rules between neighbours (anti-knight, anti-king, non-consecutive) act within each grid.
+    grids: tuple = ()
 
     @property
     def n_cells(self) -> int:
@@ -55,9 +58,31 @@ class Board:
         """The canvas number of 0-based ``(r, c)``."""
         return r * self.cols + c
 
+    def in_one_grid(self, groups: np.ndarray) -> np.ndarray:
+        """``(G,)`` True where all cells of each group (``(G, k)`` canvas cells) lie in one grid
+        of the layout (always, without a layout).
+
+        Parameters
+        ----------
+        groups : ndarray of int, shape (G, k)
+            Canvas cells.
+
+        Returns
+        -------
+        ndarray of bool
+        """
+        groups = np.atleast_2d(groups)
+        if not self.grids:
+            return np.ones(groups.shape[0], dtype=bool)
+        top, left = np.array(self.grids, dtype=np.int64).T          # (L,) each
+        r, c = np.divmod(groups, self.cols)
+        inside = ((r[..., None] >= top) & (r[..., None] < top + self.n)
+                  & (c[..., None] >= left) & (c[..., None] < left + self.n))   # (G, k, L)
+        return inside.all(axis=1).any(axis=1)
+
     def offset_pairs(self, offsets: list[tuple[int, int]]) -> np.ndarray:
-        """``(P, 2)`` pairs ``(a, b)``, ``a < b``, of present cells one of ``offsets`` apart (each
-        pair once; sorted by ``a`` then ``b``)."""
+        """``(P, 2)`` pairs ``(a, b)``, ``a < b``, of present cells one of ``offsets`` apart and
+        in one grid of a layout (each pair once; sorted by ``a`` then ``b``)."""
         r, c = np.divmod(np.arange(self.n_cells), self.cols)
         found = []
         for dr, dc in offsets:
@@ -68,6 +93,7 @@ class Board:
         pairs = np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
         pairs = np.sort(pairs, axis=1)
         pairs = pairs[self.present[pairs[:, 0]] & self.present[pairs[:, 1]]]
+        pairs = pairs[self.in_one_grid(pairs)] if pairs.size else pairs
         pairs = np.unique(pairs, axis=0)
         return pairs.astype(np.int64)
 

@@ -1,4 +1,9 @@
-"""Global rules between neighbouring cells: anti-knight, anti-king and non-consecutive."""
+"""Global rules between neighbouring cells: anti-knight, anti-king and non-consecutive.
+
+In a gattai layout each acts within each grid (as setters mean it): two cells of different
+grids that are not both in one grid are never a knight's move, a king's move or neighbours to
+these rules, though they sit side by side on the canvas (:meth:`Board.offset_pairs`).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -71,6 +76,7 @@ class AntiKing(_Global):
     Rows ``antiking_r_c_d`` (``<= 1``): every king's-move pair lies in a 2x2 window, whose cells
     are pairwise a king's move apart, so one clique row per window (top-left cell ``r, c``) and
     digit covers them all; windows whose cells share a unit (a box) are implied and left out.
+    In a gattai layout the rule acts within each grid: only windows inside one grid.
     """
 
     kind = "antiking"
@@ -80,35 +86,26 @@ class AntiKing(_Global):
     description = "anti-king: no digit repeats a king's move apart"
 
     def windows(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
-        """Top-left cells and ``(W, 4)`` cells of the 2x2 windows that need a row; absent cells of
-        a gattai layout are -1 (left out of the row)."""
+        """Top-left cells and ``(W, 4)`` cells of the 2x2 windows that need a row: those inside
+        one grid (every king's-move pair of a grid lies in such a window; a layout's windows
+        across two grids hold no pair the rule binds) whose cells share no unit."""
         r, c = np.divmod(np.arange(board.n_cells), board.cols)
         top_left = np.flatnonzero((r < board.rows - 1) & (c < board.cols - 1))
         cells = top_left[:, None] + np.array([0, 1, board.cols, board.cols + 1])[None, :]
-        present = board.present[cells]
-        keep = present.sum(axis=1) >= 2
-        top_left, cells, present = top_left[keep], cells[keep], present[keep]
-        full = present.all(axis=1)
-        # a window is implied when its present cells lie in one unit (full windows: checked as a group)
-        implied = np.zeros(top_left.size, dtype=bool)
-        implied[full] = board.share_a_unit(cells[full])
-        for k in np.flatnonzero(~full).tolist():   # gattai edges only: few windows
-            implied[k] = board.share_a_unit(cells[k][present[k]][None, :])[0]
-        cells = np.where(present, cells, -1)
+        keep = board.present[cells].all(axis=1)
+        keep[keep] = board.in_one_grid(cells[keep])
+        top_left, cells = top_left[keep], cells[keep]
+        implied = board.share_a_unit(cells) if top_left.size else np.zeros(0, dtype=bool)
         return top_left[~implied], cells[~implied]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         top_left, cells = self.windows(board)
         n = board.n
         w_count = top_left.size
-        present = cells >= 0
-        per_window = present.sum(axis=1)
-        # rows (window, digit), digit fastest; terms: the window's present cells
-        row = np.repeat(np.arange(w_count * n), np.repeat(per_window, n))
-        cell = np.concatenate([np.tile(cells[k][present[k]], n) for k in range(w_count)]) if w_count else \
-            np.zeros(0, dtype=np.int64)
-        digit = np.concatenate([np.repeat(np.arange(n), per_window[k]) for k in range(w_count)]) if w_count else \
-            np.zeros(0, dtype=np.int64)
+        # rows (window, digit), digit fastest; terms: the window's four cells
+        row = np.repeat(np.arange(w_count * n), 4)
+        cell = np.repeat(cells, n, axis=0).ravel()
+        digit = np.repeat(np.arange(w_count * n) % n, 4)
         r, c = np.divmod(np.repeat(top_left, n), board.cols)
         labels = np.stack([r + 1, c + 1, np.tile(np.arange(1, n + 1), w_count)], axis=1)
         return [Rows("antiking", row, cell.astype(np.int64), digit.astype(np.int64), np.ones(row.size, dtype=np.int64),
@@ -128,33 +125,25 @@ class NonConsecutive(_Global):
     Rows ``nonconsecutive_p_d`` (``<= 1``): for orthogonal pair ``p`` (sorted as for anti-knight)
     and ``d = 1..N-1``, ``x[a, d] + x[a, d+1] + x[b, d] + x[b, d+1]``: neighbours share a row or a
     column, so they never hold the same digit and this one row forbids both ``(d, d+1)`` and
-    ``(d+1, d)``. Neighbours that share no unit (possible only between grids of a gattai layout)
-    get the two pair rows ``nonconsecutivepair_p_d_s`` instead.
+    ``(d+1, d)``. In a gattai layout the rule acts within each grid, where neighbours always
+    share a row or a column (cells side by side in two grids are not neighbours to it).
     """
 
     kind = "nonconsecutive"
     noun = "non-consecutive"
     nonzeros_per_variable = 8.0
-    families = ("nonconsecutive", "nonconsecutivepair")
+    families = ("nonconsecutive",)
     description = "non-consecutive: orthogonal neighbours never differ by 1"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        pairs = board.orthogonal_pairs()
+        clique = board.orthogonal_pairs()   # within one grid: a row or a column holds both
         n = board.n
-        shared = board.share_a_unit(pairs) if pairs.size else np.zeros(0, dtype=bool)
-        clique = pairs[shared]
         p, d = np.divmod(np.arange(clique.shape[0] * (n - 1)), n - 1)
         a, b = clique[p, 0], clique[p, 1]
         cell = np.stack([a, a, b, b], axis=1).ravel()
         digit = np.stack([d, d + 1, d, d + 1], axis=1).ravel()
-        main = Rows("nonconsecutive", np.repeat(np.arange(p.size), 4), cell, digit, np.ones(cell.size, dtype=np.int64),
-                    np.ones(p.size, dtype=np.int64), "L", np.stack([p + 1, d + 1], axis=1))
-        loose = pairs[~shared]
-        p2, rest = np.divmod(np.arange(loose.shape[0] * (n - 1) * 2), (n - 1) * 2)
-        d2, side = np.divmod(rest, 2)
-        extra = pair_rows("nonconsecutivepair", loose[p2, 0], loose[p2, 1], d2 + side, d2 + 1 - side,
-                          np.stack([p2 + 1, d2 + 1, side + 1], axis=1))
-        return [main, extra]
+        return [Rows("nonconsecutive", np.repeat(np.arange(p.size), 4), cell, digit, np.ones(cell.size, dtype=np.int64),
+                     np.ones(p.size, dtype=np.int64), "L", np.stack([p + 1, d + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         pairs = board.orthogonal_pairs()

@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["PencilMarks"]
 
@@ -55,6 +55,15 @@ class PencilMarks(Rule):
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        marks = "".join(str(d) if d < 10 else chr(ord("A") + d - 10) for d in self.digits)
+        return [Glyph("mark", (c,), style="text", label=marks) for c in self.cell_list]
+
+    @classmethod
+    def title(cls, rules: list) -> str:
+        cells = sum(len(rule.cell_list) for rule in rules)   # "3 cells with pencil marks", however many rules
+        return f"{cells} cell{'' if cells == 1 else 's'} with pencil marks"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
