@@ -195,7 +195,13 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "sum", "sum": 5, "cells": ["r4c1", "r5c1"], "weights": [2, -1]},
     {"rule": "samevalues", "groups": [["r6c1", "r6c2"], ["r7c8", "r7c9"]]},
     {"rule": "pair", "cells": ["r9c2", "r9c3", "r9c4"], "allowed": [[1, 2], [2, 3]]},
-    {"rule": "indexing", "by": "column", "cells": ["r5c9"]}]}
+    {"rule": "indexing", "by": "column", "cells": ["r5c9"]},
+    {"rule": "arrow", "cells": ["r5c2", "r5c3", "r5c4"]}, {"rule": "pillarrow", "cells": ["r8c2", "r8c3", "r7c3", "r6c5"]},
+    {"rule": "doublearrow", "cells": ["r1c6", "r1c7", "r1c8"]}, {"rule": "whisper", "cells": ["r3c2", "r3c3", "r4c3"]},
+    {"rule": "renban", "cells": ["r4c7", "r4c8", "r5c8"]}, {"rule": "palindrome", "cells": ["r6c5", "r7c6"]},
+    {"rule": "between", "cells": ["r9c5", "r8c6", "r9c7"]}, {"rule": "lockout", "cells": ["r4c2", "r5c3", "r6c4"]},
+    {"rule": "entropic", "cells": ["r1c2", "r1c3", "r1c4"]}, {"rule": "modular", "cells": ["r3c8", "r2c8", "r1c8"]},
+    {"rule": "zipper", "cells": ["r7c3", "r7c4", "r7c5"]}, {"rule": "regionsum", "cells": ["r4c3", "r4c4", "r5c4"]}]}
 
 
 def _every_rule_puzzle():
