@@ -60,3 +60,13 @@ def test_tour_notebook_runs_and_shows_pictures(tmp_path):
     assert shown("import", "text/plain").startswith("('highs_")
     assert shown("import", "text/plain").endswith(", True, 0.0)")
     assert not list(PROJECT.glob("sudoku-tour-*"))   # it wrote into a temporary directory only
+    # the rule puzzle: its picture draws the cages with their sums and names them in the title
+    rules = ET.fromstring(shown("rules", "image/svg+xml"))
+    assert rules.find(f"{SVG}title").text == "9x9 classic, 0 clues; 29 killer cages"
+    cages = [e for e in rules.iter(f"{SVG}path") if "cage" in (e.get("class") or "").split()]
+    sums = [e for e in rules.iter(f"{SVG}text") if "cage-sum" in (e.get("class") or "").split()]
+    assert len(cages) == len(sums) == 29
+    assert shown("rules_solve", "text/plain") == "('optimal', True, 'sat')"
+    assert shown("rules_count", "text/plain") == "1"
+    assert shown("rules_export", "text/plain").replace("\n", "").startswith("(['killer.mps'], ['.cnf',")
+    assert shown("rules_decode", "text/plain") == "True"
