@@ -116,5 +116,5 @@ for _line_rule in (Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, B
                    Zipper, RegionSum):
     register_rule(_line_rule)
 # issue 33 part 2, second batch: appended after the line rules, so the rows of every earlier kind keep their places
-for _cls in (LittleKiller, XV, StrictXV, StrictKropki, Quadruple, WeightedSum, SameValues, Pair, Indexing):
-    register_rule(_cls)
+for _batch2 in (LittleKiller, XV, StrictXV, StrictKropki, Quadruple, WeightedSum, SameValues, Pair, Indexing):
+    register_rule(_batch2)

@@ -57,7 +57,9 @@ class Pair(Rule):
             digits = [whole_number(v) for v in item] if isinstance(item, (list, tuple)) else []
             if len(digits) != 2 or any(d is None or not 1 <= d <= board.n for d in digits):
                 raise PuzzleError(f"{where}: 'allowed' holds {str(item)[:20]!r}, not a pair of digits from 1 to {board.n}")
-            pairs.add((int(digits[0]), int(digits[1])))
+            first, second = digits
+            assert first is not None and second is not None   # checked above
+            pairs.add((int(first), int(second)))
         rule = cls(tuple(int(c) for c in cells), tuple(sorted(pairs)), every, name)
         if not rule.table(board.n).any():
             raise PuzzleError(f"{where}: no allowed pair holds in both orders, which 'all' asks for")

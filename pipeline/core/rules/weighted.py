@@ -48,11 +48,11 @@ class WeightedSum(Rule):
                                   f"found {str(raw)[:40]!r}")
             weights = []
             for value in raw:
-                w = whole_number(value)
-                if w is None or w == 0 or abs(w) > MAX_WEIGHT:
+                weight = whole_number(value)
+                if weight is None or weight == 0 or abs(weight) > MAX_WEIGHT:
                     raise PuzzleError(f"{where}: weight {str(value)[:20]!r} is not a nonzero integer from "
                                       f"-{MAX_WEIGHT} to {MAX_WEIGHT}")
-                weights.append(int(w))
+                weights.append(int(weight))
         w = np.array(weights, dtype=np.int64)
         low = int(np.minimum(w, w * board.n).sum())
         high = int(np.maximum(w, w * board.n).sum())

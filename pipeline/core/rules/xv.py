@@ -235,7 +235,7 @@ class StrictXV(_Strict):
     families = ("strictxv", "strictxvpair")
     description = "strict XV: neighbours without an X or V add up to neither 10 nor 5"
     noun = "strict XV"
-    nonzeros_per_variable = 0.0   # set below, measured
+    nonzeros_per_variable = 1.3   # measured: 1.3 at N = 36, 0.74 at 64
     why = "(adding up to 5 or 10)"
     mark_word = "X or V"
 
@@ -261,6 +261,7 @@ class StrictKropki(_Strict):
     families = ("strictkropki", "strictkropkipair")
     description = "strict Kropki: neighbours without a dot are neither consecutive nor double"
     noun = "strict Kropki"
+    nonzeros_per_variable = 11.6   # measured: 11.2 at N = 36, 11.6 at 64
     why = "(consecutive or double)"
     mark_word = "dot"
 
