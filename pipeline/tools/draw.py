@@ -14,7 +14,7 @@ Every layer is one matplotlib collection built with numpy from arrays of cells, 
 so a 25x25 killer with hundreds of cages draws about as fast as a plain grid; only text (digits,
 cage sums) is one artist per string.
 
-matplotlib is an optional extra (``pip install '.[plot]'``); it is imported lazily, headless
+matplotlib is an optional extra (``plot``); it is imported lazily, headless
 (Agg), and the output is deterministic (no dates, fixed SVG hash salt) and written atomically.
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 from formats.files import WriteFailed, atomic_open, write_failure
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.extras import install_hint
 from pipeline.core.layout import canvas_from_text
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.parse import _path_kind, _read_source
@@ -71,7 +72,7 @@ def load_matplotlib(command: str = "drawing") -> ModuleType:
     try:
         import matplotlib
     except ImportError:
-        raise PipelineError(f"{command} needs matplotlib: pip install '.[plot]'") from None
+        raise PipelineError(f"{command} needs matplotlib (the plot extra): {install_hint('plot')}") from None
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "sudoku-pipeline"
     import matplotlib.pyplot as plt

@@ -89,7 +89,9 @@ def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch, argv)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main([*argv, "--to", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
-    assert err == f"error: {argv[0]} needs matplotlib: pip install '.[plot]'\n"
+    from pipeline.core.extras import install_hint
+    assert err == f"error: {argv[0]} needs matplotlib (the plot extra): {install_hint('plot')}\n"
+    assert "pip install -e '" in err   # the checkout's editable install stays editable
 
 
 def test_cells_as_explain_prints_them():
