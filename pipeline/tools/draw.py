@@ -34,6 +34,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.extras import install_hint
 from pipeline.core.layout import canvas_from_text
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
+from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
 from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS,  # as the notebook pictures
@@ -84,9 +85,10 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
 
     A digit is ruled out where a filled cell *sees* it: through a unit (rows, columns, boxes or
     regions, diagonals, windoku windows, extra regions, disjoint groups), a killer cage (digits
-    are distinct in a cage), or an anti-knight / anti-king move; even and odd cells keep digits
-    of their parity only. Nothing is propagated beyond that: cage sums, thermometers, Kropki
-    dots, greater-than signs and non-consecutive neighbours are left for the solver.
+    are distinct in a cage), or an anti-knight / anti-king move (within one grid of a layout);
+    even and odd cells keep digits of their parity only, cells with given pencil marks those
+    digits only. Nothing is propagated beyond that: cage sums, thermometers, Kropki dots,
+    greater-than signs and non-consecutive neighbours are left for the solver.
 
     Parameters
     ----------
@@ -134,6 +136,8 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
         if rule.kind in ("even", "odd"):
             wrong = (np.arange(1, n + 1) % 2) == (0 if rule.kind == "odd" else 1)
             possible[np.ix_(rule.cells(), wrong)] = False
+        elif isinstance(rule, PencilMarks):   # given pencil marks: those digits only
+            possible[np.ix_(rule.cells(), ~np.isin(np.arange(1, n + 1), rule.digits))] = False
     possible[(flat != 0) | ~puzzle.present] = False
     return possible.reshape(rows, cols, n)
 

@@ -117,3 +117,13 @@ def test_each_engine_solves_or_refuses(engine):
     assert solved.status == "optimal" and verify_grid(solved.grid, puzzle).ok and solved.grid[0, 0] == 2
     none = _doc([{"rule": "pencilmarks", "cells": ["r1c1"], "digits": [2, 3]}], ["r1c2=3", "r2c1=2"])
     assert solve[engine](build_model(parse_puzzle(none))).status == "infeasible"
+
+
+def test_draw_keeps_only_the_marked_digits_as_candidates():
+    pytest.importorskip("matplotlib")
+    from pipeline.tools.draw import candidates
+    puzzle = parse_puzzle(_doc([{"rule": "pencilmarks", "cells": ["r1c1", "r4c4"], "digits": [2, 3]}], ["r1c2=3"]))
+    possible = candidates(puzzle)
+    assert np.flatnonzero(possible[0, 0]).tolist() == [1]          # 2 only: 3 is in its row
+    assert np.flatnonzero(possible[3, 3]).tolist() == [1, 2]       # 2 or 3
+    assert np.flatnonzero(possible[3, 2]).tolist() == [0, 1, 2, 3]
