@@ -209,10 +209,11 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
         raise PuzzleError(f"{where}: {name}: 'region' must be a whole number (the region's id), "
                           f"found {json.dumps(region)[:20]}")
     marks = cell.get("givenPencilMarks")
-    digits = None
+    digits: list[int] | None = None
     if marks not in (None, []):
-        digits = [whole_number(m) for m in marks] if isinstance(marks, list) else [None]
-        if any(d is None or not 1 <= d <= size for d in digits):
+        read = [whole_number(m) for m in marks] if isinstance(marks, list) else [None]
+        digits = [d for d in read if d is not None and 1 <= d <= size]
+        if len(digits) != len(read):
             raise PuzzleError(f"{where}: {name}: 'givenPencilMarks' must be a list of digits from 1 to {size}, "
                               f"found {json.dumps(marks)[:30]}")
     return digit, (None if region is None else whole_number(region)), digits
