@@ -274,7 +274,17 @@ class Tokens:
 
     def fixed(self, idx: np.ndarray, width: int, *, case: str | None = None) -> np.ndarray:
         """``(n, width)`` uint8: the first ``width`` bytes of tokens ``idx``, zero past each end;
-        ``case`` ``"lower"``/``"upper"`` folds ASCII letters (keyword checks)."""
+        ``case`` ``"lower"``/``"upper"`` folds ASCII letters (keyword checks).
+
+        Parameters
+        ----------
+        idx : numpy.ndarray
+            Token numbers (int), in the order of the result's rows.
+        width : int
+            Bytes kept of each token (longer tokens are cut).
+        case : {'lower', 'upper'}, optional
+            Fold ASCII letters to this case; None keeps the bytes.
+        """
         idx = np.asarray(idx, dtype=np.int64)
         out = self._windows(idx, width)
         out[np.arange(width)[None, :] >= self.lengths[idx][:, None]] = 0
@@ -284,7 +294,15 @@ class Tokens:
 
     def words(self, idx: np.ndarray, width: int) -> np.ndarray:
         """Tokens as ``(n, width // 8)`` little-endian uint64 keys, zero past each end
-        (``width`` a multiple of 8): what :class:`~pipeline.core.names.NameDictionary` looks up."""
+        (``width`` a multiple of 8): what :class:`~pipeline.core.names.NameDictionary` looks up.
+
+        Parameters
+        ----------
+        idx : numpy.ndarray
+            Token numbers (int), in the order of the result's rows.
+        width : int
+            Bytes kept of each token, a multiple of 8 (longer tokens are cut).
+        """
         idx = np.asarray(idx, dtype=np.int64)
         out = self._windows(idx, width).view("<u8")
         length = self.lengths[idx]
@@ -308,6 +326,15 @@ class Tokens:
         ``idx``; the usual one-digit tokens skip the parser. NaN and numerals that overflow
         (``1e400``) are always bad; ``inf`` / ``infinity`` (signed, any case) only unless
         ``infinite`` (bounds: the one place a model may be infinite).
+
+        Parameters
+        ----------
+        idx : numpy.ndarray
+            Token numbers (int), in the order of the result's rows.
+        error : callable
+            ``error(k, text)`` -> the exception to raise for the first bad token, ``k`` its place in ``idx``.
+        infinite : bool
+            Accept spelled-out infinities.
         """
         idx = np.asarray(idx, dtype=np.int64)
         out = np.empty(idx.size)
@@ -341,7 +368,15 @@ class Tokens:
 
     def factorize(self, idx: np.ndarray, *, drop_last: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Tokens ``idx`` dictionary-encoded (:func:`factorize_table`); ``drop_last`` (bool per
-        token) leaves out a token's final byte, e.g. a label's ``:``."""
+        token) leaves out a token's final byte, e.g. a label's ``:``.
+
+        Parameters
+        ----------
+        idx : numpy.ndarray
+            Token numbers (int), in the order of the result's rows.
+        drop_last : numpy.ndarray, optional
+            Bool (or 0/1) per token of ``idx``: leave out its final byte.
+        """
         idx = np.asarray(idx, dtype=np.int64)
         if idx.size == 0:
             return factorize_table(np.zeros((0, 8), np.uint8))
