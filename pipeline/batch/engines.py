@@ -80,12 +80,30 @@ class InProcess:
         init_worker(self.stop, self.counter)
 
     def submit(self, fn, *args):
+        """Run ``fn(*args)`` now, in this process, and return its already finished future.
+
+        Parameters
+        ----------
+        fn : callable
+            The task (a chunk's solve).
+        *args : object
+            Its arguments.
+        """
         future = Future()
         future.set_result(fn(*args))
         return future
 
     @staticmethod
     def wait_any(pending, timeout=None):
+        """Every pending future: each finished when it was submitted.
+
+        Parameters
+        ----------
+        pending : iterable of Future
+            The futures not yet collected.
+        timeout : float or None
+            Unused: nothing here waits.
+        """
         return set(pending)
 
     def finished_puzzles(self) -> int:
@@ -95,6 +113,15 @@ class InProcess:
         self.stop.value = 1
 
     def close(self, cancel: bool = False, abort: Callable[[], bool] | None = None):
+        """Forget the worker flags this process set up; nothing runs, so nothing is cancelled.
+
+        Parameters
+        ----------
+        cancel : bool
+            Unused (every chunk finished when it was submitted).
+        abort : callable or None
+            Unused, as ``cancel``.
+        """
         init_worker(None, None)
 
 
@@ -161,11 +188,29 @@ class Processes:
             raise
 
     def submit(self, fn, *args):
+        """Queue ``fn(*args)`` on the pool (which may start a worker) and return its future.
+
+        Parameters
+        ----------
+        fn : callable
+            The task; picklable under ``spawn``.
+        *args : object
+            Its arguments.
+        """
         with _held_from_workers():   # submit may start a worker process
             return self.pool.submit(fn, *args)
 
     @staticmethod
     def wait_any(pending, timeout=None):
+        """The pending futures done once the first of them finishes (or the timeout passes).
+
+        Parameters
+        ----------
+        pending : iterable of Future
+            The futures not yet collected.
+        timeout : float or None
+            Seconds to wait at most; None waits until one is done (an empty set on timeout).
+        """
         return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED).done
 
     def finished_puzzles(self) -> int:
@@ -182,7 +227,15 @@ class Processes:
         A worker still running :data:`KILL_GRACE_SECONDS` after a cancel (its current puzzle
         outlasted the run's wait for it: one HiGHS run may take hours), or any worker once
         ``abort()`` is true (a second Ctrl-C), is killed: its unfinished chunk was not written,
-        and a resume solves it again."""
+        and a resume solves it again.
+
+        Parameters
+        ----------
+        cancel : bool
+            Drop queued chunks and stop running ones after their current puzzle (else wait for all).
+        abort : callable or None
+            Polled while a cancelled pool's workers end: once it returns True, kill them at once.
+        """
         if not cancel:
             self.pool.shutdown(wait=True)
             return
@@ -220,11 +273,29 @@ class Dask:
         self.workers = max(1, sum(self.client.nthreads().values()))
 
     def submit(self, fn, *args):
+        """Send ``fn(*args)`` to the Dask cluster under a unique key and return its future.
+
+        Parameters
+        ----------
+        fn : callable
+            The task; picklable, as it runs on another process or machine.
+        *args : object
+            Its arguments.
+        """
         self.count += 1
         return self.client.submit(fn, *args, pure=False, key=f"sudoku-batch-{os.getpid()}-{self.count}")
 
     @staticmethod
     def wait_any(pending, timeout=None):
+        """The pending futures done once the first of them finishes (or the timeout passes).
+
+        Parameters
+        ----------
+        pending : iterable of distributed.Future
+            The futures not yet collected.
+        timeout : float or None
+            Seconds to wait at most; None waits until one is done (an empty set on timeout).
+        """
         from distributed import wait as dask_wait
 
         try:
@@ -240,6 +311,16 @@ class Dask:
         pass          # remote workers cannot be told; their pending chunks are cancelled on close
 
     def close(self, cancel: bool = False, abort: Callable[[], bool] | None = None):
+        """Close the client, which cancels its pending chunks, and the local cluster if one was
+        started; errors on the way out are ignored.
+
+        Parameters
+        ----------
+        cancel : bool
+            Unused: closing the client always drops what it has pending.
+        abort : callable or None
+            Unused (no process here to kill).
+        """
         with contextlib.suppress(Exception):
             self.client.close()
         if self.cluster is not None:

@@ -78,7 +78,15 @@ class ShapeSolver:
 
     def bounds(self, clues: np.ndarray, cand: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Column bounds of puzzles ``(P, N*N)`` as two bool ``(P, n_vars)`` arrays: ``lb`` true
-        on clues (and on singles when candidates are given), ``ub`` false on eliminated ones."""
+        on clues (and on singles when candidates are given), ``ub`` false on eliminated ones.
+
+        Parameters
+        ----------
+        clues : numpy.ndarray
+            ``(P, N*N)`` int, the puzzles' flat grids (0 = empty).
+        cand : numpy.ndarray or None
+            ``(P, N*N, N)`` bool candidates after propagation, or None to bound the clues only.
+        """
         p = clues.shape[0]
         lb = np.zeros((p, self.n_vars), dtype=bool)
         ub = np.ones((p, self.n_vars), dtype=bool)
@@ -96,6 +104,14 @@ class ShapeSolver:
         Solving the puzzles in order, only these columns need sending: HiGHS's cost of
         changeColsBounds grows with their number, and finding all the differences in bulk
         saves numpy's per-call cost on each puzzle.
+
+        Parameters
+        ----------
+        lbs : numpy.ndarray
+            ``(P, n_vars)`` bool lower bounds, as :meth:`bounds` returns them; the first puzzle
+            is compared with the bounds now in the instance.
+        ubs : numpy.ndarray
+            ``(P, n_vars)`` bool upper bounds, alike.
         """
         # written in place and found through flat indices: at (P, n_vars) every temporary
         # and the 2-D nonzero cost more than the comparisons themselves
@@ -113,7 +129,17 @@ class ShapeSolver:
 
     def set_bounds(self, lb: np.ndarray, ub: np.ndarray, change: tuple | None = None) -> None:
         """Put one puzzle's bounds into the instance (which resets the previous puzzle's);
-        ``change`` is its entry of :meth:`bound_changes` when the previous puzzle was solved here."""
+        ``change`` is its entry of :meth:`bound_changes` when the previous puzzle was solved here.
+
+        Parameters
+        ----------
+        lb : numpy.ndarray
+            ``(n_vars,)`` bool lower bounds of the puzzle.
+        ub : numpy.ndarray
+            ``(n_vars,)`` bool upper bounds of the puzzle.
+        change : tuple of numpy.ndarray, optional
+            ``(cols, lower, upper)`` to send; None finds them against the instance's bounds.
+        """
         cols, lo, up = change if change is not None else self.bound_changes(lb[None, :], ub[None, :])[0]
         if cols.size and self.highs.changeColsBounds(cols.size, cols, lo, up) == highspy.HighsStatus.kError:
             raise SolveError("highs: changeColsBounds refused the bounds")
@@ -152,7 +178,21 @@ class ShapeSolver:
     def solve(self, lb: np.ndarray, ub: np.ndarray, count: int, change=None,
               fixed: bool = False) -> tuple[dict, np.ndarray | None]:
         """Solve (and count up to ``count``) one puzzle: (result fields, x when optimal).
-        ``fixed``: ``lb == ub`` everywhere (propagation decided every cell)."""
+        ``fixed``: ``lb == ub`` everywhere (propagation decided every cell).
+
+        Parameters
+        ----------
+        lb : numpy.ndarray
+            ``(n_vars,)`` bool lower bounds of the puzzle.
+        ub : numpy.ndarray
+            ``(n_vars,)`` bool upper bounds of the puzzle.
+        count : int
+            Count solutions up to this many (0: solve only, ``n_solutions`` stays None).
+        change : tuple of numpy.ndarray, optional
+            The puzzle's entry of :meth:`bound_changes`, passed on to :meth:`set_bounds`.
+        fixed : bool
+            The bounds fix every column, so ``lb`` is the answer when it is feasible.
+        """
         self.set_bounds(lb, ub, change)
         status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
         row: dict[str, Any] = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}

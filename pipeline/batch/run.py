@@ -117,7 +117,15 @@ class ChunkPlanner:
         self.rows = 0
 
     def observe(self, rows: int, worker_seconds: float) -> None:
-        """A chunk came back: adapt the size to the measured time per puzzle."""
+        """A chunk came back: adapt the size to the measured time per puzzle.
+
+        Parameters
+        ----------
+        rows : int
+            Puzzles the chunk held.
+        worker_seconds : float
+            Seconds the worker spent on it; with ``fixed`` chunks only recorded.
+        """
         self.rows += rows
         self.seconds += worker_seconds
         if self.fixed is None and self.rows:
