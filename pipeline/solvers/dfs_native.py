@@ -214,10 +214,37 @@ class KernelCalls(Protocol):
     native: bool
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
-               full, limit, budget, pause_when_full) -> int: ...
+               full, limit, budget, pause_when_full) -> int:
+        """Resume a depth-first search; the depth to resume from, or ``FINISHED``.
+
+        Parameters
+        ----------
+        stack, flags, origins, depth, found, tallies
+            The search's state and outputs, as the kernel's ``search`` takes them (arrays
+            updated in place).
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget, pause_when_full
+            When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        """
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
-                    solutions, nodes, unfinished, total_budget) -> int: ...
+                    solutions, nodes, unfinished, total_budget) -> int:
+        """Search every puzzle of ``masks``; the number searched (the first ones).
+
+        Parameters
+        ----------
+        masks : numpy.ndarray
+            ``(P, cells)`` ``uint64`` start states, one puzzle a row.
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget
+            Solutions to stop each puzzle at, and nodes each puzzle may visit.
+        counts, solutions, nodes, unfinished : numpy.ndarray
+            Outputs per puzzle, written in place, as the kernel's ``search_many`` fills them.
+        total_budget : int
+            Start no further puzzle once this many nodes were spent in this call.
+        """
 
 
 class NativeKernel:
@@ -241,7 +268,18 @@ class NativeKernel:
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
                full, limit, budget, pause_when_full) -> int:
-        """:func:`pipeline.solvers.dfs_kernel.search`."""
+        """:func:`pipeline.solvers.dfs_kernel.search`, less its scratch arrays (made here).
+
+        Parameters
+        ----------
+        stack, flags, origins, depth, found, tallies
+            The search's state and outputs, as the kernel's ``search`` takes them (arrays
+            updated in place).
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget, pause_when_full
+            When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        """
         n_cells = stack.shape[1]
         queue, dirty = _search_scratch(n_cells, units.shape[0])
         return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
@@ -252,7 +290,21 @@ class NativeKernel:
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
                     solutions, nodes, unfinished, total_budget) -> int:
-        """:func:`pipeline.solvers.dfs_kernel.search_many`."""
+        """:func:`pipeline.solvers.dfs_kernel.search_many`, less its scratch arrays (made here).
+
+        Parameters
+        ----------
+        masks : numpy.ndarray
+            ``(P, cells)`` ``uint64`` start states, one puzzle a row.
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget
+            Solutions to stop each puzzle at, and nodes each puzzle may visit.
+        counts, solutions, nodes, unfinished : numpy.ndarray
+            Outputs per puzzle, written in place, as the kernel's ``search_many`` fills them.
+        total_budget : int
+            Start no further puzzle once this many nodes were spent in this call.
+        """
         n_puzzles, n_cells = masks.shape
         if not (counts.shape[0] == nodes.shape[0] == unfinished.shape[0] == solutions.shape[0] >= n_puzzles):
             raise ValueError("dfs kernel: output arrays shorter than the puzzles")
@@ -278,14 +330,39 @@ class NumbaKernel:
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
                full, limit, budget, pause_when_full) -> int:
-        """:func:`pipeline.solvers.dfs_kernel.search`."""
+        """:func:`pipeline.solvers.dfs_kernel.search`, less its scratch arrays (made here).
+
+        Parameters
+        ----------
+        stack, flags, origins, depth, found, tallies
+            The search's state and outputs, as the kernel's ``search`` takes them (arrays
+            updated in place).
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget, pause_when_full
+            When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        """
         queue, dirty = _search_scratch(stack.shape[1], units.shape[0])
         return self._kernel.search(stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units,
                                    n_cell_units, full, limit, budget, pause_when_full, queue, dirty)
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
                     solutions, nodes, unfinished, total_budget) -> int:
-        """:func:`pipeline.solvers.dfs_kernel.search_many`."""
+        """:func:`pipeline.solvers.dfs_kernel.search_many`, less its scratch arrays (made here).
+
+        Parameters
+        ----------
+        masks : numpy.ndarray
+            ``(P, cells)`` ``uint64`` start states, one puzzle a row.
+        peers, n_peers, units, cell_units, n_cell_units, full
+            The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+        limit, budget
+            Solutions to stop each puzzle at, and nodes each puzzle may visit.
+        counts, solutions, nodes, unfinished : numpy.ndarray
+            Outputs per puzzle, written in place, as the kernel's ``search_many`` fills them.
+        total_budget : int
+            Start no further puzzle once this many nodes were spent in this call.
+        """
         return self._kernel.search_many(masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget,
                                         counts, solutions, nodes, unfinished, total_budget,
                                         *_scratch(masks.shape[1], units.shape[0]))

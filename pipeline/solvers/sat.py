@@ -346,7 +346,15 @@ class SatEngine:
         """One call of the solver under ``assumptions``: SAT (True), UNSAT (False), or None when
         ``deadline`` (a ``time.perf_counter()`` value; None: no deadline) passed first. Callers
         that keep their own clauses on the engine (generate's uniqueness checks) use it to stop
-        within a whole run's time budget."""
+        within a whole run's time budget.
+
+        Parameters
+        ----------
+        assumptions : list of int
+            Literals assumed true for this call only (DIMACS style: variable, or minus it).
+        deadline : float or None
+            The ``time.perf_counter()`` value to give up at.
+        """
         with self._lock:
             return self._run(assumptions, deadline)
 
@@ -381,12 +389,29 @@ class SatEngine:
         return []
 
     def solve(self, model: Model, *, time_limit: float | None = None) -> SatOutcome:
-        """One solution of ``model``'s clues under the engine's rules."""
+        """One solution of ``model``'s clues under the engine's rules.
+
+        Parameters
+        ----------
+        model : Model
+            The puzzle: its convention must be the engine's, and its clues are assumed (or must
+            be the units this engine was built with).
+        time_limit : float, optional
+            Seconds the call may take (None: no limit); when they pass, the status says so.
+        """
         return self.solve_assumed(self._assumptions(model), time_limit=time_limit)
 
     def solve_assumed(self, assumptions: list[int], *, time_limit: float | None = None) -> SatOutcome:
         """One solution with the cell literals ``assumptions`` (full position + 1) assumed true:
-        batch passes each puzzle's clues (and propagated singles) without building a Model."""
+        batch passes each puzzle's clues (and propagated singles) without building a Model.
+
+        Parameters
+        ----------
+        assumptions : list of int
+            Cell literals (full position + 1) assumed true.
+        time_limit : float, optional
+            Seconds the call may take (None: no limit); when they pass, the status says so.
+        """
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         with self._lock:
             result = self._run(assumptions, deadline)
@@ -403,6 +428,17 @@ class SatEngine:
         Each blocking clause holds the negated true cell variables of the free cells plus the
         negated activation literal of this count; the activation literal is assumed during
         the count and retired (a unit clause) afterwards, so the engine stays reusable.
+
+        Parameters
+        ----------
+        model : Model
+            The puzzle, as :meth:`solve` takes it.
+        limit : int
+            Stop at this many solutions (at least 1).
+        time_limit : float, optional
+            Seconds the call may take (None: no limit); when they pass, the status says so.
+        keep : int, optional
+            Keep the grids of the first this many solutions (None: all).
         """
         return self.count_assumed(self._assumptions(model), limit, self.clue_literals(model), time_limit=time_limit,
                                   keep=keep)
@@ -411,7 +447,21 @@ class SatEngine:
                       time_limit: float | None = None, keep: int | None = None) -> CountResult:
         """Solutions up to ``limit`` with ``assumptions`` assumed; blocking clauses cover every
         cell variable outside ``fixed_literals`` (the literals true in every solution). The
-        grids of the first ``keep`` solutions are kept (None: all)."""
+        grids of the first ``keep`` solutions are kept (None: all).
+
+        Parameters
+        ----------
+        assumptions : list of int
+            Cell literals (full position + 1) assumed true.
+        limit : int
+            Stop at this many solutions (at least 1).
+        fixed_literals : list of int
+            Literals true in every solution (the clues): blocking clauses leave their cells out.
+        time_limit : float, optional
+            Seconds the call may take (None: no limit); when they pass, the status says so.
+        keep : int, optional
+            Keep the grids of the first this many solutions (None: all).
+        """
         if limit < 1:
             raise SolveError(f"count: --limit must be at least 1, found {limit}")
         start = time.perf_counter()
