@@ -174,7 +174,17 @@ class Convention:
 
     # -- position <-> (r, c, d) ------------------------------------------------------------
     def position(self, r, c, d) -> np.ndarray:
-        """0-based (row, column, digit) -> 0-based flat position, vectorised over arrays."""
+        """0-based (row, column, digit) -> 0-based flat position, vectorised over arrays.
+
+        Parameters
+        ----------
+        r : int or array_like of int
+            0-based rows.
+        c : int or array_like of int
+            0-based columns, broadcast with ``r``.
+        d : int or array_like of int
+            0-based digits (digit - 1), broadcast with ``r`` and ``c``.
+        """
         r, c, d = np.asarray(r), np.asarray(c), np.asarray(d)
         if self.scheme == "ijk":
             return self.tuple_to_position(r, c, d)
@@ -282,6 +292,13 @@ class Convention:
 
         Only the canonical spelling is accepted (``x_1_5_7``, not ``x_01_5_7`` or ``x_1.0_5_7``):
         names are looked up among this convention's own names.
+
+        Parameters
+        ----------
+        names : array_like of str or bytes
+            Variable names, any shape (flattened).
+        where : str
+            What the message names as the names' source (a file, a column).
         """
         names = np.asarray(names).ravel()
         if names.size == 0:
