@@ -287,6 +287,9 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
         Count solutions up to this many.
     maxsat : {"rc2", "highs"}
         Method of the fewest removals.
+    **parse_kw
+        For text: ``box``, ``variant``, ``regions``, ``size``, ``rules``, as
+        :func:`~pipeline.core.puzzle.parse_puzzle` takes them.
 
     Returns
     -------

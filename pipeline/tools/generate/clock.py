@@ -49,7 +49,15 @@ class RunClock:
 
     @classmethod
     def start(cls, time_limit: float | None, report: Report | None = None) -> RunClock:
-        """A clock whose deadline is ``time_limit`` seconds from now (None: no deadline)."""
+        """A clock whose deadline is ``time_limit`` seconds from now (None: no deadline).
+
+        Parameters
+        ----------
+        time_limit : float or None
+            Seconds the run may take.
+        report : Report, optional
+            Called as ``report(puzzle index, step label, done, total)`` by :meth:`step`.
+        """
         return cls(None if time_limit is None else time.perf_counter() + time_limit, report)
 
     def expired(self) -> bool:
@@ -64,7 +72,17 @@ class RunClock:
     def step(self, step: str, done: int, total: int) -> None:
         """Report ``done`` of ``total`` in ``step`` of the current puzzle (``try 3 of 200,
         <step>`` while tries are counted: a difficulty not reached starts the puzzle again, and
-        the count starts again with it), then :meth:`check`."""
+        the count starts again with it), then :meth:`check`.
+
+        Parameters
+        ----------
+        step : str
+            What the current puzzle is doing (``full grid``, ``removing clues``).
+        done : int
+            Units of the step done so far.
+        total : int
+            Units of the step in all.
+        """
         if self.report is not None:
             label = f"try {self.attempt:,} of {self.tries:,}, {step}" if self.attempt else step
             self.report(self.index, label, done, total)

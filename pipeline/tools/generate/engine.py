@@ -76,7 +76,13 @@ class ShapeEngine:
         return self.sat.rule_clauses
 
     def literals(self, r, c, d) -> np.ndarray:
-        """Engine literals of 0-based (row, column, digit) (convention position + 1)."""
+        """Engine literals of 0-based (row, column, digit) (convention position + 1).
+
+        Parameters
+        ----------
+        r, c, d : int or array_like of int
+            0-based rows, columns and digits (digit - 1), broadcast together.
+        """
         return self.convention.position(r, c, d) + 1
 
     def clue_literals(self, grid: np.ndarray) -> list[int]:
@@ -98,7 +104,15 @@ class ShapeEngine:
         A fresh solver makes the grid a function of ``rng`` alone (the cached engine's learnt
         clauses would make it depend on earlier calls). :class:`OutOfTime` once ``deadline`` (a
         ``time.perf_counter()`` value) passes first: random jigsaw regions with anti-knight may
-        take minutes to be found empty."""
+        take minutes to be found empty.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            Picks each cell's preferred digit (the solver's first decision phase).
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         n = self.n
         preferred = rng.integers(0, n, size=(self.rows, self.cols))
         phases = -np.arange(1, self.convention.n_vars + 1, dtype=np.int64)
@@ -131,7 +145,19 @@ class ShapeEngine:
                    deadline: float | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one excluded under
         ``act``; with a conflict ``budget``, an undecided call counts as False (not proved).
-        With a ``deadline`` (``time.perf_counter()``), :class:`OutOfTime` when it passes first."""
+        With a ``deadline`` (``time.perf_counter()``), :class:`OutOfTime` when it passes first.
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        act : int
+            What :meth:`exclude` returned for the solution to look past.
+        budget : int, optional
+            Conflicts the solver may spend; None: until decided.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         assumptions = self.clue_literals(clue_grid) + [act]
         if deadline is not None and budget is None:
             answer = self.sat.run_until(assumptions, deadline)
@@ -146,7 +172,15 @@ class ShapeEngine:
         return answer is False
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
-        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
+        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique).
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        solution : numpy.ndarray
+            ``(rows, cols)`` full grid, a known solution of the clues.
+        """
         act = self.exclude(solution)
         try:
             if not run_sliced(self.solver, self.clue_literals(clue_grid) + [act]):
@@ -158,7 +192,19 @@ class ShapeEngine:
     def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit`` (the engine's ``count_assumed``);
         with ``keep`` return ``(count, grids)``. With a ``deadline`` (``time.perf_counter()``),
-        :class:`OutOfTime` when it passes first."""
+        :class:`OutOfTime` when it passes first.
+
+        Parameters
+        ----------
+        grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        limit : int
+            Stop at this many solutions.
+        keep : bool
+            Also return the solutions' grids.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         clues = self.clue_literals(grid)
         time_limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
         if time_limit == 0.0:

@@ -195,7 +195,13 @@ class HighsShapeEngine:
         self.undecided = 0
 
     def literals(self, r, c, d) -> np.ndarray:
-        """Position + 1 of 0-based (row, column, digit), as the SAT engine numbers its literals."""
+        """Position + 1 of 0-based (row, column, digit), as the SAT engine numbers its literals.
+
+        Parameters
+        ----------
+        r, c, d : int or array_like of int
+            0-based rows, columns and digits (digit - 1), broadcast together.
+        """
         return self.convention.position(r, c, d) + 1
 
     def _columns(self, grid: np.ndarray) -> np.ndarray:
@@ -228,7 +234,15 @@ class HighsShapeEngine:
 
     def random_full_grid(self, rng: np.random.Generator, deadline: float | None = None) -> np.ndarray | None:
         """A full grid of the shape (:func:`sampled_full_grid`); None when none was found;
-        :class:`OutOfTime` when ``deadline`` passed before the call."""
+        :class:`OutOfTime` when ``deadline`` passed before the call.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The sampler's randomness.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         _check(deadline)
         return sampled_full_grid(self.model, self.terms, rng)
 
@@ -248,7 +262,19 @@ class HighsShapeEngine:
                    deadline: float | None = None) -> bool:
         """True when the clues are proved to admit no solution besides the one cut off; with a
         node ``budget`` an undecided call counts as False (not proved); :class:`OutOfTime` when
-        ``deadline`` (``time.perf_counter()``) passed before the call."""
+        ``deadline`` (``time.perf_counter()``) passed before the call.
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        act : int
+            What :meth:`exclude` returned for the solution to look past.
+        budget : int, optional
+            Branch-and-bound nodes HiGHS may spend; None: until decided.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         _check(deadline)
         status, _ = self._run(clue_grid, budget)
         if status not in ("infeasible", "optimal"):
@@ -256,7 +282,15 @@ class HighsShapeEngine:
         return status == "infeasible"
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
-        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
+        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique).
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        solution : numpy.ndarray
+            ``(rows, cols)`` full grid, a known solution of the clues.
+        """
         act = self.exclude(solution)
         try:
             status, x = self._run(clue_grid)
@@ -266,7 +300,19 @@ class HighsShapeEngine:
 
     def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit`` (HiGHS's counting loop); with
-        ``keep`` return ``(count, grids)``; :class:`OutOfTime` when ``deadline`` passed before the call."""
+        ``keep`` return ``(count, grids)``; :class:`OutOfTime` when ``deadline`` passed before the call.
+
+        Parameters
+        ----------
+        grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        limit : int
+            Stop at this many solutions.
+        keep : bool
+            Also return the solutions' grids.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         _check(deadline)
         lower = self._bounds(grid)
         self.highs.clearSolver()

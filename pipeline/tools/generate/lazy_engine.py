@@ -175,7 +175,13 @@ class LazyRuleEngine:
         self._encoded: set = set()   # rules whose cage sum is encoded exactly
 
     def literals(self, r, c, d) -> np.ndarray:
-        """Solver literals of 0-based (row, column, digit) (convention position + 1)."""
+        """Solver literals of 0-based (row, column, digit) (convention position + 1).
+
+        Parameters
+        ----------
+        r, c, d : int or array_like of int
+            0-based rows, columns and digits (digit - 1), broadcast together.
+        """
         return self.convention.position(r, c, d) + 1
 
     def clue_literals(self, grid: np.ndarray) -> list[int]:
@@ -271,20 +277,50 @@ class LazyRuleEngine:
 
     def random_full_grid(self, rng: np.random.Generator, deadline: float | None = None) -> np.ndarray | None:
         """A full grid of the shape (:func:`~pipeline.tools.generate.highs_engine.sampled_full_grid`);
-        :class:`OutOfTime` when ``deadline`` passed before the call."""
+        :class:`OutOfTime` when ``deadline`` passed before the call.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The sampler's randomness.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         if deadline is not None and time.perf_counter() >= deadline:
             raise OutOfTime("no full grid before the deadline")
         return sampled_full_grid(self.model, self.terms, rng)
 
     def determines(self, clue_grid: np.ndarray, act: int, budget: int | None = None,
                    deadline: float | None = None) -> bool:
-        """True when the clues are proved to admit no solution besides the one excluded under ``act``."""
+        """True when the clues are proved to admit no solution besides the one excluded under ``act``;
+        with a ``budget``, an undecided call counts as False (not proved); :class:`OutOfTime` when
+        ``deadline`` passes, checked between solver calls.
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        act : int
+            What :meth:`exclude` returned for the solution to look past.
+        budget : int, optional
+            Conflicts per solver call; None: until decided.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         answer = self._solve(self.clue_literals(clue_grid) + [act], budget, deadline)
         self.undecided += answer is None
         return answer is False
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
-        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique)."""
+        """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique).
+
+        Parameters
+        ----------
+        clue_grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        solution : numpy.ndarray
+            ``(rows, cols)`` full grid, a known solution of the clues.
+        """
         act = self.exclude(solution)
         try:
             answer = self._solve(self.clue_literals(clue_grid) + [act])
@@ -293,7 +329,20 @@ class LazyRuleEngine:
             self.retire(act)
 
     def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
-        """Solutions of the clues of ``grid`` up to ``limit``; with ``keep`` ``(count, grids)``."""
+        """Solutions of the clues of ``grid`` up to ``limit``; with ``keep`` ``(count, grids)``;
+        :class:`OutOfTime` when ``deadline`` passes, checked between solver calls.
+
+        Parameters
+        ----------
+        grid : numpy.ndarray
+            ``(rows, cols)`` clues (0 = empty).
+        limit : int
+            Stop at this many solutions.
+        keep : bool
+            Also return the solutions' grids.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
+        """
         clues = self.clue_literals(grid)
         found: list[np.ndarray] = []
         acts: list[int] = []
@@ -380,7 +429,15 @@ class RuleSwitchEngine(LazyRuleEngine):
 
     def another_under(self, puzzle: Puzzle, solution: np.ndarray) -> np.ndarray | None:
         """A solution of ``puzzle`` (the shape's units, ``puzzle``'s rules and clues) other than
-        ``solution``, or None when ``solution`` is its only one."""
+        ``solution``, or None when ``solution`` is its only one.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            A puzzle of the engine's shape; its rules' literals are assumed for this call.
+        solution : numpy.ndarray
+            ``(rows, cols)`` full grid, a known solution of ``puzzle``.
+        """
         acts = self.use(puzzle)
         act = self.exclude(solution)
         try:
