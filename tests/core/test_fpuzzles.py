@@ -167,7 +167,9 @@ ENTRY = st.fixed_dictionaries({}, optional={"cells": CELLS, "value": JSON, "cell
                                             "lines": st.lists(CELLS, max_size=2) | JSON})
 ELEMENT = SCALAR | JSON | st.lists(ENTRY | JSON, max_size=3)
 GRID_CELL = st.fixed_dictionaries({}, optional={"value": st.integers(-1, 10) | JSON, "given": st.booleans() | JSON,
-                                                "region": st.integers(0, 5) | JSON}) | JSON
+                                                "region": st.integers(0, 5) | JSON,
+                                                "givenPencilMarks": st.lists(st.integers(-1, 10), max_size=4) | JSON,
+                                                "c": JSON}) | JSON
 
 
 @st.composite
