@@ -1,5 +1,6 @@
 """Is an export directory one whole set? Every listed file's SHA-256, the models read back, and
-the files that do not belong (``python -m pipeline check DIR``).
+the files that do not belong (``python -m pipeline check DIR``). A single file exported with its
+``NAME.manifest.json`` (:mod:`formats.single`) is checked the same way, alone.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict
 from formats.agree import model_difference
 from formats.base import FORMATS, ModelData, format_for
 from formats.files import file_sha256
+from formats.directory import MANIFEST_SUFFIX
+from formats.single import manifest_path, single_file_format
 from formats.staging import (EXPORT_SUFFIXES, is_export_manifest, listed_export_files, read_manifest_json,
                              staging_dirs)
 
@@ -33,13 +36,19 @@ class SetCheck:
     problems: list[str] = field(default_factory=list)
     files: int = 0        # listed files whose SHA-256 matched
     models: int = 0       # model files read back equal to the manifest's model
+    #: the manifest read: ``DIR/manifest.json``, or a single file's ``NAME.manifest.json``
+    manifest: Path | None = None
+    #: the single file checked (None: an export directory)
+    single: Path | None = None
 
     def __bool__(self) -> bool:
         return not self.problems
 
 
 def check_export(directory: str | os.PathLike) -> SetCheck:
-    """Check that ``directory`` holds one whole export set, as its ``manifest.json`` describes it.
+    """Check that ``directory`` holds one whole export set, as its ``manifest.json`` describes it
+    (or, given a single exported file or its ``NAME.manifest.json``, that one file:
+    :func:`check_single`).
 
     Every file the manifest lists must be there with the SHA-256 it records; every model file
     (one per format that has a reader: ``Aeq*.csv``, the MPS files, ``model.lp``, the Parquet
@@ -52,6 +61,8 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     Parameters
     ----------
     directory : str or Path
+        An export directory, its ``manifest.json``, a single exported file or its
+        ``NAME.manifest.json``.
 
     Returns
     -------
@@ -61,7 +72,8 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     Raises
     ------
     FormatError
-        ``directory`` does not exist or is not a directory.
+        ``directory`` does not exist, or is a file that is neither a manifest nor a file with
+        its ``NAME.manifest.json`` beside it.
 
     Examples
     --------
@@ -77,11 +89,16 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     (True, ['changed since the export (its SHA-256 is not the one manifest.json records)'])
     """
     directory = Path(directory)
+    if directory.is_file() and directory.name == MANIFEST_NAME:
+        directory = directory.parent
     if not directory.is_dir():
-        raise _not_a_directory(directory)
-    result = SetCheck(directory)
-    problems = result.problems
+        single = _single_manifest(directory)
+        if single is None:
+            raise _not_a_directory(directory)
+        return check_single(single)
     manifest = directory / MANIFEST_NAME
+    result = SetCheck(directory, manifest=manifest)
+    problems = result.problems
     meta = read_manifest_json(manifest)
     if not is_export_manifest(meta):
         why = "missing" if not manifest.exists() else "not an export's manifest"
@@ -115,22 +132,99 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
 
 
 def _not_a_directory(directory: Path) -> FormatError:
-    return FormatError(f"{directory}: {'no such directory' if not directory.exists() else 'is not a directory'}")
+    if not directory.exists():
+        return FormatError(f"{directory}: no such directory")
+    return FormatError(f"{directory}: is not a directory, nor an exported file with {directory.name}{MANIFEST_SUFFIX} "
+                       f"beside it")
 
 
-def _file_problem(path: Path, digest) -> str | None:
+def _single_manifest(path: Path) -> Path | None:
+    """The manifest of a single exported file: ``path`` itself when it is a ``NAME.manifest.json``,
+    else ``path + ".manifest.json"`` when that exists (None: neither)."""
+    if not path.is_file():
+        return None
+    if path.name.endswith(MANIFEST_SUFFIX):
+        return path
+    beside = manifest_path(path)
+    return beside if beside.is_file() else None
+
+
+def check_single(manifest: str | os.PathLike) -> SetCheck:
+    """Check the one file a ``NAME.manifest.json`` describes (``export --to NAME.lp``): there,
+    with the SHA-256 the manifest records, and read back as the manifest's model. What else lies
+    in its directory is not its business.
+
+    Parameters
+    ----------
+    manifest : str or Path
+        The ``NAME.manifest.json``.
+
+    Returns
+    -------
+    SetCheck
+        ``single``: the file; ``problems``: one line each, empty when the file is whole.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline import build_model, parse_puzzle
+    >>> from formats.single import export_file
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     written = export_file(build_model(parse_puzzle("1......2........")), pathlib.Path(out, "m.opb"))
+    ...     whole = bool(check_single(written["manifest"][0]))
+    ...     _ = written["opb"][0].write_text("* nothing\\n")
+    ...     problems = check_single(written["manifest"][0]).problems
+    >>> whole, [p.split(": ", 1)[1] for p in problems]
+    (True, ['changed since the export (its SHA-256 is not the one m.opb.manifest.json records)'])
+    """
+    manifest = Path(manifest)
+    directory = manifest.parent
+    result = SetCheck(directory, manifest=manifest)
+    meta = read_manifest_json(manifest)
+    if not is_export_manifest(meta):
+        why = "missing" if not manifest.exists() else "not an export's manifest"
+        result.problems.append(f"{manifest}: {why}")
+        return result
+    listed = [(fmt, name) for fmt, names in meta["files"].items() if isinstance(names, list) for name in names]
+    if len(listed) != 1:
+        result.problems.append(f"{manifest}: lists {len(listed)} files; a single file's manifest lists one "
+                               f"(an export directory's is {MANIFEST_NAME})")
+        return result
+    fmt_name, name = listed[0]
+    found = single_file_format(name) if isinstance(name, str) else None
+    plain = (found is not None and found.name == fmt_name and name == Path(name).name and "\\" not in name
+             and not name.startswith("."))
+    if not plain:
+        result.problems.append(f"{manifest}: lists {str(name)!r:.80} as {str(fmt_name)!r:.20}, which is not "
+                               f"one exported file of that format")
+        return result
+    path = result.single = directory / name
+    digests = meta.get("sha256")
+    if not isinstance(digests, dict) or name not in digests:
+        result.problems.append(f"{manifest}: records no SHA-256 of {name}; export again to record it")
+        return result
+    problem = _file_problem(path, digests[name], manifest.name)
+    if problem:
+        result.problems.append(f"{path}: {problem}")
+        return result
+    result.files = 1
+    result.problems += _model_problems(directory, meta, {name}, result, manifest)
+    return result
+
+
+def _file_problem(path: Path, digest, manifest: str = MANIFEST_NAME) -> str | None:
     """Why a listed file does not belong as it is (None: it is there with its recorded digest)."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        return "missing (manifest.json lists it)"
+        return f"missing ({manifest} lists it)"
     if not stat.S_ISREG(st.st_mode):
-        return "is not a regular file (manifest.json lists a file)"
+        return f"is not a regular file ({manifest} lists a file)"
     if digest is None:
         return None
     try:
         if file_sha256(path) != digest:
-            return "changed since the export (its SHA-256 is not the one manifest.json records)"
+            return f"changed since the export (its SHA-256 is not the one {manifest} records)"
     except OSError as e:
         return f"cannot be read: {e.strerror or e}"
     return None
@@ -185,10 +279,11 @@ def _format_name(name: str) -> str | None:
         return None
 
 
-def _model_problems(directory: Path, meta: dict, readable: set[str], result: SetCheck) -> list[str]:
+def _model_problems(directory: Path, meta: dict, readable: set[str], result: SetCheck,
+                    manifest: Path | None = None) -> list[str]:
     """The manifest's model against each model file read back."""
     try:
-        man = manifest_from_dict(meta, where=str(directory / MANIFEST_NAME))
+        man = manifest_from_dict(meta, where=str(manifest or directory / MANIFEST_NAME))
         model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     except PipelineError as e:
         return [f"{e}"]

@@ -8,6 +8,7 @@ This is the formats layer's own entry point for whole exports, so that the solve
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 from collections.abc import Sequence
@@ -30,8 +31,14 @@ from formats.staging import staged_export
 from formats.solutions import read_solution
 
 
+#: What follows a single exported file's name in the name of its manifest (``model.lp.manifest.json``,
+#: :mod:`formats.single`).
+MANIFEST_SUFFIX = ".manifest.json"
+
+
 def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, list[str]],
-                   formats: dict | None = None, sha256: dict[str, str] | None = None) -> Path:
+                   formats: dict | None = None, sha256: dict[str, str] | None = None,
+                   name: str = MANIFEST_NAME) -> Path:
     """Write ``manifest.json`` (atomically) describing ``model`` and the files of the export.
 
     ``formats`` holds per-format facts (e.g. the fixed-MPS short-name rule) under its name;
@@ -49,8 +56,11 @@ def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, 
         Per-format facts.
     sha256 : dict of str to str, optional
         The SHA-256 of each listed file.
+    name : str
+        The manifest's file name: ``manifest.json`` in an export directory, ``NAME.manifest.json``
+        beside a single file (:func:`formats.single.export_file`).
     """
-    path = Path(directory) / MANIFEST_NAME
+    path = Path(directory) / name
     with atomic_open(path) as f:
         json.dump(export_manifest(model, files, formats, sha256), f, indent=2)
         f.write("\n")
@@ -203,22 +213,38 @@ class ImportResult:
 
 def find_manifest(solution_path: str | os.PathLike,
                   manifest: Manifest | str | os.PathLike | None = None) -> Manifest:
-    """The manifest given, else ``manifest.json`` beside the solution file.
+    """The manifest given, else ``manifest.json`` beside the solution file, else the one
+    ``STEM.*.manifest.json`` of a single exported file beside it (``model.sol`` ->
+    ``model.lp.manifest.json``).
 
     Parameters
     ----------
     solution_path : str or Path
         The solution file.
     manifest : Manifest, str or Path, optional
-        Given by the caller.
+        Given by the caller: a manifest, an export directory, or a single exported file whose
+        ``NAME.manifest.json`` lies beside it.
     """
     if manifest is not None:
-        return manifest if isinstance(manifest, Manifest) else load_manifest_file(manifest)
-    beside = Path(solution_path).resolve().parent / MANIFEST_NAME
+        if isinstance(manifest, Manifest):
+            return manifest
+        given = Path(manifest)
+        single = given.with_name(given.name + MANIFEST_SUFFIX)
+        if given.is_file() and not given.name.endswith(".json") and single.is_file():
+            return load_manifest_file(single)    # the model file named instead of its manifest
+        return load_manifest_file(manifest)
+    folder = Path(solution_path).resolve().parent
+    beside = folder / MANIFEST_NAME
     if beside.exists():
         return load_manifest_file(beside)
+    stem = Path(solution_path).name.split(".", 1)[0]
+    singles = sorted(folder.glob(f"{glob.escape(stem)}.*{MANIFEST_SUFFIX}")) if stem else []
+    if len(singles) == 1:
+        return load_manifest_file(singles[0])
     raise FormatError(
-        f"{solution_path}: no manifest given and no {MANIFEST_NAME} beside it: pass --manifest DIR/manifest.json"
+        f"{solution_path}: no manifest given and no {MANIFEST_NAME} beside it"
+        + (f" (several {stem}.*{MANIFEST_SUFFIX})" if singles else "")
+        + ": pass --manifest DIR/manifest.json or --manifest NAME.lp.manifest.json"
     )
 
 

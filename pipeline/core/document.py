@@ -62,6 +62,30 @@ DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout
 _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,4})\s*$")   # -3: named as out of range
 
 
+def is_export_manifest_document(doc: object) -> bool:
+    """Whether a JSON value is an export's manifest (``manifest.json``, ``NAME.lp.manifest.json``):
+    an object listing its files by format and stating its clue encoding, which no puzzle does.
+
+    Parameters
+    ----------
+    doc : object
+        A parsed JSON value.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_export_manifest_document({"files": {"lp": ["m.lp"]}, "clue_encoding": "rows", "scheme": "ijk"})
+    True
+    >>> is_export_manifest_document({"size": 4, "givens": []})
+    False
+    """
+    return (isinstance(doc, dict) and isinstance(doc.get("files"), dict) and "clue_encoding" in doc
+            and "scheme" in doc)
+
+
 def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:
     size = doc.get("size")
     if size is not None:
@@ -226,6 +250,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
+    if is_export_manifest_document(doc):
+        raise PuzzleError(f"{where}: an export's manifest, not a puzzle: read a solver's answer with "
+                          f"'import SOLUTION --manifest {where}', check the export with 'check {where}'")
     if isinstance(doc.get("grid"), list) and "givens" not in doc:
         # f-puzzles' own JSON, not compressed into a link: read as the link's content is
         where = f"{where} (f-puzzles)"

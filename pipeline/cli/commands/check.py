@@ -1,4 +1,4 @@
-"""The ``check`` subcommand: is an export directory one whole set?"""
+"""The ``check`` subcommand: is an export directory one whole set (or a single exported file whole)?"""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +13,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(line)
     if result.problems:
         return 1
+    if result.single is not None:
+        print(f"{result.single}: whole: the SHA-256 {result.manifest.name if result.manifest else 'its manifest'} "
+              f"records, read back as its model")
+        return 0
     print(f"{result.directory}: whole: {result.files} files with the SHA-256 manifest.json records, "
           f"{result.models} model files read back as its model, nothing of another export")
     return 0
@@ -21,6 +25,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``check``."""
     p = subparsers.add_parser("check", help="check that an export directory holds one whole set: every file's "
-                                            "SHA-256 and model against manifest.json, no files of another export")
-    p.add_argument("directory", metavar="DIR", help="an export directory (export --to DIR)")
+                                            "SHA-256 and model against manifest.json, no files of another export "
+                                            "(or one exported file against its NAME.manifest.json)")
+    p.add_argument("directory", metavar="PATH", help="an export directory (export --to DIR), or a single exported "
+                                                     "file (export --to NAME.lp) or its NAME.lp.manifest.json")
     p.set_defaults(func=cmd_check)

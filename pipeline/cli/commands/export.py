@@ -3,27 +3,46 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from pathlib import Path
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model, exporting_formats
+from formats.single import export_file, export_stream, single_file_format, single_format_names
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
+from pipeline.core.errors import FormatError
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``--to DIR``: every chosen format's files and manifest.json; ``--to NAME.lp`` (a one-file
+    format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout."""
+    options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
+    if args.to == "-":
+        if args.formats is None or len([n for n in args.formats.split(",") if n.strip()]) != 1:
+            # refused before the puzzle is read: nothing else is wrong yet
+            raise FormatError(f"--to - writes one file to standard output: name one format with --formats "
+                              f"({', '.join(single_format_names())}), not {args.formats or 'all (the default)'}")
+        model = model_from_args(args)
+        sys.stdout.flush()
+        export_stream(model, sys.stdout.buffer, args.formats, **options)
+        return 0
+    single = single_file_format(args.to)
+    if single is not None:
+        model = model_from_args(args)
+        written = export_file(model, args.to, args.formats, **options)
+        fmt, (path,) = next(iter(written.items()))
+        manifest = written["manifest"][0]
+        print(f"exported {_summary(model)} to {path} ({fmt}, one file); its manifest: {manifest}")
+        if not args.quiet:
+            print(f"Then: python -m pipeline import SOLUTION --manifest {shlex.quote(str(manifest))}   "
+                  f"(check the pair: python -m pipeline check {shlex.quote(str(path))})")
+        return 0
     model = model_from_args(args)
-    written = export_model(model, args.to, args.formats, mps_style=args.mps_style, dense=args.dense,
-                           amo=args.amo or DEFAULT_AMO)
+    written = export_model(model, args.to, args.formats or "all", **options)
     out = Path(args.to)
-    conv = model.convention
-    ineq = f", and {model.n_ineq} <= rows" if model.n_ineq else ""
-    layout = model.puzzle.layout
-    what = (f"{model.puzzle.variant} {conv.n}x{conv.n}" if layout is None else
-            f"{layout.name} layout of {layout.n_grids} {conv.n}x{conv.n} grids on a {layout.rows}x{layout.cols} canvas")
-    print(f"exported {what} ({model.n_rows} x {model.n_cols}, "
-          f"{model.nnz} nonzeros{ineq}) in {conv.scheme}/{conv.order}, clues as {model.clue_encoding}, to {out}/:")
+    print(f"exported {_summary(model)} to {out}/:")
     for fmt, paths in written.items():
         print(f"  {fmt:<9} " + " ".join(p.name for p in paths))
     if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
@@ -33,6 +52,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     if hint:
         print(hint)
     return 0
+
+
+def _summary(model: Model) -> str:
+    """What was exported: the puzzle, the model's size, the convention and the clue encoding."""
+    conv = model.convention
+    ineq = f", and {model.n_ineq} <= rows" if model.n_ineq else ""
+    layout = model.puzzle.layout
+    what = (f"{model.puzzle.variant} {conv.n}x{conv.n}" if layout is None else
+            f"{layout.name} layout of {layout.n_grids} {conv.n}x{conv.n} grids on a {layout.rows}x{layout.cols} canvas")
+    return (f"{what} ({model.n_rows} x {model.n_cols}, {model.nnz} nonzeros{ineq}) in {conv.scheme}/{conv.order}, "
+            f"clues as {model.clue_encoding},")
 
 
 def _matlab_string(path: Path) -> str:
@@ -90,12 +120,19 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``export``."""
-    p = subparsers.add_parser("export", help="write the model files and manifest.json into a directory")
+    p = subparsers.add_parser("export", help="write the model files and manifest.json into a directory, "
+                                             "or one model file (NAME.lp, NAME.mps, ...) and NAME.lp.manifest.json")
     add_puzzle_args(p)
     add_model_args(p)
-    p.add_argument("--to", required=True, metavar="DIR", help="output directory (created)")
-    p.add_argument("--formats", default="all", metavar="LIST",
-                   help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all)")
+    ones = ", ".join(f".{n}" if n != "mps" else ".mps (free)" for n in single_format_names())
+    p.add_argument("--to", required=True, metavar="PATH",
+                   help=f"a directory (created) for every chosen format's files and manifest.json; or a file "
+                        f"whose extension is one of the one-file formats {ones} (.gz allowed but for .mat): "
+                        "that one file, the extension picking the format, and PATH.manifest.json beside it; "
+                        "or - : one one-file format (--formats) to standard output, no manifest. See docs/formats.md")
+    p.add_argument("--formats", default=None, metavar="LIST",
+                   help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all for a "
+                        "directory, the extension's format for a file)")
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "

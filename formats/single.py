@@ -1,0 +1,241 @@
+"""An export to one file: :func:`formats.write_model` writes it, ``NAME.manifest.json`` beside
+it describes it (``export --to model.lp``); or its bytes on standard output without a
+manifest (``export --to -``).
+
+Only the formats whose whole model is one file take this road: free MPS, CPLEX LP, DIMACS
+CNF, OPB and the MATLAB ``.mat`` (:data:`SINGLE_FILE_FORMATS`). CSV and Parquet are several
+files, fixed MPS has its names file, and ``solve_sudoku.m`` goes with its ``model.mat``: those
+are export directories (:func:`formats.directory.export_model`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from pipeline.core.build import Model
+from pipeline.core.errors import FormatError
+
+from formats.base import FORMATS, Format, refuse_unknown_options, write_model
+from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
+from formats.files import WriteFailed, file_sha256, write_failure
+
+#: The formats one file holds whole (``mps`` in its free form), in the order the docs list them.
+SINGLE_FILE_FORMATS = ("mps", "lp", "cnf", "opb", "matlab")
+#: Formats whose single file may be gzip-compressed (``model.lp.gz``); a ``.mat`` may not.
+GZ_FORMATS = ("mps", "lp", "cnf", "opb")
+
+
+def single_file_format(path: str | os.PathLike) -> Format | None:
+    """The one-file format the extension of ``path`` names, or None (``path`` is a directory).
+
+    ``.gz`` after the extension is looked through; a path ending in a separator (``out.lp/``)
+    names a directory whatever its extension.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``export --to``'s value.
+
+    Returns
+    -------
+    Format or None
+
+    Examples
+    --------
+    >>> [getattr(single_file_format(p), "name", None) for p in ("a.lp", "b.mps.gz", "c.mat", "out", "d.csv", "e.lp/")]
+    ['lp', 'mps', 'matlab', None, None, None]
+    """
+    text = os.fspath(path)
+    if not text or text.endswith(("/", os.sep)):
+        return None
+    name = Path(text).name.lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    found = [(len(ext), FORMATS[key]) for key in SINGLE_FILE_FORMATS if key in FORMATS
+             for ext in FORMATS[key].extensions if name.endswith(ext) and len(name) > len(ext)]
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def manifest_path(path: str | os.PathLike) -> Path:
+    """``model.lp`` -> ``model.lp.manifest.json``: where the manifest of a single file lies.
+
+    Parameters
+    ----------
+    path : str or Path
+        The single file.
+
+    Returns
+    -------
+    Path
+    """
+    path = Path(path)
+    return path.with_name(path.name + MANIFEST_SUFFIX)
+
+
+def _one_format(formats: str | Sequence[str] | None) -> list[Format]:
+    """The formats ``formats`` names (``"all"``: every exporting one; None: none named)."""
+    return [] if formats is None else resolve_formats(formats)
+
+
+def _chosen(path_format: Format | None, formats: str | Sequence[str] | None, where: str) -> Format:
+    """The one format to write: the extension's, which ``formats`` (when given) must agree with."""
+    named = _one_format(formats)
+    names = ", ".join(dict.fromkeys(f.name for f in named))
+    if len(set(f.name for f in named)) > 1:
+        raise FormatError(f"{where}: one file holds one format, but formats names {names}: "
+                          f"give a directory to export several")
+    if path_format is None:
+        if not named:
+            raise FormatError(f"{where}: name one format ({', '.join(single_format_names())})")
+        fmt = named[0]
+        if fmt.name not in SINGLE_FILE_FORMATS:
+            raise FormatError(f"{where}: {fmt.name} is several files, not one: give a directory "
+                              f"(one file: {', '.join(single_format_names())})")
+        return fmt
+    if named and named[0].name != path_format.name:
+        other = named[0]
+        fix = (f"name the file NAME{other.extensions[0]}" if other.name in SINGLE_FILE_FORMATS
+               else f"{other.name} is several files: give a directory")
+        raise FormatError(f"{where}: the extension says {path_format.name} but formats says {other.name}: {fix}")
+    return path_format
+
+
+def single_format_names() -> list[str]:
+    """The one-file formats as ``--formats`` spells them (``mat`` for matlab).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> single_format_names()
+    ['mps', 'lp', 'cnf', 'opb', 'mat']
+    """
+    return ["mat" if name == "matlab" else name for name in SINGLE_FILE_FORMATS]
+
+
+def _refuse_several_file_options(fmt: Format, options: dict[str, Any], where: str) -> None:
+    refuse_unknown_options(options)
+    if fmt.name == "mps" and options.get("mps_style", "free") != "free":
+        raise FormatError(f"{where}: one MPS file is the free form; mps_style {options['mps_style']!r} also writes "
+                          f"a names file: give a directory")
+
+
+def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[str] | None = None,
+                **options: Any) -> dict[str, list[Path]]:
+    """Write ``model`` to the one file ``path`` (:func:`formats.write_model`), then its manifest
+    ``path + ".manifest.json"`` beside it (the same content as an export directory's
+    ``manifest.json``: the file, its SHA-256, the model's metadata).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or Path
+        The file: its extension (``.mps``, ``.lp``, ``.cnf``/``.dimacs``, ``.opb``, ``.mat``;
+        ``.gz`` after any but ``.mat``) picks the format.
+    formats : str or list of str, optional
+        When given, it must name the extension's format (and only it).
+    **options
+        Export options, as :func:`formats.directory.export_model` takes them; the format gets
+        those its ``write`` and ``describe`` declare. ``mps_style`` must be ``"free"``.
+
+    Returns
+    -------
+    dict of str to list of Path
+        ``{format name: [path], "manifest": [the manifest's path]}``.
+
+    Raises
+    ------
+    FormatError
+        An extension of no one-file format, ``formats`` naming another or several formats, a
+        ``.mat.gz``, fixed MPS, or ``path`` (or its manifest's path) being a directory.
+    WriteFailed
+        Writing a file failed.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pipeline import build_model, parse_puzzle
+    >>> from formats import read_model
+    >>> model = build_model(parse_puzzle("1......2........"))
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     written = export_file(model, pathlib.Path(out, "single.lp"))
+    ...     back = read_model(written["lp"][0])
+    ...     names = sorted(p.name for p in pathlib.Path(out).iterdir())
+    >>> names, back.Aeq.shape == (model.n_rows, model.n_cols)
+    (['single.lp', 'single.lp.manifest.json'], True)
+    """
+    path = Path(path)
+    where = str(path)
+    fmt = _chosen(single_file_format(path), formats, where)
+    if single_file_format(path) is None:
+        raise FormatError(f"{where}: not the name of one {fmt.name} file (end it in {fmt.extensions[0]})")
+    _refuse_several_file_options(fmt, options, where)
+    if path.name.lower().endswith(".gz") and fmt.name not in GZ_FORMATS:
+        raise FormatError(f"{where}: a {fmt.name} file cannot be gzip-compressed (only {', '.join(GZ_FORMATS)})")
+    manifest = manifest_path(path)
+    for target in (path, manifest):
+        if target.is_dir() and not target.is_symlink():
+            raise FormatError(f"{target}: is a directory (an export directory of before?); "
+                              f"--to {path.name} writes one file: remove it or choose another name")
+    try:
+        write_model(model, path, fmt.name, **fmt.pick_options(options, "write"))
+        described = {}
+        if fmt.describe is not None:
+            described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
+        write_manifest(path.parent, model, {fmt.name: [path.name]}, described,
+                       {path.name: file_sha256(path)}, name=manifest.name)
+    except WriteFailed:
+        raise
+    except OSError as e:
+        raise write_failure(path, e) from None
+    return {fmt.name: [path], "manifest": [manifest]}
+
+
+def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] | None,
+                  **options: Any) -> Format:
+    """Write ``model`` in one one-file format to ``stream`` (``export --to -``: standard
+    output), without a manifest. The bytes are those :func:`formats.write_model` writes (to a
+    temporary file first, then copied).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    stream : binary file object
+        Where the bytes go.
+    formats : str or list of str
+        Exactly one one-file format (``mps``, ``lp``, ``cnf``, ``opb``, ``mat``).
+    **options
+        Export options (as :func:`export_file`).
+
+    Returns
+    -------
+    Format
+        The format written.
+
+    Raises
+    ------
+    FormatError
+        ``formats`` missing, naming several formats or one of several files.
+    """
+    where = "standard output"
+    named = _one_format(formats)
+    if len(set(f.name for f in named)) != 1:
+        listed = ", ".join(dict.fromkeys(f.name for f in named)) or "none"
+        raise FormatError(f"{where} takes one file: name one format with formats "
+                          f"({', '.join(single_format_names())}; named: {listed})")
+    fmt = _chosen(None, formats, where)
+    _refuse_several_file_options(fmt, options, where)
+    with tempfile.TemporaryDirectory(prefix="sudoku-export-") as tmp:
+        path = Path(tmp) / f"model{fmt.extensions[0]}"
+        write_model(model, path, fmt.name, **fmt.pick_options(options, "write"))
+        with open(path, "rb") as f:
+            shutil.copyfileobj(f, stream, 1 << 20)
+    stream.flush()
+    return fmt
