@@ -30,15 +30,11 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.iss_table import ISS_TYPES, READERS, IssArgError, IssGrid
+from pipeline.core.iss_table import ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, looks_like_iss
 from pipeline.core.rules import RULES
 
 __all__ = ["looks_like_iss", "document_from_iss", "iss_boxes", "MAX_ISS_CHARS"]
 
-#: Longest ISS string read (ISS's own puzzles are at most a few KB).
-MAX_ISS_CHARS = 2_000_000
-_START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
-_BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
 #: Composite ISS types: a branch of constraints, never a rule of its own.
 _COMPOSITE = frozenset({"Or", "And", "Replicate", "End", "Container"})
 
@@ -49,28 +45,6 @@ class _Item(NamedTuple):
     type: str
     args: list[str]
     raw: str
-
-
-def looks_like_iss(text: object) -> bool:
-    """Is ``text`` an ISS constraint string (``.`` then a type or ``~``: ``.Cage~...``, ``.~R1C1_5``)?
-
-    Parameters
-    ----------
-    text : object
-        A command-line argument, a file's text or a batch record.
-
-    Examples
-    --------
-    >>> looks_like_iss(".Cage~15~R1C1~R1C2.~R3C3_4"), looks_like_iss(".AntiKnight"), looks_like_iss("..3.2.6..")
-    (True, True, False)
-    """
-    if not isinstance(text, str) or len(text) > MAX_ISS_CHARS:
-        return False
-    s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
-    if "~" in s:
-        return bool(_START.match(s))
-    # no argument anywhere: only a run of known type names (a compact grid may start '.A')
-    return bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
 
 
 def _items(text: str, where: str) -> Iterator[_Item]:
@@ -284,7 +258,8 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
 def _givens(allowed: dict[str, list[int]], n: int, where: str) -> tuple[list[str], list[dict]]:
     """Givens (``"r1c1=5"``) and the rules of cells limited to several digits: ``even``, ``odd``,
     else ``pencilmarks`` (one rule per digit set, cells in order of appearance)."""
-    givens, groups = [], {}
+    givens: list[str] = []
+    groups: dict[tuple[int, ...], list[str]] = {}
     evens, odds = tuple(range(2, n + 1, 2)), tuple(range(1, n + 1, 2))
     for cell, digits in allowed.items():
         if len(digits) == 1:

@@ -18,11 +18,13 @@ Adding a mapping for a new rule is one reader here (``"Arrow": _read_arrow``) an
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import numpy as np
 
-__all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "iss_cell_id"]
+__all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "iss_cell_id",
+           "looks_like_iss"]
 
 #: Every constraint type ISS knows (its js/sudoku_constraint.js): an unknown name is "unknown",
 #: a known one without a reader "unsupported".
@@ -36,6 +38,34 @@ ISS_TYPES = frozenset((
     "LookAndSay ConnectedValues SameValues EqualSum Quad Binary BinaryX Pair PairX Indexing CountingCircles "
     "CountDistinct Given SearchPriority Var").split())
 
+#: Longest ISS string read (ISS's own puzzles are at most a few KB).
+MAX_ISS_CHARS = 2_000_000
+_START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
+_BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
+
+
+def looks_like_iss(text: object) -> bool:
+    """Is ``text`` an ISS constraint string (``.`` then a type or ``~``: ``.Cage~...``, ``.~R1C1_5``)?
+
+    Parameters
+    ----------
+    text : object
+        A command-line argument, a file's text or a batch record.
+
+    Examples
+    --------
+    >>> looks_like_iss(".Cage~15~R1C1~R1C2.~R3C3_4"), looks_like_iss(".AntiKnight"), looks_like_iss("..3.2.6..")
+    (True, True, False)
+    """
+    if not isinstance(text, str) or len(text) > MAX_ISS_CHARS:
+        return False
+    s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
+    if "~" in s:
+        return bool(_START.match(s))
+    # no argument anywhere: only a run of known type names (a compact grid may start '.A')
+    return bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
+
+
 #: ISS writes a row or column number in base 17: 1..9, then a..g for 10..16.
 _DIGITS = "123456789abcdefg"
 
@@ -45,7 +75,13 @@ class IssArgError(ValueError):
 
 
 def iss_cell_id(row: int, col: int) -> str:
-    """``R1C1`` of 0-based ``(row, col)``, as ISS writes it (``RaCg`` for row 10, column 16)."""
+    """``R1C1`` of 0-based ``(row, col)``, as ISS writes it (``RaCg`` for row 10, column 16).
+
+    Parameters
+    ----------
+    row, col : int
+        0-based, below 16.
+    """
     return f"R{_DIGITS[row]}C{_DIGITS[col]}"
 
 
@@ -203,8 +239,8 @@ def _cells_of(entry: dict, grid: IssGrid) -> list[str]:
 
 
 def _write_cage(entry: dict, grid: IssGrid) -> list[str]:
-    if "sum" not in entry:
-        return _items("AllDifferent", *_cells_of(entry, grid))
+    if "sum" not in entry:   # AllDifferent over N cells reads as an extra region: a sumless Cage then
+        return _items("AllDifferent" if len(entry["cells"]) != grid.n else "Cage~", *_cells_of(entry, grid))
     return _items("Cage", entry["sum"], *_cells_of(entry, grid))
 
 

@@ -71,7 +71,7 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     Examples
     --------
     >>> from pipeline.core.puzzle import parse_puzzle
-    >>> iss_from_puzzle(parse_puzzle('{"size": 4, "givens": "1...", "rules": [{"rule": "antiknight"}]}'))
+    >>> iss_from_puzzle(parse_puzzle({"size": 4, "givens": "1" + "." * 15, "rules": [{"rule": "antiknight"}]}))
     '.Shape~4x4.AntiKnight.~R1C1_1'
     """
     if puzzle.layout is not None:
@@ -99,7 +99,8 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     givens = [f"{iss_cell_id(r, c)}_{puzzle.grid[r, c]}" for r, c in zip(rows.tolist(), cols.tolist())] + givens
     if givens:
         items.append("~" + "~".join(givens))
-    return "".join("." + item for item in items)
+    # an empty 9x9 grid says its shape: an empty string is no puzzle to read back
+    return "".join("." + item for item in items) or f".Shape~{n}x{n}"
 
 
 def iss_link(puzzle: Puzzle, where: str = "puzzle") -> str:

@@ -114,3 +114,87 @@ def decompress_from_base64(text: str, where: str = "f-puzzles") -> str:
         w = entry
         if enlarge == 0:
             enlarge, n_bits = 1 << n_bits, n_bits + 1
+
+
+def compress_to_base64(text: str) -> str:
+    """LZ-string's ``compressToBase64`` of ``text``: what :func:`decompress_from_base64` reads back.
+
+    Parameters
+    ----------
+    text : str
+        Any text (characters beyond U+FFFF travel as UTF-16 surrogate pairs, as in JavaScript).
+
+    Returns
+    -------
+    str
+        Base64 digits, ``=``-padded to a multiple of 4.
+
+    Examples
+    --------
+    >>> compress_to_base64('{"size":9,"title":"example"}')
+    'N4IgzglgXgpiBcBOANCALhNAbO8QwA8BDAWwAccQBfIA'
+    """
+    units = text.encode("utf-16-le", "surrogatepass")
+    chars = [chr(int.from_bytes(units[k:k + 2], "little")) for k in range(0, len(units), 2)]
+    out: list[str] = []
+    value = position = 0
+
+    def put(code: int, bits: int) -> None:   # least significant bit first, 6 bits a digit
+        nonlocal value, position
+        for _ in range(bits):
+            value = (value << 1) | (code & 1)
+            code >>= 1
+            position += 1
+            if position == 6:
+                out.append(_ALPHABET[value])
+                value = position = 0
+
+    dictionary: dict[str, int] = {}
+    fresh: set[str] = set()   # characters in the dictionary not yet written out
+    w = ""
+    enlarge, size, n_bits = 2, 3, 2
+
+    def emit(word: str) -> None:
+        nonlocal enlarge, n_bits
+        if word in fresh:
+            code = ord(word[0])
+            if code < 256:
+                put(0, n_bits)
+                put(code, 8)
+            else:
+                put(1, n_bits)
+                put(code, 16)
+            enlarge -= 1
+            if enlarge == 0:
+                enlarge, n_bits = 1 << n_bits, n_bits + 1
+            fresh.discard(word)
+        else:
+            put(dictionary[word], n_bits)
+        enlarge -= 1
+        if enlarge == 0:
+            enlarge, n_bits = 1 << n_bits, n_bits + 1
+
+    for c in chars:
+        if c not in dictionary:
+            dictionary[c] = size
+            size += 1
+            fresh.add(c)
+        wc = w + c
+        if wc in dictionary:
+            w = wc
+            continue
+        emit(w)
+        dictionary[wc] = size
+        size += 1
+        w = c
+    if w:
+        emit(w)
+    put(2, n_bits)
+    while True:   # flush the last digit (as LZ-string does: a whole zero digit when aligned)
+        value <<= 1
+        if position == 5:
+            out.append(_ALPHABET[value])
+            break
+        position += 1
+    encoded = "".join(out)
+    return encoded + "=" * (-len(encoded) % 4)

@@ -26,6 +26,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import looks_like_fpuzzles
+from pipeline.core.iss_table import looks_like_iss
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
@@ -357,8 +358,6 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
-    from pipeline.core.iss import looks_like_iss   # here: iss imports the rules, which import this module
-
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                           or looks_like_iss(source))
     text, where = (str(source), "grid") if inline else _read_source(source, "grid")

@@ -8,5 +8,5 @@ Adding a subcommand is one module here plus its name in :data:`COMMAND_MODULES` 
 #: Modules of the subcommands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = tuple(f"pipeline.cli.commands.{name}" for name in (
     "solve", "count", "build", "export", "check", "import_", "verify", "batch",
-    "draw", "spy", "report", "generate", "rate", "explain",
+    "draw", "spy", "report", "generate", "rate", "explain", "convert",
 ))

@@ -1,0 +1,117 @@
+"""A puzzle as f-puzzles JSON and as its compressed payload, the inverse of :mod:`pipeline.core.fpuzzles`.
+
+Every element the reader supports is written (killer cages, thermometers, Kropki dots, odd and
+even cells, extra regions, diagonals, the global rules); boxes other than f-puzzles' default
+for the size and jigsaw regions go in each cell's ``region``; a windoku's four windows are
+written as extra regions (the same units). Anything else (a Latin square, a layout, a
+greater-than sign, pencil marks) is refused in one line naming it.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.fpuzzles import _BOXES
+from pipeline.core.lzstring import compress_to_base64
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules import window_units
+
+__all__ = ["fpuzzles_from_puzzle", "fpuzzles_payload"]
+
+_GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive": "nonconsecutive",
+           "disjointgroups": "disjointgroups"}
+
+
+def _cell(name: str) -> str:
+    return name.upper()
+
+
+def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
+    """The f-puzzles JSON object of ``puzzle``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        An N x N puzzle (N from 1 to 64, no layout).
+    where : str
+        How messages name the puzzle.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    PuzzleError
+        A layout, a variant or a rule f-puzzles has no element for (one line naming it).
+    """
+    n = puzzle.n
+    if puzzle.layout is not None:
+        raise PuzzleError(f"{where}: a {puzzle.layout.name} layout has no f-puzzles form")
+    if not 1 <= n <= 64:
+        raise PuzzleError(f"{where}: a {n}x{n} grid is beyond f-puzzles' 64x64")
+    spec = puzzle.spec
+    if puzzle.variant not in ("classic", "x", "jigsaw", "jigsaw_x"):
+        raise PuzzleError(f"{where}: variant {puzzle.variant!r} has no f-puzzles form (f-puzzles grids have boxes "
+                          "or regions)")
+    cells: list[list[dict]] = [[{} for _ in range(n)] for _ in range(n)]
+    for r, c in zip(*np.nonzero(puzzle.grid)):
+        cells[int(r)][int(c)] = {"value": int(puzzle.grid[r, c]), "given": True}
+    regions = None
+    if spec.regions and puzzle.regions is not None:
+        regions = np.unique(np.asarray(puzzle.regions), return_inverse=True)[1].reshape(n, n)
+    elif _BOXES.get(n) != (puzzle.h, puzzle.w):
+        rows, cols = np.divmod(np.arange(n * n), n)
+        regions = ((rows // puzzle.h) * (n // puzzle.w) + cols // puzzle.w).reshape(n, n)
+    if regions is not None:
+        for r in range(n):
+            for c in range(n):
+                cells[r][c]["region"] = int(regions[r, c])
+    data: dict = {"size": n, "grid": cells}
+    if spec.diagonals:
+        data["diagonal+"] = data["diagonal-"] = True
+    board = puzzle.base_board
+    for k, entry in enumerate(puzzle.rules_dicts()):
+        kind = entry["rule"]
+        if kind in _GLOBAL:
+            data[_GLOBAL[kind]] = True
+        elif kind == "diagonal":
+            data["diagonal-" if entry.get("which", "main") == "main" else "diagonal+"] = True
+        elif kind == "cage":
+            cage: dict = {"cells": [_cell(c) for c in entry["cells"]]}
+            if "sum" in entry:
+                cage["value"] = str(entry["sum"])
+            data.setdefault("killercage", []).append(cage)
+        elif kind == "thermo":
+            data.setdefault("thermometer", []).append({"lines": [[_cell(c) for c in entry["cells"]]]})
+        elif kind == "kropki":
+            dot: dict = {"cells": [_cell(c) for c in entry["cells"]]}
+            if "value" in entry:
+                dot["value"] = str(entry["value"])
+            data.setdefault("difference" if entry["color"] == "white" else "ratio", []).append(dot)
+        elif kind in ("odd", "even"):
+            data.setdefault(kind, []).extend({"cell": _cell(c)} for c in entry["cells"])
+        elif kind == "extraregion":
+            data.setdefault("extraregion", []).append({"cells": [_cell(c) for c in entry["cells"]]})
+        elif kind == "windoku":
+            for window in window_units(board.rows, board.cols, board.h, board.w) or []:
+                data.setdefault("extraregion", []).append(
+                    {"cells": [f"R{int(c) // board.cols + 1}C{int(c) % board.cols + 1}" for c in window]})
+        else:
+            raise PuzzleError(f"{where}: rules[{k}] ({kind}) has no f-puzzles element")
+    return data
+
+
+def fpuzzles_payload(puzzle: Puzzle, where: str = "puzzle") -> str:
+    """The compressed payload of ``puzzle``'s f-puzzles JSON (``https://www.f-puzzles.com/?load=`` + it).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        As for :func:`fpuzzles_from_puzzle`.
+    where : str
+        How messages name the puzzle.
+    """
+    return compress_to_base64(json.dumps(fpuzzles_from_puzzle(puzzle, where), separators=(",", ":")))

@@ -1,0 +1,253 @@
+"""ISS constraint strings: the reader maps each supported type to its rule, the writer is its
+inverse (hypothesis round trips over random documents), unsupported types are refused in one
+line naming the type and its place, random text gives a PuzzleError at worst, and ISS's own
+published puzzles (../shared/data/iss) read or are refused by type, and solve to their solutions."""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracles import SHARED_DATA_DIR
+from pipeline.core.convert import write_puzzle
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss, looks_like_iss
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.lzstring import compress_to_base64, decompress_from_base64
+from pipeline.core.puzzle import parse_puzzle
+
+ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+
+
+def test_each_type_maps_to_its_rule():
+    doc = document_from_iss(".Cage~15~R1C1~R1C2.Thermo~R2C1~R2C2~R2C3.GreaterThan~R3C1~R3C2.WhiteDot~R4C1~R4C2"
+                            ".BlackDot~R5C1~R5C2.AntiKnight.AntiKing.AntiConsecutive.Windoku.DisjointSets"
+                            ".Diagonal~1.Diagonal~-1.AllDifferent~R9C1~R9C2.Sum~12~R7C7~R8C8.~R1C9_5~R6C6_2_4_6_8")
+    kinds = [e["rule"] for e in doc["rules"]]
+    assert kinds == ["cage", "thermo", "greater", "kropki", "kropki", "antiknight", "antiking", "nonconsecutive",
+                     "windoku", "disjointgroups", "diagonal", "diagonal", "cage", "cage", "even"]
+    assert doc["rules"][0] == {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 15}
+    assert [e["which"] for e in doc["rules"] if e["rule"] == "diagonal"] == ["anti", "main"]
+    assert doc["rules"][12] == {"rule": "cage", "cells": ["r9c1", "r9c2"]}   # AllDifferent: no sum
+    assert doc["givens"] == ["r1c9=5"] and doc["box"] == "3x3"
+
+
+def test_shapes_jigsaw_and_letters():
+    assert document_from_iss(".Shape~6x6.~R1C1_6")["box"] == "2x3"
+    assert document_from_iss(".Shape~7x7")["variant"] == "latin"   # ISS: no boxes for a prime side
+    assert document_from_iss(".Shape~16x16.~RgCg_16")["givens"] == ["r16c16=16"]
+    layout = "".join("abcd"[(r // 2 + c) % 4] for r in range(4) for c in range(4))
+    jig = document_from_iss(f".Shape~4x4.NoBoxes.Jigsaw~{layout}")
+    assert jig["variant"] == "jigsaw" and parse_puzzle(jig).regions is not None
+    boxes = "".join(str((r // 3) * 3 + c // 3) for r in range(9) for c in range(9))
+    assert document_from_iss(f".NoBoxes.Jigsaw~{boxes}")["box"] == "3x3"   # regions that are boxes
+    extra = document_from_iss(f".Jigsaw~{boxes[::-1]}")   # without NoBoxes: regions beside the boxes
+    assert [e["rule"] for e in extra["rules"]] == ["extraregion"] * 9
+    assert document_from_iss(".NoBoxes")["variant"] == "latin"
+
+
+@pytest.mark.parametrize("text, words", [
+    (".Cage~3~R1C1~R1C2.Skyscraper~C1~3", ["unsupported constraint type 'Skyscraper'", "constraint 2",
+                                           "'.Skyscraper~C1~3'", "character 18"]),
+    (".Frobnicate~1", ["unknown constraint type 'Frobnicate'"]),
+    (".Or.Cage~3~R1C1~R1C2.End", ["unsupported constraint type 'Or'"]),
+    (".Shape~9x9~0-8", ["value range '0-8'"]),
+    (".Shape~6x9", ["6x9 (rectangular)"]),
+    (".Cage~3~R0C1~R1C2", ["'R0C1' is not a cell"]),
+    (".~R1C1_10", ["not a digit 1-9"]),
+    (".Sum~10~R1C1~R5C5", ["Sum", "do not share a row, column or box"]),
+])
+def test_refusals_are_one_line(text, words):
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(text)
+    message = str(e.value)
+    assert "\n" not in message and all(w in message for w in words), message
+
+
+def test_writer_refuses_what_iss_cannot_hold():
+    with pytest.raises(PuzzleError, match="larger than ISS's largest"):
+        iss_from_puzzle(parse_puzzle("." * 25 * 25))
+    with pytest.raises(PuzzleError, match="value 3 has no ISS type"):
+        iss_from_puzzle(parse_puzzle({"size": 4, "rules": [{"rule": "kropki", "color": "white",
+                                                            "cells": ["r1c1", "r1c2"], "value": 3}]}))
+
+
+def test_detection_as_argument_file_and_batch_line(tmp_path):
+    text = ".Shape~4x4.Cage~3~R1C1~R1C2.~R4C4_4"
+    assert looks_like_iss(text) and looks_like_iss(".AntiKnight.Windoku") and looks_like_iss(" .~R1C1_5\n")
+    assert not looks_like_iss("..3.2.6.." + "." * 72) and not looks_like_iss(".A.." + "." * 12)
+    path = tmp_path / "p.iss"
+    path.write_text(text + "\n")
+    assert parse_puzzle(str(path)) == parse_puzzle(text) == parse_puzzle(text + "\n")   # batch: literal_text
+    assert parse_puzzle(text).rules_dicts() == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]
+
+
+# -- round trips ----------------------------------------------------------------------------------
+@st.composite
+def documents(draw):
+    """Random puzzle documents of the rules ISS can hold, in the reader's canonical form."""
+    n = draw(st.sampled_from([4, 6, 9]))
+    h, w = {4: (2, 2), 6: (2, 3), 9: (3, 3)}[n]
+    cell = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    name = lambda rc: f"r{rc[0] + 1}c{rc[1] + 1}"   # noqa: E731
+    rules: list[dict] = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(["cage", "cagesum", "thermo", "greater", "white", "black"]))
+        r, c = draw(cell)
+        if kind in ("cage", "cagesum"):
+            cells = [name((r, k)) for k in range(draw(st.integers(1, n)))]
+            rule = {"rule": "cage", "cells": cells}
+            if kind == "cagesum":
+                rule["sum"] = draw(st.integers(len(cells) * (len(cells) + 1) // 2, n * len(cells)))
+            rules.append(rule)
+        elif kind == "thermo" and c + 1 < n:
+            rules.append({"rule": "thermo", "cells": [name((r, c)), name((r, c + 1))]})
+        elif c + 1 < n:
+            pair = [name((r, c)), name((r, c + 1))]
+            rules.append({"rule": "greater", "cells": pair} if kind == "greater" else
+                         {"rule": "kropki", "color": kind, "cells": pair})
+    for kind in draw(st.lists(st.sampled_from(["antiknight", "antiking", "nonconsecutive", "disjointgroups"]),
+                              unique=True, max_size=2)):
+        rules.append({"rule": kind})
+    if draw(st.booleans()):
+        rules.append({"rule": "diagonal", "which": draw(st.sampled_from(["main", "anti"]))})
+    givens = sorted(set(draw(st.lists(st.tuples(cell, st.integers(1, n)), max_size=3, unique_by=lambda g: g[0]))))
+    # ISS keeps one set of digits per cell: a given cell's parity is the given itself
+    parity = sorted(set(draw(st.lists(cell, max_size=3))) - {rc for rc, _ in givens})
+    if parity:
+        rules.append({"rule": draw(st.sampled_from(["even", "odd"])), "cells": [name(rc) for rc in parity]})
+    return {"size": n, "box": f"{h}x{w}", "givens": [f"{name(rc)}={d}" for rc, d in givens], "rules": rules}
+
+
+def _puzzle_or_none(doc):
+    try:
+        return parse_puzzle(doc)
+    except PuzzleError:   # clues that clash, a thermometer over a given: not a puzzle, nothing to convert
+        return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_document_iss_document_round_trip(doc):
+    puzzle = _puzzle_or_none(doc)
+    if puzzle is None:
+        return
+    text = iss_from_puzzle(puzzle)
+    assert looks_like_iss(text)
+    again = parse_puzzle(text)
+    assert again.to_document() == puzzle.to_document()
+    assert iss_from_puzzle(again) == text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_fpuzzles_json_iss_json_round_trip(doc):
+    puzzle = _puzzle_or_none(doc)
+    if puzzle is None or any(e["rule"] == "greater" for e in puzzle.rules_dicts()):   # f-puzzles has no sign
+        return
+    link = write_puzzle(puzzle, "fpuzzles").strip()
+    from_link = parse_puzzle(link)
+    as_json = write_puzzle(from_link, "json")
+    from_iss = parse_puzzle(write_puzzle(parse_puzzle(json.loads(as_json)), "iss").strip())
+    def canonical(doc):   # f-puzzles lists its elements by kind: white dots before black ones
+        return {**doc, "rules": sorted(json.dumps(e, sort_keys=True) for e in doc.get("rules", []))}
+
+    assert canonical(json.loads(write_puzzle(from_iss, "json"))) == canonical(json.loads(as_json)) == \
+        canonical(puzzle.to_document())
+
+
+def _units(puzzle) -> set:
+    return {tuple(sorted(u)) for _, units in puzzle.unit_families() for u in np.asarray(units).tolist()}
+
+
+@pytest.mark.parametrize("doc", [
+    {"size": 6, "box": "3x2", "givens": ["r1c1=1"]},   # boxes ISS would not draw: NoBoxes + Jigsaw
+    {"size": 9, "variant": "x"},
+    {"size": 4, "variant": "latin"},
+    {"size": 4, "variant": "jigsaw", "regions": "0001" "0221" "3221" "3331"},
+])
+def test_other_box_shapes_and_variants_keep_their_units(doc):
+    puzzle = parse_puzzle(doc)
+    again = parse_puzzle(iss_from_puzzle(puzzle))
+    assert _units(again) == _units(puzzle) and np.array_equal(again.grid, puzzle.grid)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=".~_-0123456789RCrcxSapeCgThrmoDtWBlckAKnigJswNo \n", max_size=80))
+def test_random_text_gives_puzzle_error_at_worst(text):
+    try:
+        parse_puzzle(document_from_iss("." + text))
+    except PuzzleError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300))
+def test_lzstring_compression_round_trips(text):
+    assert decompress_from_base64(compress_to_base64(text)) == text.encode("utf-16-le", "surrogatepass").decode(
+        "utf-16-le", "replace")
+
+
+def test_lzstring_matches_the_reference_library():
+    lz = pytest.importorskip("lzstring")
+    for text in ('{"size":9,"title":"example"}', "abababababab" * 20, "", "ünïcödé ★" * 5):
+        assert compress_to_base64(text) == lz.LZString().compressToBase64(text)
+
+
+# -- ISS's own puzzles ----------------------------------------------------------------------------
+def _collection():
+    if not ISS_FILE.is_file():
+        pytest.skip(f"{ISS_FILE} is absent (../shared is not beside the project)")
+    return [json.loads(line) for line in ISS_FILE.read_text().splitlines() if line.strip()]
+
+
+def _short(grid: np.ndarray, n: int) -> str:
+    """ISS's short solution: digits, or letters A.. for 1.. when the grid's values pass 9."""
+    return "".join(str(v) if n < 10 else chr(64 + v) for v in grid.ravel().tolist())
+
+
+def test_collection_reads_or_refuses_by_type():
+    refused: Counter = Counter()
+    read = 0
+    for entry in _collection():
+        try:
+            puzzle = parse_puzzle(entry["input"])
+        except PuzzleError as e:
+            message = str(e)
+            assert "\n" not in message, message
+            m = re.search(r"constraint type '(\w+)'", message)
+            refused[m.group(1) if m else message.split(": ", 1)[-1][:40]] += 1
+            continue
+        read += 1
+        assert parse_puzzle(iss_from_puzzle(puzzle)).to_document() == puzzle.to_document()
+    print(f"\nISS collections: {read} of {read + sum(refused.values())} read; refused most: {refused.most_common(8)}")
+    assert read >= 100
+
+
+@pytest.mark.slow
+def test_collection_solves_to_the_published_solutions():
+    from pipeline.core.build import build_model
+    from pipeline.solvers.cpsat import solve
+
+    right, wrong, undecided = 0, [], []
+    for entry in _collection():
+        if not entry.get("solution"):
+            continue
+        try:
+            puzzle = parse_puzzle(entry["input"])
+        except PuzzleError:
+            continue
+        result = solve(build_model(puzzle), time_limit=10)
+        if result.grid is None:
+            undecided.append((entry["name"], result.status))
+        elif _short(np.asarray(result.grid), puzzle.n) == entry["solution"]:
+            right += 1
+        else:
+            wrong.append(entry["name"])
+    print(f"\nISS collections: {right} solved to the published solution; not within 10 s: {undecided}")
+    assert not wrong and right >= 30
