@@ -1,0 +1,29 @@
+"""The convert subcommand: the target's extension or --format picks the format, '-' writes to
+stdout, and an unsupported ISS type is one line with exit 2."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+ISS = ".Shape~4x4.Cage~7~R1C1~R1C2.AntiKing.~R2C2_3"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "pipeline", "convert", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_iss_to_fpuzzles_file_to_json_stdout_to_iss(tmp_path):
+    target = tmp_path / "p.fpuzzles"
+    assert run(ISS, "--to", str(target)).returncode == 0
+    assert target.read_text().startswith("https://www.f-puzzles.com/?load=N4Ig")
+    doc = json.loads(run(str(target), "--to", "-").stdout)
+    assert doc["rules"] == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}, {"rule": "antiking"}]
+    back = run(json.dumps(doc), "--to", "-", "--format", "iss")
+    assert back.returncode == 0 and back.stdout.strip() == ISS
+
+
+def test_unsupported_type_is_one_line_exit_2(tmp_path):
+    done = run(".Skyscraper~C1~3", "--to", str(tmp_path / "x.json"))
+    assert done.returncode == 2 and "unsupported constraint type 'Skyscraper'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.json").exists()
