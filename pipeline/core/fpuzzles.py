@@ -153,7 +153,7 @@ def _entries(data: dict, element: str, where: str) -> list[dict]:
     return entries
 
 
-def whole_number(value: object) -> int | None:
+def _whole_number(value: object) -> int | None:
     """``value`` as an int when it is a JSON whole number (``5``, ``5.0``; not ``true``), else None.
     (:func:`pipeline.core.parse.whole_number` also bounds its digits; parse imports this module.)"""
     if isinstance(value, bool):
@@ -167,7 +167,7 @@ def _value(entry: dict, element: str, k: int, where: str) -> int | None:
     value = entry.get("value")
     if value in (None, ""):
         return None
-    number = whole_number(value)
+    number = _whole_number(value)
     if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
         number = int(value)   # f-puzzles writes "7"; a long one is refused by its range where it is used
     if number is None:
@@ -198,25 +198,25 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
     digit = 0
     if given and cell.get("value") not in (None, ""):
         value = cell["value"]
-        number = whole_number(value)
+        number = _whole_number(value)
         if number is None and isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}\s*", value):
             number = int(value)
         if number is None or not 1 <= number <= size:
             raise PuzzleError(f"{where}: {name}: the given {json.dumps(value)[:20]} is not a digit from 1 to {size}")
         digit = number
     region = cell.get("region")
-    if region is not None and whole_number(region) is None:
+    if region is not None and _whole_number(region) is None:
         raise PuzzleError(f"{where}: {name}: 'region' must be a whole number (the region's id), "
                           f"found {json.dumps(region)[:20]}")
     marks = cell.get("givenPencilMarks")
     digits: list[int] | None = None
     if marks not in (None, []):
-        read = [whole_number(m) for m in marks] if isinstance(marks, list) else [None]
+        read = [_whole_number(m) for m in marks] if isinstance(marks, list) else [None]
         digits = [d for d in read if d is not None and 1 <= d <= size]
         if len(digits) != len(read):
             raise PuzzleError(f"{where}: {name}: 'givenPencilMarks' must be a list of digits from 1 to {size}, "
                               f"found {json.dumps(marks)[:30]}")
-    return digit, (None if region is None else whole_number(region)), digits
+    return digit, (None if region is None else _whole_number(region)), digits
 
 
 def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
