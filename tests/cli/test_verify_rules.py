@@ -63,7 +63,7 @@ def test_a_puzzle_document_given_as_the_grid_is_named_as_one(capsys, tmp_path):
     for grid in (str(EXAMPLES / "samurai.json"), str(EXAMPLES / "antiknight_antiking.fpuzzles"), inline):
         assert main(["verify", grid, "--puzzle", str(EXAMPLES / "puzzle.txt")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "a puzzle document (JSON or f-puzzles) where a grid was expected" in err[0], err
+        assert len(err) == 1 and "a puzzle document (JSON, f-puzzles or ISS) where a grid was expected" in err[0], err
     # the same document as the puzzle is read as one
     assert main(["verify", str(EXAMPLES / "solved.txt"), "--puzzle", str(EXAMPLES / "killer.json")]) in (0, 1)
     assert "a puzzle document" not in capsys.readouterr().err
