@@ -7,7 +7,7 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat bench-generate bench-baseline venv clean help
+.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat bench-generate bench-baseline bench-iss venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench    writer/build/batch/SAT benchmarks (table + bench/results/*.json)"
 	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
 	@echo "make bench-generate  generate/explain/rate targets alone (issue 9)"
+	@echo "make bench-iss  ISS's 359 published puzzles: read and solved right, by type (docs/iss-collection.md)"
 	@echo "make bench-baseline  writer times against an older checkout (BASELINE=DIR)"
 
 $(VENV)/.installed: pyproject.toml
@@ -102,6 +103,12 @@ bench-quick: $(VENV)/.installed-test
 	$(PY) bench/sat_rules_bench.py --quick || status=1; \
 	$(PY) bench/rules_bench.py --quick || status=1; \
 	exit $$status
+
+# ISS's published collections (../shared/data/iss): read and solved right, by constraint type;
+# writes docs/iss-collection.md (ISS_ARGS="--limit 20 --time-limit 10" for a short run)
+ISS_ARGS ?=
+bench-iss: $(VENV)/.installed-test
+	$(PY) bench/iss_collection.py $(ISS_ARGS)
 
 # batch throughput, 1 vs 2 workers on a sample of ../shared/data
 bench-batch: $(VENV)/.installed-test
