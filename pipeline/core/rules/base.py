@@ -55,7 +55,20 @@ class Board:
         return self.rows * self.cols
 
     def cell(self, r: int, c: int) -> int:
-        """The canvas number of 0-based ``(r, c)``."""
+        """The canvas number of 0-based ``(r, c)``.
+
+        Parameters
+        ----------
+        r : int
+            0-based row on the canvas.
+        c : int
+            0-based column on the canvas.
+
+        Returns
+        -------
+        int
+            ``r * cols + c``.
+        """
         return r * self.cols + c
 
     def in_one_grid(self, groups: np.ndarray) -> np.ndarray:
@@ -143,6 +156,23 @@ class Rows:
 
     @classmethod
     def empty(cls, family: str, sense: str, k: int = 1) -> "Rows":
+        """No rows of ``family``: a rule returns it to keep its families' order (and width of
+        labels) when it adds none of them.
+
+        Parameters
+        ----------
+        family : str
+            The rows' family (one of the rule's :attr:`Rule.families`).
+        sense : str
+            ``"L"`` (``<=``) or ``"E"`` (``=``), as the family's rows would have.
+        k : int
+            Label indices per row (the ``labels`` array's width).
+
+        Returns
+        -------
+        Rows
+            Zero rows and zero terms.
+        """
         z = np.zeros(0, dtype=np.int64)
         return cls(family, z, z, z, z, z.copy(), sense, np.zeros((0, k), dtype=np.int64))
 
@@ -390,7 +420,26 @@ class Rule:
     # -- reading and writing ------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Rule":  # pragma: no cover - abstract
-        """The rule of a document entry, checked against ``board``."""
+        """The rule of a document entry, checked against ``board``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry (``{"rule": kind, ...}``); a key the rule does not know is refused.
+        board : Board
+            The puzzle's board: cells must lie on it, digits and sums fit its ``n``.
+        where : str
+            How messages name the entry (``rules[3] (cage)``).
+
+        Returns
+        -------
+        Rule
+
+        Raises
+        ------
+        PuzzleError
+            A bad cell, field or a rule that cannot hold (one line naming ``where``).
+        """
         raise NotImplementedError
 
     def to_dict(self, board: Board) -> dict:  # pragma: no cover - abstract
@@ -407,8 +456,21 @@ class Rule:
         return []
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """Rows this rule adds beyond units (default none); ``index`` numbers the rule among the
-        puzzle's rules of its kind (1-based), the first index of its row labels."""
+        """Rows this rule adds beyond units (default none).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (digits ``n``, units, layout).
+        index : int
+            The rule's 1-based number among the puzzle's rules of its kind (build.py counts
+            them in document order), the first index of its row labels.
+
+        Returns
+        -------
+        list of Rows
+            One block per family of :attr:`families`, in that order.
+        """
         return []
 
     def adds_rows(self, board: Board) -> bool:
@@ -423,8 +485,20 @@ class Rule:
 
     # -- checking grids -------------------------------------------------------------------------
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
-        """Every way ``grid`` (flat canvas, 0 = empty) breaks this rule: ``{"message", "cells"}``
-        entries. Units are checked by the unit kernel, not here."""
+        """Every way ``grid`` breaks this rule. Units are checked by the unit kernel, not here.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, digits ``1..n``, 0 = empty (a partial grid is judged on what it shows).
+        board : Board
+            The puzzle's board (its width, for cell names in the messages).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` entries, none when the grid keeps the rule.
+        """
         return []
 
     def cells(self) -> np.ndarray:
