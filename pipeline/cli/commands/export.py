@@ -129,7 +129,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help=f"a directory (created) for every chosen format's files and manifest.json; or a file "
                         f"whose extension is one of the one-file formats {ones} (.gz allowed but for .mat): "
                         "that one file, the extension picking the format, and PATH.manifest.json beside it; "
-                        "or - : one one-file format (--formats) to standard output, no manifest. See docs/formats.md")
+                        "or '-': standard output, the one one-file format --formats names, no manifest (docs/formats.md)")
     p.add_argument("--formats", default=None, metavar="LIST",
                    help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all for a "
                         "directory, the extension's format for a file)")
