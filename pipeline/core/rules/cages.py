@@ -47,6 +47,21 @@ class Cage(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Cage":
+        """The cage of ``{"rule": "cage", "cells": [...], "sum": total}`` (``sum`` optional).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells`` (at most ``n``) and an optional ``sum``.
+        board : Board
+            The puzzle's board: the cells lie on it; the sum must be reachable by distinct ``1..n``.
+        where : str
+            How messages name the entry (``rules[3] (cage)``).
+
+        Returns
+        -------
+        Cage
+        """
         check_keys(data, {"cells", "sum"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         name = f"cage {cells_text(cells, board)}"
@@ -76,6 +91,20 @@ class Cage(Rule):
         return [Glyph("cage", self.cell_list, label="" if self.total is None else str(self.total))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``cage_g_d`` (digit ``d`` at most once; none when one unit holds the cage) and ``cagesum_g``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits; its units tell whether ``cage`` rows are implied).
+        index : int
+            The cage's 1-based number among the puzzle's cages: ``g`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The ``cage`` and the ``cagesum`` block (either may be empty).
+        """
         cells = self.cells()
         n = board.n
         out = []
@@ -95,6 +124,20 @@ class Cage(Rule):
         return out
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A digit twice in the cage; a full cage off its sum, or a partial one already over it.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the messages).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per break.
+        """
         cells = self.cells()
         values = grid[cells]
         found = []

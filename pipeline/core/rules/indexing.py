@@ -39,6 +39,21 @@ class Indexing(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Indexing":
+        """The indexing cells of ``{"rule": "indexing", "by": "column"|"row", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``by`` and the indexing ``cells``.
+        board : Board
+            The puzzle's board: one ``n x n`` grid (no layout), the cells on it.
+        where : str
+            How messages name the entry (``rules[3] (indexing)``).
+
+        Returns
+        -------
+        Indexing
+        """
         check_keys(data, {"by", "cells"}, where)
         by = data.get("by")
         if by not in BY:
@@ -80,6 +95,20 @@ class Indexing(Rule):
         return [Glyph("shade", self.cell_list, colour="#f4c7c3" if self.by == "column" else "#c9daf8")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``indexing_k_r_c_v`` (``= 0``): ``x[(r,c), v] - x[target, own index]`` per listed cell and digit.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n``, its width).
+        index : int
+            The rule's 1-based number among the puzzle's indexing rules: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``indexing`` block.
+        """
         cell, digit, target, target_digit = self._links(board)
         m = cell.size
         r, c = np.divmod(cell, board.cols)
@@ -88,6 +117,20 @@ class Indexing(Rule):
                      np.zeros(m, dtype=np.int64), "E", np.stack([np.full(m, index), r + 1, c + 1, digit + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A filled indexing cell whose target cell holds a digit other than its column (row) number.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty (an empty target is not judged).
+        board : Board
+            The puzzle's board (its width, for targets and cell names).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per break: the indexing cell and its target.
+        """
         cells = self.cells()
         r, c = np.divmod(cells, board.cols)
         v = grid[cells]

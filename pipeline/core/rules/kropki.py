@@ -58,6 +58,22 @@ class Kropki(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Kropki":
+        """The dot of ``{"rule": "kropki", "color": "white"|"black", "cells": [a, b], "value": k}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``color``, two orthogonally adjacent ``cells`` and an optional
+            ``value`` (difference, default 1; ratio, default 2).
+        board : Board
+            The puzzle's board: the cells lie on it; some two digits ``1..n`` must fit the dot.
+        where : str
+            How messages name the entry (``rules[3] (kropki)``).
+
+        Returns
+        -------
+        Kropki
+        """
         check_keys(data, {"cells", "color", "value"}, where)
         color = data.get("color")
         if color not in COLORS:
@@ -95,6 +111,20 @@ class Kropki(Rule):
         return [Glyph("dot", (self.first, self.second), colour=self.color, label="" if standard else str(self.value))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``kropki_k_s_d`` (``<= 0``): each side's digit ``d`` needs a partner across the dot.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The dot's 1-based number among the puzzle's Kropki dots: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``kropki`` block, ``2 n`` rows.
+        """
         n = board.n
         table = partner_table(self.color, self.value, n)
         rows, cells, digits, coefs, labels = [], [], [], [], []
@@ -113,6 +143,20 @@ class Kropki(Rule):
                      np.zeros(r, dtype=np.int64), "L", np.array(labels, dtype=np.int64))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Both cells filled with digits that do not fit the dot's colour and value.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry.
+        """
         a, b = int(grid[self.first]), int(grid[self.second])
         if not (a and b) or partner_table(self.color, self.value, board.n)[a - 1, b - 1]:
             return []

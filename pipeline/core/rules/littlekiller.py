@@ -66,6 +66,22 @@ class LittleKiller(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "LittleKiller":
+        """The clue of ``{"rule": "littlekiller", "sum": total, "cells": [...], "clue": "r0c5"}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells`` along one diagonal, their ``sum`` and an optional
+            outside ``clue`` position (then the cells are its whole diagonal).
+        board : Board
+            The puzzle's board: the cells lie on it, the clue beside it; the sum fits ``k..k n``.
+        where : str
+            How messages name the entry (``rules[3] (littlekiller)``).
+
+        Returns
+        -------
+        LittleKiller
+        """
         check_keys(data, {"cells", "sum", "clue"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         total = int_field(data, "sum", where)
@@ -120,11 +136,40 @@ class LittleKiller(Rule):
         return [Glyph("outside", (self.cell_list[0],), label=str(self.total), step=self.step(board))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``littlekiller_k`` (``=``): the values along the diagonal add up to the sum.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The clue's 1-based number among the puzzle's little killer clues: ``k`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``littlekiller`` block, one row.
+        """
         cells = self.cells()
         row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), board.n)
         return [Rows("littlekiller", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]]))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A full diagonal off its sum, or a partial one that the empty cells (``1..n`` each)
+        can no longer bring to it.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry.
+        """
         values = grid[self.cells()]
         filled = values[values > 0]
         total, empty = int(filled.sum()), int(values.size - filled.size)

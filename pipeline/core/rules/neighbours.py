@@ -58,12 +58,40 @@ class AntiKnight(_Global):
         return pairs[~board.share_a_unit(pairs)] if pairs.size else pairs
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``antiknight_p_d`` (``<= 1``): knight pair ``p`` does not hold digit ``d`` twice.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its knight pairs within one grid, sharing no unit; ``n``).
+        index : int
+            Unused: a global rule comes at most once per puzzle, and its labels number the pairs instead.
+
+        Returns
+        -------
+        list of Rows
+            The one ``antiknight`` block.
+        """
         pairs = self.pairs(board)
         n = board.n
         p, d = np.divmod(np.arange(pairs.shape[0] * n), n)
         return [pair_rows("antiknight", pairs[p, 0], pairs[p, 1], d, d, np.stack([p + 1, d + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Two cells a knight's move apart (sharing no unit) holding the same digit.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its knight pairs, cell names).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per offending pair.
+        """
         bad = _same_digit_pairs(self.pairs(board), grid)
         return [{"message": f"{cell_name(a, board)} and {cell_name(b, board)} are a knight's move apart and both "
                             f"hold {grid[a]}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
@@ -99,6 +127,21 @@ class AntiKing(_Global):
         return top_left[~implied], cells[~implied]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``antiking_r_c_d`` (``<= 1``): the 2x2 window at ``r, c`` holds digit ``d`` at most once.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its windows within one grid, sharing no unit; ``n``).
+        index : int
+            Unused: a global rule comes at most once per puzzle, and its labels number the
+            windows by their top-left cell instead.
+
+        Returns
+        -------
+        list of Rows
+            The one ``antiking`` block.
+        """
         top_left, cells = self.windows(board)
         n = board.n
         w_count = top_left.size
@@ -112,6 +155,20 @@ class AntiKing(_Global):
                      np.ones(w_count * n, dtype=np.int64), "L", labels)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Two diagonal neighbours (sharing no unit) holding the same digit.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its diagonal pairs, cell names).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per offending pair.
+        """
         diagonal = board.offset_pairs(KING_DIAGONAL)   # orthogonal neighbours share a row or column
         bad = _same_digit_pairs(diagonal[~board.share_a_unit(diagonal)] if diagonal.size else diagonal, grid)
         return [{"message": f"{cell_name(a, board)} and {cell_name(b, board)} are a king's move apart and both "
@@ -136,6 +193,20 @@ class NonConsecutive(_Global):
     description = "non-consecutive: orthogonal neighbours never differ by 1"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``nonconsecutive_p_d`` (``<= 1``): orthogonal pair ``p`` holds neither ``(d, d+1)`` nor ``(d+1, d)``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its orthogonal pairs within one grid; ``n``).
+        index : int
+            Unused: a global rule comes at most once per puzzle, and its labels number the pairs instead.
+
+        Returns
+        -------
+        list of Rows
+            The one ``nonconsecutive`` block.
+        """
         clique = board.orthogonal_pairs()   # within one grid: a row or a column holds both
         n = board.n
         p, d = np.divmod(np.arange(clique.shape[0] * (n - 1)), n - 1)
@@ -146,6 +217,20 @@ class NonConsecutive(_Global):
                      np.ones(p.size, dtype=np.int64), "L", np.stack([p + 1, d + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Two orthogonal neighbours holding consecutive digits.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its orthogonal pairs, cell names).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per offending pair.
+        """
         pairs = board.orthogonal_pairs()
         a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
         bad = pairs[(a > 0) & (b > 0) & (np.abs(a - b) == 1)]

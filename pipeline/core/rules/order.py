@@ -36,6 +36,22 @@ class Thermometer(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Thermometer":
+        """The thermometer of ``{"rule": "thermo", "cells": [bulb, ...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells`` from the bulb, each touching the previous one
+            (diagonals included), at least 2 and at most ``n``.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (thermo)``).
+
+        Returns
+        -------
+        Thermometer
+        """
         check_keys(data, {"cells"}, where)
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         name = f"thermometer {cells_text(cells, board)}"
@@ -61,12 +77,40 @@ class Thermometer(Rule):
         return [Glyph("line", self.cell_list, style="thermo")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``thermo_t_i``: ``v(c_i) - v(c_{i+1}) <= -1`` per step ``i``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The thermometer's 1-based number among the puzzle's thermometers: ``t`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``thermo`` block, one row per step.
+        """
         cells = self.cells()
         steps = cells.size - 1
         labels = np.stack([np.full(steps, index), np.arange(1, steps + 1)], axis=1)
         return [_less_rows("thermo", cells[:-1], cells[1:], labels, board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The first two filled cells that do not increase enough for the cells between them.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry.
+        """
         cells = self.cells()
         values = grid[cells]
         at = np.flatnonzero(values > 0)
@@ -97,6 +141,21 @@ class Greater(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Greater":
+        """The sign of ``{"rule": "greater", "cells": [larger, smaller]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: two orthogonally adjacent ``cells``, the larger first.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (greater)``).
+
+        Returns
+        -------
+        Greater
+        """
         check_keys(data, {"cells"}, where)
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         if cells.size != 2:
@@ -120,9 +179,37 @@ class Greater(Rule):
         return [Glyph("dot", (self.larger, self.smaller), style="chevron")]   # pointing at the smaller
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``greater_k``: ``v(smaller) - v(larger) <= -1``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The sign's 1-based number among the puzzle's greater-than signs: ``k`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``greater`` block, one row.
+        """
         return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Both cells filled and the first not larger.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry.
+        """
         big, small = int(grid[self.larger]), int(grid[self.smaller])
         if big and small and big <= small:
             return [{"message": f"{self.describe(board)} but {cell_name(self.larger, board)} holds {big} and "

@@ -41,6 +41,22 @@ class Pair(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Pair":
+        """The rule of ``{"rule": "pair", "cells": [...], "allowed": [[a, b], ...], "all": bool, "name": str}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells``, the ``allowed`` digit pairs, optional ``all``
+            (every two cells, both orders) and ``name`` (at most 60 characters).
+        board : Board
+            The puzzle's board: the cells lie on it, the digits are ``1..n``.
+        where : str
+            How messages name the entry (``rules[3] (pair)``).
+
+        Returns
+        -------
+        Pair
+        """
         check_keys(data, {"cells", "allowed", "all", "name"}, where)
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         every = data.get("all", False)
@@ -101,6 +117,20 @@ class Pair(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="circle")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``pair_k_p_d_e`` (``<= 1``): cell pair ``p`` does not hold the forbidden ``(d, e)``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n``; its units make ``d = e`` rows implied).
+        index : int
+            The rule's 1-based number among the puzzle's pairwise rules: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``pair`` block.
+        """
         pairs = self.pairs()
         d, e = np.nonzero(~self.table(board.n))                    # forbidden, d then e
         shared = board.share_a_unit(pairs)
@@ -110,6 +140,20 @@ class Pair(Rule):
                           np.stack([np.full(p.size, index), p + 1, d[f] + 1, e[f] + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Every filled cell pair holding digits that are not an allowed pair.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the messages).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per offending pair.
+        """
         pairs = self.pairs()
         a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
         table = self.table(board.n)

@@ -31,6 +31,21 @@ class PencilMarks(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str):
+        """The marks of ``{"rule": "pencilmarks", "cells": [...], "digits": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: the ``cells`` and their allowed ``digits`` (distinct, ``1..n``).
+        board : Board
+            The puzzle's board: the cells lie on it, the digits are ``1..n``.
+        where : str
+            How messages name the entry (``rules[3] (pencilmarks)``).
+
+        Returns
+        -------
+        PencilMarks
+        """
         check_keys(data, {"cells", "digits"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         raw = data.get("digits")
@@ -66,6 +81,20 @@ class PencilMarks(Rule):
         return f"{cells} cell{'' if cells == 1 else 's'} with pencil marks"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``pencilmarks_g_r_c`` (``<= 0``): cell ``(r, c)`` holds none of the digits not listed.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n``, its width for ``r, c``).
+        index : int
+            The rule's 1-based number among the puzzle's pencil-mark rules: ``g`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``pencilmarks`` block (empty when every digit is listed).
+        """
         cells = self.cells()
         allowed = np.zeros(board.n, dtype=bool)
         allowed[np.array(self.digits, dtype=np.int64) - 1] = True
@@ -80,6 +109,20 @@ class PencilMarks(Rule):
                      np.ones(row.size, dtype=np.int64), np.zeros(cells.size, dtype=np.int64), "L", labels)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Every filled cell holding a digit not among its marks.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the messages).
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per such cell.
+        """
         cells = self.cells()
         values = grid[cells]
         bad = cells[(values > 0) & ~np.isin(values, self.digits)]

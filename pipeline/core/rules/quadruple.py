@@ -32,6 +32,23 @@ class Quadruple(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Quadruple":
+        """The clue of ``{"rule": "quadruple", "cells": [4 cells of a 2x2 square], "digits": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: the square's 4 ``cells`` (any order) and 1 to 4 ``digits``
+            (repeats allowed where the square can hold them).
+        board : Board
+            The puzzle's board: the cells lie on it, the digits are ``1..n``; its units tell
+            whether a digit may stand twice.
+        where : str
+            How messages name the entry (``rules[3] (quadruple)``).
+
+        Returns
+        -------
+        Quadruple
+        """
         check_keys(data, {"cells", "digits"}, where)
         cells = np.sort(parse_cells(data.get("cells"), board, where, at_least=4))
         r, c = np.divmod(cells, board.cols)
@@ -68,6 +85,20 @@ class Quadruple(Rule):
         return [Glyph("dot", self.cell_list, colour="white", label="".join(map(str, self.digits)))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``quadruple_k_d`` (``<= -m``): the square holds digit ``d`` at least ``m`` times.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (unused: the rows need only the square and its digits).
+        index : int
+            The clue's 1-based number among the puzzle's quadruples: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``quadruple`` block, a row per distinct digit.
+        """
         digits, counts = np.unique(np.array(self.digits, dtype=np.int64), return_counts=True)
         k = digits.size
         return [Rows("quadruple", np.repeat(np.arange(k), 4), np.tile(self.cells(), k), np.repeat(digits - 1, 4),
@@ -75,6 +106,20 @@ class Quadruple(Rule):
                      np.stack([np.full(k, index), digits], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Listed digits still missing that no longer fit in the square's empty cells.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (used for the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         values = grid[self.cells()]
         empty = int((values == 0).sum())
         digits, counts = np.unique(np.array(self.digits), return_counts=True)

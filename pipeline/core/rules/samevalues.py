@@ -29,6 +29,21 @@ class SameValues(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "SameValues":
+        """The rule of ``{"rule": "samevalues", "groups": [[cells], [cells], ...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: 2 or more ``groups`` of as many cells each, no cell in two.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (samevalues)``).
+
+        Returns
+        -------
+        SameValues
+        """
         check_keys(data, {"groups"}, where)
         raw = data.get("groups")
         if not isinstance(raw, (list, tuple)) or len(raw) < 2:
@@ -58,6 +73,20 @@ class SameValues(Rule):
         return [Glyph("cage", g, label="=") for g in self.groups]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``samevalues_k_g_d`` (``= 0``): group ``g`` holds digit ``d`` as often as group 1.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The rule's 1-based number among the puzzle's same-values rules: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``samevalues`` block, ``(G - 1) n`` rows.
+        """
         n = board.n
         first = np.array(self.groups[0], dtype=np.int64)
         others = np.array(self.groups[1:], dtype=np.int64)           # (G - 1, k)
@@ -70,6 +99,20 @@ class SameValues(Rule):
                      np.zeros(m, dtype=np.int64), "E", np.stack([np.full(m, index), g + 2, d + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The first group whose empty cells cannot make up the digits the other groups hold.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         values = [grid[np.array(g)] for g in self.groups]
         counts = np.array([np.bincount(v[v > 0], minlength=board.n + 1)[1:] for v in values])   # (G, N)
         empty = np.array([int((v == 0).sum()) for v in values])

@@ -74,6 +74,20 @@ class Windoku(_UnitRule):
         return [] if units is None else [Glyph("shade", tuple(units.ravel().tolist()), colour=WINDOW_FILL)]
 
     def check(self, board: Board, where: str) -> None:
+        """Refuse windoku where its windows do not fit the grid and its boxes.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its canvas and ``h x w`` boxes).
+        where : str
+            How the message names the entry (``rules[3] (windoku)``).
+
+        Raises
+        ------
+        PuzzleError
+            The units do not exist on this board.
+        """
         if window_units(board.rows, board.cols, board.h, board.w) is None:
             raise PuzzleError(f"{where}: windoku windows do not fit a {board.rows}x{board.cols} grid with "
                               f"{board.h}x{board.w} boxes (they exist when each side has at most as many boxes as a box has cells along it)")
@@ -96,6 +110,21 @@ class DiagonalRule(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "DiagonalRule":
+        """The diagonal of ``{"rule": "diagonal", "which": "main"|"anti"}`` (``which`` optional, main).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: an optional ``which``.
+        board : Board
+            The puzzle's board: a square ``n x n`` grid.
+        where : str
+            How messages name the entry (``rules[3] (diagonal)``).
+
+        Returns
+        -------
+        DiagonalRule
+        """
         check_keys(data, {"which"}, where)
         which = data.get("which", "main")
         if which not in ("main", "anti"):
@@ -138,6 +167,21 @@ class ExtraRegion(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "ExtraRegion":
+        """The region of ``{"rule": "extraregion", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: exactly ``n`` ``cells``.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (extraregion)``).
+
+        Returns
+        -------
+        ExtraRegion
+        """
         check_keys(data, {"cells"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         if cells.size != board.n:
@@ -172,6 +216,20 @@ class DisjointGroups(_UnitRule):
     noun = "disjoint groups"
 
     def check(self, board: Board, where: str) -> None:
+        """Refuse disjoint groups on anything but one ``n x n`` grid.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its canvas size).
+        where : str
+            How the message names the entry (``rules[3] (disjointgroups)``).
+
+        Raises
+        ------
+        PuzzleError
+            The units do not exist on this board.
+        """
         if board.rows != board.n or board.cols != board.n:
             raise PuzzleError(f"{where}: disjoint groups need one N x N grid with boxes")
 

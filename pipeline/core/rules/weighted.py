@@ -36,6 +36,22 @@ class WeightedSum(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "WeightedSum":
+        """The sum of ``{"rule": "sum", "sum": total, "cells": [...], "weights": [...]}`` (``weights`` optional).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells``, their ``sum`` and optional ``weights`` (one nonzero
+            integer per cell, at most 100 in size).
+        board : Board
+            The puzzle's board: the cells lie on it; its digits must be able to make the sum.
+        where : str
+            How messages name the entry (``rules[3] (sum)``).
+
+        Returns
+        -------
+        WeightedSum
+        """
         check_keys(data, {"cells", "sum", "weights"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         total = int_field(data, "sum", where)
@@ -82,11 +98,39 @@ class WeightedSum(Rule):
         return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``sum_k`` (``=``): the weighted values of the cells add up to the total.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its digits).
+        index : int
+            The rule's 1-based number among the puzzle's sums: ``k`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``sum`` block, one row.
+        """
         cells = self.cells()
         row, cell, digit, coef = value_terms(cells[None, :], np.array(self.weights, dtype=np.int64)[None, :], board.n)
         return [Rows("sum", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]]))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The weighted sum off the total, or out of reach with the empty cells' digits.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its digits' values, for the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         values = grid[self.cells()]
         w = np.array(self.weights, dtype=np.int64)
         have = values > 0

@@ -97,6 +97,21 @@ class XV(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "XV":
+        """The mark of ``{"rule": "xv", "letter": "x"|"v", "cells": [a, b]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: the ``letter`` (any case) and two orthogonally adjacent ``cells``.
+        board : Board
+            The puzzle's board: the cells lie on it; two of its digits must make the letter's sum.
+        where : str
+            How messages name the entry (``rules[3] (xv)``).
+
+        Returns
+        -------
+        XV
+        """
         check_keys(data, {"cells", "letter"}, where)
         letter = data.get("letter")
         if not isinstance(letter, str) or letter.lower() not in LETTERS:
@@ -128,6 +143,21 @@ class XV(Rule):
         return [Glyph("dot", (self.first, self.second), colour="white", label=self.letter.upper())]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``xv_k_d`` (``= 0``): ``a`` holds ``d`` exactly when ``b`` holds its partner; ``xvnot_k_s``
+        (``<= 0``): cell ``s`` holds no digit without a partner.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its digits, which say each digit's partner).
+        index : int
+            The mark's 1-based number among the puzzle's XV marks: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The ``xv`` block and the ``xvnot`` block (empty when every digit has a partner).
+        """
         n, total = board.n, self.total
         d = np.arange(1, n + 1)
         has = (total - d >= 1) & (total - d <= n)
@@ -146,6 +176,20 @@ class XV(Rule):
         return [eq, ineq]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Both cells filled off the letter's sum, or one holding a digit that no digit tops up to it.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its digits' values, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         a, b = int(grid[self.first]), int(grid[self.second])
         if a and b and a + b != self.total:
             return [{"message": f"{self.describe(board)}: {a} + {b} is not {self.total}", "cells": [self.first, self.second]}]
