@@ -50,6 +50,21 @@ class Between(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Between":
+        """The line of ``{"rule": "between", "cells": [circle, between..., circle]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 3 ``cells`` from one end circle to the other.
+        board : Board
+            The puzzle's board: the cells lie on it; at least 3 digits (one between two others).
+        where : str
+            How messages name the entry (``rules[3] (between)``).
+
+        Returns
+        -------
+        Between
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 3)
         if board.n < 3:
@@ -71,6 +86,21 @@ class Between(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="circle", colour=END_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``between_b_i_s_d`` (``<= 2``): middle cell ``i`` is neither at or below the smaller end
+        (side 1) nor at or above the larger (side 2), per digit ``d``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's between lines: ``b`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``between`` block.
+        """
         n = board.n
         e1, e2 = self.cell_list[0], self.cell_list[-1]
         out = RowBuilder("between", "L", 4)
@@ -82,6 +112,20 @@ class Between(Rule):
         return [out.rows()]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """With both ends filled: ends with no digit between them, or a filled middle cell not strictly between.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         e1, e2 = self.cell_list[0], self.cell_list[-1]
         a, b = int(grid[e1]), int(grid[e2])
         if not (a and b):
@@ -124,6 +168,22 @@ class Lockout(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Lockout":
+        """The line of ``{"rule": "lockout", "cells": [diamond, between..., diamond], "diff": k}`` (``diff`` optional).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` from one end diamond to the other and an
+            optional ``diff`` (``1..n-1``, default :meth:`default_diff`).
+        board : Board
+            The puzzle's board: the cells lie on it; some digit must lie outside the ends' range.
+        where : str
+            How messages name the entry (``rules[3] (lockout)``).
+
+        Returns
+        -------
+        Lockout
+        """
         check_keys(data, {"cells", "diff"}, where)
         cells = line_cells(data, board, where, 2)
         diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
@@ -151,6 +211,21 @@ class Lockout(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="square", colour=END_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``lockoutends_l_1_d`` (the ends at least ``diff`` apart) and ``lockout_l_i_s_d`` (middle cell
+        ``i`` outside the ends' range, per side ``s`` and digit ``d``).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's lockout lines: ``l`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The ``lockoutends`` and the ``lockout`` block.
+        """
         n = board.n
         e1, e2 = self.cell_list[0], self.cell_list[-1]
         d = np.arange(n)
@@ -165,6 +240,20 @@ class Lockout(Rule):
         return [ends, out.rows()]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """With both ends filled: ends closer than ``diff``, or a filled middle cell within their range.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         e1, e2 = self.cell_list[0], self.cell_list[-1]
         a, b = int(grid[e1]), int(grid[e2])
         if not (a and b):

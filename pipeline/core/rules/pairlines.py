@@ -135,6 +135,22 @@ class Whisper(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Whisper":
+        """The line of ``{"rule": "whisper", "cells": [...], "diff": k}`` (``diff`` optional).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` in line order and an optional ``diff``
+            (``1..n-1``, default :meth:`default_diff`).
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (whisper)``).
+
+        Returns
+        -------
+        Whisper
+        """
         check_keys(data, {"cells", "diff"}, where)
         cells = line_cells(data, board, where, 2)
         diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
@@ -162,10 +178,38 @@ class Whisper(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=WHISPER_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``whisper_w_i_d`` (``<= 1``): step ``i``'s first cell holding ``d`` rules out its neighbour's close digits.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's whispers: ``w`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``whisper`` block.
+        """
         cells = self.cells()
         return [exclusion_rows("whisper", cells[:-1], cells[1:], self.close(board.n), index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Neighbours on the line closer than ``diff``, or a digit with no digit ``1..n`` ``diff`` away.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         values = grid[self.cells()]
         both = (values[:-1] > 0) & (values[1:] > 0) & (np.abs(values[:-1] - values[1:]) < self.diff)
         if both.any():
@@ -200,6 +244,21 @@ class Renban(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Renban":
+        """The line of ``{"rule": "renban", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: 2 to ``n`` ``cells``.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (renban)``).
+
+        Returns
+        -------
+        Renban
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
         if len(cells) > board.n:
@@ -220,6 +279,20 @@ class Renban(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=RENBAN_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``renban_r_d`` (digit ``d`` at most once; none when one unit holds the line) and ``renbanspan_r_p_d``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n``; its units tell whether ``renban`` rows are implied).
+        index : int
+            The line's 1-based number among the puzzle's renban lines: ``r`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The ``renban`` block (may be empty) and the ``renbanspan`` block.
+        """
         cells, n = self.cells(), board.n
         k = cells.size
         if board.share_a_unit(cells[None, :])[0]:
@@ -234,6 +307,20 @@ class Renban(Rule):
         return [distinct, exclusion_rows("renbanspan", cells[i], cells[j], far, index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A repeated digit on the line, or two digits too far apart for its length.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells = self.cells()
         values = grid[cells]
         at = np.flatnonzero(values > 0)
@@ -267,6 +354,21 @@ class Palindrome(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Palindrome":
+        """The line of ``{"rule": "palindrome", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` in line order.
+        board : Board
+            The puzzle's board: the cells lie on it, and no two mirrored cells share a unit.
+        where : str
+            How messages name the entry (``rules[3] (palindrome)``).
+
+        Returns
+        -------
+        Palindrome
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
         half = len(cells) // 2
@@ -291,6 +393,20 @@ class Palindrome(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=PALINDROME_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``palindrome_p_i_d`` (``= 0``): mirrored pair ``i`` holds digit ``d`` in both cells or neither.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's palindromes: ``p`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``palindrome`` block.
+        """
         cells, n = self.cells(), board.n
         half = cells.size // 2
         a, b = np.repeat(cells[:half], n), np.repeat(cells[::-1][:half], n)
@@ -301,6 +417,20 @@ class Palindrome(Rule):
                      np.stack([np.full(m, index), np.repeat(np.arange(1, half + 1), n), d + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Two filled mirrored cells holding different digits.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells = self.cells()
         half = cells.size // 2
         a, b = grid[cells[:half]], grid[cells[::-1][:half]]
@@ -331,6 +461,21 @@ class Entropic(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Entropic":
+        """The line of ``{"rule": "entropic", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` in line order.
+        board : Board
+            The puzzle's board: the cells lie on it; ``n`` must split into three thirds.
+        where : str
+            How messages name the entry (``rules[3] (entropic)``).
+
+        Returns
+        -------
+        Entropic
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
         if board.n % 3:
@@ -351,11 +496,39 @@ class Entropic(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=ENTROPIC_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``entropic_l_w_g`` (``<= 1``): window ``w`` of 3 cells holds third ``g`` at most once.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n``, split into thirds).
+        index : int
+            The line's 1-based number among the puzzle's entropic lines: ``l`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``entropic`` block.
+        """
         third = board.n // 3
         classes = [np.arange(g * third, (g + 1) * third) for g in range(3)]
         return [class_window_rows("entropic", self.cells(), 3, classes, index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The first window of 3 cells holding two digits of one third.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (``n``, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         third = board.n // 3
         return _class_clash(self.describe(board), self.cells(), 3, grid, board, lambda v: (v - 1) // third,
                             "in one third")
@@ -380,6 +553,21 @@ class Modular(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Modular":
+        """The line of ``{"rule": "modular", "cells": [...], "mod": m}`` (``mod`` optional, 3 by default).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` in line order and an optional ``mod`` (``2..n``).
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (modular)``).
+
+        Returns
+        -------
+        Modular
+        """
         check_keys(data, {"cells", "mod"}, where)
         cells = line_cells(data, board, where, 2)
         mod = int_field(data, "mod", where, low=2, high=board.n, default=3)
@@ -401,10 +589,38 @@ class Modular(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=MODULAR_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``modular_l_w_k`` (``<= 1``): window ``w`` of ``mod`` cells holds remainder class ``k`` at most once.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's modular lines: ``l`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``modular`` block.
+        """
         d = np.arange(board.n)
         classes = [d[(d + 1) % self.mod == k % self.mod] for k in range(1, self.mod + 1)]
         return [class_window_rows("modular", self.cells(), self.mod, classes, index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The first window of ``mod`` cells holding two digits of one remainder.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         return _class_clash(self.describe(board), self.cells(), self.mod, grid, board, lambda v: v % self.mod,
                             f"of one remainder mod {self.mod}")

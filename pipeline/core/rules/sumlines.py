@@ -74,6 +74,21 @@ class Arrow(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Arrow":
+        """The arrow of ``{"rule": "arrow", "cells": [circle, line...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells``, the circle first, then 1 to ``n`` line cells.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (arrow)``).
+
+        Returns
+        -------
+        Arrow
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
         if len(cells) - 1 > board.n:
@@ -94,11 +109,39 @@ class Arrow(Rule):
         return [Glyph("line", self.cell_list, style="arrow")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``arrow_a`` (``= 0``): the circle's value minus the line's.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The arrow's 1-based number among the puzzle's arrows: ``a`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``arrow`` block, one row.
+        """
         cells = self.cells()
         signs = np.concatenate([[1], -np.ones(cells.size - 1, dtype=np.int64)])
         return [_sum_row("arrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """With the circle filled: a full line off its sum, or a partial one already over it (empty cells counted as 1).
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells = self.cells()
         return _head_violation(self.describe(board), cells[:1], np.ones(1, dtype=np.int64), cells[1:], grid, board)
 
@@ -121,6 +164,22 @@ class PillArrow(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "PillArrow":
+        """The arrow of ``{"rule": "pillarrow", "cells": [pill..., line...], "pill": 2|3}`` (``pill`` optional, 2).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells``, the ``pill`` touching pill cells first (reading order),
+            then at least one line cell.
+        board : Board
+            The puzzle's board: the cells lie on it; ``n <= 9`` (a pill reads decimal digits).
+        where : str
+            How messages name the entry (``rules[3] (pillarrow)``).
+
+        Returns
+        -------
+        PillArrow
+        """
         check_keys(data, {"cells", "pill"}, where)
         pill = int_field(data, "pill", where, low=2, high=3, default=2)
         cells = line_cells(data, board, where, pill + 1)
@@ -160,11 +219,39 @@ class PillArrow(Rule):
                 Glyph("mark", pill, style="circle")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``pillarrow_a`` (``= 0``): the pill's number minus the line's sum.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The arrow's 1-based number among the puzzle's pill arrows: ``a`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``pillarrow`` block, one row.
+        """
         cells = self.cells()
         signs = np.concatenate([self.weights(), -np.ones(cells.size - self.pill, dtype=np.int64)])
         return [_sum_row("pillarrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """With the whole pill filled: a full line off the pill's number, or a partial one already over it (empty cells counted as 1).
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells = self.cells()
         return _head_violation(self.describe(board), cells[:self.pill], self.weights(), cells[self.pill:], grid, board)
 
@@ -185,6 +272,22 @@ class DoubleArrow(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "DoubleArrow":
+        """The arrow of ``{"rule": "doublearrow", "cells": [circle, between..., circle]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells`` from one circle to the other, at least 3, at most
+            ``2 n`` between.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (doublearrow)``).
+
+        Returns
+        -------
+        DoubleArrow
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 3)
         if len(cells) - 2 > 2 * board.n:
@@ -206,12 +309,40 @@ class DoubleArrow(Rule):
                 Glyph("mark", (self.cell_list[0], self.cell_list[-1]), style="circle")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``doublearrow_a`` (``= 0``): the two circles' values minus the cells' between.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The arrow's 1-based number among the puzzle's double arrows: ``a`` in the label.
+
+        Returns
+        -------
+        list of Rows
+            The one ``doublearrow`` block, one row.
+        """
         cells = self.cells()
         signs = -np.ones(cells.size, dtype=np.int64)
         signs[[0, -1]] = 1
         return [_sum_row("doublearrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """With the two circles filled: a full line off their sum, or a partial one already over it (empty cells counted as 1).
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells = self.cells()
         return _head_violation(self.describe(board), cells[[0, -1]], np.ones(2, dtype=np.int64), cells[1:-1], grid,
                                board)
@@ -235,6 +366,21 @@ class Zipper(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Zipper":
+        """The line of ``{"rule": "zipper", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 3 ``cells`` in line order.
+        board : Board
+            The puzzle's board: the cells lie on it.
+        where : str
+            How messages name the entry (``rules[3] (zipper)``).
+
+        Returns
+        -------
+        Zipper
+        """
         check_keys(data, {"cells"}, where)
         return cls(line_cells(data, board, where, 3))
 
@@ -257,6 +403,20 @@ class Zipper(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=ZIPPER_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``zipper_z_i`` (``= 0``): pair ``i`` adds up to the centre (odd length) or to the next pair in.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``n`` digits).
+        index : int
+            The line's 1-based number among the puzzle's zipper lines: ``z`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``zipper`` block.
+        """
         cells, pairs = self.cells(), self.pairs()
         p = pairs.shape[0]
         if cells.size % 2:
@@ -269,6 +429,21 @@ class Zipper(Rule):
         return [_sum_row("zipper", groups, signs, labels, board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A pair off the filled centre's digit (a half-filled pair already at or over it), or two full pairs
+        with different sums (even length).
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         cells, pairs = self.cells(), self.pairs()
         values = grid[pairs]
         full = (values > 0).all(axis=1)
@@ -337,6 +512,21 @@ class RegionSum(Rule):
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "RegionSum":
+        """The line of ``{"rule": "regionsum", "cells": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: at least 2 ``cells`` in line order.
+        board : Board
+            The puzzle's board: the cells lie on it; it has boxes or regions to cut the line by.
+        where : str
+            How messages name the entry (``rules[3] (regionsum)``).
+
+        Returns
+        -------
+        RegionSum
+        """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
         if line_segments(np.array(cells, dtype=np.int64), board) is None:
@@ -361,6 +551,20 @@ class RegionSum(Rule):
         return [Glyph("line", self.cell_list, style="line", colour=REGIONSUM_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
+        """``regionsum_l_s`` (``= 0``): segment ``s`` sums to the same as segment ``s + 1``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its boxes or regions cut the line; ``n``).
+        index : int
+            The line's 1-based number among the puzzle's region-sum lines: ``l`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+            The one ``regionsum`` block (empty for a line inside one box).
+        """
         segs = self.segments(board)
         groups = [(np.concatenate([a, b]), np.concatenate([np.ones(a.size, dtype=np.int64),
                                                            -np.ones(b.size, dtype=np.int64)]))
@@ -368,6 +572,20 @@ class RegionSum(Rule):
         return [_sum_rows("regionsum", groups, index, board.n)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """Two full segments with different sums.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its boxes or regions, cell names in the message).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry (the first break found).
+        """
         done = [s for s in self.segments(board) if (grid[s] > 0).all()]
         sums = [int(grid[s].sum()) for s in done]
         if len(set(sums)) > 1:
