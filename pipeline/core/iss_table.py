@@ -107,7 +107,25 @@ class IssGrid:
         return f"r{r + 1}c{c + 1}"
 
     def cells(self, tokens: list[str], at_least: int = 1) -> list[str]:
-        """The document's names of ISS cell ids; at least ``at_least`` of them."""
+        """The document's names of ISS cell ids; at least ``at_least`` of them.
+
+        Parameters
+        ----------
+        tokens : list of str
+            ISS cell ids (``R1C1``, ``RaC2``), the rule's arguments.
+        at_least : int
+            Fewest cells the ISS rule takes.
+
+        Returns
+        -------
+        list of str
+            Document cell names (``r1c1``), in the given order.
+
+        Raises
+        ------
+        IssArgError
+            Fewer than ``at_least`` ids, or one that is not a cell of the grid.
+        """
         if len(tokens) < at_least:
             raise IssArgError(f"expected at least {at_least} cell(s), found {len(tokens)}")
         return [self.cell(t) for t in tokens]

@@ -126,7 +126,20 @@ class GridScene:
         return None
 
     def digits(self, cells: np.ndarray, values: np.ndarray) -> str:
-        """``<text>`` elements centred in ``cells`` (an (k, 2) array of (r, c)) showing ``values``."""
+        """``<text>`` elements centred in ``cells`` showing ``values``.
+
+        Parameters
+        ----------
+        cells : ndarray of int, shape (k, 2)
+            0-based ``(r, c)`` of each cell to write in.
+        values : ndarray of int, shape (k,)
+            The number shown in each (written with ``%d``).
+
+        Returns
+        -------
+        str
+            The elements, joined; empty for no cells.
+        """
         if len(cells) == 0:
             return ""
         cx, cy = _numbers(self.x(cells[:, 1] + 0.5)), _numbers(self.y(cells[:, 0] + 0.5))
