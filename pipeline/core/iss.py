@@ -15,10 +15,11 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   jigsaw regions (``jigsaw``), or, without ``NoBoxes``, regions beside the boxes (``extraregion``).
 * every other type through :data:`pipeline.core.iss_table.READERS` (Cage, Sum in one unit,
   Thermo, GreaterThan, WhiteDot, BlackDot, AllDifferent, Diagonal, AntiKnight, AntiKing,
-  AntiConsecutive, Windoku, DisjointSets).
+  AntiConsecutive, Windoku, DisjointSets; the lines Arrow, PillArrow, DoubleArrow, Whisper,
+  Renban, Palindrome, Between, Lockout, Entropic, Modular, Zipper, RegionSumLine).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
-table does not map (outside clues, arrows, lines, composites such as ``Or``) is refused in one
+table does not map (outside clues, composites such as ``Or``, ...) is refused in one
 line naming the type, its place in the string and its character offset: nothing is dropped.
 Writing is :mod:`pipeline.core.iss_write`.
 """

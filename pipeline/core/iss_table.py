@@ -229,6 +229,36 @@ def _read_diagonal(args: list[str], grid: IssGrid) -> list[dict]:
     return [{"rule": "diagonal", "which": "anti" if args == ["1"] else "main"}]
 
 
+def _pill_in_reading_order(rcs: list[tuple[int, int]]) -> bool:
+    """ISS reads a pill's cells sorted row-major, each one right, down or down-right of the last."""
+    return all((r2 - r, c2 - c) in ((0, 1), (1, 0), (1, 1)) for (r, c), (r2, c2) in zip(rcs, rcs[1:]))
+
+
+def _read_pill_arrow(args: list[str], grid: IssGrid) -> list[dict]:
+    if not args or args[0] not in ("2", "3"):
+        raise IssArgError(f"pill size must be 2 or 3, found {(args or [''])[0][:20]!r}")
+    size = int(args[0])
+    cells = grid.cells(args[1:], size + 1)
+    pill = sorted(grid.rc(t) for t in args[1:size + 1])   # ISS reads the pill in reading order
+    if not _pill_in_reading_order(pill):
+        raise IssArgError("pill cells must be adjacent and in reading order when sorted")
+    return [{"rule": "pillarrow", "pill": size, "cells": [f"r{r + 1}c{c + 1}" for r, c in pill] + cells[size:]}]
+
+
+def _read_line_with(kind: str, key: str, default: int | None = None) -> Callable[[list[str], IssGrid], list[dict]]:
+    """A line whose first argument is a number (``Whisper~5~...``, ``Lockout~4~...``,
+    ``Modular~3~...``); ``default`` when ISS lets it out (German whispers: 5)."""
+    def read(args: list[str], grid: IssGrid) -> list[dict]:
+        if default is not None and args and not args[0].lstrip("-").isdigit():
+            value, cells = default, args
+        else:
+            if not args:
+                raise IssArgError(f"expected the {key} and cells")
+            value, cells = _int(args[0], key), args[1:]
+        return [{"rule": kind, key: value, "cells": grid.cells(cells, 2)}]
+    return read
+
+
 #: ISS type -> its reader. Shape, Given (the empty type), NoBoxes and Jigsaw are the document's own.
 READERS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Cage": _read_cage,
@@ -244,6 +274,18 @@ READERS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "AntiConsecutive": _global("nonconsecutive"),
     "Windoku": _global("windoku"),
     "DisjointSets": _global("disjointgroups"),
+    "Arrow": _read_cells("arrow", 2),
+    "PillArrow": _read_pill_arrow,
+    "DoubleArrow": _read_cells("doublearrow", 3),
+    "Whisper": _read_line_with("whisper", "diff", 5),
+    "Renban": _read_cells("renban", 2),
+    "Palindrome": _read_cells("palindrome", 2),
+    "Between": _read_cells("between", 3),
+    "Lockout": _read_line_with("lockout", "diff"),
+    "Entropic": _read_cells("entropic", 2),
+    "Modular": _read_line_with("modular", "mod"),
+    "Zipper": _read_cells("zipper", 3),
+    "RegionSumLine": _read_cells("regionsum", 2),
 }
 
 
@@ -287,6 +329,28 @@ def _write_digits(digits: Callable[[int], list[int]]) -> Callable[[dict, IssGrid
     return write
 
 
+def _write_cells(iss_type: str) -> Callable[[dict, IssGrid], list[str]]:
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        return _items(iss_type, *_cells_of(entry, grid))
+    return write
+
+
+def _write_pill_arrow(entry: dict, grid: IssGrid) -> list[str]:
+    size = entry.get("pill", 2)
+    pill = [grid.rc(grid.to_iss(c)) for c in entry["cells"][:size]]
+    if pill != sorted(pill) or not _pill_in_reading_order(pill):
+        raise IssArgError("ISS reads a pill's cells in reading order (each right, down or down-right of the last); "
+                          "this pill's are not")
+    return _items("PillArrow", size, *_cells_of(entry, grid))
+
+
+def _write_line_with(iss_type: str, key: str, default: Callable[[int], int]) -> Callable[[dict, IssGrid], list[str]]:
+    """A line with its number first, always written (ISS's defaults are not the document's)."""
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        return _items(iss_type, entry.get(key, default(grid.n)), *_cells_of(entry, grid))
+    return write
+
+
 #: Rule kind -> its writer (a kind missing here is refused by name when written).
 WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "cage": _write_cage,
@@ -303,4 +367,16 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "even": _write_digits(lambda n: list(range(2, n + 1, 2))),
     "odd": _write_digits(lambda n: list(range(1, n + 1, 2))),
     "pencilmarks": _write_digits(lambda n: []),
+    "arrow": _write_cells("Arrow"),
+    "pillarrow": _write_pill_arrow,
+    "doublearrow": _write_cells("DoubleArrow"),
+    "whisper": _write_line_with("Whisper", "diff", lambda n: (n + 1) // 2),
+    "renban": _write_cells("Renban"),
+    "palindrome": _write_cells("Palindrome"),
+    "between": _write_cells("Between"),
+    "lockout": _write_line_with("Lockout", "diff", lambda n: max(1, (n - 1) // 2)),
+    "entropic": _write_cells("Entropic"),
+    "modular": _write_line_with("Modular", "mod", lambda n: 3),
+    "zipper": _write_cells("Zipper"),
+    "regionsum": _write_cells("RegionSumLine"),
 }

@@ -22,6 +22,8 @@ from rule_models import FORMATS, expected, solution_grid, write_and_read
 import rule_oracle as oracle
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers import highs, sat
@@ -464,3 +466,38 @@ def test_the_nine_solves_and_verifies():
     g = np.asarray(result.grid).reshape(9, 9)
     for entry in NINE["rules"]:
         assert holds(*_plain(entry), g, 3, 3), entry
+
+
+# ------------------------------------------------------------------------------------------------
+# ISS constraint strings
+# ------------------------------------------------------------------------------------------------
+ISS_LINES = (".Arrow~R1C1~R1C2~R2C3.PillArrow~2~R9C2~R9C1~R8C3~R7C4.DoubleArrow~R5C1~R5C2~R5C3"
+             ".Whisper~R1C5~R1C6.Whisper~3~R3C5~R3C6.Renban~R4C6~R5C7.Palindrome~R6C6~R7C7~R8C9"
+             ".Between~R1C9~R2C9~R3C8.Lockout~4~R4C1~R4C2~R3C3.Entropic~R6C1~R7C1~R8C1"
+             ".Modular~3~R6C2~R7C2~R7C3.Zipper~R1C1~R1C2~R1C3.RegionSumLine~R5C5~R5C6~R4C7")
+
+
+def test_iss_lines_read_as_the_rules_and_write_back():
+    doc = document_from_iss(ISS_LINES)
+    kinds = [e["rule"] for e in doc["rules"]]
+    assert kinds == ["arrow", "pillarrow", "doublearrow", "whisper", "whisper", "renban", "palindrome", "between",
+                     "lockout", "entropic", "modular", "zipper", "regionsum"]
+    by_kind = {e["rule"]: e for e in doc["rules"]}
+    assert by_kind["pillarrow"]["cells"][:2] == ["r9c1", "r9c2"]          # the pill in reading order
+    assert [e.get("diff") for e in doc["rules"] if e["rule"] == "whisper"] == [5, 3]   # ISS's default: 5
+    assert by_kind["lockout"]["diff"] == 4 and by_kind["modular"]["mod"] == 3
+    puzzle = parse_puzzle(doc)
+    again = parse_puzzle(document_from_iss(iss_from_puzzle(puzzle)))
+    assert [r.to_dict(again.board) for r in again.rules] == [r.to_dict(puzzle.board) for r in puzzle.rules]
+
+
+@pytest.mark.parametrize("text, words", [
+    (".PillArrow~2~R1C1~R2C3~R3C3~R4C4", "reading order"),
+    (".PillArrow~4~R1C1~R1C2~R2C2", "pill size"),
+    (".Lockout~R1C1~R2C2", "not a whole number"),
+    (".Between~R1C1~R2C2", "at least 3"),
+])
+def test_bad_iss_lines_are_refused_in_one_line(text, words):
+    with pytest.raises(PuzzleError) as info:
+        parse_puzzle(document_from_iss(text))
+    assert words in str(info.value) and "\n" not in str(info.value)
