@@ -27,7 +27,7 @@ from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle, check_grid_size
-from pipeline.core.rules import RULES
+from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows  # noqa: F401  (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -116,103 +116,6 @@ def table_matrix(positions: np.ndarray, n_vars: int) -> sp.csr_matrix:
     return sp.csr_matrix((np.ones(positions.size), positions.ravel().astype(dtype), indptr), shape=(n_rows, n_vars))
 
 
-@dataclass(frozen=True, eq=False)
-class RuleRows:
-    """The rows of the rules beyond units (``R``), over all positions, in row order.
-
-    ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
-    rows)`` in order (a family's rows are contiguous). ``entries`` holds the nonzeros as
-    ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`matrix` is built from them
-    on first use, so a puzzle without such rules never imports scipy."""
-
-    entries: tuple[np.ndarray, np.ndarray, np.ndarray]
-    n_vars: int
-    rhs: np.ndarray
-    sense: np.ndarray
-    labels: np.ndarray
-    families: tuple[tuple[str, str, int], ...]
-
-    @cached_property
-    def matrix(self) -> sp.csr_matrix:
-        """The rows as a CSR matrix (duplicates summed, indices sorted)."""
-        import scipy.sparse as sp  # here, not at the top: see the class docstring
-
-        row, col, value = self.entries
-        matrix = sp.csr_matrix((value, (row, col)), shape=(self.rhs.size, self.n_vars))
-        matrix.sum_duplicates()
-        matrix.sort_indices()
-        return matrix
-
-    @property
-    def equal(self) -> np.ndarray:
-        """Boolean mask of the ``=`` rows."""
-        return self.sense == "E"
-
-
-def _label_text(family: str, indices: np.ndarray) -> np.ndarray:
-    """``family_i_j...`` for each row of 1-based label indices (vectorised)."""
-    out = np.full(indices.shape[0], family, dtype=object)
-    for k in range(indices.shape[1]):
-        out = out + "_" + np.char.mod("%d", indices[:, k]).astype(object)
-    return out.astype(str) if out.size else np.zeros(0, dtype=str)
-
-
-def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
-    """``R``: each rule's rows (registry order of kinds, then each kind's families; rules of one
-    kind in the puzzle's order, numbered 1.. within the kind), columns in ``conv`` positions.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-        Its rules and board.
-    conv : Convention
-        Column positions of the variables.
-
-    Returns
-    -------
-    RuleRows
-    """
-    board = puzzle.board
-    by_family: dict[tuple[str, str], list] = {}
-    order: list[tuple[str, str]] = []
-    for kind in RULES:
-        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
-        if not of_kind:
-            continue
-        for index, rule in enumerate(of_kind, start=1):
-            for block in rule.rows(board, index):
-                key = (block.family, block.sense)
-                if key not in by_family:
-                    by_family[key] = []
-                    order.append(key)
-                by_family[key].append(block)
-    rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
-    base = 0
-    for key in order:
-        family, sense = key
-        count = 0
-        for block in by_family[key]:
-            if not block.n_rows:
-                continue
-            rows.append(block.row + base + count)
-            cols.append(conv.position(block.cell // puzzle.cols, block.cell % puzzle.cols, block.digit))
-            data.append(block.coef)
-            rhs.append(block.rhs)
-            labels.append(_label_text(family, block.labels))
-            count += block.n_rows
-        if count:
-            senses.append(np.full(count, sense))
-            families.append((family, sense, count))
-            base += count
-    if not families:
-        empty = np.zeros(0)
-        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), empty)
-        return RuleRows(nothing, conv.n_vars, empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), ())
-    entries = (np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float))
-    return RuleRows(entries, conv.n_vars, np.concatenate(rhs).astype(float), np.concatenate(senses),
-                    np.concatenate(labels), tuple(families))
-
-
 def clue_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     """The position of each clue's variable ``x[r,c,d]``, clues by row, then column (``B``'s
     row order: row ``i`` of ``B`` has its one 1 at ``clue_positions[i]``).
@@ -281,7 +184,8 @@ class Model:
     ``bineq``, ``lb``, ``ub``, ``cost``, ``integrality``, ``row_labels``, ``ineq_labels``,
     ``col_names``) covers ``columns``: every position of a present cell (all ``N^3`` without a
     gattai layout), or for ``reduce`` the kept ones (``columns[j]`` is the full 0-based position
-    of column j).
+    of column j), then the auxiliary columns of rules that declare them (positions ``n_vars + k``,
+    never removed; docs/conventions.md, "Auxiliary columns").
     """
 
     puzzle: Puzzle
@@ -296,25 +200,45 @@ class Model:
     @cached_property
     def A(self) -> sp.csr_matrix:
         """The unit rows over all positions (CSR, built on first use from :attr:`unit_positions`)."""
-        return table_matrix(self.unit_positions, self.convention.n_vars)
+        return table_matrix(self.unit_positions, self.n_positions)
 
     @cached_property
     def B(self) -> sp.csr_matrix:
         """The clue rows over all positions (CSR, built on first use from :attr:`clue_positions`)."""
-        return table_matrix(self.clue_positions[:, None], self.convention.n_vars)
+        return table_matrix(self.clue_positions[:, None], self.n_positions)
 
     @cached_property
     def R(self) -> RuleRows:
         """The rows of the rules beyond units (built on first use)."""
         return build_rule_rows(self.puzzle, self.convention)
 
+    @cached_property
+    def aux_names(self) -> np.ndarray:
+        """Names of the auxiliary columns (``aux_<family>_<i>...``), in order: position
+        ``n_vars + k`` is ``aux_names[k]`` (none for most puzzles)."""
+        return aux_column_names(self.puzzle)[0] if self.puzzle.rules else np.zeros(0, dtype=str)
+
+    @property
+    def n_aux(self) -> int:
+        """Auxiliary columns (after the cell-digit block)."""
+        return int(self.aux_names.size)
+
+    @property
+    def n_positions(self) -> int:
+        """All positions: the convention's cell-digit variables, then the auxiliary columns."""
+        return self.convention.n_vars + self.n_aux
+
     # -- the solver view -------------------------------------------------------------------
     @cached_property
     def present_columns(self) -> np.ndarray:
-        """Full positions of the variables of present cells (all positions without a layout)."""
+        """Full positions of the variables of present cells (all positions without a layout),
+        then those of the auxiliary columns."""
         if self.puzzle.layout is None:
-            return np.arange(self.convention.n_vars)
-        return present_positions(self.puzzle, self.convention)
+            return np.arange(self.n_positions)
+        cells = present_positions(self.puzzle, self.convention)
+        if not self.n_aux:
+            return cells
+        return np.concatenate([cells, self.convention.n_vars + np.arange(self.n_aux)])
 
     @cached_property
     def _reduction(self):
@@ -325,7 +249,7 @@ class Model:
         if self.clue_encoding != "reduce":
             return self.present_columns, np.arange(self.unit_positions.shape[0]), clue_pos, np.arange(R.rhs.size), R.rhs
         # read off the table of A's rows (numpy only: a unit-only SAT solve never builds A)
-        n_vars, table = self.convention.n_vars, self.unit_positions
+        n_vars, table = self.n_positions, self.unit_positions   # auxiliary columns: never fixed, kept
         fixed = np.zeros(n_vars, dtype=bool)
         fixed[clue_pos] = True
         satisfied = fixed[table].any(axis=1)
@@ -441,7 +365,10 @@ class Model:
         """Objective over the solver view's columns (zeros without an ``objective``)."""
         if self.objective is None:
             return np.zeros(self.n_cols)
-        return np.asarray(self.objective, dtype=float)[self.columns]
+        objective = np.asarray(self.objective, dtype=float)
+        if self.n_aux:
+            objective = np.concatenate([objective, np.zeros(self.n_aux)])
+        return objective[self.columns]
 
     @property
     def integrality(self) -> np.ndarray:
@@ -493,8 +420,13 @@ class Model:
 
     @cached_property
     def col_names(self) -> np.ndarray:
-        """Variable name of each column (``x_i_j_k`` or ``x_I_J_p_q_n``), from the convention."""
-        return self.convention.names(self.columns)
+        """Variable name of each column (``x_i_j_k`` or ``x_I_J_p_q_n``), from the convention;
+        the auxiliary columns' names after them."""
+        if not self.n_aux:
+            return self.convention.names(self.columns)
+        cells = self.columns < self.convention.n_vars
+        return np.concatenate([self.convention.names(self.columns[cells]),
+                               self.aux_names[self.columns[~cells] - self.convention.n_vars]]).astype(str)
 
     def family_counts(self) -> dict[str, int]:
         """Rows of the solver view per family (``clue`` for B rows, then the rule families of
@@ -546,12 +478,13 @@ class Model:
         return out
 
     def full_vector(self, x: np.ndarray) -> np.ndarray:
-        """Solver-view vector -> all positions (clue variables set to 1 for reduce; absent cells 0)."""
+        """Solver-view vector -> all cell-digit positions (clue variables set to 1 for reduce;
+        absent cells 0; the auxiliary columns' values dropped)."""
         x = np.asarray(x, dtype=float)
         if x.shape != (self.n_cols,):
             raise PipelineError(f"solution: expected {self.n_cols} values, found {x.size}")
         if not self.is_reduced and self.puzzle.layout is None:
-            return x
+            return x[:self.convention.n_vars] if self.n_aux else x
         return full_vector_of(self.convention.n_vars, self.columns, x,
                               self._reduction[2] if self.is_reduced else None)
 
@@ -595,7 +528,7 @@ class Model:
         [1, 2, 3, 4]
         """
         x = np.asarray(x, dtype=float).ravel()
-        if x.size == self.n_cols and (self.is_reduced or self.puzzle.layout is not None):
+        if x.size == self.n_cols and (self.is_reduced or self.puzzle.layout is not None or self.n_aux):
             x = self.full_vector(x)
         elif x.size != self.convention.n_vars:
             raise PipelineError(f"decode: expected {self.n_cols} values (the solver view's columns) or "
@@ -617,6 +550,8 @@ class Model:
         if self.has_rules:
             out["inequalities"] = self.n_ineq
             out["inequality_nonzeros"] = self.ineq_nnz
+        if self.n_aux:
+            out["aux_columns"] = self.n_aux
         return out
 
 

@@ -154,18 +154,23 @@ class Encoding:
     n_aux: int
     units: np.ndarray  # signed unit literals of the bounds (after the rows)
     n_clauses: int
+    #: the model's auxiliary 0-1 columns (docs/conventions.md): variables ``n_cells + 1 ..``,
+    #: before this encoding's own auxiliaries
+    n_model_aux: int = 0
 
     @property
     def n_vars(self) -> int:
-        return self.n_cells + self.n_aux
+        return self.n_cells + self.n_model_aux + self.n_aux
 
     def facts(self) -> dict:
         """What the manifest and the ``c`` line record (auxiliaries named by rule)."""
         lengths = np.diff(self.indptr)
         per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in row_lengths(lengths)}
+        first_aux = self.n_cells + self.n_model_aux + 1
+        model_aux = {"model_aux_variables": [self.n_cells + 1, first_aux - 1]} if self.n_model_aux else {}
         return {"amo": self.amo, "variables": self.n_vars, "clauses": self.n_clauses,
-                "cell_variables": [1, self.n_cells], "variable_rule": "v = position + 1",
-                "aux_variables": [self.n_cells + 1, self.n_vars] if self.n_aux else [],
+                "cell_variables": [1, self.n_cells], "variable_rule": "v = position + 1", **model_aux,
+                "aux_variables": [first_aux, self.n_vars] if self.n_aux else [],
                 "aux_rule": "each row of the solver view in order, a contiguous block",
                 "aux_per_row_length": {k: v for k, v in per_length.items() if v}}
 
@@ -222,9 +227,11 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
         t = amo_template(int(k), amo)
         aux_of_len[k], clauses_of_len[k] = t.n_aux, t.n_clauses + 1  # + the at-least-one clause
     aux_count = aux_of_len[lengths]
-    aux_start = n_cells + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
+    # the model's auxiliary columns (variables n_cells + 1 ..) come before the encoding's own
+    aux_start = n_cells + model.n_aux + 1 + np.concatenate([[0], np.cumsum(aux_count)[:-1]]).astype(np.int64)
     n_clauses = int(clauses_of_len[lengths].sum()) + units.size
-    return Encoding(amo, n_cells, indptr, cells, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses)
+    return Encoding(amo, n_cells, indptr, cells, aux_start, int(aux_count.sum()), units.astype(np.int64), n_clauses,
+                    model.n_aux)
 
 
 def _exactly_one_row_lists(model: Model, var_of_col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -40,7 +40,8 @@ def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
 def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
                    clue_positions: np.ndarray | None = None) -> np.ndarray:
     """All ``N^3`` positions from values at ``positions``; ``clue_positions`` (the variables a
-    ``reduce`` export fixed and dropped) are set to 1, every other position is 0.
+    ``reduce`` export fixed and dropped) are set to 1, every other position is 0. Positions from
+    ``n_vars`` on (auxiliary columns of rules, docs/conventions.md) are not the grid's: dropped.
 
     Parameters
     ----------
@@ -54,6 +55,10 @@ def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,
         Positions fixed to 1 and dropped by ``reduce``.
     """
     full = np.zeros(n_vars)
+    positions = np.asarray(positions)
+    if positions.size and positions.max() >= n_vars:   # auxiliary columns: not the grid's
+        cells = positions < n_vars
+        positions, values = positions[cells], np.asarray(values)[cells]
     full[positions] = values
     if clue_positions is not None:
         full[clue_positions] = 1.0

@@ -10,7 +10,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.build import CLUE_ENCODINGS, Model, present_positions
+from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_names, present_positions
 from pipeline.core.puzzle import Puzzle
 from pipeline.core import version
 
@@ -45,6 +45,10 @@ def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
         "objective": "zero" if model.objective is None else "custom",
         "index_base": {"names": 1, "matlab": 1, "csv_triplets": 1, "parquet": 0, "json_lists": 0},
     }
+    if model.n_aux:   # docs/conventions.md, "Auxiliary columns": after the cell-digit block, never reduced
+        meta["aux_columns"] = {"first": conv.n_vars, "count": model.n_aux,
+                               "families": dict(aux_column_names(model.puzzle)[1]),
+                               "names": "aux_<family>_<i>_<j>..., in rule order"}
     if model.is_reduced and with_columns:
         meta["kept_columns"] = model.columns.tolist()  # 0-based full positions of solver columns
     return meta
@@ -228,6 +232,8 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
         if key in meta and meta[key] != actual:
             raise FormatError(f"{where}: field {key!r} says {meta[key]!r:.40} but its puzzle has {actual}")
+    n_aux = aux_column_names(puzzle)[0].size if puzzle.rules else 0
+    _check_aux(meta, conv.n_vars, n_aux, where)
     encoding = meta["clue_encoding"]
     if encoding not in CLUE_ENCODINGS:
         raise FormatError(f"{where}: unknown clue encoding {encoding!r:.40}; expected one of {', '.join(CLUE_ENCODINGS)}")
@@ -235,17 +241,27 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
         kept = meta.get("kept_columns")
         if not isinstance(kept, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in kept):
             raise FormatError(f"{where}: clue encoding 'reduce' needs 'kept_columns', a list of column numbers")
-        if any(not 0 <= c < conv.n_vars for c in kept):
-            bad = next(c for c in kept if not 0 <= c < conv.n_vars)
-            raise FormatError(f"{where}: kept column {bad} is outside 0..{conv.n_vars - 1}")
+        if any(not 0 <= c < conv.n_vars + n_aux for c in kept):
+            bad = next(c for c in kept if not 0 <= c < conv.n_vars + n_aux)
+            raise FormatError(f"{where}: kept column {bad} is outside 0..{conv.n_vars + n_aux - 1}")
         columns = np.asarray(kept, dtype=np.int64)
         if columns.size and not (np.diff(columns) > 0).all():
             raise FormatError(f"{where}: 'kept_columns' must be increasing (each column once)")
     elif puzzle.layout is not None:
-        columns = present_positions(puzzle, conv)
+        columns = np.concatenate([present_positions(puzzle, conv), conv.n_vars + np.arange(n_aux)])
     else:
-        columns = np.arange(conv.n_vars)
+        columns = np.arange(conv.n_vars + n_aux)
     return Manifest(puzzle, conv, encoding, columns, meta)
+
+
+def _check_aux(meta: dict, n_vars: int, n_aux: int, where: str) -> None:
+    """Refuse ``aux_columns`` facts that disagree with the puzzle's rules (when a file states them)."""
+    stated = meta.get("aux_columns")
+    if stated is None:
+        return
+    if not isinstance(stated, dict) or stated.get("count") != n_aux or stated.get("first") != n_vars:
+        raise FormatError(f"{where}: field 'aux_columns' must say count {n_aux} from position {n_vars} "
+                          f"(the puzzle's rules), found {str(stated)[:60]}")
 
 
 def manifest_from_json(text: str, path: str | os.PathLike) -> Manifest:

@@ -73,7 +73,10 @@ class Presolved:
         """
         if not self.reduced:
             return np.asarray(x, dtype=float)
-        return self.model.full_vector(x)[self.original.columns]
+        full = self.model.full_vector(x)
+        if self.model.n_aux:   # auxiliary columns: never reduced, the last columns of both views, in order
+            full = np.concatenate([full, np.asarray(x, dtype=float)[self.model.columns >= self.model.convention.n_vars]])
+        return full[self.original.columns]
 
     def objective_offset(self) -> float:
         """The cost of the variables the presolve fixed to 1 (added to the engine's objective value)."""

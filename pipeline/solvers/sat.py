@@ -244,6 +244,8 @@ class SatOutcome:
     status: str
     full: np.ndarray | None
     conflicts: int = 0
+    #: the model's auxiliary columns' values (variables ``N^3 + 1 ..``), when it has any
+    aux: np.ndarray | None = None
 
 
 class SatEngine:
@@ -288,7 +290,10 @@ class SatEngine:
         # shared: the rules A over every position, clues come as assumptions
         self._encoding = encode(model, amo) if fix_clues else encode(model, amo, rows=model.unit_positions)
         #: (positions the solver decides, positions fixed to 1 outside it) of a one-puzzle engine
-        self._view = (model.columns, model.clue_positions if model.is_reduced else None) if fix_clues else None
+        # (the model's auxiliary columns, after the N^3 cell variables, are not the grid's)
+        cell_columns = model.columns[model.columns < model.convention.n_vars] if model.n_aux else model.columns
+        self._view = (cell_columns, model.clue_positions if model.is_reduced else None) if fix_clues else None
+        self.n_model_aux = model.n_aux
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
         self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues)
@@ -371,6 +376,13 @@ class SatEngine:
             full = seen
         return full
 
+    def _aux_values(self) -> np.ndarray | None:
+        """The model's auxiliary columns' values in the last model (None without any)."""
+        if not self.n_model_aux:
+            return None
+        lits = np.asarray(self.solver.get_model()[self.n_cells:self.n_cells + self.n_model_aux], dtype=np.int64)
+        return (lits > 0).astype(float)
+
     @staticmethod
     def clue_literals(model: Model) -> list[int]:
         """The clues of ``model`` as positive literals (full position + 1)."""
@@ -419,7 +431,7 @@ class SatEngine:
                 return SatOutcome("time_limit", None)
             if not result:
                 return SatOutcome("infeasible", None)
-            return SatOutcome("optimal", self._full())
+            return SatOutcome("optimal", self._full(), aux=self._aux_values())
 
     def count(self, model: Model, limit: int, *, time_limit: float | None = None,
               keep: int | None = None) -> CountResult:
@@ -616,7 +628,8 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
             engine.close()
     if outcome.full is None:
         return SolveResult(outcome.status, None, None, seconds, 0, solver="sat")
-    x = outcome.full[model.columns]
+    full = outcome.full if outcome.aux is None else np.concatenate([outcome.full, outcome.aux])
+    x = full[model.columns]
     grid = grid_from_vector(outcome.full, model.convention)
     return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver="sat", unique=unique)
 

@@ -27,12 +27,15 @@ from pipeline.core.rules.weighted import WeightedSum
 from pipeline.core.rules.samevalues import SameValues
 from pipeline.core.rules.pairwise import Pair
 from pipeline.core.rules.indexing import Indexing
+from pipeline.core.rules.outside import NumberedRoom, Sandwich, XSum
+from pipeline.core.rules.skyscraper import CountingCircles, Skyscraper
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
            "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "PencilMarks", "AntiKnight", "AntiKing",
            "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups",
            "LittleKiller", "XV", "StrictXV", "StrictKropki", "Quadruple", "WeightedSum", "SameValues", "Pair", "Indexing"]
+__all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -118,3 +121,6 @@ for _line_rule in (Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, B
 # issue 33 part 2, second batch: appended after the line rules, so the rows of every earlier kind keep their places
 for _batch2 in (LittleKiller, XV, StrictXV, StrictKropki, Quadruple, WeightedSum, SameValues, Pair, Indexing):
     register_rule(_batch2)
+# issue 33 part 2, outside clues and auxiliary columns: appended after the second batch
+for _aux_batch in (Skyscraper, Sandwich, XSum, NumberedRoom, CountingCircles):
+    register_rule(_aux_batch)

@@ -1,0 +1,167 @@
+"""``R``, the rows of the rules beyond units, and the auxiliary columns some of them use.
+
+Each rule's rows (:meth:`~pipeline.core.rules.base.Rule.rows`) in the rules registry's order,
+each kind's families in order, rules of one kind in the puzzle's order (numbered 1.. within the
+kind). Rules that need auxiliary 0-1 columns (:class:`~pipeline.core.rules.auxcols.AuxRule`)
+declare them; they get the positions ``n_vars + k`` (``k`` 0-based), after the whole cell-digit
+block, rule after rule in the same order (docs/conventions.md, "Auxiliary columns").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pipeline.core.conventions import Convention
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules import RULES
+from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_names"]
+
+
+@dataclass(frozen=True, eq=False)
+class RuleRows:
+    """The rows of the rules beyond units (``R``), over all positions, in row order.
+
+    ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
+    rows)`` in order (a family's rows are contiguous). ``entries`` holds the nonzeros as
+    ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`matrix` is built from them
+    on first use, so a puzzle without such rules never imports scipy. Columns ``n_vars ..
+    n_vars + aux_names.size - 1`` are the auxiliary columns (``aux_names`` in order,
+    ``aux_families`` their ``(family, count)`` in order)."""
+
+    entries: tuple[np.ndarray, np.ndarray, np.ndarray]
+    n_vars: int
+    rhs: np.ndarray
+    sense: np.ndarray
+    labels: np.ndarray
+    families: tuple[tuple[str, str, int], ...]
+    aux_names: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=str))
+    aux_families: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def n_aux(self) -> int:
+        """Auxiliary columns."""
+        return int(self.aux_names.size)
+
+    @cached_property
+    def matrix(self) -> sp.csr_matrix:
+        """The rows as a CSR matrix over ``n_vars + n_aux`` columns (duplicates summed, indices sorted)."""
+        import scipy.sparse as sp  # here, not at the top: see the class docstring
+
+        row, col, value = self.entries
+        matrix = sp.csr_matrix((value, (row, col)), shape=(self.rhs.size, self.n_vars + self.n_aux))
+        matrix.sum_duplicates()
+        matrix.sort_indices()
+        return matrix
+
+    @property
+    def equal(self) -> np.ndarray:
+        """Boolean mask of the ``=`` rows."""
+        return self.sense == "E"
+
+
+def _label_text(family: str, indices: np.ndarray) -> np.ndarray:
+    """``family_i_j...`` for each row of 1-based label indices (vectorised)."""
+    out = np.full(indices.shape[0], family, dtype=object)
+    for k in range(indices.shape[1]):
+        out = out + "_" + np.char.mod("%d", indices[:, k]).astype(object)
+    return out.astype(str) if out.size else np.zeros(0, dtype=str)
+
+
+def _rules_in_order(puzzle: Puzzle):
+    """``(rule, index)`` in row order: registry order of kinds, then the puzzle's order."""
+    for kind in RULES:
+        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
+        yield from ((rule, index) for index, rule in enumerate(of_kind, start=1))
+
+
+def aux_column_names(puzzle: Puzzle) -> tuple[np.ndarray, tuple[tuple[str, int], ...]]:
+    """The names of the puzzle's auxiliary columns in order and ``(family, count)`` per family
+    (in order of first appearance), without building any row.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    tuple
+        ``(names, families)``.
+    """
+    blocks = [block for rule, index in _rules_in_order(puzzle) if isinstance(rule, AuxRule)
+              for block in rule.aux_columns(puzzle.board, index)]
+    counts: dict[str, int] = {}
+    for block in blocks:
+        if block.count:
+            counts[block.family] = counts.get(block.family, 0) + block.count
+    return aux_names(blocks), tuple(counts.items())
+
+
+def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
+    """``R``: each rule's rows (registry order of kinds, then each kind's families; rules of one
+    kind in the puzzle's order, numbered 1.. within the kind), columns in ``conv`` positions and
+    the auxiliary columns after them.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+    conv : Convention
+        Column positions of the variables.
+
+    Returns
+    -------
+    RuleRows
+    """
+    board = puzzle.board
+    by_family: dict[tuple[str, str], list] = {}
+    order: list[tuple[str, str]] = []
+    aux_base = 0
+    for rule, index in _rules_in_order(puzzle):
+        for block in rule.rows(board, index):
+            key = (block.family, block.sense)
+            if key not in by_family:
+                by_family[key] = []
+                order.append(key)
+            by_family[key].append((block, conv.n_vars + aux_base))
+        if isinstance(rule, AuxRule):
+            aux_base += sum(b.count for b in rule.aux_columns(board, index))
+    rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
+    base = 0
+    for key in order:
+        family, sense = key
+        count = 0
+        for block, first_aux in by_family[key]:
+            if not block.n_rows:
+                continue
+            rows.append(block.row + base + count)
+            cols.append(conv.position(block.cell // puzzle.cols, block.cell % puzzle.cols, block.digit))
+            data.append(block.coef)
+            if isinstance(block, AuxRows) and block.aux_row.size:
+                rows.append(block.aux_row + base + count)
+                cols.append(first_aux + block.aux_col)
+                data.append(block.aux_coef)
+            rhs.append(block.rhs)
+            labels.append(_label_text(family, block.labels))
+            count += block.n_rows
+        if count:
+            senses.append(np.full(count, sense))
+            families.append((family, sense, count))
+            base += count
+    names, aux_families = aux_column_names(puzzle) if aux_base else (np.zeros(0, dtype=str), ())
+    if not families:
+        empty = np.zeros(0)
+        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), empty)
+        return RuleRows(nothing, conv.n_vars, empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), (),
+                        names, aux_families)
+    entries = (np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float))
+    return RuleRows(entries, conv.n_vars, np.concatenate(rhs).astype(float), np.concatenate(senses),
+                    np.concatenate(labels), tuple(families), names, aux_families)
