@@ -13,10 +13,12 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
 * ``.NoBoxes`` and ``.Jigsaw~LAYOUT`` (one region character per cell): no boxes (``latin``),
   jigsaw regions (``jigsaw``), or, without ``NoBoxes``, regions beside the boxes (``extraregion``).
-* every other type through :data:`pipeline.core.iss_table.READERS` (Cage, Sum in one unit,
-  Thermo, GreaterThan, WhiteDot, BlackDot, AllDifferent, Diagonal, AntiKnight, AntiKing,
-  AntiConsecutive, Windoku, DisjointSets; the lines Arrow, PillArrow, DoubleArrow, Whisper,
-  Renban, Palindrome, Between, Lockout, Entropic, Modular, Zipper, RegionSumLine).
+* every other type through :data:`pipeline.core.iss_table.READERS` (Cage, Thermo, GreaterThan,
+  WhiteDot, BlackDot, AllDifferent, Diagonal, AntiKnight, AntiKing, AntiConsecutive, Windoku,
+  DisjointSets; the lines Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, Between,
+  Lockout, Entropic, Modular, Zipper, RegionSumLine; and :mod:`pipeline.core.iss_table2`'s
+  LittleKiller, X, V, StrictXV, StrictKropki, Quad, Sum (a cage in one unit, else ``sum``),
+  SameValues, Indexing, Pair, PairX).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
 table does not map (outside clues, composites such as ``Or``, ...) is refused in one

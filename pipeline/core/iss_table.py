@@ -186,18 +186,6 @@ def _read_cage(args: list[str], grid: IssGrid) -> list[dict]:
     return [entry]
 
 
-def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
-    """ISS's Sum lets digits repeat: it is a cage only when its cells share a unit."""
-    if not args:
-        raise IssArgError("expected a sum and cells")
-    if "_" in args[0]:
-        raise IssArgError("a Sum with coefficients has no project rule")
-    if not grid.in_one_unit(args[1:]):
-        raise IssArgError("a Sum whose cells do not share a row, column or box (its digits may repeat) "
-                          "has no project rule")
-    return [{"rule": "cage", "cells": grid.cells(args[1:]), "sum": _int(args[0], "sum")}]
-
-
 def _read_cells(kind: str, at_least: int = 1) -> Callable[[list[str], IssGrid], list[dict]]:
     def read(args: list[str], grid: IssGrid) -> list[dict]:
         return [{"rule": kind, "cells": grid.cells(args, at_least)}]
@@ -262,7 +250,6 @@ def _read_line_with(kind: str, key: str, default: int | None = None) -> Callable
 #: ISS type -> its reader. Shape, Given (the empty type), NoBoxes and Jigsaw are the document's own.
 READERS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Cage": _read_cage,
-    "Sum": _read_sum,
     "Thermo": _read_cells("thermo", 2),
     "GreaterThan": _read_greater,
     "WhiteDot": _read_dot("white"),
@@ -380,3 +367,9 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "zipper": _write_cells("Zipper"),
     "regionsum": _write_cells("RegionSumLine"),
 }
+
+
+# the second batch (issue 33: LittleKiller, X, V, StrictXV, StrictKropki, Quad, Sum, SameValues,
+# Indexing, Pair, PairX) lives in its own module for length; importing it merges its readers and
+# writers into the two tables above (it imports IssGrid from here, so it comes last)
+import pipeline.core.iss_table2  # noqa: E402,F401

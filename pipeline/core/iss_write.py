@@ -48,6 +48,18 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
     return items
 
 
+def _units(puzzle: Puzzle) -> np.ndarray | None:
+    """The regions or boxes the string's reader will see (N x N unit numbers), or None: what tells
+    the writer whether cells share a unit (a ``sum`` there is written with explicit coefficients)."""
+    n = puzzle.n
+    if puzzle.spec.regions and puzzle.regions is not None:
+        return np.asarray(puzzle.regions).reshape(n, n)
+    if puzzle.spec.boxes:
+        rows, cols = np.divmod(np.arange(n * n), n)
+        return ((rows // puzzle.h) * (n // puzzle.w) + cols // puzzle.w).reshape(n, n)
+    return None
+
+
 def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     """The ISS constraint string of ``puzzle``.
 
@@ -80,7 +92,7 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     if n > 16:
         raise PuzzleError(f"{where}: a {n}x{n} grid is larger than ISS's largest, 16x16")
     items = _grid_items(puzzle, where)
-    grid = IssGrid(n)
+    grid = IssGrid(n, _units(puzzle))
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
         writer = WRITERS.get(entry["rule"])

@@ -60,7 +60,15 @@ def test_shapes_jigsaw_and_letters():
     (".Shape~6x9", ["6x9 (rectangular)"]),
     (".Cage~3~R0C1~R1C2", ["'R0C1' is not a cell"]),
     (".~R1C1_10", ["not a digit 1-9"]),
-    (".Sum~10~R1C1~R5C5", ["Sum", "do not share a row, column or box"]),
+    (".Sum~10_=_1~R1C1~R5C5", ["Sum", "one coefficient", "per cell (2), found 1"]),
+    (".Sum~0_=_0~R1C1", ["every coefficient is 0"]),
+    (".LittleKiller~10~R5C5", ["R5C5 starts none of ISS's little-killer diagonals"]),
+    (".LittleKiller~R1C2~10", ["sum 'R1C2' is not a whole number"]),
+    (".Quad~R9C9~1", ["R9C9 is the top-left cell of no 2x2 square"]),
+    (".PairX~C~R1C1~R1C2", ["PairX", "not symmetric"]),
+    (".Pair~B!~R1C1~R1C2", ["not base64url"]),
+    (".SameValues~3~R1C1~R1C2~R1C3~R1C4", ["4 cells do not make 3 sets"]),
+    (".X~R1C1~R3C3", ["no two of its cells are orthogonal neighbours"]),
 ])
 def test_refusals_are_one_line(text, words):
     with pytest.raises(PuzzleError) as e:
