@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from pipeline.core.build import Model, build_model
-from pipeline.core.errors import FormatError, SolveError
+from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 if TYPE_CHECKING:
@@ -203,9 +203,10 @@ def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows
 
 def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | None = None,
            **options: Any) -> list[Path]:
-    """Write a model's files: one file when ``path`` ends in a one-file format's extension
-    (``.mps``, ``.lp``, ``.cnf``, ``.opb``, ``.mat``, optionally ``.gz``), else a directory with
-    every named format and its ``manifest.json``.
+    """Write a model's files as ``python -m pipeline export --to PATH`` does: one file (and its
+    ``PATH.manifest.json``) when ``path`` ends in a one-file format's extension (``.mps``, ``.lp``,
+    ``.cnf``, ``.opb``, ``.mat``, ``.gz`` after any but ``.mat``), else a directory with every
+    named format and its ``manifest.json`` (:mod:`formats.single`, :func:`formats.export_model`).
 
     Parameters
     ----------
@@ -222,7 +223,7 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     Returns
     -------
     list of Path
-        The files written.
+        The files written, the manifest last.
 
     Raises
     ------
@@ -234,26 +235,13 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     [p.name for p in export("1..." "..3." ".4.." "...2", Path(tmp) / "model.lp")]
-    ['model.lp']
+    ['model.lp', 'model.lp.manifest.json']
     """
-    fmt = importlib.import_module("formats")
     model = _model_of(model)
-    path = Path(path)
-    names = [formats] if isinstance(formats, str) else list(formats or [])
-    names = [name for entry in names for name in entry.split(",") if name]
-    if _one_file_path(path, fmt):
-        if len(names) > 1 or names == ["all"]:
-            raise FormatError(f"export: {path.name} is one file: name at most one format, found {', '.join(names)}")
-        return [fmt.write_model(model, path, names[0] if names else None, **options)]
-    written = fmt.export_model(model, path, ",".join(names) if names else None, **options)
+    single = importlib.import_module("formats.single")
+    names = formats if formats is None or isinstance(formats, str) else ",".join(formats)
+    if single.single_file_format(path) is not None:
+        written = single.export_file(model, path, names, **options)
+    else:
+        written = importlib.import_module("formats").export_model(model, path, names, **options)
     return [p for paths in written.values() for p in paths]
-
-
-def _one_file_path(path: Path, fmt: Any) -> bool:
-    """Whether ``path``'s extension names a format written as one file."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    if not suffixes:
-        return False
-    return any(suffixes[-1] in f.extensions and f.write is not None for f in fmt.FORMATS.values())

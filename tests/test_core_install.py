@@ -155,6 +155,6 @@ def test_the_python_api_from_a_script_outside_the_checkout(core_env):
                                     check=True, timeout=180).stdout)
     assert out["heavy"] == [] and out["status"] == "optimal" and out["unique"] is True and out["count"] == 1
     assert out["decoded"] is True
-    assert out["files"] == ["killer.lp"] and (work / "killer.lp").is_file()
+    assert out["files"] == ["killer.lp", "killer.lp.manifest.json"] and (work / "killer.lp").is_file()
     assert out["repr"] == "<Puzzle 9x9 classic, 0 clues; 29 killer cages>"
     assert out["result"].startswith("<SolveResult optimal by ")

@@ -68,5 +68,5 @@ def test_tour_notebook_runs_and_shows_pictures(tmp_path):
     assert len(cages) == len(sums) == 29
     assert shown("rules_solve", "text/plain") == "('optimal', True, 'sat')"
     assert shown("rules_count", "text/plain") == "1"
-    assert shown("rules_export", "text/plain").replace("\n", "").startswith("(['killer.mps'], ['.cnf',")
+    assert shown("rules_export", "text/plain").replace("\n", "").startswith("(['killer.mps', 'killer.mps.manifest.json'], ['.cnf',")
     assert shown("rules_decode", "text/plain") == "True"
