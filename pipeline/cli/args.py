@@ -26,6 +26,7 @@ from pipeline.core.parse import Source
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import RULES
 from pipeline.core.stops import Deadline
+from pipeline.core.values import value_grid_text
 
 
 def check_ranges(args: argparse.Namespace) -> None:
@@ -238,12 +239,19 @@ def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = 
     extra : dict, optional
         More JSON keys.
     """
-    if fmt == "line":
-        print(grid_to_string(grid))
-    elif fmt == "json":
-        print(json.dumps({"grid": np.asarray(grid).tolist(), "line": grid_to_string(grid), **(extra or {})}))
+    if puzzle.values is not None:   # a value set: the digits shown as their values (pipeline.core.values)
+        line = value_grid_text(grid, puzzle.values)
+        shown = [[v if d else None for v, d in zip(values, digits)]
+                 for values, digits in zip(puzzle.shown(grid).tolist(), np.asarray(grid).tolist())]
     else:
-        print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None))
+        line, shown = grid_to_string(grid), np.asarray(grid).tolist()
+    if fmt == "line":
+        print(line)
+    elif fmt == "json":
+        print(json.dumps({"grid": shown, "line": line, **(extra or {})}))
+    else:
+        print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None,
+                          values=puzzle.values))
 
 
 def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve", *,

@@ -20,6 +20,9 @@ Keys (every one optional but the grid's size must follow from something):
   ``grids`` lists one compact line per grid (they must agree where grids overlap); ``"r1c1=5"``
   givens name canvas cells;
 * ``rules``: entries ``{"rule": KIND, ...}`` of :data:`pipeline.core.rules.RULES`;
+* ``values``: the value set, ``"0-8"`` or ``[0, 1, ...]`` (default ``1..N``; one grid, no
+  layout): digit ``k`` stands for ``values[k]``, and ``givens`` and the rules' digits are then
+  values, ``.`` (or ``null``) empty and ``0`` a value (:mod:`pipeline.core.values`);
 * ``title``, ``author``, ``source``, ``notes``: kept out of the model (free text).
 
 Any other key is refused, so a misspelt key never vanishes. This module reads documents into
@@ -40,6 +43,7 @@ from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.iss import document_from_iss, looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
+from pipeline.core.values import parse_values, read_value_givens
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
@@ -56,8 +60,9 @@ class DocumentParts(NamedTuple):
     regions: np.ndarray | None
     layout: Layout | None
     rules: list
+    values: tuple[int, ...] | None = None   # the value set (None: 1..N), pipeline.core.values
 
-DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules",
+DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values",
                  "title", "author", "source", "notes")
 _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,4})\s*$")   # -3: named as out of range
 
@@ -283,6 +288,8 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         raise PuzzleError(f"{where}: 'rules' must be a list")
     rules = list(doc.get("rules") or [])
     rules += list(extra_rules or [])
+    if doc.get("layout") is not None and doc.get("values") is not None:
+        raise PuzzleError(f"{where}: 'values' with a layout: value sets are for one grid (a layout takes 1..N)")
     if doc.get("layout") is not None:
         # a layout's grids keep their boxes: regions would be dropped without a word
         if regions is not None or doc.get("regions") is not None:
@@ -295,6 +302,8 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         return DocumentParts(grid, layout.h, layout.w, variant or "classic", None, layout, rules)
     if doc.get("grids") is not None:
         raise PuzzleError(f"{where}: 'grids' (per-grid givens) needs a 'layout'")
+    if doc.get("values") is not None:
+        return _with_values(doc, n, doc_box, variant, regions, rules, where)
     grid = _givens_grid(doc.get("givens"), n, doc_box, f"{where}: givens")
     n = grid.shape[0]
     h, w = doc_box if doc_box is not None else default_box(n)
@@ -313,3 +322,28 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"
     return DocumentParts(grid, h, w, variant, region_grid, None, rules)
+
+
+def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions, rules: list,
+                 where: str) -> DocumentParts:
+    """A one-grid document with ``values``: its givens read as values (:mod:`pipeline.core.values`)."""
+    if n is None:
+        raise PuzzleError(f"{where}: 'values' needs 'size' or 'box' (the givens alone do not say the grid's side)")
+    values = parse_values(doc["values"], n, where)
+    if values is None:   # the values 1..N: the document reads as it always did
+        return read_document({k: v for k, v in doc.items() if k != "values"}, box=doc_box, variant=variant,
+                             regions=regions, size=n, where=where)._replace(rules=rules)
+    grid = read_value_givens(doc.get("givens"), n, values, f"{where}: givens")
+    h, w = doc_box if doc_box is not None else default_box(n)
+    own = doc.get("regions")
+    if own is not None and regions is not None:
+        raise PuzzleError(f"{where}: regions are given both in the document and by --regions")
+    region_source = (literal_text(own) if isinstance(own, str) else own) if own is not None else regions
+    if isinstance(region_source, list):
+        _check_region_ids(region_source, where)
+        region_source = "\n".join(" ".join(map(str, row)) if isinstance(row, list) else str(row)
+                                  for row in region_source)
+    region_grid = None if region_source is None else parse_regions(region_source, n)
+    if variant is None:
+        variant = "jigsaw" if region_grid is not None else "classic"
+    return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)

@@ -25,6 +25,7 @@ from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
+from pipeline.core.values import grid_values, value_grid_text, values_spec
 from pipeline.core.variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
 from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
 
@@ -49,8 +50,15 @@ class Puzzle:
     regions: np.ndarray | None = None  # (N, N) int region number 0..N-1 (jigsaw variants)
     rules: tuple[Rule, ...] = ()
     layout: Layout | None = None
+    #: The value of each digit (:mod:`pipeline.core.values`); None: the values ``1..N``. The grid
+    #: keeps 1-based digits either way.
+    values: tuple[int, ...] | None = None
 
     def __post_init__(self):
+        if self.values is not None:
+            values = tuple(int(v) for v in self.values)
+            side = self.h * self.w
+            object.__setattr__(self, "values", None if values == tuple(range(1, side + 1)) else values)
         grid = np.array(self.grid, dtype=np.int64)
         grid.setflags(write=False)
         object.__setattr__(self, "grid", grid)
@@ -100,7 +108,31 @@ class Puzzle:
     def board(self) -> Board:
         """Where the rules are laid: canvas, digits, boxes, present cells and every unit family."""
         return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self.unit_families()),
-                     self._grids)
+                     self._grids, self.values or ())
+
+    @property
+    def n_values(self) -> int:
+        """``V``: the digits of each cell (``N`` unless a value set says otherwise)."""
+        return len(self.values) if self.values is not None else self.n
+
+    @property
+    def value_of(self) -> np.ndarray:
+        """``(V,)`` the value of each 0-based digit (``1..N`` by default)."""
+        return np.array(self.values if self.values is not None else range(1, self.n + 1), dtype=np.int64)
+
+    def shown(self, grid: np.ndarray) -> np.ndarray:
+        """A digit grid (``1..V``, 0 empty) in values, for output (empty cells stay 0).
+
+        Parameters
+        ----------
+        grid : ndarray of int
+            Digits, 0 empty.
+
+        Returns
+        -------
+        ndarray of int
+        """
+        return grid_values(grid, self.values)
 
     @property
     def spec(self) -> Variant:
@@ -134,12 +166,13 @@ class Puzzle:
             and np.array_equal(self.grid, other.grid)
             and _same_regions(self.regions, other.regions)
             and self.layout == other.layout
+            and self.values == other.values
             and self.rules_dicts() == other.rules_dicts()
         )
 
     def __hash__(self):
         return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string(), self.layout,
-                     repr(self.rules_dicts())))
+                     repr(self.rules_dicts()), self.values))
 
     def rules_dicts(self) -> list[dict]:
         """The rules as puzzle-document entries, in row order."""
@@ -150,7 +183,7 @@ class Puzzle:
     def base_board(self) -> Board:
         """The board before the rules' own units (what rules are read and written against)."""
         return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self._base_families()),
-                     self._grids)
+                     self._grids, self.values or ())
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
@@ -170,7 +203,8 @@ class Puzzle:
         repeat: the rule check finds a diagonal given twice here)."""
         families = self._base_families()
         if self.rules:
-            board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families), self._grids)
+            board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families), self._grids,
+                          self.values or ())
             for rule in self.rules:
                 families = families + rule.units(board)
         return families
@@ -200,12 +234,17 @@ class Puzzle:
     # -- text forms ------------------------------------------------------------------------
     def to_string(self) -> str:
         """Compact form (``.`` for empty) when N <= 35, else space-separated integers (a layout:
-        its whole canvas row-major, absent cells ``.``)."""
+        its whole canvas row-major, absent cells ``.``); with a value set, the grid in values
+        (:func:`pipeline.core.values.value_grid_text`)."""
+        if self.values is not None:
+            return value_grid_text(self.grid, self.values)
         return grid_to_string(self.grid, self.n)
 
     def to_document(self) -> dict:
         """The puzzle document (:mod:`pipeline.core.document`) that reads back as this puzzle."""
         doc: dict = {"size": self.n, "box": f"{self.h}x{self.w}"}
+        if self.values is not None:
+            doc["values"] = values_spec(self.values)
         if self.variant != "classic":
             doc["variant"] = self.variant
         if self.regions is not None:
@@ -243,6 +282,8 @@ class Puzzle:
             out["canvas"] = [self.rows, self.cols]
         if self.rules:
             out["rules"] = self.rules_dicts()
+        if self.values is not None:   # "puzzle" is then written in values
+            out["values"] = values_spec(self.values)
         return out
 
     # -- pictures (Jupyter) ----------------------------------------------------------------
@@ -292,7 +333,7 @@ class Puzzle:
     def __repr__(self) -> str:
         """The summary line, then the grid (``.`` for empty); short, whatever the rules."""
         boxes = (self.h, self.w) if self.has_boxes and self.layout is None else (None, None)
-        return f"<Puzzle {self.summary()}>\n{format_grid(self.grid, *boxes)}"
+        return f"<Puzzle {self.summary()}>\n{format_grid(self.grid, boxes[0], boxes[1], values=self.values)}"
 
     __str__ = __repr__
 
@@ -300,6 +341,12 @@ class Puzzle:
     def from_dict(cls, d: dict) -> "Puzzle":
         """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
         box = f"{d['h']}x{d['w']}"
+        if d.get("values") is not None:   # the givens are values: read as the document is
+            doc = {"box": box, "values": d["values"], "givens": d["puzzle"], "rules": d.get("rules") or [],
+                   "variant": d.get("variant", "classic")}
+            if d.get("regions") is not None:
+                doc["regions"] = d["regions"]
+            return parse_puzzle(doc)
         if d.get("layout") is None and not d.get("rules"):
             return parse_puzzle(d["puzzle"], box=box, variant=d.get("variant", "classic"),
                                 regions=d.get("regions"))
@@ -339,7 +386,8 @@ def grid_to_string(grid: np.ndarray, n: int | None = None) -> str:
     return " ".join(map(str, grid.ravel()))
 
 
-def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) -> str:
+def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None,
+                values: tuple[int, ...] | None = None) -> str:
     """Human-readable grid (``.`` for empty), with box separators when the box shape is given.
 
     Parameters
@@ -348,11 +396,14 @@ def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None) ->
         ``(N, N)``, 0 for empty.
     h, w : int, optional
         Box shape: separators between boxes.
+    values : tuple of int, optional
+        The puzzle's value set: digits are shown as their values (:mod:`pipeline.core.values`).
     """
     grid = np.asarray(grid)
     n = grid.shape[0]
-    width = len(str(n))
-    cells = np.where(grid > 0, np.char.rjust(grid.astype(str), width), ".".rjust(width))
+    shown = grid_values(grid, values)
+    width = max(len(str(n)), *(len(str(v)) for v in values)) if values else len(str(n))
+    cells = np.where(grid > 0, np.char.rjust(shown.astype(str), width), ".".rjust(width))
     lines = []
     for r in range(n):
         chunks = [" ".join(cells[r, k:k + w]) for k in range(0, n, w)] if w else [" ".join(cells[r])]
@@ -385,11 +436,13 @@ def _validate(p: Puzzle) -> None:
                           f"and larger{hint}")
     if p.h * p.w != n:
         raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
-    bad = np.argwhere((grid < 0) | (grid > n))
+    _validate_values(p)
+    bad = np.argwhere((grid < 0) | (grid > p.n_values))
     if bad.size:
         r, c = bad[0]
         raise PuzzleError(
-            f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {n} (0 for empty)"
+            f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {p.n_values} "
+            "(0 for empty)"
         )
     jigsaw = spec.regions
     if jigsaw and p.regions is None:
@@ -403,10 +456,25 @@ def _validate(p: Puzzle) -> None:
     _check_rules(p)
 
 
+def _validate_values(p: Puzzle) -> None:
+    """A value set: ascending distinct integers, as many as the grid's side (more are refused
+    until units over a larger value set are modelled)."""
+    if p.values is None:
+        return
+    values = p.values
+    if any(b <= a for a, b in zip(values, values[1:])):
+        raise PuzzleError(f"values: {list(values)[:12]} must ascend without repeats")
+    if len(values) != p.n:
+        raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has exactly {p.n} "
+                          "values (more values than the grid's side is not modelled yet)")
+
+
 def _validate_layout(p: Puzzle) -> None:
     """A gattai puzzle: the canvas of its layout, digits ``1..N`` only where a grid covers a cell."""
     layout, grid = p.layout, p.grid
     assert layout is not None
+    if p.values is not None:
+        raise PuzzleError(f"values: a {layout.name} layout takes the values 1..{p.n} (value sets are for one grid)")
     if p.variant != "classic" or p.regions is not None:
         raise PuzzleError(f"layout: a {layout.name} layout takes the classic rules of each grid, not variant {p.variant!r}")
     if (layout.h, layout.w) != (p.h, p.w):
@@ -473,9 +541,10 @@ def _validate_regions(regions: np.ndarray, n: int) -> None:
 def _check_unit_duplicates(p: Puzzle) -> None:
     """Two equal clues in one unit: name the unit and both cells (the rule-check kernel of
     :mod:`pipeline.core.verify`, as verify_grid uses it)."""
-    found = first_duplicate(p.grid, p.unit_families(), p.n)
+    found = first_duplicate(p.grid, p.unit_families(), p.n_values)
     if found is not None:
         family, unit, digit, cells = found
+        digit = int(p.value_of[digit - 1])
         raise ClueConflictError(
             f"puzzle: digit {digit} appears {times(cells.size)} in {unit_name(family, unit, article=True)}: cells "
             f"{cells_text(np.sort(cells), p.cols)}"
@@ -538,7 +607,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
             return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
                           source.rules + tuple(rule_from_dict(e, source.base_board, name)
                                                for name, e in zip(_entry_names("--rule", len(rules)), rules)),
-                          source.layout)
+                          source.layout, source.values)
         return source
     parts = _read_parts(source, box, variant, regions, size, rules, rules_where)
     return _checked(parts.grid, parts)
@@ -588,6 +657,7 @@ class _Parts:
     rule_entries: list | None = None   # None: no rules given at all
     where: str = "rules"
     rule_names: list[str] | None = None   # how messages name each entry (default: by where)
+    values: tuple[int, ...] | None = None   # the document's value set
 
 
 def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
@@ -607,7 +677,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         own = len(parts.rules) - extra
         names = _entry_names(f"{where}: rules", own) + _entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
-                      f"{where}: rules", names)
+                      f"{where}: rules", names, parts.values)
     if isinstance(source, str) and source == "-":
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
@@ -625,9 +695,9 @@ def _entry_names(where: str, count: int) -> list[str]:
 
 def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
     if parts.rule_entries is None:
-        return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions)
+        return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions, values=parts.values)
     return with_rules(grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rule_entries,
-                      parts.where, parts.rule_names)
+                      parts.where, parts.rule_names, parts.values)
 
 
 def _document_text(source) -> tuple[str | None, str]:
@@ -654,7 +724,8 @@ def _document_text(source) -> tuple[str | None, str]:
 # puzzles with rules and layouts
 # ---------------------------------------------------------------------------------------------
 def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarray | None, layout: Layout | None,
-               rule_entries: list, where: str = "rules", names: list[str] | None = None) -> Puzzle:
+               rule_entries: list, where: str = "rules", names: list[str] | None = None,
+               values: tuple[int, ...] | None = None) -> Puzzle:
     """A checked Puzzle with rules read from puzzle-document entries (``{"rule": ...}``), each
     checked against the puzzle's board before the puzzle itself is checked.
 
@@ -676,6 +747,8 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         How messages name the list.
     names : list of str, optional
         How messages name each entry (default ``where[k]``, or ``--rule K`` counted from 1).
+    values : tuple of int, optional
+        The value set (:mod:`pipeline.core.values`; default ``1..N``).
 
     Returns
     -------
@@ -683,9 +756,9 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     """
     if not isinstance(rule_entries, list):
         raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
-    bare = Puzzle(grid, h, w, variant, regions, (), layout)
+    bare = Puzzle(grid, h, w, variant, regions, (), layout, values)
     board = bare.base_board
     if names is None:
         names = _entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
-    return Puzzle(grid, h, w, variant, regions, rules, layout)
+    return Puzzle(grid, h, w, variant, regions, rules, layout, values)

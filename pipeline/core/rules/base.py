@@ -26,7 +26,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
 
 __all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
-           "pair_rows"]
+           "pair_rows", "value_span", "value_words", "digit_values"]
 
 _CELL = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
 
@@ -48,6 +48,66 @@ class Board:
     #: 0-based top-left cells of a gattai layout's ``N x N`` grids; empty: the canvas is one grid.
     #: Rules between neighbours (anti-knight, anti-king, non-consecutive) act within each grid.
     grids: tuple = ()
+    #: The value of each digit index (docs/conventions.md "Value sets"): digit ``k`` (0-based, the
+    #: variables' last index) stands for ``values[k]``; empty: the values ``1..n``.
+    values: tuple = ()
+
+    @property
+    def n_values(self) -> int:
+        """Digits of the variables' last index (``V``: ``n`` unless the value set is larger)."""
+        return len(self.values) or self.n
+
+    @property
+    def value_of(self) -> np.ndarray:
+        """``(V,)`` the value of each 0-based digit (``1..n`` by default)."""
+        return np.array(self.values, dtype=np.int64) if self.values else np.arange(1, self.n + 1, dtype=np.int64)
+
+    def grid_values(self, entries: np.ndarray) -> np.ndarray:
+        """The values of grid entries (``1..V`` digits, 0 empty: the empty ones give 0, so keep
+        a mask ``entries > 0`` where a value 0 exists).
+
+        Parameters
+        ----------
+        entries : ndarray of int
+            Grid entries (1-based digits, 0 empty).
+
+        Returns
+        -------
+        ndarray of int
+        """
+        entries = np.asarray(entries, dtype=np.int64)
+        return np.where(entries > 0, np.concatenate([[0], self.value_of])[np.clip(entries, 0, None)], 0)
+
+    def index_of(self, values: "np.ndarray | list[int]") -> np.ndarray:
+        """The 0-based digit of each value (-1 for a value outside the value set).
+
+        Parameters
+        ----------
+        values : array_like of int
+            Values, as documents and users write them.
+
+        Returns
+        -------
+        ndarray of int
+        """
+        values = np.asarray(values, dtype=np.int64)
+        table = self.value_of
+        at = np.clip(np.searchsorted(table, values), 0, table.size - 1)   # the values ascend
+        return np.where(table[at] == values, at, -1)
+
+    def value(self, entry: int) -> int:
+        """The value of one grid entry (a 1-based digit); what messages show.
+
+        Parameters
+        ----------
+        entry : int
+            A 1-based digit (0 gives 0).
+
+        Returns
+        -------
+        int
+        """
+        return int(self.grid_values(np.array([entry]))[0])
 
     @property
     def n_cells(self) -> int:
@@ -177,9 +237,12 @@ class Rows:
         return cls(family, z, z, z, z, z.copy(), sense, np.zeros((0, k), dtype=np.int64))
 
 
-def value_terms(cells: np.ndarray, signs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def value_terms(cells: np.ndarray, signs: np.ndarray,
+                n: "int | np.ndarray | Board") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Terms of ``sum_i signs[..., i] * v(cells[..., i])`` for each leading index (a row):
-    ``(row, cell, digit, coef)`` with ``coef = sign * (digit + 1)``, ``N`` terms per cell.
+    ``(row, cell, digit, coef)`` with ``coef = sign * value[digit]`` (``digit + 1`` for the values
+    ``1..N``), a term per digit and cell (digit 0 of the value set 0..8 has coefficient 0 and
+    is left out).
 
     ``cells`` and ``signs`` are ``(R, k)``; the terms of row ``r`` come in the order of its
     cells, digits fastest.
@@ -190,21 +253,81 @@ def value_terms(cells: np.ndarray, signs: np.ndarray, n: int) -> tuple[np.ndarra
         Canvas cells of each row.
     signs : ndarray of int, shape (R, k)
         Each cell's sign (``+1``/``-1``) in its row.
-    n : int
-        Number of digits.
+    n : int, ndarray of int or Board
+        Number of digits (values ``1..n``), the value of each digit, or the board (its values).
 
     Returns
     -------
     tuple of ndarray
         ``(row, cell, digit, coef)``.
     """
+    values = n.value_of if isinstance(n, Board) else digit_values(n)
+    count = values.size
     cells, signs = np.atleast_2d(cells), np.atleast_2d(signs)
     r_count, k = cells.shape
-    row = np.repeat(np.arange(r_count), k * n)
-    cell = np.repeat(cells.ravel(), n)
-    digit = np.tile(np.arange(n), r_count * k)
-    coef = np.repeat(signs.ravel(), n) * (digit + 1)
+    row = np.repeat(np.arange(r_count), k * count)
+    cell = np.repeat(cells.ravel(), count)
+    digit = np.tile(np.arange(count), r_count * k)
+    coef = np.repeat(signs.ravel(), count) * values[digit]
+    keep = coef != 0
+    if not keep.all():
+        row, cell, digit, coef = row[keep], cell[keep], digit[keep], coef[keep]
     return row, cell, digit, coef
+
+
+def digit_values(n: "int | np.integer | np.ndarray") -> np.ndarray:
+    """The value of each 0-based digit: ``1..n`` for a number of digits, else the values given.
+
+    Parameters
+    ----------
+    n : int or ndarray of int
+        Number of digits (the values ``1..n``), or the value of each digit.
+
+    Returns
+    -------
+    ndarray of int64
+    """
+    if isinstance(n, (int, np.integer)):
+        return np.arange(1, int(n) + 1, dtype=np.int64)
+    return np.asarray(n, dtype=np.int64)
+
+
+def value_span(board: Board) -> str:
+    """How messages name the board's values: ``1..9``, ``0..8``, or the list when not a range.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    str
+    """
+    values = board.value_of.tolist()
+    if values == list(range(values[0], values[0] + len(values))):
+        return f"{values[0]}..{values[-1]}"
+    return ",".join(map(str, values))
+
+
+def value_words(board: Board) -> str:
+    """``from 1 to 9`` (a run of values) or ``among 1,3,5``: how messages say which digits a
+    field takes.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    str
+    """
+    span = value_span(board)
+    if ".." in span:
+        low, high = span.split("..")
+        return f"from {low} to {high}"
+    return f"among {span}"
 
 
 def pair_rows(family: str, a: np.ndarray, b: np.ndarray, digit_a: np.ndarray, digit_b: np.ndarray,

@@ -15,7 +15,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import Glyph
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field, value_span
 from pipeline.core.rules.lineparts import RowBuilder, at_least, at_most, line_cells, line_name, values_text
 from pipeline.core.rules.pairlines import exclusion_rows
 
@@ -67,9 +67,9 @@ class Between(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 3)
-        if board.n < 3:
+        if board.n_values < 3:
             raise PuzzleError(f"{where}: {line_name('between line', cells, board)}: no digit lies strictly "
-                              f"between two of 1..{board.n}")
+                              f"between two of {value_span(board)}")
         return cls(cells)
 
     def to_dict(self, board: Board) -> dict:
@@ -101,7 +101,7 @@ class Between(Rule):
         list of Rows
             The one ``between`` block.
         """
-        n = board.n
+        n = board.n_values   # digits in order of value: "between" in digits is between in values
         e1, e2 = self.cell_list[0], self.cell_list[-1]
         out = RowBuilder("between", "L", 4)
         for i, m in enumerate(self.cell_list[1:-1], start=1):
@@ -139,7 +139,7 @@ class Between(Rule):
             if grid[m] and not lo < grid[m] < hi:
                 shown = [e1, m, e2]
                 return [{"message": f"{name}: {values_text([m], grid, board)} is not strictly between "
-                                    f"{lo} and {hi}", "cells": shown}]
+                                    f"{board.value(lo)} and {board.value(hi)}", "cells": shown}]
         return []
 
 
@@ -186,21 +186,22 @@ class Lockout(Rule):
         """
         check_keys(data, {"cells", "diff"}, where)
         cells = line_cells(data, board, where, 2)
-        diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
+        span = int(np.ptp(board.value_of))
+        diff = int_field(data, "diff", where, low=1, high=span, default=cls.default_diff(board.n_values))
         middle = len(cells) - 2
-        if middle and board.n - diff - 1 < 1:
+        if middle and span - diff < 1:
             raise PuzzleError(f"{where}: {line_name('lockout line', cells, board)}: ends {diff} or more apart "
-                              f"leave no digit of 1..{board.n} outside their range for the cells between")
+                              f"leave no digit of {value_span(board)} outside their range for the cells between")
         return cls(cells, diff)
 
     def to_dict(self, board: Board) -> dict:
         out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
-        if self.diff != self.default_diff(board.n):
+        if self.diff != self.default_diff(board.n_values):
             out["diff"] = self.diff
         return out
 
     def describe(self, board: Board) -> str:
-        extra = "" if self.diff == self.default_diff(board.n) else f" (difference {self.diff})"
+        extra = "" if self.diff == self.default_diff(board.n_values) else f" (difference {self.diff})"
         return line_name("lockout line", self.cell_list, board) + extra
 
     def cells(self) -> np.ndarray:
@@ -226,9 +227,9 @@ class Lockout(Rule):
         list of Rows
             The ``lockoutends`` and the ``lockout`` block.
         """
-        n = board.n
+        n = board.n_values
         e1, e2 = self.cell_list[0], self.cell_list[-1]
-        d = np.arange(n)
+        d = board.value_of   # the ends' difference is in values; "within the range" in digits (ordered by value)
         close = np.abs(d[:, None] - d[None, :]) < self.diff
         ends = exclusion_rows("lockoutends", np.array([e1]), np.array([e2]), close, index)
         out = RowBuilder("lockout", "L", 4)
@@ -259,12 +260,12 @@ class Lockout(Rule):
         if not (a and b):
             return []
         name = self.describe(board)
-        if abs(a - b) < self.diff:
+        if abs(board.value(a) - board.value(b)) < self.diff:
             return [{"message": f"{name}: the ends {values_text([e1, e2], grid, board)} differ by less than "
                                 f"{self.diff}", "cells": [e1, e2]}]
         lo, hi = min(a, b), max(a, b)
         for m in self.cell_list[1:-1]:
             if grid[m] and lo <= grid[m] <= hi:
                 return [{"message": f"{name}: {values_text([m], grid, board)} lies within the ends' range "
-                                    f"{lo}..{hi}", "cells": [e1, m, e2]}]
+                                    f"{board.value(lo)}..{board.value(hi)}", "cells": [e1, m, e2]}]
         return []

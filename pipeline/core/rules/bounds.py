@@ -100,13 +100,13 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
     >>> terms.n_rows, terms.equal.tolist()
     (5, [False, False, False, False, True])
     """
-    n = board.n
+    n = board.n_values
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "equal", "rule")}
     base, seen = 0, {}  # type: tuple[int, dict[str, int]]
     for k, rule in enumerate(rules):
         seen[rule.kind] = seen.get(rule.kind, 0) + 1
-        own = Board(board.rows, board.cols, n, board.h, board.w, board.present,
-                    tuple(board.unit_families) + tuple(rule.units(board)), board.grids)
+        own = Board(board.rows, board.cols, board.n, board.h, board.w, board.present,
+                    tuple(board.unit_families) + tuple(rule.units(board)), board.grids, board.values)
         for block in rule.rows(own, seen[rule.kind]):
             if not block.n_rows:
                 continue

@@ -7,26 +7,30 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
-                                      parse_cells, value_terms)
+                                      parse_cells, value_span, value_terms)
 
 __all__ = ["Cage", "sum_range"]
 
 
-def sum_range(k: int, n: int) -> tuple[int, int]:
-    """Smallest and largest sum of ``k`` distinct digits ``1..n``.
+def sum_range(k: int, n: "int | np.ndarray") -> tuple[int, int]:
+    """Smallest and largest sum of ``k`` distinct digits ``1..n`` (or of ``k`` distinct values
+    of a value set).
 
     Parameters
     ----------
     k : int
         Cells of the cage.
-    n : int
-        Number of digits.
+    n : int or ndarray of int
+        Number of digits (values ``1..n``), or the values themselves.
 
     Returns
     -------
     (int, int)
     """
-    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+    if np.ndim(n) == 0:
+        return k * (k + 1) // 2, k * (2 * int(n) - k + 1) // 2
+    values = np.sort(np.asarray(n, dtype=np.int64))
+    return int(values[:k].sum()), int(values[values.size - k:].sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,14 +69,16 @@ class Cage(Rule):
         check_keys(data, {"cells", "sum"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         name = f"cage {cells_text(cells, board)}"
-        if cells.size > board.n:
-            raise PuzzleError(f"{where}: {name} has {cells.size} cells; distinct digits 1..{board.n} fill at most {board.n}")
+        span = value_span(board)
+        if cells.size > board.n_values:
+            raise PuzzleError(f"{where}: {name} has {cells.size} cells; distinct digits {span} fill at most "
+                              f"{board.n_values}")
         total = int_field(data, "sum", where, default=None)
         if total is not None:
-            low, high = sum_range(cells.size, board.n)
+            low, high = sum_range(cells.size, board.value_of if board.values else board.n)
             if not low <= total <= high:
                 raise PuzzleError(f"{where}: {name} sum {total} cannot be made by {cells.size} distinct digits "
-                                  f"1..{board.n} (possible sums: {low}..{high})")
+                                  f"{span} (possible sums: {low}..{high})")
         return cls(tuple(int(c) for c in cells), total)
 
     def to_dict(self, board: Board) -> dict:
@@ -106,7 +112,7 @@ class Cage(Rule):
             The ``cage`` and the ``cagesum`` block (either may be empty).
         """
         cells = self.cells()
-        n = board.n
+        n = board.n_values
         out = []
         if cells.size >= 2 and not board.share_a_unit(cells[None, :])[0]:
             k = cells.size
@@ -117,7 +123,7 @@ class Cage(Rule):
         else:
             out.append(Rows.empty("cage", "L", 2))
         if self.total is not None:
-            row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), n)
+            row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), board)
             out.append(Rows("cagesum", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]])))
         else:
             out.append(Rows.empty("cagesum", "E", 1))
@@ -146,13 +152,16 @@ class Cage(Rule):
         digits, counts = np.unique(filled, return_counts=True)
         for digit in digits[counts > 1].tolist():
             twice = cells[values == digit]
-            found.append({"message": f"{name} holds {digit} twice: {' and '.join(cell_name(c, board) for c in twice[:2])}",
+            found.append({"message": f"{name} holds {board.value(digit)} twice: "
+                                     f"{' and '.join(cell_name(c, board) for c in twice[:2])}",
                           "cells": twice.tolist()})
         if self.total is not None and filled.size:
-            total = int(filled.sum())
+            total = int(board.grid_values(filled).sum())
+            # the empty cells add at least the smallest value each (nothing when it is 0 or more)
+            least = (cells.size - filled.size) * min(int(board.value_of.min()), 0)
             if filled.size == cells.size and total != self.total:
                 found.append({"message": f"{name} sums to {total}, not {self.total}", "cells": cells.tolist()})
-            elif filled.size < cells.size and total > self.total:
+            elif filled.size < cells.size and total + least > self.total:
                 found.append({"message": f"{name} already sums to {total}, more than {self.total}",
                               "cells": cells[values > 0].tolist()})
         return found

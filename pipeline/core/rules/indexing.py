@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
+                                      value_span)
 
 __all__ = ["Indexing"]
 
@@ -60,6 +61,8 @@ class Indexing(Rule):
             raise PuzzleError(f"{where}: 'by' must be column or row, found {str(by)[:20]!r}")
         if not (board.rows == board.cols == board.n and board.present.all()):
             raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
+        if board.values:   # a digit names a row or column: it must be one of 1..N
+            raise PuzzleError(f"{where}: indexing needs the values 1..{board.n}, not {value_span(board)}")
         cells = parse_cells(data.get("cells"), board, where)
         return cls(by, tuple(int(c) for c in cells))
 

@@ -7,15 +7,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells,
+                                      digit_values, value_span)
 
 __all__ = ["Kropki", "partner_table"]
 
 COLORS = ("white", "black")
 
 
-def partner_table(color: str, value: int, n: int) -> np.ndarray:
-    """``(n, n)`` bool: ``table[d, e]`` when digits ``d + 1`` and ``e + 1`` may face each other.
+def partner_table(color: str, value: int, n: "int | np.ndarray") -> np.ndarray:
+    """``(n, n)`` bool: ``table[d, e]`` when digits ``d + 1`` and ``e + 1`` (the values of
+    0-based digits ``d`` and ``e``) may face each other.
 
     Parameters
     ----------
@@ -23,14 +25,14 @@ def partner_table(color: str, value: int, n: int) -> np.ndarray:
         Difference or ratio.
     value : int
         The difference (white) or the ratio (black).
-    n : int
-        Number of digits.
+    n : int or ndarray of int
+        Number of digits (values ``1..n``), or the value of each digit.
 
     Returns
     -------
     ndarray of bool
     """
-    d = np.arange(1, n + 1)
+    d = digit_values(n)
     if color == "white":
         return np.abs(d[:, None] - d[None, :]) == value
     return (d[:, None] == value * d[None, :]) | (d[None, :] == value * d[:, None])
@@ -85,10 +87,11 @@ class Kropki(Rule):
         if not adjacent(a, b, board):
             raise PuzzleError(f"{where}: {color} dot joins {cell_name(a, board)} and {cell_name(b, board)}, "
                               "which are not orthogonal neighbours")
-        value = int_field(data, "value", where, low=1 if color == "white" else 2, high=board.n,
+        value = int_field(data, "value", where, low=1 if color == "white" else 2,
+                          high=max(board.n, int(np.ptp(board.value_of)), int(np.abs(board.value_of).max())),
                           default=1 if color == "white" else 2)
-        if not partner_table(color, value, board.n).any():
-            raise PuzzleError(f"{where}: no two digits 1..{board.n} fit a {color} dot of value {value}")
+        if not partner_table(color, value, board.value_of).any():
+            raise PuzzleError(f"{where}: no two digits {value_span(board)} fit a {color} dot of value {value}")
         return cls(color, a, b, value)
 
     def to_dict(self, board: Board) -> dict:
@@ -125,8 +128,8 @@ class Kropki(Rule):
         list of Rows
             The one ``kropki`` block, ``2 n`` rows.
         """
-        n = board.n
-        table = partner_table(self.color, self.value, n)
+        n = board.n_values
+        table = partner_table(self.color, self.value, board.value_of)
         rows, cells, digits, coefs, labels = [], [], [], [], []
         r = 0
         for side, (a, b) in enumerate(((self.first, self.second), (self.second, self.first)), start=1):
@@ -158,8 +161,9 @@ class Kropki(Rule):
             At most one ``{"message", "cells"}`` entry.
         """
         a, b = int(grid[self.first]), int(grid[self.second])
-        if not (a and b) or partner_table(self.color, self.value, board.n)[a - 1, b - 1]:
+        if not (a and b) or partner_table(self.color, self.value, board.value_of)[a - 1, b - 1]:
             return []
+        a, b = board.value(a), board.value(b)
         if self.color == "white":
             want = "consecutive" if self.value == 1 else f"{self.value} apart"
             how = f"{a} and {b} are not {want}"

@@ -147,4 +147,4 @@ def values_text(cells: "list[int] | np.ndarray", grid: np.ndarray, board: Board)
     -------
     str
     """
-    return ", ".join(f"{cell_name(int(c), board)}={int(grid[int(c)])}" for c in cells)
+    return ", ".join(f"{cell_name(int(c), board)}={board.value(int(grid[int(c)]))}" for c in cells)

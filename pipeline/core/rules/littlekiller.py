@@ -8,7 +8,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
-                                      value_terms)
+                                      value_span, value_terms)
 
 __all__ = ["LittleKiller", "diagonal_from"]
 
@@ -104,9 +104,10 @@ class LittleKiller(Rule):
                 raise PuzzleError(f"{where}: clue {data['clue']} sees {len(whole)} cells "
                                   f"({cells_text(whole, board)}), not the {cells.size} listed")
         k = int(cells.size)
-        if not k <= total <= k * board.n:
-            raise PuzzleError(f"{where}: little killer sum {total} cannot be made by {k} digits 1..{board.n} "
-                              f"(possible sums: {k}..{k * board.n})")
+        low, high = k * int(board.value_of.min()), k * int(board.value_of.max())
+        if not low <= total <= high:
+            raise PuzzleError(f"{where}: little killer sum {total} cannot be made by {k} digits {value_span(board)} "
+                              f"(possible sums: {low}..{high})")
         return cls(tuple(int(x) for x in cells), total, clue)
 
     def to_dict(self, board: Board) -> dict:
@@ -151,7 +152,7 @@ class LittleKiller(Rule):
             The one ``littlekiller`` block, one row.
         """
         cells = self.cells()
-        row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), board.n)
+        row, cell, digit, coef = value_terms(cells[None, :], np.ones((1, cells.size), dtype=np.int64), board)
         return [Rows("littlekiller", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]]))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -172,16 +173,17 @@ class LittleKiller(Rule):
         """
         values = grid[self.cells()]
         filled = values[values > 0]
-        total, empty = int(filled.sum()), int(values.size - filled.size)
+        total, empty = int(board.grid_values(filled).sum()), int(values.size - filled.size)
+        least, most = int(board.value_of.min()), int(board.value_of.max())
         name = self.describe(board)
         if not empty and total != self.total:
             return [{"message": f"{name}: the digits add up to {total}", "cells": list(self.cell_list)}]
-        if empty and total + empty > self.total:
-            return [{"message": f"{name}: the digits given add up to {total}, leaving less than 1 for each of "
+        if empty and total + empty * least > self.total:
+            return [{"message": f"{name}: the digits given add up to {total}, leaving less than {least} for each of "
                                 f"the {empty} empty cell(s)", "cells": list(self.cell_list)}]
-        if empty and total + empty * board.n < self.total:
+        if empty and total + empty * most < self.total:
             return [{"message": f"{name}: the digits given add up to {total}; {empty} empty cell(s) of at most "
-                                f"{board.n} cannot reach it", "cells": list(self.cell_list)}]
+                                f"{most} cannot reach it", "cells": list(self.cell_list)}]
         return []
 
 

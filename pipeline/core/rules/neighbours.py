@@ -73,7 +73,7 @@ class AntiKnight(_Global):
             The one ``antiknight`` block.
         """
         pairs = self.pairs(board)
-        n = board.n
+        n = board.n_values
         p, d = np.divmod(np.arange(pairs.shape[0] * n), n)
         return [pair_rows("antiknight", pairs[p, 0], pairs[p, 1], d, d, np.stack([p + 1, d + 1], axis=1))]
 
@@ -94,7 +94,7 @@ class AntiKnight(_Global):
         """
         bad = _same_digit_pairs(self.pairs(board), grid)
         return [{"message": f"{cell_name(a, board)} and {cell_name(b, board)} are a knight's move apart and both "
-                            f"hold {grid[a]}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
+                            f"hold {board.value(grid[a])}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,7 +143,7 @@ class AntiKing(_Global):
             The one ``antiking`` block.
         """
         top_left, cells = self.windows(board)
-        n = board.n
+        n = board.n_values
         w_count = top_left.size
         # rows (window, digit), digit fastest; terms: the window's four cells
         row = np.repeat(np.arange(w_count * n), 4)
@@ -172,7 +172,7 @@ class AntiKing(_Global):
         diagonal = board.offset_pairs(KING_DIAGONAL)   # orthogonal neighbours share a row or column
         bad = _same_digit_pairs(diagonal[~board.share_a_unit(diagonal)] if diagonal.size else diagonal, grid)
         return [{"message": f"{cell_name(a, board)} and {cell_name(b, board)} are a king's move apart and both "
-                            f"hold {grid[a]}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
+                            f"hold {board.value(grid[a])}", "cells": [int(a), int(b)]} for a, b in bad.tolist()]
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,8 +208,10 @@ class NonConsecutive(_Global):
             The one ``nonconsecutive`` block.
         """
         clique = board.orthogonal_pairs()   # within one grid: a row or a column holds both
-        n = board.n
-        p, d = np.divmod(np.arange(clique.shape[0] * (n - 1)), n - 1)
+        # digits d, d+1 whose values are consecutive (all of them for the values 1..N)
+        steps = np.flatnonzero(np.diff(board.value_of) == 1)
+        p, k = np.divmod(np.arange(clique.shape[0] * steps.size), max(steps.size, 1))
+        d = steps[k] if steps.size else k
         a, b = clique[p, 0], clique[p, 1]
         cell = np.stack([a, a, b, b], axis=1).ravel()
         digit = np.stack([d, d + 1, d, d + 1], axis=1).ravel()
@@ -233,6 +235,6 @@ class NonConsecutive(_Global):
         """
         pairs = board.orthogonal_pairs()
         a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
-        bad = pairs[(a > 0) & (b > 0) & (np.abs(a - b) == 1)]
+        bad = pairs[(a > 0) & (b > 0) & (np.abs(board.grid_values(a) - board.grid_values(b)) == 1)]
         return [{"message": f"{cell_name(x, board)} and {cell_name(y, board)} are neighbours holding consecutive "
-                            f"digits {grid[x]} and {grid[y]}", "cells": [int(x), int(y)]} for x, y in bad.tolist()]
+                            f"digits {board.value(grid[x])} and {board.value(grid[y])}", "cells": [int(x), int(y)]} for x, y in bad.tolist()]

@@ -7,12 +7,12 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, cells_text, check_keys, king_step, parse_cells,
-                                      value_terms)
+                                      value_span, value_terms)
 
 __all__ = ["Thermometer", "Greater"]
 
 
-def _less_rows(family: str, smaller: np.ndarray, larger: np.ndarray, labels: np.ndarray, n: int) -> Rows:
+def _less_rows(family: str, smaller: np.ndarray, larger: np.ndarray, labels: np.ndarray, n: "int | Board") -> Rows:
     """``v(smaller) - v(larger) <= -1`` per entry: each a ``>=`` rule written as its negation."""
     pairs = np.stack([smaller, larger], axis=1)
     signs = np.tile(np.array([1, -1]), (pairs.shape[0], 1))
@@ -59,9 +59,9 @@ class Thermometer(Rule):
             if not king_step(a, b, board):
                 raise PuzzleError(f"{where}: {name} jumps from {cell_name(a, board)} to {cell_name(b, board)} "
                                   "(each cell must touch the previous one, diagonals included)")
-        if cells.size > board.n:
-            raise PuzzleError(f"{where}: {name} has {cells.size} cells; strictly increasing digits 1..{board.n} "
-                              f"fill at most {board.n}")
+        if cells.size > board.n_values:
+            raise PuzzleError(f"{where}: {name} has {cells.size} cells; strictly increasing digits "
+                              f"{value_span(board)} fill at most {board.n_values}")
         return cls(tuple(int(c) for c in cells))
 
     def to_dict(self, board: Board) -> dict:
@@ -94,7 +94,7 @@ class Thermometer(Rule):
         cells = self.cells()
         steps = cells.size - 1
         labels = np.stack([np.full(steps, index), np.arange(1, steps + 1)], axis=1)
-        return [_less_rows("thermo", cells[:-1], cells[1:], labels, board.n)]
+        return [_less_rows("thermo", cells[:-1], cells[1:], labels, board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """The first two filled cells that do not increase enough for the cells between them.
@@ -114,12 +114,14 @@ class Thermometer(Rule):
         cells = self.cells()
         values = grid[cells]
         at = np.flatnonzero(values > 0)
-        # filled cells i < j need v_j - v_i >= j - i (strict increase through the empty cells between)
+        # filled cells i < j need d_j - d_i >= j - i (strict increase through the empty cells
+        # between; digits in increasing order of value, so digits and values agree)
+        shown = board.grid_values(values)
         for i, j in zip(at[:-1].tolist(), at[1:].tolist()):
             if values[j] - values[i] < j - i:
                 a, b = cell_name(cells[i], board), cell_name(cells[j], board)
-                how = (f"{b} holds {values[j]}, not more than {a}'s {values[i]}" if j == i + 1 else
-                       f"{a} holds {values[i]} and {b} holds {values[j]}: {j - i - 1} cell(s) between cannot increase")
+                how = (f"{b} holds {shown[j]}, not more than {a}'s {shown[i]}" if j == i + 1 else
+                       f"{a} holds {shown[i]} and {b} holds {shown[j]}: {j - i - 1} cell(s) between cannot increase")
                 return [{"message": f"{self.describe(board)}: {how}", "cells": [int(cells[i]), int(cells[j])]}]
         return []
 
@@ -193,7 +195,7 @@ class Greater(Rule):
         list of Rows
             The one ``greater`` block, one row.
         """
-        return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board.n)]
+        return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Both cells filled and the first not larger.
@@ -212,7 +214,7 @@ class Greater(Rule):
         """
         big, small = int(grid[self.larger]), int(grid[self.smaller])
         if big and small and big <= small:
-            return [{"message": f"{self.describe(board)} but {cell_name(self.larger, board)} holds {big} and "
-                                f"{cell_name(self.smaller, board)} holds {small}",
+            return [{"message": f"{self.describe(board)} but {cell_name(self.larger, board)} holds {board.value(big)} "
+                                f"and {cell_name(self.smaller, board)} holds {board.value(small)}",
                      "cells": [self.larger, self.smaller]}]
         return []

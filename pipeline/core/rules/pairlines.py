@@ -9,7 +9,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import Glyph
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, value_span
 from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
@@ -153,25 +153,36 @@ class Whisper(Rule):
         """
         check_keys(data, {"cells", "diff"}, where)
         cells = line_cells(data, board, where, 2)
-        diff = int_field(data, "diff", where, low=1, high=board.n - 1, default=cls.default_diff(board.n))
+        diff = int_field(data, "diff", where, low=1, high=int(np.ptp(board.value_of)),
+                         default=cls.default_diff(board.n_values))
         return cls(cells, diff)
 
     def to_dict(self, board: Board) -> dict:
         out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
-        if self.diff != self.default_diff(board.n):
+        if self.diff != self.default_diff(board.n_values):
             out["diff"] = self.diff
         return out
 
     def describe(self, board: Board) -> str:
-        extra = "" if self.diff == self.default_diff(board.n) else f" (difference {self.diff})"
+        extra = "" if self.diff == self.default_diff(board.n_values) else f" (difference {self.diff})"
         return line_name("whisper", self.cell_list, board) + extra
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
 
-    def close(self, n: int) -> np.ndarray:
-        """``(n, n)``: digits closer than ``diff``."""
-        d = np.arange(n)
+    def close(self, n: "int | np.ndarray") -> np.ndarray:
+        """``(n, n)``: digits closer than ``diff``.
+
+        Parameters
+        ----------
+        n : int or ndarray of int
+            The number of digits, or the value of each digit.
+
+        Returns
+        -------
+        ndarray of bool
+        """
+        d = digit_values(n)
         return np.abs(d[:, None] - d[None, :]) < self.diff
 
     def glyphs(self, board: Board) -> list[Glyph]:
@@ -193,7 +204,7 @@ class Whisper(Rule):
             The one ``whisper`` block.
         """
         cells = self.cells()
-        return [exclusion_rows("whisper", cells[:-1], cells[1:], self.close(board.n), index)]
+        return [exclusion_rows("whisper", cells[:-1], cells[1:], self.close(board.value_of), index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Neighbours on the line closer than ``diff``, or a digit with no digit ``1..n`` ``diff`` away.
@@ -210,17 +221,19 @@ class Whisper(Rule):
         list of dict
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
-        values = grid[self.cells()]
-        both = (values[:-1] > 0) & (values[1:] > 0) & (np.abs(values[:-1] - values[1:]) < self.diff)
+        entries = grid[self.cells()]
+        values = board.grid_values(entries)
+        both = (entries[:-1] > 0) & (entries[1:] > 0) & (np.abs(values[:-1] - values[1:]) < self.diff)
         if both.any():
             i = int(np.argmax(both))
             shown = [self.cell_list[i], self.cell_list[i + 1]]
             return [{"message": f"{self.describe(board)}: {values_text(shown, grid, board)} differ by less than "
                                 f"{self.diff}", "cells": shown}]
-        lonely = (values > 0) & (values - self.diff < 1) & (values + self.diff > board.n)
+        least, most = int(board.value_of.min()), int(board.value_of.max())
+        lonely = (entries > 0) & (values - self.diff < least) & (values + self.diff > most)
         if lonely.any():
             c = self.cell_list[int(np.argmax(lonely))]
-            return [{"message": f"{self.describe(board)}: {values_text([c], grid, board)} has no digit 1..{board.n} "
+            return [{"message": f"{self.describe(board)}: {values_text([c], grid, board)} has no digit {value_span(board)} "
                                 f"{self.diff} or more away", "cells": [c]}]
         return []
 
@@ -261,9 +274,9 @@ class Renban(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
-        if len(cells) > board.n:
+        if len(cells) > board.n_values:
             raise PuzzleError(f"{where}: {line_name('renban', cells, board)} has {len(cells)} cells; distinct "
-                              f"digits 1..{board.n} fill at most {board.n}")
+                              f"digits {value_span(board)} fill at most {board.n_values}")
         return cls(cells)
 
     def to_dict(self, board: Board) -> dict:
@@ -293,7 +306,7 @@ class Renban(Rule):
         list of Rows
             The ``renban`` block (may be empty) and the ``renbanspan`` block.
         """
-        cells, n = self.cells(), board.n
+        cells, n = self.cells(), board.n_values
         k = cells.size
         if board.share_a_unit(cells[None, :])[0]:
             distinct = Rows.empty("renban", "L", 2)
@@ -302,7 +315,7 @@ class Renban(Rule):
             distinct = Rows("renban", row, np.tile(cells, n), row.copy(), np.ones(n * k, dtype=np.int64),
                             np.ones(n, dtype=np.int64), "L", np.stack([np.full(n, index), np.arange(1, n + 1)], axis=1))
         i, j = np.triu_indices(k, 1)
-        d = np.arange(n)
+        d = board.value_of
         far = np.abs(d[:, None] - d[None, :]) >= k
         return [distinct, exclusion_rows("renbanspan", cells[i], cells[j], far, index)]
 
@@ -324,9 +337,9 @@ class Renban(Rule):
         cells = self.cells()
         values = grid[cells]
         at = np.flatnonzero(values > 0)
-        filled = values[at]
+        filled = board.grid_values(values[at])
         name = self.describe(board)
-        digits, counts = np.unique(filled, return_counts=True)
+        digits, counts = np.unique(values[at], return_counts=True)
         if (counts > 1).any():
             shown = cells[values == digits[np.argmax(counts > 1)]].tolist()
             return [{"message": f"{name}: {values_text(shown, grid, board)} repeat a digit", "cells": shown}]
@@ -407,7 +420,7 @@ class Palindrome(Rule):
         list of Rows
             The one ``palindrome`` block.
         """
-        cells, n = self.cells(), board.n
+        cells, n = self.cells(), board.n_values
         half = cells.size // 2
         a, b = np.repeat(cells[:half], n), np.repeat(cells[::-1][:half], n)
         d = np.tile(np.arange(n), half)
@@ -478,8 +491,8 @@ class Entropic(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
-        if board.n % 3:
-            raise PuzzleError(f"{where}: {line_name('entropic line', cells, board)}: digits 1..{board.n} do not "
+        if board.n_values % 3:
+            raise PuzzleError(f"{where}: {line_name('entropic line', cells, board)}: digits {value_span(board)} do not "
                               "split into three equal thirds (low, middle, high)")
         return cls(cells)
 
@@ -510,7 +523,7 @@ class Entropic(Rule):
         list of Rows
             The one ``entropic`` block.
         """
-        third = board.n // 3
+        third = board.n_values // 3   # thirds of the digits in order of value
         classes = [np.arange(g * third, (g + 1) * third) for g in range(3)]
         return [class_window_rows("entropic", self.cells(), 3, classes, index)]
 
@@ -529,7 +542,7 @@ class Entropic(Rule):
         list of dict
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
-        third = board.n // 3
+        third = board.n_values // 3
         return _class_clash(self.describe(board), self.cells(), 3, grid, board, lambda v: (v - 1) // third,
                             "in one third")
 
@@ -570,7 +583,7 @@ class Modular(Rule):
         """
         check_keys(data, {"cells", "mod"}, where)
         cells = line_cells(data, board, where, 2)
-        mod = int_field(data, "mod", where, low=2, high=board.n, default=3)
+        mod = int_field(data, "mod", where, low=2, high=board.n_values, default=3)
         return cls(cells, mod)
 
     def to_dict(self, board: Board) -> dict:
@@ -603,8 +616,9 @@ class Modular(Rule):
         list of Rows
             The one ``modular`` block.
         """
-        d = np.arange(board.n)
-        classes = [d[(d + 1) % self.mod == k % self.mod] for k in range(1, self.mod + 1)]
+        d = np.arange(board.n_values)
+        v = board.value_of
+        classes = [d[v % self.mod == k % self.mod] for k in range(1, self.mod + 1)]
         return [class_window_rows("modular", self.cells(), self.mod, classes, index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -622,5 +636,5 @@ class Modular(Rule):
         list of dict
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
-        return _class_clash(self.describe(board), self.cells(), self.mod, grid, board, lambda v: v % self.mod,
+        return _class_clash(self.describe(board), self.cells(), self.mod, grid, board, lambda v: board.value(v) % self.mod,
                             f"of one remainder mod {self.mod}")

@@ -7,7 +7,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells,
+                                      value_words)
 
 __all__ = ["Pair"]
 
@@ -71,13 +72,13 @@ class Pair(Rule):
         pairs = set()
         for item in raw:
             digits = [whole_number(v) for v in item] if isinstance(item, (list, tuple)) else []
-            if len(digits) != 2 or any(d is None or not 1 <= d <= board.n for d in digits):
-                raise PuzzleError(f"{where}: 'allowed' holds {str(item)[:20]!r}, not a pair of digits from 1 to {board.n}")
+            if len(digits) != 2 or any(d is None or board.index_of([d])[0] < 0 for d in digits):
+                raise PuzzleError(f"{where}: 'allowed' holds {str(item)[:20]!r}, not a pair of digits {value_words(board)}")
             first, second = digits
             assert first is not None and second is not None   # checked above
             pairs.add((int(first), int(second)))
         rule = cls(tuple(int(c) for c in cells), tuple(sorted(pairs)), every, name)
-        if not rule.table(board.n).any():
+        if not rule.table(board).any():
             raise PuzzleError(f"{where}: no allowed pair holds in both orders, which 'all' asks for")
         return rule
 
@@ -97,11 +98,26 @@ class Pair(Rule):
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
 
-    def table(self, n: int) -> np.ndarray:
-        """``(n, n)`` bool: ``table[d, e]`` when digits ``d + 1``, ``e + 1`` may stand in a pair."""
-        table = np.zeros((n, n), dtype=bool)
+    def table(self, n: "int | Board") -> np.ndarray:
+        """``(n, n)`` bool: ``table[d, e]`` when 0-based digits ``d``, ``e`` may stand in a pair.
+
+        Parameters
+        ----------
+        n : int or Board
+            The number of digits (the values ``1..n``), or the board (its value set: the pairs
+            list values).
+
+        Returns
+        -------
+        ndarray of bool
+        """
         a = np.array(self.allowed, dtype=np.int64)
-        table[a[:, 0] - 1, a[:, 1] - 1] = True
+        if isinstance(n, Board):
+            a, n = n.index_of(a), n.n_values
+        else:
+            a = a - 1
+        table = np.zeros((n, n), dtype=bool)
+        table[a[:, 0], a[:, 1]] = True
         return table & table.T if self.every_pair else table
 
     def pairs(self) -> np.ndarray:
@@ -132,7 +148,7 @@ class Pair(Rule):
             The one ``pair`` block.
         """
         pairs = self.pairs()
-        d, e = np.nonzero(~self.table(board.n))                    # forbidden, d then e
+        d, e = np.nonzero(~self.table(board))                    # forbidden, d then e
         shared = board.share_a_unit(pairs)
         keep = ~(shared[:, None] & (d == e)[None, :])               # (P, F)
         p, f = np.nonzero(keep)
@@ -156,10 +172,10 @@ class Pair(Rule):
         """
         pairs = self.pairs()
         a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
-        table = self.table(board.n)
+        table = self.table(board)
         filled = (a > 0) & (b > 0)
         bad = np.zeros(a.size, dtype=bool)
         bad[filled] = ~table[a[filled] - 1, b[filled] - 1]
         return [{"message": f"{self.describe(board)}: {cell_name(x, board)} and {cell_name(y, board)} hold "
-                            f"{grid[x]} and {grid[y]}, not an allowed pair", "cells": [int(x), int(y)]}
+                            f"{board.value(grid[x])} and {board.value(grid[y])}, not an allowed pair", "cells": [int(x), int(y)]}
                 for x, y in pairs[bad].tolist()]

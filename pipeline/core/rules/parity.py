@@ -47,7 +47,7 @@ class _Parity(Rule):
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         cells = self.cells()
-        wrong = np.flatnonzero((np.arange(1, board.n + 1) % 2) != self.remainder)   # 0-based digits
+        wrong = np.flatnonzero((board.value_of % 2) != self.remainder)   # 0-based digits of the wrong parity
         k = wrong.size
         row = np.repeat(np.arange(cells.size), k)
         r, c = np.divmod(cells, board.cols)
@@ -58,8 +58,9 @@ class _Parity(Rule):
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         cells = self.cells()
         values = grid[cells]
-        bad = cells[(values > 0) & (values % 2 != self.remainder)]
-        return [{"message": f"{cell_name(c, board)} is marked {self.kind} but holds {grid[c]}", "cells": [int(c)]}
+        bad = cells[(values > 0) & (board.grid_values(values) % 2 != self.remainder)]
+        return [{"message": f"{cell_name(c, board)} is marked {self.kind} but holds {board.value(grid[c])}",
+                 "cells": [int(c)]}
                 for c in bad.tolist()]
 
 

@@ -7,7 +7,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
+                                      value_words)
 
 __all__ = ["PencilMarks"]
 
@@ -23,7 +24,7 @@ class PencilMarks(Rule):
     """
 
     cell_list: tuple[int, ...]
-    digits: tuple[int, ...]   # 1-based, ascending, distinct
+    digits: tuple[int, ...]   # values (1-based digits unless the puzzle has a value set), ascending, distinct
 
     kind = "pencilmarks"
     families = ("pencilmarks",)
@@ -50,13 +51,13 @@ class PencilMarks(Rule):
         cells = parse_cells(data.get("cells"), board, where)
         raw = data.get("digits")
         if not isinstance(raw, (list, tuple)) or not raw:
-            raise PuzzleError(f"{where}: 'digits' must be a non-empty list of digits from 1 to {board.n}, "
+            raise PuzzleError(f"{where}: 'digits' must be a non-empty list of digits {value_words(board)}, "
                               f"found {str(raw)[:40]!r}")
         digits = []
         for value in raw:
             digit = whole_number(value)
-            if digit is None or not 1 <= digit <= board.n:
-                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit from 1 to {board.n}")
+            if digit is None or board.index_of([digit])[0] < 0:
+                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit {value_words(board)}")
             if digit in digits:
                 raise PuzzleError(f"{where}: digit {digit} is listed twice in 'digits'")
             digits.append(digit)
@@ -96,8 +97,8 @@ class PencilMarks(Rule):
             The one ``pencilmarks`` block (empty when every digit is listed).
         """
         cells = self.cells()
-        allowed = np.zeros(board.n, dtype=bool)
-        allowed[np.array(self.digits, dtype=np.int64) - 1] = True
+        allowed = np.zeros(board.n_values, dtype=bool)
+        allowed[board.index_of(list(self.digits))] = True   # the document's digits are values
         wrong = np.flatnonzero(~allowed)   # 0-based digits
         if not wrong.size:
             return [Rows.empty("pencilmarks", "L", 3)]
@@ -125,7 +126,7 @@ class PencilMarks(Rule):
         """
         cells = self.cells()
         values = grid[cells]
-        bad = cells[(values > 0) & ~np.isin(values, self.digits)]
+        bad = cells[(values > 0) & ~np.isin(board.grid_values(values), self.digits)]
         marks = ", ".join(map(str, self.digits))
-        return [{"message": f"{cell_name(c, board)} holds {grid[c]}, not one of its pencil marks {marks}",
+        return [{"message": f"{cell_name(c, board)} holds {board.value(grid[c])}, not one of its pencil marks {marks}",
                  "cells": [int(c)]} for c in bad.tolist()]

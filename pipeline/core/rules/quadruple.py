@@ -7,7 +7,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
+                                      value_words)
 
 __all__ = ["Quadruple"]
 
@@ -57,12 +58,12 @@ class Quadruple(Rule):
                               f"{cell_list_text(cells, board)}")
         raw = data.get("digits")
         if not isinstance(raw, (list, tuple)) or not 1 <= len(raw) <= 4:
-            raise PuzzleError(f"{where}: 'digits' must list 1 to 4 digits from 1 to {board.n}, found {str(raw)[:40]!r}")
+            raise PuzzleError(f"{where}: 'digits' must list 1 to 4 digits {value_words(board)}, found {str(raw)[:40]!r}")
         digits = []
         for value in raw:
             digit = whole_number(value)
-            if digit is None or not 1 <= digit <= board.n:
-                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit from 1 to {board.n}")
+            if digit is None or board.index_of([digit])[0] < 0:
+                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit {value_words(board)}")
             digits.append(int(digit))
         most = 1 if board.share_a_unit(cells[None, :])[0] else 2   # a digit twice: on a diagonal, boxes apart
         again = next((d for d in digits if digits.count(d) > most), None)
@@ -99,11 +100,12 @@ class Quadruple(Rule):
         list of Rows
             The one ``quadruple`` block, a row per distinct digit.
         """
-        digits, counts = np.unique(np.array(self.digits, dtype=np.int64), return_counts=True)
+        values, counts = np.unique(np.array(self.digits, dtype=np.int64), return_counts=True)
+        digits = board.index_of(values)   # the document lists values; 0-based digits (value - 1 by default)
         k = digits.size
-        return [Rows("quadruple", np.repeat(np.arange(k), 4), np.tile(self.cells(), k), np.repeat(digits - 1, 4),
+        return [Rows("quadruple", np.repeat(np.arange(k), 4), np.tile(self.cells(), k), np.repeat(digits, 4),
                      -np.ones(4 * k, dtype=np.int64), -counts.astype(np.int64), "L",
-                     np.stack([np.full(k, index), digits], axis=1))]
+                     np.stack([np.full(k, index), digits + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Listed digits still missing that no longer fit in the square's empty cells.
@@ -120,8 +122,9 @@ class Quadruple(Rule):
         list of dict
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
-        values = grid[self.cells()]
-        empty = int((values == 0).sum())
+        entries = grid[self.cells()]
+        empty = int((entries == 0).sum())
+        values = np.where(entries > 0, board.grid_values(entries), np.iinfo(np.int64).min)   # empty: no value
         digits, counts = np.unique(np.array(self.digits), return_counts=True)
         held = np.array([(values == d).sum() for d in digits.tolist()])
         missing = np.maximum(counts - held, 0)

@@ -87,7 +87,7 @@ class SameValues(Rule):
         list of Rows
             The one ``samevalues`` block, ``(G - 1) n`` rows.
         """
-        n = board.n
+        n = board.n_values
         first = np.array(self.groups[0], dtype=np.int64)
         others = np.array(self.groups[1:], dtype=np.int64)           # (G - 1, k)
         g_count, k = others.shape
@@ -114,7 +114,7 @@ class SameValues(Rule):
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
         values = [grid[np.array(g)] for g in self.groups]
-        counts = np.array([np.bincount(v[v > 0], minlength=board.n + 1)[1:] for v in values])   # (G, N)
+        counts = np.array([np.bincount(v[v > 0], minlength=board.n_values + 1)[1:] for v in values])   # (G, N)
         empty = np.array([int((v == 0).sum()) for v in values])
         # every group ends with the same counts: group g still needs max_h counts[h] - counts[g] more
         need = (counts.max(axis=0)[None, :] - counts).sum(axis=1)

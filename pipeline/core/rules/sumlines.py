@@ -9,7 +9,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import LINE_COLOUR, Glyph
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, value_terms)
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, value_span,
+                                      value_terms)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 
 __all__ = ["Arrow", "PillArrow", "DoubleArrow", "Zipper", "RegionSum", "line_segments", "ZIPPER_COLOUR",
@@ -19,13 +20,13 @@ ZIPPER_COLOUR = "#8a8af0"       # zipper lines: lavender
 REGIONSUM_COLOUR = "#2f8fd8"    # region-sum lines: blue
 
 
-def _sum_row(family: str, cells: np.ndarray, weights: np.ndarray, labels: np.ndarray, n: int) -> Rows:
+def _sum_row(family: str, cells: np.ndarray, weights: np.ndarray, labels: np.ndarray, n: "int | Board") -> Rows:
     """``sum_i weights[r, i] * v(cells[r, i]) = 0`` per row ``r`` (``(R, k)`` cells and weights)."""
     row, cell, digit, coef = value_terms(cells, weights, n)
     return Rows(family, row, cell, digit, coef, np.zeros(np.atleast_2d(cells).shape[0], dtype=np.int64), "E", labels)
 
 
-def _sum_rows(family: str, groups: list[tuple[np.ndarray, np.ndarray]], index: int, n: int) -> Rows:
+def _sum_rows(family: str, groups: list[tuple[np.ndarray, np.ndarray]], index: int, n: "int | Board") -> Rows:
     """One ``= 0`` row per ``(cells, weights)`` group (groups of any length), labels
     ``family_index_i``."""
     if not groups:
@@ -45,14 +46,14 @@ def _head_violation(name: str, head: np.ndarray, weights: np.ndarray, line: np.n
     hv = grid[head]
     if (hv == 0).any():
         return []
-    target = int((hv * weights).sum())
+    target = int((board.grid_values(hv) * weights).sum())
     values = grid[line]
-    total, empty = int(values.sum()), int(np.count_nonzero(values == 0))
+    total, empty = int(board.grid_values(values).sum()), int(np.count_nonzero(values == 0))
     cells = np.concatenate([head, line]).tolist()
     if empty == 0 and total != target:
         return [{"message": f"{name}: the line sums to {total}, not {target} ({values_text(cells, grid, board)})",
                  "cells": cells}]
-    if empty and total + empty > target:
+    if empty and total + empty * min(int(board.value_of.min()), 1) > target:
         return [{"message": f"{name}: the line already needs more than {target} "
                             f"({total} filled, {empty} cell(s) empty)", "cells": cells}]
     return []
@@ -91,9 +92,9 @@ class Arrow(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 2)
-        if len(cells) - 1 > board.n:
+        if (len(cells) - 1) * int(board.value_of.min()) > int(board.value_of.max()):
             raise PuzzleError(f"{where}: {line_name('arrow', cells, board)} has {len(cells) - 1} line cells; "
-                              f"their sum exceeds any circle digit 1..{board.n}")
+                              f"their sum exceeds any circle digit {value_span(board)}")
         return cls(cells)
 
     def to_dict(self, board: Board) -> dict:
@@ -125,7 +126,7 @@ class Arrow(Rule):
         """
         cells = self.cells()
         signs = np.concatenate([[1], -np.ones(cells.size - 1, dtype=np.int64)])
-        return [_sum_row("arrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+        return [_sum_row("arrow", cells[None, :], signs[None, :], np.array([[index]]), board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With the circle filled: a full line off its sum, or a partial one already over it (empty cells counted as 1).
@@ -184,17 +185,18 @@ class PillArrow(Rule):
         pill = int_field(data, "pill", where, low=2, high=3, default=2)
         cells = line_cells(data, board, where, pill + 1)
         name = line_name("pill arrow", cells, board)
-        if board.n > 9:
+        least, most = int(board.value_of.min()), int(board.value_of.max())
+        if most > 9 or least < 0:
             raise PuzzleError(f"{where}: {name}: a pill reads decimal digits, so it needs digits 1..9 at most "
-                              f"(this grid has 1..{board.n})")
+                              f"(this grid has {value_span(board)})")
         for a, b in zip(cells[:pill - 1], cells[1:pill]):
             if not king_step(a, b, board):
                 raise PuzzleError(f"{where}: {name}: pill cells {cell_name(a, board)} and {cell_name(b, board)} "
                                   "do not touch (a pill is one circle over neighbouring cells)")
-        smallest = int("1" * pill)
-        if (len(cells) - pill) * board.n < smallest:
+        smallest = int(str(least) * pill)
+        if (len(cells) - pill) * most < smallest:
             raise PuzzleError(f"{where}: {name}: {len(cells) - pill} line cell(s) sum to at most "
-                              f"{(len(cells) - pill) * board.n}, less than any {pill}-digit pill ({smallest})")
+                              f"{(len(cells) - pill) * most}, less than any {pill}-digit pill ({smallest})")
         return cls(cells, pill)
 
     def to_dict(self, board: Board) -> dict:
@@ -235,7 +237,7 @@ class PillArrow(Rule):
         """
         cells = self.cells()
         signs = np.concatenate([self.weights(), -np.ones(cells.size - self.pill, dtype=np.int64)])
-        return [_sum_row("pillarrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+        return [_sum_row("pillarrow", cells[None, :], signs[None, :], np.array([[index]]), board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With the whole pill filled: a full line off the pill's number, or a partial one already over it (empty cells counted as 1).
@@ -290,9 +292,9 @@ class DoubleArrow(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = line_cells(data, board, where, 3)
-        if len(cells) - 2 > 2 * board.n:
+        if (len(cells) - 2) * int(board.value_of.min()) > 2 * int(board.value_of.max()):
             raise PuzzleError(f"{where}: {line_name('double arrow', cells, board)} has {len(cells) - 2} cells "
-                              f"between its circles; their sum exceeds any two digits 1..{board.n}")
+                              f"between its circles; their sum exceeds any two digits {value_span(board)}")
         return cls(cells)
 
     def to_dict(self, board: Board) -> dict:
@@ -326,7 +328,7 @@ class DoubleArrow(Rule):
         cells = self.cells()
         signs = -np.ones(cells.size, dtype=np.int64)
         signs[[0, -1]] = 1
-        return [_sum_row("doublearrow", cells[None, :], signs[None, :], np.array([[index]]), board.n)]
+        return [_sum_row("doublearrow", cells[None, :], signs[None, :], np.array([[index]]), board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With the two circles filled: a full line off their sum, or a partial one already over it (empty cells counted as 1).
@@ -426,7 +428,7 @@ class Zipper(Rule):
             groups = np.concatenate([pairs[:-1], pairs[1:]], axis=1)
             signs = np.tile(np.array([1, 1, -1, -1]), (p - 1, 1))
         labels = np.stack([np.full(groups.shape[0], index), np.arange(1, groups.shape[0] + 1)], axis=1)
-        return [_sum_row("zipper", groups, signs, labels, board.n)]
+        return [_sum_row("zipper", groups, signs, labels, board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A pair off the filled centre's digit (a half-filled pair already at or over it), or two full pairs
@@ -447,13 +449,14 @@ class Zipper(Rule):
         cells, pairs = self.cells(), self.pairs()
         values = grid[pairs]
         full = (values > 0).all(axis=1)
-        sums = values.sum(axis=1)
+        sums = board.grid_values(values).sum(axis=1)
         name = self.describe(board)
         if cells.size % 2:
             centre = int(cells[cells.size // 2])
-            target = int(grid[centre])
-            if target:
-                bad = (full & (sums != target)) | (~full & (sums >= target))
+            target = board.value(grid[centre])
+            if grid[centre]:
+                # a pair with an empty cell: that cell adds at least the least value (1 at most here)
+                bad = (full & (sums != target)) | (~full & (sums + min(int(board.value_of.min()), 1) > target))
                 if bad.any():
                     k = int(np.argmax(bad))
                     shown = [int(c) for c in pairs[k] if grid[c]] + [centre]
@@ -569,7 +572,7 @@ class RegionSum(Rule):
         groups = [(np.concatenate([a, b]), np.concatenate([np.ones(a.size, dtype=np.int64),
                                                            -np.ones(b.size, dtype=np.int64)]))
                   for a, b in zip(segs[:-1], segs[1:])]
-        return [_sum_rows("regionsum", groups, index, board.n)]
+        return [_sum_rows("regionsum", groups, index, board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Two full segments with different sums.
@@ -587,7 +590,7 @@ class RegionSum(Rule):
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
         done = [s for s in self.segments(board) if (grid[s] > 0).all()]
-        sums = [int(grid[s].sum()) for s in done]
+        sums = [int(board.grid_values(grid[s]).sum()) for s in done]
         if len(set(sums)) > 1:
             k = next(i for i, t in enumerate(sums) if t != sums[0])
             shown = np.concatenate([done[0], done[k]]).tolist()

@@ -8,7 +8,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
-                                      value_terms)
+                                      value_span, value_terms)
 
 __all__ = ["WeightedSum"]
 
@@ -70,10 +70,11 @@ class WeightedSum(Rule):
                                       f"-{MAX_WEIGHT} to {MAX_WEIGHT}")
                 weights.append(int(weight))
         w = np.array(weights, dtype=np.int64)
-        low = int(np.minimum(w, w * board.n).sum())
-        high = int(np.maximum(w, w * board.n).sum())
+        least, most = int(board.value_of.min()), int(board.value_of.max())
+        low = int(np.minimum(w * least, w * most).sum())
+        high = int(np.maximum(w * least, w * most).sum())
         if not low <= total <= high:
-            raise PuzzleError(f"{where}: sum {total} cannot be made by digits 1..{board.n} in these cells "
+            raise PuzzleError(f"{where}: sum {total} cannot be made by digits {value_span(board)} in these cells "
                               f"(possible: {low}..{high})")
         return cls(tuple(int(c) for c in cells), total, tuple(weights))
 
@@ -113,7 +114,7 @@ class WeightedSum(Rule):
             The one ``sum`` block, one row.
         """
         cells = self.cells()
-        row, cell, digit, coef = value_terms(cells[None, :], np.array(self.weights, dtype=np.int64)[None, :], board.n)
+        row, cell, digit, coef = value_terms(cells[None, :], np.array(self.weights, dtype=np.int64)[None, :], board)
         return [Rows("sum", row, cell, digit, coef, np.array([self.total]), "E", np.array([[index]]))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -134,10 +135,11 @@ class WeightedSum(Rule):
         values = grid[self.cells()]
         w = np.array(self.weights, dtype=np.int64)
         have = values > 0
-        total = int((w[have] * values[have]).sum())
+        total = int((w[have] * board.grid_values(values[have])).sum())
         rest = w[~have]
-        low = total + int(np.minimum(rest, rest * board.n).sum())
-        high = total + int(np.maximum(rest, rest * board.n).sum())
+        least, most = int(board.value_of.min()), int(board.value_of.max())
+        low = total + int(np.minimum(rest * least, rest * most).sum())
+        high = total + int(np.maximum(rest * least, rest * most).sum())
         if low <= self.total <= high:
             return []
         if have.all():

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells,
+                                      digit_values, value_span)
 
 __all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
 
@@ -125,8 +126,8 @@ class XV(Rule):
             raise PuzzleError(f"{where}: {letter.upper()} joins {cell_name(a, board)} and {cell_name(b, board)}, "
                               "which are not orthogonal neighbours")
         total = LETTERS[letter]
-        if not 2 <= total <= 2 * board.n:
-            raise PuzzleError(f"{where}: no two digits 1..{board.n} add up to {total} (an {letter.upper()})")
+        if not (board.index_of(total - board.value_of) >= 0).any():
+            raise PuzzleError(f"{where}: no two digits {value_span(board)} add up to {total} (an {letter.upper()})")
         return cls(letter, a, b)
 
     def to_dict(self, board: Board) -> dict:
@@ -158,15 +159,15 @@ class XV(Rule):
         list of Rows
             The ``xv`` block and the ``xvnot`` block (empty when every digit has a partner).
         """
-        n, total = board.n, self.total
-        d = np.arange(1, n + 1)
-        has = (total - d >= 1) & (total - d <= n)
-        dd = d[has] - 1
+        total = self.total
+        partner = board.index_of(total - board.value_of)   # the digit that tops each digit up, -1: none
+        has = partner >= 0
+        dd = np.flatnonzero(has)
         m = dd.size
         eq = Rows("xv", np.repeat(np.arange(m), 2), np.tile([self.first, self.second], m),
-                  np.stack([dd, total - dd - 2], axis=1).ravel(), np.tile([1, -1], m), np.zeros(m, dtype=np.int64),
+                  np.stack([dd, partner[has]], axis=1).ravel(), np.tile([1, -1], m), np.zeros(m, dtype=np.int64),
                   "E", np.stack([np.full(m, index), dd + 1], axis=1))
-        lone = d[~has] - 1
+        lone = np.flatnonzero(~has)
         if lone.size:
             k = lone.size
             ineq = Rows("xvnot", np.repeat([0, 1], k), np.repeat([self.first, self.second], k), np.tile(lone, 2),
@@ -191,12 +192,13 @@ class XV(Rule):
             At most one ``{"message", "cells"}`` entry (the first break found).
         """
         a, b = int(grid[self.first]), int(grid[self.second])
-        if a and b and a + b != self.total:
-            return [{"message": f"{self.describe(board)}: {a} + {b} is not {self.total}", "cells": [self.first, self.second]}]
-        for cell, held in ((self.first, a), (self.second, b)):
-            if held and not 1 <= self.total - held <= board.n:
-                return [{"message": f"{self.describe(board)}: {cell_name(cell, board)} holds {held}, which no digit "
-                                    f"1..{board.n} tops up to {self.total}", "cells": [cell]}]
+        va, vb = board.value(a), board.value(b)
+        if a and b and va + vb != self.total:
+            return [{"message": f"{self.describe(board)}: {va} + {vb} is not {self.total}", "cells": [self.first, self.second]}]
+        for cell, held, value in ((self.first, a, va), (self.second, b, vb)):
+            if held and board.index_of([self.total - value])[0] < 0:
+                return [{"message": f"{self.describe(board)}: {cell_name(cell, board)} holds {value}, which no digit "
+                                    f"{value_span(board)} tops up to {self.total}", "cells": [cell]}]
         return []
 
 
@@ -222,8 +224,9 @@ class _Strict(Rule):
         return replace(self, marked=tuple(marked))
 
     @staticmethod
-    def forbidden(n: int) -> np.ndarray:  # pragma: no cover - abstract
-        """``(n, n)`` bool: 0-based digit pairs unmarked neighbours may not hold."""
+    def forbidden(n: "int | np.ndarray") -> np.ndarray:  # pragma: no cover - abstract
+        """``(n, n)`` bool: 0-based digit pairs unmarked neighbours may not hold (``n``: the number
+        of digits, values ``1..n``, or the value of each digit)."""
         raise NotImplementedError
 
     def numbered_pairs(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
@@ -245,16 +248,17 @@ class _Strict(Rule):
     def rows(self, board: Board, index: int) -> list[Rows]:
         pairs, numbers = self.numbered_pairs(board)
         shared = board.share_a_unit(pairs) if pairs.size else np.zeros(0, dtype=bool)
-        return forbidden_pair_rows(self.kind, pairs, shared, self.forbidden(board.n), numbers)
+        return forbidden_pair_rows(self.kind, pairs, shared, self.forbidden(board.value_of), numbers)
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         pairs = self.pairs(board)
         a, b = grid[pairs[:, 0]], grid[pairs[:, 1]]
-        table = self.forbidden(board.n)
+        table = self.forbidden(board.value_of)
         filled = (a > 0) & (b > 0)
         bad = np.zeros(a.size, dtype=bool)
         bad[filled] = table[a[filled] - 1, b[filled] - 1]
-        return [{"message": f"{cell_name(x, board)} and {cell_name(y, board)} hold {grid[x]} and {grid[y]} {self.why} "
+        return [{"message": f"{cell_name(x, board)} and {cell_name(y, board)} hold {board.value(grid[x])} and "
+                            f"{board.value(grid[y])} {self.why} "
                             f"but no {self.mark_word} joins them ({self.kind})", "cells": [int(x), int(y)]}
                 for x, y in pairs[bad].tolist()]
 
@@ -284,8 +288,8 @@ class StrictXV(_Strict):
     mark_word = "X or V"
 
     @staticmethod
-    def forbidden(n: int) -> np.ndarray:
-        d = np.arange(1, n + 1)
+    def forbidden(n: "int | np.ndarray") -> np.ndarray:
+        d = digit_values(n)
         s = d[:, None] + d[None, :]
         return (s == 5) | (s == 10)
 
@@ -310,7 +314,7 @@ class StrictKropki(_Strict):
     mark_word = "dot"
 
     @staticmethod
-    def forbidden(n: int) -> np.ndarray:
-        d = np.arange(1, n + 1)
+    def forbidden(n: "int | np.ndarray") -> np.ndarray:
+        d = digit_values(n)
         a, b = d[:, None], d[None, :]
         return (np.abs(a - b) == 1) | (a == 2 * b) | (b == 2 * a)
