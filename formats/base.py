@@ -83,6 +83,9 @@ class Format:
     read: Callable | None = None
     # ``describe(model, *, options...) -> dict``: facts of this format's files for the manifest
     describe: Callable | None = None
+    #: Whether ``export --formats all`` (the default) writes it; a puzzle format (``iss``) is
+    #: written only when named, so that a puzzle it cannot hold never breaks ``all``.
+    in_all: bool = True
     #: The option names ``write``, ``export`` and ``describe`` declare (read from their signatures).
     options: Mapping[str, frozenset[str]] = field(init=False, default_factory=dict)
 

@@ -69,7 +69,12 @@ def write_manifest(directory: str | os.PathLike, model: Model, files: dict[str, 
 
 def exporting_formats() -> list[str]:
     """Names of the registered formats that contribute files to an export (``all``)."""
-    return [name for name, fmt in FORMATS.items() if fmt.export is not None]
+    return [name for name, fmt in FORMATS.items() if fmt.export is not None and fmt.in_all]
+
+
+def named_only_formats() -> list[str]:
+    """Names of the formats an export writes only when named (``Format.in_all`` False: ``iss``)."""
+    return [name for name, fmt in FORMATS.items() if fmt.export is not None and not fmt.in_all]
 
 
 def resolve_formats(spec: str | Sequence[str] | None) -> list[Format]:
@@ -78,6 +83,8 @@ def resolve_formats(spec: str | Sequence[str] | None) -> list[Format]:
         names = exporting_formats()
     else:
         names = spec.split(",") if isinstance(spec, str) else list(spec)
+        # "all,iss": every format of all, and the named-only ones named beside it
+        names = [m for n in names for m in (exporting_formats() if n.strip().lower() == "all" else [n])]
     aliases = {"mat": "matlab", "m": "matlab", "pq": "parquet"}
     return [format_for(aliases.get(n.strip().lower(), n.strip().lower()), need="export") for n in names if n.strip()]
 
@@ -176,7 +183,8 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
     refuse_unknown_options(options)
     if not chosen:
-        raise FormatError(f"formats: {formats!r} names no format; known: {', '.join(exporting_formats())}")
+        raise FormatError(f"formats: {formats!r} names no format; known: "
+                          f"{', '.join(exporting_formats() + named_only_formats())}")
     directory = prepare_directory(directory)
     names: dict[str, list[str]] = {}
     described: dict[str, dict] = {}

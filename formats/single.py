@@ -3,7 +3,8 @@ it describes it (``export --to model.lp``); or its bytes on standard output with
 manifest (``export --to -``).
 
 Only the formats whose whole model is one file take this road: free MPS, CPLEX LP, DIMACS
-CNF, OPB and the MATLAB ``.mat`` (:data:`SINGLE_FILE_FORMATS`). CSV and Parquet are several
+CNF, OPB and the MATLAB ``.mat`` (:data:`SINGLE_FILE_FORMATS`), and the puzzle's ISS string
+(``.iss``, :mod:`formats.iss`). CSV and Parquet are several
 files, fixed MPS has its names file, and ``solve_sudoku.m`` goes with its ``model.mat``: those
 are export directories (:func:`formats.directory.export_model`).
 """
@@ -24,9 +25,9 @@ from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
 from formats.files import WriteFailed, file_sha256, write_failure
 
 #: The formats one file holds whole (``mps`` in its free form), in the order the docs list them.
-SINGLE_FILE_FORMATS = ("mps", "lp", "cnf", "opb", "matlab")
+SINGLE_FILE_FORMATS = ("mps", "lp", "cnf", "opb", "matlab", "iss")
 #: Formats whose single file may be gzip-compressed (``model.lp.gz``); a ``.mat`` may not.
-GZ_FORMATS = ("mps", "lp", "cnf", "opb")
+GZ_FORMATS = ("mps", "lp", "cnf", "opb", "iss")
 
 
 def single_file_format(path: str | os.PathLike) -> Format | None:
@@ -113,7 +114,7 @@ def single_format_names() -> list[str]:
     Examples
     --------
     >>> single_format_names()
-    ['mps', 'lp', 'cnf', 'opb', 'mat']
+    ['mps', 'lp', 'cnf', 'opb', 'mat', 'iss']
     """
     return ["mat" if name == "matlab" else name for name in SINGLE_FILE_FORMATS]
 

@@ -68,7 +68,7 @@ JOURNAL_NAME = "replaced-manifest.json"
 # File-name endings an export's files have (every format's; listed here, not read from the
 # registry, because the formats register after this module is imported): what a manifest may
 # name for removal. A manifest naming anything else (thesis.docx) is not obeyed.
-EXPORT_SUFFIXES = (".csv", ".mps", ".lp", ".parquet", ".mat", ".m", ".cnf", ".dimacs", ".opb")
+EXPORT_SUFFIXES = (".csv", ".mps", ".lp", ".parquet", ".mat", ".m", ".cnf", ".dimacs", ".opb", ".iss.txt")
 
 
 def is_staging_name(name: str) -> bool:

@@ -233,8 +233,8 @@ def pair_key(table: np.ndarray) -> str:
     -------
     str
     """
-    bits = np.asarray(table, dtype=np.int64).ravel()
-    bits = np.concatenate([bits, np.zeros(-bits.size % 6, dtype=np.int64)]).reshape(-1, 6)
+    flat = np.asarray(table, dtype=np.int64).ravel()
+    bits = np.concatenate([flat, np.zeros(-flat.size % 6, dtype=np.int64)]).reshape(-1, 6)
     codes = (bits << np.arange(6)[None, :]).sum(axis=1)
     return "".join(_B64[k] for k in codes.tolist()).rstrip("A")
 
@@ -256,7 +256,7 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
             raise IssArgError(f"the key {key[:20]!r} of an all-pairs rule is not symmetric (ISS refuses it too)")
         allowed = [[int(a) + 1, int(b) + 1] for a, b in zip(*np.nonzero(table))]
         groups: list[tuple[str, list[str]]] = []
-        name, cells = "", []
+        name, cells = "", list[str]()
         for item in args[1:] + [""]:
             if not item or item.startswith("_"):
                 if cells:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
-from formats.directory import export_model, exporting_formats
+from formats.directory import export_model, exporting_formats, named_only_formats
 from formats.single import export_file, export_stream, single_file_format, single_format_names
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
@@ -35,7 +35,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         fmt, (path,) = next(iter(written.items()))
         manifest = written["manifest"][0]
         print(f"exported {_summary(model)} to {path} ({fmt}, one file); its manifest: {manifest}")
-        if not args.quiet:
+        if not args.quiet and fmt != "iss":   # a puzzle file, no solver's solution to import
             print(f"Then: python -m pipeline import SOLUTION --manifest {shlex.quote(str(manifest))}   "
                   f"(check the pair: python -m pipeline check {shlex.quote(str(path))})")
         return 0
@@ -132,7 +132,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "or '-': standard output, the one one-file format --formats names, no manifest (docs/formats.md)")
     p.add_argument("--formats", default=None, metavar="LIST",
                    help=f"comma-separated: {','.join(exporting_formats())} (mat for matlab; default all for a "
-                        "directory, the extension's format for a file)")
+                        f"directory, the extension's format for a file); written only when named, not in all: "
+                        f"{','.join(named_only_formats())} (the puzzle's ISS string, puzzle.iss.txt)")
     p.add_argument("--mps-style", choices=("free", "fixed", "both"), default="free", help="MPS flavour (default free)")
     p.add_argument("--dense", choices=("auto", "always", "never"), default="auto",
                    help=f"dense Aeq.csv: auto writes it while it has at most {DENSE_LIMIT:,} entries (every "
