@@ -40,7 +40,8 @@ from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, enc
                                       rule_rows)
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import FormatError, PipelineError, shortened
-from pipeline.core.manifest import COMMENT_TAG, manifest_from_dict, metadata_convention, model_metadata, parse_comment_line
+from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manifest_from_dict, metadata_convention,
+                                    model_metadata, parse_comment_line)
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.files import MAX_COUNT_DIGITS, is_count
@@ -342,7 +343,7 @@ def convention_of(meta: dict, where: str) -> tuple[Convention, np.ndarray | None
         return conv, None
     if meta.get("layout") is not None:
         return conv, manifest_from_dict(meta, where).columns
-    return conv, np.arange(conv.n_vars)
+    return conv, np.arange(conv.n_vars + aux_count(meta))   # the auxiliary columns follow the cells
 
 
 def _rebuilt(meta: dict, columns: np.ndarray, where: str) -> Model:
@@ -552,8 +553,10 @@ def read(path: str | os.PathLike) -> ModelData:
     keep_lit = np.repeat(row_clauses, length + 1) & (tokens != 0)
     row_lit = tokens[keep_lit] - 1
     row_len = length[row_clauses]
-    if columns is None:
+    if columns is None:   # reduce: the cells the clauses use, then every auxiliary column (never reduced)
         columns = np.unique(row_lit)
+        if aux_count(meta):
+            columns = np.concatenate([columns, n_cells + np.arange(aux_count(meta))])
     col = np.searchsorted(columns, row_lit)
     if row_lit.size and (col.max() >= columns.size or (columns[np.minimum(col, columns.size - 1)] != row_lit).any()):
         raise FormatError(f"{where}: a clause names a variable that is not a column of the model")
@@ -577,7 +580,7 @@ def read(path: str | os.PathLike) -> ModelData:
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
     data = ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
-                     None, conv.names(columns), meta)
+                     None, column_names(meta, conv, columns, where), meta)
     refuse_disagreement(data, where)
     return data
 

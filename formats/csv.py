@@ -31,7 +31,7 @@ import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.errors import ConventionError, FormatError
-from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N
+from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positions
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
@@ -450,7 +450,7 @@ def _read_long(path: Path, manifest):
                 np.asarray(row_labels, str), np.asarray(col_names, str))
     conv, columns = manifest.convention, manifest.columns
     try:
-        pos = conv.positions_from_names(table["col_name"].to_numpy(str), where=str(path))
+        pos = column_positions(manifest.data, conv, table["col_name"].to_numpy(str), str(path))
     except ConventionError as e:
         raise FormatError(str(e)) from None
     cols = np.searchsorted(columns, pos)
@@ -458,7 +458,7 @@ def _read_long(path: Path, manifest):
     if pos.size and (columns.size == 0 or (columns[cols] != pos).any()):
         raise FormatError(f"{path}: a column name is not a column of the export its manifest describes")
     return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), columns.size)),
-            np.asarray(row_labels, str), conv.names(columns))
+            np.asarray(row_labels, str), manifest.col_names())
 
 
 def _manifest_shape(manifest, inequalities: bool) -> tuple[int, int] | None:
@@ -493,7 +493,7 @@ def read(path: str | os.PathLike) -> ModelData:
     a, row_labels, col_names = _read_matrix(path, manifest)
     m, n = a.shape
     if col_names is None and manifest is not None and manifest.n_cols == n:
-        col_names = manifest.convention.names(manifest.columns)
+        col_names = manifest.col_names()
 
     def sibling(name, default, size):
         p = path.with_name(name)

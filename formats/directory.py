@@ -22,7 +22,7 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
-from pipeline.core.verify import Verdict, residual, verify_grid
+from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
 
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
@@ -309,5 +309,11 @@ def import_solution(path: str | os.PathLike,
     model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     if model.n_cols != man.n_cols or not np.array_equal(model.columns, man.columns):
         raise FormatError(f"{man.path}: kept-column map does not match the puzzle it records")
-    res = residual(model, sol.values[model.columns])
+    if model.n_aux:   # the answer names cell variables only: rows over auxiliary columns are left out
+        cells = model.columns < model.convention.n_vars
+        x = np.zeros(model.n_cols)
+        x[cells] = sol.values[model.columns[cells]]
+        res = residual_without_aux(model, x)
+    else:
+        res = residual(model, sol.values[model.columns])
     return ImportResult(grid, verify_grid(grid, man.puzzle), res, sol.format, man, sol.status)

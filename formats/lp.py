@@ -66,15 +66,15 @@ for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!\"#$%
 # =============================================================================================
 # writing
 # =============================================================================================
-def _term_table(convention, columns: np.ndarray) -> np.ndarray:
+def _term_table(convention, columns: np.ndarray, names: np.ndarray | None = None) -> np.ndarray:
     """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, zero-padded (``[:, 3:]`` is the name).
 
     The names are the convention's :meth:`~pipeline.core.conventions.Convention.name_table`. ``W``
     is the width of a name whose every index has as many digits as ``N``, so that the terms per
     wrapped line, which follow from the width, are those of the files written so far.
     """
-    names = convention.name_table(columns)
-    width = 1 + len(convention.shape) * (1 + len(str(max(convention.shape))))
+    names = convention.name_table(columns) if names is None else names   # a model's own table: auxiliary columns
+    width = max(1 + len(convention.shape) * (1 + len(str(max(convention.shape)))), names.shape[1])
     terms = np.zeros((names.shape[0], 3 + width), np.uint8)
     terms[:, :3] = np.frombuffer(b" + ", np.uint8)
     terms[:, 3:3 + names.shape[1]] = names
@@ -325,7 +325,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
     n_rows, n_cols = a.shape
     labels = bytes_table(rows_of.labels) if n_rows else np.zeros((0, 1), np.uint8)
     _check_names(labels, "row label", path)
-    terms = _term_table(model.convention, model.columns)
+    terms = _term_table(model.convention, model.columns, model.name_table() if model.n_aux else None)
     names = terms[:, 3:]
     lb, ub = np.asarray(model.lb, float), np.asarray(model.ub, float)
     cost = np.asarray(model.cost, float)

@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.errors import ConventionError, FormatError
-from pipeline.core.manifest import COMMENT_TAG, metadata_convention, parse_comment_line
+from pipeline.core.manifest import COMMENT_TAG, column_positions, metadata_convention, parse_comment_line
 
 from formats.base import ModelData, open_binary
 from formats.agree import refuse_disagreement
@@ -692,7 +692,7 @@ def _positions(meta: dict, names: np.ndarray, where: str) -> np.ndarray:
     conv = metadata_convention(meta, where)
     try:
         as_bytes = np.ascontiguousarray(names).view(f"S{names.shape[1]}").ravel()
-        pos = conv.positions_from_names(as_bytes, where=where)
+        pos = column_positions(meta, conv, as_bytes, where)   # aux_... names: after the N^3 block
     except ConventionError as e:
         raise FormatError(str(e)) from None
     if np.bincount(pos, minlength=conv.n_vars).max(initial=0) > 1:

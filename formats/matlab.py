@@ -312,7 +312,7 @@ def read(path: str | os.PathLike) -> ModelData:
         lower = np.concatenate([lower, np.full(bineq.size, -np.inf)])
         upper = np.concatenate([upper, bineq])
         labels = np.concatenate([labels, rebuilt.ineq_labels])
-    data = ModelData(a, lower, upper, lb, ub, f, integrality, labels, manifest.convention.names(manifest.columns), meta)
+    data = ModelData(a, lower, upper, lb, ub, f, integrality, labels, manifest.col_names(), meta)
     refuse_disagreement(data, str(path), model=rebuilt)
     return data
 

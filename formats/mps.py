@@ -142,7 +142,7 @@ def _column_table(model) -> np.ndarray:
     """``model.col_names`` as an (n, width) byte table, left-aligned and blank-padded: the
     convention's :meth:`~pipeline.core.conventions.Convention.name_table` with its zero padding made
     blanks (every name byte is above the blank, so a maximum does it in place)."""
-    table = model.convention.name_table(model.columns)
+    table = model.name_table()
     return np.maximum(table, _BLANK, out=table)
 
 
@@ -386,7 +386,7 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
     with atomic_open(path, "wb") as f:
         f.write(b"short,long\n")
         _emit(f, _render([short_rows, b",", long_rows, b"\n"], short_rows.shape[0]), strip=True)
-        long_cols = model.convention.name_table(model.columns)
+        long_cols = model.name_table()
         for c0 in range(0, model.n_cols, _CHUNK):
             c1 = min(model.n_cols, c0 + _CHUNK)
             _emit(f, _render([lay.cols[c0:c1], b",", long_cols[c0:c1], b"\n"], c1 - c0), strip=True)

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError, shortened
-from pipeline.core.manifest import COMMENT_TAG, model_metadata, parse_comment_line
+from pipeline.core.manifest import COMMENT_TAG, aux_count, column_names, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
 from formats.files import is_count
@@ -86,7 +86,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
     general = not (np.all(a.data == 1) and np.all(rows_of.rhs == 1) and rows_of.n_ineq == 0)
     if general and (np.any(a.data != np.rint(a.data)) or np.any(rows_of.rhs != np.rint(rows_of.rhs))):
         raise FormatError("opb: coefficients and right-hand sides must be integers in an OPB file")
-    head = (f"* #variable= {model.convention.n_vars} #constraint= {n_cons}\n"
+    head = (f"* #variable= {model.n_positions} #constraint= {n_cons}\n"
             f"* {COMMENT_TAG} {json.dumps(opb_metadata(model), separators=(',', ':'))}\n"
             f"* variables: x<v>, v = position + 1 (docs/conventions.md)\n")
     with atomic_open(path, "wb") as f:
@@ -170,7 +170,7 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 
 def describe(model: Model) -> dict:
-    out = {"variable_names": "x<v>, v = position + 1", "variables": model.convention.n_vars,
+    out = {"variable_names": "x<v>, v = position + 1", "variables": model.n_positions,
            "constraints": model.n_rows + model.n_ineq + int((model.lb > 0).sum())}
     if model.n_ineq:
         out["inequalities"] = "each <= row of Aineq negated as >=, after the = rows"
@@ -280,7 +280,7 @@ def read(path: str | os.PathLike) -> ModelData:
             lower.append(b if rel in ("=", ">=") else -np.inf)
             upper.append(b if rel in ("=", "<=") else np.inf)
     conv, columns_rule = convention_of(meta, where)
-    n_cells = conv.n_vars
+    n_cells = conv.n_vars + aux_count(meta)   # cell variables, then the auxiliary columns
     all_vars = np.concatenate(rows_cols + [np.array(bound_lb + bound_ub, dtype=np.int64)]
                               + [v for v, _ in cost_terms]) if (rows_cols or bound_lb or bound_ub) else np.zeros(0, np.int64)
     if all_vars.size and (all_vars.min() < 1 or all_vars.max() > n_cells):
@@ -290,6 +290,8 @@ def read(path: str | os.PathLike) -> ModelData:
     _refuse_other_header(header, n_cells, len(rows_cols) + len(bound_lb) + len(bound_ub), where)
     flat = np.concatenate(rows_cols) - 1 if rows_cols else np.zeros(0, np.int64)
     columns = np.unique(flat) if columns_rule is None else columns_rule
+    if columns_rule is None and aux_count(meta):   # reduce: auxiliary columns are never dropped
+        columns = np.union1d(columns, conv.n_vars + np.arange(aux_count(meta)))
     lengths = np.array([v.size for v in rows_cols], dtype=np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)])
     data = np.concatenate(rows_coef).astype(float) if rows_coef else np.zeros(0)
@@ -305,7 +307,7 @@ def read(path: str | os.PathLike) -> ModelData:
     if meta.get("clue_encoding") == "reduce" and meta.get("kept_columns") == "by name":
         meta = {**meta, "kept_columns": columns.tolist()}
     model_data = ModelData(a, np.array(lower, dtype=float), np.array(upper, dtype=float), lb, ub, cost,
-                           np.ones(columns.size, dtype=bool), None, conv.names(columns), meta)
+                           np.ones(columns.size, dtype=bool), None, column_names(meta, conv, columns, where), meta)
     refuse_disagreement(model_data, where)
     return model_data
 

@@ -148,11 +148,16 @@ def cols_table(model: Model, meta: dict | None = None) -> pa.Table:
     conv = model.convention
     pos = model.columns
     small = pa.int32()
-    r, c, d = conv.cell_digit(pos)
-    parts = [np.asarray(t) + 1 for t in conv.position_to_tuple(pos)]
-    strings = [pc.cast(pa.array(t.astype(np.int32)), pa.string()) for t in parts]
+    # auxiliary columns (after the cell-digit block) have no cell: r, c, d and the scheme's indices 0
+    cell_pos = pos[pos < conv.n_vars] if model.n_aux else pos
+    r, c, d = (np.concatenate([t, np.full(pos.size - cell_pos.size, -1)]) for t in conv.cell_digit(cell_pos))
+    parts = [np.concatenate([np.asarray(t) + 1, np.zeros(pos.size - cell_pos.size, dtype=np.int64)])
+             for t in conv.position_to_tuple(cell_pos)]
+    strings = [pc.cast(pa.array(t[:cell_pos.size].astype(np.int32)), pa.string()) for t in parts]
     # the names of conv.names(), built by Arrow kernels instead of a Python object array
-    names = pc.binary_join_element_wise("x", *strings, "_") if pos.size else pa.array([], pa.string())
+    names = pc.binary_join_element_wise("x", *strings, "_") if cell_pos.size else pa.array([], pa.string())
+    if model.n_aux:
+        names = pa.concat_arrays([names, pa.array(model.col_names[cell_pos.size:].tolist(), pa.string())])
     fields = [pa.field("name", pa.string(), False)]
     arrays = [names]
     for label, values in zip(("r", "c", "d"), (r, c, d)):

@@ -428,6 +428,15 @@ class Model:
         return np.concatenate([self.convention.names(self.columns[cells]),
                                self.aux_names[self.columns[~cells] - self.convention.n_vars]]).astype(str)
 
+    def name_table(self) -> np.ndarray:
+        """:attr:`col_names` as an ``(n_cols, W)`` uint8 table, left-aligned and zero-padded: the
+        convention's :meth:`~pipeline.core.conventions.Convention.name_table` without auxiliary
+        columns (the writers' fast path), else the names' bytes padded to the longest."""
+        if not self.n_aux:
+            return self.convention.name_table(self.columns)
+        names = np.asarray(self.col_names).astype("S")
+        return np.ascontiguousarray(names).view(np.uint8).reshape(names.size, -1).copy()
+
     def family_counts(self) -> dict[str, int]:
         """Rows of the solver view per family (``clue`` for B rows, then the rule families of
         ``Aeq`` and ``Aineq``); families with rows only."""

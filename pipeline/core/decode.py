@@ -279,12 +279,14 @@ def _numbered_values(raw, manifest: Manifest, where: str) -> np.ndarray:
     a nonzeros-only format, where absent). Every number is checked against the model's variable
     count first: the file's numbers size nothing."""
     n_vars = manifest.convention.n_vars
+    if manifest.columns.size and int(manifest.columns[-1]) >= n_vars:   # auxiliary columns follow the cells
+        n_vars = int(manifest.columns[-1]) + 1
     numbers = np.asarray(raw.numbers, dtype=np.int64)
     limit = model_variable_count(manifest)
     if numbers.size and limit is not None and int(numbers.max()) > limit:
         raise FormatError(f"{where}: variable {int(numbers.max())} is beyond the model's {limit} variables")
     x = np.full(n_vars, np.nan if raw.dense else 0.0)
-    inside = numbers <= n_vars                # beyond N^3: auxiliaries, not the grid's
+    inside = numbers <= n_vars                # beyond N^3 (and the model's auxiliary columns): the encoding's
     x[numbers[inside] - 1] = np.asarray(raw.values)[inside]
     return x
 
@@ -307,9 +309,9 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
             hint = (f"; the answer stops at variable {last} of the model's {n_vars} cell variables: is it another "
                     f"model's answer?" if last < missing else "")
             raise FormatError(f"{where}: the solver assigned no value to variable {missing} "
-                              f"({conv.names([manifest.columns[k]])[0]}){hint}")
+                              f"({manifest.col_names()[k]}){hint}")
     if x.size == n_cols:
-        values = check_binary_values(x, lambda k: conv.names([manifest.columns[k]])[0], where)
+        values = check_binary_values(x, lambda k: str(manifest.col_names()[k]), where)
         return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv
     if raw.full_ok and x.size == n_vars:
         return check_binary_values(x, lambda k: conv.names([k])[0], where), conv

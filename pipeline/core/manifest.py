@@ -117,6 +117,10 @@ class Manifest:
     def n_cols(self) -> int:
         return self.columns.size
 
+    def col_names(self) -> np.ndarray:
+        """Names of the exported columns (auxiliary columns' ``aux_...`` included)."""
+        return column_names(self.data, self.convention, self.columns, str(self.path or "manifest"))
+
     @property
     def clue_positions(self) -> np.ndarray | None:
         """Full positions of the clue variables a ``reduce`` export dropped (None otherwise)."""
@@ -124,6 +128,103 @@ class Manifest:
             return None
         r, c, d = self.puzzle.clues()
         return np.asarray(self.convention.position(r, c, d), dtype=np.int64)
+
+
+def _aux_names_of(meta: dict, where: str) -> np.ndarray:
+    """The auxiliary column names of the puzzle ``meta`` records (docs/conventions.md)."""
+    try:
+        return aux_column_names(Puzzle.from_dict(meta))[0]
+    except PipelineError as e:
+        raise FormatError(f"{where}: {e}") from None
+
+
+def aux_count(meta: dict) -> int:
+    """The auxiliary columns a file's metadata states (``aux_columns.count``; 0 when absent or
+    not a count: the model rebuilt from the metadata is compared with the file anyway).
+
+    Parameters
+    ----------
+    meta : dict
+        The metadata.
+
+    Returns
+    -------
+    int
+    """
+    stated = meta.get("aux_columns")
+    count = stated.get("count") if isinstance(stated, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 10 ** 7 else 0
+
+
+def column_names(meta: dict, conv: Convention, columns: np.ndarray, where: str = "metadata") -> np.ndarray:
+    """Names of full positions ``columns``: ``x_...`` from ``conv`` for the cell-digit block,
+    ``aux_...`` of the puzzle ``meta`` records for the positions after it (auxiliary columns).
+
+    Parameters
+    ----------
+    meta : dict
+        A file's metadata (its puzzle and rules); read only when ``columns`` reach past ``N^3``.
+    conv : Convention
+        The convention of the cell-digit block.
+    columns : numpy.ndarray
+        0-based full positions.
+    where : str
+        The file, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of str
+    """
+    columns = np.asarray(columns, dtype=np.int64)
+    cells = columns < conv.n_vars
+    if cells.all():
+        return conv.names(columns)
+    out = np.empty(columns.size, dtype=object)
+    out[cells] = conv.names(columns[cells])
+    out[~cells] = _aux_names_of(meta, where)[columns[~cells] - conv.n_vars]
+    return out.astype(str)
+
+
+def column_positions(meta: dict, conv: Convention, names: np.ndarray, where: str) -> np.ndarray:
+    """0-based full positions of column ``names`` (str or bytes): ``x_...`` through ``conv``,
+    ``aux_...`` after the cell-digit block in the order of the puzzle's auxiliary columns.
+
+    Parameters
+    ----------
+    meta : dict
+        A file's metadata (its puzzle and rules); read only when an ``aux_`` name appears.
+    conv : Convention
+        The convention of the cell-digit block.
+    names : numpy.ndarray
+        Column names.
+    where : str
+        The file, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Raises
+    ------
+    ConventionError
+        A cell name the convention does not know.
+    FormatError
+        An ``aux_`` name the puzzle's rules do not declare.
+    """
+    names = np.asarray(names)
+    prefix = b"aux_" if names.dtype.kind == "S" else "aux_"
+    aux = np.char.startswith(names, prefix) if names.size else np.zeros(0, dtype=bool)
+    if not aux.any():
+        return conv.positions_from_names(names, where=where)
+    pos = np.empty(names.size, dtype=np.int64)
+    pos[~aux] = conv.positions_from_names(names[~aux], where=where) if (~aux).any() else []
+    known = {name: k for k, name in enumerate(_aux_names_of(meta, where).tolist())}
+    wanted = [n.decode() if isinstance(n, bytes) else str(n) for n in names[aux]]
+    missing = [n for n in wanted if n not in known]
+    if missing:
+        raise FormatError(f"{where}: column {missing[0]!r} is not an auxiliary column of the puzzle's rules")
+    pos[aux] = conv.n_vars + np.array([known[n] for n in wanted], dtype=np.int64)
+    return pos
 
 
 # Largest grid side a manifest may describe: the model of a 100x100 puzzle (10^6 variables)

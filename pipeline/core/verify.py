@@ -406,3 +406,31 @@ def residual(model: Model, x: np.ndarray) -> float:
         eq = max(eq, np.max(model.Aineq @ x - model.bineq, initial=0.0))
     bounds = max(np.max(model.lb - x, initial=0.0), np.max(x - model.ub, initial=0.0))
     return float(max(eq, bounds))
+
+
+def residual_without_aux(model: Model, x: np.ndarray) -> float:
+    """:func:`residual` over the rows without auxiliary columns (docs/conventions.md): what an
+    imported answer that names only cell variables can be held to (its grid is judged by
+    :func:`verify_grid`); the auxiliary columns of ``x`` are not read.
+
+    Parameters
+    ----------
+    model : Model
+        Its ``Aeq``, ``Aineq`` and bounds.
+    x : numpy.ndarray
+        A vector over the solver view's columns.
+
+    Returns
+    -------
+    float
+    """
+    x = np.asarray(x, dtype=float)
+    cells = model.columns < model.convention.n_vars
+    x = np.where(cells, x, 0.0)
+    free = np.diff(model.Aeq[:, ~cells].tocsr().indptr) == 0
+    eq = np.abs(model.Aeq[free] @ x - model.beq[free]).max(initial=0.0)
+    if model.n_ineq:
+        free_le = np.diff(model.Aineq[:, ~cells].tocsr().indptr) == 0
+        eq = max(eq, np.max(model.Aineq[free_le] @ x - model.bineq[free_le], initial=0.0))
+    bounds = max(np.max((model.lb - x)[cells], initial=0.0), np.max((x - model.ub)[cells], initial=0.0))
+    return float(max(eq, bounds))
