@@ -6,8 +6,9 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
     .Shape~6x6.Cage~15~R1C1~R1C2.Thermo~R2C1~R2C2.AntiKnight.~R1C1_5~R4C7_2_4_6_8
 
 * ``.Shape~RxC[~range][~gridtype]``: the grid (default 9x9). A square grid of 1 to 16 cells a
-  side with digits 1..N is read; a rectangle, another digit range (``~0-8``, ``~9`` on a 6x6
-  grid) or a ``Raw`` grid is refused by name.
+  side is read, its values ``1..N`` or a range of ``N`` values (``~0-8`` on a 9x9: the document's
+  ``"values": "0-8"``, givens and rule digits read as values); a rectangle, a range of more
+  values than the side (``~9`` on a 6x6 grid) or a ``Raw`` grid is refused by name.
 * ``.~R1C1_5~R2C3_7``: givens (the empty type); ``R4C7_2_4_6_8`` limits a cell to several digits
   (the ``pencilmarks`` rule; a cell limited to exactly the even or odd digits is an ``even`` /
   ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
@@ -88,7 +89,7 @@ def iss_boxes(n: int) -> tuple[int, int] | None:
     return None
 
 
-def _shape(item: _Item, where: str) -> int:
+def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
     args = item.args
     if not args or len(args) > 3 or not args[0]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
@@ -101,24 +102,30 @@ def _shape(item: _Item, where: str) -> int:
     if not 1 <= rows <= 16:
         raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
     n = rows
-    values = args[1] if len(args) > 1 else ""
-    if values and values not in (str(n), f"1-{n}"):
-        raise PuzzleError(f"{where}: ISS: value range {values!r} on a {n}x{n} grid is not supported "
-                          f"(only digits 1-{n}) ({_place(item)})")
+    spec = args[1] if len(args) > 1 else ""
+    # ISS ranges: "0-8" (the values low..high) or a count "9" (the values 1..9)
+    m = re.fullmatch(r"(\d{1,2})-(\d{1,2})|(\d{1,2})", spec) if spec else None
+    if spec and m is None:
+        raise PuzzleError(f"{where}: ISS: value range {spec[:20]!r} is not LOW-HIGH or a count ({_place(item)})")
+    low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
+    if high - low + 1 != n:   # a value set of the grid's side only (docs/conventions.md, "Value sets")
+        raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {n}x{n} grid gives {high - low + 1} values; "
+                          f"only sets of {n} values are supported ({_place(item)})")
     if len(args) > 2 and args[2] != "Sudoku":
         raise PuzzleError(f"{where}: ISS: grid type {args[2][:20]!r} is not supported ({_place(item)})")
-    return n
+    return n, tuple(range(low, high + 1))
 
 
-def _given(token: str, grid: IssGrid) -> tuple[str, list[int]]:
+def _given(token: str, grid: IssGrid, span: tuple[int, ...] = ()) -> tuple[str, list[int]]:
     cell, *values = token.split("_")
     name = grid.cell(cell)
     if not values:
         raise IssArgError(f"given {token[:20]!r} has no digit")
+    span = span or tuple(range(1, grid.n + 1))
     digits = []
     for v in values:
-        if not re.fullmatch(r"[1-9]\d{0,2}", v) or int(v) > grid.n:
-            raise IssArgError(f"given {token[:30]!r}: {v[:10]!r} is not a digit 1-{grid.n}")
+        if not re.fullmatch(r"\d{1,3}", v) or int(v) not in span:
+            raise IssArgError(f"given {token[:30]!r}: {v[:10]!r} is not a digit {span[0]}-{span[-1]}")
         digits.append(int(v))
     return name, digits
 
@@ -190,12 +197,13 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
     items = list(_items(text, where))
     n, no_boxes, jigsaw, shape_item = 9, False, None, None
+    span: tuple[int, ...] = tuple(range(1, 10))
     for item in items:   # the grid first: every cell is read against it
         if item.type == "Shape":
-            size = _shape(item, where)
-            if shape_item is not None and size != n:
+            size, values = _shape(item, where)
+            if shape_item is not None and (size, values) != (n, span):
                 raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {shape_item.raw[:30]!r} ({_place(item)})")
-            n, shape_item = size, item
+            n, span, shape_item = size, values, item
         elif item.type == "NoBoxes":
             if item.args:
                 raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
@@ -208,6 +216,8 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
                 raise PuzzleError(f"{where}: ISS: a second Jigsaw layout is not supported ({_place(item)})")
             jigsaw = (_layout(item, n, where), item)
     doc: dict = {"size": n}
+    if span != tuple(range(1, n + 1)):   # a value set (0-8): givens and rule digits are values
+        doc["values"] = f"{span[0]}-{span[-1]}"
     boxes = None if no_boxes else iss_boxes(n)
     units = None
     rules: list[dict] = []
@@ -236,7 +246,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         try:
             if item.type in ("", "Given"):
                 for token in item.args:
-                    cell, digits = _given(token, grid)
+                    cell, digits = _given(token, grid, span)
                     allowed[cell] = [d for d in allowed[cell] if d in digits] if cell in allowed else digits
                     if not allowed[cell]:
                         raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
@@ -253,17 +263,19 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} (rule {missing[0]!r} is "
                               f"not registered) ({_place(item)})")
         rules += entries
-    doc["givens"], limits = _givens(allowed, n, where)
+    doc["givens"], limits = _givens(allowed, span, where)
     doc["rules"] = rules + limits
     return doc
 
 
-def _givens(allowed: dict[str, list[int]], n: int, where: str) -> tuple[list[str], list[dict]]:
+def _givens(allowed: dict[str, list[int]], span: tuple[int, ...], where: str) -> tuple[list[str], list[dict]]:
     """Givens (``"r1c1=5"``) and the rules of cells limited to several digits: ``even``, ``odd``,
-    else ``pencilmarks`` (one rule per digit set, cells in order of appearance)."""
+    else ``pencilmarks`` (one rule per digit set, cells in order of appearance); ``span`` the
+    grid's values (``1..N``, or ISS's range such as ``0-8``)."""
     givens: list[str] = []
     groups: dict[tuple[int, ...], list[str]] = {}
-    evens, odds = tuple(range(2, n + 1, 2)), tuple(range(1, n + 1, 2))
+    n = len(span)
+    evens, odds = tuple(v for v in span if v % 2 == 0), tuple(v for v in span if v % 2)
     for cell, digits in allowed.items():
         if len(digits) == 1:
             givens.append(f"{cell}={digits[0]}")

@@ -28,6 +28,10 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
     """Shape, NoBoxes, Jigsaw and Diagonal items for the puzzle's grid and variant."""
     n = puzzle.n
     items = [] if n == 9 else [f"Shape~{n}x{n}"]
+    if puzzle.values is not None:   # ISS's one other range: 0..N-1
+        if puzzle.values != tuple(range(n)):
+            raise PuzzleError(f"{where}: the values {list(puzzle.values)[:10]} have no ISS form (ISS takes 1-{n} or 0-{n - 1})")
+        items = [f"Shape~{n}x{n}~0-{n - 1}"]
     spec = puzzle.spec
     known = {"classic", "latin", "jigsaw", "x", "jigsaw_x"}
     if puzzle.variant not in known or spec.extra_units is not None:
@@ -95,6 +99,10 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     grid = IssGrid(n, _units(puzzle))
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
+        if puzzle.values is not None and entry["rule"] in ("even", "odd"):   # their values, as pencil marks
+            parity = 0 if entry["rule"] == "even" else 1
+            entry = {"rule": "pencilmarks", "cells": entry["cells"],
+                     "digits": [v for v in puzzle.values if v % 2 == parity]}
         writer = WRITERS.get(entry["rule"])
         if writer is None:
             raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}) has no ISS constraint type")
@@ -108,7 +116,8 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
             else:
                 items.append(item)
     rows, cols = np.nonzero(puzzle.grid)
-    givens = [f"{iss_cell_id(r, c)}_{puzzle.grid[r, c]}" for r, c in zip(rows.tolist(), cols.tolist())] + givens
+    shown = puzzle.shown(puzzle.grid)   # givens in values (a value set: 0..N-1)
+    givens = [f"{iss_cell_id(r, c)}_{shown[r, c]}" for r, c in zip(rows.tolist(), cols.tolist())] + givens
     if givens:
         items.append("~" + "~".join(givens))
     # an empty 9x9 grid says its shape: an empty string is no puzzle to read back

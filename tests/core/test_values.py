@@ -184,3 +184,13 @@ def test_bad_value_sets_are_refused_in_one_line(bad, words):
     with pytest.raises(PuzzleError, match=words) as info:
         parse_puzzle({"size": 4, **bad})
     assert "\n" not in str(info.value)
+
+
+def test_an_iss_string_with_the_values_0_to_3_reads_as_a_value_set():
+    puzzle = parse_puzzle(".Shape~4x4~0-3.Cage~3~R1C1~R2C2~R3C3.~R1C1_0~R4C4_3")
+    assert puzzle.values == (0, 1, 2, 3) and puzzle.to_document()["values"] == "0-3"
+    plain = CASES["cage"][1]
+    want = sum(1 for g in GRIDS if plain(g) and g[0, 0] == 0 and g[3, 3] == 3)
+    assert api.count(puzzle, limit=1000, solver="sat").count == want
+    with pytest.raises(PuzzleError, match="only sets of 6 values"):
+        parse_puzzle(".Shape~6x6~9.~R1C1_9")
