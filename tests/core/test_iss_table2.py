@@ -181,7 +181,7 @@ def test_collection_puzzles_of_these_types_read_and_keep_their_solutions():
         read += 1
         assert parse_puzzle(iss_from_puzzle(puzzle)).to_document() == puzzle.to_document()
         solution = entry.get("solution")
-        if solution and len(solution) == puzzle.n ** 2:
+        if solution and len(solution) == puzzle.n ** 2 and "values" not in puzzle.to_document():   # digits 1..N
             values = [int(ch) if ch.isdigit() else ord(ch) - 64 for ch in solution]
             grid = np.array(values).reshape(puzzle.n, puzzle.n)
             assert verify_grid(grid, puzzle), entry["name"]   # e.g. a little killer read the wrong way fails here
