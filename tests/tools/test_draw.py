@@ -203,7 +203,10 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "renban", "cells": ["r4c7", "r4c8", "r5c8"]}, {"rule": "palindrome", "cells": ["r6c5", "r7c6"]},
     {"rule": "between", "cells": ["r9c5", "r8c6", "r9c7"]}, {"rule": "lockout", "cells": ["r4c2", "r5c3", "r6c4"]},
     {"rule": "entropic", "cells": ["r1c2", "r1c3", "r1c4"]}, {"rule": "modular", "cells": ["r3c8", "r2c8", "r1c8"]},
-    {"rule": "zipper", "cells": ["r7c3", "r7c4", "r7c5"]}, {"rule": "regionsum", "cells": ["r4c3", "r4c4", "r5c4"]}]}
+    {"rule": "zipper", "cells": ["r7c3", "r7c4", "r7c5"]}, {"rule": "regionsum", "cells": ["r4c3", "r4c4", "r5c4"]},
+    {"rule": "skyscraper", "clue": "r10c3", "count": 4}, {"rule": "sandwich", "clue": "r5c0", "sum": 20},
+    {"rule": "xsum", "clue": "r3c10", "sum": 15}, {"rule": "numberedroom", "clue": "r0c7", "digit": 6},
+    {"rule": "countingcircles", "cells": ["r9c8", "r8c9"]}]}
 
 
 def _every_rule_puzzle():
