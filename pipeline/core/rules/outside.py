@@ -20,7 +20,8 @@ from typing import ClassVar
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
+                                     value_span)
 
 __all__ = ["OutsideLine", "Sandwich", "XSum", "NumberedRoom", "outside_line"]
 
@@ -99,6 +100,10 @@ class OutsideLine(Rule):
     value_key: ClassVar[str] = "value"
     #: The line must be one unit (each digit once): the sandwich's 1 and N
     needs_unit: ClassVar[bool] = False
+    #: The rule's rows read a cell's value as its digit index + 1 (the sandwich's 1 and N, the
+    #: X-sum's and numbered room's X): such a rule refuses a value set rather than compute
+    #: another value (docs/conventions.md, "Value sets").
+    values_one_to_n: ClassVar[bool] = True
 
     @classmethod
     def value_range(cls, n: int) -> tuple[int, int]:
@@ -123,6 +128,8 @@ class OutsideLine(Rule):
         OutsideLine
         """
         check_keys(data, {"clue", cls.value_key}, where)
+        if cls.values_one_to_n and (board.values or board.n_values != board.n):
+            raise PuzzleError(f"{where}: a {cls.noun} needs the values 1..{board.n}, not {value_span(board)}")
         low, high = cls.value_range(board.n)
         value = int_field(data, cls.value_key, where, low=low, high=high)
         clue, step, cells = outside_line(data.get("clue"), board, where)

@@ -36,6 +36,8 @@ class Skyscraper(OutsideLine, AuxRule):
     description: ClassVar[str] = "skyscraper: the clue counts the digits seen from it, taller ones hiding shorter"
     noun: ClassVar[str] = "skyscraper clue"
     value_key: ClassVar[str] = "count"
+    #: Heights compare by digit index, which orders the values of any (ascending) value set.
+    values_one_to_n: ClassVar[bool] = False
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_skyscraper_k_i``, ``i = 2..L``: cell ``i`` from the clue is seen.
@@ -64,7 +66,7 @@ class Skyscraper(OutsideLine, AuxRule):
         -------
         list of Rows
         """
-        cells, n = self.cells(), board.n
+        cells, n = self.cells(), board.n_values      # heights: every digit index, in value order
         length = cells.size
         seen = np.arange(1, length)                         # 0-based line positions with a column: aux k = i - 1
         count = AuxRows("skyscraper", np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
@@ -143,8 +145,10 @@ class CountingCircles(AuxRule):
     [...]}`` (ISS ``CountingCircles``; each rule's circles count among themselves).
 
     Auxiliary columns ``aux_countingcircles_k_d``: digit ``d`` is in the circles. Rows
-    ``countingcircles_k_d`` (``= 0``): ``sum_{c in circles} x[c, d] - d * aux_d``, so each digit
-    is in none or in exactly ``d`` circles.
+    ``countingcircles_k_d`` (``= 0``): ``sum_{c in circles} x[c, d] - v_d * aux_d``, ``v_d`` the
+    digit's value (``d`` for the values ``1..N``), so each value ``v`` is in none or in exactly
+    ``v`` circles; a value below 1 (a value set's) has ``+aux_d`` instead: in no circle, its
+    column 0.
     """
 
     cell_list: tuple[int, ...]
@@ -199,7 +203,7 @@ class CountingCircles(AuxRule):
         index : int
             The rule's 1-based number among the puzzle's counting-circle sets.
         """
-        d = np.arange(1, board.n + 1)
+        d = np.arange(1, board.n_values + 1)
         return [AuxColumns("countingcircles", np.stack([np.full(d.size, index), d], axis=1))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
@@ -216,14 +220,14 @@ class CountingCircles(AuxRule):
         -------
         list of Rows
         """
-        cells, n = self.cells(), board.n
+        cells, n = self.cells(), board.n_values
         row = np.repeat(np.arange(n), cells.size)
         cell = np.tile(cells, n)
         digit = np.repeat(np.arange(n), cells.size)
         labels = np.stack([np.full(n, index), np.arange(1, n + 1)], axis=1)
         return [AuxRows("countingcircles", row, cell, digit, np.ones(row.size, dtype=np.int64),
                         np.zeros(n, dtype=np.int64), "E", labels, np.arange(n), np.arange(n),
-                        -np.arange(1, n + 1))]
+                        np.where(board.value_of > 0, -board.value_of, 1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A digit in more circles than itself (or, all filled, in another number).
@@ -243,10 +247,11 @@ class CountingCircles(AuxRule):
         values = grid[self.cells()]
         digits, counts = np.unique(values[values > 0], return_counts=True)
         empty = int(np.count_nonzero(values == 0))
-        bad = [(int(d), int(k)) for d, k in zip(digits, counts) if k > d or (not empty and k != d)]
+        shown = board.grid_values(digits)
+        bad = [(int(d), int(v), int(k)) for d, v, k in zip(digits, shown, counts) if k > v or (not empty and k != v)]
         if bad:
-            d, k = bad[0]
-            return [{"message": f"{self.describe(board)}: {k} circle(s) hold {d}",
+            d, v, k = bad[0]
+            return [{"message": f"{self.describe(board)}: {k} circle(s) hold {v}",
                      "cells": [c for c, v in zip(self.cell_list, values) if v == d]}]
         return []
 
