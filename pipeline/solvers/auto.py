@@ -56,8 +56,10 @@ class Preference:
 #: again after it (the count row: the bench's count processes, 2026-11-28, machine shared at load
 #: 2-3); README "What --solver auto picks" says the same in words.
 AUTO_TABLE: tuple[Preference, ...] = (
-    Preference("solve", ("sat", "highs"),
-               "18 minimal 25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s"),
+    Preference("solve", ("pattern", "sat", "highs"),
+               "pattern when a relabelled closed-form grid fits the clues (one-clue NxN: whole solve process "
+               "0.2-0.5 s for N = 25-100, against sat 6.4 s at N = 36 and none within 180 s at 49); else 18 minimal "
+               "25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s"),
     Preference("unique", ("sat", "highs"),
                "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s"),
     Preference("count", ("dfs", "sat", "cpsat", "highs"),
@@ -153,6 +155,8 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
     for name in row.engines:
         solver = SOLVERS.get(name)
         if solver is None or (among is not None and name not in among) or not can_answer(solver, question):
+            continue
+        if model is None and solver.needs_model:
             continue
         if not can_answer(solver, question, model):
             unable.append(f"{name} does not handle {model_needs_rule_rows(model)} yet")

@@ -184,6 +184,9 @@ class Solver:
     #: model's rows and the installed packages by :meth:`problem_with` (``--solver auto`` skips
     #: such an engine; naming it is one error line saying why).
     model_problem: Callable[[Any], str | None] | None = None
+    #: The engine answers only models its ``model_problem`` accepts (a constructive fill): ``auto``
+    #: never picks it without a model to check.
+    needs_model: bool = False
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
