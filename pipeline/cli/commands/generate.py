@@ -22,6 +22,7 @@ from pipeline.core.options import Bound
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS
+from pipeline.tools.generate.samplers import SAMPLERS
 from pipeline.tools.generate import (FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
                                      iter_formatted, new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
@@ -47,7 +48,8 @@ def _made_with_progress(args: argparse.Namespace, variant: str, seed: int, made:
                           symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
                           difficulty=args.difficulty, transform=args.transform, full=args.full,
                           time_limit=args.time_limit, progress=None if args.progress == "none" else report,
-                          rules=args.rules, killer=args.killer, cages_only=args.cages_only):
+                          rules=args.rules, killer=args.killer, cages_only=args.cages_only,
+                          rule_count=args.rule_count):
             made.append(g)
             meter.update(["made"])
             yield g
@@ -137,9 +139,13 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
-                   help="a rule without cells the puzzles obey, repeatable (" + ", ".join(
-                       kind for kind, cls in RULES.items() if cls.global_rule) + "); line output is then "
-                   "one puzzle document per line (as for jigsaw regions)")
+                   help="a rule the puzzles obey, repeatable: one without cells (" + ", ".join(
+                       kind for kind, cls in RULES.items() if cls.global_rule and kind not in SAMPLERS) + ") or a "
+                   "family whose instances are drawn from the grid (" + ", ".join(SAMPLERS) + "); line output "
+                   "is then one puzzle document per line (as for jigsaw regions)")
+    p.add_argument("--rule-count", type=int, metavar="K",
+                   help="instances drawn of each --rule family with cells (default: per family, about 2N/3 lines "
+                        "on an N x N grid; strict Kropki / XV mark every pair)")
     p.add_argument("--killer", action="store_true", help="killer cages with their sums, then clues removed")
     p.add_argument("--cages-only", action="store_true",
                    help="killer with no givens: cages refined until they alone make the solution unique")

@@ -203,7 +203,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
              difficulty: str = "any", transform: bool = False, full: bool = False,
              max_tries: int = 200, time_limit: float | None = None,
              progress: Report | None = None, rules: list | None = None, killer: bool = False,
-             cages_only: bool = False) -> Iterator[Generated]:
+             cages_only: bool = False, rule_count: int | None = None) -> Iterator[Generated]:
     """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
 
     Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
@@ -234,10 +234,14 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         ``total`` in ``step`` (the full grid's attempts, clue removal's orbits, the minimality
         proof's clues); called often, so it should be cheap.
     rules : list of dict, optional
-        Rules beyond units without cells (``[{"rule": "antiknight"}]``, composable), puzzle-document entries.
+        Rules beyond units (``[{"rule": "antiknight"}]``, composable), puzzle-document entries; a
+        bare family with cells (``{"rule": "whisper"}``) is drawn from the full grid
+        (:mod:`pipeline.tools.generate.samplers`).
     killer, cages_only : bool
         Killer cages with sums (then clues removed), or cages alone with no givens
         (:mod:`pipeline.tools.generate.ruled`).
+    rule_count : int, optional
+        Instances drawn of each sampled family (at least 1; default per family).
 
     Yields
     ------
@@ -272,7 +276,10 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
         raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
     _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full)
-    ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only) if rules or killer or cages_only else None
+    if rule_count is not None and rule_count < 1:
+        raise PuzzleError(f"--rule-count: must be at least 1, found {rule_count}")
+    ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,
+                 rule_count=rule_count) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
     clock = RunClock.start(time_limit, progress)
     for i in range(count):
@@ -301,7 +308,7 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
         if ruled is not None:
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
                                    cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i,
-                                   easy=singles, clock=clock)
+                                   easy=singles, clock=clock, rule_count=ruled.get("rule_count"))
         else:
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
                              transform=transform, seed=seed, index=i, clock=clock, singles=singles)

@@ -6,6 +6,11 @@
   every puzzle (:func:`~pipeline.tools.generate.removal.remove_clues`), each removal proved by
   the shape's counting engine (:func:`~pipeline.tools.generate.engine.counting_engine`: the SAT
   engine, which encodes rule rows; the learning engine where it does not).
+* ``--rule whisper|thermo|kropki|skyscraper|...`` (a family of rules with cells, composable with
+  the above): the full grid is drawn with the rules without cells only; then each family's
+  sampler (:mod:`~pipeline.tools.generate.samplers`) draws instances true of that grid
+  (``rule_count`` each, default per family) and clues are removed with them in place, as for
+  ``--killer``. Strict Kropki / XV mark every pair of the grid that has a dot.
 * ``--killer``: the same full grid, random cages (:func:`~pipeline.tools.generate.killer.random_cages`)
   with their sums, then clues removed with the cages in place.
 * ``--cages-only``: the cages refined until they alone determine the grid
@@ -24,6 +29,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, with_rules
+from pipeline.core.rules import RULES, rule_from_dict
 from pipeline.core.variants import get_variant
 from pipeline.tools.generate.clock import FULL_GRID_STEP, RunClock
 from pipeline.tools.generate.engine import count_up_to, engine_for
@@ -33,9 +39,10 @@ from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits
 from pipeline.tools.generate.removal import remove_clues
+from pipeline.tools.generate.samplers import SAMPLERS, sample_entries, sampler_for
 from pipeline.tools.rate import solved_by_easy_steps
 
-__all__ = ["FULL_GRID_TRIES", "generate_ruled_one", "rule_shape"]
+__all__ = ["FULL_GRID_TRIES", "generate_ruled_one", "rule_shape", "split_rule_entries", "with_sampled"]
 
 #: full grids tried before giving up (a HiGHS shape's lazy sampler may run out of rounds).
 FULL_GRID_TRIES = 20
@@ -67,10 +74,72 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
     return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "--rule")
 
 
+def split_rule_entries(rule_entries: list, n: int, h: int, w: int) -> tuple[list, list[str]]:
+    """``--rule`` entries as the shape's fixed rules and the families to draw from the grid.
+
+    A bare kind (``{"rule": "whisper"}``) with a sampler (:data:`~pipeline.tools.generate.samplers.SAMPLERS`)
+    is drawn; a bare kind that reads without cells (``antiknight``, ``diagonal``) and every entry
+    with fields (a JSON ``--rule``) is a rule of the shape, as before.
+
+    Parameters
+    ----------
+    rule_entries : list of dict
+        The ``--rule`` entries.
+    n, h, w : int
+        Grid side and box shape (a bare kind is read on a classic board of them).
+
+    Returns
+    -------
+    (list of dict, list of str)
+        The fixed entries and the sampled families, each in the order given.
+
+    Raises
+    ------
+    PuzzleError
+        A bare kind that needs cells and has no sampler (one line naming it).
+    """
+    fixed, kinds = [], []
+    board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w).base_board
+    for entry in rule_entries:
+        kind = entry.get("rule") if isinstance(entry, dict) and len(entry) == 1 else None
+        if not isinstance(kind, str) or kind not in RULES:
+            fixed.append(entry)
+        elif kind in SAMPLERS:
+            kinds.append(kind)
+        else:
+            try:
+                rule_from_dict(entry, board, "--rule")
+            except PuzzleError:
+                sampler_for(kind)   # refuses in one line naming the family
+                raise
+            fixed.append(entry)
+    return fixed, kinds
+
+
+def with_sampled(shape: Puzzle, entries: list[dict]) -> Puzzle:
+    """``shape`` (no clues) with the sampled rule ``entries`` added to its rules.
+
+    Parameters
+    ----------
+    shape : Puzzle
+        Size, box, variant, regions, layout and the fixed rules.
+    entries : list of dict
+        Rule entries drawn from the full grid.
+
+    Returns
+    -------
+    Puzzle
+    """
+    board = shape.base_board
+    drawn = tuple(rule_from_dict(e, board, f"sampled {e.get('rule')}") for e in entries)
+    return Puzzle(np.zeros_like(np.asarray(shape.grid)), shape.h, shape.w, shape.variant, shape.regions,
+                  tuple(shape.rules) + drawn, shape.layout, shape.values)
+
+
 def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
                        killer: bool = False, cages_only: bool = False, symmetry: str = "none",
                        clues: int | None = None, seed: int = 0, index: int = 0, easy: bool = False,
-                       clock: RunClock | None = None) -> Generated:
+                       clock: RunClock | None = None, rule_count: int | None = None) -> Generated:
     """One puzzle with rules beyond units and exactly one solution (module docstring).
 
     Parameters
@@ -96,6 +165,9 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     clock : RunClock, optional
         The run's budget and progress reports: asked before each full-grid try and each orbit
         of clue removal, and its deadline bounds the full-grid search and each uniqueness check.
+    rule_count : int, optional
+        Instances drawn of each sampled family (default
+        :func:`~pipeline.tools.generate.samplers.default_count`).
 
     Returns
     -------
@@ -112,6 +184,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     """
     t0 = time.perf_counter()
     deadline = clock.deadline if clock is not None else None
+    rule_entries, sampled = split_rule_entries(rule_entries, n, h, w)
     for attempt in range(FULL_GRID_TRIES):
         if clock is not None:   # one search may be long (random jigsaw regions with anti-knight)
             clock.step(FULL_GRID_STEP, attempt, FULL_GRID_TRIES)
@@ -125,6 +198,8 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     else:
         kinds = ", ".join(e.get("rule", "?") for e in rule_entries) or "no rules"
         raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} with {kinds} in {FULL_GRID_TRIES} tries")
+    if sampled:   # rules with cells, drawn from the grid (module docstring)
+        shape = with_sampled(shape, sample_entries(sampled, solution, shape.base_board, rng, rule_count))
     report = None
     if cages_only:
         cages = random_cages(solution, rng, shape.present.ravel())
