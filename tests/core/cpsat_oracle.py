@@ -1,0 +1,456 @@
+"""An independent 9x9 oracle for every rule kind: OR-Tools CP-SAT written from each rule's meaning.
+
+Issue 33, part 4. The model has one integer variable per cell over the puzzle's values (``1..N``
+or the document's ``"values"``), ``AddAllDifferent`` per unit, and each rule of the document
+written directly as constraints on those integers (sums, ``<``, ``|a - b| >= k``, tables,
+``AddElement``, counts, reified booleans), read from its document form in docs/conventions.md.
+Nothing here reads the project's rows, its rule classes or its parsers: only the puzzle document
+(a dict) goes in.
+
+:func:`count` enumerates solutions up to a cap (CP-SAT, one worker, a callback that stops the
+search at the cap); :func:`holds` answers whether a full grid satisfies the document (every cell
+fixed, feasibility). Grids are ``N x N`` arrays of values, as the project's grids are of digits
+(for the default values ``1..N`` the same thing).
+
+Supported documents: one ``N x N`` grid with ``h x w`` boxes (``box`` or the squarest split),
+``variant`` ``classic``/``x``/``latin``, ``givens`` as one compact line or ``"r1c1=5"`` strings,
+``values`` (a ``"lo-hi"`` range or a list), and the rule kinds of :data:`KINDS`.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = ["KINDS", "Doc", "read", "count", "holds"]
+
+KNIGHT = [(1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1)]
+KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+ORTHO = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+_CELL = re.compile(r"^[rR](\d+)[cC](\d+)$")
+_COMPACT = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "antiknight", "antiking",
+         "nonconsecutive", "windoku", "diagonal", "extraregion", "disjointgroups",
+         "arrow", "pillarrow", "doublearrow", "whisper", "renban", "palindrome", "between", "lockout",
+         "entropic", "modular", "zipper", "regionsum",
+         "littlekiller", "xv", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair", "indexing",
+         "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles")
+
+
+def cell(text: str) -> tuple[int, int]:
+    """``"r3c4"`` -> ``(2, 3)`` (0-based; an outside place gives -1 or N)."""
+    m = _CELL.match(str(text).strip())
+    if m is None:
+        raise ValueError(f"cpsat oracle: not a cell {text!r}")
+    return int(m.group(1)) - 1, int(m.group(2)) - 1
+
+
+class Doc:
+    """A puzzle document as the oracle reads it: ``n``, ``h``, ``w``, ``values`` (sorted list),
+    ``units`` (lists of cells), ``givens`` {cell: value}, ``rules`` (the document's dicts)."""
+
+    def __init__(self, doc: dict) -> None:
+        n = int(doc.get("size", 9))
+        if "box" in doc:
+            h, w = (int(v) for v in str(doc["box"]).lower().split("x"))
+        else:
+            h = max(k for k in range(1, int(n ** 0.5) + 1) if n % k == 0)
+            w = n // h
+        self.n, self.h, self.w = n, h, w
+        variant = doc.get("variant", "classic")
+        if doc.get("regions") or doc.get("layout"):
+            raise NotImplementedError("cpsat oracle: one grid with boxes only")
+        values = doc.get("values")
+        if values is None:
+            self.values = list(range(1, n + 1))
+        elif isinstance(values, str):
+            lo, hi = (int(v) for v in re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", values).groups())
+            self.values = list(range(lo, hi + 1))
+        else:
+            self.values = sorted(int(v) for v in values)
+        assert len(self.values) == n
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        units = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
+        if variant != "latin":
+            units += [[(br + p, bc + q) for p in range(h) for q in range(w)]
+                      for br in range(0, n, h) for bc in range(0, n, w)]
+        if variant in ("x",):
+            units += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
+        self.rules = list(doc.get("rules") or [])
+        for entry in self.rules:
+            kind = entry["rule"]
+            if kind == "windoku":        # h x w windows one cell in from the box corners, one line apart
+                starts = [1 + k * (h + 1) for k in range(w - 1)]
+                units += [[(t + p, s + q) for p in range(h) for q in range(w)] for t in starts for s in starts]
+            elif kind == "diagonal":
+                units.append([(i, i) if entry.get("which", "main") == "main" else (i, n - 1 - i) for i in range(n)])
+            elif kind == "extraregion":
+                units.append([cell(t) for t in entry["cells"]])
+            elif kind == "disjointgroups":
+                units += [[(br + p, bc + q) for br in range(0, n, h) for bc in range(0, n, w)]
+                          for p in range(h) for q in range(w)]
+        self.units = units
+        self.cells = cells
+        self.givens = {}
+        givens = doc.get("givens")
+        default = values is None
+        if isinstance(givens, str) and givens:
+            chars = [ch for ch in givens if not ch.isspace()]
+            for k, ch in enumerate(chars):
+                if ch == "." or (default and ch == "0"):
+                    continue
+                self.givens[divmod(k, n)] = _COMPACT.index(ch.upper()) + 1 if default else int(ch, 36)
+        elif isinstance(givens, list):
+            for text in givens:
+                where, value = str(text).split("=")
+                self.givens[cell(where)] = int(value)
+
+    def box(self, rc: tuple[int, int]) -> int:
+        return (rc[0] // self.h) * (self.n // self.w) + rc[1] // self.w
+
+    def digit_pairs(self, offsets) -> list:
+        n = self.n
+        return sorted({tuple(sorted([(r, c), (r + dr, c + dc)])) for r in range(n) for c in range(n)
+                       for dr, dc in offsets if 0 <= r + dr < n and 0 <= c + dc < n})
+
+    def outside_line(self, clue: str) -> list:
+        """The ``N`` cells read inwards from an outside clue position."""
+        r, c = cell(clue)
+        n = self.n
+        if r == -1:
+            return [(i, c) for i in range(n)]
+        if r == n:
+            return [(i, c) for i in reversed(range(n))]
+        if c == -1:
+            return [(r, i) for i in range(n)]
+        if c == n:
+            return [(r, i) for i in reversed(range(n))]
+        raise ValueError(f"cpsat oracle: {clue} is not outside the grid")
+
+
+def read(doc: dict) -> Doc:
+    """The oracle's reading of a puzzle document."""
+    return Doc(doc)
+
+
+# ------------------------------------------------------------------------------------------------
+# the model
+# ------------------------------------------------------------------------------------------------
+def _bool_eq(m, var, value):
+    """A Boolean ``b`` with ``b <=> var == value``."""
+    b = m.NewBoolVar("")
+    m.Add(var == value).OnlyEnforceIf(b)
+    m.Add(var != value).OnlyEnforceIf(b.Not())
+    return b
+
+
+def _bool_lt(m, a, b):
+    """A Boolean ``t`` with ``t <=> a < b`` (either side an expression or constant)."""
+    t = m.NewBoolVar("")
+    m.Add(a < b).OnlyEnforceIf(t)
+    m.Add(a >= b).OnlyEnforceIf(t.Not())
+    return t
+
+
+def _sum_if(m, bools, vs, lo, hi):
+    """The expression ``sum_i [bools_i] * vs_i`` (one enforced copy per cell)."""
+    parts = []
+    for b, v in zip(bools, vs):
+        t = m.NewIntVar(min(lo, 0), max(hi, 0), "")
+        m.Add(t == v).OnlyEnforceIf(b)
+        m.Add(t == 0).OnlyEnforceIf(b.Not())
+        parts.append(t)
+    return sum(parts)
+
+
+def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branch per kind, by design
+    kind = entry["rule"]
+    n, vals = d.n, d.values
+    lo, hi = vals[0], vals[-1]
+    cells = [cell(t) for t in entry.get("cells", [])]
+    vs = [var[c] for c in cells]
+    rank = {v: k for k, v in enumerate(vals)}          # digit order (0-based) of each value
+
+    def table(xs, pred):
+        m.AddAllowedAssignments(xs, [t for t in _tuples(vals, len(xs)) if pred(*t)])
+
+    if kind == "cage":
+        m.AddAllDifferent(vs)
+        if entry.get("sum") is not None:
+            m.Add(sum(vs) == int(entry["sum"]))
+    elif kind == "thermo":
+        for a, b in zip(vs, vs[1:]):
+            m.Add(a < b)
+    elif kind == "greater":
+        m.Add(vs[0] > vs[1])
+    elif kind == "kropki":
+        value = int(entry.get("value", 1 if entry["color"] == "white" else 2))
+        if entry["color"] == "white":
+            table(vs, lambda a, b: abs(a - b) == value)
+        else:
+            table(vs, lambda a, b: a == value * b or b == value * a)
+    elif kind in ("even", "odd"):
+        for v in vs:
+            table([v], lambda a: a % 2 == (kind == "odd"))
+    elif kind == "pencilmarks":
+        allowed = set(entry["digits"])
+        for v in vs:
+            table([v], lambda a: a in allowed)
+    elif kind in ("antiknight", "antiking"):
+        for a, b in d.digit_pairs(KNIGHT if kind == "antiknight" else KING):
+            m.Add(var[a] != var[b])
+    elif kind == "nonconsecutive":
+        for a, b in d.digit_pairs(ORTHO):
+            diff = m.NewIntVar(0, hi - lo, "")
+            m.AddAbsEquality(diff, var[a] - var[b])
+            m.Add(diff != 1)
+    elif kind in ("windoku", "diagonal", "extraregion", "disjointgroups"):
+        pass                                             # units, added by Doc
+    elif kind == "arrow":
+        m.Add(vs[0] == sum(vs[1:]))
+    elif kind == "pillarrow":
+        p = int(entry.get("pill", 2))
+        m.Add(sum(10 ** (p - 1 - i) * vs[i] for i in range(p)) == sum(vs[p:]))
+    elif kind == "doublearrow":
+        m.Add(vs[0] + vs[-1] == sum(vs[1:-1]))
+    elif kind == "whisper":
+        k = int(entry.get("diff", (n + 1) // 2))
+        for a, b in zip(vs, vs[1:]):
+            diff = m.NewIntVar(0, hi - lo, "")
+            m.AddAbsEquality(diff, a - b)
+            m.Add(diff >= k)
+    elif kind == "renban":
+        m.AddAllDifferent(vs)
+        top, bottom = m.NewIntVar(lo, hi, ""), m.NewIntVar(lo, hi, "")
+        m.AddMaxEquality(top, vs)
+        m.AddMinEquality(bottom, vs)
+        m.Add(top - bottom == len(vs) - 1)
+    elif kind == "palindrome":
+        for a, b in zip(vs, reversed(vs)):
+            m.Add(a == b)
+    elif kind == "between":
+        small, large = m.NewIntVar(lo, hi, ""), m.NewIntVar(lo, hi, "")
+        m.AddMinEquality(small, [vs[0], vs[-1]])
+        m.AddMaxEquality(large, [vs[0], vs[-1]])
+        for v in vs[1:-1]:
+            m.Add(v > small)
+            m.Add(v < large)
+    elif kind == "lockout":
+        k = int(entry.get("diff", max(1, (n - 1) // 2)))
+        diff = m.NewIntVar(0, hi - lo, "")
+        m.AddAbsEquality(diff, vs[0] - vs[-1])
+        m.Add(diff >= k)
+        small, large = m.NewIntVar(lo, hi, ""), m.NewIntVar(lo, hi, "")
+        m.AddMinEquality(small, [vs[0], vs[-1]])
+        m.AddMaxEquality(large, [vs[0], vs[-1]])
+        for v in vs[1:-1]:
+            below = m.NewBoolVar("")
+            m.Add(v < small).OnlyEnforceIf(below)
+            m.Add(v > large).OnlyEnforceIf(below.Not())
+    elif kind in ("entropic", "modular"):
+        size = 3 if kind == "entropic" else int(entry.get("mod", 3))
+        if kind == "entropic":
+            klass = {v: rank[v] // (n // 3) for v in vals}      # thirds of the digits in order
+        else:
+            klass = {v: v % size for v in vals}
+        tags = []
+        for v in vs:
+            t = m.NewIntVar(0, size - 1, "")
+            m.AddAllowedAssignments([v, t], [(a, klass[a]) for a in vals])
+            tags.append(t)
+        for i in range(max(1, len(vs) - size + 1)):
+            m.AddAllDifferent(tags[i:i + size])
+    elif kind == "zipper":
+        L = len(vs)
+        if L % 2:
+            for i in range(L // 2):
+                m.Add(vs[i] + vs[L - 1 - i] == vs[L // 2])
+        else:
+            sums = [vs[i] + vs[L - 1 - i] for i in range(L // 2)]
+            for a, b in zip(sums, sums[1:]):
+                m.Add(a == b)
+    elif kind == "regionsum":
+        segments: list[list] = []
+        for k, c in enumerate(cells):
+            if k and d.box(c) == d.box(cells[k - 1]):
+                segments[-1].append(var[c])
+            else:
+                segments.append([var[c]])
+        for a, b in zip(segments, segments[1:]):
+            m.Add(sum(a) == sum(b))
+    elif kind in ("littlekiller", "sum"):
+        weights = entry.get("weights") or [1] * len(vs)
+        m.Add(sum(int(w) * v for w, v in zip(weights, vs)) == int(entry["sum"]))
+    elif kind == "xv":
+        m.Add(vs[0] + vs[1] == {"x": 10, "v": 5}[entry["letter"].lower()])
+    elif kind in ("strictxv", "strictkropki"):
+        marker = "xv" if kind == "strictxv" else "kropki"
+        marked = {frozenset(cell(t) for t in e["cells"]) for e in d.rules if e["rule"] == marker}
+        if kind == "strictxv":
+            bad = lambda a, b: a + b in (5, 10)  # noqa: E731
+        else:
+            bad = lambda a, b: abs(a - b) == 1 or a == 2 * b or b == 2 * a  # noqa: E731
+        for a, b in d.digit_pairs(ORTHO):
+            if frozenset((a, b)) not in marked:
+                table([var[a], var[b]], lambda x, y: not bad(x, y))
+    elif kind == "quadruple":
+        need: dict = {}
+        for v in entry["digits"]:
+            need[int(v)] = need.get(int(v), 0) + 1
+        for value, times in need.items():
+            m.Add(sum(_bool_eq(m, v, value) for v in vs) >= times)
+    elif kind == "samevalues":
+        groups = [[var[cell(t)] for t in g] for g in entry["groups"]]
+        for value in vals:                               # multisets equal: every value counted alike
+            counts = [sum(_bool_eq(m, v, value) for v in g) for g in groups]
+            for a in counts[1:]:
+                m.Add(counts[0] == a)
+    elif kind == "pair":
+        allowed = {tuple(int(x) for x in p) for p in entry["allowed"]}
+        if entry.get("all"):
+            both = [p for p in allowed if p[::-1] in allowed]
+            for i in range(len(vs)):
+                for j in range(i + 1, len(vs)):
+                    m.AddAllowedAssignments([vs[i], vs[j]], both)
+        else:
+            for a, b in zip(vs, vs[1:]):
+                m.AddAllowedAssignments([a, b], sorted(allowed))
+    elif kind == "indexing":
+        for (r, c), v in zip(cells, vs):
+            if entry["by"] == "column":                  # (r, c) = v puts c at (r, v)
+                line = [var[(r, k)] for k in range(n)]
+                target = c + 1
+            else:                                        # (r, c) = v puts r at (v, c)
+                line = [var[(k, c)] for k in range(n)]
+                target = r + 1
+            m.AddElement(v, [m.NewConstant(0)] + line, target)
+    elif kind in ("skyscraper", "sandwich", "xsum", "numberedroom"):
+        line = [var[c] for c in d.outside_line(entry["clue"])]
+        if kind == "skyscraper":
+            seen = []
+            for i in range(1, n):
+                before = m.NewIntVar(lo, hi, "")
+                m.AddMaxEquality(before, line[:i])
+                seen.append(_bool_lt(m, before, line[i]))   # strictly taller than every cell before
+            m.Add(1 + sum(seen) == int(entry["count"]))
+        elif kind == "sandwich":
+            p1, pn = m.NewIntVar(0, n - 1, ""), m.NewIntVar(0, n - 1, "")
+            m.AddElement(p1, line, lo)                   # where the smallest and the largest value are
+            m.AddElement(pn, line, hi)
+            first, last = m.NewIntVar(0, n - 1, ""), m.NewIntVar(0, n - 1, "")
+            m.AddMinEquality(first, [p1, pn])
+            m.AddMaxEquality(last, [p1, pn])
+            inside = []
+            for i in range(n):
+                b = m.NewBoolVar("")
+                after, before = _bool_lt(m, first, i), _bool_lt(m, i, last)
+                m.AddBoolAnd([after, before]).OnlyEnforceIf(b)
+                m.AddBoolOr([after.Not(), before.Not()]).OnlyEnforceIf(b.Not())
+                inside.append(b)
+            m.Add(_sum_if(m, inside, line, lo, hi) == int(entry["sum"]))
+        elif kind == "xsum":
+            count = line[0]                               # X = the first cell's value: cells 1..X summed
+            always = m.NewBoolVar("")
+            m.Add(always == 1)
+            taken = [always] + [_bool_lt(m, i, count) for i in range(1, n)]
+            m.Add(_sum_if(m, taken, line, lo, hi) == int(entry["sum"]))
+        else:
+            m.Add(line[0] >= 1)
+            m.AddElement(line[0], [m.NewConstant(0)] + line, int(entry["digit"]))
+    elif kind == "countingcircles":
+        for value in vals:
+            total = sum(_bool_eq(m, v, value) for v in vs)
+            on = m.NewBoolVar("")
+            m.Add(total == value).OnlyEnforceIf(on)
+            m.Add(total == 0).OnlyEnforceIf(on.Not())
+    else:
+        raise NotImplementedError(f"cpsat oracle: no model for rule {kind!r}")
+
+
+def _tuples(vals, k):
+    import itertools
+
+    return itertools.product(vals, repeat=k)
+
+
+def model(doc: dict):
+    """``(CpModel, {cell: IntVar}, Doc)`` of a puzzle document."""
+    from ortools.sat.python import cp_model
+
+    d = read(doc)
+    m = cp_model.CpModel()
+    domain = cp_model.Domain.FromValues(d.values)
+    var = {c: m.NewIntVarFromDomain(domain, f"v_{c[0] + 1}_{c[1] + 1}") for c in d.cells}
+    for unit in d.units:
+        m.AddAllDifferent([var[c] for c in unit])
+    for c, value in d.givens.items():
+        m.Add(var[c] == value)
+    for entry in d.rules:
+        _rule(m, d, entry, var)
+    return m, var, d
+
+
+def count(doc: dict, cap: int = 2, time_limit: float = 60.0) -> tuple[int, list[np.ndarray]]:
+    """Solutions of ``doc`` up to ``cap`` as ``(count, grids)`` (grids of values). RuntimeError
+    when the time limit ends the search before it is complete."""
+    from ortools.sat.python import cp_model
+
+    m, var, d = model(doc)
+    found: list[np.ndarray] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            grid = np.zeros((d.n, d.n), dtype=np.int64)
+            for c, v in var.items():
+                grid[c] = self.Value(v)
+            found.append(grid)
+            if len(found) >= cap:
+                self.StopSearch()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit
+    status = solver.Solve(m, Collect())
+    if not (status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or len(found) >= cap):
+        raise RuntimeError(f"cpsat oracle: stopped with {solver.StatusName(status)} after {len(found)} solution(s)")
+    return len(found), found
+
+
+def holds(doc: dict, grid) -> bool:
+    """Does the full ``grid`` (``N x N`` values) satisfy ``doc``? Every cell fixed, then feasibility."""
+    from ortools.sat.python import cp_model
+
+    m, var, d = model(doc)
+    grid = np.asarray(grid)
+    for c, v in var.items():
+        m.Add(v == int(grid[c]))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 30.0
+    status = solver.Solve(m)
+    if status == cp_model.UNKNOWN:
+        raise RuntimeError("cpsat oracle: no verdict on a fixed grid")
+    return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def solve_one(doc: dict, seed: int) -> np.ndarray | None:
+    """One solution varied by ``seed`` (a random objective over the cells), or None."""
+    from ortools.sat.python import cp_model
+
+    m, var, d = model(doc)
+    rng = np.random.default_rng(seed)
+    cells = sorted(var)
+    m.Minimize(sum(int(k) * var[c] for k, c in zip(rng.integers(-50, 51, len(cells)), cells)))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % 1000
+    solver.parameters.stop_after_first_solution = True
+    solver.parameters.max_time_in_seconds = 20.0
+    if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    grid = np.zeros((d.n, d.n), dtype=np.int64)
+    for c, v in var.items():
+        grid[c] = solver.Value(v)
+    return grid
