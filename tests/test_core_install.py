@@ -158,3 +158,38 @@ def test_the_python_api_from_a_script_outside_the_checkout(core_env):
     assert out["files"] == ["killer.lp", "killer.lp.manifest.json"] and (work / "killer.lp").is_file()
     assert out["repr"] == "<Puzzle 9x9 classic, 0 clues; 29 killer cages>"
     assert out["result"].startswith("<SolveResult optimal by ")
+
+
+def _readme_rule_lines() -> list[str]:
+    """The README tour's commands on rule puzzles (a JSON document, an f-puzzles file, ``--rule``)
+    that need no extra (draw, spy and report need the plot extra; batch's Dask the dask one)."""
+    import shlex
+
+    lines, fence = [], False
+    for line in (PROJECT / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("```"):
+            fence = not fence
+            continue
+        text = line.strip()
+        if not (fence and text.startswith("python -m pipeline ")):
+            continue
+        argv = shlex.split(text, comments=True)
+        if argv[3] in ("draw", "spy", "report") or "dask" in argv:
+            continue
+        if any(a.startswith("examples/") and a.endswith((".json", ".fpuzzles")) for a in argv) or "--rule" in argv:
+            lines.append(text)
+    return lines
+
+
+@pytest.mark.parametrize("line", _readme_rule_lines())
+def test_the_readme_tours_rule_commands_run_on_the_core_install(core_env, line):
+    """What the README shows on rule puzzles runs, as written, with the core dependencies only."""
+    import shlex
+
+    python, env, work = core_env
+    argv = [a.replace("out_thermo", str(work / "out_thermo")) for a in shlex.split(line, comments=True)]
+    comment = line.split("#", 1)[1] if "#" in line else ""
+    found = re.search(r"\bexits? (?:code )?(\d+)", comment)
+    expect = int(found.group(1)) if found else 0
+    proc = subprocess.run([str(python), *argv[1:]], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == expect, f"{line}: exit {proc.returncode}\n{proc.stderr[-1500:]}"
