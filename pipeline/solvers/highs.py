@@ -427,12 +427,14 @@ def split_groups(model: Model, lower: np.ndarray, upper: np.ndarray) -> list[np.
         The instance's current column bounds.
     """
     conv = model.convention
-    r, c, _ = conv.cell_digit(model.columns)
+    columns = np.asarray(model.columns)
+    n_cells = int(np.count_nonzero(columns < conv.n_vars))   # auxiliary columns come last: never split on
+    r, c, _ = conv.cell_digit(columns[:n_cells])
     cell = r * conv.cols + c          # canvas cells: a gattai layout's canvas is not N x N
     decided = np.zeros(conv.rows * conv.cols, dtype=bool)
-    decided[cell[np.asarray(lower) >= 1]] = True
+    decided[cell[np.asarray(lower)[:n_cells] >= 1]] = True
     decided |= model.puzzle.grid.ravel() != 0
-    cols = np.flatnonzero(~decided[cell] & (np.asarray(upper) > 0))
+    cols = np.flatnonzero(~decided[cell] & (np.asarray(upper)[:n_cells] > 0))
     cols = cols[np.argsort(cell[cols], kind="stable")]
     _, starts, counts = np.unique(cell[cols], return_index=True, return_counts=True)
     groups = np.split(cols, starts[1:])
