@@ -373,3 +373,5 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
 # Indexing, Pair, PairX) lives in its own module for length; importing it merges its readers and
 # writers into the two tables above (it imports IssGrid from here, so it comes last)
 import pipeline.core.iss_table2  # noqa: E402,F401
+# chaos construction (issue 33: ChaosConstruction -> the global rule chaos) likewise
+import pipeline.core.iss_chaos  # noqa: E402,F401
