@@ -1,0 +1,234 @@
+"""The mapping table's outside clues and counting circles (issue 33), merged into
+:data:`pipeline.core.iss_table.READERS` and :data:`~pipeline.core.iss_table.WRITERS`.
+
+ISS names a whole row or column by ``R<k>`` / ``C<k>`` (``k`` in decimal, 1-based: ``R12`` on a
+16x16 grid) and reads it from one end: direction ``1`` from the left (a row) or the top (a
+column), ``-1`` from the right or the bottom. The document's ``clue`` is the place outside the grid
+at that end: ``R3`` direction 1 is ``r3c0``, direction -1 ``r3c10`` on a 9x9; ``C3`` direction 1
+``r0c3``, direction -1 ``r10c3``.
+
+* ``Skyscraper`` / ``XSum`` / ``NumberedRoom~R3~A~B``: the clue ``A`` read from the left or top,
+  ``B`` from the right or bottom, either left empty -> ``skyscraper`` (``count``), ``xsum``
+  (``sum``), ``numberedroom`` (``digit``), one entry per clue. ISS refuses a clue of 0 for
+  Skyscraper and XSum. Each entry is written as its own item (``Skyscraper~C3~4``,
+  ``Skyscraper~C3~~2``), which ISS reads as it reads the two clues of one item.
+* ``Sandwich~S~R3``: ISS clues a sandwich from the left or the top only -> ``sandwich`` at
+  ``r3c0`` / ``r0c3``. A sandwich clued from the right or the bottom (the same sum: the digits
+  between the 1 and the N do not depend on the side) is written as ISS's ``Lunchbox~S~cells`` of
+  its line read from the clue, which is what ISS's Sandwich itself builds; a ``Lunchbox`` over a
+  whole row or column in order (either way) reads back as that sandwich. A lunchbox over other
+  cells has no project rule and is refused.
+* ``CountingCircles~cells`` -> ``countingcircles``.
+* ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square (1 to 4 values) is ISS's ``Quad``
+  -> ``quadruple``; over other cells it is refused (``quadruple`` takes a square only).
+
+Values: ISS grids hold ``1..N`` or ``0..N-1``. On ``0..N-1`` these clues are refused both ways:
+ISS does not count a 0 as a seen skyscraper and reads the sandwich's, X-sum's, numbered room's
+and counting circles' values, while the project's rules read digit positions there (the
+sandwich, X-sum and numbered room refuse a value set).
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+
+from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+
+__all__ = ["READERS3", "WRITERS3", "clue_place", "clue_line"]
+
+_LINE = re.compile(r"([RC])(\d{1,2})")
+_CLUE = re.compile(r"\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*")
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+
+
+def _one_to_n(grid: IssGrid, what: str, why: str = "") -> None:
+    if not grid.one_to_n:
+        why = why or f"ISS reads its values, the project's rule digits 1-{grid.n}"
+        raise IssArgError(f"{what} on a grid of the values {grid.values[0]}-{grid.values[-1]} is not mapped ({why})")
+
+
+#: Why a skyscraper on a 0..N-1 grid is refused.
+_ZERO_UNSEEN = "ISS does not count a 0 as a seen skyscraper, the project's rule does"
+
+
+def _check_values(kind: str, grid: IssGrid) -> None:
+    _one_to_n(grid, f"a {kind} clue", _ZERO_UNSEEN if kind == "skyscraper" else "")
+
+
+def clue_place(line: str, direction: int, n: int) -> str:
+    """The document's outside place (``"r3c0"``) of ISS's line ``R3`` / ``C3`` read in ``direction``.
+
+    Parameters
+    ----------
+    line : str
+        ``R<k>`` or ``C<k>``, ``k`` from 1 to ``n`` (decimal).
+    direction : int
+        1: from the left or the top; -1: from the right or the bottom.
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    IssArgError
+        Not a row or column of the grid.
+
+    Examples
+    --------
+    >>> clue_place("R3", 1, 9), clue_place("R3", -1, 9), clue_place("C12", -1, 16)
+    ('r3c0', 'r3c10', 'r17c12')
+    """
+    m = _LINE.fullmatch(line)
+    if m is None or not 1 <= int(m.group(2)) <= n:
+        raise IssArgError(f"{line[:20]!r} is not a row (R1..R{n}) or column (C1..C{n}) of the grid")
+    k, end = int(m.group(2)), 0 if direction == 1 else n + 1
+    return f"r{k}c{end}" if m.group(1) == "R" else f"r{end}c{k}"
+
+
+def clue_line(clue: str, n: int) -> tuple[str, int]:
+    """ISS's line and direction (``("R3", 1)``) of a document's outside place (``"r3c0"``): the
+    inverse of :func:`clue_place`.
+
+    Parameters
+    ----------
+    clue : str
+        Row or column 0 or ``n + 1`` beside a row's or column's end (not a corner).
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    tuple of (str, int)
+    """
+    m = _CLUE.fullmatch(clue)
+    r, c = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+    if 1 <= c <= n and r in (0, n + 1):
+        return f"C{c}", 1 if r == 0 else -1
+    if 1 <= r <= n and c in (0, n + 1):
+        return f"R{r}", 1 if c == 0 else -1
+    raise IssArgError(f"clue {clue[:20]!r} is not beside a row's or column's end (ISS clues only those)")
+
+
+def _line_cells(line: str, direction: int, grid: IssGrid) -> list[str]:
+    """ISS ids of the line's cells read in ``direction``."""
+    k, n = int(line[1:]), grid.n
+    cells = [f"r{k}c{j}" if line[0] == "R" else f"r{j}c{k}" for j in range(1, n + 1)]
+    return [grid.to_iss(c) for c in (cells if direction == 1 else cells[::-1])]
+
+
+# -- the clues of a whole line from either end ---------------------------------------------
+def _read_double(kind: str, key: str, zero_ok: bool) -> Callable[[list[str], IssGrid], list[dict]]:
+    def read(args: list[str], grid: IssGrid) -> list[dict]:
+        if len(args) not in (2, 3):
+            raise IssArgError(f"expected a row or column and one or two clues (R3~A~B), found {len(args)} argument(s)")
+        _check_values(kind, grid)
+        out = []
+        for direction, text in zip((1, -1), args[1:]):
+            if not text:   # no clue at that end
+                continue
+            value = _int(text, "clue")
+            if value == 0 and not zero_ok:
+                raise IssArgError("a clue of 0 (ISS refuses it too)")
+            out.append({"rule": kind, "clue": clue_place(args[0], direction, grid.n), key: value})
+        clue_place(args[0], 1, grid.n)   # the line is checked even when both clues are empty
+        return out
+    return read
+
+
+def _write_double(iss_type: str, key: str) -> Callable[[dict, IssGrid], list[str]]:
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        _check_values(entry["rule"], grid)
+        line, direction = clue_line(entry["clue"], grid.n)
+        values = [str(entry[key]), ""] if direction == 1 else ["", str(entry[key])]
+        return ["~".join([iss_type, line, *values]).rstrip("~")]
+    return write
+
+
+# -- sandwich and lunchbox -----------------------------------------------------------------
+def _read_sandwich(args: list[str], grid: IssGrid) -> list[dict]:
+    if len(args) != 2:
+        raise IssArgError(f"expected a sum and a row or column (Sandwich~S~R3), found {len(args)} argument(s)")
+    _one_to_n(grid, "a sandwich")
+    return [{"rule": "sandwich", "clue": clue_place(args[1], 1, grid.n), "sum": _int(args[0], "sum")}]
+
+
+def _read_lunchbox(args: list[str], grid: IssGrid) -> list[dict]:
+    if not args:
+        raise IssArgError("expected a sum and cells")
+    total = _int(args[0], "sum") if args[0] else 0
+    cells = [grid.to_iss(c) for c in grid.cells(args[1:], 2)]   # ids as ISS writes them: R1C1
+    for line in [f"{axis}{k}" for axis in "RC" for k in range(1, grid.n + 1)]:
+        for direction in (1, -1):
+            if cells == _line_cells(line, direction, grid):
+                _one_to_n(grid, "a lunchbox")
+                return [{"rule": "sandwich", "clue": clue_place(line, direction, grid.n), "sum": total}]
+    raise IssArgError("unsupported: a lunchbox over cells other than a whole row or column in order "
+                      "(a sandwich) has no project rule")
+
+
+def _write_sandwich(entry: dict, grid: IssGrid) -> list[str]:
+    _one_to_n(grid, "a sandwich")
+    line, direction = clue_line(entry["clue"], grid.n)
+    if direction == 1:
+        return [f"Sandwich~{entry['sum']}~{line}"]
+    # ISS clues a sandwich from the left or top only: its line from this end as a lunchbox
+    return ["~".join(["Lunchbox", str(entry["sum"]), *_line_cells(line, direction, grid)])]
+
+
+# -- counting circles, ContainAtLeast ----------------------------------------------------------
+def _read_counting_circles(args: list[str], grid: IssGrid) -> list[dict]:
+    cells = grid.cells(args)
+    _one_to_n(grid, "counting circles")
+    return [{"rule": "countingcircles", "cells": cells}]
+
+
+def _write_counting_circles(entry: dict, grid: IssGrid) -> list[str]:
+    _one_to_n(grid, "counting circles")
+    return ["~".join(["CountingCircles", *(grid.to_iss(c) for c in entry["cells"])])]
+
+
+def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
+    if len(args) < 2:
+        raise IssArgError("expected values and cells")
+    rcs = np.array(sorted({grid.rc(t) for t in args[1:]}))
+    values = [_int(v, "value") for v in args[0].split("_")]
+    square = len(args) == 5 and len(rcs) == 4 and np.array_equal(rcs - rcs[0], [[0, 0], [0, 1], [1, 0], [1, 1]])
+    if not square or not 1 <= len(values) <= 4:
+        raise IssArgError("unsupported: ContainAtLeast over cells other than a 2x2 square with 1 to 4 values "
+                          "(a quadruple) has no project rule")
+    return [{"rule": "quadruple", "cells": [f"r{r + 1}c{c + 1}" for r, c in rcs.tolist()], "digits": sorted(values)}]
+
+
+#: ISS type -> reader, merged into :data:`pipeline.core.iss_table.READERS`.
+READERS3: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
+    "Skyscraper": _read_double("skyscraper", "count", zero_ok=False),
+    "XSum": _read_double("xsum", "sum", zero_ok=False),
+    "NumberedRoom": _read_double("numberedroom", "digit", zero_ok=True),
+    "Sandwich": _read_sandwich,
+    "Lunchbox": _read_lunchbox,
+    "CountingCircles": _read_counting_circles,
+    "ContainAtLeast": _read_contain_at_least,
+}
+
+#: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
+WRITERS3: dict[str, Callable[[dict, IssGrid], list[str]]] = {
+    "skyscraper": _write_double("Skyscraper", "count"),
+    "xsum": _write_double("XSum", "sum"),
+    "numberedroom": _write_double("NumberedRoom", "digit"),
+    "sandwich": _write_sandwich,
+    "countingcircles": _write_counting_circles,
+}
+
+READERS.update(READERS3)
+WRITERS.update(WRITERS3)
