@@ -102,8 +102,8 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int) -> tuple[list
     board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w).base_board
     for entry in rule_entries:
         kind = entry.get("rule") if isinstance(entry, dict) and len(entry) == 1 else None
-        if not isinstance(kind, str) or kind not in RULES:
-            fixed.append(entry)
+        if not isinstance(kind, str) or kind not in RULES or (RULES[kind].global_rule and kind not in SAMPLERS):
+            fixed.append(entry)   # read with the shape, as before (windoku on 2x3 refused there, by name)
         elif kind in SAMPLERS:
             kinds.append(kind)
         else:

@@ -242,7 +242,7 @@ def _marks(kind: str, every: bool) -> Callable[[Draw], list[dict]]:
     key = "color" if kind == "kropki" else "letter"
 
     def sample(d: Draw) -> list[dict]:
-        out = []
+        out: list[dict] = []
         for a, b in _ortho_pairs(d).tolist():
             va, vb = int(d.values[a]), int(d.values[b])
             mark = _dot(va, vb, kind)
@@ -329,7 +329,8 @@ def _samevalues(d: Draw) -> list[dict]:
     for a, b in pairs:
         if a in d.used or b in d.used:
             continue
-        key = tuple(sorted((int(d.values[a]), int(d.values[b]))))
+        va, vb = int(d.values[a]), int(d.values[b])
+        key = (min(va, vb), max(va, vb))
         mates = [p for p in by_values.get(key, []) if not {a, b} & set(p)]
         if mates and len(out) < d.count:
             other = mates[0]
