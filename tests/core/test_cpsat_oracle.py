@@ -46,6 +46,9 @@ if _ORTOOLS is not None:  # pragma: no cover
 
 N = 9
 EXAMPLES = int(os.environ.get("CPSAT_ORACLE_EXAMPLES", "2"))
+#: the project's engines whose counts are compared (the SAT engine by default; a campaign may add
+#: ``highs`` and ``cpsat``, the project's own CP-SAT on the 0-1 rows)
+ENGINES = tuple(os.environ.get("CPSAT_ORACLE_ENGINES", "sat").split(","))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
 GLOBAL = {"antiknight", "antiking", "nonconsecutive", "windoku", "diagonal", "extraregion", "disjointgroups",
@@ -406,15 +409,13 @@ def sample(kind: str, g: np.ndarray, rng, vals: list) -> list[dict]:   # noqa: C
 # ------------------------------------------------------------------------------------------------
 # the comparison
 # ------------------------------------------------------------------------------------------------
-def base_grid(kind: str, rng, seed: int, rules: list | None = None) -> np.ndarray:
-    """A full grid of digits 1..9: the oracle's solution under a global rule, else a pattern grid."""
-    if kind in GLOBAL and rules is not None:
-        for attempt in range(5):
-            grid = oracle.solve_one({"size": N, "rules": rules}, seed + attempt)
-            if grid is not None:
-                return grid
-        pytest.skip(f"the oracle found no grid for {rules}")
-    return pattern_grid(rng)
+def base_grid(kind: str, rng, seed: int, rules: list) -> np.ndarray:
+    """A full grid of digits 1..9 under the global ``rules``: the oracle's own solution."""
+    for attempt in range(5):
+        grid = oracle.solve_one({"size": N, "rules": rules}, seed + attempt)
+        if grid is not None:
+            return grid
+    pytest.skip(f"the oracle found no grid for {rules}")
 
 
 def givens_text(grid_values: np.ndarray, picked, vals: list) -> str:
@@ -439,24 +440,26 @@ def _to_digits(grid, vals):
     return np.vectorize(index.get)(np.asarray(grid))
 
 
-def check_kind(kind: str, seed: int, lie: bool, n_givens: int, use_values: bool) -> dict:
+def check_kind(kind: "str | tuple", seed: int, lie: bool, n_givens: int, use_values: bool) -> dict:
+    """One puzzle with instances of ``kind`` (or of each kind of a tuple) checked both ways."""
+    kinds = (kind,) if isinstance(kind, str) else tuple(kind)
     rng = np.random.default_rng(seed)
     vals = list(range(0, N)) if use_values else list(range(1, N + 1))
     shift = vals[0] - 1
-    if kind in GLOBAL:
-        rules = sample(kind, pattern_grid(rng), rng, list(range(1, N + 1)))
-        digits = base_grid(kind, rng, seed, rules) if not lie else pattern_grid(rng)
+    rules = [e for k in kinds if k in GLOBAL for e in sample(k, pattern_grid(rng), rng, list(range(1, N + 1)))]
+    if rules and not lie:
+        digits = base_grid(kinds[0], rng, seed, rules)
     else:
         digits = pattern_grid(rng)
-        other = pattern_grid(rng) + shift if lie else digits + shift
-        rules = sample(kind, other, rng, vals)
+    other = pattern_grid(rng) + shift if lie else digits + shift
+    rules += [e for k in kinds if k not in GLOBAL for e in sample(k, other, rng, vals)]
     g = digits + shift                                   # the base grid in values
     doc: dict = {"size": N, "rules": rules}
     if use_values:
         doc["values"] = f"{vals[0]}-{vals[-1]}"
     picked = [ALL[int(i)] for i in rng.permutation(len(ALL))[:n_givens]]
     doc["givens"] = givens_text(g, picked, vals)
-    facts = {"kind": kind, "lie": lie, "values": use_values}
+    facts = {"kind": kinds, "lie": lie, "values": use_values}
     truth = oracle.holds({**doc, "givens": ""}, g)
     if not lie:
         assert truth, f"sampler or oracle: the base grid breaks {json.dumps(doc)}"
@@ -472,11 +475,14 @@ def check_kind(kind: str, seed: int, lie: bool, n_givens: int, use_values: bool)
     except PuzzleError:      # the full grid's clues break a rule: refused, as no solution
         accepted = 0
     assert accepted == int(truth), f"base grid ({truth}): {json.dumps(doc)} grid {g.tolist()}"
-    got = sat_count(puzzle)
     want, grids = oracle.count(doc, 2)
-    assert got.count == want, f"project {got.count} != oracle {want}: {json.dumps(doc)}"
-    for grid in got.grids:
-        assert oracle.holds(doc, _to_values(grid, vals)), f"project grid {np.asarray(grid).tolist()} breaks {json.dumps(doc)}"
+    model = build_model(puzzle)
+    for engine in ENGINES:
+        got = get_solver(engine).count(model, 2)
+        assert got.count == want, f"project ({engine}) {got.count} != oracle {want}: {json.dumps(doc)}"
+        for grid in got.grids:
+            assert oracle.holds(doc, _to_values(grid, vals)), \
+                f"project ({engine}) grid {np.asarray(grid).tolist()} breaks {json.dumps(doc)}"
     for grid in grids:
         verdict = verify_grid(_to_digits(grid, vals), puzzle)
         assert verdict.ok, f"oracle grid {grid.tolist()}: {verdict.message}: {json.dumps(doc)}"
@@ -498,6 +504,26 @@ def test_kind_counts_as_the_oracle(kind, seed, lie, n_givens, use_values):
     t["agreed"] += 1
     t["lies"] += int(lie)
     t["values"] += int(use_values)
+    if facts.get("refused"):
+        t["refused"] += 1
+    else:
+        t["counts"][facts["count"]] += 1
+
+
+MIXED = tuple(k for k in KIND_LIST if k not in ("strictxv", "strictkropki", "indexing"))
+
+
+@settings(SETTINGS, max_examples=3 * EXAMPLES)
+@given(kinds=st.lists(st.sampled_from(MIXED), min_size=2, max_size=4, unique=True), seed=st.integers(0, 2 ** 31 - 1),
+       lie=st.sampled_from([False, False, True]), n_givens=st.integers(10, 50))
+def test_mixed_kinds_count_as_the_oracle(kinds, seed, lie, n_givens):
+    """Several kinds in one puzzle (each kind's rows beside the others')."""
+    facts = check_kind(tuple(kinds), seed, lie, n_givens, False)
+    t = TALLY.setdefault("mixed", {"tried": 0, "agreed": 0, "lies": 0, "values": 0, "counts": [0, 0, 0],
+                                   "refused": 0})
+    t["tried"] += 1
+    t["agreed"] += 1
+    t["lies"] += int(lie)
     if facts.get("refused"):
         t["refused"] += 1
     else:
