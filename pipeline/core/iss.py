@@ -19,10 +19,12 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   DisjointSets; the lines Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, Between,
   Lockout, Entropic, Modular, Zipper, RegionSumLine; and :mod:`pipeline.core.iss_table2`'s
   LittleKiller, X, V, StrictXV, StrictKropki, Quad, Sum (a cage in one unit, else ``sum``),
-  SameValues, Indexing, Pair, PairX).
+  SameValues, Indexing, Pair, PairX; :mod:`pipeline.core.iss_table3`'s outside clues Skyscraper,
+  Sandwich, XSum, NumberedRoom, and CountingCircles, a Lunchbox over a whole row or column (a
+  sandwich) and ContainAtLeast over a 2x2 square (a quadruple)).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
-table does not map (outside clues, composites such as ``Or``, ...) is refused in one
+table does not map (HiddenSkyscraper, composites such as ``Or``, ...) is refused in one
 line naming the type, its place in the string and its character offset: nothing is dropped.
 Writing is :mod:`pipeline.core.iss_write`.
 """
@@ -186,10 +188,10 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     >>> doc = document_from_iss(".Shape~4x4.Cage~7~R1C1~R1C2.~R2C2_3")
     >>> doc["size"], doc["givens"], doc["rules"]
     (4, ['r2c2=3'], [{'rule': 'cage', 'cells': ['r1c1', 'r1c2'], 'sum': 7}])
-    >>> document_from_iss(".Skyscraper~C1~3")
+    >>> document_from_iss(".Or.Thermo~R1C1~R1C2.End")
     Traceback (most recent call last):
         ...
-    pipeline.core.errors.PuzzleError: puzzle: ISS: unsupported constraint type 'Skyscraper' (constraint 1, '.Skyscraper~C1~3' at character 1)
+    pipeline.core.errors.PuzzleError: puzzle: ISS: unsupported constraint type 'Or' (constraint 1, '.Or' at character 1)
     """
     if not isinstance(text, str):
         raise PuzzleError(f"{where}: an ISS constraint string is text, found {type(text).__name__}")
@@ -238,7 +240,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         for region in range(n):
             rows, cols = np.nonzero(jigsaw[0] == region)
             rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
-    grid = IssGrid(n, units)
+    grid = IssGrid(n, units, span)
     allowed: dict[str, list[int]] = {}
     for item in items:
         if item.type in ("Shape", "NoBoxes", "Jigsaw"):

@@ -86,12 +86,44 @@ def iss_cell_id(row: int, col: int) -> str:
 
 
 class IssGrid:
-    """The grid a string describes, for the table's functions: its side ``n`` and its unit of
-    each cell (boxes or jigsaw regions; None for none), with cell conversions both ways."""
+    """The grid a string describes, for the table's functions: its side ``n``, its unit of each
+    cell (boxes or jigsaw regions; None for none) and its values (``1..n``, or ISS's ``0..n-1``:
+    a pair key indexes value positions), with cell and value conversions both ways."""
 
-    def __init__(self, n: int, units: np.ndarray | None = None):
+    def __init__(self, n: int, units: np.ndarray | None = None, values: tuple[int, ...] | None = None):
         self.n = n
         self.units = units
+        self.values: tuple[int, ...] = tuple(values) if values else tuple(range(1, n + 1))
+
+    @property
+    def one_to_n(self) -> bool:
+        """Are the values ``1..n`` (no value set)?"""
+        return self.values == tuple(range(1, self.n + 1))
+
+    def value_positions(self, values: "np.ndarray | list") -> np.ndarray:
+        """0-based positions of values in the grid's value set (ISS's pair-key index).
+
+        Parameters
+        ----------
+        values : array_like of int
+            Values of the set.
+
+        Returns
+        -------
+        ndarray of int
+
+        Raises
+        ------
+        IssArgError
+            A value outside the set.
+        """
+        table = np.array(self.values, dtype=np.int64)
+        values = np.asarray(values, dtype=np.int64)
+        at = np.clip(np.searchsorted(table, values), 0, table.size - 1)   # the values ascend
+        if values.size and not np.array_equal(table[at], values):
+            bad = values[table[at] != values].ravel()[0]
+            raise IssArgError(f"{int(bad)} is not one of the values {self.values[0]}-{self.values[-1]}")
+        return at
 
     def rc(self, token: str) -> tuple[int, int]:
         """0-based ``(row, col)`` of an ISS cell id (``R1C1``, ``r3c5``, ``RaCa``)."""
@@ -373,5 +405,8 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
 # Indexing, Pair, PairX) lives in its own module for length; importing it merges its readers and
 # writers into the two tables above (it imports IssGrid from here, so it comes last)
 import pipeline.core.iss_table2  # noqa: E402,F401
+# the outside clues and counting circles (issue 33: Skyscraper, Sandwich, XSum, NumberedRoom,
+# CountingCircles; a Lunchbox over a whole row or column, ContainAtLeast over a 2x2 square) likewise
+import pipeline.core.iss_table3  # noqa: E402,F401
 # chaos construction (issue 33: ChaosConstruction -> the global rule chaos) likewise
 import pipeline.core.iss_chaos  # noqa: E402,F401

@@ -16,8 +16,10 @@
 * ``Indexing~C|R~cells`` -> ``indexing`` (``by`` column / row).
 * ``Pair`` / ``PairX~KEY~[_name~]cells[~~[_name~]cells...]`` (and the legacy ``Binary`` /
   ``BinaryX``, whose key swaps ``-`` and ``_``): KEY is ISS's base64url bit table of the allowed
-  value pairs (bit ``(a-1) N + (b-1)``, six bits a character, lowest first, trailing ``A`` left
-  off) -> one ``pair`` entry per named group (``all`` for PairX, whose table ISS requires
+  value pairs (bit ``i N + j`` for the values at 0-based positions ``i``, ``j`` of the grid's
+  values: ``a - 1``, ``b - 1`` on a 1..N grid, ``a``, ``b`` on a 0..N-1 one; six bits a
+  character, lowest first, trailing ``A`` left off) -> one ``pair`` entry per named group
+  (``all`` for PairX, whose table ISS requires
   symmetric).
 """
 from __future__ import annotations
@@ -254,7 +256,8 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
             raise IssArgError(f"pair key {key[:20]!r} allows no pair of values")
         if every and not np.array_equal(table, table.T):
             raise IssArgError(f"the key {key[:20]!r} of an all-pairs rule is not symmetric (ISS refuses it too)")
-        allowed = [[int(a) + 1, int(b) + 1] for a, b in zip(*np.nonzero(table))]
+        # the key indexes value positions (ISS's 0..N-1 grid: position 0 is the value 0)
+        allowed = [[grid.values[a], grid.values[b]] for a, b in zip(*np.nonzero(table))]
         groups: list[tuple[str, list[str]]] = []
         name, cells = "", list[str]()
         for item in args[1:] + [""]:
@@ -282,7 +285,7 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
 
 def _write_pair(entry: dict, grid: IssGrid) -> list[str]:
     table = np.zeros((grid.n, grid.n), dtype=bool)
-    pairs = np.array(entry["allowed"], dtype=np.int64) - 1
+    pairs = grid.value_positions(np.array(entry["allowed"], dtype=np.int64).reshape(-1, 2))   # values -> positions
     table[pairs[:, 0], pairs[:, 1]] = True
     every = bool(entry.get("all"))
     if every:

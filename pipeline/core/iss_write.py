@@ -96,7 +96,7 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     if n > 16:
         raise PuzzleError(f"{where}: a {n}x{n} grid is larger than ISS's largest, 16x16")
     items = _grid_items(puzzle, where)
-    grid = IssGrid(n, _units(puzzle))
+    grid = IssGrid(n, _units(puzzle), puzzle.values)   # values: a pair key indexes their positions
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
         if puzzle.values is not None and entry["rule"] in ("even", "odd"):   # their values, as pencil marks

@@ -52,8 +52,8 @@ def test_shapes_jigsaw_and_letters():
 
 
 @pytest.mark.parametrize("text, words", [
-    (".Cage~3~R1C1~R1C2.Skyscraper~C1~3", ["unsupported constraint type 'Skyscraper'", "constraint 2",
-                                           "'.Skyscraper~C1~3'", "character 18"]),
+    (".Cage~3~R1C1~R1C2.Or.Thermo~R1C1~R1C2.End", ["unsupported constraint type 'Or'", "constraint 2",
+                                                    "'.Or'", "character 18"]),
     (".Frobnicate~1", ["unknown constraint type 'Frobnicate'"]),
     (".Or.Cage~3~R1C1~R1C2.End", ["unsupported constraint type 'Or'"]),
     (".Shape~9x9~0-9", ["value range '0-9'"]),

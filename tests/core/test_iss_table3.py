@@ -1,0 +1,185 @@
+"""ISS strings of the outside clues and counting circles (pipeline/core/iss_table3.py): Skyscraper,
+XSum, NumberedRoom, Sandwich (a right or bottom clue as a whole-line Lunchbox), CountingCircles,
+ContainAtLeast over a 2x2 square; and Pair keys on a 0..N-1 grid (the key indexes value positions).
+Hypothesis round trips document -> ISS -> document, the readers' meanings by hand, refusals, and
+ISS's own puzzles of these types: they read, and their published solutions keep every rule."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracles import SHARED_DATA_DIR
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_table2 import pair_table
+from pipeline.core.iss_table3 import clue_line, clue_place
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+
+ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+NEW_TYPES = ("Skyscraper", "XSum", "NumberedRoom", "Sandwich", "CountingCircles", "Pair", "PairX")
+BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
+#: kind -> (value key, lowest and highest clue on an n-digit grid)
+CLUES = {"skyscraper": ("count", lambda n: (1, n)), "xsum": ("sum", lambda n: (1, n * n)),
+         "numberedroom": ("digit", lambda n: (1, n)), "sandwich": ("sum", lambda n: (0, (n - 2) * (n + 1) // 2))}
+
+
+def _places(n: int) -> list[str]:
+    ends = [(0, k) for k in range(1, n + 1)] + [(n + 1, k) for k in range(1, n + 1)]
+    ends += [(k, 0) for k in range(1, n + 1)] + [(k, n + 1) for k in range(1, n + 1)]
+    return [f"r{r}c{c}" for r, c in ends]
+
+
+@st.composite
+def outside_documents(draw):
+    """Random documents of outside clues (every side, each place once per kind) and counting circles."""
+    n = draw(st.sampled_from([4, 6, 9, 16]))
+    h, w = BOXES[n]
+    rules: list[dict] = []
+    for kind in draw(st.lists(st.sampled_from(sorted(CLUES)), min_size=1, max_size=4)):
+        key, span = CLUES[kind]
+        for place in draw(st.lists(st.sampled_from(_places(n)), min_size=1, max_size=3, unique=True)):
+            if not any(e["rule"] == kind and e["clue"] == place for e in rules):
+                rules.append({"rule": kind, "clue": place, key: draw(st.integers(*span(n)))})
+    if draw(st.booleans()):
+        cells = draw(st.lists(st.tuples(st.integers(1, n), st.integers(1, n)), min_size=1, max_size=6, unique=True))
+        rules.append({"rule": "countingcircles", "cells": [f"r{r}c{c}" for r, c in cells]})
+    return {"size": n, "box": f"{h}x{w}", "givens": [], "rules": rules}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(outside_documents())
+def test_document_iss_document_round_trip(doc):
+    puzzle = parse_puzzle(doc)
+    text = iss_from_puzzle(puzzle)
+    again = parse_puzzle(text)
+    assert again.to_document() == puzzle.to_document(), text
+    assert iss_from_puzzle(again) == text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([4, 9, 16]).flatmap(lambda n: st.tuples(st.just(n), st.sampled_from(_places(n)))))
+def test_clue_places_and_iss_lines_are_inverse(case):
+    n, place = case
+    line, direction = clue_line(place, n)
+    assert re.fullmatch(r"[RC](\d+)", line) and 1 <= int(line[1:]) <= n   # ISS's line ids are decimal
+    assert clue_place(line, direction, n) == place
+
+
+def test_the_readers_meanings():
+    rules = document_from_iss(".Skyscraper~R1~3~2.XSum~C2~27~.NumberedRoom~C1~~6.Sandwich~8~R4"
+                              ".CountingCircles~R5C5~R6C6.ContainAtLeast~1_2~R2C2~R2C1~R1C1~R1C2")["rules"]
+    assert rules[:2] == [{"rule": "skyscraper", "clue": "r1c0", "count": 3},     # from the left
+                         {"rule": "skyscraper", "clue": "r1c10", "count": 2}]    # from the right
+    assert rules[2] == {"rule": "xsum", "clue": "r0c2", "sum": 27}               # from the top
+    assert rules[3] == {"rule": "numberedroom", "clue": "r10c1", "digit": 6}     # from the bottom
+    assert rules[4] == {"rule": "sandwich", "clue": "r4c0", "sum": 8}            # ISS: left or top only
+    assert rules[5] == {"rule": "countingcircles", "cells": ["r5c5", "r6c6"]}
+    assert rules[6] == {"rule": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 2]}
+    # decimal line numbers on a 16x16 grid (cells stay base 17)
+    assert document_from_iss(".Shape~16x16.Skyscraper~C12~~5")["rules"] == [
+        {"rule": "skyscraper", "clue": "r17c12", "count": 5}]
+
+
+def test_a_sandwich_from_the_right_or_bottom_is_a_whole_line_lunchbox():
+    doc = {"size": 9, "rules": [{"rule": "sandwich", "clue": "r10c3", "sum": 11},
+                                {"rule": "sandwich", "clue": "r0c3", "sum": 11}]}
+    text = iss_from_puzzle(parse_puzzle(doc))
+    assert text == ".Lunchbox~11~" + "~".join(f"R{r}C3" for r in range(9, 0, -1)) + ".Sandwich~11~C3"
+    assert document_from_iss(text)["rules"] == doc["rules"]
+    # a whole row in order from the left is ISS's Sandwich itself
+    assert document_from_iss(".Lunchbox~5~" + "~".join(f"R2C{c}" for c in range(1, 10)))["rules"] == [
+        {"rule": "sandwich", "clue": "r2c0", "sum": 5}]
+
+
+@pytest.mark.parametrize("text, words", [
+    (".Skyscraper~R1~0", ["Skyscraper", "a clue of 0"]),
+    (".XSum~C3~~0", ["XSum", "a clue of 0"]),
+    (".Skyscraper~R10~3", ["'R10' is not a row (R1..R9)"]),
+    (".Skyscraper~RaC1~3", ["'RaC1' is not a row"]),
+    (".Skyscraper~C1", ["expected a row or column and one or two clues"]),
+    (".Sandwich~C1~8", ["'8' is not a row"]),   # ISS: the sum first
+    (".Lunchbox~5~R1C1~R1C2", ["Lunchbox", "unsupported", "whole row or column"]),
+    (".Lunchbox~5~R1C2~R1C1~R1C3~R1C4~R1C5~R1C6~R1C7~R1C8~R1C9", ["Lunchbox", "unsupported"]),   # out of order
+    (".ContainAtLeast~1~R1C1~R1C3~R2C1~R2C2", ["ContainAtLeast", "2x2 square"]),
+    (".Shape~4x4~0-3.Skyscraper~R1~2", ["values 0-3", "does not count a 0"]),
+    (".Shape~4x4~0-3.XSum~R1~2", ["values 0-3 is not mapped"]),
+    (".Shape~4x4~0-3.CountingCircles~R1C1", ["values 0-3 is not mapped"]),
+    (".HiddenSkyscraper~C4~8~", ["unsupported constraint type 'HiddenSkyscraper'"]),
+])
+def test_refusals_are_one_line(text, words):
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(text)
+    message = str(e.value)
+    assert "\n" not in message and all(w in message for w in words), message
+
+
+# -- Pair keys on a grid of the values 0..N-1 ---------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([4, 9]).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=10),
+    st.booleans())))
+def test_pair_on_a_zero_based_grid_round_trips(case):
+    n, pairs, every = case
+    if every:
+        pairs |= {(b, a) for a, b in pairs}
+    rule = {"rule": "pair", "cells": ["r1c1", "r2c3"], "allowed": [list(p) for p in sorted(pairs)]}
+    if every:
+        rule["all"] = True
+    puzzle = parse_puzzle({"size": n, "values": f"0-{n - 1}", "rules": [rule]})
+    text = iss_from_puzzle(puzzle)
+    assert text.startswith(f".Shape~{n}x{n}~0-{n - 1}.Pair")
+    # ISS's key: bit i*N + j for the values at positions i, j, i.e. the values themselves on 0..N-1
+    table = pair_table(text.split("~")[3], n)
+    assert {(int(a), int(b)) for a, b in zip(*np.nonzero(table))} == pairs
+    assert parse_puzzle(text).to_document() == puzzle.to_document()
+
+
+def test_pair_key_reads_value_positions():
+    # bit 1 (positions 0, 1): the values 1, 2 on a 1..9 grid, the values 0, 1 on a 0..8 one
+    assert document_from_iss(".Pair~C~R1C1~R1C2")["rules"][0]["allowed"] == [[1, 2]]
+    assert document_from_iss(".Shape~9x9~0-8.Pair~C~R1C1~R1C2")["rules"][0]["allowed"] == [[0, 1]]
+
+
+# -- ISS's own puzzles --------------------------------------------------------------------------
+def _collection_with_new_types():
+    if not ISS_FILE.is_file():
+        pytest.skip(f"{ISS_FILE} is absent (../shared is not beside the project)")
+    entries = [json.loads(line) for line in ISS_FILE.read_text().splitlines() if line.strip()]
+    pattern = re.compile(r"\.(" + "|".join(NEW_TYPES) + r")[~.]")
+    return [e for e in entries if pattern.search(e["input"])]
+
+
+def _solution_digits(solution: str, puzzle) -> np.ndarray:
+    """ISS's solution string as the puzzle's digits 1..N (a 0..N-1 grid lists its values)."""
+    if puzzle.values is not None:
+        return np.searchsorted(np.array(puzzle.values), [int(ch) for ch in solution]) + 1
+    return np.array([int(ch) if ch.isdigit() else ord(ch) - 64 for ch in solution])
+
+
+def test_collection_puzzles_of_these_types_read_and_keep_their_solutions():
+    read, verified, refused = 0, 0, {}
+    for entry in _collection_with_new_types():
+        try:
+            puzzle = parse_puzzle(entry["input"])
+        except PuzzleError as e:
+            m = re.search(r"constraint type '(\w+)'", str(e))
+            assert not (m and m.group(1) in NEW_TYPES), str(e)   # refused for another type, or by its values
+            refused[entry["name"]] = str(e)[:60]
+            continue
+        read += 1
+        assert parse_puzzle(iss_from_puzzle(puzzle)).to_document() == puzzle.to_document()
+        solution = entry.get("solution")
+        if solution and len(solution) == puzzle.n ** 2:
+            grid = _solution_digits(solution, puzzle).reshape(puzzle.n, puzzle.n)
+            assert verify_grid(grid, puzzle), entry["name"]   # a clue read from the wrong end fails here
+            verified += 1
+    print(f"\nISS collection, outside clues, circles, pairs: {read} read ({verified} solutions kept), "
+          f"{len(refused)} refused for other reasons")
+    assert read >= 20 and verified >= 20
