@@ -410,3 +410,5 @@ import pipeline.core.iss_table2  # noqa: E402,F401
 import pipeline.core.iss_table3  # noqa: E402,F401
 # chaos construction (issue 33: ChaosConstruction -> the global rule chaos) likewise
 import pipeline.core.iss_chaos  # noqa: E402,F401
+# regular-language lines (issue 33: NFA -> automaton, Regex -> regex) likewise
+import pipeline.core.iss_nfa  # noqa: E402,F401

@@ -29,6 +29,7 @@ from pipeline.core.rules.pairwise import Pair
 from pipeline.core.rules.indexing import Indexing
 from pipeline.core.rules.outside import NumberedRoom, Sandwich, XSum
 from pipeline.core.rules.skyscraper import CountingCircles, Skyscraper
+from pipeline.core.rules.automaton import Automaton, Regex
 from pipeline.core.rules.chaos import Chaos
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
@@ -37,6 +38,7 @@ __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule",
            "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups",
            "LittleKiller", "XV", "StrictXV", "StrictKropki", "Quadruple", "WeightedSum", "SameValues", "Pair", "Indexing"]
 __all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles"]
+__all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
@@ -128,3 +130,6 @@ for _aux_batch in (Skyscraper, Sandwich, XSum, NumberedRoom, CountingCircles):
     register_rule(_aux_batch)
 # issue 33, chaos construction (auxiliary columns for the regions): after every kind above
 register_rule(Chaos)
+# issue 33, regular-language lines (ISS NFA and Regex, auxiliary transition columns): after every kind above
+for _automaton in (Automaton, Regex):
+    register_rule(_automaton)
