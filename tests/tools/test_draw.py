@@ -206,7 +206,10 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "zipper", "cells": ["r7c3", "r7c4", "r7c5"]}, {"rule": "regionsum", "cells": ["r4c3", "r4c4", "r5c4"]},
     {"rule": "skyscraper", "clue": "r10c3", "count": 4}, {"rule": "sandwich", "clue": "r5c0", "sum": 20},
     {"rule": "xsum", "clue": "r3c10", "sum": 15}, {"rule": "numberedroom", "clue": "r0c7", "digit": 6},
-    {"rule": "countingcircles", "cells": ["r9c8", "r8c9"]}]}
+    {"rule": "countingcircles", "cells": ["r9c8", "r8c9"]},
+    {"rule": "regex", "pattern": "[1-8]+", "cells": ["r2c3", "r2c4"]},
+    {"rule": "automaton", "cells": ["r3c6", "r4c6"], "states": 1, "start": [0], "accept": [0],
+     "transitions": [[0, v, 0] for v in range(1, 10)]}]}
 
 
 def _every_rule_puzzle():
