@@ -1,33 +1,191 @@
 """The mapping table's chaos construction (issue 33), merged into
 :data:`pipeline.core.iss_table.READERS` and :data:`~pipeline.core.iss_table.WRITERS`.
 
-* ``ChaosConstruction`` (no arguments) -> the global rule ``chaos``: ``N`` orthogonally
-  connected regions of ``N`` cells, each holding every digit once, drawn by the solver. ISS
-  combines it with ``NoBoxes`` (a Latin square: ``latin``) or keeps the boxes (``classic`` plus
-  ``chaos``); givens are ordinary givens. The writer gives ``chaos`` back as ``ChaosConstruction``.
-* ``ChaosArrow`` and ``ChaosCount`` (clues over ISS's region cells ``CC<k>``) are not mapped:
-  they stay refused by name, as every type missing from the table is.
+ISS gives a chaos construction a second lane of cells, ``CC<k>`` (``k`` row-major, 1-based: the
+region label of grid cell ``k``); clues over them become keys of the puzzle's one ``chaos``
+entry (:mod:`pipeline.core.rules.chaosclues`), which the first chaos item of the string creates and
+the later ones extend (their readers then return no entry of their own).
+
+* ``ChaosConstruction`` (no arguments) -> ``{"rule": "chaos"}``. ISS combines it with
+  ``NoBoxes`` (a Latin square: ``latin``) or keeps the boxes; givens are ordinary givens.
+* ``ChaosCount~CTRL[~offset[~cells]]`` -> ``counts``: ``CTRL``'s value is how many of the region
+  cells share the first one's region, minus ``offset`` (0 or 1, empty 0). Without cells: ``CTRL``'s
+  own region cell, then its up, down, left, right and four diagonal neighbours.
+* ``ChaosArrow~CTRL[~offset[~arm~-~arm...]]`` -> ``arrows`` (arms split at ``-``, each from the
+  same first cell). Without arms: from ``CTRL``'s region cell to the left, right, up and down edges.
+* ``SameValues~K~cells`` / ``AllDifferent~cells`` over region cells only -> ``same`` (``K`` groups)
+  / ``different``; over grid cells they keep their own readers, and a mix is refused.
+
+Region cells may be given as grid cells (``R1C2``), as ISS allows. The writer gives ``chaos``
+back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 
-__all__ = ["READERS_CHAOS", "WRITERS_CHAOS"]
+__all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell"]
+
+_CC = re.compile(r"[Cc][Cc](\d+)")
+
+
+def region_cell(token: str, grid: IssGrid) -> str:
+    """The document's name of an ISS region cell (``CC10`` on a 9x9 -> ``r2c1``; a grid cell id
+    names its own region cell).
+
+    Parameters
+    ----------
+    token : str
+        ``CC<k>`` (1-based, row-major) or a cell id.
+    grid : IssGrid
+        The string's grid.
+
+    Returns
+    -------
+    str
+    """
+    m = _CC.fullmatch(token)
+    if m is None:
+        return grid.cell(token)
+    k = int(m.group(1))
+    if not 1 <= k <= grid.n * grid.n:
+        raise IssArgError(f"{token[:20]!r} is not a region cell of the {grid.n}x{grid.n} grid")
+    r, c = divmod(k - 1, grid.n)
+    return f"r{r + 1}c{c + 1}"
+
+
+def _entry(grid: IssGrid) -> tuple[dict, list[dict]]:
+    """The string's chaos entry, and the entries a reader returns (it, when just created)."""
+    entry = vars(grid).get("_chaos_entry")
+    if entry is not None:
+        return entry, []
+    entry = {"rule": "chaos"}
+    vars(grid)["_chaos_entry"] = entry
+    return entry, [entry]
+
+
+def _offset(args: list[str]) -> int:
+    text = args[1] if len(args) > 1 else ""
+    if text not in ("", "0", "1"):
+        raise IssArgError(f"offset {text[:10]!r} is not 0 or 1")
+    return int(text or 0)
+
+
+def _steps(grid: IssGrid, rc: tuple[int, int], steps: list[tuple[int, int]]) -> list[str]:
+    out = []
+    for dr, dc in steps:
+        r, c = rc[0] + dr, rc[1] + dc
+        if 0 <= r < grid.n and 0 <= c < grid.n:
+            out.append(f"r{r + 1}c{c + 1}")
+    return out
 
 
 def _read_chaos(args: list[str], grid: IssGrid) -> list[dict]:
     if args:
         raise IssArgError("ChaosConstruction takes no arguments")
-    return [{"rule": "chaos"}]
+    return _entry(grid)[1]
+
+
+def _read_count(args: list[str], grid: IssGrid) -> list[dict]:
+    if not args:
+        raise IssArgError("expected the control cell")
+    clue = grid.cell(args[0])
+    cells = [region_cell(t, grid) for t in args[2:]]
+    if not cells:
+        cells = _steps(grid, grid.rc(args[0]), [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1),
+                                                (1, 1)])
+    entry, out = _entry(grid)
+    entry.setdefault("counts", []).append({"clue": clue, "cells": cells, "offset": _offset(args)})
+    return out
+
+
+def _read_arrow(args: list[str], grid: IssGrid) -> list[dict]:
+    if not args:
+        raise IssArgError("expected the control cell")
+    clue = grid.cell(args[0])
+    arms: list[list[str]] = [[]]
+    for token in args[2:]:
+        if token == "-":
+            arms.append([])
+        else:
+            arms[-1].append(region_cell(token, grid))
+    arms = [a for a in arms if a]
+    if not arms:
+        r0, c0 = grid.rc(args[0])
+        arms = [_steps(grid, (r0, c0), [(0, -s) for s in range(grid.n)]),
+                _steps(grid, (r0, c0), [(0, s) for s in range(grid.n)]),
+                _steps(grid, (r0, c0), [(-s, 0) for s in range(grid.n)]),
+                _steps(grid, (r0, c0), [(s, 0) for s in range(grid.n)])]
+    entry, out = _entry(grid)
+    entry.setdefault("arrows", []).append({"clue": clue, "arms": arms, "offset": _offset(args)})
+    return out
+
+
+def _region_tokens(tokens: list[str]) -> bool:
+    """Are these region cells (all of them)? A mix of region and grid cells is refused."""
+    cc = [bool(_CC.fullmatch(t)) for t in tokens]
+    if any(cc) and not all(cc):
+        raise IssArgError("mixes region cells (CC) and grid cells")
+    return bool(cc) and all(cc)
+
+
+def _or_region(iss_type: str, read: Callable[[list[str], IssGrid], list[dict]]) -> Callable[[list[str], IssGrid], list[dict]]:
+    """``iss_type``'s reader, with region-cell arguments read as a chaos clue instead."""
+    def reader(args: list[str], grid: IssGrid) -> list[dict]:
+        if iss_type == "SameValues" and args and _region_tokens(args[1:]):
+            try:
+                k = int(args[0])
+            except ValueError:
+                raise IssArgError(f"group count {args[0][:10]!r} is not a whole number") from None
+            cells = [region_cell(t, grid) for t in args[1:]]
+            if k < 2 or len(cells) % k:
+                raise IssArgError(f"{len(cells)} region cells do not make {k} groups of one size")
+            size = len(cells) // k
+            entry, out = _entry(grid)
+            entry.setdefault("same", []).append([cells[i * size:(i + 1) * size] for i in range(k)])
+            return out
+        if iss_type == "AllDifferent" and _region_tokens(args):
+            entry, out = _entry(grid)
+            entry.setdefault("different", []).append([region_cell(t, grid) for t in args])
+            return out
+        return read(args, grid)
+    return reader
+
+
+def _cc(name: str, grid: IssGrid) -> str:
+    r, c = grid.rc(grid.to_iss(name))
+    return f"CC{r * grid.n + c + 1}"
+
+
+def _write_chaos(entry: dict, grid: IssGrid) -> list[str]:
+    items = ["ChaosConstruction"]
+    for count in entry.get("counts", []):
+        items.append("~".join(["ChaosCount", grid.to_iss(count["clue"]), str(count.get("offset", 0)),
+                               *[_cc(c, grid) for c in count["cells"]]]))
+    for arrow in entry.get("arrows", []):
+        arms = "~-~".join("~".join(_cc(c, grid) for c in arm) for arm in arrow["arms"])
+        items.append(f"ChaosArrow~{grid.to_iss(arrow['clue'])}~{arrow.get('offset', 0)}~{arms}")
+    for groups in entry.get("same", []):
+        items.append("~".join(["SameValues", str(len(groups)), *[_cc(c, grid) for g in groups for c in g]]))
+    for cells in entry.get("different", []):
+        items.append("~".join(["AllDifferent", *[_cc(c, grid) for c in cells]]))
+    return items
 
 
 #: ISS type -> reader, merged into :data:`pipeline.core.iss_table.READERS`.
-READERS_CHAOS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {"ChaosConstruction": _read_chaos}
+READERS_CHAOS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
+    "ChaosConstruction": _read_chaos,
+    "ChaosCount": _read_count,
+    "ChaosArrow": _read_arrow,
+}
+for _type in ("SameValues", "AllDifferent"):
+    if _type in READERS:
+        READERS_CHAOS[_type] = _or_region(_type, READERS[_type])
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
-WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": lambda entry, grid: ["ChaosConstruction"]}
+WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": _write_chaos}
 
 READERS.update(READERS_CHAOS)
 WRITERS.update(WRITERS_CHAOS)

@@ -7,19 +7,23 @@ model the division with auxiliary 0-1 columns (docs/conventions.md, "Auxiliary c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Iterator
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, Iterator
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
+from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, clue_blocks, clue_rows, clue_violations,
+                                            clues_to_dict, parse_clues)
 
 __all__ = ["Chaos", "find_division", "orthogonal_edges"]
 
 #: The largest side the rule takes (ISS's grids go to 16x16; the model grows as ``N^4``).
 MAX_SIDE = 16
+#: Regions :func:`find_division` tries before it gives up (a verdict then says so).
+SEARCH_LIMIT = 2_000_000
 
 
 def orthogonal_edges(n: int) -> np.ndarray:
@@ -42,7 +46,8 @@ def orthogonal_edges(n: int) -> np.ndarray:
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
-def find_division(grid: np.ndarray) -> np.ndarray | None:
+def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None = None,
+                  limit: int = SEARCH_LIMIT) -> np.ndarray | None:
     """A division of a full ``N x N`` grid into ``N`` connected regions of ``N`` cells, each
     holding ``N`` different digits, or None when there is none.
 
@@ -56,11 +61,21 @@ def find_division(grid: np.ndarray) -> np.ndarray | None:
     ----------
     grid : numpy.ndarray
         ``(N, N)`` digits ``1..N`` (no empty cell).
+    accept : callable, optional
+        ``flat regions -> bool``: a division must also pass it (the region clues); the search
+        goes on past divisions it refuses.
+    limit : int
+        Regions tried at most; past it the search stops.
 
     Returns
     -------
     ndarray of int or None
         ``(N, N)`` region numbers ``1..N`` (ordered by their first cell), or None.
+
+    Raises
+    ------
+    TimeoutError
+        The search tried ``limit`` regions without an answer.
     """
     n = int(grid.shape[0])
     values = np.asarray(grid, dtype=np.int64).ravel().tolist()
@@ -69,6 +84,7 @@ def find_division(grid: np.ndarray) -> np.ndarray | None:
     for a, b in edges.tolist():
         nbrs[a].append(b)
     region = [0] * (n * n)
+    tried = [0]
 
     def components_ok() -> bool:
         seen = [r != 0 for r in region]
@@ -103,10 +119,13 @@ def find_division(grid: np.ndarray) -> np.ndarray | None:
 
     def solve(label: int) -> bool:
         if label > n:
-            return True
+            return accept is None or bool(accept(np.array(region, dtype=np.int64)))
         root = region.index(0)
         start = [w for w in nbrs[root] if region[w] == 0]
         for cells in sets([root], 1 << values[root], start, {root, *start}):
+            tried[0] += 1
+            if tried[0] > limit:
+                raise TimeoutError(f"no division found in {limit:,} regions tried")
             for c in cells:
                 region[c] = label
             if components_ok() and solve(label + 1):
@@ -122,7 +141,8 @@ def find_division(grid: np.ndarray) -> np.ndarray | None:
 class Chaos(AuxRule):
     """Chaos construction: ``{"rule": "chaos"}`` (ISS ``ChaosConstruction``). The grid is divided
     into ``N`` orthogonally connected regions of ``N`` cells, each holding every digit once; the
-    division is the solver's to find.
+    division is the solver's to find. Region clues (``counts``, ``arrows``, ``same``,
+    ``different``: :mod:`pipeline.core.rules.chaosclues`) are optional keys of the entry.
 
     Auxiliary columns (``c`` = cell ``r_c``, ``k`` = region, ``t`` = step, ``d`` = digit; docs/
     conventions.md "Chaos construction" has the rows): ``aux_chaosregion_r_c_k`` (``c`` is in
@@ -132,12 +152,17 @@ class Chaos(AuxRule):
     numbered by their first cell (the symmetry of their names is broken).
     """
 
+    clues: ChaosClues = field(default_factory=ChaosClues)
+
     kind: ClassVar[str] = "chaos"
     global_rule: ClassVar[bool] = True
     families: ClassVar[tuple[str, ...]] = ("chaosdigit", "chaoscell", "chaospair", "chaosseen", "chaosgrow",
                                            "chaosfirst", "chaosorder", "chaosroot", "chaosstep", "chaosinside",
-                                           "chaosconnected")
-    aux_families: ClassVar[tuple[str, ...]] = ("chaosregion", "chaosseen", "chaosreach", "chaospair")
+                                           "chaosconnected", "chaosequal", "chaosapart", "chaoscount",
+                                           "chaosrunprev", "chaosrunsame", "chaosrunon", "chaosarrow", "chaossame",
+                                           "chaosdifferent")
+    aux_families: ClassVar[tuple[str, ...]] = ("chaosregion", "chaosseen", "chaosreach", "chaospair", "chaossame",
+                                               "chaosrun")
     description: ClassVar[str] = ("chaos construction: N connected regions of N cells, each holding every digit "
                                   "once, drawn by the solver")
     noun: ClassVar[str] = "chaos construction"
@@ -162,16 +187,16 @@ class Chaos(AuxRule):
         -------
         Chaos
         """
-        check_keys(data, set(), where)
+        check_keys(data, set(KEYS), where)
         if board.grids or board.rows != board.cols or board.rows != board.n or board.n_values != board.n:
             raise PuzzleError(f"{where}: chaos construction needs one square grid with as many digits as its side")
         if not 2 <= board.n <= MAX_SIDE:
             raise PuzzleError(f"{where}: chaos construction takes grids of 2x2 to {MAX_SIDE}x{MAX_SIDE}, "
                               f"not {board.n}x{board.n}")
-        return cls()
+        return cls(parse_clues(data, board, where))
 
     def to_dict(self, board: Board) -> dict:
-        return {"rule": self.kind}
+        return {"rule": self.kind, **clues_to_dict(self.clues, board)}
 
     def describe(self, board: Board) -> str:
         return "chaos construction"
@@ -196,7 +221,7 @@ class Chaos(AuxRule):
         ckd = ckt.copy()
         ckd[:, 3] += 1
         return [AuxColumns("chaosregion", ck), AuxColumns("chaosseen", ck), AuxColumns("chaosreach", ckt),
-                AuxColumns("chaospair", ckd)]
+                AuxColumns("chaospair", ckd), *clue_blocks(self.clues, board)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """Every family of the rule, in :attr:`families` order (docs/conventions.md).
@@ -212,7 +237,8 @@ class Chaos(AuxRule):
         -------
         list of Rows
         """
-        return _ChaosRows(board.n).all()
+        n = board.n
+        return [*_ChaosRows(n).all(), *clue_rows(self.clues, board, lambda c, k: c * n + k, 2 * n ** 3 * (n + 1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A full grid that no division into connected regions fits (:func:`find_division`).
@@ -233,9 +259,15 @@ class Chaos(AuxRule):
         values = np.asarray(grid, dtype=np.int64).ravel()[: n * n]
         if values.size != n * n or not values.all():
             return []
-        if find_division(values.reshape(n, n)) is None:
+        accept = (lambda regions: not clue_violations(self.clues, values, regions)) if self.clues else None
+        try:
+            found = find_division(values.reshape(n, n), accept)
+        except TimeoutError as e:
+            return [{"message": f"chaos construction: {e}", "cells": list(range(n * n))}]
+        if found is None:
+            clued = " that keeps the region clues" if self.clues else ""
             return [{"message": f"chaos construction: no division into {n} connected regions of {n} cells "
-                                f"each holding every digit once", "cells": list(range(n * n))}]
+                                f"each holding every digit once{clued}", "cells": list(range(n * n))}]
         return []
 
 

@@ -1,0 +1,328 @@
+"""Region clues of a chaos construction (ISS ``ChaosCount``, ``ChaosArrow``, and ``SameValues`` /
+``AllDifferent`` over ISS's region cells ``CC<k>``): keys of the one ``chaos`` entry, whose region
+columns they read (docs/conventions.md, "Chaos construction").
+
+* ``"counts": [{"clue": "r1c1", "cells": [...], "offset": 0}]``: the clue cell's value is how many
+  of ``cells`` share the first one's region (the first counted), minus ``offset`` (0 or 1).
+* ``"arrows": [{"clue": "r1c2", "arms": [[...], ...], "offset": 0}]``: every arm starts at the
+  same cell; the clue cell's value is the run of cells from the start along each arm that stay in
+  the start's region, summed over the arms with the start counted once, minus ``offset``. Arms
+  of one cell are left out (unless every arm is).
+* ``"same": [[[...], [...]], ...]``: groups of equal size whose cells' regions form the same
+  multiset (one-cell groups: the cells share a region).
+* ``"different": [[...], ...]``: cells in pairwise different regions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.auxcols import AuxColumns, AuxRows
+from pipeline.core.rules.base import Board, cell_name, parse_cell, parse_cells
+
+__all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_violations"]
+
+KEYS = ("counts", "arrows", "same", "different")
+
+
+@dataclass(frozen=True)
+class ChaosClues:
+    """The region clues (0-based canvas cells): ``counts`` ``(clue, cells, offset)``, ``arrows``
+    ``(clue, arms, offset)`` (arms as given), ``same`` (tuples of groups), ``different``."""
+
+    counts: tuple = ()
+    arrows: tuple = ()
+    same: tuple = ()
+    different: tuple = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.counts or self.arrows or self.same or self.different)
+
+
+def _list(value: Any, what: str, where: str) -> list:
+    if not isinstance(value, list):
+        raise PuzzleError(f"{where}: '{what}' must be a list")
+    return value
+
+
+def _offset(item: dict, where: str) -> int:
+    offset = item.get("offset", 0)
+    if offset not in (0, 1) or isinstance(offset, bool):
+        raise PuzzleError(f"{where}: 'offset' must be 0 (count the first cell) or 1 (leave it out)")
+    return int(offset)
+
+
+def _clue_item(item: Any, keys: set[str], where: str) -> dict:
+    if not isinstance(item, dict) or "clue" not in item or set(item) - keys:
+        raise PuzzleError(f"{where}: expected an object with keys {', '.join(sorted(keys))} ('clue' required)")
+    return item
+
+
+def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
+    """The region clues of a ``chaos`` entry (its optional keys :data:`KEYS`).
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    board : Board
+        The puzzle's board.
+    where : str
+        How messages name the entry.
+
+    Returns
+    -------
+    ChaosClues
+    """
+    counts, arrows, same, different = [], [], [], []
+    for i, item in enumerate(_list(data.get("counts", []), "counts", where)):
+        at = f"{where} counts[{i}]"
+        item = _clue_item(item, {"clue", "cells", "offset"}, at)
+        cells = parse_cells(item.get("cells"), board, at)
+        counts.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells), _offset(item, at)))
+    for i, item in enumerate(_list(data.get("arrows", []), "arrows", where)):
+        at = f"{where} arrows[{i}]"
+        item = _clue_item(item, {"clue", "arms", "offset"}, at)
+        arms = [tuple(int(c) for c in parse_cells(arm, board, at)) for arm in _list(item.get("arms"), "arms", at)]
+        if not arms or len({arm[0] for arm in arms}) != 1:
+            raise PuzzleError(f"{at}: 'arms' must be a non-empty list of cell lists starting at the same cell")
+        arrows.append((parse_cell(item["clue"], board, at), tuple(arms), _offset(item, at)))
+    for i, groups in enumerate(_list(data.get("same", []), "same", where)):
+        at = f"{where} same[{i}]"
+        parsed = [tuple(int(c) for c in parse_cells(g, board, at)) for g in _list(groups, "same", at)]
+        if len(parsed) < 2 or len({len(g) for g in parsed}) != 1:
+            raise PuzzleError(f"{at}: two or more groups of cells of one size")
+        same.append(tuple(parsed))
+    for i, cells in enumerate(_list(data.get("different", []), "different", where)):
+        at = f"{where} different[{i}]"
+        different.append(tuple(int(c) for c in parse_cells(cells, board, at, at_least=2)))
+    clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different))
+    if clues and board.values:
+        raise PuzzleError(f"{where}: region clues take the values 1..N (the puzzle has a value set)")
+    return clues
+
+
+def clues_to_dict(clues: ChaosClues, board: Board) -> dict:
+    """The document keys of ``clues`` (none when empty).
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    dict
+    """
+    def names(cells: tuple) -> list[str]:
+        return [cell_name(c, board) for c in cells]
+
+    out: dict = {}
+    if clues.counts:
+        out["counts"] = [{"clue": cell_name(k, board), "cells": names(cells), "offset": o} for k, cells, o in clues.counts]
+    if clues.arrows:
+        out["arrows"] = [{"clue": cell_name(k, board), "arms": [names(a) for a in arms], "offset": o}
+                         for k, arms, o in clues.arrows]
+    if clues.same:
+        out["same"] = [[names(g) for g in groups] for groups in clues.same]
+    if clues.different:
+        out["different"] = [names(cells) for cells in clues.different]
+    return out
+
+
+def active_arms(arms: tuple) -> list[tuple]:
+    """The arms an arrow runs along: those of two or more cells (the first arm when none is).
+
+    Parameters
+    ----------
+    arms : tuple of tuple of int
+        The arms as given.
+
+    Returns
+    -------
+    list of tuple of int
+    """
+    long = [a for a in arms if len(a) > 1]
+    return long or [arms[0]]
+
+
+def _pairs(clues: ChaosClues) -> list[tuple[int, int]]:
+    """The (cell, reference) pairs whose "same region" indicator the counts and arrows read."""
+    pairs: dict[tuple[int, int], None] = {}
+    for _, cells, _ in clues.counts:
+        for c in cells[1:]:
+            pairs[(c, cells[0])] = None
+    for _, arms, _ in clues.arrows:
+        for arm in active_arms(arms):
+            for c in arm[1:]:
+                if c != arm[0]:
+                    pairs[(c, arm[0])] = None
+    return list(pairs)
+
+
+def _runs(clues: ChaosClues) -> list[tuple[int, int, int]]:
+    """(arrow, arm, position >= 1) of every run column, 0-based."""
+    return [(j, a, i) for j, (_, arms, _) in enumerate(clues.arrows)
+            for a, arm in enumerate(active_arms(arms)) for i in range(1, len(arm))]
+
+
+def clue_blocks(clues: ChaosClues, board: Board) -> list[AuxColumns]:
+    """``aux_chaossame_r_c_r_c`` (a cell shares the reference cell's region) and
+    ``aux_chaosrun_j_a_i`` (arrow ``j``'s arm ``a`` stays in the start's region up to its cell
+    ``i``), the blocks that are not empty.
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    list of AuxColumns
+    """
+    out = []
+    pairs = _pairs(clues)
+    if pairs:
+        p = np.array(pairs, dtype=np.int64)
+        a, b = np.divmod(p[:, 0], board.n), np.divmod(p[:, 1], board.n)
+        out.append(AuxColumns("chaossame", np.stack([a[0] + 1, a[1] + 1, b[0] + 1, b[1] + 1], axis=1)))
+    runs = _runs(clues)
+    if runs:
+        out.append(AuxColumns("chaosrun", np.array(runs, dtype=np.int64) + [1, 1, 0]))
+    return out
+
+
+class _Builder:
+    """Accumulates one family's rows term by term (the clue rows are few: lists are fine)."""
+
+    def __init__(self, family: str, sense: str) -> None:
+        self.family, self.sense = family, sense
+        self.x: list[tuple[int, int, int, int]] = []
+        self.aux: list[tuple[int, int, int]] = []
+        self.rhs: list[int] = []
+        self.labels: list[list[int]] = []
+
+    def row(self, label: list[int], rhs: int, aux: list[tuple[int, int]],
+            x: list[tuple[int, int, int]] | None = None) -> None:
+        r = len(self.rhs)
+        self.rhs.append(rhs)
+        self.labels.append(label)
+        self.aux += [(r, col, coef) for col, coef in aux]
+        self.x += [(r, cell, digit, coef) for cell, digit, coef in x or []]
+
+    def rows(self, width: int) -> AuxRows:
+        x = np.array(self.x, dtype=np.int64).reshape(-1, 4)
+        aux = np.array(self.aux, dtype=np.int64).reshape(-1, 3)
+        return AuxRows(self.family, x[:, 0], x[:, 1], x[:, 2], x[:, 3], np.array(self.rhs, dtype=np.int64),
+                       self.sense, np.array(self.labels, dtype=np.int64).reshape(-1, width), aux[:, 0], aux[:, 1],
+                       aux[:, 2])
+
+
+def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], first: int) -> list[AuxRows]:
+    """The clue families in order: ``chaosequal``, ``chaosapart``, ``chaoscount``, ``chaosrunprev``,
+    ``chaosrunsame``, ``chaosrunon``, ``chaosarrow``, ``chaossame``, ``chaosdifferent``.
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    board : Board
+        The puzzle's board (``n``).
+    reg : callable
+        ``(cell, region)`` (0-based) -> the rule's column of ``reg[cell, region]``.
+    first : int
+        The rule's column of the first clue column (after its own blocks).
+
+    Returns
+    -------
+    list of AuxRows
+    """
+    n = board.n
+    pairs = _pairs(clues)
+    same_col = {p: first + i for i, p in enumerate(pairs)}
+    runs = _runs(clues)
+    run_col = {r: first + len(pairs) + i for i, r in enumerate(runs)}
+    equal, apart = _Builder("chaosequal", "L"), _Builder("chaosapart", "L")
+    for i, (a, s) in enumerate(pairs):
+        for k in range(n):
+            equal.row([i + 1, k + 1], 1, [(reg(a, k), 1), (reg(s, k), 1), (same_col[(a, s)], -1)])
+            apart.row([i + 1, k + 1], 1, [(same_col[(a, s)], 1), (reg(a, k), 1), (reg(s, k), -1)])
+    value = [(d, v) for d, v in enumerate(range(1, n + 1))]
+    count = _Builder("chaoscount", "E")
+    for j, (clue, cells, offset) in enumerate(clues.counts):
+        count.row([j + 1], 1 - offset, [(same_col[(c, cells[0])], -1) for c in cells[1:]],
+                  [(clue, d, v) for d, v in value])
+    prev, on, inside = _Builder("chaosrunprev", "L"), _Builder("chaosrunsame", "L"), _Builder("chaosrunon", "L")
+    arrow = _Builder("chaosarrow", "E")
+    for j, (clue, arms, offset) in enumerate(clues.arrows):
+        terms = []
+        for a, arm in enumerate(active_arms(arms)):
+            for i in range(1, len(arm)):
+                col, label = run_col[(j, a, i)], [j + 1, a + 1, i]
+                terms.append((col, -1))
+                same = [] if arm[i] == arm[0] else [(same_col[(arm[i], arm[0])], -1)]
+                if same:
+                    on.row(label, 0, [(col, 1), *same])                                  # run <= same
+                before = [(run_col[(j, a, i - 1)], 1)] if i > 1 else []
+                if before:
+                    prev.row(label, 0, [(col, 1), (before[0][0], -1)])                   # run <= run before
+                # run >= run before + same - 1 (no run before: 1; a repeated start: same = 1)
+                rhs = (1 if before else 0) if same else (0 if before else -1)
+                inside.row(label, rhs, [*before, *[(c, 1) for c, _ in same], (col, -1)])
+        arrow.row([j + 1], 1 - offset, terms, [(clue, d, v) for d, v in value])
+    same_rows = _Builder("chaossame", "E")
+    for j, groups in enumerate(clues.same):
+        for g, group in enumerate(groups[1:], start=2):
+            for k in range(n):
+                same_rows.row([j + 1, g, k + 1], 0, [(reg(c, k), 1) for c in group] +
+                              [(reg(c, k), -1) for c in groups[0]])
+    different = _Builder("chaosdifferent", "L")
+    for j, cells in enumerate(clues.different):
+        for k in range(n):
+            different.row([j + 1, k + 1], 1, [(reg(c, k), 1) for c in cells])
+    return [equal.rows(2), apart.rows(2), count.rows(1), prev.rows(3), on.rows(3), inside.rows(3), arrow.rows(1),
+            same_rows.rows(3), different.rows(2)]
+
+
+def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) -> list[str]:
+    """The clues a full grid and a division break (messages).
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    grid : numpy.ndarray
+        Flat digits ``1..N``.
+    regions : numpy.ndarray
+        Flat region numbers of the division.
+
+    Returns
+    -------
+    list of str
+    """
+    bad = []
+    for clue, cells, offset in clues.counts:
+        if int(grid[clue]) != int(np.count_nonzero(regions[list(cells)] == regions[cells[0]])) - offset:
+            bad.append(f"count clue at cell {clue}")
+    for clue, arms, offset in clues.arrows:
+        total = 1
+        for arm in active_arms(arms):
+            same = regions[list(arm)] == regions[arm[0]]
+            total += int(np.cumprod(same)[1:].sum())
+        if int(grid[clue]) != total - offset:
+            bad.append(f"arrow clue at cell {clue}")
+    for groups in clues.same:
+        first = sorted(regions[list(groups[0])].tolist())
+        if any(sorted(regions[list(g)].tolist()) != first for g in groups[1:]):
+            bad.append("same-region groups")
+    for cells in clues.different:
+        if np.unique(regions[list(cells)]).size != len(cells):
+            bad.append("different-region cells")
+    return bad
