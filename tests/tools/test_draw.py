@@ -209,7 +209,8 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "countingcircles", "cells": ["r9c8", "r8c9"]},
     {"rule": "regex", "pattern": "[1-8]+", "cells": ["r2c3", "r2c4"]},
     {"rule": "automaton", "cells": ["r3c6", "r4c6"], "states": 1, "start": [0], "accept": [0],
-     "transitions": [[0, v, 0] for v in range(1, 10)]}]}
+     "transitions": [[0, v, 0] for v in range(1, 10)]},
+    {"rule": "chaos"}]}
 
 
 def _every_rule_puzzle():
