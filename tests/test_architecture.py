@@ -22,6 +22,7 @@ PACKAGES = ("pipeline", "formats")
 #: loaded without numba (dfs_native).
 KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/solvers/dfs_native.py", "pipeline.solvers"),
+    ("pipeline/solvers/dfsrules_native.py", "pipeline.solvers"),   # the same for the dfsrules kernel
     # the external solvers' writers and readers: the registry imports these modules, and a
     # process that solves in memory starts without the formats package (issue 18, start-up)
     ("pipeline/solvers/external.py", "formats.directory"),

@@ -16,4 +16,5 @@ from pipeline.solvers import sat_external  # noqa: F401,E402  (SAT/PB solvers on
 from pipeline.solvers import cpsat  # noqa: F401,E402  (OR-Tools CP-SAT)
 from pipeline.solvers import dfs  # noqa: F401,E402  (depth-first search, numba-compiled: the fast extra)
 from pipeline.solvers import pattern  # noqa: F401,E402  (constructive fill of few-clue classic grids)
+from pipeline.solvers import dfsrules  # noqa: F401,E402  (dfs with the rule rows propagated: the fast extra)
 from pipeline.solvers import auto  # noqa: F401,E402  (get_solver("auto"): picks per model; not in SOLVERS)

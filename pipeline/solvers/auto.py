@@ -44,6 +44,10 @@ class Preference:
     engines: tuple[str, ...]
     evidence: str
     up_to: tuple[tuple[str, int], ...] = ()
+    #: engines picked only for a model with rules beyond units (measured on those: a model of
+    #: units alone keeps the engines measured for it), and only when their ``model_problem``
+    #: takes the model; else the next engine, silently (the reason goes to ``--verbose``)
+    rules_only: tuple[str, ...] = ()
 
     def bound(self, engine: str) -> int | None:
         """The largest grid side ``engine`` is picked for here (None: any)."""
@@ -55,17 +59,25 @@ class Preference:
 #: 2026-11-26 (21:50) on the quiet 2-core machine, the 25x25 with the pairwise encoding measured
 #: again after it (the count row: the bench's count processes, 2026-11-28, machine shared at load
 #: 2-3); README "What --solver auto picks" says the same in words.
+#: bench/dfsrules_bench.py (``make bench``'s "dfsrules" section): 100 generated 9x9 of 10 rule
+#: families, each solved with the uniqueness proof.
+_RULES_EVIDENCE = ("rule puzzles (100 generated 9x9 of 10 families, with the proof, machine shared): dfsrules "
+                   "median RULES_MEDIAN per record, sat SAT_MEDIAN")
+
 AUTO_TABLE: tuple[Preference, ...] = (
-    Preference("solve", ("pattern", "sat", "highs"),
+    Preference("solve", ("pattern", "dfsrules", "sat", "highs"),
                "pattern when a relabelled closed-form grid fits the clues (one-clue NxN: whole solve process "
                "0.2-0.5 s for N = 25-100, against sat 6.4 s at N = 36 and none within 180 s at 49); else 18 minimal "
-               "25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s"),
-    Preference("unique", ("sat", "highs"),
-               "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s"),
-    Preference("count", ("dfs", "sat", "cpsat", "highs"),
+               "25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s; "
+               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",)),
+    Preference("unique", ("dfsrules", "sat", "highs"),
+               "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s; "
+               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",)),
+    Preference("count", ("dfs", "dfsrules", "sat", "cpsat", "highs"),
                "one count process: 10,000 grids of the empty 9x9 dfs 0.39 s, sat 1.96 s (cpsat 7,718 and highs 2 "
                "in 60 s); 100,000 of an 8-clue 9x9 dfs 0.49 s, sat 14.6 s; to 2 on a hardest 9x9 or a minimal "
-               "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s", up_to=(("dfs", 16),)),
+               "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s; " + _RULES_EVIDENCE,
+               up_to=(("dfs", 16), ("dfsrules", 9)), rules_only=("dfsrules",)),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
                "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),
@@ -158,6 +170,11 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
             continue
         if model is None and solver.needs_model:
             continue
+        if name in row.rules_only:   # rule puzzles only, and only those its model_problem takes
+            refused = None if solver.available() else solver.problem_with(model)
+            if model_needs_rule_rows(model) is None or refused:
+                unable.extend([refused] if refused else [])
+                continue
         if not can_answer(solver, question, model):
             unable.append(f"{name} does not handle {model_needs_rule_rows(model)} yet")
             continue

@@ -73,13 +73,16 @@ def _package_fingerprint(name: str, files: tuple[str, ...]) -> bytes:
     return spec.origin.encode()
 
 
-def kernel_key(llvm: Any) -> str:
+def kernel_key(llvm: Any, source: Path | None = None) -> str:
     """A name for the compiled kernel: a hash of what the machine code depends on.
 
     Parameters
     ----------
     llvm : module
         ``llvmlite.binding``, initialised for the host.
+    source : Path, optional
+        The kernel module's source (default: :mod:`pipeline.solvers.dfs_kernel`'s; the
+        ``dfsrules`` kernel passes its own).
 
     Returns
     -------
@@ -88,7 +91,7 @@ def kernel_key(llvm: Any) -> str:
     """
     import llvmlite
 
-    parts = [_KERNEL_SOURCE.read_bytes(), _package_fingerprint("numba", ("_version.py", "__init__.py")),
+    parts = [(source or _KERNEL_SOURCE).read_bytes(), _package_fingerprint("numba", ("_version.py", "__init__.py")),
              llvmlite.__version__.encode(), llvm.get_process_triple().encode(), llvm.get_host_cpu_name().encode(),
              llvm.get_host_cpu_features().flatten().encode()]
     digest = hashlib.sha256()
@@ -107,16 +110,18 @@ def _target_machine(llvm: Any):
                                         opt=3, reloc="pic", codemodel="default")
 
 
-def compile_object(llvm: Any) -> tuple[bytes, dict[str, str]]:
+def compile_object(llvm: Any, entries: dict | None = None) -> tuple[bytes, dict[str, str]]:
     """Compile the kernel's entry points (numba) into one object file for this machine.
 
-    Every function but the two entry points is made internal and unused code dropped, so the
+    Every function but the entry points is made internal and unused code dropped, so the
     object needs nothing of numba's runtime; anything else it would need is refused.
 
     Parameters
     ----------
     llvm : module
         ``llvmlite.binding``, initialised for the host.
+    entries : dict, optional
+        ``{name: numba cfunc}`` to compile (default: :func:`pipeline.solvers.dfs_kernel.entry_points`).
 
     Returns
     -------
@@ -128,12 +133,14 @@ def compile_object(llvm: Any) -> tuple[bytes, dict[str, str]]:
     KernelUnavailable
         The code still calls something outside the C library.
     """
-    from pipeline.solvers import dfs_kernel   # numba: only to compile
+    if entries is None:
+        from pipeline.solvers import dfs_kernel   # numba: only to compile
 
+        entries = dfs_kernel.entry_points()
     machine = _target_machine(llvm)
     symbols: dict[str, str] = {}
     linked = None
-    for name, entry in dfs_kernel.entry_points().items():
+    for name, entry in entries.items():
         module = llvm.parse_assembly(entry._library.get_llvm_str())
         symbols[name] = entry.native_name
         for function in module.functions:   # internal: each module's helpers stay its own once linked
@@ -160,7 +167,7 @@ def compile_object(llvm: Any) -> tuple[bytes, dict[str, str]]:
     return machine.emit_object(linked), symbols
 
 
-def _read_cached(path: Path, key: str) -> tuple[bytes, dict[str, str]] | None:
+def _read_cached(path: Path, key: str, names: Any = None) -> tuple[bytes, dict[str, str]] | None:
     """The cached object and its symbols, or None when absent, for another key or damaged."""
     try:
         data = path.read_bytes()
@@ -173,7 +180,7 @@ def _read_cached(path: Path, key: str) -> tuple[bytes, dict[str, str]] | None:
         header = json.loads(data[len(_MAGIC):header_end])
         body = data[header_end + 1:]
         if (header_end < 0 or header.get("key") != key or hashlib.sha256(body).hexdigest() != header.get("sha256")
-                or set(header.get("symbols", {})) != set(SIGNATURES)):
+                or set(header.get("symbols", {})) != set(SIGNATURES if names is None else names)):
             return None
         return body, {str(k): str(v) for k, v in header["symbols"].items()}
     except (ValueError, TypeError, AttributeError):

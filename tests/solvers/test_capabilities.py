@@ -29,6 +29,8 @@ def no_pindakaas(monkeypatch):
         raise PipelineError("rule rows: pseudo-Boolean encodings need python-sat with pindakaas, core dependencies "
                             "that are missing: pip install -e '.'")
     monkeypatch.setattr(clauses_pb, "_pb_module", missing)
+    # dfsrules takes these rule puzzles before sat (auto's rule rows): the tests here are about sat's fallback
+    monkeypatch.delitem(SOLVERS, "dfsrules", raising=False)
 
 
 def test_the_sat_engine_takes_a_weighted_model_when_its_encoders_load():

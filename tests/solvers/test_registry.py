@@ -42,7 +42,7 @@ def test_the_default_counting_engine_is_read_from_the_fields():
     if SOLVERS["sat"].available() is None:
         assert chosen.proves_unique
     provers = [name for name, s in SOLVERS.items() if s.proves_unique]
-    assert provers == ["sat", "dfs"]
+    assert provers == ["sat", "dfs", "dfsrules"]
 
 
 def test_a_new_entry_that_proves_uniqueness_is_used_by_solve(capsys):

@@ -1,0 +1,447 @@
+"""``dfsrules``: the ``dfs`` search with the puzzle's rule rows propagated inside it (numba, the ``fast`` extra).
+
+Every rule of :mod:`pipeline.core.rules` gives linear rows over the cell/digit variables
+``x[c, d]`` (``Model.R``); this engine compiles them, with no scipy and no loop per term, into the
+flat tables of :mod:`pipeline.solvers.dfsrules_kernel`:
+
+* a row over **one cell** narrows that cell's start candidates (even/odd, pencil marks, ...);
+* a row over **two cells** becomes an exact relation of the pair (anti-knight, anti-king,
+  non-consecutive, Kropki, XV, thermometer and greater-than steps, whispers, ...), all the rows of
+  one pair in one table, propagated to arc consistency;
+* an **at-most-one** row over more cells (a cage's distinct digits, renban's, ...) becomes the
+  pair relations it is made of;
+* any other row (cage sums, arrows, sums along lines, ...) is propagated by bounds: its least and
+  greatest activity over the candidates left remove a digit that would break it.
+
+Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
+with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
+above 64x64 is refused with one line (``model_problem``), and ``--solver auto`` passes it to the
+next engine of its row (the SAT engine).
+
+The kernel is kept as machine code (:mod:`pipeline.solvers.dfsrules_native`), so a process loads
+it without importing numba.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pipeline.core.build import Model
+from pipeline.core.decode import vector_from_grid
+from pipeline.core.errors import SolveError
+from pipeline.core.extras import install_hint
+from pipeline.core.options import time_limit_bound
+from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules import RULES
+from pipeline.solvers import dfsrules_native
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
+                                  _import_problem, grids_of, shape_tables, start_masks)
+
+__all__ = ["RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
+
+#: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
+MAX_AMO_TERMS = 32
+_HEADER = 16
+
+
+@dataclass(frozen=True)
+class RuleTables:
+    """A model's rule rows as the kernel takes them: ``rint`` (header and integer tables),
+    ``compat`` (pair tables), the start masks' restriction ``allowed`` (``(cells,)`` ``uint64``),
+    ``infeasible`` (a row that no grid can satisfy), and the sizes for the scratch."""
+
+    rint: np.ndarray
+    compat: np.ndarray
+    allowed: np.ndarray
+    infeasible: bool
+    n_lin: int
+    n_terms: int
+    n_pairs: int
+
+    @property
+    def work_size(self) -> int:
+        """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms and the ring's ends."""
+        return self.n_lin + 2 * self.n_terms + 2
+
+
+def model_problem(model: Any) -> str | None:
+    """Why ``dfsrules`` does not take ``model`` (None: it does).
+
+    Parameters
+    ----------
+    model : Model
+        The model to solve.
+
+    Returns
+    -------
+    str or None
+        A gattai layout, a grid above 64x64, or rows over columns that are not cell/digit
+        variables (auxiliary columns).
+    """
+    puzzle = model.puzzle
+    if puzzle.layout is not None:
+        return f"dfsrules does not take a {puzzle.layout.name} layout (one grid only)"
+    if puzzle.n > MAX_DFS_N:
+        return f"dfsrules takes grids up to {MAX_DFS_N}x{MAX_DFS_N}, found {puzzle.n}x{puzzle.n}"
+    aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
+    if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
+        return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} adds auxiliary columns"
+    return None
+
+
+def _masks(allowed: np.ndarray) -> np.ndarray:
+    """``(..., n)`` booleans -> ``(...,)`` ``uint64`` masks (bit d for entry d)."""
+    n = allowed.shape[-1]
+    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    return np.bitwise_or.reduce(np.where(allowed, bits, np.uint64(0)), axis=-1)
+
+
+def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``(i, j)``, ``i < j``, of the entries ``first[r] .. first[r] + count[r] - 1`` of
+    each row ``r``: one vectorised step per distinct ``count``."""
+    out_i, out_j = [], []
+    for k in np.unique(count):
+        these = first[count == k]
+        i, j = np.triu_indices(int(k), 1)
+        out_i.append((these[:, None] + i[None, :]).ravel())
+        out_j.append((these[:, None] + j[None, :]).ravel())
+    if not out_i:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z
+    return np.concatenate(out_i), np.concatenate(out_j)
+
+
+def _starts(count: np.ndarray) -> np.ndarray:
+    """Where each of the consecutive blocks of sizes ``count`` starts."""
+    return np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+
+
+#: Digit sets are enumerated (``2 ** n`` of them) for grids up to this side.
+MAX_SET_DIGITS = 12
+
+
+def _digit_sets(puzzle: Puzzle, lin: np.ndarray, count: np.ndarray, first: np.ndarray, g_cell: np.ndarray,
+                coef: np.ndarray, rhs: np.ndarray, eq: np.ndarray, pair_keys: np.ndarray | None,
+                forward: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The digit sets (masks) of each linear row that is a sum of distinct digits: an ``=`` row
+    whose every cell counts its value once (coefficients ``1..n``) and whose cells are pairwise in
+    one unit or kept apart by a pair table; ``(sets of every row in order, sets per row)``
+    (no sets: the row is bounds only)."""
+    n = puzzle.n
+    per_row = np.zeros(lin.size, dtype=np.int64)
+    if not lin.size or n > MAX_SET_DIGITS:
+        return np.zeros(0, dtype=np.uint64), per_row
+    k = count[lin]
+    value = np.arange(1, n + 1)
+    groups_ok = (coef == value).all(axis=1)
+    row_groups = _ranges(first[lin], k)
+    ok_rows = eq[lin] & (k <= n) & (np.bincount(np.repeat(np.arange(lin.size), k), weights=~groups_ok[row_groups],
+                                                minlength=lin.size) == 0)
+    if not ok_rows.any():
+        return np.zeros(0, dtype=np.uint64), per_row
+    # distinct: every pair of the row's cells shares a unit or has a pair table without equal digits
+    n_cells = n * n
+    adjacent = np.zeros((n_cells, n_cells), dtype=bool)
+    for _, units in puzzle.unit_families():
+        adjacent[units[:, :, None], units[:, None, :]] = True
+    if pair_keys is not None and forward is not None:
+        diagonal = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+        apart = pair_keys[~(forward & diagonal).any(axis=1)]
+        adjacent[apart // n_cells, apart % n_cells] = True
+        adjacent[apart % n_cells, apart // n_cells] = True
+    ti, tj = _term_pairs(first[lin], k)
+    row_of = np.repeat(np.arange(lin.size), k * (k - 1) // 2)
+    together = np.bincount(row_of, weights=~adjacent[g_cell[ti], g_cell[tj]], minlength=lin.size) == 0
+    ok_rows &= together
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(n)) & 1
+    size, total = bits.sum(axis=1), bits @ value
+    order = np.lexsort((total, size))
+    sorted_key = (size * (n * (n + 1) + 1) + total)[order]
+    want = k * (n * (n + 1) + 1) + rhs[lin]
+    lo, hi = np.searchsorted(sorted_key, want, "left"), np.searchsorted(sorted_key, want, "right")
+    per_row = np.where(ok_rows, hi - lo, 0)
+    take = _ranges(lo[ok_rows], (hi - lo)[ok_rows])
+    return masks[order][take].astype(np.uint64), per_row.astype(np.int64)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``starts[0] .. starts[0] + lengths[0] - 1``, then the next range, ... (one array)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    offsets = np.repeat(np.asarray(starts, dtype=np.int64) - _starts(lengths), lengths)
+    return offsets + np.arange(int(lengths.sum()), dtype=np.int64)
+
+
+def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
+    """The rows of ``puzzle``'s rules as the rules give them (:meth:`~pipeline.core.rules.base.Rule.rows`),
+    over canvas cells and 0-based digits, without labels or a column convention (``Model.R``'s
+    rows, in another order).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(row, cell, digit, coef)`` per term and ``(rhs, is_equal)`` per row.
+    """
+    board = puzzle.board
+    parts: list[tuple[np.ndarray, ...]] = []
+    base = 0
+    for kind in RULES:
+        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
+        for index, rule in enumerate(of_kind, start=1):
+            for block in rule.rows(board, index):
+                if block.n_rows:
+                    parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
+                                  np.full(block.n_rows, block.sense == "E")))
+                    base += block.n_rows
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, z, z, np.zeros(0, dtype=bool)
+    row, cell, digit, coef, rhs, eq = (np.concatenate(p) for p in zip(*parts))
+    return (row.astype(np.int64), cell.astype(np.int64), digit.astype(np.int64), coef, rhs, eq.astype(bool))
+
+
+def rule_tables(puzzle: Puzzle) -> RuleTables:
+    """The kernel's tables of ``puzzle``'s rule rows (module docstring), vectorised.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle whose model :func:`model_problem` accepts.
+
+    Returns
+    -------
+    RuleTables
+    """
+    n = puzzle.n
+    n_cells = n * n
+    full = np.uint64((1 << n) - 1)
+    one = np.uint64(1)
+    allowed_cells = np.full(n_cells, full, dtype=np.uint64)
+    row, cell, digit, value, rhs, eq = rule_terms(puzzle)
+    n_rows = int(rhs.size)
+    rhs = np.round(rhs).astype(np.int64)
+    value = np.round(value).astype(np.int64)
+    # terms sorted by row, cell, digit: a row's terms and a (row, cell)'s terms are contiguous
+    key = (row * n_cells + cell) * n + digit
+    if key.size > 1 and np.any(key[1:] < key[:-1]):
+        order = np.argsort(key, kind="stable")
+        key, row, cell, digit, value = key[order], row[order], cell[order], digit[order], value[order]
+    repeated = np.zeros(n_rows, dtype=bool)
+    repeated[row[1:][key[1:] == key[:-1]]] = True   # a term twice: summed on the general path
+    terms_in = np.bincount(row, minlength=n_rows)
+    not_one = np.bincount(row, weights=value != 1, minlength=n_rows)
+    # at-most-one rows (coefficients 1, <= 1: a cage's distinct digits, anti-knight, Kropki, XV,
+    # whispers, ...): the pairs of their terms on two cells exclude each other
+    amo = (~eq & (rhs == 1) & (not_one == 0) & ~repeated & (terms_in >= 2) & (terms_in <= MAX_AMO_TERMS))
+    first_term = _starts(terms_in)
+    ti, tj = _term_pairs(first_term[amo], terms_in[amo])
+    apart = cell[ti] != cell[tj]
+    ex_a, ex_da, ex_b, ex_db = cell[ti[apart]], digit[ti[apart]], cell[tj[apart]], digit[tj[apart]]
+    # every other row by (row, cell) groups: the coefficient over the cell's digits
+    general = ~amo & (terms_in > 0)
+    t = np.flatnonzero(general[row])
+    gkey = row[t] * n_cells + cell[t]
+    new_group = np.r_[True, gkey[1:] != gkey[:-1]] if t.size else np.zeros(0, dtype=bool)
+    g_of = np.cumsum(new_group) - 1
+    coef = np.zeros((int(new_group.sum()), n), dtype=np.int64)
+    np.add.at(coef, (g_of, digit[t]), value[t])
+    g_row, g_cell = row[t][new_group], cell[t][new_group]
+    count = np.bincount(g_row, minlength=n_rows)
+    first = _starts(count)
+    infeasible = bool(np.any((terms_in == 0) & np.where(eq, rhs != 0, rhs < 0)))
+    infeasible |= bool(np.any(general & (count == 0) & np.where(eq, rhs != 0, rhs < 0)))
+    # rows of one cell: the cell's start candidates
+    ones = np.flatnonzero(count == 1)
+    if ones.size:
+        g = first[ones]
+        ok = np.where(eq[ones, None], coef[g] == rhs[ones, None], coef[g] <= rhs[ones, None])
+        np.bitwise_and.at(allowed_cells, g_cell[g], _masks(ok))
+    # rows of two cells: their table of digit pairs
+    twos = np.flatnonzero(count == 2)
+    ga, gb = first[twos], first[twos] + 1
+    lin = np.flatnonzero(count > 2)
+    # one table per cell pair (every row on it together), as the digits each digit forbids
+    swap = ex_a > ex_b
+    ex_a, ex_b = np.where(swap, ex_b, ex_a), np.where(swap, ex_a, ex_b)
+    ex_da, ex_db = np.where(swap, ex_db, ex_da), np.where(swap, ex_da, ex_db)
+    pair_key = np.concatenate([ex_a * n_cells + ex_b, g_cell[ga] * n_cells + g_cell[gb]])
+    n_pairs = 0
+    compat = np.zeros(0, dtype=np.uint64)
+    arc_ptr = np.zeros(n_cells + 1, dtype=np.int64)
+    arc_other = arc_table = np.zeros(0, dtype=np.int64)
+    if pair_key.size:
+        keys_p, slot = np.unique(pair_key, return_inverse=True)
+        slot = slot.ravel()
+        a, b = keys_p // n_cells, keys_p % n_cells
+        n_pairs = int(a.size)
+        forbid_ab = np.zeros((n_pairs, n), dtype=np.uint64)   # b's digits that a's digit d forbids
+        forbid_ba = np.zeros((n_pairs, n), dtype=np.uint64)
+        s_ex, s_two = slot[:ex_a.size], slot[ex_a.size:]
+        np.bitwise_or.at(forbid_ab, (s_ex, ex_da), np.left_shift(one, ex_db.astype(np.uint64)))
+        np.bitwise_or.at(forbid_ba, (s_ex, ex_db), np.left_shift(one, ex_da.astype(np.uint64)))
+        if twos.size:
+            total = coef[ga][:, :, None] + coef[gb][:, None, :]
+            limit = rhs[twos][:, None, None]
+            ok = np.where(eq[twos, None, None], total == limit, total <= limit)
+            np.bitwise_or.at(forbid_ab, s_two, _masks(~ok))
+            np.bitwise_or.at(forbid_ba, s_two, _masks(np.swapaxes(~ok, 1, 2)))
+        forward, backward = full & ~forbid_ab, full & ~forbid_ba
+        compat = np.ascontiguousarray(np.stack([forward, backward], axis=1).reshape(-1))
+        source = np.concatenate([a, b])
+        other = np.concatenate([b, a])
+        table = np.concatenate([2 * np.arange(n_pairs), 2 * np.arange(n_pairs) + 1])
+        order = np.argsort(source, kind="stable")
+        arc_other, arc_table = other[order], table[order]
+        arc_ptr = np.concatenate([[0], np.cumsum(np.bincount(source, minlength=n_cells))]).astype(np.int64)
+    # linear rows: their groups are contiguous
+    lin_count = count[lin]
+    terms = (first[lin][:, None] + np.arange(int(lin_count.max(initial=0)))[None, :])
+    terms = terms[np.arange(terms.shape[1])[None, :] < lin_count[:, None]]
+    lin_ptr = np.concatenate([[0], np.cumsum(lin_count)]).astype(np.int64)
+    term_cell = g_cell[terms]
+    term_row = np.repeat(np.arange(lin.size), lin_count)
+    order = np.argsort(term_cell, kind="stable")
+    cell_lin_ptr = np.concatenate([[0], np.cumsum(np.bincount(term_cell, minlength=n_cells))]).astype(np.int64)
+    # sums of distinct digits (killer cages): each row's digit sets, after the pair tables
+    combos, combo_count = _digit_sets(puzzle, lin, count, first, g_cell, coef, rhs, eq, keys_p if n_pairs else None,
+                                      compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
+    combo_ptr = compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
+    compat = np.concatenate([compat, combos])
+    parts = [arc_ptr, arc_other, arc_table, lin_ptr, term_cell, coef[terms].ravel(), rhs[lin],
+             eq[lin].astype(np.int64), cell_lin_ptr, term_row[order], combo_ptr]
+    header = np.zeros(_HEADER, dtype=np.int64)
+    header[:5] = (n_cells, n, lin.size, terms.size, arc_other.size)
+    sizes = np.array([p.size for p in parts], dtype=np.int64)
+    header[5:5 + len(parts)] = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
+    return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
+                      allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs)
+
+
+def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:
+    """``model``'s search with its rule rows, in node-budget slices (as :func:`pipeline.solvers.dfs.search_puzzle`).
+
+    Parameters
+    ----------
+    model : Model
+        The puzzle and its rule rows.
+    limit : int
+        Stop at this many solutions.
+    keep : int
+        Keep the grids of the first ``keep`` solutions.
+    time_limit : float, optional
+        Seconds; the status is ``time_limit`` when the search was stopped by it.
+
+    Returns
+    -------
+    Search
+    """
+    start = time.perf_counter()
+    problem = _import_problem() or model_problem(model)
+    if problem:
+        raise SolveError(f"solver dfsrules: {problem}")
+    deadline = None if time_limit is None else start + time_limit
+    puzzle = model.puzzle
+    tables = shape_tables(puzzle)
+    rules = rule_tables(puzzle)
+    compiled = dfsrules_native.load()
+    n_cells = tables.n * tables.n
+    stack = np.empty((n_cells + 1, n_cells), dtype=np.uint64)
+    flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+    origins = np.full(n_cells + 1, -1, dtype=np.int64)
+    stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0] & rules.allowed
+    work = np.zeros(2 * n_cells + tables.units.shape[0] + rules.work_size, dtype=np.int64)
+    found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
+    tallies = np.zeros(3, dtype=np.int64)
+    grids: list[np.ndarray] = []
+    if rules.infeasible:
+        return Search(0, grids, "complete", 0, time.perf_counter() - start)
+    depth, budget, status = 1, SLICE_NODES, ""
+    while True:
+        slice_start, nodes_before = time.perf_counter(), int(tallies[1])
+        depth = compiled.search(stack, flags, origins, depth, found, tallies, tables, rules.rint, rules.compat, limit,
+                                budget, keep > found.shape[0], work)
+        stored = int(tallies[2])
+        if stored and len(grids) < keep:
+            grids.extend(g.reshape(tables.n, tables.n) for g in grids_of(found[:min(stored, keep - len(grids))]))
+            tallies[2] = 0
+        if depth == compiled.FINISHED:
+            status = "limit" if tallies[0] >= limit else "complete"
+            break
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            status = "time_limit"
+            break
+        spent = int(tallies[1]) - nodes_before
+        if spent >= budget:
+            rate = spent / max(now - slice_start, 1e-6)
+            want = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
+            budget = int(min(max(rate * want, 1_000), 4 * budget, MAX_SLICE_NODES))
+    return Search(int(tallies[0]), grids, status, int(tallies[1]), time.perf_counter() - start)
+
+
+def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+    """Solve ``model`` (clues, units and rule rows) by search.
+
+    Parameters
+    ----------
+    model : Model
+        A model :func:`model_problem` accepts.
+    time_limit : float, optional
+        Seconds; ``time_limit`` status when reached.
+    check_unique : bool
+        Search on past the first solution: ``unique`` says whether it is the only one.
+
+    Returns
+    -------
+    SolveResult
+    """
+    found = search_model(model, 2 if check_unique else 1, time_limit=time_limit)
+    if not found.grids:
+        status = "time_limit" if found.status == "time_limit" else "infeasible"
+        return SolveResult(status, None, None, found.seconds, found.nodes, solver="dfsrules")
+    grid = found.grids[0]
+    unique = None if not check_unique or found.status == "time_limit" else found.count == 1
+    x = vector_from_grid(grid, model.convention)[model.columns]
+    return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+    """Count ``model``'s solutions up to ``limit``, keeping the grids of the first ``keep``.
+
+    Parameters
+    ----------
+    model : Model
+        A model :func:`model_problem` accepts.
+    limit : int
+        Stop at this many solutions.
+    time_limit : float, optional
+        Seconds; ``time_limit`` status (the count is then a lower bound).
+    keep : int, optional
+        Keep the grids of the first ``keep`` solutions only (default: all, up to ``limit``).
+
+    Returns
+    -------
+    CountResult
+    """
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    found = search_model(model, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit)
+    return CountResult(found.count, found.grids, found.status, found.seconds)
+
+
+register_solver(Solver(
+    name="dfsrules", description="dfs with the rule rows propagated in the search (pairs, bounds), numba-compiled",
+    solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
+    statuses={"complete": "optimal", "time_limit": "time_limit"}, proves_unique=True,
+    timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,
+    bounds={"time_limit": time_limit_bound()}))

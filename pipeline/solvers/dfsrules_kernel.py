@@ -1,0 +1,436 @@
+"""The compiled kernel of the ``dfsrules`` engine (:mod:`pipeline.solvers.dfsrules`): the ``dfs``
+search (:mod:`pipeline.solvers.dfs_kernel`) with the puzzle's rule rows propagated at every node.
+
+A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a fixed point of
+
+* naked singles (a decided cell's digit leaves its peers) and hidden singles (a digit with one
+  place left in a unit), as ``dfs`` does;
+* **pair relations** (every rule row over two cells, and every such row on one pair of cells
+  together: anti-knight, anti-king, non-consecutive, Kropki, XV, thermometer steps, greater-than,
+  whispers, ...): a table per ordered pair, ``compat[t, d]`` = the other cell's digits that go with
+  digit ``d`` here; a cell keeps only the digits some candidate of its partner supports (arc
+  consistency: exact for a relation of two cells);
+* **linear rows** over three or more cells (cage sums, arrows, a cage's distinct digits, ...):
+  ``sum_c coef[c, digit(c)] <= rhs`` (or ``=``), with each cell's coefficient vector over its
+  digits. The row's least and greatest activity over the candidates still open bound every cell:
+  a digit whose coefficient would push the row past ``rhs`` (or, for ``=``, short of it) goes.
+  A sum of distinct digits (a killer cage: its cells pairwise in a unit or apart by a rule) also
+  keeps only the digits of the digit sets that make the sum and that its cells can still take,
+  and places a digit every such set needs when one cell alone can take it.
+
+Only what changed is looked at again: a ring of cells whose mask changed, then the units and the
+rows holding them. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
+header, :data:`HEADER`) and one ``uint64`` array of pair tables; scratch comes in one ``int64``
+array ``work``. Like ``dfs_kernel`` the functions allocate nothing and raise nothing, so
+:func:`entry_points` compiles them into machine code that runs without numba
+(:mod:`pipeline.solvers.dfsrules_native`).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import njit
+
+__all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
+
+#: ``search``'s return value once the search space is exhausted or the limit is reached.
+FINISHED = 0
+#: Slots of ``rint``'s header: counts, then the offset of each table (see :func:`search`).
+HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", "arc_table", "lin_ptr",
+          "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr")
+_BIG = 1 << 60
+
+
+@njit(cache=True, inline="always")
+def _popcount(v):
+    count = 0
+    while v:
+        v &= v - np.uint64(1)
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _push(c, work, inq_at, head_tail):
+    """Put cell ``c`` on the ring (``work[:cells]``; the in-ring flags follow it, so ``inq_at`` is
+    also the ring's size) unless it is already there."""
+    if work[inq_at + c] == 0:
+        work[inq_at + c] = 1
+        work[head_tail[1] % inq_at] = c
+        head_tail[1] += 1
+
+
+@njit(cache=True)
+def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
+    """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
+    one = np.uint64(1)
+    n = rint[1]
+    lin_ptr, term_cell, term_coef = rint[8], rint[9], rint[10]
+    start, stop = rint[lin_ptr + r], rint[lin_ptr + r + 1]
+    rhs, eq = rint[rint[11] + r], rint[rint[12] + r] != 0
+    low, high = 0, 0
+    for k in range(start, stop):
+        v = state[rint[term_cell + k]]
+        mn, mx = _BIG, -_BIG
+        base = term_coef + k * n
+        while v:
+            d = _popcount((v & (~v + one)) - one)
+            v &= v - one
+            co = rint[base + d]
+            if co < mn:
+                mn = co
+            if co > mx:
+                mx = co
+        work[tmin_at + k] = mn
+        work[tmax_at + k] = mx
+        low += mn
+        high += mx
+    if low > rhs or (eq and high < rhs):
+        return -1
+    changed = 0
+    for k in range(start, stop):
+        mn, mx = work[tmin_at + k], work[tmax_at + k]
+        most = rhs - (low - mn)                       # the coefficient may be at most this
+        least = rhs - (high - mx) if eq else -_BIG    # and, for =, at least this
+        if mx <= most and mn >= least:
+            continue
+        c = rint[term_cell + k]
+        v = state[c]
+        keep = v
+        base = term_coef + k * n
+        w = v
+        while w:
+            bit = w & (~w + one)
+            w &= w - one
+            co = rint[base + _popcount(bit - one)]
+            if co > most or co < least:
+                keep &= ~bit
+        if keep == 0:
+            return -1
+        if keep != v:
+            state[c] = keep
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    combo_ptr = rint[15]
+    first, last = rint[combo_ptr + r], rint[combo_ptr + r + 1]
+    if first < last:   # a sum of distinct digits: the digit sets that make it (a killer cage)
+        more = _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail)
+        if more < 0:
+            return -1
+        changed += more
+    return changed
+
+
+@njit(cache=True)
+def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail):
+    """Keep in the row's cells only the digits of its digit sets ``compat[first:last]`` that the
+    cells can still make, and place a digit every such set needs that one cell alone can take;
+    negative on a contradiction, else the cells changed."""
+    zero, one = np.uint64(0), np.uint64(1)
+    term_cell = rint[9]
+    union = zero
+    for k in range(start, stop):
+        union |= state[rint[term_cell + k]]
+    valid, needed = zero, ~zero
+    for i in range(first, last):
+        m = compat[i]
+        if m & ~union:
+            continue
+        ok = True
+        for k in range(start, stop):
+            if state[rint[term_cell + k]] & m == zero:
+                ok = False
+                break
+        if ok:
+            valid |= m
+            needed &= m
+    if valid == zero:
+        return -(1 << 40)
+    changed = 0
+    for k in range(start, stop):
+        c = rint[term_cell + k]
+        v = state[c]
+        w = v & valid
+        if w == zero:
+            return -(1 << 40)
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    while needed:
+        bit = needed & (~needed + one)
+        needed &= needed - one
+        place, places = -1, 0
+        for k in range(start, stop):
+            c = rint[term_cell + k]
+            if state[c] & bit:
+                place, places = c, places + 1
+        if places == 0:
+            return -(1 << 40)
+        if places == 1 and state[place] != bit:
+            state[place] = bit
+            _push(place, work, inq_at, head_tail)
+            changed += 1
+    return changed
+
+
+@njit(cache=True)
+def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndarray, n_peers: np.ndarray,
+              units: np.ndarray, cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray,
+              compat: np.ndarray, work: np.ndarray) -> bool:
+    """Singles, pair relations and linear rows to a fixed point, in place; False on a contradiction.
+
+    ``state`` is a fixed point except at cell ``origin`` (the cell the branch changed), or
+    nothing is known of it (``origin < 0``: the root).
+
+    Parameters
+    ----------
+    state, placed : numpy.ndarray
+        One state's masks and its propagated-single flags (``(cells,)``), updated in place.
+    origin : int
+        The cell the branch changed, or -1.
+    peers, n_peers, units, cell_units, n_cell_units, full
+        The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+    rint, compat : numpy.ndarray
+        The rule tables (:func:`search`).
+    work : numpy.ndarray
+        Scratch (:func:`search`).
+
+    Returns
+    -------
+    bool
+    """
+    zero, one = np.uint64(0), np.uint64(1)
+    n_cells, n = rint[0], rint[1]
+    n_lin, n_terms = rint[2], rint[3]
+    n_units, size = units.shape
+    arc_ptr, arc_other, arc_table = rint[5], rint[6], rint[7]
+    cell_lin_ptr, cell_lin = rint[13], rint[14]
+    inq_at = n_cells                       # work: ring, in-ring flags, dirty units, dirty rows, tmin, tmax
+    udirty_at = 2 * n_cells
+    ldirty_at = udirty_at + n_units
+    tmin_at = ldirty_at + n_lin
+    tmax_at = tmin_at + n_terms
+    ht_at = tmax_at + n_terms
+    head_tail = work[ht_at:ht_at + 2]
+    head_tail[0] = 0
+    head_tail[1] = 0
+    for c in range(n_cells):
+        work[inq_at + c] = 0
+    if origin < 0:
+        for u in range(n_units):
+            work[udirty_at + u] = 1
+        for r in range(n_lin):
+            work[ldirty_at + r] = 1
+        for c in range(n_cells):
+            if state[c] == zero:
+                return False
+            _push(c, work, inq_at, head_tail)
+    else:
+        for u in range(n_units):
+            work[udirty_at + u] = 0
+        for r in range(n_lin):
+            work[ldirty_at + r] = 0
+        _push(origin, work, inq_at, head_tail)
+    while True:
+        # the ring: cells whose mask changed
+        while head_tail[0] < head_tail[1]:
+            c = work[head_tail[0] % n_cells]
+            head_tail[0] += 1
+            work[inq_at + c] = 0
+            v = state[c]
+            if v == zero:
+                return False
+            if not placed[c] and (v & (v - one)) == zero:
+                placed[c] = True
+                keep = ~v
+                for k in range(n_peers[c]):
+                    q = peers[c, k]
+                    w = state[q]
+                    if w & v:
+                        w &= keep
+                        if w == zero:
+                            return False
+                        state[q] = w
+                        _push(q, work, inq_at, head_tail)
+            for a in range(rint[arc_ptr + c], rint[arc_ptr + c + 1]):
+                b = rint[arc_other + a]
+                t = rint[arc_table + a] * n
+                support = zero
+                w = v
+                while w:
+                    bit = w & (~w + one)
+                    w &= w - one
+                    support |= compat[t + _popcount(bit - one)]
+                w = state[b]
+                if w & ~support:
+                    w &= support
+                    if w == zero:
+                        return False
+                    state[b] = w
+                    _push(b, work, inq_at, head_tail)
+            for k in range(n_cell_units[c]):
+                work[udirty_at + cell_units[c, k]] = 1
+            for k in range(rint[cell_lin_ptr + c], rint[cell_lin_ptr + c + 1]):
+                work[ldirty_at + rint[cell_lin + k]] = 1
+        # hidden singles in the units that changed
+        for u in range(n_units):
+            if work[udirty_at + u] == 0:
+                continue
+            work[udirty_at + u] = 0
+            once, twice = zero, zero
+            for k in range(size):
+                v = state[units[u, k]]
+                twice |= once & v
+                once |= v
+            if once != full:
+                return False
+            hidden = once & ~twice
+            if hidden == zero:
+                continue
+            for k in range(size):
+                c = units[u, k]
+                v = state[c]
+                h = v & hidden
+                if (h & (h - one)) != zero:
+                    return False
+                if h != zero and h != v:
+                    state[c] = h
+                    _push(c, work, inq_at, head_tail)
+        if head_tail[0] < head_tail[1]:
+            continue
+        # linear rows holding a changed cell (the cheap rules first: a row is looked at once
+        # the singles and pairs have settled)
+        for r in range(n_lin):
+            if work[ldirty_at + r] == 0:
+                continue
+            work[ldirty_at + r] = 0
+            if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail) < 0:
+                return False
+            if head_tail[0] < head_tail[1]:
+                break
+        if head_tail[0] == head_tail[1]:   # every row looked at without a change: a fixed point
+            return True
+
+
+@njit(cache=True)
+def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
+           tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
+           n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray, compat: np.ndarray, limit: int, budget: int,
+           pause_when_full: bool, work: np.ndarray) -> int:
+    """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
+
+    Parameters
+    ----------
+    stack, flags : numpy.ndarray
+        ``(cells + 1, cells)``: the states (``uint64`` masks) and their propagated-single flags.
+    origins : numpy.ndarray
+        ``(cells + 1,)`` ``int64``: the cell each row's branch changed (-1: a start state).
+    depth : int
+        Rows of ``stack`` in use (1 to start a search from ``stack[0]``).
+    found : numpy.ndarray
+        ``(k, cells)`` ``uint64``: each solution's masks go into the next free row.
+    tallies : numpy.ndarray
+        ``[solutions found, nodes, rows of found in use]``, ``int64``, updated in place.
+    peers, n_peers, units, cell_units, n_cell_units, full
+        The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
+    rint : numpy.ndarray
+        ``int64``: the header (:data:`HEADER`: cells, digits, linear rows, their terms, arcs, then
+        offsets), each cell's arcs (``arc_ptr``, partner, pair table), each linear row's terms
+        (``lin_ptr``, cell, ``n`` coefficients), its ``rhs`` and ``=`` flag, and each cell's rows.
+    compat : numpy.ndarray
+        ``uint64`` ``(tables * n,)``: pair table ``t``'s entry for digit ``d`` at ``t * n + d``.
+    limit : int
+        Stop at this many solutions.
+    budget : int
+        Nodes this call may visit.
+    pause_when_full : bool
+        Also return (not finished) when ``found`` has just filled up.
+    work : numpy.ndarray
+        ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2`` entries.
+
+    Returns
+    -------
+    int
+        The depth to resume from, or :data:`FINISHED`.
+    """
+    one = np.uint64(1)
+    n_cells = stack.shape[1]
+    spent = 0
+    while depth > 0:
+        if spent >= budget:
+            return depth
+        spent += 1
+        tallies[1] += 1
+        top = depth - 1
+        state, placed = stack[top], flags[top]
+        if not propagate(state, placed, origins[top], peers, n_peers, units, cell_units, n_cell_units, full, rint,
+                         compat, work):
+            depth -= 1
+            continue
+        best, best_count = -1, 65
+        for c in range(n_cells):
+            v = state[c]
+            if (v & (v - one)) != 0:
+                k = _popcount(v)
+                if k < best_count:
+                    best, best_count = c, k
+                    if k == 2:
+                        break
+        if best < 0:   # every cell decided: a solution
+            tallies[0] += 1
+            if tallies[2] < found.shape[0]:
+                row = tallies[2]
+                for c in range(n_cells):
+                    found[row, c] = state[c]
+                tallies[2] += 1
+            depth -= 1
+            if tallies[0] >= limit:
+                return FINISHED
+            if pause_when_full and tallies[2] == found.shape[0] and depth > 0:
+                return depth
+            continue
+        v = state[best]
+        low = v & (~v + one)
+        for c in range(n_cells):
+            stack[depth, c] = state[c]
+            flags[depth, c] = placed[c]
+        stack[depth, best] = low
+        origins[depth] = best
+        state[best] = v & ~low
+        origins[top] = best
+        depth += 1
+    return FINISHED
+
+
+@functools.cache
+def entry_points() -> dict:
+    """The C-callable version of :func:`search` (numba ``cfunc``), compiled here.
+
+    Every array is passed as a pointer with its sizes, in
+    :data:`pipeline.solvers.dfsrules_native.SIGNATURES`' order (flags as booleans).
+
+    Returns
+    -------
+    dict
+        ``{"search": cfunc}`` (compiled once per process).
+    """
+    from numba import carray, cfunc, types
+
+    u64p, i64p, bp = types.CPointer(types.uint64), types.CPointer(types.int64), types.CPointer(types.boolean)
+    i64, u64 = types.int64, types.uint64
+    tables = (i64p, i64, i64p, i64p, i64, i64, i64p, i64, i64p, i64, u64)
+
+    def search_c(stack_p, flags_p, origins_p, depth, found_p, n_found, tallies_p, peers_p, peer_width, n_peers_p,
+                 units_p, n_units, unit_size, cell_units_p, cell_unit_width, n_cell_units_p, n_cells, full, rint_p,
+                 n_rint, compat_p, n_compat, limit, budget, pause_when_full, work_p, n_work):
+        return search(carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
+                      carray(origins_p, (n_cells + 1,)), depth, carray(found_p, (n_found, n_cells)),
+                      carray(tallies_p, (3,)), carray(peers_p, (n_cells, peer_width)), carray(n_peers_p, (n_cells,)),
+                      carray(units_p, (n_units, unit_size)), carray(cell_units_p, (n_cells, cell_unit_width)),
+                      carray(n_cell_units_p, (n_cells,)), full, carray(rint_p, (n_rint,)),
+                      carray(compat_p, (n_compat,)), limit, budget, pause_when_full != 0, carray(work_p, (n_work,)))
+
+    search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64p, i64, u64p, i64, i64, i64, i64, i64p, i64)
+    return {"search": cfunc(search_sig, error_model="numpy")(search_c)}

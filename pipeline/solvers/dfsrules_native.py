@@ -1,0 +1,125 @@
+"""The ``dfsrules`` kernel (:mod:`pipeline.solvers.dfsrules_kernel`) as machine code that runs
+without importing numba: the same cache and loader as the ``dfs`` kernel's
+(:mod:`pipeline.solvers.dfs_native`), under its own name (a hash of this kernel's source, numba's
+and llvmlite's versions and the CPU: ``dfsrules-kernel-<key>.o``). Without a usable object,
+numba's own function is called with the same arguments.
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.solvers import dfs_native
+from pipeline.solvers.dfs_native import KernelUnavailable, _pointer
+
+__all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "load"]
+
+FINISHED = 0
+_P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
+_TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
+#: ctypes argument types of the entry point, in :func:`pipeline.solvers.dfsrules_kernel.entry_points`' order.
+SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I)}
+_KERNEL_SOURCE = Path(__file__).with_name("dfsrules_kernel.py")
+_LOCK = threading.Lock()
+_LOADED: RulesKernel | None = None
+
+
+class RulesKernel:
+    """``search`` with numpy arguments, through the machine code (``native``) or numba."""
+
+    FINISHED = FINISHED
+
+    def __init__(self, body: bytes | None, symbols: dict[str, str] | None, llvm: Any, reason: str = ""):
+        self.native = body is not None
+        self.reason = reason
+        if body is None:
+            from pipeline.solvers import dfsrules_kernel
+
+            self._numba = dfsrules_kernel.search
+            return
+        assert symbols is not None
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), dfs_native._target_machine(llvm))
+        engine.add_object_file(llvm.ObjectFileRef.from_data(body))
+        engine.finalize_object()
+        self._engine = engine   # owns the code
+        address = engine.get_function_address(symbols["search"])
+        if not address:
+            raise KernelUnavailable("the compiled dfsrules kernel has no search")
+        self._search = ctypes.CFUNCTYPE(_I, *SIGNATURES["search"])(address)
+
+    def search(self, stack, flags, origins, depth, found, tallies, tables, rint, compat, limit, budget,
+               pause_when_full, work) -> int:
+        """:func:`pipeline.solvers.dfsrules_kernel.search` (the shape's tables as one object).
+
+        Parameters
+        ----------
+        stack, flags, origins, depth, found, tallies
+            The search's state and outputs (arrays updated in place).
+        tables : ShapeTables
+            The shape's unit tables (:func:`pipeline.solvers.dfs.shape_tables`).
+        rint, compat, work
+            The rule tables and the scratch (:func:`pipeline.solvers.dfsrules_kernel.search`).
+        limit, budget, pause_when_full
+            When to stop (solutions), when to return (nodes), whether to pause once ``found`` fills up.
+
+        Returns
+        -------
+        int
+            The depth to resume from, or :data:`FINISHED`.
+        """
+        if not self.native:
+            return self._numba(stack, flags, origins, depth, found, tallies, tables.peers, tables.n_peers,
+                               tables.units, tables.cell_units, tables.n_cell_units, tables.full, rint, compat,
+                               limit, budget, pause_when_full, work)
+        n_cells = stack.shape[1]
+        if not (stack.shape == flags.shape == (n_cells + 1, n_cells) and found.shape[1] == n_cells
+                and tables.peers.shape[0] == n_cells and work.size >= 2 * n_cells + 2):
+            raise ValueError("dfsrules kernel: arrays of another shape")
+        return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
+                            int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
+                            *dfs_native._table_args(tables.peers, tables.n_peers, tables.units, tables.cell_units,
+                                                    tables.n_cell_units, n_cells, tables.full),
+                            _pointer(rint, np.int64), rint.size, _pointer(compat, np.uint64), compat.size,
+                            int(limit), int(budget), int(bool(pause_when_full)), _pointer(work, np.int64), work.size)
+
+
+def _load_native() -> RulesKernel:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    key = dfs_native.kernel_key(llvm, _KERNEL_SOURCE)
+    folder = dfs_native.cache_dir()
+    path = None if folder is None else folder / f"dfsrules-kernel-{key}.o"
+    cached = None if path is None else dfs_native._read_cached(path, key, SIGNATURES)
+    if cached is None:
+        from pipeline.solvers import dfsrules_kernel   # numba: only to compile
+
+        body, symbols = dfs_native.compile_object(llvm, dfsrules_kernel.entry_points())
+        if path is not None:
+            dfs_native._write_cached(path, key, body, symbols)
+    else:
+        body, symbols = cached
+    return RulesKernel(body, symbols, llvm)
+
+
+def load() -> RulesKernel:
+    """The kernel for this process: the cached machine code, compiled first when missing
+    (numba's function when no object can be made).
+
+    Returns
+    -------
+    RulesKernel
+    """
+    global _LOADED
+    with _LOCK:
+        if _LOADED is None:
+            try:
+                _LOADED = _load_native()
+            except Exception as e:   # as dfs_native.load: numba's own function still searches
+                _LOADED = RulesKernel(None, None, None, str(e))
+        return _LOADED

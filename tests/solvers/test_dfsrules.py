@@ -1,0 +1,162 @@
+"""The ``dfsrules`` engine (pipeline/solvers/dfsrules.py): the dfs search with the rule rows
+propagated inside it. Its counts equal the SAT engine's on random rule puzzles of every family
+(random_puzzles' cages, thermometers, Kropki, greater-than, parity and the global rules; random
+lines of every line rule; the published variants), every grid it returns verifies, ``solve``
+proves uniqueness by counting to 2, and a model it cannot take (a layout, auxiliary columns) is
+refused with one line while ``auto`` passes it to the SAT engine."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "core"))   # random_puzzles, rule_oracle
+
+from random_puzzles import SINGLE, puzzle_documents  # noqa: E402
+from pipeline.core.build import build_model  # noqa: E402
+from pipeline.core.errors import PuzzleError, SolveError  # noqa: E402
+from pipeline.core.puzzle import parse_puzzle  # noqa: E402
+from pipeline.core.verify import verify_grid  # noqa: E402
+from pipeline.solvers import SOLVERS, get_solver  # noqa: E402
+from pipeline.solvers.auto import pick_solver  # noqa: E402
+from pipeline.solvers.dfsrules import model_problem, rule_tables  # noqa: E402
+
+pytest.importorskip("pysat")
+if SOLVERS["dfsrules"].available() is not None:
+    pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
+
+CAP = 5
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+LINE_KINDS = ("arrow", "pillarrow", "doublearrow", "whisper", "renban", "palindrome", "between", "lockout",
+              "entropic", "modular", "zipper", "regionsum")
+
+
+def _agree(doc: dict, cap: int = CAP) -> int:
+    """dfsrules' count of ``doc`` up to ``cap`` equals the SAT engine's; its grids verify; its
+    ``solve`` says unique exactly when the count is one. Returns the count."""
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        return -1
+    model = build_model(puzzle)
+    dfsrules, sat = get_solver("dfsrules"), get_solver("sat")
+    got, want = dfsrules.count(model, cap), sat.count(model, cap)
+    assert (got.count, got.status) == (want.count, want.status), doc
+    assert len({g.tobytes() for g in got.grids}) == got.count
+    for grid in got.grids:
+        verdict = verify_grid(grid, puzzle)
+        assert verdict.ok, (verdict.message, doc)
+    solved = dfsrules.solve(model, check_unique=True)
+    assert solved.solved == (want.count > 0)
+    if solved.solved:
+        assert solved.unique == (want.count == 1) and verify_grid(solved.grid, puzzle).ok
+    return got.count
+
+
+@SETTINGS
+@given(doc=puzzle_documents(shapes=SINGLE))
+def test_random_rule_puzzles_count_as_the_sat_engine(doc):
+    _agree(doc)
+
+
+@st.composite
+def line_documents(draw) -> dict:
+    """A 4x4 or 6x6 with one or two random lines (a king's walk) and a few random givens."""
+    n, box = draw(st.sampled_from([(4, "2x2"), (6, "2x3")]))
+    rules = []
+    for _ in range(draw(st.integers(1, 2))):
+        kind = draw(st.sampled_from(LINE_KINDS))
+        length = draw(st.integers(4 if kind == "pillarrow" else 3 if kind in ("between", "zipper", "doublearrow")
+                                  else 2, 6))
+        path = [draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))]
+        while len(path) < length:
+            r, c = path[-1]
+            steps = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in path]
+            if not steps:
+                break
+            path.append(draw(st.sampled_from(steps)))
+        rules.append({"rule": kind, "cells": [f"r{r + 1}c{c + 1}" for r, c in path]})
+    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n, unique=True))
+    givens = [f"r{r + 1}c{c + 1}={draw(st.integers(1, n))}" for r, c in cells]
+    return {"size": n, "box": box, "rules": rules, "givens": givens}
+
+
+@SETTINGS
+@given(doc=line_documents())
+def test_random_lines_count_as_the_sat_engine(doc):
+    _agree(doc)
+
+
+def _published() -> list[dict]:
+    rows = [json.loads(line) for line in (ROOT / "tests" / "data" / "published" / "variants.jsonl").open()]
+    return [row for row in rows if "hard" not in row["name"]]   # the hard ones: the bench's
+
+
+@pytest.mark.parametrize("row", _published(), ids=lambda row: row["name"][:30])
+def test_published_variants_are_unique_as_for_the_sat_engine(row):
+    model = build_model(parse_puzzle(row["document"]))
+    got = get_solver("dfsrules").count(model, 2, time_limit=3)
+    if got.status == "time_limit":
+        pytest.skip("beyond 3 s here (a hard killer: bench material)")
+    assert got.count == get_solver("sat").count(model, 2).count
+
+
+def test_rule_rows_become_pair_tables_bounds_and_start_candidates():
+    doc = {"size": 4, "box": "2x2", "rules": [{"rule": "antiknight"}, {"rule": "even", "cells": ["r1c1"]},
+                                              {"rule": "cage", "cells": ["r2c1", "r2c2", "r3c1"], "sum": 6}]}
+    tables = rule_tables(parse_puzzle(doc))
+    assert tables.allowed[0] == 0b1010 and (tables.allowed[1:] == 0b1111).all()   # even: 2 or 4
+    assert tables.n_lin == 1 and tables.n_terms == 3   # the cage's sum (its distinct digits: pairs)
+    assert tables.n_pairs > 0 and not tables.infeasible
+
+
+def test_a_model_it_cannot_take_is_refused_and_auto_uses_the_sat_engine():
+    samurai = build_model(parse_puzzle((ROOT / "examples" / "samurai.json").read_text()))
+    reason = model_problem(samurai)
+    assert reason and "layout" in reason and "\n" not in reason
+    with pytest.raises(SolveError, match=r"^solver dfsrules: dfsrules does not take a samurai layout"):
+        get_solver("dfsrules").solve(samurai)
+    pick = pick_solver("unique", samurai)
+    assert pick.name == "sat" and "dfsrules" in pick.reason and not pick.note
+
+
+class _AuxRule:
+    """A stand-in for a rule over auxiliary columns (pipeline.core.rules.auxcols.AuxRule)."""
+
+    kind = "skyscraper"
+
+    def aux_columns(self, board, index):   # pragma: no cover - never called
+        return []
+
+
+def test_a_rule_with_auxiliary_columns_is_refused():
+    model = build_model(parse_puzzle((ROOT / "examples" / "killer.json").read_text()))
+    assert model_problem(model) is None
+    fake = type("M", (), {"puzzle": type("P", (), {"layout": None, "n": 9, "rules": (_AuxRule(),)})()})()
+    assert model_problem(fake) == "dfsrules propagates rows over cell digits only, and skyscraper adds auxiliary columns"
+
+
+def test_auto_picks_dfsrules_for_a_killer_and_dfs_stays_the_unit_engine():
+    killer = build_model(parse_puzzle((ROOT / "examples" / "killer.json").read_text()))
+    for question in ("solve", "unique", "count"):
+        assert pick_solver(question, killer).name == "dfsrules", question
+    classic = build_model(parse_puzzle("." * 81))
+    assert pick_solver("unique", classic).name != "dfsrules"
+    assert pick_solver("count", classic).name == "dfs"
+
+
+def test_rules_that_contradict_each_other_give_no_solution():
+    doc = {"size": 4, "box": "2x2", "rules": [{"rule": "greater", "cells": ["r1c1", "r1c2"]},
+                                              {"rule": "greater", "cells": ["r1c2", "r1c1"]}]}
+    model = build_model(parse_puzzle(doc))
+    result = get_solver("dfsrules").count(model, 2)
+    assert (result.count, result.status) == (0, "complete")
+    assert not get_solver("dfsrules").solve(model, check_unique=True).solved
