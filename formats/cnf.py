@@ -46,80 +46,9 @@ from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manife
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
+from formats.text import render_tokens
 
 CNF_TAG = "sudoku-pipeline-cnf:"
-
-
-# ----------------------------------------------------------------------------------------------
-# rendering integers as text, vectorised
-# ----------------------------------------------------------------------------------------------
-def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ", line_end: bytes = b"\n",
-                  ends_line: np.ndarray | None = None) -> bytes:
-    """``prefix + str(value)`` for each value, followed by ``sep`` or, where ``ends_line``,
-    ``line_end``: the integer text of DIMACS clauses and OPB rows.
-
-    Every value is rendered into one row of a fixed-width byte table (prefix, right-aligned
-    digits and sign, ending), one vectorised pass per digit column; a boolean mask of the bytes
-    in use then packs the table row by row into the output. No Python work per value.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Integers.
-    prefix : bytes
-        Before each value (``x`` for OPB names).
-    sep : bytes
-        After a value that does not end a line.
-    line_end : bytes
-        After a value that ends a line.
-    ends_line : numpy.ndarray of bool, optional
-        Which values end a line.
-
-    Examples
-    --------
-    >>> render_tokens(np.array([3, -12, 0]), ends_line=np.array([False, False, True]))
-    b'3 -12 0\\n'
-    """
-    values = np.asarray(values, dtype=np.int64).ravel()
-    n = values.size
-    if ends_line is None:
-        ends_line = np.zeros(n, dtype=bool)
-    if n == 0:
-        return b""
-    neg = values < 0
-    mag = np.abs(values)
-    digits = np.ones(n, dtype=np.int8)
-    power = 10
-    top = int(mag.max())
-    while power <= top:
-        digits += mag >= power
-        power *= 10
-    body = digits + neg
-    p, d = len(prefix), int(body.max())
-    t = max(len(sep), len(line_end))
-    width = p + d + t
-    table = np.empty((n, width), dtype=np.uint8)
-    if p:
-        table[:, :p] = np.frombuffer(prefix, dtype=np.uint8)
-    rest = mag.astype(np.uint32) if top < 2**32 else mag  # 32-bit division is cheaper
-    ten = rest.dtype.type(10)
-    for j in range(p + d - 1, p - 1, -1):
-        quotient = rest // ten  # (np.divmod is twice as slow here)
-        table[:, j] = rest - quotient * ten
-        rest = quotient
-    table[:, p:p + d] += ord("0")
-    rows = np.flatnonzero(neg)
-    table[rows, p + d - 1 - digits[rows]] = ord("-")
-    table[:, p + d:] = np.frombuffer(sep.ljust(t, b"\0"), dtype=np.uint8)
-    table[ends_line, p + d:] = np.frombuffer(line_end.ljust(t, b"\0"), dtype=np.uint8)
-    # the bytes in use depend only on (body length, ending): one mask row per combination
-    col = np.arange(width)
-    lengths = np.arange(d + 1)[:, None, None]
-    tails = np.array([len(sep), len(line_end)])[None, :, None]
-    patterns = (col >= p + d - lengths) & (col < p + d + tails)
-    patterns[:, :, :p] = True
-    used = patterns.reshape(-1, width)[body.astype(np.int64) * 2 + ends_line]
-    return table[used].tobytes()
 
 
 def _dimacs_text(tokens: np.ndarray) -> bytes:

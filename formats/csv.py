@@ -36,7 +36,7 @@ from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positio
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
 from formats.files import load_manifest_file
-from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings
+from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings, render_tokens
 
 #: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
 #: bytes each, so at most 16 MB. Every 16x16 model fits (at most 1,312 x 4,096 = 5.4 million);
@@ -65,7 +65,40 @@ def _values(data: np.ndarray):
     return data
 
 
-def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
+def _integer_lines(columns: list[np.ndarray], start: int, stop: int) -> bytes:
+    """Rows ``start:stop`` of integer columns as comma-separated lines (the text pyarrow's CSV
+    writer gives them), by :func:`~formats.text.render_tokens`."""
+    block = np.empty((stop - start, len(columns)), dtype=np.int64)
+    for k, col in enumerate(columns):
+        block[:, k] = col[start:stop]
+    ends = np.zeros(block.shape, dtype=bool)
+    ends[:, -1] = True
+    return render_tokens(block, sep=b",", line_end=b"\n", ends_line=ends)
+
+
+def triplet_text(matrix: sp.spmatrix) -> list[bytes]:
+    """The text of :func:`write_triplets`' file, in chunks of ``_CHUNK`` lines (pyarrow's CSV
+    writer for values that are not integers).
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix
+        The matrix.
+    """
+    import io
+    coo = matrix.tocsr().tocoo()
+    size = b"%d,%d,0\n" % matrix.shape
+    if not coo.nnz:
+        return [size]
+    columns = [coo.row.astype(np.int64) + 1, coo.col.astype(np.int64) + 1, _values(coo.data)]
+    if columns[2].dtype.kind != "i":
+        buffer = io.BytesIO()
+        _write_csv_chunks(buffer, columns)
+        return [buffer.getvalue(), size]
+    return [_integer_lines(columns, start, min(start + _CHUNK, coo.nnz)) for start in range(0, coo.nnz, _CHUNK)] + [size]
+
+
+def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike, *, text: list[bytes] | None = None) -> Path:
     """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``.
 
     Parameters
@@ -74,13 +107,25 @@ def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
         The matrix.
     path : str or Path
         The CSV file.
+    text : list of bytes, optional
+        ``triplet_text(matrix)`` when the caller has it already (an export writes one matrix
+        under two names).
     """
-    coo = matrix.tocsr().tocoo()
     with atomic_open(path, "wb") as f:
-        if coo.nnz:
-            _write_csv_chunks(f, [coo.row.astype(np.int64) + 1, coo.col.astype(np.int64) + 1, _values(coo.data)])
-        f.write(b"%d,%d,0\n" % matrix.shape)
+        for chunk in text if text is not None else triplet_text(matrix):
+            f.write(chunk)
     return Path(path)
+
+
+def _same_matrix(a: sp.spmatrix, b: sp.spmatrix) -> bool:
+    """Whether two sparse matrices have the same shape, pattern and values (CSR, as written)."""
+    if a is b:
+        return True
+    if a.shape != b.shape or a.nnz != b.nnz:
+        return False
+    a, b = a.tocsr(), b.tocsr()
+    return bool(np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
+                and np.array_equal(a.data, b.data))
 
 
 def _data_line(path, k: int, *, comment: str | None = None, header: bool = False) -> int:
@@ -186,10 +231,14 @@ def write_vector(values: np.ndarray, path: str | os.PathLike) -> Path:
     path : str or Path
         The CSV file.
     """
+    values = np.asarray(values, dtype=float).ravel()
     with atomic_open(path, "wb") as f:
-        strings = number_strings(values)
-        if strings.size:
-            f.write(b"\n".join(strings.tolist()) + b"\n")
+        if values.size and np.all(values == np.rint(values)) and np.abs(values).max() < 10**7:
+            f.write(render_tokens(values.astype(np.int64), sep=b"\n"))   # the integers' text, at once
+        else:
+            strings = number_strings(values)
+            if strings.size:
+                f.write(b"\n".join(strings.tolist()) + b"\n")
     return Path(path)
 
 
@@ -305,15 +354,64 @@ def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = Fa
         order = np.argsort(rows, kind="stable")
         rows, cols, data = rows[order], cols[order], data[order]
         names = np.append(names, "")
-    # dictionary arrays: each label/name is rendered once, the rows just index them
-    labels = pa.array(np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str))
-    names = pa.array(names)
+    labels = np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str)
+    values = _values(data)
+    fields = _long_fields(labels, names, values)
     with atomic_open(path, "wb") as f:
         f.write(b"row_label,col_name,value\n")
-        if rows.size:
+        if fields is not None:
+            for start in range(0, rows.size, _CHUNK):
+                stop = min(start + _CHUNK, rows.size)
+                f.write(_long_lines(fields, rows[start:stop], cols[start:stop], values[start:stop]))
+        elif rows.size:
+            # dictionary arrays: each label/name is rendered once, the rows just index them
+            labels, names = pa.array(labels), pa.array(names)
             _write_csv_chunks(f, [pa.DictionaryArray.from_arrays(pa.array(rows), labels),
-                                  pa.DictionaryArray.from_arrays(pa.array(cols), names), _values(data)])
+                                  pa.DictionaryArray.from_arrays(pa.array(cols), names), values])
     return Path(path)
+
+
+def _text_rows(strings: np.ndarray) -> np.ndarray | None:
+    """ASCII strings as one ``V`` item each, zero-padded (None for text the fast long-form
+    writer leaves to pyarrow: non-ASCII, or a byte pyarrow's unquoted CSV would refuse)."""
+    try:
+        arr = np.ascontiguousarray(strings.astype("S").ravel())
+    except UnicodeEncodeError:
+        return None
+    table = arr.view(np.uint8).reshape(arr.size, arr.dtype.itemsize)
+    if np.isin(table, np.frombuffer(b',"\n\r', dtype=np.uint8)).any():
+        return None
+    return arr.view(f"V{arr.dtype.itemsize}")
+
+
+def _long_fields(labels: np.ndarray, names: np.ndarray, values: np.ndarray):
+    """The row labels and column names as ``V`` items for :func:`_long_lines` (None: pyarrow's
+    writer, for non-integer values or text it would quote or refuse)."""
+    if values.dtype.kind != "i":
+        return None
+    label_rows, name_rows = _text_rows(labels), _text_rows(names)
+    if label_rows is None or name_rows is None or not label_rows.itemsize or not name_rows.itemsize:
+        return None
+    return label_rows, name_rows
+
+
+def _long_lines(fields, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> bytes:
+    """``label,name,value`` lines of the long form (pyarrow's text for ASCII labels and names and
+    integer values): a record of zero-padded fields per line, the zero bytes then dropped."""
+    label_rows, name_rows = fields
+    distinct, index = np.unique(values, return_inverse=True)
+    value_rows = _text_rows(number_strings(distinct))
+    assert value_rows is not None
+    record = np.dtype([("label", label_rows.dtype), ("c1", "u1"), ("name", name_rows.dtype), ("c2", "u1"),
+                       ("value", value_rows.dtype), ("nl", "u1")])
+    out = np.empty(rows.size, dtype=record)
+    out["label"] = label_rows[rows]
+    out["c1"] = ord(",")
+    out["name"] = name_rows[cols]
+    out["c2"] = ord(",")
+    out["value"] = value_rows[index.ravel()]
+    out["nl"] = ord("\n")
+    return out.tobytes().translate(None, b"\0")
 
 
 def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -> list[Path]:
@@ -339,9 +437,11 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
     units, clues = model.A, model.B
     if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
         units, clues = units[:, model.columns], clues[:, model.columns]
+    aeq_text = triplet_text(model.Aeq)
+    units = units if not model.is_reduced else model.Aeq
     written += [
-        write_triplets(model.Aeq, d / "Aeq_ijv.csv"),
-        write_triplets(units if not model.is_reduced else model.Aeq, d / "A_ijv.csv"),
+        write_triplets(model.Aeq, d / "Aeq_ijv.csv", text=aeq_text),
+        write_triplets(units, d / "A_ijv.csv", text=aeq_text if _same_matrix(units, model.Aeq) else None),
         write_triplets(clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
                        d / "B_ijv.csv"),
         write_vector(model.beq, d / "beq.csv"),
