@@ -45,14 +45,17 @@ def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:
     """``[(family, cells)]`` for every unit family of ``A``, ``cells`` of shape (n_units, N).
 
     The ``cell`` family is expressed with one unit per (present) cell (its N digits), the others
-    are the puzzle's units, so that ``A`` is built by one rule for all.
+    are the puzzle's units, so that ``A`` is built by one rule for all. With more values than
+    cells in a unit (``V > N``) ``A`` holds the cell rows only: the units, which cannot hold
+    every value, are ``<= 1`` rows of ``R`` (:func:`pipeline.core.rulerows.unit_le_rows`).
     """
-    return [("cell", np.flatnonzero(puzzle.present)[:, None])] + puzzle.unit_families()
+    cells = [("cell", np.flatnonzero(puzzle.present)[:, None])]
+    return cells if puzzle.n_values > puzzle.n else cells + puzzle.unit_families()
 
 
 def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
     """``[(family, rows)]`` of ``A`` in row order."""
-    n = puzzle.n
+    n = puzzle.n_values
     return [(name, units.shape[0] * (n if name != "cell" else 1)) for name, units in rule_families(puzzle)]
 
 
@@ -75,7 +78,7 @@ def unit_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     numpy.ndarray
         int32 (int64 beyond 2^31 positions) of shape (rows of ``A``, N).
     """
-    n, cols_of_canvas = puzzle.n, puzzle.cols
+    n, cols_of_canvas = puzzle.n_values, puzzle.cols     # V digits: a cell row's ones (units: V = N)
     digits = np.arange(n)
     blocks = []
     for name, units in rule_families(puzzle):
@@ -133,7 +136,7 @@ def clue_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
 
 def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
     """Labels of ``A``'s rows (``cell_r_c``, ``row_r_d``, ..., ``diag_d``), 1-based."""
-    n = puzzle.n
+    n = puzzle.n_values
     num = np.char.mod("%d", np.arange(1, max(n, puzzle.rows, puzzle.cols) + 1)).astype(object)
     out = []
     for name, units in rule_families(puzzle):
@@ -152,7 +155,7 @@ def rule_row_labels(puzzle: Puzzle) -> np.ndarray:
 def clue_row_labels(puzzle: Puzzle) -> np.ndarray:
     """``clue_r_c_d`` (1-based) of each row of ``B``, in ``B``'s order (by row, then column)."""
     r, c, d = puzzle.clues()
-    num = np.char.mod("%d", np.arange(1, max(puzzle.n, puzzle.rows, puzzle.cols) + 1)).astype(object)
+    num = np.char.mod("%d", np.arange(1, max(puzzle.n_values, puzzle.rows, puzzle.cols) + 1)).astype(object)
     return ("clue_" + num[r] + "_" + num[c] + "_" + num[d]).astype(str) if r.size else np.array([], dtype=str)
 
 
@@ -171,8 +174,8 @@ def present_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     ndarray of int64
     """
     cells = np.flatnonzero(puzzle.present)
-    r, c = np.divmod(np.repeat(cells, puzzle.n), puzzle.cols)
-    return np.sort(conv.position(r, c, np.tile(np.arange(puzzle.n), cells.size)).astype(np.int64))
+    r, c = np.divmod(np.repeat(cells, puzzle.n_values), puzzle.cols)
+    return np.sort(conv.position(r, c, np.tile(np.arange(puzzle.n_values), cells.size)).astype(np.int64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -692,7 +695,8 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,
-                           canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols))
+                           canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols),
+                           digits=puzzle.n_values)
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")
     return Model(puzzle, conv, clues, unit_positions(puzzle, conv), clue_positions(puzzle, conv), objective)

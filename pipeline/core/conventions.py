@@ -104,6 +104,9 @@ class Convention:
     w: int
     #: ``(rows, cols)`` of a gattai canvas (samurai: 21 x 21 for 9x9 grids); None for one N x N grid.
     canvas: tuple[int, int] | None = None
+    #: ``V``, the digits of the last index when a value set has more values than the side
+    #: (``6x6~9``: 9); None (or ``N``) for the ``N`` digits of every other puzzle.
+    digits: int | None = None
 
     def __post_init__(self):
         if self.scheme not in SCHEMES:
@@ -115,6 +118,11 @@ class Convention:
         if self.canvas is not None:
             canvas = (int(self.canvas[0]), int(self.canvas[1]))
             object.__setattr__(self, "canvas", None if canvas == (self.n, self.n) else canvas)
+        if self.digits is not None:
+            digits = int(self.digits)
+            if digits < self.n:
+                raise ConventionError(f"digits: {digits} values for a {self.n}x{self.n} grid; at least {self.n}")
+            object.__setattr__(self, "digits", None if digits == self.n else digits)
         if self.canvas is not None and self.scheme != "ijk":
             raise ConventionError("scheme: a gattai layout (several grids on one canvas) has only the ijk scheme")
 
@@ -124,9 +132,15 @@ class Convention:
         return self.h * self.w
 
     @property
+    def v(self) -> int:
+        """Digits of the last index: ``V`` (``N`` unless a value set has more values)."""
+        return self.n if self.digits is None else self.digits
+
+    @property
     def n_vars(self) -> int:
-        """Number of positions, ``N^3`` (``rows * cols * N`` for a layout's canvas)."""
-        return self.rows * self.cols * self.n
+        """Number of positions, ``N^3`` (``rows * cols * N`` for a layout's canvas, ``N * N * V``
+        for a value set of ``V > N`` values)."""
+        return self.rows * self.cols * self.v
 
     @property
     def rows(self) -> int:
@@ -144,8 +158,8 @@ class Convention:
         for ``ijk`` (``(N, N, N)`` without a layout)."""
         n = self.n
         if self.scheme == "ijk":
-            return (self.rows, self.cols, n)
-        return (n // self.h, n // self.w, self.h, self.w, n)
+            return (self.rows, self.cols, self.v)
+        return (n // self.h, n // self.w, self.h, self.w, self.v)
 
     @property
     def index_names(self) -> tuple[str, ...]:
@@ -156,6 +170,8 @@ class Convention:
         """One-line description for messages, e.g. ``ijk/F (9x9, boxes 3x3)``."""
         if self.canvas is not None:
             return f"{self.scheme}/{self.order} ({self.rows}x{self.cols} canvas of {self.n}x{self.n} grids, boxes {self.h}x{self.w})"
+        if self.digits is not None:
+            return f"{self.scheme}/{self.order} ({self.n}x{self.n} of {self.v} values, boxes {self.h}x{self.w})"
         return f"{self.scheme}/{self.order} ({self.n}x{self.n}, boxes {self.h}x{self.w})"
 
     @property
@@ -319,7 +335,7 @@ class Convention:
     # -- between conventions ---------------------------------------------------------------
     def permutation_to(self, other: "Convention") -> np.ndarray:
         """``perm`` with ``x_other = x_self[perm]`` for the same assignment."""
-        if other.n != self.n or other.canvas != self.canvas:
+        if other.n != self.n or other.canvas != self.canvas or other.v != self.v:
             raise ConventionError(f"conventions: cannot map {self.describe()} onto {other.describe()}")
         r, c, d = other.all_cell_digit()
         return self.position(r, c, d)
@@ -333,7 +349,7 @@ def _name_index(conv: Convention) -> NameDictionary:
 
 
 def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "classic",
-                    canvas: tuple[int, int] | None = None) -> Convention:
+                    canvas: tuple[int, int] | None = None, digits: int | None = None) -> Convention:
     """A Convention, refusing ``block`` where the puzzle has no rectangular boxes (and on a
     gattai ``canvas``, where boxes of different grids are not one lattice of N x N).
 
@@ -349,9 +365,11 @@ def make_convention(scheme: str, order: str, h: int, w: int, variant: str = "cla
         The puzzle's variant (``block`` needs boxes).
     canvas : (int, int), optional
         ``(rows, cols)`` of a gattai layout's canvas.
+    digits : int, optional
+        ``V``, the values of a value set larger than the side (the last index's size).
     """
     if scheme == "block" and not get_variant(variant).boxes:
         raise ConventionError(
             f"scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant {variant!r}"
         )
-    return Convention(scheme, order, h, w, canvas)
+    return Convention(scheme, order, h, w, canvas, digits)

@@ -6,9 +6,10 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
     .Shape~6x6.Cage~15~R1C1~R1C2.Thermo~R2C1~R2C2.AntiKnight.~R1C1_5~R4C7_2_4_6_8
 
 * ``.Shape~RxC[~range][~gridtype]``: the grid (default 9x9). A square grid of 1 to 16 cells a
-  side is read, its values ``1..N`` or a range of ``N`` values (``~0-8`` on a 9x9: the document's
-  ``"values": "0-8"``, givens and rule digits read as values); a rectangle, a range of more
-  values than the side (``~9`` on a 6x6 grid) or a ``Raw`` grid is refused by name.
+  side is read, its values ``1..N`` or a range of at least ``N`` values (``~0-8`` on a 9x9: the
+  document's ``"values": "0-8"``, givens and rule digits read as values; ``~9`` on a 6x6: the
+  values 1..9, each row, column and box holding each at most once); a rectangle or a ``Raw``
+  grid is refused by name.
 * ``.~R1C1_5~R2C3_7``: givens (the empty type); ``R4C7_2_4_6_8`` limits a cell to several digits
   (the ``pencilmarks`` rule; a cell limited to exactly the even or odd digits is an ``even`` /
   ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
@@ -110,9 +111,9 @@ def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
     if spec and m is None:
         raise PuzzleError(f"{where}: ISS: value range {spec[:20]!r} is not LOW-HIGH or a count ({_place(item)})")
     low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
-    if high - low + 1 != n:   # a value set of the grid's side only (docs/conventions.md, "Value sets")
+    if high - low + 1 < n:   # at least the grid's side (docs/conventions.md, "Value sets")
         raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {n}x{n} grid gives {high - low + 1} values; "
-                          f"only sets of {n} values are supported ({_place(item)})")
+                          f"a Sudoku grid needs at least {n} ({_place(item)})")
     if len(args) > 2 and args[2] != "Sudoku":
         raise PuzzleError(f"{where}: ISS: grid type {args[2][:20]!r} is not supported ({_place(item)})")
     return n, tuple(range(low, high + 1))

@@ -28,10 +28,11 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
     """Shape, NoBoxes, Jigsaw and Diagonal items for the puzzle's grid and variant."""
     n = puzzle.n
     items = [] if n == 9 else [f"Shape~{n}x{n}"]
-    if puzzle.values is not None:   # ISS's one other range: 0..N-1
-        if puzzle.values != tuple(range(n)):
-            raise PuzzleError(f"{where}: the values {list(puzzle.values)[:10]} have no ISS form (ISS takes 1-{n} or 0-{n - 1})")
-        items = [f"Shape~{n}x{n}~0-{n - 1}"]
+    if puzzle.values is not None:   # ISS's ranges: 1..V or 0..V-1 (V >= N)
+        v = len(puzzle.values)
+        if puzzle.values not in (tuple(range(v)), tuple(range(1, v + 1))):
+            raise PuzzleError(f"{where}: the values {list(puzzle.values)[:10]} have no ISS form (ISS takes 1-V or 0-(V-1))")
+        items = [f"Shape~{n}x{n}~0-{v - 1}" if puzzle.values[0] == 0 else f"Shape~{n}x{n}~{v}"]
     spec = puzzle.spec
     known = {"classic", "latin", "jigsaw", "x", "jigsaw_x"}
     if puzzle.variant not in known or spec.extra_units is not None:

@@ -12,6 +12,7 @@ from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_names, present_positions
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.values import parse_values
 from pipeline.core import version
 
 MANIFEST_NAME = "manifest.json"
@@ -265,9 +266,12 @@ def metadata_convention(meta: dict, where: str) -> Convention:
     """
     try:
         canvas = meta.get("canvas") if meta.get("layout") is not None else None
+        n = int(meta["h"]) * int(meta["w"])
+        values = parse_values(meta["values"], n, where) if meta.get("values") is not None else None
         return make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
                                meta.get("variant", "classic"),
-                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])))
+                               canvas=None if canvas is None else (int(canvas[0]), int(canvas[1])),
+                               digits=None if values is None else len(values))
     except KeyError as e:
         raise FormatError(f"{where}: metadata comment lacks {e.args[0]!r}") from None
     except (PipelineError, TypeError, ValueError, IndexError) as e:
@@ -327,7 +331,8 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     try:
         puzzle = Puzzle.from_dict(meta)
         conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant,
-                               canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols))
+                               canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols),
+                               digits=puzzle.n_values)
     except PipelineError as e:
         raise FormatError(f"{where}: {e}") from None
     for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):

@@ -457,16 +457,15 @@ def _validate(p: Puzzle) -> None:
 
 
 def _validate_values(p: Puzzle) -> None:
-    """A value set: ascending distinct integers, as many as the grid's side (more are refused
-    until units over a larger value set are modelled)."""
+    """A value set: ascending distinct integers, at least as many as the grid's side (more:
+    each unit holds each value at most once, docs/conventions.md)."""
     if p.values is None:
         return
     values = p.values
     if any(b <= a for a, b in zip(values, values[1:])):
         raise PuzzleError(f"values: {list(values)[:12]} must ascend without repeats")
-    if len(values) != p.n:
-        raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has exactly {p.n} "
-                          "values (more values than the grid's side is not modelled yet)")
+    if len(values) < p.n:
+        raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has at least {p.n}")
 
 
 def _validate_layout(p: Puzzle) -> None:

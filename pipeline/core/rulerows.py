@@ -18,11 +18,13 @@ from pipeline.core.conventions import Convention
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
+from pipeline.core.rules.base import Rows
+from pipeline.core.variants import FAMILIES
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_names"]
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_names", "unit_le_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +84,41 @@ def _rules_in_order(puzzle: Puzzle):
         yield from ((rule, index) for index, rule in enumerate(of_kind, start=1))
 
 
+def unit_le_rows(puzzle: Puzzle) -> list[Rows]:
+    """The units as ``<= 1`` rows per value, when the puzzle has more values than a unit has
+    cells (``V > N``, ISS ``6x6~9``): each unit holds each value at most once (docs/conventions.md,
+    "Value sets larger than the grid"). Empty for every other puzzle (its units are ``A``'s ``= 1``).
+
+    Family by family (``row``, ``col``, ``box`` or ``region``, ...), rows ``(unit, value)`` with
+    the value fastest, labelled ``family_u_d`` (``family_d`` for a family of one unit, as ``A``'s).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its units and value set.
+
+    Returns
+    -------
+    list of Rows
+    """
+    v = puzzle.n_values
+    if v <= puzzle.n:
+        return []
+    out = []
+    digits = np.arange(v)
+    for family, units in puzzle.unit_families():
+        count, k = units.shape
+        row = np.repeat(np.arange(count * v), k)
+        cell = np.broadcast_to(units[:, None, :], (count, v, k)).ravel()
+        digit = np.broadcast_to(digits[None, :, None], (count, v, k)).ravel()
+        u, d = np.divmod(np.arange(count * v), v)
+        labels = (d[:, None] + 1 if FAMILIES[family].single and count == 1
+                  else np.stack([u + 1, d + 1], axis=1))
+        out.append(Rows(family, row, cell.astype(np.int64), digit.astype(np.int64), np.ones(row.size, dtype=np.int64),
+                        np.ones(count * v, dtype=np.int64), "L", labels.astype(np.int64)))
+    return out
+
+
 def aux_column_names(puzzle: Puzzle) -> tuple[np.ndarray, tuple[tuple[str, int], ...]]:
     """The names of the puzzle's auxiliary columns in order and ``(family, count)`` per family
     (in order of first appearance), without building any row.
@@ -125,6 +162,9 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     by_family: dict[tuple[str, str], list] = {}
     order: list[tuple[str, str]] = []
     aux_base = 0
+    for block in unit_le_rows(puzzle):   # V > N: the units first, as <= rows
+        by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
+        order.append((block.family, block.sense))
     for rule, index in _rules_in_order(puzzle):
         for block in rule.rows(board, index):
             key = (block.family, block.sense)

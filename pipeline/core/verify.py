@@ -259,16 +259,17 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
     if grid.shape != puzzle.grid.shape:
         return Verdict(False, f"grid is {'x'.join(map(str, grid.shape))}, puzzle is {'x'.join(map(str, puzzle.grid.shape))}")
     present = puzzle.present.reshape(grid.shape)
-    bad = np.argwhere(((grid < 1) | (grid > n)) & present)
+    v = puzzle.n_values      # digits 1..V (V > N: a value set larger than the side)
+    bad = np.argwhere(((grid < 1) | (grid > v)) & present)
     if bad.size:
         r, c = bad[0]
-        what = "empty" if grid[r, c] == 0 else f"{grid[r, c]}, not a digit 1..{n}"
+        what = "empty" if grid[r, c] == 0 else f"{grid[r, c]}, not a digit 1..{v}"
         return Verdict(False, f"cell ({r + 1}, {c + 1}) is {what}")
     outside = np.argwhere((grid != 0) & ~present)
     if outside.size:
         r, c = outside[0]
         return Verdict(False, f"cell ({r + 1}, {c + 1}) holds {grid[r, c]} but is outside every grid of the layout")
-    found = first_duplicate(grid, puzzle.unit_families(), n)
+    found = first_duplicate(grid, puzzle.unit_families(), v)
     if found is not None:
         family, unit, digit, cells = found
         return Verdict(False, f"{unit_name(family, unit)} has digit {digit} {times(cells.size)}: cells "

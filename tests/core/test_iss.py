@@ -56,7 +56,7 @@ def test_shapes_jigsaw_and_letters():
                                                     "'.Or'", "character 18"]),
     (".Frobnicate~1", ["unknown constraint type 'Frobnicate'"]),
     (".Or.Cage~3~R1C1~R1C2.End", ["unsupported constraint type 'Or'"]),
-    (".Shape~9x9~0-9", ["value range '0-9'"]),
+    (".Shape~9x9~0-7", ["value range '0-7'", "needs at least 9"]),
     (".Shape~6x9", ["6x9 (rectangular)"]),
     (".Cage~3~R0C1~R1C2", ["'R0C1' is not a cell"]),
     (".~R1C1_10", ["not a digit 1-9"]),

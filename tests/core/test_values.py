@@ -192,8 +192,9 @@ def test_an_iss_string_with_the_values_0_to_3_reads_as_a_value_set():
     plain = CASES["cage"][1]
     want = sum(1 for g in GRIDS if plain(g) and g[0, 0] == 0 and g[3, 3] == 3)
     assert api.count(puzzle, limit=1000, solver="sat").count == want
-    with pytest.raises(PuzzleError, match="only sets of 6 values"):
-        parse_puzzle(".Shape~6x6~9.~R1C1_9")
+    assert parse_puzzle(".Shape~6x6~9.~R1C1_9").values == tuple(range(1, 10))   # more values: test_values_wide
+    with pytest.raises(PuzzleError, match="needs at least 6"):
+        parse_puzzle(".Shape~6x6~5.~R1C1_5")
 
 
 def test_every_format_round_trips_a_0_to_3_model(tmp_path):

@@ -1,0 +1,165 @@
+"""Value sets larger than the grid (issue 33, ISS ``6x6~9``): the x block is ``N x N x V``, cells
+``= 1`` over ``V`` values and every unit ``<= 1`` per value (docs/conventions.md, "Value sets
+larger than the grid"). A 4x4 with 5 values counted against a brute force written from the plain
+meaning (each row, column and box holds distinct values), every format round trip, the ISS
+shapes, the engines that refuse and the one that falls back."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline import api
+from pipeline.core.build import build_model
+from pipeline.core.conventions import Convention
+from pipeline.core.errors import PipelineError
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.verify import verify_grid
+
+COLLECTION = Path("/work/shared/data/iss/collections.jsonl")
+
+
+def _brute(values: list[int], givens: dict[tuple[int, int], int], keep=lambda g: True) -> int:
+    """Grids of 4x4 cells over ``values`` whose rows, columns and 2x2 boxes hold distinct values."""
+    grid = np.full((4, 4), -10**6)
+    count = 0
+
+    def place(k: int) -> None:
+        nonlocal count
+        if k == 16:
+            count += bool(keep(grid))
+            return
+        r, c = divmod(k, 4)
+        box = grid[r - r % 2:r - r % 2 + 2, c - c % 2:c - c % 2 + 2]
+        for v in ([givens[r, c]] if (r, c) in givens else values):
+            if v in grid[r, :c] or v in grid[:r, c] or v in box:
+                continue
+            grid[r, c] = v
+            place(k + 1)
+            grid[r, c] = -10**6
+
+    place(0)
+    return count
+
+
+GIVENS = {(0, 0): 0, (0, 1): 1, (0, 2): 2, (0, 3): 3, (1, 0): 2, (1, 1): 3}
+
+
+def _text(givens: dict, values: list[int]) -> str:
+    return "".join(str(givens[r, c]) if (r, c) in givens else "." for r in range(4) for c in range(4))
+
+
+@pytest.mark.parametrize("values", [[0, 1, 2, 3, 4], [1, 2, 3, 4, 5, 6], [-2, 0, 3, 5, 7]])
+def test_a_4x4_with_more_values_counts_as_brute_force(values):
+    givens = {key: values[v] for key, v in GIVENS.items()}
+    text = [" ".join(str(givens[r, c]) if (r, c) in givens else "." for c in range(4)) for r in range(4)]
+    puzzle = parse_puzzle({"size": 4, "values": values, "givens": text})
+    want = _brute(values, givens)
+    got = api.count(puzzle, limit=20000, solver="sat")
+    assert (got.count, got.status) == (want, "complete")
+    assert want > 288   # more than the grids of 4 values: the fifth value is used
+
+
+def test_a_rule_on_five_values_counts_as_brute_force():
+    givens = dict(GIVENS)
+    thermo = {"rule": "thermo", "cells": ["r3c1", "r4c2", "r4c3"]}
+    puzzle = parse_puzzle({"size": 4, "values": "0-4", "givens": _text(givens, [0, 1, 2, 3, 4]), "rules": [thermo]})
+    want = _brute([0, 1, 2, 3, 4], givens, lambda g: g[2, 0] < g[3, 1] < g[3, 2])
+    assert 0 < want
+    for solver in ("sat", "cpsat"):
+        assert api.count(puzzle, limit=20000, solver=solver).count == want, solver
+
+
+def test_the_model_puts_cells_in_a_and_units_as_le_rows_in_r():
+    puzzle = parse_puzzle({"size": 4, "values": "1-5"})
+    model = build_model(puzzle)
+    conv = model.convention
+    assert conv.shape == (4, 4, 5) and conv.n_vars == 80 and conv.v == 5
+    assert conv.names([79]).tolist() == ["x_4_4_5"] and conv.positions_from_names(["x_1_1_5"]).tolist() == [64]
+    assert model.unit_positions.shape == (16, 5)                 # A: one = 1 row per cell, over 5 values
+    assert model.family_counts() == {"cell": 16, "row": 20, "col": 20, "box": 20}
+    assert (model.R.sense == "L").all() and (model.R.rhs == 1).all()
+    assert model.R.labels[:6].tolist() == ["row_1_1", "row_1_2", "row_1_3", "row_1_4", "row_1_5", "row_2_1"]
+    assert np.diff(model.R.matrix.indptr).tolist() == [4] * 60   # each unit's 4 cells, one value
+    block = Convention("block", "C", 2, 2, digits=5)
+    assert block.shape == (2, 2, 2, 2, 5) and conv.permutation_to(block).size == 80
+    # a value set of N values keeps the N^3 block and A's unit rows
+    assert build_model(parse_puzzle({"size": 4, "values": "0-3"})).convention.n_vars == 64
+
+
+def test_solutions_verify_and_a_sixth_value_is_refused():
+    puzzle = parse_puzzle({"size": 4, "values": "0-4", "givens": _text(GIVENS, [0, 1, 2, 3, 4])})
+    result = api.solve(puzzle, solver="highs", unique=False)
+    assert verify_grid(result.grid, puzzle)
+    grid = result.grid.copy()
+    grid[3, 3] = 6
+    assert "not a digit 1..5" in verify_grid(grid, puzzle).message
+    with pytest.raises(PipelineError, match="not one of the values"):
+        parse_puzzle({"size": 4, "values": "0-4", "givens": "5" + "." * 15})
+
+
+def test_every_format_round_trips_a_model_of_more_values(tmp_path):
+    from formats.base import FORMATS, ModelData, read_model, write_model
+
+    puzzle = parse_puzzle({"size": 4, "values": "0-4", "givens": _text(GIVENS, [0, 1, 2, 3, 4]),
+                           "rules": [{"rule": "thermo", "cells": ["r3c1", "r4c2"]}]})
+    written = 0
+    for clues in ("rows", "reduce"):
+        model = build_model(puzzle, clues=clues)
+        want = ModelData.from_model(model)
+        assert want.metadata["values"] == "0-4"
+        for name, fmt in FORMATS.items():
+            if fmt.read is None or fmt.write is None or name == "iss":
+                continue
+            got = read_model(write_model(model, tmp_path / f"{clues}.{name}", name), name)
+            assert (got.Aeq != want.Aeq).nnz == 0, name
+            np.testing.assert_array_equal(got.row_lower, want.row_lower, err_msg=name)
+            np.testing.assert_array_equal(got.row_upper, want.row_upper, err_msg=name)
+            if "puzzle" in got.metadata:
+                assert Puzzle.from_dict(got.metadata) == puzzle, name
+            written += 1
+    assert written >= 12
+
+
+def test_iss_shapes_of_more_values_read_and_write_back():
+    puzzle = parse_puzzle(".Shape~6x6~9.~R1C1_9~R2C4_7")
+    assert puzzle.values == tuple(range(1, 10)) and (puzzle.h, puzzle.w) == (2, 3)
+    assert puzzle.shown(puzzle.grid)[0, 0] == 9
+    assert iss_from_puzzle(puzzle) == ".Shape~6x6~9.~R1C1_9~R2C4_7"
+    zero = parse_puzzle(".Shape~9x9~0-9.~R1C1_0~R9C9_9")
+    assert zero.values == tuple(range(10)) and parse_puzzle(iss_from_puzzle(zero)) == zero
+    with pytest.raises(PipelineError, match="needs at least 6") as info:
+        parse_puzzle(".Shape~6x6~5")
+    assert "\n" not in str(info.value)
+
+
+def test_dfs_refuses_and_auto_falls_back():
+    puzzle = parse_puzzle({"size": 4, "values": "1-5", "givens": "1234" "34.." + "." * 8})
+    with pytest.raises(PipelineError, match="dfs"):
+        api.solve(puzzle, solver="dfs")
+    result = api.solve(puzzle, solver="auto", unique=False)
+    assert verify_grid(result.grid, puzzle)
+
+
+@pytest.mark.skipif(not COLLECTION.exists(), reason="the ISS collection is not on this machine")
+def test_collection_puzzles_of_more_values_read_solve_and_keep_their_solutions():
+    entries = [json.loads(line) for line in COLLECTION.read_text().splitlines() if line.strip()]
+    solved = 0
+    for entry in entries:
+        try:
+            puzzle = parse_puzzle(entry["input"])
+        except PipelineError:
+            continue
+        if puzzle.n_values <= puzzle.n:
+            continue
+        solution = entry.get("solution")
+        if isinstance(solution, str) and len(solution) == puzzle.n ** 2 and puzzle.values[0] >= 1:
+            digits = np.array([puzzle.values.index(int(ch)) + 1 for ch in solution]).reshape(puzzle.n, puzzle.n)
+            assert verify_grid(digits, puzzle), entry["name"]
+            result = api.solve(puzzle, solver="sat")
+            assert np.array_equal(result.grid, digits), entry["name"]
+            solved += 1
+    assert solved >= 1
