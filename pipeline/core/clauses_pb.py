@@ -53,6 +53,10 @@ PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
 DEFAULT_CARD = "seqcounter"
 DEFAULT_PB = "best"
+#: A bound-1 rule row longer than this is encoded with the ladder even when the unit rows'
+#: at-most-one is pairwise: the automaton rules' step and read rows run to thousands of terms
+#: (an ISS automaton of 6,556 transitions: about 10^7 pairwise clauses a row, gigabytes).
+PAIRWISE_RULE_MAX = 64
 
 
 def keep_pysat_off_sigint() -> None:
@@ -204,6 +208,8 @@ def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, p
     if all(w == 1 for w in weights):
         cardmod = _card_module()
         if bound == 1:
+            if amo == "pairwise" and len(lits) > PAIRWISE_RULE_MAX:
+                amo = "ladder"     # k^2/2 clauses would swamp the solver (an automaton's step rows)
             if amo == "pairwise":  # pysat.card's order: (i, j) for i < j, row-major
                 clauses = [[-i, -j] for i in lits for j in lits if i < j]
             else:

@@ -3,12 +3,16 @@ along the line, read in order, must be accepted by a finite automaton (docs/conv
 "Auxiliary columns", the automaton rows).
 
 The rows choose one accepting run with auxiliary 0-1 columns ``aux_<kind>_k_i_p_d_q``: step ``i``
-(1-based) takes the transition ``p --d--> q`` (states and digits 1-based). Only transitions on
-some accepting run at that step are columns (:func:`~pipeline.core.rules.nfa.layered_transitions`).
-Rows: ``<kind>_k_i`` (``= 1``) one transition per step; ``<kind>flow_k_i_q`` (``= 0``) the run
-entering ``q`` at step ``i`` leaves it at step ``i + 1``; ``<kind>read_k_i_d`` (``= 0``) the
-transitions of step ``i`` on digit ``d`` sum to ``x[c_i, d]``. Exact: the 0-1 points are the grids
-whose line some run accepts (an NFA's nondeterminism is the choice of columns).
+(1-based) takes the transition ``p --d--> q`` (states and digits 1-based), and
+``aux_<kind>state_k_i_q``: after step ``i`` the run is in ``q`` (``i = 1..L-1``). Only transitions
+on some accepting run at that step are columns, only states on one between steps
+(:func:`~pipeline.core.rules.nfa.layered_transitions`). Rows: ``<kind>_k_i`` (``= 1``) one transition
+per step; ``<kind>in_k_i_q`` (``= 0``) the transitions of step ``i`` into ``q`` sum to the state
+column; ``<kind>out_k_i_q`` (``= 0``) those of step ``i + 1`` out of ``q`` too; ``<kind>read_k_i_d``
+(``= 0``) the transitions of step ``i`` on digit ``d`` sum to ``x[c_i, d]``. Every row is a sum of
+ones against at most one other column (a bound-1 exactly-one once normalised: small SAT
+encodings). Exact: the 0-1 points are the grids whose line some run accepts (an NFA's
+nondeterminism is the choice of columns).
 """
 from __future__ import annotations
 
@@ -87,7 +91,7 @@ class _Line(AuxRule):
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_<kind>_k_i_p_d_q``: step ``i`` takes transition ``p --d--> q`` (1-based; ``d = V + 1``
-        is a segment break).
+        is a segment break); then ``aux_<kind>state_k_i_q``: the run is in ``q`` after step ``i``.
 
         Parameters
         ----------
@@ -100,10 +104,20 @@ class _Line(AuxRule):
         step = np.repeat(np.arange(len(layers)), [t.size for t in layers])
         trans = self.nfa.transitions[np.concatenate(layers)] if step.size else np.zeros((0, 3), dtype=np.int64)
         labels = np.column_stack([np.full(step.size, index), step + 1, trans + 1]).astype(np.int64)
-        return [AuxColumns(self.kind, labels.reshape(-1, 5))]
+        states = self._between(layers)
+        state_labels = np.column_stack([np.full(len(states), index), [i for i, _ in states],
+                                        [q + 1 for _, q in states]]).astype(np.int64)
+        return [AuxColumns(self.kind, labels.reshape(-1, 5)), AuxColumns(self.kind + "state", state_labels.reshape(-1, 3))]
+
+    def _between(self, layers: list[np.ndarray]) -> list[tuple[int, int]]:
+        """``(i, q)`` of the state columns: ``q`` entered at step ``i`` (1-based, ``i < L``), in order."""
+        out: list[tuple[int, int]] = []
+        for i in range(1, len(layers)):
+            out += [(i, int(q)) for q in np.unique(self.nfa.transitions[layers[i - 1], 2])]
+        return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """The step rows, the flow rows and the read rows (module docstring).
+        """The step rows, the state rows (in and out) and the read rows (module docstring).
 
         Parameters
         ----------
@@ -128,22 +142,27 @@ class _Line(AuxRule):
         one = AuxRows(self.kind, z, z, z, z, np.ones(live.size, dtype=np.int64), "E",
                       np.column_stack([np.full(live.size, index), live + 1]).astype(np.int64).reshape(-1, 2),
                       np.searchsorted(live, step_of), col, np.ones(col.size, dtype=np.int64))
-        # flow between step i - 1 and step i through state q
-        f_row, f_col, f_coef, f_labels = [], [], [], []
+        # the state between step i and step i + 1 (pruning keeps the states entered and left alike)
+        n_trans = int(first[-1])
+        parts: dict[str, list] = {"in": [], "out": []}
+        labels: list[np.ndarray] = []
         r = 0
         for i in range(1, sizes.size):
-            into, out = layers[i - 1], layers[i]
-            q_in, q_out = trans[into, 2], trans[out, 0]
-            states = np.union1d(q_in, q_out)
-            f_row += [r + np.searchsorted(states, q_in), r + np.searchsorted(states, q_out)]
-            f_col += [first[i - 1] + np.arange(into.size), first[i] + np.arange(out.size)]
-            f_coef += [np.ones(into.size, dtype=np.int64), -np.ones(out.size, dtype=np.int64)]
-            f_labels.append(np.column_stack([np.full(states.size, index), np.full(states.size, i), states + 1]))
+            q_in, q_out = trans[layers[i - 1], 2], trans[layers[i], 0]
+            states = np.unique(q_in)
+            parts["in"].append((r + np.searchsorted(states, q_in), first[i - 1] + np.arange(q_in.size)))
+            parts["out"].append((r + np.searchsorted(states, q_out), first[i] + np.arange(q_out.size)))
+            labels.append(np.column_stack([np.full(states.size, index), np.full(states.size, i), states + 1]))
             r += states.size
-        flow = AuxRows(self.kind + "flow", z, z, z, z, np.zeros(r, dtype=np.int64), "E",
-                       np.concatenate(f_labels).astype(np.int64) if f_labels else np.zeros((0, 3), dtype=np.int64),
-                       np.concatenate(f_row) if f_row else z, np.concatenate(f_col) if f_col else z,
-                       np.concatenate(f_coef) if f_coef else z)
+        state_col = n_trans + np.arange(r)
+        label_array = np.concatenate(labels).astype(np.int64) if labels else np.zeros((0, 3), dtype=np.int64)
+        tie = []
+        for side in ("in", "out"):
+            rows_t = np.concatenate([a for a, _ in parts[side]]) if parts[side] else z
+            cols_t = np.concatenate([b for _, b in parts[side]]) if parts[side] else z
+            tie.append(AuxRows(self.kind + side, z, z, z, z, np.zeros(r, dtype=np.int64), "E", label_array,
+                               np.concatenate([rows_t, np.arange(r)]), np.concatenate([cols_t, state_col]),
+                               np.concatenate([np.ones(rows_t.size, dtype=np.int64), -np.ones(r, dtype=np.int64)])))
         # the transitions of a cell's step on digit d are x[c, d]
         cell_steps = np.flatnonzero(steps >= 0)
         m = cell_steps.size * v
@@ -155,7 +174,7 @@ class _Line(AuxRule):
                        np.zeros(m, dtype=np.int64), "E",
                        np.column_stack([np.full(m, index), read_step + 1, read_digit + 1]).astype(np.int64).reshape(-1, 3),
                        slot, col[is_cell], np.ones(slot.size, dtype=np.int64))
-        return [one, flow, read]
+        return [one, tie[0], tie[1], read]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A line no run accepts, given what the grid shows (empty cells take any digit).
@@ -197,8 +216,8 @@ class Automaton(_Line):
     name: str = ""
 
     kind: ClassVar[str] = "automaton"
-    families: ClassVar[tuple[str, ...]] = ("automaton", "automatonflow", "automatonread")
-    aux_families: ClassVar[tuple[str, ...]] = ("automaton",)
+    families: ClassVar[tuple[str, ...]] = ("automaton", "automatonin", "automatonout", "automatonread")
+    aux_families: ClassVar[tuple[str, ...]] = ("automaton", "automatonstate")
     description: ClassVar[str] = "automaton: the values along the line are accepted by a finite automaton"
     noun: ClassVar[str] = "automaton line"
 
@@ -311,8 +330,8 @@ class Regex(_Line):
     pattern: str = ""
 
     kind: ClassVar[str] = "regex"
-    families: ClassVar[tuple[str, ...]] = ("regex", "regexflow", "regexread")
-    aux_families: ClassVar[tuple[str, ...]] = ("regex",)
+    families: ClassVar[tuple[str, ...]] = ("regex", "regexin", "regexout", "regexread")
+    aux_families: ClassVar[tuple[str, ...]] = ("regex", "regexstate")
     description: ClassVar[str] = "regex: the values along the line match a regular expression"
     noun: ClassVar[str] = "regex line"
     colour: ClassVar[str] = REGEX_COLOUR
