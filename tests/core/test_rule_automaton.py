@@ -295,3 +295,12 @@ def test_collection_puzzles_solve_to_the_published_solution(name):
     assert result.solved
     assert np.array_equal(np.asarray(result.grid).reshape(puzzle.n, puzzle.n),
                           _solution_digits(entry["solution"], puzzle))
+
+
+def test_long_bound_one_rule_rows_are_not_encoded_pairwise():
+    from pipeline.core.clauses_pb import PAIRWISE_RULE_MAX, shape_clauses
+
+    short = shape_clauses("E", (1,) * PAIRWISE_RULE_MAX, 1, "seqcounter", "best", "pairwise")
+    long = shape_clauses("E", (1,) * 400, 1, "seqcounter", "best", "pairwise")
+    assert short.n_aux == 0                       # pairwise up to the limit: no auxiliary variables
+    assert long.n_aux > 0 and long.tokens.size < 400 * 399   # the ladder: linear, not 400^2/2 pairs
