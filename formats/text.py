@@ -465,7 +465,7 @@ def _word_tables() -> tuple[np.ndarray, np.ndarray]:
     return high, low
 
 
-_HIGH, _LOW = _word_tables()
+_HIGH_WORDS, _LOW_WORDS = (words.ravel() for words in _word_tables())
 
 
 def _pad_words(text: bytes) -> np.ndarray:
@@ -509,6 +509,7 @@ def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ",
     lowest, top = int(values.min()), int(values.max())
     if max(top, -lowest) >= (10**7 if lowest < 0 else 10**8) or b"\0" in prefix + sep + line_end:
         return _render_digits(values, prefix=prefix, sep=sep, line_end=line_end, ends_line=ends_line)
+    ends_line = np.zeros(n, dtype=bool) if ends_line is None else np.asarray(ends_line, dtype=bool).ravel()
     head, tail = _pad_words(prefix), _pad_words(sep)
     end = _pad_words(line_end)
     if end.size != tail.size:
@@ -522,12 +523,16 @@ def render_tokens(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" ",
     mag = np.abs(values).astype(np.uint32)
     high = mag // np.uint32(10000)
     low = mag - high * np.uint32(10000)
-    has_high = high > 0
-    table[:, p] = _HIGH[(values < 0).view(np.uint8), high] if lowest < 0 else _HIGH[0][high]
-    table[:, p + 1] = _LOW[has_high.view(np.uint8), low]
-    table[:, p + 2:] = tail
-    if ends_line is not None:
-        table[np.asarray(ends_line, dtype=bool).ravel(), p + 2:] = end
+    low += (high > 0) * np.uint32(10000)              # the zero-padded row after a high part
+    if lowest < 0:
+        high += (values < 0) * np.uint32(10000)       # the row with the sign
+    np.take(_HIGH_WORDS, high, out=table[:, p], mode="clip")   # (clip: no buffered copy)
+    np.take(_LOW_WORDS, low, out=table[:, p + 1], mode="clip")
+    if tail.size == 1:
+        table[:, p + 2] = np.where(ends_line, end[0], tail[0])
+    else:
+        table[:, p + 2:] = tail
+        table[ends_line, p + 2:] = end
     return table.tobytes().translate(None, b"\0")
 
 
