@@ -128,6 +128,9 @@ def propagate(grids: np.ndarray, template: Puzzle, hidden: bool = True) -> tuple
     n = template.n
     if n > MAX_BITS_N:
         raise PipelineError(f"propagate: grids up to {MAX_BITS_N}x{MAX_BITS_N} (bitmasks), found {n}x{n}")
+    if template.n_values > n:   # singles assume every unit holds every value
+        raise PipelineError(f"propagate: {template.n_values} values on a {n}x{n} grid (a unit need not hold "
+                            "every value): singles do not apply")
     bits = _digit_bits(n)
     full, zero, one = (bits.dtype.type(v) for v in ((1 << n) - 1, 0, 1))
     cand = np.where(grids > 0, bits[grids], full)

@@ -5,6 +5,7 @@ meaning (each row, column and box holds distinct values), every format round tri
 shapes, the engines that refuse and the one that falls back."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -163,3 +164,41 @@ def test_collection_puzzles_of_more_values_read_solve_and_keep_their_solutions()
             assert np.array_equal(result.grid, digits), entry["name"]
             solved += 1
     assert solved >= 1
+
+
+def _all_grids(values: list[int], givens: dict) -> list[np.ndarray]:
+    out: list[np.ndarray] = []
+    _brute(values, givens, lambda g: out.append(g.copy()) or True)
+    return out
+
+
+WIDE = [0, 1, 2, 3, 4]
+#: givens tried in turn: each case takes the first under which it constrains and can be met
+WIDE_GIVENS = [{(0, 0): 2, (1, 3): 4, (3, 2): 0}, {(0, 0): 0, (0, 1): 1, (1, 0): 4},
+               {(3, 3): 4, (0, 2): 1, (2, 0): 3}, {(1, 1): 4, (2, 3): 2, (3, 0): 1}]
+
+
+@functools.lru_cache(maxsize=None)
+def _wide_grids(values: tuple[int, ...], k: int) -> list[np.ndarray]:
+    return _all_grids(list(values), {key: values[v] for key, v in WIDE_GIVENS[k].items()})
+
+
+def _rule_cases():
+    from tests.core.test_values import CASES
+    return CASES
+
+
+@pytest.mark.parametrize("name", sorted(_rule_cases()))
+def test_each_rule_on_five_values_counts_as_brute_force(name):
+    entry, plain, *own = _rule_cases()[name]
+    values = tuple(own[0] + [own[0][-1] + 2]) if own else tuple(WIDE)   # the case's own set and one more value
+    if name == "whisper":   # the case's difference 2 (the default is (V + 1) // 2, 3 for 5 values)
+        entry = {**entry, "diff": 2}
+    k = next(k for k in range(len(WIDE_GIVENS))
+             if 0 < sum(1 for g in _wide_grids(values, k) if plain(g)) < len(_wide_grids(values, k)))
+    grids = _wide_grids(values, k)
+    want = sum(1 for g in grids if plain(g))
+    givens = {key: values[v] for key, v in WIDE_GIVENS[k].items()}
+    puzzle = parse_puzzle({"size": 4, "values": list(values), "givens": _text(givens, list(values)), "rules": [entry]})
+    got = api.count(puzzle, limit=len(grids) + 1, solver="sat")
+    assert (got.count, got.status) == (want, "complete"), name
