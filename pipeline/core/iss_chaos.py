@@ -15,6 +15,8 @@ the later ones extend (their readers then return no entry of their own).
   same first cell). Without arms: from ``CTRL``'s region cell to the left, right, up and down edges.
 * ``SameValues~K~cells`` / ``AllDifferent~cells`` over region cells only -> ``same`` (``K`` groups)
   / ``different``; over grid cells they keep their own readers, and a mix is refused.
+* ``CountDistinct~CTRL~cells`` over region cells -> ``distinct`` (``CTRL``'s value is how many
+  regions the cells meet); over grid cells it stays refused.
 
 Region cells may be given as grid cells (``R1C2``), as ISS allows. The writer gives ``chaos``
 back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
@@ -146,6 +148,13 @@ def _or_region(iss_type: str, read: Callable[[list[str], IssGrid], list[dict]]) 
             entry, out = _entry(grid)
             entry.setdefault("same", []).append([cells[i * size:(i + 1) * size] for i in range(k)])
             return out
+        if iss_type == "CountDistinct":
+            if len(args) < 2 or not _region_tokens(args[1:]):
+                raise IssArgError("CountDistinct is read over region cells (CC) only")
+            entry, out = _entry(grid)
+            entry.setdefault("distinct", []).append({"clue": grid.cell(args[0]),
+                                                     "cells": [region_cell(t, grid) for t in args[1:]]})
+            return out
         if iss_type == "AllDifferent" and _region_tokens(args):
             entry, out = _entry(grid)
             entry.setdefault("different", []).append([region_cell(t, grid) for t in args])
@@ -171,6 +180,8 @@ def _write_chaos(entry: dict, grid: IssGrid) -> list[str]:
         items.append("~".join(["SameValues", str(len(groups)), *[_cc(c, grid) for g in groups for c in g]]))
     for cells in entry.get("different", []):
         items.append("~".join(["AllDifferent", *[_cc(c, grid) for c in cells]]))
+    for item in entry.get("distinct", []):
+        items.append("~".join(["CountDistinct", grid.to_iss(item["clue"]), *[_cc(c, grid) for c in item["cells"]]]))
     return items
 
 
@@ -183,6 +194,8 @@ READERS_CHAOS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
 for _type in ("SameValues", "AllDifferent"):
     if _type in READERS:
         READERS_CHAOS[_type] = _or_region(_type, READERS[_type])
+if "CountDistinct" not in READERS:      # the table reads no CountDistinct over grid cells (yet)
+    READERS_CHAOS["CountDistinct"] = _or_region("CountDistinct", READERS["AllDifferent"])
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": _write_chaos}

@@ -52,18 +52,22 @@ def oracle(grid: np.ndarray, regions: np.ndarray, clues: dict) -> bool:
     ok &= all(flat[a["clue"]] == arrow_value(regions, a["arms"], a["offset"]) for a in clues["arrows"])
     ok &= all(all(sorted(regions[g]) == sorted(regions[groups[0]]) for g in groups) for groups in clues["same"])
     ok &= all(len(set(regions[cells])) == len(cells) for cells in clues["different"])
+    ok &= all(flat[c["clue"]] == len(set(regions[c["cells"]])) for c in clues.get("distinct", []))
     return bool(ok)
 
 
 def _random_clue(rng: random.Random, grid: np.ndarray, regions: np.ndarray) -> dict | None:
     """One clue of a random kind, made to hold for ``regions`` (the other divisions then decide)."""
-    clues: dict = {"counts": [], "arrows": [], "same": [], "different": []}
+    clues: dict = {"counts": [], "arrows": [], "same": [], "different": [], "distinct": []}
     kind = rng.choice(sorted(clues))
     cells = list(range(16))
     flat = grid.ravel()
-    if kind in ("counts", "arrows"):
+    if kind in ("counts", "arrows", "distinct"):
         offset = rng.randrange(2)
-        if kind == "counts":
+        if kind == "distinct":
+            spec = {"cells": rng.sample(cells, rng.randrange(2, 9))}
+            value = len(set(regions[spec["cells"]]))
+        elif kind == "counts":
             spec = {"cells": rng.sample(cells, rng.randrange(2, 7)), "offset": offset}
             value = count_value(regions, spec["cells"], offset)
         else:
@@ -91,14 +95,15 @@ def _entry(clues: dict) -> dict:
             "arrows": [{"clue": _name(a["clue"]), "arms": [[_name(x) for x in arm] for arm in a["arms"]],
                         "offset": a["offset"]} for a in clues["arrows"]],
             "same": [[[_name(x) for x in g] for g in groups] for groups in clues["same"]],
-            "different": [[_name(x) for x in cells] for cells in clues["different"]]}
+            "different": [[_name(x) for x in cells] for cells in clues["different"]],
+            "distinct": [{"clue": _name(c["clue"]), "cells": [_name(x) for x in c["cells"]]} for c in clues["distinct"]]}
 
 
 def test_clue_rows_are_exact_for_fixed_grid_and_division():
     rng = random.Random(11)
     squares = latin_squares(4)
     agreed = accepted = 0
-    for _ in range(40):
+    for _ in range(50):
         grid = squares[rng.randrange(len(squares))]
         fitting = [d for d in DIVISIONS_4 if holds_every_digit(grid, d)]
         clues = _random_clue(rng, grid, _labels(rng.choice(fitting), 4) - 1)
@@ -148,6 +153,8 @@ def test_iss_round_trip_and_forms():
     rules = document_from_iss(text)["rules"]
     assert rules[0] == {"rule": "chaos", "same": [[["r1c1"], ["r2c2"]]], "different": [["r1c1", "r4c4"]]}
     assert rules[1]["rule"] != "chaos"                        # grid cells keep their own reader
+    distinct = document_from_iss(".Shape~4x4.NoBoxes.ChaosConstruction.CountDistinct~R1C1~CC1~CC2~CC16")["rules"]
+    assert distinct == [{"rule": "chaos", "distinct": [{"clue": "r1c1", "cells": ["r1c1", "r1c2", "r4c4"]}]}]
     puzzle = parse_puzzle(d["input"])
     again = parse_puzzle(iss_from_puzzle(puzzle))
     assert again.to_dict() == puzzle.to_dict()
@@ -160,6 +167,7 @@ def test_iss_round_trip_and_forms():
     (".Shape~4x4.NoBoxes.ChaosConstruction.AllDifferent~CC1~R1C2", "mixes"),
     (".Shape~4x4.NoBoxes.ChaosConstruction.SameValues~3~CC1~CC2", "groups"),
     (".Shape~4x4.NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC17", "region cell"),
+    (".Shape~4x4.NoBoxes.CountDistinct~R1C1~R1C2~R1C3", "CountDistinct"),
 ])
 def test_bad_iss_refused_in_one_line(text, word):
     with pytest.raises(PuzzleError) as info:

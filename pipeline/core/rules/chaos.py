@@ -142,7 +142,7 @@ class Chaos(AuxRule):
     """Chaos construction: ``{"rule": "chaos"}`` (ISS ``ChaosConstruction``). The grid is divided
     into ``N`` orthogonally connected regions of ``N`` cells, each holding every digit once; the
     division is the solver's to find. Region clues (``counts``, ``arrows``, ``same``,
-    ``different``: :mod:`pipeline.core.rules.chaosclues`) are optional keys of the entry.
+    ``different``, ``distinct``: :mod:`pipeline.core.rules.chaosclues`) are optional keys of the entry.
 
     Auxiliary columns (``c`` = cell ``r_c``, ``k`` = region, ``t`` = step, ``d`` = digit; docs/
     conventions.md "Chaos construction" has the rows): ``aux_chaosregion_r_c_k`` (``c`` is in
@@ -160,9 +160,9 @@ class Chaos(AuxRule):
                                            "chaosfirst", "chaosorder", "chaosroot", "chaosstep", "chaosinside",
                                            "chaosconnected", "chaosequal", "chaosapart", "chaoscount",
                                            "chaosrunprev", "chaosrunsame", "chaosrunon", "chaosarrow", "chaossame",
-                                           "chaosdifferent")
+                                           "chaosdifferent", "chaosamong", "chaosnone", "chaosdistinct")
     aux_families: ClassVar[tuple[str, ...]] = ("chaosregion", "chaosseen", "chaosreach", "chaospair", "chaossame",
-                                               "chaosrun")
+                                               "chaosrun", "chaosdistinct")
     description: ClassVar[str] = ("chaos construction: N connected regions of N cells, each holding every digit "
                                   "once, drawn by the solver")
     noun: ClassVar[str] = "chaos construction"

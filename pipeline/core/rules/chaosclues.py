@@ -11,6 +11,8 @@ columns they read (docs/conventions.md, "Chaos construction").
 * ``"same": [[[...], [...]], ...]``: groups of equal size whose cells' regions form the same
   multiset (one-cell groups: the cells share a region).
 * ``"different": [[...], ...]``: cells in pairwise different regions.
+* ``"distinct": [{"clue": "r5c1", "cells": [...]}]``: the clue cell's value is how many regions
+  the cells meet (ISS ``CountDistinct`` over region cells).
 """
 from __future__ import annotations
 
@@ -25,21 +27,23 @@ from pipeline.core.rules.base import Board, cell_name, parse_cell, parse_cells
 
 __all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_violations"]
 
-KEYS = ("counts", "arrows", "same", "different")
+KEYS = ("counts", "arrows", "same", "different", "distinct")
 
 
 @dataclass(frozen=True)
 class ChaosClues:
     """The region clues (0-based canvas cells): ``counts`` ``(clue, cells, offset)``, ``arrows``
-    ``(clue, arms, offset)`` (arms as given), ``same`` (tuples of groups), ``different``."""
+    ``(clue, arms, offset)`` (arms as given), ``same`` (tuples of groups), ``different``,
+    ``distinct`` ``(clue, cells)``."""
 
     counts: tuple = ()
     arrows: tuple = ()
     same: tuple = ()
     different: tuple = ()
+    distinct: tuple = ()
 
     def __bool__(self) -> bool:
-        return bool(self.counts or self.arrows or self.same or self.different)
+        return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
 
 
 def _list(value: Any, what: str, where: str) -> list:
@@ -99,7 +103,13 @@ def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
     for i, cells in enumerate(_list(data.get("different", []), "different", where)):
         at = f"{where} different[{i}]"
         different.append(tuple(int(c) for c in parse_cells(cells, board, at, at_least=2)))
-    clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different))
+    distinct = []
+    for i, item in enumerate(_list(data.get("distinct", []), "distinct", where)):
+        at = f"{where} distinct[{i}]"
+        item = _clue_item(item, {"clue", "cells"}, at)
+        cells = parse_cells(item.get("cells"), board, at)
+        distinct.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells)))
+    clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different), tuple(distinct))
     if clues and board.values:
         raise PuzzleError(f"{where}: region clues take the values 1..N (the puzzle has a value set)")
     return clues
@@ -132,6 +142,8 @@ def clues_to_dict(clues: ChaosClues, board: Board) -> dict:
         out["same"] = [[names(g) for g in groups] for groups in clues.same]
     if clues.different:
         out["different"] = [names(cells) for cells in clues.different]
+    if clues.distinct:
+        out["distinct"] = [{"clue": cell_name(k, board), "cells": names(cells)} for k, cells in clues.distinct]
     return out
 
 
@@ -174,7 +186,8 @@ def _runs(clues: ChaosClues) -> list[tuple[int, int, int]]:
 def clue_blocks(clues: ChaosClues, board: Board) -> list[AuxColumns]:
     """``aux_chaossame_r_c_r_c`` (a cell shares the reference cell's region) and
     ``aux_chaosrun_j_a_i`` (arrow ``j``'s arm ``a`` stays in the start's region up to its cell
-    ``i``), the blocks that are not empty.
+    ``i``) and ``aux_chaosdistinct_j_k`` (distinct clue ``j``'s cells meet region ``k``), the
+    blocks that are not empty.
 
     Parameters
     ----------
@@ -196,6 +209,9 @@ def clue_blocks(clues: ChaosClues, board: Board) -> list[AuxColumns]:
     runs = _runs(clues)
     if runs:
         out.append(AuxColumns("chaosrun", np.array(runs, dtype=np.int64) + [1, 1, 0]))
+    if clues.distinct:
+        j, k = np.divmod(np.arange(len(clues.distinct) * board.n), board.n)
+        out.append(AuxColumns("chaosdistinct", np.stack([j + 1, k + 1], axis=1)))
     return out
 
 
@@ -227,7 +243,8 @@ class _Builder:
 
 def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], first: int) -> list[AuxRows]:
     """The clue families in order: ``chaosequal``, ``chaosapart``, ``chaoscount``, ``chaosrunprev``,
-    ``chaosrunsame``, ``chaosrunon``, ``chaosarrow``, ``chaossame``, ``chaosdifferent``.
+    ``chaosrunsame``, ``chaosrunon``, ``chaosarrow``, ``chaossame``, ``chaosdifferent``,
+    ``chaosamong``, ``chaosnone``, ``chaosdistinct``.
 
     Parameters
     ----------
@@ -287,8 +304,17 @@ def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], f
     for j, cells in enumerate(clues.different):
         for k in range(n):
             different.row([j + 1, k + 1], 1, [(reg(c, k), 1) for c in cells])
+    among, none, distinct = _Builder("chaosamong", "L"), _Builder("chaosnone", "L"), _Builder("chaosdistinct", "E")
+    base = first + len(pairs) + len(runs)
+    for j, (clue, cells) in enumerate(clues.distinct):
+        met = [base + j * n + k for k in range(n)]
+        for k in range(n):
+            for i, c in enumerate(cells):
+                among.row([j + 1, i + 1, k + 1], 0, [(reg(c, k), 1), (met[k], -1)])      # a cell in k: k is met
+            none.row([j + 1, k + 1], 0, [(met[k], 1), *[(reg(c, k), -1) for c in cells]])  # met: some cell in k
+        distinct.row([j + 1], 0, [(col, -1) for col in met], [(clue, d, v) for d, v in value])
     return [equal.rows(2), apart.rows(2), count.rows(1), prev.rows(3), on.rows(3), inside.rows(3), arrow.rows(1),
-            same_rows.rows(3), different.rows(2)]
+            same_rows.rows(3), different.rows(2), among.rows(3), none.rows(2), distinct.rows(1)]
 
 
 def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) -> list[str]:
@@ -325,4 +351,7 @@ def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) ->
     for cells in clues.different:
         if np.unique(regions[list(cells)]).size != len(cells):
             bad.append("different-region cells")
+    for clue, cells in clues.distinct:
+        if int(grid[clue]) != np.unique(regions[list(cells)]).size:
+            bad.append(f"distinct-region clue at cell {clue}")
     return bad
