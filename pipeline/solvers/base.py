@@ -173,6 +173,11 @@ class Solver:
     #: inequality rows) and gattai layouts (samurai). An engine without it refuses such a model
     #: with one line rather than solving it without its rules.
     rule_rows: bool = False
+    #: The engine solves models with more values than the grid's side (``V > N``: each cell one
+    #: of ``V`` values, each unit holding a value at most once; docs/conventions.md). An engine
+    #: that assumes every unit holds every one of ``N`` digits sets it False: it refuses such a
+    #: model with one line, and ``--solver auto`` passes it by.
+    wide_values: bool = True
     #: ``solve`` minimises the model's objective (``Model.objective``); the others only find a
     #: feasible point (``--solver auto`` picks an engine with it for a model with an objective).
     optimises: bool = False
@@ -199,12 +204,16 @@ class Solver:
                                              self._bounds_of(self.options)))
         if not self.rule_rows:
             set_(self, "solve", _refusing_rules(self.solve, self.name))
+        if not self.wide_values:
+            set_(self, "solve", _refusing_wide_values(self.solve, self.name))
         if self.count is not None:
             set_(self, "count_options", declared_options(self.count, 2))
             set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
                                                  SolveError, self._bounds_of(self.count_options)))
             if not self.rule_rows:
                 set_(self, "count", _refusing_rules(self.count, self.name))
+            if not self.wide_values:
+                set_(self, "count", _refusing_wide_values(self.count, self.name))
         if self.proves_unique and "check_unique" not in self.options:
             raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
         if set(self.bounds) - self.options - self.count_options:
@@ -248,8 +257,11 @@ class Solver:
         str or None
         """
         problem = self.available()
-        if problem or model is None or self.model_problem is None:
+        if problem or model is None:
             return problem
+        wide = None if self.wide_values else wide_values_problem(model, self.name)
+        if wide or self.model_problem is None:
+            return wide
         return self.model_problem(model)
 
     @property
@@ -282,6 +294,42 @@ def model_needs_rule_rows(model: Any) -> str | None:
     if puzzle is not None and getattr(puzzle, "layout", None) is not None:
         return f"a {puzzle.layout.name} layout"
     return None
+
+
+def wide_values_problem(model: Any, name: str) -> str | None:
+    """Why an engine without :attr:`Solver.wide_values` cannot take ``model`` (None: it can).
+
+    Parameters
+    ----------
+    model : Model
+        The model an engine is asked to solve.
+    name : str
+        The engine, for the message.
+
+    Returns
+    -------
+    str or None
+    """
+    puzzle = getattr(model, "puzzle", None)
+    v, n = getattr(puzzle, "n_values", 0), getattr(puzzle, "n", 0)
+    if puzzle is None or v <= n:
+        return None
+    able = ", ".join(s.name for s in SOLVERS.values() if s.wide_values and s.rule_rows)
+    return (f"solver {name}: this puzzle has {v} values on a {n}x{n} grid, and {name} assumes each unit holds "
+            f"every one of {n} digits (engines that take it: {able})")
+
+
+def _refusing_wide_values(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``function`` that first refuses a model with more values than the side."""
+
+    @functools.wraps(function)
+    def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
+        problem = wide_values_problem(model, name)
+        if problem:
+            raise SolveError(problem)
+        return function(model, *args, **kwargs)
+
+    return checked
 
 
 def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., Any]:

@@ -139,8 +139,12 @@ def test_iss_shapes_of_more_values_read_and_write_back():
 
 def test_dfs_refuses_and_auto_falls_back():
     puzzle = parse_puzzle({"size": 4, "values": "1-5", "givens": "1234" "34.." + "." * 8})
-    with pytest.raises(PipelineError, match="dfs"):
+    with pytest.raises(PipelineError, match="5 values on a 4x4 grid, and dfs assumes") as info:
         api.solve(puzzle, solver="dfs")
+    assert "\n" not in str(info.value)
+    from pipeline.solvers.base import SOLVERS
+    model = build_model(puzzle)
+    assert SOLVERS["dfs"].problem_with(model) and not SOLVERS["sat"].problem_with(model)
     result = api.solve(puzzle, solver="auto", unique=False)
     assert verify_grid(result.grid, puzzle)
 
