@@ -335,10 +335,11 @@ def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
         if tok.size:
             inputs = (mag >= 1) & (mag <= k)
             aux = mag > k
-            body = np.zeros((rows.size, tok.size), dtype=np.int64)
+            body = block[:, k + 1:]     # a view: the assignments below fill the block
             body[:, inputs] = cells[:, mag[inputs] - 1] * sign[inputs]
             body[:, aux] = (enc.aux_start[lo + rows][:, None] + (mag[aux] - k - 1)) * sign[aux]
-            block[:, k + 1:] = body
+        if rows.size == lengths.size:   # rows of one length (every grid without rules): in order
+            return block.ravel()
         out[(offset[rows][:, None] + np.arange(block.shape[1])).ravel()] = block.ravel()
     return out
 

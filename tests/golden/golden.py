@@ -35,6 +35,12 @@ PUZZLES = {
 }
 
 
+#: Large N, every format of ``--formats all`` (CNF and OPB too): the empty 36x36 (box 6x6) is past
+#: the N <= 25 of pairwise at-most-one, so its CNF takes the ladder encoding of the 100x100, and
+#: its numbers run to 6 digits with signs (issue 34: the vectorised writers, byte for byte).
+LARGE = {"empty36-all": dict(source="." * 36 * 36, box="6x6")}
+
+
 def conventions(variant: str):
     schemes = ("ijk", "block") if variant in ("classic", "x") else ("ijk",)
     for scheme in schemes:
@@ -147,6 +153,11 @@ def export_set(directory: Path) -> dict[str, dict[str, str]]:
             export_model(model, out, ["csv", "mps", "lp", "parquet", "matlab"], mps_style="both",
                          dense="always")
             digests[case] = {p.name: file_digest(p) for p in sorted(out.iterdir()) if p.is_file()}
+    for case, spec in LARGE.items():
+        spec = dict(spec)
+        out = directory / case
+        export_model(build_model(parse_puzzle(spec.pop("source"), **spec)), out, "all", mps_style="both")
+        digests[case] = {p.name: file_digest(p) for p in sorted(out.iterdir()) if p.is_file()}
     return digests
 
 
