@@ -176,6 +176,10 @@ def _run(solver, cp, callback=None) -> tuple[int, float, bool, bool]:
     return status, time.perf_counter() - start, "interrupt" in kinds, "flag" in kinds
 
 
+#: Seconds short of its time limit at which a stopped search still counts as stopped by the limit.
+_LIMIT_SLACK = 0.05
+
+
 def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool,
                           flagged: bool = False) -> None:
     """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``), or CP-SAT's
@@ -186,8 +190,11 @@ def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float
     if flagged:
         return
     cp_model = _cp_model()
+    # CP-SAT's clock, not only ours, says whether it reached its limit: a search it ended at the
+    # limit by its own clock was once taken for a Ctrl-C (ISS's "Killing with flowers", 10 s limit)
+    reached = time_limit is not None and max(seconds, float(solver.WallTime())) >= time_limit - _LIMIT_SLACK
     if (solver.parameters.catch_sigint_signal and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-            and (time_limit is None or seconds < time_limit)):
+            and not reached):
         raise KeyboardInterrupt
 
 
