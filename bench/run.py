@@ -17,6 +17,12 @@
    minimal 25x25 with ``auto``, ``highs`` and ``sat`` (backends, singles first or not) side by
    side, the hardest-9x9 batch per engine and 1 vs 2 workers, one 9x9 ``solve`` process against
    ``python -c pass``.
+6. Export at scale (issue 34; ``--export-all n``, 0 leaves it out): every format of the empty
+   grid with 10x10 boxes (the 100x100), each format alone and all into one directory, wall and
+   CPU seconds; target: build + all within 6 s.
+6. Rule puzzles (issue 34; ``--no-dfsrules`` leaves it out, ``--quick`` too unless ``--dfsrules``): bench/dfsrules_bench.py, the
+   ``dfsrules`` engine against ``sat`` on 100 generated 9x9 of 10 rule families (per record,
+   batch with the uniqueness proof, ``solve`` processes).
 
 Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
 """
@@ -37,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import auto_bench, sat_bench  # noqa: E402
+from bench import auto_bench, dfsrules_bench, sat_bench  # noqa: E402
 from bench.measure import OUR_WRITERS, run_script  # noqa: E402
 
 # the shared sets; SUDOKU_BENCH_DATA names another copy of that layout (the tests pass tests/data)
@@ -115,6 +121,48 @@ def bench_writers(sizes, writers, repeat, timeout, keep_dir: Path | None, check:
     return rows
 
 
+#: Issue 34: every format of an empty 100x100 (box 10x10) exported in at most this many seconds.
+EXPORT_ALL_TARGET = 6.0
+
+
+def bench_export_all(n: int, repeat: int, log) -> dict:
+    """Every format of the empty grid with ``n x n`` boxes (issue 34: n = 10, 6 s): the model is
+    built once, then ``export_model`` writes each format alone (with its manifest and SHA-256s)
+    and then all of them into one directory; best of ``repeat``, wall and CPU seconds. The
+    per-format rows add up to more than ``all``: each writes and hashes its own manifest."""
+    import shutil
+
+    from bench.measure import empty_puzzle
+    from formats.directory import export_model, resolve_formats
+    from pipeline.core.build import build_model
+
+    started, cpu = time.perf_counter(), time.process_time()
+    model = build_model(empty_puzzle(n))
+    build = {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu}
+    names = [fmt.name for fmt in resolve_formats("all")]
+    rows: dict[str, dict] = {}
+    work = Path(tempfile.mkdtemp(prefix="sudoku-bench-export-"))
+    try:
+        for name in [*names, "all"]:
+            log(f"  export {name:8s} n={n} ...")
+            best: dict = {}
+            for _ in range(max(repeat, 1)):
+                out = work / name
+                started, cpu = time.perf_counter(), time.process_time()
+                export_model(model, out, name)
+                row = {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu,
+                       "mb": sum(p.stat().st_size for p in out.iterdir()) / 1e6}
+                shutil.rmtree(out)
+                if not best or row["seconds"] < best["seconds"]:
+                    best = row
+            rows[name] = best
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    total = build["seconds"] + rows["all"]["seconds"]
+    return {"n": n, "N": n * n, "target_seconds": EXPORT_ALL_TARGET, "build": build, "formats": rows,
+            "build_plus_all_seconds": total, "within_target": total <= EXPORT_ALL_TARGET}
+
+
 def bench_build(sizes, repeat, timeout, log) -> list[dict]:
     rows = []
     for n in sizes:
@@ -187,6 +235,16 @@ def print_tables(result: dict, out=sys.stdout) -> None:
             mps = next(x for x in w if x.get("writer") == "mps" and x.get("n") == r["n"])
             print(f"{r['n']:3d} {r['N']:4d} {r['seconds']:9.3f} {mps['seconds']:9.3f} {r['x_mps']:6.2f} "
                   f"{r['mb']:8.1f} {r['peak_rss_mb']:8.0f}", file=out)
+    export = result.get("export_all")
+    if export:
+        print(f"\nAll formats of an empty {export['N']}x{export['N']} (issue 34 target: build + all within "
+              f"{export['target_seconds']:g} s; each format alone, then all)", file=out)
+        print(f"{'format':10s} {'seconds':>9s} {'cpu s':>9s} {'MB':>9s}", file=out)
+        for name, r in [("build", {**export["build"], "mb": None}), *export["formats"].items()]:
+            print(f"{name:10s} {_fmt(r['seconds'], '.3f', 9)} {_fmt(r['cpu_seconds'], '.3f', 9)} "
+                  f"{_fmt(r['mb'], '.1f', 9)}", file=out)
+        print(f"build + all: {export['build_plus_all_seconds']:.2f} s "
+              f"({'within' if export['within_target'] else 'over'} {export['target_seconds']:g} s)", file=out)
     print("\nBuild A (build_model) vs bare NumPy triplets (target: within 2x)", file=out)
     print(f"{'n':>3s} {'N':>4s} {'nnz':>11s} {'build s':>9s} {'bare s':>9s} {'ratio':>6s} {'build RSS':>9s} {'bare RSS':>9s}",
           file=out)
@@ -222,10 +280,14 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action=argparse.BooleanOptionalAction, default=None,
                         help="read every written file back and compare (default: on with --quick)")
     parser.add_argument("--batch", action="store_true", help="also measure batch throughput, 1 vs 2 workers")
+    parser.add_argument("--export-all", type=int, metavar="n", default=None,
+                        help="box size n of the all-formats export (issue 34; default 10, --quick 3; 0 leaves it out)")
     parser.add_argument("--sat", action=argparse.BooleanOptionalAction, default=True,
                         help="the SAT section (bench/sat_bench.py; default on)")
     parser.add_argument("--auto", action=argparse.BooleanOptionalAction, default=True,
                         help="the default-engine section (bench/auto_bench.py; default on)")
+    parser.add_argument("--dfsrules", action=argparse.BooleanOptionalAction, default=None,
+                        help="the rule-puzzle section (bench/dfsrules_bench.py; default on, off with --quick)")
     parser.add_argument("--batch-sample", type=int, help="puzzles per data set for --batch (default 2000 / 100)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per measurement")
     parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
@@ -272,6 +334,9 @@ def main(argv=None) -> int:
         "build": bench_build(sizes, max(args.repeat, 3 if args.quick else 1), args.timeout, log),
         "batch": bench_batch(args.quick, args.batch_sample, log) if args.batch else [],
     }
+    export_n = args.export_all if args.export_all is not None else (3 if args.quick else 10)
+    if export_n:
+        result["export_all"] = bench_export_all(export_n, args.repeat, log)
     if args.sat:
         work = Path(tempfile.mkdtemp(prefix="sudoku-bench-sat-"))
         try:
@@ -288,12 +353,17 @@ def main(argv=None) -> int:
             import shutil
 
             shutil.rmtree(work, ignore_errors=True)
+    wanted = args.dfsrules if args.dfsrules is not None else not args.quick
+    if wanted and dfsrules_bench.get_solver("dfsrules").available() is None:
+        result["dfsrules"] = dfsrules_bench.run(args.quick)
     result["seconds"] = time.time() - started
     print_tables(result)
     if result.get("sat"):
         sat_bench.print_tables(result["sat"])
     if result.get("auto"):
         auto_bench.print_tables(result["auto"])
+    if result.get("dfsrules"):
+        dfsrules_bench.print_tables(result["dfsrules"])
     results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -311,6 +381,9 @@ def main(argv=None) -> int:
     if result.get("auto"):
         for problem in auto_bench.failures(result["auto"]):   # targets missed: reported, not a failed run
             log(f"bench: auto: {problem}")
+    if result.get("dfsrules"):
+        for problem in dfsrules_bench.failures(result["dfsrules"]):   # targets missed: reported
+            log(f"bench: dfsrules: {problem}")
     return 1 if failed else 0
 
 

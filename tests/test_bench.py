@@ -58,6 +58,11 @@ def test_json_structure(quick):
     assert len(stamped) == 1 and json.loads(stamped[0].read_text()) == result
     assert result["quick"] is True and result["sizes"] == SIZES
     assert {"created", "host", "models", "notes", "writers", "build", "batch", "seconds"} <= set(result)
+    export = result["export_all"]   # issue 34: every format alone and all of them, on the n = 3 grid here
+    assert export["n"] == 3 and export["target_seconds"] == 6.0 and isinstance(export["within_target"], bool)
+    assert {"cnf", "csv", "mps", "matlab", "all"} <= set(export["formats"])
+    assert all(r["seconds"] > 0 and r["mb"] > 0 for r in export["formats"].values())
+    assert "All formats of an empty 9x9" in stdout
     assert [m["nonzeros"] for m in result["models"]] == [4 * (n * n) ** 3 for n in SIZES]
     skipped = {note.split()[1] for note in result["notes"] if "skipped" in note}
     expected = [w for w in OURS if w not in skipped] + OTHERS
