@@ -144,9 +144,45 @@ def _layout(item: _Item, n: int, where: str) -> np.ndarray:
     chars, ids, counts = np.unique(np.array(list(layout)), return_inverse=True, return_counts=True)
     if (counts != n).any():
         k = int(np.flatnonzero(counts != n)[0])
-        raise PuzzleError(f"{where}: ISS: Jigsaw region {chars[k]!r} has {counts[k]} cells, not {n} "
+        raise PuzzleError(f"{where}: ISS: Jigsaw region {str(chars[k])!r} has {counts[k]} cells, not {n} "
                           f"(partial layouts are not supported) ({_place(item)})")
     return ids.reshape(n, n)
+
+
+def region_boxes(n: int, k: int) -> tuple[int, int] | None:
+    """ISS's boxes of ``k`` cells on an ``n x n`` grid (``RegionSize~k``): ``(h, w)`` with ``h``
+    the largest divisor of ``k`` from ``sqrt(k)`` down to 2 whose box tiles the grid (either way
+    round), or None (no boxes)."""
+    for small in range(int(np.sqrt(k)), 1, -1):
+        if k % small == 0 and n % small == 0 and n % (k // small) == 0:
+            return small, k // small
+    return None
+
+
+def region_box_rules(n: int, h: int, w: int) -> list[dict]:
+    """The ``extraregion`` entries of ``RegionSize`` boxes of ``h x w`` cells, box by box
+    (row-major), each box's cells row-major.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    h, w : int
+        Box shape (:func:`region_boxes`).
+
+    Returns
+    -------
+    list of dict
+    """
+    rows, cols = np.divmod(np.arange(n * n), n)
+    ids = (rows // h) * (n // w) + cols // w
+    return [{"rule": "extraregion", "cells": [f"r{c // n + 1}c{c % n + 1}" for c in np.flatnonzero(ids == box)]}
+            for box in range(n * n // (h * w))]
+
+
+def item_types_on_boxes(kind: str) -> bool:
+    """ISS types laid on the box shape (``RegionSize`` changes them): disjoint sets, windoku."""
+    return kind in ("DisjointSets", "Windoku")
 
 
 def _box_tiling(regions: np.ndarray, n: int) -> tuple[int, int] | None:
@@ -199,7 +235,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     if len(text) > MAX_ISS_CHARS:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
     items = list(_items(text, where))
-    n, no_boxes, jigsaw, shape_item = 9, False, None, None
+    n, no_boxes, jigsaw, shape_item, region_size = 9, False, None, None, None
     span: tuple[int, ...] = tuple(range(1, 10))
     for item in items:   # the grid first: every cell is read against it
         if item.type == "Shape":
@@ -211,8 +247,17 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             if item.args:
                 raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
             no_boxes = True
+        elif item.type == "RegionSize":
+            if len(item.args) != 1 or not re.fullmatch(r"\d{1,3}", item.args[0]) or int(item.args[0]) < 2:
+                raise PuzzleError(f"{where}: ISS: RegionSize takes one region size of 2 cells or more ({_place(item)})")
+            region_size = (int(item.args[0]), item)
         elif item.type in _COMPOSITE:
             raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} ({_place(item)})")
+    if region_size is not None and region_size[0] == n:
+        region_size = None   # the default: boxes and pieces of N cells
+    if region_size is not None and len(span) == n:
+        raise PuzzleError(f"{where}: ISS: regions of {region_size[0]} cells on a {n}x{n} grid of {n} values are "
+                          f"not supported (only with more values than the side) ({_place(region_size[1])})")
     for item in items:
         if item.type == "Jigsaw":
             if jigsaw is not None:
@@ -224,6 +269,16 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     boxes = None if no_boxes else iss_boxes(n)
     units = None
     rules: list[dict] = []
+    if region_size is not None:   # boxes of k cells (6x6~9 with RegionSize~9: four 3x3 boxes)
+        k = region_size[0]
+        if jigsaw is not None:
+            raise PuzzleError(f"{where}: ISS: jigsaw pieces of {k} cells are not supported ({_place(region_size[1])})")
+        region = None if no_boxes else region_boxes(n, k)
+        boxes = None
+        if region is not None:
+            rules += region_box_rules(n, *region)
+            rows, cols = np.divmod(np.arange(n * n), n)
+            units = ((rows // region[0]) * (n // region[1]) + cols // region[1]).reshape(n, n)
     if jigsaw is not None and no_boxes:
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape
@@ -244,7 +299,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     grid = IssGrid(n, units, span)
     allowed: dict[str, list[int]] = {}
     for item in items:
-        if item.type in ("Shape", "NoBoxes", "Jigsaw"):
+        if item.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize"):
             continue
         try:
             if item.type in ("", "Given"):
@@ -254,6 +309,9 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
                     if not allowed[cell]:
                         raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
                 continue
+            if item_types_on_boxes(item.type) and region_size is not None:   # ISS lays them on boxes of k cells
+                raise PuzzleError(f"{where}: ISS: {item.type} with regions of {region_size[0]} cells is not "
+                                  f"supported ({_place(item)})")
             reader = READERS.get(item.type)
             if reader is None:
                 word = "unsupported" if item.type in ISS_TYPES else "unknown"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.iss import iss_boxes
+from pipeline.core.iss import iss_boxes, region_box_rules, region_boxes
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
 from pipeline.core.puzzle import Puzzle
 
@@ -51,6 +51,18 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
     if spec.diagonals:
         items += ["Diagonal~-1", "Diagonal~1"]
     return items
+
+
+def _region_size(puzzle: Puzzle) -> int | None:
+    """``k`` when the puzzle's extra regions are exactly ISS's ``RegionSize~k`` boxes (a latin grid
+    of more values than the side, ``k != N``), else None."""
+    n = puzzle.n
+    extras = [entry for entry in puzzle.rules_dicts() if entry["rule"] == "extraregion"]
+    if puzzle.n_values <= n or puzzle.variant != "latin" or not extras or len(extras[0]["cells"]) == n:
+        return None
+    k = len(extras[0]["cells"])
+    boxes = region_boxes(n, k)
+    return k if boxes is not None and region_box_rules(n, *boxes) == extras else None
 
 
 def _units(puzzle: Puzzle) -> np.ndarray | None:
@@ -97,9 +109,14 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     if n > 16:
         raise PuzzleError(f"{where}: a {n}x{n} grid is larger than ISS's largest, 16x16")
     items = _grid_items(puzzle, where)
+    region_size = _region_size(puzzle)
+    if region_size is not None:   # its boxes of k cells: ISS's RegionSize (no NoBoxes: they are the boxes)
+        items = [item for item in items if item != "NoBoxes"] + [f"RegionSize~{region_size}"]
     grid = IssGrid(n, _units(puzzle), puzzle.values)   # values: a pair key indexes their positions
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
+        if region_size is not None and entry["rule"] == "extraregion":
+            continue
         if puzzle.values is not None and entry["rule"] in ("even", "odd"):   # their values, as pencil marks
             parity = 0 if entry["rule"] == "even" else 1
             entry = {"rule": "pencilmarks", "cells": entry["cells"],

@@ -196,6 +196,10 @@ class Puzzle:
         merged: dict[str, list[np.ndarray]] = {}
         for name, units in self._family_parts():
             merged.setdefault(name, []).append(units)
+        uneven = next((name for name, parts in merged.items() if len({p.shape[1] for p in parts}) > 1), None)
+        if uneven is not None:   # extra regions of a grid of more values may have another size, but one
+            sizes = sorted({p.shape[1] for p in merged[uneven]})
+            raise PuzzleError(f"rules: the {uneven} units have {' and '.join(map(str, sizes))} cells; all of one size")
         return [(name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items()]
 
     def _family_parts(self) -> list[tuple[str, np.ndarray]]:

@@ -206,3 +206,42 @@ def test_each_rule_on_five_values_counts_as_brute_force(name):
     puzzle = parse_puzzle({"size": 4, "values": list(values), "givens": _text(givens, list(values)), "rules": [entry]})
     got = api.count(puzzle, limit=len(grids) + 1, solver="sat")
     assert (got.count, got.status) == (want, "complete"), name
+
+
+def test_region_size_gives_boxes_of_that_many_cells():
+    puzzle = parse_puzzle(".Shape~6x6~9.RegionSize~9.~R1C1_9")
+    regions = [r for r in puzzle.rules_dicts() if r["rule"] == "extraregion"]
+    assert puzzle.variant == "latin" and len(regions) == 4
+    assert regions[0]["cells"] == [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
+    model = build_model(puzzle)
+    assert model.family_counts()["extra"] == 4 * 9     # each 3x3 box: each of 9 values at most once
+    assert iss_from_puzzle(puzzle) == ".Shape~6x6~9.RegionSize~9.~R1C1_9"   # written back as its RegionSize
+    assert parse_puzzle(".Shape~6x6~9.RegionSize~6") == parse_puzzle(".Shape~6x6~9")   # the default size
+
+
+@pytest.mark.parametrize("text, words", [
+    (".Shape~9x9.RegionSize~3", "regions of 3 cells on a 9x9 grid of 9 values"),
+    (".Shape~6x6~9.RegionSize~9.DisjointSets", "DisjointSets with regions of 9 cells"),
+    (".Shape~6x6~9.RegionSize~9.Jigsaw~" + "0" * 36, "Jigsaw region '0' has 36 cells"),
+    (".Shape~6x6~9.RegionSize~x", "RegionSize takes one region size"),
+])
+def test_region_sizes_refused_in_one_line(text, words):
+    with pytest.raises(PipelineError, match=words) as info:
+        parse_puzzle(text)
+    assert "\n" not in str(info.value)
+
+
+def test_extra_regions_of_other_sizes_need_more_values_and_one_size():
+    three = {"rule": "extraregion", "cells": ["r1c1", "r2c2", "r3c3"]}
+    four = {"rule": "extraregion", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"]}
+    with pytest.raises(PipelineError, match="an extra region has 4 cells, found 3"):
+        parse_puzzle({"size": 4, "rules": [three]})
+    with pytest.raises(PipelineError, match="the extra units have 3 and 4 cells"):
+        parse_puzzle({"size": 4, "values": "1-5", "rules": [three, four]})
+    with pytest.raises(PipelineError, match="has 2 to 5 cells, found 6"):
+        parse_puzzle({"size": 4, "values": "1-5",
+                      "rules": [{"rule": "extraregion", "cells": ["r1c1", "r2c2", "r3c3", "r4c4", "r1c3", "r3c1"]}]})
+    givens = {(0, 0): 0, (0, 1): 1, (1, 0): 4}
+    puzzle = parse_puzzle({"size": 4, "values": "0-4", "givens": _text(givens, WIDE), "rules": [three]})
+    want = _brute(WIDE, givens, lambda g: len({g[0, 0], g[1, 1], g[2, 2]}) == 3)
+    assert api.count(puzzle, limit=5000, solver="sat").count == want

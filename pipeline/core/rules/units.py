@@ -156,7 +156,9 @@ class DiagonalRule(Rule):
 
 @dataclass(frozen=True, eq=False)
 class ExtraRegion(Rule):
-    """N more cells that hold every digit once (family ``extra``, rows ``extra_g_d``)."""
+    """N more cells that hold every digit once (family ``extra``, rows ``extra_g_d``); with more
+    values than the side (``V > N``) 2 to ``V`` cells holding each value at most once (ISS's
+    ``RegionSize`` boxes), all of a puzzle's extra regions of one size."""
 
     cell_list: tuple[int, ...]
 
@@ -184,7 +186,11 @@ class ExtraRegion(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = parse_cells(data.get("cells"), board, where)
-        if cells.size != board.n:
+        if board.n_values > board.n:   # units hold each value at most once: regions of 2..V cells
+            if not 2 <= cells.size <= board.n_values:
+                raise PuzzleError(f"{where}: an extra region on a grid of {board.n_values} values has 2 to "
+                                  f"{board.n_values} cells, found {cells.size}")
+        elif cells.size != board.n:
             raise PuzzleError(f"{where}: an extra region has {board.n} cells, found {cells.size} "
                               "(use a cage without a sum for fewer distinct cells)")
         return cls(tuple(int(c) for c in cells))
