@@ -354,64 +354,15 @@ def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = Fa
         order = np.argsort(rows, kind="stable")
         rows, cols, data = rows[order], cols[order], data[order]
         names = np.append(names, "")
-    labels = np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str)
-    values = _values(data)
-    fields = _long_fields(labels, names, values)
+    # dictionary arrays: each label/name is rendered once, the rows just index them
+    labels = pa.array(np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str))
+    names = pa.array(names)
     with atomic_open(path, "wb") as f:
         f.write(b"row_label,col_name,value\n")
-        if fields is not None:
-            for start in range(0, rows.size, _CHUNK):
-                stop = min(start + _CHUNK, rows.size)
-                f.write(_long_lines(fields, rows[start:stop], cols[start:stop], values[start:stop]))
-        elif rows.size:
-            # dictionary arrays: each label/name is rendered once, the rows just index them
-            labels, names = pa.array(labels), pa.array(names)
+        if rows.size:
             _write_csv_chunks(f, [pa.DictionaryArray.from_arrays(pa.array(rows), labels),
-                                  pa.DictionaryArray.from_arrays(pa.array(cols), names), values])
+                                  pa.DictionaryArray.from_arrays(pa.array(cols), names), _values(data)])
     return Path(path)
-
-
-def _text_rows(strings: np.ndarray) -> np.ndarray | None:
-    """ASCII strings as one ``V`` item each, zero-padded (None for text the fast long-form
-    writer leaves to pyarrow: non-ASCII, or a byte pyarrow's unquoted CSV would refuse)."""
-    try:
-        arr = np.ascontiguousarray(strings.astype("S").ravel())
-    except UnicodeEncodeError:
-        return None
-    table = arr.view(np.uint8).reshape(arr.size, arr.dtype.itemsize)
-    if np.isin(table, np.frombuffer(b',"\n\r', dtype=np.uint8)).any():
-        return None
-    return arr.view(f"V{arr.dtype.itemsize}")
-
-
-def _long_fields(labels: np.ndarray, names: np.ndarray, values: np.ndarray):
-    """The row labels and column names as ``V`` items for :func:`_long_lines` (None: pyarrow's
-    writer, for non-integer values or text it would quote or refuse)."""
-    if values.dtype.kind != "i":
-        return None
-    label_rows, name_rows = _text_rows(labels), _text_rows(names)
-    if label_rows is None or name_rows is None or not label_rows.itemsize or not name_rows.itemsize:
-        return None
-    return label_rows, name_rows
-
-
-def _long_lines(fields, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> bytes:
-    """``label,name,value`` lines of the long form (pyarrow's text for ASCII labels and names and
-    integer values): a record of zero-padded fields per line, the zero bytes then dropped."""
-    label_rows, name_rows = fields
-    distinct, index = np.unique(values, return_inverse=True)
-    value_rows = _text_rows(number_strings(distinct))
-    assert value_rows is not None
-    record = np.dtype([("label", label_rows.dtype), ("c1", "u1"), ("name", name_rows.dtype), ("c2", "u1"),
-                       ("value", value_rows.dtype), ("nl", "u1")])
-    out = np.empty(rows.size, dtype=record)
-    out["label"] = label_rows[rows]
-    out["c1"] = ord(",")
-    out["name"] = name_rows[cols]
-    out["c2"] = ord(",")
-    out["value"] = value_rows[index.ravel()]
-    out["nl"] = ord("\n")
-    return out.tobytes().translate(None, b"\0")
 
 
 def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -> list[Path]:
