@@ -152,7 +152,19 @@ def _layout(item: _Item, n: int, where: str) -> np.ndarray:
 def region_boxes(n: int, k: int) -> tuple[int, int] | None:
     """ISS's boxes of ``k`` cells on an ``n x n`` grid (``RegionSize~k``): ``(h, w)`` with ``h``
     the largest divisor of ``k`` from ``sqrt(k)`` down to 2 whose box tiles the grid (either way
-    round), or None (no boxes)."""
+    round), or None (no boxes).
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    k : int
+        Cells of a box.
+
+    Returns
+    -------
+    tuple of int or None
+    """
     for small in range(int(np.sqrt(k)), 1, -1):
         if k % small == 0 and n % small == 0 and n % (k // small) == 0:
             return small, k // small
@@ -181,7 +193,13 @@ def region_box_rules(n: int, h: int, w: int) -> list[dict]:
 
 
 def item_types_on_boxes(kind: str) -> bool:
-    """ISS types laid on the box shape (``RegionSize`` changes them): disjoint sets, windoku."""
+    """ISS types laid on the box shape (``RegionSize`` changes them): disjoint sets, windoku.
+
+    Parameters
+    ----------
+    kind : str
+        An ISS constraint type.
+    """
     return kind in ("DisjointSets", "Windoku")
 
 
@@ -273,12 +291,12 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         k = region_size[0]
         if jigsaw is not None:
             raise PuzzleError(f"{where}: ISS: jigsaw pieces of {k} cells are not supported ({_place(region_size[1])})")
-        region = None if no_boxes else region_boxes(n, k)
+        dims = None if no_boxes else region_boxes(n, k)
         boxes = None
-        if region is not None:
-            rules += region_box_rules(n, *region)
+        if dims is not None:
+            rules += region_box_rules(n, *dims)
             rows, cols = np.divmod(np.arange(n * n), n)
-            units = ((rows // region[0]) * (n // region[1]) + cols // region[1]).reshape(n, n)
+            units = ((rows // dims[0]) * (n // dims[1]) + cols // dims[1]).reshape(n, n)
     if jigsaw is not None and no_boxes:
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape
