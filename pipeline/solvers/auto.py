@@ -60,9 +60,11 @@ class Preference:
 #: again after it (the count row: the bench's count processes, 2026-11-28, machine shared at load
 #: 2-3); README "What --solver auto picks" says the same in words.
 #: bench/dfsrules_bench.py (``make bench``'s "dfsrules" section): 100 generated 9x9 of 10 rule
-#: families, each solved with the uniqueness proof.
-_RULES_EVIDENCE = ("rule puzzles (100 generated 9x9 of 10 families, with the proof, machine shared): dfsrules "
-                   "median RULES_MEDIAN per record, sat SAT_MEDIAN")
+#: families, each solved with the uniqueness proof; one run on 2026-11-28 (22:00) on the shared
+#: 2-core machine at load 9 (wall times inflated alike for both engines).
+_RULES_EVIDENCE = ("rule puzzles (100 generated 9x9 of 10 families, with the proof, machine at load 9): dfsrules "
+                   "median 9.5 ms per record (slowest 0.70 s), sat 40 ms (2.1 s); batch to 2, one worker: "
+                   "dfsrules 25 records/s, sat 2.3")
 
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("pattern", "dfsrules", "sat", "highs"),

@@ -369,15 +369,17 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
                          compat, work):
             depth -= 1
             continue
-        best, best_count = -1, 65
+        # the cell with the fewest candidates; among those, the one in most rule relations
+        # (pair arcs and linear rows: a choice there propagates furthest)
+        best, best_key = -1, 1 << 40
+        arc_ptr, cell_lin_ptr = rint[5], rint[13]
         for c in range(n_cells):
             v = state[c]
             if (v & (v - one)) != 0:
-                k = _popcount(v)
-                if k < best_count:
-                    best, best_count = c, k
-                    if k == 2:
-                        break
+                key = _popcount(v) * 4096 - (rint[arc_ptr + c + 1] - rint[arc_ptr + c]) \
+                    - (rint[cell_lin_ptr + c + 1] - rint[cell_lin_ptr + c])
+                if key < best_key:
+                    best, best_key = c, key
         if best < 0:   # every cell decided: a solution
             tallies[0] += 1
             if tallies[2] < found.shape[0]:

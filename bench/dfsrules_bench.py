@@ -1,0 +1,218 @@
+"""The ``dfsrules`` engine against the SAT engine on rule puzzles (issue 34, first part). A section
+of ``make bench``; runnable alone::
+
+    python bench/dfsrules_bench.py            # the shipped set: 100 rule 9x9 of 10 families
+    python bench/dfsrules_bench.py --quick    # two of each family, once in batch, 3 solve processes
+    python bench/dfsrules_bench.py --build    # make the set again (the project's generator, fixed seeds)
+
+The set (``bench/dfsrules_set.jsonl``, one puzzle document a line with its family) was made by
+``generate`` (:func:`pipeline.tools.generate.puzzles.generate`, seed ``SEED + family index``):
+thermo, Kropki, even/odd, killer, anti-king, anti-knight, non-consecutive,
+killer + anti-knight + X, diagonal and windoku, ten of each, every one unique.
+
+Measured for each engine (``dfsrules``; ``sat``, the engine auto used for rule puzzles before):
+
+* **per record**: ``solve(model, check_unique=True)``'s own ``seconds`` (the engine's call,
+  its tables included) on each of the 100: median and max;
+* **batch**: ``run_batch`` on the set repeated ``--repeat`` times (10: 1,000 records), one worker,
+  ``--count 2`` (the uniqueness proof), records per second of wall time (parse, model, engine,
+  verify, Parquet output all included); ``auto`` picks dfsrules for these records;
+* **solve process**: ``python -m pipeline solve FILE`` (the default uniqueness check) on one
+  puzzle of each family: median and max wall seconds of the whole process.
+
+Prints a table and writes ``<results-dir>/dfsrules.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pipeline.core.build import build_model  # noqa: E402
+from pipeline.core.puzzle import parse_puzzle  # noqa: E402
+from pipeline.core.verify import verify_grid  # noqa: E402
+from pipeline.solvers import get_solver  # noqa: E402
+
+SET = ROOT / "bench" / "dfsrules_set.jsonl"
+SEED = 3400
+#: family -> generate() options (10 puzzles each)
+FAMILIES = {
+    "thermo": {"rules": [{"rule": "thermo"}]},
+    "kropki": {"rules": [{"rule": "kropki"}]},
+    "even/odd": {"rules": [{"rule": "even"}, {"rule": "odd"}]},
+    "killer": {"killer": True},
+    "anti-king": {"rules": [{"rule": "antiking"}]},
+    "anti-knight": {"rules": [{"rule": "antiknight"}]},
+    "non-consecutive": {"rules": [{"rule": "nonconsecutive"}]},
+    "killer+anti-knight+X": {"variant": "x", "rules": [{"rule": "antiknight"}], "killer": True},
+    "diagonal": {"rules": [{"rule": "diagonal"}]},
+    "windoku": {"rules": [{"rule": "windoku"}]},
+}
+ENGINES = ("dfsrules", "sat")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_set(per_family: int = 10) -> None:
+    """Generate the set with fixed seeds and write it (one document a line, with its family)."""
+    from pipeline.tools.generate.puzzles import generate
+
+    lines = []
+    for k, (family, options) in enumerate(FAMILIES.items()):
+        t0 = time.perf_counter()
+        for g in generate(size=9, count=per_family, seed=SEED + k, **options):
+            lines.append(json.dumps({"family": family, "document": g.puzzle.to_document()}))
+        log(f"  {family}: {per_family} in {time.perf_counter() - t0:.1f} s")
+    SET.write_text("\n".join(lines) + "\n")
+
+
+def load_set() -> list[dict]:
+    return [json.loads(line) for line in SET.read_text().splitlines() if line.strip()]
+
+
+def per_record(rows: list[dict], engine: str) -> dict:
+    """Each puzzle solved with the proof: the engine's own seconds, and that every answer is right."""
+    solver = get_solver(engine)
+    seconds, wrong = [], 0
+    for row in rows:
+        puzzle = parse_puzzle(row["document"])
+        result = solver.solve(build_model(puzzle), check_unique=True)
+        seconds.append(result.seconds)
+        wrong += not (result.solved and result.unique and verify_grid(result.grid, puzzle).ok)
+    return {"median_s": statistics.median(seconds), "max_s": max(seconds), "wrong": wrong, "n": len(seconds)}
+
+
+def batch(rows: list[dict], engine: str, repeat: int) -> dict:
+    """``run_batch`` on the set repeated ``repeat`` times, one worker, counting to 2."""
+    from pipeline.batch import run_batch
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "set.txt"
+        source.write_text("".join(json.dumps(row["document"]) + "\n" for row in rows) * repeat)
+        t0 = time.perf_counter()
+        cpu0 = time.process_time()
+        summary = run_batch(source, Path(tmp) / "out", workers=1, count=2, progress="none",
+                            stream=open("/dev/null", "w"),
+                            # `batch --solver auto`: dfs for the run, auto's pick (dfsrules) for rule records
+                            **({"solver": "dfs", "rules_by_auto": True} if engine == "dfsrules" else {"solver": engine}))
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        import pandas as pd
+
+        frame = pd.read_parquet(Path(tmp) / "out")
+        ok = int(((frame["status"] == "optimal") & (frame["n_solutions"] == 1)).sum())
+    return {"records": len(rows) * repeat, "wall_s": wall, "cpu_s": cpu, "per_second": len(rows) * repeat / wall,
+            "unique_found": ok, "summary": str(summary)[:200]}
+
+
+def solve_processes(rows: list[dict], engine: str, quick: bool) -> dict:
+    """``python -m pipeline solve FILE`` on one puzzle per family (the uniqueness check included)."""
+    firsts: dict[str, dict] = {}
+    for row in rows:
+        firsts.setdefault(row["family"], row)
+    chosen = list(firsts.values())[:3 if quick else None]
+    seconds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, row in enumerate(chosen):
+            path = Path(tmp) / f"p{i}.json"
+            path.write_text(json.dumps(row["document"]))
+            args = [sys.executable, "-m", "pipeline", "solve", str(path), "--format", "line"]
+            args += [] if engine == "dfsrules" else ["--solver", engine]
+            t0 = time.perf_counter()
+            proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+            seconds.append(time.perf_counter() - t0)
+            if proc.returncode != 0:
+                raise SystemExit(f"solve failed ({engine}): {proc.stderr.strip()[:200]}")
+    return {"median_s": statistics.median(seconds), "max_s": max(seconds), "n": len(seconds)}
+
+
+#: issue 34's targets for dfsrules (reported when missed; a missed target is no failed run)
+TARGETS = {"batch records/s": 200.0, "record median s": 0.001, "record max s": 0.050, "process median s": 0.25}
+
+
+def run(quick: bool = False, repeat: int = 10, build: bool = False) -> dict:
+    """The section: both engines on the set (module docstring); the dict ``make bench`` keeps.
+
+    Parameters
+    ----------
+    quick : bool
+        Two puzzles of each family, once in batch, and three solve processes.
+    repeat : int
+        Times the set is repeated in the batch measurement.
+    build : bool
+        Make the set again first.
+
+    Returns
+    -------
+    dict
+    """
+    if build or not SET.exists():
+        log("dfsrules: building the set ...")
+        build_set()
+    rows = load_set()
+    if quick:   # two of each family
+        rows = [row for k, row in enumerate(rows) if sum(r["family"] == row["family"] for r in rows[:k]) < 2]
+    get_solver("dfsrules").solve(build_model(parse_puzzle(rows[0]["document"])))   # the kernel loaded (or compiled)
+    results: dict = {"machine": platform.platform(), "python": platform.python_version(), "set": str(SET.name),
+                     "puzzles": len(rows), "families": sorted({r["family"] for r in rows}), "engines": {},
+                     "quick": quick, "targets": TARGETS}
+    for engine in ENGINES:
+        log(f"dfsrules bench: {engine} ...")
+        results["engines"][engine] = {"record": per_record(rows, engine),
+                                      "batch": batch(rows, engine, 1 if quick else repeat),
+                                      "process": solve_processes(rows, engine, quick)}
+    return results
+
+
+def print_tables(results: dict) -> None:
+    """The section's table."""
+    print(f"\nrule puzzles ({results['puzzles']} 9x9 of {len(results['families'])} families), uniqueness proved")
+    print(f"{'engine':10s} {'record median':>14s} {'record max':>11s} {'batch rec/s':>12s} {'process median':>15s} "
+          f"{'process max':>12s}  wrong")
+    for engine, r in results["engines"].items():
+        print(f"{engine:10s} {1e3 * r['record']['median_s']:11.2f} ms {1e3 * r['record']['max_s']:8.1f} ms "
+              f"{r['batch']['per_second']:12.1f} {r['process']['median_s']:13.3f} s {r['process']['max_s']:10.3f} s"
+              f"  {r['record']['wrong']}")
+
+
+def failures(results: dict) -> list[str]:
+    """The targets dfsrules missed in this run, and any wrong answer, in words."""
+    r = results["engines"]["dfsrules"]
+    got = {"batch records/s": r["batch"]["per_second"], "record median s": r["record"]["median_s"],
+           "record max s": r["record"]["max_s"], "process median s": r["process"]["median_s"]}
+    out = [f"{name} {value:.4g} (target {'>=' if name.startswith('batch') else '<='} {TARGETS[name]:g})"
+           for name, value in got.items()
+           if (value < TARGETS[name] if name.startswith("batch") else value > TARGETS[name])]
+    return out + [f"{engine}: {e['record']['wrong']} wrong answers" for engine, e in results["engines"].items()
+                  if e["record"]["wrong"]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--build", action="store_true", help="make the set again first")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--results-dir", type=Path, default=ROOT / "bench" / "results")
+    args = parser.parse_args(argv)
+    results = run(args.quick, args.repeat, args.build)
+    print_tables(results)
+    for problem in failures(results):
+        log(f"dfsrules bench: {problem}")
+    args.results_dir.mkdir(parents=True, exist_ok=True)
+    (args.results_dir / "dfsrules.json").write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
