@@ -20,9 +20,10 @@
 6. Export at scale (issue 34; ``--export-all n``, 0 leaves it out): every format of the empty
    grid with 10x10 boxes (the 100x100), each format alone and all into one directory, wall and
    CPU seconds; target: build + all within 6 s.
-6. Rule puzzles (issue 34; ``--no-dfsrules`` leaves it out, ``--quick`` too unless ``--dfsrules``): bench/dfsrules_bench.py, the
-   ``dfsrules`` engine against ``sat`` on 100 generated 9x9 of 10 rule families (per record,
-   batch with the uniqueness proof, ``solve`` processes).
+7. Rule puzzles (issue 34; ``--no-dfsrules`` leaves it out, ``--quick`` too unless
+   ``--dfsrules``): bench/dfsrules_bench.py, the ``dfsrules`` engine against ``sat`` on 100
+   generated 9x9 of 10 rule families (per record, batch with the uniqueness proof, ``solve``
+   processes).
 
 Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
 """
