@@ -52,7 +52,13 @@ CNF_TAG = "sudoku-pipeline-cnf:"
 
 
 def _dimacs_text(tokens: np.ndarray) -> bytes:
-    return render_tokens(tokens, ends_line=tokens == 0)
+    """Clauses (literals, each clause ended by 0) as DIMACS lines. The terminating 0 is rendered
+    as the line end ``" 0\\n"`` of the clause's last literal: a third fewer tokens to render."""
+    zero = tokens == 0
+    if not tokens.size or zero[0] or not zero[-1] or (zero[1:] & zero[:-1]).any():   # empty or open clause
+        return render_tokens(tokens, ends_line=zero)
+    literals = ~zero
+    return render_tokens(tokens[literals], line_end=b" 0\n", ends_line=zero[1:][literals[:-1]])
 
 
 # ----------------------------------------------------------------------------------------------

@@ -65,15 +65,16 @@ def _values(data: np.ndarray):
     return data
 
 
-def _integer_lines(columns: list[np.ndarray], start: int, stop: int) -> bytes:
+def _integer_lines(columns: list[np.ndarray], start: int, stop: int, line_end: bytes = b"\n") -> bytes:
     """Rows ``start:stop`` of integer columns as comma-separated lines (the text pyarrow's CSV
-    writer gives them), by :func:`~formats.text.render_tokens`."""
+    writer gives them), by :func:`~formats.text.render_tokens`; ``line_end`` ends each line (a
+    constant last column is written there, as text, rather than rendered per line)."""
     block = np.empty((stop - start, len(columns)), dtype=np.int64)
     for k, col in enumerate(columns):
         block[:, k] = col[start:stop]
     ends = np.zeros(block.shape, dtype=bool)
     ends[:, -1] = True
-    return render_tokens(block, sep=b",", line_end=b"\n", ends_line=ends)
+    return render_tokens(block, sep=b",", line_end=line_end, ends_line=ends)
 
 
 def triplet_text(matrix: sp.spmatrix) -> list[bytes]:
@@ -95,7 +96,11 @@ def triplet_text(matrix: sp.spmatrix) -> list[bytes]:
         buffer = io.BytesIO()
         _write_csv_chunks(buffer, columns)
         return [buffer.getvalue(), size]
-    return [_integer_lines(columns, start, min(start + _CHUNK, coo.nnz)) for start in range(0, coo.nnz, _CHUNK)] + [size]
+    values, end = columns[2], b"\n"
+    if (values == values[0]).all():      # the 0/1 matrices: every value 1, written as ",1\n"
+        columns, end = columns[:2], b",%d\n" % values[0]
+    return [_integer_lines(columns, start, min(start + _CHUNK, coo.nnz), end)
+            for start in range(0, coo.nnz, _CHUNK)] + [size]
 
 
 def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike, *, text: list[bytes] | None = None) -> Path:
