@@ -203,6 +203,23 @@ def item_types_on_boxes(kind: str) -> bool:
     return kind in ("DisjointSets", "Windoku")
 
 
+def _pieces(item: _Item, n: int, v: int, k: int, where: str) -> np.ndarray | None:
+    """Jigsaw pieces on a grid of ``v > n`` values (ISS): ids ``(n, n)``, ``-1`` for the cells of
+    the one region outside ``n..v`` cells (the rest of a partial grid, unconstrained), or None
+    when the layout is one region. Every piece must have ``k`` cells (``RegionSize``, else ``n``)."""
+    if len(item.args) not in (1, 2) or len(item.args[-1]) != n * n:
+        raise PuzzleError(f"{where}: ISS: Jigsaw takes one layout of {n * n} cells ({_place(item)})")
+    chars, ids, counts = np.unique(np.array(list(item.args[-1])), return_inverse=True, return_counts=True)
+    if chars.size == 1:
+        return None
+    piece = (counts >= n) & (counts <= v)
+    if (~piece).sum() > 1 or (counts[piece] != k).any():
+        raise PuzzleError(f"{where}: ISS: Jigsaw regions of {', '.join(map(str, counts.tolist()))} cells: pieces "
+                          f"have {k} cells and one other region at most ({_place(item)})")
+    order = np.cumsum(piece) - 1
+    return np.where(piece[ids], order[ids], -1).reshape(n, n)
+
+
 def _box_tiling(regions: np.ndarray, n: int) -> tuple[int, int] | None:
     """The box shape whose boxes are exactly ``regions``, if any."""
     rows, cols = np.divmod(np.arange(n * n), n)
@@ -254,6 +271,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
     items = list(_items(text, where))
     n, no_boxes, jigsaw, shape_item, region_size = 9, False, None, None, None
+    pieces = None   # a grid of more values: jigsaw pieces as extra regions
     span: tuple[int, ...] = tuple(range(1, 10))
     for item in items:   # the grid first: every cell is read against it
         if item.type == "Shape":
@@ -278,9 +296,12 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
                           f"not supported (only with more values than the side) ({_place(region_size[1])})")
     for item in items:
         if item.type == "Jigsaw":
-            if jigsaw is not None:
+            if jigsaw is not None or pieces is not None:
                 raise PuzzleError(f"{where}: ISS: a second Jigsaw layout is not supported ({_place(item)})")
-            jigsaw = (_layout(item, n, where), item)
+            if len(span) > n:
+                pieces = _pieces(item, n, len(span), n if region_size is None else region_size[0], where)
+            else:
+                jigsaw = (_layout(item, n, where), item)
     doc: dict = {"size": n}
     if span != tuple(range(1, n + 1)):   # a value set (0-8): givens and rule digits are values
         doc["values"] = f"{span[0]}-{span[-1]}"
@@ -297,6 +318,10 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             rules += region_box_rules(n, *dims)
             rows, cols = np.divmod(np.arange(n * n), n)
             units = ((rows // dims[0]) * (n // dims[1]) + cols // dims[1]).reshape(n, n)
+    if pieces is not None:   # each piece a region of k cells, each value at most once
+        for piece in range(int(pieces.max()) + 1):
+            rows, cols = np.nonzero(pieces == piece)
+            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
     if jigsaw is not None and no_boxes:
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape

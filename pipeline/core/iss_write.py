@@ -65,6 +65,27 @@ def _region_size(puzzle: Puzzle) -> int | None:
     return k if boxes is not None and region_box_rules(n, *boxes) == extras else None
 
 
+def _pieces_layout(puzzle: Puzzle) -> tuple[int, str] | None:
+    """``(k, layout)`` when a latin grid of more values than the side has extra regions that ISS
+    reads back from a ``Jigsaw`` layout: disjoint, all of ``k`` cells, the cells left over (if
+    any) too many or too few to be a piece; else None."""
+    n, v = puzzle.n, puzzle.n_values
+    extras = [entry["cells"] for entry in puzzle.rules_dicts() if entry["rule"] == "extraregion"]
+    if v <= n or puzzle.variant != "latin" or not extras or len(extras) >= len(_LAYOUT_CHARS):
+        return None
+    k = len(extras[0])
+    ids = np.full(n * n, len(extras))
+    for piece, cells in enumerate(extras):
+        at = [(int(c[1:].lower().split("c")[0]) - 1) * n + int(c.lower().split("c")[1]) - 1 for c in cells]
+        if len(cells) != k or not n <= k <= v or (ids[at] != len(extras)).any():
+            return None
+        ids[at] = piece
+    rest = int(np.count_nonzero(ids == len(extras)))
+    if n <= rest <= v:   # the rest would read as one more piece
+        return None
+    return k, "".join(_LAYOUT_CHARS[i] for i in ids.tolist())
+
+
 def _units(puzzle: Puzzle) -> np.ndarray | None:
     """The regions or boxes the string's reader will see (N x N unit numbers), or None: what tells
     the writer whether cells share a unit (a ``sum`` there is written with explicit coefficients)."""
@@ -112,6 +133,10 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     region_size = _region_size(puzzle)
     if region_size is not None:   # its boxes of k cells: ISS's RegionSize (no NoBoxes: they are the boxes)
         items = [item for item in items if item != "NoBoxes"] + [f"RegionSize~{region_size}"]
+    pieces = None if region_size is not None else _pieces_layout(puzzle)
+    if pieces is not None:   # jigsaw pieces of k cells on a grid of more values
+        region_size = pieces[0]
+        items += ([] if pieces[0] == n else [f"RegionSize~{pieces[0]}"]) + [f"Jigsaw~{pieces[1]}"]
     grid = IssGrid(n, _units(puzzle), puzzle.values)   # values: a pair key indexes their positions
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
