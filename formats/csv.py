@@ -24,6 +24,8 @@ their order for the long form, whose columns otherwise come in order of first ap
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -77,7 +79,7 @@ def _integer_lines(columns: list[np.ndarray], start: int, stop: int, line_end: b
     return render_tokens(block, sep=b",", line_end=line_end, ends_line=ends)
 
 
-def triplet_text(matrix: sp.spmatrix) -> list[bytes]:
+def triplet_text(matrix: sp.spmatrix) -> Iterator[bytes]:
     """The text of :func:`write_triplets`' file, in chunks of ``_CHUNK`` lines (pyarrow's CSV
     writer for values that are not integers).
 
@@ -89,21 +91,22 @@ def triplet_text(matrix: sp.spmatrix) -> list[bytes]:
     import io
     coo = matrix.tocsr().tocoo()
     size = b"%d,%d,0\n" % matrix.shape
-    if not coo.nnz:
-        return [size]
-    columns = [coo.row.astype(np.int64) + 1, coo.col.astype(np.int64) + 1, _values(coo.data)]
-    if columns[2].dtype.kind != "i":
-        buffer = io.BytesIO()
-        _write_csv_chunks(buffer, columns)
-        return [buffer.getvalue(), size]
-    values, end = columns[2], b"\n"
-    if (values == values[0]).all():      # the 0/1 matrices: every value 1, written as ",1\n"
-        columns, end = columns[:2], b",%d\n" % values[0]
-    return [_integer_lines(columns, start, min(start + _CHUNK, coo.nnz), end)
-            for start in range(0, coo.nnz, _CHUNK)] + [size]
+    if coo.nnz:
+        columns = [coo.row.astype(np.int64) + 1, coo.col.astype(np.int64) + 1, _values(coo.data)]
+        if columns[2].dtype.kind != "i":
+            buffer = io.BytesIO()
+            _write_csv_chunks(buffer, columns)
+            yield buffer.getvalue()
+        else:
+            values, end = columns[2], b"\n"
+            if (values == values[0]).all():      # the 0/1 matrices: every value 1, written as ",1\n"
+                columns, end = columns[:2], b",%d\n" % values[0]
+            for start in range(0, coo.nnz, _CHUNK):
+                yield _integer_lines(columns, start, min(start + _CHUNK, coo.nnz), end)
+    yield size
 
 
-def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike, *, text: list[bytes] | None = None) -> Path:
+def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
     """``spconvert`` triplets: 1-based ``i,j,v`` sorted by row then column, then ``m,n,0``.
 
     Parameters
@@ -112,14 +115,18 @@ def write_triplets(matrix: sp.spmatrix, path: str | os.PathLike, *, text: list[b
         The matrix.
     path : str or Path
         The CSV file.
-    text : list of bytes, optional
-        ``triplet_text(matrix)`` when the caller has it already (an export writes one matrix
-        under two names).
     """
     with atomic_open(path, "wb") as f:
-        for chunk in text if text is not None else triplet_text(matrix):
+        for chunk in triplet_text(matrix):
             f.write(chunk)
     return Path(path)
+
+
+def _copy_file(source: Path, path: Path) -> Path:
+    """``path`` written (atomically) with the bytes of ``source``: a file the export writes twice."""
+    with open(source, "rb") as src, atomic_open(path, "wb") as f:
+        shutil.copyfileobj(src, f, 1 << 23)
+    return path
 
 
 def _same_matrix(a: sp.spmatrix, b: sp.spmatrix) -> bool:
@@ -409,11 +416,11 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
     units, clues = model.A, model.B
     if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
         units, clues = units[:, model.columns], clues[:, model.columns]
-    aeq_text = triplet_text(model.Aeq)
     units = units if not model.is_reduced else model.Aeq
+    aeq = write_triplets(model.Aeq, d / "Aeq_ijv.csv")
     written += [
-        write_triplets(model.Aeq, d / "Aeq_ijv.csv", text=aeq_text),
-        write_triplets(units, d / "A_ijv.csv", text=aeq_text if _same_matrix(units, model.Aeq) else None),
+        aeq,
+        _copy_file(aeq, d / "A_ijv.csv") if _same_matrix(units, model.Aeq) else write_triplets(units, d / "A_ijv.csv"),
         write_triplets(clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
                        d / "B_ijv.csv"),
         write_vector(model.beq, d / "beq.csv"),
