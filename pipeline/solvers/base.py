@@ -315,7 +315,7 @@ def wide_values_problem(model: Any, name: str) -> str | None:
     if puzzle is None or v <= n:
         return None
     able = ", ".join(s.name for s in SOLVERS.values() if s.wide_values and s.rule_rows)
-    return (f"solver {name}: this puzzle has {v} values on a {n}x{n} grid, and {name} assumes each unit holds "
+    return (f"this puzzle has {v} values on a {n}x{n} grid, and {name} assumes each unit holds "
             f"every one of {n} digits (engines that take it: {able})")
 
 
@@ -326,7 +326,7 @@ def _refusing_wide_values(function: Callable[..., Any], name: str) -> Callable[.
     def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
         problem = wide_values_problem(model, name)
         if problem:
-            raise SolveError(problem)
+            raise SolveError(f"solver {name}: {problem}")
         return function(model, *args, **kwargs)
 
     return checked

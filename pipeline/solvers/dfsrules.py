@@ -444,4 +444,4 @@ register_solver(Solver(
     solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
     statuses={"complete": "optimal", "time_limit": "time_limit"}, proves_unique=True,
     timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,
-    bounds={"time_limit": time_limit_bound()}))
+    wide_values=False, bounds={"time_limit": time_limit_bound()}))

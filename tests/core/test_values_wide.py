@@ -145,6 +145,8 @@ def test_dfs_refuses_and_auto_falls_back():
     from pipeline.solvers.base import SOLVERS
     model = build_model(puzzle)
     assert SOLVERS["dfs"].problem_with(model) and not SOLVERS["sat"].problem_with(model)
+    if "dfsrules" in SOLVERS:
+        assert "5 values on a 4x4 grid" in SOLVERS["dfsrules"].problem_with(model)
     result = api.solve(puzzle, solver="auto", unique=False)
     assert verify_grid(result.grid, puzzle)
 
