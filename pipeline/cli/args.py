@@ -351,7 +351,8 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
         print(f"note: {pick.note}", file=sys.stderr)
     if getattr(args, "verbose", False):
         print(f"solver: auto picked {pick.name} ({pick.reason})", file=sys.stderr)
-    return get_solver(pick.name, need=need)
+    get_solver(pick.name, need=need)   # refuses one without ``need``, as a named engine is refused
+    return pick.solver                 # with the row's handoff to the next engine, when it has one
 
 
 #: Options that choose how one kind of engine works (the SAT engine's backend and encoding): given

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import SolveError
+from pipeline.solvers.handoff import handed_off
 from pipeline.solvers.base import PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows
 
 __all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
@@ -48,11 +49,19 @@ class Preference:
     #: units alone keeps the engines measured for it), and only when their ``model_problem``
     #: takes the model; else the next engine, silently (the reason goes to ``--verbose``)
     rules_only: tuple[str, ...] = ()
+    #: ``(engine, next engine, seconds)``: ``engine``, once picked, hands a search still running
+    #: after ``seconds`` to the next engine (:mod:`pipeline.solvers.handoff`)
+    handoff: tuple[tuple[str, str, float], ...] = ()
 
     def bound(self, engine: str) -> int | None:
         """The largest grid side ``engine`` is picked for here (None: any)."""
         return dict(self.up_to).get(engine)
 
+
+#: Seconds ``dfsrules`` gets before ``auto`` hands the search to the SAT engine: the bench set's
+#: slowest record took 0.70 s at load 9, while a published killer without givens took it 70 s
+#: (29 million nodes) where the SAT engine takes about 1 s.
+DFSRULES_BUDGET = 1.0
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
 #: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
@@ -71,15 +80,18 @@ AUTO_TABLE: tuple[Preference, ...] = (
                "pattern when a relabelled closed-form grid fits the clues (one-clue NxN: whole solve process "
                "0.2-0.5 s for N = 25-100, against sat 6.4 s at N = 36 and none within 180 s at 49); else 18 minimal "
                "25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s; "
-               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",)),
+               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
     Preference("unique", ("dfsrules", "sat", "highs"),
                "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s; "
-               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",)),
+               + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
     Preference("count", ("dfs", "dfsrules", "sat", "cpsat", "highs"),
                "one count process: 10,000 grids of the empty 9x9 dfs 0.39 s, sat 1.96 s (cpsat 7,718 and highs 2 "
                "in 60 s); 100,000 of an 8-clue 9x9 dfs 0.49 s, sat 14.6 s; to 2 on a hardest 9x9 or a minimal "
                "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s; " + _RULES_EVIDENCE,
-               up_to=(("dfs", 16), ("dfsrules", 9)), rules_only=("dfsrules",)),
+               up_to=(("dfs", 16), ("dfsrules", 9)), rules_only=("dfsrules",),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
                "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),
@@ -121,9 +133,14 @@ class Pick:
     #: the faster engines that are missing here (what the note is about: said once per command)
     missing: tuple[str, ...] = ()
 
+    #: ``(next engine, seconds)`` when the row hands a long search on (``Preference.handoff``)
+    handoff: tuple[str, float] | None = None
+
     @property
     def solver(self) -> Solver:
-        """The registry entry."""
+        """The registry entry (with the row's handoff to the next engine, when it has one)."""
+        if self.handoff is not None and self.handoff[0] in SOLVERS:
+            return handed_off(SOLVERS[self.name], SOLVERS[self.handoff[0]], self.handoff[1])
         return SOLVERS[self.name]
 
 
@@ -191,7 +208,9 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
         why = "; ".join(unable + unavailable) or row.evidence
         note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
-        return Pick(name, question, f"{words}; {why}", note, tuple(unavailable))
+        handoff = next(((then, seconds) for first, then, seconds in row.handoff if first == name
+                        and SOLVERS.get(then) is not None and not SOLVERS[then].problem_with(model)), None)
+        return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
     skipped = unable + unavailable
     raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))

@@ -77,10 +77,10 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
     # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
-    deadline.expired = lambda reason: _answer(args, puzzle, r, None, solver.name)
+    deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name)
     unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver)
     deadline.finish()
-    return _answer(args, puzzle, r, unique, solver.name)
+    return _answer(args, puzzle, r, unique, r.solver or solver.name)
 
 
 def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bool | None, engine: str) -> int:

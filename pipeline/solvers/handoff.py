@@ -1,0 +1,76 @@
+"""An engine ``auto`` picks that hands a long search on to the next engine (``AUTO_TABLE``'s
+``handoff``).
+
+``dfsrules`` answers most rule puzzles in milliseconds, but a few (published killers without
+givens) take it minutes where the SAT engine's learning takes a second. Rather than guess which
+puzzle is which, ``auto`` gives the first engine a short budget and, when it runs out, the next
+engine the time that is left. The answer names the engine that gave it (``SolveResult.solver``,
+the JSON ``solver``); its ``message`` says that the first one gave up. A user who names an engine
+gets that engine alone, for as long as the time limit allows.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from pipeline.core.build import Model
+from pipeline.solvers.base import CountResult, Solver, SolveResult
+
+__all__ = ["handed_off"]
+
+
+def _left(time_limit: float | None, started: float) -> float | None:
+    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+
+
+def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
+    """``first``'s registry entry whose ``solve`` and ``count`` hand a search still running after
+    ``seconds`` to ``then`` (within the caller's time limit).
+
+    Parameters
+    ----------
+    first : Solver
+        The engine picked (it must take ``time_limit`` and, to prove uniqueness, ``check_unique``).
+    then : Solver
+        The engine that takes over (it can answer whatever ``first`` was asked).
+    seconds : float
+        ``first``'s budget.
+
+    Returns
+    -------
+    Solver
+        A copy of ``first``'s entry (same name and options).
+    """
+    def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+        started = time.perf_counter()
+        budget = seconds if time_limit is None else min(seconds, time_limit)
+        result = first.solve(model, time_limit=budget, check_unique=check_unique)
+        unfinished = result.status == "time_limit" or (check_unique and result.grid is not None and result.unique is None)
+        left = _left(time_limit, started)
+        if not unfinished or (left is not None and left <= 0):
+            return result
+        options = {"check_unique": True} if check_unique and then.proves_unique else {}
+        taken = then.solve(model, time_limit=left, **options)
+        taken.solver = taken.solver or then.name
+        taken.message = (f"{first.name} gave up after {budget:g} s; {then.name} answered"
+                         + (f" ({taken.message})" if taken.message else ""))
+        if check_unique and not then.proves_unique and taken.grid is not None and then.count is not None:
+            counted = then.count(model, 2, time_limit=_left(time_limit, started))
+            taken.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
+        return taken
+
+    def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+        started = time.perf_counter()
+        budget = seconds if time_limit is None else min(seconds, time_limit)
+        options = {} if keep is None else {"keep": keep}
+        assert first.count is not None and then.count is not None
+        result = first.count(model, limit, time_limit=budget, **options)
+        left = _left(time_limit, started)
+        if result.status != "time_limit" or (left is not None and left <= 0):
+            return result
+        taken = then.count(model, limit, time_limit=left, **options)
+        taken.message = f"{first.name} gave up after {budget:g} s; {then.name} counted" + (
+            f" ({taken.message})" if taken.message else "")
+        return taken
+
+    return dataclasses.replace(first, solve=solve, count=count if first.count is not None else None)

@@ -1,0 +1,59 @@
+"""auto's handoff: an engine given a short budget hands a long search to the next engine, and the
+answer names the engine that gave it (pipeline/solvers/handoff.py)."""
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+from pipeline.solvers import SOLVERS, CountResult, Solver, SolveResult
+from pipeline.solvers.auto import AUTO_TABLE, pick_solver
+from pipeline.solvers.handoff import handed_off
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+                                reason="dfsrules needs numba (the fast extra)")
+
+KILLER = '{"size": 4, "rules": [{"rule": "cage", "sum": 3, "cells": ["r1c1", "r1c2"]}, ' \
+         '{"rule": "cage", "sum": 3, "cells": ["r4c3", "r4c4"]}, {"rule": "cage", "sum": 4, "cells": ["r2c1", "r3c1"]}]}'
+
+
+def _stuck(model, *, time_limit=None, check_unique=False):
+    """An engine that always runs out of its time (what dfsrules does on a hard killer)."""
+    return SolveResult("time_limit", None, None, time_limit or 0.0, 0, solver="stuck")
+
+
+def _stuck_count(model, limit=2, *, time_limit=None, keep=None):
+    return CountResult(0, [], "time_limit", time_limit or 0.0)
+
+
+STUCK = Solver("stuck", "a search that never ends in its budget", solve=_stuck, count=_stuck_count, rule_rows=True,
+               proves_unique=True)
+
+
+def test_a_search_over_budget_is_answered_by_the_next_engine():
+    model = build_model(parse_puzzle(KILLER))
+    engine = handed_off(STUCK, SOLVERS["sat"], 0.5)
+    result = engine.solve(model, check_unique=True)
+    assert result.solver == "sat" and result.solved and verify_grid(result.grid, model.puzzle)
+    assert result.message.startswith("stuck gave up after 0.5 s; sat answered")
+    assert result.unique is not None   # the next engine proved it (or not) within the time left
+    counted = engine.count(model, 1000)
+    assert "stuck gave up" in counted.message and counted.count == SOLVERS["sat"].count(model, 1000).count
+
+
+def test_within_budget_the_first_engine_answers():
+    model = build_model(parse_puzzle(KILLER))
+    result = handed_off(SOLVERS["dfsrules"], SOLVERS["sat"], 30.0).solve(model, check_unique=True)
+    assert result.solver == "dfsrules" and result.unique is not None and "gave up" not in result.message
+
+
+def test_auto_rows_hand_dfsrules_to_sat():
+    rows = {row.question: row for row in AUTO_TABLE}
+    for question in ("solve", "unique", "count"):
+        assert [(a, b) for a, b, _ in rows[question].handoff] == [("dfsrules", "sat")]
+    pick = pick_solver("unique", build_model(parse_puzzle(KILLER)))
+    assert pick.name == "dfsrules" and pick.handoff is not None and pick.handoff[0] == "sat"
+    assert pick.solver.name == "dfsrules" and pick.solver is not SOLVERS["dfsrules"]
