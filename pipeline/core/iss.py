@@ -8,8 +8,9 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
 * ``.Shape~RxC[~range][~gridtype]``: the grid (default 9x9). A square grid of 1 to 16 cells a
   side is read, its values ``1..N`` or a range of at least ``N`` values (``~0-8`` on a 9x9: the
   document's ``"values": "0-8"``, givens and rule digits read as values; ``~9`` on a 6x6: the
-  values 1..9, each row, column and box holding each at most once); a rectangle or a ``Raw``
-  grid is refused by name.
+  values 1..9, each row, column and box holding each at most once; there ``RegionSize~k`` gives
+  boxes of ``k`` cells and a ``Jigsaw`` pieces of ``k`` cells, as extra regions); a rectangle, a
+  ``Var`` cell or a ``Raw`` grid is refused by name.
 * ``.~R1C1_5~R2C3_7``: givens (the empty type); ``R4C7_2_4_6_8`` limits a cell to several digits
   (the ``pencilmarks`` rule; a cell limited to exactly the even or odd digits is an ``even`` /
   ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
@@ -101,7 +102,9 @@ def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
         raise PuzzleError(f"{where}: ISS: Shape {args[0][:20]!r} is not RxC ({_place(item)})")
     rows, cols = int(m.group(1)), int(m.group(2))
     if rows != cols:
-        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} (rectangular) grid is not supported ({_place(item)})")
+        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} (rectangular) grid is not supported: ISS's rows of {cols} "
+                          f"and columns of {rows} cells over {max(rows, cols)} values need a grid that is not N x N "
+                          f"({_place(item)})")
     if not 1 <= rows <= 16:
         raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
     n = rows
