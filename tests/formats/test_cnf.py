@@ -219,3 +219,12 @@ def test_clauses_in_another_order_are_the_same_set(tmp_path):
     path.write_text("\n".join(head + shuffled) + "\n")
     assert cnf.clause_set_difference(cnf.read_cnf(path).tokens,
                                      np.concatenate(list(clauses.iter_clause_tokens(clauses.encode(model))))) is None
+
+
+@pytest.mark.parametrize("clauses", [[[1, -2], [3]], [[], [4, 5]], [[7], []], [[-1000000, 5040000, 3]], []])
+def test_dimacs_text_is_python_formatting(clauses):
+    # issue 34: the terminating 0 is written as the last literal's line end; an empty clause
+    # (a lone 0) takes the token-by-token path
+    tokens = np.array([v for c in clauses for v in [*c, 0]], dtype=np.int64)
+    expected = "".join(" ".join(map(str, [*c, 0])) + "\n" for c in clauses).encode()
+    assert cnf._dimacs_text(tokens) == expected

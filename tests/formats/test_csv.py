@@ -49,3 +49,25 @@ def test_a_size_row_that_fits_is_read(tmp_path):
     path = tmp_path / "A_ijv.csv"
     path.write_text("1,2,1\n2,3,0\n")
     assert read_triplets(path, (2, 3)).toarray().tolist() == [[0, 1, 0], [0, 0, 0]]
+
+
+@pytest.mark.parametrize("data", [[1, 1, 1, 1], [1, -3, 12, 1], [2, 2, 2, 2], [0.5, 1, -2.25, 3]])
+def test_triplets_text_is_pyarrows(tmp_path, data):
+    # issue 34: integer triplets are rendered by formats.text (a constant value as the line end);
+    # the text stays what pyarrow's CSV writer gave, and floats still go through pyarrow
+    import io
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import scipy.sparse as sp
+
+    from formats.csv import _values, write_triplets
+    m = sp.csr_matrix((np.array(data, dtype=float), ([0, 0, 2, 3], [1, 4, 0, 4])), shape=(5, 12345678))
+    coo = m.tocoo()
+    buffer = io.BytesIO()
+    pacsv.write_csv(pa.table({"0": coo.row.astype(np.int64) + 1, "1": coo.col.astype(np.int64) + 1,
+                              "2": _values(coo.data)}), buffer,
+                    pacsv.WriteOptions(include_header=False, quoting_style="none"))
+    write_triplets(m, tmp_path / "t.csv")
+    assert (tmp_path / "t.csv").read_bytes() == buffer.getvalue() + b"5,12345678,0\n"

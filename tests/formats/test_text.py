@@ -200,3 +200,22 @@ def test_token_numbers_and_the_first_bad_one():
     for bad, text in ((6, "1_0"), (7, "x")):   # k: the bad token's place in the index list
         with pytest.raises(ValueError, match=rf"^2: {text}$"):
             tok.numbers(np.array([2, 3, bad, 0]), lambda k, t: ValueError(f"{k}: {t}"))
+
+
+@pytest.mark.parametrize("top", [0, 9, 10, 9999, 10**4, 10**6, 10**7 - 1, 10**7, 10**8 - 1, 10**8, 10**12])
+@pytest.mark.parametrize("signed", [False, True])
+@pytest.mark.parametrize("prefix, sep, line_end", [(b"", b" ", b"\n"), (b"+1 x", b" ", b" = 1 ;\n"),
+                                                   (b"", b",", b",1\n"), (b"", b"", b"\n"), (b"abcde", b" ;; ", b"")])
+def test_render_tokens_is_python_formatting(top, signed, prefix, sep, line_end):
+    # issue 34: word tables below 10**7 (10**8 unsigned), digit by digit above; both must be str()
+    from formats.text import render_tokens
+    rng = np.random.default_rng(top)
+    values = rng.integers(-top if signed else 0, top + 1, size=3000)
+    values[:3] = [0, top, -top if signed else top]
+    ends = rng.random(values.size) < 0.3
+    expected = b"".join(prefix + str(v).encode() + (line_end if e else sep)
+                        for v, e in zip(values.tolist(), ends.tolist()))
+    assert render_tokens(values, prefix=prefix, sep=sep, line_end=line_end, ends_line=ends) == expected
+    assert render_tokens(values.reshape(-1, 3), prefix=prefix, sep=sep, line_end=line_end,
+                         ends_line=ends.reshape(-1, 3)) == expected      # any shape, in C order
+    assert render_tokens(values[:0]) == b""
