@@ -443,7 +443,8 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
                                      capstyle="projecting", gid="thick-lines"))
     small = max(5.0, cell_points * (0.24 if n <= 9 else 0.2))
     draw_glyphs(canvas, glyphs, small)
-    text = symbol_table(n, symbols)
+    # a value set: each digit shows its value (0..8, or 1..9 on a 6x6~9 grid of V > N values)
+    text = [""] + [str(v) for v in puzzle.values] if puzzle.values is not None else symbol_table(n, symbols)
     big = cell_points * (0.55 if n <= 9 else 0.45)
     clue = puzzle.grid
     for (r, c), d in np.ndenumerate(clue):
@@ -452,7 +453,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
                     fontweight="bold", color=CLUE_COLOUR, zorder=4)
     if grid is not None:
         grid = np.asarray(grid)
-        for r, c in np.argwhere((grid > 0) & (grid <= n) & (clue == 0) & present):
+        for r, c in np.argwhere((grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present):
             ax.text(c + 0.5, r + 0.52, text[grid[r, c]], ha="center", va="center", fontsize=big,
                     color=FILLED_COLOUR, zorder=4)
     if show_candidates:

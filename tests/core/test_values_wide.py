@@ -259,3 +259,13 @@ def test_extra_regions_of_other_sizes_need_more_values_and_one_size():
     puzzle = parse_puzzle({"size": 4, "values": "0-4", "givens": _text(givens, WIDE), "rules": [three]})
     want = _brute(WIDE, givens, lambda g: len({g[0, 0], g[1, 1], g[2, 2]}) == 3)
     assert api.count(puzzle, limit=5000, solver="sat").count == want
+
+
+def test_draw_and_the_export_hint_show_values(tmp_path):
+    from pipeline.tools.draw import draw_grid
+
+    puzzle = parse_puzzle(".Shape~6x6~9.RegionSize~9.~R1C1_9~R2C4_7")
+    result = api.solve(puzzle, solver="sat", unique=False)
+    figure = draw_grid(puzzle, result.grid)   # digits above the side are drawn (as their values)
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert "9" in texts and "7" in texts and set(texts) <= {str(v) for v in range(1, 10)}

@@ -106,7 +106,9 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
             lines.append("  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);")
         conv = model.convention
         if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced and model.puzzle.layout is None:
-            lines += [f"  X = reshape(round(x), {n}, {n}, {n});  S = sum(X .* reshape(1:{n}, 1, 1, {n}), 3);",
+            v, shown = conv.v, "[" + " ".join(map(str, model.puzzle.value_of.tolist())) + "]"   # digit k: value k
+            lines += [f"  X = reshape(round(x), {n}, {n}, {v});  S = sum(X .* reshape({shown if model.puzzle.values else f'1:{n}'}, "
+                      f"1, 1, {v}), 3);",
                       f"  writematrix(S, {q(answer)})"]
         else:
             # other conventions need a permute/expansion to make a grid; the vector itself imports
