@@ -207,6 +207,8 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "skyscraper", "clue": "r10c3", "count": 4}, {"rule": "sandwich", "clue": "r5c0", "sum": 20},
     {"rule": "xsum", "clue": "r3c10", "sum": 15}, {"rule": "numberedroom", "clue": "r0c7", "digit": 6},
     {"rule": "countingcircles", "cells": ["r9c8", "r8c9"]},
+    {"rule": "fullrank", "clue": "r0c9", "rank": 30}, {"rule": "fullrankties", "ties": "any"},
+    {"rule": "sumline", "cells": ["r2c3", "r2c4"], "sum": 10}, {"rule": "lunchbox", "cells": ["r7c1", "r8c1", "r9c1"], "sum": 0},
     {"rule": "regex", "pattern": "[1-8]+", "cells": ["r2c3", "r2c4"]},
     {"rule": "automaton", "cells": ["r3c6", "r4c6"], "states": 1, "start": [0], "accept": [0],
      "transitions": [[0, v, 0] for v in range(1, 10)]},

@@ -29,6 +29,8 @@ from pipeline.core.rules.pairwise import Pair
 from pipeline.core.rules.indexing import Indexing
 from pipeline.core.rules.outside import NumberedRoom, Sandwich, XSum
 from pipeline.core.rules.skyscraper import CountingCircles, Skyscraper
+from pipeline.core.rules.fullrank import FullRank, FullRankTies
+from pipeline.core.rules.segments import Lunchbox, SumLine
 from pipeline.core.rules.automaton import Automaton, Regex
 from pipeline.core.rules.chaos import Chaos
 
@@ -38,6 +40,7 @@ __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule",
            "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups",
            "LittleKiller", "XV", "StrictXV", "StrictKropki", "Quadruple", "WeightedSum", "SameValues", "Pair", "Indexing"]
 __all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles"]
+__all__ += ["FullRank", "FullRankTies", "SumLine", "Lunchbox"]
 __all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
@@ -133,3 +136,6 @@ register_rule(Chaos)
 # issue 33, regular-language lines (ISS NFA and Regex, auxiliary transition columns): after every kind above
 for _automaton in (Automaton, Regex):
     register_rule(_automaton)
+# issue 33, full rank, sum lines and lunchboxes (auxiliary columns): after every kind above
+for _rank_batch in (FullRank, FullRankTies, SumLine, Lunchbox):
+    register_rule(_rank_batch)
