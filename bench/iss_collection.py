@@ -4,8 +4,9 @@ how many are solved right within ``--time-limit``, by ISS constraint type. Runna
     python bench/iss_collection.py                   # every entry, --time-limit 60, 2 processes
     python bench/iss_collection.py --limit 20 --time-limit 10
 
-Each entry is one ``python -m pipeline solve INPUT --format json --time-limit T`` process (what a
-user runs), so a slow entry costs at most its limit. An entry counts as **right** when
+Each entry is read and solved as ``python -m pipeline solve INPUT --time-limit T`` does (auto's
+engine, the uniqueness check, verify), in a pool of worker processes so that start-up is paid
+once per worker; a slow entry costs at most its limit. An entry counts as **right** when
 
 * it has a published solution and the answer equals it (the puzzle is unique, or the answer is
   the published one), or
@@ -21,16 +22,18 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures
+import importlib.util
 import json
 import os
 import platform
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
 RESULTS = ROOT / "bench" / "results"
 DOC = ROOT / "docs" / "iss-collection.md"
@@ -44,34 +47,63 @@ def iss_types(text: str) -> list[str]:
 
 
 def run_entry(entry: dict, time_limit: float) -> dict:
-    """One entry through ``solve`` in its own process: status, seconds, and why when not right."""
+    """One entry solved as ``solve`` does (read, auto's engine, uniqueness, verify), in this
+    process: status, seconds, and why when not right."""
+    import numpy as np
+
+    import pipeline
+    from pipeline.core.errors import PipelineError
+    from pipeline.core.verify import verify_grid
+
+    out = {"name": entry["name"], "types": iss_types(entry["input"])}
     started = time.perf_counter()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-m", "pipeline", "solve", "-", "--format", "json", "--time-limit", str(time_limit)]
-    proc = subprocess.run(command, input=entry["input"], capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=time_limit * 3 + 60)
-    seconds = round(time.perf_counter() - started, 3)
-    out = {"name": entry["name"], "types": iss_types(entry["input"]), "seconds": seconds, "exit": proc.returncode}
-    err = proc.stderr.strip().splitlines()
-    if proc.returncode == 2:
-        return {**out, "status": "unreadable", "why": err[-1][:300] if err else ""}
-    if proc.returncode != 0:
-        why = err[-1][:300] if err else ""
-        return {**out, "status": "time_limit" if "time limit" in why else "no_answer", "why": why}
-    answer = json.loads(proc.stdout)
-    line = "".join(str(v) for row in answer["grid"] for v in row)
+    try:
+        puzzle = pipeline.read_puzzle(entry["input"])
+    except PipelineError as e:
+        return {**out, "seconds": 0.0, "status": "unreadable", "why": str(e)[:300]}
+    try:
+        result = pipeline.solve(puzzle, time_limit=time_limit)
+    except PipelineError as e:
+        return {**out, "seconds": round(time.perf_counter() - started, 3), "status": "no_answer", "why": str(e)[:300]}
+    out["seconds"], out["solver"] = round(time.perf_counter() - started, 3), result.solver
+    if result.grid is None:
+        return {**out, "status": "time_limit" if result.status == "time_limit" else "no_answer",
+                "why": f"{result.solver}: {result.status} {result.message}"[:300]}
+    if not verify_grid(result.grid, puzzle):
+        return {**out, "status": "wrong", "why": "the answer does not verify"}
+    line = _solution_line(np.asarray(result.grid), puzzle)
     solution = entry.get("solution")
     if solution and line == solution:
-        return {**out, "status": "right", "unique": answer.get("unique")}
-    if solution and answer.get("unique") is True:
+        return {**out, "status": "right", "unique": result.unique}
+    if solution and result.unique is True:
         return {**out, "status": "wrong", "why": "unique, and not the published solution"}
-    # no published solution, or several solutions: the answer verified; a second engine agrees
-    check = subprocess.run([sys.executable, "-m", "pipeline", "solve", "-", "--solver", "cpsat", "--no-unique-check",
-                            "--format", "json", "--time-limit", str(time_limit)], input=entry["input"],
-                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=time_limit * 3 + 60)
-    agreed = check.returncode == 0 or "cpsat" in check.stderr and "needs ortools" in check.stderr
-    return {**out, "status": "right" if agreed else "disputed", "unique": answer.get("unique"),
-            "why": "" if agreed else (check.stderr.strip().splitlines() or [""])[-1][:300]}
+    # no published solution, or several: the answer verified; a second engine finds one too
+    check = pipeline.solve(puzzle, solver="cpsat", time_limit=time_limit, unique=False) \
+        if importlib.util.find_spec("ortools") else None
+    agreed = check is None or check.solved
+    return {**out, "status": "right" if agreed else "disputed", "unique": result.unique,
+            "why": "" if agreed else f"cpsat: {check.status}"}
+
+
+def _solution_line(grid, puzzle) -> str:
+    """The grid as ISS writes a solution: values row by row; letters (A for the first value) on
+    grids of 10 or more values."""
+    digits = grid.ravel().tolist()
+    if grid.shape[0] >= 10:
+        return "".join(chr(64 + d) for d in digits)
+    values = puzzle.to_document().get("values")
+    if isinstance(values, str):
+        lo, hi = (int(v) for v in values.split("-"))
+        values = list(range(lo, hi + 1))
+    return "".join(str(v) for v in (digits if values is None else [values[d - 1] for d in digits]))
+
+
+def _run_one(args: tuple[dict, float]) -> dict:
+    try:
+        return run_entry(*args)
+    except Exception as e:   # a crash is a result to report, never a lost entry
+        return {"name": args[0]["name"], "types": iss_types(args[0]["input"]), "seconds": 0.0, "status": "crash",
+                "why": f"{type(e).__name__}: {e}"[:300]}
 
 
 def by_type(results: list[dict]) -> list[tuple[str, int, int, int]]:
@@ -94,14 +126,14 @@ def report(results: list[dict], time_limit: float) -> str:
         "",
         f"Measured by `python bench/iss_collection.py --time-limit {time_limit:g}` on {time.strftime('%Y-%m-%d')} "
         f"({platform.node() or 'this machine'}, {os.cpu_count()} cores): each of the {n} entries of "
-        "`../shared/data/iss/collections.jsonl` through `python -m pipeline solve` (default engine, uniqueness "
-        "check included). **Right** means equal to the published solution, or, without one (or with several "
+        "`../shared/data/iss/collections.jsonl` read and solved as `python -m pipeline solve` does (default "
+        "engine, uniqueness check included). **Right** means equal to the published solution, or, without one (or with several "
         "solutions on purpose), verified and confirmed by CP-SAT.",
         "",
         f"- read: {n - counts['unreadable']} of {n}",
         f"- solved right within {time_limit:g} s: **{counts['right']} of {n} ({100 * counts['right'] / max(n, 1):.0f}%)**",
         f"- time limit: {counts['time_limit']}; no answer: {counts['no_answer']}; wrong: {counts['wrong']}; "
-        f"disputed: {counts['disputed']}",
+        f"disputed: {counts['disputed']}; crash: {counts['crash']}",
         "",
         "## By ISS constraint type",
         "",
@@ -135,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iss collection: {COLLECTION} is absent: skipped")
         return 0
     entries = [json.loads(line) for line in COLLECTION.read_text().splitlines() if line.strip()][:args.limit]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.workers) as pool:
-        results = list(pool.map(lambda e: run_entry(e, args.time_limit), entries))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=args.workers) as pool:
+        results = list(pool.map(_run_one, [(e, args.time_limit) for e in entries], chunksize=1))
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "iss-collection-latest.json").write_text(json.dumps(results, indent=1))
     page = report(results, args.time_limit)
