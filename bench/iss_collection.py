@@ -5,8 +5,9 @@ how many are solved right within ``--time-limit``, by ISS constraint type. Runna
     python bench/iss_collection.py --limit 20 --time-limit 10
 
 Each entry is read and solved as ``python -m pipeline solve INPUT --time-limit T`` does (auto's
-engine, the uniqueness check, verify), in a pool of worker processes so that start-up is paid
-once per worker; a slow entry costs at most its limit. An entry counts as **right** when
+engine, the uniqueness check, verify), each in a child forked from one process that imported the
+package (start-up is paid once; a child that crashes or runs out of memory is a ``crash`` row);
+a slow entry costs at most its limit. An entry counts as **right** when
 
 * it has a published solution and the answer equals it (the puzzle is unique, or the answer is
   the published one), or
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import concurrent.futures
 import importlib.util
 import json
 import os
@@ -98,12 +98,61 @@ def _solution_line(grid, puzzle) -> str:
     return "".join(str(v) for v in (digits if values is None else [values[d - 1] for d in digits]))
 
 
-def _run_one(args: tuple[dict, float]) -> dict:
+def _child(entry: dict, time_limit: float, conn) -> None:
+    """One entry in a forked child: its result sent back, whatever happens."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))   # one entry never takes the machine
     try:
-        return run_entry(*args)
-    except Exception as e:   # a crash is a result to report, never a lost entry
-        return {"name": args[0]["name"], "types": iss_types(args[0]["input"]), "seconds": 0.0, "status": "crash",
-                "why": f"{type(e).__name__}: {e}"[:300]}
+        conn.send(run_entry(entry, time_limit))
+    except BaseException as e:   # a crash is a result to report, never a lost entry
+        conn.send({"name": entry["name"], "types": iss_types(entry["input"]), "seconds": 0.0, "status": "crash",
+                   "why": f"{type(e).__name__}: {e}"[:300]})
+    finally:
+        conn.close()
+
+
+#: Address space a child may take (bytes): a model that needs more is a crash row, not an OOM kill.
+CHILD_MEMORY = 6 << 30
+
+
+def run_all(entries: list[dict], time_limit: float, workers: int) -> list[dict]:
+    """Each entry in its own child forked from this process (the imports are paid once), at most
+    ``workers`` at a time; a child that dies (a signal, memory) is a ``crash`` row."""
+    import multiprocessing
+
+    import pipeline.api  # noqa: F401  (loaded before the forks: the children share it)
+    import pipeline.solvers  # noqa: F401
+
+    context = multiprocessing.get_context("fork")
+    results: list[dict | None] = [None] * len(entries)
+    running: dict[int, tuple] = {}
+    todo = list(range(len(entries)))
+    while todo or running:
+        while todo and len(running) < workers:
+            k = todo.pop(0)
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_child, args=(entries[k], time_limit, send), daemon=True)
+            child.start()
+            send.close()
+            running[k] = (child, receive, time.perf_counter())
+        for k, (child, receive, started) in list(running.items()):
+            if receive.poll(0.05):
+                try:
+                    results[k] = receive.recv()
+                except EOFError:
+                    results[k] = None
+            elif child.is_alive() and time.perf_counter() - started < time_limit * 3 + 120:
+                continue
+            child.join(timeout=5)
+            if child.is_alive():
+                child.kill()
+            if results[k] is None:
+                results[k] = {"name": entries[k]["name"], "types": iss_types(entries[k]["input"]), "seconds":
+                              round(time.perf_counter() - started, 3), "status": "crash",
+                              "why": f"the child ended with exit code {child.exitcode}"}
+            del running[k]
+    return [r for r in results if r is not None]
 
 
 def by_type(results: list[dict]) -> list[tuple[str, int, int, int]]:
@@ -167,8 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iss collection: {COLLECTION} is absent: skipped")
         return 0
     entries = [json.loads(line) for line in COLLECTION.read_text().splitlines() if line.strip()][:args.limit]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=args.workers) as pool:
-        results = list(pool.map(_run_one, [(e, args.time_limit) for e in entries], chunksize=1))
+    results = run_all(entries, args.time_limit, args.workers)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "iss-collection-latest.json").write_text(json.dumps(results, indent=1))
     page = report(results, args.time_limit)
