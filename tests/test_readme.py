@@ -269,3 +269,15 @@ def test_python_examples_of_the_pages_run_as_doctests(root, page):
     proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(blocks), cwd=root,
                           env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=TIMEOUT)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+def test_the_readme_lists_every_rule_family():
+    """The README's "Rule families" names every registered rule kind (issue 33: supported and
+    missing families are listed), so a new rule is not left out of it."""
+    from pipeline.core.rules import RULES
+
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Rule families", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([a-z]+)`", section))
+    assert set(RULES) <= named, sorted(set(RULES) - named)
+    assert "Still missing" in section
