@@ -8,8 +8,9 @@ solver view holds the present cells' columns only. ``solve`` honours the time li
 (``max_time_in_seconds``) and threads (``num_workers``); ``count`` enumerates solutions with
 a callback that stops at the limit (CP-SAT enumerates with one worker).
 
-Ctrl-C: CP-SAT catches SIGINT itself only where Python would raise KeyboardInterrupt (API use);
-its early stop is then raised as a KeyboardInterrupt, never reported as a time limit. Under the
+Ctrl-C: CP-SAT never catches SIGINT itself. Where Python would raise KeyboardInterrupt (API use)
+the search runs in a thread while the main thread waits in Python; a Ctrl-C there stops the
+search and is raised as the KeyboardInterrupt, never reported as a time limit. Under the
 command line (and in batch workers, which ignore SIGINT) the signal stays with its owner: the
 command's watchdog ends the search (:func:`pipeline.core.stops.calling_on_stop`) and the command
 answers ``interrupted``.
@@ -133,8 +134,9 @@ def _new_solver(cp_model, time_limit: float | None) -> Any:
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     # CP-SAT's own SIGINT handler would take a Ctrl-C from the command line's handler (or undo
-    # a batch worker's SIG_IGN) and end the search as if its time limit had passed
-    solver.parameters.catch_sigint_signal = stops.python_sigint()
+    # a batch worker's SIG_IGN) and end the search as if its time limit had passed: never used
+    # (API use waits for the search in Python instead: _solve_interruptibly)
+    solver.parameters.catch_sigint_signal = False
     return solver
 
 
@@ -168,7 +170,7 @@ def _run(solver, cp, callback=None) -> tuple[int, float, bool, bool]:
         if watcher is not None:
             watcher.start()
         try:
-            status = solver.Solve(cp, callback)
+            status = _solve_interruptibly(solver, cp, callback, stop)
         finally:
             finished.set()
             if watcher is not None:
@@ -176,25 +178,46 @@ def _run(solver, cp, callback=None) -> tuple[int, float, bool, bool]:
     return status, time.perf_counter() - start, "interrupt" in kinds, "flag" in kinds
 
 
-#: Seconds short of its time limit at which a stopped search still counts as stopped by the limit.
-_LIMIT_SLACK = 0.05
+def _solve_interruptibly(solver, cp, callback, stop) -> int:
+    """``solver.Solve``; where SIGINT raises KeyboardInterrupt the plain Python way (API use, main
+    thread), the search runs in a thread of its own while the main thread waits in Python, so a
+    Ctrl-C lands there: it ends the search (``stop("interrupt")``) and is raised by the caller.
+    CP-SAT's own SIGINT handler is not used: an early stop it caught could not be told from a
+    search that ended for another reason (it was guessed from the clock, and misfired)."""
+    solver.parameters.catch_sigint_signal = False
+    if not stops.python_sigint() or threading.current_thread() is not threading.main_thread():
+        return solver.Solve(cp, callback)
+    outcome: list = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(solver.Solve(cp, callback))
+        except BaseException as e:   # handed to the waiting thread
+            outcome.append(e)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="cpsat-solve", daemon=True)
+    thread.start()
+    try:
+        while not done.wait(_POLL_SECONDS):
+            pass
+    except KeyboardInterrupt:
+        stop("interrupt")
+        done.wait()
+    thread.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool,
                           flagged: bool = False) -> None:
-    """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``), or CP-SAT's
-    own handler ended an unfinished search (neither OPTIMAL nor INFEASIBLE) before its time limit;
-    not when a batch worker's stop flag ended it (``flagged``: the caller says ``interrupted``)."""
+    """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``: the command's
+    handler, or the API's waiting thread, asked CP-SAT to stop); not when a batch worker's stop
+    flag ended it (``flagged``: the caller says ``interrupted``) or its time limit did."""
     if interrupted:
-        raise KeyboardInterrupt
-    if flagged:
-        return
-    cp_model = _cp_model()
-    # CP-SAT's clock, not only ours, says whether it reached its limit: a search it ended at the
-    # limit by its own clock was once taken for a Ctrl-C (ISS's "Killing with flowers", 10 s limit)
-    reached = time_limit is not None and max(seconds, float(solver.WallTime())) >= time_limit - _LIMIT_SLACK
-    if (solver.parameters.catch_sigint_signal and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-            and not reached):
         raise KeyboardInterrupt
 
 
