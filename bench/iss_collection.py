@@ -190,6 +190,8 @@ def report(results: list[dict], time_limit: float) -> str:
     lines = [
         "# ISS's published collections through the project",
         "",
+        (f"Read by `python bench/iss_collection.py --read-only` on {time.strftime('%Y-%m-%d')}: which entries the "
+         "project reads (`make bench-iss` also solves each and fills the right column). " if read_only else "") +
         f"Measured by `python bench/iss_collection.py --time-limit {time_limit:g}` on {time.strftime('%Y-%m-%d')} "
         f"({platform.node() or 'this machine'}, {os.cpu_count()} cores): each of the {n} entries of "
         "`../shared/data/iss/collections.jsonl` read and solved as `python -m pipeline solve` does (default "
