@@ -113,7 +113,7 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     --------
     >>> r = solve("1..." "..3." ".4.." "...2")
     >>> r.status, r.unique, r.grid[0].tolist()
-    ('optimal', True, [1, 2, 4, 3])
+    ('optimal', True, [1, 3, 2, 4])
     """
     solvers = _solvers()
     model = _model_of(puzzle)
@@ -196,7 +196,7 @@ def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows
     >>> res = milp(m.cost, constraints=LinearConstraint(m.Aeq, m.beq, m.beq), integrality=m.integrality,
     ...            bounds=Bounds(m.lb, m.ub))
     >>> m.decode(res.x)[0].tolist()
-    [1, 2, 4, 3]
+    [1, 3, 2, 4]
     """
     return build_model(read_puzzle(puzzle), scheme, order, clues)
 

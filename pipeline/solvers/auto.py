@@ -202,6 +202,9 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
             unable.append(f"{name} is picked up to {bound}x{bound} (slower beyond)")
             continue
         problem = solver.problem_with(model)
+        if problem and solver.needs_model and not solver.available():
+            unable.append(f"{name}: {problem}")   # it does not fit this model: said with --verbose only
+            continue
         if problem:
             unavailable.append(f"{name} {problem}")
             continue

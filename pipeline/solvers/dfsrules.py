@@ -68,6 +68,13 @@ class RuleTables:
         return self.n_lin + 2 * self.n_terms + 2
 
 
+#: Rule kinds this engine refuses until its propagation of them is mended: with twelve little
+#: killers of ISS's LITTLE_KILLER_SNIPES#2 (sum 14 each, no givens) it answered "infeasible" where
+#: the SAT engine finds the published solution; no single one of them reproduces it (found at the
+#: end of session 17, not yet explained).
+NOT_YET = frozenset({"littlekiller"})
+
+
 def model_problem(model: Any) -> str | None:
     """Why ``dfsrules`` does not take ``model`` (None: it does).
 
@@ -87,6 +94,9 @@ def model_problem(model: Any) -> str | None:
         return f"dfsrules does not take a {puzzle.layout.name} layout (one grid only)"
     if puzzle.n > MAX_DFS_N:
         return f"dfsrules takes grids up to {MAX_DFS_N}x{MAX_DFS_N}, found {puzzle.n}x{puzzle.n}"
+    wrong = sorted({rule.kind for rule in puzzle.rules} & NOT_YET)
+    if wrong:
+        return f"dfsrules does not take {', '.join(wrong)} yet (its propagation of them is wrong on published puzzles)"
     aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} adds auxiliary columns"

@@ -24,6 +24,7 @@ import numpy as np
 
 from pipeline.core.build import Model
 from pipeline.core.decode import vector_from_grid
+from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
 
@@ -184,4 +185,5 @@ def solve(model: Model, *, time_limit: float | None = None) -> SolveResult:
 register_solver(Solver(
     name="pattern", description="constructive fill: a relabelled closed-form grid that fits the clues (few-clue "
     "classic grids of any size; no uniqueness, no counting)", solve=solve, model_problem=fit_problem,
-    timed_call="the fit", needs_model=True))
+    timed_call="the fit", needs_model=True,
+    bounds={"time_limit": time_limit_bound(why="a fit takes milliseconds; the limit is not used")}))

@@ -323,7 +323,9 @@ INFEASIBLE_4X4 = "12........3...4."  # cell (1,3) can hold neither 3 nor 4: cons
 INFEASIBLE_9X9 = "050079200000000500092000060080000407020600010070250080000040000008020000730001000"
 INFEASIBLE = {"4x4": (INFEASIBLE_4X4, "--box", "2x2"), "9x9": (INFEASIBLE_9X9,)}
 SOLVERS = MIP_SOLVERS   # the registry's MIP-file solvers (HiGHS in process plus the external runners)
-ALL_SOLVERS = tuple(REGISTRY)   # every registry entry: MIP, SAT/PB, CP-SAT
+# every registry entry that decides a puzzle (MIP, SAT/PB, CP-SAT, searches); not a constructive
+# fill (pattern), which answers only puzzles it fits and never claims infeasibility
+ALL_SOLVERS = tuple(name for name, entry in REGISTRY.items() if not entry.needs_model)
 
 
 def _need_cli_solver(solver: str) -> None:
