@@ -479,3 +479,20 @@ def test_killer_candidates_sit_inside_the_outlines_and_below_the_sums():
         assert CAGE_INSET < x % 1 < 1 - CAGE_INSET and CAGE_INSET < y % 1 < 1 - CAGE_INSET
         if int(x) == 0 and int(y) == 0:          # the first cell of the cage with a sum
             assert y > sum_label.get_position()[1] + 0.2
+
+
+def test_an_svg_needs_no_matplotlib(tmp_path, capsys, monkeypatch):
+    """The core install draws a puzzle and its solution to SVG (the README's draw line runs
+    there); PNG, PDF and the options that need matplotlib still name the plot extra."""
+    import sys
+    import xml.etree.ElementTree as ET
+
+    from oracles import PROJECT
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    target = tmp_path / "thermo.svg"
+    assert main(["draw", str(PROJECT / "examples" / "thermo.json"), "--solution", "--to", str(target)]) == 0
+    root = ET.fromstring(target.read_text())
+    assert root.find("{http://www.w3.org/2000/svg}title").text.endswith("4 thermometers")
+    assert main(["draw", str(PROJECT / "examples" / "thermo.json"), "--to", str(tmp_path / "x.png")]) == 2
+    assert "plot extra" in capsys.readouterr().err

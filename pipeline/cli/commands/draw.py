@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
+
+from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
@@ -12,7 +15,26 @@ from pipeline.tools.draw import (_puzzle_text, draw_grid, highlight_mask, input_
                                  write_figure)
 
 
+def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
+    """A plain SVG of the puzzle (and its solution) needs no matplotlib: the core install draws it
+    with the notebook's renderer (the same glyphs); other outputs and options need the plot extra."""
+    return (str(args.to).lower().endswith(".svg") and not args.grid and not args.highlight
+            and not args.candidates and importlib.util.find_spec("matplotlib") is None)
+
+
 def cmd_draw(args: argparse.Namespace) -> int:
+    if _svg_without_matplotlib(args):
+        puzzle = puzzle_from_args(args, sys.stdin.read() if args.puzzle == "-" else args.puzzle)
+        grid = None
+        if args.solution:
+            result = solve(build_model(puzzle))
+            if result.grid is None:
+                raise PipelineError(f"--solution: the puzzle has no solution ({result.status})")
+            grid = result.grid
+        with atomic_open(args.to, "w") as out:
+            out.write(puzzle.picture(grid).svg)
+        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
+        return 0
     load_matplotlib("draw")  # the missing extra is named before any work is done
     # standard input is read once here, so that its text also tells numbers from letters
     source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
