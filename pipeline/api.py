@@ -123,13 +123,8 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
         raise SolveError(f"solver {solver}: {problem}")
     if solver == "auto":
         return engine.solve(model, time_limit=time_limit, check_unique=unique, **options)
-    proves = unique and engine.proves_unique
-    result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
-    result.solver = result.solver or engine.name
-    if unique and not proves and result.grid is not None:
-        counter = engine if engine.counts and engine.in_process else solvers.get_solver("auto")
-        result.unique = counter.count(model, 2, time_limit=time_limit, keep=0).count == 1
-    return result
+    return importlib.import_module("pipeline.solvers.auto").solve_checking_uniqueness(
+        engine, model, time_limit, unique, **options)
 
 
 def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float | None = None,

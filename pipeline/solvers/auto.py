@@ -21,7 +21,7 @@ from pipeline.solvers.handoff import handed_off
 from pipeline.solvers.base import PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows
 
 __all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
-           "can_answer", "pick_solver"]
+           "can_answer", "pick_solver", "solve_checking_uniqueness"]
 
 #: The name that asks for the choice on the command line.
 AUTO = "auto"
@@ -265,18 +265,49 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
     -------
     SolveResult
     """
+    question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
+    return solve_checking_uniqueness(pick_solver(question, model).solver, model, time_limit, check_unique,
+                                     own_count=False)
+
+
+def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | None, check_unique: bool, *,
+                              own_count: bool = True, **options: Any) -> SolveResult:
+    """``engine``'s answer, and with ``check_unique`` whether it is the only one: proved by the
+    engine while solving where it can, else counted to 2 by ``engine`` when it counts in process,
+    else by auto's counting engine (within what is left of ``time_limit``).
+
+    Parameters
+    ----------
+    engine : Solver
+        The engine that solves.
+    model : Model
+        The model.
+    time_limit : float or None
+        Seconds for the whole call.
+    check_unique : bool
+        Also fill ``SolveResult.unique``.
+    own_count : bool, default True
+        Count with ``engine`` when it counts (a named engine); False: always auto's counting
+        engine (what ``auto`` itself does).
+    **options
+        The engine's own solve options.
+
+    Returns
+    -------
+    SolveResult
+        Its ``solver`` names the engine that solved.
+    """
     import time
 
     started = time.perf_counter()
-    question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
-    pick = pick_solver(question, model)
-    solver = pick.solver
-    proves = check_unique and solver.proves_unique
-    result = solver.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}))
-    result.solver = result.solver or solver.name
+    proves = check_unique and engine.proves_unique
+    result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
+    result.solver = result.solver or engine.name
     if check_unique and not proves and result.grid is not None:
         left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-        counted = auto_count(model, 2, time_limit=left, keep=0)
+        counter = engine.count if own_count and engine.counts and engine.in_process else auto_count
+        assert counter is not None
+        counted = counter(model, 2, time_limit=left, keep=0)
         result.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
     return result
 
