@@ -110,19 +110,26 @@ def _masks(allowed: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(np.where(allowed, bits, np.uint64(0)), axis=-1)
 
 
-def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every pair ``(i, j)``, ``i < j``, of the entries ``first[r] .. first[r] + count[r] - 1`` of
-    each row ``r``: one vectorised step per distinct ``count``."""
-    out_i, out_j = [], []
+    each row ``r``, with the row ``r`` of each pair: one vectorised step per distinct ``count``.
+
+    The pairs come grouped by ``count``, not in row order: a caller that needs each pair's row
+    reads it from the third array (issue 34: counting pairs off in row order gave a row of one
+    length the pairs of another, and a little killer's diagonal, whose digits may repeat, the
+    digit sets of a cage of distinct digits)."""
+    out_i, out_j, out_r = [], [], []
     for k in np.unique(count):
-        these = first[count == k]
+        rows = np.flatnonzero(count == k)
+        these = first[rows]
         i, j = np.triu_indices(int(k), 1)
         out_i.append((these[:, None] + i[None, :]).ravel())
         out_j.append((these[:, None] + j[None, :]).ravel())
+        out_r.append(np.repeat(rows, i.size))
     if not out_i:
         z = np.zeros(0, dtype=np.int64)
-        return z, z
-    return np.concatenate(out_i), np.concatenate(out_j)
+        return z, z, z
+    return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_r).astype(np.int64)
 
 
 def _starts(count: np.ndarray) -> np.ndarray:
@@ -163,8 +170,7 @@ def _digit_sets(puzzle: Puzzle, lin: np.ndarray, count: np.ndarray, first: np.nd
         apart = pair_keys[~(forward & diagonal).any(axis=1)]
         adjacent[apart // n_cells, apart % n_cells] = True
         adjacent[apart % n_cells, apart // n_cells] = True
-    ti, tj = _term_pairs(first[lin], k)
-    row_of = np.repeat(np.arange(lin.size), k * (k - 1) // 2)
+    ti, tj, row_of = _term_pairs(first[lin], k)
     together = np.bincount(row_of, weights=~adjacent[g_cell[ti], g_cell[tj]], minlength=lin.size) == 0
     ok_rows &= together
     masks = np.arange(1 << n, dtype=np.int64)
@@ -253,7 +259,7 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     # whispers, ...): the pairs of their terms on two cells exclude each other
     amo = (~eq & (rhs == 1) & (not_one == 0) & ~repeated & (terms_in >= 2) & (terms_in <= MAX_AMO_TERMS))
     first_term = _starts(terms_in)
-    ti, tj = _term_pairs(first_term[amo], terms_in[amo])
+    ti, tj, _ = _term_pairs(first_term[amo], terms_in[amo])
     apart = cell[ti] != cell[tj]
     ex_a, ex_da, ex_b, ex_db = cell[ti[apart]], digit[ti[apart]], cell[tj[apart]], digit[tj[apart]]
     # every other row by (row, cell) groups: the coefficient over the cell's digits
