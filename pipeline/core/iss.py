@@ -38,7 +38,8 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.iss_table import ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, looks_like_iss
+from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
+                                      looks_like_iss)
 from pipeline.core.rules import RULES
 
 __all__ = ["looks_like_iss", "document_from_iss", "iss_boxes", "MAX_ISS_CHARS"]
@@ -325,7 +326,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         for piece in range(int(pieces.max()) + 1):
             rows, cols = np.nonzero(pieces == piece)
             rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
-    if jigsaw is not None and no_boxes:
+    if jigsaw is not None and (no_boxes or boxes is None):   # ISS: no boxes (NoBoxes, or N prime)
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape
             doc["box"] = f"{tiling[0]}x{tiling[1]}"
@@ -338,7 +339,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         doc["box"] = f"{boxes[0]}x{boxes[1]}"
         h, w = boxes
         units = (np.arange(n)[:, None] // h) * (n // w) + np.arange(n)[None, :] // w
-    if jigsaw is not None and not no_boxes:   # regions beside the boxes
+    if jigsaw is not None and boxes is not None:   # regions beside the boxes
         for region in range(n):
             rows, cols = np.nonzero(jigsaw[0] == region)
             rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
@@ -354,6 +355,9 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
                     allowed[cell] = [d for d in allowed[cell] if d in digits] if cell in allowed else digits
                     if not allowed[cell]:
                         raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
+                continue
+            if item.type == "DisjointSets" and region_size is not None:   # the sets of ISS's boxes of k cells
+                rules += disjoint_set_rules(item.args, n, region_boxes(n, region_size[0]))
                 continue
             if item_types_on_boxes(item.type) and region_size is not None:   # ISS lays them on boxes of k cells
                 raise PuzzleError(f"{where}: ISS: {item.type} with regions of {region_size[0]} cells is not "

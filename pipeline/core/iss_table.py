@@ -23,8 +23,8 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "iss_cell_id",
-           "looks_like_iss"]
+__all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "disjoint_set_rules",
+           "iss_cell_id", "looks_like_iss"]
 
 #: Every constraint type ISS knows (its js/sudoku_constraint.js): an unknown name is "unknown",
 #: a known one without a reader "unsupported".
@@ -206,6 +206,37 @@ def _int(text: str, what: str) -> int:
         return int(text)
     except ValueError:
         raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+
+
+def disjoint_set_rules(args: list[str], n: int, dims: tuple[int, int] | None) -> list[dict]:
+    """ISS's ``DisjointSets`` on boxes of ``h x w`` cells other than the grid's (``RegionSize``):
+    the cells at one position of every box hold distinct values, one sumless ``cage`` per position
+    (row-major in the box; each set's cells box by box, row-major); none when there are no such
+    boxes (``dims`` None: ISS then has no sets).
+
+    Parameters
+    ----------
+    args : list of str
+        The constraint's arguments (it takes none).
+    n : int
+        Grid side.
+    dims : (int, int) or None
+        The boxes' ``(h, w)`` (:func:`pipeline.core.iss.region_boxes`).
+
+    Returns
+    -------
+    list of dict
+    """
+    _no_args(args)
+    if dims is None:
+        return []
+    h, w = dims
+    rows, cols = np.divmod(np.arange(n * n), n)
+    position = (rows % h) * w + cols % w
+    box = (rows // h) * (n // w) + cols // w
+    order = np.lexsort((box, position))        # by position, then box (boxes row-major)
+    sets = np.split(order, h * w)
+    return [{"rule": "cage", "cells": [f"r{c // n + 1}c{c % n + 1}" for c in cells.tolist()]} for cells in sets]
 
 
 def _read_cage(args: list[str], grid: IssGrid) -> list[dict]:

@@ -1,0 +1,110 @@
+"""ISS constructs that once were refused, read as ISS means them (issue 33): a Cage or a line that
+lists a cell twice, a jigsaw on a grid without boxes (a RegionSumLine is cut by its pieces),
+DisjointSets on ``RegionSize`` boxes, CountDistinct over ordinary cells, NFA over chaos-region
+cells, and the value ranges ISS's ``Shape`` refuses. Each meaning is written here from ISS's source
+(js/solver/sudoku_builder.js, sum_handler.js, handlers.js) and checked against the project's
+model on small grids by brute force, or on ISS's own collection entries."""
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from oracles import SHARED_DATA_DIR
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import verify_grid
+from pipeline.solvers.highs import count_solutions
+
+ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+
+
+def _sudokus_4x4() -> list[np.ndarray]:
+    """Every 4x4 grid with 2x2 boxes (288), as (4, 4) arrays of 1..4."""
+    perms = list(itertools.permutations(range(1, 5)))
+    out = []
+    for rows in itertools.product(perms, repeat=4):
+        g = np.array(rows)
+        if all(len(set(g[:, c])) == 4 for c in range(4)) and \
+                all(len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
+            out.append(g)
+    return out
+
+
+SUDOKUS_4X4 = _sudokus_4x4()
+
+
+def _cell(token: str) -> tuple[int, int]:
+    return int(token[1]) - 1, int(token[3]) - 1
+
+
+def _project_solutions(text: str, limit: int = 300) -> set[bytes]:
+    """The 4x4 grids the project's model admits for an ISS string (HiGHS counting, all of them)."""
+    puzzle = parse_puzzle(document_from_iss(text))
+    got = count_solutions(build_model(puzzle), limit=limit)
+    assert got.status == "complete"
+    return {np.asarray(g, dtype=np.int64).reshape(4, 4).tobytes() for g in got.grids}
+
+
+def _agrees(text: str, meaning) -> int:
+    """The project's solutions of ``text`` are exactly the 4x4 sudokus ``meaning`` accepts, and
+    verify judges every sudoku as ``meaning`` does; returns how many there are."""
+    want = {g.astype(np.int64).tobytes() for g in SUDOKUS_4X4 if meaning(g)}
+    assert _project_solutions(text) == want
+    puzzle = parse_puzzle(document_from_iss(text))
+    for g in SUDOKUS_4X4[::7]:
+        assert verify_grid(g.ravel(), puzzle).ok == meaning(g)
+    return len(want)
+
+
+def _entry(name: str) -> dict:
+    for line in ISS_FILE.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["name"] == name:
+            return entry
+    pytest.skip(f"ISS collection entry {name!r} not in {ISS_FILE}")
+
+
+def _solves_to_published(name: str) -> None:
+    import pipeline
+    entry = _entry(name)
+    result = pipeline.solve(pipeline.read_puzzle(entry["input"]), time_limit=60)
+    assert result.grid is not None
+    values = parse_puzzle(document_from_iss(entry["input"])).board.value_of
+    line = "".join(str(int(values[d - 1])) for d in np.asarray(result.grid).ravel())
+    assert line == entry["solution"]
+
+
+# -- Jigsaw on a grid without boxes; DisjointSets on RegionSize boxes -------------------------
+def test_jigsaw_on_a_prime_grid_is_a_jigsaw_as_with_noboxes():
+    """ISS gives a 5x5 grid no boxes, so its jigsaw pieces are the only regions (and cut a
+    RegionSumLine): the same document as with NoBoxes."""
+    layout = "0001102211023312234433444"
+    text = f".Shape~5x5.Jigsaw~{layout}.RegionSumLine~R1C1~R1C2~R1C3~R2C3"
+    doc = document_from_iss(text)
+    assert doc == document_from_iss(text + ".NoBoxes")
+    assert doc["variant"] == "jigsaw"
+    assert not [r for r in doc["rules"] if r["rule"] == "extraregion"]
+
+
+def test_disjoint_sets_on_region_size_boxes_are_the_box_positions():
+    """ISS's disjointSetRegions with RegionSize~9 on 6x6: four 3x3 boxes; the cells at one position
+    of every box hold distinct values (9 sets of 4 cells)."""
+    doc = document_from_iss(".Shape~6x6~9.RegionSize~9.DisjointSets")
+    sets = [r["cells"] for r in doc["rules"] if r["rule"] == "cage"]
+    want: dict[tuple[int, int], list[str]] = {}
+    for r, c in itertools.product(range(6), range(6)):
+        want.setdefault((r % 3, c % 3), []).append(f"r{r + 1}c{c + 1}")
+    assert sorted(map(sorted, sets)) == sorted(map(sorted, want.values()))
+    assert all("sum" not in r for r in doc["rules"] if r["rule"] == "cage")
+    with pytest.raises(PuzzleError, match="DisjointSets.*takes no arguments"):
+        document_from_iss(".Shape~6x6~9.RegionSize~9.DisjointSets~3")
+
+
+@pytest.mark.parametrize("name", ["6x6: 9-value disjoint sets", "0-indexed: 6x6 9-value disjoint sets", "Septa"])
+def test_collection_entries_solve_to_their_published_solution(name):
+    _solves_to_published(name)
