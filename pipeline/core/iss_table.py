@@ -446,3 +446,6 @@ import pipeline.core.iss_nfa  # noqa: E402,F401
 # full rank, sum lines and lunchboxes (issue 33: FullRank, FullRankTies, SumLine, Lunchbox over any
 # cells) likewise; after iss_table3, whose whole-line Lunchbox reader it keeps for rows and columns
 import pipeline.core.iss_table4  # noqa: E402,F401
+# global rules (issue 33: GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates, Doppelganger,
+# RegionSameValues) likewise
+import pipeline.core.iss_table6  # noqa: E402,F401

@@ -33,6 +33,8 @@ from pipeline.core.rules.fullrank import FullRank, FullRankTies
 from pipeline.core.rules.segments import Lunchbox, SumLine
 from pipeline.core.rules.automaton import Automaton, Regex
 from pipeline.core.rules.chaos import Chaos
+from pipeline.core.rules.anyof import AnyOf
+from pipeline.core.rules.globals import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
@@ -43,6 +45,8 @@ __all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles"]
 __all__ += ["FullRank", "FullRankTies", "SumLine", "Lunchbox"]
 __all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
+__all__ += ["AnyOf"]
+__all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -139,3 +143,8 @@ for _automaton in (Automaton, Regex):
 # issue 33, full rank, sum lines and lunchboxes (auxiliary columns): after every kind above
 for _rank_batch in (FullRank, FullRankTies, SumLine, Lunchbox):
     register_rule(_rank_batch)
+# issue 33, global rules over 2x2 windows, taxicab distances and flatmates: after every kind above
+for _global_batch in (GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates):
+    register_rule(_global_batch)
+# issue 33, ISS Or / And: branches of the rules above (big-M rows on indicator columns): after every kind above
+register_rule(AnyOf)
