@@ -242,8 +242,15 @@ def disjoint_set_rules(args: list[str], n: int, dims: tuple[int, int] | None) ->
 def _read_cage(args: list[str], grid: IssGrid) -> list[dict]:
     if not args:
         raise IssArgError("expected a sum and cells")
-    entry: dict = {"rule": "cage", "cells": grid.cells(args[1:])}
+    cells = grid.cells(args[1:])
     total = _int(args[0], "sum") if args[0].strip() else 0
+    distinct = list(dict.fromkeys(cells))
+    entry: dict = {"rule": "cage", "cells": distinct}
+    if total and len(distinct) < len(cells):
+        # ISS: the cells distinct as a set, while its Sum counts a cell listed twice twice
+        # (sum_handler.js adds the coefficients of a repeated cell): a cage and a weighted sum
+        weights = [cells.count(c) for c in distinct]
+        return [entry, {"rule": "sum", "sum": total, "cells": distinct, "weights": weights}]
     if total:   # ISS: a sum of 0 (or none) means any sum, the cells distinct
         entry["sum"] = total
     return [entry]

@@ -57,7 +57,7 @@ def _agrees(text: str, meaning) -> int:
     assert _project_solutions(text) == want
     puzzle = parse_puzzle(document_from_iss(text))
     for g in SUDOKUS_4X4[::7]:
-        assert verify_grid(g.ravel(), puzzle).ok == meaning(g)
+        assert verify_grid(g, puzzle).ok == meaning(g)
     return len(want)
 
 
@@ -107,4 +107,29 @@ def test_disjoint_sets_on_region_size_boxes_are_the_box_positions():
 
 @pytest.mark.parametrize("name", ["6x6: 9-value disjoint sets", "0-indexed: 6x6 9-value disjoint sets", "Septa"])
 def test_collection_entries_solve_to_their_published_solution(name):
+    _solves_to_published(name)
+
+
+# -- a Cage listing a cell twice ---------------------------------------------------------------
+def test_cage_listing_a_cell_twice_counts_it_twice_and_keeps_the_cells_distinct():
+    """ISS: Sum(cells, total) adds the coefficients of a repeated cell (r2c3 counts twice);
+    AllDifferent(cells) dedupes them (the three cells distinct)."""
+    text = ".Shape~4x4.Cage~9~R1C1~R2C2~R3C3~R3C3.~R4C4_1"
+
+    def meaning(g):
+        a, b, c = g[0, 0], g[1, 1], g[2, 2]
+        return a + b + 2 * c == 9 and len({a, b, c}) == 3 and g[3, 3] == 1
+
+    def set_sum(g):   # what reading the cage as a set would mean
+        return g[0, 0] + g[1, 1] + g[2, 2] == 9 and g[3, 3] == 1
+
+    assert _agrees(text, meaning) > 0
+    assert {g.tobytes() for g in SUDOKUS_4X4 if meaning(g)} != {g.tobytes() for g in SUDOKUS_4X4 if set_sum(g)}
+    # a sumless cage listing a cell twice: only distinct cells
+    assert _agrees(".Shape~4x4.Cage~0~R1C1~R2C2~R2C2~R3C3.~R4C4_1~R1C1_2",
+                   lambda g: len({g[0, 0], g[1, 1], g[2, 2]}) == 3 and g[3, 3] == 1 and g[0, 0] == 2) > 0
+
+
+@pytest.mark.parametrize("name", ["Event horizon", "Event Horizon [simplified]"])
+def test_event_horizon_solves_to_its_published_solution(name):
     _solves_to_published(name)
