@@ -35,6 +35,7 @@ from pipeline.core.rules.automaton import Automaton, Regex
 from pipeline.core.rules.chaos import Chaos
 from pipeline.core.rules.anyof import AnyOf
 from pipeline.core.rules.globals import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
+from pipeline.core.rules.regionsets import Doppelganger, RegionSameValues
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
@@ -46,7 +47,7 @@ __all__ += ["FullRank", "FullRankTies", "SumLine", "Lunchbox"]
 __all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
 __all__ += ["AnyOf"]
-__all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates"]
+__all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Doppelganger", "RegionSameValues"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -144,7 +145,7 @@ for _automaton in (Automaton, Regex):
 for _rank_batch in (FullRank, FullRankTies, SumLine, Lunchbox):
     register_rule(_rank_batch)
 # issue 33, global rules over 2x2 windows, taxicab distances and flatmates: after every kind above
-for _global_batch in (GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates):
+for _global_batch in (GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates, Doppelganger, RegionSameValues):
     register_rule(_global_batch)
 # issue 33, ISS Or / And: branches of the rules above (big-M rows on indicator columns): after every kind above
 register_rule(AnyOf)
