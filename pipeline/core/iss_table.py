@@ -456,3 +456,6 @@ import pipeline.core.iss_table4  # noqa: E402,F401
 # global rules (issue 33: GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates, Doppelganger,
 # RegionSameValues) likewise
 import pipeline.core.iss_table6  # noqa: E402,F401
+# look-and-say, rellik and equality cages, equal sums and value indexing (issue 33: LookAndSay,
+# RellikCage, EqualityCage, EqualSum, ValueIndexing) likewise
+import pipeline.core.iss_table5  # noqa: E402,F401

@@ -28,7 +28,7 @@ from pipeline.core.rules.samevalues import SameValues
 from pipeline.core.rules.pairwise import Pair
 from pipeline.core.rules.indexing import Indexing
 from pipeline.core.rules.outside import NumberedRoom, Sandwich, XSum
-from pipeline.core.rules.skyscraper import CountingCircles, Skyscraper
+from pipeline.core.rules.skyscraper import CountingCircles, HiddenSkyscraper, Skyscraper
 from pipeline.core.rules.fullrank import FullRank, FullRankTies
 from pipeline.core.rules.segments import Lunchbox, SumLine
 from pipeline.core.rules.automaton import Automaton, Regex
@@ -36,18 +36,21 @@ from pipeline.core.rules.chaos import Chaos
 from pipeline.core.rules.anyof import AnyOf
 from pipeline.core.rules.globals import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from pipeline.core.rules.regionsets import Doppelganger, RegionSameValues
+from pipeline.core.rules.cagelike import EqualityCage, LookAndSay, Rellik
+from pipeline.core.rules.valuelinks import EqualSum, ValueIndexing
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
            "Cage", "Thermometer", "Greater", "Kropki", "Even", "Odd", "PencilMarks", "AntiKnight", "AntiKing",
            "NonConsecutive", "Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups",
            "LittleKiller", "XV", "StrictXV", "StrictKropki", "Quadruple", "WeightedSum", "SameValues", "Pair", "Indexing"]
-__all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles"]
+__all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles", "HiddenSkyscraper"]
 __all__ += ["FullRank", "FullRankTies", "SumLine", "Lunchbox"]
 __all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
 __all__ += ["AnyOf"]
 __all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Doppelganger", "RegionSameValues"]
+__all__ += ["LookAndSay", "Rellik", "EqualityCage", "EqualSum", "ValueIndexing"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -149,3 +152,8 @@ for _global_batch in (GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates, Dop
     register_rule(_global_batch)
 # issue 33, ISS Or / And: branches of the rules above (big-M rows on indicator columns): after every kind above
 register_rule(AnyOf)
+# issue 33, look-and-say, rellik and equality cages, equal sums, value indexing (rows over x only): after every kind above
+for _cage_batch in (LookAndSay, Rellik, EqualityCage, EqualSum, ValueIndexing):
+    register_rule(_cage_batch)
+# issue 33, hidden skyscraper (rows over x only): after every kind above
+register_rule(HiddenSkyscraper)
