@@ -133,3 +133,30 @@ def test_cage_listing_a_cell_twice_counts_it_twice_and_keeps_the_cells_distinct(
 @pytest.mark.parametrize("name", ["Event horizon", "Event Horizon [simplified]"])
 def test_event_horizon_solves_to_its_published_solution(name):
     _solves_to_published(name)
+
+
+# -- a Whisper coming back to a cell -----------------------------------------------------------
+def test_whisper_loop_is_its_consecutive_pairs():
+    """ISS yields one BinaryConstraint per consecutive pair: a loop closing on its first cell
+    adds the closing pair (r2c3, r1c1)."""
+    line = ["R1C1", "R2C2", "R3C3", "R2C3", "R1C1"]
+    text = ".Shape~4x4.Whisper~2~" + "~".join(line)
+
+    def meaning(g):
+        return all(abs(g[_cell(a)] - g[_cell(b)]) >= 2 for a, b in zip(line, line[1:]))
+
+    count = _agrees(text, meaning)
+    open_line = {g.tobytes() for g in SUDOKUS_4X4
+                 if all(abs(g[_cell(a)] - g[_cell(b)]) >= 2 for a, b in zip(line[:-1], line[1:-1]))}
+    assert 0 < count < len(open_line)   # the closing pair says something
+
+
+def test_whisper_stepping_to_the_same_cell_is_refused_in_one_line():
+    with pytest.raises(PuzzleError, match=r"steps from r1c2 to itself") as e:
+        document_and_puzzle = parse_puzzle(document_from_iss(".Shape~4x4.Whisper~2~R1C1~R1C2~R1C2~R2C2"))
+        del document_and_puzzle
+    assert "\n" not in str(e.value)
+
+
+def test_merry_xv_mas_solves_to_its_published_solution():
+    _solves_to_published("Merry X/V-mas")

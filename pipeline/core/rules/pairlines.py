@@ -9,7 +9,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import Glyph
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, value_span
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
+                                      value_span)
 from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
@@ -111,10 +112,43 @@ def _class_clash(name: str, cells: np.ndarray, width: int, grid: np.ndarray, boa
     return []
 
 
+def walk_cells(data: dict, board: Board, where: str, at_least_cells: int) -> tuple[int, ...]:
+    """The ``"cells"`` of a line whose rule is about neighbours along it, in order: a cell may come
+    back (a loop, a line crossing itself: ISS reads such a line as its consecutive pairs), but
+    never right after itself.
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    board : Board
+        The puzzle's board.
+    where : str
+        How messages name the entry.
+    at_least_cells : int
+        Fewest cells the line takes.
+
+    Returns
+    -------
+    tuple of int
+    """
+    value = data.get("cells")
+    if not isinstance(value, (list, tuple)) or not value:
+        raise PuzzleError(f"{where}: 'cells' must be a non-empty list of cells like \"r1c1\"")
+    cells = np.array([parse_cell(v, board, where) for v in value], dtype=np.int64)
+    if cells.size < at_least_cells:
+        raise PuzzleError(f"{where}: needs at least {at_least_cells} cells, found {cells.size}")
+    again = np.flatnonzero(cells[1:] == cells[:-1])
+    if again.size:
+        raise PuzzleError(f"{where}: the line steps from {cell_name(int(cells[again[0]]), board)} to itself "
+                          f"(cells {again[0] + 1} and {again[0] + 2})")
+    return tuple(int(c) for c in cells)
+
+
 @dataclass(frozen=True, eq=False)
 class Whisper(Rule):
     """A German whisper line: neighbours along the line differ by at least ``diff`` (by default
-    ``(N + 1) // 2``: 5 on 9x9).
+    ``(N + 1) // 2``: 5 on 9x9). The line may come back to a cell (a loop): each step is a pair.
 
     Rows ``whisper_w_i_d`` (``<= 1``): ``x[c_i, d] + sum_{|e - d| < diff} x[c_{i+1}, e]`` for step
     ``i`` and digit ``d``.
@@ -140,8 +174,9 @@ class Whisper(Rule):
         Parameters
         ----------
         data : dict
-            The document entry: at least 2 ``cells`` in line order and an optional ``diff``
-            (``1..n-1``, default :meth:`default_diff`).
+            The document entry: at least 2 ``cells`` in line order (a cell may come back, as
+            on a loop, but not right after itself) and an optional ``diff`` (``1..n-1``, default
+            :meth:`default_diff`).
         board : Board
             The puzzle's board: the cells lie on it.
         where : str
@@ -152,7 +187,7 @@ class Whisper(Rule):
         Whisper
         """
         check_keys(data, {"cells", "diff"}, where)
-        cells = line_cells(data, board, where, 2)
+        cells = walk_cells(data, board, where, 2)   # a cell may come back: the rule is on neighbours
         diff = int_field(data, "diff", where, low=1, high=int(np.ptp(board.value_of)),
                          default=cls.default_diff(board.n_values))
         return cls(cells, diff)
