@@ -115,6 +115,9 @@ def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
     if spec and m is None:
         raise PuzzleError(f"{where}: ISS: value range {spec[:20]!r} is not LOW-HIGH or a count ({_place(item)})")
     low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
+    if low not in (0, 1) or high - low + 1 > 16:   # ISS's CellGeometry: offset 0 or -1, at most 16 values
+        raise PuzzleError(f"{where}: ISS: value range {spec!r} is not ISS's (values from 0 or 1, at most 16) "
+                          f"({_place(item)})")
     if high - low + 1 < n:   # at least the grid's side (docs/conventions.md, "Value sets")
         raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {n}x{n} grid gives {high - low + 1} values; "
                           f"a Sudoku grid needs at least {n} ({_place(item)})")

@@ -160,3 +160,16 @@ def test_whisper_stepping_to_the_same_cell_is_refused_in_one_line():
 
 def test_merry_xv_mas_solves_to_its_published_solution():
     _solves_to_published("Merry X/V-mas")
+
+
+# -- value ranges ------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec, reads", [("0-8", True), ("9", True), ("1-16", True), ("16", True), ("2-10", False),
+                                         ("3-11", False), ("0-16", False), ("17", False), ("1-17", False)])
+def test_shape_value_ranges_are_iss_cell_geometry_ones(spec, reads):
+    """ISS's CellGeometry takes a value offset of 0 or -1 (values from 1 or 0) and at most 16 values."""
+    text = f".Shape~9x9~{spec}"
+    if reads:
+        assert document_from_iss(text)["size"] == 9
+    else:
+        with pytest.raises(PuzzleError, match=r"value range .* is not ISS's"):
+            document_from_iss(text)
