@@ -10,6 +10,12 @@ layout the line runs to the canvas's edge or its first absent cell and must hold
 The rows are exact over the cell variables, with no auxiliary column: a conditional sum (the
 sandwich between the 1 at ``c_p`` and the ``N`` at ``c_q``; the X-sum when ``c_1`` holds ``X``)
 is a pair of big-M rows whose constant is stated per row (docs/conventions.md).
+
+Value sets (ISS's semantics on its grids ``1..V`` and ``0..V-1``, any set alike): values are
+summed as values; the X-sum's and numbered room's ``X`` is the first cell's value and must name
+a cell of the line (``1..N``: a first cell of another value breaks the clue); the sandwich's
+ends are the set's smallest and largest values (it needs exactly ``N`` values, so the line holds
+both).
 """
 from __future__ import annotations
 
@@ -79,11 +85,14 @@ def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int
     return (r, c), step, cells
 
 
-def _between_terms(cells: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(cell, digit, coef)`` of ``sum_c v(c)`` over ``cells`` (digits fastest)."""
+def _between_terms(cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(cell, digit, coef)`` of ``sum_c v(c)`` over ``cells`` (digits fastest; a value 0 is left out)."""
+    n = values.size
     cell = np.repeat(cells, n)
     digit = np.tile(np.arange(n), cells.size)
-    return cell, digit, digit + 1
+    coef = values[digit]
+    keep = coef != 0
+    return cell[keep], digit[keep], coef[keep]
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,15 +109,27 @@ class OutsideLine(Rule):
     value_key: ClassVar[str] = "value"
     #: The line must be one unit (each digit once): the sandwich's 1 and N
     needs_unit: ClassVar[bool] = False
-    #: The rule's rows read a cell's value as its digit index + 1 (the sandwich's 1 and N, the
-    #: X-sum's and numbered room's X): such a rule refuses a value set rather than compute
-    #: another value (docs/conventions.md, "Value sets").
-    values_one_to_n: ClassVar[bool] = True
+    #: The rule needs exactly ``N`` values (a unit holds each, the sandwich's smallest and
+    #: largest among them); any value set of ``N`` values is taken (docs/conventions.md, "Value sets").
+    needs_n_values: ClassVar[bool] = False
+    #: The clue is a value of the grid's set (the numbered room's digit).
+    value_in_set: ClassVar[bool] = False
 
     @classmethod
-    def value_range(cls, n: int) -> tuple[int, int]:
-        """Values the clue may take on an ``n``-digit grid."""
-        return 1, n
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """Values the clue may take on the board (its value set).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+            Inclusive bounds.
+        """
+        return 1, board.n
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "OutsideLine":
@@ -128,10 +149,13 @@ class OutsideLine(Rule):
         OutsideLine
         """
         check_keys(data, {"clue", cls.value_key}, where)
-        if cls.values_one_to_n and (board.values or board.n_values != board.n):
-            raise PuzzleError(f"{where}: a {cls.noun} needs the values 1..{board.n}, not {value_span(board)}")
-        low, high = cls.value_range(board.n)
+        if cls.needs_n_values and board.n_values != board.n:
+            raise PuzzleError(f"{where}: a {cls.noun} needs {board.n} values (a unit holds each), not "
+                              f"{board.n_values} ({value_span(board)})")
+        low, high = cls.value_range(board)
         value = int_field(data, cls.value_key, where, low=low, high=high)
+        if cls.value_in_set and board.index_of([value])[0] < 0:
+            raise PuzzleError(f"{where}: {cls.value_key} {value} is not one of the values {value_span(board)}")
         clue, step, cells = outside_line(data.get("clue"), board, where)
         if cls.needs_unit and not board.share_a_unit(np.array([cells]))[0]:
             raise PuzzleError(f"{where}: the row or column from {data.get('clue')} is not one unit (it must hold "
@@ -152,23 +176,26 @@ class OutsideLine(Rule):
         return [Glyph("outside", (self.cell_list[0],), label=str(self.value), step=self.step)]
 
 
-def _cond_sum_rows(family: str, index: int, conds: list[tuple[list[tuple[int, int]], np.ndarray, int, list[int]]],
-                   n: int) -> tuple[Rows, Rows]:
+def _cond_sum_rows(family: str, index: int,
+                   conds: list[tuple[list[tuple[int, int]], np.ndarray, int | None, list[int]]],
+                   values: np.ndarray) -> tuple[Rows, Rows]:
     """Big-M rows of conditional sums and the ``...not`` rows of impossible conditions.
 
     Each entry of ``conds`` is ``(condition, cells, total, label)``: when every ``x[c, d]`` of
-    ``condition`` is 1, ``sum_{cells} v(c) = total``. With ``K`` condition terms and ``m`` cells
-    (sums ``m .. m*N``): upper row ``sum v + M_u sum cond <= total + K M_u`` with ``M_u = m*N -
-    total``, lower row ``-sum v + M_l sum cond <= -total + K M_l`` with ``M_l = total - m`` (each
-    left out when its constant is 0: it always holds); a total outside ``m .. m*N`` gives
-    ``sum cond <= K - 1`` instead."""
+    ``condition`` is 1, ``sum_{cells} v(c) = total`` (``total`` None: the condition is
+    impossible). With ``K`` condition terms, ``m`` cells and the values ``lo .. hi`` (sums
+    ``m lo .. m hi``; ``1 .. N`` by default): upper row ``sum v + M_u sum cond <= total + K M_u``
+    with ``M_u = m hi - total``, lower row ``-sum v + M_l sum cond <= -total + K M_l`` with
+    ``M_l = total - m lo`` (each left out when its constant is 0: it always holds); a total
+    outside ``m lo .. m hi`` gives ``sum cond <= K - 1`` instead."""
     big: dict[str, list] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "labels")}
     nots: dict[str, list] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "labels")}
+    lo, hi = int(values.min()), int(values.max())
     for condition, cells, total, label in conds:
         k, m = len(condition), cells.size
         cond_cell = np.array([c for c, _ in condition], dtype=np.int64)
         cond_digit = np.array([d for _, d in condition], dtype=np.int64)
-        if not m <= total <= m * n:
+        if total is None or not m * lo <= total <= m * hi:
             r = len(nots["rhs"])
             nots["row"].append(np.full(k, r))
             nots["cell"].append(cond_cell)
@@ -177,8 +204,8 @@ def _cond_sum_rows(family: str, index: int, conds: list[tuple[list[tuple[int, in
             nots["rhs"].append(k - 1)
             nots["labels"].append(label)
             continue
-        cell, digit, coef = _between_terms(cells, n)
-        for side, sign, big_m in ((1, 1, m * n - total), (2, -1, total - m)):
+        cell, digit, coef = _between_terms(cells, values)
+        for side, sign, big_m in ((1, 1, m * hi - total), (2, -1, total - m * lo)):
             if big_m <= 0:
                 continue
             r = len(big["rhs"])
@@ -206,12 +233,14 @@ def _rows(family: str, index: int, parts: dict, width: int) -> Rows:
 class Sandwich(OutsideLine):
     """The digits between the 1 and the ``N`` of a row or column add up to ``sum`` (0 when they
     touch): ``{"rule": "sandwich", "clue": "r0c3", "sum": 15}`` (ISS ``Sandwich``; the line must be
-    one unit, so the 1 and the ``N`` are there once each).
+    one unit, so the 1 and the ``N`` are there once each). With a value set of ``N`` values the
+    ends are its smallest and largest values (digits 1 and ``N``) and the values between are
+    summed (ISS's Sandwich on ``0..N-1``); a set of more values than ``N`` is refused.
 
     Rows, for the 1 at ``c_p`` and the ``N`` at ``c_q`` (``p != q``, ``m = |p - q| - 1`` cells
     between): ``sandwich_k_p_q_s`` (``<=``) the big-M pair (``s`` 1: upper, ``M = m*N - S``;
-    2: lower, ``M = S - m``) over ``x[c_p, 1] + x[c_q, N]``; ``sandwichnot_k_p_q`` (``<= 1``) when
-    ``S`` is outside ``m .. m*N``.
+    2: lower, ``M = S - m``; with a value set ``m hi - S`` and ``S - m lo``) over ``x[c_p, 1] +
+    x[c_q, N]``; ``sandwichnot_k_p_q`` (``<= 1``) when ``S`` is outside ``m .. m*N``.
     """
 
     kind: ClassVar[str] = "sandwich"
@@ -220,10 +249,23 @@ class Sandwich(OutsideLine):
     noun: ClassVar[str] = "sandwich clue"
     value_key: ClassVar[str] = "sum"
     needs_unit: ClassVar[bool] = True
+    needs_n_values: ClassVar[bool] = True
 
     @classmethod
-    def value_range(cls, n: int) -> tuple[int, int]:
-        return 0, (n - 2) * (n + 1) // 2
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """Sums of some of the values between the smallest and the largest (0: none).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+        """
+        inner = board.value_of[1:-1]
+        return int(inner[inner < 0].sum()), int(inner[inner > 0].sum())
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """The sandwich's big-M rows and its impossible pairs (class docstring).
@@ -240,14 +282,14 @@ class Sandwich(OutsideLine):
         list of Rows
         """
         cells, n = self.cells(), board.n
-        conds = []
+        conds: list = []
         for p in range(n):
             for q in range(n):
                 if p == q:
                     continue
                 lo, hi = min(p, q), max(p, q)
                 conds.append(([(int(cells[p]), 0), (int(cells[q]), n - 1)], cells[lo + 1:hi], self.value, [p + 1, q + 1]))
-        big, nots = _cond_sum_rows("sandwich", index, conds, n)
+        big, nots = _cond_sum_rows("sandwich", index, conds, board.value_of)
         return [big, nots]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -271,21 +313,32 @@ class Sandwich(OutsideLine):
             return []
         lo, hi = sorted((int(ones[0]), int(tops[0])))
         between = values[lo + 1:hi]
-        total, empty = int(between.sum()), int(np.count_nonzero(between == 0))
-        if (not empty and total != self.value) or total + empty > self.value or total + empty * board.n < self.value:
-            return [{"message": f"{self.describe(board)}: the digits between the 1 and the {board.n} add up to "
-                                f"{total}" + (f" with {empty} empty" if empty else ""), "cells": list(self.cell_list)}]
+        total, empty = int(board.grid_values(between).sum()), int(np.count_nonzero(between == 0))
+        if _sum_breaks(total, empty, self.value, board):
+            small, large = board.value(1), board.value(board.n)
+            return [{"message": f"{self.describe(board)}: the digits between the {small} and the {large} add up "
+                                f"to {total}" + (f" with {empty} empty" if empty else ""), "cells": list(self.cell_list)}]
         return []
+
+
+def _sum_breaks(total: int, empty: int, want: int, board: Board) -> bool:
+    """Can ``empty`` more cells (any values of the board) not bring ``total`` to ``want``?"""
+    lo, hi = int(board.value_of.min()), int(board.value_of.max())
+    return (not empty and total != want) or total + empty * lo > want or total + empty * hi < want
 
 
 @dataclass(frozen=True, eq=False)
 class XSum(OutsideLine):
     """The first ``X`` digits of a row or column, read from the clue, add up to ``sum``, ``X``
-    the first digit: ``{"rule": "xsum", "clue": "r0c3", "sum": 21}`` (ISS ``XSum``).
+    the first digit: ``{"rule": "xsum", "clue": "r0c3", "sum": 21}`` (ISS ``XSum``). With a
+    value set ``X`` is the first cell's value and the values are summed; a first value outside
+    ``1..N`` names no cell and breaks the clue (ISS's XSum on ``0..V-1`` and ``1..V``).
 
-    Rows, for each ``X``: ``xsum_k_X_s`` (``<=``), the big-M pair over ``x[c_1, X]`` for the cells
-    ``c_2 .. c_X`` adding up to ``S - X`` (``m = X - 1``: ``M = m*N - (S - X)``, ``M = S - X - m``);
-    ``xsumnot_k_X`` (``<= 0``) when ``S - X`` is outside ``m .. m*N``.
+    Rows, for each digit ``d`` of the first cell (``X`` its value; ``d = X`` for ``1..N``):
+    ``xsum_k_d_s`` (``<=``), the big-M pair over ``x[c_1, d]`` for the cells ``c_2 .. c_X``
+    adding up to ``S - X`` (``m = X - 1``: ``M = m*N - (S - X)``, ``M = S - X - m``; with a value
+    set ``m hi - (S - X)`` and ``S - X - m lo``); ``xsumnot_k_d`` (``<= 0``) when ``S - X`` is
+    outside ``m .. m*N`` (``m lo .. m hi``) or ``X`` outside ``1..N``.
     """
 
     kind: ClassVar[str] = "xsum"
@@ -295,8 +348,23 @@ class XSum(OutsideLine):
     value_key: ClassVar[str] = "sum"
 
     @classmethod
-    def value_range(cls, n: int) -> tuple[int, int]:
-        return 1, n * n
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """``X + (X - 1) lo .. X + (X - 1) hi`` over the first values ``X`` in ``1..N`` (``1 .. N^2``).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+        """
+        values = board.value_of
+        xs = values[(values >= 1) & (values <= board.n)]
+        if not xs.size:
+            return 1, 0
+        return int((xs + (xs - 1) * values.min()).min()), int((xs + (xs - 1) * values.max()).max())
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """The X-sum's big-M rows per first digit and its impossible first digits.
@@ -313,8 +381,9 @@ class XSum(OutsideLine):
         list of Rows
         """
         cells, n = self.cells(), board.n
-        conds = [([(int(cells[0]), x - 1)], cells[1:x], self.value - x, [x]) for x in range(1, n + 1)]
-        big, nots = _cond_sum_rows("xsum", index, conds, n)
+        conds: list = [([(int(cells[0]), d)], cells[1:x], self.value - x if 1 <= x <= n else None, [d + 1])
+                       for d, x in enumerate(board.value_of.tolist())]
+        big, nots = _cond_sum_rows("xsum", index, conds, board.value_of)
         return [big, nots]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -333,12 +402,15 @@ class XSum(OutsideLine):
             ``{"message", "cells"}`` per broken instance.
         """
         values = grid[self.cells()]
-        x = int(values[0])
-        if not x:
+        if not values[0]:
             return []
+        x = board.value(int(values[0]))
+        if not 1 <= x <= board.n:
+            return [{"message": f"{self.describe(board)}: the first digit {x} names no cell of the line",
+                     "cells": [self.cell_list[0]]}]
         first = values[:x]
-        total, empty = int(first.sum()), int(np.count_nonzero(first == 0))
-        if (not empty and total != self.value) or total + empty > self.value or total + empty * board.n < self.value:
+        total, empty = int(board.grid_values(first).sum()), int(np.count_nonzero(first == 0))
+        if _sum_breaks(total, empty, self.value, board):
             return [{"message": f"{self.describe(board)}: the first {x} digits add up to {total}"
                                 + (f" with {empty} empty" if empty else ""), "cells": list(self.cell_list[:x])}]
         return []
@@ -347,10 +419,14 @@ class XSum(OutsideLine):
 @dataclass(frozen=True, eq=False)
 class NumberedRoom(OutsideLine):
     """The ``X``-th digit of a row or column from the clue is ``digit``, ``X`` the first digit:
-    ``{"rule": "numberedroom", "clue": "r0c3", "digit": 7}`` (ISS ``NumberedRoom``).
+    ``{"rule": "numberedroom", "clue": "r0c3", "digit": 7}`` (ISS ``NumberedRoom``). With a value
+    set ``X`` is the first cell's value (a first value outside ``1..N`` names no cell and breaks
+    the clue) and ``digit`` is a value of the set (ISS's NumberedRoom on ``0..V-1`` and ``1..V``).
 
-    Rows ``numberedroom_k_X`` (``<= 0``): ``x[c_1, X] - x[c_X, D]`` for ``X = 1..N`` (for ``X = 1``
-    the first cell is the ``X``-th: left out when ``D = 1``, else ``x[c_1, 1] <= 0``).
+    Rows ``numberedroom_k_d`` (``<= 0``), ``d`` a digit of the first cell (``X`` its value,
+    ``d = X`` for ``1..N``): ``x[c_1, d] - x[c_X, D]`` (for ``X = 1`` the first cell is the
+    ``X``-th: left out when ``D`` is ``d``, else ``x[c_1, d] <= 0``; ``X`` outside ``1..N``:
+    ``x[c_1, d] <= 0``).
     """
 
     kind: ClassVar[str] = "numberedroom"
@@ -358,9 +434,25 @@ class NumberedRoom(OutsideLine):
     description: ClassVar[str] = "numbered room: the X-th digit from the clue is the clue, X the first digit"
     noun: ClassVar[str] = "numbered room clue"
     value_key: ClassVar[str] = "digit"
+    value_in_set: ClassVar[bool] = True
+
+    @classmethod
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """The board's smallest and largest values.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+        """
+        return int(board.value_of[0]), int(board.value_of[-1])
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """``numberedroom_k_X``: the first digit ``X`` puts the clue at the ``X``-th cell.
+        """``numberedroom_k_d``: the first value ``X`` puts the clue at the ``X``-th cell.
 
         Parameters
         ----------
@@ -373,19 +465,20 @@ class NumberedRoom(OutsideLine):
         -------
         list of Rows
         """
-        cells, n, target = self.cells(), board.n, self.value - 1
-        xs = np.array([x for x in range(n) if not (x == 0 and target == 0)], dtype=np.int64)
-        first = np.full(xs.size, cells[0])
-        row = np.repeat(np.arange(xs.size), 2)
-        cell = np.stack([first, cells[xs]], axis=1).ravel()
-        digit = np.stack([xs, np.full(xs.size, target)], axis=1).ravel()
-        coef = np.tile([1, -1], xs.size)
-        if xs.size and xs[0] == 0:        # X = 1, D != 1: the first cell cannot be 1 (one term, not two)
-            keep = np.ones(row.size, dtype=bool)
-            keep[1] = False
-            row, cell, digit, coef = row[keep], cell[keep], digit[keep], coef[keep]
-        labels = np.stack([np.full(xs.size, index), xs + 1], axis=1)
-        return [Rows("numberedroom", row, cell, digit, coef, np.zeros(xs.size, dtype=np.int64), "L", labels)]
+        cells, n, target = self.cells(), board.n, int(board.index_of([self.value])[0])
+        xv = board.value_of                                   # X of each digit of the first cell
+        ds = np.flatnonzero(~((xv == 1) & (np.arange(xv.size) == target)))   # X = 1 at D itself: no row
+        x = xv[ds]
+        # two terms x[c_1, d] - x[c_X, D], or one (x[c_1, d] <= 0) when X = 1 or X names no cell
+        two = (x >= 2) & (x <= n)
+        row = np.concatenate([np.arange(ds.size), np.flatnonzero(two)])
+        cell = np.concatenate([np.full(ds.size, cells[0]), cells[x[two] - 1]])
+        digit = np.concatenate([ds, np.full(int(two.sum()), target)])
+        coef = np.concatenate([np.ones(ds.size, dtype=np.int64), -np.ones(int(two.sum()), dtype=np.int64)])
+        order = np.argsort(row, kind="stable")
+        labels = np.stack([np.full(ds.size, index), ds + 1], axis=1)
+        return [Rows("numberedroom", row[order], cell[order], digit[order], coef[order],
+                     np.zeros(ds.size, dtype=np.int64), "L", labels)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """The X-th cell holds another digit.
@@ -403,9 +496,14 @@ class NumberedRoom(OutsideLine):
             ``{"message", "cells"}`` per broken instance.
         """
         values = grid[self.cells()]
-        x = int(values[0])
-        if x and values[x - 1] and values[x - 1] != self.value:
+        if not values[0]:
+            return []
+        x = board.value(int(values[0]))
+        if not 1 <= x <= board.n:
+            return [{"message": f"{self.describe(board)}: the first digit {x} names no cell of the line",
+                     "cells": [self.cell_list[0]]}]
+        if values[x - 1] and board.value(int(values[x - 1])) != self.value:
             return [{"message": f"{self.describe(board)}: cell {x} from the clue "
-                                f"({cell_name(self.cell_list[x - 1], board)}) holds {int(values[x - 1])}",
+                                f"({cell_name(self.cell_list[x - 1], board)}) holds {board.value(int(values[x - 1]))}",
                      "cells": [self.cell_list[0], self.cell_list[x - 1]]}]
         return []

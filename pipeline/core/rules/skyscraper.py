@@ -1,6 +1,7 @@
-"""Rules with auxiliary 0-1 columns: skyscraper (ISS ``Skyscraper``) and counting circles (ISS
-``CountingCircles``). Their rows reach the auxiliary columns they declare
-(:mod:`pipeline.core.rules.auxcols`; docs/conventions.md, "Auxiliary columns")."""
+"""Skyscrapers and counting circles: skyscraper (ISS ``Skyscraper``) and counting circles (ISS
+``CountingCircles``), whose rows reach the auxiliary 0-1 columns they declare
+(:mod:`pipeline.core.rules.auxcols`; docs/conventions.md, "Auxiliary columns"), and hidden
+skyscraper (ISS ``HiddenSkyscraper``), rows over the cells only."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, cell_list_text, cell_name, check_keys, parse_cells
 from pipeline.core.rules.outside import OutsideLine
 
-__all__ = ["Skyscraper", "CountingCircles"]
+__all__ = ["Skyscraper", "HiddenSkyscraper", "CountingCircles"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -20,24 +21,43 @@ class Skyscraper(OutsideLine, AuxRule):
     """Digits are heights; a taller one hides every one behind it; the clue counts the heights
     seen from it along its row or column: ``{"rule": "skyscraper", "clue": "r0c3", "count": 4}``
     (ISS ``Skyscraper``). ``c_i`` is seen when it is taller than every ``c_j``, ``j < i`` (a
-    repeated height hides).
+    repeated height hides), and its value is above 0: a value of 0 or less is no skyscraper
+    (ISS: "0-valued cells do not count"; on ``1..V`` every cell may be seen, on ``0..V-1`` a 0
+    first in the line is not counted). Heights compare by digit index, the values' order.
 
-    Auxiliary columns ``aux_skyscraper_k_i``, ``i = 2..N``: ``c_i`` is seen (``c_1`` always is).
-    Rows: ``skyscraper_k`` (``= count - 1``): ``sum_i aux_i``; ``skyscraperseen_k_i_d`` (``<= 0``):
-    ``x[c_i, d] - sum_{j<i} sum_{e>=d} x[c_j, e] - aux_i`` (``c_i`` holds ``d`` and nothing before
-    it reaches ``d``: seen); ``skyscraperhidden_k_i_j_d`` (``<= 2``): ``aux_i + sum_{e<=d}
-    x[c_i, e] + sum_{e>=d} x[c_j, e]`` for ``j < i`` (``c_j`` at least as tall as ``c_i``:
-    hidden). With each cell's ``= 1`` row the 0-1 points are exactly the grids that agree.
+    Auxiliary columns ``aux_skyscraper_k_i``, ``i = 2..N``: ``c_i`` is seen (``c_1`` is when its
+    value is above 0). ``Z`` is the digits of values ``<= 0`` (none for ``1..V``). Rows:
+    ``skyscraper_k`` (``= count - 1``): ``sum_i aux_i - sum_{d in Z} x[c_1, d]``;
+    ``skyscraperseen_k_i_d`` (``<= 0``, ``d`` not in ``Z``): ``x[c_i, d] - sum_{j<i} sum_{e>=d}
+    x[c_j, e] - aux_i`` (``c_i`` holds ``d`` and nothing before it reaches ``d``: seen);
+    ``skyscraperhidden_k_i_j_d`` (``<= 2``): ``aux_i + sum_{e<=d} x[c_i, e] + sum_{e>=d}
+    x[c_j, e]`` for ``j < i`` (``c_j`` at least as tall as ``c_i``: hidden);
+    ``skyscraperlow_k_i`` (``<= 1``, only when ``Z`` is not empty): ``aux_i + sum_{d in Z}
+    x[c_i, d]`` (no skyscraper: not seen). With each cell's ``= 1`` row the 0-1 points are
+    exactly the grids that agree.
     """
 
     kind: ClassVar[str] = "skyscraper"
-    families: ClassVar[tuple[str, ...]] = ("skyscraper", "skyscraperseen", "skyscraperhidden")
+    families: ClassVar[tuple[str, ...]] = ("skyscraper", "skyscraperseen", "skyscraperhidden", "skyscraperlow")
     aux_families: ClassVar[tuple[str, ...]] = ("skyscraper",)
     description: ClassVar[str] = "skyscraper: the clue counts the digits seen from it, taller ones hiding shorter"
     noun: ClassVar[str] = "skyscraper clue"
     value_key: ClassVar[str] = "count"
-    #: Heights compare by digit index, which orders the values of any (ascending) value set.
-    values_one_to_n: ClassVar[bool] = False
+
+    @classmethod
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """``1..N`` (``0..N`` when a value is 0 or less: a line may hold no skyscraper).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+        """
+        return (0 if board.value_of[0] <= 0 else 1), board.n
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_skyscraper_k_i``, ``i = 2..L``: cell ``i`` from the clue is seen.
@@ -67,13 +87,15 @@ class Skyscraper(OutsideLine, AuxRule):
         list of Rows
         """
         cells, n = self.cells(), board.n_values      # heights: every digit index, in value order
+        low = np.flatnonzero(board.value_of <= 0)           # Z: the digits that are no skyscraper
         length = cells.size
         seen = np.arange(1, length)                         # 0-based line positions with a column: aux k = i - 1
-        count = AuxRows("skyscraper", np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.array([self.value - 1]), "E",
+        count = AuxRows("skyscraper", np.zeros(low.size, dtype=np.int64), np.full(low.size, cells[0]),
+                        low, -np.ones(low.size, dtype=np.int64), np.array([self.value - 1]), "E",
                         np.array([[index]]), np.zeros(seen.size, dtype=np.int64), seen - 1,
                         np.ones(seen.size, dtype=np.int64))
-        return [count, _seen_rows(cells, n, index), _hidden_rows(cells, n, index)]
+        return [count, _seen_rows(cells, n, index, low.size), _hidden_rows(cells, n, index),
+                _low_rows(cells, low, index)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A full line from which another number of digits is seen.
@@ -94,18 +116,18 @@ class Skyscraper(OutsideLine, AuxRule):
         if not values.all():
             return []
         before = np.concatenate([[0], np.maximum.accumulate(values)[:-1]])
-        count = int(np.count_nonzero(values > before))
+        count = int(np.count_nonzero((values > before) & (board.grid_values(values) > 0)))
         if count != self.value:
             return [{"message": f"{self.describe(board)}: {count} seen", "cells": list(self.cell_list)}]
         return []
 
 
-def _seen_rows(cells: np.ndarray, n: int, index: int) -> AuxRows:
-    """``skyscraperseen_k_i_d``: ``x[c_i, d] - sum_{j<i, e>=d} x[c_j, e] - aux_i <= 0``."""
+def _seen_rows(cells: np.ndarray, n: int, index: int, start: int = 0) -> AuxRows:
+    """``skyscraperseen_k_i_d``: ``x[c_i, d] - sum_{j<i, e>=d} x[c_j, e] - aux_i <= 0``, ``d >= start``."""
     rows_c, rows_d, term_row, term_cell, term_digit, term_coef = [], [], [], [], [], []
     r = 0
     for i in range(1, cells.size):
-        for d in range(n):
+        for d in range(start, n):
             earlier = np.repeat(cells[:i], n - d)
             heights = np.tile(np.arange(d, n), i)
             term_row.append(np.full(1 + earlier.size, r))
@@ -137,6 +159,142 @@ def _hidden_rows(cells: np.ndarray, n: int, index: int) -> AuxRows:
     return AuxRows("skyscraperhidden", row, cell.ravel().astype(np.int64), digit.ravel().astype(np.int64),
                    np.ones(row.size, dtype=np.int64), np.full(m, 2, dtype=np.int64), "L", labels,
                    np.arange(m), (i - 1).astype(np.int64), np.ones(m, dtype=np.int64))
+
+
+def _low_rows(cells: np.ndarray, low: np.ndarray, index: int) -> AuxRows:
+    """``skyscraperlow_k_i``: ``aux_i + sum_{d in Z} x[c_i, d] <= 1``, ``i = 2..L`` (none when ``Z`` is empty)."""
+    i = np.arange(1, cells.size) if low.size else np.zeros(0, dtype=np.int64)
+    m = i.size
+    row = np.repeat(np.arange(m), low.size)
+    labels = np.stack([np.full(m, index), i + 1], axis=1)
+    return AuxRows("skyscraperlow", row, np.repeat(cells[i], low.size).astype(np.int64), np.tile(low, m).astype(np.int64),
+                   np.ones(row.size, dtype=np.int64), np.ones(m, dtype=np.int64), "L", labels,
+                   np.arange(m), (i - 1).astype(np.int64), np.ones(m, dtype=np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class HiddenSkyscraper(OutsideLine):
+    """Digits are heights; the clue is the first skyscraper hidden from it along its row or
+    column: ``{"rule": "hiddenskyscraper", "clue": "r0c3", "digit": 4}`` (ISS
+    ``HiddenSkyscraper``). Read from the clue, ``c_t`` is the first cell not taller than every
+    cell before it; the clue says ``c_t`` holds ``digit`` (a value of the set). The line must be
+    one unit (its values distinct), so ``digit`` is in it once, not first, lower than the cell
+    before it, and every cell before it is taller than the one before that. Heights compare by
+    digit index (the values' order; a 0 is as much a height as any other value, as in ISS).
+
+    ``D`` is the clue's digit. Rows: ``hiddenskyscraper_k`` (``= 1``): ``sum_{p>=2} x[c_p, D]``
+    (``D`` is in the line, not first); ``hiddenskyscrapertaller_k_p`` (``<= 0``), ``p = 2..L``:
+    ``x[c_p, D] - sum_{e>D} x[c_{p-1}, e]`` (the cell before ``D`` is taller);
+    ``hiddenskyscraperrise_k_j_e`` (``<= 2``), ``j = 1..L-2``: ``sum_{p>=j+2} x[c_p, D] +
+    x[c_j, e] + sum_{f<=e} x[c_{j+1}, f]`` (with ``D`` beyond ``c_{j+1}``, ``c_{j+1}`` is taller
+    than ``c_j``). With each cell's ``= 1`` row the 0-1 points are exactly the grids that agree.
+    """
+
+    kind: ClassVar[str] = "hiddenskyscraper"
+    families: ClassVar[tuple[str, ...]] = ("hiddenskyscraper", "hiddenskyscrapertaller", "hiddenskyscraperrise")
+    description: ClassVar[str] = "hidden skyscraper: the clue is the first digit hidden from it by a taller one"
+    noun: ClassVar[str] = "hidden skyscraper clue"
+    value_key: ClassVar[str] = "digit"
+    needs_unit: ClassVar[bool] = True
+    value_in_set: ClassVar[bool] = True
+
+    @classmethod
+    def value_range(cls, board: Board) -> tuple[int, int]:
+        """The board's smallest and largest values.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        tuple of (int, int)
+        """
+        return int(board.value_of[0]), int(board.value_of[-1])
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        """The one-place row, the taller rows and the rise rows (class docstring).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (``V`` digits).
+        index : int
+            The rule's 1-based number among the puzzle's rules of its kind: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+        """
+        cells, n = self.cells(), board.n_values
+        target = int(board.index_of([self.value])[0])
+        length = cells.size
+        one = Rows("hiddenskyscraper", np.zeros(length - 1, dtype=np.int64), cells[1:],
+                   np.full(length - 1, target), np.ones(length - 1, dtype=np.int64), np.array([1]), "E",
+                   np.array([[index]]))
+        # taller: row p-2 for p = 2..L (1-based): x[c_p, D] then -x[c_{p-1}, e], e > D
+        taller_e = np.arange(target + 1, n)
+        p = np.arange(1, length)                                    # 0-based positions 1..L-1
+        k = taller_e.size
+        t_row = np.concatenate([np.arange(p.size)[:, None], np.repeat(np.arange(p.size)[:, None], k, axis=1)], axis=1)
+        t_cell = np.concatenate([cells[p][:, None], np.repeat(cells[p - 1][:, None], k, axis=1)], axis=1)
+        t_digit = np.concatenate([np.full((p.size, 1), target), np.tile(taller_e, (p.size, 1))], axis=1)
+        t_coef = np.concatenate([np.ones((p.size, 1), dtype=np.int64), -np.ones((p.size, k), dtype=np.int64)], axis=1)
+        taller = Rows("hiddenskyscrapertaller", t_row.ravel(), t_cell.ravel().astype(np.int64),
+                      t_digit.ravel().astype(np.int64), t_coef.ravel(), np.zeros(p.size, dtype=np.int64), "L",
+                      np.stack([np.full(p.size, index), p + 1], axis=1))
+        return [one, taller, _rise_rows(cells, n, target, index)]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The first hidden cell, when the cells up to it are filled, holds another value.
+
+        Parameters
+        ----------
+        grid : numpy.ndarray
+            Flat canvas, 0 = empty (a partial grid is judged on what it shows).
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per broken instance.
+        """
+        values = grid[self.cells()]
+        filled = int(np.argmin(values > 0)) if not values.all() else values.size   # the filled prefix
+        head = values[:filled]
+        before = np.concatenate([[0], np.maximum.accumulate(head)[:-1]])
+        hidden = np.flatnonzero(head <= before)
+        if hidden.size:
+            t = int(hidden[0])
+            got = board.value(int(head[t]))
+            if got != self.value:
+                return [{"message": f"{self.describe(board)}: the first hidden digit is {got} "
+                                    f"({cell_name(self.cell_list[t], board)})", "cells": list(self.cell_list[:t + 1])}]
+        elif filled == values.size:
+            return [{"message": f"{self.describe(board)}: no digit is hidden", "cells": list(self.cell_list)}]
+        return []
+
+
+def _rise_rows(cells: np.ndarray, n: int, target: int, index: int) -> Rows:
+    """``hiddenskyscraperrise_k_j_e``: ``sum_{p>=j+2} x[c_p, D] + x[c_j, e] + sum_{f<=e} x[c_{j+1}, f] <= 2``."""
+    length = cells.size
+    j, e = (a.ravel() for a in np.meshgrid(np.arange(length - 2), np.arange(n), indexing="ij"))
+    m = j.size
+    # terms per row: D beyond c_{j+1} (length - j - 2), x[c_j, e] (1), digits 0..e of c_{j+1} (e + 1)
+    beyond = length - j - 2
+    sizes = beyond + 1 + e + 1
+    row = np.repeat(np.arange(m), sizes)
+    k = np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)      # term index within its row
+    jj, ee, bb = j[row], e[row], beyond[row]
+    first = k < bb
+    mid = k == bb
+    cell = np.where(first, cells[np.minimum(jj + 2 + k, length - 1)], np.where(mid, cells[jj], cells[jj + 1]))
+    digit = np.where(first, target, np.where(mid, ee, k - bb - 1))
+    labels = np.stack([np.full(m, index), j + 1, e + 1], axis=1)
+    return Rows("hiddenskyscraperrise", row, cell.astype(np.int64), digit.astype(np.int64),
+                np.ones(row.size, dtype=np.int64), np.full(m, 2, dtype=np.int64), "L", labels)
 
 
 @dataclass(frozen=True, eq=False)
