@@ -157,5 +157,3 @@ for _cage_batch in (LookAndSay, Rellik, EqualityCage, EqualSum, ValueIndexing):
     register_rule(_cage_batch)
 # issue 33, hidden skyscraper (rows over x only): after every kind above
 register_rule(HiddenSkyscraper)
-# issue 33, hidden skyscraper (rows over x only): after every kind above
-register_rule(HiddenSkyscraper)
