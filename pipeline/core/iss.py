@@ -26,8 +26,10 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   sandwich) and ContainAtLeast over a 2x2 square (a quadruple)).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
-table does not map (HiddenSkyscraper, composites such as ``Or``, ...) is refused in one
+table does not map (HiddenSkyscraper, ...) is refused in one
 line naming the type, its place in the string and its character offset: nothing is dropped.
+Composites (``.Or``/``.And``/``.Replicate~BITSET ... .End``) are expanded by
+:mod:`pipeline.core.iss_composite`: an Or becomes an ``anyof`` rule, And and Replicate plain rules.
 Writing is :mod:`pipeline.core.iss_write`.
 """
 from __future__ import annotations
@@ -38,14 +40,17 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
                                       looks_like_iss)
 from pipeline.core.rules import RULES
 
 __all__ = ["looks_like_iss", "document_from_iss", "iss_boxes", "MAX_ISS_CHARS"]
 
-#: Composite ISS types: a branch of constraints, never a rule of its own.
+#: Composite ISS types: a branch of constraints, never a rule of its own (Or, And, Replicate and
+#: End are read by :mod:`pipeline.core.iss_composite`; Container is ISS's internal root).
 _COMPOSITE = frozenset({"Or", "And", "Replicate", "End", "Container"})
+_READ_COMPOSITE = frozenset({"Or", "And", "Replicate", "End"})
 
 
 class _Item(NamedTuple):
@@ -267,10 +272,10 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     >>> doc = document_from_iss(".Shape~4x4.Cage~7~R1C1~R1C2.~R2C2_3")
     >>> doc["size"], doc["givens"], doc["rules"]
     (4, ['r2c2=3'], [{'rule': 'cage', 'cells': ['r1c1', 'r1c2'], 'sum': 7}])
-    >>> document_from_iss(".Or.Thermo~R1C1~R1C2.End")
+    >>> document_from_iss(".Or.Thermo~R1C1~R1C2")
     Traceback (most recent call last):
         ...
-    pipeline.core.errors.PuzzleError: puzzle: ISS: unsupported constraint type 'Or' (constraint 1, '.Or' at character 1)
+    pipeline.core.errors.PuzzleError: puzzle: ISS: Or is never closed by .End (constraint 1, '.Or' at character 1)
     """
     if not isinstance(text, str):
         raise PuzzleError(f"{where}: an ISS constraint string is text, found {type(text).__name__}")
@@ -294,7 +299,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             if len(item.args) != 1 or not re.fullmatch(r"\d{1,3}", item.args[0]) or int(item.args[0]) < 2:
                 raise PuzzleError(f"{where}: ISS: RegionSize takes one region size of 2 cells or more ({_place(item)})")
             region_size = (int(item.args[0]), item)
-        elif item.type in _COMPOSITE:
+        elif item.type in _COMPOSITE - _READ_COMPOSITE:
             raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} ({_place(item)})")
     if region_size is not None and region_size[0] == n:
         region_size = None   # the default: boxes and pieces of N cells
@@ -348,38 +353,87 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
     grid = IssGrid(n, units, span)
     allowed: dict[str, list[int]] = {}
-    for item in items:
-        if item.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize"):
+    boxes_k = None if region_size is None else region_size[0]
+
+    def fail(item: _Item, message: str) -> PuzzleError:
+        return PuzzleError(f"{where}: ISS: {message} ({_place(item)})")
+
+    for element in expand_composites(items, grid, fail):   # Or groups; And and Replicate expanded
+        if isinstance(element, OrGroup):   # an anyof rule (one branch: its rules; an empty branch: always true)
+            branches = [_branch(branch, grid, span, boxes_k, where) for branch in element.branches]
+            if not branches:
+                raise fail(element.item, "an Or of no constraint never holds")
+            if len(branches) == 1:
+                rules += branches[0]
+            elif all(branches):
+                rules.append({"rule": "anyof", "branches": branches})
             continue
-        try:
-            if item.type in ("", "Given"):
-                for token in item.args:
-                    cell, digits = _given(token, grid, span)
-                    allowed[cell] = [d for d in allowed[cell] if d in digits] if cell in allowed else digits
-                    if not allowed[cell]:
-                        raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
-                continue
-            if item.type == "DisjointSets" and region_size is not None:   # the sets of ISS's boxes of k cells
-                rules += disjoint_set_rules(item.args, n, region_boxes(n, region_size[0]))
-                continue
-            if item_types_on_boxes(item.type) and region_size is not None:   # ISS lays them on boxes of k cells
-                raise PuzzleError(f"{where}: ISS: {item.type} with regions of {region_size[0]} cells is not "
-                                  f"supported ({_place(item)})")
-            reader = READERS.get(item.type)
-            if reader is None:
-                word = "unsupported" if item.type in ISS_TYPES else "unknown"
-                raise PuzzleError(f"{where}: ISS: {word} constraint type {item.type[:40]!r} ({_place(item)})")
-            entries = reader(item.args, grid)
-        except IssArgError as e:
-            raise PuzzleError(f"{where}: ISS: {item.type or 'Given'} ({_place(item)}): {e}") from None
-        missing = [e["rule"] for e in entries if e["rule"] not in RULES]
-        if missing:
-            raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} (rule {missing[0]!r} is "
-                              f"not registered) ({_place(item)})")
-        rules += entries
+        if element.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize"):
+            continue
+        if element.type in ("", "Given"):
+            _read_given(element, grid, span, allowed, where)
+            continue
+        rules += _read_one(element, grid, boxes_k, where)
     doc["givens"], limits = _givens(allowed, span, where)
     doc["rules"] = rules + limits
     return doc
+
+
+def _read_given(item: _Item, grid: IssGrid, span: tuple[int, ...], allowed: dict[str, list[int]], where: str) -> None:
+    """Narrow ``allowed`` (cell -> digits) by a given item (a cell given twice keeps the digits both allow)."""
+    try:
+        for token in item.args:
+            cell, digits = _given(token, grid, span)
+            allowed[cell] = [d for d in allowed[cell] if d in digits] if cell in allowed else digits
+            if not allowed[cell]:
+                raise IssArgError(f"{cell.upper()} is given digits that exclude each other")
+    except IssArgError as e:
+        raise PuzzleError(f"{where}: ISS: Given ({_place(item)}): {e}") from None
+
+
+def _read_one(item: _Item, grid: IssGrid, boxes_k: int | None, where: str) -> list[dict]:
+    """The rule entries of one constraint other than a given (through the table's readers);
+    ``boxes_k``: ISS's ``RegionSize`` when not the side."""
+    n = grid.n
+    try:
+        if item.type == "DisjointSets" and boxes_k is not None:   # the sets of ISS's boxes of k cells
+            return disjoint_set_rules(item.args, n, region_boxes(n, boxes_k))
+        if item_types_on_boxes(item.type) and boxes_k is not None:   # ISS lays them on boxes of k cells
+            raise PuzzleError(f"{where}: ISS: {item.type} with regions of {boxes_k} cells is not "
+                              f"supported ({_place(item)})")
+        reader = READERS.get(item.type)
+        if reader is None:
+            word = "unsupported" if item.type in ISS_TYPES else "unknown"
+            raise PuzzleError(f"{where}: ISS: {word} constraint type {item.type[:40]!r} ({_place(item)})")
+        entries = reader(item.args, grid)
+    except IssArgError as e:
+        raise PuzzleError(f"{where}: ISS: {item.type or 'Given'} ({_place(item)}): {e}") from None
+    missing = [e["rule"] for e in entries if e["rule"] not in RULES]
+    if missing:
+        raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} (rule {missing[0]!r} is "
+                          f"not registered) ({_place(item)})")
+    return entries
+
+
+def _branch(items: list[_Item], grid: IssGrid, span: tuple[int, ...], boxes_k: int | None, where: str) -> list[dict]:
+    """The rule entries of one branch of an Or: its constraints' entries in order, then its givens
+    as rules (cells given one digit: a ``pencilmarks`` rule of that digit, its cells together)."""
+    entries: list[dict] = []
+    allowed: dict[str, list[int]] = {}
+    for item in items:
+        if item.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize"):
+            raise PuzzleError(f"{where}: ISS: {item.type} inside an Or is not supported ({_place(item)})")
+        if item.type in ("", "Given"):
+            _read_given(item, grid, span, allowed, where)
+        else:
+            entries += _read_one(item, grid, boxes_k, where)
+    givens, limits = _givens(allowed, span, where)
+    single: dict[int, list[str]] = {}
+    for given in givens:
+        cell, digit = given.split("=")
+        single.setdefault(int(digit), []).append(cell)
+    entries += [{"rule": "pencilmarks", "cells": cells, "digits": [d]} for d, cells in single.items()]
+    return entries + limits
 
 
 def _givens(allowed: dict[str, list[int]], span: tuple[int, ...], where: str) -> tuple[list[str], list[dict]]:

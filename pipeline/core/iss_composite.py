@@ -1,0 +1,216 @@
+"""ISS composite constraints: ``.Or ... .End``, ``.And ... .End`` and ``.Replicate~BITSET[~ORIGIN] ... .End``.
+
+:func:`expand_composites` turns the flat run of a string's constraints into what
+:func:`pipeline.core.iss.document_from_iss` reads: plain constraints, and :class:`OrGroup`\\ s
+whose branches are lists of plain constraints (read into one ``anyof`` rule,
+:mod:`pipeline.core.rules.anyof`). As ISS's builder does (js/solver/sudoku_builder.js):
+
+* ``And`` outside an ``Or`` is its children; inside one it is one branch of several constraints;
+* ``Replicate`` is a reading-time expansion: its children are a template, copied once per target
+  cell, every cell argument shifted by the target's offset from the origin (``R1C1`` by default).
+  Targets are ISS's bitset, base64url 6-bit words, bit ``i`` (least significant first) the cell
+  ``origin + i`` in row-major order. A target off the grid (ISS's ``Var`` cells) or a shifted
+  cell off the grid is refused, as ISS refuses it ("Shifted cell is out of bounds");
+* an ``Or`` of one branch is that branch; an ``Or`` with an empty branch always holds and is
+  dropped; an ``Or`` of no branch can never hold and is refused; an ``Or`` inside a branch of an
+  ``Or`` is refused (no entry needs it).
+
+Shifting is on the ISS arguments: every argument that is a cell id (``R3C5``), and the cell of a
+given token (``R3C5_7``). The writer :data:`pipeline.core.iss_table.WRITERS`\\ ``["anyof"]``
+writes an ``anyof`` back as ``.Or``, a branch of several items as ``.And ... .End``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, NamedTuple
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
+
+__all__ = ["OrGroup", "expand_composites", "replicate_targets", "write_anyof"]
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_CELL_ARG = re.compile(r"[Rr][1-9a-gA-G][Cc][1-9a-gA-G]")
+_GROUPS = ("Or", "And", "Replicate")
+
+
+class OrGroup(NamedTuple):
+    """An ``Or``: its own item (for messages) and its branches, each a list of plain items."""
+
+    item: Any
+    branches: list[list[Any]]
+
+
+class _Node(NamedTuple):
+    item: Any
+    children: list
+
+
+def replicate_targets(bitset: str, origin: tuple[int, int], n: int) -> list[tuple[int, int]]:
+    """0-based ``(row, col)`` of a ``Replicate``'s targets on an ``n x n`` grid.
+
+    Parameters
+    ----------
+    bitset : str
+        ISS's base64url bitset (``AwDiQEiwD``).
+    origin : tuple of int
+        0-based origin cell.
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    list of tuple of int
+
+    Raises
+    ------
+    IssArgError
+        A character outside base64url, or a target past the grid's last cell.
+    """
+    bad = next((ch for ch in bitset if ch not in _B64), None)
+    if bad is not None:
+        raise IssArgError(f"bitset {bitset[:20]!r}: {bad!r} is not a base64url character")
+    first = origin[0] * n + origin[1]
+    found = [first + 6 * w + bit for w, ch in enumerate(bitset) for bit in range(6) if _B64.index(ch) >> bit & 1]
+    if found and found[-1] >= n * n:
+        raise IssArgError(f"target {found[-1] - first} past the origin is off the {n}x{n} grid (cells outside "
+                          f"the grid, ISS's Var, are not supported)")
+    return [divmod(cell, n) for cell in found]
+
+
+def _shift_arg(arg: str, dr: int, dc: int, grid: IssGrid, given: bool) -> str:
+    head, sep, tail = arg.partition("_") if given else (arg, "", "")
+    if not _CELL_ARG.fullmatch(head):
+        return arg
+    r, c = grid.rc(head)
+    if not (0 <= r + dr < grid.n and 0 <= c + dc < grid.n):
+        raise IssArgError(f"{head} shifted by ({dr:+d}, {dc:+d}) is off the {grid.n}x{grid.n} grid "
+                          f"(ISS: shifted cell is out of bounds)")
+    return iss_cell_id(r + dr, c + dc) + sep + tail
+
+
+def _shifted(node: Any, dr: int, dc: int, grid: IssGrid) -> Any:
+    if isinstance(node, _Node):
+        # as ISS's makeShifted: the children move, a composite's own arguments (a nested
+        # Replicate's bitset and origin) do not
+        return _Node(node.item, [_shifted(child, dr, dc, grid) for child in node.children])
+    given = node.type in ("", "Given")
+    return node._replace(args=[_shift_arg(a, dr, dc, grid, given) for a in node.args])
+
+
+def _tree(items: list, fail: Callable[[Any, str], PuzzleError]) -> list:
+    """Items nested by their ``.Or``/``.And``/``.Replicate`` ... ``.End`` brackets."""
+    root: list = []
+    stack: list[_Node] = []
+    for item in items:
+        if item.type == "End":
+            if item.args:
+                raise fail(item, "End takes no arguments")
+            if not stack:
+                raise fail(item, "End closes no Or, And or Replicate")
+            stack.pop()
+            continue
+        node = _Node(item, []) if item.type in _GROUPS else item
+        (stack[-1].children if stack else root).append(node)
+        if isinstance(node, _Node):
+            stack.append(node)
+    if stack:
+        raise fail(stack[-1].item, f"{stack[-1].item.type} is never closed by .End")
+    return root
+
+
+def _replicate(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> list:
+    args = node.item.args
+    if not 1 <= len(args) <= 2:
+        raise fail(node.item, "Replicate takes a target bitset and an optional origin cell")
+    try:
+        origin = grid.rc(args[1]) if len(args) == 2 and args[1] else (0, 0)
+        targets = replicate_targets(args[0], origin, grid.n)
+        out = []
+        for r, c in targets:
+            out += [_shifted(child, r - origin[0], c - origin[1], grid) for child in node.children]
+    except IssArgError as e:
+        raise fail(node.item, f"Replicate: {e}") from None
+    return out
+
+
+def _flat(nodes: list, grid: IssGrid, fail: Callable[[Any, str], PuzzleError], in_or: bool) -> list:
+    """Plain items and :class:`OrGroup`\\ s (only outside an Or) of ``nodes``, And and Replicate expanded."""
+    out: list = []
+    for node in nodes:
+        if not isinstance(node, _Node):
+            out.append(node)
+        elif node.item.type == "And":
+            out += _flat(node.children, grid, fail, in_or)
+        elif node.item.type == "Replicate":
+            out += _flat(_replicate(node, grid, fail), grid, fail, in_or)
+        elif in_or:
+            raise fail(node.item, "an Or inside a branch of an Or is not supported")
+        else:
+            if node.item.args:
+                raise fail(node.item, "Or takes no arguments")
+            branches = [_flat([child], grid, fail, True) for child in node.children]
+            out.append(OrGroup(node.item, branches))
+    return out
+
+
+def expand_composites(items: list, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> list:
+    """A string's constraints with its composites expanded: plain items and :class:`OrGroup`\\ s.
+
+    Parameters
+    ----------
+    items : list
+        The string's constraints in order (``type``, ``args``, ``_replace``).
+    grid : IssGrid
+        The grid (cells are shifted and checked against it).
+    fail : callable
+        ``fail(item, message)`` -> the PuzzleError naming the item's place.
+
+    Returns
+    -------
+    list
+        Plain items (shifted copies for Replicate) and OrGroups, in order.
+
+    Raises
+    ------
+    PuzzleError
+        An unmatched ``.End`` or bracket, a bad bitset, a cell shifted off the grid, nested Or.
+    """
+    if not any(item.type in _GROUPS or item.type == "End" for item in items):
+        return list(items)
+    return _flat(_tree(items, fail), grid, fail, False)
+
+
+def write_anyof(entry: dict, grid: IssGrid) -> list[str]:
+    """``Or.<branch>...End``: a branch of one item as it is, of several as ``And.<items>.End``;
+    a branch's givens (pencil marks) gathered into one given item after its other items.
+
+    Parameters
+    ----------
+    entry : dict
+        The ``anyof`` entry (``Rule.to_dict``).
+    grid : IssGrid
+        The grid.
+
+    Returns
+    -------
+    list of str
+        One item (no leading dot).
+    """
+    parts = []
+    for branch in entry["branches"]:
+        items: list[str] = []
+        givens: list[str] = []
+        for rule in branch:
+            writer = WRITERS.get(rule["rule"])
+            if writer is None:
+                raise IssArgError(f"a branch's {rule['rule']} has no ISS constraint type")
+            for item in writer(rule, grid):
+                (givens.append(item[1:]) if item.startswith("~") else items.append(item))
+        if givens:
+            items.append("~" + "~".join(givens))
+        parts.append(items[0] if len(items) == 1 else "And." + ".".join(items) + ".End")
+    return ["Or." + ".".join(parts) + ".End"]
+
+
+WRITERS["anyof"] = write_anyof
