@@ -34,7 +34,6 @@ from pipeline.core.rules.segments import Lunchbox, SumLine
 from pipeline.core.rules.automaton import Automaton, Regex
 from pipeline.core.rules.chaos import Chaos
 from pipeline.core.rules.anyof import AnyOf
-from pipeline.core.rules.anyof import AnyOf
 from pipeline.core.rules.globals import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from pipeline.core.rules.regionsets import Doppelganger, RegionSameValues
 from pipeline.core.rules.cagelike import EqualityCage, LookAndSay, Rellik
@@ -49,7 +48,6 @@ __all__ += ["Skyscraper", "Sandwich", "XSum", "NumberedRoom", "CountingCircles",
 __all__ += ["FullRank", "FullRankTies", "SumLine", "Lunchbox"]
 __all__ += ["Automaton", "Regex"]
 __all__ += ["Chaos"]
-__all__ += ["AnyOf"]
 __all__ += ["AnyOf"]
 __all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Doppelganger", "RegionSameValues"]
 __all__ += ["LookAndSay", "Rellik", "EqualityCage", "EqualSum", "ValueIndexing"]
@@ -159,5 +157,3 @@ for _cage_batch in (LookAndSay, Rellik, EqualityCage, EqualSum, ValueIndexing):
     register_rule(_cage_batch)
 # issue 33, hidden skyscraper (rows over x only): after every kind above
 register_rule(HiddenSkyscraper)
-# issue 33, ISS Or / And: branches of the rules above (big-M rows on indicator columns): after every kind above
-register_rule(AnyOf)
