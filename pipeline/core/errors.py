@@ -15,6 +15,11 @@ class ClueConflictError(PuzzleError):
     (``explain`` explains these; every other command refuses them)."""
 
 
+class RuleCannotHoldError(PuzzleError):
+    """A rule no grid can keep, told from its own fields (a cage sum out of reach): refused alone;
+    in a branch of an ``anyof`` rule it makes that branch one that never holds."""
+
+
 class ConventionError(PipelineError):
     """An index convention is unknown or undefined for the puzzle (e.g. block on jigsaw)."""
 

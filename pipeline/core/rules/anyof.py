@@ -20,7 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, check_keys
 
@@ -80,6 +80,9 @@ class AnyOf(AuxRule):
     ``j``-th own auxiliary column ``a``)."""
 
     branches: tuple[tuple[Rule, ...], ...]
+    #: Branches with a rule no grid keeps (a cage sum out of reach, :class:`RuleCannotHoldError`):
+    #: ``(position among the document's branches, its entries as written)``; no columns, no rows.
+    never: tuple[tuple[int, tuple[dict, ...]], ...] = ()
 
     kind: ClassVar[str] = "anyof"
     families: ClassVar[tuple[str, ...]] = ("anyof", "anyofrow", "anyofoff")
@@ -111,24 +114,37 @@ class AnyOf(AuxRule):
         raw = data.get("branches")
         if not isinstance(raw, (list, tuple)) or not raw:
             raise PuzzleError(f"{where}: 'branches' must be a non-empty list of branches (lists of rules)")
-        branches = []
+        branches, never, reasons = [], [], []
         for b, branch in enumerate(raw):
             if not isinstance(branch, (list, tuple)) or not branch:
                 raise PuzzleError(f"{where}: branches[{b}] must be a non-empty list of rules")
-            rules = []
+            rules, cannot = [], None
             for k, entry in enumerate(branch):
                 at = f"{where} branches[{b}][{k}]"
                 if isinstance(entry, dict) and entry.get("rule") == cls.kind:
                     raise PuzzleError(f"{at}: an anyof inside an anyof is not supported")
-                rule = rule_from_dict(entry, board, at)
+                try:
+                    rule = rule_from_dict(entry, board, at)
+                except RuleCannotHoldError as e:   # the branch never holds; its other rules are still checked
+                    cannot = cannot or e
+                    continue
                 if rule.global_rule:
                     raise PuzzleError(f"{at}: {rule.kind} applies to the whole grid and cannot be a branch")
                 rules.append(rule)
-            branches.append(tuple(rules))
-        return cls(tuple(branches))
+            if cannot is not None:
+                never.append((b, tuple(dict(entry) for entry in branch)))
+                reasons.append(cannot)
+            else:
+                branches.append(tuple(rules))
+        if not branches:
+            raise RuleCannotHoldError(f"{where}: no branch can hold ({reasons[0]})")
+        return cls(tuple(branches), tuple(never))
 
     def to_dict(self, board: Board) -> dict:
-        return {"rule": self.kind, "branches": [[rule.to_dict(board) for rule in branch] for branch in self.branches]}
+        out = [[rule.to_dict(board) for rule in branch] for branch in self.branches]
+        for b, entries in self.never:   # back in their places
+            out.insert(b, [dict(entry) for entry in entries])
+        return {"rule": self.kind, "branches": out}
 
     def describe(self, board: Board) -> str:
         parts = [" and ".join(rule.describe(board) for rule in branch) for branch in self.branches]

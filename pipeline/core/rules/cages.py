@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                       parse_cells, value_span, value_terms)
 
@@ -77,7 +77,7 @@ class Cage(Rule):
         if total is not None:
             low, high = sum_range(cells.size, board.value_of if board.values else board.n)
             if not low <= total <= high:
-                raise PuzzleError(f"{where}: {name} sum {total} cannot be made by {cells.size} distinct digits "
+                raise RuleCannotHoldError(f"{where}: {name} sum {total} cannot be made by {cells.size} distinct digits "
                                   f"{span} (possible sums: {low}..{high})")
         return cls(tuple(int(c) for c in cells), total)
 
