@@ -7,25 +7,29 @@ column), ``-1`` from the right or the bottom. The document's ``clue`` is the pla
 at that end: ``R3`` direction 1 is ``r3c0``, direction -1 ``r3c10`` on a 9x9; ``C3`` direction 1
 ``r0c3``, direction -1 ``r10c3``.
 
-* ``Skyscraper`` / ``XSum`` / ``NumberedRoom~R3~A~B``: the clue ``A`` read from the left or top,
-  ``B`` from the right or bottom, either left empty -> ``skyscraper`` (``count``), ``xsum``
-  (``sum``), ``numberedroom`` (``digit``), one entry per clue. ISS refuses a clue of 0 for
-  Skyscraper and XSum. Each entry is written as its own item (``Skyscraper~C3~4``,
-  ``Skyscraper~C3~~2``), which ISS reads as it reads the two clues of one item.
+* ``Skyscraper`` / ``HiddenSkyscraper`` / ``XSum`` / ``NumberedRoom~R3~A~B``: the clue ``A``
+  read from the left or top, ``B`` from the right or bottom, either left empty -> ``skyscraper``
+  (``count``), ``hiddenskyscraper`` (``digit``), ``xsum`` (``sum``), ``numberedroom``
+  (``digit``), one entry per clue. ISS refuses a clue of 0 for Skyscraper and XSum. Each entry
+  is written as its own item (``Skyscraper~C3~4``, ``Skyscraper~C3~~2``), which ISS reads as it
+  reads the two clues of one item.
 * ``Sandwich~S~R3``: ISS clues a sandwich from the left or the top only -> ``sandwich`` at
   ``r3c0`` / ``r0c3``. A sandwich clued from the right or the bottom (the same sum: the digits
   between the 1 and the N do not depend on the side) is written as ISS's ``Lunchbox~S~cells`` of
   its line read from the clue, which is what ISS's Sandwich itself builds; a ``Lunchbox`` over a
   whole row or column in order (either way) reads back as that sandwich. A lunchbox over other
-  cells has no project rule and is refused.
+  cells is :mod:`pipeline.core.iss_table4`'s ``lunchbox``.
 * ``CountingCircles~cells`` -> ``countingcircles``.
 * ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square (1 to 4 values) is ISS's ``Quad``
   -> ``quadruple``; over other cells it is refused (``quadruple`` takes a square only).
 
-Values: ISS grids hold ``1..N`` or ``0..N-1``. On ``0..N-1`` these clues are refused both ways:
-ISS does not count a 0 as a seen skyscraper and reads the sandwich's, X-sum's, numbered room's
-and counting circles' values, while the project's rules read digit positions there (the
-sandwich, X-sum and numbered room refuse a value set).
+Values: ISS grids hold ``1..V`` or ``0..V-1`` (``V >= N``), and every clue here reads and writes
+on each: the project's rules follow ISS's semantics on any value set (docs/conventions.md,
+"Value sets": a 0 is no skyscraper, X is the first cell's value, sums add values, the numbered
+and hidden skyscraper's clue is a value, a value below 1 is in no counting circle). A sandwich
+needs ``N`` values (its ends are the set's smallest and largest); with more, ISS's Sandwich is
+its Lunchbox over the line (the sum between the line's smallest and largest values): it reads
+as a ``lunchbox`` over the line's cells read from the top or the left.
 """
 from __future__ import annotations
 
@@ -49,18 +53,9 @@ def _int(text: str, what: str) -> int:
         raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
 
 
-def _one_to_n(grid: IssGrid, what: str, why: str = "") -> None:
-    if not grid.one_to_n:
-        why = why or f"ISS reads its values, the project's rule digits 1-{grid.n}"
-        raise IssArgError(f"{what} on a grid of the values {grid.values[0]}-{grid.values[-1]} is not mapped ({why})")
-
-
-#: Why a skyscraper on a 0..N-1 grid is refused.
-_ZERO_UNSEEN = "ISS does not count a 0 as a seen skyscraper, the project's rule does"
-
-
-def _check_values(kind: str, grid: IssGrid) -> None:
-    _one_to_n(grid, f"a {kind} clue", _ZERO_UNSEEN if kind == "skyscraper" else "")
+def _n_values(grid: IssGrid) -> bool:
+    """Does the grid hold exactly ``N`` values (a row or column holds each: a sandwich's ends)?"""
+    return len(grid.values) == grid.n
 
 
 def clue_place(line: str, direction: int, n: int) -> str:
@@ -132,7 +127,6 @@ def _read_double(kind: str, key: str, zero_ok: bool) -> Callable[[list[str], Iss
     def read(args: list[str], grid: IssGrid) -> list[dict]:
         if len(args) not in (2, 3):
             raise IssArgError(f"expected a row or column and one or two clues (R3~A~B), found {len(args)} argument(s)")
-        _check_values(kind, grid)
         out = []
         for direction, text in zip((1, -1), args[1:]):
             if not text:   # no clue at that end
@@ -146,9 +140,10 @@ def _read_double(kind: str, key: str, zero_ok: bool) -> Callable[[list[str], Iss
     return read
 
 
-def _write_double(iss_type: str, key: str) -> Callable[[dict, IssGrid], list[str]]:
+def _write_double(iss_type: str, key: str, zero_ok: bool) -> Callable[[dict, IssGrid], list[str]]:
     def write(entry: dict, grid: IssGrid) -> list[str]:
-        _check_values(entry["rule"], grid)
+        if not zero_ok and entry[key] == 0:
+            raise IssArgError(f"a {entry['rule']} clue of 0 has no ISS form (ISS refuses it)")
         line, direction = clue_line(entry["clue"], grid.n)
         values = [str(entry[key]), ""] if direction == 1 else ["", str(entry[key])]
         return ["~".join([iss_type, line, *values]).rstrip("~")]
@@ -159,8 +154,10 @@ def _write_double(iss_type: str, key: str) -> Callable[[dict, IssGrid], list[str
 def _read_sandwich(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) != 2:
         raise IssArgError(f"expected a sum and a row or column (Sandwich~S~R3), found {len(args)} argument(s)")
-    _one_to_n(grid, "a sandwich")
-    return [{"rule": "sandwich", "clue": clue_place(args[1], 1, grid.n), "sum": _int(args[0], "sum")}]
+    clue, total = clue_place(args[1], 1, grid.n), _int(args[0], "sum")
+    if not _n_values(grid):   # ISS's Lunchbox over the line: the sum between its smallest and largest
+        return [{"rule": "lunchbox", "cells": grid.cells(_line_cells(args[1], 1, grid)), "sum": total}]
+    return [{"rule": "sandwich", "clue": clue, "sum": total}]
 
 
 def _read_lunchbox(args: list[str], grid: IssGrid) -> list[dict]:
@@ -170,15 +167,13 @@ def _read_lunchbox(args: list[str], grid: IssGrid) -> list[dict]:
     cells = [grid.to_iss(c) for c in grid.cells(args[1:], 2)]   # ids as ISS writes them: R1C1
     for line in [f"{axis}{k}" for axis in "RC" for k in range(1, grid.n + 1)]:
         for direction in (1, -1):
-            if cells == _line_cells(line, direction, grid):
-                _one_to_n(grid, "a lunchbox")
+            if cells == _line_cells(line, direction, grid) and _n_values(grid):
                 return [{"rule": "sandwich", "clue": clue_place(line, direction, grid.n), "sum": total}]
     raise IssArgError("unsupported: a lunchbox over cells other than a whole row or column in order "
                       "(a sandwich) has no project rule")
 
 
 def _write_sandwich(entry: dict, grid: IssGrid) -> list[str]:
-    _one_to_n(grid, "a sandwich")
     line, direction = clue_line(entry["clue"], grid.n)
     if direction == 1:
         return [f"Sandwich~{entry['sum']}~{line}"]
@@ -189,12 +184,10 @@ def _write_sandwich(entry: dict, grid: IssGrid) -> list[str]:
 # -- counting circles, ContainAtLeast ----------------------------------------------------------
 def _read_counting_circles(args: list[str], grid: IssGrid) -> list[dict]:
     cells = grid.cells(args)
-    _one_to_n(grid, "counting circles")
     return [{"rule": "countingcircles", "cells": cells}]
 
 
 def _write_counting_circles(entry: dict, grid: IssGrid) -> list[str]:
-    _one_to_n(grid, "counting circles")
     return ["~".join(["CountingCircles", *(grid.to_iss(c) for c in entry["cells"])])]
 
 
@@ -213,6 +206,7 @@ def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
 #: ISS type -> reader, merged into :data:`pipeline.core.iss_table.READERS`.
 READERS3: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Skyscraper": _read_double("skyscraper", "count", zero_ok=False),
+    "HiddenSkyscraper": _read_double("hiddenskyscraper", "digit", zero_ok=True),
     "XSum": _read_double("xsum", "sum", zero_ok=False),
     "NumberedRoom": _read_double("numberedroom", "digit", zero_ok=True),
     "Sandwich": _read_sandwich,
@@ -223,9 +217,10 @@ READERS3: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS3: dict[str, Callable[[dict, IssGrid], list[str]]] = {
-    "skyscraper": _write_double("Skyscraper", "count"),
-    "xsum": _write_double("XSum", "sum"),
-    "numberedroom": _write_double("NumberedRoom", "digit"),
+    "skyscraper": _write_double("Skyscraper", "count", zero_ok=False),
+    "hiddenskyscraper": _write_double("HiddenSkyscraper", "digit", zero_ok=True),
+    "xsum": _write_double("XSum", "sum", zero_ok=False),
+    "numberedroom": _write_double("NumberedRoom", "digit", zero_ok=True),
     "sandwich": _write_sandwich,
     "countingcircles": _write_counting_circles,
 }

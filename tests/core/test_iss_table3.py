@@ -23,11 +23,12 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
 ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
-NEW_TYPES = ("Skyscraper", "XSum", "NumberedRoom", "Sandwich", "CountingCircles", "Pair", "PairX")
+NEW_TYPES = ("Skyscraper", "HiddenSkyscraper", "XSum", "NumberedRoom", "Sandwich", "CountingCircles", "Pair", "PairX")
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
 #: kind -> (value key, lowest and highest clue on an n-digit grid)
 CLUES = {"skyscraper": ("count", lambda n: (1, n)), "xsum": ("sum", lambda n: (1, n * n)),
-         "numberedroom": ("digit", lambda n: (1, n)), "sandwich": ("sum", lambda n: (0, (n - 2) * (n + 1) // 2))}
+         "numberedroom": ("digit", lambda n: (1, n)), "sandwich": ("sum", lambda n: (0, (n - 2) * (n + 1) // 2)),
+         "hiddenskyscraper": ("digit", lambda n: (1, n))}
 
 
 def _places(n: int) -> list[str]:
@@ -41,16 +42,22 @@ def outside_documents(draw):
     """Random documents of outside clues (every side, each place once per kind) and counting circles."""
     n = draw(st.sampled_from([4, 6, 9, 16]))
     h, w = BOXES[n]
+    zero = draw(st.booleans())        # ISS's 0..N-1 grid: every clue takes the values' meaning
     rules: list[dict] = []
     for kind in draw(st.lists(st.sampled_from(sorted(CLUES)), min_size=1, max_size=4)):
         key, span = CLUES[kind]
+        lo, hi = span(n)
+        if zero and kind in ("numberedroom", "hiddenskyscraper"):   # a value of the set
+            lo, hi = lo - 1, hi - 1
+        elif zero and kind != "skyscraper":   # sums of the values 0..N-1
+            hi = (n - 2) * (n - 1) // 2 if kind == "sandwich" else (n - 1) ** 2
         for place in draw(st.lists(st.sampled_from(_places(n)), min_size=1, max_size=3, unique=True)):
             if not any(e["rule"] == kind and e["clue"] == place for e in rules):
-                rules.append({"rule": kind, "clue": place, key: draw(st.integers(*span(n)))})
+                rules.append({"rule": kind, "clue": place, key: draw(st.integers(lo, hi))})
     if draw(st.booleans()):
         cells = draw(st.lists(st.tuples(st.integers(1, n), st.integers(1, n)), min_size=1, max_size=6, unique=True))
         rules.append({"rule": "countingcircles", "cells": [f"r{r}c{c}" for r, c in cells]})
-    return {"size": n, "box": f"{h}x{w}", "givens": [], "rules": rules}
+    return {"size": n, "box": f"{h}x{w}", "givens": [], "rules": rules, **({"values": f"0-{n - 1}"} if zero else {})}
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -106,16 +113,36 @@ def test_a_sandwich_from_the_right_or_bottom_is_a_whole_line_lunchbox():
     (".Skyscraper~C1", ["expected a row or column and one or two clues"]),
     (".Sandwich~C1~8", ["'8' is not a row"]),   # ISS: the sum first
     (".ContainAtLeast~1~R1C1~R1C3~R2C1~R2C2", ["ContainAtLeast", "2x2 square"]),
-    (".Shape~4x4~0-3.Skyscraper~R1~2", ["values 0-3", "does not count a 0"]),
-    (".Shape~4x4~0-3.XSum~R1~2", ["values 0-3 is not mapped"]),
-    (".Shape~4x4~0-3.CountingCircles~R1C1", ["values 0-3 is not mapped"]),
-    (".HiddenSkyscraper~C4~8~", ["unsupported constraint type 'HiddenSkyscraper'"]),
+    (".HiddenSkyscraper~C4~10~", ["hiddenskyscraper", "'digit' must be from 1 to 9"]),
+    (".Shape~9x9~0-8.HiddenSkyscraper~C4~9~", ["'digit' must be from 0 to 8"]),
+    (".Shape~9x9~0-8.NumberedRoom~C4~~9", ["'digit' must be from 0 to 8"]),
 ])
 def test_refusals_are_one_line(text, words):
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(text)
     message = str(e.value)
     assert "\n" not in message and all(w in message for w in words), message
+
+
+def test_value_sets_read_and_write_with_iss_meaning():
+    # every clue reads on ISS's 0..N-1 and 1..V grids (the rules follow ISS's semantics there)
+    text = (".Shape~9x9~0-8.Skyscraper~R1~2~3.HiddenSkyscraper~C2~0~.XSum~R3~~7.NumberedRoom~C4~0~8"
+            ".Sandwich~12~R5.CountingCircles~R9C9~R8C8")
+    puzzle = parse_puzzle(text)
+    kinds = [r["rule"] for r in puzzle.to_document()["rules"]]
+    assert sorted(kinds) == sorted(["skyscraper", "skyscraper", "hiddenskyscraper", "xsum", "numberedroom",
+                                    "numberedroom", "sandwich", "countingcircles"])
+    assert {"rule": "hiddenskyscraper", "clue": "r0c2", "digit": 0} in puzzle.to_document()["rules"]
+    assert parse_puzzle(iss_from_puzzle(puzzle)).to_document() == puzzle.to_document()
+    # on 7x7~9 a Sandwich is ISS's Lunchbox over its line: the sum between the line's smallest
+    # and largest values (a row holds 7 of the 9)
+    rules = document_from_iss(".Shape~7x7~9.Sandwich~10~C3.Lunchbox~4~" + "~".join(f"R2C{c}" for c in range(1, 8)))["rules"]
+    assert rules == [{"rule": "lunchbox", "cells": [f"r{r}c3" for r in range(1, 8)], "sum": 10},
+                     {"rule": "lunchbox", "cells": [f"r2c{c}" for c in range(1, 8)], "sum": 4}]
+    # ISS has no form for a skyscraper or X-sum clue of 0 (a value set where a line sees none)
+    zero = parse_puzzle({"size": 4, "values": "0-5", "rules": [{"rule": "skyscraper", "clue": "r0c1", "count": 0}]})
+    with pytest.raises(PuzzleError, match="clue of 0 has no ISS form"):
+        iss_from_puzzle(zero)
 
 
 # -- Pair keys on a grid of the values 0..N-1 ---------------------------------------------------
