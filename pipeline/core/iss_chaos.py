@@ -16,7 +16,8 @@ the later ones extend (their readers then return no entry of their own).
 * ``SameValues~K~cells`` / ``AllDifferent~cells`` over region cells only -> ``same`` (``K`` groups)
   / ``different``; over grid cells they keep their own readers, and a mix is refused.
 * ``CountDistinct~CTRL~cells`` over region cells -> ``distinct`` (``CTRL``'s value is how many
-  regions the cells meet); over grid cells it stays refused.
+  regions the cells meet); over grid cells -> the rule ``countdistinct`` (``CTRL``'s value is how
+  many distinct values the cells hold: ISS's NValue handler).
 
 Region cells may be given as grid cells (``R1C2``), as ISS allows. The writer gives ``chaos``
 back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
@@ -149,8 +150,11 @@ def _or_region(iss_type: str, read: Callable[[list[str], IssGrid], list[dict]]) 
             entry.setdefault("same", []).append([cells[i * size:(i + 1) * size] for i in range(k)])
             return out
         if iss_type == "CountDistinct":
-            if len(args) < 2 or not _region_tokens(args[1:]):
-                raise IssArgError("CountDistinct is read over region cells (CC) only")
+            if len(args) < 2:
+                raise IssArgError("expected the clue cell and the cells it counts")
+            if not _region_tokens(args[1:]):   # grid cells: the clue counts their distinct values
+                return [{"rule": "countdistinct", "clue": grid.cell(args[0]),
+                         "cells": list(dict.fromkeys(grid.cells(args[1:])))}]   # a repeat adds no value
             entry, out = _entry(grid)
             entry.setdefault("distinct", []).append({"clue": grid.cell(args[0]),
                                                      "cells": [region_cell(t, grid) for t in args[1:]]})
@@ -197,8 +201,13 @@ for _type in ("SameValues", "AllDifferent"):
 if "CountDistinct" not in READERS:      # the table reads no CountDistinct over grid cells (yet)
     READERS_CHAOS["CountDistinct"] = _or_region("CountDistinct", READERS["AllDifferent"])
 
+def _write_count_distinct(entry: dict, grid: IssGrid) -> list[str]:
+    return ["~".join(["CountDistinct", grid.to_iss(entry["clue"]), *[grid.to_iss(c) for c in entry["cells"]]])]
+
+
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
-WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": _write_chaos}
+WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": _write_chaos,
+                                                                   "countdistinct": _write_count_distinct}
 
 READERS.update(READERS_CHAOS)
 WRITERS.update(WRITERS_CHAOS)

@@ -36,6 +36,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
          "entropic", "modular", "zipper", "regionsum",
          "littlekiller", "xv", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair", "indexing",
          "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles")
+KINDS += ("countdistinct",)
 
 
 def cell(text: str) -> tuple[int, int]:
@@ -364,6 +365,13 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
             on = m.NewBoolVar("")
             m.Add(total == value).OnlyEnforceIf(on)
             m.Add(total == 0).OnlyEnforceIf(on.Not())
+    elif kind == "countdistinct":                        # the clue's value: how many distinct values the cells hold
+        seen = []
+        for value in vals:
+            held = m.NewBoolVar("")
+            m.AddMaxEquality(held, [_bool_eq(m, v, value) for v in vs])
+            seen.append(held)
+        m.Add(sum(seen) == var[cell(entry["clue"])])
     else:
         raise NotImplementedError(f"cpsat oracle: no model for rule {kind!r}")
 

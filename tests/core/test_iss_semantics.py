@@ -173,3 +173,35 @@ def test_shape_value_ranges_are_iss_cell_geometry_ones(spec, reads):
     else:
         with pytest.raises(PuzzleError, match=r"value range .* is not ISS's"):
             document_from_iss(text)
+
+
+# -- CountDistinct over grid cells -------------------------------------------------------------
+@pytest.mark.parametrize("clue, counted", [("R1C1", ["R2C1", "R2C2", "R3C3", "R4C4"]),
+                                           ("R1C2", ["R3C1", "R4C2", "R3C4", "R3C1"]),   # a repeat counts once
+                                           ("R2C2", ["R2C2", "R3C3", "R4C4"])])          # the clue among them
+def test_count_distinct_is_the_number_of_values_the_cells_hold(clue, counted):
+    """ISS's CountDistinct (NValue): value(clue) = |{values of the counted cells}|."""
+    text = ".Shape~4x4.CountDistinct~" + "~".join([clue, *counted]) + ".~R4C1_2~R1C4_3"   # givens: fewer to count
+
+    def meaning(g):
+        return g[_cell(clue)] == len({g[_cell(c)] for c in counted}) and g[3, 0] == 2 and g[0, 3] == 3
+
+    count = _agrees(text, meaning)
+    assert 0 < count < len(SUDOKUS_4X4)
+    import cpsat_oracle   # the collection test's second engine reads the kind from its meaning too
+    assert cpsat_oracle.count(document_from_iss(text), cap=10 ** 4)[0] == count
+
+
+def test_count_distinct_round_trips_and_refuses_in_one_line():
+    from pipeline.core.iss_write import iss_from_puzzle
+    text = ".Shape~4x4.CountDistinct~R1C1~R2C1~R2C2~R3C3"
+    puzzle = parse_puzzle(document_from_iss(text))
+    assert document_from_iss(iss_from_puzzle(puzzle)) == document_from_iss(text)
+    with pytest.raises(PuzzleError, match=r"rules\[0\] \(countdistinct\): missing 'clue'"):
+        parse_puzzle({"size": 4, "rules": [{"rule": "countdistinct", "cells": ["r1c1"]}]})
+    with pytest.raises(PuzzleError, match="CountDistinct.*expected the clue cell"):
+        document_from_iss(".Shape~4x4.CountDistinct~R1C1")
+
+
+def test_count_different_circles_solves_to_its_published_solution():
+    _solves_to_published("Count Different (Circles)")
