@@ -41,7 +41,7 @@ from pipeline.solvers.base import CountResult, Solver, SolveResult, register_sol
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
                                   _import_problem, grids_of, shape_tables, start_masks)
 
-__all__ = ["RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
+__all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
 MAX_AMO_TERMS = 32
@@ -68,11 +68,18 @@ class RuleTables:
         return self.n_lin + 2 * self.n_terms + 2
 
 
-#: Rule kinds this engine refuses until its propagation of them is mended: with twelve little
-#: killers of ISS's LITTLE_KILLER_SNIPES#2 (sum 14 each, no givens) it answered "infeasible" where
-#: the SAT engine finds the published solution; no single one of them reproduces it (found at the
-#: end of session 17, not yet explained).
-NOT_YET = frozenset({"littlekiller"})
+#: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
+#: many rules of the kind: tests/solvers/test_dfsrules.py, test_dfsrules_sums.py). Any other
+#: kind, a rule registered after this list was checked included, is refused in one line
+#: (:func:`model_problem`), so ``auto`` hands its puzzles to the SAT engine until the kind is
+#: checked and added here. Rules with auxiliary columns are refused apart (their rows are not over
+#: cell digits alone).
+KNOWN_KINDS = frozenset({
+    "antiking", "antiknight", "arrow", "between", "cage", "diagonal", "disjointgroups", "doublearrow", "entropic",
+    "even", "extraregion", "greater", "indexing", "kropki", "littlekiller", "lockout", "modular",
+    "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow", "quadruple",
+    "regionsum", "renban", "samevalues", "sandwich", "strictkropki", "strictxv", "sum", "thermo", "whisper",
+    "windoku", "xsum", "xv", "zipper"})
 
 
 def model_problem(model: Any) -> str | None:
@@ -86,20 +93,20 @@ def model_problem(model: Any) -> str | None:
     Returns
     -------
     str or None
-        A gattai layout, a grid above 64x64, or rows over columns that are not cell/digit
-        variables (auxiliary columns).
+        A gattai layout, a grid above 64x64, rows over columns that are not cell/digit
+        variables (auxiliary columns), or a rule kind outside :data:`KNOWN_KINDS`.
     """
     puzzle = model.puzzle
     if puzzle.layout is not None:
         return f"dfsrules does not take a {puzzle.layout.name} layout (one grid only)"
     if puzzle.n > MAX_DFS_N:
         return f"dfsrules takes grids up to {MAX_DFS_N}x{MAX_DFS_N}, found {puzzle.n}x{puzzle.n}"
-    wrong = sorted({rule.kind for rule in puzzle.rules} & NOT_YET)
-    if wrong:
-        return f"dfsrules does not take {', '.join(wrong)} yet (its propagation of them is wrong on published puzzles)"
     aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} adds auxiliary columns"
+    unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
+    if unknown:
+        return f"dfsrules does not take {', '.join(unknown)} (not among the rule kinds it was checked on)"
     return None
 
 
@@ -244,6 +251,8 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     allowed_cells = np.full(n_cells, full, dtype=np.uint64)
     row, cell, digit, value, rhs, eq = rule_terms(puzzle)
     n_rows = int(rhs.size)
+    if np.any(rhs != np.round(rhs)) or np.any(value != np.round(value)):
+        raise SolveError("solver dfsrules: a rule row has a fractional coefficient (its tables hold integers)")
     rhs = np.round(rhs).astype(np.int64)
     value = np.round(value).astype(np.int64)
     # terms sorted by row, cell, digit: a row's terms and a (row, cell)'s terms are contiguous
