@@ -35,7 +35,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
          "arrow", "pillarrow", "doublearrow", "whisper", "renban", "palindrome", "between", "lockout",
          "entropic", "modular", "zipper", "regionsum",
          "littlekiller", "xv", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair", "indexing",
-         "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles")
+         "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles", "anyof")
 KINDS += ("countdistinct",)
 
 
@@ -372,8 +372,62 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
             m.AddMaxEquality(held, [_bool_eq(m, v, value) for v in vs])
             seen.append(held)
         m.Add(sum(seen) == var[cell(entry["clue"])])
+    elif kind == "anyof":   # at least one branch holds: each branch's constraints enforced by its own Boolean
+        picks = []
+        for branch in entry["branches"]:
+            pick = m.NewBoolVar("")
+            for inner in branch:
+                if inner.get("rule") == "anyof":
+                    raise NotImplementedError("cpsat oracle: anyof inside anyof")
+                _rule(_Enforced(m, pick), d, inner, var)
+            picks.append(pick)
+        m.AddBoolOr(picks)
     else:
         raise NotImplementedError(f"cpsat oracle: no model for rule {kind!r}")
+
+
+class _Enforced:
+    """The model as a branch of an ``anyof`` sees it: every constraint added holds only when
+    ``pick`` is true (``OnlyEnforceIf``; AllDifferent as pairwise ``!=``, a table with ``pick`` as
+    one more column, an element as its cases); definitions (max, min, abs) stay unconditional."""
+
+    def __init__(self, m, pick) -> None:
+        self._m, self._pick = m, pick
+
+    def __getattr__(self, name):
+        return getattr(self._m, name)
+
+    def Add(self, constraint):   # noqa: N802 - CP-SAT's names
+        return self._m.Add(constraint).OnlyEnforceIf(self._pick)
+
+    def AddBoolOr(self, literals):   # noqa: N802
+        return self._m.AddBoolOr(literals).OnlyEnforceIf(self._pick)
+
+    def AddBoolAnd(self, literals):   # noqa: N802
+        return self._m.AddBoolAnd(literals).OnlyEnforceIf(self._pick)
+
+    def AddAllDifferent(self, xs):   # noqa: N802
+        xs = list(xs)
+        for i, a in enumerate(xs):
+            for b in xs[i + 1:]:
+                self.Add(a != b)
+
+    def AddAllowedAssignments(self, xs, tuples):   # noqa: N802
+        import itertools
+
+        xs = list(xs)
+        domains = [range(int(x.Proto().domain[0]), int(x.Proto().domain[-1]) + 1) for x in xs]
+        rows = [tuple(t) + (1,) for t in tuples] + [t + (0,) for t in itertools.product(*domains)]
+        return self._m.AddAllowedAssignments(xs + [self._pick], rows)
+
+    def AddElement(self, index, array, target):   # noqa: N802
+        for k, item in enumerate(array):
+            at = self._m.NewBoolVar("")
+            self._m.Add(index == k).OnlyEnforceIf(at)
+            self._m.Add(index != k).OnlyEnforceIf(at.Not())
+            self._m.Add(target == item).OnlyEnforceIf([at, self._pick])
+        self.Add(index >= 0)
+        self.Add(index <= len(array) - 1)
 
 
 def _tuples(vals, k):
@@ -406,6 +460,8 @@ def count(doc: dict, cap: int = 2, time_limit: float = 60.0) -> tuple[int, list[
 
     m, var, d = model(doc)
     found: list[np.ndarray] = []
+    if any(entry.get("rule") == "anyof" for entry in d.rules):   # its branch Booleans are not the grid's
+        return _count_by_blocking(m, var, d, cap, time_limit)
 
     class Collect(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
@@ -423,6 +479,34 @@ def count(doc: dict, cap: int = 2, time_limit: float = 60.0) -> tuple[int, list[
     status = solver.Solve(m, Collect())
     if not (status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or len(found) >= cap):
         raise RuntimeError(f"cpsat oracle: stopped with {solver.StatusName(status)} after {len(found)} solution(s)")
+    return len(found), found
+
+
+def _count_by_blocking(m, var: dict, d: Doc, cap: int, time_limit: float) -> tuple[int, list[np.ndarray]]:
+    """Grids one solve at a time, each found one excluded by a clause over the cells (a model with
+    variables the grid does not fix, such as an anyof's branch Booleans, enumerates a grid once
+    per assignment of them)."""
+    from ortools.sat.python import cp_model
+
+    found: list[np.ndarray] = []
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit
+    while len(found) < cap:
+        status = solver.Solve(m)
+        if status == cp_model.INFEASIBLE:
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise RuntimeError(f"cpsat oracle: stopped with {solver.StatusName(status)} after {len(found)} solution(s)")
+        grid = np.zeros((d.n, d.n), dtype=np.int64)
+        differs = []
+        for c, v in var.items():
+            grid[c] = solver.Value(v)
+            other = m.NewBoolVar("")
+            m.Add(v != int(grid[c])).OnlyEnforceIf(other)
+            differs.append(other)
+        m.AddBoolOr(differs)
+        found.append(grid)
     return len(found), found
 
 
