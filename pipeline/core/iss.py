@@ -22,11 +22,11 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   Lockout, Entropic, Modular, Zipper, RegionSumLine; and :mod:`pipeline.core.iss_table2`'s
   LittleKiller, X, V, StrictXV, StrictKropki, Quad, Sum (a cage in one unit, else ``sum``),
   SameValues, Indexing, Pair, PairX; :mod:`pipeline.core.iss_table3`'s outside clues Skyscraper,
-  Sandwich, XSum, NumberedRoom, and CountingCircles, a Lunchbox over a whole row or column (a
+  HiddenSkyscraper, Sandwich, XSum, NumberedRoom, and CountingCircles, a Lunchbox over a whole row or column (a
   sandwich) and ContainAtLeast over a 2x2 square (a quadruple)).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
-table does not map (HiddenSkyscraper, ...) is refused in one
+table does not map (``Var``, ...) is refused in one
 line naming the type, its place in the string and its character offset: nothing is dropped.
 Composites (``.Or``/``.And``/``.Replicate~BITSET ... .End``) are expanded by
 :mod:`pipeline.core.iss_composite`: an Or becomes an ``anyof`` rule, And and Replicate plain rules.

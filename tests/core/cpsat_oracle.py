@@ -37,6 +37,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
          "littlekiller", "xv", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair", "indexing",
          "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles", "anyof")
 KINDS += ("countdistinct",)
+KINDS += ("hiddenskyscraper",)
 
 
 def cell(text: str) -> tuple[int, int]:
@@ -326,15 +327,33 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
                 line = [var[(k, c)] for k in range(n)]
                 target = r + 1
             m.AddElement(v, [m.NewConstant(0)] + line, target)
-    elif kind in ("skyscraper", "sandwich", "xsum", "numberedroom"):
+    elif kind in ("skyscraper", "sandwich", "xsum", "numberedroom", "hiddenskyscraper"):
         line = [var[c] for c in d.outside_line(entry["clue"])]
-        if kind == "skyscraper":
-            seen = []
+        if kind == "skyscraper":                         # a value of 0 or less is no skyscraper (ISS: 0)
+            seen = [_bool_lt(m, 0, line[0])]
             for i in range(1, n):
                 before = m.NewIntVar(lo, hi, "")
                 m.AddMaxEquality(before, line[:i])
-                seen.append(_bool_lt(m, before, line[i]))   # strictly taller than every cell before
-            m.Add(1 + sum(seen) == int(entry["count"]))
+                taller, positive = _bool_lt(m, before, line[i]), _bool_lt(m, 0, line[i])
+                both = m.NewBoolVar("")                  # strictly taller than every cell before, above 0
+                m.AddBoolAnd([taller, positive]).OnlyEnforceIf(both)
+                m.AddBoolOr([taller.Not(), positive.Not()]).OnlyEnforceIf(both.Not())
+                seen.append(both)
+            m.Add(sum(seen) == int(entry["count"]))
+        elif kind == "hiddenskyscraper":                 # the first cell not taller than all before holds the clue
+            hidden = []
+            for i in range(1, n):
+                before = m.NewIntVar(lo, hi, "")
+                m.AddMaxEquality(before, line[:i])
+                hidden.append(_bool_lt(m, before, line[i]).Not())
+            first = []
+            for t, h in enumerate(hidden):
+                f = m.NewBoolVar("")
+                m.AddBoolAnd([h] + [e.Not() for e in hidden[:t]]).OnlyEnforceIf(f)
+                m.AddBoolOr([h.Not()] + hidden[:t]).OnlyEnforceIf(f.Not())
+                m.Add(line[t + 1] == int(entry["digit"])).OnlyEnforceIf(f)
+                first.append(f)
+            m.Add(sum(first) == 1)
         elif kind == "sandwich":
             p1, pn = m.NewIntVar(0, n - 1, ""), m.NewIntVar(0, n - 1, "")
             m.AddElement(p1, line, lo)                   # where the smallest and the largest value are
@@ -352,6 +371,8 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
             m.Add(_sum_if(m, inside, line, lo, hi) == int(entry["sum"]))
         elif kind == "xsum":
             count = line[0]                               # X = the first cell's value: cells 1..X summed
+            m.Add(count >= 1)                             # X names a cell of the line
+            m.Add(count <= n)
             always = m.NewBoolVar("")
             m.Add(always == 1)
             taken = [always] + [_bool_lt(m, i, count) for i in range(1, n)]
@@ -362,6 +383,9 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
     elif kind == "countingcircles":
         for value in vals:
             total = sum(_bool_eq(m, v, value) for v in vs)
+            if value <= 0:                               # in no circle (no free Boolean: one grid, one solution)
+                m.Add(total == 0)
+                continue
             on = m.NewBoolVar("")
             m.Add(total == value).OnlyEnforceIf(on)
             m.Add(total == 0).OnlyEnforceIf(on.Not())

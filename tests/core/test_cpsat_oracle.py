@@ -58,6 +58,8 @@ GLOBAL = {"antiknight", "antiking", "nonconsecutive", "windoku", "diagonal", "ex
 VALUE_KINDS = {"cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "arrow", "doublearrow",
                "whisper", "renban", "palindrome", "between", "lockout", "entropic", "modular", "zipper",
                "regionsum", "littlekiller", "xv", "quadruple", "sum", "samevalues", "pair", "nonconsecutive"}
+#: the outside clues and counting circles follow ISS's meaning on any value set (issue 33)
+VALUE_KINDS |= {"skyscraper", "hiddenskyscraper", "sandwich", "xsum", "numberedroom", "countingcircles"}
 TALLY: dict = {}
 ORTHO_PAIRS = [((r, c), (r, c + 1)) for r in range(N) for c in range(N - 1)] + \
               [((r, c), (r + 1, c)) for r in range(N - 1) for c in range(N)]
@@ -379,20 +381,23 @@ def sample(kind: str, g: np.ndarray, rng, vals: list) -> list[dict]:   # noqa: C
             extra = {(int(rng.choice(vals)), int(rng.choice(vals))) for _ in range(int(rng.integers(0, 12)))}
             allowed = sorted(seen | extra)
             out.append({"rule": "pair", "cells": names(p), "allowed": [list(t) for t in allowed], "all": every})
-    elif kind in ("skyscraper", "sandwich", "xsum", "numberedroom"):
-        for _ in range(k):
+    elif kind in ("skyscraper", "sandwich", "xsum", "numberedroom", "hiddenskyscraper"):
+        for _ in range(k):   # from the line's values (a 0 is no skyscraper; X outside 1..N names no cell)
             side, i = int(rng.integers(4)), int(rng.integers(1, N + 1))
             clue = [f"r0c{i}", f"r{N + 1}c{i}", f"r{i}c0", f"r{i}c{N + 1}"][side]
             line = [int(g[rc]) for rc in oracle.Doc({"size": N}).outside_line(clue)]
+            hidden = [line[j] for j in range(1, N) if line[j] < max(line[:j])]
             if kind == "skyscraper":
-                seen = sum(1 for j in range(N) if all(line[j] > x for x in line[:j]))
+                seen = sum(1 for j in range(N) if all(line[j] > x for x in line[:j]) and line[j] > 0)
                 out.append({"rule": kind, "clue": clue, "count": seen})
             elif kind == "sandwich":
-                p, q = sorted((line.index(1), line.index(N)))
+                p, q = sorted((line.index(min(vals)), line.index(max(vals))))
                 out.append({"rule": kind, "clue": clue, "sum": sum(line[p + 1:q])})
-            elif kind == "xsum":
+            elif kind == "hiddenskyscraper" and hidden:
+                out.append({"rule": kind, "clue": clue, "digit": hidden[0]})
+            elif kind == "xsum" and 1 <= line[0] <= N:
                 out.append({"rule": kind, "clue": clue, "sum": sum(line[:line[0]])})
-            else:
+            elif kind == "numberedroom" and 1 <= line[0] <= N:
                 out.append({"rule": kind, "clue": clue, "digit": line[line[0] - 1]})
     elif kind == "countingcircles":
         digits = [int(d) for d in rng.permutation(np.arange(1, 7))[:int(rng.integers(1, 4))]]
