@@ -38,6 +38,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
          "skyscraper", "sandwich", "xsum", "numberedroom", "countingcircles", "anyof")
 KINDS += ("countdistinct",)
 KINDS += ("hiddenskyscraper",)
+KINDS += ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
 
 
 def cell(text: str) -> tuple[int, int]:
@@ -396,6 +397,36 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
             m.AddMaxEquality(held, [_bool_eq(m, v, value) for v in vs])
             seen.append(held)
         m.Add(sum(seen) == var[cell(entry["clue"])])
+    elif kind == "lookandsay":                           # (count, value) digit pairs: exactly count cells
+        clue = str(entry["clue"])
+        for i in range(0, len(clue), 2):
+            m.Add(sum(_bool_eq(m, v, int(clue[i + 1])) for v in vs) == int(clue[i]))
+    elif kind == "rellik":                               # distinct; no non-empty subset of the cells adds up to S
+        import itertools
+
+        m.AddAllDifferent(vs)
+        for r in range(1, len(vs) + 1):
+            for subset in itertools.combinations(vs, r):
+                m.Add(sum(subset) != int(entry["sum"]))
+    elif kind == "equalitycage":                         # distinct; #even = #odd, #low half = #high half
+        m.AddAllDifferent(vs)
+        half = len(vals) // 2
+        low, high = vals[:half], vals[len(vals) - half:]
+        middle = [x for x in vals if x not in low and x not in high]
+        for v in vs:
+            for x in middle:
+                m.Add(v != x)
+        m.Add(sum(_bool_eq(m, v, x) for v in vs for x in vals if x % 2 == 0) * 2 == len(vs))
+        m.Add(sum(_bool_eq(m, v, x) for v in vs for x in low) == sum(_bool_eq(m, v, x) for v in vs for x in high))
+    elif kind == "equalsum":
+        sums = [sum(var[cell(t)] for t in seg) for seg in entry["segments"]]
+        for other in sums[1:]:
+            m.Add(sums[0] == other)
+    elif kind == "valueindexing":                        # line[b] (1-based after b) holds a's value
+        a, b, line = vs[0], vs[1], vs[2:]
+        m.Add(b >= 1)
+        m.Add(b <= len(line))
+        m.AddElement(b, [m.NewConstant(lo)] + line, a)
     elif kind == "anyof":   # at least one branch holds: each branch's constraints enforced by its own Boolean
         picks = []
         for branch in entry["branches"]:

@@ -18,6 +18,7 @@ printed (``-s`` shows them).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 
@@ -58,6 +59,7 @@ GLOBAL = {"antiknight", "antiking", "nonconsecutive", "windoku", "diagonal", "ex
 VALUE_KINDS = {"cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "arrow", "doublearrow",
                "whisper", "renban", "palindrome", "between", "lockout", "entropic", "modular", "zipper",
                "regionsum", "littlekiller", "xv", "quadruple", "sum", "samevalues", "pair", "nonconsecutive"}
+VALUE_KINDS |= {"lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing"}
 #: the outside clues and counting circles follow ISS's meaning on any value set (issue 33)
 VALUE_KINDS |= {"skyscraper", "hiddenskyscraper", "sandwich", "xsum", "numberedroom", "countingcircles"}
 TALLY: dict = {}
@@ -406,8 +408,61 @@ def sample(kind: str, g: np.ndarray, rng, vals: list) -> list[dict]:   # noqa: C
             holding = [rc for rc in ALL if int(g[rc]) == d]
             cells += [holding[int(i)] for i in rng.permutation(len(holding))[:d]]
         out.append({"rule": "countingcircles", "cells": names([cells[int(i)] for i in rng.permutation(len(cells))])})
+    elif kind in CAGELIKE:
+        out += sample_cagelike(kind, g, rng, k)
     else:
         raise AssertionError(kind)
+    return out
+
+
+CAGELIKE = ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
+
+
+def sample_cagelike(kind: str, g: np.ndarray, rng, k: int) -> list[dict]:
+    """Instances of look-and-say, rellik and equality cages, equal sums, value indexing on ``g``."""
+    out: list[dict] = []
+    for _ in range(k):
+        for _attempt in range(100):
+            p = walk(rng, g, int(rng.integers(2, 7)), ORTHO, lambda path, c: True)
+            if p is None:
+                continue
+            got = [int(g[c]) for c in p]
+            if kind == "lookandsay":
+                seen = sorted(set(got))
+                picked = [seen[int(i)] for i in rng.permutation(len(seen))[:int(rng.integers(1, 3))]]
+                absent = [v for v in range(0, 10) if v not in got]
+                pairs = [(got.count(v), v) for v in picked] + [(0, absent[int(rng.integers(len(absent)))])]
+                out.append({"rule": kind, "clue": "".join(f"{c}{v}" for c, v in pairs), "cells": names(p)})
+            elif kind == "rellik":
+                p, got = p[:4], got[:4]
+                sums = {sum(s) for r in range(1, len(got) + 1) for s in itertools.combinations(got, r)}
+                free = [t for t in range(1, 31) if t not in sums]
+                if len(set(got)) < len(got) or not free:
+                    continue
+                out.append({"rule": kind, "sum": free[int(rng.integers(len(free)))], "cells": names(p)})
+            elif kind == "equalitycage":
+                p, got = p[:2 * (len(p) // 2)], got[:2 * (len(p) // 2)]
+                vals = sorted(int(v) for v in np.unique(g))
+                half = len(vals) // 2
+                low, high = vals[:half], vals[len(vals) - half:]
+                if (len(set(got)) < len(got) or 2 * sum(v % 2 == 0 for v in got) != len(got)
+                        or any(v not in low and v not in high for v in got)
+                        or sum(v in low for v in got) != sum(v in high for v in got)):
+                    continue
+                out.append({"rule": kind, "cells": names(p)})
+            elif kind == "equalsum":
+                first = p[:int(rng.integers(1, 4))]
+                total = sum(int(g[c]) for c in first)
+                others = [cells_summing(rng, g, total, at_most=4) for _ in range(int(rng.integers(1, 3)))]
+                if any(o is None for o in others):
+                    continue
+                out.append({"rule": kind, "segments": [names(first)] + [names(o) for o in others]})
+            else:
+                b = got[1]
+                if not 1 <= b <= len(p) - 2 or got[1 + b] != got[0]:
+                    continue
+                out.append({"rule": kind, "cells": names(p)})
+            break
     return out
 
 

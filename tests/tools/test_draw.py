@@ -212,7 +212,10 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "regex", "pattern": "[1-8]+", "cells": ["r2c3", "r2c4"]},
     {"rule": "automaton", "cells": ["r3c6", "r4c6"], "states": 1, "start": [0], "accept": [0],
      "transitions": [[0, v, 0] for v in range(1, 10)]},
-    {"rule": "chaos"}]}
+    {"rule": "chaos"},
+    {"rule": "lookandsay", "clue": "1102", "cells": ["r6c2", "r7c1"]}, {"rule": "rellik", "sum": 4, "cells": ["r6c3", "r7c2"]},
+    {"rule": "equalitycage", "cells": ["r2c2", "r2c3"]}, {"rule": "equalsum", "segments": [["r3c3"], ["r3c7", "r4c6"]]},
+    {"rule": "valueindexing", "cells": ["r5c7", "r6c7", "r7c7", "r8c7"]}]}
 
 
 def _every_rule_puzzle():

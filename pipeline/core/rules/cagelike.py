@@ -59,7 +59,7 @@ def _repeat_message(rule: Rule, values: np.ndarray, cells: np.ndarray, board: Bo
     have = values[values > 0]
     if np.unique(have).size == have.size:
         return []
-    twice = int(have[np.argmax(np.bincount(have))]) if have.size else 0
+    twice = int(np.argmax(np.bincount(have)))                      # the digit seen most
     return [{"message": f"{rule.describe(board)}: {board.value(twice)} appears twice", "cells": [int(c) for c in cells]}]
 
 
