@@ -45,11 +45,11 @@ class _Global(Rule):
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str):
         check_keys(data, set(), where)
-        cls.check(board, where)
+        cls._check_board(board, where)
         return cls()
 
     @classmethod
-    def check(cls, board: Board, where: str) -> None:
+    def _check_board(cls, board: Board, where: str) -> None:
         """Refuse a board the rule cannot be laid on (default: any board takes it)."""
 
     def to_dict(self, board: Board) -> dict:
@@ -144,7 +144,7 @@ class GlobalEntropy(_WindowClasses):
     class_words = "the low, middle and high thirds"
 
     @classmethod
-    def check(cls, board: Board, where: str) -> None:
+    def _check_board(cls, board: Board, where: str) -> None:
         if board.n_values % 3:
             raise PuzzleError(f"{where}: global entropy needs a number of values divisible by 3 (low, middle "
                               f"and high thirds), found {board.n_values}")
@@ -183,7 +183,7 @@ class GlobalMod(_WindowClasses):
     class_words = "the remainders mod 3"
 
     @classmethod
-    def check(cls, board: Board, where: str) -> None:
+    def _check_board(cls, board: Board, where: str) -> None:
         missing = sorted(set(range(3)) - set((board.value_of % 3).tolist()))
         if missing:
             raise PuzzleError(f"{where}: global mod 3 needs values of every remainder mod 3; the values "
