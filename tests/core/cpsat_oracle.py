@@ -39,6 +39,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
 KINDS += ("countdistinct",)
 KINDS += ("hiddenskyscraper",)
 KINDS += ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
+KINDS += ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "doppelganger", "regionsamevalues")
 
 
 def cell(text: str) -> tuple[int, int]:
@@ -62,6 +63,7 @@ class Doc:
             w = n // h
         self.n, self.h, self.w = n, h, w
         variant = doc.get("variant", "classic")
+        self.variant = variant
         if doc.get("regions") or doc.get("layout"):
             raise NotImplementedError("cpsat oracle: one grid with boxes only")
         values = doc.get("values")
@@ -72,7 +74,7 @@ class Doc:
             self.values = list(range(lo, hi + 1))
         else:
             self.values = sorted(int(v) for v in values)
-        assert len(self.values) == n
+        assert len(self.values) >= n   # more values than the side: each unit holds a value at most once
         cells = [(r, c) for r in range(n) for c in range(n)]
         units = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
         if variant != "latin":
@@ -437,8 +439,90 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
                 _rule(_Enforced(m, pick), d, inner, var)
             picks.append(pick)
         m.AddBoolOr(picks)
+    elif kind in GLOBALS:
+        _global_rule(m, d, kind, var)
     else:
         raise NotImplementedError(f"cpsat oracle: no model for rule {kind!r}")
+
+
+#: The whole-grid rules of ISS's GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates,
+#: Doppelganger and RegionSameValues (js/solver/sudoku_builder.js, handlers.js).
+GLOBALS = ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "doppelganger", "regionsamevalues")
+
+
+def _in_set(m, v, vals, chosen):
+    """A Boolean ``b <=> v in chosen`` (a table over ``(v, b)``: ``b`` follows from ``v``)."""
+    b = m.NewBoolVar("")
+    m.AddAllowedAssignments([v, b], [(x, int(x in chosen)) for x in vals])
+    return b
+
+
+def _global_rule(m, d: Doc, kind: str, var: dict) -> None:   # noqa: C901 - one branch per kind
+    n, vals = d.n, d.values
+    big = len(vals)
+    if kind in ("globalentropy", "globalmod"):
+        if kind == "globalentropy":   # the thirds of the values in order (1-3, 4-6, 7-9)
+            classes = [set(vals[g * big // 3:(g + 1) * big // 3]) for g in range(3)]
+        else:                         # the remainders mod 3
+            classes = [{x for x in vals if x % 3 == r} for r in range(3)]
+        for r in range(n - 1):
+            for c in range(n - 1):
+                window = [var[(r + p, c + q)] for p in (0, 1) for q in (0, 1)]
+                for chosen in classes:   # a value of each class in every 2x2 window
+                    m.AddBoolOr([_in_set(m, v, vals, chosen) for v in window])
+    elif kind == "antitaxicab":       # value x never again at taxicab distance x
+        cells = sorted(var)
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                dist = abs(a[0] - b[0]) + abs(a[1] - b[1])
+                if dist in vals:
+                    m.AddForbiddenAssignments([var[a], var[b]], [(dist, dist)])
+    elif kind == "dutchflatmates":    # the middle value: the first value above it or the last below it
+        mid = vals[(big + 1) // 2 - 1]
+        for r in range(n):
+            for c in range(n):
+                v = var[(r, c)]
+                is_mid = _in_set(m, v, vals, {mid})
+                ok = []
+                if r > 0:
+                    ok.append(_in_set(m, var[(r - 1, c)], vals, {vals[0]}))
+                if r < n - 1:
+                    ok.append(_in_set(m, var[(r + 1, c)], vals, {vals[-1]}))
+                m.AddBoolOr(ok + [is_mid.Not()])
+    elif kind == "doppelganger":      # values 0..N: each unit holds 0 and misses one of 1..N
+        assert vals == list(range(n + 1))
+        rows = [[(r, c) for c in range(n)] for r in range(n)]
+        cols = [[(r, c) for r in range(n)] for c in range(n)]
+        families = [rows, cols]
+        if d.variant != "latin":
+            families.append([[(br + p, bc + q) for p in range(d.h) for q in range(d.w)]
+                             for br in range(0, n, d.h) for bc in range(0, n, d.w)])
+        missing = []
+        for family in families:
+            miss = [m.NewIntVar(1, n, "") for _ in family]
+            for unit, x in zip(family, miss):   # the unit and its missing digit: all N + 1 values once
+                m.AddAllDifferent([var[rc] for rc in unit] + [x])
+            m.AddAllDifferent(miss)                 # no two units of a family miss the same digit
+            missing.append({rc: x for unit, x in zip(family, miss) for rc in unit})
+        for rc, v in var.items():               # at a 0 the units' missing digits differ
+            zero = _bool_eq(m, v, 0)
+            xs = [f[rc] for f in missing]
+            for i in range(len(xs)):
+                for j in range(i + 1, len(xs)):
+                    m.Add(xs[i] != xs[j]).OnlyEnforceIf(zero)
+    elif kind == "regionsamevalues":  # the largest regions hold the same set of values
+        regions = [u for u in d.units[:2 * n]]
+        if d.variant != "latin":
+            regions += d.units[2 * n:3 * n]
+        regions += [[cell(t) for t in e["cells"]] for e in d.rules if e["rule"] == "extraregion"]
+        size = max(len(u) for u in regions)
+        largest = [u for u in regions if len(u) == size]
+        if size == big or len(largest) < 2:
+            return
+        for x in vals:
+            counts = [sum(_bool_eq(m, var[rc], x) for rc in u) for u in largest]
+            for other in counts[1:]:
+                m.Add(counts[0] == other)
 
 
 class _Enforced:

@@ -282,3 +282,19 @@ def test_export_all_then_import_a_solvers_answer(tmp_path, capsys):
     digits = np.searchsorted(np.array(values), grid) + 1
     assert verify_grid(digits, puzzle)
     assert holds("doppelganger", digits - 1, values, h, w) and holds("antitaxicab", digits - 1, values, h, w)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cpsat_oracle_counts_as_brute_force(name):
+    """The collection test's second engine (tests/core/cpsat_oracle.py, written from each rule's
+    meaning) knows the six kinds and counts as the brute force does."""
+    pytest.importorskip("ortools")
+    import cpsat_oracle
+
+    n, h, w, values, fixed, kinds = CASES[name]
+    want = sum(all(holds(k, g, values, h, w) for k in kinds) for g in _grids(n, h, w, len(values), fixed))
+    got, grids = cpsat_oracle.count(_doc(n, f"{h}x{w}", values, fixed, kinds), cap=want + 1)
+    assert got == want, name
+    index = {x: k for k, x in enumerate(values)}
+    for g in grids[:5]:
+        assert all(holds(k, np.vectorize(index.get)(g), values, h, w) for k in kinds), name
