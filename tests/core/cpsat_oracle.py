@@ -39,7 +39,8 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
 KINDS += ("countdistinct",)
 KINDS += ("hiddenskyscraper",)
 KINDS += ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
-KINDS += ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "doppelganger", "regionsamevalues")
+# doppelganger (values 0..N, more than the side) is modelled too (GLOBALS) but not sampled on 9x9 grids of 9 values
+KINDS += ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "regionsamevalues")
 
 
 def cell(text: str) -> tuple[int, int]:

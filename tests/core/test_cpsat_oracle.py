@@ -54,6 +54,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, data
                     suppress_health_check=list(HealthCheck))
 GLOBAL = {"antiknight", "antiking", "nonconsecutive", "windoku", "diagonal", "extraregion", "disjointgroups",
           "indexing"}
+GLOBAL |= {"globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "regionsamevalues"}
 #: kinds tried with the values 0..8 too (value arithmetic); the outside clues, counting circles,
 #: indexing and pill arrows read digits by their meaning and are kept to 1..9 here
 VALUE_KINDS = {"cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "arrow", "doublearrow",
@@ -183,7 +184,8 @@ def sample(kind: str, g: np.ndarray, rng, vals: list) -> list[dict]:   # noqa: C
             cells = [ALL[int(i)] for i in rng.permutation(len(ALL))[:int(rng.integers(1, 4))]]
             digits = {int(g[c]) for c in cells} | {int(v) for v in rng.choice(vals, int(rng.integers(0, 3)))}
             out.append({"rule": "pencilmarks", "cells": names(cells), "digits": sorted(digits)})
-    elif kind in ("antiknight", "antiking", "nonconsecutive", "windoku", "disjointgroups"):
+    elif kind in ("antiknight", "antiking", "nonconsecutive", "windoku", "disjointgroups", "globalentropy", "globalmod",
+                  "antitaxicab", "dutchflatmates", "regionsamevalues"):
         out.append({"rule": kind})
     elif kind == "diagonal":
         out.append({"rule": "diagonal", "which": "main" if rng.random() < 0.5 else "anti"})
