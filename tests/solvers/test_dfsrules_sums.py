@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -190,3 +191,50 @@ def test_a_kind_it_was_not_checked_on_is_refused_and_auto_uses_the_sat_engine(mo
 def test_every_kind_it_takes_is_registered_and_adds_no_auxiliary_columns():
     assert KNOWN_KINDS <= set(RULES), sorted(KNOWN_KINDS - set(RULES))
     assert not [k for k in KNOWN_KINDS if issubclass(RULES[k], AuxRule)]
+
+
+def _samplers():
+    """tests/core/test_cpsat_oracle.py's instance samplers (every rule kind on 9x9), or a skip."""
+    pytest.importorskip("ortools", reason="the samplers' grids under global rules come from the CP-SAT oracle")
+    sys.path.insert(0, str(ROOT / "tests" / "core"))
+    import test_cpsat_oracle
+
+    return test_cpsat_oracle
+
+
+#: kinds whose samplers give one set of instances per grid (a second draw repeats cells)
+_ONCE = {"even", "odd", "strictxv", "strictkropki", "pencilmarks"}
+
+
+@pytest.mark.parametrize("kind", sorted(KNOWN_KINDS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_many_rules_of_one_kind_count_as_the_sat_engine(kind, seed):
+    """A 9x9 with many instances of one kind sampled on one grid, with 20-45 of its givens, or
+    (seed 2) sampled on another grid, with 3-8 givens of the first (a lie: often no solution):
+    dfsrules' count to 2 equals the SAT engine's."""
+    samplers = _samplers()
+    assert kind in samplers.oracle.KINDS, f"no sampler for {kind}: add one before adding it to KNOWN_KINDS"
+    rng = np.random.default_rng(7919 * seed + len(kind))
+    lie = seed == 2
+    if kind in samplers.GLOBAL:
+        rules = samplers.sample(kind, samplers.pattern_grid(rng), rng, list(range(1, 10)))
+        grid = samplers.pattern_grid(rng) if lie else samplers.base_grid(kind, rng, seed, rules)
+    else:
+        grid = samplers.pattern_grid(rng)
+        source = samplers.pattern_grid(rng) if lie else grid
+        rules = [e for _ in range(1 if kind in _ONCE else 4) for e in samplers.sample(kind, source, rng,
+                                                                                   list(range(1, 10)))]
+    n_givens = int(rng.integers(3, 9)) if lie else int(rng.integers(20, 46))   # a lie's givens often break it
+    picked = [samplers.ALL[int(i)] for i in rng.permutation(len(samplers.ALL))[:n_givens]]
+    doc = {"size": 9, "rules": rules, "givens": samplers.givens_text(grid, picked, list(range(1, 10)))}
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        pytest.skip("the sample breaks a rule on its own (refused when read)")
+    model = build_model(puzzle)
+    assert model_problem(model) is None
+    got = get_solver("dfsrules").count(model, 2, time_limit=10)
+    if got.status == "time_limit":
+        pytest.skip("dfsrules beyond 10 s here")
+    want = get_solver("sat").count(model, 2)
+    assert got.count == want.count, json.dumps(doc)
