@@ -4,6 +4,7 @@ of ``make bench``; runnable alone::
     python bench/dfsrules_bench.py            # the shipped set: 100 rule 9x9 of 10 families
     python bench/dfsrules_bench.py --quick    # two of each family, once in batch, 3 solve processes
     python bench/dfsrules_bench.py --build    # make the set again (the project's generator, fixed seeds)
+    python bench/dfsrules_bench.py --iss-little-killers   # ISS's little killer entries (../shared), both engines
 
 The set (``bench/dfsrules_set.jsonl``, one puzzle document a line with its family) was made by
 ``generate`` (:func:`pipeline.tools.generate.puzzles.generate`, seed ``SEED + family index``):
@@ -198,13 +199,65 @@ def failures(results: dict) -> list[str]:
                   if e["record"]["wrong"]]
 
 
+#: ISS's published puzzles (beside the project, not shipped): ``--iss-little-killers`` reads it
+ISS_COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
+
+
+def iss_little_killers(repeat: int = 3) -> dict:
+    """Every ISS entry with little killers that reads and that dfsrules takes, solved with the
+    uniqueness proof by each engine ``repeat`` times: the engine's own seconds (the fastest run),
+    and whether its grid is the published solution (or, without one, the SAT engine's)."""
+    import pipeline
+    from pipeline.core.errors import PipelineError
+    from pipeline.solvers.dfsrules import model_problem
+
+    rows = []
+    for line in ISS_COLLECTION.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if "LittleKiller" not in entry["input"]:
+            continue
+        try:
+            puzzle = pipeline.read_puzzle(entry["input"])
+        except PipelineError:
+            continue
+        model = build_model(puzzle)
+        if model_problem(model) is not None:
+            continue
+        row: dict = {"name": entry["name"]}
+        grids = {}
+        for engine in ENGINES:
+            runs = [get_solver(engine).solve(model, check_unique=True, time_limit=60) for _ in range(repeat)]
+            row[f"{engine}_s"] = min(r.seconds for r in runs)
+            row[f"{engine}_status"] = runs[0].status if runs[0].unique is not False else "several"
+            grids[engine] = runs[0].grid
+        text = {engine: None if grid is None else "".join(map(str, grid.ravel())) for engine, grid in grids.items()}
+        want = entry.get("solution") or text["sat"]
+        row["dfsrules_right"] = text["dfsrules"] is not None and text["dfsrules"] == want
+        rows.append(row)
+        log(f"  {row}")
+    return {"machine": platform.platform(), "repeat": repeat, "entries": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--build", action="store_true", help="make the set again first")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--results-dir", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--iss-little-killers", action="store_true",
+                        help=f"time both engines on ISS's little killer entries ({ISS_COLLECTION})")
     args = parser.parse_args(argv)
+    if args.iss_little_killers:
+        if not ISS_COLLECTION.is_file():
+            log(f"dfsrules bench: {ISS_COLLECTION} is absent (../shared is not beside the project)")
+            return 2
+        found = iss_little_killers()
+        print(f"{'entry':40} {'dfsrules s':>11} {'sat s':>8}  right")
+        for row in found["entries"]:
+            print(f"{row['name'][:40]:40} {row['dfsrules_s']:11.3f} {row['sat_s']:8.3f}  {row['dfsrules_right']}")
+        args.results_dir.mkdir(parents=True, exist_ok=True)
+        (args.results_dir / "dfsrules_littlekiller.json").write_text(json.dumps(found, indent=1) + "\n")
+        return 0
     results = run(args.quick, args.repeat, args.build)
     print_tables(results)
     for problem in failures(results):
