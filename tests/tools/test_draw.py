@@ -218,6 +218,13 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "valueindexing", "cells": ["r5c7", "r6c7", "r7c7", "r8c7"]}]}
 
 
+EVERY_RULE["rules"] += [{"rule": "globalentropy"}, {"rule": "globalmod"}, {"rule": "antitaxicab"},
+                        {"rule": "dutchflatmates"}, {"rule": "regionsamevalues"}]
+#: Kinds that need another value set than 1..9, drawn on a grid of their own below.
+NEEDS_OTHER_VALUES = {"doppelganger": {"size": 9, "values": "0-9", "givens": "0" + "." * 80,
+                                       "rules": [{"rule": "doppelganger"}, {"rule": "regionsamevalues"}]}}
+
+
 def _every_rule_puzzle():
     return parse_puzzle(json.dumps(EVERY_RULE))
 
@@ -241,7 +248,16 @@ def _centre(cell, cols=9):
 
 
 def test_document_with_every_rule_kind_lists_them_all():
-    assert {entry["rule"] for entry in EVERY_RULE["rules"]} == set(RULES)
+    assert {entry["rule"] for entry in EVERY_RULE["rules"]} == set(RULES) - set(NEEDS_OTHER_VALUES)
+
+
+@pytest.mark.parametrize("kind", sorted(NEEDS_OTHER_VALUES))
+def test_kinds_of_other_value_sets_draw(tmp_path, kind):
+    doc = tmp_path / f"{kind}.json"
+    doc.write_text(json.dumps(NEEDS_OTHER_VALUES[kind]))
+    out = tmp_path / f"{kind}.svg"
+    assert main(["draw", str(doc), "--to", str(out)]) == 0
+    assert b"<svg" in out.read_bytes()[:400]
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
