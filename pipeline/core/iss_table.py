@@ -404,7 +404,8 @@ def _write_pill_arrow(entry: dict, grid: IssGrid) -> list[str]:
 def _write_line_with(iss_type: str, key: str, default: Callable[[int], int]) -> Callable[[dict, IssGrid], list[str]]:
     """A line with its number first, always written (ISS's defaults are not the document's)."""
     def write(entry: dict, grid: IssGrid) -> list[str]:
-        return _items(iss_type, entry.get(key, default(grid.n)), *_cells_of(entry, grid))
+        # the document leaves out a default reckoned from its values (V), not its side: 6x6~9's whisper 5
+        return _items(iss_type, entry.get(key, default(len(grid.values))), *_cells_of(entry, grid))
     return write
 
 
