@@ -177,7 +177,6 @@ def test_a_value_set_round_trips_through_the_document_and_the_manifest():
     ({"values": "0-2"}, "at least 4"),
     ({"values": "x"}, "not a range"),
     ({"values": "0-3", "givens": "4..." + "." * 12}, "not one of the values"),
-    ({"values": "0-3", "rules": [{"rule": "indexing", "by": "column", "cells": ["r1c1"]}]}, "indexing needs"),
     ({"values": "0-3", "layout": "samurai"}, "layout"),
 ])
 def test_bad_value_sets_are_refused_in_one_line(bad, words):

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
-                                      value_span)
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Indexing"]
 
@@ -22,12 +21,19 @@ class Indexing(Rule):
     ``{"rule": "indexing", "by": "column", "cells": ["r1c1", "r2c1", ...]}`` (1-based ``r, c, v``;
     one grid, not a layout: rows and columns are the grid's).
 
-    Rows ``indexing_k_r_c_v`` (``= 0``), for listed cell ``(r, c)`` and ``v != c`` (column
-    indexing): ``x[(r,c), v] - x[(r,v), c]``. The rule says ``x[(r,c),v] <= x[(r,v),c]``; the other
-    way holds too because row ``r`` holds each digit once: were ``(r,v) = c`` and ``(r,c) = w != v``,
-    the rule would put ``c`` at ``(r,w)`` as well. When ``(r,v)`` is listed too, the row of the
-    pair is written once (at the smaller column). Row indexing is the same with rows and columns
-    exchanged (labels ``indexing_k_r_c_v`` with ``v != r``).
+    Value sets follow ISS (its ``Indexing`` on a ``0..N-1`` grid): the listed cell's value ``V``
+    is a 1-based position, so it must be one of ``1..N``, and the target holds the value ``c``
+    (the 1-based column number), which must be a value of the set (on ``0..8`` a cell of column
+    9 cannot be an indexing cell).
+
+    Rows ``indexing_k_r_c_d`` (``= 0``), for listed cell ``(r, c)`` and digit ``d`` (value ``V``)
+    with ``V != c`` in ``1..N`` (column indexing): ``x[(r,c), d] - x[(r,V), digit of c]``. The rule
+    says ``x[(r,c),d] <= x[(r,V),c]``; the other way holds too because row ``r`` holds each value
+    once: were ``(r,V) = c`` and ``(r,c) = W != V``, the rule would put ``c`` at ``(r,W)`` as well
+    (or at ``(r,c)`` itself when ``W = c``). When ``(r,V)`` is listed too, the row of the pair is
+    written once (at the smaller column). A digit whose value is outside ``1..N`` (or every digit,
+    when ``c`` is not a value of the set) gets the one-term row ``x[(r,c), d] = 0`` under the same
+    label. Row indexing is the same with rows and columns exchanged.
     """
 
     by: str
@@ -61,8 +67,6 @@ class Indexing(Rule):
             raise PuzzleError(f"{where}: 'by' must be column or row, found {str(by)[:20]!r}")
         if not (board.rows == board.cols == board.n and board.present.all()):
             raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
-        if board.values:   # a digit names a row or column: it must be one of 1..N
-            raise PuzzleError(f"{where}: indexing needs the values 1..{board.n}, not {value_span(board)}")
         cells = parse_cells(data.get("cells"), board, where)
         return cls(by, tuple(int(c) for c in cells))
 
@@ -77,28 +81,35 @@ class Indexing(Rule):
 
     def _links(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(cell, digit, target, target_digit)`` 0-based: ``cell`` holds ``digit`` exactly when
-        ``target`` holds ``target_digit``, one entry per pair (listed cell, digit ``!=`` its index)."""
+        ``target`` holds ``target_digit``, one entry per pair (listed cell, digit whose value is a
+        position other than its own index); ``target = -1`` marks a digit the cell cannot hold (its
+        value names no position, or the cell's own number is not a value of the set)."""
         n = board.n
         cells = self.cells()
         r, c = np.divmod(cells, board.cols)
         index = c if self.by == "column" else r             # the cell's own column (row) number, 0-based
-        k = np.repeat(np.arange(cells.size), n)
-        v = np.tile(np.arange(n), cells.size)
-        keep = v != index[k]
-        k, v = k[keep], v[keep]
-        target = np.where(self.by == "column", r[k] * board.cols + v, v * board.cols + c[k])
+        n_values = board.n_values
+        k = np.repeat(np.arange(cells.size), n_values)
+        d = np.tile(np.arange(n_values), cells.size)
+        p = board.value_of[d] - 1                           # the position the digit's value names, 0-based
+        want = board.index_of(index + 1)[k]                 # the digit of the own number (-1: none)
+        bad = (p < 0) | (p >= n) | (want < 0)
+        keep = bad | (p != index[k])
+        k, d, p, want, bad = k[keep], d[keep], p[keep], want[keep], bad[keep]
+        q = np.clip(p, 0, n - 1)
+        target = np.where(self.by == "column", r[k] * board.cols + q, q * board.cols + c[k])
         # a pair of listed cells gives one relation twice: keep it at the smaller index
-        listed = np.isin(target, cells)
-        drop = listed & (v < index[k])
-        k, v, target = k[~drop], v[~drop], target[~drop]
-        return cells[k], v, target, index[k]
+        drop = ~bad & np.isin(target, cells) & (p < index[k])
+        keep = ~drop
+        return cells[k][keep], d[keep], np.where(bad, -1, target)[keep], want[keep]
 
     def glyphs(self, board: Board) -> list[Glyph]:
         """The indexing cells shaded (red for column indexing, blue for row indexing, as ISS)."""
         return [Glyph("shade", self.cell_list, colour="#f4c7c3" if self.by == "column" else "#c9daf8")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """``indexing_k_r_c_v`` (``= 0``): ``x[(r,c), v] - x[target, own index]`` per listed cell and digit.
+        """``indexing_k_r_c_d`` (``= 0``): ``x[(r,c), d] - x[target, own number]`` per listed cell and
+        digit, or ``x[(r,c), d]`` alone for a digit whose value names no position (class docstring).
 
         Parameters
         ----------
@@ -115,8 +126,14 @@ class Indexing(Rule):
         cell, digit, target, target_digit = self._links(board)
         m = cell.size
         r, c = np.divmod(cell, board.cols)
-        return [Rows("indexing", np.repeat(np.arange(m), 2), np.stack([cell, target], axis=1).ravel(),
-                     np.stack([digit, target_digit], axis=1).ravel(), np.tile([1, -1], m),
+        linked = target >= 0
+        width = 1 + linked.astype(np.int64)                 # two terms, or one (a digit the cell cannot hold)
+        row = np.repeat(np.arange(m), width)
+        pairs = np.stack([cell, target], axis=1).ravel()
+        digits = np.stack([digit, target_digit], axis=1).ravel()
+        coefs = np.tile([1, -1], m)
+        used = np.stack([np.ones(m, dtype=bool), linked], axis=1).ravel()
+        return [Rows("indexing", row, pairs[used], digits[used], coefs[used],
                      np.zeros(m, dtype=np.int64), "E", np.stack([np.full(m, index), r + 1, c + 1, digit + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
@@ -136,14 +153,18 @@ class Indexing(Rule):
         """
         cells = self.cells()
         r, c = np.divmod(cells, board.cols)
-        v = grid[cells]
-        filled = v > 0
-        cells, r, c, v = cells[filled], r[filled], c[filled], v[filled]
+        filled = grid[cells] > 0
+        cells, r, c = cells[filled], r[filled], c[filled]
+        v = board.grid_values(grid[cells])
         own = c if self.by == "column" else r
-        target = np.where(self.by == "column", r * board.cols + v - 1, (v - 1) * board.cols + c)
-        held = grid[target]
-        bad = np.flatnonzero((held > 0) & (held != own + 1))
         word = "column" if self.by == "column" else "row"
-        return [{"message": f"{self.describe(board)}: {cell_name(cells[k], board)} holds {v[k]}, so "
-                            f"{cell_name(target[k], board)} should hold its {word} number {own[k] + 1}, not {held[k]}",
-                 "cells": [int(cells[k]), int(target[k])]} for k in bad.tolist()]
+        out = [{"message": f"{self.describe(board)}: {cell_name(cells[k], board)} holds {v[k]}, which names no {word} "
+                           f"(1..{board.n})", "cells": [int(cells[k])]}
+               for k in np.flatnonzero((v < 1) | (v > board.n)).tolist()]
+        q = np.clip(v - 1, 0, board.n - 1)
+        target = np.where(self.by == "column", r * board.cols + q, q * board.cols + c)
+        held = board.grid_values(grid[target])
+        bad = np.flatnonzero((v >= 1) & (v <= board.n) & (grid[target] > 0) & (held != own + 1))
+        return out + [{"message": f"{self.describe(board)}: {cell_name(cells[k], board)} holds {v[k]}, so "
+                                  f"{cell_name(target[k], board)} should hold its {word} number {own[k] + 1}, "
+                                  f"not {held[k]}", "cells": [int(cells[k]), int(target[k])]} for k in bad.tolist()]
