@@ -52,10 +52,10 @@ def test_shapes_jigsaw_and_letters():
 
 
 @pytest.mark.parametrize("text, words", [
-    (".Cage~3~R1C1~R1C2.Or.Thermo~R1C1~R1C2.End", ["unsupported constraint type 'Or'", "constraint 2",
-                                                    "'.Or'", "character 18"]),
+    (".Cage~3~R1C1~R1C2.Container.Thermo~R1C1~R1C2", ["unsupported constraint type 'Container'", "constraint 2",
+                                                      "'.Container'", "character 18"]),
     (".Frobnicate~1", ["unknown constraint type 'Frobnicate'"]),
-    (".Or.Cage~3~R1C1~R1C2.End", ["unsupported constraint type 'Or'"]),
+    (".Or.Cage~3~R1C1~R1C2", ["Or is never closed by .End"]),
     (".Shape~9x9~0-7", ["value range '0-7'", "needs at least 9"]),
     (".Shape~6x9", ["6x9 (rectangular)"]),
     (".Cage~3~R0C1~R1C2", ["'R0C1' is not a cell"]),

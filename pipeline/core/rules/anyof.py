@@ -4,9 +4,11 @@ constraints): ``{"rule": "anyof", "branches": [[rule, ...], [rule, ...]]}``.
 Each branch is a list of ordinary rule entries that must all hold together. The rule adds one
 0-1 indicator column per branch, ``z_b`` (``aux_anyof_k_b``), the row ``sum_b z_b >= 1`` and
 every row of branch ``b`` relaxed by an exact big-M when ``z_b = 0``: a ``<=`` row ``a.x <= t``
-becomes ``a.x + M z_b <= t + M`` with ``M = max(a.x) - t``, ``max(a.x)`` over 0-1 points (the sum
-of the row's positive coefficients, a column's repeated terms added first). With ``z_b = 0`` the
-row is then implied by the 0-1 bounds; a row with ``M <= 0`` always holds and is left out. An
+becomes ``a.x + M z_b <= t + M`` with ``M = max(a.x) - t``, ``max(a.x)`` over the 0-1 points that
+give every cell one digit (a column's repeated terms added first; per cell its largest
+coefficient, at least 0; per auxiliary column its coefficient when positive; summed). With
+``z_b = 0`` the row is then implied by the cells' ``= 1`` rows and the 0-1 bounds; a row with
+``M <= 0`` always holds and is left out. An
 ``=`` row becomes its two ``<=`` rows first, and units a branch adds (an extra region) become
 their exact rows first (``sum_{c in unit} x[c,d] = 1`` per digit, ``<= 1`` when the unit has
 fewer cells than the puzzle has values). The branch rules' own auxiliary columns follow the
@@ -20,6 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 
+import pipeline.core.rules as registry   # the package is importing this module: used at call time only
 from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, check_keys
@@ -108,8 +111,6 @@ class AnyOf(AuxRule):
         -------
         AnyOf
         """
-        from pipeline.core.rules import rule_from_dict   # the registry imports this module
-
         check_keys(data, {"branches"}, where)
         raw = data.get("branches")
         if not isinstance(raw, (list, tuple)) or not raw:
@@ -124,7 +125,7 @@ class AnyOf(AuxRule):
                 if isinstance(entry, dict) and entry.get("rule") == cls.kind:
                     raise PuzzleError(f"{at}: an anyof inside an anyof is not supported")
                 try:
-                    rule = rule_from_dict(entry, board, at)
+                    rule = registry.rule_from_dict(entry, board, at)
                 except RuleCannotHoldError as e:   # the branch never holds; its other rules are still checked
                     cannot = cannot or e
                     continue
@@ -253,11 +254,7 @@ class AnyOf(AuxRule):
             own = sum(block.count for block in self._inner_blocks(board, b, index))
             row, key, coef, rhs = self._branch_rows(board, b, first_aux)
             if rhs.size:
-                # exact big-M: the row's largest value over 0-1 points, a column's terms added first
-                pairs, at = np.unique(np.stack([row, key], axis=1), axis=0, return_inverse=True)
-                summed = np.bincount(at.ravel(), weights=coef, minlength=pairs.shape[0]).astype(np.int64)
-                top = np.bincount(pairs[:, 0], weights=np.maximum(summed, 0), minlength=rhs.size).astype(np.int64)
-                big = top - rhs
+                big = _row_max(row, key, coef, rhs.size, x_keys, v) - rhs
                 keep = big > 0
                 renumber = np.cumsum(keep) - 1
                 term_keep = keep[row]
@@ -317,6 +314,19 @@ class AnyOf(AuxRule):
         cells = sorted({int(c) for v in broken for c in v.get("cells", [])})
         return [{"message": f"no branch of any-of over {cell_list_text(self.cells(), board, 4)} holds ({reasons})",
                  "cells": cells}]
+
+
+def _row_max(row: np.ndarray, key: np.ndarray, coef: np.ndarray, count: int, x_keys: int, v: int) -> np.ndarray:
+    """Each row's largest value over 0-1 points that give every cell one digit: a column's terms
+    added first, then per cell its largest coefficient (0 at least), per auxiliary column its
+    coefficient when positive, summed."""
+    pairs, at = np.unique(np.stack([row, key], axis=1), axis=0, return_inverse=True)
+    summed = np.bincount(at.ravel(), weights=coef, minlength=pairs.shape[0]).astype(np.int64)
+    group = np.where(pairs[:, 1] < x_keys, pairs[:, 1] // v, pairs[:, 1])   # a cell, or an auxiliary column
+    cells, at = np.unique(np.stack([pairs[:, 0], group], axis=1), axis=0, return_inverse=True)
+    best = np.zeros(cells.shape[0], dtype=np.int64)
+    np.maximum.at(best, at.ravel(), summed)
+    return np.bincount(cells[:, 0], weights=best, minlength=count).astype(np.int64)
 
 
 def _relaxed_block(parts: list[tuple], x_keys: int, v: int) -> AuxRows:
