@@ -389,6 +389,25 @@ def _box_n(box) -> int | None:
     return h * w
 
 
+def read_source(source: Source, what: str = "grid") -> tuple[str, str]:
+    """The text of a puzzle or grid argument and how messages name it: a literal string, a file
+    path, or ``-`` for stdin (a missing file, a directory or a web link is one line).
+
+    Parameters
+    ----------
+    source : str or path
+        As :func:`parse_grid` takes (not an array).
+    what : str
+        How messages name it when it is literal text.
+
+    Returns
+    -------
+    (str, str)
+        The text, and the file's name or ``what``.
+    """
+    return _read_source(source, what)
+
+
 def _read_source(source, what: str) -> tuple[str, str]:
     """Return (text, where) for a literal string, a path, or ``-`` for stdin."""
     if isinstance(source, Path):

@@ -19,9 +19,9 @@ import re
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.parse import COMPACT_DIGITS, whole_number
+from pipeline.core.parse import COMPACT_DIGITS, read_source, whole_number
 
-__all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens",
+__all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens", "parse_value_grid",
            "grid_values"]
 
 #: Values lie in ``-MAX_ABS_VALUE..MAX_ABS_VALUE`` (sum rows stay small integers).
@@ -244,3 +244,42 @@ def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: st
             raise PuzzleError(f"{where}: r{k // n + 1}c{k % n + 1}: {str(item)[:20]!r} is not a value")
         flat[k] = _digit(int(value), values, f"{where}: r{k // n + 1}c{k % n + 1}")
     return grid
+
+
+#: A line of a printed grid that only separates boxes (``------+------``).
+_SEPARATOR_LINE = re.compile(r"[\s\-+|=]*")
+
+
+def parse_value_grid(source: "str | np.ndarray", n: int, values: tuple[int, ...]) -> np.ndarray:
+    """A claimed solution written in a puzzle's values (as ``solve`` prints a grid of the values
+    0..8: ``0`` is a value there, ``.`` an empty cell) -> its digit grid (``1..V``, 0 empty).
+
+    Parameters
+    ----------
+    source : str, path or ndarray
+        A compact line, rows of values (box separators ``|`` and ``---+---`` lines are skipped),
+        a file of either, ``-`` for stdin, or an array of values.
+    n : int
+        The grid's side.
+    values : tuple of int
+        The puzzle's value set.
+
+    Returns
+    -------
+    ndarray of int, shape (n, n)
+
+    Raises
+    ------
+    PuzzleError
+        A cell that is no value of the set, or not ``n * n`` cells (one line naming the cell).
+
+    Examples
+    --------
+    >>> parse_value_grid("0 1 | 2 3\\n----+----\\n2 3 | 0 1\\n1 0 | 3 2\\n3 2 | 1 0", 4, (0, 1, 2, 3))[0].tolist()
+    [1, 2, 3, 4]
+    """
+    if isinstance(source, np.ndarray):
+        return read_value_givens(np.asarray(source).tolist(), n, values, "grid")
+    text, where = read_source(source, "grid")
+    lines = [line for line in text.splitlines() if not _SEPARATOR_LINE.fullmatch(line)]
+    return read_value_givens(lines, n, values, where)

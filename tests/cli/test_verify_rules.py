@@ -67,3 +67,24 @@ def test_a_puzzle_document_given_as_the_grid_is_named_as_one(capsys, tmp_path):
     # the same document as the puzzle is read as one
     assert main(["verify", str(EXAMPLES / "solved.txt"), "--puzzle", str(EXAMPLES / "killer.json")]) in (0, 1)
     assert "a puzzle document" not in capsys.readouterr().err
+
+
+def test_a_grid_of_a_value_set_is_read_in_its_values_in_every_printed_form(capsys, tmp_path):
+    """On the values 0..3 a 0 is a value, not an empty cell: what ``solve`` prints (boxes and
+    separator lines, or one line) verifies against the puzzle, and a wrong value is named."""
+    puzzle = tmp_path / "v4.json"
+    puzzle.write_text(json.dumps({"size": 4, "values": "0-3", "givens": "0..............."}))
+    for form in ("grid", "line"):
+        assert main(["solve", str(puzzle), "--format", form]) == 0
+        printed = capsys.readouterr().out.strip()
+        assert "0" in printed
+        grid = tmp_path / f"{form}.txt"
+        grid.write_text(printed + "\n")
+        assert main(["verify", str(grid), "--puzzle", str(puzzle)]) == 0, form
+        assert capsys.readouterr().out.startswith("ok: valid"), form
+    line = (tmp_path / "line.txt").read_text().strip()
+    swapped = line[1] + line[0] + line[2:]      # breaks row 1's clue and two columns
+    assert main(["verify", swapped, "--puzzle", str(puzzle)]) == 1
+    assert "invalid" in capsys.readouterr().out
+    assert main(["verify", line[:-1] + "7", "--puzzle", str(puzzle)]) == 2
+    assert capsys.readouterr().err.strip() == "error: grid: r4c4: 7 is not one of the values 0-3"

@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.values import parse_value_grid
 from pipeline.core.verify import grid_violations, verify_grid
 
 
@@ -17,7 +18,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
         # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
         rows, cols = puzzle.grid.shape
-        grid = parse_grid(args.grid, box=args.box, size=rows if rows == cols else None)
+        if puzzle.values is not None and rows == cols:
+            # the grid as solve prints it for this puzzle: in its values (0 is a value of 0..8)
+            grid = parse_value_grid(args.grid, rows, tuple(puzzle.values))
+        else:
+            grid = parse_grid(args.grid, box=args.box, size=rows if rows == cols else None)
     else:  # the rules alone: the grid's own shape, no clues
         grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         # --rule applies here too: the rules alone are the variant's units and the named rules
