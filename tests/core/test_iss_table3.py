@@ -201,7 +201,9 @@ def test_collection_puzzles_of_these_types_read_and_keep_their_solutions():
         read += 1
         assert parse_puzzle(iss_from_puzzle(puzzle)).to_document() == puzzle.to_document()
         solution = entry.get("solution")
-        if solution and len(solution) == puzzle.n ** 2:
+        # a chaos puzzle's verify is a search for its regions (tens of seconds for one entry):
+        # test_iss_collection.py solves and checks those
+        if solution and len(solution) == puzzle.n ** 2 and not any(r.kind == "chaos" for r in puzzle.rules):
             grid = _solution_digits(solution, puzzle).reshape(puzzle.n, puzzle.n)
             assert verify_grid(grid, puzzle), entry["name"]   # a clue read from the wrong end fails here
             verified += 1
