@@ -291,12 +291,22 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     cp, variables = build_cp_model(model)
     grids: list[np.ndarray] = []
     found = 0
+    # CP-SAT enumerates points; a rule's auxiliary columns need not be fixed by the grid (an
+    # anyof's branch indicators when two branches hold), so with them a grid counts once, by its
+    # cell columns
+    cell_columns = np.flatnonzero(model.columns < model.convention.n_vars) if model.n_aux else None
+    seen: set[bytes] = set()
 
     callback: Any = cp_model.CpSolverSolutionCallback   # ortools has no type information
 
     class Collect(callback):
         def on_solution_callback(self):
             nonlocal found
+            if cell_columns is not None:
+                key = np.rint(_values(self, variables)[cell_columns]).astype(np.int8).tobytes()
+                if key in seen:
+                    return
+                seen.add(key)
             found += 1
             if keep is None or len(grids) < keep:
                 grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))

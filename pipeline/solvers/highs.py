@@ -370,8 +370,9 @@ def drop_rows_from(h: highspy.Highs, first_row: int) -> None:
         h.deleteRows(extra, np.arange(first_row, first_row + extra, dtype=np.int32))
 
 
-def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
-    """Exclude exactly the 0-1 point ``x``: every other 0-1 point stays feasible.
+def add_no_good_cut(h: highspy.Highs, x: np.ndarray, grid_columns: np.ndarray | None = None) -> None:
+    """Exclude exactly the 0-1 point ``x`` (or, with ``grid_columns``, every point of its grid):
+    every other 0-1 point (grid) stays feasible.
 
     Parameters
     ----------
@@ -379,8 +380,15 @@ def add_no_good_cut(h: highspy.Highs, x: np.ndarray) -> None:
         The instance.
     x : numpy.ndarray
         A 0/1 point over its columns.
+    grid_columns : numpy.ndarray of bool, optional
+        The columns that are cell-digit variables. A rule's auxiliary columns need not be fixed
+        by the grid (an ``anyof``'s branch indicators: two branches may both hold), so a grid is
+        cut on its cell columns alone, or it would be counted once per setting of them.
     """
-    ones = np.flatnonzero(np.rint(x) == 1).astype(np.int32)
+    on = np.rint(x) == 1
+    if grid_columns is not None:
+        on &= grid_columns
+    ones = np.flatnonzero(on).astype(np.int32)
     h.addRow(-_highspy().kHighsInf, float(ones.size - 1), ones.size, ones, np.ones(ones.size))
 
 
@@ -478,7 +486,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
     split_on : (Model, ndarray, ndarray), optional
         The instance's model and its current column bounds ``(lower, upper)``: the split
         groups come from them (:func:`split_groups`, at the first split only) and a split
-        column gets its bounds back from them. Without it the search is never split.
+        column gets its bounds back from them. Without it the search is never split, and a point is cut whole (auxiliary columns too).
     deadline : float, optional
         ``time.perf_counter()`` value after which runs get :data:`MIN_TIME_LIMIT` seconds.
     presolve : str, default "choose"
@@ -493,6 +501,9 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
     """
     out = CutCount([], "complete")
     groups: list[np.ndarray] | None = None   # made at the first split
+    # a grid is one solution whatever its auxiliary columns hold: cut on the cell columns
+    grid_columns = None if split_on is None or not split_on[0].n_aux else \
+        split_on[0].columns < split_on[0].convention.n_vars
 
     def run() -> tuple[str, np.ndarray | None]:
         if deadline is not None:
@@ -525,7 +536,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
                 n_found += 1
                 if keep is None or len(out.xs) + len(found) < keep:
                     found.append(x)
-                add_no_good_cut(h, x)
+                add_no_good_cut(h, x, grid_columns)
                 x = None
                 if n_found >= SPLIT_AT and split_on is not None:
                     if groups is None:
