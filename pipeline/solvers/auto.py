@@ -52,6 +52,23 @@ class Preference:
     #: ``(engine, next engine, seconds)``: ``engine``, once picked, hands a search still running
     #: after ``seconds`` to the next engine (:mod:`pipeline.solvers.handoff`)
     handoff: tuple[tuple[str, str, float], ...] = ()
+    #: ``(rule kind, engine)``: a model with a rule of that kind tries ``engine`` first (measured
+    #: on such models; when it is missing here the row's order goes on, with the usual note)
+    kinds_first: tuple[tuple[str, str], ...] = ()
+
+    def engines_for(self, model: Any) -> tuple[str, ...]:
+        """The row's engines for ``model``: those :attr:`kinds_first` names for its rules first.
+
+        Parameters
+        ----------
+        model : Model or None
+            The model the question is about.
+        """
+        if model is None or not self.kinds_first:
+            return self.engines
+        kinds = {rule.kind for rule in model.puzzle.rules}
+        first = tuple(dict.fromkeys(engine for kind, engine in self.kinds_first if kind in kinds))
+        return first + tuple(name for name in self.engines if name not in first)
 
     def bound(self, engine: str) -> int | None:
         """The largest grid side ``engine`` is picked for here (None: any)."""
@@ -71,6 +88,14 @@ DFSRULES_BUDGET = 1.0
 #: bench/dfsrules_bench.py (``make bench``'s "dfsrules" section): 100 generated 9x9 of 10 rule
 #: families, each solved with the uniqueness proof; one run on 2026-11-28 (22:00) on the shared
 #: 2-core machine at load 9 (wall times inflated alike for both engines).
+#: An anyof (ISS Or) is big-M rows over branch indicators: CP-SAT searches them far faster than
+#: SAT's PB encoding or HiGHS's LP bound. ISS's four slowest Or entries, with the uniqueness
+#: proof (2026-11-29, machine shared at load 7, 40 s limit): CP-SAT 6.7-15.3 s, sat over 60 s on
+#: two of them, HiGHS over 40 s on three.
+ANYOF_FIRST = (("anyof", "cpsat"),)
+ANYOF_EVIDENCE = ("ISS's four slowest Or entries with the proof: cpsat 6.7-15.3 s, sat over 60 s on two, highs over "
+                  "40 s on three")
+
 _RULES_EVIDENCE = ("rule puzzles (100 generated 9x9 of 10 families, with the proof, machine at load 9): dfsrules "
                    "median 9.5 ms per record (slowest 0.70 s), sat 40 ms (2.1 s); batch to 2, one worker: "
                    "dfsrules 25 records/s, sat 2.3")
@@ -81,17 +106,17 @@ AUTO_TABLE: tuple[Preference, ...] = (
                "0.2-0.5 s for N = 25-100, against sat 6.4 s at N = 36 and none within 180 s at 49); else 18 minimal "
                "25x25: sat every one (no proof, no singles: median 1.6 s, slowest 6.0 s); highs 3 of 18 in 120 s; "
                + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",),
-               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),), kinds_first=ANYOF_FIRST),
     Preference("unique", ("dfsrules", "sat", "highs"),
                "18 minimal 25x25 with the proof: sat median 1.8 s, slowest 16.5 s; highs solves 3 of 18 in 120 s; "
                + _RULES_EVIDENCE, up_to=(("dfsrules", 9),), rules_only=("dfsrules",),
-               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),), kinds_first=ANYOF_FIRST),
     Preference("count", ("dfs", "dfsrules", "sat", "cpsat", "highs"),
                "one count process: 10,000 grids of the empty 9x9 dfs 0.39 s, sat 1.96 s (cpsat 7,718 and highs 2 "
                "in 60 s); 100,000 of an 8-clue 9x9 dfs 0.49 s, sat 14.6 s; to 2 on a hardest 9x9 or a minimal "
                "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s; " + _RULES_EVIDENCE,
                up_to=(("dfs", 16), ("dfsrules", 9)), rules_only=("dfsrules",),
-               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),)),
+               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),), kinds_first=ANYOF_FIRST),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
                "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),
@@ -183,7 +208,7 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         raise SolveError(f"solver auto: unknown question {question!r}; expected one of {', '.join(QUESTIONS)}")
     unable: list[str] = []        # engines the model's rows rule out (said with --verbose)
     unavailable: list[str] = []   # engines missing here (said once on stderr: a fallback)
-    for name in row.engines:
+    for name in row.engines_for(model):
         solver = SOLVERS.get(name)
         if solver is None or (among is not None and name not in among) or not can_answer(solver, question):
             continue
@@ -210,6 +235,10 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
             continue
         words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
         why = "; ".join(unable + unavailable) or row.evidence
+        first_for = [kind for kind, engine in row.kinds_first if engine == name and model is not None
+                     and any(rule.kind == kind for rule in model.puzzle.rules)]
+        if first_for and not (unable or unavailable):
+            why = f"{name} first for a puzzle with {', '.join(first_for)} rules: {ANYOF_EVIDENCE}"
         note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
         handoff = next(((then, seconds) for first, then, seconds in row.handoff if first == name
                         and SOLVERS.get(then) is not None and not SOLVERS[then].problem_with(model)), None)
