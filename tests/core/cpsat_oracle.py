@@ -39,6 +39,7 @@ KINDS = ("cage", "thermo", "greater", "kropki", "even", "odd", "pencilmarks", "a
 KINDS += ("countdistinct",)
 KINDS += ("hiddenskyscraper",)
 KINDS += ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
+# connectedvalues is modelled too (a flow; tests/core/test_rule_connected.py counts it on 4x4 grids)
 # doppelganger (values 0..N, more than the side) is modelled too (GLOBALS) but not sampled on 9x9 grids of 9 values
 KINDS += ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "regionsamevalues")
 
@@ -430,6 +431,8 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
         m.Add(b >= 1)
         m.Add(b <= len(line))
         m.AddElement(b, [m.NewConstant(lo)] + line, a)
+    elif kind == "connectedvalues":   # the cells holding the values: one non-empty connected region
+        _connected(m, d, entry, var)
     elif kind == "anyof":   # at least one branch holds: each branch's constraints enforced by its own Boolean
         picks = []
         for branch in entry["branches"]:
@@ -570,6 +573,37 @@ class _Enforced:
         self.Add(index <= len(array) - 1)
 
 
+def _connected(m, d: Doc, entry: dict, var: dict) -> None:
+    """ISS's ConnectedValues over the grid as a single-commodity flow (not the project's layers):
+    one root in the region supplies one unit to every region cell along arcs between region
+    cells (integer flows), so every region cell is reached from the root; ``size`` fixes the count."""
+    chosen = set(entry["values"])
+    cells = sorted(var)
+    big = len(cells)
+    inside = {c: _in_set(m, var[c], d.values, chosen) for c in cells}
+    root = {c: m.NewBoolVar("") for c in cells}
+    m.Add(sum(root.values()) == 1)
+    supply = {}
+    for c in cells:
+        m.AddImplication(root[c], inside[c])
+        supply[c] = m.NewIntVar(0, big, "")
+        m.Add(supply[c] == 0).OnlyEnforceIf(root[c].Not())
+    flow = {}
+    for (r, c) in cells:
+        for dr, dc in ORTHO:
+            b = (r + dr, c + dc)
+            if b in var:
+                f = m.NewIntVar(0, big, "")
+                m.Add(f == 0).OnlyEnforceIf(inside[(r, c)].Not())
+                m.Add(f == 0).OnlyEnforceIf(inside[b].Not())
+                flow[((r, c), b)] = f
+    for c in cells:   # inflow + supply - outflow = 1 for a region cell, 0 outside
+        m.Add(sum(f for (a, b), f in flow.items() if b == c) + supply[c]
+              - sum(f for (a, b), f in flow.items() if a == c) == inside[c])
+    if entry.get("size"):
+        m.Add(sum(inside.values()) == int(entry["size"]))
+
+
 def _tuples(vals, k):
     import itertools
 
@@ -600,7 +634,7 @@ def count(doc: dict, cap: int = 2, time_limit: float = 60.0) -> tuple[int, list[
 
     m, var, d = model(doc)
     found: list[np.ndarray] = []
-    if any(entry.get("rule") == "anyof" for entry in d.rules):   # its branch Booleans are not the grid's
+    if any(entry.get("rule") in ("anyof", "connectedvalues") for entry in d.rules):   # Booleans/flows not the grid's
         return _count_by_blocking(m, var, d, cap, time_limit)
 
     class Collect(cp_model.CpSolverSolutionCallback):

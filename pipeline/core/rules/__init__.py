@@ -39,6 +39,7 @@ from pipeline.core.rules.regionsets import Doppelganger, RegionSameValues
 from pipeline.core.rules.cagelike import EqualityCage, LookAndSay, Rellik
 from pipeline.core.rules.valuelinks import EqualSum, ValueIndexing
 from pipeline.core.rules.countdistinct import CountDistinct
+from pipeline.core.rules.connected import ConnectedValues
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
@@ -53,6 +54,7 @@ __all__ += ["AnyOf"]
 __all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Doppelganger", "RegionSameValues"]
 __all__ += ["LookAndSay", "Rellik", "EqualityCage", "EqualSum", "ValueIndexing"]
 __all__ += ["CountDistinct"]
+__all__ += ["ConnectedValues"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -161,3 +163,5 @@ for _cage_batch in (LookAndSay, Rellik, EqualityCage, EqualSum, ValueIndexing):
 register_rule(HiddenSkyscraper)
 # issue 33, count-distinct clues (ISS CountDistinct over grid cells, auxiliary columns): after every kind above
 register_rule(CountDistinct)
+# issue 33, connected values (ISS ConnectedValues over the grid, auxiliary distance layers): after every kind above
+register_rule(ConnectedValues)

@@ -1,0 +1,46 @@
+"""The mapping table's connected values (issue 33: ISS ``ConnectedValues`` over the grid), merged
+into :data:`pipeline.core.iss_table.READERS` and :data:`~pipeline.core.iss_table.WRITERS`.
+
+* ``ConnectedValues~~1_3_5_7_9`` -> ``connectedvalues`` (``values`` [1, 3, 5, 7, 9]);
+  ``ConnectedValues~~4~10`` -> ``size`` 10. The first argument, a var-cell group, must be empty
+  (the whole grid): ISS's ``Var`` cells are not read. The values are the grid's values (ISS's
+  ``0..N-1`` grids alike); ISS's ``,`` between values reads as ``_``.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+
+__all__ = ["READERS8", "WRITERS8"]
+
+
+def _read_connected(args: list[str], grid: IssGrid) -> list[dict]:
+    if len(args) not in (2, 3):
+        raise IssArgError(f"expected a group, values and an optional size (ConnectedValues~~1_3_5), "
+                          f"found {'~'.join(args)[:40]!r}")
+    if args[0]:
+        raise IssArgError(f"a var-cell group ({args[0][:20]!r}) is not read: only the whole grid (an empty group)")
+    text = args[1].replace(",", "_")
+    if not re.fullmatch(r"-?\d{1,4}(_-?\d{1,4})*", text):
+        raise IssArgError(f"expected values like 1_3_5, found {args[1][:30]!r}")
+    values = [int(v) for v in text.split("_")]
+    entry: dict = {"rule": "connectedvalues", "values": values}
+    if len(args) == 3 and args[2] != "":
+        if not re.fullmatch(r"\d{1,5}", args[2]) or int(args[2]) == 0:
+            raise IssArgError(f"the size must be a positive whole number, found {args[2][:20]!r}")
+        entry["size"] = int(args[2])
+    return [entry]
+
+
+def _write_connected(entry: dict, grid: IssGrid) -> list[str]:
+    parts = ["ConnectedValues", "", "_".join(str(v) for v in entry["values"])]
+    if entry.get("size"):
+        parts.append(str(entry["size"]))
+    return ["~".join(parts)]
+
+
+READERS8 = {"ConnectedValues": _read_connected}
+WRITERS8 = {"connectedvalues": _write_connected}
+READERS.update(READERS8)
+WRITERS.update(WRITERS8)

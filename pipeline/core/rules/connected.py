@@ -1,0 +1,237 @@
+"""Connected values (ISS ``ConnectedValues`` over the grid): the cells holding any of the listed
+values form one non-empty orthogonally connected region, of a given size when one is given.
+
+Connectivity is not a linear condition on ``x``: the rule's rows model it exactly with auxiliary
+0-1 distance layers from one root cell (docs/conventions.md, "Connected values"), as the chaos
+construction's regions do; :func:`region_parts` is the exact check ``verify`` uses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
+from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, value_span
+from pipeline.core.rules.chaos import orthogonal_edges
+
+__all__ = ["ConnectedValues", "region_parts"]
+
+
+def region_parts(inside: np.ndarray) -> tuple[int, np.ndarray]:
+    """The orthogonally connected parts of a set of cells of a square grid.
+
+    Parameters
+    ----------
+    inside : ndarray of bool, shape (n, n)
+        The cells of the set.
+
+    Returns
+    -------
+    tuple of (int, ndarray of int)
+        The number of parts and the ``(n, n)`` part of each cell (1-based, 0 outside).
+    """
+    from scipy import ndimage   # lazily: a puzzle read without verifying never imports scipy (issue 18)
+
+    labels, count = ndimage.label(inside)   # the default structure: orthogonal neighbours
+    return int(count), labels
+
+
+@dataclass(frozen=True, eq=False)
+class ConnectedValues(AuxRule):
+    """The cells holding one of ``values`` form one non-empty orthogonally connected region:
+    ``{"rule": "connectedvalues", "values": [1, 3, 5, 7, 9]}``, optionally ``"size": 45`` (the
+    region has exactly that many cells). ISS ``ConnectedValues~~1_3_5_7_9~45`` over the whole
+    grid (one ``N x N`` grid; ISS's var-cell groups are not read).
+
+    Auxiliary columns ``aux_connected_k_r_c_t`` (``t = 1..L``): ``r_c`` is in the region and
+    within ``t - 1`` steps of the root inside it; ``L`` is the size, else ``N * |values|`` (each
+    row holds a value once), capped at ``N^2``. Rows: ``connectedroot_k`` (``= 1``, one root),
+    ``connectedstep_k_r_c_t`` (``<= 0``, a cell is reached at ``t`` only from itself or a
+    neighbour at ``t - 1``), ``connectedkeep_k_r_c_t`` (``<= 0``, layers grow),
+    ``connectedall_k_r_c`` (``= 0``, the last layer is the region), ``connectedsize_k``
+    (``= size``, with a size).
+    """
+
+    values: tuple[int, ...]
+    size: int = 0
+
+    kind: ClassVar[str] = "connectedvalues"
+    families: ClassVar[tuple[str, ...]] = ("connectedroot", "connectedstep", "connectedkeep", "connectedall",
+                                           "connectedsize")
+    aux_families: ClassVar[tuple[str, ...]] = ("connected",)
+    description: ClassVar[str] = "connected values: the cells holding the listed values form one connected region"
+    noun: ClassVar[str] = "connected value set"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "ConnectedValues":
+        """The rule of ``{"rule": "connectedvalues", "values": [...], "size": k}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``values`` (distinct values of the puzzle's set), optional ``size``.
+        board : Board
+            The puzzle's board: one ``n x n`` grid.
+        where : str
+            How messages name the entry.
+
+        Returns
+        -------
+        ConnectedValues
+        """
+        check_keys(data, {"values", "size"}, where)
+        if not (board.rows == board.cols == board.n and board.present.all()):
+            raise PuzzleError(f"{where}: connected values need one {board.n}x{board.n} grid, not a layout's canvas")
+        values = data.get("values")
+        if (not isinstance(values, list) or not values
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+            raise PuzzleError(f"{where}: 'values' must be a non-empty list of integers, found {str(values)[:30]!r}")
+        if len(set(values)) != len(values):
+            raise PuzzleError(f"{where}: 'values' lists a value twice: {values[:12]}")
+        outside = [v for v in values if v not in board.value_of.tolist()]
+        if outside:
+            raise PuzzleError(f"{where}: {outside[0]} is not one of the puzzle's values {value_span(board)}")
+        size = data.get("size", 0)
+        if size != 0 and (not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= board.n_cells):
+            raise PuzzleError(f"{where}: 'size' must be a whole number 1..{board.n_cells}, found {str(size)[:20]!r}")
+        return cls(tuple(sorted(values)), int(size))
+
+    def to_dict(self, board: Board) -> dict:
+        out: dict = {"rule": self.kind, "values": list(self.values)}
+        if self.size:
+            out["size"] = self.size
+        return out
+
+    def describe(self, board: Board) -> str:
+        size = f", {self.size} cells" if self.size else ""
+        return f"connected values {','.join(map(str, self.values))}{size}"
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """None: the rule is named in the picture's title (ISS draws no mark for it either)."""
+        return []
+
+    def _digits(self, board: Board) -> np.ndarray:
+        return board.index_of(list(self.values))
+
+    def _layers(self, board: Board) -> int:
+        if self.size:
+            return min(self.size, board.n_cells)
+        return min(board.n * len(self.values), board.n_cells)
+
+    def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
+        """``aux_connected_k_r_c_t``, cell-major, ``t = 1..L`` fastest.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+        index : int
+            The rule's 1-based number among the puzzle's connected-value rules.
+
+        Returns
+        -------
+        list of AuxColumns
+        """
+        layers = self._layers(board)
+        cell = np.repeat(np.arange(board.n_cells), layers)
+        r, c = np.divmod(cell, board.cols)
+        t = np.tile(np.arange(1, layers + 1), board.n_cells)
+        return [AuxColumns("connected", np.stack([np.full(cell.size, index), r + 1, c + 1, t], axis=1))]
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        """The five families of the class docstring (``connectedsize`` empty without a size).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+        index : int
+            The rule's 1-based number among the puzzle's rules of its kind: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+        """
+        L, n_cells = self._layers(board), board.n_cells
+        z = np.arange(n_cells * L).reshape(n_cells, L)          # auxiliary column of (cell, layer)
+        r, c = np.divmod(np.arange(n_cells), board.cols)
+        none = np.zeros(0, dtype=np.int64)
+        k = np.full(n_cells, index)
+        digits = self._digits(board)
+        out: list[Rows] = []
+        # connectedroot: sum_i z[i, 1] = 1
+        out.append(AuxRows("connectedroot", none, none, none, none, np.ones(1, dtype=np.int64), "E",
+                           np.array([[index]]), np.zeros(n_cells, dtype=np.int64), z[:, 0],
+                           np.ones(n_cells, dtype=np.int64)))
+        # connectedstep: z[i,t] - z[i,t-1] - sum_{j next to i} z[j,t-1] <= 0, t = 2..L
+        edges = orthogonal_edges(board.n)
+        steps = L - 1
+        cell_t = np.repeat(np.arange(n_cells), steps)           # row (i, t): i * steps + t - 1
+        t = np.tile(np.arange(1, L), n_cells)                  # 0-based layer of the row
+        row_id = np.arange(cell_t.size)
+        nb_row = np.repeat(edges[:, 0], steps) * steps + np.tile(np.arange(steps), len(edges))
+        nb_col = z[np.repeat(edges[:, 1], steps), np.tile(np.arange(steps), len(edges))]
+        a_row = np.concatenate([row_id, row_id, nb_row])
+        a_col = np.concatenate([z[cell_t, t], z[cell_t, t - 1], nb_col])
+        a_coef = np.concatenate([np.ones(row_id.size, dtype=np.int64),
+                                 -np.ones(row_id.size + nb_row.size, dtype=np.int64)])
+        rc = np.stack([np.full(row_id.size, index), r[cell_t] + 1, c[cell_t] + 1, t + 1], axis=1)
+        out.append(AuxRows("connectedstep", none, none, none, none, np.zeros(row_id.size, dtype=np.int64), "L",
+                           rc.reshape(-1, 4), a_row, a_col, a_coef))
+        # connectedkeep: z[i,t] - z[i,t+1] <= 0, t = 1..L-1
+        keep_t = t - 1                                           # 0-based layer t-1 .. L-2
+        out.append(AuxRows("connectedkeep", none, none, none, none, np.zeros(row_id.size, dtype=np.int64), "L",
+                           np.stack([np.full(row_id.size, index), r[cell_t] + 1, c[cell_t] + 1, keep_t + 1], axis=1),
+                           np.concatenate([row_id, row_id]), np.concatenate([z[cell_t, keep_t], z[cell_t, keep_t + 1]]),
+                           np.concatenate([np.ones(row_id.size, dtype=np.int64), -np.ones(row_id.size, dtype=np.int64)])))
+        # connectedall: z[i,L] - sum_{d in values} x[i,d] = 0
+        m = digits.size
+        out.append(AuxRows("connectedall", np.repeat(np.arange(n_cells), m), np.repeat(np.arange(n_cells), m),
+                           np.tile(digits, n_cells), -np.ones(n_cells * m, dtype=np.int64),
+                           np.zeros(n_cells, dtype=np.int64), "E", np.stack([k, r + 1, c + 1], axis=1),
+                           np.arange(n_cells), z[:, L - 1], np.ones(n_cells, dtype=np.int64)))
+        # connectedsize: sum_i sum_{d in values} x[i,d] = size
+        if self.size:
+            out.append(Rows("connectedsize", np.zeros(n_cells * m, dtype=np.int64), np.repeat(np.arange(n_cells), m),
+                            np.tile(digits, n_cells), np.ones(n_cells * m, dtype=np.int64),
+                            np.array([self.size]), "E", np.array([[index]])))
+        else:
+            out.append(Rows.empty("connectedsize", "E"))
+        return out
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """The region split in parts, empty, or of another size (a full grid; a partial grid is
+        judged only on a size already passed).
+
+        Parameters
+        ----------
+        grid : numpy.ndarray
+            Flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        list of dict
+            ``{"message", "cells"}`` per break.
+        """
+        inside = np.isin(grid, self._digits(board) + 1)
+        count = int(np.count_nonzero(inside))
+        cells = np.flatnonzero(inside).tolist()
+        if self.size and count > self.size:
+            return [{"message": f"{self.describe(board)}: {count} cells hold them, not {self.size}", "cells": cells}]
+        if (grid == 0).any():
+            return []
+        if self.size and count != self.size:
+            return [{"message": f"{self.describe(board)}: {count} cells hold them, not {self.size}", "cells": cells}]
+        if not count:
+            return [{"message": f"{self.describe(board)}: no cell holds them (the region is empty)", "cells": []}]
+        parts, labels = region_parts(inside.reshape(board.rows, board.cols))
+        if parts > 1:
+            smaller = np.flatnonzero(labels.ravel() > 1).tolist()
+            return [{"message": f"{self.describe(board)}: the cells holding them form {parts} separate parts",
+                     "cells": smaller}]
+        return []
