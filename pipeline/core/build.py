@@ -50,7 +50,7 @@ def rule_families(puzzle: Puzzle) -> list[tuple[str, np.ndarray]]:
     every value, are ``<= 1`` rows of ``R`` (:func:`pipeline.core.rulerows.unit_le_rows`).
     """
     cells = [("cell", np.flatnonzero(puzzle.present)[:, None])]
-    return cells if puzzle.n_values > puzzle.n else cells + puzzle.unit_families()
+    return cells if puzzle.units_at_most else cells + puzzle.unit_families()
 
 
 def family_row_counts(puzzle: Puzzle) -> list[tuple[str, int]]:
@@ -695,7 +695,7 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,
-                           canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols),
+                           canvas=None if puzzle.layout is None and not puzzle.is_rect else (puzzle.rows, puzzle.cols),
                            digits=puzzle.n_values)
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")

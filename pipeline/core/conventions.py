@@ -124,7 +124,8 @@ class Convention:
                 raise ConventionError(f"digits: {digits} values for a {self.n}x{self.n} grid; at least {self.n}")
             object.__setattr__(self, "digits", None if digits == self.n else digits)
         if self.canvas is not None and self.scheme != "ijk":
-            raise ConventionError("scheme: a gattai layout (several grids on one canvas) has only the ijk scheme")
+            raise ConventionError("scheme: a gattai layout (several grids on one canvas) or a rectangular grid has only "
+                                  "the ijk scheme")
 
     @property
     def n(self) -> int:

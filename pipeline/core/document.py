@@ -11,7 +11,8 @@
 
 Keys (every one optional but the grid's size must follow from something):
 
-* ``size`` (N) and/or ``box`` (``"HxW"``); ``variant`` (a name of the variant table);
+* ``size`` (N) and/or ``box`` (``"HxW"``); ``variant`` (a name of the variant table); ``size``
+  ``"RxC"`` is a rectangular grid (:mod:`pipeline.core.rect`);
   ``regions`` (jigsaw: one id per cell, as for ``--regions``);
 * ``givens``: the clues as one compact line, a list of row strings, a list of rows of integers,
   or a list of ``"r1c1=5"`` strings; absent or empty for a puzzle without givens (a killer);
@@ -43,6 +44,7 @@ from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.iss import document_from_iss, looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
+from pipeline.core.rect import box_text, read_rect_document, rect_size
 from pipeline.core.values import parse_values, read_value_givens
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
@@ -268,7 +270,10 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     for key in ("title", "author", "source", "notes"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             raise PuzzleError(f"{where}: {key!r} must be a string")
-    n, doc_box = _size_of(doc, where)
+    shape = rect_size(doc.get("size"))   # "size": "6x8": a rectangular grid (pipeline.core.rect)
+    n, doc_box = _size_of(doc, where) if shape is None else (None, None)
+    if shape is not None and doc.get("box") is not None:
+        doc_box = box_text(str(doc["box"]))
     if size is not None and n is not None and size != n:
         raise PuzzleError(f"{where}: --size {size} but the document's grid is {n}x{n}")
     n = n if n is not None else size
@@ -288,6 +293,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         raise PuzzleError(f"{where}: 'rules' must be a list")
     rules = list(doc.get("rules") or [])
     rules += list(extra_rules or [])
+    if shape is not None:
+        grid, h, w, variant, region_grid, values = read_rect_document(doc, shape, doc_box, variant, regions, where)
+        return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)
     if doc.get("layout") is not None and doc.get("values") is not None:
         raise PuzzleError(f"{where}: 'values' with a layout: value sets are for one grid (a layout takes 1..N)")
     if doc.get("layout") is not None:

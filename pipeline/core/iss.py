@@ -43,6 +43,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
                                       looks_like_iss)
+from pipeline.core.rect import iss_rect_box, rect_box_units
 from pipeline.core.rules import RULES
 
 __all__ = ["looks_like_iss", "document_from_iss", "iss_boxes", "MAX_ISS_CHARS"]
@@ -99,7 +100,7 @@ def iss_boxes(n: int) -> tuple[int, int] | None:
     return None
 
 
-def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
+def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     args = item.args
     if not args or len(args) > 3 or not args[0]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
@@ -107,13 +108,9 @@ def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
     if m is None:
         raise PuzzleError(f"{where}: ISS: Shape {args[0][:20]!r} is not RxC ({_place(item)})")
     rows, cols = int(m.group(1)), int(m.group(2))
-    if rows != cols:
-        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} (rectangular) grid is not supported: ISS's rows of {cols} "
-                          f"and columns of {rows} cells over {max(rows, cols)} values need a grid that is not N x N "
-                          f"({_place(item)})")
-    if not 1 <= rows <= 16:
+    if not (1 <= rows <= 16 and 1 <= cols <= 16):
         raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
-    n = rows
+    n = max(rows, cols)   # ISS's default values 1..max(R, C) (a rectangle: pipeline.core.rect)
     spec = args[1] if len(args) > 1 else ""
     # ISS ranges: "0-8" (the values low..high) or a count "9" (the values 1..9)
     m = re.fullmatch(r"(\d{1,2})-(\d{1,2})|(\d{1,2})", spec) if spec else None
@@ -124,11 +121,11 @@ def _shape(item: _Item, where: str) -> tuple[int, tuple[int, ...]]:
         raise PuzzleError(f"{where}: ISS: value range {spec!r} is not ISS's (values from 0 or 1, at most 16) "
                           f"({_place(item)})")
     if high - low + 1 < n:   # at least the grid's side (docs/conventions.md, "Value sets")
-        raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {n}x{n} grid gives {high - low + 1} values; "
+        raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {rows}x{cols} grid gives {high - low + 1} values; "
                           f"a Sudoku grid needs at least {n} ({_place(item)})")
     if len(args) > 2 and args[2] != "Sudoku":
         raise PuzzleError(f"{where}: ISS: grid type {args[2][:20]!r} is not supported ({_place(item)})")
-    return n, tuple(range(low, high + 1))
+    return rows, cols, tuple(range(low, high + 1))
 
 
 def _given(token: str, grid: IssGrid, span: tuple[int, ...] = ()) -> tuple[str, list[int]]:
@@ -283,14 +280,15 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
     items = list(_items(text, where))
     n, no_boxes, jigsaw, shape_item, region_size = 9, False, None, None, None
+    rect = (9, 9)   # ISS's rows x cols
     pieces = None   # a grid of more values: jigsaw pieces as extra regions
     span: tuple[int, ...] = tuple(range(1, 10))
     for item in items:   # the grid first: every cell is read against it
         if item.type == "Shape":
-            size, values = _shape(item, where)
-            if shape_item is not None and (size, values) != (n, span):
+            rows, cols, values = _shape(item, where)
+            if shape_item is not None and (rows, cols, values) != (*rect, span):
                 raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {shape_item.raw[:30]!r} ({_place(item)})")
-            n, span, shape_item = size, values, item
+            n, rect, span, shape_item = max(rows, cols), (rows, cols), values, item
         elif item.type == "NoBoxes":
             if item.args:
                 raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
@@ -303,6 +301,9 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} ({_place(item)})")
     if region_size is not None and region_size[0] == n:
         region_size = None   # the default: boxes and pieces of N cells
+    if rect[0] != rect[1]:   # a rectangular grid (pipeline.core.rect): its shape, then the common reading
+        doc, units, rules = _rect_header(items, rect, span, no_boxes, region_size, where)
+        return _read_body(items, doc, rules, IssGrid(n, units, span, rows=rect[0], cols=rect[1]), span, None, where)
     if region_size is not None and len(span) == n:
         raise PuzzleError(f"{where}: ISS: regions of {region_size[0]} cells on a {n}x{n} grid of {n} values are "
                           f"not supported (only with more values than the side) ({_place(region_size[1])})")
@@ -351,9 +352,55 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         for region in range(n):
             rows, cols = np.nonzero(jigsaw[0] == region)
             rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
-    grid = IssGrid(n, units, span)
+    return _read_body(items, doc, rules, IssGrid(n, units, span), span, None if region_size is None else region_size[0],
+                      where)
+
+
+def _rect_header(items: list, rect: tuple[int, int], span: tuple[int, ...], no_boxes: bool,
+                 region_size: tuple | None, where: str) -> tuple[dict, np.ndarray | None, list[dict]]:
+    """A rectangular grid's document head (size, box or variant, regions, values), its units for
+    the table's readers and the rules of its regions beside boxes (ISS: boxes of ``max(R, C)``
+    cells when some ``h x w`` tiles the grid, else none; a Jigsaw's pieces of as many cells)."""
+    rows, cols = rect
+    n = max(rows, cols)
+    if region_size is not None:
+        raise PuzzleError(f"{where}: ISS: RegionSize on a {rows}x{cols} grid is not supported "
+                          f"({_place(region_size[1])})")
+    doc: dict = {"size": f"{rows}x{cols}"}
+    if span != tuple(range(1, n + 1)):
+        doc["values"] = f"{span[0]}-{span[-1]}"
+    boxes = None if no_boxes else iss_rect_box(rows, cols, n)
+    units, rules = None, []
+    if boxes is not None:
+        doc["box"] = f"{boxes[0]}x{boxes[1]}"
+        units = rect_box_units(rows, cols, *boxes)
+        ids = np.empty(rows * cols, dtype=np.int64)
+        ids[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
+        units = ids.reshape(rows, cols)
+    else:
+        doc["variant"] = "latin"
+    for item in items:
+        if item.type != "Jigsaw":
+            continue
+        if len(item.args) not in (1, 2) or len(item.args[-1]) != rows * cols or "jigsaw" in str(doc.get("variant")):
+            raise PuzzleError(f"{where}: ISS: Jigsaw takes one layout of {rows * cols} cells ({_place(item)})")
+        chars, ids, counts = np.unique(np.array(list(item.args[-1])), return_inverse=True, return_counts=True)
+        if (counts != n).any():
+            raise PuzzleError(f"{where}: ISS: Jigsaw regions of {', '.join(map(str, counts.tolist()))} cells on a "
+                              f"{rows}x{cols} grid: each has {n} ({_place(item)})")
+        if boxes is None:
+            doc["variant"], doc["regions"] = "jigsaw", " ".join(map(str, ids.tolist()))
+            units = ids.reshape(rows, cols)
+        else:
+            rules += [{"rule": "extraregion", "cells": [f"r{c // cols + 1}c{c % cols + 1}"
+                                                        for c in np.flatnonzero(ids == g)]} for g in range(chars.size)]
+    return doc, units, rules
+
+
+def _read_body(items: list, doc: dict, rules: list[dict], grid: IssGrid, span: tuple[int, ...],
+               boxes_k: int | None, where: str) -> dict:
+    """The givens and rules of the string's items on ``grid``, into ``doc`` (after its shape)."""
     allowed: dict[str, list[int]] = {}
-    boxes_k = None if region_size is None else region_size[0]
 
     def fail(item: _Item, message: str) -> PuzzleError:
         return PuzzleError(f"{where}: ISS: {message} ({_place(item)})")

@@ -90,8 +90,10 @@ class IssGrid:
     cell (boxes or jigsaw regions; None for none) and its values (``1..n``, or ISS's ``0..n-1``:
     a pair key indexes value positions), with cell and value conversions both ways."""
 
-    def __init__(self, n: int, units: np.ndarray | None = None, values: tuple[int, ...] | None = None):
+    def __init__(self, n: int, units: np.ndarray | None = None, values: tuple[int, ...] | None = None,
+                 rows: int | None = None, cols: int | None = None):
         self.n = n
+        self.rows, self.cols = rows or n, cols or n   # a rectangle's shape (pipeline.core.rect)
         self.units = units
         self.values: tuple[int, ...] = tuple(values) if values else tuple(range(1, n + 1))
 
@@ -129,9 +131,9 @@ class IssGrid:
         """0-based ``(row, col)`` of an ISS cell id (``R1C1``, ``r3c5``, ``RaCa``)."""
         if len(token) == 4 and token[0] in "Rr" and token[2] in "Cc":
             r, c = _DIGITS.find(token[1].lower()), _DIGITS.find(token[3].lower())
-            if 0 <= r < self.n and 0 <= c < self.n:
+            if 0 <= r < self.rows and 0 <= c < self.cols:
                 return r, c
-        raise IssArgError(f"{token[:20]!r} is not a cell of the {self.n}x{self.n} grid")
+        raise IssArgError(f"{token[:20]!r} is not a cell of the {self.rows}x{self.cols} grid")
 
     def cell(self, token: str) -> str:
         """The document's name (``r1c1``) of an ISS cell id."""

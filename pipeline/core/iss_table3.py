@@ -58,7 +58,7 @@ def _n_values(grid: IssGrid) -> bool:
     return len(grid.values) == grid.n
 
 
-def clue_place(line: str, direction: int, n: int) -> str:
+def clue_place(line: str, direction: int, n: int, shape: tuple[int, int] | None = None) -> str:
     """The document's outside place (``"r3c0"``) of ISS's line ``R3`` / ``C3`` read in ``direction``.
 
     Parameters
@@ -69,6 +69,8 @@ def clue_place(line: str, direction: int, n: int) -> str:
         1: from the left or the top; -1: from the right or the bottom.
     n : int
         Grid side.
+    shape : (int, int), optional
+        ``(rows, cols)`` of a rectangular grid (default ``(n, n)``).
 
     Returns
     -------
@@ -84,14 +86,16 @@ def clue_place(line: str, direction: int, n: int) -> str:
     >>> clue_place("R3", 1, 9), clue_place("R3", -1, 9), clue_place("C12", -1, 16)
     ('r3c0', 'r3c10', 'r17c12')
     """
+    rows, cols = shape or (n, n)
     m = _LINE.fullmatch(line)
-    if m is None or not 1 <= int(m.group(2)) <= n:
-        raise IssArgError(f"{line[:20]!r} is not a row (R1..R{n}) or column (C1..C{n}) of the grid")
-    k, end = int(m.group(2)), 0 if direction == 1 else n + 1
+    if m is None or not 1 <= int(m.group(2)) <= (rows if m.group(1) == "R" else cols):
+        raise IssArgError(f"{line[:20]!r} is not a row (R1..R{rows}) or column (C1..C{cols}) of the grid")
+    k = int(m.group(2))
+    end = 0 if direction == 1 else (cols if m.group(1) == "R" else rows) + 1
     return f"r{k}c{end}" if m.group(1) == "R" else f"r{end}c{k}"
 
 
-def clue_line(clue: str, n: int) -> tuple[str, int]:
+def clue_line(clue: str, n: int, shape: tuple[int, int] | None = None) -> tuple[str, int]:
     """ISS's line and direction (``("R3", 1)``) of a document's outside place (``"r3c0"``): the
     inverse of :func:`clue_place`.
 
@@ -101,23 +105,26 @@ def clue_line(clue: str, n: int) -> tuple[str, int]:
         Row or column 0 or ``n + 1`` beside a row's or column's end (not a corner).
     n : int
         Grid side.
+    shape : (int, int), optional
+        ``(rows, cols)`` of a rectangular grid (default ``(n, n)``).
 
     Returns
     -------
     tuple of (str, int)
     """
+    rows, cols = shape or (n, n)
     m = _CLUE.fullmatch(clue)
     r, c = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
-    if 1 <= c <= n and r in (0, n + 1):
+    if 1 <= c <= cols and r in (0, rows + 1):
         return f"C{c}", 1 if r == 0 else -1
-    if 1 <= r <= n and c in (0, n + 1):
+    if 1 <= r <= rows and c in (0, cols + 1):
         return f"R{r}", 1 if c == 0 else -1
     raise IssArgError(f"clue {clue[:20]!r} is not beside a row's or column's end (ISS clues only those)")
 
 
 def _line_cells(line: str, direction: int, grid: IssGrid) -> list[str]:
     """ISS ids of the line's cells read in ``direction``."""
-    k, n = int(line[1:]), grid.n
+    k, n = int(line[1:]), grid.cols if line[0] == "R" else grid.rows
     cells = [f"r{k}c{j}" if line[0] == "R" else f"r{j}c{k}" for j in range(1, n + 1)]
     return [grid.to_iss(c) for c in (cells if direction == 1 else cells[::-1])]
 
@@ -134,8 +141,9 @@ def _read_double(kind: str, key: str, zero_ok: bool) -> Callable[[list[str], Iss
             value = _int(text, "clue")
             if value == 0 and not zero_ok:
                 raise IssArgError("a clue of 0 (ISS refuses it too)")
-            out.append({"rule": kind, "clue": clue_place(args[0], direction, grid.n), key: value})
-        clue_place(args[0], 1, grid.n)   # the line is checked even when both clues are empty
+            out.append({"rule": kind, "clue": clue_place(args[0], direction, grid.n, (grid.rows, grid.cols)),
+                        key: value})
+        clue_place(args[0], 1, grid.n, (grid.rows, grid.cols))   # the line is checked even when both clues are empty
         return out
     return read
 
@@ -144,7 +152,7 @@ def _write_double(iss_type: str, key: str, zero_ok: bool) -> Callable[[dict, Iss
     def write(entry: dict, grid: IssGrid) -> list[str]:
         if not zero_ok and entry[key] == 0:
             raise IssArgError(f"a {entry['rule']} clue of 0 has no ISS form (ISS refuses it)")
-        line, direction = clue_line(entry["clue"], grid.n)
+        line, direction = clue_line(entry["clue"], grid.n, (grid.rows, grid.cols))
         values = [str(entry[key]), ""] if direction == 1 else ["", str(entry[key])]
         return ["~".join([iss_type, line, *values]).rstrip("~")]
     return write

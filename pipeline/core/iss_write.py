@@ -16,6 +16,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import iss_boxes, region_box_rules, region_boxes
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.rect import iss_rect_box, rect_box_units
 
 __all__ = ["iss_from_puzzle", "iss_link"]
 
@@ -51,6 +52,39 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
     if spec.diagonals:
         items += ["Diagonal~-1", "Diagonal~1"]
     return items
+
+
+def _rect_items(puzzle: Puzzle, where: str) -> tuple[list[str], np.ndarray | None]:
+    """Shape, NoBoxes and Jigsaw items of a rectangular grid (:mod:`pipeline.core.rect`) and the
+    unit numbers (``rows x cols``: boxes or regions, None for none) its reader will see."""
+    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.n
+    values = puzzle.values or tuple(range(1, n + 1))
+    v = len(values)
+    if values not in (tuple(range(v)), tuple(range(1, v + 1))):
+        raise PuzzleError(f"{where}: the values {list(values)[:10]} have no ISS form (ISS takes 1-V or 0-(V-1))")
+    if max(rows, cols) > 16 or v > 16:
+        raise PuzzleError(f"{where}: a {rows}x{cols} grid of {v} values is larger than ISS's largest (16)")
+    span = "" if values == tuple(range(1, max(rows, cols) + 1)) else f"~0-{v - 1}" if values[0] == 0 else f"~{v}"
+    items = [f"Shape~{rows}x{cols}{span}"]
+    default = iss_rect_box(rows, cols, max(rows, cols))
+    regions = np.asarray(puzzle.regions) if puzzle.regions is not None else None
+    if puzzle.spec.boxes and (puzzle.h, puzzle.w) != default:
+        if n != max(rows, cols):
+            raise PuzzleError(f"{where}: {puzzle.h}x{puzzle.w} boxes on a {rows}x{cols} grid have no ISS form")
+        ids = np.empty(rows * cols, dtype=np.int64)
+        units = rect_box_units(rows, cols, puzzle.h, puzzle.w)
+        ids[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
+        regions = ids.reshape(rows, cols)
+    if regions is not None:
+        ids = np.unique(regions, return_inverse=True)[1].ravel()
+        items += (["NoBoxes"] if default is not None else []) + ["Jigsaw~" + "".join(_LAYOUT_CHARS[k] for k in ids)]
+        return items, ids.reshape(rows, cols)
+    if not puzzle.spec.boxes:
+        return items + (["NoBoxes"] if default is not None else []), None
+    units = rect_box_units(rows, cols, puzzle.h, puzzle.w)
+    ids = np.empty(rows * cols, dtype=np.int64)
+    ids[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
+    return items, ids.reshape(rows, cols)
 
 
 def _region_size(puzzle: Puzzle) -> int | None:
@@ -129,15 +163,17 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     n = puzzle.n
     if n > 16:
         raise PuzzleError(f"{where}: a {n}x{n} grid is larger than ISS's largest, 16x16")
-    items = _grid_items(puzzle, where)
-    region_size = _region_size(puzzle)
+    rect = _rect_items(puzzle, where) if puzzle.is_rect else None   # a rectangular grid: its own items
+    items = _grid_items(puzzle, where) if rect is None else rect[0]
+    region_size = _region_size(puzzle) if rect is None else None
     if region_size is not None:   # its boxes of k cells: ISS's RegionSize (no NoBoxes: they are the boxes)
         items = [item for item in items if item != "NoBoxes"] + [f"RegionSize~{region_size}"]
-    pieces = None if region_size is not None else _pieces_layout(puzzle)
+    pieces = None if region_size is not None or rect is not None else _pieces_layout(puzzle)
     if pieces is not None:   # jigsaw pieces of k cells on a grid of more values
         region_size = pieces[0]
         items += ([] if pieces[0] == n else [f"RegionSize~{pieces[0]}"]) + [f"Jigsaw~{pieces[1]}"]
-    grid = IssGrid(n, _units(puzzle), puzzle.values)   # values: a pair key indexes their positions
+    grid = IssGrid(n, _units(puzzle), puzzle.values) if rect is None else \
+        IssGrid(n, rect[1], puzzle.values, rows=puzzle.rows, cols=puzzle.cols)   # values: a pair key indexes them
     givens: list[str] = []
     for k, entry in enumerate(puzzle.rules_dicts()):
         if region_size is not None and entry["rule"] == "extraregion":

@@ -265,7 +265,7 @@ def metadata_convention(meta: dict, where: str) -> Convention:
         that names no convention.
     """
     try:
-        canvas = meta.get("canvas") if meta.get("layout") is not None else None
+        canvas = meta.get("canvas")   # a layout's canvas, or a rectangular grid's rows x cols
         n = int(meta["h"]) * int(meta["w"])
         values = parse_values(meta["values"], n, where) if meta.get("values") is not None else None
         return make_convention(meta["scheme"], meta["order"], int(meta["h"]), int(meta["w"]),
@@ -314,7 +314,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key in ("scheme", "order", "clue_encoding", "variant"):
         if key in meta and not isinstance(meta[key], str):
             raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
-    if meta.get("layout") is not None:
+    if meta.get("layout") is not None or meta.get("canvas") is not None:   # a layout's canvas, or a rectangle
         canvas = meta.get("canvas")
         if not (isinstance(canvas, list) and len(canvas) == 2 and all(isinstance(v, int) and 1 <= v <= 4 * MAX_MANIFEST_N
                                                                       for v in canvas)):
@@ -322,7 +322,8 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
         puzzle_text = meta.get("puzzle")
         if not isinstance(puzzle_text, str) or (len(puzzle_text) != canvas[0] * canvas[1]
                                                 and len(puzzle_text.split()) != canvas[0] * canvas[1]):
-            raise FormatError(f"{where}: field 'puzzle' is not the {canvas[0]}x{canvas[1]} canvas of its layout")
+            raise FormatError(f"{where}: field 'puzzle' is not the {canvas[0]}x{canvas[1]} canvas of its "
+                              f"{'layout' if meta.get('layout') is not None else 'grid'}")
     else:
         _grid_text(meta, "puzzle", n, where)
         _grid_text(meta, "regions", n, where)
@@ -331,7 +332,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     try:
         puzzle = Puzzle.from_dict(meta)
         conv = make_convention(meta["scheme"], meta["order"], puzzle.h, puzzle.w, puzzle.variant,
-                               canvas=None if puzzle.layout is None else (puzzle.rows, puzzle.cols),
+                               canvas=None if puzzle.layout is None and not puzzle.is_rect else (puzzle.rows, puzzle.cols),
                                digits=puzzle.n_values)
     except PipelineError as e:
         raise FormatError(f"{where}: {e}") from None

@@ -127,9 +127,9 @@ def presolve(model: Model, method: str = DEFAULT_PRESOLVE) -> Presolved:
         return Presolved(model, model, method, skipped=f"singles do not cover a {puzzle.layout.name} layout yet")
     if puzzle.n > MAX_BITS_N:
         return Presolved(model, model, method, skipped=f"singles stop at {MAX_BITS_N}x{MAX_BITS_N}")
-    if puzzle.n_values > puzzle.n:
+    if puzzle.units_at_most:
         return Presolved(model, model, method, skipped=f"singles assume each unit holds every value, not "
-                                                         f"{puzzle.n_values} values on {puzzle.n}x{puzzle.n}")
+                                                         f"{puzzle.n_values} values on {puzzle.rows}x{puzzle.cols}")
     start = time.perf_counter()
     singles = propagate_puzzle(puzzle)
     if singles.contradiction:

@@ -68,9 +68,9 @@ def unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.ndar
     units of its own, gets its tables without this module knowing its shape. A puzzle of
     more values than the side (its units need not hold every value) is refused: singles and the
     dfs search over these tables assume they do."""
-    if template.n_values > template.n:
-        raise PipelineError(f"unit tables: {template.n_values} values on a {template.n}x{template.n} grid (a unit "
-                            "need not hold every value): singles and the dfs search do not apply")
+    if template.units_at_most:
+        raise PipelineError(f"unit tables: {template.n_values} values on a {template.rows}x{template.cols} grid (a "
+                            "unit need not hold every value): singles and the dfs search do not apply")
     families = [np.asarray(units, dtype=np.intp) for _, units in template.unit_families()]
     digest = hashlib.blake2b(digest_size=16)
     for units in families:

@@ -23,6 +23,7 @@ from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
+from pipeline.core.rect import rect_box_units, rect_spec, validate_rect
 from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
 from pipeline.core.values import grid_values, value_grid_text, values_spec
@@ -74,8 +75,20 @@ class Puzzle:
     # -- basic facts -----------------------------------------------------------------------
     @property
     def n(self) -> int:
-        """Number of digits, which is also the side of each grid (of the whole grid without a layout)."""
-        return self.h * self.w if self.layout is not None else self.grid.shape[0]
+        """Number of digits, which is also the side of each grid (of the whole grid without a layout;
+        ``h*w``, at least the longer side, for a rectangular grid: :mod:`pipeline.core.rect`)."""
+        return self.h * self.w if self.layout is not None or self.is_rect else self.grid.shape[0]
+
+    @property
+    def is_rect(self) -> bool:
+        """True for one rectangular grid (``rows != cols``, no layout)."""
+        return self.layout is None and self.grid.ndim == 2 and self.grid.shape[0] != self.grid.shape[1]
+
+    @property
+    def units_at_most(self) -> bool:
+        """True when units hold each value at most once (``<= 1`` rows of ``R``, ``A`` the cell rows
+        alone): a value set larger than the side, or a rectangular grid."""
+        return self.n_values > self.n or self.is_rect
 
     @property
     def rows(self) -> int:
@@ -219,14 +232,15 @@ class Puzzle:
             return self.layout.unit_families()
         n = self.n
         spec = self.spec
-        cells = np.arange(n * n).reshape(n, n)
+        cells = np.arange(self.rows * self.cols).reshape(self.rows, self.cols)
         families = [("row", cells), ("col", cells.T)]
         if spec.boxes:
             # boxes numbered row-major over the grid: (block row, block column, p, q)
-            families.append(("box", box_units(n, self.h, self.w)))
+            families.append(("box", rect_box_units(self.rows, self.cols, self.h, self.w) if self.is_rect
+                             else box_units(n, self.h, self.w)))
         if spec.regions and self.regions is not None:
             order = np.argsort(self.regions.ravel(), kind="stable")
-            families.append(("region", order.reshape(n, n)))
+            families.append(("region", order.reshape(-1, n)))
         if spec.diagonals:
             i = np.arange(n)
             families.append(("diag", cells[i, i][None, :]))
@@ -246,7 +260,7 @@ class Puzzle:
 
     def to_document(self) -> dict:
         """The puzzle document (:mod:`pipeline.core.document`) that reads back as this puzzle."""
-        doc: dict = {"size": self.n, "box": f"{self.h}x{self.w}"}
+        doc: dict = {"size": rect_spec(self.rows, self.cols) if self.is_rect else self.n, "box": f"{self.h}x{self.w}"}
         if self.values is not None:
             doc["values"] = values_spec(self.values)
         if self.variant != "classic":
@@ -281,9 +295,10 @@ class Puzzle:
             "regions": self.regions_string(),
             "n_clues": self.n_clues,
         }
+        if self.layout is not None or self.is_rect:
+            out["canvas"] = [self.rows, self.cols]
         if self.layout is not None:
             out["layout"] = self.layout.to_spec()
-            out["canvas"] = [self.rows, self.cols]
         if self.rules:
             out["rules"] = self.rules_dicts()
         if self.values is not None:   # "puzzle" is then written in values
@@ -318,11 +333,11 @@ class Puzzle:
         """
         if grid is not None:
             grid = np.asarray(grid)
-            if grid.shape != (self.n, self.n) or not np.issubdtype(grid.dtype, np.integer):
-                raise PuzzleError(f"picture: the grid must be {self.n}x{self.n} integers, found "
+            if grid.shape != self.grid.shape or not np.issubdtype(grid.dtype, np.integer):
+                raise PuzzleError(f"picture: the grid must be {self.rows}x{self.cols} integers, found "
                                   f"{'x'.join(map(str, grid.shape))} {grid.dtype}")
-            if grid.size and (grid.min() < 0 or grid.max() > self.n):
-                raise PuzzleError(f"picture: grid values must be 0..{self.n}")
+            if grid.size and (grid.min() < 0 or grid.max() > self.n_values):
+                raise PuzzleError(f"picture: grid values must be 0..{self.n_values}")
         return SvgPicture(grid_svg(self, grid))
 
     def _repr_svg_(self) -> str:
@@ -345,9 +360,14 @@ class Puzzle:
     def from_dict(cls, d: dict) -> "Puzzle":
         """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
         box = f"{d['h']}x{d['w']}"
-        if d.get("values") is not None:   # the givens are values: read as the document is
-            doc = {"box": box, "values": d["values"], "givens": d["puzzle"], "rules": d.get("rules") or [],
+        rect = d.get("layout") is None and d.get("canvas") is not None
+        if d.get("values") is not None or rect:   # the givens are values: read as the document is
+            doc = {"box": box, "values": d.get("values"), "givens": d["puzzle"], "rules": d.get("rules") or [],
                    "variant": d.get("variant", "classic")}
+            if rect:
+                doc["size"] = rect_spec(*d["canvas"])
+            if d.get("values") is None:
+                del doc["values"]
             if d.get("regions") is not None:
                 doc["regions"] = d["regions"]
             return parse_puzzle(doc)
@@ -404,13 +424,14 @@ def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None,
         The puzzle's value set: digits are shown as their values (:mod:`pipeline.core.values`).
     """
     grid = np.asarray(grid)
-    n = grid.shape[0]
+    n, cols = grid.shape[0], grid.shape[1]
     shown = grid_values(grid, values)
-    width = max(len(str(n)), *(len(str(v)) for v in values)) if values else len(str(n))
+    top = len(str(max(n, cols)))
+    width = max(top, *(len(str(v)) for v in values)) if values else top
     cells = np.where(grid > 0, np.char.rjust(shown.astype(str), width), ".".rjust(width))
     lines = []
     for r in range(n):
-        chunks = [" ".join(cells[r, k:k + w]) for k in range(0, n, w)] if w else [" ".join(cells[r])]
+        chunks = [" ".join(cells[r, k:k + w]) for k in range(0, cols, w)] if w else [" ".join(cells[r])]
         line = " | ".join(chunks)
         if h and r and r % h == 0:
             lines.append("".join("+" if ch == "|" else "-" for ch in line))
@@ -425,6 +446,11 @@ def _validate(p: Puzzle) -> None:
     grid = p.grid
     if p.layout is not None:
         _validate_layout(p)
+        _check_unit_duplicates(p)
+        _check_rules(p)
+        return
+    if p.is_rect and min(grid.shape) >= 1:   # a rectangular grid (pipeline.core.rect)
+        validate_rect(p)
         _check_unit_duplicates(p)
         _check_rules(p)
         return

@@ -102,7 +102,7 @@ def unit_le_rows(puzzle: Puzzle) -> list[Rows]:
     list of Rows
     """
     v = puzzle.n_values
-    if v <= puzzle.n:
+    if not puzzle.units_at_most:   # V > N, or a rectangular grid (pipeline.core.rect)
         return []
     out = []
     digits = np.arange(v)

@@ -319,7 +319,7 @@ def picture_title(puzzle: "Puzzle") -> str:
     str
     """
     clues = f"{puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
-    return "; ".join([f"{puzzle.n}x{puzzle.n} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
+    return "; ".join([f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
 
 
 class SvgPicture:

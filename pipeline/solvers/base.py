@@ -312,11 +312,11 @@ def wide_values_problem(model: Any, name: str) -> str | None:
     """
     puzzle = getattr(model, "puzzle", None)
     v, n = getattr(puzzle, "n_values", 0), getattr(puzzle, "n", 0)
-    if puzzle is None or v <= n:
+    if puzzle is None or not getattr(puzzle, "units_at_most", v > n):   # V > N, or a rectangular grid
         return None
     able = ", ".join(s.name for s in SOLVERS.values() if s.wide_values and s.rule_rows)
-    return (f"this puzzle has {v} values on a {n}x{n} grid, and {name} assumes each unit holds "
-            f"every one of {n} digits (engines that take it: {able})")
+    return (f"this puzzle has {v} values on a {puzzle.rows}x{puzzle.cols} grid, and {name} assumes each unit "
+            f"holds every one of {n} digits (engines that take it: {able})")
 
 
 def _refusing_wide_values(function: Callable[..., Any], name: str) -> Callable[..., Any]:

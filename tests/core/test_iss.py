@@ -57,7 +57,7 @@ def test_shapes_jigsaw_and_letters():
     (".Frobnicate~1", ["unknown constraint type 'Frobnicate'"]),
     (".Or.Cage~3~R1C1~R1C2", ["Or is never closed by .End"]),
     (".Shape~9x9~0-7", ["value range '0-7'", "needs at least 9"]),
-    (".Shape~6x9", ["6x9 (rectangular)"]),
+    (".Shape~6x9.RegionSize~6", ["RegionSize on a 6x9 grid"]),
     (".Cage~3~R0C1~R1C2", ["'R0C1' is not a cell"]),
     (".~R1C1_10", ["not a digit 1-9"]),
     (".Sum~10_=_1~R1C1~R5C5", ["Sum", "one coefficient", "per cell (2), found 1"]),

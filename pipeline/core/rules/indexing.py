@@ -65,7 +65,7 @@ class Indexing(Rule):
         by = data.get("by")
         if by not in BY:
             raise PuzzleError(f"{where}: 'by' must be column or row, found {str(by)[:20]!r}")
-        if not (board.rows == board.cols == board.n and board.present.all()):
+        if board.grids or not board.present.all():   # one grid (square, or a rectangle: ISS indexes its lines)
             raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
         cells = parse_cells(data.get("cells"), board, where)
         return cls(by, tuple(int(c) for c in cells))
@@ -84,7 +84,7 @@ class Indexing(Rule):
         ``target`` holds ``target_digit``, one entry per pair (listed cell, digit whose value is a
         position other than its own index); ``target = -1`` marks a digit the cell cannot hold (its
         value names no position, or the cell's own number is not a value of the set)."""
-        n = board.n
+        n = board.cols if self.by == "column" else board.rows   # positions of the line (N on a square)
         cells = self.cells()
         r, c = np.divmod(cells, board.cols)
         index = c if self.by == "column" else r             # the cell's own column (row) number, 0-based
@@ -158,13 +158,14 @@ class Indexing(Rule):
         v = board.grid_values(grid[cells])
         own = c if self.by == "column" else r
         word = "column" if self.by == "column" else "row"
+        n = board.cols if self.by == "column" else board.rows
         out = [{"message": f"{self.describe(board)}: {cell_name(cells[k], board)} holds {v[k]}, which names no {word} "
-                           f"(1..{board.n})", "cells": [int(cells[k])]}
-               for k in np.flatnonzero((v < 1) | (v > board.n)).tolist()]
-        q = np.clip(v - 1, 0, board.n - 1)
+                           f"(1..{n})", "cells": [int(cells[k])]}
+               for k in np.flatnonzero((v < 1) | (v > n)).tolist()]
+        q = np.clip(v - 1, 0, n - 1)
         target = np.where(self.by == "column", r * board.cols + q, q * board.cols + c)
         held = board.grid_values(grid[target])
-        bad = np.flatnonzero((v >= 1) & (v <= board.n) & (grid[target] > 0) & (held != own + 1))
+        bad = np.flatnonzero((v >= 1) & (v <= n) & (grid[target] > 0) & (held != own + 1))
         return out + [{"message": f"{self.describe(board)}: {cell_name(cells[k], board)} holds {v[k]}, so "
                                   f"{cell_name(target[k], board)} should hold its {word} number {own[k] + 1}, "
                                   f"not {held[k]}", "cells": [int(cells[k]), int(target[k])]} for k in bad.tolist()]

@@ -80,7 +80,7 @@ def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int
     while 0 <= rr < board.rows and 0 <= cc < board.cols and board.present[board.cell(rr, cc)]:
         cells.append(board.cell(rr, cc))
         rr, cc = rr + step[0], cc + step[1]
-    if len(cells) != board.n:
+    if len(cells) != board.n and (board.grids or len(cells) not in (board.rows, board.cols)):   # a rectangle's lines
         raise PuzzleError(f"{where}: clue {text} sees {len(cells)} cells, not a row or column of {board.n}")
     return (r, c), step, cells
 
