@@ -219,7 +219,7 @@ class Model:
     def aux_names(self) -> np.ndarray:
         """Names of the auxiliary columns (``aux_<family>_<i>...``), in order: position
         ``n_vars + k`` is ``aux_names[k]`` (none for most puzzles)."""
-        return aux_column_names(self.puzzle)[0] if self.puzzle.rules else np.zeros(0, dtype=str)
+        return aux_column_names(self.puzzle)[0] if self.puzzle.rules or self.puzzle.extra else np.zeros(0, dtype=str)
 
     @property
     def n_aux(self) -> int:

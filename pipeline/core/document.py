@@ -24,6 +24,8 @@ Keys (every one optional but the grid's size must follow from something):
 * ``values``: the value set, ``"0-8"`` or ``[0, 1, ...]`` (default ``1..N``; one grid, no
   layout): digit ``k`` stands for ``values[k]``, and ``givens`` and the rules' digits are then
   values, ``.`` (or ``null``) empty and ``0`` a value (:mod:`pipeline.core.values`);
+* ``extra``: extra cells outside the grid, ``[{"name": "S", "size": 9, "label": "..."}]``
+  (:mod:`pipeline.core.extracells`): cells ``S1..S9`` that rules may name;
 * ``title``, ``author``, ``source``, ``notes``: kept out of the model (free text).
 
 Any other key is refused, so a misspelt key never vanishes. This module reads documents into
@@ -40,6 +42,7 @@ import numpy as np
 from typing import NamedTuple
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.iss import document_from_iss, looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
@@ -63,8 +66,9 @@ class DocumentParts(NamedTuple):
     layout: Layout | None
     rules: list
     values: tuple[int, ...] | None = None   # the value set (None: 1..N), pipeline.core.values
+    extra: tuple = ()   # extra cells outside the grid (ExtraGroup entries), pipeline.core.extracells
 
-DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values",
+DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values", "extra",
                  "title", "author", "source", "notes")
 _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,4})\s*$")   # -3: named as out of range
 
@@ -270,6 +274,11 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     for key in ("title", "author", "source", "notes"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             raise PuzzleError(f"{where}: {key!r} must be a string")
+    if doc.get("extra") is not None:   # extra cells outside the grid: the rest reads as it always did
+        extra = parse_extra(doc["extra"], where)
+        rest = {k: v for k, v in doc.items() if k != "extra"}
+        return read_document(rest, box=box, variant=variant, regions=regions, size=size, extra_rules=extra_rules,
+                             where=where)._replace(extra=extra)
     shape = rect_size(doc.get("size"))   # "size": "6x8": a rectangular grid (pipeline.core.rect)
     n, doc_box = _size_of(doc, where) if shape is None else (None, None)
     if shape is not None and doc.get("box") is not None:

@@ -339,7 +339,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
         if key in meta and meta[key] != actual:
             raise FormatError(f"{where}: field {key!r} says {meta[key]!r:.40} but its puzzle has {actual}")
-    n_aux = aux_column_names(puzzle)[0].size if puzzle.rules else 0
+    n_aux = aux_column_names(puzzle)[0].size if puzzle.rules or puzzle.extra else 0
     _check_aux(meta, conv.n_vars, n_aux, where)
     encoding = meta["clue_encoding"]
     if encoding not in CLUE_ENCODINGS:

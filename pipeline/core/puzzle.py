@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.errors import ClueConflictError, PuzzleError
+from pipeline.core.extracells import extra_record_document, extra_to_doc, with_extra
 from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss import document_from_iss, looks_like_iss
@@ -54,6 +55,7 @@ class Puzzle:
     #: The value of each digit (:mod:`pipeline.core.values`); None: the values ``1..N``. The grid
     #: keeps 1-based digits either way.
     values: tuple[int, ...] | None = None
+    extra: tuple = ()   # extra cells outside the grid: ExtraGroup entries (pipeline.core.extracells)
 
     def __post_init__(self):
         if self.values is not None:
@@ -121,7 +123,7 @@ class Puzzle:
     def board(self) -> Board:
         """Where the rules are laid: canvas, digits, boxes, present cells and every unit family."""
         return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self.unit_families()),
-                     self._grids, self.values or ())
+                     self._grids, self.values or (), self.extra)
 
     @property
     def n_values(self) -> int:
@@ -179,13 +181,13 @@ class Puzzle:
             and np.array_equal(self.grid, other.grid)
             and _same_regions(self.regions, other.regions)
             and self.layout == other.layout
-            and self.values == other.values
+            and self.values == other.values and self.extra == other.extra
             and self.rules_dicts() == other.rules_dicts()
         )
 
     def __hash__(self):
         return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string(), self.layout,
-                     repr(self.rules_dicts()), self.values))
+                     repr(self.rules_dicts()), self.values, self.extra))
 
     def rules_dicts(self) -> list[dict]:
         """The rules as puzzle-document entries, in row order."""
@@ -196,7 +198,7 @@ class Puzzle:
     def base_board(self) -> Board:
         """The board before the rules' own units (what rules are read and written against)."""
         return Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(self._base_families()),
-                     self._grids, self.values or ())
+                     self._grids, self.values or (), self.extra)
 
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
@@ -221,7 +223,7 @@ class Puzzle:
         families = self._base_families()
         if self.rules:
             board = Board(self.rows, self.cols, self.n, self.h, self.w, self.present, tuple(families), self._grids,
-                          self.values or ())
+                          self.values or (), self.extra)
             for rule in self.rules:
                 families = families + rule.units(board)
         return families
@@ -263,6 +265,7 @@ class Puzzle:
         doc: dict = {"size": rect_spec(self.rows, self.cols) if self.is_rect else self.n, "box": f"{self.h}x{self.w}"}
         if self.values is not None:
             doc["values"] = values_spec(self.values)
+        doc.update({"extra": extra_to_doc(self.extra)} if self.extra else {})
         if self.variant != "classic":
             doc["variant"] = self.variant
         if self.regions is not None:
@@ -294,6 +297,7 @@ class Puzzle:
             "variant": self.variant,
             "regions": self.regions_string(),
             "n_clues": self.n_clues,
+            **({"extra": extra_to_doc(self.extra)} if self.extra else {}),
         }
         if self.layout is not None or self.is_rect:
             out["canvas"] = [self.rows, self.cols]
@@ -359,6 +363,8 @@ class Puzzle:
     @classmethod
     def from_dict(cls, d: dict) -> "Puzzle":
         """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
+        if d.get("extra"):   # extra cells outside the grid: read as the document is
+            return parse_puzzle(extra_record_document(d))
         box = f"{d['h']}x{d['w']}"
         rect = d.get("layout") is None and d.get("canvas") is not None
         if d.get("values") is not None or rect:   # the givens are values: read as the document is
@@ -548,7 +554,7 @@ def _check_rules(p: Puzzle) -> None:
                     both = "both even and odd" if parity[cell] != rule.kind else f"{rule.kind} twice"
                     raise PuzzleError(f"rules: {cell_name(cell, board)} is marked {both}")
                 parity[cell] = rule.kind
-    flat = p.grid.ravel()
+    flat = with_extra(p.grid.ravel(), board.n_extra)   # extra cells empty: the clues judged alone
     for rule in p.rules:
         broken = rule.violations(flat, board)
         if broken:
@@ -687,6 +693,7 @@ class _Parts:
     where: str = "rules"
     rule_names: list[str] | None = None   # how messages name each entry (default: by where)
     values: tuple[int, ...] | None = None   # the document's value set
+    extra: tuple = ()   # the document's extra cells (pipeline.core.extracells)
 
 
 def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
@@ -706,7 +713,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         own = len(parts.rules) - extra
         names = _entry_names(f"{where}: rules", own) + _entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
-                      f"{where}: rules", names, parts.values)
+                      f"{where}: rules", names, parts.values, parts.extra)
     if isinstance(source, str) and source == "-":
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
@@ -724,9 +731,9 @@ def _entry_names(where: str, count: int) -> list[str]:
 
 def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
     if parts.rule_entries is None:
-        return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions, values=parts.values)
+        return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions, values=parts.values, extra=parts.extra)
     return with_rules(grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rule_entries,
-                      parts.where, parts.rule_names, parts.values)
+                      parts.where, parts.rule_names, parts.values, parts.extra)
 
 
 def _document_text(source) -> tuple[str | None, str]:
@@ -754,7 +761,7 @@ def _document_text(source) -> tuple[str | None, str]:
 # ---------------------------------------------------------------------------------------------
 def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarray | None, layout: Layout | None,
                rule_entries: list, where: str = "rules", names: list[str] | None = None,
-               values: tuple[int, ...] | None = None) -> Puzzle:
+               values: tuple[int, ...] | None = None, extra: tuple = ()) -> Puzzle:
     """A checked Puzzle with rules read from puzzle-document entries (``{"rule": ...}``), each
     checked against the puzzle's board before the puzzle itself is checked.
 
@@ -776,8 +783,8 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         How messages name the list.
     names : list of str, optional
         How messages name each entry (default ``where[k]``, or ``--rule K`` counted from 1).
-    values : tuple of int, optional
-        The value set (:mod:`pipeline.core.values`; default ``1..N``).
+    values, extra : tuple, optional
+        The value set (:mod:`pipeline.core.values`; default ``1..N``); extra cells (:mod:`pipeline.core.extracells`).
 
     Returns
     -------
@@ -785,9 +792,9 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     """
     if not isinstance(rule_entries, list):
         raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
-    bare = Puzzle(grid, h, w, variant, regions, (), layout, values)
+    bare = Puzzle(grid, h, w, variant, regions, (), layout, values, extra)
     board = bare.base_board
     if names is None:
         names = _entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
-    return Puzzle(grid, h, w, variant, regions, rules, layout, values)
+    return Puzzle(grid, h, w, variant, regions, rules, layout, values, extra)

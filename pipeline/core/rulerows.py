@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.conventions import Convention
+from pipeline.core.extracells import extra_column_names
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
@@ -135,11 +136,49 @@ def aux_column_names(puzzle: Puzzle) -> tuple[np.ndarray, tuple[tuple[str, int],
     """
     blocks = [block for rule, index in _rules_in_order(puzzle) if isinstance(rule, AuxRule)
               for block in rule.aux_columns(puzzle.board, index)]
-    counts: dict[str, int] = {}
+    extra = extra_column_names(puzzle.extra, puzzle.n_values)   # extra cells' digits come first
+    counts: dict[str, int] = {"extra": extra.size} if extra.size else {}
     for block in blocks:
         if block.count:
             counts[block.family] = counts.get(block.family, 0) + block.count
-    return aux_names(blocks), tuple(counts.items())
+    names = aux_names(blocks)
+    return (np.concatenate([extra, names]) if extra.size else names), tuple(counts.items())
+
+
+def extra_cell_rows(puzzle: Puzzle) -> list[Rows]:
+    """``extra_g_i`` (``= 1``): extra cell ``i`` of group ``g`` (1-based) holds one digit
+    (docs/conventions.md, "Extra cells"); none without extra cells.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its extra cells and value set.
+
+    Returns
+    -------
+    list of Rows
+    """
+    count, v = puzzle.board.n_extra, puzzle.n_values
+    if not count:
+        return []
+    group = np.repeat(np.arange(1, len(puzzle.extra) + 1), [g.count for g in puzzle.extra])
+    within = np.concatenate([np.arange(1, g.count + 1) for g in puzzle.extra])
+    return [Rows("extra", np.repeat(np.arange(count), v), np.repeat(puzzle.rows * puzzle.cols + np.arange(count), v),
+                 np.tile(np.arange(v), count), np.ones(count * v, dtype=np.int64), np.ones(count, dtype=np.int64),
+                 "E", np.stack([group, within], axis=1))]
+
+
+def _columns(cell: np.ndarray, digit: np.ndarray, puzzle: Puzzle, conv: Convention) -> np.ndarray:
+    """Column positions of terms over ``(cell, digit)``: the convention's for canvas cells, the
+    extra cells' auxiliary columns (``n_vars + k V + d``) for cells past the canvas."""
+    canvas = puzzle.rows * puzzle.cols
+    if not puzzle.extra:
+        return conv.position(cell // puzzle.cols, cell % puzzle.cols, digit)
+    out = np.empty(cell.size, dtype=np.int64)
+    inside = cell < canvas
+    out[inside] = conv.position(cell[inside] // puzzle.cols, cell[inside] % puzzle.cols, digit[inside])
+    out[~inside] = conv.n_vars + (cell[~inside] - canvas) * puzzle.n_values + digit[~inside]
+    return out
 
 
 def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
@@ -161,8 +200,8 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     board = puzzle.board
     by_family: dict[tuple[str, str], list] = {}
     order: list[tuple[str, str]] = []
-    aux_base = 0
-    for block in unit_le_rows(puzzle):   # V > N: the units first, as <= rows
+    aux_base = puzzle.board.n_extra * puzzle.n_values   # the extra cells' columns come first
+    for block in extra_cell_rows(puzzle) + unit_le_rows(puzzle):   # V > N: the units first, as <= rows
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
     for rule, index in _rules_in_order(puzzle):
@@ -183,7 +222,7 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
             if not block.n_rows:
                 continue
             rows.append(block.row + base + count)
-            cols.append(conv.position(block.cell // puzzle.cols, block.cell % puzzle.cols, block.digit))
+            cols.append(_columns(block.cell, block.digit, puzzle, conv))
             data.append(block.coef)
             if isinstance(block, AuxRows) and block.aux_row.size:
                 rows.append(block.aux_row + base + count)

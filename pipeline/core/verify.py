@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.core.extracells import extra_name, with_extra
 from pipeline.core.variants import FAMILIES
 
 if TYPE_CHECKING:  # annotations only: puzzle (and through it build) imports this module
@@ -218,7 +219,7 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, families: Familie
     return ok
 
 
-def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
+def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = None) -> Verdict:
     """Is ``grid`` a completed solution of ``puzzle``? Names the first broken unit or clue.
 
     Checks, in this order: the shape, every cell holding a digit ``1..N``, every unit of the
@@ -231,6 +232,9 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
         The claimed solution.
     puzzle : Puzzle
         The puzzle it should solve (its clues, box shape, variant and regions).
+    extra : ndarray of int, optional
+        The digits (``1..V``) of the puzzle's extra cells (:mod:`pipeline.core.extracells`);
+        None: the rules are judged on the grid alone (extra cells empty).
 
     Returns
     -------
@@ -274,7 +278,11 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle) -> Verdict:
         family, unit, digit, cells = found
         return Verdict(False, f"{unit_name(family, unit)} has digit {digit} {times(cells.size)}: cells "
                               f"{cells_text(cells, cols)}")
-    flat = grid.ravel()
+    n_extra = puzzle.board.n_extra
+    if extra is not None and n_extra and ((np.asarray(extra) < 1) | (np.asarray(extra) > v)).any():
+        k = int(np.flatnonzero((np.asarray(extra) < 1) | (np.asarray(extra) > v))[0])
+        return Verdict(False, f"extra cell {extra_name(k, puzzle.extra)} holds {int(extra[k])}, not a digit 1..{v}")
+    flat = with_extra(grid.ravel(), n_extra, extra if n_extra else None)
     for rule in puzzle.rules:
         broken = rule.violations(flat, puzzle.board)
         if broken:
@@ -314,7 +322,7 @@ def cells_text(cells: np.ndarray, n: int) -> str:
     return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
+def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = None) -> list[dict]:
     """Every rule ``grid`` breaks as a completed solution of ``puzzle``, not just the first.
 
     In :func:`verify_grid`'s order: the shape (then nothing else is checked),
@@ -327,6 +335,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
     grid : ndarray of int, shape (N, N)
     puzzle : Puzzle
         Its clues (none: the rules alone), box shape, variant and regions.
+    extra : ndarray of int, optional
+        The digits of the puzzle's extra cells (None: empty), as for :func:`verify_grid`.
 
     Returns
     -------
@@ -377,7 +387,7 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle) -> list[dict]:
                               "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {cells_text(cells, cols)}",
                               "cells": [[x // cols + 1, x % cols + 1] for x in cells.tolist()]})
     for rule in puzzle.rules:
-        for broken in rule.violations(flat, puzzle.board):
+        for broken in rule.violations(with_extra(flat, puzzle.board.n_extra, extra), puzzle.board):
             found.append({"kind": "rule", "rule": rule.kind, "message": broken["message"],
                           "cells": [[x // cols + 1, x % cols + 1] for x in broken["cells"]]})
     clue_r, clue_c = np.nonzero(puzzle.grid)

@@ -101,6 +101,8 @@ def model_problem(model: Any) -> str | None:
         return f"dfsrules does not take a {puzzle.layout.name} layout (one grid only)"
     if puzzle.n > MAX_DFS_N:
         return f"dfsrules takes grids up to {MAX_DFS_N}x{MAX_DFS_N}, found {puzzle.n}x{puzzle.n}"
+    if puzzle.extra:   # pipeline.core.extracells: digits of cells outside the grid are auxiliary columns
+        return "dfsrules propagates the grid's cells only, and the puzzle has extra cells outside the grid"
     aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} adds auxiliary columns"

@@ -9,6 +9,7 @@ from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_arg
                                add_solver_args, engine_options, model_from_args, model_nonzeros, print_grid,
                                puzzle_from_args, resolve_solver, time_limit_words)
 from pipeline.core.build import build_model
+from pipeline.core.extracells import extra_digits, extra_lines
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
@@ -71,21 +72,28 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         # a time limit's own words are enough, unless the engine stopped before it started
         said = r.status == "infeasible" or r.status == "time_limit" and TOO_LONG_TO_START not in r.message
         return _no_solution(args, r.status, None if said else r.message)
-    verdict = verify_grid(r.grid, puzzle)
+    extra = extra_digits(model, r.x)   # the extra cells' digits (None: the puzzle has none)
+    if puzzle.extra and extra is None:
+        deadline.finish()
+        print(f"solver answer does not verify: {solver.name} gave no digits of the extra cells", file=sys.stderr)
+        return 1
+    verdict = verify_grid(r.grid, puzzle, extra)
     if not verdict:
         deadline.finish()
         print(f"solver answer does not verify: {verdict.message}", file=sys.stderr)
         return 1
     # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
-    deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name)
+    deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name, extra)
     unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver)
     deadline.finish()
-    return _answer(args, puzzle, r, unique, r.solver or solver.name)
+    return _answer(args, puzzle, r, unique, r.solver or solver.name, extra)
 
 
-def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bool | None, engine: str) -> int:
+def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bool | None, engine: str,
+            extra=None) -> int:
     """Print the verified answer (and the note when it is not the only one); ``engine`` is the
-    engine used (what ``auto`` picked), for the JSON ``solver`` field."""
+    engine used (what ``auto`` picked), for the JSON ``solver`` field; ``extra`` the digits of the
+    extra cells (after the grid as ``S: 1 2 3`` lines, JSON ``extra``)."""
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
@@ -97,10 +105,15 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     if steps is not None and args.format != "json":
         print(steps)
     assert r.grid is not None
+    shown = {} if extra is None else extra_lines(puzzle.extra, puzzle.value_of[extra - 1])
     print_grid(r.grid, puzzle, args.format, {"status": r.status, "solver": engine, "seconds": round(r.seconds, 6),
                                               "nodes": r.nodes, "verified": True, "unique": unique,
+                                              **({"extra": shown} if shown else {}),
                                               **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
                                               **(steps if isinstance(steps, dict) else {})})
+    if args.format != "json":
+        for name, values in shown.items():
+            print(f"{name}: {' '.join(map(str, values))}")
     return 0
 
 

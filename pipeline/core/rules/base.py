@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.extracells import extra_count, extra_index, extra_name
 from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
 
@@ -51,6 +52,14 @@ class Board:
     #: The value of each digit index (docs/conventions.md "Value sets"): digit ``k`` (0-based, the
     #: variables' last index) stands for ``values[k]``; empty: the values ``1..n``.
     values: tuple = ()
+    #: Extra cells outside the grid (:mod:`pipeline.core.extracells`): extra cell ``k`` is the
+    #: cell number ``rows * cols + k``; empty: none.
+    extra: tuple = ()
+
+    @property
+    def n_extra(self) -> int:
+        """Extra cells outside the grid (cell numbers ``n_cells ..``)."""
+        return extra_count(self.extra)
 
     @property
     def n_values(self) -> int:
@@ -179,7 +188,7 @@ class Board:
         overlapping units of one family (not the case for the built-in families) the last wins."""
         out = []
         for _, units in self.unit_families:
-            owner = np.full(self.n_cells, -1, dtype=np.int64)
+            owner = np.full(self.n_cells + self.n_extra, -1, dtype=np.int64)   # extra cells: in none
             owner[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
             out.append(owner)
         return out
@@ -374,8 +383,11 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
     int
     """
     m = _CELL.match(text) if isinstance(text, str) else None
+    if m is None and (k := extra_index(text, board.extra)) is not None:
+        return board.n_cells + k
     if m is None:
-        raise PuzzleError(f"{where}: {str(text)[:40]!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1)")
+        also = f" or an extra cell such as {extra_name(0, board.extra)}" if board.extra else ""
+        raise PuzzleError(f"{where}: {str(text)[:40]!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1{also})")
     r, c = int(m.group(1)), int(m.group(2))
     if not (1 <= r <= board.rows and 1 <= c <= board.cols):
         raise PuzzleError(f"{where}: cell r{r}c{c} is outside the {board.rows}x{board.cols} grid")
@@ -428,6 +440,8 @@ def cell_name(cell: int, board: Board) -> str:
     -------
     str
     """
+    if cell >= board.n_cells and board.extra:
+        return extra_name(int(cell) - board.n_cells, board.extra)
     r, c = divmod(int(cell), board.cols)
     return f"r{r + 1}c{c + 1}"
 
@@ -489,6 +503,8 @@ def adjacent(a: int, b: int, board: Board) -> bool:
     -------
     bool
     """
+    if max(a, b) >= board.n_cells:   # an extra cell is off the grid: next to any cell a line names
+        return True
     ra, ca = divmod(a, board.cols)
     rb, cb = divmod(b, board.cols)
     return abs(ra - rb) + abs(ca - cb) == 1
@@ -508,6 +524,8 @@ def king_step(a: int, b: int, board: Board) -> bool:
     -------
     bool
     """
+    if max(a, b) >= board.n_cells:   # an extra cell is off the grid: next to any cell a line names
+        return True
     ra, ca = divmod(a, board.cols)
     rb, cb = divmod(b, board.cols)
     return max(abs(ra - rb), abs(ca - cb)) == 1
