@@ -323,3 +323,32 @@ def box_text(box: object) -> tuple[int, int]:
         The box shape.
     """
     return parse_box(box) if isinstance(box, str) else (int(box[0]), int(box[1]))
+
+
+def read_rect_grid(source: object, rows: int, cols: int, values: tuple[int, ...] | None, n: int) -> np.ndarray:
+    """A claimed solution of a rectangular puzzle, written as ``solve`` prints it (in values; box
+    separator lines skipped) -> its digit grid (``rows x cols``, 1-based, 0 empty).
+
+    Parameters
+    ----------
+    source : str, path or ndarray
+        A compact line, rows of values, a file of either or ``-``; an array of values.
+    rows, cols : int
+        The grid's shape.
+    values : tuple of int or None
+        The value set (None: ``1..n``, ``0`` empty).
+    n : int
+        The nominal side (the default values).
+
+    Returns
+    -------
+    ndarray of int
+    """
+    from pipeline.core.parse import read_source
+
+    span = values or tuple(range(1, n + 1))
+    if isinstance(source, np.ndarray):
+        return _givens(np.asarray(source).tolist(), rows, cols, span, values is None, "grid")
+    text, where = read_source(source, "grid")
+    lines = [line for line in text.splitlines() if not re.fullmatch(r"[\s\-+|=]*", line)]
+    return _givens(lines, rows, cols, span, values is None, where)

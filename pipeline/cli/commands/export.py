@@ -107,7 +107,7 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
         conv = model.convention
         if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced and model.puzzle.layout is None:
             v, shown = conv.v, "[" + " ".join(map(str, model.puzzle.value_of.tolist())) + "]"   # digit k: value k
-            lines += [f"  X = reshape(round(x), {n}, {n}, {v});  S = sum(X .* reshape({shown if model.puzzle.values else f'1:{n}'}, "
+            lines += [f"  X = reshape(round(x), {conv.rows}, {conv.cols}, {v});  S = sum(X .* reshape({shown if model.puzzle.values else f'1:{n}'}, "
                       f"1, 1, {v}), 3);",
                       f"  writematrix(S, {q(answer)})"]
         else:

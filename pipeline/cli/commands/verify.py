@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.rect import read_rect_grid
 from pipeline.core.values import parse_value_grid
 from pipeline.core.verify import grid_violations, verify_grid
 
@@ -18,7 +19,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
         # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
         rows, cols = puzzle.grid.shape
-        if puzzle.values is not None and rows == cols:
+        if puzzle.is_rect:   # a rectangular grid: rows x cols in its values (pipeline.core.rect)
+            grid = read_rect_grid(args.grid, rows, cols, puzzle.values, puzzle.n)
+        elif puzzle.values is not None and rows == cols:
             # the grid as solve prints it for this puzzle: in its values (0 is a value of 0..8)
             grid = parse_value_grid(args.grid, rows, tuple(puzzle.values))
         else:
