@@ -40,6 +40,7 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.iss_extra import doppel_link_rules, iss_extra_groups
 from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
                                       looks_like_iss)
@@ -401,6 +402,11 @@ def _read_body(items: list, doc: dict, rules: list[dict], grid: IssGrid, span: t
                boxes_k: int | None, where: str) -> dict:
     """The givens and rules of the string's items on ``grid``, into ``doc`` (after its shape)."""
     allowed: dict[str, list[int]] = {}
+    extra, grid.extra = iss_extra_groups(items, grid.n, where)   # Var cells (pipeline.core.iss_extra)
+    if extra:
+        doc["extra"] = extra
+    if "DGR" in grid.extra:   # Doppelganger's cells: the missing digit of each row, column and box
+        rules = rules + doppel_link_rules(grid.n, grid.units)
 
     def fail(item: _Item, message: str) -> PuzzleError:
         return PuzzleError(f"{where}: ISS: {message} ({_place(item)})")
@@ -415,7 +421,7 @@ def _read_body(items: list, doc: dict, rules: list[dict], grid: IssGrid, span: t
             elif all(branches):
                 rules.append({"rule": "anyof", "branches": branches})
             continue
-        if element.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize"):
+        if element.type in ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "Var"):
             continue
         if element.type in ("", "Given"):
             _read_given(element, grid, span, allowed, where)
@@ -492,7 +498,7 @@ def _givens(allowed: dict[str, list[int]], span: tuple[int, ...], where: str) ->
     n = len(span)
     evens, odds = tuple(v for v in span if v % 2 == 0), tuple(v for v in span if v % 2)
     for cell, digits in allowed.items():
-        if len(digits) == 1:
+        if len(digits) == 1 and cell[0] == "r":   # an extra cell's digit is a pencil mark (one digit)
             givens.append(f"{cell}={digits[0]}")
             continue
         key = tuple(sorted(set(digits)))

@@ -23,6 +23,8 @@ from typing import Callable
 
 import numpy as np
 
+from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_name
+
 __all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "disjoint_set_rules",
            "iss_cell_id", "looks_like_iss"]
 
@@ -96,6 +98,11 @@ class IssGrid:
         self.rows, self.cols = rows or n, cols or n   # a rectangle's shape (pipeline.core.rect)
         self.units = units
         self.values: tuple[int, ...] = tuple(values) if values else tuple(range(1, n + 1))
+        #: Extra cells (pipeline.core.iss_extra): ISS prefix (``VS``) -> (document group, cells);
+        #: ``extra_groups``/``implicit`` the puzzle's groups and those a constraint declares (writing).
+        self.extra: dict[str, tuple[str, int, int]] = {}
+        self.extra_groups: tuple = ()
+        self.implicit: frozenset[str] = frozenset()
 
     @property
     def one_to_n(self) -> bool:
@@ -136,7 +143,10 @@ class IssGrid:
         raise IssArgError(f"{token[:20]!r} is not a cell of the {self.rows}x{self.cols} grid")
 
     def cell(self, token: str) -> str:
-        """The document's name (``r1c1``) of an ISS cell id."""
+        """The document's name (``r1c1``, or an extra cell's ``S3`` for ``VS3``) of an ISS cell id."""
+        named = iss_extra_name(token, self.extra) if self.extra else None
+        if named is not None:
+            return named
         r, c = self.rc(token)
         return f"r{r + 1}c{c + 1}"
 
@@ -165,7 +175,10 @@ class IssGrid:
         return [self.cell(t) for t in tokens]
 
     def to_iss(self, name: str) -> str:
-        """The ISS cell id of a document cell name (``r10c2`` -> ``RaC2``)."""
+        """The ISS cell id of a document cell name (``r10c2`` -> ``RaC2``; an extra cell ``S3`` -> ``VS3``)."""
+        extra = doc_to_iss_extra(name, self.extra_groups, self.implicit) if self.extra_groups else None
+        if extra is not None:
+            return extra
         body = name.lower().lstrip("r")
         r, c = body.split("c")
         return iss_cell_id(int(r) - 1, int(c) - 1)
@@ -180,6 +193,11 @@ class IssGrid:
     def adjacent_pairs(self, tokens: list[str]) -> list[tuple[str, str]]:
         """ISS's pairs of a dot or sign over several cells: each cell with the later-listed cells
         orthogonally next to it (for two cells, the pair itself when they are neighbours)."""
+        if self.extra and any(iss_extra_name(t, self.extra) is not None for t in tokens):   # var cells
+            found = extra_adjacent_pairs(tokens, self.extra, self.rc)
+            if not found:
+                raise IssArgError("no two of its cells are orthogonal neighbours")
+            return found
         rcs = list(dict.fromkeys(self.rc(t) for t in tokens))   # a repeated cell counts once, first place
         pairs = []
         for i, (r, c) in enumerate(rcs):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.core.iss_extra import IMPLICIT_GROUPS, is_doppel_link, iss_var_items
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import iss_boxes, region_box_rules, region_boxes
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
@@ -175,8 +176,13 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     grid = IssGrid(n, _units(puzzle), puzzle.values) if rect is None else \
         IssGrid(n, rect[1], puzzle.values, rows=puzzle.rows, cols=puzzle.cols)   # values: a pair key indexes them
     givens: list[str] = []
+    doppel = any(rule.kind == "doppelganger" for rule in puzzle.rules)   # its DG cells come with it
+    grid.extra_groups, grid.implicit = puzzle.extra, frozenset(IMPLICIT_GROUPS["Doppelganger"] if doppel else ())
+    items += iss_var_items(puzzle.extra, grid.implicit)   # extra cells (pipeline.core.iss_extra)
     for k, entry in enumerate(puzzle.rules_dicts()):
         if region_size is not None and entry["rule"] == "extraregion":
+            continue
+        if doppel and is_doppel_link(entry):
             continue
         if puzzle.values is not None and entry["rule"] in ("even", "odd"):   # their values, as pencil marks
             parity = 0 if entry["rule"] == "even" else 1
