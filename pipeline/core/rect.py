@@ -24,13 +24,24 @@ from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse
 from pipeline.core.values import parse_values, values_spec
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
-           "rect_spec", "RECT_VARIANTS"]
+           "rect_spec", "RECT_VARIANTS", "RECT_RULE_KINDS"]
 
 _SIZE = re.compile(r"^\s*(\d{1,3})\s*[xX]\s*(\d{1,3})\s*$")
 _GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,5})\s*$")
 _COMPACT = "0" + COMPACT_DIGITS   # the values 0..35, one character each
 #: The variants a rectangular grid may have (no diagonals: a rectangle has no long diagonal).
 RECT_VARIANTS = ("classic", "latin", "jigsaw")
+#: Rule kinds checked on rectangular grids: rules over the cells they list, and the outside clues
+#: and indexing, which take a rectangle's lines, and the neighbour rules (pairs of cells a step
+#: apart on the rows x cols canvas). Another rule over the whole grid's geometry (windows,
+#: diagonals, little killers, chaos, full rank, region sets, connectivity, ...) reads the side as
+#: N and is refused until checked on rectangles.
+RECT_RULE_KINDS = frozenset({
+    "antiking", "antiknight", "nonconsecutive", "arrow", "automaton", "between", "cage", "countdistinct", "doublearrow", "entropic", "equalitycage",
+    "equalsum", "even", "greater", "hiddenskyscraper", "indexing", "kropki", "lockout", "lookandsay", "lunchbox",
+    "modular", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow", "quadruple", "regex",
+    "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper", "sum", "sumline", "thermo",
+    "valueindexing", "whisper", "xsum", "xv", "zipper", "anyof"})
 #: The largest side (as ISS's 16, with room).
 MAX_SIDE = 64
 
@@ -312,6 +323,12 @@ def validate_rect(p) -> None:
         rect_regions(np.asarray(p.regions), rows, cols, n, "regions")
     if p.layout is not None:
         raise PuzzleError("layout: a rectangular grid is one grid")
+    for k, rule in enumerate(p.rules):
+        for kind in [rule.kind] + [inner.kind for branch in getattr(rule, "branches", ()) for inner in branch]:
+            if kind not in RECT_RULE_KINDS:
+                raise PuzzleError(f"rules[{k}] ({rule.kind}): {kind} is not checked on rectangular grids yet (it reads "
+                                  f"the grid's side); on a {rows}x{cols} grid the rules over listed cells, outside "
+                                  "clues, indexing and neighbour rules are")
 
 
 def box_text(box: object) -> tuple[int, int]:

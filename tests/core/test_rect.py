@@ -1,11 +1,12 @@
 """Rectangular R x C grids (pipeline.core.rect): brute force counts, round trips, one-line refusals."""
 import itertools
+import json
 
 import numpy as np
 import pytest
 
 from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.solvers import get_solver
@@ -69,3 +70,27 @@ def test_dfs_refuses_in_one_line():
     with pytest.raises(PipelineError, match="2x3 grid") as e:
         get_solver("dfsrules").solve(build_model(p))
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("rule", [{"rule": "globalmod"}, {"rule": "antitaxicab"}, {"rule": "globalentropy"}])
+def test_a_whole_grid_rule_not_checked_on_rectangles_is_refused_in_one_line(rule):
+    """Rules over the whole grid read its side as N: on a rectangle they are refused by name (the
+    rules over listed cells, outside clues, indexing and neighbour rules are checked)."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(json.dumps({"size": "4x6", "box": "2x3", "rules": [rule]}))
+    assert "\n" not in str(e.value) and f"{rule['rule']} is not checked on rectangular grids" in str(e.value)
+
+
+def test_the_neighbour_rules_are_checked_on_rectangles():
+    """Anti-knight on a 2x4 over 1..4: the counts equal a direct enumeration of the rule."""
+    doc = {"size": "2x4", "box": "2x2", "rules": [{"rule": "antiknight"}]}
+    puzzle = parse_puzzle(json.dumps(doc))
+    grids = [np.array(g).reshape(2, 4) for g in itertools.product(range(1, 5), repeat=8)]
+    def keeps(g):
+        rows_ok = all(len(set(row)) == 4 for row in g)
+        cols_ok = all(len(set(g[:, c])) == 2 for c in range(4))
+        boxes_ok = all(len(set(g[:, c:c + 2].ravel())) == 4 for c in (0, 2))
+        knights = all(g[0, c] != g[1, c + d] for c in range(4) for d in (-2, 2) if 0 <= c + d < 4)
+        return rows_ok and cols_ok and boxes_ok and knights
+    want = sum(keeps(g) for g in grids)
+    assert get_solver("sat").count(build_model(puzzle), 1000).count == want
