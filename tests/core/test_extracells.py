@@ -1,0 +1,144 @@
+"""Extra cells outside the grid (pipeline/core/extracells.py, ISS ``Var``; issue 33).
+
+The oracle is the meaning: a grid solves the puzzle when some values of the extra cells keep
+every rule that names them, judged directly on every 4x4 sudoku grid; the SAT and HiGHS counts
+(which count grids) and ``verify`` must agree with it.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.extracells import extra_digits, parse_extra
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.verify import verify_grid
+from pipeline.solvers import SOLVERS
+
+
+def _grids4() -> list[np.ndarray]:
+    perms = list(itertools.permutations(range(1, 5)))
+    out = []
+    for rows in itertools.product(perms, repeat=4):
+        g = np.array(rows)
+        if all(len(set(g[:, j])) == 4 for j in range(4)) and all(
+                len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
+            out.append(g)
+    return out
+
+
+GRIDS = _grids4()
+DOC = {"size": 4, "extra": [{"name": "S", "size": 2}, {"name": "T", "label": "top"}],
+       "rules": [{"rule": "cage", "cells": ["r1c1", "S1", "S2"], "sum": 8},
+                 {"rule": "thermo", "cells": ["T", "r1c2", "r2c2"]}]}
+
+
+def _direct(g: np.ndarray) -> bool:
+    """Some S1, S2, T keep the cage (r1c1 + S1 + S2 = 8, all different) and T < r1c2 < r2c2."""
+    cage = any(g[0, 0] + a + b == 8 and len({g[0, 0], a, b}) == 3 for a in range(1, 5) for b in range(1, 5))
+    thermo = g[0, 1] < g[1, 1] and g[0, 1] > 1
+    return cage and thermo
+
+
+def test_counts_match_the_direct_check_on_every_4x4_grid():
+    expected = sum(_direct(g) for g in GRIDS)
+    assert 0 < expected < len(GRIDS)
+    model = build_model(parse_puzzle(DOC))
+    for engine in ("sat", "highs"):
+        assert SOLVERS[engine].count(model, len(GRIDS) + 1).count == expected, engine
+
+
+def test_verify_judges_the_extra_cells():
+    puzzle = parse_puzzle(DOC)
+    good = next(g for g in GRIDS if _direct(g))
+    s = next((a, b) for a in range(1, 5) for b in range(1, 5) if good[0, 0] + a + b == 8 and len({good[0, 0], a, b}) == 3)
+    assert verify_grid(good, puzzle, np.array([s[0], s[1], 1]))
+    bad = verify_grid(good, puzzle, np.array([s[0], s[0], 1]))
+    assert not bad and "cage" in bad.message
+    assert not verify_grid(good, puzzle, np.array([s[0], s[1], 9]))
+
+
+@pytest.mark.parametrize("engine", ["sat", "highs", "cpsat"])
+def test_engines_give_extra_values_that_verify(engine):
+    puzzle = parse_puzzle(DOC)
+    model = build_model(puzzle)
+    result = SOLVERS[engine].solve(model)
+    extra = extra_digits(model, result.x)
+    assert extra is not None and extra.shape == (3,)
+    assert verify_grid(result.grid, puzzle, extra)
+
+
+def test_model_columns_and_rows():
+    model = build_model(parse_puzzle(DOC))
+    assert model.aux_names[:5].tolist() == ["aux_extra_1_1_1", "aux_extra_1_1_2", "aux_extra_1_1_3",
+                                            "aux_extra_1_1_4", "aux_extra_1_2_1"]
+    assert model.aux_names[8:12].tolist() == [f"aux_extra_2_1_{d}" for d in range(1, 5)]
+    assert model.R.families[0] == ("extra", "E", 3)
+
+
+def test_document_round_trip():
+    puzzle = parse_puzzle(DOC)
+    doc = puzzle.to_document()
+    assert doc["extra"] == [{"name": "S", "size": 2}, {"name": "T", "size": 1, "label": "top"}]
+    assert parse_puzzle(doc) == puzzle
+    assert Puzzle.from_dict(puzzle.to_dict()) == puzzle
+    assert parse_puzzle({**DOC, "extra": [{"name": "S", "size": 2}, {"name": "T", "size": 1}]}) != puzzle
+
+
+def test_iss_round_trip():
+    text = ".Shape~4x4.Var~S~~2.Var~T~top.Cage~8~R1C1~VS1~VS2.Thermo~VT~R1C2~R2C2.~VS1_3_4"
+    doc = document_from_iss(text)
+    assert doc["extra"] == [{"name": "S", "size": 2}, {"name": "T", "size": 1, "label": "top"}]
+    puzzle = parse_puzzle(text)
+    again = iss_from_puzzle(puzzle)
+    assert "Var~S~~2" in again and "VS1" in again
+    assert parse_puzzle(again) == puzzle
+
+
+def test_every_format_reads_back(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    source = tmp_path / "p.json"
+    source.write_text(json.dumps(DOC))
+    run = [sys.executable, "-m", "pipeline"]
+    subprocess.run(run + ["export", str(source), "--formats", "all", "--to", str(tmp_path / "x")], check=True,
+                   capture_output=True)
+    out = subprocess.run(run + ["check", str(tmp_path / "x")], capture_output=True, text=True)
+    assert out.returncode == 0 and "read back as its model" in out.stdout, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("extra, message", [
+    ([{"name": "S", "size": 2}, {"name": "S"}], "declared twice"),
+    ([{"name": "s1", "size": 2}], "capital letters"),
+    ([{"name": "S", "size": "0x3"}], "'size'"),
+    ([{"name": "S", "size": 2, "colour": 1}], "unknown key"),
+    ("S", "must be a list"),
+])
+def test_bad_extra_is_one_line(extra, message):
+    with pytest.raises(PuzzleError, match=message) as e:
+        parse_puzzle({**DOC, "extra": extra})
+    assert "\n" not in str(e.value)
+
+
+def test_unknown_extra_cell_is_one_line():
+    with pytest.raises(PuzzleError, match="'S3' is not a cell") as e:
+        parse_puzzle({**DOC, "rules": [{"rule": "cage", "cells": ["r1c1", "S3"], "sum": 5}]})
+    assert "\n" not in str(e.value)
+
+
+def test_parse_extra_sizes():
+    groups = parse_extra([{"name": "L", "size": "2x3"}, {"name": "Q"}], "doc")
+    assert [(g.count, g.columns) for g in groups] == [(6, 3), (1, 0)]
+    assert groups[0].cell_names()[-1] == "L6" and groups[1].cell_names() == ["Q"]
+
+
+def test_dfsrules_refuses():
+    model = build_model(parse_puzzle(DOC))
+    assert "extra cells" in SOLVERS["dfsrules"].problem_with(model)
