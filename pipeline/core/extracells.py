@@ -43,7 +43,7 @@ class ExtraGroup(NamedTuple):
     one), ``columns`` the width of an ``RxC`` declaration (0: a count), ``label`` free text."""
 
     name: str
-    count: int
+    count: int   # type: ignore[assignment]  # the cells, not tuple.count
     columns: int = 0
     label: str = ""
 

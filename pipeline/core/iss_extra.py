@@ -232,7 +232,7 @@ def extra_adjacent_pairs(tokens: list[str], prefixes: dict[str, tuple[str, int, 
     list of tuple of str
         Document names of each pair (empty: no two are neighbours).
     """
-    places = {}
+    places: dict[str, tuple[str, int, int]] = {}
     for token in tokens:
         name = iss_extra_name(token, prefixes)
         if name is None:

@@ -289,7 +289,7 @@ class Puzzle:
     def to_dict(self) -> dict:
         """The manifest's record of the puzzle (``rules`` and ``layout`` only when it has them,
         so a puzzle of units alone is recorded as before)."""
-        out = {
+        out: dict = {
             "puzzle": self.to_string(),
             "n": self.n,
             "h": self.h,
