@@ -292,7 +292,7 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
     if wrong.size:
         r, c = clue_r[wrong[0]], clue_c[wrong[0]]
         return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid has {grid[r, c]}")
-    size = f"{n}x{n}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
+    size = f"{puzzle.rows}x{puzzle.cols}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
     rules = f", {len(puzzle.rules)} rule{'s' if len(puzzle.rules) != 1 else ''} beyond units" if puzzle.rules else ""
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
 

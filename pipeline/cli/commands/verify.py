@@ -35,7 +35,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     violations = [] if verdict else grid_violations(grid, puzzle)   # empty exactly when verdict.ok
     if verdict and args.puzzle_opt is None:
         extra = f" with {', '.join(rule.kind for rule in puzzle.rules)}" if puzzle.rules else ""
-        message = f"valid {puzzle.variant} {puzzle.n}x{puzzle.n} grid{extra} (rules only: no --puzzle, no clues checked)"
+        message = f"valid {puzzle.variant} {puzzle.rows}x{puzzle.cols} grid{extra} (rules only: no --puzzle, no clues checked)"
     else:
         message = verdict.message
     if args.format == "json":
