@@ -227,6 +227,20 @@ class Model:
         return int(self.aux_names.size)
 
     @property
+    def n_extra_columns(self) -> int:
+        """The extra cells' digit columns: the first auxiliary columns (docs/conventions.md,
+        "Extra cells"); 0 without extra cells."""
+        from pipeline.core.extracells import extra_count
+        return extra_count(self.puzzle.extra) * self.puzzle.n_values if self.puzzle.extra else 0
+
+    @property
+    def solution_columns(self) -> np.ndarray:
+        """Which solver columns make a solution (bool, one per column): the cells' digits and the
+        extra cells' digits. Counting tells solutions apart by these alone: other auxiliary
+        columns need not be fixed by them (an anyof's branch indicators when two branches hold)."""
+        return self.columns < self.convention.n_vars + self.n_extra_columns
+
+    @property
     def n_positions(self) -> int:
         """All positions: the convention's cell-digit variables, then the auxiliary columns."""
         return self.convention.n_vars + self.n_aux

@@ -292,9 +292,9 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     grids: list[np.ndarray] = []
     found = 0
     # CP-SAT enumerates points; a rule's auxiliary columns need not be fixed by the grid (an
-    # anyof's branch indicators when two branches hold), so with them a grid counts once, by its
-    # cell columns
-    cell_columns = np.flatnonzero(model.columns < model.convention.n_vars) if model.n_aux else None
+    # anyof's branch indicators when two branches hold), so with them a solution counts once, by
+    # its cells' and extra cells' digits
+    cell_columns = np.flatnonzero(model.solution_columns) if model.n_aux else None
     seen: set[bytes] = set()
 
     callback: Any = cp_model.CpSolverSolutionCallback   # ortools has no type information

@@ -381,9 +381,10 @@ def add_no_good_cut(h: highspy.Highs, x: np.ndarray, grid_columns: np.ndarray | 
     x : numpy.ndarray
         A 0/1 point over its columns.
     grid_columns : numpy.ndarray of bool, optional
-        The columns that are cell-digit variables. A rule's auxiliary columns need not be fixed
-        by the grid (an ``anyof``'s branch indicators: two branches may both hold), so a grid is
-        cut on its cell columns alone, or it would be counted once per setting of them.
+        The columns that make a solution (:attr:`Model.solution_columns`: the cells' and extra
+        cells' digits). A rule's other auxiliary columns need not be fixed by them (an
+        ``anyof``'s branch indicators: two branches may both hold), so a solution is cut on these
+        alone, or it would be counted once per setting of the others.
     """
     on = np.rint(x) == 1
     if grid_columns is not None:
@@ -502,8 +503,7 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
     out = CutCount([], "complete")
     groups: list[np.ndarray] | None = None   # made at the first split
     # a grid is one solution whatever its auxiliary columns hold: cut on the cell columns
-    grid_columns = None if split_on is None or not split_on[0].n_aux else \
-        split_on[0].columns < split_on[0].convention.n_vars
+    grid_columns = None if split_on is None or not split_on[0].n_aux else split_on[0].solution_columns
 
     def run() -> tuple[str, np.ndarray | None]:
         if deadline is not None:

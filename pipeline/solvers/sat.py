@@ -453,10 +453,11 @@ class SatEngine:
             Keep the grids of the first this many solutions (None: all).
         """
         return self.count_assumed(self._assumptions(model), limit, self.clue_literals(model), time_limit=time_limit,
-                                  keep=keep)
+                                  keep=keep, extra_columns=model.n_extra_columns)
 
     def count_assumed(self, assumptions: list[int], limit: int, fixed_literals: list[int], *,
-                      time_limit: float | None = None, keep: int | None = None) -> CountResult:
+                      time_limit: float | None = None, keep: int | None = None,
+                      extra_columns: int = 0) -> CountResult:
         """Solutions up to ``limit`` with ``assumptions`` assumed; blocking clauses cover every
         cell variable outside ``fixed_literals`` (the literals true in every solution). The
         grids of the first ``keep`` solutions are kept (None: all).
@@ -473,6 +474,9 @@ class SatEngine:
             Seconds the call may take (None: no limit); when they pass, the status says so.
         keep : int, optional
             Keep the grids of the first this many solutions (None: all).
+        extra_columns : int
+            The model's first auxiliary columns that are extra cells' digits
+            (:attr:`Model.n_extra_columns`): solutions differing there only are told apart too.
         """
         if limit < 1:
             raise SolveError(f"count: --limit must be at least 1, found {limit}")
@@ -499,6 +503,10 @@ class SatEngine:
                 if keep is None or len(grids) < keep:
                     grids.append(grid_from_vector(full, conv))
                 free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
+                if extra_columns:   # an extra cell's digit is part of the solution too
+                    extra = self._aux_values()
+                    assert extra is not None   # extra cells' columns are model auxiliaries
+                    free_true = np.concatenate([free_true, self.n_cells + 1 + np.flatnonzero(extra[:extra_columns])])
                 self.solver.add_clause([-act] + (-free_true).tolist())
             else:
                 status = "limit"

@@ -1,8 +1,9 @@
 """Extra cells outside the grid (pipeline/core/extracells.py, ISS ``Var``; issue 33).
 
 The oracle is the meaning: a grid solves the puzzle when some values of the extra cells keep
-every rule that names them, judged directly on every 4x4 sudoku grid; the SAT and HiGHS counts
-(which count grids) and ``verify`` must agree with it.
+every rule that names them, judged directly on every 4x4 sudoku grid; ``verify`` must agree with
+it, and the SAT, HiGHS and CP-SAT counts, which count solutions as ISS does (a grid with its extra
+cells' values: two answers differing only in an extra cell are two), must equal the direct count.
 """
 from __future__ import annotations
 
@@ -45,12 +46,37 @@ def _direct(g: np.ndarray) -> bool:
     return cage and thermo
 
 
+def _direct_solutions(g: np.ndarray) -> int:
+    """How many (S1, S2, T) keep the cage and the thermometer with the grid ``g``."""
+    cage = sum(g[0, 0] + a + b == 8 and len({g[0, 0], a, b}) == 3 for a in range(1, 5) for b in range(1, 5))
+    thermo = sum(t < g[0, 1] < g[1, 1] for t in range(1, 5))
+    return cage * thermo
+
+
 def test_counts_match_the_direct_check_on_every_4x4_grid():
     expected = sum(_direct(g) for g in GRIDS)
     assert 0 < expected < len(GRIDS)
+    assert [g for g in GRIDS if _direct(g)] == [g for g in GRIDS if _direct_solutions(g)]
+    solutions = sum(_direct_solutions(g) for g in GRIDS)
+    assert solutions > expected   # some grids have several extra values: each is a solution
     model = build_model(parse_puzzle(DOC))
-    for engine in ("sat", "highs"):
-        assert SOLVERS[engine].count(model, len(GRIDS) + 1).count == expected, engine
+    for engine in ("sat", "highs", "cpsat"):
+        if SOLVERS[engine].available():
+            continue   # cpsat without ortools
+        result = SOLVERS[engine].count(model, solutions + 1)
+        assert (result.count, result.status) == (solutions, "complete"), engine
+
+
+@pytest.mark.parametrize("engine", ["sat", "highs", "cpsat"])
+def test_a_solved_grid_with_free_extra_cells_has_one_solution_per_extra_value(engine):
+    """Uniqueness is of the whole answer: a full grid whose two extra cells only have to differ
+    has 4 x 3 solutions (a count over the grid alone said 1: unique)."""
+    if SOLVERS[engine].available():
+        pytest.skip(f"{engine}: {SOLVERS[engine].available()}")
+    doc = {"size": 4, "givens": "1234341221434321", "extra": [{"name": "S", "size": 2}],
+           "rules": [{"rule": "cage", "cells": ["S1", "S2"]}]}
+    result = SOLVERS[engine].count(build_model(parse_puzzle(doc)), 100)
+    assert (result.count, result.status) == (12, "complete")
 
 
 def test_verify_judges_the_extra_cells():
