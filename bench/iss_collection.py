@@ -152,6 +152,11 @@ def run_all(entries: list[dict], time_limit: float, workers: int) -> list[dict]:
                               round(time.perf_counter() - started, 3), "status": "crash",
                               "why": f"the child ended with exit code {child.exitcode}"}
             del running[k]
+            done = sum(r is not None for r in results)
+            row = results[k] or {}
+            # progress on stderr (a full run takes most of an hour): the tables come at the end
+            print(f"[{done}/{len(entries)}] {row.get('status')} {row.get('seconds')} s  {entries[k]['name']}",
+                  file=sys.stderr, flush=True)
     return [r for r in results if r is not None]
 
 
