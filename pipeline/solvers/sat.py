@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode, keep_pysat_off_sigint
-from pipeline.core.clauses_pb import encode_rows, encode_rule_rows, encoding_problem
+from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
+from pipeline.core.clauses_pb import encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
@@ -59,6 +60,10 @@ SLICE_BUDGETS = (2_000, 10_000)
 DECISION_SLICE = 20_000
 MIN_DECISIONS = 500
 _ENGINE_CACHE_SIZE = 8
+#: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
+#: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
+#: alone are solved with the proof in docs/benchmarks.md's times ("Killer cages' combinations").
+CAGE_COMBINATIONS = True
 #: CPU seconds per nonzero of ``A`` that a new engine's set-up takes (encoding, the clause lists,
 #: loading them into the solver): 6.0-7.1 us measured for N = 25..64 (ladder at-most-one), about
 #: 30 s for an empty 100x100. A time limit shorter than that is answered at once (:func:`solve`,
@@ -184,11 +189,14 @@ def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout)
 
 
-def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False) -> tuple[list[list[int]], int]:
+def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
+                       cage_combinations: bool | None = None) -> tuple[list[list[int]], int]:
     """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
-    (numbered ``top + 1 ..``): the rows of the rules beyond units, then a unit clause ``-v`` for
-    each position of a gattai layout's absent cells (no row holds them; fixed false, they never
-    appear in a solution or a blocking clause).
+    (numbered ``top + 1 ..``): with ``cage_combinations``, the digit-combination clauses of the
+    killer cages (:mod:`pipeline.core.clauses_cage`: exact with their distinctness, in place of
+    their sum rows), the rows of the rules beyond units, then a unit clause ``-v`` for each
+    position of a gattai layout's absent cells (no row holds them; fixed false, they never appear
+    in a solution or a blocking clause).
 
     A shared engine (``view`` False) encodes ``model.R`` over all positions (variable = position
     + 1, clues left out so one engine serves every puzzle of the shape;
@@ -207,6 +215,9 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False) 
         The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
     view : bool
         Encode the solver view's rule rows (a one-puzzle engine) instead of ``R``.
+    cage_combinations : bool, optional
+        Encode the killer cages' sums by their combinations (None: :data:`CAGE_COMBINATIONS`;
+        False: every row by its own encoding, as before the combinations).
 
     Returns
     -------
@@ -221,15 +232,24 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False) 
     n_aux = 0
     rows = model.R
     if rows.rhs.size:
+        # the killer cages' combinations first (selectors top + 1 ..): their sum rows are left out
+        cages = cage_combination_clauses(model, top, view=view) \
+            if (CAGE_COMBINATIONS if cage_combinations is None else cage_combinations) else None
         try:
-            if view:
-                enc = encode_rule_rows(model, top=top, amo=amo)
+            if cages is None or not cages.labels:
+                enc = encode_rule_rows(model, top=top, amo=amo) if view else \
+                    encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
+                                top=top, amo=amo)
             else:
-                enc = encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
-                                  top=top, amo=amo)
+                matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
+                keep = cages.keep_rows(rule_row_labels(model, view))
+                var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
+                enc = encode_rows(matrix[keep], rhs[keep], sense[keep], var_of_col, top=top + cages.n_aux, amo=amo)
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
-        clauses, n_aux = enc.clauses(), enc.n_aux
+        clauses = [] if cages is None else cages.clauses
+        clauses += enc.clauses()
+        n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
     if model.puzzle.layout is not None:
         absent = np.ones(model.convention.n_vars, dtype=bool)
         absent[model.present_columns] = False
