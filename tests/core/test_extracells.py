@@ -168,3 +168,18 @@ def test_parse_extra_sizes():
 def test_dfsrules_refuses():
     model = build_model(parse_puzzle(DOC))
     assert "extra cells" in SOLVERS["dfsrules"].problem_with(model)
+
+
+def test_an_anyof_branch_over_extra_cells_counts_as_its_meaning():
+    """An Or whose branches name extra cells (ISS Rectangle Sums): their digits are cells, not the
+    branch's auxiliary columns (they once collided: a matrix built past its columns)."""
+    doc = {"size": 4, "givens": "1234341221434321", "extra": [{"name": "S", "size": 1}],
+           "rules": [{"rule": "anyof", "branches": [[{"rule": "cage", "cells": ["r1c1", "S"], "sum": 4}],
+                                                    [{"rule": "thermo", "cells": ["r4c4", "S"]}]]}]}
+    want = sum((1 + s == 4 and s != 1) or (1 < s) for s in range(1, 5))   # r1c1 = 1, r4c4 = 1
+    model = build_model(parse_puzzle(doc))
+    for engine in ("sat", "highs", "cpsat"):
+        if SOLVERS[engine].available():
+            continue
+        result = SOLVERS[engine].count(model, 10)
+        assert (result.count, result.status) == (want, "complete"), engine

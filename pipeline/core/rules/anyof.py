@@ -189,10 +189,10 @@ class AnyOf(AuxRule):
 
     def _branch_rows(self, board: Board, b: int, first_aux: int) -> tuple[np.ndarray, ...]:
         """Branch ``b``'s rows as ``<=`` rows: ``(row, key, coef, rhs)``, ``key`` a column number
-        (``cell * V + digit`` for ``x``, ``n_cells * V + j`` for the rule's ``j``-th auxiliary
-        column); the branch's own columns start at ``first_aux``."""
+        (``cell * V + digit`` for ``x`` and extra cells, ``(n_cells + n_extra) * V + j`` for the
+        rule's ``j``-th auxiliary column); the branch's own columns start at ``first_aux``."""
         v = board.n_values
-        x_keys = board.n_cells * v
+        x_keys = (board.n_cells + board.n_extra) * v   # extra cells are cells too
         rows, keys, coefs, rhs = [], [], [], []
         count = 0
 
@@ -242,7 +242,7 @@ class AnyOf(AuxRule):
         list of Rows
         """
         v = board.n_values
-        x_keys = board.n_cells * v
+        x_keys = (board.n_cells + board.n_extra) * v
         n_branches = len(self.branches)
         pick = AuxRows("anyof", _Z, _Z, _Z, _Z, np.array([-1]), "L", np.array([[index]]),
                        np.zeros(n_branches, dtype=np.int64), np.arange(n_branches),

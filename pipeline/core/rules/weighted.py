@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_span, value_terms)
@@ -74,7 +74,8 @@ class WeightedSum(Rule):
         low = int(np.minimum(w * least, w * most).sum())
         high = int(np.maximum(w * least, w * most).sum())
         if not low <= total <= high:
-            raise PuzzleError(f"{where}: sum {total} cannot be made by digits {value_span(board)} in these cells "
+            # a rule no grid keeps: an anyof branch holding it is false (ISS's Or), alone it is refused
+            raise RuleCannotHoldError(f"{where}: sum {total} cannot be made by digits {value_span(board)} in these cells "
                               f"(possible: {low}..{high})")
         return cls(tuple(int(c) for c in cells), total, tuple(weights))
 
