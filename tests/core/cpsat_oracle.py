@@ -673,13 +673,16 @@ def _count_by_blocking(m, var: dict, d: Doc, cap: int, time_limit: float) -> tup
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise RuntimeError(f"cpsat oracle: stopped with {solver.StatusName(status)} after {len(found)} solution(s)")
         grid = np.zeros((d.n, d.n), dtype=np.int64)
-        differs = []
+        same = []
         for c, v in var.items():
             grid[c] = solver.Value(v)
-            other = m.NewBoolVar("")
-            m.Add(v != int(grid[c])).OnlyEnforceIf(other)
-            differs.append(other)
-        m.AddBoolOr(differs)
+            # fully reified: OR-Tools 9.10's presolve answered INFEASIBLE after two blockings when
+            # each was only "literal => v != value" (a 4x4 anyof of two cages: 2 grids of 288)
+            equal = m.NewBoolVar("")
+            m.Add(v == int(grid[c])).OnlyEnforceIf(equal)
+            m.Add(v != int(grid[c])).OnlyEnforceIf(equal.Not())
+            same.append(equal)
+        m.AddBoolOr([equal.Not() for equal in same])
         found.append(grid)
     return len(found), found
 
