@@ -16,8 +16,9 @@
 * ``Indexing~C|R~cells`` -> ``indexing`` (``by`` column / row).
 * ``Pair`` / ``PairX~KEY~[_name~]cells[~~[_name~]cells...]`` (and the legacy ``Binary`` /
   ``BinaryX``, whose key swaps ``-`` and ``_``): KEY is ISS's base64url bit table of the allowed
-  value pairs (bit ``i N + j`` for the values at 0-based positions ``i``, ``j`` of the grid's
-  values: ``a - 1``, ``b - 1`` on a 1..N grid, ``a``, ``b`` on a 0..N-1 one; six bits a
+  value pairs (bit ``i V + j`` for the values at 0-based positions ``i``, ``j`` of the grid's
+  ``V`` values, which a value set may make more than the side, as 9 on a ``6x6~0-8`` grid:
+  ``a - 1``, ``b - 1`` on a 1..N grid, ``a``, ``b`` on a 0..N-1 one; six bits a
   character, lowest first, trailing ``A`` left off) -> one ``pair`` entry per named group
   (``all`` for PairX, whose table ISS requires
   symmetric).
@@ -251,7 +252,7 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
         if not args:
             raise IssArgError("expected a key and cells")
         key = args[0].translate(str.maketrans("-_", "_-")) if legacy else args[0]
-        table = pair_table(key, grid.n)
+        table = pair_table(key, len(grid.values))   # ISS keys by the number of values, not the side
         if not table.any():
             raise IssArgError(f"pair key {key[:20]!r} allows no pair of values")
         if every and not np.array_equal(table, table.T):
@@ -284,7 +285,7 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
 
 
 def _write_pair(entry: dict, grid: IssGrid) -> list[str]:
-    table = np.zeros((grid.n, grid.n), dtype=bool)
+    table = np.zeros((len(grid.values),) * 2, dtype=bool)   # over every value, as ISS's fnToKey
     pairs = grid.value_positions(np.array(entry["allowed"], dtype=np.int64).reshape(-1, 2))   # values -> positions
     table[pairs[:, 0], pairs[:, 1]] = True
     every = bool(entry.get("all"))

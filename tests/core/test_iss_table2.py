@@ -187,3 +187,41 @@ def test_collection_puzzles_of_these_types_read_and_keep_their_solutions():
             assert verify_grid(grid, puzzle), entry["name"]   # e.g. a little killer read the wrong way fails here
     print(f"\nISS collection, second-batch types: {read} read, {len(refused)} refused for other reasons")
     assert read >= 20
+
+
+def _iss_fn_to_key(allowed, num_values: int, offset: int) -> str:
+    """ISS's fnToBinaryKey, line for line: bit (i-1) V + (j-1) for values i + offset, j + offset."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    out, v, index = [], 0, 0
+    for i in range(1, num_values + 1):
+        for j in range(1, num_values + 1):
+            v |= int((i + offset, j + offset) in allowed) << index
+            index += 1
+            if index == 6:
+                out.append(v)
+                v = index = 0
+    out.append(v)
+    while out and not out[-1]:
+        out.pop()
+    return "".join(alphabet[k] for k in out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(4, 0, 8), (6, 0, 8), (6, 1, 9), (4, 1, 6), (6, 0, 5), (9, 0, 8), (9, 1, 9)]).flatmap(
+    lambda shape: st.tuples(st.just(shape), st.sets(st.tuples(st.integers(shape[1], shape[2]),
+                                                              st.integers(shape[1], shape[2])), min_size=1))),
+       st.booleans())
+def test_pair_keys_index_every_value_of_the_value_set(case, every):
+    # ISS keys Pair/PairX by the grid's number of values (9 on a 6x6 0-8 grid), not by its side
+    (n, low, high), allowed = case
+    if every:
+        allowed = {(a, b) for a, b in allowed if (b, a) in allowed} or {(low, low)}
+    shape = f".Shape~{n}x{n}~{low}-{high}"
+    key = _iss_fn_to_key(allowed, high - low + 1, low - 1)
+    text = f"{shape}.{'PairX' if every else 'Pair'}~{key}~R1C1~R1C2"
+    rule = document_from_iss(text)["rules"][0]
+    assert {tuple(p) for p in rule["allowed"]} == allowed
+    puzzle = parse_puzzle(text)
+    written = iss_from_puzzle(puzzle)
+    assert f"~{key}~R1C1~R1C2" in written   # the writer keys by the same count
+    assert parse_puzzle(written).to_document() == puzzle.to_document()
