@@ -225,6 +225,26 @@ def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None, dead
     return build_model(puzzle, args.scheme, args.order, args.clues)
 
 
+def grid_line(grid: np.ndarray, puzzle: Puzzle | None) -> str:
+    """One line of ``grid`` as every command prints it: the values when the puzzle has a value
+    set (:func:`~pipeline.core.values.value_grid_text`), else the digits.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        ``(N, N)`` digits (``1..V``, 0 empty).
+    puzzle : Puzzle or None
+        Its value set, if any (None: the digits).
+
+    Returns
+    -------
+    str
+    """
+    if puzzle is not None and puzzle.values is not None:
+        return value_grid_text(grid, puzzle.values)
+    return grid_to_string(grid)
+
+
 def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = None) -> None:
     """Print ``grid`` as ``--format`` says: ``line``, ``json`` (with ``extra`` keys) or a grid.
 
@@ -239,12 +259,12 @@ def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = 
     extra : dict, optional
         More JSON keys.
     """
+    line = grid_line(grid, puzzle)
     if puzzle.values is not None:   # a value set: the digits shown as their values (pipeline.core.values)
-        line = value_grid_text(grid, puzzle.values)
         shown = [[v if d else None for v, d in zip(values, digits)]
                  for values, digits in zip(puzzle.shown(grid).tolist(), np.asarray(grid).tolist())]
     else:
-        line, shown = grid_to_string(grid), np.asarray(grid).tolist()
+        shown = np.asarray(grid).tolist()
     if fmt == "line":
         print(line)
     elif fmt == "json":

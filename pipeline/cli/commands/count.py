@@ -7,9 +7,9 @@ import sys
 import time
 
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
-                               engine_options, model_from_args, resolve_solver, time_limit_words)
+                               engine_options, grid_line, model_from_args, resolve_solver, time_limit_words)
 from pipeline.core.errors import PipelineError
-from pipeline.core.puzzle import grid_to_string
+from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import Deadline
 from pipeline.solvers import SOLVERS, CountResult
 
@@ -35,11 +35,13 @@ def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
     deadline.finish()
-    return _report(args, result, solver.name)
+    return _report(args, result, solver.name, puzzle=model.puzzle)
 
 
-def _report(args: argparse.Namespace, result: CountResult, solver: str | None, reason: str | None = None) -> int:
-    """Print the count (text or JSON); ``reason``: why it stopped before counting."""
+def _report(args: argparse.Namespace, result: CountResult, solver: str | None, reason: str | None = None,
+            puzzle: Puzzle | None = None) -> int:
+    """Print the count (text or JSON); ``reason``: why it stopped before counting; the grids
+    listed in ``puzzle``'s values, as ``solve`` prints them."""
     count, status = result.count, result.status
     complete = status == "complete"
     stop = time_limit_words(args) if status == "time_limit" else status
@@ -53,12 +55,12 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
         print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver,
                           "unique": (count == 1) if complete or count > 1 else None,
                           "seconds": round(result.seconds, 6), "time_limit": args.time_limit,
-                          **({"solutions": [grid_to_string(g) for g in result.grids]} if args.list else {})}))
+                          **({"solutions": [grid_line(g, puzzle) for g in result.grids]} if args.list else {})}))
     else:
         print(f"{count} ({word})")
         if args.list:
             for g in result.grids:
-                print(grid_to_string(g))
+                print(grid_line(g, puzzle))
     if count == 0:
         if not complete:
             why = reason or result.message or "count stopped before any solution"

@@ -1,0 +1,74 @@
+"""Grids printed by the command line on a puzzle with a value set (issue 33): every command
+shows the values, as ``solve`` does, never the digit indices 1..V."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pipeline.cli.main import main
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.values import parse_value_grid
+from pipeline.core.verify import verify_grid
+
+# 6x6 with the values 0..8 (nine values on a side of six): R1C1 holds 0, R2C2 holds 8
+VALUE_SET = ".Shape~6x6~0-8.~R1C1_0~R2C2_8"
+
+
+def call(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def value_set_file(tmp_path):
+    path = tmp_path / "values.txt"
+    path.write_text(VALUE_SET + "\n")
+    return path
+
+
+def _check_value_line(line: str) -> None:
+    """A listed grid is in values: the givens' values where they stand, and it solves the puzzle."""
+    assert len(line) == 36 and set(line) <= set("012345678"), line
+    assert line[0] == "0" and line[7] == "8", line   # R1C1 = 0, R2C2 = 8 (digit indices: 1 and 9)
+    puzzle = parse_puzzle(VALUE_SET)
+    grid = parse_value_grid(line, 6, tuple(range(9)))
+    assert verify_grid(grid, puzzle).ok
+
+
+def test_count_list_prints_values(capsys, value_set_file):
+    code, out, _ = call(capsys, "count", value_set_file, "--list", "--limit", "3")
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[0].startswith("3 ")
+    assert len(lines) == 4
+    for line in lines[1:]:
+        _check_value_line(line)
+
+
+def test_count_list_json_prints_values(capsys, value_set_file):
+    code, out, _ = call(capsys, "count", value_set_file, "--list", "--limit", "2", "--format", "json")
+    solutions = json.loads(out)["solutions"]
+    assert code == 0 and len(solutions) == 2
+    for line in solutions:
+        _check_value_line(line)
+
+
+def test_count_list_and_solve_agree_on_one_solution(capsys, tmp_path):
+    # a unique 0..3 puzzle: count --list and solve --format line print the same line
+    path = tmp_path / "unique.txt"
+    path.write_text(".Shape~4x4~0-3.~R1C1_0~R1C2_1~R1C3_2~R2C1_2~R2C2_3~R3C1_1~R3C3_3~R4C4_0\n")
+    code, out, _ = call(capsys, "count", path, "--list")
+    assert code == 0 and out.splitlines()[0].startswith("1 ")
+    listed = out.splitlines()[1]
+    code, solved, _ = call(capsys, "solve", path, "--format", "line")
+    assert code == 0 and solved.strip() == listed
+    assert listed[0] == "0" and "4" not in listed
+
+
+def test_count_list_without_a_value_set_prints_digits(capsys):
+    code, out, _ = call(capsys, "count", "1..." "..3." ".4.." "...2", "--list")
+    assert code == 0
+    line = out.splitlines()[1]
+    assert np.array_equal(sorted(line[:4]), list("1234"))
