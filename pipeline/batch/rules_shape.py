@@ -20,6 +20,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle, grid_to_string
+from pipeline.core.values import value_grid_text
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import Solver, get_solver
 from pipeline.solvers.auto import pick_solver
@@ -35,8 +36,9 @@ __all__ = ["has_rule_rows", "rule_shape_key", "rules_text", "empty_of", "solve_r
 
 
 def has_rule_rows(puzzle: Puzzle) -> bool:
-    """True for a puzzle the unit-only batch kernels cannot take: rules or a layout."""
-    return bool(puzzle.rules) or puzzle.layout is not None
+    """True for a puzzle the unit-only batch kernels cannot take: rules, a layout or a value set
+    (the kernels know the digits ``1..N`` only)."""
+    return bool(puzzle.rules) or puzzle.layout is not None or puzzle.values is not None
 
 
 def rules_text(puzzle: Puzzle) -> str | None:
@@ -46,9 +48,9 @@ def rules_text(puzzle: Puzzle) -> str | None:
 
 
 def rule_shape_key(puzzle: Puzzle) -> tuple:
-    """Records that may share an engine: box, variant, regions, rules and layout all equal."""
+    """Records that may share an engine: box, variant, regions, rules, layout and values all equal."""
     return ("rules", puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(), rules_text(puzzle),
-            puzzle.layout)
+            puzzle.layout, puzzle.values)
 
 
 def empty_of(puzzle: Puzzle) -> Puzzle:
@@ -112,7 +114,9 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
             if found is not None:
                 verdict = verify_grid(found, puzzle)
                 if verdict.ok:
-                    row["solution"] = grid_to_string(found, puzzle.n)
+                    # in values, as solve prints it (a value set: 0..8 on a 6x6 grid)
+                    row["solution"] = (grid_to_string(found, puzzle.n) if puzzle.values is None
+                                       else value_grid_text(found, puzzle.values))
                 else:
                     row.update(status="invalid", error=f"verify: {verdict.message}")
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
