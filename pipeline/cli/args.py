@@ -87,7 +87,9 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
                        help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
                             "text/CSV file, an N-by-3 row,col,digit CSV, a JSON puzzle document (text or file: "
-                            "givens, rules, layout), an f-puzzles link, or '-' for stdin (default: the built-in "
+                            "givens, rules, layout), an f-puzzles link, an ISS (Interactive Sudoku Solver) "
+                            "constraint string such as '.Shape~6x6~0-8.~R1C1_0' (text or file), or '-' for stdin "
+                            "(default: the built-in "
                             "seed puzzle, 9x9 with 23 clues)")
     p.add_argument("--box", metavar="HxW", help="box shape (default: sqrt(N)xsqrt(N), else the most square h<=w)")
     p.add_argument("--variant", choices=VARIANTS, help="puzzle family (default: classic, or jigsaw with --regions)")
