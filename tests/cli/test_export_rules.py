@@ -8,6 +8,7 @@ import re
 from rule_models import RULES_DIR
 
 from pipeline.cli.main import main
+from pipeline.core.puzzle import parse_puzzle
 
 
 def export(capsys, *args):
@@ -37,3 +38,20 @@ def test_plain_hint_is_unchanged(capsys, tmp_path):
     out = export(capsys, "1......2........", "--to", tmp_path, "--formats", "csv")
     assert "Aineq" not in out and "<= rows" not in out
     assert "x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);" in out
+
+
+def test_summary_names_the_rules(capsys, tmp_path):
+    # an arrow and a little killer on a 9x9 grid: the line names them, not "classic 9x9" alone
+    doc = tmp_path / "rules.json"
+    doc.write_text('{"size": 9, "rules": [{"rule": "arrow", "cells": ["r1c1", "r1c2", "r1c3"]}, '
+                   '{"rule": "littlekiller", "sum": 15, "cells": ["r2c1", "r3c2", "r4c3"]}]}')
+    out = export(capsys, doc, "--to", tmp_path / "out", "--formats", "lp")
+    head = out.splitlines()[0]
+    summary = head[len("exported "):head.index(" (")]
+    assert "arrow" in summary and "little killer" in summary, head
+    assert summary.startswith("9x9 classic, 0 clues; ")
+    assert re.search(r"\(\d+ x 729, \d+ nonzeros(, and \d+ <= rows)?\) in ijk/F, clues as rows, to ", head)
+    # the same words as the puzzle's own summary
+    assert summary == parse_puzzle(doc).summary()
+    plain = export(capsys, "1......2........", "--to", tmp_path / "plain", "--formats", "lp").splitlines()[0]
+    assert plain.startswith("exported 4x4 classic, 2 clues (")

@@ -13,6 +13,7 @@ from formats.single import export_file, export_stream, single_file_format, singl
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
+from pipeline.core.glyphs import rule_titles
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -55,12 +56,16 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _summary(model: Model) -> str:
-    """What was exported: the puzzle, the model's size, the convention and the clue encoding."""
+    """What was exported: the puzzle with its rules (as :meth:`Puzzle.summary` says it), the
+    model's size, the convention and the clue encoding."""
     conv = model.convention
     ineq = f", and {model.n_ineq} <= rows" if model.n_ineq else ""
     layout = model.puzzle.layout
-    what = (f"{model.puzzle.variant} {conv.n}x{conv.n}" if layout is None else
-            f"{layout.name} layout of {layout.n_grids} {conv.n}x{conv.n} grids on a {layout.rows}x{layout.cols} canvas")
+    if layout is None:
+        what = model.puzzle.summary()   # "9x9 classic, 23 clues; 2 arrows; little killer"
+    else:
+        what = "; ".join([f"{layout.name} layout of {layout.n_grids} {conv.n}x{conv.n} grids on a "
+                          f"{layout.rows}x{layout.cols} canvas", *rule_titles(model.puzzle.rules)])
     return (f"{what} ({model.n_rows} x {model.n_cols}, {model.nnz} nonzeros{ineq}) in {conv.scheme}/{conv.order}, "
             f"clues as {model.clue_encoding},")
 
