@@ -100,8 +100,10 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     Returns
     -------
     SolveResult
-        ``.status`` (``optimal`` when solved), ``.grid`` (N x N digits), ``.unique``, ``.solver``
-        (the engine that solved) and ``.seconds``.
+        ``.status`` (``optimal`` when solved), ``.grid`` (N x N digit indices ``1..V``: the values
+        themselves only on a ``1..N`` grid; ``puzzle.shown(result.grid)`` gives the values of a
+        puzzle with a value set, as the command line prints them), ``.unique``, ``.solver`` (the
+        engine that solved) and ``.seconds``.
 
     Raises
     ------
@@ -114,6 +116,10 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     >>> r = solve("1..." "..3." ".4.." "...2")
     >>> r.status, r.unique, r.grid[0].tolist()
     ('optimal', True, [1, 3, 2, 4])
+    >>> p = read_puzzle(".Shape~4x4~0-3.~R1C1_0~R1C2_1~R1C3_2~R2C1_2~R2C2_3~R3C1_1~R3C3_3~R4C4_0")
+    >>> r = solve(p)
+    >>> r.grid[0].tolist(), p.shown(r.grid)[0].tolist()   # digit indices, then the values 0..3
+    ([1, 2, 3, 4], [0, 1, 2, 3])
     """
     solvers = _solvers()
     model = _model_of(puzzle)
@@ -147,7 +153,8 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
     Returns
     -------
     CountResult
-        ``.count``, ``.status`` (``complete``: exact; ``limit``: stopped at the limit) and ``.grids``.
+        ``.count``, ``.status`` (``complete``: exact; ``limit``: stopped at the limit) and ``.grids``
+        (digit indices ``1..V``, as :func:`solve`'s ``.grid``; ``puzzle.shown(g)`` their values).
 
     Examples
     --------

@@ -72,3 +72,16 @@ def test_count_list_without_a_value_set_prints_digits(capsys):
     assert code == 0
     line = out.splitlines()[1]
     assert np.array_equal(sorted(line[:4]), list("1234"))
+
+
+def test_api_grid_is_digit_indices_and_shown_gives_the_cli_values(capsys, value_set_file):
+    # pipeline.solve(p).grid holds digits 1..V (README, api.solve); puzzle.shown(grid) the values
+    import pipeline
+    from pipeline.core.values import value_grid_text
+    puzzle = pipeline.read_puzzle(value_set_file)
+    result = pipeline.solve(puzzle, unique=False)
+    assert result.grid.min() >= 1 and result.grid[0, 0] == 1 and result.grid[1, 1] == 9
+    shown = puzzle.shown(result.grid)
+    assert shown[0, 0] == 0 and shown[1, 1] == 8
+    _check_value_line(value_grid_text(result.grid, puzzle.values))
+    assert "".join(map(str, shown.ravel().tolist())) == value_grid_text(result.grid, puzzle.values)
