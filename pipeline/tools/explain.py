@@ -309,9 +309,15 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
         raise PuzzleError(f"cap: must be at least 2, found {cap}")
     if isinstance(puzzle_or_text, Puzzle):
         puzzle = puzzle_or_text
+        if puzzle.values is not None:
+            raise PuzzleError(f"explain: a puzzle with a value set (values {puzzle.values[0]}..{puzzle.values[-1]}) "
+                              "is not explained: its conflicts and clues name the digits 1..N")
     else:
         # read once (standard input cannot be read twice), then check the clues against the shape
         shape, clues = shape_and_clues(puzzle_or_text, **parse_kw)
+        if shape.values is not None:   # the clues would be read as digits 1..N, the value set lost
+            raise PuzzleError(f"explain: a puzzle with a value set (values {shape.values[0]}..{shape.values[-1]}) "
+                              "is not explained: its conflicts and clues name the digits 1..N")
         try:
             puzzle = Puzzle(clues, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
         except ClueConflictError as e:

@@ -360,7 +360,8 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     Raises
     ------
     PuzzleError
-        A ``solution`` of the wrong shape or one that breaks the puzzle.
+        A ``solution`` of the wrong shape or one that breaks the puzzle, or a puzzle with a value
+        set (its steps would name digit indices, not values).
 
     Examples
     --------
@@ -368,6 +369,9 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     >>> rate(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")).solved
     True
     """
+    if puzzle.values is not None:   # its steps would name digit indices, and V > N has no ladder here
+        raise PuzzleError(f"rate: a puzzle with a value set ({puzzle.summary()}, values "
+                          f"{puzzle.values[0]}..{puzzle.values[-1]}) is not rated: the techniques name the digits 1..N")
     if solution is None:
         solution, unique = _find_solution(puzzle)
     elif not verify_grid(np.asarray(solution), puzzle):

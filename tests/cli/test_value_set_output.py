@@ -85,3 +85,11 @@ def test_api_grid_is_digit_indices_and_shown_gives_the_cli_values(capsys, value_
     assert shown[0, 0] == 0 and shown[1, 1] == 8
     _check_value_line(value_grid_text(result.grid, puzzle.values))
     assert "".join(map(str, shown.ravel().tolist())) == value_grid_text(result.grid, puzzle.values)
+
+
+@pytest.mark.parametrize("command", ["rate", "explain"])
+def test_rate_and_explain_refuse_a_value_set_in_one_line(capsys, value_set_file, command):
+    # rate raised an IndexError (9 values, 6 candidates a cell); explain read 0..8 as digits
+    code, out, err = call(capsys, command, value_set_file)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "value set" in err and "0..8" in err and "Traceback" not in err
