@@ -6,21 +6,24 @@ cells, and the killers that need the digit sets of their cages (ISS's MATHEMAGIC
 given, 17 cages of 5 cells) ran past 60 s. ISS's Sum handler filters a cage by its digit
 combinations (``killerCageSums``: every set of ``k`` distinct digits with the sum); this module
 gives the SAT engine the same reasoning as clauses, with one selector variable ``s_j`` per
-combination ``C_j`` (a set of ``k`` distinct digits, ``k`` the cage's cells, adding up to the sum):
+combination ``C_j`` (a set of ``k`` distinct digits, ``k`` the cage's cells, adding up to the sum)
+and one variable ``y_d`` per digit, "``d`` is in the cage":
 
 1. ``s_1 | ... | s_m``: the cage's digits are one of the combinations;
-2. ``~s_j | ~x(c, d)`` for each cell ``c`` and digit ``d`` outside ``C_j``;
-3. ``~s_j | x(c1, d) | ... | x(ck, d)`` for each digit ``d`` of ``C_j``: it is somewhere in the cage;
-4. ``~x(c, d) | s_j ...`` over the combinations holding ``d``.
+2. ``~x(c, d) | y_d`` for each cell ``c``, and ``~y_d | x(c1, d) | ... | x(ck, d)``: ``y_d`` is
+   "some cell holds ``d``";
+3. ``~s_j | y_d`` for each digit of ``C_j``, ``~s_j | ~y_d`` for each digit outside it;
+4. ``~y_d | s_j ...`` over the combinations holding ``d`` (a digit no combination holds goes).
 
 Exact: a grid of the cage rule (``k`` distinct digits with the sum) has one digit set, a
-combination, and setting its selector alone satisfies 1-4; conversely 1 and 2 leave the cage's
-``k`` distinct digits inside a combination of ``k`` digits, which is then their set, so the sum
-holds. With the cage's distinctness rows (``cage_g_d``, or the unit holding the cage) they say
-what its sum row says, which they REPLACE (the SAT engine leaves ``cagesum_g`` out: its PB
-encoding added about 2,000 clauses a cage and slowed the search). Clauses 3 and 4 are implied by
-1, 2 and distinctness, but unit propagation needs them to place a digit every remaining
-combination holds, and to drop a digit no combination holds.
+combination; its selector alone, and ``y`` true for its digits, satisfy 1-4. Conversely, by 1-3
+every digit of the cage is in a chosen ``C_j``; ``k`` distinct digits inside a set of ``k`` are
+that set, so the sum holds. With the cage's distinctness rows (``cage_g_d``, or the unit holding
+the cage) they say what its sum row says, which they REPLACE (the SAT engine leaves ``cagesum_g``
+out: its PB encoding added about 2,000 clauses a cage and slowed the search). Clause 4 and half
+of 3 are implied by the rest, but unit propagation needs them to place a digit every remaining
+combination holds and to drop a digit none holds. The ``y_d`` keep the clauses few (a cage of
+``k`` cells: about ``k n + n m`` binary clauses) and give the solver the digit sets to branch on.
 
 Only cages of the ``cage`` rule (distinct digits) with a sum are encoded, and only those with at
 most :data:`MAX_COMBINATIONS` combinations (every cage of a 9x9: at most 12), all of whose cells
@@ -204,18 +207,18 @@ def cage_combination_clauses(model: Model, top: int, *, view: bool = True) -> Ca
         if not kept:
             clauses.append([])                                  # no combination fits: no solution
             continue
-        selectors = list(range(next_var + 1, next_var + 1 + len(kept)))
-        next_var += len(kept)
-        clauses.append(selectors)
-        for s, member in zip(selectors, kept):
-            out_c, out_d = np.nonzero(free & ~member[None, :])
-            clauses.extend([-s, -v] for v in var[out_c, out_d].tolist())
-            for d in np.flatnonzero(member & ~placed).tolist():
-                clauses.append([-s] + var[free[:, d], d].tolist())
-        holders = {d: [s for s, member in zip(selectors, kept) if member[d]] for d in range(n_digits)}
-        cell_i, digit_i = np.nonzero(free)
-        for v, d in zip(var[cell_i, digit_i].tolist(), digit_i.tolist()):
-            clauses.append([-v] + holders[d])
+        members = np.array(kept)                                 # (combinations, digits)
+        open_digits = np.flatnonzero(free.any(axis=0) & ~placed)
+        selectors = np.arange(next_var + 1, next_var + 1 + len(kept))
+        present = dict(zip(open_digits.tolist(), range(int(selectors[-1]) + 1, int(selectors[-1]) + 1 + open_digits.size)))
+        next_var += len(kept) + open_digits.size
+        clauses.append(selectors.tolist())
+        for d, y in present.items():
+            cells_d = var[free[:, d], d].tolist()
+            clauses.extend([-v, y] for v in cells_d)            # a cell holds d: d is in the cage
+            clauses.append([-y] + cells_d)                      # d in the cage: some cell holds it
+            clauses.append([-y] + selectors[members[:, d]].tolist())
+            clauses.extend([-s, y] if inside else [-s, -y] for s, inside in zip(selectors.tolist(), members[:, d]))
     return CageClauses(clauses, top + 1, next_var - top, tuple(encoded))
 
 

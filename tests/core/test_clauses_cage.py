@@ -142,11 +142,12 @@ def test_the_sum_rows_are_left_out_and_the_selectors_numbered_after_top():
     model = build_model(puzzle)
     enc = cage_combination_clauses(model, 100, view=False)
     assert enc.labels == ("cagesum_1", "cagesum_3")       # the cage without a sum keeps no sum row
-    assert (enc.first_aux, enc.n_aux) == (101, 2)          # one selector each: {1, 2} and {2, 3, 4}
+    # one selector each ({1, 2} and {2, 3, 4}) and a "digit d is in the cage" variable per digit
+    assert (enc.first_aux, enc.n_aux) == (101, 2 * (1 + 4))
     keep = enc.keep_rows(model.R.labels)
     assert set(model.R.labels[~keep]) == {"cagesum_1", "cagesum_3"}
     used = {abs(v) for clause in enc.clauses for v in clause}
-    assert max(used) == 102 and all(v <= 64 or v > 100 for v in used)
+    assert max(used) == 110 and all(v <= 64 or v > 100 for v in used)
 
 
 def test_a_cage_no_combination_fits_makes_the_puzzle_infeasible(monkeypatch):
