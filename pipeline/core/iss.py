@@ -303,8 +303,9 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     if region_size is not None and region_size[0] == n:
         region_size = None   # the default: boxes and pieces of N cells
     if rect[0] != rect[1]:   # a rectangular grid (pipeline.core.rect): its shape, then the common reading
-        doc, units, rules = _rect_header(items, rect, span, no_boxes, region_size, where)
-        return _read_body(items, doc, rules, IssGrid(n, units, span, rows=rect[0], cols=rect[1]), span, None, where)
+        rect_doc, rect_units, rect_rules = _rect_header(items, rect, span, no_boxes, region_size, where)
+        return _read_body(items, rect_doc, rect_rules, IssGrid(n, rect_units, span, rows=rect[0], cols=rect[1]), span,
+                          None, where)
     if region_size is not None and len(span) == n:
         raise PuzzleError(f"{where}: ISS: regions of {region_size[0]} cells on a {n}x{n} grid of {n} values are "
                           f"not supported (only with more values than the side) ({_place(region_size[1])})")
@@ -330,12 +331,12 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         boxes = None
         if dims is not None:
             rules += region_box_rules(n, *dims)
-            rows, cols = np.divmod(np.arange(n * n), n)
-            units = ((rows // dims[0]) * (n // dims[1]) + cols // dims[1]).reshape(n, n)
+            at_row, at_col = np.divmod(np.arange(n * n), n)
+            units = ((at_row // dims[0]) * (n // dims[1]) + at_col // dims[1]).reshape(n, n)
     if pieces is not None:   # each piece a region of k cells, each value at most once
         for piece in range(int(pieces.max()) + 1):
-            rows, cols = np.nonzero(pieces == piece)
-            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
+            in_r, in_c = np.nonzero(pieces == piece)
+            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(in_r, in_c)]})
     if jigsaw is not None and (no_boxes or boxes is None):   # ISS: no boxes (NoBoxes, or N prime)
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape
@@ -351,8 +352,8 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         units = (np.arange(n)[:, None] // h) * (n // w) + np.arange(n)[None, :] // w
     if jigsaw is not None and boxes is not None:   # regions beside the boxes
         for region in range(n):
-            rows, cols = np.nonzero(jigsaw[0] == region)
-            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(rows, cols)]})
+            in_r, in_c = np.nonzero(jigsaw[0] == region)
+            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(in_r, in_c)]})
     return _read_body(items, doc, rules, IssGrid(n, units, span), span, None if region_size is None else region_size[0],
                       where)
 

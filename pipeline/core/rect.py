@@ -16,6 +16,7 @@ when none tiles it.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -339,7 +340,10 @@ def box_text(box: object) -> tuple[int, int]:
     box : str or (int, int)
         The box shape.
     """
-    return parse_box(box) if isinstance(box, str) else (int(box[0]), int(box[1]))
+    if isinstance(box, str):
+        return parse_box(box)
+    pair: Any = box   # a pair, as the document's readers hand it
+    return int(pair[0]), int(pair[1])
 
 
 def read_rect_grid(source: object, rows: int, cols: int, values: tuple[int, ...] | None, n: int) -> np.ndarray:
