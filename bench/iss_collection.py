@@ -238,12 +238,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/iss-collection.md")
     parser.add_argument("--read-only", action="store_true",
                         help="only read every entry (no solving): which types are refused, in seconds")
+    parser.add_argument("--only", default=None, metavar="REGEX",
+                        help="run only the entries whose name matches; with --previous the others keep the rows "
+                             "of that earlier run (the page says how many were measured in this run)")
+    parser.add_argument("--previous", default=None, metavar="JSON",
+                        help="an earlier run's results (bench/results/iss-collection-latest.json) for --only")
     args = parser.parse_args(argv)
     if not COLLECTION.is_file():
         print(f"iss collection: {COLLECTION} is absent: skipped")
         return 0
     entries = [json.loads(line) for line in COLLECTION.read_text().splitlines() if line.strip()][:args.limit]
-    results = read_all(entries) if args.read_only else run_all(entries, args.time_limit, args.workers)
+    chosen = entries if args.only is None else [e for e in entries if re.search(args.only, e["name"])]
+    results = read_all(chosen) if args.read_only else run_all(chosen, args.time_limit, args.workers)
+    if args.previous is not None:   # the entries not rerun keep their earlier rows, in collection order
+        earlier = {r["name"]: r for r in json.loads(Path(args.previous).read_text())}
+        now = {r["name"]: r for r in results}
+        print(f"iss collection: {len(now)} entries measured in this run, {len(entries) - len(now)} from "
+              f"{args.previous}", file=sys.stderr)
+        results = [now.get(e["name"]) or earlier[e["name"]] for e in entries if e["name"] in now or e["name"] in earlier]
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "iss-collection-latest.json").write_text(json.dumps(results, indent=1))
     page = report(results, args.time_limit)
