@@ -45,7 +45,8 @@ from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
-from pipeline.core.stops import command_time_left, deferred, estimated_seconds, too_long_to_start
+from pipeline.core.stops import (TOO_LONG_TO_START, command_time_left, deferred, estimated_seconds, say_seconds,
+                                  too_long_to_start)
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
@@ -69,6 +70,16 @@ CAGE_COMBINATIONS = True
 #: 30 s for an empty 100x100. A time limit shorter than that is answered at once (:func:`solve`,
 #: :func:`count`), not after a set-up it cannot outlast.
 SETUP_CPU_SECONDS_PER_NONZERO = 6e-6
+#: Seconds per clause of the rule rows' encoding to turn into lists and load into the solver:
+#: 12.5 million clauses of an ISS full-rank 9x9's weighted rows took 39 s to list and 30 s to
+#: load (5.5 us each, machine at load 6). Weighted rows can encode to far more clauses than their
+#: nonzeros say, so the encoding's size is checked against the time left before loading it.
+SETUP_SECONDS_PER_CLAUSE = 5.5e-6
+
+
+class SetupOutlasts(SolveError):
+    """The engine's set-up alone would outlast the time limit (its message says why); ``solve``
+    and ``count`` answer ``time_limit`` at once instead of overrunning the limit."""
 
 
 def pysat_solvers() -> ModuleType:
@@ -190,7 +201,8 @@ def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
 
 
 def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
-                       cage_combinations: bool | None = None) -> tuple[list[list[int]], int]:
+                       cage_combinations: bool | None = None,
+                       deadline: float | None = None) -> tuple[list[list[int]], int]:
     """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
     (numbered ``top + 1 ..``): with ``cage_combinations``, the digit-combination clauses of the
     killer cages (:mod:`pipeline.core.clauses_cage`: exact with their distinctness, in place of
@@ -218,6 +230,9 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
     cage_combinations : bool, optional
         Encode the killer cages' sums by their combinations (None: :data:`CAGE_COMBINATIONS`;
         False: every row by its own encoding, as before the combinations).
+    deadline : float, optional
+        ``time.perf_counter()`` value by which the engine must be ready: :class:`SetupOutlasts`
+        when the encoding's clauses would take longer to list and load.
 
     Returns
     -------
@@ -247,6 +262,10 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
                 enc = encode_rows(matrix[keep], rhs[keep], sense[keep], var_of_col, top=top + cages.n_aux, amo=amo)
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
+        need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses
+        if deadline is not None and time.perf_counter() + need > deadline:
+            raise SetupOutlasts(f"loading the rule rows' {enc.n_clauses:,} clauses into the SAT solver "
+                                f"{TOO_LONG_TO_START} {say_seconds(need)} here, past the time limit")
         clauses = [] if cages is None else cages.clauses
         clauses += enc.clauses()
         n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
@@ -302,7 +321,7 @@ class SatEngine:
     """
 
     def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None,
-                 fix_clues: bool = False, keep_clauses: bool = False):
+                 fix_clues: bool = False, keep_clauses: bool = False, deadline: float | None = None):
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
         # one puzzle (fix_clues): its solver view, whose clues are unit clauses (rows, bounds) or
@@ -316,7 +335,8 @@ class SatEngine:
         self.n_model_aux = model.n_aux
         self.amo = self._encoding.amo
         self.n_cells = self._encoding.n_cells
-        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues)
+        self._extra, n_extra = rules_beyond_units(model, self._encoding.n_vars, self.amo, view=fix_clues,
+                                                  deadline=deadline)
         self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
         rules = clause_list(self._encoding) + self._extra
@@ -582,8 +602,11 @@ def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None 
 # ----------------------------------------------------------------------------------------------
 # registry entry
 # ----------------------------------------------------------------------------------------------
-def _engine(model: Model, amo, backend, reuse: bool) -> SatEngine:
-    return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True)
+def _engine(model: Model, amo, backend, reuse: bool, deadline: float | None = None) -> SatEngine:
+    """The shape's cached engine (``reuse``) or a new one-puzzle engine that must be ready by
+    ``deadline`` (:class:`SetupOutlasts` otherwise)."""
+    return engine_for(model, amo, backend) if reuse else SatEngine(model, amo, backend, fix_clues=True,
+                                                                   deadline=deadline)
 
 
 def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
@@ -643,7 +666,10 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     too_long = _setup_outlasts(given, time_limit, reuse)
     if too_long:
         return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=too_long)
-    engine = _engine(given, amo, sat_backend, reuse)
+    try:
+        engine = _engine(given, amo, sat_backend, reuse, None if time_limit is None else start + time_limit)
+    except SetupOutlasts as e:
+        return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=str(e))
     unique = None
     try:
         outcome = engine.solve(given, time_limit=time_limit)
@@ -714,7 +740,10 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     too_long = _setup_outlasts(pre.model, time_limit, reuse)
     if too_long:
         return CountResult(0, [], "time_limit", time.perf_counter() - start, message=too_long)
-    engine = _engine(pre.model, amo, sat_backend, reuse)
+    try:
+        engine = _engine(pre.model, amo, sat_backend, reuse, None if time_limit is None else start + time_limit)
+    except SetupOutlasts as e:
+        return CountResult(0, [], "time_limit", time.perf_counter() - start, message=str(e))
     try:
         return engine.count(pre.model, limit, time_limit=time_limit, keep=keep)
     finally:

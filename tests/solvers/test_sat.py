@@ -229,3 +229,23 @@ def test_slices_get_a_decision_budget_only_under_a_deadline():
     assert timed.decisions and all(sat.MIN_DECISIONS <= d <= sat.DECISION_SLICE for d in timed.decisions)
     free = _Recording(sat.SatEngine(EMPTY4, fix_clues=True).solver)
     assert sat.run_sliced(free, []) is True and free.decisions == []
+
+
+def test_a_rule_encoding_that_outlasts_the_time_limit_is_a_time_limit_at_once(monkeypatch):
+    """Weighted rows can encode to millions of clauses (an ISS full-rank 9x9: 12.5 million, 69 s to
+    list and load) that no nonzero count foresees: solve and count check the encoding's size
+    against the time left and answer time_limit with the reason, instead of overrunning the limit
+    by minutes. Made to happen on a small thermo puzzle by pricing each clause at 10 s."""
+    import json
+    puzzle = parse_puzzle(json.dumps({"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "r2c1"],
+                                                              "sum": 7}]}))
+    model = build_model(puzzle)
+    monkeypatch.setattr(sat, "SETUP_SECONDS_PER_CLAUSE", 10.0)
+    monkeypatch.setattr(sat, "CAGE_COMBINATIONS", False)   # the sum row goes through the encoder
+    started = time.perf_counter()
+    result = sat.solve(model, time_limit=5.0)
+    counted = sat.count(model, 2, time_limit=5.0)
+    assert time.perf_counter() - started < 5.0
+    assert result.status == "time_limit" and "clauses into the SAT solver alone takes about" in result.message
+    assert counted.status == "time_limit" and "past the time limit" in counted.message
+    assert sat.solve(model).status == "optimal"   # without a limit it is set up and solved
