@@ -92,9 +92,12 @@ DFSRULES_BUDGET = 1.0
 #: SAT's PB encoding or HiGHS's LP bound. ISS's four slowest Or entries, with the uniqueness
 #: proof (2026-11-29, machine shared at load 7, 40 s limit): CP-SAT 6.7-15.3 s, sat over 60 s on
 #: two of them, HiGHS over 40 s on three.
-ANYOF_FIRST = (("anyof", "cpsat"),)
-ANYOF_EVIDENCE = ("ISS's four slowest Or entries with the proof: cpsat 6.7-15.3 s, sat over 60 s on two, highs over "
-                  "40 s on three")
+#: Full rank's rows compare whole lines by big weights: their PB encoding runs to millions of
+#: clauses (ISS "Full rank 2": 12.5 million, over a minute to load), where CP-SAT answers ISS's
+#: 9x9 full-rank entries in 32-34 s (2026-11-29, load 6, 30 s limit: sat none within 139-304 s).
+ANYOF_FIRST = (("anyof", "cpsat"), ("fullrank", "cpsat"), ("fullrankties", "cpsat"))
+ANYOF_EVIDENCE = ("measured on ISS's entries: Or (four slowest, with the proof) cpsat 6.7-15.3 s, sat over 60 s on "
+                  "two, highs over 40 s on three; full rank 9x9 cpsat 32-34 s, sat's encoding alone over a minute")
 
 _RULES_EVIDENCE = ("rule puzzles (100 generated 9x9 of 10 families, with the proof, machine at load 9): dfsrules "
                    "median 9.5 ms per record (slowest 0.70 s), sat 40 ms (2.1 s); batch to 2, one worker: "
