@@ -26,6 +26,7 @@ import numpy as np
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
+from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size
 from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows  # noqa: F401  (re-exported: R)
 from pipeline.core.svg import model_html
@@ -230,7 +231,6 @@ class Model:
     def n_extra_columns(self) -> int:
         """The extra cells' digit columns: the first auxiliary columns (docs/conventions.md,
         "Extra cells"); 0 without extra cells."""
-        from pipeline.core.extracells import extra_count
         return extra_count(self.puzzle.extra) * self.puzzle.n_values if self.puzzle.extra else 0
 
     @property

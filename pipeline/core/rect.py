@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, whole_number
+from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_source, whole_number
 from pipeline.core.values import parse_values, values_spec
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
@@ -292,7 +292,7 @@ def read_rect_document(doc: dict, shape: tuple[int, int], box: "tuple[int, int] 
     return grid, h, w, variant, region_grid, values
 
 
-def validate_rect(p) -> None:
+def validate_rect(p: Any) -> None:
     """Check a rectangular puzzle's shape (one line naming what): variant, boxes, side, values,
     digits and regions (``p`` a :class:`pipeline.core.puzzle.Puzzle` with ``rows != cols``).
 
@@ -365,7 +365,6 @@ def read_rect_grid(source: object, rows: int, cols: int, values: tuple[int, ...]
     -------
     ndarray of int
     """
-    from pipeline.core.parse import read_source
 
     span = values or tuple(range(1, n + 1))
     if isinstance(source, np.ndarray):
