@@ -2,8 +2,8 @@
 
 A cage's sum row (``cagesum``, a pseudo-Boolean ``sum_c v(c) = total``, :mod:`pipeline.core.clauses_pb`)
 propagates weakly on its own: a partial assignment rarely forces a literal of a sum of five
-cells, and the killers that need the digit sets of their cages (ISS's MATHEMAGIC_KILLERS: one
-given, 17 cages of 5 cells) ran past 60 s. ISS's Sum handler filters a cage by its digit
+cells, and the killers that need the digit sets of their cages (ISS's MATHEMAGIC_KILLERS: no
+givens, sixteen cages of 5 cells and one of 1) ran past 60 s. ISS's Sum handler filters a cage by its digit
 combinations (``killerCageSums``: every set of ``k`` distinct digits with the sum); this module
 gives the SAT engine the same reasoning as clauses, with one selector variable ``s_j`` per
 combination ``C_j`` (a set of ``k`` distinct digits, ``k`` the cage's cells, adding up to the sum)
