@@ -20,6 +20,8 @@ __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "doc_to_iss_ex
 
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
 IMPLICIT_GROUPS = {"Doppelganger": ("DGB", "DGC", "DGR")}
+#: A cell of an implicit group named in a constraint's arguments (``DGC2``).
+_NAMES_IMPLICIT = re.compile(r"(?<![A-Za-z])DG[RCB]\d")
 _ID = re.compile(r"^([A-Z]{1,9})(\d{0,5})$")
 _SIZE = re.compile(r"^(?:([1-9]\d{0,3})x)?([1-9]\d{0,3})$")
 
@@ -64,6 +66,11 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dic
                 entry["label"] = label
             key = "V" + prefix
         elif item.type in IMPLICIT_GROUPS:
+            # Doppelganger's DGR/DGC/DGB cells become extra cells only when a constraint names one:
+            # a plain Doppelganger stays the one rule (and writes back as it was read)
+            if not any(_NAMES_IMPLICIT.search("~".join(map(str, other.args))) for other in items
+                       if other.type not in IMPLICIT_GROUPS):
+                continue
             for key in IMPLICIT_GROUPS[item.type]:
                 if key not in prefixes:
                     entries.append({"name": key, "size": n})

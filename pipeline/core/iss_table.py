@@ -284,9 +284,10 @@ def _read_cells(kind: str, at_least: int = 1) -> Callable[[list[str], IssGrid], 
 
 def _read_all_different(args: list[str], grid: IssGrid) -> list[dict]:
     cells = grid.cells(args)
-    if len(cells) == grid.n:
+    if len(cells) == grid.n and all(re.fullmatch(r"r\d+c\d+", c) for c in cells):
         return [{"rule": "extraregion", "cells": cells}]
-    return [{"rule": "cage", "cells": cells}]   # a cage without a sum: distinct digits
+    # a cage without a sum: distinct digits (also for N cells with extra cells: a unit is grid cells)
+    return [{"rule": "cage", "cells": cells}]
 
 
 def _read_dot(color: str) -> Callable[[list[str], IssGrid], list[dict]]:

@@ -183,3 +183,19 @@ def test_an_anyof_branch_over_extra_cells_counts_as_its_meaning():
             continue
         result = SOLVERS[engine].count(model, 10)
         assert (result.count, result.status) == (want, "complete"), engine
+
+
+def test_a_unit_of_extra_cells_is_refused_and_iss_alldifferent_with_one_is_a_cage():
+    """Units are grid cells (the unit kernels index the grid): an extra region naming an extra cell
+    is one line, and ISS's AllDifferent of N cells with a Var cell (Bates Motel) reads as a cage
+    without a sum (it once went to the unit check and raised an IndexError)."""
+    doc = {"size": 4, "extra": [{"name": "S", "size": 1}],
+           "rules": [{"rule": "extraregion", "cells": ["r1c1", "r2c3", "r3c2", "S"]}]}
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc)
+    assert "\n" not in str(e.value) and "S is an extra cell (use a cage without a sum)" in str(e.value)
+    puzzle = parse_puzzle(".Shape~4x4.Var~A~~1.AllDifferent~VA~R1C1~R2C3~R3C2")
+    assert [r["rule"] for r in puzzle.to_document()["rules"]] == ["cage"]
+    # the three grid cells differ, and A takes the one value left
+    want = sum(len({int(g[0, 0]), int(g[1, 2]), int(g[2, 1])}) == 3 for g in GRIDS)
+    assert 0 < want < 288 and SOLVERS["sat"].count(build_model(puzzle), 1000).count == want

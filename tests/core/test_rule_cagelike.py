@@ -100,6 +100,9 @@ CASES = {
                         ZERO_TO_3),
     "valueindexing": ([{"rule": "valueindexing", "cells": ["r1c1", "r2c2", "r3c3", "r4c4", "r4c3"]}], ONE_TO_4),
     "valueindexing 0..3": ([{"rule": "valueindexing", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"]}], ZERO_TO_3),
+    # a line that comes back to the index and value cells (ISS Bates Motel: VA1~R1C1~R1C1~R1C2...)
+    "valueindexing repeats": ([{"rule": "valueindexing", "cells": ["r1c1", "r2c2", "r2c2", "r3c3", "r1c1"]}],
+                              ONE_TO_4),
 }
 
 

@@ -186,6 +186,10 @@ class ExtraRegion(Rule):
         """
         check_keys(data, {"cells"}, where)
         cells = parse_cells(data.get("cells"), board, where)
+        if (cells >= board.n_cells).any():   # the unit kernels (verify, propagation, dfs) hold grid cells
+            raise PuzzleError(f"{where}: an extra region is a unit of grid cells; "
+                              f"{cell_name(int(cells[cells >= board.n_cells][0]), board)} is an extra cell "
+                              "(use a cage without a sum)")
         if board.n_values > board.n:   # units hold each value at most once: regions of 2..V cells
             if not 2 <= cells.size <= board.n_values:
                 raise PuzzleError(f"{where}: an extra region on a grid of {board.n_values} values has 2 to "

@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, cells_text, check_keys,
-                                      parse_cells, value_span)
+                                      parse_cell, parse_cells, value_span)
 
 __all__ = ["EqualSum", "ValueIndexing", "segment_weights"]
 
@@ -192,7 +192,12 @@ class ValueIndexing(Rule):
         ValueIndexing
         """
         check_keys(data, {"cells"}, where)
-        cells = parse_cells(data.get("cells"), board, where, at_least=3)
+        raw = data.get("cells")
+        if not isinstance(raw, (list, tuple)) or len(raw) < 3:
+            raise PuzzleError(f"{where}: 'cells' must list at least 3 cells like \"r1c1\" (the value, the index, "
+                              "the line)")
+        # a cell may come back along the line (ISS Bates Motel): each position is its own term
+        cells = np.array([parse_cell(v, board, where) for v in raw], dtype=np.int64)
         if not (board.index_of(np.arange(1, cells.size - 1)) >= 0).any():
             raise PuzzleError(f"{where}: none of the values {value_span(board)} is a position 1..{cells.size - 2} "
                               f"along the line")
