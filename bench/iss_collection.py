@@ -86,15 +86,15 @@ def run_entry(entry: dict, time_limit: float) -> dict:
 
 
 def _solution_line(grid, puzzle) -> str:
-    """The grid as ISS writes a solution: values row by row; letters (A for the first value) on
-    grids of 10 or more values."""
+    """The grid as ISS writes a solution: values row by row; letters (A for the first value) when
+    a value has two digits (1..10 on a 5x10; 0..9 stays digits)."""
     digits = grid.ravel().tolist()
-    if grid.shape[0] >= 10:
-        return "".join(chr(64 + d) for d in digits)
     values = puzzle.to_document().get("values")
     if isinstance(values, str):
         lo, hi = (int(v) for v in values.split("-"))
         values = list(range(lo, hi + 1))
+    if max(values or [puzzle.n_values]) > 9:   # a value of two digits (5x10's 10; not 0..9's 9)
+        return "".join(chr(64 + d) for d in digits)
     return "".join(str(v) for v in (digits if values is None else [values[d - 1] for d in digits]))
 
 
