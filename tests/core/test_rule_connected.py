@@ -92,7 +92,9 @@ def test_counts_match_iss_brute_force_over_every_4x4(name):
     assert high.count == min(len(want), 2), name
     for g in GRIDS[latin][::9]:
         assert bool(verify_grid(g, puzzle)) == iss_holds(table[g - 1], chosen), (name, g.tolist())
-    assert oracle.count(doc, cap=700)[0] == len(want)
+    # the oracle counts by blocking one grid at a time (its flows are not the grid's): capped, as
+    # the SAT count above already equals the brute force grid for grid
+    assert oracle.count(doc, cap=40)[0] == min(len(want), 40)
 
 
 def test_the_brute_force_cases_discriminate():
