@@ -127,8 +127,11 @@ class OutsideLine(Rule):
         Returns
         -------
         tuple of (int, int)
-            Inclusive bounds.
+            Inclusive bounds: the board's smallest and largest values when the clue is a value
+            (:attr:`value_in_set`), else ``1..N``.
         """
+        if cls.value_in_set:
+            return int(board.value_of[0]), int(board.value_of[-1])
         return 1, board.n
 
     @classmethod
@@ -435,21 +438,6 @@ class NumberedRoom(OutsideLine):
     noun: ClassVar[str] = "numbered room clue"
     value_key: ClassVar[str] = "digit"
     value_in_set: ClassVar[bool] = True
-
-    @classmethod
-    def value_range(cls, board: Board) -> tuple[int, int]:
-        """The board's smallest and largest values.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        tuple of (int, int)
-        """
-        return int(board.value_of[0]), int(board.value_of[-1])
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``numberedroom_k_d``: the first value ``X`` puts the clue at the ``X``-th cell.

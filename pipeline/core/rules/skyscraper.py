@@ -198,21 +198,6 @@ class HiddenSkyscraper(OutsideLine):
     needs_unit: ClassVar[bool] = True
     value_in_set: ClassVar[bool] = True
 
-    @classmethod
-    def value_range(cls, board: Board) -> tuple[int, int]:
-        """The board's smallest and largest values.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        tuple of (int, int)
-        """
-        return int(board.value_of[0]), int(board.value_of[-1])
-
     def rows(self, board: Board, index: int) -> list[Rows]:
         """The one-place row, the taller rows and the rise rows (class docstring).
 
