@@ -66,6 +66,10 @@ def run_entry(entry: dict, time_limit: float) -> dict:
     except PipelineError as e:
         return {**out, "seconds": round(time.perf_counter() - started, 3), "status": "no_answer", "why": str(e)[:300]}
     out["seconds"], out["solver"] = round(time.perf_counter() - started, 3), result.solver
+    if result.status == "infeasible" and not entry.get("solution"):
+        # ISS keeps puzzles without a solution on purpose ("Zero solution: ..."): right when the
+        # independent oracle finds none either
+        return {**out, **_oracle_infeasible(puzzle, time_limit)}
     if result.grid is None:
         return {**out, "status": "time_limit" if result.status == "time_limit" else "no_answer",
                 "why": f"{result.solver}: {result.status} {result.message}"[:300]}
@@ -81,6 +85,23 @@ def run_entry(entry: dict, time_limit: float) -> dict:
     # (tests/core/cpsat_oracle.py, each rule written from its meaning) accepts the grid and counts
     # the same to 2, as tests/core/test_iss_collection.py asks
     return {**out, **_oracle_verdict(puzzle, np.asarray(result.grid), result.unique, time_limit)}
+
+
+def _oracle_infeasible(puzzle, time_limit: float) -> dict:
+    """``right`` when the CP-SAT oracle finds no solution either, ``disputed`` when it finds one;
+    ``no_answer`` (with why) when it cannot tell or is not here."""
+    if importlib.util.find_spec("ortools") is None:
+        return {"status": "no_answer", "why": "infeasible; no CP-SAT oracle here to confirm (ortools)"}
+    sys.path.insert(0, str(ROOT / "tests" / "core"))
+    import cpsat_oracle as oracle
+
+    try:
+        counted, _ = oracle.count(puzzle.to_document(), cap=1, time_limit=time_limit)
+    except (KeyError, ValueError, NotImplementedError, RuntimeError) as e:
+        return {"status": "no_answer", "why": f"infeasible; the oracle cannot confirm ({e})"[:300]}
+    if counted:
+        return {"status": "disputed", "why": "the project says infeasible, the CP-SAT oracle finds a solution"}
+    return {"status": "right", "unique": None, "why": "no solution, as the CP-SAT oracle finds"}
 
 
 def _oracle_verdict(puzzle, grid, unique: bool | None, time_limit: float) -> dict:
