@@ -339,6 +339,9 @@ def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | No
         left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
         counter = engine.count if own_count and engine.counts and engine.in_process else auto_count
         assert counter is not None
+        if left is not None and left <= 0:   # the solve took the whole limit: uniqueness not known
+            result.unique = None             # (engines refuse a limit of 0: CP-SAT raised here)
+            return result
         counted = counter(model, 2, time_limit=left, keep=0)
         result.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
     return result

@@ -24,6 +24,6 @@ def test_iss_to_fpuzzles_file_to_json_stdout_to_iss(tmp_path):
 
 
 def test_unsupported_type_is_one_line_exit_2(tmp_path):
-    done = run(".Or.Thermo~R1C1~R1C2.End", "--to", str(tmp_path / "x.json"))   # a composite: never one rule
-    assert done.returncode == 2 and "unsupported constraint type 'Or'" in done.stderr
+    done = run(".Shape~9x9~0-8~Raw", "--to", str(tmp_path / "x.json"))   # a grid without implicit units
+    assert done.returncode == 2 and "grid type 'Raw' is not supported" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.json").exists()

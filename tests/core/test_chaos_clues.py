@@ -167,7 +167,6 @@ def test_iss_round_trip_and_forms():
     (".Shape~4x4.NoBoxes.ChaosConstruction.AllDifferent~CC1~R1C2", "mixes"),
     (".Shape~4x4.NoBoxes.ChaosConstruction.SameValues~3~CC1~CC2", "groups"),
     (".Shape~4x4.NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC17", "region cell"),
-    (".Shape~4x4.NoBoxes.CountDistinct~R1C1~R1C2~R1C3", "CountDistinct"),
 ])
 def test_bad_iss_refused_in_one_line(text, word):
     with pytest.raises(PuzzleError) as info:

@@ -140,7 +140,7 @@ class _AuxRule:
 def test_a_rule_with_auxiliary_columns_is_refused():
     model = build_model(parse_puzzle((ROOT / "examples" / "killer.json").read_text()))
     assert model_problem(model) is None
-    fake = type("M", (), {"puzzle": type("P", (), {"layout": None, "n": 9, "rules": (_AuxRule(),)})()})()
+    fake = type("M", (), {"puzzle": type("P", (), {"layout": None, "n": 9, "extra": (), "is_rect": False, "rules": (_AuxRule(),)})()})()
     assert model_problem(fake) == "dfsrules propagates rows over cell digits only, and skyscraper adds auxiliary columns"
 
 

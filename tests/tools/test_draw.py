@@ -222,7 +222,16 @@ EVERY_RULE["rules"] += [{"rule": "globalentropy"}, {"rule": "globalmod"}, {"rule
                         {"rule": "dutchflatmates"}, {"rule": "regionsamevalues"}]
 #: Kinds that need another value set than 1..9, drawn on a grid of their own below.
 NEEDS_OTHER_VALUES = {"doppelganger": {"size": 9, "values": "0-9", "givens": "0" + "." * 80,
-                                       "rules": [{"rule": "doppelganger"}, {"rule": "regionsamevalues"}]}}
+                                       "rules": [{"rule": "doppelganger"}, {"rule": "regionsamevalues"}]},
+                      # kinds drawn on a puzzle of their own (added after the every-rule puzzle was set)
+                      "countdistinct": {"size": 9, "rules": [{"rule": "countdistinct", "clue": "r1c1",
+                                                              "cells": ["r2c2", "r2c3", "r3c3"]}]},
+                      "hiddenskyscraper": {"size": 9, "rules": [{"rule": "hiddenskyscraper", "clue": "r0c2",
+                                                                 "digit": 3}]},
+                      "anyof": {"size": 9, "rules": [{"rule": "anyof", "branches": [
+                          [{"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}],
+                          [{"rule": "cage", "cells": ["r2c1", "r2c2"], "sum": 5}]]}]},
+                      "connectedvalues": {"size": 9, "rules": [{"rule": "connectedvalues", "values": [1, 3]}]}}
 
 
 def _every_rule_puzzle():
