@@ -13,7 +13,9 @@ a slow entry costs at most its limit. An entry counts as **right** when
   the published one), or
 * it has none (or the answer differs and the puzzle has several solutions, which some ISS test
   entries have on purpose): the answer verifies against every rule (``solve`` verifies before it
-  prints) and a second engine, CP-SAT with the same rows, finds a solution too.
+  prints) and the independent CP-SAT oracle (tests/core/cpsat_oracle.py, each rule written from
+  its meaning) accepts it and counts the same to 2 (tests/core/iss_check.py, shared with the
+  suite).
 
 Writes ``bench/results/iss-collection-latest.json`` and the Markdown report
 ``docs/iss-collection.md`` (the per-type table the issue asks for), unless ``--no-doc``.
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import os
 import platform
@@ -75,7 +76,7 @@ def run_entry(entry: dict, time_limit: float) -> dict:
                 "why": f"{result.solver}: {result.status} {result.message}"[:300]}
     if not verify_grid(result.grid, puzzle):
         return {**out, "status": "wrong", "why": "the answer does not verify"}
-    line = _solution_line(np.asarray(result.grid), puzzle)
+    line = _iss_check().solution_line(np.asarray(result.grid), puzzle)
     solution = entry.get("solution")
     if solution and line == solution:
         return {**out, "status": "right", "unique": result.unique}
@@ -87,63 +88,31 @@ def run_entry(entry: dict, time_limit: float) -> dict:
     return {**out, **_oracle_verdict(puzzle, np.asarray(result.grid), result.unique, time_limit)}
 
 
+def _iss_check():
+    """tests/core/iss_check.py: how the suite judges an answer (one place for both)."""
+    here = str(ROOT / "tests" / "core")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import iss_check
+
+    return iss_check
+
+
 def _oracle_infeasible(puzzle, time_limit: float) -> dict:
     """``right`` when the CP-SAT oracle finds no solution either, ``disputed`` when it finds one;
     ``no_answer`` (with why) when it cannot tell or is not here."""
-    if importlib.util.find_spec("ortools") is None:
-        return {"status": "no_answer", "why": "infeasible; no CP-SAT oracle here to confirm (ortools)"}
-    sys.path.insert(0, str(ROOT / "tests" / "core"))
-    import cpsat_oracle as oracle
-
-    try:
-        counted, _ = oracle.count(puzzle.to_document(), cap=1, time_limit=time_limit)
-    except (KeyError, ValueError, NotImplementedError, RuntimeError) as e:
-        return {"status": "no_answer", "why": f"infeasible; the oracle cannot confirm ({e})"[:300]}
-    if counted:
-        return {"status": "disputed", "why": "the project says infeasible, the CP-SAT oracle finds a solution"}
-    return {"status": "right", "unique": None, "why": "no solution, as the CP-SAT oracle finds"}
+    verdict = _iss_check().oracle_infeasible(puzzle, time_limit)
+    status = {"unconfirmed": "no_answer"}.get(verdict["status"], verdict["status"])
+    return {"status": status, "why": verdict["why"], **({"unique": None} if status == "right" else {})}
 
 
 def _oracle_verdict(puzzle, grid, unique: bool | None, time_limit: float) -> dict:
     """``right`` when the CP-SAT oracle accepts ``grid`` and counts as ``unique`` says (or cannot
     count within ``time_limit``: then ``why`` says so), ``disputed`` when it disagrees; without
     ortools, or for a document the oracle does not model, ``right`` on verify alone (``why``)."""
-    import numpy as np
-
-    if importlib.util.find_spec("ortools") is None:
-        return {"status": "right", "unique": unique, "why": "verified; no CP-SAT oracle here (ortools)"}
-    sys.path.insert(0, str(ROOT / "tests" / "core"))
-    import cpsat_oracle as oracle
-
-    document = puzzle.to_document()
-    shown = grid if puzzle.values is None else np.array(puzzle.values)[grid - 1]
-    try:
-        if not oracle.holds(document, shown):
-            return {"status": "disputed", "unique": unique, "why": "the CP-SAT oracle rejects the answer"}
-    except (KeyError, ValueError, NotImplementedError, RuntimeError) as e:
-        return {"status": "right", "unique": unique, "why": f"verified; the oracle does not take it ({e})"[:300]}
-    try:
-        counted, _ = oracle.count(document, cap=2, time_limit=time_limit)
-    except (KeyError, ValueError, NotImplementedError, RuntimeError) as e:
-        return {"status": "right", "unique": unique, "why": f"verified and accepted by the oracle; its count to 2 "
-                                                            f"did not finish ({e})"[:300]}
-    if unique is not None and counted != (1 if unique else 2):
-        return {"status": "disputed", "unique": unique, "why": f"the oracle counts {counted}, the project "
-                                                               f"{'1' if unique else '2 or more'}"}
-    return {"status": "right", "unique": unique, "why": ""}
-
-
-def _solution_line(grid, puzzle) -> str:
-    """The grid as ISS writes a solution: values row by row; letters (A for the first value) when
-    a value has two digits (1..10 on a 5x10; 0..9 stays digits)."""
-    digits = grid.ravel().tolist()
-    values = puzzle.to_document().get("values")
-    if isinstance(values, str):
-        lo, hi = (int(v) for v in values.split("-"))
-        values = list(range(lo, hi + 1))
-    if max(values or [puzzle.n_values]) > 9:   # a value of two digits (5x10's 10; not 0..9's 9)
-        return "".join(chr(64 + d) for d in digits)
-    return "".join(str(v) for v in (digits if values is None else [values[d - 1] for d in digits]))
+    verdict = _iss_check().oracle_verdict(puzzle, grid, unique, time_limit)
+    status = {"unconfirmed": "right"}.get(verdict["status"], verdict["status"])
+    return {"status": status, "unique": unique, "why": verdict["why"]}
 
 
 def _child(entry: dict, time_limit: float, conn) -> None:
