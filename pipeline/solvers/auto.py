@@ -18,7 +18,8 @@ from typing import Any
 
 from pipeline.core.errors import SolveError
 from pipeline.solvers.handoff import handed_off
-from pipeline.solvers.base import PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows
+from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
+                                   solve_then_count)
 
 __all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
            "can_answer", "pick_solver", "solve_checking_uniqueness"]
@@ -329,22 +330,8 @@ def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | No
     SolveResult
         Its ``solver`` names the engine that solved.
     """
-    import time
-
-    started = time.perf_counter()
-    proves = check_unique and engine.proves_unique
-    result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
-    result.solver = result.solver or engine.name
-    if check_unique and not proves and result.grid is not None:
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-        counter = engine.count if own_count and engine.counts and engine.in_process else auto_count
-        assert counter is not None
-        if left is not None and left <= 0:   # the solve took the whole limit: uniqueness not known
-            result.unique = None             # (engines refuse a limit of 0: CP-SAT raised here)
-            return result
-        counted = counter(model, 2, time_limit=left, keep=0)
-        result.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
-    return result
+    counter = engine.count if own_count and engine.counts and engine.in_process else auto_count
+    return solve_then_count(engine, model, time_limit, check_unique, counter, **options)
 
 
 #: ``get_solver("auto")``: not an engine of its own (so not in ``SOLVERS``), it picks one per

@@ -106,6 +106,12 @@ class CountResult:
             other = other.as_tuple()
         return isinstance(other, tuple) and self.as_tuple() == other
 
+    @property
+    def unique(self) -> bool | None:
+        """What a count to 2 says: True (one solution), False (two or more), None when it stopped
+        before it could tell (e.g. on the time limit)."""
+        return self.count == 1 if self.status in ("complete", "limit") else None
+
 
 def _grid_text(grid: np.ndarray) -> str:
     """A solved grid as text, with box lines when its side has the default box shape."""
@@ -126,6 +132,46 @@ def singles_contradiction(solver: str, seconds: float) -> SolveResult:
     """
     return SolveResult("infeasible", None, None, seconds, 0, solver=solver,
                        message="naked/hidden singles found a contradiction")
+
+
+def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, check_unique: bool,
+                     counter: Callable[..., CountResult] | None, **options: Any) -> SolveResult:
+    """``engine``'s answer, and with ``check_unique`` whether it is the only one: proved by
+    ``engine`` while solving when it can, else counted to 2 by ``counter`` within what is left of
+    ``time_limit`` (``unique`` stays None without a counter or time left).
+
+    Parameters
+    ----------
+    engine : Solver
+        The engine that solves.
+    model : Model
+        The model.
+    time_limit : float or None
+        Seconds for the whole call.
+    check_unique : bool
+        Also fill ``SolveResult.unique``.
+    counter : callable or None
+        A registry entry's ``count`` (``counter(model, 2, time_limit=..., keep=0)``).
+    **options
+        ``engine``'s own solve options.
+
+    Returns
+    -------
+    SolveResult
+        Its ``solver`` names the engine that solved.
+    """
+    import time
+
+    started = time.perf_counter()
+    proves = check_unique and engine.proves_unique
+    result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
+    result.solver = result.solver or engine.name
+    if check_unique and not proves and result.grid is not None:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        # engines refuse a limit of 0 (CP-SAT raised): no time left means uniqueness unknown
+        result.unique = None if counter is None or (left is not None and left <= 0) else \
+            counter(model, 2, time_limit=left, keep=0).unique
+    return result
 
 
 def _always_available() -> str | None:

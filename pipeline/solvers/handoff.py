@@ -14,7 +14,7 @@ import dataclasses
 import time
 
 from pipeline.core.build import Model
-from pipeline.solvers.base import CountResult, Solver, SolveResult
+from pipeline.solvers.base import CountResult, Solver, SolveResult, solve_then_count
 
 __all__ = ["handed_off"]
 
@@ -49,14 +49,9 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         left = _left(time_limit, started)
         if not unfinished or (left is not None and left <= 0):
             return result
-        options = {"check_unique": True} if check_unique and then.proves_unique else {}
-        taken = then.solve(model, time_limit=left, **options)
-        taken.solver = taken.solver or then.name
+        taken = solve_then_count(then, model, left, check_unique, then.count)
         taken.message = (f"{first.name} gave up after {budget:g} s; {then.name} answered"
                          + (f" ({taken.message})" if taken.message else ""))
-        if check_unique and not then.proves_unique and taken.grid is not None and then.count is not None:
-            counted = then.count(model, 2, time_limit=_left(time_limit, started))
-            taken.unique = counted.count == 1 if counted.status in ("complete", "limit") else None
         return taken
 
     def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:

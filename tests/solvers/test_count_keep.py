@@ -42,3 +42,11 @@ def test_a_count_keeps_only_the_grids_asked_for(name):
     for bad in (1.5, True, "1"):   # the registry's one bound for keep, on every engine
         with pytest.raises(SolveError, match=rf"^solver {name}: count: keep must be an integer at least 0, found "):
             solver.count(model, 5, keep=bad)
+
+
+@pytest.mark.parametrize(("count", "status", "unique"), [(1, "complete", True), (2, "limit", False),
+                                                         (0, "complete", False), (1, "time_limit", None)])
+def test_a_count_to_2_says_what_it_knows_of_uniqueness(count, status, unique):
+    from pipeline.solvers.base import CountResult
+
+    assert CountResult(count, [], status).unique is unique

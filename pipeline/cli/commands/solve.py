@@ -36,7 +36,7 @@ def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver) -> bool | None
             print(f"solver: the uniqueness check uses {solver.name} ({engine.name}: {problem})", file=sys.stderr)
     assert solver.count is not None   # need="count" refused one without
     result = solver.count(model, 2, **engine_options(args, solver, "count", deadline=deadline))
-    return None if result.status not in ("complete", "limit") else result.count == 1
+    return result.unique
 
 
 def _say_where_files_went(args, name: str, kept: Path | None) -> None:
