@@ -47,7 +47,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         result = first.solve(model, time_limit=budget, check_unique=check_unique)
         unfinished = result.status == "time_limit" or (check_unique and result.grid is not None and result.unique is None)
         left = _left(time_limit, started)
-        if not unfinished or (left is not None and left <= 0):
+        if not unfinished or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = solve_then_count(then, model, left, check_unique, then.count)
         taken.message = (f"{first.name} gave up after {budget:g} s; {then.name} answered"
@@ -61,11 +61,20 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         assert first.count is not None and then.count is not None
         result = first.count(model, limit, time_limit=budget, **options)
         left = _left(time_limit, started)
-        if result.status != "time_limit" or (left is not None and left <= 0):
+        if result.status != "time_limit" or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = then.count(model, limit, time_limit=left, **options)
         taken.message = f"{first.name} gave up after {budget:g} s; {then.name} counted" + (
             f" ({taken.message})" if taken.message else "")
         return taken
+
+    def _cannot_take_over(result: SolveResult | CountResult, model: Model) -> bool:
+        """``then`` cannot take this model here (a package its rows need): ``first``'s result
+        stands, its message saying why the search was not handed on."""
+        problem = then.problem_with(model)
+        if problem:
+            result.message = "; ".join(part for part in (result.message, f"{then.name} cannot take over: {problem}")
+                                       if part)
+        return bool(problem)
 
     return dataclasses.replace(first, solve=solve, count=count if first.count is not None else None)
