@@ -19,7 +19,11 @@ Measured for each engine (``dfsrules``; ``sat``, the engine auto used for rule p
   ``--count 2`` (the uniqueness proof), records per second of wall time (parse, model, engine,
   verify, Parquet output all included); ``auto`` picks dfsrules for these records;
 * **solve process**: ``python -m pipeline solve FILE`` (the default uniqueness check) on one
-  puzzle of each family: median and max wall seconds of the whole process.
+  puzzle of each family: median and max wall seconds of the whole process;
+* **ISS side by side**: with ``ISS_DIR`` pointing to an ISS checkout and node on the PATH, ISS's
+  ``SimpleSolver`` counts each puzzle to 2 in one node process (a warm-up pass, then a timed
+  one); each family's median against dfsrules' (target: at most 10x). Without them the table
+  shows the anchor figures measured once (:data:`ISS_ANCHOR`) and says ISS was skipped.
 
 Prints a table and writes ``<results-dir>/dfsrules.json``.
 """
@@ -92,7 +96,79 @@ def per_record(rows: list[dict], engine: str) -> dict:
         result = solver.solve(build_model(puzzle), check_unique=True)
         seconds.append(result.seconds)
         wrong += not (result.solved and result.unique and verify_grid(result.grid, puzzle).ok)
-    return {"median_s": statistics.median(seconds), "max_s": max(seconds), "wrong": wrong, "n": len(seconds)}
+    return {"median_s": statistics.median(seconds), "max_s": max(seconds), "wrong": wrong, "n": len(seconds),
+            "by_family": _family_medians(rows, seconds)}
+
+
+def _family_medians(rows: list[dict], seconds: list[float]) -> dict[str, float]:
+    """Each family's median of ``seconds`` (one per row, in order)."""
+    families: dict[str, list[float]] = {}
+    for row, value in zip(rows, seconds):
+        families.setdefault(row["family"], []).append(value)
+    return {family: statistics.median(values) for family, values in families.items()}
+
+
+#: The reference measured once, for a run without ISS (ISS_DIR unset or node absent): ISS's
+#: median milliseconds per family on this set, its `solutions(input, 2)` call (setup and the
+#: uniqueness proof included), in one node process after a warm-up pass, beside the project's
+#: dfsrules on the same machine in the same hour (docs/benchmarks.md).
+ISS_ANCHOR = {"measured": "2026-11-29, the 2-core bench machine (load 3), ISS HEAD of the local mirror, node 18",
+              "ms": {"thermo": 3.12, "kropki": 1.80, "even/odd": 2.21, "killer": 12.24, "anti-king": 5.07,
+                     "anti-knight": 4.56, "non-consecutive": 330.38, "killer+anti-knight+X": 5.49,
+                     "diagonal": 0.62, "windoku": 1.01}}
+#: A family's median may be at most this many times ISS's (issue 34).
+ISS_RATIO_TARGET = 10.0
+
+#: Runs ISS's SimpleSolver headless (its tests/helpers/test_env.js sets up the globals): every
+#: input line counted to 2, one warm-up pass, then a timed pass, one JSON line per input.
+ISS_RUNNER = r"""
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [dir, inputsFile] = process.argv.slice(2);
+const env = await import(pathToFileURL(`${dir}/tests/helpers/test_env.js`).href);
+env.ensureGlobalEnvironment();
+const { SimpleSolver } = await import(pathToFileURL(`${dir}/js/sandbox/simple_solver.js`).href + (self.VERSION_PARAM || ''));
+const solver = new SimpleSolver();
+const inputs = readFileSync(inputsFile, 'utf8').split('\n').filter(Boolean);
+for (const input of inputs) [...solver.solutions(input, 2)];
+for (const input of inputs) {
+  const started = performance.now();
+  const count = [...solver.solutions(input, 2)].length;
+  const ms = performance.now() - started;
+  console.log(JSON.stringify({ count, ms, guesses: solver.latestStats().guesses }));
+}
+"""
+
+
+def iss_side_by_side(rows: list[dict]) -> dict:
+    """ISS on the same set when ``ISS_DIR`` names an ISS checkout and node is here: each
+    family's median milliseconds and how many puzzles ISS also counts unique; otherwise the
+    anchor figures (:data:`ISS_ANCHOR`) and why ISS was skipped. ISS is never a dependency."""
+    import os
+    import shutil
+
+    from pipeline.core.iss_write import iss_from_puzzle
+
+    where, node = os.environ.get("ISS_DIR"), shutil.which("node")
+    problem = ("ISS_DIR is not set" if not where else
+               f"ISS_DIR={where} has no js/sandbox/simple_solver.js"
+               if not (Path(where) / "js" / "sandbox" / "simple_solver.js").is_file() else
+               "node is not on PATH" if node is None else None)
+    if problem:
+        return {"ran": False, "why": problem, **ISS_ANCHOR}
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs, runner = Path(tmp) / "inputs.txt", Path(tmp) / "runner.mjs"
+        inputs.write_text("".join(iss_from_puzzle(parse_puzzle(row["document"])) + "\n" for row in rows))
+        runner.write_text(ISS_RUNNER)
+        proc = subprocess.run([node, str(runner), where, str(inputs)], capture_output=True, text=True)
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or len(lines) != len(rows):
+        return {"ran": False, "why": f"ISS failed: {proc.stderr.strip()[-300:]}", **ISS_ANCHOR}
+    return {"ran": True, "measured": f"this run, {platform.platform()}", "node": node,
+            "ms": {family: 1e3 * value for family, value in
+                   _family_medians(rows, [line["ms"] / 1e3 for line in lines]).items()},
+            "unique": sum(line["count"] == 1 for line in lines), "n": len(lines),
+            "guesses_median": _family_medians(rows, [line["guesses"] for line in lines])}
 
 
 def batch(rows: list[dict], engine: str, repeat: int) -> dict:
@@ -173,6 +249,8 @@ def run(quick: bool = False, repeat: int = 10, build: bool = False) -> dict:
         results["engines"][engine] = {"record": per_record(rows, engine),
                                       "batch": batch(rows, engine, 1 if quick else repeat),
                                       "process": solve_processes(rows, engine, quick)}
+    log("dfsrules bench: ISS on the same set ...")
+    results["iss"] = iss_side_by_side(rows)
     return results
 
 
@@ -187,6 +265,23 @@ def print_tables(results: dict) -> None:
               f"  {r['record']['wrong']}")
 
 
+def print_family_table(results: dict) -> None:
+    """Each family's median against ISS's (run beside it, or the anchor figures)."""
+    iss = results.get("iss")
+    if not iss:
+        return
+    ours = results["engines"]["dfsrules"]["record"]["by_family"]
+    print(f"\nby family, median ms with the proof: dfsrules (engine seconds) against ISS "
+          f"({'run in this bench' if iss['ran'] else 'anchor ' + iss['measured'] + '; ISS skipped: ' + iss['why']})")
+    print(f"{'family':24s} {'dfsrules':>10s} {'ISS':>10s} {'ratio':>7s}")
+    for family, seconds in ours.items():
+        reference = iss["ms"].get(family)
+        ratio = f"{1e3 * seconds / reference:6.2f}x" if reference else "-"
+        print(f"{family:24s} {1e3 * seconds:10.2f} {reference if reference is not None else float('nan'):10.2f} {ratio:>7s}")
+    if iss["ran"]:
+        print(f"ISS counted {iss['unique']} of {iss['n']} unique")
+
+
 def failures(results: dict) -> list[str]:
     """The targets dfsrules missed in this run, and any wrong answer, in words."""
     r = results["engines"]["dfsrules"]
@@ -195,6 +290,13 @@ def failures(results: dict) -> list[str]:
     out = [f"{name} {value:.4g} (target {'>=' if name.startswith('batch') else '<='} {TARGETS[name]:g})"
            for name, value in got.items()
            if (value < TARGETS[name] if name.startswith("batch") else value > TARGETS[name])]
+    iss = results.get("iss") or {}
+    for family, seconds in r["record"].get("by_family", {}).items():
+        reference = iss.get("ms", {}).get(family)
+        if reference and 1e3 * seconds > ISS_RATIO_TARGET * reference:
+            out.append(f"{family}: median {1e3 * seconds:.2f} ms, over {ISS_RATIO_TARGET:g}x ISS's {reference:.2f} ms")
+    if iss.get("ran") and iss["unique"] != iss["n"]:
+        out.append(f"ISS counts {iss['n'] - iss['unique']} of the set not unique")
     return out + [f"{engine}: {e['record']['wrong']} wrong answers" for engine, e in results["engines"].items()
                   if e["record"]["wrong"]]
 
@@ -260,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = run(args.quick, args.repeat, args.build)
     print_tables(results)
+    print_family_table(results)
     for problem in failures(results):
         log(f"dfsrules bench: {problem}")
     args.results_dir.mkdir(parents=True, exist_ok=True)

@@ -268,3 +268,26 @@ def test_auto_section(quick):
         assert {name: (e["count"], e["status"]) for name, e in engines.items()} == {
             "dfs": (1, "complete"), "sat": (1, "complete")}
     assert "issue 18:" in stdout and "issue 18: count, one process" in stdout
+
+
+def test_the_rule_section_sets_iss_beside_dfsrules_or_says_why_not(monkeypatch, tmp_path, capsys):
+    """Without an ISS checkout the section reports the anchor figures and the reason; a family
+    over 10x ISS's median is a missed target in words (bench/dfsrules_bench.py)."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import dfsrules_bench
+
+    rows = [{"family": "thermo", "document": {"size": 4, "givens": "1..." + "." * 12}}]
+    monkeypatch.delenv("ISS_DIR", raising=False)
+    assert dfsrules_bench.iss_side_by_side(rows)["why"] == "ISS_DIR is not set"
+    monkeypatch.setenv("ISS_DIR", str(tmp_path))
+    found = dfsrules_bench.iss_side_by_side(rows)
+    assert not found["ran"] and found["why"].endswith("has no js/sandbox/simple_solver.js")
+    assert found["ms"] == dfsrules_bench.ISS_ANCHOR["ms"]
+    engines = {"dfsrules": {"record": {"median_s": 0.001, "max_s": 0.002, "wrong": 0,
+                                       "by_family": {"thermo": 0.0005, "non-consecutive": 0.9}},
+                            "batch": {"per_second": 500.0}, "process": {"median_s": 0.1}}}
+    results = {"engines": engines, "iss": {**found, "ms": {"thermo": 1.0, "non-consecutive": 10.0}}}
+    assert dfsrules_bench.failures(results) == ["non-consecutive: median 900.00 ms, over 10x ISS's 10.00 ms"]
+    dfsrules_bench.print_family_table(results)
+    table = capsys.readouterr().out
+    assert "ISS skipped: ISS_DIR=" in table and "thermo" in table and "0.50x" in table
