@@ -30,6 +30,8 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/solvers/sat_external.py", "formats.solutions"),
     # the rater, for solve --steps only (a plain solve starts without it)
     ("pipeline/cli/commands/solve.py", "pipeline.tools.rate"),
+    # the ISS reader imports every rule's table: only an ISS string needs it (start-up, issue 34)
+    ("pipeline/core/document.py", "pipeline.core.iss"),
 }
 
 

@@ -456,6 +456,22 @@ def time_limit_words(args: argparse.Namespace) -> str:
     return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
 
 
+class _SatBackends:
+    """``--sat-backend``'s choices, listed when first asked for (a value given, ``--help``):
+    importing python-sat to list them cost every process 10 ms at start-up. Without python-sat
+    any name passes here, and the engine says what is missing."""
+
+    def _names(self) -> list[str]:
+        return sat_backends()
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        names = self._names()
+        return not names or name in names
+
+
 def add_engine_args(p: argparse.ArgumentParser) -> None:
     """The engine options: ``--sat-backend``, ``--amo``, ``--presolve`` (each engine takes its own).
 
@@ -464,8 +480,8 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
     p : argparse.ArgumentParser
         The subcommand's parser.
     """
-    p.add_argument("--sat-backend", choices=sat_backends() or None, metavar="NAME",
-                   help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): " + ", ".join(sat_backends()))
+    p.add_argument("--sat-backend", choices=_SatBackends(), metavar="NAME",
+                   help=f"python-sat solver for --solver sat (default {DEFAULT_BACKEND}): %(choices)s")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to "
                         f"{AUTO_PAIRWISE_MAX}x{AUTO_PAIRWISE_MAX}, else ladder)")

@@ -44,7 +44,7 @@ from typing import NamedTuple
 from pipeline.core.errors import PuzzleError
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import document_from_fpuzzles
-from pipeline.core.iss import document_from_iss, looks_like_iss
+from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
 from pipeline.core.rect import box_text, read_rect_document, rect_size
@@ -251,6 +251,8 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     ((4, 4), (2, 2), 7)
     """
     if isinstance(doc, str) and looks_like_iss(doc):   # an ISS constraint string: its document
+        from pipeline.core.iss import document_from_iss   # here: the reader imports every rule's table
+
         doc = document_from_iss(doc, where)
     if isinstance(doc, str):
         if len(doc) > MAX_DOCUMENT_CHARS:

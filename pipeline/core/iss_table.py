@@ -23,50 +23,11 @@ from typing import Callable
 
 import numpy as np
 
+from pipeline.core.iss_detect import ISS_TYPES, MAX_ISS_CHARS, looks_like_iss
 from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_name
 
 __all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "disjoint_set_rules",
            "iss_cell_id", "looks_like_iss"]
-
-#: Every constraint type ISS knows (its js/sudoku_constraint.js): an unknown name is "unknown",
-#: a known one without a reader "unsupported".
-ISS_TYPES = frozenset((
-    "Container Or And Replicate End Jigsaw Thermo Whisper Renban Modular Entropic RegionSumLine Between "
-    "Lockout Palindrome Zipper SumLine Regex NFA NoBoxes ChaosConstruction ChaosArrow ChaosCount RegionSize "
-    "RegionSameValues StrictKropki StrictXV Shape Windoku DisjointSets AntiKnight Doppelganger AntiKing "
-    "AntiTaxicab AntiConsecutive GlobalEntropy GlobalMod FullRankTies DutchFlatmates Diagonal WhiteDot BlackDot "
-    "GreaterThan X ValueIndexing V Arrow DoubleArrow PillArrow Cage RellikCage EqualityCage Sum LittleKiller XSum "
-    "Sandwich Lunchbox Skyscraper HiddenSkyscraper NumberedRoom FullRank AllDifferent ContainAtLeast ContainExact "
-    "LookAndSay ConnectedValues SameValues EqualSum Quad Binary BinaryX Pair PairX Indexing CountingCircles "
-    "CountDistinct Given SearchPriority Var").split())
-
-#: Longest ISS string read (ISS's own puzzles are at most a few KB).
-MAX_ISS_CHARS = 2_000_000
-_START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
-_BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
-
-
-def looks_like_iss(text: object) -> bool:
-    """Is ``text`` an ISS constraint string (``.`` then a type or ``~``: ``.Cage~...``, ``.~R1C1_5``)?
-
-    Parameters
-    ----------
-    text : object
-        A command-line argument, a file's text or a batch record.
-
-    Examples
-    --------
-    >>> looks_like_iss(".Cage~15~R1C1~R1C2.~R3C3_4"), looks_like_iss(".AntiKnight"), looks_like_iss("..3.2.6..")
-    (True, True, False)
-    """
-    if not isinstance(text, str) or len(text) > MAX_ISS_CHARS:
-        return False
-    s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
-    if "~" in s:
-        return bool(_START.match(s))
-    # no argument anywhere: only a run of known type names (a compact grid may start '.A')
-    return bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
-
 
 #: ISS writes a row or column number in base 17: 1..9, then a..g for 10..16.
 _DIGITS = "123456789abcdefg"

@@ -26,7 +26,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import looks_like_fpuzzles
-from pipeline.core.iss_table import looks_like_iss
+from pipeline.core.iss_detect import looks_like_iss
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).

@@ -19,7 +19,7 @@ from pipeline.core.errors import ClueConflictError, PuzzleError
 from pipeline.core.extracells import extra_record_document, extra_to_doc, with_extra
 from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
-from pipeline.core.iss import document_from_iss, looks_like_iss
+from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
@@ -702,9 +702,8 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
         where = where or "puzzle"   # a dict has no file name
-        if text is not None and looks_like_iss(text):
-            doc = document_from_iss(text, where)
-        elif text is not None and not looks_like_document(text):
+        # an ISS string stays text: read_document reads it (importing the ISS reader only then)
+        if text is not None and not looks_like_iss(text) and not looks_like_document(text):
             doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
                               where=where)
