@@ -130,20 +130,18 @@ class Kropki(Rule):
         """
         n = board.n_values
         table = partner_table(self.color, self.value, board.value_of)
-        rows, cells, digits, coefs, labels = [], [], [], [], []
-        r = 0
-        for side, (a, b) in enumerate(((self.first, self.second), (self.second, self.first)), start=1):
-            for d in range(n):
-                partners = np.flatnonzero(table[d])
-                rows.append(np.full(1 + partners.size, r))
-                cells.append(np.concatenate([[a], np.full(partners.size, b)]))
-                digits.append(np.concatenate([[d], partners]))
-                coefs.append(np.concatenate([[1], -np.ones(partners.size, dtype=np.int64)]))
-                labels.append((index, side, d + 1))
-                r += 1
-        return [Rows("kropki", np.concatenate(rows), np.concatenate(cells).astype(np.int64),
-                     np.concatenate(digits).astype(np.int64), np.concatenate(coefs).astype(np.int64),
-                     np.zeros(r, dtype=np.int64), "L", np.array(labels, dtype=np.int64))]
+        partner_row, partner = np.nonzero(table)   # row d's partners e, ascending
+        # one side's rows: digit d's term first, then its partners' (a stable sort by row)
+        row = np.concatenate([np.arange(n), partner_row])
+        order = np.argsort(row, kind="stable")
+        row, digit = row[order], np.concatenate([np.arange(n), partner])[order]
+        head = np.concatenate([np.ones(n, dtype=bool), np.zeros(partner.size, dtype=bool)])[order]
+        coef = np.where(head, 1, -1).astype(np.int64)
+        cells = [np.where(head, a, b) for a, b in ((self.first, self.second), (self.second, self.first))]
+        labels = np.column_stack([np.full(2 * n, index), np.repeat([1, 2], n), np.tile(np.arange(1, n + 1), 2)])
+        return [Rows("kropki", np.concatenate([row, row + n]), np.concatenate(cells).astype(np.int64),
+                     np.tile(digit, 2).astype(np.int64), np.tile(coef, 2), np.zeros(2 * n, dtype=np.int64), "L",
+                     labels.astype(np.int64))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Both cells filled with digits that do not fit the dot's colour and value.
