@@ -16,6 +16,7 @@ what it shows). Cells are row-major canvas numbers ``r * cols + c`` (0-based) ev
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -185,13 +186,19 @@ class Board:
 
     def unit_of_cells(self) -> list[np.ndarray]:
         """Per family, ``(rows * cols, )`` the unit number of each cell (-1 when in none). With
-        overlapping units of one family (not the case for the built-in families) the last wins."""
+        overlapping units of one family (not the case for the built-in families) the last wins.
+        Made once per board (read-only arrays): every cage's rows ask."""
+        return list(self._unit_owners)
+
+    @cached_property
+    def _unit_owners(self) -> tuple[np.ndarray, ...]:
         out = []
         for _, units in self.unit_families:
             owner = np.full(self.n_cells + self.n_extra, -1, dtype=np.int64)   # extra cells: in none
             owner[units.ravel()] = np.repeat(np.arange(units.shape[0]), units.shape[1])
+            owner.setflags(write=False)
             out.append(owner)
-        return out
+        return tuple(out)
 
     def share_a_unit(self, groups: np.ndarray) -> np.ndarray:
         """``(G,)`` True where all cells of each group (``(G, k)`` cells) lie in one unit."""
