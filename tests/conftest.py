@@ -29,7 +29,9 @@ import numpy as np
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
-SHARED_DATA_DIR = PROJECT.parent / "shared" / "data"
+#: ../shared/data beside the project (SUDOKU_SHARED_DATA names another place: an empty directory
+#: checks that every test needing it skips with a reason, as on a clone without it)
+SHARED_DATA_DIR = Path(os.environ.get("SUDOKU_SHARED_DATA") or PROJECT.parent / "shared" / "data")
 SAMPLE_DATA_DIR = PROJECT / "tests" / "data"
 
 if str(PROJECT) not in sys.path:  # `python -m pytest` from elsewhere still imports the project

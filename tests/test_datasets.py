@@ -10,6 +10,7 @@ one with none must be infeasible. Different conventions and clue encodings acros
 """
 from __future__ import annotations
 
+import ast
 import importlib.util
 
 import numpy as np
@@ -156,3 +157,44 @@ def test_vendored_sample_is_small_and_consistent(tmp_path):
         assert fresh == [p.relative_to(SAMPLE) for p in files]
         for rel in fresh:
             assert (tmp_path / rel).read_bytes() == (SAMPLE / rel).read_bytes(), rel
+
+
+def _shared_paths(tree: ast.Module, source: str) -> set[str]:
+    """Module-level names bound to a path under ../shared (SHARED_DATA_DIR or a "shared" literal)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            text = ast.get_source_segment(source, node.value) or ""
+            if "SHARED_DATA_DIR" in text or '"shared"' in text:
+                names.add(node.targets[0].id)
+    return names
+
+
+def unguarded_shared_reads(source: str) -> list[str]:
+    """Functions that read a ../shared path without first asking whether it is there (a clone
+    without ../shared would fail there instead of skipping with a reason)."""
+    tree = ast.parse(source)
+    paths = _shared_paths(tree, source)
+    found = []
+    for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        calls = [n for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and isinstance(n.func.value, ast.Name) and n.func.value.id in paths]
+        read = {c.func.value.id for c in calls if c.func.attr in ("read_text", "open", "read_bytes")}
+        asked = {c.func.value.id for c in calls if c.func.attr in ("is_file", "exists", "is_dir")}
+        decorators = " ".join(ast.get_source_segment(source, d) or "" for d in func.decorator_list)
+        found += [f"{func.name} reads {name}" for name in sorted(read - asked)
+                  if not (name in decorators and ("exists" in decorators or "is_file" in decorators))]
+    return found
+
+
+def test_every_test_reading_shared_data_skips_when_it_is_absent():
+    """A clone without ../shared runs the whole suite: 12 tests once failed there (2026-11-29)."""
+    offenders = {str(path.relative_to(PROJECT)): found for path in sorted((PROJECT / "tests").rglob("*.py"))
+                 if (found := unguarded_shared_reads(path.read_text(encoding="utf-8")))}
+    assert not offenders
+
+
+def test_the_guard_check_sees_an_unguarded_read():
+    unguarded = 'ISS = SHARED_DATA_DIR / "iss" / "x.jsonl"\ndef _entries():\n    return ISS.read_text()\n'
+    guarded = unguarded.replace("    return", "    if not ISS.is_file():\n        pytest.skip('absent')\n    return")
+    assert unguarded_shared_reads(unguarded) == ["_entries reads ISS"] and unguarded_shared_reads(guarded) == []

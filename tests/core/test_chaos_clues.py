@@ -120,6 +120,8 @@ def test_clue_rows_are_exact_for_fixed_grid_and_division():
 
 
 def _collection(name: str) -> dict:
+    if not COLLECTION.is_file():
+        pytest.skip(f"{COLLECTION} is absent (../shared is not beside the project)")
     for line in COLLECTION.read_text().splitlines():
         d = json.loads(line)
         if d["name"] == name:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 
@@ -57,3 +58,14 @@ def test_an_iss_string_is_still_read(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pipeline", "solve", str(path), "--format", "line"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.startswith("12"), done.stderr
+
+
+def test_the_formats_page_lists_every_iss_type_the_reader_takes():
+    from pathlib import Path
+
+    from pipeline.core.iss_table import READERS
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = page.split("## Reading ISS constraint strings", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("The constraint types read", 1)[1].split("\n- ", 1)[0]
+    assert sorted(set(re.findall(r"`(\w+)`", listed))) == sorted(READERS)
