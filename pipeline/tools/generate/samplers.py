@@ -555,3 +555,7 @@ def sample_entries(kinds: list[str], grid: np.ndarray, board: Board, rng: np.ran
         seen.update(json.dumps(e, sort_keys=True) for e in drawn)
         out += drawn
     return out
+
+
+# the later families' samplers (issue 33's last kinds) join SAMPLERS
+import pipeline.tools.generate.samplers_more  # noqa: E402,F401
