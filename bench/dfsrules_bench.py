@@ -112,10 +112,12 @@ def _family_medians(rows: list[dict], seconds: list[float]) -> dict[str, float]:
 #: median milliseconds per family on this set, its `solutions(input, 2)` call (setup and the
 #: uniqueness proof included), in one node process after a warm-up pass, beside the project's
 #: dfsrules on the same machine in the same hour (docs/benchmarks.md).
-ISS_ANCHOR = {"measured": "2026-11-29, the 2-core bench machine (load 3), ISS HEAD of the local mirror, node 18",
-              "ms": {"thermo": 3.12, "kropki": 1.80, "even/odd": 2.21, "killer": 12.24, "anti-king": 5.07,
-                     "anti-knight": 4.56, "non-consecutive": 330.38, "killer+anti-knight+X": 5.49,
-                     "diagonal": 0.62, "windoku": 1.01}}
+ISS_ANCHOR = {"measured": "2026-11-29 03:35 UTC, the 2-core bench machine at load 1-2, ISS at its GitHub HEAD "
+                          "of that week, node 20",
+              "ms": {"thermo": 0.68, "kropki": 0.77, "even/odd": 0.56, "killer": 3.28, "anti-king": 0.97,
+                     "anti-knight": 4.02, "non-consecutive": 262.87, "killer+anti-knight+X": 2.16,
+                     "diagonal": 0.70, "windoku": 0.83},
+              "median_ms": 1.25, "max_ms": 1048.7, "per_second": 26.6}
 #: A family's median may be at most this many times ISS's (issue 34).
 ISS_RATIO_TARGET = 10.0
 
@@ -168,6 +170,8 @@ def iss_side_by_side(rows: list[dict]) -> dict:
             "ms": {family: 1e3 * value for family, value in
                    _family_medians(rows, [line["ms"] / 1e3 for line in lines]).items()},
             "unique": sum(line["count"] == 1 for line in lines), "n": len(lines),
+            "median_ms": statistics.median(line["ms"] for line in lines), "max_ms": max(line["ms"] for line in lines),
+            "per_second": len(lines) / (sum(line["ms"] for line in lines) / 1e3),
             "guesses_median": _family_medians(rows, [line["guesses"] for line in lines])}
 
 
@@ -279,7 +283,11 @@ def print_family_table(results: dict) -> None:
         ratio = f"{1e3 * seconds / reference:6.2f}x" if reference else "-"
         print(f"{family:24s} {1e3 * seconds:10.2f} {reference if reference is not None else float('nan'):10.2f} {ratio:>7s}")
     if iss["ran"]:
-        print(f"ISS counted {iss['unique']} of {iss['n']} unique")
+        record = results["engines"]["dfsrules"]["record"]
+        print(f"all {iss['n']}: ISS median {iss['median_ms']:.2f} ms, max {iss['max_ms']:.1f} ms, "
+              f"{iss['per_second']:.1f} puzzles/s back to back in one process (its solver calls alone); dfsrules "
+              f"median {1e3 * record['median_s']:.2f} ms, max {1e3 * record['max_s']:.1f} ms; "
+              f"ISS counted {iss['unique']} of {iss['n']} unique")
 
 
 def failures(results: dict) -> list[str]:
