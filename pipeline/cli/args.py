@@ -98,7 +98,7 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="RULE",
                    help="a rule beyond units, repeatable: a kind without cells (" + ", ".join(
-                       kind for kind, cls in RULES.items() if cls.global_rule) + ") or one JSON rule entry, e.g. "
+                       RULES.global_kinds()) + ") or one JSON rule entry, e.g. "
                    "'{\"rule\": \"cage\", \"cells\": [\"r1c1\", \"r1c2\"], \"sum\": 9}' (a puzzle document "
                    "carries its own rules)")
 

@@ -140,7 +140,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
                    help="a rule the puzzles obey, repeatable: one without cells (" + ", ".join(
-                       kind for kind, cls in RULES.items() if cls.global_rule and kind not in SAMPLERS) + ") or a "
+                       kind for kind in RULES.global_kinds() if kind not in SAMPLERS) + ") or a "
                    "family whose instances are drawn from the grid (" + ", ".join(SAMPLERS) + "); line output "
                    "is then one puzzle document per line (as for jigsaw regions)")
     p.add_argument("--rule-count", type=int, metavar="K",

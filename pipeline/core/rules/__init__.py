@@ -1,45 +1,21 @@
 """Rules beyond "each unit holds every digit once", registered by kind.
 
-One module per family of rules; importing this package registers every built-in rule, in the
-order their rows are built (the registry's order is the row order of ``A`` and ``Aineq`` after
-the variant's units: see docs/conventions.md). Adding a rule is one class (a frozen dataclass
-subclassing :class:`~pipeline.core.rules.base.Rule`, with ``kind``, ``families``, ``from_dict``,
+One module per family of rules. The registry knows every built-in kind, in the order their rows
+are built (the registry's order is the row order of ``A`` and ``Aineq`` after the variant's units:
+see docs/conventions.md), and imports a kind's module when the kind is first used: a rule class
+is a frozen dataclass, about 0.7 ms to create, and a process reading a classic grid or a
+thermometer puzzle should not pay for sixty of them (issue 34, start-up). Adding a rule is one
+class (a frozen dataclass subclassing :class:`~pipeline.core.rules.base.Rule`, with ``kind``, ``families``, ``from_dict``,
 ``to_dict``, ``rows``/``units`` and ``violations``), one :func:`register_rule` call, and its tests.
 """
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
-from pipeline.core.rules.betweenlines import Between, Lockout
-from pipeline.core.rules.cages import Cage
-from pipeline.core.rules.kropki import Kropki
-from pipeline.core.rules.neighbours import AntiKing, AntiKnight, NonConsecutive
-from pipeline.core.rules.order import Greater, Thermometer
-from pipeline.core.rules.pairlines import Entropic, Modular, Palindrome, Renban, Whisper
-from pipeline.core.rules.parity import Even, Odd
-from pipeline.core.rules.pencilmarks import PencilMarks
-from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow, RegionSum, Zipper
-from pipeline.core.rules.units import DiagonalRule, DisjointGroups, ExtraRegion, Windoku, window_units
-from pipeline.core.rules.littlekiller import LittleKiller
-from pipeline.core.rules.xv import XV, StrictKropki, StrictXV
-from pipeline.core.rules.quadruple import Quadruple
-from pipeline.core.rules.weighted import WeightedSum
-from pipeline.core.rules.samevalues import SameValues
-from pipeline.core.rules.pairwise import Pair
-from pipeline.core.rules.indexing import Indexing
-from pipeline.core.rules.outside import NumberedRoom, Sandwich, XSum
-from pipeline.core.rules.skyscraper import CountingCircles, HiddenSkyscraper, Skyscraper
-from pipeline.core.rules.fullrank import FullRank, FullRankTies
-from pipeline.core.rules.segments import Lunchbox, SumLine
-from pipeline.core.rules.automaton import Automaton, Regex
-from pipeline.core.rules.chaos import Chaos
-from pipeline.core.rules.anyof import AnyOf
-from pipeline.core.rules.globals import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
-from pipeline.core.rules.regionsets import Doppelganger, RegionSameValues
-from pipeline.core.rules.cagelike import EqualityCage, LookAndSay, Rellik
-from pipeline.core.rules.valuelinks import EqualSum, ValueIndexing
-from pipeline.core.rules.countdistinct import CountDistinct
-from pipeline.core.rules.connected import ConnectedValues
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
            "rule_order", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms", "window_units",
@@ -58,15 +34,167 @@ __all__ += ["ConnectedValues"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
+#: Every built-in kind in row order: ``(kind, module under pipeline.core.rules, class, global)``.
+#: ``global`` is the class's :attr:`Rule.global_rule` (a kind without cells), so the command
+#: line's help lists them without importing every class (a test holds it to the classes).
+BUILTIN_RULES: tuple[tuple[str, str, str, bool], ...] = (
+    ("windoku", "units", "Windoku", True),
+    ("diagonal", "units", "DiagonalRule", False),
+    ("extraregion", "units", "ExtraRegion", False),
+    ("disjointgroups", "units", "DisjointGroups", True),
+    ("cage", "cages", "Cage", False),
+    ("thermo", "order", "Thermometer", False),
+    ("greater", "order", "Greater", False),
+    ("kropki", "kropki", "Kropki", False),
+    ("even", "parity", "Even", False),
+    ("odd", "parity", "Odd", False),
+    ("pencilmarks", "pencilmarks", "PencilMarks", False),
+    ("antiknight", "neighbours", "AntiKnight", True),
+    ("antiking", "neighbours", "AntiKing", True),
+    ("nonconsecutive", "neighbours", "NonConsecutive", True),
+    ("arrow", "sumlines", "Arrow", False),
+    ("pillarrow", "sumlines", "PillArrow", False),
+    ("doublearrow", "sumlines", "DoubleArrow", False),
+    ("whisper", "pairlines", "Whisper", False),
+    ("renban", "pairlines", "Renban", False),
+    ("palindrome", "pairlines", "Palindrome", False),
+    ("between", "betweenlines", "Between", False),
+    ("lockout", "betweenlines", "Lockout", False),
+    ("entropic", "pairlines", "Entropic", False),
+    ("modular", "pairlines", "Modular", False),
+    ("zipper", "sumlines", "Zipper", False),
+    ("regionsum", "sumlines", "RegionSum", False),
+    ("littlekiller", "littlekiller", "LittleKiller", False),
+    ("xv", "xv", "XV", False),
+    ("strictxv", "xv", "StrictXV", True),
+    ("strictkropki", "xv", "StrictKropki", True),
+    ("quadruple", "quadruple", "Quadruple", False),
+    ("sum", "weighted", "WeightedSum", False),
+    ("samevalues", "samevalues", "SameValues", False),
+    ("pair", "pairwise", "Pair", False),
+    ("indexing", "indexing", "Indexing", False),
+    ("skyscraper", "skyscraper", "Skyscraper", False),
+    ("sandwich", "outside", "Sandwich", False),
+    ("xsum", "outside", "XSum", False),
+    ("numberedroom", "outside", "NumberedRoom", False),
+    ("countingcircles", "skyscraper", "CountingCircles", False),
+    ("chaos", "chaos", "Chaos", True),
+    ("automaton", "automaton", "Automaton", False),
+    ("regex", "automaton", "Regex", False),
+    ("fullrank", "fullrank", "FullRank", False),
+    ("fullrankties", "fullrank", "FullRankTies", True),
+    ("sumline", "segments", "SumLine", False),
+    ("lunchbox", "segments", "Lunchbox", False),
+    ("globalentropy", "globals", "GlobalEntropy", True),
+    ("globalmod", "globals", "GlobalMod", True),
+    ("antitaxicab", "globals", "AntiTaxicab", True),
+    ("dutchflatmates", "globals", "DutchFlatmates", True),
+    ("doppelganger", "regionsets", "Doppelganger", True),
+    ("regionsamevalues", "regionsets", "RegionSameValues", True),
+    ("anyof", "anyof", "AnyOf", False),
+    ("lookandsay", "cagelike", "LookAndSay", False),
+    ("rellik", "cagelike", "Rellik", False),
+    ("equalitycage", "cagelike", "EqualityCage", False),
+    ("equalsum", "valuelinks", "EqualSum", False),
+    ("valueindexing", "valuelinks", "ValueIndexing", False),
+    ("hiddenskyscraper", "skyscraper", "HiddenSkyscraper", False),
+    ("countdistinct", "countdistinct", "CountDistinct", False),
+    ("connectedvalues", "connected", "ConnectedValues", False),
+)
+_CLASS_MODULES = {name: module for _, module, name, _ in BUILTIN_RULES} | {"window_units": "units"}
+
+
+class RuleRegistry(Mapping[str, "type[Rule]"]):
+    """kind -> rule class, in row order; a built-in kind's module is imported on first use.
+
+    Iterating gives the kinds (no import); ``registry[kind]``, ``get``, ``values`` and ``items``
+    give classes. :func:`register_rule` adds a kind at the end, or replaces one in its place.
+    """
+
+    def __init__(self) -> None:
+        self._order: list[str] = [kind for kind, _, _, _ in BUILTIN_RULES]
+        self._where = {kind: (module, name) for kind, module, name, _ in BUILTIN_RULES}
+        self._loaded: dict[str, type[Rule]] = {}
+
+    def __getitem__(self, kind: str) -> type[Rule]:
+        cls = self._loaded.get(kind)
+        if cls is None:
+            if kind not in self._where:
+                raise KeyError(kind)
+            module, name = self._where[kind]
+            cls = self._loaded[kind] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._order))
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __contains__(self, kind: object) -> bool:
+        return isinstance(kind, str) and (kind in self._where or kind in self._loaded)
+
+    def add(self, cls: type[Rule]) -> None:
+        """``cls`` under its kind: a new kind at the end, a known one replaced in its place.
+
+        Parameters
+        ----------
+        cls : type
+            A :class:`Rule` subclass with its ``kind``.
+        """
+        if cls.kind not in self:
+            self._order.append(cls.kind)
+        self._where.pop(cls.kind, None)
+        self._loaded[cls.kind] = cls
+
+    def pop(self, kind: str, default: Any = None) -> Any:
+        """Remove ``kind``.
+
+        Parameters
+        ----------
+        kind : str
+            The kind.
+        default : object
+            What to return when ``kind`` is not registered.
+
+        Returns
+        -------
+        type or object
+            The kind's class, or ``default``.
+        """
+        if kind not in self:
+            return default
+        cls = self[kind]
+        self._order.remove(kind)
+        self._where.pop(kind, None)
+        self._loaded.pop(kind, None)
+        return cls
+
+    def global_kinds(self) -> list[str]:
+        """The kinds without cells (:attr:`Rule.global_rule`), in row order, importing only the
+        kinds registered after the built-ins."""
+        flags = {kind: is_global for kind, _, _, is_global in BUILTIN_RULES}
+        return [kind for kind in self._order
+                if (flags[kind] if kind in self._where else self._loaded[kind].global_rule)]
+
+
 #: kind -> rule class, in row order.
-RULES: dict[str, type[Rule]] = {}
+RULES = RuleRegistry()
+
+
+def __getattr__(name: str) -> Any:
+    """``from pipeline.core.rules import Cage``: the class from its module, imported now."""
+    module = _CLASS_MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 def register_rule(cls: type[Rule]) -> type[Rule]:
     """Add a rule class under its ``kind`` (a later class of the same kind replaces it)."""
     if not cls.kind:
         raise PuzzleError(f"rule class {cls.__name__} has no kind")
-    RULES[cls.kind] = cls
+    RULES.add(cls)
     return cls
 
 
@@ -128,40 +256,3 @@ def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
 def rule_order(rule: Rule) -> int:
     """Position of a rule's kind in the registry (rows are built in this order)."""
     return list(RULES).index(rule.kind)
-
-
-for _cls in (Windoku, DiagonalRule, ExtraRegion, DisjointGroups, Cage, Thermometer, Greater, Kropki, Even, Odd,
-             PencilMarks, AntiKnight, AntiKing, NonConsecutive):
-    register_rule(_cls)
-# the line rules (issue 33, part 2): appended after every kind above, whose rows keep their places
-for _line_rule in (Arrow, PillArrow, DoubleArrow, Whisper, Renban, Palindrome, Between, Lockout, Entropic, Modular,
-                   Zipper, RegionSum):
-    register_rule(_line_rule)
-# issue 33 part 2, second batch: appended after the line rules, so the rows of every earlier kind keep their places
-for _batch2 in (LittleKiller, XV, StrictXV, StrictKropki, Quadruple, WeightedSum, SameValues, Pair, Indexing):
-    register_rule(_batch2)
-# issue 33 part 2, outside clues and auxiliary columns: appended after the second batch
-for _aux_batch in (Skyscraper, Sandwich, XSum, NumberedRoom, CountingCircles):
-    register_rule(_aux_batch)
-# issue 33, chaos construction (auxiliary columns for the regions): after every kind above
-register_rule(Chaos)
-# issue 33, regular-language lines (ISS NFA and Regex, auxiliary transition columns): after every kind above
-for _automaton in (Automaton, Regex):
-    register_rule(_automaton)
-# issue 33, full rank, sum lines and lunchboxes (auxiliary columns): after every kind above
-for _rank_batch in (FullRank, FullRankTies, SumLine, Lunchbox):
-    register_rule(_rank_batch)
-# issue 33, global rules over 2x2 windows, taxicab distances and flatmates: after every kind above
-for _global_batch in (GlobalEntropy, GlobalMod, AntiTaxicab, DutchFlatmates, Doppelganger, RegionSameValues):
-    register_rule(_global_batch)
-# issue 33, ISS Or / And: branches of the rules above (big-M rows on indicator columns): after every kind above
-register_rule(AnyOf)
-# issue 33, look-and-say, rellik and equality cages, equal sums, value indexing (rows over x only): after every kind above
-for _cage_batch in (LookAndSay, Rellik, EqualityCage, EqualSum, ValueIndexing):
-    register_rule(_cage_batch)
-# issue 33, hidden skyscraper (rows over x only): after every kind above
-register_rule(HiddenSkyscraper)
-# issue 33, count-distinct clues (ISS CountDistinct over grid cells, auxiliary columns): after every kind above
-register_rule(CountDistinct)
-# issue 33, connected values (ISS ConnectedValues over the grid, auxiliary distance layers): after every kind above
-register_rule(ConnectedValues)
