@@ -63,3 +63,22 @@ def test_a_plug_in_goes_last_and_a_replacement_keeps_its_place():
         register_rule(original)
         unregister_rule("plugtest")
     assert "plugtest" not in RULES and RULES["thermo"] is original and unregister_rule("plugtest") is None
+
+
+def test_monkeypatching_a_kind_in_and_out(monkeypatch):
+    """Tests register a kind for a while (``monkeypatch.setitem``); the registry takes it back."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Temporary(Rule):
+        kind = "temporarytest"
+        families = ("temporarytest",)
+
+    with monkeypatch.context() as patch:
+        patch.setitem(RULES, "temporarytest", Temporary)
+        assert RULES["temporarytest"] is Temporary and list(RULES)[-1] == "temporarytest"
+    assert "temporarytest" not in RULES
+    with pytest.raises(PuzzleError, match="is kind 'temporarytest', not 'other'"):
+        RULES["other"] = Temporary
+    with pytest.raises(KeyError):
+        del RULES["temporarytest"]

@@ -11,7 +11,7 @@ class (a frozen dataclass subclassing :class:`~pipeline.core.rules.base.Rule`, w
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from pipeline.core.errors import PuzzleError
@@ -104,7 +104,7 @@ BUILTIN_RULES: tuple[tuple[str, str, str, bool], ...] = (
 _CLASS_MODULES = {name: module for _, module, name, _ in BUILTIN_RULES} | {"window_units": "units"}
 
 
-class RuleRegistry(Mapping[str, "type[Rule]"]):
+class RuleRegistry(MutableMapping[str, "type[Rule]"]):
     """kind -> rule class, in row order; a built-in kind's module is imported on first use.
 
     Iterating gives the kinds (no import); ``registry[kind]``, ``get``, ``values`` and ``items``
@@ -124,6 +124,16 @@ class RuleRegistry(Mapping[str, "type[Rule]"]):
             module, name = self._where[kind]
             cls = self._loaded[kind] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
         return cls
+
+    def __setitem__(self, kind: str, cls: type[Rule]) -> None:
+        if kind != cls.kind:
+            raise PuzzleError(f"rule class {cls.__name__} is kind {cls.kind!r}, not {kind!r}")
+        self.add(cls)
+
+    def __delitem__(self, kind: str) -> None:
+        if kind not in self:
+            raise KeyError(kind)
+        self.pop(kind)
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._order))
