@@ -27,6 +27,7 @@ solution, the unit of explanation is a clue or a rule: :mod:`pipeline.tools.expl
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,8 +109,9 @@ class Explanation:
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))
-        rating = self.rating or {}   # set with status unique
-        return f"unique solution.\nrating: {Rating(**rating, steps=[], solution=None).text()}"
+        if self.rating is None:   # a puzzle with a value set
+            return "unique solution.\nrating: none (the rater names the digits 1..N, not a value set)"
+        return f"unique solution.\nrating: {Rating(**self.rating, steps=[], solution=None).text()}"
 
 
 def _clue_triples(grid: np.ndarray) -> list[tuple[int, int, int]]:
@@ -308,20 +310,29 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     if cap < 2:
         raise PuzzleError(f"cap: must be at least 2, found {cap}")
     if isinstance(puzzle_or_text, Puzzle):
-        puzzle = puzzle_or_text
-        if puzzle.values is not None:
-            raise PuzzleError(f"explain: a puzzle with a value set (values {puzzle.values[0]}..{puzzle.values[-1]}) "
-                              "is not explained: its conflicts and clues name the digits 1..N")
-    else:
-        # read once (standard input cannot be read twice), then check the clues against the shape
-        shape, clues = shape_and_clues(puzzle_or_text, **parse_kw)
-        if shape.values is not None:   # the clues would be read as digits 1..N, the value set lost
-            raise PuzzleError(f"explain: a puzzle with a value set (values {shape.values[0]}..{shape.values[-1]}) "
-                              "is not explained: its conflicts and clues name the digits 1..N")
-        try:
-            puzzle = Puzzle(clues, shape.h, shape.w, shape.variant, shape.regions, shape.rules, shape.layout)
-        except ClueConflictError as e:
-            return _invalid(shape, clues, str(e), maxsat)
+        return _in_values(_explain(puzzle_or_text, cap, maxsat), puzzle_or_text.values)
+    # read once (standard input cannot be read twice), then check the clues against the shape
+    shape, clues = shape_and_clues(puzzle_or_text, **parse_kw)
+    try:   # the shape's every field (rules, layout, value set, extra cells) with the clues
+        puzzle = dataclasses.replace(shape, grid=clues)
+    except ClueConflictError as e:
+        return _in_values(_invalid(shape, clues, str(e), maxsat), shape.values)
+    return _in_values(_explain(puzzle, cap, maxsat), shape.values)
+
+
+def _in_values(found: Explanation, values: tuple | None) -> Explanation:
+    """``found`` with its clues (conflict, removals, clues to add) as values, for a puzzle with a
+    value set (the search works on digit indices 1..V; a person reads the values)."""
+    if values is None:
+        return found
+    def shown(clues: list) -> list:
+        return [(r, c, int(values[d - 1])) for r, c, d in clues]
+    return dataclasses.replace(found, conflict=shown(found.conflict), remove=shown(found.remove),
+                               add=shown(found.add))
+
+
+def _explain(puzzle: Puzzle, cap: int, maxsat: str) -> Explanation:
+    """:func:`explain` of a checked puzzle, its clues in digit indices."""
     # the first count on the engine auto picks for the model (singles first, the clues as units):
     # the shape's engine with the clues as assumptions took 64 s on a unique 25x25 it solves in 9
     counted = auto_count(build_model(puzzle), cap, keep=cap)
@@ -331,15 +342,16 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     if count == 0:
         return Explanation("infeasible", conflict=minimal_conflict(puzzle),
                            remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)
-    if count == 1:
-        return Explanation("unique", count=1, rating=rate(puzzle, grids[0], unique=True).to_dict(brief=True))
-    eng = engine_for(puzzle)   # the greedy clues to add: many small counts on the shape's engine
+    if count == 1:   # the rater names digits 1..N: a value set's puzzle is not rated
+        rating = None if puzzle.values is not None else rate(puzzle, grids[0], unique=True).to_dict(brief=True)
+        return Explanation("unique", count=1, rating=rating)
+    counter = _clue_counter(puzzle, cap)   # the greedy clues to add: many small counts
     stack = np.stack(grids)
     differ = (stack != stack[0]).any(axis=0)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(differ))]
     first, grid, add = grids[0], np.array(puzzle.grid), []
     while True:
-        found, sols = eng.count(grid, cap, keep=True)
+        found, sols = counter(grid)
         if found <= 1:
             break
         disagree = (np.stack(sols) != first).sum(axis=0)
@@ -347,3 +359,17 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
         grid[r, c] = first[r, c]
         add.append((int(r), int(c), int(first[r, c])))
     return Explanation("multiple", count=count, count_capped=count >= cap, differing_cells=cells, add=add)
+
+
+def _clue_counter(puzzle: Puzzle, cap: int):
+    """``count(grid) -> (count up to cap, grids)`` of the puzzle with other clues: the shape's
+    counting engine, or, when the puzzle has more values than the side (its units hold each
+    value at most once, which that engine does not model), auto's counting engine on the model."""
+    if puzzle.n_values == puzzle.n:
+        eng = engine_for(puzzle)
+        return lambda grid: eng.count(grid, cap, keep=True)
+
+    def count(grid: np.ndarray) -> tuple[int, list]:
+        counted = auto_count(build_model(dataclasses.replace(puzzle, grid=grid)), cap, keep=cap)
+        return counted.count, counted.grids
+    return count

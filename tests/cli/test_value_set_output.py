@@ -87,9 +87,63 @@ def test_api_grid_is_digit_indices_and_shown_gives_the_cli_values(capsys, value_
     assert "".join(map(str, shown.ravel().tolist())) == value_grid_text(result.grid, puzzle.values)
 
 
-@pytest.mark.parametrize("command", ["rate", "explain"])
-def test_rate_and_explain_refuse_a_value_set_in_one_line(capsys, value_set_file, command):
-    # rate raised an IndexError (9 values, 6 candidates a cell); explain read 0..8 as digits
-    code, out, err = call(capsys, command, value_set_file)
+def test_rate_refuses_a_value_set_in_one_line(capsys, value_set_file):
+    # rate raised an IndexError (9 values, 6 candidates a cell)
+    code, out, err = call(capsys, "rate", value_set_file)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "value set" in err and "0..8" in err and "Traceback" not in err
+
+
+def _explained(text: str):
+    from pipeline.tools.explain import explain
+
+    return explain(text)
+
+
+def _clues_iss(shape: str, clues) -> str:
+    return shape + ".~" + "~".join(f"R{r + 1}C{c + 1}_{v}" for r, c, v in clues)
+
+
+def test_explain_names_values_on_an_infeasible_puzzle_of_a_value_set():
+    """The conflict and the fewest removals are clues in values (0 is a value, not an empty cell),
+    and they are right: the conflicting clues alone have no solution, the rest without the
+    removals has one."""
+    import pipeline
+    from pipeline.core.puzzle import parse_puzzle
+
+    shape = ".Shape~6x6~0-5"
+    text = shape + ".~R1C1_0~R1C4_3~R1C5_5~R2C1_5~R2C4_4~R3C1_4~R3C3_0~R3C4_1~R4C1_3~R4C2_1~R4C4_5~R4C6_2" \
+                   "~R5C1_2~R5C4_0~R5C5_1~R6C1_1~R6C4_2"
+    found = _explained(text)
+    assert found.status == "infeasible" and found.conflict and found.remove
+    clues = {(int(t[1]) - 1, int(t[3]) - 1, int(t[5])) for t in text.split("~")[3:]}
+    assert set(found.conflict) <= clues and set(found.remove) <= clues
+    assert pipeline.count(parse_puzzle(_clues_iss(shape, found.conflict))).count == 0
+    assert pipeline.count(parse_puzzle(_clues_iss(shape, sorted(clues - set(found.remove)))), 1).count == 1
+    assert "r3c3=0" in found.text() or any(v == 0 for _, _, v in found.conflict + found.remove)
+
+
+def test_explain_adds_clues_in_values_until_a_puzzle_of_more_values_is_unique():
+    """6x6 with the values 0..8 (more values than the side: units hold each at most once)."""
+    import pipeline
+    from pipeline.core.puzzle import parse_puzzle
+
+    shape = ".Shape~6x6~0-8"
+    found = _explained(shape + ".~R1C1_0~R1C2_8")
+    assert found.status == "multiple" and found.add
+    assert all(0 <= v <= 8 for _, _, v in found.add)
+    completed = parse_puzzle(_clues_iss(shape, [(0, 0, 0), (0, 1, 8), *found.add]))
+    assert pipeline.count(completed).count == 1
+
+
+def test_explain_of_a_unique_puzzle_of_a_value_set_says_it_is_not_rated(capsys, value_set_file):
+    import pipeline
+
+    puzzle = pipeline.read_puzzle(value_set_file)
+    solved = pipeline.solve(puzzle, unique=False)
+    full = puzzle.shown(solved.grid)
+    shape = ".Shape~6x6~0-8"
+    text = _clues_iss(shape, [(r, c, int(full[r, c])) for r in range(6) for c in range(6)])
+    found = _explained(text)
+    assert found.status == "unique" and found.rating is None
+    assert found.text().endswith("rating: none (the rater names the digits 1..N, not a value set)")
