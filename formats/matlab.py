@@ -525,6 +525,9 @@ def render_script(model: Model) -> str:
     ineq = model.n_ineq > 0                 # the rules' <= rows (Aineq, bineq)
     canvas = p.layout is not None           # a gattai layout: the columns are the present cells
     mapped = reduce or canvas               # the solver columns are not all positions: a map
+    # a rectangle, or more values than the side: the variables run over R x C x V as on a canvas
+    wide = not canvas and (p.rows != p.cols or p.n_values != n)
+    on_canvas = canvas or wide
     alphabet = np.array(list("." + COMPACT_DIGITS)) if n <= len(COMPACT_DIGITS) else None
     puzzle_lines = ["".join(alphabet[row]) if alphabet is not None else " ".join(map(str, row))
                     for row in p.grid.tolist()]
@@ -558,6 +561,8 @@ def render_script(model: Model) -> str:
            "present = [ ...", *[f"  '{''.join('1' if v else '0' for v in row)}'; ..." for row in
                                  np.asarray(p.present).reshape(p.rows, p.cols).tolist()],
            "] == '1';"] if canvas else []),
+        *([f"R = {p.rows}; C = {p.cols}; N = {p.n_values};   % R x C cells, N digits (sudoku.csv holds 1..N: "
+           "digit k stands for the k-th value)", "present = true(R, C);"] if wide else []),
         f"has_boxes = {'true' if p.has_boxes else 'false'};",
         "% Clues [row col digit position]; position = 1-based index of x[row,col,digit] in the full",
         f"% N^3 vector of this convention ({conv.scheme}/{conv.order}). Baked in so that the CSV-only",
@@ -659,7 +664,7 @@ def render_script(model: Model) -> str:
         head += [
             "% 'reduce' dropped the variables fixed by the clues: put the kept ones back at their full",
             "% positions, the rest stay 0 except the clue variables, which are 1.",
-            "x_full = zeros(R * C * N, 1);" if canvas else "x_full = zeros(N^3, 1);",
+            "x_full = zeros(R * C * N, 1);" if on_canvas else "x_full = zeros(N^3, 1);",
             "x_full(kept) = x;",
             "x_full(clues(:, 4)) = 1;",
         ]
@@ -672,19 +677,22 @@ def render_script(model: Model) -> str:
         ]
     else:
         head += ["x_full = x;   % the solver columns are all N^3 variables, clues included"]
+    if model.n_aux:   # auxiliary columns come after the cell block (docs/conventions.md): not cells
+        head += [f"x_full = x_full(1:{'R * C * N' if on_canvas else 'N^3'});   % the {model.n_aux} auxiliary "
+                 "columns after the cell variables are the rules' own, not cells"]
     head += [
         "",
         "% -- decode: X(r,c,d) = 1 iff cell (r,c) holds digit d --------------------------------------",
-        *(_canvas_decode_lines(conv) if canvas else _decode_lines(conv)),
+        *(_canvas_decode_lines(conv) if on_canvas else _decode_lines(conv)),
         *(["digit_count = sum(X, 3);",
-           "if any(digit_count(present) ~= 1) || any(digit_count(~present) ~= 0)"] if canvas else
+           "if any(digit_count(present) ~= 1) || any(digit_count(~present) ~= 0)"] if on_canvas else
           ["if any(any(sum(X, 3) ~= 1))"]),
         "  error('solve_sudoku:decode', 'a cell does not hold exactly one digit');",
         "end",
         "sudoku = sum(bsxfun(@times, X, reshape(1:N, 1, 1, N)), 3);   % sudoku(r,c) = digit"
         + ("; 0 outside the grids" if canvas else ""),
         "if ~isempty(clues)",
-        "  clue_ok = sudoku(sub2ind([R C], clues(:, 1), clues(:, 2))) == clues(:, 3);" if canvas else
+        "  clue_ok = sudoku(sub2ind([R C], clues(:, 1), clues(:, 2))) == clues(:, 3);" if on_canvas else
         "  clue_ok = sudoku(sub2ind([N N], clues(:, 1), clues(:, 2))) == clues(:, 3);",
         "  if ~all(clue_ok)",
         "    error('solve_sudoku:decode', 'decoded grid contradicts a clue: wrong convention?');",
@@ -693,7 +701,7 @@ def render_script(model: Model) -> str:
         "",
         "% -- print and write -----------------------------------------------------------------------",
         "cell_width = numel(sprintf('%d', N));",
-        *(_canvas_print_lines() if canvas else _grid_print_lines()),
+        *(_canvas_print_lines() if on_canvas else _grid_print_lines()),
         "if exist('writematrix')   % MATLAB R2019a+",
         "  writematrix(sudoku, out_file);",
         "else                      % GNU Octave and older MATLAB",
@@ -701,7 +709,7 @@ def render_script(model: Model) -> str:
         "end",
         "fprintf('Wrote %s\\n', out_file);",
         # the figure draws one N x N grid (boxes, regions, diagonals); a layout's canvas is printed only
-        *(_figure_lines(model) if not canvas else []),
+        *(_figure_lines(model) if not on_canvas else []),
     ]
     return "\n".join(head) + "\n"
 

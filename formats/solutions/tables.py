@@ -15,6 +15,8 @@ from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, trunc
 
 
 _SEP = re.compile(r"[,;\s]+")
+#: No grid has more digits than this (the decoder checks the puzzle's own range with the manifest).
+MAX_DIGIT = 1 << 20
 
 
 def _numeric_table(head: str) -> list[list[str]] | None:
@@ -57,16 +59,13 @@ def _parse_grid(text: str, where: str) -> RawSolution:
             raise truncated(where, f"the last grid row has {len(rows[bad])} of {n} values")
         raise FormatError(f"{where}: grid row {bad + 1} has {len(rows[bad])} values, row 1 has {n}")
     grid = parse_floats([t for r in rows for t in r], where, "cell").reshape(len(rows), n)
-    # a gattai canvas (samurai) holds 0 in the cells outside every grid and need not be square;
-    # which cells must be filled is the manifest's to say (pipeline.core.decode)
-    if len(rows) != n and not (grid == 0).any():
-        if len(rows) < n:
-            raise truncated(where, f"{len(rows)} rows of a {n}x{n} grid")
-        raise FormatError(f"{where}: {len(rows)} rows of {n} values is not an N x N grid")
-    side = max(grid.shape)
-    if not np.all(np.isfinite(grid)) or np.any(grid != np.rint(grid)) or grid.min() < 0 or grid.max() > side:
-        r, c = np.argwhere(~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > side))[0]
-        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit 1..{side}")
+    # a gattai canvas (samurai, 0 outside every grid) and a rectangle (6x9) need not be square,
+    # and a puzzle of more values than the side has digits past it: the shape, the cells to fill
+    # and the digits' range are the manifest's to say (pipeline.core.decode)
+    bad = ~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > MAX_DIGIT)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit")
     return RawSolution("grid", np.empty(0), grid=grid.astype(np.int64))
 
 

@@ -341,9 +341,9 @@ def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
         k = int(empty.sum())
         raise FormatError(f"{where}: {k} empty cell{'s' if k > 1 else ''} (first at ({r + 1}, {c + 1})); "
                           f"a solution grid must be complete")
-    if (grid[~present] != 0).any() or grid.max(initial=0) > conv.n:
-        r, c = np.argwhere((~present & (grid != 0)) | (grid > conv.n))[0]
-        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]} is not a digit 1..{conv.n}"
+    if (grid[~present] != 0).any() or grid.max(initial=0) > conv.v:   # v: the digits (N, or more values)
+        r, c = np.argwhere((~present & (grid != 0)) | (grid > conv.v))[0]
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]} is not a digit 1..{conv.v}"
                           + (" (it lies outside every grid of the layout: 0 expected)" if not present[r, c] else ""))
     return vector_from_grid(grid, conv), conv
 
