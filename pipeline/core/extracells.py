@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import read_source
 
 __all__ = ["ExtraGroup", "parse_extra", "extra_to_doc", "extra_index", "extra_name", "extra_count",
            "extra_column_names", "extra_names", "MAX_EXTRA_CELLS", "with_extra", "extra_record_document",
@@ -334,3 +335,57 @@ def extra_lines(groups: tuple[ExtraGroup, ...], values: np.ndarray) -> dict[str,
         out[g.name] = [int(v) for v in values[first:first + g.count]]
         first += g.count
     return out
+
+
+def split_extra_lines(source: Any, puzzle: Any) -> "tuple[Any, np.ndarray | None]":
+    """A claimed solution as ``solve`` prints one for a puzzle with extra cells: the grid, then a
+    line per group of extra cells (``S: 1 2 3``, :func:`extra_lines`), split into the grid's text
+    and the extra cells' digits.
+
+    Parameters
+    ----------
+    source : str or path
+        The grid argument (a literal, a file or ``-``).
+    puzzle : Puzzle
+        The puzzle (its extra-cell groups and value set).
+
+    Returns
+    -------
+    (source, ndarray of int or None)
+        The grid's text (``source`` itself when no line names a group) and the extra cells'
+        digits ``1..V`` in cell order (None when no line names a group).
+
+    Raises
+    ------
+    PuzzleError
+        A group named with the wrong number of values, a value outside the value set, or some
+        groups given and others not (one line naming it).
+    """
+    if not isinstance(source, str):
+        return source, None
+    text, where = read_source(source)
+    groups = {g.name: g for g in puzzle.extra}
+    found: dict[str, list[str]] = {}
+    kept = []
+    for line in text.splitlines():
+        name, colon, rest = line.partition(":")
+        if colon and name.strip() in groups:
+            found[name.strip()] = rest.split()
+        else:
+            kept.append(line)
+    if not found:
+        return source, None
+    missing = [name for name in groups if name not in found]
+    if missing:
+        raise PuzzleError(f"{where}: extra cells {missing[0]}: no line '{missing[0]}: ...' after the grid")
+    value_of = {str(int(v)): k + 1 for k, v in enumerate(puzzle.board.value_of)}
+    digits = []
+    for name, group in groups.items():
+        tokens = found[name]
+        if len(tokens) != group.count:
+            raise PuzzleError(f"{where}: extra cells {name}: {len(tokens)} values, the puzzle has {group.count} cells")
+        bad = next((t for t in tokens if t not in value_of), None)
+        if bad is not None:
+            raise PuzzleError(f"{where}: extra cells {name}: {bad[:20]!r} is not a value of the puzzle")
+        digits += [value_of[t] for t in tokens]
+    return "\n".join(kept), np.array(digits, dtype=np.int64)

@@ -88,3 +88,36 @@ def test_a_grid_of_a_value_set_is_read_in_its_values_in_every_printed_form(capsy
     assert "invalid" in capsys.readouterr().out
     assert main(["verify", line[:-1] + "7", "--puzzle", str(puzzle)]) == 2
     assert capsys.readouterr().err.strip() == "error: grid: r4c4: 7 is not one of the values 0-3"
+
+
+def test_verify_reads_the_extra_cells_solve_prints_after_the_grid(tmp_path):
+    """solve prints a puzzle's extra cells as 'S: 1 2' lines after the grid; verify reads them
+    back and judges the rules that use them (it refused the lines as a short grid row)."""
+    import json
+    import subprocess
+    import sys
+
+    doc = {"size": 4, "givens": "1234341221434321", "extra": [{"name": "S", "size": 2}, {"name": "T"}],
+           "rules": [{"rule": "cage", "cells": ["r1c1", "S1", "S2"], "sum": 8},
+                     {"rule": "thermo", "cells": ["T", "r1c2", "r2c2"]}]}
+    puzzle = tmp_path / "extra.json"
+    puzzle.write_text(json.dumps(doc))
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=120)
+
+    solved = run("solve", str(puzzle), "--no-unique-check")
+    assert solved.returncode == 0 and "\nS: " in solved.stdout and "\nT: " in solved.stdout, solved.stderr
+    answer = tmp_path / "answer.txt"
+    answer.write_text(solved.stdout)
+    ok = run("verify", str(answer), "--puzzle", str(puzzle))
+    assert ok.returncode == 0 and ok.stdout.startswith("ok: "), ok.stdout + ok.stderr
+    # T must be below r1c2 = 2: T = 1 only; a T of 3 breaks the thermometer, named
+    broken = tmp_path / "broken.txt"
+    broken.write_text("\n".join("T: 3" if line.startswith("T:") else line for line in solved.stdout.splitlines()))
+    bad = run("verify", str(broken), "--puzzle", str(puzzle))
+    assert bad.returncode == 1 and "thermo" in bad.stdout, bad.stdout + bad.stderr
+    missing = tmp_path / "missing.txt"
+    missing.write_text("\n".join(line for line in solved.stdout.splitlines() if not line.startswith("T:")))
+    refused = run("verify", str(missing), "--puzzle", str(puzzle))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "extra cells T" in refused.stderr

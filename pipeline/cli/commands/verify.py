@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.extracells import split_extra_lines
 from pipeline.core.rect import read_rect_grid
 from pipeline.core.values import parse_value_grid
 from pipeline.core.verify import grid_violations, verify_grid
@@ -15,24 +16,27 @@ from pipeline.core.verify import grid_violations, verify_grid
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
+    extra_cells = None
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
+        # solve prints a puzzle's extra cells after the grid ("S: 1 2 3"): read them off
+        source, extra_cells = split_extra_lines(args.grid, puzzle) if puzzle.extra else (args.grid, None)
         # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
         rows, cols = puzzle.grid.shape
         if puzzle.is_rect:   # a rectangular grid: rows x cols in its values (pipeline.core.rect)
-            grid = read_rect_grid(args.grid, rows, cols, puzzle.values, puzzle.n)
+            grid = read_rect_grid(source, rows, cols, puzzle.values, puzzle.n)
         elif puzzle.values is not None and rows == cols:
             # the grid as solve prints it for this puzzle: in its values (0 is a value of 0..8)
-            grid = parse_value_grid(args.grid, rows, tuple(puzzle.values))
+            grid = parse_value_grid(source, rows, tuple(puzzle.values))
         else:
-            grid = parse_grid(args.grid, box=args.box, size=rows if rows == cols else None)
+            grid = parse_grid(source, box=args.box, size=rows if rows == cols else None)
     else:  # the rules alone: the grid's own shape, no clues
         grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         # --rule applies here too: the rules alone are the variant's units and the named rules
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
                               regions=args.regions, size=grid.shape[0], rules=args.rules)
-    verdict = verify_grid(grid, puzzle)   # the first broken rule's message, or the valid one
-    violations = [] if verdict else grid_violations(grid, puzzle)   # empty exactly when verdict.ok
+    verdict = verify_grid(grid, puzzle, extra_cells)   # the first broken rule's message, or the valid one
+    violations = [] if verdict else grid_violations(grid, puzzle, extra_cells)   # empty exactly when verdict.ok
     if verdict and args.puzzle_opt is None:
         extra = f" with {', '.join(rule.kind for rule in puzzle.rules)}" if puzzle.rules else ""
         message = f"valid {puzzle.variant} {puzzle.rows}x{puzzle.cols} grid{extra} (rules only: no --puzzle, no clues checked)"
