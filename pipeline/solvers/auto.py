@@ -313,19 +313,11 @@ def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | No
 
     Parameters
     ----------
-    engine : Solver
-        The engine that solves.
-    model : Model
-        The model.
-    time_limit : float or None
-        Seconds for the whole call.
-    check_unique : bool
-        Also fill ``SolveResult.unique``.
+    engine, model, time_limit, check_unique, **options
+        As :func:`pipeline.solvers.base.solve_then_count` takes them.
     own_count : bool, default True
         Count with ``engine`` when it counts (a named engine); False: always auto's counting
         engine (what ``auto`` itself does).
-    **options
-        The engine's own solve options.
 
     Returns
     -------
