@@ -13,7 +13,11 @@ As there, each sampler proposes entries from the full grid and keeps only those 
 * **equality cage**: an even-sized group of distinct values, as many even as odd and as many low
   as high;
 * **sum line**: a random king path that splits into consecutive segments of one sum (a prefix
-  sum of the path's values).
+  sum of the path's values); **equal sums**: an orthogonal path cut into two or three such
+  segments;
+* **value indexing**: a king path ``a, b, c_1..`` whose ``b`` points at the ``c_i`` holding
+  ``a``'s value; **lunchbox**: a king path of distinct values and the sum between its smallest
+  and largest.
 """
 from __future__ import annotations
 
@@ -104,6 +108,41 @@ def _splits(values: np.ndarray, total: int) -> bool:
     return running == 0
 
 
+def _value_indexing(d: Draw) -> list[dict]:
+    """A king path ``a, b, c_1..c_n`` where ``b``'s value ``i`` points at ``c_i``, which holds ``a``'s."""
+    def entry(path: list[int]) -> dict | None:
+        i = int(d.values[path[1]])
+        if not 1 <= i <= len(path) - 2 or d.values[path[1 + i]] != d.values[path[0]]:
+            return None
+        return {"rule": "valueindexing", "cells": d.names(path)}
+    return _lines(d, (4, 7), entry)
+
+
+def _lunchbox(d: Draw) -> list[dict]:
+    """A king path of distinct values: the sum of the cells between its smallest and largest."""
+    def entry(path: list[int]) -> dict | None:
+        values = d.values[path]
+        if np.unique(values).size != values.size:
+            return None
+        low, high = sorted((int(values.argmin()), int(values.argmax())))
+        return {"rule": "lunchbox", "cells": d.names(path), "sum": int(values[low + 1:high].sum())}
+    return _lines(d, (3, 6), entry)
+
+
+def _equal_sum(d: Draw) -> list[dict]:
+    """An orthogonal path cut into two or three consecutive segments of one sum."""
+    def entry(path: list[int]) -> dict | None:
+        values = d.values[path]
+        for total in np.cumsum(values)[:-1].tolist():
+            if total > 0 and _splits(values, total):
+                cuts = np.flatnonzero(np.cumsum(values) % total == 0) + 1 if total else []
+                segments = np.split(np.array(path), [int(c) for c in cuts[:-1]])
+                if 2 <= len(segments) <= 3:
+                    return {"rule": "equalsum", "segments": [d.names(seg.tolist()) for seg in segments]}
+        return None
+    return _lines(d, (3, 6), entry, orthogonal=True)
+
+
 #: The samplers this module adds (kind -> sampler).
 MORE_SAMPLERS: dict[str, Callable[[Draw], list[dict]]] = {
     "hiddenskyscraper": _hidden_skyscraper,
@@ -112,5 +151,8 @@ MORE_SAMPLERS: dict[str, Callable[[Draw], list[dict]]] = {
     "rellik": _group_sampler(_rellik, (2, 4)),
     "equalitycage": _group_sampler(_equality, (2, 4)),
     "sumline": _sum_line,
+    "valueindexing": _value_indexing,
+    "lunchbox": _lunchbox,
+    "equalsum": _equal_sum,
 }
 SAMPLERS.update(MORE_SAMPLERS)
