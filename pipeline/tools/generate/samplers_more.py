@@ -135,7 +135,7 @@ def _equal_sum(d: Draw) -> list[dict]:
         values = d.values[path]
         for total in np.cumsum(values)[:-1].tolist():
             if total > 0 and _splits(values, total):
-                cuts = np.flatnonzero(np.cumsum(values) % total == 0) + 1 if total else []
+                cuts = np.flatnonzero(np.cumsum(values) % total == 0) + 1   # each segment's end
                 segments = np.split(np.array(path), [int(c) for c in cuts[:-1]])
                 if 2 <= len(segments) <= 3:
                     return {"rule": "equalsum", "segments": [d.names(seg.tolist()) for seg in segments]}
