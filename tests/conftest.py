@@ -59,6 +59,11 @@ def _choose_data_dir() -> Path:
 
 DATA_DIR = _choose_data_dir()
 USING_SAMPLE = DATA_DIR == SAMPLE_DATA_DIR
+#: ISS's published puzzles (issue 33): ../shared's when it is there, else the vendored copy, so the
+#: ISS tests run from a clone alone (SUDOKU_SHARED_DATA pointing at an empty dir takes the copy)
+ISS_COLLECTION = next((path for path in (SHARED_DATA_DIR / "iss" / "collections.jsonl",
+                                         SAMPLE_DATA_DIR / "iss" / "collections.jsonl") if path.is_file()),
+                      SAMPLE_DATA_DIR / "iss" / "collections.jsonl")
 
 
 def data_missing_reason() -> str | None:

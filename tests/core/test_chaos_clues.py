@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline import parse_puzzle
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
@@ -23,7 +23,7 @@ from pipeline.core.verify import verify_grid
 from pipeline.solvers.base import get_solver
 from test_rule_chaos import DIVISIONS_4, _feasible, _labels, holds_every_digit, latin_squares
 
-COLLECTION = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+COLLECTION = ISS_COLLECTION
 
 
 def _name(cell: int, n: int = 4) -> str:

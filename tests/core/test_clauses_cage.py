@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from oracles import ISS_COLLECTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -166,7 +167,7 @@ def test_a_cage_no_combination_fits_makes_the_puzzle_infeasible(monkeypatch):
 def test_a_mathemagic_killer_is_solved_with_its_proof_by_the_default_engine():
     """ISS's MATHEMAGIC_KILLERS#7 (no givens, sixteen 5-cell cages) ran past 60 s with every
     engine before the combinations; ``auto`` (dfsrules, then sat) now proves it in about 4 s."""
-    collection = Path(__file__).resolve().parents[3] / "shared" / "data" / "iss" / "collections.jsonl"
+    collection = ISS_COLLECTION
     if not collection.is_file():
         pytest.skip(f"{collection} is absent (../shared is not beside the project)")
     rows = [json.loads(line) for line in collection.open(encoding="utf-8")]

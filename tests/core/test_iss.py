@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline.core.convert import write_puzzle
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss, looks_like_iss
@@ -21,7 +21,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.lzstring import compress_to_base64, decompress_from_base64
 from pipeline.core.puzzle import parse_puzzle
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 
 
 def test_each_type_maps_to_its_rule():

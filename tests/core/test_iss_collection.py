@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 
 from pipeline.core.errors import PipelineError
 
 import iss_check
 
 PROJECT = Path(__file__).resolve().parents[2]
-COLLECTION = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+COLLECTION = ISS_COLLECTION
 #: Seconds the suite gives one entry (the bench gives 60).
 SUITE_SECONDS = 3.0
 

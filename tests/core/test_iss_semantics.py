@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
@@ -20,7 +20,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers.highs import count_solutions
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 
 
 def _sudokus_4x4() -> list[np.ndarray]:

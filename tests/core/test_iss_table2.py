@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_table2 import iss_diagonals, pair_key, pair_table
@@ -20,7 +20,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 NEW_TYPES = ("LittleKiller", "X", "V", "StrictXV", "StrictKropki", "Quad", "Sum", "SameValues", "Indexing", "Pair",
              "PairX")
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_table2 import pair_table
@@ -22,7 +22,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 NEW_TYPES = ("Skyscraper", "HiddenSkyscraper", "XSum", "NumberedRoom", "Sandwich", "CountingCircles", "Pair", "PairX")
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
 #: kind -> (value key, lowest and highest clue on an n-digit grid)

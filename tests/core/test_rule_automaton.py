@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline import parse_puzzle
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PuzzleError
@@ -26,7 +26,7 @@ from pipeline.core.rules.automaton import Regex
 from pipeline.core.rules.nfa import Nfa, nfa_accepts, nfa_from_iss, nfa_from_regex, nfa_to_iss
 from pipeline.core.verify import verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 ROW1 = ["r1c1", "r1c2", "r1c3", "r1c4"]
 BOARD4 = parse_puzzle(json.dumps({"size": 4})).board
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpsat_oracle as oracle
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline import api
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
@@ -25,7 +25,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 TYPES = ("LookAndSay", "RellikCage", "EqualityCage", "EqualSum", "ValueIndexing")
 NAMES4 = [f"r{r}c{c}" for r in range(1, 5) for c in range(1, 5)]
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scipy import ndimage
 
 import cpsat_oracle as oracle
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline import api
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
@@ -26,7 +26,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import grid_violations, verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 
 
 def _grids4(latin: bool) -> list[np.ndarray]:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 from pipeline import api
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
@@ -24,7 +24,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
-ISS_FILE = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+ISS_FILE = ISS_COLLECTION
 TYPES = ("FullRank", "FullRankTies", "SumLine", "Lunchbox")
 
 

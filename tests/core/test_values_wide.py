@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from oracles import ISS_COLLECTION
 
 from pipeline import api
 from pipeline.core.build import build_model
@@ -20,7 +21,7 @@ from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.verify import verify_grid
 
-COLLECTION = Path("/work/shared/data/iss/collections.jsonl")
+COLLECTION = ISS_COLLECTION
 
 
 def _brute(values: list[int], givens: dict[tuple[int, int], int], keep=lambda g: True) -> int:

@@ -91,6 +91,11 @@ def main(shared: Path = SHARED, out: Path = HERE) -> None:
     _write(out / "sets" / "jigsaw.csv", [table[0]] + [table[k] for k in keep_rows])
     _write(out / "sets" / "jigsaw.ref.csv", [ref[0]] + [ref[k] for k in keep_rows])
 
+    # ISS's published puzzles (497 KB, MIT licence beside them): all of them, so the ISS tests
+    # (collection, semantics, each rule's published examples) run from a clone alone
+    for file in ("collections.jsonl", "LICENSE.ISS"):
+        _write(out / "iss" / file, _lines(shared / "iss" / file))
+
 
 if __name__ == "__main__":
     main(Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED, Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import SHARED_DATA_DIR
+from oracles import ISS_COLLECTION
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError, PuzzleError
@@ -38,7 +38,7 @@ if SOLVERS["dfsrules"].available() is not None:
     pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-COLLECTION = SHARED_DATA_DIR / "iss" / "collections.jsonl"
+COLLECTION = ISS_COLLECTION
 #: the entries dfsrules called infeasible before the mend (the first four have no published solution)
 ISS_ENTRIES = ("LITTLE_KILLER_SNIPES#2", "LITTLE_KILLER_SNIPES#3", "LITTLE_KILLER_SNIPES#4",
                "LITTLE_KILLER_SNIPES#5", "X-Sum little killer")
