@@ -352,7 +352,7 @@ def split_extra_lines(source: Any, puzzle: Any) -> "tuple[Any, np.ndarray | None
     Returns
     -------
     (source, ndarray of int or None)
-        The grid's text (``source`` itself when no line names a group) and the extra cells'
+        The grid's text (read once: standard input cannot be read twice) and the extra cells'
         digits ``1..V`` in cell order (None when no line names a group).
 
     Raises
@@ -374,7 +374,7 @@ def split_extra_lines(source: Any, puzzle: Any) -> "tuple[Any, np.ndarray | None
         else:
             kept.append(line)
     if not found:
-        return source, None
+        return text, None
     missing = [name for name in groups if name not in found]
     if missing:
         raise PuzzleError(f"{where}: extra cells {missing[0]}: no line '{missing[0]}: ...' after the grid")

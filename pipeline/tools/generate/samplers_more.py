@@ -21,7 +21,7 @@ As there, each sampler proposes entries from the full grid and keeps only those 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 import numpy as np
@@ -88,24 +88,28 @@ def _equality(d: Draw, path: list[int]) -> dict | None:
 
 def _sum_line(d: Draw) -> list[dict]:
     def entry(path: list[int]) -> dict | None:
-        values = d.values[path]
-        for total in np.cumsum(values)[:-1].tolist():
-            if total > 0 and _splits(values, total):
-                return {"rule": "sumline", "cells": d.names(path), "sum": int(total)}
-        return None
+        total, _ = next(_equal_runs(d.values[path]), (None, None))
+        return None if total is None else {"rule": "sumline", "cells": d.names(path), "sum": total}
     return _lines(d, (4, 7), entry)
 
 
-def _splits(values: np.ndarray, total: int) -> bool:
-    """Do ``values`` split into consecutive runs of sum ``total`` each?"""
-    running = 0
-    for v in values.tolist():
-        running += v
-        if running == total:
-            running = 0
-        elif running > total:
-            return False
-    return running == 0
+def _equal_runs(values: np.ndarray) -> Iterator[tuple[int, list[int]]]:
+    """Each positive sum (a prefix sum of ``values``, smallest first) that cuts ``values`` into
+    consecutive runs of that sum, with where each run ends."""
+    for total in np.cumsum(values)[:-1].tolist():
+        if total <= 0:
+            continue
+        ends, running = [], 0
+        for k, v in enumerate(values.tolist(), start=1):
+            running += v
+            if running == total:
+                ends.append(k)
+                running = 0
+            elif running > total:
+                break
+        else:
+            if running == 0:
+                yield int(total), ends
 
 
 def _value_indexing(d: Draw) -> list[dict]:
@@ -132,13 +136,10 @@ def _lunchbox(d: Draw) -> list[dict]:
 def _equal_sum(d: Draw) -> list[dict]:
     """An orthogonal path cut into two or three consecutive segments of one sum."""
     def entry(path: list[int]) -> dict | None:
-        values = d.values[path]
-        for total in np.cumsum(values)[:-1].tolist():
-            if total > 0 and _splits(values, total):
-                cuts = np.flatnonzero(np.cumsum(values) % total == 0) + 1   # each segment's end
-                segments = np.split(np.array(path), [int(c) for c in cuts[:-1]])
-                if 2 <= len(segments) <= 3:
-                    return {"rule": "equalsum", "segments": [d.names(seg.tolist()) for seg in segments]}
+        for _, ends in _equal_runs(d.values[path]):
+            if 2 <= len(ends) <= 3:
+                segments = np.split(np.array(path), ends[:-1])
+                return {"rule": "equalsum", "segments": [d.names(seg.tolist()) for seg in segments]}
         return None
     return _lines(d, (3, 6), entry, orthogonal=True)
 
