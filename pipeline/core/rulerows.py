@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -19,13 +19,13 @@ from pipeline.core.extracells import extra_column_names
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
-from pipeline.core.rules.base import Rows
+from pipeline.core.rules.base import Rows, Rule
 from pipeline.core.variants import FAMILIES
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_names", "unit_le_rows"]
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_names", "rules_by_kind", "unit_le_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,10 +78,29 @@ def _label_text(family: str, indices: np.ndarray) -> np.ndarray:
     return out.astype(str) if out.size else np.zeros(0, dtype=str)
 
 
+def rules_by_kind(puzzle: Puzzle) -> list[list[Rule]]:
+    """The puzzle's rules kind by kind, in row order: registry order of kinds, each kind's rules
+    in the puzzle's order (numbered 1.. within the kind).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules.
+
+    Returns
+    -------
+    list of list of Rule
+        One non-empty list per kind the puzzle has.
+    """
+    by_kind: dict[str, list[Rule]] = {}
+    for rule in puzzle.rules:
+        by_kind.setdefault(rule.kind, []).append(rule)
+    return [by_kind[kind] for kind in RULES if kind in by_kind]
+
+
 def _rules_in_order(puzzle: Puzzle):
     """``(rule, index)`` in row order: registry order of kinds, then the puzzle's order."""
-    for kind in RULES:
-        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
+    for of_kind in rules_by_kind(puzzle):
         yield from ((rule, index) for index, rule in enumerate(of_kind, start=1))
 
 
@@ -204,15 +223,18 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     for block in extra_cell_rows(puzzle) + unit_le_rows(puzzle):   # V > N: the units first, as <= rows
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
-    for rule, index in _rules_in_order(puzzle):
-        for block in rule.rows(board, index):
-            key = (block.family, block.sense)
-            if key not in by_family:
-                by_family[key] = []
-                order.append(key)
-            by_family[key].append((block, conv.n_vars + aux_base))
-        if isinstance(rule, AuxRule):
-            aux_base += sum(b.count for b in rule.aux_columns(board, index))
+    for of_kind in rules_by_kind(puzzle):
+        # a kind's rows at once (Rule.rows_of); rule by rule where each rule's auxiliary columns follow the last's
+        aux = isinstance(of_kind[0], AuxRule)
+        for index, rules in enumerate([[rule] for rule in of_kind] if aux else [of_kind], start=1):
+            for block in type(rules[0]).rows_of(rules, board, index):
+                key = (block.family, block.sense)
+                if key not in by_family:
+                    by_family[key] = []
+                    order.append(key)
+                by_family[key].append((block, conv.n_vars + aux_base))
+            if aux:
+                aux_base += sum(b.count for b in cast(AuxRule, rules[0]).aux_columns(board, index))
     rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
     base = 0
     for key in order:

@@ -35,7 +35,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.rules import RULES
+from pipeline.core.rulerows import rules_by_kind
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
@@ -219,14 +219,12 @@ def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
     board = puzzle.board
     parts: list[tuple[np.ndarray, ...]] = []
     base = 0
-    for kind in RULES:
-        of_kind = [rule for rule in puzzle.rules if rule.kind == kind]
-        for index, rule in enumerate(of_kind, start=1):
-            for block in rule.rows(board, index):
-                if block.n_rows:
-                    parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
-                                  np.full(block.n_rows, block.sense == "E")))
-                    base += block.n_rows
+    for of_kind in rules_by_kind(puzzle):
+        for block in type(of_kind[0]).rows_of(of_kind, board):   # a kind's rules at once
+            if block.n_rows:
+                parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
+                              np.full(block.n_rows, block.sense == "E")))
+                base += block.n_rows
     if not parts:
         z = np.zeros(0, dtype=np.int64)
         return z, z, z, z, z, np.zeros(0, dtype=bool)

@@ -621,6 +621,27 @@ class Rule:
         """
         return []
 
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """The rows of ``rules`` (this kind's, in the puzzle's order) at once: those of each rule's
+        :meth:`rows` in turn (numbered from ``first_index``). An override builds them together:
+        consecutive blocks of one family may come as one, empty ones after a family's first go.
+
+        Parameters
+        ----------
+        rules : list of Rule
+            Rules of this kind, in the puzzle's order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first rule's 1-based number among the puzzle's rules of its kind.
+
+        Returns
+        -------
+        list of Rows
+        """
+        return [block for index, rule in enumerate(rules, start=first_index) for block in rule.rows(board, index)]
+
     def adds_rows(self, board: Board) -> bool:
         """True when the rule adds rows beyond units (``R``), not only units (windoku windows).
 

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                       parse_cells, value_span, value_terms)
+from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 __all__ = ["Cage", "sum_range"]
 
@@ -128,6 +130,55 @@ class Cage(Rule):
         else:
             out.append(Rows.empty("cagesum", "E", 1))
         return out
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every cage's ``cage`` and ``cagesum`` rows, built together and given cage after cage
+        as :meth:`rows` gives them (:func:`~pipeline.core.rules.rowblocks.in_rule_order`).
+
+        Parameters
+        ----------
+        rules : list of Cage
+            The puzzle's cages, in order.
+        board : Board
+            The puzzle's board (values; its units tell which ``cage`` rows are implied).
+        first_index : int
+            The first cage's 1-based number among the puzzle's cages.
+
+        Returns
+        -------
+        list of Rows
+        """
+        cages = cast("list[Cage]", rules)
+        n = board.n_values
+        size = np.array([len(cage.cell_list) for cage in cages], dtype=np.int64)
+        cells = np.fromiter((c for cage in cages for c in cage.cell_list), dtype=np.int64, count=int(size.sum()))
+        of_cell, _ = ragged_positions(size)
+        start = np.cumsum(size) - size
+        shared = np.zeros(size.size, dtype=bool)
+        for owner in board.unit_of_cells():
+            unit = owner[cells]
+            lead = unit[start][of_cell]
+            shared |= np.logical_and.reduceat((unit == lead) & (lead >= 0), start) if cells.size else shared
+        # cage_g_d: per cage outside one unit, digit d's row over its k cells (digits, then cells)
+        apart = np.flatnonzero((size >= 2) & ~shared)
+        term_cage, term_at = ragged_positions(n * size[apart])
+        k = size[apart][term_cage]
+        digit = term_at // k
+        distinct = Rows("cage", term_cage * n + digit, cells[start[apart][term_cage] + term_at % k], digit,
+                        np.ones(digit.size, dtype=np.int64), np.ones(n * apart.size, dtype=np.int64), "L",
+                        np.stack([np.repeat(apart + first_index, n), np.tile(np.arange(1, n + 1), apart.size)], axis=1))
+        # cagesum_g: sum_c v(c) = total, cells in order and digits fastest (value 0 left out)
+        summed = np.flatnonzero([cage.total is not None for cage in cages])
+        totals = np.array([cages[at].total for at in summed], dtype=np.int64)
+        sum_cell, within = ragged_positions(size[summed])
+        sum_cells = cells[start[summed][sum_cell] + within]
+        values = board.value_of
+        keep = np.tile(values != 0, sum_cells.size)
+        sums = Rows("cagesum", np.repeat(sum_cell, n)[keep], np.repeat(sum_cells, n)[keep],
+                    np.tile(np.arange(n), sum_cells.size)[keep], np.tile(values, sum_cells.size)[keep], totals, "E",
+                    (summed + first_index)[:, None].astype(np.int64))
+        return in_rule_order([distinct, sums], [np.repeat(apart, n), summed])
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A digit twice in the cage; a full cage off its sum, or a partial one already over it.

@@ -3,6 +3,7 @@ consecutive) and black (one digit is ``value`` times the other, 2 by default: do
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -36,6 +37,19 @@ def partner_table(color: str, value: int, n: "int | np.ndarray") -> np.ndarray:
     if color == "white":
         return np.abs(d[:, None] - d[None, :]) == value
     return (d[:, None] == value * d[None, :]) | (d[None, :] == value * d[:, None])
+
+
+def _side_terms(color: str, value: int, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One side's rows of a dot, ``x[a, d] - sum_{e partner of d} x[b, e] <= 0``: ``(row, digit,
+    head, coef)`` per term, digit ``d``'s term (``head``, on the near cell) first, then its
+    partners' (ascending, on the far cell)."""
+    n = board.n_values
+    partner_row, partner = np.nonzero(partner_table(color, value, board.value_of))
+    row = np.concatenate([np.arange(n), partner_row])
+    order = np.argsort(row, kind="stable")
+    head = np.concatenate([np.ones(n, dtype=bool), np.zeros(partner.size, dtype=bool)])[order]
+    return (row[order], np.concatenate([np.arange(n), partner])[order], head,
+            np.where(head, 1, -1).astype(np.int64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,18 +143,56 @@ class Kropki(Rule):
             The one ``kropki`` block, ``2 n`` rows.
         """
         n = board.n_values
-        table = partner_table(self.color, self.value, board.value_of)
-        partner_row, partner = np.nonzero(table)   # row d's partners e, ascending
-        # one side's rows: digit d's term first, then its partners' (a stable sort by row)
-        row = np.concatenate([np.arange(n), partner_row])
-        order = np.argsort(row, kind="stable")
-        row, digit = row[order], np.concatenate([np.arange(n), partner])[order]
-        head = np.concatenate([np.ones(n, dtype=bool), np.zeros(partner.size, dtype=bool)])[order]
-        coef = np.where(head, 1, -1).astype(np.int64)
+        row, digit, head, coef = _side_terms(self.color, self.value, board)
         cells = [np.where(head, a, b) for a, b in ((self.first, self.second), (self.second, self.first))]
         labels = np.column_stack([np.full(2 * n, index), np.repeat([1, 2], n), np.tile(np.arange(1, n + 1), 2)])
         return [Rows("kropki", np.concatenate([row, row + n]), np.concatenate(cells).astype(np.int64),
                      np.tile(digit, 2).astype(np.int64), np.tile(coef, 2), np.zeros(2 * n, dtype=np.int64), "L",
+                     labels.astype(np.int64))]
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every dot's ``kropki`` rows in one block (as :meth:`rows` dot after dot): one partner
+        table per colour and value, laid over all the dots that share it.
+
+        Parameters
+        ----------
+        rules : list of Kropki
+            The puzzle's dots, in order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first dot's 1-based number among the puzzle's dots.
+
+        Returns
+        -------
+        list of Rows
+            The one ``kropki`` block.
+        """
+        dots_in_order = cast("list[Kropki]", rules)
+        n, count = board.n_values, len(rules)
+        groups: dict[tuple[str, int], list[int]] = {}
+        for at, dot in enumerate(dots_in_order):
+            groups.setdefault((dot.color, dot.value), []).append(at)
+        ends = np.array([[dot.first, dot.second] for dot in dots_in_order], dtype=np.int64).reshape(-1, 2)
+        sides = {key: _side_terms(*key, board) for key in groups}
+        per_dot = np.zeros(count, dtype=np.int64)
+        for key, at in groups.items():
+            per_dot[at] = 2 * sides[key][0].size
+        start = np.cumsum(per_dot) - per_dot
+        total = int(per_dot.sum())
+        row, cell, digit, coef = (np.zeros(total, dtype=np.int64) for _ in range(4))
+        for key, at in groups.items():
+            side_row, side_digit, head, side_coef = sides[key]
+            dots = np.array(at, dtype=np.int64)
+            place = start[dots][:, None] + np.arange(2 * side_row.size)[None, :]
+            row[place] = np.concatenate([side_row, side_row + n])[None, :] + 2 * n * dots[:, None]
+            cell[place] = np.where(np.concatenate([head, ~head])[None, :], ends[dots, :1], ends[dots, 1:])
+            digit[place] = np.tile(side_digit, 2)[None, :]
+            coef[place] = np.tile(side_coef, 2)[None, :]
+        labels = np.column_stack([np.repeat(np.arange(first_index, first_index + count), 2 * n),
+                                  np.tile(np.repeat([1, 2], n), count), np.tile(np.arange(1, n + 1), 2 * count)])
+        return [Rows("kropki", row, cell, digit, coef, np.zeros(2 * n * count, dtype=np.int64), "L",
                      labels.astype(np.int64))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:

@@ -1,0 +1,72 @@
+"""Blocks of rows of many rules of one kind at once (:meth:`~pipeline.core.rules.base.Rule.rows_of`).
+
+A kind that builds all its rules' rows together (one numpy step per family, not a call per rule)
+gives one block per family, rules in order. :func:`in_rule_order` cuts those blocks back into the
+order the rules' own :meth:`~pipeline.core.rules.base.Rule.rows` give (rule after rule, each
+rule's families in order), merging consecutive pieces of one family; :func:`ragged_positions`
+helps to lay out the terms of rules of different sizes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.rules.base import Rows
+
+__all__ = ["in_rule_order", "ragged_positions"]
+
+
+def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For consecutive groups of ``counts`` entries: the group of each entry and its place in it.
+
+    Parameters
+    ----------
+    counts : ndarray of int
+        Entries per group.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(group, within)`` per entry, groups in order.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    group = np.repeat(np.arange(counts.size), counts)
+    starts = np.cumsum(counts) - counts
+    return group, np.arange(group.size, dtype=np.int64) - starts[group]
+
+
+def in_rule_order(blocks: list[Rows], owners: list[np.ndarray]) -> list[Rows]:
+    """Per-family blocks of many rules -> the blocks rule by rule, as the rules' ``rows`` give them.
+
+    Parameters
+    ----------
+    blocks : list of Rows
+        One block per family, in the kind's family order; each holds the rows of every rule, rules
+        in order (a rule's rows contiguous; the terms in row order).
+    owners : list of ndarray of int
+        Per block, the rule (0-based position) of each row, non-decreasing.
+
+    Returns
+    -------
+    list of Rows
+        Each family's empty block first (so the families keep their order), then the rows rule
+        after rule, each rule's families in order, consecutive pieces of one family as one block.
+    """
+    out = [Rows.empty(b.family, b.sense, b.labels.shape[1]) for b in blocks]
+    present = [np.unique(owner) for owner in owners]
+    rule = np.concatenate(present).astype(np.int64)
+    family = np.repeat(np.arange(len(blocks)), [p.size for p in present])
+    order = np.lexsort((family, rule))
+    rule, family = rule[order], family[order]
+    cut = np.flatnonzero(np.r_[True, family[1:] != family[:-1], True])
+    for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist()):
+        f = int(family[lo])
+        block, owner = blocks[f], owners[f]
+        r0 = int(np.searchsorted(owner, rule[lo], side="left"))
+        r1 = int(np.searchsorted(owner, rule[hi - 1], side="right"))
+        if r0 == 0 and r1 == block.n_rows:
+            out.append(block)
+            continue
+        t0, t1 = np.searchsorted(block.row, [r0, r1], side="left")
+        out.append(Rows(block.family, block.row[t0:t1] - r0, block.cell[t0:t1], block.digit[t0:t1],
+                        block.coef[t0:t1], block.rhs[r0:r1], block.sense, block.labels[r0:r1]))
+    return out
