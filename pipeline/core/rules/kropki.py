@@ -177,14 +177,14 @@ class Kropki(Rule):
         ends = np.array([[dot.first, dot.second] for dot in dots_in_order], dtype=np.int64).reshape(-1, 2)
         sides = {key: _side_terms(*key, board) for key in groups}
         per_dot = np.zeros(count, dtype=np.int64)
-        for key, at in groups.items():
-            per_dot[at] = 2 * sides[key][0].size
+        for key, members in groups.items():
+            per_dot[members] = 2 * sides[key][0].size
         start = np.cumsum(per_dot) - per_dot
         total = int(per_dot.sum())
         row, cell, digit, coef = (np.zeros(total, dtype=np.int64) for _ in range(4))
-        for key, at in groups.items():
+        for key, members in groups.items():
             side_row, side_digit, head, side_coef = sides[key]
-            dots = np.array(at, dtype=np.int64)
+            dots = np.array(members, dtype=np.int64)
             place = start[dots][:, None] + np.arange(2 * side_row.size)[None, :]
             row[place] = np.concatenate([side_row, side_row + n])[None, :] + 2 * n * dots[:, None]
             cell[place] = np.where(np.concatenate([head, ~head])[None, :], ends[dots, :1], ends[dots, 1:])
