@@ -45,6 +45,8 @@ __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", 
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
 MAX_AMO_TERMS = 32
+#: Cell pairs are numbered through a table of every pair key up to this many keys, by sorting beyond.
+_PAIR_KEYS_MARKED = 1 << 18
 _HEADER = 16
 
 
@@ -113,10 +115,15 @@ def model_problem(model: Any) -> str | None:
 
 
 def _masks(allowed: np.ndarray) -> np.ndarray:
-    """``(..., n)`` booleans -> ``(...,)`` ``uint64`` masks (bit d for entry d)."""
+    """``(..., n)`` booleans -> ``(...,)`` ``uint64`` masks (bit d for entry d), ``n <= 64``:
+    a product with the bits (distinct bits add as they or) for few digits, packed bytes for more."""
     n = allowed.shape[-1]
-    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    return np.bitwise_or.reduce(np.where(allowed, bits, np.uint64(0)), axis=-1)
+    if n <= 16:
+        return allowed.astype(np.uint64) @ np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    packed = np.packbits(allowed, axis=-1, bitorder="little")
+    out = np.zeros(allowed.shape[:-1] + (8,), dtype=np.uint8)
+    out[..., :packed.shape[-1]] = packed
+    return out.view(np.dtype("<u8"))[..., 0].astype(np.uint64)
 
 
 def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -247,7 +254,6 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     n = puzzle.n
     n_cells = n * n
     full = np.uint64((1 << n) - 1)
-    one = np.uint64(1)
     allowed_cells = np.full(n_cells, full, dtype=np.uint64)
     row, cell, digit, value, rhs, eq = rule_terms(puzzle)
     n_rows = int(rhs.size)
@@ -260,8 +266,9 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     if key.size > 1 and np.any(key[1:] < key[:-1]):
         order = np.argsort(key, kind="stable")
         key, row, cell, digit, value = key[order], row[order], cell[order], digit[order], value[order]
+    twice = key[1:] == key[:-1]
     repeated = np.zeros(n_rows, dtype=bool)
-    repeated[row[1:][key[1:] == key[:-1]]] = True   # a term twice: summed on the general path
+    repeated[row[1:][twice]] = True   # a term twice: summed on the general path
     terms_in = np.bincount(row, minlength=n_rows)
     not_one = np.bincount(row, weights=value != 1, minlength=n_rows)
     # at-most-one rows (coefficients 1, <= 1: a cage's distinct digits, anti-knight, Kropki, XV,
@@ -278,7 +285,10 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     new_group = np.r_[True, gkey[1:] != gkey[:-1]] if t.size else np.zeros(0, dtype=bool)
     g_of = np.cumsum(new_group) - 1
     coef = np.zeros((int(new_group.sum()), n), dtype=np.int64)
-    np.add.at(coef, (g_of, digit[t]), value[t])
+    if twice.any():
+        np.add.at(coef, (g_of, digit[t]), value[t])
+    else:   # each (group, digit) once
+        coef[g_of, digit[t]] = value[t]
     g_row, g_cell = row[t][new_group], cell[t][new_group]
     count = np.bincount(g_row, minlength=n_rows)
     first = _starts(count)
@@ -289,7 +299,10 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     if ones.size:
         g = first[ones]
         ok = np.where(eq[ones, None], coef[g] == rhs[ones, None], coef[g] <= rhs[ones, None])
-        np.bitwise_and.at(allowed_cells, g_cell[g], _masks(ok))
+        keep = np.ones((n_cells, n), dtype=bool)   # a digit stays where every row of its cell allows it
+        bad_row, bad_digit = np.nonzero(~ok)
+        keep[g_cell[g][bad_row], bad_digit] = False
+        allowed_cells = _masks(keep)
     # rows of two cells: their table of digit pairs
     twos = np.flatnonzero(count == 2)
     ga, gb = first[twos], first[twos] + 1
@@ -304,21 +317,33 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     arc_ptr = np.zeros(n_cells + 1, dtype=np.int64)
     arc_other = arc_table = np.zeros(0, dtype=np.int64)
     if pair_key.size:
-        keys_p, slot = np.unique(pair_key, return_inverse=True)
-        slot = slot.ravel()
+        if n_cells * n_cells <= _PAIR_KEYS_MARKED:   # the sorted distinct keys and each key's slot
+            marked = np.zeros(n_cells * n_cells, dtype=bool)
+            marked[pair_key] = True
+            keys_p, slot = np.flatnonzero(marked), (np.cumsum(marked) - 1)[pair_key]
+        else:
+            keys_p, slot = np.unique(pair_key, return_inverse=True)
+            slot = slot.ravel()
         a, b = keys_p // n_cells, keys_p % n_cells
         n_pairs = int(a.size)
-        forbid_ab = np.zeros((n_pairs, n), dtype=np.uint64)   # b's digits that a's digit d forbids
-        forbid_ba = np.zeros((n_pairs, n), dtype=np.uint64)
+        # forbidden[p, d, e]: a's digit d and b's digit e may not stand together (set, so repeats are fine)
+        forbidden = np.zeros(n_pairs * n * n, dtype=bool)
         s_ex, s_two = slot[:ex_a.size], slot[ex_a.size:]
-        np.bitwise_or.at(forbid_ab, (s_ex, ex_da), np.left_shift(one, ex_db.astype(np.uint64)))
-        np.bitwise_or.at(forbid_ba, (s_ex, ex_db), np.left_shift(one, ex_da.astype(np.uint64)))
-        if twos.size:
+        forbidden[(s_ex * n + ex_da) * n + ex_db] = True
+        forbidden = forbidden.reshape(n_pairs, n, n)
+        if twos.size:   # the digit pairs each two-cell row forbids, or-ed over the rows of each pair
+            by_slot = np.argsort(s_two, kind="stable")
+            twos, ga, gb, s_two = twos[by_slot], ga[by_slot], gb[by_slot], s_two[by_slot]
             total = coef[ga][:, :, None] + coef[gb][:, None, :]
             limit = rhs[twos][:, None, None]
-            ok = np.where(eq[twos, None, None], total == limit, total <= limit)
-            np.bitwise_or.at(forbid_ab, s_two, _masks(~ok))
-            np.bitwise_or.at(forbid_ba, s_two, _masks(np.swapaxes(~ok, 1, 2)))
+            bad = total > limit
+            equal = eq[twos]
+            if equal.any():
+                bad[equal] = total[equal] != limit[equal]
+            starts = np.flatnonzero(np.r_[True, s_two[1:] != s_two[:-1]])
+            forbidden[s_two[starts]] |= np.logical_or.reduceat(bad, starts, axis=0)
+        forbid_ab = _masks(forbidden)   # b's digits that a's digit d forbids
+        forbid_ba = _masks(np.swapaxes(forbidden, 1, 2))
         forward, backward = full & ~forbid_ab, full & ~forbid_ba
         compat = np.ascontiguousarray(np.stack([forward, backward], axis=1).reshape(-1))
         source = np.concatenate([a, b])

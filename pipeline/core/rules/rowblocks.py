@@ -52,21 +52,26 @@ def in_rule_order(blocks: list[Rows], owners: list[np.ndarray]) -> list[Rows]:
         after rule, each rule's families in order, consecutive pieces of one family as one block.
     """
     out = [Rows.empty(b.family, b.sense, b.labels.shape[1]) for b in blocks]
-    present = [np.unique(owner) for owner in owners]
-    rule = np.concatenate(present).astype(np.int64)
-    family = np.repeat(np.arange(len(blocks)), [p.size for p in present])
-    order = np.lexsort((family, rule))
-    rule, family = rule[order], family[order]
-    cut = np.flatnonzero(np.r_[True, family[1:] != family[:-1], True])
-    for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist()):
-        f = int(family[lo])
-        block, owner = blocks[f], owners[f]
-        r0 = int(np.searchsorted(owner, rule[lo], side="left"))
-        r1 = int(np.searchsorted(owner, rule[hi - 1], side="right"))
+    rule, family, row_lo, row_hi, term_lo, term_hi = [], [], [], [], [], []
+    for f, (block, owner) in enumerate(zip(blocks, owners)):   # each rule's rows and terms in each block
+        present = np.unique(owner)
+        lo, hi = np.searchsorted(owner, present, side="left"), np.searchsorted(owner, present, side="right")
+        rule.append(present)
+        family.append(np.full(present.size, f))
+        row_lo.append(lo)
+        row_hi.append(hi)
+        term_lo.append(np.searchsorted(block.row, lo, side="left"))
+        term_hi.append(np.searchsorted(block.row, hi, side="left"))
+    order = np.lexsort((np.concatenate(family), np.concatenate(rule)))
+    fam, r_lo, r_hi, t_lo, t_hi = (np.concatenate(x)[order] for x in (family, row_lo, row_hi, term_lo, term_hi))
+    cut = np.flatnonzero(np.r_[True, fam[1:] != fam[:-1], True])
+    first, last = cut[:-1], cut[1:] - 1
+    for f, r0, r1, t0, t1 in zip(fam[first].tolist(), r_lo[first].tolist(), r_hi[last].tolist(),
+                                 t_lo[first].tolist(), t_hi[last].tolist()):
+        block = blocks[f]
         if r0 == 0 and r1 == block.n_rows:
             out.append(block)
             continue
-        t0, t1 = np.searchsorted(block.row, [r0, r1], side="left")
         out.append(Rows(block.family, block.row[t0:t1] - r0, block.cell[t0:t1], block.digit[t0:t1],
                         block.coef[t0:t1], block.rhs[r0:r1], block.sense, block.labels[r0:r1]))
     return out
