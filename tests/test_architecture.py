@@ -32,6 +32,9 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("pipeline/cli/commands/solve.py", "pipeline.tools.rate"),
     # the ISS reader imports every rule's table: only an ISS string needs it (start-up, issue 34)
     ("pipeline/core/document.py", "pipeline.core.iss"),
+    # --sat-backend's choices: the SAT engine's module, imported when they are listed (the solver
+    # registry imports an engine on first use: a process solving with dfsrules starts without it)
+    ("pipeline/cli/args.py", "pipeline.solvers.sat"),
 }
 
 

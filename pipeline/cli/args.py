@@ -10,11 +10,10 @@ import json
 import math
 import sys
 
-from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO
+from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
 from pipeline.solvers import SOLVERS, Solver, get_solver
 from pipeline.solvers.auto import AUTO, pick_solver
-from pipeline.solvers.sat import DEFAULT_BACKEND, sat_backends
 
 import numpy as np
 
@@ -113,10 +112,24 @@ def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
     time_help : str
         What ``--time-limit`` limits, for its help.
     """
-    p.add_argument("--time-limit", type=float, metavar="S",
-                   help=f"{time_help}, finite and > 0 (default: none); {clamped_time_limits()}")
+    p.add_argument("--time-limit", type=float, metavar="S", action=_TimeLimitAction,
+                   help=f"{time_help}, finite and > 0 (default: none)")
     p.add_argument("--threads", type=int, metavar="K",
                    help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
+
+
+class _TimeLimitAction(argparse._StoreAction):
+    """``--time-limit``: its help ends with the engines' clamps (:func:`clamped_time_limits`),
+    worded when the help is shown: the words read every engine's bounds, and importing every
+    engine cost each process 30-40 ms at start-up."""
+
+    @property
+    def help(self) -> str:
+        return f"{self._help}; {clamped_time_limits()}"
+
+    @help.setter
+    def help(self, text: str) -> None:
+        self._help = text
 
 
 def clamped_time_limits() -> str:
@@ -462,6 +475,8 @@ class _SatBackends:
     any name passes here, and the engine says what is missing."""
 
     def _names(self) -> list[str]:
+        from pipeline.solvers.sat import sat_backends
+
         return sat_backends()
 
     def __iter__(self):

@@ -35,9 +35,13 @@ from pipeline.core.errors import FormatError
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "AUTO_PAIRWISE_MAX", "Encoding", "Template",
+__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "Template",
            "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
            "resolve_amo"]
+
+#: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
+#: command line words its help without importing the engine).
+DEFAULT_BACKEND = "cadical153"
 
 #: ``auto`` picks an at-most-one encoding (one of :data:`AMO_ENCODINGS`) by row length.
 DEFAULT_AMO = "auto"

@@ -247,7 +247,7 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         # whether the next engine can take this model is asked only if the search is handed on
         # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
         handoff = next(((then, seconds) for first, then, seconds in row.handoff if first == name
-                        and SOLVERS.get(then) is not None), None)
+                        and then in SOLVERS), None)
         return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
     skipped = unable + unavailable
     raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from pipeline.core.errors import SolveError
+from pipeline.core.registry import LazyRegistry
 from pipeline.core.puzzle import default_box, format_grid
 from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
 
@@ -393,12 +394,25 @@ def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., An
     return checked
 
 
-SOLVERS: dict[str, Solver] = {}
+#: Every built-in engine in registry order (the CLI lists them in it) and the module that registers
+#: it: ``(name, module under pipeline.solvers)``. A module is imported when one of its engines is
+#: first looked up, so a process that solves with one engine does not import the others (highs,
+#: the SAT engine, the external runners: 30-40 ms; issue 34). A test holds it to the modules.
+BUILTIN_SOLVERS: tuple[tuple[str, str], ...] = (
+    ("highs", "highs"), ("scip", "external"), ("cbc", "external"), ("glpk", "external"), ("octave", "external"),
+    ("sat", "sat"), ("minisat", "sat_external"), ("picosat", "sat_external"), ("cadical", "sat_external"),
+    ("cryptominisat", "sat_external"), ("clasp", "sat_external"), ("minisat+", "sat_external"),
+    ("sat4j", "sat_external"), ("cpsat", "cpsat"), ("dfs", "dfs"), ("pattern", "pattern"), ("dfsrules", "dfsrules"))
+
+#: name -> :class:`Solver`, in registry order (:class:`~pipeline.core.registry.LazyRegistry`:
+#: iterating gives the names without importing an engine).
+SOLVERS: LazyRegistry[Solver] = LazyRegistry((name, f"pipeline.solvers.{module}", None)
+                                             for name, module in BUILTIN_SOLVERS)
 
 #: Entries :func:`get_solver` finds that are not engines of their own, so not in :data:`SOLVERS`
 #: (the CLI's engine choices, batch's, the interop tests' parametrisation): ``auto``, which picks
 #: an engine per model and question (:mod:`pipeline.solvers.auto`).
-PICKERS: dict[str, Solver] = {}
+PICKERS: LazyRegistry[Solver] = LazyRegistry([("auto", "pipeline.solvers.auto", None)])
 
 
 def register_solver(solver: Solver) -> Solver:

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, clause_list, encode, keep_pysat_off_sigint
+from pipeline.core.clauses import DEFAULT_AMO, DEFAULT_BACKEND, clause_list, encode, keep_pysat_off_sigint
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
@@ -50,7 +50,6 @@ from pipeline.core.stops import (TOO_LONG_TO_START, command_time_left, deferred,
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
-DEFAULT_BACKEND = "cadical153"
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
 #: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
 #: costs no measurable time (the 25x25 gecode puzzles: 9.0/3.2/1.4 s unsliced, 9.6/2.7/2.4 s in

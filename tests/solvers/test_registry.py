@@ -115,3 +115,37 @@ def test_the_cli_still_passes_every_engine_its_options(capsys):
     assert main(["count", "--solver", "highs", "--amo", "ladder", "--sat-backend", "minisat22"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert verify_grid(parse_puzzle(out[0]).grid, parse_puzzle(DEFAULT_PUZZLE)) and out[1] == "1 (unique)"
+
+
+def test_the_builtin_table_matches_the_modules_that_register_them():
+    from pipeline.solvers.base import BUILTIN_SOLVERS
+
+    assert list(SOLVERS)[:len(BUILTIN_SOLVERS)] == [name for name, _ in BUILTIN_SOLVERS]
+    for name, module in BUILTIN_SOLVERS:
+        entry = SOLVERS[name]
+        assert entry.name == name
+        where = {getattr(entry.solve, "__module__", None), getattr(entry.available, "__module__", None)}
+        assert f"pipeline.solvers.{module}" in where, (name, where)
+
+
+def test_a_rule_puzzle_solve_imports_only_the_engines_it_uses():
+    import subprocess
+    import sys
+
+    code = ("import sys, io, contextlib\n"
+            "from pipeline.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['solve', '{\"size\": 4, \"givens\": \"1...............\", \"rules\": "
+            "[{\"rule\": \"thermo\", \"cells\": [\"r1c2\", \"r1c3\"]}]}', '--format', 'line'])\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('pipeline.solvers.')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = set(eval(done.stdout))   # noqa: S307 (our own list of names)
+    assert "auto" in loaded
+    assert not loaded & {"highs", "external", "sat_external", "cpsat"}, loaded
+
+
+def test_time_limit_help_still_names_the_clamped_engines(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "clamped to the engine's maximum" in " ".join(capsys.readouterr().out.split())

@@ -13,7 +13,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import batch_solver_names
 from pipeline.solvers.auto import AUTO
-from pipeline.solvers.sat import DEFAULT_BACKEND
+from pipeline.core.clauses import DEFAULT_BACKEND
 
 
 def _highs_option(text: str):

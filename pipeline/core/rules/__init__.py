@@ -11,10 +11,10 @@ class (a frozen dataclass subclassing :class:`~pipeline.core.rules.base.Rule`, w
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.registry import LazyRegistry
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
 
 __all__ = ["RULES", "Board", "Rows", "Rule", "register_rule", "unregister_rule", "get_rule", "rule_from_dict",
@@ -104,45 +104,18 @@ BUILTIN_RULES: tuple[tuple[str, str, str, bool], ...] = (
 _CLASS_MODULES = {name: module for _, module, name, _ in BUILTIN_RULES} | {"window_units": "units"}
 
 
-class RuleRegistry(MutableMapping[str, "type[Rule]"]):
-    """kind -> rule class, in row order; a built-in kind's module is imported on first use.
-
-    Iterating gives the kinds (no import); ``registry[kind]``, ``get``, ``values`` and ``items``
-    give classes. :func:`register_rule` adds a kind at the end, or replaces one in its place.
-    """
+class RuleRegistry(LazyRegistry["type[Rule]"]):
+    """kind -> rule class, in row order; a built-in kind's module is imported on first use
+    (:class:`~pipeline.core.registry.LazyRegistry`). :func:`register_rule` adds a kind at the end,
+    or replaces one in its place."""
 
     def __init__(self) -> None:
-        self._order: list[str] = [kind for kind, _, _, _ in BUILTIN_RULES]
-        self._where = {kind: (module, name) for kind, module, name, _ in BUILTIN_RULES}
-        self._loaded: dict[str, type[Rule]] = {}
-
-    def __getitem__(self, kind: str) -> type[Rule]:
-        cls = self._loaded.get(kind)
-        if cls is None:
-            if kind not in self._where:
-                raise KeyError(kind)
-            module, name = self._where[kind]
-            cls = self._loaded[kind] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        return cls
+        super().__init__((kind, f"{__name__}.{module}", name) for kind, module, name, _ in BUILTIN_RULES)
 
     def __setitem__(self, kind: str, cls: type[Rule]) -> None:
         if kind != cls.kind:
             raise PuzzleError(f"rule class {cls.__name__} is kind {cls.kind!r}, not {kind!r}")
         self.add(cls)
-
-    def __delitem__(self, kind: str) -> None:
-        if kind not in self:
-            raise KeyError(kind)
-        self.pop(kind)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._order))
-
-    def __len__(self) -> int:
-        return len(self._order)
-
-    def __contains__(self, kind: object) -> bool:
-        return isinstance(kind, str) and (kind in self._where or kind in self._loaded)
 
     def add(self, cls: type[Rule]) -> None:
         """``cls`` under its kind: a new kind at the end, a known one replaced in its place.
@@ -152,40 +125,13 @@ class RuleRegistry(MutableMapping[str, "type[Rule]"]):
         cls : type
             A :class:`Rule` subclass with its ``kind``.
         """
-        if cls.kind not in self:
-            self._order.append(cls.kind)
-        self._where.pop(cls.kind, None)
-        self._loaded[cls.kind] = cls
-
-    def pop(self, kind: str, default: Any = None) -> Any:
-        """Remove ``kind``.
-
-        Parameters
-        ----------
-        kind : str
-            The kind.
-        default : object
-            What to return when ``kind`` is not registered.
-
-        Returns
-        -------
-        type or object
-            The kind's class, or ``default``.
-        """
-        if kind not in self:
-            return default
-        cls = self[kind]
-        self._order.remove(kind)
-        self._where.pop(kind, None)
-        self._loaded.pop(kind, None)
-        return cls
+        self.put(cls.kind, cls)
 
     def global_kinds(self) -> list[str]:
         """The kinds without cells (:attr:`Rule.global_rule`), in row order, importing only the
         kinds registered after the built-ins."""
         flags = {kind: is_global for kind, _, _, is_global in BUILTIN_RULES}
-        return [kind for kind in self._order
-                if (flags[kind] if kind in self._where else self._loaded[kind].global_rule)]
+        return [kind for kind in self if (flags[kind] if self.loaded(kind) is None else self[kind].global_rule)]
 
 
 #: kind -> rule class, in row order.
