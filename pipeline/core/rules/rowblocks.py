@@ -64,6 +64,8 @@ def in_rule_order(blocks: list[Rows], owners: list[np.ndarray]) -> list[Rows]:
         term_hi.append(np.searchsorted(block.row, hi, side="left"))
     order = np.lexsort((np.concatenate(family), np.concatenate(rule)))
     fam, r_lo, r_hi, t_lo, t_hi = (np.concatenate(x)[order] for x in (family, row_lo, row_hi, term_lo, term_hi))
+    if not fam.size:   # no rows at all
+        return out
     cut = np.flatnonzero(np.r_[True, fam[1:] != fam[:-1], True])
     first, last = cut[:-1], cut[1:] - 1
     for f, r0, r1, t0, t1 in zip(fam[first].tolist(), r_lo[first].tolist(), r_hi[last].tolist(),

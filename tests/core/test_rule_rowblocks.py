@@ -1,0 +1,128 @@
+"""Rule.rows_of (issue 34): a kind's rows for all its rules at once are the rows of each rule's
+``rows`` in turn: the Kropki and killer-cage overrides against the per-rule path on random dots
+and cages, and rowblocks.in_rule_order on blocks it has to cut."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.rulerows import rules_by_kind
+from pipeline.core.rules.base import Board, Rows, Rule
+from pipeline.core.rules.cages import Cage
+from pipeline.core.rules.kropki import Kropki
+from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
+
+SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
+
+
+def _board(draw) -> Board:
+    n, box = draw(st.sampled_from(SHAPES))
+    document: dict = {"size": n, "box": box}
+    if draw(st.booleans()):
+        document["values"] = f"0-{n - 1}"   # a value 0: its terms in sums are left out
+    return parse_puzzle(document).board
+
+
+def _listing(blocks: list[Rows]) -> list[tuple]:
+    """Row by row: family, sense, labels, rhs and the row's terms sorted by (cell, digit)."""
+    out = []
+    for block in blocks:
+        for r in range(block.n_rows):
+            at = block.row == r
+            terms = sorted(zip(block.cell[at].tolist(), block.digit[at].tolist(), block.coef[at].tolist()))
+            out.append((block.family, block.sense, tuple(block.labels[r].tolist()), int(block.rhs[r]), tuple(terms)))
+    return out
+
+
+def _families(blocks: list[Rows]) -> list[tuple[str, str]]:
+    """The (family, sense) keys in order of first appearance (build_rule_rows orders R by them)."""
+    return list(dict.fromkeys((block.family, block.sense) for block in blocks))
+
+
+def _same_as_rule_by_rule(rules: list[Rule], board: Board, first_index: int) -> None:
+    one_by_one = [block for index, rule in enumerate(rules, start=first_index) for block in rule.rows(board, index)]
+    together = type(rules[0]).rows_of(rules, board, first_index)
+    assert _listing(together) == _listing(one_by_one)
+    assert _families(together) == _families(one_by_one)
+    for block in together:
+        assert block.row.size == block.cell.size == block.digit.size == block.coef.size
+        assert np.all(np.diff(block.row) >= 0) and block.labels.shape[0] == block.rhs.size
+
+
+@st.composite
+def dots(draw):
+    board = _board(draw)
+    n = board.n
+    count = draw(st.integers(1, 12))
+    out = []
+    for _ in range(count):
+        r, c = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 2))
+        a, b = (board.cell(r, c), board.cell(r, c + 1)) if draw(st.booleans()) else (board.cell(c, r), board.cell(c + 1, r))
+        if draw(st.booleans()):
+            a, b = b, a
+        color = draw(st.sampled_from(["white", "black"]))
+        value = draw(st.integers(1 if color == "white" else 2, n))
+        out.append(Kropki(color, a, b, value))
+    return board, out
+
+
+@st.composite
+def cages(draw):
+    board = _board(draw)
+    n = board.n
+    out = []
+    for _ in range(draw(st.integers(1, 10))):
+        cells = draw(st.lists(st.integers(0, n * n - 1), min_size=1, max_size=min(n, 5), unique=True))
+        total = draw(st.one_of(st.none(), st.integers(0, n * (n + 1) // 2)))
+        out.append(Cage(tuple(cells), total))
+    return board, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(dots(), st.integers(1, 5))
+def test_kropki_rows_of_are_each_dots_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cages(), st.integers(1, 5))
+def test_cage_rows_of_are_each_cages_rows_in_cage_order(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+
+
+def test_a_cage_inside_a_box_adds_its_sum_only_and_the_order_stays_cage_by_cage():
+    board = parse_puzzle({"size": 4, "box": "2x2"}).board
+    rules: list[Rule] = [Cage((0, 1), 3), Cage((1, 6), None), Cage((2, 3, 9), 6), Cage((5,), 4)]
+    blocks = Cage.rows_of(rules, board)
+    runs = [(block.family, block.labels[:, 0].tolist()) for block in blocks if block.n_rows]
+    assert runs == [("cagesum", [1]), ("cage", [2] * 4 + [3] * 4), ("cagesum", [3, 4])]
+    _same_as_rule_by_rule(rules, board, 1)
+
+
+def test_the_default_rows_of_is_each_rules_rows_in_turn():
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}, {"rule": "thermo", "cells": ["r2c4", "r2c3"]}]})
+    [thermos] = rules_by_kind(puzzle)
+    _same_as_rule_by_rule(thermos, puzzle.board, 1)
+    assert Rule.rows_of.__func__ is type(thermos[0]).rows_of.__func__   # type: ignore[attr-defined]
+
+
+def test_ragged_positions_number_each_groups_entries():
+    group, within = ragged_positions(np.array([2, 0, 3]))
+    assert group.tolist() == [0, 0, 2, 2, 2] and within.tolist() == [0, 1, 0, 1, 2]
+
+
+def test_in_rule_order_cuts_family_blocks_back_into_rule_order():
+    def block(family, owners):
+        rows = np.arange(len(owners))
+        return Rows(family, rows, rows + 10, rows % 2, np.ones(rows.size, dtype=np.int64), np.array(owners),
+                    "L", np.array(owners)[:, None])
+    first, second = block("a", [0, 0, 2]), block("b", [0, 1, 2])
+    got = in_rule_order([first, second], [np.array([0, 0, 2]), np.array([0, 1, 2])])
+    assert [(b.family, b.rhs.tolist()) for b in got] == [("a", []), ("b", []), ("a", [0, 0]), ("b", [0, 1]),
+                                                         ("a", [2]), ("b", [2])]
+    assert got[4].row.tolist() == [0] and got[4].cell.tolist() == [12]
