@@ -327,10 +327,9 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
         a, b = keys_p // n_cells, keys_p % n_cells
         n_pairs = int(a.size)
         # forbidden[p, d, e]: a's digit d and b's digit e may not stand together (set, so repeats are fine)
-        forbidden = np.zeros(n_pairs * n * n, dtype=bool)
+        forbidden = np.zeros((n_pairs, n, n), dtype=bool)
         s_ex, s_two = slot[:ex_a.size], slot[ex_a.size:]
-        forbidden[(s_ex * n + ex_da) * n + ex_db] = True
-        forbidden = forbidden.reshape(n_pairs, n, n)
+        forbidden[s_ex, ex_da, ex_db] = True
         if twos.size:   # the digit pairs each two-cell row forbids, or-ed over the rows of each pair
             by_slot = np.argsort(s_two, kind="stable")
             twos, ga, gb, s_two = twos[by_slot], ga[by_slot], gb[by_slot], s_two[by_slot]
