@@ -18,6 +18,8 @@ Measured for each engine (``dfsrules``; ``sat``, the engine auto used for rule p
 * **batch**: ``run_batch`` on the set repeated ``--repeat`` times (10: 1,000 records), one worker,
   ``--count 2`` (the uniqueness proof), records per second of wall time (parse, model, engine,
   verify, Parquet output all included); ``auto`` picks dfsrules for these records;
+* **two workers**: the same batch with one worker and with two, alternated twice: the median
+  ratio (target 1.8x; the batch lasts 10-20 s, so start-up does not decide it);
 * **solve process**: ``python -m pipeline solve FILE`` (the default uniqueness check) on one
   puzzle of each family: median and max wall seconds of the whole process;
 * **ISS side by side**: with ``ISS_DIR`` pointing to an ISS checkout and node on the PATH, ISS's
@@ -175,8 +177,8 @@ def iss_side_by_side(rows: list[dict]) -> dict:
             "guesses_median": _family_medians(rows, [line["guesses"] for line in lines])}
 
 
-def batch(rows: list[dict], engine: str, repeat: int) -> dict:
-    """``run_batch`` on the set repeated ``repeat`` times, one worker, counting to 2."""
+def batch(rows: list[dict], engine: str, repeat: int, workers: int = 1) -> dict:
+    """``run_batch`` on the set repeated ``repeat`` times with ``workers`` processes, counting to 2."""
     from pipeline.batch import run_batch
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,7 +186,7 @@ def batch(rows: list[dict], engine: str, repeat: int) -> dict:
         source.write_text("".join(json.dumps(row["document"]) + "\n" for row in rows) * repeat)
         t0 = time.perf_counter()
         cpu0 = time.process_time()
-        summary = run_batch(source, Path(tmp) / "out", workers=1, count=2, progress="none",
+        summary = run_batch(source, Path(tmp) / "out", workers=workers, count=2, progress="none",
                             stream=open("/dev/null", "w"),
                             # `batch --solver auto`: dfs for the run, auto's pick (dfsrules) for rule records
                             **({"solver": "dfs", "rules_by_auto": True} if engine == "dfsrules" else {"solver": engine}))
@@ -193,7 +195,7 @@ def batch(rows: list[dict], engine: str, repeat: int) -> dict:
 
         frame = pd.read_parquet(Path(tmp) / "out")
         ok = int(((frame["status"] == "optimal") & (frame["n_solutions"] == 1)).sum())
-    return {"records": len(rows) * repeat, "wall_s": wall, "cpu_s": cpu, "per_second": len(rows) * repeat / wall,
+    return {"records": len(rows) * repeat, "workers": workers, "wall_s": wall, "cpu_s": cpu, "per_second": len(rows) * repeat / wall,
             "unique_found": ok, "summary": str(summary)[:200]}
 
 
@@ -218,6 +220,20 @@ def solve_processes(rows: list[dict], engine: str, quick: bool) -> dict:
     return {"median_s": statistics.median(seconds), "max_s": max(seconds), "n": len(seconds)}
 
 
+def two_workers(rows: list[dict], repeat: int, pairs: int = 2) -> dict:
+    """``batch`` with one worker and with two on the same records (the set ``repeat`` times, 10-20 s
+    of work, so start-up does not decide the ratio), alternated ``pairs`` times (issue 34: two
+    workers at least 1.8x one); the ratio of each pair and their median."""
+    log("dfsrules bench: one worker against two ...")
+    runs = [(batch(rows, "dfsrules", repeat, 1), batch(rows, "dfsrules", repeat, 2)) for _ in range(pairs)]
+    ratios = [two["per_second"] / one["per_second"] for one, two in runs]
+    return {"records": runs[0][0]["records"], "one_per_second": [one["per_second"] for one, _ in runs],
+            "two_per_second": [two["per_second"] for _, two in runs], "ratios": ratios,
+            "median_ratio": statistics.median(ratios), "target_ratio": TWO_WORKERS_TARGET}
+
+
+#: issue 34: two workers at least this many times one worker's throughput
+TWO_WORKERS_TARGET = 1.8
 #: issue 34's targets for dfsrules (reported when missed; a missed target is no failed run)
 TARGETS = {"batch records/s": 200.0, "record median s": 0.001, "record max s": 0.050, "process median s": 0.25}
 
@@ -253,6 +269,8 @@ def run(quick: bool = False, repeat: int = 10, build: bool = False) -> dict:
         results["engines"][engine] = {"record": per_record(rows, engine),
                                       "batch": batch(rows, engine, 1 if quick else repeat),
                                       "process": solve_processes(rows, engine, quick)}
+    if not quick:
+        results["workers"] = two_workers(rows, repeat)
     log("dfsrules bench: ISS on the same set ...")
     results["iss"] = iss_side_by_side(rows)
     return results
@@ -267,6 +285,16 @@ def print_tables(results: dict) -> None:
         print(f"{engine:10s} {1e3 * r['record']['median_s']:11.2f} ms {1e3 * r['record']['max_s']:8.1f} ms "
               f"{r['batch']['per_second']:12.1f} {r['process']['median_s']:13.3f} s {r['process']['max_s']:10.3f} s"
               f"  {r['record']['wrong']}")
+
+
+def print_workers(results: dict) -> None:
+    """One worker against two on the same batch."""
+    w = results.get("workers")
+    if w:
+        pairs = ", ".join(f"{one:.1f} -> {two:.1f}/s ({ratio:.2f}x)"
+                          for one, two, ratio in zip(w["one_per_second"], w["two_per_second"], w["ratios"]))
+        print(f"\nbatch, {w['records']} records, 1 -> 2 workers: {pairs}; median {w['median_ratio']:.2f}x "
+              f"(target {w['target_ratio']}x)")
 
 
 def print_family_table(results: dict) -> None:
@@ -303,6 +331,9 @@ def failures(results: dict) -> list[str]:
         reference = iss.get("ms", {}).get(family)
         if reference and 1e3 * seconds > ISS_RATIO_TARGET * reference:
             out.append(f"{family}: median {1e3 * seconds:.2f} ms, over {ISS_RATIO_TARGET:g}x ISS's {reference:.2f} ms")
+    workers = results.get("workers")
+    if workers and workers["median_ratio"] < workers["target_ratio"]:
+        out.append(f"two workers {workers['median_ratio']:.2f}x one (target {workers['target_ratio']}x)")
     if iss.get("ran") and iss["unique"] != iss["n"]:
         out.append(f"ISS counts {iss['n'] - iss['unique']} of the set not unique")
     return out + [f"{engine}: {e['record']['wrong']} wrong answers" for engine, e in results["engines"].items()
@@ -371,6 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run(args.quick, args.repeat, args.build)
     print_tables(results)
     print_family_table(results)
+    print_workers(results)
     for problem in failures(results):
         log(f"dfsrules bench: {problem}")
     args.results_dir.mkdir(parents=True, exist_ok=True)

@@ -366,6 +366,7 @@ def main(argv=None) -> int:
     if result.get("dfsrules"):
         dfsrules_bench.print_tables(result["dfsrules"])
         dfsrules_bench.print_family_table(result["dfsrules"])
+        dfsrules_bench.print_workers(result["dfsrules"])
     results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
