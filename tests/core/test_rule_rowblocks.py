@@ -12,6 +12,7 @@ from pipeline.core.rulerows import rules_by_kind
 from pipeline.core.rules.base import Board, Rows, Rule
 from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
+from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -80,6 +81,32 @@ def cages(draw):
     return board, out
 
 
+@st.composite
+def orders(draw):
+    """Thermometers (walks of 2..n cells) or greater-than signs (pairs of cells) on one board;
+    the rows do not ask the cells to touch, so any distinct cells do."""
+    board = _board(draw)
+    n = board.n
+    if draw(st.booleans()):
+        paths = [draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=n, unique=True))
+                 for _ in range(draw(st.integers(1, 8)))]
+        return board, [Thermometer(tuple(path)) for path in paths]
+    pairs = [draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=2, unique=True))
+             for _ in range(draw(st.integers(1, 12)))]
+    return board, [Greater(a, b) for a, b in pairs]
+
+
+@settings(max_examples=60, deadline=None)
+@given(orders(), st.integers(1, 5))
+def test_thermometer_and_greater_rows_of_are_each_rules_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+    block, = type(rules[0]).rows_of(rules, board, first_index)
+    steps = sum(len(rule.cells()) - 1 for rule in rules)
+    assert block.n_rows == steps and np.all(block.rhs == -1)
+    assert block.labels[0, 0] == first_index and block.labels[-1, 0] == first_index + len(rules) - 1
+
+
 @settings(max_examples=60, deadline=None)
 @given(dots(), st.integers(1, 5))
 def test_kropki_rows_of_are_each_dots_rows(drawn, first_index):
@@ -105,10 +132,10 @@ def test_a_cage_inside_a_box_adds_its_sum_only_and_the_order_stays_cage_by_cage(
 
 def test_the_default_rows_of_is_each_rules_rows_in_turn():
     puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": [
-        {"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}, {"rule": "thermo", "cells": ["r2c4", "r2c3"]}]})
-    [thermos] = rules_by_kind(puzzle)
-    _same_as_rule_by_rule(thermos, puzzle.board, 1)
-    assert Rule.rows_of.__func__ is type(thermos[0]).rows_of.__func__   # type: ignore[attr-defined]
+        {"rule": "even", "cells": ["r1c1", "r1c2"]}, {"rule": "even", "cells": ["r2c4"]}]})
+    [evens] = rules_by_kind(puzzle)
+    _same_as_rule_by_rule(evens, puzzle.board, 1)
+    assert Rule.rows_of.__func__ is type(evens[0]).rows_of.__func__   # type: ignore[attr-defined]
 
 
 def test_ragged_positions_number_each_groups_entries():

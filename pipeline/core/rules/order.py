@@ -91,10 +91,33 @@ class Thermometer(Rule):
         list of Rows
             The one ``thermo`` block, one row per step.
         """
-        cells = self.cells()
-        steps = cells.size - 1
-        labels = np.stack([np.full(steps, index), np.arange(1, steps + 1)], axis=1)
-        return [_less_rows("thermo", cells[:-1], cells[1:], labels, board)]
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every thermometer's steps in one ``thermo`` block, thermometer by thermometer (as
+        :meth:`rows` of each in turn).
+
+        Parameters
+        ----------
+        rules : list of Thermometer
+            The puzzle's thermometers, in order.
+        board : Board
+            The puzzle's board (``n`` digits).
+        first_index : int
+            The first thermometer's number: ``t`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+        """
+        paths = [np.array(rule.cell_list, dtype=np.int64) for rule in rules]   # type: ignore[attr-defined]
+        steps = np.array([path.size - 1 for path in paths], dtype=np.int64)
+        step = np.arange(int(steps.sum()), dtype=np.int64) - np.repeat(np.cumsum(steps) - steps, steps) + 1
+        labels = np.stack([np.repeat(np.arange(first_index, first_index + len(paths)), steps), step], axis=1)
+        smaller = np.concatenate([path[:-1] for path in paths])
+        larger = np.concatenate([path[1:] for path in paths])
+        return [_less_rows("thermo", smaller, larger, labels, board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """The first two filled cells that do not increase enough for the cells between them.
@@ -195,7 +218,30 @@ class Greater(Rule):
         list of Rows
             The one ``greater`` block, one row.
         """
-        return [_less_rows("greater", np.array([self.smaller]), np.array([self.larger]), np.array([[index]]), board)]
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every sign's row in one ``greater`` block, in the signs' order (as :meth:`rows` of
+        each in turn).
+
+        Parameters
+        ----------
+        rules : list of Greater
+            The puzzle's greater-than signs, in order.
+        board : Board
+            The puzzle's board (``n`` digits).
+        first_index : int
+            The first sign's number: ``k`` in the labels.
+
+        Returns
+        -------
+        list of Rows
+        """
+        smaller = np.array([rule.smaller for rule in rules], dtype=np.int64)   # type: ignore[attr-defined]
+        larger = np.array([rule.larger for rule in rules], dtype=np.int64)     # type: ignore[attr-defined]
+        labels = np.arange(first_index, first_index + len(rules), dtype=np.int64)[:, None]
+        return [_less_rows("greater", smaller, larger, labels, board)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Both cells filled and the first not larger.
