@@ -177,8 +177,10 @@ class Board:
         pairs = np.sort(pairs, axis=1)
         pairs = pairs[self.present[pairs[:, 0]] & self.present[pairs[:, 1]]]
         pairs = pairs[self.in_one_grid(pairs)] if pairs.size else pairs
-        pairs = np.unique(pairs, axis=0)
-        return pairs.astype(np.int64)
+        # each pair once, by a then b (np.unique(pairs, axis=0) took 0.3-0.5 ms of anti-knight's rows)
+        keys = np.sort(pairs[:, 0].astype(np.int64) * self.n_cells + pairs[:, 1])
+        keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if keys.size else keys
+        return np.stack(np.divmod(keys, self.n_cells), axis=1).astype(np.int64)
 
     def orthogonal_pairs(self) -> np.ndarray:
         """``(P, 2)`` orthogonally adjacent present cells, ``a < b``, sorted."""
