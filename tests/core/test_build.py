@@ -360,3 +360,18 @@ def test_small_grids_are_refused_and_the_smallest_models_are_labelled():
                                          "col_1_1", "col_1_2", "col_2_1", "col_2_2"]
     four = build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2))
     assert four.row_labels[[0, 16, 32, 48, 63]].tolist() == ["cell_1_1", "row_1_1", "col_1_1", "box_1_1", "box_4_4"]
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds", "reduce"])
+def test_the_solver_columns_are_known_without_the_rule_rows(clues):
+    # a search that maps its grid back to the columns (dfsrules) must not pay for R's labels
+    puzzle = parse_puzzle({"size": 4, "givens": "1...........4..2",
+                           "rules": [{"rule": "thermo", "cells": ["r1c2", "r1c3", "r1c4"]}]})
+    model = build_model(puzzle, clues=clues)
+    columns, kept_rows = model.columns.copy(), model.kept_unit_rows.copy()
+    assert "R" not in vars(model)
+    fresh = build_model(puzzle, clues=clues)
+    fresh.R   # noqa: B018 (built first: the columns must not depend on it)
+    assert np.array_equal(fresh.columns, columns) and np.array_equal(fresh._reduction[0], columns)
+    assert np.array_equal(fresh._reduction[1], kept_rows)
+    assert (columns.size < 64) == (clues == "reduce")
