@@ -36,6 +36,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rulerows import rules_by_kind
+from pipeline.core.rules.rowblocks import ragged_positions
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
@@ -203,9 +204,8 @@ def _digit_sets(puzzle: Puzzle, lin: np.ndarray, count: np.ndarray, first: np.nd
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """``starts[0] .. starts[0] + lengths[0] - 1``, then the next range, ... (one array)."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    offsets = np.repeat(np.asarray(starts, dtype=np.int64) - _starts(lengths), lengths)
-    return offsets + np.arange(int(lengths.sum()), dtype=np.int64)
+    group, within = ragged_positions(lengths)
+    return np.asarray(starts, dtype=np.int64)[group] + within
 
 
 def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:

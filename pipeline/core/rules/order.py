@@ -8,6 +8,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, cells_text, check_keys, king_step, parse_cells,
                                       value_span, value_terms)
+from pipeline.core.rules.rowblocks import ragged_positions
 
 __all__ = ["Thermometer", "Greater"]
 
@@ -112,9 +113,8 @@ class Thermometer(Rule):
         list of Rows
         """
         paths = [np.array(rule.cell_list, dtype=np.int64) for rule in rules]   # type: ignore[attr-defined]
-        steps = np.array([path.size - 1 for path in paths], dtype=np.int64)
-        step = np.arange(int(steps.sum()), dtype=np.int64) - np.repeat(np.cumsum(steps) - steps, steps) + 1
-        labels = np.stack([np.repeat(np.arange(first_index, first_index + len(paths)), steps), step], axis=1)
+        thermo, step = ragged_positions(np.array([path.size - 1 for path in paths], dtype=np.int64))
+        labels = np.stack([thermo + first_index, step + 1], axis=1)
         smaller = np.concatenate([path[:-1] for path in paths])
         larger = np.concatenate([path[1:] for path in paths])
         return [_less_rows("thermo", smaller, larger, labels, board)]
