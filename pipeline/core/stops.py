@@ -298,6 +298,17 @@ def finish() -> None:
     _S.reported = True
     if _S.installed:
         _ignore_stop_signals()
+    _forget_handled_interrupts()
+
+
+def _forget_handled_interrupts() -> None:
+    """Clear CPython's "unhandled KeyboardInterrupt" mark, which its exit (under ``python -m``)
+    turns into death by SIGINT (exit -2, not 130). CPython sets the mark whenever a
+    KeyboardInterrupt leaves code run from a string (``exec``/``eval`` of text: a dataclass's
+    generated methods, a namedtuple, numba's compiled wrappers), even when a caller further up
+    catches it, as ``main`` does; it clears the mark at the start of every such run, which is
+    what the ``eval`` of a string here does. The command has given its answer by now."""
+    eval("None")  # noqa: S307  (a constant string: the point is the string run, see above)
 
 
 def report_interrupt() -> None:

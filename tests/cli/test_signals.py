@@ -287,6 +287,32 @@ def test_cpsat_ctrl_c_in_the_api_raises_keyboard_interrupt():
     assert done.stdout.strip() == "KeyboardInterrupt", (done.stdout, done.stderr[-2000:])
 
 
+# A command whose Ctrl-C lands inside code run from a string: the solvers load on first use, so a
+# signal may meet a dataclass's generated methods (or numba's wrappers) inside exec().
+INTERRUPTED_INSIDE_EXEC = """
+import sys
+import importlib
+cli = importlib.import_module("pipeline.cli.main")
+
+def parser_interrupted_inside_exec(*args, **kwargs):
+    exec("raise KeyboardInterrupt")
+
+cli.build_parser = parser_interrupted_inside_exec
+sys.argv = ["sudoku-pipeline", "solve", "{puzzle}"]
+sys.exit(cli.main())
+"""
+
+
+def test_interrupt_inside_code_run_from_a_string_still_exits_130(tmp_path):
+    """CPython marks a KeyboardInterrupt that leaves ``exec`` of a string as unhandled, even when
+    ``main`` catches and reports it, and under ``python -m`` its exit then kills the process with
+    SIGINT (exit -2 instead of 130; CI saw it once in test_signal_while_the_command_loads)."""
+    (tmp_path / "interrupted_inside_exec.py").write_text(INTERRUPTED_INSIDE_EXEC.format(puzzle="." * 81))
+    done = subprocess.run([sys.executable, "-m", "interrupted_inside_exec"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=_env(), preexec_fn=_default_sigint)
+    assert_interrupted(done.returncode, done.stderr)
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.25, 0.5, 0.8])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_signal_while_the_command_loads(delay, signum):
