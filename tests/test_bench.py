@@ -164,6 +164,7 @@ def test_written_files_are_the_model(quick, oracle_models, n):
 def test_fresh_process_measurement(tmp_path):
     """The default mode: each measurement in its own interpreter, reporting its own peak RSS."""
     proc = _bench("--sizes", "3", "--writers", "csv,highspy-mps", "--fresh-process", "--check", "--quiet", "--no-sat", "--no-auto",
+                  "--no-dfsrules", "--export-all", "0",
                   "--results-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads((tmp_path / "latest.json").read_text())
