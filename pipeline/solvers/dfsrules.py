@@ -13,6 +13,9 @@ flat tables of :mod:`pipeline.solvers.dfsrules_kernel`:
 * any other row (cage sums, arrows, sums along lines, ...) is propagated by bounds: its least and
   greatest activity over the candidates left remove a digit that would break it.
 
+Sandwich clues (:data:`HANDLED_KINDS`) skip their rows: the kernel's handler of their own takes
+each line's cells, its sum and the digit sets that can make it (their big-M rows bound too little).
+
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
 above 64x64 is refused with one line (``model_problem``), and ``--solver auto`` passes it to the
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -48,7 +51,10 @@ __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", 
 MAX_AMO_TERMS = 32
 #: Cell pairs are numbered through a table of every pair key up to this many keys, by sorting beyond.
 _PAIR_KEYS_MARKED = 1 << 18
-_HEADER = 16
+#: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
+_HEADER = 24
+#: Rule kinds the kernel propagates with a handler of their own instead of their rows.
+HANDLED_KINDS = frozenset({"sandwich"})
 
 
 @dataclass(frozen=True)
@@ -64,11 +70,14 @@ class RuleTables:
     n_lin: int
     n_terms: int
     n_pairs: int
+    n_sand: int = 0
+    n: int = 0
 
     @property
     def work_size(self) -> int:
-        """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms and the ring's ends."""
-        return self.n_lin + 2 * self.n_terms + 2
+        """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
+        ends, the sandwich lines and one sandwich's scratch."""
+        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1)
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -208,7 +217,7 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.asarray(starts, dtype=np.int64)[group] + within
 
 
-def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
+def rule_terms(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.ndarray, ...]:
     """The rows of ``puzzle``'s rules as the rules give them (:meth:`~pipeline.core.rules.base.Rule.rows`),
     over canvas cells and 0-based digits, without labels or a column convention (``Model.R``'s
     rows, in another order).
@@ -217,6 +226,8 @@ def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
     ----------
     puzzle : Puzzle
         Its rules and board.
+    skip : frozenset of str
+        Rule kinds left out (those the kernel handles itself, :data:`HANDLED_KINDS`).
 
     Returns
     -------
@@ -227,6 +238,8 @@ def rule_terms(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
     parts: list[tuple[np.ndarray, ...]] = []
     base = 0
     for of_kind in rules_by_kind(puzzle):
+        if of_kind[0].kind in skip:
+            continue
         for block in type(of_kind[0]).rows_of(of_kind, board):   # a kind's rules at once
             if block.n_rows:
                 parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
@@ -255,7 +268,7 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     n_cells = n * n
     full = np.uint64((1 << n) - 1)
     allowed_cells = np.full(n_cells, full, dtype=np.uint64)
-    row, cell, digit, value, rhs, eq = rule_terms(puzzle)
+    row, cell, digit, value, rhs, eq = rule_terms(puzzle, HANDLED_KINDS)
     n_rows = int(rhs.size)
     if np.any(rhs != np.round(rhs)) or np.any(value != np.round(value)):
         raise SolveError("solver dfsrules: a rule row has a fractional coefficient (its tables hold integers)")
@@ -365,15 +378,66 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
                                       compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
     combo_ptr = compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
     compat = np.concatenate([compat, combos])
+    sand_cells, sand_sum, cell_sand_ptr, cell_sand = _sandwich_tables(puzzle)
+    sand_sets, sand_sets_ptr = _sandwich_sets(puzzle, sand_sum)
+    sand_sets_ptr = sand_sets_ptr + compat.size
+    compat = np.concatenate([compat, sand_sets])
     parts = [arc_ptr, arc_other, arc_table, lin_ptr, term_cell, coef[terms].ravel(), rhs[lin],
-             eq[lin].astype(np.int64), cell_lin_ptr, term_row[order], combo_ptr]
+             eq[lin].astype(np.int64), cell_lin_ptr, term_row[order], combo_ptr,
+             sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
     header = np.zeros(_HEADER, dtype=np.int64)
     header[:5] = (n_cells, n, lin.size, terms.size, arc_other.size)
     sizes = np.array([p.size for p in parts], dtype=np.int64)
-    header[5:5 + len(parts)] = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    offsets = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    header[5:21] = offsets[:16]
+    header[21:24] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS)
     rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
     return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
-                      allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs)
+                      allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs, int(sand_sum.size), n)
+
+
+class _Line(Protocol):
+    """An outside clue over a whole row or column (its cells from the clue inwards, its value)."""
+
+    cell_list: tuple[int, ...]
+    value: int
+
+
+def _sandwich_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sandwich lines for the kernel's handler: each line's ``n`` cells in order (flat), its
+    sum, and each cell's lines (``cell_sand_ptr``, ``cell_sand``)."""
+    n_cells = puzzle.n * puzzle.n
+    # the rules of pipeline.core.rules.outside.Sandwich, read by kind: importing that module here
+    # would load it for every rule puzzle
+    lines = cast(list[_Line], [rule for rule in puzzle.rules if rule.kind == "sandwich"])
+    cells = np.array([rule.cell_list for rule in lines], dtype=np.int64).reshape(len(lines), puzzle.n)
+    sums = np.array([rule.value for rule in lines], dtype=np.int64)
+    owner = np.repeat(np.arange(len(lines), dtype=np.int64), puzzle.n)
+    order = np.argsort(cells.ravel(), kind="stable")
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(cells.ravel(), minlength=n_cells))]).astype(np.int64)
+    return cells.ravel(), sums, ptr, owner[order]
+
+
+def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each sandwich line and each count ``m`` of cells between its ends (``0 .. n - 2``),
+    the sets of ``m`` digits strictly between the 1 and the ``N`` whose values add up to its sum
+    (masks), up to :data:`MAX_SET_DIGITS` digits; ``(sets, pointers)``, line ``s``'s sets of
+    ``m`` digits at ``sets[ptr[s * (n - 1) + m]:ptr[s * (n - 1) + m + 1]]``."""
+    n = puzzle.n
+    if n > MAX_SET_DIGITS or not sums.size:
+        return np.zeros(0, dtype=np.uint64), np.zeros(sums.size * (n - 1) + 1, dtype=np.int64)
+    inside = np.arange(1 << (n - 2), dtype=np.int64) << 1   # masks of digits 2 .. N-1
+    bits = (inside[:, None] >> np.arange(n)) & 1
+    size, total = bits.sum(axis=1), bits @ puzzle.board.value_of[:n]
+    low = int(total.min())
+    key = (total - low) * n + size
+    order = np.argsort(key, kind="stable")
+    want = ((sums - low)[:, None] * n + np.arange(n - 1)[None, :]).ravel()
+    first = np.searchsorted(key[order], want, "left")
+    last = np.searchsorted(key[order], want, "right")
+    counts = last - first
+    ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return inside[order][_ranges(first, counts)].astype(np.uint64), ptr
 
 
 def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:

@@ -16,7 +16,12 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   a digit whose coefficient would push the row past ``rhs`` (or, for ``=``, short of it) goes.
   A sum of distinct digits (a killer cage: its cells pairwise in a unit or apart by a rule) also
   keeps only the digits of the digit sets that make the sum and that its cells can still take,
-  and places a digit every such set needs when one cell alone can take it.
+  and places a digit every such set needs when one cell alone can take it;
+* **sandwich lines** (a row or column whose digits strictly between the 1 and the ``N`` add up to
+  the clue): every placement of the 1 and the ``N`` that the candidates allow is tried, with the
+  least and greatest sum its cells between can make; a cell keeps the digits some placement that
+  can still make the sum gives it (the ends there, digits the sum's bounds allow between, any
+  other digit outside). Exact once the line is decided, so the rule's big-M rows are not needed.
 
 Only what changed is looked at again: a ring of cells whose mask changed, then the units and the
 rows holding them. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
@@ -38,7 +43,9 @@ __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
 FINISHED = 0
 #: Slots of ``rint``'s header: counts, then the offset of each table (see :func:`search`).
 HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", "arc_table", "lin_ptr",
-          "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr")
+          "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
+          "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
+          "sand_sets")
 _BIG = 1 << 60
 
 
@@ -176,6 +183,128 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
 
 
 @njit(cache=True)
+def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
+    """Sandwich line ``s``: keep in each of its cells the digits that some placement of the 1 and
+    the ``N`` gives it, among the placements whose cells between can still make the sum (module
+    docstring); -1 on a contradiction, else the cells changed.
+
+    Up to :data:`pipeline.solvers.dfsrules.MAX_SET_DIGITS` digits a placement with ``m`` cells
+    between is judged by the digit sets of ``m`` digits that make the sum (``compat``): a set the
+    cells between can hold, whose other digits can fill the cells outside; those cells then keep
+    the digits of such sets, and the cells outside the others. Above it, by the least and greatest
+    sums of the cells between. ``work[scratch_at:]`` holds the prefix sums of each cell's least
+    and greatest value between the ends, of the cells that can only be an end, and the digits kept.
+    """
+    zero, one = np.uint64(0), np.uint64(1)
+    n = rint[1]
+    cells_at, total, value_at = rint[16] + s * n, rint[rint[17] + s], rint[18]
+    sets_at, use_sets = rint[22] + s * (n - 1), rint[23] != 0
+    low_bit, top_bit = one, one << np.uint64(n - 1)
+    inner = ((one << np.uint64(n - 1)) - one) & ~low_bit   # digits 2 .. N-1
+    lo_at, hi_at = scratch_at, scratch_at + n + 1
+    gap_at, keep_at = scratch_at + 2 * (n + 1), scratch_at + 3 * (n + 1)
+    work[lo_at] = 0
+    work[hi_at] = 0
+    work[gap_at] = 0
+    for i in range(n):
+        w = state[rint[cells_at + i]] & inner
+        mn, mx, gap = 0, 0, 1   # no digit between 2 and N-1: the cell can only be an end
+        if w:
+            mn, mx, gap = _BIG, -_BIG, 0
+            while w:
+                d = _popcount((w & (~w + one)) - one)
+                w &= w - one
+                val = rint[value_at + d]
+                mn = min(mn, val)
+                mx = max(mx, val)
+        work[lo_at + i + 1] = work[lo_at + i] + mn
+        work[hi_at + i + 1] = work[hi_at + i] + mx
+        work[gap_at + i + 1] = work[gap_at + i] + gap
+        work[keep_at + i] = 0
+    gaps = work[gap_at + n]
+    found = False
+    for p in range(n):
+        vp = state[rint[cells_at + p]]
+        if not vp & low_bit:
+            continue
+        for q in range(n):
+            vq = state[rint[cells_at + q]]
+            if q == p or not vq & top_bit:
+                continue
+            # every cell but the two ends needs a digit between 2 and N-1
+            if gaps - (0 if vp & inner else 1) - (0 if vq & inner else 1) > 0:
+                continue
+            a, b = min(p, q), max(p, q)
+            low = work[lo_at + b] - work[lo_at + a + 1]
+            high = work[hi_at + b] - work[hi_at + a + 1]
+            if low > total or high < total:
+                continue
+            if use_sets:
+                first, last = rint[sets_at + b - a - 1], rint[sets_at + b - a]
+                between, outside = zero, zero
+                for i in range(n):
+                    if a < i < b:
+                        between |= state[rint[cells_at + i]]
+                    elif i != p and i != q:
+                        outside |= state[rint[cells_at + i]]
+                between &= inner
+                outside &= inner
+                n_outside = n - (b - a) - 1
+                in_sets, out_sets, some = zero, zero, False
+                for k in range(first, last):
+                    digits = compat[k]
+                    if digits & ~between or _popcount(outside & ~digits) < n_outside:
+                        continue
+                    in_sets |= digits
+                    out_sets |= inner & ~digits
+                    some = True
+                if not some:
+                    continue
+                found = True
+                work[keep_at + p] |= np.int64(low_bit)
+                work[keep_at + q] |= np.int64(top_bit)
+                for i in range(n):
+                    if a < i < b:
+                        work[keep_at + i] |= np.int64(in_sets)
+                    elif i != p and i != q:
+                        work[keep_at + i] |= np.int64(out_sets)
+                continue
+            found = True
+            work[keep_at + p] |= np.int64(low_bit)
+            work[keep_at + q] |= np.int64(top_bit)
+            for i in range(n):
+                if i == p or i == q:
+                    continue
+                w = state[rint[cells_at + i]] & inner
+                if a < i < b:
+                    mn, mx = work[lo_at + i + 1] - work[lo_at + i], work[hi_at + i + 1] - work[hi_at + i]
+                    most, least = total - (low - mn), total - (high - mx)
+                    if mx > most or mn < least:   # the sum's bounds take some of its digits
+                        v = w
+                        while v:
+                            bit = v & (~v + one)
+                            v &= v - one
+                            val = rint[value_at + _popcount(bit - one)]
+                            if val > most or val < least:
+                                w &= ~bit
+                work[keep_at + i] |= np.int64(w)
+    if not found:
+        return -1
+    changed = 0
+    for i in range(n):
+        c = rint[cells_at + i]
+        v = state[c]
+        w = v & np.uint64(work[keep_at + i])
+        if w == zero:
+            return -1
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    return changed
+
+
+@njit(cache=True)
 def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndarray, n_peers: np.ndarray,
               units: np.ndarray, cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray,
               compat: np.ndarray, work: np.ndarray) -> bool:
@@ -207,12 +336,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_units, size = units.shape
     arc_ptr, arc_other, arc_table = rint[5], rint[6], rint[7]
     cell_lin_ptr, cell_lin = rint[13], rint[14]
-    inq_at = n_cells                       # work: ring, in-ring flags, dirty units, dirty rows, tmin, tmax
-    udirty_at = 2 * n_cells
+    n_sand, cell_sand_ptr, cell_sand = rint[21], rint[19], rint[20]
+    inq_at = n_cells                       # work: ring, in-ring flags, dirty units, dirty rows, tmin, tmax,
+    udirty_at = 2 * n_cells                # the ring's ends, dirty sandwiches, a sandwich's scratch
     ldirty_at = udirty_at + n_units
     tmin_at = ldirty_at + n_lin
     tmax_at = tmin_at + n_terms
     ht_at = tmax_at + n_terms
+    sdirty_at = ht_at + 2
+    sscratch_at = sdirty_at + n_sand
     head_tail = work[ht_at:ht_at + 2]
     head_tail[0] = 0
     head_tail[1] = 0
@@ -223,6 +355,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[udirty_at + u] = 1
         for r in range(n_lin):
             work[ldirty_at + r] = 1
+        for r in range(n_sand):
+            work[sdirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -232,6 +366,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[udirty_at + u] = 0
         for r in range(n_lin):
             work[ldirty_at + r] = 0
+        for r in range(n_sand):
+            work[sdirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -274,6 +410,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[udirty_at + cell_units[c, k]] = 1
             for k in range(rint[cell_lin_ptr + c], rint[cell_lin_ptr + c + 1]):
                 work[ldirty_at + rint[cell_lin + k]] = 1
+            for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
+                work[sdirty_at + rint[cell_sand + k]] = 1
         # hidden singles in the units that changed
         for u in range(n_units):
             if work[udirty_at + u] == 0:
@@ -298,6 +436,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 if h != zero and h != v:
                     state[c] = h
                     _push(c, work, inq_at, head_tail)
+        if head_tail[0] < head_tail[1]:
+            continue
+        # sandwich lines holding a changed cell
+        for r in range(n_sand):
+            if work[sdirty_at + r] == 0:
+                continue
+            work[sdirty_at + r] = 0
+            if _sandwich(r, state, rint, compat, work, sscratch_at, inq_at, head_tail) < 0:
+                return False
         if head_tail[0] < head_tail[1]:
             continue
         # linear rows holding a changed cell (the cheap rules first: a row is looked at once
@@ -348,7 +495,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     pause_when_full : bool
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
-        ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2`` entries.
+        ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1)``
+        entries.
 
     Returns
     -------
