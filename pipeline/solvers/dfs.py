@@ -60,9 +60,16 @@ def _import_problem() -> str | None:
     Looked up, not imported: the kernel's cached machine code needs llvmlite only
     (:mod:`pipeline.solvers.dfs_native`), and numba's import is what that cache saves.
     """
+    global _IMPORTS_FOUND
+    if _IMPORTS_FOUND:   # found once: a module the process found stays found (a lookup costs 0.1 ms a solve)
+        return None
     if any(importlib.util.find_spec(name) is None for name in ("numba", "llvmlite")):
         return f"needs numba (the fast extra): {install_hint('fast')}"
+    _IMPORTS_FOUND = True
     return None
+
+
+_IMPORTS_FOUND = False
 
 
 def kernel() -> KernelCalls:

@@ -13,6 +13,7 @@ from pipeline.core.rules.base import Board, Rows, Rule
 from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
+from pipeline.core.rules.pairlines import Whisper
 from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -117,6 +118,26 @@ def test_kropki_rows_of_are_each_dots_rows(drawn, first_index):
 @settings(max_examples=60, deadline=None)
 @given(cages(), st.integers(1, 5))
 def test_cage_rows_of_are_each_cages_rows_in_cage_order(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+
+
+@st.composite
+def whispers(draw):
+    """Whispers of 2..n cells (a cell may come back on a walk), runs of one difference and of
+    several."""
+    board = _board(draw)
+    n = board.n
+    out = []
+    for _ in range(draw(st.integers(1, 8))):
+        cells = draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=n))
+        out.append(Whisper(tuple(cells), draw(st.integers(1, n - 1))))
+    return board, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(whispers(), st.integers(1, 5))
+def test_whisper_rows_of_are_each_whispers_rows(drawn, first_index):
     board, rules = drawn
     _same_as_rule_by_rule(rules, board, first_index)
 

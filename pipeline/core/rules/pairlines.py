@@ -4,6 +4,7 @@ equalities of one digit's variables, so the CNF carries them as at-most-one cons
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
                                       value_span)
 from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
+from pipeline.core.rules.rowblocks import ragged_positions
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
            "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
@@ -24,7 +26,8 @@ ENTROPIC_COLOUR = "#f08c28"     # entropic lines: orange
 MODULAR_COLOUR = "#e0679a"      # modular lines: pink
 
 
-def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray, index: int) -> Rows:
+def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray, index: "int | np.ndarray",
+                   number: "np.ndarray | None" = None) -> Rows:
     """``x[a_p, d] + sum_{e : forbid[d, e]} x[b_p, e] <= 1`` for every pair ``p`` and every digit
     ``d`` with a forbidden partner: cell ``a_p`` holding ``d`` rules out ``b_p``'s forbidden digits
     (the cell's own ``= 1`` row makes the sum over ``b_p`` at most 1, so the row is exact and
@@ -38,8 +41,10 @@ def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray
         The pairs' cells.
     forbid : ndarray of bool, shape (n, n)
         ``forbid[d, e]``: ``a`` holding ``d + 1`` and ``b`` holding ``e + 1`` break the rule.
-    index : int
-        The rule's number among its kind.
+    index : int or ndarray of int
+        The rule's number among its kind, or each pair's rule (several rules' pairs at once).
+    number : ndarray of int, optional
+        Each pair's 1-based number in its rule (default: ``1 ..`` in order, one rule).
 
     Returns
     -------
@@ -59,7 +64,8 @@ def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray
     row = (np.repeat(np.arange(pairs) * ds.size, terms) + np.tile(local_row, pairs))
     ends = np.stack([a, b], axis=1)
     cell = ends[np.repeat(np.arange(pairs), terms), np.tile(side, pairs)]
-    labels = np.stack([np.full(pairs * ds.size, index), np.repeat(np.arange(1, pairs + 1), ds.size),
+    number = np.arange(1, pairs + 1) if number is None else number
+    labels = np.stack([np.repeat(np.broadcast_to(index, (pairs,)), ds.size), np.repeat(number, ds.size),
                        np.tile(ds + 1, pairs)], axis=1)
     return Rows(family, row, cell, np.tile(digit, pairs), np.ones(row.size, dtype=np.int64),
                 np.ones(pairs * ds.size, dtype=np.int64), "L", labels)
@@ -240,6 +246,37 @@ class Whisper(Rule):
         """
         cells = self.cells()
         return [exclusion_rows("whisper", cells[:-1], cells[1:], self.close(board.value_of), index)]
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every whisper's rows (:meth:`rows`), one block per run of whispers of one difference.
+
+        Parameters
+        ----------
+        rules : list of Whisper
+            The puzzle's whispers, in order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first whisper's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        lines = cast("list[Whisper]", rules)
+        blocks, start = [], 0
+        while start < len(lines):
+            stop = start + 1
+            while stop < len(lines) and lines[stop].diff == lines[start].diff:
+                stop += 1
+            run = [np.asarray(line.cell_list, dtype=np.int64) for line in lines[start:stop]]
+            rule_of, step = ragged_positions(np.array([cells.size - 1 for cells in run]))
+            blocks.append(exclusion_rows("whisper", np.concatenate([cells[:-1] for cells in run]),
+                                         np.concatenate([cells[1:] for cells in run]),
+                                         lines[start].close(board.value_of), first_index + start + rule_of, step + 1))
+            start = stop
+        return blocks
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Neighbours on the line closer than ``diff``, or a digit with no digit ``1..n`` ``diff`` away.
