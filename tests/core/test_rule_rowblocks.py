@@ -13,7 +13,8 @@ from pipeline.core.rules.base import Board, Rows, Rule
 from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
-from pipeline.core.rules.pairlines import Whisper
+from pipeline.core.rules.lineparts import RowBuilder
+from pipeline.core.rules.pairlines import Whisper, class_window_rows
 from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -140,6 +141,25 @@ def whispers(draw):
 def test_whisper_rows_of_are_each_whispers_rows(drawn, first_index):
     board, rules = drawn
     _same_as_rule_by_rule(rules, board, first_index)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 80), min_size=1, max_size=9), st.integers(1, 9),
+       st.lists(st.lists(st.integers(0, 8), min_size=1, max_size=4, unique=True), min_size=1, max_size=4),
+       st.integers(1, 5))
+def test_class_window_rows_are_a_row_per_window_and_class(cells, width, classes, index):
+    """Entropic and modular lines' rows, built at once, against a row per window and class."""
+    line, digit_classes = np.array(cells), [np.array(c) for c in classes]
+    size = min(width, line.size)
+    want = RowBuilder("modular", "L", 3)
+    for w in range(line.size - size + 1):
+        window = line[w:w + size]
+        for k, digits in enumerate(digit_classes, start=1):
+            want.add(np.repeat(window, digits.size), np.tile(digits, size), np.ones(size * digits.size), 1,
+                     (index, w + 1, k))
+    got = class_window_rows("modular", line, width, digit_classes, index)
+    assert _listing([got]) == _listing([want.rows()])
+    assert np.all(np.diff(got.row) >= 0) and got.labels.shape == (got.n_rows, 3)
 
 
 def test_a_cage_inside_a_box_adds_its_sum_only_and_the_order_stays_cage_by_cage():

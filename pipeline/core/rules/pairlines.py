@@ -12,7 +12,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
                                       value_span)
-from pipeline.core.rules.lineparts import RowBuilder, line_cells, line_name, values_text
+from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 from pipeline.core.rules.rowblocks import ragged_positions
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
@@ -94,12 +94,22 @@ def class_window_rows(family: str, cells: np.ndarray, width: int, classes: list[
     Rows
     """
     size = min(width, cells.size)
-    windows = np.lib.stride_tricks.sliding_window_view(cells, size)
-    out = RowBuilder(family, "L", 3)
-    for w, window in enumerate(windows, start=1):
-        for k, digits in enumerate(classes, start=1):
-            out.add(np.repeat(window, digits.size), np.tile(digits, size), np.ones(size * digits.size), 1, (index, w, k))
-    return out.rows()
+    windows = np.lib.stride_tricks.sliding_window_view(np.asarray(cells, dtype=np.int64), size)
+    n_windows, n_classes = windows.shape[0], len(classes)
+    if not n_windows or not n_classes:
+        return Rows.empty(family, "L", 3)
+    lens = np.array([digits.size for digits in classes], dtype=np.int64)
+    flat = np.concatenate([np.asarray(digits, dtype=np.int64) for digits in classes])
+    # row (w, k), windows outer: the window's cells in order, each with the class's digits
+    row, within = ragged_positions(np.tile(size * lens, n_windows))
+    w, k = row // n_classes, row % n_classes
+    cell = windows[w, within // lens[k]]
+    digit = flat[(np.cumsum(lens) - lens)[k] + within % lens[k]]
+    rows = n_windows * n_classes
+    labels = np.stack([np.full(rows, index), np.repeat(np.arange(1, n_windows + 1), n_classes),
+                       np.tile(np.arange(1, n_classes + 1), n_windows)], axis=1)
+    return Rows(family, row, cell, digit, np.ones(row.size, dtype=np.int64), np.ones(rows, dtype=np.int64), "L",
+                labels)
 
 
 def _class_clash(name: str, cells: np.ndarray, width: int, grid: np.ndarray, board: Board, cls_of, what: str) -> list[dict]:
