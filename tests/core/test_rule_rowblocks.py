@@ -16,6 +16,7 @@ from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
 from pipeline.core.rules.pairlines import Whisper, class_window_rows
 from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
+from pipeline.core.rules.xv import XV
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
 
@@ -160,6 +161,23 @@ def test_class_window_rows_are_a_row_per_window_and_class(cells, width, classes,
     got = class_window_rows("modular", line, width, digit_classes, index)
     assert _listing([got]) == _listing([want.rows()])
     assert np.all(np.diff(got.row) >= 0) and got.labels.shape == (got.n_rows, 3)
+
+
+@st.composite
+def xv_marks(draw):
+    """X and V marks on random pairs of cells (the rows do not ask them to touch)."""
+    board = _board(draw)
+    n = board.n
+    pairs = [draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=2, unique=True))
+             for _ in range(draw(st.integers(1, 10)))]
+    return board, [XV(draw(st.sampled_from(["x", "v"])), a, b) for a, b in pairs]
+
+
+@settings(max_examples=60, deadline=None)
+@given(xv_marks(), st.integers(1, 5))
+def test_xv_rows_of_are_each_marks_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
 
 
 def test_a_cage_inside_a_box_adds_its_sum_only_and_the_order_stays_cage_by_cage():

@@ -9,12 +9,14 @@ with :meth:`~pipeline.core.rules.base.Rule.bind` when it is built.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells,
                                       digit_values, value_span)
+from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 __all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
 
@@ -175,6 +177,51 @@ class XV(Rule):
         else:
             ineq = Rows.empty("xvnot", "L", 2)
         return [eq, ineq]
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every mark's rows (:meth:`rows`) at once: the ``xv`` rows of all marks, the ``xvnot``
+        rows of those with lone digits, cut back into mark order.
+
+        Parameters
+        ----------
+        rules : list of XV
+            The puzzle's XV marks, in order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first mark's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        marks = cast("list[XV]", rules)
+        n = board.n_values
+        first = np.array([mark.first for mark in marks], dtype=np.int64)
+        second = np.array([mark.second for mark in marks], dtype=np.int64)
+        totals, kind = np.unique([mark.total for mark in marks], return_inverse=True)
+        partner = np.stack([board.index_of(total - board.value_of) for total in totals.tolist()])   # (totals, n)
+        has = partner >= 0
+        # each total's digits with a partner, then its lone ones, padded to n
+        order = np.argsort(~has, axis=1, kind="stable")
+        paired_count = has.sum(axis=1)[kind.ravel()]
+        mark, within = ragged_positions(paired_count)
+        digit = order[kind.ravel()[mark], within]
+        m = mark.size
+        eq = Rows("xv", np.repeat(np.arange(m), 2), np.stack([first[mark], second[mark]], axis=1).ravel(),
+                  np.stack([digit, partner[kind.ravel()[mark], digit]], axis=1).ravel(), np.tile([1, -1], m),
+                  np.zeros(m, dtype=np.int64), "E", np.stack([first_index + mark, digit + 1], axis=1))
+        lone_count = n - paired_count
+        lonely = np.flatnonzero(lone_count)
+        side_row, within = ragged_positions(np.repeat(lone_count[lonely], 2))
+        owner = lonely[side_row // 2]
+        side = side_row % 2
+        lone_digit = order[kind.ravel()[owner], paired_count[owner] + within]
+        ineq = Rows("xvnot", side_row, np.where(side == 0, first[owner], second[owner]), lone_digit,
+                    np.ones(side_row.size, dtype=np.int64), np.zeros(2 * lonely.size, dtype=np.int64), "L",
+                    np.stack([first_index + np.repeat(lonely, 2), np.tile([1, 2], lonely.size)], axis=1))
+        return in_rule_order([eq, ineq], [mark, np.repeat(lonely, 2)])
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Both cells filled off the letter's sum, or one holding a digit that no digit tops up to it.
