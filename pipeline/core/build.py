@@ -28,7 +28,7 @@ from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size
-from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows  # noqa: F401  (re-exported: R)
+from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows, has_rule_rows  # noqa: F401  (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -313,10 +313,14 @@ class Model:
         """True for the ``reduce`` clue encoding (clue-settled rows and columns removed)."""
         return self.clue_encoding == "reduce"
 
-    @property
+    @cached_property
     def has_rules(self) -> bool:
-        """True when the model has rows beyond units (``R`` not empty)."""
-        return self.R.rhs.size > 0
+        """True when the model has rows beyond units (``R`` not empty), known without building
+        ``R`` (:func:`pipeline.core.rulerows.has_rule_rows`: ``auto`` asks before an engine that
+        never reads ``R`` runs)."""
+        if "R" in self.__dict__:
+            return self.R.rhs.size > 0
+        return has_rule_rows(self.puzzle)
 
     @cached_property
     def _rule_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ from pipeline.core.variants import FAMILIES
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_names", "rules_by_kind", "unit_le_rows"]
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_names", "kind_blocks", "rules_by_kind", "unit_le_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +96,69 @@ def rules_by_kind(puzzle: Puzzle) -> list[list[Rule]]:
     for rule in puzzle.rules:
         by_kind.setdefault(rule.kind, []).append(rule)
     return [by_kind[kind] for kind in RULES if kind in by_kind]
+
+
+#: Kinds every rule of which adds rows to ``R`` whatever the board: :func:`has_rule_rows` answers
+#: without building them (a sandwich's big-M rows, one pair per placement of the 1 and the N,
+#: take 1.5 ms of a 9x9, and ``dfsrules`` never reads them).
+ALWAYS_ADD_ROWS = frozenset({"sandwich"})
+
+#: Where :func:`kind_blocks` keeps a puzzle's blocks: in the puzzle's own ``__dict__``, as a
+#: ``cached_property`` would (a dictionary keyed by puzzles would hash each one by its content).
+_KIND_BLOCKS = "_kind_blocks"
+
+
+def kind_blocks(puzzle: Puzzle) -> list[tuple[list[Rule], list[Rows]]]:
+    """Each kind's rules (:func:`rules_by_kind`) with their rows (:meth:`Rule.rows_of`, numbered
+    from 1), built once per puzzle and read-only (a consumer that changed them would change them
+    for the next). Kinds with auxiliary columns (:class:`AuxRule`) are left out: their rows are
+    built rule by rule with their columns (:func:`build_rule_rows`).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    list of (list of Rule, list of Rows)
+    """
+    cached = vars(puzzle).get(_KIND_BLOCKS)
+    if cached is None:
+        cached = []
+        for of_kind in rules_by_kind(puzzle):
+            if isinstance(of_kind[0], AuxRule):
+                continue
+            blocks = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
+            for block in blocks:
+                for array in (block.row, block.cell, block.digit, block.coef, block.rhs, block.labels):
+                    array.flags.writeable = False
+            cached.append((of_kind, blocks))
+        vars(puzzle)[_KIND_BLOCKS] = cached   # the frozen dataclass's fields stay untouched
+    return cached
+
+
+def has_rule_rows(puzzle: Puzzle) -> bool:
+    """Whether ``R`` of ``puzzle`` has rows, without building it (the kinds' blocks, the extra
+    cells' rows and, with more values than the side, the units as ``<=`` rows).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    bool
+    """
+    if any(rule.kind in ALWAYS_ADD_ROWS for rule in puzzle.rules):
+        return True
+    if any(block.n_rows for block in extra_cell_rows(puzzle) + unit_le_rows(puzzle)):
+        return True
+    if any(block.n_rows for _, blocks in kind_blocks(puzzle) for block in blocks):
+        return True
+    return any(block.n_rows for of_kind in rules_by_kind(puzzle) if isinstance(of_kind[0], AuxRule)
+               for index, rule in enumerate(of_kind, start=1) for block in type(rule).rows_of([rule], puzzle.board, index))
 
 
 def _rules_in_order(puzzle: Puzzle):
@@ -223,11 +286,12 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     for block in extra_cell_rows(puzzle) + unit_le_rows(puzzle):   # V > N: the units first, as <= rows
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
+    shared = iter([blocks for _, blocks in kind_blocks(puzzle)])   # the kinds without auxiliary columns, in order
     for of_kind in rules_by_kind(puzzle):
         # a kind's rows at once (Rule.rows_of); rule by rule where each rule's auxiliary columns follow the last's
         aux = isinstance(of_kind[0], AuxRule)
         for index, rules in enumerate([[rule] for rule in of_kind] if aux else [of_kind], start=1):
-            for block in type(rules[0]).rows_of(rules, board, index):
+            for block in (type(rules[0]).rows_of(rules, board, index) if aux else next(shared)):
                 key = (block.family, block.sense)
                 if key not in by_family:
                     by_family[key] = []

@@ -38,7 +38,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.rulerows import rules_by_kind
+from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
@@ -218,7 +218,7 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def rule_terms(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.ndarray, ...]:
-    """The rows of ``puzzle``'s rules as the rules give them (:meth:`~pipeline.core.rules.base.Rule.rows`),
+    """The rows of ``puzzle``'s rules (the kinds without auxiliary columns) as the rules give them (:meth:`~pipeline.core.rules.base.Rule.rows`),
     over canvas cells and 0-based digits, without labels or a column convention (``Model.R``'s
     rows, in another order).
 
@@ -234,13 +234,12 @@ def rule_terms(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.n
     tuple of numpy.ndarray
         ``(row, cell, digit, coef)`` per term and ``(rhs, is_equal)`` per row.
     """
-    board = puzzle.board
     parts: list[tuple[np.ndarray, ...]] = []
     base = 0
-    for of_kind in rules_by_kind(puzzle):
+    for of_kind, blocks in kind_blocks(puzzle):   # a kind's rules at once, shared with R
         if of_kind[0].kind in skip:
             continue
-        for block in type(of_kind[0]).rows_of(of_kind, board):   # a kind's rules at once
+        for block in blocks:
             if block.n_rows:
                 parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
                               np.full(block.n_rows, block.sense == "E")))
