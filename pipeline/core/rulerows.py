@@ -108,34 +108,38 @@ ALWAYS_ADD_ROWS = frozenset({"sandwich"})
 _KIND_BLOCKS = "_kind_blocks"
 
 
-def kind_blocks(puzzle: Puzzle) -> list[tuple[list[Rule], list[Rows]]]:
+def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tuple[list[Rule], list[Rows]]]:
     """Each kind's rules (:func:`rules_by_kind`) with their rows (:meth:`Rule.rows_of`, numbered
-    from 1), built once per puzzle and read-only (a consumer that changed them would change them
-    for the next). Kinds with auxiliary columns (:class:`AuxRule`) are left out: their rows are
-    built rule by rule with their columns (:func:`build_rule_rows`).
+    from 1), each kind's built once per puzzle, when first asked for, and read-only (a consumer
+    that changed them would change them for the next). Kinds with auxiliary columns
+    (:class:`AuxRule`) are left out: their rows are built rule by rule with their columns
+    (:func:`build_rule_rows`).
 
     Parameters
     ----------
     puzzle : Puzzle
         Its rules and board.
+    skip : frozenset of str
+        Kinds left out, and not built (``dfsrules`` handles sandwich clues without their rows).
 
     Returns
     -------
     list of (list of Rule, list of Rows)
     """
-    cached = vars(puzzle).get(_KIND_BLOCKS)
-    if cached is None:
-        cached = []
-        for of_kind in rules_by_kind(puzzle):
-            if isinstance(of_kind[0], AuxRule):
-                continue
-            blocks = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
+    cached = vars(puzzle).setdefault(_KIND_BLOCKS, {})   # the frozen dataclass's fields stay untouched
+    out = []
+    for of_kind in rules_by_kind(puzzle):
+        kind = of_kind[0].kind
+        if kind in skip or isinstance(of_kind[0], AuxRule):
+            continue
+        blocks = cached.get(kind)
+        if blocks is None:
+            blocks = cached[kind] = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
             for block in blocks:
                 for array in (block.row, block.cell, block.digit, block.coef, block.rhs, block.labels):
                     array.flags.writeable = False
-            cached.append((of_kind, blocks))
-        vars(puzzle)[_KIND_BLOCKS] = cached   # the frozen dataclass's fields stay untouched
-    return cached
+        out.append((of_kind, blocks))
+    return out
 
 
 def has_rule_rows(puzzle: Puzzle) -> bool:

@@ -236,9 +236,7 @@ def rule_terms(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.n
     """
     parts: list[tuple[np.ndarray, ...]] = []
     base = 0
-    for of_kind, blocks in kind_blocks(puzzle):   # a kind's rules at once, shared with R
-        if of_kind[0].kind in skip:
-            continue
+    for _, blocks in kind_blocks(puzzle, skip):   # a kind's rules at once, shared with R
         for block in blocks:
             if block.n_rows:
                 parts.append((block.row + base, block.cell, block.digit, block.coef, block.rhs,
