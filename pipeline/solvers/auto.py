@@ -87,8 +87,8 @@ DFSRULES_BUDGET = 1.0
 #: again after it (the count row: the bench's count processes, 2026-11-28, machine shared at load
 #: 2-3); README "What --solver auto picks" says the same in words.
 #: bench/dfsrules_bench.py (``make bench``'s "dfsrules" section): 240 generated 9x9 of 24 rule
-#: families, each solved with the uniqueness proof; one run on 2026-11-29 (10:32) on the 2-core
-#: machine at load 1 (docs/benchmarks.md; sandwich, which dfsrules propagates with a handler of
+#: families, each solved with the uniqueness proof; one run on 2026-11-29 (10:25) on the 2-core
+#: machine at load 1.3 (docs/benchmarks.md; sandwich, which dfsrules propagates with a handler of
 #: its own, stays slow for sat: 10 of 10 past 3 s).
 #: An anyof (ISS Or) is big-M rows over branch indicators: CP-SAT searches them far faster than
 #: SAT's PB encoding or HiGHS's LP bound. ISS's four slowest Or entries, with the uniqueness
@@ -102,7 +102,7 @@ ANYOF_EVIDENCE = ("measured on ISS's entries: Or (four slowest, with the proof) 
                   "two, highs over 40 s on three; full rank 9x9 cpsat 32-34 s, sat's encoding alone over a minute")
 
 _RULES_EVIDENCE = ("rule puzzles (240 generated 9x9 of 24 families, with the proof, machine at load 1): dfsrules "
-                   "median 0.97 ms per record, sat 9.1 ms; batch to 2, one worker: dfsrules 116 records/s, sat 25.9")
+                   "median 0.96 ms per record, sat 10.4 ms; batch to 2, one worker: dfsrules 135 records/s, sat 24.3")
 
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("pattern", "dfsrules", "sat", "highs"),
