@@ -68,6 +68,22 @@ def _push(c, work, inq_at, head_tail):
         head_tail[1] += 1
 
 
+@njit(cache=True, inline="always")
+def _within(v, base, most, least, rint):
+    """The digits of mask ``v`` whose number ``rint[base + digit]`` (a row's coefficient, a
+    digit's value) lies in ``least .. most``."""
+    one = np.uint64(1)
+    keep = v
+    w = v
+    while w:
+        bit = w & (~w + one)
+        w &= w - one
+        number = rint[base + _popcount(bit - one)]
+        if number > most or number < least:
+            keep &= ~bit
+    return keep
+
+
 @njit(cache=True)
 def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
     """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
@@ -104,15 +120,7 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
             continue
         c = rint[term_cell + k]
         v = state[c]
-        keep = v
-        base = term_coef + k * n
-        w = v
-        while w:
-            bit = w & (~w + one)
-            w &= w - one
-            co = rint[base + _popcount(bit - one)]
-            if co > most or co < least:
-                keep &= ~bit
+        keep = _within(v, term_coef + k * n, most, least, rint)
         if keep == 0:
             return -1
         if keep != v:
@@ -280,13 +288,7 @@ def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
                     mn, mx = work[lo_at + i + 1] - work[lo_at + i], work[hi_at + i + 1] - work[hi_at + i]
                     most, least = total - (low - mn), total - (high - mx)
                     if mx > most or mn < least:   # the sum's bounds take some of its digits
-                        v = w
-                        while v:
-                            bit = v & (~v + one)
-                            v &= v - one
-                            val = rint[value_at + _popcount(bit - one)]
-                            if val > most or val < least:
-                                w &= ~bit
+                        w = _within(w, value_at, most, least, rint)
                 work[keep_at + i] |= np.int64(w)
     if not found:
         return -1
