@@ -290,12 +290,12 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     for block in extra_cell_rows(puzzle) + unit_le_rows(puzzle):   # V > N: the units first, as <= rows
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
-    shared = iter([blocks for _, blocks in kind_blocks(puzzle)])   # the kinds without auxiliary columns, in order
+    shared = {of_kind[0].kind: blocks for of_kind, blocks in kind_blocks(puzzle)}   # kinds without auxiliary columns
     for of_kind in rules_by_kind(puzzle):
         # a kind's rows at once (Rule.rows_of); rule by rule where each rule's auxiliary columns follow the last's
         aux = isinstance(of_kind[0], AuxRule)
         for index, rules in enumerate([[rule] for rule in of_kind] if aux else [of_kind], start=1):
-            for block in (type(rules[0]).rows_of(rules, board, index) if aux else next(shared)):
+            for block in (type(rules[0]).rows_of(rules, board, index) if aux else shared[rules[0].kind]):
                 key = (block.family, block.sense)
                 if key not in by_family:
                     by_family[key] = []

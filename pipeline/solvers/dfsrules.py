@@ -158,6 +158,30 @@ def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_r).astype(np.int64)
 
 
+def _by_cell(cell: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Entries grouped by their cell, as the kernel reads each cell's arcs, rows and lines:
+    ``(ptr, order)``, cell ``c``'s entries at ``order[ptr[c]:ptr[c + 1]]`` (in their order)."""
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(cell, minlength=n_cells))]).astype(np.int64)
+    return ptr, np.argsort(cell, kind="stable")
+
+
+def _sets_by_size_and_sum(masks: np.ndarray, value: np.ndarray, size: np.ndarray,
+                          total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The digit sets among ``masks`` of ``size[i]`` digits whose values (``value[d]`` for digit
+    ``d``) add up to ``total[i]``, for each ``i``: ``(sets, count)``, those of ``i`` consecutive
+    in ``sets`` (``count[i]`` of them)."""
+    bits = (masks[:, None] >> np.arange(value.size)) & 1
+    sizes, sums = bits.sum(axis=1), bits @ value
+    low, span = int(sums.min()), int(sums.max() - sums.min()) + 1
+    key = sizes * span + (sums - low)
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    want = size * span + (total - low)
+    first, last = np.searchsorted(sorted_key, want, "left"), np.searchsorted(sorted_key, want, "right")
+    count = np.where((total >= low) & (total < low + span), last - first, 0)   # no other size's key
+    return masks[order][_ranges(first, count)], count
+
+
 def _starts(count: np.ndarray) -> np.ndarray:
     """Where each of the consecutive blocks of sizes ``count`` starts."""
     return np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
@@ -199,16 +223,10 @@ def _digit_sets(puzzle: Puzzle, lin: np.ndarray, count: np.ndarray, first: np.nd
     ti, tj, row_of = _term_pairs(first[lin], k)
     together = np.bincount(row_of, weights=~adjacent[g_cell[ti], g_cell[tj]], minlength=lin.size) == 0
     ok_rows &= together
-    masks = np.arange(1 << n, dtype=np.int64)
-    bits = (masks[:, None] >> np.arange(n)) & 1
-    size, total = bits.sum(axis=1), bits @ value
-    order = np.lexsort((total, size))
-    sorted_key = (size * (n * (n + 1) + 1) + total)[order]
-    want = k * (n * (n + 1) + 1) + rhs[lin]
-    lo, hi = np.searchsorted(sorted_key, want, "left"), np.searchsorted(sorted_key, want, "right")
-    per_row = np.where(ok_rows, hi - lo, 0)
-    take = _ranges(lo[ok_rows], (hi - lo)[ok_rows])
-    return masks[order][take].astype(np.uint64), per_row.astype(np.int64)
+    sets, per_row = _sets_by_size_and_sum(np.arange(1 << n, dtype=np.int64), value, k[ok_rows], rhs[lin][ok_rows])
+    counts = np.zeros(lin.size, dtype=np.int64)
+    counts[ok_rows] = per_row
+    return sets.astype(np.uint64), counts
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -358,9 +376,8 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
         source = np.concatenate([a, b])
         other = np.concatenate([b, a])
         table = np.concatenate([2 * np.arange(n_pairs), 2 * np.arange(n_pairs) + 1])
-        order = np.argsort(source, kind="stable")
+        arc_ptr, order = _by_cell(source, n_cells)
         arc_other, arc_table = other[order], table[order]
-        arc_ptr = np.concatenate([[0], np.cumsum(np.bincount(source, minlength=n_cells))]).astype(np.int64)
     # linear rows: their groups are contiguous
     lin_count = count[lin]
     terms = (first[lin][:, None] + np.arange(int(lin_count.max(initial=0)))[None, :])
@@ -368,8 +385,7 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     lin_ptr = np.concatenate([[0], np.cumsum(lin_count)]).astype(np.int64)
     term_cell = g_cell[terms]
     term_row = np.repeat(np.arange(lin.size), lin_count)
-    order = np.argsort(term_cell, kind="stable")
-    cell_lin_ptr = np.concatenate([[0], np.cumsum(np.bincount(term_cell, minlength=n_cells))]).astype(np.int64)
+    cell_lin_ptr, order = _by_cell(term_cell, n_cells)
     # sums of distinct digits (killer cages): each row's digit sets, after the pair tables
     combos, combo_count = _digit_sets(puzzle, lin, count, first, g_cell, coef, rhs, eq, keys_p if n_pairs else None,
                                       compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
@@ -410,8 +426,7 @@ def _sandwich_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray
     cells = np.array([rule.cell_list for rule in lines], dtype=np.int64).reshape(len(lines), puzzle.n)
     sums = np.array([rule.value for rule in lines], dtype=np.int64)
     owner = np.repeat(np.arange(len(lines), dtype=np.int64), puzzle.n)
-    order = np.argsort(cells.ravel(), kind="stable")
-    ptr = np.concatenate([[0], np.cumsum(np.bincount(cells.ravel(), minlength=n_cells))]).astype(np.int64)
+    ptr, order = _by_cell(cells.ravel(), n_cells)
     return cells.ravel(), sums, ptr, owner[order]
 
 
@@ -424,17 +439,9 @@ def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.nda
     if n > MAX_SET_DIGITS or not sums.size:
         return np.zeros(0, dtype=np.uint64), np.zeros(sums.size * (n - 1) + 1, dtype=np.int64)
     inside = np.arange(1 << (n - 2), dtype=np.int64) << 1   # masks of digits 2 .. N-1
-    bits = (inside[:, None] >> np.arange(n)) & 1
-    size, total = bits.sum(axis=1), bits @ puzzle.board.value_of[:n]
-    low = int(total.min())
-    key = (total - low) * n + size
-    order = np.argsort(key, kind="stable")
-    want = ((sums - low)[:, None] * n + np.arange(n - 1)[None, :]).ravel()
-    first = np.searchsorted(key[order], want, "left")
-    last = np.searchsorted(key[order], want, "right")
-    counts = last - first
-    ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    return inside[order][_ranges(first, counts)].astype(np.uint64), ptr
+    sets, counts = _sets_by_size_and_sum(inside, puzzle.board.value_of[:n], np.tile(np.arange(n - 1), sums.size),
+                                         np.repeat(sums, n - 1))
+    return sets.astype(np.uint64), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
 def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:
