@@ -10,7 +10,6 @@ checked by :func:`pipeline.core.verify.verify_grid` against the puzzle with its 
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
-from pipeline.core.puzzle import Puzzle, grid_to_string
+from pipeline.core.puzzle import Puzzle, grid_to_string, with_other_clues
 from pipeline.core.values import value_grid_text
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import Solver, get_solver
@@ -54,8 +53,8 @@ def rule_shape_key(puzzle: Puzzle) -> tuple:
 
 
 def empty_of(puzzle: Puzzle) -> Puzzle:
-    """``puzzle`` without its clues (the group's template)."""
-    return dataclasses.replace(puzzle, grid=np.zeros(puzzle.grid.shape, dtype=np.int64))
+    """``puzzle`` without its clues (the group's template), sharing what was built from its rules."""
+    return with_other_clues(puzzle, np.zeros(puzzle.grid.shape, dtype=np.int64))
 
 
 def _engine_options(solver: Solver, what: str, options: SolveOptions) -> dict:
@@ -105,7 +104,9 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
         # the row's rules column was written when the worker grouped the record
         row.update(seconds=0.0, nodes=0, error=None, n_solutions=0 if options.count else None)
         try:
-            puzzle = dataclasses.replace(template, grid=np.asarray(grid).reshape(template.grid.shape))
+            # the group's records share its rule rows and kernel tables (built once, by the first)
+            puzzle = shape.first if shape.first is not None and k == shape.members[0] else \
+                with_other_clues(template, grid)
             model = build_model(puzzle)
             if repick:   # once per group: its records share rules and layout
                 solver, repick = pick_solver("count" if options.count else "solve", model).solver, False

@@ -44,6 +44,9 @@ class Shape:
     template: Puzzle
     members: list = field(default_factory=list)   # positions in the chunk
     grids: list = field(default_factory=list)     # (N*N,) clue grids
+    #: A rule group's first member as parsed (the template is it without clues, sharing its rule
+    #: rows): that record is solved from it instead of being made and checked again.
+    first: Puzzle | None = None
 
 
 def parse_record(puzzle: object, regions: object = None, variant: str | None = None,
@@ -160,7 +163,7 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
                 key = rule_shape_key(puzzle)
                 rows[k]["rules"] = rules_text(puzzle)
                 if key not in shapes:
-                    shapes[key] = Shape(empty_of(puzzle))
+                    shapes[key] = Shape(empty_of(puzzle), first=puzzle)
             else:
                 key = shape_key(puzzle)
                 if key not in shapes:

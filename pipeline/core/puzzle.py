@@ -15,25 +15,26 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import ClueConflictError, PuzzleError
-from pipeline.core.extracells import extra_record_document, extra_to_doc, with_extra
+from pipeline.core.errors import PuzzleError
+from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
+from pipeline.core.puzzle_checks import check_clues, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
-from pipeline.core.rect import rect_box_units, rect_spec, validate_rect
-from pipeline.core.rules import Board, Rule, cell_name, rule_from_dict, rule_order
+from pipeline.core.rect import rect_box_units, rect_spec
+from pipeline.core.rules import Board, Rule, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
 from pipeline.core.values import grid_values, value_grid_text, values_spec
-from pipeline.core.variants import FAMILIES, VARIANT_TABLE, VARIANTS, Variant, box_units, get_variant
-from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
+from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
            "parse_puzzle", "parse_grid", "parse_regions", "grid_to_string", "format_grid", "check_grid_size",
-           "memory_limit", "model_bytes", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "compact_values"]
+           "memory_limit", "model_bytes", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "compact_values", "with_other_clues",
+           "shape_cache"]
 
 # The seed puzzle of SEEDS.md section 1 (23 clues): the built-in default.
 DEFAULT_PUZZLE = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
@@ -72,7 +73,7 @@ class Puzzle:
         # rules in row order (registry order, stable within a kind)
         rules = tuple(sorted(self.rules, key=rule_order))
         object.__setattr__(self, "rules", tuple(rule.bind(rules) for rule in rules))   # strict XV learns the marks
-        _validate(self)
+        validate(self)
 
     # -- basic facts -----------------------------------------------------------------------
     @property
@@ -446,147 +447,6 @@ def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None,
 
 
 # ---------------------------------------------------------------------------------------------
-# validation
-# ---------------------------------------------------------------------------------------------
-def _validate(p: Puzzle) -> None:
-    grid = p.grid
-    if p.layout is not None:
-        _validate_layout(p)
-        _check_unit_duplicates(p)
-        _check_rules(p)
-        return
-    if p.is_rect and min(grid.shape) >= 1:   # a rectangular grid (pipeline.core.rect)
-        validate_rect(p)
-        _check_unit_duplicates(p)
-        _check_rules(p)
-        return
-    if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or grid.shape[0] < 1:
-        raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
-    n = grid.shape[0]
-    spec = get_variant(p.variant)
-    if n < spec.min_n:
-        latin = VARIANT_TABLE.get("latin")
-        hint = (f" (a Latin square from {latin.min_n}x{latin.min_n}: --variant latin)"
-                if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
-        raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
-                          f"and larger{hint}")
-    if p.h * p.w != n:
-        raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
-    _validate_values(p)
-    bad = np.argwhere((grid < 0) | (grid > p.n_values))
-    if bad.size:
-        r, c = bad[0]
-        raise PuzzleError(
-            f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {p.n_values} "
-            "(0 for empty)"
-        )
-    jigsaw = spec.regions
-    if jigsaw and p.regions is None:
-        raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell, --regions)")
-    if not jigsaw and p.regions is not None:
-        with_regions = " or ".join(name for name, v in VARIANT_TABLE.items() if v.regions)
-        raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use {with_regions})")
-    if p.regions is not None:
-        _validate_regions(p.regions, n)
-    _check_unit_duplicates(p)
-    _check_rules(p)
-
-
-def _validate_values(p: Puzzle) -> None:
-    """A value set: ascending distinct integers, at least as many as the grid's side (more:
-    each unit holds each value at most once, docs/conventions.md)."""
-    if p.values is None:
-        return
-    values = p.values
-    if any(b <= a for a, b in zip(values, values[1:])):
-        raise PuzzleError(f"values: {list(values)[:12]} must ascend without repeats")
-    if len(values) < p.n:
-        raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has at least {p.n}")
-
-
-def _validate_layout(p: Puzzle) -> None:
-    """A gattai puzzle: the canvas of its layout, digits ``1..N`` only where a grid covers a cell."""
-    layout, grid = p.layout, p.grid
-    assert layout is not None
-    if p.values is not None:
-        raise PuzzleError(f"values: a {layout.name} layout takes the values 1..{p.n} (value sets are for one grid)")
-    if p.variant != "classic" or p.regions is not None:
-        raise PuzzleError(f"layout: a {layout.name} layout takes the classic rules of each grid, not variant {p.variant!r}")
-    if (layout.h, layout.w) != (p.h, p.w):
-        raise PuzzleError(f"layout: its grids have {layout.h}x{layout.w} boxes, the puzzle says {p.h}x{p.w}")
-    if grid.shape != (layout.rows, layout.cols):
-        raise PuzzleError(f"puzzle: a {layout.name} layout is a {layout.rows}x{layout.cols} canvas, found "
-                          f"{'x'.join(map(str, grid.shape))}")
-    n = p.n
-    bad = np.argwhere((grid < 0) | (grid > n))
-    if bad.size:
-        r, c = bad[0]
-        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]}: entries must be integers from 1 to {n} "
-                          "(0 for empty)")
-    outside = np.flatnonzero((grid.ravel() != 0) & ~p.present)
-    if outside.size:
-        r, c = divmod(int(outside[0]), p.cols)
-        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]} but lies outside every grid of the layout")
-
-
-def _check_rules(p: Puzzle) -> None:
-    """Rules that contradict each other or the clues: one line naming the rule and where."""
-    if not p.rules:
-        return
-    board = p.board
-    kinds = [rule.kind for rule in p.rules if rule.global_rule]
-    twice = next((k for k in kinds if kinds.count(k) > 1), None)
-    if twice:
-        raise PuzzleError(f"rules: {twice} is given twice")
-    # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
-    families = [f for f, _ in p._family_parts()]
-    again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
-    if again:
-        # the variant's own unit, or the same unit rule twice (two {"rule": "diagonal"})
-        if again in (f for f, _ in p._base_families()):
-            raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
-        raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
-    parity: dict[int, str] = {}
-    for rule in p.rules:
-        if rule.kind in ("even", "odd"):
-            for cell in rule.cells().tolist():
-                if cell in parity:   # twice the same mark would be two rows named parity_r_c
-                    both = "both even and odd" if parity[cell] != rule.kind else f"{rule.kind} twice"
-                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked {both}")
-                parity[cell] = rule.kind
-    flat = with_extra(p.grid.ravel(), board.n_extra)   # extra cells empty: the clues judged alone
-    for rule in p.rules:
-        broken = rule.violations(flat, board)
-        if broken:
-            raise ClueConflictError(f"puzzle: the clues break a rule: {broken[0]['message']}")
-
-
-def _validate_regions(regions: np.ndarray, n: int) -> None:
-    if regions.shape != (n, n):
-        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {regions.size}")
-    counts = np.bincount(regions.ravel(), minlength=n)
-    if regions.min() < 0 or counts.size != n:
-        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {np.count_nonzero(counts)} regions")
-    wrong = np.flatnonzero(counts != n)
-    if wrong.size:
-        g = wrong[0]
-        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {g + 1} has {counts[g]} cells")
-
-
-def _check_unit_duplicates(p: Puzzle) -> None:
-    """Two equal clues in one unit: name the unit and both cells (the rule-check kernel of
-    :mod:`pipeline.core.verify`, as verify_grid uses it)."""
-    found = first_duplicate(p.grid, p.unit_families(), p.n_values)
-    if found is not None:
-        family, unit, digit, cells = found
-        digit = int(p.value_of[digit - 1])
-        raise ClueConflictError(
-            f"puzzle: digit {digit} appears {times(cells.size)} in {unit_name(family, unit, article=True)}: cells "
-            f"{cells_text(np.sort(cells), p.cols)}"
-        )
-
-
-# ---------------------------------------------------------------------------------------------
 # any input -> a checked Puzzle
 # ---------------------------------------------------------------------------------------------
 def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
@@ -797,3 +657,67 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         names = _entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     return Puzzle(grid, h, w, variant, regions, rules, layout, values, extra)
+
+
+# ---------------------------------------------------------------------------------------------
+# the same puzzle with other clues
+# ---------------------------------------------------------------------------------------------
+#: The cached properties a puzzle computes from its shape and rules alone (never its clues): a puzzle
+#: with other clues (:func:`with_other_clues`) shares them, and :func:`shape_cache`'s dict.
+_SHAPE_ONLY = ("present", "board", "base_board")
+
+
+def shape_cache(puzzle: Puzzle) -> dict:
+    """A dictionary for what later stages derive from ``puzzle``'s shape and rules alone (a rule
+    kind's rows, a solver's rule tables): kept in the puzzle, shared by every puzzle
+    :func:`with_other_clues` makes from it. What goes in must not depend on the clues.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle.
+
+    Returns
+    -------
+    dict
+    """
+    return vars(puzzle).setdefault("_shape_cache", {})   # the frozen dataclass's fields stay untouched
+
+
+def with_other_clues(puzzle: Puzzle, grid: np.ndarray) -> Puzzle:
+    """``puzzle`` (checked) with the clues ``grid`` instead of its own: only what clues can break is
+    checked again (a clue out of range, twice in a unit, or breaking a rule), and what was built
+    from the shape and rules (its board, the rules' rows: :func:`shape_cache`) is shared, not
+    built again. A batch's records that share their rules are made this way.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The shape, rules, layout, values and extra cells.
+    grid : ndarray of int
+        The clues, of ``puzzle.grid``'s shape (or flattened).
+
+    Returns
+    -------
+    Puzzle
+
+    Raises
+    ------
+    PuzzleError
+        A clue out of range or a grid of another size; :class:`ClueConflictError` for clues that
+        break a unit or a rule.
+    """
+    clues = np.array(grid, dtype=np.int64)
+    if clues.size != puzzle.grid.size:
+        raise PuzzleError(f"puzzle: {clues.size} cells of clues for a {'x'.join(map(str, puzzle.grid.shape))} puzzle")
+    clues = clues.reshape(puzzle.grid.shape)
+    clues.setflags(write=False)
+    other = object.__new__(Puzzle)
+    for name, value in vars(puzzle).items():   # the fields, then what depends on them alone
+        if name in Puzzle.__dataclass_fields__ or name in _SHAPE_ONLY:
+            object.__setattr__(other, name, value)
+    object.__setattr__(other, "grid", clues)
+    object.__setattr__(other, "_shape_cache", shape_cache(puzzle))
+    check_clues(other)
+    return other
+

@@ -16,7 +16,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention
 from pipeline.core.extracells import extra_column_names
-from pipeline.core.puzzle import Puzzle
+from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
 from pipeline.core.rules.base import Rows, Rule
@@ -103,9 +103,10 @@ def rules_by_kind(puzzle: Puzzle) -> list[list[Rule]]:
 #: take 1.5 ms of a 9x9, and ``dfsrules`` never reads them).
 ALWAYS_ADD_ROWS = frozenset({"sandwich"})
 
-#: Where :func:`kind_blocks` keeps a puzzle's blocks: in the puzzle's own ``__dict__``, as a
-#: ``cached_property`` would (a dictionary keyed by puzzles would hash each one by its content).
-_KIND_BLOCKS = "_kind_blocks"
+#: Where :func:`kind_blocks` keeps a puzzle's blocks: in its shape cache (rows depend on the rules
+#: and board alone, so a puzzle with other clues shares them; a dictionary keyed by puzzles would
+#: hash each one by its content).
+_KIND_BLOCKS = "kind_blocks"
 
 
 def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tuple[list[Rule], list[Rows]]]:
@@ -126,7 +127,7 @@ def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tupl
     -------
     list of (list of Rule, list of Rows)
     """
-    cached = vars(puzzle).setdefault(_KIND_BLOCKS, {})   # the frozen dataclass's fields stay untouched
+    cached = shape_cache(puzzle).setdefault(_KIND_BLOCKS, {})
     out = []
     for of_kind in rules_by_kind(puzzle):
         kind = of_kind[0].kind

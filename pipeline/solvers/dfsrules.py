@@ -37,7 +37,7 @@ from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
-from pipeline.core.puzzle import Puzzle
+from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions
 from pipeline.solvers import dfsrules_native
@@ -268,7 +268,9 @@ def rule_terms(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.n
 
 
 def rule_tables(puzzle: Puzzle) -> RuleTables:
-    """The kernel's tables of ``puzzle``'s rule rows (module docstring), vectorised.
+    """The kernel's tables of ``puzzle``'s rule rows (module docstring), built once for its shape
+    and rules (:func:`pipeline.core.puzzle.shape_cache`: a batch's records with the same rules share
+    them; the kernel only reads them).
 
     Parameters
     ----------
@@ -279,6 +281,13 @@ def rule_tables(puzzle: Puzzle) -> RuleTables:
     -------
     RuleTables
     """
+    cache = shape_cache(puzzle)
+    if "dfsrules_tables" not in cache:
+        cache["dfsrules_tables"] = _build_rule_tables(puzzle)
+    return cache["dfsrules_tables"]
+
+
+def _build_rule_tables(puzzle: Puzzle) -> RuleTables:
     n = puzzle.n
     n_cells = n * n
     full = np.uint64((1 << n) - 1)

@@ -164,3 +164,28 @@ def test_batch_auto_sends_records_with_rules_to_an_engine_that_takes_them(count,
         refused = [r for r in _rows(named) if r["rules"] or r["puzzle"].startswith("{")]
         assert refused and all(r["status"] == "error" and "dfs does not handle" in r["error"] for r in refused)
         assert "rules_by_auto" not in json.loads((named / "_batch.json").read_text())["options"]   # as before
+
+
+def test_a_rule_group_builds_its_rows_once_and_solves_each_record(monkeypatch):
+    """Ten anti-knight puzzles and one with other rules in a chunk: the anti-knight records share
+    one group, whose rows are built once (the template's shape cache) and whose records are each
+    solved, unique, with grids that keep their own clues and the rule."""
+    pytest.importorskip("numba")
+    from pipeline.batch.config import SolveOptions
+    from pipeline.batch.worker import solve_records
+    from pipeline.core.rules.neighbours import AntiKnight
+
+    lines = (Path(__file__).resolve().parents[2] / "bench" / "dfsrules_set.jsonl").read_text().splitlines()
+    docs = [json.loads(line)["document"] for line in lines if json.loads(line)["family"] == "anti-knight"]
+    assert len(docs) == 10
+    records = [(k, json.dumps(doc), None, None) for k, doc in enumerate(docs)]
+    records.append((10, json.dumps(THERMO), None, None))
+    built = []
+    rows_of = AntiKnight.rows_of.__func__
+    monkeypatch.setattr(AntiKnight, "rows_of", classmethod(lambda cls, *a, **k: built.append(1) or rows_of(cls, *a, **k)))
+    columns = solve_records(records, SolveOptions(solver="dfs", rules_by_auto=True, count=2))
+    assert columns["status"] == ["optimal"] * 11 and columns["n_solutions"] == [1] * 11
+    assert len(built) == 1
+    for doc, solution in zip(docs + [THERMO], columns["solution"]):
+        puzzle = parse_puzzle(doc)
+        assert verify_grid(_grid(solution, puzzle), puzzle).ok

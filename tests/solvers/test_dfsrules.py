@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -160,3 +161,19 @@ def test_rules_that_contradict_each_other_give_no_solution():
     result = get_solver("dfsrules").count(model, 2)
     assert (result.count, result.status) == (0, "complete")
     assert not get_solver("dfsrules").solve(model, check_unique=True).solved
+
+
+def test_rule_tables_are_built_once_for_a_shape_and_its_rules():
+    """A puzzle with other clues (a batch group's records) reads the tables its template built:
+    the same object, equal to tables built afresh."""
+    from pipeline.core.puzzle import with_other_clues
+    from pipeline.solvers.dfsrules import _build_rule_tables
+
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "givens": ["r1c1=1"],
+                           "rules": [{"rule": "antiknight"}, {"rule": "thermo", "cells": ["r2c1", "r2c2", "r2c3"]}]})
+    template = with_other_clues(puzzle, np.zeros((4, 4), dtype=np.int64))
+    tables = rule_tables(template)
+    assert rule_tables(puzzle) is tables and rule_tables(with_other_clues(template, puzzle.grid)) is tables
+    fresh = _build_rule_tables(parse_puzzle(puzzle.to_document()))
+    for name in ("rint", "compat", "allowed"):
+        assert np.array_equal(getattr(tables, name), getattr(fresh, name)), name

@@ -1,0 +1,220 @@
+"""The checks a :class:`pipeline.core.puzzle.Puzzle` passes when it is made: shape, box, variant,
+regions, values and layout, then what its clues can break (a digit out of range, a digit twice in
+a unit, a rule the clues already break). Each failure is a :class:`PuzzleError` (or a
+:class:`ClueConflictError`) with one line naming what and where.
+
+:func:`check_clues` is the part that depends on the clues: a puzzle that keeps a checked puzzle's
+shape and rules with other clues (:func:`pipeline.core.puzzle.with_other_clues`) needs only that.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pipeline.core.errors import ClueConflictError, PuzzleError
+from pipeline.core.extracells import with_extra
+from pipeline.core.rect import validate_rect
+from pipeline.core.rules import cell_name
+from pipeline.core.variants import FAMILIES, VARIANT_TABLE, get_variant
+from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
+
+if TYPE_CHECKING:
+    from pipeline.core.puzzle import Puzzle
+
+__all__ = ["validate", "check_clues"]
+
+
+def validate(p: Puzzle) -> None:
+    """Every check of a new puzzle, in the order its messages are promised (shape first, then the
+    clues, then the rules).
+
+    Parameters
+    ----------
+    p : Puzzle
+        The puzzle being made.
+
+    Raises
+    ------
+    PuzzleError
+        One line naming what is wrong and where.
+    """
+    grid = p.grid
+    if p.layout is not None:
+        _validate_layout(p)
+        _check_unit_duplicates(p)
+        _check_rules(p)
+        return
+    if p.is_rect and min(grid.shape) >= 1:   # a rectangular grid (pipeline.core.rect)
+        validate_rect(p)
+        _check_unit_duplicates(p)
+        _check_rules(p)
+        return
+    if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or grid.shape[0] < 1:
+        raise PuzzleError(f"puzzle: grid is {'-by-'.join(map(str, grid.shape))}: must be N-by-N")
+    n = grid.shape[0]
+    spec = get_variant(p.variant)
+    if n < spec.min_n:
+        latin = VARIANT_TABLE.get("latin")
+        hint = (f" (a Latin square from {latin.min_n}x{latin.min_n}: --variant latin)"
+                if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
+        raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
+                          f"and larger{hint}")
+    if p.h * p.w != n:
+        raise PuzzleError(f"box: {p.h}x{p.w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
+    _validate_values(p)
+    _check_range(p)
+    jigsaw = spec.regions
+    if jigsaw and p.regions is None:
+        raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell, --regions)")
+    if not jigsaw and p.regions is not None:
+        with_regions = " or ".join(name for name, v in VARIANT_TABLE.items() if v.regions)
+        raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use {with_regions})")
+    if p.regions is not None:
+        _validate_regions(p.regions, n)
+    _check_unit_duplicates(p)
+    _check_rules(p)
+
+
+def check_clues(p: Puzzle) -> None:
+    """What the clues alone can break, for a puzzle whose shape, values and rules were checked
+    already: a clue out of range (or, with a layout, outside every grid), a digit twice in a unit,
+    a rule the clues break. An empty grid breaks none of them.
+
+    Parameters
+    ----------
+    p : Puzzle
+        The puzzle with its new clues.
+
+    Raises
+    ------
+    PuzzleError
+        One line naming the clue and where.
+    """
+    if not p.grid.any():
+        return
+    if p.layout is not None:
+        _check_layout_clues(p)
+    elif p.is_rect:
+        validate_rect(p)   # its clue range is one of its checks, all cheap
+    else:
+        _check_range(p)
+    _check_unit_duplicates(p)
+    _check_rule_clues(p)
+
+
+def _check_range(p: Puzzle) -> None:
+    grid = p.grid
+    bad = np.argwhere((grid < 0) | (grid > p.n_values))
+    if bad.size:
+        r, c = bad[0]
+        raise PuzzleError(
+            f"puzzle: cell ({r + 1}, {c + 1}) holds {grid[r, c]}: entries must be integers from 1 to {p.n_values} "
+            "(0 for empty)"
+        )
+
+
+def _validate_values(p: Puzzle) -> None:
+    """A value set: ascending distinct integers, at least as many as the grid's side (more:
+    each unit holds each value at most once, docs/conventions.md)."""
+    if p.values is None:
+        return
+    values = p.values
+    if any(b <= a for a, b in zip(values, values[1:])):
+        raise PuzzleError(f"values: {list(values)[:12]} must ascend without repeats")
+    if len(values) < p.n:
+        raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has at least {p.n}")
+
+
+def _validate_layout(p: Puzzle) -> None:
+    """A gattai puzzle: the canvas of its layout, digits ``1..N`` only where a grid covers a cell."""
+    layout, grid = p.layout, p.grid
+    assert layout is not None
+    if p.values is not None:
+        raise PuzzleError(f"values: a {layout.name} layout takes the values 1..{p.n} (value sets are for one grid)")
+    if p.variant != "classic" or p.regions is not None:
+        raise PuzzleError(f"layout: a {layout.name} layout takes the classic rules of each grid, not variant {p.variant!r}")
+    if (layout.h, layout.w) != (p.h, p.w):
+        raise PuzzleError(f"layout: its grids have {layout.h}x{layout.w} boxes, the puzzle says {p.h}x{p.w}")
+    if grid.shape != (layout.rows, layout.cols):
+        raise PuzzleError(f"puzzle: a {layout.name} layout is a {layout.rows}x{layout.cols} canvas, found "
+                          f"{'x'.join(map(str, grid.shape))}")
+    _check_layout_clues(p)
+
+
+def _check_layout_clues(p: Puzzle) -> None:
+    grid, n = p.grid, p.n
+    bad = np.argwhere((grid < 0) | (grid > n))
+    if bad.size:
+        r, c = bad[0]
+        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]}: entries must be integers from 1 to {n} "
+                          "(0 for empty)")
+    outside = np.flatnonzero((grid.ravel() != 0) & ~p.present)
+    if outside.size:
+        r, c = divmod(int(outside[0]), p.cols)
+        raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]} but lies outside every grid of the layout")
+
+
+def _check_rules(p: Puzzle) -> None:
+    """Rules that contradict each other or the clues: one line naming the rule and where."""
+    if not p.rules:
+        return
+    board = p.board
+    kinds = [rule.kind for rule in p.rules if rule.global_rule]
+    twice = next((k for k in kinds if kinds.count(k) > 1), None)
+    if twice:
+        raise PuzzleError(f"rules: {twice} is given twice")
+    # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
+    families = [f for f, _ in p._family_parts()]
+    again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
+    if again:
+        # the variant's own unit, or the same unit rule twice (two {"rule": "diagonal"})
+        if again in (f for f, _ in p._base_families()):
+            raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
+        raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
+    parity: dict[int, str] = {}
+    for rule in p.rules:
+        if rule.kind in ("even", "odd"):
+            for cell in rule.cells().tolist():
+                if cell in parity:   # twice the same mark would be two rows named parity_r_c
+                    both = "both even and odd" if parity[cell] != rule.kind else f"{rule.kind} twice"
+                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked {both}")
+                parity[cell] = rule.kind
+    _check_rule_clues(p)
+
+
+def _check_rule_clues(p: Puzzle) -> None:
+    """A rule the clues already break (judged on the clues alone, extra cells empty)."""
+    if not p.rules:
+        return
+    board = p.board
+    flat = with_extra(p.grid.ravel(), board.n_extra)
+    for rule in p.rules:
+        broken = rule.violations(flat, board)
+        if broken:
+            raise ClueConflictError(f"puzzle: the clues break a rule: {broken[0]['message']}")
+
+
+def _validate_regions(regions: np.ndarray, n: int) -> None:
+    if regions.shape != (n, n):
+        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {regions.size}")
+    counts = np.bincount(regions.ravel(), minlength=n)
+    if regions.min() < 0 or counts.size != n:
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {np.count_nonzero(counts)} regions")
+    wrong = np.flatnonzero(counts != n)
+    if wrong.size:
+        g = wrong[0]
+        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {g + 1} has {counts[g]} cells")
+
+
+def _check_unit_duplicates(p: Puzzle) -> None:
+    """Two equal clues in one unit: name the unit and both cells (the rule-check kernel of
+    :mod:`pipeline.core.verify`, as verify_grid uses it)."""
+    found = first_duplicate(p.grid, p.unit_families(), p.n_values)
+    if found is not None:
+        family, unit, digit, cells = found
+        digit = int(p.value_of[digit - 1])
+        raise ClueConflictError(
+            f"puzzle: digit {digit} appears {times(cells.size)} in {unit_name(family, unit, article=True)}: cells "
+            f"{cells_text(np.sort(cells), p.cols)}"
+        )

@@ -1,0 +1,127 @@
+"""pipeline/core/puzzle_checks.py and ``with_other_clues``: a checked puzzle with other clues is
+checked for what clues can break, with the messages a new puzzle gets, and shares what was built
+from its shape and rules."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.build import build_model
+from pipeline.core.errors import ClueConflictError, PuzzleError
+from pipeline.core.puzzle import Puzzle, parse_puzzle, shape_cache, with_other_clues
+from pipeline.core.puzzle_checks import check_clues
+from pipeline.core.rulerows import kind_blocks
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "core"))
+from random_puzzles import puzzle_documents  # noqa: E402
+
+SETTINGS = settings(max_examples=80, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _outcome(make):
+    """``("ok", puzzle)`` or ``(error type, message)``."""
+    try:
+        return "ok", make()
+    except PuzzleError as e:   # ClueConflictError included: its type is compared too
+        return type(e).__name__, str(e)
+
+
+def _same_model(shared, fresh) -> None:
+    """A, B, the inequality rows and the columns' names alike."""
+    for name in ("A", "B", "Aineq"):
+        assert (getattr(shared, name) != getattr(fresh, name)).nnz == 0, name
+    assert np.array_equal(shared.bineq, fresh.bineq) and list(shared.col_names) == list(fresh.col_names)
+
+
+def _parsed(doc: dict) -> Puzzle | None:
+    try:
+        return parse_puzzle(doc)
+    except PuzzleError:
+        return None   # the random rules contradict their own givens: nothing to start from
+
+
+@SETTINGS
+@given(puzzle_documents(), st.data())
+def test_other_clues_get_the_outcome_a_new_puzzle_gets(doc, data):
+    """Random clues (out of range now and then, repeats in units, clues that break a rule, cells
+    outside a layout's grids): the same error type and message as making the puzzle anew, or
+    the same puzzle."""
+    puzzle = _parsed(doc)
+    if puzzle is None:
+        return
+    assert puzzle.board is not None   # built before: shared, not built again
+    top = puzzle.n_values + 1
+    digit = st.one_of(st.integers(1, puzzle.n_values), st.integers(1, puzzle.n_values), st.sampled_from([-1, top]))
+    cells = data.draw(st.lists(st.tuples(st.integers(0, puzzle.grid.size - 1), digit), max_size=puzzle.grid.size // 3))
+    grid = np.zeros(puzzle.grid.size, dtype=np.int64)
+    for cell, digit in cells:
+        grid[cell] = digit
+    grid = grid.reshape(puzzle.grid.shape)
+    fresh = _outcome(lambda: Puzzle(grid, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions, puzzle.rules,
+                                    puzzle.layout, puzzle.values, puzzle.extra))
+    other = _outcome(lambda: with_other_clues(puzzle, grid))
+    assert other[0] == fresh[0]
+    if fresh[0] != "ok":
+        assert other[1] == fresh[1]
+        return
+    made, new = other[1], fresh[1]
+    assert np.array_equal(made.grid, new.grid) and not made.grid.flags.writeable
+    assert made.rules == new.rules and made.layout == new.layout and made.values == new.values
+    assert made.board is puzzle.board and shape_cache(made) is shape_cache(puzzle)
+    for (name, units), (name_new, units_new) in zip(made.unit_families(), new.unit_families(), strict=True):
+        assert name == name_new and np.array_equal(units, units_new)
+
+
+@SETTINGS
+@given(puzzle_documents())
+def test_a_model_from_other_clues_equals_a_fresh_one(doc):
+    """The shared rule rows give the model a new puzzle would get (A, B and the column names)."""
+    puzzle = _parsed(doc)
+    if puzzle is None:
+        return
+    empty = with_other_clues(puzzle, np.zeros(puzzle.grid.shape, dtype=np.int64))
+    kind_blocks(empty)   # built on the template, read by the puzzle made from it
+    again = with_other_clues(empty, puzzle.grid)
+    shared, fresh = build_model(again), build_model(parse_puzzle(doc))
+    _same_model(shared, fresh)
+
+
+def test_an_empty_grid_is_not_checked_again():
+    """No clue, nothing to break: the template of a batch's rule group costs no check."""
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "givens": ["r1c1=1"], "rules": [{"rule": "antiknight"}]})
+    empty = with_other_clues(puzzle, np.zeros(16, dtype=np.int64))
+    assert not empty.grid.any() and empty.rules == puzzle.rules
+    check_clues(empty)   # and it passes
+
+
+@pytest.mark.parametrize("grid, error, message", [
+    ([[1, 1, 0, 0]] + [[0] * 4] * 3, ClueConflictError, r"puzzle: digit 1 appears twice in row 1: cells \(1, 1\) and \(1, 2\)"),
+    ([[5, 0, 0, 0]] + [[0] * 4] * 3, PuzzleError, r"puzzle: cell \(1, 1\) holds 5: entries must be integers from 1 to 4"),
+    ([[1, 0, 0, 0], [0, 0, 1, 0], [0] * 4, [0] * 4], ClueConflictError, "puzzle: the clues break a rule: "),
+    ([[0] * 5] * 5, PuzzleError, "puzzle: 25 cells of clues for a 4x4 puzzle"),
+])
+def test_what_other_clues_can_break(grid, error, message):
+    """A repeat in a unit, a clue out of range, a clue that breaks the anti-knight rule (r1c1 and
+    r2c3 are a knight's move apart), a grid of another size: one line each."""
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": [{"rule": "antiknight"}]})
+    with pytest.raises(error, match=message):
+        with_other_clues(puzzle, np.array(grid))
+
+
+def test_the_bench_set_shares_rows_across_clues():
+    """Every family of the rule bench: the puzzle rebuilt from its empty template has the rows and
+    clues of the parsed one."""
+    for line in (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines()[::10]:
+        doc = json.loads(line)["document"]
+        puzzle = parse_puzzle(doc)
+        again = with_other_clues(with_other_clues(puzzle, np.zeros_like(puzzle.grid)), puzzle.grid)
+        shared, fresh = build_model(again), build_model(puzzle)
+        _same_model(shared, fresh)
