@@ -453,7 +453,15 @@ def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.nda
     return sets.astype(np.uint64), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
-def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None) -> Search:
+#: Nodes after which a search that found nothing yet starts again from its root, probed first
+#: (:func:`pipeline.solvers.dfsrules_kernel._probe`): most puzzles finish well before, and pay nothing.
+PROBE_AFTER = 300
+#: The probe stops after this many tries per cell in a row that removed nothing.
+PROBE_IDLE_PER_CELL = 2
+
+
+def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None,
+                 probe_after: int | None = PROBE_AFTER) -> Search:
     """``model``'s search with its rule rows, in node-budget slices (as :func:`pipeline.solvers.dfs.search_puzzle`).
 
     Parameters
@@ -466,6 +474,9 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
         Keep the grids of the first ``keep`` solutions.
     time_limit : float, optional
         Seconds; the status is ``time_limit`` when the search was stopped by it.
+    probe_after : int, optional
+        Nodes after which a search that has found nothing starts again with its root probed
+        (0: probe from the start; None: never).
 
     Returns
     -------
@@ -491,11 +502,21 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     grids: list[np.ndarray] = []
     if rules.infeasible:
         return Search(0, grids, "complete", 0, time.perf_counter() - start)
-    depth, budget, status = 1, SLICE_NODES, ""
+    first = stack[0].copy()
+    probe_idle = PROBE_IDLE_PER_CELL * n_cells
+    # probe_after nodes without a probe first (0: the probe at once), then the rest of the search
+    probe, reprobe = (probe_idle, None) if probe_after == 0 else (0, probe_after)
+    depth, budget, status = 1, SLICE_NODES if reprobe is None else min(SLICE_NODES, reprobe), ""
     while True:
         slice_start, nodes_before = time.perf_counter(), int(tallies[1])
         depth = compiled.search(stack, flags, origins, depth, found, tallies, tables, rules.rint, rules.compat, limit,
-                                budget, keep > found.shape[0], work)
+                                budget, keep > found.shape[0], work, probe)
+        if reprobe is not None and depth != compiled.FINISHED and tallies[0] == 0:
+            # still open and nothing found: the nodes so far are dropped, the root is probed
+            stack[0], flags[0], origins[0] = first, False, -1
+            depth, probe, reprobe = 1, probe_idle, None
+            continue
+        reprobe = None
         stored = int(tallies[2])
         if stored and len(grids) < keep:
             grids.extend(g.reshape(tables.n, tables.n) for g in grids_of(found[:min(stored, keep - len(grids))]))

@@ -23,6 +23,12 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   can still make the sum gives it (the ends there, digits the sum's bounds allow between, any
   other digit outside). Exact once the line is decided, so the rule's big-M rows are not needed.
 
+A search that is still open after a few hundred nodes starts again with its root **probed**
+(:func:`_probe`, singleton arc consistency in one pass): each candidate of each open cell is placed
+in a copy and propagated, and a candidate whose placement fails leaves the cell. On lines judged
+against their ends (lockout, between, zipper, ...) this leaves a handful of nodes where thousands
+were needed; it stops early where the tries remove nothing (non-consecutive).
+
 Only what changed is looked at again: a ring of cells whose mask changed, then the units and the
 rows holding them. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
 header, :data:`HEADER`) and one ``uint64`` array of pair tables; scratch comes in one ``int64``
@@ -464,10 +470,47 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
 
 
 @njit(cache=True)
+def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, units, cell_units, n_cell_units, full,
+           rint, compat, work) -> bool:
+    """One pass of singleton arc consistency on a propagated state, in place: each candidate of
+    each open cell is placed in ``scratch`` and propagated; a candidate whose placement fails
+    leaves the cell (and the state is propagated again). Stops once ``idle_limit`` tries in a row
+    removed nothing. False: no candidate of some cell survives (no solution below this state)."""
+    one = np.uint64(1)
+    n_cells = state.shape[0]
+    idle = 0
+    for c in range(n_cells):
+        w = state[c]
+        while w:
+            v = state[c]
+            if (v & (v - one)) == 0:   # decided meanwhile
+                break
+            bit = w & (~w + one)
+            w &= w - one
+            if (v & bit) == 0:         # removed meanwhile
+                continue
+            idle += 1
+            if idle > idle_limit:
+                return True
+            for q in range(n_cells):
+                scratch[q] = state[q]
+                scratch_flags[q] = placed[q]
+            scratch[c] = bit
+            if not propagate(scratch, scratch_flags, c, peers, n_peers, units, cell_units, n_cell_units, full, rint,
+                             compat, work):
+                idle = 0
+                state[c] = v & ~bit
+                if not propagate(state, placed, c, peers, n_peers, units, cell_units, n_cell_units, full, rint,
+                                 compat, work):
+                    return False
+    return True
+
+
+@njit(cache=True)
 def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
            tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
            n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray, compat: np.ndarray, limit: int, budget: int,
-           pause_when_full: bool, work: np.ndarray) -> int:
+           pause_when_full: bool, work: np.ndarray, probe_idle: int) -> int:
     """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
 
     Parameters
@@ -499,6 +542,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1)``
         entries.
+    probe_idle : int
+        Probe the start state (``stack[0]`` with no branch cell) before its first branch, until
+        this many tries in a row removed nothing (:func:`_probe`); 0: no probe.
 
     Returns
     -------
@@ -517,6 +563,11 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         state, placed = stack[top], flags[top]
         if not propagate(state, placed, origins[top], peers, n_peers, units, cell_units, n_cell_units, full, rint,
                          compat, work):
+            depth -= 1
+            continue
+        if probe_idle > 0 and top == 0 and origins[0] < 0 and not _probe(
+                state, placed, stack[1], flags[1], probe_idle, peers, n_peers, units, cell_units, n_cell_units, full,
+                rint, compat, work):
             depth -= 1
             continue
         # the cell with the fewest candidates; among those, the one in most rule relations
@@ -576,13 +627,15 @@ def entry_points() -> dict:
 
     def search_c(stack_p, flags_p, origins_p, depth, found_p, n_found, tallies_p, peers_p, peer_width, n_peers_p,
                  units_p, n_units, unit_size, cell_units_p, cell_unit_width, n_cell_units_p, n_cells, full, rint_p,
-                 n_rint, compat_p, n_compat, limit, budget, pause_when_full, work_p, n_work):
+                 n_rint, compat_p, n_compat, limit, budget, pause_when_full, work_p, n_work, probe_idle):
         return search(carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
                       carray(origins_p, (n_cells + 1,)), depth, carray(found_p, (n_found, n_cells)),
                       carray(tallies_p, (3,)), carray(peers_p, (n_cells, peer_width)), carray(n_peers_p, (n_cells,)),
                       carray(units_p, (n_units, unit_size)), carray(cell_units_p, (n_cells, cell_unit_width)),
                       carray(n_cell_units_p, (n_cells,)), full, carray(rint_p, (n_rint,)),
-                      carray(compat_p, (n_compat,)), limit, budget, pause_when_full != 0, carray(work_p, (n_work,)))
+                      carray(compat_p, (n_compat,)), limit, budget, pause_when_full != 0, carray(work_p, (n_work,)),
+                      probe_idle)
 
-    search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64p, i64, u64p, i64, i64, i64, i64, i64p, i64)
+    search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64p, i64, u64p, i64, i64, i64, i64, i64p, i64,
+                     i64)
     return {"search": cfunc(search_sig, error_model="numpy")(search_c)}

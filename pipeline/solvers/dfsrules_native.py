@@ -22,7 +22,7 @@ FINISHED = 0
 _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 _TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
 #: ctypes argument types of the entry point, in :func:`pipeline.solvers.dfsrules_kernel.entry_points`' order.
-SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I)}
+SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I, _I)}
 _KERNEL_SOURCE = Path(__file__).with_name("dfsrules_kernel.py")
 _LOCK = threading.Lock()
 _LOADED: RulesKernel | None = None
@@ -52,7 +52,7 @@ class RulesKernel:
         self._search = ctypes.CFUNCTYPE(_I, *SIGNATURES["search"])(address)
 
     def search(self, stack, flags, origins, depth, found, tallies, tables, rint, compat, limit, budget,
-               pause_when_full, work) -> int:
+               pause_when_full, work, probe_idle: int = 0) -> int:
         """:func:`pipeline.solvers.dfsrules_kernel.search` (the shape's tables as one object).
 
         Parameters
@@ -63,6 +63,8 @@ class RulesKernel:
             The shape's unit tables (:func:`pipeline.solvers.dfs.shape_tables`).
         rint, compat, work
             The rule tables and the scratch (:func:`pipeline.solvers.dfsrules_kernel.search`).
+        probe_idle : int
+            Probe the start state first, until this many tries in a row removed nothing (0: no probe).
         limit, budget, pause_when_full
             When to stop (solutions), when to return (nodes), whether to pause once ``found`` fills up.
 
@@ -74,7 +76,7 @@ class RulesKernel:
         if not self.native:
             return self._numba(stack, flags, origins, depth, found, tallies, tables.peers, tables.n_peers,
                                tables.units, tables.cell_units, tables.n_cell_units, tables.full, rint, compat,
-                               limit, budget, pause_when_full, work)
+                               limit, budget, pause_when_full, work, probe_idle)
         n_cells = stack.shape[1]
         if not (stack.shape == flags.shape == (n_cells + 1, n_cells) and found.shape[1] == n_cells
                 and tables.peers.shape[0] == n_cells and work.size >= 2 * n_cells + 2):
@@ -84,7 +86,8 @@ class RulesKernel:
                             *dfs_native._table_args(tables.peers, tables.n_peers, tables.units, tables.cell_units,
                                                     tables.n_cell_units, n_cells, tables.full),
                             _pointer(rint, np.int64), rint.size, _pointer(compat, np.uint64), compat.size,
-                            int(limit), int(budget), int(bool(pause_when_full)), _pointer(work, np.int64), work.size)
+                            int(limit), int(budget), int(bool(pause_when_full)), _pointer(work, np.int64), work.size,
+                            int(probe_idle))
 
 
 def _load_native() -> RulesKernel:

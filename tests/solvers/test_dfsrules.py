@@ -177,3 +177,50 @@ def test_rule_tables_are_built_once_for_a_shape_and_its_rules():
     fresh = _build_rule_tables(parse_puzzle(puzzle.to_document()))
     for name in ("rint", "compat", "allowed"):
         assert np.array_equal(getattr(tables, name), getattr(fresh, name)), name
+
+
+def _probed_agrees(doc: dict) -> None:
+    """With the root probed from the start (``probe_after=0``) and never (None), dfsrules counts
+    as the SAT engine does, and its grids verify."""
+    from pipeline.solvers.dfsrules import search_model
+
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        return
+    model = build_model(puzzle)
+    want = get_solver("sat").count(model, CAP).count
+    for probe_after in (0, None):
+        got = search_model(model, CAP, keep=CAP, probe_after=probe_after)
+        assert got.count == want, (probe_after, doc)
+        assert all(verify_grid(grid, puzzle).ok for grid in got.grids)
+
+
+@SETTINGS
+@given(doc=puzzle_documents(shapes=SINGLE))
+def test_a_probed_root_counts_as_the_sat_engine(doc):
+    _probed_agrees(doc)
+
+
+@SETTINGS
+@given(doc=line_documents())
+def test_a_probed_root_counts_lines_as_the_sat_engine(doc):
+    _probed_agrees(doc)
+
+
+def test_the_probe_leaves_lockout_puzzles_a_fraction_of_the_nodes():
+    """The bench's ten lockout puzzles: the same unique solution with the probe and without, in
+    fewer nodes with it (the point of probing)."""
+    from pipeline.solvers.dfsrules import search_model
+
+    lines = (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines()
+    docs = [json.loads(line)["document"] for line in lines if json.loads(line)["family"] == "lockout"]
+    nodes = {None: 0, 300: 0}
+    for doc in docs:
+        model = build_model(parse_puzzle(doc))
+        found = {after: search_model(model, 2, probe_after=after) for after in nodes}
+        assert [f.count for f in found.values()] == [1, 1]
+        assert np.array_equal(found[None].grids[0], found[300].grids[0])
+        for after, f in found.items():
+            nodes[after] += f.nodes
+    assert nodes[300] * 4 < nodes[None], nodes
