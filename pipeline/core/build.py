@@ -27,7 +27,7 @@ from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
 from pipeline.core.extracells import extra_count
-from pipeline.core.puzzle import Puzzle, check_grid_size
+from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
 from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows, has_rule_rows  # noqa: F401  (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
@@ -728,4 +728,15 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
                            digits=puzzle.n_values)
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")
-    return Model(puzzle, conv, clues, unit_positions(puzzle, conv), clue_positions(puzzle, conv), objective)
+    return Model(puzzle, conv, clues, _shared_unit_positions(puzzle, conv), clue_positions(puzzle, conv), objective)
+
+
+def _shared_unit_positions(puzzle: Puzzle, conv: Convention) -> np.ndarray:
+    """:func:`unit_positions`, built once per shape and convention (the puzzle's shape cache: a
+    batch's records with the same rules share it) and read-only."""
+    cached = shape_cache(puzzle).setdefault("unit_positions", {})
+    if conv not in cached:
+        table = unit_positions(puzzle, conv)
+        table.flags.writeable = False
+        cached[conv] = table
+    return cached[conv]

@@ -16,8 +16,9 @@ import numpy as np
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field, value_span
-from pipeline.core.rules.lineparts import RowBuilder, at_least, at_most, line_cells, line_name, values_text
+from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 from pipeline.core.rules.pairlines import exclusion_rows
+from pipeline.core.rules.rowblocks import ragged_positions
 
 __all__ = ["Between", "Lockout", "BETWEEN_COLOUR", "END_COLOUR"]
 
@@ -25,10 +26,36 @@ BETWEEN_COLOUR = "#8fa3e6"      # between and lockout lines: blue
 END_COLOUR = "#cdd6f6"          # their end circles (between) and squares (lockout): pale blue
 
 
-def _three(builder: RowBuilder, parts: list[tuple[np.ndarray, np.ndarray]], label: tuple[int, ...]) -> None:
-    """One row ``sum of the parts' terms <= 2`` (each part a 0/1 indicator)."""
-    builder.add(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                np.ones(sum(p[0].size for p in parts)), 2, label)
+def _three_rows(family: str, index: int, middles: tuple[int, ...], n: int, sides: tuple) -> Rows:
+    """Rows ``<= 2`` of three 0/1 indicators each (not all three hold), one per middle cell ``i``,
+    side ``s`` and digit ``d`` in that order, labelled ``(index, i, s, d)`` (1-based).
+
+    ``sides`` holds, per side, three ``(cell, kind)`` parts: ``cell`` an end cell or None for the
+    middle cell, ``kind`` ``"le"`` (``v(cell) <= d``: ``x[cell, 0..d]``), ``"ge"``
+    (``x[cell, d..n-1]``) or ``"eq"`` (``x[cell, d]``), ``d`` 0-based here. Built for all rows at
+    once: the terms of each (side, part) in one numpy step, then ordered row by row, part by part.
+    """
+    mids = np.asarray(middles, dtype=np.int64)
+    n_rows = mids.size * 2 * n
+    row = np.arange(n_rows, dtype=np.int64)
+    middle, side, digit = row // (2 * n), (row // n) % 2, row % n
+    rows_, cells_, digits_, keys_ = [], [], [], []
+    for s, parts in enumerate(sides):
+        on_side = row[side == s]
+        for j, (cell, kind) in enumerate(parts):
+            d = digit[on_side]
+            counts = d + 1 if kind == "le" else n - d if kind == "ge" else np.ones_like(d)
+            group, within = ragged_positions(counts)
+            r = on_side[group]
+            rows_.append(r)
+            cells_.append(mids[middle[r]] if cell is None else np.full(r.size, cell, dtype=np.int64))
+            digits_.append(within if kind == "le" else d[group] + within)
+            keys_.append(r * 3 + j)
+    order = np.argsort(np.concatenate(keys_), kind="stable")
+    r = np.concatenate(rows_)[order]
+    labels = np.stack([np.full(n_rows, index), middle + 1, side + 1, digit + 1], axis=1).astype(np.int64)
+    return Rows(family, r, np.concatenate(cells_)[order], np.concatenate(digits_)[order],
+                np.ones(r.size, dtype=np.int64), np.full(n_rows, 2, dtype=np.int64), "L", labels)
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,15 +128,10 @@ class Between(Rule):
         list of Rows
             The one ``between`` block.
         """
-        n = board.n_values   # digits in order of value: "between" in digits is between in values
         e1, e2 = self.cell_list[0], self.cell_list[-1]
-        out = RowBuilder("between", "L", 4)
-        for i, m in enumerate(self.cell_list[1:-1], start=1):
-            for d in range(n):
-                _three(out, [at_most(m, d), at_least(e1, d, n), at_least(e2, d, n)], (index, i, 1, d + 1))
-            for d in range(n):
-                _three(out, [at_least(m, d, n), at_most(e1, d), at_most(e2, d)], (index, i, 2, d + 1))
-        return [out.rows()]
+        # digits in order of value: "between" in digits is between in values
+        sides = (((None, "le"), (e1, "ge"), (e2, "ge")), ((None, "ge"), (e1, "le"), (e2, "le")))
+        return [_three_rows("between", index, self.cell_list[1:-1], board.n_values, sides)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With both ends filled: ends with no digit between them, or a filled middle cell not strictly between.
@@ -232,13 +254,8 @@ class Lockout(Rule):
         d = board.value_of   # the ends' difference is in values; "within the range" in digits (ordered by value)
         close = np.abs(d[:, None] - d[None, :]) < self.diff
         ends = exclusion_rows("lockoutends", np.array([e1]), np.array([e2]), close, index)
-        out = RowBuilder("lockout", "L", 4)
-        for i, m in enumerate(self.cell_list[1:-1], start=1):
-            for side, (low_end, high_end) in enumerate(((e1, e2), (e2, e1)), start=1):
-                for k in range(n):
-                    one = (np.array([m]), np.array([k]))
-                    _three(out, [one, at_most(low_end, k), at_least(high_end, k, n)], (index, i, side, k + 1))
-        return [ends, out.rows()]
+        sides = (((None, "eq"), (e1, "le"), (e2, "ge")), ((None, "eq"), (e2, "le"), (e1, "ge")))
+        return [ends, _three_rows("lockout", index, self.cell_list[1:-1], n, sides)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With both ends filled: ends closer than ``diff``, or a filled middle cell within their range.
