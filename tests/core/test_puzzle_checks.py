@@ -92,6 +92,8 @@ def test_a_model_from_other_clues_equals_a_fresh_one(doc):
     again = with_other_clues(empty, puzzle.grid)
     shared, fresh = build_model(again), build_model(parse_puzzle(doc))
     _same_model(shared, fresh)
+    # A's unit table too is built once for the shape (and convention), and read-only
+    assert shared.unit_positions is build_model(empty).unit_positions and not shared.unit_positions.flags.writeable
 
 
 def test_an_empty_grid_is_not_checked_again():
