@@ -473,36 +473,40 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
 def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, units, cell_units, n_cell_units, full,
            rint, compat, work) -> bool:
     """One pass of singleton arc consistency on a propagated state, in place: each candidate of
-    each open cell is placed in ``scratch`` and propagated; a candidate whose placement fails
-    leaves the cell (and the state is propagated again). Stops once ``idle_limit`` tries in a row
-    removed nothing. False: no candidate of some cell survives (no solution below this state)."""
+    each open cell, cells with fewer candidates first (their tries fail more often), is placed in
+    ``scratch`` and propagated; a candidate whose placement fails leaves the cell (and the state
+    is propagated again). Stops once ``idle_limit`` tries in a row removed nothing. False: no
+    candidate of some cell survives (no solution below this state)."""
     one = np.uint64(1)
     n_cells = state.shape[0]
     idle = 0
-    for c in range(n_cells):
-        w = state[c]
-        while w:
-            v = state[c]
-            if (v & (v - one)) == 0:   # decided meanwhile
-                break
-            bit = w & (~w + one)
-            w &= w - one
-            if (v & bit) == 0:         # removed meanwhile
+    for size in range(2, rint[1] + 1):
+        for c in range(n_cells):
+            w = state[c]
+            if _popcount(w) != size:
                 continue
-            idle += 1
-            if idle > idle_limit:
-                return True
-            for q in range(n_cells):
-                scratch[q] = state[q]
-                scratch_flags[q] = placed[q]
-            scratch[c] = bit
-            if not propagate(scratch, scratch_flags, c, peers, n_peers, units, cell_units, n_cell_units, full, rint,
-                             compat, work):
-                idle = 0
-                state[c] = v & ~bit
-                if not propagate(state, placed, c, peers, n_peers, units, cell_units, n_cell_units, full, rint,
-                                 compat, work):
-                    return False
+            while w:
+                v = state[c]
+                if (v & (v - one)) == 0:   # decided meanwhile
+                    break
+                bit = w & (~w + one)
+                w &= w - one
+                if (v & bit) == 0:         # removed meanwhile
+                    continue
+                idle += 1
+                if idle > idle_limit:
+                    return True
+                for q in range(n_cells):
+                    scratch[q] = state[q]
+                    scratch_flags[q] = placed[q]
+                scratch[c] = bit
+                if not propagate(scratch, scratch_flags, c, peers, n_peers, units, cell_units, n_cell_units, full,
+                                 rint, compat, work):
+                    idle = 0
+                    state[c] = v & ~bit
+                    if not propagate(state, placed, c, peers, n_peers, units, cell_units, n_cell_units, full, rint,
+                                     compat, work):
+                        return False
     return True
 
 
