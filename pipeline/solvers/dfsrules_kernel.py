@@ -569,9 +569,10 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
                          compat, work):
             depth -= 1
             continue
+        # the start state, before its first branch, probed in the free row above it (the next child's)
         if probe_idle > 0 and top == 0 and origins[0] < 0 and not _probe(
-                state, placed, stack[1], flags[1], probe_idle, peers, n_peers, units, cell_units, n_cell_units, full,
-                rint, compat, work):
+                state, placed, stack[depth], flags[depth], probe_idle, peers, n_peers, units, cell_units,
+                n_cell_units, full, rint, compat, work):
             depth -= 1
             continue
         # the cell with the fewest candidates; among those, the one in most rule relations
