@@ -307,11 +307,13 @@ def measure(spec: dict) -> dict:
     repeat = max(1, int(spec.get("repeat", 1)))
     out = {"kind": kind, "n": n, "N": n * n}
     if kind in ("build", "bare"):
-        puzzle = empty_puzzle(n)
         best = float("inf")
         out["rss_before_mb"] = rss_mb()
         out["rss_scope"] = reset_peak()
         for _ in range(repeat):
+            # a new puzzle each round: a puzzle keeps A's unit table (its shape cache), so a
+            # second build of the same one would time the cache
+            puzzle = empty_puzzle(n)
             start = time.perf_counter()
             if kind == "build":
                 model = build_model(puzzle)
