@@ -31,10 +31,10 @@ from pipeline.batch.text import one_line
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
 
-__all__ = ["has_rule_rows", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
+__all__ = ["beyond_unit_kernels", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
 
 
-def has_rule_rows(puzzle: Puzzle) -> bool:
+def beyond_unit_kernels(puzzle: Puzzle) -> bool:
     """True for a puzzle the unit-only batch kernels cannot take: rules, a layout or a value set
     (the kernels know the digits ``1..N`` only)."""
     return bool(puzzle.rules) or puzzle.layout is not None or puzzle.values is not None

@@ -26,7 +26,7 @@ from pipeline.batch import dfs_shape, highs_shape, sat_shape  # noqa: F401  (the
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
-from pipeline.batch.rules_shape import empty_of, has_rule_rows, rule_shape_key, rules_text, solve_rule_shape
+from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
 from pipeline.batch.text import one_line
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
@@ -159,7 +159,7 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
         _, text, regions, variant, *rules = records[k]
         try:
             puzzle = parse_record(text, regions, variant or options.variant, options.box, *rules)
-            if has_rule_rows(puzzle):   # rules or a layout: the rule kernel (rules_shape)
+            if beyond_unit_kernels(puzzle):   # rules or a layout: the rule kernel (rules_shape)
                 key = rule_shape_key(puzzle)
                 rows[k]["rules"] = rules_text(puzzle)
                 if key not in shapes:
@@ -206,7 +206,7 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
 
 
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    if has_rule_rows(shape.template):
+    if beyond_unit_kernels(shape.template):
         solve_rule_shape(shape, options, rows)   # isolates its records itself
         return
     try:

@@ -38,7 +38,7 @@ from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
 from pipeline.core.extras import install_hint
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label
 from pipeline.tools.generate import ShapeEngine, engine_for
-from pipeline.tools.generate.engine import has_rule_rows
+from pipeline.tools.generate.engine import has_rows_beyond_units
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import Puzzle, shape_and_clues
 from pipeline.tools.rate import Rating, rate
@@ -132,7 +132,7 @@ def _names_rules(puzzle: Puzzle) -> bool:
 
 def _units_only(puzzle: Puzzle, what: str) -> None:
     """Refuse a puzzle with rule rows: its explanation is over clues and rules (:func:`rule_conflicts`)."""
-    if has_rule_rows(puzzle):
+    if has_rows_beyond_units(puzzle):
         raise PuzzleError(f"{what}: a puzzle with rules beyond units is explained over clues and rules: "
                           "pipeline.tools.explain_rules.rule_conflicts")
 

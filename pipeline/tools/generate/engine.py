@@ -248,7 +248,7 @@ def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     >>> [counting_engine(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
     ['sat', 'sat', 'sat']
     """
-    if not has_rule_rows(puzzle):
+    if not has_rows_beyond_units(puzzle):
         return "sat"
     if rule_engine:   # asked for by name (explain, the tests, a cages-only refinement)
         return rule_engine
@@ -256,7 +256,7 @@ def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
     return "sat" if sat is not None and sat.rule_rows else RULE_ROWS_ENGINE
 
 
-def has_rule_rows(puzzle: Puzzle) -> bool:
+def has_rows_beyond_units(puzzle: Puzzle) -> bool:
     """Does ``puzzle``'s shape have rows beyond units (cages, thermometers, anti-knight, ...) or a
     layout? Rules that only add units (windoku) do not count: they are rows of ``A``.
 
@@ -272,7 +272,8 @@ def has_rule_rows(puzzle: Puzzle) -> bool:
     Examples
     --------
     >>> from pipeline.core.puzzle import parse_puzzle
-    >>> [has_rule_rows(parse_puzzle("." * 16, rules=r)) for r in ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])]
+    >>> rule_lists = ([], [{"rule": "windoku"}], [{"rule": "antiknight"}])
+    >>> [has_rows_beyond_units(parse_puzzle("." * 16, rules=r)) for r in rule_lists]
     [False, False, True]
     """
     if puzzle.layout is not None:
