@@ -47,9 +47,9 @@ def rules_text(puzzle: Puzzle) -> str | None:
 
 
 def rule_shape_key(puzzle: Puzzle) -> tuple:
-    """Records that may share an engine: box, variant, regions, rules, layout and values all equal."""
+    """Records that may share an engine: box, variant, regions, rules, layout, values and extra cells all equal."""
     return ("rules", puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(), rules_text(puzzle),
-            puzzle.layout, puzzle.values)
+            puzzle.layout, puzzle.values, puzzle.extra)
 
 
 def empty_of(puzzle: Puzzle) -> Puzzle:

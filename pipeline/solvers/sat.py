@@ -195,8 +195,10 @@ def _available() -> str | None:
 def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     p = model.puzzle
     regions = None if p.regions is None else p.regions.tobytes()
-    # rules and layouts change the rows (a windoku's windows are units of A): part of the shape
-    return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout)
+    # rules and layouts change the rows (a windoku's windows are units of A): part of the shape;
+    # so do a value set (a cage's sum counts values: 0..3 and 1..4 make other rows from the same
+    # rule) and the extra cells (their columns and their digits' rows)
+    return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout, p.values, p.extra)
 
 
 def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,

@@ -189,3 +189,27 @@ def test_a_rule_group_builds_its_rows_once_and_solves_each_record(monkeypatch):
     for doc, solution in zip(docs + [THERMO], columns["solution"]):
         puzzle = parse_puzzle(doc)
         assert verify_grid(_grid(solution, puzzle), puzzle).ok
+
+
+@pytest.mark.parametrize("solver", ["sat", "auto"])
+def test_records_that_differ_only_in_values_or_extra_cells_are_counted_apart(solver):
+    """Same rules, other values (a cage's sum counts values) or one more free extra cell: other
+    rows. In one chunk, each record gets its own count (a fresh engine's), in either order."""
+    _engine("sat")
+    from pipeline.batch.config import SolveOptions
+    from pipeline.batch.worker import solve_records
+    from pipeline.core.build import build_model
+    from pipeline.solvers import get_solver
+    from pipeline.solvers.sat import close_engines
+
+    cage = {"size": 4, "box": "2x2", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]}
+    extra = {"size": 4, "givens": "1234341221434321", "extra": [{"name": "S", "size": 2}],
+             "rules": [{"rule": "cage", "cells": ["S1", "S2"]}]}
+    docs = [cage, {**cage, "values": "0-3"}, extra, {**extra, "extra": [{"name": "S", "size": 3}]}]
+    want = [get_solver("sat").count(build_model(parse_puzzle(d)), 500).count for d in docs]
+    assert want[0] != want[1] and want[2] != want[3]
+    for order in ([0, 1, 2, 3], [1, 0, 3, 2]):
+        close_engines()
+        records = [(k, json.dumps(docs[k]), None, None) for k in order]
+        columns = solve_records(records, SolveOptions(solver=solver, count=500, rules_by_auto=solver == "auto"))
+        assert columns["n_solutions"] == [want[k] for k in order], columns["error"]

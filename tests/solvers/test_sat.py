@@ -249,3 +249,25 @@ def test_a_rule_encoding_that_outlasts_the_time_limit_is_a_time_limit_at_once(mo
     assert result.status == "time_limit" and "clauses into the SAT solver alone takes about" in result.message
     assert counted.status == "time_limit" and "past the time limit" in counted.message
     assert sat.solve(model).status == "optimal"   # without a limit it is set up and solved
+
+
+CAGE_4 = {"size": 4, "box": "2x2", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]}
+FREE_EXTRA = {"size": 4, "givens": "1234341221434321", "extra": [{"name": "S", "size": 2}],
+              "rules": [{"rule": "cage", "cells": ["S1", "S2"]}]}
+
+
+@pytest.mark.parametrize("first, second", [
+    (CAGE_4, {**CAGE_4, "values": "0-3"}),                                # a cage's sum counts values
+    (FREE_EXTRA, {**FREE_EXTRA, "extra": [{"name": "S", "size": 3}]}),     # one more free extra cell
+])
+def test_the_shared_engine_keeps_apart_puzzles_that_differ_in_values_or_extra_cells(first, second):
+    """Same rules, other values or extra cells: other rows. The shape's cached engine (``reuse``,
+    as batch and generate use it) counts each as a fresh engine does, in either order."""
+    from pipeline.solvers.sat import count
+
+    models = [build_model(parse_puzzle(doc)) for doc in (first, second)]
+    fresh = [count(m, 500).count for m in models]
+    assert fresh[0] != fresh[1]
+    for order in (models, models[::-1]):
+        sat.close_engines()   # the first of the order builds the shape's engine
+        assert {id(m): count(m, 500, reuse=True).count for m in order} == {id(m): c for m, c in zip(models, fresh)}
