@@ -18,7 +18,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
-from pipeline.core.puzzle import Puzzle, grid_to_string, with_other_clues
+from pipeline.core.puzzle import Puzzle, grid_to_string, rules_key, with_other_clues
 from pipeline.core.values import value_grid_text
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import Solver, get_solver
@@ -47,9 +47,8 @@ def rules_text(puzzle: Puzzle) -> str | None:
 
 
 def rule_shape_key(puzzle: Puzzle) -> tuple:
-    """Records that may share an engine: box, variant, regions, rules, layout, values and extra cells all equal."""
-    return ("rules", puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(), rules_text(puzzle),
-            puzzle.layout, puzzle.values, puzzle.extra)
+    """Records that may share an engine: all but their clues equal (:func:`pipeline.core.puzzle.rules_key`)."""
+    return ("rules", *rules_key(puzzle))
 
 
 def empty_of(puzzle: Puzzle) -> Puzzle:

@@ -34,7 +34,7 @@ from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
            "parse_puzzle", "parse_grid", "parse_regions", "grid_to_string", "format_grid", "check_grid_size",
            "memory_limit", "model_bytes", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "compact_values", "with_other_clues",
-           "shape_cache"]
+           "shape_cache", "rules_key"]
 
 # The seed puzzle of SEEDS.md section 1 (23 clues): the built-in default.
 DEFAULT_PUZZLE = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
@@ -682,6 +682,25 @@ def shape_cache(puzzle: Puzzle) -> dict:
     dict
     """
     return vars(puzzle).setdefault("_shape_cache", {})   # the frozen dataclass's fields stay untouched
+
+
+def rules_key(puzzle: Puzzle) -> tuple:
+    """Everything of ``puzzle`` but its clues, hashable: canvas, box, variant, regions, rules (as
+    document entries), layout, values and extra cells. Puzzles with equal keys have the same rows
+    and columns, so they may share what is built from them (a batch's rule group, the SAT engine's
+    cache); :func:`with_other_clues` keeps it.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle.
+
+    Returns
+    -------
+    tuple
+    """
+    return (puzzle.grid.shape, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(),
+            repr(puzzle.rules_dicts()) if puzzle.rules else None, puzzle.layout, puzzle.values, puzzle.extra)
 
 
 def with_other_clues(puzzle: Puzzle, grid: np.ndarray) -> Puzzle:

@@ -44,6 +44,7 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
+from pipeline.core.puzzle import rules_key
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 from pipeline.core.stops import (TOO_LONG_TO_START, command_time_left, deferred, estimated_seconds, say_seconds,
                                   too_long_to_start)
@@ -193,12 +194,9 @@ def _available() -> str | None:
 
 
 def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
-    p = model.puzzle
-    regions = None if p.regions is None else p.regions.tobytes()
-    # rules and layouts change the rows (a windoku's windows are units of A): part of the shape;
-    # so do a value set (a cage's sum counts values: 0..3 and 1..4 make other rows from the same
-    # rule) and the extra cells (their columns and their digits' rows)
-    return (model.convention, p.variant, regions, amo, backend, repr(p.rules_dicts()), p.layout, p.values, p.extra)
+    # all but the clues: rules, layouts, a value set (a cage's sum counts values: 0..3 and 1..4
+    # make other rows from the same rule) and extra cells change the rows
+    return (model.convention, amo, backend, *rules_key(model.puzzle))
 
 
 def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,

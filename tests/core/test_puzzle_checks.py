@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PuzzleError
-from pipeline.core.puzzle import Puzzle, parse_puzzle, shape_cache, with_other_clues
+from pipeline.core.puzzle import Puzzle, parse_puzzle, rules_key, shape_cache, with_other_clues
 from pipeline.core.puzzle_checks import check_clues
 from pipeline.core.rulerows import kind_blocks
 
@@ -127,3 +127,14 @@ def test_the_bench_set_shares_rows_across_clues():
         again = with_other_clues(with_other_clues(puzzle, np.zeros_like(puzzle.grid)), puzzle.grid)
         shared, fresh = build_model(again), build_model(puzzle)
         _same_model(shared, fresh)
+
+
+def test_the_rules_key_is_all_but_the_clues():
+    """Other clues keep it; another value set, other extra cells or another canvas change it."""
+    doc = {"size": 4, "box": "2x2", "givens": ["r1c1=1"],
+           "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]}
+    puzzle = parse_puzzle(doc)
+    assert rules_key(with_other_clues(puzzle, np.zeros((4, 4), dtype=np.int64))) == rules_key(puzzle)
+    others = [{**doc, "givens": [], "values": "0-3"}, {**doc, "extra": [{"name": "S", "size": 1}]},
+              {**doc, "rules": []}]
+    assert len({rules_key(puzzle), *(rules_key(parse_puzzle(d)) for d in others)}) == 4
