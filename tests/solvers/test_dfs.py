@@ -34,9 +34,10 @@ def test_the_published_counts_of_the_tdoku_test_set():
     with open(SETS / "9x9_tdoku_test_counts.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     grids = np.array([[0 if ch in ".0" else int(ch) for ch in r["puzzle"]] for r in rows])
-    counts, solutions, nodes, unfinished, searched = search_grids(grids, parse_puzzle("." * 81), 2, 10**6)
+    # counted in full (up to 847 solutions): test_highs_solve.py counts the largest only to its cap
+    counts, solutions, nodes, unfinished, searched = search_grids(grids, parse_puzzle("." * 81), 10**4, 10**7)
     assert searched == len(rows)
-    want = [min(int(r["n_solutions"]), 2) for r in rows]
+    want = [int(r["n_solutions"]) for r in rows]
     assert counts.tolist() == want and not unfinished.any() and (nodes > 0).all()
     for row, count, solution in zip(rows, counts, solutions):
         if count:

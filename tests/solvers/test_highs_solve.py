@@ -251,12 +251,23 @@ def test_tdoku_table_has_43_puzzles(data_dir):
     assert (table.n_solutions == 0).sum() == 10
 
 
+#: HiGHS counts by cuts about 15 solutions a second: the six puzzles with 600-850 solutions took
+#: 260 s of the suite's CPU counted in full. Past this many it counts to the limit; the exact
+#: counts of all 43 are checked by the dfs engine (test_dfs.py), in full.
+HIGHS_COUNT_CAP = 250
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle,n_solutions", tdoku_cases())
 def test_tdoku_counts(puzzle, n_solutions):
     p = parse_puzzle(puzzle)
-    count, grids, status = count_solutions(build_model(p), limit=n_solutions + 1)
-    assert (count, status) == (n_solutions, "complete")
+    limit = min(n_solutions + 1, HIGHS_COUNT_CAP)
+    count, grids, status = count_solutions(build_model(p), limit=limit)
+    if n_solutions < limit:
+        assert (count, status) == (n_solutions, "complete")
+    else:   # stopped at the limit with that many distinct solutions
+        assert (count, status) == (limit, "limit")
+        n_solutions = limit
     assert len(as_set(grids)) == n_solutions
     assert all(is_valid_solution(g, 3, 3, clues=p.grid) for g in grids)
 
