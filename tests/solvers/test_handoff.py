@@ -107,3 +107,18 @@ def test_an_anyof_puzzle_goes_to_cpsat_first_and_to_the_row_without_it(question,
         assert pick.name != "cpsat" and "cpsat is not installed (test)" in pick.note
     plain = build_model(parse_puzzle("1" + "." * 15, box="2x2"))
     assert pick_solver(question, plain).name != "cpsat"   # only a model with the kind
+
+
+def test_the_same_handoff_is_made_once_and_a_new_engine_gets_its_own():
+    """batch asks auto's pick for each rule group: the entry is made once per (first, then, seconds),
+    never reused for another engine object of the same name."""
+    sat = SOLVERS["sat"]
+    first = handed_off(STUCK, sat, 0.5)
+    assert handed_off(STUCK, sat, 0.5) is first
+    assert handed_off(STUCK, sat, 0.25) is not first
+    again = Solver("stuck", "the same name, another engine", solve=_stuck, count=_stuck_count, rule_rows=True,
+                   proves_unique=True)
+    other = handed_off(again, sat, 0.5)
+    assert other is not first and other.name == "stuck"
+    result = other.solve(build_model(parse_puzzle(KILLER)), check_unique=True)
+    assert result.solver == "sat" and result.solved and verify_grid(result.grid, parse_puzzle(KILLER))
