@@ -375,3 +375,15 @@ def test_the_solver_columns_are_known_without_the_rule_rows(clues):
     assert np.array_equal(fresh.columns, columns) and np.array_equal(fresh._reduction[0], columns)
     assert np.array_equal(fresh._reduction[1], kept_rows)
     assert (columns.size < 64) == (clues == "reduce")
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds"])
+def test_a_search_that_maps_its_grid_back_never_builds_the_unit_table(clues):
+    # dfs and dfsrules read neither A nor its table: building the model must not pay for it
+    puzzle = parse_puzzle({"size": 6, "box": "2x3", "givens": "1" + "." * 35,
+                           "rules": [{"rule": "diagonal"}, {"rule": "thermo", "cells": ["r2c2", "r2c3"]}]})
+    model = build_model(puzzle, clues=clues)
+    columns, kept_rows = model.columns, model.kept_unit_rows
+    assert "unit_positions" not in vars(model)
+    assert kept_rows.size == model.unit_positions.shape[0] == model.A.shape[0]
+    assert np.array_equal(columns, np.arange(model.n_positions))
