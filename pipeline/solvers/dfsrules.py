@@ -496,7 +496,8 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
     origins = np.full(n_cells + 1, -1, dtype=np.int64)
     stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0] & rules.allowed
-    work = np.zeros(2 * n_cells + tables.units.shape[0] + rules.work_size, dtype=np.int64)
+    # the kernel's scratch, then its conflict scores (one per cell and their count, zeros to start)
+    work = np.zeros(2 * n_cells + tables.units.shape[0] + rules.work_size + n_cells + 1, dtype=np.int64)
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
     grids: list[np.ndarray] = []

@@ -224,3 +224,21 @@ def test_the_probe_leaves_lockout_puzzles_a_fraction_of_the_nodes():
         for after, f in found.items():
             nodes[after] += f.nodes
     assert nodes[300] * 4 < nodes[None], nodes
+
+
+def test_conflict_scores_keep_the_non_consecutive_search_small():
+    """The bench's ten non-consecutive puzzles (the set's costliest family): each unique, in fewer
+    than 300,000 nodes together. Branching by the fewest candidates and rule relations alone took
+    365,452; with the conflict scores as the first tie-break, 268,154."""
+    from pipeline.solvers.dfsrules import search_model
+
+    lines = (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines()
+    docs = [json.loads(line)["document"] for line in lines if json.loads(line)["family"] == "non-consecutive"]
+    assert len(docs) == 10
+    nodes = 0
+    for doc in docs:
+        puzzle = parse_puzzle(doc)
+        found = search_model(build_model(puzzle), 2)
+        assert found.count == 1 and verify_grid(found.grids[0], puzzle).ok
+        nodes += found.nodes
+    assert nodes < 300_000, nodes
