@@ -204,9 +204,15 @@ class Puzzle:
     # -- units -----------------------------------------------------------------------------
     def unit_families(self) -> list[tuple[str, np.ndarray]]:
         """``[(family, cells)]`` in docs/conventions.md order (after ``cell``); ``cells`` is
-        ``(n_units, N)`` of row-major (canvas) cell numbers. Which families a puzzle has is its
-        variant's table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag, anti,
-        then its own; then the units of its rules (windoku windows, ...) in rule order."""
+        ``(n_units, N)`` of row-major (canvas) cell numbers, read-only. Which families a puzzle has
+        is its variant's table entry (:mod:`pipeline.core.variants`): row, col, box|region, diag,
+        anti, then its own; then the units of its rules (windoku windows, ...) in rule order."""
+        return list(self._unit_families)
+
+    @cached_property
+    def _unit_families(self) -> tuple[tuple[str, np.ndarray], ...]:
+        """:meth:`unit_families`, built once (the clue checks, the model and verify_grid each ask;
+        a puzzle with other clues shares them: ``_SHAPE_ONLY``)."""
         # one family per name: two extra-region rules are extra regions 1 and 2 (rows
         # extra_1_d, extra_2_d), not two families each numbering its unit 1
         merged: dict[str, list[np.ndarray]] = {}
@@ -216,7 +222,10 @@ class Puzzle:
         if uneven is not None:   # extra regions of a grid of more values may have another size, but one
             sizes = sorted({p.shape[1] for p in merged[uneven]})
             raise PuzzleError(f"rules: the {uneven} units have {' and '.join(map(str, sizes))} cells; all of one size")
-        return [(name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items()]
+        families = tuple((name, parts[0] if len(parts) == 1 else np.concatenate(parts)) for name, parts in merged.items())
+        for _, units in families:
+            units.flags.writeable = False
+        return families
 
     def _family_parts(self) -> list[tuple[str, np.ndarray]]:
         """The variant's families, then each rule's own, one entry per source (a name may
@@ -664,7 +673,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
 # ---------------------------------------------------------------------------------------------
 #: The cached properties a puzzle computes from its shape and rules alone (never its clues): a puzzle
 #: with other clues (:func:`with_other_clues`) shares them, and :func:`shape_cache`'s dict.
-_SHAPE_ONLY = ("present", "board", "base_board")
+_SHAPE_ONLY = ("present", "board", "base_board", "_unit_families")
 
 
 def shape_cache(puzzle: Puzzle) -> dict:
