@@ -21,7 +21,7 @@ from pipeline.core.document import looks_like_document, read_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
-from pipeline.core.puzzle_checks import check_clues, validate
+from pipeline.core.puzzle_checks import check_clues, check_rules_added, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
@@ -70,9 +70,7 @@ class Puzzle:
             regions = np.array(self.regions, dtype=np.int64)
             regions.setflags(write=False)
             object.__setattr__(self, "regions", regions)
-        # rules in row order (registry order, stable within a kind)
-        rules = tuple(sorted(self.rules, key=rule_order))
-        object.__setattr__(self, "rules", tuple(rule.bind(rules) for rule in rules))   # strict XV learns the marks
+        object.__setattr__(self, "rules", _in_row_order(self.rules))
         validate(self)
 
     # -- basic facts -----------------------------------------------------------------------
@@ -665,7 +663,29 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     if names is None:
         names = _entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
-    return Puzzle(grid, h, w, variant, regions, rules, layout, values, extra)
+    if not rules:
+        return bare
+    # the bare puzzle passed every check that does not involve the rules: only those are made again
+    # (a rule puzzle's second full check was a fifth of reading it)
+    puzzle = object.__new__(Puzzle)
+    for name, value in vars(bare).items():
+        if name in Puzzle.__dataclass_fields__ or name in _BEFORE_RULES:
+            object.__setattr__(puzzle, name, value)
+    object.__setattr__(puzzle, "rules", _in_row_order(rules))
+    check_rules_added(puzzle)
+    return puzzle
+
+
+#: What a puzzle without its rules computed that holds with them too (the rules' own units are
+#: not in ``base_board``).
+_BEFORE_RULES = ("present", "base_board")
+
+
+def _in_row_order(rules: tuple[Rule, ...] | list[Rule]) -> tuple[Rule, ...]:
+    """``rules`` in row order (registry order, stable within a kind), each bound to the others
+    (a strict XV learns the marks)."""
+    ordered = tuple(sorted(rules, key=rule_order))
+    return tuple(rule.bind(ordered) for rule in ordered)
 
 
 # ---------------------------------------------------------------------------------------------

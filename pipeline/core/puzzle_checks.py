@@ -22,7 +22,7 @@ from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
 if TYPE_CHECKING:
     from pipeline.core.puzzle import Puzzle
 
-__all__ = ["validate", "check_clues"]
+__all__ = ["validate", "check_clues", "check_rules_added"]
 
 
 def validate(p: Puzzle) -> None:
@@ -101,6 +101,25 @@ def check_clues(p: Puzzle) -> None:
         _check_range(p)
     _check_unit_duplicates(p)
     _check_rule_clues(p)
+
+
+def check_rules_added(p: Puzzle) -> None:
+    """What rules can break in a puzzle that passed every check without them: a clue twice in a
+    unit of a rule (a diagonal, a windoku window), rules that contradict each other or the clues.
+    The messages are those of :func:`validate`, in its order.
+
+    Parameters
+    ----------
+    p : Puzzle
+        The puzzle with its rules.
+
+    Raises
+    ------
+    PuzzleError
+        One line naming the rule or the clue and where.
+    """
+    _check_unit_duplicates(p)
+    _check_rules(p)
 
 
 def _check_range(p: Puzzle) -> None:

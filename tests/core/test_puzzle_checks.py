@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PuzzleError
-from pipeline.core.puzzle import Puzzle, parse_puzzle, rules_key, shape_cache, with_other_clues
+from pipeline.core.puzzle import Puzzle, parse_puzzle, rules_key, shape_cache, with_other_clues, with_rules
+from pipeline.core.rules import rule_from_dict
 from pipeline.core.puzzle_checks import check_clues
 from pipeline.core.rulerows import kind_blocks
 
@@ -138,3 +139,53 @@ def test_the_rules_key_is_all_but_the_clues():
     others = [{**doc, "givens": [], "values": "0-3"}, {**doc, "extra": [{"name": "S", "size": 1}]},
               {**doc, "rules": []}]
     assert len({rules_key(puzzle), *(rules_key(parse_puzzle(d)) for d in others)}) == 4
+
+
+
+def _checked_in_full(grid, bare: Puzzle, entries: list):
+    """What reading rules was before check_rules_added: the rules read against the bare puzzle's
+    board, then the whole puzzle made and checked anew."""
+    board = Puzzle(grid, bare.h, bare.w, bare.variant, bare.regions, (), bare.layout, bare.values, bare.extra).base_board
+    rules = tuple(rule_from_dict(entry, board, f"rules[{k}]") for k, entry in enumerate(entries))
+    return Puzzle(grid, bare.h, bare.w, bare.variant, bare.regions, rules, bare.layout, bare.values, bare.extra)
+
+
+@SETTINGS
+@given(puzzle_documents(), st.data())
+def test_rules_are_read_with_the_outcome_of_a_full_check(doc, data):
+    """with_rules checks again only what the rules can break (check_rules_added): random documents
+    with random clues (out of range, repeats in a rule's units, clues that break a rule) get the
+    error type and message of checking everything anew, or an equal puzzle with the same units."""
+    bare = _parsed(dict(doc, rules=[]))
+    if bare is None or not doc.get("rules"):
+        return
+    top = bare.n_values + 1
+    digit = st.one_of(st.integers(1, bare.n_values), st.sampled_from([-1, top]))
+    grid = bare.grid.copy()
+    for cell, value in data.draw(st.lists(st.tuples(st.integers(0, grid.size - 1), digit), max_size=4)):
+        grid.flat[cell] = value
+    ruled = _parsed(dict(doc, givens=[]))
+    if ruled is not None and data.draw(st.booleans()):   # a digit twice in a unit, a rule's own now and then
+        family, units = data.draw(st.sampled_from(ruled.unit_families()))
+        unit = units[data.draw(st.integers(0, units.shape[0] - 1))]
+        a, b = data.draw(st.lists(st.sampled_from(unit.tolist()), min_size=2, max_size=2, unique=True))
+        grid.flat[a] = grid.flat[b] = data.draw(st.integers(1, bare.n_values))
+    read = _outcome(lambda: with_rules(grid, bare.h, bare.w, bare.variant, bare.regions, bare.layout, doc["rules"],
+                                       "rules", None, bare.values, bare.extra))
+    full = _outcome(lambda: _checked_in_full(grid, bare, doc["rules"]))
+    assert read[0] == full[0]
+    if full[0] != "ok":
+        assert read[1] == full[1]
+        return
+    made, checked = read[1], full[1]
+    assert made == checked and made.rules_dicts() == checked.rules_dicts()
+    for (name, units), (name_full, units_full) in zip(made.unit_families(), checked.unit_families(), strict=True):
+        assert name == name_full and np.array_equal(units, units_full)
+
+
+def test_a_clue_twice_on_a_rules_own_unit_is_refused_as_before():
+    """Two 1s on the main diagonal of a 4x4 (in no row, column or box together): only the rule's
+    unit holds them twice, and reading the rules says so."""
+    doc = {"size": 4, "box": "2x2", "givens": "1..............1", "rules": [{"rule": "diagonal"}]}
+    with pytest.raises(ClueConflictError, match="digit 1 appears twice in the main diagonal"):
+        parse_puzzle(doc)
