@@ -102,7 +102,7 @@ ANYOF_EVIDENCE = ("measured on ISS's entries: Or (four slowest, with the proof) 
                   "two, highs over 40 s on three; full rank 9x9 cpsat 32-34 s, sat's encoding alone over a minute")
 
 _RULES_EVIDENCE = ("rule puzzles (240 generated 9x9 of 24 families, with the proof, machine at load 1): dfsrules "
-                   "median 1.02 ms per record, sat 9.6 ms; batch to 2, one worker: dfsrules 173 records/s, sat 23.1")
+                   "median 0.93 ms per record, sat 9.6 ms; batch to 2, one worker: dfsrules 207 records/s, sat 22.9")
 
 AUTO_TABLE: tuple[Preference, ...] = (
     Preference("solve", ("pattern", "dfsrules", "sat", "highs"),
