@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.core.errors import ClueConflictError, PuzzleError
 from pipeline.core.extracells import with_extra
-from pipeline.core.rect import validate_rect
+from pipeline.core.rect import check_rect_rules, validate_rect
 from pipeline.core.rules import cell_name
 from pipeline.core.variants import FAMILIES, VARIANT_TABLE, get_variant
 from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
@@ -104,8 +104,9 @@ def check_clues(p: Puzzle) -> None:
 
 
 def check_rules_added(p: Puzzle) -> None:
-    """What rules can break in a puzzle that passed every check without them: a clue twice in a
-    unit of a rule (a diagonal, a windoku window), rules that contradict each other or the clues.
+    """What rules can break in a puzzle that passed every check without them: a rule a rectangular
+    grid does not take, a clue twice in a unit of a rule (a diagonal, a windoku window), rules that
+    contradict each other or the clues.
     The messages are those of :func:`validate`, in its order.
 
     Parameters
@@ -118,6 +119,8 @@ def check_rules_added(p: Puzzle) -> None:
     PuzzleError
         One line naming the rule or the clue and where.
     """
+    if p.is_rect:   # a rectangle takes only the rules that do not read the grid's side
+        check_rect_rules(p)
     _check_unit_duplicates(p)
     _check_rules(p)
 

@@ -25,6 +25,7 @@ from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse
 from pipeline.core.values import parse_values, values_spec
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
+           "check_rect_rules",
            "rect_spec", "RECT_VARIANTS", "RECT_RULE_KINDS"]
 
 _SIZE = re.compile(r"^\s*(\d{1,3})\s*[xX]\s*(\d{1,3})\s*$")
@@ -324,6 +325,24 @@ def validate_rect(p: Any) -> None:
         rect_regions(np.asarray(p.regions), rows, cols, n, "regions")
     if p.layout is not None:
         raise PuzzleError("layout: a rectangular grid is one grid")
+    check_rect_rules(p)
+
+
+def check_rect_rules(p: Any) -> None:
+    """The rules a rectangular grid takes: those over listed cells, outside clues, indexing and
+    neighbour rules (:data:`RECT_RULE_KINDS`); a rule that reads the grid's side is refused by name.
+
+    Parameters
+    ----------
+    p : Puzzle
+        A rectangular puzzle with its rules.
+
+    Raises
+    ------
+    PuzzleError
+        One line naming the rule.
+    """
+    rows, cols = p.rows, p.cols
     for k, rule in enumerate(p.rules):
         for kind in [rule.kind] + [inner.kind for branch in getattr(rule, "branches", ()) for inner in branch]:
             if kind not in RECT_RULE_KINDS:
