@@ -189,3 +189,29 @@ def test_a_clue_twice_on_a_rules_own_unit_is_refused_as_before():
     doc = {"size": 4, "box": "2x2", "givens": "1..............1", "rules": [{"rule": "diagonal"}]}
     with pytest.raises(ClueConflictError, match="digit 1 appears twice in the main diagonal"):
         parse_puzzle(doc)
+
+
+RECT_RULES = ({"rule": "antiknight"}, {"rule": "antiking"}, {"rule": "globalmod"}, {"rule": "antitaxicab"},
+              {"rule": "globalentropy"}, {"rule": "thermo", "cells": ["r1c1", "r1c2", "r2c2"]},
+              {"rule": "cage", "sum": 5, "cells": ["r2c1", "r2c2"]}, {"rule": "kropki", "color": "white",
+                                                                   "cells": ["r1c3", "r1c4"]})
+
+
+@SETTINGS
+@given(st.sampled_from([("2x4", "2x2"), ("4x6", "2x3"), ("4x8", "2x4")]),
+       st.lists(st.sampled_from(RECT_RULES), min_size=1, max_size=3, unique_by=lambda r: repr(r)),
+       st.lists(st.tuples(st.integers(0, 23), st.integers(1, 6)), max_size=4))
+def test_rectangles_read_their_rules_with_the_outcome_of_a_full_check(size, rules, clues):
+    """The same on rectangular grids, whose rule kinds are checked too (a rule that reads the grid's
+    side is refused by name; rect.check_rect_rules)."""
+    bare = _parsed({"size": size[0], "box": size[1]})
+    assert bare is not None
+    grid = bare.grid.copy()
+    for cell, value in clues:
+        grid.flat[cell % grid.size] = min(value, bare.n_values)
+    read = _outcome(lambda: with_rules(grid, bare.h, bare.w, bare.variant, bare.regions, bare.layout, list(rules),
+                                       "rules", None, bare.values, bare.extra))
+    full = _outcome(lambda: _checked_in_full(grid, bare, list(rules)))
+    assert read[0] == full[0] and (read[0] == "ok" or read[1] == full[1])
+    if read[0] == "ok":
+        assert read[1] == full[1]
