@@ -283,10 +283,9 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
         k = int(np.flatnonzero((np.asarray(extra) < 1) | (np.asarray(extra) > v))[0])
         return Verdict(False, f"extra cell {extra_name(k, puzzle.extra)} holds {int(extra[k])}, not a digit 1..{v}")
     flat = with_extra(grid.ravel(), n_extra, extra if n_extra else None)
-    for rule in puzzle.rules:
-        broken = rule.violations(flat, puzzle.board)
-        if broken:
-            return Verdict(False, broken[0]["message"])
+    broken = _first_broken_rule(puzzle, flat)
+    if broken:
+        return Verdict(False, broken)
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     if wrong.size:
@@ -295,6 +294,27 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
     size = f"{puzzle.rows}x{puzzle.cols}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
     rules = f", {len(puzzle.rules)} rule{'s' if len(puzzle.rules) != 1 else ''} beyond units" if puzzle.rules else ""
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
+
+
+def _first_broken_rule(puzzle: Puzzle, flat: np.ndarray) -> str:
+    """The message of the first rule (in the puzzle's order) ``flat`` breaks, or ``""``. The rules
+    of a kind stand together: a kind whose quick check (``Rule.all_kept``) clears them all is not
+    asked rule by rule."""
+    rules, board = puzzle.rules, puzzle.board
+    start = 0
+    while start < len(rules):
+        kind = type(rules[start])
+        stop = start + 1
+        while stop < len(rules) and type(rules[stop]) is kind:
+            stop += 1
+        group = list(rules[start:stop])
+        if not kind.all_kept(group, flat, board):
+            for rule in group:
+                broken = rule.violations(flat, board)
+                if broken:
+                    return str(broken[0]["message"])
+        start = stop
+    return ""
 
 
 def times(count: int) -> str:

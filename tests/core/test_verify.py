@@ -340,3 +340,39 @@ def test_the_first_verdict_counts_the_repeats_as_the_full_list_does():
     assert not verdict.ok and verdict.message == next(
         v["message"] for v in grid_violations(grid, puzzle) if v["kind"] == "unit")
     assert verdict.message.startswith("row 1 has digit 1 9 times: cells (1, 1), (1, 2)")
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.sampled_from([(4, "2x2", None), (6, "2x3", None), (9, "3x3", None), (4, "2x2", [0, 1, 2, 3])]),
+       st.data())
+def test_the_cages_quick_check_agrees_with_each_cages_violations(shape, data):
+    """Cage.all_kept (verify_grid's one pass over a killer's cages): on full grids, True exactly
+    when no cage reports a violation; with empty cells, never True while a cage does."""
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.core.rules.cages import Cage
+
+    n, box, values = shape
+    grid = np.array(data.draw(st.lists(st.integers(0 if data.draw(st.booleans()) else 1, n),
+                                       min_size=n * n, max_size=n * n)))
+    cages = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        cells = data.draw(st.lists(st.integers(0, n * n - 1), min_size=1, max_size=min(n, 5), unique=True))
+        names = [f"r{c // n + 1}c{c % n + 1}" for c in cells]
+        entry = {"rule": "cage", "cells": names}
+        if data.draw(st.booleans()):
+            value = np.array(values or list(range(1, n + 1)))
+            true = int(value[np.clip(grid[cells], 1, n) - 1].sum())
+            entry["sum"] = max(true + data.draw(st.integers(-1, 1)), 0)
+        cages.append(entry)
+    doc = {"size": n, "box": box, "rules": cages, **({"values": values} if values else {})}
+    try:
+        puzzle = parse_puzzle(doc)
+    except Exception:   # a sum no digits can make, overlapping cages refused: nothing to compare
+        return
+    rules = [rule for rule in puzzle.rules if isinstance(rule, Cage)]
+    broken = any(rule.violations(grid, puzzle.board) for rule in rules)
+    kept = Cage.all_kept(rules, grid, puzzle.board)
+    if kept:
+        assert not broken
+    if grid.min() > 0:
+        assert kept == (not broken)

@@ -1,6 +1,7 @@
 """Killer cages: cells whose digits are distinct and, when a sum is given, add up to it."""
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import cast
 
@@ -149,6 +150,8 @@ class Cage(Rule):
         -------
         list of Rows
         """
+        if cls is not Cage:   # a kind built on cages may add conditions this pass does not know
+            return False
         cages = cast("list[Cage]", rules)
         n = board.n_values
         size = np.array([len(cage.cell_list) for cage in cages], dtype=np.int64)
@@ -179,6 +182,30 @@ class Cage(Rule):
                     np.tile(np.arange(n), sum_cells.size)[keep], np.tile(values, sum_cells.size)[keep], totals, "E",
                     (summed + first_index)[:, None].astype(np.int64))
         return in_rule_order([distinct, sums], [np.repeat(apart, n), summed])
+
+    @classmethod
+    def all_kept(cls, rules: "list[Rule]", grid: np.ndarray, board: Board) -> bool:
+        """Every cage full, of distinct digits, at its sum: one pass over all cages (verify_grid on
+        a killer's solution; any cage short of that goes to :meth:`violations`)."""
+        if cls is not Cage:   # a kind built on cages may add conditions this pass does not know
+            return False
+        cages = cast("list[Cage]", rules)
+        sizes = np.fromiter((len(cage.cell_list) for cage in cages), dtype=np.int64, count=len(cages))
+        cells = np.fromiter(itertools.chain.from_iterable(cage.cell_list for cage in cages), dtype=np.int64,
+                            count=int(sizes.sum()))
+        digits = grid[cells]
+        if digits.size and (digits.min() < 1 or digits.max() > board.n_values):
+            return False
+        owner = np.repeat(np.arange(len(cages)), sizes)
+        key = np.sort(owner * (board.n_values + 1) + digits)
+        if (key[1:] == key[:-1]).any():
+            return False
+        summed = np.fromiter((cage.total is not None for cage in cages), dtype=bool, count=len(cages))
+        if not summed.any():
+            return True
+        totals = np.fromiter((cage.total or 0 for cage in cages), dtype=np.int64, count=len(cages))
+        sums = np.bincount(owner, weights=board.value_of[digits - 1], minlength=len(cages))
+        return bool((sums[summed] == totals[summed]).all())
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A digit twice in the cage; a full cage off its sum, or a partial one already over it.
