@@ -150,8 +150,6 @@ class Cage(Rule):
         -------
         list of Rows
         """
-        if cls is not Cage:   # a kind built on cages may add conditions this pass does not know
-            return False
         cages = cast("list[Cage]", rules)
         n = board.n_values
         size = np.array([len(cage.cell_list) for cage in cages], dtype=np.int64)
