@@ -298,8 +298,9 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
 
 def _first_broken_rule(puzzle: Puzzle, flat: np.ndarray) -> str:
     """The message of the first rule (in the puzzle's order) ``flat`` breaks, or ``""``. The rules
-    of a kind stand together: a kind whose quick check (``Rule.all_kept``) clears them all is not
-    asked rule by rule."""
+    of a kind stand together: a rule class may have a quick check, the classmethod
+    ``all_kept(rules, grid, board)`` (True only when none of ``rules`` is broken: cages have one),
+    and a kind it clears is not asked rule by rule."""
     rules, board = puzzle.rules, puzzle.board
     start = 0
     while start < len(rules):
@@ -308,7 +309,8 @@ def _first_broken_rule(puzzle: Puzzle, flat: np.ndarray) -> str:
         while stop < len(rules) and type(rules[stop]) is kind:
             stop += 1
         group = list(rules[start:stop])
-        if not kind.all_kept(group, flat, board):
+        quick = getattr(kind, "all_kept", None)
+        if quick is None or not quick(group, flat, board):
             for rule in group:
                 broken = rule.violations(flat, board)
                 if broken:

@@ -655,28 +655,6 @@ class Rule:
         return any(rows.n_rows for rows in self.rows(board, 1))
 
     # -- checking grids -------------------------------------------------------------------------
-    @classmethod
-    def all_kept(cls, rules: "list[Rule]", grid: np.ndarray, board: Board) -> bool:
-        """True when ``grid`` surely breaks none of ``rules`` (this kind's), judged at once; False
-        when it may, and then each rule's :meth:`violations` says how (a kind with many rules, a
-        killer's cages, checks a solved grid in one numpy pass instead of one call per rule).
-
-        Parameters
-        ----------
-        rules : list of Rule
-            Rules of this kind.
-        grid : ndarray of int, shape (rows * cols + extra cells,)
-            The flat canvas, 0 = empty.
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        bool
-            Default False: no quick check, every rule is asked.
-        """
-        return False
-
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Every way ``grid`` breaks this rule. Units are checked by the unit kernel, not here.
 

@@ -184,7 +184,23 @@ class Cage(Rule):
     @classmethod
     def all_kept(cls, rules: "list[Rule]", grid: np.ndarray, board: Board) -> bool:
         """Every cage full, of distinct digits, at its sum: one pass over all cages (verify_grid on
-        a killer's solution; any cage short of that goes to :meth:`violations`)."""
+        a killer's solution; any cage short of that goes to :meth:`violations`).
+
+        Parameters
+        ----------
+        rules : list of Cage
+            The puzzle's cages.
+        grid : ndarray of int, shape (rows * cols + extra cells,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its values).
+
+        Returns
+        -------
+        bool
+            True when no cage is broken; False when one may be (each cage's :meth:`violations`
+            then says).
+        """
         if cls is not Cage:   # a kind built on cages may add conditions this pass does not know
             return False
         cages = cast("list[Cage]", rules)
