@@ -667,11 +667,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
         return bare
     # the bare puzzle passed every check that does not involve the rules: only those are made again
     # (a rule puzzle's second full check was a fifth of reading it)
-    puzzle = object.__new__(Puzzle)
-    for name, value in vars(bare).items():
-        if name in Puzzle.__dataclass_fields__ or name in _BEFORE_RULES:
-            object.__setattr__(puzzle, name, value)
-    object.__setattr__(puzzle, "rules", _in_row_order(rules))
+    puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=_in_row_order(rules))
     check_rules_added(puzzle)
     return puzzle
 
@@ -760,12 +756,19 @@ def with_other_clues(puzzle: Puzzle, grid: np.ndarray) -> Puzzle:
         raise PuzzleError(f"puzzle: {clues.size} cells of clues for a {'x'.join(map(str, puzzle.grid.shape))} puzzle")
     clues = clues.reshape(puzzle.grid.shape)
     clues.setflags(write=False)
-    other = object.__new__(Puzzle)
-    for name, value in vars(puzzle).items():   # the fields, then what depends on them alone
-        if name in Puzzle.__dataclass_fields__ or name in _SHAPE_ONLY:
-            object.__setattr__(other, name, value)
-    object.__setattr__(other, "grid", clues)
-    object.__setattr__(other, "_shape_cache", shape_cache(puzzle))
+    other = _unchecked_copy(puzzle, _SHAPE_ONLY, grid=clues, _shape_cache=shape_cache(puzzle))
     check_clues(other)
     return other
+
+
+def _unchecked_copy(puzzle: Puzzle, shared: tuple[str, ...], **changes) -> Puzzle:
+    """``puzzle``'s fields and its cached ``shared`` properties, then ``changes``, without
+    ``__post_init__``'s checks: the caller checks what the changes can break."""
+    copy = object.__new__(Puzzle)
+    for name, value in vars(puzzle).items():
+        if name in Puzzle.__dataclass_fields__ or name in shared:
+            object.__setattr__(copy, name, value)
+    for name, value in changes.items():
+        object.__setattr__(copy, name, value)
+    return copy
 
