@@ -84,7 +84,7 @@ def kernel() -> KernelCalls:
 class ShapeTables:
     """What the kernel needs of a shape: every cell's peers (padded; ``n_peers`` of them are
     real), every unit's cells, every cell's units (padded; ``n_cell_units`` real), and the mask
-    of all ``n`` digits."""
+    of all ``n`` digits; ``adjacent[a, b]``: cells ``a != b`` share a unit (read-only)."""
 
     n: int
     peers: np.ndarray
@@ -93,6 +93,7 @@ class ShapeTables:
     cell_units: np.ndarray
     n_cell_units: np.ndarray
     full: np.uint64
+    adjacent: np.ndarray
 
 
 _TABLES: dict[bytes, ShapeTables] = {}
@@ -134,8 +135,9 @@ def shape_tables(puzzle: Puzzle) -> ShapeTables:
     # every cell's units: propagate's table, its padding (unit number U) past n_cell_units
     cell_units = np.ascontiguousarray(units_of_cells.T, dtype=np.int64)
     n_cell_units = (cell_units < units.shape[0]).sum(axis=1).astype(np.int64)
+    adjacent.flags.writeable = False   # shared by every puzzle of the shape (dfsrules' pair tables read it)
     tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, units,
-                         cell_units, n_cell_units, np.uint64((1 << n) - 1))
+                         cell_units, n_cell_units, np.uint64((1 << n) - 1), adjacent)
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.clear()
     _TABLES[key] = tables

@@ -119,6 +119,16 @@ def test_rule_rows_become_pair_tables_bounds_and_start_candidates():
     assert tables.n_pairs > 0 and not tables.infeasible
 
 
+def test_a_pair_table_of_two_cells_in_one_unit_also_forbids_equal_digits():
+    # X (sum 10) on r1c1-r1c2 alone allows 5 beside 5; the row forbids it, and the table says so, so
+    # a 5 in r1c1 leaves r1c2 nothing (arc consistency over the rule and the unit together)
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "xv", "letter": "x", "cells": ["r1c1", "r1c2"]}]}
+    tables = rule_tables(parse_puzzle(doc))
+    forward = tables.compat[:2 * 9 * tables.n_pairs].reshape(tables.n_pairs, 2, 9)[:, 0]
+    assert tables.n_pairs == 1
+    assert [int(mask) for mask in forward[0]] == [1 << (8 - d) if d != 4 else 0 for d in range(9)]
+
+
 def test_a_model_it_cannot_take_is_refused_and_auto_uses_the_sat_engine():
     samurai = build_model(parse_puzzle((ROOT / "examples" / "samurai.json").read_text()))
     reason = model_problem(samurai)
