@@ -31,6 +31,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.clauses_pb import AMO_ENCODINGS, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
+from pipeline.core.rules.rowblocks import distinct_small_ints
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -56,20 +57,6 @@ AUTO_PAIRWISE_MAX = 25
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
 
 
-
-
-def row_lengths(lengths: np.ndarray) -> np.ndarray:
-    """The distinct values of ``lengths`` (row lengths: small non-negative integers), ascending.
-
-    ``np.unique`` would do, but it imports ``numpy.ma`` on first use (numpy 2.4): a counting
-    pass is as fast and keeps a one-puzzle solve's start-up short (issue 18).
-
-    Examples
-    --------
-    >>> row_lengths(np.array([9, 1, 9, 9, 1])).tolist()
-    [1, 9]
-    """
-    return np.flatnonzero(np.bincount(lengths)) if lengths.size else np.zeros(0, dtype=np.int64)
 
 
 def _card():
@@ -169,7 +156,7 @@ class Encoding:
     def facts(self) -> dict:
         """What the manifest and the ``c`` line record (auxiliaries named by rule)."""
         lengths = np.diff(self.indptr)
-        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in row_lengths(lengths)}
+        per_length = {str(k): amo_template(int(k), self.amo).n_aux for k in distinct_small_ints(lengths)}
         first_aux = self.n_cells + self.n_model_aux + 1
         model_aux = {"model_aux_variables": [self.n_cells + 1, first_aux - 1]} if self.n_model_aux else {}
         return {"amo": self.amo, "variables": self.n_vars, "clauses": self.n_clauses,
@@ -224,7 +211,7 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
         indptr, cells = a.indptr.astype(np.int64), a.indices.astype(np.int64) + 1
         units = np.zeros(0, dtype=np.int64)
     lengths = np.diff(indptr)
-    kinds = row_lengths(lengths)
+    kinds = distinct_small_ints(lengths)
     aux_of_len = np.zeros(kinds.max(initial=0) + 1, dtype=np.int64)
     clauses_of_len = np.zeros_like(aux_of_len)
     for k in kinds:
@@ -290,7 +277,7 @@ def _row_chunks(enc: Encoding) -> Iterator[tuple[int, int]]:
     """Row ranges ``[lo, hi)`` of about ``_CHUNK_TOKENS`` literals each."""
     lengths = np.diff(enc.indptr)
     sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
-    for k in row_lengths(lengths):
+    for k in distinct_small_ints(lengths):
         sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
     cum = np.concatenate([[0], np.cumsum(sizes[lengths])])
     bounds = np.searchsorted(cum, np.arange(0, cum[-1], _CHUNK_TOKENS), side="right") - 1
@@ -319,7 +306,7 @@ def clause_tokens(enc: Encoding, lo: int, hi: int) -> np.ndarray:
     indptr = enc.indptr
     lengths = np.diff(indptr[lo:hi + 1])
     sizes = np.zeros(lengths.max(initial=0) + 1, dtype=np.int64)
-    kinds = row_lengths(lengths)
+    kinds = distinct_small_ints(lengths)
     for k in kinds:
         sizes[k] = k + 1 + amo_template(int(k), enc.amo).tokens.size
     row_size = sizes[lengths]

@@ -41,7 +41,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
-from pipeline.core.rules.rowblocks import ragged_positions
+from pipeline.core.rules.rowblocks import ragged_positions, distinct_small_ints
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
@@ -155,7 +155,7 @@ def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.nd
     length the pairs of another, and a little killer's diagonal, whose digits may repeat, the
     digit sets of a cage of distinct digits)."""
     out_i, out_j, out_r = [], [], []
-    for k in np.unique(count):
+    for k in distinct_small_ints(count):
         rows = np.flatnonzero(count == k)
         these = first[rows]
         i, j = _pairs_of(int(k))

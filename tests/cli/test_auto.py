@@ -3,6 +3,7 @@ table of docs/solvers.md, the pick is visible (JSON ``solver``, ``--verbose``), 
 to an engine that handles them, and without python-sat it falls back to HiGHS with one note."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -170,6 +171,22 @@ def test_import_pipeline_and_solve_do_not_import_pandas_pyarrow_scipy_or_the_wri
     after_import, solution, after_solve = proc.stdout.splitlines()
     assert len(solution) == 81
     assert after_import == "[]" and after_solve == "[]"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="dfsrules needs the fast extra (numba)")
+@pytest.mark.parametrize("example", ["killer.json", "kropki.json", "thermo.json", "miracle.json"])
+def test_solving_a_rule_puzzle_does_not_import_numpy_ma(tmp_path, example):
+    """``np.unique(x)`` imports ``numpy.ma`` (7 ms) on first use: reading rules, building their rows
+    and tables, the search and the check keep off it."""
+    check = ("import sys, runpy\n"
+             f"sys.argv = ['pipeline', 'solve', {str(ROOT / 'examples' / example)!r}, '--solver', 'dfsrules']\n"
+             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert not e.code, e.code\n"
+             "print('numpy.ma' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "False"
 
 
 def test_one_command_imports_its_own_module_only(tmp_path):

@@ -118,12 +118,6 @@ def test_random_unit_shapes_read_off_the_tables_as_the_matrix(doc, enc):
     _assert_rows_read_off_the_tables(model)
 
 
-def test_row_lengths_are_the_distinct_lengths():
-    rng = np.random.default_rng(7)
-    lengths = rng.integers(0, 30, size=500)
-    assert clauses.row_lengths(lengths).tolist() == np.unique(lengths).tolist()
-    assert clauses.row_lengths(np.zeros(0, dtype=np.int64)).size == 0
-
 
 def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():
     assert clauses.resolve_amo("auto", 9) == "pairwise"

@@ -15,7 +15,7 @@ from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
 from pipeline.core.rules.pairlines import Whisper, class_window_rows
-from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
+from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions, distinct_small_ints
 from pipeline.core.rules.xv import XV
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -212,3 +212,10 @@ def test_in_rule_order_cuts_family_blocks_back_into_rule_order():
     assert [(b.family, b.rhs.tolist()) for b in got] == [("a", []), ("b", []), ("a", [0, 0]), ("b", [0, 1]),
                                                          ("a", [2]), ("b", [2])]
     assert got[4].row.tolist() == [0] and got[4].cell.tolist() == [12]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=60))
+def test_distinct_small_ints_are_the_distinct_values_ascending(lengths):
+    got = distinct_small_ints(np.array(lengths, dtype=np.int64))
+    assert got.tolist() == sorted(set(lengths))

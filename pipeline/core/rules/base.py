@@ -427,7 +427,7 @@ def parse_cells(value: Any, board: Board, where: str, *, at_least: int = 1) -> n
     if not isinstance(value, (list, tuple)) or not value:
         raise PuzzleError(f"{where}: 'cells' must be a non-empty list of cells like \"r1c1\"")
     cells = np.array([parse_cell(v, board, where) for v in value], dtype=np.int64)
-    if np.unique(cells).size != cells.size:
+    if (np.diff(np.sort(cells)) == 0).any():   # not np.unique: it imports numpy.ma (7 ms of a solve)
         twice = cells[np.argmax([np.count_nonzero(cells == c) > 1 for c in cells])]
         raise PuzzleError(f"{where}: cell {cell_name(int(twice), board)} is listed twice")
     if cells.size < at_least:

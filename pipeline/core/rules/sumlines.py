@@ -464,7 +464,7 @@ class Zipper(Rule):
                                         f"the centre's {target}", "cells": shown}]
             return []
         done = np.flatnonzero(full)
-        if done.size >= 2 and np.unique(sums[done]).size > 1:
+        if done.size >= 2 and (sums[done] != sums[done[0]]).any():
             k = int(done[np.argmax(sums[done] != sums[done[0]])])
             shown = pairs[[int(done[0]), k]].ravel().tolist()
             return [{"message": f"{name}: pairs sum to {int(sums[done[0]])} and {int(sums[k])} "
