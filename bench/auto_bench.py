@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import child_env, run_script  # noqa: E402
+from bench.measure import child_env, installed_env, run_script  # noqa: E402
 
 GECODE25 = "sets/25x25_gecode.txt"
 QUICK_GECODE = "sets/16x16_classic.txt"
@@ -145,7 +145,7 @@ def _stats(row: dict) -> dict:
 
 def startup(repeat: int = 5) -> dict:
     """Best-of-``repeat`` wall seconds of ``python -c pass`` and ``python -m pipeline solve`` (alternated)."""
-    env = {k: v for k, v in child_env().items() if k != "PYTHONDONTWRITEBYTECODE"}  # cached bytecode, as installed
+    env = installed_env()
     cmds = {"python -c pass": [sys.executable, "-c", "pass"],
             "pipeline solve 9x9": [sys.executable, "-m", "pipeline", "solve", ONE_9X9, "--format", "line"]}
     best = dict.fromkeys(cmds, float("inf"))
@@ -162,7 +162,7 @@ def startup(repeat: int = 5) -> dict:
 def count_processes(data: Path, repeat: int = 3, quick: bool = False) -> list[dict]:
     """Best-of-``repeat`` wall seconds of a whole ``count`` process per case and engine
     (alternated); ``quick``: the counts to 2 of the 9x9 and the 16x16 only."""
-    env = {k: v for k, v in child_env().items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = installed_env()
     gecode = [s.strip() for s in (data / GECODE25).read_text().splitlines() if s.strip()]
     rows = []
     for case, (puzzle, options) in COUNT_CASES.items():
