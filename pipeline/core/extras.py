@@ -24,7 +24,7 @@ DISTRIBUTION = "sudoku-pipeline"
 EXTRAS = {
     "fast": "numba: the dfs engine (batch's and counting's fastest engine on grids up to 16x16)",
     "cpsat": "OR-Tools CP-SAT (--solver cpsat)",
-    "plot": "matplotlib: draw, spy and report pictures",
+    "plot": "matplotlib: draw's PNG and PDF, spy and report",
     "dask": "dask[distributed]: batch --engine dask",
     "progress": "tqdm: progress bars (batch and generate print log lines without it)",
     "test": "the test suite's tools and interop solvers (pytest, hypothesis, pyscipopt, pulp, Jupyter)",
