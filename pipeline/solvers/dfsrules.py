@@ -41,7 +41,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
-from pipeline.core.rules.rowblocks import ragged_positions, distinct_small_ints
+from pipeline.core.rules.rowblocks import distinct_small_ints, ragged_positions
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
@@ -201,8 +201,8 @@ def _starts(count: np.ndarray) -> np.ndarray:
 MAX_SET_DIGITS = 12
 
 
-def _digit_sets(puzzle: Puzzle, unit_pairs: np.ndarray, lin: np.ndarray, count: np.ndarray, first: np.ndarray, g_cell: np.ndarray,
-                coef: np.ndarray, rhs: np.ndarray, eq: np.ndarray, pair_keys: np.ndarray | None,
+def _digit_sets(puzzle: Puzzle, unit_pairs: np.ndarray, lin: np.ndarray, count: np.ndarray, first: np.ndarray,
+                g_cell: np.ndarray, coef: np.ndarray, rhs: np.ndarray, eq: np.ndarray, pair_keys: np.ndarray | None,
                 forward: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """The digit sets (masks) of each linear row that is a sum of distinct digits: an ``=`` row
     whose every cell counts its value once (coefficients ``1..n``) and whose cells are pairwise in

@@ -12,7 +12,7 @@ import numpy as np
 
 from pipeline.core.rules.base import Rows
 
-__all__ = ["in_rule_order", "ragged_positions", "distinct_small_ints"]
+__all__ = ["distinct_small_ints", "in_rule_order", "ragged_positions"]
 
 
 def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
