@@ -114,11 +114,10 @@ def bench_writers(sizes, writers, repeat, timeout, keep_dir: Path | None, check:
                 if r["writer"] == "matlab" and "mps" in by_writer:
                     r["x_mps"] = r["seconds"] / by_writer["mps"]["seconds"]
                     r["within_2x_mps"] = r["x_mps"] <= MAT_VS_MPS_TARGET
-    finally:
-        if keep_dir is None:
-            import shutil
+    finally:   # the scratch directory goes either way (with keep_dir it stays empty)
+        import shutil
 
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     return rows
 
 

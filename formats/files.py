@@ -250,6 +250,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     ...     _ = pathlib.Path(tmp).write_bytes(b"x")
     >>> (d / "a.bin").read_bytes(), sorted(p.name for p in d.iterdir())
     (b'x', ['a.bin'])
+    >>> import shutil; shutil.rmtree(d)
     """
     path = Path(path)
     if path.is_dir() and not path.is_symlink():   # before any work: the rename could not succeed
@@ -344,6 +345,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     ...     _ = f.write("hello\\n")
     >>> (d / "a.txt").read_text()
     'hello\\n'
+    >>> import shutil; shutil.rmtree(d)
     """
     path = Path(path)
     compress = path.name.lower().endswith(".gz") if compress is None else compress

@@ -33,8 +33,13 @@ def test_notebook_is_committed_without_outputs():
 
 
 @pytest.mark.slow
-def test_tour_notebook_runs_and_shows_pictures(tmp_path):
+def test_tour_notebook_runs_and_shows_pictures(tmp_path, monkeypatch):
     nb = nbformat.read(NOTEBOOK, as_version=4)
+    # the tour keeps its files in a new temporary directory for the reader to look at: here under
+    # tmp_path, which pytest removes, not one more directory in /tmp per run
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     # run from a directory outside the repository, as a user's notebook server would
     nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
@@ -63,6 +68,7 @@ def test_tour_notebook_runs_and_shows_pictures(tmp_path):
     assert shown("import", "text/plain").startswith("('highs_")
     assert shown("import", "text/plain").endswith(", True, 0.0)")
     assert not list(PROJECT.glob("sudoku-tour-*"))   # it wrote into a temporary directory only
+    assert [p.name[:len("sudoku-tour-")] for p in scratch.iterdir()] == ["sudoku-tour-"]
     # the rule puzzle: its picture draws the cages with their sums and names them in the title
     rules = ET.fromstring(shown("rules", "image/svg+xml"))
     assert rules.find(f"{SVG}title").text == "9x9 classic, 0 clues; 29 killer cages"

@@ -196,6 +196,7 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     (True, {'error': 1, 'optimal': 1})
     >>> pandas.read_parquet(work / "out")[["status", "solution"]].fillna("-").values.tolist()
     [['optimal', '2143341213244231'], ['error', '-']]
+    >>> import shutil; shutil.rmtree(work)
     """
     return run_config(BatchConfig(str(input_path), str(output), **options), stream=stream)
 

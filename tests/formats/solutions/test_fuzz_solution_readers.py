@@ -38,10 +38,14 @@ NASTY = ["", "abc", "inf", "-inf", "nan", "1e400", "9" * 30, "-1", "0.5", "2", "
          "\ufeff", "objectiveValue=\"abc\"", "Columns:", "# Columns", "s", "j", "=obj=", "<", "&", "\x00", "-"]
 
 
+# the seed files' directory, removed when the (worker) process exits
+_SCRATCH = tempfile.TemporaryDirectory(prefix="fuzz_solutions_")
+
+
 @lru_cache(maxsize=1)
 def fixture_files() -> tuple[Path, object, dict[str, str]]:
     """(work directory, manifest, {format name: seed text}) for a 4x4 reduce export."""
-    work = Path(tempfile.mkdtemp(prefix="fuzz_solutions_"))
+    work = Path(_SCRATCH.name)
     puzzle = parse_puzzle("1...........3...", box="2x2")
     model = build_model(puzzle, "block", "C", "reduce")
     manifest = manifest_from_dict(model_metadata(model))
