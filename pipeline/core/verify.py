@@ -12,6 +12,7 @@ This module imports no other project module but the variant table, so that
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -301,21 +302,15 @@ def _first_broken_rule(puzzle: Puzzle, flat: np.ndarray) -> str:
     of a kind stand together: a rule class may have a quick check, the classmethod
     ``all_kept(rules, grid, board)`` (True only when none of ``rules`` is broken: cages have one),
     and a kind it clears is not asked rule by rule."""
-    rules, board = puzzle.rules, puzzle.board
-    start = 0
-    while start < len(rules):
-        kind = type(rules[start])
-        stop = start + 1
-        while stop < len(rules) and type(rules[stop]) is kind:
-            stop += 1
-        group = list(rules[start:stop])
+    board = puzzle.board
+    for kind, of_kind in itertools.groupby(puzzle.rules, key=type):
+        group = list(of_kind)
         quick = getattr(kind, "all_kept", None)
         if quick is None or not quick(group, flat, board):
             for rule in group:
                 broken = rule.violations(flat, board)
                 if broken:
                     return str(broken[0]["message"])
-        start = stop
     return ""
 
 

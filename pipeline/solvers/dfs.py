@@ -84,7 +84,8 @@ def kernel() -> KernelCalls:
 class ShapeTables:
     """What the kernel needs of a shape: every cell's peers (padded; ``n_peers`` of them are
     real), every unit's cells, every cell's units (padded; ``n_cell_units`` real), and the mask
-    of all ``n`` digits; ``adjacent[a, b]``: cells ``a != b`` share a unit (read-only)."""
+    of all ``n`` digits; ``unit_pairs``: which cells share a unit, one bit per cell pair (read-only,
+    :meth:`share_unit` reads it; a 64x64's boolean matrix would hold 16.7 MB per cached shape)."""
 
     n: int
     peers: np.ndarray
@@ -93,7 +94,22 @@ class ShapeTables:
     cell_units: np.ndarray
     n_cell_units: np.ndarray
     full: np.uint64
-    adjacent: np.ndarray
+    unit_pairs: np.ndarray
+
+    def share_unit(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Whether cells ``a[i]`` and ``b[i]`` (``a[i] != b[i]``) lie in one unit.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Cell numbers (integers), of one shape.
+
+        Returns
+        -------
+        numpy.ndarray
+            Booleans, of that shape.
+        """
+        return ((self.unit_pairs[a, b >> 3] >> (b & 7)) & 1).astype(bool)
 
 
 _TABLES: dict[bytes, ShapeTables] = {}
@@ -135,9 +151,10 @@ def shape_tables(puzzle: Puzzle) -> ShapeTables:
     # every cell's units: propagate's table, its padding (unit number U) past n_cell_units
     cell_units = np.ascontiguousarray(units_of_cells.T, dtype=np.int64)
     n_cell_units = (cell_units < units.shape[0]).sum(axis=1).astype(np.int64)
-    adjacent.flags.writeable = False   # shared by every puzzle of the shape (dfsrules' pair tables read it)
+    unit_pairs = np.packbits(adjacent, axis=1, bitorder="little")
+    unit_pairs.flags.writeable = False   # shared by every puzzle of the shape (dfsrules' pair tables read it)
     tables = ShapeTables(n, np.ascontiguousarray(peers, dtype=np.int64), n_peers, units,
-                         cell_units, n_cell_units, np.uint64((1 << n) - 1), adjacent)
+                         cell_units, n_cell_units, np.uint64((1 << n) - 1), unit_pairs)
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.clear()
     _TABLES[key] = tables

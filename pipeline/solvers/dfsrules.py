@@ -201,13 +201,13 @@ def _starts(count: np.ndarray) -> np.ndarray:
 MAX_SET_DIGITS = 12
 
 
-def _digit_sets(puzzle: Puzzle, unit_pairs: np.ndarray, lin: np.ndarray, count: np.ndarray, first: np.ndarray,
+def _digit_sets(puzzle: Puzzle, units: ShapeTables, lin: np.ndarray, count: np.ndarray, first: np.ndarray,
                 g_cell: np.ndarray, coef: np.ndarray, rhs: np.ndarray, eq: np.ndarray, pair_keys: np.ndarray | None,
                 forward: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """The digit sets (masks) of each linear row that is a sum of distinct digits: an ``=`` row
     whose every cell counts its value once (coefficients ``1..n``) and whose cells are pairwise in
-    one unit (``unit_pairs``, the shape's adjacency) or kept apart by a pair table; ``(sets of
-    every row in order, sets per row)`` (no sets: the row is bounds only)."""
+    one unit (``units``, the shape's tables) or kept apart by a pair table; ``(sets of every row in
+    order, sets per row)`` (no sets: the row is bounds only)."""
     n = puzzle.n
     per_row = np.zeros(lin.size, dtype=np.int64)
     if not lin.size or n > MAX_SET_DIGITS:
@@ -222,15 +222,17 @@ def _digit_sets(puzzle: Puzzle, unit_pairs: np.ndarray, lin: np.ndarray, count: 
         return np.zeros(0, dtype=np.uint64), per_row
     # distinct: every pair of the row's cells shares a unit or has a pair table without equal digits
     n_cells = n * n
-    adjacent = unit_pairs
-    if pair_keys is not None and forward is not None:
+    ti, tj, row_of = _term_pairs(first[lin], k)
+    x, y = g_cell[ti], g_cell[tj]
+    distinct = units.share_unit(x, y)
+    if pair_keys is not None and forward is not None:   # pair keys: sorted, lower cell first
         diagonal = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
         apart = pair_keys[~(forward & diagonal).any(axis=1)]
-        adjacent = unit_pairs.copy()
-        adjacent[apart // n_cells, apart % n_cells] = True
-        adjacent[apart % n_cells, apart // n_cells] = True
-    ti, tj, row_of = _term_pairs(first[lin], k)
-    together = np.bincount(row_of, weights=~adjacent[g_cell[ti], g_cell[tj]], minlength=lin.size) == 0
+        if apart.size:
+            key = np.minimum(x, y) * n_cells + np.maximum(x, y)
+            at = np.minimum(np.searchsorted(apart, key), apart.size - 1)
+            distinct |= apart[at] == key
+    together = np.bincount(row_of, weights=~distinct, minlength=lin.size) == 0
     ok_rows &= together
     sets, per_row = _sets_by_size_and_sum(np.arange(1 << n, dtype=np.int64), value, k[ok_rows], rhs[lin][ok_rows])
     counts = np.zeros(lin.size, dtype=np.int64)
@@ -300,7 +302,7 @@ def rule_tables(puzzle: Puzzle, units: ShapeTables | None = None) -> RuleTables:
 
 def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None) -> RuleTables:
     n = puzzle.n
-    adjacent = (units or shape_tables(puzzle)).adjacent
+    units = units or shape_tables(puzzle)
     n_cells = n * n
     full = np.uint64((1 << n) - 1)
     allowed_cells = np.full(n_cells, full, dtype=np.uint64)
@@ -384,7 +386,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None) -> Rule
         forbidden[s_ex, ex_da, ex_db] = True
         # a pair in one unit never holds equal digits: in its table too, so a cell's arcs keep
         # only what the rule and the unit allow together (XV 568 -> 244 nodes, renban 4,738 -> 2,516)
-        same_unit = np.flatnonzero(adjacent[a, b])
+        same_unit = np.flatnonzero(units.share_unit(a, b))
         if same_unit.size:
             digits = np.arange(n)
             forbidden[same_unit[:, None], digits, digits] = True
@@ -417,7 +419,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None) -> Rule
     term_row = np.repeat(np.arange(lin.size), lin_count)
     cell_lin_ptr, order = _by_cell(term_cell, n_cells)
     # sums of distinct digits (killer cages): each row's digit sets, after the pair tables
-    combos, combo_count = _digit_sets(puzzle, adjacent, lin, count, first, g_cell, coef, rhs, eq,
+    combos, combo_count = _digit_sets(puzzle, units, lin, count, first, g_cell, coef, rhs, eq,
                                       keys_p if n_pairs else None,
                                       compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
     combo_ptr = compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
