@@ -74,10 +74,14 @@ def _popcount(v):
 @njit(cache=True, inline="always")
 def _push(c, work, inq_at, head_tail):
     """Put cell ``c`` on the ring (``work[:cells]``; the in-ring flags follow it, so ``inq_at`` is
-    also the ring's size) unless it is already there."""
+    also the ring's size; ``head_tail`` holds its first slot and its length) unless it is already
+    there. The slot wraps by a comparison, not ``%``: a division per push was about 7% of a node."""
     if work[inq_at + c] == 0:
         work[inq_at + c] = 1
-        work[head_tail[1] % inq_at] = c
+        slot = head_tail[0] + head_tail[1]
+        if slot >= inq_at:
+            slot -= inq_at
+        work[slot] = c
         head_tail[1] += 1
 
 
@@ -386,9 +390,10 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
-        while head_tail[0] < head_tail[1]:
-            c = work[head_tail[0] % n_cells]
-            head_tail[0] += 1
+        while head_tail[1] > 0:
+            c = work[head_tail[0]]
+            head_tail[0] = head_tail[0] + 1 if head_tail[0] + 1 < n_cells else 0
+            head_tail[1] -= 1
             work[inq_at + c] = 0
             v = state[c]
             if v == zero:
@@ -451,7 +456,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 if h != zero and h != v:
                     state[c] = h
                     _push(c, work, inq_at, head_tail)
-        if head_tail[0] < head_tail[1]:
+        if head_tail[1] > 0:
             continue
         # sandwich lines holding a changed cell
         for r in range(n_sand):
@@ -460,7 +465,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[sdirty_at + r] = 0
             if _sandwich(r, state, rint, compat, work, sscratch_at, inq_at, head_tail) < 0:
                 return False
-        if head_tail[0] < head_tail[1]:
+        if head_tail[1] > 0:
             continue
         # linear rows holding a changed cell (the cheap rules first: a row is looked at once
         # the singles and pairs have settled)
@@ -470,9 +475,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[ldirty_at + r] = 0
             if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail) < 0:
                 return False
-            if head_tail[0] < head_tail[1]:
+            if head_tail[1] > 0:
                 break
-        if head_tail[0] == head_tail[1]:   # every row looked at without a change: a fixed point
+        if head_tail[1] == 0:   # every row looked at without a change: a fixed point
             return True
 
 
