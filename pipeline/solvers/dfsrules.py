@@ -53,8 +53,12 @@ __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", 
 MAX_AMO_TERMS = 32
 #: Cell pairs are numbered through a table of every pair key up to this many keys, by sorting beyond.
 _PAIR_KEYS_MARKED = 1 << 18
+#: Pair tables get a support lookup (:meth:`RuleTables.with_support_lookup`) up to this many digits
+LOOKUP_DIGITS = 9
+#: and this many entries in all (256 KiB).
+LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 24
+_HEADER = 25
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich"})
 
@@ -74,6 +78,47 @@ class RuleTables:
     n_pairs: int
     n_sand: int = 0
     n: int = 0
+
+    def with_support_lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """``rint`` and ``compat`` with each distinct pair table also as its support of every
+        candidate mask (entry ``m``: the digits some digit of ``m`` allows), read by the kernel in
+        one load instead of a loop over ``m``'s digits (non-consecutive: 7% faster a node). Built
+        for searches that last (:func:`search_model`): about 0.05 ms a 9x9, a twentieth of a
+        simple puzzle's whole search. Unchanged tables when the lookup would be large (above
+        :data:`LOOKUP_DIGITS` digits or :data:`LOOKUP_ENTRIES` entries).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(rint, compat)``.
+        """
+        n = self.n
+        if not self.n_pairs or n > LOOKUP_DIGITS:
+            return self.rint, self.compat
+        rint = self.rint
+        n_arcs, arc_table_at = int(rint[4]), int(rint[7])
+        arc_table = rint[arc_table_at:arc_table_at + n_arcs]
+        tables = self.compat[:2 * self.n_pairs * n].reshape(-1, n)
+        # the distinct tables: sorted by a hash of their rows, equal neighbours checked
+        key = (tables * (np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))).sum(axis=1)
+        order = np.argsort(key, kind="stable")
+        rows = tables[order]
+        new = np.r_[True, key[order][1:] != key[order][:-1]]
+        if np.any(rows[1:][~new[1:]] != rows[:-1][~new[1:]]):   # a hash collision: every table its own
+            new[:] = True
+        distinct = rows[new]
+        size = 1 << n
+        if distinct.shape[0] * size > LOOKUP_ENTRIES:
+            return self.rint, self.compat
+        of_table = np.empty(tables.shape[0], dtype=np.int64)
+        of_table[order] = np.cumsum(new) - 1
+        support = np.zeros((distinct.shape[0], size), dtype=np.uint64)
+        for d in range(n):   # the masks with highest digit d: those below it, or d's row
+            support[:, 1 << d:2 << d] = support[:, :1 << d] | distinct[:, d:d + 1]
+        rint = rint.copy()
+        rint[arc_table_at:arc_table_at + n_arcs] = self.compat.size + of_table[arc_table] * size
+        rint[24] = 1
+        return rint, np.concatenate([self.compat, support.reshape(-1)])
 
     @property
     def work_size(self) -> int:
@@ -436,7 +481,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None) -> Rule
     sizes = np.array([p.size for p in parts], dtype=np.int64)
     offsets = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
     header[5:21] = offsets[:16]
-    header[21:24] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS)
+    header[21:25] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS, 0)
     rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
     return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
                       allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs, int(sand_sum.size), n)
@@ -535,10 +580,13 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     # probe_after nodes without a probe first (0: the probe at once), then the rest of the search
     probe, reprobe = (probe_idle, None) if probe_after == 0 else (0, probe_after)
     depth, budget, status = 1, SLICE_NODES if reprobe is None else min(SLICE_NODES, reprobe), ""
+    rint, compat, looked_up = rules.rint, rules.compat, False
     while True:
         slice_start, nodes_before = time.perf_counter(), int(tallies[1])
-        depth = compiled.search(stack, flags, origins, depth, found, tallies, tables, rules.rint, rules.compat, limit,
+        depth = compiled.search(stack, flags, origins, depth, found, tallies, tables, rint, compat, limit,
                                 budget, keep > found.shape[0], work, probe)
+        if depth != compiled.FINISHED and not looked_up:   # a search that lasts: the pairs' lookup pays
+            rint, compat, looked_up = *rules.with_support_lookup(), True
         if reprobe is not None and depth != compiled.FINISHED and tallies[0] == 0:
             # still open and nothing found: the nodes so far are dropped, the root is probed
             stack[0], flags[0], origins[0] = first, False, -1

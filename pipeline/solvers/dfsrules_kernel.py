@@ -9,7 +9,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   together: anti-knight, anti-king, non-consecutive, Kropki, XV, thermometer steps, greater-than,
   whispers, ...): a table per ordered pair, ``compat[t, d]`` = the other cell's digits that go with
   digit ``d`` here; a cell keeps only the digits some candidate of its partner supports (arc
-  consistency: exact for a relation of two cells);
+  consistency: exact for a relation of two cells). With ``rint``'s ``arc_lookup`` set, an arc's
+  table is its support of every candidate mask instead, read in one load
+  (:meth:`pipeline.solvers.dfsrules.RuleTables.with_support_lookup`, for searches that last);
 * **linear rows** over three or more cells (cage sums, arrows, a cage's distinct digits, ...):
   ``sum_c coef[c, digit(c)] <= rhs`` (or ``=``), with each cell's coefficient vector over its
   digits. The row's least and greatest activity over the candidates still open bound every cell:
@@ -56,7 +58,7 @@ FINISHED = 0
 HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", "arc_table", "lin_ptr",
           "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
-          "sand_sets")
+          "sand_sets", "arc_lookup")
 _BIG = 1 << 60
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
@@ -356,6 +358,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     arc_ptr, arc_other, arc_table = rint[5], rint[6], rint[7]
     cell_lin_ptr, cell_lin = rint[13], rint[14]
     n_sand, cell_sand_ptr, cell_sand = rint[21], rint[19], rint[20]
+    lookup = rint[24] != 0
     inq_at = n_cells                       # work: ring, in-ring flags, dirty units, dirty rows, tmin, tmax,
     udirty_at = 2 * n_cells                # the ring's ends, dirty sandwiches, a sandwich's scratch
     ldirty_at = udirty_at + n_units
@@ -412,13 +415,16 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                         _push(q, work, inq_at, head_tail)
             for a in range(rint[arc_ptr + c], rint[arc_ptr + c + 1]):
                 b = rint[arc_other + a]
-                t = rint[arc_table + a] * n
-                support = zero
-                w = v
-                while w:
-                    bit = w & (~w + one)
-                    w &= w - one
-                    support |= compat[t + _popcount(bit - one)]
+                if lookup:   # the table's support of every mask, precomputed
+                    support = compat[rint[arc_table + a] + np.int64(v)]
+                else:
+                    t = rint[arc_table + a] * n
+                    support = zero
+                    w = v
+                    while w:
+                        bit = w & (~w + one)
+                        w &= w - one
+                        support |= compat[t + _popcount(bit - one)]
                 w = state[b]
                 if w & ~support:
                     w &= support

@@ -252,3 +252,57 @@ def test_conflict_scores_keep_the_non_consecutive_search_small():
         assert found.count == 1 and verify_grid(found.grids[0], puzzle).ok
         nodes += found.nodes
     assert nodes < 300_000, nodes
+
+
+def test_the_support_lookup_is_the_or_of_each_pair_tables_rows():
+    """Every arc's lookup entry for a candidate mask is the or of its table's rows for the mask's
+    digits (what the kernel's loop computes), the distinct tables are shared, and a puzzle without
+    pairs or above nine digits keeps its tables."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "nonconsecutive"}, {"rule": "antiknight"},
+                                              {"rule": "xv", "letter": "x", "cells": ["r1c1", "r1c2"]}]}
+    tables = rule_tables(parse_puzzle(doc))
+    rint, compat = tables.with_support_lookup()
+    assert rint[24] == 1 and tables.rint[24] == 0
+    n_arcs, at = int(rint[4]), int(rint[7])
+    before, after = tables.rint[at:at + n_arcs], rint[at:at + n_arcs]
+    masks = np.arange(512, dtype=np.uint64)
+    bits = (masks[:, None] >> np.arange(9, dtype=np.uint64)) & np.uint64(1)
+    for table, offset in zip(before.tolist(), after.tolist()):
+        rows = tables.compat[table * 9:table * 9 + 9]
+        want = np.bitwise_or.reduce(np.where(bits == 1, rows[None, :], np.uint64(0)), axis=1)
+        assert np.array_equal(compat[offset:offset + 512], want), table
+    assert (compat.size - tables.compat.size) // 512 < n_arcs // 10   # shared: a handful of distinct tables
+    assert np.array_equal(compat[:tables.compat.size], tables.compat)   # digit sets and sandwiches stay put
+    for other in ({"size": 9, "box": "3x3", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "r1c3"], "sum": 6}]},
+                  {"size": 16, "box": "4x4", "rules": [{"rule": "antiknight"}]}):
+        plain = rule_tables(parse_puzzle(other))
+        assert plain.with_support_lookup() == (plain.rint, plain.compat), other
+
+
+@SETTINGS
+@given(doc=puzzle_documents(shapes=SINGLE))
+def test_the_kernel_searches_the_same_tree_with_the_support_lookup(doc):
+    """The whole search, from the same start, with the pair tables and with their lookup: the same
+    solutions in the same order, after the same number of nodes."""
+    from pipeline.solvers import dfsrules_native
+    from pipeline.solvers.dfs import shape_tables, start_masks
+
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        return
+    shape, rules = shape_tables(puzzle), rule_tables(puzzle)
+    n_cells = puzzle.n * puzzle.n
+    kernel = dfsrules_native.load()
+    runs = []
+    for rint, compat in ((rules.rint, rules.compat), rules.with_support_lookup()):
+        stack = np.zeros((n_cells + 1, n_cells), dtype=np.uint64)
+        stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), puzzle.n)[0] & rules.allowed
+        flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
+        found, tallies = np.zeros((CAP, n_cells), dtype=np.uint64), np.zeros(3, dtype=np.int64)
+        work = np.zeros(2 * n_cells + shape.units.shape[0] + rules.work_size + n_cells + 1, dtype=np.int64)
+        depth = kernel.search(stack, flags, np.full(n_cells + 1, -1, dtype=np.int64), 1, found, tallies, shape,
+                              rint, compat, CAP, 1 << 40, False, work, 0)
+        assert depth == kernel.FINISHED
+        runs.append((tallies.tolist(), found.tolist()))
+    assert runs[0] == runs[1]
