@@ -18,7 +18,8 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   a digit whose coefficient would push the row past ``rhs`` (or, for ``=``, short of it) goes.
   A sum of distinct digits (a killer cage: its cells pairwise in a unit or apart by a rule) also
   keeps only the digits of the digit sets that make the sum and that its cells can still take,
-  and places a digit every such set needs when one cell alone can take it;
+  and places a digit every such set needs when one cell alone can take it, or takes it from the
+  other cells of every unit that holds all the row's cells that can take it (up to 64 units);
 * **sandwich lines** (a row or column whose digits strictly between the 1 and the ``N`` add up to
   the clue): every placement of the 1 and the ``N`` that the candidates allow is tried, with the
   least and greatest sum its cells between can make; a cell keeps the digits some placement that
@@ -104,7 +105,7 @@ def _within(v, base, most, least, rint):
 
 
 @njit(cache=True)
-def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
+def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units, n_cell_units):
     """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
     one = np.uint64(1)
     n = rint[1]
@@ -149,7 +150,8 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
     combo_ptr = rint[15]
     first, last = rint[combo_ptr + r], rint[combo_ptr + r + 1]
     if first < last:   # a sum of distinct digits: the digit sets that make it (a killer cage)
-        more = _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail)
+        more = _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail, units, cell_units,
+                       n_cell_units)
         if more < 0:
             return -1
         changed += more
@@ -157,9 +159,11 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail):
 
 
 @njit(cache=True)
-def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail):
+def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail, units, cell_units, n_cell_units):
     """Keep in the row's cells only the digits of its digit sets ``compat[first:last]`` that the
-    cells can still make, and place a digit every such set needs that one cell alone can take;
+    cells can still make; a digit every such set needs is placed when one cell alone can take it,
+    and leaves every other cell of a unit that holds all the row's cells that can take it (it is
+    among them: a killer cage in a box keeps its needed digits out of the rest of the box);
     negative on a contradiction, else the cells changed."""
     zero, one = np.uint64(0), np.uint64(1)
     term_cell = rint[9]
@@ -206,6 +210,45 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
             state[place] = bit
             _push(place, work, inq_at, head_tail)
             changed += 1
+        # the units that hold every place (a mask of the cell's units, up to 64 units), whose other
+        # cells lose the digit
+        if units.shape[0] > 64:
+            continue
+        common = ~zero
+        for k in range(start, stop):
+            c = rint[term_cell + k]
+            if state[c] & bit:
+                mask = zero
+                for j in range(n_cell_units[c]):
+                    mask |= one << np.uint64(cell_units[c, j])
+                common &= mask
+        while common:
+            u = _popcount((common & (~common + one)) - one)
+            common &= common - one
+            holders = 0
+            for i in range(units.shape[1]):
+                if state[units[u, i]] & bit:
+                    holders += 1
+            if holders == places:   # the places alone: nothing to take
+                continue
+            for i in range(units.shape[1]):
+                q = units[u, i]
+                w = state[q]
+                if (w & bit) == zero:
+                    continue
+                mine = False
+                for k in range(start, stop):
+                    if rint[term_cell + k] == q:
+                        mine = True
+                        break
+                if mine:
+                    continue
+                w &= ~bit
+                if w == zero:
+                    return -(1 << 40)
+                state[q] = w
+                _push(q, work, inq_at, head_tail)
+                changed += 1
     return changed
 
 
@@ -479,7 +522,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             if work[ldirty_at + r] == 0:
                 continue
             work[ldirty_at + r] = 0
-            if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail) < 0:
+            if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units,
+                        n_cell_units) < 0:
                 return False
             if head_tail[1] > 0:
                 break

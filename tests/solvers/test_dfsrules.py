@@ -25,7 +25,7 @@ from pipeline.core.puzzle import parse_puzzle  # noqa: E402
 from pipeline.core.verify import verify_grid  # noqa: E402
 from pipeline.solvers import SOLVERS, get_solver  # noqa: E402
 from pipeline.solvers.auto import pick_solver  # noqa: E402
-from pipeline.solvers.dfsrules import model_problem, rule_tables  # noqa: E402
+from pipeline.solvers.dfsrules import _build_rule_tables, model_problem, rule_tables  # noqa: E402
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -113,7 +113,7 @@ def test_published_variants_are_unique_as_for_the_sat_engine(row):
 def test_rule_rows_become_pair_tables_bounds_and_start_candidates():
     doc = {"size": 4, "box": "2x2", "rules": [{"rule": "antiknight"}, {"rule": "even", "cells": ["r1c1"]},
                                               {"rule": "cage", "cells": ["r2c1", "r2c2", "r3c1"], "sum": 6}]}
-    tables = rule_tables(parse_puzzle(doc))
+    tables = _build_rule_tables(parse_puzzle(doc), implied=False)   # the rules' rows alone (no innies)
     assert tables.allowed[0] == 0b1010 and (tables.allowed[1:] == 0b1111).all()   # even: 2 or 4
     assert tables.n_lin == 1 and tables.n_terms == 3   # the cage's sum (its distinct digits: pairs)
     assert tables.n_pairs > 0 and not tables.infeasible
@@ -177,7 +177,6 @@ def test_rule_tables_are_built_once_for_a_shape_and_its_rules():
     """A puzzle with other clues (a batch group's records) reads the tables its template built:
     the same object, equal to tables built afresh."""
     from pipeline.core.puzzle import with_other_clues
-    from pipeline.solvers.dfsrules import _build_rule_tables
 
     puzzle = parse_puzzle({"size": 4, "box": "2x2", "givens": ["r1c1=1"],
                            "rules": [{"rule": "antiknight"}, {"rule": "thermo", "cells": ["r2c1", "r2c2", "r2c3"]}]})

@@ -31,7 +31,7 @@ from pipeline.core.rules.cages import Cage
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.auto import pick_solver
-from pipeline.solvers.dfsrules import KNOWN_KINDS, model_problem, rule_tables
+from pipeline.solvers.dfsrules import KNOWN_KINDS, _build_rule_tables, model_problem
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -155,7 +155,7 @@ def test_a_diagonal_beside_longer_rows_keeps_its_repeated_digits():
         {"rule": "cage", "cells": ["r4c3", "r4c4"], "sum": 6},
         {"rule": "cage", "cells": ["r2c1", "r2c2", "r2c3", "r2c4"], "sum": 10}]}
     puzzle = parse_puzzle(doc)
-    tables = rule_tables(puzzle)
+    tables = _build_rule_tables(puzzle, implied=False)   # the rules' rows alone (no innies)
     # the rows of 3 and 4 cells are linear (the one- and two-cell ones are start candidates and
     # a pair table); the cage's row (one unit) has the one digit set {1, 2, 3, 4}, the diagonal's none
     rint = tables.rint
