@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import SolveError
+from pipeline.core.rules.base import Rule
 from pipeline.solvers.handoff import handed_off
 from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
                                    solve_then_count)
@@ -80,6 +81,11 @@ class Preference:
 #: slowest record took 0.70 s at load 9, while a published killer without givens took it 70 s
 #: (29 million nodes) where the SAT engine takes about 1 s.
 DFSRULES_BUDGET = 1.0
+#: The budget for a killer (every rule a cage, at least one with its sum, or a unit rule): with the
+#: sums its cages imply, dfsrules answers most published killers in milliseconds (ISS's TAREK_ALL,
+#: HS_KILLERS), and every one of ISS's 22 it took past 0.25 s the SAT engine answered as fast or
+#: faster (MATHEMAGIC_KILLERS, Wecoc: 0.1-1.5 s where dfsrules needs several seconds or more).
+KILLER_BUDGET = 0.25
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
 #: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
@@ -173,6 +179,14 @@ class Pick:
         return SOLVERS[self.name]
 
 
+def _budget(seconds: float, model: Any) -> float:
+    """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer."""
+    rules = () if model is None else model.puzzle.rules
+    killer = any(rule.kind == "cage" and getattr(rule, "total", None) is not None for rule in rules) and all(
+        rule.kind == "cage" or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
+    return min(seconds, KILLER_BUDGET) if killer else seconds
+
+
 def _shape(model: Any) -> str:
     if model is None:
         return ""
@@ -246,7 +260,7 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
         # whether the next engine can take this model is asked only if the search is handed on
         # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
-        handoff = next(((then, seconds) for first, then, seconds in row.handoff if first == name
+        handoff = next(((then, _budget(seconds, model)) for first, then, seconds in row.handoff if first == name
                         and then in SOLVERS), None)
         return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
     skipped = unable + unavailable

@@ -122,3 +122,20 @@ def test_the_same_handoff_is_made_once_and_a_new_engine_gets_its_own():
     assert other is not first and other.name == "stuck"
     result = other.solve(build_model(parse_puzzle(KILLER)), check_unique=True)
     assert result.solver == "sat" and result.solved and verify_grid(result.grid, parse_puzzle(KILLER))
+
+
+def test_a_killer_hands_over_sooner_than_other_rule_puzzles():
+    """A killer (cages with sums, a unit rule beside them at most) gets KILLER_BUDGET; a cage beside
+    another rule, or a cage without a sum, keeps the rows' budget."""
+    from pipeline.solvers.auto import DFSRULES_BUDGET, KILLER_BUDGET
+
+    def budget(doc: str) -> float:
+        pick = pick_solver("unique", build_model(parse_puzzle(doc)))
+        assert pick.name == "dfsrules" and pick.handoff is not None
+        return pick.handoff[1]
+
+    assert KILLER_BUDGET < DFSRULES_BUDGET
+    assert budget(KILLER) == KILLER_BUDGET
+    assert budget(KILLER.replace('"rules": [', '"rules": [{"rule": "diagonal"}, ')) == KILLER_BUDGET
+    assert budget(KILLER.replace('"rules": [', '"rules": [{"rule": "antiknight"}, ')) == DFSRULES_BUDGET
+    assert budget('{"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r3c3"]}]}') == DFSRULES_BUDGET
