@@ -84,7 +84,7 @@ DFSRULES_BUDGET = 1.0
 #: The budget for a killer (every rule a cage, at least one with its sum, or a unit rule): with the
 #: sums its cages imply, dfsrules answers most published killers in milliseconds (ISS's TAREK_ALL,
 #: HS_KILLERS), and every one of ISS's 22 it took past 0.25 s the SAT engine answered as fast or
-#: faster (MATHEMAGIC_KILLERS, Wecoc: 0.1-1.5 s where dfsrules needs several seconds or more).
+#: faster (MATHEMAGIC_KILLERS, Wecoc; docs/benchmarks.md, session 25).
 KILLER_BUDGET = 0.25
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
