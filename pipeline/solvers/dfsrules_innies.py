@@ -11,8 +11,8 @@ cages' cells outside the union (the outies),
 
 one equation over few cells where the cages alone bound each cell loosely. The kernel propagates
 it as any linear row (bounds, and digit sets when its cells are distinct). The rows are implied by
-the puzzle, so they change no answer: they cut the search of killers without givens (``MATHEMAGIC``
-killers of ISS's collection) from millions of nodes.
+the puzzle, so they change no answer: they cut the bench's killers from 14,450 nodes to 120 (killers
+without givens, ISS's MATHEMAGIC_KILLERS, still take 0.7-4 million).
 
 Rows are kept when ``A`` and ``B`` together have at most ``N`` cells and one of them at most two
 (ISS's bounds: larger differences propagate little), once each.
@@ -30,32 +30,35 @@ if TYPE_CHECKING:
 
 __all__ = ["implied_sum_rows"]
 
-#: Houses: the unit families that hold every value once on a square grid.
-HOUSE_FAMILIES = ("row", "col", "box", "region")
 #: Innies on one side and outies on the other: a row is kept when one side has at most this many cells.
 MAX_SMALL_SIDE = 2
 
 
 def _cage_pieces(puzzle: Puzzle, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """The cages with a sum, as a ``(cages, cells)`` boolean matrix, and their sums: the first of
-    overlapping cages only (a cell counted by two cages would be counted twice)."""
-    taken = np.zeros(n_cells, dtype=bool)
-    rows, totals = [], []
-    for rule in puzzle.rules:
-        if not isinstance(rule, Cage) or rule.total is None:
-            continue
-        total = rule.total
-        cells = np.asarray(rule.cell_list, dtype=np.int64)
-        if cells.size == 0 or cells.max() >= n_cells or taken[cells].any():
-            continue
-        taken[cells] = True
-        row = np.zeros(n_cells, dtype=bool)
-        row[cells] = True
-        rows.append(row)
-        totals.append(int(total))
-    if not rows:
-        return np.zeros((0, n_cells), dtype=bool), np.zeros(0, dtype=np.int64)
-    return np.array(rows), np.array(totals, dtype=np.int64)
+    """The cages with a sum, as a ``(cages, cells)`` 0/1 matrix (float: the products below are
+    BLAS's) and their sums: the first of overlapping cages only (a cell counted by two cages would
+    be counted twice)."""
+    cages = [rule for rule in puzzle.rules if isinstance(rule, Cage) and rule.total is not None and rule.cell_list]
+    if not cages:
+        return np.zeros((0, n_cells)), np.zeros(0, dtype=np.int64)
+    lengths = np.array([len(rule.cell_list) for rule in cages])
+    cells = np.concatenate([rule.cell_list for rule in cages]).astype(np.int64)
+    owner = np.repeat(np.arange(len(cages)), lengths)
+    inside = cells < n_cells
+    if inside.all() and np.bincount(cells, minlength=n_cells).max() <= 1:
+        keep = np.arange(len(cages))   # no cell in two cages (the usual killer)
+    else:   # each cage in order, unless it reaches past the grid or into a cage kept before it
+        taken = np.zeros(n_cells, dtype=bool)
+        kept = []
+        for k, rule in enumerate(cages):
+            mine = np.asarray(rule.cell_list)
+            if mine.max() < n_cells and not taken[mine].any():
+                taken[mine] = True
+                kept.append(k)
+        keep = np.array(kept, dtype=np.int64)
+    pieces = np.zeros((len(cages), n_cells))
+    pieces[owner[inside], cells[inside]] = 1.0
+    return pieces[keep], np.array([cages[k].total for k in keep.tolist()], dtype=np.int64)
 
 
 def _houses(puzzle: Puzzle, n: int) -> list[np.ndarray] | None:
@@ -71,14 +74,14 @@ def _houses(puzzle: Puzzle, n: int) -> list[np.ndarray] | None:
 
 
 def _as_rows(orders: list[np.ndarray], n: int, grow: bool) -> np.ndarray:
-    """``(k, cells)`` boolean: each order's unions of its first 1..N-1 houses (``grow``), or its
-    houses one by one."""
-    out = []
-    for houses in orders:
-        member = np.zeros((n, n * n), dtype=bool)
-        member[np.arange(n)[:, None], houses] = True
-        out.append(np.logical_or.accumulate(member, axis=0)[:-1] if grow else member)
-    return np.concatenate(out)
+    """``(k, cells)`` 0/1 (float): each order's unions of its first 1..N-1 houses (``grow``), or
+    its houses one by one."""
+    houses = np.stack(orders)                                    # (orders, N, N)
+    member = np.zeros((len(orders), n, n * n))
+    member[np.arange(len(orders))[:, None, None], np.arange(n)[None, :, None], houses] = 1.0
+    if grow:   # houses are disjoint: the running sum is the union
+        member = np.cumsum(member, axis=1)[:, :-1]
+    return member.reshape(-1, n * n)
 
 
 def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
@@ -105,12 +108,12 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
         return None
     values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
     house_total = int(values.sum())
-    as_int = pieces.T.astype(np.int64)
     size = pieces.sum(axis=1)
     # innies and outies: a cage joins a growing union once more than half its cells are in it
     unions = _as_rows(orders, n, grow=True)
-    joined = (unions.astype(np.int64) @ as_int) * 2 > size[None, :]          # (unions, cages)
-    covered = (joined.astype(np.int64) @ pieces.astype(np.int64)) > 0         # the joined cages' cells
+    joined = (unions @ pieces.T) * 2 > size[None, :]                       # (unions, cages)
+    covered = (joined @ pieces) > 0                                          # the joined cages' cells
+    unions = unions > 0
     innies, outies = unions & ~covered, covered & ~unions
     houses_in = np.tile(np.arange(1, n), len(orders))
     rhs = joined.astype(np.int64) @ totals - houses_in * house_total
@@ -119,8 +122,8 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     # hidden cages: a house's cells outside the cages wholly in it; distinct digits, so the kernel
     # keeps their digit sets as a cage's (their coefficients are the values: an outie-only row)
     houses = _as_rows(orders, n, grow=False)
-    whole = (houses.astype(np.int64) @ as_int) == size[None, :]
-    rest = houses & ~((whole.astype(np.int64) @ pieces.astype(np.int64)) > 0)
+    whole = (houses @ pieces.T) == size[None, :]
+    rest = (houses > 0) & ~((whole @ pieces) > 0)
     n_rest = rest.sum(axis=1)
     hidden = (n_rest > 0) & (n_rest < n)
     # innies alone: the row negated, so its coefficients are the values (digit sets, as a hidden cage)
@@ -130,17 +133,16 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     innies = np.concatenate([innies, np.zeros_like(rest[hidden])])
     outies = np.concatenate([outies, rest[hidden]])
     rhs = np.concatenate([rhs, house_total - whole[hidden].astype(np.int64) @ totals])
-    # once each: the same cells on each side and the same sum (rows down and boxes meet on bands)
-    seen: set[bytes] = set()
-    chosen = []
-    for k in range(rhs.size):
-        key = np.packbits(innies[k]).tobytes() + np.packbits(outies[k]).tobytes() + int(rhs[k]).to_bytes(8, "little", signed=True)
-        if key not in seen:
-            seen.add(key)
-            chosen.append(k)
-    if not chosen:
+    if not rhs.size:
         return None
-    pick = np.array(chosen, dtype=np.int64)
+    # once each: the same cells on each side and the same sum (rows down and boxes meet on bands);
+    # a stable sort of the rows' bytes keeps each one's first
+    keys = np.concatenate([np.packbits(innies, axis=1), np.packbits(outies, axis=1),
+                           rhs.astype(np.int64)[:, None].view(np.uint8)], axis=1)
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    repeat = np.r_[False, (ordered[1:] == ordered[:-1]).all(axis=1)]
+    pick = np.sort(order[~repeat])
     sign = outies[pick].astype(np.int64) - innies[pick].astype(np.int64)          # (rows, cells): +1, -1 or 0
     row_of, cell = np.nonzero(sign)
     digit = np.tile(np.arange(n, dtype=np.int64), row_of.size)
