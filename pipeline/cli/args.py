@@ -341,7 +341,7 @@ def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> 
                    help=f"{what}: auto (default: the engine make bench measured fastest for the question and "
                         f"puzzle, README 'What --solver auto picks') or one of " + ", ".join(names))
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="say on stderr which engine --solver auto picked and why")
+                   help="say on stderr which engine --solver auto picked and why, and when it handed the search on")
 
 
 def resolve_solver(args: argparse.Namespace, question: str, model: Model | None = None, *,

@@ -110,6 +110,29 @@ def test_a_killer_is_solved_by_an_engine_with_rule_rows(capsys):
     assert json.loads(out)["verified"] is True
 
 
+def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
+    """A first engine that runs out of its budget (a stand-in for dfsrules on a hard killer): the
+    JSON names the engine that answered, and --verbose says the first one gave up."""
+    import dataclasses
+
+    from pipeline.solvers.base import SolveResult
+
+    if SOLVERS["dfsrules"].available() is not None:
+        pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
+
+    def stuck(model, *, time_limit=None, check_unique=False):
+        return SolveResult("time_limit", None, None, time_limit or 0.0, 0, solver="dfsrules")
+
+    monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck))
+    assert main(["solve", KILLER, "--format", "json", "--verbose"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["solver"] == "sat" and json.loads(out)["verified"] is True
+    assert "solver: auto picked dfsrules (" in err
+    assert re.search(r"^solver: dfsrules gave up after 0\.25 s; sat answered", err, re.M), err
+    assert main(["solve", KILLER, "--format", "json"]) == 0
+    assert "gave up" not in capsys.readouterr().err   # said with --verbose only
+
+
 def test_count_and_batch_default_to_auto(capsys, tmp_path):
     assert main(["count", "." * 16, "--limit", "1000", "--verbose", "--format", "json"]) == 0
     out, err = capsys.readouterr()

@@ -66,6 +66,8 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
     r = solver.solve(model, **engine_options(args, solver, deadline=deadline), **check)
+    if getattr(args, "verbose", False) and r.solver and r.solver != solver.name and r.message:
+        print(f"solver: {r.message}", file=sys.stderr)   # auto's handoff: the next engine answered
     _say_where_files_went(args, solver.name, r.workdir)
     if r.grid is None:
         deadline.finish()
