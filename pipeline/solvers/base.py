@@ -82,6 +82,7 @@ class CountResult:
     status: str
     seconds: float = 0.0
     message: str = ""   # why it stopped, when the status alone does not say (e.g. before starting)
+    solver: str = ""    # the engine that counted, when not the one asked (auto's handoff)
 
     def __repr__(self) -> str:
         """The count and status on one line (with the number of grids kept), never the grids."""

@@ -76,6 +76,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         taken = then.count(model, limit, time_limit=left, **options)
         taken.message = f"{first.name} gave up after {budget:g} s; {then.name} counted" + (
             f" ({taken.message})" if taken.message else "")
+        taken.solver = then.name
         return taken
 
     def _cannot_take_over(result: SolveResult | CountResult, model: Model) -> bool:

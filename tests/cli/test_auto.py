@@ -115,7 +115,7 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
     JSON names the engine that answered, and --verbose says the first one gave up."""
     import dataclasses
 
-    from pipeline.solvers.base import SolveResult
+    from pipeline.solvers.base import CountResult, SolveResult
 
     if SOLVERS["dfsrules"].available() is not None:
         pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
@@ -123,7 +123,10 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
     def stuck(model, *, time_limit=None, check_unique=False):
         return SolveResult("time_limit", None, None, time_limit or 0.0, 0, solver="dfsrules")
 
-    monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck))
+    def stuck_count(model, limit=2, *, time_limit=None, keep=None):
+        return CountResult(0, [], "time_limit", time_limit or 0.0)
+
+    monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck, count=stuck_count))
     assert main(["solve", KILLER, "--format", "json", "--verbose"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["solver"] == "sat" and json.loads(out)["verified"] is True
@@ -131,6 +134,10 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
     assert re.search(r"^solver: dfsrules gave up after 0\.25 s; sat answered", err, re.M), err
     assert main(["solve", KILLER, "--format", "json"]) == 0
     assert "gave up" not in capsys.readouterr().err   # said with --verbose only
+    assert main(["count", KILLER, "--format", "json", "--verbose"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["solver"] == "sat" and json.loads(out)["count"] == 1
+    assert re.search(r"^solver: dfsrules gave up after 0\.25 s; sat counted", err, re.M), err
 
 
 def test_count_and_batch_default_to_auto(capsys, tmp_path):

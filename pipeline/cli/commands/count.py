@@ -34,8 +34,10 @@ def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     used["solver"] = solver.name
     assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
+    if getattr(args, "verbose", False) and result.solver and result.solver != solver.name and result.message:
+        print(f"solver: {result.message}", file=sys.stderr)   # auto's handoff: the next engine counted
     deadline.finish()
-    return _report(args, result, solver.name, puzzle=model.puzzle)
+    return _report(args, result, result.solver or solver.name, puzzle=model.puzzle)
 
 
 def _report(args: argparse.Namespace, result: CountResult, solver: str | None, reason: str | None = None,
