@@ -165,6 +165,29 @@ def _init_process_worker(stop, counter, parent: int) -> None:
     init_worker(stop, counter)
 
 
+def _quiet_feeder_when_stopped(pool: ProcessPoolExecutor, stop) -> None:
+    """Keep the pool's call queue from printing a traceback for a shutdown sentinel it could not
+    write once the run is stopping.
+
+    A worker killed on a stop (a second Ctrl-C, or past :data:`KILL_GRACE_SECONDS`) breaks the pool:
+    CPython closes the call queue's pipe while its feeder thread may still be writing a worker's
+    sentinel, and prints that ``OSError`` (``EBADF``) on stderr after the run's one line. Its
+    feeder thread takes the error hook when it starts (the first task), so it is set here; a
+    task's own error, or any error before the stop, is reported as before.
+    """
+    queue = getattr(pool, "_call_queue", None)   # the pool's private queue: absent, nothing to do
+    if queue is None:
+        return
+    report = queue._on_queue_feeder_error
+
+    def _on_feeder_error(error: BaseException, item: object) -> None:
+        if item is None and stop.value and isinstance(error, OSError):
+            return
+        report(error, item)
+
+    queue._on_queue_feeder_error = _on_feeder_error
+
+
 class Processes:
     """A process pool on this machine (see :func:`start_method`)."""
 
@@ -181,6 +204,7 @@ class Processes:
         self.counter = context.Value("q", 0)
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_process_worker,
                                         initargs=(self.stop, self.counter, os.getpid()))
+        _quiet_feeder_when_stopped(self.pool, self.stop)
         try:   # start the workers now (a forked pool starts them all at its first task)
             self.submit(int).result()
         except BaseException:

@@ -99,3 +99,27 @@ def test_dfs_registers_a_warm_up_that_loads_its_compiled_search():
     dfs_native._LOADED = None
     warm_dfs()
     assert dfs_native._LOADED is not None   # loaded once here, for the forked workers to inherit
+
+
+def test_a_stopped_pools_feeder_error_on_a_sentinel_is_not_printed(capsys):
+    """The call queue's feeder thread can fail to write a worker's shutdown sentinel once a stopped
+    run has killed that worker (CPython closes the pipe under it: EBADF, seen once in a full test
+    run as a traceback after batch's one line). The pool's hook drops that error once the run is
+    stopping, and reports it, as CPython does, before the stop or for a task."""
+    processes = engines.Processes(1)
+    try:
+        hook = processes.pool._call_queue._on_queue_feeder_error
+        bad = OSError(9, "Bad file descriptor")
+        try:
+            raise bad
+        except OSError:
+            hook(bad, None)                      # before any stop: CPython's report (a traceback)
+        assert "Bad file descriptor" in capsys.readouterr().err
+        processes.request_stop()
+        try:
+            raise bad
+        except OSError:
+            hook(bad, None)                      # a stopped run's sentinel: nothing to say
+        assert capsys.readouterr().err == ""
+    finally:
+        processes.close(cancel=True)
