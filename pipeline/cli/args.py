@@ -12,7 +12,7 @@ import sys
 
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
-from pipeline.solvers import SOLVERS, Solver, get_solver
+from pipeline.solvers import SOLVERS, CountResult, Solver, SolveResult, get_solver
 from pipeline.solvers.auto import AUTO, pick_solver
 
 import numpy as np
@@ -393,6 +393,23 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
 #: Options that choose how one kind of engine works (the SAT engine's backend and encoding): given
 #: on the command line, ``auto`` picks among the engines that take them rather than drop them.
 ENGINE_CHOICE_OPTIONS = ("sat_backend", "amo")
+
+
+def say_handed_on(args: argparse.Namespace, asked: str, result: SolveResult | CountResult) -> None:
+    """With ``--verbose``, say on stderr that ``auto``'s first engine gave up and the next one
+    answered (``result``, a SolveResult or CountResult, names another engine than ``asked``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's arguments.
+    asked : str
+        The engine ``resolve_solver`` returned.
+    result : SolveResult or CountResult
+        Its answer: ``solver`` the engine that gave it, ``message`` the handoff's words.
+    """
+    if getattr(args, "verbose", False) and result.solver and result.solver != asked and result.message:
+        print(f"solver: {result.message}", file=sys.stderr)
 
 
 def _taking_explicit_options(args: argparse.Namespace, question: str,

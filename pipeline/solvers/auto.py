@@ -18,6 +18,7 @@ from typing import Any
 
 from pipeline.core.errors import SolveError
 from pipeline.core.rules.base import Rule
+from pipeline.core.rules.cages import Cage
 from pipeline.solvers.handoff import handed_off
 from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
                                    solve_then_count)
@@ -182,8 +183,8 @@ class Pick:
 def _budget(seconds: float, model: Any) -> float:
     """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer."""
     rules = () if model is None else model.puzzle.rules
-    killer = any(rule.kind == "cage" and getattr(rule, "total", None) is not None for rule in rules) and all(
-        rule.kind == "cage" or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
+    killer = any(isinstance(rule, Cage) and rule.total is not None for rule in rules) and all(
+        isinstance(rule, Cage) or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
     return min(seconds, KILLER_BUDGET) if killer else seconds
 
 

@@ -100,7 +100,7 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     tuple of numpy.ndarray or None
     """
     n, n_cells = puzzle.n, puzzle.n * puzzle.n
-    if not any(rule.kind == "cage" for rule in puzzle.rules) or puzzle.n_values != n:
+    if puzzle.n_values != n:
         return None
     pieces, totals = _cage_pieces(puzzle, n_cells)
     orders = _houses(puzzle, n) if totals.size else None

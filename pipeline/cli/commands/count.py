@@ -7,7 +7,8 @@ import sys
 import time
 
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
-                               engine_options, grid_line, model_from_args, resolve_solver, time_limit_words)
+                               engine_options, grid_line, model_from_args, resolve_solver, say_handed_on,
+                               time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import Deadline
@@ -34,8 +35,7 @@ def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     used["solver"] = solver.name
     assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
-    if getattr(args, "verbose", False) and result.solver and result.solver != solver.name and result.message:
-        print(f"solver: {result.message}", file=sys.stderr)   # auto's handoff: the next engine counted
+    say_handed_on(args, solver.name, result)
     deadline.finish()
     return _report(args, result, result.solver or solver.name, puzzle=model.puzzle)
 

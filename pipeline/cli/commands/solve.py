@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
                                add_solver_args, engine_options, model_from_args, model_nonzeros, print_grid,
-                               puzzle_from_args, resolve_solver, time_limit_words)
+                               puzzle_from_args, resolve_solver, say_handed_on, time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.extracells import extra_digits, extra_lines
 from pipeline.core.puzzle import Puzzle
@@ -66,8 +66,7 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
     r = solver.solve(model, **engine_options(args, solver, deadline=deadline), **check)
-    if getattr(args, "verbose", False) and r.solver and r.solver != solver.name and r.message:
-        print(f"solver: {r.message}", file=sys.stderr)   # auto's handoff: the next engine answered
+    say_handed_on(args, solver.name, r)
     _say_where_files_went(args, solver.name, r.workdir)
     if r.grid is None:
         deadline.finish()
