@@ -73,16 +73,16 @@ def _package_fingerprint(name: str, files: tuple[str, ...]) -> bytes:
     return spec.origin.encode()
 
 
-def kernel_key(llvm: Any, source: Path | None = None) -> str:
+def kernel_key(llvm: Any, source: Path | tuple[Path, ...] | None = None) -> str:
     """A name for the compiled kernel: a hash of what the machine code depends on.
 
     Parameters
     ----------
     llvm : module
         ``llvmlite.binding``, initialised for the host.
-    source : Path, optional
-        The kernel module's source (default: :mod:`pipeline.solvers.dfs_kernel`'s; the
-        ``dfsrules`` kernel passes its own).
+    source : Path or tuple of Path, optional
+        The kernel's source modules (default: :mod:`pipeline.solvers.dfs_kernel`'s; the
+        ``dfsrules`` kernel passes its own two).
 
     Returns
     -------
@@ -91,7 +91,8 @@ def kernel_key(llvm: Any, source: Path | None = None) -> str:
     """
     import llvmlite
 
-    parts = [(source or _KERNEL_SOURCE).read_bytes(), _package_fingerprint("numba", ("_version.py", "__init__.py")),
+    sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
+    parts = [b"".join(path.read_bytes() for path in sources), _package_fingerprint("numba", ("_version.py", "__init__.py")),
              llvmlite.__version__.encode(), llvm.get_process_triple().encode(), llvm.get_host_cpu_name().encode(),
              llvm.get_host_cpu_features().flatten().encode()]
     digest = hashlib.sha256()

@@ -63,7 +63,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 25
+_HEADER = 32
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich"})
 
@@ -129,7 +129,7 @@ class RuleTables:
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
         ends, the sandwich lines and one sandwich's scratch."""
-        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1)
+        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25])
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -174,6 +174,56 @@ def model_problem(model: Any) -> str | None:
     if unknown:
         return f"dfsrules does not take {', '.join(unknown)} (not among the rule kinds it was checked on)"
     return None
+
+
+_INTERSECTIONS: dict[int, tuple[ShapeTables, tuple]] = {}
+
+
+def house_intersections(units: ShapeTables) -> tuple:
+    """Every two houses of ``units`` that share two cells or more (a box and a row, a box and a
+    diagonal, a jigsaw region and a column): a digit can stand in the first's other cells only if it
+    can in the second's (each house holds each digit once, so the digit is either in the shared
+    cells or in both the rests). The kernel keeps the two rests' digits equal: locked candidates
+    (pointing and claiming), as ISS's house intersections do. Cached per shape.
+
+    Parameters
+    ----------
+    units : ShapeTables
+        The shape's tables.
+
+    Returns
+    -------
+    tuple
+        ``(count, rest_a, rest_b, unit_ptr, unit_list)``: each intersection's two rests (cells,
+        ``-1`` padded to ``n`` a row, flattened), and each house's intersections (``unit_ptr[u]``
+        .. ``unit_ptr[u + 1]`` in ``unit_list``).
+    """
+    cached = _INTERSECTIONS.get(id(units))
+    if cached is not None and cached[0] is units:
+        return cached[1]
+    n_units, size = units.units.shape
+    n_cells = int(units.peers.shape[0])
+    member = np.zeros((n_units, n_cells), dtype=np.int64)
+    member[np.arange(n_units)[:, None], units.units] = 1
+    shared = member @ member.T
+    ua, ub = np.nonzero(np.triu(shared >= 2, k=1))
+    rest_a = np.full((ua.size, size), -1, dtype=np.int64)
+    rest_b = np.full((ua.size, size), -1, dtype=np.int64)
+    for rest, mine, other in ((rest_a, ua, ub), (rest_b, ub, ua)):
+        cells = units.units[mine]                                    # (k, size)
+        outside = member[other[:, None], cells] == 0                 # cells not in the other house
+        order = np.argsort(~outside, axis=1, kind="stable")
+        picked = np.take_along_axis(cells, order, axis=1)
+        keep = np.take_along_axis(outside, order, axis=1)
+        rest[keep] = picked[keep]
+    both = np.concatenate([ua, ub])
+    which = np.concatenate([np.arange(ua.size), np.arange(ua.size)])
+    unit_ptr, order = _by_cell(both, n_units)
+    result = (int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order])
+    if len(_INTERSECTIONS) >= 64:
+        _INTERSECTIONS.clear()
+    _INTERSECTIONS[id(units)] = (units, result)
+    return result
 
 
 def _masks(allowed: np.ndarray) -> np.ndarray:
@@ -487,12 +537,26 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts = [arc_ptr, arc_other, arc_table, lin_ptr, term_cell, coef[terms].ravel(), rhs[lin],
              eq[lin].astype(np.int64), cell_lin_ptr, term_row[order], combo_ptr,
              sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
+    # locked candidates for killers (sums of distinct digits), where they cut MATHEMAGIC #0's tree
+    # about threefold; elsewhere they cost more a node than they save (the bench set 10-15% slower)
+    if combos.size:
+        n_inter, *inter_parts = house_intersections(units)
+    else:
+        n_inter, inter_parts = 0, [np.zeros(0), np.zeros(0), np.zeros(units.units.shape[0] + 1), np.zeros(0)]
+    parts += inter_parts
+    # each term's coefficients in digit order (1 rising, -1 falling, 0 neither): the kernel reads
+    # its least and greatest coefficient at the lowest and highest candidate instead of looping
+    step = np.diff(coef[terms], axis=1) if terms.size else np.zeros((0, n - 1), dtype=np.int64)
+    parts.append(np.where((step >= 0).all(axis=1), 1, np.where((step <= 0).all(axis=1), -1, 0)))
     header = np.zeros(_HEADER, dtype=np.int64)
     header[:5] = (n_cells, n, lin.size, terms.size, arc_other.size)
     sizes = np.array([p.size for p in parts], dtype=np.int64)
     offsets = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
     header[5:21] = offsets[:16]
     header[21:25] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS, 0)
+    header[25] = n_inter
+    header[26:31] = offsets[17:22]
+    header[31] = combos.size > 0
     rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
     return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
                       allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs, int(sand_sum.size), n)

@@ -1,6 +1,6 @@
 """The ``dfsrules`` kernel (:mod:`pipeline.solvers.dfsrules_kernel`) as machine code that runs
 without importing numba: the same cache and loader as the ``dfs`` kernel's
-(:mod:`pipeline.solvers.dfs_native`), under its own name (a hash of this kernel's source, numba's
+(:mod:`pipeline.solvers.dfs_native`), under its own name (a hash of this kernel's sources, numba's
 and llvmlite's versions and the CPU: ``dfsrules-kernel-<key>.o``). Without a usable object,
 numba's own function is called with the same arguments.
 """
@@ -23,7 +23,8 @@ _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 _TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
 #: ctypes argument types of the entry point, in :func:`pipeline.solvers.dfsrules_kernel.entry_points`' order.
 SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I, _I)}
-_KERNEL_SOURCE = Path(__file__).with_name("dfsrules_kernel.py")
+#: The kernel's modules: a change to either compiles a new object.
+_KERNEL_SOURCES = (Path(__file__).with_name("dfsrules_kernel.py"), Path(__file__).with_name("dfsrules_handlers.py"))
 _LOCK = threading.Lock()
 _LOADED: RulesKernel | None = None
 
@@ -95,7 +96,7 @@ def _load_native() -> RulesKernel:
 
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    key = dfs_native.kernel_key(llvm, _KERNEL_SOURCE)
+    key = dfs_native.kernel_key(llvm, _KERNEL_SOURCES)
     folder = dfs_native.cache_dir()
     path = None if folder is None else folder / f"dfsrules-kernel-{key}.o"
     cached = None if path is None else dfs_native._read_cached(path, key, SIGNATURES)

@@ -1,0 +1,381 @@
+"""The rule handlers of the ``dfsrules`` kernel (:mod:`pipeline.solvers.dfsrules_kernel`), one per
+kind of table: linear rows (bounds, and a killer cage's digit sets), sandwich lines and two
+houses' intersections, with the bit primitives they share. Each takes a state and the packed
+tables (``rint``, ``compat``; offsets in :data:`pipeline.solvers.dfsrules_kernel.HEADER`), narrows
+the state in place, puts every cell it changed on the ring and returns how many it changed, or a
+negative number on a contradiction. Like the kernel they allocate nothing and raise nothing
+(compiled with it into one object: :mod:`pipeline.solvers.dfsrules_native` hashes both sources).
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+_BIG = 1 << 60
+
+
+@intrinsic
+def _ctpop(typingctx, v):
+    """The CPU's population count of a ``uint64`` (LLVM's ``ctpop``), as an ``int64``."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, v):
+    """The index of the lowest set bit of a nonzero ``uint64`` (LLVM's ``cttz``), as an ``int64``."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, v):
+    """The leading zeros of a nonzero ``uint64`` (LLVM's ``ctlz``), as an ``int64``."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _popcount(v):
+    return _ctpop(np.uint64(v))
+
+
+@njit(cache=True, inline="always")
+def _push(c, work, inq_at, head_tail):
+    """Put cell ``c`` on the ring (``work[:cells]``; the in-ring flags follow it, so ``inq_at`` is
+    also the ring's size; ``head_tail`` holds its first slot and its length) unless it is already
+    there. The slot wraps by a comparison, not ``%``: a division per push was about 7% of a node."""
+    if work[inq_at + c] == 0:
+        work[inq_at + c] = 1
+        slot = head_tail[0] + head_tail[1]
+        if slot >= inq_at:
+            slot -= inq_at
+        work[slot] = c
+        head_tail[1] += 1
+
+
+@njit(cache=True, inline="always")
+def _within(v, base, most, least, rint):
+    """The digits of mask ``v`` whose number ``rint[base + digit]`` (a row's coefficient, a
+    digit's value) lies in ``least .. most``."""
+    one = np.uint64(1)
+    keep = v
+    w = v
+    while w:
+        bit = w & (~w + one)
+        w &= w - one
+        number = rint[base + _popcount(bit - one)]
+        if number > most or number < least:
+            keep &= ~bit
+    return keep
+
+
+@njit(cache=True)
+def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units, n_cell_units):
+    """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
+    one = np.uint64(1)
+    n = rint[1]
+    lin_ptr, term_cell, term_coef = rint[8], rint[9], rint[10]
+    start, stop = rint[lin_ptr + r], rint[lin_ptr + r + 1]
+    rhs, eq = rint[rint[11] + r], rint[rint[12] + r] != 0
+    term_order = rint[30]
+    low, high = 0, 0
+    for k in range(start, stop):
+        v = state[rint[term_cell + k]]
+        base = term_coef + k * n
+        order = rint[term_order + k]
+        if order != 0 and v:   # coefficients in digit order: the ends are the lowest and highest digit's
+            first, last = rint[base + _cttz(v)], rint[base + 63 - _ctlz(v)]
+            mn, mx = (first, last) if order > 0 else (last, first)
+        else:
+            mn, mx = _BIG, -_BIG
+            while v:
+                d = _cttz(v)
+                v &= v - one
+                co = rint[base + d]
+                if co < mn:
+                    mn = co
+                if co > mx:
+                    mx = co
+        work[tmin_at + k] = mn
+        work[tmax_at + k] = mx
+        low += mn
+        high += mx
+    if low > rhs or (eq and high < rhs):
+        return -1
+    changed = 0
+    for k in range(start, stop):
+        mn, mx = work[tmin_at + k], work[tmax_at + k]
+        most = rhs - (low - mn)                       # the coefficient may be at most this
+        least = rhs - (high - mx) if eq else -_BIG    # and, for =, at least this
+        if mx <= most and mn >= least:
+            continue
+        c = rint[term_cell + k]
+        v = state[c]
+        keep = _within(v, term_coef + k * n, most, least, rint)
+        if keep == 0:
+            return -1
+        if keep != v:
+            state[c] = keep
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    combo_ptr = rint[15]
+    first, last = rint[combo_ptr + r], rint[combo_ptr + r + 1]
+    if first < last:   # a sum of distinct digits: the digit sets that make it (a killer cage)
+        more = _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail, units, cell_units,
+                       n_cell_units)
+        if more < 0:
+            return -1
+        changed += more
+    return changed
+
+
+@njit(cache=True)
+def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail, units, cell_units, n_cell_units):
+    """Keep in the row's cells only the digits of its digit sets ``compat[first:last]`` that the
+    cells can still make; a digit every such set needs is placed when one cell alone can take it,
+    and leaves every other cell of a unit that holds all the row's cells that can take it (it is
+    among them: a killer cage in a box keeps its needed digits out of the rest of the box);
+    negative on a contradiction, else the cells changed."""
+    zero, one = np.uint64(0), np.uint64(1)
+    term_cell = rint[9]
+    union = zero
+    for k in range(start, stop):
+        union |= state[rint[term_cell + k]]
+    valid, needed = zero, ~zero
+    for i in range(first, last):
+        m = compat[i]
+        if m & ~union:
+            continue
+        ok = True
+        for k in range(start, stop):
+            if state[rint[term_cell + k]] & m == zero:
+                ok = False
+                break
+        if ok:
+            valid |= m
+            needed &= m
+    if valid == zero:
+        return -(1 << 40)
+    changed = 0
+    for k in range(start, stop):
+        c = rint[term_cell + k]
+        v = state[c]
+        w = v & valid
+        if w == zero:
+            return -(1 << 40)
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    while needed:
+        bit = needed & (~needed + one)
+        needed &= needed - one
+        place, places = -1, 0
+        for k in range(start, stop):
+            c = rint[term_cell + k]
+            if state[c] & bit:
+                place, places = c, places + 1
+        if places == 0:
+            return -(1 << 40)
+        if places == 1 and state[place] != bit:
+            state[place] = bit
+            _push(place, work, inq_at, head_tail)
+            changed += 1
+        # the units that hold every place (a mask of the cell's units, up to 64 units), whose other
+        # cells lose the digit
+        if units.shape[0] > 64:
+            continue
+        common = ~zero
+        for k in range(start, stop):
+            c = rint[term_cell + k]
+            if state[c] & bit:
+                mask = zero
+                for j in range(n_cell_units[c]):
+                    mask |= one << np.uint64(cell_units[c, j])
+                common &= mask
+        while common:
+            u = _popcount((common & (~common + one)) - one)
+            common &= common - one
+            holders = 0
+            for i in range(units.shape[1]):
+                if state[units[u, i]] & bit:
+                    holders += 1
+            if holders == places:   # the places alone: nothing to take
+                continue
+            for i in range(units.shape[1]):
+                q = units[u, i]
+                w = state[q]
+                if (w & bit) == zero:
+                    continue
+                mine = False
+                for k in range(start, stop):
+                    if rint[term_cell + k] == q:
+                        mine = True
+                        break
+                if mine:
+                    continue
+                w &= ~bit
+                if w == zero:
+                    return -(1 << 40)
+                state[q] = w
+                _push(q, work, inq_at, head_tail)
+                changed += 1
+    return changed
+
+
+@njit(cache=True)
+def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
+    """Sandwich line ``s``: keep in each of its cells the digits that some placement of the 1 and
+    the ``N`` gives it, among the placements whose cells between can still make the sum (module
+    docstring); -1 on a contradiction, else the cells changed.
+
+    Up to :data:`pipeline.solvers.dfsrules.MAX_SET_DIGITS` digits a placement with ``m`` cells
+    between is judged by the digit sets of ``m`` digits that make the sum (``compat``): a set the
+    cells between can hold, whose other digits can fill the cells outside; those cells then keep
+    the digits of such sets, and the cells outside the others. Above it, by the least and greatest
+    sums of the cells between. ``work[scratch_at:]`` holds the prefix sums of each cell's least
+    and greatest value between the ends, of the cells that can only be an end, and the digits kept.
+    """
+    zero, one = np.uint64(0), np.uint64(1)
+    n = rint[1]
+    cells_at, total, value_at = rint[16] + s * n, rint[rint[17] + s], rint[18]
+    sets_at, use_sets = rint[22] + s * (n - 1), rint[23] != 0
+    low_bit, top_bit = one, one << np.uint64(n - 1)
+    inner = ((one << np.uint64(n - 1)) - one) & ~low_bit   # digits 2 .. N-1
+    lo_at, hi_at = scratch_at, scratch_at + n + 1
+    gap_at, keep_at = scratch_at + 2 * (n + 1), scratch_at + 3 * (n + 1)
+    work[lo_at] = 0
+    work[hi_at] = 0
+    work[gap_at] = 0
+    for i in range(n):
+        w = state[rint[cells_at + i]] & inner
+        mn, mx, gap = 0, 0, 1   # no digit between 2 and N-1: the cell can only be an end
+        if w:
+            mn, mx, gap = _BIG, -_BIG, 0
+            while w:
+                d = _popcount((w & (~w + one)) - one)
+                w &= w - one
+                val = rint[value_at + d]
+                mn = min(mn, val)
+                mx = max(mx, val)
+        work[lo_at + i + 1] = work[lo_at + i] + mn
+        work[hi_at + i + 1] = work[hi_at + i] + mx
+        work[gap_at + i + 1] = work[gap_at + i] + gap
+        work[keep_at + i] = 0
+    gaps = work[gap_at + n]
+    found = False
+    for p in range(n):
+        vp = state[rint[cells_at + p]]
+        if not vp & low_bit:
+            continue
+        for q in range(n):
+            vq = state[rint[cells_at + q]]
+            if q == p or not vq & top_bit:
+                continue
+            # every cell but the two ends needs a digit between 2 and N-1
+            if gaps - (0 if vp & inner else 1) - (0 if vq & inner else 1) > 0:
+                continue
+            a, b = min(p, q), max(p, q)
+            low = work[lo_at + b] - work[lo_at + a + 1]
+            high = work[hi_at + b] - work[hi_at + a + 1]
+            if low > total or high < total:
+                continue
+            if use_sets:
+                first, last = rint[sets_at + b - a - 1], rint[sets_at + b - a]
+                between, outside = zero, zero
+                for i in range(n):
+                    if a < i < b:
+                        between |= state[rint[cells_at + i]]
+                    elif i != p and i != q:
+                        outside |= state[rint[cells_at + i]]
+                between &= inner
+                outside &= inner
+                n_outside = n - (b - a) - 1
+                in_sets, out_sets, some = zero, zero, False
+                for k in range(first, last):
+                    digits = compat[k]
+                    if digits & ~between or _popcount(outside & ~digits) < n_outside:
+                        continue
+                    in_sets |= digits
+                    out_sets |= inner & ~digits
+                    some = True
+                if not some:
+                    continue
+                found = True
+                work[keep_at + p] |= np.int64(low_bit)
+                work[keep_at + q] |= np.int64(top_bit)
+                for i in range(n):
+                    if a < i < b:
+                        work[keep_at + i] |= np.int64(in_sets)
+                    elif i != p and i != q:
+                        work[keep_at + i] |= np.int64(out_sets)
+                continue
+            found = True
+            work[keep_at + p] |= np.int64(low_bit)
+            work[keep_at + q] |= np.int64(top_bit)
+            for i in range(n):
+                if i == p or i == q:
+                    continue
+                w = state[rint[cells_at + i]] & inner
+                if a < i < b:
+                    mn, mx = work[lo_at + i + 1] - work[lo_at + i], work[hi_at + i + 1] - work[hi_at + i]
+                    most, least = total - (low - mn), total - (high - mx)
+                    if mx > most or mn < least:   # the sum's bounds take some of its digits
+                        w = _within(w, value_at, most, least, rint)
+                work[keep_at + i] |= np.int64(w)
+    if not found:
+        return -1
+    changed = 0
+    for i in range(n):
+        c = rint[cells_at + i]
+        v = state[c]
+        w = v & np.uint64(work[keep_at + i])
+        if w == zero:
+            return -1
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    return changed
+
+
+@njit(cache=True)
+def _same_rests(a_at, b_at, size, state, rint, work, inq_at, head_tail):
+    """Locked candidates of one intersection of two houses: the digits of each rest (``rint[a_at:]``,
+    ``rint[b_at:]``, ``-1`` ends it) are kept to those the other rest can take; -1 on a
+    contradiction, else the cells changed."""
+    zero = np.uint64(0)
+    union_a, union_b = zero, zero
+    for k in range(size):
+        c = rint[a_at + k]
+        if c < 0:
+            break
+        union_a |= state[c]
+    for k in range(size):
+        c = rint[b_at + k]
+        if c < 0:
+            break
+        union_b |= state[c]
+    if union_a == union_b:
+        return 0
+    changed = 0
+    for at, keep in ((a_at, union_b), (b_at, union_a)):
+        for k in range(size):
+            c = rint[at + k]
+            if c < 0:
+                break
+            v = state[c]
+            w = v & keep
+            if w != v:
+                if w == zero:
+                    return -1
+                state[c] = w
+                _push(c, work, inq_at, head_tail)
+                changed += 1
+    return changed
