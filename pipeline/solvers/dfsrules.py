@@ -128,7 +128,7 @@ class RuleTables:
     @property
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
-        ends, the sandwich lines and one sandwich's scratch."""
+        ends, the sandwich lines, one sandwich's scratch and the houses' intersections."""
         return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25])
 
 

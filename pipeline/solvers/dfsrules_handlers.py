@@ -5,6 +5,10 @@ tables (``rint``, ``compat``; offsets in :data:`pipeline.solvers.dfsrules_kernel
 the state in place, puts every cell it changed on the ring and returns how many it changed, or a
 negative number on a contradiction. Like the kernel they allocate nothing and raise nothing
 (compiled with it into one object: :mod:`pipeline.solvers.dfsrules_native` hashes both sources).
+
+Numba's own disk cache is off here and in the kernel: it keys a function by its own file, so the
+kernel's functions would keep a stale copy of a handler changed in this file. The machine-code
+cache is the one that lasts (numba compiles once per version of the two files and the CPU).
 """
 from __future__ import annotations
 
@@ -40,12 +44,12 @@ def _ctlz(typingctx, v):
     return types.int64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=False, inline="always")
 def _popcount(v):
     return _ctpop(np.uint64(v))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=False, inline="always")
 def _push(c, work, inq_at, head_tail):
     """Put cell ``c`` on the ring (``work[:cells]``; the in-ring flags follow it, so ``inq_at`` is
     also the ring's size; ``head_tail`` holds its first slot and its length) unless it is already
@@ -59,7 +63,7 @@ def _push(c, work, inq_at, head_tail):
         head_tail[1] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=False, inline="always")
 def _within(v, base, most, least, rint):
     """The digits of mask ``v`` whose number ``rint[base + digit]`` (a row's coefficient, a
     digit's value) lies in ``least .. most``."""
@@ -75,7 +79,7 @@ def _within(v, base, most, least, rint):
     return keep
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units, n_cell_units):
     """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
     one = np.uint64(1)
@@ -135,7 +139,7 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, 
     return changed
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_tail, units, cell_units, n_cell_units):
     """Keep in the row's cells only the digits of its digit sets ``compat[first:last]`` that the
     cells can still make; a digit every such set needs is placed when one cell alone can take it,
@@ -229,7 +233,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
     return changed
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
     """Sandwich line ``s``: keep in each of its cells the digits that some placement of the 1 and
     the ``N`` gives it, among the placements whose cells between can still make the sum (module
@@ -345,7 +349,7 @@ def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _same_rests(a_at, b_at, size, state, rint, work, inq_at, head_tail):
     """Locked candidates of one intersection of two houses: the digits of each rest (``rint[a_at:]``,
     ``rint[b_at:]``, ``-1`` ends it) are kept to those the other rest can take; -1 on a

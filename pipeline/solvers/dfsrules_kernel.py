@@ -76,7 +76,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
 
-@njit(cache=True)
+@njit(cache=False)
 def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndarray, n_peers: np.ndarray,
               units: np.ndarray, cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray,
               compat: np.ndarray, work: np.ndarray) -> bool:
@@ -258,7 +258,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             return True
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, units, cell_units, n_cell_units, full,
            rint, compat, work) -> bool:
     """One pass of singleton arc consistency on a propagated state, in place: each candidate of
@@ -299,7 +299,7 @@ def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, un
     return True
 
 
-@njit(cache=True)
+@njit(cache=False)
 def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
            tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
            n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray, compat: np.ndarray, limit: int, budget: int,
@@ -333,8 +333,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     pause_when_full : bool
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
-        ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1)``
-        entries, then ``cells + 1`` for the conflict scores and their count (kept from one call to
+        ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
+        intersections`` entries, then ``cells + 1`` for the conflict scores and their count (kept from one call to
         the next: zeros to start a search).
     probe_idle : int
         Probe the start state (``stack[0]`` with no branch cell) before its first branch, until

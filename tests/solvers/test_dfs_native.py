@@ -148,3 +148,24 @@ def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypat
     result = search_puzzle(parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"),
                            2, keep=2)
     assert result.count == 1 and result.status == "complete"
+
+
+def test_the_key_covers_every_source_of_a_kernel_in_two_modules(tmp_path):
+    """The dfsrules kernel lives in two modules: a change to either is a new object (numba's own
+    cache keys a function by its file alone, so the kernels keep it off)."""
+    import llvmlite.binding as llvm
+
+    from pipeline.solvers import dfsrules_native
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    kernel, handlers = tmp_path / "kernel.py", tmp_path / "handlers.py"
+    kernel.write_text("def search(): pass\n")
+    handlers.write_text("def handler(): pass\n")
+    before = dfs_native.kernel_key(llvm, (kernel, handlers))
+    handlers.write_text("def handler(): return 1\n")
+    assert dfs_native.kernel_key(llvm, (kernel, handlers)) != before
+    assert dfs_native.kernel_key(llvm, kernel) == dfs_native.kernel_key(llvm, (kernel,))
+    assert [p.name for p in dfsrules_native._KERNEL_SOURCES] == ["dfsrules_kernel.py", "dfsrules_handlers.py"]
+    for path in dfsrules_native._KERNEL_SOURCES:
+        assert "cache=True" not in path.read_text()
