@@ -12,8 +12,10 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -286,12 +288,20 @@ class Dask:
         except ImportError:
             raise PipelineError(f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}") from None
         self.cluster = None
+        self.scratch: str | None = None
         with _sigint_ignored():
             if scheduler:
                 self.client = Client(scheduler)
             else:
-                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
+                # the workers' scratch in a directory of this run's, removed on close (Dask's default,
+                # $TMPDIR/dask-scratch-space, outlives the run)
+                import dask
+
+                self.scratch = tempfile.mkdtemp(prefix="sudoku-batch-dask-")
+                with dask.config.set({"temporary-directory": self.scratch}):   # the scheduler's too
+                    self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.ERROR,
+                                                local_directory=self.scratch)
                 self.client = Client(self.cluster)
         self.count = 0
         self.workers = max(1, sum(self.client.nthreads().values()))
@@ -350,6 +360,8 @@ class Dask:
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def make_engine(engine: str, workers: int, scheduler: str | None,

@@ -208,11 +208,14 @@ def test_dask_local_cluster(sample, full_run, tmp_path):
     out = tmp_path / "dask"
     # in a child process: a LocalCluster leaves threads and state behind in its process, which
     # would change how later tests in this pytest worker start their process pools
+    scratch = tmp_path / "tmpdir"   # the run's temporary directory: empty again once it is over
+    scratch.mkdir()
     proc = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--engine", "dask",
                            "--workers", "2", "--chunk-size", "8", "--progress", "none", "--solver", "highs"],
-                          cwd=PROJECT, env=dict(os.environ, PYTHONPATH=str(PROJECT)), capture_output=True,
-                          text=True, timeout=300)
+                          cwd=PROJECT, env=dict(os.environ, PYTHONPATH=str(PROJECT), TMPDIR=str(scratch)),
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "complete" in proc.stderr, proc.stderr
+    assert list(scratch.iterdir()) == []    # no dask-scratch-space left behind
     df = read(out)
     check_expected(df, records, expected)
     # the same part layout as the process engine, so either can resume the other's output

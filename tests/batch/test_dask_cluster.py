@@ -86,7 +86,8 @@ def cluster(tmp_path_factory):
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     # the workers unpickle tasks by module name: they import this checkout's pipeline
-    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               DASK_TEMPORARY_DIRECTORY=str(base))   # the scheduler's scratch too (else $TMPDIR's, left behind)
     commands = [("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"])]
     commands += [(f"worker{k}", [dask, "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
                                  "--nworkers", "1", "--no-dashboard", "--local-directory", str(base / f"w{k}"),
