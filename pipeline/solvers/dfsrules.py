@@ -540,7 +540,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     # locked candidates for killers (sums of distinct digits), where with the kernel's branching for
     # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before); elsewhere they cost
     # more a node than they save (the bench set 10-15% slower)
-    if combos.size:
+    killer = combos.size > 0   # rows with digit sets: locked candidates, and the kernel's branching for killers
+    if killer:
         n_inter, *inter_parts = house_intersections(units)
     else:
         n_inter, inter_parts = 0, [np.zeros(0), np.zeros(0), np.zeros(units.units.shape[0] + 1), np.zeros(0)]
@@ -557,7 +558,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     header[21:25] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS, 0)
     header[25] = n_inter
     header[26:31] = offsets[17:22]
-    header[31] = combos.size > 0
+    header[31] = killer
     rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
     return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
                       allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs, int(sand_sum.size), n)

@@ -45,6 +45,12 @@ def _ctlz(typingctx, v):
 
 
 @njit(cache=False, inline="always")
+def _low_index(v):
+    """``_cttz`` for callers that mypy checks (it cannot type an intrinsic's call)."""
+    return _cttz(np.uint64(v))
+
+
+@njit(cache=False, inline="always")
 def _popcount(v):
     return _ctpop(np.uint64(v))
 
@@ -73,7 +79,7 @@ def _within(v, base, most, least, rint):
     while w:
         bit = w & (~w + one)
         w &= w - one
-        number = rint[base + _popcount(bit - one)]
+        number = rint[base + _cttz(bit)]
         if number > most or number < least:
             keep &= ~bit
     return keep
@@ -204,7 +210,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
                     mask |= one << np.uint64(cell_units[c, j])
                 common &= mask
         while common:
-            u = _popcount((common & (~common + one)) - one)
+            u = _cttz(common)
             common &= common - one
             holders = 0
             for i in range(units.shape[1]):
@@ -263,7 +269,7 @@ def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
         if w:
             mn, mx, gap = _BIG, -_BIG, 0
             while w:
-                d = _popcount((w & (~w + one)) - one)
+                d = _cttz(w)
                 w &= w - one
                 val = rint[value_at + d]
                 mn = min(mn, val)

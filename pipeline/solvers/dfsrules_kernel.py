@@ -63,7 +63,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from pipeline.solvers.dfsrules_handlers import _lin_row, _popcount, _push, _same_rests, _sandwich
+from pipeline.solvers.dfsrules_handlers import _lin_row, _low_index, _popcount, _push, _same_rests, _sandwich
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
 
@@ -185,7 +185,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                     while w:
                         bit = w & (~w + one)
                         w &= w - one
-                        support |= compat[t + _popcount(bit - one)]
+                        support |= compat[t + _low_index(bit)]
                 w = state[b]
                 if w & ~support:
                     w &= support
