@@ -194,3 +194,28 @@ def test_verify_names_a_grid_no_division_of_which_keeps_the_clues():
             assert "chaos" in verdict.message
         verdicts.append(want)
     assert verdicts == [True, False]
+
+
+def test_verify_judging_clues_mid_search_agrees_with_every_division():
+    """verify's division search judges each clue as soon as the regions drawn decide it (a count
+    or an arrow by its first cell's region, a distinct-region clue by bounds, same-region groups
+    by each drawn region's share): its verdict must equal the oracle's over all 4x4 divisions, for
+    clues of mixed kinds that one division keeps and others may break."""
+    rng = random.Random(5)
+    squares = latin_squares(4)
+    verdicts = []
+    for _ in range(60):
+        grid = squares[rng.randrange(len(squares))]
+        fitting = [d for d in DIVISIONS_4 if holds_every_digit(grid, d)]
+        clues: dict = {"counts": [], "arrows": [], "same": [], "different": [], "distinct": []}
+        for _ in range(rng.randrange(1, 5)):   # each made to hold for its own division: together maybe none
+            one = _random_clue(rng, grid, _labels(rng.choice(rng.choice([fitting, DIVISIONS_4])), 4) - 1)
+            for kind, items in (one or {}).items():
+                clues[kind].extend(items)
+        if not any(clues.values()):
+            continue
+        want = any(oracle(grid, _labels(d, 4) - 1, clues) for d in fitting)
+        puzzle = parse_puzzle(json.dumps({"size": 4, "variant": "latin", "rules": [_entry(clues)]}))
+        assert verify_grid(grid, puzzle).ok == want, clues
+        verdicts.append(want)
+    assert len(verdicts) > 40 and 5 < sum(verdicts) < len(verdicts) - 5   # both verdicts were exercised

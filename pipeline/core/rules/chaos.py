@@ -8,14 +8,14 @@ model the division with auxiliary 0-1 columns (docs/conventions.md, "Auxiliary c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Iterator
+from typing import Callable, ClassVar, Iterator, Sequence
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
-from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, clue_blocks, clue_rows, clue_violations,
+from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, clue_blocks, clue_rows, clue_tests,
                                             clues_to_dict, parse_clues)
 
 __all__ = ["Chaos", "find_division", "orthogonal_edges"]
@@ -47,7 +47,8 @@ def orthogonal_edges(n: int) -> np.ndarray:
 
 
 def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None = None,
-                  limit: int = SEARCH_LIMIT) -> np.ndarray | None:
+                  limit: int = SEARCH_LIMIT,
+                  tests: Sequence[tuple[Sequence[int], Callable[[np.ndarray], bool]]] = ()) -> np.ndarray | None:
     """A division of a full ``N x N`` grid into ``N`` connected regions of ``N`` cells, each
     holding ``N`` different digits, or None when there is none.
 
@@ -55,7 +56,9 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
     connected sets of ``N`` cells through it are enumerated once each (Redelmeier's method:
     each cell is tried in or out once per branch), skipping a cell whose digit the set already
     holds, and a choice is dropped at once when it leaves a free component whose size is not a
-    multiple of ``N``.
+    multiple of ``N``, or when one of ``tests`` over its cells fails. A drawn region is final, so a
+    clue is judged as soon as the regions drawn decide it: judged on whole divisions only, one
+    clued published puzzle's search went through 57,081 of them (31 s) before one passed.
 
     Parameters
     ----------
@@ -66,6 +69,11 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
         goes on past divisions it refuses.
     limit : int
         Regions tried at most; past it the search stops.
+    tests : sequence of (cells, holds)
+        ``holds(flat regions) -> bool`` (0: a cell not drawn yet), asked whenever a region is drawn
+        over one of ``cells``: False when no way of drawing the rest can pass, and the final
+        verdict once ``cells`` are drawn (the region clues,
+        :func:`~pipeline.core.rules.chaosclues.clue_tests`).
 
     Returns
     -------
@@ -85,6 +93,21 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
         nbrs[a].append(b)
     region = [0] * (n * n)
     tried = [0]
+    tests_of: list[list[int]] = [[] for _ in range(n * n)]   # per cell the tests asked when it is drawn
+    for t, (cells, _) in enumerate(tests):
+        for c in set(cells):
+            tests_of[c].append(t)
+
+    def draw(cells: list[int], label: int) -> bool:
+        """Label ``cells``: do the tests over them still pass?"""
+        asked = set()
+        for c in cells:
+            region[c] = label
+            asked.update(tests_of[c])
+        if not asked:
+            return True
+        drawn = np.array(region, dtype=np.int64)
+        return all(tests[t][1](drawn) for t in asked)
 
     def components_ok() -> bool:
         seen = [r != 0 for r in region]
@@ -126,9 +149,7 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
             tried[0] += 1
             if tried[0] > limit:
                 raise TimeoutError(f"no division found in {limit:,} regions tried")
-            for c in cells:
-                region[c] = label
-            if components_ok() and solve(label + 1):
+            if draw(cells, label) and components_ok() and solve(label + 1):
                 return True
             for c in cells:
                 region[c] = 0
@@ -259,9 +280,9 @@ class Chaos(AuxRule):
         values = np.asarray(grid, dtype=np.int64).ravel()[: n * n]
         if values.size != n * n or not values.all():
             return []
-        accept = (lambda regions: not clue_violations(self.clues, values, regions)) if self.clues else None
+        tests = [(cells, holds) for cells, holds, _ in clue_tests(self.clues, values)]
         try:
-            found = find_division(values.reshape(n, n), accept)
+            found = find_division(values.reshape(n, n), tests=tests)
         except TimeoutError as e:
             return [{"message": f"chaos construction: {e}", "cells": list(range(n * n))}]
         if found is None:

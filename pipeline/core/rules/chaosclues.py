@@ -25,7 +25,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
 from pipeline.core.rules.base import Board, cell_name, parse_cell, parse_cells
 
-__all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_violations"]
+__all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
 
 KEYS = ("counts", "arrows", "same", "different", "distinct")
 
@@ -317,6 +317,66 @@ def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], f
             same_rows.rows(3), different.rows(2), among.rows(3), none.rows(2), distinct.rows(1)]
 
 
+def clue_tests(clues: ChaosClues, grid: np.ndarray) -> list[tuple[tuple[int, ...], Callable[[np.ndarray], bool], str]]:
+    """Each clue on a full grid as ``(cells, holds, message)`` for a search that draws whole
+    regions: ``holds(regions)`` (0: a cell not drawn yet) is False only when no way of drawing the
+    rest keeps the clue, and final once ``cells`` are drawn. A cell not drawn yet will be in a
+    region of its own, none drawn so far: a count or an arrow is decided by its first cell's
+    region alone, and a distinct-region clue is bounded before its cells are all drawn.
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    grid : numpy.ndarray
+        Flat digits ``1..N``.
+
+    Returns
+    -------
+    list of tuple
+    """
+    tests: list[tuple[tuple[int, ...], Callable[[np.ndarray], bool], str]] = []
+    r_max = np.asarray(grid).size + 1   # region numbers are below it
+    for clue, cells, offset in clues.counts:
+        at = np.asarray(cells, dtype=np.int64)
+
+        def count(r: np.ndarray, at: np.ndarray = at, want: int = int(grid[clue]) + offset) -> bool:
+            return not r[at[0]] or int(np.count_nonzero(r[at] == r[at[0]])) == want
+        tests.append(((cells[0],), count, f"count clue at cell {clue}"))
+    for clue, arms, offset in clues.arrows:
+        active = [np.asarray(arm, dtype=np.int64) for arm in active_arms(arms)]
+
+        def arrow(r: np.ndarray, active: list = active, want: int = int(grid[clue]) + offset) -> bool:
+            if not r[active[0][0]]:
+                return True
+            return 1 + sum(int(np.cumprod(r[arm] == r[arm[0]])[1:].sum()) for arm in active) == want
+        tests.append(((int(active[0][0]),), arrow, f"arrow clue at cell {clue}"))   # every arm starts there
+    for groups in clues.same:
+        parts = [np.asarray(g, dtype=np.int64) for g in groups]
+
+        def same(r: np.ndarray, parts: list = parts, size: int = int(r_max)) -> bool:
+            # a drawn region's share of each group is final: the groups' shares must match
+            first = np.bincount(r[parts[0]], minlength=size)[1:]
+            return all(np.array_equal(first, np.bincount(r[g], minlength=size)[1:]) for g in parts[1:])
+        tests.append((tuple(c for g in groups for c in g), same, "same-region groups"))
+    for cells in clues.different:
+        at = np.asarray(cells, dtype=np.int64)
+
+        def different(r: np.ndarray, at: np.ndarray = at) -> bool:
+            drawn = r[at][r[at] > 0]
+            return np.unique(drawn).size == drawn.size
+        tests.append((tuple(cells), different, "different-region cells"))
+    for clue, cells in clues.distinct:
+        at = np.asarray(cells, dtype=np.int64)
+
+        def distinct(r: np.ndarray, at: np.ndarray = at, want: int = int(grid[clue])) -> bool:
+            labels = r[at]
+            met, undrawn = np.unique(labels[labels > 0]).size, int(np.count_nonzero(labels == 0))
+            return met + (undrawn > 0) <= want <= met + undrawn
+        tests.append((tuple(cells), distinct, f"distinct-region clue at cell {clue}"))
+    return tests
+
+
 def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) -> list[str]:
     """The clues a full grid and a division break (messages).
 
@@ -333,25 +393,5 @@ def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) ->
     -------
     list of str
     """
-    bad = []
-    for clue, cells, offset in clues.counts:
-        if int(grid[clue]) != int(np.count_nonzero(regions[list(cells)] == regions[cells[0]])) - offset:
-            bad.append(f"count clue at cell {clue}")
-    for clue, arms, offset in clues.arrows:
-        total = 1
-        for arm in active_arms(arms):
-            same = regions[list(arm)] == regions[arm[0]]
-            total += int(np.cumprod(same)[1:].sum())
-        if int(grid[clue]) != total - offset:
-            bad.append(f"arrow clue at cell {clue}")
-    for groups in clues.same:
-        first = sorted(regions[list(groups[0])].tolist())
-        if any(sorted(regions[list(g)].tolist()) != first for g in groups[1:]):
-            bad.append("same-region groups")
-    for cells in clues.different:
-        if np.unique(regions[list(cells)]).size != len(cells):
-            bad.append("different-region cells")
-    for clue, cells in clues.distinct:
-        if int(grid[clue]) != np.unique(regions[list(cells)]).size:
-            bad.append(f"distinct-region clue at cell {clue}")
-    return bad
+    regions = np.asarray(regions)
+    return [message for _, holds, message in clue_tests(clues, grid) if not holds(regions)]
