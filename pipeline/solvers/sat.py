@@ -670,11 +670,14 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     except SetupOutlasts as e:
         return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=str(e))
     unique = None
+
+    def left() -> float | None:   # the search and then the proof get what is left of time_limit
+        return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
     try:
-        outcome = engine.solve(given, time_limit=time_limit)
+        outcome = engine.solve(given, time_limit=left())
         seconds = time.perf_counter() - start
         if check_unique and outcome.full is not None:
-            counted = engine.count(given, 2, time_limit=time_limit)
+            counted = engine.count(given, 2, time_limit=left())
             unique = None if counted.status not in ("complete", "limit") else counted.count == 1
     finally:
         if not reuse:
@@ -744,7 +747,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     except SetupOutlasts as e:
         return CountResult(0, [], "time_limit", time.perf_counter() - start, message=str(e))
     try:
-        return engine.count(pre.model, limit, time_limit=time_limit, keep=keep)
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+        return engine.count(pre.model, limit, time_limit=left, keep=keep)
     finally:
         if not reuse:
             engine.close()

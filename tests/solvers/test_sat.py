@@ -231,6 +231,24 @@ def test_slices_get_a_decision_budget_only_under_a_deadline():
     assert sat.run_sliced(free, []) is True and free.decisions == []
 
 
+def test_the_search_and_the_proof_get_what_is_left_of_the_time_limit(monkeypatch):
+    """``solve(check_unique=True, time_limit=T)``: the search gets T less the set-up, and the proof
+    T less both (each had T of its own before, so a published killer took 4.6 s of a 3 s limit)."""
+    given: list[tuple[str, float]] = []   # (call, the time_limit it got)
+    for name in ("solve", "count"):
+        real = getattr(sat.SatEngine, name)
+
+        def spy(self, model, *args, _real=real, _name=name, **kwargs):
+            given.append((_name, kwargs["time_limit"]))
+            time.sleep(0.2)                     # a search that takes time of its own
+            return _real(self, model, *args, **kwargs)
+        monkeypatch.setattr(sat.SatEngine, name, spy)
+    result = sat.solve(EMPTY9, time_limit=30.0, check_unique=True)
+    assert result.status == "optimal" and result.unique is False
+    assert [call for call, _ in given] == ["solve", "count"]
+    assert given[0][1] < 30.0 and given[1][1] <= given[0][1] - 0.2
+
+
 def test_a_rule_encoding_that_outlasts_the_time_limit_is_a_time_limit_at_once(monkeypatch):
     """Weighted rows can encode to millions of clauses (an ISS full-rank 9x9: 12.5 million, 69 s to
     list and load) that no nonzero count foresees: solve and count check the encoding's size
