@@ -180,8 +180,8 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
     monkeypatch.setattr(bench_run, "registered_writers", lambda: {"mps": "not registered yet", "lp": None,
                                                                   "parquet": None, "parquet-coo": None,
                                                                   "csv": None})
-    code = bench_run.main(["--quick", "--quiet", "--no-sat", "--sizes", "3", "--writers", "mps,highspy-mps",
-                           "--results-dir", str(tmp_path)])
+    code = bench_run.main(["--quick", "--quiet", "--no-sat", "--no-auto", "--no-dfsrules", "--export-all", "0",
+                           "--sizes", "3", "--writers", "mps,highspy-mps", "--results-dir", str(tmp_path)])
     assert code == 0
     result = json.loads((tmp_path / "latest.json").read_text())
     assert result["notes"] == ["writer mps skipped: not registered yet"]
@@ -190,8 +190,8 @@ def test_unregistered_writer_is_skipped_with_a_note(tmp_path, monkeypatch, capsy
 
 
 def test_batch_section(tmp_path):
-    proc = _bench("--quick", "--quiet", "--no-sat", "--sizes", "3", "--writers", "csv", "--batch",
-                  "--results-dir", str(tmp_path))
+    proc = _bench("--quick", "--quiet", "--no-sat", "--no-auto", "--no-dfsrules", "--export-all", "0", "--sizes", "3",
+                  "--writers", "csv", "--batch", "--results-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads((tmp_path / "latest.json").read_text())
     sets = {r["set"]: r for r in result["batch"]}

@@ -606,8 +606,9 @@ def test_zz_tally_printed():
 def test_the_oracle_counts_by_blocking_through_or_tools_presolve():
     """A branch that every grid keeps (three cells of row 1 differ) makes the anyof hold on all
     288 4x4 sudokus; with "literal => v != value" blocking clauses OR-Tools 9.10's presolve called
-    the model infeasible after two grids (the oracle then said 2)."""
+    the model infeasible after two grids (the oracle then said 2). Counted to 40 of them (all 288
+    took the suite 24 s)."""
     always = [{"rule": "cage", "cells": ["r1c1", "r1c3", "r1c4"]}]
     other = [{"rule": "cage", "cells": ["r4c2", "r1c1"]}]
-    count, grids = oracle.count({"size": 4, "rules": [{"rule": "anyof", "branches": [always, other]}]}, cap=400)
-    assert count == 288 and len({g.tobytes() for g in grids}) == 288
+    count, grids = oracle.count({"size": 4, "rules": [{"rule": "anyof", "branches": [always, other]}]}, cap=40)
+    assert count == 40 and len({g.tobytes() for g in grids}) == 40

@@ -153,10 +153,13 @@ def test_latin_squares_of_order_3():
 
 
 def test_latin_squares_of_order_4():
+    """Distinct Latin squares up to the limit (all 576 took HiGHS's cuts 24 s of the suite; the
+    full count of a model without boxes is test_empty_4x4_sudoku_has_288_solutions' kind)."""
     m = build_model(parse_puzzle("." * 16, variant="latin"), "ijk", "C", "bounds")
-    count, grids, status = count_solutions(m, limit=1000)
-    assert (count, status) == (576, "complete")
-    assert as_set(grids) == as_set(brute_force(4))
+    count, grids, status = count_solutions(m, limit=80)
+    assert (count, status) == (80, "limit")
+    assert len(as_set(grids)) == 80 and as_set(grids) <= as_set(brute_force(4))
+    assert not as_set(grids) <= as_set(brute_force(4, (2, 2)))   # boxes were not imposed
 
 
 def test_count_limit_and_answers():
@@ -252,9 +255,10 @@ def test_tdoku_table_has_43_puzzles(data_dir):
 
 
 #: HiGHS counts by cuts about 15 solutions a second: the six puzzles with 600-850 solutions took
-#: 260 s of the suite's CPU counted in full. Past this many it counts to the limit; the exact
-#: counts of all 43 are checked by the dfs engine (test_dfs.py), in full.
-HIGHS_COUNT_CAP = 250
+#: 260 s of the suite's CPU counted in full, and 110 s counted to 250. Past this many it counts to
+#: the limit (13 of the 43 do); the exact counts of all 43 are checked by the dfs engine
+#: (test_dfs.py), in full.
+HIGHS_COUNT_CAP = 60
 
 
 @pytest.mark.slow
