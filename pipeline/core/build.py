@@ -28,7 +28,8 @@ from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import PipelineError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
-from pipeline.core.rulerows import RuleRows, aux_column_names, build_rule_rows, has_rule_rows  # noqa: F401  (re-exported: R)
+from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
+                                    has_rule_rows)  # (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -227,10 +228,12 @@ class Model:
         ``n_vars + k`` is ``aux_names[k]`` (none for most puzzles)."""
         return aux_column_names(self.puzzle)[0] if self.puzzle.rules or self.puzzle.extra else np.zeros(0, dtype=str)
 
-    @property
+    @cached_property
     def n_aux(self) -> int:
         """Auxiliary columns (after the cell-digit block)."""
-        return int(self.aux_names.size)
+        if "aux_names" in vars(self):
+            return int(self.aux_names.size)
+        return aux_column_count(self.puzzle) if self.puzzle.rules or self.puzzle.extra else 0
 
     @property
     def n_extra_columns(self) -> int:

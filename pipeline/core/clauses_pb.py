@@ -32,6 +32,7 @@ The defaults (:data:`DEFAULT_CARD`, :data:`DEFAULT_PB`) were chosen by measureme
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass
 
 from typing import TYPE_CHECKING
@@ -44,6 +45,11 @@ from pipeline.core.extras import install_hint
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
+
+class EncodingOutlasts(PipelineError):
+    """The rule rows' encoding ran past its deadline (the caller's time limit): the message says
+    how far it got."""
+
 
 #: Cardinality encodings (``pysat.card.EncType`` names) for bounds of 2 or more.
 CARD_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -285,7 +291,7 @@ class RuleClauses:
 
 
 def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: str = DEFAULT_PB,
-                     amo: str = "pairwise") -> RuleClauses:
+                     amo: str = "pairwise", deadline: float | None = None) -> RuleClauses:
     """Clauses of ``model``'s rule rows (:func:`rule_rows`) over its CNF variables.
 
     Parameters
@@ -302,6 +308,10 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
     amo : str
         At-most-one encoding of bound-1 rows (:data:`AMO_ENCODINGS`; the CNF writer passes the
         one it uses for the unit rows).
+    deadline : float, optional
+        A ``time.perf_counter()`` value: :class:`EncodingOutlasts` when it passes before the
+        encoding is done (checked between row shapes: one weighted shape of a published puzzle
+        took 0.6 s).
 
     Returns
     -------
@@ -321,11 +331,13 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
     (1, 65, True)
     """
     matrix, rhs, sense = rule_rows(model)
-    return encode_rows(matrix, rhs, sense, model.columns.astype(np.int64) + 1, top=top, card=card, pb=pb, amo=amo)
+    return encode_rows(matrix, rhs, sense, model.columns.astype(np.int64) + 1, top=top, card=card, pb=pb, amo=amo,
+                       deadline=deadline)
 
 
 def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
-                card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise") -> RuleClauses:
+                card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise",
+                deadline: float | None = None) -> RuleClauses:
     """Clauses of the integer rows ``matrix x (<= | =) rhs`` (``sense`` "L" | "E" per row) over
     the variables ``var_of_col`` (one per column): :func:`encode_rule_rows` on rows of any origin
     (the SAT engine encodes a puzzle's rules ``R`` over all positions, clues left out).
@@ -338,7 +350,7 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
         Right-hand sides and senses, one per row.
     var_of_col : numpy.ndarray
         The CNF variable of each column.
-    top, card, pb, amo
+    top, card, pb, amo, deadline
         As in :func:`encode_rule_rows`.
 
     Returns
@@ -379,7 +391,12 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
         groups = np.split(rows[order], np.cumsum(np.bincount(inverse.ravel(), minlength=len(distinct)))[:-1])
         for row, members in zip(distinct.tolist(), groups):
             keys["EL"[row[0] == 0], tuple(row[2:]), row[1]] = members
-    shapes = {key: shape_clauses(key[0], key[1], key[2], card, pb, amo) for key in keys}
+    shapes = {}
+    for key in keys:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise EncodingOutlasts(f"encoding the rule rows ran past the time limit ({len(shapes)} of {len(keys)} "
+                                   "row shapes encoded)")
+        shapes[key] = shape_clauses(key[0], key[1], key[2], card, pb, amo)
     row_aux = np.zeros(n_rows, dtype=np.int64)
     row_tokens = np.zeros(n_rows, dtype=np.int64)
     row_clauses = np.zeros(n_rows, dtype=np.int64)

@@ -38,7 +38,7 @@ import numpy as np
 
 from pipeline.core.clauses import DEFAULT_AMO, DEFAULT_BACKEND, clause_list, encode, keep_pysat_off_sigint
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
-from pipeline.core.clauses_pb import encode_rows, encode_rule_rows, encoding_problem, rule_rows
+from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PipelineError, SolveError
@@ -251,14 +251,17 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
             if (CAGE_COMBINATIONS if cage_combinations is None else cage_combinations) else None
         try:
             if cages is None or not cages.labels:
-                enc = encode_rule_rows(model, top=top, amo=amo) if view else \
+                enc = encode_rule_rows(model, top=top, amo=amo, deadline=deadline) if view else \
                     encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
-                                top=top, amo=amo)
+                                top=top, amo=amo, deadline=deadline)
             else:
                 matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
                 keep = cages.keep_rows(rule_row_labels(model, view))
                 var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
-                enc = encode_rows(matrix[keep], rhs[keep], sense[keep], var_of_col, top=top + cages.n_aux, amo=amo)
+                enc = encode_rows(matrix[keep], rhs[keep], sense[keep], var_of_col, top=top + cages.n_aux, amo=amo,
+                                  deadline=deadline)
+        except EncodingOutlasts as e:
+            raise SetupOutlasts(str(e)) from None
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
         need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses

@@ -48,6 +48,20 @@ def test_aux_columns_follow_the_cell_digit_block_in_rule_order():
     assert man.col_names().tolist() == model.col_names.tolist()
 
 
+def test_the_aux_count_is_the_names_count_without_writing_them():
+    """``n_aux`` counts the blocks (a million names took 1.3 s to write); the names, when built,
+    are as many. Extra cells' digit columns count too."""
+    from pipeline.core.rulerows import aux_column_count, aux_column_names
+    extra = {"size": 4, "extra": [{"name": "S", "size": 2}, {"name": "T", "label": "top"}], "rules": DOC["rules"]}
+    for doc in (DOC, extra, {"size": 4}, {"size": 9, "rules": [{"rule": "chaos"}]}):
+        puzzle = parse_puzzle(json.dumps(doc))
+        assert aux_column_count(puzzle) == aux_column_names(puzzle)[0].size
+        fresh = build_model(puzzle)
+        assert fresh.n_aux == aux_column_count(puzzle) and "aux_names" not in vars(fresh)
+    assert aux_column_count(parse_puzzle(json.dumps({"size": 9, "rules": [{"rule": "chaos"}]}))) == 2 * 9 ** 3 * 10
+    assert aux_column_count(parse_puzzle(json.dumps(extra))) == 3 * 4 + 7   # three extra cells' digits, then DOC's
+
+
 def test_reduce_keeps_every_aux_column_and_decode_ignores_them():
     model = _model("reduce")
     n_vars = model.convention.n_vars
