@@ -391,7 +391,7 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
         groups = np.split(rows[order], np.cumsum(np.bincount(inverse.ravel(), minlength=len(distinct)))[:-1])
         for row, members in zip(distinct.tolist(), groups):
             keys["EL"[row[0] == 0], tuple(row[2:]), row[1]] = members
-    shapes = {}
+    shapes: dict[tuple, Shape] = {}
     for key in keys:
         if deadline is not None and time.perf_counter() > deadline:
             raise EncodingOutlasts(f"encoding the rule rows ran past the time limit ({len(shapes)} of {len(keys)} "
