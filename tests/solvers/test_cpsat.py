@@ -50,3 +50,34 @@ def test_a_raised_batch_flag_ends_a_cpsat_search_as_interrupted():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(PROJECT)})
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_model_build_counts_against_the_time_limit(monkeypatch):
+    """CP-SAT gets what the build left of the time limit, and a build that took all of it
+    answers time_limit at once (a published full-rank puzzle took 10 s of a 3 s limit)."""
+    pytest.importorskip("ortools", reason="ortools (the 'cpsat' extra) is not installed")
+    import time
+
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+    from pipeline.solvers import cpsat
+
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    real_build, real_new = cpsat.build_cp_model, cpsat._new_solver
+    limits: list[float | None] = []
+
+    def slow_build(m):
+        time.sleep(0.3)
+        return real_build(m)
+
+    def spying_new(cp_model, time_limit):
+        limits.append(time_limit)
+        return real_new(cp_model, time_limit)
+    monkeypatch.setattr(cpsat, "build_cp_model", slow_build)
+    monkeypatch.setattr(cpsat, "_new_solver", spying_new)
+    for run in (cpsat.solve, lambda m, **kw: cpsat.count(m, 2, **kw)):
+        assert run(model, time_limit=0.2).status == "time_limit" and limits == []
+    assert cpsat.solve(model, time_limit=30.0).status == "optimal"
+    assert cpsat.count(model, 2, time_limit=30.0).status == "complete"
+    assert len(limits) == 2 and all(limit <= 29.7 for limit in limits)
+    assert cpsat.solve(model, time_limit=0.2).message == cpsat.BUILT_PAST_LIMIT
