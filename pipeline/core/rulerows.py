@@ -221,8 +221,7 @@ def aux_column_names(puzzle: Puzzle) -> tuple[np.ndarray, tuple[tuple[str, int],
     tuple
         ``(names, families)``.
     """
-    blocks = [block for rule, index in _rules_in_order(puzzle) if isinstance(rule, AuxRule)
-              for block in rule.aux_columns(puzzle.board, index)]
+    blocks = _aux_blocks(puzzle)
     extra = extra_column_names(puzzle.extra, puzzle.n_values)   # extra cells' digits come first
     counts: dict[str, int] = {"extra": extra.size} if extra.size else {}
     for block in blocks:
@@ -245,9 +244,13 @@ def aux_column_count(puzzle: Puzzle) -> int:
     -------
     int
     """
-    blocks = [block for rule, index in _rules_in_order(puzzle) if isinstance(rule, AuxRule)
-              for block in rule.aux_columns(puzzle.board, index)]
-    return int(extra_column_names(puzzle.extra, puzzle.n_values).size) + sum(int(block.count) for block in blocks)
+    return int(extra_column_names(puzzle.extra, puzzle.n_values).size) + sum(int(b.count) for b in _aux_blocks(puzzle))
+
+
+def _aux_blocks(puzzle: Puzzle) -> list:
+    """The auxiliary column blocks of the puzzle's rules, in rule order."""
+    return [block for rule, index in _rules_in_order(puzzle) if isinstance(rule, AuxRule)
+            for block in rule.aux_columns(puzzle.board, index)]
 
 
 def extra_cell_rows(puzzle: Puzzle) -> list[Rows]:
