@@ -19,6 +19,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.rules.chaosclues import clue_violations
 from pipeline.core.verify import verify_grid
 from pipeline.solvers.base import get_solver
 from test_rule_chaos import DIVISIONS_4, _feasible, _labels, holds_every_digit, latin_squares
@@ -217,5 +218,10 @@ def test_verify_judging_clues_mid_search_agrees_with_every_division():
         want = any(oracle(grid, _labels(d, 4) - 1, clues) for d in fitting)
         puzzle = parse_puzzle(json.dumps({"size": 4, "variant": "latin", "rules": [_entry(clues)]}))
         assert verify_grid(grid, puzzle).ok == want, clues
+        rule = next(r for r in puzzle.rules if r.kind == "chaos")
+        for d in fitting[:3]:   # a whole division, its regions numbered from 0 or from 1
+            kept = oracle(grid, _labels(d, 4) - 1, clues)
+            for base in (0, 1):
+                assert (not clue_violations(rule.clues, grid.ravel(), _labels(d, 4) - 1 + base)) == kept
         verdicts.append(want)
     assert len(verdicts) > 40 and 5 < sum(verdicts) < len(verdicts) - 5   # both verdicts were exercised
