@@ -103,7 +103,10 @@ def test_contradictory_clues_are_infeasible():
 @pytest.mark.parametrize("reuse", [False, True])
 @pytest.mark.parametrize("backend", ["minisat22", None])
 def test_time_limit_is_honoured(backend, reuse):
-    # counting 10^6 solutions of the empty 9x9 cannot finish in a fraction of a second
+    # counting 10^6 solutions of the empty 9x9 cannot finish in a fraction of a second; the limit
+    # covers the engine's set-up too, so a shared engine is made first (a fresh worker took 0.3 s)
+    if reuse:
+        sat.count(EMPTY9, 1, sat_backend=backend, reuse=True)
     result = sat.count(EMPTY9, 10**6, time_limit=0.3, sat_backend=backend, reuse=reuse)
     assert result.status == "time_limit" and 0 < result.count < 10**6
 
