@@ -13,6 +13,7 @@ checks that they agree).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,10 +290,14 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
     -------
     CountResult
     """
+    started = time.perf_counter()
     count = pick_solver("count", model).solver.count
     assert count is not None   # auto picks only an engine that counts
+    left = _left(time_limit, started)
+    if left is not None and left <= 0:
+        return CountResult(0, [], "time_limit", time.perf_counter() - started, message=PICKED_PAST_LIMIT)
     options: dict[str, Any] = {} if keep is None else {"keep": keep}
-    return count(model, limit, time_limit=time_limit, **options)
+    return count(model, limit, time_limit=left, **options)
 
 
 def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
@@ -316,8 +321,23 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
     SolveResult
     """
     question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
-    return solve_checking_uniqueness(pick_solver(question, model).solver, model, time_limit, check_unique,
-                                     own_count=False)
+    started = time.perf_counter()
+    engine = pick_solver(question, model).solver
+    left = _left(time_limit, started)
+    if left is not None and left <= 0:
+        return SolveResult("time_limit", None, None, time.perf_counter() - started, 0, solver=engine.name,
+                           message=PICKED_PAST_LIMIT)
+    return solve_checking_uniqueness(engine, model, left, check_unique, own_count=False)
+
+
+#: The message of a search that never started: choosing the engine took the whole time limit.
+PICKED_PAST_LIMIT = "choosing the engine (building the rule rows it asks about) took the whole time limit"
+
+
+def _left(time_limit: float | None, started: float) -> float | None:
+    """What is left of ``time_limit`` after the pick (it may build the rule rows: a published
+    puzzle's took 2.4 s before the engine's own clock started)."""
+    return None if time_limit is None else time_limit - (time.perf_counter() - started)
 
 
 def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | None, check_unique: bool, *,

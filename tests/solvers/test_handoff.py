@@ -139,3 +139,34 @@ def test_a_killer_hands_over_sooner_than_other_rule_puzzles():
     assert budget(KILLER.replace('"rules": [', '"rules": [{"rule": "diagonal"}, ')) == KILLER_BUDGET
     assert budget(KILLER.replace('"rules": [', '"rules": [{"rule": "antiknight"}, ')) == DFSRULES_BUDGET
     assert budget('{"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r3c3"]}]}') == DFSRULES_BUDGET
+
+
+def test_the_pick_counts_against_auto_s_time_limit(monkeypatch):
+    """auto's pick may build the rule rows (a published puzzle's took 2.4 s before any engine's
+    clock started): the engine gets what the pick left, and a pick that took all of it answers
+    time_limit at once, naming why."""
+    import time
+
+    from pipeline.solvers import auto
+
+    model = build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "thermo", "cells": ["r1c1", "r1c2"]}]}'))
+    real_pick = auto.pick_solver
+
+    def slow_pick(*args, **kwargs):
+        time.sleep(0.3)
+        return real_pick(*args, **kwargs)
+    monkeypatch.setattr(auto, "pick_solver", slow_pick)
+    solved = auto.auto_solve(model, time_limit=0.2, check_unique=True)
+    counted = auto.auto_count(model, 2, time_limit=0.2)
+    assert (solved.status, solved.message, solved.grid) == ("time_limit", auto.PICKED_PAST_LIMIT, None)
+    assert (counted.status, counted.message, counted.count) == ("time_limit", auto.PICKED_PAST_LIMIT, 0)
+    given: list[float | None] = []
+    real_check = auto.solve_checking_uniqueness
+
+    def spying_check(engine, m, time_limit, *args, **kwargs):
+        given.append(time_limit)
+        return real_check(engine, m, time_limit, *args, **kwargs)
+    monkeypatch.setattr(auto, "solve_checking_uniqueness", spying_check)
+    solved = auto.auto_solve(model, time_limit=30.0, check_unique=True)
+    assert solved.status == "optimal" and verify_grid(solved.grid, model.puzzle)
+    assert len(given) == 1 and given[0] is not None and given[0] <= 29.7
