@@ -230,9 +230,7 @@ class Model:
 
     @cached_property
     def n_aux(self) -> int:
-        """Auxiliary columns (after the cell-digit block)."""
-        if "aux_names" in vars(self):
-            return int(self.aux_names.size)
+        """Auxiliary columns (after the cell-digit block), counted without writing their names."""
         return aux_column_count(self.puzzle) if self.puzzle.rules or self.puzzle.extra else 0
 
     @property

@@ -46,8 +46,7 @@ def orthogonal_edges(n: int) -> np.ndarray:
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
-def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None = None,
-                  limit: int = SEARCH_LIMIT,
+def find_division(grid: np.ndarray, limit: int = SEARCH_LIMIT,
                   tests: Sequence[tuple[Sequence[int], Callable[[np.ndarray], bool]]] = ()) -> np.ndarray | None:
     """A division of a full ``N x N`` grid into ``N`` connected regions of ``N`` cells, each
     holding ``N`` different digits, or None when there is none.
@@ -64,9 +63,6 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
     ----------
     grid : numpy.ndarray
         ``(N, N)`` digits ``1..N`` (no empty cell).
-    accept : callable, optional
-        ``flat regions -> bool``: a division must also pass it (the region clues); the search
-        goes on past divisions it refuses.
     limit : int
         Regions tried at most; past it the search stops.
     tests : sequence of (cells, holds)
@@ -142,7 +138,7 @@ def find_division(grid: np.ndarray, accept: Callable[[np.ndarray], bool] | None 
 
     def solve(label: int) -> bool:
         if label > n:
-            return accept is None or bool(accept(np.array(region, dtype=np.int64)))
+            return True
         root = region.index(0)
         start = [w for w in nbrs[root] if region[w] == 0]
         for cells in sets([root], 1 << values[root], start, {root, *start}):
