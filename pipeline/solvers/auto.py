@@ -22,7 +22,7 @@ from pipeline.core.rules.base import Rule
 from pipeline.core.rules.cages import Cage
 from pipeline.solvers.handoff import handed_off
 from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
-                                   solve_then_count)
+                                   solve_then_count, time_left)
 
 __all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
            "can_answer", "pick_solver", "solve_checking_uniqueness"]
@@ -293,7 +293,7 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
     started = time.perf_counter()
     count = pick_solver("count", model).solver.count
     assert count is not None   # auto picks only an engine that counts
-    left = _left(time_limit, started)
+    left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:
         return CountResult(0, [], "time_limit", time.perf_counter() - started, message=PICKED_PAST_LIMIT)
     options: dict[str, Any] = {} if keep is None else {"keep": keep}
@@ -323,7 +323,7 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
     question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
     started = time.perf_counter()
     engine = pick_solver(question, model).solver
-    left = _left(time_limit, started)
+    left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:
         return SolveResult("time_limit", None, None, time.perf_counter() - started, 0, solver=engine.name,
                            message=PICKED_PAST_LIMIT)
@@ -333,11 +333,6 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
 #: The message of a search that never started: choosing the engine took the whole time limit.
 PICKED_PAST_LIMIT = "choosing the engine (building the rule rows it asks about) took the whole time limit"
 
-
-def _left(time_limit: float | None, started: float) -> float | None:
-    """What is left of ``time_limit`` after the pick (it may build the rule rows: a published
-    puzzle's took 2.4 s before the engine's own clock started)."""
-    return None if time_limit is None else time_limit - (time.perf_counter() - started)
 
 
 def solve_checking_uniqueness(engine: Solver, model: Any, time_limit: float | None, check_unique: bool, *,

@@ -136,6 +136,27 @@ def singles_contradiction(solver: str, seconds: float) -> SolveResult:
                        message="naked/hidden singles found a contradiction")
 
 
+def time_left(time_limit: float | None, started: float) -> float | None:
+    """What is left of ``time_limit`` seconds counted from ``started`` (a ``time.perf_counter()``
+    value), never below 0; None without a limit: the one measure an engine's set-up, search and
+    proof share, so that together they stay within the caller's limit.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        The caller's seconds.
+    started : float
+        When they started.
+
+    Returns
+    -------
+    float or None
+    """
+    import time
+
+    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+
+
 def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, check_unique: bool,
                      counter: Callable[..., CountResult] | None, **options: Any) -> SolveResult:
     """``engine``'s answer, and with ``check_unique`` whether it is the only one: proved by
@@ -169,7 +190,7 @@ def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, che
     result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)
     result.solver = result.solver or engine.name
     if check_unique and not proves and result.grid is not None:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        left = time_left(time_limit, started)
         # engines refuse a limit of 0 (CP-SAT raised): no time left means uniqueness unknown
         result.unique = None if counter is None or (left is not None and left <= 0) else \
             counter(model, 2, time_limit=left, keep=0).unique

@@ -30,7 +30,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import threads_bound, time_limit_bound
 
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, time_left
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -219,12 +219,6 @@ def _solve_interruptibly(solver, cp, callback, stop) -> int:
 BUILT_PAST_LIMIT = "building the CP-SAT model took the whole time limit"
 
 
-def _time_left(time_limit: float | None, started: float) -> float | None:
-    """What is left of ``time_limit`` (the model's build counts: a published full-rank puzzle's
-    took seconds) for CP-SAT's ``max_time_in_seconds``."""
-    return None if time_limit is None else time_limit - (time.perf_counter() - started)
-
-
 def _raise_if_interrupted(solver, status: int, seconds: float, time_limit: float | None, interrupted: bool,
                           flagged: bool = False) -> None:
     """KeyboardInterrupt when a Ctrl-C or SIGTERM ended the search (``interrupted``: the command's
@@ -260,7 +254,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     cp_model = _cp_model()
     started = time.perf_counter()
     cp, variables = build_cp_model(model)
-    left = _time_left(time_limit, started)
+    left = time_left(time_limit, started)   # the model's build counts (a full-rank puzzle's took seconds)
     if left is not None and left <= 0:
         return SolveResult("time_limit", None, None, time.perf_counter() - started, 0, solver="cpsat",
                            message=BUILT_PAST_LIMIT)
@@ -308,7 +302,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     cp_model = _cp_model()
     started = time.perf_counter()
     cp, variables = build_cp_model(model)
-    left = _time_left(time_limit, started)
+    left = time_left(time_limit, started)   # the model's build counts (a full-rank puzzle's took seconds)
     if left is not None and left <= 0:
         return CountResult(0, [], "time_limit", time.perf_counter() - started, message=BUILT_PAST_LIMIT)
     grids: list[np.ndarray] = []

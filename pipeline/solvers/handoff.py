@@ -14,7 +14,7 @@ import dataclasses
 import time
 
 from pipeline.core.build import Model
-from pipeline.solvers.base import CountResult, Solver, SolveResult, solve_then_count
+from pipeline.solvers.base import CountResult, Solver, SolveResult, solve_then_count, time_left
 
 __all__ = ["handed_off"]
 
@@ -22,10 +22,6 @@ __all__ = ["handed_off"]
 #: Entries made, by (first, then, seconds) and holding both (an id is not reused while they live):
 #: batch asks auto's pick for each rule group, and a new entry cost each record 0.1-0.2 ms.
 _MADE: dict[tuple[int, int, float], tuple[Solver, Solver, Solver]] = {}
-
-
-def _left(time_limit: float | None, started: float) -> float | None:
-    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
 
 
 def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
@@ -56,7 +52,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         budget = seconds if time_limit is None else min(seconds, time_limit)
         result = first.solve(model, time_limit=budget, check_unique=check_unique)
         unfinished = result.status == "time_limit" or (check_unique and result.grid is not None and result.unique is None)
-        left = _left(time_limit, started)
+        left = time_left(time_limit, started)
         if not unfinished or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = solve_then_count(then, model, left, check_unique, then.count)
@@ -70,7 +66,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         options = {} if keep is None else {"keep": keep}
         assert first.count is not None and then.count is not None
         result = first.count(model, limit, time_limit=budget, **options)
-        left = _left(time_limit, started)
+        left = time_left(time_limit, started)
         if result.status != "time_limit" or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = then.count(model, limit, time_limit=left, **options)

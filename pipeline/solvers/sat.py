@@ -49,7 +49,7 @@ from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
 from pipeline.core.stops import (TOO_LONG_TO_START, command_time_left, deferred, estimated_seconds, say_seconds,
                                   too_long_to_start)
 
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
+from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction, time_left
 
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
 #: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
@@ -673,14 +673,11 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     except SetupOutlasts as e:
         return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=str(e))
     unique = None
-
-    def left() -> float | None:   # the search and then the proof get what is left of time_limit
-        return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
-    try:
-        outcome = engine.solve(given, time_limit=left())
+    try:   # the search and then the proof get what is left of time_limit
+        outcome = engine.solve(given, time_limit=time_left(time_limit, start))
         seconds = time.perf_counter() - start
         if check_unique and outcome.full is not None:
-            counted = engine.count(given, 2, time_limit=left())
+            counted = engine.count(given, 2, time_limit=time_left(time_limit, start))
             unique = None if counted.status not in ("complete", "limit") else counted.count == 1
     finally:
         if not reuse:
@@ -750,8 +747,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     except SetupOutlasts as e:
         return CountResult(0, [], "time_limit", time.perf_counter() - start, message=str(e))
     try:
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
-        return engine.count(pre.model, limit, time_limit=left, keep=keep)
+        return engine.count(pre.model, limit, time_limit=time_left(time_limit, start), keep=keep)
     finally:
         if not reuse:
             engine.close()
