@@ -277,21 +277,37 @@ def _by_cell(cell: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
     return ptr, np.argsort(cell, kind="stable")
 
 
-def _sets_by_size_and_sum(masks: np.ndarray, value: np.ndarray, size: np.ndarray,
-                          total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The digit sets among ``masks`` of ``size[i]`` digits whose values (``value[d]`` for digit
-    ``d``) add up to ``total[i]``, for each ``i``: ``(sets, count)``, those of ``i`` consecutive
-    in ``sets`` (``count[i]`` of them)."""
+def _set_table(masks: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """``masks`` sorted by (digits, sum of their values), with those keys: ``(masks, keys, low,
+    span)``, a key being ``size * span + sum - low``."""
     bits = (masks[:, None] >> np.arange(value.size)) & 1
     sizes, sums = bits.sum(axis=1), bits @ value
     low, span = int(sums.min()), int(sums.max() - sums.min()) + 1
     key = sizes * span + (sums - low)
     order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
+    return masks[order], key[order], low, span
+
+
+@functools.lru_cache(maxsize=64)
+def _all_sets(values: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """:func:`_set_table` of every digit set of digits with these ``values``, read-only, made once
+    per value list (sorting the 512 sets of a 9x9 was a third of a killer's digit sets)."""
+    table = _set_table(np.arange(1 << len(values), dtype=np.int64), np.asarray(values, dtype=np.int64))
+    table[0].flags.writeable = table[1].flags.writeable = False
+    return table
+
+
+def _sets_by_size_and_sum(masks: np.ndarray | None, value: np.ndarray, size: np.ndarray,
+                          total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The digit sets among ``masks`` (None: every set of ``value.size`` digits) of ``size[i]``
+    digits whose values (``value[d]`` for digit ``d``) add up to ``total[i]``, for each ``i``:
+    ``(sets, count)``, those of ``i`` consecutive in ``sets`` (``count[i]`` of them)."""
+    table = _all_sets(tuple(value.tolist())) if masks is None else _set_table(masks, value)
+    ordered, sorted_key, low, span = table
     want = size * span + (total - low)
     first, last = np.searchsorted(sorted_key, want, "left"), np.searchsorted(sorted_key, want, "right")
     count = np.where((total >= low) & (total < low + span), last - first, 0)   # no other size's key
-    return masks[order][_ranges(first, count)], count
+    return ordered[_ranges(first, count)], count
 
 
 def _starts(count: np.ndarray) -> np.ndarray:
@@ -336,7 +352,7 @@ def _digit_sets(puzzle: Puzzle, units: ShapeTables, lin: np.ndarray, count: np.n
             distinct |= apart[at] == key
     together = np.bincount(row_of, weights=~distinct, minlength=lin.size) == 0
     ok_rows &= together
-    sets, per_row = _sets_by_size_and_sum(np.arange(1 << n, dtype=np.int64), value, k[ok_rows], rhs[lin][ok_rows])
+    sets, per_row = _sets_by_size_and_sum(None, value, k[ok_rows], rhs[lin][ok_rows])
     counts = np.zeros(lin.size, dtype=np.int64)
     counts[ok_rows] = per_row
     return sets.astype(np.uint64), counts

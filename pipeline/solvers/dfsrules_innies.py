@@ -19,6 +19,7 @@ Rows are kept when ``A`` and ``B`` together have at most ``N`` cells and one of 
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -74,14 +75,22 @@ def _houses(puzzle: Puzzle, n: int) -> list[np.ndarray] | None:
 
 
 def _as_rows(orders: list[np.ndarray], n: int, grow: bool) -> np.ndarray:
-    """``(k, cells)`` 0/1 (float): each order's unions of its first 1..N-1 houses (``grow``), or
-    its houses one by one."""
-    houses = np.stack(orders)                                    # (orders, N, N)
-    member = np.zeros((len(orders), n, n * n))
-    member[np.arange(len(orders))[:, None, None], np.arange(n)[None, :, None], houses] = 1.0
+    """``(k, cells)`` 0/1 (float, read-only): each order's unions of its first 1..N-1 houses
+    (``grow``), or its houses one by one; made once per set of houses (a third of a killer's
+    implied sums was laying them out again for every puzzle)."""
+    return _rows_of_houses(np.stack(orders).astype(np.int64, copy=False).tobytes(), len(orders), n, grow)
+
+
+@functools.lru_cache(maxsize=32)
+def _rows_of_houses(houses_bytes: bytes, n_orders: int, n: int, grow: bool) -> np.ndarray:
+    houses = np.frombuffer(houses_bytes, dtype=np.int64).reshape(n_orders, n, n)   # (orders, N, N)
+    member = np.zeros((n_orders, n, n * n))
+    member[np.arange(n_orders)[:, None, None], np.arange(n)[None, :, None], houses] = 1.0
     if grow:   # houses are disjoint: the running sum is the union
         member = np.cumsum(member, axis=1)[:, :-1]
-    return member.reshape(-1, n * n)
+    rows = member.reshape(-1, n * n)
+    rows.flags.writeable = False
+    return rows
 
 
 def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
