@@ -128,6 +128,24 @@ def test_a_row_of_cages_and_a_hidden_cage_give_their_sums():
     assert len(found) == rhs.size                 # once each
 
 
+def test_the_houses_laid_out_once_are_each_shapes_own():
+    # the unions of houses are cached by the houses themselves: the same cages over boxes and over
+    # jigsaw regions imply other sums, each the same as from a cold cache
+    from pipeline.solvers import dfsrules_innies
+
+    cages = [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3},
+             {"rule": "cage", "cells": ["r1c3", "r1c4", "r2c4"], "sum": 9}]
+    boxes = parse_puzzle({"size": 4, "box": "2x2", "rules": cages})
+    jigsaw = parse_puzzle({"size": 4, "box": "2x2", "regions": "0001021122312333", "rules": cages})
+    warm = [implied_sum_rows(boxes), implied_sum_rows(jigsaw)]
+    dfsrules_innies._rows_of_houses.cache_clear()
+    cold = [implied_sum_rows(jigsaw), implied_sum_rows(boxes)][::-1]
+    for a, b in zip(warm, cold):
+        assert a is not None and b is not None
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not all(np.array_equal(x, y) for x, y in zip(warm[0], warm[1]))
+
+
 def test_no_rows_without_a_cage_sum_or_beyond_the_houses_values():
     plain = {"size": 4, "box": "2x2", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"]}]}
     assert implied_sum_rows(parse_puzzle(plain)) is None                       # a cage without a sum
