@@ -360,7 +360,9 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
             stop.in_loop = True
             if runner is not None:
                 planner.workers = runner.workers
-                window = 2 * runner.workers
+                # in process, a chunk is solved inside submit: one at a time, so a finished chunk is
+                # written before the next starts (Ctrl-C in the next kept none of the one before)
+                window = 1 if isinstance(runner, InProcess) else 2 * runner.workers
                 pending: set[Any] = set()   # futures of the engine (concurrent.futures or Dask)
                 while True:
                     while not stop.requested and len(pending) < window:

@@ -385,3 +385,27 @@ def test_retry_redoes_only_the_rows_with_those_statuses(data_dir, tmp_path):
     assert manifest["options"]["time_limit"] == 1e-3                # the first run's options stay
     with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
         run_batch(path, tmp_path / "fresh", retry=("error",), progress="none")
+
+
+def test_ctrl_c_in_process_keeps_every_chunk_finished_before_it(tmp_path, monkeypatch):
+    # one worker solves a chunk inside submit: a Ctrl-C in the fourth chunk keeps the first three
+    # (with two chunks in flight, the third waited for the fourth and was lost with it)
+    import pipeline.batch.run as run_module
+
+    calls = {"n": 0}
+    solve = run_module.solve_records
+
+    def interrupted_third(task, payload):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return solve(task, payload)
+
+    monkeypatch.setattr(run_module, "solve_records", interrupted_third)
+    records = ["4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"] * 5
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(records) + "\n")
+    summary = run_batch(path, tmp_path / "out", workers=1, chunk_size=1, solver="sat", progress="none",
+                        stream=open(os.devnull, "w"))
+    assert summary.interrupted
+    assert sorted(read(tmp_path / "out")["index"]) == [0, 1, 2]
