@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.core.build import build_model
+from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import CountResult, get_solver, register_batch_kernel
 from pipeline.solvers.base import STATUSES
-from pipeline.solvers.sat import SatEngine
+from pipeline.solvers.sat import SatEngine, setup_outlasts
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
@@ -26,11 +26,11 @@ if TYPE_CHECKING:  # annotations only: the worker imports this module
 __all__ = ["solve_shape_sat", "solve_shape_each"]
 
 
-def _sat_engine(template: Puzzle, options: SolveOptions) -> SatEngine:
-    """This worker's SAT engine for the shape: the rules once, every puzzle's clues as assumptions
-    (scheme ijk / order C, so the literal of (r, c, d) is (r*N + c)*N + d + 1)."""
-    return sat_engine_for(build_model(template, "ijk", "C", "bounds"), options.amo or DEFAULT_AMO,
-                          options.sat_backend)
+def _sat_engine(model: Model, options: SolveOptions) -> SatEngine:
+    """This worker's SAT engine for the shape of ``model`` (the template's, scheme ijk / order C,
+    so the literal of (r, c, d) is (r*N + c)*N + d + 1): the rules once, every puzzle's clues as
+    assumptions."""
+    return sat_engine_for(model, options.amo or DEFAULT_AMO, options.sat_backend)
 
 
 def _fixed_cells(clues: np.ndarray, template: Puzzle, propagate_first: bool):
@@ -81,10 +81,16 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
     """
     template, n = shape.template, shape.template.n
     try:
-        engine = _sat_engine(template, options)
+        model = build_model(template, "ijk", "C", "bounds")
+        too_long = setup_outlasts(model, options.time_limit, True, options.amo or DEFAULT_AMO, options.sat_backend)
+        engine = None if too_long else _sat_engine(model, options)
     except Exception as e:  # the shape cannot be encoded: every member gets the message
         for k in shape.members:
             rows[k].update(status="error", error=f"solver: {one_line(e)}")
+        return
+    if engine is None:   # the shape's engine would take longer to build than --time-limit allows
+        for k in shape.members:
+            rows[k].update(status="time_limit", seconds=0.0, nodes=0, error=f"solver: {too_long}")
         return
     clues = np.stack(shape.grids)
     t0 = time.perf_counter()

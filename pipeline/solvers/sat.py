@@ -611,10 +611,29 @@ def _engine(model: Model, amo, backend, reuse: bool, deadline: float | None = No
                                                                    deadline=deadline)
 
 
-def _setup_outlasts(model: Model, time_limit: float | None, reuse: bool) -> str:
+def setup_outlasts(model: Model, time_limit: float | None, reuse: bool, amo: str | None = DEFAULT_AMO,
+                    backend: str | None = None) -> str:
     """Why a new engine for ``model`` cannot be set up within ``time_limit`` ("" when it can, when
-    there is no limit, or when ``reuse`` may find the shape's engine already made)."""
-    if time_limit is None or reuse:
+    there is no limit, or when ``reuse`` finds the shape's engine already made: a batch's first
+    record of a 100x100 would otherwise spend 40 s building it under a 2 s limit).
+
+    Parameters
+    ----------
+    model : Model
+        The model the engine would hold (its unit nonzeros decide the estimate).
+    time_limit : float or None
+        Seconds.
+    reuse : bool
+        The shape's cached engine (:func:`engine_for`) is wanted, not a one-puzzle engine.
+    amo, backend : str, optional
+        The engine's at-most-one encoding and python-sat backend (the cache's key).
+
+    Returns
+    -------
+    str
+        The one-line reason, or "".
+    """
+    if time_limit is None or (reuse and _shape_key(model, amo, backend or DEFAULT_BACKEND) in _ENGINES):
         return ""
     need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.unit_positions.size)
     if need <= time_limit:
@@ -665,7 +684,7 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     if pre.contradiction:
         return singles_contradiction("sat", time.perf_counter() - start)
     given = pre.model   # the engine's model; the answer is a full vector, read over model's columns
-    too_long = _setup_outlasts(given, time_limit, reuse)
+    too_long = setup_outlasts(given, time_limit, reuse, amo, sat_backend)
     if too_long:
         return SolveResult("time_limit", None, None, time.perf_counter() - start, 0, solver="sat", message=too_long)
     try:
@@ -739,7 +758,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
         return CountResult(0, [], "complete", time.perf_counter() - start)
-    too_long = _setup_outlasts(pre.model, time_limit, reuse)
+    too_long = setup_outlasts(pre.model, time_limit, reuse, amo, sat_backend)
     if too_long:
         return CountResult(0, [], "time_limit", time.perf_counter() - start, message=too_long)
     try:

@@ -89,3 +89,16 @@ def test_a_counted_records_status_says_what_the_count_proved():
     assert count_status(CountResult(1, [grid], "interrupted", 0.1), grid) == "interrupted"
     assert count_status(CountResult(0, [], "memory_limit", 0.1), None) == "memory_limit"
     assert count_status(CountResult(0, [], "something new", 0.1), None) == "time_limit"
+
+
+def test_a_shape_whose_engine_outlasts_the_time_limit_answers_time_limit_at_once(tmp_path):
+    # an empty 100x100's SAT engine takes tens of seconds to build; under --time-limit 2 its
+    # records say so at once (they spent 45 s before), and a 9x9 beside it is still solved
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[0] + "\n" + "." * 10_000 + "\n")
+    run_batch(src, tmp_path / "out", workers=1, solver="sat", time_limit=2.0, progress="none",
+              stream=open(os.devnull, "w"))
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert list(df["status"]) == ["optimal", "time_limit"]
+    assert "setting up the SAT engine" in df["error"].iloc[1]
+    assert df["wall_seconds"].iloc[1] < 2.0
