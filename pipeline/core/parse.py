@@ -34,7 +34,8 @@ Source: TypeAlias = Any
 #: A box shape: ``"HxW"``, ``(h, w)`` or None (the default for N).
 Box: TypeAlias = str | tuple[int, int] | None
 
-__all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TOKEN_DIGITS", "PuzzleParts",
+__all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES", "MAX_TOKEN_DIGITS", "read_stdin",
+           "PuzzleParts",
            "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "check_grid_size", "memory_limit", "model_bytes"]
 
@@ -414,7 +415,7 @@ def _read_source(source, what: str) -> tuple[str, str]:
         return _read_file(source, what), str(source)
     s = str(source)
     if s == "-":
-        return sys.stdin.read(), "<stdin>"
+        return read_stdin(what), "<stdin>"
     kind = _path_kind(s)
     if kind == "file":
         return _read_file(Path(s), what), s
@@ -463,13 +464,56 @@ def _path_kind(s: str) -> str | None:
     return "not a regular file"
 
 
+#: The most text one puzzle source may hold: a 256x256 grid with its rules is a few MB, and
+#: standard input or a file beyond this is refused after reading this much, not read whole
+#: (``solve - </dev/zero`` grew by a gigabyte a second).
+MAX_TEXT_BYTES = 64 * 2 ** 20
+
+
+def _too_much(what: str, where: str) -> PuzzleError:
+    return PuzzleError(f"{what}: {where} holds more than {MAX_TEXT_BYTES // 2 ** 20} MiB of text; "
+                       "a puzzle is far smaller")
+
+
+def read_stdin(what: str = "puzzle") -> str:
+    """Standard input as text, at most :data:`MAX_TEXT_BYTES` of it.
+
+    Parameters
+    ----------
+    what : str
+        How the message names the input.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    PuzzleError
+        More text than that, or bytes that are not UTF-8.
+    """
+    try:
+        text = sys.stdin.read(MAX_TEXT_BYTES + 1)
+    except UnicodeDecodeError as e:
+        raise PuzzleError(f"{what}: standard input is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise PuzzleError(f"{what}: cannot read standard input: {e}") from None
+    if len(text) > MAX_TEXT_BYTES:
+        raise _too_much(what, "standard input")
+    return text.removeprefix("\ufeff")
+
+
 def _read_file(path: Path, what: str) -> str:
     try:
-        return path.read_text(encoding="utf-8-sig")
+        with open(path, encoding="utf-8-sig") as handle:
+            text = handle.read(MAX_TEXT_BYTES + 1)
     except FileNotFoundError:
         raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise PuzzleError(f"{what}: cannot read {str(path)!r}: {e}") from None
+    if len(text) > MAX_TEXT_BYTES:
+        raise _too_much(what, repr(str(path)))
+    return text
 
 
 _DECORATION = re.compile(r"^[\s\-+=|]*$")

@@ -8,7 +8,6 @@ Validation raises :class:`PuzzleError` with a one-line message that names what a
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -23,6 +22,7 @@ from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.puzzle_checks import check_clues, check_rules_added, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
+                                 read_stdin,
                                  _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rect import rect_box_units, rect_spec
@@ -610,7 +610,7 @@ def _document_text(source) -> tuple[str | None, str]:
                                     or looks_like_iss(source)):
         return source, "puzzle"
     if isinstance(source, str) and source == "-":
-        text = sys.stdin.read()
+        text = read_stdin()
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, "<stdin>"
         return None, text

@@ -268,3 +268,22 @@ def test_a_stray_non_ascii_character_is_named_with_its_position(stray):
 
 def test_a_leading_byte_order_mark_on_a_puzzle_string_is_dropped_as_in_a_file():
     assert parse_puzzle("\ufeff" + "." * 80 + "1").grid[8, 8] == 1
+
+
+def test_standard_input_and_files_are_read_up_to_a_bound(monkeypatch, tmp_path):
+    # solve - </dev/zero grew by a gigabyte a second: input beyond the bound is refused in one
+    # line after reading that much, and a puzzle within it still reads
+    import io
+
+    from pipeline.core import parse
+
+    monkeypatch.setattr(parse, "MAX_TEXT_BYTES", 100)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("." * 81 + "\n" + "0" * 1000))
+    with pytest.raises(PuzzleError, match=r"^puzzle: standard input holds more than .* MiB of text"):
+        parse_puzzle("-")
+    big = tmp_path / "big.txt"
+    big.write_text("." * 81 + "\n" * 50)
+    with pytest.raises(PuzzleError, match=r"big\.txt' holds more than"):
+        parse_puzzle(str(big))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"))
+    assert parse_puzzle("-").n_clues == 17

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import sys
 
 from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
+from pipeline.core.parse import read_stdin
 from pipeline.solvers.highs import solve
 from pipeline.tools.draw import (_puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, read_grid,
                                  write_figure)
@@ -24,7 +24,7 @@ def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     if _svg_without_matplotlib(args):
-        puzzle = puzzle_from_args(args, sys.stdin.read() if args.puzzle == "-" else args.puzzle)
+        puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
         grid = None
         if args.solution:
             result = solve(build_model(puzzle))
@@ -37,7 +37,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         return 0
     load_matplotlib("draw")  # the missing extra is named before any work is done
     # standard input is read once here, so that its text also tells numbers from letters
-    source = sys.stdin.read() if args.puzzle == "-" else args.puzzle
+    source = read_stdin() if args.puzzle == "-" else args.puzzle
     puzzle = puzzle_from_args(args, source)
     symbols = args.symbols
     if symbols == "auto":
