@@ -160,8 +160,34 @@ class _GuardedStdout:
     def flush(self):
         return self._call("flush")
 
+    @property
+    def buffer(self):
+        """The binary stream under it, guarded the same way (``export --to -`` writes bytes: a
+        full device there said only "No space left on device")."""
+        if self._stream is None:
+            return self
+        return _GuardedBuffer(self, self._stream.buffer)
+
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+class _GuardedBuffer(_GuardedStdout):
+    """``sys.stdout.buffer`` while a command runs: its failures are the text guard's (``owner``)."""
+
+    def __init__(self, owner: _GuardedStdout, stream):
+        super().__init__(stream)
+        self._owner = owner
+
+    def _call(self, name, *args):
+        try:
+            return super()._call(name, *args)
+        finally:
+            self._owner.error = self._owner.error or self.error
+
+    @property
+    def buffer(self):
+        return self
 
 
 def _os_error_line(e: OSError) -> str:

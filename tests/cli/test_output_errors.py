@@ -68,6 +68,7 @@ STDOUT_COMMANDS = {
     "verify": ["verify", "examples/solved.txt", "--format", "json"],
     "verify-invalid": ["verify", "examples/puzzle.txt"],          # exit 1 otherwise: still 2 here
     "build": ["build", "examples/puzzle.txt"],
+    "export-stdout": ["export", "examples/puzzle.txt", "--to", "-", "--formats", "lp"],   # bytes, not text
     "version": ["--version"],
     "help": ["--help"],
     "subcommand-help": ["solve", "--help"],
@@ -151,3 +152,12 @@ def test_to_a_fifo_writes_into_it(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert len(got["text"].splitlines()) == 2 and stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+@pytest.mark.parametrize("args", [["-n", "0"], ["--size", "2"], ["--size", "4", "--clues", "99"]])
+def test_generate_checks_its_options_before_it_says_a_seed(args):
+    # without --seed, generate says the seed it chose: not when an option is wrong, whose error
+    # is then the only line
+    proc = run(["generate", *args], stdout=os.devnull)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr

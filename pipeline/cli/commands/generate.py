@@ -35,21 +35,27 @@ ENGINES = ("sat",)
 BAR_DELAY = 2.0
 
 
-def _made_with_progress(args: argparse.Namespace, variant: str, seed: int, made: list[Generated]) -> Iterator[Generated]:
+def _puzzles(args: argparse.Namespace, variant: str, seed: int, meters: list[Progress]) -> Iterator[Generated]:
+    """:func:`generate` with the command's options, checked now (a bad one fails before the seed is
+    printed); its progress goes to the meter :func:`_made_with_progress` puts in ``meters``."""
+    def report(index: int, step: str, done: int, total: int) -> None:
+        meters[0].detail(f"puzzle {index + 1}: {step} {done:,}/{total:,}")
+
+    return generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
+                    symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
+                    difficulty=args.difficulty, transform=args.transform, full=args.full,
+                    time_limit=args.time_limit, progress=None if args.progress == "none" else report,
+                    rules=args.rules, killer=args.killer, cages_only=args.cages_only, rule_count=args.rule_count)
+
+
+def _made_with_progress(args: argparse.Namespace, puzzles: Iterator[Generated], meters: list[Progress],
+                        made: list[Generated]) -> Iterator[Generated]:
     """The puzzles as each is made (also appended to ``made``), under ``--time-limit``, while the
     meter (``--progress``) shows how far the run and the current puzzle are."""
     meter = Progress(args.n, 0, args.progress, args.log_interval, sys.stderr, label="generate", delay=BAR_DELAY)
-
-    def report(index: int, step: str, done: int, total: int) -> None:
-        meter.detail(f"puzzle {index + 1}: {step} {done:,}/{total:,}")
-
+    meters.append(meter)
     try:
-        for g in generate(size=args.size, box=args.box, variant=variant, count=args.n, seed=seed,
-                          symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
-                          difficulty=args.difficulty, transform=args.transform, full=args.full,
-                          time_limit=args.time_limit, progress=None if args.progress == "none" else report,
-                          rules=args.rules, killer=args.killer, cages_only=args.cages_only,
-                          rule_count=args.rule_count):
+        for g in puzzles:
             made.append(g)
             meter.update(["made"])
             yield g
@@ -77,14 +83,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
     # before any puzzle is made or --to FILE opened (generate() checks it only at the first puzzle)
-    seed = SEED_BOUND.apply("--seed", args.seed, "generate", PuzzleError)
-    if seed is None:
-        seed = new_seed()
-        print(f"seed: {seed}", file=sys.stderr)
+    given_seed = SEED_BOUND.apply("--seed", args.seed, "generate", PuzzleError)
+    seed = new_seed() if given_seed is None else given_seed
     if args.format == "grid" and (args.rules or args.killer or args.cages_only):
         raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
+    meters: list[Progress] = []
+    puzzles = _puzzles(args, variant, seed, meters)   # every option checked: an error is the only line
+    if given_seed is None:
+        print(f"seed: {seed}", file=sys.stderr)
     made: list[Generated] = []
-    results = _noting_shortfalls(_made_with_progress(args, variant, seed, made), args)
+    results = _noting_shortfalls(_made_with_progress(args, puzzles, meters, made), args)
     if not args.to:
         for text in iter_formatted(results, args.format):
             with stops.deferred():   # the whole puzzle or none of it

@@ -160,7 +160,7 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
     Raises
     ------
     PuzzleError
-        A box that does not tile, a size outside 1..64 or an unknown variant.
+        A box that does not tile, a size outside 1..64 or below the variant's least, or an unknown variant.
     """
     if box is not None:
         h, w = parse_box(box, size)
@@ -170,7 +170,11 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
         if n < 1 or n > 64:
             raise PuzzleError(f"size: generate handles 1..64, found {n}")
         h, w = default_box(n)
-    if not get_variant(variant).boxes:
+    spec = get_variant(variant)
+    if n < spec.min_n:   # as a puzzle of the variant would say, before any grid is made
+        raise PuzzleError(f"size: {variant} puzzles are {spec.min_n}x{spec.min_n} and larger, found {n}x{n}"
+                          + (" (a Latin square from 2x2: --variant latin)" if variant != "latin" and n >= 2 else ""))
+    if not spec.boxes:
         h, w = default_box(n)
     return n, h, w
 
@@ -204,7 +208,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
              max_tries: int = 200, time_limit: float | None = None,
              progress: Report | None = None, rules: list | None = None, killer: bool = False,
              cages_only: bool = False, rule_count: int | None = None) -> Iterator[Generated]:
-    """Yield ``count`` :class:`Generated` puzzles, each with exactly one solution.
+    """An iterator of ``count`` :class:`Generated` puzzles, each with exactly one solution; the
+    options are checked when it is called (a bad one raises before any puzzle is asked for).
 
     Puzzle ``i`` comes from ``numpy.random.default_rng([seed, i])`` alone, so a seed reproduces
     every puzzle (and any one of them by index). ``seed`` None chooses one (see ``.seed``).
@@ -243,9 +248,9 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     rule_count : int, optional
         Instances drawn of each sampled family (at least 1; default per family).
 
-    Yields
-    ------
-    Generated
+    Returns
+    -------
+    iterator of Generated
 
     Raises
     ------
@@ -281,11 +286,20 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,
                  rule_count=rule_count) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
+    # every option is checked above, when generate is called, not at the first puzzle asked for
+    return _generated(n, h, w, variant, seed, count, max_tries, time_limit, progress, symmetry=symmetry,
+                      clues=target, minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
+
+
+def _generated(n: int, h: int, w: int, variant: str, seed: int, count: int, max_tries: int,
+               time_limit: float | None, progress: Report | None, *, symmetry: str, clues: int | None,
+               minimal: bool, transform: bool, difficulty: str, ruled: dict | None) -> Iterator[Generated]:
+    """:func:`generate`'s puzzles, its options checked."""
     clock = RunClock.start(time_limit, progress)
     for i in range(count):
         clock.index = i
         try:
-            best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=target,
+            best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=clues,
                                   minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
         except OutOfTime:
             return   # the budget ran out: the stream ends after the finished puzzles
