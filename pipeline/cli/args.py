@@ -345,7 +345,8 @@ def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> 
 
 
 def resolve_solver(args: argparse.Namespace, question: str, model: Model | None = None, *,
-                   need: str | None = None, among: tuple[str, ...] | None = None, auto: bool = False) -> Solver:
+                   need: str | None = None, among: tuple[str, ...] | None = None, auto: bool = False,
+                   later: list[str] | None = None) -> Solver:
     """The engine ``--solver`` names; for ``auto`` the one :func:`pipeline.solvers.auto.pick_solver`
     picks for ``question`` and ``model``.
 
@@ -367,6 +368,9 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
         The engines the command can use.
     auto : bool
         Pick as ``auto`` whatever ``--solver`` says (solve's uniqueness count).
+    later : list of str, optional
+        Where the ``note:`` and ``solver:`` lines go instead of stderr, for a command that checks
+        its other options first (an error is then the only line).
 
     Returns
     -------
@@ -381,11 +385,16 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
         return named
     pick = pick_solver(question, model, among=_taking_explicit_options(args, question, among))
     said = vars(args).setdefault("_auto_missing", set())
+    lines = []
     if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)
         said.update(pick.missing)
-        print(f"note: {pick.note}", file=sys.stderr)
+        lines.append(f"note: {pick.note}")
     if getattr(args, "verbose", False):
-        print(f"solver: auto picked {pick.name} ({pick.reason})", file=sys.stderr)
+        lines.append(f"solver: auto picked {pick.name} ({pick.reason})")
+    if later is not None:
+        later.extend(lines)
+    for line in lines if later is None else ():
+        print(line, file=sys.stderr)
     get_solver(pick.name, need=need)   # refuses one without ``need``, as a named engine is refused
     return pick.solver                 # with the row's handoff to the next engine, when it has one
 

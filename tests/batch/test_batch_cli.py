@@ -48,6 +48,18 @@ def test_bad_options_are_one_line_exit_2(tmp_path, capsys, option, value, messag
     assert not (tmp_path / "out").exists()   # refused before anything is written
 
 
+def test_a_bad_option_is_the_only_line_even_when_auto_has_something_to_say(tmp_path, capsys):
+    # auto's pick says a line with --verbose (and a note when an engine is missing): after the
+    # options are checked, so a bad one is the only line
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[3] + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "0", "--verbose"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: workers must be") and err.count("\n") == 1, err
+    assert main(["batch", str(src), str(tmp_path / "out"), "--verbose"]) == 0
+    assert "solver: auto picked" in capsys.readouterr().err
+
+
 def test_summary_names_the_engine_it_timed(tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text(MIXED[3] + "\n")

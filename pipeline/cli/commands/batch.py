@@ -88,7 +88,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run ``batch``. Exit codes: 0 done (or stopped by --limit), 2 unusable input, output or
     options (naming the path or option), 1 a worker failed, 130 interrupted (rerun to resume)."""
-    solver = resolve_solver(args, "batch", among=tuple(batch_solver_names())).name
+    said: list[str] = []   # auto's note, after the options are checked (an error is then the only line)
+    solver = resolve_solver(args, "batch", among=tuple(batch_solver_names()), later=said).name
     config = BatchConfig(args.input, args.output, workers=args.workers, engine=args.engine,
                          scheduler=args.scheduler, chunk_size=args.chunk_size, count=args.count,
                          time_limit=args.time_limit, propagate=args.propagate, box=args.box,
@@ -97,6 +98,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
                          highs_options=dict(args.highs_option), solver=solver,
                          sat_backend=args.sat_backend, amo=args.amo, retry=args.retry,
                          rules_by_auto=args.solver == AUTO)
+    for line in said:
+        print(line, file=sys.stderr)
     try:
         summary = run_config(config)
     except (PipelineError, OSError, KeyboardInterrupt):
