@@ -71,15 +71,15 @@ def write(model: Model, path: str | os.PathLike) -> None:
     Raises
     ------
     FormatError
-        Non-integer objective costs, or an empty row.
+        Non-integer objective costs or coefficients.
     """
     rows_of = constraint_rows(model)
     a = rows_of.matrix.tocsr()
     a.sort_indices()
     var = model.columns.astype(np.int64) + 1
     lengths = np.diff(a.indptr)
-    if (lengths == 0).any():
-        raise FormatError(f"opb: row {rows_of.labels[int(np.argmax(lengths == 0))]} has no variable")
+    if (lengths == 0).any():   # a reduced model's row its clues settled: 0 = b, or 0 <= b
+        a, lengths = _with_zero_terms(a, lengths == 0)
     lb_vars = var[model.lb > 0]
     cost = _integer_costs(model)
     n_cons = a.shape[0] + lb_vars.size
@@ -108,6 +108,22 @@ def write(model: Model, path: str | os.PathLike) -> None:
         if lb_vars.size:
             f.write(render_tokens(lb_vars, prefix=b"+1 x", line_end=b" >= 1 ;\n",
                                   ends_line=np.ones(lb_vars.size, dtype=bool)))
+
+
+def _with_zero_terms(a: sp.csr_matrix, empty: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
+    """``a`` with a term ``+0 x<first column>`` in each ``empty`` row: OPB has no constraint
+    without a term, and ``+0 x1 = 1 ;`` says what the row says (no solution: minisat+ and the
+    reader answer so), as ``+0 x1 = 0 ;`` does for a row that holds."""
+    import scipy.sparse as sp
+
+    counts = np.diff(a.indptr) + empty
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = np.zeros(int(indptr[-1]), dtype=a.indices.dtype)
+    data = np.zeros(int(indptr[-1]), dtype=a.data.dtype)
+    kept = np.ones(indices.size, dtype=bool)
+    kept[indptr[:-1][empty]] = False   # the zero term is an empty row's only one
+    indices[kept], data[kept] = a.indices, a.data
+    return sp.csr_matrix((data, indices, indptr), shape=a.shape), counts
 
 
 def _signed_table(values: np.ndarray) -> np.ndarray:

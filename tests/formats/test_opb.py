@@ -161,3 +161,17 @@ def test_a_header_that_is_not_the_models_is_refused(tmp_path, header, message):
     with pytest.raises(FormatError, match=message) as err:
         opb.read(path)
     assert "\n" not in str(err.value) and len(str(err.value)) < len(str(path)) + 150
+
+
+def test_a_row_without_a_variable_is_written_and_read_back(tmp_path):
+    # a reduced model's row its clues settled: 0 = 1 here (two 3s in a row), which OPB can only
+    # say with a term; +0 x<v> = 1 round-trips to the same model
+    model = build_model(parse_puzzle("12.....3.3......", box="2x2"), clues="reduce")
+    assert (np.diff(model.Aeq.tocsr().indptr) == 0).any()
+    path = tmp_path / "m.opb"
+    opb.write(model, path)
+    assert "+0 x" in path.read_text()
+    got = opb.read(path)
+    assert got.Aeq.shape == model.Aeq.shape
+    assert np.array_equal(got.row_lower, ModelData.from_model(model).row_lower)
+    assert np.array_equal(abs(got.Aeq).sum(axis=1).A1, abs(model.Aeq).sum(axis=1).A1)

@@ -78,6 +78,16 @@ def test_unsatisfiable_is_infeasible(tmp_path, name, fmt):
     assert result.status == "infeasible", result.message
 
 
+@pytest.mark.parametrize("name, fmt", RUNS, ids=[f"{n}-{f}" for n, f in RUNS])
+def test_a_row_the_reduced_clues_settle_unkept_is_infeasible(tmp_path, name, fmt):
+    # --clues reduce: row 2's cells hold 3 and 3, so a row is left with no variable and = 1; the
+    # OPB writer once refused it ("row ... has no variable") where the answer is "no solution"
+    solver = available(name)
+    model = build_model(parse_puzzle("12.....3.3......", box="2x2"), clues="reduce")
+    result = solver.solve(model, file_format=fmt, workdir=tmp_path)
+    assert result.status == "infeasible", result.message
+
+
 @pytest.mark.parametrize("fmt", ["cnf", "opb"])
 @pytest.mark.parametrize("puzzle_name", list(PUZZLES))
 def test_scip_reads_cnf_and_opb_and_its_solution_imports(tmp_path, fmt, puzzle_name):
