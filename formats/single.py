@@ -184,17 +184,29 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
         if target.is_dir() and not target.is_symlink():
             raise FormatError(f"{target}: is a directory (an export directory of before?); "
                               f"--to {path.name} writes one file: remove it or choose another name")
+    # the file under a hidden name beside it, then its manifest, then the file renamed: a failure
+    # on the way (a full disk at the manifest) leaves the pair of before, never a file without
+    # its manifest
+    staged = path.with_name(f".{path.name}.{os.getpid()}.partial.{path.name}")
     try:
-        write_model(model, path, fmt.name, **fmt.pick_options(options, "write"))
+        write_model(model, staged, fmt.name, **fmt.pick_options(options, "write"))
         described = {}
         if fmt.describe is not None:
             described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
         write_manifest(path.parent, model, {fmt.name: [path.name]}, described,
-                       {path.name: file_sha256(path)}, name=manifest.name)
-    except WriteFailed:
-        raise
+                       {path.name: file_sha256(staged)}, name=manifest.name)
+        os.replace(staged, path)
+    except WriteFailed as e:   # named as the file asked for, never the hidden one
+        staged.unlink(missing_ok=True)
+        if e.path != staged:
+            raise
+        raise WriteFailed(path, e.reason, e.errno, e.strerror) from None
     except OSError as e:
+        staged.unlink(missing_ok=True)
         raise write_failure(path, e) from None
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
     return {fmt.name: [path], "manifest": [manifest]}
 
 

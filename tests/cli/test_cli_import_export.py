@@ -277,3 +277,23 @@ def test_import_reads_cbc_family_headers(capsys, tmp_path, seed_export, head):
                           "--format", "line")
     assert code == 0, err
     assert verify_grid(parse_grid(out.strip()), parse_puzzle(DEFAULT_PUZZLE))
+
+
+def test_a_one_file_export_whose_manifest_fails_leaves_the_pair_of_before(capsys, tmp_path, monkeypatch):
+    # a full disk at the manifest left the new .lp without one; now the pair of before stays, and
+    # no hidden file is left beside it
+    import errno
+
+    import formats.single as single
+
+    target = tmp_path / "m.lp"
+    assert main(["export", DEFAULT_PUZZLE, "--to", str(target), "--quiet"]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(single, "write_manifest", full_disk)
+    assert main(["export", "examples/thermo.json", "--to", str(target), "--quiet"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
