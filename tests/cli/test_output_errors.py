@@ -161,3 +161,24 @@ def test_generate_checks_its_options_before_it_says_a_seed(args):
     proc = run(["generate", *args], stdout=os.devnull)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+def test_export_to_a_device_or_pipe_writes_one_format_into_it(tmp_path):
+    # docs/cli.md: --to a device or pipe is written into, never replaced; export took /dev/null
+    # for an export directory that "exists and is not a directory"
+    proc = run(["export", "examples/thermo.json", "--to", os.devnull, "--formats", "lp"], stdout=os.devnull)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = {}
+    reader = threading.Thread(target=lambda: got.setdefault("text", fifo.read_text()))
+    reader.start()
+    proc = run(["export", "examples/thermo.json", "--to", str(fifo), "--formats", "lp"], stdout=os.devnull)
+    reader.join(60)
+    assert proc.returncode == 0, proc.stderr
+    plain = run(["export", "examples/thermo.json", "--to", "-", "--formats", "lp"], stdout=tmp_path / "lp")
+    assert plain.returncode == 0 and got["text"] == (tmp_path / "lp").read_text() != ""
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    proc = run(["export", "examples/thermo.json", "--to", os.devnull], stdout=os.devnull)
+    assert proc.returncode == 2 and "name one format with --formats" in proc.stderr

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import stat
 import sys
 from pathlib import Path
 
@@ -20,14 +22,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``--to DIR``: every chosen format's files and manifest.json; ``--to NAME.lp`` (a one-file
     format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
-    if args.to == "-":
+    device = args.to != "-" and _is_device(args.to)
+    if args.to == "-" or device:
+        where = "standard output" if args.to == "-" else args.to
         if args.formats is None or len([n for n in args.formats.split(",") if n.strip()]) != 1:
             # refused before the puzzle is read: nothing else is wrong yet
-            raise FormatError(f"--to - writes one file to standard output: name one format with --formats "
+            raise FormatError(f"--to {args.to} writes one file to {where}: name one format with --formats "
                               f"({', '.join(single_format_names())}), not {args.formats or 'all (the default)'}")
         model = model_from_args(args)
-        sys.stdout.flush()
-        export_stream(model, sys.stdout.buffer, args.formats, **options)
+        if not device:
+            sys.stdout.flush()
+            export_stream(model, sys.stdout.buffer, args.formats, **options)
+            return 0
+        try:   # a device or pipe (/dev/null, >(gzip > x)) is written into, never replaced
+            with open(args.to, "wb") as stream:
+                export_stream(model, stream, args.formats, **options)
+        except OSError as e:
+            raise FormatError(f"{args.to}: cannot write: {e.strerror or e}") from None
         return 0
     single = single_file_format(args.to)
     if single is not None:
@@ -53,6 +64,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     if hint:
         print(hint)
     return 0
+
+
+def _is_device(to: str) -> bool:
+    """``--to`` names something that exists and is neither a directory nor a regular file: a
+    device or a pipe, written into as standard output is."""
+    try:
+        mode = os.stat(to).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISDIR(mode) and not stat.S_ISREG(mode)
 
 
 def _summary(model: Model) -> str:
