@@ -104,8 +104,11 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                 # every column (index_col=False), and then its extra fields would be dropped with
                 # only a warning: a malformed file, refused as any other row of the wrong length is
                 warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
-                                    index_col=False)
+                try:
+                    frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
+                                        index_col=False)
+                except pd.errors.ParserError:   # a row of another width: an error row, not a lost file
+                    frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
         else:
             _check_parquet_columns(path)
             frame = pd.read_parquet(path)
@@ -123,6 +126,31 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
     return out
+
+
+#: Starts the puzzle field of a CSV row that could not be read as one (another number of fields
+#: than the header's): :func:`pipeline.batch.worker.parse_record` answers it with the rest as the
+#: record's error, so the row is an error row and the others are solved.
+BAD_ROW = "\x07"   # not whitespace: fields are stripped
+
+
+def _csv_with_bad_rows(path: Path, sep: str):
+    """The CSV read row by row (pandas' Python engine), each row of another width than the header
+    kept as a record whose puzzle field says so (:data:`BAD_ROW`)."""
+    import pandas as pd
+
+    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep).columns)
+    at = columns.index("puzzle") if "puzzle" in columns else 0
+
+    def bad_row(fields: list[str]) -> list[str]:
+        row = [""] * len(columns)
+        shown = sep.join(fields)
+        row[at] = (f"{BAD_ROW}csv: a row of {len(fields)} fields where the header has {len(columns)} "
+                   f"({shown[:60]}{'...' if len(shown) > 60 else ''}); quote a field that holds the separator")
+        return row
+
+    return pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep, index_col=False, engine="python",
+                       on_bad_lines=bad_row)
 
 
 def _check_parquet_columns(path: Path) -> None:

@@ -26,6 +26,7 @@ from pipeline.batch import dfs_shape, highs_shape, sat_shape  # noqa: F401  (the
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
+from pipeline.batch.records import BAD_ROW
 from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
 from pipeline.batch.text import one_line
 
@@ -73,6 +74,8 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     """
     if puzzle is None or not str(puzzle).strip():
         raise PuzzleError("puzzle: empty record: expected a puzzle")
+    if str(puzzle).startswith(BAD_ROW):   # a row the reader could not split as the header
+        raise PuzzleError(str(puzzle)[len(BAD_ROW):])
     if variant is not None:
         get_variant(variant)  # names the known variants
     entries = _rule_entries(rules)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 
 import pandas as pd
 import pytest
@@ -50,12 +51,16 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
 def test_a_csv_row_longer_than_the_header_is_refused_not_shifted(tmp_path):
     """pandas takes a first row with extra fields as an index: every column shifted, and the
     record's puzzle became its second field ('bad character' of the wrong text)."""
-    for rows in ([MIXED[0] + ",1,2,3", MIXED[0] + ",x"], [MIXED[0] + ",x", MIXED[0] + ",1,2,3"]):
-        path = tmp_path / "ragged.csv"
-        path.write_text("puzzle,extra\n" + "\n".join(rows) + "\n")
-        with pytest.raises(PipelineError, match=r"^batch: cannot read .*ragged.csv' as csv: .*(more fields than the "
-                                                r"header|Expected 2 fields in line 3, saw 4)"):
-            read_records(path)
+    path = tmp_path / "ragged.csv"
+    path.write_text("puzzle,extra\n" + "\n".join([MIXED[0] + ",1,2,3", MIXED[0] + ",x"]) + "\n")
+    with pytest.raises(PipelineError, match=r"^batch: cannot read .*ragged.csv' as csv: .*more fields than the header"):
+        read_records(path)
+    # a later row of another width is that record's error, the others as they are
+    path.write_text("puzzle,extra\n" + "\n".join([MIXED[0] + ",x", MIXED[0] + ",1,2,3"]) + "\n")
+    records = read_records(path)
+    assert records["puzzle"][0] == MIXED[0]
+    assert records["puzzle"][1].endswith("quote a field that holds the separator")
+    assert "a row of 4 fields where the header has 2" in records["puzzle"][1]
 
 
 _FIELD = st.one_of(st.none(), st.text(max_size=12))
@@ -132,3 +137,18 @@ def test_the_text_none_and_a_missing_field_hash_apart():
     plain = {"puzzle": ["1."], "regions": [None], "variant": [None]}
     legacy = hashlib.blake2b("\x1f".join(["1.", "None", "None"]).encode(), digest_size=8).digest()
     assert record_hashes(plain).tobytes() == legacy
+
+
+def test_a_csv_row_of_another_width_is_an_error_row_and_the_others_are_solved(tmp_path):
+    # one malformed line aborted the whole batch ("Error tokenizing data"); text input already
+    # made each bad line an error row
+    from pipeline.batch import run_batch
+
+    good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    src = tmp_path / "in.csv"
+    src.write_text(f"puzzle,variant\n{good},classic\n1.2,3,4,5\n{good},classic\n")
+    summary = run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    assert summary.complete
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert list(df["status"]) == ["optimal", "error", "optimal"]
+    assert df["error"].iloc[1].startswith("csv: a row of 4 fields where the header has 2")
