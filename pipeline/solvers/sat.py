@@ -613,26 +613,19 @@ def _engine(model: Model, amo, backend, reuse: bool, deadline: float | None = No
 
 def setup_outlasts(model: Model, time_limit: float | None, reuse: bool, amo: str | None = DEFAULT_AMO,
                     backend: str | None = None) -> str:
-    """Why a new engine for ``model`` cannot be set up within ``time_limit`` ("" when it can, when
-    there is no limit, or when ``reuse`` finds the shape's engine already made: a batch's first
-    record of a 100x100 would otherwise spend 40 s building it under a 2 s limit).
+    """Why a new engine for ``model`` cannot be set up within ``time_limit`` (one line), or "" when
+    it can, when there is no limit, or when ``reuse`` finds it made (a batch's first record of a
+    100x100 spent 40 s building one under a 2 s limit).
 
     Parameters
     ----------
     model : Model
-        The model the engine would hold (its unit nonzeros decide the estimate).
+        What the engine would hold (its unit nonzeros decide the estimate).
     time_limit : float or None
-        Seconds.
     reuse : bool
-        The shape's cached engine (:func:`engine_for`) is wanted, not a one-puzzle engine.
+        The shape's cached engine (:func:`engine_for`) is wanted.
     amo, backend : str, optional
-        The engine's at-most-one encoding and python-sat backend (the cache's key).
-
-    Returns
-    -------
-    str
-        The one-line reason, or "".
-    """
+        Its at-most-one encoding and python-sat backend (the cache's key)."""
     if time_limit is None or (reuse and _shape_key(model, amo, backend or DEFAULT_BACKEND) in _ENGINES):
         return ""
     need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.unit_positions.size)
