@@ -393,8 +393,9 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
         lines.append(f"solver: auto picked {pick.name} ({pick.reason})")
     if later is not None:
         later.extend(lines)
-    for line in lines if later is None else ():
-        print(line, file=sys.stderr)
+    else:
+        for line in lines:
+            print(line, file=sys.stderr)
     get_solver(pick.name, need=need)   # refuses one without ``need``, as a named engine is refused
     return pick.solver                 # with the row's handoff to the next engine, when it has one
 

@@ -20,7 +20,8 @@ from pipeline.core.glyphs import rule_titles
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``--to DIR``: every chosen format's files and manifest.json; ``--to NAME.lp`` (a one-file
-    format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout."""
+    format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout, and
+    ``--to`` a device or pipe: one file into it."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
     device = args.to != "-" and _is_device(args.to)
     if args.to == "-" or device:
