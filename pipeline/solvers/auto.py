@@ -270,6 +270,10 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))
 
 
+#: The message of a search that never started: choosing the engine took the whole time limit.
+PICKED_PAST_LIMIT = "choosing the engine (building the rule rows it asks about) took the whole time limit"
+
+
 def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
     """Solutions of ``model`` up to ``limit``, the first ``keep`` of them kept, counted by the
     engine ``auto`` picks for counting this model (rate and explain ask it first;
@@ -328,10 +332,6 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
         return SolveResult("time_limit", None, None, time.perf_counter() - started, 0, solver=engine.name,
                            message=PICKED_PAST_LIMIT)
     return solve_checking_uniqueness(engine, model, left, check_unique, own_count=False)
-
-
-#: The message of a search that never started: choosing the engine took the whole time limit.
-PICKED_PAST_LIMIT = "choosing the engine (building the rule rows it asks about) took the whole time limit"
 
 
 

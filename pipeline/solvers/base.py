@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -152,8 +153,6 @@ def time_left(time_limit: float | None, started: float) -> float | None:
     -------
     float or None
     """
-    import time
-
     return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
 
 
@@ -183,8 +182,6 @@ def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, che
     SolveResult
         Its ``solver`` names the engine that solved.
     """
-    import time
-
     started = time.perf_counter()
     proves = check_unique and engine.proves_unique
     result = engine.solve(model, time_limit=time_limit, **({"check_unique": True} if proves else {}), **options)

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
-import stat
 import sys
 from pathlib import Path
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model, exporting_formats, named_only_formats
+from formats.files import is_special_file
 from formats.single import export_file, export_stream, single_file_format, single_format_names
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
@@ -23,7 +22,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout, and
     ``--to`` a device or pipe: one file into it."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
-    device = args.to != "-" and _is_device(args.to)
+    device = args.to != "-" and is_special_file(args.to)
     if args.to == "-" or device:
         where = "standard output" if args.to == "-" else args.to
         if args.formats is None or len([n for n in args.formats.split(",") if n.strip()]) != 1:
@@ -65,16 +64,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     if hint:
         print(hint)
     return 0
-
-
-def _is_device(to: str) -> bool:
-    """``--to`` names something that exists and is neither a directory nor a regular file: a
-    device or a pipe, written into as standard output is."""
-    try:
-        mode = os.stat(to).st_mode
-    except OSError:
-        return False
-    return not stat.S_ISDIR(mode) and not stat.S_ISREG(mode)
 
 
 def _summary(model: Model) -> str:
