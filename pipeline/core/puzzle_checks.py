@@ -121,8 +121,16 @@ def check_rules_added(p: Puzzle) -> None:
     """
     if p.is_rect:   # a rectangle takes only the rules that do not read the grid's side
         check_rect_rules(p)
-    _check_unit_duplicates(p)
+    if _rules_add_units(p):   # else the puzzle's units are the ones already checked without the rules
+        _check_unit_duplicates(p)
     _check_rules(p)
+
+
+def _rules_add_units(p: Puzzle) -> bool:
+    """Whether ``p``'s rules bring units of their own (a diagonal, windoku windows): most rules
+    (cages, lines, dots) bring none, and then the clues' unit check need not run again."""
+    return sum(units.shape[0] for _, units in p.unit_families()) > \
+        sum(units.shape[0] for _, units in p.base_board.unit_families)
 
 
 def _check_range(p: Puzzle) -> None:
