@@ -21,6 +21,7 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
+from pipeline.core.errors import shortened
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_from_iss, nfa_to_iss
 
@@ -41,10 +42,14 @@ def decode_pattern(token: str) -> str:
     """
     if "%" in token or "." in token:
         return unquote(token)
+    # validate=True: the lenient decoder drops every character outside the alphabet, so a
+    # mistyped pattern ('@@') decoded to '' and surfaced later as clues that break the line
     try:
-        return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("latin-1")
+        return base64.b64decode(token + "=" * (-len(token) % 4), altchars=b"-_", validate=True).decode("latin-1")
     except (binascii.Error, ValueError):
-        raise IssArgError(f"pattern {token[:20]!r} is not base64url") from None
+        bad = next((c for c in token.rstrip("=") if not (c.isascii() and (c.isalnum() or c in "-_+/"))), None)
+        why = f": {bad!r} is not one of its characters (A-Z a-z 0-9 - _)" if bad is not None else ""
+        raise IssArgError(f"pattern {shortened(token)!r} is not base64url{why}") from None
 
 
 def encode_pattern(pattern: str) -> str:
@@ -107,6 +112,11 @@ def _read_regex(args: list[str], grid: IssGrid) -> list[dict]:
     if not args:
         raise IssArgError("expected a pattern and cells")
     pattern = "".join(decode_pattern(args[0]).split())
+    if not pattern:
+        # an empty expression matches no cell at all: refused here, naming the constraint, not
+        # later as clues that break the line
+        raise IssArgError("the pattern is empty" if not args[0] else
+                          f"pattern {shortened(args[0])!r} decodes to an empty expression")
     return [{"rule": "regex", "pattern": pattern, "cells": grid.cells(tokens)}
             for _, tokens in _groups(args[1:], named=False)]
 
