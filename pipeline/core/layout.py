@@ -215,6 +215,7 @@ def canvas_from_text(text: str, layout: Layout, where: str) -> np.ndarray:
 def _canvas_value(tok: str, where: str, k: int) -> int:
     if tok in (".", "0"):
         return 0
-    if not tok.isdigit() or len(tok) > MAX_TOKEN_DIGITS:
+    # ASCII only: str.isdigit and int() take any script's digits ('٥'), a compact canvas does not
+    if not (tok.isascii() and tok.isdigit()) or len(tok) > MAX_TOKEN_DIGITS:
         raise PuzzleError(f"{where}: cell {k + 1} is {tok[:20]!r}, not a digit")
     return int(tok)

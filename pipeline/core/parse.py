@@ -603,7 +603,9 @@ _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
 
 def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
     place = f"line {k}, field {j + 1}"
-    if re.fullmatch(r"[+-]?\d+(\.0*)?", tok):  # MATLAB writes 5.0 sometimes
+    # [0-9], not \d: \d and int() take any script's digits ('٥' is 5), which a puzzle string
+    # refuses; a cell of a grid or clue list is read as the same characters
+    if re.fullmatch(r"[+-]?[0-9]+(\.0*)?", tok):  # MATLAB writes 5.0 sometimes
         digits = tok.lstrip("+-").split(".")[0].lstrip("0")
         if len(digits) > MAX_TOKEN_DIGITS:
             what = f"{place}: value {tok[:20]}{'...' if len(tok) > 20 else ''} is too large"

@@ -65,6 +65,15 @@ def test_bad_layouts_are_one_line(spec, message):
         layout_from_spec(spec, 3, 3)
 
 
+@pytest.mark.parametrize("digit", ["\u0665", "\uff15"])   # Arabic-Indic and full-width 5
+def test_a_canvas_cell_of_another_scripts_digit_is_refused(digit):
+    # str.isdigit and int() take them, so a canvas in tokens read '٥' as 5 where the same
+    # canvas written compactly refused it
+    givens = " ".join([digit] + ["."] * 440)
+    with pytest.raises(PuzzleError, match=f"^puzzle: givens: cell 1 is '{digit}', not a digit$"):
+        parse_puzzle({"size": 9, "layout": "samurai", "givens": givens})
+
+
 def test_samurai_needs_square_boxes():
     with pytest.raises(PuzzleError, match="samurai needs square boxes"):
         samurai(2, 3)

@@ -266,6 +266,23 @@ def test_a_stray_non_ascii_character_is_named_with_its_position(stray):
         parse_puzzle("." * 80 + stray)
 
 
+@pytest.mark.parametrize("digit", ["\u0665", "\uff15"])   # Arabic-Indic and full-width 5
+@pytest.mark.parametrize("sep, message", [
+    (",", r"bad cell '{}' at row 1, column 2$"),   # CSV
+    (" ", r"bad cell '{}' at row 1, column 2$"),   # grid text
+    (None, r"line 1, field 3: '{}' is not an integer: entries must be integers$"),   # clue list
+])
+def test_another_scripts_digit_is_refused_in_a_grid_as_in_a_puzzle_string(digit, sep, message):
+    """\\d and int() take any script's digits: a CSV or grid-text cell '٥' was read as 5 where a
+    puzzle string refuses it (above); each reader names the character and its place."""
+    if sep is None:
+        text = f"1,1,{digit}\n2,2,3\n"
+    else:
+        text = "\n".join(sep.join(digit if (r, c) == (0, 1) else "0" for c in range(9)) for r in range(9))
+    with pytest.raises(PuzzleError, match=message.format(digit)):
+        parse_puzzle(text)
+
+
 def test_a_leading_byte_order_mark_on_a_puzzle_string_is_dropped_as_in_a_file():
     assert parse_puzzle("\ufeff" + "." * 80 + "1").grid[8, 8] == 1
 
