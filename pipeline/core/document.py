@@ -70,7 +70,7 @@ class DocumentParts(NamedTuple):
 
 DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values", "extra",
                  "title", "author", "source", "notes")
-_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,4})\s*$")   # -3: named as out of range
+_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,4})\s*$")   # -3: named as out of range
 
 
 def is_export_manifest_document(doc: object) -> bool:

@@ -35,8 +35,8 @@ __all__ = ["ExtraGroup", "parse_extra", "extra_to_doc", "extra_index", "extra_na
 #: Most extra cells of a puzzle (ISS: grid and var cells share 16-bit indices).
 MAX_EXTRA_CELLS = 4096
 _NAME = re.compile(r"^[A-Z]{1,8}$")
-_REF = re.compile(r"^\s*([A-Za-z]{1,8})(\d{0,5})\s*$")
-_SIZE = re.compile(r"^\s*(?:(\d{1,4})\s*[xX]\s*)?(\d{1,4})\s*$")
+_REF = re.compile(r"^\s*([A-Za-z]{1,8})([0-9]{0,5})\s*$")
+_SIZE = re.compile(r"^\s*(?:([0-9]{1,4})\s*[xX]\s*)?([0-9]{1,4})\s*$")
 
 
 class ExtraGroup(NamedTuple):

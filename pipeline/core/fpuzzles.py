@@ -168,7 +168,7 @@ def _value(entry: dict, element: str, k: int, where: str) -> int | None:
     if value in (None, ""):
         return None
     number = _whole_number(value)
-    if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+    if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value):
         number = int(value)   # f-puzzles writes "7"; a long one is refused by its range where it is used
     if number is None:
         raise PuzzleError(f"{where}: {element}[{k}] value {str(value)[:20]!r} is not a whole number")
@@ -199,7 +199,7 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
     if given and cell.get("value") not in (None, ""):
         value = cell["value"]
         number = _whole_number(value)
-        if number is None and isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}\s*", value):
+        if number is None and isinstance(value, str) and re.fullmatch(r"\s*[0-9]{1,3}\s*", value):
             number = int(value)
         if number is None or not 1 <= number <= size:
             raise PuzzleError(f"{where}: {name}: the given {json.dumps(value)[:20]} is not a digit from 1 to {size}")

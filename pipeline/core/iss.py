@@ -105,7 +105,7 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     args = item.args
     if not args or len(args) > 3 or not args[0]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
-    m = re.fullmatch(r"(\d{1,3})x(\d{1,3})", args[0])
+    m = re.fullmatch(r"([0-9]{1,3})x([0-9]{1,3})", args[0])
     if m is None:
         raise PuzzleError(f"{where}: ISS: Shape {args[0][:20]!r} is not RxC ({_place(item)})")
     rows, cols = int(m.group(1)), int(m.group(2))
@@ -114,7 +114,7 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     n = max(rows, cols)   # ISS's default values 1..max(R, C) (a rectangle: pipeline.core.rect)
     spec = args[1] if len(args) > 1 else ""
     # ISS ranges: "0-8" (the values low..high) or a count "9" (the values 1..9)
-    m = re.fullmatch(r"(\d{1,2})-(\d{1,2})|(\d{1,2})", spec) if spec else None
+    m = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})|([0-9]{1,2})", spec) if spec else None
     if spec and m is None:
         raise PuzzleError(f"{where}: ISS: value range {spec[:20]!r} is not LOW-HIGH or a count ({_place(item)})")
     low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
@@ -137,7 +137,7 @@ def _given(token: str, grid: IssGrid, span: tuple[int, ...] = ()) -> tuple[str, 
     span = span or tuple(range(1, grid.n + 1))
     digits = []
     for v in values:
-        if not re.fullmatch(r"\d{1,3}", v) or int(v) not in span:
+        if not re.fullmatch(r"[0-9]{1,3}", v) or int(v) not in span:
             raise IssArgError(f"given {token[:30]!r}: {v[:10]!r} is not a digit {span[0]}-{span[-1]}")
         digits.append(int(v))
     return name, digits
@@ -295,7 +295,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
                 raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
             no_boxes = True
         elif item.type == "RegionSize":
-            if len(item.args) != 1 or not re.fullmatch(r"\d{1,3}", item.args[0]) or int(item.args[0]) < 2:
+            if len(item.args) != 1 or not re.fullmatch(r"[0-9]{1,3}", item.args[0]) or int(item.args[0]) < 2:
                 raise PuzzleError(f"{where}: ISS: RegionSize takes one region size of 2 cells or more ({_place(item)})")
             region_size = (int(item.args[0]), item)
         elif item.type in _COMPOSITE - _READ_COMPOSITE:

@@ -31,7 +31,7 @@ from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 
 __all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell"]
 
-_CC = re.compile(r"[Cc][Cc](\d+)")
+_CC = re.compile(r"[Cc][Cc]([0-9]+)")
 
 
 def region_cell(token: str, grid: IssGrid) -> str:
@@ -138,10 +138,10 @@ def _or_region(iss_type: str, read: Callable[[list[str], IssGrid], list[dict]]) 
     """``iss_type``'s reader, with region-cell arguments read as a chaos clue instead."""
     def reader(args: list[str], grid: IssGrid) -> list[dict]:
         if iss_type == "SameValues" and args and _region_tokens(args[1:]):
-            try:
-                k = int(args[0])
-            except ValueError:
-                raise IssArgError(f"group count {args[0][:10]!r} is not a whole number") from None
+            # ASCII digits: int() takes any script's digits ('٣')
+            if not (args[0].isascii() and args[0].isdigit()):
+                raise IssArgError(f"group count {args[0][:10]!r} is not a whole number")
+            k = int(args[0])
             cells = [region_cell(t, grid) for t in args[1:]]
             if k < 2 or len(cells) % k:
                 raise IssArgError(f"{len(cells)} region cells do not make {k} groups of one size")

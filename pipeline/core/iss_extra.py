@@ -21,9 +21,9 @@ __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "doc_to_iss_ex
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
 IMPLICIT_GROUPS = {"Doppelganger": ("DGB", "DGC", "DGR")}
 #: A cell of an implicit group named in a constraint's arguments (``DGC2``).
-_NAMES_IMPLICIT = re.compile(r"(?<![A-Za-z])DG[RCB]\d")
-_ID = re.compile(r"^([A-Z]{1,9})(\d{0,5})$")
-_SIZE = re.compile(r"^(?:([1-9]\d{0,3})x)?([1-9]\d{0,3})$")
+_NAMES_IMPLICIT = re.compile(r"(?<![A-Za-z])DG[RCB][0-9]")
+_ID = re.compile(r"^([A-Z]{1,9})([0-9]{0,5})$")
+_SIZE = re.compile(r"^(?:([1-9][0-9]{0,3})x)?([1-9][0-9]{0,3})$")
 
 
 def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dict], dict[str, tuple[str, int, int]]]:
@@ -129,7 +129,7 @@ def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozen
     -------
     str or None
     """
-    m = re.fullmatch(r"([A-Za-z]{1,8})(\d{0,5})", name)
+    m = re.fullmatch(r"([A-Za-z]{1,8})([0-9]{0,5})", name)
     if m is None:
         return None
     group = m.group(1).upper()
@@ -214,9 +214,9 @@ def is_doppel_link(entry: dict) -> bool:
     cells = entry.get("cells") or []
     last = str(cells[-1]) if cells else ""
     if entry.get("rule") == "cage" and "sum" not in entry:
-        return bool(re.fullmatch(r"DG[RCB]\d+", last)) and all(str(c)[0] == "r" for c in cells[:-1])
+        return bool(re.fullmatch(r"DG[RCB][0-9]+", last)) and all(str(c)[0] == "r" for c in cells[:-1])
     return entry.get("rule") == "pencilmarks" and entry.get("digits") == [0] and \
-        all(re.fullmatch(r"DGB\d+", str(c)) for c in cells)
+        all(re.fullmatch(r"DGB[0-9]+", str(c)) for c in cells)
 
 
 def extra_adjacent_pairs(tokens: list[str], prefixes: dict[str, tuple[str, int, int]],

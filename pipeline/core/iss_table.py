@@ -184,6 +184,8 @@ def _global(kind: str) -> Callable[[list[str], IssGrid], list[dict]]:
 
 def _int(text: str, what: str) -> int:
     try:
+        if not text.isascii():   # int() takes any script's digits ('١٠' is 10)
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
@@ -245,7 +247,7 @@ def _read_cells(kind: str, at_least: int = 1) -> Callable[[list[str], IssGrid], 
 
 def _read_all_different(args: list[str], grid: IssGrid) -> list[dict]:
     cells = grid.cells(args)
-    if len(cells) == grid.n and all(re.fullmatch(r"r\d+c\d+", c) for c in cells):
+    if len(cells) == grid.n and all(re.fullmatch(r"r[0-9]+c[0-9]+", c) for c in cells):
         return [{"rule": "extraregion", "cells": cells}]
     # a cage without a sum: distinct digits (also for N cells with extra cells: a unit is grid cells)
     return [{"rule": "cage", "cells": cells}]
@@ -289,7 +291,7 @@ def _read_line_with(kind: str, key: str, default: int | None = None) -> Callable
     """A line whose first argument is a number (``Whisper~5~...``, ``Lockout~4~...``,
     ``Modular~3~...``); ``default`` when ISS lets it out (German whispers: 5)."""
     def read(args: list[str], grid: IssGrid) -> list[dict]:
-        if default is not None and args and not args[0].lstrip("-").isdigit():
+        if default is not None and args and not (args[0].isascii() and args[0].lstrip("-").isdigit()):
             value, cells = default, args
         else:
             if not args:

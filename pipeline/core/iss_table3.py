@@ -42,12 +42,14 @@ from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 
 __all__ = ["READERS3", "WRITERS3", "clue_place", "clue_line"]
 
-_LINE = re.compile(r"([RC])(\d{1,2})")
-_CLUE = re.compile(r"\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*")
+_LINE = re.compile(r"([RC])([0-9]{1,2})")
+_CLUE = re.compile(r"\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*")
 
 
 def _int(text: str, what: str) -> int:
     try:
+        if not text.isascii():   # int() takes any script's digits ('١٠' is 10)
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None

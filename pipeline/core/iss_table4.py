@@ -29,6 +29,8 @@ ISS_TIES = {"only-unclued": "unclued", "any": "any", "none": "none"}
 
 def _int(text: str, what: str) -> int:
     try:
+        if not text.isascii():   # int() takes any script's digits ('١٠' is 10)
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None

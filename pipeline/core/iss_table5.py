@@ -25,7 +25,7 @@ SEPARATOR = "-"
 
 
 def _read_look_and_say(args: list[str], grid: IssGrid) -> list[dict]:
-    if len(args) < 2 or not re.fullmatch(r"(\d\d)+", args[0]):
+    if len(args) < 2 or not re.fullmatch(r"([0-9][0-9])+", args[0]):
         raise IssArgError(f"expected a clue of (count, value) digit pairs and cells (LookAndSay~1223~R1C1), "
                           f"found {'~'.join(args)[:40]!r}")
     return [{"rule": "lookandsay", "clue": args[0], "cells": grid.cells(args[1:])}]
@@ -36,7 +36,7 @@ def _write_look_and_say(entry: dict, grid: IssGrid) -> list[str]:
 
 
 def _read_rellik(args: list[str], grid: IssGrid) -> list[dict]:
-    if len(args) < 2 or not re.fullmatch(r"\d{1,3}", args[0]):
+    if len(args) < 2 or not re.fullmatch(r"[0-9]{1,3}", args[0]):
         raise IssArgError(f"expected a sum and cells (RellikCage~5~R1C1~R1C2), found {'~'.join(args)[:40]!r}")
     if int(args[0]) == 0:
         raise IssArgError("a rellik sum of 0 is the empty set's sum (ISS's cage then holds nothing)")

@@ -22,12 +22,12 @@ def _read_connected(args: list[str], grid: IssGrid) -> list[dict]:
     if args[0]:
         raise IssArgError(f"a var-cell group ({args[0][:20]!r}) is not read: only the whole grid (an empty group)")
     text = args[1].replace(",", "_")
-    if not re.fullmatch(r"-?\d{1,4}(_-?\d{1,4})*", text):
+    if not re.fullmatch(r"-?[0-9]{1,4}(_-?[0-9]{1,4})*", text):
         raise IssArgError(f"expected values like 1_3_5, found {args[1][:30]!r}")
     values = [int(v) for v in text.split("_")]
     entry: dict = {"rule": "connectedvalues", "values": values}
     if len(args) == 3 and args[2] != "":
-        if not re.fullmatch(r"\d{1,5}", args[2]) or int(args[2]) == 0:
+        if not re.fullmatch(r"[0-9]{1,5}", args[2]) or int(args[2]) == 0:
             raise IssArgError(f"the size must be a positive whole number, found {args[2][:20]!r}")
         entry["size"] = int(args[2])
     return [entry]

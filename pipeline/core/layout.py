@@ -152,7 +152,7 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
         for k, text in enumerate(spec["grids"]):
             if not isinstance(text, str):
                 raise PuzzleError(f"{where}: grids[{k}] must be a cell like \"r1c13\", found {str(text)[:20]!r}")
-            m = re.fullmatch(r"\s*[rR](\d{1,9})[cC](\d{1,9})\s*", text)
+            m = re.fullmatch(r"\s*[rR]([0-9]{1,9})[cC]([0-9]{1,9})\s*", text)
             if m is None:
                 raise PuzzleError(f"{where}: grids[{k}] {text[:20]!r} is not a cell like \"r1c13\"")
             row, col = int(m.group(1)), int(m.group(2))

@@ -204,7 +204,7 @@ def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
         The grid side the boxes must tile.
     """
     # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
-    m = re.fullmatch(r"\s*(\d{1,9})\s*[xX*]\s*(\d{1,9})\s*", str(text))
+    m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX*]\s*([0-9]{1,9})\s*", str(text))
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise PuzzleError(f"box: {str(text)[:30]!r} is not of the form HxW (e.g. 3x3 or 2x3)")
     h, w = int(m.group(1)), int(m.group(2))

@@ -28,8 +28,8 @@ __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_
            "check_rect_rules",
            "rect_spec", "RECT_VARIANTS", "RECT_RULE_KINDS"]
 
-_SIZE = re.compile(r"^\s*(\d{1,3})\s*[xX]\s*(\d{1,3})\s*$")
-_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,5})\s*$")
+_SIZE = re.compile(r"^\s*([0-9]{1,3})\s*[xX]\s*([0-9]{1,3})\s*$")
+_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,5})\s*$")
 _COMPACT = "0" + COMPACT_DIGITS   # the values 0..35, one character each
 #: The variants a rectangular grid may have (no diagonals: a rectangle has no long diagonal).
 RECT_VARIANTS = ("classic", "latin", "jigsaw")
@@ -220,7 +220,7 @@ def _givens(givens: object, rows: int, cols: int, values: tuple[int, ...], zero_
     for k, item in enumerate(_cells_of(givens, rows, cols, where)):
         at = f"{where}: r{k // cols + 1}c{k % cols + 1}"
         value = None if item is None or isinstance(item, bool) else whole_number(item)
-        if value is None and isinstance(item, str) and re.fullmatch(r"-?\d{1,5}", item):
+        if value is None and isinstance(item, str) and re.fullmatch(r"-?[0-9]{1,5}", item):
             value = int(item)
         if item is not None and value is None:
             raise PuzzleError(f"{at}: {str(item)[:20]!r} is not a value")

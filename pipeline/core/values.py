@@ -28,8 +28,8 @@ __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_
 MAX_ABS_VALUE = 9999
 #: At most this many values (the variables' last index).
 MAX_VALUES = 400
-_RANGE = re.compile(r"^\s*(-?\d{1,5})\s*-\s*(-?\d{1,5})\s*$")
-_GIVEN = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*=\s*(-?\d{1,5})\s*$")
+_RANGE = re.compile(r"^\s*(-?[0-9]{1,5})\s*-\s*(-?[0-9]{1,5})\s*$")
+_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,5})\s*$")
 _COMPACT = "0" + COMPACT_DIGITS   # "0123456789ABC...": the values 0..35 as one character each
 
 
@@ -238,7 +238,7 @@ def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: st
         if item is None:
             continue
         value = whole_number(item) if not isinstance(item, bool) else None
-        if value is None and isinstance(item, str) and re.fullmatch(r"-?\d{1,5}", item):
+        if value is None and isinstance(item, str) and re.fullmatch(r"-?[0-9]{1,5}", item):
             value = int(item)
         if value is None:
             raise PuzzleError(f"{where}: r{k // n + 1}c{k % n + 1}: {str(item)[:20]!r} is not a value")

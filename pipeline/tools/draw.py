@@ -202,7 +202,7 @@ def parse_cells(text: str, rows: int, cols: int | None = None) -> np.ndarray:
     cols = rows if cols is None else cols
     mask = np.zeros((rows, cols), dtype=bool)
     for token in text.replace(",", " ").split():
-        m = re.fullmatch(r"[rR](\d+)[cC](\d+)(?:=\w+)?", token)
+        m = re.fullmatch(r"[rR]([0-9]+)[cC]([0-9]+)(?:=\w+)?", token)
         if not m or not (1 <= int(m.group(1)) <= rows and 1 <= int(m.group(2)) <= cols):
             bound = f"1 <= R, C <= {rows}" if rows == cols else f"1 <= R <= {rows}, 1 <= C <= {cols}"
             raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with {bound}")

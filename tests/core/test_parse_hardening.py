@@ -283,6 +283,32 @@ def test_another_scripts_digit_is_refused_in_a_grid_as_in_a_puzzle_string(digit,
         parse_puzzle(text)
 
 
+FIVE, TEN = "\u0665", "\u0661\u0660"   # Arabic-Indic 5 and 10
+
+
+@pytest.mark.parametrize("source, words", [
+    ({"size": 9, "givens": [f"r1c1={FIVE}"]}, "givens[0] 'r1c1=\u0665' is not like \"r1c1=5\""),
+    ({"size": 9, "box": f"3x{FIVE}"}, "box: '3x\u0665' is not of the form HxW"),
+    ({"size": 9, "values": f"1-{FIVE}"}, "'values' '1-\u0665' is not a range"),
+    ({"size": 4, "values": "0-3", "givens": [[FIVE, None, None, None]] + [[None] * 4] * 3},
+     "givens: r1c1: '\u0665' is not a value"),
+    ({"size": 9, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": TEN}]}, "'sum' must be an integer"),
+    ({"size": 9, "rules": [{"rule": "thermo", "cells": [f"r1c{FIVE}", "r1c2"]}]}, "'r1c\u0665' is not a cell"),
+    ({"size": 4, "rules": [{"rule": "regex", "pattern": f"1{{{FIVE}}}", "cells": ["r1c1", "r1c2"]}]},
+     "expected a number at position 2"),
+    ({"size": 9, "layout": {"grids": ["r1c1", f"r7c{FIVE}"]}}, "grids[1] 'r7c\u0665' is not a cell"),
+    (f".Cage~{TEN}~R1C1~R1C2", "sum '\u0661\u0660' is not a whole number"),
+    (f".~R1C1_{FIVE}", "'\u0665' is not a digit 1-9"),
+    (f".Shape~6x{FIVE}", "Shape '6x\u0665' is not RxC"),
+])
+def test_another_scripts_digit_is_refused_in_documents_and_iss_strings(source, words):
+    """The same for every number a puzzle's text holds: a regex, \\d or int() took '\u0665' as 5
+    (a document's givens, box, values, sums and cells, ISS's sums, givens and shapes)."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(source)
+    assert words in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
 def test_a_leading_byte_order_mark_on_a_puzzle_string_is_dropped_as_in_a_file():
     assert parse_puzzle("\ufeff" + "." * 80 + "1").grid[8, 8] == 1
 

@@ -30,7 +30,7 @@ from pipeline.core.parse import whole_number
 __all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
            "pair_rows", "value_span", "value_words", "digit_values"]
 
-_CELL = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
+_CELL = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 @dataclass(frozen=True, eq=False)
@@ -753,7 +753,7 @@ def _long_whole_number(value: Any) -> int | None:
         return None
     if isinstance(value, float):
         return int(value) if value == value and abs(value) != float("inf") and value.is_integer() else None
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,4000}\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,4000}\s*", value):
         return int(value)
     return int(value) if isinstance(value, (int, np.integer)) else None
 
@@ -786,7 +786,7 @@ def int_field(data: dict, key: str, where: str, *, low: int | None = None, high:
     value = whole_number(data[key])   # 5 and 5.0 alike
     if value is None:
         text = data[key]
-        if isinstance(text, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", text):   # f-puzzles writes "5"
+        if isinstance(text, str) and re.fullmatch(r"\s*-?[0-9]{1,9}\s*", text):   # f-puzzles writes "5"
             value = int(text)
         elif (big := _long_whole_number(text)) is not None:   # whole, only far too large: say so
             shown = f"a {len(str(abs(big)))}-digit number ({str(big)[:16]}...)"

@@ -24,7 +24,7 @@ __all__ = ["LookAndSay", "Rellik", "EqualityCage", "distinct_rows", "forbidden_s
 
 #: Most value sets a rellik cage may have to look through (sum of C(V, r), r <= cells).
 MAX_RELLIK_SETS = 1_000_000
-_PAIRS = re.compile(r"(\d\d)+")
+_PAIRS = re.compile(r"([0-9][0-9])+")
 
 
 def distinct_rows(family: str, cells: np.ndarray, board: Board, index: int) -> Rows:

@@ -12,7 +12,7 @@ from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells
 
 __all__ = ["LittleKiller", "diagonal_from"]
 
-_OUTSIDE = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
+_OUTSIDE = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 def diagonal_from(clue: tuple[int, int], step: tuple[int, int], board: Board) -> list[int]:

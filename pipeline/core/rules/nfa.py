@@ -378,7 +378,7 @@ class _Parser:
 
     def number(self) -> int:
         start = self.at
-        while self.peek().isdigit():
+        while self.peek().isascii() and self.peek().isdigit():   # not '٣': a value is 0-9, A-Z
             self.take()
         if start == self.at:
             raise NfaError(f"expected a number at position {start}")

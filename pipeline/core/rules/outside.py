@@ -31,7 +31,7 @@ from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells
 
 __all__ = ["OutsideLine", "Sandwich", "XSum", "NumberedRoom", "outside_line"]
 
-_OUTSIDE = re.compile(r"^\s*[rR](\d{1,4})\s*[cC](\d{1,4})\s*$")
+_OUTSIDE = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int], tuple[int, int], list[int]]:
