@@ -35,7 +35,7 @@ Source: TypeAlias = Any
 Box: TypeAlias = str | tuple[int, int] | None
 
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES", "MAX_TOKEN_DIGITS", "read_stdin",
-           "PuzzleParts",
+           "PuzzleParts", "region_text_bytes",
            "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "check_grid_size", "memory_limit", "model_bytes"]
 
@@ -409,16 +409,17 @@ def read_source(source: Source, what: str = "grid") -> tuple[str, str]:
     return _read_source(source, what)
 
 
-def _read_source(source, what: str) -> tuple[str, str]:
-    """Return (text, where) for a literal string, a path, or ``-`` for stdin."""
+def _read_source(source, what: str, limit: int | None = None, why: str = "") -> tuple[str, str]:
+    """Return (text, where) for a literal string, a path, or ``-`` for stdin (a file or stdin at
+    most ``limit`` bytes, :data:`MAX_TEXT_BYTES` by default; ``why`` ends the message beyond it)."""
     if isinstance(source, Path):
-        return _read_file(source, what), str(source)
+        return _read_file(source, what, limit, why), str(source)
     s = str(source)
     if s == "-":
-        return read_stdin(what), "<stdin>"
+        return read_stdin(what, limit, why), "<stdin>"
     kind = _path_kind(s)
     if kind == "file":
-        return _read_file(Path(s), what), s
+        return _read_file(Path(s), what, limit, why), s
     if kind is None and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
         # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
         raise PuzzleError(f"{what}: no such file {s!r}")
@@ -470,18 +471,24 @@ def _path_kind(s: str) -> str | None:
 MAX_TEXT_BYTES = 64 * 2 ** 20
 
 
-def _too_much(what: str, where: str) -> PuzzleError:
-    return PuzzleError(f"{what}: {where} holds more than {MAX_TEXT_BYTES // 2 ** 20} MiB of text; "
-                       "a puzzle is far smaller")
+def _too_much(what: str, where: str, limit: int | None, why: str) -> PuzzleError:
+    if limit is None:
+        return PuzzleError(f"{what}: {where} holds more than {MAX_TEXT_BYTES // 2 ** 20} MiB of text; "
+                           "a puzzle is far smaller")
+    return PuzzleError(f"{what}: {where} holds more than {_gib(limit)} of text; {why}")
 
 
-def read_stdin(what: str = "puzzle") -> str:
-    """Standard input as text, at most :data:`MAX_TEXT_BYTES` of it.
+def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") -> str:
+    """Standard input as text, at most :data:`MAX_TEXT_BYTES` of it (or ``limit`` bytes).
 
     Parameters
     ----------
     what : str
         How the message names the input.
+    limit : int, optional
+        The most it may hold, when smaller than :data:`MAX_TEXT_BYTES` (regions: :func:`region_text_bytes`).
+    why : str
+        What the message says beyond ``limit``.
 
     Returns
     -------
@@ -492,28 +499,56 @@ def read_stdin(what: str = "puzzle") -> str:
     PuzzleError
         More text than that, or bytes that are not UTF-8.
     """
+    most = MAX_TEXT_BYTES if limit is None else limit
     try:
-        text = sys.stdin.read(MAX_TEXT_BYTES + 1)
+        text = sys.stdin.read(most + 1)
     except UnicodeDecodeError as e:
         raise PuzzleError(f"{what}: standard input is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:
         raise PuzzleError(f"{what}: cannot read standard input: {e}") from None
-    if len(text) > MAX_TEXT_BYTES:
-        raise _too_much(what, "standard input")
+    if len(text) > most:
+        raise _too_much(what, "standard input", limit, why)
     return text.removeprefix("\ufeff")
 
 
-def _read_file(path: Path, what: str) -> str:
+def _read_file(path: Path, what: str, limit: int | None = None, why: str = "") -> str:
+    most = MAX_TEXT_BYTES if limit is None else limit
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read(MAX_TEXT_BYTES + 1)
+            # a regular file's size is known before it is read: one beyond the bound is refused
+            # unread (the read below still stops at the bound for a file that grows)
+            if os.fstat(handle.fileno()).st_size > most:
+                raise _too_much(what, repr(str(path)), limit, why)
+            text = handle.read(most + 1)
     except FileNotFoundError:
         raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise PuzzleError(f"{what}: cannot read {str(path)!r}: {e}") from None
-    if len(text) > MAX_TEXT_BYTES:
-        raise _too_much(what, repr(str(path)))
+    if len(text) > most:
+        raise _too_much(what, repr(str(path)), limit, why)
     return text
+
+
+#: Bytes of region text per cell of the grid: an id and its separators, generously (a 3-digit id
+#: padded to a column of 8, a CRLF line end); 64 KiB more for '#' comment lines.
+REGION_BYTES_PER_CELL = 16
+
+
+def region_text_bytes(n: int) -> int:
+    """The most text the regions of an N x N grid may take (66,832 bytes for 9x9): a larger file is
+    no regions of this grid and is refused by its size, unread (a 60 MB regions file of a 9x9
+    puzzle took seconds and gigabytes to be found 5 million ids), at most :data:`MAX_TEXT_BYTES`.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+
+    Returns
+    -------
+    int
+    """
+    return min(MAX_TEXT_BYTES, n * n * REGION_BYTES_PER_CELL + 64 * 2 ** 10)
 
 
 _DECORATION = re.compile(r"^[\s\-+=|]*$")
@@ -724,7 +759,10 @@ def parse_regions(source: Source, n: int) -> np.ndarray:
     if isinstance(source, np.ndarray):
         ids = source.ravel().astype(str)
     else:
-        text, where = _read_source(source, "regions")
+        limit, why = region_text_bytes(n), f"the regions of a {n}x{n} grid are far smaller"
+        text, where = _read_source(source, "regions", limit, why)
+        if len(text) > limit:   # literal text (a document's, an argument): refused before it is split
+            raise _too_much("regions", where, limit, why)
         text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
         tokens = re.split(r"[,;\s]+", text.strip())
         lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -169,6 +169,26 @@ def test_regions_in_grid_form(tmp_path, sep):
     np.testing.assert_array_equal(regions, np.add.outer(3 * (np.arange(9) // 3), np.arange(9) // 3))
 
 
+def test_a_regions_file_far_larger_than_its_grids_regions_is_refused_unread(tmp_path):
+    """A 300 MB --regions file took 36 s and 3.8 GB to be split and found 150 million ids: a file
+    beyond what the regions of an N x N grid can take is refused by its size, before it is read."""
+    from pipeline.core import parse
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as handle:
+        handle.write(b"\xff")   # not UTF-8: had it been read, the error would say so
+        handle.truncate(300 * 2 ** 20)   # sparse: nothing written
+    with pytest.raises(PuzzleError, match=r"^regions: '.*big\.txt' holds more than 65 KiB of text; "
+                                          r"the regions of a 9x9 grid are far smaller$"):
+        parse_regions(str(big), 9)
+    with pytest.raises(PuzzleError, match=r"^regions: regions holds more than 65 KiB"):   # literal text too
+        parse_regions("0 " * 40_000, 9)
+    ok = tmp_path / "ok.txt"   # regions with a long comment are well within the bound
+    ok.write_text("# " + "x" * 60_000 + "\n" + "".join(str(3 * (r // 3) + c // 3) for r in range(9) for c in range(9)))
+    assert parse_regions(str(ok), 9).shape == (9, 9)
+    assert parse.region_text_bytes(400) == 400 * 400 * parse.REGION_BYTES_PER_CELL + 64 * 2 ** 10
+
+
 # -- fuzz: every puzzle-input parser gives a Puzzle/grid or a PipelineError ------------------------
 _ALPHABET = st.sampled_from(list("0123456789.,; \t\n|-+#abcxyzABCXYZ") + ["NaN", "1e99", "99999999999999999999"])
 
