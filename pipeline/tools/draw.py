@@ -499,6 +499,33 @@ def write_figure(fig: Figure, path: str | os.PathLike) -> Path:
         load_matplotlib().close(fig)
 
 
+def figure_format(path: str | os.PathLike) -> str:
+    """The picture format of ``path``'s suffix, one of :data:`FORMATS`. The commands ask before
+    anything else, matplotlib's import included: on the core install ``draw --to x.xyz`` said
+    that draw needs matplotlib, not that ``.xyz`` is no picture format.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file ``--to`` names.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    PipelineError
+        When the suffix is not one of svg, png, pdf.
+    """
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        found = f"unknown picture format {path.suffix!r}" if path.suffix else "no format suffix"
+        raise PipelineError(f"--to {path}: {found}; the file name must end in .svg, .png or .pdf")
+    return fmt
+
+
 def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     """Write ``fig`` to ``path`` (format from the suffix) deterministically and atomically.
 
@@ -515,9 +542,7 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
         When the suffix is not one of svg, png, pdf.
     """
     path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    if fmt not in FORMATS:
-        raise PipelineError(f"--to {path}: the file name must end in .svg, .png or .pdf")
+    fmt = figure_format(path)
     metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "ModDate": None, "Creator": None,
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]

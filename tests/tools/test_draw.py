@@ -94,6 +94,19 @@ def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch, argv)
     assert "pip install -e '" in err   # the checkout's editable install stays editable
 
 
+@pytest.mark.parametrize("argv", [["draw"], ["spy"]])
+@pytest.mark.parametrize("name, found", [("x.xyz", "unknown picture format '.xyz'"), ("x", "no format suffix")])
+def test_an_unknown_target_format_is_named_before_the_missing_matplotlib(tmp_path, capsys, monkeypatch, argv,
+                                                                         name, found):
+    # the core install said "draw needs matplotlib" for --to x.xyz, which no install draws
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    target = tmp_path / name
+    assert main([*argv, "--to", str(target)]) == 2
+    assert capsys.readouterr().err == (f"error: --to {target}: {found}; the file name must end in .svg, .png "
+                                       f"or .pdf\n")
+
+
 def test_cells_as_explain_prints_them():
     # explain lists conflicting clues as "r1c2=5 r3c4=7" and differing cells as "r1c2 r3c4"
     mask = parse_cells("r1c2=5 r3c4=7,r9c9", 9)

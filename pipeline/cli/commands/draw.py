@@ -11,8 +11,8 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import read_stdin
 from pipeline.solvers.highs import solve
-from pipeline.tools.draw import (_puzzle_text, draw_grid, highlight_mask, input_symbols, load_matplotlib, read_grid,
-                                 write_figure)
+from pipeline.tools.draw import (_puzzle_text, draw_grid, figure_format, highlight_mask, input_symbols, load_matplotlib,
+                                 read_grid, write_figure)
 
 
 def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
@@ -23,6 +23,7 @@ def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
+    figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     if _svg_without_matplotlib(args):
         puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
         grid = None

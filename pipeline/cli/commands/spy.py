@@ -5,11 +5,12 @@ import argparse
 
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
 from pipeline.core.build import build_model
-from pipeline.tools.draw import load_matplotlib, write_figure
+from pipeline.tools.draw import figure_format, load_matplotlib, write_figure
 from pipeline.tools.spy import compare_convention, spy_figure
 
 
 def cmd_spy(args: argparse.Namespace) -> int:
+    figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     load_matplotlib("spy")  # the missing extra is named before any work is done
     puzzle = puzzle_from_args(args)
     models = [model_from_args(args, puzzle)]
