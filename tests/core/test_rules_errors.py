@@ -111,6 +111,13 @@ REFUSED = [
      "rules[0] (kropki): white dot joins r1c1 and r2c2, which are not orthogonal neighbours"),
     ("dot colour", N9, {"rule": "kropki", "color": "grey", "cells": ["r1c1", "r1c2"]},
      "rules[0] (kropki): 'color' must be white or black"),
+    # the cells before the colour: a dot of 3 cells and no colour was refused for the colour alone
+    ("dot of three, no colour", N9, {"rule": "kropki", "cells": ["r1c1", "r1c2", "r1c3"]},
+     "rules[0] (kropki): a Kropki dot joins 2 cells, found 3"),
+    ("dot apart, no colour", N9, {"rule": "kropki", "cells": ["r1c1", "r2c2"]},
+     "rules[0] (kropki): a dot joins r1c1 and r2c2, which are not orthogonal neighbours"),
+    ("dot, no colour", N9, {"rule": "kropki", "cells": ["r1c1", "r1c2"]},
+     "rules[0] (kropki): missing 'color' (white or black)"),
     ("dot value", N9, {"rule": "kropki", "color": "white", "value": 10, "cells": ["r1c1", "r1c2"]},
      "rules[0] (kropki): 'value' must be from 1 to 9, found 10"),
     ("even and odd", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "odd", "cells": ["r2c2", "r1c1"]}],

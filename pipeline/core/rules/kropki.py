@@ -92,15 +92,20 @@ class Kropki(Rule):
         """
         check_keys(data, {"cells", "color", "value"}, where)
         color = data.get("color")
-        if color not in COLORS:
-            raise PuzzleError(f"{where}: 'color' must be white or black, found {str(color)[:20]!r}")
+        # the cells before the colour: a dot of 3 cells and no colour was refused for the colour
+        # alone, and refused again for its cells once a colour was added
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         if cells.size != 2:
             raise PuzzleError(f"{where}: a Kropki dot joins 2 cells, found {cells.size}")
         a, b = int(cells[0]), int(cells[1])
         if not adjacent(a, b, board):
-            raise PuzzleError(f"{where}: {color} dot joins {cell_name(a, board)} and {cell_name(b, board)}, "
+            dot = f"{color} dot" if color in COLORS else "a dot"
+            raise PuzzleError(f"{where}: {dot} joins {cell_name(a, board)} and {cell_name(b, board)}, "
                               "which are not orthogonal neighbours")
+        if color is None:
+            raise PuzzleError(f"{where}: missing 'color' (white or black)")
+        if color not in COLORS:
+            raise PuzzleError(f"{where}: 'color' must be white or black, found {str(color)[:20]!r}")
         value = int_field(data, "value", where, low=1 if color == "white" else 2,
                           high=max(board.n, int(np.ptp(board.value_of)), int(np.abs(board.value_of).max())),
                           default=1 if color == "white" else 2)
