@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +108,12 @@ def prepare_directory(directory: str | os.PathLike) -> Path:
         ``directory`` is empty (``""``), a file or a dangling symbolic link, cannot be created,
         or holds a directory where ``manifest.json`` is to be written.
     """
+    return _prepare_directory(directory)[0]
+
+
+def _prepare_directory(directory: str | os.PathLike) -> tuple[Path, list[Path]]:
+    """:func:`prepare_directory`, and the directories it made (``directory`` and missing
+    parents), deepest first, for :func:`_removed_on_failure`."""
     if str(directory) == "":  # Path("") is ".": an empty --to would write into the current directory
         raise FormatError("export directory: empty path; name a directory ('.' for the current one)")
     directory = Path(directory)
@@ -114,9 +121,14 @@ def prepare_directory(directory: str | os.PathLike) -> Path:
         raise FormatError(f"{directory}: is a symbolic link to {os.readlink(directory)!r}, which does not exist")
     if directory.exists() and not directory.is_dir():
         raise FormatError(f"{directory}: exists and is not a directory")
+    # what is missing now is what the mkdir below makes (a failed export removes it again, and
+    # only while empty: one another process made meanwhile keeps whatever it put there)
+    made = list(itertools.takewhile(lambda p: p.name not in ("", "..") and not os.path.lexists(p),
+                                    [directory, *directory.parents]))
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        _remove_empty(made)
         raise write_failure(directory, e, into=True) from None
     manifest = directory / MANIFEST_NAME
     if manifest.is_dir():
@@ -125,7 +137,30 @@ def prepare_directory(directory: str | os.PathLike) -> Path:
         if is_temporary_name(leftover.name) and leftover.is_file() and not leftover.is_symlink():
             with contextlib.suppress(OSError):
                 leftover.unlink()
-    return directory
+    return directory, made
+
+
+def _remove_empty(made: list[Path]) -> None:
+    """Remove the directories an export made, deepest first, each only while it is empty: a file
+    in one (another export's, a user's) keeps it and the directories above it."""
+    for path in made:
+        try:
+            path.rmdir()
+        except OSError:   # not empty, or not there
+            if os.path.lexists(path):
+                return
+
+
+@contextlib.contextmanager
+def _removed_on_failure(made: list[Path]) -> Iterator[None]:
+    """Undo the directories an export made when the export fails or is interrupted: a failed
+    ``export --to NEW`` (a full disk, Ctrl-C) left NEW behind, empty. Entered before the
+    staging directory, so that it is gone (:func:`formats.staging.staged_export`) by then."""
+    try:
+        yield
+    except BaseException:
+        _remove_empty(made)
+        raise
 
 
 def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,
@@ -168,7 +203,8 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
         directory that is ``""``, a file or a dangling link, or cannot be created; a file in
         the way that no earlier export wrote (nothing is changed then).
     OSError
-        Writing a file failed; the files of the previous export stay as they were.
+        Writing a file failed; the files of the previous export stay as they were, and the
+        directories the export created (``directory``, missing parents) are removed again.
 
     Examples
     --------
@@ -186,10 +222,10 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: "
                           f"{', '.join(exporting_formats() + named_only_formats())}")
-    directory = prepare_directory(directory)
+    directory, made = _prepare_directory(directory)
     names: dict[str, list[str]] = {}
     described: dict[str, dict] = {}
-    with staged_export(directory) as stage, ThreadPoolExecutor(max_workers=1) as hasher:
+    with _removed_on_failure(made), staged_export(directory) as stage, ThreadPoolExecutor(max_workers=1) as hasher:
         try:
             # each format's files are hashed in a thread while the next format renders
             # (hashlib and file reads let go of the GIL): the 850 MB of a 100x100 cost no extra

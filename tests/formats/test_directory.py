@@ -267,6 +267,29 @@ def test_export_creates_the_directory(tmp_path):
     assert (out / "manifest.json").is_file() and len(read_lines(out / "Aeq.csv")) == 64
 
 
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_a_failed_export_removes_the_directories_it_made_and_no_other(tmp_path, monkeypatch, failure):
+    """A failed ``export --to NEW`` (a full disk, Ctrl-C) left NEW (and its new parents) behind,
+    empty; a directory that was there before stays, with its files."""
+    import formats.directory as directory_module
+
+    def failing(*args, **kwargs):   # every format's files are written by then: it fails part-way
+        raise failure
+    monkeypatch.setattr(directory_module, "write_manifest", failing)
+    model = build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2))
+    with pytest.raises(type(failure)):
+        export_model(model, tmp_path / "new" / "deeper", "csv,lp")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "notes.txt").write_text("mine")
+    for there in ("empty", "kept"):
+        with pytest.raises(type(failure)):
+            export_model(model, tmp_path / there, "csv")
+    assert list((tmp_path / "empty").iterdir()) == []
+    assert [p.name for p in (tmp_path / "kept").iterdir()] == ["notes.txt"]
+
+
 def test_manifest_records_the_fixed_mps_name_rule(tmp_path):
     """The fixed-MPS short names are only decodable if the manifest says how they were made."""
     import json
