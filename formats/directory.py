@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import itertools
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -28,7 +27,7 @@ from pipeline.core.verify import Verdict, residual, residual_without_aux, verify
 
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
-                           write_failure)
+                           missing_directories, remove_empty_directories, write_failure)
 from formats.staging import staged_export
 from formats.solutions import read_solution
 
@@ -123,12 +122,11 @@ def _prepare_directory(directory: str | os.PathLike) -> tuple[Path, list[Path]]:
         raise FormatError(f"{directory}: exists and is not a directory")
     # what is missing now is what the mkdir below makes (a failed export removes it again, and
     # only while empty: one another process made meanwhile keeps whatever it put there)
-    made = list(itertools.takewhile(lambda p: p.name not in ("", "..") and not os.path.lexists(p),
-                                    [directory, *directory.parents]))
+    made = missing_directories(directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        _remove_empty(made)
+        remove_empty_directories(made)
         raise write_failure(directory, e, into=True) from None
     manifest = directory / MANIFEST_NAME
     if manifest.is_dir():
@@ -140,17 +138,6 @@ def _prepare_directory(directory: str | os.PathLike) -> tuple[Path, list[Path]]:
     return directory, made
 
 
-def _remove_empty(made: list[Path]) -> None:
-    """Remove the directories an export made, deepest first, each only while it is empty: a file
-    in one (another export's, a user's) keeps it and the directories above it."""
-    for path in made:
-        try:
-            path.rmdir()
-        except OSError:   # not empty, or not there
-            if os.path.lexists(path):
-                return
-
-
 @contextlib.contextmanager
 def _removed_on_failure(made: list[Path]) -> Iterator[None]:
     """Undo the directories an export made when the export fails or is interrupted: a failed
@@ -159,7 +146,7 @@ def _removed_on_failure(made: list[Path]) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        _remove_empty(made)
+        remove_empty_directories(made)
         raise
 
 

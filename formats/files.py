@@ -19,6 +19,7 @@ import errno
 import gzip
 import hashlib
 import io
+import itertools
 import os
 import re
 import stat
@@ -290,6 +291,41 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
         if isinstance(e, OSError) and not isinstance(e, WriteFailed) and getattr(e, "filename", None) in (None, tmp, str(path)):
             raise write_failure(path, e) from None
         raise
+
+
+def missing_directories(directory: str | os.PathLike) -> list[Path]:
+    """``directory`` and those of its parents that do not exist, deepest first: what a
+    ``mkdir(parents=True)`` of it makes, and what a failed write removes again
+    (:func:`remove_empty_directories`).
+
+    Parameters
+    ----------
+    directory : str or Path
+
+    Returns
+    -------
+    list of Path
+    """
+    directory = Path(directory)
+    return list(itertools.takewhile(lambda p: p.name not in ("", "..") and not os.path.lexists(p),
+                                    [directory, *directory.parents]))
+
+
+def remove_empty_directories(made: list[Path]) -> None:
+    """Remove the directories a failed write made (:func:`missing_directories`), deepest first,
+    each only while it is empty: a file in one (another export's, a user's) keeps it and the
+    directories above it.
+
+    Parameters
+    ----------
+    made : list of Path
+    """
+    for path in made:
+        try:
+            path.rmdir()
+        except OSError:   # not empty, or not there
+            if os.path.lexists(path):
+                return
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from pipeline.core.errors import FormatError
 
 from formats.base import FORMATS, Format, refuse_unknown_options, write_model
 from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
-from formats.files import WriteFailed, file_sha256, write_failure
+from formats.files import WriteFailed, file_sha256, missing_directories, remove_empty_directories, write_failure
 
 #: The formats one file holds whole (``mps`` in its free form), in the order the docs list them.
 SINGLE_FILE_FORMATS = ("mps", "lp", "cnf", "opb", "matlab", "iss")
@@ -188,6 +188,7 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     # on the way (a full disk at the manifest) leaves the pair of before, never a file without
     # its manifest
     staged = path.with_name(f".{path.name}.{os.getpid()}.partial.{path.name}")
+    made = missing_directories(path.parent)   # made by the write below; removed again if it fails
     try:
         write_model(model, staged, fmt.name, **fmt.pick_options(options, "write"))
         described = {}
@@ -197,17 +198,23 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
                        {path.name: file_sha256(staged)}, name=manifest.name)
         os.replace(staged, path)
     except WriteFailed as e:   # named as the file asked for, never the hidden one
-        staged.unlink(missing_ok=True)
+        _undo(staged, made)
         if e.path != staged:
             raise
         raise WriteFailed(path, e.reason, e.errno, e.strerror) from None
     except OSError as e:
-        staged.unlink(missing_ok=True)
+        _undo(staged, made)
         raise write_failure(path, e) from None
     except BaseException:
-        staged.unlink(missing_ok=True)
+        _undo(staged, made)
         raise
     return {fmt.name: [path], "manifest": [manifest]}
+
+
+def _undo(staged: Path, made: list[Path]) -> None:
+    """After a failed :func:`export_file`: its hidden file, and the directories it made."""
+    staged.unlink(missing_ok=True)
+    remove_empty_directories(made)
 
 
 def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] | None,
