@@ -14,8 +14,8 @@ from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
-from pipeline.core.rules.pairlines import Whisper, class_window_rows
-from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions, distinct_small_ints
+from pipeline.core.rules.pairlines import Whisper, class_window_rows, exclusion_rows
+from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints
 from pipeline.core.rules.xv import XV
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -219,3 +219,33 @@ def test_in_rule_order_cuts_family_blocks_back_into_rule_order():
 def test_distinct_small_ints_are_the_distinct_values_ascending(lengths):
     got = distinct_small_ints(np.array(lengths, dtype=np.int64))
     assert got.tolist() == sorted(set(lengths))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10), st.integers(0, 5), st.integers(1, 4), st.data())
+def test_exclusion_rows_are_one_row_per_pair_and_digit_with_a_forbidden_partner(n, pairs, index, data):
+    """The rows built in one numpy step, against the definition written out: for pair ``p`` and
+    digit ``d`` of ``a`` with forbidden partners, the terms ``(a_p, d)`` then ``(b_p, e)`` for each
+    forbidden ``e`` in order, ``<= 1``, labelled ``(index, p + 1, d + 1)``."""
+    forbid = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n, max_size=n), min_size=n, max_size=n)))
+    a = np.array(data.draw(st.lists(st.integers(0, 80), min_size=pairs, max_size=pairs)), dtype=np.int64)
+    b = np.array(data.draw(st.lists(st.integers(0, 80), min_size=pairs, max_size=pairs)), dtype=np.int64)
+    got = exclusion_rows("f", a, b, forbid, index)
+    terms, labels = [], []
+    for p in range(pairs):
+        for d in range(n):
+            if forbid[d].any():
+                row = len(labels)
+                terms += [(row, int(a[p]), d)] + [(row, int(b[p]), int(e)) for e in np.flatnonzero(forbid[d])]
+                labels.append((index, p + 1, d + 1))
+    assert list(zip(got.row.tolist(), got.cell.tolist(), got.digit.tolist())) == terms
+    assert [tuple(label) for label in got.labels.tolist()] == labels
+    assert got.coef.tolist() == [1] * len(terms) and got.rhs.tolist() == [1] * len(labels) and got.sense == "L"
+
+
+def test_pairs_within_are_triu_indices_and_read_only():
+    for k in range(12):
+        i, j = pairs_within(k)
+        assert np.array_equal(np.stack([i, j]), np.stack(np.triu_indices(k, 1)))
+        assert not i.flags.writeable and not j.flags.writeable
+    assert pairs_within(5)[0] is pairs_within(5)[0]

@@ -13,7 +13,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
                                       value_span)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
-from pipeline.core.rules.rowblocks import ragged_positions
+from pipeline.core.rules.rowblocks import pairs_within, ragged_positions
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
            "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
@@ -57,8 +57,13 @@ def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray
     # one pair's rows: for each d in ds, the term (a, d) then (b, e) for its forbidden e
     sub = forbid[ds]
     per_row = 1 + sub.sum(axis=1)
-    side = np.concatenate([np.concatenate([[0], np.ones(k - 1, dtype=np.int64)]) for k in per_row])
-    digit = np.concatenate([np.concatenate([[d], np.flatnonzero(sub[i])]) for i, d in enumerate(ds)])
+    # each row's terms: its own digit on a (side 0), then b's forbidden digits in order (side 1);
+    # built in one step (a Python loop per digit was most of a renban line's rows)
+    side = np.ones(int(per_row.sum()), dtype=np.int64)
+    side[np.cumsum(per_row) - per_row] = 0
+    digit = np.empty(side.size, dtype=np.int64)
+    digit[side == 0] = ds
+    digit[side == 1] = np.nonzero(sub)[1]
     local_row = np.repeat(np.arange(ds.size), per_row)
     terms = side.size
     row = (np.repeat(np.arange(pairs) * ds.size, terms) + np.tile(local_row, pairs))
@@ -396,7 +401,7 @@ class Renban(Rule):
             row = np.repeat(np.arange(n), k)
             distinct = Rows("renban", row, np.tile(cells, n), row.copy(), np.ones(n * k, dtype=np.int64),
                             np.ones(n, dtype=np.int64), "L", np.stack([np.full(n, index), np.arange(1, n + 1)], axis=1))
-        i, j = np.triu_indices(k, 1)
+        i, j = pairs_within(k)
         d = board.value_of
         far = np.abs(d[:, None] - d[None, :]) >= k
         return [distinct, exclusion_rows("renbanspan", cells[i], cells[j], far, index)]

@@ -9,6 +9,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells,
                                       value_words)
+from pipeline.core.rules.rowblocks import pairs_within
 
 __all__ = ["Pair"]
 
@@ -124,7 +125,7 @@ class Pair(Rule):
         """``(P, 2)`` the cell pairs the table applies to, first cell first."""
         cells = self.cells()
         if self.every_pair:
-            i, j = np.triu_indices(cells.size, 1)
+            i, j = pairs_within(cells.size)
             return np.stack([cells[i], cells[j]], axis=1)
         return np.stack([cells[:-1], cells[1:]], axis=1)
 

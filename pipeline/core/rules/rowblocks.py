@@ -8,11 +8,13 @@ helps to lay out the terms of rules of different sizes.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pipeline.core.rules.base import Rows
 
-__all__ = ["distinct_small_ints", "in_rule_order", "ragged_positions"]
+__all__ = ["distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions"]
 
 
 def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -32,6 +34,22 @@ def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     group = np.repeat(np.arange(counts.size), counts)
     starts = np.cumsum(counts) - counts
     return group, np.arange(group.size, dtype=np.int64) - starts[group]
+
+
+@functools.lru_cache(maxsize=256)
+def pairs_within(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(k, 1)``: every pair ``(i, j)``, ``i < j``, of ``k`` places; read-only, made
+    once per ``k`` (``triu_indices`` builds a ``k x k`` mask each call: 30-40 us of a renban
+    line's rows, a tenth of the rule tables' time).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in pairs_within(3)]
+    [[0, 0, 1], [1, 2, 2]]
+    """
+    i, j = np.triu_indices(k, 1)
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
 
 
 def distinct_small_ints(lengths: np.ndarray) -> np.ndarray:
