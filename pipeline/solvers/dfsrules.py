@@ -45,7 +45,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
-from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, ragged_positions
+from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
@@ -108,7 +108,7 @@ class RuleTables:
         key = (tables * (np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))).sum(axis=1)
         order = np.argsort(key, kind="stable")
         rows = tables[order]
-        new = np.r_[True, key[order][1:] != key[order][:-1]]
+        new = run_starts(key[order])
         if np.any(rows[1:][~new[1:]] != rows[:-1][~new[1:]]):   # a hash collision: every table its own
             new[:] = True
         distinct = rows[new]
@@ -454,7 +454,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     general = ~amo & (terms_in > 0)
     t = np.flatnonzero(general[row])
     gkey = row[t] * n_cells + cell[t]
-    new_group = np.r_[True, gkey[1:] != gkey[:-1]] if t.size else np.zeros(0, dtype=bool)
+    new_group = run_starts(gkey)
     g_of = np.cumsum(new_group) - 1
     coef = np.zeros((int(new_group.sum()), n), dtype=np.int64)
     if twice.any():
@@ -522,7 +522,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
             equal = eq[twos]
             if equal.any():
                 bad[equal] = total[equal] != limit[equal]
-            starts = np.flatnonzero(np.r_[True, s_two[1:] != s_two[:-1]])
+            starts = np.flatnonzero(run_starts(s_two))
             forbidden[s_two[starts]] |= np.logical_or.reduceat(bad, starts, axis=0)
         forbid_ab = _masks(forbidden)   # b's digits that a's digit d forbids
         forbid_ba = _masks(np.swapaxes(forbidden, 1, 2))

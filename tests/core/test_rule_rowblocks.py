@@ -15,7 +15,7 @@ from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
 from pipeline.core.rules.pairlines import Whisper, class_window_rows, exclusion_rows
-from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints
+from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints, run_starts
 from pipeline.core.rules.xv import XV
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -249,3 +249,11 @@ def test_pairs_within_are_triu_indices_and_read_only():
         assert np.array_equal(np.stack([i, j]), np.stack(np.triu_indices(k, 1)))
         assert not i.flags.writeable and not j.flags.writeable
     assert pairs_within(5)[0] is pairs_within(5)[0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=30))
+def test_run_starts_mark_where_each_run_of_equal_keys_starts(keys):
+    keys = np.array(keys, dtype=np.int64)
+    expected = [k == 0 or keys[k] != keys[k - 1] for k in range(keys.size)]
+    assert run_starts(keys).tolist() == expected and run_starts(keys).dtype == bool
