@@ -20,6 +20,7 @@ moves it).
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import time
 from collections.abc import Callable
@@ -110,6 +111,14 @@ class ShapeTables:
             Booleans, of that shape.
         """
         return ((self.unit_pairs[a, b >> 3] >> (b & 7)) & 1).astype(bool)
+
+    @functools.cached_property
+    def native_args(self) -> tuple:
+        """The tables as the compiled entry points take them (:func:`pipeline.solvers.dfs_native.table_args`:
+        pointers into these arrays, and sizes), made once per shape: every search call converted
+        the five pointers again (10-15 us a call)."""
+        return dfs_native.table_args(self.peers, self.n_peers, self.units, self.cell_units, self.n_cell_units,
+                                     self.peers.shape[0], self.full)
 
 
 _TABLES: dict[bytes, ShapeTables] = {}

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 import numpy as np
 
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
-           "kernel_key", "load"]
+           "kernel_key", "load", "table_args"]
 
 #: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
 FINISHED = 0
@@ -292,7 +292,7 @@ class NativeKernel:
         queue, dirty = _search_scratch(n_cells, units.shape[0])
         return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
                             int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
-                            *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
+                            *table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
                             int(limit), int(budget), int(bool(pause_when_full)), _pointer(queue, np.int64),
                             _pointer(dirty, np.bool_))
 
@@ -318,7 +318,7 @@ class NativeKernel:
             raise ValueError("dfs kernel: output arrays shorter than the puzzles")
         scratch = _scratch(n_cells, units.shape[0])
         return self._search_many(_pointer(masks, np.uint64), n_puzzles,
-                                 *_table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
+                                 *table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
                                  int(limit), int(budget), _pointer(counts, np.int64), _pointer(solutions, np.uint64),
                                  _pointer(nodes, np.int64), _pointer(unfinished, np.bool_), int(total_budget),
                                  *(a.ctypes.data for a in scratch))   # made here: their types are right
@@ -387,8 +387,9 @@ def _scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, ...]:
             np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), *_search_scratch(n_cells, n_units))
 
 
-def _table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells: int, full) -> tuple:
-    """A shape's tables as the entry points take them (pointers and sizes)."""
+def table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells: int, full) -> tuple:
+    """A shape's tables as the entry points take them (pointers and sizes; the arrays must outlive
+    their use: :attr:`pipeline.solvers.dfs.ShapeTables.native_args` keeps both together)."""
     if not (peers.shape[0] == n_peers.shape[0] == cell_units.shape[0] == n_cell_units.shape[0] == n_cells):
         raise ValueError("dfs kernel: tables of another shape")
     return (_pointer(peers, np.int64), peers.shape[1], _pointer(n_peers, np.int64), _pointer(units, np.int64),

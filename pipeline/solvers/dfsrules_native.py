@@ -84,8 +84,7 @@ class RulesKernel:
             raise ValueError("dfsrules kernel: arrays of another shape")
         return self._search(_pointer(stack, np.uint64), _pointer(flags, np.bool_), _pointer(origins, np.int64),
                             int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
-                            *dfs_native._table_args(tables.peers, tables.n_peers, tables.units, tables.cell_units,
-                                                    tables.n_cell_units, n_cells, tables.full),
+                            *tables.native_args,
                             _pointer(rint, np.int64), rint.size, _pointer(compat, np.uint64), compat.size,
                             int(limit), int(budget), int(bool(pause_when_full)), _pointer(work, np.int64), work.size,
                             int(probe_idle))

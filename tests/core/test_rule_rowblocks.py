@@ -14,8 +14,8 @@ from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
-from pipeline.core.rules.pairlines import Whisper, class_window_rows, exclusion_rows
-from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints, run_starts
+from pipeline.core.rules.pairlines import Renban, Whisper, class_window_rows, exclusion_rows
+from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints, rows_by_owner, run_starts
 from pipeline.core.rules.xv import XV
 
 SHAPES = [(4, "2x2"), (6, "2x3"), (9, "3x3")]
@@ -142,6 +142,40 @@ def whispers(draw):
 def test_whisper_rows_of_are_each_whispers_rows(drawn, first_index):
     board, rules = drawn
     _same_as_rule_by_rule(rules, board, first_index)
+
+
+@st.composite
+def renbans(draw):
+    """Renban lines of 2..n distinct cells, of several lengths, some inside one unit (a row's run)."""
+    board = _board(draw)
+    n = board.n
+    out = []
+    for _ in range(draw(st.integers(1, 8))):
+        if draw(st.booleans()):
+            cells = draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=n, unique=True))
+        else:   # inside one row: no renban_r_d rows
+            r, k = draw(st.integers(0, n - 1)), draw(st.integers(2, n))
+            cells = [board.cell(r, c) for c in range(k)]
+        out.append(Renban(tuple(cells)))
+    return board, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(renbans(), st.integers(1, 5))
+def test_renban_rows_of_are_each_lines_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+
+
+def test_rows_by_owner_orders_the_rows_of_several_blocks_by_rule():
+    def block(owners, cells):
+        rows = np.repeat(np.arange(len(owners)), 2)
+        return Rows("f", rows, np.array(cells), np.zeros(rows.size, dtype=np.int64), np.ones(rows.size, dtype=np.int64),
+                    np.array(owners) + 10, "L", np.array(owners)[:, None])
+    merged, owner = rows_by_owner([block([0, 2], [1, 2, 3, 4]), block([1, 2], [5, 6, 7, 8])],
+                                  [np.array([0, 2]), np.array([1, 2])])
+    assert owner.tolist() == [0, 1, 2, 2] and merged.rhs.tolist() == [10, 11, 12, 12]
+    assert merged.row.tolist() == [0, 0, 1, 1, 2, 2, 3, 3] and merged.cell.tolist() == [1, 2, 5, 6, 3, 4, 7, 8]
 
 
 @settings(max_examples=80, deadline=None)

@@ -13,7 +13,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
                                       value_span)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
-from pipeline.core.rules.rowblocks import pairs_within, ragged_positions
+from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, rows_by_owner
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
            "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
@@ -405,6 +405,57 @@ class Renban(Rule):
         d = board.value_of
         far = np.abs(d[:, None] - d[None, :]) >= k
         return [distinct, exclusion_rows("renbanspan", cells[i], cells[j], far, index)]
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every line's rows (:meth:`rows`) built together, given line after line as :meth:`rows`
+        gives them: the ``renban`` rows of all lines outside one unit in one step, the spans of
+        each line length in one :func:`exclusion_rows` (a line at a time was most of a renban
+        puzzle's reading).
+
+        Parameters
+        ----------
+        rules : list of Renban
+            The puzzle's renban lines, in order.
+        board : Board
+            The puzzle's board (``n``; its units tell whether ``renban`` rows are implied).
+        first_index : int
+            The first line's 1-based number among the puzzle's renban lines.
+
+        Returns
+        -------
+        list of Rows
+        """
+        lines = cast("list[Renban]", rules)
+        n, values = board.n_values, board.value_of
+        size = np.array([len(line.cell_list) for line in lines], dtype=np.int64)
+        cells = np.fromiter((c for line in lines for c in line.cell_list), dtype=np.int64, count=int(size.sum()))
+        start = np.cumsum(size) - size
+        shared = np.zeros(size.size, dtype=bool)
+        for k in np.flatnonzero(np.bincount(size)):   # share_a_unit takes groups of one length
+            of_k = np.flatnonzero(size == k)
+            shared[of_k] = board.share_a_unit(cells[start[of_k][:, None] + np.arange(k)[None, :]])
+        # renban_r_d: per line outside one unit, digit d's row over its k cells (digits, then cells)
+        apart = np.flatnonzero(~shared)
+        term_line, term_at = ragged_positions(n * size[apart])
+        k_of = size[apart][term_line]
+        digit = term_at // k_of
+        distinct = Rows("renban", term_line * n + digit, cells[start[apart][term_line] + term_at % k_of], digit,
+                        np.ones(digit.size, dtype=np.int64), np.ones(n * apart.size, dtype=np.int64), "L",
+                        np.stack([np.repeat(apart + first_index, n), np.tile(np.arange(1, n + 1), apart.size)], axis=1))
+        # renbanspan_r_p_d: each length's pairs at once, then back in line order
+        spans, owners = [], []
+        for k in np.flatnonzero(np.bincount(size)):
+            of_k = np.flatnonzero(size == k)
+            i, j = pairs_within(int(k))
+            at = start[of_k][:, None]
+            far = np.abs(values[:, None] - values[None, :]) >= k
+            block = exclusion_rows("renbanspan", cells[at + i[None, :]].ravel(), cells[at + j[None, :]].ravel(), far,
+                                   np.repeat(of_k + first_index, i.size), np.tile(np.arange(1, i.size + 1), of_k.size))
+            spans.append(block)
+            owners.append(block.labels[:, 0] - first_index)
+        span, span_owner = rows_by_owner(spans, owners)
+        return in_rule_order([distinct, span], [np.repeat(apart, n), span_owner])
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A repeated digit on the line, or two digits too far apart for its length.

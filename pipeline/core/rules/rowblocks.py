@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.core.rules.base import Rows
 
-__all__ = ["distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions", "run_starts"]
+__all__ = ["distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions", "rows_by_owner", "run_starts"]
 
 
 def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -34,6 +34,39 @@ def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     group = np.repeat(np.arange(counts.size), counts)
     starts = np.cumsum(counts) - counts
     return group, np.arange(group.size, dtype=np.int64) - starts[group]
+
+
+def rows_by_owner(blocks: list[Rows], owners: list[np.ndarray]) -> tuple[Rows, np.ndarray]:
+    """Blocks of one family, each with the rule (``owners``: 0-based position, non-decreasing) of
+    its rows, as one block whose rows are ordered by rule (stable: a rule's rows keep their block's
+    order, and a block built per group of rules, such as lines of one length, falls back into rule
+    order for :func:`in_rule_order`).
+
+    Parameters
+    ----------
+    blocks : list of Rows
+        Of one family and sense, each's terms in row order.
+    owners : list of ndarray of int
+        Per block, the rule of each row.
+
+    Returns
+    -------
+    (Rows, ndarray)
+        The block, and the rule of each of its rows (non-decreasing).
+    """
+    first = blocks[0]
+    offsets = np.cumsum([0] + [block.n_rows for block in blocks])
+    owner = np.concatenate(owners).astype(np.int64)
+    order = np.argsort(owner, kind="stable")
+    new_row = np.empty(order.size, dtype=np.int64)
+    new_row[order] = np.arange(order.size)
+    row = new_row[np.concatenate([block.row + offsets[k] for k, block in enumerate(blocks)])]
+    terms = np.argsort(row, kind="stable")
+    cell, digit, coef = (np.concatenate([getattr(block, name) for block in blocks])[terms]
+                         for name in ("cell", "digit", "coef"))
+    rhs = np.concatenate([block.rhs for block in blocks])[order]
+    labels = np.concatenate([block.labels for block in blocks])[order]
+    return Rows(first.family, row[terms], cell, digit, coef, rhs, first.sense, labels), owner[order]
 
 
 def run_starts(keys: np.ndarray) -> np.ndarray:
@@ -117,7 +150,7 @@ def in_rule_order(blocks: list[Rows], owners: list[np.ndarray]) -> list[Rows]:
     fam, r_lo, r_hi, t_lo, t_hi = (np.concatenate(x)[order] for x in (family, row_lo, row_hi, term_lo, term_hi))
     if not fam.size:   # no rows at all
         return out
-    cut = np.flatnonzero(np.r_[True, fam[1:] != fam[:-1], True])
+    cut = np.append(np.flatnonzero(run_starts(fam)), fam.size)
     first, last = cut[:-1], cut[1:] - 1
     for f, r0, r1, t0, t1 in zip(fam[first].tolist(), r_lo[first].tolist(), r_hi[last].tolist(),
                                  t_lo[first].tolist(), t_hi[last].tolist()):
