@@ -2,6 +2,7 @@
 consecutive) and black (one digit is ``value`` times the other, 2 by default: double)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import cast
 
@@ -42,14 +43,21 @@ def partner_table(color: str, value: int, n: "int | np.ndarray") -> np.ndarray:
 def _side_terms(color: str, value: int, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One side's rows of a dot, ``x[a, d] - sum_{e partner of d} x[b, e] <= 0``: ``(row, digit,
     head, coef)`` per term, digit ``d``'s term (``head``, on the near cell) first, then its
-    partners' (ascending, on the far cell)."""
-    n = board.n_values
-    partner_row, partner = np.nonzero(partner_table(color, value, board.value_of))
+    partners' (ascending, on the far cell). Read-only, made once per colour, value and value set."""
+    return _side_terms_of(color, value, tuple(board.value_of.tolist()))
+
+
+@functools.lru_cache(maxsize=64)
+def _side_terms_of(color: str, value: int, values: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = len(values)
+    partner_row, partner = np.nonzero(partner_table(color, value, np.array(values, dtype=np.int64)))
     row = np.concatenate([np.arange(n), partner_row])
     order = np.argsort(row, kind="stable")
     head = np.concatenate([np.ones(n, dtype=bool), np.zeros(partner.size, dtype=bool)])[order]
-    return (row[order], np.concatenate([np.arange(n), partner])[order], head,
-            np.where(head, 1, -1).astype(np.int64))
+    out = (row[order], np.concatenate([np.arange(n), partner])[order], head, np.where(head, 1, -1).astype(np.int64))
+    for array in out:   # shared by every dot of this colour and value
+        array.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True, eq=False)

@@ -99,7 +99,8 @@ def class_window_rows(family: str, cells: np.ndarray, width: int, classes: list[
     Rows
     """
     size = min(width, cells.size)
-    windows = np.lib.stride_tricks.sliding_window_view(np.asarray(cells, dtype=np.int64), size)
+    cells = np.asarray(cells, dtype=np.int64)
+    windows = cells[np.arange(cells.size - size + 1)[:, None] + np.arange(size)[None, :]]   # each run of size cells
     n_windows, n_classes = windows.shape[0], len(classes)
     if not n_windows or not n_classes:
         return Rows.empty(family, "L", 3)
