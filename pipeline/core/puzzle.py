@@ -74,13 +74,15 @@ class Puzzle:
         validate(self)
 
     # -- basic facts -----------------------------------------------------------------------
-    @property
+    @cached_property
     def n(self) -> int:
         """Number of digits, which is also the side of each grid (of the whole grid without a layout;
-        ``h*w``, at least the longer side, for a rectangular grid: :mod:`pipeline.core.rect`)."""
+        ``h*w``, at least the longer side, for a rectangular grid: :mod:`pipeline.core.rect`).
+        Cached: read tens of times per puzzle as it is read, solved and checked (its shape never
+        changes; a copy with other clues works it out again)."""
         return self.h * self.w if self.layout is not None or self.is_rect else self.grid.shape[0]
 
-    @property
+    @cached_property
     def is_rect(self) -> bool:
         """True for one rectangular grid (``rows != cols``, no layout)."""
         return self.layout is None and self.grid.ndim == 2 and self.grid.shape[0] != self.grid.shape[1]
