@@ -239,9 +239,14 @@ class Puzzle:
         return families
 
     def _base_families(self) -> list[tuple[str, np.ndarray]]:
-        """The variant's (or the layout's) unit families, without the rules' own."""
+        """The variant's (or the layout's) unit families, without the rules' own (a new list of
+        the arrays made once per puzzle: reading a rule puzzle asked for them four times)."""
+        return list(self._base_family_parts)
+
+    @cached_property
+    def _base_family_parts(self) -> tuple[tuple[str, np.ndarray], ...]:
         if self.layout is not None:
-            return self.layout.unit_families()
+            return tuple(self.layout.unit_families())
         n = self.n
         spec = self.spec
         cells = np.arange(self.rows * self.cols).reshape(self.rows, self.cols)
@@ -259,7 +264,7 @@ class Puzzle:
             families.append(("anti", cells[i, n - 1 - i][None, :]))
         if spec.extra_units is not None:
             families.extend(spec.extra_units(n, self.h, self.w))
-        return families
+        return tuple(families)
 
     # -- text forms ------------------------------------------------------------------------
     def to_string(self) -> str:
