@@ -67,10 +67,12 @@ class Board:
         """Digits of the variables' last index (``V``: ``n`` unless the value set is larger)."""
         return len(self.values) or self.n
 
-    @property
+    @cached_property
     def value_of(self) -> np.ndarray:
-        """``(V,)`` the value of each 0-based digit (``1..n`` by default)."""
-        return np.array(self.values, dtype=np.int64) if self.values else np.arange(1, self.n + 1, dtype=np.int64)
+        """``(V,)`` the value of each 0-based digit (``1..n`` by default); read-only, made once."""
+        out = np.array(self.values, dtype=np.int64) if self.values else np.arange(1, self.n + 1, dtype=np.int64)
+        out.flags.writeable = False
+        return out
 
     def grid_values(self, entries: np.ndarray) -> np.ndarray:
         """The values of grid entries (``1..V`` digits, 0 empty: the empty ones give 0, so keep
@@ -86,6 +88,8 @@ class Board:
         ndarray of int
         """
         entries = np.asarray(entries, dtype=np.int64)
+        if not self.values:   # the values 1..n: a digit is its value
+            return np.where(entries > 0, entries, 0)
         return np.where(entries > 0, np.concatenate([[0], self.value_of])[np.clip(entries, 0, None)], 0)
 
     def index_of(self, values: "np.ndarray | list[int]") -> np.ndarray:
