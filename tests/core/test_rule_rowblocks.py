@@ -137,13 +137,6 @@ def whispers(draw):
     return board, out
 
 
-@settings(max_examples=60, deadline=None)
-@given(whispers(), st.integers(1, 5))
-def test_whisper_rows_of_are_each_whispers_rows(drawn, first_index):
-    board, rules = drawn
-    _same_as_rule_by_rule(rules, board, first_index)
-
-
 @st.composite
 def renbans(draw):
     """Renban lines of 2..n distinct cells, of several lengths, some inside one unit (a row's run)."""
@@ -160,9 +153,9 @@ def renbans(draw):
     return board, out
 
 
-@settings(max_examples=60, deadline=None)
-@given(renbans(), st.integers(1, 5))
-def test_renban_rows_of_are_each_lines_rows(drawn, first_index):
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(whispers(), renbans()), st.integers(1, 5))
+def test_whisper_and_renban_rows_of_are_each_lines_rows(drawn, first_index):
     board, rules = drawn
     _same_as_rule_by_rule(rules, board, first_index)
 

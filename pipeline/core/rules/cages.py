@@ -10,7 +10,7 @@ import numpy as np
 from pipeline.core.errors import PuzzleError, RuleCannotHoldError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                       parse_cells, value_span, value_terms)
-from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
+from pipeline.core.rules.rowblocks import distinct_rows, in_rule_order, ragged_positions
 
 __all__ = ["Cage", "sum_range"]
 
@@ -163,12 +163,7 @@ class Cage(Rule):
             shared |= np.logical_and.reduceat((unit == lead) & (lead >= 0), start) if cells.size else shared
         # cage_g_d: per cage outside one unit, digit d's row over its k cells (digits, then cells)
         apart = np.flatnonzero((size >= 2) & ~shared)
-        term_cage, term_at = ragged_positions(n * size[apart])
-        k = size[apart][term_cage]
-        digit = term_at // k
-        distinct = Rows("cage", term_cage * n + digit, cells[start[apart][term_cage] + term_at % k], digit,
-                        np.ones(digit.size, dtype=np.int64), np.ones(n * apart.size, dtype=np.int64), "L",
-                        np.stack([np.repeat(apart + first_index, n), np.tile(np.arange(1, n + 1), apart.size)], axis=1))
+        distinct = distinct_rows("cage", cells, start, size, apart, n, first_index)
         # cagesum_g: sum_c v(c) = total, cells in order and digits fastest (value 0 left out)
         summed = np.flatnonzero([cage.total is not None for cage in cages])
         totals = np.array([cages[at].total for at in summed], dtype=np.int64)

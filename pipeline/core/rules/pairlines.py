@@ -13,7 +13,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, digit_values, int_field, parse_cell,
                                       value_span)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
-from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, rows_by_owner
+from pipeline.core.rules.rowblocks import distinct_rows, in_rule_order, pairs_within, ragged_positions, rows_by_owner
 
 __all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
            "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
@@ -438,12 +438,7 @@ class Renban(Rule):
             shared[of_k] = board.share_a_unit(cells[start[of_k][:, None] + np.arange(k)[None, :]])
         # renban_r_d: per line outside one unit, digit d's row over its k cells (digits, then cells)
         apart = np.flatnonzero(~shared)
-        term_line, term_at = ragged_positions(n * size[apart])
-        k_of = size[apart][term_line]
-        digit = term_at // k_of
-        distinct = Rows("renban", term_line * n + digit, cells[start[apart][term_line] + term_at % k_of], digit,
-                        np.ones(digit.size, dtype=np.int64), np.ones(n * apart.size, dtype=np.int64), "L",
-                        np.stack([np.repeat(apart + first_index, n), np.tile(np.arange(1, n + 1), apart.size)], axis=1))
+        distinct = distinct_rows("renban", cells, start, size, apart, n, first_index)
         # renbanspan_r_p_d: each length's pairs at once, then back in line order
         spans, owners = [], []
         for k in np.flatnonzero(np.bincount(size)):

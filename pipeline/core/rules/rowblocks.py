@@ -14,7 +14,8 @@ import numpy as np
 
 from pipeline.core.rules.base import Rows
 
-__all__ = ["distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions", "rows_by_owner", "run_starts"]
+__all__ = ["distinct_rows", "distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions", "rows_by_owner",
+           "run_starts"]
 
 
 def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -34,6 +35,38 @@ def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     group = np.repeat(np.arange(counts.size), counts)
     starts = np.cumsum(counts) - counts
     return group, np.arange(group.size, dtype=np.int64) - starts[group]
+
+
+def distinct_rows(family: str, cells: np.ndarray, start: np.ndarray, size: np.ndarray, groups: np.ndarray, n: int,
+                  first_index: int) -> Rows:
+    """``family_g_d`` (``<= 1``): digit ``d`` at most once in group ``g``, for each group of
+    ``groups`` (the rules' 0-based positions: killer cages or renban lines outside one unit), whose
+    cells are ``cells[start[g] : start[g] + size[g]]``; rows group by group, digits in order, each
+    row's terms the group's cells in order; labels ``(g + first_index, d + 1)``.
+
+    Parameters
+    ----------
+    family : str
+        The rows' family.
+    cells, start, size : ndarray of int
+        Every rule's cells one after the other, where each rule's start and how many it has.
+    groups : ndarray of int
+        The rules that get rows.
+    n : int
+        Digits.
+    first_index : int
+        The first rule's 1-based number.
+
+    Returns
+    -------
+    Rows
+    """
+    term_group, term_at = ragged_positions(n * size[groups])
+    k = size[groups][term_group]
+    digit = term_at // k
+    return Rows(family, term_group * n + digit, cells[start[groups][term_group] + term_at % k], digit,
+                np.ones(digit.size, dtype=np.int64), np.ones(n * groups.size, dtype=np.int64), "L",
+                np.stack([np.repeat(groups + first_index, n), np.tile(np.arange(1, n + 1), groups.size)], axis=1))
 
 
 def rows_by_owner(blocks: list[Rows], owners: list[np.ndarray]) -> tuple[Rows, np.ndarray]:
