@@ -387,9 +387,25 @@ def _scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, ...]:
             np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), *_search_scratch(n_cells, n_units))
 
 
-def table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells: int, full) -> tuple:
-    """A shape's tables as the entry points take them (pointers and sizes; the arrays must outlive
-    their use: :attr:`pipeline.solvers.dfs.ShapeTables.native_args` keeps both together)."""
+def table_args(peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
+               n_cell_units: np.ndarray, n_cells: int, full: np.uint64) -> tuple:
+    """A shape's tables as the entry points take them: pointers into the arrays, and sizes. The
+    arrays must outlive the pointers' use (:attr:`pipeline.solvers.dfs.ShapeTables.native_args`
+    keeps both together).
+
+    Parameters
+    ----------
+    peers, n_peers, units, cell_units, n_cell_units : numpy.ndarray
+        The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`), C-contiguous ``int64``.
+    n_cells : int
+        Cells of the shape.
+    full : numpy.uint64
+        The mask of every digit.
+
+    Returns
+    -------
+    tuple
+    """
     if not (peers.shape[0] == n_peers.shape[0] == cell_units.shape[0] == n_cell_units.shape[0] == n_cells):
         raise ValueError("dfs kernel: tables of another shape")
     return (_pointer(peers, np.int64), peers.shape[1], _pointer(n_peers, np.int64), _pointer(units, np.int64),

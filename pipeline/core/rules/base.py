@@ -28,7 +28,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
 
 __all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
-           "pair_rows", "value_span", "value_words", "digit_values"]
+           "value_span", "value_words", "digit_values"]
 
 _CELL = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
@@ -350,32 +350,6 @@ def value_words(board: Board) -> str:
         low, high = span.split("..")
         return f"from {low} to {high}"
     return f"among {span}"
-
-
-def pair_rows(family: str, a: np.ndarray, b: np.ndarray, digit_a: np.ndarray, digit_b: np.ndarray,
-              labels: np.ndarray) -> Rows:
-    """``x[a, da] + x[b, db] <= 1`` for every entry (one row each): the two may not hold together.
-
-    Parameters
-    ----------
-    family : str
-        The rows' family.
-    a, b : ndarray of int
-        The two cells of each row.
-    digit_a, digit_b : ndarray of int
-        Their 0-based digits.
-    labels : ndarray of int, shape (rows, k)
-        1-based label indices.
-
-    Returns
-    -------
-    Rows
-    """
-    m = a.size
-    row = np.repeat(np.arange(m), 2)
-    cell = np.stack([a, b], axis=1).ravel()
-    digit = np.stack([digit_a, digit_b], axis=1).ravel()
-    return Rows(family, row, cell, digit, np.ones(2 * m, dtype=np.int64), np.ones(m, dtype=np.int64), "L", labels)
 
 
 def parse_cell(text: Any, board: Board, where: str) -> int:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, pair_rows, value_span
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, value_span
+from pipeline.core.rules.rowblocks import pair_rows
 
 __all__ = ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "windows_2x2"]
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, pair_rows
+from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys
+from pipeline.core.rules.rowblocks import pair_rows
 
 __all__ = ["AntiKnight", "AntiKing", "NonConsecutive"]
 

@@ -7,9 +7,9 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, pair_rows, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, parse_cells,
                                       value_words)
-from pipeline.core.rules.rowblocks import pairs_within
+from pipeline.core.rules.rowblocks import pair_rows, pairs_within
 
 __all__ = ["Pair"]
 

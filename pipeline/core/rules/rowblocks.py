@@ -14,8 +14,8 @@ import numpy as np
 
 from pipeline.core.rules.base import Rows
 
-__all__ = ["distinct_rows", "distinct_small_ints", "in_rule_order", "pairs_within", "ragged_positions", "rows_by_owner",
-           "run_starts"]
+__all__ = ["distinct_rows", "distinct_small_ints", "in_rule_order", "pair_rows", "pairs_within", "ragged_positions",
+           "rows_by_owner", "run_starts"]
 
 
 def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -35,6 +35,32 @@ def ragged_positions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     group = np.repeat(np.arange(counts.size), counts)
     starts = np.cumsum(counts) - counts
     return group, np.arange(group.size, dtype=np.int64) - starts[group]
+
+
+def pair_rows(family: str, a: np.ndarray, b: np.ndarray, digit_a: np.ndarray, digit_b: np.ndarray,
+              labels: np.ndarray) -> Rows:
+    """``x[a, da] + x[b, db] <= 1`` for every entry (one row each): the two may not hold together.
+
+    Parameters
+    ----------
+    family : str
+        The rows' family.
+    a, b : ndarray of int
+        The two cells of each row.
+    digit_a, digit_b : ndarray of int
+        Their 0-based digits.
+    labels : ndarray of int, shape (rows, k)
+        1-based label indices.
+
+    Returns
+    -------
+    Rows
+    """
+    m = a.size
+    row = np.repeat(np.arange(m), 2)
+    cell = np.stack([a, b], axis=1).ravel()
+    digit = np.stack([digit_a, digit_b], axis=1).ravel()
+    return Rows(family, row, cell, digit, np.ones(2 * m, dtype=np.int64), np.ones(m, dtype=np.int64), "L", labels)
 
 
 def distinct_rows(family: str, cells: np.ndarray, start: np.ndarray, size: np.ndarray, groups: np.ndarray, n: int,

@@ -14,9 +14,9 @@ from typing import cast
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, pair_rows, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, parse_cells,
                                       digit_values, value_span)
-from pipeline.core.rules.rowblocks import distinct_small_ints, in_rule_order, ragged_positions
+from pipeline.core.rules.rowblocks import distinct_small_ints, in_rule_order, pair_rows, ragged_positions
 
 __all__ = ["XV", "StrictXV", "StrictKropki", "forbidden_pair_rows", "LETTERS"]
 
