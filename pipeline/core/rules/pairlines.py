@@ -432,24 +432,23 @@ class Renban(Rule):
         size = np.array([len(line.cell_list) for line in lines], dtype=np.int64)
         cells = np.fromiter((c for line in lines for c in line.cell_list), dtype=np.int64, count=int(size.sum()))
         start = np.cumsum(size) - size
+        # per line length at once: whether each line lies in one unit (share_a_unit takes groups of
+        # one length), and renbanspan_r_p_d, its pairs too far apart (put back in line order below)
         shared = np.zeros(size.size, dtype=bool)
-        for k in np.flatnonzero(np.bincount(size)):   # share_a_unit takes groups of one length
-            of_k = np.flatnonzero(size == k)
-            shared[of_k] = board.share_a_unit(cells[start[of_k][:, None] + np.arange(k)[None, :]])
-        # renban_r_d: per line outside one unit, digit d's row over its k cells (digits, then cells)
-        apart = np.flatnonzero(~shared)
-        distinct = distinct_rows("renban", cells, start, size, apart, n, first_index)
-        # renbanspan_r_p_d: each length's pairs at once, then back in line order
         spans, owners = [], []
         for k in np.flatnonzero(np.bincount(size)):
             of_k = np.flatnonzero(size == k)
-            i, j = pairs_within(int(k))
             at = start[of_k][:, None]
+            shared[of_k] = board.share_a_unit(cells[at + np.arange(k)[None, :]])
+            i, j = pairs_within(int(k))
             far = np.abs(values[:, None] - values[None, :]) >= k
             block = exclusion_rows("renbanspan", cells[at + i[None, :]].ravel(), cells[at + j[None, :]].ravel(), far,
                                    np.repeat(of_k + first_index, i.size), np.tile(np.arange(1, i.size + 1), of_k.size))
             spans.append(block)
             owners.append(block.labels[:, 0] - first_index)
+        # renban_r_d: per line outside one unit, digit d's row over its k cells (digits, then cells)
+        apart = np.flatnonzero(~shared)
+        distinct = distinct_rows("renban", cells, start, size, apart, n, first_index)
         span, span_owner = rows_by_owner(spans, owners)
         return in_rule_order([distinct, span], [np.repeat(apart, n), span_owner])
 
