@@ -45,19 +45,16 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
-from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, ragged_positions, run_starts
+from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
+from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks)
 
 __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
 
-#: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
-MAX_AMO_TERMS = 32
-#: Cell pairs are numbered through a table of every pair key up to this many keys, by sorting beyond.
-_PAIR_KEYS_MARKED = 1 << 18
 #: Pair tables get a support lookup (:meth:`RuleTables.with_support_lookup`) up to this many digits
 LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
@@ -218,55 +215,12 @@ def house_intersections(units: ShapeTables) -> tuple:
         rest[keep] = picked[keep]
     both = np.concatenate([ua, ub])
     which = np.concatenate([np.arange(ua.size), np.arange(ua.size)])
-    unit_ptr, order = _by_cell(both, n_units)
+    unit_ptr, order = by_cell(both, n_units)
     result = (int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order])
     if len(_INTERSECTIONS) >= 64:
         _INTERSECTIONS.clear()
     _INTERSECTIONS[id(units)] = (units, result)
     return result
-
-
-def _masks(allowed: np.ndarray) -> np.ndarray:
-    """``(..., n)`` booleans -> ``(...,)`` ``uint64`` masks (bit d for entry d), ``n <= 64``:
-    a product with the bits (distinct bits add as they or) for few digits, packed bytes for more."""
-    n = allowed.shape[-1]
-    if n <= 16:
-        return allowed.astype(np.uint64) @ np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    packed = np.packbits(allowed, axis=-1, bitorder="little")
-    out = np.zeros(allowed.shape[:-1] + (8,), dtype=np.uint8)
-    out[..., :packed.shape[-1]] = packed
-    return out.view(np.dtype("<u8"))[..., 0].astype(np.uint64)
-
-
-def _term_pairs(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every pair ``(i, j)``, ``i < j``, of the entries ``first[r] .. first[r] + count[r] - 1`` of
-    each row ``r``, with the row ``r`` of each pair: one vectorised step per distinct ``count``.
-
-    The pairs come grouped by ``count``, not in row order: a caller that needs each pair's row
-    reads it from the third array (issue 34: counting pairs off in row order gave a row of one
-    length the pairs of another, and a little killer's diagonal, whose digits may repeat, the
-    digit sets of a cage of distinct digits)."""
-    out_i, out_j, out_r = [], [], []
-    for k in distinct_small_ints(count):
-        rows = np.flatnonzero(count == k)
-        these = first[rows]
-        i, j = pairs_within(int(k))
-        out_i.append((these[:, None] + i[None, :]).ravel())
-        out_j.append((these[:, None] + j[None, :]).ravel())
-        out_r.append(np.repeat(rows, i.size))
-    if not out_i:
-        z = np.zeros(0, dtype=np.int64)
-        return z, z, z
-    if len(out_i) == 1:   # rows of one length (an anti-king's or a Kropki's pairs): no copies
-        return out_i[0], out_j[0], out_r[0].astype(np.int64, copy=False)
-    return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_r).astype(np.int64)
-
-
-def _by_cell(cell: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """Entries grouped by their cell, as the kernel reads each cell's arcs, rows and lines:
-    ``(ptr, order)``, cell ``c``'s entries at ``order[ptr[c]:ptr[c + 1]]`` (in their order)."""
-    ptr = np.concatenate([[0], np.cumsum(np.bincount(cell, minlength=n_cells))]).astype(np.int64)
-    return ptr, np.argsort(cell, kind="stable")
 
 
 def _set_table(masks: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -302,11 +256,6 @@ def _sets_by_size_and_sum(masks: np.ndarray | None, value: np.ndarray, size: np.
     return ordered[_ranges(first, count)], count
 
 
-def _starts(count: np.ndarray) -> np.ndarray:
-    """Where each of the consecutive blocks of sizes ``count`` starts."""
-    return np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
-
-
 #: Digit sets are enumerated (``2 ** n`` of them) for grids up to this side.
 MAX_SET_DIGITS = 12
 
@@ -332,7 +281,7 @@ def _digit_sets(puzzle: Puzzle, units: ShapeTables, lin: np.ndarray, count: np.n
         return np.zeros(0, dtype=np.uint64), per_row
     # distinct: every pair of the row's cells shares a unit or has a pair table without equal digits
     n_cells = n * n
-    ti, tj, row_of = _term_pairs(first[lin], k)
+    ti, tj, row_of = term_pairs(first[lin], k)
     x, y = g_cell[ti], g_cell[tj]
     distinct = units.share_unit(x, y)
     if pair_keys is not None and forward is not None:   # pair keys: sorted, lower cell first
@@ -416,8 +365,6 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     n = puzzle.n
     units = units or shape_tables(puzzle)
     n_cells = n * n
-    full = np.uint64((1 << n) - 1)
-    allowed_cells = np.full(n_cells, full, dtype=np.uint64)
     row, cell, digit, value, rhs, eq = rule_terms(puzzle, HANDLED_KINDS)
     # a killer's innies and outies: rows its cages imply, that cut its search (14,450 -> 120 nodes
     # on the bench's ten killers); ``implied=False`` for the rules' own rows alone
@@ -425,7 +372,6 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     if more is not None:
         row, cell, digit, value, rhs, eq = (np.concatenate([a, b]) for a, b in
                                             zip((row, cell, digit, value, rhs, eq), (more[0] + rhs.size, *more[1:])))
-    n_rows = int(rhs.size)
     if rhs.dtype.kind == "f" or value.dtype.kind == "f":   # rows of integers need no check
         if np.any(rhs != np.round(rhs)) or np.any(value != np.round(value)):
             raise SolveError("solver dfsrules: a rule row has a fractional coefficient (its tables hold integers)")
@@ -437,122 +383,22 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     key = (row * n_cells + cell) * n + digit
     if key.size > 1 and np.any(key[1:] < key[:-1]):
         order = np.argsort(key, kind="stable")
-        key, row, cell, digit, value = key[order], row[order], cell[order], digit[order], value[order]
-    twice = key[1:] == key[:-1]
-    repeated = np.zeros(n_rows, dtype=bool)
-    repeated[row[1:][twice]] = True   # a term twice: summed on the general path
-    terms_in = np.bincount(row, minlength=n_rows)
-    not_one = np.bincount(row, weights=value != 1, minlength=n_rows)
-    # at-most-one rows (coefficients 1, <= 1: a cage's distinct digits, anti-knight, Kropki, XV,
-    # whispers, ...): the pairs of their terms on two cells exclude each other
-    amo = (~eq & (rhs == 1) & (not_one == 0) & ~repeated & (terms_in >= 2) & (terms_in <= MAX_AMO_TERMS))
-    first_term = _starts(terms_in)
-    ti, tj, _ = _term_pairs(first_term[amo], terms_in[amo])
-    apart = cell[ti] != cell[tj]
-    ex_a, ex_da, ex_b, ex_db = cell[ti[apart]], digit[ti[apart]], cell[tj[apart]], digit[tj[apart]]
-    # every other row by (row, cell) groups: the coefficient over the cell's digits
-    general = ~amo & (terms_in > 0)
-    t = np.flatnonzero(general[row])
-    gkey = row[t] * n_cells + cell[t]
-    new_group = run_starts(gkey)
-    g_of = np.cumsum(new_group) - 1
-    coef = np.zeros((int(new_group.sum()), n), dtype=np.int64)
-    if twice.any():
-        np.add.at(coef, (g_of, digit[t]), value[t])
-    else:   # each (group, digit) once
-        coef[g_of, digit[t]] = value[t]
-    g_row, g_cell = row[t][new_group], cell[t][new_group]
-    count = np.bincount(g_row, minlength=n_rows)
-    first = _starts(count)
-    # a row with no term left (none at all, or no coefficient on any digit) holds only when 0 fits it
-    infeasible = bool(np.any(np.where(eq, rhs != 0, rhs < 0) & ((terms_in == 0) | (general & (count == 0)))))
-    # rows of one cell: the cell's start candidates
-    ones = np.flatnonzero(count == 1)
-    if ones.size:
-        g = first[ones]
-        ok = np.where(eq[ones, None], coef[g] == rhs[ones, None], coef[g] <= rhs[ones, None])
-        keep = np.ones((n_cells, n), dtype=bool)   # a digit stays where every row of its cell allows it
-        bad_row, bad_digit = np.nonzero(~ok)
-        keep[g_cell[g][bad_row], bad_digit] = False
-        allowed_cells = _masks(keep)
-    # rows of two cells: their table of digit pairs
-    twos = np.flatnonzero(count == 2)
-    ga, gb = first[twos], first[twos] + 1
-    lin = np.flatnonzero(count > 2)
-    # one table per cell pair (every row on it together), as the digits each digit forbids
-    swap = ex_a > ex_b
-    ex_a, ex_b = np.where(swap, ex_b, ex_a), np.where(swap, ex_a, ex_b)
-    ex_da, ex_db = np.where(swap, ex_db, ex_da), np.where(swap, ex_da, ex_db)
-    pair_key = np.concatenate([ex_a * n_cells + ex_b, g_cell[ga] * n_cells + g_cell[gb]])
-    n_pairs = 0
-    compat = np.zeros(0, dtype=np.uint64)
-    arc_ptr = np.zeros(n_cells + 1, dtype=np.int64)
-    arc_other = arc_table = np.zeros(0, dtype=np.int64)
-    if pair_key.size:
-        if n_cells * n_cells <= _PAIR_KEYS_MARKED:   # the sorted distinct keys and each key's slot
-            marked = np.zeros(n_cells * n_cells, dtype=bool)
-            marked[pair_key] = True
-            keys_p = np.flatnonzero(marked)
-            # each key's slot through an uninitialised lookup (only the marked keys are read):
-            # a cumulative sum over all n_cells**2 keys was 25 us of a 9x9's tables
-            lookup = np.empty(n_cells * n_cells, dtype=np.int64)
-            lookup[keys_p] = np.arange(keys_p.size)
-            slot = lookup[pair_key]
-        else:
-            keys_p, slot = np.unique(pair_key, return_inverse=True)
-            slot = slot.ravel()
-        a, b = keys_p // n_cells, keys_p % n_cells
-        n_pairs = int(a.size)
-        # forbidden[p, d, e]: a's digit d and b's digit e may not stand together (set, so repeats are fine)
-        forbidden = np.zeros((n_pairs, n, n), dtype=bool)
-        s_ex, s_two = slot[:ex_a.size], slot[ex_a.size:]
-        forbidden[s_ex, ex_da, ex_db] = True
-        # a pair in one unit never holds equal digits: in its table too, so a cell's arcs keep
-        # only what the rule and the unit allow together (XV 568 -> 244 nodes, renban 4,738 -> 2,516)
-        same_unit = np.flatnonzero(units.share_unit(a, b))
-        if same_unit.size:
-            digits = np.arange(n)
-            forbidden[same_unit[:, None], digits, digits] = True
-        if twos.size:   # the digit pairs each two-cell row forbids, or-ed over the rows of each pair
-            by_slot = np.argsort(s_two, kind="stable")
-            twos, ga, gb, s_two = twos[by_slot], ga[by_slot], gb[by_slot], s_two[by_slot]
-            total = coef[ga][:, :, None] + coef[gb][:, None, :]
-            limit = rhs[twos][:, None, None]
-            bad = total > limit
-            equal = eq[twos]
-            if equal.any():
-                bad[equal] = total[equal] != limit[equal]
-            starts = np.flatnonzero(run_starts(s_two))
-            forbidden[s_two[starts]] |= np.logical_or.reduceat(bad, starts, axis=0)
-        forbid_ab = _masks(forbidden)   # b's digits that a's digit d forbids
-        forbid_ba = _masks(np.swapaxes(forbidden, 1, 2))
-        forward, backward = full & ~forbid_ab, full & ~forbid_ba
-        compat = np.ascontiguousarray(np.stack([forward, backward], axis=1).reshape(-1))
-        source = np.concatenate([a, b])
-        other = np.concatenate([b, a])
-        table = np.concatenate([2 * np.arange(n_pairs), 2 * np.arange(n_pairs) + 1])
-        arc_ptr, order = _by_cell(source, n_cells)
-        arc_other, arc_table = other[order], table[order]
-    # linear rows: their groups are contiguous
-    lin_count = count[lin]
-    terms = (first[lin][:, None] + np.arange(int(lin_count.max(initial=0)))[None, :])
-    terms = terms[np.arange(terms.shape[1])[None, :] < lin_count[:, None]]
-    lin_ptr = np.concatenate([[0], np.cumsum(lin_count)]).astype(np.int64)
-    term_cell = g_cell[terms]
-    term_row = np.repeat(np.arange(lin.size), lin_count)
-    cell_lin_ptr, order = _by_cell(term_cell, n_cells)
+        row, cell, digit, value = row[order], cell[order], digit[order], value[order]
+    core = core_tables(row, cell, digit, value, rhs, eq, n, units, dfsrules_native.load())
+    n_pairs, n_lin, n_terms = int(core.keys.size), int(core.lin_rhs.size), int(core.term_cell.size)
     # sums of distinct digits (killer cages): each row's digit sets, after the pair tables
-    combos, combo_count = _digit_sets(puzzle, units, lin, count, first, g_cell, coef, rhs, eq,
-                                      keys_p if n_pairs else None,
-                                      compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
-    combo_ptr = compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
-    compat = np.concatenate([compat, combos])
+    lin_count = np.diff(core.lin_ptr)
+    combos, combo_count = _digit_sets(puzzle, units, np.arange(n_lin), lin_count, core.lin_ptr[:-1], core.term_cell,
+                                      core.term_coef, core.lin_rhs, core.lin_eq, core.keys if n_pairs else None,
+                                      core.compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
+    combo_ptr = core.compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
+    compat = np.concatenate([core.compat, combos])
     sand_cells, sand_sum, cell_sand_ptr, cell_sand = _sandwich_tables(puzzle)
     sand_sets, sand_sets_ptr = _sandwich_sets(puzzle, sand_sum)
     sand_sets_ptr = sand_sets_ptr + compat.size
     compat = np.concatenate([compat, sand_sets])
-    parts = [arc_ptr, arc_other, arc_table, lin_ptr, term_cell, coef[terms].ravel(), rhs[lin],
-             eq[lin].astype(np.int64), cell_lin_ptr, term_row[order], combo_ptr,
+    parts = [core.arc_ptr, core.arc_other, core.arc_table, core.lin_ptr, core.term_cell, core.term_coef.ravel(),
+             core.lin_rhs, core.lin_eq.astype(np.int64), core.cell_lin_ptr, core.cell_lin, combo_ptr,
              sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
     # locked candidates for killers (sums of distinct digits), where with the kernel's branching for
     # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before); elsewhere they cost
@@ -563,12 +409,9 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     else:
         n_inter, inter_parts = 0, [np.zeros(0), np.zeros(0), np.zeros(units.units.shape[0] + 1), np.zeros(0)]
     parts += inter_parts
-    # each term's coefficients in digit order (1 rising, -1 falling, 0 neither): the kernel reads
-    # its least and greatest coefficient at the lowest and highest candidate instead of looping
-    step = np.diff(coef[terms], axis=1) if terms.size else np.zeros((0, n - 1), dtype=np.int64)
-    parts.append(np.where((step >= 0).all(axis=1), 1, np.where((step <= 0).all(axis=1), -1, 0)))
+    parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     header = np.zeros(_HEADER, dtype=np.int64)
-    header[:5] = (n_cells, n, lin.size, terms.size, arc_other.size)
+    header[:5] = (n_cells, n, n_lin, n_terms, core.arc_other.size)
     sizes = np.array([p.size for p in parts], dtype=np.int64)
     offsets = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
     header[5:21] = offsets[:16]
@@ -578,7 +421,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     header[31] = killer
     rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
     return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
-                      allowed_cells, infeasible, int(lin.size), int(terms.size), n_pairs, int(sand_sum.size), n)
+                      core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n)
 
 
 class _Line(Protocol):
@@ -601,7 +444,7 @@ def _sandwich_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray
     cells = np.array([rule.cell_list for rule in lines], dtype=np.int64).reshape(len(lines), puzzle.n)
     sums = np.array([rule.value for rule in lines], dtype=np.int64)
     owner = np.repeat(np.arange(len(lines), dtype=np.int64), puzzle.n)
-    ptr, order = _by_cell(cells.ravel(), n_cells)
+    ptr, order = by_cell(cells.ravel(), n_cells)
     return cells.ravel(), sums, ptr, owner[order]
 
 

@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.solvers.dfsrules_handlers import _lin_row, _low_index, _popcount, _push, _same_rests, _sandwich
+from pipeline.solvers.dfsrules_tables_kernel import core_tables
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
 
@@ -448,7 +449,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
 
 @functools.cache
 def entry_points() -> dict:
-    """The C-callable version of :func:`search` (numba ``cfunc``), compiled here.
+    """The C-callable versions of :func:`search` and of the table builder
+    (:func:`pipeline.solvers.dfsrules_tables_kernel.core_tables`) (numba ``cfunc``), compiled here.
 
     Every array is passed as a pointer with its sizes, in
     :data:`pipeline.solvers.dfsrules_native.SIGNATURES`' order (flags as booleans).
@@ -456,7 +458,7 @@ def entry_points() -> dict:
     Returns
     -------
     dict
-        ``{"search": cfunc}`` (compiled once per process).
+        ``{"search": cfunc, "tables": cfunc}`` (compiled once per process).
     """
     from numba import carray, cfunc, types
 
@@ -477,4 +479,12 @@ def entry_points() -> dict:
 
     search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64p, i64, u64p, i64, i64, i64, i64, i64p, i64,
                      i64)
-    return {"search": cfunc(search_sig, error_model="numpy")(search_c)}
+
+    def tables_c(terms_p, n_terms, rows_p, n_rows, pairs_p, n_cells, pair_width, full, out_p, n_out, masks_p, n_masks):
+        return core_tables(carray(terms_p, (4, n_terms)), carray(rows_p, (2, n_rows)),
+                           carray(pairs_p, (n_cells, pair_width)), full, carray(out_p, (n_out,)),
+                           carray(masks_p, (n_masks,)))
+
+    tables_sig = i64(i64p, i64, i64p, i64, types.CPointer(types.uint8), i64, i64, u64, i64p, i64, u64p, i64)
+    return {"search": cfunc(search_sig, error_model="numpy")(search_c),
+            "tables": cfunc(tables_sig, error_model="numpy")(tables_c)}

@@ -22,9 +22,11 @@ FINISHED = 0
 _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 _TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
 #: ctypes argument types of the entry point, in :func:`pipeline.solvers.dfsrules_kernel.entry_points`' order.
-SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I, _I)}
-#: The kernel's modules: a change to either compiles a new object.
-_KERNEL_SOURCES = (Path(__file__).with_name("dfsrules_kernel.py"), Path(__file__).with_name("dfsrules_handlers.py"))
+SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _I, _I, _I, _P, _I, _I),
+              "tables": (_P, _I, _P, _I, _P, _I, _I, _U, _P, _I, _P, _I)}
+#: The kernel's modules (the table builder's layout included): a change to any compiles a new object.
+_KERNEL_SOURCES = tuple(Path(__file__).with_name(name) for name in (
+    "dfsrules_kernel.py", "dfsrules_handlers.py", "dfsrules_tables_kernel.py", "dfsrules_rows.py"))
 _LOCK = threading.Lock()
 _LOADED: RulesKernel | None = None
 
@@ -41,6 +43,7 @@ class RulesKernel:
             from pipeline.solvers import dfsrules_kernel
 
             self._numba = dfsrules_kernel.search
+            self._numba_tables = dfsrules_kernel.core_tables
             return
         assert symbols is not None
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), dfs_native._target_machine(llvm))
@@ -51,6 +54,39 @@ class RulesKernel:
         if not address:
             raise KernelUnavailable("the compiled dfsrules kernel has no search")
         self._search = ctypes.CFUNCTYPE(_I, *SIGNATURES["search"])(address)
+        address = engine.get_function_address(symbols["tables"])
+        if not address:
+            raise KernelUnavailable("the compiled dfsrules kernel has no table builder")
+        self._tables = ctypes.CFUNCTYPE(_I, *SIGNATURES["tables"])(address)
+
+    def core_tables(self, terms: np.ndarray, rows: np.ndarray, unit_pairs: np.ndarray, full: np.uint64,
+                    out: np.ndarray, masks: np.ndarray) -> int:
+        """:func:`pipeline.solvers.dfsrules_tables_kernel.core_tables` (the arguments as it takes them).
+
+        Parameters
+        ----------
+        terms, rows, unit_pairs, full, out, masks
+            The sorted terms ``(4, T)``, the rows ``(2, R)``, the shape's unit pairs, the mask of every
+            digit, and the buffers filled in place (:func:`pipeline.solvers.dfsrules_rows.core_tables`).
+
+        Returns
+        -------
+        int
+            0, or -1 when the pairs outnumbered their room.
+        """
+        if not self.native:
+            return int(self._numba_tables(terms, rows, unit_pairs, full, out, masks))
+        if terms.shape[0] != 4 or rows.shape[0] != 2 or unit_pairs.ndim != 2:
+            raise ValueError("dfsrules table builder: arrays of another shape")
+        for array, dtype in ((terms, np.int64), (rows, np.int64), (unit_pairs, np.uint8), (out, np.int64),
+                             (masks, np.uint64)):
+            if array.dtype != dtype or not array.flags.c_contiguous:
+                raise TypeError(f"dfsrules table builder: expected a C-contiguous {np.dtype(dtype)} array")
+        return int(self._tables(terms.__array_interface__["data"][0], terms.shape[1],
+                                rows.__array_interface__["data"][0], rows.shape[1],
+                                unit_pairs.__array_interface__["data"][0], unit_pairs.shape[0], unit_pairs.shape[1],
+                                int(full), out.__array_interface__["data"][0], out.size,
+                                masks.__array_interface__["data"][0], masks.size))
 
     def search(self, stack, flags, origins, depth, found, tallies, tables, rint, compat, limit, budget,
                pause_when_full, work, probe_idle: int = 0) -> int:

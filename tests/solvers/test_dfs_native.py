@@ -150,9 +150,10 @@ def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypat
     assert result.count == 1 and result.status == "complete"
 
 
-def test_the_key_covers_every_source_of_a_kernel_in_two_modules(tmp_path):
-    """The dfsrules kernel lives in two modules: a change to either is a new object (numba's own
-    cache keys a function by its file alone, so the kernels keep it off)."""
+def test_the_key_covers_every_source_of_a_kernel_in_several_modules(tmp_path):
+    """The dfsrules kernel lives in four modules (search, handlers, table builder and its layout):
+    a change to any is a new object (numba's own cache keys a function by its file alone, so the
+    kernels keep it off)."""
     import llvmlite.binding as llvm
 
     from pipeline.solvers import dfsrules_native
@@ -166,6 +167,7 @@ def test_the_key_covers_every_source_of_a_kernel_in_two_modules(tmp_path):
     handlers.write_text("def handler(): return 1\n")
     assert dfs_native.kernel_key(llvm, (kernel, handlers)) != before
     assert dfs_native.kernel_key(llvm, kernel) == dfs_native.kernel_key(llvm, (kernel,))
-    assert [p.name for p in dfsrules_native._KERNEL_SOURCES] == ["dfsrules_kernel.py", "dfsrules_handlers.py"]
+    assert [p.name for p in dfsrules_native._KERNEL_SOURCES] == ["dfsrules_kernel.py", "dfsrules_handlers.py",
+                                                                 "dfsrules_tables_kernel.py", "dfsrules_rows.py"]
     for path in dfsrules_native._KERNEL_SOURCES:
         assert "cache=True" not in path.read_text()

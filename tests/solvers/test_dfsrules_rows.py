@@ -1,0 +1,111 @@
+"""The ``dfsrules`` kernel's pair tables and linear rows (pipeline/solvers/dfsrules_rows.py): the
+compiled builder (dfsrules_tables_kernel.py, through the kernel's machine code) gives exactly the
+numpy builder's arrays, on random rows of every sort (one cell, two cells, at-most-one rows, sums,
+terms twice, rows with no term, ``=`` and ``<=``), on every puzzle of the bench set, and keeps
+to the layout it reads."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers import SOLVERS, dfsrules, dfsrules_native
+from pipeline.solvers.dfs import shape_tables
+from pipeline.solvers.dfsrules_rows import LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy
+
+if SOLVERS["dfsrules"].available() is not None:
+    pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+SHAPES = {4: "." * 16, 6: "." * 36, 9: "." * 81}
+
+
+def assert_same(compiled: CoreTables, reference: CoreTables) -> None:
+    """Every field equal, arrays of the same shape and kind."""
+    for name in CoreTables.__dataclass_fields__:
+        got, want = getattr(compiled, name), getattr(reference, name)
+        if isinstance(want, np.ndarray):
+            assert got.shape == want.shape, name
+            assert got.dtype.kind == want.dtype.kind, name
+            assert np.array_equal(got, want), name
+        else:
+            assert got == want, name
+
+
+@st.composite
+def rule_rows(draw):
+    """Random rows over a 4x4, 6x6 or 9x9's cells, sorted as the builders take them."""
+    n = draw(st.sampled_from(sorted(SHAPES)))
+    n_cells = n * n
+    terms, rhs, eq = [], [], []
+    for r in range(draw(st.integers(0, 30))):
+        kind = draw(st.sampled_from(["amo", "one", "two", "sum", "empty", "big"]))
+        cells = {"one": 1, "two": 2, "empty": 0, "big": MAX_AMO_TERMS + 2}.get(kind) or draw(st.integers(2, 6))
+        chosen = draw(st.lists(st.integers(0, n_cells - 1), min_size=cells, max_size=cells))
+        for c in chosen:
+            for d in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)):
+                coef = 1 if kind in ("amo", "big") else draw(st.sampled_from([1, -1, 2, 0, d + 1, -(d + 1)]))
+                terms.append((r, c, d, coef))
+                if draw(st.integers(0, 20)) == 0:   # a term twice
+                    terms.append((r, c, d, coef))
+        if kind in ("amo", "big"):
+            rhs.append(1)
+            eq.append(draw(st.booleans()) and draw(st.booleans()))
+        else:
+            rhs.append(draw(st.integers(-3, 3 * n)))
+            eq.append(draw(st.booleans()))
+    terms.sort()
+    array = np.array(terms, dtype=np.int64).reshape(-1, 4).T
+    return n, array[0], array[1], array[2], array[3], np.array(rhs, dtype=np.int64), np.array(eq, dtype=bool)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+                                                                                     HealthCheck.data_too_large])
+@given(rule_rows())
+def test_compiled_builder_gives_the_numpy_builders_tables_on_random_rows(case):
+    n, row, cell, digit, value, rhs, eq = case
+    units = shape_tables(parse_puzzle(SHAPES[n]))
+    kernel = dfsrules_native.load()
+    assert_same(core_tables(row, cell, digit, value, rhs, eq, n, units, kernel),
+                core_tables_numpy(row, cell, digit, value, rhs, eq, n, units))
+
+
+def test_compiled_builder_gives_the_numpy_builders_tables_on_the_bench_set(monkeypatch):
+    kernel = dfsrules_native.load()
+    seen = []
+
+    def both(row, cell, digit, value, rhs, eq, n, units, _kernel=None):
+        compiled = core_tables(row, cell, digit, value, rhs, eq, n, units, kernel)
+        assert_same(compiled, core_tables_numpy(row, cell, digit, value, rhs, eq, n, units))
+        seen.append(row.size)
+        return compiled
+
+    monkeypatch.setattr(dfsrules, "core_tables", both)
+    for line in (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines():
+        dfsrules._build_rule_tables(parse_puzzle(json.loads(line)["document"]))
+    assert len(seen) == 240 and sum(seen) > 100_000
+
+
+def test_the_builders_layout_names_each_slot_once_and_ends_with_the_counts():
+    assert len(set(LAYOUT)) == len(LAYOUT)
+    assert LAYOUT[:6] == ("T", "R", "n", "cells", "max_pairs", "max_amo")
+    assert LAYOUT[-4:] == ("n_pairs", "n_lin", "n_lin_terms", "infeasible")
+
+
+def test_a_rule_puzzle_with_the_kernel_absent_gets_the_numpy_builders_tables():
+    puzzle = parse_puzzle({"size": 9, "givens": "." * 81, "rules": [{"rule": "antiknight"}]})
+    units = shape_tables(puzzle)
+    row, cell, digit, value, rhs, eq = dfsrules.rule_terms(puzzle)
+    order = np.lexsort((digit, cell, row))
+    args = (row[order].astype(np.int64), cell[order].astype(np.int64), digit[order].astype(np.int64),
+            value[order].astype(np.int64), rhs.astype(np.int64), eq)
+    without = core_tables(*args, 9, units, None)
+    assert_same(without, core_tables_numpy(*args, 9, units))
+    # one table per knight's move between two boxes: 4 (n - 1) (n - 2) moves, less 8 within each box
+    assert without.keys.size == 4 * 8 * 7 - 9 * 8
+    assert_same(core_tables(*args, 9, units, dfsrules_native.load()), without)
