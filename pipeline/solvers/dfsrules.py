@@ -31,7 +31,7 @@ it without importing numba.
 from __future__ import annotations
 
 import functools
-
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -63,6 +63,8 @@ LOOKUP_ENTRIES = 1 << 15
 _HEADER = 32
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich"})
+_EMPTY = np.zeros(0, dtype=np.int64)
+_EMPTY.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -391,14 +393,16 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     combos, combo_count = _digit_sets(puzzle, units, np.arange(n_lin), lin_count, core.lin_ptr[:-1], core.term_cell,
                                       core.term_coef, core.lin_rhs, core.lin_eq, core.keys if n_pairs else None,
                                       core.compat.reshape(-1, 2, n)[:, 0] if n_pairs else None)
-    combo_ptr = core.compat.size + np.concatenate([[0], np.cumsum(combo_count)]).astype(np.int64)
-    compat = np.concatenate([core.compat, combos])
+    combo_ptr = np.empty(n_lin + 1, dtype=np.int64)
+    combo_ptr[0] = core.compat.size
+    np.cumsum(combo_count, out=combo_ptr[1:])
+    combo_ptr[1:] += core.compat.size
     sand_cells, sand_sum, cell_sand_ptr, cell_sand = _sandwich_tables(puzzle)
     sand_sets, sand_sets_ptr = _sandwich_sets(puzzle, sand_sum)
-    sand_sets_ptr = sand_sets_ptr + compat.size
-    compat = np.concatenate([compat, sand_sets])
+    sand_sets_ptr = sand_sets_ptr + (core.compat.size + combos.size)
+    compat = np.concatenate([core.compat, combos, sand_sets]) if combos.size or sand_sets.size else core.compat
     parts = [core.arc_ptr, core.arc_other, core.arc_table, core.lin_ptr, core.term_cell, core.term_coef.ravel(),
-             core.lin_rhs, core.lin_eq.astype(np.int64), core.cell_lin_ptr, core.cell_lin, combo_ptr,
+             core.lin_rhs, core.lin_eq, core.cell_lin_ptr, core.cell_lin, combo_ptr,
              sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
     # locked candidates for killers (sums of distinct digits), where with the kernel's branching for
     # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before); elsewhere they cost
@@ -407,20 +411,18 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     if killer:
         n_inter, *inter_parts = house_intersections(units)
     else:
-        n_inter, inter_parts = 0, [np.zeros(0), np.zeros(0), np.zeros(units.units.shape[0] + 1), np.zeros(0)]
+        n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
-    header = np.zeros(_HEADER, dtype=np.int64)
-    header[:5] = (n_cells, n, n_lin, n_terms, core.arc_other.size)
-    sizes = np.array([p.size for p in parts], dtype=np.int64)
-    offsets = _HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    header[5:21] = offsets[:16]
-    header[21:25] = (sand_sum.size, offsets[16], n <= MAX_SET_DIGITS, 0)
-    header[25] = n_inter
-    header[26:31] = offsets[17:22]
-    header[31] = killer
-    rint = np.concatenate([header, *[np.asarray(p, dtype=np.int64) for p in parts]])
-    return RuleTables(np.ascontiguousarray(rint), compat if compat.size else np.zeros(1, dtype=np.uint64),
+    # one array: the header, then each part where the header says (offsets as Python ints: the
+    # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
+    offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
+    rint = np.empty(offsets[-1], dtype=np.int64)
+    rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], killer)
+    for part, at, end in zip(parts, offsets, offsets[1:]):
+        rint[at:end] = part
+    return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
                       core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n)
 
 
