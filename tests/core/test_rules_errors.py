@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import rule_oracle as oracle
 from pipeline.cli.main import main
@@ -256,3 +258,42 @@ def test_rules_are_described_so_that_two_of_a_kind_differ():
         "white dot r1c1-r1c2 (difference 3)", "black dot r1c1-r1c2 (ratio 3)", "black dot r1c1-r1c2",
         "anti diagonal", "extra region r1c1, r2c2, r3c3, r4c4, r5c5, r6c6 and 3 more",
         "odd cells r1c1, r2c2, r3c3, r4c4", "even cells r1c1, r1c2, r1c3, r1c4, r1c5, r1c6 and 2 more"]
+
+
+# ---------------------------------------------------------------------------------------------
+# cell lists: the names looked up at once read as each name parsed alone
+# ---------------------------------------------------------------------------------------------
+_NAMES = st.one_of(
+    st.builds(lambda r, c: f"r{r}c{c}", st.integers(0, 22), st.integers(0, 22)),     # inside, outside, r0
+    st.builds(lambda r, c: f" R{r}C{c} ", st.integers(1, 9), st.integers(1, 9)),     # case and spaces
+    st.sampled_from(["r1c", "x", "", "r01c1", "r1c1r1c1"]), st.integers(1, 9), st.none())
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(_NAMES, min_size=1, max_size=6), st.sampled_from(["classic", "samurai"]))
+@example(["r1c10"], "samurai")            # between two grids of the layout: not part of the puzzle
+@example(["r1c1", "R1C1"], "classic")     # twice, once in another case
+@example(["r9c9", "r10c1"], "classic")    # outside the grid
+def test_a_cell_list_reads_as_its_cells_one_by_one(names, shape):
+    """``parse_cells`` looks the usual ``r3c5`` up in one table per canvas size; every other
+    name (case, spaces, outside the grid or the layout, not a cell) is parsed alone. Both give
+    the same cells or the same one-line error."""
+    from pipeline.core.rules.base import parse_cell, parse_cells
+
+    puzzle = parse_puzzle({"size": 9} if shape == "classic" else {"size": 9, "layout": "samurai"})
+    board = puzzle.base_board
+
+    def one_by_one():
+        cells = np.array([parse_cell(v, board, "here") for v in names], dtype=np.int64)
+        if (np.diff(np.sort(cells)) == 0).any():
+            raise PuzzleError("twice")
+        return cells
+
+    try:
+        expected = one_by_one()
+    except PuzzleError as e:
+        with pytest.raises(PuzzleError) as got:
+            parse_cells(names, board, "here")
+        assert str(e) == "twice" and "listed twice" in str(got.value) or str(got.value) == str(e)
+        return
+    assert parse_cells(names, board, "here").tolist() == expected.tolist()

@@ -16,7 +16,7 @@ what it shows). Cells are row-major canvas numbers ``r * cols + c`` (0-based) ev
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -384,6 +384,16 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
     return cell
 
 
+#: Canvases up to this many cells have every cell's name looked up in one dict (built once per size).
+_NAMED_CELLS = 1 << 14
+
+
+@lru_cache(maxsize=16)
+def _cell_numbers(rows: int, cols: int) -> dict[str, int]:
+    """Each ``"r<row>c<col>"`` (1-based, lower case) of a ``rows x cols`` canvas -> its canvas number."""
+    return {f"r{r + 1}c{c + 1}": r * cols + c for r in range(rows) for c in range(cols)}
+
+
 def parse_cells(value: Any, board: Board, where: str, *, at_least: int = 1) -> np.ndarray:
     """A list of cell references -> their canvas numbers (each at most once).
 
@@ -404,7 +414,14 @@ def parse_cells(value: Any, board: Board, where: str, *, at_least: int = 1) -> n
     """
     if not isinstance(value, (list, tuple)) or not value:
         raise PuzzleError(f"{where}: 'cells' must be a non-empty list of cells like \"r1c1\"")
-    cells = np.array([parse_cell(v, board, where) for v in value], dtype=np.int64)
+    try:   # the usual "r3c5", one lookup each; anything else (case, spaces, extra cells, errors) below
+        if board.rows * board.cols > _NAMED_CELLS:
+            raise KeyError("a canvas too large to name every cell")
+        cells = np.array([_cell_numbers(board.rows, board.cols)[v] for v in value], dtype=np.int64)
+        if not board.present[cells].all():
+            raise KeyError("outside the layout")
+    except (KeyError, TypeError):
+        cells = np.array([parse_cell(v, board, where) for v in value], dtype=np.int64)
     if (np.diff(np.sort(cells)) == 0).any():   # not np.unique: it imports numpy.ma (7 ms of a solve)
         twice = cells[np.argmax([np.count_nonzero(cells == c) > 1 for c in cells])]
         raise PuzzleError(f"{where}: cell {cell_name(int(twice), board)} is listed twice")
