@@ -109,3 +109,21 @@ def test_a_rule_puzzle_with_the_kernel_absent_gets_the_numpy_builders_tables():
     # one table per knight's move between two boxes: 4 (n - 1) (n - 2) moves, less 8 within each box
     assert without.keys.size == 4 * 8 * 7 - 9 * 8
     assert_same(core_tables(*args, 9, units, dfsrules_native.load()), without)
+
+
+def test_without_the_machine_code_numbas_own_builder_gives_the_same_tables():
+    """A kernel object that could not be made (``RulesKernel(None, ...)``: no llvmlite object)
+    builds the tables with numba's function of the same source."""
+    from pipeline.solvers.dfsrules_native import RulesKernel
+
+    fallback = RulesKernel(None, None, None, "no object here")
+    assert not fallback.native
+    puzzle = parse_puzzle({"size": 9, "givens": "." * 81, "rules": [
+        {"rule": "antiking"}, {"rule": "cage", "cells": ["r1c1", "r1c2", "r2c1"], "sum": 7},
+        {"rule": "thermo", "cells": ["r5c5", "r5c6", "r6c6"]}]})
+    units = shape_tables(puzzle)
+    row, cell, digit, value, rhs, eq = dfsrules.rule_terms(puzzle)
+    order = np.lexsort((digit, cell, row))
+    args = (row[order].astype(np.int64), cell[order].astype(np.int64), digit[order].astype(np.int64),
+            value[order].astype(np.int64), rhs.astype(np.int64), eq)
+    assert_same(core_tables(*args, 9, units, fallback), core_tables_numpy(*args, 9, units))
