@@ -64,7 +64,7 @@ def rule_rows(draw):
     return n, array[0], array[1], array[2], array[3], np.array(rhs, dtype=np.int64), np.array(eq, dtype=bool)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
                                                                                      HealthCheck.data_too_large])
 @given(rule_rows())
 def test_compiled_builder_gives_the_numpy_builders_tables_on_random_rows(case):
