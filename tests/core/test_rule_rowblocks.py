@@ -1,6 +1,6 @@
 """Rule.rows_of (issue 34): a kind's rows for all its rules at once are the rows of each rule's
-``rows`` in turn: the Kropki and killer-cage overrides against the per-rule path on random dots
-and cages, and rowblocks.in_rule_order on blocks it has to cut."""
+``rows`` in turn: the Kropki, killer-cage, line and between/lockout overrides against the per-rule
+path on random rules, and rowblocks.in_rule_order on blocks it has to cut."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.rulerows import rules_by_kind
 from pipeline.core.rules.base import Board, Rows, Rule
+from pipeline.core.rules.betweenlines import Between, Lockout
 from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
@@ -156,6 +157,28 @@ def renbans(draw):
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(whispers(), renbans()), st.integers(1, 5))
 def test_whisper_and_renban_rows_of_are_each_lines_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
+
+
+@st.composite
+def end_lines(draw):
+    """Between lines (3..n distinct cells) or lockout lines (2..n: some with no cell between), the
+    lockouts of one difference or of several."""
+    board = _board(draw)
+    n = board.n
+    between = draw(st.booleans())
+    diffs = draw(st.lists(st.integers(1, max(1, n - 2)), min_size=1, max_size=2))
+    out: list[Rule] = []
+    for _ in range(draw(st.integers(1, 6))):
+        cells = tuple(draw(st.lists(st.integers(0, n * n - 1), min_size=3 if between else 2, max_size=n, unique=True)))
+        out.append(Between(cells) if between else Lockout(cells, draw(st.sampled_from(diffs))))
+    return board, out
+
+
+@settings(max_examples=100, deadline=None)
+@given(end_lines(), st.integers(1, 5))
+def test_between_and_lockout_rows_of_are_each_lines_rows(drawn, first_index):
     board, rules = drawn
     _same_as_rule_by_rule(rules, board, first_index)
 

@@ -10,6 +10,7 @@ per pair of end digits would take ``N^2``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -18,24 +19,36 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, check_keys, int_field, value_span
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 from pipeline.core.rules.pairlines import exclusion_rows
-from pipeline.core.rules.rowblocks import ragged_positions
+from pipeline.core.rules.rowblocks import in_rule_order, ragged_positions
 
 __all__ = ["Between", "Lockout", "BETWEEN_COLOUR", "END_COLOUR"]
 
 BETWEEN_COLOUR = "#8fa3e6"      # between and lockout lines: blue
 END_COLOUR = "#cdd6f6"          # their end circles (between) and squares (lockout): pale blue
+#: A between line's two sides (:func:`_three_rows`): the middle cell not at or below the smaller
+#: end, nor at or above the larger (digits in order of value: between in digits is between in values).
+_BETWEEN_SIDES = (((None, "le"), ("e1", "ge"), ("e2", "ge")), ((None, "ge"), ("e1", "le"), ("e2", "le")))
+#: A lockout line's two sides: the middle cell's digit not within the ends' range, either way round.
+_LOCKOUT_SIDES = (((None, "eq"), ("e1", "le"), ("e2", "ge")), ((None, "eq"), ("e2", "le"), ("e1", "ge")))
 
 
-def _three_rows(family: str, index: int, middles: tuple[int, ...], n: int, sides: tuple) -> Rows:
-    """Rows ``<= 2`` of three 0/1 indicators each (not all three hold), one per middle cell ``i``,
-    side ``s`` and digit ``d`` in that order, labelled ``(index, i, s, d)`` (1-based).
+def _three_rows(family: str, first_index: int, lines: "list[tuple[int, ...]]", n: int, sides: tuple) -> Rows:
+    """Rows ``<= 2`` of three 0/1 indicators each (not all three hold), for each line in turn
+    (numbered from ``first_index``), one per middle cell ``i``, side ``s`` and digit ``d`` in that
+    order, labelled ``(line, i, s, d)`` (1-based).
 
-    ``sides`` holds, per side, three ``(cell, kind)`` parts: ``cell`` an end cell or None for the
-    middle cell, ``kind`` ``"le"`` (``v(cell) <= d``: ``x[cell, 0..d]``), ``"ge"``
-    (``x[cell, d..n-1]``) or ``"eq"`` (``x[cell, d]``), ``d`` 0-based here. Built for all rows at
-    once: the terms of each (side, part) in one numpy step, then ordered row by row, part by part.
+    ``sides`` holds, per side, three ``(cell, kind)`` parts: ``cell`` ``"e1"`` or ``"e2"`` for the
+    line's first or last cell, or None for the middle cell, ``kind`` ``"le"`` (``v(cell) <= d``:
+    ``x[cell, 0..d]``), ``"ge"`` (``x[cell, d..n-1]``) or ``"eq"`` (``x[cell, d]``), ``d`` 0-based
+    here. Built for all lines at once: the terms of each (side, part) in one numpy step, then
+    ordered row by row, part by part.
     """
-    mids = np.asarray(middles, dtype=np.int64)
+    lengths = np.array([len(line) - 2 for line in lines], dtype=np.int64)
+    flat = np.concatenate([np.asarray(line, dtype=np.int64) for line in lines])
+    line_of, within_line = ragged_positions(lengths)            # each middle cell's line and place
+    starts = np.cumsum(lengths + 2) - (lengths + 2)
+    mids = flat[starts[line_of] + 1 + within_line]
+    ends = {"e1": flat[starts][line_of], "e2": flat[starts + lengths + 1][line_of]}
     n_rows = mids.size * 2 * n
     row = np.arange(n_rows, dtype=np.int64)
     middle, side, digit = row // (2 * n), (row // n) % 2, row % n
@@ -48,12 +61,13 @@ def _three_rows(family: str, index: int, middles: tuple[int, ...], n: int, sides
             group, within = ragged_positions(counts)
             r = on_side[group]
             rows_.append(r)
-            cells_.append(mids[middle[r]] if cell is None else np.full(r.size, cell, dtype=np.int64))
+            cells_.append((mids if cell is None else ends[cell])[middle[r]])
             digits_.append(within if kind == "le" else d[group] + within)
             keys_.append(r * 3 + j)
     order = np.argsort(np.concatenate(keys_), kind="stable")
     r = np.concatenate(rows_)[order]
-    labels = np.stack([np.full(n_rows, index), middle + 1, side + 1, digit + 1], axis=1).astype(np.int64)
+    labels = np.stack([first_index + line_of[middle], within_line[middle] + 1, side + 1, digit + 1],
+                      axis=1).astype(np.int64)
     return Rows(family, r, np.concatenate(cells_)[order], np.concatenate(digits_)[order],
                 np.ones(r.size, dtype=np.int64), np.full(n_rows, 2, dtype=np.int64), "L", labels)
 
@@ -128,10 +142,27 @@ class Between(Rule):
         list of Rows
             The one ``between`` block.
         """
-        e1, e2 = self.cell_list[0], self.cell_list[-1]
-        # digits in order of value: "between" in digits is between in values
-        sides = (((None, "le"), (e1, "ge"), (e2, "ge")), ((None, "ge"), (e1, "le"), (e2, "le")))
-        return [_three_rows("between", index, self.cell_list[1:-1], board.n_values, sides)]
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every between line's rows (:meth:`rows`) in one block, built for all lines at once.
+
+        Parameters
+        ----------
+        rules : list of Between
+            The puzzle's between lines, in order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first line's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        lines = [cast("Between", rule).cell_list for rule in rules]
+        return [_three_rows("between", first_index, lines, board.n_values, _BETWEEN_SIDES)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With both ends filled: ends with no digit between them, or a filled middle cell not strictly between.
@@ -249,13 +280,40 @@ class Lockout(Rule):
         list of Rows
             The ``lockoutends`` and the ``lockout`` block.
         """
-        n = board.n_values
-        e1, e2 = self.cell_list[0], self.cell_list[-1]
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every lockout line's rows (:meth:`rows`), line by line, built for all lines of one
+        difference at once (lines of several differences: each line alone).
+
+        Parameters
+        ----------
+        rules : list of Lockout
+            The puzzle's lockout lines, in order.
+        board : Board
+            The puzzle's board.
+        first_index : int
+            The first line's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        lines = cast("list[Lockout]", rules)
+        if len({line.diff for line in lines}) > 1:
+            return [block for k, line in enumerate(lines) for block in cls.rows_of([line], board, first_index + k)]
         d = board.value_of   # the ends' difference is in values; "within the range" in digits (ordered by value)
-        close = np.abs(d[:, None] - d[None, :]) < self.diff
-        ends = exclusion_rows("lockoutends", np.array([e1]), np.array([e2]), close, index)
-        sides = (((None, "eq"), (e1, "le"), (e2, "ge")), ((None, "eq"), (e2, "le"), (e1, "ge")))
-        return [ends, _three_rows("lockout", index, self.cell_list[1:-1], n, sides)]
+        close = np.abs(d[:, None] - d[None, :]) < lines[0].diff
+        number = np.arange(len(lines), dtype=np.int64)
+        ends = exclusion_rows("lockoutends", np.array([line.cell_list[0] for line in lines], dtype=np.int64),
+                              np.array([line.cell_list[-1] for line in lines], dtype=np.int64), close,
+                              first_index + number, np.ones(len(lines), dtype=np.int64))
+        middles = _three_rows("lockout", first_index, [line.cell_list for line in lines], board.n_values,
+                              _LOCKOUT_SIDES)
+        if len(lines) == 1:
+            return [ends, middles]
+        return in_rule_order([ends, middles], [ends.labels[:, 0] - first_index, middles.labels[:, 0] - first_index])
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With both ends filled: ends closer than ``diff``, or a filled middle cell within their range.
