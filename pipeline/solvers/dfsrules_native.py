@@ -78,15 +78,9 @@ class RulesKernel:
             return int(self._numba_tables(terms, rows, unit_pairs, full, out, masks))
         if terms.shape[0] != 4 or rows.shape[0] != 2 or unit_pairs.ndim != 2:
             raise ValueError("dfsrules table builder: arrays of another shape")
-        for array, dtype in ((terms, np.int64), (rows, np.int64), (unit_pairs, np.uint8), (out, np.int64),
-                             (masks, np.uint64)):
-            if array.dtype != dtype or not array.flags.c_contiguous:
-                raise TypeError(f"dfsrules table builder: expected a C-contiguous {np.dtype(dtype)} array")
-        return int(self._tables(terms.__array_interface__["data"][0], terms.shape[1],
-                                rows.__array_interface__["data"][0], rows.shape[1],
-                                unit_pairs.__array_interface__["data"][0], unit_pairs.shape[0], unit_pairs.shape[1],
-                                int(full), out.__array_interface__["data"][0], out.size,
-                                masks.__array_interface__["data"][0], masks.size))
+        return int(self._tables(_pointer(terms, np.int64), terms.shape[1], _pointer(rows, np.int64), rows.shape[1],
+                                _pointer(unit_pairs, np.uint8), unit_pairs.shape[0], unit_pairs.shape[1], int(full),
+                                _pointer(out, np.int64), out.size, _pointer(masks, np.uint64), masks.size))
 
     def search(self, stack, flags, origins, depth, found, tallies, tables, rint, compat, limit, budget,
                pause_when_full, work, probe_idle: int = 0) -> int:

@@ -36,7 +36,7 @@ LAYOUT = ("T", "R", "n", "cells", "max_pairs", "max_amo",
           "cell_lin_ptr", "cell_lin", "term_order",
           "terms_in", "not_one", "repeated", "first_term", "count", "first", "g_cell", "coef", "slot",
           "pair_list", "bucket", "n_pairs", "n_lin", "n_lin_terms", "infeasible")
-_SECTIONS = LAYOUT[6:29]
+_SECTIONS = LAYOUT[LAYOUT.index("keys"):LAYOUT.index("n_pairs")]   # where each section starts
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,7 @@ def core_tables(row: np.ndarray, cell: np.ndarray, digit: np.ndarray, value: np.
              n_terms * n, n_cells * n_cells, max_pairs, n_cells + 1)
     at = list(itertools.accumulate(sizes, initial=len(LAYOUT)))   # each section's start, then the end
     out = np.empty(at[-1], dtype=np.int64)   # the slots need no zeros (a sparse set), the rest is written first
-    out[:6 + len(_SECTIONS)] = (n_terms, n_rows, n, n_cells, max_pairs, MAX_AMO_TERMS, *at[:-1])
+    out[:LAYOUT.index("n_pairs")] = (n_terms, n_rows, n, n_cells, max_pairs, MAX_AMO_TERMS, *at[:-1])
     masks = np.empty(n_cells + 2 * max_pairs * n, dtype=np.uint64)
     terms = np.empty((4, n_terms), dtype=np.int64)
     terms[0], terms[1], terms[2], terms[3] = row, cell, digit, value
@@ -199,7 +199,7 @@ def core_tables(row: np.ndarray, cell: np.ndarray, digit: np.ndarray, value: np.
     rows[0], rows[1] = rhs, eq
     if kernel.core_tables(terms, rows, units.unit_pairs, units.full, out, masks) != 0:   # type: ignore[attr-defined]
         return core_tables_numpy(row, cell, digit, value, rhs, eq, n, units)
-    n_pairs, n_lin, n_lin_terms, infeasible = out[len(LAYOUT) - 4:len(LAYOUT)].tolist()
+    n_pairs, n_lin, n_lin_terms, infeasible = out[LAYOUT.index("n_pairs"):len(LAYOUT)].tolist()
     # the sections, in LAYOUT's order from "keys": at[0] keys, at[1] arc_ptr, ...
     return CoreTables(
         masks[:n_cells], bool(infeasible), out[at[0]:at[0] + n_pairs], masks[n_cells:n_cells + 2 * n_pairs * n],

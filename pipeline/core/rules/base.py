@@ -31,6 +31,7 @@ from pipeline.core.rules.cellnames import cell_list_text, cell_name, cells_text,
 __all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
            "value_span", "value_words", "digit_values"]
 
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """Where rules are laid: a canvas of ``rows x cols`` cells (``present`` marks the cells that
