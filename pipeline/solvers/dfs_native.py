@@ -16,12 +16,14 @@ falls back to calling the numba functions themselves, with the same arguments.
 from __future__ import annotations
 
 import ctypes
+import glob
 import hashlib
 import importlib.util
 import json
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,6 +49,13 @@ SIGNATURES = {
 _KERNEL_SOURCE = Path(__file__).with_name("dfs_kernel.py")
 _LOCK = threading.Lock()
 _LOADED: KernelCalls | None = None
+#: Objects of one kernel kept in the cache: each kernel version, numba or CPU leaves its own, and
+#: several installs (venvs, versions) may share one cache, so the least recently used go past this.
+KEEP_OBJECTS = 6
+#: An object unused this long (seconds) goes when its kernel writes a new one; a used one is
+#: touched at most once a day, so loading costs no write.
+STALE_AFTER = 30 * 86400
+_TOUCH_AFTER = 86400
 
 
 def cache_dir() -> Path | None:
@@ -183,9 +192,20 @@ def _read_cached(path: Path, key: str, names: Any = None) -> tuple[bytes, dict[s
         if (header_end < 0 or header.get("key") != key or hashlib.sha256(body).hexdigest() != header.get("sha256")
                 or set(header.get("symbols", {})) != set(SIGNATURES if names is None else names)):
             return None
-        return body, {str(k): str(v) for k, v in header["symbols"].items()}
+        symbols = {str(k): str(v) for k, v in header["symbols"].items()}
     except (ValueError, TypeError, AttributeError):
         return None
+    _touch(path)
+    return body, symbols
+
+
+def _touch(path: Path) -> None:
+    """Mark a cached object as used (its modification time), when the mark is a day old or more."""
+    try:
+        if time.time() - path.stat().st_mtime >= _TOUCH_AFTER:
+            os.utime(path)
+    except OSError:
+        pass   # a read-only cache: the object is still used, only never pruned as fresh
 
 
 def _write_cached(path: Path, key: str, body: bytes, symbols: dict[str, str]) -> None:
@@ -202,6 +222,39 @@ def _write_cached(path: Path, key: str, body: bytes, symbols: dict[str, str]) ->
         os.replace(tmp, path)
     except OSError:
         Path(tmp).unlink(missing_ok=True)
+        return
+    _prune(path, key)
+
+
+def _prune(path: Path, key: str) -> None:
+    """Remove this kernel's other objects that are stale or past the newest :data:`KEEP_OBJECTS`,
+    and temporary files that a killed writer left (an hour old or more). Best effort.
+
+    Parameters
+    ----------
+    path : Path
+        The object just written, ``<prefix><key>.o``; its siblings with the same prefix are this
+        kernel's other versions.
+    key : str
+        Its key.
+    """
+    prefix = path.name[:path.name.rfind(key)]
+    now = time.time()
+    try:
+        siblings = []
+        for other in path.parent.glob(f"{glob.escape(prefix)}*"):
+            age = now - other.stat().st_mtime
+            if other.suffix == ".tmp":
+                if age >= 3600:
+                    other.unlink(missing_ok=True)
+            elif other.suffix == ".o" and other.name != path.name and other.name[len(prefix):-2].isalnum():
+                siblings.append((age, other))
+        siblings.sort(key=lambda item: item[0])
+        for rank, (age, other) in enumerate(siblings, start=1):   # the object just written is the newest
+            if rank >= KEEP_OBJECTS or age >= STALE_AFTER:
+                other.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _pointer(array: np.ndarray, dtype: type) -> int:

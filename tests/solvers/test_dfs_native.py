@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -171,3 +173,45 @@ def test_the_key_covers_every_source_of_a_kernel_in_several_modules(tmp_path):
                                                                  "dfsrules_tables_kernel.py", "dfsrules_rows.py"]
     for path in dfsrules_native._KERNEL_SOURCES:
         assert "cache=True" not in path.read_text()
+
+
+def test_writing_an_object_prunes_the_kernels_stale_and_least_recently_used_ones(tmp_path):
+    now = time.time()
+    day = 86400
+
+    def aged(name: str, days: float) -> Path:
+        path = tmp_path / name
+        path.write_bytes(b"old object")
+        os.utime(path, (now - days * day, now - days * day))
+        return path
+
+    # this kernel's other versions, used 1..7 days ago, and one unused for 40 days
+    recent = [aged(f"dfs-kernel-{'%024x' % k}.o", k) for k in range(1, 8)]
+    stale = aged("dfs-kernel-" + "f" * 24 + ".o", 40)
+    left_by_killed_writer = aged("dfs-kernel-" + "e" * 24 + ".oab12.tmp", 0.5)
+    being_written = aged("dfs-kernel-" + "d" * 24 + ".ocd34.tmp", 0)
+    other_kernel = aged("dfsrules-kernel-" + "0" * 24 + ".o", 90)   # another prefix: not this kernel's
+    not_ours = aged("notes.txt", 90)
+    key = "a" * 24
+    dfs_native._write_cached(tmp_path / f"dfs-kernel-{key}.o", key, b"body", {"search": "a", "search_many": "b"})
+    left = {p.name for p in tmp_path.iterdir()}
+    kept = {p.name for p in recent[:dfs_native.KEEP_OBJECTS - 1]}
+    assert left == kept | {f"dfs-kernel-{key}.o", being_written.name, other_kernel.name, not_ours.name}
+    assert not stale.exists() and not left_by_killed_writer.exists()
+
+
+def test_loading_a_cached_object_marks_it_used_once_a_day(tmp_path):
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    key = dfs_native.kernel_key(llvm)
+    path = tmp_path / f"dfs-kernel-{key}.o"
+    dfs_native._write_cached(path, key, b"body", {"search": "a", "search_many": "b"})
+    old = path.stat().st_mtime - 3 * 86400
+    os.utime(path, (old, old))
+    assert dfs_native._read_cached(path, key) is not None
+    touched = path.stat().st_mtime
+    assert touched > old + 2 * 86400
+    os.utime(path, (touched - 3600, touched - 3600))   # used an hour ago: not written again
+    dfs_native._read_cached(path, key)
+    assert path.stat().st_mtime == touched - 3600
