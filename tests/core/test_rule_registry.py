@@ -39,7 +39,7 @@ def test_only_the_kinds_used_are_imported():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     loaded = set(eval(done.stdout))   # noqa: S307 (our own list of names)
     assert "order" in loaded
-    assert not loaded & {"skyscraper", "anyof", "chaos", "connected", "fullrank", "automaton", "pairlines"}
+    assert not loaded & {"skyscraper", "anyof", "chaos", "connected", "fullrank", "automaton", "pairlines", "classlines"}
 
 
 def test_a_plug_in_goes_last_and_a_replacement_keeps_its_place():

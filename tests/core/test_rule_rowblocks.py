@@ -15,7 +15,8 @@ from pipeline.core.rules.cages import Cage
 from pipeline.core.rules.kropki import Kropki
 from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
-from pipeline.core.rules.pairlines import Renban, Whisper, class_window_rows, exclusion_rows
+from pipeline.core.rules.classlines import Entropic, Modular, class_window_rows, class_window_rows_of
+from pipeline.core.rules.pairlines import Renban, Whisper, exclusion_rows
 from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints, rows_by_owner, run_starts
 from pipeline.core.rules.xv import XV
 
@@ -195,22 +196,48 @@ def test_rows_by_owner_orders_the_rows_of_several_blocks_by_rule():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.integers(0, 80), min_size=1, max_size=9), st.integers(1, 9),
+@given(st.lists(st.lists(st.integers(0, 80), min_size=1, max_size=9), min_size=1, max_size=4), st.integers(1, 9),
        st.lists(st.lists(st.integers(0, 8), min_size=1, max_size=4, unique=True), min_size=1, max_size=4),
        st.integers(1, 5))
-def test_class_window_rows_are_a_row_per_window_and_class(cells, width, classes, index):
-    """Entropic and modular lines' rows, built at once, against a row per window and class."""
-    line, digit_classes = np.array(cells), [np.array(c) for c in classes]
-    size = min(width, line.size)
+def test_class_window_rows_are_a_row_per_window_and_class(lines, width, classes, first_index):
+    """Entropic and modular lines' rows, built at once for one line and for several, against a row
+    per line, window and class."""
+    digit_classes = [np.array(c) for c in classes]
     want = RowBuilder("modular", "L", 3)
-    for w in range(line.size - size + 1):
-        window = line[w:w + size]
-        for k, digits in enumerate(digit_classes, start=1):
-            want.add(np.repeat(window, digits.size), np.tile(digits, size), np.ones(size * digits.size), 1,
-                     (index, w + 1, k))
-    got = class_window_rows("modular", line, width, digit_classes, index)
+    for index, cells in enumerate(lines, start=first_index):
+        line = np.array(cells)
+        size = min(width, line.size)
+        for w in range(line.size - size + 1):
+            window = line[w:w + size]
+            for k, digits in enumerate(digit_classes, start=1):
+                want.add(np.repeat(window, digits.size), np.tile(digits, size), np.ones(size * digits.size), 1,
+                         (index, w + 1, k))
+    got = class_window_rows_of("modular", [np.array(cells) for cells in lines], width, digit_classes, first_index)
     assert _listing([got]) == _listing([want.rows()])
     assert np.all(np.diff(got.row) >= 0) and got.labels.shape == (got.n_rows, 3)
+    one = class_window_rows("modular", np.array(lines[0]), width, digit_classes, first_index)
+    assert _listing([one]) == _listing([got])[:one.n_rows]
+
+
+@st.composite
+def class_lines(draw):
+    """Entropic lines (on boards whose side divides by 3) or modular lines of one or several moduli."""
+    board = _board(draw)
+    n = board.n
+    entropic = n % 3 == 0 and draw(st.booleans())
+    mods = draw(st.lists(st.integers(2, n), min_size=1, max_size=2))
+    out: list[Rule] = []
+    for _ in range(draw(st.integers(1, 6))):
+        cells = tuple(draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=n, unique=True)))
+        out.append(Entropic(cells) if entropic else Modular(cells, draw(st.sampled_from(mods))))
+    return board, out
+
+
+@settings(max_examples=100, deadline=None)
+@given(class_lines(), st.integers(1, 5))
+def test_entropic_and_modular_rows_of_are_each_lines_rows(drawn, first_index):
+    board, rules = drawn
+    _same_as_rule_by_rule(rules, board, first_index)
 
 
 @st.composite

@@ -1,5 +1,5 @@
-"""Lines whose rule is about which digits may sit together: German whispers, renban, palindromes,
-entropic and modular lines. All rows are exclusions over the cell/digit variables (``<= 1``) or
+"""Lines whose rule is about which digits may sit together: German whispers, renban and palindromes
+(entropic and modular lines: :mod:`pipeline.core.rules.classlines`). All rows are exclusions over the cell/digit variables (``<= 1``) or
 equalities of one digit's variables, so the CNF carries them as at-most-one constraints."""
 from __future__ import annotations
 
@@ -15,15 +15,12 @@ from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, 
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 from pipeline.core.rules.rowblocks import distinct_rows, in_rule_order, pairs_within, ragged_positions, rows_by_owner
 
-__all__ = ["Whisper", "Renban", "Palindrome", "Entropic", "Modular", "exclusion_rows", "class_window_rows",
-           "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR", "ENTROPIC_COLOUR", "MODULAR_COLOUR"]
+__all__ = ["Whisper", "Renban", "Palindrome", "exclusion_rows", "WHISPER_COLOUR", "RENBAN_COLOUR", "PALINDROME_COLOUR"]
 
 # line colours as setters draw them (both renderers read them from the glyphs)
 WHISPER_COLOUR = "#3cb043"      # German whispers: green
 RENBAN_COLOUR = "#a35ed8"       # renban: purple
 PALINDROME_COLOUR = "#9a9a9a"   # palindromes: grey
-ENTROPIC_COLOUR = "#f08c28"     # entropic lines: orange
-MODULAR_COLOUR = "#e0679a"      # modular lines: pink
 
 
 def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray, index: "int | np.ndarray",
@@ -74,64 +71,6 @@ def exclusion_rows(family: str, a: np.ndarray, b: np.ndarray, forbid: np.ndarray
                        np.tile(ds + 1, pairs)], axis=1)
     return Rows(family, row, cell, np.tile(digit, pairs), np.ones(row.size, dtype=np.int64),
                 np.ones(pairs * ds.size, dtype=np.int64), "L", labels)
-
-
-def class_window_rows(family: str, cells: np.ndarray, width: int, classes: list[np.ndarray], index: int) -> Rows:
-    """``sum_{c in window w} sum_{d in class k} x[c, d] <= 1`` for every run ``w`` of ``width``
-    consecutive cells (the whole line when shorter) and class ``k``: a window holds each class at
-    most once, so with as many cells as classes, exactly once. Labels ``family_index_w_k``.
-
-    Parameters
-    ----------
-    family : str
-        The rows' family.
-    cells : ndarray of int
-        The line, in order.
-    width : int
-        Cells per window.
-    classes : list of ndarray
-        Each class's 0-based digits.
-    index : int
-        The rule's number among its kind.
-
-    Returns
-    -------
-    Rows
-    """
-    size = min(width, cells.size)
-    cells = np.asarray(cells, dtype=np.int64)
-    windows = cells[np.arange(cells.size - size + 1)[:, None] + np.arange(size)[None, :]]   # each run of size cells
-    n_windows, n_classes = windows.shape[0], len(classes)
-    if not n_windows or not n_classes:
-        return Rows.empty(family, "L", 3)
-    lens = np.array([digits.size for digits in classes], dtype=np.int64)
-    flat = np.concatenate([np.asarray(digits, dtype=np.int64) for digits in classes])
-    # row (w, k), windows outer: the window's cells in order, each with the class's digits
-    row, within = ragged_positions(np.tile(size * lens, n_windows))
-    w, k = row // n_classes, row % n_classes
-    cell = windows[w, within // lens[k]]
-    digit = flat[(np.cumsum(lens) - lens)[k] + within % lens[k]]
-    rows = n_windows * n_classes
-    labels = np.stack([np.full(rows, index), np.repeat(np.arange(1, n_windows + 1), n_classes),
-                       np.tile(np.arange(1, n_classes + 1), n_windows)], axis=1)
-    return Rows(family, row, cell, digit, np.ones(row.size, dtype=np.int64), np.ones(rows, dtype=np.int64), "L",
-                labels)
-
-
-def _class_clash(name: str, cells: np.ndarray, width: int, grid: np.ndarray, board: Board, cls_of, what: str) -> list[dict]:
-    """The first window of a class line holding two digits of one class."""
-    size = min(width, cells.size)
-    for window in np.lib.stride_tricks.sliding_window_view(cells, size):
-        filled = [int(c) for c in window if grid[c]]
-        seen: dict[int, int] = {}
-        for c in filled:
-            k = cls_of(int(grid[c]))
-            if k in seen:
-                shown = [seen[k], c]
-                return [{"message": f"{name}: {values_text(shown, grid, board)} are both {what} "
-                                    f"within {size} consecutive cells", "cells": shown}]
-            seen[k] = c
-    return []
 
 
 def walk_cells(data: dict, board: Board, where: str, at_least_cells: int) -> tuple[int, ...]:
@@ -586,188 +525,3 @@ class Palindrome(Rule):
             shown = [int(cells[i]), int(cells[-1 - i])]
             return [{"message": f"{self.describe(board)}: {values_text(shown, grid, board)} differ", "cells": shown}]
         return []
-
-
-@dataclass(frozen=True, eq=False)
-class Entropic(Rule):
-    """An entropic line: any 3 consecutive cells hold one low, one middle and one high digit
-    (1-3, 4-6, 7-9 on 9x9; thirds of ``1..N`` for ``N`` divisible by 3). A 2-cell line holds
-    two different thirds.
-
-    Rows ``entropic_l_w_g`` (``<= 1``): the window ``w`` of 3 cells holds a digit of third ``g`` at
-    most once (three cells, three thirds: exactly once).
-    """
-
-    cell_list: tuple[int, ...]
-
-    kind = "entropic"
-    families = ("entropic",)
-    description = "entropic line: any 3 consecutive cells hold one low, one middle and one high digit"
-    noun = "entropic line"
-
-    @classmethod
-    def from_dict(cls, data: dict, board: Board, where: str) -> "Entropic":
-        """The line of ``{"rule": "entropic", "cells": [...]}``.
-
-        Parameters
-        ----------
-        data : dict
-            The document entry: at least 2 ``cells`` in line order.
-        board : Board
-            The puzzle's board: the cells lie on it; ``n`` must split into three thirds.
-        where : str
-            How messages name the entry (``rules[3] (entropic)``).
-
-        Returns
-        -------
-        Entropic
-        """
-        check_keys(data, {"cells"}, where)
-        cells = line_cells(data, board, where, 2)
-        if board.n_values % 3:
-            raise PuzzleError(f"{where}: {line_name('entropic line', cells, board)}: digits {value_span(board)} do not "
-                              "split into three equal thirds (low, middle, high)")
-        return cls(cells)
-
-    def to_dict(self, board: Board) -> dict:
-        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
-
-    def describe(self, board: Board) -> str:
-        return line_name("entropic line", self.cell_list, board)
-
-    def cells(self) -> np.ndarray:
-        return np.array(self.cell_list, dtype=np.int64)
-
-    def glyphs(self, board: Board) -> list[Glyph]:
-        return [Glyph("line", self.cell_list, style="line", colour=ENTROPIC_COLOUR)]
-
-    def rows(self, board: Board, index: int) -> list[Rows]:
-        """``entropic_l_w_g`` (``<= 1``): window ``w`` of 3 cells holds third ``g`` at most once.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board (``n``, split into thirds).
-        index : int
-            The line's 1-based number among the puzzle's entropic lines: ``l`` in the labels.
-
-        Returns
-        -------
-        list of Rows
-            The one ``entropic`` block.
-        """
-        third = board.n_values // 3   # thirds of the digits in order of value
-        classes = [np.arange(g * third, (g + 1) * third) for g in range(3)]
-        return [class_window_rows("entropic", self.cells(), 3, classes, index)]
-
-    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
-        """The first window of 3 cells holding two digits of one third.
-
-        Parameters
-        ----------
-        grid : ndarray of int, shape (rows * cols,)
-            The flat canvas, 0 = empty.
-        board : Board
-            The puzzle's board (``n``, cell names in the message).
-
-        Returns
-        -------
-        list of dict
-            At most one ``{"message", "cells"}`` entry (the first break found).
-        """
-        third = board.n_values // 3
-        return _class_clash(self.describe(board), self.cells(), 3, grid, board, lambda v: (v - 1) // third,
-                            "in one third")
-
-
-@dataclass(frozen=True, eq=False)
-class Modular(Rule):
-    """A modular line: any ``mod`` consecutive cells (3 by default) hold one digit of each
-    remainder modulo ``mod``; a shorter line holds distinct remainders.
-
-    Rows ``modular_l_w_k`` (``<= 1``): the window ``w`` of ``mod`` cells holds a digit ``= k`` modulo
-    ``mod`` at most once (``k = 1..mod``, ``mod`` standing for remainder 0).
-    """
-
-    cell_list: tuple[int, ...]
-    mod: int = 3
-
-    kind = "modular"
-    families = ("modular",)
-    description = "modular line: any 'mod' (3) consecutive cells hold one digit of each remainder"
-    noun = "modular line"
-
-    @classmethod
-    def from_dict(cls, data: dict, board: Board, where: str) -> "Modular":
-        """The line of ``{"rule": "modular", "cells": [...], "mod": m}`` (``mod`` optional, 3 by default).
-
-        Parameters
-        ----------
-        data : dict
-            The document entry: at least 2 ``cells`` in line order and an optional ``mod`` (``2..n``).
-        board : Board
-            The puzzle's board: the cells lie on it.
-        where : str
-            How messages name the entry (``rules[3] (modular)``).
-
-        Returns
-        -------
-        Modular
-        """
-        check_keys(data, {"cells", "mod"}, where)
-        cells = line_cells(data, board, where, 2)
-        mod = int_field(data, "mod", where, low=2, high=board.n_values, default=3)
-        return cls(cells, mod)
-
-    def to_dict(self, board: Board) -> dict:
-        out: dict[str, object] = {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list]}
-        if self.mod != 3:
-            out["mod"] = self.mod
-        return out
-
-    def describe(self, board: Board) -> str:
-        return line_name("modular line", self.cell_list, board) + ("" if self.mod == 3 else f" (mod {self.mod})")
-
-    def cells(self) -> np.ndarray:
-        return np.array(self.cell_list, dtype=np.int64)
-
-    def glyphs(self, board: Board) -> list[Glyph]:
-        return [Glyph("line", self.cell_list, style="line", colour=MODULAR_COLOUR)]
-
-    def rows(self, board: Board, index: int) -> list[Rows]:
-        """``modular_l_w_k`` (``<= 1``): window ``w`` of ``mod`` cells holds remainder class ``k`` at most once.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board (``n`` digits).
-        index : int
-            The line's 1-based number among the puzzle's modular lines: ``l`` in the labels.
-
-        Returns
-        -------
-        list of Rows
-            The one ``modular`` block.
-        """
-        d = np.arange(board.n_values)
-        v = board.value_of
-        classes = [d[v % self.mod == k % self.mod] for k in range(1, self.mod + 1)]
-        return [class_window_rows("modular", self.cells(), self.mod, classes, index)]
-
-    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
-        """The first window of ``mod`` cells holding two digits of one remainder.
-
-        Parameters
-        ----------
-        grid : ndarray of int, shape (rows * cols,)
-            The flat canvas, 0 = empty.
-        board : Board
-            The puzzle's board (cell names in the message).
-
-        Returns
-        -------
-        list of dict
-            At most one ``{"message", "cells"}`` entry (the first break found).
-        """
-        return _class_clash(self.describe(board), self.cells(), self.mod, grid, board, lambda v: board.value(v) % self.mod,
-                            f"of one remainder mod {self.mod}")
