@@ -6,9 +6,11 @@ of a batch that two workers cannot share). The kernel's functions
 (:mod:`pipeline.solvers.dfs_kernel`) allocate nothing and raise nothing, so numba compiles them,
 once per machine, into one object file that needs nothing but ``memset``; this module keeps that
 file in :func:`cache_dir`, under a name hashing everything it depends on (the kernel's source,
-numba's and llvmlite's versions, the CPU), and loads it with llvmlite's MCJIT (llvmlite is numba's
-own code generator, about 0.04 s to import). The calls go through ctypes, which releases the GIL
-while the search runs.
+numba's and llvmlite's versions, the CPU as ``/proc/cpuinfo`` describes it), and maps it into the
+process with :mod:`pipeline.solvers.elf_loader` on x86-64 Linux, or elsewhere with llvmlite's MCJIT
+(llvmlite is numba's own code generator; importing its 180 MB library costs about 0.04 s, which
+the object loader saves each process). The calls go through ctypes, which releases the GIL while
+the search runs.
 
 When the object cannot be made (a numba whose code needs its runtime after all), :func:`load`
 falls back to calling the numba functions themselves, with the same arguments.
@@ -21,6 +23,8 @@ import hashlib
 import importlib.util
 import json
 import os
+import platform
+import sys
 import tempfile
 import threading
 import time
@@ -29,8 +33,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from pipeline.solvers import elf_loader
+
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
-           "kernel_key", "load", "table_args"]
+           "host_fingerprint", "kernel_key", "load", "load_machine_code", "table_args"]
 
 #: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
 FINISHED = 0
@@ -82,16 +88,19 @@ def _package_fingerprint(name: str, files: tuple[str, ...]) -> bytes:
     return spec.origin.encode()
 
 
-def kernel_key(llvm: Any, source: Path | tuple[Path, ...] | None = None) -> str:
-    """A name for the compiled kernel: a hash of what the machine code depends on.
+def kernel_key(source: Path | tuple[Path, ...] | None = None, llvm: Any = None) -> str:
+    """A name for the compiled kernel: a hash of what the machine code depends on (the kernel's
+    sources, numba's and llvmlite's versions, the machine and its CPU), found without LLVM where
+    the CPU describes itself (:func:`host_fingerprint`).
 
     Parameters
     ----------
-    llvm : module
-        ``llvmlite.binding``, initialised for the host.
     source : Path or tuple of Path, optional
         The kernel's source modules (default: :mod:`pipeline.solvers.dfs_kernel`'s; the
-        ``dfsrules`` kernel passes its own two).
+        ``dfsrules`` kernel passes its own).
+    llvm : module, optional
+        ``llvmlite.binding``, initialised, when already loaded; imported only where the CPU does
+        not describe itself.
 
     Returns
     -------
@@ -101,13 +110,91 @@ def kernel_key(llvm: Any, source: Path | tuple[Path, ...] | None = None) -> str:
     import llvmlite
 
     sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
+    host = host_fingerprint()
+    if host is None:   # LLVM's own view of the CPU
+        llvm = llvm or _llvm()
+        host = "\n".join((llvm.get_process_triple(), llvm.get_host_cpu_name(),
+                          llvm.get_host_cpu_features().flatten())).encode()
     parts = [b"".join(path.read_bytes() for path in sources), _package_fingerprint("numba", ("_version.py", "__init__.py")),
-             llvmlite.__version__.encode(), llvm.get_process_triple().encode(), llvm.get_host_cpu_name().encode(),
-             llvm.get_host_cpu_features().flatten().encode()]
+             llvmlite.__version__.encode(), host]
     digest = hashlib.sha256()
     for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
     return digest.hexdigest()[:24]
+
+
+#: /proc/cpuinfo fields that name a CPU and what it can run (x86 and Arm), not its clock or core.
+_CPU_FIELDS = frozenset({"vendor_id", "cpu family", "model", "model name", "stepping", "flags", "CPU implementer",
+                         "CPU architecture", "CPU variant", "CPU part", "CPU revision", "Features", "isa", "uarch"})
+
+
+def host_fingerprint() -> bytes | None:
+    """The machine and CPU as the system describes them (``/proc/cpuinfo``'s first processor:
+    vendor, model, stepping, feature flags), or None where it does not: then LLVM is asked.
+
+    Returns
+    -------
+    bytes or None
+    """
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            text = info.read(1 << 20)
+    except OSError:
+        return None
+    first = text.split("\n\n", 1)[0]
+    fields = sorted(line.split(":", 1)[0].strip() + ":" + line.split(":", 1)[1].strip()
+                    for line in first.splitlines() if ":" in line and line.split(":", 1)[0].strip() in _CPU_FIELDS)
+    if not fields:
+        return None
+    return "\n".join([sys.platform, platform.machine(), *fields]).encode()
+
+
+def _llvm() -> Any:
+    """``llvmlite.binding``, initialised for the host (imported only to compile, or to load an
+    object that :mod:`pipeline.solvers.elf_loader` does not take)."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm
+
+
+def load_machine_code(body: bytes, symbols: dict[str, str]) -> tuple[Any, dict[str, int]]:
+    """Map a compiled kernel object into the process: with :mod:`pipeline.solvers.elf_loader`
+    where it takes the object (x86-64 Linux; no LLVM loaded), else through llvmlite's MCJIT.
+
+    Parameters
+    ----------
+    body : bytes
+        The object file.
+    symbols : dict of str to str
+        ``{entry point: symbol}``.
+
+    Returns
+    -------
+    tuple
+        The owner of the code (keep it while the code may run) and ``{entry point: address}``.
+
+    Raises
+    ------
+    KernelUnavailable
+        An entry point the object does not define.
+    """
+    if elf_loader.supported():
+        try:
+            loaded = elf_loader.load_object(body, symbols.values())
+            return loaded, {name: loaded.addresses[symbol] for name, symbol in symbols.items()}
+        except (elf_loader.ObjectRefused, OSError, ValueError):
+            pass   # LLVM's loader takes what this one does not
+    llvm = _llvm()
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
+    engine.add_object_file(llvm.ObjectFileRef.from_data(body))
+    engine.finalize_object()
+    addresses = {name: engine.get_function_address(symbol) for name, symbol in symbols.items()}
+    missing = [name for name, address in addresses.items() if not address]
+    if missing:
+        raise KernelUnavailable(f"the compiled kernel has no {', '.join(missing)}")
+    return engine, addresses
 
 
 class KernelUnavailable(RuntimeError):
@@ -314,17 +401,9 @@ class NativeKernel:
     FINISHED = FINISHED
     native = True
 
-    def __init__(self, body: bytes, symbols: dict[str, str], llvm: Any):
-        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
-        engine.add_object_file(llvm.ObjectFileRef.from_data(body))
-        engine.finalize_object()
-        self._engine = engine   # owns the code: kept as long as the functions are
-        calls = {}
-        for name, argtypes in SIGNATURES.items():
-            address = engine.get_function_address(symbols[name])
-            if not address:
-                raise KernelUnavailable(f"the compiled dfs kernel has no {name}")
-            calls[name] = ctypes.CFUNCTYPE(_I, *argtypes)(address)
+    def __init__(self, body: bytes, symbols: dict[str, str]):
+        self._code, addresses = load_machine_code(body, symbols)   # owns the code: kept as long as the calls
+        calls = {name: ctypes.CFUNCTYPE(_I, *argtypes)(addresses[name]) for name, argtypes in SIGNATURES.items()}
         self._search, self._search_many = calls["search"], calls["search_many"]
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
@@ -467,21 +546,17 @@ def table_args(peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_u
 
 
 def _load_native() -> NativeKernel:
-    import llvmlite.binding as llvm
-
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    key = kernel_key(llvm)
+    key = kernel_key()
     folder = cache_dir()
     path = None if folder is None else folder / f"dfs-kernel-{key}.o"
     cached = None if path is None else _read_cached(path, key)
     if cached is None:
-        body, symbols = compile_object(llvm)
+        body, symbols = compile_object(_llvm())
         if path is not None:
             _write_cached(path, key, body, symbols)
     else:
         body, symbols = cached
-    return NativeKernel(body, symbols, llvm)
+    return NativeKernel(body, symbols)
 
 
 def load() -> KernelCalls:

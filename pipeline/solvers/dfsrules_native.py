@@ -9,12 +9,11 @@ from __future__ import annotations
 import ctypes
 import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from pipeline.solvers import dfs_native
-from pipeline.solvers.dfs_native import KernelUnavailable, _pointer
+from pipeline.solvers.dfs_native import _pointer
 
 __all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "load"]
 
@@ -36,7 +35,7 @@ class RulesKernel:
 
     FINISHED = FINISHED
 
-    def __init__(self, body: bytes | None, symbols: dict[str, str] | None, llvm: Any, reason: str = ""):
+    def __init__(self, body: bytes | None, symbols: dict[str, str] | None, reason: str = ""):
         self.native = body is not None
         self.reason = reason
         if body is None:
@@ -46,18 +45,9 @@ class RulesKernel:
             self._numba_tables = dfsrules_kernel.core_tables
             return
         assert symbols is not None
-        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), dfs_native._target_machine(llvm))
-        engine.add_object_file(llvm.ObjectFileRef.from_data(body))
-        engine.finalize_object()
-        self._engine = engine   # owns the code
-        address = engine.get_function_address(symbols["search"])
-        if not address:
-            raise KernelUnavailable("the compiled dfsrules kernel has no search")
-        self._search = ctypes.CFUNCTYPE(_I, *SIGNATURES["search"])(address)
-        address = engine.get_function_address(symbols["tables"])
-        if not address:
-            raise KernelUnavailable("the compiled dfsrules kernel has no table builder")
-        self._tables = ctypes.CFUNCTYPE(_I, *SIGNATURES["tables"])(address)
+        self._code, addresses = dfs_native.load_machine_code(body, symbols)   # owns the code
+        self._search = ctypes.CFUNCTYPE(_I, *SIGNATURES["search"])(addresses["search"])
+        self._tables = ctypes.CFUNCTYPE(_I, *SIGNATURES["tables"])(addresses["tables"])
 
     def core_tables(self, terms: np.ndarray, rows: np.ndarray, unit_pairs: np.ndarray, full: np.uint64,
                     out: np.ndarray, masks: np.ndarray) -> int:
@@ -121,23 +111,19 @@ class RulesKernel:
 
 
 def _load_native() -> RulesKernel:
-    import llvmlite.binding as llvm
-
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    key = dfs_native.kernel_key(llvm, _KERNEL_SOURCES)
+    key = dfs_native.kernel_key(_KERNEL_SOURCES)
     folder = dfs_native.cache_dir()
     path = None if folder is None else folder / f"dfsrules-kernel-{key}.o"
     cached = None if path is None else dfs_native._read_cached(path, key, SIGNATURES)
     if cached is None:
         from pipeline.solvers import dfsrules_kernel   # numba: only to compile
 
-        body, symbols = dfs_native.compile_object(llvm, dfsrules_kernel.entry_points())
+        body, symbols = dfs_native.compile_object(dfs_native._llvm(), dfsrules_kernel.entry_points())
         if path is not None:
             dfs_native._write_cached(path, key, body, symbols)
     else:
         body, symbols = cached
-    return RulesKernel(body, symbols, llvm)
+    return RulesKernel(body, symbols)
 
 
 def load() -> RulesKernel:
@@ -154,5 +140,5 @@ def load() -> RulesKernel:
             try:
                 _LOADED = _load_native()
             except Exception as e:   # as dfs_native.load: numba's own function still searches
-                _LOADED = RulesKernel(None, None, None, str(e))
+                _LOADED = RulesKernel(None, None, str(e))
         return _LOADED

@@ -116,7 +116,7 @@ def test_without_the_machine_code_numbas_own_builder_gives_the_same_tables():
     builds the tables with numba's function of the same source."""
     from pipeline.solvers.dfsrules_native import RulesKernel
 
-    fallback = RulesKernel(None, None, None, "no object here")
+    fallback = RulesKernel(None, None, "no object here")
     assert not fallback.native
     puzzle = parse_puzzle({"size": 9, "givens": "." * 81, "rules": [
         {"rule": "antiking"}, {"rule": "cage", "cells": ["r1c1", "r1c2", "r2c1"], "sum": 7},
