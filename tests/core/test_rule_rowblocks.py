@@ -17,6 +17,7 @@ from pipeline.core.rules.order import Greater, Thermometer
 from pipeline.core.rules.lineparts import RowBuilder
 from pipeline.core.rules.classlines import Entropic, Modular, class_window_rows, class_window_rows_of
 from pipeline.core.rules.pairlines import Renban, Whisper, exclusion_rows
+from pipeline.core.rules.sumlines import Arrow, RegionSum, Zipper
 from pipeline.core.rules.rowblocks import in_rule_order, pairs_within, ragged_positions, distinct_small_ints, rows_by_owner, run_starts
 from pipeline.core.rules.xv import XV
 
@@ -334,3 +335,58 @@ def test_run_starts_mark_where_each_run_of_equal_keys_starts(keys):
     keys = np.array(keys, dtype=np.int64)
     expected = [k == 0 or keys[k] != keys[k - 1] for k in range(keys.size)]
     assert run_starts(keys).tolist() == expected and run_starts(keys).dtype == bool
+
+
+@st.composite
+def sum_lines(draw):
+    """Arrows (a circle and 1..3 line cells), zipper lines (3..n cells, odd and even) or region-sum
+    lines (2..n cells, some inside one box), on one board; the rows do not ask the cells to touch."""
+    board = _board(draw)
+    n = board.n
+    kind = draw(st.sampled_from(["arrow", "zipper", "regionsum"]))
+    smallest = {"arrow": 2, "zipper": 3, "regionsum": 2}[kind]
+    largest = 4 if kind == "arrow" else n
+    out: list[Rule] = []
+    for _ in range(draw(st.integers(1, 6))):
+        cells = tuple(draw(st.lists(st.integers(0, n * n - 1), min_size=smallest, max_size=largest, unique=True)))
+        out.append({"arrow": Arrow, "zipper": Zipper, "regionsum": RegionSum}[kind](cells))
+    return board, out
+
+
+def _sum_line_reference(rules: list[Rule], board: Board, first_index: int) -> Rows:
+    """Each line's ``= 0`` rows from the rules' definitions, one weighted cell value at a time."""
+    values = board.value_of
+    kind = rules[0].kind
+    want = RowBuilder(kind, "E", 1 if kind == "arrow" else 2)
+
+    def add(weighted: list[tuple[int, int]], label: tuple[int, ...]) -> None:
+        cells = [c for c, w in weighted for d in range(values.size) if w * values[d]]
+        digits = [d for c, w in weighted for d in range(values.size) if w * values[d]]
+        coefs = [w * values[d] for c, w in weighted for d in range(values.size) if w * values[d]]
+        want.add(np.array(cells, dtype=np.int64), np.array(digits, dtype=np.int64), np.array(coefs), 0, label)
+
+    for index, rule in enumerate(rules, start=first_index):
+        cells = list(rule.cell_list)
+        if kind == "arrow":                       # the circle less the line
+            add([(cells[0], 1)] + [(c, -1) for c in cells[1:]], (index,))
+        elif kind == "zipper":                    # mirrored pairs against the centre or the next pair in
+            half = len(cells) // 2
+            pairs = [(cells[i], cells[-1 - i]) for i in range(half)]
+            groups = ([[(a, 1), (b, 1), (cells[half], -1)] for a, b in pairs] if len(cells) % 2 else
+                      [[(a, 1), (b, 1), (c, -1), (d, -1)] for (a, b), (c, d) in zip(pairs, pairs[1:])])
+            for i, group in enumerate(groups, start=1):
+                add(group, (index, i))
+        else:                                     # each box segment against the next
+            segments = [s.tolist() for s in rule.segments(board)]
+            for i, (a, b) in enumerate(zip(segments, segments[1:]), start=1):
+                add([(c, 1) for c in a] + [(c, -1) for c in b], (index, i))
+    return want.rows()
+
+
+@settings(max_examples=100, deadline=None)
+@given(sum_lines(), st.integers(1, 5))
+def test_arrow_zipper_and_region_sum_rows_of_are_each_lines_rows(drawn, first_index):
+    board, rules = drawn
+    together = type(rules[0]).rows_of(rules, board, first_index)
+    assert _listing(together) == _listing([_sum_line_reference(rules, board, first_index)])
+    _same_as_rule_by_rule(rules, board, first_index)

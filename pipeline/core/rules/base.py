@@ -28,7 +28,7 @@ from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.cellnames import cell_list_text, cell_name, cells_text, parse_cell, parse_cells
 
-__all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "value_terms",
+__all__ = ["Board", "Glyph", "Rows", "Rule", "cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells", "ragged_value_terms", "value_terms",
            "value_span", "value_words", "digit_values"]
 
 
@@ -282,14 +282,36 @@ def value_terms(cells: np.ndarray, signs: np.ndarray,
     tuple of ndarray
         ``(row, cell, digit, coef)``.
     """
-    values = n.value_of if isinstance(n, Board) else digit_values(n)
-    count = values.size
     cells, signs = np.atleast_2d(cells), np.atleast_2d(signs)
     r_count, k = cells.shape
-    row = np.repeat(np.arange(r_count), k * count)
-    cell = np.repeat(cells.ravel(), count)
-    digit = np.tile(np.arange(count), r_count * k)
-    coef = np.repeat(signs.ravel(), count) * values[digit]
+    return ragged_value_terms(np.repeat(np.arange(r_count), k), cells.ravel(), signs.ravel(), n)
+
+
+def ragged_value_terms(row_of: np.ndarray, cells: np.ndarray, signs: np.ndarray,
+                       n: "int | np.ndarray | Board") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`value_terms` of rows of any lengths: entry ``i`` is ``signs[i] * v(cells[i])`` in row
+    ``row_of[i]`` (non-decreasing); the terms in the entries' order, digits fastest.
+
+    Parameters
+    ----------
+    row_of : ndarray of int
+        Each entry's row.
+    cells, signs : ndarray of int
+        Each entry's canvas cell and sign (or weight).
+    n : int, ndarray of int or Board
+        Number of digits (values ``1..n``), the value of each digit, or the board (its values).
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(row, cell, digit, coef)``.
+    """
+    values = n.value_of if isinstance(n, Board) else digit_values(n)
+    count = values.size
+    row = np.repeat(np.asarray(row_of, dtype=np.int64), count)
+    cell = np.repeat(np.asarray(cells, dtype=np.int64), count)
+    digit = np.tile(np.arange(count), len(cells))
+    coef = np.repeat(np.asarray(signs), count) * values[digit]
     keep = coef != 0
     if not keep.all():
         row, cell, digit, coef = row[keep], cell[keep], digit[keep], coef[keep]

@@ -4,13 +4,14 @@ equality rows of weighted values; digits may repeat along a line unless a unit f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import LINE_COLOUR, Glyph
-from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, value_span,
-                                      value_terms)
+from pipeline.core.rules.base import (Board, Rows, Rule, cell_name, check_keys, int_field, king_step, ragged_value_terms,
+                                      value_span, value_terms)
 from pipeline.core.rules.lineparts import line_cells, line_name, values_text
 
 __all__ = ["Arrow", "PillArrow", "DoubleArrow", "Zipper", "RegionSum", "line_segments", "ZIPPER_COLOUR",
@@ -26,17 +27,32 @@ def _sum_row(family: str, cells: np.ndarray, weights: np.ndarray, labels: np.nda
     return Rows(family, row, cell, digit, coef, np.zeros(np.atleast_2d(cells).shape[0], dtype=np.int64), "E", labels)
 
 
-def _sum_rows(family: str, groups: list[tuple[np.ndarray, np.ndarray]], index: int, n: "int | Board") -> Rows:
-    """One ``= 0`` row per ``(cells, weights)`` group (groups of any length), labels
-    ``family_index_i``."""
+def _group_rows(family: str, groups: list[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
+                n: "int | Board") -> Rows:
+    """One ``= 0`` row per ``(cells, weights)`` group (groups of any length), in one numpy pass,
+    with ``labels`` (a row each)."""
     if not groups:
-        return Rows.empty(family, "E", 2)
-    parts = [value_terms(c[None, :], w[None, :], n) for c, w in groups]
-    sizes = [p[0].size for p in parts]
-    return Rows(family, np.repeat(np.arange(len(groups)), sizes), np.concatenate([p[1] for p in parts]),
-                np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-                np.zeros(len(groups), dtype=np.int64), "E",
-                np.stack([np.full(len(groups), index), np.arange(1, len(groups) + 1)], axis=1))
+        return Rows.empty(family, "E", labels.shape[1] if labels.ndim == 2 else 2)
+    lengths = np.fromiter((len(cells) for cells, _ in groups), dtype=np.int64, count=len(groups))
+    row, cell, digit, coef = ragged_value_terms(np.repeat(np.arange(len(groups)), lengths),
+                                                np.concatenate([cells for cells, _ in groups]),
+                                                np.concatenate([weights for _, weights in groups]), n)
+    return Rows(family, row, cell, digit, coef, np.zeros(len(groups), dtype=np.int64), "E", labels)
+
+
+def _sum_rows_of(family: str, rules: "list[Rule]", groups_of, board: Board, first_index: int) -> list[Rows]:
+    """The rows of several sum lines of one kind at once: each rule's groups (``groups_of(rule)``,
+    a list of ``(cells, weights)``) in rule order, labels ``family_index_i``."""
+    groups: list[tuple[np.ndarray, np.ndarray]] = []
+    owner: list[int] = []
+    within: list[int] = []
+    for index, rule in enumerate(rules, start=first_index):
+        mine = groups_of(rule)
+        groups += mine
+        owner += [index] * len(mine)
+        within += range(1, len(mine) + 1)
+    return [_group_rows(family, groups, np.stack([np.array(owner, dtype=np.int64),
+                                                  np.array(within, dtype=np.int64)], axis=1), board)]
 
 
 def _head_violation(name: str, head: np.ndarray, weights: np.ndarray, line: np.ndarray, grid: np.ndarray,
@@ -124,9 +140,32 @@ class Arrow(Rule):
         list of Rows
             The one ``arrow`` block, one row.
         """
-        cells = self.cells()
-        signs = np.concatenate([[1], -np.ones(cells.size - 1, dtype=np.int64)])
-        return [_sum_row("arrow", cells[None, :], signs[None, :], np.array([[index]]), board)]
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every arrow's row (:meth:`rows`) in one block, arrow after arrow.
+
+        Parameters
+        ----------
+        rules : list of Arrow
+            The puzzle's arrows, in order.
+        board : Board
+            The puzzle's board (``n`` digits).
+        first_index : int
+            The first arrow's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        cells = [np.array(cast("Arrow", rule).cell_list, dtype=np.int64) for rule in rules]
+        lengths = np.fromiter((c.size for c in cells), dtype=np.int64, count=len(cells))
+        flat = np.concatenate(cells)
+        signs = np.where(np.arange(flat.size) == np.repeat(np.cumsum(lengths) - lengths, lengths), 1, -1)
+        row, cell, digit, coef = ragged_value_terms(np.repeat(np.arange(len(cells)), lengths), flat, signs, board)
+        labels = np.arange(first_index, first_index + len(cells), dtype=np.int64)[:, None]
+        return [Rows("arrow", row, cell, digit, coef, np.zeros(len(cells), dtype=np.int64), "E", labels)]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """With the circle filled: a full line off its sum, or a partial one already over it (empty cells counted as 1).
@@ -419,16 +458,36 @@ class Zipper(Rule):
         list of Rows
             The one ``zipper`` block.
         """
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every zipper line's rows (:meth:`rows`) in one block, line after line.
+
+        Parameters
+        ----------
+        rules : list of Zipper
+            The puzzle's zipper lines, in order.
+        board : Board
+            The puzzle's board (``n`` digits).
+        first_index : int
+            The first line's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        return _sum_rows_of("zipper", rules, lambda rule: cast("Zipper", rule).groups(), board, first_index)
+
+    def groups(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each row's ``(cells, signs)``: a pair and the centre (odd length), or a pair and the next
+        pair in (even length)."""
         cells, pairs = self.cells(), self.pairs()
-        p = pairs.shape[0]
         if cells.size % 2:
-            groups = np.concatenate([pairs, np.full((p, 1), cells[cells.size // 2])], axis=1)
-            signs = np.tile(np.array([1, 1, -1]), (p, 1))
-        else:
-            groups = np.concatenate([pairs[:-1], pairs[1:]], axis=1)
-            signs = np.tile(np.array([1, 1, -1, -1]), (p - 1, 1))
-        labels = np.stack([np.full(groups.shape[0], index), np.arange(1, groups.shape[0] + 1)], axis=1)
-        return [_sum_row("zipper", groups, signs, labels, board)]
+            centre = cells[cells.size // 2]
+            return [(np.array([a, b, centre]), np.array([1, 1, -1])) for a, b in pairs.tolist()]
+        return [(np.array([*outer, *inner]), np.array([1, 1, -1, -1]))
+                for outer, inner in zip(pairs[:-1].tolist(), pairs[1:].tolist())]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """A pair off the filled centre's digit (a half-filled pair already at or over it), or two full pairs
@@ -568,11 +627,33 @@ class RegionSum(Rule):
         list of Rows
             The one ``regionsum`` block (empty for a line inside one box).
         """
+        return type(self).rows_of([self], board, index)
+
+    @classmethod
+    def rows_of(cls, rules: "list[Rule]", board: Board, first_index: int = 1) -> list[Rows]:
+        """Every region-sum line's rows (:meth:`rows`) in one block, line after line.
+
+        Parameters
+        ----------
+        rules : list of RegionSum
+            The puzzle's region-sum lines, in order.
+        board : Board
+            The puzzle's board (its boxes or regions cut the lines; ``n``).
+        first_index : int
+            The first line's 1-based number.
+
+        Returns
+        -------
+        list of Rows
+        """
+        return _sum_rows_of("regionsum", rules, lambda rule: cast("RegionSum", rule).groups(board), board,
+                            first_index)
+
+    def groups(self, board: Board) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each row's ``(cells, signs)``: a segment (+1) and the next one (-1)."""
         segs = self.segments(board)
-        groups = [(np.concatenate([a, b]), np.concatenate([np.ones(a.size, dtype=np.int64),
-                                                           -np.ones(b.size, dtype=np.int64)]))
-                  for a, b in zip(segs[:-1], segs[1:])]
-        return [_sum_rows("regionsum", groups, index, board)]
+        return [(np.concatenate([a, b]), np.concatenate([np.ones(a.size, dtype=np.int64), -np.ones(b.size, dtype=np.int64)]))
+                for a, b in zip(segs[:-1], segs[1:])]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """Two full segments with different sums.
