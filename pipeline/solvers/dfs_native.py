@@ -136,9 +136,14 @@ def host_fingerprint() -> bytes | None:
     -------
     bytes or None
     """
+    text = ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
-            text = info.read(1 << 20)
+            while "\n\n" not in text and len(text) < (1 << 20):   # the first processor's block only
+                chunk = info.read(1 << 14)
+                if not chunk:
+                    break
+                text += chunk
     except OSError:
         return None
     first = text.split("\n\n", 1)[0]
