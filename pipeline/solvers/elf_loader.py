@@ -48,7 +48,8 @@ def supported() -> bool:
     -------
     bool
     """
-    return sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64") and hasattr(mmap, "PROT_EXEC")
+    return (sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
+            and ctypes.sizeof(ctypes.c_void_p) == 8 and hasattr(mmap, "PROT_EXEC"))
 
 
 @dataclass(frozen=True)
