@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import platform
+import stat
 import sys
 import tempfile
 import threading
@@ -333,20 +334,40 @@ def _prune(path: Path, key: str) -> None:
     prefix = path.name[:path.name.rfind(key)]
     now = time.time()
     try:
-        siblings = []
-        for other in path.parent.glob(f"{glob.escape(prefix)}*"):
-            age = now - other.stat().st_mtime
-            if other.suffix == ".tmp":
+        entries = list(path.parent.glob(f"{glob.escape(prefix)}*"))
+    except OSError:
+        return
+    siblings = []
+    for other in entries:   # each entry alone: one that cannot be read or removed stops nothing else
+        name = other.name[len(prefix):]
+        is_object = len(name) == len(key) + 2 and name.endswith(".o") and _is_key(name[:-2])
+        is_temporary = name.endswith(".tmp") and _is_key(name[:len(key)]) and name[len(key):].startswith(".o")
+        if other.name == path.name or not (is_object or is_temporary):
+            continue
+        try:
+            status = other.lstat()
+            if not stat.S_ISREG(status.st_mode):   # a link or a folder under a kernel's name: not ours
+                continue
+            age = now - status.st_mtime
+            if is_temporary:
                 if age >= 3600:
                     other.unlink(missing_ok=True)
-            elif other.suffix == ".o" and other.name != path.name and other.name[len(prefix):-2].isalnum():
+            else:
                 siblings.append((age, other))
-        siblings.sort(key=lambda item: item[0])
-        for rank, (age, other) in enumerate(siblings, start=1):   # the object just written is the newest
-            if rank >= KEEP_OBJECTS or age >= STALE_AFTER:
+        except OSError:
+            continue
+    siblings.sort(key=lambda item: item[0])
+    for rank, (age, other) in enumerate(siblings, start=1):   # the object just written is the newest
+        if rank >= KEEP_OBJECTS or age >= STALE_AFTER:
+            try:
                 other.unlink(missing_ok=True)
-    except OSError:
-        pass
+            except OSError:
+                continue
+
+
+def _is_key(text: str) -> bool:
+    """Whether ``text`` is a kernel key's form (lowercase hex digits)."""
+    return bool(text) and all(ch in "0123456789abcdef" for ch in text)
 
 
 def _pointer(array: np.ndarray, dtype: type) -> int:

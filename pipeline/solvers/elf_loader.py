@@ -146,6 +146,13 @@ def load_object(body: bytes, names: Iterable[str]) -> LoadedObject:
     """
     if not supported():
         raise ObjectRefused("this loader runs on x86-64 Linux only")
+    try:
+        return _load(body, names)
+    except (IndexError, struct.error, OverflowError, ValueError, UnicodeError, KeyError) as e:
+        raise ObjectRefused(f"a damaged object ({type(e).__name__}: {e})") from e
+
+
+def _load(body: bytes, names: Iterable[str]) -> LoadedObject:
     sections = _sections(body)
     for s in sections:
         if s.kind == _SHT_REL:

@@ -186,11 +186,19 @@ def test_writing_an_object_prunes_the_kernels_stale_and_least_recently_used_ones
     being_written = aged("dfs-kernel-" + "d" * 24 + ".ocd34.tmp", 0)
     other_kernel = aged("dfsrules-kernel-" + "0" * 24 + ".o", 90)   # another prefix: not this kernel's
     not_ours = aged("notes.txt", 90)
+    # under the kernel's prefix but not its objects: another name, a link, a folder (none stops the rest)
+    named_alike = [aged("dfs-kernel-mine.o", 40), aged("dfs-kernel-user-notes.tmp", 2 / 24)]
+    dangling = tmp_path / ("dfs-kernel-" + "b" * 24 + ".o")
+    dangling.symlink_to(tmp_path / "nowhere")
+    folder = tmp_path / ("dfs-kernel-" + "c" * 24 + ".o")
+    folder.mkdir()
+    os.utime(folder, (now - 40 * day, now - 40 * day))
     key = "a" * 24
     dfs_native._write_cached(tmp_path / f"dfs-kernel-{key}.o", key, b"body", {"search": "a", "search_many": "b"})
     left = {p.name for p in tmp_path.iterdir()}
     kept = {p.name for p in recent[:dfs_native.KEEP_OBJECTS - 1]}
-    assert left == kept | {f"dfs-kernel-{key}.o", being_written.name, other_kernel.name, not_ours.name}
+    assert left == kept | {f"dfs-kernel-{key}.o", being_written.name, other_kernel.name, not_ours.name,
+                           *(p.name for p in named_alike), dangling.name, folder.name}
     assert not stale.exists() and not left_by_killed_writer.exists()
 
 

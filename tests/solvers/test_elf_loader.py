@@ -117,6 +117,11 @@ def test_objects_it_does_not_take_are_refused_in_one_message():
     writable = body[:text_header + 8] + struct.pack("<Q", flags | 0x1) + body[text_header + 16:]
     refused(writable, "writable or thread-local")
     refused(body, "defines no nothing_here", wanted=["nothing_here"])
+    # fields out of range (an object edited and its hash made again): refused, not an IndexError
+    far_symbol = body[:first_type + 4] + struct.pack("<I", 60000) + body[first_type + 8:]
+    refused(far_symbol, "a damaged object")
+    far_offset = body[:rela] + struct.pack("<Q", 10 ** 7) + body[rela + 8:]
+    refused(far_offset, "a damaged object")
 
 
 def test_the_key_reads_the_cpu_without_llvm():
