@@ -37,7 +37,7 @@ import numpy as np
 from pipeline.solvers import elf_loader
 
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
-           "host_fingerprint", "kernel_key", "load", "load_machine_code", "table_args"]
+           "cached_object", "host_fingerprint", "kernel_key", "load", "load_machine_code", "table_args"]
 
 #: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
 FINISHED = 0
@@ -89,7 +89,7 @@ def _package_fingerprint(name: str, files: tuple[str, ...]) -> bytes:
     return spec.origin.encode()
 
 
-def kernel_key(source: Path | tuple[Path, ...] | None = None, llvm: Any = None) -> str:
+def kernel_key(source: Path | tuple[Path, ...] | None = None) -> str:
     """A name for the compiled kernel: a hash of what the machine code depends on (the kernel's
     sources, numba's and llvmlite's versions, the machine and its CPU), found without LLVM where
     the CPU describes itself (:func:`host_fingerprint`).
@@ -99,9 +99,6 @@ def kernel_key(source: Path | tuple[Path, ...] | None = None, llvm: Any = None) 
     source : Path or tuple of Path, optional
         The kernel's source modules (default: :mod:`pipeline.solvers.dfs_kernel`'s; the
         ``dfsrules`` kernel passes its own).
-    llvm : module, optional
-        ``llvmlite.binding``, initialised, when already loaded; imported only where the CPU does
-        not describe itself.
 
     Returns
     -------
@@ -113,7 +110,7 @@ def kernel_key(source: Path | tuple[Path, ...] | None = None, llvm: Any = None) 
     sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
     host = host_fingerprint()
     if host is None:   # LLVM's own view of the CPU
-        llvm = llvm or _llvm()
+        llvm = _llvm()
         host = "\n".join((llvm.get_process_triple(), llvm.get_host_cpu_name(),
                           llvm.get_host_cpu_features().flatten())).encode()
     parts = [b"".join(path.read_bytes() for path in sources), _package_fingerprint("numba", ("_version.py", "__init__.py")),
@@ -571,18 +568,39 @@ def table_args(peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_u
             _pointer(n_cell_units, np.int64), n_cells, int(full))
 
 
-def _load_native() -> NativeKernel:
-    key = kernel_key()
+def cached_object(name: str, key: str, names: Any, entries: Any = None) -> tuple[bytes, dict[str, str]]:
+    """A kernel's object and symbols: from the cache (``<name>-kernel-<key>.o`` in :func:`cache_dir`),
+    else compiled (numba and LLVM, a few seconds) and kept there for later processes.
+
+    Parameters
+    ----------
+    name : str
+        The kernel's name in the cache (``dfs``, ``dfsrules``).
+    key : str
+        :func:`kernel_key` of its sources.
+    names : iterable of str
+        Its entry points (a cached object must define exactly these).
+    entries : callable, optional
+        Gives ``{name: numba cfunc}`` to compile (default: the ``dfs`` kernel's).
+
+    Returns
+    -------
+    tuple
+        The object file's bytes and ``{entry point: symbol}``.
+    """
     folder = cache_dir()
-    path = None if folder is None else folder / f"dfs-kernel-{key}.o"
-    cached = None if path is None else _read_cached(path, key)
-    if cached is None:
-        body, symbols = compile_object(_llvm())
-        if path is not None:
-            _write_cached(path, key, body, symbols)
-    else:
-        body, symbols = cached
-    return NativeKernel(body, symbols)
+    path = None if folder is None else folder / f"{name}-kernel-{key}.o"
+    cached = None if path is None else _read_cached(path, key, names)
+    if cached is not None:
+        return cached
+    body, symbols = compile_object(_llvm(), None if entries is None else entries())
+    if path is not None:
+        _write_cached(path, key, body, symbols)
+    return body, symbols
+
+
+def _load_native() -> NativeKernel:
+    return NativeKernel(*cached_object("dfs", kernel_key(), SIGNATURES))
 
 
 def load() -> KernelCalls:

@@ -110,20 +110,15 @@ class RulesKernel:
                             int(probe_idle))
 
 
+def _entry_points() -> dict:
+    from pipeline.solvers import dfsrules_kernel   # numba: only to compile
+
+    return dfsrules_kernel.entry_points()
+
+
 def _load_native() -> RulesKernel:
     key = dfs_native.kernel_key(_KERNEL_SOURCES)
-    folder = dfs_native.cache_dir()
-    path = None if folder is None else folder / f"dfsrules-kernel-{key}.o"
-    cached = None if path is None else dfs_native._read_cached(path, key, SIGNATURES)
-    if cached is None:
-        from pipeline.solvers import dfsrules_kernel   # numba: only to compile
-
-        body, symbols = dfs_native.compile_object(dfs_native._llvm(), dfsrules_kernel.entry_points())
-        if path is not None:
-            dfs_native._write_cached(path, key, body, symbols)
-    else:
-        body, symbols = cached
-    return RulesKernel(body, symbols)
+    return RulesKernel(*dfs_native.cached_object("dfsrules", key, SIGNATURES, _entry_points))
 
 
 def load() -> RulesKernel:
