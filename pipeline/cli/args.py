@@ -6,13 +6,15 @@ these so that every command spells ``--box``, ``--scheme`` or ``--format`` the s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
+from collections.abc import Iterator
 
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
-from pipeline.solvers import SOLVERS, CountResult, Solver, SolveResult, get_solver
+from pipeline.solvers import SOLVERS, CountResult, Solver, SolveResult, dfs_native, get_solver
 from pipeline.solvers.auto import AUTO, pick_solver
 
 import numpy as np
@@ -398,6 +400,35 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
             print(line, file=sys.stderr)
     get_solver(pick.name, need=need)   # refuses one without ``need``, as a named engine is refused
     return pick.solver                 # with the row's handoff to the next engine, when it has one
+
+
+@contextlib.contextmanager
+def explain_compiles(args: argparse.Namespace) -> Iterator[None]:
+    """Within it, say on stderr (``note: compiling the dfsrules search kernel ...``) when a
+    compiled engine's kernel compiles (once per machine, 5-20 s that would otherwise pass in
+    silence): on a terminal, or anywhere with ``--verbose``. :func:`pipeline.cli.main.main` runs
+    each command within it.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``verbose``).
+
+    Yields
+    ------
+    None
+    """
+    before = dfs_native.on_compile
+    if getattr(args, "verbose", False) or sys.stderr.isatty():
+        dfs_native.on_compile = _say_compiling
+    try:
+        yield
+    finally:
+        dfs_native.on_compile = before
+
+
+def _say_compiling(line: str) -> None:
+    print(f"note: {line}", file=sys.stderr, flush=True)
 
 
 #: Options that choose how one kind of engine works (the SAT engine's backend and encoding): given

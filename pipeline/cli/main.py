@@ -15,7 +15,7 @@ import select
 import signal
 import sys
 
-from pipeline.cli.args import check_ranges
+from pipeline.cli.args import check_ranges, explain_compiles
 from pipeline.cli import commands
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError, bounded
@@ -295,7 +295,8 @@ def _run(argv: list[str] | None) -> int:
         if argv is None and args.command != "batch":
             stops.install(watch=True)
         check_ranges(args)
-        code = args.func(args)
+        with explain_compiles(args):
+            code = args.func(args)
         sys.stdout.flush()  # a reader that went away, or a full disk, shows here, not at the interpreter's exit
         return code
     except SystemExit as e:

@@ -228,6 +228,7 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         raise SolveError(f"solver auto: unknown question {question!r}; expected one of {', '.join(QUESTIONS)}")
     unable: list[str] = []        # engines the model's rows rule out (said with --verbose)
     unavailable: list[str] = []   # engines missing here (said once on stderr: a fallback)
+    slow_start: str | None = None   # the first engine passed by for its start (taken if none is left)
     for name in row.engines_for(model):
         solver = SOLVERS.get(name)
         if solver is None or (among is not None and name not in among) or not can_answer(solver, question):
@@ -253,21 +254,33 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         if problem:
             unavailable.append(f"{name} {problem}")
             continue
-        words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
-        why = "; ".join(unable + unavailable) or row.evidence
-        first_for = [kind for kind, engine in row.kinds_first if engine == name and model is not None
-                     and any(rule.kind == kind for rule in model.puzzle.rules)]
-        if first_for and not (unable or unavailable):
-            why = f"{name} first for a puzzle with {', '.join(first_for)} rules: {ANYOF_EVIDENCE}"
-        note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
-        # whether the next engine can take this model is asked only if the search is handed on
-        # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
-        handoff = next(((then, _budget(seconds, model)) for first, then, seconds in row.handoff if first == name
-                        and then in SOLVERS), None)
-        return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
+        slow = solver.start_problem() if solver.start_problem is not None else None
+        if slow:   # a kernel compiled on every run: the next engine, unless none can answer
+            unavailable.append(f"{name} {slow}")
+            slow_start = slow_start or name
+            continue
+        return _pick(row, question, model, name, unable, unavailable)
+    if slow_start is not None:
+        return _pick(row, question, model, slow_start, unable, [])
     skipped = unable + unavailable
     raise SolveError(f"solver auto: no engine{' of ' + ', '.join(among) if among else ''} can answer "
                      f"{QUESTIONS[question]} here" + (f" ({'; '.join(skipped)})" if skipped else ""))
+
+
+def _pick(row: Preference, question: str, model: Any, name: str, unable: list[str], unavailable: list[str]) -> Pick:
+    """:func:`pick_solver`'s answer once it chose engine ``name`` of ``row`` (the reasons it passed others by)."""
+    words = ", ".join(w for w in (QUESTIONS[question], _shape(model)) if w)
+    why = "; ".join(unable + unavailable) or row.evidence
+    first_for = [kind for kind, engine in row.kinds_first if engine == name and model is not None
+                 and any(rule.kind == kind for rule in model.puzzle.rules)]
+    if first_for and not (unable or unavailable):
+        why = f"{name} first for a puzzle with {', '.join(first_for)} rules: {ANYOF_EVIDENCE}"
+    note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
+    # whether the next engine can take this model is asked only if the search is handed on
+    # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
+    handoff = next(((then, _budget(seconds, model)) for first, then, seconds in row.handoff if first == name
+                    and then in SOLVERS), None)
+    return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
 
 
 #: The message of a search that never started: choosing the engine took the whole time limit.

@@ -255,6 +255,10 @@ class Solver:
     #: model's rows and the installed packages by :meth:`problem_with` (``--solver auto`` skips
     #: such an engine; naming it is one error line saying why).
     model_problem: Callable[[Any], str | None] | None = None
+    #: ``start_problem()``: why starting the engine would cost seconds on every run here (a
+    #: compiled kernel that is not cached and that the cache cannot keep), or None. ``--solver
+    #: auto`` passes such an engine by when another one can answer; naming it still runs it.
+    start_problem: Callable[[], str | None] | None = None
     #: The engine answers only models its ``model_problem`` accepts (a constructive fill): ``auto``
     #: never picks it without a model to check.
     needs_model: bool = False

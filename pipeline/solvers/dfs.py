@@ -389,7 +389,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 register_solver(Solver(
     name="dfs", description="depth-first search with naked/hidden singles, numba-compiled (many puzzles per call)",
     solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
-    statuses={"complete": "optimal", "time_limit": "time_limit"},
+    start_problem=dfs_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True, timed_call="the compiled search", wide_values=False,
     # any finite limit: the deadline is checked between node-budget slices
     bounds={"time_limit": time_limit_bound()}))

@@ -30,14 +30,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from pipeline.solvers import elf_loader
 
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
-           "cached_object", "host_fingerprint", "kernel_key", "load", "load_machine_code", "table_args"]
+           "cached_object", "host_fingerprint", "kernel_key", "load", "load_machine_code", "start_problem",
+           "table_args", "uncached_problem"]
 
 #: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
 FINISHED = 0
@@ -63,6 +64,13 @@ KEEP_OBJECTS = 6
 #: touched at most once a day, so loading costs no write.
 STALE_AFTER = 30 * 86400
 _TOUCH_AFTER = 86400
+#: Seconds a kernel takes to compile, in words (numba and LLVM on this project's machines: dfs
+#: 5-15 s, dfsrules 15-20 s), for the notes that say a compile is under way or would repeat.
+COMPILE_WORDS = "5-20 s"
+#: Called with one line (no ``note:``) when a kernel starts compiling; None says nothing. The
+#: command line sets it (:mod:`pipeline.cli.args`), so a first run's pause is explained.
+on_compile: Callable[[str], None] | None = None
+_KEYS: dict[tuple, str] = {}
 
 
 def cache_dir() -> Path | None:
@@ -105,9 +113,22 @@ def kernel_key(source: Path | tuple[Path, ...] | None = None) -> str:
     str
         24 hex digits.
     """
+    sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
+    try:   # the same files, unchanged since: the same key (auto asks before the kernel loads)
+        stamp = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in sources)
+    except OSError:
+        stamp = None
+    if stamp is not None and stamp in _KEYS:
+        return _KEYS[stamp]
+    key = _kernel_key(sources)
+    if stamp is not None:
+        _KEYS[stamp] = key
+    return key
+
+
+def _kernel_key(sources: tuple[Path, ...]) -> str:
     import llvmlite
 
-    sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
     host = host_fingerprint()
     if host is None:   # LLVM's own view of the CPU
         llvm = _llvm()
@@ -593,10 +614,60 @@ def cached_object(name: str, key: str, names: Any, entries: Any = None) -> tuple
     cached = None if path is None else _read_cached(path, key, names)
     if cached is not None:
         return cached
+    if on_compile is not None:
+        kept = uncached_problem(name, key) is None
+        on_compile(f"compiling the {name} search kernel for this machine ({COMPILE_WORDS}"
+                   + (f"; later runs load it from {folder})" if kept else
+                      f", and again on every run: {_unkept(folder)})"))
     body, symbols = compile_object(_llvm(), None if entries is None else entries())
     if path is not None:
         _write_cached(path, key, body, symbols)
     return body, symbols
+
+
+def uncached_problem(name: str, key: str) -> str | None:
+    """Why every process here would compile kernel ``name`` (its object not in the cache, and
+    the cache unable to keep it), or None when one is cached or the cache can keep the next.
+
+    Parameters
+    ----------
+    name : str
+        The kernel's name in the cache (``dfs``, ``dfsrules``).
+    key : str
+        :func:`kernel_key` of its sources.
+
+    Returns
+    -------
+    str or None
+    """
+    folder = cache_dir()
+    if folder is not None:
+        if os.access(folder / f"{name}-kernel-{key}.o", os.R_OK):
+            return None
+        existing = folder   # the folder, or the nearest folder above it that a write would create it in
+        while not existing.exists() and existing.parent != existing:
+            existing = existing.parent
+        if existing.is_dir() and os.access(existing, os.W_OK | os.X_OK):
+            return None
+    return f"compiles its kernel on every run here ({COMPILE_WORDS}): {_unkept(folder)}"
+
+
+def _unkept(folder: Path | None) -> str:
+    """Why the cache keeps nothing, and what keeps it (words for a note)."""
+    if folder is None:
+        return f"{CACHE_ENV}=none keeps no compiled kernel"
+    return f"the cache {folder} cannot be written (set {CACHE_ENV} to a writable folder)"
+
+
+def start_problem() -> str | None:
+    """Why the ``dfs`` kernel would compile on every run here (:func:`uncached_problem`), or None:
+    loaded in this process, cached, or the cache can keep it.
+
+    Returns
+    -------
+    str or None
+    """
+    return None if _LOADED is not None else uncached_problem("dfs", kernel_key())
 
 
 def _load_native() -> NativeKernel:

@@ -605,6 +605,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
 register_solver(Solver(
     name="dfsrules", description="dfs with the rule rows propagated in the search (pairs, bounds), numba-compiled",
     solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
-    statuses={"complete": "optimal", "time_limit": "time_limit"}, proves_unique=True,
+    start_problem=dfsrules_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
+    proves_unique=True,
     timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,
     wide_values=False, bounds={"time_limit": time_limit_bound()}))

@@ -15,7 +15,7 @@ import numpy as np
 from pipeline.solvers import dfs_native
 from pipeline.solvers.dfs_native import _pointer
 
-__all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "load"]
+__all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "load", "start_problem"]
 
 FINISHED = 0
 _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
@@ -119,6 +119,17 @@ def _entry_points() -> dict:
 def _load_native() -> RulesKernel:
     key = dfs_native.kernel_key(_KERNEL_SOURCES)
     return RulesKernel(*dfs_native.cached_object("dfsrules", key, SIGNATURES, _entry_points))
+
+
+def start_problem() -> str | None:
+    """Why this kernel would compile on every run here (:func:`pipeline.solvers.dfs_native.uncached_problem`),
+    or None: loaded in this process, cached, or the cache can keep it.
+
+    Returns
+    -------
+    str or None
+    """
+    return None if _LOADED is not None else dfs_native.uncached_problem("dfsrules", dfs_native.kernel_key(_KERNEL_SOURCES))
 
 
 def load() -> RulesKernel:

@@ -3,6 +3,7 @@ table of docs/solvers.md, the pick is visible (JSON ``solver``, ``--verbose``), 
 to an engine that handles them, and without python-sat it falls back to HiGHS with one note."""
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from doc_pages import section
 
+import pipeline
 import pipeline.batch  # noqa: F401  (attaches the batch kernels: the batch row reads them)
 from pipeline.cli.main import main
 from pipeline.core.build import build_model
@@ -101,6 +103,47 @@ def test_solve_json_names_the_engine_used_and_verbose_says_why(capsys):
     assert main(["solve", PUZZLE, "--format", "json", "--solver", "highs"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["solver"] == "highs" and "auto picked" not in err
+
+
+def test_auto_passes_by_a_kernel_that_would_compile_on_every_run_with_one_note(tmp_path, monkeypatch):
+    """A compiled engine whose kernel is not cached, where the cache cannot keep it, would pay its
+    compile (5-20 s) on every run: auto takes the next engine and says why; where the cache can keep
+    it, or no other engine may answer, the compiled one is still taken."""
+    if SOLVERS["dfsrules"].available() is not None or SOLVERS["sat"].available() is not None:
+        pytest.skip("needs dfsrules (numba) and sat (python-sat)")
+    from pipeline.solvers import dfs_native, dfsrules_native
+
+    model = build_model(pipeline.read_puzzle(KILLER))
+    monkeypatch.setattr(dfsrules_native, "_LOADED", None)
+    monkeypatch.setattr(dfs_native, "_LOADED", None)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for cache, why in (("none", "SUDOKU_PIPELINE_CACHE=none keeps no compiled kernel"),
+                       (str(blocker / "cache"), f"the cache {blocker / 'cache'} cannot be written")):
+        monkeypatch.setenv(dfs_native.CACHE_ENV, cache)
+        pick = pick_solver("unique", model)
+        assert pick.name == "sat", pick
+        assert pick.note.startswith("solver auto: dfsrules compiles its kernel on every run here (5-20 s): " + why)
+        assert pick_solver("count", build_model(parse_puzzle(PUZZLE))).name == "sat"   # dfs alike
+        assert pick_solver("unique", model, among=("dfsrules", "highs")).name == "highs"
+        only = pick_solver("unique", model, among=("dfsrules",))
+        assert only.name == "dfsrules" and not only.note   # nothing else may answer: compiled anyway
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path / "a" / "new" / "cache"))   # made on the first write
+    assert pick_solver("unique", model).name == "dfsrules"
+    assert pick_solver("count", build_model(parse_puzzle(PUZZLE))).name == "dfs"
+
+
+def test_a_compile_is_said_on_stderr_with_verbose_only_within_the_command(capsys):
+    from pipeline.cli.args import explain_compiles
+    from pipeline.solvers import dfs_native
+
+    assert dfs_native.on_compile is None
+    with explain_compiles(argparse.Namespace(verbose=True)):
+        dfs_native.on_compile("compiling the dfs search kernel for this machine")
+    assert dfs_native.on_compile is None
+    assert capsys.readouterr().err == "note: compiling the dfs search kernel for this machine\n"
+    with explain_compiles(argparse.Namespace(verbose=False)):   # stderr is not a terminal here
+        assert dfs_native.on_compile is None
 
 
 def test_a_killer_is_solved_by_an_engine_with_rule_rows(capsys):

@@ -125,6 +125,52 @@ def test_no_cache_or_an_unwritable_one_still_loads_the_machine_code(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
+def test_a_compile_is_announced_saying_whether_later_runs_will_load_it(tmp_path, monkeypatch):
+    from numba import cfunc, types
+
+    said: list[str] = []
+    monkeypatch.setattr(dfs_native, "on_compile", said.append)
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path / "cache"))
+
+    def entries():
+        return {"twice": cfunc(types.int64(types.int64))(lambda n: 2 * n)}
+
+    key = "ab" * 12
+    first = dfs_native.cached_object("probe", key, {"twice"}, entries)
+    assert said == ["compiling the probe search kernel for this machine (5-20 s; later runs load it from "
+                    f"{tmp_path / 'cache'})"]
+    assert dfs_native.cached_object("probe", key, {"twice"}, entries) == first and len(said) == 1   # loaded: quiet
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "none")
+    dfs_native.cached_object("probe", key, {"twice"}, entries)
+    assert said[1] == ("compiling the probe search kernel for this machine (5-20 s, and again on every run: "
+                       "SUDOKU_PIPELINE_CACHE=none keeps no compiled kernel)")
+    monkeypatch.setattr(dfs_native, "on_compile", None)   # the library alone says nothing
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path / "other"))
+    dfs_native.cached_object("probe", key, {"twice"}, entries)
+    assert len(said) == 2
+
+
+def test_a_kernel_compiles_on_every_run_only_where_the_cache_cannot_keep_it(tmp_path, monkeypatch):
+    key = "cd" * 12
+    for fine in (tmp_path / "new" / "deeper", tmp_path):
+        monkeypatch.setenv(dfs_native.CACHE_ENV, str(fine))
+        assert dfs_native.uncached_problem("dfs", key) is None
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(blocker / "cache"))
+    assert dfs_native.uncached_problem("dfs", key) == (
+        f"compiles its kernel on every run here (5-20 s): the cache {blocker / 'cache'} cannot be written "
+        "(set SUDOKU_PIPELINE_CACHE to a writable folder)")
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "none")
+    assert dfs_native.uncached_problem("dfs", key).endswith(": SUDOKU_PIPELINE_CACHE=none keeps no compiled kernel")
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(dfs_native, "_LOADED", None)
+    (tmp_path / f"dfs-kernel-{dfs_native.kernel_key()}.o").write_bytes(b"cached")
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path).is_file())   # a read-only folder
+    assert dfs_native.start_problem() is None
+    assert dfs_native.uncached_problem("dfs", key) is not None
+
+
 def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypatch):
     import llvmlite.binding as llvm
     from numba import cfunc, types
