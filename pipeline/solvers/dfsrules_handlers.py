@@ -193,10 +193,12 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
                 place, places = c, places + 1
         if places == 0:
             return -(1 << 40)
-        if places == 1 and state[place] != bit:
-            state[place] = bit
-            _push(place, work, inq_at, head_tail)
-            changed += 1
+        if places == 1:   # placed: the singles take it from the place's units (the peers)
+            if state[place] != bit:
+                state[place] = bit
+                _push(place, work, inq_at, head_tail)
+                changed += 1
+            continue
         # the units that hold every place (a mask of the cell's units, up to 64 units), whose other
         # cells lose the digit
         if units.shape[0] > 64:
