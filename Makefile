@@ -36,10 +36,12 @@ venv: $(VENV)/.installed
 export: $(VENV)/.installed
 	$(PY) -m pipeline export $(PUZZLE) --to $(OUT) $(EXPORT_ARGS)
 
-# both cores (pytest-xdist); PYTEST_ARGS="-n 0 -k name" for one test in the foreground
+# both cores (pytest-xdist); PYTEST_ARGS="-n 0 -k name" for one test in the foreground. One BLAS
+# thread: numpy's OpenBLAS would start one per core in every child process the tests run, each
+# spinning about 0.1 s on the core the other test worker uses (the commands set it themselves)
 PYTEST_ARGS ?= -n 2
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check pipeline formats tests bench

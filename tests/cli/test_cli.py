@@ -725,3 +725,22 @@ def test_an_error_line_quoting_a_huge_argument_stays_short(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 500 and "...(5003 characters)" in err
     assert one_line(ValueError(f"no such file {huge!r}")).endswith("...(5003 characters)")
+
+
+@pytest.mark.parametrize("argv0, given, expected", [("sudoku-pipeline", None, "1"), ("-m", None, "1"),
+                                                    ("sudoku-pipeline", "3", "3"), ("notebook.py", None, None)])
+def test_a_command_keeps_numpys_blas_to_one_thread_and_the_library_leaves_it_alone(argv0, given, expected):
+    """numpy's OpenBLAS starts a thread per core on import that spins for about 0.1 s: a command
+    asks for one thread (a user's own setting stays); importing the library changes nothing."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = (f"import sys; sys.argv = [{argv0!r}]\nimport os, pipeline, numpy\n"
+            "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr
+    setting, threads = proc.stdout.split()
+    assert setting == str(expected)
+    if expected == "1" and os.path.isdir("/proc/self/task"):
+        assert threads == "1"   # no BLAS threads at all
