@@ -254,8 +254,10 @@ def pick_solver(question: str, model: Any = None, *, among: tuple[str, ...] | No
         if problem:
             unavailable.append(f"{name} {problem}")
             continue
-        slow = solver.start_problem() if solver.start_problem is not None else None
-        if slow:   # a kernel compiled on every run: the next engine, unless none can answer
+        # a kernel compiled on every run: the next engine, unless none can answer (a batch pays
+        # the compile once for all its records, so it keeps the faster engine)
+        slow = solver.start_problem() if solver.start_problem is not None and question != "batch" else None
+        if slow:
             unavailable.append(f"{name} {slow}")
             slow_start = slow_start or name
             continue

@@ -115,7 +115,7 @@ def kernel_key(source: Path | tuple[Path, ...] | None = None) -> str:
     """
     sources = (source,) if isinstance(source, Path) else source or (_KERNEL_SOURCE,)
     try:   # the same files, unchanged since: the same key (auto asks before the kernel loads)
-        stamp = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in sources)
+        stamp = tuple((str(path), (status := path.stat()).st_mtime_ns, status.st_size) for path in sources)
     except OSError:
         stamp = None
     if stamp is not None and stamp in _KEYS:

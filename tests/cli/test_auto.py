@@ -108,7 +108,8 @@ def test_solve_json_names_the_engine_used_and_verbose_says_why(capsys):
 def test_auto_passes_by_a_kernel_that_would_compile_on_every_run_with_one_note(tmp_path, monkeypatch):
     """A compiled engine whose kernel is not cached, where the cache cannot keep it, would pay its
     compile (5-20 s) on every run: auto takes the next engine and says why; where the cache can keep
-    it, or no other engine may answer, the compiled one is still taken."""
+    it, for a batch (one compile for all its records), or where no other engine may answer, the
+    compiled one is still taken."""
     if SOLVERS["dfsrules"].available() is not None or SOLVERS["sat"].available() is not None:
         pytest.skip("needs dfsrules (numba) and sat (python-sat)")
     from pipeline.solvers import dfs_native, dfsrules_native
@@ -125,6 +126,7 @@ def test_auto_passes_by_a_kernel_that_would_compile_on_every_run_with_one_note(t
         assert pick.name == "sat", pick
         assert pick.note.startswith("solver auto: dfsrules compiles its kernel on every run here (5-20 s): " + why)
         assert pick_solver("count", build_model(parse_puzzle(PUZZLE))).name == "sat"   # dfs alike
+        assert pick_solver("batch", build_model(parse_puzzle(PUZZLE))).name == "dfs"   # compiled once a batch
         assert pick_solver("unique", model, among=("dfsrules", "highs")).name == "highs"
         only = pick_solver("unique", model, among=("dfsrules",))
         assert only.name == "dfsrules" and not only.note   # nothing else may answer: compiled anyway
