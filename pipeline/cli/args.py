@@ -419,12 +419,20 @@ def explain_compiles(args: argparse.Namespace) -> Iterator[None]:
     None
     """
     before = dfs_native.on_compile
-    if getattr(args, "verbose", False) or sys.stderr.isatty():
+    if getattr(args, "verbose", False) or _on_a_terminal(sys.stderr):
         dfs_native.on_compile = _say_compiling
     try:
         yield
     finally:
         dfs_native.on_compile = before
+
+
+def _on_a_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (False for None, a closed file or a stand-in without ``isatty``)."""
+    try:
+        return bool(stream.isatty())   # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _say_compiling(line: str) -> None:

@@ -135,7 +135,7 @@ def test_auto_passes_by_a_kernel_that_would_compile_on_every_run_with_one_note(t
     assert pick_solver("count", build_model(parse_puzzle(PUZZLE))).name == "dfs"
 
 
-def test_a_compile_is_said_on_stderr_with_verbose_only_within_the_command(capsys):
+def test_a_compile_is_said_on_stderr_with_verbose_only_within_the_command(capsys, monkeypatch):
     from pipeline.cli.args import explain_compiles
     from pipeline.solvers import dfs_native
 
@@ -145,6 +145,9 @@ def test_a_compile_is_said_on_stderr_with_verbose_only_within_the_command(capsys
     assert dfs_native.on_compile is None
     assert capsys.readouterr().err == "note: compiling the dfs search kernel for this machine\n"
     with explain_compiles(argparse.Namespace(verbose=False)):   # stderr is not a terminal here
+        assert dfs_native.on_compile is None
+    monkeypatch.setattr(sys, "stderr", None)   # an API caller's closed stderr: quiet, no error
+    with explain_compiles(argparse.Namespace(verbose=False)):
         assert dfs_native.on_compile is None
 
 
