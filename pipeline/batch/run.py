@@ -23,7 +23,7 @@ import numpy as np
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
 from pipeline.core import version
-from pipeline.solvers import SOLVERS
+from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, KIND, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
@@ -327,6 +327,21 @@ def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.nda
     write_part(part.parent, rows, fingerprint, hashes[index])
 
 
+def _may_have_rules(puzzles: Any, rules: Any) -> bool:
+    """Whether a record may carry rules beyond units: a rules entry, or a puzzle document (JSON)."""
+    return any(isinstance(r, str) and r.strip() not in ("", "[]") for r in rules) or any(
+        isinstance(p, str) and p.lstrip().startswith("{") for p in puzzles)
+
+
+def _load_rule_kernel() -> None:
+    """Load the compiled engine ``auto`` gives rule records (``dfsrules``) in this process, once:
+    a forked pool's workers inherit it instead of each compiling it (5-20 s on a machine's first
+    run), and where the cache cannot keep its kernel the run still uses it (one compile for all
+    its records). Nothing to do without numba."""
+    if SOLVERS["dfsrules"].available() is None:
+        dfsrules_native.load()
+
+
 def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, payload: dict, *, stream, started,
                 usage, load_start) -> BatchSummary:
     """The part of :func:`run_batch` that runs while holding OUT's lock; ``payload`` is the solve
@@ -349,6 +364,8 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
     warm = SOLVERS[config.solver].batch_warm
+    if config.engine != "dask" and config.rules_by_auto and _may_have_rules(puzzles, rules):
+        _load_rule_kernel()   # before a fork: the workers inherit it rather than each compile it
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
                          config.scheduler, warm) if planner.remaining else None
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call

@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import platform
+import shlex
 import stat
 import sys
 import tempfile
@@ -78,7 +79,7 @@ def cache_dir() -> Path | None:
     directory (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/sudoku-pipeline``; None keeps nothing."""
     chosen = os.environ.get(CACHE_ENV)
     if chosen is not None:
-        return None if chosen.strip().lower() in ("", "none") else Path(chosen)
+        return None if chosen.strip().lower() in ("", "none") else Path(chosen).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "sudoku-pipeline"
 
@@ -615,7 +616,7 @@ def cached_object(name: str, key: str, names: Any, entries: Any = None) -> tuple
     if cached is not None:
         return cached
     if on_compile is not None:
-        kept = uncached_problem(name, key) is None
+        kept = uncached_problem(name, key, names) is None
         on_compile(f"compiling the {name} search kernel for this machine ({COMPILE_WORDS}"
                    + (f"; later runs load it from {folder})" if kept else
                       f", and again on every run: {_unkept(folder)})"))
@@ -625,7 +626,7 @@ def cached_object(name: str, key: str, names: Any, entries: Any = None) -> tuple
     return body, symbols
 
 
-def uncached_problem(name: str, key: str) -> str | None:
+def uncached_problem(name: str, key: str, names: Any = None) -> str | None:
     """Why every process here would compile kernel ``name`` (its object not in the cache, and
     the cache unable to keep it), or None when one is cached or the cache can keep the next.
 
@@ -635,6 +636,8 @@ def uncached_problem(name: str, key: str) -> str | None:
         The kernel's name in the cache (``dfs``, ``dfsrules``).
     key : str
         :func:`kernel_key` of its sources.
+    names : iterable of str, optional
+        Its entry points (default: the ``dfs`` kernel's), which a usable cached object defines.
 
     Returns
     -------
@@ -642,20 +645,24 @@ def uncached_problem(name: str, key: str) -> str | None:
     """
     folder = cache_dir()
     if folder is not None:
-        if os.access(folder / f"{name}-kernel-{key}.o", os.R_OK):
-            return None
-        existing = folder   # the folder, or the nearest folder above it that a write would create it in
-        while not existing.exists() and existing.parent != existing:
-            existing = existing.parent
-        if existing.is_dir() and os.access(existing, os.W_OK | os.X_OK):
-            return None
-    return f"compiles its kernel on every run here ({COMPILE_WORDS}): {_unkept(folder)}"
+        try:
+            path = folder / f"{name}-kernel-{key}.o"
+            if path.is_file() and _read_cached(path, key, names) is not None:   # usable, not a damaged file
+                return None
+            existing = folder   # the folder, or the nearest folder above it that a write would create it in
+            while not existing.exists() and existing.parent != existing:
+                existing = existing.parent
+            if existing.is_dir() and os.access(existing, os.W_OK | os.X_OK):
+                return None
+        except OSError:   # a folder above it that cannot be entered, a name too long: nothing is kept there
+            pass
+    return f"compiles its kernel on every run here (seconds a run): {_unkept(folder)}"
 
 
 def _unkept(folder: Path | None) -> str:
     """Why the cache keeps nothing, and what keeps it (words for a note)."""
     if folder is None:
-        return f"{CACHE_ENV}=none keeps no compiled kernel"
+        return f"{CACHE_ENV}={shlex.quote(os.environ.get(CACHE_ENV, ''))} keeps no compiled kernel"
     return f"the cache {folder} cannot be written (set {CACHE_ENV} to a writable folder)"
 
 
@@ -667,7 +674,7 @@ def start_problem() -> str | None:
     -------
     str or None
     """
-    return None if _LOADED is not None else uncached_problem("dfs", kernel_key())
+    return None if _LOADED is not None else uncached_problem("dfs", kernel_key(), SIGNATURES)
 
 
 def _load_native() -> NativeKernel:

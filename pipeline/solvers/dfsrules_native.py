@@ -129,7 +129,8 @@ def start_problem() -> str | None:
     -------
     str or None
     """
-    return None if _LOADED is not None else dfs_native.uncached_problem("dfsrules", dfs_native.kernel_key(_KERNEL_SOURCES))
+    return None if _LOADED is not None else dfs_native.uncached_problem(
+        "dfsrules", dfs_native.kernel_key(_KERNEL_SOURCES), SIGNATURES)
 
 
 def load() -> RulesKernel:

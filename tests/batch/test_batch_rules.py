@@ -213,3 +213,40 @@ def test_records_that_differ_only_in_values_or_extra_cells_are_counted_apart(sol
         records = [(k, json.dumps(docs[k]), None, None) for k in order]
         columns = solve_records(records, SolveOptions(solver=solver, count=500, rules_by_auto=solver == "auto"))
         assert columns["n_solutions"] == [want[k] for k in order], columns["error"]
+
+
+def test_a_batch_loads_the_rule_engine_once_and_keeps_it_where_its_kernel_cannot_be_kept(tmp_path, monkeypatch):
+    """With ``SUDOKU_PIPELINE_CACHE=none`` a single ``solve`` passes dfsrules by (it would compile on
+    every run), but a batch compiles it once, before any fork, and solves its rule records with it:
+    the SAT engine, sabotaged here, is never asked."""
+    from pipeline.solvers import SOLVERS, dfs_native, dfsrules_native
+    from pipeline.batch import run as batch_run
+
+    if SOLVERS["dfsrules"].available() is not None:
+        pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
+    from pipeline.solvers import sat
+
+    loaded = dfsrules_native.load()   # the suite's kernel (a cache of none would compile it again)
+
+    def load():
+        dfsrules_native._LOADED = loaded
+        return loaded
+
+    monkeypatch.setattr(dfsrules_native, "_LOADED", None)
+    monkeypatch.setattr(dfsrules_native, "load", load)
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "none")
+    assert SOLVERS["dfsrules"].start_problem() is not None   # what a single solve would be told
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the SAT engine was asked")
+
+    monkeypatch.setattr(sat.SatEngine, "__init__", refused)
+    path = tmp_path / "in.txt"
+    path.write_text(json.dumps(THERMO) + "\n" + json.dumps(KILLER) + "\n")
+    summary = run_batch(path, tmp_path / "out", workers=1, solver="dfs", rules_by_auto=True, progress="none")
+    rows = _rows(tmp_path / "out")
+    assert [r["status"] for r in rows] == ["optimal", "optimal"], rows
+    assert dfsrules_native._LOADED is loaded and summary is not None
+    assert batch_run._may_have_rules(["." * 81, None], [None, "[]"]) is False
+    assert batch_run._may_have_rules(["." * 81], ['[{"rule": "antiknight"}]'])
+    assert batch_run._may_have_rules([' {"size": 4}'], [float("nan")])

@@ -124,7 +124,8 @@ def test_auto_passes_by_a_kernel_that_would_compile_on_every_run_with_one_note(t
         monkeypatch.setenv(dfs_native.CACHE_ENV, cache)
         pick = pick_solver("unique", model)
         assert pick.name == "sat", pick
-        assert pick.note.startswith("solver auto: dfsrules compiles its kernel on every run here (5-20 s): " + why)
+        assert pick.note.startswith("solver auto: dfsrules compiles its kernel on every run here (seconds a run): "
+                                    + why)
         assert pick_solver("count", build_model(parse_puzzle(PUZZLE))).name == "sat"   # dfs alike
         assert pick_solver("batch", build_model(parse_puzzle(PUZZLE))).name == "dfs"   # compiled once a batch
         assert pick_solver("unique", model, among=("dfsrules", "highs")).name == "highs"

@@ -159,16 +159,27 @@ def test_a_kernel_compiles_on_every_run_only_where_the_cache_cannot_keep_it(tmp_
     blocker.write_text("not a folder")
     monkeypatch.setenv(dfs_native.CACHE_ENV, str(blocker / "cache"))
     assert dfs_native.uncached_problem("dfs", key) == (
-        f"compiles its kernel on every run here (5-20 s): the cache {blocker / 'cache'} cannot be written "
+        f"compiles its kernel on every run here (seconds a run): the cache {blocker / 'cache'} cannot be written "
         "(set SUDOKU_PIPELINE_CACHE to a writable folder)")
-    monkeypatch.setenv(dfs_native.CACHE_ENV, "none")
-    assert dfs_native.uncached_problem("dfs", key).endswith(": SUDOKU_PIPELINE_CACHE=none keeps no compiled kernel")
+    monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path / ("x" * 300) / "cache"))   # a name too long: no error
+    assert "cannot be written" in dfs_native.uncached_problem("dfs", key)
+    for value, said in (("none", "SUDOKU_PIPELINE_CACHE=none"), ("", "SUDOKU_PIPELINE_CACHE=''")):
+        monkeypatch.setenv(dfs_native.CACHE_ENV, value)
+        assert dfs_native.uncached_problem("dfs", key).endswith(f": {said} keeps no compiled kernel")
     monkeypatch.setenv(dfs_native.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(dfs_native, "_LOADED", None)
-    (tmp_path / f"dfs-kernel-{dfs_native.kernel_key()}.o").write_bytes(b"cached")
+    real = tmp_path / f"dfs-kernel-{dfs_native.kernel_key()}.o"
+    dfs_native._write_cached(real, dfs_native.kernel_key(), b"\x7fELF body", {"search": "a", "search_many": "b"})
     monkeypatch.setattr(os, "access", lambda path, mode: Path(path).is_file())   # a read-only folder
     assert dfs_native.start_problem() is None
+    real.write_bytes(real.read_bytes()[:-1])   # damaged: a read-only cache would compile on every run
+    assert dfs_native.start_problem() is not None
     assert dfs_native.uncached_problem("dfs", key) is not None
+
+
+def test_the_cache_folder_may_start_at_the_home_folder(monkeypatch):
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "~/kernels")
+    assert dfs_native.cache_dir() == Path.home() / "kernels"
 
 
 def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypatch):
