@@ -11,7 +11,7 @@ from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGR
 from pipeline.batch.text import one_line
 from pipeline.core.errors import PipelineError
 from pipeline.core.progress import LOG_SECONDS
-from pipeline.solvers import batch_solver_names
+from pipeline.solvers import SOLVERS, batch_solver_names
 from pipeline.solvers.auto import AUTO
 from pipeline.core.clauses import DEFAULT_BACKEND
 
@@ -98,6 +98,11 @@ def run_batch_command(args: argparse.Namespace) -> int:
                          highs_options=dict(args.highs_option), solver=solver,
                          sat_backend=args.sat_backend, amo=args.amo, retry=args.retry,
                          rules_by_auto=args.solver == AUTO)
+    if args.verbose and config.rules_by_auto and not SOLVERS[solver].rule_rows:
+        # the pick above is for records of units alone; a record with rules or a layout gets
+        # auto's pick for its own model, once per group of records that share them
+        said.append(f"solver: records with rules or a layout go to auto's pick for their own model ({solver} "
+                    f"does not take rules)")
     for line in said:
         print(line, file=sys.stderr)
     try:
