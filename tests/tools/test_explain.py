@@ -135,3 +135,12 @@ def test_cli_text_and_json_and_exit_codes():
                        capture_output=True, text=True, cwd=PROJECT)
     d = json.loads(r.stdout)
     assert r.returncode == 0 and d["status"] == "multiple" and d["add_method"] == "greedy" and d["count"] >= 2
+
+
+def test_verbose_says_the_first_count_is_autos_and_the_rest_sats():
+    r = subprocess.run([sys.executable, "-m", "pipeline", "explain", "1234" "3412" "...." "....", "--box", "2x2",
+                        "--verbose"], capture_output=True, text=True, cwd=PROJECT)
+    said = [s for s in r.stderr.splitlines() if s.startswith("solver:")]
+    assert r.returncode == 0 and len(said) == 2, r.stderr
+    assert said[0].startswith("solver: auto picked sat (counting")
+    assert said[1].startswith("solver: explain's first count goes to auto's pick for the puzzle")

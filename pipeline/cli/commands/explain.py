@@ -23,6 +23,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _explain(args: argparse.Namespace, deadline: Deadline) -> int:
     resolve_solver(args, "count", among=ENGINES)  # says which engine counts, or why none can here
+    if getattr(args, "verbose", False):   # the first count is auto's, for the puzzle's own model
+        print("solver: explain's first count goes to auto's pick for the puzzle (dfsrules for most rule puzzles "
+              "where numba is installed); the conflicts and the clues to add use sat", file=sys.stderr)
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
     e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, **kw)
     deadline.finish()
