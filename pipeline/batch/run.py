@@ -22,6 +22,7 @@ import numpy as np
 
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
+from pipeline.core.parse import looks_like_document
 from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.batch.config import BatchConfig
@@ -330,7 +331,7 @@ def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.nda
 def _may_have_rules(puzzles: Any, rules: Any) -> bool:
     """Whether a record may carry rules beyond units: a rules entry, or a puzzle document (JSON)."""
     return any(isinstance(r, str) and r.strip() not in ("", "[]") for r in rules) or any(
-        isinstance(p, str) and p.lstrip().startswith("{") for p in puzzles)
+        isinstance(p, str) and looks_like_document(p) for p in puzzles)
 
 
 def _load_rule_kernel() -> None:
