@@ -28,6 +28,7 @@ solution, the unit of explanation is a clue or a rule: :mod:`pipeline.tools.expl
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,8 @@ from pipeline.solvers.base import get_solver
 MAXSAT_METHODS = ("rc2", "highs")
 #: default method for the fewest removals (see the module docstring for the measurement).
 DEFAULT_MAXSAT = "rc2"
+#: what ``explain(solver=...)`` counts with: auto's pick for the puzzle's model, or the SAT engine
+COUNTING_ENGINES = ("auto", "sat")
 DEFAULT_CAP = 100
 
 
@@ -277,7 +280,7 @@ def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Exp
 
 
 def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT,
-            **parse_kw: Any) -> Explanation:
+            solver: str = "auto", **parse_kw: Any) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
 
     Parameters
@@ -289,6 +292,10 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
         Count solutions up to this many.
     maxsat : {"rc2", "highs"}
         Method of the fewest removals.
+    solver : {"auto", "sat"}
+        The engine of the counts: ``auto`` (its pick for the puzzle's model, e.g. ``dfsrules`` for
+        a rule puzzle where numba is installed) or ``sat``. The conflicts and the clues to add
+        always use the SAT engine's assumptions.
     **parse_kw
         For text: ``box``, ``variant``, ``regions``, ``size``, ``rules``, as
         :func:`~pipeline.core.puzzle.parse_puzzle` takes them.
@@ -309,15 +316,18 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     """
     if cap < 2:
         raise PuzzleError(f"cap: must be at least 2, found {cap}")
+    if solver not in COUNTING_ENGINES:
+        raise PuzzleError(f"solver: explain counts with one of {', '.join(COUNTING_ENGINES)}, not {solver!r}")
+    count = _counter(solver)
     if isinstance(puzzle_or_text, Puzzle):
-        return _in_values(_explain(puzzle_or_text, cap, maxsat), puzzle_or_text.values)
+        return _in_values(_explain(puzzle_or_text, cap, maxsat, count), puzzle_or_text.values)
     # read once (standard input cannot be read twice), then check the clues against the shape
     shape, clues = shape_and_clues(puzzle_or_text, **parse_kw)
     try:   # the shape's every field (rules, layout, value set, extra cells) with the clues
         puzzle = dataclasses.replace(shape, grid=clues)
     except ClueConflictError as e:
         return _in_values(_invalid(shape, clues, str(e), maxsat), shape.values)
-    return _in_values(_explain(puzzle, cap, maxsat), shape.values)
+    return _in_values(_explain(puzzle, cap, maxsat, count), shape.values)
 
 
 def _in_values(found: Explanation, values: tuple | None) -> Explanation:
@@ -331,11 +341,20 @@ def _in_values(found: Explanation, values: tuple | None) -> Explanation:
                                add=shown(found.add))
 
 
-def _explain(puzzle: Puzzle, cap: int, maxsat: str) -> Explanation:
-    """:func:`explain` of a checked puzzle, its clues in digit indices."""
-    # the first count on the engine auto picks for the model (singles first, the clues as units):
-    # the shape's engine with the clues as assumptions took 64 s on a unique 25x25 it solves in 9
-    counted = auto_count(build_model(puzzle), cap, keep=cap)
+def _counter(solver: str) -> Callable[[Any, int], Any]:
+    """``count(model, cap) -> CountResult`` (``cap`` grids kept) on the engine ``solver`` names."""
+    if solver == "auto":
+        return lambda model, cap: auto_count(model, cap, keep=cap)
+    count = get_solver(solver, need="count").count
+    assert count is not None   # need="count" refuses an engine that cannot count
+    return lambda model, cap: count(model, cap, keep=cap)
+
+
+def _explain(puzzle: Puzzle, cap: int, maxsat: str, count_model: Callable[[Any, int], Any]) -> Explanation:
+    """:func:`explain` of a checked puzzle, its clues in digit indices, its counts by ``count_model``."""
+    # the first count on the model (singles first, the clues as units): the shape's engine with
+    # the clues as assumptions took 64 s on a unique 25x25 it solves in 9
+    counted = count_model(build_model(puzzle), cap)
     count, grids = counted.count, counted.grids
     if count == 0 and _names_rules(puzzle):   # clues and rules are explained
         return _rule_explanation("infeasible", puzzle, None)
@@ -345,7 +364,7 @@ def _explain(puzzle: Puzzle, cap: int, maxsat: str) -> Explanation:
     if count == 1:   # the rater names digits 1..N: a value set's puzzle is not rated
         rating = None if puzzle.values is not None else rate(puzzle, grids[0], unique=True).to_dict(brief=True)
         return Explanation("unique", count=1, rating=rating)
-    counter = _clue_counter(puzzle, cap)   # the greedy clues to add: many small counts
+    counter = _clue_counter(puzzle, cap, count_model)   # the greedy clues to add: many small counts
     stack = np.stack(grids)
     differ = (stack != stack[0]).any(axis=0)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(differ))]
@@ -361,15 +380,15 @@ def _explain(puzzle: Puzzle, cap: int, maxsat: str) -> Explanation:
     return Explanation("multiple", count=count, count_capped=count >= cap, differing_cells=cells, add=add)
 
 
-def _clue_counter(puzzle: Puzzle, cap: int):
+def _clue_counter(puzzle: Puzzle, cap: int, count_model: Callable[[Any, int], Any]):
     """``count(grid) -> (count up to cap, grids)`` of the puzzle with other clues: the shape's
     counting engine, or, when the puzzle has more values than the side (its units hold each
-    value at most once, which that engine does not model), auto's counting engine on the model."""
+    value at most once, which that engine does not model), ``count_model`` on the model."""
     if puzzle.n_values == puzzle.n:
         eng = engine_for(puzzle)
         return lambda grid: eng.count(grid, cap, keep=True)
 
     def count(grid: np.ndarray) -> tuple[int, list]:
-        counted = auto_count(build_model(dataclasses.replace(puzzle, grid=grid)), cap, keep=cap)
+        counted = count_model(build_model(dataclasses.replace(puzzle, grid=grid)), cap)
         return counted.count, counted.grids
     return count

@@ -144,3 +144,28 @@ def test_verbose_says_the_first_count_is_autos_and_the_rest_sats():
     assert r.returncode == 0 and len(said) == 2, r.stderr
     assert said[0].startswith("solver: auto picked sat (counting")
     assert said[1].startswith("solver: explain's first count goes to auto's pick for the puzzle")
+
+
+def test_named_sat_counts_with_sat_and_auto_with_autos_pick(monkeypatch):
+    """``solver="sat"`` makes every count the SAT engine's (auto's pick is never asked); the
+    default asks it, and both give the same answer on a rule puzzle with several solutions."""
+    import pipeline.tools.explain as explain_module
+    p = Puzzle(np.zeros((4, 4), dtype=int), 2, 2)
+    thermo = [{"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}]
+    text = "1..." "...." "...." "...."
+    asked = []
+    real = explain_module.auto_count
+    monkeypatch.setattr(explain_module, "auto_count", lambda *a, **k: asked.append(1) or real(*a, **k))
+    named = explain(text, box="2x2", rules=thermo, solver="sat")
+    assert asked == [] and named.status == "multiple"
+    picked = explain(text, box="2x2", rules=thermo)
+    assert asked and (picked.status, picked.count) == (named.status, named.count)
+    assert explain(p, solver="sat").count == explain(p).count
+    with pytest.raises(PuzzleError, match="solver: explain counts with one of auto, sat, not 'highs'"):
+        explain(p, solver="highs")
+
+
+def test_verbose_with_named_sat_does_not_say_auto_counts():
+    r = subprocess.run([sys.executable, "-m", "pipeline", "explain", "1234" "3412" "...." "....", "--box", "2x2",
+                        "--solver", "sat", "--verbose"], capture_output=True, text=True, cwd=PROJECT)
+    assert r.returncode == 0 and "auto's pick" not in r.stderr and "auto picked" not in r.stderr, r.stderr

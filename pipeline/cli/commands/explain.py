@@ -8,11 +8,11 @@ import sys
 from pipeline.cli.args import (add_puzzle_args, add_solver_args, add_time_limit_arg, resolve_solver,
                                stopped_by_time_limit)
 from pipeline.core.stops import Deadline
-from pipeline.tools.explain import DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
+from pipeline.tools.explain import COUNTING_ENGINES, DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
 from pipeline.tools.explain_rules import RULE_METHOD
 
-#: the engines explain counts with (its counting and conflict search use the SAT engine's API)
-ENGINES = ("sat",)
+#: the engines explain can be told to count with (its conflict search uses the SAT engine's API)
+ENGINES = tuple(name for name in COUNTING_ENGINES if name != "auto")
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -23,11 +23,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _explain(args: argparse.Namespace, deadline: Deadline) -> int:
     resolve_solver(args, "count", among=ENGINES)  # says which engine counts, or why none can here
-    if getattr(args, "verbose", False):   # the first count is auto's, for the puzzle's own model
+    solver = getattr(args, "solver", None) or "auto"
+    if getattr(args, "verbose", False) and solver == "auto":   # the first count is auto's, for the puzzle's model
         print("solver: explain's first count goes to auto's pick for the puzzle (dfsrules for most rule puzzles "
               "where numba is installed); the conflicts and the clues to add use sat", file=sys.stderr)
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
-    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, **kw)
+    e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, solver=solver, **kw)
     deadline.finish()
     if args.maxsat and e.maxsat == RULE_METHOD:   # named, but clues and rules go through one SAT method
         print(f"note: --maxsat {args.maxsat} is for one grid without rules; with rules or a layout the fewest "
