@@ -284,3 +284,31 @@ def test_cli_seed_out_of_range_is_one_line(tmp_path, seed):
 
 def test_largest_seed_is_taken():
     assert next(generate(box="2x2", seed=2 ** 63 - 1)).seed == 2 ** 63 - 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), symmetry=st.sampled_from(["none", "rot180", "mirror"]),
+       variant=st.sampled_from(["classic", "jigsaw", "x"]))
+def test_minimal_after_a_singles_pass_is_minimal(seed, symmetry, variant):
+    """Where --minimal first removes clues by singles (above 16x16; here forced on 9x9), the exact
+    pass still leaves no removable clue, and the engine is asked only about grids singles thinned."""
+    from pipeline.tools.generate.removal import PROOF_REMOVAL_STEP
+    import pipeline.tools.generate.engine as engine_module
+    checks = []
+    real = engine_module.ShapeEngine.determines
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(puzzles, "SINGLES_FIRST_MIN_CELLS", 0)
+        mp.setattr(engine_module.ShapeEngine, "determines",
+                   lambda self, grid, *a, **k: checks.append(np.count_nonzero(grid)) or real(self, grid, *a, **k))
+        seen = []
+        g = next(generate(size=9, variant=variant, seed=seed, symmetry=symmetry, minimal=True,
+                          progress=lambda *a: seen.append(a[1:])))
+    p = g.puzzle
+    proof_pass = [(done, total) for step, done, total in seen if step == PROOF_REMOVAL_STEP]
+    assert proof_pass and proof_pass[0][0] == 0 and all(0 <= d < t < 81 for d, t in proof_pass)
+    assert count_up_to(p, 2) == 1 and is_valid_solution(g.solution, p.h, p.w, variant, p.regions, clues=p.grid)
+    assert g.minimal is (not removable_clues(p))
+    if symmetry == "none":
+        assert g.minimal is True
+    # exact removal from the full grid would first ask about 80 or 79 clues; singles leave far fewer
+    assert checks and max(checks) <= 60

@@ -23,7 +23,8 @@ from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
-from pipeline.tools.generate.removal import EXACT_REMOVAL_MAX_CELLS, is_minimal, remove_clues
+from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
+                                             SINGLES_FIRST_MIN_CELLS, is_minimal, remove_clues)
 from pipeline.tools.generate.ruled import generate_ruled_one
 from pipeline.tools.rate import DIFFICULTIES, rate
 
@@ -122,18 +123,23 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     order = rng.permutation(len(orbits))
     target = clues if clues is not None else 0
     exact = minimal or (n * n <= EXACT_REMOVAL_MAX_CELLS and not singles)
-    if exact:
-        act = eng.exclude(solution)
-        try:
-            grid, tried_all = remove_clues(solution, orbits, order, target,
-                                           lambda g: eng.determines(g, act, deadline=deadline), clock)
-        finally:
-            eng.retire(act)
-    else:
+    singles_first = not exact or n * n >= SINGLES_FIRST_MIN_CELLS
+    if singles_first:
         grid, tried_all = remove_clues(solution, orbits, order, target,
                                         lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)), clock)
         if eng.count(grid, 2, deadline=deadline) != 1:  # the engine's proof (singles already imply it)
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
+    else:
+        grid = solution
+    if exact:   # the orbits singles did not remove, each kept only if the engine proves it needed
+        left = order[[bool(grid.flat[orbits[k]].any()) for k in order]]
+        act = eng.exclude(solution)
+        try:
+            grid, tried_all = remove_clues(grid, orbits, left, target,
+                                           lambda g: eng.determines(g, act, deadline=deadline), clock,
+                                           PROOF_REMOVAL_STEP if singles_first else REMOVAL_STEP)
+        finally:
+            eng.retire(act)
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
     is_min: bool | None
     if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway

@@ -16,26 +16,34 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.tools.generate.clock import RunClock
 from pipeline.tools.generate.engine import engine_for
 
-__all__ = ["EXACT_REMOVAL_MAX_CELLS", "MINIMALITY_STEP", "REMOVAL_STEP", "is_minimal", "remove_clues",
-           "removable_clues"]
+__all__ = ["EXACT_REMOVAL_MAX_CELLS", "MINIMALITY_STEP", "PROOF_REMOVAL_STEP", "REMOVAL_STEP",
+           "SINGLES_FIRST_MIN_CELLS", "is_minimal", "remove_clues", "removable_clues"]
 
 #: How the progress reports name the two long steps of a puzzle.
 REMOVAL_STEP = "clue removal (orbits tried)"
+#: the exact pass of ``--minimal`` over the orbits a singles pass left (above 16x16)
+PROOF_REMOVAL_STEP = "clue removal by proof (orbits singles left)"
 MINIMALITY_STEP = "minimality proof (clues checked)"
 
 #: up to this many cells (16x16) clues are removed by exact SAT uniqueness checks (minimal
 #: puzzles); above it by singles (unique, fewer clues removed) unless --minimal is asked.
 EXACT_REMOVAL_MAX_CELLS = 256
+#: from this many cells (above 16x16, where removal is by singles unless --minimal is asked), the
+#: exact removal of ``--minimal`` starts where removal by singles ends instead of at the full grid:
+#: a minimal 25x25 of seed 5 in 40 s instead of over 400 s, a 20x20 in 4.1 s instead of 11.1 s.
+#: Up to 16x16 the singles pass costs more than it saves (16x16 x3: 1.89 s against 1.39 s).
+SINGLES_FIRST_MIN_CELLS = EXACT_REMOVAL_MAX_CELLS + 1
 
 
 def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
-                 keeps_unique: Callable[[np.ndarray], bool], clock: RunClock | None = None) -> tuple[np.ndarray, bool]:
+                 keeps_unique: Callable[[np.ndarray], bool], clock: RunClock | None = None,
+                 step: str = REMOVAL_STEP) -> tuple[np.ndarray, bool]:
     """One pass of orbit removal in ``order`` while ``keeps_unique(grid)`` proves uniqueness.
 
     Parameters
     ----------
     solution : numpy.ndarray
-        The full grid ``(N, N)`` to remove clues from.
+        The grid ``(N, N)`` to remove clues from: the full grid, or what an earlier pass left.
     orbits : list of numpy.ndarray
         Cell orbits (:func:`~pipeline.tools.generate.regions.symmetry_orbits`): removed together.
     order : numpy.ndarray
@@ -46,6 +54,8 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
         ``keeps_unique(clue_grid) -> bool``: True when the clues are proved unique.
     clock : RunClock, optional
         Told the orbits tried so far before each trial; raises :class:`OutOfTime` at its deadline.
+    step : str
+        The name its progress reports give this pass.
 
     Returns
     -------
@@ -56,7 +66,7 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
     i, run = 0, 1
     while i < len(order):
         if clock is not None:
-            clock.step(REMOVAL_STEP, i, len(order))
+            clock.step(step, i, len(order))
         left = np.count_nonzero(grid) - target
         if left <= 0:
             return grid, False
