@@ -6,7 +6,8 @@
 
 1. Generation, one puzzle per seed ``0..K-1`` in one process (engines cached per shape, as in
    ``generate -n``): median and worst wall time of ``next(generate(...))`` for
-   9x9 ``--minimal`` (target median <= 50 ms), 16x16 unique (<= 2 s), 25x25 unique (<= 30 s) and
+   9x9 ``--minimal`` (target median <= 50 ms), 16x16 unique (<= 2 s), 25x25 unique (<= 30 s),
+   25x25 ``--minimal`` (no target: singles first, then a proof per clue left, about 20-40 s) and
    9x9 jigsaw with new regions (<= 200 ms), plus 9x9 X and 7x7 Latin.
 2. ``explain``'s fewest removals on the tdoku no-solution puzzles and on puzzles made infeasible
    by changing one clue of a generated puzzle: RC2 (python-sat) against HiGHS, same answers size.
@@ -47,6 +48,7 @@ SHAPES = [  # name, generate() keywords, puzzles (full, quick), target median se
     ("9x9 minimal", dict(size=9, minimal=True), (200, 20), 0.050),
     ("16x16 unique", dict(size=16), (20, 3), 2.0),
     ("25x25 unique", dict(size=25), (5, 1), 30.0),
+    ("25x25 minimal", dict(size=25, minimal=True), (3, 1), None),
     ("9x9 jigsaw (new regions)", dict(size=9, variant="jigsaw"), (100, 10), 0.200),
     ("9x9 X minimal", dict(size=9, variant="x", minimal=True), (50, 5), None),
     ("7x7 latin minimal", dict(size=7, variant="latin", minimal=True), (50, 5), None),
