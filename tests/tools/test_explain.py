@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from oracles import DATA_DIR, PROJECT, data_missing_reason
+from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.tools.explain import explain, fewest_removals, minimal_conflict
 from pipeline.tools.generate import count_up_to, generate
@@ -169,3 +170,39 @@ def test_verbose_with_named_sat_does_not_say_auto_counts():
     r = subprocess.run([sys.executable, "-m", "pipeline", "explain", "1234" "3412" "...." "....", "--box", "2x2",
                         "--solver", "sat", "--verbose"], capture_output=True, text=True, cwd=PROJECT)
     assert r.returncode == 0 and "auto's pick" not in r.stderr and "auto picked" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("solver", ["auto", "sat"])
+@pytest.mark.parametrize("values, cage_sum", [("0-3", 5), ("1-4", 7), ("2-5", 9)])
+def test_clues_to_add_with_a_value_set_make_it_unique(solver, values, cage_sum):
+    """A value set's cage sums are in values: the clue counter's shape keeps the value set (it read
+    the sums as digits 1..N, counted no solution and added no clue for 0-3)."""
+    from pipeline.core.puzzle import parse_puzzle
+    low = int(values[0])
+    doc = {"size": 4, "values": values, "givens": f"{low} {low + 1} . . | . . . . | . . . . | . . . .",
+           "rules": [{"rule": "cage", "cells": ["r1c3", "r1c4"], "sum": cage_sum}]}
+    e = explain(json.dumps(doc), solver=solver)
+    assert e.status == "multiple" and e.add, e
+    grid = [row.split() for row in doc["givens"].split(" | ")]
+    for r, c, value in e.add:
+        grid[r][c] = str(value)
+    doc["givens"] = " | ".join(" ".join(row) for row in grid)
+    assert count_up_to(parse_puzzle(json.dumps(doc)), 2) == 1
+
+
+@pytest.mark.parametrize("solver", ["auto", "sat"])
+def test_a_rule_on_an_extra_cell_is_explained(solver):
+    """Rules may name extra cells outside the grid: the clue counter's shape keeps them (it
+    raised IndexError), and the clues it adds make the puzzle unique."""
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.solvers.auto import auto_count
+    doc = {"size": 4, "givens": "1" + "." * 15, "extra": [{"name": "S", "size": 1}],
+           "rules": [{"rule": "cage", "cells": ["r1c2", "S"], "sum": 7}]}
+    p = parse_puzzle(json.dumps(doc))
+    assert count_up_to(p, 1000) == auto_count(build_model(p), 1000).count == 48
+    e = explain(json.dumps(doc), solver=solver)
+    assert e.status == "multiple" and e.count == 48 and e.add
+    grid = list(doc["givens"])
+    for r, c, value in e.add:
+        grid[4 * r + c] = str(value)
+    assert count_up_to(parse_puzzle(json.dumps({**doc, "givens": "".join(grid)})), 2) == 1

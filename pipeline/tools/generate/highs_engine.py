@@ -24,6 +24,8 @@ Every instance is new (never cached): its answers depend only on the calls of on
 """
 from __future__ import annotations
 
+import dataclasses
+
 import time
 from collections.abc import Callable, Mapping
 
@@ -50,9 +52,10 @@ LAZY_ROUNDS = 2_000
 
 
 def shape_of(puzzle: Puzzle) -> Puzzle:
-    """``puzzle`` without its clues: size, box, variant, regions, rules and layout."""
-    return Puzzle(np.zeros_like(puzzle.grid), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions, puzzle.rules,
-                  puzzle.layout)
+    """``puzzle`` without its clues: every other field (size, box, variant, regions, rules, layout,
+    value set, extra cells) kept, so the engine's rows are the puzzle's own (a value set's sums
+    are in values; rules may name extra cells)."""
+    return dataclasses.replace(puzzle, grid=np.zeros_like(puzzle.grid))
 
 
 def at_most_one_clauses(terms: RuleTerms, literals: Callable[..., np.ndarray], cols: int,
