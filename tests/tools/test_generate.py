@@ -312,3 +312,29 @@ def test_minimal_after_a_singles_pass_is_minimal(seed, symmetry, variant):
         assert g.minimal is True
     # exact removal from the full grid would first ask about 80 or 79 clues; singles leave far fewer
     assert checks and max(checks) <= 60
+
+
+def test_minimal_with_a_clue_target_names_the_target_and_tries_one_grid():
+    """--minimal --clues K stops removal at K clues: stderr says so (it blamed a symmetric
+    pattern that was never asked for), counts puzzles from 1 as the progress lines do, and no
+    further grids are made for a minimality the target ruled out."""
+    r = subprocess.run([sys.executable, "-m", "pipeline", "generate", "--size", "9", "--seed", "7", "--minimal",
+                        "--clues", "40", "-n", "2", "--progress", "none"], capture_output=True, text=True, cwd=PROJECT)
+    lines = r.stderr.splitlines()
+    assert r.returncode == 0 and len(r.stdout.split()) == 2, r.stderr
+    assert [s for s in lines if "not minimal" in s] == [
+        f"puzzle {k}: not minimal: removal stopped at the 40 clues --clues asked" for k in (1, 2)]
+    assert all(len([c for c in line if c != "."]) == 40 for line in r.stdout.split())
+    made = []
+    real = puzzles.generate_one
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(puzzles, "generate_one", lambda *a, **k: made.append(1) or real(*a, **k))
+        next(generate(size=9, seed=7, minimal=True, clues=40))
+    assert len(made) == 1
+
+
+def test_minimal_with_full_is_refused_in_one_line():
+    r = subprocess.run([sys.executable, "-m", "pipeline", "generate", "--size", "9", "--minimal", "--full"],
+                       capture_output=True, text=True, cwd=PROJECT)
+    assert r.returncode == 2 and r.stderr == ("error: generate: --minimal cannot be combined with --full: a full grid "
+                                              "keeps every clue\n") and r.stdout == ""

@@ -161,3 +161,21 @@ def test_puzzles_with_rules_keep_the_budget_and_report_their_steps():
     seen.clear()
     made = list(generate(size=9, count=1, seed=2, rules=[{"rule": "antiking"}], progress=lambda *a: seen.append(a)))
     assert len(made) == 1 and {step for _, step, _, _ in seen} >= {FULL_GRID_STEP, REMOVAL_STEP}
+
+
+def test_the_full_grid_search_gets_the_deadline(monkeypatch):
+    """The full grid is one solver call (47 s on a 49x49): it gets the run's deadline, so
+    ``--time-limit 1`` stops inside it (it ran on past 120 s), and no deadline without a budget."""
+    from pipeline.tools.generate.clock import OutOfTime
+    from pipeline.tools.generate.engine import ShapeEngine
+    seen = []
+
+    def never_in_time(self, rng, deadline=None):
+        seen.append(deadline)
+        if deadline is not None:
+            raise OutOfTime("no full grid before the deadline")
+        return real(self, rng)
+    real = ShapeEngine.random_full_grid
+    monkeypatch.setattr(ShapeEngine, "random_full_grid", never_in_time)
+    assert list(generate(size=9, seed=1, time_limit=60)) == [] and seen[-1] is not None
+    assert len(list(generate(size=9, seed=1))) == 1 and seen[-1] is None

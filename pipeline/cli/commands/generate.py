@@ -121,12 +121,17 @@ def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -
     """The puzzles, each followed on stderr by what it did not reach (``--clues``, ``--minimal``)."""
     for g in results:
         yield g
+        number = g.index + 1   # as the progress lines count puzzles
         if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
-            print(f"puzzle {g.index}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
+            print(f"puzzle {number}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
                   f"(no further clue removable; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:
-            print(f"puzzle {g.index}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
-                  "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)
+            if args.target_clues is not None and g.puzzle.n_clues <= args.target_clues:
+                print(f"puzzle {number}: not minimal: removal stopped at the {args.target_clues} clues --clues "
+                      "asked", file=sys.stderr)
+            else:
+                print(f"puzzle {number}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
+                      "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:

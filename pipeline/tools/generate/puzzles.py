@@ -60,7 +60,7 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
         eng = engine_for(shape)
-        solution = eng.random_full_grid(rng)
+        solution = eng.random_full_grid(rng, deadline=None if clock is None else clock.deadline)
         if solution is not None:
             return shape, eng, solution
     raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} found in 100 tries")
@@ -196,6 +196,8 @@ def _refuse_combinations(rules: bool, killer: bool, cages_only: bool, transform:
                          full: bool) -> None:
     """One line naming the two options that do not go together (the first such pair)."""
     beyond = [flag for flag, on in (("--rule", rules), ("--killer", killer), ("--cages-only", cages_only)) if on]
+    if minimal and full:
+        raise PuzzleError("generate: --minimal cannot be combined with --full: a full grid keeps every clue")
     if cages_only and full:
         raise PuzzleError("generate: --cages-only cannot be combined with --full: a full grid has no givens for "
                           "cages to replace")
@@ -338,7 +340,9 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
             if rating.label != difficulty:
                 continue
         # what was asked but not reached: proved minimality, the clue target
-        key = (minimal and g.minimal is False, clues is not None and g.puzzle.n_clues > clues, g.puzzle.n_clues)
+        stopped_at_target = clues is not None and g.puzzle.n_clues <= clues   # then not minimal by request
+        key = (minimal and g.minimal is False and not stopped_at_target, clues is not None and g.puzzle.n_clues > clues,
+               g.puzzle.n_clues)
         if best is None or best_key is None or key < best_key:
             best, best_key = g, key
         if not (key[0] or key[1]):
