@@ -25,7 +25,6 @@ Every instance is new (never cached): its answers depend only on the calls of on
 from __future__ import annotations
 
 import dataclasses
-
 import time
 from collections.abc import Callable, Mapping
 
