@@ -52,6 +52,9 @@ DEFAULT_MAXSAT = "rc2"
 #: what ``explain(solver=...)`` counts with: auto's pick for the puzzle's model, or the SAT engine
 COUNTING_ENGINES = ("auto", "sat")
 DEFAULT_CAP = 100
+#: what explain says of a puzzle with extra cells and no solution, instead of a conflict set
+NO_CONFLICTS_WITH_EXTRA_CELLS = ("no conflict set or fewest removals for a puzzle with extra cells (not supported "
+                                 "yet: the engine that switches rules lays them on the grid's cells only)")
 
 
 @dataclass
@@ -88,6 +91,8 @@ class Explanation:
         def clues(xs):
             return " ".join(f"r{r + 1}c{c + 1}={d}" for r, c, d in xs)
         how = {"rc2": "RC2 MaxSAT", "highs": "HiGHS", RULE_METHOD: "SAT with a totalizer", None: ""}[self.maxsat]
+        if self.status in ("infeasible", "invalid") and self.maxsat is None:   # no conflict search ran
+            return f"no solution: {self.message}"
         if self.status in ("infeasible", "invalid") and self.maxsat == RULE_METHOD:
             def members(cs, rs):
                 return "; ".join(([clues(cs)] if cs else []) + rs)
@@ -261,7 +266,12 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
 
 def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, message: str = "") -> Explanation:
     """The conflict and the fewest removals over clues and rules (:func:`rule_conflicts`), the
-    rules named by :func:`rule_label` and numbered by their 1-based places in ``puzzle.rules``."""
+    rules named by :func:`rule_label` and numbered by their 1-based places in ``puzzle.rules``.
+    A puzzle with extra cells gets ``message`` and :data:`NO_CONFLICTS_WITH_EXTRA_CELLS` alone: the
+    engine that switches rules lays them on the grid's cells only."""
+    if puzzle.extra:
+        said = f"a clue breaks a rule directly: {message}; " if message else ""
+        return Explanation(status, message=said + NO_CONFLICTS_WITH_EXTRA_CELLS, count=0)
     conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle, clues)
     return Explanation(status, message=message, conflict=conflict, remove=remove, maxsat=RULE_METHOD, count=0,
                        conflict_rules=[rule_label(puzzle, k) for k in conflict_rules],

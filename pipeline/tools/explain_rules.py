@@ -21,6 +21,7 @@ their rule, so every UNSAT answer is a proof.
 """
 from __future__ import annotations
 
+import dataclasses
 import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError
@@ -157,9 +158,9 @@ def rule_conflicts(puzzle: Puzzle, clues: np.ndarray | None = None) -> tuple[lis
     ([(0, 0, 1)], [(0,)], [(0, 0, 1)], [])
     """
     # the engine's shape is the grid alone: every rule, with rows or with units, is switched by
-    # its literal (a windoku is as removable as a cage)
-    eng = RuleSwitchEngine(Puzzle(np.zeros_like(puzzle.grid), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions,
-                                  (), puzzle.layout))
+    # its literal (a windoku is as removable as a cage); the value set and extra cells stay (a
+    # value set's sums are in values, and rules may name extra cells)
+    eng = RuleSwitchEngine(dataclasses.replace(puzzle, grid=np.zeros_like(puzzle.grid), rules=()))
     try:
         lits, what = _members(puzzle, puzzle.grid if clues is None else clues, eng)
         of = dict(zip(lits, what))

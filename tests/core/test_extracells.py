@@ -199,3 +199,17 @@ def test_a_unit_of_extra_cells_is_refused_and_iss_alldifferent_with_one_is_a_cag
     # the three grid cells differ, and A takes the one value left
     want = sum(len({int(g[0, 0]), int(g[1, 2]), int(g[2, 1])}) == 3 for g in GRIDS)
     assert 0 < want < 288 and SOLVERS["sat"].count(build_model(puzzle), 1000).count == want
+
+
+def test_rule_terms_lay_a_cage_over_grid_and_extra_cells():
+    """``rule_terms`` (the rows the lazy and rule-switching engines learn from) keeps the extra
+    cells on each rule's board: a cage whose grid cells share a row and that names an extra cell
+    raised IndexError there. Its sum row holds every cell, the extra one included."""
+    import json
+    from pipeline.core.rules.bounds import rule_terms
+    p = parse_puzzle(json.dumps({"size": 4, "extra": [{"name": "S", "size": 2}],
+                                 "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "S2"], "sum": 6}]}))
+    terms = rule_terms(p.rules, p.base_board)
+    sum_row = int(np.flatnonzero(terms.equal)[0])
+    cells = set(terms.term_cell[terms.term_row == sum_row].tolist())
+    assert cells == {0, 1, 16 + 1}

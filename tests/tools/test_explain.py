@@ -206,3 +206,47 @@ def test_a_rule_on_an_extra_cell_is_explained(solver):
     for r, c, value in e.add:
         grid[4 * r + c] = str(value)
     assert count_up_to(parse_puzzle(json.dumps({**doc, "givens": "".join(grid)})), 2) == 1
+
+
+def _count(doc: dict) -> int:
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.solvers.auto import auto_count
+    return auto_count(build_model(parse_puzzle(json.dumps(doc))), 2).count
+
+
+@pytest.mark.parametrize("solver", ["auto", "sat"])
+@pytest.mark.parametrize("values, cage_sum", [("0-3", 4), ("2-5", 8), ("1-4", 6)])
+def test_a_value_set_conflict_is_infeasible_and_minimal(solver, values, cage_sum):
+    """The conflict over clues and rules of a value-set puzzle is checked by counting: its members
+    alone have no solution, and without any one of them they have (the rule engine read the cage
+    sum as digits 1..N and named the cage alone)."""
+    low = int(values[0])
+    doc = {"size": 4, "values": values, "givens": f"{low} {low + 1} . . | . . . . | . . . . | . . . .",
+           "rules": [{"rule": "cage", "cells": ["r1c3", "r1c4"], "sum": cage_sum}]}
+    assert _count(doc) == 0
+    e = explain(json.dumps(doc), solver=solver)
+    assert e.status == "infeasible" and e.conflict_rule_numbers == [[1]]
+
+    def only(clues, keep_cage):
+        rows = [["."] * 4 for _ in range(4)]
+        for r, c, value in clues:
+            rows[r][c] = str(value)
+        return {**doc, "givens": " | ".join(" ".join(row) for row in rows), "rules": doc["rules"] if keep_cage else []}
+    assert _count(only(e.conflict, True)) == 0
+    assert _count(only(e.conflict, False)) > 0
+    assert all(_count(only([x for x in e.conflict if x != drop], True)) > 0 for drop in e.conflict)
+
+
+def test_an_infeasible_puzzle_with_extra_cells_says_what_is_not_explained():
+    """A rule on an extra cell, no solution: the status and one line saying no conflict set is
+    made for extra cells (the rule engine raised IndexError, then ValueError); exit 1."""
+    doc = {"size": 4, "givens": "1 2 . . | . . . . | . . . . | . . . .", "extra": [{"name": "S", "size": 2}],
+           "rules": [{"rule": "cage", "cells": ["r1c2", "S1"], "sum": 3},
+                     {"rule": "cage", "cells": ["r1c1", "S1"], "sum": 5}]}
+    assert _count(doc) == 0
+    from pipeline.tools.explain import NO_CONFLICTS_WITH_EXTRA_CELLS
+    e = explain(json.dumps(doc))
+    assert e.status == "infeasible" and e.message == NO_CONFLICTS_WITH_EXTRA_CELLS and e.conflict == []
+    r = subprocess.run([sys.executable, "-m", "pipeline", "explain", json.dumps(doc)], capture_output=True, text=True,
+                       cwd=PROJECT)
+    assert r.returncode == 1 and r.stdout == f"no solution: {NO_CONFLICTS_WITH_EXTRA_CELLS}\n" and not r.stderr

@@ -106,7 +106,7 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
     for k, rule in enumerate(rules):
         seen[rule.kind] = seen.get(rule.kind, 0) + 1
         own = Board(board.rows, board.cols, board.n, board.h, board.w, board.present,
-                    tuple(board.unit_families) + tuple(rule.units(board)), board.grids, board.values)
+                    tuple(board.unit_families) + tuple(rule.units(board)), board.grids, board.values, board.extra)
         for block in rule.rows(own, seen[rule.kind]):
             if not block.n_rows:
                 continue

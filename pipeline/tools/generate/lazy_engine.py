@@ -23,6 +23,7 @@ depend only on that job's calls.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import time
@@ -45,7 +46,7 @@ __all__ = ["LazyRuleEngine", "RuleSwitchEngine", "cage_sum_clauses", "units_only
 
 
 def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.ndarray],
-                     new_var: Callable[[], int]) -> list[list[int]]:
+                     new_var: Callable[[], int], values: tuple[int, ...] | None = None) -> list[list[int]]:
     """Clauses saying ``cage``'s digits add up to its sum, given they are distinct (its ``cage``
     rows or a unit say so): the cage holds one of the sets of ``len(cells)`` distinct digits with
     that sum (a new variable per set, at least one chosen), and each cell holds a digit of the
@@ -63,6 +64,8 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
         ``literals(r, c, d)`` -> solver literals of 0-based (row, column, digit).
     new_var : callable
         A fresh solver variable.
+    values : tuple of int, optional
+        The value of each digit (a value set); default the digits ``1..n``: the sum is of values.
 
     Returns
     -------
@@ -71,7 +74,9 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
     """
     cells = np.asarray(cage.cells())
     r, c = np.divmod(cells, cols)
-    sets = [combo for combo in itertools.combinations(range(1, n + 1), cells.size) if sum(combo) == cage.total]
+    value = tuple(range(1, n + 1)) if values is None else values
+    sets = [tuple(d + 1 for d in combo) for combo in itertools.combinations(range(n), cells.size)
+            if sum(value[d] for d in combo) == cage.total]
     chosen = [new_var() for _ in sets]
     clauses = [list(chosen)]
     for var, combo in zip(chosen, sets):
@@ -128,7 +133,7 @@ def units_only(shape: Puzzle) -> Puzzle:
     """
     board = shape.base_board
     kept = tuple(rule for rule in shape.rules if not rule.adds_rows(board))
-    return Puzzle(shape.grid, shape.h, shape.w, shape.variant, shape.regions, kept, shape.layout)
+    return dataclasses.replace(shape, rules=kept)   # the value set and extra cells stay
 
 
 class LazyRuleEngine:
@@ -240,7 +245,8 @@ class LazyRuleEngine:
                           and t.equal[row] and k not in self._encoded for k, row in zip(rules.tolist(), bad.tolist())],
                          dtype=bool)
         for k, guard in zip(np.unique(rules[cages]).tolist(), self._guards(np.unique(rules[cages])).tolist()):
-            for encoded in cage_sum_clauses(self.rules[k], cols, self.n, self.literals, self.sat.new_var):
+            for encoded in cage_sum_clauses(self.rules[k], cols, self.n, self.literals, self.sat.new_var,
+                                            self.shape.values):
                 self.solver.add_clause(encoded + ([-guard] if guard else []))
             self._encoded.add(k)
         bad = bad[~cages]
