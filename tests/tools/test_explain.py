@@ -250,3 +250,30 @@ def test_an_infeasible_puzzle_with_extra_cells_says_what_is_not_explained():
     r = subprocess.run([sys.executable, "-m", "pipeline", "explain", json.dumps(doc)], capture_output=True, text=True,
                        cwd=PROJECT)
     assert r.returncode == 1 and r.stdout == f"no solution: {NO_CONFLICTS_WITH_EXTRA_CELLS}\n" and not r.stderr
+
+
+def test_more_values_than_the_side_conflict_and_removals_are_checked_by_counting():
+    """Values 0-4 on a 4x4 (each unit holds four of five): the rule engine's cage sums range over
+    all five values (it took the first four and named a satisfiable cage alone)."""
+    doc = {"size": 4, "values": "0-4", "givens": "0 1 . . | . . . . | . . . . | . . . .",
+           "rules": [{"rule": "cage", "cells": ["r1c3", "r1c4"], "sum": 7},
+                     {"rule": "cage", "cells": ["r2c3", "r2c4"], "sum": 7}]}
+    assert _count(doc) == 0
+    e = explain(json.dumps(doc))
+
+    def keep(clues, rule_numbers):
+        rows = [["."] * 4 for _ in range(4)]
+        for r, c, value in clues:
+            rows[r][c] = str(value)
+        return {**doc, "givens": " | ".join(" ".join(row) for row in rows),
+                "rules": [doc["rules"][k - 1] for group in rule_numbers for k in group]}
+    conflict = [("clue", x) for x in e.conflict] + [("rule", g) for g in e.conflict_rule_numbers]
+
+    def members(kept):
+        return keep([x for kind, x in kept if kind == "clue"], [g for kind, g in kept if kind == "rule"])
+    assert _count(members(conflict)) == 0
+    assert all(_count(members([m for m in conflict if m != drop])) > 0 for drop in conflict)
+    given = [(0, 0, 0), (0, 1, 1)]
+    removed_rules = {k for group in e.remove_rule_numbers for k in group}
+    left = keep([x for x in given if x not in e.remove], [[k] for k in (1, 2) if k not in removed_rules])
+    assert _count(left) > 0 and len(e.remove) + len(e.remove_rule_numbers) == 1

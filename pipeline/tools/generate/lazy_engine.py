@@ -65,7 +65,8 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
     new_var : callable
         A fresh solver variable.
     values : tuple of int, optional
-        The value of each digit (a value set); default the digits ``1..n``: the sum is of values.
+        The value of each digit (a value set, maybe more values than ``n``); default the digits
+        ``1..n``: the sum is of values.
 
     Returns
     -------
@@ -75,7 +76,7 @@ def cage_sum_clauses(cage: Cage, cols: int, n: int, literals: Callable[..., np.n
     cells = np.asarray(cage.cells())
     r, c = np.divmod(cells, cols)
     value = tuple(range(1, n + 1)) if values is None else values
-    sets = [tuple(d + 1 for d in combo) for combo in itertools.combinations(range(n), cells.size)
+    sets = [tuple(d + 1 for d in combo) for combo in itertools.combinations(range(len(value)), cells.size)
             if sum(value[d] for d in combo) == cage.total]
     chosen = [new_var() for _ in sets]
     clauses = [list(chosen)]
