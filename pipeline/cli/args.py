@@ -24,6 +24,7 @@ from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
+from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import RULES
 from pipeline.core.stops import Deadline
@@ -419,20 +420,12 @@ def explain_compiles(args: argparse.Namespace) -> Iterator[None]:
     None
     """
     before = dfs_native.on_compile
-    if getattr(args, "verbose", False) or _on_a_terminal(sys.stderr):
+    if getattr(args, "verbose", False) or on_a_terminal(sys.stderr):
         dfs_native.on_compile = _say_compiling
     try:
         yield
     finally:
         dfs_native.on_compile = before
-
-
-def _on_a_terminal(stream: object) -> bool:
-    """Whether ``stream`` is a terminal (False for None, a closed file or a stand-in without ``isatty``)."""
-    try:
-        return bool(stream.isatty())   # type: ignore[attr-defined]
-    except (AttributeError, ValueError, OSError):
-        return False
 
 
 def _say_compiling(line: str) -> None:

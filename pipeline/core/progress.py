@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["LOG_SECONDS", "PROGRESS_MODES", "Progress", "duration"]
+__all__ = ["LOG_SECONDS", "PROGRESS_MODES", "Progress", "duration", "on_a_terminal"]
 
 #: Seconds between log lines (and before the first one) unless a command says otherwise.
 LOG_SECONDS = 10.0
@@ -17,6 +17,20 @@ PROGRESS_MODES = ("auto", "bar", "log", "none")
 #: Seconds between redraws of a bar whose only change is its detail text.
 _BAR_REFRESH_SECONDS = 0.5
 
+
+
+def on_a_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (False for None, a closed file or a stand-in without ``isatty``).
+
+    Parameters
+    ----------
+    stream : object
+        Usually ``sys.stderr``.
+    """
+    try:
+        return bool(stream.isatty())   # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
 
 class Progress:
     """A tqdm bar on a terminal (when tqdm is installed), else a log line every ``interval`` s.
@@ -64,7 +78,7 @@ class Progress:
         self.now = ""        # what is being done (detail)
         self.bar = None
         if mode == "auto":
-            mode = "bar" if getattr(self.stream, "isatty", lambda: False)() else "log"
+            mode = "bar" if on_a_terminal(self.stream) else "log"
         if mode == "bar":
             try:
                 from tqdm import tqdm

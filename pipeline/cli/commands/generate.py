@@ -126,7 +126,7 @@ def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -
             print(f"puzzle {number}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
                   f"(no further clue removable; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:
-            if args.target_clues is not None and g.puzzle.n_clues <= args.target_clues:
+            if g.stopped_at_target:
                 print(f"puzzle {number}: not minimal: removal stopped at the {args.target_clues} clues --clues "
                       "asked", file=sys.stderr)
             else:

@@ -38,6 +38,12 @@ class Generated:
     #: what the cages-only refinement did (:class:`~pipeline.tools.generate.killer.KillerReport`)
     killer: dict | None = field(default=None)
 
+    @property
+    def stopped_at_target(self) -> bool:
+        """Whether removal stopped at the clue target (``--clues``): such a puzzle is not minimal
+        by request, not for want of a pattern."""
+        return self.target is not None and self.puzzle.n_clues <= self.target
+
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"puzzle": grid_to_string(self.puzzle.grid), "regions": self.puzzle.regions_string(),
              "variant": self.puzzle.variant, "size": self.puzzle.n, "box": f"{self.puzzle.h}x{self.puzzle.w}",

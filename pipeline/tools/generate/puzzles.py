@@ -340,9 +340,8 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
             if rating.label != difficulty:
                 continue
         # what was asked but not reached: proved minimality, the clue target
-        stopped_at_target = clues is not None and g.puzzle.n_clues <= clues   # then not minimal by request
-        key = (minimal and g.minimal is False and not stopped_at_target, clues is not None and g.puzzle.n_clues > clues,
-               g.puzzle.n_clues)
+        key = (minimal and g.minimal is False and not g.stopped_at_target,
+               clues is not None and g.puzzle.n_clues > clues, g.puzzle.n_clues)
         if best is None or best_key is None or key < best_key:
             best, best_key = g, key
         if not (key[0] or key[1]):

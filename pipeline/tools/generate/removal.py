@@ -35,14 +35,14 @@ EXACT_REMOVAL_MAX_CELLS = 256
 SINGLES_FIRST_MIN_CELLS = EXACT_REMOVAL_MAX_CELLS + 1
 
 
-def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
+def remove_clues(start: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
                  keeps_unique: Callable[[np.ndarray], bool], clock: RunClock | None = None,
                  step: str = REMOVAL_STEP) -> tuple[np.ndarray, bool]:
     """One pass of orbit removal in ``order`` while ``keeps_unique(grid)`` proves uniqueness.
 
     Parameters
     ----------
-    solution : numpy.ndarray
+    start : numpy.ndarray
         The grid ``(N, N)`` to remove clues from: the full grid, or what an earlier pass left.
     orbits : list of numpy.ndarray
         Cell orbits (:func:`~pipeline.tools.generate.regions.symmetry_orbits`): removed together.
@@ -62,7 +62,7 @@ def remove_clues(solution: np.ndarray, orbits: list[np.ndarray], order: np.ndarr
     (numpy.ndarray, bool)
         The clue grid, and whether every orbit was tried (False: stopped at ``target``).
     """
-    grid = solution.copy()
+    grid = start.copy()
     i, run = 0, 1
     while i < len(order):
         if clock is not None:
