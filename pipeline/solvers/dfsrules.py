@@ -49,6 +49,7 @@ from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
+from pipeline.solvers.dfsrules_pointing import pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks)
@@ -60,7 +61,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 32
+_HEADER = 35
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
@@ -83,6 +84,7 @@ class RuleTables:
     n_pairs: int
     n_sand: int = 0
     n: int = 0
+    n_units: int = 0
 
     def with_support_lookup(self) -> tuple[np.ndarray, np.ndarray]:
         """``rint`` and ``compat`` with each distinct pair table also as its support of every
@@ -129,7 +131,8 @@ class RuleTables:
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
         ends, the sandwich lines, one sandwich's scratch and the houses' intersections."""
-        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25])
+        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
+            1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0)
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -415,16 +418,20 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
         n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
+    # pointing through pair relations: a digit's two places in a house and the cells related to both
+    pointing_ptr, pointing = pointing_tables(units, core.arc_ptr, core.arc_other)
+    parts += [pointing_ptr, pointing]
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], killer)
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], killer, *offsets[22:24], pointing.size)
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
-                      core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n)
+                      core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n,
+                      units.units.shape[0] if pointing.size else 0)
 
 
 class _Line(Protocol):

@@ -391,3 +391,54 @@ def _same_rests(a_at, b_at, size, state, rint, work, inq_at, head_tail):
                 _push(c, work, inq_at, head_tail)
                 changed += 1
     return changed
+
+
+@njit(cache=False, inline="always")
+def _takes(how, bit, rint, compat, lookup, full):
+    """What ``p = d`` (``bit``) takes from a cell, by how ``p`` bears on it (an entry of
+    :func:`pipeline.solvers.dfsrules_pointing.pointing_tables`): the digits an arc's table does not
+    allow with ``d``, ``d`` itself (a shared house: -2), or every digit but ``d`` (the cell is
+    ``p``: -3)."""
+    if how >= 0:
+        if lookup:
+            return ~compat[rint[rint[7] + how] + np.int64(bit)] & full
+        return ~compat[rint[rint[7] + how] * rint[1] + _low_index(bit)] & full
+    if how == -2:
+        return bit
+    return ~bit & full
+
+
+@njit(cache=False)
+def _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, head_tail):
+    """Pointing through pair relations in house ``u`` for its digits of two places (``two``): each
+    cell related to both places loses what both ``p = d`` and ``q = d`` take from it. -1 on a
+    contradiction, else 0."""
+    size = units.shape[1]
+    ptr, entries = rint[32], rint[33]
+    while two:
+        bit = two & (~two + np.uint64(1))
+        two &= two - np.uint64(1)
+        first, second = -1, -1
+        for k in range(size):
+            if state[units[u, k]] & bit:
+                if first < 0:
+                    first = k
+                else:
+                    second = k
+        if second < 0:   # a place went meanwhile: the hidden single, or the empty house, is found next
+            continue
+        key = (u * size + first) * size + second
+        for e in range(rint[ptr + key], rint[ptr + key + 1]):
+            at = entries + 3 * e
+            c = rint[at]
+            w = state[c]
+            gone = w & _takes(rint[at + 1], bit, rint, compat, lookup, full)
+            if gone:
+                gone &= _takes(rint[at + 2], bit, rint, compat, lookup, full)
+                if gone:
+                    w &= ~gone
+                    if w == 0:
+                        return -1
+                    state[c] = w
+                    _push(c, work, inq_at, head_tail)
+    return 0
