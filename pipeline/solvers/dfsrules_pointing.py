@@ -41,6 +41,11 @@ MAX_POINTING_CELLS = 256
 def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every house position pair's cells related to both positions, at least one of them by an arc.
 
+    Built from the arcs: each arc ``x -> c`` and each other position ``y`` of each house of ``x``
+    give the entry of ``c`` for the pair ``(x, y)`` when ``y`` is related to ``c`` too (a house, an
+    arc, or ``c`` is ``y``); an entry both of whose places have arcs to the cell comes from the arc
+    of the place first in the house. 0.1-0.3 ms for a 9x9.
+
     Parameters
     ----------
     units : ShapeTables
@@ -62,26 +67,33 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     n_units, size = units.units.shape
     if arc_other.size == 0 or n_cells > MAX_POINTING_CELLS or size < 2:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    relation = np.full((n_cells, n_cells), _NONE, dtype=np.int32)
+    relation = np.full((n_cells, n_cells), _NONE, dtype=np.int64)
     real = np.arange(units.peers.shape[1]) < units.n_peers[:, None]
     relation[np.repeat(np.arange(n_cells), units.n_peers), units.peers[real]] = PEER
-    relation[np.repeat(np.arange(n_cells), np.diff(arc_ptr)), arc_other] = np.arange(arc_other.size)
-    first, second = np.triu_indices(size, 1)
-    key = ((np.arange(n_units)[:, None] * size + first) * size + second).ravel()
-    p = units.units[:, first].ravel()
-    q = units.units[:, second].ravel()
-    by_p, by_q = relation[p], relation[q]          # (position pairs, cells)
-    pair, cell = np.nonzero((by_p != _NONE) & (by_q != _NONE) & ((by_p >= 0) | (by_q >= 0)))
-    # the places themselves: q under an arc from p loses what p = d takes but d, and so does p
-    to_q = np.flatnonzero(relation[p, q] >= 0)
-    to_p = np.flatnonzero(relation[q, p] >= 0)
-    keys = np.concatenate([key[pair], key[to_q], key[to_p]])
-    entries = np.stack([
-        np.concatenate([cell, q[to_q], p[to_p]]),
-        np.concatenate([by_p[pair, cell], relation[p[to_q], q[to_q]], np.full(to_p.size, SELF)]),
-        np.concatenate([by_q[pair, cell], np.full(to_q.size, SELF), relation[q[to_p], p[to_p]]]),
-    ], axis=1).astype(np.int64)
-    order = np.argsort(keys, kind="stable")
+    source = np.repeat(np.arange(n_cells), np.diff(arc_ptr))
+    relation[source, arc_other] = np.arange(arc_other.size)
+    relation[np.arange(n_cells), np.arange(n_cells)] = SELF
+    position = np.zeros((n_units, n_cells), dtype=np.int64)
+    position[np.arange(n_units)[:, None], units.units] = np.arange(size)
+    # every arc x -> c, every house u of x, every position of u: (arc, house, other position)
+    width = units.cell_units.shape[1]
+    has = np.arange(width) < units.n_cell_units[source][:, None]          # (arcs, width)
+    arc, slot = np.nonzero(has)
+    house = units.cell_units[source[arc], slot]
+    arc = np.repeat(arc, size)
+    house = np.repeat(house, size)
+    other_at = np.tile(np.arange(size), house.size // size)
+    x, c = source[arc], arc_other[arc]
+    y = units.units[house, other_at]
+    x_at = position[house, x]
+    by_y = relation[y, c]
+    keep = np.flatnonzero((y != x) & (by_y != _NONE) & ((by_y < 0) | (x_at < other_at)))
+    arc, house, x_at, y_at, c, by_y = arc[keep], house[keep], x_at[keep], other_at[keep], c[keep], by_y[keep]
+    first = x_at < y_at
+    key = (house * size + np.where(first, x_at, y_at)) * size + np.where(first, y_at, x_at)
+    entries = np.stack([c, np.where(first, arc, by_y), np.where(first, by_y, arc)], axis=1)
+    # keys of 16 bits sort by radix (numpy's stable sort of small integers): a third of the time
+    order = np.argsort(key.astype(np.uint16) if n_units * size * size <= 1 << 16 else key, kind="stable")
     ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=n_units * size * size), out=ptr[1:])
+    np.cumsum(np.bincount(key, minlength=n_units * size * size), out=ptr[1:])
     return ptr, entries[order].ravel()

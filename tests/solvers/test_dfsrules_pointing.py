@@ -40,6 +40,7 @@ def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
     puzzle = parse_puzzle(doc)
     shape = shape_tables(puzzle)
     rint = rule_tables(puzzle, shape).rint
+    assert rint[N_POINTING] == 0   # added for searches that last (RuleTables.with_pointing)
     arc_ptr = rint[rint[5]:rint[5] + puzzle.n * puzzle.n + 1]
     arc_other = rint[rint[6]:rint[6] + rint[4]]
     ptr, entries = pointing_tables(shape, arc_ptr, arc_other)
@@ -62,13 +63,25 @@ def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
                 assert got == want, (u, i, j)
 
 
+def _pointing_rint(puzzle):
+    rules = rule_tables(puzzle)
+    return rules, rules.with_pointing(rules.rint, shape_tables(puzzle))
+
+
 def test_no_tables_without_arcs_or_above_the_size_limit():
     for doc in ({"size": 9, "box": "3x3", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "r1c3"], "sum": 24},
                                                      {"rule": "diagonal"}]},
                 {"size": 25, "box": "5x5", "rules": [{"rule": "antiknight"}]}):
-        assert rule_tables(parse_puzzle(doc)).rint[N_POINTING] == 0, doc
+        rules, rint = _pointing_rint(parse_puzzle(doc))
+        assert rint is rules.rint and rules.n_units == 0, doc
     assert MAX_POINTING_CELLS >= 256
-    assert rule_tables(parse_puzzle({"size": 16, "box": "4x4", "rules": [{"rule": "antiknight"}]})).rint[N_POINTING] > 0
+    rules, rint = _pointing_rint(parse_puzzle({"size": 16, "box": "4x4", "rules": [{"rule": "antiknight"}]}))
+    assert rint[N_POINTING] > 0 and rint[32] == rules.rint.size   # after the tables, which stay
+    assert np.array_equal(rint[:32], rules.rint[:32]) and np.array_equal(rint[35:rules.rint.size], rules.rint[35:])
+    rules, rint = _pointing_rint(parse_puzzle({"size": 9, "box": "3x3", "rules": [{"rule": "nonconsecutive"}]}))
+    lookup, _ = rules.with_support_lookup()
+    both = rules.with_pointing(lookup, shape_tables(parse_puzzle({"size": 9, "box": "3x3"})))
+    assert both[24] == 1 and both[N_POINTING] == rint[N_POINTING]
 
 
 def _search(puzzle, rules, rint, compat, start=None, budget=1 << 40, limit=2):
@@ -88,12 +101,6 @@ def _search(puzzle, rules, rint, compat, start=None, budget=1 << 40, limit=2):
     return tallies, stack, origins, found
 
 
-def _without_pointing(rint):
-    rint = rint.copy()
-    rint[N_POINTING] = 0
-    return rint
-
-
 needs_kernel = pytest.mark.skipif(SOLVERS["dfsrules"].available() is not None,
                                   reason=f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
 
@@ -104,7 +111,7 @@ def test_a_digit_with_two_neighbouring_places_takes_its_neighbours_from_both():
     4 and 6 (the other place would be 5 beside them), and r2c1 and r2c2 lose 5 (a neighbour of one
     place, in a box with the other). Nothing else changes; without the tables nothing does."""
     puzzle = parse_puzzle({"size": 9, "box": "3x3", "rules": [{"rule": "nonconsecutive"}]})
-    rules = rule_tables(puzzle)
+    rules, pointing = _pointing_rint(puzzle)
     full = np.uint64(0x1FF)
     five, four_six = np.uint64(1 << 4), np.uint64((1 << 3) | (1 << 5))
     start = np.full(81, full, dtype=np.uint64)
@@ -112,7 +119,7 @@ def test_a_digit_with_two_neighbouring_places_takes_its_neighbours_from_both():
     want = start.copy()
     want[[0, 1]] &= ~four_six
     want[[9, 10]] &= ~five
-    for rint, expected in ((rules.rint, want), (_without_pointing(rules.rint), start)):
+    for rint, expected in ((pointing, want), (rules.rint, start)):
         tallies, stack, origins, _ = _search(puzzle, rules, rint, rules.compat, start, budget=1)
         assert tallies[1] == 1
         root = stack[1].copy()   # the propagated root: the child, with the branch cell's digits back
@@ -128,9 +135,9 @@ def test_the_bench_non_consecutive_puzzles_need_far_fewer_nodes_to_the_same_answ
     nodes = {"with": 0, "without": 0}
     for doc in docs:
         puzzle = parse_puzzle(doc)
-        rules = rule_tables(puzzle)
+        rules, pointing = _pointing_rint(puzzle)
         runs = {name: _search(puzzle, rules, rint, rules.compat)
-                for name, rint in (("with", rules.rint), ("without", _without_pointing(rules.rint)))}
+                for name, rint in (("with", pointing), ("without", rules.rint))}
         for name, (tallies, _, _, _) in runs.items():
             assert tallies[0] == 1, (name, doc)
             nodes[name] += int(tallies[1])
