@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -85,6 +85,8 @@ class RuleTables:
     n_sand: int = 0
     n: int = 0
     n_units: int = 0
+    #: the pointing tables once built (:meth:`with_pointing`; a batch's records of one rule set share them)
+    _pointing: dict = field(default_factory=dict, compare=False, repr=False)
 
     def with_support_lookup(self) -> tuple[np.ndarray, np.ndarray]:
         """``rint`` and ``compat`` with each distinct pair table also as its support of every
@@ -131,7 +133,7 @@ class RuleTables:
         """``rint`` (this one's, or its support lookup's) with the tables of pointing through pair
         relations after it (:mod:`pipeline.solvers.dfsrules_pointing`; header slots 32-34), for
         searches that last (:func:`search_model`): 0.1-0.3 ms a 9x9, half a simple puzzle's whole
-        solve. ``rint`` itself where the rule does not apply (no pair relations, or a grid above
+        solve, so built once per rule set and kept here. ``rint`` itself where the rule does not apply (no pair relations, or a grid above
         :data:`pipeline.solvers.dfsrules_pointing.MAX_POINTING_CELLS` cells).
 
         Parameters
@@ -148,8 +150,10 @@ class RuleTables:
         if not self.n_units:
             return rint
         n_cells, arc_ptr_at, arc_other_at, n_arcs = int(rint[0]), int(rint[5]), int(rint[6]), int(rint[4])
-        ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
-                                       rint[arc_other_at:arc_other_at + n_arcs])
+        if "tables" not in self._pointing:
+            self._pointing["tables"] = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
+                                                       rint[arc_other_at:arc_other_at + n_arcs])
+        ptr, entries = self._pointing["tables"]
         if not entries.size:
             return rint
         out = np.concatenate([rint, ptr, entries])
