@@ -151,8 +151,13 @@ class RuleTables:
             return rint
         n_cells, arc_ptr_at, arc_other_at, n_arcs = int(rint[0]), int(rint[5]), int(rint[6]), int(rint[4])
         if "tables" not in self._pointing:
+            n = self.n
+            tables = self.compat[:2 * self.n_pairs * n].reshape(-1, n)
+            apart = (~np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))) & np.uint64((1 << n) - 1)
+            plain = np.all(tables == apart, axis=1)   # the table allows every digit but the equal one
+            arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
             self._pointing["tables"] = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
-                                                       rint[arc_other_at:arc_other_at + n_arcs])
+                                                       rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
         ptr, entries = self._pointing["tables"]
         if not entries.size:
             return rint
