@@ -26,13 +26,20 @@ import functools
 import numpy as np
 from numba import njit
 
+from pipeline.solvers.dfs_native import cache_dir
+
 __all__ = ["search", "search_many", "entry_points", "FINISHED"]
+
+#: numba's own cache of these functions (its ``__pycache__`` files, which make a new machine-code
+#: object quicker to compile) only where the project keeps its compiled kernels at all: with
+#: ``SUDOKU_PIPELINE_CACHE=none`` nothing is written
+_NUMBA_CACHE = cache_dir() is not None
 
 #: ``search``'s return value once the search space is exhausted or the limit is reached.
 FINISHED = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=_NUMBA_CACHE, inline="always")
 def _popcount(v):
     count = 0
     while v:
@@ -41,14 +48,14 @@ def _popcount(v):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=_NUMBA_CACHE, inline="always")
 def _touch(c, cell_units, n_cell_units, dirty):
     """Mark the units of cell ``c`` for a hidden-single look."""
     for k in range(n_cell_units[c]):
         dirty[cell_units[c, k]] = True
 
 
-@njit(cache=True)
+@njit(cache=_NUMBA_CACHE)
 def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_units, full, queue, dirty):
     """Naked and hidden singles to a fixed point, in place; False on a contradiction.
 
@@ -137,7 +144,7 @@ def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_
                 return True
 
 
-@njit(cache=True)
+@njit(cache=_NUMBA_CACHE)
 def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
            tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
            n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int, pause_when_full: bool,
@@ -225,7 +232,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     return FINISHED
 
 
-@njit(cache=True)
+@njit(cache=_NUMBA_CACHE)
 def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray,
                 cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int,
                 counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray,
