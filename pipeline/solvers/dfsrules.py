@@ -62,6 +62,12 @@ LOOKUP_DIGITS = 9
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
 _HEADER = 35
+#: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
+#: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
+#: finishes the three zero-given published thermometer puzzles that the fewest candidates left
+#: past 20 s (7.7, 10.6 and 0.23 s) and no family of the bench's 240 does worse (non-consecutive
+#: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
+BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
@@ -450,7 +456,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     # locked candidates for killers (sums of distinct digits), where with the kernel's branching for
     # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before); elsewhere they cost
     # more a node than they save (the bench set 10-15% slower)
-    killer = combos.size > 0   # rows with digit sets: locked candidates, and the kernel's branching for killers
+    killer = combos.size > 0   # rows with digit sets: locked candidates
     if killer:
         n_inter, *inter_parts = house_intersections(units)
     else:
@@ -462,7 +468,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], killer, 0, 0, 0)
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0)
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

@@ -43,8 +43,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
 failed branch, every score halved each :data:`DECAY_EVERY` failures), then on the one in most rule
-relations. On the non-consecutive puzzles of the bench set this cut the nodes by a quarter. For a
-killer (``rint``'s ``by_ratio``), when the fewest is three or more, the cell of most conflicts per
+relations. On the non-consecutive puzzles of the bench set this cut the nodes by a quarter. With
+``rint``'s ``by_ratio`` (every puzzle since session 34, killers before: see
+:data:`pipeline.solvers.dfsrules.BY_RATIO`), when the fewest is three or more, the cell of most conflicts per
 candidate goes first instead (ISS's candidate selector scores a cell so), unless a digit with two
 places left in a house scores as well (half the higher conflict score of its places, ISS's candidate
 finders): then the branch is that digit in its place of more conflicts, or not. With locked
