@@ -138,8 +138,9 @@ class RuleTables:
     def with_pointing(self, rint: np.ndarray, units: ShapeTables) -> np.ndarray:
         """``rint`` (this one's, or its support lookup's) with the tables of pointing through pair
         relations after it (:mod:`pipeline.solvers.dfsrules_pointing`; header slots 32-34), for
-        searches that last (:func:`search_model`): 0.1-0.3 ms a 9x9, half a simple puzzle's whole
-        solve, so built once per rule set and kept here. ``rint`` itself where the rule does not apply (no pair relations, or a grid above
+        searches that last (:func:`search_model`): 0.1-0.35 ms a 9x9, half a simple puzzle's whole
+        solve, so built once per rule set and kept here. ``rint`` itself where the rule does not
+        apply (no pair relation that takes more than the equal digit, or a grid above
         :data:`pipeline.solvers.dfsrules_pointing.MAX_POINTING_CELLS` cells).
 
         Parameters
