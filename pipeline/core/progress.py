@@ -18,7 +18,6 @@ PROGRESS_MODES = ("auto", "bar", "log", "none")
 _BAR_REFRESH_SECONDS = 0.5
 
 
-
 def on_a_terminal(stream: object) -> bool:
     """Whether ``stream`` is a terminal (False for None, a closed file or a stand-in without ``isatty``).
 
@@ -31,6 +30,7 @@ def on_a_terminal(stream: object) -> bool:
         return bool(stream.isatty())   # type: ignore[attr-defined]
     except (AttributeError, ValueError, OSError):
         return False
+
 
 class Progress:
     """A tqdm bar on a terminal (when tqdm is installed), else a log line every ``interval`` s.

@@ -91,11 +91,17 @@ DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
 
 @njit(cache=False, inline="always")
-def _pointing_row(work, n_cells, n_units):
-    """Where the pointing memo's row in use starts in ``work`` (its rows, one per stack row, and
-    the number of the row in use come just before the conflict scores)."""
-    memo_at = work.shape[0] - n_cells - 2 - (n_cells + 1) * n_units
-    return memo_at + 1 + work[memo_at] * n_units
+def _memo_at(work, n_cells, n_units):
+    """Where the pointing memo starts in ``work``, just before the conflict scores: the number of the
+    stack row in use, then one row of ``n_units`` per stack row (see :func:`search`)."""
+    return work.shape[0] - n_cells - 2 - (n_cells + 1) * n_units
+
+
+@njit(cache=False, inline="always")
+def _copy_memo_row(work, memo_at, n_units, source, target):
+    """Stack row ``target``'s pointing memo becomes row ``source``'s (a child starts from its parent's)."""
+    for u in range(n_units):
+        work[memo_at + 1 + target * n_units + u] = work[memo_at + 1 + source * n_units + u]
 
 
 @njit(cache=False)
@@ -145,7 +151,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     unit_inter_ptr, unit_inter = rint[28], rint[29]
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
-        pdone_at = _pointing_row(work, n_cells, n_units)
+        memo_at = _memo_at(work, n_cells, n_units)
+        pdone_at = memo_at + 1 + work[memo_at] * n_units
         if origin < 0:
             for u in range(n_units):
                 work[pdone_at + u] = 0
@@ -306,7 +313,7 @@ def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, un
     idle = 0
     pointing = rint[34] > 0
     n_units = units.shape[0]
-    memo_at = work.shape[0] - n_cells - 2 - (n_cells + 1) * n_units   # see search
+    memo_at = _memo_at(work, n_cells, n_units)
     row = work[memo_at] if pointing else 0
     for size in range(2, rint[1] + 1):
         for c in range(n_cells):
@@ -329,8 +336,7 @@ def _probe(state, placed, scratch, scratch_flags, idle_limit, peers, n_peers, un
                     scratch_flags[q] = placed[q]
                 scratch[c] = bit
                 if pointing:   # the scratch's own row of the pointing memo, the state's copied
-                    for u in range(n_units):
-                        work[memo_at + 1 + (row + 1) * n_units + u] = work[memo_at + 1 + row * n_units + u]
+                    _copy_memo_row(work, memo_at, n_units, row, row + 1)
                     work[memo_at] = row + 1
                 ok = propagate(scratch, scratch_flags, c, peers, n_peers, units, cell_units, n_cell_units, full,
                                rint, compat, work)
@@ -401,7 +407,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     # child's copied from its parent: what was taken there stays taken), row ``work[memo_at]`` in use
     pointing = rint[34] > 0
     n_units = units.shape[0]
-    memo_at = scores_at - 1 - (n_cells + 1) * n_units
+    memo_at = _memo_at(work, n_cells, n_units)
     spent = 0
     while depth > 0:
         if spent >= budget:
@@ -491,8 +497,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         stack[depth, best] = low
         origins[depth] = best
         if pointing:
-            for u in range(n_units):
-                work[memo_at + 1 + depth * n_units + u] = work[memo_at + 1 + top * n_units + u]
+            _copy_memo_row(work, memo_at, n_units, top, depth)
         state[best] = v & ~low
         origins[top] = best
         depth += 1

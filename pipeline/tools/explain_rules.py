@@ -22,6 +22,7 @@ their rule, so every UNSAT answer is a proof.
 from __future__ import annotations
 
 import dataclasses
+
 import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError
