@@ -69,6 +69,9 @@ class ShapeEngine:
         self.solver = self.sat.solver
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
+        #: the other solution the last :meth:`determines` call found (None: it proved the clues
+        #: determined, or was undecided): a witness that a removed clue was needed
+        self.last_other: np.ndarray | None = None
 
     @property
     def clauses(self) -> list[list[int]]:
@@ -159,16 +162,19 @@ class ShapeEngine:
             A ``time.perf_counter()`` value; None: no deadline.
         """
         assumptions = self.clue_literals(clue_grid) + [act]
+        self.last_other = None
         if deadline is not None and budget is None:
             answer = self.sat.run_until(assumptions, deadline)
             if answer is None:
                 raise OutOfTime("the time limit was reached")
-            return not answer
-        if budget is None:
-            return not run_sliced(self.solver, assumptions)
-        self.solver.conf_budget(budget)
-        answer = self.solver.solve_limited(assumptions=assumptions)
-        self.undecided += answer is None
+        elif budget is None:
+            answer = run_sliced(self.solver, assumptions)
+        else:
+            self.solver.conf_budget(budget)
+            answer = self.solver.solve_limited(assumptions=assumptions)
+            self.undecided += answer is None
+        if answer:
+            self.last_other = self.grid_of(self.solver.get_model())
         return answer is False
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:

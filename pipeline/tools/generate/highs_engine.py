@@ -195,6 +195,8 @@ class HighsShapeEngine:
         self._nodes = int(self.highs.getOptionValue("mip_max_nodes")[1])
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
+        #: the other solution the last :meth:`determines` call found (None: proved, or undecided)
+        self.last_other: np.ndarray | None = None
 
     def literals(self, r, c, d) -> np.ndarray:
         """Position + 1 of 0-based (row, column, digit), as the SAT engine numbers its literals.
@@ -278,9 +280,12 @@ class HighsShapeEngine:
             A ``time.perf_counter()`` value; None: no deadline.
         """
         _check(deadline)
-        status, _ = self._run(clue_grid, budget)
+        self.last_other = None
+        status, x = self._run(clue_grid, budget)
         if status not in ("infeasible", "optimal"):
             self.undecided += 1
+        if status == "optimal" and x is not None:
+            self.last_other = self.grid_of(x)
         return status == "infeasible"
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:

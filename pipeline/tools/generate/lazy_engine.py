@@ -175,6 +175,8 @@ class LazyRuleEngine:
             self.solver.add_clause(clause)
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
+        #: the other solution the last :meth:`determines` call found (None: proved, or undecided)
+        self.last_other: np.ndarray | None = None
         #: rule clauses learnt so far (one per broken row of a counterexample, one per cage encoded)
         self.learnt = 0
         self.rules = self.shape.rules
@@ -314,8 +316,11 @@ class LazyRuleEngine:
         deadline : float, optional
             A ``time.perf_counter()`` value; None: no deadline.
         """
+        self.last_other = None
         answer = self._solve(self.clue_literals(clue_grid) + [act], budget, deadline)
         self.undecided += answer is None
+        if answer is not None and answer is not False:
+            self.last_other = answer
         return answer is False
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:

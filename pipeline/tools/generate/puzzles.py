@@ -131,19 +131,28 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
             raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
     else:
         grid = solution
+    others: list[np.ndarray] = []   # the second solutions removals ran into: witnesses for --minimal's check
     if exact:   # the orbits singles did not remove, each kept only if the engine proves it needed
         left = order[[bool(grid.flat[orbits[k]].any()) for k in order]]
         act = eng.exclude(solution)
+
+        def proved(trial: np.ndarray) -> bool:
+            if eng.determines(trial, act, deadline=deadline):
+                return True
+            if eng.last_other is not None:
+                others.append(eng.last_other)
+            return False
+
         try:
-            grid, tried_all = remove_clues(grid, orbits, left, target,
-                                           lambda g: eng.determines(g, act, deadline=deadline), clock,
+            grid, tried_all = remove_clues(grid, orbits, left, target, proved, clock,
                                            PROOF_REMOVAL_STEP if singles_first else REMOVAL_STEP)
         finally:
             eng.retire(act)
     puzzle = Puzzle(grid, h, w, variant, shape.regions)
     is_min: bool | None
-    if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway
-        is_min = is_minimal(puzzle, solution, clock)
+    if minimal:  # one pass is already minimal by monotonicity; --minimal checks every clue anyway,
+        # by a verified second solution where removal found one, else by the engine
+        is_min = is_minimal(puzzle, solution, clock, others)
     else:
         is_min = True if exact and tried_all and symmetry == "none" else None
     return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)

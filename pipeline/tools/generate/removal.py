@@ -7,17 +7,19 @@ puzzle as one-by-one removal with fewer engine calls.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.verify import verify_grid
 from pipeline.tools.generate.clock import RunClock
 from pipeline.tools.generate.engine import engine_for
 
 __all__ = ["EXACT_REMOVAL_MAX_CELLS", "MINIMALITY_STEP", "PROOF_REMOVAL_STEP", "REMOVAL_STEP",
-           "SINGLES_FIRST_MIN_CELLS", "is_minimal", "remove_clues", "removable_clues"]
+           "SINGLES_FIRST_MIN_CELLS", "is_minimal", "remove_clues", "removable_clues", "witnessed_clues"]
 
 #: How the progress reports name the two long steps of a puzzle.
 REMOVAL_STEP = "clue removal (orbits tried)"
@@ -85,12 +87,54 @@ def remove_clues(start: np.ndarray, orbits: list[np.ndarray], order: np.ndarray,
     return grid, True
 
 
+def witnessed_clues(puzzle: Puzzle, solution: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
+    """The clues of ``puzzle`` that a verified other solution shows needed (flat cell indices).
+
+    An other solution ``W`` (a full grid unlike ``solution``) that agrees with every clue of
+    ``puzzle`` but one, ``c``, solves the puzzle without ``c``: removing ``c`` leaves two
+    solutions, so ``c`` is needed. Removal keeps the grids the engine found when a removal lost
+    uniqueness: the clues then held are a superset of the final ones, so each such grid still
+    agrees with every final clue but the ones it was found without. Each grid used is checked by
+    :func:`~pipeline.core.verify.verify_grid` against the puzzle without its clue, so the answer
+    does not rest on the engine that found it.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle (unique, with solution ``solution``).
+    solution : numpy.ndarray
+        Its solution ``(N, N)``.
+    others : sequence of numpy.ndarray
+        Candidate witnesses ``(N, N)``, e.g. the engine's ``last_other`` grids of a removal pass.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted flat indices of the clues shown needed.
+    """
+    grid = np.asarray(puzzle.grid)
+    if not len(others):
+        return np.zeros(0, dtype=np.int64)
+    stack = np.asarray(others).reshape(len(others), -1)
+    off_clue = (stack != np.asarray(solution).ravel()) & (grid.ravel() != 0)
+    single = np.flatnonzero(off_clue.sum(axis=1) == 1)
+    cells, first = np.unique(off_clue[single].argmax(axis=1), return_index=True)
+    needed = []
+    for cell, row in zip(cells.tolist(), single[first].tolist()):   # one check per clue, not per grid
+        without = grid.copy()
+        without.flat[cell] = 0
+        if verify_grid(stack[row].reshape(grid.shape), dataclasses.replace(puzzle, grid=without)).ok:
+            needed.append(cell)
+    return np.asarray(needed, dtype=np.int64)
+
+
 def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None,
-                    clock: RunClock | None = None) -> list[tuple[int, int]]:
+                    clock: RunClock | None = None, others: Sequence[np.ndarray] = ()) -> list[tuple[int, int]]:
     """Cells whose clue can be removed with the puzzle staying unique (empty: minimal).
 
     One engine call per clue: with the solution excluded, the clues minus one are SAT exactly
-    when that clue is needed. ``solution`` is found by the engine when not given.
+    when that clue is needed. ``solution`` is found by the engine when not given. A clue that
+    one of ``others`` shows needed (:func:`witnessed_clues`) costs no engine call.
 
     Parameters
     ----------
@@ -100,6 +144,9 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None,
         Its solution, if known.
     clock : RunClock, optional
         Told the clues checked so far; its deadline stops the check (:class:`OutOfTime`).
+    others : sequence of numpy.ndarray
+        Other solutions of the puzzle with some clues removed (the removal pass's), each
+        checked before it stands for an engine call.
 
     Returns
     -------
@@ -125,9 +172,12 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None,
     try:
         out = []
         clues = np.flatnonzero(grid)
+        shown = np.isin(clues, witnessed_clues(puzzle, solution, others))
         for k, cell in enumerate(clues):
             if clock is not None:
                 clock.step(MINIMALITY_STEP, k, len(clues))
+            if shown[k]:
+                continue
             trial = grid.copy()
             trial.flat[cell] = 0
             if eng.determines(trial, act, deadline=deadline):
@@ -137,7 +187,8 @@ def removable_clues(puzzle: Puzzle, solution: np.ndarray | None = None,
         eng.retire(act)
 
 
-def is_minimal(puzzle: Puzzle, solution: np.ndarray | None = None, clock: RunClock | None = None) -> bool:
+def is_minimal(puzzle: Puzzle, solution: np.ndarray | None = None, clock: RunClock | None = None,
+               others: Sequence[np.ndarray] = ()) -> bool:
     """True when removing any single clue of the (unique) ``puzzle`` gives more than one solution.
 
     Parameters
@@ -147,6 +198,8 @@ def is_minimal(puzzle: Puzzle, solution: np.ndarray | None = None, clock: RunClo
         Its solution, if known (saves a count).
     clock : RunClock, optional
         Progress and deadline (:func:`removable_clues`).
+    others : sequence of numpy.ndarray
+        Witnesses that spare engine calls (:func:`removable_clues`).
 
     Returns
     -------
@@ -159,4 +212,4 @@ def is_minimal(puzzle: Puzzle, solution: np.ndarray | None = None, clock: RunClo
     OutOfTime
         ``clock``'s deadline passed first.
     """
-    return not removable_clues(puzzle, solution, clock)
+    return not removable_clues(puzzle, solution, clock, others)
