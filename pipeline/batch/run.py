@@ -334,12 +334,22 @@ def _may_have_rules(puzzles: Any, rules: Any) -> bool:
         isinstance(p, str) and looks_like_document(p) for p in puzzles)
 
 
-def _load_rule_kernel() -> None:
+def _load_rule_kernel(engine: str) -> None:
     """Load the compiled engine ``auto`` gives rule records (``dfsrules``) in this process, once:
     a forked pool's workers inherit it instead of each compiling it (5-20 s on a machine's first
     run), and where the cache cannot keep its kernel the run still uses it (one compile for all
-    its records). Nothing to do without numba."""
-    if SOLVERS["dfsrules"].available() is None:
+    its records). A Dask cluster's workers inherit nothing: those on this machine read the cache,
+    so the kernel is compiled here first (with the note) only when it is missing and the cache
+    can keep it, rather than by each worker at once and in silence. Nothing to do without numba.
+
+    Parameters
+    ----------
+    engine : str
+        ``BatchConfig.engine``.
+    """
+    if SOLVERS["dfsrules"].available() is not None:
+        return
+    if engine != "dask" or (not dfsrules_native.is_cached() and dfsrules_native.start_problem() is None):
         dfsrules_native.load()
 
 
@@ -365,8 +375,8 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     interrupted = False
     # the workers start before the progress bar: tqdm's monitor thread would rule out fork
     warm = SOLVERS[config.solver].batch_warm
-    if config.engine != "dask" and config.rules_by_auto and _may_have_rules(puzzles, rules):
-        _load_rule_kernel()   # before a fork: the workers inherit it rather than each compile it
+    if config.rules_by_auto and _may_have_rules(puzzles, rules):
+        _load_rule_kernel(config.engine)   # before a fork: the workers inherit it rather than each compile it
     runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
                          config.scheduler, warm) if planner.remaining else None
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call

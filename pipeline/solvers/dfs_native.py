@@ -39,7 +39,7 @@ from pipeline.solvers import elf_loader
 
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
            "cached_object", "host_fingerprint", "kernel_key", "load", "load_machine_code", "start_problem",
-           "table_args", "uncached_problem"]
+           "is_cached", "table_args", "uncached_problem"]
 
 #: :func:`pipeline.solvers.dfs_kernel.search`'s "finished" (kept here: that module imports numba).
 FINISHED = 0
@@ -626,6 +626,32 @@ def cached_object(name: str, key: str, names: Any, entries: Any = None) -> tuple
     return body, symbols
 
 
+def is_cached(name: str, key: str, names: Any = None) -> bool:
+    """Is kernel ``name``'s object in the cache, usable (not a damaged file)?
+
+    Parameters
+    ----------
+    name : str
+        The kernel's name in the cache (``dfs``, ``dfsrules``).
+    key : str
+        :func:`kernel_key` of its sources.
+    names : iterable of str, optional
+        Its entry points (default: the ``dfs`` kernel's).
+
+    Returns
+    -------
+    bool
+    """
+    folder = cache_dir()
+    if folder is None:
+        return False
+    try:
+        path = folder / f"{name}-kernel-{key}.o"
+        return path.is_file() and _read_cached(path, key, names) is not None
+    except OSError:
+        return False
+
+
 def uncached_problem(name: str, key: str, names: Any = None) -> str | None:
     """Why every process here would compile kernel ``name`` (its object not in the cache, and
     the cache unable to keep it), or None when one is cached or the cache can keep the next.
@@ -643,12 +669,11 @@ def uncached_problem(name: str, key: str, names: Any = None) -> str | None:
     -------
     str or None
     """
+    if is_cached(name, key, names):
+        return None
     folder = cache_dir()
     if folder is not None:
         try:
-            path = folder / f"{name}-kernel-{key}.o"
-            if path.is_file() and _read_cached(path, key, names) is not None:   # usable, not a damaged file
-                return None
             existing = folder   # the folder, or the nearest folder above it that a write would create it in
             while not existing.exists() and existing.parent != existing:
                 existing = existing.parent

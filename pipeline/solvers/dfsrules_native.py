@@ -15,7 +15,7 @@ import numpy as np
 from pipeline.solvers import dfs_native
 from pipeline.solvers.dfs_native import _pointer
 
-__all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "load", "start_problem"]
+__all__ = ["FINISHED", "SIGNATURES", "RulesKernel", "is_cached", "load", "start_problem"]
 
 FINISHED = 0
 _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
@@ -131,6 +131,16 @@ def start_problem() -> str | None:
     """
     return None if _LOADED is not None else dfs_native.uncached_problem(
         "dfsrules", dfs_native.kernel_key(_KERNEL_SOURCES), SIGNATURES)
+
+
+def is_cached() -> bool:
+    """Is this kernel's machine code in the cache (:func:`pipeline.solvers.dfs_native.is_cached`)?
+
+    Returns
+    -------
+    bool
+    """
+    return dfs_native.is_cached("dfsrules", dfs_native.kernel_key(_KERNEL_SOURCES), SIGNATURES)
 
 
 def load() -> RulesKernel:

@@ -257,3 +257,32 @@ def test_a_batch_loads_the_rule_engine_once_and_keeps_it_where_its_kernel_cannot
     assert batch_run._may_have_rules(["." * 81, None], [None, "[]"]) is False
     assert batch_run._may_have_rules(["." * 81], ['[{"rule": "antiknight"}]'])
     assert batch_run._may_have_rules([' {"size": 4}'], [float("nan")])
+
+
+@pytest.mark.parametrize("engine, state, compiles", [
+    ("processes", "cached", True), ("processes", "missing", True), ("processes", "unkept", True),
+    ("dask", "cached", False), ("dask", "missing", True), ("dask", "unkept", False)])
+def test_a_dask_batch_compiles_the_rule_kernel_here_only_when_its_workers_would_read_it(
+        tmp_path, monkeypatch, engine, state, compiles):
+    """Dask's workers inherit nothing from this process: one on this machine reads the kernel from
+    the cache. So a Dask batch compiles it here first (with the note) only when it is missing and
+    the cache can keep it; a forked pool always loads it here, for its workers to inherit."""
+    from pipeline.solvers import SOLVERS, dfs_native, dfsrules_native
+    from pipeline.batch import run as batch_run
+
+    if SOLVERS["dfsrules"].available() is not None:
+        pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
+    name = f"dfsrules-kernel-{dfs_native.kernel_key(dfsrules_native._KERNEL_SOURCES)}.o"
+    suite_cache = dfs_native.cache_dir()   # where the suite's kernel was kept
+    loads = []
+    monkeypatch.setattr(dfsrules_native, "_LOADED", None)
+    monkeypatch.setattr(dfsrules_native, "load", lambda: loads.append(1))
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "none" if state == "unkept" else str(tmp_path / "cache"))
+    if state == "cached":   # the suite's object, copied in
+        if suite_cache is None or not (suite_cache / name).is_file():
+            pytest.skip(f"no cached dfsrules kernel in {suite_cache} to copy")
+        (tmp_path / "cache").mkdir()
+        (tmp_path / "cache" / name).write_bytes((suite_cache / name).read_bytes())
+    assert dfsrules_native.is_cached() is (state == "cached")
+    batch_run._load_rule_kernel(engine)
+    assert bool(loads) is compiles
