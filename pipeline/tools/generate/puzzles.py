@@ -139,8 +139,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         def proved(trial: np.ndarray) -> bool:
             if eng.determines(trial, act, deadline=deadline):
                 return True
-            if eng.last_other is not None:
-                others.append(eng.last_other)
+            if eng.last_other is not None:   # 1-based digits up to 64: int16 keeps a 64x64 run's grids small
+                others.append(eng.last_other.astype(np.int16))
             return False
 
         try:
