@@ -8,9 +8,11 @@ hash per record (:func:`record_hashes`) and one fingerprint of all of them
 """
 from __future__ import annotations
 
+import csv
 import hashlib
 import math
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -107,7 +109,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                 try:
                     frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
                                         index_col=False)
-                except pd.errors.ParserError:   # a row of another width: an error row, not a lost file
+                except pd.errors.ParserError as e:   # a row of another width: an error row, not a lost file
+                    _refuse_unclosed_quote(path, "\t" if tsv else ",", e)
                     frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
         else:
             _check_parquet_columns(path)
@@ -132,6 +135,30 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
 #: than the header's): :func:`pipeline.batch.worker.parse_record` answers it with the rest as the
 #: record's error, so the row is an error row and the others are solved.
 BAD_ROW = "\x07"   # not whitespace: fields are stripped
+
+
+def _refuse_unclosed_quote(path: Path, sep: str, error: Exception) -> None:
+    """One line naming the line where a quoted field opens and never closes. Every row after it
+    would be read as part of that field: pandas' row-by-row reader drops them without a word,
+    so the file is refused rather than solved in part."""
+    found = re.search(r"EOF inside string starting at row (\d+)", str(error))
+    if found is None:
+        return
+    row, line = int(found.group(1)), None   # pandas counts records, the header as 0
+    try:
+        with open_text(path) as f:
+            reader = csv.reader(f, delimiter=sep)
+            if row == 0:
+                line = 1
+            for k, _ in enumerate(reader, start=1):
+                if k == row:
+                    line = reader.line_num + 1
+                    break
+    except (OSError, csv.Error, UnicodeDecodeError):
+        pass
+    where = f"line {line}" if line is not None else f"record {row}"
+    raise PipelineError(f"batch: cannot read {str(path)!r} as csv: {where}: a quoted field opens there and never "
+                        f"closes, so every row after it would be part of it; close the quote or remove it")
 
 
 def _csv_with_bad_rows(path: Path, sep: str):
