@@ -21,7 +21,7 @@ from pipeline.solvers.dfs import search_grids, search_puzzle
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import one_line
+from pipeline.batch.text import solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -104,7 +104,7 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
             done = hi
     except SolveError as e:   # numba missing, or a shape the engine cannot take: every member says so
         for k in shape.members[done:]:
-            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+            rows[k].update(solver_failure(e))
     record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
 
 

@@ -27,7 +27,7 @@ from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, shape_key
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import one_line
+from pipeline.batch.text import solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -262,7 +262,7 @@ def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], rec
         solver = solver_for(template, options)
     except Exception as e:  # the shape cannot be modelled: every member gets the message
         for k in shape.members:
-            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+            rows[k].update(solver_failure(e))
         return
     build = time.perf_counter() - start   # shared by the first block's members
     block = max(1, BLOCK_ENTRIES // n ** 3)
@@ -297,7 +297,7 @@ def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], rec
                 if x is not None:
                     xs[j], has_x[j] = x, True
             except Exception as e:  # a solver failure must not lose the rest of the chunk
-                rows[k].update(status="error", error=f"solver: {one_line(e)}")
+                rows[k].update(solver_failure(e))
             rows[k]["wall_seconds"] += time.perf_counter() - t1
             done = j + 1
             tick()

@@ -26,7 +26,7 @@ from pipeline.solvers.auto import pick_solver
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.sat_shape import count_status
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import one_line
+from pipeline.batch.text import solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -120,7 +120,7 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
                 else:
                     row.update(status="invalid", error=f"verify: {verdict.message}")
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
-            row.update(status="error", error=f"solver: {one_line(e)}")
+            row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1
             tick()

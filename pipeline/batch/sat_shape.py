@@ -18,7 +18,7 @@ from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import one_line
+from pipeline.batch.text import solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -86,7 +86,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
         engine = None if too_long else _sat_engine(model, options)
     except Exception as e:  # the shape cannot be encoded: every member gets the message
         for k in shape.members:
-            rows[k].update(status="error", error=f"solver: {one_line(e)}")
+            rows[k].update(solver_failure(e))
         return
     if engine is None:   # the shape's engine would take longer to build than --time-limit allows
         for k in shape.members:
@@ -129,7 +129,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
             if grid is not None:
                 solutions[j], has[j] = grid, True
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
-            row.update(status="error", error=f"solver: {one_line(e)}")
+            row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1 + shared
             done = j + 1
@@ -177,7 +177,7 @@ def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], reco
             if grid is not None:
                 solutions[j], has[j] = grid, True
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
-            row.update(status="error", error=f"solver: {one_line(e)}")
+            row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1
             done = j + 1

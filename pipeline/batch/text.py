@@ -1,6 +1,7 @@
 """Small text helpers shared by the batch modules."""
 from __future__ import annotations
 
+from pipeline.core.clauses import EncodingTooLarge
 from pipeline.core.errors import bounded
 
 
@@ -8,3 +9,11 @@ def one_line(e: BaseException) -> str:
     """The first line of an exception's message (its type name when it has none)."""
     text = str(e).strip().splitlines()
     return bounded(text[0]) if text else type(e).__name__
+
+
+def solver_failure(e: BaseException) -> dict[str, str]:
+    """A record's fields after its solver failed with ``e``: status ``memory_limit`` for memory it
+    could not have (a status ``--retry`` names, once more is allowed), else ``error``; the
+    error text ``solver: ...``."""
+    status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge)) else "error"
+    return {"status": status, "error": f"solver: {one_line(e)}"}

@@ -28,7 +28,7 @@ from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, 
 from pipeline.batch.progress import flush_ticks, stopped
 from pipeline.batch.records import BAD_ROW
 from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
-from pipeline.batch.text import one_line
+from pipeline.batch.text import one_line, solver_failure
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 
@@ -221,7 +221,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
     except Exception as e:
         if len(shape.members) == 1:
             k = shape.members[0]
-            rows[k].update(status="error", solution=None, error=_reason(e))
+            rows[k].update(status=solver_failure(e)["status"], solution=None, error=_reason(e))
             return
         for k, grid in zip(shape.members, shape.grids):  # redo alone: find the record at fault
             if stopped():

@@ -286,6 +286,7 @@ def _stand_in_for_closed_streams() -> None:
 
 
 def _run(argv: list[str] | None) -> int:
+    args = None
     try:
         words = sys.argv[1:] if argv is None else argv
         parser = build_parser("" if words[:1] == ["--version"] else _named_command(words))
@@ -316,6 +317,10 @@ def _run(argv: list[str] | None) -> int:
         return _report_interrupt()
     except PipelineError as e:
         print(f"error: {bounded(str(e))}", file=sys.stderr)
+        return 2
+    except MemoryError:   # past the up-front estimates (an address-space limit, a rule's encoding)
+        print(f"error: {getattr(args, 'command', None) or 'the command'}: out of memory: the job needs more than "
+              f"this process may use (a smaller grid, another --solver or --amo, or more memory)", file=sys.stderr)
         return 2
     except BrokenPipeError as e:
         if _stdout_reader_gone():

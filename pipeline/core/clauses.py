@@ -20,6 +20,7 @@ CNF export needs no python-sat); tests check it, and every template, against ``p
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,15 +31,16 @@ from pipeline.core.build import Model
 from pipeline.core.extras import install_hint
 from pipeline.core.clauses_pb import AMO_ENCODINGS, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, SolveError
+from pipeline.core.parse import memory_limit
 from pipeline.core.rules.rowblocks import distinct_small_ints
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "Template",
-           "amo_template", "clause_list", "clause_tokens", "encode", "iter_clause_tokens", "keep_pysat_off_sigint",
-           "resolve_amo"]
+__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge", "Template",
+           "amo_template", "clause_list", "clause_tokens", "check_encoding_memory", "encode", "encoding_bytes", "iter_clause_tokens",
+           "keep_pysat_off_sigint", "resolve_amo"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -55,6 +57,79 @@ DEFAULT_AMO = "auto"
 #: class as the sequential counter, and faster than it on those puzzles).
 AUTO_PAIRWISE_MAX = 25
 _CHUNK_TOKENS = 1 << 20  # literals rendered per chunk (bounded memory on the 100x100)
+#: Peak bytes per nonzero of ``A`` that an engine built from an encoding takes (the clause lists
+#: and the solver's own copy), measured as ``ru_maxrss`` of one-clue N x N grids (2026-12-01):
+#: ladder 1,340-1,510 (N = 25..49; an empty 100x100 peaked at 5.4 GB), seqcounter 1,000, bitwise
+#: 1,660 (N = 36); pairwise grows with N (N(N-1)/2 clauses a row): 2,160 at 16, 3,120 at 25, hence
+#: ``_PAIRWISE_BYTES``; cardnetwrk 2,950, totalizer 6,060 and sortnetwrk 8,520 at N = 25 grow as
+#: log^2 N (totalizer 7,760 at 36).
+_BYTES_PER_NONZERO = {"ladder": 1_500, "seqcounter": 1_100, "bitwise": 1_700, "cardnetwrk": 3_000,
+                      "totalizer": 6_100, "sortnetwrk": 8_600}
+_PAIRWISE_BYTES = (300, 120)   # bytes per nonzero: a + b * N
+_LOG2_BASE_N = 25              # the networks' figures are at this N
+
+
+class EncodingTooLarge(SolveError):
+    """A SAT engine whose build would need more memory than allowed (:func:`check_encoding_memory`):
+    a batch record's status ``memory_limit``, which ``--retry`` can name."""
+
+
+def check_encoding_memory(model: Model, amo: str | None) -> None:
+    """Refuse, in one line, a SAT engine for ``model`` whose build would need more than
+    :func:`~pipeline.core.parse.memory_limit` bytes (:func:`encoding_bytes`): rather than a
+    ``MemoryError`` traceback half a minute in, or the machine swapping.
+
+    Parameters
+    ----------
+    model : Model
+        What the engine would encode (its exactly-one rows).
+    amo : str or None
+        The at-most-one encoding asked for (``auto``: :func:`resolve_amo`).
+
+    Raises
+    ------
+    EncodingTooLarge
+        The estimate is above the limit.
+    """
+    n = model.convention.n
+    amo = resolve_amo(amo, n)
+    need, limit = encoding_bytes(model.unit_positions.size, n, amo), memory_limit()
+    if need > limit:
+        leaner = "" if amo == "seqcounter" else ", or --amo seqcounter, the leanest"
+        raise EncodingTooLarge(f"solver sat: its {amo} encoding of this {n}x{n} model needs about {need / 2**30:,.1f} GiB, "
+                         f"more than the {limit / 2**30:,.1f} GiB allowed (set SUDOKU_PIPELINE_MAX_BYTES to allow "
+                         f"more{leaner}, or another --solver)")
+
+
+def encoding_bytes(nonzeros: int, n: int, amo: str) -> int:
+    """Estimated peak bytes of building a SAT engine for rows of ``nonzeros`` in all, of length up
+    to ``n``, with at-most-one encoding ``amo`` (resolved, not ``auto``).
+
+    Parameters
+    ----------
+    nonzeros : int
+        Nonzeros of the exactly-one rows (``4 N^3`` for an N x N grid).
+    n : int
+        The grid's side (the rows' length).
+    amo : str
+        One of :data:`AMO_ENCODINGS` but ``auto`` (:func:`resolve_amo`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> round(encoding_bytes(4 * 100 ** 3, 100, "ladder") / 2 ** 30, 1)
+    5.6
+    """
+    if amo == "pairwise":
+        per = _PAIRWISE_BYTES[0] + _PAIRWISE_BYTES[1] * n
+    else:
+        per = _BYTES_PER_NONZERO.get(amo, max(_BYTES_PER_NONZERO.values()))
+        if amo in ("cardnetwrk", "totalizer", "sortnetwrk") and n > _LOG2_BASE_N:
+            per = int(per * (math.log2(n) / math.log2(_LOG2_BASE_N)) ** 2)
+    return int(nonzeros) * per
 
 
 

@@ -91,7 +91,8 @@ def whole_number(value: object) -> int | None:
 
 
 def memory_limit() -> int:
-    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory.
+    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory (at
+    most three quarters of an address-space limit, ``ulimit -v``).
 
     The variable holds a whole number of bytes from 1 to :data:`MAX_BYTES_LIMIT`, in digits
     (``8000000000``) or with an exponent (``8e9``, ``1.5e9``).
@@ -119,9 +120,21 @@ def memory_limit() -> int:
                               f"(e.g. 8000000000 or 8e9), found {env!r}")
         return int(value)
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
     except (ValueError, OSError, AttributeError):
-        return 8 << 30
+        half = 8 << 30
+    return min(half, _address_space_allowed())
+
+
+def _address_space_allowed() -> int:
+    """Three quarters of the process's address-space limit (``ulimit -v``; the interpreter and
+    its libraries take the rest), or no bound without one."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, ValueError, OSError):   # no resource module (Windows)
+        return MAX_BYTES_LIMIT
+    return MAX_BYTES_LIMIT if soft == resource.RLIM_INFINITY or soft <= 0 else soft * 3 // 4
 
 
 def model_bytes(n: int, cells: int | None = None) -> int:

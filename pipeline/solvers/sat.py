@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.clauses import DEFAULT_AMO, DEFAULT_BACKEND, clause_list, encode, keep_pysat_off_sigint
+from pipeline.core.clauses import (DEFAULT_AMO, DEFAULT_BACKEND, check_encoding_memory, clause_list, encode,
+                                   keep_pysat_off_sigint)
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
@@ -324,6 +325,7 @@ class SatEngine:
 
     def __init__(self, model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None,
                  fix_clues: bool = False, keep_clauses: bool = False, deadline: float | None = None):
+        check_encoding_memory(model, amo)   # one line, not a MemoryError half a minute in
         self.backend = backend or DEFAULT_BACKEND
         self.convention = model.convention
         # one puzzle (fix_clues): its solver view, whose clues are unit clauses (rows, bounds) or

@@ -1,0 +1,99 @@
+"""Memory that a job cannot have is refused in one line: the SAT encoding's estimate, an
+address-space limit (``ulimit -v``) taken into the allowance, and a MemoryError past both."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.core.build import build_model
+from pipeline.core.clauses import check_encoding_memory, encoding_bytes
+from pipeline.core.errors import SolveError
+from pipeline.core.puzzle import MAX_BYTES_ENV, parse_puzzle
+
+
+def test_the_estimate_grows_with_the_grid_and_pairwise_with_the_row():
+    for amo in ("ladder", "seqcounter", "bitwise", "cardnetwrk", "totalizer", "sortnetwrk", "pairwise"):
+        sizes = [encoding_bytes(4 * n ** 3, n, amo) for n in (9, 25, 49, 100)]
+        assert sizes == sorted(sizes) and sizes[0] > 0
+    # pairwise's clauses per row grow as N^2/2: per nonzero it costs more the longer the row
+    assert encoding_bytes(1, 100, "pairwise") > 2 * encoding_bytes(1, 25, "pairwise")
+    assert encoding_bytes(1, 25, "ladder") == encoding_bytes(1, 100, "ladder")
+
+
+def test_an_engine_past_the_allowance_is_one_line_naming_a_leaner_encoding(monkeypatch):
+    model = build_model(parse_puzzle("." * 256, box="4x4"))
+    monkeypatch.setenv(MAX_BYTES_ENV, str(encoding_bytes(model.unit_positions.size, 16, "pairwise") - 1))
+    with pytest.raises(SolveError, match=r"^solver sat: its pairwise encoding of this 16x16 model needs about "
+                                         r"[\d.]+ GiB, more than the [\d.]+ GiB allowed \(set "
+                                         rf"{MAX_BYTES_ENV} to allow more, or --amo seqcounter"):
+        check_encoding_memory(model, "auto")
+    check_encoding_memory(model, "seqcounter")   # a leaner one fits
+    from pipeline.solvers import get_solver
+    with pytest.raises(SolveError, match="needs about"):
+        get_solver("sat").solve(model)
+
+
+def _allowance_under(limit: int | None) -> int:
+    code = ("import resource, sys\n"
+            f"limit = {limit!r}\n"
+            "if limit: resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+            "from pipeline.core.parse import memory_limit\n"
+            "print(memory_limit())\n")
+    env_free = {k: v for k, v in __import__("os").environ.items() if k != MAX_BYTES_ENV}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env_free, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+def test_an_address_space_limit_bounds_the_allowance():
+    free = _allowance_under(None)
+    limited = _allowance_under(3 * 2 ** 30)
+    assert limited == min(free, 3 * 2 ** 30 * 3 // 4)
+
+
+def test_a_count_past_the_address_space_is_refused_up_front(tmp_path):
+    """An empty 100x100 counted with the SAT engine peaked at 5.4 GB: under ``ulimit -v`` 4 GB it
+    ended in a MemoryError traceback after 30 s."""
+    path = tmp_path / "e100.txt"
+    path.write_text("." * 10_000 + "\n")
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (4 * 10**9, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+            "from pipeline.cli.main import main\n"
+            f"sys.exit(main(['count', {str(path)!r}, '--size', '100']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: solver sat: its ladder encoding of this 100x100 model")
+
+
+def test_a_memory_error_past_the_estimates_is_one_line_and_exit_2(monkeypatch, capsys):
+    from pipeline.cli.commands import solve as solve_command
+    from pipeline.cli.main import main
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(solve_command, "_solve", exhausted)
+    code = main(["solve"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == ["error: solve: out of memory: the job needs more than this process may use (a smaller grid, "
+                   "another --solver or --amo, or more memory)"]
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_batch_record_past_the_allowance_is_memory_limit_and_the_others_solved(monkeypatch, count):
+    """A status ``--retry memory_limit`` names once more memory is allowed, not a lost chunk."""
+    from pipeline.batch.config import SolveOptions
+    from pipeline.batch.worker import solve_records
+    from pipeline.core.puzzle import model_bytes
+
+    small = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    big = "." * 256   # an empty 16x16: its pairwise encoding is about 35 MB
+    monkeypatch.setenv(MAX_BYTES_ENV, str(max(model_bytes(16), encoding_bytes(4 * 9 ** 3, 9, "pairwise")) + 1))
+    options = SolveOptions(solver="sat", count=count)
+    columns = solve_records([(0, small, None, None), (1, big, None, None), (2, small, None, None)], options)
+    assert columns["status"] == ["optimal", "memory_limit", "optimal"], columns["error"]
+    assert "encoding of this 16x16 model needs about" in columns["error"][1]
