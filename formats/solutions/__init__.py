@@ -35,7 +35,7 @@ from pipeline.core.decode import solution_vector
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import Manifest, manifest_from_dict, model_metadata
 
-from formats.files import load_manifest_file, read_regular_text
+from formats.files import MAX_READ_BYTES, load_manifest_file, read_regular_text
 from formats.solutions.base import (HEAD_CHARS, SOLUTION_FORMATS, RawSolution, SolutionFormat, SolutionVector,
                    detect_solution_format, register_solution_format)
 # one module per solver family; importing registers its readers, in detection order
@@ -58,6 +58,47 @@ def _as_manifest(manifest):
     if hasattr(manifest, "Aeq") and hasattr(manifest, "convention"):
         return manifest_from_dict(model_metadata(manifest))
     return load_manifest_file(manifest)
+
+
+#: Bytes and lines a solution file may take per position of its model's convention (a line per
+#: exported column and per row, each a name and a few numbers: a 100x100 solution naming its 10^6
+#: columns takes about 30 MB), with room for headers. Larger is refused before it is parsed:
+#: Python's parse costs about a hundred bytes a line, so a 600 MB column of zeros ran out of
+#: memory. Without a manifest the model's size is unknown: :data:`UNKNOWN_MODEL_LINES` lines
+#: (a named solution of an N x N grid up to N = 200) within :data:`~formats.files.MAX_READ_BYTES`.
+SOLUTION_BYTES_PER_POSITION = 256
+SOLUTION_LINES_PER_POSITION = 4
+SOLUTION_SLACK_LINES = 10_000
+MIN_SOLUTION_BYTES = 1 << 20
+UNKNOWN_MODEL_LINES = 4 * 200 ** 3
+
+
+def solution_bytes_limit(manifest: Manifest | None) -> int:
+    """The most bytes :func:`read_solution` reads for a model of ``manifest``'s shape
+    (:data:`~formats.files.MAX_READ_BYTES` without a manifest).
+
+    Parameters
+    ----------
+    manifest : Manifest or None
+
+    Returns
+    -------
+    int
+    """
+    if manifest is None:
+        return MAX_READ_BYTES
+    return min(MAX_READ_BYTES, max(MIN_SOLUTION_BYTES, SOLUTION_BYTES_PER_POSITION * int(manifest.convention.n_vars)))
+
+
+def _check_lines(text: str, manifest: Manifest | None, where: str) -> None:
+    """Refuse, before parsing, a file of more lines than any solution of the model has."""
+    most = (UNKNOWN_MODEL_LINES if manifest is None
+            else SOLUTION_LINES_PER_POSITION * int(manifest.convention.n_vars) + SOLUTION_SLACK_LINES)
+    lines = text.count("\n")
+    if lines > most:
+        what = ("the model has" if manifest is not None
+                else "a solution without a manifest may have (pass the export's manifest)")
+        raise FormatError(f"{where}: {lines:,} lines, more than {what}: at most {most:,}; not a solution file of it")
 
 
 def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os.PathLike | None = None,
@@ -112,7 +153,8 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     path = Path(path)
     where = str(path)
     man = _as_manifest(manifest)
-    text = read_regular_text(path, where)
+    text = read_regular_text(path, where, limit=solution_bytes_limit(man))
+    _check_lines(text, man, where)
     if format is not None:
         if format not in SOLUTION_FORMATS:
             raise FormatError(f"{where}: unknown solution format {format!r}; known: {', '.join(SOLUTION_FORMATS)}")
@@ -126,4 +168,4 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
 
 
 __all__ = ["SOLUTION_FORMATS", "RawSolution", "SolutionFormat", "SolutionVector", "detect_solution_format",
-           "read_solution", "register_solution_format"]
+           "read_solution", "register_solution_format", "solution_bytes_limit"]

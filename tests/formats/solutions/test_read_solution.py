@@ -718,3 +718,28 @@ def test_counts_and_indices_are_checked_before_int(tmp_path, text, fmt, match):
     with pytest.raises(FormatError, match=match) as err:
         read_solution(path, build_model(parse_puzzle(DEFAULT_PUZZLE)), format=fmt)
     assert "\n" not in str(err.value) and len(str(err.value)) < len(str(path)) + 150
+
+
+def test_a_file_far_larger_than_the_models_solutions_is_refused_before_it_is_parsed(tmp_path):
+    """A 600 MB column of zeros passed the 1 GiB read cap and ran out of memory in the parse
+    (about a hundred bytes of Python a line): with a manifest, the model's size bounds the file's
+    bytes and its lines, each refused in one line."""
+    from formats.solutions import MIN_SOLUTION_BYTES, SOLUTION_LINES_PER_POSITION, SOLUTION_SLACK_LINES
+
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    manifest = manifest_from_dict(model_metadata(model))
+    lines = SOLUTION_LINES_PER_POSITION * 729 + SOLUTION_SLACK_LINES + 1
+    many = tmp_path / "many.csv"
+    many.write_text("0\n" * lines)
+    with pytest.raises(FormatError, match=rf"many.csv: {lines:,} lines, more than the model has: at most "
+                                          rf"{lines - 1:,}; not a solution file of it$"):
+        read_solution(many, manifest)
+    big = tmp_path / "big.csv"
+    big.write_text("0" * (MIN_SOLUTION_BYTES + 1) + "\n")
+    with pytest.raises(FormatError, match=r"big.csv: larger than \d+ bytes"):
+        read_solution(big, manifest)
+    # a real answer of the same model still reads
+    result = solve(model)
+    path = tmp_path / "x.csv"
+    path.write_text("\n".join(str(int(v)) for v in result.x) + "\n")
+    assert read_solution(path, manifest).values.sum() == 81
