@@ -212,8 +212,13 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
 
 
 def _undo(staged: Path, made: list[Path]) -> None:
-    """After a failed :func:`export_file`: its hidden file, and the directories it made."""
-    staged.unlink(missing_ok=True)
+    """After a failed :func:`export_file`: its hidden file, and the directories it made (a parent
+    that is a file, or gone, holds no hidden file: nothing to remove, and the write's own error
+    is the one to report)."""
+    try:
+        staged.unlink(missing_ok=True)
+    except (NotADirectoryError, PermissionError):
+        pass
     remove_empty_directories(made)
 
 

@@ -19,6 +19,8 @@ Examples
 from __future__ import annotations
 
 import importlib
+import math
+import numbers
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -73,6 +75,27 @@ def _model_of(puzzle: Any) -> Model:
     return puzzle if isinstance(puzzle, Model) else build_model(read_puzzle(puzzle))
 
 
+def _check_time_limit(time_limit: Any) -> None:
+    """As the command line's ``--time-limit``: None, or a finite number of seconds above 0."""
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise SolveError(f"time_limit: must be a number of seconds or None, found {type(time_limit).__name__} "
+                         f"{time_limit!r:.40}")
+    seconds = float(time_limit)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise SolveError(f"time_limit: must be a finite number of seconds greater than 0, found {seconds:g}")
+
+
+def _check_limit(limit: Any) -> None:
+    """As the command line's ``--limit``: a whole number, at least 1."""
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+        raise SolveError(f"count: limit must be a whole number of solutions, at least 1, found "
+                         f"{type(limit).__name__} {limit!r:.40}")
+    if limit < 1:
+        raise SolveError(f"count: --limit must be at least 1, found {limit}")
+
+
 def _solvers() -> Any:
     return importlib.import_module("pipeline.solvers")
 
@@ -108,8 +131,9 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     Raises
     ------
     PipelineError
-        Bad input, an unknown engine, or one that cannot take this model here (the reason says
-        which package is missing).
+        Bad input (a ``time_limit`` that is not a finite number of seconds above 0 included), an
+        unknown engine, or one that cannot take this model here (the reason says which package
+        is missing).
 
     Examples
     --------
@@ -121,6 +145,7 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     >>> r.grid[0].tolist(), p.shown(r.grid)[0].tolist()   # digit indices, then the values 0..3
     ([1, 2, 3, 4], [0, 1, 2, 3])
     """
+    _check_time_limit(time_limit)
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver)
@@ -156,11 +181,19 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
         ``.count``, ``.status`` (``complete``: exact; ``limit``: stopped at the limit) and ``.grids``
         (digit indices ``1..V``, as :func:`solve`'s ``.grid``; ``puzzle.shown(g)`` their values).
 
+    Raises
+    ------
+    PipelineError
+        Bad input (``limit`` not a whole number from 1, ``time_limit`` not a finite number of
+        seconds above 0), or an engine that cannot count this model here.
+
     Examples
     --------
     >>> count("." * 16, limit=1000).count
     288
     """
+    _check_limit(limit)
+    _check_time_limit(time_limit)
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver, need="count")

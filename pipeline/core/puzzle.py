@@ -8,6 +8,7 @@ Validation raises :class:`PuzzleError` with a one-line message that names what a
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -572,6 +573,10 @@ class _Parts:
 
 def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
     """What a puzzle source holds, before the puzzle is checked."""
+    if not isinstance(source, (str, os.PathLike, dict, list, tuple, np.ndarray)) and not hasattr(source, "__array__"):
+        # None or a number would be read as its text ('bad character N')
+        raise PuzzleError(f"puzzle: expected text, a file path, a grid (array or list of rows) or a puzzle "
+                          f"document (dict), found {type(source).__name__}")
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)

@@ -1,0 +1,49 @@
+"""The top-level API refuses what the command line refuses, with typed one-line errors
+(pipeline/api.py; an outside probe found these accepted or raised bare)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pipeline
+from pipeline.core.errors import PipelineError, PuzzleError, SolveError
+
+EMPTY_4 = "." * 16
+
+
+@pytest.mark.parametrize("bad, said", [
+    (0, "found 0"), (-1, "found -1"), (float("nan"), "found nan"), (float("inf"), "found inf"),
+    ("10", "a number of seconds or None, found str '10'"), (True, "found bool True")])
+@pytest.mark.parametrize("call", ["solve", "count"])
+def test_a_time_limit_the_command_line_refuses_is_refused(call, bad, said):
+    with pytest.raises(SolveError, match="^time_limit: must be .*" + said):
+        getattr(pipeline, call)(EMPTY_4, time_limit=bad)
+
+
+@pytest.mark.parametrize("bad, said", [(float("nan"), "float nan"), (2.5, "float 2.5"), (True, "bool True"),
+                                       ("2", "str '2'")])
+def test_a_limit_that_is_not_a_whole_number_is_refused(bad, said):
+    with pytest.raises(SolveError, match=f"^count: limit must be a whole number of solutions, at least 1, found {said}$"):
+        pipeline.count(EMPTY_4, limit=bad)
+    with pytest.raises(SolveError, match="at least 1, found 0$"):
+        pipeline.count(EMPTY_4, limit=0)
+
+
+def test_whole_numbers_of_any_kind_and_fractions_of_seconds_are_taken():
+    assert pipeline.count(EMPTY_4, limit=np.int64(3)).count == 3
+    assert pipeline.solve(EMPTY_4, time_limit=np.float32(30)).status == "optimal"
+    assert pipeline.count(EMPTY_4, limit=5, time_limit=0.5).count == 5
+
+
+@pytest.mark.parametrize("source", [None, 5, 3.5, {1, 2}])
+def test_a_source_of_no_puzzle_kind_is_named_not_read_as_its_text(source):
+    with pytest.raises(PuzzleError, match=rf"^puzzle: expected text, a file path, .* found {type(source).__name__}$"):
+        pipeline.read_puzzle(source)
+
+
+def test_export_under_a_file_says_so_in_one_typed_line(tmp_path):
+    (tmp_path / "afile").write_text("")
+    model = pipeline.build(EMPTY_4)
+    with pytest.raises(PipelineError, match=r"afile/x.lp: cannot write \(.*afile is not a directory\)$"):
+        pipeline.export(model, tmp_path / "afile" / "x.lp")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
