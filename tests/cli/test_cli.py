@@ -558,6 +558,20 @@ def test_piped_into_head_ends_quietly():
     assert proc.returncode in (0, 128 + signal.SIGPIPE)   # 0 when solve wrote all before head left
 
 
+@pytest.mark.parametrize("fmt", ["mps", "lp", "opb", "mat", "cnf"])
+def test_export_to_stdout_piped_into_a_reader_that_leaves_is_141_never_a_silent_short_file(fmt):
+    """A write larger than the buffer goes to the pipe at once; the kernel's short write when the
+    reader left was returned as it was, so the command dropped the rest and exited 0."""
+    if not shutil.which("head") or not shutil.which("bash"):
+        pytest.skip("no bash/head")
+    command = (f"{shlex.quote(sys.executable)} -m pipeline export examples/grid16.txt --box 4x4 --to - "
+               f"--formats {fmt} | (sleep 0.5; head -c 10 > /dev/null); exit ${{PIPESTATUS[0]}}")
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=PROJECT, env=_env(),
+                          timeout=300)
+    assert proc.stderr == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
 # main() as the command line runs it (argv from sys.argv, so the Ctrl-C watchdog is on), after a
 # 'ready' line once every import is done: from then on a Ctrl-C must end in one line and 130
 CLI_AFTER_READY = "import sys, pipeline.cli; print('ready', flush=True); sys.exit(pipeline.cli.main())"
