@@ -23,7 +23,7 @@ from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
 from pipeline.solvers.highs import solve as solve_highs
-from pipeline.solvers.workdir import binary_time_limit, work_directory
+from pipeline.solvers.workdir import binary_time_limit, run_binary, work_directory
 
 MIP_SOLVERS = ("highs", "scip", "cbc", "glpk", "octave")  # run through MIP files (and HiGHS in process)
 
@@ -89,7 +89,7 @@ def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
     """The log of ``cmd``; SolveError when it fails, naming its first ``error: `` line (Octave's
     real error comes first, its exit noise last), else its last line."""
     try:
-        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+        done = run_binary(cmd, cwd=cwd, timeout=timeout, text=True)
     except subprocess.TimeoutExpired:
         raise SolveError(f"{Path(cmd[0]).name}: no answer within {timeout:.0f} s") from None
     except OSError as e:

@@ -12,6 +12,7 @@ subprocess timeout gives ``time_limit``.
 from __future__ import annotations
 
 import math
+import signal
 import shutil
 import subprocess
 import time
@@ -22,10 +23,10 @@ from pathlib import Path
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.clauses import DEFAULT_AMO
-from pipeline.core.errors import NoSolutionReported, SolveError
+from pipeline.core.errors import FormatError, NoSolutionReported, SolveError
 
 from pipeline.solvers.base import Solver, SolveResult, register_solver
-from pipeline.solvers.workdir import binary_time_limit, work_directory
+from pipeline.solvers.workdir import binary_time_limit, run_binary, work_directory
 
 SAT4J_JARS = {"cnf": Path("/usr/share/java/org.ow2.sat4j.core.jar"),
               "opb": Path("/usr/share/java/org.ow2.sat4j.pb.jar")}
@@ -90,8 +91,10 @@ def _available(runner: Runner) -> Callable[[], str | None]:
 
 
 def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
-             file_format: str | None = None, amo: str | None = DEFAULT_AMO) -> tuple[Path, float, bool]:
-    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out)``.
+             file_format: str | None = None,
+             amo: str | None = DEFAULT_AMO) -> tuple[Path, float, bool, subprocess.CompletedProcess | None]:
+    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out,
+    the finished process or None)``.
 
     Parameters
     ----------
@@ -127,16 +130,28 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     # up as wd/wd/model.cnf: it is given absolute paths; messages keep the user's own form
     argv = runner.command(model_path.absolute(), answer.absolute(), seconds, fmt)
     start = time.perf_counter()
-    timed_out = False
+    timed_out, done = False, None
     try:
         with open(workdir / f"{answer.name}.log" if runner.answer_in_file else answer, "wb") as out:
-            subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, cwd=workdir, check=False,
-                           timeout=None if time_limit is None else time_limit + _GRACE)
+            done = run_binary(argv, stdout=out, cwd=workdir, timeout=None if time_limit is None else time_limit + _GRACE)
     except subprocess.TimeoutExpired:
         timed_out = True
     except OSError as e:
         raise SolveError(f"solver {runner.name}: cannot run {argv[0]}: {e.strerror or e}") from None
-    return answer, time.perf_counter() - start, timed_out
+    return answer, time.perf_counter() - start, timed_out, done
+
+
+def _crash_said(runner: Runner, done) -> str:
+    """What a binary that ended without a readable answer said: its exit code (a signal by name)
+    and its first line on stderr; "" when it ended normally."""
+    if done is None or done.returncode in (0, 10, 20):   # the SAT competition's codes
+        return ""
+    code = done.returncode
+    how = f"was killed by {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() \
+        else f"exited with code {code}"
+    first = next((line.strip() for line in (done.stderr or b"").decode("utf-8", "replace").splitlines()
+                  if line.strip()), "")
+    return f"solver {runner.name}: {how} without an answer" + (f" ({first[:160]})" if first else "")
 
 
 def _solve_with(runner: Runner):
@@ -147,8 +162,8 @@ def _solve_with(runner: Runner):
         from formats.solutions import read_solution  # with the writers: see run_file
 
         with work_directory(workdir, runner.name) as (work, kept):
-            answer, seconds, timed_out = run_file(runner, model, work, time_limit=time_limit,
-                                                  file_format=file_format, amo=amo)
+            answer, seconds, timed_out, done = run_file(runner, model, work, time_limit=time_limit,
+                                                        file_format=file_format, amo=amo)
             kept_in = work if kept else None
             if timed_out:
                 return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,
@@ -158,6 +173,11 @@ def _solve_with(runner: Runner):
             except NoSolutionReported as e:
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)
+            except FormatError as e:   # no file, or not an answer: a crash says so by its exit code
+                crash = _crash_said(runner, done)
+                if crash:
+                    raise SolveError(crash) from None
+                raise e from None
             x = sol.values[model.columns]
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
             return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipeline.core import stops
 from pipeline.core.errors import SolveError
 from pipeline.core.options import Bound, time_limit_bound
 
-__all__ = ["BINARY_TIME_LIMIT_MAX", "binary_time_limit", "claim_workdir", "work_directory"]
+__all__ = ["BINARY_TIME_LIMIT_MAX", "binary_time_limit", "claim_workdir", "run_binary", "work_directory"]
 
 #: The longest ``time_limit`` (seconds, about 23 days) an engine that runs a binary is given; a
 #: longer one is clamped to it. Python waits for a subprocess at most 2**31 - 1 ms (24.8 days: a
@@ -38,6 +41,63 @@ def binary_time_limit() -> Bound:
     Bound
     """
     return time_limit_bound(BINARY_TIME_LIMIT_MAX, "a subprocess is waited for at most 2**31 ms")
+
+
+def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout=subprocess.PIPE,
+               text: bool = False) -> subprocess.CompletedProcess:
+    """Run a solver binary in a process group of its own and wait for it; when ``timeout``
+    passes, on Ctrl-C or the command's deadline, the whole group is killed, so a solver started by
+    a wrapper script (sat4j's ``java``, a user's script first on PATH) does not outlive the run
+    (killing the wrapper alone left its child running). A group member left behind by a solver
+    that exited is killed too.
+
+    Parameters
+    ----------
+    argv : list of str
+        The command.
+    cwd : Path
+        Where it runs.
+    timeout : float or None
+        Seconds to wait (None: no limit).
+    stdout
+        Where its standard output goes (a pipe by default, or an open file).
+    text : bool
+        Decode the captured output.
+
+    Returns
+    -------
+    subprocess.CompletedProcess
+        ``returncode`` (minus the signal number when a signal ended it), ``stdout`` when captured,
+        ``stderr``.
+
+    Raises
+    ------
+    subprocess.TimeoutExpired
+        ``timeout`` passed (the group is killed first).
+    OSError
+        The binary cannot be started.
+    """
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=text,
+                            start_new_session=hasattr(os, "killpg"))
+
+    def kill_group(*_: object) -> None:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:   # pragma: no cover - Windows: the process alone
+                proc.kill()
+        except (ProcessLookupError, PermissionError):   # the group is gone
+            pass
+
+    try:
+        with stops.calling_on_stop(kill_group):   # the watchdog's hard exit takes the group along
+            out, err = proc.communicate(timeout=timeout)
+    except BaseException:   # the timeout, Ctrl-C, the deadline's alarm
+        kill_group()
+        proc.communicate()
+        raise
+    kill_group()
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def _stem(engine: str) -> str:

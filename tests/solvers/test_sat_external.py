@@ -6,6 +6,9 @@ each solver's own output is
 imported and verified against the puzzle's rules. A missing binary skips with the reason printed."""
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 from oracles import SETS_DIR, round_trip_puzzles
 from rule_models import FIXTURES, conventions, fixture_puzzle
@@ -14,6 +17,7 @@ from formats import cnf, opb
 from pipeline.core.clauses_pb import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS
 from formats.solutions import read_solution
 from pipeline.core.build import build_model
+from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.core.verify import verify_grid
@@ -168,3 +172,16 @@ def test_relative_workdir_reaches_the_binary(tmp_path, monkeypatch, name, fmt):
     result = solver.solve(model, file_format=fmt, time_limit=60, workdir=Path("wd"))
     assert result.status == "optimal", result.message
     assert result.workdir == Path("wd") and any(Path("wd").glob("*.sol"))
+
+
+@pytest.mark.skipif(not shutil.which("sh"), reason="needs sh")
+def test_a_binary_that_crashes_is_named_with_its_signal_not_a_missing_answer_file(tmp_path, monkeypatch):
+    """A segfaulting minisat was reported as '.../minisat.cnf.sol: no such file'."""
+    fake = tmp_path / "bin" / "minisat"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'I am a broken minisat' >&2\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    with pytest.raises(SolveError, match=r"^solver minisat: was killed by SIGSEGV without an answer "
+                                         r"\(I am a broken minisat\)$"):
+        get_solver("minisat").solve(build_model(parse_puzzle(DEFAULT_PUZZLE)))

@@ -4,6 +4,10 @@ fresh subdirectory DIR/ENGINE-K, and says so."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.core.parse import parse_grid
 from pipeline.solvers import SOLVERS, get_solver
+from pipeline.solvers.workdir import run_binary
 from pipeline.core.build import build_model
 
 PUZZLE = "1...........3..2"
@@ -97,3 +102,33 @@ def test_the_api_says_where_the_files_are(tmp_path):
     assert result.solved and result.workdir == tmp_path / "glpk-1"
     assert (tmp_path / "model.mps").read_text(encoding="utf-8") == "mine\n"
     assert (result.workdir / "model.mps").is_file() and (result.workdir / "glpk_raw.txt").is_file()
+
+
+def _script(folder, name: str, body: str):
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not shutil.which("sh"), reason="POSIX process groups and sh")
+def test_a_timeout_kills_the_binarys_whole_group(tmp_path):
+    """A wrapper script killed alone left its child (the solver) running past the run."""
+    marker = f"sudoku-test-{os.getpid()}-{time.monotonic_ns()}"
+    script = _script(tmp_path, "wrapper", f"sh -c 'sleep 1000; : {marker}' &\nwait\n")   # its child sleeps on
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_binary([str(script)], cwd=tmp_path, timeout=1)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+        if not left:
+            break
+        time.sleep(0.1)
+    assert not left, f"processes left: {left}"
+
+
+@pytest.mark.skipif(not shutil.which("sh"), reason="needs sh")
+def test_a_binary_that_ends_gives_its_code_output_and_stderr(tmp_path):
+    script = _script(tmp_path, "solver", "echo answer\necho said >&2\nexit 20\n")
+    done = run_binary([str(script)], cwd=tmp_path, timeout=30, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (20, "answer\n", "said\n")
