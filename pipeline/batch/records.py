@@ -107,8 +107,10 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                 # only a warning: a malformed file, refused as any other row of the wrong length is
                 warnings.simplefilter("error", pd.errors.ParserWarning)
                 try:
+                    # bytes that are not UTF-8 become U+FFFD in their own row, which that record's
+                    # parse then refuses: an error row, as in a text batch, not a refused file
                     frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
-                                        index_col=False)
+                                        index_col=False, encoding_errors="replace")
                 except pd.errors.ParserError as e:   # a row of another width: an error row, not a lost file
                     _refuse_unclosed_quote(path, "\t" if tsv else ",", e)
                     frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
@@ -166,7 +168,7 @@ def _csv_with_bad_rows(path: Path, sep: str):
     kept as a record whose puzzle field says so (:data:`BAD_ROW`)."""
     import pandas as pd
 
-    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep).columns)
+    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep, encoding_errors="replace").columns)
     at = columns.index("puzzle") if "puzzle" in columns else 0
 
     def bad_row(fields: list[str]) -> list[str]:
@@ -177,6 +179,7 @@ def _csv_with_bad_rows(path: Path, sep: str):
         return row
 
     return pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep, index_col=False, engine="python",
+                       encoding_errors="replace",
                        on_bad_lines=bad_row)
 
 

@@ -78,6 +78,20 @@ def test_a_quote_that_never_closes_refuses_the_file_naming_its_line(tmp_path, li
         read_records(path)
 
 
+@pytest.mark.parametrize("ragged", [False, True])
+def test_bytes_that_are_not_utf8_are_their_records_error_not_the_files(tmp_path, ragged):
+    """The whole CSV was refused ('utf-8' codec can't decode byte 0xff), naming no line; a text
+    batch made the same bytes that record's error."""
+    path = tmp_path / "latin.csv"
+    extra = "\n" + MIXED[0] + ",1,2" if ragged else ""   # a row of another width: the row-by-row reader
+    path.write_bytes(("puzzle,note\n" + MIXED[0] + ",a\n").encode() + b"\xff\xfe bad,b\n"
+                     + (MIXED[0] + ",c" + extra + "\n").encode())
+    records = read_records(path)
+    assert records["puzzle"][0] == records["puzzle"][2] == MIXED[0]
+    assert records["puzzle"][1] == "\ufffd\ufffd bad"
+    assert len(records["puzzle"]) == 4 if ragged else 3
+
+
 _FIELD = st.one_of(st.none(), st.text(max_size=12))
 
 
