@@ -537,3 +537,21 @@ def test_an_svg_needs_no_matplotlib(tmp_path, capsys, monkeypatch):
     assert root.find("{http://www.w3.org/2000/svg}title").text.endswith("4 thermometers")
     assert main(["draw", str(PROJECT / "examples" / "thermo.json"), "--to", str(tmp_path / "x.png")]) == 2
     assert "plot extra" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("core_svg", [True, False])
+def test_solution_of_a_puzzle_without_one_is_a_negative_answer_exit_1_and_no_file(tmp_path, capsys, monkeypatch,
+                                                                                   core_svg):
+    """As ``solve`` answers it (exit 1, ``no solution: ...``); it was exit 2, the code of bad input."""
+    import sys
+
+    from oracles import PROJECT
+
+    if core_svg:
+        monkeypatch.setitem(sys.modules, "matplotlib", None)
+    target = tmp_path / ("x.svg" if core_svg else "x.png")
+    code = main(["draw", str(PROJECT / "examples" / "puzzle.txt"), "--rule", "antiknight", "--solution",
+                 "--to", str(target)])
+    assert code == 1
+    assert capsys.readouterr().err == "no solution: the puzzle has no solution (infeasible); nothing drawn\n"
+    assert list(tmp_path.iterdir()) == []

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import sys
 
 from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError
 from pipeline.core.parse import read_stdin
 from pipeline.solvers.highs import solve
 from pipeline.tools.draw import (_puzzle_text, draw_grid, figure_format, highlight_mask, input_symbols, load_matplotlib,
@@ -22,16 +22,24 @@ def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
             and not args.candidates and importlib.util.find_spec("matplotlib") is None)
 
 
+def _solution(puzzle):
+    """The puzzle's solution grid, or None after saying on stderr that it has none: a negative
+    answer, exit 1, as ``solve`` gives it (nothing is drawn)."""
+    result = solve(build_model(puzzle))
+    if result.grid is None:
+        print(f"no solution: the puzzle has no solution ({result.status}); nothing drawn", file=sys.stderr)
+    return result.grid
+
+
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     if _svg_without_matplotlib(args):
         puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
         grid = None
         if args.solution:
-            result = solve(build_model(puzzle))
-            if result.grid is None:
-                raise PipelineError(f"--solution: the puzzle has no solution ({result.status})")
-            grid = result.grid
+            grid = _solution(puzzle)
+            if grid is None:
+                return 1
         with atomic_open(args.to, "w") as out:
             out.write(puzzle.picture(grid).svg)
         print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
@@ -47,10 +55,9 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if args.grid:
         grid = read_grid(args.grid, puzzle, args.box)
     elif args.solution:
-        result = solve(build_model(puzzle))
-        if result.grid is None:
-            raise PipelineError(f"--solution: the puzzle has no solution ({result.status})")
-        grid = result.grid
+        grid = _solution(puzzle)
+        if grid is None:
+            return 1
     mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
     fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
     print(f"wrote {write_figure(fig, args.to)}")
