@@ -58,6 +58,8 @@ def validate(p: Puzzle) -> None:
         latin = VARIANT_TABLE.get("latin")
         hint = (f" (a Latin square from {latin.min_n}x{latin.min_n}: --variant latin)"
                 if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
+        if n == 3:   # three rows of three numbers are also a MATLAB-style list of three clues
+            hint += "; if it is a list of three [row col digit] clues, give --size N"
         raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
                           f"and larger{hint}")
     if p.h * p.w != n:

@@ -20,6 +20,15 @@ def test_solve_refuses_a_grid_below_4x4(capsys, text, n):
     assert captured.err.count("\n") == 1
 
 
+def test_three_clues_of_row_col_digit_read_as_a_3x3_grid_say_how_to_read_them_as_a_list(capsys, tmp_path):
+    """An N-by-3 list of exactly three clues is also a 3x3 grid: the line says --size decides."""
+    path = tmp_path / "three.csv"
+    path.write_text("1,1,5\n2,2,3\n3,3,4\n")
+    assert main(["solve", str(path)]) == 2
+    assert capsys.readouterr().err.endswith("; if it is a list of three [row col digit] clues, give --size N\n")
+    assert main(["solve", str(path), "--size", "9", "--no-unique-check"]) == 0
+
+
 def test_a_latin_square_from_2x2_is_kept(capsys):
     assert main(["solve", "1...", "--variant", "latin"]) == 0
     assert capsys.readouterr().out.split() == ["1", "2", "2", "1"]
