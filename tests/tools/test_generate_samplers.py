@@ -97,7 +97,7 @@ def test_refusals():
     with pytest.raises(PuzzleError, match=r"^generate: --rule extraregion: no sampler draws extraregion rules"):
         sampler_for("extraregion")
     with pytest.raises(PuzzleError, match=r"^generate: --rule extraregion: no sampler"):
-        next(generate(size=4, seed=1, rules=[{"rule": "extraregion"}]))
+        generate(size=4, seed=1, rules=[{"rule": "extraregion"}])   # when called, not at the first puzzle
     with pytest.raises(PuzzleError, match=r"^generate: --rule entropic: no entropic rule fits this 4x4 grid$"):
         next(generate(size=4, seed=1, rules=[{"rule": "entropic"}]))
     with pytest.raises(PuzzleError, match=r"^--rule-count: must be at least 1, found 0$"):
@@ -106,6 +106,10 @@ def test_refusals():
                        capture_output=True, text=True, cwd=PROJECT)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert r.stderr.startswith("error: generate: --rule extraregion: no sampler draws extraregion rules")
+    # without --seed the seed line is printed once the options are checked: the error stays the only line
+    r = subprocess.run([sys.executable, "-m", "pipeline", "generate", "--rule", "extraregion"],
+                       capture_output=True, text=True, cwd=PROJECT)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_rules_without_cells_keep_their_path():

@@ -25,7 +25,7 @@ from pipeline.tools.generate.regions import random_regions, symmetry_orbits, tra
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
                                              SINGLES_FIRST_MIN_CELLS, is_minimal, remove_clues)
-from pipeline.tools.generate.ruled import generate_ruled_one
+from pipeline.tools.generate.ruled import generate_ruled_one, split_rule_entries
 from pipeline.tools.rate import DIFFICULTIES, rate
 
 __all__ = ["DifficultyNotReached", "EXACT_EASY_TRIES", "FULL_GRID_STEP", "SEED_BOUND", "SHORTFALL_TRIES", "generate", "generate_one", "new_seed",
@@ -300,6 +300,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full)
     if rule_count is not None and rule_count < 1:
         raise PuzzleError(f"--rule-count: must be at least 1, found {rule_count}")
+    if rules:   # a family no sampler draws is refused now, not at the first puzzle (after the seed line)
+        split_rule_entries(list(rules), n, h, w)
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,
                  rule_count=rule_count) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
