@@ -630,7 +630,26 @@ def _document_text(source) -> tuple[str | None, str]:
         text = _read_file(Path(source), "puzzle")
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, str(source)
+        if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'
+            _refuse_json_of_no_document(text, str(source))
     return None, ""
+
+
+def _refuse_json_of_no_document(text: str, where: str) -> None:
+    """One line for a ``.json`` file that holds JSON other than an object or a number (an array,
+    ``null``, a string): it is neither a puzzle document nor a grid, whose text the other readers would
+    misread ("'[1' is not an integer", "bad character 'n'")."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return   # not JSON at all: the other readers name what is wrong
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
+        return
+    raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
+                      f"found {kinds.get(type(value), type(value).__name__)}")
 
 
 

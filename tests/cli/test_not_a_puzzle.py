@@ -74,3 +74,20 @@ def test_batch_refuses_a_parquet_puzzle_column_of_integers(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == f"error: batch: {str(src)!r}: column 'puzzle' is int64, not text: puzzles, regions, variants and rules are strings\n"
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text, found", [("[1,2,3]", "an array"), ("null", "null"), ('"abc"', "a string"),
+                                         ("true", "a boolean")])
+def test_a_json_file_of_no_document_says_what_json_it_holds(capsys, tmp_path, text, found):
+    """Its text went on to the grid readers: "'[1' is not an integer", "bad character 'n'"."""
+    path = tmp_path / "p.json"
+    path.write_text(text + "\n")
+    assert main(["solve", str(path)]) == 2
+    assert capsys.readouterr().err == (f"error: {path}: a puzzle document is a JSON object "
+                                       f'({{"size": ..., "givens": ...}}), found {found}\n')
+
+
+def test_a_json_file_of_one_line_of_digits_is_still_a_grid(capsys, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text("1000000000000000\n")   # JSON (a number), and a 4x4 compact line
+    assert main(["solve", str(path), "--no-unique-check"]) == 0
