@@ -148,14 +148,15 @@ def _refuse_unclosed_quote(path: Path, sep: str, error: Exception) -> None:
         return
     row, line = int(found.group(1)), None   # pandas counts records, the header as 0
     try:
-        with open_text(path) as f:
-            reader = csv.reader(f, delimiter=sep)
-            if row == 0:
-                line = 1
-            for k, _ in enumerate(reader, start=1):
-                if k == row:
-                    line = reader.line_num + 1
-                    break
+        if row == 0:
+            line = 1
+        else:
+            with open_text(path) as f:
+                reader = csv.reader(f, delimiter=sep)
+                for k, _ in enumerate(reader, start=1):
+                    if k == row:   # the line after the record before it
+                        line = reader.line_num + 1
+                        break
     except (OSError, csv.Error, UnicodeDecodeError):
         pass
     where = f"line {line}" if line is not None else f"record {row}"

@@ -38,9 +38,9 @@ from pipeline.core.rules.rowblocks import distinct_small_ints
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge", "Template",
-           "amo_template", "clause_list", "clause_tokens", "check_encoding_memory", "encode", "encoding_bytes", "iter_clause_tokens",
-           "keep_pysat_off_sigint", "resolve_amo"]
+__all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
+           "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
+           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -96,9 +96,9 @@ def check_encoding_memory(model: Model, amo: str | None) -> None:
     need, limit = encoding_bytes(model.unit_positions.size, n, amo), memory_limit()
     if need > limit:
         leaner = "" if amo == "seqcounter" else ", or --amo seqcounter, the leanest"
-        raise EncodingTooLarge(f"solver sat: its {amo} encoding of this {n}x{n} model needs about {need / 2**30:,.1f} GiB, "
-                         f"more than the {limit / 2**30:,.1f} GiB allowed (set SUDOKU_PIPELINE_MAX_BYTES to allow "
-                         f"more{leaner}, or another --solver)")
+        raise EncodingTooLarge(f"solver sat: its {amo} encoding of this {n}x{n} model needs about "
+                               f"{need / 2**30:,.1f} GiB, more than the {limit / 2**30:,.1f} GiB allowed (set "
+                               f"SUDOKU_PIPELINE_MAX_BYTES to allow more{leaner}, or another --solver)")
 
 
 def encoding_bytes(nonzeros: int, n: int, amo: str) -> int:
