@@ -631,12 +631,8 @@ def is_cached(name: str, key: str, names: Any = None) -> bool:
 
     Parameters
     ----------
-    name : str
-        The kernel's name in the cache (``dfs``, ``dfsrules``).
-    key : str
-        :func:`kernel_key` of its sources.
-    names : iterable of str, optional
-        Its entry points (default: the ``dfs`` kernel's).
+    name, key, names
+        As :func:`uncached_problem`.
 
     Returns
     -------
