@@ -52,7 +52,8 @@ from pipeline.core.values import parse_values, read_value_givens
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
-__all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS"]
+__all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS",
+           "refuse_json_of_no_document"]
 
 
 class DocumentParts(NamedTuple):
@@ -366,3 +367,33 @@ def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"
     return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)
+
+
+def refuse_json_of_no_document(text: str, where: str) -> None:
+    """One line for a ``.json`` file that holds JSON other than an object or a number (an array,
+    ``null``, a string): it is neither a puzzle document nor a grid, whose text the other readers would
+    misread ("'[1' is not an integer", "bad character 'n'").
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    where : str
+        Its name, for the message.
+
+    Raises
+    ------
+    PuzzleError
+        The text is JSON but neither an object nor a number.
+    """
+    import json
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return   # not JSON at all: the other readers name what is wrong
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
+        return
+    raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
+                      f"found {kinds.get(type(value), type(value).__name__)}")

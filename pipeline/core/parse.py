@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, TypeAlias
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.limits import address_space_allowed
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 
@@ -123,18 +124,7 @@ def memory_limit() -> int:
         half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
     except (ValueError, OSError, AttributeError):
         half = 8 << 30
-    return min(half, _address_space_allowed())
-
-
-def _address_space_allowed() -> int:
-    """Three quarters of the process's address-space limit (``ulimit -v``; the interpreter and
-    its libraries take the rest), or no bound without one."""
-    try:
-        import resource
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    except (ImportError, ValueError, OSError):   # no resource module (Windows)
-        return MAX_BYTES_LIMIT
-    return MAX_BYTES_LIMIT if soft == resource.RLIM_INFINITY or soft <= 0 else soft * 3 // 4
+    return min(half, address_space_allowed(MAX_BYTES_LIMIT))
 
 
 def model_bytes(n: int, cells: int | None = None) -> int:

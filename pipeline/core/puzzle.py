@@ -17,7 +17,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.extracells import extra_record_document, extra_to_doc
-from pipeline.core.document import looks_like_document, read_document
+from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
@@ -631,26 +631,8 @@ def _document_text(source) -> tuple[str | None, str]:
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, str(source)
         if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'
-            _refuse_json_of_no_document(text, str(source))
+            refuse_json_of_no_document(text, str(source))
     return None, ""
-
-
-def _refuse_json_of_no_document(text: str, where: str) -> None:
-    """One line for a ``.json`` file that holds JSON other than an object or a number (an array,
-    ``null``, a string): it is neither a puzzle document nor a grid, whose text the other readers would
-    misread ("'[1' is not an integer", "bad character 'n'")."""
-    import json
-
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return   # not JSON at all: the other readers name what is wrong
-    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
-        return
-    raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
-                      f"found {kinds.get(type(value), type(value).__name__)}")
-
 
 
 # ---------------------------------------------------------------------------------------------

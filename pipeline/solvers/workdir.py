@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pipeline.core import stops
 from pipeline.core.errors import SolveError
@@ -43,7 +44,7 @@ def binary_time_limit() -> Bound:
     return time_limit_bound(BINARY_TIME_LIMIT_MAX, "a subprocess is waited for at most 2**31 ms")
 
 
-def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout=subprocess.PIPE,
+def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout: Any = subprocess.PIPE,
                text: bool = False) -> subprocess.CompletedProcess:
     """Run a solver binary in a process group of its own and wait for it; when ``timeout``
     passes, on Ctrl-C or the command's deadline, the whole group is killed, so a solver started by
