@@ -126,6 +126,9 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
     if "puzzle" not in frame.columns:
         raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
+    twice = next((c for c in RECORD_COLUMNS if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
+    if twice is not None:   # pandas renames the second 'puzzle' to 'puzzle.1', and the first was read alone
+        raise PipelineError(f"batch: {str(path)!r}: column {twice!r} appears twice in the header; name it once")
     out = {}
     for column in RECORD_COLUMNS:
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)

@@ -259,7 +259,9 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         if len(doc) > MAX_DOCUMENT_CHARS:
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
         try:
-            doc = json.loads(doc.lstrip("\ufeff"))
+            doc = json.loads(doc.lstrip("\ufeff"), object_pairs_hook=_refusing_duplicate_keys)
+        except _DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
+            raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
             raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
     if not isinstance(doc, dict):
@@ -367,6 +369,22 @@ def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"
     return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _refusing_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """``json.loads``' object hook: a dict, or :class:`_DuplicateKey` for a key given twice."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def refuse_json_of_no_document(text: str, where: str) -> None:

@@ -92,6 +92,14 @@ def test_bytes_that_are_not_utf8_are_their_records_error_not_the_files(tmp_path,
     assert len(records["puzzle"]) == 4 if ragged else 3
 
 
+def test_a_record_column_named_twice_in_the_header_is_refused(tmp_path):
+    """pandas renames the second 'puzzle' to 'puzzle.1', and the first alone was read."""
+    path = tmp_path / "twice.csv"
+    path.write_text("puzzle,puzzle\n" + MIXED[0] + "," + MIXED[0] + "\n")
+    with pytest.raises(PipelineError, match=r"twice.csv': column 'puzzle' appears twice in the header; name it once$"):
+        read_records(path)
+
+
 _FIELD = st.one_of(st.none(), st.text(max_size=12))
 
 

@@ -91,3 +91,11 @@ def test_a_json_file_of_one_line_of_digits_is_still_a_grid(capsys, tmp_path):
     path = tmp_path / "p.json"
     path.write_text("1000000000000000\n")   # JSON (a number), and a 4x4 compact line
     assert main(["solve", str(path), "--no-unique-check"]) == 0
+
+
+@pytest.mark.parametrize("doc, key", [('{"size": 4, "size": 9}', "size"),
+                                      ('{"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], '
+                                       '"sum": 3, "sum": 4}]}', "sum")])
+def test_a_key_given_twice_in_a_document_is_refused_not_the_last_taken(capsys, doc, key):
+    assert main(["solve", doc]) == 2
+    assert capsys.readouterr().err.endswith(f"key {key!r} given twice in one object; give each key once\n")
