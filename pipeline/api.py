@@ -88,12 +88,10 @@ def _check_time_limit(time_limit: Any) -> None:
 
 
 def _check_limit(limit: Any) -> None:
-    """As the command line's ``--limit``: a whole number, at least 1."""
+    """As the command line's ``--limit``: a whole number (each counting engine refuses one below 1)."""
     if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
         raise SolveError(f"count: limit must be a whole number of solutions, at least 1, found "
                          f"{type(limit).__name__} {limit!r:.40}")
-    if limit < 1:
-        raise SolveError(f"count: --limit must be at least 1, found {limit}")
 
 
 def _solvers() -> Any:

@@ -404,8 +404,6 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     PuzzleError
         The text is JSON but neither an object nor a number.
     """
-    import json
-
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
@@ -414,4 +412,4 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
         return
     raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
-                      f"found {kinds.get(type(value), type(value).__name__)}")
+                      f"found {kinds[type(value)]}")

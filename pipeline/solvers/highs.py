@@ -512,13 +512,14 @@ def count_with_cuts(h: highspy.Highs, limit: int, *, first: np.ndarray | None = 
         left = None if deadline is None else deadline - time.perf_counter()
         # the re-check gets what is left of the deadline, none once it passed: it ran with the
         # whole time limit again (an API count of a 5 s limit took 10 s)
-        if status != "optimal" and left is not None and left <= MIN_TIME_LIMIT:
-            status = "time_limit"   # not re-checked: an infeasible answer stays unconfirmed
-        elif status != "optimal":
-            if left is not None:
-                h.setOptionValue("time_limit", left)
-            status, more, more_nodes, x = without_presolve(h, lambda: run_once(h), presolve)
-            seconds, nodes = seconds + more, nodes + more_nodes
+        if status != "optimal":
+            if left is not None and left <= MIN_TIME_LIMIT:
+                status = "time_limit"   # not re-checked: an infeasible answer stays unconfirmed
+            else:
+                if left is not None:
+                    h.setOptionValue("time_limit", left)
+                status, more, more_nodes, x = without_presolve(h, lambda: run_once(h), presolve)
+                seconds, nodes = seconds + more, nodes + more_nodes
         out.seconds += seconds
         out.nodes += nodes
         if status == "optimal" and x is not None and np.abs(x - np.rint(x)).max(initial=0.0) > INTEGRALITY_TOL:

@@ -173,11 +173,11 @@ def _solve_with(runner: Runner):
             except NoSolutionReported as e:
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)
-            except FormatError as e:   # no file, or not an answer: a crash says so by its exit code
+            except FormatError:   # no file, or not an answer: a crash says so by its exit code
                 crash = _crash_said(runner, done)
                 if crash:
                     raise SolveError(crash) from None
-                raise e from None
+                raise
             x = sol.values[model.columns]
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
             return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,
