@@ -83,6 +83,12 @@ class Preference:
 #: slowest record took 0.70 s at load 9, while a published killer without givens took it 70 s
 #: (29 million nodes) where the SAT engine takes about 1 s.
 DFSRULES_BUDGET = 1.0
+#: Seconds a ``dfs`` count gets before ``auto`` hands it to the SAT engine, unless it is listing
+#: grids fast (:data:`pipeline.solvers.handoff.ENUMERATING`): dfs counts a hardest 9x9 or a minimal
+#: 16x16 to 2 in milliseconds, but a search without learning can run for minutes where the SAT
+#: engine answers at once (a differential check's 9x9 jigsaw with windoku and no solution: sat
+#: 0.06 s, dfs not within 20 s).
+DFS_COUNT_BUDGET = 1.0
 #: The budget for a killer (every rule a cage, at least one with its sum, or a unit rule): with the
 #: sums its cages imply, dfsrules answers most published killers in milliseconds (ISS's TAREK_ALL,
 #: HS_KILLERS), and every one of ISS's 22 it took past 0.25 s the SAT engine answered as fast or
@@ -128,7 +134,8 @@ AUTO_TABLE: tuple[Preference, ...] = (
                "in 60 s); 100,000 of an 8-clue 9x9 dfs 0.49 s, sat 14.6 s; to 2 on a hardest 9x9 or a minimal "
                "16x16 0.23-0.31 s both; a minimal 25x25 sat 9.2 s, dfs not within 60 s; " + _RULES_EVIDENCE,
                up_to=(("dfs", 16), ("dfsrules", 9)), rules_only=("dfsrules",),
-               handoff=(("dfsrules", "sat", DFSRULES_BUDGET),), kinds_first=ANYOF_FIRST),
+               handoff=(("dfs", "sat", DFS_COUNT_BUDGET), ("dfsrules", "sat", DFSRULES_BUDGET)),
+               kinds_first=ANYOF_FIRST),
     Preference("optimise", ("highs",), "only HiGHS, of the in-process engines, minimises an objective"),
     Preference("batch", ("dfs", "sat", "cpsat", "highs"),
                "hardest 9x9, one worker, per CPU second: dfs 3,003, sat 916, cpsat 42, highs 6"),

@@ -37,6 +37,10 @@ from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, ref
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
             "non_integral", "error")
 
+#: A search's own budget, asked between two slices: ``give_up(solutions found, seconds spent)``;
+#: True ends the search as its time limit would (``auto``'s handoff: a count stuck in search).
+GiveUp = Callable[[int, float], bool]
+
 
 @dataclass
 class SolveResult:
@@ -262,6 +266,10 @@ class Solver:
     #: The engine answers only models its ``model_problem`` accepts (a constructive fill): ``auto``
     #: never picks it without a model to check.
     needs_model: bool = False
+    #: ``count`` with a ``give_up`` keyword (:data:`GiveUp`) asked between search slices: auto's
+    #: handoff hands a count stuck in search on without stopping one that lists grids fast. Not
+    #: a user option (so not in :attr:`count_options`); the handoff calls it with checked options.
+    count_or_give_up: Callable[..., CountResult] | None = None
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
@@ -284,6 +292,11 @@ class Solver:
                 set_(self, "count", _refusing_rules(self.count, self.name))
             if not self.wide_values:
                 set_(self, "count", _refusing_wide_values(self.count, self.name))
+        if self.count_or_give_up is not None:   # the same refusals as count's, for the same models
+            if not self.rule_rows:
+                set_(self, "count_or_give_up", _refusing_rules(self.count_or_give_up, self.name))
+            if not self.wide_values:
+                set_(self, "count_or_give_up", _refusing_wide_values(self.count_or_give_up, self.name))
         if self.proves_unique and "check_unique" not in self.options:
             raise TypeError(f"solver {self.name}: proves_unique, but its solve takes no check_unique option")
         if set(self.bounds) - self.options - self.count_options:

@@ -37,7 +37,7 @@ from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import dfs_native
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver
 from pipeline.solvers.dfs_native import KernelCalls
 
 __all__ = ["MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
@@ -270,7 +270,7 @@ class Search:
 
 
 def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: float | None = None,
-                  stop: Callable[[], bool] | None = None) -> Search:
+                  stop: Callable[[], bool] | None = None, give_up: GiveUp | None = None) -> Search:
     """One puzzle's search in node-budget slices (the clock and signals are looked at in between).
 
     Parameters
@@ -286,6 +286,10 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
     stop : callable, optional
         Asked between two slices; True ends the search with status ``stopped`` (batch's stop
         request).
+    give_up : callable, optional
+        ``give_up(solutions, seconds)``, asked between two slices with the solutions found and
+        the seconds spent so far; True ends the search with status ``time_limit`` (a budget of
+        the caller's own: ``auto`` hands a search that is stuck to the SAT engine).
 
     Returns
     -------
@@ -322,6 +326,9 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
             break
         if stop is not None and stop():
             status = "stopped"
+            break
+        if give_up is not None and give_up(int(tallies[0]), now - start):
+            status = "time_limit"
             break
         # the next slice lasts about SLICE_SECONDS, or up to the deadline when that is sooner
         # (measured on the nodes this slice visited: it may have paused early to hand over grids)
@@ -360,7 +367,8 @@ def solve(model: Model, *, time_limit: float | None = None, check_unique: bool =
     return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfs", unique=unique)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None,
+                     give_up: GiveUp | None = None) -> CountResult:
     """Count ``model``'s solutions up to ``limit`` by search, keeping the grids of the first ``keep``.
 
     Parameters
@@ -375,6 +383,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
         Keep the grids of the first ``keep`` solutions only (default: all, up to ``limit``).
         This search finds grids fast (an empty 16x16: ~100,000 a second), so ``count`` without
         ``--list`` keeps one and its memory stays bounded whatever ``--limit`` is.
+    give_up : callable, optional
+        As :func:`search_puzzle` takes it.
 
     Returns
     -------
@@ -382,13 +392,29 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    found = search_puzzle(model.puzzle, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit)
+    found = search_puzzle(model.puzzle, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit,
+                          give_up=give_up)
     return CountResult(found.count, found.grids, found.status, found.seconds)
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+    """:func:`count_or_give_up` without ``give_up``: the engine's registered ``count``.
+
+    Parameters
+    ----------
+    model, limit, time_limit, keep
+        As :func:`count_or_give_up` takes them.
+
+    Returns
+    -------
+    CountResult
+    """
+    return count_or_give_up(model, limit, time_limit=time_limit, keep=keep)
 
 
 register_solver(Solver(
     name="dfs", description="depth-first search with naked/hidden singles, numba-compiled (many puzzles per call)",
-    solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
+    solve=solve, count=count, count_or_give_up=count_or_give_up, available=_import_problem, install_hint=install_hint("fast"),
     start_problem=dfs_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True, timed_call="the compiled search", wide_values=False,
     # any finite limit: the deadline is checked between node-budget slices

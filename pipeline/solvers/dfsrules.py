@@ -47,7 +47,7 @@ from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
-from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
@@ -523,7 +523,7 @@ PROBE_IDLE_PER_CELL = 2
 
 
 def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float | None = None,
-                 probe_after: int | None = PROBE_AFTER) -> Search:
+                 probe_after: int | None = PROBE_AFTER, give_up: GiveUp | None = None) -> Search:
     """``model``'s search with its rule rows, in node-budget slices (as :func:`pipeline.solvers.dfs.search_puzzle`).
 
     Parameters
@@ -539,6 +539,8 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     probe_after : int, optional
         Nodes after which a search that has found nothing starts again with its root probed
         (0: probe from the start; None: never).
+    give_up : callable, optional
+        As :func:`pipeline.solvers.dfs.search_puzzle` takes it.
 
     Returns
     -------
@@ -592,7 +594,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             status = "limit" if tallies[0] >= limit else "complete"
             break
         now = time.perf_counter()
-        if deadline is not None and now >= deadline:
+        if deadline is not None and now >= deadline or give_up is not None and give_up(int(tallies[0]), now - start):
             status = "time_limit"
             break
         spent = int(tallies[1]) - nodes_before
@@ -629,7 +631,8 @@ def solve(model: Model, *, time_limit: float | None = None, check_unique: bool =
     return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None,
+                     give_up: GiveUp | None = None) -> CountResult:
     """Count ``model``'s solutions up to ``limit``, keeping the grids of the first ``keep``.
 
     Parameters
@@ -642,6 +645,8 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
         Seconds; ``time_limit`` status (the count is then a lower bound).
     keep : int, optional
         Keep the grids of the first ``keep`` solutions only (default: all, up to ``limit``).
+    give_up : callable, optional
+        As :func:`pipeline.solvers.dfs.search_puzzle` takes it.
 
     Returns
     -------
@@ -649,13 +654,29 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
-    found = search_model(model, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit)
+    found = search_model(model, limit, keep=limit if keep is None else min(keep, limit), time_limit=time_limit,
+                         give_up=give_up)
     return CountResult(found.count, found.grids, found.status, found.seconds)
+
+
+def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+    """:func:`count_or_give_up` without ``give_up``: the engine's registered ``count``.
+
+    Parameters
+    ----------
+    model, limit, time_limit, keep
+        As :func:`count_or_give_up` takes them.
+
+    Returns
+    -------
+    CountResult
+    """
+    return count_or_give_up(model, limit, time_limit=time_limit, keep=keep)
 
 
 register_solver(Solver(
     name="dfsrules", description="dfs with the rule rows propagated in the search (pairs, bounds), numba-compiled",
-    solve=solve, count=count, available=_import_problem, install_hint=install_hint("fast"),
+    solve=solve, count=count, count_or_give_up=count_or_give_up, available=_import_problem, install_hint=install_hint("fast"),
     start_problem=dfsrules_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True,
     timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,

@@ -16,7 +16,13 @@ import time
 from pipeline.core.build import Model
 from pipeline.solvers.base import CountResult, Solver, SolveResult, solve_then_count, time_left
 
-__all__ = ["handed_off"]
+__all__ = ["ENUMERATING", "handed_off"]
+
+#: Solutions a second below which a count past its budget is stuck in search rather than listing
+#: grids: the SAT engine lists about 5,000 a second of a 9x9 with few clues (10,000 of the empty
+#: 9x9 in 1.96 s), and dfs 25,000 or more; a count that finds fewer than this is one whose
+#: solutions are far apart (or absent), where learning pays.
+ENUMERATING = 100
 
 
 #: Entries made, by (first, then, seconds) and holding both (an id is not reused while they live):
@@ -62,18 +68,30 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
 
     def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
         started = time.perf_counter()
-        budget = seconds if time_limit is None else min(seconds, time_limit)
-        options = {} if keep is None else {"keep": keep}
+        options: dict[str, object] = {} if keep is None else {"keep": keep}
         assert first.count is not None and then.count is not None
-        result = first.count(model, limit, time_limit=budget, **options)
+        if first.count_or_give_up is not None:
+            # a search that is finding grids fast goes on (a large enumeration: dfs lists 25,000
+            # a second or more where the SAT engine lists 5,000); one stuck in search is handed on
+            result = first.count_or_give_up(model, limit, time_limit=time_limit, give_up=stuck, **options)
+        else:
+            result = first.count(model, limit, time_limit=seconds if time_limit is None else min(seconds, time_limit),
+                                 **options)
         left = time_left(time_limit, started)
         if result.status != "time_limit" or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = then.count(model, limit, time_limit=left, **options)
-        taken.message = f"{first.name} gave up after {budget:g} s; {then.name} counted" + (
-            f" ({taken.message})" if taken.message else "")
+        notes = [part for part in (taken.message, f"{first.name} had found {result.count}" if result.count else "")
+                 if part]
+        taken.message = (f"{first.name} gave up after {result.seconds:.3g} s; {then.name} counted"
+                         + (f" ({'; '.join(notes)})" if notes else ""))
         taken.solver = then.name
         return taken
+
+    def stuck(found: int, spent: float) -> bool:
+        """Whether a count running ``spent`` seconds with ``found`` solutions is stuck in search:
+        past its budget and finding fewer than :data:`ENUMERATING` solutions a second."""
+        return spent >= seconds and found < ENUMERATING * spent
 
     def _cannot_take_over(result: SolveResult | CountResult, model: Model) -> bool:
         """``then`` cannot take this model here (a package its rows need): ``first``'s result

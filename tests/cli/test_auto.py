@@ -175,7 +175,12 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
     def stuck_count(model, limit=2, *, time_limit=None, keep=None):
         return CountResult(0, [], "time_limit", time_limit or 0.0)
 
-    monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck, count=stuck_count))
+    def stuck_count_or_give_up(model, limit=2, *, time_limit=None, keep=None, give_up=None):
+        assert give_up is not None and give_up(0, 0.25)   # past the killer's budget, nothing found
+        return CountResult(0, [], "time_limit", 0.25)
+
+    monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck, count=stuck_count,
+                                                                 count_or_give_up=stuck_count_or_give_up))
     assert main(["solve", KILLER, "--format", "json", "--verbose"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["solver"] == "sat" and json.loads(out)["verified"] is True
@@ -293,3 +298,16 @@ def test_an_option_of_the_sat_engine_makes_auto_pick_an_engine_that_takes_it(cap
     assert "solver: auto picked sat (counting, 9x9; " in capsys.readouterr().err
     assert main(["count", "." * 81, "--limit", "3", "-v"]) == 0   # without it: the row's first engine
     assert f"solver: auto picked {pick_solver('count').name} (counting, 9x9; " in capsys.readouterr().err
+
+
+def test_a_dfs_count_stuck_in_search_is_handed_to_sat(capsys):
+    """auto counts a 16x16 with dfs, but the empty jigsaw below leaves dfs without a solution for
+    minutes: past its budget (DFS_COUNT_BUDGET) the SAT engine counts, and --verbose says so."""
+    if SOLVERS["dfs"].available() is not None:
+        pytest.skip(f"dfs is not available here: {SOLVERS['dfs'].available()}")
+    doc = ROOT / "tests" / "data" / "rules" / "jigsaw16_dfs_stuck.json"
+    assert main(["count", str(doc), "--format", "json", "--verbose", "--time-limit", "60"]) == 0
+    out, err = capsys.readouterr()
+    assert (json.loads(out)["solver"], json.loads(out)["count"]) == ("sat", 2)
+    assert "solver: auto picked dfs (counting, 16x16; " in err
+    assert re.search(r"^solver: dfs gave up after 1\.\d+ s; sat counted$", err, re.M), err

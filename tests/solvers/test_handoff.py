@@ -3,6 +3,7 @@ answer names the engine that gave it (pipeline/solvers/handoff.py)."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -50,10 +51,13 @@ def test_within_budget_the_first_engine_answers():
     assert result.solver == "dfsrules" and result.unique is not None and "gave up" not in result.message
 
 
-def test_auto_rows_hand_dfsrules_to_sat():
+def test_auto_rows_hand_dfsrules_to_sat_and_a_dfs_count_too():
     rows = {row.question: row for row in AUTO_TABLE}
-    for question in ("solve", "unique", "count"):
+    for question in ("solve", "unique"):
         assert [(a, b) for a, b, _ in rows[question].handoff] == [("dfsrules", "sat")]
+    assert [(a, b) for a, b, _ in rows["count"].handoff] == [("dfs", "sat"), ("dfsrules", "sat")]
+    pick = pick_solver("count", build_model(parse_puzzle("." * 81)))
+    assert pick.name == "dfs" and pick.handoff is not None and pick.handoff[0] == "sat"
     pick = pick_solver("unique", build_model(parse_puzzle(KILLER)))
     assert pick.name == "dfsrules" and pick.handoff is not None and pick.handoff[0] == "sat"
     assert pick.solver.name == "dfsrules" and pick.solver is not SOLVERS["dfsrules"]
@@ -170,3 +174,70 @@ def test_the_pick_counts_against_auto_s_time_limit(monkeypatch):
     solved = auto.auto_solve(model, time_limit=30.0, check_unique=True)
     assert solved.status == "optimal" and verify_grid(solved.grid, model.puzzle)
     assert len(given) == 1 and given[0] is not None and given[0] <= 29.7
+
+
+#: An empty 16x16 jigsaw (its layout from ``generate --variant jigsaw --size 16 --seed 3``) that
+#: dfs finds no solution of in 3.4 million nodes, while the SAT engine counts two in 0.2 s.
+JIGSAW16 = Path(__file__).resolve().parents[1] / "data" / "rules" / "jigsaw16_dfs_stuck.json"
+
+
+def _declaring_give_up(answers: list[tuple[int, float, bool]], heard: list[bool]) -> Solver:
+    """An engine whose count asks its ``give_up`` at the (solutions, seconds) of ``answers`` and
+    records what it said in ``heard``; it stops (time_limit) at the first True."""
+    def count(model, limit=2, *, time_limit=None, keep=None, give_up=None):
+        for found, spent, _ in answers:
+            said = give_up(found, spent)
+            heard.append(said)
+            if said:
+                return CountResult(found, [], "time_limit", spent)
+        return CountResult(limit, [], "limit", 0.0)
+    return Solver("asks", "a count that asks give_up", solve=_stuck, count=_stuck_count, count_or_give_up=count,
+                  rule_rows=True)
+
+
+def test_a_count_is_handed_on_only_past_its_budget_and_while_finding_few_grids():
+    """Within the budget the search goes on; past it, one that lists ENUMERATING grids a second
+    or more goes on (a large enumeration), one that finds fewer is handed on, and the answer
+    says how many the first engine had found."""
+    from pipeline.solvers.handoff import ENUMERATING
+
+    answers = [(0, 0.5, False), (10 * ENUMERATING, 2.0, False), (2 * ENUMERATING, 2.0, False),
+               (2 * ENUMERATING - 1, 2.0, True)]
+    heard: list[bool] = []
+    first = _declaring_give_up(answers, heard)
+    assert "give_up" not in first.count_options   # not a user option
+    model = build_model(parse_puzzle(KILLER))
+    counted = handed_off(first, SOLVERS["sat"], 1.0).count(model, 1000, time_limit=60)
+    assert heard == [said for *_, said in answers]
+    assert counted.solver == "sat" and counted.count == SOLVERS["sat"].count(model, 1000).count
+    assert counted.message == f"asks gave up after 2 s; sat counted (asks had found {2 * ENUMERATING - 1})"
+
+
+def test_a_dfs_count_listing_grids_stays_with_dfs_even_past_its_budget():
+    """An enumeration is dfs's strength (25,000 grids a second and more, the SAT engine 5,000)."""
+    model = build_model(parse_puzzle("." * 81))
+    counted = handed_off(SOLVERS["dfs"], SOLVERS["sat"], 0.0).count(model, 20_000, time_limit=60)
+    assert (counted.count, counted.status, counted.solver) == (20_000, "limit", "")
+    assert "gave up" not in counted.message
+
+
+def test_a_dfs_count_stuck_in_search_is_counted_by_sat():
+    """The empty 16x16 jigsaw: dfs finds nothing for minutes; past the budget the SAT engine counts."""
+    model = build_model(parse_puzzle(JIGSAW16.read_text()))
+    counted = handed_off(SOLVERS["dfs"], SOLVERS["sat"], 0.0).count(model, 2, time_limit=60)
+    assert (counted.count, counted.status, counted.solver) == (2, "limit", "sat")
+    assert counted.message.startswith("dfs gave up after ") and counted.message.endswith(" s; sat counted")
+    assert all(verify_grid(grid, model.puzzle).ok for grid in counted.grids)
+
+
+def test_the_count_that_gives_up_refuses_what_count_refuses():
+    """dfs takes no rule rows: its count_or_give_up refuses a killer as its count does, never
+    counting the grid without the cages."""
+    from pipeline.core.errors import SolveError
+
+    model = build_model(parse_puzzle(KILLER))
+    with pytest.raises(SolveError) as counted:
+        SOLVERS["dfs"].count(model, 2)
+    with pytest.raises(SolveError) as gave_up:
+        SOLVERS["dfs"].count_or_give_up(model, 2, give_up=lambda found, spent: False)
+    assert str(gave_up.value) == str(counted.value)
