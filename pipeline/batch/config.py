@@ -70,7 +70,8 @@ class SolveOptions:
     sat_backend: str | None = None     # python-sat solver for --solver sat
     amo: str | None = None             # at-most-one encoding for --solver sat
     #: ``solver`` is ``--solver auto``'s pick: a record with rules beyond units or a layout,
-    #: which that engine may not take (dfs), goes to auto's pick for its own model
+    #: which that engine may not take (dfs), goes to auto's pick for its own model, and a dfs
+    #: record stuck in search to the SAT engine (auto's count handoff)
     rules_by_auto: bool = False
 
     def recorded(self) -> dict:

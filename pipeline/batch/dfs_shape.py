@@ -4,22 +4,30 @@
 :data:`SLICE_PUZZLES` puzzles (a stop request is honoured between two slices), each puzzle within
 :data:`FIRST_BUDGET` nodes. The rare puzzle that needs more is searched again on its own, in
 node-budget slices under the run's ``--time-limit`` (:func:`pipeline.solvers.dfs.search_puzzle`).
-``--count K`` searches each puzzle up to K solutions. Solutions are verified in bulk through
-``record`` like every kernel's.
+``--count K`` searches each puzzle up to K solutions. When the engine is ``auto``'s pick, a puzzle
+still open after :data:`pipeline.solvers.auto.DFS_COUNT_BUDGET` seconds on its own, and not
+listing grids, goes to the SAT engine, as ``auto``'s count hands it on (dfs learns nothing: 4 of 6
+16x16 jigsaws with 55 clues ran out of a 10 s limit, where the SAT engine takes under a second).
+Solutions are verified in bulk through ``record`` like every kernel's.
 """
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers import register_batch_kernel
+from pipeline.core.build import build_model
+from pipeline.solvers import SOLVERS, register_batch_kernel
+from pipeline.solvers.auto import DFS_COUNT_BUDGET
 from pipeline.solvers.dfs import search_grids, search_puzzle
+from pipeline.solvers.handoff import stuck_after
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
+from pipeline.batch.rules_shape import answer_record
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import solver_failure
 
@@ -82,18 +90,19 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
             for j in range(lo, hi):
                 k, i = shape.members[j], j - lo
                 count, seconds, n_nodes, open_ = int(counts[i]), float(share[i]), int(nodes[i]), bool(unfinished[i])
+                status, error = None, None
                 if open_:   # beyond the bulk budget: on its own, under the time limit
-                    alone = search_puzzle(with_clues(template, clues[j]), limit, time_limit=options.time_limit,
-                                          stop=stopped)
-                    if alone.status == "stopped":   # left out: a resume searches it again
+                    alone = _search_alone(with_clues(template, clues[j]), limit, options)
+                    if alone is None:   # stopped: left out, a resume searches it again
                         hi = j
                         break
-                    count, n_nodes, open_ = alone.count, n_nodes + alone.nodes, alone.status == "time_limit"
+                    count, n_nodes, open_, status, error = (alone.count, n_nodes + alone.nodes, alone.open,
+                                                            alone.status, alone.error)
                     seconds += alone.seconds
-                    if alone.grids:
-                        found[i] = alone.grids[0].ravel()
+                    if alone.grid is not None:
+                        found[i] = alone.grid.ravel()
                 row = rows[k]
-                row.update(status=_status(count, open_), seconds=seconds, nodes=n_nodes, error=None,
+                row.update(status=status or _status(count, open_), seconds=seconds, nodes=n_nodes, error=error,
                            n_solutions=count if options.count else None)
                 row["wall_seconds"] += seconds
                 if options.count and open_ and count:
@@ -106,6 +115,41 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
         for k in shape.members[done:]:
             rows[k].update(solver_failure(e))
     record(template, shape.members[:done], rows, clues[:done], solutions[:done], has[:done])
+
+
+@dataclass
+class _Alone:
+    """A puzzle's search on its own (:func:`_search_alone`)."""
+
+    count: int
+    nodes: int
+    seconds: float
+    open: bool                 # stopped by the time limit
+    grid: np.ndarray | None
+    status: str | None = None  # the SAT engine's status, when it took the puzzle over
+    error: str | None = None   # and its row's error (a count's lower bound)
+
+
+def _search_alone(puzzle: Puzzle, limit: int, options: SolveOptions) -> _Alone | None:
+    """``puzzle`` searched on its own under the run's time limit; when the engine is ``auto``'s
+    pick, one stuck past :data:`pipeline.solvers.auto.DFS_COUNT_BUDGET` goes to the SAT engine as
+    ``auto``'s count hands it on. None: the batch was asked to stop."""
+    alone = search_puzzle(puzzle, limit, time_limit=options.time_limit, stop=stopped,
+                          give_up=stuck_after(DFS_COUNT_BUDGET) if options.rules_by_auto else None)
+    if alone.status == "stopped":
+        return None
+    answer = _Alone(alone.count, alone.nodes, alone.seconds, alone.status == "time_limit",
+                    alone.grids[0] if alone.grids else None)
+    left = None if options.time_limit is None else options.time_limit - alone.seconds
+    sat = SOLVERS.get("sat")
+    if not (answer.open and options.rules_by_auto and (left is None or left > 0)) or sat is None:
+        return answer
+    model = build_model(puzzle)
+    if sat.problem_with(model):   # python-sat missing here: the dfs answer stands
+        return answer
+    status, grid, fields = answer_record(sat, model, replace(options, time_limit=left))
+    return _Alone(fields.get("n_solutions") or int(grid is not None), alone.nodes, alone.seconds + fields["seconds"],
+                  status == "time_limit", grid if grid is not None else answer.grid, status, fields.get("error"))
 
 
 def warm_dfs() -> None:

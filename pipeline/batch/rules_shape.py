@@ -31,7 +31,7 @@ from pipeline.batch.text import solver_failure
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
 
-__all__ = ["beyond_unit_kernels", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
+__all__ = ["answer_record", "beyond_unit_kernels", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
 
 
 def beyond_unit_kernels(puzzle: Puzzle) -> bool:
@@ -63,8 +63,23 @@ def _engine_options(solver: Solver, what: str, options: SolveOptions) -> dict:
                                 "amo": options.amo or DEFAULT_AMO, "keep": 1}, what)   # a row holds one grid
 
 
-def _answer(solver: Solver, model: Model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
-    """(status, grid, row fields) of one record."""
+def answer_record(solver: Solver, model: Model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
+    """(status, grid, row fields) of one record: ``solver``'s ``count`` or ``solve`` of ``model``.
+
+    Parameters
+    ----------
+    solver : Solver
+        The engine (a SAT engine shares the group's solver: ``reuse``, clues as assumptions).
+    model : Model
+        The record's model.
+    options : SolveOptions
+        The run's options (``count``, ``time_limit``, the SAT backend and encoding).
+
+    Returns
+    -------
+    tuple
+        The row's status, the grid found (None without one) and the row's other fields.
+    """
     if options.count and solver.count is not None:
         extra = _engine_options(solver, "count", options)
         result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
@@ -109,7 +124,7 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
             model = build_model(puzzle)
             if repick:   # once per group: its records share rules and layout
                 solver, repick = pick_solver("count" if options.count else "solve", model).solver, False
-            status, found, fields = _answer(solver, model, options)
+            status, found, fields = answer_record(solver, model, options)
             row.update(status=status, **fields)
             if found is not None:
                 verdict = verify_grid(found, puzzle)

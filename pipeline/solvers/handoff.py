@@ -14,9 +14,9 @@ import dataclasses
 import time
 
 from pipeline.core.build import Model
-from pipeline.solvers.base import CountResult, Solver, SolveResult, solve_then_count, time_left
+from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, solve_then_count, time_left
 
-__all__ = ["ENUMERATING", "handed_off"]
+__all__ = ["ENUMERATING", "handed_off", "stuck_after"]
 
 #: Solutions a second below which a count past its budget is stuck in search rather than listing
 #: grids: the SAT engine lists about 5,000 a second of a 9x9 with few clues (10,000 of the empty
@@ -28,6 +28,24 @@ ENUMERATING = 100
 #: Entries made, by (first, then, seconds) and holding both (an id is not reused while they live):
 #: batch asks auto's pick for each rule group, and a new entry cost each record 0.1-0.2 ms.
 _MADE: dict[tuple[int, int, float], tuple[Solver, Solver, Solver]] = {}
+
+
+def stuck_after(seconds: float) -> GiveUp:
+    """The ``give_up`` of a search handed on once stuck: past ``seconds`` and finding fewer than
+    :data:`ENUMERATING` solutions a second (a count listing grids fast goes on).
+
+    Parameters
+    ----------
+    seconds : float
+        The search's budget.
+
+    Returns
+    -------
+    GiveUp
+    """
+    def stuck(found: int, spent: float) -> bool:
+        return spent >= seconds and found < ENUMERATING * spent
+    return stuck
 
 
 def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
@@ -73,7 +91,8 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         if first.count_or_give_up is not None:
             # a search that is finding grids fast goes on (a large enumeration: dfs lists 25,000
             # a second or more where the SAT engine lists 5,000); one stuck in search is handed on
-            result = first.count_or_give_up(model, limit, time_limit=time_limit, give_up=stuck, **options)
+            result = first.count_or_give_up(model, limit, time_limit=time_limit, give_up=stuck_after(seconds),
+                                            **options)
         else:
             result = first.count(model, limit, time_limit=seconds if time_limit is None else min(seconds, time_limit),
                                  **options)
@@ -87,11 +106,6 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
                          + (f" ({'; '.join(notes)})" if notes else ""))
         taken.solver = then.name
         return taken
-
-    def stuck(found: int, spent: float) -> bool:
-        """Whether a count running ``spent`` seconds with ``found`` solutions is stuck in search:
-        past its budget and finding fewer than :data:`ENUMERATING` solutions a second."""
-        return spent >= seconds and found < ENUMERATING * spent
 
     def _cannot_take_over(result: SolveResult | CountResult, model: Model) -> bool:
         """``then`` cannot take this model here (a package its rows need): ``first``'s result

@@ -65,3 +65,31 @@ def test_a_time_limit_in_batch_ends_a_record_as_time_limit():
     columns = solve_records([(0, empty16, None, None)], SolveOptions(solver="dfs", count=10**9, time_limit=0.2))
     assert columns["status"] == ["optimal"] and columns["n_solutions"][0] > 1
     assert "stopped by time_limit" in columns["error"][0]
+
+
+def _stuck_jigsaw() -> tuple:
+    """The empty 16x16 jigsaw dfs finds no solution of for minutes (tests/data/rules), as a record."""
+    import json
+    doc = json.loads((PROJECT / "tests" / "data" / "rules" / "jigsaw16_dfs_stuck.json").read_text())
+    return (0, "." * 256, doc["regions"], "jigsaw")
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_auto_s_dfs_hands_a_record_stuck_in_search_to_sat(count, monkeypatch):
+    """auto's pick (rules_by_auto): past the budget the SAT engine answers the record, as auto's
+    count hands it on; its grid is verified like every other."""
+    monkeypatch.setattr(dfs_shape, "DFS_COUNT_BUDGET", 0.05)
+    columns = solve_records([_stuck_jigsaw()], SolveOptions(solver="dfs", count=count, time_limit=60,
+                                                            rules_by_auto=True))
+    assert columns["status"] == ["optimal"] and columns["error"] == [None]
+    assert columns["n_solutions"] == [count or None]
+    record = _stuck_jigsaw()
+    puzzle = parse_puzzle(record[1], variant="jigsaw", regions=record[2])
+    assert verify_grid(parse_puzzle(columns["solution"][0], variant="jigsaw", regions=record[2]).grid, puzzle)
+
+
+def test_a_named_dfs_keeps_a_record_stuck_in_search(monkeypatch):
+    """--solver dfs named: the engine alone, for as long as the time limit allows."""
+    monkeypatch.setattr(dfs_shape, "DFS_COUNT_BUDGET", 0.05)
+    columns = solve_records([_stuck_jigsaw()], SolveOptions(solver="dfs", time_limit=0.5))
+    assert columns["status"] == ["time_limit"] and columns["solution"] == [None]
