@@ -47,7 +47,7 @@ from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
-from pipeline.core.rect import box_text, read_rect_document, rect_size
+from pipeline.core.rect import box_text, read_rect_document, rect_size, square_side
 from pipeline.core.values import parse_values, read_value_givens
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
@@ -101,9 +101,9 @@ def is_export_manifest_document(doc: object) -> bool:
 def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]:
     size = doc.get("size")
     if size is not None:
-        side = whole_number(size)
+        side = square_side(size) if isinstance(size, str) else whole_number(size)   # "9" and "9x9" mean 9
         if side is None or not 1 <= side <= 400:
-            raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400, found {str(size)[:20]!r}")
+            raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400 (or \"RxC\"), found {str(size)[:20]!r}")
         size = side
     box = doc.get("box")
     if box is not None:

@@ -71,6 +71,31 @@ def rect_size(size: object) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2))
 
 
+def square_side(size: str) -> int | None:
+    """The side of a document's ``"size"`` written as text for a square grid (``"9"``, ``"9x9"``),
+    or None (a rectangle, or not a size).
+
+    Parameters
+    ----------
+    size : str
+        The document's ``size``.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> square_side("9"), square_side(" 16x16 "), square_side("6x8"), square_side("nine")
+    (9, 16, None, None)
+    """
+    text = size.strip()
+    if text.isascii() and text.isdigit() and len(text) <= 3:
+        return int(text)
+    m = _SIZE.match(size)
+    return int(m.group(1)) if m is not None and int(m.group(1)) == int(m.group(2)) else None
+
+
 def rect_spec(rows: int, cols: int) -> str:
     """The document's ``size`` of a rectangular grid (``"6x8"``).
 

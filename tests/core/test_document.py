@@ -64,7 +64,9 @@ def test_command_line_options_fill_and_must_agree():
     ({"size": 4, "givens": 5}, "'givens' must be a string, a list of rows"),
     ({"size": 4, "title": 5}, "'title' must be a string"),
     ({"size": True}, "'size' must be an integer from 1 to 400"),
-    ({"size": 4.5}, "'size' must be an integer from 1 to 400, found '4.5'"),
+    ({"size": 4.5}, "'size' must be an integer from 1 to 400 (or \"RxC\"), found '4.5'"),
+    ({"size": "9y9"}, "'size' must be an integer from 1 to 400 (or \"RxC\"), found '9y9'"),
+    ({"size": "0"}, "'size' must be an integer from 1 to 400"),
     ({"givens": [[1, 2], [2.5, 1]]}, "givens row 2, column 1: '2.5' is not an integer"),
     ({"givens": [[1, 2], [2]]}, "givens row 2 has 1 entries; row 1 has 2"),   # once a numpy traceback
     ({"size": 4, "rules": True}, "'rules' must be a list"),     # once a TypeError from list(True)
@@ -74,6 +76,12 @@ def test_bad_documents_are_one_puzzle_error_line(doc, message):
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(doc) if isinstance(doc, dict) else read_document(doc)   # text not starting '{' is no document
     assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("size", [4, 4.0, "4", " 4 ", "4x4", "4X4"])
+def test_a_square_size_may_be_written_as_text(size):
+    """ "size": "9x9" was refused while "6x8" was taken, and "9" though box strings are taken."""
+    assert parse_puzzle({"size": size, "givens": "1..." "..3." ".4.." "...2"}) == parse_puzzle("1..." "..3." ".4.." "...2")
 
 
 @settings(FUZZ, max_examples=60)
