@@ -141,16 +141,24 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     return answer, time.perf_counter() - start, timed_out, done
 
 
-def _crash_said(runner: Runner, done) -> str:
+def _crash_said(runner: Runner, done, stdout: Path) -> str:
     """What a binary that ended without a readable answer said: its exit code (a signal by name)
-    and its first line on stderr; "" when it ended normally."""
+    and its first two lines on stderr, else on ``stdout`` (the file its standard output went to: a
+    JVM that cannot start says why there); "" when it ended normally."""
     if done is None or done.returncode in (0, 10, 20):   # the SAT competition's codes
         return ""
     code = done.returncode
     how = f"was killed by {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() \
         else f"exited with code {code}"
-    first = next((line.strip() for line in (done.stderr or b"").decode("utf-8", "replace").splitlines()
-                  if line.strip()), "")
+    try:
+        with open(stdout, "rb") as out:
+            printed = out.read(4096)
+    except OSError:
+        printed = b""
+    said = next(([line.strip() for line in lines if line.strip()][:2] for lines in
+                 (text.decode("utf-8", "replace").splitlines() for text in (done.stderr or b"", printed))
+                 if any(line.strip() for line in lines)), [])
+    first = ": ".join(said)   # two lines: "Error occurred during initialization of VM: Could not allocate ..."
     return f"solver {runner.name}: {how} without an answer" + (f" ({first[:160]})" if first else "")
 
 
@@ -174,7 +182,7 @@ def _solve_with(runner: Runner):
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)
             except FormatError:   # no file, or not an answer: a crash says so by its exit code
-                crash = _crash_said(runner, done)
+                crash = _crash_said(runner, done, work / f"{answer.name}.log" if runner.answer_in_file else answer)
                 if crash:
                     raise SolveError(crash) from None
                 raise

@@ -185,3 +185,18 @@ def test_a_binary_that_crashes_is_named_with_its_signal_not_a_missing_answer_fil
     with pytest.raises(SolveError, match=r"^solver minisat: was killed by SIGSEGV without an answer "
                                          r"\(I am a broken minisat\)$"):
         get_solver("minisat").solve(build_model(parse_puzzle(DEFAULT_PUZZLE)))
+
+
+@pytest.mark.skipif(not shutil.which("sh"), reason="needs sh")
+def test_a_binary_that_fails_saying_why_on_standard_output_is_quoted(tmp_path, monkeypatch):
+    """A JVM that cannot start (sat4j under a low ulimit -v) prints its reason on standard output,
+    which goes to the answer file: the error line named only the exit code."""
+    fake = tmp_path / "bin" / "minisat"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'Error occurred during initialization of VM'\n"
+                    "echo 'Could not allocate compressed class space'\necho 'third line'\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    with pytest.raises(SolveError, match=r"^solver minisat: exited with code 1 without an answer \(Error occurred "
+                                         r"during initialization of VM: Could not allocate compressed class space\)$"):
+        get_solver("minisat").solve(build_model(parse_puzzle(DEFAULT_PUZZLE)), workdir=tmp_path / "wd")
