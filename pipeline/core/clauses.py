@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -429,13 +430,54 @@ def iter_clause_tokens(enc: Encoding) -> Iterator[np.ndarray]:
         yield unit_tokens(enc)
 
 
+def token_clauses(tokens: np.ndarray) -> list[list[int]]:
+    """0-terminated literals (a chunk of :func:`iter_clause_tokens`) as Python lists, one per clause.
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        Literals, each clause ended by 0.
+
+    Returns
+    -------
+    list of list of int
+    """
+    ends = np.flatnonzero(tokens == 0)
+    if not ends.size:
+        return []
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    if (ends - starts == ends[0]).all():   # clauses of one length (a chunk of pairs): one reshape
+        return tokens[:ends[-1] + 1].reshape(ends.size, -1)[:, :-1].tolist()
+    flat = tokens.tolist()
+    return [flat[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+
+
 def clause_list(enc: Encoding) -> list[list[int]]:
     """All clauses as Python lists (for in-process solvers and tests; small models only)."""
-    tokens = np.concatenate(list(iter_clause_tokens(enc)) or [np.zeros(0, dtype=np.int64)])
-    ends = np.flatnonzero(tokens == 0)
-    flat = tokens.tolist()
-    out, start = [], 0
-    for end in ends.tolist():
-        out.append(flat[start:end])
-        start = end + 1
-    return out
+    return [clause for tokens in iter_clause_tokens(enc) for clause in token_clauses(tokens)]
+
+
+def feed_clauses(add: Callable[[list[list[int]]], object], enc: Encoding, deadline: float | None = None) -> bool:
+    """Hand ``enc``'s clauses, in file order, to ``add`` (a python-sat solver's ``append_formula``)
+    a chunk at a time, so that neither the whole list is held (a 100x100's 15.8 million clauses
+    are gigabytes of Python lists) nor a time limit is overrun while loading them.
+
+    Parameters
+    ----------
+    add : callable
+        Takes a list of clauses.
+    enc : Encoding
+        From :func:`encode`.
+    deadline : float, optional
+        A ``time.perf_counter()`` value checked between two chunks.
+
+    Returns
+    -------
+    bool
+        False when ``deadline`` passed first (the rest was not handed on).
+    """
+    for tokens in iter_clause_tokens(enc):
+        add(token_clauses(tokens))
+        if deadline is not None and time.perf_counter() > deadline:
+            return False
+    return True

@@ -15,7 +15,7 @@ signals arrive and wherever they land; ``--time-limit S`` bounds the whole comma
   signal numbers Python's C-level handler writes to the wakeup fd, ends the process itself
   after a grace period with the same report and exit code. (C code that keeps the GIL cannot
   be waited out this way: the SAT engine therefore searches in short slices,
-  :func:`pipeline.solvers.sat.run_sliced`.)
+  :func:`pipeline.solvers.sat_slices.run_sliced`.)
 * :class:`Deadline`: ``--time-limit`` of ``solve`` and ``count`` counts from the end of argument
   parsing and covers building, solving, the uniqueness check and verifying. Engines get the
   time that is left; at the deadline (plus :data:`DEADLINE_SLACK`) SIGALRM stops the command

@@ -19,10 +19,8 @@ and stays reusable.
 Signals and time limits: pysat's calls hold the GIL, so Python (a Ctrl-C, SIGTERM, the command's
 deadline, the CLI's watchdog thread) is served only between two calls, and pysat's own SIGINT
 handling is switched off (:func:`pipeline.core.clauses.keep_pysat_off_sigint`: it left CaDiCaL in
-an invalid state). Every search therefore runs as :func:`run_sliced`: ``solve_limited`` in conflict
-budgets of a fixed schedule (:data:`SLICE_BUDGETS`; fixed, not timed, so that what a solver
-answers never depends on the machine's load: generate's grids stay a function of the seed),
-until an answer, the deadline or a signal, whatever the backend.
+an invalid state). Every search therefore runs in slices
+(:func:`pipeline.solvers.sat_slices.run_sliced`), until an answer, the deadline or a signal.
 """
 from __future__ import annotations
 
@@ -30,14 +28,13 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
-from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from pipeline.core.clauses import (DEFAULT_AMO, DEFAULT_BACKEND, check_encoding_memory, clause_list, encode,
-                                   keep_pysat_off_sigint)
+                                   feed_clauses, keep_pysat_off_sigint)
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
@@ -47,20 +44,12 @@ from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import rules_key
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
-from pipeline.core.stops import (TOO_LONG_TO_START, command_time_left, deferred, estimated_seconds, say_seconds,
+from pipeline.core.stops import (TOO_LONG_TO_START, deferred, estimated_seconds, say_seconds,
                                   too_long_to_start)
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction, time_left
+from pipeline.solvers.sat_slices import run_sliced
 
-#: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
-#: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
-#: costs no measurable time (the 25x25 gecode puzzles: 9.0/3.2/1.4 s unsliced, 9.6/2.7/2.4 s in
-#: slices of at most 8,000, within the spread of the search itself).
-SLICE_BUDGETS = (2_000, 10_000)
-#: Decision budget of one slice when a deadline is set (20,000 took 0.1-0.5 s on 25x25 and
-#: 36x36 grids), cut to the decisions that fit the time left at the pace measured so far.
-DECISION_SLICE = 20_000
-MIN_DECISIONS = 500
 _ENGINE_CACHE_SIZE = 8
 #: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
 #: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
@@ -100,67 +89,6 @@ def delete_solver(solver: Any) -> None:
     invalid pointer`` at exit)."""
     with deferred():
         solver.delete()
-
-
-def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | None = None) -> bool | None:
-    """One search of a python-sat ``solver`` in conflict-budget slices: SAT (True), UNSAT
-    (False), or None once ``deadline`` (a ``time.perf_counter()`` value) has passed.
-
-    Between two slices Python runs: a signal handler may raise there (KeyboardInterrupt), and
-    the solver, which returned normally, stays usable (or can be deleted). Backends without
-    conflict budgets (lingeling) run in one call.
-
-    Parameters
-    ----------
-    solver : pysat.solvers.Solver
-        Any python-sat solver.
-    assumptions : list of int
-        Literals assumed true for this search.
-    deadline : float, optional
-        Stop (None) at this ``time.perf_counter()`` value; checked between slices. With a
-        deadline, or a command's ``--time-limit`` running (:func:`~pipeline.core.stops.command_time_left`),
-        a slice also has a decision budget that fits the time left.
-    """
-    budget, largest = SLICE_BUDGETS
-    pace = None   # decisions per second of the slices so far (with a deadline)
-    while True:
-        now = time.perf_counter()
-        if deadline is not None and now >= deadline:
-            return None
-        try:
-            solver.conf_budget(budget)
-        except NotImplementedError:
-            return solver.solve(assumptions=list(assumptions))
-        # the time left: this search's own deadline, else the command's --time-limit (whose alarm
-        # stops the command once the slice returns)
-        left = deadline - now if deadline is not None else command_time_left()
-        made = _decisions(solver) if left is not None else None
-        if made is not None and left is not None:
-            # a slice holds the interpreter, and so the deadline's alarm, until it returns; on an
-            # open grid conflicts are rare (2,000 took 1.3 s on an empty 36x36), decisions are not
-            try:
-                solver.dec_budget(DECISION_SLICE if pace is None else int(min(DECISION_SLICE, max(MIN_DECISIONS,
-                                                                                                pace * left))))
-            except NotImplementedError:   # MiniSat: conflicts only
-                made = None
-        result = solver.solve_limited(assumptions=list(assumptions))
-        if result is not None:
-            return result
-        if made is not None:
-            took, after = time.perf_counter() - now, _decisions(solver)
-            if after is not None and took > 0 and after > made:
-                pace = (after - made) / took
-        budget = min(2 * budget, largest)
-
-
-def _decisions(solver: Any) -> int | None:
-    """Decisions the solver has made so far (None: the backend has no decision budget or count)."""
-    if not hasattr(solver, "dec_budget") or not hasattr(solver, "accum_stats"):
-        return None
-    try:
-        return int(solver.accum_stats()["decisions"])
-    except (NotImplementedError, KeyError, TypeError, AttributeError):
-        return None
 
 
 #: python-sat solvers the engine cannot use: they solve once, non-incrementally. Kissat aborts
@@ -343,10 +271,16 @@ class SatEngine:
                                                   deadline=deadline)
         self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
-        rules = clause_list(self._encoding) + self._extra
-        # batch's engines do not keep the lists (tens of MB at 25x25); generate's do
-        self._rule_clauses: list[list[int]] | None = rules if keep_clauses else None
-        self.solver = self._new_solver(rules)
+        if keep_clauses:   # generate's engines keep the lists (its fresh solvers are made from them)
+            self._rule_clauses: list[list[int]] | None = clause_list(self._encoding) + self._extra
+            self.solver = self._new_solver(self._rule_clauses)
+        else:   # fed a chunk at a time: a 100x100's clauses are gigabytes as lists and a minute to load
+            self._rule_clauses, self.solver = None, self._new_solver([])
+            if not feed_clauses(self.solver.append_formula, self._encoding, deadline):
+                delete_solver(self.solver)
+                raise SetupOutlasts(f"loading the SAT solver's {self._encoding.n_clauses:,} clauses took the whole "
+                                    "time limit")
+            self.solver.append_formula(self._extra)
         self._lock = threading.Lock()
 
     def _new_solver(self, clauses: list[list[int]]):

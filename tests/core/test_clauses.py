@@ -71,6 +71,26 @@ def test_clauses_are_pysat_card_row_by_row(amo, enc):
     assert clauses.clause_list(clauses.encode(model, amo)) == pysat_clauses(model, amo)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(-50, 50).filter(bool), max_size=6), max_size=30))
+def test_token_clauses_splits_any_zero_terminated_run(clause_lists):
+    tokens = np.array([lit for c in clause_lists for lit in c + [0]], dtype=np.int64)
+    assert clauses.token_clauses(tokens) == clause_lists
+
+
+@pytest.mark.parametrize("amo", ["pairwise", "ladder"])
+def test_clauses_fed_in_chunks_are_the_clause_list_in_order(amo, monkeypatch):
+    """The SAT engine loads a model chunk by chunk (a 100x100's 15.8 million clauses as one list
+    took gigabytes and could not be stopped at the time limit): the same clauses, the same order."""
+    monkeypatch.setattr(clauses, "_CHUNK_TOKENS", 500)   # many chunks of a 9x9
+    enc = clauses.encode(build_model(parse_puzzle(DEFAULT_PUZZLE)), amo)
+    fed: list[list[list[int]]] = []
+    assert clauses.feed_clauses(fed.append, enc) is True
+    assert len(fed) > 10 and [c for chunk in fed for c in chunk] == clauses.clause_list(enc)
+    stopped: list[list[list[int]]] = []
+    assert clauses.feed_clauses(stopped.append, enc, deadline=0.0) is False and len(stopped) == 1
+
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 UNIT_ONLY = {"9x9": (DEFAULT_PUZZLE, {}), "x": (DEFAULT_PUZZLE, {"variant": "x"}),
              "jigsaw": ((EXAMPLES / "jigsaw.txt").read_text(), {"regions": (EXAMPLES / "jigsaw_regions.txt").read_text()}),

@@ -21,7 +21,7 @@ from pipeline.solvers import SOLVERS, get_solver
 from pipeline.core.verify import verify_grid
 
 pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
-from pipeline.solvers import sat
+from pipeline.solvers import sat, sat_slices
 
 PUZZLES = round_trip_puzzles()
 CASES = round_trip_cases(PUZZLES)
@@ -228,10 +228,10 @@ def test_slices_get_a_decision_budget_only_under_a_deadline():
     # conflicts alone held the deadline's alarm back for seconds
     engine = sat.SatEngine(build_model(parse_puzzle("." * 1296)), fix_clues=True)
     timed = _Recording(engine.solver)
-    assert sat.run_sliced(timed, [], time.perf_counter() + 0.3) is None
-    assert timed.decisions and all(sat.MIN_DECISIONS <= d <= sat.DECISION_SLICE for d in timed.decisions)
+    assert sat_slices.run_sliced(timed, [], time.perf_counter() + 0.3) is None
+    assert timed.decisions and all(sat_slices.MIN_DECISIONS <= d <= sat_slices.DECISION_SLICE for d in timed.decisions)
     free = _Recording(sat.SatEngine(EMPTY4, fix_clues=True).solver)
-    assert sat.run_sliced(free, []) is True and free.decisions == []
+    assert sat_slices.run_sliced(free, []) is True and free.decisions == []
 
 
 def test_the_search_and_the_proof_get_what_is_left_of_the_time_limit(monkeypatch):
@@ -292,3 +292,16 @@ def test_the_shared_engine_keeps_apart_puzzles_that_differ_in_values_or_extra_ce
     for order in (models, models[::-1]):
         sat.close_engines()   # the first of the order builds the shape's engine
         assert {id(m): count(m, 500, reuse=True).count for m in order} == {id(m): c for m, c in zip(models, fresh)}
+
+
+def test_an_engine_whose_clauses_load_past_the_deadline_stops_there():
+    """Loading a 100x100's 15.8 million clauses took about a minute that no time limit could cut
+    short (a count with --time-limit 80 ran 95 s); the engine now stops between two chunks."""
+    model = build_model(parse_puzzle("." * 256))
+    with pytest.raises(sat.SetupOutlasts, match=r"^loading the SAT solver's [\d,]+ clauses took the whole time limit$"):
+        sat.SatEngine(model, fix_clues=True, deadline=time.perf_counter())
+    engine = sat.SatEngine(model, fix_clues=True, deadline=time.perf_counter() + 600)
+    try:
+        assert engine.solve(model).status == "optimal"
+    finally:
+        engine.close()

@@ -27,7 +27,8 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import SOLVERS
-from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
+from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
 from pipeline.tools.generate.lazy_engine import LazyRuleEngine

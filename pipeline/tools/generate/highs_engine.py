@@ -37,7 +37,8 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
 from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_once
-from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
+from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["HighsShapeEngine", "LAZY_ROUNDS", "at_most_one_clauses", "REMOVAL_NODES", "sampled_full_grid", "shape_of"]

@@ -38,7 +38,8 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import broken_rows, rule_terms
-from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for, run_sliced
+from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
+from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import at_most_one_clauses, sampled_full_grid, shape_of
 
