@@ -148,6 +148,8 @@ def _search_alone(puzzle: Puzzle, limit: int, options: SolveOptions) -> _Alone |
     if sat.problem_with(model):   # python-sat missing here: the dfs answer stands
         return answer
     status, grid, fields = answer_record(sat, model, replace(options, time_limit=left))
+    if status == "time_limit" and (fields.get("n_solutions") or 0) < answer.count:
+        return answer   # the SAT engine ran out of time too, having found fewer than dfs had
     return _Alone(fields.get("n_solutions") or int(grid is not None), alone.nodes, alone.seconds + fields["seconds"],
                   status == "time_limit", grid if grid is not None else answer.grid, status, fields.get("error"))
 

@@ -100,6 +100,8 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         if result.status != "time_limit" or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = then.count(model, limit, time_limit=left, **options)
+        if taken.status == "time_limit" and taken.count < result.count:
+            return result   # the next engine ran out of time too, having found fewer
         notes = [part for part in (taken.message, f"{first.name} had found {result.count}" if result.count else "")
                  if part]
         taken.message = (f"{first.name} gave up after {result.seconds:.3g} s; {then.name} counted"

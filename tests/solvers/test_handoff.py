@@ -241,3 +241,19 @@ def test_the_count_that_gives_up_refuses_what_count_refuses():
     with pytest.raises(SolveError) as gave_up:
         SOLVERS["dfs"].count_or_give_up(model, 2, give_up=lambda found, spent: False)
     assert str(gave_up.value) == str(counted.value)
+
+
+def test_a_next_engine_out_of_time_with_fewer_solutions_leaves_the_first_count():
+    """A count is a lower bound once stopped: the larger of the two stands."""
+    def first_count(model, limit=2, *, time_limit=None, keep=None, give_up=None):
+        assert give_up(5, 2.0)
+        return CountResult(5, [], "time_limit", 2.0)
+
+    def slow_count(model, limit=2, *, time_limit=None, keep=None):
+        return CountResult(2, [], "time_limit", time_limit or 0.0)
+
+    first = Solver("first", "finds 5 then gives up", solve=_stuck, count=_stuck_count, count_or_give_up=first_count,
+                   rule_rows=True)
+    slow = Solver("slow", "finds 2 in the time left", solve=_stuck, count=slow_count, rule_rows=True)
+    counted = handed_off(first, slow, 1.0).count(build_model(parse_puzzle(KILLER)), 100, time_limit=60)
+    assert (counted.count, counted.status) == (5, "time_limit")
