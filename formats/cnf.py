@@ -39,7 +39,7 @@ from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_row
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
                                       rule_rows)
 from pipeline.core.conventions import Convention
-from pipeline.core.errors import FormatError, PipelineError, shortened
+from pipeline.core.errors import clip, FormatError, PipelineError, shortened
 from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manifest_from_dict, metadata_convention,
                                     model_metadata, parse_comment_line)
 
@@ -230,7 +230,7 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
             header = (int(parts[2]), int(parts[3]))
             body_start = nl + 1
             break
-        raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {line[:40]!r}")
+        raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {clip(line, 40)!r}")
     if header is None:
         raise FormatError(f"{where}: no 'p cnf <variables> <clauses>' header")
     body = text[body_start:]

@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.errors import FormatError, shortened
+from pipeline.core.errors import clip, FormatError, shortened
 from pipeline.core.manifest import COMMENT_TAG, aux_count, column_names, model_metadata, parse_comment_line
 
 from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
@@ -259,7 +259,7 @@ def read(path: str | os.PathLike) -> ModelData:
             rel = None
         else:
             if len(words) < 4 or words[-2] not in ("=", ">=", "<="):
-                raise FormatError(f"{where}: constraint {k + 1}: expected 'terms <op> rhs ;', found {' '.join(words)[:60]!r}")
+                raise FormatError(f"{where}: constraint {k + 1}: expected 'terms <op> rhs ;', found {clip(' '.join(words), 60)!r}")
             terms, rel, rhs = words[:-2], words[-2], words[-1]
             if not _TERM.match(rhs):
                 raise FormatError(f"{where}: constraint {k + 1}: right-hand side {shortened(rhs)!r} is not an integer")
@@ -284,7 +284,7 @@ def read(path: str | os.PathLike) -> ModelData:
             bound_ub.append(v[0])
         elif not is_row:
             raise FormatError(f"{where}: constraint {k + 1}: after the metadata's {n_rows} rows only bound lines "
-                              f"('+1 x<v> >= 1' or '+1 x<v> <= 0') may follow, found {' '.join(words)[:60]!r}")
+                              f"('+1 x<v> >= 1' or '+1 x<v> <= 0') may follow, found {clip(' '.join(words), 60)!r}")
         elif rel == ">=" and counted:    # a <= row of Aineq, written negated
             rows_cols.append(v)
             rows_coef.append(-c)

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import clip, FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.files import MAX_COUNT_DIGITS
@@ -68,7 +68,7 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
     # '# Columns n' (raw), '# Columns -k' (sparse, HiGHS < 1.16), '# Columns -k sparse' (1.16+)
     fields = lines[i].split()
     if len(fields) < 3 or not re.fullmatch(rf"-?[0-9]{{1,{MAX_COUNT_DIGITS}}}", fields[2]):
-        raise FormatError(f"{where}: '# Columns' line without a column count: {lines[i][:60]!r}")
+        raise FormatError(f"{where}: '# Columns' line without a column count: {clip(lines[i], 60)!r}")
     count = int(fields[2])
     sparse = count < 0
     count = abs(count)
@@ -108,7 +108,7 @@ def _parse_highs_pretty(text: str, where: str) -> RawSolution:
     header = lines[1] if len(lines) > 1 else ""
     if not all(word in header for word in ("Primal", "Upper", "Name")):
         raise FormatError(f"{where}: line 2: expected the column table header (Index Status Lower Upper Primal "
-                          f"Dual Name), found {header.strip()[:60]!r}")
+                          f"Dual Name), found {clip(header.strip(), 60)!r}")
     p_end = header.index("Primal") + len("Primal")
     p_start = header.index("Upper") + len("Upper")
     n_start = header.index("Name")

@@ -41,7 +41,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import document_from_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -103,15 +103,15 @@ def _size_of(doc: dict, where: str) -> tuple[int | None, tuple[int, int] | None]
     if size is not None:
         side = square_side(size) if isinstance(size, str) else whole_number(size)   # "9" and "9x9" mean 9
         if side is None or not 1 <= side <= 400:
-            raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400 (or \"RxC\"), found {str(size)[:20]!r}")
+            raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 400 (or \"RxC\"), found {clip(size)!r}")
         size = side
     box = doc.get("box")
     if box is not None:
         if not isinstance(box, str):
-            raise PuzzleError(f"{where}: 'box' must be a string like \"3x3\", found {str(box)[:20]!r}")
+            raise PuzzleError(f"{where}: 'box' must be a string like \"3x3\", found {clip(box)!r}")
         h, w = parse_box(box)
         if not 1 <= h * w <= 400:   # checked before any grid of that side is allocated
-            raise PuzzleError(f"{where}: 'box' {box[:20]} makes a {h * w}x{h * w} grid; the side must be 1 to 400")
+            raise PuzzleError(f"{where}: 'box' {clip(box)} makes a {h * w}x{h * w} grid; the side must be 1 to 400")
         if size is not None and h * w != size:
             raise PuzzleError(f"{where}: 'box' {box} does not tile a {size}x{size} grid")
         return h * w, (h, w)
@@ -125,7 +125,7 @@ def _check_region_ids(regions: list, where: str) -> None:
         for j, value in enumerate(entry if isinstance(entry, list) else [entry]):
             if isinstance(value, bool) or not isinstance(value, (str, int)):
                 at = f"regions[{k}][{j}]" if isinstance(entry, list) else f"regions[{k}]"
-                raise PuzzleError(f"{where}: {at} is {json.dumps(value)[:20]}; a region id is a number or a letter")
+                raise PuzzleError(f"{where}: {at} is {clip(json.dumps(value))}; a region id is a number or a letter")
 
 
 def _is_given_list(givens) -> bool:
@@ -139,7 +139,7 @@ def _given_list(givens: list, rows: int, cols: int, n: int, where: str) -> np.nd
     for k, text in enumerate(givens):
         m = _GIVEN.match(text)
         if m is None:
-            raise PuzzleError(f"{where}: givens[{k}] {text[:30]!r} is not like \"r1c1=5\"")
+            raise PuzzleError(f"{where}: givens[{k}] {clip(text, 30)!r} is not like \"r1c1=5\"")
         r, c, d = (int(m.group(i)) for i in (1, 2, 3))
         if not (1 <= r <= rows and 1 <= c <= cols):
             raise PuzzleError(f"{where}: givens[{k}]: cell r{r}c{c} is outside the {rows}x{cols} grid")
@@ -167,7 +167,7 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
             rows.append([whole_number(v) for v in row])   # a float grid's 5.0 is 5
             if None in rows[-1]:
                 j = rows[-1].index(None)
-                raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {str(row[j])[:20]!r} is not an integer")
+                raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {clip(row[j])!r} is not an integer")
             if len(row) != len(givens[0]):
                 raise PuzzleError(f"{where}: givens row {k + 1} has {len(row)} entries; row 1 has {len(givens[0])}")
         source: object = rows
@@ -263,7 +263,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         except _DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-            raise PuzzleError(f"{where}: not a JSON puzzle document ({str(e)[:120]})") from None
+            raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(e, 120)})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
     if is_export_manifest_document(doc):

@@ -86,3 +86,27 @@ def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
     if len(text) <= longest:
         return text
     return re.sub(r"\S{%d,}" % (longest + 1), lambda m: shortened(m.group(), longest), text)
+
+
+def clip(value: object, width: int = 20) -> str:
+    """``value``'s text for an error message, cut to ``width`` characters with ``...`` when longer
+    (a cut number said nothing of its size: ``Shape '1000000000x100000000'``).
+
+    Parameters
+    ----------
+    value : object
+        What the user gave.
+    width : int, default 20
+        The characters kept.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> clip("9x9"), clip("1000000000x1000000000000")
+    ('9x9', '1000000000x100000000...')
+    """
+    text = str(value)
+    return text if len(text) <= width else text[:width] + "..."

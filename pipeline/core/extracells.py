@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import read_source
 
 __all__ = ["ExtraGroup", "parse_extra", "extra_to_doc", "extra_index", "extra_name", "extra_count",
@@ -96,13 +96,13 @@ def parse_extra(value: Any, where: str) -> tuple[ExtraGroup, ...]:
             raise PuzzleError(f"{at}: unknown key {unknown[0]!r} (expected label, name, size)")
         name = entry.get("name")
         if not isinstance(name, str) or not _NAME.match(name):
-            raise PuzzleError(f"{at}: 'name' must be 1 to 8 capital letters A-Z, found {str(name)[:20]!r}")
+            raise PuzzleError(f"{at}: 'name' must be 1 to 8 capital letters A-Z, found {clip(name)!r}")
         if any(g.name == name for g in groups):
             raise PuzzleError(f"{at}: extra cells {name!r} are declared twice")
         size = entry.get("size", 1)
         m = _SIZE.match(str(size)) if isinstance(size, (int, str)) and not isinstance(size, bool) else None
         if m is None or int(m.group(2)) < 1 or (m.group(1) is not None and int(m.group(1)) < 1):
-            raise PuzzleError(f"{at}: 'size' must be a cell count or \"RxC\", found {str(size)[:20]!r}")
+            raise PuzzleError(f"{at}: 'size' must be a cell count or \"RxC\", found {clip(size)!r}")
         columns = int(m.group(2)) if m.group(1) is not None else 0
         count = int(m.group(1)) * columns if columns else int(m.group(2))
         label = entry.get("label", "")
@@ -386,6 +386,6 @@ def split_extra_lines(source: Any, puzzle: Any) -> "tuple[Any, np.ndarray | None
             raise PuzzleError(f"{where}: extra cells {name}: {len(tokens)} values, the puzzle has {group.count} cells")
         bad = next((t for t in tokens if t not in value_of), None)
         if bad is not None:
-            raise PuzzleError(f"{where}: extra cells {name}: {bad[:20]!r} is not a value of the puzzle")
+            raise PuzzleError(f"{where}: extra cells {name}: {clip(bad)!r} is not a value of the puzzle")
         digits += [value_of[t] for t in tokens]
     return "\n".join(kept), np.array(digits, dtype=np.int64)

@@ -40,7 +40,7 @@ import math
 import re
 from urllib.parse import unquote
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "SUPPORTED", "IGNORED",
@@ -115,7 +115,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-        raise PuzzleError(f"{where}: the decompressed data is not JSON ({str(e)[:100]})") from None
+        raise PuzzleError(f"{where}: the decompressed data is not JSON ({clip(e, 100)})") from None
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: expected a JSON object, found {type(data).__name__}")
     return data
@@ -171,14 +171,14 @@ def _value(entry: dict, element: str, k: int, where: str) -> int | None:
     if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value):
         number = int(value)   # f-puzzles writes "7"; a long one is refused by its range where it is used
     if number is None:
-        raise PuzzleError(f"{where}: {element}[{k}] value {str(value)[:20]!r} is not a whole number")
+        raise PuzzleError(f"{where}: {element}[{k}] value {clip(value)!r} is not a whole number")
     return number
 
 
 def _flag(data: dict, key: str, where: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise PuzzleError(f"{where}: f-puzzles flag {key!r} must be true or false, found {json.dumps(value)[:20]}")
+        raise PuzzleError(f"{where}: f-puzzles flag {key!r} must be true or false, found {clip(json.dumps(value))}")
     return value
 
 
@@ -187,14 +187,14 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
     name = f"grid cell r{r + 1}c{c + 1}"
     if not isinstance(cell, dict):
         raise PuzzleError(f"{where}: {name} must be an object like {{\"value\": 5, \"given\": true}}, "
-                          f"found {json.dumps(cell)[:20]}")
+                          f"found {clip(json.dumps(cell))}")
     unknown = sorted(set(cell) - _CELL_KEYS - DISPLAY_CELL_KEYS)
     if unknown:
         raise PuzzleError(f"{where}: {name} has key {unknown[0]!r}, which the reader does not read; "
                           f"it reads {', '.join(sorted(_CELL_KEYS))}")
     given = cell.get("given", False)
     if not isinstance(given, bool):
-        raise PuzzleError(f"{where}: {name}: 'given' must be true or false, found {json.dumps(given)[:20]}")
+        raise PuzzleError(f"{where}: {name}: 'given' must be true or false, found {clip(json.dumps(given))}")
     digit = 0
     if given and cell.get("value") not in (None, ""):
         value = cell["value"]
@@ -202,12 +202,12 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
         if number is None and isinstance(value, str) and re.fullmatch(r"\s*[0-9]{1,3}\s*", value):
             number = int(value)
         if number is None or not 1 <= number <= size:
-            raise PuzzleError(f"{where}: {name}: the given {json.dumps(value)[:20]} is not a digit from 1 to {size}")
+            raise PuzzleError(f"{where}: {name}: the given {clip(json.dumps(value))} is not a digit from 1 to {size}")
         digit = number
     region = cell.get("region")
     if region is not None and _whole_number(region) is None:
         raise PuzzleError(f"{where}: {name}: 'region' must be a whole number (the region's id), "
-                          f"found {json.dumps(region)[:20]}")
+                          f"found {clip(json.dumps(region))}")
     marks = cell.get("givenPencilMarks")
     digits: list[int] | None = None
     if marks not in (None, []):
@@ -215,7 +215,7 @@ def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int
         digits = [d for d in read if d is not None and 1 <= d <= size]
         if len(digits) != len(read):
             raise PuzzleError(f"{where}: {name}: 'givenPencilMarks' must be a list of digits from 1 to {size}, "
-                              f"found {json.dumps(marks)[:30]}")
+                              f"found {clip(json.dumps(marks), 30)}")
     return digit, (None if region is None else _whole_number(region)), digits
 
 
@@ -243,7 +243,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     data = text if isinstance(text, dict) else fpuzzles_json(text, where)
     size = data.get("size")
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
-        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 64, found {str(size)[:20]!r}")
+        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 64, found {clip(size)!r}")
     unsupported = [key for key, value in data.items()
                    if key not in IGNORED and key not in SUPPORTED and value not in (None, False, [], {}, "")]
     if unsupported:
@@ -311,7 +311,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
         for k, entry in enumerate(_entries(data, parity, where)):
             if not isinstance(entry["cell"], str):
                 raise PuzzleError(f"{where}: {parity}[{k}] 'cell' must be a cell like \"R1C1\", "
-                                  f"found {json.dumps(entry['cell'])[:20]}")
+                                  f"found {clip(json.dumps(entry['cell']))}")
             cells.append(entry["cell"].lower())
         if cells:
             rules.append({"rule": parity, "cells": cells})

@@ -39,7 +39,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.iss_extra import doppel_link_rules, iss_extra_groups
 from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
@@ -107,7 +107,7 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
     m = re.fullmatch(r"([0-9]{1,3})x([0-9]{1,3})", args[0])
     if m is None:
-        raise PuzzleError(f"{where}: ISS: Shape {args[0][:20]!r} is not RxC ({_place(item)})")
+        raise PuzzleError(f"{where}: ISS: Shape {clip(args[0])!r} is not RxC ({_place(item)})")
     rows, cols = int(m.group(1)), int(m.group(2))
     if not (1 <= rows <= 16 and 1 <= cols <= 16):
         raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
@@ -116,7 +116,7 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     # ISS ranges: "0-8" (the values low..high) or a count "9" (the values 1..9)
     m = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})|([0-9]{1,2})", spec) if spec else None
     if spec and m is None:
-        raise PuzzleError(f"{where}: ISS: value range {spec[:20]!r} is not LOW-HIGH or a count ({_place(item)})")
+        raise PuzzleError(f"{where}: ISS: value range {clip(spec)!r} is not LOW-HIGH or a count ({_place(item)})")
     low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
     if low not in (0, 1) or high - low + 1 > 16:   # ISS's CellGeometry: offset 0 or -1, at most 16 values
         raise PuzzleError(f"{where}: ISS: value range {spec!r} is not ISS's (values from 0 or 1, at most 16) "
@@ -125,7 +125,7 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
         raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {rows}x{cols} grid gives {high - low + 1} values; "
                           f"a Sudoku grid needs at least {n} ({_place(item)})")
     if len(args) > 2 and args[2] != "Sudoku":
-        raise PuzzleError(f"{where}: ISS: grid type {args[2][:20]!r} is not supported ({_place(item)})")
+        raise PuzzleError(f"{where}: ISS: grid type {clip(args[2])!r} is not supported ({_place(item)})")
     return rows, cols, tuple(range(low, high + 1))
 
 
@@ -133,12 +133,12 @@ def _given(token: str, grid: IssGrid, span: tuple[int, ...] = ()) -> tuple[str, 
     cell, *values = token.split("_")
     name = grid.cell(cell)
     if not values:
-        raise IssArgError(f"given {token[:20]!r} has no digit")
+        raise IssArgError(f"given {clip(token)!r} has no digit")
     span = span or tuple(range(1, grid.n + 1))
     digits = []
     for v in values:
         if not re.fullmatch(r"[0-9]{1,3}", v) or int(v) not in span:
-            raise IssArgError(f"given {token[:30]!r}: {v[:10]!r} is not a digit {span[0]}-{span[-1]}")
+            raise IssArgError(f"given {clip(token, 30)!r}: {clip(v, 10)!r} is not a digit {span[0]}-{span[-1]}")
         digits.append(int(v))
     return name, digits
 
@@ -288,7 +288,7 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         if item.type == "Shape":
             rows, cols, values = _shape(item, where)
             if shape_item is not None and (rows, cols, values) != (*rect, span):
-                raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {shape_item.raw[:30]!r} ({_place(item)})")
+                raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {clip(shape_item.raw, 30)!r} ({_place(item)})")
             n, rect, span, shape_item = max(rows, cols), (rows, cols), values, item
         elif item.type == "NoBoxes":
             if item.args:
@@ -458,7 +458,7 @@ def _read_one(item: _Item, grid: IssGrid, boxes_k: int | None, where: str) -> li
         reader = READERS.get(item.type)
         if reader is None:
             word = "unsupported" if item.type in ISS_TYPES else "unknown"
-            raise PuzzleError(f"{where}: ISS: {word} constraint type {item.type[:40]!r} ({_place(item)})")
+            raise PuzzleError(f"{where}: ISS: {word} constraint type {clip(item.type, 40)!r} ({_place(item)})")
         entries = reader(item.args, grid)
     except IssArgError as e:
         raise PuzzleError(f"{where}: ISS: {item.type or 'Given'} ({_place(item)}): {e}") from None

@@ -28,6 +28,7 @@ import re
 from typing import Callable
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell"]
 
@@ -54,7 +55,7 @@ def region_cell(token: str, grid: IssGrid) -> str:
         return grid.cell(token)
     k = int(m.group(1))
     if not 1 <= k <= grid.n * grid.n:
-        raise IssArgError(f"{token[:20]!r} is not a region cell of the {grid.n}x{grid.n} grid")
+        raise IssArgError(f"{clip(token)!r} is not a region cell of the {grid.n}x{grid.n} grid")
     r, c = divmod(k - 1, grid.n)
     return f"r{r + 1}c{c + 1}"
 
@@ -72,7 +73,7 @@ def _entry(grid: IssGrid) -> tuple[dict, list[dict]]:
 def _offset(args: list[str]) -> int:
     text = args[1] if len(args) > 1 else ""
     if text not in ("", "0", "1"):
-        raise IssArgError(f"offset {text[:10]!r} is not 0 or 1")
+        raise IssArgError(f"offset {clip(text, 10)!r} is not 0 or 1")
     return int(text or 0)
 
 
@@ -140,7 +141,7 @@ def _or_region(iss_type: str, read: Callable[[list[str], IssGrid], list[dict]]) 
         if iss_type == "SameValues" and args and _region_tokens(args[1:]):
             # ASCII digits: int() takes any script's digits ('٣')
             if not (args[0].isascii() and args[0].isdigit()):
-                raise IssArgError(f"group count {args[0][:10]!r} is not a whole number")
+                raise IssArgError(f"group count {clip(args[0], 10)!r} is not a whole number")
             k = int(args[0])
             cells = [region_cell(t, grid) for t in args[1:]]
             if k < 2 or len(cells) % k:

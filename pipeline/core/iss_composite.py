@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, NamedTuple
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
 
 __all__ = ["OrGroup", "expand_composites", "replicate_targets", "write_anyof"]
@@ -69,7 +69,7 @@ def replicate_targets(bitset: str, origin: tuple[int, int], n: int) -> list[tupl
     """
     bad = next((ch for ch in bitset if ch not in _B64), None)
     if bad is not None:
-        raise IssArgError(f"bitset {bitset[:20]!r}: {bad!r} is not a base64url character")
+        raise IssArgError(f"bitset {clip(bitset)!r}: {bad!r} is not a base64url character")
     first = origin[0] * n + origin[1]
     found = [first + 6 * w + bit for w, ch in enumerate(bitset) for bit in range(6) if _B64.index(ch) >> bit & 1]
     if found and found[-1] >= n * n:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
 
 __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "doc_to_iss_extra", "IMPLICIT_GROUPS",
@@ -57,7 +57,7 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dic
             args = list(item.args) + ["", ""]
             prefix, label, size = args[0], args[1], args[2]
             if not re.fullmatch(r"[A-Z]{1,7}", prefix):
-                raise PuzzleError(f"{where}: ISS: Var prefix must be 1 to 7 capital letters, found {prefix[:20]!r}")
+                raise PuzzleError(f"{where}: ISS: Var prefix must be 1 to 7 capital letters, found {clip(prefix)!r}")
             m = _SIZE.match(size)   # ISS: anything else means one cell
             count = (int(m.group(1) or 1) * int(m.group(2))) if m else 1
             columns = int(m.group(2)) if m and m.group(1) else 0

@@ -21,7 +21,7 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
-from pipeline.core.errors import shortened
+from pipeline.core.errors import clip, shortened
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_from_iss, nfa_to_iss
 
@@ -91,7 +91,7 @@ def _read_nfa(args: list[str], grid: IssGrid) -> list[dict]:
     try:
         nfa_from_iss(args[0])
     except NfaError as e:
-        raise IssArgError(f"automaton key {args[0][:20]!r}: {e}") from None
+        raise IssArgError(f"automaton key {clip(args[0])!r}: {e}") from None
     out = []
     for name, tokens in _groups(args[1:], named=True):
         segments: list[list[str]] = [[]]

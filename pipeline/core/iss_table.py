@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from pipeline.core.errors import clip
 from pipeline.core.iss_detect import ISS_TYPES, MAX_ISS_CHARS, looks_like_iss
 from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_name
 
@@ -101,7 +102,7 @@ class IssGrid:
             r, c = _DIGITS.find(token[1].lower()), _DIGITS.find(token[3].lower())
             if 0 <= r < self.rows and 0 <= c < self.cols:
                 return r, c
-        raise IssArgError(f"{token[:20]!r} is not a cell of the {self.rows}x{self.cols} grid")
+        raise IssArgError(f"{clip(token)!r} is not a cell of the {self.rows}x{self.cols} grid")
 
     def cell(self, token: str) -> str:
         """The document's name (``r1c1``, or an extra cell's ``S3`` for ``VS3``) of an ISS cell id."""
@@ -188,7 +189,7 @@ def _int(text: str, what: str) -> int:
             raise ValueError(text)
         return int(text)
     except ValueError:
-        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+        raise IssArgError(f"{what} {clip(text)!r} is not a whole number") from None
 
 
 def disjoint_set_rules(args: list[str], n: int, dims: tuple[int, int] | None) -> list[dict]:
@@ -267,7 +268,7 @@ def _read_greater(args: list[str], grid: IssGrid) -> list[dict]:
 
 def _read_diagonal(args: list[str], grid: IssGrid) -> list[dict]:
     if args not in (["1"], ["-1"]):
-        raise IssArgError(f"direction must be 1 or -1, found {'~'.join(args)[:20]!r}")
+        raise IssArgError(f"direction must be 1 or -1, found {clip('~'.join(args))!r}")
     return [{"rule": "diagonal", "which": "anti" if args == ["1"] else "main"}]
 
 
@@ -278,7 +279,7 @@ def _pill_in_reading_order(rcs: list[tuple[int, int]]) -> bool:
 
 def _read_pill_arrow(args: list[str], grid: IssGrid) -> list[dict]:
     if not args or args[0] not in ("2", "3"):
-        raise IssArgError(f"pill size must be 2 or 3, found {(args or [''])[0][:20]!r}")
+        raise IssArgError(f"pill size must be 2 or 3, found {clip((args or [''])[0])!r}")
     size = int(args[0])
     cells = grid.cells(args[1:], size + 1)
     pill = sorted(grid.rc(t) for t in args[1:size + 1])   # ISS reads the pill in reading order

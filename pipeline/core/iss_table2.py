@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS2", "WRITERS2", "iss_diagonals", "pair_key", "pair_table"]
 
@@ -45,7 +46,7 @@ def _int(text: str, what: str) -> int:
             raise ValueError(text)
         return int(text)
     except ValueError:
-        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+        raise IssArgError(f"{what} {clip(text)!r} is not a whole number") from None
 
 
 def _name(rc: tuple[int, int]) -> str:
@@ -135,7 +136,7 @@ def _write_quad(entry: dict, grid: IssGrid) -> list[str]:
 
 def _read_indexing(args: list[str], grid: IssGrid) -> list[dict]:
     if not args or args[0] not in ("C", "R"):
-        raise IssArgError(f"the indexing type must be C (column) or R (row), found {(args or [''])[0][:20]!r}")
+        raise IssArgError(f"the indexing type must be C (column) or R (row), found {clip((args or [''])[0])!r}")
     return [{"rule": "indexing", "by": "column" if args[0] == "C" else "row", "cells": grid.cells(args[1:])}]
 
 
@@ -173,7 +174,7 @@ def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
         weights = [1] * len(tokens)
     else:
         if head[1] != "=":
-            raise IssArgError(f"coefficients are written SUM_=_W1_W2..., found {args[0][:30]!r}")
+            raise IssArgError(f"coefficients are written SUM_=_W1_W2..., found {clip(args[0], 30)!r}")
         weights = [_int(w, "coefficient") for w in head[2:]]
         if len(weights) != len(tokens) or any(abs(w) > MAX_COEFFICIENT for w in weights):
             raise IssArgError(f"expected one coefficient from -{MAX_COEFFICIENT} to {MAX_COEFFICIENT} per cell "
@@ -217,9 +218,9 @@ def pair_table(key: str, n: int) -> np.ndarray:
     """
     codes = np.array([_B64.find(ch) for ch in key], dtype=np.int64)
     if (codes < 0).any():
-        raise IssArgError(f"pair key {key[:20]!r} has a character that is not base64url")
+        raise IssArgError(f"pair key {clip(key)!r} has a character that is not base64url")
     if len(key) > -(-n * n // 6):
-        raise IssArgError(f"pair key {key[:20]!r} is longer than the {n * n} bits of {n} values")
+        raise IssArgError(f"pair key {clip(key)!r} is longer than the {n * n} bits of {n} values")
     bits = ((codes[:, None] >> np.arange(6)[None, :]) & 1).ravel().astype(bool)
     table = np.zeros(n * n, dtype=bool)
     table[:min(bits.size, n * n)] = bits[:n * n]
@@ -256,9 +257,9 @@ def _read_pair(every: bool, legacy: bool = False) -> Callable[[list[str], IssGri
         key = args[0].translate(str.maketrans("-_", "_-")) if legacy else args[0]
         table = pair_table(key, len(grid.values))   # ISS keys by the number of values, not the side
         if not table.any():
-            raise IssArgError(f"pair key {key[:20]!r} allows no pair of values")
+            raise IssArgError(f"pair key {clip(key)!r} allows no pair of values")
         if every and not np.array_equal(table, table.T):
-            raise IssArgError(f"the key {key[:20]!r} of an all-pairs rule is not symmetric (ISS refuses it too)")
+            raise IssArgError(f"the key {clip(key)!r} of an all-pairs rule is not symmetric (ISS refuses it too)")
         # the key indexes value positions (ISS's 0..N-1 grid: position 0 is the value 0)
         allowed = [[grid.values[a], grid.values[b]] for a, b in zip(*np.nonzero(table))]
         groups: list[tuple[str, list[str]]] = []

@@ -39,6 +39,7 @@ from typing import Callable
 import numpy as np
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS3", "WRITERS3", "clue_place", "clue_line"]
 
@@ -52,7 +53,7 @@ def _int(text: str, what: str) -> int:
             raise ValueError(text)
         return int(text)
     except ValueError:
-        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+        raise IssArgError(f"{what} {clip(text)!r} is not a whole number") from None
 
 
 def _n_values(grid: IssGrid) -> bool:
@@ -91,7 +92,7 @@ def clue_place(line: str, direction: int, n: int, shape: tuple[int, int] | None 
     rows, cols = shape or (n, n)
     m = _LINE.fullmatch(line)
     if m is None or not 1 <= int(m.group(2)) <= (rows if m.group(1) == "R" else cols):
-        raise IssArgError(f"{line[:20]!r} is not a row (R1..R{rows}) or column (C1..C{cols}) of the grid")
+        raise IssArgError(f"{clip(line)!r} is not a row (R1..R{rows}) or column (C1..C{cols}) of the grid")
     k = int(m.group(2))
     end = 0 if direction == 1 else (cols if m.group(1) == "R" else rows) + 1
     return f"r{k}c{end}" if m.group(1) == "R" else f"r{end}c{k}"
@@ -121,7 +122,7 @@ def clue_line(clue: str, n: int, shape: tuple[int, int] | None = None) -> tuple[
         return f"C{c}", 1 if r == 0 else -1
     if 1 <= r <= rows and c in (0, cols + 1):
         return f"R{r}", 1 if c == 0 else -1
-    raise IssArgError(f"clue {clue[:20]!r} is not beside a row's or column's end (ISS clues only those)")
+    raise IssArgError(f"clue {clip(clue)!r} is not beside a row's or column's end (ISS clues only those)")
 
 
 def _line_cells(line: str, direction: int, grid: IssGrid) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Callable
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.iss_table3 import clue_line, clue_place
+from pipeline.core.errors import clip
 
 __all__ = ["READERS4", "WRITERS4", "ISS_TIES"]
 
@@ -33,7 +34,7 @@ def _int(text: str, what: str) -> int:
             raise ValueError(text)
         return int(text)
     except ValueError:
-        raise IssArgError(f"{what} {text[:20]!r} is not a whole number") from None
+        raise IssArgError(f"{what} {clip(text)!r} is not a whole number") from None
 
 
 def _read_full_rank(args: list[str], grid: IssGrid) -> list[dict]:
@@ -52,7 +53,7 @@ def _write_full_rank(entry: dict, grid: IssGrid) -> list[str]:
 
 def _read_ties(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) != 1 or args[0] not in ISS_TIES:
-        raise IssArgError(f"expected one of {', '.join(ISS_TIES)}, found {'~'.join(args)[:40]!r}")
+        raise IssArgError(f"expected one of {', '.join(ISS_TIES)}, found {clip('~'.join(args), 40)!r}")
     return [{"rule": "fullrankties", "ties": ISS_TIES[args[0]]}]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS5", "WRITERS5"]
 
@@ -27,7 +28,7 @@ SEPARATOR = "-"
 def _read_look_and_say(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) < 2 or not re.fullmatch(r"([0-9][0-9])+", args[0]):
         raise IssArgError(f"expected a clue of (count, value) digit pairs and cells (LookAndSay~1223~R1C1), "
-                          f"found {'~'.join(args)[:40]!r}")
+                          f"found {clip('~'.join(args), 40)!r}")
     return [{"rule": "lookandsay", "clue": args[0], "cells": grid.cells(args[1:])}]
 
 
@@ -37,7 +38,7 @@ def _write_look_and_say(entry: dict, grid: IssGrid) -> list[str]:
 
 def _read_rellik(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) < 2 or not re.fullmatch(r"[0-9]{1,3}", args[0]):
-        raise IssArgError(f"expected a sum and cells (RellikCage~5~R1C1~R1C2), found {'~'.join(args)[:40]!r}")
+        raise IssArgError(f"expected a sum and cells (RellikCage~5~R1C1~R1C2), found {clip('~'.join(args), 40)!r}")
     if int(args[0]) == 0:
         raise IssArgError("a rellik sum of 0 is the empty set's sum (ISS's cage then holds nothing)")
     return [{"rule": "rellik", "sum": int(args[0]), "cells": grid.cells(args[1:])}]

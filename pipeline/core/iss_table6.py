@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS6", "WRITERS6", "GLOBALS6"]
 
@@ -59,7 +60,7 @@ def _check(iss_type: str, grid: IssGrid) -> None:
 def _reader(iss_type: str) -> Callable[[list[str], IssGrid], list[dict]]:
     def read(args: list[str], grid: IssGrid) -> list[dict]:
         if args:
-            raise IssArgError(f"takes no arguments, found {'~'.join(args)[:40]!r}")
+            raise IssArgError(f"takes no arguments, found {clip('~'.join(args), 40)!r}")
         _check(iss_type, grid)
         return [{"rule": GLOBALS6[iss_type][0]}]
     return read

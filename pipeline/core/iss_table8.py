@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.errors import clip
 
 __all__ = ["READERS8", "WRITERS8"]
 
@@ -18,17 +19,17 @@ __all__ = ["READERS8", "WRITERS8"]
 def _read_connected(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) not in (2, 3):
         raise IssArgError(f"expected a group, values and an optional size (ConnectedValues~~1_3_5), "
-                          f"found {'~'.join(args)[:40]!r}")
+                          f"found {clip('~'.join(args), 40)!r}")
     if args[0]:
-        raise IssArgError(f"a var-cell group ({args[0][:20]!r}) is not read: only the whole grid (an empty group)")
+        raise IssArgError(f"a var-cell group ({clip(args[0])!r}) is not read: only the whole grid (an empty group)")
     text = args[1].replace(",", "_")
     if not re.fullmatch(r"-?[0-9]{1,4}(_-?[0-9]{1,4})*", text):
-        raise IssArgError(f"expected values like 1_3_5, found {args[1][:30]!r}")
+        raise IssArgError(f"expected values like 1_3_5, found {clip(args[1], 30)!r}")
     values = [int(v) for v in text.split("_")]
     entry: dict = {"rule": "connectedvalues", "values": values}
     if len(args) == 3 and args[2] != "":
         if not re.fullmatch(r"[0-9]{1,5}", args[2]) or int(args[2]) == 0:
-            raise IssArgError(f"the size must be a positive whole number, found {args[2][:20]!r}")
+            raise IssArgError(f"the size must be a positive whole number, found {clip(args[2])!r}")
         entry["size"] = int(args[2])
     return [entry]
 

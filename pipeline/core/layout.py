@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, MAX_TOKEN_DIGITS
 
 __all__ = ["Layout", "samurai", "LAYOUT_NAMES", "layout_from_spec", "canvas_from_text"]
@@ -151,10 +151,10 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
         origins = []
         for k, text in enumerate(spec["grids"]):
             if not isinstance(text, str):
-                raise PuzzleError(f"{where}: grids[{k}] must be a cell like \"r1c13\", found {str(text)[:20]!r}")
+                raise PuzzleError(f"{where}: grids[{k}] must be a cell like \"r1c13\", found {clip(text)!r}")
             m = re.fullmatch(r"\s*[rR]([0-9]{1,9})[cC]([0-9]{1,9})\s*", text)
             if m is None:
-                raise PuzzleError(f"{where}: grids[{k}] {text[:20]!r} is not a cell like \"r1c13\"")
+                raise PuzzleError(f"{where}: grids[{k}] {clip(text)!r} is not a cell like \"r1c13\"")
             row, col = int(m.group(1)), int(m.group(2))
             if not (1 <= row <= MAX_CORNER and 1 <= col <= MAX_CORNER):
                 raise PuzzleError(f"{where}: grids[{k}] {text.strip()!r}: a corner's row and column must be 1 to "
@@ -169,7 +169,7 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
                               f"at most {MAX_CANVAS_PER_CELL} canvas cells per cell of the puzzle (the whole canvas "
                               "is modelled): place the grids so that they touch or overlap")
         return layout
-    raise PuzzleError(f"{where}: expected \"samurai\" or {{\"grids\": [\"r1c1\", ...]}}, found {str(spec)[:40]!r}")
+    raise PuzzleError(f"{where}: expected \"samurai\" or {{\"grids\": [\"r1c1\", ...]}}, found {clip(spec, 40)!r}")
 
 
 def canvas_from_text(text: str, layout: Layout, where: str) -> np.ndarray:
@@ -217,5 +217,5 @@ def _canvas_value(tok: str, where: str, k: int) -> int:
         return 0
     # ASCII only: str.isdigit and int() take any script's digits ('٥'), a compact canvas does not
     if not (tok.isascii() and tok.isdigit()) or len(tok) > MAX_TOKEN_DIGITS:
-        raise PuzzleError(f"{where}: cell {k + 1} is {tok[:20]!r}, not a digit")
+        raise PuzzleError(f"{where}: cell {k + 1} is {clip(tok)!r}, not a digit")
     return int(tok)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
-from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.errors import clip, FormatError, PipelineError
 from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_names, present_positions
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.values import parse_values
@@ -368,7 +368,7 @@ def _check_aux(meta: dict, n_vars: int, n_aux: int, where: str) -> None:
         return
     if not isinstance(stated, dict) or stated.get("count") != n_aux or stated.get("first") != n_vars:
         raise FormatError(f"{where}: field 'aux_columns' must say count {n_aux} from position {n_vars} "
-                          f"(the puzzle's rules), found {str(stated)[:60]}")
+                          f"(the puzzle's rules), found {clip(stated, 60)}")
 
 
 def manifest_from_json(text: str, path: str | os.PathLike) -> Manifest:
@@ -393,7 +393,7 @@ def manifest_from_json(text: str, path: str | os.PathLike) -> Manifest:
     try:
         meta = json.loads(text)
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
-        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({str(e)[:200]})") from None
+        raise FormatError(f"manifest: {path}: not a readable JSON manifest ({clip(e, 200)})") from None
     if not isinstance(meta, dict):
         raise FormatError(f"manifest: {path}: expected a JSON object, found {type(meta).__name__}")
     m = manifest_from_dict(meta, where=f"manifest {path}")

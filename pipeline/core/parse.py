@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.limits import address_space_allowed
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -209,7 +209,7 @@ def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
     # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX*]\s*([0-9]{1,9})\s*", str(text))
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise PuzzleError(f"box: {str(text)[:30]!r} is not of the form HxW (e.g. 3x3 or 2x3)")
+        raise PuzzleError(f"box: {clip(text, 30)!r} is not of the form HxW (e.g. 3x3 or 2x3)")
     h, w = int(m.group(1)), int(m.group(2))
     if n is not None and h * w != n:
         raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
@@ -437,7 +437,7 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     if re.match(r"\s*(https?://|www\.|sudokupad\.app/)", s, re.IGNORECASE):
         # a link that is not an f-puzzles one (those are read above): nothing here can fetch it
-        raise PuzzleError(f"{what}: {s[:100]!r} is a web link the pipeline cannot read; of links, it reads "
+        raise PuzzleError(f"{what}: {clip(s, 100)!r} is a web link the pipeline cannot read; of links, it reads "
                           "f-puzzles ones (...?load=N4Ig... or sudokupad.app/fpuzzles...): share a SudokuPad "
                           "short or scl link's puzzle as an f-puzzles link")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")

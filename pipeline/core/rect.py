@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_source, whole_number
 from pipeline.core.values import parse_values, values_spec
 
@@ -230,7 +230,7 @@ def _givens(givens: object, rows: int, cols: int, values: tuple[int, ...], zero_
         for k, text in enumerate(givens):
             m = _GIVEN.match(text)
             if m is None:
-                raise PuzzleError(f"{where}[{k}]: {text[:30]!r} is not like \"r1c1=5\"")
+                raise PuzzleError(f"{where}[{k}]: {clip(text, 30)!r} is not like \"r1c1=5\"")
             r, c, v = (int(m.group(i)) for i in (1, 2, 3))
             if not (1 <= r <= rows and 1 <= c <= cols):
                 raise PuzzleError(f"{where}[{k}]: cell r{r}c{c} is outside the {rows}x{cols} grid")
@@ -248,7 +248,7 @@ def _givens(givens: object, rows: int, cols: int, values: tuple[int, ...], zero_
         if value is None and isinstance(item, str) and re.fullmatch(r"-?[0-9]{1,5}", item):
             value = int(item)
         if item is not None and value is None:
-            raise PuzzleError(f"{at}: {str(item)[:20]!r} is not a value")
+            raise PuzzleError(f"{at}: {clip(item)!r} is not a value")
         if value is None or (zero_empty and value == 0):
             continue
         flat[k] = _digit(int(value), values, at)

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, read_source, whole_number
 
 __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens", "parse_value_grid",
@@ -64,7 +64,7 @@ def parse_values(spec: object, n: int, where: str) -> tuple[int, ...] | None:
     if isinstance(spec, str):
         m = _RANGE.match(spec)
         if m is None:
-            raise PuzzleError(f"{where}: 'values' {spec[:20]!r} is not a range like \"0-8\" or a list of integers")
+            raise PuzzleError(f"{where}: 'values' {clip(spec)!r} is not a range like \"0-8\" or a list of integers")
         low, high = int(m.group(1)), int(m.group(2))
         if high < low:
             raise PuzzleError(f"{where}: 'values' {spec.strip()} runs backwards")
@@ -76,7 +76,7 @@ def parse_values(spec: object, n: int, where: str) -> tuple[int, ...] | None:
         for k, item in enumerate(spec):
             value = whole_number(item) if not isinstance(item, bool) else None
             if value is None:
-                raise PuzzleError(f"{where}: values[{k}] is {str(item)[:20]!r}, not an integer")
+                raise PuzzleError(f"{where}: values[{k}] is {clip(item)!r}, not an integer")
             values.append(int(value))
         if len(values) > MAX_VALUES:
             raise PuzzleError(f"{where}: 'values' lists {len(values)} values; at most {MAX_VALUES}")
@@ -207,7 +207,7 @@ def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: st
         for k, text in enumerate(givens):
             m = _GIVEN.match(text)
             if m is None:
-                raise PuzzleError(f"{where}[{k}]: {text[:30]!r} is not like \"r1c1=5\"")
+                raise PuzzleError(f"{where}[{k}]: {clip(text, 30)!r} is not like \"r1c1=5\"")
             r, c, v = (int(m.group(i)) for i in (1, 2, 3))
             if not (1 <= r <= n and 1 <= c <= n):
                 raise PuzzleError(f"{where}[{k}]: cell r{r}c{c} is outside the {n}x{n} grid")
@@ -241,7 +241,7 @@ def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: st
         if value is None and isinstance(item, str) and re.fullmatch(r"-?[0-9]{1,5}", item):
             value = int(item)
         if value is None:
-            raise PuzzleError(f"{where}: r{k // n + 1}c{k % n + 1}: {str(item)[:20]!r} is not a value")
+            raise PuzzleError(f"{where}: r{k // n + 1}c{k % n + 1}: {clip(item)!r} is not a value")
         flat[k] = _digit(int(value), values, f"{where}: r{k // n + 1}c{k % n + 1}")
     return grid
 

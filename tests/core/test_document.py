@@ -236,3 +236,10 @@ def test_one_limit_for_a_document_as_text_a_file_and_a_link(tmp_path):
     with pytest.raises(PuzzleError) as e:
         read_document(" " * document.MAX_DOCUMENT_CHARS + "{}")
     assert str(e.value) == "puzzle: document of 20,000,002 characters; at most 20,000,000"
+
+
+def test_a_cut_value_in_a_message_says_it_was_cut():
+    """Shape '1000000000x100000000' named a number the user never gave: the cut is now marked."""
+    with pytest.raises(PuzzleError, match=r"'size' must be an integer from 1 to 400 \(or \"RxC\"\), found "
+                                          r"'12345678901234567890\.\.\.'$"):
+        parse_puzzle({"size": 123456789012345678901234})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.registry import LazyRegistry
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
 
@@ -175,7 +175,7 @@ def get_rule(kind: object, where: str = "rule") -> type[Rule]:
     """
     cls = RULES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise PuzzleError(f"{where}: unknown rule {str(kind)[:40]!r}; expected one of {', '.join(RULES)}")
+        raise PuzzleError(f"{where}: unknown rule {clip(kind, 40)!r}; expected one of {', '.join(RULES)}")
     return cls
 
 

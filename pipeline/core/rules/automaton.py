@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, cell_name, cells_text, check_keys, parse_cell
 from pipeline.core.rules.nfa import MAX_STATES, Nfa, NfaError, layered_transitions, nfa_accepts, nfa_from_iss, \
@@ -305,7 +305,7 @@ def _listed(data: dict, board: Board, where: str) -> Nfa:
     for t, row in enumerate(rows):
         if (not isinstance(row, list) or len(row) != 3 or not all(isinstance(a, int) and not isinstance(a, bool)
                                                                   for a in (row[0], row[2]))):
-            raise PuzzleError(f"{where}: transitions[{t}] must be [from, value, to], found {str(row)[:40]}")
+            raise PuzzleError(f"{where}: transitions[{t}] must be [from, value, to], found {clip(row, 40)}")
         if not (0 <= row[0] < states and 0 <= row[2] < states):
             raise PuzzleError(f"{where}: transitions[{t}] names a state outside 0..{states - 1}")
         if row[1] == BREAK:
@@ -313,7 +313,7 @@ def _listed(data: dict, board: Board, where: str) -> Nfa:
         elif isinstance(row[1], int) and not isinstance(row[1], bool) and int(board.index_of([row[1]])[0]) >= 0:
             sym = int(board.index_of([row[1]])[0])
         else:
-            raise PuzzleError(f"{where}: transitions[{t}] reads {str(row[1])[:20]!r}, not a value of the puzzle "
+            raise PuzzleError(f"{where}: transitions[{t}] reads {clip(row[1])!r}, not a value of the puzzle "
                               f"(or \"break\")")
         trans[t] = (row[0], sym, row[2])
     return Nfa.make(states, start, accept, trans)
@@ -364,11 +364,11 @@ class Regex(_Line):
         try:
             nfa = nfa_from_regex(pattern, board.value_of)
         except NfaError as e:
-            raise PuzzleError(f"{where}: pattern {pattern[:40]!r}: {e}") from None
+            raise PuzzleError(f"{where}: pattern {clip(pattern, 40)!r}: {e}") from None
         return cls(segments, nfa, pattern)
 
     def to_dict(self, board: Board) -> dict:
         return {"rule": self.kind, "pattern": self.pattern, "cells": _cells_dict(self.segments, board)}
 
     def describe(self, board: Board) -> str:
-        return f"regex {self.pattern[:30]!r} {cells_text(self.cells(), board)}"
+        return f"regex {clip(self.pattern, 30)!r} {cells_text(self.cells(), board)}"

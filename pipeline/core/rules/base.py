@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.glyphs import Glyph
 from pipeline.core.parse import whole_number
@@ -669,7 +669,7 @@ def int_field(data: dict, key: str, where: str, *, low: int | None = None, high:
                 raise PuzzleError(f"{where}: {key!r} must be from {low} to {high}, found {shown}")
             raise PuzzleError(f"{where}: {key!r} is out of range: {shown}")
         else:
-            raise PuzzleError(f"{where}: {key!r} must be an integer, found {str(text)[:40]!r}")
+            raise PuzzleError(f"{where}: {key!r} must be an integer, found {clip(text, 40)!r}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise PuzzleError(f"{where}: {key!r} must be from {low} to {high}, found {value}")
     return value

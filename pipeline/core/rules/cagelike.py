@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                       parse_cells, value_span)
 
@@ -104,7 +104,7 @@ class LookAndSay(Rule):
         clue = data.get("clue")
         if not isinstance(clue, str) or not _PAIRS.fullmatch(clue) or len(clue) > 40:
             raise PuzzleError(f"{where}: 'clue' must be a string of (count, value) digit pairs like \"1223\", "
-                              f"found {str(clue)[:40]!r}")
+                              f"found {clip(clue, 40)!r}")
         counts: dict[int, int] = {}
         for count, value in _pairs(clue):
             if value in counts and (counts[value] or count):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import extra_index, extra_name
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
         return board.n_cells + k
     if m is None:
         also = f" or an extra cell such as {extra_name(0, board.extra)}" if board.extra else ""
-        raise PuzzleError(f"{where}: {str(text)[:40]!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1{also})")
+        raise PuzzleError(f"{where}: {clip(text, 40)!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1{also})")
     r, c = int(m.group(1)), int(m.group(2))
     if not (1 <= r <= board.rows and 1 <= c <= board.cols):
         raise PuzzleError(f"{where}: cell r{r}c{c} is outside the {board.rows}x{board.cols} grid")

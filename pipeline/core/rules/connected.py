@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, value_span
 from pipeline.core.rules.chaos import orthogonal_edges
@@ -88,7 +88,7 @@ class ConnectedValues(AuxRule):
         values = data.get("values")
         if (not isinstance(values, list) or not values
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
-            raise PuzzleError(f"{where}: 'values' must be a non-empty list of integers, found {str(values)[:30]!r}")
+            raise PuzzleError(f"{where}: 'values' must be a non-empty list of integers, found {clip(values, 30)!r}")
         if len(set(values)) != len(values):
             raise PuzzleError(f"{where}: 'values' lists a value twice: {values[:12]}")
         outside = [v for v in values if v not in board.value_of.tolist()]
@@ -96,7 +96,7 @@ class ConnectedValues(AuxRule):
             raise PuzzleError(f"{where}: {outside[0]} is not one of the puzzle's values {value_span(board)}")
         size = data.get("size", 0)
         if size != 0 and (not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= board.n_cells):
-            raise PuzzleError(f"{where}: 'size' must be a whole number 1..{board.n_cells}, found {str(size)[:20]!r}")
+            raise PuzzleError(f"{where}: 'size' must be a whole number 1..{board.n_cells}, found {clip(size)!r}")
         return cls(tuple(sorted(values)), int(size))
 
     def to_dict(self, board: Board) -> dict:

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, check_keys, int_field
 from pipeline.core.rules.outside import OutsideLine, outside_line
@@ -320,7 +320,7 @@ class FullRankTies(AuxRule):
         check_keys(data, {"ties"}, where)
         ties = data.get("ties")
         if ties not in TIES:
-            raise PuzzleError(f"{where}: 'ties' must be one of {', '.join(TIES)}, found {str(ties)[:40]!r}")
+            raise PuzzleError(f"{where}: 'ties' must be one of {', '.join(TIES)}, found {clip(ties, 40)!r}")
         rank_lines(board, where)
         return cls(str(ties))
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["Indexing"]
@@ -64,7 +64,7 @@ class Indexing(Rule):
         check_keys(data, {"by", "cells"}, where)
         by = data.get("by")
         if by not in BY:
-            raise PuzzleError(f"{where}: 'by' must be column or row, found {str(by)[:20]!r}")
+            raise PuzzleError(f"{where}: 'by' must be column or row, found {clip(by)!r}")
         if board.grids or not board.present.all():   # one grid (square, or a rectangle: ISS indexes its lines)
             raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
         cells = parse_cells(data.get("cells"), board, where)

@@ -8,7 +8,7 @@ from typing import cast
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, int_field, parse_cells,
                                       digit_values, value_span)
 
@@ -113,7 +113,7 @@ class Kropki(Rule):
         if color is None:
             raise PuzzleError(f"{where}: missing 'color' (white or black)")
         if color not in COLORS:
-            raise PuzzleError(f"{where}: 'color' must be white or black, found {str(color)[:20]!r}")
+            raise PuzzleError(f"{where}: 'color' must be white or black, found {clip(color)!r}")
         value = int_field(data, "value", where, low=1 if color == "white" else 2,
                           high=max(board.n, int(np.ptp(board.value_of)), int(np.abs(board.value_of).max())),
                           default=1 if color == "white" else 2)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_span, value_terms)
 
@@ -192,7 +192,7 @@ def _parse_clue(text: object, board: Board, where: str) -> tuple[int, int]:
     which must lie outside the canvas's cells (or on an absent cell of a layout)."""
     m = _OUTSIDE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise PuzzleError(f"{where}: 'clue' must be an outside position like \"r0c5\", found {str(text)[:40]!r}")
+        raise PuzzleError(f"{where}: 'clue' must be an outside position like \"r0c5\", found {clip(text, 40)!r}")
     r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
     if not (-1 <= r <= board.rows and -1 <= c <= board.cols):
         raise PuzzleError(f"{where}: clue {text} is not beside the {board.rows}x{board.cols} grid")

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                      value_span)
 
@@ -54,7 +54,7 @@ def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int
     """
     m = _OUTSIDE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise PuzzleError(f"{where}: 'clue' must be an outside place like \"r0c3\", found {str(text)[:40]!r}")
+        raise PuzzleError(f"{where}: 'clue' must be an outside place like \"r0c3\", found {clip(text, 40)!r}")
     r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
     inside_canvas = 0 <= r < board.rows and 0 <= c < board.cols
     if inside_canvas and board.present[board.cell(r, c)]:

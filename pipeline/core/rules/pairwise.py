@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, parse_cells,
                                       value_words)
@@ -63,7 +63,7 @@ class Pair(Rule):
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         every = data.get("all", False)
         if not isinstance(every, bool):
-            raise PuzzleError(f"{where}: 'all' must be true or false, found {str(every)[:20]!r}")
+            raise PuzzleError(f"{where}: 'all' must be true or false, found {clip(every)!r}")
         name = data.get("name", "")
         if not isinstance(name, str) or len(name) > 60:
             raise PuzzleError(f"{where}: 'name' must be a string of at most 60 characters")
@@ -74,7 +74,7 @@ class Pair(Rule):
         for item in raw:
             digits = [whole_number(v) for v in item] if isinstance(item, (list, tuple)) else []
             if len(digits) != 2 or any(d is None or board.index_of([d])[0] < 0 for d in digits):
-                raise PuzzleError(f"{where}: 'allowed' holds {str(item)[:20]!r}, not a pair of digits {value_words(board)}")
+                raise PuzzleError(f"{where}: 'allowed' holds {clip(item)!r}, not a pair of digits {value_words(board)}")
             first, second = digits
             assert first is not None and second is not None   # checked above
             pairs.add((int(first), int(second)))

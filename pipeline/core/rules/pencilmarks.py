@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
                                       value_words)
@@ -52,12 +52,12 @@ class PencilMarks(Rule):
         raw = data.get("digits")
         if not isinstance(raw, (list, tuple)) or not raw:
             raise PuzzleError(f"{where}: 'digits' must be a non-empty list of digits {value_words(board)}, "
-                              f"found {str(raw)[:40]!r}")
+                              f"found {clip(raw, 40)!r}")
         digits = []
         for value in raw:
             digit = whole_number(value)
             if digit is None or board.index_of([digit])[0] < 0:
-                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit {value_words(board)}")
+                raise PuzzleError(f"{where}: 'digits' holds {clip(value)!r}, not a digit {value_words(board)}")
             if digit in digits:
                 raise PuzzleError(f"{where}: digit {digit} is listed twice in 'digits'")
             digits.append(digit)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells,
                                       value_words)
@@ -58,12 +58,12 @@ class Quadruple(Rule):
                               f"{cell_list_text(cells, board)}")
         raw = data.get("digits")
         if not isinstance(raw, (list, tuple)) or not 1 <= len(raw) <= 4:
-            raise PuzzleError(f"{where}: 'digits' must list 1 to 4 digits {value_words(board)}, found {str(raw)[:40]!r}")
+            raise PuzzleError(f"{where}: 'digits' must list 1 to 4 digits {value_words(board)}, found {clip(raw, 40)!r}")
         digits = []
         for value in raw:
             digit = whole_number(value)
             if digit is None or board.index_of([digit])[0] < 0:
-                raise PuzzleError(f"{where}: 'digits' holds {str(value)[:20]!r}, not a digit {value_words(board)}")
+                raise PuzzleError(f"{where}: 'digits' holds {clip(value)!r}, not a digit {value_words(board)}")
             digits.append(int(digit))
         most = 1 if board.share_a_unit(cells[None, :])[0] else 2   # a digit twice: on a diagonal, boxes apart
         again = next((d for d in digits if digits.count(d) > most), None)

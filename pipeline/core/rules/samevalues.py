@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
 __all__ = ["SameValues"]
@@ -47,7 +47,7 @@ class SameValues(Rule):
         check_keys(data, {"groups"}, where)
         raw = data.get("groups")
         if not isinstance(raw, (list, tuple)) or len(raw) < 2:
-            raise PuzzleError(f"{where}: 'groups' must be a list of 2 or more lists of cells, found {str(raw)[:40]!r}")
+            raise PuzzleError(f"{where}: 'groups' must be a list of 2 or more lists of cells, found {clip(raw, 40)!r}")
         groups = [parse_cells(g, board, f"{where} group {k}") for k, g in enumerate(raw, start=1)]
         sizes = {g.size for g in groups}
         if len(sizes) > 1:

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import (Board, Glyph, Rows, cell_list_text, cell_name, check_keys, int_field,
                                       parse_cells, value_span, value_terms)
@@ -126,7 +126,7 @@ class SumLine(AuxRule):
         total = int_field(data, "sum", where, low=1, high=MAX_SUMLINE)
         loop = data.get("loop", False)
         if not isinstance(loop, bool):
-            raise PuzzleError(f"{where}: 'loop' must be true or false, found {str(loop)[:40]!r}")
+            raise PuzzleError(f"{where}: 'loop' must be true or false, found {clip(loop, 40)!r}")
         if int(board.value_of.min()) < 0:
             raise PuzzleError(f"{where}: a sum line needs values of 0 or more, not {value_span(board)}")
         return cls(tuple(int(c) for c in cells), total, loop)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.glyphs import DIAGONAL_SHADE, WINDOW_FILL
 from pipeline.core.rules.base import Board, Glyph, Rule, cell_list_text, cell_name, check_keys, parse_cells
 
@@ -128,7 +128,7 @@ class DiagonalRule(Rule):
         check_keys(data, {"which"}, where)
         which = data.get("which", "main")
         if which not in ("main", "anti"):
-            raise PuzzleError(f"{where}: 'which' must be main or anti, found {str(which)[:20]!r}")
+            raise PuzzleError(f"{where}: 'which' must be main or anti, found {clip(which)!r}")
         if board.rows != board.cols or board.rows != board.n:
             raise PuzzleError(f"{where}: a long diagonal needs a square N x N grid")
         return cls(which)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_list_text, cell_name, cells_text, check_keys,
                                       parse_cell, parse_cells, value_span)
 
@@ -82,7 +82,7 @@ class EqualSum(Rule):
         raw = data.get("segments")
         if not isinstance(raw, (list, tuple)) or not raw or len(raw) > MAX_SEGMENTS:
             raise PuzzleError(f"{where}: 'segments' must be a list of 1 to {MAX_SEGMENTS} lists of cells, "
-                              f"found {str(raw)[:40]!r}")
+                              f"found {clip(raw, 40)!r}")
         segments = [parse_cells(s, board, f"{where} segment {k}") for k, s in enumerate(raw, start=1)]
         return cls(tuple(tuple(int(c) for c in s) for s in segments))
 

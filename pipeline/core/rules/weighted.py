@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, RuleCannotHoldError
+from pipeline.core.errors import clip, PuzzleError, RuleCannotHoldError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_span, value_terms)
@@ -61,12 +61,12 @@ class WeightedSum(Rule):
         else:
             if not isinstance(raw, (list, tuple)) or len(raw) != cells.size:
                 raise PuzzleError(f"{where}: 'weights' must list one integer per cell ({cells.size}), "
-                                  f"found {str(raw)[:40]!r}")
+                                  f"found {clip(raw, 40)!r}")
             weights = []
             for value in raw:
                 weight = whole_number(value)
                 if weight is None or weight == 0 or abs(weight) > MAX_WEIGHT:
-                    raise PuzzleError(f"{where}: weight {str(value)[:20]!r} is not a nonzero integer from "
+                    raise PuzzleError(f"{where}: weight {clip(value)!r} is not a nonzero integer from "
                                       f"-{MAX_WEIGHT} to {MAX_WEIGHT}")
                 weights.append(int(weight))
         w = np.array(weights, dtype=np.int64)

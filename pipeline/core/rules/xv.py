@@ -13,7 +13,7 @@ from typing import cast
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, adjacent, cell_name, check_keys, parse_cells,
                                       digit_values, value_span)
 from pipeline.core.rules.rowblocks import distinct_small_ints, in_rule_order, pair_rows, ragged_positions
@@ -118,7 +118,7 @@ class XV(Rule):
         check_keys(data, {"cells", "letter"}, where)
         letter = data.get("letter")
         if not isinstance(letter, str) or letter.lower() not in LETTERS:
-            raise PuzzleError(f"{where}: 'letter' must be x (sum 10) or v (sum 5), found {str(letter)[:20]!r}")
+            raise PuzzleError(f"{where}: 'letter' must be x (sum 10) or v (sum 5), found {clip(letter)!r}")
         letter = letter.lower()
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
         if cells.size != 2:
