@@ -45,11 +45,16 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     Raises
     ------
     PuzzleError
-        A layout, a variant or a rule f-puzzles has no element for (one line naming it).
+        A layout, a rectangular grid, a value set, a variant or a rule f-puzzles has no element
+        for (one line naming it).
     """
     n = puzzle.n
     if puzzle.layout is not None:
         raise PuzzleError(f"{where}: a {puzzle.layout.name} layout has no f-puzzles form")
+    if puzzle.rows != puzzle.cols:   # read back, it would be another puzzle: refused, never written
+        raise PuzzleError(f"{where}: a {puzzle.rows}x{puzzle.cols} grid has no f-puzzles form (its grids are square)")
+    if puzzle.values is not None:
+        raise PuzzleError(f"{where}: a value set has no f-puzzles form (its digits are 1..{n})")
     if not 1 <= n <= 64:
         raise PuzzleError(f"{where}: a {n}x{n} grid is beyond f-puzzles' 64x64")
     spec = puzzle.spec
@@ -96,7 +101,8 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
         elif kind == "extraregion":
             data.setdefault("extraregion", []).append({"cells": [_cell(c) for c in entry["cells"]]})
         elif kind == "windoku":
-            for window in window_units(board.rows, board.cols, board.h, board.w) or []:
+            windows = window_units(board.rows, board.cols, board.h, board.w)
+            for window in () if windows is None else windows:
                 data.setdefault("extraregion", []).append(
                     {"cells": [f"R{int(c) // board.cols + 1}C{int(c) % board.cols + 1}" for c in window]})
         else:

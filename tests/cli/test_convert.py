@@ -27,3 +27,21 @@ def test_unsupported_type_is_one_line_exit_2(tmp_path):
     done = run(".Shape~9x9~0-8~Raw", "--to", str(tmp_path / "x.json"))   # a grid without implicit units
     assert done.returncode == 2 and "grid type 'Raw' is not supported" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.json").exists()
+
+
+def test_what_f_puzzles_would_read_as_another_puzzle_is_refused(tmp_path):
+    """A 6x8 was written as an 8x8 and a 0..5 value set as 1..6 (another solution), exit 0."""
+    for source, said in ((".Shape~6x8.~R1C1_1", "a 6x8 grid has no f-puzzles form"),
+                         (".Shape~6x6~0-8.~R1C1_0", "a value set has no f-puzzles form")):
+        done = run(source, "--to", str(tmp_path / "x.fpuzzles"))
+        assert done.returncode == 2 and said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert not (tmp_path / "x.fpuzzles").exists()
+
+
+def test_a_windoku_goes_to_f_puzzles_as_its_windows(tmp_path):
+    """window_units(...) or [] raised 'truth value of an array is ambiguous'."""
+    doc = {"size": 9, "givens": "1" + "." * 80, "rules": [{"rule": "windoku"}]}
+    target = tmp_path / "w.fpuzzles"
+    assert run(json.dumps(doc), "--to", str(target)).returncode == 0
+    back = json.loads(run(str(target), "--to", "-").stdout)
+    assert len(back["rules"]) == 4 and {r["rule"] for r in back["rules"]} == {"extraregion"}
