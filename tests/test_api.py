@@ -47,3 +47,18 @@ def test_export_under_a_file_says_so_in_one_typed_line(tmp_path):
     with pytest.raises(PipelineError, match=r"afile/x.lp: cannot write \(.*afile is not a directory\)$"):
         pipeline.export(model, tmp_path / "afile" / "x.lp")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+@pytest.mark.parametrize("options, summary", [({"variant": "x"}, "4x4 x, 2 clues"),
+                                               ({"variant": "latin"}, "4x4 latin, 2 clues"),
+                                               ({"box": "1x4"}, "4x4 classic, 2 clues")])
+def test_reading_a_puzzle_again_applies_the_options(options, summary):
+    """read_puzzle(puzzle, variant="x") returned the classic puzzle as it was (its solve broke the
+    X rule), though rules= was applied."""
+    import pipeline
+    from pipeline.core.verify import verify_grid
+
+    again = pipeline.read_puzzle(pipeline.read_puzzle("1...........3..."), **options)
+    assert again.summary() == summary
+    assert again == pipeline.read_puzzle("1...........3...", **options)
+    assert verify_grid(pipeline.solve(again).grid, again)

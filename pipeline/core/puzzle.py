@@ -512,6 +512,12 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
         ...
     pipeline.core.errors.ClueConflictError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
+    if isinstance(source, Puzzle) and (box, variant, regions, size) != (None,) * 4:
+        # read again from its document, the keys the options name left out (they were ignored)
+        given = {"box": box, "variant": variant, "regions": regions, "size": size}
+        doc = {k: v for k, v in source.to_document().items() if k not in given or given[k] is None}
+        return parse_puzzle(doc, box=box, variant=variant, regions=regions, size=size, rules=rules,
+                            rules_where=rules_where)
     if isinstance(source, Puzzle):
         if rules:
             return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
