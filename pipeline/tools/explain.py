@@ -117,8 +117,9 @@ class Explanation:
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))
-        if self.rating is None:   # a puzzle with a value set
-            return "unique solution.\nrating: none (the rater names the digits 1..N, not a value set)"
+        if self.rating is None:   # a puzzle with a value set, or a rectangular grid
+            return ("unique solution.\nrating: none (the rater takes the digits 1..N of a square grid, not a value "
+                    "set or a rectangle)")
         return f"unique solution.\nrating: {Rating(**self.rating, steps=[], solution=None).text()}"
 
 
@@ -371,8 +372,9 @@ def _explain(puzzle: Puzzle, cap: int, maxsat: str, count_model: Callable[[Any, 
     if count == 0:
         return Explanation("infeasible", conflict=minimal_conflict(puzzle),
                            remove=fewest_removals(puzzle, maxsat), maxsat=maxsat, count=0)
-    if count == 1:   # the rater names digits 1..N: a value set's puzzle is not rated
-        rating = None if puzzle.values is not None else rate(puzzle, grids[0], unique=True).to_dict(brief=True)
+    if count == 1:   # the rater names digits 1..N and takes units of one length: others are not rated
+        rated = puzzle.values is None and (puzzle.rows == puzzle.cols or puzzle.layout is not None)
+        rating = rate(puzzle, grids[0], unique=True).to_dict(brief=True) if rated else None
         return Explanation("unique", count=1, rating=rating)
     counter = _clue_counter(puzzle, cap, count_model)   # the greedy clues to add: many small counts
     stack = np.stack(grids)

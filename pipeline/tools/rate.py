@@ -125,6 +125,9 @@ class _Contradiction(Exception):
 
 class _Rater:
     def __init__(self, puzzle: Puzzle):
+        if puzzle.rows != puzzle.cols and puzzle.layout is None:   # rows and columns of two lengths
+            raise PuzzleError(f"a {puzzle.rows}x{puzzle.cols} grid has no human-technique steps or rating yet "
+                              "(the techniques take units of one length); solve and count take it")
         n = self.n = puzzle.n
         self.cols = puzzle.cols
         self.present = puzzle.present   # all cells but a layout's absent ones

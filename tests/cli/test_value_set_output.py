@@ -146,4 +146,5 @@ def test_explain_of_a_unique_puzzle_of_a_value_set_says_it_is_not_rated(capsys, 
     text = _clues_iss(shape, [(r, c, int(full[r, c])) for r in range(6) for c in range(6)])
     found = _explained(text)
     assert found.status == "unique" and found.rating is None
-    assert found.text().endswith("rating: none (the rater names the digits 1..N, not a value set)")
+    assert found.text().endswith("rating: none (the rater takes the digits 1..N of a square grid, not a value set or a "
+                                 "rectangle)")

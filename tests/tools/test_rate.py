@@ -155,3 +155,20 @@ def test_solved_by_easy_steps_is_what_rate_labels_easy(shape, seed, keep):
         doc["rules"] = rules
     puzzle = parse_puzzle(doc)
     assert solved_by_easy_steps(puzzle)(puzzle.grid) == (rate(puzzle).label == "easy")
+
+
+def test_a_rectangular_grid_is_refused_by_the_rater_in_one_line_and_explained_unrated(capsys):
+    """rate, solve --steps and explain of a unique 6x8 ended in a numpy traceback: the rater's
+    units are of one length."""
+    from pipeline.cli.main import main
+    from pipeline.tools.explain import explain
+
+    full = "135724682468135731754286428631755713682468245713"   # a 6x8 grid (2x4 boxes)
+    doc = f'{{"size": "6x8", "givens": "{full}"}}'
+    for argv in (["rate", doc], ["solve", doc, "--steps"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "a 6x8 grid has no human-technique steps or rating yet" in err, err
+    found = explain(parse_puzzle(doc))
+    assert found.status == "unique" and found.rating is None
+    assert found.text().endswith("not a value set or a rectangle)")
