@@ -35,9 +35,10 @@ __all__ = ["answer_record", "beyond_unit_kernels", "rule_shape_key", "rules_text
 
 
 def beyond_unit_kernels(puzzle: Puzzle) -> bool:
-    """True for a puzzle the unit-only batch kernels cannot take: rules, a layout or a value set
-    (the kernels know the digits ``1..N`` only)."""
-    return bool(puzzle.rules) or puzzle.layout is not None or puzzle.values is not None
+    """True for a puzzle the unit-only batch kernels cannot take: rules, a layout, a value set
+    (the kernels know the digits ``1..N`` only) or a rectangular grid (they know N x N)."""
+    return (bool(puzzle.rules) or puzzle.layout is not None or puzzle.values is not None
+            or puzzle.rows != puzzle.cols)
 
 
 def rules_text(puzzle: Puzzle) -> str | None:

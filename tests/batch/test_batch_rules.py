@@ -286,3 +286,18 @@ def test_a_dask_batch_compiles_the_rule_kernel_here_only_when_its_workers_would_
     assert dfsrules_native.is_cached() is (state == "cached")
     batch_run._load_rule_kernel(engine)
     assert bool(loads) is compiles
+
+
+@pytest.mark.parametrize("solver", ["sat", "highs"])
+def test_rectangular_records_go_to_the_engine_s_own_model(solver):
+    """A 6x8 record (a document or an ISS string) went to the N x N shape kernels and became the
+    error row 'IndexError: index 48 is out of bounds for axis 0 with size 48'."""
+    from pipeline.batch.config import SolveOptions
+    from pipeline.batch.worker import solve_records
+
+    records = [(0, '{"size": "6x8"}', None, None), (1, ".Shape~6x8.~R1C1_1", None, None)]
+    columns = solve_records(records, SolveOptions(solver=solver, count=0))
+    assert columns["status"] == ["optimal", "optimal"], columns["error"]
+    for (_, text, *_), solution in zip(records, columns["solution"]):
+        puzzle = parse_puzzle(text)
+        assert verify_grid(np.array([int(ch) for ch in solution]).reshape(6, 8), puzzle)
