@@ -555,3 +555,14 @@ def test_solution_of_a_puzzle_without_one_is_a_negative_answer_exit_1_and_no_fil
     assert code == 1
     assert capsys.readouterr().err == "no solution: the puzzle has no solution (infeasible); nothing drawn\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solution_is_solved_by_auto_s_pick_within_the_time_limit(tmp_path, capsys):
+    """--solution always used HiGHS, without a time limit: a 25x25 ran past two minutes."""
+    from oracles import PROJECT
+
+    grid25 = str(PROJECT / "examples" / "grid25.txt")
+    assert main(["draw", grid25, "--solution", "--to", str(tmp_path / "x.svg"), "--time-limit", "0.001"]) == 1
+    assert capsys.readouterr().err == "no solution: time limit of 0.001 s reached; nothing drawn\n"
+    assert list(tmp_path.iterdir()) == []
+    assert main(["draw", grid25, "--solution", "--to", str(tmp_path / "x.svg"), "--time-limit", "nan"]) == 2

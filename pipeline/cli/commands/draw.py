@@ -10,7 +10,7 @@ from formats.files import atomic_open
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.parse import read_stdin
-from pipeline.solvers.highs import solve
+from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, draw_grid, figure_format, highlight_mask, input_symbols, load_matplotlib,
                                  read_grid, write_figure)
 
@@ -22,12 +22,15 @@ def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
             and not args.candidates and importlib.util.find_spec("matplotlib") is None)
 
 
-def _solution(puzzle):
-    """The puzzle's solution grid, or None after saying on stderr that it has none: a negative
-    answer, exit 1, as ``solve`` gives it (nothing is drawn)."""
-    result = solve(build_model(puzzle))
+def _solution(puzzle, time_limit: float | None):
+    """The puzzle's solution grid by the engine ``auto`` picks (HiGHS alone ran past two minutes
+    on a 25x25), or None after saying on stderr that there is none: a negative answer, exit 1, as
+    ``solve`` gives it (nothing is drawn)."""
+    result = get_solver("auto").solve(build_model(puzzle), time_limit=time_limit)
     if result.grid is None:
-        print(f"no solution: the puzzle has no solution ({result.status}); nothing drawn", file=sys.stderr)
+        why = (f"time limit of {time_limit:g} s reached" if result.status == "time_limit"
+               else f"the puzzle has no solution ({result.status})")
+        print(f"no solution: {why}; nothing drawn", file=sys.stderr)
     return result.grid
 
 
@@ -37,7 +40,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
         grid = None
         if args.solution:
-            grid = _solution(puzzle)
+            grid = _solution(puzzle, args.time_limit)
             if grid is None:
                 return 1
         with atomic_open(args.to, "w") as out:
@@ -55,7 +58,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if args.grid:
         grid = read_grid(args.grid, puzzle, args.box)
     elif args.solution:
-        grid = _solution(puzzle)
+        grid = _solution(puzzle, args.time_limit)
         if grid is None:
             return 1
     mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
@@ -69,7 +72,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("draw", help="draw a puzzle (and a solution) to SVG/PNG/PDF")
     add_puzzle_args(p)
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--solution", action="store_true", help="solve (HiGHS) and draw the filled-in digits")
+    source.add_argument("--solution", action="store_true",
+                        help="solve (the engine --solver auto picks) and draw the filled-in digits")
     source.add_argument("--grid", metavar="FILE", help="draw this (possibly wrong) filled-in grid")
     p.add_argument("--candidates", action="store_true",
                    help="pencil-mark candidates on empty cells: the digits no filled cell sees through a unit, "
@@ -83,4 +87,6 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="digits above 9 as numbers or letters A..; default auto: as the input spells them "
                         "(letters for the compact one-character-per-cell form)")
     p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds for --solution's solve, finite and > 0 (default: none)")
     p.set_defaults(func=cmd_draw)
