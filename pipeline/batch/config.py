@@ -17,6 +17,7 @@ import highspy
 from pipeline.core.clauses import AMO_ENCODINGS
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import parse_box
 from pipeline.core.progress import PROGRESS_MODES
 from pipeline.solvers import batch_solver_names, get_solver
@@ -232,6 +233,11 @@ def _is_scheduler_address(address) -> bool:
 def _check_highs_options(options: dict) -> None:
     """Refuse an unknown HiGHS option or a bad value here, not in every worker."""
     h = new_highs()
+    threads = options.get("threads")
+    if threads is not None and not (isinstance(threads, int) and not isinstance(threads, bool)
+                                    and 0 <= threads <= MAX_THREADS):
+        # HiGHS takes any count and starts that many threads (99,999: 660 MB and no answer in 30 s)
+        raise BatchConfigError(f"highs_options: threads must be 0 (HiGHS's choice) to {MAX_THREADS}, found {threads!r}")
     for key, value in options.items():
         if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
             raise BatchConfigError(f"highs_options: HiGHS refuses option {key}={value!r}")

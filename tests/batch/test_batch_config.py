@@ -29,6 +29,9 @@ from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, MAX_CHUNK_SIZE, MAX_WO
     ({"input_format": "xlsx"}, "input_format must be one of auto, text, csv, parquet, got 'xlsx'"),
     ({"retry": ("later",)}, "retry must be one of "),
     ({"highs_options": {"no_such_option": 1}}, "highs_options: HiGHS refuses option no_such_option=1"),
+    # HiGHS takes any count and starts that many threads (an outside probe: 660 MB, no answer in 30 s)
+    ({"highs_options": {"threads": 99999}}, "highs_options: threads must be 0 (HiGHS's choice) to 256, found 99999"),
+    ({"highs_options": {"threads": True}}, "highs_options: threads must be 0 (HiGHS's choice) to 256, found True"),
 ])
 def test_each_bad_option_has_its_exact_message(changes, message):
     with pytest.raises(BatchConfigError) as err:
