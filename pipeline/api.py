@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from pipeline.core.build import Model, build_model
-from pipeline.core.errors import SolveError
+from pipeline.core.errors import FormatError, SolveError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 if TYPE_CHECKING:
@@ -270,6 +270,11 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     ...     [p.name for p in export("1..." "..3." ".4.." "...2", Path(tmp) / "model.lp")]
     ['model.lp', 'model.lp.manifest.json']
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"export: the path must be text or a path, found {type(path).__name__}")
+    if not (formats is None or isinstance(formats, str)
+            or isinstance(formats, (list, tuple)) and all(isinstance(name, str) for name in formats)):
+        raise FormatError(f"export: formats must be text such as \"mps,lp\" or a list of names, found {formats!r:.40}")
     model = _model_of(model)
     single = importlib.import_module("formats.single")
     names = formats if formats is None or isinstance(formats, str) else ",".join(formats)

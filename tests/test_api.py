@@ -62,3 +62,30 @@ def test_reading_a_puzzle_again_applies_the_options(options, summary):
     assert again.summary() == summary
     assert again == pipeline.read_puzzle("1...........3...", **options)
     assert verify_grid(pipeline.solve(again).grid, again)
+
+
+_GIVENS = "1...........3..."
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: pipeline.read_puzzle([[1, 2], [3]]), "the grid's rows are of different lengths"),
+    (lambda: pipeline.read_puzzle(np.zeros((0, 0))), "input must be a non-empty 2-D matrix"),
+    (lambda: pipeline.read_puzzle(_GIVENS, box=5), "box: must be text like \"3x3\" or a pair (h, w)"),
+    (lambda: pipeline.read_puzzle(_GIVENS, size="4"), "size: must be a whole number from 1, found str 4"),
+    (lambda: pipeline.read_puzzle(_GIVENS, size=4.5), "size: must be a whole number from 1, found float 4.5"),
+    (lambda: pipeline.read_puzzle(_GIVENS, size=True), "size: must be a whole number from 1, found bool True"),
+    (lambda: pipeline.read_puzzle(_GIVENS, rules=5), "rules: must be a list of rule entries"),
+    (lambda: pipeline.export(_GIVENS, None), "export: the path must be text or a path, found NoneType"),
+    (lambda: pipeline.export(_GIVENS, "a.lp", formats=5), "export: formats must be text such as"),
+    (lambda: pipeline.export(_GIVENS, "a.lp", formats=("mps", 5)), "export: formats must be text such as"),
+    (lambda: pipeline.build_model("1..."), "build_model: expected a Puzzle"),
+    (lambda: pipeline.build_model(pipeline.read_puzzle(_GIVENS)).decode("abc"), "decode: expected a vector"),
+])
+def test_wrong_types_through_the_api_are_one_pipeline_error(call, message, tmp_path, monkeypatch):
+    """An outside probe found each of these a TypeError, AttributeError or bare ValueError (or
+    'expected 20.25 cells'), where the API promises a PipelineError of one line."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(pipeline.PipelineError) as raised:
+        call()
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+    assert list(tmp_path.iterdir()) == []

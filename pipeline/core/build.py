@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.decode import full_vector_of, grid_from_vector
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
 from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
@@ -574,7 +574,10 @@ class Model:
         >>> m.decode(x)[0].tolist()
         [1, 2, 3, 4]
         """
-        x = np.asarray(x, dtype=float).ravel()
+        try:
+            x = np.asarray(x, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise FormatError(f"decode: expected a vector of numbers, found {type(x).__name__}") from None
         if x.size == self.n_cols and (self.is_reduced or self.puzzle.layout is not None or self.n_aux):
             x = self.full_vector(x)
         elif x.size != self.convention.n_vars:
@@ -721,6 +724,9 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     >>> reduced.n_rows, reduced.n_cols, str(reduced.col_names[0])
     (48, 20, 'x_1_1_1_2_2')
     """
+    if not isinstance(puzzle, Puzzle):   # build_model("1...") was an AttributeError
+        raise PuzzleError(f"build_model: expected a Puzzle (pipeline.read_puzzle reads one), found "
+                          f"{type(puzzle).__name__}")
     # refuse before allocating what cannot fit: a layout indexes its whole canvas, and rules over
     # the whole grid (non-consecutive: 8 nonzeros per variable) add rows as large as the units'
     canvas = puzzle.rows * puzzle.cols

@@ -288,3 +288,43 @@ def pick(options: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
     {'time_limit': 5}
     """
     return {name: value for name, value in options.items() if name in allowed}
+
+
+def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None, rules: Any = None) -> None:
+    """Refuse a puzzle reader's option of the wrong type in one line (an API caller's ``box=5``
+    was a ``TypeError`` from deep in the parser, ``size=4.5`` asked for 20.25 cells).
+
+    Parameters
+    ----------
+    box, variant, size, rules
+        :func:`pipeline.core.puzzle.parse_puzzle`'s options, as given.
+
+    Raises
+    ------
+    PipelineError
+        ``OPTION: must be ..., found ...``.
+
+    Examples
+    --------
+    >>> check_puzzle_options(box="3x3", size=9, rules=[{"rule": "antiknight"}])
+    >>> check_puzzle_options(size=4.5)
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PipelineError: size: must be a whole number from 1, found float 4.5
+    """
+    def whole(value: Any) -> bool:
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1
+
+    def found(value: Any) -> str:
+        return f"found {type(value).__name__} {str(value)[:20]}"
+
+    if box is not None and not isinstance(box, str) and not (
+            isinstance(box, (tuple, list)) and len(box) == 2 and all(whole(v) for v in box)):
+        raise PipelineError(f"box: must be text like \"3x3\" or a pair (h, w) of whole numbers, {found(box)}")
+    if variant is not None and not isinstance(variant, str):
+        raise PipelineError(f"variant: must be text (classic, x, jigsaw, ...), {found(variant)}")
+    if size is not None and not whole(size):
+        raise PipelineError(f"size: must be a whole number from 1, {found(size)}")
+    if rules is not None and not (isinstance(rules, (list, tuple)) and all(isinstance(e, dict) for e in rules)):
+        raise PipelineError(f"rules: must be a list of rule entries (dicts such as {{\"rule\": \"antiknight\"}}), "
+                            f"{found(rules)}")

@@ -189,7 +189,6 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
     )
 
 
-
 def default_box(n: int) -> tuple[int, int]:
     """Box shape for an N x N grid: sqrt(N) x sqrt(N), else the most square h x w with h <= w."""
     h = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
@@ -298,7 +297,11 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     """
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
-        grid = _matrix_to_grid(np.asarray(source), box, size, where or "puzzle")
+        try:
+            matrix = np.asarray(source)
+        except ValueError:   # rows of several lengths
+            raise PuzzleError(f"{where or 'puzzle'}: the grid's rows are of different lengths") from None
+        grid = _matrix_to_grid(matrix, box, size, where or "puzzle")
     else:
         text, read_from = _read_source(source, "puzzle")
         grid = _text_to_grid(text, where or read_from, box, size, size_name)
@@ -694,8 +697,8 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
 
 
 def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
-    if matrix.ndim != 2:
-        raise PuzzleError(f"{where}: input must be a 2-D matrix: must be N-by-3 or N-by-N")
+    if matrix.ndim != 2 or not matrix.shape[1]:   # (0, 3) is an empty clue list; (0, 0) nothing
+        raise PuzzleError(f"{where}: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N")
     m, k = matrix.shape
     if not np.issubdtype(matrix.dtype, np.integer):
         try:

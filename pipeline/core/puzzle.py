@@ -21,6 +21,7 @@ from pipeline.core.document import looks_like_document, read_document, refuse_js
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
+from pipeline.core.options import check_puzzle_options
 from pipeline.core.puzzle_checks import check_clues, check_rules_added, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  read_stdin,
@@ -512,6 +513,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
         ...
     pipeline.core.errors.ClueConflictError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
+    check_puzzle_options(box, variant, size, rules)   # an API caller's box=5: one line, not a TypeError
     if isinstance(source, Puzzle) and (box, variant, regions, size) != (None,) * 4:
         # read again from its document, the keys the options name left out (they were ignored)
         given = {"box": box, "variant": variant, "regions": regions, "size": size}

@@ -274,7 +274,7 @@ def test_parse_box():
 def test_shape_must_be_n_by_3_or_n_by_n():
     assert puzzle_error(np.zeros((9, 4), dtype=int)) == "puzzle: matrix is 9-by-4: must be N-by-3 or N-by-N"
     assert puzzle_error("12\n34\n56\n") == "puzzle: grid is 3-by-2: must be N-by-3 or N-by-N"
-    assert puzzle_error(np.zeros((2, 2, 2))) == "puzzle: input must be a 2-D matrix: must be N-by-3 or N-by-N"
+    assert puzzle_error(np.zeros((2, 2, 2))) == "puzzle: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N"
 
 
 def test_entries_must_be_integers_from_1_to_n():
