@@ -313,7 +313,7 @@ def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None,
     pipeline.core.errors.PipelineError: size: must be a whole number from 1, found float 4.5
     """
     def whole(value: Any) -> bool:
-        return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
 
     def found(value: Any) -> str:
         return f"found {type(value).__name__} {str(value)[:20]}"
