@@ -51,6 +51,8 @@ from pipeline.solvers.base import CountResult, Solver, SolveResult, register_sol
 from pipeline.solvers.sat_slices import run_sliced
 
 _ENGINE_CACHE_SIZE = 8
+#: Clauses added to a solver between two looks at a deadline (about 0.1 s of CaDiCaL's loading).
+LOAD_SLICE = 200_000
 #: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
 #: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
 #: alone are solved with the proof in docs/benchmarks.md's times ("Killer cages' combinations").
@@ -272,18 +274,33 @@ class SatEngine:
         self._top = self._encoding.n_vars + n_extra
         self.fixed = self.clue_literals(model) if fix_clues else None
         if keep_clauses:   # generate's engines keep the lists (its fresh solvers are made from them)
-            self._rule_clauses: list[list[int]] | None = clause_list(self._encoding) + self._extra
-            self.solver = self._new_solver(self._rule_clauses)
+            kept: list[list[int]] = []
+            if not feed_clauses(kept.extend, self._encoding, deadline):
+                raise SetupOutlasts(self._took_the_limit())
+            self._rule_clauses: list[list[int]] | None = kept + self._extra
+            self.solver = self._new_solver(self._rule_clauses, deadline)
         else:   # fed a chunk at a time: a 100x100's clauses are gigabytes as lists and a minute to load
             self._rule_clauses, self.solver = None, self._new_solver([])
             if not feed_clauses(self.solver.append_formula, self._encoding, deadline):
                 delete_solver(self.solver)
-                raise SetupOutlasts(f"loading the SAT solver's {self._encoding.n_clauses:,} clauses took the whole "
-                                    "time limit")
+                raise SetupOutlasts(self._took_the_limit())
             self.solver.append_formula(self._extra)
         self._lock = threading.Lock()
 
-    def _new_solver(self, clauses: list[list[int]]):
+    def _took_the_limit(self) -> str:
+        return f"loading the SAT solver's {self._encoding.n_clauses:,} clauses took the whole time limit"
+
+    def _new_solver(self, clauses: list[list[int]], deadline: float | None = None):
+        """A solver of the engine's backend holding ``clauses``, added a slice at a time under a
+        ``deadline`` (:class:`SetupOutlasts` once it passes: a 64x64's 8.4 million took 4 s)."""
+        if deadline is not None:
+            solver = self._new_solver([])
+            for lo in range(0, len(clauses), LOAD_SLICE):
+                if time.perf_counter() > deadline:
+                    delete_solver(solver)
+                    raise SetupOutlasts(self._took_the_limit())
+                solver.append_formula(clauses[lo:lo + LOAD_SLICE])
+            return solver
         solvers = pysat_solvers()
         if _non_incremental(self.backend):
             raise SolveError(f"solver sat: --sat-backend {self.backend!r} solves once, non-incrementally (python-sat's "
@@ -303,11 +320,11 @@ class SatEngine:
             self._rule_clauses = clause_list(self._encoding) + self._extra
         return self._rule_clauses
 
-    def fresh_solver(self):
+    def fresh_solver(self, deadline: float | None = None):
         """A new python-sat solver of this engine's backend holding the rules only: nothing
         learnt, no clues, so what it answers depends on its own settings alone (generate's random
-        decision phases). The caller deletes it."""
-        return self._new_solver(self.rule_clauses)
+        decision phases), loaded by ``deadline`` (:class:`SetupOutlasts`). The caller deletes it."""
+        return self._new_solver(self.rule_clauses, deadline)
 
     # -- variables the caller guards its own clauses with ---------------------------------------
     def new_var(self) -> int:
@@ -508,7 +525,7 @@ def close_engines() -> None:
 
 
 def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None = None, *,
-               keep_clauses: bool = False) -> SatEngine:
+               keep_clauses: bool = False, deadline: float | None = None) -> SatEngine:
     """The cached engine for ``model``'s shape (convention, variant, regions), encoding and backend:
     one incremental solver reused across puzzles. This is the process's one SAT engine cache
     (batch's workers, generate and explain use it; freed at exit).
@@ -523,6 +540,8 @@ def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None 
         A python-sat solver name, default CaDiCaL 1.5.3.
     keep_clauses : bool
         A new engine keeps its rules' clause lists (see :class:`SatEngine`).
+    deadline : float, optional
+        A new engine is loaded by this ``time.perf_counter()`` value (:class:`SetupOutlasts`).
 
     Returns
     -------
@@ -533,7 +552,7 @@ def engine_for(model: Model, amo: str | None = DEFAULT_AMO, backend: str | None 
     if engine is None:
         if len(_ENGINES) >= _ENGINE_CACHE_SIZE:
             _ENGINES.pop(next(iter(_ENGINES))).close()
-        engine = _ENGINES[key] = SatEngine(model, amo, backend, keep_clauses=keep_clauses)
+        engine = _ENGINES[key] = SatEngine(model, amo, backend, keep_clauses=keep_clauses, deadline=deadline)
     return engine
 
 

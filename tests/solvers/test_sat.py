@@ -305,3 +305,13 @@ def test_an_engine_whose_clauses_load_past_the_deadline_stops_there():
         assert engine.solve(model).status == "optimal"
     finally:
         engine.close()
+    # generate's engines keep their clause lists and load fresh solvers from them: the same limit
+    with pytest.raises(sat.SetupOutlasts, match="took the whole time limit$"):
+        sat.SatEngine(model, keep_clauses=True, deadline=time.perf_counter())
+    kept = sat.SatEngine(model, keep_clauses=True, deadline=time.perf_counter() + 600)
+    try:
+        with pytest.raises(sat.SetupOutlasts, match="took the whole time limit$"):
+            kept.fresh_solver(deadline=time.perf_counter())
+        sat.delete_solver(kept.fresh_solver(deadline=time.perf_counter() + 600))
+    finally:
+        kept.close()

@@ -27,7 +27,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import SOLVERS
-from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
+from pipeline.solvers.sat import SetupOutlasts, delete_solver, engine_for as sat_engine_for
 from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
@@ -60,13 +60,16 @@ class ShapeEngine:
 
     name = "sat"
 
-    def __init__(self, shape: Puzzle):
+    def __init__(self, shape: Puzzle, deadline: float | None = None):
         self.n = shape.n
         self.shape = shape_of(shape)
         self.rows, self.cols = self.shape.rows, self.shape.cols
         self.model = build_model(self.shape, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
-        self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True)
+        try:   # a 64x64's clauses take seconds to list and load: the run's deadline holds
+            self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True, deadline=deadline)
+        except SetupOutlasts as e:
+            raise OutOfTime(str(e)) from None
         self.solver = self.sat.solver
         #: calls of :meth:`determines` that ran out of their budget (not proved either way)
         self.undecided = 0
@@ -123,7 +126,10 @@ class ShapeEngine:
         r, c = np.divmod(np.flatnonzero(self.shape.present), self.cols)
         chosen = self.literals(r, c, preferred[r, c]).ravel() - 1
         phases[chosen] = -phases[chosen]
-        solver = self.sat.fresh_solver()
+        try:
+            solver = self.sat.fresh_solver(deadline)
+        except SetupOutlasts as e:
+            raise OutOfTime(str(e)) from None
         try:
             solver.set_phases(phases.tolist())
             answer = run_sliced(solver, deadline=deadline)
@@ -289,7 +295,7 @@ def has_rows_beyond_units(puzzle: Puzzle) -> bool:
     return any(rule.adds_rows(board) for rule in puzzle.rules)
 
 
-def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine:
+def engine_for(puzzle: Puzzle, rule_engine: str | None = None, deadline: float | None = None) -> CountingEngine:
     """The counting engine of ``puzzle``'s shape (size, box, variant, regions, rules, layout):
     :func:`counting_engine` chooses. The SAT one is a view of the shape's cached SAT engine (the
     cache is :func:`pipeline.solvers.sat.engine_for`'s); a lazy or HiGHS one is new (it holds
@@ -301,6 +307,8 @@ def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine
         Any puzzle of the shape.
     rule_engine : str, optional
         ``"lazy"`` or ``"highs"`` for a shape with rule rows (default :data:`RULE_ROWS_ENGINE`).
+    deadline : float, optional
+        A new SAT engine is loaded by this ``time.perf_counter()`` value (:class:`OutOfTime`).
 
     Returns
     -------
@@ -308,7 +316,7 @@ def engine_for(puzzle: Puzzle, rule_engine: str | None = None) -> CountingEngine
     """
     name = counting_engine(puzzle, rule_engine)
     if name == "sat":
-        return ShapeEngine(puzzle)
+        return ShapeEngine(puzzle, deadline)
     return LazyRuleEngine(puzzle) if name == "lazy" else HighsShapeEngine(puzzle)
 
 

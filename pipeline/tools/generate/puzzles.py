@@ -59,7 +59,7 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
             clock.step(FULL_GRID_STEP, attempt, 100)
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
-        eng = engine_for(shape)
+        eng = engine_for(shape, deadline=None if clock is None else clock.deadline)
         solution = eng.random_full_grid(rng, deadline=None if clock is None else clock.deadline)
         if solution is not None:
             return shape, eng, solution

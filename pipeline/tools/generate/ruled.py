@@ -189,7 +189,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         if clock is not None:   # one search may be long (random jigsaw regions with anti-knight)
             clock.step(FULL_GRID_STEP, attempt, FULL_GRID_TRIES)
         shape = rule_shape(n, h, w, variant, rule_entries, rng)
-        solution = engine_for(shape).random_full_grid(rng, deadline=deadline)
+        solution = engine_for(shape, deadline=deadline).random_full_grid(rng, deadline=deadline)
         if solution is not None:
             break
         if shape.regions is None:   # a complete search found none, and no other shape to try: say so at once
