@@ -172,3 +172,12 @@ def test_a_rectangular_grid_is_refused_by_the_rater_in_one_line_and_explained_un
     found = explain(parse_puzzle(doc))
     assert found.status == "unique" and found.rating is None
     assert found.text().endswith("not a value set or a rectangle)")
+
+
+def test_a_puzzle_without_a_solution_is_labelled_on_stdout_and_said_why_on_stderr(capsys):
+    """Both streams said only 'no solution'."""
+    from pipeline.cli.main import main
+
+    assert main(["rate", "12.....3.3......", "--box", "2x2"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("no solution") and err == "no solution: the puzzle has none, so no rating\n"

@@ -27,7 +27,7 @@ def _rate(args: argparse.Namespace, deadline: Deadline) -> int:
                 print(s.text())
         print(rating.text())
     if not rating.solved:
-        print("no solution", file=sys.stderr)
+        print("no solution: the puzzle has none, so no rating", file=sys.stderr)   # stdout has the label
         return 1
     if rating.unique is False:
         print("note: the puzzle has more than one solution; the rating is of the way to one of them",
