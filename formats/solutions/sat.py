@@ -140,7 +140,10 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         if not line or line[0] == "c":
             continue
         if line[0] == "s":
-            status = line[1:].strip()
+            said = line[1:].strip()
+            if status is not None and said != status:   # two answers: neither is the file's
+                raise FormatError(f"{where}: two status lines, 's {status}' and 's {shortened(said)}'")
+            status = said
         elif line[0] == "v":
             words.extend(line[1:].split())
         elif line[0] == "o":

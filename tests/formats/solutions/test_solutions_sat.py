@@ -109,6 +109,8 @@ def test_no_solution_statuses(tmp_path, text, status):
     ("s SATISFIABLE\nv 1 a 0\n", "'a' is not a variable number"),
     ("s SATISFIABLE\nv x1 -y2\n", "not x<v>"),
     ("s SATISFIABLE\nv 1 -2 0\n", "assigned no value to variable 3"),
+    # both answers in one file were read as infeasible (an outside probe)
+    ("s SATISFIABLE\ns UNSATISFIABLE\nv 1 0\n", "two status lines, 's SATISFIABLE' and 's UNSATISFIABLE'"),
 ])
 def test_bad_answers_are_one_line_errors(tmp_path, text, match):
     path = tmp_path / "b.out"
