@@ -150,6 +150,8 @@ def claim_workdir(workdir: str | os.PathLike, engine: str) -> Path:
     except FileExistsError:
         if not base.is_dir():
             raise SolveError(f"solver {engine}: --workdir {str(base)!r} exists and is not a directory") from None
+    except OSError as e:   # under /proc, read-only, no permission: the option is named, not only the path
+        raise SolveError(f"solver {engine}: --workdir {str(base)!r}: cannot create it: {e.strerror or e}") from None
     with os.scandir(base) as entries:
         names = [entry.name for entry in entries]
     if not names:

@@ -132,3 +132,13 @@ def test_a_binary_that_ends_gives_its_code_output_and_stderr(tmp_path):
     script = _script(tmp_path, "solver", "echo answer\necho said >&2\nexit 20\n")
     done = run_binary([str(script)], cwd=tmp_path, timeout=30, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (20, "answer\n", "said\n")
+
+
+def test_a_workdir_that_cannot_be_made_names_the_option(tmp_path):
+    """'/proc/wd' was "error: '/proc/wd': No such file or directory", naming no option."""
+    from pipeline.core.errors import SolveError
+    from pipeline.solvers.workdir import claim_workdir
+
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(SolveError, match=r"^solver cbc: --workdir '.*file/wd': cannot create it: "):
+        claim_workdir(tmp_path / "file" / "wd", "cbc")
