@@ -198,6 +198,9 @@ def _check_parquet_columns(path: Path) -> None:
     for column in RECORD_COLUMNS:
         if column not in schema.names:
             continue
+        if schema.names.count(column) > 1:   # pyarrow said "Column puzzle does not exist in schema"
+            raise PipelineError(f"batch: {str(path)!r}: column {column!r} appears {schema.names.count(column)} times; "
+                                "a record has one of each")
         kind = schema.field(column).type
         value = kind.value_type if pa.types.is_dictionary(kind) else kind
         string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+

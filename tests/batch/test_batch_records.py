@@ -155,6 +155,19 @@ def test_a_parquet_column_that_is_not_text_is_one_refusal(tmp_path, column, arra
                                  f"puzzles, regions, variants and rules are strings")
 
 
+def test_a_parquet_column_named_twice_is_one_refusal(tmp_path):
+    """pyarrow said "Column puzzle does not exist in schema" (an outside probe)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_arrays([pa.array(MIXED), pa.array(MIXED)], names=["puzzle", "puzzle"]),
+                   tmp_path / "in.parquet")
+    with pytest.raises(PipelineError) as caught:
+        read_records(tmp_path / "in.parquet")
+    assert str(caught.value) == (f"batch: {str(tmp_path / 'in.parquet')!r}: column 'puzzle' appears 2 times; "
+                                 "a record has one of each")
+
+
 def test_dictionary_and_null_text_columns_are_text(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
