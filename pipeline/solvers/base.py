@@ -42,6 +42,26 @@ STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit"
 GiveUp = Callable[[int, float], bool]
 
 
+def without_give_up(count_or_give_up: Callable[..., CountResult]) -> Callable[..., CountResult]:
+    """An engine's registered ``count``: its ``count_or_give_up`` without the ``give_up`` hook
+    (:attr:`Solver.count_or_give_up`; the options a user may pass are read from this signature).
+
+    Parameters
+    ----------
+    count_or_give_up : callable
+        ``count_or_give_up(model, limit, *, time_limit, keep, give_up)``.
+
+    Returns
+    -------
+    callable
+        ``count(model, limit=2, *, time_limit=None, keep=None)``.
+    """
+    def count(model: Any, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
+        return count_or_give_up(model, limit, time_limit=time_limit, keep=keep)
+    count.__doc__ = f"{count_or_give_up.__module__}.count_or_give_up without ``give_up``."
+    return count
+
+
 @dataclass
 class SolveResult:
     """Outcome of one solve. ``x`` is over the solver view's columns; ``grid`` when solved.

@@ -37,7 +37,7 @@ from pipeline.core.options import time_limit_bound
 from pipeline.core.propagate import unit_tables
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import dfs_native
-from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver, without_give_up
 from pipeline.solvers.dfs_native import KernelCalls
 
 __all__ = ["MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
@@ -397,19 +397,8 @@ def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None =
     return CountResult(found.count, found.grids, found.status, found.seconds)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
-    """:func:`count_or_give_up` without ``give_up``: the engine's registered ``count``.
-
-    Parameters
-    ----------
-    model, limit, time_limit, keep
-        As :func:`count_or_give_up` takes them.
-
-    Returns
-    -------
-    CountResult
-    """
-    return count_or_give_up(model, limit, time_limit=time_limit, keep=keep)
+#: the registered count (the options a user may pass): :func:`count_or_give_up` without ``give_up``
+count = without_give_up(count_or_give_up)
 
 
 register_solver(Solver(

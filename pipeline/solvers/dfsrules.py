@@ -47,7 +47,7 @@ from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
-from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver
+from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver, without_give_up
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
@@ -659,19 +659,8 @@ def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None =
     return CountResult(found.count, found.grids, found.status, found.seconds)
 
 
-def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:
-    """:func:`count_or_give_up` without ``give_up``: the engine's registered ``count``.
-
-    Parameters
-    ----------
-    model, limit, time_limit, keep
-        As :func:`count_or_give_up` takes them.
-
-    Returns
-    -------
-    CountResult
-    """
-    return count_or_give_up(model, limit, time_limit=time_limit, keep=keep)
+#: the registered count (the options a user may pass): :func:`count_or_give_up` without ``give_up``
+count = without_give_up(count_or_give_up)
 
 
 register_solver(Solver(
