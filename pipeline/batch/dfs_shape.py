@@ -29,7 +29,7 @@ from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.rules_shape import answer_record
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import solver_failure
+from pipeline.batch.text import lower_bound, solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -106,7 +106,7 @@ def solve_shape_dfs(shape: Shape, options: SolveOptions, rows: list[dict], recor
                            n_solutions=count if options.count else None)
                 row["wall_seconds"] += seconds
                 if options.count and open_ and count:
-                    row["error"] = f"count: stopped by time_limit after {count} solutions (a lower bound)"
+                    row["error"] = lower_bound(count)
                 if count:
                     solutions[j], has[j] = found[i], True
                 tick()

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 from formats.files import atomic_open, is_temporary_name
 
 from pipeline.core.errors import PipelineError
-from pipeline.batch.text import one_line
+from pipeline.batch.text import LOWER_BOUND, one_line
 from pipeline.batch.worker import RESULT_COLUMNS
 
 __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "KIND", "BatchOutputError",
@@ -308,14 +308,18 @@ def read_part_rows(path: Path) -> dict[str, list]:
 
 def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
     """``(part, index, status)`` of every part of ``out`` that holds rows, in name (= input) order
-    (parts are contiguous ranges)."""
+    (parts are contiguous ranges). A count the time limit stopped after some solutions (status
+    ``optimal``, its ``error`` a lower bound) is ``time_limit`` here: what ``--retry`` selects."""
     import pyarrow.parquet as pq
     found = []
     for path in parts(out):
-        table = pq.read_table(path, columns=["index", "status"])
+        table = pq.read_table(path, columns=["index", "status", "error"])
         if table.num_rows:
-            found.append((path, table.column("index").to_numpy().astype(np.int64),
-                          np.asarray(table.column("status").to_pylist(), dtype=object)))
+            status = np.asarray(table.column("status").to_pylist(), dtype=object)
+            errors = table.column("error").to_pylist()
+            bounded_counts = np.array([isinstance(e, str) and e.startswith(LOWER_BOUND) for e in errors], dtype=bool)
+            status[bounded_counts & (status == "optimal")] = "time_limit"
+            found.append((path, table.column("index").to_numpy().astype(np.int64), status))
     return found
 
 

@@ -26,7 +26,7 @@ from pipeline.solvers.auto import pick_solver
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.sat_shape import count_status
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import solver_failure
+from pipeline.batch.text import lower_bound, solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -88,7 +88,7 @@ def answer_record(solver: Solver, model: Model, options: SolveOptions) -> tuple[
         status = count_status(result, grid)
         fields: dict[str, Any] = {"seconds": result.seconds, "n_solutions": result.count}
         if result.status == "time_limit" and grid is not None:
-            fields["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
+            fields["error"] = lower_bound(result.count)
         return status, grid, fields
     r = solver.solve(model, time_limit=options.time_limit, **_engine_options(solver, "solve", options))
     return r.status, r.grid, {"seconds": r.seconds, "nodes": r.nodes}

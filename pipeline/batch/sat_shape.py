@@ -18,7 +18,7 @@ from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import solver_failure
+from pipeline.batch.text import lower_bound, solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -118,7 +118,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
                 grid = result.grids[0].ravel() if result.grids else None
                 status = count_status(result, grid)
                 if result.status == "time_limit" and grid is not None:
-                    row["error"] = f"count: stopped by time_limit after {result.count} solutions (a lower bound)"
+                    row["error"] = lower_bound(result.count)
             else:
                 start = time.perf_counter()
                 outcome = engine.solve_assumed(literals, time_limit=options.time_limit)

@@ -17,3 +17,23 @@ def solver_failure(e: BaseException) -> dict[str, str]:
     error text ``solver: ...``."""
     status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge)) else "error"
     return {"status": status, "error": f"solver: {one_line(e)}"}
+
+
+#: How a counted record's ``error`` begins when the time limit stopped its count after some
+#: solutions (status ``optimal``, ``n_solutions`` a lower bound): ``--retry time_limit`` takes it.
+LOWER_BOUND = "count: stopped by time_limit after "
+
+
+def lower_bound(count: int) -> str:
+    """The ``error`` of a count the time limit stopped after ``count`` solutions.
+
+    Parameters
+    ----------
+    count : int
+        Solutions found (at least one).
+
+    Returns
+    -------
+    str
+    """
+    return f"{LOWER_BOUND}{count} solutions (a lower bound)"

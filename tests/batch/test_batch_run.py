@@ -387,6 +387,23 @@ def test_retry_redoes_only_the_rows_with_those_statuses(data_dir, tmp_path):
         run_batch(path, tmp_path / "fresh", retry=("error",), progress="none")
 
 
+def test_retry_time_limit_takes_counts_the_limit_stopped_after_some_solutions(tmp_path):
+    """Such a count is status optimal with a lower bound in its error: --retry time_limit skipped
+    it (an outside probe)."""
+    pytest.importorskip("numba", reason="the dfs engine counts the empty 16x16 fast enough")
+    path = tmp_path / "in.txt"
+    path.write_text("." * 256 + "\n")
+    out = tmp_path / "out"
+    run_batch(path, out, workers=1, count=10**6, time_limit=0.2, solver="dfs", progress="none")
+    before = read(out)
+    assert before["status"].tolist() == ["optimal"] and before["error"][0].startswith("count: stopped by time_limit")
+    summary = run_batch(path, out, workers=1, count=10**6, time_limit=0.2, solver="dfs", retry=("time_limit",),
+                        progress="none")
+    assert summary.retried == 1
+    after = read(out)
+    assert after["status"].tolist() == ["optimal"] and after["n_solutions"][0] > 1
+
+
 def test_ctrl_c_in_process_keeps_every_chunk_finished_before_it(tmp_path, monkeypatch):
     # one worker solves a chunk inside submit: a Ctrl-C in the fourth chunk keeps the first three
     # (with two chunks in flight, the third waited for the fourth and was lost with it)
