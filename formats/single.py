@@ -60,35 +60,36 @@ def single_file_format(path: str | os.PathLike) -> Format | None:
     return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
-def refuse_file_like_directory(path: str | os.PathLike) -> None:
-    """Refuse an export directory named like a file of no one-file format (``--to model.txt``):
-    a user who typed it wanted one file, not a directory of every format's files.
+def file_like_directory_note(path: str | os.PathLike) -> str | None:
+    """A note for an export directory named like a file of no one-file format (``--to
+    model.txt``): the user may have wanted one file, and gets a directory of every format's
+    files. Not a refusal: scripts name directories after their inputs (``out-killer.json``).
 
     A name ending with a separator (``out.txt/``), an existing directory, the extension of a
     several-file format (``t.parquet``, ``d.csv``: a directory named after its dataset, as Spark
     and pandas write them) and an extension that is not all letters (``run.2026``, ``out.v2``)
-    still name a directory.
+    get no note.
 
     Parameters
     ----------
     path : str or Path
         ``export --to``'s value, which :func:`single_file_format` took for a directory.
 
-    Raises
-    ------
-    FormatError
-        The name's extension is letters that no one-file format uses.
+    Returns
+    -------
+    str or None
     """
     text = os.fspath(path)
     if not text or text.endswith(("/", os.sep)) or Path(text).is_dir():
-        return
+        return None
     name = Path(text).name
     suffix = Path(name[:-3] if name.lower().endswith(".gz") else name).suffix
     several = {ext for fmt in FORMATS.values() for ext in fmt.extensions}
     if len(suffix) > 1 and suffix[1:].isascii() and suffix[1:].isalpha() and suffix.lower() not in several:
         ones = ", ".join(f".{ext}" for ext in single_format_names())
-        raise FormatError(f"{text}: no one-file format has the extension {suffix} (they are {ones}); a directory for "
-                          f"the formats' files is named without one, or with a / at the end ({text}/)")
+        return (f"note: {text}: no one-file format has the extension {suffix} (they are {ones}), so it is a "
+                f"directory of every chosen format's files")
+    return None
 
 
 def manifest_path(path: str | os.PathLike) -> Path:

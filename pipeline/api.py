@@ -281,6 +281,5 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     if single.single_file_format(path) is not None:
         written = single.export_file(model, path, names, **options)
     else:
-        single.refuse_file_like_directory(path)
         written = importlib.import_module("formats").export_model(model, path, names, **options)
     return [p for paths in written.values() for p in paths]

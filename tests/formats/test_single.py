@@ -29,30 +29,23 @@ def test_a_failed_one_file_export_removes_the_directories_it_made_and_no_other(t
 
 
 @pytest.mark.parametrize("name", ["model.txt", "model.json", "m.TXT.gz", "deep/er/out.xlsx"])
-def test_a_directory_named_like_a_file_of_no_one_file_format_is_refused(tmp_path, name):
-    """``export --to model.txt`` made a directory named model.txt holding every format's files."""
-    from pipeline.core.errors import FormatError
-
-    with pytest.raises(FormatError, match=r"no one-file format has the extension \.\w+ \(they are \.mps, \.lp, "):
-        single_module.refuse_file_like_directory(tmp_path / name)
-    assert list(tmp_path.iterdir()) == []
+def test_a_directory_named_like_a_file_of_no_one_file_format_gets_a_note(tmp_path, name):
+    """``export --to model.txt`` made a directory named model.txt without a word."""
+    note = single_module.file_like_directory_note(tmp_path / name)
+    assert note is not None and note.startswith("note: ") and "no one-file format has the extension ." in note
 
 
 @pytest.mark.parametrize("name", ["out", "run.2026", "out.v2", "model.txt/", "existing.txt", "t.parquet", "d.CSV"])
-def test_a_directory_name_without_a_letters_extension_a_slash_or_an_existing_one_is_taken(tmp_path, name):
+def test_a_directory_name_without_a_letters_extension_a_slash_or_an_existing_one_gets_none(tmp_path, name):
     (tmp_path / "existing.txt").mkdir()
-    single_module.refuse_file_like_directory(str(tmp_path / name) + ("/" if name.endswith("/") else ""))
+    assert single_module.file_like_directory_note(str(tmp_path / name) + ("/" if name.endswith("/") else "")) is None
 
 
-def test_the_command_line_and_the_api_refuse_it_before_writing(tmp_path, capsys):
-    import pipeline
+def test_the_command_line_says_it_once_and_still_writes_the_directory(tmp_path, capsys):
+    """Scripts name directories after their inputs (out-killer.json): a note, not a refusal."""
     from pipeline.cli.main import main
-    from pipeline.core.errors import FormatError
 
-    assert main(["export", "1..." "..3." ".4.." "...2", "--to", str(tmp_path / "model.txt")]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
-    with pytest.raises(FormatError):
-        pipeline.export("1..." "..3." ".4.." "...2", tmp_path / "model.txt")
-    assert list(tmp_path.iterdir()) == []
-    assert main(["export", "1..." "..3." ".4.." "...2", "--to", str(tmp_path / "model.txt") + "/", "--quiet"]) == 0
+    assert main(["export", "1..." "..3." ".4.." "...2", "--to", str(tmp_path / "model.txt"), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "model.txt: no one-file format has the extension .txt" in err
     assert (tmp_path / "model.txt" / "manifest.json").is_file()

@@ -10,7 +10,7 @@ from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model, exporting_formats, named_only_formats
 from formats.files import is_special_file
-from formats.single import (export_file, export_stream, refuse_file_like_directory, single_file_format,
+from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
                             single_format_names)
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core.build import Model
@@ -52,9 +52,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"Then: python -m pipeline import SOLUTION --manifest {shlex.quote(str(manifest))}   "
                   f"(check the pair: python -m pipeline check {shlex.quote(str(path))})")
         return 0
-    refuse_file_like_directory(args.to)   # before the puzzle is read: the name alone is wrong
+    note = file_like_directory_note(args.to)   # asked before the directory exists
     model = model_from_args(args)
     written = export_model(model, args.to, args.formats or "all", **options)
+    if note:   # --to model.txt: a directory, as any name without a one-file extension
+        print(note, file=sys.stderr)
     out = Path(args.to)
     print(f"exported {_summary(model)} to {out}/:")
     for fmt, paths in written.items():
