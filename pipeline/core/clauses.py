@@ -454,7 +454,9 @@ def token_clauses(tokens: np.ndarray) -> list[list[int]]:
 
 def clause_list(enc: Encoding) -> list[list[int]]:
     """All clauses as Python lists (for in-process solvers and tests; small models only)."""
-    return [clause for tokens in iter_clause_tokens(enc) for clause in token_clauses(tokens)]
+    clauses: list[list[int]] = []
+    feed_clauses(clauses.extend, enc)
+    return clauses
 
 
 def feed_clauses(add: Callable[[list[list[int]]], object], enc: Encoding, deadline: float | None = None) -> bool:

@@ -43,7 +43,7 @@ class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""
 
 
-def shortened(text: str, keep: int = 24) -> str:
+def shortened(text: str, keep: int = 24, *, length: bool = True) -> str:
     """``text`` whole up to ``keep`` characters, else its first ``keep``, ``...`` and its length:
     how an error message quotes a token or a line of the input.
 
@@ -53,13 +53,17 @@ def shortened(text: str, keep: int = 24) -> str:
         What the message quotes.
     keep : int
         The longest text quoted whole.
+    length : bool, default True
+        Say the whole text's length after the ``...``.
 
     Examples
     --------
-    >>> shortened("9" * 30)
-    '999999999999999999999999...(30 characters)'
+    >>> shortened("9" * 30), shortened("9" * 30, length=False)
+    ('999999999999999999999999...(30 characters)', '999999999999999999999999...')
     """
-    return text if len(text) <= keep else f"{text[:keep]}...({len(text)} characters)"
+    if len(text) <= keep:
+        return text
+    return f"{text[:keep]}..." + (f"({len(text)} characters)" if length else "")
 
 
 #: Longest run of non-blank characters an error line repeats whole: a 5,000-character argument
@@ -90,7 +94,8 @@ def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
 
 def clip(value: object, width: int = 20) -> str:
     """``value``'s text for an error message, cut to ``width`` characters with ``...`` when longer
-    (a cut number said nothing of its size: ``Shape '1000000000x100000000'``).
+    (:func:`shortened` without the length: a cut number said nothing of its size, ``Shape
+    '1000000000x100000000'``).
 
     Parameters
     ----------
@@ -108,5 +113,4 @@ def clip(value: object, width: int = 20) -> str:
     >>> clip("9x9"), clip("1000000000x1000000000000")
     ('9x9', '1000000000x100000000...')
     """
-    text = str(value)
-    return text if len(text) <= width else text[:width] + "..."
+    return shortened(str(value), width, length=False)

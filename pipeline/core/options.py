@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, clip
 
 __all__ = ["MAX_THREADS", "Bound", "declared_options", "pick", "refusing_unknown", "threads_bound",
            "time_limit_bound"]
@@ -316,7 +316,7 @@ def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None,
         return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
 
     def found(value: Any) -> str:
-        return f"found {type(value).__name__} {str(value)[:20]}"
+        return f"found {type(value).__name__} {clip(value)}"
 
     if box is not None and not isinstance(box, str) and not (
             isinstance(box, (tuple, list)) and len(box) == 2 and all(whole(v) for v in box)):

@@ -132,13 +132,19 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     start = time.perf_counter()
     timed_out, done = False, None
     try:
-        with open(workdir / f"{answer.name}.log" if runner.answer_in_file else answer, "wb") as out:
+        with open(_printed_to(runner, answer), "wb") as out:
             done = run_binary(argv, stdout=out, cwd=workdir, timeout=None if time_limit is None else time_limit + _GRACE)
     except subprocess.TimeoutExpired:
         timed_out = True
     except OSError as e:
         raise SolveError(f"solver {runner.name}: cannot run {argv[0]}: {e.strerror or e}") from None
     return answer, time.perf_counter() - start, timed_out, done
+
+
+def _printed_to(runner: Runner, answer: Path) -> Path:
+    """Where the binary's standard output goes: its answer, or a log beside the answer file it
+    writes itself (minisat)."""
+    return answer.with_name(f"{answer.name}.log") if runner.answer_in_file else answer
 
 
 def _crash_said(runner: Runner, done, stdout: Path) -> str:
@@ -182,7 +188,7 @@ def _solve_with(runner: Runner):
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)
             except FormatError:   # no file, or not an answer: a crash says so by its exit code
-                crash = _crash_said(runner, done, work / f"{answer.name}.log" if runner.answer_in_file else answer)
+                crash = _crash_said(runner, done, _printed_to(runner, answer))
                 if crash:
                     raise SolveError(crash) from None
                 raise
