@@ -65,7 +65,7 @@ def _parse_grid(text: str, where: str) -> RawSolution:
     bad = ~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > MAX_DIGIT)
     if bad.any():
         r, c = np.argwhere(bad)[0]
-        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:g} is not a digit")
+        raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]:.15g} is not a digit")   # 15 digits: 4.0000001 is not shown as 4
     return RawSolution("grid", np.empty(0), grid=grid.astype(np.int64))
 
 

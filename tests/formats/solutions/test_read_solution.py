@@ -452,6 +452,13 @@ def test_miplib_infeas(reference):
     expect_error(path, reference[2], f"{path}: solver reports infeasible")
 
 
+def test_miplib_unknown_is_no_solution(reference):
+    # =unkn=: the checker's word for "stopped without a solution and without a proof"
+    path = reference[5] / "miplib_unkn.sol"
+    path.write_text("=unkn=\n")
+    expect_error(path, reference[2], f"{path}: solver reports no solution (status: =unkn= (stopped without a solution))")
+
+
 # ----------------------------------------------------------------------------------------------
 # positional vectors and MATLAB grids
 # ----------------------------------------------------------------------------------------------
@@ -474,6 +481,13 @@ def test_matlab_grid_csv(reference, tmp_path):
     sol = assert_verifies(path, puzzle, man, "matlab_grid")
     assert np.array_equal(sol.values, vector_from_grid(grid, man.convention))
     assert np.array_equal(read_solution(path).grid(), grid)  # no manifest: N from the grid
+
+
+def test_matlab_grid_near_digit_shows_the_value_read(tmp_path):
+    path = tmp_path / "sudoku.csv"
+    path.write_text("4.0000001,1,2,3\n2,3,4,1\n3,4,1,2\n1,2,3,4\n")
+    with pytest.raises(FormatError, match=r"^.*sudoku\.csv: cell \(1, 1\) = 4\.0000001 is not a digit$"):
+        read_solution(path)
 
 
 # ----------------------------------------------------------------------------------------------
