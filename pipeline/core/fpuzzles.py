@@ -182,6 +182,21 @@ def _flag(data: dict, key: str, where: str) -> bool:
     return value
 
 
+def _check_region_sizes(regions: list[int], size: int, where: str) -> None:
+    """Each region id must cover ``size`` cells; the message names the id and where it is, since
+    the puzzle's own check only sees ids (one mistyped cell makes ten ids of a 9x9)."""
+    cells: dict[int, list[str]] = {}
+    for k, g in enumerate(regions):
+        cells.setdefault(g, []).append(f"r{k // size + 1}c{k % size + 1}")
+    wrong = sorted((g for g in cells if len(cells[g]) != size), key=lambda g: len(cells[g]))
+    if wrong:
+        g = wrong[0]   # the fewest cells first: a mistyped id is a small region
+        shown = ", ".join(cells[g][:4]) + (", ..." if len(cells[g]) > 4 else "")
+        count = f"{len(cells[g])} cell" + ("s" if len(cells[g]) != 1 else "")
+        raise PuzzleError(f"{where}: grid 'region' {g} has {count} ({shown}); each of the "
+                          f"{size} regions of a {size}x{size} grid needs {size}")
+
+
 def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int, object, list[int] | None]:
     """(given digit or 0, region or None, given pencil marks or None) of one grid cell."""
     name = f"grid cell r{r + 1}c{c + 1}"
@@ -273,6 +288,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             h, w = _BOXES[size]
             regions = [(k // size // h) * (size // w) + k % size // w if g is None else g
                        for k, g in enumerate(regions)]
+        _check_region_sizes(regions, size, where)
         doc["regions"] = " ".join(str(g) for g in regions)
     elif size in _BOXES:
         doc["box"] = f"{_BOXES[size][0]}x{_BOXES[size][1]}"

@@ -144,6 +144,10 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
     ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R5C1"]}]}, "cell r5c1 is outside the 4x4 grid"),
     ([1, 2], "expected a JSON object, found list"),
+    ({"size": 4, "grid": grid_of(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 9], [2, 2, 3, 3]])},
+     "grid 'region' 9 has 1 cell (r3c4); each of the 4 regions of a 4x4 grid needs 4"),
+    ({"size": 4, "grid": grid_of(4, regions=[[0, 0, 1, 1], [0, 0, 0, 1], [2, 2, 3, 3], [2, 2, 3, 3]])},
+     "grid 'region' 1 has 3 cells (r1c3, r1c4, r2c4); each of the 4 regions of a 4x4 grid needs 4"),
 ])
 def test_malformed_f_puzzles_json_is_one_line(data, message):
     with pytest.raises(PuzzleError) as e:       # a link: a bare payload must start as '{"' does (N4Ig)
