@@ -35,6 +35,17 @@ def test_whole_numbers_of_any_kind_and_fractions_of_seconds_are_taken():
     assert pipeline.count(EMPTY_4, limit=5, time_limit=0.5).count == 5
 
 
+def test_count_keeps_a_bounded_number_of_grids_unless_asked(monkeypatch):
+    # an outside probe: count(limit=10**7) kept every grid and ran out of memory
+    monkeypatch.setattr(pipeline.api, "DEFAULT_KEPT_CELLS", 16 * 100)   # 100 4x4 grids
+    bounded = pipeline.count(EMPTY_4, limit=1000)
+    assert (bounded.count, len(bounded.grids)) == (288, 100)
+    assert len({g.tobytes() for g in bounded.grids}) == 100
+    assert len(pipeline.count(EMPTY_4, limit=1000, keep=None).grids) == 288
+    assert len(pipeline.count(EMPTY_4, limit=1000, keep=3).grids) == 3
+    assert len(pipeline.count(EMPTY_4, limit=7).grids) == 7
+
+
 @pytest.mark.parametrize("source", [None, 5, 3.5, {1, 2}])
 def test_a_source_of_no_puzzle_kind_is_named_not_read_as_its_text(source):
     with pytest.raises(PuzzleError, match=rf"^puzzle: expected text, a file path, .* found {type(source).__name__}$"):
