@@ -182,7 +182,7 @@ def _flag(data: dict, key: str, where: str) -> bool:
     return value
 
 
-def _check_region_sizes(regions: list[int], size: int, where: str) -> None:
+def _check_region_sizes(regions: list, size: int, where: str) -> None:
     """Each region id must cover ``size`` cells; the message names the id and where it is, since
     the puzzle's own check only sees ids (one mistyped cell makes ten ids of a 9x9)."""
     cells: dict[int, list[str]] = {}
