@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
-from pipeline.core.glyphs import Glyph, rule_glyphs, rule_titles, touching_colours
+from pipeline.core.glyphs import CAGE_INSET, Glyph, rule_glyphs, rule_titles, touching_colours
 from pipeline.core.svg_glyphs import cage_layer, rules_over, rules_under
 
 if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
@@ -41,6 +41,8 @@ SVG_NS = "http://www.w3.org/2000/svg"
 # colours shared with pipeline.tools.draw and pipeline.tools.spy (one place)
 CLUE_COLOUR = "#000000"
 FILLED_COLOUR = "#1f5fbf"
+HIGHLIGHT_COLOUR = "#ff9a8a"
+MARK_COLOUR = "#555555"
 THIN_COLOUR = "#888888"
 DIAGONAL_SHADE = "#00000014"   # black at 8 % opacity
 REGION_FILLS = ("#fde9c9", "#d9ecf9", "#e2f5d6", "#f6dcf0", "#fff6bf", "#dcdcf7", "#d7f2ef", "#f7e0d6")
@@ -143,7 +145,14 @@ class GridScene:
         if len(cells) == 0:
             return ""
         cx, cy = _numbers(self.x(cells[:, 1] + 0.5)), _numbers(self.y(cells[:, 0] + 0.5))
-        return _join('<text x="', cx, '" y="', cy, '">', np.char.mod("%d", values), "</text>")
+        return _join('<text x="', cx, '" y="', cy, '">', self.labels(values), "</text>")
+
+    def labels(self, digits) -> np.ndarray:
+        """The text of digit indices ``1..V``: the values of a value set (an ISS ``0-8`` grid shows
+        index 1 as 0), else the number itself."""
+        digits = np.asarray(digits)
+        values = self.puzzle.values
+        return np.char.mod("%d", digits if values is None else np.asarray(values)[digits - 1])
 
     def font_size(self) -> str:
         """Digit size: a little over half a cell; smaller once digits have two places."""
@@ -251,6 +260,81 @@ def solution_digits(scene: GridScene) -> str:
     return (f'<g class="solution" fill="{FILLED_COLOUR}" font-size="{scene.font_size()}" '
             f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">'
             f'{scene.digits(np.argwhere(filled), scene.grid[filled])}</g>')
+
+
+def shade_layer(mask: np.ndarray) -> Layer:
+    """A layer shading the cells of ``mask`` (``(N, N)`` bool), to paint under the lines: what
+    ``draw --highlight`` marks.
+
+    Parameters
+    ----------
+    mask : ndarray of bool
+
+    Returns
+    -------
+    Layer
+    """
+    def shade(scene: GridScene) -> str:
+        r, c = np.nonzero(np.asarray(mask))
+        if not r.size:
+            return ""
+        return (f'<g class="highlight"><path fill="{HIGHLIGHT_COLOUR}" '
+                f'd="{_squares_path(scene.x(c), scene.y(r), scene.cell)}"/></g>')
+    return Layer("highlight", shade)
+
+
+def mark_places(puzzle: "Puzzle", marks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Where pencil marks go: digit ``d`` of a cell in a ``ceil(sqrt(V))``-wide arrangement,
+    inside a killer's cage outlines and below a cage's sum (the SVG and ``draw`` place them alike).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    marks : ndarray of bool
+        ``(rows, cols, V)``: ``[r, c, d-1]`` True to write digit ``d`` (an index ``1..V``) at ``(r, c)``.
+
+    Returns
+    -------
+    (x, y, digits, size)
+        Centres in cell units (column, row; 0 is the grid's left or top edge), the digit indices
+        ``1..V``, and the mark height as a fraction of a cell.
+    """
+    rows, cols, n = marks.shape
+    per_row = int(np.ceil(np.sqrt(n)))
+    r, c, d = np.nonzero(marks)
+    # each cell's area for marks: (left, right, top, bottom) in cell units
+    area = np.tile([0.0, 1.0, 0.0, 1.0], (rows * cols, 1))
+    cages = [rule for rule in puzzle.rules if rule.kind == "cage"]
+    if cages:
+        area[:] = [CAGE_INSET + 0.05, 0.95 - CAGE_INSET, CAGE_INSET + 0.05, 0.95 - CAGE_INSET]
+        area[[int(rule.cells().min()) for rule in cages if getattr(rule, "total", None) is not None], 2] = 0.3
+    left, right, top, bottom = area[r * cols + c].T
+    x = c + left + (d % per_row + 0.5) / per_row * (right - left)
+    y = r + top + (d // per_row + 0.55) / per_row * (bottom - top)
+    return x, y, d + 1, float(area[0, 1] - area[0, 0]) / per_row * 0.6
+
+
+def candidate_layer(marks: np.ndarray) -> Layer:
+    """A layer writing pencil marks, small and grey: ``draw --candidates``.
+
+    Parameters
+    ----------
+    marks : ndarray of bool
+        ``(N, N, V)``, as :func:`mark_places` takes them.
+
+    Returns
+    -------
+    Layer
+    """
+    def write(scene: GridScene) -> str:
+        x, y, digits, size = mark_places(scene.puzzle, np.asarray(marks))
+        if not digits.size:
+            return ""
+        texts = _join('<text x="', _numbers(scene.x(x)), '" y="', _numbers(scene.y(y)), '">',
+                      scene.labels(digits), "</text>")
+        return (f'<g class="candidates" fill="{MARK_COLOUR}" font-size="{_numbers(scene.cell * size).item()}" '
+                f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{texts}</g>')
+    return Layer("candidates", write)
 
 
 #: The layers of a grid picture in paint order (later ones paint over earlier ones).

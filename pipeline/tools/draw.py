@@ -37,8 +37,8 @@ from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
-from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, REGION_FILLS,  # as the notebook pictures
-                               region_colours, touching_colours)
+from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MARK_COLOUR,  # noqa: F401
+                               REGION_FILLS, mark_places, region_colours, touching_colours)   # as the notebook pictures
 from pipeline.core.verify import grid_violations
 from pipeline.tools.draw_rules import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, PARITY_COLOUR, THERMO_COLOUR,  # noqa: F401
                                        WINDOW_FILL, cage_outline, draw_glyphs, picture_glyphs, rule_caption)
@@ -48,7 +48,6 @@ if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.figure import Figure
 
 FORMATS = ("svg", "png", "pdf")
-HIGHLIGHT_COLOUR = "#ff9a8a"
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
 
 
@@ -100,8 +99,9 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     Returns
     -------
     ndarray
-        ``(rows, cols, N)`` bool, ``[r, c, d-1]`` True when digit ``d`` is still possible at
-        (r, c); all False on filled cells and on a layout's absent cells.
+        ``(rows, cols, V)`` bool (``V`` digits: ``N`` unless a value set has more), ``[r, c, d-1]``
+        True when digit ``d`` is still possible at (r, c); all False on filled cells and on a
+        layout's absent cells.
 
     Examples
     --------
@@ -109,7 +109,7 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     >>> int(candidates(parse_puzzle("1" + "0" * 15)).sum())
     53
     """
-    n, rows, cols = puzzle.n, puzzle.rows, puzzle.cols
+    n, rows, cols = puzzle.n_values, puzzle.rows, puzzle.cols   # digit indices 1..V (V > N with a value set)
     flat = (puzzle.grid if grid is None else np.asarray(grid)).ravel()
     flat = np.where((flat >= 0) & (flat <= n), flat, 0)   # a wrong grid's out-of-range cell sees nothing
     used = np.zeros((rows * cols, n + 1), dtype=bool)     # column 0 collects the empty cells
@@ -134,7 +134,8 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     possible = ~used[:, 1:]
     for rule in puzzle.rules:
         if rule.kind in ("even", "odd"):
-            wrong = (np.arange(1, n + 1) % 2) == (0 if rule.kind == "odd" else 1)
+            values = np.arange(1, n + 1) if puzzle.values is None else np.asarray(puzzle.values)
+            wrong = (values % 2) == (0 if rule.kind == "odd" else 1)   # the parity of the value, not the index
             possible[np.ix_(rule.cells(), wrong)] = False
         elif isinstance(rule, PencilMarks):   # given pencil marks: those digits only
             possible[np.ix_(rule.cells(), ~np.isin(np.arange(1, n + 1), rule.digits))] = False
@@ -459,20 +460,9 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     if show_candidates:
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
-        per_row = int(np.ceil(np.sqrt(n)))
-        # where the marks go in each cell: (left, right, top, bottom); inside the outlines of a
-        # killer, and below the sum in a cage's first cell
-        area = np.tile([0.0, 1.0, 0.0, 1.0], (rows * cols, 1))
-        cages = [rule for rule in puzzle.rules if rule.kind == "cage"]
-        if cages:
-            area[:] = [CAGE_INSET + 0.05, 0.95 - CAGE_INSET, CAGE_INSET + 0.05, 0.95 - CAGE_INSET]
-            area[[int(rule.cells().min()) for rule in cages if getattr(rule, 'total', None) is not None], 2] = 0.3
-        mark_font = cell_points * (area[0, 1] - area[0, 0]) / per_row * 0.6
-        for r, c, d in np.argwhere(marks):
-            left, right, top, bottom = area[r * cols + c]
-            ax.text(c + left + (d % per_row + 0.5) / per_row * (right - left),
-                    r + top + (d // per_row + 0.55) / per_row * (bottom - top), text[d + 1],
-                    ha="center", va="center", fontsize=mark_font, color="#555555", zorder=4)
+        xs, ys, digits, size = mark_places(puzzle, marks)
+        for x, y, d in zip(xs, ys, digits):
+            ax.text(x, y, text[d], ha="center", va="center", fontsize=cell_points * size, color=MARK_COLOUR, zorder=4)
     caption = rule_caption(puzzle)
     if caption:
         ax.text(cols / 2, rows + edge + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),

@@ -12,7 +12,9 @@ from oracles import PROJECT
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
-from pipeline.core.svg import GRID_LAYERS, SPY_BINS, Layer, grid_svg, spy_svg
+from pipeline.core.glyphs import CAGE_INSET
+from pipeline.core.svg import (GRID_LAYERS, SPY_BINS, Layer, candidate_layer, grid_svg, mark_places, shade_layer,
+                               spy_svg)
 from pipeline.solvers import get_solver
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -243,3 +245,59 @@ def test_overlapping_or_touching_areas_differ_and_far_ones_share():
     assert colour[0] != colour[1] and colour[1] != colour[2] and colour[3] == 0
     # cell 3 ends a row and cell 4 starts the next: they do not touch
     assert touching_colours([[3], [4]], 16, 4, 4).tolist() == [0, 0]
+
+
+def test_a_value_set_shows_its_values_not_the_digit_indices():
+    # an ISS 6x6 of values 0..8: index 1 is the value 0 (the picture wrote "1" and "9")
+    puzzle = parse_puzzle(".Shape~6x6~0-8.~R1C1_0~R2C2_8")
+    assert _placed(_svg(puzzle.picture().svg), "clues", puzzle) == {(0, 0): 0, (1, 1): 8}
+
+
+def test_shaded_cells_are_one_square_each_under_the_lines():
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    mask = np.zeros((9, 9), dtype=bool)
+    mask[0, 1] = mask[8, 8] = True
+    layers = list(GRID_LAYERS)
+    layers.insert(1, shade_layer(mask))
+    root = _svg(grid_svg(puzzle, layers=layers))
+    shaded = _segments(root, "highlight")
+    cell = (float(root.get("width")) - 4) / 9
+    corners = {tuple(round((float(v) - 2) / cell) for v in re.match(r"M([\d.]+) ([\d.]+)", s).groups()) for s in shaded}
+    assert corners == {(1, 0), (8, 8)}   # (x, y) corners: column then row
+    names = [g.get("class") for g in root.findall("s:g", NS)]
+    assert names.index("highlight") < names.index("lines")
+    assert _group(_svg(grid_svg(puzzle, layers=[shade_layer(np.zeros((9, 9), bool))])), "highlight") is None
+
+
+@pytest.mark.parametrize("source, n_values", [("1" + "." * 15, 4), (".Shape~6x6~0-8.~R1C1_0", 9)])
+def test_pencil_marks_are_written_in_their_cells_places(source, n_values):
+    puzzle = parse_puzzle(source)
+    n = puzzle.n
+    rng = np.random.default_rng(3)
+    marks = rng.random((n, n, n_values)) < 0.4
+    root = _svg(grid_svg(puzzle, layers=[candidate_layer(marks)]))
+    texts = _group(root, "candidates").findall("s:text", NS)
+    assert len(texts) == marks.sum()
+    cell = (float(root.get("width")) - 4) / n
+    per_row = int(np.ceil(np.sqrt(n_values)))
+    shown = list(puzzle.values) if puzzle.values is not None else list(range(1, n + 1))
+    got = set()
+    for t in texts:
+        x, y = (float(t.get("x")) - 2) / cell, (float(t.get("y")) - 2) / cell
+        r, c = int(y), int(x)
+        slot = int((x - c) * per_row) + per_row * int((y - r) * per_row)   # the digit's place in the cell
+        assert int(t.text) == shown[slot]
+        got.add((r, c, slot))
+    assert got == {tuple(k) for k in np.argwhere(marks)}
+
+
+def test_pencil_marks_keep_inside_cage_outlines_and_below_a_sum():
+    puzzle = parse_puzzle(PROJECT / "examples" / "killer.json")
+    marks = np.ones((9, 9, 9), dtype=bool)
+    x, y, digits, size = mark_places(puzzle, marks)
+    cx, cy = x - np.floor(x), y - np.floor(y)
+    assert cx.min() > CAGE_INSET and cx.max() < 1 - CAGE_INSET and cy.max() < 1 - CAGE_INSET
+    first = {int(rule.cells().min()) for rule in puzzle.rules if rule.kind == "cage"}
+    at_first = np.isin(np.floor(y).astype(int) * 9 + np.floor(x).astype(int), list(first))
+    assert cy[at_first].min() > 0.3 > cy[~at_first].min()
+    assert 0 < size < 1 / 3 and sorted(set(digits.tolist())) == list(range(1, 10))

@@ -5,21 +5,37 @@ import argparse
 import importlib.util
 import sys
 
+import numpy as np
+
 from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.parse import read_stdin
+from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
-from pipeline.tools.draw import (_puzzle_text, draw_grid, figure_format, highlight_mask, input_symbols, load_matplotlib,
-                                 read_grid, write_figure)
+from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,
+                                 load_matplotlib, read_grid, write_figure)
 
 
 def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
-    """A plain SVG of the puzzle (and its solution) needs no matplotlib: the core install draws it
-    with the notebook's renderer (the same glyphs); other outputs and options need the plot extra."""
-    return (str(args.to).lower().endswith(".svg") and not args.grid and not args.highlight
-            and not args.candidates and importlib.util.find_spec("matplotlib") is None)
+    """An SVG needs no matplotlib: the core install draws it with the notebook's renderer (the
+    same glyphs, shading and pencil marks); PNG and PDF need the plot extra."""
+    return str(args.to).lower().endswith(".svg") and importlib.util.find_spec("matplotlib") is None
+
+
+def _core_svg(puzzle, grid, args: argparse.Namespace) -> str:
+    """The core renderer's SVG with ``--highlight`` shading under the lines and ``--candidates``
+    marks over everything (as ``draw_grid`` paints them)."""
+    layers = list(GRID_LAYERS)
+    if args.highlight:
+        mask = highlight_mask(args.highlight, puzzle, grid, args.box) & puzzle.present.reshape(puzzle.rows, puzzle.cols)
+        at = next(k for k, layer in enumerate(layers) if layer.name == "rules-under")
+        layers.insert(at, shade_layer(mask))
+    if args.candidates:
+        clue = puzzle.grid
+        layers.append(candidate_layer(candidates(puzzle, clue if grid is None else np.where(clue != 0, clue, grid))))
+    return grid_svg(puzzle, grid, layers=layers)
 
 
 def _solution(puzzle, time_limit: float | None):
@@ -39,12 +55,15 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if _svg_without_matplotlib(args):
         puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
         grid = None
-        if args.solution:
+        if args.grid:
+            grid = read_grid(args.grid, puzzle, args.box)
+        elif args.solution:
             grid = _solution(puzzle, args.time_limit)
             if grid is None:
                 return 1
+        svg = _core_svg(puzzle, grid, args)
         with atomic_open(args.to, "w") as out:
-            out.write(puzzle.picture(grid).svg)
+            out.write(svg)
         print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
         return 0
     load_matplotlib("draw")  # the missing extra is named before any work is done
