@@ -96,6 +96,8 @@ class GridScene:
     margin: float
     #: What the rules draw (:mod:`pipeline.core.glyphs`); :func:`grid_svg` fills it in.
     glyphs: tuple[Glyph, ...] = ()
+    #: The text of each digit index ``0..V`` (``draw --symbols letters``); None: the numbers.
+    names: tuple[str, ...] | None = None
 
     @property
     def n(self) -> int:
@@ -152,6 +154,8 @@ class GridScene:
         index 1 as 0), else the number itself."""
         digits = np.asarray(digits)
         values = self.puzzle.values
+        if values is None and self.names is not None:
+            return np.asarray(self.names)[digits]
         return np.char.mod("%d", digits if values is None else np.asarray(values)[digits - 1])
 
     def font_size(self) -> str:
@@ -352,7 +356,7 @@ GRID_LAYERS: list[Layer] = [
 
 
 def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | None = None,
-             layers: list[Layer] | None = None) -> str:
+             layers: list[Layer] | None = None, names: list[str] | None = None) -> str:
     """The grid of ``puzzle`` as SVG text: regions, diagonals, lines, borders, clues, solution.
 
     Parameters
@@ -365,6 +369,9 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
         Pixels per cell (default: the grid fits :data:`GRID_PIXELS`, cells 12 to 36 px).
     layers : list of Layer, optional
         What to paint, in order (default :data:`GRID_LAYERS`).
+    names : list of str, optional
+        The text of each digit index ``0..N`` (e.g. letters past 9); default the numbers (a
+        value set always shows its values).
 
     Returns
     -------
@@ -382,7 +389,8 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     cell = float(cell) if cell else float(min(36, max(12, GRID_PIXELS // n)))
     glyphs = tuple(rule_glyphs(puzzle.rules, puzzle.board))
     margin = 2.0 + (cell if any(g.kind == "outside" for g in glyphs) else 0.0)   # room for outside clues
-    scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs)
+    scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs,
+                      None if names is None else tuple(names))
     body = "".join(layer.draw(scene) for layer in (GRID_LAYERS if layers is None else layers))
     side = _numbers(scene.side).item()
     title = html.escape(picture_title(puzzle))

@@ -66,3 +66,11 @@ def test_png_still_names_the_plot_extra(tmp_path, capsys, no_matplotlib):
     assert main(["draw", "--candidates", "--to", str(tmp_path / "x.png")]) == 2
     assert "needs matplotlib (the plot extra)" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("symbols, first", [("letters", ["5", "C", "G"]), ("numbers", ["5", "12", "16"]),
+                                            ("auto", ["5", "12", "16"])])   # auto: as grid16.txt spells them
+def test_digits_past_nine_as_the_symbols_say(tmp_path, capsys, no_matplotlib, symbols, first):
+    root = _draw(tmp_path, capsys, EXAMPLES / "grid16.txt", "--symbols", symbols, "--candidates")
+    assert [t.text for t in _texts(root, "clues")][:3] == first
+    assert {t.text for t in _texts(root, "candidates")} >= {first[1], first[2]}

@@ -15,7 +15,7 @@ from pipeline.core.parse import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,
-                                 load_matplotlib, read_grid, write_figure)
+                                 load_matplotlib, read_grid, symbol_table, write_figure)
 
 
 def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
@@ -24,9 +24,9 @@ def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
     return str(args.to).lower().endswith(".svg") and importlib.util.find_spec("matplotlib") is None
 
 
-def _core_svg(puzzle, grid, args: argparse.Namespace) -> str:
+def _core_svg(puzzle, grid, args: argparse.Namespace, symbols: str) -> str:
     """The core renderer's SVG with ``--highlight`` shading under the lines and ``--candidates``
-    marks over everything (as ``draw_grid`` paints them)."""
+    marks over everything (as ``draw_grid`` paints them), digits as ``symbols`` says."""
     layers = list(GRID_LAYERS)
     if args.highlight:
         mask = highlight_mask(args.highlight, puzzle, grid, args.box) & puzzle.present.reshape(puzzle.rows, puzzle.cols)
@@ -35,7 +35,14 @@ def _core_svg(puzzle, grid, args: argparse.Namespace) -> str:
     if args.candidates:
         clue = puzzle.grid
         layers.append(candidate_layer(candidates(puzzle, clue if grid is None else np.where(clue != 0, clue, grid))))
-    return grid_svg(puzzle, grid, layers=layers)
+    return grid_svg(puzzle, grid, layers=layers, names=symbol_table(puzzle.n, symbols))
+
+
+def _symbols(asked: str, source, puzzle) -> str:
+    """``--symbols``: ``auto`` follows the input (letters for the compact one-character form)."""
+    if asked != "auto":
+        return asked
+    return input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
 
 
 def _solution(puzzle, time_limit: float | None):
@@ -53,7 +60,8 @@ def _solution(puzzle, time_limit: float | None):
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     if _svg_without_matplotlib(args):
-        puzzle = puzzle_from_args(args, read_stdin() if args.puzzle == "-" else args.puzzle)
+        source = read_stdin() if args.puzzle == "-" else args.puzzle
+        puzzle = puzzle_from_args(args, source)
         grid = None
         if args.grid:
             grid = read_grid(args.grid, puzzle, args.box)
@@ -61,7 +69,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
             grid = _solution(puzzle, args.time_limit)
             if grid is None:
                 return 1
-        svg = _core_svg(puzzle, grid, args)
+        svg = _core_svg(puzzle, grid, args, _symbols(args.symbols, source, puzzle))
         with atomic_open(args.to, "w") as out:
             out.write(svg)
         print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
@@ -70,9 +78,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     # standard input is read once here, so that its text also tells numbers from letters
     source = read_stdin() if args.puzzle == "-" else args.puzzle
     puzzle = puzzle_from_args(args, source)
-    symbols = args.symbols
-    if symbols == "auto":
-        symbols = input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
+    symbols = _symbols(args.symbols, source, puzzle)
     grid = None
     if args.grid:
         grid = read_grid(args.grid, puzzle, args.box)
