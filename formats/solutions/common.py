@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError, NoSolutionReported, shortened
+from pipeline.core.errors import clip, FormatError, NoSolutionReported, shortened
 
 from formats.files import MAX_COUNT_DIGITS, is_count
 
@@ -186,7 +186,7 @@ def first_nonblank(head: str, k: int = 5) -> list[str]:
 
 
 def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
-                      comment: str | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+                      comment: str | None = None, max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Vectorised fast path (pandas' C parser) for well-formed rows; None sends the rows to the
     line-by-line reader, which names the bad line.
 
@@ -200,6 +200,8 @@ def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
         Fields a row must have.
     comment : str, optional
         Lines starting with this are skipped.
+    max_tokens : int, optional
+        Fields a row may have at most (default: any number).
     """
     import pandas as pd  # lazily: solve and export never load pandas
     try:
@@ -209,6 +211,8 @@ def name_value_table(body: str, name_col: int, value_col: int, min_tokens: int,
         return None
     if table.shape[1] < min_tokens or (table.iloc[:, :min_tokens] == "").any().any():
         return None  # a short row: the loop reports it
+    if max_tokens is not None and table.shape[1] > max_tokens:
+        return None  # a long row: the loop reports it
     try:
         values = table[value_col].to_numpy().astype(float)
     except ValueError:
@@ -239,7 +243,7 @@ def name_value_rows(rows: list[tuple[int, str]], where: str, *, name_col: int, v
 
 
 def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: int, value_col: int,
-                          min_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+                          min_tokens: int, max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The line-by-line reader of :func:`name_value_rows`: names the first bad line.
 
     Parameters
@@ -260,6 +264,9 @@ def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: i
             if k == len(rows) - 1:
                 raise truncated(where, f"line {no} is incomplete ({line.strip()!r})")
             raise FormatError(f"{where}: line {no}: expected {min_tokens} fields, found {line.strip()!r}")
+        if max_tokens is not None and len(tok) > max_tokens:
+            raise FormatError(f"{where}: line {no}: expected {max_tokens} fields (name value), found "
+                              f"{len(tok)}: {clip(line.strip(), 60)!r}")
         names.append(tok[name_col])
         values.append(tok[value_col])
         numbers.append(no)
@@ -267,7 +274,8 @@ def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: i
 
 
 def name_value_block(lines: list[str], start: int, stop: int, where: str, *, name_col: int, value_col: int,
-                      min_tokens: int, comment: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      min_tokens: int, comment: str | None = None,
+                      max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Rows ``lines[start:stop]`` (blank lines, and ``comment`` lines, skipped).
 
     Parameters
@@ -284,12 +292,15 @@ def name_value_block(lines: list[str], start: int, stop: int, where: str, *, nam
         Fields a row must have.
     comment : str, optional
         Lines starting with this are skipped.
+    max_tokens : int, optional
+        Fields a row may have at most (a format of exactly ``name value`` lines).
     """
     block = lines[start:stop]
     if len(block) > 256:
-        fast = name_value_table("\n".join(block), name_col, value_col, min_tokens, comment)
+        fast = name_value_table("\n".join(block), name_col, value_col, min_tokens, comment, max_tokens)
         if fast is not None:
             return fast
     rows = [(start + k + 1, line) for k, line in enumerate(block)
             if line.strip() and not (comment and line.lstrip().startswith(comment))]
-    return name_value_rows_slow(rows, where, name_col=name_col, value_col=value_col, min_tokens=min_tokens)
+    return name_value_rows_slow(rows, where, name_col=name_col, value_col=value_col, min_tokens=min_tokens,
+                                max_tokens=max_tokens)

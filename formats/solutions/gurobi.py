@@ -42,7 +42,7 @@ def _parse_gurobi(text: str, where: str) -> RawSolution:
     else:
         start = len(lines)
     names, values = name_value_block(lines, start, len(lines), where, name_col=0, value_col=1, min_tokens=2,
-                                      comment="#")
+                                      comment="#", max_tokens=2)   # "one line for each variable": name value
     return RawSolution("names", values, names=names, dense=True, objective=objective)
 
 

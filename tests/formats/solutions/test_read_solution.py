@@ -662,6 +662,18 @@ def test_error_other_puzzle_size(nine, tmp_path):
     expect_error(grid, nine[2], f"{grid}: grid is 4x4, the manifest's puzzle is 9x9")
 
 
+@pytest.mark.parametrize("where", [1, 700])   # the line reader and the vectorised one
+def test_error_gurobi_line_with_an_extra_field(nine, tmp_path, where):
+    # "name value" and nothing else: a third field was taken and dropped without a word
+    path = tmp_path / "g.sol"
+    lines = (nine[3] / "g.sol").read_text().splitlines(keepends=True)
+    name, value = lines[where + 1].split()
+    lines[where + 1] = f"{name} {value} 7\n"
+    path.write_text("".join(lines))
+    expect_error(path, nine[2], f"{path}: line {where + 2}: expected 2 fields (name value), found 3: "
+                                f"'{name} {value} 7'")
+
+
 def test_error_missing_variables(nine, tmp_path):
     path = tmp_path / "g.sol"
     lines = (nine[3] / "g.sol").read_text().splitlines(keepends=True)
