@@ -59,22 +59,9 @@ def _solution(puzzle, time_limit: float | None):
 
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
-    if _svg_without_matplotlib(args):
-        source = read_stdin() if args.puzzle == "-" else args.puzzle
-        puzzle = puzzle_from_args(args, source)
-        grid = None
-        if args.grid:
-            grid = read_grid(args.grid, puzzle, args.box)
-        elif args.solution:
-            grid = _solution(puzzle, args.time_limit)
-            if grid is None:
-                return 1
-        svg = _core_svg(puzzle, grid, args, _symbols(args.symbols, source, puzzle))
-        with atomic_open(args.to, "w") as out:
-            out.write(svg)
-        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
-        return 0
-    load_matplotlib("draw")  # the missing extra is named before any work is done
+    core = _svg_without_matplotlib(args)
+    if not core:
+        load_matplotlib("draw")  # the missing extra is named before any work is done
     # standard input is read once here, so that its text also tells numbers from letters
     source = read_stdin() if args.puzzle == "-" else args.puzzle
     puzzle = puzzle_from_args(args, source)
@@ -86,7 +73,13 @@ def cmd_draw(args: argparse.Namespace) -> int:
         grid = _solution(puzzle, args.time_limit)
         if grid is None:
             return 1
-    mask = highlight_mask(args.highlight or [], puzzle, grid, args.box) if args.highlight else None
+    if core:
+        svg = _core_svg(puzzle, grid, args, symbols)
+        with atomic_open(args.to, "w") as out:
+            out.write(svg)
+        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
+        return 0
+    mask = highlight_mask(args.highlight, puzzle, grid, args.box) if args.highlight else None
     fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
     print(f"wrote {write_figure(fig, args.to)}")
     return 0
