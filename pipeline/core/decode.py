@@ -173,12 +173,18 @@ def _list(names, k: int = 5) -> str:
 def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
     names = raw.names
     ok, idx, short, col, arity = _parse_names(names)
-    unknown = ~(ok | short)
+    # a rule's auxiliary columns (skyscrapers, chaos, ...), named aux_<family>_<i>_<j>: the
+    # manifest's puzzle says which there are; their values are checked, then left out of the grid
+    aux = ~(ok | short) & np.char.startswith(np.asarray(names).astype(str), "aux_") if names.size else ok
+    unknown = ~(ok | short | aux)
     if unknown.any():
         bad = names[unknown]
         more = f" (and {bad.size - 1} more)" if bad.size > 1 else ""
-        raise FormatError(f"{where}: unknown variable name {str(bad[0])!r}{more}; expected x_i_j_k / x_I_J_p_q_n names "
-                          f"or C<column> short names")
+        raise FormatError(f"{where}: unknown variable name {str(bad[0])!r}{more}; expected x_i_j_k / x_I_J_p_q_n names, "
+                          f"a rule's aux_... columns or C<column> short names")
+    if aux.any() and manifest is None:
+        raise FormatError(f"{where}: auxiliary columns ({names[aux][0]}) need the export's manifest "
+                          f"(manifest.json) to say which rule they belong to")
     if (idx < 1).any():
         raise FormatError(f"{where}: variable {names[ok][int(np.argmax((idx < 1).any(axis=1)))]} has an index 0; "
                           f"names are 1-based")
@@ -208,25 +214,36 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
             raise FormatError(f"{where}: column {names[short][k]} does not exist: the export has {man_columns.size} "
                               f"columns (C0..C{man_columns.size - 1}); the file is for another model")
         pos[short] = man_columns[col]
+    if aux.any():
+        from pipeline.core.manifest import column_positions   # manifest imports this module
+        pos[aux] = column_positions(manifest.data, conv, np.asarray(names[aux]).astype(str), where)
+
+    def label(positions) -> list[str]:
+        if manifest is None:
+            return list(conv.names(positions))
+        from pipeline.core.manifest import column_names
+        return list(column_names(manifest.data, conv, np.asarray(positions), where))
 
     uniq, counts = np.unique(pos, return_counts=True)
     if (counts > 1).any():
         dup = uniq[counts > 1][0]
-        raise FormatError(f"{where}: variable {conv.names([dup])[0]} listed twice")
-    exported = np.zeros(conv.n_vars, dtype=bool)
+        raise FormatError(f"{where}: variable {label([dup])[0]} listed twice")
+    # auxiliary columns come after the N^3 cell-digit positions
+    size = max(conv.n_vars, int(man_columns.max(initial=-1)) + 1, int(pos.max(initial=-1)) + 1)
+    exported = np.zeros(size, dtype=bool)
     exported[man_columns] = True
     if not exported[pos].all():
         k = int(np.argmax(~exported[pos]))
         raise FormatError(f"{where}: variable {names[k]} is not a column of this export (clue encoding "
                           f"{manifest.clue_encoding} removed it)")
     values = check_binary_values(raw.values, lambda k: names[k], where)
-    present = np.zeros(conv.n_vars, dtype=bool)
+    present = np.zeros(size, dtype=bool)
     present[pos] = True
     if raw.dense:
         missing = man_columns[~present[man_columns]]
         if missing.size:
             raise FormatError(f"{where}: {missing.size} of {man_columns.size} variables missing ({fmt} lists every "
-                              f"variable): {_list(conv.names(missing))}")
+                              f"variable): {_list(label(missing))}")
     return full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None), conv
 
 
