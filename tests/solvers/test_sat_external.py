@@ -200,3 +200,20 @@ def test_a_binary_that_fails_saying_why_on_standard_output_is_quoted(tmp_path, m
     with pytest.raises(SolveError, match=r"^solver minisat: exited with code 1 without an answer \(Error occurred "
                                          r"during initialization of VM: Could not allocate compressed class space\)$"):
         get_solver("minisat").solve(build_model(parse_puzzle(DEFAULT_PUZZLE)), workdir=tmp_path / "wd")
+
+
+SKYSCRAPER_4 = {"size": 4, "box": "2x2", "givens": "..2.............",
+                "rules": [{"rule": "skyscraper", "clue": "r5c4", "count": 4}]}
+
+
+@pytest.mark.parametrize("name, fmt", RUNS, ids=[f"{n}-{f}" for n, f in RUNS])
+def test_a_model_with_auxiliary_columns_is_solved(tmp_path, name, fmt):
+    # a differential check: every SAT/PB program raised IndexError on a skyscraper puzzle (the
+    # answer's auxiliary columns were looked up in the grid's positions)
+    solver = available(name)
+    puzzle = parse_puzzle(SKYSCRAPER_4)
+    model = build_model(puzzle, "block", "C", "reduce")
+    assert model.n_aux
+    result = solver.solve(model, file_format=fmt, time_limit=60, workdir=tmp_path)
+    assert result.status == "optimal", result.message
+    assert verify_grid(result.grid, puzzle) and result.grid[3].tolist()[3] == 1   # column 4 seen from below: 1..4
