@@ -268,9 +268,10 @@ def find_manifest(solution_path: str | os.PathLike,
         if isinstance(manifest, Manifest):
             return manifest
         given = Path(manifest)
-        single = given.with_name(given.name + MANIFEST_SUFFIX)
-        if given.is_file() and not given.name.endswith(".json") and single.is_file():
-            return load_manifest_file(single)    # the model file named instead of its manifest
+        if given.is_file() and not given.name.endswith(".json"):
+            single = given.with_name(given.name + MANIFEST_SUFFIX)   # (a directory like '.' has no name)
+            if single.is_file():
+                return load_manifest_file(single)    # the model file named instead of its manifest
         return load_manifest_file(manifest)
     folder = Path(solution_path).resolve().parent
     beside = folder / MANIFEST_NAME

@@ -91,6 +91,18 @@ def test_import_of_an_infeasible_answer_is_exit_1(tmp_path, capsys):
         assert err.startswith(f"no solution: {answer}: solver reports infeasible") and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("manifest", [".", "./", "manifest.json"])
+def test_import_with_the_current_directory_as_the_manifest(tmp_path, capsys, monkeypatch, manifest):
+    # '--manifest .' inside an export raised "PosixPath('.') has an empty name"
+    code, _, err = call(capsys, "export", "." * 16, "--to", tmp_path, "--formats", "csv", "--quiet")
+    assert code == 0, err
+    (tmp_path / "sudoku.csv").write_text("1,2,3,4\n3,4,1,2\n2,1,4,3\n4,3,2,1\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = call(capsys, "import", "sudoku.csv", "--manifest", manifest)
+    assert code == 0, err
+    assert err.startswith("ok: valid classic 4x4 solution") and out.split("|")[0].split() == ["1", "2"]
+
+
 @pytest.mark.parametrize("text,words", [("s UNKNOWN\n", "time limit reached"), ("s INDETERMINATE\n", "time limit")])
 def test_import_of_a_stopped_solver_is_exit_1(tmp_path, capsys, text, words):
     """SAT-competition output of a solver stopped by its time limit (what solve says as exit 1)."""
