@@ -25,13 +25,19 @@ def _detect_cbc(head: str) -> bool:
     return bool(first) and bool(_CBC_FIRST.match(first[0].strip()))
 
 
+#: a column's name in our exports (x_i_j_k, x_I_J_p_q_n, a rule's aux_..., fixed MPS's C0000001):
+#: rows are named otherwise (cell_1_1, cagesum_3, R0000001)
+_COLUMN_NAME = re.compile(r"^(x(_[0-9]+)+|aux_.*|[Cc][0-9]+)$")
+
+
 def _parse_cbc(text: str, where: str) -> RawSolution:
     """``<Status> - objective value v`` then ``[**] index name value reduced-cost`` lines.
 
     ``printingOptions normal`` (the default) prints only nonzero columns -- every column when the
     model has fewer than ~50 (seen: all 44 of a reduced 4x4, the 16 nonzeros of a 64-column one),
-    absent ones still mean 0; ``rows``/``all`` print the rows first (the index restarts at 0 for
-    the columns); ``**`` flags an infeasible entry. Lines carry no count, so a file cut exactly
+    absent ones still mean 0; ``all`` prints every row first and the index restarts at 0 for the
+    columns; ``rows`` prints every row, then the nonzero columns (their index restarts wherever the
+    first nonzero column is); ``**`` flags an infeasible entry. Lines carry no count, so a file cut exactly
     at a line end cannot be told from a complete one (a cut inside a line can).
 
     A stop before any integer point, ``Stopped on time (no integer solution - continuous used)``,
@@ -75,9 +81,12 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     # a repeated or misplaced line (taking it for the columns would drop the real ones)
     starts = [0] + [i for i in range(1, len(entries)) if entries[i][0] <= entries[i - 1][0]]
     for i in starts[1:]:
-        if entries[i][0] != 0 or len(starts) > 2:
+        # 'printingOptions rows' lists every row, then the nonzero columns only: the columns may
+        # start past 0, so a restart anywhere is the columns when what came before were rows
+        rows_first = not any(_COLUMN_NAME.match(e[1]) for e in entries[:i])
+        if len(starts) > 2 or not (entries[i][0] == 0 or rows_first):
             raise FormatError(f"{where}: line {entries[i][3]}: index {entries[i][0]} after {entries[i - 1][0]}: "
-                              "a repeated or misplaced line (only the columns after the rows restart, at 0)")
+                              "a repeated or misplaced line (only the columns after the rows restart)")
     cols = entries[starts[-1]:] if len(starts) == 2 else entries
     seen: dict[str, int] = {}
     for e in entries:                         # a name twice (also a row's name among the columns)

@@ -169,11 +169,22 @@ def test_cbc_solu(case, which):
 
 
 @pytest.mark.interop
-def test_cbc_printing_all_lists_rows_then_columns(case):
+@pytest.mark.parametrize("printing", ["all", "rows"])
+def test_cbc_printing_lists_rows_then_columns(case, printing):
+    # 'rows' lists every row, then the nonzero columns only: their index does not restart at 0
+    # (a differential check found it refused as "a repeated or misplaced line")
     name, puzzle, model, man, mps = case
     cbc = need(shutil.which("cbc") or pulp_cbc(), "cbc")
-    run([cbc, mps, "solve", "printingOptions", "all", "solu", "cbc_all.txt"], mps.parent)
-    assert_verifies(mps.parent / "cbc_all.txt", puzzle, man, "cbc")
+    run([cbc, mps, "solve", "printingOptions", printing, "solu", f"cbc_{printing}.txt"], mps.parent)
+    assert_verifies(mps.parent / f"cbc_{printing}.txt", puzzle, man, "cbc")
+
+
+def test_cbc_a_line_repeated_among_the_columns_is_still_refused(tmp_path):
+    path = tmp_path / "cbc.txt"
+    path.write_text("Optimal - objective value 0\n      0 x_1_1_1  1  0\n      5 x_2_1_2  1  0\n"
+                    "      9 x_3_2_3  1  0\n      5 x_2_1_2  1  0\n")
+    with pytest.raises(FormatError, match=r"line 5: index 5 after 9: a repeated or misplaced line"):
+        read_solution(path)
 
 
 @pytest.mark.interop
