@@ -135,7 +135,7 @@ def _detect_competition(head: str) -> bool:
 def _parse_competition(text: str, where: str) -> RawSolution:
     """``s STATUS`` and ``v`` lines; ``c`` comments and ``o`` objective lines ignored (the last
     ``o`` line is the objective). A CNF answer ends with literal 0; an OPB one names ``x<v>``."""
-    status, words, objective = None, [], None
+    status, words, objective, v_lines = None, [], None, 0
     for line in text.splitlines():
         if not line or line[0] == "c":
             continue
@@ -146,6 +146,7 @@ def _parse_competition(text: str, where: str) -> RawSolution:
             status = said
         elif line[0] == "v":
             words.extend(line[1:].split())
+            v_lines += 1
         elif line[0] == "o":
             parts = line.split()
             if len(parts) == 2:
@@ -157,6 +158,11 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         raise FormatError(f"{where}: no 's <status>' line")
     if status not in ("SATISFIABLE", "OPTIMUM FOUND"):
         raise _no_answer(where, status)
+    if v_lines and not words:
+        # a bare 'v': a PB solver's answer to a file without constraints (minisat+, sat4j on an
+        # export whose clues settle everything); the model's columns say whether it is complete
+        return RawSolution("positions", np.zeros(0), numbers=np.zeros(0, dtype=np.int64), status=status,
+                           objective=objective, numbered=True, format="pb_competition")
     named = any(w.lstrip("-").startswith("x") for w in words[:4])
     if not named:
         if not words or words[-1] != "0":

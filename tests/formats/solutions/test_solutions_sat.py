@@ -208,3 +208,18 @@ def test_a_valid_answer_with_a_far_variable_added_is_refused(tmp_path, exported)
     path.write_text("SAT\n" + " ".join(map(str, lits)) + " 99999999 0\n")
     with pytest.raises(FormatError, match="variable 99999999 is beyond the model's 729 variables"):
         read_solution(path, exported)
+
+
+def test_a_bare_v_line_answers_a_model_without_columns(tmp_path):
+    # minisat+ and sat4j print 's SATISFIABLE' and a bare 'v' for an OPB without constraints (a
+    # reduce export of a full grid); it was refused as "the 'v' lines do not end with 0"
+    full = "3214143221434321"
+    model = build_model(parse_puzzle(full), clues="reduce")
+    assert model.n_cols == 0
+    path = tmp_path / "mp.txt"
+    path.write_text("c minisat+\ns SATISFIABLE\nv\n")
+    sol = read_solution(path, model)
+    assert "".join(map(str, sol.grid().ravel())) == full
+    # the same answer to a model with columns is named as incomplete, not read as all zeros
+    with pytest.raises(FormatError, match="the solver assigned no value to variable 1"):
+        read_solution(path, build_model(parse_puzzle(full[:-1] + "."), clues="reduce"))
