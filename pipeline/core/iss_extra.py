@@ -54,7 +54,7 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dic
     prefixes: dict[str, tuple[str, int, int]] = {}
     for item in items:
         if item.type == "Var":
-            args = list(item.args) + ["", ""]
+            args = list(item.args) + ["", "", ""]   # ISS fills what is left out: no args at all is an empty prefix
             prefix, label, size = args[0], args[1], args[2]
             if not re.fullmatch(r"[A-Z]{1,7}", prefix):
                 raise PuzzleError(f"{where}: ISS: Var prefix must be 1 to 7 capital letters, found {clip(prefix)!r}")

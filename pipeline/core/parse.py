@@ -689,9 +689,11 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
         raise PuzzleError(wrong_length)
     if bad.size:
         k = bad[0]
+        last = COMPACT_DIGITS[min(n, len(COMPACT_DIGITS)) - 1]   # one character a digit: up to Z (35)
+        beyond = f"; digits past {last} need a grid of separated numbers" if n > len(COMPACT_DIGITS) else ""
         raise PuzzleError(
             f"{where}: bad character {s[k]!r} at position {k + 1} (row {k // n + 1}, column {k % n + 1}): "
-            f"a {n}x{n} cell is '.' or '0' (empty) or one of {COMPACT_DIGITS[0]}..{COMPACT_DIGITS[n - 1]}"
+            f"a {n}x{n} cell is '.' or '0' (empty) or one of {COMPACT_DIGITS[0]}..{last}{beyond}"
         )
     return values.reshape(n, n)
 

@@ -213,3 +213,10 @@ def test_rule_terms_lay_a_cage_over_grid_and_extra_cells():
     sum_row = int(np.flatnonzero(terms.equal)[0])
     cells = set(terms.term_cell[terms.term_row == sum_row].tolist())
     assert cells == {0, 1, 16 + 1}
+
+
+@pytest.mark.parametrize("source", [".Var", ".Var.Var", ".Var.~V1~1-9.Sum~V1~R1C1"])
+def test_an_iss_var_with_its_arguments_left_out_is_one_line(source):
+    # '.Var' alone raised IndexError (a probe)
+    with pytest.raises(PuzzleError, match=r"^puzzle: ISS: Var prefix must be 1 to 7 capital letters, found ''$"):
+        parse_puzzle(source)

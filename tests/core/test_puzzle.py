@@ -301,6 +301,10 @@ def test_bad_character_with_position(tmp_path):
     assert puzzle_error("." * 255 + "H") == (
         "puzzle: bad character 'H' at position 256 (row 16, column 16): "
         "a 16x16 cell is '.' or '0' (empty) or one of 1..G")
+    # past 35 the message itself raised IndexError (the compact digits end at Z)
+    assert puzzle_error("." * 1295 + "!") == (
+        "puzzle: bad character '!' at position 1296 (row 36, column 36): "
+        "a 36x36 cell is '.' or '0' (empty) or one of 1..Z; digits past Z need a grid of separated numbers")
     path = tmp_path / "p.txt"
     path.write_text("1 2 . .\n. . . .\n. ? . .\n. . . 4\n")
     assert puzzle_error(path) == f"{path}: bad cell '?' at row 3, column 2"
