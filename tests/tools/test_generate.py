@@ -203,6 +203,26 @@ def test_cli_csv_feeds_batch_with_regions(tmp_path):
         assert next(csv.reader(f))[:3] == ["puzzle", "regions", "variant"]
 
 
+@pytest.mark.parametrize("fmt", ["csv", "line"])
+@pytest.mark.parametrize("box, rules", [("3x2", ()), ("1x4", ()), ("3x2", ("--rule", "antiknight"))])
+def test_boxes_other_than_the_squarest_reach_batch(tmp_path, fmt, box, rules):
+    # a probe: --format csv (and line) wrote a 3x2-box 6x6 as cells alone; batch read 2x3 boxes
+    # and solved another puzzle (an error row, an infeasible one, a different grid)
+    out = tmp_path / f"g.{fmt}"
+    r = run_cli("generate", "--box", box, "-n", "3", "--seed", "7", *rules, "--format", fmt, "--to", str(out))
+    assert r.returncode == 0, r.stderr
+    made = run_cli("generate", "--box", box, "-n", "3", "--seed", "7", *rules, "--format", "json")
+    solutions = [json.loads(line)["solution"] for line in made.stdout.splitlines()]
+    records = read_records(out)
+    for k, text in enumerate(records["puzzle"]):
+        rule_entries = json.loads(records["rules"][k]) if records["rules"][k] else None
+        puzzle = parse_puzzle(text, **({"rules": rule_entries} if rule_entries else {}))
+        assert f"{puzzle.h}x{puzzle.w}" == box and [x.kind for x in puzzle.rules] == list(rules[1:])
+        assert count_up_to(puzzle, 2) == 1
+        solved = sat.solve(build_model(puzzle)).grid
+        assert "".join(map(str, solved.ravel())) == solutions[k]
+
+
 @pytest.mark.parametrize("rules", [(), ("--rule", "antiknight")])
 def test_cli_jigsaw_lines_are_documents_carrying_the_regions(tmp_path, rules):
     """A line of cells cannot carry regions: each jigsaw puzzle is its document on one line, as a

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import default_box
 from pipeline.core.puzzle import Puzzle, format_grid, grid_to_string
 
 __all__ = ["CSV_COLUMNS", "FORMATS", "Generated", "__version__", "format_results", "iter_formatted"]
@@ -73,13 +74,19 @@ def format_results(results: list[Generated], fmt: str) -> str:
     return "".join(iter_formatted(results, fmt))
 
 
+def _box_unsaid(puzzle: Puzzle) -> bool:
+    """Boxes a line of cells cannot say: not the squarest shape every reader assumes for the side
+    (a 6x6 of 3x2 boxes read back as 2x3 got other boxes, and batch solved another puzzle)."""
+    return puzzle.has_boxes and puzzle.layout is None and (puzzle.h, puzzle.w) != default_box(puzzle.n)
+
+
 def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
     """The text of :func:`format_results`, one piece per puzzle as each arrives (the csv header
     and the blank line between two grids go with the puzzle after them): a command streams
     each puzzle as soon as it is made, whole lines only.
 
-    A line cannot carry rules or regions: a puzzle with rules or jigsaw regions is its puzzle
-    document on one line (every command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
+    A line cannot carry rules, regions or boxes other than the squarest: such a puzzle is its
+    puzzle document on one line (and csv's ``puzzle`` column holds it) (every command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
     when the first puzzle has rules (one run's puzzles all have them or none: plain output is
     unchanged); a grid refuses rules.
 
@@ -102,6 +109,8 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
                 writer.writerow(columns)
             d = g.to_dict()
             d["rules"] = json.dumps(d["rules"]) if "rules" in d else None
+            if _box_unsaid(g.puzzle):   # the cells as a document that names its boxes (the rules stay in their column)
+                d["puzzle"] = json.dumps({k: v for k, v in g.puzzle.to_document().items() if k != "rules"})
             writer.writerow(["" if d.get(k) is None else d[k] for k in columns])
             yield buf.getvalue()
         elif fmt == "grid":
@@ -111,6 +120,7 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
             yield text if i == 0 else "\n" + text
         else:
-            # what one line of cells cannot carry (rules, jigsaw regions) goes as a document line
-            whole = g.puzzle.rules or g.puzzle.regions is not None
+            # what one line of cells cannot carry (rules, jigsaw regions, boxes other than the
+            # squarest) goes as a document line
+            whole = g.puzzle.rules or g.puzzle.regions is not None or _box_unsaid(g.puzzle)
             yield (json.dumps(g.puzzle.to_document()) if whole else grid_to_string(g.puzzle.grid)) + "\n"
