@@ -202,3 +202,13 @@ def test_a_new_shape_engine_and_its_fresh_solvers_are_loaded_by_the_run_s_deadli
         eng.random_full_grid(np.random.default_rng(1), deadline=time.perf_counter())
     assert eng.random_full_grid(np.random.default_rng(1), deadline=time.perf_counter() + 600) is not None
     sat.close_engines()
+
+
+def test_a_run_that_finishes_no_puzzle_leaves_the_file_as_it_was(tmp_path):
+    # a probe: '--to g.txt' with a time limit before the first puzzle replaced g.txt with nothing
+    target = tmp_path / "g.txt"
+    target.write_text("precious\n")
+    r = run_cli("generate", "--size", "25", "--time-limit", "0.05", "--seed", "1", "--to", str(target))
+    assert r.returncode == 1, r.stderr
+    assert target.read_text() == "precious\n" and [p.name for p in tmp_path.iterdir()] == ["g.txt"]
+    assert r.stderr.splitlines()[-1] == f"no puzzle made: {target} was not written"

@@ -3,7 +3,8 @@
 Each puzzle is written as soon as it is made (whole lines only), so that a Ctrl-C or SIGTERM
 loses none of the puzzles already made: to stdout, flushed puzzle by puzzle; with ``--to FILE``,
 into a temporary file beside FILE that is renamed onto FILE at the end, and also after an
-interrupt (FILE then holds every puzzle finished before it; exit 130). An error leaves FILE as it was.
+interrupt (FILE then holds every puzzle finished before it; exit 130). An error leaves FILE as it was,
+and so does a run that finishes no puzzle (a time limit before the first).
 
 Exit codes: 0 every puzzle asked for was made; 1 ``--time-limit`` ran out first (the finished
 puzzles are written, stderr says how many); 2 bad input.
@@ -100,21 +101,33 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
         return 1 if _time_limit_reached(args, made) else 0
     written, interrupted = 0, False
-    with stops.deferred(now=False) as commit:
-        with atomic_open(args.to, "w") as f:
-            try:
-                for text in iter_formatted(results, args.format):
-                    with stops.deferred():
-                        f.write(text)
-                        written += 1
-            except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
-                interrupted = True
-            commit.hold()   # no signal between here and the end of the rename
+    try:
+        with stops.deferred(now=False) as commit:
+            with atomic_open(args.to, "w") as f:
+                try:
+                    for text in iter_formatted(results, args.format):
+                        with stops.deferred():
+                            f.write(text)
+                            written += 1
+                except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
+                    interrupted = True
+                if not written:   # nothing to keep: an earlier FILE is not replaced by an empty one
+                    raise _NothingMade
+                commit.hold()   # no signal between here and the end of the rename
+    except _NothingMade:
+        pass
     if interrupted:
         raise KeyboardInterrupt
     stopped = _time_limit_reached(args, made)
-    print(f"wrote {written} puzzle{'s' if written != 1 else ''} ({args.format}) to {args.to}", file=sys.stderr)
+    if written:
+        print(f"wrote {written} puzzle{'s' if written != 1 else ''} ({args.format}) to {args.to}", file=sys.stderr)
+    else:
+        print(f"no puzzle made: {args.to} was not written", file=sys.stderr)
     return 1 if stopped else 0
+
+
+class _NothingMade(Exception):
+    """Raised inside ``atomic_open`` to drop its temporary file when no puzzle was finished."""
 
 
 def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -> Iterator[Generated]:
