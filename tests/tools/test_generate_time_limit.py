@@ -85,10 +85,11 @@ def test_the_command_stops_at_its_budget_writes_the_finished_and_exits_1(tmp_pat
     seconds = time.perf_counter() - start
     assert r.returncode == 1, r.stderr
     lines = r.stderr.splitlines()
-    made = len(out.read_text().splitlines())
+    made = len(out.read_text().splitlines()) if out.exists() else 0   # none made: no file written
     assert made < 3
     assert f"generate: time limit of 6.0 s reached: {made} of 3 puzzles finished" in lines, r.stderr
-    assert lines[-1] == f"wrote {made} puzzle{'s' if made != 1 else ''} (line) to {out}"
+    assert lines[-1] == (f"wrote {made} puzzle{'s' if made != 1 else ''} (line) to {out}" if made
+                         else f"no puzzle made: {out} was not written")
     progress = [line for line in lines if line.startswith("generate: 0/3 puzzles")]
     assert progress, r.stderr
     assert all(re.fullmatch(r"generate: 0/3 puzzles \(0\.0%\) \| \d+s so far \| puzzle 1: .+ \d[\d,]*/\d[\d,]*", line)
