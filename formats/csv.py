@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.errors import ConventionError, FormatError
+from pipeline.core.errors import clip, ConventionError, FormatError
 from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positions
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
@@ -405,6 +405,8 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
     dense : {'auto', 'always', 'never'}
         The dense ``Aeq.csv`` (and ``Aineq.csv``): auto writes them up to ``DENSE_LIMIT`` entries.
     """
+    if dense not in ("auto", "always", "never"):   # a typo read as 'never' without a word
+        raise FormatError(f"csv: unknown dense {clip(repr(dense))}; expected auto, always or never")
     d = Path(directory)
     written = []
     ineq = model.n_ineq > 0

@@ -261,7 +261,7 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
         For a directory: ``"all"`` (default) or names such as ``"mps,lp"``. For a file: at most
         one name (default: from the extension).
     **options
-        The formats' writer options (e.g. ``style="fixed"`` for MPS).
+        The formats' writer options (e.g. ``mps_style="fixed"`` for MPS, ``dense="never"`` for CSV).
 
     Returns
     -------

@@ -100,3 +100,14 @@ def test_wrong_types_through_the_api_are_one_pipeline_error(call, message, tmp_p
         call()
     assert message in str(raised.value) and "\n" not in str(raised.value)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_writer_options_as_the_docstring_names_them(tmp_path):
+    # the docstring said style="fixed", which every format refused; dense="bogus" was taken as never
+    model = pipeline.build(EMPTY_4)
+    written = pipeline.export(model, tmp_path / "m", formats="mps", mps_style="fixed")
+    assert {p.name for p in written} >= {"model.mps", "model_fixed.mps"}
+    assert 'mps_style="fixed"' in pipeline.export.__doc__
+    with pytest.raises(PipelineError, match=r"^csv: unknown dense 'bogus'; expected auto, always or never$"):
+        pipeline.export(model, tmp_path / "c", formats="csv", dense="bogus")
+    assert not (tmp_path / "c").exists()
