@@ -136,10 +136,25 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     return out
 
 
-#: Starts the puzzle field of a CSV row that could not be read as one (another number of fields
-#: than the header's): :func:`pipeline.batch.worker.parse_record` answers it with the rest as the
-#: record's error, so the row is an error row and the others are solved.
+#: Starts the puzzle field of a CSV row that could not be read as one (more fields than the
+#: header's), and ends the message that follows: ``BAD_ROW + message + BAD_ROW + the row``.
+#: :func:`pipeline.batch.worker.parse_record` answers it with the message as the record's error
+#: (the row is an error row, the others are solved); the output's ``puzzle`` shows the row.
 BAD_ROW = "\x07"   # not whitespace: fields are stripped
+
+
+def bad_row_parts(text: object) -> tuple[str, str] | None:
+    """``(message, the row as read)`` of a :data:`BAD_ROW` puzzle field, else None.
+
+    Parameters
+    ----------
+    text : object
+        A record's puzzle field.
+    """
+    if not isinstance(text, str) or not text.startswith(BAD_ROW):
+        return None
+    message, _, row = text[len(BAD_ROW):].partition(BAD_ROW)
+    return message, row
 
 
 def _refuse_unclosed_quote(path: Path, sep: str, error: Exception) -> None:
@@ -179,7 +194,8 @@ def _csv_with_bad_rows(path: Path, sep: str):
         row = [""] * len(columns)
         shown = sep.join(fields)
         row[at] = (f"{BAD_ROW}csv: a row of {len(fields)} fields where the header has {len(columns)} "
-                   f"({shown[:60]}{'...' if len(shown) > 60 else ''}); quote a field that holds the separator")
+                   f"({shown[:60]}{'...' if len(shown) > 60 else ''}); quote a field that holds the separator"
+                   f"{BAD_ROW}{shown}")
         return row
 
     return pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep, index_col=False, engine="python",

@@ -11,7 +11,8 @@ from batch_helpers import MIXED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.batch.records import detect_input_format, read_records, record_hashes, records_fingerprint
+from pipeline.batch.records import (bad_row_parts, detect_input_format, read_records, record_hashes,
+                                    records_fingerprint)
 from pipeline.core.errors import PipelineError
 
 
@@ -59,8 +60,9 @@ def test_a_csv_row_longer_than_the_header_is_refused_not_shifted(tmp_path):
     path.write_text("puzzle,extra\n" + "\n".join([MIXED[0] + ",x", MIXED[0] + ",1,2,3"]) + "\n")
     records = read_records(path)
     assert records["puzzle"][0] == MIXED[0]
-    assert records["puzzle"][1].endswith("quote a field that holds the separator")
-    assert "a row of 4 fields where the header has 2" in records["puzzle"][1]
+    message, row = bad_row_parts(records["puzzle"][1])
+    assert message.endswith("quote a field that holds the separator") and row == MIXED[0] + ",1,2,3"
+    assert "a row of 4 fields where the header has 2" in message
 
 
 @pytest.mark.parametrize("lines, line", [
@@ -202,3 +204,7 @@ def test_a_csv_row_of_another_width_is_an_error_row_and_the_others_are_solved(tm
     df = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert list(df["status"]) == ["optimal", "error", "optimal"]
     assert df["error"].iloc[1].startswith("csv: a row of 4 fields where the header has 2")
+    assert df["error"].iloc[1].endswith("quote a field that holds the separator")
+    assert df["puzzle"].iloc[1] == "1.2,3,4,5"   # the row as read (it showed the reader's own marker)
+    again = run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    assert again.complete   # the rerun knows its own rows, the error row included
