@@ -26,13 +26,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from pipeline.core.build import Model, build_model
-from pipeline.core.errors import FormatError, SolveError
+from pipeline.core.errors import FormatError, PuzzleError, SolveError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 if TYPE_CHECKING:
     from pipeline.solvers.base import CountResult, SolveResult
 
 __all__ = ["read_puzzle", "solve", "count", "build", "export"]
+
+
+#: the options :func:`read_puzzle` hands to the reader
+_READ_OPTIONS = frozenset({"box", "variant", "regions", "size", "rules"})
 
 
 def read_puzzle(source: Any, **options: Any) -> Puzzle:
@@ -62,6 +66,9 @@ def read_puzzle(source: Any, **options: Any) -> Puzzle:
     >>> read_puzzle("1..." "..3." ".4.." "...2").summary()
     '4x4 classic, 4 clues'
     """
+    unknown = sorted(set(options) - _READ_OPTIONS)
+    if unknown:   # parse_puzzle's TypeError named no option the reader takes
+        raise PuzzleError(f"read_puzzle: unknown option {unknown[0]!r}; it takes {', '.join(sorted(_READ_OPTIONS))}")
     if isinstance(source, Puzzle) and not options:
         return source
     if isinstance(source, os.PathLike):

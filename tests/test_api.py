@@ -111,3 +111,24 @@ def test_export_writer_options_as_the_docstring_names_them(tmp_path):
     with pytest.raises(PipelineError, match=r"^csv: unknown dense 'bogus'; expected auto, always or never$"):
         pipeline.export(model, tmp_path / "c", formats="csv", dense="bogus")
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: pipeline.read_puzzle(EMPTY_4, foo=1), PuzzleError,
+     "read_puzzle: unknown option 'foo'; it takes box, regions, rules, size, variant"),
+    (lambda: pipeline.solve(EMPTY_4, solver="sat", sat_backend=5), SolveError,
+     "solver sat: --sat-backend must be a name, found int 5; expected one of "),
+    (lambda: pipeline.count(EMPTY_4, solver="sat", sat_backend=5), SolveError,
+     "solver sat: --sat-backend must be a name, found int 5; expected one of "),
+    (lambda: pipeline.read_puzzle(EMPTY_4).shown(None), PuzzleError, "shown: the grid must be 4x4 integers, found None"),
+    (lambda: pipeline.read_puzzle(EMPTY_4).shown(np.zeros((3, 3), dtype=int)), PuzzleError,
+     "shown: the grid must be 4x4 integers, found 3x3 int64"),
+    (lambda: pipeline.read_puzzle(EMPTY_4).shown(np.full((4, 4), 5)), PuzzleError, "shown: grid values must be 0..4"),
+    (lambda: pipeline.build(EMPTY_4).decode(None), PipelineError, "decode: expected a vector of numbers, found NoneType"),
+], ids=["read-option", "solve-backend", "count-backend", "shown-none", "shown-shape", "shown-range", "decode-none"])
+def test_more_wrong_api_arguments_are_one_typed_line(call, error, message):
+    # an outside probe: a TypeError, pysat's AttributeError, a 3x3 grid "shown" for a 4x4, and
+    # decode(None) read as one value
+    with pytest.raises(error) as e:
+        call()
+    assert str(e.value).startswith(message) and "\n" not in str(e.value)

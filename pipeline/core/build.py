@@ -575,6 +575,8 @@ class Model:
         [1, 2, 3, 4]
         """
         try:
+            if x is None or np.ndim(x) == 0:   # None became one NaN: "found 1 value"
+                raise TypeError
             x = np.asarray(x, dtype=float).ravel()
         except (TypeError, ValueError):
             raise FormatError(f"decode: expected a vector of numbers, found {type(x).__name__}") from None

@@ -30,7 +30,7 @@ from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS
 from pipeline.core.rect import rect_box_units, rect_spec
 from pipeline.core.rules import Board, Rule, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
-from pipeline.core.values import grid_values, value_grid_text, values_spec
+from pipeline.core.values import checked_digit_grid, grid_values, value_grid_text, values_spec
 from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
@@ -150,7 +150,7 @@ class Puzzle:
         -------
         ndarray of int
         """
-        return grid_values(grid, self.values)
+        return grid_values(checked_digit_grid(grid, self.rows, self.cols, self.n_values, "shown"), self.values)
 
     @property
     def spec(self) -> Variant:
@@ -353,12 +353,7 @@ class Puzzle:
         1
         """
         if grid is not None:
-            grid = np.asarray(grid)
-            if grid.shape != self.grid.shape or not np.issubdtype(grid.dtype, np.integer):
-                raise PuzzleError(f"picture: the grid must be {self.rows}x{self.cols} integers, found "
-                                  f"{'x'.join(map(str, grid.shape))} {grid.dtype}")
-            if grid.size and (grid.min() < 0 or grid.max() > self.n_values):
-                raise PuzzleError(f"picture: grid values must be 0..{self.n_values}")
+            grid = checked_digit_grid(grid, self.rows, self.cols, self.n_values, "picture")
         return SvgPicture(grid_svg(self, grid))
 
     def _repr_svg_(self) -> str:

@@ -117,6 +117,34 @@ def values_spec(values: tuple[int, ...]) -> str | list[int]:
     return list(values)
 
 
+def checked_digit_grid(grid: object, rows: int, cols: int, n_values: int, what: str) -> np.ndarray:
+    """``grid`` as a ``rows x cols`` array of digit indices ``0..V``, or one line saying why not
+    (``Puzzle.picture`` and ``Puzzle.shown`` take a caller's grid).
+
+    Parameters
+    ----------
+    grid : array_like
+        Digits, 0 empty.
+    rows, cols : int
+        The puzzle's shape (its canvas for a layout).
+    n_values : int
+        ``V``: the largest digit index.
+    what : str
+        The caller, named in the message.
+
+    Returns
+    -------
+    ndarray of int
+    """
+    arr = np.asarray(grid) if grid is not None else None
+    if arr is None or arr.shape != (rows, cols) or not np.issubdtype(arr.dtype, np.integer):
+        found = "None" if arr is None else f"{'x'.join(map(str, arr.shape)) or 'a single'} {arr.dtype}"
+        raise PuzzleError(f"{what}: the grid must be {rows}x{cols} integers, found {found}")
+    if arr.size and (arr.min() < 0 or arr.max() > n_values):
+        raise PuzzleError(f"{what}: grid values must be 0..{n_values}")
+    return arr
+
+
 def grid_values(grid: np.ndarray, values: tuple[int, ...] | None) -> np.ndarray:
     """A grid of digits (``1..V``, 0 empty) as values; empty cells stay 0, so read them with the
     digit grid's mask when 0 is a value.

@@ -39,7 +39,7 @@ from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import PipelineError, SolveError
+from pipeline.core.errors import clip, PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import rules_key
@@ -590,6 +590,14 @@ def setup_outlasts(model: Model, time_limit: float | None, reuse: bool, amo: str
     return too_long_to_start("setting up the SAT engine", need, model.unit_positions.size)
 
 
+def _check_backend(backend: object) -> None:
+    """A backend that is not a name is one line (an API caller's ``sat_backend=5`` was pysat's
+    AttributeError)."""
+    if backend is not None and not isinstance(backend, str):
+        raise SolveError(f"solver sat: --sat-backend must be a name, found {type(backend).__name__} "
+                         f"{clip(repr(backend))}; expected one of {', '.join(sat_backends())}")
+
+
 def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | None = None,
           amo: str | None = DEFAULT_AMO, reuse: bool = False, check_unique: bool = False,
           presolve: str = DEFAULT_PRESOLVE) -> SolveResult:
@@ -628,6 +636,7 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
     SolveError
         python-sat missing or an unknown backend.
     """
+    _check_backend(sat_backend)
     start = time.perf_counter()
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
@@ -703,6 +712,7 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, sat_
     """
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
+    _check_backend(sat_backend)
     start = time.perf_counter()
     pre = presolve_model(model, "none" if reuse else presolve)
     if pre.contradiction:
