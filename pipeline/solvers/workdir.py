@@ -128,7 +128,7 @@ def claim_workdir(workdir: str | os.PathLike, engine: str) -> Path:
     Raises
     ------
     SolveError
-        ``workdir`` exists and is not a directory.
+        ``workdir`` is empty, or exists and is not a directory.
     OSError
         It cannot be created (permissions, a full disk): the caller names the path.
 
@@ -143,6 +143,8 @@ def claim_workdir(workdir: str | os.PathLike, engine: str) -> Path:
     ('cbc-1', 'cbc-2')
     >>> import shutil; shutil.rmtree(base.parent)
     """
+    if not str(workdir).strip():   # Path("") is the current directory: files in the checkout, unasked
+        raise SolveError(f"solver {engine}: --workdir is empty; name a directory ('.' for this one)")
     base = Path(workdir)
     try:
         base.mkdir(parents=True)

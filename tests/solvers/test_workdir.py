@@ -17,7 +17,8 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.core.parse import parse_grid
 from pipeline.solvers import SOLVERS, get_solver
-from pipeline.solvers.workdir import run_binary
+from pipeline.solvers.workdir import claim_workdir, run_binary
+from pipeline.core.errors import SolveError
 from pipeline.core.build import build_model
 
 PUZZLE = "1...........3..2"
@@ -89,6 +90,14 @@ def test_an_empty_workdir_is_used_and_a_file_is_refused(name, tmp_path, capsys):
     code, out, err = _solve(capsys, name, not_a_dir)
     assert code == 2 and err == f"error: solver {name}: --workdir {str(not_a_dir)!r} exists and is not a directory\n"
     assert not_a_dir.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_an_empty_workdir_name_is_refused(tmp_path, monkeypatch):
+    # a probe: --workdir '' wrote the solver's files into the current directory (the checkout)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SolveError, match=r"^solver cbc: --workdir is empty; name a directory \('\.' for this one\)$"):
+        claim_workdir("", "cbc")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_api_says_where_the_files_are(tmp_path):
