@@ -83,6 +83,11 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if path.is_dir():
         raise PipelineError(f"batch: {str(path)!r} is a directory, not an input file")
     if not path.is_file():
+        if path.exists():   # a device or a FIFO: "no such file" named the wrong reason
+            raise PipelineError(f"batch: {str(path)!r} is not a regular file (a device, a FIFO or a socket); "
+                                f"batch reads regular files")
+        if path.is_symlink():
+            raise PipelineError(f"batch: {str(path)!r} is a symbolic link that leads nowhere (a loop or a missing file)")
         raise PipelineError(f"batch: no such input file {str(path)!r}")
     fmt = detect_input_format(path) if fmt == "auto" else fmt
     if fmt == "text":

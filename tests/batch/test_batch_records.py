@@ -41,6 +41,13 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
         read_records(tmp_path / "missing.txt")
     with pytest.raises(PipelineError, match=r"is a directory, not an input file$"):
         read_records(tmp_path)
+    # a probe: a device and a link loop were "no such input file"
+    with pytest.raises(PipelineError, match=r"^batch: '/dev/null' is not a regular file \(a device, a FIFO or a socket\)"):
+        read_records("/dev/null")
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(PipelineError, match=r"is a symbolic link that leads nowhere \(a loop or a missing file\)$"):
+        read_records(tmp_path / "a")
     (tmp_path / "x.csv").write_text("grid,id\n" + MIXED[0] + ",1\n")
     with pytest.raises(PipelineError, match=r"has no 'puzzle' column \(columns: grid, id\)"):
         read_records(tmp_path / "x.csv")
