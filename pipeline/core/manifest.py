@@ -304,6 +304,10 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     missing = [k for k in ("puzzle", "h", "w", "scheme", "order", "clue_encoding") if k not in meta]
     if missing:
         raise FormatError(f"{where}: missing field {missing[0]!r}")
+    version = meta.get("format_version", FORMAT_VERSION)   # absent: written before the field existed
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= FORMAT_VERSION:
+        raise FormatError(f"{where}: format_version {clip(repr(version))} is not one this version reads "
+                          f"(1 to {FORMAT_VERSION}): written by a newer sudoku-pipeline, or not by it")
     for key in ("h", "w"):
         value = meta[key]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MANIFEST_N:

@@ -1,6 +1,8 @@
 """pipeline.core.decode: grids <-> 0/1 vectors in every convention, and the refusals with exact messages."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -141,3 +143,16 @@ def test_solution_vector_grid_and_bad_values(reduce_export):
         x[0] = bad
         with pytest.raises(FormatError, match="is not 0 or 1"):
             solution_vector(RawSolution("positions", x), man, "f", "test")
+
+
+@pytest.mark.parametrize("version", [999, 0, "1", True, None])
+def test_a_manifest_of_a_format_version_this_one_does_not_read_is_refused(version):
+    # a probe: format_version 999 was read as if it were 1
+    meta = model_metadata(build_model(parse_puzzle("." * 16)))
+    assert meta["format_version"] == 1 and manifest_from_dict(meta).convention.n == 4
+    meta["format_version"] = version
+    with pytest.raises(FormatError, match=rf"^manifest: format_version {re.escape(repr(version))} is not one this "
+                                          r"version reads \(1 to 1\)"):
+        manifest_from_dict(meta)
+    del meta["format_version"]   # older manifests have no such field
+    assert manifest_from_dict(meta).convention.n == 4
