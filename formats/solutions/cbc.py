@@ -67,6 +67,8 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
             raise time_limit_reached(where, detail)
         raise no_solution(where, detail)
     entries = []
+    head = rows[0][1].split() if rows else []
+    width = len(head) - (head[:1] == ["**"])   # index name value reduced-cost: 4 on every line
     for k, (no, line) in enumerate(rows):
         tok = line.split()
         if tok and tok[0] == "**":
@@ -76,6 +78,9 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
                 raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
             raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', "
                               f"found {shortened(line.strip(), 60)!r}")
+        if k and k == len(rows) - 1 and len(tok) < width:
+            # every line ends with the reduced cost: a last line without it was cut
+            raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
         entries.append((int(tok[0]), tok[1], tok[2], no))
     # sections: the index restarts at 0 when the columns follow the rows; any other step back is
     # a repeated or misplaced line (taking it for the columns would drop the real ones)

@@ -632,6 +632,9 @@ def test_error_truncated_other_formats(nine, reference, tmp_path):
     slx = tmp_path / "cut.slx"
     slx.write_text(slx_text(model, x, order).replace("ENDATA\n", ""))
     expect_error(slx, man, f"{slx}: truncated: no final 'ENDATA' line")
+    cbc = tmp_path / "cut_cbc.txt"   # cut after the value: the reduced cost is missing (a probe: read as whole)
+    cbc.write_text("Optimal - objective value 0.00000000\n      0 x_1_1_1   1   0\n      5 x_2_1_2   1")
+    expect_error(cbc, man, f"{cbc}: truncated: line 3 is incomplete ('5 x_2_1_2   1')")
     scip = tmp_path / "cut_scip.sol"
     scip.write_text("objective value:                                    0\nx_1_1_1_1_3    1 \t(obj:0)\nx_1_1_")
     expect_error(scip, man, f"{scip}: truncated: line 3 is incomplete ('x_1_1_')")
