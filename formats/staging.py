@@ -8,7 +8,8 @@ done; it is renames only, so it takes milliseconds whatever the size of the set:
 
 1. check every name the new set writes: a file there must be one an earlier export's manifest
    lists (a user's own file, a symbolic link or a directory in the way is a refusal, and
-   nothing has been touched yet);
+   nothing has been touched yet); and every earlier file the new set would remove must still
+   hold the bytes the earlier manifest's digest records (one the user edited is a refusal too);
 2. move the old ``manifest.json`` into the staging directory as ``replaced-manifest.json``
    (the journal: from here on ``DIR`` claims no set);
 3. rename each new file over ``DIR``; remove the earlier set's files the new one does not write;
@@ -47,7 +48,7 @@ from typing import Any
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME
 
-from formats.files import MAX_MANIFEST_BYTES, read_regular_text, write_failure
+from formats.files import MAX_MANIFEST_BYTES, file_sha256, read_regular_text, write_failure
 
 
 def _posix_locks() -> ModuleType | None:
@@ -275,7 +276,8 @@ class Stage:
         ------
         FormatError
             A file the set would replace is not one an earlier export wrote (a user's own file,
-            a symbolic link, a directory); nothing in the directory has been changed.
+            a symbolic link, a directory), or one it would remove was edited since; nothing in
+            the directory has been changed.
         OSError
             A rename failed (then the earlier set's manifest stays in the journal, and the
             next export finishes the clean-up).
@@ -285,13 +287,19 @@ class Stage:
             manifest = directory / MANIFEST_NAME
             dead = dead_stages(directory, own=self.path)
             try:
-                earlier = listed_export_files(read_manifest_json(manifest))
+                earlier_meta = read_manifest_json(manifest)
+                earlier = listed_export_files(earlier_meta)
                 ours = earlier.union(*(d.names for d in dead))
                 for name in [*names, MANIFEST_NAME]:
                     why = _in_the_way(directory / name, ours)
                     if why:
                         raise FormatError(f"{directory / name}: {why}; an export replaces only the files of an "
                                           f"earlier export; move it away or export into another directory")
+                edited = _edited_since(directory, sorted(earlier - set(names)), earlier_meta)
+                if edited:   # the new set does not write it, so it would be removed: it is the user's now
+                    raise FormatError(f"{directory / edited}: changed since the earlier export wrote it (its "
+                                      f"SHA-256 is not the manifest's), and this export would remove it; move it "
+                                      f"away or export into another directory")
                 if manifest.exists():
                     os.replace(manifest, self.path / JOURNAL_NAME)
                     self.keep = True
@@ -306,6 +314,20 @@ class Stage:
                     if self.committed:
                         shutil.rmtree(stage.path, ignore_errors=True)
                     os.close(stage.fd)
+
+
+def _edited_since(directory: Path, names: list[str], meta: object) -> str | None:
+    """The first of ``names`` whose bytes are not the ones the earlier manifest's ``sha256``
+    records (None when all are, or when that manifest records no digests)."""
+    digests = meta.get("sha256") if isinstance(meta, dict) else None
+    if not isinstance(digests, dict):
+        return None
+    for name in names:
+        path = directory / name
+        digest = digests.get(name)
+        if isinstance(digest, str) and path.is_file() and not path.is_symlink() and file_sha256(path) != digest:
+            return name
+    return None
 
 
 def _replace_keeping_mode(staged: Path, target: Path) -> None:

@@ -269,6 +269,24 @@ def test_a_users_file_in_the_way_is_a_refusal_and_nothing_changes(tmp_path):
     assert (out / "notes.txt").read_text() == "mine\n"
 
 
+def test_an_edited_file_the_new_set_would_remove_is_a_refusal(tmp_path):
+    # a probe: exporting other formats into a directory removed the earlier set's files, edited
+    # ones included (batch --overwrite deletes only what it can prove it wrote)
+    out = tmp_path / "out"
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(model, out, "csv,lp")
+    (out / "beq.csv").write_text("my own right-hand side\n")
+    before = snapshot(out)
+    with pytest.raises(FormatError, match=r"beq\.csv: changed since the earlier export wrote it .* this export "
+                                          r"would remove it; move it away"):
+        export_model(model, out, "mps")
+    assert snapshot(out) == before
+    export_model(model, out, "csv,mps")   # the edited file written again: replaced, as asked
+    assert (out / "beq.csv").read_text() != "my own right-hand side\n"
+    export_model(model, out, "mps")        # unedited files of the earlier set go
+    assert not (out / "beq.csv").exists() and (out / "model.mps").exists()
+
+
 def test_the_manifest_records_every_files_sha256_and_the_version(tmp_path):
     import hashlib
     from importlib.metadata import version
