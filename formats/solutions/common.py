@@ -256,6 +256,8 @@ def name_value_rows_slow(rows: list[tuple[int, str]], where: str, *, name_col: i
         Fields holding the name and the value.
     min_tokens : int
         Fields a row must have.
+    max_tokens : int, optional
+        Fields a row may have at most (default: any number).
     """
     names, values, numbers = [], [], []
     for k, (no, line) in enumerate(rows):

@@ -215,14 +215,10 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
                               f"columns (C0..C{man_columns.size - 1}); the file is for another model")
         pos[short] = man_columns[col]
     if aux.any():
-        from pipeline.core.manifest import column_positions   # manifest imports this module
-        pos[aux] = column_positions(manifest.data, conv, np.asarray(names[aux]).astype(str), where)
+        pos[aux] = manifest.positions_of(np.asarray(names[aux]).astype(str), where)
 
     def label(positions) -> list[str]:
-        if manifest is None:
-            return list(conv.names(positions))
-        from pipeline.core.manifest import column_names
-        return list(column_names(manifest.data, conv, np.asarray(positions), where))
+        return list(conv.names(positions) if manifest is None else manifest.names_of(positions, where))
 
     uniq, counts = np.unique(pos, return_counts=True)
     if (counts > 1).any():

@@ -122,6 +122,30 @@ class Manifest:
         """Names of the exported columns (auxiliary columns' ``aux_...`` included)."""
         return column_names(self.data, self.convention, self.columns, str(self.path or "manifest"))
 
+    def names_of(self, positions: np.ndarray, where: str) -> np.ndarray:
+        """Names of full ``positions`` (cells' ``x_...``, auxiliary columns' ``aux_...``).
+
+        Parameters
+        ----------
+        positions : numpy.ndarray
+            0-based full positions.
+        where : str
+            The file, for messages.
+        """
+        return column_names(self.data, self.convention, np.asarray(positions), where)
+
+    def positions_of(self, names: np.ndarray, where: str) -> np.ndarray:
+        """Full positions of column ``names`` (:func:`column_positions`).
+
+        Parameters
+        ----------
+        names : numpy.ndarray
+            Column names (``x_...`` and ``aux_...``).
+        where : str
+            The file, for messages.
+        """
+        return column_positions(self.data, self.convention, names, where)
+
     @property
     def clue_positions(self) -> np.ndarray | None:
         """Full positions of the clue variables a ``reduce`` export dropped (None otherwise)."""
