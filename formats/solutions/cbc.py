@@ -73,14 +73,14 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
         tok = line.split()
         if tok and tok[0] == "**":
             tok = tok[1:]
-        if len(tok) < 3 or not is_count(tok[0]):
-            if k == len(rows) - 1:
-                raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
+        malformed = len(tok) < 3 or not is_count(tok[0])
+        # a last line that is malformed, or shorter than the first (every line ends with the
+        # reduced cost), was cut
+        if k == len(rows) - 1 and (malformed or k and len(tok) < width):
+            raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
+        if malformed:
             raise FormatError(f"{where}: line {no}: expected 'index name value reduced-cost', "
                               f"found {shortened(line.strip(), 60)!r}")
-        if k and k == len(rows) - 1 and len(tok) < width:
-            # every line ends with the reduced cost: a last line without it was cut
-            raise truncated(where, f"line {no} is incomplete ({shortened(line.strip(), 60)!r})")
         entries.append((int(tok[0]), tok[1], tok[2], no))
     # sections: the index restarts at 0 when the columns follow the rows; any other step back is
     # a repeated or misplaced line (taking it for the columns would drop the real ones)
@@ -88,8 +88,7 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     for i in starts[1:]:
         # 'printingOptions rows' lists every row, then the nonzero columns only: the columns may
         # start past 0, so a restart anywhere is the columns when what came before were rows
-        rows_first = not any(_COLUMN_NAME.match(e[1]) for e in entries[:i])
-        if len(starts) > 2 or not (entries[i][0] == 0 or rows_first):
+        if len(starts) > 2 or entries[i][0] != 0 and any(_COLUMN_NAME.match(e[1]) for e in entries[:i]):
             raise FormatError(f"{where}: line {entries[i][3]}: index {entries[i][0]} after {entries[i - 1][0]}: "
                               "a repeated or misplaced line (only the columns after the rows restart)")
     cols = entries[starts[-1]:] if len(starts) == 2 else entries

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 from formats.files import atomic_open, is_temporary_name
 
 from pipeline.core.errors import PipelineError
-from pipeline.batch.records import bad_row_parts
+from pipeline.batch.records import puzzle_as_written
 from pipeline.batch.text import LOWER_BOUND, one_line
 from pipeline.batch.worker import RESULT_COLUMNS
 
@@ -254,12 +254,6 @@ def _foreign(path: Path, out: Path, why: str) -> PipelineError:
                          f"delete it (its records are solved again) or use --overwrite")
 
 
-def _as_written(text):
-    """A record's puzzle as its output row holds it (a CSV row the reader could not split: the row)."""
-    bad = bad_row_parts(text)
-    return text if bad is None else bad[1].strip()
-
-
 def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: np.ndarray | None = None,
                      puzzles: list | None = None) -> np.ndarray:
     """Indices already written in ``out``'s parts, after checking that every part is this input's.
@@ -291,7 +285,7 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
             if meta is None:
                 if puzzles is not None and index.size:
                     texts = pq.read_table(path, columns=["puzzle"]).column("puzzle").to_pylist()
-                    bad = [int(i) for i, t in zip(index, texts) if t != _as_written(puzzles[i])]
+                    bad = [int(i) for i, t in zip(index, texts) if t != puzzle_as_written(puzzles[i])]
                     if bad:
                         raise _foreign(path, out, f"its row for record {bad[0]} holds another puzzle")
             elif meta.get("fingerprint") != fingerprint:

@@ -162,6 +162,21 @@ def bad_row_parts(text: object) -> tuple[str, str] | None:
     return message, row
 
 
+def puzzle_as_written(text: object) -> str | None:
+    """A record's ``puzzle`` as its output row holds it: the field, or the whole row a CSV reader
+    could not split (not the reader's marker).
+
+    Parameters
+    ----------
+    text : object
+        A record's puzzle field.
+    """
+    if text is None:
+        return None
+    bad = bad_row_parts(text)
+    return (str(text) if bad is None else bad[1]).strip()
+
+
 def _refuse_unclosed_quote(path: Path, sep: str, error: Exception) -> None:
     """One line naming the line where a quoted field opens and never closes. Every row after it
     would be read as part of that field: pandas' row-by-row reader drops them without a word,

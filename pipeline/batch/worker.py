@@ -26,7 +26,7 @@ from pipeline.batch import dfs_shape, highs_shape, sat_shape  # noqa: F401  (the
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
-from pipeline.batch.records import bad_row_parts
+from pipeline.batch.records import bad_row_parts, puzzle_as_written
 from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
 from pipeline.batch.text import one_line, solver_failure
 
@@ -84,15 +84,6 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     return parse_puzzle(literal_text(str(puzzle).strip()), box=box, variant=variant,
                         regions=None if regions is None else literal_text(str(regions).strip()), rules=entries,
                         rules_where="rules")
-
-
-def _shown_puzzle(text: object) -> str | None:
-    """A record's ``puzzle`` as the output shows it: the field, or the whole row a CSV reader
-    could not split (not the reader's marker)."""
-    if text is None:
-        return None
-    bad = bad_row_parts(text)
-    return (str(text) if bad is None else bad[1]).strip()
 
 
 def _rule_entries(rules: str | None) -> list | None:
@@ -259,7 +250,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     if isinstance(options, dict):
         options = SolveOptions(**options)
     start, cpu = time.perf_counter(), time.thread_time()
-    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": _shown_puzzle(text), "variant": None,
+    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": puzzle_as_written(text), "variant": None,
              "rules": None, "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
              "nodes": 0, "error": None} for index, text, *_ in records]
     shapes = group_records(records, options, rows)

@@ -86,8 +86,9 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
     each puzzle as soon as it is made, whole lines only.
 
     A line cannot carry rules, regions or boxes other than the squarest: such a puzzle is its
-    puzzle document on one line (and csv's ``puzzle`` column holds it) (every command reads it back as a puzzle); csv gets a ``rules`` column (JSON list of rule entries)
-    when the first puzzle has rules (one run's puzzles all have them or none: plain output is
+    puzzle document on one line, which every command reads back as a puzzle (csv's ``puzzle``
+    column holds the document when the boxes need it); csv gets a ``rules`` column (JSON list
+    of rule entries) when the first puzzle has rules (one run's puzzles all have them or none: plain output is
     unchanged); a grid refuses rules.
 
     Parameters
