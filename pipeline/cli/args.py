@@ -70,6 +70,39 @@ def check_ranges(args: argparse.Namespace) -> None:
         raise PipelineError(f"--size: must be at least 1, found {size}")
 
 
+#: Arguments that may name standard input as ``-``, by their ``dest``, and how the message names
+#: them (``grid`` is ``verify``'s positional ``GRID`` and ``draw``'s ``--grid``).
+_STDIN_ARGS = {"puzzle": "PUZZLE", "grid": "GRID", "puzzle_opt": "--puzzle", "regions": "--regions",
+               "file": "FILE", "manifest": "--manifest", "input": "INPUT"}
+
+
+def check_stdin_once(args: argparse.Namespace) -> None:
+    """Refuse ``-`` (standard input) for two inputs of one command: the first would read it all and
+    the second find it empty (``verify - --puzzle -`` said "empty input").
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Raises
+    ------
+    PipelineError
+        ``standard input ('-') can be read once: ...``, naming the arguments.
+
+    Examples
+    --------
+    >>> check_stdin_once(argparse.Namespace(command="verify", grid="-", puzzle_opt="-"))
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PipelineError: standard input ('-') can be read once, given for GRID and --puzzle: write one of them to a file
+    """
+    named = [("--grid" if dest == "grid" and getattr(args, "command", None) == "draw" else shown)
+             for dest, shown in _STDIN_ARGS.items() if getattr(args, dest, None) == "-"]
+    if len(named) > 1:
+        raise PipelineError(f"standard input ('-') can be read once, given for {' and '.join(named)}: "
+                            "write one of them to a file")
+
+
 # ---------------------------------------------------------------------------------------------
 # shared options
 # ---------------------------------------------------------------------------------------------

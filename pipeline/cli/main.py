@@ -15,7 +15,7 @@ import select
 import signal
 import sys
 
-from pipeline.cli.args import check_ranges, explain_compiles
+from pipeline.cli.args import check_ranges, check_stdin_once, explain_compiles
 from pipeline.cli import commands
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError, bounded
@@ -314,6 +314,7 @@ def _run(argv: list[str] | None) -> int:
         if argv is None and args.command != "batch":
             stops.install(watch=True)
         check_ranges(args)
+        check_stdin_once(args)
         with explain_compiles(args):
             code = args.func(args)
         sys.stdout.flush()  # a reader that went away, or a full disk, shows here, not at the interpreter's exit

@@ -15,7 +15,6 @@ import math
 import os
 import re
 import stat
-import sys
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +25,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.limits import address_space_allowed
+from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, size_text, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 
@@ -144,15 +144,6 @@ def model_bytes(n: int, cells: int | None = None) -> int:
     return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n
 
 
-def _gib(b: float) -> str:
-    # a small limit (tests, a 1000-byte SUDOKU_PIPELINE_MAX_BYTES) is not rounded to '0 MiB'
-    if b >= 2**30:
-        return f"{b / 2**30:,.1f} GiB"
-    if b >= 2**20:
-        return f"{b / 2**20:,.0f} MiB"
-    return f"{b / 2**10:,.0f} KiB" if b >= 2**10 else f"{b:,.0f} bytes"
-
-
 def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0) -> None:
     """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
 
@@ -176,15 +167,15 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
     if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
         what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
         what += " and its rules" if rule_nonzeros else ""
-        raise PuzzleError(f"{where}: the model of {what} needs about {_gib(need)}, more than the "
-                          f"{_gib(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+        raise PuzzleError(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
+                          f"{size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
     largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
     while model_bytes(largest + 1) <= limit:
         largest += 1
     while largest > 1 and model_bytes(largest) > limit:
         largest -= 1
     raise PuzzleError(
-        f"{where}: a {n}x{n} grid's model needs about {_gib(need)}, more than the {_gib(limit)} allowed "
+        f"{where}: a {n}x{n} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
         f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
     )
 
@@ -419,13 +410,13 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     """Return (text, where) for a literal string, a path, or ``-`` for stdin (a file or stdin at
     most ``limit`` bytes, :data:`MAX_TEXT_BYTES` by default; ``why`` ends the message beyond it)."""
     if isinstance(source, Path):
-        return _read_file(source, what, limit, why), str(source)
+        return read_text_file(source, what, limit, why), str(source)
     s = str(source)
     if s == "-":
         return read_stdin(what, limit, why), "<stdin>"
     kind = _path_kind(s)
     if kind == "file":
-        return _read_file(Path(s), what, limit, why), s
+        return read_text_file(Path(s), what, limit, why), s
     if kind is None and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
         # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
         raise PuzzleError(f"{what}: no such file {s!r}")
@@ -469,70 +460,6 @@ def _path_kind(s: str) -> str | None:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "not a regular file"
-
-
-#: The most text one puzzle source may hold: a 256x256 grid with its rules is a few MB, and
-#: standard input or a file beyond this is refused after reading this much, not read whole
-#: (``solve - </dev/zero`` grew by a gigabyte a second).
-MAX_TEXT_BYTES = 64 * 2 ** 20
-
-
-def _too_much(what: str, where: str, limit: int | None, why: str) -> PuzzleError:
-    if limit is None:
-        return PuzzleError(f"{what}: {where} holds more than {MAX_TEXT_BYTES // 2 ** 20} MiB of text; "
-                           "a puzzle is far smaller")
-    return PuzzleError(f"{what}: {where} holds more than {_gib(limit)} of text; {why}")
-
-
-def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") -> str:
-    """Standard input as text, at most :data:`MAX_TEXT_BYTES` of it (or ``limit`` bytes).
-
-    Parameters
-    ----------
-    what : str
-        How the message names the input.
-    limit : int, optional
-        The most it may hold, when smaller than :data:`MAX_TEXT_BYTES` (regions: :func:`region_text_bytes`).
-    why : str
-        What the message says beyond ``limit``.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    PuzzleError
-        More text than that, or bytes that are not UTF-8.
-    """
-    most = MAX_TEXT_BYTES if limit is None else limit
-    try:
-        text = sys.stdin.read(most + 1)
-    except UnicodeDecodeError as e:
-        raise PuzzleError(f"{what}: standard input is not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise PuzzleError(f"{what}: cannot read standard input: {e}") from None
-    if len(text) > most:
-        raise _too_much(what, "standard input", limit, why)
-    return text.removeprefix("\ufeff")
-
-
-def _read_file(path: Path, what: str, limit: int | None = None, why: str = "") -> str:
-    most = MAX_TEXT_BYTES if limit is None else limit
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            # a regular file's size is known before it is read: one beyond the bound is refused
-            # unread (the read below still stops at the bound for a file that grows)
-            if os.fstat(handle.fileno()).st_size > most:
-                raise _too_much(what, repr(str(path)), limit, why)
-            text = handle.read(most + 1)
-    except FileNotFoundError:
-        raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{what}: cannot read {str(path)!r}: {e}") from None
-    if len(text) > most:
-        raise _too_much(what, repr(str(path)), limit, why)
-    return text
 
 
 #: Bytes of region text per cell of the grid: an id and its separators, generously (a 3-digit id
@@ -770,7 +697,7 @@ def parse_regions(source: Source, n: int) -> np.ndarray:
         limit, why = region_text_bytes(n), f"the regions of a {n}x{n} grid are far smaller"
         text, where = _read_source(source, "regions", limit, why)
         if len(text) > limit:   # literal text (a document's, an argument): refused before it is split
-            raise _too_much("regions", where, limit, why)
+            raise too_much("regions", where, limit, why)
         text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
         tokens = re.split(r"[,;\s]+", text.strip())
         lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -24,12 +24,12 @@ from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.options import check_puzzle_options
 from pipeline.core.puzzle_checks import check_clues, check_rules_added, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
-                                 read_stdin,
-                                 _path_kind, _read_file, check_grid_size, compact_values, default_box, literal_text, memory_limit,
+                                 _path_kind, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rect import rect_box_units, rect_spec
 from pipeline.core.rules import Board, Rule, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
+from pipeline.core.textin import read_stdin, read_text_file
 from pipeline.core.values import checked_digit_grid, grid_values, value_grid_text, values_spec
 from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units
 
@@ -630,7 +630,7 @@ def _document_text(source) -> tuple[str | None, str]:
             return text, "<stdin>"
         return None, text
     if isinstance(source, (str, Path)) and _path_kind(str(source)) == "file":
-        text = _read_file(Path(source), "puzzle")
+        text = read_text_file(Path(source), "puzzle")
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, str(source)
         if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'

@@ -60,6 +60,8 @@ def validate(p: Puzzle) -> None:
                 if latin is not None and p.variant != "latin" and latin.min_n <= n else "")
         if n == 3:   # three rows of three numbers are also a MATLAB-style list of three clues
             hint += "; if it is a list of three [row col digit] clues, give --size N"
+        elif n == 2:   # four numbers: one line of a clue list with a field too many ('1,1,5,7')
+            hint += "; a [row col digit] clue list has three values a line"
         raise PuzzleError(f"puzzle: a {n}x{n} grid is not a puzzle: {p.variant} puzzles are {spec.min_n}x{spec.min_n} "
                           f"and larger{hint}")
     if p.h * p.w != n:

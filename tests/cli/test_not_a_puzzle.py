@@ -3,6 +3,7 @@ line and exit 2 for ``solve``, one error row per record for ``batch``, one line 
 input whose puzzle column is not text."""
 from __future__ import annotations
 
+import io
 import random
 
 import pandas as pd
@@ -27,6 +28,25 @@ def test_three_clues_of_row_col_digit_read_as_a_3x3_grid_say_how_to_read_them_as
     assert main(["solve", str(path)]) == 2
     assert capsys.readouterr().err.endswith("; if it is a list of three [row col digit] clues, give --size N\n")
     assert main(["solve", str(path), "--size", "9", "--no-unique-check"]) == 0
+
+
+def test_one_clue_line_with_a_field_too_many_says_a_list_has_three_values(capsys, tmp_path):
+    """'1,1,5,7' is four cells, a 2x2 grid: the line says what a clue list's line holds."""
+    path = tmp_path / "one.csv"
+    path.write_text("1,1,5,7\n")
+    assert main(["solve", str(path)]) == 2
+    assert capsys.readouterr().err.endswith("; a [row col digit] clue list has three values a line\n")
+
+
+@pytest.mark.parametrize("argv, named", [(["verify", "-", "--puzzle", "-"], "GRID and --puzzle"),
+                                         (["solve", "-", "--regions", "-"], "PUZZLE and --regions"),
+                                         (["draw", "-", "--grid", "-", "--to", "x.svg"], "PUZZLE and --grid")])
+def test_standard_input_named_for_two_inputs_is_refused(capsys, monkeypatch, argv, named):
+    """The first input would read standard input whole and the second find it empty."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1" * 81))
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (f"error: standard input ('-') can be read once, given for {named}: "
+                                       "write one of them to a file\n")
 
 
 def test_a_latin_square_from_2x2_is_kept(capsys):

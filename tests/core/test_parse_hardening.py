@@ -338,11 +338,11 @@ def test_standard_input_and_files_are_read_up_to_a_bound(monkeypatch, tmp_path):
     # line after reading that much, and a puzzle within it still reads
     import io
 
-    from pipeline.core import parse
+    from pipeline.core import textin
 
-    monkeypatch.setattr(parse, "MAX_TEXT_BYTES", 100)
+    monkeypatch.setattr(textin, "MAX_TEXT_BYTES", 100)
     monkeypatch.setattr(sys, "stdin", io.StringIO("." * 81 + "\n" + "0" * 1000))
-    with pytest.raises(PuzzleError, match=r"^puzzle: standard input holds more than .* MiB of text"):
+    with pytest.raises(PuzzleError, match=r"^puzzle: standard input holds more than 100 bytes of text"):
         parse_puzzle("-")
     big = tmp_path / "big.txt"
     big.write_text("." * 81 + "\n" * 50)

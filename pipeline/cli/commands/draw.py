@@ -11,7 +11,7 @@ from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
-from pipeline.core.parse import read_stdin
+from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,

@@ -1,0 +1,171 @@
+"""Puzzle text from a file or standard input, read up to a bound: a gzip-compressed file is read
+through (the solution readers and ``batch`` take ``.gz`` files too), and bytes that are not UTF-8
+text are one message naming where, not a codec's error."""
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import zlib
+from pathlib import Path
+
+from pipeline.core.errors import PuzzleError
+
+__all__ = ["MAX_TEXT_BYTES", "read_stdin", "read_text_file", "size_text", "too_much"]
+
+#: The most text one puzzle source may hold: a 256x256 grid with its rules is a few MB, and
+#: standard input or a file beyond this is refused after reading this much, not read whole
+#: (``solve - </dev/zero`` grew by a gigabyte a second).
+MAX_TEXT_BYTES = 64 * 2 ** 20
+
+#: The first bytes of a gzip stream.
+_GZIP_MAGIC = b"\x1f\x8b"
+#: Other compressed or binary files a puzzle path may name by mistake, by their first bytes.
+_BINARY_KINDS = ((_GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
+                 (b"PAR1", "a Parquet file (batch reads those)"), (b"\x89HDF", "an HDF5 file"),
+                 (b"MATLAB", "a MATLAB .mat file"))
+
+
+def size_text(b: float) -> str:
+    """A byte count for a message: GiB, MiB, KiB or bytes.
+
+    Parameters
+    ----------
+    b : float
+        Bytes.
+
+    Returns
+    -------
+    str
+    """
+    # a small limit (tests, a 1000-byte SUDOKU_PIPELINE_MAX_BYTES) is not rounded to '0 MiB'
+    if b >= 2**30:
+        return f"{b / 2**30:,.1f} GiB"
+    if b >= 2**20:
+        return f"{b / 2**20:,.0f} MiB"
+    return f"{b / 2**10:,.0f} KiB" if b >= 2**10 else f"{b:,.0f} bytes"
+
+
+def too_much(what: str, where: str, limit: int | None, why: str) -> PuzzleError:
+    """The error for text beyond its bound.
+
+    Parameters
+    ----------
+    what : str
+        How the message names the input.
+    where : str
+        The file (quoted) or ``standard input``.
+    limit : int or None
+        The bound in bytes; None: :data:`MAX_TEXT_BYTES`.
+    why : str
+        What the message says beyond ``limit``.
+
+    Returns
+    -------
+    PuzzleError
+    """
+    if limit is None:
+        return PuzzleError(f"{what}: {where} holds more than {size_text(MAX_TEXT_BYTES)} of text; "
+                           "a puzzle is far smaller")
+    return PuzzleError(f"{what}: {where} holds more than {size_text(limit)} of text; {why}")
+
+
+def _decoded(data: bytes, what: str, where: str) -> str:
+    """UTF-8 text of ``data`` (a BOM dropped), or one line saying what the bytes look like."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        kind = next((name for magic, name in _BINARY_KINDS if data.startswith(magic)), None)
+        if kind is not None:
+            raise PuzzleError(f"{what}: {where} is {kind}, not puzzle text") from None
+        raise PuzzleError(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "
+                          f"{e.reason})") from None
+
+
+def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") -> str:
+    """Standard input as text, at most :data:`MAX_TEXT_BYTES` of it (or ``limit`` bytes).
+
+    Parameters
+    ----------
+    what : str
+        How the message names the input.
+    limit : int, optional
+        The most it may hold, when smaller than :data:`MAX_TEXT_BYTES` (regions:
+        :func:`pipeline.core.parse.region_text_bytes`).
+    why : str
+        What the message says beyond ``limit``.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    PuzzleError
+        More text than that, or bytes that are not UTF-8.
+    """
+    most = MAX_TEXT_BYTES if limit is None else limit
+    buffer = getattr(sys.stdin, "buffer", None)
+    try:
+        # bytes where there are (a text stream put in sys.stdin's place has none): their decoding
+        # error names what they look like, a gzip stream for one
+        data = sys.stdin.read(most + 1) if buffer is None else buffer.read(most + 1)
+    except UnicodeDecodeError as e:
+        raise PuzzleError(f"{what}: standard input is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise PuzzleError(f"{what}: cannot read standard input: {e}") from None
+    if len(data) > most:
+        raise too_much(what, "standard input", limit, why)
+    text = data if isinstance(data, str) else _decoded(data, what, "standard input")
+    # universal newlines, as a text stream reads them
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_text_file(path: Path, what: str, limit: int | None = None, why: str = "") -> str:
+    """A file's text, at most :data:`MAX_TEXT_BYTES` (or ``limit``) bytes of it, read through
+    gzip when it is compressed (the bound then holds for what it expands to).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+    what : str
+        How the message names the input.
+    limit : int, optional
+        The most it may hold, when smaller than :data:`MAX_TEXT_BYTES`.
+    why : str
+        What the message says beyond ``limit``.
+
+    Returns
+    -------
+    str
+        With universal newlines, as a text-mode read gives.
+
+    Raises
+    ------
+    PuzzleError
+        A missing or unreadable file, more text than that, a broken gzip stream, or bytes that are
+        not UTF-8 (a compressed or binary file of another kind named as such).
+    """
+    most = MAX_TEXT_BYTES if limit is None else limit
+    where = repr(str(path))
+    try:
+        with open(path, "rb") as handle:
+            # a regular file's size is known before it is read: one beyond the bound is refused
+            # unread (the read below still stops at the bound for a file that grows)
+            if handle.read(2) == _GZIP_MAGIC:
+                handle.seek(0)
+                with gzip.GzipFile(fileobj=handle) as unpacked:   # a bomb stops at the bound too
+                    data = unpacked.read(most + 1)
+            else:
+                if os.fstat(handle.fileno()).st_size > most:
+                    raise too_much(what, where, limit, why)
+                handle.seek(0)
+                data = handle.read(most + 1)
+    except FileNotFoundError:
+        raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
+    except (OSError, EOFError, zlib.error) as e:
+        raise PuzzleError(f"{what}: cannot read {where}: {getattr(e, 'strerror', None) or e}") from None
+    if len(data) > most:
+        raise too_much(what, where, limit, why)
+    return _decoded(data, what, where).replace("\r\n", "\n").replace("\r", "\n")
