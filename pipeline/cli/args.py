@@ -361,6 +361,40 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
                                 "presolve": getattr(args, "presolve", None) or DEFAULT_PRESOLVE}, what)
 
 
+#: Engine options of the command line by ``dest``, as the user types them (``--presolve`` has a
+#: default, so whether the user gave it is not known: left out).
+_ENGINE_FLAGS = {"threads": "--threads", "workdir": "--workdir", "sat_backend": "--sat-backend", "amo": "--amo"}
+
+
+def note_unused_options(args: argparse.Namespace, solver: Solver, what: str = "solve", *,
+                        also: Solver | None = None) -> None:
+    """Say on stderr which engine options the user gave that the engine they named does not take
+    (``--solver highs --sat-backend g4``: the option is not passed, :func:`engine_options`, and
+    without the note it looked used).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line; nothing is said under ``--solver auto`` (its pick may take them).
+    solver : Solver
+        The engine named.
+    what : {"solve", "count"}
+        Which of its functions runs.
+    also : Solver, optional
+        An engine that also runs with these options (the one counting for ``solve``'s uniqueness
+        check): what it takes is not noted.
+    """
+    if getattr(args, "solver", AUTO) in (None, AUTO):
+        return
+    taken = set(solver.count_options if what == "count" else solver.options)
+    if also is not None:
+        taken |= set(also.count_options)
+    unused = [flag for dest, flag in _ENGINE_FLAGS.items() if getattr(args, dest, None) is not None and dest not in taken]
+    if unused:
+        print(f"note: --solver {solver.name} takes no {' or '.join(unused)}; "
+              f"{'it is' if len(unused) == 1 else 'they are'} ignored", file=sys.stderr)
+
+
 def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> None:
     """``--solver auto|NAME`` (default auto) and ``--verbose`` (say which engine auto picked).
 

@@ -630,8 +630,9 @@ def test_help_states_the_solver_limits_defaults(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     text = " ".join(capsys.readouterr().out.split())
+    described = text.split(" options: ", 1)[1]   # past the usage line, which names each option too
     for option in ("--time-limit S", "--threads K"):
-        after = text.split(option, 1)[1].split(" --", 1)[0]
+        after = described.split(option, 1)[1].split(" --", 1)[0]
         assert "default" in after, (option, after)
     assert "81-char string" not in text and "N*N cells" in text
 

@@ -7,7 +7,7 @@ import sys
 import time
 
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
-                               engine_options, grid_line, model_from_args, resolve_solver, say_handed_on,
+                               engine_options, grid_line, note_unused_options, model_from_args, resolve_solver, say_handed_on,
                                time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle
@@ -32,6 +32,7 @@ def cmd_count(args: argparse.Namespace) -> int:
 def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     model = model_from_args(args, deadline=deadline)
     solver = resolve_solver(args, "count", model, need="count")
+    note_unused_options(args, solver, "count")
     used["solver"] = solver.name
     assert solver.count is not None   # get_solver(need="count") refused one without
     result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))

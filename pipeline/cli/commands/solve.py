@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
-                               add_solver_args, engine_options, model_from_args, model_nonzeros, print_grid,
+                               add_solver_args, engine_options, model_from_args, model_nonzeros, note_unused_options,
+                               print_grid,
                                puzzle_from_args, resolve_solver, say_handed_on, time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.extracells import extra_digits, extra_lines
@@ -65,6 +66,9 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     solver = resolve_solver(args, "solve" if args.no_unique_check else "unique", model)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
     check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
+    if args.no_unique_check or check or (solver.counts and solver.in_process):
+        # otherwise another engine may count for the uniqueness check, with options of its own
+        note_unused_options(args, solver, also=None if args.no_unique_check or check else solver)
     r = solver.solve(model, **engine_options(args, solver, deadline=deadline), **check)
     say_handed_on(args, solver.name, r)
     _say_where_files_went(args, solver.name, r.workdir)
@@ -131,10 +135,11 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "subdirectory DIR/SOLVER-K (stderr says which); a file already there is never replaced "
                         "(default: a temporary directory)")
     add_engine_args(p)
-    p.add_argument("--unique", action="store_true",
-                   help="check that the solution is unique (the default; kept for scripts that ask for it)")
-    p.add_argument("--no-unique-check", action="store_true",
-                   help="skip the extra engine call that tells whether the puzzle has other solutions")
+    uniqueness = p.add_mutually_exclusive_group()
+    uniqueness.add_argument("--unique", action="store_true",
+                            help="check that the solution is unique (the default; kept for scripts that ask for it)")
+    uniqueness.add_argument("--no-unique-check", action="store_true",
+                            help="skip the extra engine call that tells whether the puzzle has other solutions")
     p.add_argument("--steps", action="store_true",
                    help="also print the human steps and rating (as in rate; JSON keys steps, rating)")
     p.set_defaults(func=cmd_solve)
