@@ -22,6 +22,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import FormatError
+from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
 
@@ -248,6 +249,11 @@ class ImportResult:
     format: str
     manifest: Manifest
     solver_status: str | None = None
+    #: the answer over the model's columns (the extra cells' digits among them), None when it
+    #: gives no auxiliary columns (a grid)
+    x: np.ndarray | None = None
+    #: the extra cells' digits (1-based) when the puzzle has extra cells and the answer gives them
+    extra: np.ndarray | None = None
 
 
 def find_manifest(solution_path: str | os.PathLike,
@@ -341,11 +347,13 @@ def import_solution(path: str | os.PathLike,
     model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     if model.n_cols != man.n_cols or not np.array_equal(model.columns, man.columns):
         raise FormatError(f"{man.path}: kept-column map does not match the puzzle it records")
-    if model.n_aux:   # the answer names cell variables only: rows over auxiliary columns are left out
+    x = sol.over(model.columns)
+    if x is None:   # a grid answer gives cells only: rows over auxiliary columns are left out
         cells = model.columns < model.convention.n_vars
         x = np.zeros(model.n_cols)
         x[cells] = sol.values[model.columns[cells]]
-        res = residual_without_aux(model, x)
+        res, x = residual_without_aux(model, x), None
     else:
-        res = residual(model, sol.values[model.columns])
-    return ImportResult(grid, verify_grid(grid, man.puzzle), res, sol.format, man, sol.status)
+        res = residual(model, x)
+    extra = extra_digits(model, x)
+    return ImportResult(grid, verify_grid(grid, man.puzzle, extra), res, sol.format, man, sol.status, x, extra)

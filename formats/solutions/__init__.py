@@ -163,8 +163,9 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
         fmt = detect_solution_format(text[:HEAD_CHARS], where)
     raw = fmt.parse(text, where)
     name = raw.format or fmt.name
-    values, conv = solution_vector(raw, man, where, name)
-    return SolutionVector(values, name, raw.status, raw.objective, conv, path)
+    values, conv, aux = solution_vector(raw, man, where, name)
+    aux_columns = None if aux is None or man is None else man.columns[man.columns >= conv.n_vars]
+    return SolutionVector(values, name, raw.status, raw.objective, conv, path, aux, aux_columns)
 
 
 __all__ = ["SOLUTION_FORMATS", "RawSolution", "SolutionFormat", "SolutionVector", "detect_solution_format",

@@ -25,10 +25,43 @@ class SolutionVector:
     objective: float | None
     convention: Convention
     path: Path | None = None
+    #: the values of the export's auxiliary columns (a rule's, the extra cells' digits) at the full
+    #: positions ``aux_columns`` (from ``N^3`` on), when the answer gives them; else None
+    aux: np.ndarray | None = None
+    aux_columns: np.ndarray | None = None
 
     def grid(self) -> np.ndarray:
         """The N x N grid of this answer (refuses a cell holding several digits)."""
         return grid_from_vector(self.values, self.convention, where=str(self.path or "solution"))
+
+    def over(self, columns: np.ndarray) -> np.ndarray | None:
+        """The answer over a model's ``columns`` (full positions: cells, then auxiliary columns).
+
+        Parameters
+        ----------
+        columns : numpy.ndarray
+            A model's columns (:attr:`pipeline.core.build.Model.columns`).
+
+        Returns
+        -------
+        numpy.ndarray or None
+            None when ``columns`` hold an auxiliary column this answer does not give (a grid, or an
+            answer read without the export's manifest).
+        """
+        columns = np.asarray(columns)
+        cells = columns < self.values.size
+        x = np.zeros(columns.size)
+        x[cells] = self.values[columns[cells]]
+        if cells.all():
+            return x
+        if self.aux is None or self.aux_columns is None:
+            return None
+        at = np.searchsorted(self.aux_columns, columns[~cells])
+        if (at >= self.aux_columns.size).any() or (self.aux_columns[np.minimum(at, self.aux_columns.size - 1)]
+                                                   != columns[~cells]).any():
+            return None
+        x[~cells] = self.aux[at]
+        return x
 
 
 @dataclass

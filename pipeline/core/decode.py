@@ -170,7 +170,7 @@ def _list(names, k: int = 5) -> str:
     return ", ".join(names[:k]) + (f", ... ({len(names) - k} more)" if len(names) > k else "")
 
 
-def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
+def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     names = raw.names
     ok, idx, short, col, arity = _parse_names(names)
     # a rule's auxiliary columns (skyscrapers, chaos, ...), named aux_<family>_<i>_<j>: the
@@ -240,7 +240,22 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
         if missing.size:
             raise FormatError(f"{where}: {missing.size} of {man_columns.size} variables missing ({fmt} lists every "
                               f"variable): {_list(label(missing))}")
-    return full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None), conv
+    full = full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None)
+    return full, conv, _aux_values(man_columns, conv.n_vars, pos, values)
+
+
+def _aux_values(columns: np.ndarray, n_vars: int, positions: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+    """The values of the export's auxiliary columns (``columns`` from ``n_vars`` on, in their
+    order) from an answer's ``values`` at full ``positions``; None for a model without any. A
+    column the answer does not name is 0: a format listing nonzeros only leaves it out, and a
+    dense one was refused above when it did."""
+    aux_columns = columns[columns >= n_vars]
+    if not aux_columns.size:
+        return None
+    named = positions >= n_vars
+    aux = np.zeros(aux_columns.size)
+    aux[np.searchsorted(aux_columns, positions[named])] = values[named]
+    return aux
 
 
 def _infer_convention(raw, idx, arity, short, where: str, fmt: str) -> Convention:
@@ -304,7 +319,7 @@ def _numbered_values(raw, manifest: Manifest, where: str) -> np.ndarray:
     return x
 
 
-def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
+def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     if manifest is None:
         raise FormatError(f"{where}: positional values carry no variable names; pass the export's manifest "
                           f"(manifest.json)")
@@ -325,9 +340,10 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
                               f"({manifest.col_names()[k]}){hint}")
     if x.size == n_cols:
         values = check_binary_values(x, lambda k: str(manifest.col_names()[k]), where)
-        return full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv
+        return (full_vector_of(n_vars, manifest.columns, values, manifest.clue_positions), conv,
+                _aux_values(manifest.columns, n_vars, manifest.columns, values))
     if raw.full_ok and x.size == n_vars:
-        return check_binary_values(x, lambda k: conv.names([k])[0], where), conv
+        return check_binary_values(x, lambda k: conv.names([k])[0], where), conv, None
     if raw.full_ok and n_cols != n_vars:
         expected = f"{n_cols} values (the export's columns) or {n_vars} (all variables of a {conv.n}x{conv.n} grid)"
     else:
@@ -335,7 +351,7 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
     raise FormatError(f"{where}: expected {expected}, found {x.size}")
 
 
-def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
+def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     grid = raw.grid
     rows, cols = grid.shape
     if manifest is None:
@@ -358,10 +374,11 @@ def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention]:
         r, c = np.argwhere((~present & (grid != 0)) | (grid > conv.v))[0]
         raise FormatError(f"{where}: cell ({r + 1}, {c + 1}) = {grid[r, c]} is not a digit 1..{conv.v}"
                           + (" (it lies outside every grid of the layout: 0 expected)" if not present[r, c] else ""))
-    return vector_from_grid(grid, conv), conv
+    return vector_from_grid(grid, conv), conv, None
 
 
-def solution_vector(raw: Any, manifest: Manifest | None, where: str, fmt: str) -> tuple[np.ndarray, Convention]:
+def solution_vector(raw: Any, manifest: Manifest | None, where: str,
+                    fmt: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     """A parsed solution mapped onto all ``N^3`` positions of the manifest's convention.
 
     Parameters
@@ -383,6 +400,10 @@ def solution_vector(raw: Any, manifest: Manifest | None, where: str, fmt: str) -
     values : numpy.ndarray
         Exactly 0.0 / 1.0 per position.
     convention : Convention
+    aux : numpy.ndarray or None
+        The values of the export's auxiliary columns (a rule's, the extra cells' digits), in the
+        manifest's column order, when the answer is by names or by column; None for a grid, a model
+        without any, or no manifest.
 
     Raises
     ------

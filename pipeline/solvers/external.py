@@ -37,6 +37,8 @@ class ExternalResult:
     log: str = ""
     #: where the files were kept (``workdir`` itself or a fresh subdirectory of it), else None
     workdir: Path | None = None
+    #: the answer over the model's columns (auxiliary ones included), when the file gives them
+    x: np.ndarray | None = None
 
 
 def cbc_binary() -> str | None:
@@ -237,7 +239,7 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
             if time_limit:
                 return ExternalResult(None, "time_limit", seconds, answer, log, work if kept else None)
             raise
-        return ExternalResult(result.grid, "optimal", seconds, answer, log, work if kept else None)
+        return ExternalResult(result.grid, "optimal", seconds, answer, log, work if kept else None, result.x)
 
 
 def _registry_entry(name: str) -> Solver:
@@ -246,7 +248,9 @@ def _registry_entry(name: str) -> Solver:
         conv = model.convention
         r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
                            time_limit=time_limit, workdir=workdir)
-        return SolveResult(r.grid is not None and "optimal" or r.status, None, None, r.seconds, 0, r.grid,
+        # the model solved here and the one the files hold have the same columns: its x is this one's
+        x = r.x if r.x is not None and r.x.size == model.n_cols else None
+        return SolveResult(r.grid is not None and "optimal" or r.status, x, None, r.seconds, 0, r.grid,
                            message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name,
                            workdir=r.workdir)
 

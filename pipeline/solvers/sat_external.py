@@ -192,9 +192,8 @@ def _solve_with(runner: Runner):
                 if crash:
                     raise SolveError(crash) from None
                 raise
-            # the answer's grid positions; a rule's auxiliary columns are not read back (as the
-            # MIP programs' answers): x then stays None and the grid is the answer
-            x = None if model.n_aux else sol.values[model.columns]
+            # over the model's columns: its auxiliary columns (the extra cells' digits) come back too
+            x = sol.over(model.columns)
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
             return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,
                                message=f"answer: {answer}" if kept else "", workdir=kept_in)

@@ -110,8 +110,8 @@ def test_solution_vector_by_names_shuffled_and_sparse(reduce_export):
     order = np.random.default_rng(3).permutation(man.columns.size)
     nonzero = order[kept[order] == 1]
     raw = RawSolution("names", kept[nonzero], names=np.asarray(model.col_names)[nonzero], dense=False)
-    values, conv = solution_vector(raw, man, "f", "test")
-    assert conv == man.convention
+    values, conv, aux = solution_vector(raw, man, "f", "test")
+    assert conv == man.convention and aux is None   # a model without auxiliary columns
     assert np.array_equal(values, full)  # the clue variables the export dropped are set to 1
     dense = RawSolution("names", kept[nonzero], names=np.asarray(model.col_names)[nonzero], dense=True)
     with pytest.raises(FormatError, match="variables missing"):
@@ -123,9 +123,9 @@ def test_solution_vector_short_names_and_positions(reduce_export):
     full = vector_from_grid(grid, man.convention)
     kept = full[man.columns]
     short = np.array([f"C{j}" for j in range(man.columns.size)])
-    values, _ = solution_vector(RawSolution("names", kept, names=short), man, "f", "test")
+    values, _, _ = solution_vector(RawSolution("names", kept, names=short), man, "f", "test")
     assert np.array_equal(values, full)
-    values, _ = solution_vector(RawSolution("positions", kept), man, "f", "test")
+    values, _, _ = solution_vector(RawSolution("positions", kept), man, "f", "test")
     assert np.array_equal(values, full)
     with pytest.raises(FormatError, match="expected 44 values"):
         solution_vector(RawSolution("positions", kept[:-1]), man, "f", "test")
@@ -135,7 +135,7 @@ def test_solution_vector_short_names_and_positions(reduce_export):
 
 def test_solution_vector_grid_and_bad_values(reduce_export):
     model, man, grid = reduce_export
-    values, _ = solution_vector(RawSolution("grid", np.zeros(0), grid=grid), man, "f", "test")
+    values, _, _ = solution_vector(RawSolution("grid", np.zeros(0), grid=grid), man, "f", "test")
     assert np.array_equal(grid_from_vector(values, man.convention), grid)
     kept = vector_from_grid(grid, man.convention)[man.columns]
     for bad in (np.inf, np.nan, 0.5, 2.0, -1.0):

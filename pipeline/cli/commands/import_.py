@@ -7,6 +7,7 @@ import sys
 from formats.directory import import_solution
 from pipeline.cli.args import print_grid
 from pipeline.core.errors import NoSolutionReported
+from pipeline.core.extracells import extra_lines
 from pipeline.core.verify import RESIDUAL_TOL, grid_violations
 
 
@@ -20,10 +21,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 1
     puzzle = result.manifest.puzzle
     # every violation, as verify lists them (the verdict names only the first)
-    violations = [] if result.verdict else grid_violations(result.grid, puzzle)
+    violations = [] if result.verdict else grid_violations(result.grid, puzzle, result.extra)
+    # the extra cells' digits after the grid, as solve prints them ("S: 4 3"; JSON "extra")
+    shown = {} if result.extra is None else extra_lines(puzzle.extra, puzzle.value_of[result.extra - 1])
     print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
                                                    "message": result.verdict.message, "residual": result.residual,
-                                                   "violations": violations})
+                                                   "violations": violations, **({"extra": shown} if shown else {})})
+    if args.format != "json":
+        for name, values in shown.items():
+            print(f"{name}: {' '.join(map(str, values))}")
     if not result.verdict:
         for message in [v["message"] for v in violations] or [result.verdict.message]:
             print(f"invalid: {message}", file=sys.stderr)
