@@ -10,6 +10,7 @@ are export directories (:func:`formats.directory.export_model`).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -219,7 +220,10 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     # the file under a hidden name beside it, then its manifest, then the file renamed: a failure
     # on the way (a full disk at the manifest) leaves the pair of before, never a file without
     # its manifest
-    staged = path.with_name(f".{path.name}.{os.getpid()}.partial.{path.name}")
+    # short, whatever the name's length (a 200-character name doubled was past NAME_MAX), and
+    # ending in the name's extensions, which say the format and the compression
+    staged = path.with_name(f".{os.getpid()}.{hashlib.sha256(path.name.encode()).hexdigest()[:8]}.partial"
+                            f"{''.join(path.suffixes[-2:])[:40]}")
     made = missing_directories(path.parent)   # made by the write below; removed again if it fails
     try:
         write_model(model, staged, fmt.name, **fmt.pick_options(options, "write"))
@@ -249,7 +253,7 @@ def _undo(staged: Path, made: list[Path]) -> None:
     is the one to report)."""
     try:
         staged.unlink(missing_ok=True)
-    except (NotADirectoryError, PermissionError):
+    except OSError:   # a read-only file system says EROFS even of a file never made
         pass
     remove_empty_directories(made)
 

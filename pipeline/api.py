@@ -18,15 +18,16 @@ Examples
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import numbers
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pipeline.core.build import Model, build_model
-from pipeline.core.errors import FormatError, PuzzleError, SolveError
+from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError, clip
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 if TYPE_CHECKING:
@@ -105,12 +106,31 @@ def _check_limit(limit: Any) -> None:
     if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
         raise SolveError(f"count: limit must be a whole number of solutions, at least 1, found "
                          f"{type(limit).__name__} {limit!r:.40}")
+    if limit < 1:   # before the kept-grid default is worked out from it (it blamed 'keep')
+        raise SolveError(f"count: limit must be a whole number of solutions, at least 1, found {limit}")
+
+
+def _memory_as_error(what: str, error: type[PipelineError]) -> Callable:
+    """Decorate an API function so that memory running out past the up-front estimates is one
+    typed line (as the command line's ``out of memory`` line), not a ``MemoryError`` (HiGHS's
+    ``std::bad_alloc`` on a 225x225 under ``ulimit -v``)."""
+    def decorate(function: Callable) -> Callable:
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except MemoryError:
+                raise error(f"{what}: out of memory: the job needs more than this process may use (a smaller "
+                            f"grid, another solver or more memory)") from None
+        return call
+    return decorate
 
 
 def _solvers() -> Any:
     return importlib.import_module("pipeline.solvers")
 
 
+@_memory_as_error("solve", SolveError)
 def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *, unique: bool = True,
           **options: Any) -> "SolveResult":
     """Solve a puzzle (with the uniqueness check, as ``python -m pipeline solve`` does).
@@ -169,6 +189,7 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
         engine, model, time_limit, unique, **options)
 
 
+@_memory_as_error("count", SolveError)
 def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float | None = None,
           **options: Any) -> "CountResult":
     """Count the solutions of a puzzle up to ``limit``.
@@ -218,6 +239,7 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
     return engine.count(model, limit, time_limit=time_limit, **options)
 
 
+@_memory_as_error("build", PuzzleError)
 def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows") -> Model:
     """Build the sparse 0-1 program of a puzzle.
 
@@ -251,6 +273,7 @@ def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows
     return build_model(read_puzzle(puzzle), scheme, order, clues)
 
 
+@_memory_as_error("export", FormatError)
 def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | None = None,
            **options: Any) -> list[Path]:
     """Write a model's files as ``python -m pipeline export --to PATH`` does: one file (and its
@@ -289,14 +312,21 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     """
     if not isinstance(path, (str, os.PathLike)):
         raise FormatError(f"export: the path must be text or a path, found {type(path).__name__}")
+    if "\x00" in os.fsdecode(path):
+        raise FormatError(f"export: the path {clip(os.fsdecode(path), 60)!r} holds a NUL character")
     if not (formats is None or isinstance(formats, str)
             or isinstance(formats, (list, tuple)) and all(isinstance(name, str) for name in formats)):
         raise FormatError(f"export: formats must be text such as \"mps,lp\" or a list of names, found {formats!r:.40}")
     model = _model_of(model)
     single = importlib.import_module("formats.single")
     names = formats if formats is None or isinstance(formats, str) else ",".join(formats)
-    if single.single_file_format(path) is not None:
-        written = single.export_file(model, path, names, **options)
-    else:
-        written = importlib.import_module("formats").export_model(model, path, names, **options)
+    try:
+        if single.single_file_format(path) is not None:
+            written = single.export_file(model, path, names, **options)
+        else:
+            written = importlib.import_module("formats").export_model(model, path, names, **options)
+    except OSError as e:   # a name too long, a read-only disk: as the command line's one line
+        if isinstance(e, PipelineError):   # already one (a WriteFailed names the directory at fault)
+            raise
+        raise FormatError(f"export: {os.fsdecode(e.filename or path)!r}: {e.strerror or e}") from None
     return [p for paths in written.values() for p in paths]

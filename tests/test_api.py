@@ -132,3 +132,46 @@ def test_more_wrong_api_arguments_are_one_typed_line(call, error, message):
     with pytest.raises(error) as e:
         call()
     assert str(e.value).startswith(message) and "\n" not in str(e.value)
+
+
+def test_count_refuses_a_limit_below_one_naming_the_limit():
+    # it blamed 'keep', which the caller never passed
+    with pytest.raises(SolveError, match=r"^count: limit must be a whole number of solutions, at least 1, found -1$"):
+        pipeline.count("." * 16, limit=-1)
+
+
+def test_memory_running_out_in_an_engine_is_a_typed_error(monkeypatch):
+    """HiGHS's std::bad_alloc on a 225x225 under ulimit -v reached the caller as MemoryError."""
+    def exhausted(*args, **kwargs):
+        raise MemoryError("std::bad_alloc")
+
+    monkeypatch.setattr("pipeline.solvers.auto.solve_checking_uniqueness", exhausted)
+    with pytest.raises(SolveError, match=r"^solve: out of memory: the job needs more than this process may use"):
+        pipeline.solve("1" + "." * 15, solver="highs")
+
+
+def test_export_path_problems_are_format_errors(tmp_path):
+    with pytest.raises(pipeline.FormatError, match=r"holds a NUL character"):
+        pipeline.export("1" + "." * 15, str(tmp_path / "x\x00y.mps"))
+    with pytest.raises(pipeline.FormatError, match=r"^export: .*File name too long|cannot write"):
+        pipeline.export("1" + "." * 15, str(tmp_path / ("a" * 300 + ".mps")))
+
+
+def test_a_non_finite_objective_is_refused():
+    puzzle = pipeline.read_puzzle("1" + "." * 15)
+    for bad in (np.nan, np.inf):
+        costs = np.zeros(64)
+        costs[5] = bad
+        with pytest.raises(PipelineError, match=r"^objective: cost 5 \(x_2_2_1\) is (nan|inf); costs must be finite$"):
+            pipeline.build_model(puzzle, objective=costs)
+
+
+@pytest.mark.parametrize("record", [{}, None, {"h": 3, "w": 3}, [1, 2]])
+def test_puzzle_from_a_bad_record_is_a_puzzle_error(record):
+    with pytest.raises(PuzzleError, match=r"^puzzle record: a dict with keys h, w and puzzle"):
+        pipeline.Puzzle.from_dict(record)
+
+
+def test_a_puzzle_made_directly_from_text_is_a_puzzle_error():
+    with pytest.raises(PuzzleError, match=r"^puzzle: the grid must be whole numbers \(0 empty\), found 'abc'$"):
+        pipeline.Puzzle("abc", 3, 3)

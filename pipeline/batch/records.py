@@ -21,6 +21,7 @@ import numpy as np
 from formats.files import open_text
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.textin import MAX_TEXT_BYTES, size_text
 from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
@@ -79,6 +80,9 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     PipelineError
         The file is missing, unreadable, or has no ``puzzle`` column.
     """
+    if str(path) == "-" and not Path(path).exists():
+        raise PipelineError("batch: reads its puzzles from a file (text, CSV or Parquet), not standard input ('-'): "
+                            "save them to a file first (a rerun resumes from it)")
     path = Path(path)
     if path.is_dir():
         raise PipelineError(f"batch: {str(path)!r} is a directory, not an input file")
@@ -92,7 +96,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     fmt = detect_input_format(path) if fmt == "auto" else fmt
     if fmt == "text":
         with open_text(path) as f:
-            lines = [line.strip() for line in f]
+            lines = [line.strip() for line in bounded_lines(f, MAX_TEXT_BYTES)]
         if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
             lines[0] = lines[0][len(_BOM):].strip()
         # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
@@ -160,6 +164,39 @@ def bad_row_parts(text: object) -> tuple[str, str] | None:
         return None
     message, _, row = text[len(BAD_ROW):].partition(BAD_ROW)
     return message, row
+
+
+#: How much of a line past the bound its error row keeps.
+LONG_LINE_SHOWN = 200
+
+
+def bounded_lines(stream, most: int):
+    """The lines of a text stream, each at most ``most`` characters held: a longer line (a gzip
+    bomb of one line, 500 MB in a ``puzzle`` cell) is read through a chunk at a time and becomes
+    a :data:`BAD_ROW` record, an error row showing its start, as a puzzle file that long is refused.
+
+    Parameters
+    ----------
+    stream : io.TextIOBase
+        Opened for reading.
+    most : int
+        Characters a line may hold (:data:`pipeline.core.textin.MAX_TEXT_BYTES`).
+
+    Yields
+    ------
+    str
+    """
+    while line := stream.readline(most + 1):
+        if len(line) <= most or line.endswith(("\n", "\r")):
+            yield line
+            continue
+        length = len(line)
+        while rest := stream.readline(1 << 20):   # the rest of it, never held whole
+            length += len(rest)
+            if rest.endswith(("\n", "\r")):
+                break
+        yield (f"{BAD_ROW}text: a line of {length:,} characters, more than a puzzle's {size_text(most)}"
+               f"{BAD_ROW}{line[:LONG_LINE_SHOWN]}...")
 
 
 def puzzle_as_written(text: object) -> str | None:

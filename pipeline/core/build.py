@@ -711,7 +711,8 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     ConventionError
         Unknown ``scheme``/``order``, or ``block`` for a variant without boxes.
     PipelineError
-        Unknown clue encoding, or an ``objective`` of the wrong length.
+        Unknown clue encoding, or an ``objective`` of the wrong length or with a cost that is not a
+        finite number.
 
     Examples
     --------
@@ -742,6 +743,14 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
                            digits=puzzle.n_values)
     if objective is not None and np.shape(objective) != (conv.n_vars,):
         raise PipelineError(f"objective: expected {conv.n_vars} costs, found {np.size(objective)}")
+    if objective is not None:
+        try:
+            costs = np.asarray(objective, dtype=float)
+        except (TypeError, ValueError):
+            raise PipelineError(f"objective: costs must be numbers, found {np.asarray(objective).dtype}") from None
+        if not np.isfinite(costs).all():   # HiGHS called NaN costs optimal and inf ones 'Unknown'
+            k = int(np.argmax(~np.isfinite(costs)))
+            raise PipelineError(f"objective: cost {k} ({conv.names([k])[0]}) is {costs[k]}; costs must be finite")
     return Model(puzzle, conv, clues, clue_positions(puzzle, conv), objective)
 
 

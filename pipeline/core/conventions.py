@@ -13,12 +13,13 @@ Every writer, reader and decoder maps between a flat variable position and the c
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Literal
 from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.errors import ConventionError
+from pipeline.core.errors import ConventionError, clip
 from pipeline.core.names import NameDictionary
 from pipeline.core.variants import get_variant
 
@@ -62,6 +63,10 @@ def _index_tokens(size: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, in
         lengths[lo:hi] = 1 + d
         ranges.append((d, lo, hi))
     return tokens, lengths, ranges
+
+
+#: The largest grid side a convention numbers: its ``N^3`` positions stay within int64.
+MAX_SIDE = 2 ** 20
 
 
 @dataclass(frozen=True)
@@ -113,8 +118,15 @@ class Convention:
             raise ConventionError(f"scheme: unknown scheme {self.scheme!r}; expected one of {', '.join(SCHEMES)}")
         if self.order not in ORDERS:
             raise ConventionError(f"order: unknown order {self.order!r}; expected F or C")
+        for side in (self.h, self.w):
+            if isinstance(side, bool) or not isinstance(side, numbers.Integral):
+                raise ConventionError(f"box: sides must be whole numbers, found {type(side).__name__} {side!r:.20}")
         if self.h < 1 or self.w < 1:
             raise ConventionError(f"box: {self.h}x{self.w} is not a valid box shape")
+        if self.h * self.w > MAX_SIDE:   # N^3 positions must be numbered in int64
+            raise ConventionError(f"box: {clip(self.h)}x{clip(self.w)} boxes make a grid side above {MAX_SIDE:,}")
+        object.__setattr__(self, "h", int(self.h))
+        object.__setattr__(self, "w", int(self.w))
         if self.canvas is not None:
             canvas = (int(self.canvas[0]), int(self.canvas[1]))
             object.__setattr__(self, "canvas", None if canvas == (self.n, self.n) else canvas)
@@ -202,14 +214,31 @@ class Convention:
         d : int or array_like of int
             0-based digits (digit - 1), broadcast with ``r`` and ``c``.
         """
-        r, c, d = np.asarray(r), np.asarray(c), np.asarray(d)
+        r, c, d = (self._checked_index(values, name, size) for values, name, size in
+                   ((r, "row", self.rows), (c, "column", self.cols), (d, "digit", self.v)))
         if self.scheme == "ijk":
             return self.tuple_to_position(r, c, d)
         return self.tuple_to_position(r // self.h, c // self.w, r % self.h, c % self.w, d)
 
+    def _checked_index(self, values, name: str, size: int) -> np.ndarray:
+        """``values`` as integers in ``0..size-1``, or one line naming the first that is not
+        (numpy said "invalid entry in coordinates array")."""
+        values = np.asarray(values)
+        if values.dtype.kind not in "iu":
+            if values.dtype.kind == "b" or values.size and not np.issubdtype(values.dtype, np.number):
+                raise ConventionError(f"{name}: 0-based indices must be integers, found {values.dtype}")
+            whole = np.isfinite(values) & (values == np.round(values)) if values.size else values.astype(bool)
+            if not whole.all():
+                raise ConventionError(f"{name}: 0-based index {values[~whole].ravel()[0].item()!r} is not a whole number")
+            values = values.astype(np.int64)
+        outside = (values < 0) | (values >= size)
+        if outside.any():
+            raise ConventionError(f"{name}: 0-based index {int(values[outside].ravel()[0])} is outside 0..{size - 1}")
+        return values
+
     def cell_digit(self, pos) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """0-based flat position -> 0-based (row, column, digit), vectorised."""
-        t = self.position_to_tuple(pos)
+        t = self.position_to_tuple(self._checked_index(pos, "position", self.n_vars))
         if self.scheme == "ijk":
             r, c, d = t
             return r, c, d
@@ -236,15 +265,15 @@ class Convention:
             return self._all_names_table()
         pos = np.asarray(pos).reshape(-1)
         if pos.dtype.kind not in "iu" and pos.size:
-            raise TypeError(f"name_table: positions must be integers, not {pos.dtype}")
+            raise ConventionError(f"position: positions must be integers, found {pos.dtype}")
         pos = pos.astype(np.int64, copy=False)
         if 4 * pos.size < self.n_vars:
-            return self._names_table_of(pos)
+            return self._names_table_of(self._checked_index(pos, "position", self.n_vars))
         if pos.size == self.n_vars and np.array_equal(pos, np.arange(pos.size)):
             return self._all_names_table()
         if pos.size and (pos.min() < 0 or pos.max() >= self.n_vars):
             bad = pos[(pos < 0) | (pos >= self.n_vars)][0]
-            raise ValueError(f"index {bad} is out of bounds for array with size {self.n_vars}")
+            raise ConventionError(f"position: 0-based index {bad} is outside 0..{self.n_vars - 1}")
         table = self._all_names_table()
         width = table.shape[1]
         return table.view(f"V{width}").ravel()[pos].view(np.uint8).reshape(-1, width)
@@ -293,8 +322,8 @@ class Convention:
     def names(self, pos=None) -> np.ndarray:
         """Variable names (``x_i_j_k`` or ``x_I_J_p_q_n``, 1-based) for positions (default all)."""
         pos = np.arange(self.n_vars) if pos is None else np.asarray(pos)
-        if pos.dtype.kind not in "iu":
-            raise TypeError("only int indices permitted")
+        if pos.dtype.kind not in "iu" and pos.size:
+            raise ConventionError(f"position: positions must be integers, found {pos.dtype}")
         table = self.name_table(pos)
         longest = table.shape[1]                # the str dtype is as wide as the longest name here
         while longest > 1 and not table[:, longest - 1].any():

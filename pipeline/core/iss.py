@@ -105,21 +105,22 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     args = item.args
     if not args or len(args) > 3 or not args[0]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
-    m = re.fullmatch(r"([0-9]{1,3})x([0-9]{1,3})", args[0])
+    m = re.fullmatch(r"([0-9]+)x([0-9]+)", args[0]) if len(args[0]) < 40 else None
     if m is None:
         raise PuzzleError(f"{where}: ISS: Shape {clip(args[0])!r} is not RxC ({_place(item)})")
     rows, cols = int(m.group(1)), int(m.group(2))
-    if not (1 <= rows <= 16 and 1 <= cols <= 16):
-        raise PuzzleError(f"{where}: ISS: a {rows}x{cols} grid is outside ISS's 1x1 to 16x16 ({_place(item)})")
+    if not (1 <= rows <= 16 and 1 <= cols <= 16):   # 10000x10000 said "is not RxC"
+        raise PuzzleError(f"{where}: ISS: a {clip(m.group(1))}x{clip(m.group(2))} grid is outside ISS's 1x1 to 16x16 "
+                          f"({_place(item)})")
     n = max(rows, cols)   # ISS's default values 1..max(R, C) (a rectangle: pipeline.core.rect)
     spec = args[1] if len(args) > 1 else ""
     # ISS ranges: "0-8" (the values low..high) or a count "9" (the values 1..9)
-    m = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})|([0-9]{1,2})", spec) if spec else None
+    m = re.fullmatch(r"([0-9]+)-([0-9]+)|([0-9]+)", spec) if spec and len(spec) < 40 else None
     if spec and m is None:
         raise PuzzleError(f"{where}: ISS: value range {clip(spec)!r} is not LOW-HIGH or a count ({_place(item)})")
     low, high = (1, n) if m is None else (int(m.group(1)), int(m.group(2))) if m.group(3) is None else (1, int(m.group(3)))
     if low not in (0, 1) or high - low + 1 > 16:   # ISS's CellGeometry: offset 0 or -1, at most 16 values
-        raise PuzzleError(f"{where}: ISS: value range {spec!r} is not ISS's (values from 0 or 1, at most 16) "
+        raise PuzzleError(f"{where}: ISS: value range {clip(spec)!r} is not ISS's (values from 0 or 1, at most 16) "
                           f"({_place(item)})")
     if high - low + 1 < n:   # at least the grid's side (docs/conventions.md, "Value sets")
         raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {rows}x{cols} grid gives {high - low + 1} values; "

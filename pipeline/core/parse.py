@@ -174,8 +174,9 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
         largest += 1
     while largest > 1 and model_bytes(largest) > limit:
         largest -= 1
+    side = str(n) if n < 10 ** 7 else f"{float(n):.1e}"   # a side of 10**30 was 31 digits twice
     raise PuzzleError(
-        f"{where}: a {n}x{n} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
+        f"{where}: a {side}x{side} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
         f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
     )
 
@@ -410,6 +411,9 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     """Return (text, where) for a literal string, a path, or ``-`` for stdin (a file or stdin at
     most ``limit`` bytes, :data:`MAX_TEXT_BYTES` by default; ``why`` ends the message beyond it)."""
     if isinstance(source, Path):
+        kind = _path_kind(str(source))
+        if kind not in ("file", None):   # as for the same path given as text
+            raise PuzzleError(f"{what}: {str(source)!r} is {kind}, not a puzzle file")
         return read_text_file(source, what, limit, why), str(source)
     s = str(source)
     if s == "-":
@@ -417,7 +421,7 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     kind = _path_kind(s)
     if kind == "file":
         return read_text_file(Path(s), what, limit, why), s
-    if kind is None and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
+    if kind is None and len(s) < MAX_PATH_CHARS and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
         # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
         raise PuzzleError(f"{what}: no such file {s!r}")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):

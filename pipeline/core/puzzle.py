@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, clip
 from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
@@ -65,7 +65,10 @@ class Puzzle:
             values = tuple(int(v) for v in self.values)
             side = self.h * self.w
             object.__setattr__(self, "values", None if values == tuple(range(1, side + 1)) else values)
-        grid = np.array(self.grid, dtype=np.int64)
+        try:
+            grid = np.array(self.grid, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):   # Puzzle("abc", 3, 3): one line, not int()'s error
+            raise PuzzleError(f"puzzle: the grid must be whole numbers (0 empty), found {clip(self.grid)!r}") from None
         grid.setflags(write=False)
         object.__setattr__(self, "grid", grid)
         if self.regions is not None:
@@ -375,6 +378,8 @@ class Puzzle:
     @classmethod
     def from_dict(cls, d: dict) -> "Puzzle":
         """The puzzle of a manifest record (:meth:`to_dict`), checked again on the way in."""
+        if not isinstance(d, dict) or not {"h", "w", "puzzle"} <= d.keys():
+            raise PuzzleError(f"puzzle record: a dict with keys h, w and puzzle (Puzzle.to_dict), found {clip(d, 60)}")
         if d.get("extra"):   # extra cells outside the grid: read as the document is
             return parse_puzzle(extra_record_document(d))
         box = f"{d['h']}x{d['w']}"

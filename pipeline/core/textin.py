@@ -39,6 +39,8 @@ def size_text(b: float) -> str:
     str
     """
     # a small limit (tests, a 1000-byte SUDOKU_PIPELINE_MAX_BYTES) is not rounded to '0 MiB'
+    if b >= 2**30 * 1e6:   # past a million GiB the digits say nothing more
+        return f"{b / 2**30:.1e} GiB"
     if b >= 2**30:
         return f"{b / 2**30:,.1f} GiB"
     if b >= 2**20:

@@ -215,3 +215,23 @@ def test_a_csv_row_of_another_width_is_an_error_row_and_the_others_are_solved(tm
     assert df["puzzle"].iloc[1] == "1.2,3,4,5"   # the row as read (it showed the reader's own marker)
     again = run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
     assert again.complete   # the rerun knows its own rows, the error row included
+
+
+def test_a_line_past_the_bound_is_an_error_row_showing_its_start(tmp_path, monkeypatch):
+    """A gzip bomb of one line (485 KB -> 500 MB) was read whole and stored in the puzzle cell; a
+    line longer than a puzzle file may be is now read through and becomes an error row."""
+    from pipeline.batch import records, run_batch
+
+    monkeypatch.setattr(records, "MAX_TEXT_BYTES", 1000)
+    good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    src = tmp_path / "bomb.txt.gz"
+    src.write_bytes(gzip.compress(f"{good}\n{'1' * 50_000}\n{good}\n".encode()))
+    read = read_records(src)["puzzle"]
+    assert read[0] == read[2] == good and len(read) == 3
+    message, shown = bad_row_parts(read[1])
+    assert message == "text: a line of 50,001 characters, more than a puzzle's 1,000 bytes"
+    assert shown == "1" * records.LONG_LINE_SHOWN + "..."
+    summary = run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["optimal", "error", "optimal"], summary
+    assert frame["error"].iloc[1] == message and frame["puzzle"].iloc[1] == shown

@@ -309,3 +309,27 @@ def test_a_one_file_export_whose_manifest_fails_leaves_the_pair_of_before(capsys
     assert main(["export", "examples/thermo.json", "--to", str(target), "--quiet"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_an_answer_older_than_the_export_beside_it_is_noted(tmp_path, capsys):
+    """A MATLAB out/sudoku.csv left from the export before (make export PUZZLE=other) was judged
+    against the new model with no word of why it fails."""
+    import os
+
+    from pipeline.cli.main import main
+
+    out = tmp_path / "out"
+    assert main(["export", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+                 "--to", str(out), "--formats", "csv"]) == 0
+    answer = out / "sudoku.csv"
+    answer.write_text("\n".join(",".join(row) for row in
+                                ["417369825", "632158947", "958724316", "825437169", "791586432",
+                                 "346912758", "289643571", "573291684", "164875293"]) + "\n")
+    capsys.readouterr()
+    assert main(["import", str(answer)]) == 0
+    assert "note:" not in capsys.readouterr().err
+    before = os.stat(out / "manifest.json").st_mtime - 3600
+    os.utime(answer, (before, before))
+    assert main(["import", str(answer)]) == 0
+    assert f"note: {answer} is older than {out / 'manifest.json'}: the model was exported again since" \
+        in capsys.readouterr().err

@@ -119,3 +119,15 @@ def test_a_json_file_of_one_line_of_digits_is_still_a_grid(capsys, tmp_path):
 def test_a_key_given_twice_in_a_document_is_refused_not_the_last_taken(capsys, doc, key):
     assert main(["solve", doc]) == 2
     assert capsys.readouterr().err.endswith(f"key {key!r} given twice in one object; give each key once\n")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["import", "-"], "error: import: reads the solver's answer from a file, not standard input ('-')"),
+    (["batch", "-", "out"], "error: batch: reads its puzzles from a file (text, CSV or Parquet), not standard input ('-')"),
+])
+def test_commands_that_read_files_only_say_so_for_standard_input(capsys, monkeypatch, tmp_path, argv, said):
+    """'-: no such file' and "no such input file '-'" named no reason."""
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(said)
+    assert list(tmp_path.iterdir()) == []

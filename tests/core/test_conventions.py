@@ -344,3 +344,41 @@ def test_property_permutation_between_conventions(a_spec, b_spec, seed):
     perm = a.permutation_to(b)
     assert sorted(perm.tolist()) == list(range(a.n_vars))
     np.testing.assert_array_equal(oracle_vector(grid, *a_spec)[perm], oracle_vector(grid, *b_spec))
+
+
+@pytest.mark.parametrize("h, w, message", [
+    ("3", 3, r"^box: sides must be whole numbers, found str '3'$"),
+    (3.5, 3, r"^box: sides must be whole numbers, found float 3.5$"),
+    (True, 3, r"^box: sides must be whole numbers, found bool"),
+    (10000, 10000, r"^box: 10000x10000 boxes make a grid side above 1,048,576$"),
+])
+def test_a_convention_refuses_sides_it_cannot_number(h, w, message):
+    with pytest.raises(ConventionError, match=message):
+        Convention("ijk", "F", h, w)
+
+
+def test_numpy_integer_sides_become_plain_ints():
+    conv = Convention("ijk", "F", np.int64(3), np.int32(3))
+    assert conv == Convention("ijk", "F", 3, 3) and type(conv.h) is int
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda c: c.position(99, 0, 0), r"^row: 0-based index 99 is outside 0\.\.8$"),
+    (lambda c: c.position(0, -1, 0), r"^column: 0-based index -1 is outside 0\.\.8$"),
+    (lambda c: c.position(0, 0, [1, 9]), r"^digit: 0-based index 9 is outside 0\.\.8$"),
+    (lambda c: c.position(float("nan"), 0, 0), r"^row: 0-based index nan is not a whole number$"),
+    (lambda c: c.position(True, 0, 0), r"^row: 0-based indices must be integers, found bool$"),
+    (lambda c: c.cell_digit(10 ** 6), r"^position: 0-based index 1000000 is outside 0\.\.728$"),
+    (lambda c: c.names([10 ** 6]), r"^position: 0-based index 1000000 is outside 0\.\.728$"),
+    (lambda c: c.names(np.arange(700, 800)), r"^position: 0-based index 729 is outside 0\.\.728$"),
+    (lambda c: c.names(["a"]), r"^position: positions must be integers, found <U1$"),
+])
+@pytest.mark.parametrize("scheme", ["ijk", "block"])
+def test_index_mapping_refuses_out_of_range_input_in_one_line(call, message, scheme):
+    with pytest.raises(ConventionError, match=message):
+        call(Convention(scheme, "F", 3, 3))
+
+
+def test_whole_float_indices_still_map():
+    conv = Convention("block", "C", 2, 3)
+    assert int(conv.position(1.0, 2.0, 3.0)) == int(conv.position(1, 2, 3))

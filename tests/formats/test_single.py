@@ -49,3 +49,12 @@ def test_the_command_line_says_it_once_and_still_writes_the_directory(tmp_path, 
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "model.txt: no one-file format has the extension .txt" in err
     assert (tmp_path / "model.txt" / "manifest.json").is_file()
+
+
+def test_a_long_file_name_is_written_through_a_short_hidden_one(tmp_path):
+    """The hidden file was the name twice over: a 200-character name went past NAME_MAX."""
+    model = build_model(Puzzle.from_dict({"h": 2, "w": 2, "puzzle": "1" + "." * 15, "variant": "classic"}))
+    path = tmp_path / ("a" * 200 + ".lp.gz")
+    written = export_file(model, path)
+    assert written["lp"] == [path] and path.is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, path.name + ".manifest.json"])

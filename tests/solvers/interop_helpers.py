@@ -22,6 +22,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parents[2]
 DATA_SETS = PROJECT.parent / "shared" / "data" / "sets"
 if not DATA_SETS.is_dir():  # a clone alone: the vendored sample (same names, tests/data/README.md)
@@ -187,6 +189,17 @@ class ExportCache:
 # ---------------------------------------------------------------------------------------------
 # solvers
 # ---------------------------------------------------------------------------------------------
+def registry_solver_or_skip(name: str):
+    """The registry's engine ``name``, or a skip printing why it is not usable here."""
+    from pipeline.solvers import SOLVERS
+
+    reason = SOLVERS[name].available()
+    if reason:
+        print(f"SKIP {name}: {reason}")
+        pytest.skip(f"{name}: {reason}")
+    return SOLVERS[name]
+
+
 def pulp_cbc() -> str | None:
     """The CBC binary bundled with PuLP, or None."""
     try:

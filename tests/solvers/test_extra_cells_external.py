@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from interop_helpers import registry_solver_or_skip
 
 from pipeline.cli.main import main
 from pipeline.core.build import build_model
@@ -25,12 +26,7 @@ DOC = {"size": 4, "givens": "1.3.............", "extra": [{"name": "S", "size": 
 EXTERNAL = ["minisat", "picosat", "cadical", "cryptominisat", "clasp", "minisat+", "sat4j", "cbc", "glpk", "scip"]
 
 
-def _available(name: str):
-    reason = SOLVERS[name].available()
-    if reason:
-        print(f"SKIP {name}: {reason}")
-        pytest.skip(f"{name}: {reason}")
-    return SOLVERS[name]
+_available = registry_solver_or_skip
 
 
 def _extras_hold(grid: np.ndarray, s: list[int], t: list[int]) -> bool:

@@ -10,6 +10,7 @@ import os
 import shutil
 
 import pytest
+from interop_helpers import registry_solver_or_skip
 from oracles import SETS_DIR, round_trip_puzzles
 from rule_models import FIXTURES, conventions, fixture_puzzle
 
@@ -49,12 +50,7 @@ def cases_of(puzzle_name: str):
 PUZZLES = puzzles()
 
 
-def available(name: str):
-    reason = SOLVERS[name].available()
-    if reason:
-        print(f"SKIP {name}: {reason}")
-        pytest.skip(f"{name}: {reason}")
-    return SOLVERS[name]
+available = registry_solver_or_skip
 
 
 @pytest.mark.parametrize("puzzle_name", list(PUZZLES))

@@ -358,3 +358,10 @@ def test_minimal_with_full_is_refused_in_one_line():
                        capture_output=True, text=True, cwd=PROJECT)
     assert r.returncode == 2 and r.stderr == ("error: generate: --minimal cannot be combined with --full: a full grid "
                                               "keeps every clue\n") and r.stdout == ""
+
+
+@pytest.mark.parametrize("box, side", [("9x9", 81), ("100x100", 10000), ("8x9", 72)])
+def test_a_box_past_the_size_bound_is_refused_as_a_size_is(box, side):
+    """--box 9x9 skipped the 1..64 check that --size 81 gets, and ran on without end."""
+    with pytest.raises(PuzzleError, match=rf"^box: {box} boxes make a grid of side {side}; generate handles sides 1\.\.64$"):
+        generate(box=box, full=True, seed=1)

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from formats.directory import import_solution
 from pipeline.cli.args import print_grid
-from pipeline.core.errors import NoSolutionReported
+from pipeline.core.errors import NoSolutionReported, PipelineError
 from pipeline.core.extracells import extra_lines
 from pipeline.core.verify import RESIDUAL_TOL, grid_violations
 
@@ -14,11 +16,15 @@ from pipeline.core.verify import RESIDUAL_TOL, grid_violations
 def cmd_import(args: argparse.Namespace) -> int:
     """Exit 0 for a verified answer; 1 for a solver's negative answer (infeasible, a time-limit
     or other stop without a solution: as ``solve``) or an answer that does not verify."""
+    if args.file == "-":   # "-: no such file" said nothing of why
+        raise PipelineError("import: reads the solver's answer from a file, not standard input ('-'): save it to a "
+                            "file first (its format is told from its content)")
     try:
         result = import_solution(args.file, args.manifest)
     except NoSolutionReported as e:
         print(f"no solution: {e}", file=sys.stderr)
         return 1
+    _note_older_than_the_export(args.file, result.manifest.path)
     puzzle = result.manifest.puzzle
     # every violation, as verify lists them (the verdict names only the first)
     violations = [] if result.verdict else grid_violations(result.grid, puzzle, result.extra)
@@ -40,6 +46,21 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.format == "grid":
         print(f"ok: {result.verdict.message} (read as {result.format})", file=sys.stderr)
     return 0
+
+
+def _note_older_than_the_export(answer: str, manifest: Path | None) -> None:
+    """An answer file in the export's directory that is older than its manifest is likely the
+    answer to the export before (a MATLAB ``out/sudoku.csv`` left beside ``make export
+    PUZZLE=other``): say so, whatever it verifies to. (An answer kept elsewhere, such as the
+    shipped ``examples/cbc_solution.txt``, may well be older.)"""
+    try:
+        older = (manifest is not None and Path(answer).resolve().parent == Path(manifest).resolve().parent
+                 and os.stat(answer).st_mtime < os.stat(manifest).st_mtime)
+    except OSError:
+        return
+    if older:
+        print(f"note: {answer} is older than {manifest}: the model was exported again since; is it the answer "
+              f"to this export?", file=sys.stderr)
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:

@@ -180,6 +180,8 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
     if box is not None:
         h, w = parse_box(box, size)
         n = h * w
+        if n > 64:   # the same bound as --size: --box 9x9 ran on without end
+            raise PuzzleError(f"box: {h}x{w} boxes make a grid of side {n}; generate handles sides 1..64")
     else:
         n = size or 9
         if n < 1 or n > 64:
