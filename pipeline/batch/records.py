@@ -14,7 +14,9 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -170,7 +172,7 @@ def bad_row_parts(text: object) -> tuple[str, str] | None:
 LONG_LINE_SHOWN = 200
 
 
-def bounded_lines(stream, most: int):
+def bounded_lines(stream: TextIO, most: int) -> Iterator[str]:
     """The lines of a text stream, each at most ``most`` characters held: a longer line (a gzip
     bomb of one line, 500 MB in a ``puzzle`` cell) is read through a chunk at a time and becomes
     a :data:`BAD_ROW` record, an error row showing its start, as a puzzle file that long is refused.
