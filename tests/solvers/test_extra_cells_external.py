@@ -79,3 +79,14 @@ def test_import_judges_the_extra_cells_an_answer_names(tmp_path, capsys):
     moved.write_text(text.replace(f"aux_extra_2_1_{bulb} ", "aux_extra_2_1_4 " if bulb != 4 else "aux_extra_2_1_3 "))
     assert main(["import", str(moved), "--manifest", str(tmp_path / "cbc")]) == 1
     assert "invalid: thermometer T" in capsys.readouterr().err
+
+
+def test_octave_whose_answer_is_a_grid_refuses_extra_cells_before_the_run(capsys, tmp_path):
+    """It ran and then ended "gave no digits of the extra cells" (exit 1)."""
+    _available("octave")
+    path = tmp_path / "extra.json"
+    path.write_text(json.dumps(DOC))
+    assert main(["solve", str(path), "--solver", "octave", "--workdir", str(tmp_path / "w")]) == 2
+    assert capsys.readouterr().err == ("error: solver octave: its answer is the grid alone (solve_sudoku.m writes "
+                                       "sudoku.csv), without the digits of the puzzle's extra cells: use another engine\n")
+    assert not (tmp_path / "w").exists()
