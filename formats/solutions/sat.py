@@ -34,6 +34,8 @@ from formats.solutions.common import digit_tokens, parse_float, parse_floats
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPTIMUM FOUND|UNSUPPORTED)\s*$",
                      re.MULTILINE)
 _V_LINE = re.compile(r"^v\s+-?x?\d+", re.MULTILINE)  # clasp prints 's' AFTER the v lines
+# CaDiCaL 1.x stopped by its -t limit prints its answer as a comment, 'c UNKNOWN', and no 's' line
+_C_UNKNOWN = re.compile(r"^c\s+UNKNOWN\s*$", re.MULTILINE)
 _SCIP_X = re.compile(r"^x\d+\s+\S+", re.MULTILINE)
 _SCIP_HEAD = re.compile(r"^(solution status:|objective value:|no solution available)", re.MULTILINE)
 
@@ -129,7 +131,7 @@ def _literal_tokens(words: list[str], where: str, named: bool) -> tuple[np.ndarr
 # SAT / PB competition output (cadical, picosat, cryptominisat, clasp, sat4j, minisat+)
 # ----------------------------------------------------------------------------------------------
 def _detect_competition(head: str) -> bool:
-    return bool(_S_LINE.search(head) or _V_LINE.search(head))
+    return bool(_S_LINE.search(head) or _V_LINE.search(head) or _C_UNKNOWN.search(head))
 
 
 def _parse_competition(text: str, where: str) -> RawSolution:
@@ -154,6 +156,8 @@ def _parse_competition(text: str, where: str) -> RawSolution:
                     objective = float(parts[1])
                 except ValueError:
                     raise FormatError(f"{where}: objective line {line!r} is not a number") from None
+    if status is None and not words and _C_UNKNOWN.search(text):
+        raise _no_answer(where, "UNKNOWN")   # CaDiCaL's 'c UNKNOWN' after its time limit
     if status is None:
         raise FormatError(f"{where}: no 's <status>' line")
     if status not in ("SATISFIABLE", "OPTIMUM FOUND"):

@@ -88,6 +88,8 @@ def test_scip_sol_of_a_cnf_model_lists_nonzeros(tmp_path):
 @pytest.mark.parametrize("text, status", [
     ("s UNSATISFIABLE\n", "infeasible"),
     ("c x\ns UNKNOWN\n", "time_limit"),
+    ("c UNKNOWN\n", "time_limit"),   # CaDiCaL 1.x after -t, quiet: its only line ('unrecognised' before)
+    ("c ---- [ result ] ----\nc\nc UNKNOWN\nc\nc total process time 2.01 seconds\n", "time_limit"),
     ("s INDETERMINATE\n", "time_limit"),
     ("UNSAT\n", "infeasible"),
     ("INDET\n", "time_limit"),
