@@ -43,11 +43,13 @@ def format_for_target(target: str, fmt: str | None = None) -> str:
         if fmt not in PUZZLE_FORMATS:
             raise PuzzleError(f"convert: unknown format {fmt!r}; expected one of {', '.join(PUZZLE_FORMATS)}")
         return fmt
-    name = Path(target).name.lower()
+    # a '.gz' after the extension: gzip-compressed (atomic_open writes it so; every reader reads it)
+    name = Path(target).name.lower().removesuffix(".gz")
     matches = [(len(ext), key) for key, (_, exts) in PUZZLE_FORMATS.items() for ext in exts if name.endswith(ext)]
     if not matches:
         raise PuzzleError(f"convert: cannot tell the format of {target!r} from its extension "
-                          f"({', '.join(e for _, es in PUZZLE_FORMATS.values() for e in es)}); give --format")
+                          f"({', '.join(e for _, es in PUZZLE_FORMATS.values() for e in es)}, each with .gz "
+                          f"allowed after it); give --format")
     return max(matches)[1]
 
 

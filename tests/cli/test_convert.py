@@ -5,6 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli.main import main
+
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "thermo.json")
 
 ISS = ".Shape~4x4.Cage~7~R1C1~R1C2.AntiKing.~R2C2_3"
 
@@ -45,3 +52,18 @@ def test_a_windoku_goes_to_f_puzzles_as_its_windows(tmp_path):
     assert run(json.dumps(doc), "--to", str(target)).returncode == 0
     back = json.loads(run(str(target), "--to", "-").stdout)
     assert len(back["rules"]) == 4 and {r["rule"] for r in back["rules"]} == {"extraregion"}
+
+
+@pytest.mark.parametrize("ext", ["json.gz", "iss.gz", "fpuzzles.gz", "iss.txt.gz"])
+def test_convert_writes_gzip_that_every_command_reads_back(tmp_path, capsys, ext):
+    """export wrote p.iss.gz, which solve could not read; convert refused the extension."""
+    import gzip
+
+    out = tmp_path / f"thermo.{ext}"
+    assert main(["convert", EXAMPLE, "--to", str(out)]) == 0
+    assert gzip.decompress(out.read_bytes())   # really compressed
+    capsys.readouterr()
+    assert main(["solve", str(out), "--format", "line"]) == 0
+    from_gz = capsys.readouterr().out
+    assert main(["solve", EXAMPLE, "--format", "line"]) == 0
+    assert from_gz == capsys.readouterr().out

@@ -29,7 +29,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--to", required=True, metavar="FILE",
                    help="output file, its format from the extension (" + ", ".join(
                        f"{' '.join(exts)}: {name}" for name, (_, exts) in PUZZLE_FORMATS.items())
-                   + "); '-' writes to standard output (JSON unless --format)")
+                   + "; .gz after any: gzip-compressed); '-' writes to standard output (JSON unless --format)")
     p.add_argument("--format", choices=tuple(PUZZLE_FORMATS), default=None,
                    help="the output format, whatever the extension: " + "; ".join(
                        f"{name}: {what}" for name, (what, _) in PUZZLE_FORMATS.items()))
