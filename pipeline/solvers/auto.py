@@ -94,6 +94,12 @@ DFS_COUNT_BUDGET = 1.0
 #: HS_KILLERS), and every one of ISS's 22 it took past 0.25 s the SAT engine answered as fast or
 #: faster (MATHEMAGIC_KILLERS, Wecoc; docs/benchmarks.md, session 25).
 KILLER_BUDGET = 0.25
+#: The budget for a puzzle with little killer clues: the SAT engine's encoding of a diagonal sum
+#: (its digits may repeat) learns little, and on ISS's 29 little-killer entries (counting to 2,
+#: 12 s each, 2026-12-01) dfsrules was never slower: Hailstone 1.8 s against sat past 12 s,
+#: LITTLE_KILLER_SNIPES#10 3.2 s against past 12 s, The Barbed Cross 1.8 s against past 12 s,
+#: #5 1.74 against 1.75 s. Handed on after 1 s, those three ran into a 60 s limit in sat.
+LITTLE_KILLER_BUDGET = 30.0
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
 #: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
@@ -189,8 +195,11 @@ class Pick:
 
 
 def _budget(seconds: float, model: Any) -> float:
-    """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer."""
+    """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer,
+    :data:`LITTLE_KILLER_BUDGET` at least with little killer clues."""
     rules = () if model is None else model.puzzle.rules
+    if any(rule.kind == "littlekiller" for rule in rules):
+        return max(seconds, LITTLE_KILLER_BUDGET)
     killer = any(isinstance(rule, Cage) and rule.total is not None for rule in rules) and all(
         isinstance(rule, Cage) or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
     return min(seconds, KILLER_BUDGET) if killer else seconds
