@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -34,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "removed_at_hard_exit", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -96,6 +97,7 @@ class _State:
     stop_calls: tuple[Callable[[str], None], ...] = ()   # calling_on_stop's engines, asked to end their search
     flag: Callable[[], bool] | None = None               # watching_flag's: a batch worker's "stop" flag
     left_running: str | None = None                       # leave_running's: an engine thread still in C code
+    removals: tuple[str, ...] = ()                        # removed_at_hard_exit's temporary directories
     lock = threading.Lock()
 
 
@@ -396,6 +398,25 @@ def _watch(read_end: int) -> None:
         first = None   # the main thread answered: watch for the next stop
 
 
+@contextlib.contextmanager
+def removed_at_hard_exit(path: str | os.PathLike) -> Iterator[None]:
+    """While the block runs, a hard exit (the watchdog ending the process after a stop's grace,
+    the main thread still inside C code) removes the temporary directory ``path`` first: the
+    block's own cleanup never runs then (an external SAT run stopped at its time limit while its
+    clauses were encoded left an empty ``/tmp/sudoku-cadical-*`` behind).
+
+    Parameters
+    ----------
+    path : str or Path
+        A directory of this run's own (never the user's).
+    """
+    _S.removals = (*_S.removals, str(path))
+    try:
+        yield
+    finally:
+        _S.removals = tuple(kept for kept in _S.removals if kept != str(path))
+
+
 def _hard_exit(kind: str, deadline: Deadline | None) -> None:
     """The main thread did not answer in time: give the answer from here and end the process."""
     if kind == "deadline":
@@ -415,6 +436,8 @@ def _hard_exit(kind: str, deadline: Deadline | None) -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(BaseException):
             stream.flush()
+    for path in _S.removals:   # the stop calls have killed the processes that wrote there
+        shutil.rmtree(path, ignore_errors=True)
     os._exit(code)
 
 

@@ -187,7 +187,7 @@ def work_directory(workdir: str | os.PathLike | None, engine: str) -> Iterator[t
     (Path, bool)
     """
     if workdir is None:
-        with tempfile.TemporaryDirectory(prefix=f"sudoku-{_stem(engine)}-") as tmp:
+        with tempfile.TemporaryDirectory(prefix=f"sudoku-{_stem(engine)}-") as tmp, stops.removed_at_hard_exit(tmp):
             yield Path(tmp), False
     else:
         yield claim_workdir(workdir, engine), True

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -151,3 +152,41 @@ def test_a_workdir_that_cannot_be_made_names_the_option(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(SolveError, match=r"^solver cbc: --workdir '.*file/wd': cannot create it: "):
         claim_workdir(tmp_path / "file" / "wd", "cbc")
+
+
+PROJECT = Path(__file__).resolve().parents[2]
+HARD_EXIT_SCRIPT = r"""
+import ctypes, sys
+from pipeline.core import stops
+from pipeline.solvers.workdir import work_directory
+
+stops.begin()
+stops.install(watch=True)
+deadline = stops.Deadline(0.5, lambda reason: (print("time limit", flush=True), 1)[1])
+libc = ctypes.CDLL(None)
+mutex = ctypes.create_string_buffer(64)
+libc.pthread_mutex_init(mutex, None)
+
+def body(d):
+    with work_directory(None, "cadical") as (work, kept):
+        print(work, flush=True)
+        libc.pthread_mutex_lock(mutex)
+        libc.pthread_mutex_lock(mutex)   # C code that never returns: the stop cannot reach Python
+    return 0
+
+sys.exit(deadline.run(body))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs glibc's pthread_mutex_lock through ctypes")
+def test_a_hard_exit_removes_the_run_s_temporary_directory(tmp_path):
+    """The watchdog ends a command whose main thread is inside C code (an external SAT run stopped
+    at its time limit while its clauses were encoded) without unwinding it: the temporary directory
+    was left behind, empty (/tmp/sudoku-cadical-*). It is removed before the process ends."""
+    done = subprocess.run([sys.executable, "-c", HARD_EXIT_SCRIPT], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(tmp_path),
+                               "PYTHONPATH": str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and lines[1:] == ["time limit"], done.stderr[-500:]
+    assert lines[0].startswith(str(tmp_path / "sudoku-cadical-"))
+    assert list(tmp_path.iterdir()) == []
