@@ -350,9 +350,9 @@ def import_solution(path: str | os.PathLike,
     x = sol.over(model.columns)
     if x is None:   # a grid answer gives cells only: rows over auxiliary columns are left out
         cells = model.columns < model.convention.n_vars
-        x = np.zeros(model.n_cols)
-        x[cells] = sol.values[model.columns[cells]]
-        res, x = residual_without_aux(model, x), None
+        cells_only = np.zeros(model.n_cols)
+        cells_only[cells] = sol.values[model.columns[cells]]
+        res = residual_without_aux(model, cells_only)
     else:
         res = residual(model, x)
     extra = extra_digits(model, x)

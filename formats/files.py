@@ -24,14 +24,15 @@ import os
 import re
 import stat
 import tempfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from pipeline.core.errors import FormatError
+from pipeline.core.textin import GZIP_MAGIC, read_bounded
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
 
-GZIP_MAGIC = b"\x1f\x8b"
 # What read_regular accepts by default: a 100x100 solution file lists 10^6 names (~30 MB); a
 # file a thousand times larger than any export is not a solution file.
 MAX_READ_BYTES = 1 << 30
@@ -542,11 +543,8 @@ def read_regular(path: str | os.PathLike, where: str | None = None, *, limit: in
         raise FormatError(f"{where}: is {kind}, not a regular file" if kind.startswith("a ") else f"{where}: {kind}")
     with os.fdopen(fd, "rb") as f:
         try:
-            data = f.read(limit + 1)
-            if data[:2] == GZIP_MAGIC:
-                with gzip.GzipFile(fileobj=io.BytesIO(data[: limit + 1])) as z:
-                    data = z.read(limit + 1)
-        except (OSError, EOFError, gzip.BadGzipFile) as e:
+            data = read_bounded(f, limit)
+        except (OSError, EOFError, zlib.error) as e:
             raise FormatError(f"{where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     if len(data) > limit:
         raise FormatError(f"{where}: larger than {limit} bytes; refusing to read it whole")

@@ -266,14 +266,11 @@ class Convention:
         pos = np.asarray(pos).reshape(-1)
         if pos.dtype.kind not in "iu" and pos.size:
             raise ConventionError(f"position: positions must be integers, found {pos.dtype}")
-        pos = pos.astype(np.int64, copy=False)
+        pos = self._checked_index(pos.astype(np.int64, copy=False), "position", self.n_vars)
         if 4 * pos.size < self.n_vars:
-            return self._names_table_of(self._checked_index(pos, "position", self.n_vars))
+            return self._names_table_of(pos)
         if pos.size == self.n_vars and np.array_equal(pos, np.arange(pos.size)):
             return self._all_names_table()
-        if pos.size and (pos.min() < 0 or pos.max() >= self.n_vars):
-            bad = pos[(pos < 0) | (pos >= self.n_vars)][0]
-            raise ConventionError(f"position: 0-based index {bad} is outside 0..{self.n_vars - 1}")
         table = self._all_names_table()
         width = table.shape[1]
         return table.view(f"V{width}").ravel()[pos].view(np.uint8).reshape(-1, width)

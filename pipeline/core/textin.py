@@ -4,14 +4,14 @@ text are one message naming where, not a codec's error."""
 from __future__ import annotations
 
 import gzip
-import os
 import sys
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from pipeline.core.errors import PuzzleError
 
-__all__ = ["MAX_TEXT_BYTES", "read_stdin", "read_text_file", "size_text", "too_much"]
+__all__ = ["GZIP_MAGIC", "MAX_TEXT_BYTES", "read_bounded", "read_stdin", "read_text_file", "size_text", "too_much"]
 
 #: The most text one puzzle source may hold: a 256x256 grid with its rules is a few MB, and
 #: standard input or a file beyond this is refused after reading this much, not read whole
@@ -19,9 +19,9 @@ __all__ = ["MAX_TEXT_BYTES", "read_stdin", "read_text_file", "size_text", "too_m
 MAX_TEXT_BYTES = 64 * 2 ** 20
 
 #: The first bytes of a gzip stream.
-_GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = b"\x1f\x8b"
 #: Other compressed or binary files a puzzle path may name by mistake, by their first bytes.
-_BINARY_KINDS = ((_GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
+_BINARY_KINDS = ((GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
                  (b"PAR1", "a Parquet file (batch reads those)"), (b"\x89HDF", "an HDF5 file"),
                  (b"MATLAB", "a MATLAB .mat file"))
 
@@ -82,6 +82,35 @@ def _decoded(data: bytes, what: str, where: str) -> str:
             raise PuzzleError(f"{what}: {where} is {kind}, not puzzle text") from None
         raise PuzzleError(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "
                           f"{e.reason})") from None
+
+
+def read_bounded(handle: BinaryIO, most: int) -> bytes:
+    """At most ``most + 1`` bytes of an open binary file, read through gzip when it starts with
+    :data:`GZIP_MAGIC` (the bound then holds for what it expands to, so a bomb stops there): one
+    byte past ``most`` tells the caller the file is larger.
+
+    Parameters
+    ----------
+    handle : binary file
+        Open for reading, at its start.
+    most : int
+        The bytes the caller allows.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    OSError, EOFError, zlib.error
+        An unreadable file or a broken gzip stream (the callers word them).
+    """
+    if handle.read(2) == GZIP_MAGIC:
+        handle.seek(0)
+        with gzip.GzipFile(fileobj=handle) as unpacked:
+            return unpacked.read(most + 1)
+    handle.seek(0)
+    return handle.read(most + 1)
 
 
 def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") -> str:
@@ -153,17 +182,7 @@ def read_text_file(path: Path, what: str, limit: int | None = None, why: str = "
     where = repr(str(path))
     try:
         with open(path, "rb") as handle:
-            # a regular file's size is known before it is read: one beyond the bound is refused
-            # unread (the read below still stops at the bound for a file that grows)
-            if handle.read(2) == _GZIP_MAGIC:
-                handle.seek(0)
-                with gzip.GzipFile(fileobj=handle) as unpacked:   # a bomb stops at the bound too
-                    data = unpacked.read(most + 1)
-            else:
-                if os.fstat(handle.fileno()).st_size > most:
-                    raise too_much(what, where, limit, why)
-                handle.seek(0)
-                data = handle.read(most + 1)
+            data = read_bounded(handle, most)
     except FileNotFoundError:
         raise PuzzleError(f"{what}: no such file {str(path)!r}") from None
     except (OSError, EOFError, zlib.error) as e:
