@@ -47,7 +47,8 @@ from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
-from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver, without_give_up
+from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, wide_values_problem,
+                                   without_give_up)
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
@@ -207,9 +208,14 @@ def model_problem(model: Any) -> str | None:
     -------
     str or None
         A gattai layout, a grid above 64x64, rows over columns that are not cell/digit
-        variables (auxiliary columns), or a rule kind outside :data:`KNOWN_KINDS`.
+        variables (auxiliary columns), a rule kind outside :data:`KNOWN_KINDS`, or units that
+        need not hold every value (the registry entry's ``wide_values`` check, here too so that
+        :func:`search_model` refuses such a puzzle in one line).
     """
     puzzle = model.puzzle
+    wide = wide_values_problem(model, "dfsrules")
+    if wide:
+        return wide
     if puzzle.layout is not None:
         return f"dfsrules does not take a {puzzle.layout.name} layout (one grid only)"
     if puzzle.n > MAX_DFS_N:

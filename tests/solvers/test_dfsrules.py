@@ -25,7 +25,7 @@ from pipeline.core.puzzle import parse_puzzle  # noqa: E402
 from pipeline.core.verify import verify_grid  # noqa: E402
 from pipeline.solvers import SOLVERS, get_solver  # noqa: E402
 from pipeline.solvers.auto import pick_solver  # noqa: E402
-from pipeline.solvers.dfsrules import _build_rule_tables, model_problem, rule_tables  # noqa: E402
+from pipeline.solvers.dfsrules import _build_rule_tables, model_problem, rule_tables, search_model  # noqa: E402
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -153,6 +153,21 @@ def test_a_rule_with_auxiliary_columns_is_refused():
     assert model_problem(model) is None
     fake = type("M", (), {"puzzle": type("P", (), {"layout": None, "n": 9, "extra": (), "is_rect": False, "rules": (_AuxRule(),)})()})()
     assert model_problem(fake) == "dfsrules propagates rows over cell digits only, and skyscraper adds auxiliary columns"
+
+
+def test_a_value_set_wider_than_the_grid_is_refused_by_the_module_functions_too():
+    """The registry entry refused a puzzle whose units need not hold every value (5 values on a
+    4x4), but ``model_problem`` let it by, so ``search_model`` (which benches call) failed deep in
+    the unit tables with an untyped error. Both now give the registry's one line."""
+    try:
+        model = build_model(parse_puzzle({"size": 4, "box": "2x2", "values": "1-5"}))
+    except PuzzleError:
+        pytest.skip("this build reads no value set wider than the grid")
+    reason = model_problem(model)
+    assert reason and "\n" not in reason
+    assert reason == SOLVERS["dfsrules"].problem_with(model) or SOLVERS["dfsrules"].available()
+    with pytest.raises(SolveError, match=r"^solver dfsrules: "):
+        search_model(model, 2)
 
 
 def test_auto_picks_dfsrules_for_a_killer_and_dfs_stays_the_unit_engine():
