@@ -11,7 +11,8 @@ flat tables of :mod:`pipeline.solvers.dfsrules_kernel`:
 * an **at-most-one** row over more cells (a cage's distinct digits, renban's, ...) becomes the
   pair relations it is made of;
 * any other row (cage sums, arrows, sums along lines, ...) is propagated by bounds: its least and
-  greatest activity over the candidates left remove a digit that would break it.
+  greatest activity over the candidates left remove a digit that would break it; its cells in one
+  house bounded together (exclusion groups), and made exact once two or three cells are open.
 
 A killer's cages also give the rows they imply over whole houses, its innies and outies and hidden
 cages (:mod:`pipeline.solvers.dfsrules_innies`): redundant, so no answer changes, but the bench's
@@ -51,7 +52,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
                                    without_give_up)
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
-from pipeline.solvers.dfsrules_rows import by_cell, core_tables, term_pairs
+from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks)
 
@@ -62,7 +63,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 35
+_HEADER = 36
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -176,9 +177,10 @@ class RuleTables:
     @property
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
-        ends, the sandwich lines, one sandwich's scratch, the houses' intersections and, where
+        ends, the sandwich lines, one sandwich's scratch, the houses' intersections, eight per
+        term for the exclusion groups (:func:`exclusion_groups`) and, where
         pointing can apply (:meth:`with_pointing`), its memo: a row per stack row and the row in use."""
-        return self.n_lin + 2 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
+        return self.n_lin + 10 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0)
 
 
@@ -470,12 +472,14 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
         n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
+    parts.append(exclusion_groups(units, core.lin_ptr, core.term_cell, core.term_coef.reshape(n_terms, n),
+                                  combo_count > 0))
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0)
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

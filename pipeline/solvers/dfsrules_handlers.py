@@ -18,6 +18,10 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 _BIG = 1 << 60
+#: An ``=`` row with three cells open is made exact (:func:`_few_open`) only while their candidates
+#: make at most this many triples: a 3-cell little killer with 9 candidates a cell would cost 729
+#: steps each time it is looked at.
+THREE_OPEN_MOST = 64
 
 
 @intrinsic
@@ -86,7 +90,8 @@ def _within(v, base, most, least, rint):
 
 
 @njit(cache=False)
-def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units, n_cell_units):
+def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, head_tail, units, cell_units,
+             n_cell_units):
     """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
     one = np.uint64(1)
     n = rint[1]
@@ -94,6 +99,8 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, 
     start, stop = rint[lin_ptr + r], rint[lin_ptr + r + 1]
     rhs, eq = rint[rint[11] + r], rint[rint[12] + r] != 0
     term_order = rint[30]
+    if rint[rint[35] + start] >= 0:   # terms in exclusion groups (cells of one house): their own bounds
+        return _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, group_at, inq_at, head_tail)
     low, high = 0, 0
     for k in range(start, stop):
         v = state[rint[term_cell + k]]
@@ -142,7 +149,220 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, 
         if more < 0:
             return -1
         changed += more
+    elif eq:
+        more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
+        if more < 0:
+            return -1
+        changed += more
     return changed
+
+
+@njit(cache=False, inline="always")
+def _extreme_sums(mask, count, base, order, least, rint):
+    """The sums of the ``count - 1`` and ``count`` least (``least``) or greatest coefficients
+    ``rint[base + digit]`` over the digits of ``mask`` (strictly monotone in the digit: ``order``
+    1 rising, -1 falling), taken from the low digits or the high ones."""
+    one = np.uint64(1)
+    low_end = least == (order > 0)
+    w = mask
+    total, before = 0, 0
+    for _ in range(count):
+        before = total
+        if low_end:
+            d = _cttz(w)
+        else:
+            d = 63 - _ctlz(w)
+        w &= ~(one << np.uint64(d))
+        total += rint[base + d]
+    return before, total
+
+
+@njit(cache=False)
+def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, group_at, inq_at, head_tail):
+    """:func:`_lin_row` for a row whose terms fall in exclusion groups (``rint[35]``: each term's
+    group by its first term; a group's cells share a house and one strictly monotone coefficient
+    vector, so they take distinct coefficients). A group of ``k`` cells adds at least its union's
+    ``k`` least coefficients (and at most its ``k`` greatest) as well as its cells' own bounds, and
+    a cell's partners at least the union's ``k - 1`` least: ISS's sum handler bounds such groups
+    so. -1 on a contradiction (a group whose union has fewer digits than cells included), else
+    the cells changed."""
+    one = np.uint64(1)
+    n, n_terms = rint[1], rint[3]
+    term_cell, term_coef, term_order, group = rint[9], rint[10], rint[30], rint[35]
+    union_at, size_at, gmin_at, gmax_at = group_at, group_at + n_terms, group_at + 2 * n_terms, group_at + 3 * n_terms
+    low_at, high_at, rest_low_at, rest_high_at = (group_at + 4 * n_terms, group_at + 5 * n_terms,
+                                                  group_at + 6 * n_terms, group_at + 7 * n_terms)
+    for k in range(start, stop):
+        if rint[group + k] == k:
+            work[union_at + k] = 0
+            work[size_at + k] = 0
+            work[gmin_at + k] = 0
+            work[gmax_at + k] = 0
+    for k in range(start, stop):
+        v = state[rint[term_cell + k]]
+        base = term_coef + k * n
+        order = rint[term_order + k]
+        if order != 0 and v:
+            first, last = rint[base + _cttz(v)], rint[base + 63 - _ctlz(v)]
+            mn, mx = (first, last) if order > 0 else (last, first)
+        else:
+            mn, mx = _BIG, -_BIG
+            w = v
+            while w:
+                d = _cttz(w)
+                w &= w - one
+                co = rint[base + d]
+                if co < mn:
+                    mn = co
+                if co > mx:
+                    mx = co
+        work[tmin_at + k] = mn
+        work[tmax_at + k] = mx
+        g = rint[group + k]
+        work[union_at + g] |= np.int64(v)
+        work[size_at + g] += 1
+        work[gmin_at + g] += mn
+        work[gmax_at + g] += mx
+    low, high = 0, 0
+    for g in range(start, stop):
+        if rint[group + g] != g:
+            continue
+        size = work[size_at + g]
+        if size == 1:
+            glow, ghigh, rest_low, rest_high = work[gmin_at + g], work[gmax_at + g], 0, 0
+        else:
+            mask = np.uint64(work[union_at + g])
+            if _popcount(mask) < size:
+                return -1
+            base, order = term_coef + g * n, rint[term_order + g]
+            rest_low, glow = _extreme_sums(mask, size, base, order, True, rint)
+            rest_high, ghigh = _extreme_sums(mask, size, base, order, False, rint)
+            glow = max(glow, work[gmin_at + g])
+            ghigh = min(ghigh, work[gmax_at + g])
+        work[low_at + g] = glow
+        work[high_at + g] = ghigh
+        work[rest_low_at + g] = rest_low
+        work[rest_high_at + g] = rest_high
+        low += glow
+        high += ghigh
+    if low > rhs or (eq and high < rhs):
+        return -1
+    changed = 0
+    for k in range(start, stop):
+        g = rint[group + k]
+        mn, mx = work[tmin_at + k], work[tmax_at + k]
+        # the rest of the row at least: the other groups, and this cell's partners
+        others_low = low - work[low_at + g] + max(work[gmin_at + g] - mn, work[rest_low_at + g])
+        most = rhs - others_low
+        least = -_BIG
+        if eq:
+            least = rhs - (high - work[high_at + g] + min(work[gmax_at + g] - mx, work[rest_high_at + g]))
+        if mx <= most and mn >= least:
+            continue
+        c = rint[term_cell + k]
+        v = state[c]
+        keep = _within(v, term_coef + k * n, most, least, rint)
+        if keep == 0:
+            return -1
+        if keep != v:
+            state[c] = keep
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    if eq:
+        more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
+        if more < 0:
+            return -1
+        changed += more
+    return changed
+
+
+@njit(cache=False)
+def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
+    """An ``=`` row with two or three cells still open, made exact (ISS's sum handler does so): a
+    digit stays only if the other open cells have digits that complete the sum with it (distinct
+    where they share an exclusion group). -1 on a contradiction, else the cells changed."""
+    one = np.uint64(1)
+    n = rint[1]
+    term_cell, term_coef = rint[9], rint[10]
+    group = rint[35]   # each term's exclusion group (-1: none)
+    open_ = 0
+    i, j, l = -1, -1, -1
+    rest = rhs
+    for k in range(start, stop):
+        v = state[rint[term_cell + k]]
+        if v & (v - one):
+            open_ += 1
+            if open_ > 3:
+                return 0
+            if i < 0:
+                i = k
+            elif j < 0:
+                j = k
+            else:
+                l = k
+        elif v:
+            rest -= rint[term_coef + k * n + _cttz(v)]
+    if open_ < 2:
+        return 0
+    ci, cj = rint[term_cell + i], rint[term_cell + j]
+    vi, vj = state[ci], state[cj]
+    ai, aj = term_coef + i * n, term_coef + j * n
+    gi, gj = rint[group + i], rint[group + j]
+    keep_i, keep_j, keep_l = np.uint64(0), np.uint64(0), np.uint64(0)
+    if open_ == 2:
+        w = vi
+        while w:
+            d = _cttz(w)
+            w &= w - one
+            u = vj
+            while u:
+                e = _cttz(u)
+                u &= u - one
+                if rint[ai + d] + rint[aj + e] == rest and (d != e or gi < 0 or gi != gj):
+                    keep_i |= one << np.uint64(d)
+                    keep_j |= one << np.uint64(e)
+    else:
+        cl = rint[term_cell + l]
+        vl = state[cl]
+        if _popcount(vi) * _popcount(vj) * _popcount(vl) > THREE_OPEN_MOST:
+            return 0   # bounds are as good as it gets there, at a fraction of the cost
+        al, gl = term_coef + l * n, rint[group + l]
+        w = vi
+        while w:
+            d = _cttz(w)
+            w &= w - one
+            u = vj
+            while u:
+                e = _cttz(u)
+                u &= u - one
+                if d == e and gi >= 0 and gi == gj:
+                    continue
+                left = rest - rint[ai + d] - rint[aj + e]
+                t = vl
+                while t:
+                    f = _cttz(t)
+                    t &= t - one
+                    if rint[al + f] == left and (d != f or gi < 0 or gi != gl) and (e != f or gj < 0 or gj != gl):
+                        keep_i |= one << np.uint64(d)
+                        keep_j |= one << np.uint64(e)
+                        keep_l |= one << np.uint64(f)
+        if keep_l == 0:
+            return -1
+        if keep_l != vl:
+            state[cl] = keep_l
+            _push(cl, work, inq_at, head_tail)
+    if keep_i == 0 or keep_j == 0:
+        return -1
+    changed = 0
+    if keep_i != vi:
+        state[ci] = keep_i
+        _push(ci, work, inq_at, head_tail)
+        changed += 1
+    if keep_j != vj:
+        state[cj] = keep_j
+        _push(cj, work, inq_at, head_tail)
+        changed += 1
+    return changed + (open_ == 3 and keep_l != vl)
 
 
 @njit(cache=False)

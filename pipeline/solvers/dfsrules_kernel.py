@@ -28,6 +28,14 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   keeps only the digits of the digit sets that make the sum and that its cells can still take,
   and places a digit every such set needs when one cell alone can take it, or takes it from the
   other cells of every unit that holds all the row's cells that can take it (up to 64 units);
+* **sums whose digits may repeat** (little killers, arrows, innies and outies: rows without digit
+  sets): a row's cells in one house with one coefficient vector (an **exclusion group**,
+  :func:`pipeline.solvers.dfsrules_rows.exclusion_groups`) take distinct digits, so the group
+  adds at least its candidates' ``k`` least values and at most their ``k`` greatest, and a cell's
+  partners at least the ``k - 1`` least; and an ``=`` row down to two or three open cells keeps
+  only the digits that complete its sum (as ISS's sum handler does). ISS's little killer and arrow
+  entries: 1.3-9.5x fewer nodes (The Barbed Cross 268,305 -> 57,919; Arrow, slow 114,949 ->
+  15,411), MATHEMAGIC #0 908,505 -> 289,873;
 * **locked candidates** (for killers: puzzles with sums of distinct digits): where two houses share
   two cells or more (a box and a row, a box and a diagonal), the cells of each outside the shared
   ones keep only the digits the other's can take (each house holds each digit once, so a digit is
@@ -85,7 +93,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
           "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
-          "by_ratio", "pointing_ptr", "pointing", "n_pointing")
+          "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -147,6 +155,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     sdirty_at = ht_at + 2
     sscratch_at = sdirty_at + n_sand
     idirty_at = sscratch_at + 4 * (n + 1)
+    group_at = idirty_at + rint[25]         # then the exclusion groups' scratch (8 per term)
     n_inter, inter_a, inter_b = rint[25], rint[26], rint[27]
     unit_inter_ptr, unit_inter = rint[28], rint[29]
     pointing = rint[34] > 0
@@ -281,8 +290,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             if work[ldirty_at + r] == 0:
                 continue
             work[ldirty_at + r] = 0
-            if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, inq_at, head_tail, units, cell_units,
-                        n_cell_units) < 0:
+            if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, head_tail, units,
+                        cell_units, n_cell_units) < 0:
                 return False
             if head_tail[1] > 0:
                 break

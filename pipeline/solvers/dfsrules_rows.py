@@ -20,8 +20,8 @@ import numpy as np
 from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, run_starts
 from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "core_tables",
-           "core_tables_numpy", "masks_of", "starts_of", "term_pairs"]
+__all__ = ["LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "core_tables", "core_tables_numpy",
+           "exclusion_groups", "masks_of", "starts_of", "term_pairs"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
 MAX_AMO_TERMS = 32
@@ -341,3 +341,68 @@ def core_tables_numpy(row: np.ndarray, cell: np.ndarray, digit: np.ndarray, valu
     term_order = np.where((step >= 0).all(axis=1), 1, np.where((step <= 0).all(axis=1), -1, 0))
     return CoreTables(allowed_cells, infeasible, keys_p, compat, arc_ptr, arc_other, arc_table, lin_ptr, term_cell,
                       term_coef, rhs[lin], eq[lin], cell_lin_ptr, term_row[order], term_order)
+
+
+def exclusion_groups(units: ShapeTables, lin_ptr: np.ndarray, term_cell: np.ndarray, term_coef: np.ndarray,
+                     has_sets: np.ndarray) -> np.ndarray:
+    """Each linear-row term's exclusion group, named by the group's first term (-1 for every term
+    of a row without a group of two or more): in a row without digit sets, terms whose cells lie
+    in one unit and whose coefficient vectors are one and the same, strictly monotone in the
+    digit, take distinct coefficients, so the group is bounded by its union's least and greatest
+    (a little killer's cells in one box, an arrow's in one row). Each term joins the unit that
+    holds most of its row's terms of its vector (the first such unit of the cell on a tie); all
+    rows at once.
+
+    Parameters
+    ----------
+    units : ShapeTables
+        The shape's tables (each cell's units).
+    lin_ptr, term_cell : numpy.ndarray
+        The rows' term ranges and each term's cell.
+    term_coef : numpy.ndarray
+        ``(terms, n)``: each term's coefficient per digit.
+    has_sets : numpy.ndarray
+        Per row, whether it has digit sets (a sum of distinct digits: left as it is).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` per term.
+    """
+    group = np.full(term_cell.size, -1, dtype=np.int64)
+    count = np.diff(lin_ptr)
+    open_rows = ~has_sets & (count >= 2)
+    if not open_rows.any():
+        return group
+    term_row = np.repeat(np.arange(count.size), count)
+    steps = np.diff(term_coef, axis=1)
+    strict = (steps > 0).all(axis=1) | (steps < 0).all(axis=1)
+    terms = np.flatnonzero(strict & open_rows[term_row])
+    if terms.size < 2:
+        return group
+    coef = term_coef[terms]
+    # a number per coefficient vector (a hash; members that differ from their first are checked out below)
+    vector = (coef.astype(np.uint64) * _VECTOR_HASH[:coef.shape[1]]).sum(axis=1) >> np.uint64(40)
+    n_units = units.units.shape[0]
+    homes = units.cell_units[term_cell[terms]]                     # (terms, units a cell is in), padded with n_units
+    key = ((term_row[terms][:, None] * (n_units + 1) + homes) << 24) + vector[:, None].astype(np.int64)
+    _, at, size = np.unique(key, return_inverse=True, return_counts=True)
+    size = np.where(homes < n_units, size[at.reshape(key.shape)], 0)
+    chosen = key[np.arange(terms.size), np.argmax(size, axis=1)]
+    _, first, joined, members = np.unique(chosen, return_index=True, return_inverse=True, return_counts=True)
+    joined = joined.reshape(-1)
+    leader = first[joined]                                          # the group's first term (terms are sorted)
+    in_group = (members[joined] >= 2) & (coef == coef[leader]).all(axis=1)
+    in_group &= in_group[leader]
+    if not in_group.any():
+        return group
+    for_rows = np.zeros(count.size, dtype=bool)
+    for_rows[term_row[terms[in_group]]] = True
+    ours = for_rows[term_row]
+    group[ours] = np.flatnonzero(ours)                              # the rest of such a row: groups of one
+    group[terms[in_group]] = terms[leader[in_group]]
+    return group
+
+
+#: Odd 64-bit multipliers of a coefficient vector's hash (:func:`exclusion_groups`).
+_VECTOR_HASH = (np.arange(1, 2 * 64 + 2, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))

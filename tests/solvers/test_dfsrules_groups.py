@@ -1,0 +1,131 @@
+"""Sums whose digits may repeat, in the ``dfsrules`` kernel: exclusion groups (a row's cells that
+share a house take distinct digits, :func:`pipeline.solvers.dfsrules_rows.exclusion_groups`) and an
+``=`` row with two or three cells left made exact (``_few_open`` in
+:mod:`pipeline.solvers.dfsrules_handlers`). That no solution is lost is checked where counts are
+compared with the SAT engine's (``test_dfsrules_sums.py``: little killers, arrows and every kind);
+here, what each step removes before any branch."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.solvers import SOLVERS
+from pipeline.solvers.dfs import shape_tables
+from pipeline.solvers.dfsrules import rule_tables
+from pipeline.solvers.dfsrules_rows import exclusion_groups
+
+
+def _groups(doc: dict) -> list[list[int]]:
+    """Each linear row's groups of two or more, as cell lists (rows without a group left out)."""
+    tables = rule_tables(parse_puzzle(doc))
+    rint = tables.rint
+    lin_ptr, term_cell, group_at = rint[8], rint[9], rint[35]
+    found = []
+    for r in range(tables.n_lin):
+        start, stop = rint[lin_ptr + r], rint[lin_ptr + r + 1]
+        group = rint[group_at + start:group_at + stop]
+        cells = rint[term_cell + start:term_cell + stop]
+        found += [sorted(cells[group == lead].tolist()) for lead in np.unique(group) if lead >= 0
+                  and (group == lead).sum() > 1]
+    return found
+
+
+def _root(doc: dict) -> np.ndarray:
+    """The candidate masks after the kernel's propagation at the root (no branch)."""
+    if SOLVERS["dfsrules"].available() is not None:
+        pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}")
+    from pipeline.solvers.dfs import start_masks
+    from pipeline.solvers.dfsrules_kernel import propagate
+
+    puzzle = parse_puzzle(doc)
+    shape, rules = shape_tables(puzzle), rule_tables(puzzle)
+    cells = puzzle.n * puzzle.n
+    state = start_masks(np.asarray(puzzle.grid).reshape(1, cells), puzzle.n)[0] & rules.allowed
+    work = np.zeros(2 * cells + shape.units.shape[0] + rules.work_size + cells + 1, dtype=np.int64)
+    assert propagate(state, np.zeros(cells, dtype=np.bool_), -1, shape.peers, shape.n_peers, shape.units,
+                     shape.cell_units, shape.n_cell_units, shape.full, rules.rint, rules.compat, work)
+    return state
+
+
+def _digits(mask: np.uint64) -> set[int]:
+    return {d + 1 for d in range(64) if int(mask) >> d & 1}
+
+
+DIAGONAL = ["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6", "r7c7", "r8c8", "r9c9"]
+
+
+def test_a_little_killer_s_cells_group_by_box():
+    """The long diagonal crosses three boxes: three groups of three cells (0, 10, 20; 30, 40, 50; ...)."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "littlekiller", "sum": 45, "cells": DIAGONAL}]}
+    assert sorted(_groups(doc)) == [[0, 10, 20], [30, 40, 50], [60, 70, 80]]
+
+
+def test_a_sum_of_distinct_digits_keeps_its_digit_sets_instead():
+    """With the diagonal a unit, the little killer's nine cells are pairwise distinct: its row gets
+    the digit sets of a killer cage (stronger), and no groups."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "diagonal"},
+                                              {"rule": "littlekiller", "sum": 45, "cells": DIAGONAL}]}
+    rint = rule_tables(parse_puzzle(doc)).rint
+    assert _groups(doc) == []
+    assert rint[rint[15] + 1] > rint[rint[15]]   # the row's digit sets
+
+
+def test_an_arrow_s_circle_stays_out_of_its_line_s_group():
+    """The circle (coefficients -1..-9) shares row 1 with the line's first two cells (+1..+9): the
+    two line cells in row 1 are a group, the circle is not in it."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "arrow", "cells": ["r1c1", "r1c2", "r1c3", "r2c4"]}]}
+    groups = _groups(doc)
+    assert [1, 2] in groups
+    assert all(0 not in group for group in groups)
+
+
+def test_groups_are_cliques_of_one_coefficient_vector():
+    """Every group the greedy pass makes: its cells share a unit pairwise, its terms one vector."""
+    doc = {"size": 9, "box": "3x3", "rules": [
+        {"rule": "littlekiller", "sum": 30, "cells": ["r2c1", "r3c2", "r4c3", "r5c4", "r6c5", "r7c6", "r8c7"]},
+        {"rule": "arrow", "cells": ["r5c5", "r5c6", "r6c6", "r6c7"]}]}
+    puzzle = parse_puzzle(doc)
+    shape, tables = shape_tables(puzzle), rule_tables(puzzle)
+    rint = tables.rint
+    lin_ptr, term_cell, term_coef = (rint[rint[8]:rint[8] + tables.n_lin + 1], rint[rint[9]:rint[9] + tables.n_terms],
+                                     rint[rint[10]:rint[10] + tables.n_terms * 9].reshape(-1, 9))
+    group = exclusion_groups(shape, lin_ptr, term_cell, term_coef, np.zeros(tables.n_lin, dtype=bool))
+    assert np.array_equal(group, rint[rint[35]:rint[35] + tables.n_terms])
+    for lead in np.unique(group[group >= 0]):
+        members = np.flatnonzero(group == lead)
+        assert group[lead] == lead
+        for a in members:
+            assert np.array_equal(term_coef[a], term_coef[lead])
+            for b in members:
+                assert a == b or shape.share_unit(np.array([term_cell[a]]), np.array([term_cell[b]]))[0]
+
+
+def test_a_group_s_distinct_digits_bound_the_sum():
+    """r1c1, r2c2, r3c3 (box 1) add up to 24: only 7, 8 and 9 do it. Cell by cell bounds leave
+    6 in each (6 + 9 + 9 = 24); the group's two partners make at most 9 + 8 = 17, so 6 goes."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "littlekiller", "sum": 24, "cells": ["r1c1", "r2c2", "r3c3"]},
+                                              {"rule": "littlekiller", "sum": 9, "cells": ["r4c4", "r5c5"]}]}
+    state = _root(doc)
+    for cell in (0, 10, 20):
+        assert _digits(state[cell]) == {7, 8, 9}
+
+
+def test_two_open_cells_keep_only_the_digits_that_complete_the_sum():
+    """A sum rule r1c1 + r2c9 + r9c5 = 12 (three boxes, digits may repeat) with r9c5 given 2: the two open
+    cells add up to 10. Row 1's givens leave r1c1 1 or 9, so r2c9 keeps 9 or 1 only; bounds alone
+    (1 + 9) keep all its digits."""
+    doc = {"size": 9, "box": "3x3", "givens": ".2345678." + "." * 67 + "2" + "." * 4,
+           "rules": [{"rule": "sum", "sum": 12, "cells": ["r1c1", "r2c9", "r9c5"]}]}
+    state = _root(doc)
+    assert _digits(state[0]) == {1, 9}
+    assert _digits(state[17]) == {1, 9}
+
+
+def test_two_open_cells_of_one_group_take_distinct_digits():
+    """r1c1 + r1c2 + r5c5 = 14 with r5c5 given 4: r1c1 and r1c2 (row 1, one group) add up to 10,
+    so 5 goes (5 + 5 repeats a digit); every other digit has its partner."""
+    doc = {"size": 9, "box": "3x3", "givens": "." * 40 + "4" + "." * 40,
+           "rules": [{"rule": "sum", "sum": 14, "cells": ["r1c1", "r1c2", "r5c5"]}]}
+    state = _root(doc)
+    assert _digits(state[0]) == _digits(state[1]) == {1, 2, 3, 4, 6, 7, 8, 9}
