@@ -7,7 +7,7 @@ OUT    ?= out
 PUZZLE ?=
 EXPORT_ARGS ?= --scheme ijk --order F --clues rows --formats all
 
-.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat bench-generate bench-baseline bench-iss venv clean help
+.PHONY: export test lint solvers bench bench-quick bench-batch bench-sat bench-generate bench-baseline bench-iss bench-iss-side venv clean help
 
 help:
 	@echo "make export   export the default puzzle (MATLAB ijk/F) into $(OUT)/"
@@ -18,6 +18,7 @@ help:
 	@echo "make bench-sat  the SAT section alone (issue 8 targets; SAT_BENCH_ARGS=--quick)"
 	@echo "make bench-generate  generate/explain/rate targets alone (issue 9)"
 	@echo "make bench-iss  ISS's 359 published puzzles: read and solved right, by type (docs/iss-collection.md)"
+	@echo "make bench-iss-side  ISS's entries beside ISS itself (ISS_DIR=checkout; the MATHEMAGIC killers by default)"
 	@echo "make bench-baseline  writer times against an older checkout (BASELINE=DIR)"
 
 $(VENV)/.installed: pyproject.toml
@@ -111,6 +112,12 @@ bench-quick: $(VENV)/.installed-test
 ISS_ARGS ?=
 bench-iss: $(VENV)/.installed-test
 	$(PY) bench/iss_collection.py $(ISS_ARGS)
+
+# ISS's entries one by one beside ISS itself (ISS_DIR=an ISS checkout): whole solve processes
+# against ISS's solver call; the MATHEMAGIC killers by default (ISS_SIDE_ARGS="--only REGEX --rounds 3")
+ISS_SIDE_ARGS ?=
+bench-iss-side: $(VENV)/.installed-test
+	$(PY) bench/iss_side_by_side.py $(ISS_SIDE_ARGS)
 
 # batch throughput, 1 vs 2 workers on a sample of ../shared/data
 bench-batch: $(VENV)/.installed-test

@@ -292,3 +292,31 @@ def test_the_rule_section_sets_iss_beside_dfsrules_or_says_why_not(monkeypatch, 
     dfsrules_bench.print_family_table(results)
     table = capsys.readouterr().out
     assert "ISS skipped: ISS_DIR=" in table and "thermo" in table and "0.50x" in table
+
+
+def test_iss_entries_side_by_side_run_ours_alone_without_iss_and_judge_the_answers(monkeypatch, tmp_path, capsys):
+    """bench/iss_side_by_side.py without ISS_DIR: the project's whole ``solve`` processes alone, each
+    answer judged (verified, unique, and the published solution where there is one), the table
+    saying ISS was skipped; an entry name that matches nothing is exit 2."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import iss_side_by_side
+
+    entry = {"name": "tiny thermo", "input": ".Thermo~R1C1~R1C2~R1C3", "solution": None}
+    collection = tmp_path / "collections.jsonl"
+    collection.write_text(json.dumps(entry) + "\n" + json.dumps({**entry, "name": "other"}) + "\n")
+    monkeypatch.setattr(iss_side_by_side, "ISS_COLLECTION", collection)
+    monkeypatch.delenv("ISS_DIR", raising=False)
+    assert iss_side_by_side.load_entries("^tiny") == [entry]
+    found = iss_side_by_side.run([entry], rounds=1, time_limit=30)
+    assert found["iss"] == "skipped: ISS_DIR is not set"
+    (row,) = found["entries"]
+    assert row["name"] == "tiny thermo" and row["ours_s"] > 0 and "within" not in row
+    assert row["right"] is False     # a thermometer alone on an empty grid has many solutions: not unique
+    iss_side_by_side.print_table(found)
+    assert "ISS skipped: ISS_DIR is not set" in capsys.readouterr().out
+    published = next(json.loads(line) for line in (PROJECT / "tests" / "data" / "iss" / "collections.jsonl").open()
+                     if '"Sudoku X"' in line)
+    assert iss_side_by_side.run([published], 1, 30)["entries"][0]["right"] is True
+    wrong = {**published, "solution": published["solution"][::-1]}     # not what the engine answers
+    assert iss_side_by_side.run([wrong], 1, 30)["entries"][0]["right"] is False
+    assert iss_side_by_side.main(["--only", "^nothing$", "--results-dir", str(tmp_path)]) == 2
