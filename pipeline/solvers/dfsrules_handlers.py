@@ -101,9 +101,10 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
     term_order = rint[30]
     if rint[rint[35] + start] >= 0:   # terms in exclusion groups (cells of one house): their own bounds
         return _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, group_at, inq_at, head_tail)
-    low, high = 0, 0
+    low, high, n_open = 0, 0, 0
     for k in range(start, stop):
         v = state[rint[term_cell + k]]
+        n_open += (v & (v - one)) != 0
         base = term_coef + k * n
         order = rint[term_order + k]
         if order != 0 and v:   # coefficients in digit order: the ends are the lowest and highest digit's
@@ -149,7 +150,7 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
         if more < 0:
             return -1
         changed += more
-    elif eq:
+    elif eq and 2 <= n_open <= 3:   # counted before the bounds above: fewer now is caught next time
         more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
         if more < 0:
             return -1
@@ -192,14 +193,10 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
     union_at, size_at, gmin_at, gmax_at = group_at, group_at + n_terms, group_at + 2 * n_terms, group_at + 3 * n_terms
     low_at, high_at, rest_low_at, rest_high_at = (group_at + 4 * n_terms, group_at + 5 * n_terms,
                                                   group_at + 6 * n_terms, group_at + 7 * n_terms)
-    for k in range(start, stop):
-        if rint[group + k] == k:
-            work[union_at + k] = 0
-            work[size_at + k] = 0
-            work[gmin_at + k] = 0
-            work[gmax_at + k] = 0
+    n_open = 0
     for k in range(start, stop):
         v = state[rint[term_cell + k]]
+        n_open += (v & (v - one)) != 0
         base = term_coef + k * n
         order = rint[term_order + k]
         if order != 0 and v:
@@ -219,10 +216,16 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
         work[tmin_at + k] = mn
         work[tmax_at + k] = mx
         g = rint[group + k]
-        work[union_at + g] |= np.int64(v)
-        work[size_at + g] += 1
-        work[gmin_at + g] += mn
-        work[gmax_at + g] += mx
+        if g == k:   # a group's first term comes first: its sums start here
+            work[union_at + g] = np.int64(v)
+            work[size_at + g] = 1
+            work[gmin_at + g] = mn
+            work[gmax_at + g] = mx
+        else:
+            work[union_at + g] |= np.int64(v)
+            work[size_at + g] += 1
+            work[gmin_at + g] += mn
+            work[gmax_at + g] += mx
     low, high = 0, 0
     for g in range(start, stop):
         if rint[group + g] != g:
@@ -268,7 +271,7 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
             state[c] = keep
             _push(c, work, inq_at, head_tail)
             changed += 1
-    if eq:
+    if eq and 2 <= n_open <= 3:
         more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
         if more < 0:
             return -1
