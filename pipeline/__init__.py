@@ -19,11 +19,34 @@ import signal as _signal
 import sys as _sys
 
 
+def _module_run() -> str | None:
+    """The module ``python -m MODULE`` runs, from the interpreter's own command line
+    (``sys.orig_argv``); None when it runs a script, ``-c`` or nothing."""
+    args = list(getattr(_sys, "orig_argv", ()))[1:]
+    while args:
+        arg = args.pop(0)
+        if arg == "-m":
+            return args[0] if args else None
+        if arg.startswith("-m"):
+            return arg[2:]
+        if arg in ("-X", "-W", "--check-hash-based-pycs"):   # options that take the next word
+            args = args[1:]
+        elif arg == "-c" or not arg.startswith("-") or arg == "-":
+            return None
+    return None
+
+
 def _started_as_command() -> bool:
-    """``python -m pipeline`` (``sys.argv[0]`` is ``-m`` while the package loads) or the
-    ``sudoku-pipeline`` script."""
+    """``python -m pipeline`` (or ``pipeline.cli``, ``pipeline.__main__``) or the ``sudoku-pipeline``
+    script. ``sys.argv[0]`` is ``-m`` while any ``-m`` target's packages load, so a user's ``python
+    -m mypkg.cli`` whose package imports this library must not count: its Ctrl-C is its own."""
     first = _sys.argv[0] if _sys.argv else ""
-    return first == "-m" or _os.path.basename(first).startswith("sudoku-pipeline")
+    if _os.path.basename(first).startswith("sudoku-pipeline"):
+        return True
+    if first != "-m":
+        return False
+    module = _module_run()
+    return module is not None and (module == "pipeline" or module.startswith("pipeline."))
 
 
 def _interrupted_while_loading(signum, frame) -> None:
@@ -60,6 +83,8 @@ from pipeline.core import version as _version  # noqa: E402
 
 #: The entry points of :mod:`pipeline.api`, loaded on first use (they load solvers and formats).
 _API = ("read_puzzle", "solve", "count", "build", "export")
+#: Subpackages an attribute reaches without their own import (``pipeline.solvers.get_solver``).
+_SUBPACKAGES = ("core", "solvers", "tools", "batch")
 
 __all__ = ["Model", "build_model", "Convention", "PipelineError", "PuzzleError", "ConventionError",
            "FormatError", "SolveError", "DEFAULT_PUZZLE", "Puzzle", "parse_puzzle", "__version__", *_API]
@@ -74,9 +99,13 @@ def __getattr__(name: str):
         import importlib
 
         return getattr(importlib.import_module("pipeline.api"), name)
+    if name in _SUBPACKAGES:   # `pipeline.solvers.get_solver("auto")` after a plain `import pipeline`
+        import importlib
+
+        return importlib.import_module(f"pipeline.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """The package's names with those :func:`__getattr__` provides."""
-    return sorted({*globals(), "__version__", *_API})
+    return sorted({*globals(), "__version__", *_API, *_SUBPACKAGES})

@@ -175,3 +175,16 @@ def test_puzzle_from_a_bad_record_is_a_puzzle_error(record):
 def test_a_puzzle_made_directly_from_text_is_a_puzzle_error():
     with pytest.raises(PuzzleError, match=r"^puzzle: the grid must be whole numbers \(0 empty\), found 'abc'$"):
         pipeline.Puzzle("abc", 3, 3)
+
+
+def test_the_subpackages_are_reached_from_a_plain_import():
+    """README: ``pipeline.solvers.get_solver("auto")``. After ``import pipeline`` alone (a fresh
+    process) it raised AttributeError until something else had loaded the subpackage."""
+    import subprocess
+    import sys
+
+    code = "import pipeline; print(pipeline.solvers.get_solver('auto').name, 'solvers' in dir(pipeline))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["auto", "True"], done.stderr
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        pipeline.nothing  # noqa: B018

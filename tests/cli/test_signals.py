@@ -313,6 +313,40 @@ def test_interrupt_inside_code_run_from_a_string_still_exits_130(tmp_path):
     assert_interrupted(done.returncode, done.stderr)
 
 
+LIBRARY_USER = """
+import os, signal
+print(os.environ.get("OPENBLAS_NUM_THREADS"), signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+"""
+
+
+def test_a_program_run_with_dash_m_that_imports_the_library_keeps_its_own_ctrl_c(tmp_path):
+    """``sys.argv[0]`` is ``-m`` while the packages of any ``python -m`` target load, so a user's
+    ``python -m mypkg.cli`` whose package imports ``pipeline`` had its Ctrl-C taken over (the
+    process ended at once: no KeyboardInterrupt, no ``finally``) and OPENBLAS_NUM_THREADS set."""
+    package = tmp_path / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("import pipeline\n")
+    (package / "cli.py").write_text(LIBRARY_USER)
+    env = _env()
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    done = subprocess.run([sys.executable, "-m", "mypkg.cli"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env=env, preexec_fn=_default_sigint)
+    assert done.stdout.split() == ["None", "True"], done.stderr
+    ours = subprocess.run([sys.executable, "-X", "utf8", "-m", "pipeline", "--version"], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=env)
+    assert ours.returncode == 0 and ours.stdout.startswith("sudoku-pipeline")
+
+
+def test_the_module_run_is_read_from_the_interpreter_s_command_line(monkeypatch):
+    import pipeline
+
+    for argv, module in ((["python", "-m", "pipeline", "solve"], "pipeline"), (["python", "-u", "-mpipeline.cli"],
+                         "pipeline.cli"), (["python", "-X", "dev", "-m", "mypkg.cli"], "mypkg.cli"),
+                         (["python", "script.py", "-m", "pipeline"], None), (["python", "-c", "pass"], None)):
+        monkeypatch.setattr(sys, "orig_argv", argv)
+        assert pipeline._module_run() == module, argv
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.25, 0.5, 0.8])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_signal_while_the_command_loads(delay, signum):
