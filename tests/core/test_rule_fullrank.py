@@ -188,6 +188,7 @@ def test_a_9x9_full_rank_solves_to_its_grid():
     ({"rule": "fullrank", "clue": "r0c2", "rank": 17}, "'rank' must be from 1 to 16"),
     ({"rule": "fullrank", "clue": "r2c2", "rank": 3}, "not a place outside"),
     ({"rule": "fullrankties", "ties": "some"}, "'ties' must be one of"),
+    ({"rule": "fullrankties"}, "'ties' is required, one of unclued, any, none (e.g. {\"rule\": \"fullrankties\""),
     ({"rule": "sumline", "cells": ["r1c1", "r1c2"], "sum": 0}, "'sum' must be from 1"),
     ({"rule": "sumline", "cells": ["r1c1", "r1c1"], "sum": 3}, "listed twice"),
     ({"rule": "sumline", "cells": ["r1c1"], "sum": 3, "loop": "yes"}, "'loop' must be true or false"),

@@ -319,6 +319,9 @@ class FullRankTies(AuxRule):
         """
         check_keys(data, {"ties"}, where)
         ties = data.get("ties")
+        if ties is None:   # no default: the rule without it would be the puzzle without the rule
+            raise PuzzleError(f"{where}: 'ties' is required, one of {', '.join(TIES)} "
+                              f"(e.g. {{\"rule\": \"fullrankties\", \"ties\": \"any\"}})")
         if ties not in TIES:
             raise PuzzleError(f"{where}: 'ties' must be one of {', '.join(TIES)}, found {clip(ties, 40)!r}")
         rank_lines(board, where)
