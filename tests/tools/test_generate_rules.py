@@ -172,6 +172,35 @@ def test_cli_refusals():
         next(generate(size=6, seed=1, cages_only=True, full=True))
 
 
+@pytest.mark.parametrize("options, words", [
+    (dict(full=True, symmetry="rot90"), r"^generate: --symmetry rot90 cannot be combined with --full: "),
+    (dict(full=True, clues=30), r"^generate: --clues cannot be combined with --full: a full grid keeps every clue$"),
+    (dict(killer=True, cages_only=True), r"^generate: --killer cannot be combined with --cages-only: "),
+    (dict(cages_only=True, clues=5), r"^generate: --clues cannot be combined with --cages-only: its puzzles have"),
+    (dict(rule_count=3), r"^generate: --rule-count needs --rule: "),
+    (dict(rules=["thermo"], rule_count=10 ** 11), r"^--rule-count: must be from 1 to 162 on a 9x9 grid \(no "
+                                                  r"family has more instances there\), found 100000000000$"),
+    (dict(rules=["thermo"], rule_count=0), r"^--rule-count: must be from 1 to 162 on a 9x9 grid"),
+])
+def test_options_that_would_be_ignored_or_never_end_are_refused(options, words):
+    """An outside probe: --full dropped --symmetry and --clues silently (or said 'reached 81 clues,
+    not the 30 asked'), --killer with --cages-only and --rule-count without --rule were ignored, and
+    --rule-count 10**11 drew instances for minutes past --time-limit."""
+    rules = [{"rule": kind} for kind in options.pop("rules", [])] or None
+    with pytest.raises(PuzzleError, match=words):
+        generate(size=9, seed=1, rules=rules, **options)
+
+
+def test_a_cages_only_16x16_stops_at_its_time_limit():
+    """Each refinement round asks the learning engine for another solution; that search had no
+    deadline, so ``--cages-only --size 16 --time-limit 5`` ran until killed (the API alike)."""
+    import time
+
+    started = time.perf_counter()
+    assert list(generate(size=16, seed=1, cages_only=True, time_limit=1.5)) == []
+    assert time.perf_counter() - started < 30
+
+
 def test_sat_engine_cache_keys_shapes_by_their_rules():
     """A windoku's windows are units of A: the cached SAT engine of a classic 9x9 must not answer
     for it (it did before the rules were part of the cache key)."""

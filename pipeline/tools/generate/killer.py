@@ -209,7 +209,8 @@ def _moves(cages: list[tuple[int, ...]], s1: np.ndarray, s2: np.ndarray, rows: i
 
 def refine_cages(shape: Puzzle, cages: list[tuple[int, ...]], solution: np.ndarray, rng: np.random.Generator,
                  another: Callable[[Puzzle], np.ndarray | None],
-                 rounds: int = REFINE_ROUNDS) -> tuple[Puzzle, KillerReport]:
+                 rounds: int = REFINE_ROUNDS, *,
+                 on_round: Callable[[int, int], None] | None = None) -> tuple[Puzzle, KillerReport]:
     """Change the cages until they alone determine ``solution`` (module docstring).
 
     Parameters
@@ -227,6 +228,9 @@ def refine_cages(shape: Puzzle, cages: list[tuple[int, ...]], solution: np.ndarr
         (the counting engine's ``another``), None when ``solution`` is the only one.
     rounds : int
         Rounds of cage moves before givens are added.
+    on_round : callable, optional
+        ``on_round(rounds done, rounds of moves)`` before each round (generate's progress and
+        time limit: it may raise to stop).
 
     Returns
     -------
@@ -239,6 +243,8 @@ def refine_cages(shape: Puzzle, cages: list[tuple[int, ...]], solution: np.ndarr
     givens = np.zeros_like(solution)
     report = KillerReport()
     while True:
+        if on_round is not None:
+            on_round(report.rounds, rounds)
         puzzle = with_cages(shape, cages, solution, givens)
         other = another(puzzle)
         if other is None:

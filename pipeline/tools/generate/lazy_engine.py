@@ -273,7 +273,9 @@ class LazyRuleEngine:
             if deadline is not None and time.perf_counter() >= deadline:
                 raise OutOfTime("the time limit was reached")
             if budget is None:
-                answer = run_sliced(self.solver, assumptions)
+                answer = run_sliced(self.solver, assumptions, deadline)
+                if answer is None:   # only a deadline stops an unbudgeted search
+                    raise OutOfTime("the time limit was reached")
             else:
                 self.solver.conf_budget(budget)
                 answer = self.solver.solve_limited(assumptions=assumptions)
@@ -440,9 +442,10 @@ class RuleSwitchEngine(LazyRuleEngine):
         answer = self._solve(list(assumptions))
         return False if answer is None else answer
 
-    def another_under(self, puzzle: Puzzle, solution: np.ndarray) -> np.ndarray | None:
+    def another_under(self, puzzle: Puzzle, solution: np.ndarray, deadline: float | None = None) -> np.ndarray | None:
         """A solution of ``puzzle`` (the shape's units, ``puzzle``'s rules and clues) other than
-        ``solution``, or None when ``solution`` is its only one.
+        ``solution``, or None when ``solution`` is its only one; :class:`OutOfTime` once
+        ``deadline`` passes (checked between the search's slices).
 
         Parameters
         ----------
@@ -450,11 +453,14 @@ class RuleSwitchEngine(LazyRuleEngine):
             A puzzle of the engine's shape; its rules' literals are assumed for this call.
         solution : numpy.ndarray
             ``(rows, cols)`` full grid, a known solution of ``puzzle``.
+        deadline : float, optional
+            A ``time.perf_counter()`` value; None: no deadline.
         """
         acts = self.use(puzzle)
         act = self.exclude(solution)
         try:
-            answer = self._solve(self.clue_literals(np.asarray(puzzle.grid)) + acts.tolist() + [act])
+            answer = self._solve(self.clue_literals(np.asarray(puzzle.grid)) + acts.tolist() + [act],
+                                 deadline=deadline)
             return None if answer is False else answer
         finally:
             self.retire(act)

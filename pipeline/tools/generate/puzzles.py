@@ -203,12 +203,31 @@ def new_seed() -> int:
     return int(entropy % (SEED_MAX + 1))
 
 
+#: ``--rule-count`` at most this many times the cells: the families with the most instances mark
+#: pairs of neighbours (under two a cell); more asked for only made the samplers loop.
+MAX_RULE_COUNT_PER_CELL = 2
+
+
 def _refuse_combinations(rules: bool, killer: bool, cages_only: bool, transform: bool, minimal: bool,
-                         full: bool) -> None:
+                         full: bool, *, symmetry: str = "none", clues: int | None = None,
+                         rule_count: int | None = None) -> None:
     """One line naming the two options that do not go together (the first such pair)."""
     beyond = [flag for flag, on in (("--rule", rules), ("--killer", killer), ("--cages-only", cages_only)) if on]
     if minimal and full:
         raise PuzzleError("generate: --minimal cannot be combined with --full: a full grid keeps every clue")
+    if full and symmetry != "none":
+        raise PuzzleError(f"generate: --symmetry {symmetry} cannot be combined with --full: the symmetry is the "
+                          "pattern of the clues removed, and a full grid removes none")
+    if full and clues is not None:
+        raise PuzzleError("generate: --clues cannot be combined with --full: a full grid keeps every clue")
+    if killer and cages_only:
+        raise PuzzleError("generate: --killer cannot be combined with --cages-only: --killer keeps givens beside "
+                          "its cages, --cages-only none (choose one)")
+    if cages_only and clues is not None:
+        raise PuzzleError("generate: --clues cannot be combined with --cages-only: its puzzles have no givens")
+    if rule_count is not None and not rules:
+        raise PuzzleError("generate: --rule-count needs --rule: it is how many instances of each --rule family "
+                          "are drawn")
     if cages_only and full:
         raise PuzzleError("generate: --cages-only cannot be combined with --full: a full grid has no givens for "
                           "cages to replace")
@@ -299,9 +318,11 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     target = n * n if full else clues
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
         raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
-    _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full)
-    if rule_count is not None and rule_count < 1:
-        raise PuzzleError(f"--rule-count: must be at least 1, found {rule_count}")
+    _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full, symmetry=symmetry,
+                         clues=clues, rule_count=rule_count)
+    if rule_count is not None and not 1 <= rule_count <= MAX_RULE_COUNT_PER_CELL * n * n:
+        raise PuzzleError(f"--rule-count: must be from 1 to {MAX_RULE_COUNT_PER_CELL * n * n} on a {n}x{n} grid "
+                          f"(no family has more instances there), found {rule_count}")
     if rules:   # a family no sampler draws is refused now, not at the first puzzle (after the seed line)
         split_rule_entries(list(rules), n, h, w)
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,

@@ -206,9 +206,13 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         switch = RuleSwitchEngine(shape)   # one engine for every round (module docstring)
 
         def another(p: Puzzle) -> np.ndarray | None:
-            return switch.another_under(p, solution)
+            return switch.another_under(p, solution, deadline=deadline)
 
-        puzzle, report = refine_cages(shape, cages, solution, rng, another)
+        def each_round(done: int, total: int) -> None:
+            if clock is not None:
+                clock.step("refining cages", done, total)
+
+        puzzle, report = refine_cages(shape, cages, solution, rng, another, on_round=each_round)
         is_min = None
     else:
         if killer:
