@@ -8,6 +8,7 @@ the fixed cost per chunk (a task, a part file) stays small.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
@@ -27,7 +28,7 @@ from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, make_engine
-from pipeline.batch.output import (INDEX_WIDTH, KIND, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
+from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
                      prepare_output, read_part_rows, refuse_foreign, touch_success, write_manifest, write_part,
                      write_rows)
 from pipeline.batch.output import existing_indices as checked_indices
@@ -274,9 +275,34 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
         own_files(out)   # refuses when OUT holds a file this tool did not write
     else:
         refuse_foreign(out)
-    with locked(out):
-        return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
-                           usage=usage, load_start=load_start)
+    fresh_directory, fresh_manifest = not out.exists(), not (out / MANIFEST).exists()
+    undone = False
+    try:
+        with locked(out):
+            try:
+                return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
+                                   usage=usage, load_start=load_start)
+            except Exception:
+                undone = _undo_refused_start(out, fresh_manifest)
+                raise
+    finally:
+        if undone and fresh_directory:   # the lock is released: the directory this run made goes if empty
+            with contextlib.suppress(OSError):
+                (out / LOCK).unlink(missing_ok=True)
+                out.rmdir()
+
+
+def _undo_refused_start(out: Path, fresh_manifest: bool) -> bool:
+    """A run refused before it wrote a result (``--engine dask`` without dask, a scheduler that does
+    not answer, ``--retry`` into nothing) leaves OUT as it found it: the manifest it wrote goes (a
+    later run with other options was refused by it), and :func:`run_config` removes the directory
+    it made. Called holding OUT's lock; True when nothing was solved (and so undone)."""
+    if parts(out):
+        return False
+    if fresh_manifest:
+        with contextlib.suppress(OSError):
+            (out / MANIFEST).unlink(missing_ok=True)
+    return True
 
 
 def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):

@@ -426,3 +426,31 @@ def test_ctrl_c_in_process_keeps_every_chunk_finished_before_it(tmp_path, monkey
                         stream=open(os.devnull, "w"))
     assert summary.interrupted
     assert sorted(read(tmp_path / "out")["index"]) == [0, 1, 2]
+
+
+def test_a_run_refused_before_any_result_leaves_the_output_as_it_was(tmp_path, monkeypatch):
+    """An outside probe: ``--engine dask`` without dask (or a scheduler that does not answer) was
+    refused after the manifest was written, so OUT kept a ``_batch.json`` and the next run, with
+    other options, was refused for it ('holds results for other solve options'); ``--retry`` into
+    a new directory left it behind, empty."""
+    from pipeline.batch import run as batch_run
+
+    def refuse(*args, **kwargs):
+        raise PipelineError("batch: --engine dask needs dask[distributed] (the dask extra)")
+
+    source = PROJECT / "examples" / "puzzles.csv"
+    out = tmp_path / "r8"
+    with monkeypatch.context() as patch:
+        patch.setattr(batch_run, "make_engine", refuse)
+        with pytest.raises(PipelineError, match="needs dask"):
+            run_batch(source, out, solver="highs", progress="none")
+        assert not out.exists()
+        out.mkdir()   # a directory the user made stays, as empty as it was
+        with pytest.raises(PipelineError, match="needs dask"):
+            run_batch(source, out, solver="highs", progress="none")
+        assert list(out.iterdir()) == []
+    with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
+        run_batch(source, tmp_path / "r10", retry=("error",), progress="none")
+    assert not (tmp_path / "r10").exists()
+    run_batch(source, out, solver="sat", progress="none")      # other options than the refused run's
+    assert (out / MANIFEST).exists() and (out / SUCCESS).exists()
