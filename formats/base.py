@@ -240,7 +240,8 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     Raises
     ------
     FormatError
-        Unknown format or extension, a format that cannot write, or an option it refuses.
+        Unknown format or extension, a format that cannot write, an option it refuses, or a
+        ``format`` that is not the one the path's extension names.
     OSError
         The file cannot be created.
 
@@ -256,10 +257,26 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     >>> path.name, lines[0], lines[2:5]
     ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
     """
-    write = format_for(format or path, need="write").write
-    assert write is not None   # format_for(need="write") refused a format without one
-    write(model, Path(path), **options)
+    fmt = format_for(format or path, need="write")
+    if format is not None:
+        _check_extension(fmt, Path(path))
+    assert fmt.write is not None   # format_for(need="write") refused a format without one
+    fmt.write(model, Path(path), **options)
     return Path(path)
+
+
+def _check_extension(fmt: Format, path: Path) -> None:
+    """A format named beside a path whose extension is another format's is refused: MPS text in
+    ``model.lp`` is read back as LP (and fails). A name of no known format's stays the caller's."""
+    name = _strip_gz(path)
+    if any(name.endswith(ext) for ext in fmt.extensions):
+        return
+    try:
+        other = format_for(path.name)
+    except FormatError:
+        return
+    raise FormatError(f"{path}: the extension says {other.name} but format says {fmt.name}: "
+                      f"name the file NAME{fmt.extensions[0]}")
 
 
 def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:

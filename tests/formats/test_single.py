@@ -58,3 +58,28 @@ def test_a_long_file_name_is_written_through_a_short_hidden_one(tmp_path):
     written = export_file(model, path)
     assert written["lp"] == [path] and path.is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, path.name + ".manifest.json"])
+
+
+@pytest.mark.parametrize("name, fmt, refused", [
+    ("k.lp", "mps", True),           # MPS text in a .lp file: read back as LP, it failed
+    ("k.mps.gz", "lp", True),
+    ("k.cnf", "opb", True),
+    ("k.txt", "mps", False),         # no known extension: the caller's choice
+    ("k.mps.gz", "mps", False),
+    ("k.lp", "lp", False),
+])
+def test_write_model_refuses_a_format_the_extension_contradicts(tmp_path, name, fmt, refused):
+    """An outside probe: ``formats.write_model(m, "k.lp", format="mps")`` wrote MPS into k.lp
+    silently, where ``export`` refuses the same in one line."""
+    from formats import read_model, write_model
+    from pipeline.core.errors import FormatError
+
+    model = build_model(Puzzle(np.zeros((4, 4), dtype=int), 2, 2))
+    if refused:
+        with pytest.raises(FormatError, match=rf"^.*{name}: the extension says \w+ but format says {fmt}: name "
+                                              rf"the file NAME\.{fmt}$"):
+            write_model(model, tmp_path / name, format=fmt)
+        assert not (tmp_path / name).exists()
+    else:
+        write_model(model, tmp_path / name, format=fmt)
+        assert read_model(tmp_path / name, format=fmt).Aeq.shape[1] == 64
