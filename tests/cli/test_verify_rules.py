@@ -121,3 +121,57 @@ def test_verify_reads_the_extra_cells_solve_prints_after_the_grid(tmp_path):
     missing.write_text("\n".join(line for line in solved.stdout.splitlines() if not line.startswith("T:")))
     refused = run("verify", str(missing), "--puzzle", str(puzzle))
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "extra cells T" in refused.stderr
+
+
+def test_a_grid_without_its_extra_cells_is_judged_with_digits_found_for_them(tmp_path):
+    """An outside probe: with no 'S:' lines the rules over extra cells were judged with the cells
+    empty, so a grid no digits of them can complete was called valid (ISS's Bates Motel with
+    digits 1 and 2 swapped). The cage {S, r1c1} adds up to 3: r1c1 is 1 or 2."""
+    import json
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.solvers.extra_cells import extra_cells_for
+
+    doc = {"size": 4, "extra": [{"name": "S"}], "rules": [{"rule": "cage", "cells": ["S", "r1c1"], "sum": 3}]}
+    puzzle = tmp_path / "extra.json"
+    puzzle.write_text(json.dumps(doc))
+
+    def run(grid):
+        return subprocess.run([sys.executable, "-m", "pipeline", "verify", grid, "--puzzle", str(puzzle)],
+                              capture_output=True, text=True, timeout=120)
+
+    wrong = run("3412123443212143")
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert wrong.stdout == "invalid: no digits of the extra cells (S) meet the rules with this grid\n"
+    right = run("1234341221434321")
+    assert right.returncode == 0 and right.stdout.startswith("ok: "), right.stdout + right.stderr
+    parsed = parse_puzzle(doc)
+    digits, problem = extra_cells_for(np.array([int(c) for c in "1234341221434321"]).reshape(4, 4), parsed)
+    assert problem is None and digits.tolist() == [2]
+    assert extra_cells_for(np.zeros((4, 4), dtype=int), parse_puzzle({"size": 4})) == (None, None)
+
+
+def test_import_of_a_grid_answer_finds_the_extra_cells_or_refuses_the_grid(tmp_path):
+    """The same through ``import``: a MATLAB-style ``sudoku.csv`` holds the grid alone."""
+    import json
+    import subprocess
+    import sys
+
+    doc = {"size": 4, "extra": [{"name": "S"}], "rules": [{"rule": "cage", "cells": ["S", "r1c1"], "sum": 3}]}
+    puzzle = tmp_path / "extra.json"
+    puzzle.write_text(json.dumps(doc))
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path)
+
+    assert run("export", str(puzzle), "--to", "out", "--formats", "csv", "--quiet").returncode == 0
+    for grid, code in (("3412123443212143", 1), ("1234341221434321", 0)):
+        (tmp_path / "out" / "sudoku.csv").write_text("\n".join(",".join(grid[r * 4:r * 4 + 4]) for r in range(4)) + "\n")
+        done = run("import", "out/sudoku.csv")
+        assert done.returncode == code, done.stdout + done.stderr
+    assert "S: 2" in done.stdout

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ from formats.directory import import_solution
 from pipeline.cli.args import print_grid
 from pipeline.core.errors import NoSolutionReported, PipelineError
 from pipeline.core.extracells import extra_lines
-from pipeline.core.verify import RESIDUAL_TOL, grid_violations
+from pipeline.core.verify import RESIDUAL_TOL, Verdict, grid_violations, verify_grid
+from pipeline.solvers.extra_cells import extra_cells_for
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -26,6 +28,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 1
     _note_older_than_the_export(args.file, result.manifest.path)
     puzzle = result.manifest.puzzle
+    if result.verdict and puzzle.extra and result.extra is None:
+        # a grid answer (a MATLAB sudoku.csv) says nothing of the extra cells: find digits that go with it
+        extra, problem = extra_cells_for(result.grid, puzzle)
+        result = dataclasses.replace(result, extra=extra, verdict=verify_grid(result.grid, puzzle, extra)
+                                     if problem is None else Verdict(False, problem))
     # every violation, as verify lists them (the verdict names only the first)
     violations = [] if result.verdict else grid_violations(result.grid, puzzle, result.extra)
     # the extra cells' digits after the grid, as solve prints them ("S: 4 3"; JSON "extra")

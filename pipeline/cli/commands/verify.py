@@ -11,7 +11,8 @@ from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.extracells import split_extra_lines
 from pipeline.core.rect import read_rect_grid
 from pipeline.core.values import parse_value_grid
-from pipeline.core.verify import grid_violations, verify_grid
+from pipeline.core.verify import Verdict, grid_violations, verify_grid
+from pipeline.solvers.extra_cells import extra_cells_for
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -37,6 +38,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
                               regions=args.regions, size=grid.shape[0], rules=args.rules)
     verdict = verify_grid(grid, puzzle, extra_cells)   # the first broken rule's message, or the valid one
     violations = [] if verdict else grid_violations(grid, puzzle, extra_cells)   # empty exactly when verdict.ok
+    if verdict and puzzle.extra and extra_cells is None:
+        # the rules over extra cells hold only for some digits of them: find them, or say none do
+        extra_cells, problem = extra_cells_for(grid, puzzle)
+        verdict = verify_grid(grid, puzzle, extra_cells) if problem is None else Verdict(False, problem)
+        violations = [] if verdict else [{"rule": "extra cells", "message": verdict.message}]
     if verdict and args.puzzle_opt is None:
         extra = f" with {', '.join(rule.kind for rule in puzzle.rules)}" if puzzle.rules else ""
         message = f"valid {puzzle.variant} {puzzle.rows}x{puzzle.cols} grid{extra} (rules only: no --puzzle, no clues checked)"
