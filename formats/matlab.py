@@ -235,8 +235,8 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
     meta = {k: _plain(v) for k, v in raw.items() if k not in _MATLAB_ONLY and k != "kept_columns"}
     if meta.get("regions") in ("", []):
         meta["regions"] = None
-    if isinstance(meta.get("shape"), int):  # squeezed 1-element list
-        meta["shape"] = [meta["shape"]]
+    # 1-element lists that loadmat squeezed (one extra-cell group: a struct, not a struct array)
+    meta.update({k: [meta[k]] for k, kind in (("shape", int), ("extra", dict)) if isinstance(meta.get(k), kind)})
     if isinstance(meta.get("rules"), str):
         try:
             meta["rules"] = json.loads(meta["rules"])

@@ -254,7 +254,7 @@ def _aux_blocks(puzzle: Puzzle) -> list:
 
 
 def extra_cell_rows(puzzle: Puzzle) -> list[Rows]:
-    """``extra_g_i`` (``= 1``): extra cell ``i`` of group ``g`` (1-based) holds one digit
+    """``extracell_g_i`` (``= 1``): extra cell ``i`` of group ``g`` (1-based) holds one digit
     (docs/conventions.md, "Extra cells"); none without extra cells.
 
     Parameters
@@ -271,7 +271,7 @@ def extra_cell_rows(puzzle: Puzzle) -> list[Rows]:
         return []
     group = np.repeat(np.arange(1, len(puzzle.extra) + 1), [g.count for g in puzzle.extra])
     within = np.concatenate([np.arange(1, g.count + 1) for g in puzzle.extra])
-    return [Rows("extra", np.repeat(np.arange(count), v), np.repeat(puzzle.rows * puzzle.cols + np.arange(count), v),
+    return [Rows("extracell", np.repeat(np.arange(count), v), np.repeat(puzzle.rows * puzzle.cols + np.arange(count), v),
                  np.tile(np.arange(v), count), np.ones(count * v, dtype=np.int64), np.ones(count, dtype=np.int64),
                  "E", np.stack([group, within], axis=1))]
 

@@ -104,7 +104,7 @@ def test_model_columns_and_rows():
     assert model.aux_names[:5].tolist() == ["aux_extra_1_1_1", "aux_extra_1_1_2", "aux_extra_1_1_3",
                                             "aux_extra_1_1_4", "aux_extra_1_2_1"]
     assert model.aux_names[8:12].tolist() == [f"aux_extra_2_1_{d}" for d in range(1, 5)]
-    assert model.R.families[0] == ("extra", "E", 3)
+    assert model.R.families[0] == ("extracell", "E", 3)
 
 
 def test_document_round_trip():

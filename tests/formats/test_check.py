@@ -161,6 +161,22 @@ def test_a_puzzle_with_two_extra_regions_exports_every_format_and_checks_whole(t
     assert len(names) == len(set(names)) and {"extra_1_1", "extra_2_4"} <= set(names)
 
 
+@pytest.mark.parametrize("groups", [[{"name": "S", "size": 1}], [{"name": "S", "size": 2}, {"name": "T"}]])
+def test_extra_cells_beside_an_extra_region_export_every_format_and_check_whole(tmp_path, groups):
+    """An outside probe: the extra cells' rows were named extra_g_i, an extra region's extra_g_d,
+    so a puzzle with both named rows twice (GLPK and CBC refused ISS's Bates Motel); and one group
+    of extra cells came back from model.mat as a struct, not a list ('extra' must be a list)."""
+    doc = {"size": 4, "extra": groups, "givens": "1...............",
+           "rules": [{"rule": "extraregion", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"]},
+                     {"rule": "cage", "cells": ["S" if groups[0]["size"] == 1 else "S1", "r4c4"]}]}
+    model = build_model(parse_puzzle(doc))
+    out = tmp_path / "out"
+    export_model(model, out, "all", mps_style="both")
+    check_export(out)   # raises on any mismatch
+    names = [line.split()[1] for line in (out / "model.mps").read_text().splitlines() if line.startswith(" E ")]
+    assert len(names) == len(set(names)) and {"extra_1_1", "extracell_1_1"} <= set(names)
+
+
 @pytest.mark.parametrize("doc", [{"size": 4, "layout": {"grids": ["r1c1", "r3c3"]}},
                                  {"box": "2x3", "layout": {"grids": ["r1c1", "r3c4"]}}])
 def test_custom_layouts_export_every_format_and_check_whole(tmp_path, doc):
