@@ -87,13 +87,26 @@ def solution_bytes_limit(manifest: Manifest | None) -> int:
     """
     if manifest is None:
         return MAX_READ_BYTES
-    return min(MAX_READ_BYTES, max(MIN_SOLUTION_BYTES, SOLUTION_BYTES_PER_POSITION * int(manifest.convention.n_vars)))
+    return min(MAX_READ_BYTES, max(MIN_SOLUTION_BYTES, SOLUTION_BYTES_PER_POSITION * _answer_positions(manifest)))
 
 
-def _check_lines(text: str, manifest: Manifest | None, where: str) -> None:
-    """Refuse, before parsing, a file of more lines than any solution of the model has."""
+def _answer_positions(manifest: Manifest) -> int:
+    """The most values an answer of the export lists: its cell variables, its model's columns, or
+    its CNF/OPB variables, auxiliary ones included (a SAT solver's ``v`` lines name them all: a
+    sandwich 9x9's CNF has 439,391)."""
+    formats = manifest.data.get("formats") if isinstance(manifest.data, dict) else None
+    counts = [int(manifest.convention.n_vars), int(manifest.data.get("columns") or 0)]
+    counts += [int(entry["variables"]) for entry in (formats or {}).values()
+               if isinstance(entry, dict) and isinstance(entry.get("variables"), int)]
+    return max(counts)
+
+
+def _check_lines(text: str, manifest: Manifest | None, where: str, size_limit: int | None = None) -> None:
+    """Refuse, before parsing, a file of more lines than any solution of the model has (with a
+    ``size_limit``, a line per four of its bytes at most: a SAT answer's ``v`` lines)."""
     most = (UNKNOWN_MODEL_LINES if manifest is None
-            else SOLUTION_LINES_PER_POSITION * int(manifest.convention.n_vars) + SOLUTION_SLACK_LINES)
+            else SOLUTION_LINES_PER_POSITION * _answer_positions(manifest) + SOLUTION_SLACK_LINES)
+    most = max(most, (size_limit or 0) // 4)
     lines = text.count("\n")
     if lines > most:
         what = ("the model has" if manifest is not None
@@ -102,7 +115,7 @@ def _check_lines(text: str, manifest: Manifest | None, where: str) -> None:
 
 
 def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os.PathLike | None = None,
-                  format: str | None = None) -> SolutionVector:
+                  format: str | None = None, *, size_limit: int | None = None) -> SolutionVector:
     """Read a solver's solution file (format detected by content, or forced by ``format``).
 
     Parameters
@@ -115,6 +128,10 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
         naming all ``N^3`` variables ``x_...`` (or MATLAB grids) can be read, in order ``F``.
     format : str, optional
         A name of :data:`SOLUTION_FORMATS` to skip detection.
+    size_limit : int, optional
+        Bytes the file may take where the manifest's own bound (:func:`solution_bytes_limit`) is
+        lower: an external run passes twice its CNF/OPB file's size (an answer names each of the
+        file's variables once, auxiliary ones included; the file names each at least once).
 
     Returns
     -------
@@ -153,8 +170,9 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     path = Path(path)
     where = str(path)
     man = _as_manifest(manifest)
-    text = read_regular_text(path, where, limit=solution_bytes_limit(man))
-    _check_lines(text, man, where)
+    limit = solution_bytes_limit(man) if size_limit is None else max(solution_bytes_limit(man), size_limit)
+    text = read_regular_text(path, where, limit=min(limit, MAX_READ_BYTES))
+    _check_lines(text, man, where, size_limit)
     if format is not None:
         if format not in SOLUTION_FORMATS:
             raise FormatError(f"{where}: unknown solution format {format!r}; known: {', '.join(SOLUTION_FORMATS)}")

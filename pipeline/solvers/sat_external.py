@@ -141,6 +141,14 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     return answer, time.perf_counter() - start, timed_out, done
 
 
+def _size(path: Path) -> int:
+    """``path``'s size in bytes (0 when it cannot be read)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _printed_to(runner: Runner, answer: Path) -> Path:
     """Where the binary's standard output goes: its answer, or a log beside the answer file it
     writes itself (minisat)."""
@@ -183,7 +191,8 @@ def _solve_with(runner: Runner):
                 return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,
                                    message="subprocess timeout", workdir=kept_in)
             try:
-                sol = read_solution(answer, model)
+                # an answer names every variable of the file, the encoding's auxiliary ones too
+                sol = read_solution(answer, model, size_limit=2 * _size(work / f"model.{answer.suffixes[-2][1:]}"))
             except NoSolutionReported as e:
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)

@@ -225,3 +225,23 @@ def test_a_bare_v_line_answers_a_model_without_columns(tmp_path):
     # the same answer to a model with columns is named as incomplete, not read as all zeros
     with pytest.raises(FormatError, match="the solver assigned no value to variable 1"):
         read_solution(path, build_model(parse_puzzle(full[:-1] + "."), clues="reduce"))
+
+
+def test_an_answer_naming_many_auxiliary_variables_is_read_when_their_count_is_known(tmp_path):
+    """An outside probe: a sandwich 9x9's CNF has 439,391 variables, and CaDiCaL's answer (3.2 MB)
+    was refused as 'larger than 1048576 bytes' by import and by solve --solver cadical alike. The
+    bound now counts the export's CNF/OPB variables (its manifest) or, for an external run, twice
+    its model file's size."""
+    from pipeline.core.manifest import manifest_from_dict, model_metadata
+
+    model = model_of()
+    n_aux = 300_000
+    path = tmp_path / "a.out"
+    path.write_text("s SATISFIABLE\n" + wrap([str(v) for v in literals(model, n_aux=n_aux)] + ["0"], 10))
+    assert path.stat().st_size > 1 << 20
+    with pytest.raises(FormatError, match=r"larger than 1048576 bytes; refusing to read it whole$"):
+        read_solution(path, model)
+    expected = solution_vector(model)
+    np.testing.assert_array_equal(read_solution(path, model, size_limit=8 << 20).values, expected)
+    manifest = manifest_from_dict({**model_metadata(model), "formats": {"cnf": {"variables": 729 + n_aux}}})
+    np.testing.assert_array_equal(read_solution(path, manifest).values, expected)
