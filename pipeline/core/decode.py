@@ -351,6 +351,22 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
     raise FormatError(f"{where}: expected {expected}, found {x.size}")
 
 
+def _values_as_digits(grid: np.ndarray, puzzle: Any, present: np.ndarray) -> np.ndarray:
+    """A grid answer of a value-set puzzle written in its values (0-8, as ``solve`` and ``verify``
+    show it) as the digits ``1..V`` that ``solve_sudoku.m`` writes; a grid of digits stays. The two
+    cannot be confused: the values are not ``1..V``, so a grid in values holds one outside it."""
+    if getattr(puzzle, "values", None) is None:
+        return grid
+    value_of = np.asarray(puzzle.value_of)
+    cells = grid[present]
+    if ((cells >= 1) & (cells <= value_of.size)).all() or not np.isin(cells, value_of).all():
+        return grid
+    order = np.argsort(value_of)
+    out = grid.copy()
+    out[present] = order[np.searchsorted(value_of[order], cells)] + 1
+    return out
+
+
 def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     grid = raw.grid
     rows, cols = grid.shape
@@ -364,6 +380,7 @@ def _resolve_grid(raw, manifest, where: str) -> tuple[np.ndarray, Convention, np
         if (rows, cols) != (conv.rows, conv.cols):
             raise FormatError(f"{where}: grid is {rows}x{cols}, the manifest's puzzle is {conv.rows}x{conv.cols}")
         present = np.asarray(manifest.puzzle.present).reshape(grid.shape)
+        grid = _values_as_digits(grid, manifest.puzzle, present)
     empty = present & (grid == 0)
     if empty.any():
         r, c = np.argwhere(empty)[0]

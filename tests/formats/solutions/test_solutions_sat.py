@@ -245,3 +245,18 @@ def test_an_answer_naming_many_auxiliary_variables_is_read_when_their_count_is_k
     np.testing.assert_array_equal(read_solution(path, model, size_limit=8 << 20).values, expected)
     manifest = manifest_from_dict({**model_metadata(model), "formats": {"cnf": {"variables": 729 + n_aux}}})
     np.testing.assert_array_equal(read_solution(path, manifest).values, expected)
+
+
+def test_a_grid_answer_of_a_value_set_puzzle_reads_in_digits_or_in_values(tmp_path):
+    """An outside probe: solve_sudoku.m writes digit indices (1..4 for the values 0-3) and import
+    read only those; a sudoku.csv in the values (as solve and verify show it) was refused as
+    '4 empty cells'. Both read to the same answer; the values hold a 0, so they are told apart."""
+    model = build_model(parse_puzzle({"size": 4, "values": "0-3", "givens": "0..." + "." * 12}))
+    digits = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    read = {}
+    for name, grid in (("digits", digits), ("values", digits - 1)):
+        path = tmp_path / f"{name}.csv"
+        path.write_text("\n".join(",".join(map(str, row)) for row in grid) + "\n")
+        read[name] = read_solution(path, model).values
+    np.testing.assert_array_equal(read["digits"], read["values"])
+    np.testing.assert_array_equal(read["digits"], vector_from_grid(digits, model.convention))
