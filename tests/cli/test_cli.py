@@ -750,7 +750,9 @@ def test_a_command_keeps_numpys_blas_to_one_thread_and_the_library_leaves_it_alo
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = given
-    code = (f"import sys; sys.argv = [{argv0!r}]\nimport os, pipeline, numpy\n"
+    # python -m pipeline: argv[0] is '-m' while the package loads, and the interpreter's command line names it
+    run_as = "; sys.orig_argv = [sys.executable, '-m', 'pipeline']" if argv0 == "-m" else ""
+    code = (f"import sys; sys.argv = [{argv0!r}]{run_as}\nimport os, pipeline, numpy\n"
             "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           cwd=Path(__file__).resolve().parents[2])

@@ -350,3 +350,17 @@ def test_standard_input_and_files_are_read_up_to_a_bound(monkeypatch, tmp_path):
         parse_puzzle(str(big))
     monkeypatch.setattr(sys, "stdin", io.StringIO("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"))
     assert parse_puzzle("-").n_clues == 17
+
+
+def test_a_bare_directory_or_file_name_is_named_as_such(tmp_path, monkeypatch):
+    """An outside probe: ``solve examples`` (a directory by a bare relative name) and ``--grid
+    nonexist`` said 'wrong length ... found 8': a short word was taken for 8 cells of puzzle text.
+    A square number of characters ('.' or a 2x2's 'abcd') is still puzzle text."""
+    (tmp_path / "examples").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PuzzleError, match=r"^puzzle: 'examples' is a directory, not a puzzle file$"):
+        parse_puzzle("examples")
+    with pytest.raises(PuzzleError, match=r"^puzzle: no such file 'nonexist' \(and it is not a puzzle string\)$"):
+        parse_puzzle("nonexist")
+    with pytest.raises(PuzzleError, match="wrong length"):
+        parse_puzzle("12345678")   # digits: puzzle text of 8 cells
