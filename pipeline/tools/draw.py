@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.files import WriteFailed, atomic_open, write_failure
+from formats.files import WriteFailed, atomic_open, is_special_file, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.extras import install_hint
@@ -506,13 +506,16 @@ def figure_format(path: str | os.PathLike) -> str:
     Raises
     ------
     PipelineError
-        When the suffix is not one of svg, png, pdf.
+        When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg).
     """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
+    if not path.suffix and is_special_file(path):   # /dev/stdout, a pipe: SVG, text a terminal can take
+        return "svg"
     if fmt not in FORMATS:
         found = f"unknown picture format {path.suffix!r}" if path.suffix else "no format suffix"
-        raise PipelineError(f"--to {path}: {found}; the file name must end in .svg, .png or .pdf")
+        raise PipelineError(f"--to {path}: {found}; the file name must end in .svg, .png or .pdf "
+                            "(a device or pipe without one gets SVG)")
     return fmt
 
 

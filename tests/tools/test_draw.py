@@ -104,7 +104,20 @@ def test_an_unknown_target_format_is_named_before_the_missing_matplotlib(tmp_pat
     target = tmp_path / name
     assert main([*argv, "--to", str(target)]) == 2
     assert capsys.readouterr().err == (f"error: --to {target}: {found}; the file name must end in .svg, .png "
-                                       f"or .pdf\n")
+                                       f"or .pdf (a device or pipe without one gets SVG)\n")
+
+
+def test_a_picture_to_standard_output_is_svg_and_the_wrote_line_goes_to_stderr():
+    """An outside probe: ``draw --to /dev/stdout`` (or a pipe) had 'no format suffix' and no way
+    round it; the SVG now goes there, and 'wrote ...' to standard error, not into the picture."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pipeline", "draw", "1" + "." * 15, "--to", "/dev/stdout"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.lstrip().startswith("<?xml") and done.stdout.rstrip().endswith("</svg>")
+    assert done.stderr.startswith("wrote /dev/stdout")
 
 
 def test_cells_as_explain_prints_them():

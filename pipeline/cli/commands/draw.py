@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from typing import TextIO
 
 import numpy as np
 
-from formats.files import atomic_open
+from formats.files import atomic_open, is_special_file
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
@@ -57,6 +58,12 @@ def _solution(puzzle, time_limit: float | None):
     return result.grid
 
 
+def _said_to(target: str) -> TextIO:
+    """Where ``wrote FILE`` goes: standard error when the picture itself went to a device or pipe
+    (``--to /dev/stdout``: the line would follow the SVG into it)."""
+    return sys.stderr if is_special_file(target) else sys.stdout
+
+
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     core = _svg_without_matplotlib(args)
@@ -77,11 +84,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
         svg = _core_svg(puzzle, grid, args, symbols)
         with atomic_open(args.to, "w") as out:
             out.write(svg)
-        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)")
+        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)", file=_said_to(args.to))
         return 0
     mask = highlight_mask(args.highlight, puzzle, grid, args.box) if args.highlight else None
     fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
-    print(f"wrote {write_figure(fig, args.to)}")
+    print(f"wrote {write_figure(fig, args.to)}", file=_said_to(args.to))
     return 0
 
 
