@@ -95,6 +95,8 @@ class RuleTables:
     n_units: int = 0
     #: the pointing tables once built (:meth:`with_pointing`; a batch's records of one rule set share them)
     _pointing: dict = field(default_factory=dict, compare=False, repr=False)
+    #: each linear-row term's exclusion group once built (:meth:`with_groups`)
+    _groups: dict = field(default_factory=dict, compare=False, repr=False)
 
     def with_support_lookup(self) -> tuple[np.ndarray, np.ndarray]:
         """``rint`` and ``compat`` with each distinct pair table also as its support of every
@@ -172,6 +174,40 @@ class RuleTables:
             return rint
         out = np.concatenate([rint, ptr, entries])
         out[32:35] = rint.size, rint.size + ptr.size, entries.size // 3
+        return out
+
+    def with_groups(self, rint: np.ndarray, units: ShapeTables) -> np.ndarray:
+        """``rint`` (this one's or one derived from it) with each linear-row term's exclusion group
+        filled in (:func:`pipeline.solvers.dfsrules_rows.exclusion_groups`; header slot 35), for
+        searches that last (:func:`search_model`): 0.1-0.2 ms a 9x9 with sums, about a third of
+        a simple killer's whole solve, so built once per rule set and kept here. ``rint`` itself
+        where no row has a group.
+
+        Parameters
+        ----------
+        rint : numpy.ndarray
+            :attr:`rint`, or an array :meth:`with_support_lookup` or :meth:`with_pointing` made of it.
+        units : ShapeTables
+            The shape's tables.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        if not self.n_lin:
+            return rint
+        if "groups" not in self._groups:
+            lin_ptr = self.rint[int(self.rint[8]):int(self.rint[8]) + self.n_lin + 1]
+            term_cell = self.rint[int(self.rint[9]):int(self.rint[9]) + self.n_terms]
+            term_coef = self.rint[int(self.rint[10]):int(self.rint[10]) + self.n_terms * self.n].reshape(-1, self.n)
+            has_sets = np.diff(self.rint[int(self.rint[15]):int(self.rint[15]) + self.n_lin + 1]) > 0
+            self._groups["groups"] = exclusion_groups(units, lin_ptr, term_cell, term_coef, has_sets)
+        groups = self._groups["groups"]
+        if not (groups >= 0).any():
+            return rint
+        out = rint.copy()
+        at = int(rint[35])
+        out[at:at + self.n_terms] = groups
         return out
 
     @property
@@ -472,8 +508,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
         n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
-    parts.append(exclusion_groups(units, core.lin_ptr, core.term_cell, core.term_coef.reshape(n_terms, n),
-                                  combo_count > 0))
+    parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
@@ -587,9 +622,9 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
         slice_start, nodes_before = time.perf_counter(), int(tallies[1])
         depth = compiled.search(stack, flags, origins, depth, found, tallies, tables, rint, compat, limit,
                                 budget, keep > found.shape[0], work, probe)
-        if depth != compiled.FINISHED and not looked_up:   # a search that lasts: the pairs' lookup and pointing pay
+        if depth != compiled.FINISHED and not looked_up:   # a search that lasts: lookup, pointing and groups pay
             rint, compat, looked_up = *rules.with_support_lookup(), True
-            rint = rules.with_pointing(rint, tables)
+            rint = rules.with_groups(rules.with_pointing(rint, tables), tables)
         if reprobe is not None and depth != compiled.FINISHED and tallies[0] == 0:
             # still open and nothing found: the nodes so far are dropped, the root is probed
             stack[0], flags[0], origins[0] = first, False, -1
