@@ -4,13 +4,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-from typing import TextIO
 
 import numpy as np
 
-from formats.files import atomic_open, is_special_file
+from formats.files import atomic_open
 
-from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.cli.args import add_puzzle_args, puzzle_from_args, said_to
 from pipeline.core.build import build_model
 from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
@@ -58,12 +57,6 @@ def _solution(puzzle, time_limit: float | None):
     return result.grid
 
 
-def _said_to(target: str) -> TextIO:
-    """Where ``wrote FILE`` goes: standard error when the picture itself went to a device or pipe
-    (``--to /dev/stdout``: the line would follow the SVG into it)."""
-    return sys.stderr if is_special_file(target) else sys.stdout
-
-
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
     core = _svg_without_matplotlib(args)
@@ -84,11 +77,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
         svg = _core_svg(puzzle, grid, args, symbols)
         with atomic_open(args.to, "w") as out:
             out.write(svg)
-        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)", file=_said_to(args.to))
+        print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)", file=said_to(args.to))
         return 0
     mask = highlight_mask(args.highlight, puzzle, grid, args.box) if args.highlight else None
     fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
-    print(f"wrote {write_figure(fig, args.to)}", file=_said_to(args.to))
+    print(f"wrote {write_figure(fig, args.to)}", file=said_to(args.to))
     return 0
 
 

@@ -2,11 +2,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from formats.files import is_special_file
-
-from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
+from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args, said_to
 from pipeline.core.build import build_model
 from pipeline.tools.draw import figure_format, load_matplotlib, write_figure
 from pipeline.tools.spy import compare_convention, spy_figure
@@ -21,7 +18,7 @@ def cmd_spy(args: argparse.Namespace) -> int:
         scheme, order, clues = compare_convention(args.compare, args.scheme, args.order, args.clues)
         models.append(build_model(puzzle, scheme, order, clues))
     fig = spy_figure(models)
-    print(f"wrote {write_figure(fig, args.to)}", file=sys.stderr if is_special_file(args.to) else sys.stdout)
+    print(f"wrote {write_figure(fig, args.to)}", file=said_to(args.to))
     return 0
 
 
