@@ -89,6 +89,46 @@ def _within(v, base, most, least, rint):
     return keep
 
 
+@njit(cache=False, inline="always")
+def _term_bounds(v, base, order, rint):
+    """A term's least and greatest coefficient ``rint[base + digit]`` over the digits of mask ``v``:
+    read at the lowest and highest digit where the coefficients rise (``order`` 1) or fall (-1)
+    with the digit, else over every digit (``_BIG``, ``-_BIG`` for an empty mask)."""
+    one = np.uint64(1)
+    if order != 0 and v:   # coefficients in digit order: the ends are the lowest and highest digit's
+        first, last = rint[base + _cttz(v)], rint[base + 63 - _ctlz(v)]
+        if order > 0:
+            return first, last
+        return last, first
+    mn, mx = _BIG, -_BIG
+    while v:
+        d = _cttz(v)
+        v &= v - one
+        co = rint[base + d]
+        if co < mn:
+            mn = co
+        if co > mx:
+            mx = co
+    return mn, mx
+
+
+@njit(cache=False, inline="always")
+def _narrow(k, most, least, state, rint, work, inq_at, head_tail):
+    """Term ``k``'s cell keeps the digits whose coefficient lies in ``least .. most``: -1 when none
+    is left, 1 when the cell changed (and is on the ring), else 0."""
+    n, term_cell, term_coef = rint[1], rint[9], rint[10]
+    c = rint[term_cell + k]
+    v = state[c]
+    keep = _within(v, term_coef + k * n, most, least, rint)
+    if keep == 0:
+        return -1
+    if keep == v:
+        return 0
+    state[c] = keep
+    _push(c, work, inq_at, head_tail)
+    return 1
+
+
 @njit(cache=False)
 def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, head_tail, units, cell_units,
              n_cell_units):
@@ -105,21 +145,7 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
     for k in range(start, stop):
         v = state[rint[term_cell + k]]
         n_open += (v & (v - one)) != 0
-        base = term_coef + k * n
-        order = rint[term_order + k]
-        if order != 0 and v:   # coefficients in digit order: the ends are the lowest and highest digit's
-            first, last = rint[base + _cttz(v)], rint[base + 63 - _ctlz(v)]
-            mn, mx = (first, last) if order > 0 else (last, first)
-        else:
-            mn, mx = _BIG, -_BIG
-            while v:
-                d = _cttz(v)
-                v &= v - one
-                co = rint[base + d]
-                if co < mn:
-                    mn = co
-                if co > mx:
-                    mx = co
+        mn, mx = _term_bounds(v, term_coef + k * n, rint[term_order + k], rint)
         work[tmin_at + k] = mn
         work[tmax_at + k] = mx
         low += mn
@@ -133,15 +159,10 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
         least = rhs - (high - mx) if eq else -_BIG    # and, for =, at least this
         if mx <= most and mn >= least:
             continue
-        c = rint[term_cell + k]
-        v = state[c]
-        keep = _within(v, term_coef + k * n, most, least, rint)
-        if keep == 0:
+        narrowed = _narrow(k, most, least, state, rint, work, inq_at, head_tail)
+        if narrowed < 0:
             return -1
-        if keep != v:
-            state[c] = keep
-            _push(c, work, inq_at, head_tail)
-            changed += 1
+        changed += narrowed
     combo_ptr = rint[15]
     first, last = rint[combo_ptr + r], rint[combo_ptr + r + 1]
     if first < last:   # a sum of distinct digits: the digit sets that make it (a killer cage)
@@ -197,22 +218,7 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
     for k in range(start, stop):
         v = state[rint[term_cell + k]]
         n_open += (v & (v - one)) != 0
-        base = term_coef + k * n
-        order = rint[term_order + k]
-        if order != 0 and v:
-            first, last = rint[base + _cttz(v)], rint[base + 63 - _ctlz(v)]
-            mn, mx = (first, last) if order > 0 else (last, first)
-        else:
-            mn, mx = _BIG, -_BIG
-            w = v
-            while w:
-                d = _cttz(w)
-                w &= w - one
-                co = rint[base + d]
-                if co < mn:
-                    mn = co
-                if co > mx:
-                    mx = co
+        mn, mx = _term_bounds(v, term_coef + k * n, rint[term_order + k], rint)
         work[tmin_at + k] = mn
         work[tmax_at + k] = mx
         g = rint[group + k]
@@ -262,15 +268,10 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
             least = rhs - (high - work[high_at + g] + min(work[gmax_at + g] - mx, work[rest_high_at + g]))
         if mx <= most and mn >= least:
             continue
-        c = rint[term_cell + k]
-        v = state[c]
-        keep = _within(v, term_coef + k * n, most, least, rint)
-        if keep == 0:
+        narrowed = _narrow(k, most, least, state, rint, work, inq_at, head_tail)
+        if narrowed < 0:
             return -1
-        if keep != v:
-            state[c] = keep
-            _push(c, work, inq_at, head_tail)
-            changed += 1
+        changed += narrowed
     if eq and 2 <= n_open <= 3:
         more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
         if more < 0:
