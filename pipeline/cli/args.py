@@ -11,7 +11,6 @@ import json
 import math
 import sys
 from collections.abc import Iterator
-from typing import TextIO
 
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
@@ -24,7 +23,7 @@ from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.options import MAX_THREADS
-from pipeline.core.parse import Source, _path_kind
+from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import RULES
@@ -631,19 +630,3 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
                    help="what the engine is handed: singles (naked and hidden singles first, then the reduced "
                         "model; the answer is mapped back and verified against the puzzle) or none (the model as "
                         f"built) (default {DEFAULT_PRESOLVE}; exported files are never presolved)")
-
-
-def said_to(target: str) -> TextIO:
-    """Where a command's ``wrote FILE`` line goes: standard error when what it wrote went to a
-    device or pipe (``draw --to /dev/stdout``: the line would follow the picture into it).
-
-    Parameters
-    ----------
-    target : str
-        The file ``--to`` names.
-
-    Returns
-    -------
-    file
-    """
-    return sys.stdout if _path_kind(target) in (None, "file", "a directory") else sys.stderr

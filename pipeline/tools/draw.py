@@ -22,9 +22,10 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
@@ -517,6 +518,22 @@ def figure_format(path: str | os.PathLike) -> str:
         raise PipelineError(f"--to {path}: {found}; the file name must end in .svg, .png or .pdf "
                             "(a device or pipe without one gets SVG)")
     return fmt
+
+
+def said_to(target: str | os.PathLike) -> TextIO:
+    """Where a command's ``wrote FILE`` line goes: standard error when the picture went to a
+    device, pipe or descriptor link (``--to /dev/stdout``: the line would follow the picture).
+
+    Parameters
+    ----------
+    target : str or Path
+        The file ``--to`` names.
+
+    Returns
+    -------
+    file
+    """
+    return sys.stderr if is_special_file(target) else sys.stdout
 
 
 def save_figure(fig: Figure, path: str | os.PathLike) -> Path:

@@ -120,6 +120,18 @@ def test_a_picture_to_standard_output_is_svg_and_the_wrote_line_goes_to_stderr()
     assert done.stderr.startswith("wrote /dev/stdout")
 
 
+def test_the_core_install_draws_its_svg_to_standard_output_too(capfd, monkeypatch):
+    """Without matplotlib the core renderer drew a name ending .svg only: --to /dev/stdout said
+    'draw needs matplotlib' there (the wheel on a core install)."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["draw", "1" + "." * 15, "--to", "/dev/stdout"]) == 0
+    out, err = capfd.readouterr()
+    assert "<svg" in out and out.rstrip().endswith("</svg>")
+    assert err.startswith("wrote /dev/stdout (the core install's SVG")
+
+
 def test_cells_as_explain_prints_them():
     # explain lists conflicting clues as "r1c2=5 r3c4=7" and differing cells as "r1c2 r3c4"
     mask = parse_cells("r1c2=5 r3c4=7,r9c9", 9)

@@ -9,19 +9,19 @@ import numpy as np
 
 from formats.files import atomic_open
 
-from pipeline.cli.args import add_puzzle_args, puzzle_from_args, said_to
+from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,
-                                 load_matplotlib, read_grid, symbol_table, write_figure)
+                                 load_matplotlib, read_grid, said_to, symbol_table, write_figure)
 
 
 def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
     """An SVG needs no matplotlib: the core install draws it with the notebook's renderer (the
     same glyphs, shading and pencil marks); PNG and PDF need the plot extra."""
-    return str(args.to).lower().endswith(".svg") and importlib.util.find_spec("matplotlib") is None
+    return figure_format(args.to) == "svg" and importlib.util.find_spec("matplotlib") is None
 
 
 def _core_svg(puzzle, grid, args: argparse.Namespace, symbols: str) -> str:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args, said_to
+from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args, puzzle_from_args
 from pipeline.core.build import build_model
-from pipeline.tools.draw import figure_format, load_matplotlib, write_figure
+from pipeline.tools.draw import figure_format, load_matplotlib, said_to, write_figure
 from pipeline.tools.spy import compare_convention, spy_figure
 
 
