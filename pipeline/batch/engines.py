@@ -9,6 +9,7 @@ client only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import multiprocessing
 import os
@@ -268,15 +269,39 @@ class Processes:
         self.request_stop()
         # the pool keeps its processes in a private mapping: without it, the wait is unbounded
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        end = time.monotonic() + KILL_GRACE_SECONDS
-        while (any(p.is_alive() for p in processes) and time.monotonic() < end
-               and not (abort is not None and abort())):
-            time.sleep(0.05)
-        for process in processes:
-            if process.is_alive():
-                process.kill()
-        self.pool.shutdown(wait=True)
+        with _pool_teardown_quiet():
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            end = time.monotonic() + KILL_GRACE_SECONDS
+            while (any(p.is_alive() for p in processes) and time.monotonic() < end
+                   and not (abort is not None and abort())):
+                time.sleep(0.05)
+            for process in processes:
+                if process.is_alive():
+                    process.kill()
+            self.pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _pool_teardown_quiet():
+    """While a cancelled pool is torn down, a closed pipe's ``OSError`` (EBADF) in the pool's own
+    threads is dropped instead of printed: CPython 3.11's ProcessPoolExecutor can write to its
+    wake-up pipe after closing it when workers end during shutdown (python/cpython gh-125451,
+    gh-132969), and its queue feeder thread printed that traceback after the one-line
+    ``interrupted`` (seen twice in a loaded test run of a Ctrl-C inside two long HiGHS runs).
+    Any other error of any thread still reaches the usual hook."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        pool_thread = args.thread is not None and (args.thread.name == "QueueFeederThread"
+                                                   or type(args.thread).__module__ == "concurrent.futures.process")
+        if not (pool_thread and isinstance(args.exc_value, OSError) and args.exc_value.errno == errno.EBADF):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 class Dask:

@@ -123,3 +123,37 @@ def test_a_stopped_pools_feeder_error_on_a_sentinel_is_not_printed(capsys):
         assert capsys.readouterr().err == ""
     finally:
         processes.close(cancel=True)
+
+
+def test_a_cancelled_pool_s_closed_pipe_error_is_dropped_and_nothing_else():
+    """CPython 3.11's ProcessPoolExecutor can write to its closed wake-up pipe when workers end
+    during shutdown; its queue feeder thread printed that OSError traceback after 'interrupted'
+    (a loaded run of a Ctrl-C inside two long HiGHS runs). Only that error, from the pool's own
+    threads, is dropped, and only while a cancelled pool is torn down."""
+    import errno
+    import threading
+
+    from pipeline.batch.engines import _pool_teardown_quiet
+
+    seen: list[str] = []
+    before = threading.excepthook
+    threading.excepthook = lambda args: seen.append(f"{args.thread.name}: {args.exc_type.__name__}")
+    try:
+        def closed_pipe():
+            raise OSError(errno.EBADF, "Bad file descriptor")
+
+        def other():
+            raise ValueError("not a pipe")
+
+        with _pool_teardown_quiet():
+            for target, name in ((closed_pipe, "QueueFeederThread"), (other, "QueueFeederThread"),
+                                 (closed_pipe, "a user's thread")):
+                thread = threading.Thread(target=target, name=name)
+                thread.start()
+                thread.join()
+        thread = threading.Thread(target=closed_pipe, name="QueueFeederThread")
+        thread.start()
+        thread.join()
+    finally:
+        threading.excepthook = before
+    assert seen == ["QueueFeederThread: ValueError", "a user's thread: OSError", "QueueFeederThread: OSError"]
