@@ -170,8 +170,7 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     path = Path(path)
     where = str(path)
     man = _as_manifest(manifest)
-    limit = solution_bytes_limit(man) if size_limit is None else max(solution_bytes_limit(man), size_limit)
-    text = read_regular_text(path, where, limit=min(limit, MAX_READ_BYTES))
+    text = read_regular_text(path, where, limit=min(max(solution_bytes_limit(man), size_limit or 0), MAX_READ_BYTES))
     _check_lines(text, man, where, size_limit)
     if format is not None:
         if format not in SOLUTION_FORMATS:

@@ -320,13 +320,14 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
     class Collect(callback):
         def on_solution_callback(self):
             nonlocal found
-            key = np.packbits(np.rint(_values(self, variables)[cell_columns]).astype(np.uint8)).tobytes()
+            values = _values(self, variables)
+            key = np.packbits(np.rint(values[cell_columns]).astype(np.uint8)).tobytes()
             if key in seen:
                 return
             seen.add(key)
             found += 1
             if keep is None or len(grids) < keep:
-                grids.append(grid_from_vector(model.full_vector(_values(self, variables)), model.convention))
+                grids.append(grid_from_vector(model.full_vector(values), model.convention))
             if found >= limit:
                 self.StopSearch()
 

@@ -92,9 +92,9 @@ def _available(runner: Runner) -> Callable[[], str | None]:
 
 def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
              file_format: str | None = None,
-             amo: str | None = DEFAULT_AMO) -> tuple[Path, float, bool, subprocess.CompletedProcess | None]:
-    """Write the model file, run the solver, keep its answer: ``(answer path, seconds, timed out,
-    the finished process or None)``.
+             amo: str | None = DEFAULT_AMO) -> tuple[Path, Path, float, bool, subprocess.CompletedProcess | None]:
+    """Write the model file, run the solver, keep its answer: ``(answer path, model file, seconds,
+    timed out, the finished process or None)``.
 
     Parameters
     ----------
@@ -138,7 +138,7 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
         timed_out = True
     except OSError as e:
         raise SolveError(f"solver {runner.name}: cannot run {argv[0]}: {e.strerror or e}") from None
-    return answer, time.perf_counter() - start, timed_out, done
+    return answer, model_path, time.perf_counter() - start, timed_out, done
 
 
 def _size(path: Path) -> int:
@@ -184,15 +184,15 @@ def _solve_with(runner: Runner):
         from formats.solutions import read_solution  # with the writers: see run_file
 
         with work_directory(workdir, runner.name) as (work, kept):
-            answer, seconds, timed_out, done = run_file(runner, model, work, time_limit=time_limit,
-                                                        file_format=file_format, amo=amo)
+            answer, model_path, seconds, timed_out, done = run_file(runner, model, work, time_limit=time_limit,
+                                                                    file_format=file_format, amo=amo)
             kept_in = work if kept else None
             if timed_out:
                 return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,
                                    message="subprocess timeout", workdir=kept_in)
             try:
                 # an answer names every variable of the file, the encoding's auxiliary ones too
-                sol = read_solution(answer, model, size_limit=2 * _size(work / f"model.{answer.suffixes[-2][1:]}"))
+                sol = read_solution(answer, model, size_limit=2 * _size(model_path))
             except NoSolutionReported as e:
                 return SolveResult(e.status, None, None, seconds, 0, solver=runner.name, message=str(e),
                                    workdir=kept_in)
