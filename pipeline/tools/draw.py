@@ -171,7 +171,7 @@ def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
     return bad
 
 
-def parse_cells(text: str, rows: int, cols: int | None = None) -> np.ndarray:
+def parse_cells(text: str, rows: int, cols: int | None = None, digits: frozenset[int] | None = None) -> np.ndarray:
     """Parse cells ``"r1c2,r3c4"`` (1-based) into a ``(rows, cols)`` bool mask.
 
     Commas or spaces separate cells, and a cell may carry its digit (``r1c2=5``), so the lists
@@ -185,6 +185,8 @@ def parse_cells(text: str, rows: int, cols: int | None = None) -> np.ndarray:
         Rows of the grid (its side N, or a layout's canvas rows).
     cols : int, optional
         Columns (default ``rows``).
+    digits : frozenset of int, optional
+        The digits a cell's ``=D`` may name (the puzzle's digits and values); any when None.
 
     Returns
     -------
@@ -204,10 +206,13 @@ def parse_cells(text: str, rows: int, cols: int | None = None) -> np.ndarray:
     cols = rows if cols is None else cols
     mask = np.zeros((rows, cols), dtype=bool)
     for token in text.replace(",", " ").split():
-        m = re.fullmatch(r"[rR]([0-9]+)[cC]([0-9]+)(?:=\w+)?", token)
+        m = re.fullmatch(r"[rR]([0-9]+)[cC]([0-9]+)(?:=(-?[0-9]+))?", token)
         if not m or not (1 <= int(m.group(1)) <= rows and 1 <= int(m.group(2)) <= cols):
             bound = f"1 <= R, C <= {rows}" if rows == cols else f"1 <= R <= {rows}, 1 <= C <= {cols}"
             raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with {bound}")
+        if m.group(3) is not None and digits is not None and int(m.group(3)) not in digits:
+            shown = f"{min(digits)}..{max(digits)}" if len(digits) == max(digits) - min(digits) + 1 else str(sorted(digits))
+            raise PipelineError(f"--highlight: {token!r} names a digit that is not one of the puzzle's ({shown})")
         mask[int(m.group(1)) - 1, int(m.group(2)) - 1] = True
     return mask
 
@@ -624,19 +629,21 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None,
     ndarray of bool, shape (rows, cols)
     """
     mask = np.zeros((puzzle.rows, puzzle.cols), dtype=bool)
+    # explain lists clues as rRcC=D in digits, or in the values of a value set
+    digits = frozenset(range(1, puzzle.n_values + 1)) | frozenset(int(v) for v in puzzle.value_of)
     for item in spec:
         if item == "violations":
             if grid is None:
                 raise PipelineError("--highlight violations needs --grid FILE")
             mask |= violations(puzzle, grid)
         elif item.startswith("conflicts:"):
-            mask |= parse_cells(item.split(":", 1)[1], puzzle.rows, puzzle.cols)
+            mask |= parse_cells(item.split(":", 1)[1], puzzle.rows, puzzle.cols, digits)
         elif item.startswith("diff:"):
             if grid is None:
                 raise PipelineError("--highlight diff:FILE needs --grid or --solution")
             mask |= read_grid(item.split(":", 1)[1], puzzle, box, f"--highlight {item}") != grid
         else:
-            mask |= parse_cells(item, puzzle.rows, puzzle.cols)
+            mask |= parse_cells(item, puzzle.rows, puzzle.cols, digits)
     return mask
 
 

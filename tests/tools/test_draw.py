@@ -140,6 +140,17 @@ def test_cells_as_explain_prints_them():
         parse_cells("r0c1=4", 9)
 
 
+def test_a_highlighted_clue_names_one_of_the_puzzles_digits():
+    from pipeline.tools.draw import highlight_mask
+    puzzle = parse_puzzle(DEFAULT_PUZZLE)
+    assert highlight_mask(["conflicts:r1c2=9 r2c2"], puzzle, None, None).sum() == 2
+    for bad in ("conflicts:r1c2=10", "conflicts:r1c2=0", "r3c3=-1"):
+        with pytest.raises(PipelineError, match=r"names a digit that is not one of the puzzle's \(1\.\.9\)"):
+            highlight_mask([bad], puzzle, None, None)
+    values = parse_puzzle({"size": 4, "values": "0-3", "givens": "0..." + "." * 12})
+    assert highlight_mask(["conflicts:r1c1=0"], values, None, None).sum() == 1   # explain's values
+
+
 @pytest.mark.parametrize("text,n,want", [
     ("D92.....G...43.." * 16, 16, "letters"),                      # compact line
     ("\n".join(["D92.....G...43.."] * 16), 16, "letters"),         # compact rows
