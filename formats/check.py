@@ -40,6 +40,8 @@ class SetCheck:
     manifest: Path | None = None
     #: the single file checked (None: an export directory)
     single: Path | None = None
+    #: unlisted files no export writes (a user's notes, an answer saved under another name): left alone
+    others: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return not self.problems
@@ -125,7 +127,8 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     result.files = len(matched) if digests is not None else 0
     for name in sorted(set(digests or ()) - set(listed)):
         problems.append(f"{manifest}: records a SHA-256 of {str(name)!r:.80}, which it does not list")
-    problems += _extra_files(directory, set(listed))
+    extra, result.others = _unlisted_files(directory, set(listed))
+    problems += extra
     problems += _leftovers(directory)
     problems += _model_problems(directory, meta, plain if digests is None else matched, result)
     return result
@@ -230,16 +233,21 @@ def _file_problem(path: Path, digest, manifest: str = MANIFEST_NAME) -> str | No
     return None
 
 
-def _extra_files(directory: Path, listed: set[str]) -> list[str]:
-    """Unlisted files with an export file's ending: files of another export."""
-    found = []
+def _unlisted_files(directory: Path, listed: set[str]) -> tuple[list[str], list[str]]:
+    """Unlisted files with an export file's ending: a problem line for each with a name an export
+    writes (another export's), and the names of the others (the user's own, left alone)."""
+    export_names = {name for fmt in FORMATS.values() for name in fmt.file_names}
+    found, others = [], []
     for entry in sorted(directory.iterdir()):
         name = entry.name
         if (name in listed or name == MANIFEST_NAME or name.startswith(".") or name in ANSWER_NAMES
                 or not name.lower().endswith(EXPORT_SUFFIXES)):
             continue
-        found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export?")
-    return found
+        if name in export_names:
+            found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export")
+        else:
+            others.append(name)
+    return found, others
 
 
 def _leftovers(directory: Path) -> list[str]:

@@ -520,5 +520,5 @@ def read(path: str | os.PathLike) -> ModelData:
     return data
 
 
-register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)",
+register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)", file_names=("model.cnf",),
                 export=export, write=write, read=read, describe=describe))

@@ -399,5 +399,5 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
     return [path]
 
 
-register(Format("lp", (".lp",), "CPLEX LP (portable: CPLEX, HiGHS, GLPK, CBC, SCIP)",
+register(Format("lp", (".lp",), "CPLEX LP (portable: CPLEX, HiGHS, GLPK, CBC, SCIP)", file_names=("model.lp",),
                 export=export, write=write, read=read))

@@ -328,5 +328,5 @@ def read(path: str | os.PathLike) -> ModelData:
     return model_data
 
 
-register(Format("opb", (".opb",), "pseudo-Boolean competition OPB (x<position+1>)",
+register(Format("opb", (".opb",), "pseudo-Boolean competition OPB (x<position+1>)", file_names=("model.opb",),
                 export=export, write=write, read=read, describe=describe))

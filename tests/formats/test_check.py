@@ -80,8 +80,31 @@ def test_a_file_of_another_export_is_found(exported, tmp_path):
     problems = check_export(only_csv).problems
     assert problems == [
         f"{only_csv / 'beq.csv'}: changed since the export (its SHA-256 is not the one manifest.json records)",
-        f"{only_csv / 'model.lp'}: not part of this export (manifest.json does not list it): a file of another export?",
+        f"{only_csv / 'model.lp'}: not part of this export (manifest.json does not list it): a file of another export",
     ]
+
+
+def test_a_users_own_files_are_left_alone_and_named(exported, capsys):
+    from pipeline.cli.main import main
+    (exported / "notes.csv").write_text("my notes\n")
+    (exported / "my_answer.csv").write_text("1,2,3\n")
+    result = check_export(exported)
+    assert not result.problems and result.others == ["my_answer.csv", "notes.csv"]
+    assert main(["check", str(exported)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"{exported}: not checked, not written by an export: my_answer.csv, notes.csv"
+
+
+def test_every_file_an_export_writes_is_a_registered_name(tmp_path):
+    """The names check takes for another export's are the ones the writers use: a full export of
+    a model with inequality rows and reduced columns writes none outside them."""
+    from formats.base import FORMATS
+    puzzle = parse_puzzle({"givens": "1" + "." * 80, "rules": [{"rule": "antiknight"}]})
+    export_model(build_model(puzzle, clues="reduce"), tmp_path / "all", list(FORMATS), mps_style="both")
+    names = {p.name for p in (tmp_path / "all").iterdir()} - {"manifest.json"}
+    registered = {name for fmt in FORMATS.values() for name in fmt.file_names}
+    assert names and names <= registered
+    assert {"Aineq_ijv.csv", "kept_columns.csv", "model_fixed_names.csv", "puzzle.iss.txt"} <= names
 
 
 def test_a_model_that_is_not_the_manifests_is_found_even_with_matching_digests(exported, tmp_path):

@@ -19,6 +19,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     print(f"{result.directory}: whole: {result.files} files with the SHA-256 manifest.json records, "
           f"{result.models} model files read back as its model, nothing of another export")
+    if result.others:
+        shown = ", ".join(result.others[:5]) + (f" and {len(result.others) - 5} more" if len(result.others) > 5 else "")
+        print(f"{result.directory}: not checked, not written by an export: {shown}")
     return 0
 
 
