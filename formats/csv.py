@@ -327,11 +327,14 @@ def write_dense(matrix: sp.spmatrix, path: str | os.PathLike) -> Path:
 
 
 def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
+    """A dense CSV matrix (no header); an empty file is the 0 x 0 matrix ``write_dense`` writes for it."""
     import pandas as pd
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float)
-        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        except pd.errors.EmptyDataError:
+            return sp.csr_matrix((0, 0))
+        except (ValueError, pd.errors.ParserError) as e:
             raise FormatError(f"{path}: not a dense numeric CSV ({str(e).splitlines()[0]})") from None
     values = table.to_numpy()
     _finite(path, values, "a value")

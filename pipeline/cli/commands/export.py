@@ -48,6 +48,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         fmt, (path,) = next(iter(written.items()))
         manifest = written["manifest"][0]
         print(f"exported {_summary(model)} to {path} ({fmt}, one file); its manifest: {manifest}")
+        _empty_lp_note(model, written)
         if not args.quiet and fmt != "iss":   # a puzzle file, no solver's solution to import
             print(f"Then: python -m pipeline import SOLUTION --manifest {shlex.quote(str(manifest))}   "
                   f"(check the pair: python -m pipeline check {shlex.quote(str(path))})")
@@ -64,10 +65,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     if "csv" in written and args.dense == "auto" and not any(p.name == "Aeq.csv" for p in written["csv"]):
         print(f"  (dense Aeq.csv skipped: {model.n_rows * model.n_cols:,} entries > {DENSE_LIMIT:,}; "
               "--dense always writes it)")
+    _empty_lp_note(model, written)
     hint = None if args.quiet else matlab_hint(model, out, written)
     if hint:
         print(hint)
     return 0
+
+
+def _empty_lp_note(model: Model, written: dict) -> None:
+    """Say on stderr when an LP file holds no constraint: GLPK's LP reader needs one."""
+    if model.n_rows + model.n_ineq == 0 and "lp" in written:
+        print(f"note: {written['lp'][0].name} holds no constraint (the clues fix every variable): "
+              f"GLPK's LP reader refuses such a file; its MPS reader, CBC and HiGHS take it",
+              file=sys.stderr)
 
 
 def _summary(model: Model) -> str:
