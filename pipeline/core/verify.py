@@ -277,7 +277,7 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
     found = first_duplicate(grid, puzzle.unit_families(), v)
     if found is not None:
         family, unit, digit, cells = found
-        return Verdict(False, f"{unit_name(family, unit)} has digit {digit} {times(cells.size)}: cells "
+        return Verdict(False, f"{unit_name(family, unit)} has {_named(puzzle, digit)} {times(cells.size)}: cells "
                               f"{cells_text(cells, cols)}")
     n_extra = puzzle.board.n_extra
     if extra is not None and n_extra and ((np.asarray(extra) < 1) | (np.asarray(extra) > v)).any():
@@ -291,10 +291,21 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     if wrong.size:
         r, c = clue_r[wrong[0]], clue_c[wrong[0]]
-        return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid has {grid[r, c]}")
+        return Verdict(False, f"clue at ({r + 1}, {c + 1}) is {_shown(puzzle, puzzle.grid[r, c])} but the grid has "
+                              f"{_shown(puzzle, grid[r, c])}")
     size = f"{puzzle.rows}x{puzzle.cols}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
     rules = f", {len(puzzle.rules)} rule{'s' if len(puzzle.rules) != 1 else ''} beyond units" if puzzle.rules else ""
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
+
+
+def _shown(puzzle: Puzzle, digit: int) -> int:
+    """A digit ``1..V`` as the puzzle shows it: its value (``0`` for digit 1 of ``0-8``)."""
+    return int(digit) if puzzle.values is None else int(puzzle.values[int(digit) - 1])
+
+
+def _named(puzzle: Puzzle, digit: int) -> str:
+    """``digit 5``, or ``value 0`` in a puzzle with a value set (messages speak as grids are shown)."""
+    return f"digit {digit}" if puzzle.values is None else f"value {_shown(puzzle, digit)}"
 
 
 def _first_broken_rule(puzzle: Puzzle, flat: np.ndarray) -> str:
@@ -373,7 +384,7 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
     box 4 has digit 2 twice: cells (4, 3) and (4, 4)
     """
     grid = np.asarray(grid)
-    n, cols = puzzle.n, puzzle.cols
+    cols = puzzle.cols
     if grid.shape != puzzle.grid.shape:
         return [{"kind": "shape", "message": f"grid is {'x'.join(map(str, grid.shape))}, puzzle is "
                                              f"{'x'.join(map(str, puzzle.grid.shape))}", "cells": []}]
@@ -385,9 +396,10 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
         message = (f"cell {cells_text(empty, cols)} is empty" if empty.size == 1
                    else f"{empty.size} cells are empty: {cells_text(empty, cols)}")
         found.append({"kind": "empty", "message": message, "cells": [[x // cols + 1, x % cols + 1] for x in empty.tolist()]})
-    for x in np.flatnonzero(((flat < 0) | (flat > n)) & present).tolist():
+    v = puzzle.n_values      # digits 1..V, as verify_grid
+    for x in np.flatnonzero(((flat < 0) | (flat > v)) & present).tolist():
         r, c = divmod(x, cols)
-        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {flat[x]}, not a digit 1..{n}",
+        found.append({"kind": "cell", "message": f"cell ({r + 1}, {c + 1}) is {flat[x]}, not a digit 1..{v}",
                       "cells": [[r + 1, c + 1]]})
     for x in np.flatnonzero((flat != 0) & ~present).tolist():
         r, c = divmod(x, cols)
@@ -401,7 +413,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
                 cells = units[u][values == digit]
                 how = times(count)
                 found.append({"kind": "unit", "family": family, "unit": u + 1, "digit": digit,
-                              "message": f"{unit_name(family, u)} has digit {digit} {how}: cells {cells_text(cells, cols)}",
+                              "message": f"{unit_name(family, u)} has {_named(puzzle, digit)} {how}: cells "
+                                         f"{cells_text(cells, cols)}",
                               "cells": [[x // cols + 1, x % cols + 1] for x in cells.tolist()]})
     for rule in puzzle.rules:
         for broken in rule.violations(with_extra(flat, puzzle.board.n_extra, extra), puzzle.board):
@@ -410,8 +423,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
-        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {puzzle.grid[r, c]} but the grid "
-                                                 f"has {grid[r, c]}", "cells": [[r + 1, c + 1]]})
+        found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {_shown(puzzle, puzzle.grid[r, c])} "
+                                                 f"but the grid has {_shown(puzzle, grid[r, c])}", "cells": [[r + 1, c + 1]]})
     return found
 
 

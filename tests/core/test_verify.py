@@ -376,3 +376,23 @@ def test_the_cages_quick_check_agrees_with_each_cages_violations(shape, data):
         assert not broken
     if grid.min() > 0:
         assert kept == (not broken)
+
+
+def test_a_value_set_puzzle_is_judged_and_named_in_its_values():
+    """6x6 with the nine values 0-8: digits 7..9 are allowed cells (never "not a digit 1..6"), and
+    a repeat or a changed clue is named by the value the grid shows, not the digit's index."""
+    puzzle = parse_puzzle({"size": 6, "values": "0-8", "givens": "." * 36})
+    values = np.array(puzzle.values)
+    solved = values[pattern_grid(2, 3) + 2]                  # values 3..8: digits 4..9
+    digits = np.searchsorted(values, solved) + 1
+    assert verify_grid(digits, puzzle)
+    assert grid_violations(digits, puzzle) == []
+    digits[5, 5] = digits[5, 4]                               # a repeat in row 6
+    shown = int(values[digits[5, 4] - 1])
+    messages = [v["message"] for v in grid_violations(digits, puzzle)]
+    assert messages and all("not a digit" not in m for m in messages)
+    assert f"row 6 has value {shown} twice: cells (6, 5) and (6, 6)" in messages
+    assert verify_grid(digits, puzzle).message == f"row 6 has value {shown} twice: cells (6, 5) and (6, 6)"
+    clued = parse_puzzle({"size": 6, "values": "0-8", "givens": "0" + "." * 35})
+    grid = np.searchsorted(values, values[pattern_grid(2, 3)]) + 1   # r1c1 holds value 1, the clue says 0
+    assert verify_grid(grid, clued).message == "clue at (1, 1) is 0 but the grid has 1"
