@@ -11,6 +11,7 @@ import numpy as np
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.puzzle import default_box
+from pipeline.core.verify import verify_grid
 
 if TYPE_CHECKING:  # annotations only: manifest imports this module
     from pipeline.core.manifest import Manifest
@@ -353,17 +354,23 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
 
 def _values_as_digits(grid: np.ndarray, puzzle: Any, present: np.ndarray) -> np.ndarray:
     """A grid answer of a value-set puzzle written in its values (0-8, as ``solve`` and ``verify``
-    show it) as the digits ``1..V`` that ``solve_sudoku.m`` writes; a grid of digits stays. The two
-    cannot be confused: the values are not ``1..V``, so a grid in values holds one outside it."""
+    show it) as the digits ``1..V`` that ``solve_sudoku.m`` writes; a grid of digits stays.
+
+    A grid with a cell outside ``1..V`` (a 0) is in values. One that reads both ways (a 6x6 of the
+    values 0-8 that happens to use only 1..6) is taken in digits, unless only the values reading
+    solves the puzzle."""
     if getattr(puzzle, "values", None) is None:
         return grid
     value_of = np.asarray(puzzle.value_of)
     cells = grid[present]
-    if ((cells >= 1) & (cells <= value_of.size)).all() or not np.isin(cells, value_of).all():
+    if not np.isin(cells, value_of).all():
         return grid
     order = np.argsort(value_of)
     out = grid.copy()
     out[present] = order[np.searchsorted(value_of[order], cells)] + 1
+    if ((cells >= 1) & (cells <= value_of.size)).all():   # both readings: the one that solves the puzzle
+        if verify_grid(grid, puzzle) or not verify_grid(out, puzzle):
+            return grid
     return out
 
 

@@ -116,10 +116,9 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
     """
     if "csv" not in written and "matlab" not in written:
         return None
-    n = model.convention.n
     q = _matlab_string
     answer = out / "sudoku.csv"
-    lines = ["", "In MATLAB (or GNU Octave):"]
+    lines = ["", "In MATLAB:" if "matlab" not in written else "In MATLAB (GNU Octave: the script alone):"]
     if "matlab" in written:
         lines.append(f"  run({q(out / 'solve_sudoku.m')})   % intlinprog (glpk in Octave); writes {answer}")
     if "csv" in written:
@@ -136,9 +135,11 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
             lines.append("  x = intlinprog(f, 1:numel(f), [], [], Aeq, beq, lb, ub);")
         conv = model.convention
         if conv.scheme == "ijk" and conv.order == "F" and not model.is_reduced and model.puzzle.layout is None:
-            v, shown = conv.v, "[" + " ".join(map(str, model.puzzle.value_of.tolist())) + "]"   # digit k: value k
-            lines += [f"  X = reshape(round(x), {conv.rows}, {conv.cols}, {v});  S = sum(X .* reshape({shown if model.puzzle.values else f'1:{n}'}, "
-                      f"1, 1, {v}), 3);",
+            # the digits 1..V, as solve_sudoku.m writes them (a value set's digit indices: import's
+            # default reading); the cell block only (auxiliary and extra-cell columns follow it)
+            v, cells = conv.v, conv.rows * conv.cols * conv.v
+            x = "round(x)" if model.n_cols == cells else f"round(x(1:{cells}))"
+            lines += [f"  X = reshape({x}, {conv.rows}, {conv.cols}, {v});  S = sum(X .* reshape(1:{v}, 1, 1, {v}), 3);",
                       f"  writematrix(S, {q(answer)})"]
         else:
             # other conventions need a permute/expansion to make a grid; the vector itself imports

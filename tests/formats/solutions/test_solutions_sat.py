@@ -260,3 +260,19 @@ def test_a_grid_answer_of_a_value_set_puzzle_reads_in_digits_or_in_values(tmp_pa
         read[name] = read_solution(path, model).values
     np.testing.assert_array_equal(read["digits"], read["values"])
     np.testing.assert_array_equal(read["digits"], vector_from_grid(digits, model.convention))
+
+
+def test_a_grid_that_reads_both_as_digits_and_as_values_is_taken_the_way_that_solves(tmp_path):
+    """An outside probe: a 6x6 of the nine values 0-8 whose grid uses only the values 1..6 reads
+    as digits too. It was taken as digits and refused ('clue at (1, 1) is 2 but the grid has 1'),
+    where verify took it as values; the reading that solves the puzzle wins, digits on a tie."""
+    values = np.arange(9)
+    shown = np.array([[1, 4, 3, 6, 2, 5], [2, 5, 6, 1, 4, 3], [3, 2, 4, 5, 6, 1],
+                      [5, 6, 1, 2, 3, 4], [6, 3, 5, 4, 1, 2], [4, 1, 2, 3, 5, 6]])
+    clued = build_model(parse_puzzle({"size": 6, "values": "0-8", "givens": "1" + "." * 35}))
+    bare = build_model(parse_puzzle({"size": 6, "values": "0-8", "givens": "." * 36}))
+    path = tmp_path / "sudoku.csv"
+    path.write_text("\n".join(",".join(map(str, row)) for row in shown) + "\n")
+    as_values = np.searchsorted(values, shown) + 1     # value v is digit v + 1
+    np.testing.assert_array_equal(read_solution(path, clued).values, vector_from_grid(as_values, clued.convention))
+    np.testing.assert_array_equal(read_solution(path, bare).values, vector_from_grid(shown, bare.convention))
