@@ -48,6 +48,9 @@ def _parse_highs_raw(text: str, where: str) -> RawSolution:
     except StopIteration:
         raise truncated(where, "no '# Primal solution values' section") from None
     primal = lines[k + 1].strip() if k + 1 < len(lines) else ""
+    if primal == "None" and status == "Empty":   # a model of no columns (every cell given, reduced)
+        return RawSolution("names", np.zeros(0), names=np.array([], dtype=str), dense=True, status=status,
+                           format="highs_raw")
     if primal == "None":
         raise no_solution(where, f"{status}, no primal solution")
     if primal == "Infeasible":

@@ -19,6 +19,7 @@ import pytest
 
 from formats.solutions import (SOLUTION_FORMATS, RawSolution, SolutionFormat, read_solution,
                                register_solution_format)
+from conftest import pattern_grid
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import FormatError
@@ -833,3 +834,23 @@ def test_auxiliary_columns_are_checked_by_name(skyscraper, tmp_path):
     missing.write_text("".join(f"{name} {v:g}\n" for k, (name, v) in enumerate(zip(names, x)) if k != aux))
     expect_error(missing, man, f"{missing}: 1 of {model.n_cols} variables missing (gurobi lists every variable): "
                                f"{names[aux]}")
+
+
+@pytest.mark.interop
+def test_highs_answers_to_a_model_of_no_columns(tmp_path):
+    """Every cell given, reduced: no rows, no columns. HiGHS's raw answer says model status
+    "Empty" and primal "None" (an outside probe found it read as "no solution"); raw and pretty
+    answers read as the empty vector, the grid is the clues, and another model's manifest refuses
+    it by the variables it lacks."""
+    puzzle = parse_puzzle("".join(map(str, pattern_grid(3, 3).ravel())))
+    model = build_model(puzzle, "ijk", "F", "reduce")
+    assert model.n_cols == 0 and model.n_rows == 0
+    h = highs_solve(write_mps(model, tmp_path / "model.mps"))
+    for style, fmt in ((0, "highs_raw"), (1, "highs_pretty")):
+        out = tmp_path / f"highs_{style}.sol"
+        h.writeSolution(str(out), style)
+        sol = assert_verifies(out, puzzle, manifest_of(model), fmt)
+        assert sol.status == "Empty" and np.array_equal(sol.grid(), puzzle.grid)
+    other = manifest_of(build_model(parse_puzzle(DEFAULT_PUZZLE)))
+    with pytest.raises(FormatError, match="729 of 729 variables missing"):
+        read_solution(tmp_path / "highs_0.sol", other)
