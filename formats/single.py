@@ -20,9 +20,11 @@ from typing import Any, BinaryIO
 
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
+from pipeline.core.manifest import MANIFEST_NAME
 
 from formats.base import FORMATS, Format, refuse_unknown_options, write_model
 from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
+from formats.staging import listed_export_files, read_manifest_json
 from formats.files import WriteFailed, file_sha256, missing_directories, remove_empty_directories, write_failure
 
 #: The formats one file holds whole (``mps`` in its free form), in the order the docs list them.
@@ -187,7 +189,8 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     ------
     FormatError
         An extension of no one-file format, ``formats`` naming another or several formats, a
-        ``.mat.gz``, fixed MPS, or ``path`` (or its manifest's path) being a directory.
+        ``.mat.gz``, fixed MPS, ``path`` (or its manifest's path) being a directory, or ``path``
+        being a file an export directory's ``manifest.json`` lists.
     WriteFailed
         Writing a file failed.
 
@@ -217,6 +220,11 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
         if target.is_dir() and not target.is_symlink():
             raise FormatError(f"{target}: is a directory (an export directory of before?); "
                               f"--to {path.name} writes one file: remove it or choose another name")
+    if path.name in listed_export_files(read_manifest_json(path.parent / MANIFEST_NAME)):
+        # replacing it would leave that set with a file of another model (as a directory export
+        # refuses to mix): the user picks another name, or exports the directory again
+        raise FormatError(f"{where}: a file of the export in {path.parent} (its {MANIFEST_NAME} lists it); "
+                          f"choose another name, or export into {path.parent} again")
     # the file under a hidden name beside it, then its manifest, then the file renamed: a failure
     # on the way (a full disk at the manifest) leaves the pair of before, never a file without
     # its manifest

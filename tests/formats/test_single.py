@@ -83,3 +83,18 @@ def test_write_model_refuses_a_format_the_extension_contradicts(tmp_path, name, 
     else:
         write_model(model, tmp_path / name, format=fmt)
         assert read_model(tmp_path / name, format=fmt).Aeq.shape[1] == 64
+
+
+def test_a_file_an_export_directory_lists_is_not_replaced_by_one_file(tmp_path):
+    """An outside probe: export --to d/model.lp into an export directory replaced its model.lp,
+    which check then called changed and import read against the directory's other convention."""
+    from formats.directory import export_model
+    from pipeline.core.errors import FormatError
+    model = build_model(Puzzle(np.zeros((4, 4), dtype=np.int64), 2, 2))
+    export_model(model, tmp_path, "lp,csv")
+    before = (tmp_path / "model.lp").read_bytes()
+    other = build_model(Puzzle(np.zeros((4, 4), dtype=np.int64), 2, 2), order="C")
+    with pytest.raises(FormatError, match=r"model\.lp: a file of the export in .* \(its manifest\.json lists it\)"):
+        export_file(other, tmp_path / "model.lp")
+    assert (tmp_path / "model.lp").read_bytes() == before and not (tmp_path / "model.lp.manifest.json").exists()
+    assert export_file(other, tmp_path / "mine.lp")["lp"] == [tmp_path / "mine.lp"]   # a name of its own is fine
