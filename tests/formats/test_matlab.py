@@ -16,8 +16,7 @@ import formats.csv as csv_format
 import formats.mat5 as mat5
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
-from conftest import pattern_grid
-from oracles import SETS_DIR, assert_same_model_data, round_trip_cases, round_trip_puzzles
+from oracles import SETS_DIR, assert_same_model_data, pattern_grid, round_trip_cases, round_trip_puzzles
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import FormatError

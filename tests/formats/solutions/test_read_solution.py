@@ -17,9 +17,9 @@ import highspy
 import numpy as np
 import pytest
 
+from oracles import pattern_grid
 from formats.solutions import (SOLUTION_FORMATS, RawSolution, SolutionFormat, read_solution,
                                register_solution_format)
-from conftest import pattern_grid
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import FormatError
