@@ -45,8 +45,8 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     Raises
     ------
     PuzzleError
-        A layout, a rectangular grid, a value set, a variant or a rule f-puzzles has no element
-        for (one line naming it).
+        A layout, a rectangular grid, a value set, extra cells, a variant or a rule f-puzzles has
+        no element for (one line naming it).
     """
     n = puzzle.n
     if puzzle.layout is not None:
@@ -55,6 +55,9 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
         raise PuzzleError(f"{where}: a {puzzle.rows}x{puzzle.cols} grid has no f-puzzles form (its grids are square)")
     if puzzle.values is not None:
         raise PuzzleError(f"{where}: a value set has no f-puzzles form (its digits are 1..{n})")
+    if puzzle.extra:   # its rules would name cells (S1) the link cannot declare: unreadable
+        raise PuzzleError(f"{where}: extra cells ({', '.join(e.name for e in puzzle.extra)}) have no f-puzzles form "
+                          "(its cells are the grid's)")
     if not 1 <= n <= 64:
         raise PuzzleError(f"{where}: a {n}x{n} grid is beyond f-puzzles' 64x64")
     spec = puzzle.spec
