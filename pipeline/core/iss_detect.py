@@ -22,6 +22,8 @@ ISS_TYPES = frozenset((
 
 #: Longest ISS string read (ISS's own puzzles are at most a few KB).
 MAX_ISS_CHARS = 2_000_000
+#: How much of a longer text decides whether it is one (then refused by its length).
+_HEAD_CHARS = 4096
 _START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
 _BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
 
@@ -39,8 +41,14 @@ def looks_like_iss(text: object) -> bool:
     >>> looks_like_iss(".Cage~15~R1C1~R1C2.~R3C3_4"), looks_like_iss(".AntiKnight"), looks_like_iss("..3.2.6..")
     (True, True, False)
     """
-    if not isinstance(text, str) or len(text) > MAX_ISS_CHARS:
+    if not isinstance(text, str):
         return False
+    if len(text) > MAX_ISS_CHARS:   # judged by its start, so that the reader refuses it by its length
+        s = re.sub(r"\s+", "", text[:_HEAD_CHARS].lstrip("\ufeff"))
+        if "~" in s:
+            return bool(_START.match(s))
+        s = s[:s.rfind(".")]   # whole type names only
+        return bool(s) and bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
     s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
     if "~" in s:
         return bool(_START.match(s))

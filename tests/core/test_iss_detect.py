@@ -69,3 +69,20 @@ def test_the_formats_page_lists_every_iss_type_the_reader_takes():
     section = page.split("## Reading ISS constraint strings", 1)[1].split("\n## ", 1)[0]
     listed = section.split("The constraint types read", 1)[1].split("\n- ", 1)[0]
     assert sorted(set(re.findall(r"`(\w+)`", listed))) == sorted(READERS)
+
+
+@pytest.mark.parametrize("text,iss", [
+    (".Shape~4x4" + ".AntiKing" * 250_000, True),          # 2.25 million characters
+    (".AntiKing" * 250_000, True),
+    ("1" * 2_100_000, False),                               # a (wrong) compact grid stays one
+    (".A" + "." * 2_100_000, False),
+])
+def test_an_iss_string_past_the_limit_is_still_one_and_refused_by_its_length(text, iss):
+    """An outside probe: past 2,000,000 characters an ISS string read as a compact grid ("wrong
+    length: expected a square number of cells"); it is told by its start and refused by its size."""
+    from pipeline.core.errors import PuzzleError
+    from pipeline.core.puzzle import parse_puzzle
+    assert looks_like_iss(text) is iss
+    if iss:
+        with pytest.raises(PuzzleError, match=r"ISS string of [0-9,]+ characters; at most 2,000,000"):
+            parse_puzzle(text)
