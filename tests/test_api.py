@@ -52,6 +52,14 @@ def test_a_source_of_no_puzzle_kind_is_named_not_read_as_its_text(source):
         pipeline.read_puzzle(source)
 
 
+@pytest.mark.parametrize("source,found", [([], "an empty list"), ((), "an empty tuple"), ([1, 2, 3], "a list of int"),
+                                          (["1...", "..3."], "a list of str")])
+def test_a_list_of_no_rows_is_named_not_read_as_its_text(source, found):
+    """An outside probe: read_puzzle([]) said "wrong length: ... found 2" (the 2 characters of "[]")."""
+    with pytest.raises(PuzzleError, match=rf"^puzzle: expected text, a file path, .* found {found}$"):
+        pipeline.read_puzzle(source)
+
+
 def test_export_under_a_file_says_so_in_one_typed_line(tmp_path):
     (tmp_path / "afile").write_text("")
     model = pipeline.build(EMPTY_4)

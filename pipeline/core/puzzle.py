@@ -581,10 +581,14 @@ class _Parts:
 
 def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
     """What a puzzle source holds, before the puzzle is checked."""
-    if not isinstance(source, (str, os.PathLike, dict, list, tuple, np.ndarray)) and not hasattr(source, "__array__"):
-        # None or a number would be read as its text ('bad character N')
+    rows = isinstance(source, (list, tuple)) and bool(source) and isinstance(source[0], (list, tuple, np.ndarray))
+    if not isinstance(source, (str, os.PathLike, dict, np.ndarray)) and not rows and not hasattr(source, "__array__"):
+        # None, a number or a list of no rows would be read as its text ('bad character N', "[]": 2 cells)
+        what = f"an empty {type(source).__name__}" if isinstance(source, (list, tuple)) and not source else \
+            f"a {type(source).__name__} of {type(source[0]).__name__}" if isinstance(source, (list, tuple)) else \
+            type(source).__name__
         raise PuzzleError(f"puzzle: expected text, a file path, a grid (array or list of rows) or a puzzle "
-                          f"document (dict), found {type(source).__name__}")
+                          f"document (dict), found {what}")
     text, where = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)

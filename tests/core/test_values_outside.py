@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pipeline import api
+from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 
@@ -68,3 +69,9 @@ def test_value_index_rules_take_a_value_set(entry):
     for values in ("0-3", None):
         doc = {"size": 4, "rules": [entry]} | ({"values": values} if values else {})
         assert parse_puzzle(doc).rules[0].kind == entry["rule"]
+
+
+def test_an_x_sum_that_no_value_set_allows_says_so():
+    """Values -3..0 give no first cell a count 1..4: an outside probe got "'sum' must be from 1 to 0"."""
+    with pytest.raises(PuzzleError, match=r"rules\[0\] \(xsum\): no X-sum clue is possible with the values -3\.\.0$"):
+        parse_puzzle({"size": 4, "values": "-3-0", "rules": [{"rule": "xsum", "clue": "r0c2", "sum": 13}]})

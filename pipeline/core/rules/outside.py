@@ -156,6 +156,8 @@ class OutsideLine(Rule):
             raise PuzzleError(f"{where}: a {cls.noun} needs {board.n} values (a unit holds each), not "
                               f"{board.n_values} ({value_span(board)})")
         low, high = cls.value_range(board)
+        if high < low:   # an X-sum whose values give no first cell a count 1..N
+            raise PuzzleError(f"{where}: no {cls.noun} is possible with the values {value_span(board)}")
         value = int_field(data, cls.value_key, where, low=low, high=high)
         if cls.value_in_set and board.index_of([value])[0] < 0:
             raise PuzzleError(f"{where}: {cls.value_key} {value} is not one of the values {value_span(board)}")
