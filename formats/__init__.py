@@ -14,6 +14,7 @@ from formats import matlab, parquet  # noqa: F401
 from formats import cnf, opb  # noqa: F401  (SAT/PB formats; their solution readers are in formats.solutions.sat)
 from formats import iss  # noqa: F401  (the puzzle's ISS string: written only when named, not in 'all')
 from formats.directory import export_model, import_solution
+from formats.single import export_file
 
-__all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "export_model", "format_for", "import_solution",
-           "read_model", "register", "write_model"]
+__all__ = ["FORMATS", "Format", "ModelData", "atomic_open", "export_file", "export_model", "format_for",
+           "import_solution", "read_model", "register", "write_model"]
