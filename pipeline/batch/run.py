@@ -398,13 +398,16 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     rules = records.get("rules") or [None] * n_records
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
-    interrupted = False
-    # the workers start before the progress bar: tqdm's monitor thread would rule out fork
-    warm = SOLVERS[config.solver].batch_warm
-    if config.rules_by_auto and _may_have_rules(puzzles, rules):
-        _load_rule_kernel(config.engine)   # before a fork: the workers inherit it rather than each compile it
-    runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
-                         config.scheduler, warm) if planner.remaining else None
+    interrupted, runner = False, None
+    try:   # a Ctrl-C while the engine starts (a loaded machine: seconds) ends the run as one in the loop
+        # the workers start before the progress bar: tqdm's monitor thread would rule out fork
+        warm = SOLVERS[config.solver].batch_warm
+        if config.rules_by_auto and _may_have_rules(puzzles, rules):
+            _load_rule_kernel(config.engine)   # before a fork: the workers inherit it rather than each compile it
+        runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
+                             config.scheduler, warm) if planner.remaining else None
+    except KeyboardInterrupt:
+        interrupted = True
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call
         stops.watch()
     meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
@@ -412,7 +415,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
         stop.engine = runner
         try:
             stop.in_loop = True
-            if runner is not None:
+            if runner is not None and not interrupted:
                 planner.workers = runner.workers
                 # in process, a chunk is solved inside submit: one at a time, so a finished chunk is
                 # written before the next starts (Ctrl-C in the next kept none of the one before)
@@ -449,7 +452,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
                     counted = runner.finished_puzzles()
                     if counted is not None:
                         meter.running(counted)
-            interrupted = stop.requested
+            interrupted = interrupted or stop.requested
         except KeyboardInterrupt:
             interrupted = True
         finally:

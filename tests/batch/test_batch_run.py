@@ -454,3 +454,23 @@ def test_a_run_refused_before_any_result_leaves_the_output_as_it_was(tmp_path, m
     assert not (tmp_path / "r10").exists()
     run_batch(source, out, solver="sat", progress="none")      # other options than the refused run's
     assert (out / MANIFEST).exists() and (out / SUCCESS).exists()
+
+
+def test_a_ctrl_c_while_the_engine_starts_ends_the_run_as_one_in_the_loop(tmp_path, monkeypatch):
+    """The fresh-clone run on a loaded machine: a Ctrl-C 2 s after the manifest, while a one-worker
+    run was still starting its engine, escaped as a bare KeyboardInterrupt ("interrupted", no
+    resume hint). It now ends the run as an interrupted one, which the same command resumes."""
+    import pipeline.batch.run as run_module
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    out = tmp_path / "out"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "make_engine", interrupted)
+        summary = run_batch(src, out, workers=1, progress="none")
+    assert summary.interrupted and summary.solved_now == 0 and not parts(out)
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    again = run_batch(src, out, workers=1, progress="none")
+    assert again.complete and again.solved_now == 3
