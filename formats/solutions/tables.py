@@ -37,9 +37,23 @@ def _detect_grid(head: str) -> bool:
     return rows is not None and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
 
 
+#: A column vector's one-word header (pandas ``to_csv``, MATLAB ``writetable``: ``x``); never a SAT
+#: solver's answer word, whose readers come first anyway.
+_HEADER = re.compile(r"(?!(?:UN)?SAT(?:ISFIABLE)?$|INDET$)[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _without_header(text: str) -> str:
+    """``text`` without a one-word header line over a column of numbers."""
+    first, _, rest = text.lstrip("\ufeff").lstrip().partition("\n")
+    return rest if _HEADER.fullmatch(first.strip().strip(",;").strip('"')) else text
+
+
 def _detect_vector(head: str) -> bool:
     rows = _numeric_table(head)
-    return rows is not None and (len(rows) == 1 or all(len(r) == 1 for r in rows))
+    if rows is None:   # a column under a header: one value per line, at least two
+        rows = _numeric_table(_without_header(head))
+        return rows is not None and len(rows) >= 2 and all(len(r) == 1 for r in rows)
+    return len(rows) == 1 or all(len(r) == 1 for r in rows)
 
 
 def _read_table(text: str) -> list[list[str]]:
@@ -70,8 +84,9 @@ def _parse_grid(text: str, where: str) -> RawSolution:
 
 
 def _parse_vector(text: str, where: str) -> RawSolution:
-    """One value per line, or one row: the x vector in the export's column order."""
-    rows = _read_table(text)
+    """One value per line (under a one-word header, or none), or one row: the x vector in the
+    export's column order."""
+    rows = _read_table(_without_header(text))
     if len(rows) == 1:
         tokens = rows[0]
     elif all(len(r) == 1 for r in rows):

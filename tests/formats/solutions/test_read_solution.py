@@ -483,6 +483,15 @@ def test_vector_csv_over_columns_and_full(reference):
     row = work / "x_full_row.csv"  # all N^3 values as one row
     row.write_text(",".join(f"{v:g}" for v in model.full_vector(x)) + "\n")
     assert np.array_equal(assert_verifies(row, puzzle, man, "vector").values, sol.values)
+    # under a one-word header (pandas Series.to_csv, MATLAB writetable): an outside probe got
+    # "unrecognised solution format"
+    for header in ("x", '"x"', "\ufeffvalue"):
+        named = work / "x_header.csv"
+        named.write_text(f"{header}\n" + "".join(f"{v:g}\n" for v in x))
+        assert np.array_equal(assert_verifies(named, puzzle, man, "vector").values, sol.values)
+    answer = work / "sat_word.txt"   # a SAT answer word over one row is no header: minisat's reader
+    answer.write_text("SAT\n" + " ".join(str(k + 1 if v else -(k + 1)) for k, v in enumerate(model.full_vector(x))) + " 0\n")
+    assert read_solution(answer, man).format == "minisat"
 
 
 def test_matlab_grid_csv(reference, tmp_path):
