@@ -9,6 +9,7 @@ greater-than sign, pencil marks) is refused in one line naming it.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -103,6 +104,13 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
             data.setdefault(kind, []).extend({"cell": _cell(c)} for c in entry["cells"])
         elif kind == "extraregion":
             data.setdefault("extraregion", []).append({"cells": [_cell(c) for c in entry["cells"]]})
+        elif kind == "pencilmarks":   # the setter's marks, each cell's its own (two rules on a cell: both)
+            for name in entry["cells"]:
+                r, c = (int(v) - 1 for v in re.fullmatch(r"r(\d+)c(\d+)", name).groups())
+                marks = sorted(set(entry["digits"]) & set(cells[r][c].get("givenPencilMarks", entry["digits"])))
+                if not marks:
+                    raise PuzzleError(f"{where}: rules[{k}] (pencilmarks): the marks of {name} leave no digit")
+                cells[r][c]["givenPencilMarks"] = marks
         elif kind == "windoku":
             windows = window_units(board.rows, board.cols, board.h, board.w)
             for window in () if windows is None else windows:

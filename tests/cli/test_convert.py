@@ -70,3 +70,21 @@ def test_convert_writes_gzip_that_every_command_reads_back(tmp_path, capsys, ext
     from_gz = capsys.readouterr().out
     assert main(["solve", EXAMPLE, "--format", "line"]) == 0
     assert from_gz == capsys.readouterr().out
+
+
+def test_pencil_marks_go_to_f_puzzles_as_the_cells_given_marks(tmp_path):
+    """The reader read givenPencilMarks, the writer refused a pencilmarks rule (an outside probe).
+    Two rules on one cell are both kept (their common digits); none left is refused."""
+    from pipeline import api
+    doc = {"size": 4, "givens": "1" + "." * 15, "rules": [
+        {"rule": "pencilmarks", "cells": ["r2c2", "r3c3"], "digits": [2, 4]},
+        {"rule": "pencilmarks", "cells": ["r2c2"], "digits": [1, 2]}]}
+    target = tmp_path / "p.fpuzzles"
+    assert run(json.dumps(doc), "--to", str(target)).returncode == 0
+    back = json.loads(run(str(target), "--to", "-").stdout)
+    marks = {cell: r["digits"] for r in back["rules"] for cell in r["cells"]}
+    assert marks == {"r2c2": [2], "r3c3": [2, 4]}
+    assert api.count(str(target), limit=1000).count == api.count(doc, limit=1000).count == 12
+    doc["rules"][1]["digits"] = [1, 3]
+    done = run(json.dumps(doc), "--to", str(tmp_path / "q.fpuzzles"))
+    assert done.returncode == 2 and "the marks of r2c2 leave no digit" in done.stderr
