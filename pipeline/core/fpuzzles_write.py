@@ -106,7 +106,7 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
             data.setdefault("extraregion", []).append({"cells": [_cell(c) for c in entry["cells"]]})
         elif kind == "pencilmarks":   # the setter's marks, each cell's its own (two rules on a cell: both)
             for name in entry["cells"]:
-                r, c = (int(v) - 1 for v in re.fullmatch(r"r(\d+)c(\d+)", name).groups())
+                r, c = (int(v) - 1 for v in re.findall(r"\d+", name))   # rRcC: rules_dicts names grid cells
                 marks = sorted(set(entry["digits"]) & set(cells[r][c].get("givenPencilMarks", entry["digits"])))
                 if not marks:
                     raise PuzzleError(f"{where}: rules[{k}] (pencilmarks): the marks of {name} leave no digit")
