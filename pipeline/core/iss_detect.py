@@ -43,14 +43,11 @@ def looks_like_iss(text: object) -> bool:
     """
     if not isinstance(text, str):
         return False
-    if len(text) > MAX_ISS_CHARS:   # judged by its start, so that the reader refuses it by its length
-        s = re.sub(r"\s+", "", text[:_HEAD_CHARS].lstrip("\ufeff"))
-        if "~" in s:
-            return bool(_START.match(s))
-        s = s[:s.rfind(".")]   # whole type names only
-        return bool(s) and bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])
-    s = re.sub(r"\s+", "", text.lstrip("\ufeff"))
+    long = len(text) > MAX_ISS_CHARS   # judged by its start, so that the reader refuses it by its length
+    s = re.sub(r"\s+", "", (text[:_HEAD_CHARS] if long else text).lstrip("\ufeff"))
     if "~" in s:
         return bool(_START.match(s))
+    if long:
+        s = s[:s.rfind(".")]   # whole type names only
     # no argument anywhere: only a run of known type names (a compact grid may start '.A')
     return bool(_BARE.fullmatch(s)) and all(t in ISS_TYPES for t in s.split(".")[1:])

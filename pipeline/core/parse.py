@@ -421,13 +421,16 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     kind = _path_kind(s)
     if kind == "file":
         return read_text_file(Path(s), what, limit, why), s
-    if kind is None and len(s) < MAX_PATH_CHARS and _FILE_NAME.fullmatch(s) and math.isqrt(len(s)) ** 2 != len(s):
+    # a name that is no square number of cells is not a grid's text (the names below hold no spaces)
+    cells = len(s.strip())
+    grid_sized = math.isqrt(cells) ** 2 == cells
+    if kind is None and len(s) < MAX_PATH_CHARS and _FILE_NAME.fullmatch(s) and not grid_sized:
         # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
         raise PuzzleError(f"{what}: no such file {s!r}")
-    if kind is None and re.fullmatch(r"[A-Za-z_][\w\-]{0,62}", s) and math.isqrt(len(s)) ** 2 != len(s):
+    if kind is None and re.fullmatch(r"[A-Za-z_][\w\-]{0,62}", s) and not grid_sized:
         # a short bare word that is no square number of cells: a file name not found ('nonexist')
         raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
-    if kind == "a directory" and math.isqrt(len(s.strip())) ** 2 != len(s.strip()):
+    if kind == "a directory" and not grid_sized:
         raise PuzzleError(f"{what}: {s!r} is a directory, not a puzzle file")   # 'examples', not 8 cells
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s, what  # puzzle text, even where a directory has that name ('.')

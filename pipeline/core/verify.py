@@ -298,9 +298,13 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, all {puzzle.n_clues} clues kept")
 
 
-def _shown(puzzle: Puzzle, digit: int) -> int:
-    """A digit ``1..V`` as the puzzle shows it: its value (``0`` for digit 1 of ``0-8``)."""
-    return int(digit) if puzzle.values is None else int(puzzle.values[int(digit) - 1])
+def _shown(puzzle: Puzzle, digit: int) -> str:
+    """A digit ``1..V`` as the puzzle shows it: its value (``0`` for digit 1 of ``0-8``). With a
+    value set an empty cell shows ``nothing`` (0 is a value there) and a digit past ``V`` itself."""
+    values = puzzle.values
+    if values is None:
+        return str(int(digit))
+    return str(values[int(digit) - 1]) if 1 <= digit <= len(values) else "nothing" if digit == 0 else f"digit {int(digit)}"
 
 
 def _named(puzzle: Puzzle, digit: int) -> str:

@@ -396,3 +396,5 @@ def test_a_value_set_puzzle_is_judged_and_named_in_its_values():
     clued = parse_puzzle({"size": 6, "values": "0-8", "givens": "0" + "." * 35})
     grid = np.searchsorted(values, values[pattern_grid(2, 3)]) + 1   # r1c1 holds value 1, the clue says 0
     assert verify_grid(grid, clued).message == "clue at (1, 1) is 0 but the grid has 1"
+    grid[0, 0] = 0   # an empty clue cell: 0 is a value here, so it shows as nothing (it showed value 8)
+    assert "clue at (1, 1) is 0 but the grid has nothing" in [v["message"] for v in grid_violations(grid, clued)]
