@@ -11,7 +11,8 @@ For each entry of ``../shared/data/iss/collections.jsonl`` whose name matches ``
   call), the solver call alone: no process start, no reading; with its guesses and values tried;
 * **the project**: a whole ``python -m pipeline solve ENTRY.iss --format json`` process (the
   default ``auto`` and its uniqueness proof; start-up, reading, the model and the check all
-  included), its wall seconds, the engine that answered and its own ``seconds``; the answer must
+  included), its wall seconds, the engine that answered and its own ``seconds`` (the proof included; its
+  ``proof_seconds`` in the JSON); the answer must
   be verified against the rules, proved unique, and the published solution where there is one.
 
 ``--rounds`` alternates the two passes (ISS, ours, ISS, ours, ...) and keeps each side's median,
@@ -119,7 +120,8 @@ def our_pass(entries: list[dict], time_limit: float) -> list[dict]:
             answer = json.loads(proc.stdout) if proc.stdout.startswith("{") else {}
             line = answer.get("line")
             found.append({"wall_s": wall, "exit": proc.returncode, "solver": answer.get("solver"),
-                          "engine_s": answer.get("seconds"), "status": answer.get("status"),
+                          "engine_s": answer.get("seconds"),
+                          "proof_s": answer.get("proof_seconds"), "status": answer.get("status"),
                           "unique": answer.get("unique"),
                           # ISS's entries without a published solution are judged by the rules alone
                           "right": bool(line) and answer.get("verified") is True and answer.get("unique") is True

@@ -67,7 +67,10 @@ class SolveResult:
     """Outcome of one solve. ``x`` is over the solver view's columns; ``grid`` when solved.
 
     ``status`` is one of :data:`STATUSES` (``optimal`` means a verified-decodable solution was
-    found, for feasibility engines too).
+    found, for feasibility engines too). ``seconds`` is the time in the engines' calls for this
+    answer, the uniqueness proof included when one was asked for (``check_unique``), and the
+    first engine's share when ``auto`` handed the search on (:attr:`proof_seconds` says how much
+    of it the proof took).
     """
 
     status: str
@@ -84,6 +87,10 @@ class SolveResult:
     #: Where an engine that works on files kept them (``workdir`` itself, or a fresh
     #: subdirectory when ``workdir`` already held files); None when nothing was kept.
     workdir: Path | None = None
+    #: Of ``seconds``, what a uniqueness proof run as a step of its own took (the SAT engine's
+    #: count to 2 on the solver that found the answer, another engine's count); None when there
+    #: was none or the proof was the search itself (``dfs`` counting to 2).
+    proof_seconds: float | None = None
 
     @property
     def solved(self) -> bool:
@@ -204,7 +211,8 @@ def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, che
     Returns
     -------
     SolveResult
-        Its ``solver`` names the engine that solved.
+        Its ``solver`` names the engine that solved; its ``seconds`` include ``counter``'s count
+        (also in ``proof_seconds``).
     """
     started = time.perf_counter()
     proves = check_unique and engine.proves_unique
@@ -213,8 +221,13 @@ def solve_then_count(engine: "Solver", model: Any, time_limit: float | None, che
     if check_unique and not proves and result.grid is not None:
         left = time_left(time_limit, started)
         # engines refuse a limit of 0 (CP-SAT raised): no time left means uniqueness unknown
-        result.unique = None if counter is None or (left is not None and left <= 0) else \
-            counter(model, 2, time_limit=left, keep=0).unique
+        if counter is not None and (left is None or left > 0):
+            proof_started = time.perf_counter()
+            result.unique = counter(model, 2, time_limit=left, keep=0).unique
+            result.proof_seconds = time.perf_counter() - proof_started
+            result.seconds += result.proof_seconds   # the answer to the question asked: with its proof
+        else:
+            result.unique = None
     return result
 
 

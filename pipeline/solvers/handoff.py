@@ -80,6 +80,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         if not unfinished or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = solve_then_count(then, model, left, check_unique, then.count)
+        taken.seconds += result.seconds   # the first engine's share is part of the answer's time
         taken.message = (f"{first.name} gave up after {budget:g} s; {then.name} answered"
                          + (f" ({taken.message})" if taken.message else ""))
         return taken
@@ -102,6 +103,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         taken = then.count(model, limit, time_limit=left, **options)
         if taken.status == "time_limit" and taken.count < result.count:
             return result   # the next engine ran out of time too, having found fewer
+        taken.seconds += result.seconds
         notes = [part for part in (taken.message, f"{first.name} had found {result.count}" if result.count else "")
                  if part]
         taken.message = (f"{first.name} gave up after {result.seconds:.3g} s; {then.name} counted"

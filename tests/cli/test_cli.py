@@ -251,6 +251,11 @@ def test_solve_with_in_process_engines(capsys, solver):
     code, out, err = call(capsys, "solve", PUZZLE, "--solver", solver, "--format", "json")
     doc = json.loads(out)
     assert code == 0 and doc["solver"] == solver and doc["verified"] and doc["unique"] is True
+    # the proof is a step of its own for these three (SAT: a count on the solver that found the
+    # answer; HiGHS and CP-SAT: another engine's count), and ``seconds`` include it
+    assert doc["proof_seconds"] is not None and 0 < doc["proof_seconds"] <= doc["seconds"]
+    code, out, err = call(capsys, "solve", PUZZLE, "--solver", solver, "--format", "json", "--no-unique-check")
+    assert json.loads(out)["proof_seconds"] is None
     code, out, err = call(capsys, "solve", NO_SOLUTION, "--solver", solver)
     assert code == 1 and err == "no solution: the puzzle has no solution (infeasible)\n"
 

@@ -41,8 +41,10 @@ def test_a_search_over_budget_is_answered_by_the_next_engine():
     assert result.solver == "sat" and result.solved and verify_grid(result.grid, model.puzzle)
     assert result.message.startswith("stuck gave up after 0.5 s; sat answered")
     assert result.unique is not None   # the next engine proved it (or not) within the time left
+    assert result.seconds >= 0.5   # the first engine's 0.5 s are part of the answer's time
     counted = engine.count(model, 1000)
     assert "stuck gave up" in counted.message and counted.count == SOLVERS["sat"].count(model, 1000).count
+    assert counted.seconds >= 0.5
 
 
 def test_within_budget_the_first_engine_answers():

@@ -149,3 +149,24 @@ def test_time_limit_help_still_names_the_clamped_engines(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert "clamped to the engine's maximum" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_count_for_the_uniqueness_check_is_in_the_answer_s_seconds():
+    """An engine that cannot prove uniqueness while solving is followed by a count to 2: the
+    count's time is the answer's ``proof_seconds`` and part of its ``seconds``."""
+    import time
+
+    from pipeline.solvers import CountResult
+    from pipeline.solvers.base import solve_then_count
+
+    def slow_count(model, limit, *, time_limit=None, keep=None):
+        time.sleep(0.05)
+        return CountResult(1, [], "complete", 0.05)
+
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    answer = solve_then_count(SOLVERS["highs"], model, None, True, slow_count)
+    assert answer.solved and answer.unique is True
+    assert answer.proof_seconds is not None and answer.proof_seconds >= 0.05
+    assert answer.seconds >= answer.proof_seconds + 1e-6   # HiGHS's own run, then the count
+    alone = solve_then_count(SOLVERS["highs"], model, None, False, slow_count)
+    assert alone.proof_seconds is None and alone.unique is None

@@ -177,13 +177,15 @@ def test_cpsat_solves_every_case_and_counts_the_empty_4x4():
 def test_check_unique_is_proved_on_the_solving_engine(scheme, order):
     unique = sat.solve(build_model(parse_puzzle(DEFAULT_PUZZLE), scheme, order), check_unique=True)
     assert unique.solved and unique.unique is True
+    assert unique.proof_seconds is not None and 0 < unique.proof_seconds <= unique.seconds   # seconds hold the proof
     loose_text = DEFAULT_PUZZLE[:27] + "." * 54   # seed 000's first band only: many solutions
     loose = build_model(parse_puzzle(loose_text), scheme, order)
     assert get_solver("highs").count(loose, 2).count == 2   # an independent engine agrees
     several = sat.solve(loose, check_unique=True)
     assert several.solved and several.unique is False
     assert verify_grid(several.grid, parse_puzzle(loose_text))
-    assert sat.solve(loose).unique is None   # not asked: not checked
+    not_asked = sat.solve(loose)
+    assert not_asked.unique is None and not_asked.proof_seconds is None   # not asked: not checked
 
 
 @pytest.mark.parametrize("backend", ["kissat404", "kissat", "ks"])

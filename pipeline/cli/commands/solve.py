@@ -18,10 +18,11 @@ from pipeline.solvers import SOLVERS, Solver, SolveResult
 from pipeline.solvers.auto import AUTO
 
 
-def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver) -> bool | None:
+def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver, answer: SolveResult) -> bool | None:
     """Is the puzzle's solution unique? One more engine call counting to 2: by ``engine`` when
     the user named it and it counts this model here, else by auto's counting engine (``--verbose``
-    says which and why). None when that call stops on the time limit."""
+    says which and why). None when that call stops on the time limit. The call's seconds go
+    into ``answer``'s (``seconds`` and ``proof_seconds``)."""
     deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count")
     model = build_model(puzzle, "ijk", "C", "bounds")
     named = getattr(args, "solver", None) not in (None, AUTO)
@@ -37,6 +38,8 @@ def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver) -> bool | None
             print(f"solver: the uniqueness check uses {solver.name} ({engine.name}: {problem})", file=sys.stderr)
     assert solver.count is not None   # need="count" refused one without
     result = solver.count(model, 2, **engine_options(args, solver, "count", deadline=deadline))
+    answer.proof_seconds = result.seconds
+    answer.seconds += result.seconds
     return result.unique
 
 
@@ -89,7 +92,7 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         return 1
     # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
     deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name, extra)
-    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver)
+    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver, r)
     deadline.finish()
     return _answer(args, puzzle, r, unique, r.solver or solver.name, extra)
 
@@ -112,6 +115,8 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     assert r.grid is not None
     shown = {} if extra is None else extra_lines(puzzle.extra, puzzle.value_of[extra - 1])
     print_grid(r.grid, puzzle, args.format, {"status": r.status, "solver": engine, "seconds": round(r.seconds, 6),
+                                              "proof_seconds": None if r.proof_seconds is None
+                                              else round(r.proof_seconds, 6),
                                               "nodes": r.nodes, "verified": True, "unique": unique,
                                               **({"extra": shown} if shown else {}),
                                               **({"workdir": str(r.workdir)} if r.workdir is not None else {}),
