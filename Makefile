@@ -39,10 +39,11 @@ export: $(VENV)/.installed
 
 # both cores (pytest-xdist); PYTEST_ARGS="-n 0 -k name" for one test in the foreground. One BLAS
 # thread: numpy's OpenBLAS would start one per core in every child process the tests run, each
-# spinning about 0.1 s on the core the other test worker uses (the commands set it themselves)
+# spinning about 0.1 s on the core the other test worker uses (the commands set it themselves).
+# --durations: the slowest tests in CI's log, where the suite's time (17 min of the 20 allowed) is watched
 PYTEST_ARGS ?= -n 2
 test: $(VENV)/.installed-test
-	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(PYTEST_ARGS)
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q --durations=15 $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check pipeline formats tests bench
