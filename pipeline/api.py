@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pipeline.core.build import Model, build_model
+from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError, clip
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
@@ -143,7 +144,9 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
         An engine of the registry (``highs``, ``sat``, ``cpsat``, ``dfs``, ...) or ``auto``, which
         picks the fastest engine that can take this model here.
     time_limit : float, optional
-        Seconds for the whole call (the uniqueness check included).
+        Seconds for the whole call (the uniqueness check included). Rules over the whole grid
+        whose rows would take longer than that to build (a 200x200 non-consecutive) give status
+        ``time_limit`` at once, with the estimate in ``message``.
     unique : bool, default True
         Also tell whether the solution is the only one (``result.unique``): proved by the engine
         while solving where it can, else counted to 2 by the named engine if it counts, else by
@@ -180,6 +183,9 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver)
+    too_long = rule_rows_outlast(model, time_limit)   # before asking the engine, which builds them
+    if too_long:
+        return solvers.SolveResult("time_limit", None, None, 0.0, 0, solver=solver, message=too_long)
     problem = engine.problem_with(model)
     if problem:
         raise SolveError(f"solver {solver}: {problem}")
@@ -203,7 +209,8 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
     solver : str, default "auto"
         An engine that counts (``dfs``, ``sat``, ``cpsat``, ``highs``) or ``auto``.
     time_limit : float, optional
-        Seconds for the count.
+        Seconds for the count (rule rows that would outlast it: ``time_limit`` at once, as
+        :func:`solve` says).
     **options
         The engine's count options, e.g. ``keep``: how many grids to keep (``None``: every one,
         however many). Without it the first grids up to :data:`DEFAULT_KEPT_CELLS` cells in all
@@ -231,6 +238,9 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver, need="count")
+    too_long = rule_rows_outlast(model, time_limit)
+    if too_long:
+        return solvers.CountResult(0, [], "time_limit", 0.0, message=too_long, solver=solver)
     problem = engine.problem_with(model)
     if problem:
         raise SolveError(f"solver {solver}: {problem}")

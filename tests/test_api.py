@@ -196,3 +196,17 @@ def test_the_subpackages_are_reached_from_a_plain_import():
     assert done.stdout.split() == ["auto", "True"], done.stderr
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         pipeline.nothing  # noqa: B018
+
+
+@pytest.mark.parametrize("solver", ["auto", "sat", "highs"])
+def test_rule_rows_past_the_time_limit_are_a_time_limit_at_once(solver):
+    """A 100x100 non-consecutive within half a second: ``solve`` and ``count`` answer
+    ``time_limit`` with the estimate, without building the rows (a 200x200's count with an 8 s
+    limit ran 245 s and took 12 GB, asking the engines about rows it built)."""
+    puzzle = pipeline.read_puzzle('{"size": 100, "rules": [{"rule": "nonconsecutive"}]}')
+    model = pipeline.build(puzzle)
+    solved = pipeline.solve(model, solver=solver, time_limit=0.5)
+    assert solved.status == "time_limit" and "building the rule rows alone takes about" in solved.message
+    counted = pipeline.count(model, solver=solver, time_limit=0.5)
+    assert counted.status == "time_limit" and "building the rule rows alone takes about" in counted.message
+    assert "R" not in vars(model)

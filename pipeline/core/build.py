@@ -28,7 +28,7 @@ from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
-from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
+from pipeline.core.rulerows import (RuleRows, rule_nonzeros, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
                                     has_rule_rows)  # (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
@@ -329,11 +329,15 @@ class Model:
         return has_rule_rows(self.puzzle)
 
     @cached_property
-    def _rule_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """R's kept rows of the solver view: (rhs, sense, labels)."""
+    def _rule_view(self) -> tuple[np.ndarray, np.ndarray]:
+        """R's kept rows of the solver view: (rhs, sense)."""
         _, _, _, kept_rule_rows, rhs = self._reduction
-        R = self.R
-        return rhs[kept_rule_rows], R.sense[kept_rule_rows], R.labels[kept_rule_rows]
+        return rhs[kept_rule_rows], self.R.sense[kept_rule_rows]
+
+    @cached_property
+    def _rule_labels(self) -> np.ndarray:
+        """R's kept rows' labels (written only when a row is named: a file, a message)."""
+        return self.R.labels[self._reduction[3]]
 
     @cached_property
     def _rule_matrix(self) -> sp.csr_matrix:
@@ -347,7 +351,7 @@ class Model:
         (``rows``); without ``B`` for ``bounds``; reduced for ``reduce``."""
         import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
 
-        _, sense, _ = self._rule_view
+        _, sense = self._rule_view
         eq_rules = self._rule_matrix[sense == "E"] if sense.size else None
         if self.clue_encoding == "reduce":
             kept_cols, kept_rows = self._reduction[:2]
@@ -365,7 +369,7 @@ class Model:
     def beq(self) -> np.ndarray:
         """Right-hand side of ``Aeq``: 1 for unit and clue rows, the rule's value (a cage sum,
         less the clues it holds under ``reduce``) for the ``=`` rows of ``R``."""
-        rhs, sense, _ = self._rule_view
+        rhs, sense = self._rule_view
         units = self.unit_positions.shape[0] if self.clue_encoding != "reduce" else self.kept_unit_rows.size
         clues = self.clue_positions.size if self.clue_encoding == "rows" else 0
         return np.concatenate([np.ones(units), rhs[sense == "E"], np.ones(clues)])
@@ -375,13 +379,13 @@ class Model:
         """Inequality matrix of the solver view: the ``<=`` rows of ``R`` (0 rows for unit-only puzzles)."""
         import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
 
-        _, sense, _ = self._rule_view
+        _, sense = self._rule_view
         return self._rule_matrix[sense == "L"].tocsr() if sense.size else sp.csr_matrix((0, self.n_cols))
 
     @cached_property
     def bineq(self) -> np.ndarray:
         """Right-hand side of ``Aineq`` (rows are ``<=``; a ``>=`` rule is stored negated)."""
-        rhs, sense, _ = self._rule_view
+        rhs, sense = self._rule_view
         return rhs[sense == "L"]
 
     @cached_property
@@ -444,8 +448,8 @@ class Model:
         labels = rule_row_labels(self.puzzle)
         if self.clue_encoding == "reduce":
             labels = labels[self.kept_unit_rows]
-        _, sense, rule_labels = self._rule_view
-        parts = [labels, rule_labels[sense == "E"]]
+        _, sense = self._rule_view
+        parts = [labels, self._rule_labels[sense == "E"]]
         if self.clue_encoding == "rows":
             parts.append(clue_row_labels(self.puzzle))
         return np.concatenate(parts).astype(str)
@@ -453,8 +457,8 @@ class Model:
     @cached_property
     def ineq_labels(self) -> np.ndarray:
         """Label of each row of ``Aineq`` (``cage_1_5``, ``thermo_2_1``, ``antiknight_17_3``, ...)."""
-        _, sense, rule_labels = self._rule_view
-        return rule_labels[sense == "L"].astype(str)
+        _, sense = self._rule_view
+        return self._rule_labels[sense == "L"].astype(str)
 
     @cached_property
     def col_names(self) -> np.ndarray:
@@ -733,9 +737,8 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     # refuse before allocating what cannot fit: a layout indexes its whole canvas, and rules over
     # the whole grid (non-consecutive: 8 nonzeros per variable) add rows as large as the units'
     canvas = puzzle.rows * puzzle.cols
-    rule_nonzeros = sum(rule.nonzeros_per_variable for rule in puzzle.rules) * canvas * puzzle.n
     check_grid_size(puzzle.n, "model", cells=canvas if puzzle.layout is not None else None,
-                    rule_nonzeros=rule_nonzeros)
+                    rule_nonzeros=rule_nonzeros(puzzle))
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -20,12 +20,14 @@ from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
 from pipeline.core.rules.base import Rows, Rule
+from pipeline.core.stops import RULE_BUILD_CPU_SECONDS_PER_NONZERO, estimated_seconds, too_long_to_start
 from pipeline.core.variants import FAMILIES
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rules_by_kind", "unit_le_rows"]
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rule_nonzeros",
+           "rule_rows_outlast", "rules_by_kind", "unit_le_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +37,10 @@ class RuleRows:
     ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
     rows)`` in order (a family's rows are contiguous). ``entries`` holds the nonzeros as
     ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`matrix` is built from them
-    on first use, so a puzzle without such rules never imports scipy. Columns ``n_vars ..
+    on first use, so a puzzle without such rules never imports scipy. :attr:`labels` are written
+    on first use from ``label_parts`` (``(family, 1-based indices)`` per block, in row order):
+    an engine that never names a row skips them (two thirds of building an empty 100x100
+    non-consecutive's rows). Columns ``n_vars ..
     n_vars + aux_names.size - 1`` are the auxiliary columns (``aux_names`` in order,
     ``aux_families`` their ``(family, count)`` in order)."""
 
@@ -43,7 +48,7 @@ class RuleRows:
     n_vars: int
     rhs: np.ndarray
     sense: np.ndarray
-    labels: np.ndarray
+    label_parts: tuple[tuple[str, np.ndarray], ...]
     families: tuple[tuple[str, str, int], ...]
     aux_names: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=str))
     aux_families: tuple[tuple[str, int], ...] = ()
@@ -64,10 +69,58 @@ class RuleRows:
         matrix.sort_indices()
         return matrix
 
+    @cached_property
+    def labels(self) -> np.ndarray:
+        """Each row's label (``family_i_j...``), in row order."""
+        if not self.label_parts:
+            return np.zeros(0, dtype=str)
+        return np.concatenate([_label_text(family, indices) for family, indices in self.label_parts])
+
     @property
     def equal(self) -> np.ndarray:
         """Boolean mask of the ``=`` rows."""
         return self.sense == "E"
+
+
+def rule_nonzeros(puzzle: Puzzle) -> float:
+    """Estimated nonzeros of the rows of ``puzzle``'s rules over the whole grid (non-consecutive: 8
+    a cell-digit variable, anti-knight 3, ...; rules over a few cells count 0), known before
+    ``R`` is built: memory and time limits refuse a model from it.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    float
+    """
+    return sum(rule.nonzeros_per_variable for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+
+
+def rule_rows_outlast(model: Any, seconds: float | None) -> str:
+    """Why ``model``'s rule rows cannot be built within ``seconds`` (one line), or "" when they
+    can, are built already, or there is no limit: an engine asked with a time limit answers
+    ``time_limit`` at once rather than build them past it (a 200x200 non-consecutive's rows took
+    minutes and 12 GB before a count with an 8 s limit could start).
+
+    Parameters
+    ----------
+    model : Model
+        Its puzzle's rules decide; once built (``model.R``), nothing is said.
+    seconds : float or None
+        The time left.
+
+    Returns
+    -------
+    str
+    """
+    puzzle = getattr(model, "puzzle", None)
+    if seconds is None or puzzle is None or "R" in vars(model):
+        return ""
+    estimate = rule_nonzeros(puzzle)
+    need = estimated_seconds(RULE_BUILD_CPU_SECONDS_PER_NONZERO * estimate)
+    return "" if need <= seconds else too_long_to_start("building the rule rows", need, int(estimate))
 
 
 def _label_text(family: str, indices: np.ndarray) -> np.ndarray:
@@ -341,7 +394,7 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
                 cols.append(first_aux + block.aux_col)
                 data.append(block.aux_coef)
             rhs.append(block.rhs)
-            labels.append(_label_text(family, block.labels))
+            labels.append((family, block.labels))
             count += block.n_rows
         if count:
             senses.append(np.full(count, sense))
@@ -351,8 +404,7 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     if not families:
         empty = np.zeros(0)
         nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), empty)
-        return RuleRows(nothing, conv.n_vars, empty, np.zeros(0, dtype="<U1"), np.zeros(0, dtype=str), (),
-                        names, aux_families)
+        return RuleRows(nothing, conv.n_vars, empty, np.zeros(0, dtype="<U1"), (), (), names, aux_families)
     entries = (np.concatenate(rows), np.concatenate(cols), np.concatenate(data).astype(float))
     return RuleRows(entries, conv.n_vars, np.concatenate(rhs).astype(float), np.concatenate(senses),
-                    np.concatenate(labels), tuple(families), names, aux_families)
+                    tuple(labels), tuple(families), names, aux_families)

@@ -52,6 +52,10 @@ DEADLINE_GRACE = 0.06
 #: solver view): 23-63 ns measured for N = 36..100 and every clue encoding (empty 100x100, 4*10^6
 #: nonzeros: 0.15-0.23 s of CPU), so 70 ns errs on the long side.
 BUILD_CPU_SECONDS_PER_NONZERO = 70e-9
+#: CPU seconds per estimated nonzero of the rows of rules over the whole grid (non-consecutive,
+#: anti-knight, ...: :func:`pipeline.core.build.rule_nonzeros`) that building ``R`` and the solver
+#: view's rows takes (measured below; the estimate errs on the long side).
+RULE_BUILD_CPU_SECONDS_PER_NONZERO = 800e-9
 
 _STOP_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s is not None)
 _ALARM = getattr(signal, "SIGALRM", None)
@@ -473,16 +477,19 @@ def say_seconds(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds >= 0.1 else f"{max(seconds * 1000, 1):.0f} ms"
 
 
-def estimated_build_seconds(nonzeros: int) -> float:
-    """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rate
-    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`) through :func:`estimated_seconds`.
+def estimated_build_seconds(nonzeros: int, rule_nonzeros: float = 0.0) -> float:
+    """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rates
+    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`, :data:`RULE_BUILD_CPU_SECONDS_PER_NONZERO`) through
+    :func:`estimated_seconds`.
 
     Parameters
     ----------
     nonzeros : int
         Nonzeros of ``A`` (``4 N^3`` for the unit families of an N x N grid).
+    rule_nonzeros : float
+        Estimated nonzeros of the rows of rules over the whole grid.
     """
-    return estimated_seconds(BUILD_CPU_SECONDS_PER_NONZERO * nonzeros)
+    return estimated_seconds(BUILD_CPU_SECONDS_PER_NONZERO * nonzeros + RULE_BUILD_CPU_SECONDS_PER_NONZERO * rule_nonzeros)
 
 
 class Deadline:
@@ -518,7 +525,7 @@ class Deadline:
             return None
         return max(self.started + self.seconds - time.monotonic(), 1e-3)
 
-    def check_build(self, nonzeros: int, what: str) -> None:
+    def check_build(self, nonzeros: int, what: str, rule_nonzeros: float = 0.0) -> None:
         """Stop before building a model that cannot be built in the time left.
 
         Parameters
@@ -527,6 +534,9 @@ class Deadline:
             The model's nonzeros.
         what : str
             The model in words, for the answer (``the 100x100 model``).
+        rule_nonzeros : float
+            Estimated nonzeros of its rows of rules over the whole grid (a 200x200
+            non-consecutive: 64 million, several times the units').
 
         Raises
         ------
@@ -535,10 +545,10 @@ class Deadline:
         """
         if self.seconds is None:
             return
-        need = estimated_build_seconds(nonzeros)
+        need = estimated_build_seconds(nonzeros, rule_nonzeros)
         left = self.started + self.seconds - time.monotonic()
         if need > left:
-            raise DeadlineReached(too_long_to_start(f"building {what}", need, nonzeros))
+            raise DeadlineReached(too_long_to_start(f"building {what}", need, int(nonzeros + rule_nonzeros)))
 
     def claim(self, watchdog: bool = False) -> bool:
         """Who gives the answer: the main thread (:meth:`finish`, or the time-limit answer after

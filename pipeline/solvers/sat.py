@@ -38,6 +38,7 @@ from pipeline.core.clauses import (DEFAULT_AMO, DEFAULT_BACKEND, check_encoding_
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
 from pipeline.core.build import Model
+from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import clip, PipelineError, SolveError
 from pipeline.core.extras import install_hint
@@ -584,6 +585,9 @@ def setup_outlasts(model: Model, time_limit: float | None, reuse: bool, amo: str
         Its at-most-one encoding and python-sat backend (the cache's key)."""
     if time_limit is None or (reuse and _shape_key(model, amo, backend or DEFAULT_BACKEND) in _ENGINES):
         return ""
+    rows_too_long = rule_rows_outlast(model, time_limit)   # the engine encodes them: built first
+    if rows_too_long:
+        return rows_too_long
     need = estimated_seconds(SETUP_CPU_SECONDS_PER_NONZERO * model.unit_positions.size)
     if need <= time_limit:
         return ""

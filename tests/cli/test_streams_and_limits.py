@@ -152,6 +152,20 @@ def test_a_build_longer_than_the_limit_is_not_started():
     assert seconds <= 1.5 * start_up + 1.5, (seconds, start_up)
 
 
+def test_rule_rows_longer_than_the_limit_are_not_built(tmp_path):
+    """The rows of a non-consecutive 100x100 (8 million nonzeros) count in the build's estimate:
+    with 2 s (the units alone would fit) the command says so at once instead of building them."""
+    start_up = _start_up()
+    doc = tmp_path / "nc.json"
+    doc.write_text('{"size": 100, "rules": [{"rule": "nonconsecutive"}]}')
+    proc, seconds = _timed(["count", str(doc), "--time-limit", "2"])
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1].startswith(
+        "no solution: time limit of 2.0 s reached (building the 100x100 model alone takes about "), proc.stderr
+    assert "12,000,000 nonzeros" in proc.stderr   # 4 million of the units and 8 million of the rule
+    assert seconds <= 1.5 * start_up + 1.5, (seconds, start_up)
+
+
 # ---------------------------------------------------------------------------------------------
 # the deadline in process
 # ---------------------------------------------------------------------------------------------
@@ -159,6 +173,8 @@ def test_build_estimate_grows_with_the_model():
     small, large = stops.estimated_build_seconds(4 * 9 ** 3), stops.estimated_build_seconds(4 * 100 ** 3)
     assert 0 < small < large
     assert large >= stops.BUILD_CPU_SECONDS_PER_NONZERO * 4 * 100 ** 3   # never below the measured rate
+    with_rules = stops.estimated_build_seconds(4 * 100 ** 3, 8 * 100 ** 3)
+    assert with_rules >= large + stops.RULE_BUILD_CPU_SECONDS_PER_NONZERO * 8 * 100 ** 3
 
 
 def test_deadline_refuses_a_build_it_cannot_finish_and_keeps_one_it_can():

@@ -387,3 +387,32 @@ def test_a_search_that_maps_its_grid_back_never_builds_the_unit_table(clues):
     assert "unit_positions" not in vars(model)
     assert kept_rows.size == model.unit_positions.shape[0] == model.A.shape[0]
     assert np.array_equal(columns, np.arange(model.n_positions))
+
+
+NONCONSECUTIVE_100 = '{"size": 100, "rules": [{"rule": "nonconsecutive"}]}'
+
+
+def test_rule_rows_write_their_labels_only_when_a_row_is_named():
+    """Building ``R`` and the solver view leaves the labels unwritten (two thirds of building
+    the rows of an empty 100x100 non-consecutive); asked for, they are every row's, in order."""
+    model = build_model(parse_puzzle('{"size": 6, "rules": [{"rule": "nonconsecutive"}, {"rule": "antiknight"}]}'))
+    model.Aeq, model.Aineq, model.bineq   # noqa: B018  (the solver view, as an engine builds it)
+    assert "labels" not in vars(model.R) and "_rule_labels" not in vars(model)
+    labels = model.R.labels
+    assert labels.size == model.R.rhs.size and len(set(labels.tolist())) == labels.size
+    assert labels[0] == "antiknight_1_1" and labels[-1].startswith("nonconsecutive_")
+    assert model.ineq_labels.tolist() == labels[model.R.sense == "L"].tolist()
+
+
+def test_rule_rows_that_would_outlast_a_time_limit_are_not_built():
+    """An estimate from the rules (non-consecutive: 8 nonzeros a variable) says, before building
+    anything, that a 100x100's rule rows need seconds: an engine asked within half a second
+    answers ``time_limit`` at once, naming the step and its estimate."""
+    from pipeline.core.rulerows import rule_nonzeros, rule_rows_outlast
+
+    model = build_model(parse_puzzle(NONCONSECUTIVE_100))
+    assert rule_nonzeros(model.puzzle) == 8 * 100 ** 3
+    said = rule_rows_outlast(model, 0.5)
+    assert said.startswith("building the rule rows alone takes about") and "8,000,000 nonzeros" in said
+    assert "R" not in vars(model)
+    assert rule_rows_outlast(model, None) == "" and rule_rows_outlast(build_model(parse_puzzle("." * 81)), 0.5) == ""

@@ -159,3 +159,14 @@ def test_cnf_has_exactly_the_solutions_brute_force_finds(tmp_path_factory, seed,
     path = tmp_path_factory.mktemp("cnf") / "m.cnf"
     cnf.write(model, path, amo=amo, card=card, pb=pb)
     assert cnf_solutions(path, model) == want
+
+
+def test_asking_whether_the_rows_can_be_encoded_builds_no_solver_view():
+    """``encoding_problem`` (what the SAT engine's ``problem_with`` asks) reads ``R``'s weights,
+    not the solver view's: asking about a large model cost seconds more of building ``Aeq``."""
+    from pipeline.core.clauses_pb import encoding_problem
+
+    model = build_model(parse_puzzle('{"size": 9, "rules": [{"rule": "nonconsecutive"}, '
+                                     '{"rule": "cage", "sum": 10, "cells": ["r1c1", "r1c2"]}]}'))
+    assert encoding_problem(model) is None
+    assert "R" in vars(model) and not {"Aeq", "Aineq", "_rule_matrix"} & set(vars(model))
