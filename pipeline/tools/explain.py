@@ -40,6 +40,8 @@ from pipeline.core.extras import install_hint
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rows_beyond_units
+from pipeline.tools.generate.lazy_engine import left_out_kinds
+from pipeline.core.rules.bounds import rule_terms
 from pipeline.core.parse import Source
 from pipeline.core.puzzle import Puzzle, shape_and_clues
 from pipeline.tools.rate import Rating, rate
@@ -55,6 +57,10 @@ DEFAULT_CAP = 100
 #: what explain says of a puzzle with extra cells and no solution, instead of a conflict set
 NO_CONFLICTS_WITH_EXTRA_CELLS = ("no conflict set or fewest removals for a puzzle with extra cells (not supported "
                                  "yet: the engine that switches rules lays them on the grid's cells only)")
+#: ... and of one whose rules have auxiliary columns (the engine learns a rule from its rows over cells)
+NO_CONFLICTS_WITH_AUX_RULES = ("no conflict set or fewest removals for a puzzle with rules of these kinds: {} (not "
+                               "supported yet: their rows hold auxiliary columns, and the engine that switches rules "
+                               "learns them from cells only)")
 
 
 @dataclass
@@ -270,9 +276,11 @@ def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, mes
     rules named by :func:`rule_label` and numbered by their 1-based places in ``puzzle.rules``.
     A puzzle with extra cells gets ``message`` and :data:`NO_CONFLICTS_WITH_EXTRA_CELLS` alone: the
     engine that switches rules lays them on the grid's cells only."""
-    if puzzle.extra:
+    kinds = left_out_kinds(rule_terms(puzzle.rules, puzzle.base_board), puzzle.rules)
+    if puzzle.extra or kinds:
         said = f"a clue breaks a rule directly: {message}; " if message else ""
-        return Explanation(status, message=said + NO_CONFLICTS_WITH_EXTRA_CELLS, count=0)
+        why = NO_CONFLICTS_WITH_EXTRA_CELLS if puzzle.extra else NO_CONFLICTS_WITH_AUX_RULES.format(", ".join(kinds))
+        return Explanation(status, message=said + why, count=0)
     conflict, conflict_rules, remove, remove_rules = rule_conflicts(puzzle, clues)
     return Explanation(status, message=message, conflict=conflict, remove=remove, maxsat=RULE_METHOD, count=0,
                        conflict_rules=[rule_label(puzzle, k) for k in conflict_rules],

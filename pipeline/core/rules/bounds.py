@@ -21,6 +21,11 @@ and its checks.
 The rows of each rule are taken against the puzzle's units without other rules' own units (a
 cage inside a windoku window keeps its distinct-digit rows), so each row belongs to exactly one
 rule (:attr:`RuleTerms.rule`): :mod:`pipeline.tools.explain` switches rules on and off by them.
+
+A rule whose rows also hold auxiliary 0-1 columns (skyscraper, counting circles, chaos
+construction, ...) or name extra cells is left out (:attr:`RuleTerms.left_out`): its rows'
+bounds over the cells alone would be wrong (a counting-circles row dropped its indicator column
+and ruled out the solution's digits), and leaving a row out only rules out less.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
+from pipeline.core.rules.auxcols import AuxRows
 from pipeline.core.rules.base import Board, Rule
 
 __all__ = ["RuleBounds", "RuleTerms", "broken_rows", "rule_bounds", "rule_terms"]
@@ -55,6 +61,8 @@ class RuleTerms:
     pair_row: np.ndarray    # (P,)
     pair_cell: np.ndarray   # (P,)
     coef: np.ndarray        # (P, N) float
+    #: indices of the rules whose rows are not here (auxiliary columns or extra cells)
+    left_out: tuple[int, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -103,13 +111,17 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
     n = board.n_values
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "equal", "rule")}
     base, seen = 0, {}  # type: tuple[int, dict[str, int]]
+    left_out: list[int] = []
     for k, rule in enumerate(rules):
         seen[rule.kind] = seen.get(rule.kind, 0) + 1
         own = Board(board.rows, board.cols, board.n, board.h, board.w, board.present,
                     tuple(board.unit_families) + tuple(rule.units(board)), board.grids, board.values, board.extra)
-        for block in rule.rows(own, seen[rule.kind]):
-            if not block.n_rows:
-                continue
+        blocks = [block for block in rule.rows(own, seen[rule.kind]) if block.n_rows]
+        if any((isinstance(block, AuxRows) and block.aux_row.size) or (block.cell >= board.n_cells).any()
+               for block in blocks):
+            left_out.append(k)
+            continue
+        for block in blocks:
             parts["row"].append(block.row + base)
             parts["cell"].append(block.cell)
             parts["digit"].append(block.digit)
@@ -120,7 +132,7 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
             base += block.n_rows
     if not base:
         z = np.zeros(0, dtype=np.int64)
-        return RuleTerms(n, z, z.astype(float), z.astype(bool), z, z, z, z, z, z, np.zeros((0, n)))
+        return RuleTerms(n, z, z.astype(float), z.astype(bool), z, z, z, z, z, z, np.zeros((0, n)), tuple(left_out))
     row, cell, digit = (np.concatenate(parts[k]).astype(np.int64) for k in ("row", "cell", "digit"))
     coef = np.concatenate(parts["coef"]).astype(np.int64)
     # one (row, cell) pair per cell a row touches, in the order the row names its cells
@@ -134,7 +146,7 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
     np.add.at(dense, (pair, digit), coef)
     return RuleTerms(n, np.concatenate(parts["rule"]).astype(np.int64), np.concatenate(parts["rhs"]).astype(float),
                      np.concatenate(parts["equal"]), row, cell, digit, coef, row[first[order]], cell[first[order]],
-                     dense)
+                     dense, tuple(left_out))
 
 
 def rule_bounds(terms: RuleTerms, cand: np.ndarray) -> RuleBounds:

@@ -27,7 +27,7 @@ import dataclasses
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -35,9 +35,11 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.decode import grid_from_vector
+from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
-from pipeline.core.rules.bounds import broken_rows, rule_terms
+from pipeline.core.rules.base import Rule
+from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
 from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
 from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
@@ -163,7 +165,7 @@ class LazyRuleEngine:
         self.rows, self.cols = self.shape.rows, self.shape.cols
         self.model = build_model(self.shape, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
-        self.terms = rule_terms(self.shape.rules, self.shape.base_board)
+        self.terms = _learnable(rule_terms(self.shape.rules, self.shape.base_board), self.shape.rules)
         # the cached engine of the shape's units hands out the clauses and fresh variables; the
         # solver is our own, so learnt rule clauses and retired literals stay in this job. The
         # SAT engine encodes rule rows too: its model here is the units' alone (rules that only
@@ -374,6 +376,22 @@ class LazyRuleEngine:
         return (len(found), found) if keep else len(found)
 
 
+def left_out_kinds(terms: RuleTerms, rules: Sequence[Rule]) -> list[str]:
+    """The kinds of the rules whose rows ``terms`` left out (auxiliary columns or extra cells:
+    :func:`~pipeline.core.rules.bounds.rule_terms`), in order, each once."""
+    return list(dict.fromkeys(getattr(rules[k], "noun", "") or rules[k].kind for k in terms.left_out))
+
+
+def _learnable(terms: RuleTerms, rules: Sequence[Rule]) -> RuleTerms:
+    """``terms``, when this engine can learn every rule from them; else :class:`PuzzleError`: a
+    rule left out of the terms would never be learnt, and its grids would count as solutions."""
+    kinds = left_out_kinds(terms, rules)
+    if kinds:
+        raise PuzzleError(f"rules with auxiliary columns or extra cells ({', '.join(kinds)}) are not supported by "
+                          "the engine that learns and switches rules")
+    return terms
+
+
 class RuleSwitchEngine(LazyRuleEngine):
     """A :class:`LazyRuleEngine` whose rules change from call to call (killer refinement: cages
     split, merge and re-cut between rounds), keeping what it learnt about the rules that stay.
@@ -421,7 +439,7 @@ class RuleSwitchEngine(LazyRuleEngine):
             if key not in self._acts:
                 self._acts[key] = self.sat.new_var()
         self._rule_acts = np.array([self._acts[k] for k in keys], dtype=np.int64)
-        self.terms = rule_terms(puzzle.rules, board)
+        self.terms = _learnable(rule_terms(puzzle.rules, board), puzzle.rules)
         fresh = {k: int(self._rule_acts[k]) for k, key in enumerate(keys) if key not in self._amo_given}
         if fresh:
             for clause in at_most_one_clauses(self.terms, self.literals, self.cols, guards=fresh):
