@@ -342,6 +342,17 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key in ("scheme", "order", "clue_encoding", "variant"):
         if key in meta and not isinstance(meta[key], str):
             raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
+    # fields that readers of answers size by (import's bound on an answer file): their types here
+    for key in ("rows", "columns", "nonzeros"):
+        value = meta.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise FormatError(f"{where}: field {key!r} must be a whole number of at least 0, found {clip(repr(value), 40)}")
+    for key in ("formats", "files", "families", "sha256"):
+        value = meta.get(key)
+        if value is not None and not isinstance(value, dict):
+            raise FormatError(f"{where}: field {key!r} must be an object, found {type(value).__name__}")
+    if any(not isinstance(entry, dict) for entry in (meta.get("formats") or {}).values()):
+        raise FormatError(f"{where}: field 'formats' must map each format to an object")
     if meta.get("layout") is not None or meta.get("canvas") is not None:   # a layout's canvas, or a rectangle
         canvas = meta.get("canvas")
         if not (isinstance(canvas, list) and len(canvas) == 2 and all(isinstance(v, int) and 1 <= v <= 4 * MAX_MANIFEST_N

@@ -4,6 +4,7 @@ fixed budget)."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formats.files import load_manifest_file
+from formats.solutions import solution_bytes_limit
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import Manifest, manifest_from_dict, manifest_from_json, metadata_convention, model_metadata
@@ -85,6 +87,8 @@ def check(meta) -> None:
             assert str(e) and "\n" not in str(e).strip()
             return
     assert isinstance(man, Manifest)
+    # what import sizes an answer by reads the accepted fields without a traceback
+    assert solution_bytes_limit(man) > 0
 
 
 @FUZZ
@@ -120,3 +124,18 @@ def test_metadata_convention_reads_what_the_writers_record_and_names_what_is_wro
         metadata_convention({**meta, "h": "three"}, "f.lp")
     with pytest.raises(FormatError, match=r"^f\.lp: metadata comment: .*ijkl"):
         metadata_convention({**meta, "scheme": "ijkl"}, "f.lp")
+
+
+@pytest.mark.parametrize("key,value,said", [
+    ("formats", "x", "field 'formats' must be an object, found str"),
+    ("formats", {"csv": 3}, "field 'formats' must map each format to an object"),
+    ("columns", "x", "field 'columns' must be a whole number of at least 0, found 'x'"),
+    ("columns", [1, 2], "field 'columns' must be a whole number of at least 0, found [1, 2]"),
+    ("rows", -3, "field 'rows' must be a whole number of at least 0, found -3"),
+    ("files", [], "field 'files' must be an object, found list"),
+])
+def test_fields_import_sizes_answers_by_are_checked(key, value, said):
+    """``import`` sized an answer by ``formats`` and ``columns`` unchecked: a string there was an
+    AttributeError or ValueError traceback."""
+    with pytest.raises(FormatError, match="^manifest m.json: " + re.escape(said) + "$"):
+        manifest_from_json(json.dumps({**META, key: value}), "m.json")
