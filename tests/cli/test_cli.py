@@ -246,6 +246,20 @@ def test_solve_reports_several_solutions(capsys):
     assert json.loads(out)["unique"] is None and err == ""
 
 
+def test_an_unfinished_uniqueness_check_is_said_beside_the_grid(capsys, monkeypatch):
+    """A check the time limit ended leaves ``unique`` unknown: grid and line output say so on
+    stderr, as they do for a puzzle with several solutions (the grid alone looked proved)."""
+    import pipeline.cli.commands.solve as solve_command
+
+    monkeypatch.setattr(solve_command, "_uniqueness", lambda *args: None)   # the check ran out of time
+    for fmt in ("grid", "line", "json"):
+        code, out, err = call(capsys, "solve", PUZZLE, "--solver", "highs", "--format", fmt)
+        assert code == 0 and err == "note: uniqueness not proved: the time limit ended the check (JSON \"unique\": null)\n"
+    assert json.loads(out)["unique"] is None
+    code, out, err = call(capsys, "solve", PUZZLE, "--solver", "highs", "--no-unique-check")
+    assert code == 0 and err == ""
+
+
 @pytest.mark.parametrize("solver", ["sat", "cpsat", "highs"])
 def test_solve_with_in_process_engines(capsys, solver):
     code, out, err = call(capsys, "solve", PUZZLE, "--solver", solver, "--format", "json")

@@ -106,6 +106,8 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
               "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
+    elif unique is None and not args.no_unique_check:   # the grid alone would look like a proved answer
+        print("note: uniqueness not proved: the time limit ended the check (JSON \"unique\": null)", file=sys.stderr)
     steps = None
     if args.steps:   # the rater loads with --steps only: a plain solve starts without it (issue 18)
         from pipeline.tools.rate import human_steps
