@@ -263,9 +263,15 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         except _DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
+            if _first_line_is_an_object(doc):   # generate --format json -n K, or any JSON Lines file
+                raise PuzzleError(f"{where}: several JSON objects, one a line (JSON Lines): a command reads one "
+                                  "puzzle; batch reads each line as one") from None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(e, 120)})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
+    report = document_of_generate_report(doc)
+    if report is not None:
+        doc = report
     if is_export_manifest_document(doc):
         raise PuzzleError(f"{where}: an export's manifest, not a puzzle: read a solver's answer with "
                           f"'import SOLUTION --manifest {where}', check the export with 'check {where}'")
@@ -385,6 +391,49 @@ def _refusing_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
             raise _DuplicateKey(key)
         out[key] = value
     return out
+
+
+#: The keys that tell ``generate --format json``'s report of one puzzle from a puzzle document.
+GENERATE_REPORT_KEYS = ("puzzle", "solution", "seed", "index")
+
+
+def document_of_generate_report(doc: object) -> dict | None:
+    """The puzzle document inside ``generate --format json``'s report of one puzzle (its
+    ``document`` when it has rules, else its ``puzzle`` line with ``size``, ``box``, ``variant``
+    and ``regions``), or None when ``doc`` is no such report: a file generate wrote is read back.
+
+    Parameters
+    ----------
+    doc : object
+        A parsed JSON value.
+
+    Returns
+    -------
+    dict or None
+
+    Examples
+    --------
+    >>> document_of_generate_report({"puzzle": "1...", "solution": "1234", "seed": 7, "index": 0, "size": 4,
+    ...                              "box": "2x2", "variant": "classic", "regions": None})
+    {'size': 4, 'box': '2x2', 'variant': 'classic', 'givens': '1...'}
+    """
+    if not (isinstance(doc, dict) and all(key in doc for key in GENERATE_REPORT_KEYS) and isinstance(doc["puzzle"], str)):
+        return None
+    if isinstance(doc.get("document"), dict):
+        return doc["document"]
+    shape = {key: doc.get(key) for key in ("size", "box", "variant", "regions") if doc.get(key) is not None}
+    return {**shape, "givens": doc["puzzle"]}
+
+
+def _first_line_is_an_object(text: str) -> bool:
+    """Whether ``text`` has more than one line and its first is a JSON object by itself."""
+    first, newline, rest = text.lstrip("\ufeff").partition("\n")
+    if not newline or not rest.strip():
+        return False
+    try:
+        return isinstance(json.loads(first), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def refuse_json_of_no_document(text: str, where: str) -> None:

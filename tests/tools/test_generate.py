@@ -365,3 +365,24 @@ def test_a_box_past_the_size_bound_is_refused_as_a_size_is(box, side):
     """--box 9x9 skipped the 1..64 check that --size 81 gets, and ran on without end."""
     with pytest.raises(PuzzleError, match=rf"^box: {box} boxes make a grid of side {side}; generate handles sides 1\.\.64$"):
         generate(box=box, full=True, seed=1)
+
+
+@pytest.mark.parametrize("extra", [[], ["--rule", "thermo", "--rule-count", "2"]])
+def test_a_json_report_generate_writes_is_read_back(tmp_path, extra):
+    """``generate --format json --to g.json`` wrote a file every command refused ("unknown key
+    'clues'"); its one report reads as the puzzle (its ``document`` with rules), and several,
+    one a line, are one line each naming ``batch``, which reads them."""
+    one, several = tmp_path / "g.json", tmp_path / "g3.json"
+    assert run_cli("generate", "--box", "2x3", "--seed", "7", "--format", "json", "--to", str(one), *extra).returncode == 0
+    report = json.loads(one.read_text())
+    solved = run_cli("solve", str(one), "--format", "json")
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["line"] == report["solution"] and json.loads(solved.stdout)["unique"] is True
+    assert run_cli("generate", "--box", "2x3", "--seed", "7", "--format", "json", "-n", "3", "--to", str(several),
+                   *extra).returncode == 0
+    refused = run_cli("solve", str(several))
+    assert refused.returncode == 2 and refused.stderr == (f"error: {several}: several JSON objects, one a line (JSON Lines): "
+                                                          "a command reads one puzzle; batch reads each line as one\n")
+    out = tmp_path / "out"
+    done = run_cli("batch", str(several), str(out), "--workers", "1")
+    assert done.returncode == 0 and "optimal 3" in done.stdout + done.stderr, done.stderr
