@@ -199,8 +199,11 @@ def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
     """
     # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX*]\s*([0-9]{1,9})\s*", str(text))
+    if not m and re.fullmatch(r"\s*[0-9]+\s*[xX*]\s*[0-9]+\s*", str(text)):
+        raise PuzzleError(f"box: {clip(text, 30)!r} has a side of more than 9 digits (a grid side is at most "
+                          f"a few hundred)")
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise PuzzleError(f"box: {clip(text, 30)!r} is not of the form HxW (e.g. 3x3 or 2x3)")
+        raise PuzzleError(f"box: {clip(text, 30)!r} is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)")
     h, w = int(m.group(1)), int(m.group(2))
     if n is not None and h * w != n:
         raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")

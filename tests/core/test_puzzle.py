@@ -262,10 +262,14 @@ def test_parse_box():
     assert parse_box("4*2", 8) == (4, 2)
     with pytest.raises(PuzzleError) as err:
         parse_box("3by3")
-    assert str(err.value) == "box: '3by3' is not of the form HxW (e.g. 3x3 or 2x3)"
+    assert str(err.value) == "box: '3by3' is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)"
     with pytest.raises(PuzzleError) as err:
         parse_box("0x3")
-    assert str(err.value) == "box: '0x3' is not of the form HxW (e.g. 3x3 or 2x3)"
+    assert str(err.value) == "box: '0x3' is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)"
+    with pytest.raises(PuzzleError) as err:   # of that form, too large: it said "not of the form HxW"
+        parse_box("99999999999999999999x9")
+    assert str(err.value) == ("box: '99999999999999999999x9' has a side of more than 9 digits (a grid side is at "
+                              "most a few hundred)")
 
 
 # ---------------------------------------------------------------------------------------------
