@@ -141,13 +141,14 @@ def _slowest(df: pd.DataFrame) -> str:
     return "<div class='grids'>" + "".join(parts) + "</div>"
 
 
-def build_report(outs: list) -> str:
-    """The HTML text of the report for one or more batch output directories."""
+def build_report(outs: list, notes: list[str] | None = None) -> str:
+    """The HTML text of the report for one or more batch output directories; ``notes`` (one line
+    each: an output that holds part of its input) head it."""
     import pandas as pd
     frames = {Path(out).name or str(out): read_output(out) for out in outs}
     if len(frames) < len(outs):
         frames = {str(out): read_output(out) for out in outs}
-    sections = []
+    sections = ["".join(f"<p><strong>Note:</strong> {html.escape(note)}</p>" for note in notes or [])]
     counts = pd.DataFrame({name: df["status"].value_counts() for name, df in frames.items()}).fillna(0).astype(int)
     sections.append("<h2>Status counts</h2>" + counts.to_html(border=0))
     sections.append("<h2>Solve seconds</h2>" + _seconds_plots(frames))

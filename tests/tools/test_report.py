@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.batch.output import part_path
 from pipeline.cli.main import main
 from pipeline.core.errors import PipelineError
 from pipeline.tools.report import read_output
@@ -101,3 +102,34 @@ def test_a_missing_or_foreign_output_is_one_line(tmp_path):
     (tmp_path / "p.txt").write_text("." * 81 + "\n")
     with pytest.raises(PipelineError, match=r"^report: .*p.txt is not a batch output \("):
         read_output(tmp_path / "p.txt")
+
+
+def test_a_partial_output_is_said_and_a_doubled_one_refused(outputs, capsys):
+    """An output stopped before its input's end is reported with how much it holds (its counts
+    looked like a whole run's); rows of one record in two parts (a part copied from another run)
+    are refused, as batch's resume refuses them; a complete run says nothing more."""
+    import json
+
+    root, outs = outputs
+    src = root / "puzzles.txt"
+    partial = root / "partial"
+    assert main(["batch", str(src), str(partial), "--workers", "1", "--limit", "2", "--chunk-size", "1"]) == 0
+    page = root / "partial.html"
+    capsys.readouterr()
+    assert main(["report", str(partial), "--to", str(page)]) == 0
+    err = capsys.readouterr().err
+    status = json.loads((partial / "_batch.json").read_text())["status"]
+    assert err == (f"note: {partial}: 2 of 3 records ({status}): the counts are of the rows written; "
+                   "rerun the batch command to finish it\n")
+    assert "2 of 3 records" in page.read_text()
+    assert main(["report", str(outs[0]), "--to", str(root / "whole.html")]) == 0
+    assert capsys.readouterr().err == ""
+    doubled = root / "doubled"
+    shutil.copytree(outs[0], doubled)
+    part = sorted(doubled.glob("part-*.parquet"))[0]
+    shutil.copy(part, part_path(doubled, 1))   # the name of a part from record 1: rows 0.. again
+    capsys.readouterr()
+    assert main(["report", str(doubled), "--to", str(root / "doubled.html")]) == 2
+    assert capsys.readouterr().err == (f"error: report: {doubled} holds rows of record 0 in two parts (a part of "
+                                       "another run?); batch refuses to resume it too\n")
+    assert not (root / "doubled.html").exists()

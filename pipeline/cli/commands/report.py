@@ -2,17 +2,56 @@
 from __future__ import annotations
 
 import argparse
-
+import sys
 from pathlib import Path
 
+import numpy as np
+
 from formats.files import atomic_open
+from pipeline.batch.output import existing_indices, read_manifest
+from pipeline.core.errors import PipelineError
 from pipeline.tools.draw import load_matplotlib
 from pipeline.tools.report import build_report
 
 
+def output_state(out: str) -> str:
+    """What the report of batch output ``out`` must say besides its rows: "" for a complete run;
+    how many of the input's records it holds for a run that was stopped or is running (its
+    status in ``_batch.json``); that it is no run's directory (no ``_batch.json``).
+
+    Raises
+    ------
+    PipelineError
+        Rows of one record in two parts (a part copied from another run): the counts would be
+        wrong, and batch's resume refuses such a directory too.
+    """
+    path = Path(out)
+    if not path.exists():
+        return ""   # the report names what is missing
+    if not path.is_dir():
+        return f"{out}: a file, not a batch output directory: its rows alone"
+    index = existing_indices(path)
+    distinct = np.unique(index)
+    if distinct.size < index.size:
+        twice = int(distinct[np.flatnonzero(np.bincount(index) > 1)[0]]) if index.size else 0
+        raise PipelineError(f"report: {out} holds rows of record {twice} in two parts (a part of another run?); "
+                            "batch refuses to resume it too")
+    record = read_manifest(path)
+    if record is None:
+        return f"{out}: no _batch.json: not a batch run's directory, its rows alone"
+    total, status = record.get("records"), record.get("status", "complete")
+    if isinstance(total, int) and distinct.size < total:
+        return (f"{out}: {distinct.size:,} of {total:,} records ({status}): the counts are of the rows written; "
+                "rerun the batch command to finish it")
+    return ""
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     load_matplotlib("report")  # the missing extra is named before any work is done
-    text = build_report(args.outs)
+    notes = [note for note in (output_state(out) for out in args.outs) if note]
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    text = build_report(args.outs, notes)
     path = Path(args.to)
     with atomic_open(path) as f:
         f.write(text)
