@@ -258,12 +258,13 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     if isinstance(doc, str):
         if len(doc) > MAX_DOCUMENT_CHARS:
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
+        text = doc
         try:
-            doc = json.loads(doc.lstrip("\ufeff"), object_pairs_hook=_refusing_duplicate_keys)
+            doc = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_refusing_duplicate_keys)
         except _DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-            if _first_line_is_an_object(doc):   # generate --format json -n K, or any JSON Lines file
+            if _first_line_is_an_object(text):   # generate --format json -n K, or any JSON Lines file
                 raise PuzzleError(f"{where}: several JSON objects, one a line (JSON Lines): a command reads one "
                                   "puzzle; batch reads each line as one") from None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(e, 120)})") from None
