@@ -173,6 +173,11 @@ def _parse_competition(text: str, where: str) -> RawSolution:
             raise FormatError(f"{where}: truncated: the 'v' lines do not end with 0")
         words = words[:-1]
     numbers, signs = _literal_tokens(words, where, named)
+    if numbers.size == 0 and not named:
+        # 'v 0': every literal of a CNF without clauses (SAT4J lists only the variables clauses
+        # hold); as for a bare 'v', the model's columns say whether it is complete
+        return RawSolution("positions", np.zeros(0), numbers=np.zeros(0, dtype=np.int64), status=status,
+                           objective=objective, numbered=True, format="sat_competition")
     if numbers.size == 0:
         raise FormatError(f"{where}: truncated: status {status} but no 'v' literals")
     numbers, values = literal_values(numbers, signs, where)

@@ -212,14 +212,16 @@ def test_a_valid_answer_with_a_far_variable_added_is_refused(tmp_path, exported)
         read_solution(path, exported)
 
 
-def test_a_bare_v_line_answers_a_model_without_columns(tmp_path):
+@pytest.mark.parametrize("answer", ["c minisat+\ns SATISFIABLE\nv\n", "c sat4j\ns SATISFIABLE\nv 0\n"])
+def test_a_bare_v_line_answers_a_model_without_columns(tmp_path, answer):
     # minisat+ and sat4j print 's SATISFIABLE' and a bare 'v' for an OPB without constraints (a
-    # reduce export of a full grid); it was refused as "the 'v' lines do not end with 0"
+    # reduce export of a full grid); it was refused as "the 'v' lines do not end with 0". SAT4J
+    # answers a CNF without clauses with 'v 0' (it lists the variables clauses hold): "truncated"
     full = "3214143221434321"
     model = build_model(parse_puzzle(full), clues="reduce")
     assert model.n_cols == 0
     path = tmp_path / "mp.txt"
-    path.write_text("c minisat+\ns SATISFIABLE\nv\n")
+    path.write_text(answer)
     sol = read_solution(path, model)
     assert "".join(map(str, sol.grid().ravel())) == full
     # the same answer to a model with columns is named as incomplete, not read as all zeros
