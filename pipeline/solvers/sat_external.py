@@ -91,8 +91,8 @@ def _available(runner: Runner) -> Callable[[], str | None]:
 
 
 def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float | None = None,
-             file_format: str | None = None,
-             amo: str | None = DEFAULT_AMO) -> tuple[Path, Path, float, bool, subprocess.CompletedProcess | None]:
+             file_format: str | None = None, amo: str | None = DEFAULT_AMO,
+             manifest: bool = False) -> tuple[Path, Path, float, bool, subprocess.CompletedProcess | None]:
     """Write the model file, run the solver, keep its answer: ``(answer path, model file, seconds,
     timed out, the finished process or None)``.
 
@@ -110,17 +110,22 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
         Which file (default: the first the runner reads).
     amo : str
         At-most-one encoding of a CNF file.
+    manifest : bool
+        Also write the file's manifest beside it (``model.cnf.manifest.json``): a kept ``--workdir``
+        whose answer ``import`` reads.
     """
     # the writers load when an external solver runs, not with the registry: a process that
     # solves in memory starts without the formats package (issue 18)
-    from formats import cnf, opb
+    from formats import cnf, export_file, opb
 
     fmt = file_format or runner.reads[0]
     if fmt not in runner.reads:
         raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")
     workdir.mkdir(parents=True, exist_ok=True)
     model_path = workdir / f"model.{fmt}"
-    if fmt == "cnf":
+    if manifest:
+        export_file(model, model_path, fmt, **({"amo": amo} if fmt == "cnf" else {}))
+    elif fmt == "cnf":
         cnf.write(model, model_path, amo=amo)
     else:
         opb.write(model, model_path)
@@ -185,7 +190,7 @@ def _solve_with(runner: Runner):
 
         with work_directory(workdir, runner.name) as (work, kept):
             answer, model_path, seconds, timed_out, done = run_file(runner, model, work, time_limit=time_limit,
-                                                                    file_format=file_format, amo=amo)
+                                                                    file_format=file_format, amo=amo, manifest=kept)
             kept_in = work if kept else None
             if timed_out:
                 return SolveResult("time_limit", None, None, seconds, 0, solver=runner.name,

@@ -168,6 +168,12 @@ def test_relative_workdir_reaches_the_binary(tmp_path, monkeypatch, name, fmt):
     result = solver.solve(model, file_format=fmt, time_limit=60, workdir=Path("wd"))
     assert result.status == "optimal", result.message
     assert result.workdir == Path("wd") and any(Path("wd").glob("*.sol"))
+    # the kept files hold the model's manifest, so the kept answer imports (it had none)
+    from formats.directory import import_solution
+
+    answer = next(Path("wd").glob("*.sol"))
+    imported = import_solution(answer, Path("wd") / f"model.{fmt}.manifest.json")
+    assert (imported.grid == result.grid).all()
 
 
 @pytest.mark.skipif(not shutil.which("sh"), reason="needs sh")
