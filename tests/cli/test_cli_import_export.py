@@ -156,6 +156,25 @@ def test_export_hint_names_the_files_and_its_command_works(tmp_path, scheme, ord
     assert (parse_printed_grid(got) == grid).all()
 
 
+def test_with_the_script_the_by_hand_lines_name_their_own_answer(tmp_path):
+    """With solve_sudoku.m the 'Then:' line imports the script's grid; the by-hand lines of a
+    block/C export write the vector x.csv, which a line of its own imports (the 'Then:' line named
+    sudoku.csv, a file only the script writes)."""
+    code, out, err = run("export", PUZZLE, "--to", "out", "--formats", "csv,mat", "--scheme", "block", "--order", "C",
+                         cwd=tmp_path)
+    assert code == 0, err
+    _, written, then = hint_paths(out)
+    assert written == "out/x.csv" and then[4] == "out/sudoku.csv"
+    by_hand = next(line for line in out.splitlines() if line.startswith("  (by hand: "))
+    argv = shlex.split(by_hand.strip()[len("(by hand: "):-1])
+    model = build_model(parse_puzzle(PUZZLE), "block", "C")
+    np.savetxt(tmp_path / written, vector_from_grid(grid_of(SOLUTION), model.convention)[model.columns],
+               fmt="%d", delimiter=",")
+    code, got, err = run(*argv[3:], cwd=tmp_path)
+    assert code == 0 and argv[4] == written, err
+    assert (parse_printed_grid(got) == grid_of(SOLUTION)).all()
+
+
 def test_export_hint_run_line_works_in_octave(tmp_path):
     if not shutil.which("octave"):
         pytest.skip("octave is not installed: solve_sudoku.m cannot run")

@@ -118,6 +118,7 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
         return None
     q = _matlab_string
     answer = out / "sudoku.csv"
+    by_hand: Path | None = None   # the by-hand lines' answer when it is not the script's
     lines = ["", "In MATLAB:" if "matlab" not in written else "In MATLAB (GNU Octave: the script alone):"]
     if "matlab" in written:
         lines.append(f"  run({q(out / 'solve_sudoku.m')})   % intlinprog (glpk in Octave); writes {answer}")
@@ -143,11 +144,17 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
                       f"  writematrix(S, {q(answer)})"]
         else:
             # other conventions need a permute/expansion to make a grid; the vector itself imports
-            answer = out / "x.csv" if "matlab" not in written else answer
+            if "matlab" in written:
+                by_hand = out / "x.csv"
+            else:
+                answer = out / "x.csv"
             lines.append(f"  writematrix(round(x), {q(out / 'x.csv')})   % the solver's vector, "
                          f"in this export's {conv.scheme}/{conv.order} columns")
     manifest = out / "manifest.json"
     lines.append(f"Then: python -m pipeline import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
+    if by_hand is not None:   # the script writes the grid, the by-hand lines the vector
+        lines.append(f"  (by hand: python -m pipeline import {shlex.quote(str(by_hand))} --manifest "
+                     f"{shlex.quote(str(manifest))})")
     return "\n".join(lines)
 
 
