@@ -2,25 +2,32 @@
 
 A record is ``(puzzle, regions, variant, rules)``, each ``str`` or ``None`` (``rules``: a JSON
 list of rule entries as in a puzzle document, from a ``rules`` column; a text line may instead
-be a whole puzzle document on one line). Its identity for resume is a
+be a whole puzzle document on one line). Text and CSV input is UTF-8: UTF-16 or UTF-32 is
+refused in one line, and a text line holding other bytes is its record's error row naming the
+byte and its offset. Its identity for resume is a
 hash per record (:func:`record_hashes`) and one fingerprint of all of them
 (:func:`records_fingerprint`), written into ``_batch.json`` and into every part's metadata.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
+import io
 import math
 import os
 import re
 import warnings
+import zlib
+from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, Protocol, TextIO, cast
 
 import numpy as np
 
-from formats.files import open_text
+from formats.files import open_binary, open_text
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.textin import MAX_TEXT_BYTES, size_text
@@ -32,6 +39,9 @@ _UNIT_SEP, _RECORD_SEP = "\x1f", b"\x1e"
 #: The input columns a record is read from (any others are ignored).
 RECORD_COLUMNS = ("puzzle", "regions", "variant", "rules")
 _BOM = "\ufeff"
+#: Byte-order marks of text batch does not read, longest first (UTF-32 LE starts as UTF-16 LE's).
+_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 #: Bytes of a record's hash (blake2b): 2^-64 odds that a foreign row passes as the input's.
 RECORD_HASH_BYTES = 8
 
@@ -96,13 +106,10 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
             raise PipelineError(f"batch: {str(path)!r} is a symbolic link that leads nowhere (a loop or a missing file)")
         raise PipelineError(f"batch: no such input file {str(path)!r}")
     fmt = detect_input_format(path) if fmt == "auto" else fmt
+    if fmt in ("text", "csv"):
+        _refuse_other_encodings(path)
     if fmt == "text":
-        with open_text(path) as f:
-            lines = [line.strip() for line in bounded_lines(f, MAX_TEXT_BYTES)]
-        if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
-            lines[0] = lines[0][len(_BOM):].strip()
-        # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
-        puzzles = [line for line in lines if line and not line.startswith("#")]
+        puzzles = _text_puzzles(path)
         return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles),
                 "rules": [None] * len(puzzles)}
     if fmt not in ("csv", "parquet"):
@@ -124,7 +131,10 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                                         index_col=False, encoding_errors="replace")
                 except pd.errors.ParserError as e:   # a row of another width: an error row, not a lost file
                     _refuse_unclosed_quote(path, "\t" if tsv else ",", e)
-                    frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
+                    with _csv_field_limit(MAX_TEXT_BYTES):
+                        # the row reader drops a row its csv module refuses without a word
+                        _refuse_what_the_row_reader_drops(path, "\t" if tsv else ",")
+                        frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
         else:
             _check_parquet_columns(path)
             frame = pd.read_parquet(path)
@@ -172,7 +182,30 @@ def bad_row_parts(text: object) -> tuple[str, str] | None:
 LONG_LINE_SHOWN = 200
 
 
-def bounded_lines(stream: TextIO, most: int) -> Iterator[str]:
+class _LineSource(Protocol):
+    """What :func:`bounded_lines` reads: a text stream, or :class:`_CountedLines` around one."""
+
+    def readline(self, size: int = -1, /) -> str: ...
+
+
+def _utf8_size(text: str) -> int:
+    """Bytes ``text`` was read from (UTF-8, each undecodable byte one escaped character)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+
+
+class _CountedLines:
+    """A text stream's ``readline`` that counts the bytes it has read (``size``)."""
+
+    def __init__(self, stream: TextIO):
+        self.stream, self.size = stream, 0
+
+    def readline(self, size: int = -1, /) -> str:
+        line = self.stream.readline(size)
+        self.size += _utf8_size(line)
+        return line
+
+
+def bounded_lines(stream: _LineSource, most: int) -> Iterator[str]:
     """The lines of a text stream, each at most ``most`` characters held: a longer line (a gzip
     bomb of one line, 500 MB in a ``puzzle`` cell) is read through a chunk at a time and becomes
     a :data:`BAD_ROW` record, an error row showing its start, as a puzzle file that long is refused.
@@ -180,7 +213,7 @@ def bounded_lines(stream: TextIO, most: int) -> Iterator[str]:
     Parameters
     ----------
     stream : io.TextIOBase
-        Opened for reading.
+        Opened for reading (anything with its ``readline``).
     most : int
         Characters a line may hold (:data:`pipeline.core.textin.MAX_TEXT_BYTES`).
 
@@ -197,8 +230,124 @@ def bounded_lines(stream: TextIO, most: int) -> Iterator[str]:
             length += len(rest)
             if rest.endswith(("\n", "\r")):
                 break
+        # an undecodable byte in it (read as an escaped character) is shown as U+FFFD
+        shown = line[:LONG_LINE_SHOWN].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         yield (f"{BAD_ROW}text: a line of {length:,} characters, more than a puzzle's {size_text(most)}"
-               f"{BAD_ROW}{line[:LONG_LINE_SHOWN]}...")
+               f"{BAD_ROW}{shown}...")
+
+
+#: An undecodable byte as ``errors="surrogateescape"`` reads it (U+DC80 to U+DCFF).
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def _utf8_lines(path: Path, errors: str) -> TextIO:
+    """A (possibly gzipped) file as UTF-8 text, undecodable bytes handled as ``errors`` says."""
+    # newline="": every byte of a line ending stays in the line, so sizes are the file's bytes
+    # (gzip's: the text inside it), and a line ends at \n, \r\n or \r as it did
+    return io.TextIOWrapper(cast(BinaryIO, open_binary(path)), encoding="utf-8", errors=errors, newline="")
+
+
+def _text_puzzles(path: Path) -> list[str]:
+    """The records of a text input, streamed a line at a time.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The text file (gzip-compressed or not).
+
+    Returns
+    -------
+    list of str
+        A line holding bytes that are not UTF-8 is a :data:`BAD_ROW` record naming the byte, its
+        line and its offset in the file (a replacement character made the parse say "bad
+        character '\\ufffd'", naming no byte).
+
+    Raises
+    ------
+    PipelineError
+        A broken gzip stream or a read error.
+    """
+    try:
+        try:
+            with _utf8_lines(path, "strict") as f:
+                lines = [line.strip() for line in bounded_lines(f, MAX_TEXT_BYTES)]
+        except UnicodeDecodeError:   # rare: read it again, a line at a time, counting bytes
+            return _located_text_puzzles(path)
+    except (OSError, EOFError, zlib.error) as e:
+        raise PipelineError(f"batch: cannot read {str(path)!r} as text: {one_line(e)}") from None
+    if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
+        lines[0] = lines[0][len(_BOM):].strip()
+    # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def _located_text_puzzles(path: Path) -> list[str]:
+    """:func:`_text_puzzles` of a file holding bytes that are not UTF-8: the same records, those
+    lines' each an error row saying where its first such byte is. A Python loop per line, with
+    a byte count, which a file without such bytes never pays for."""
+    puzzles: list[str] = []
+    with _utf8_lines(path, "surrogateescape") as f:
+        counted, end = _CountedLines(f), 0
+        for number, line in enumerate(bounded_lines(counted, MAX_TEXT_BYTES), start=1):
+            start, end = end, counted.size
+            text = line.strip()
+            if number == 1 and text.startswith(_BOM):
+                text = text[len(_BOM):].strip()
+            if not text or text.startswith("#"):   # a comment in Latin-1 is still a comment
+                continue
+            if not text.isascii() and _ESCAPED_BYTE.search(text) is not None:
+                text = _undecodable_line(line, number, start)
+            puzzles.append(text)
+    return puzzles
+
+
+def _undecodable_line(line: str, number: int, start: int) -> str:
+    """The :data:`BAD_ROW` record of text line ``number`` (read with ``surrogateescape``), which
+    starts at byte ``start`` of the file and holds bytes that are not UTF-8."""
+    raw = line.encode("utf-8", "surrogateescape")
+    try:
+        raw.decode("utf-8")
+        reason, at = "", 0   # not reached: an escaped byte never decodes
+    except UnicodeDecodeError as e:
+        reason, at = e.reason, e.start
+    return (f"{BAD_ROW}text: line {number} is not UTF-8 text (byte 0x{raw[at]:02x} at offset {start + at}: "
+            f"{reason}){BAD_ROW}{raw.decode('utf-8', 'replace').strip()}")
+
+
+def _refuse_other_encodings(path: Path) -> None:
+    """Refuse, in one line, a text or CSV input in UTF-16 or UTF-32: its every line would be an
+    error row ("wrong length ... found 164") or its header no column.
+
+    Only its first bytes are read (through gzip), so a file of any size is told apart at once.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The input file.
+
+    Raises
+    ------
+    PipelineError
+        It starts with a UTF-16 or UTF-32 byte-order mark, or with a NUL byte (such text without
+        one), naming the byte, its offset and the encoding.
+    """
+    try:
+        with open_binary(path) as f:
+            head = f.read(4)
+    except (OSError, EOFError, zlib.error):
+        return   # the reader says what is wrong with it, naming the file
+    kind = next((name for bom, name in _OTHER_BOMS if head.startswith(bom)), None)
+    at, why = 0, f"a {kind} byte-order mark"
+    if kind is None:
+        if 0 not in head:
+            return
+        # ASCII as UTF-16 or UTF-32 without a mark has a NUL beside each character (UTF-8 text
+        # never starts with one), and where the first NUL is tells the byte order
+        at = head.index(0)
+        kind = ("UTF-32" if head.count(0) >= 3 else "UTF-16") + ("BE" if at == 0 else "LE")
+        why = f"a NUL byte, as {kind} text without a byte-order mark has"
+    raise PipelineError(f"batch: {str(path)!r} is not UTF-8 text (byte 0x{head[at]:02x} at offset {at}: {why}); "
+                        f"batch reads UTF-8: convert it first (iconv -f {kind} -t UTF-8)")
 
 
 def puzzle_as_written(text: object) -> str | None:
@@ -236,9 +385,73 @@ def _refuse_unclosed_quote(path: Path, sep: str, error: Exception) -> None:
                         break
     except (OSError, csv.Error, UnicodeDecodeError):
         pass
-    where = f"line {line}" if line is not None else f"record {row}"
-    raise PipelineError(f"batch: cannot read {str(path)!r} as csv: {where}: a quoted field opens there and never "
-                        f"closes, so every row after it would be part of it; close the quote or remove it")
+    raise _unclosed_quote(path, f"line {line}" if line is not None else f"record {row}")
+
+
+def _unclosed_quote(path: Path, where: str) -> PipelineError:
+    """The refusal of a CSV with a quote that never closes, at ``where`` (its line)."""
+    return PipelineError(f"batch: cannot read {str(path)!r} as csv: {where}: a quoted field opens there and never "
+                         f"closes, so every row after it would be part of it; close the quote or remove it")
+
+
+@contextmanager
+def _csv_field_limit(most: int) -> Iterator[None]:
+    """The csv module's field limit raised to ``most`` while the row reader reads: at its 128 KiB
+    default a larger cell (a big grid's regions) was a row dropped without a word."""
+    before = csv.field_size_limit()
+    csv.field_size_limit(max(before, most))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
+
+
+def _refuse_what_the_row_reader_drops(path: Path, sep: str) -> None:
+    """Refuse, in one line naming its line, a CSV that pandas' row-by-row reader would read in part.
+
+    That reader (:func:`_csv_with_bad_rows`) reads with the csv module in strict mode and, given a
+    callable for rows of another width, drops every row the module cannot read without a word: a
+    quote that never closes (and with it every row after it), text after a closing quote
+    (``"ab"c``), a field past the module's limit. The same reader with the same dialect is run
+    through first, at the csv module's speed (no Python loop while nothing is wrong).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV (or TSV) file.
+    sep : str
+        Its field separator.
+
+    Raises
+    ------
+    PipelineError
+        Naming the line of the record that cannot be read and why.
+    """
+    def rows(f: TextIO):   # pandas' dialect: '"' doubled inside quotes, no escape character
+        return csv.reader(f, delimiter=sep, quotechar='"', doublequote=True, strict=True)
+
+    try:
+        with open_text(path) as f:
+            deque(rows(f), maxlen=0)
+        return
+    except csv.Error:
+        pass
+    with open_text(path) as f:   # again, a row at a time: where did the bad record start
+        reader, line = rows(f), 1
+        try:
+            for _ in reader:
+                line = reader.line_num + 1
+        except csv.Error as e:
+            if "unexpected end of data" in str(e):
+                raise _unclosed_quote(path, f"line {line}") from None
+            if "expected after" in str(e):
+                why = ("text follows the closing quote of a quoted field; a quote inside a quoted field is "
+                       "written twice (\"\")")
+            elif "field larger than field limit" in str(e):
+                why = f"a field holds more than {size_text(csv.field_size_limit())} of text"
+            else:
+                why = one_line(e)
+            raise PipelineError(f"batch: cannot read {str(path)!r} as csv: line {line}: {why}") from None
 
 
 def _csv_with_bad_rows(path: Path, sep: str):

@@ -235,3 +235,83 @@ def test_a_line_past_the_bound_is_an_error_row_showing_its_start(tmp_path, monke
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "error", "optimal"], summary
     assert frame["error"].iloc[1] == message and frame["puzzle"].iloc[1] == shown
+
+
+@pytest.mark.parametrize("encoding, name, message", [
+    ("utf-16", "in.txt", "byte 0xff at offset 0: a UTF-16 byte-order mark); batch reads UTF-8: convert it first "
+                         "(iconv -f UTF-16 -t UTF-8)"),
+    ("utf-32", "in.txt", "byte 0xff at offset 0: a UTF-32 byte-order mark); batch reads UTF-8: convert it first "
+                         "(iconv -f UTF-32 -t UTF-8)"),
+    ("utf-16-le", "in.txt", "byte 0x00 at offset 1: a NUL byte, as UTF-16LE text without a byte-order mark has); "
+                            "batch reads UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8)"),
+    ("utf-16-be", "in.txt", "byte 0x00 at offset 0: a NUL byte, as UTF-16BE text without a byte-order mark has); "
+                            "batch reads UTF-8: convert it first (iconv -f UTF-16BE -t UTF-8)"),
+    ("utf-16", "in.txt.gz", "byte 0xff at offset 0: a UTF-16 byte-order mark)"),
+    ("utf-16", "in.csv", "byte 0xff at offset 0: a UTF-16 byte-order mark)"),
+])
+def test_utf16_or_utf32_input_is_one_refusal_naming_the_byte(tmp_path, encoding, name, message):
+    """A UTF-16 text batch made each line an error row ("wrong length ... found 164") and one
+    more for the last NUL; a UTF-16 CSV had "no 'puzzle' column" (of mangled names)."""
+    data = (("puzzle\n" if name.endswith(".csv") else "") + "\n".join(MIXED) + "\n").encode(encoding)
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    with pytest.raises(PipelineError) as caught:
+        read_records(path)
+    assert str(caught.value).startswith(f"batch: {str(path)!r} is not UTF-8 text (")
+    assert message in str(caught.value)
+
+
+def test_utf16_input_is_exit_2_before_anything_is_written(tmp_path, capsys):
+    from pipeline.cli.main import main
+
+    (tmp_path / "u16.txt").write_bytes(("\n".join(MIXED) + "\n").encode("utf-16"))
+    assert main(["batch", str(tmp_path / "u16.txt"), str(tmp_path / "out"), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "u16.txt' is not UTF-8 text (byte 0xff at offset 0" in err
+    assert not list(tmp_path.glob("out/part-*"))
+
+
+@pytest.mark.parametrize("newline, packed", [("\n", False), ("\r\n", False), ("\n", True)])
+def test_a_line_that_is_not_utf8_is_its_records_error_naming_line_byte_and_offset(tmp_path, newline, packed):
+    """It was "bad character '\\ufffd'", naming no byte; the offset is in the file (in a gzip
+    file, in the text inside), line endings and a Latin-1 comment counted, and the comment
+    is still a comment."""
+    head = ("# a comment" + newline + MIXED[0] + newline).encode() + b"# caf\xe9" + newline.encode()
+    bad = b"  " + MIXED[1][:5].encode() + b"\xe9" + MIXED[1][6:].encode()
+    data = head + bad + newline.encode() + (MIXED[2] + newline).encode()
+    path = tmp_path / ("latin.txt.gz" if packed else "latin.txt")
+    path.write_bytes(gzip.compress(data) if packed else data)
+    puzzles = read_records(path)["puzzle"]
+    assert len(puzzles) == 3 and puzzles[0] == MIXED[0] and puzzles[2] == MIXED[2]
+    message, shown = bad_row_parts(puzzles[1])
+    offset = data.index(b"\xe9", len(head))
+    assert message == f"text: line 4 is not UTF-8 text (byte 0xe9 at offset {offset}: invalid continuation byte)"
+    assert shown == MIXED[1][:5] + "\ufffd" + MIXED[1][6:]
+
+
+def test_a_line_that_is_not_utf8_is_an_error_row_and_the_others_are_solved(tmp_path):
+    from pipeline.batch import run_batch
+
+    src = tmp_path / "in.txt"
+    src.write_bytes((MIXED[0] + "\n").encode() + b"4.....8.5.3\xff" + MIXED[0][12:].encode() + b"\n"
+                    + (MIXED[0] + "\n").encode())
+    run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["optimal", "error", "optimal"]
+    assert frame["error"].iloc[1] == f"text: line 2 is not UTF-8 text (byte 0xff at offset {len(MIXED[0]) + 12}: invalid start byte)"
+    assert frame["puzzle"].iloc[1] == "4.....8.5.3\ufffd" + MIXED[0][12:]
+
+
+def test_a_line_past_the_bound_with_a_byte_that_is_not_utf8_shows_its_start(tmp_path, monkeypatch):
+    from pipeline.batch import records
+
+    monkeypatch.setattr(records, "MAX_TEXT_BYTES", 1000)
+    (tmp_path / "long.txt").write_bytes(b"\xe9" + b"1" * 5000 + b"\n" + (MIXED[0] + "\n").encode() + b"1\xe9\n")
+    puzzles = read_records(tmp_path / "long.txt")["puzzle"]
+    message, shown = bad_row_parts(puzzles[0])
+    assert message == "text: a line of 5,002 characters, more than a puzzle's 1,000 bytes"
+    # the escaped byte shown as U+FFFD (an escape would not even write to Parquet)
+    assert shown == "\ufffd" + "1" * (records.LONG_LINE_SHOWN - 1) + "..." and puzzles[1] == MIXED[0]
+    # the long line's bytes counted, not the characters held
+    assert bad_row_parts(puzzles[2])[0] == (f"text: line 3 is not UTF-8 text (byte 0xe9 at offset {5002 + len(MIXED[0]) + 2}: "
+                                            "invalid continuation byte)")
