@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import math
 import multiprocessing
 import os
 import shutil
@@ -254,31 +255,65 @@ class Processes:
         A worker still running :data:`KILL_GRACE_SECONDS` after a cancel (its current puzzle
         outlasted the run's wait for it: one HiGHS run may take hours), or any worker once
         ``abort()`` is true (a second Ctrl-C), is killed: its unfinished chunk was not written,
-        and a resume solves it again.
+        and a resume solves it again. So is every worker at once when one died on its own (the
+        OOM killer, a crash: :meth:`crashed`): the pool is broken, and CPython's own clean-up
+        would wait forever for workers that ignore its SIGTERM (:data:`STOP_SIGNALS`).
 
         Parameters
         ----------
         cancel : bool
             Drop queued chunks and stop running ones after their current puzzle (else wait for all).
         abort : callable or None
-            Polled while a cancelled pool's workers end: once it returns True, kill them at once.
+            Polled while the workers end: once it returns True, kill them at once.
         """
-        if not cancel:
-            self.pool.shutdown(wait=True)
-            return
-        self.request_stop()
-        # the pool keeps its processes in a private mapping: without it, the wait is unbounded
+        # the pool keeps its processes and its thread in private attributes: without them, the
+        # wait is CPython's own (unbounded if a worker dies)
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        results = getattr(self.pool, "_result_queue", None)
+        if cancel:
+            self.request_stop()
         with _pool_teardown_quiet():
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            end = time.monotonic() + KILL_GRACE_SECONDS
-            while (any(p.is_alive() for p in processes) and time.monotonic() < end
-                   and not (abort is not None and abort())):
-                time.sleep(0.05)
-            for process in processes:
-                if process.is_alive():
-                    process.kill()
-            self.pool.shutdown(wait=True)
+            self.pool.shutdown(wait=False, cancel_futures=cancel)
+            end = time.monotonic() + KILL_GRACE_SECONDS if cancel else math.inf
+            while any(p.is_alive() for p in processes) or (manager is not None and manager.is_alive()):
+                if self.crashed(processes) or time.monotonic() >= end or (abort is not None and abort()):
+                    _kill(processes, self.stop)
+                    break
+                time.sleep(0.02)
+            if manager is None:
+                self.pool.shutdown(wait=True)
+                return
+            # every worker has ended: the pool's thread only closes its pipes now (bounded all the
+            # same: no wait here may outlast the run's signals), then its result pipe can go
+            manager.join(KILL_GRACE_SECONDS)
+            if results is not None and not manager.is_alive():
+                results.close()
+
+    def crashed(self, processes: list | None = None) -> bool:
+        """Whether a worker ended without being asked (killed by the OOM killer or by hand, a
+        crash): CPython then marks the pool broken (each of its futures a ``BrokenProcessPool``).
+
+        Parameters
+        ----------
+        processes : list of multiprocessing.Process, optional
+            The pool's workers (default: those it has now).
+        """
+        if processes is None:
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        return bool(getattr(self.pool, "_broken", False)) or any(p.exitcode not in (None, 0) for p in processes)
+
+
+def _kill(processes: list, stop) -> None:
+    """SIGKILL every worker still alive and reap it (none is left behind as a zombie or an
+    orphan). The stop flag is set first, so that the pool's queue feeder, whose pipe this breaks,
+    prints no traceback (:func:`_quiet_feeder_when_stopped`)."""
+    stop.value = 1
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(KILL_GRACE_SECONDS)
 
 
 @contextlib.contextmanager

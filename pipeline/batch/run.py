@@ -413,6 +413,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner
+        failed = False
         try:
             stop.in_loop = True
             if runner is not None and not interrupted:
@@ -455,10 +456,13 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
             interrupted = interrupted or stop.requested
         except KeyboardInterrupt:
             interrupted = True
+        except BaseException:
+            failed = True   # a crashed worker, a part that cannot be written: what is still out is never written
+            raise
         finally:
             stop.in_loop = False
             if runner is not None:
-                runner.close(cancel=interrupted or stop.requested, abort=lambda: stop.now)
+                runner.close(cancel=interrupted or stop.requested or failed, abort=lambda: stop.now)
             meter.close()
     complete = bool(done.all())
     elapsed = time.monotonic() - started
