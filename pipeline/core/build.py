@@ -28,8 +28,8 @@ from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
-from pipeline.core.rulerows import (RuleRows, rule_nonzeros, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
-                                    has_rule_rows)  # (re-exported: R)
+from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
+                                    has_rule_rows, rule_nonzeros)  # (re-exported: R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
