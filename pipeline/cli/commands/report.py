@@ -30,12 +30,10 @@ def output_state(out: str) -> str:
         return ""   # the report names what is missing
     if not path.is_dir():
         return f"{out}: a file, not a batch output directory: its rows alone"
-    index = existing_indices(path)
-    distinct = np.unique(index)
-    if distinct.size < index.size:
-        twice = int(distinct[np.flatnonzero(np.bincount(index) > 1)[0]]) if index.size else 0
-        raise PipelineError(f"report: {out} holds rows of record {twice} in two parts (a part of another run?); "
-                            "batch refuses to resume it too")
+    distinct, times = np.unique(existing_indices(path), return_counts=True)
+    if (times > 1).any():
+        raise PipelineError(f"report: {out} holds rows of record {int(distinct[times > 1][0])} in two parts (a part "
+                            "of another run?); batch refuses to resume it too")
     record = read_manifest(path)
     if record is None:
         return f"{out}: no _batch.json: not a batch run's directory, its rows alone"
