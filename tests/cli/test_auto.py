@@ -7,6 +7,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -212,6 +213,19 @@ def _without(tmp_path: Path, *modules: str) -> dict:
     site.mkdir()
     (site / "sitecustomize.py").write_text("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in modules))
     return dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+
+
+def test_a_note_of_the_uniqueness_checks_pick_says_whose_it_is(tmp_path):
+    """``solve --solver minisat`` on a core install: the uniqueness count is auto's (minisat does
+    not count), and its note says so (it read as if the named engine were not used)."""
+    if shutil.which("minisat") is None:
+        pytest.skip("minisat is not installed (make solvers)")
+    env = _without(tmp_path, "numba", "ortools")
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "solve", PUZZLE, "--solver", "minisat"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    notes = [s for s in proc.stderr.splitlines() if s.startswith("note: solver auto")]
+    assert len(notes) == 1 and notes[0].startswith("note: solver auto (the uniqueness check): "), proc.stderr
 
 
 @pytest.mark.parametrize("missing", [("pysat",), ("pysat", "ortools", "numba")], ids=["no-python-sat", "core-only"])
