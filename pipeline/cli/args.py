@@ -459,10 +459,10 @@ def resolve_solver(args: argparse.Namespace, question: str, model: Model | None 
     lines = []
     if pick.note and not said:   # one note per command, however many picks (--verbose says the rest)
         said.update(pick.missing)
-        named = getattr(args, "solver", None) not in (None, AUTO)
+        engine_named = getattr(args, "solver", None) not in (None, AUTO)
         # with --solver minisat, a note of auto's pick is about the uniqueness count: say so
         lines.append(f"note: {pick.note.replace('solver auto:', 'solver auto (the uniqueness check):', 1)}"
-                     if auto and named else f"note: {pick.note}")
+                     if auto and engine_named else f"note: {pick.note}")
     if getattr(args, "verbose", False):
         lines.append(f"solver: auto picked {pick.name} ({pick.reason})")
     if later is not None:

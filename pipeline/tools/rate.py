@@ -150,7 +150,8 @@ class _Rater:
         self.cell_units = [np.flatnonzero(self.inc[:, c]) for c in range(cells)]
         self.lines = {name: u for name, u in fams if name in ("row", "col")}
         self.line_inc = {name: self.inc[self.unit_family == name] for name in self.lines}
-        self.terms = rule_terms(puzzle.rules, puzzle.base_board) if puzzle.rules else None
+        # rules over extra cells are left out: the candidates are the grid's cells alone
+        self.terms = rule_terms(puzzle.rules, puzzle.base_board, extra_cells=False) if puzzle.rules else None
         if self.terms is not None and not self.terms.n_rows:
             self.terms = None   # rules that only add units (windoku): the unit techniques cover them
         self.rule_names = [rule.describe(puzzle.base_board) for rule in puzzle.rules]

@@ -142,8 +142,19 @@ def _slowest(df: pd.DataFrame) -> str:
 
 
 def build_report(outs: list, notes: list[str] | None = None) -> str:
-    """The HTML text of the report for one or more batch output directories; ``notes`` (one line
-    each: an output that holds part of its input) head it."""
+    """The HTML text of the report for one or more batch output directories.
+
+    Parameters
+    ----------
+    outs : list of str or Path
+        The batch output directories (the first is the one the others are compared with).
+    notes : list of str, optional
+        Lines that head the page (an output that holds part of its input).
+
+    Returns
+    -------
+    str
+    """
     import pandas as pd
     frames = {Path(out).name or str(out): read_output(out) for out in outs}
     if len(frames) < len(outs):

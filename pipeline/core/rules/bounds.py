@@ -23,9 +23,10 @@ cage inside a windoku window keeps its distinct-digit rows), so each row belongs
 rule (:attr:`RuleTerms.rule`): :mod:`pipeline.tools.explain` switches rules on and off by them.
 
 A rule whose rows also hold auxiliary 0-1 columns (skyscraper, counting circles, chaos
-construction, ...) or name extra cells is left out (:attr:`RuleTerms.left_out`): its rows'
-bounds over the cells alone would be wrong (a counting-circles row dropped its indicator column
-and ruled out the solution's digits), and leaving a row out only rules out less.
+construction, ...) is left out (:attr:`RuleTerms.left_out`): its rows' bounds over the cells
+alone would be wrong (a counting-circles row dropped its indicator column and ruled out the
+solution's digits), and leaving a row out only rules out less. So is a rule that names extra
+cells when the caller asks (``extra_cells=False``: the rater's candidates cover the grid alone).
 """
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class RuleBounds:
     ruled_out: np.ndarray
 
 
-def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
+def rule_terms(rules: Sequence[Rule], board: Board, extra_cells: bool = True) -> RuleTerms:
     """The rows of ``rules`` as terms, each rule's rows against ``board`` plus its own units.
 
     Parameters
@@ -94,6 +95,10 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
         The puzzle's rules (``Puzzle.rules``, in row order).
     board : Board
         The puzzle's board before the rules' own units (``Puzzle.base_board``).
+    extra_cells : bool, default True
+        Keep the rows of rules that name extra cells (their terms' cells past the grid's);
+        False leaves those rules out (:attr:`RuleTerms.left_out`), as rules with auxiliary
+        columns always are.
 
     Returns
     -------
@@ -117,8 +122,8 @@ def rule_terms(rules: Sequence[Rule], board: Board) -> RuleTerms:
         own = Board(board.rows, board.cols, board.n, board.h, board.w, board.present,
                     tuple(board.unit_families) + tuple(rule.units(board)), board.grids, board.values, board.extra)
         blocks = [block for block in rule.rows(own, seen[rule.kind]) if block.n_rows]
-        if any((isinstance(block, AuxRows) and block.aux_row.size) or (block.cell >= board.n_cells).any()
-               for block in blocks):
+        if any((isinstance(block, AuxRows) and block.aux_row.size)
+               or (not extra_cells and (block.cell >= board.n_cells).any()) for block in blocks):
             left_out.append(k)
             continue
         for block in blocks:

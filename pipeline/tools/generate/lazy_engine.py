@@ -377,8 +377,21 @@ class LazyRuleEngine:
 
 
 def left_out_kinds(terms: RuleTerms, rules: Sequence[Rule]) -> list[str]:
-    """The kinds of the rules whose rows ``terms`` left out (auxiliary columns or extra cells:
-    :func:`~pipeline.core.rules.bounds.rule_terms`), in order, each once."""
+    """The kinds of the rules whose rows ``terms`` left out (auxiliary columns:
+    :func:`~pipeline.core.rules.bounds.rule_terms`), in order, each once.
+
+    Parameters
+    ----------
+    terms : RuleTerms
+        ``rule_terms(rules, ...)``.
+    rules : sequence of Rule
+        The rules ``terms`` were made of.
+
+    Returns
+    -------
+    list of str
+        Each kind's noun (``set of counting circles``).
+    """
     return list(dict.fromkeys(getattr(rules[k], "noun", "") or rules[k].kind for k in terms.left_out))
 
 
@@ -387,8 +400,8 @@ def _learnable(terms: RuleTerms, rules: Sequence[Rule]) -> RuleTerms:
     rule left out of the terms would never be learnt, and its grids would count as solutions."""
     kinds = left_out_kinds(terms, rules)
     if kinds:
-        raise PuzzleError(f"rules with auxiliary columns or extra cells ({', '.join(kinds)}) are not supported by "
-                          "the engine that learns and switches rules")
+        raise PuzzleError(f"rules with auxiliary columns ({', '.join(kinds)}) are not supported by the engine that "
+                          "learns and switches rules")
     return terms
 
 
