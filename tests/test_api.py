@@ -210,3 +210,19 @@ def test_rule_rows_past_the_time_limit_are_a_time_limit_at_once(solver):
     counted = pipeline.count(model, solver=solver, time_limit=0.5)
     assert counted.status == "time_limit" and "building the rule rows alone takes about" in counted.message
     assert "R" not in vars(model)
+
+
+@pytest.mark.parametrize("solver", ["highs", "cpsat", "sat"])
+def test_a_registry_engine_asked_directly_answers_time_limit_before_building_the_rows(solver):
+    """The registry's ``solve`` and ``count`` (not the API's) check the rows' estimate too: a
+    100x100 non-consecutive within half a second is ``time_limit`` at once, its rows unbuilt."""
+    from pipeline.solvers import SOLVERS
+
+    if solver == "cpsat":
+        pytest.importorskip("ortools", reason="CP-SAT is the cpsat extra")
+    model = pipeline.build(pipeline.read_puzzle('{"size": 100, "rules": [{"rule": "nonconsecutive"}]}'))
+    solved = SOLVERS[solver].solve(model, time_limit=0.5)
+    counted = SOLVERS[solver].count(model, 2, time_limit=0.5)
+    for result in (solved, counted):
+        assert result.status == "time_limit" and "building the rule rows alone takes about" in result.message
+    assert "R" not in vars(model)
