@@ -17,7 +17,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.errors import SolveError
 from pipeline.core.rules.base import Rule
 from pipeline.core.rules.cages import Cage
@@ -327,9 +326,6 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
     CountResult
     """
     started = time.perf_counter()
-    too_long = rule_rows_outlast(model, time_limit)
-    if too_long:
-        return CountResult(0, [], "time_limit", time.perf_counter() - started, message=too_long, solver=AUTO)
     count = pick_solver("count", model).solver.count
     assert count is not None   # auto picks only an engine that counts
     left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
@@ -361,9 +357,6 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
     """
     question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
     started = time.perf_counter()
-    too_long = rule_rows_outlast(model, time_limit)
-    if too_long:   # every engine that takes rules needs them: past the limit whichever is picked
-        return SolveResult("time_limit", None, None, time.perf_counter() - started, 0, solver=AUTO, message=too_long)
     engine = pick_solver(question, model).solver
     left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:

@@ -32,6 +32,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.registry import LazyRegistry
 from pipeline.core.puzzle import default_box, format_grid
 from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
+from pipeline.core.rulerows import rule_rows_outlast
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -315,6 +316,9 @@ class Solver:
                                              self._bounds_of(self.options)))
         if not self.rule_rows:
             set_(self, "solve", _refusing_rules(self.solve, self.name))
+        else:
+            set_(self, "solve", _rows_within_time_limit(self.solve, lambda message: SolveResult(
+                "time_limit", None, None, 0.0, 0, solver=self.name, message=message)))
         if not self.wide_values:
             set_(self, "solve", _refusing_wide_values(self.solve, self.name))
         if self.count is not None:
@@ -323,6 +327,9 @@ class Solver:
                                                  SolveError, self._bounds_of(self.count_options)))
             if not self.rule_rows:
                 set_(self, "count", _refusing_rules(self.count, self.name))
+            else:
+                set_(self, "count", _rows_within_time_limit(self.count, lambda message: CountResult(
+                    0, [], "time_limit", 0.0, message=message)))
             if not self.wide_values:
                 set_(self, "count", _refusing_wide_values(self.count, self.name))
         if self.count_or_give_up is not None:   # the same refusals as count's, for the same models
@@ -459,6 +466,20 @@ def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., An
             raise SolveError(f"solver {name}: this puzzle has {needs}, which {name} does not handle yet "
                              f"(engines that do: {able})")
         return function(model, *args, **kwargs)
+
+    return checked
+
+
+def _rows_within_time_limit(function: Callable[..., Any], stopped: Callable[[str], Any]) -> Callable[..., Any]:
+    """``function`` (an engine that takes rule rows) that first answers ``stopped(why)``, a
+    ``time_limit`` result, when building the model's rule rows would outlast ``time_limit``
+    (:func:`~pipeline.core.rulerows.rule_rows_outlast`: every such engine builds them first; a
+    200x200 non-consecutive's took minutes and 12 GB before an 8 s count could start)."""
+
+    @functools.wraps(function)
+    def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
+        too_long = rule_rows_outlast(model, kwargs.get("time_limit"))
+        return stopped(too_long) if too_long else function(model, *args, **kwargs)
 
     return checked
 

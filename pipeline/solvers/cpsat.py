@@ -29,7 +29,6 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import threads_bound, time_limit_bound
-from pipeline.core.rulerows import rule_rows_outlast
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, time_left
 
@@ -254,9 +253,6 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     """
     cp_model = _cp_model()
     started = time.perf_counter()
-    too_long = rule_rows_outlast(model, time_limit)   # the rows are built before CP-SAT's model
-    if too_long:
-        return SolveResult("time_limit", None, None, 0.0, 0, solver="cpsat", message=too_long)
     cp, variables = build_cp_model(model)
     left = time_left(time_limit, started)   # the model's build counts (a full-rank puzzle's took seconds)
     if left is not None and left <= 0:
@@ -305,9 +301,6 @@ def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     cp_model = _cp_model()
     started = time.perf_counter()
-    too_long = rule_rows_outlast(model, time_limit)
-    if too_long:
-        return CountResult(0, [], "time_limit", 0.0, message=too_long)
     cp, variables = build_cp_model(model)
     left = time_left(time_limit, started)   # the model's build counts (a full-rank puzzle's took seconds)
     if left is not None and left <= 0:

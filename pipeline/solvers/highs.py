@@ -18,7 +18,6 @@ from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector
 from pipeline.core.errors import SolveError
 from pipeline.core.options import threads_bound, time_limit_bound
 from pipeline.core.presolve import DEFAULT_PRESOLVE, Presolved, presolve as presolve_model
-from pipeline.core.rulerows import rule_rows_outlast
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction
 
@@ -323,9 +322,6 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     >>> solve(build_model(parse_puzzle(".12.3...4.......", box="2x2"))).status
     'infeasible'
     """
-    too_long = rule_rows_outlast(model, time_limit)   # the rows are built before HiGHS starts
-    if too_long:
-        return SolveResult("time_limit", None, None, 0.0, 0, solver="highs", message=too_long)
     deadline = None if time_limit is None else time.perf_counter() + time_limit   # presolve counts too
     pre = presolve_model(model, presolve)
     if pre.contradiction:
@@ -633,9 +629,6 @@ def count_solutions(model: Model, limit: int = 2, *, time_limit: float | None = 
     if limit < 1:
         raise SolveError(f"count: --limit must be at least 1, found {limit}")
     start = time.perf_counter()
-    too_long = rule_rows_outlast(model, time_limit)
-    if too_long:
-        return CountResult(0, [], "time_limit", 0.0, message=too_long)
     pre = presolve_model(model, presolve)
     if pre.contradiction:
         return CountResult(0, [], "complete", time.perf_counter() - start)
