@@ -220,6 +220,7 @@ class _StopSignals:
         stops.shutdown_started()
         if not self.requested:
             self.requested = True
+            stops.stopping_in_order()   # here in Python: the watchdog waits for the orderly end
             if self.engine is not None:
                 self.engine.request_stop()
             return

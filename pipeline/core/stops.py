@@ -34,13 +34,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-__all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "Deadline",
+__all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
            "DeadlineReached", "begin", "calling_on_stop", "removed_at_hard_exit", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
-           "shutdown_started", "stop_requested", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
+           "shutdown_started", "stop_requested", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
 #: before the watchdog ends the process itself.
 INTERRUPT_GRACE = 2.0
+#: Seconds a command that took the stop in its own Python code (``batch``'s first Ctrl-C: the
+#: workers' current puzzles, the finished rows written, the summary) has to end after that,
+#: before the watchdog ends the process itself: on a loaded machine the orderly end took more
+#: than :data:`INTERRUPT_GRACE`, and the watchdog's bare ``interrupted`` replaced the summary.
+ORDERLY_STOP_GRACE = 30.0
 #: The deadline's alarm rings this fraction of the limit after it (and at least 20 ms): an
 #: engine that stops on its own limit a moment late still gives its own answer.
 DEADLINE_SLACK = 0.02
@@ -102,6 +107,7 @@ class _State:
     flag: Callable[[], bool] | None = None               # watching_flag's: a batch worker's "stop" flag
     left_running: str | None = None                       # leave_running's: an engine thread still in C code
     removals: tuple[str, ...] = ()                        # removed_at_hard_exit's temporary directories
+    in_order: float | None = None                         # stopping_in_order's: when main took the stop
     lock = threading.Lock()
 
 
@@ -284,6 +290,7 @@ def install(watch: bool = True) -> None:
         if signal.getsignal(signum) is not signal.SIG_IGN:   # nohup, a background job: stays ignored
             signal.signal(signum, _on_stop_signal)
     _S.installed = True
+    _S.in_order = None
     if watch:
         _start_watchdog()
 
@@ -315,6 +322,14 @@ def _forget_handled_interrupts() -> None:
     catches it, as ``main`` does; it clears the mark at the start of every such run, which is
     what the ``eval`` of a string here does. The command has given its answer by now."""
     eval("None")  # noqa: S307  (a constant string: the point is the string run, see above)
+
+
+def stopping_in_order() -> None:
+    """The main thread took the stop in its own Python code and ends the command in order (the
+    command's signal handler ran, so it is not stuck in C code): the watchdog gives it
+    :data:`ORDERLY_STOP_GRACE` from now instead of :data:`INTERRUPT_GRACE` before it ends the
+    process itself."""
+    _S.in_order = time.monotonic()
 
 
 def report_interrupt() -> None:
@@ -398,6 +413,9 @@ def _watch(read_end: int) -> None:
             time.sleep(min(max(deadline.hard_stop - time.monotonic(), 0.0), _LONGEST_WAIT))
         else:
             time.sleep(INTERRUPT_GRACE)
+            taken = _S.in_order
+            if taken is not None:   # main is ending in order: give it its own grace
+                time.sleep(max(taken + ORDERLY_STOP_GRACE - time.monotonic(), 0.0))
         _hard_exit(_S.stopping or first, deadline)
         first = None   # the main thread answered: watch for the next stop
 

@@ -419,3 +419,33 @@ def test_batch_signal_to_the_process_group_then_resume(data_dir, tmp_path, signu
     assert sorted(df["index"].tolist()) == list(range(len(records)))   # every record once
     assert (df["status"] == "optimal").all()
     assert f"{kept:,} already done" in rerun.stderr
+
+
+ORDERLY_STOP = """
+import os, signal, sys, threading, time
+from pipeline.core import stops
+stops.install(watch=True)
+taken = []
+def take(signum, frame):   # as batch's own handler: the stop reached Python, the end is orderly
+    stops.shutdown_started()
+    stops.stopping_in_order()
+    taken.append(signum)
+signal.signal(signal.SIGINT, take)
+threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+while not taken:
+    time.sleep(0.02)
+time.sleep(stops.INTERRUPT_GRACE + 1.0)   # an orderly end longer than the grace (a loaded machine)
+print("summary", flush=True)
+stops.finish()
+sys.exit(130)
+"""
+
+
+def test_a_stop_taken_in_python_gets_the_orderly_grace_not_the_watchdogs_exit():
+    """batch with one worker took Ctrl-C in its own handler, then wrote its rows and summary; on a
+    loaded machine that took more than INTERRUPT_GRACE and the watchdog ended the process with a
+    bare 'interrupted' instead of the summary."""
+    done = subprocess.run([sys.executable, "-c", ORDERLY_STOP], capture_output=True, text=True, timeout=60,
+                          env=_env(), cwd=PROJECT)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "summary\n", ""), (done.returncode, done.stdout,
+                                                                                   done.stderr[-2000:])
