@@ -32,7 +32,6 @@ def test_notebook_is_committed_without_outputs():
     assert code and all(cell.outputs == [] and cell.execution_count is None for cell in code)
 
 
-@pytest.mark.slow
 def test_tour_notebook_runs_and_shows_pictures(tmp_path, monkeypatch):
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # the tour keeps its files in a new temporary directory for the reader to look at: here under

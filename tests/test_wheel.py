@@ -24,7 +24,6 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.core.verify import verify_grid
@@ -57,7 +56,6 @@ def _dependency_view(folder: Path) -> Path:
     return folder
 
 
-@pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_runs_outside_the_repository(tmp_path):
     assert PROJECT not in tmp_path.resolve().parents
     # -- build the wheel from a copy, so no build/ or egg-info lands in the checkout

@@ -6,7 +6,10 @@ in one line by type, and every entry the project reads is solved right:
   answer verifies, and the independent CP-SAT oracle (tests/core/cpsat_oracle.py, each rule
   written from its meaning, never from the project's rows) accepts it and counts the same to 2.
 
-One test per entry, so xdist spreads them. An entry the default engine does not finish within
+One test per entry, so xdist spreads them. ``make test`` runs a cover of the collection: the
+shortest entries that between them use every constraint kind of it (each ISS keyword, and each
+``Shape``), about 60 of the 359; the rest are the slow collection (``-m slow``: ``make test-slow``,
+part of ``make bench``), which kept CI near its 20 minutes. An entry the default engine does not finish within
 :data:`SUITE_SECONDS` is skipped with its time (the suite's budget; ``make bench-iss`` measures
 every entry with ``--time-limit 60`` and writes docs/iss-collection.md). Skips with a printed
 reason when ``../shared`` is absent.
@@ -42,16 +45,47 @@ def _entries() -> list[dict]:
 ENTRIES = _entries()
 
 
+def _kinds(entry: dict) -> set[str]:
+    """The constraint kinds an entry's input uses: its ISS keywords (``.Thermo~...`` is
+    ``Thermo``), a ``Shape`` with its value."""
+    text = entry["input"]
+    return set(re.findall(r"\.([A-Za-z][A-Za-z0-9]*)", text)) | set(re.findall(r"\.(Shape~[^.]*)", text))
+
+
+def _cover(entries: list[dict]) -> set[str]:
+    """Names of the shortest entries that between them use every kind of ``entries`` (greedy,
+    shortest input first, then name: the same set on every run)."""
+    seen: set[str] = set()
+    chosen = set()
+    for entry in sorted(entries, key=lambda e: (len(e["input"]), e["name"])):
+        kinds = _kinds(entry)
+        if kinds - seen:
+            chosen.add(entry["name"])
+            seen |= kinds
+    return chosen
+
+
+COVER = _cover(ENTRIES)
+
+
+def test_the_cover_uses_every_kind_of_the_collection():
+    if not ENTRIES:
+        pytest.skip(f"{COLLECTION} is absent (../shared is not beside the project)")
+    covered = set().union(*(_kinds(e) for e in ENTRIES if e["name"] in COVER))
+    assert covered == set().union(*(_kinds(e) for e in ENTRIES))
+    assert len(COVER) < len(ENTRIES) / 3
+
+
 def test_the_collection_is_there():
     if not ENTRIES:
         pytest.skip(f"{COLLECTION} is absent (../shared is not beside the project)")
     assert len(ENTRIES) == 359
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("entry", ENTRIES or [pytest.param(None, marks=pytest.mark.skip(
-    reason=f"{COLLECTION} is absent (../shared is not beside the project)"))],
-    ids=[re.sub(r"\W+", "_", e["name"])[:60] for e in ENTRIES] or ["absent"])
+@pytest.mark.parametrize("entry", [pytest.param(e, id=re.sub(r"\W+", "_", e["name"])[:60],
+                                                 marks=[] if e["name"] in COVER else [pytest.mark.slow])
+                                    for e in ENTRIES] or [pytest.param(None, id="absent", marks=pytest.mark.skip(
+                                        reason=f"{COLLECTION} is absent (../shared is not beside the project)"))])
 def test_entry_is_refused_in_one_line_or_solved_right(entry):
     import pipeline
     from pipeline.core.verify import verify_grid

@@ -53,8 +53,16 @@ PUZZLES = puzzles()
 available = registry_solver_or_skip
 
 
-@pytest.mark.parametrize("puzzle_name", list(PUZZLES))
-@pytest.mark.parametrize("name, fmt", RUNS, ids=[f"{n}-{f}" for n, f in RUNS])
+#: sat4j starts a JVM for every run (3-9 s a puzzle here, two thirds of this test's time): the
+#: suite gives it two puzzles, a classic and a killer; the slow collection (``make test-slow``,
+#: part of ``make bench``) every puzzle.
+SAT4J_IN_SUITE = ("seed000", "killer9")
+ANSWER_CASES = [pytest.param(name, fmt, puzzle_name, id=f"{name}-{fmt}-{puzzle_name}",
+                             marks=[pytest.mark.slow] if name == "sat4j" and puzzle_name not in SAT4J_IN_SUITE else [])
+                for name, fmt in RUNS for puzzle_name in PUZZLES]
+
+
+@pytest.mark.parametrize("name, fmt, puzzle_name", ANSWER_CASES)
 def test_solver_answers_import_and_verify(tmp_path, name, fmt, puzzle_name):
     solver = available(name)
     puzzle = PUZZLES[puzzle_name]
