@@ -4,14 +4,16 @@
 each and writes ``OUT/part-<first index>.parquet`` files, each written atomically (temporary file
 + rename) and tied to the input (fingerprint and a hash per row in its metadata), plus
 ``OUT/_batch.json`` (input fingerprint and options) and ``OUT/_SUCCESS`` once every record has a
-row. ``pandas.read_parquet(OUT)`` reads the parts as one table in input order. Rerun after a kill
+row (written by a run that ends so, uninterrupted; a run removes it before it starts work).
+``pandas.read_parquet(OUT)`` reads the parts as one table in input order. Rerun after a kill
 or Ctrl-C, the batch checks the parts, keeps what is there and solves only the missing records;
 ``retry=("time_limit", "error")`` (``--retry``) solves such rows again, with new options.
 
 Columns: ``index`` (0-based record number), ``puzzle`` (the record), ``variant``, ``solution``
 (compact string), ``status`` (optimal | infeasible | error | time_limit | invalid | ...),
-``n_solutions`` (with ``--count K``: capped at K), ``seconds`` (inside the solver calls),
-``wall_seconds`` (the record's whole cost in its worker), ``nodes``, ``error`` (one line).
+``n_solutions`` (with ``--count K``: capped at K; pandas reads it as ``Int64``, missing in error
+rows), ``seconds`` (inside the solver calls), ``wall_seconds`` (the record's whole cost in its
+worker), ``nodes``, ``error`` (one line).
 
 Modules, each one job:
 

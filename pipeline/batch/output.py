@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import contextlib
 import errno
+import functools
 import itertools
 import json
 import operator
@@ -77,15 +78,43 @@ def writing(path: Path) -> Iterator[None]:
         raise output_error(Path(getattr(e, "filename", None) or path), e) from None
 
 
+#: Integer columns that may be missing in some rows (``n_solutions``: none without ``--count``,
+#: none in an error row): pandas reads them as its nullable ``Int64``, not as float64 (``1.0``).
+#: The others (``index``, ``nodes``) have a value in every row and stay ``int64``.
+NULLABLE_INTEGERS = ("n_solutions",)
+#: pandas' names of each Arrow type of :func:`result_schema`: ``(pandas_type, numpy_type)``.
+_PANDAS_TYPES = {"int64": ("int64", "int64"), "double": ("float64", "float64"), "string": ("unicode", "object")}
+
+
+@functools.cache
 def result_schema() -> pa.Schema:
-    """Arrow schema of every part (the same for all, so the parts read as one table)."""
+    """Arrow schema of every part (the same for all, so the parts read as one table).
+
+    Its metadata holds pandas' description of the columns (the ``pandas`` key, as pandas'
+    ``to_parquet`` writes it), so that ``pandas.read_parquet`` reads :data:`NULLABLE_INTEGERS` as
+    ``Int64`` (without it, an int64 column with a missing value reads as float64).
+
+    Examples
+    --------
+    >>> import json
+    >>> columns = json.loads(result_schema().metadata[b"pandas"])["columns"]
+    >>> [(c["name"], c["numpy_type"]) for c in columns if c["pandas_type"] == "int64"]
+    [('index', 'int64'), ('n_solutions', 'Int64'), ('nodes', 'int64')]
+    """
     import pyarrow as pa  # lazily: the CLI imports batch to build its parser
-    return pa.schema([
+    schema = pa.schema([
         ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("rules", pa.string()),
         ("solution", pa.string()),
         ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
         ("wall_seconds", pa.float64()), ("nodes", pa.int64()), ("error", pa.string()),
     ])
+    columns = []
+    for field in schema:
+        pandas_type, numpy_type = _PANDAS_TYPES[str(field.type)]
+        columns.append({"name": field.name, "field_name": field.name, "pandas_type": pandas_type,
+                        "numpy_type": "Int64" if field.name in NULLABLE_INTEGERS else numpy_type, "metadata": None})
+    pandas = {"index_columns": [], "column_indexes": [], "columns": columns, "attributes": {}}
+    return schema.with_metadata({b"pandas": json.dumps(pandas, separators=(",", ":"))})
 
 
 #: Bytes a ``string`` column may hold (32-bit offsets); a larger one goes through ``pa.array``.
@@ -185,7 +214,7 @@ def write_part(out: Path, columns: dict[str, list], fingerprint: str | None = No
     if fingerprint is not None:
         meta = {"fingerprint": fingerprint,
                 "row_hashes": [] if hashes is None else [f"{int(h):016x}" for h in hashes]}
-        table = table.replace_schema_metadata({METADATA_KEY: json.dumps(meta, separators=(",", ":"))})
+        table = table.replace_schema_metadata({**schema.metadata, METADATA_KEY: json.dumps(meta, separators=(",", ":"))})
     first = int(columns["index"][0]) if len(columns["index"]) else 0
     path = part_path(out, first)
     with writing(path), atomic_open(path, "wb") as f:
@@ -351,9 +380,19 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 
 def touch_success(out: Path) -> None:
+    """Write the empty ``_SUCCESS`` marker of a complete run atomically (the run record
+    ``_batch.json``, saying ``complete``, is written before it)."""
+    path = out / SUCCESS
+    with writing(path), atomic_open(path, "wb"):
+        pass
+
+
+def clear_success(out: Path) -> None:
+    """Remove ``_SUCCESS`` before a run changes ``out``: only a run that ends complete and
+    uninterrupted writes it again (an interrupted ``--retry`` must not keep an earlier run's)."""
     path = out / SUCCESS
     with writing(path):
-        path.touch()
+        path.unlink(missing_ok=True)
 
 
 def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = False) -> None:
@@ -405,8 +444,8 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
 
 
 def _is_own_temporary(name: str) -> bool:
-    """A temporary file of this tool's atomic writes of a part or of ``_batch.json``."""
-    return is_temporary_name(name) and name[1:].startswith((PART_PREFIX, MANIFEST))
+    """A temporary file of this tool's atomic writes of a part, ``_batch.json`` or ``_SUCCESS``."""
+    return is_temporary_name(name) and name[1:].startswith((PART_PREFIX, MANIFEST, SUCCESS))
 
 
 def _is_own_part(path: Path) -> bool:

@@ -28,9 +28,9 @@ from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.batch.config import BatchConfig
 from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, make_engine
-from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, consecutive_runs, locked, own_files, part_statuses, parts,
-                     prepare_output, read_part_rows, refuse_foreign, touch_success, write_manifest, write_part,
-                     write_rows)
+from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, clear_success, consecutive_runs, locked,
+                     own_files, part_statuses, parts, prepare_output, read_part_rows, refuse_foreign, touch_success,
+                     write_manifest, write_part, write_rows)
 from pipeline.batch.output import existing_indices as checked_indices
 from pipeline.batch.progress import Progress
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
@@ -49,7 +49,9 @@ FIRST_CHUNK_SMALL, FIRST_CHUNK_BIG, BIG_RECORD_CHARS = 16, 1, 256
 
 @dataclass
 class BatchSummary:
-    """What a run did. ``complete``: every record has a row in OUT (``_SUCCESS`` written)."""
+    """What a run did. ``complete``: every record has a row in OUT and every row ``--retry``
+    picked was solved again; ``_SUCCESS`` is written when the run is complete and not
+    ``interrupted``."""
 
     output: str
     records: int
@@ -307,8 +309,9 @@ def _undo_refused_start(out: Path, fresh_manifest: bool) -> bool:
 
 
 def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):
-    """What this run solves: the planner, which rows are already done, and, for ``--retry``, the
-    part each retried index lives in."""
+    """What this run solves: the planner, which rows are already in OUT, which are done (a row
+    ``--retry`` picks is not, until it is solved again), for ``--retry`` the part each retried
+    index lives in, and how many rows it retries."""
     n_records = len(records["puzzle"])
     present = checked_indices(out, fingerprint, hashes, records["puzzle"])
     if np.unique(present).size != present.size:
@@ -327,6 +330,7 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
     if budget is not None:
         retry = retry[:budget]
         missing = missing[:max(budget - retry.size, 0)]
+    done[retry] = False   # redone by this run: done again once its new row is written
     runs = []
     if retry.size:
         firsts = np.array([int(i.min()) for _, i, _ in written])
@@ -393,6 +397,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
         manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry,
                                     "options": payload})
     manifest["status"] = "running"
+    clear_success(out)   # before the run record says "running"; written again at a clean end only
     write_manifest(out, manifest)
     if n_records == 0 and not parts(out):
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
@@ -411,7 +416,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
         interrupted = True
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call
         stops.watch()
-    meter = Progress(n_records, int(done.sum()) - n_retry, config.progress, config.log_interval, stream)
+    meter = Progress(n_records, int(done.sum()), config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner
         failed = False
@@ -478,7 +483,7 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     manifest["status"] = "complete" if complete and not interrupted else "interrupted" if interrupted else "partial"
     manifest["last_run"] = summary.to_dict()
     write_manifest(out, manifest)
-    if complete:
+    if complete and not interrupted:
         touch_success(out)
     return summary
 

@@ -50,6 +50,7 @@ class Progress:
         ``auto``: a bar when ``stream`` is a terminal, else log lines.
     interval : float
         Seconds between log lines (the first one after ``interval`` too: a short run says nothing).
+        0: a line whenever the counts or the detail text change, and never the same one twice.
     stream : file, optional
         Where the meter writes (default ``sys.stderr``).
     label : str
@@ -76,6 +77,7 @@ class Progress:
         self.started = self.last = self._drawn = time.monotonic()
         self.counts: dict[str, int] = {}
         self.now = ""        # what is being done (detail)
+        self._logged: tuple | None = None   # what the last log line showed (_log_due)
         self.bar = None
         if mode == "auto":
             mode = "bar" if on_a_terminal(self.stream) else "log"
@@ -121,7 +123,7 @@ class Progress:
         if self.bar is not None:
             self.bar.set_postfix_str(self._words(), refresh=False)
             self._refresh_bar()
-        elif self.mode == "log" and time.monotonic() - self.last >= self.interval:
+        elif self._log_due():
             self.log()
 
     def _show(self) -> None:
@@ -130,8 +132,21 @@ class Progress:
             if shown > self.bar.n:
                 self.bar.update(shown - self.bar.n)
             self.bar.set_postfix_str(self._words(), refresh=False)
-        elif self.mode == "log" and time.monotonic() - self.last >= self.interval:
+        elif self._log_due():
             self.log()
+
+    def _state(self) -> tuple:
+        """What a log line shows besides the times: items done or finished elsewhere, the counts
+        by status and the detail text."""
+        return self.done + self.in_flight, tuple(sorted(self.counts.items())), self.now
+
+    def _log_due(self) -> bool:
+        """A log line is due ``interval`` seconds after the last one; with no interval (0), only
+        when what it shows has changed: a caller that shows the meter twice for one step (batch:
+        after a part is written, then after asking the workers' counter) writes one line."""
+        if self.mode != "log" or time.monotonic() - self.last < self.interval:
+            return False
+        return self.interval > 0 or self._state() != self._logged
 
     def rate(self) -> float:
         """Items per second in this run."""
@@ -147,6 +162,7 @@ class Progress:
     def log(self) -> None:
         """Write one log line now."""
         self.last = time.monotonic()
+        self._logged = self._state()
         rate = self.rate()
         done = min(self.done + self.in_flight, self.total)
         left = self.total - done

@@ -30,6 +30,19 @@ def test_cli_errors_and_log_lines(sample, tmp_path, capsys):
     assert "outside Highs.run()" in err
 
 
+def test_log_interval_0_writes_each_progress_line_once(sample, tmp_path, capsys):
+    """An outside check: ``--log-interval 0`` printed every progress line twice on stderr."""
+    path, records, _ = sample
+    out = tmp_path / "out"
+    assert main(["batch", str(path), str(out), "--workers", "1", "--chunk-size", "8", "--progress", "log",
+                 "--log-interval", "0", "--solver", "sat"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    progress = [line.split(" | ")[0] for line in err if line.startswith("batch: ") and " | " in line]
+    # one line per part written (in process: a chunk is one part), each count once
+    assert len(progress) == len(set(progress)) == len(list(out.glob("part-*.parquet"))), progress
+    assert progress[-1] == f"batch: {len(records)}/{len(records)} (100.0%)"
+
+
 @pytest.mark.parametrize("option, value, message", [
     ("--chunk-size", "0", "error: chunk_size must be a positive integer, got 0"),
     ("--chunk-size", "-5", "error: chunk_size must be a positive integer, got -5"),

@@ -58,3 +58,37 @@ def test_the_meter_moves_with_the_workers_count_between_parts():
     meter.update(["optimal"] * 20)       # a part of 20 written: 5 still in flight
     assert "batch: 35/100 (35.0%)" in stream.getvalue().splitlines()[-1]
     assert "optimal 20" in stream.getvalue().splitlines()[-1]
+
+
+def test_a_zero_interval_writes_each_state_once():
+    """An outside check: ``--log-interval 0`` printed every line twice (the run shows the meter
+    after a part is written and again after it asks the workers' counter, which said the same)."""
+    stream = io.StringIO()
+    meter = progress.Progress(100, 0, "log", 0.0, stream)
+    meter.update(["optimal"] * 10)
+    meter.running(10)                     # the workers' counter: nothing new
+    meter.running(10)
+    assert len(stream.getvalue().splitlines()) == 1
+    meter.running(12)                     # two more finished in the workers: a new line
+    meter.update(["optimal"] * 2)         # the same two written: the counts moved, a new line
+    meter.running(12)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3 and "12/100" in lines[1] and "optimal 12" in lines[2]
+    meter.detail("step 1")                # generate's detail text is a change too
+    meter.detail("step 1")
+    assert len(stream.getvalue().splitlines()) == 4
+
+
+def test_a_positive_interval_still_writes_a_line_when_nothing_moved(monkeypatch):
+    """A long puzzle keeps the run silent between parts: a line every interval says it is alive."""
+    clock = [1000.0]
+    monkeypatch.setattr("pipeline.core.progress.time.monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    meter = progress.Progress(100, 0, "log", 5.0, stream)
+    meter.running(0)
+    assert stream.getvalue() == ""        # before the first interval: nothing
+    clock[0] += 5.0
+    meter.running(0)
+    clock[0] += 5.0
+    meter.running(0)
+    assert len(stream.getvalue().splitlines()) == 2

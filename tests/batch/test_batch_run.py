@@ -19,10 +19,11 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from batch_helpers import WRONG_LENGTH, check_expected, lines, parts, read, refs
+from batch_helpers import MIXED, WRONG_LENGTH, check_expected, lines, parts, read, refs
 
 from oracles import PROJECT, grid_of, is_valid_solution
 from pipeline.batch import DEFAULT_HIGHS_OPTIONS, LOCK, MANIFEST, SUCCESS, run_batch
+from pipeline.core import stops
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
@@ -402,6 +403,68 @@ def test_retry_time_limit_takes_counts_the_limit_stopped_after_some_solutions(tm
     assert summary.retried == 1
     after = read(out)
     assert after["status"].tolist() == ["optimal"] and after["n_solutions"][0] > 1
+
+
+def test_an_interrupted_retry_leaves_no_success_marker(tmp_path, monkeypatch, request):
+    """An outside check: a ``--retry`` run stopped by Ctrl-C left the ``_SUCCESS`` of the complete
+    run before it beside a ``_batch.json`` saying "interrupted" (every record had a row, so the
+    run counted as complete). The marker goes before work starts and comes back at a clean end."""
+    import pipeline.batch.run as run_module
+
+    request.addfinalizer(stops.begin)   # as main() does before its next command: the signals' stop is over
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([MIXED[3], WRONG_LENGTH, MIXED[3]]) + "\n")
+    out = tmp_path / "out"
+    assert run_batch(src, out, workers=1, progress="none").complete and (out / SUCCESS).exists()
+    solve, seen = run_module.solve_records, []
+
+    def ctrl_c(task, payload):   # a real SIGINT to this process while the retried row is solved
+        seen.append((out / SUCCESS).exists())
+        os.kill(os.getpid(), signal.SIGINT)
+        raise KeyboardInterrupt   # what the second signal of an impatient user does: nothing written
+
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "solve_records", ctrl_c)
+        summary = run_batch(src, out, workers=1, retry=("error",), progress="none")
+    assert seen == [False]                       # gone before the work started
+    assert summary.interrupted and not summary.complete and summary.retried == 1
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    assert not (out / SUCCESS).exists()
+
+    def ctrl_c_then_solve(task, payload):   # the signal alone: the worker stops, its chunk comes back
+        os.kill(os.getpid(), signal.SIGINT)
+        return solve(task, payload)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "solve_records", ctrl_c_then_solve)
+        summary = run_batch(src, out, workers=1, retry=("error",), progress="none")
+    assert summary.interrupted and json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    assert not (out / SUCCESS).exists()
+    again = run_batch(src, out, workers=1, retry=("error",), progress="none")
+    assert again.complete and not again.interrupted and again.retried == 1
+    assert json.loads((out / MANIFEST).read_text())["status"] == "complete" and (out / SUCCESS).exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]   # written atomically: no temporary left
+
+
+def test_counts_read_back_as_integers_beside_error_rows(tmp_path):
+    """An outside check: with an error row (no count) among counted ones, pandas read
+    ``n_solutions`` back as float64 (``1.0``). It is a nullable ``Int64`` column; the other
+    integer columns (``index``, ``nodes``) are never missing and stay ``int64``."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([*MIXED, WRONG_LENGTH]) + "\n")
+    for count, want in ((2, [1, 2, 0, 1, None]), (0, [None] * 5)):
+        out = tmp_path / f"count-{count}"
+        # one row per part: the error row's part holds no count at all, the others no missing one
+        run_batch(src, out, workers=1, chunk_size=1, count=count, progress="none")
+        for df in (read(out), pd.read_parquet(parts(out)[-1]), pq.read_table(out).to_pandas()):
+            assert str(df["n_solutions"].dtype) == "Int64"
+            assert str(df["index"].dtype) == "int64" and str(df["nodes"].dtype) == "int64"
+            assert str(df["seconds"].dtype) == "float64"
+        df = read(out)
+        assert [None if pd.isna(v) else v for v in df["n_solutions"]] == want
+        assert df["status"].tolist() == ["optimal", "optimal", "infeasible", "optimal", "error"]
+        csv = df[["index", "n_solutions"]].to_csv(index=False).splitlines()
+        assert csv == ["index,n_solutions", *(f"{k},{'' if n is None else n}" for k, n in enumerate(want))]
 
 
 def test_ctrl_c_in_process_keeps_every_chunk_finished_before_it(tmp_path, monkeypatch):
