@@ -455,24 +455,65 @@ def _refuse_what_the_row_reader_drops(path: Path, sep: str) -> None:
 
 
 def _csv_with_bad_rows(path: Path, sep: str):
-    """The CSV read row by row (pandas' Python engine), each row of another width than the header
-    kept as a record whose puzzle field says so (:data:`BAD_ROW`)."""
+    """The CSV read row by row with the csv module, each row of another width than the header
+    kept as a record whose puzzle field says so (:data:`BAD_ROW`).
+
+    The rows are those pandas' fast reader gives: a blank or whitespace-only line is no record, a
+    line that is only ``""`` is one (an empty record, its error row), a short row is filled with
+    empty fields. pandas' row-by-row reader, given a callable for bad rows, also dropped the
+    ``""`` lines, so a record went missing whenever the file held a row of another width. Only
+    files with such a row come here (the fast reader read the others).
+    """
     import pandas as pd
 
-    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep, encoding_errors="replace").columns)
-    at = columns.index("puzzle") if "puzzle" in columns else 0
+    class Lines:   # the physical lines of the csv module's current row: is it blank?
+        def __init__(self, f: TextIO):
+            self.f, self.raw = f, list[str]()
 
-    def bad_row(fields: list[str]) -> list[str]:
-        row = [""] * len(columns)
-        shown = sep.join(fields)
-        row[at] = (f"{BAD_ROW}csv: a row of {len(fields)} fields where the header has {len(columns)} "
-                   f"({shown[:60]}{'...' if len(shown) > 60 else ''}); quote a field that holds the separator"
-                   f"{BAD_ROW}{shown}")
-        return row
+        def __iter__(self):
+            return self
 
-    return pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep, index_col=False, engine="python",
-                       encoding_errors="replace",
-                       on_bad_lines=bad_row)
+        def __next__(self) -> str:
+            line = next(self.f)
+            self.raw.append(line)
+            return line
+
+    columns: list[str] | None = None
+    records: list[list[str]] = []
+    with open_text(path) as f:
+        lines = Lines(f)
+        for fields in csv.reader(lines, delimiter=sep, quotechar='"', doublequote=True, strict=True):
+            blank = not "".join(lines.raw).strip()
+            lines.raw.clear()
+            if blank:
+                continue
+            if columns is None:
+                columns = _unique_names([name.lstrip("\ufeff") if k == 0 else name for k, name in enumerate(fields)])
+                at = columns.index("puzzle") if "puzzle" in columns else 0
+                continue
+            if len(fields) > len(columns):
+                shown = sep.join(fields)
+                row = [""] * len(columns)
+                row[at] = (f"{BAD_ROW}csv: a row of {len(fields)} fields where the header has {len(columns)} "
+                           f"({shown[:60]}{'...' if len(shown) > 60 else ''}); quote a field that holds the "
+                           f"separator{BAD_ROW}{shown}")
+                fields = row
+            records.append(fields + [""] * (len(columns) - len(fields)))
+    return pd.DataFrame(records, columns=columns or [], dtype=object)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Header names as pandas makes them unique: a second ``puzzle`` is ``puzzle.1``."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        if name in seen:
+            seen[name] += 1
+            name = f"{name}.{seen[name]}"
+        else:
+            seen[name] = 0
+        out.append(name)
+    return out
 
 
 def _check_parquet_columns(path: Path) -> None:

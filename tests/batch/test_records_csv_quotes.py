@@ -97,3 +97,38 @@ def test_every_record_is_read_or_the_file_refused_naming_the_quotes_line(tmp_pat
             assert bad_row_parts(read) is not None and bad_row_parts(read)[1].strip() == ",".join(row).strip()
         else:
             assert read == row[0].strip()
+
+
+def test_an_empty_quoted_line_is_a_record_beside_a_wide_row(tmp_path):
+    """A line that is only ``""`` is an empty record (its error row), as the fast reader reads it;
+    the row-by-row reader dropped it whenever a wider row sent reading there (2 records of 3)."""
+    path = tmp_path / "wide.csv"
+    path.write_text(f'puzzle\n{G}\n""\n\n   \n{H},extra\n')
+    puzzles = read_records(path)["puzzle"]
+    assert len(puzzles) == 3 and puzzles[0] == G and not puzzles[1] and bad_row_parts(puzzles[2]) is not None
+
+
+_LINE = st.one_of(st.just('""'), st.just(""), st.just("  "), st.just(","), st.just('"",x'),
+                  st.text(alphabet="ab", min_size=1, max_size=3).map(lambda t: "p" + t),
+                  st.text(alphabet="ab", min_size=1, max_size=3).map(lambda t: "p" + t + ",n"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(_LINE, max_size=8), at=st.integers(0, 8))
+def test_a_wide_row_changes_no_other_record(tmp_path_factory, lines, at):
+    """With one row wider than the header anywhere, every other line gives the record pandas'
+    fast reader gives it without that row (blank and whitespace lines none, ``""`` an empty one).
+    A record comes first: a wide first row is refused (it would shift every column)."""
+    import pandas as pd
+
+    folder = tmp_path_factory.mktemp("wide")
+    lines = ["p0", *lines]
+    at = min(at + 1, len(lines))
+    plain, wide = folder / "plain.csv", folder / "wide.csv"
+    plain.write_text("puzzle,note\n" + "".join(f"{line}\n" for line in lines))
+    wide.write_text("puzzle,note\n" + "".join(f"{line}\n" for line in [*lines[:at], "w,x,y", *lines[at:]]))
+    expected = pd.read_csv(plain, dtype=str, keep_default_na=False, index_col=False)["puzzle"].tolist()
+    got = read_records(wide)["puzzle"]
+    bad = [k for k, p in enumerate(got) if bad_row_parts(p) is not None]
+    assert len(bad) == 1
+    assert [p or "" for k, p in enumerate(got) if k != bad[0]] == expected
