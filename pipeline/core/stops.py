@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import sys
@@ -414,10 +415,25 @@ def _watch(read_end: int) -> None:
         else:
             time.sleep(INTERRUPT_GRACE)
             taken = _S.in_order
-            if taken is not None:   # main is ending in order: give it its own grace
-                time.sleep(max(taken + ORDERLY_STOP_GRACE - time.monotonic(), 0.0))
+            if taken is not None:   # main is ending in order: its own grace, cut short by another signal
+                if _wait_for_another_stop(read_end, taken + ORDERLY_STOP_GRACE):
+                    time.sleep(INTERRUPT_GRACE)   # as for a first stop: main may still answer
         _hard_exit(_S.stopping or first, deadline)
         first = None   # the main thread answered: watch for the next stop
+
+
+def _wait_for_another_stop(read_end: int, until: float) -> bool:
+    """Wait until the monotonic time ``until``, or until SIGINT or SIGTERM arrives again (the
+    user's second Ctrl-C: stop waiting so long for the orderly end); True in the second case."""
+    while (left := until - time.monotonic()) > 0:
+        try:
+            ready, _, _ = select.select([read_end], [], [], left)
+            numbers = os.read(read_end, 64) if ready else b""
+        except OSError:
+            return False
+        if any(n in _STOP_SIGNALS for n in numbers):
+            return True
+    return False
 
 
 @contextlib.contextmanager

@@ -449,3 +449,19 @@ def test_a_stop_taken_in_python_gets_the_orderly_grace_not_the_watchdogs_exit():
                           env=_env(), cwd=PROJECT)
     assert (done.returncode, done.stdout, done.stderr) == (130, "summary\n", ""), (done.returncode, done.stdout,
                                                                                    done.stderr[-2000:])
+
+
+def test_a_second_stop_cuts_the_orderly_grace_short():
+    """The orderly end's grace is for a first Ctrl-C: a second one gives main the usual grace,
+    then the watchdog ends a process still not done (main stuck here in a long sleep)."""
+    script = ORDERLY_STOP.replace("time.sleep(stops.INTERRUPT_GRACE + 1.0)", "time.sleep(40)").replace(
+        "threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()",
+        "threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "threading.Timer(3.5, os.kill, (os.getpid(), signal.SIGINT)).start()")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env=_env(), cwd=PROJECT)
+    took = time.monotonic() - start
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n"), (done.returncode, done.stdout,
+                                                                                        done.stderr[-2000:])
+    assert took < 3.5 + stops.INTERRUPT_GRACE + 10, took   # not the 30 s grace (nor the 40 s sleep)
