@@ -13,7 +13,9 @@ signals arrive and wherever they land; ``--time-limit S`` bounds the whole comma
 * The watchdog thread: Python runs a handler only between two bytecodes; when the main thread
   stays in C code that released the GIL (one long HiGHS run), the watchdog, woken by the
   signal numbers Python's C-level handler writes to the wakeup fd, ends the process itself
-  after a grace period with the same report and exit code. (C code that keeps the GIL cannot
+  after a grace period with the same report and exit code. A command that took the stop in its
+  own handler and ends in order (``batch``: :func:`stopping_in_order`) gets a longer grace, which
+  a second signal cuts short. (C code that keeps the GIL cannot
   be waited out this way: the SAT engine therefore searches in short slices,
   :func:`pipeline.solvers.sat_slices.run_sliced`.)
 * :class:`Deadline`: ``--time-limit`` of ``solve`` and ``count`` counts from the end of argument
