@@ -42,6 +42,9 @@ class SetCheck:
     single: Path | None = None
     #: unlisted files no export writes (a user's notes, an answer saved under another name): left alone
     others: list[str] = field(default_factory=list)
+    #: one-file exports found in the directory (``NAME.lp`` beside its ``NAME.lp.manifest.json``),
+    #: each checked against its own manifest: their checks, whole or not
+    singles: list["SetCheck"] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return not self.problems
@@ -59,6 +62,9 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     export may lie beside them (an unlisted file with an export file's ending, other than the
     answers ``sudoku.csv`` and ``x.csv`` the MATLAB instructions write; a staging directory an
     interrupted export left). A user's other files (``notes.txt``) are not the set's business.
+    A one-file export in the directory (``export --to DIR/NAME.lp``: ``NAME.lp`` beside
+    ``NAME.lp.manifest.json``) is checked against its own manifest (:func:`check_single`; its
+    problems are the directory's), and so is a directory holding such exports alone.
 
     Parameters
     ----------
@@ -101,10 +107,18 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     manifest = directory / MANIFEST_NAME
     result = SetCheck(directory, manifest=manifest)
     problems = result.problems
+    result.singles = [check_single(m) for m in _single_manifests(directory)]
+    singles = {name for one in result.singles for name in _single_names(one)}
+    for one in result.singles:
+        problems += one.problems
     meta = read_manifest_json(manifest)
     if not is_export_manifest(meta):
-        why = "missing" if not manifest.exists() else "not an export's manifest"
-        problems.append(f"{manifest}: {why}: {directory} holds no whole export set")
+        if manifest.exists() or not result.singles:   # a directory of one-file exports alone is theirs
+            why = "missing" if not manifest.exists() else "not an export's manifest"
+            problems.append(f"{manifest}: {why}: {directory} holds no whole export set")
+        else:
+            result.manifest = None
+            result.others = _unlisted_files(directory, singles)[1]
         problems += _leftovers(directory)
         return result
     listed = [name for names in meta["files"].values() if isinstance(names, list) for name in names]
@@ -127,11 +141,24 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
     result.files = len(matched) if digests is not None else 0
     for name in sorted(set(digests or ()) - set(listed)):
         problems.append(f"{manifest}: records a SHA-256 of {str(name)!r:.80}, which it does not list")
-    extra, result.others = _unlisted_files(directory, set(listed))
+    extra, result.others = _unlisted_files(directory, set(listed) | singles)
     problems += extra
     problems += _leftovers(directory)
     problems += _model_problems(directory, meta, plain if digests is None else matched, result)
     return result
+
+
+def _single_manifests(directory: Path) -> list[Path]:
+    """The ``NAME.manifest.json`` of one-file exports in ``directory`` (an export's by its JSON)."""
+    return [entry for entry in sorted(directory.iterdir())
+            if entry.name.endswith(MANIFEST_SUFFIX) and not entry.name.startswith(".") and entry.is_file()
+            and is_export_manifest(read_manifest_json(entry))]
+
+
+def _single_names(single: SetCheck) -> set[str]:
+    """The names a one-file export's check covers: its manifest, and the file it lists."""
+    names = {single.manifest.name} if single.manifest is not None else set()
+    return names | ({single.single.name} if single.single is not None else set())
 
 
 def _not_a_directory(directory: Path) -> FormatError:
@@ -240,8 +267,9 @@ def _unlisted_files(directory: Path, listed: set[str]) -> tuple[list[str], list[
     found, others = [], []
     for entry in sorted(directory.iterdir()):
         name = entry.name
+        plain = name[:-3] if name.lower().endswith(".gz") else name   # model.mps.gz: an export's too
         if (name in listed or name == MANIFEST_NAME or name.startswith(".") or name in ANSWER_NAMES
-                or not name.lower().endswith(EXPORT_SUFFIXES)):
+                or not plain.lower().endswith(EXPORT_SUFFIXES)):
             continue
         if name in export_names:
             found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export")

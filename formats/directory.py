@@ -267,8 +267,14 @@ def find_manifest(solution_path: str | os.PathLike,
     solution_path : str or Path
         The solution file.
     manifest : Manifest, str or Path, optional
-        Given by the caller: a manifest, an export directory, or a single exported file whose
-        ``NAME.manifest.json`` lies beside it.
+        Given by the caller: a manifest, an export directory (its ``manifest.json``, else the one
+        ``NAME.manifest.json`` it holds), or a single exported file whose ``NAME.manifest.json``
+        lies beside it.
+
+    Raises
+    ------
+    FormatError
+        No manifest found, or several a directory could mean (one line naming them).
     """
     if manifest is not None:
         if isinstance(manifest, Manifest):
@@ -278,6 +284,14 @@ def find_manifest(solution_path: str | os.PathLike,
             single = given.with_name(given.name + MANIFEST_SUFFIX)   # (a directory like '.' has no name)
             if single.is_file():
                 return load_manifest_file(single)    # the model file named instead of its manifest
+        if given.is_dir() and not (given / MANIFEST_NAME).exists():
+            # a directory of one-file exports (solve --workdir W writes W/RUN/model.cnf.manifest.json)
+            singles = _single_manifests(given)
+            if len(singles) == 1:
+                return load_manifest_file(singles[0])
+            if singles:
+                raise FormatError(f"manifest {given}: holds no {MANIFEST_NAME} and {len(singles)} one-file "
+                                  f"manifests ({_names(singles)}): pass --manifest with one of them")
         return load_manifest_file(manifest)
     folder = Path(solution_path).resolve().parent
     beside = folder / MANIFEST_NAME
@@ -287,11 +301,30 @@ def find_manifest(solution_path: str | os.PathLike,
     singles = sorted(folder.glob(f"{glob.escape(stem)}.*{MANIFEST_SUFFIX}")) if stem else []
     if len(singles) == 1:
         return load_manifest_file(singles[0])
+    there = singles or _single_manifests(folder)
+    suggest = (f"--manifest {Path(solution_path).parent / there[0].name}" if len(there) == 1 else
+               f"--manifest with one of {_names(there)}" if there else
+               "--manifest DIR/manifest.json or --manifest NAME.lp.manifest.json")
     raise FormatError(
         f"{solution_path}: no manifest given and no {MANIFEST_NAME} beside it"
-        + (f" (several {stem}.*{MANIFEST_SUFFIX})" if singles else "")
-        + ": pass --manifest DIR/manifest.json or --manifest NAME.lp.manifest.json"
+        + (f" (several {stem}.*{MANIFEST_SUFFIX})" if singles else
+           f" nor {stem}.*{MANIFEST_SUFFIX}" if there else "")
+        + f": pass {suggest}"
     )
+
+
+def _single_manifests(directory: Path) -> list[Path]:
+    """The ``NAME.manifest.json`` files in ``directory``, sorted (hidden ones left out)."""
+    try:
+        return sorted(p for p in directory.glob(f"*{MANIFEST_SUFFIX}") if not p.name.startswith(".") and p.is_file())
+    except OSError:
+        return []
+
+
+def _names(paths: list[Path], shown: int = 5) -> str:
+    """``a, b and 3 more``: the names of ``paths`` for a one-line message."""
+    names = [p.name for p in paths]
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
 def import_solution(path: str | os.PathLike,

@@ -290,13 +290,15 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     ``PATH.manifest.json``) when ``path`` ends in a one-file format's extension (``.mps``, ``.lp``,
     ``.cnf``, ``.opb``, ``.mat``, ``.gz`` after any but ``.mat``), else a directory with every
     named format and its ``manifest.json`` (:mod:`formats.single`, :func:`formats.export_model`).
+    Files only: ``-``, the command line's standard output (``--to -``), is refused (a directory
+    named ``-`` is ``./-``).
 
     Parameters
     ----------
     model : Model, Puzzle or any input of :func:`read_puzzle`
         What to write (a puzzle is built in the default convention first).
     path : str or path
-        A file such as ``model.mps``, or a directory.
+        A file such as ``model.mps``, or a directory; not ``-``.
     formats : str or list of str, optional
         For a directory: ``"all"`` (default) or names such as ``"mps,lp"``. For a file: at most
         one name (default: from the extension).
@@ -311,7 +313,8 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     Raises
     ------
     FormatError
-        Several formats for one file, an unknown format, or an option no format takes.
+        Several formats for one file, an unknown format, an option no format takes, or ``path``
+        ``-``.
 
     Examples
     --------
@@ -322,6 +325,9 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     """
     if not isinstance(path, (str, os.PathLike)):
         raise FormatError(f"export: the path must be text or a path, found {type(path).__name__}")
+    if os.fsdecode(path) == "-":   # the command line's standard output: here it made a directory named '-'
+        raise FormatError("export: '-' is the command line's standard output (export --to -); this function writes "
+                          "files: give a file or directory path ('./-' for a directory named '-')")
     if "\x00" in os.fsdecode(path):
         raise FormatError(f"export: the path {clip(os.fsdecode(path), 60)!r} holds a NUL character")
     if not (formats is None or isinstance(formats, str)

@@ -165,6 +165,20 @@ def test_export_path_problems_are_format_errors(tmp_path):
         pipeline.export("1" + "." * 15, str(tmp_path / ("a" * 300 + ".mps")))
 
 
+def test_export_to_dash_is_refused_not_a_directory_named_dash(tmp_path, monkeypatch):
+    """An outside check: ``pipeline.export(model, "-")`` made a directory named ``-`` though its
+    docstring says it works as ``export --to PATH`` does (``--to -``: standard output)."""
+    from pathlib import Path
+    monkeypatch.chdir(tmp_path)
+    for dash in ("-", Path("-")):
+        with pytest.raises(pipeline.FormatError) as err:
+            pipeline.export("1" + "." * 15, dash, "lp")
+        assert str(err.value).startswith("export: '-' is the command line's standard output") \
+            and "\n" not in str(err.value)
+    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in pipeline.export("1" + "." * 15, "./-", "lp")] == ["model.lp", "manifest.json"]
+
+
 def test_a_non_finite_objective_is_refused():
     puzzle = pipeline.read_puzzle("1" + "." * 15)
     for bad in (np.nan, np.inf):

@@ -53,7 +53,8 @@ DEFAULT_HIGHS_OPTIONS = {"mip_heuristic_run_rens": False}
 
 
 class BatchConfigError(PipelineError):
-    """A batch option with a bad value (one line naming the option and the value)."""
+    """A batch option with a bad value (one line naming the option and the value): ``option`` is
+    the keyword (``chunk_size``), ``detail`` the rest, so the command line can name its flag."""
 
 
 @dataclass(frozen=True)
@@ -158,9 +159,14 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _bad(option: str, detail: str, sep: str = " ") -> BatchConfigError:
+    """The error ``<option> <detail>`` about ``option`` (a command line names its flag instead)."""
+    return BatchConfigError.for_option(option, detail, sep)
+
+
 def _one_of(name: str, value, allowed) -> None:
     if value not in allowed:
-        raise BatchConfigError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+        raise _bad(name, f"must be one of {', '.join(map(str, allowed))}, got {value!r}")
 
 
 def check_config(c: BatchConfig) -> None:
@@ -177,48 +183,48 @@ def check_config(c: BatchConfig) -> None:
         One line: ``<option> must be <what>, got <value>``.
     """
     if c.workers is not None and not (_is_int(c.workers) and 1 <= c.workers <= MAX_WORKERS):
-        raise BatchConfigError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
+        raise _bad("workers", f"must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
     _one_of("engine", c.engine, ENGINES)
     if c.scheduler is not None and not _is_scheduler_address(c.scheduler):
-        raise BatchConfigError(f"scheduler must be an address [SCHEME://]HOST:PORT (SCHEME {', '.join(SCHEDULER_SCHEMES[:-1])} "
+        raise _bad("scheduler", f"must be an address [SCHEME://]HOST:PORT (SCHEME {', '.join(SCHEDULER_SCHEMES[:-1])} "
                                f"or {SCHEDULER_SCHEMES[-1]}; PORT 1 to 65535) such as tcp://host:8786, got {c.scheduler!r}")
     if c.chunk_size is not None and not (_is_int(c.chunk_size) and c.chunk_size >= 1):
-        raise BatchConfigError(f"chunk_size must be a positive integer, got {c.chunk_size!r}")
+        raise _bad("chunk_size", f"must be a positive integer, got {c.chunk_size!r}")
     if c.chunk_size is not None and c.chunk_size > MAX_CHUNK_SIZE:
-        raise BatchConfigError(f"chunk_size must be at most {MAX_CHUNK_SIZE:,}, got {c.chunk_size!r}")
+        raise _bad("chunk_size", f"must be at most {MAX_CHUNK_SIZE:,}, got {c.chunk_size!r}")
     if not (_is_int(c.count) and 0 <= c.count <= MAX_COUNT):
-        raise BatchConfigError(f"count must be an integer from 0 (no counting) to {MAX_COUNT:,}, got {c.count!r}")
+        raise _bad("count", f"must be an integer from 0 (no counting) to {MAX_COUNT:,}, got {c.count!r}")
     if c.time_limit is not None and not (_is_number(c.time_limit) and math.isfinite(c.time_limit)
                                          and c.time_limit > 0):
-        raise BatchConfigError(f"time_limit must be a positive finite number of seconds, got {c.time_limit!r}")
+        raise _bad("time_limit", f"must be a positive finite number of seconds, got {c.time_limit!r}")
     if not isinstance(c.propagate, bool):
-        raise BatchConfigError(f"propagate must be True or False, got {c.propagate!r}")
+        raise _bad("propagate", f"must be True or False, got {c.propagate!r}")
     if not isinstance(c.rules_by_auto, bool):
-        raise BatchConfigError(f"rules_by_auto must be True or False, got {c.rules_by_auto!r}")
+        raise _bad("rules_by_auto", f"must be True or False, got {c.rules_by_auto!r}")
     if c.box is not None:
         try:
             parse_box(c.box)
         except PipelineError as e:
-            raise BatchConfigError(f"box must be HxW such as 3x3, got {c.box!r} ({e})") from None
+            raise _bad("box", f"must be HxW such as 3x3, got {c.box!r} ({e})") from None
     if c.variant is not None:
         _one_of("variant", c.variant, VARIANTS)
     _one_of("input_format", c.input_format, INPUT_FORMATS)
     if c.limit is not None and not (_is_int(c.limit) and c.limit >= 0):
-        raise BatchConfigError(f"limit must be a non-negative integer, got {c.limit!r}")
+        raise _bad("limit", f"must be a non-negative integer, got {c.limit!r}")
     _one_of("progress", c.progress, PROGRESS_MODES)
     if not (_is_number(c.log_interval) and math.isfinite(c.log_interval) and c.log_interval >= 0):
-        raise BatchConfigError(f"log_interval must be a non-negative finite number of seconds, got {c.log_interval!r}")
+        raise _bad("log_interval", f"must be a non-negative finite number of seconds, got {c.log_interval!r}")
     _one_of("solver", c.solver, batch_solver_names())
     if c.sat_backend is not None and sat_backends():   # without python-sat the engine says so
         _one_of("sat_backend", c.sat_backend, sat_backends())
     if c.amo is not None:
         _one_of("amo", c.amo, ("auto", *AMO_ENCODINGS))
     if not isinstance(c.retry, (tuple, list)):
-        raise BatchConfigError(f"retry must be a list of statuses, got {c.retry!r}")
+        raise _bad("retry", f"must be a list of statuses, got {c.retry!r}")
     for status in c.retry:
         _one_of("retry", status, RETRY_STATUSES)
     if not isinstance(c.highs_options, dict):
-        raise BatchConfigError(f"highs_options must be a dict of HiGHS options, got {c.highs_options!r}")
+        raise _bad("highs_options", f"must be a dict of HiGHS options, got {c.highs_options!r}")
     _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})
     get_solver(c.solver)  # available here (the workers have the same environment)
 
@@ -237,7 +243,7 @@ def _check_highs_options(options: dict) -> None:
     if threads is not None and not (isinstance(threads, int) and not isinstance(threads, bool)
                                     and 0 <= threads <= MAX_THREADS):
         # HiGHS takes any count and starts that many threads (99,999: 660 MB and no answer in 30 s)
-        raise BatchConfigError(f"highs_options: threads must be 0 (HiGHS's choice) to {MAX_THREADS}, found {threads!r}")
+        raise _bad("highs_options", f"threads must be 0 (HiGHS's choice) to {MAX_THREADS}, found {threads!r}", ": ")
     for key, value in options.items():
         if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
-            raise BatchConfigError(f"highs_options: HiGHS refuses option {key}={value!r}")
+            raise _bad("highs_options", f"HiGHS refuses option {key}={value!r}", ": ")

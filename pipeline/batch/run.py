@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import numpy as np
 
@@ -244,7 +244,8 @@ class _StopSignals:
         return False
 
 
-def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummary:
+def run_config(config: BatchConfig, stream: TextIO | None = None, *,
+               on_start: Callable[[], None] | None = None) -> BatchSummary:
     """:func:`run_batch` from a ready :class:`BatchConfig`.
 
     Parameters
@@ -253,6 +254,10 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
         Every option, checked.
     stream : file, optional
         Where progress goes (default ``sys.stderr``).
+    on_start : callable, optional
+        Called once the input is read, OUT prepared and the engine started, before the first
+        chunk: a caller's notes then follow every refusal of the input, OUT or options, which
+        stays the only line (the command line's ``note: solver auto: ...``).
     """
     stream = stream or sys.stderr
     started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
@@ -284,7 +289,7 @@ def run_config(config: BatchConfig, stream: TextIO | None = None) -> BatchSummar
         with locked(out):
             try:
                 return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
-                                   usage=usage, load_start=load_start)
+                                   usage=usage, load_start=load_start, on_start=on_start)
             except Exception:
                 undone = _undo_refused_start(out, fresh_manifest)
                 raise
@@ -385,9 +390,9 @@ def _load_rule_kernel(engine: str) -> None:
 
 
 def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, payload: dict, *, stream, started,
-                usage, load_start) -> BatchSummary:
+                usage, load_start, on_start=None) -> BatchSummary:
     """The part of :func:`run_batch` that runs while holding OUT's lock; ``payload`` is the solve
-    options as the workers take them."""
+    options as the workers take them, ``on_start`` :func:`run_config`'s."""
     n_records = len(records["puzzle"])
     fingerprint = manifest["fingerprint"]
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
@@ -414,6 +419,8 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
                              config.scheduler, warm) if planner.remaining else None
     except KeyboardInterrupt:
         interrupted = True
+    if on_start is not None and not interrupted:   # every refusal is behind: the run starts
+        on_start()
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call
         stops.watch()
     meter = Progress(n_records, int(done.sum()), config.progress, config.log_interval, stream)

@@ -335,7 +335,7 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         return _report_interrupt()
     except PipelineError as e:
-        print(f"error: {bounded(str(e))}", file=sys.stderr)
+        print(f"error: {bounded(str(_as_typed(e, args)))}", file=sys.stderr)
         return 2
     except MemoryError:   # past the up-front estimates (an address-space limit, a rule's encoding)
         print(f"error: {getattr(args, 'command', None) or 'the command'}: out of memory: the job needs more than "
@@ -353,6 +353,13 @@ def _run(argv: list[str] | None) -> int:
         if stops.interrupting():
             return _report_interrupt()
         raise
+
+
+def _as_typed(error: PipelineError, args: argparse.Namespace | None) -> PipelineError:
+    """``error`` naming the option as typed (``--chunk-size: ...``) when it is about a keyword the
+    command maps to one (its ``option_names`` default: keyword -> option), else as it is."""
+    flag = (getattr(args, "option_names", None) or {}).get(error.option) if error.option else None
+    return error.named(flag) if flag else error
 
 
 def _report_interrupt() -> int:

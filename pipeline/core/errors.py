@@ -1,9 +1,56 @@
 """Typed exceptions: every bad input surfaces as one of these, never a traceback."""
 import re
+from typing import TypeVar
+
+_E = TypeVar("_E", bound="PipelineError")
 
 
 class PipelineError(ValueError):
-    """Base class for every user-facing error of the pipeline (bad input, bad file)."""
+    """Base class for every user-facing error of the pipeline (bad input, bad file).
+
+    An error about one keyword's value (:meth:`for_option`) keeps the keyword in ``option`` and
+    the rest in ``detail``: the command line says it with the option as typed (``--chunk-size:
+    must be ...``), the Python API with the keyword (``chunk_size must be ...``).
+    """
+
+    #: the keyword whose value is refused, as the Python API spells it (None: no one option's)
+    option: str | None = None
+    #: the message without the keyword
+    detail: str = ""
+
+    @classmethod
+    def for_option(cls: type[_E], option: str, detail: str, sep: str = ": ") -> _E:
+        """The error ``OPTION<sep>DETAIL`` about keyword ``option``.
+
+        Parameters
+        ----------
+        option : str
+            The keyword, as the Python API spells it.
+        detail : str
+            What is wrong with its value.
+        sep : str, default ": "
+            Between the two in the message.
+
+        Examples
+        --------
+        >>> e = PipelineError.for_option("cap", "must be at least 2, found 0")
+        >>> str(e), str(e.named("--cap"))
+        ('cap: must be at least 2, found 0', '--cap: must be at least 2, found 0')
+        """
+        error = cls(f"{option}{sep}{detail}")
+        error.option, error.detail = option, detail
+        return error
+
+    def named(self: _E, flag: str) -> _E:
+        """This error with its option named ``flag`` (``--cap: ...``), as a command line says it.
+
+        Parameters
+        ----------
+        flag : str
+            The option as typed.
+        """
+        self.args = (f"{flag}: {self.detail}",)
+        return self
 
 
 class PuzzleError(PipelineError):

@@ -8,6 +8,8 @@ import sys
 import time
 from typing import Any
 
+from pipeline.core.extras import install_hint
+
 __all__ = ["LOG_SECONDS", "PROGRESS_MODES", "Progress", "duration", "on_a_terminal"]
 
 #: Seconds between log lines (and before the first one) unless a command says otherwise.
@@ -47,7 +49,8 @@ class Progress:
     done : int
         Items already done before it (a resumed batch).
     mode : {"auto", "bar", "log", "none"}
-        ``auto``: a bar when ``stream`` is a terminal, else log lines.
+        ``auto``: a bar when ``stream`` is a terminal, else log lines. ``bar`` without tqdm: log
+        lines, after one ``note:`` line saying how to install it.
     interval : float
         Seconds between log lines (the first one after ``interval`` too: a short run says nothing).
         0: a line whenever the counts or the detail text change, and never the same one twice.
@@ -84,8 +87,10 @@ class Progress:
         if mode == "bar":
             try:
                 from tqdm import tqdm
-            except ImportError:
+            except ImportError:   # said once, in this meter's run: a bar asked for is not silently log lines
                 mode = "log"
+                print(f"note: --progress bar needs tqdm (the progress extra), which is not installed: "
+                      f"{install_hint('progress')}; showing log lines instead", file=self.stream)
             else:
                 self.bar = tqdm(total=total, initial=done, unit=unit, file=self.stream,
                                 dynamic_ncols=True, smoothing=0.1, delay=delay)

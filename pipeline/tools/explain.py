@@ -334,7 +334,7 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     'multiple'
     """
     if cap < 2:
-        raise PuzzleError(f"cap: must be at least 2, found {cap}")
+        raise PuzzleError.for_option("cap", f"must be at least 2, found {cap}")
     if solver not in COUNTING_ENGINES:
         raise PuzzleError(f"solver: explain counts with one of {', '.join(COUNTING_ENGINES)}, not {solver!r}")
     count = _counter(solver)

@@ -44,13 +44,25 @@ def test_log_interval_0_writes_each_progress_line_once(sample, tmp_path, capsys)
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("--chunk-size", "0", "error: chunk_size must be a positive integer, got 0"),
-    ("--chunk-size", "-5", "error: chunk_size must be a positive integer, got -5"),
-    ("--workers", "100000", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 100000"),
-    ("--workers", "0", f"error: workers must be an integer from 1 to {MAX_WORKERS}, got 0"),
+    # the options as typed (an outside check: "chunk_size must be ...", BatchConfig's keyword)
+    ("--chunk-size", "0", "error: --chunk-size: must be a positive integer, got 0"),
+    ("--chunk-size", "-5", "error: --chunk-size: must be a positive integer, got -5"),
+    ("--chunk-size", "1000000", "error: --chunk-size: must be at most 100,000, got 1000000"),
+    ("--workers", "100000", f"error: --workers: must be an integer from 1 to {MAX_WORKERS}, got 100000"),
+    ("--workers", "300", f"error: --workers: must be an integer from 1 to {MAX_WORKERS}, got 300"),
+    ("--workers", "0", f"error: --workers: must be an integer from 1 to {MAX_WORKERS}, got 0"),
     ("--time-limit", "nan", "error: --time-limit: must be a finite number of seconds greater than 0, found nan"),
-    ("--count", "-1", "error: count must be an integer from 0 (no counting) to 1,000,000, got -1"),
-    ("--retry", "time_limit,bogus", "error: retry must be one of "),
+    ("--count", "-1", "error: --count: must be an integer from 0 (no counting) to 1,000,000, got -1"),
+    ("--retry", "time_limit,bogus", "error: --retry: must be one of "),
+    ("--retry", "bogus", "error: --retry: must be one of "),
+    ("--log-interval", "-1", "error: --log-interval: must be a non-negative finite number of seconds, got -1.0"),
+    ("--log-interval", "inf", "error: --log-interval: must be a non-negative finite number of seconds, got inf"),
+    ("--limit", "-1", "error: --limit: must be a non-negative integer, got -1"),
+    ("--box", "3y3", "error: --box: must be HxW such as 3x3, got '3y3'"),
+    ("--variant", "sudokuish", "error: --variant: must be one of "),
+    ("--scheduler", "nowhere", "error: --scheduler: must be an address [SCHEME://]HOST:PORT"),
+    ("--highs-option", "no_such_option=1", "error: --highs-option: HiGHS refuses option no_such_option=1"),
+    ("--highs-option", "threads=999", "error: --highs-option: threads must be 0 (HiGHS's choice) to "),
 ])
 def test_bad_options_are_one_line_exit_2(tmp_path, capsys, option, value, message):
     src = tmp_path / "in.txt"
@@ -68,9 +80,61 @@ def test_a_bad_option_is_the_only_line_even_when_auto_has_something_to_say(tmp_p
     src.write_text(MIXED[3] + "\n")
     assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "0", "--verbose"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: workers must be") and err.count("\n") == 1, err
+    assert err.startswith("error: --workers: must be") and err.count("\n") == 1, err
     assert main(["batch", str(src), str(tmp_path / "out"), "--verbose"]) == 0
     assert "solver: auto picked" in capsys.readouterr().err
+
+
+def _refused(tmp_path, case: str) -> list[str]:
+    """``batch`` arguments that the run refuses after the options are checked (input, OUT, engine)."""
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[3] + "\n")
+    if case == "missing input":
+        return [str(tmp_path / "nonexist.txt"), str(tmp_path / "out")]
+    if case == "no puzzle column":
+        (tmp_path / "in.csv").write_text("a,b\n1,2\n")
+        return [str(tmp_path / "in.csv"), str(tmp_path / "out")]
+    if case == "overwrite foreign":
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "mine.txt").write_text("not batch's")
+        return [str(src), str(tmp_path / "out"), "--overwrite"]
+    return [str(src), str(tmp_path / "out"), "--engine", "dask"]
+
+
+REFUSALS = ["missing input", "no puzzle column", "overwrite foreign", "dask missing"]
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_refused_input_or_output_is_the_only_line_with_verbose(tmp_path, capsys, monkeypatch, case):
+    """An outside check: auto's lines were said before the run read its input, so a missing input
+    file was two lines on stderr (``solver: auto picked`` with -v, a ``note:`` on a core install)."""
+    if case == "dask missing":
+        monkeypatch.setitem(sys.modules, "distributed", None)   # as on an install without the dask extra
+    assert main(["batch", *_refused(tmp_path, case), "--verbose"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: batch: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_autos_note_on_a_core_install_follows_the_checks(tmp_path, case):
+    """Without numba (a core install) auto's ``note: solver auto: dfs needs numba`` comes once the
+    run starts: after a refusal of the input, OUT or engine the error is the only line."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import sys\n" + "".join(
+        f"sys.modules[{m!r}] = None\n" for m in ("numba", "ortools", "dask", "distributed")))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(PROJECT)]))
+    args = [sys.executable, "-m", "pipeline", "batch", *_refused(tmp_path, case)]
+    proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: batch: "), proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    if case == "missing input":   # a run that starts says the note once
+        src = tmp_path / "in.txt"
+        proc = subprocess.run([*args[:4], str(src), str(tmp_path / "ok"), "--workers", "1", "--progress", "none"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        notes = [line for line in proc.stderr.splitlines() if line.startswith("note: ")]
+        assert len(notes) == 1 and "dfs needs numba" in notes[0], proc.stderr
 
 
 def test_summary_names_the_engine_it_timed(tmp_path, capsys):

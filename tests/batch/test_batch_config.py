@@ -38,6 +38,9 @@ def test_each_bad_option_has_its_exact_message(changes, message):
         BatchConfig("in.txt", "out", **changes)
     text = str(err.value)
     assert text.startswith(message) and "\n" not in text
+    # the keyword apart from the rest: the command line names its option instead (--chunk-size: ...)
+    assert err.value.option in changes and text == err.value.option + (": " if ": " in message[:15] else " ") \
+        + err.value.detail
 
 
 def test_box_and_variant_are_checked():
@@ -89,5 +92,5 @@ def test_cli_bad_scheduler_is_one_line_and_creates_no_output(tmp_path, capsys):
     src.write_text("." * 81 + "\n" + "." * 81 + "\n")
     assert main(["batch", str(src), str(tmp_path / "o"), "--scheduler", "garbage", "--workers", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: scheduler must be an address") and err.count("\n") == 1, err
+    assert err.startswith("error: --scheduler: must be an address") and err.count("\n") == 1, err
     assert not (tmp_path / "o").exists()

@@ -92,3 +92,27 @@ def test_a_positive_interval_still_writes_a_line_when_nothing_moved(monkeypatch)
     clock[0] += 5.0
     meter.running(0)
     assert len(stream.getvalue().splitlines()) == 2
+
+
+def test_a_bar_without_tqdm_says_so_once_and_logs(monkeypatch, tmp_path, capsys):
+    """An outside check: ``--progress bar`` without tqdm (a core install), even on a terminal, fell
+    back to log lines in silence. One note names the extra; the meter then logs."""
+    import sys
+
+    from pipeline.cli.main import main
+    monkeypatch.setitem(sys.modules, "tqdm", None)   # as on an install without the progress extra
+    stream = io.StringIO()
+    meter = progress.Progress(2, 0, "bar", 0.0, stream)
+    meter.update(["optimal"])
+    meter.update(["optimal"])
+    meter.close()
+    lines = stream.getvalue().splitlines()
+    assert meter.mode == "log" and lines[0].startswith("note: --progress bar needs tqdm (the progress extra), which is "
+                                                       "not installed: ") and "[progress]'" in lines[0], lines
+    assert sum(line.startswith("note:") for line in lines) == 1 and lines[1].startswith("batch: 1/2"), lines
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1", "--chunk-size", "1", "--solver", "sat",
+                 "--progress", "bar"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "needs tqdm" in notes[0], notes

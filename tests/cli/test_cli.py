@@ -467,6 +467,15 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     (["solve", "--time-limit=-1"], "error: --time-limit: must be a finite number of seconds greater than 0, found -1"),
     (["solve", "--time-limit", "0"], "error: --time-limit: must be a finite number of seconds greater than 0, found 0"),
     (["build", "--size", "0"], "error: --size: must be at least 1, found 0"),
+    # the options as typed, though the Python API's errors name its keywords (cap, clues, count)
+    (["explain", PUZZLE, "--cap", "0"], "error: --cap: must be at least 2, found 0"),
+    (["explain", PUZZLE, "--cap", "1"], "error: --cap: must be at least 2, found 1"),
+    (["generate", "--clues", "99"], "error: --clues: must be 0..81, found 99"),
+    (["generate", "--size", "4", "--clues", "-3"], "error: --clues: must be 0..16, found -3"),
+    (["generate", "-n", "0"], "error: -n: must be at least 1, found 0"),
+    (["generate", "--size", "65"], "error: --size: generate handles 1..64, found 65"),
+    (["generate", "--box", "9x9"], "error: --box: 9x9 boxes make a grid of side 81; generate handles sides 1..64"),
+    (["generate", "--size", "1", "--variant", "x"], "error: --size: x puzzles are 4x4 and larger, found 1x1"),
 ])
 def test_out_of_range_options_are_refused(capsys, args, message):
     assert assert_one_error_line(*call(capsys, *args)) == message

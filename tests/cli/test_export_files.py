@@ -200,6 +200,37 @@ def test_import_finds_or_is_given_the_single_manifest(capsys, tmp_path):
         assert printed.strip() == line.strip()
 
 
+
+def test_import_given_a_directory_of_one_file_exports_uses_its_manifest(capsys, tmp_path):
+    """An outside check: ``import W/clasp.cnf.sol --manifest W``, W holding ``model.cnf.manifest.json``
+    alone (``solve --workdir W``), said ``manifest W/manifest.json: no such file``; without
+    --manifest the error suggested ``NAME.lp.manifest.json`` and named none of the manifests there."""
+    work = tmp_path / "W"
+    assert call(capsys, "export", PLAIN, "--to", work / "model.cnf")[0] == 0
+    code, line, err = call(capsys, "solve", PLAIN, "--format", "line")
+    assert code == 0, err
+    model = build_model(parse_puzzle(PLAIN))
+    r, c = np.divmod(np.arange(81), 9)
+    true = set(model.convention.position(r, c, np.array([int(ch) for ch in line.strip()]) - 1).tolist())
+    answer = work / "clasp.cnf.sol"   # a SAT competition answer: variable v is position v - 1
+    answer.write_text("s SATISFIABLE\nv " + " ".join(str(v + 1) if v in true else str(-(v + 1))
+                                                      for v in range(729)) + " 0\n")
+    code, printed, err = call(capsys, "import", answer, "--format", "line", "--manifest", work)
+    assert (code, printed.strip()) == (0, line.strip()), err
+    code, printed, err = call(capsys, "import", answer)
+    assert one_error_line(code, printed, err) == (
+        f"error: {answer}: no manifest given and no manifest.json beside it nor clasp.*.manifest.json: "
+        f"pass --manifest {work / 'model.cnf.manifest.json'}\n")
+    shutil.copy(work / "model.cnf.manifest.json", work / "other.lp.manifest.json")
+    code, printed, err = call(capsys, "import", answer, "--manifest", work)
+    assert one_error_line(code, printed, err) == (
+        f"error: manifest {work}: holds no manifest.json and 2 one-file manifests (model.cnf.manifest.json, "
+        f"other.lp.manifest.json): pass --manifest with one of them\n")
+    code, printed, err = call(capsys, "import", answer)
+    assert one_error_line(code, printed, err).endswith(
+        "nor clasp.*.manifest.json: pass --manifest with one of model.cnf.manifest.json, other.lp.manifest.json\n")
+
+
 # ---------------------------------------------------------------------------------------------
 # a manifest is not a puzzle
 # ---------------------------------------------------------------------------------------------

@@ -398,3 +398,10 @@ def test_a_value_set_puzzle_is_judged_and_named_in_its_values():
     assert verify_grid(grid, clued).message == "clue at (1, 1) is 0 but the grid has 1"
     grid[0, 0] = 0   # an empty clue cell: 0 is a value here, so it shows as nothing (it showed value 8)
     assert "clue at (1, 1) is 0 but the grid has nothing" in [v["message"] for v in grid_violations(grid, clued)]
+
+
+def test_one_clue_kept_is_said_in_the_singular():
+    """An outside check: verify and import said "all 1 clues kept"."""
+    solved = "1234341221434321"
+    assert verdict(np.array([int(c) for c in solved]).reshape(4, 4), parse_puzzle("1" + "." * 15)).message \
+        == "valid classic 4x4 solution, the 1 clue kept"

@@ -208,3 +208,41 @@ def test_custom_layouts_export_every_format_and_check_whole(tmp_path, doc):
     out = tmp_path / "out"
     export_model(build_model(parse_puzzle(doc)), out, "all")
     check_export(out)
+
+
+def test_one_file_exports_in_the_directory_are_checked_against_their_own_manifests(tmp_path, capsys):
+    """An outside check: ``check D`` after ``export --to D --formats lp`` and ``export --to D/killer.lp``
+    said ``not checked, not written by an export: killer.lp`` (``check D/killer.lp`` checks it
+    whole), named no ``killer.mps.gz`` at all, and said "1 files" and "1 model files"."""
+    from pipeline.cli.main import main
+    d = tmp_path / "D"
+    killer = PROJECT / "examples" / "killer.json"
+    assert main(["export", FOUR, "--to", str(d), "--formats", "lp", "--quiet"]) == 0
+    assert main(["export", str(killer), "--to", str(d / "killer.lp"), "--quiet"]) == 0
+    assert main(["export", str(killer), "--to", str(d / "killer.mps.gz"), "--quiet"]) == 0
+    (d / "mine.mps.gz").write_bytes(b"a user's own")   # an export's ending, no manifest: named, not checked
+    capsys.readouterr()
+    assert main(["check", str(d)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{d}: whole: 1 file with the SHA-256 manifest.json records, 1 model file read back as its model, "
+        f"nothing of another export",
+        f"{d / 'killer.lp'}: whole: the SHA-256 killer.lp.manifest.json records, read back as its model",
+        f"{d / 'killer.mps.gz'}: whole: the SHA-256 killer.mps.gz.manifest.json records, read back as its model",
+        f"{d}: not checked, not written by an export: mine.mps.gz"]
+    # a changed one-file export is the directory's problem; one whose file is gone too
+    (d / "killer.lp").write_text((d / "model.lp").read_text())
+    (d / "killer.mps.gz").unlink()
+    assert main(["check", str(d)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{d / 'killer.lp'}: changed since the export (its SHA-256 is not the one killer.lp.manifest.json records)",
+        f"{d / 'killer.mps.gz'}: missing (killer.mps.gz.manifest.json lists it)"]
+
+
+def test_a_directory_of_one_file_exports_alone_is_checked(tmp_path, capsys):
+    from pipeline.cli.main import main
+    d = tmp_path / "D"
+    assert main(["export", FOUR, "--to", str(d / "four.opb"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["check", str(d)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{d / 'four.opb'}: whole: the SHA-256 four.opb.manifest.json records, read back as its model"]

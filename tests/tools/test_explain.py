@@ -277,3 +277,10 @@ def test_more_values_than_the_side_conflict_and_removals_are_checked_by_counting
     removed_rules = {k for group in e.remove_rule_numbers for k in group}
     left = keep([x for x in given if x not in e.remove], [[k] for k in (1, 2) if k not in removed_rules])
     assert _count(left) > 0 and len(e.remove) + len(e.remove_rule_numbers) == 1
+
+
+def test_a_bad_cap_names_the_keyword_in_the_api():
+    """``explain(cap=0)`` names its keyword; ``explain --cap 0`` its option (tests/cli/test_cli.py)."""
+    with pytest.raises(PuzzleError) as err:
+        explain("." * 16, box="2x2", cap=0)
+    assert str(err.value) == "cap: must be at least 2, found 0" and err.value.option == "cap"

@@ -386,3 +386,16 @@ def test_a_json_report_generate_writes_is_read_back(tmp_path, extra):
     out = tmp_path / "out"
     done = run_cli("batch", str(several), str(out), "--workers", "1")
     assert done.returncode == 0 and "optimal 3" in done.stdout + done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(count=0), "count: must be at least 1, found 0"),
+    (dict(size=9, clues=99), "clues: must be 0..81, found 99"),
+    (dict(size=65), "size: generate handles 1..64, found 65"),
+])
+def test_the_api_names_its_keyword_and_keeps_it_apart(options, message):
+    """The Python API names the keyword (``-n`` was the command line's word for ``count``); the
+    command line names its option instead (``e.option``: tests/cli/test_cli.py)."""
+    with pytest.raises(PuzzleError) as err:
+        next(generate(seed=1, **options))
+    assert str(err.value) == message and err.value.option == next(iter(options.keys() - {"size"}), "size")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 
 from pipeline.cli.args import add_solver_args, resolve_solver
 from pipeline.core.clauses import AMO_ENCODINGS
@@ -14,6 +15,13 @@ from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import SOLVERS, batch_solver_names
 from pipeline.solvers.auto import AUTO
 from pipeline.core.clauses import DEFAULT_BACKEND
+
+
+#: BatchConfig's keywords as typed here: its errors name the keyword (``chunk_size must be ...``),
+#: the command line the option (``--chunk-size: must be ...``)
+OPTION_NAMES = {**{f.name: "--" + f.name.replace("_", "-") for f in fields(BatchConfig)},
+                "input_path": "INPUT", "output": "OUTPUT", "highs_options": "--highs-option",
+                "propagate": "--no-propagate", "rules_by_auto": "--solver"}
 
 
 def _highs_option(text: str):
@@ -82,13 +90,13 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="progress bar (terminal, needs tqdm), log lines, or nothing (default: auto)")
     p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
-    p.set_defaults(func=run_batch_command)
+    p.set_defaults(func=run_batch_command, option_names=OPTION_NAMES)
 
 
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run ``batch``. Exit codes: 0 done (or stopped by --limit), 2 unusable input, output or
     options (naming the path or option), 1 a worker failed, 130 interrupted (rerun to resume)."""
-    said: list[str] = []   # auto's note, after the options are checked (an error is then the only line)
+    said: list[str] = []   # auto's note, said when the run starts (an error is then the only line)
     solver = resolve_solver(args, "batch", among=tuple(batch_solver_names()), later=said).name
     config = BatchConfig(args.input, args.output, workers=args.workers, engine=args.engine,
                          scheduler=args.scheduler, chunk_size=args.chunk_size, count=args.count,
@@ -103,10 +111,12 @@ def run_batch_command(args: argparse.Namespace) -> int:
         # auto's pick for its own model, once per group of records that share them
         said.append(f"solver: records with rules or a layout go to auto's pick for their own model ({solver} "
                     f"does not take rules)")
-    for line in said:
-        print(line, file=sys.stderr)
+    def say_notes() -> None:   # once the input, OUT and the engine are checked: an error is the only line
+        for line in said:
+            print(line, file=sys.stderr)
+
     try:
-        summary = run_config(config)
+        summary = run_config(config, on_start=say_notes)
     except (PipelineError, OSError, KeyboardInterrupt):
         raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
     except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept

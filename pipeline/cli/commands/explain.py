@@ -47,4 +47,4 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                     "engine's assumptions)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     add_time_limit_arg(p, "explanation")
-    p.set_defaults(func=cmd_explain)
+    p.set_defaults(func=cmd_explain, option_names={"cap": "--cap"})   # explain()'s keywords, as typed

@@ -191,4 +191,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "--log-interval: a quick run prints none), or nothing (default: auto)")
     p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
-    p.set_defaults(func=cmd_generate)
+    # generate()'s keywords as typed here (its errors name the keyword)
+    p.set_defaults(func=cmd_generate, option_names={"count": "-n", "clues": "--clues", "size": "--size", "box": "--box"})

@@ -181,16 +181,16 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
         h, w = parse_box(box, size)
         n = h * w
         if n > 64:   # the same bound as --size: --box 9x9 ran on without end
-            raise PuzzleError(f"box: {h}x{w} boxes make a grid of side {n}; generate handles sides 1..64")
+            raise PuzzleError.for_option("box", f"{h}x{w} boxes make a grid of side {n}; generate handles sides 1..64")
     else:
         n = size or 9
         if n < 1 or n > 64:
-            raise PuzzleError(f"size: generate handles 1..64, found {n}")
+            raise PuzzleError.for_option("size", f"generate handles 1..64, found {n}")
         h, w = default_box(n)
     spec = get_variant(variant)
     if n < spec.min_n:   # as a puzzle of the variant would say, before any grid is made
-        raise PuzzleError(f"size: {variant} puzzles are {spec.min_n}x{spec.min_n} and larger, found {n}x{n}"
-                          + (" (a Latin square from 2x2: --variant latin)" if variant != "latin" and n >= 2 else ""))
+        raise PuzzleError.for_option("size", f"{variant} puzzles are {spec.min_n}x{spec.min_n} and larger, found {n}x{n}"
+                                     + (" (a Latin square from 2x2: --variant latin)" if variant != "latin" and n >= 2 else ""))
     if not spec.boxes:
         h, w = default_box(n)
     return n, h, w
@@ -307,11 +307,11 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     n, h, w = resolve_shape(size, box, variant)
     seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "generate", PuzzleError)
     if count < 1:
-        raise PuzzleError(f"-n: must be at least 1, found {count}")
+        raise PuzzleError.for_option("count", f"must be at least 1, found {count}")
     if difficulty not in ("any",) + DIFFICULTIES:
         raise PuzzleError(f"difficulty: unknown {difficulty!r}; expected any, {', '.join(DIFFICULTIES)}")
     if clues is not None and not 0 <= clues <= n * n:
-        raise PuzzleError(f"clues: must be 0..{n * n}, found {clues}")
+        raise PuzzleError.for_option("clues", f"must be 0..{n * n}, found {clues}")
     if full and difficulty != "any":
         raise PuzzleError(f"generate: --difficulty {difficulty} rates a puzzle's clues; a --full grid has every cell "
                           f"filled (leave one of them out)")
