@@ -104,7 +104,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/generate_bench.py || status=1; \
 	$(PY) bench/sat_rules_bench.py || status=1; \
 	$(PY) bench/rules_bench.py || status=1; \
-	$(MAKE) --no-print-directory test-slow || status=1; \
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -m slow $(PYTEST_ARGS) || status=1; \
 	if [ $$status -ne 0 ]; then echo "make bench: some targets were missed or slow tests failed (see above)"; fi; \
 	exit $$status
 
