@@ -106,7 +106,7 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         taken.seconds += result.seconds
         notes = [part for part in (taken.message, f"{first.name} had found {result.count}" if result.count else "")
                  if part]
-        taken.message = (f"{first.name} gave up after {result.seconds:.3g} s; {then.name} counted"
+        taken.message = (f"{first.name} gave up after {result.seconds:.2f} s; {then.name} counted"
                          + (f" ({'; '.join(notes)})" if notes else ""))
         taken.solver = then.name
         return taken

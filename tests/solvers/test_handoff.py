@@ -231,7 +231,7 @@ def test_a_count_is_handed_on_only_past_its_budget_and_while_finding_few_grids()
     counted = handed_off(first, SOLVERS["sat"], 1.0).count(model, 1000, time_limit=60)
     assert heard == [said for *_, said in answers]
     assert counted.solver == "sat" and counted.count == SOLVERS["sat"].count(model, 1000).count
-    assert counted.message == f"asks gave up after 2 s; sat counted (asks had found {2 * ENUMERATING - 1})"
+    assert counted.message == f"asks gave up after 2.00 s; sat counted (asks had found {2 * ENUMERATING - 1})"
 
 
 def test_a_dfs_count_listing_grids_stays_with_dfs_even_past_its_budget():
