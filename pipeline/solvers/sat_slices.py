@@ -6,7 +6,10 @@ thread are served only between two calls. :func:`run_sliced` runs every search o
 (:mod:`pipeline.solvers.sat`) and of generate's engines in budgets of a fixed schedule
 (:data:`SLICE_BUDGETS`; fixed, not timed, so that what a solver answers never depends on the
 machine's load: generate's grids stay a function of the seed), until an answer, the deadline or
-a signal, whatever the backend.
+a signal, whatever the backend. Where conflicts are costly (a full-rank puzzle's millions of
+clauses) the budget is cut to the conflicts that fit :data:`PROPAGATION_SLICE` propagations at
+the rate so far, and a formula of more than :data:`LARGE_FORMULA` clauses starts small and has a
+decision budget too: counts, not times, so this stays a function of the formula as well.
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from typing import Any
 
 from pipeline.core.stops import command_time_left
 
-__all__ = ["DECISION_SLICE", "MIN_DECISIONS", "SLICE_BUDGETS", "run_sliced"]
+__all__ = ["DECISION_SLICE", "FIRST_LARGE_SLICE", "LARGE_FORMULA", "MIN_DECISIONS", "PROPAGATION_SLICE", "SLICE_BUDGETS",
+           "run_sliced"]
 
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
 #: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
@@ -27,6 +31,18 @@ SLICE_BUDGETS = (2_000, 10_000)
 #: 36x36 grids), cut to the decisions that fit the time left at the pace measured so far.
 DECISION_SLICE = 20_000
 MIN_DECISIONS = 500
+#: Propagations a slice may take, by the propagations per conflict of the slices so far (a count,
+#: not a time, so the search stays a function of the formula): a conflict of a 9x9 full-rank
+#: puzzle's 8.3 million clauses took 25,000 propagations and 10 ms, so slices of 2,000 and
+#: 10,000 conflicts held a Ctrl-C 15 s and 80 s; a hard 25x25's took 240 and 0.05 ms, and its
+#: slices stay as they were.
+PROPAGATION_SLICE = 3_000_000
+#: A formula of more clauses than this starts with :data:`FIRST_LARGE_SLICE` conflicts and slices
+#: a decision budget too (:data:`DECISION_SLICE`, also without a deadline: an empty 101x101 has few
+#: conflicts, and a slice of 2,000 ran for minutes).
+LARGE_FORMULA = 4_000_000
+FIRST_LARGE_SLICE = 100
+MIN_CONFLICTS = 20
 
 
 def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | None = None) -> bool | None:
@@ -50,6 +66,9 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
     """
     budget, largest = SLICE_BUDGETS
     pace = None   # decisions per second of the slices so far (with a deadline)
+    large = _clauses(solver) > LARGE_FORMULA
+    if large:
+        budget = FIRST_LARGE_SLICE
     while True:
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
@@ -61,8 +80,13 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
         # the time left: this search's own deadline, else the command's --time-limit (whose alarm
         # stops the command once the slice returns)
         left = deadline - now if deadline is not None else command_time_left()
-        made = _decisions(solver) if left is not None else None
-        if made is not None and left is not None:
+        made = _decisions(solver) if left is not None or large else None
+        if made is not None and left is None:
+            try:
+                solver.dec_budget(DECISION_SLICE)
+            except NotImplementedError:
+                made = None
+        elif made is not None and left is not None:
             # a slice holds the interpreter, and so the deadline's alarm, until it returns; on an
             # open grid conflicts are rare (2,000 took 1.3 s on an empty 36x36), decisions are not
             try:
@@ -77,7 +101,26 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
             took, after = time.perf_counter() - now, _decisions(solver)
             if after is not None and took > 0 and after > made:
                 pace = (after - made) / took
-        budget = min(2 * budget, largest)
+        budget = min(2 * budget, largest, _conflicts_within(solver, PROPAGATION_SLICE))
+
+
+def _clauses(solver: Any) -> int:
+    """Clauses the solver holds (0 when the backend does not say)."""
+    try:
+        return int(solver.nof_clauses())
+    except (NotImplementedError, AttributeError, TypeError):
+        return 0
+
+
+def _conflicts_within(solver: Any, propagations: int) -> int:
+    """Conflicts that take about ``propagations`` at the solver's propagations per conflict so
+    far (at least :data:`MIN_CONFLICTS`; a large number when the backend keeps no statistics)."""
+    try:
+        stats = solver.accum_stats()
+        per_conflict = int(stats["propagations"]) / max(int(stats["conflicts"]), 1)
+    except (NotImplementedError, KeyError, TypeError, AttributeError):
+        return 1 << 62
+    return max(MIN_CONFLICTS, int(propagations / max(per_conflict, 1.0)))
 
 
 def _decisions(solver: Any) -> int | None:

@@ -319,3 +319,42 @@ def test_an_engine_whose_clauses_load_past_the_deadline_stops_there():
         sat.delete_solver(kept.fresh_solver(deadline=time.perf_counter() + 600))
     finally:
         kept.close()
+
+
+class _Scripted:
+    """A solver stand-in whose searches never finish; its statistics say what a slice cost."""
+
+    def __init__(self, clauses, propagations_per_conflict):
+        self.clauses, self.per = clauses, propagations_per_conflict
+        self.conflict_budgets, self.decision_budgets, self.conflicts = [], [], 0
+
+    def nof_clauses(self):
+        return self.clauses
+
+    def conf_budget(self, budget):
+        self.conflict_budgets.append(budget)
+
+    def dec_budget(self, budget):
+        self.decision_budgets.append(budget)
+
+    def accum_stats(self):
+        return {"conflicts": self.conflicts, "propagations": self.per * self.conflicts, "decisions": 3 * self.conflicts}
+
+    def solve_limited(self, assumptions=()):
+        self.conflicts += self.conflict_budgets[-1]
+        return True if len(self.conflict_budgets) == 6 else None
+
+
+def test_slices_of_costly_conflicts_are_cut_by_their_propagations():
+    """A full-rank 9x9's conflicts took 25,000 propagations and 10 ms each: slices of 2,000 and
+    10,000 conflicts held a Ctrl-C 15 s and 80 s. After the first slice the budget is what fits
+    PROPAGATION_SLICE; a formula of many clauses starts small and gets a decision budget too."""
+    costly = _Scripted(8_300_000, 25_000)
+    assert sat_slices.run_sliced(costly, []) is True
+    assert costly.conflict_budgets[0] == sat_slices.FIRST_LARGE_SLICE
+    assert all(b <= sat_slices.PROPAGATION_SLICE // 25_000 for b in costly.conflict_budgets[1:])
+    assert costly.decision_budgets == [sat_slices.DECISION_SLICE] * 6
+    # cheap conflicts (a hard 25x25: 240 propagations each) keep the fixed schedule, without decisions
+    cheap = _Scripted(752_500, 240)
+    assert sat_slices.run_sliced(cheap, []) is True
+    assert cheap.conflict_budgets == [2_000, 4_000, 8_000, 10_000, 10_000, 10_000] and cheap.decision_budgets == []
