@@ -21,7 +21,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
@@ -321,10 +321,9 @@ def _single_manifests(directory: Path) -> list[Path]:
         return []
 
 
-def _names(paths: list[Path], shown: int = 5) -> str:
-    """``a, b and 3 more``: the names of ``paths`` for a one-line message."""
-    names = [p.name for p in paths]
-    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+def _names(paths: list[Path]) -> str:
+    """The names of ``paths`` for a one-line message (``a, b and 3 more``)."""
+    return some_of([p.name for p in paths])
 
 
 def import_solution(path: str | os.PathLike,

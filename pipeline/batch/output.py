@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 
 from formats.files import atomic_open, is_temporary_name
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, some_of
 from pipeline.batch.records import puzzle_as_written
 from pipeline.batch.text import LOWER_BOUND, one_line
 from pipeline.batch.worker import RESULT_COLUMNS
@@ -510,9 +510,8 @@ def own_files(out: Path) -> list[Path]:
         elif not name.startswith("."):
             foreign.append(name)
     if foreign:
-        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
         raise PipelineError(f"batch: --overwrite deletes only the files of a batch output, and {str(out)!r} holds "
-                            f"others ({', '.join(foreign[:3])}{more}); nothing was deleted: remove them or choose "
+                            f"others ({some_of(foreign, 3)}); nothing was deleted: remove them or choose "
                             f"another directory")
     return ours
 

@@ -139,6 +139,29 @@ def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
     return re.sub(r"\S{%d,}" % (longest + 1), lambda m: shortened(m.group(), longest), text)
 
 
+def some_of(names: "list[str]", shown: int = 5) -> str:
+    """``names`` for a one-line message: all of them, or the first ``shown`` and how many more.
+
+    Parameters
+    ----------
+    names : list of str
+        What to name.
+    shown : int, default 5
+        Names said at most.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> some_of(["a", "b"]), some_of(["a", "b", "c", "d"], shown=2)
+    ('a, b', 'a, b and 2 more')
+    """
+    head = ", ".join(names[:shown])
+    return f"{head} and {len(names) - shown} more" if len(names) > shown else head
+
+
 def clip(value: object, width: int = 20) -> str:
     """``value``'s text for an error message, cut to ``width`` characters with ``...`` when longer
     (:func:`shortened` without the length: a cut number said nothing of its size, ``Shape

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from formats.check import SetCheck, check_export
+from pipeline.core.errors import some_of
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -23,8 +24,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for single in result.singles:
         print(_single_whole(single))
     if result.others:
-        shown = ", ".join(result.others[:5]) + (f" and {len(result.others) - 5} more" if len(result.others) > 5 else "")
-        print(f"{result.directory}: not checked, not written by an export: {shown}")
+        print(f"{result.directory}: not checked, not written by an export: {some_of(result.others)}")
     return 0
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, some_of
 from pipeline.core.extracells import extra_index, extra_name
 
 if TYPE_CHECKING:
@@ -158,7 +158,4 @@ def cell_list_text(cells: "np.ndarray | tuple[int, ...] | list[int]", board: Boa
     -------
     str
     """
-    names = [cell_name(int(c), board) for c in cells]
-    if len(names) <= shown:
-        return ", ".join(names)
-    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+    return some_of([cell_name(int(c), board) for c in cells], shown)
