@@ -478,7 +478,10 @@ def _csv_with_bad_rows(path: Path, sep: str):
             self.raw.append(line)
             return line
 
-    columns: list[str] | None = None
+    # the header as pandas names it (a byte-order mark dropped, a second 'puzzle' as 'puzzle.1')
+    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep, encoding_errors="replace").columns)
+    at = columns.index("puzzle") if "puzzle" in columns else 0
+    header_read = False
     records: list[list[str]] = []
     with open_text(path) as f:
         lines = Lines(f)
@@ -487,9 +490,8 @@ def _csv_with_bad_rows(path: Path, sep: str):
             lines.raw.clear()
             if blank:
                 continue
-            if columns is None:
-                columns = _unique_names([name.lstrip("\ufeff") if k == 0 else name for k, name in enumerate(fields)])
-                at = columns.index("puzzle") if "puzzle" in columns else 0
+            if not header_read:
+                header_read = True
                 continue
             if len(fields) > len(columns):
                 shown = sep.join(fields)
@@ -499,21 +501,7 @@ def _csv_with_bad_rows(path: Path, sep: str):
                            f"separator{BAD_ROW}{shown}")
                 fields = row
             records.append(fields + [""] * (len(columns) - len(fields)))
-    return pd.DataFrame(records, columns=columns or [], dtype=object)
-
-
-def _unique_names(names: list[str]) -> list[str]:
-    """Header names as pandas makes them unique: a second ``puzzle`` is ``puzzle.1``."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        if name in seen:
-            seen[name] += 1
-            name = f"{name}.{seen[name]}"
-        else:
-            seen[name] = 0
-        out.append(name)
-    return out
+    return pd.DataFrame(records, columns=columns, dtype=object)
 
 
 def _check_parquet_columns(path: Path) -> None:
