@@ -67,7 +67,7 @@ def check_ranges(args: argparse.Namespace) -> None:
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise PipelineError(f"--threads: must be from 1 to {MAX_THREADS}, found {threads}")
     size = getattr(args, "size", None)
-    if size is not None and size < 1:
+    if size is not None and size < 1 and not getattr(args, "checks_size", False):   # generate names its range
         raise PipelineError(f"--size: must be at least 1, found {size}")
 
 

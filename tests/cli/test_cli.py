@@ -473,9 +473,13 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     (["generate", "--clues", "99"], "error: --clues: must be 0..81, found 99"),
     (["generate", "--size", "4", "--clues", "-3"], "error: --clues: must be 0..16, found -3"),
     (["generate", "-n", "0"], "error: -n: must be at least 1, found 0"),
-    (["generate", "--size", "65"], "error: --size: generate handles 1..64, found 65"),
-    (["generate", "--box", "9x9"], "error: --box: 9x9 boxes make a grid of side 81; generate handles sides 1..64"),
-    (["generate", "--size", "1", "--variant", "x"], "error: --size: x puzzles are 4x4 and larger, found 1x1"),
+    (["generate", "--size", "65"], "error: --size: classic puzzles are 4x4 to 64x64, found 65x65"),
+    (["generate", "--box", "9x9"], "error: --box: 9x9 boxes make a grid of side 81; classic puzzles are 4x4 to 64x64"),
+    (["generate", "--size", "1", "--variant", "x"], "error: --size: x puzzles are 4x4 to 64x64, found 1x1"),
+    # one range for every side refused, 0 and negative sides too (the generic "at least 1" said less)
+    (["generate", "--size", "0"], "error: --size: classic puzzles are 4x4 to 64x64, found 0"),
+    (["generate", "--size", "-2", "--variant", "latin"], "error: --size: latin puzzles are 2x2 to 64x64, found -2"),
+    (["generate", "--box", "1x2"], "error: --box: classic puzzles are 4x4 to 64x64, found 2x2 (a Latin square from 2x2: --variant latin)"),
 ])
 def test_out_of_range_options_are_refused(capsys, args, message):
     assert assert_one_error_line(*call(capsys, *args)) == message

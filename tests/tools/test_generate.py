@@ -363,7 +363,7 @@ def test_minimal_with_full_is_refused_in_one_line():
 @pytest.mark.parametrize("box, side", [("9x9", 81), ("100x100", 10000), ("8x9", 72)])
 def test_a_box_past_the_size_bound_is_refused_as_a_size_is(box, side):
     """--box 9x9 skipped the 1..64 check that --size 81 gets, and ran on without end."""
-    with pytest.raises(PuzzleError, match=rf"^box: {box} boxes make a grid of side {side}; generate handles sides 1\.\.64$"):
+    with pytest.raises(PuzzleError, match=rf"^box: {box} boxes make a grid of side {side}; classic puzzles are 4x4 to 64x64$"):
         generate(box=box, full=True, seed=1)
 
 
@@ -391,7 +391,7 @@ def test_a_json_report_generate_writes_is_read_back(tmp_path, extra):
 @pytest.mark.parametrize("options, message", [
     (dict(count=0), "count: must be at least 1, found 0"),
     (dict(size=9, clues=99), "clues: must be 0..81, found 99"),
-    (dict(size=65), "size: generate handles 1..64, found 65"),
+    (dict(size=65), "size: classic puzzles are 4x4 to 64x64, found 65x65"),
 ])
 def test_the_api_names_its_keyword_and_keeps_it_apart(options, message):
     """The Python API names the keyword (``-n`` was the command line's word for ``count``); the

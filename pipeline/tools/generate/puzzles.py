@@ -41,6 +41,8 @@ class DifficultyNotReached(PuzzleError):
 #: int64 column has to hold it; a negative one is numpy's ValueError deep inside the first puzzle.
 SEED_MAX = 2 ** 63 - 1
 SEED_BOUND = Bound(0, SEED_MAX, above="refuse", integer=True, what="an integer")
+#: The largest side generate makes (the kernels' one-word candidate masks).
+MAX_SIDE = 64
 
 #: new full grids tried when ``--clues K`` or a proved-minimal symmetric pattern was not reached
 #: (the best one is kept and the shortfall reported).
@@ -175,23 +177,24 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
     Raises
     ------
     PuzzleError
-        A box that does not tile, a size outside 1..64 or below the variant's least, or an unknown variant.
+        A box that does not tile, a side outside the variant's range (its least to 64), or an unknown variant.
     """
+    spec = get_variant(variant)
+    least = spec.min_n
     if box is not None:
         h, w = parse_box(box, size)
         n = h * w
-        if n > 64:   # the same bound as --size: --box 9x9 ran on without end
-            raise PuzzleError.for_option("box", f"{h}x{w} boxes make a grid of side {n}; generate handles sides 1..64")
+        if n > MAX_SIDE:   # --box 9x9 ran on without end
+            raise PuzzleError.for_option("box", f"{h}x{w} boxes make a grid of side {n}; {variant} puzzles are "
+                                         f"{least}x{least} to {MAX_SIDE}x{MAX_SIDE}")
     else:
-        n = size or 9
-        if n < 1 or n > 64:
-            raise PuzzleError.for_option("size", f"generate handles 1..64, found {n}")
-        h, w = default_box(n)
-    spec = get_variant(variant)
-    if n < spec.min_n:   # as a puzzle of the variant would say, before any grid is made
-        raise PuzzleError.for_option("size", f"{variant} puzzles are {spec.min_n}x{spec.min_n} and larger, found {n}x{n}"
-                                     + (" (a Latin square from 2x2: --variant latin)" if variant != "latin" and n >= 2 else ""))
-    if not spec.boxes:
+        n = 9 if size is None else size
+    if not least <= n <= MAX_SIDE:   # one range for every side refused, as a puzzle of the variant would say it
+        found = f"{n}x{n}" if n > 0 else str(n)
+        hint = " (a Latin square from 2x2: --variant latin)" if variant != "latin" and 2 <= n < least else ""
+        raise PuzzleError.for_option("size" if box is None else "box",
+                                     f"{variant} puzzles are {least}x{least} to {MAX_SIDE}x{MAX_SIDE}, found {found}{hint}")
+    if box is None or not spec.boxes:
         h, w = default_box(n)
     return n, h, w
 
