@@ -242,15 +242,6 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
         return ExternalResult(result.grid, "optimal", seconds, answer, log, work if kept else None, result.x)
 
 
-def _grid_answer_problem(model: Model) -> str | None:
-    """Octave's answer is ``solve_sudoku.m``'s grid, ``sudoku.csv``: the digits of a puzzle's
-    extra cells (auxiliary columns) are not in it, so such a puzzle is refused before the run."""
-    if model.puzzle.extra:
-        return ("its answer is the grid alone (solve_sudoku.m writes sudoku.csv), without the digits of the "
-                "puzzle's extra cells: use another engine")
-    return None
-
-
 def _registry_entry(name: str) -> Solver:
     def solve(model: Model, *, time_limit: float | None = None,
               workdir: str | os.PathLike | None = None) -> SolveResult:
@@ -267,7 +258,6 @@ def _registry_entry(name: str) -> Solver:
              "glpk": "apt-get install glpk-utils", "octave": "apt-get install octave"}
     return Solver(name=name, description=f"{name} on the exported {_FORMATS_FOR[name].replace(',', ' + ')} files",
                   solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
-                  model_problem=_grid_answer_problem if name == "octave" else None,
                   solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
                   install_hint=hints[name], bounds=_BOUNDS[name],
                   # the MPS/LP/.mat files carry [Aeq; Aineq] and a layout's present cells (issue 15)

@@ -81,12 +81,15 @@ def test_import_judges_the_extra_cells_an_answer_names(tmp_path, capsys):
     assert "invalid: thermometer T" in capsys.readouterr().err
 
 
-def test_octave_whose_answer_is_a_grid_refuses_extra_cells_before_the_run(capsys, tmp_path):
-    """It ran and then ended "gave no digits of the extra cells" (exit 1)."""
+def test_octave_whose_answer_is_a_grid_gets_extra_cells_that_go_with_it(capsys, tmp_path):
+    """Octave's answer is the grid alone (sudoku.csv): solve finds extra cells' digits that go with
+    it, as import does, and judges them with the rules. It refused such a puzzle before the run."""
     _available("octave")
     path = tmp_path / "extra.json"
     path.write_text(json.dumps(DOC))
-    assert main(["solve", str(path), "--solver", "octave", "--workdir", str(tmp_path / "w")]) == 2
-    assert capsys.readouterr().err == ("error: solver octave: its answer is the grid alone (solve_sudoku.m writes "
-                                       "sudoku.csv), without the digits of the puzzle's extra cells: use another engine\n")
-    assert not (tmp_path / "w").exists()
+    assert main(["solve", str(path), "--solver", "octave", "--format", "json", "--no-unique-check"]) == 0, \
+        capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    grid = np.array(out["grid"])
+    assert out["solver"] == "octave" and out["verified"]
+    assert _extras_hold(grid, out["extra"]["S"], out["extra"]["T"])

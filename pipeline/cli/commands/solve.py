@@ -17,6 +17,7 @@ from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, Solver, SolveResult
 from pipeline.solvers.auto import AUTO
+from pipeline.solvers.extra_cells import extra_cells_for
 
 
 def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver, answer: SolveResult) -> bool | None:
@@ -82,6 +83,13 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         said = r.status == "infeasible" or r.status == "time_limit" and TOO_LONG_TO_START not in r.message
         return _no_solution(args, r.status, None if said else r.message)
     extra = extra_digits(model, r.x)   # the extra cells' digits (None: the puzzle has none)
+    if puzzle.extra and extra is None and solver.solution_format == "grid":
+        # a grid answer (Octave's sudoku.csv) says nothing of the extra cells: digits that go with it, as import finds
+        extra, problem = extra_cells_for(r.grid, puzzle)
+        if problem is not None:
+            deadline.finish()
+            print(f"solver answer does not verify: {problem}", file=sys.stderr)
+            return 1
     if puzzle.extra and extra is None:
         deadline.finish()
         print(f"solver answer does not verify: {solver.name} gave no digits of the extra cells", file=sys.stderr)
