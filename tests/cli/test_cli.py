@@ -479,6 +479,8 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     # one range for every side refused, 0 and negative sides too (the generic "at least 1" said less)
     (["generate", "--size", "0"], "error: --size: classic puzzles are 4x4 to 64x64, found 0"),
     (["generate", "--size", "-2", "--variant", "latin"], "error: --size: latin puzzles are 2x2 to 64x64, found -2"),
+    (["generate", "--box", "0x3"], "error: --box: '0x3' is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)"),
+    (["generate", "--box", "2x2", "--size", "9"], "error: --box: 2x2 boxes do not tile a 9x9 grid (h*w must be 9)"),
     (["generate", "--box", "1x2"], "error: --box: classic puzzles are 4x4 to 64x64, found 2x2 (a Latin square from 2x2: --variant latin)"),
 ])
 def test_out_of_range_options_are_refused(capsys, args, message):

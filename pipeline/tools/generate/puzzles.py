@@ -182,7 +182,10 @@ def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int,
     spec = get_variant(variant)
     least = spec.min_n
     if box is not None:
-        h, w = parse_box(box, size)
+        try:
+            h, w = parse_box(box, size)
+        except PuzzleError as e:   # about the keyword: the command line names it as typed (--box)
+            raise PuzzleError.for_option("box", str(e).removeprefix("box: ")) from None
         n = h * w
         if n > MAX_SIDE:   # --box 9x9 ran on without end
             raise PuzzleError.for_option("box", f"{h}x{w} boxes make a grid of side {n}; {variant} puzzles are "
