@@ -28,7 +28,9 @@ __all__ = ["DECISION_SLICE", "FIRST_LARGE_SLICE", "LARGE_FORMULA", "MIN_DECISION
 #: slices of at most 8,000, within the spread of the search itself).
 SLICE_BUDGETS = (2_000, 10_000)
 #: Decision budget of one slice when a deadline is set (20,000 took 0.1-0.5 s on 25x25 and
-#: 36x36 grids), cut to the decisions that fit the time left at the pace measured so far.
+#: 36x36 grids), cut to the decisions that fit the time left at the pace measured so far, and
+#: doubled after each slice that met fewer than :data:`MIN_CONFLICTS` conflicts (the next call
+#: would start from the root and make the same decisions again).
 DECISION_SLICE = 20_000
 MIN_DECISIONS = 500
 #: Propagations a slice may take, by the propagations per conflict of the slices so far (a count,
@@ -66,6 +68,7 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
     """
     budget, largest = SLICE_BUDGETS
     pace = None   # decisions per second of the slices so far (with a deadline)
+    decisions = DECISION_SLICE   # a slice's decision budget, doubled after a slice of (almost) no conflicts
     large = _clauses(solver) > LARGE_FORMULA
     if large:
         budget = FIRST_LARGE_SLICE
@@ -81,19 +84,15 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
         # stops the command once the slice returns)
         left = deadline - now if deadline is not None else command_time_left()
         made = _decisions(solver) if left is not None or large else None
-        if made is not None and left is None:
-            try:
-                solver.dec_budget(DECISION_SLICE)
-            except NotImplementedError:
-                made = None
-        elif made is not None and left is not None:
+        if made is not None:
             # a slice holds the interpreter, and so the deadline's alarm, until it returns; on an
             # open grid conflicts are rare (2,000 took 1.3 s on an empty 36x36), decisions are not
             try:
-                solver.dec_budget(DECISION_SLICE if pace is None else int(min(DECISION_SLICE, max(MIN_DECISIONS,
-                                                                                                pace * left))))
+                solver.dec_budget(decisions if left is None or pace is None else
+                                  int(min(decisions, max(MIN_DECISIONS, pace * left))))
             except NotImplementedError:   # MiniSat: conflicts only
                 made = None
+        conflicts = _conflicts(solver)
         result = solver.solve_limited(assumptions=list(assumptions))
         if result is not None:
             return result
@@ -101,6 +100,11 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
             took, after = time.perf_counter() - now, _decisions(solver)
             if after is not None and took > 0 and after > made:
                 pace = (after - made) / took
+            if _conflicts(solver) - conflicts < MIN_CONFLICTS:
+                # each call starts again from the root: a search that needs more decisions between two
+                # conflicts than a slice allows would make the same ones in every slice, for ever (ISS's
+                # "City Planning": 67,056 decisions to its answer, none past 20,000 a slice)
+                decisions *= 2
         budget = min(2 * budget, largest, _conflicts_within(solver, PROPAGATION_SLICE))
 
 
@@ -121,6 +125,14 @@ def _conflicts_within(solver: Any, propagations: int) -> int:
     except (NotImplementedError, KeyError, TypeError, AttributeError):
         return 1 << 62
     return max(MIN_CONFLICTS, int(propagations / max(per_conflict, 1.0)))
+
+
+def _conflicts(solver: Any) -> int:
+    """Conflicts the solver has met so far (0 when the backend keeps no statistics)."""
+    try:
+        return int(solver.accum_stats()["conflicts"])
+    except (NotImplementedError, KeyError, TypeError, AttributeError):
+        return 0
 
 
 def _decisions(solver: Any) -> int | None:

@@ -3,6 +3,7 @@ encoding, counts against known counts, limits, time limits, engine reuse, regist
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -233,7 +234,7 @@ def test_slices_get_a_decision_budget_only_under_a_deadline():
     engine = sat.SatEngine(build_model(parse_puzzle("." * 1296)), fix_clues=True)
     timed = _Recording(engine.solver)
     assert sat_slices.run_sliced(timed, [], time.perf_counter() + 0.3) is None
-    assert timed.decisions and all(sat_slices.MIN_DECISIONS <= d <= sat_slices.DECISION_SLICE for d in timed.decisions)
+    assert timed.decisions and all(d >= sat_slices.MIN_DECISIONS for d in timed.decisions)
     free = _Recording(sat.SatEngine(EMPTY4, fix_clues=True).solver)
     assert sat_slices.run_sliced(free, []) is True and free.decisions == []
 
@@ -343,6 +344,48 @@ class _Scripted:
     def solve_limited(self, assumptions=()):
         self.conflicts += self.conflict_budgets[-1]
         return True if len(self.conflict_budgets) == 6 else None
+
+
+class _RootRestarting(_Scripted):
+    """A formula whose answer needs ``needed`` decisions in one call without a conflict: a slice
+    stopped by its decision budget goes back to the root, as every solver's call does."""
+
+    def __init__(self, needed):
+        super().__init__(10, 1)
+        self.needed, self.decisions = needed, 0
+
+    def accum_stats(self):
+        return {"conflicts": 0, "propagations": 0, "decisions": self.decisions}
+
+    def solve_limited(self, assumptions=()):
+        budget = self.decision_budgets[-1]
+        assert len(self.decision_budgets) < 50, "the slices make the same decisions for ever"
+        self.decisions += min(budget, self.needed)
+        return True if budget >= self.needed else None
+
+
+def test_a_decision_budget_grows_until_a_slice_can_reach_the_answer():
+    """ISS's "City Planning" needs 67,056 decisions without a conflict to its answer: in slices of
+    20,000 decisions, each starting again from the root, a --time-limit 60 ran out with "no
+    solution" where no limit solved it in 6 s. A slice that meets (almost) no conflict doubles
+    the next one's decisions."""
+    stuck = _RootRestarting(67_056)
+    assert sat_slices.run_sliced(stuck, [], time.perf_counter() + 60) is True
+    assert stuck.decision_budgets == [20_000, 40_000, 80_000]
+    # the same without a deadline on a formula of many clauses (their decision budgets too)
+    large = _RootRestarting(300_000)
+    large.clauses = sat_slices.LARGE_FORMULA + 1
+    assert sat_slices.run_sliced(large, []) is True and large.decision_budgets[-1] >= 300_000
+
+
+def test_a_time_limit_does_not_stop_a_search_that_needs_many_decisions():
+    """The same puzzle end to end (the clone's copy of ISS's collection): the answer with a time
+    limit, as without one."""
+    entry = next(json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl").read_text().splitlines()
+                 if json.loads(line)["name"] == "City Planning")
+    puzzle = parse_puzzle(entry["input"])
+    result = sat.solve(build_model(puzzle), time_limit=120)
+    assert result.status == "optimal" and verify_grid(result.grid, puzzle).ok
 
 
 def test_slices_of_costly_conflicts_are_cut_by_their_propagations():
