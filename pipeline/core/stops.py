@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
            "DeadlineReached", "begin", "calling_on_stop", "removed_at_hard_exit", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
@@ -141,9 +142,26 @@ def _on_stop_signal(signum, frame) -> None:
     _raise_or_hold(KeyboardInterrupt())
 
 
+#: Seconds after which the deadline's alarm comes again when it rang inside a finalizer.
+FINALIZER_RETRY = 0.01
+
+
+def _in_finalizer(frame: Any) -> bool:
+    """Whether ``frame`` runs inside an object's ``__del__``: an exception raised there is printed
+    ("Exception ignored in ...", with its traceback) and dropped, so the stop would be lost."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _on_alarm(signum, frame) -> None:
     deadline = _S.deadline
     if _S.stopping is not None or deadline is None or deadline.finished:
+        return
+    if _in_finalizer(frame):   # a solver freed as the limit passed: the stop a moment later, outside it
+        signal.setitimer(signal.ITIMER_REAL, FINALIZER_RETRY)
         return
     _S.stopping = "deadline"
     if _S.installed:

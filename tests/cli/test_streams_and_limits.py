@@ -200,6 +200,34 @@ def test_deadline_run_gives_the_time_limit_answer_when_the_alarm_rings():
     assert 0.3 <= time.monotonic() - start < 3.0
 
 
+def test_an_alarm_inside_a_finalizer_stops_the_command_after_it(capsys):
+    """A python-sat solver freed as the limit passed: the alarm's DeadlineReached raised in its
+    ``__del__`` was printed ("Exception ignored in ...", a traceback) and dropped. The stop now
+    comes a moment later, outside the finalizer."""
+    if not hasattr(stops.signal, "SIGALRM"):
+        pytest.skip("no SIGALRM")
+    answers, finalized = [], []
+
+    class Freed:
+        def __del__(self):
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end:   # Python code the alarm lands in
+                sum(range(1000))
+            finalized.append(True)
+
+    def body(d: stops.Deadline) -> int:
+        Freed()   # freed at once, its __del__ outlasting the limit
+        start = time.monotonic()
+        while time.monotonic() - start < 10:   # the stop lost, this ends the test
+            time.sleep(0.01)
+        return 0
+
+    stops.begin()   # a command starts: no stop taken yet (an earlier test's deadline stopped its own)
+    code = stops.Deadline(0.2, lambda reason: answers.append(reason) or 5).run(body)
+    assert code == 5 and answers == [None] and finalized == [True]
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
 def test_deadline_without_a_limit_arms_nothing():
     deadline = stops.Deadline(None, lambda reason: 1)
     assert deadline.remaining() is None
