@@ -16,10 +16,11 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.solvers import sat
 from pipeline.tools.generate import puzzles
-from pipeline.tools.generate import (DifficultyNotReached, count_up_to, engine_for, generate, random_regions,
+from pipeline.tools.generate import (DifficultyNotReached, count_up_to, engine_for, generate, iter_formatted, random_regions,
                                      removable_clues, symmetry_orbits, transform_grid)
 from pipeline.tools.rate import rate
 from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.variants import VARIANT_TABLE
 from pipeline.solvers.highs import count_solutions as highs_count
 from pipeline.core.build import build_model
 
@@ -221,6 +222,20 @@ def test_boxes_other_than_the_squarest_reach_batch(tmp_path, fmt, box, rules):
         assert count_up_to(puzzle, 2) == 1
         solved = sat.solve(build_model(puzzle)).grid
         assert "".join(map(str, solved.ravel())) == solutions[k]
+
+
+@pytest.mark.parametrize("variant", sorted(set(VARIANT_TABLE) - {"classic"}))
+def test_a_line_keeps_the_variant_and_a_grid_refuses_to_drop_it(variant):
+    """An outside check: ``generate --variant x`` wrote a bare line of cells, read back (by count,
+    batch) as a classic puzzle of 5 solutions. Every variant's line now reads back as the same
+    puzzle; a grid, which cannot say the variant, is refused in one line."""
+    g = next(generate(size=max(4, VARIANT_TABLE[variant].min_n), variant=variant, seed=5))
+    line = "".join(iter_formatted([g], "line"))
+    back = parse_puzzle(line.strip())
+    assert back.variant == variant and np.array_equal(back.grid, g.puzzle.grid)
+    assert count_up_to(back, 2) == 1
+    with pytest.raises(PuzzleError, match=rf"^format: a grid cannot carry the {variant} variant; use --format line"):
+        "".join(iter_formatted([g], "grid"))
 
 
 @pytest.mark.parametrize("rules", [(), ("--rule", "antiknight")])

@@ -116,12 +116,13 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             yield buf.getvalue()
         elif fmt == "grid":
             p = g.puzzle
-            if p.rules:
-                raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
+            if p.rules or p.variant != "classic":
+                what = "rules" if p.rules else f"the {p.variant} variant"
+                raise PuzzleError(f"format: a grid cannot carry {what}; use --format line (puzzle documents), json or csv")
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
             yield text if i == 0 else "\n" + text
         else:
             # what one line of cells cannot carry (rules, jigsaw regions, boxes other than the
-            # squarest) goes as a document line
-            whole = g.puzzle.rules or g.puzzle.regions is not None or _box_unsaid(g.puzzle)
+            # squarest, a variant: an X puzzle read back as classic had 5 solutions) goes as a document line
+            whole = g.puzzle.rules or g.puzzle.regions is not None or _box_unsaid(g.puzzle) or g.puzzle.variant != "classic"
             yield (json.dumps(g.puzzle.to_document()) if whole else grid_to_string(g.puzzle.grid)) + "\n"
