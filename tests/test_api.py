@@ -240,3 +240,16 @@ def test_a_registry_engine_asked_directly_answers_time_limit_before_building_the
     for result in (solved, counted):
         assert result.status == "time_limit" and "building the rule rows alone takes about" in result.message
     assert "R" not in vars(model)
+
+
+@pytest.mark.parametrize("document, summary", [
+    ({"size": 9, "values": "0-8", "givens": "0" + "." * 80, "rules": [{"rule": "antiknight"}]},
+     "9x9 classic, values 0..8, 1 clue; anti-knight"),
+    (".Lunchbox~10~R1C1~R1C2~R1C3~R1C4.Lunchbox~5~R2C1~R2C2~R2C3", "9x9 classic, 0 clues; 2 lunchboxes"),
+    ({"size": 4, "givens": "1...............", "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]},
+     "4x4 classic, 1 clue; 1 killer cage"),
+])
+def test_the_summary_says_the_value_set_and_counts_in_english(document, summary):
+    """An outside check: a puzzle of the values 0..8 was summed up as '9x9 classic, 1 clue' (its
+    rater's refusal named the values), and two lunchboxes as '2 lunchboxs'."""
+    assert pipeline.read_puzzle(document).summary() == summary

@@ -411,6 +411,11 @@ def picture_title(puzzle: "Puzzle") -> str:
     str
     """
     clues = f"{puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
+    values = puzzle.value_of.tolist()
+    if values != list(range(1, len(values) + 1)):   # a value set of its own (0..8, 1,3,5,...) changes the puzzle
+        run = values == list(range(values[0], values[0] + len(values)))
+        clues = f"values {values[0]}..{values[-1]}" if run else "values " + ",".join(map(str, values))
+        clues += f", {puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
     return "; ".join([f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
 
 

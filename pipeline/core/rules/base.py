@@ -601,7 +601,32 @@ class Rule:
         noun = cls.noun or cls.kind
         if cls.global_rule:
             return noun
-        return f"{len(rules)} {noun}" + ("" if len(rules) == 1 else "s")
+        return f"{len(rules)} {noun if len(rules) == 1 else plural(noun)}"
+
+
+def plural(noun: str) -> str:
+    """The English plural of a rule's noun.
+
+    Parameters
+    ----------
+    noun : str
+        One rule, as :attr:`Rule.noun` says it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [plural(n) for n in ("cage", "lunchbox", "set of counting circles", "full-rank ties")]
+    ['cages', 'lunchboxes', 'sets of counting circles', 'full-rank ties']
+    """
+    head, of, tail = noun.partition(" of ")
+    if of:
+        return plural(head) + of + tail
+    if noun.endswith("ies"):   # already plural ("ties")
+        return noun
+    return noun + ("es" if noun.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
 
 def check_keys(data: dict, allowed: set[str], where: str) -> None:
