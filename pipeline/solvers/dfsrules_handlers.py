@@ -60,16 +60,25 @@ def _popcount(v):
 
 
 @njit(cache=False, inline="always")
+def _ix(i):
+    """``i`` as an unsigned index. numba wraps a signed index around (a negative one counts from
+    the end): three more instructions an access, in the loops every node runs. The kernel's
+    indices are never negative."""
+    return np.uint64(i)
+
+
+@njit(cache=False, inline="always")
 def _push(c, work, inq_at, head_tail):
     """Put cell ``c`` on the ring (``work[:cells]``; the in-ring flags follow it, so ``inq_at`` is
     also the ring's size; ``head_tail`` holds its first slot and its length) unless it is already
     there. The slot wraps by a comparison, not ``%``: a division per push was about 7% of a node."""
-    if work[inq_at + c] == 0:
-        work[inq_at + c] = 1
+    flag = _ix(inq_at) + _ix(c)
+    if work[flag] == 0:
+        work[flag] = 1
         slot = head_tail[0] + head_tail[1]
         if slot >= inq_at:
             slot -= inq_at
-        work[slot] = c
+        work[_ix(slot)] = np.int64(c)
         head_tail[1] += 1
 
 

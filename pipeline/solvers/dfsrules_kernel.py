@@ -81,7 +81,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from pipeline.solvers.dfsrules_handlers import (_lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
+from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich)
 from pipeline.solvers.dfsrules_tables_kernel import core_tables
 
@@ -208,7 +208,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 placed[c] = True
                 keep = ~v
                 for k in range(n_peers[c]):
-                    q = peers[c, k]
+                    q = _ix(peers[c, k])
                     w = state[q]
                     if w & v:
                         w &= keep
@@ -217,9 +217,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                         state[q] = w
                         _push(q, work, inq_at, head_tail)
             for a in range(rint[arc_ptr + c], rint[arc_ptr + c + 1]):
-                b = rint[arc_other + a]
+                b = _ix(rint[_ix(arc_other + a)])
                 if lookup:   # the table's support of every mask, precomputed
-                    support = compat[rint[arc_table + a] + np.int64(v)]
+                    support = compat[_ix(rint[_ix(arc_table + a)] + np.int64(v))]
                 else:
                     t = rint[arc_table + a] * n
                     support = zero
@@ -250,7 +250,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[idirty_at + rint[unit_inter + k]] = 1
             once, twice, thrice = zero, zero, zero
             for k in range(size):
-                v = state[units[u, k]]
+                v = state[_ix(units[u, k])]
                 thrice |= twice & v
                 twice |= once & v
                 once |= v
@@ -266,14 +266,14 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             if hidden == zero:
                 continue
             for k in range(size):
-                c = units[u, k]
-                v = state[c]
+                uc = _ix(units[u, k])
+                v = state[uc]
                 h = v & hidden
                 if (h & (h - one)) != zero:
                     return False
                 if h != zero and h != v:
-                    state[c] = h
-                    _push(c, work, inq_at, head_tail)
+                    state[uc] = h
+                    _push(uc, work, inq_at, head_tail)
         if head_tail[1] > 0:
             continue
         # sandwich lines holding a changed cell
