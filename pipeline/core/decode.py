@@ -242,7 +242,32 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
             raise FormatError(f"{where}: {missing.size} of {man_columns.size} variables missing ({fmt} lists every "
                               f"variable): {_list(label(missing))}")
     full = full_vector_of(conv.n_vars, pos, values, manifest.clue_positions if manifest is not None else None)
+    if manifest is not None and not raw.dense:
+        _refuse_a_smaller_models_answer(full, pos[values > 0.5], conv, where)
     return full, conv, _aux_values(man_columns, conv.n_vars, pos, values)
+
+
+def _refuse_a_smaller_models_answer(full: np.ndarray, ones: np.ndarray, conv: Convention, where: str) -> None:
+    """A nonzeros-only answer (CBC's) whose ones all lie in the first rows and columns while cells
+    beyond them got no digit is another, smaller model's: a 9x9's answer read with a 16x16's
+    manifest passed as a 16x16 of 175 empty cells, with an error line for each rule it broke. A
+    valid answer leaves no cell empty (the clues a reduced export dropped are filled in first), so
+    this never refuses one."""
+    cells = ones[ones < conv.n_vars]
+    if not cells.size:
+        return
+    rows, cols, _ = conv.cell_digit(cells)
+    reach_r, reach_c = int(rows.max()) + 1, int(cols.max()) + 1
+    if reach_r >= conv.rows and reach_c >= conv.cols:
+        return
+    r, c, _ = conv.all_cell_digit()
+    filled = np.zeros((conv.rows, conv.cols), dtype=bool)
+    on = full > 0.5
+    filled[r[on], c[on]] = True
+    if not filled.all():
+        raise FormatError(f"{where}: the answer's digits reach only row {reach_r} and column {reach_c} of the manifest's "
+                          f"{conv.rows}x{conv.cols} grid, and {int((~filled).sum())} cells have none: is it another "
+                          f"model's answer?")
 
 
 def _aux_values(columns: np.ndarray, n_vars: int, positions: np.ndarray, values: np.ndarray) -> np.ndarray | None:

@@ -6,7 +6,7 @@ import pytest
 
 from formats.solutions import read_solution
 from pipeline.core.build import build_model
-from pipeline.core.errors import NoSolutionReported
+from pipeline.core.errors import FormatError, NoSolutionReported
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers.highs import solve
@@ -37,3 +37,20 @@ def test_infeasible_header(solved, tmp_path):
     with pytest.raises(NoSolutionReported) as caught:
         read_solution(path, solved[1])
     assert caught.value.status == "infeasible"
+
+
+@pytest.mark.parametrize("bigger, box", [("." * 81, "3x3"), ("." * 36, "2x3")])
+def test_a_smaller_models_answer_is_refused_in_one_line(solved, tmp_path, bigger, box):
+    """An outside check: a 9x9's CBC answer read with a 16x16's manifest passed as a 16x16 of
+    175 empty cells (exit 1, an error line for every rule it broke). CBC lists nonzeros only, so
+    the 4x4's names are a subset of the bigger model's: the empty cells beyond them tell."""
+    model, _, x = solved
+    path = tmp_path / "x.sol"
+    path.write_text("Optimal - objective value 0\n" + "".join(f"{j:7d} {model.col_names[j]} 1 0\n" for j in np.flatnonzero(x)))
+    big = manifest_from_dict(model_metadata(build_model(parse_puzzle(bigger, box=box), "ijk", "C", "rows")))
+    n = len(bigger) ** 0.5
+    with pytest.raises(FormatError, match=rf"x\.sol: the answer's digits reach only row 4 and column 4 of the manifest's "
+                                          rf"{n:.0f}x{n:.0f} grid, and {len(bigger) - 16} cells have none: is it another "
+                                          rf"model's answer\?$"):
+        read_solution(path, big)
+    assert read_solution(path, solved[1]).format == "cbc"   # its own manifest takes it
