@@ -182,7 +182,9 @@ def render_script(model: Model) -> str:
         f"% Puzzle: {n}x{n} {p.variant}, boxes {p.h}x{p.w}, {p.n_clues} clues:",
         *[f"%   {line}" for line in puzzle_lines],
         f"% Convention: scheme {conv.scheme}, order {conv.order}; clues as {model.clue_encoding};",
-        f"% model {model.n_rows} rows x {model.n_cols} columns, {model.nnz} nonzeros.",
+        (f"% model {model.n_rows} rows x {model.n_cols} columns, {model.nnz} nonzeros (Aeq), and {model.n_ineq} <= rows, "
+         f"{model.ineq_nnz} nonzeros (Aineq)." if ineq else
+         f"% model {model.n_rows} rows x {model.n_cols} columns, {model.nnz} nonzeros."),
         "%",
         ("% Solves Aeq*x = beq, Aineq*x <= bineq, lb <= x <= ub, x integer, with intlinprog (MATLAB,"
          if ineq else "% Solves Aeq*x = beq, lb <= x <= ub, x integer, with intlinprog (MATLAB, Optimization"),
