@@ -326,6 +326,25 @@ def _names(paths: list[Path]) -> str:
     return some_of([p.name for p in paths])
 
 
+def _refuse_the_exports_own_file(path: str | os.PathLike, man: Manifest) -> None:
+    """One line for a file of the export itself given as the answer (``import model.mps``): each
+    was read as some answer format or none ("unrecognised solution format", a grid of
+    ``2917x3``, ``lb.csv``'s zeros as an empty grid). Told by the digest the manifest records,
+    so an answer a solver wrote over such a name is still read."""
+    if man.path is None:
+        return
+    given = Path(path)
+    if given.resolve() == Path(man.path).resolve():
+        raise FormatError(f"{path}: the export's manifest, not a solver's answer")
+    digests = man.data.get("sha256") or {}
+    name = given.name
+    if isinstance(digests, dict) and name in digests and given.resolve().parent == Path(man.path).resolve().parent \
+            and file_sha256(given) == digests[name]:
+        kind = next((fmt for fmt, names in (man.data.get("files") or {}).items() if name in names), "model")
+        raise FormatError(f"{path}: the export's own {kind} file, not a solver's answer: give the model to a solver "
+                          f"and import the answer it writes")
+
+
 def import_solution(path: str | os.PathLike,
                     manifest: Manifest | str | os.PathLike | None = None) -> ImportResult:
     """Read a solver's solution file, decode it to a grid and verify it against the manifest.
@@ -374,6 +393,7 @@ def import_solution(path: str | os.PathLike,
     ('matlab_grid', True, 0.0)
     """
     man = find_manifest(path, manifest)
+    _refuse_the_exports_own_file(path, man)
     sol = read_solution(path, man)
     grid = grid_from_vector(sol.values, man.convention, where=str(path))
     model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -13,7 +14,8 @@ from formats.base import atomic_open
 from oracles import is_valid_solution, oracle_matrix, oracle_position
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError
-from formats.directory import export_model, exporting_formats
+from formats.directory import export_model, exporting_formats, import_solution
+from pipeline.solvers.highs import solve
 from formats.files import load_manifest_file as load_manifest
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 
@@ -432,3 +434,22 @@ def test_export_options_go_to_the_formats_that_declare_them(tmp_path):
     written = export_model(model, tmp_path / "y", "csv,mps,lp", mps_style="fixed", dense="never", amo="ladder")
     assert [p.name for p in written["mps"]] == ["model.mps", "model_fixed.mps", "model_fixed_names.csv"]
     assert "Aeq.csv" not in [p.name for p in written["csv"]]
+
+
+def test_the_exports_own_files_are_not_taken_for_answers(tmp_path):
+    """An outside check: ``import model.mps`` said "unrecognised solution format", ``import
+    A_ijv.csv`` "grid is 2917x3", and ``lb.csv``'s zeros read as an empty grid. Every file of an
+    export, and its manifest, is now refused in one line; an answer written under such a name
+    (its digest differs from the manifest's) is still read."""
+    model = build_model(parse_puzzle("1......2........"))
+    export_model(model, tmp_path, "all")
+    files = sorted(p for p in tmp_path.iterdir() if p.name != "manifest.json")
+    assert len(files) >= 15
+    for path in files:
+        with pytest.raises(FormatError, match=rf"^{re.escape(str(path))}: the export's own \w+ file, not a solver's "
+                                              rf"answer: give the model to a solver and import the answer it writes$"):
+            import_solution(path)
+    with pytest.raises(FormatError, match=r"manifest.json: the export's manifest, not a solver's answer$"):
+        import_solution(tmp_path / "manifest.json")
+    (tmp_path / "lb.csv").write_text(",".join("1" if v else "0" for v in np.rint(solve(model).x)) + "\n")
+    assert import_solution(tmp_path / "lb.csv").verdict
