@@ -168,6 +168,11 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         return RawSolution("positions", np.zeros(0), numbers=np.zeros(0, dtype=np.int64), status=status,
                            objective=objective, numbered=True, format="pb_competition")
     named = any(w.lstrip("-").startswith("x") for w in words[:4])
+    last = text.rstrip("\r\n ").rsplit("\n", 1)[-1]
+    if named and not text.endswith("\n") and last.startswith("v"):
+        # an OPB answer has no terminating literal: a last 'v' line without its line end was cut,
+        # its last literal maybe inside a number ('x4' of 'x41', then "assigned twice")
+        raise FormatError(f"{where}: truncated: the last 'v' line has no line end (it ends {last[-20:]!r})")
     if not named:
         if not words or words[-1] != "0":
             raise FormatError(f"{where}: truncated: the 'v' lines do not end with 0")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formats.solutions import read_solution
+from formats.solutions import SOLUTION_FORMATS, read_solution
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import FormatError, NoSolutionReported
@@ -278,3 +278,15 @@ def test_a_grid_that_reads_both_as_digits_and_as_values_is_taken_the_way_that_so
     as_values = np.searchsorted(values, shown) + 1     # value v is digit v + 1
     np.testing.assert_array_equal(read_solution(path, clued).values, vector_from_grid(as_values, clued.convention))
     np.testing.assert_array_equal(read_solution(path, bare).values, vector_from_grid(shown, bare.convention))
+
+
+def test_a_pb_answer_cut_inside_its_last_line_says_truncated():
+    """An outside check: minisat+'s answer cut at 90% said "variable 41 is assigned twice" (its
+    last literal cut from x41 to x4). OPB answers have no terminating literal, so a last 'v' line
+    without its line end is what a cut leaves."""
+    parse = SOLUTION_FORMATS["sat_competition"].parse
+    whole = "s SATISFIABLE\nv x1 -x2 x3 -x41\nv -x4 x42\n"
+    assert parse(whole, "whole").numbers.tolist() == [1, 2, 3, 41, 4, 42]
+    for cut in (len(whole) - 2, len(whole) - 1):   # 'v -x4 x4', 'v -x4 x42' without its line end
+        with pytest.raises(FormatError, match=r"^cut: truncated: the last 'v' line has no line end \(it ends "):
+            parse(whole[:cut], "cut")
