@@ -634,7 +634,7 @@ def _takes(how, bit, rint, compat, lookup, full):
     ``p``: -3)."""
     if how >= 0:
         if lookup:
-            return ~compat[rint[rint[7] + how] + np.int64(bit)] & full
+            return ~compat[_ix(rint[_ix(rint[7] + how)] + np.int64(bit))] & full
         return ~compat[rint[rint[7] + how] * rint[1] + _low_index(bit)] & full
     if how == -2:
         return bit
@@ -653,7 +653,7 @@ def _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, he
         two &= two - np.uint64(1)
         first, second = -1, -1
         for k in range(size):
-            if state[units[u, k]] & bit:
+            if state[_ix(units[u, k])] & bit:
                 if first < 0:
                     first = k
                 else:
@@ -661,13 +661,13 @@ def _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, he
         if second < 0:   # a place went meanwhile: the hidden single, or the empty house, is found next
             continue
         key = (u * size + first) * size + second
-        for e in range(rint[ptr + key], rint[ptr + key + 1]):
+        for e in range(rint[_ix(ptr + key)], rint[_ix(ptr + key + 1)]):
             at = entries + 3 * e
-            c = rint[at]
+            c = _ix(rint[_ix(at)])
             w = state[c]
-            gone = w & _takes(rint[at + 1], bit, rint, compat, lookup, full)
+            gone = w & _takes(rint[_ix(at + 1)], bit, rint, compat, lookup, full)
             if gone:
-                gone &= _takes(rint[at + 2], bit, rint, compat, lookup, full)
+                gone &= _takes(rint[_ix(at + 2)], bit, rint, compat, lookup, full)
                 if gone:
                     w &= ~gone
                     if w == 0:
