@@ -82,7 +82,7 @@ from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle  # noqa: E
 from pipeline.core import version as _version  # noqa: E402
 
 #: The entry points of :mod:`pipeline.api`, loaded on first use (they load solvers and formats).
-_API = ("read_puzzle", "solve", "count", "build", "export")
+_API = ("read_puzzle", "solve", "count", "build", "export", "verify")
 #: Subpackages an attribute reaches without their own import (``pipeline.solvers.get_solver``).
 _SUBPACKAGES = ("core", "solvers", "tools", "batch")
 

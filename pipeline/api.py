@@ -1,4 +1,4 @@
-"""The top-level Python API: ``pipeline.read_puzzle``, ``solve``, ``count``, ``build``, ``export``.
+"""The top-level Python API: ``pipeline.read_puzzle``, ``solve``, ``count``, ``build``, ``export``, ``verify``.
 
 Thin entry points to the layers (:func:`pipeline.core.puzzle.parse_puzzle`,
 :func:`pipeline.core.build.build_model`, the solver registry with ``auto``,
@@ -26,15 +26,19 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+import numpy as np
+
 from pipeline.core.build import Model, build_model
+from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError, clip
 from pipeline.core.puzzle import Puzzle, parse_puzzle
+from pipeline.core.verify import Verdict, verify_grid
 
 if TYPE_CHECKING:
     from pipeline.solvers.base import CountResult, SolveResult
 
-__all__ = ["read_puzzle", "solve", "count", "build", "export"]
+__all__ = ["read_puzzle", "solve", "count", "build", "export", "verify"]
 
 
 #: the options :func:`read_puzzle` hands to the reader
@@ -281,6 +285,66 @@ def build(puzzle: Any, scheme: str = "ijk", order: str = "F", clues: str = "rows
     [1, 3, 2, 4]
     """
     return build_model(read_puzzle(puzzle), scheme, order, clues)
+
+
+def verify(puzzle: Any, grid: Any) -> Verdict:
+    """Whether ``grid`` solves ``puzzle``: every cell, unit, rule and clue, as ``python -m
+    pipeline verify GRID --puzzle PUZZLE`` checks them.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, Model or any input of :func:`read_puzzle`
+        The puzzle the grid claims to solve.
+    grid : array_like, str or path
+        An array of digit indices ``1..V`` (what ``solve(...).grid`` holds), or the grid as text
+        or a file, as the command line prints it (in the puzzle's values, extra cells after it).
+
+    Returns
+    -------
+    Verdict
+        Truthy exactly when the grid solves the puzzle; ``message`` names the first broken rule
+        (or what was checked).
+
+    Raises
+    ------
+    PuzzleError
+        The grid cannot be read (text that is no grid, an array of non-integers).
+
+    Examples
+    --------
+    >>> puzzle = read_puzzle("1..." "..3." ".4.." "...2")
+    >>> bool(verify(puzzle, solve(puzzle).grid))
+    True
+    >>> verify(puzzle, "1234" "3412" "2143" "4321").message
+    'clue at (2, 3) is 3 but the grid has 1'
+    """
+    puzzle = puzzle.puzzle if isinstance(puzzle, Model) else read_puzzle(puzzle)
+    extra = None
+    if isinstance(grid, (str, os.PathLike)):
+        grid, extra = read_claimed_grid(Path(grid) if isinstance(grid, os.PathLike) else grid, puzzle)
+    else:
+        grid = _digit_array(grid)
+    verdict = verify_grid(grid, puzzle, extra)
+    if verdict and puzzle.extra and extra is None:   # digits of the extra cells that go with the grid, or none
+        extra, problem = importlib.import_module("pipeline.solvers.extra_cells").extra_cells_for(grid, puzzle)
+        if problem is not None:
+            return type(verdict)(False, problem)
+        verdict = verify_grid(grid, puzzle, extra)
+    return verdict
+
+
+def _digit_array(grid: Any) -> np.ndarray:
+    """``grid`` as an integer array (digit indices), or one PuzzleError line."""
+    try:
+        array = np.asarray(grid)
+    except (ValueError, TypeError) as e:   # ragged lists
+        raise PuzzleError(f"grid: not a rectangular array ({clip(e, 80)})") from None
+    if array.dtype.kind == "f" and np.isfinite(array).all() and (array == np.rint(array)).all():
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu" or array.ndim != 2:
+        raise PuzzleError(f"grid: an array of digit indices 1..V, rows x columns (as solve's result.grid), found "
+                          f"{array.ndim}-d {array.dtype}")
+    return array
 
 
 @_memory_as_error("export", FormatError)

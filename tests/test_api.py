@@ -253,3 +253,24 @@ def test_the_summary_says_the_value_set_and_counts_in_english(document, summary)
     """An outside check: a puzzle of the values 0..8 was summed up as '9x9 classic, 1 clue' (its
     rater's refusal named the values), and two lunchboxes as '2 lunchboxs'."""
     assert pipeline.read_puzzle(document).summary() == summary
+
+
+def test_verify_checks_a_grid_as_the_command_line_does(tmp_path):
+    """An outside check: the README named no way to check one's own grid from Python (only
+    pipeline.core.verify.verify_grid, in docs/architecture.md)."""
+    puzzle = pipeline.read_puzzle("examples/killer.json")
+    grid = pipeline.solve(puzzle).grid
+    assert pipeline.verify(puzzle, grid) and pipeline.verify(puzzle, grid.tolist())
+    swapped = grid.copy()
+    swapped[0, [0, 1]] = swapped[0, [1, 0]]
+    verdict = pipeline.verify(puzzle, swapped)
+    assert not verdict and verdict.message.startswith("column 1 has digit")
+    text = "\n".join(" ".join(map(str, row)) for row in grid)
+    (tmp_path / "answer.txt").write_text(text + "\n")
+    assert pipeline.verify("examples/killer.json", text) and pipeline.verify(puzzle, tmp_path / "answer.txt")
+    # in the puzzle's values, as solve prints a value-set puzzle's grid; its digit indices as result.grid
+    zero_based = pipeline.read_puzzle({"size": 4, "values": "0-3", "givens": "0..............."})
+    solved = pipeline.solve(zero_based).grid
+    assert pipeline.verify(zero_based, solved) and pipeline.verify(zero_based, "".join(str(d - 1) for d in solved.ravel()))
+    with pytest.raises(PuzzleError, match=r"^grid: an array of digit indices 1\.\.V, rows x columns"):
+        pipeline.verify(puzzle, [["a", "b"], ["c", "d"]])

@@ -7,10 +7,8 @@ import json
 import numpy as np
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.puzzle import parse_grid, parse_puzzle
-from pipeline.core.extracells import split_extra_lines
-from pipeline.core.rect import read_rect_grid
-from pipeline.core.values import parse_value_grid
 from pipeline.core.verify import Verdict, grid_violations, verify_grid
 from pipeline.solvers.extra_cells import extra_cells_for
 
@@ -20,17 +18,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     extra_cells = None
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
-        # solve prints a puzzle's extra cells after the grid ("S: 1 2 3"): read them off
-        source, extra_cells = split_extra_lines(args.grid, puzzle) if puzzle.extra else (args.grid, None)
-        # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
-        rows, cols = puzzle.grid.shape
-        if puzzle.is_rect:   # a rectangular grid: rows x cols in its values (pipeline.core.rect)
-            grid = read_rect_grid(source, rows, cols, puzzle.values, puzzle.n)
-        elif puzzle.values is not None and rows == cols:
-            # the grid as solve prints it for this puzzle: in its values (0 is a value of 0..8)
-            grid = parse_value_grid(source, rows, tuple(puzzle.values))
-        else:
-            grid = parse_grid(source, box=args.box, size=rows if rows == cols else None)
+        # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
+        grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
     else:  # the rules alone: the grid's own shape, no clues
         grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         # --rule applies here too: the rules alone are the variant's units and the named rules
