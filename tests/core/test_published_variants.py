@@ -4,17 +4,17 @@ payload decompressed for the oracle by the independent ``lzstring`` package), co
 to 2 and by the oracle, both equal to the count recorded with the file; a unique solution is the
 one the collection lists and verifies; the puzzle-document form of the same puzzle accepts it too.
 
-Puzzles marked ``slow`` in the file run through HiGHS and the oracle under pytest's ``slow`` marker
-(``make test-slow``, the last step of ``make bench``), not in ``make test``: HiGHS needs more than
-about 1.5 s to count them up to 2 (10 to over 100 seconds for the hard killers of the forum lists,
-the thermometer puzzles, Sudoku-X: proving there is no second solution is the slow part). The SAT
-engine counts every puzzle, slow ones included, in ``make test`` (0.05-3 s each): its counts are
-held to the ones recorded with the file (the oracle's, checked by the first test for the fast ones
-and by ``make test-slow`` for all).
+Puzzles marked ``slow`` run through HiGHS and the oracle only with ``SUDOKU_TEST_SLOW=1``: HiGHS
+needs more than about 1.5 s to count them up to 2 (10 to over 100 seconds for the hard killers of
+the forum lists, the thermometer puzzles, Sudoku-X: proving there is no second solution is the
+slow part). The SAT engine counts every puzzle, slow ones included, by default (0.05-3 s each):
+its counts are held to the ones recorded with the file (the oracle's, checked by the first test
+for the fast ones and with ``SUDOKU_TEST_SLOW=1`` for all).
 """
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -31,15 +31,11 @@ lzstring = pytest.importorskip("lzstring")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "published" / "variants.jsonl"
 ENTRIES = [json.loads(line) for line in DATA.read_text().splitlines()]
+RUN_SLOW = bool(os.environ.get("SUDOKU_TEST_SLOW"))
 
 
 def _id(entry: dict) -> str:
     return f"{entry['collection']}:{entry['name'][:40]}"
-
-
-#: The HiGHS and oracle count of each entry, the ones the file marks slow under the ``slow`` marker.
-BY_HIGHS = [pytest.param(e, id=_id(e), marks=[pytest.mark.slow] if e.get("slow") else [])
-            for e in ENTRIES]
 
 
 def test_the_set_is_the_size_the_readme_says():
@@ -51,8 +47,10 @@ def test_the_set_is_the_size_the_readme_says():
     assert sum(not e["slow"] for e in ENTRIES) >= 10
 
 
-@pytest.mark.parametrize("entry", BY_HIGHS)
+@pytest.mark.parametrize("entry", ENTRIES, ids=[_id(e) for e in ENTRIES])
 def test_a_published_puzzle_counts_as_the_oracle(entry):
+    if entry.get("slow") and not RUN_SLOW:
+        pytest.skip("slow (SUDOKU_TEST_SLOW=1 runs it)")
     if entry["fpuzzles"] is not None:
         puzzle = parse_puzzle("https://www.f-puzzles.com/?load=" + entry["fpuzzles"])
         data = json.loads(lzstring.LZString().decompressFromBase64(entry["fpuzzles"]))

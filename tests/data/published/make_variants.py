@@ -321,7 +321,7 @@ def main(dump: str, out: str) -> None:
     print(f"{len(lines)} puzzles -> {out}", file=sys.stderr)
 
 
-#: Seconds above which a puzzle is marked ``slow`` (their HiGHS counts run under the tests' ``slow`` marker).
+#: Seconds above which a puzzle is marked ``slow`` (run by the tests only with SUDOKU_TEST_SLOW=1).
 SLOW_S = 1.5
 
 
