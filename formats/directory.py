@@ -333,12 +333,12 @@ def _refuse_the_exports_own_file(path: str | os.PathLike, man: Manifest) -> None
     so an answer a solver wrote over such a name is still read."""
     if man.path is None:
         return
-    given = Path(path)
-    if given.resolve() == Path(man.path).resolve():
+    given, manifest_path = Path(path).resolve(), Path(man.path).resolve()
+    if given == manifest_path:
         raise FormatError(f"{path}: the export's manifest, not a solver's answer")
     digests = man.data.get("sha256") or {}
     name = given.name
-    if isinstance(digests, dict) and name in digests and given.resolve().parent == Path(man.path).resolve().parent \
+    if isinstance(digests, dict) and name in digests and given.parent == manifest_path.parent \
             and file_sha256(given) == digests[name]:
         kind = next((fmt for fmt, names in (man.data.get("files") or {}).items() if name in names), "model")
         raise FormatError(f"{path}: the export's own {kind} file, not a solver's answer: give the model to a solver "

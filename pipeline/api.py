@@ -324,13 +324,9 @@ def verify(puzzle: Any, grid: Any) -> Verdict:
         grid, extra = read_claimed_grid(Path(grid) if isinstance(grid, os.PathLike) else grid, puzzle)
     else:
         grid = _digit_array(grid)
-    verdict = verify_grid(grid, puzzle, extra)
-    if verdict and puzzle.extra and extra is None:   # digits of the extra cells that go with the grid, or none
-        extra, problem = importlib.import_module("pipeline.solvers.extra_cells").extra_cells_for(grid, puzzle)
-        if problem is not None:
-            return type(verdict)(False, problem)
-        verdict = verify_grid(grid, puzzle, extra)
-    return verdict
+    # digits of the extra cells that go with the grid when it names none (the solvers: loaded on use)
+    judged = importlib.import_module("pipeline.solvers.extra_cells").judged_with_extra_cells
+    return judged(grid, puzzle, verify_grid(grid, puzzle, extra), extra)[0]
 
 
 def _digit_array(grid: Any) -> np.ndarray:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
+from pipeline.core.rules.base import value_span
 from pipeline.core.glyphs import CAGE_INSET, Glyph, rule_glyphs, rule_titles, touching_colours
 from pipeline.core.svg_glyphs import cage_layer, rules_over, rules_under
 
@@ -411,11 +412,9 @@ def picture_title(puzzle: "Puzzle") -> str:
     str
     """
     clues = f"{puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
-    values = puzzle.value_of.tolist()
-    if values != list(range(1, len(values) + 1)):   # a value set of its own (0..8, 1,3,5,...) changes the puzzle
-        run = values == list(range(values[0], values[0] + len(values)))
-        clues = f"values {values[0]}..{values[-1]}" if run else "values " + ",".join(map(str, values))
-        clues += f", {puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
+    span = value_span(puzzle.board)
+    if span != f"1..{puzzle.n_values}":   # a value set of its own (0..8, 1,3,5,...) changes the puzzle
+        clues = f"values {span}, {clues}"
     return "; ".join([f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
 
 

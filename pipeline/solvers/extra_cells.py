@@ -17,9 +17,10 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
 from pipeline.core.extracells import extra_digits, extra_names
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.verify import Verdict, verify_grid
 from pipeline.solvers.base import get_solver
 
-__all__ = ["EXTRA_CELLS_SECONDS", "extra_cells_for"]
+__all__ = ["EXTRA_CELLS_SECONDS", "extra_cells_for", "judged_with_extra_cells"]
 
 #: Seconds the search for the extra cells' digits may take: with every grid cell given it is a
 #: handful of cells (Bates Motel's eight: milliseconds).
@@ -64,3 +65,33 @@ def extra_cells_for(grid: np.ndarray, puzzle: Puzzle,
     if digits is None:
         return None, f"{result.solver or 'the engine'} gave no digits of the extra cells ({names})"
     return digits, None
+
+
+def judged_with_extra_cells(grid: np.ndarray, puzzle: Puzzle, verdict: Verdict,
+                            extra: np.ndarray | None) -> tuple[Verdict, np.ndarray | None]:
+    """``verdict`` on ``grid`` (:func:`~pipeline.core.verify.verify_grid`'s, with ``extra``), judged
+    again with digits of the puzzle's extra cells that go with the grid when none were given (a
+    grid answer says nothing of them): ``import``, ``verify`` and :func:`pipeline.verify`.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        The claimed solution.
+    puzzle : Puzzle
+        Its puzzle.
+    verdict : Verdict
+        The grid's verdict so far.
+    extra : numpy.ndarray or None
+        The extra cells' digits the answer gave, if any.
+
+    Returns
+    -------
+    (Verdict, numpy.ndarray or None)
+        The verdict and the extra cells' digits (None when none go with the grid).
+    """
+    if not verdict or not puzzle.extra or extra is not None:
+        return verdict, extra
+    found, problem = extra_cells_for(grid, puzzle)
+    if problem is not None:
+        return Verdict(False, problem), None
+    return verify_grid(grid, puzzle, found), found

@@ -92,7 +92,7 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
                                   int(min(decisions, max(MIN_DECISIONS, pace * left))))
             except NotImplementedError:   # MiniSat: conflicts only
                 made = None
-        conflicts = _conflicts(solver)
+        conflicts = _stat(solver, "conflicts") if made is not None else None
         result = solver.solve_limited(assumptions=list(assumptions))
         if result is not None:
             return result
@@ -100,7 +100,7 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
             took, after = time.perf_counter() - now, _decisions(solver)
             if after is not None and took > 0 and after > made:
                 pace = (after - made) / took
-            if _conflicts(solver) - conflicts < MIN_CONFLICTS:
+            if conflicts is not None and (_stat(solver, "conflicts") or 0) - conflicts < MIN_CONFLICTS:
                 # each call starts again from the root: a search that needs more decisions between two
                 # conflicts than a slice allows would make the same ones in every slice, for ever (ISS's
                 # "City Planning": 67,056 decisions to its answer, none past 20,000 a slice)
@@ -127,19 +127,14 @@ def _conflicts_within(solver: Any, propagations: int) -> int:
     return max(MIN_CONFLICTS, int(propagations / max(per_conflict, 1.0)))
 
 
-def _conflicts(solver: Any) -> int:
-    """Conflicts the solver has met so far (0 when the backend keeps no statistics)."""
+def _stat(solver: Any, name: str) -> int | None:
+    """The solver's count ``name`` so far (``conflicts``, ``decisions``; None: it keeps none)."""
     try:
-        return int(solver.accum_stats()["conflicts"])
+        return int(solver.accum_stats()[name])
     except (NotImplementedError, KeyError, TypeError, AttributeError):
-        return 0
+        return None
 
 
 def _decisions(solver: Any) -> int | None:
     """Decisions the solver has made so far (None: the backend has no decision budget or count)."""
-    if not hasattr(solver, "dec_budget") or not hasattr(solver, "accum_stats"):
-        return None
-    try:
-        return int(solver.accum_stats()["decisions"])
-    except (NotImplementedError, KeyError, TypeError, AttributeError):
-        return None
+    return _stat(solver, "decisions") if hasattr(solver, "dec_budget") else None

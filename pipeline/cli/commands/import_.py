@@ -11,8 +11,8 @@ from formats.directory import import_solution
 from pipeline.cli.args import print_grid
 from pipeline.core.errors import NoSolutionReported, PipelineError
 from pipeline.core.extracells import extra_lines
-from pipeline.core.verify import RESIDUAL_TOL, Verdict, grid_violations, verify_grid
-from pipeline.solvers.extra_cells import extra_cells_for
+from pipeline.core.verify import RESIDUAL_TOL, grid_violations
+from pipeline.solvers.extra_cells import judged_with_extra_cells
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -28,11 +28,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 1
     _note_older_than_the_export(args.file, result.manifest.path)
     puzzle = result.manifest.puzzle
-    if result.verdict and puzzle.extra and result.extra is None:
-        # a grid answer (a MATLAB sudoku.csv) says nothing of the extra cells: find digits that go with it
-        extra, problem = extra_cells_for(result.grid, puzzle)
-        result = dataclasses.replace(result, extra=extra, verdict=verify_grid(result.grid, puzzle, extra)
-                                     if problem is None else Verdict(False, problem))
+    # a grid answer (a MATLAB sudoku.csv) says nothing of the extra cells: digits that go with it
+    verdict, extra = judged_with_extra_cells(result.grid, puzzle, result.verdict, result.extra)
+    result = dataclasses.replace(result, verdict=verdict, extra=extra)
     # every violation, as verify lists them (the verdict names only the first)
     violations = [] if result.verdict else grid_violations(result.grid, puzzle, result.extra)
     # the extra cells' digits after the grid, as solve prints them ("S: 4 3"; JSON "extra")

@@ -9,8 +9,8 @@ import numpy as np
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.puzzle import parse_grid, parse_puzzle
-from pipeline.core.verify import Verdict, grid_violations, verify_grid
-from pipeline.solvers.extra_cells import extra_cells_for
+from pipeline.core.verify import grid_violations, verify_grid
+from pipeline.solvers.extra_cells import judged_with_extra_cells
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -29,8 +29,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     violations = [] if verdict else grid_violations(grid, puzzle, extra_cells)   # empty exactly when verdict.ok
     if verdict and puzzle.extra and extra_cells is None:
         # the rules over extra cells hold only for some digits of them: find them, or say none do
-        extra_cells, problem = extra_cells_for(grid, puzzle)
-        verdict = verify_grid(grid, puzzle, extra_cells) if problem is None else Verdict(False, problem)
+        verdict, extra_cells = judged_with_extra_cells(grid, puzzle, verdict, extra_cells)
         violations = [] if verdict else [{"rule": "extra cells", "message": verdict.message}]
     if verdict and args.puzzle_opt is None:
         extra = f" with {', '.join(rule.kind for rule in puzzle.rules)}" if puzzle.rules else ""
