@@ -152,18 +152,18 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
         return _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, group_at, inq_at, head_tail)
     low, high, n_open = 0, 0, 0
     for k in range(start, stop):
-        v = state[rint[term_cell + k]]
+        v = state[_ix(rint[_ix(term_cell + k)])]
         n_open += (v & (v - one)) != 0
-        mn, mx = _term_bounds(v, term_coef + k * n, rint[term_order + k], rint)
-        work[tmin_at + k] = mn
-        work[tmax_at + k] = mx
+        mn, mx = _term_bounds(v, term_coef + k * n, rint[_ix(term_order + k)], rint)
+        work[_ix(tmin_at + k)] = mn
+        work[_ix(tmax_at + k)] = mx
         low += mn
         high += mx
     if low > rhs or (eq and high < rhs):
         return -1
     changed = 0
     for k in range(start, stop):
-        mn, mx = work[tmin_at + k], work[tmax_at + k]
+        mn, mx = work[_ix(tmin_at + k)], work[_ix(tmax_at + k)]
         most = rhs - (low - mn)                       # the coefficient may be at most this
         least = rhs - (high - mx) if eq else -_BIG    # and, for =, at least this
         if mx <= most and mn >= least:
@@ -225,56 +225,56 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
                                                   group_at + 6 * n_terms, group_at + 7 * n_terms)
     n_open = 0
     for k in range(start, stop):
-        v = state[rint[term_cell + k]]
+        v = state[_ix(rint[_ix(term_cell + k)])]
         n_open += (v & (v - one)) != 0
-        mn, mx = _term_bounds(v, term_coef + k * n, rint[term_order + k], rint)
-        work[tmin_at + k] = mn
-        work[tmax_at + k] = mx
-        g = rint[group + k]
+        mn, mx = _term_bounds(v, term_coef + k * n, rint[_ix(term_order + k)], rint)
+        work[_ix(tmin_at + k)] = mn
+        work[_ix(tmax_at + k)] = mx
+        g = rint[_ix(group + k)]
         if g == k:   # a group's first term comes first: its sums start here
-            work[union_at + g] = np.int64(v)
-            work[size_at + g] = 1
-            work[gmin_at + g] = mn
-            work[gmax_at + g] = mx
+            work[_ix(union_at + g)] = np.int64(v)
+            work[_ix(size_at + g)] = 1
+            work[_ix(gmin_at + g)] = mn
+            work[_ix(gmax_at + g)] = mx
         else:
-            work[union_at + g] |= np.int64(v)
-            work[size_at + g] += 1
-            work[gmin_at + g] += mn
-            work[gmax_at + g] += mx
+            work[_ix(union_at + g)] |= np.int64(v)
+            work[_ix(size_at + g)] += 1
+            work[_ix(gmin_at + g)] += mn
+            work[_ix(gmax_at + g)] += mx
     low, high = 0, 0
     for g in range(start, stop):
-        if rint[group + g] != g:
+        if rint[_ix(group + g)] != g:
             continue
-        size = work[size_at + g]
+        size = work[_ix(size_at + g)]
         if size == 1:
-            glow, ghigh, rest_low, rest_high = work[gmin_at + g], work[gmax_at + g], 0, 0
+            glow, ghigh, rest_low, rest_high = work[_ix(gmin_at + g)], work[_ix(gmax_at + g)], 0, 0
         else:
-            mask = np.uint64(work[union_at + g])
+            mask = np.uint64(work[_ix(union_at + g)])
             if _popcount(mask) < size:
                 return -1
-            base, order = term_coef + g * n, rint[term_order + g]
+            base, order = term_coef + g * n, rint[_ix(term_order + g)]
             rest_low, glow = _extreme_sums(mask, size, base, order, True, rint)
             rest_high, ghigh = _extreme_sums(mask, size, base, order, False, rint)
-            glow = max(glow, work[gmin_at + g])
-            ghigh = min(ghigh, work[gmax_at + g])
-        work[low_at + g] = glow
-        work[high_at + g] = ghigh
-        work[rest_low_at + g] = rest_low
-        work[rest_high_at + g] = rest_high
+            glow = max(glow, work[_ix(gmin_at + g)])
+            ghigh = min(ghigh, work[_ix(gmax_at + g)])
+        work[_ix(low_at + g)] = glow
+        work[_ix(high_at + g)] = ghigh
+        work[_ix(rest_low_at + g)] = rest_low
+        work[_ix(rest_high_at + g)] = rest_high
         low += glow
         high += ghigh
     if low > rhs or (eq and high < rhs):
         return -1
     changed = 0
     for k in range(start, stop):
-        g = rint[group + k]
-        mn, mx = work[tmin_at + k], work[tmax_at + k]
+        g = rint[_ix(group + k)]
+        mn, mx = work[_ix(tmin_at + k)], work[_ix(tmax_at + k)]
         # the rest of the row at least: the other groups, and this cell's partners
-        others_low = low - work[low_at + g] + max(work[gmin_at + g] - mn, work[rest_low_at + g])
+        others_low = low - work[_ix(low_at + g)] + max(work[_ix(gmin_at + g)] - mn, work[_ix(rest_low_at + g)])
         most = rhs - others_low
         least = -_BIG
         if eq:
-            least = rhs - (high - work[high_at + g] + min(work[gmax_at + g] - mx, work[rest_high_at + g]))
+            least = rhs - (high - work[_ix(high_at + g)] + min(work[_ix(gmax_at + g)] - mx, work[_ix(rest_high_at + g)]))
         if mx <= most and mn >= least:
             continue
         narrowed = _narrow(k, most, least, state, rint, work, inq_at, head_tail)
@@ -302,7 +302,7 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
     i, j, l = -1, -1, -1
     rest = rhs
     for k in range(start, stop):
-        v = state[rint[term_cell + k]]
+        v = state[_ix(rint[_ix(term_cell + k)])]
         if v & (v - one):
             open_ += 1
             if open_ > 3:
@@ -317,10 +317,10 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
             rest -= rint[term_coef + k * n + _cttz(v)]
     if open_ < 2:
         return 0
-    ci, cj = rint[term_cell + i], rint[term_cell + j]
+    ci, cj = rint[_ix(term_cell + i)], rint[_ix(term_cell + j)]
     vi, vj = state[ci], state[cj]
     ai, aj = term_coef + i * n, term_coef + j * n
-    gi, gj = rint[group + i], rint[group + j]
+    gi, gj = rint[_ix(group + i)], rint[_ix(group + j)]
     keep_i, keep_j, keep_l = np.uint64(0), np.uint64(0), np.uint64(0)
     if open_ == 2:
         w = vi
@@ -335,11 +335,11 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
                     keep_i |= one << np.uint64(d)
                     keep_j |= one << np.uint64(e)
     else:
-        cl = rint[term_cell + l]
+        cl = rint[_ix(term_cell + l)]
         vl = state[cl]
         if _popcount(vi) * _popcount(vj) * _popcount(vl) > THREE_OPEN_MOST:
             return 0   # bounds are as good as it gets there, at a fraction of the cost
-        al, gl = term_coef + l * n, rint[group + l]
+        al, gl = term_coef + l * n, rint[_ix(group + l)]
         w = vi
         while w:
             d = _cttz(w)
@@ -389,15 +389,15 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
     term_cell = rint[9]
     union = zero
     for k in range(start, stop):
-        union |= state[rint[term_cell + k]]
+        union |= state[_ix(rint[_ix(term_cell + k)])]
     valid, needed = zero, ~zero
     for i in range(first, last):
-        m = compat[i]
+        m = compat[_ix(i)]
         if m & ~union:
             continue
         ok = True
         for k in range(start, stop):
-            if state[rint[term_cell + k]] & m == zero:
+            if state[_ix(rint[_ix(term_cell + k)])] & m == zero:
                 ok = False
                 break
         if ok:
@@ -407,7 +407,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
         return -(1 << 40)
     changed = 0
     for k in range(start, stop):
-        c = rint[term_cell + k]
+        c = rint[_ix(term_cell + k)]
         v = state[c]
         w = v & valid
         if w == zero:
@@ -421,7 +421,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
         needed &= needed - one
         place, places = -1, 0
         for k in range(start, stop):
-            c = rint[term_cell + k]
+            c = rint[_ix(term_cell + k)]
             if state[c] & bit:
                 place, places = c, places + 1
         if places == 0:
@@ -438,7 +438,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
             continue
         common = ~zero
         for k in range(start, stop):
-            c = rint[term_cell + k]
+            c = rint[_ix(term_cell + k)]
             if state[c] & bit:
                 mask = zero
                 for j in range(n_cell_units[c]):
@@ -460,7 +460,7 @@ def _combos(start, stop, first, last, state, rint, compat, work, inq_at, head_ta
                     continue
                 mine = False
                 for k in range(start, stop):
-                    if rint[term_cell + k] == q:
+                    if rint[_ix(term_cell + k)] == q:
                         mine = True
                         break
                 if mine:
@@ -598,29 +598,29 @@ def _same_rests(a_at, b_at, size, state, rint, work, inq_at, head_tail):
     zero = np.uint64(0)
     union_a, union_b = zero, zero
     for k in range(size):
-        c = rint[a_at + k]
+        c = rint[_ix(a_at + k)]
         if c < 0:
             break
-        union_a |= state[c]
+        union_a |= state[_ix(c)]
     for k in range(size):
-        c = rint[b_at + k]
+        c = rint[_ix(b_at + k)]
         if c < 0:
             break
-        union_b |= state[c]
+        union_b |= state[_ix(c)]
     if union_a == union_b:
         return 0
     changed = 0
     for at, keep in ((a_at, union_b), (b_at, union_a)):
         for k in range(size):
-            c = rint[at + k]
+            c = rint[_ix(at + k)]
             if c < 0:
                 break
-            v = state[c]
+            v = state[_ix(c)]
             w = v & keep
             if w != v:
                 if w == zero:
                     return -1
-                state[c] = w
+                state[_ix(c)] = w
                 _push(c, work, inq_at, head_tail)
                 changed += 1
     return changed

@@ -197,18 +197,19 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     while True:
         # the ring: cells whose mask changed
         while head_tail[1] > 0:
-            c = work[head_tail[0]]
+            c = work[_ix(head_tail[0])]
             head_tail[0] = head_tail[0] + 1 if head_tail[0] + 1 < n_cells else 0
             head_tail[1] -= 1
-            work[inq_at + c] = 0
-            v = state[c]
+            work[_ix(inq_at + c)] = 0
+            ci = _ix(c)
+            v = state[ci]
             if v == zero:
                 return False
-            if not placed[c] and (v & (v - one)) == zero:
-                placed[c] = True
+            if not placed[ci] and (v & (v - one)) == zero:
+                placed[ci] = True
                 keep = ~v
-                for k in range(n_peers[c]):
-                    q = _ix(peers[c, k])
+                for k in range(n_peers[ci]):
+                    q = _ix(peers[ci, _ix(k)])
                     w = state[q]
                     if w & v:
                         w &= keep
@@ -216,7 +217,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                             return False
                         state[q] = w
                         _push(q, work, inq_at, head_tail)
-            for a in range(rint[arc_ptr + c], rint[arc_ptr + c + 1]):
+            for a in range(rint[_ix(arc_ptr + c)], rint[_ix(arc_ptr + c + 1)]):
                 b = _ix(rint[_ix(arc_other + a)])
                 if lookup:   # the table's support of every mask, precomputed
                     support = compat[_ix(rint[_ix(arc_table + a)] + np.int64(v))]
@@ -235,22 +236,22 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                         return False
                     state[b] = w
                     _push(b, work, inq_at, head_tail)
-            for k in range(n_cell_units[c]):
-                work[udirty_at + cell_units[c, k]] = 1
-            for k in range(rint[cell_lin_ptr + c], rint[cell_lin_ptr + c + 1]):
-                work[ldirty_at + rint[cell_lin + k]] = 1
+            for k in range(n_cell_units[ci]):
+                work[_ix(udirty_at + cell_units[ci, _ix(k)])] = 1
+            for k in range(rint[_ix(cell_lin_ptr + c)], rint[_ix(cell_lin_ptr + c + 1)]):
+                work[_ix(ldirty_at + rint[_ix(cell_lin + k)])] = 1
             for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
                 work[sdirty_at + rint[cell_sand + k]] = 1
         # hidden singles in the units that changed
         for u in range(n_units):
-            if work[udirty_at + u] == 0:
+            if work[_ix(udirty_at + u)] == 0:
                 continue
-            work[udirty_at + u] = 0
-            for k in range(rint[unit_inter_ptr + u], rint[unit_inter_ptr + u + 1]):
-                work[idirty_at + rint[unit_inter + k]] = 1
+            work[_ix(udirty_at + u)] = 0
+            for k in range(rint[_ix(unit_inter_ptr + u)], rint[_ix(unit_inter_ptr + u + 1)]):
+                work[_ix(idirty_at + rint[_ix(unit_inter + k)])] = 1
             once, twice, thrice = zero, zero, zero
             for k in range(size):
-                v = state[_ix(units[u, k])]
+                v = state[_ix(units[_ix(u), _ix(k)])]
                 thrice |= twice & v
                 twice |= once & v
                 once |= v
@@ -266,7 +267,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             if hidden == zero:
                 continue
             for k in range(size):
-                uc = _ix(units[u, k])
+                uc = _ix(units[_ix(u), _ix(k)])
                 v = state[uc]
                 h = v & hidden
                 if (h & (h - one)) != zero:
@@ -288,9 +289,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
         # linear rows holding a changed cell (the cheap rules first: a row is looked at once
         # the singles and pairs have settled)
         for r in range(n_lin):
-            if work[ldirty_at + r] == 0:
+            if work[_ix(ldirty_at + r)] == 0:
                 continue
-            work[ldirty_at + r] = 0
+            work[_ix(ldirty_at + r)] = 0
             if _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, head_tail, units,
                         cell_units, n_cell_units) < 0:
                 return False
@@ -301,9 +302,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
         # two houses' intersections, last (the costliest per change found): the rests outside
         # the shared cells hold the same digits
         for i in range(n_inter):
-            if work[idirty_at + i] == 0:
+            if work[_ix(idirty_at + i)] == 0:
                 continue
-            work[idirty_at + i] = 0
+            work[_ix(idirty_at + i)] = 0
             if _same_rests(inter_a + i * size, inter_b + i * size, size, state, rint, work, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] == 0:   # every row and intersection looked at without a change: a fixed point
@@ -452,14 +453,15 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         arc_ptr, cell_lin_ptr = rint[5], rint[13]
         by_score, score, count = -1, 0, 1   # the best conflicts / candidates so far: score / count
         for c in range(n_cells):
-            v = state[c]
+            v = state[_ix(c)]
             if (v & (v - one)) != 0:
                 candidates = _popcount(v)
-                conflicts = work[scores_at + c]
+                conflicts = work[_ix(scores_at + c)]
                 if conflicts * count > score * candidates:
                     by_score, score, count = c, conflicts, candidates
                 key = (candidates << 40) - (conflicts << 12) \
-                    - (rint[arc_ptr + c + 1] - rint[arc_ptr + c]) - (rint[cell_lin_ptr + c + 1] - rint[cell_lin_ptr + c])
+                    - (rint[_ix(arc_ptr + c + 1)] - rint[_ix(arc_ptr + c)]) \
+                    - (rint[_ix(cell_lin_ptr + c + 1)] - rint[_ix(cell_lin_ptr + c)])
                 if key < best_key:
                     best, best_key = c, key
         pick = np.uint64(0)   # the digit to try in the branch cell (0: its lowest)
@@ -502,8 +504,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         v = state[best]
         low = pick if pick else v & (~v + one)
         for c in range(n_cells):
-            stack[depth, c] = state[c]
-            flags[depth, c] = placed[c]
+            stack[depth, _ix(c)] = state[_ix(c)]
+            flags[depth, _ix(c)] = placed[_ix(c)]
         stack[depth, best] = low
         origins[depth] = best
         if pointing:
