@@ -86,6 +86,9 @@ class Format:
     #: Whether ``export --formats all`` (the default) writes it; a puzzle format (``iss``) is
     #: written only when named, so that a puzzle it cannot hold never breaks ``all``.
     in_all: bool = True
+    #: Whether its files can hold a model's objective: ``all`` leaves out one that cannot (CNF)
+    #: for a model with an objective; named, it refuses the model with one line.
+    carries_objective: bool = True
     #: The names ``export`` may write in an export directory: an unlisted file of one of these
     #: names is another export's (``check`` fails); other files there are the user's own.
     file_names: tuple[str, ...] = ()

@@ -112,6 +112,7 @@ def write(model: Model, path: str | os.PathLike, amo: str | None = DEFAULT_AMO, 
     FormatError
         Unknown encoding, an objective, or python-sat missing for a pysat encoding.
     """
+    _refuse_objective(model)
     enc = encode(model, amo)
     rules = _rule_clauses(model, enc, card, pb)
     facts = _facts(enc, rules)
@@ -161,8 +162,16 @@ def describe(model: Model, *, amo: str | None = DEFAULT_AMO, card: str | None = 
     card, pb : str, optional
         Encodings of the rule rows (:func:`write`).
     """
+    _refuse_objective(model)
     enc = encode(model, amo)
     return _facts(enc, _rule_clauses(model, enc, card, pb))
+
+
+def _refuse_objective(model: Model) -> None:
+    """FormatError for a model with an objective: DIMACS CNF states constraints only."""
+    if model.has_objective:
+        raise FormatError("cnf: a CNF file cannot hold an objective, and this model has one: write it as mps, lp "
+                          "or opb, which carry it, or build the model without the objective")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -521,4 +530,4 @@ def read(path: str | os.PathLike) -> ModelData:
 
 
 register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)", file_names=("model.cnf",),
-                export=export, write=write, read=read, describe=describe))
+                export=export, write=write, read=read, describe=describe, carries_objective=False))

@@ -91,6 +91,16 @@ def resolve_formats(spec: str | Sequence[str] | None) -> list[Format]:
     return [format_for(aliases.get(n.strip().lower(), n.strip().lower()), need="export") for n in names if n.strip()]
 
 
+def _holding_the_model(chosen: list[Format], spec: str | Sequence[str] | None, model: Model) -> list[Format]:
+    """``chosen`` less the formats that cannot hold ``model``'s objective (CNF), unless named:
+    ``all`` then writes every file that can carry the model, and a named one refuses it."""
+    if not getattr(model, "has_objective", False):
+        return chosen
+    named = set() if spec is None else {name.strip().lower() for name in
+                                        (spec.split(",") if isinstance(spec, str) else spec)}
+    return [fmt for fmt in chosen if fmt.carries_objective or fmt.name in named]
+
+
 def prepare_directory(directory: str | os.PathLike) -> Path:
     """Create the export directory (or check it), and remove temporary files a killed export left.
 
@@ -205,7 +215,7 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     ...     list(written), [p.name for p in written["mps"]]
     (['csv', 'mps', 'manifest'], ['model.mps'])
     """
-    chosen = resolve_formats(formats)  # an unknown name fails before the directory is touched
+    chosen = _holding_the_model(resolve_formats(formats), formats, model)  # an unknown name fails first
     refuse_unknown_options(options)
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: "

@@ -413,6 +413,12 @@ class Model:
         return objective[self.columns]
 
     @property
+    def has_objective(self) -> bool:
+        """True when ``objective`` puts a cost on a column of the solver view: solving is then
+        minimising, which only an engine that optimises answers (counting ignores the costs)."""
+        return self.objective is not None and bool(np.any(self.cost))
+
+    @property
     def integrality(self) -> np.ndarray:
         """True for every column: all variables are binary."""
         return np.ones(self.n_cols, dtype=bool)

@@ -264,14 +264,13 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
     Raises
     ------
     FormatError
-        Unknown encoding, a model with an objective, or python-sat missing for a pysat encoding.
+        Unknown encoding, or python-sat missing for a pysat encoding (an objective is left out:
+        the clauses are the constraints alone; a CNF file refuses a model with one).
     """
     n = model.convention.n
     amo = resolve_amo(amo, n)
     n_cells = model.convention.n_vars
     if rows is None:
-        if model.objective is not None and np.any(model.cost):
-            raise FormatError("cnf: a CNF file cannot carry an objective; leave cnf out of --formats or drop the objective")
         var_of_col = model.columns.astype(np.int64) + 1
         lb, ub = model.lb, model.ub
         units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])

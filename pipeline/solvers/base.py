@@ -283,7 +283,8 @@ class Solver:
     #: model with one line, and ``--solver auto`` passes it by.
     wide_values: bool = True
     #: ``solve`` minimises the model's objective (``Model.objective``); the others only find a
-    #: feasible point (``--solver auto`` picks an engine with it for a model with an objective).
+    #: feasible point, so their ``solve`` refuses a model with one (``--solver auto`` picks an
+    #: engine with it for such a model; ``count`` ignores the costs).
     optimises: bool = False
     #: The values the engine takes for its numeric options (``time_limit``, ``threads``): option
     #: name -> :class:`~pipeline.core.options.Bound` (clamp to the engine's maximum, or refuse).
@@ -321,6 +322,8 @@ class Solver:
                 "time_limit", None, None, 0.0, 0, solver=self.name, message=message)))
         if not self.wide_values:
             set_(self, "solve", _refusing_wide_values(self.solve, self.name))
+        if not self.optimises:
+            set_(self, "solve", _refusing_objective(self.solve, self.name))
         if self.count is not None:
             set_(self, "count_options", declared_options(self.count, 2))
             set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
@@ -450,6 +453,22 @@ def _refusing_wide_values(function: Callable[..., Any], name: str) -> Callable[.
         problem = wide_values_problem(model, name)
         if problem:
             raise SolveError(f"solver {name}: {problem}")
+        return function(model, *args, **kwargs)
+
+    return checked
+
+
+def _refusing_objective(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``function`` (an engine's ``solve`` that finds a feasible point only) that first refuses
+    a model with an objective: its answer would not be the minimum it is asked for. Counting
+    ignores the costs, so ``count`` is left as it is."""
+
+    @functools.wraps(function)
+    def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(model, "has_objective", False):
+            able = ", ".join(s.name for s in SOLVERS.values() if s.optimises)
+            raise SolveError(f"solver {name}: this model has an objective, and {name} finds a feasible grid without "
+                             f"minimising it (engines that minimise it: {able})")
         return function(model, *args, **kwargs)
 
     return checked

@@ -185,7 +185,8 @@ _RUNNERS = {"scip": _solve_scip, "cbc": _solve_cbc, "glpk": _solve_glpk, "octave
 
 
 def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: str = "F", clues: str = "rows",
-                   time_limit: float | None = None, workdir: str | os.PathLike | None = None) -> ExternalResult:
+                   time_limit: float | None = None, workdir: str | os.PathLike | None = None,
+                   objective: np.ndarray | None = None) -> ExternalResult:
     """Export ``puzzle``, run ``solver`` on the files, import its native answer (verified later).
 
     ``workdir`` keeps the files (model, manifest, solver output): in ``workdir`` itself when it
@@ -205,18 +206,21 @@ def solve_external(puzzle: Puzzle, solver: str, *, scheme: str = "ijk", order: s
         Seconds given to the solver.
     workdir : str or Path, optional
         Keep the files here.
+    objective : ndarray, optional
+        Costs over the full positions (``build_model``'s): the files carry them and the solver
+        minimises them (without: any feasible grid).
     """
     reason = solver_available(solver)
     if reason:
         raise SolveError(f"solver {solver}: {reason}")
     if solver == "highs":
-        r = solve_highs(build_model(puzzle, scheme, order, clues), time_limit=time_limit)
+        r = solve_highs(build_model(puzzle, scheme, order, clues, objective), time_limit=time_limit)
         return ExternalResult(r.grid, r.status, r.seconds, None)
     # the writers and readers load when an external solver runs, not with the registry: a
     # process that solves in memory starts without the formats package (issue 18)
     from formats.directory import export_model, import_solution
 
-    model = build_model(puzzle, scheme, order, clues)
+    model = build_model(puzzle, scheme, order, clues, objective)
     with work_directory(workdir, solver) as (work, kept):
         export_model(model, work, _FORMATS_FOR[solver], dense="never")
         start = time.perf_counter()
@@ -247,10 +251,11 @@ def _registry_entry(name: str) -> Solver:
               workdir: str | os.PathLike | None = None) -> SolveResult:
         conv = model.convention
         r = solve_external(model.puzzle, name, scheme=conv.scheme, order=conv.order, clues=model.clue_encoding,
-                           time_limit=time_limit, workdir=workdir)
+                           time_limit=time_limit, workdir=workdir, objective=model.objective)
         # the model solved here and the one the files hold have the same columns: its x is this one's
         x = r.x if r.x is not None and r.x.size == model.n_cols else None
-        return SolveResult(r.grid is not None and "optimal" or r.status, x, None, r.seconds, 0, r.grid,
+        objective = float(model.cost @ x) if x is not None else None
+        return SolveResult(r.grid is not None and "optimal" or r.status, x, objective, r.seconds, 0, r.grid,
                            message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name,
                            workdir=r.workdir)
 
@@ -260,8 +265,9 @@ def _registry_entry(name: str) -> Solver:
                   solve=solve, available=lambda: solver_available(name), reads=tuple(_FORMATS_FOR[name].split(",")),
                   solution_format={"scip": "scip", "cbc": "cbc", "glpk": "glpk_raw", "octave": "grid"}[name],
                   install_hint=hints[name], bounds=_BOUNDS[name],
-                  # the MPS/LP/.mat files carry [Aeq; Aineq] and a layout's present cells (issue 15)
-                  rule_rows=True)
+                  # the MPS/LP/.mat files carry [Aeq; Aineq] and a layout's present cells (issue 15),
+                  # and the objective, which each of these MIP solvers minimises
+                  rule_rows=True, optimises=True)
 
 
 for _name in ("scip", "cbc", "glpk", "octave"):

@@ -107,7 +107,8 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     time_limit : float, optional
         Seconds (rounded up for the binary).
     file_format : {'cnf', 'opb'}, optional
-        Which file (default: the first the runner reads).
+        Which file (default: the first the runner reads; OPB for a model with an objective
+        when the runner reads it).
     amo : str
         At-most-one encoding of a CNF file.
     manifest : bool
@@ -118,7 +119,8 @@ def run_file(runner: Runner, model: Model, workdir: Path, *, time_limit: float |
     # solves in memory starts without the formats package (issue 18)
     from formats import cnf, export_file, opb
 
-    fmt = file_format or runner.reads[0]
+    # a model with an objective goes as OPB where the runner reads it: a CNF file cannot hold one
+    fmt = file_format or ("opb" if model.has_objective and "opb" in runner.reads else runner.reads[0])
     if fmt not in runner.reads:
         raise SolveError(f"solver {runner.name}: reads {', '.join(runner.reads)}, not {fmt}")
     workdir.mkdir(parents=True, exist_ok=True)
@@ -209,7 +211,7 @@ def _solve_with(runner: Runner):
             # over the model's columns: its auxiliary columns (the extra cells' digits) come back too
             x = sol.over(model.columns)
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
-            return SolveResult("optimal", x, 0.0, seconds, 0, grid=grid, solver=runner.name,
+            return SolveResult("optimal", x, float(model.cost @ x), seconds, 0, grid=grid, solver=runner.name,
                                message=f"answer: {answer}" if kept else "", workdir=kept_in)
     solve.__name__ = f"solve_{runner.name.replace('+', 'plus')}"
     return solve
@@ -222,5 +224,6 @@ for _runner in RUNNERS.values():
         solution_format="minisat" if _runner.answer_in_file else "sat_competition",
         install_hint=f"apt-get install {_runner.package}", statuses=_STATUSES,
         bounds={"time_limit": binary_time_limit()},
-        # the CNF encodes rule rows with pysat.card / pysat.pb, the OPB holds them as they are
-        rule_rows=True))
+        # the CNF encodes rule rows with pysat.card / pysat.pb, the OPB holds them as they are,
+        # and the objective (``min:``), which the PB solvers minimise
+        rule_rows=True, optimises="opb" in _runner.reads))

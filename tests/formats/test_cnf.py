@@ -135,9 +135,24 @@ def test_export_writes_model_cnf_and_describes_auxiliaries(tmp_path):
 def test_objective_is_refused(tmp_path):
     puzzle = parse_puzzle(DEFAULT_PUZZLE)
     model = build_model(puzzle, objective=np.arange(729.0))
-    with pytest.raises(FormatError, match="cannot carry an objective"):
+    message = (r"^cnf: a CNF file cannot hold an objective, and this model has one: write it as mps, lp or opb, "
+               r"which carry it, or build the model without the objective$")
+    with pytest.raises(FormatError, match=message):
         cnf.write(model, tmp_path / "o.cnf")
     assert not (tmp_path / "o.cnf").exists()
+    with pytest.raises(FormatError, match=message):   # named, in a directory
+        export_model(model, tmp_path / "named", "mps,cnf")
+    assert not (tmp_path / "named").exists()
+
+
+def test_all_formats_of_a_model_with_an_objective_leave_cnf_out(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), objective=np.arange(729.0))
+    written = export_model(model, tmp_path)
+    assert "cnf" not in written and "mps" in written and "opb" in written
+    assert not (tmp_path / "model.cnf").exists()
+    assert "cnf" not in json.loads((tmp_path / "manifest.json").read_text())["formats"]
+    # a costless objective is none: the CNF stays in
+    assert "cnf" in export_model(build_model(parse_puzzle(DEFAULT_PUZZLE), objective=np.zeros(729)), tmp_path / "z")
 
 
 @pytest.mark.parametrize("text, match", [
