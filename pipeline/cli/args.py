@@ -604,7 +604,7 @@ class _SatBackends:
     importing python-sat to list them cost every process 10 ms at start-up. Without python-sat
     any name passes here, and the engine says what is missing."""
 
-    def _names(self) -> list[str]:
+    def _names(self) -> tuple[str, ...]:
         from pipeline.solvers.sat import sat_backends
 
         return sat_backends()

@@ -756,7 +756,7 @@ def test_the_command_line_works_without_python_sat(monkeypatch, capsys, tmp_path
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "pysat", None)   # import pysat now raises ImportError
     from pipeline.solvers.sat import sat_backends
-    assert sat_backends() == []
+    assert sat_backends() == ()
     assert main(["export", "--to", str(tmp_path / "out"), "--formats", "csv,mps", "--quiet"]) == 0
     assert main(["solve", DEFAULT_PUZZLE, "--format", "line", "--no-unique-check"]) == 0
     capsys.readouterr()

@@ -114,6 +114,15 @@ def test_time_limit_is_honoured(backend, reuse):
     assert result.status == "time_limit" and (0 if not reuse else 1) <= result.count < 10**6
 
 
+def test_every_backend_offered_solves():
+    """``--sat-backend``'s choices are the backends this python-sat builds: it lists
+    ``cryptosat`` and ``minisatgh`` too, which failed with 'unknown or unusable' (outside check)."""
+    offered = sat.sat_backends()
+    assert "cadical153" in offered and "minisatgh" not in offered
+    for name in offered:
+        assert get_solver("sat").solve(EMPTY4, sat_backend=name).status == "optimal", name
+
+
 def test_unknown_backend_is_a_one_line_error():
     with pytest.raises(SolveError, match="unknown or unusable --sat-backend 'nope'"):
         sat.SatEngine(EMPTY4, backend="nope")
