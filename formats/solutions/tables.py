@@ -38,8 +38,9 @@ def _detect_grid(head: str) -> bool:
 
 
 #: A column vector's one-word header (pandas ``to_csv``, MATLAB ``writetable``: ``x``); never a SAT
-#: solver's answer word, whose readers come first anyway.
-_HEADER = re.compile(r"(?!(?:UN)?SAT(?:ISFIABLE)?$|INDET$)[A-Za-z_][A-Za-z0-9_]*")
+#: solver's answer word, whose readers come first anyway, nor a number's word (``nan``, ``inf``: a
+#: vector starting with NaN lost it as a header and was one value short).
+_HEADER = re.compile(r"(?!(?:UN)?SAT(?:ISFIABLE)?$|INDET$|(?i:nan|inf|infinity)$)[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _without_header(text: str) -> str:

@@ -667,6 +667,16 @@ def test_error_fractional(nine, tmp_path):
     expect_error(vec, nine[2], f"{vec}: x_6_1_1 = 0.25 is not 0 or 1")
 
 
+@pytest.mark.parametrize("word", ["nan", "NaN", "inf", "-inf", "Infinity"])
+@pytest.mark.parametrize("header", ["", "x\n"])
+def test_a_vector_starting_with_a_number_word_keeps_it_as_a_value(nine, tmp_path, word, header):
+    """``nan`` on a vector's first line is a value, not a header: it was dropped and the vector
+    was one value short ('expected 729 values, found 728')."""
+    vec = tmp_path / "x.csv"
+    vec.write_text(header + word + "\n" + "0\n" * 728)
+    expect_error(vec, nine[2], f"{vec}: x_1_1_1 = {float(word)} is not 0 or 1")
+
+
 def test_error_other_puzzle_size(nine, tmp_path):
     four = build_model(parse_puzzle("1...........3...", box="2x2"))
     expect_error(nine[3] / "raw.sol", manifest_of(four),
