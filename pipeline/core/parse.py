@@ -528,6 +528,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             for k, text in zip(numbers, compact):
                 if len(text) != width:
                     raise PuzzleError(f"{where}: line {k} has {len(text)} cells; expected {width}")
+            if width >= 16 and math.isqrt(width) ** 2 == width:   # whole puzzles, one a line
+                raise _several_puzzles(where, f"{len(compact)} lines of {width} cells")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
     rows = [_split_cells(line) for _, line in lines]
     if all("," in line for _, line in lines):
@@ -535,6 +537,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
     header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
     if header:
+        if "puzzle" in (t.strip().lower() for t in rows[0]):
+            raise _several_puzzles(where, "a table with a 'puzzle' column")
         rows, numbers = rows[1:], numbers[1:]
         if not rows:
             raise PuzzleError(f"{where}: only a header line: expected a puzzle")
@@ -558,6 +562,12 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
+
+
+def _several_puzzles(where: str, what: str) -> PuzzleError:
+    """The error for a file of many puzzles given where one is read (``batch`` reads those)."""
+    return PuzzleError(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
+                       f"('python -m pipeline batch FILE OUTDIR' solves them all)")
 
 
 def _split_cells(line: str) -> list[str]:

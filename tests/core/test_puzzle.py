@@ -281,6 +281,19 @@ def test_shape_must_be_n_by_3_or_n_by_n():
     assert puzzle_error(np.zeros((2, 2, 2))) == "puzzle: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N"
 
 
+@pytest.mark.parametrize("text, what", [
+    ("1" + "." * 15 + "\n" + "." * 15 + "2\n", "2 lines of 16 cells"),
+    ("." * 81 + "\n" + "5" + "." * 80 + "\n" + "." * 81 + "\n", "3 lines of 81 cells"),
+    ("puzzle,regions,variant\n" + "." * 81 + ",,classic\n", "a table with a 'puzzle' column"),
+    ("id,Puzzle\n1," + "." * 16 + "\n2," + "1" + "." * 15 + "\n", "a table with a 'puzzle' column"),
+])
+def test_a_file_of_several_puzzles_points_to_batch(text, what):
+    """A batch's input given where one puzzle is read: it said "grid is 7-by-81: must be N-by-3 or
+    N-by-N", or for the CSV "line 2, field 1: '4.....' is not an integer" (outside check)."""
+    assert puzzle_error(text) == (f"puzzle: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
+                                  f"('python -m pipeline batch FILE OUTDIR' solves them all)")
+
+
 def test_entries_must_be_integers_from_1_to_n():
     assert puzzle_error(np.array([[1, 1, 5], [1, 2, 0]])) == \
         "puzzle: line 2: entries must be integers from 1 to 9, found 0"
