@@ -14,9 +14,10 @@ def one_line(e: BaseException) -> str:
 def solver_failure(e: BaseException) -> dict[str, str]:
     """A record's fields after its solver failed with ``e``: status ``memory_limit`` for memory it
     could not have (a status ``--retry`` names, once more is allowed), else ``error``; the
-    error text ``solver: ...``."""
+    error text ``solver: ...`` (an engine's own message, ``solver NAME: ...``, as it is)."""
     status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge)) else "error"
-    return {"status": status, "error": f"solver: {one_line(e)}"}
+    text = one_line(e)   # an engine's own message names it already ("solver dfs: ..."): not "solver: solver dfs"
+    return {"status": status, "error": text if text.startswith("solver ") else f"solver: {text}"}
 
 
 #: How a counted record's ``error`` begins when the time limit stopped its count after some

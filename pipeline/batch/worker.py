@@ -17,6 +17,7 @@ import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
+from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
 from pipeline.core.verify import verify_grid
@@ -209,8 +210,16 @@ def record_solutions(template: Puzzle, members: list, rows: list[dict], clues: n
         rows[members[j]].update(status="invalid", error=f"verify: {verdict.message}")
 
 
+def _beyond_the_run_engine(template: Puzzle, options: SolveOptions) -> bool:
+    """Whether auto's engine for the run cannot take this shape (dfs above 64x64): its records then
+    get auto's pick for their own model, as records with rules do (they were error rows, where
+    ``solve`` answered them)."""
+    return options.rules_by_auto and get_solver(options.solver, check_available=False).problem_with(
+        build_model(template)) is not None
+
+
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    if beyond_unit_kernels(shape.template):
+    if beyond_unit_kernels(shape.template) or _beyond_the_run_engine(shape.template, options):
         solve_rule_shape(shape, options, rows)   # isolates its records itself
         return
     try:

@@ -25,7 +25,7 @@ import importlib.util
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -401,9 +401,18 @@ def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None =
 count = without_give_up(count_or_give_up)
 
 
+def _size_problem(model: Any) -> str | None:
+    """Why the search cannot take ``model``: a grid above :data:`MAX_DFS_N` (its candidate masks
+    are 64-bit), or None. ``problem_with`` says so before a call (a batch's auto pick passes the
+    records of such a size to an engine that takes them)."""
+    n = model.puzzle.n
+    return f"grids up to {MAX_DFS_N}x{MAX_DFS_N} (64-bit candidate masks), found {n}x{n}" if n > MAX_DFS_N else None
+
+
 register_solver(Solver(
     name="dfs", description="depth-first search with naked/hidden singles, numba-compiled (many puzzles per call)",
     solve=solve, count=count, count_or_give_up=count_or_give_up, available=_import_problem, install_hint=install_hint("fast"),
+    model_problem=_size_problem,
     start_problem=dfs_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True, timed_call="the compiled search", wide_values=False,
     # any finite limit: the deadline is checked between node-budget slices

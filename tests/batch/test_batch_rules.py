@@ -301,3 +301,25 @@ def test_rectangular_records_go_to_the_engine_s_own_model(solver):
     for (_, text, *_), solution in zip(records, columns["solution"]):
         puzzle = parse_puzzle(text)
         assert verify_grid(np.array([int(ch) for ch in solution]).reshape(6, 8), puzzle)
+
+
+def test_a_grid_beyond_dfs_goes_to_auto_s_pick_for_its_own_model(tmp_path):
+    """dfs, auto's engine for a batch, takes grids up to 64x64: an 81x81 record was an error row
+    ("solver: solver dfs: grids up to 64x64 ...") where ``solve`` answered it (outside check)."""
+    import pipeline
+
+    n, box = 81, 9
+    r, c = np.indices((n, n))
+    givens = np.where((r == c) & (r < 5), (box * (r % box) + r // box + c) % n + 1, 0)   # five clues
+    puzzle = pipeline.read_puzzle(givens)
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(puzzle.to_document()) + "\n"
+                      "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n")
+    run_batch(source, tmp_path / "auto", workers=1, progress="none", solver="dfs", rules_by_auto=True)
+    big, small = _rows(tmp_path / "auto")
+    assert (big["status"], small["status"]) == ("optimal", "optimal"), big
+    assert verify_grid(parse_puzzle(big["solution"]).grid, puzzle).ok   # the solution as text, read back
+    run_batch(source, tmp_path / "named", workers=1, progress="none", solver="dfs")   # named: its refusal, once
+    big, small = _rows(tmp_path / "named")
+    assert big["error"] == "solver dfs: grids up to 64x64 (64-bit candidate masks), found 81x81"
+    assert small["status"] == "optimal"
