@@ -27,7 +27,7 @@ from pipeline.solvers.dfs import search_grids, search_puzzle
 from pipeline.solvers.handoff import stuck_after
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
-from pipeline.batch.rules_shape import answer_record
+from pipeline.batch.sat_shape import EACH_FROM, answer_record
 from pipeline.batch.progress import stopped, tick
 from pipeline.batch.text import lower_bound, solver_failure
 
@@ -147,7 +147,7 @@ def _search_alone(puzzle: Puzzle, limit: int, options: SolveOptions) -> _Alone |
     model = build_model(puzzle)
     if sat.problem_with(model):   # python-sat missing here: the dfs answer stands
         return answer
-    status, grid, fields = answer_record(sat, model, replace(options, time_limit=left))
+    status, grid, fields = answer_record(sat, model, replace(options, time_limit=left), shared=puzzle.n < EACH_FROM)
     if status == "time_limit" and (fields.get("n_solutions") or 0) < answer.count:
         return answer   # the SAT engine ran out of time too, having found fewer than dfs had
     return _Alone(fields.get("n_solutions") or int(grid is not None), alone.nodes, alone.seconds + fields["seconds"],

@@ -12,26 +12,25 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.core.build import Model, build_model
-from pipeline.core.clauses import DEFAULT_AMO
+from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle, grid_to_string, rules_key, with_other_clues
 from pipeline.core.values import value_grid_text
 from pipeline.core.verify import verify_grid
-from pipeline.solvers import Solver, get_solver
+from pipeline.solvers import get_solver
 from pipeline.solvers.auto import pick_solver
 from pipeline.batch.config import SolveOptions
-from pipeline.batch.sat_shape import count_status
+from pipeline.batch.sat_shape import answer_record
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import lower_bound, solver_failure
+from pipeline.batch.text import solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
 
-__all__ = ["answer_record", "beyond_unit_kernels", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
+__all__ = ["beyond_unit_kernels", "rule_shape_key", "rules_text", "empty_of", "solve_rule_shape"]
 
 
 def beyond_unit_kernels(puzzle: Puzzle) -> bool:
@@ -55,43 +54,6 @@ def rule_shape_key(puzzle: Puzzle) -> tuple:
 def empty_of(puzzle: Puzzle) -> Puzzle:
     """``puzzle`` without its clues (the group's template), sharing what was built from its rules."""
     return with_other_clues(puzzle, np.zeros(puzzle.grid.shape, dtype=np.int64))
-
-
-def _engine_options(solver: Solver, what: str, options: SolveOptions) -> dict:
-    """What the engine declares of: the shape's cached engine (``reuse``: clues as assumptions),
-    its SAT backend and encoding (the SAT engine takes them; HiGHS and CP-SAT none)."""
-    return solver.pick_options({"reuse": True, "sat_backend": options.sat_backend,
-                                "amo": options.amo or DEFAULT_AMO, "keep": 1}, what)   # a row holds one grid
-
-
-def answer_record(solver: Solver, model: Model, options: SolveOptions) -> tuple[str, np.ndarray | None, dict]:
-    """(status, grid, row fields) of one record: ``solver``'s ``count`` or ``solve`` of ``model``.
-
-    Parameters
-    ----------
-    solver : Solver
-        The engine (a SAT engine shares the group's solver: ``reuse``, clues as assumptions).
-    model : Model
-        The record's model.
-    options : SolveOptions
-        The run's options (``count``, ``time_limit``, the SAT backend and encoding).
-
-    Returns
-    -------
-    tuple
-        The row's status, the grid found (None without one) and the row's other fields.
-    """
-    if options.count and solver.count is not None:
-        extra = _engine_options(solver, "count", options)
-        result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
-        grid = result.grids[0] if result.grids else None
-        status = count_status(result, grid)
-        fields: dict[str, Any] = {"seconds": result.seconds, "n_solutions": result.count}
-        if result.status == "time_limit" and grid is not None:
-            fields["error"] = lower_bound(result.count)
-        return status, grid, fields
-    r = solver.solve(model, time_limit=options.time_limit, **_engine_options(solver, "solve", options))
-    return r.status, r.grid, {"seconds": r.seconds, "nodes": r.nodes}
 
 
 def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:

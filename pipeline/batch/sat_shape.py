@@ -3,7 +3,7 @@ in-process registry engine (cpsat: one model and one call per puzzle)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,19 +11,19 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers import CountResult, get_solver, register_batch_kernel
+from pipeline.solvers import CountResult, Solver, get_solver, register_batch_kernel
 from pipeline.solvers.base import STATUSES
 from pipeline.solvers.sat import SatEngine, setup_outlasts
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, with_clues
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import lower_bound, solver_failure
+from pipeline.batch.text import lower_bound, solver_failure, solver_said
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
 
-__all__ = ["solve_shape_sat", "solve_shape_each"]
+__all__ = ["EACH_FROM", "answer_record", "count_status", "solve_shape_sat", "solve_shape_each"]
 
 
 def _sat_engine(model: Model, options: SolveOptions) -> SatEngine:
@@ -64,6 +64,60 @@ def count_status(result: CountResult, grid: np.ndarray | None) -> str:
     return result.status if result.status in STATUSES else "time_limit"   # the run's own word (memory_limit, ...)
 
 
+def _engine_options(solver: Solver, what: str, options: SolveOptions, shared: bool) -> dict:
+    """What the engine declares of: the shape's cached engine (``reuse``: clues as assumptions) or
+    not, its SAT backend and encoding (the SAT engine takes them; HiGHS and CP-SAT none)."""
+    return solver.pick_options({"reuse": shared, "sat_backend": options.sat_backend,
+                                "amo": options.amo or DEFAULT_AMO, "keep": 1}, what)   # a row holds one grid
+
+
+def answer_record(solver: Solver, model: Model, options: SolveOptions,
+                  shared: bool = True) -> tuple[str, np.ndarray | None, dict]:
+    """(status, grid, row fields) of one record: ``solver``'s ``count`` or ``solve`` of ``model``
+    (the ``error`` field says why when it stopped without a grid).
+
+    Parameters
+    ----------
+    solver : Solver
+        The engine.
+    model : Model
+        The record's model.
+    options : SolveOptions
+        The run's options (``count``, ``time_limit``, the SAT backend and encoding).
+    shared : bool, default True
+        A SAT engine shares the group's solver (``reuse``: clues as assumptions); False: one of
+        its own, on the model with its singles taken first.
+
+    Returns
+    -------
+    tuple
+        The row's status, the grid found (None without one) and the row's other fields.
+    """
+    if options.count and solver.count is not None:
+        extra = _engine_options(solver, "count", options, shared)
+        result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
+        grid = result.grids[0] if result.grids else None
+        status = count_status(result, grid)
+        fields: dict[str, Any] = {"seconds": result.seconds, "n_solutions": result.count}
+        if result.status == "time_limit" and grid is not None:
+            fields["error"] = lower_bound(result.count)
+        elif grid is None and result.message:   # why it stopped (an engine that could not be set up in time)
+            fields["error"] = solver_said(result.message)
+        return status, grid, fields
+    r = solver.solve(model, time_limit=options.time_limit, **_engine_options(solver, "solve", options, shared))
+    fields = {"seconds": r.seconds, "nodes": r.nodes}
+    if r.grid is None and r.message and r.status != "infeasible":
+        fields["error"] = solver_said(r.message)
+    return r.status, r.grid, fields
+
+
+#: Grids from this side get an engine of their own per record (:func:`solve_shape_each`): the
+#: shape's shared engine takes each record's decided cells as assumptions over the whole grid's
+#: clauses, which a minimal 25x25 searched 13-15x longer than ``solve`` does on its presolved
+#: model (4.4 s against 56-88 s, outside check); at 9x9-16x16 the shared engine's saved set-up wins.
+EACH_FROM = 25
+
+
 def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
     """The chunk's puzzles of one shape through one incremental SAT solver: each puzzle's decided
     cells as assumptions, ``count`` by blocking clauses; bulk verification through ``record``.
@@ -80,6 +134,9 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
         Verifies the found grids and writes the solutions (:data:`pipeline.batch.kernels.Record`).
     """
     template, n = shape.template, shape.template.n
+    if n >= EACH_FROM:   # a large grid's own model, singles taken first, as solve has it
+        solve_shape_each(shape, options, rows, record)
+        return
     try:
         model = build_model(template, "ijk", "C", "bounds")
         too_long = setup_outlasts(model, options.time_limit, True, options.amo or DEFAULT_AMO, options.sat_backend)
@@ -90,7 +147,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
         return
     if engine is None:   # the shape's engine would take longer to build than --time-limit allows
         for k in shape.members:
-            rows[k].update(status="time_limit", seconds=0.0, nodes=0, error=f"solver: {too_long}")
+            rows[k].update(status="time_limit", seconds=0.0, nodes=0, error=solver_said(too_long))
         return
     clues = np.stack(shape.grids)
     t0 = time.perf_counter()
@@ -138,7 +195,8 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
 
 
 def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], record: Record) -> None:
-    """Any other in-process registry engine (cpsat): one model and one call per puzzle.
+    """Any other in-process registry engine (cpsat), and ``sat`` from :data:`EACH_FROM`: one model
+    and one call per puzzle.
 
     Parameters
     ----------
@@ -165,17 +223,10 @@ def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], reco
         row.update(seconds=0.0, nodes=0, error=None, n_solutions=None)
         try:
             model = build_model(with_clues(template, clues[j]), "ijk", "C", "bounds")
-            if options.count and solver.count is not None:
-                result = solver.count(model, options.count, time_limit=options.time_limit)
-                row.update(seconds=result.seconds, n_solutions=result.count)
-                grid = result.grids[0].ravel() if result.grids else None
-                row["status"] = count_status(result, grid)
-            else:
-                r = solver.solve(model, time_limit=options.time_limit)
-                row.update(status=r.status, seconds=r.seconds, nodes=r.nodes)
-                grid = None if r.grid is None else r.grid.ravel()
-            if grid is not None:
-                solutions[j], has[j] = grid, True
+            status, found, fields = answer_record(solver, model, options, shared=False)
+            row.update(status=status, **fields)
+            if found is not None:
+                solutions[j], has[j] = np.asarray(found).ravel(), True
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
             row.update(solver_failure(e))
         finally:

@@ -16,8 +16,23 @@ def solver_failure(e: BaseException) -> dict[str, str]:
     could not have (a status ``--retry`` names, once more is allowed), else ``error``; the
     error text ``solver: ...`` (an engine's own message, ``solver NAME: ...``, as it is)."""
     status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge)) else "error"
-    text = one_line(e)   # an engine's own message names it already ("solver dfs: ..."): not "solver: solver dfs"
-    return {"status": status, "error": text if text.startswith("solver ") else f"solver: {text}"}
+    return {"status": status, "error": solver_said(one_line(e))}
+
+
+def solver_said(text: str) -> str:
+    """A record's ``error`` for what its engine said: ``solver: ...``, or the engine's own message
+    as it is when it names the engine already (``solver dfs: ...``, not ``solver: solver dfs``).
+
+    Parameters
+    ----------
+    text : str
+        One line.
+
+    Returns
+    -------
+    str
+    """
+    return text if text.startswith("solver ") else f"solver: {text}"
 
 
 #: How a counted record's ``error`` begins when the time limit stopped its count after some

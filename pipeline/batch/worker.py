@@ -277,6 +277,10 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
             continue
         if row["status"] is None:
             row.update(status="error", error="batch: the record was not processed")
+        if row["n_solutions"] == 0 and row["status"] != "infeasible":
+            # a count that a limit or a failure ended before any grid is no count: <NA>, as HiGHS's
+            # rows had it (the SAT and dfs kernels said 0, which reads as "no solution")
+            row["n_solutions"] = None
         row["wall_seconds"] += bulk / max(len(rows), 1)
         finished.append(row)
     flush_ticks()
