@@ -427,8 +427,11 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     # a name that is no square number of cells is not a grid's text (the names below hold no spaces)
     cells = len(s.strip())
     grid_sized = math.isqrt(cells) ** 2 == cells
-    if kind is None and len(s) < MAX_PATH_CHARS and _FILE_NAME.fullmatch(s) and not grid_sized:
-        # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count
+    if kind is None and len(s) < MAX_PATH_CHARS and _FILE_NAME.fullmatch(s) and (
+            not grid_sized or cells <= 81 or what == "regions"):
+        # 'nonexist.txt' is also 12 cells of text: name the missing file, not the cell count; so
+        # too for a name of a square length where its extension's letters cannot be cells (up to
+        # 9x9, digits only) or ids ('.' is no region id): 'nonexistfile.txt' read as 16 region ids
         raise PuzzleError(f"{what}: no such file {s!r}")
     if kind is None and re.fullmatch(r"[A-Za-z_][\w\-]{0,62}", s) and not grid_sized:
         # a short bare word that is no square number of cells: a file name not found ('nonexist')

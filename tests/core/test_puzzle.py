@@ -415,6 +415,12 @@ def test_unknown_variant_and_missing_file():
     assert puzzle_error("/no/such/puzzle.txt") == "puzzle: no such file '/no/such/puzzle.txt'"
     # a name with a reader's extension is a missing file even where it is also valid puzzle text
     assert puzzle_error("nonexist.txt") == "puzzle: no such file 'nonexist.txt'"
+    # of a square length too (16, 81 cells), where its letters cannot be a 4x4's or a 9x9's cells,
+    # nor '.' a region id: --regions nonexistfile.txt said "expected 4 regions, found 10 ids"
+    assert puzzle_error("abcdefghijkl.csv") == "puzzle: no such file 'abcdefghijkl.csv'"
+    assert puzzle_error("a" * 77 + ".txt") == f"puzzle: no such file '{'a' * 77}.txt'"
+    assert puzzle_error("." * 16, box="2x2", variant="jigsaw", regions="nonexistfile.txt") == \
+        "regions: no such file 'nonexistfile.txt'"
     assert puzzle_error("/no/such/puzzle") == "puzzle: no such file '/no/such/puzzle' (and it is not a puzzle string)"
 
 
