@@ -367,7 +367,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         # its JSON read as rows of cells would be "line 2 has 2 cells"
         raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "
                           "its cells alone (one line, rows of cells, or CSV)")
-    grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None)
+    grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None,
+                         expected="a grid")
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
     return grid
@@ -506,7 +507,8 @@ _DECORATION = re.compile(r"^[\s\-+=|]*$")
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a letter and more
 
 
-def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True) -> np.ndarray:
+def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
+                  expected: str = "a puzzle") -> np.ndarray:
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -516,7 +518,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         if line and not _DECORATION.match(line):
             lines.append((number, line))
     if not lines:
-        raise PuzzleError(f"{where}: empty input: expected a puzzle")
+        raise PuzzleError(f"{where}: empty input: expected {expected}")
     numbers = [k for k, _ in lines]
     if not any(ch in line for _, line in lines for ch in ",;"):
         # rows of compact cells, possibly decorated with '|' and spaces: "53.|.7.|..."
@@ -544,7 +546,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             raise _several_puzzles(where, "a table with a 'puzzle' column")
         rows, numbers = rows[1:], numbers[1:]
         if not rows:
-            raise PuzzleError(f"{where}: only a header line: expected a puzzle")
+            raise PuzzleError(f"{where}: only a header line: expected {expected}")
     if len(rows) == 1 and len(rows[0]) > 3 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]):
         n = math.isqrt(len(rows[0]))
         rows = [rows[0][i * n:(i + 1) * n] for i in range(n)]

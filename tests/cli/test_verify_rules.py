@@ -175,3 +175,15 @@ def test_import_of_a_grid_answer_finds_the_extra_cells_or_refuses_the_grid(tmp_p
         done = run("import", "out/sudoku.csv")
         assert done.returncode == code, done.stdout + done.stderr
     assert "S: 2" in done.stdout
+
+
+def test_an_empty_grid_file_is_named_as_the_grid(capsys, tmp_path):
+    """The grid verify checks, empty (or a header alone), is "expected a grid": it said "expected a
+    puzzle" of the grid's own file (outside check)."""
+    puzzle = tmp_path / "ok4.txt"
+    puzzle.write_text("1...\n..3.\n.4..\n...2\n")
+    for text, said in (("", "empty input"), ("# only a comment\n", "empty input"), ("c1,c2\n", "only a header line")):
+        grid = tmp_path / "grid.txt"
+        grid.write_text(text)
+        assert main(["verify", str(grid), "--puzzle", str(puzzle)]) == 2
+        assert capsys.readouterr().err == f"error: {grid}: {said}: expected a grid\n"
