@@ -410,7 +410,7 @@ def add_solver_args(p: argparse.ArgumentParser, names: list[str], what: str) -> 
     """
     p.add_argument("--solver", choices=[AUTO, *names], default=AUTO, metavar="NAME",
                    help=f"{what}: auto (default: the engine make bench measured fastest for the question and "
-                        f"puzzle, README 'What --solver auto picks') or one of " + ", ".join(names))
+                        f"puzzle, docs/solvers.md 'What --solver auto picks') or one of " + ", ".join(names))
     p.add_argument("--verbose", "-v", action="store_true",
                    help="say on stderr which engine --solver auto picked and why, and when it handed the search on")
 

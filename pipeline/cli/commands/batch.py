@@ -65,8 +65,9 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
-    add_solver_args(p, batch_solver_names(), "batch engine: highs (one instance per shape, bounds per puzzle), "
-                    "sat (one incremental SAT solver per shape, clues as assumptions) or cpsat")
+    add_solver_args(p, batch_solver_names(), "batch engine: dfs (a compiled search, many puzzles a call), highs "
+                    "(one instance per shape, bounds per puzzle), sat (one incremental SAT solver per shape up to "
+                    "16x16, clues as assumptions) or cpsat")
     p.add_argument("--sat-backend", metavar="NAME", help=f"python-sat solver for --solver sat "
                                                          f"(default {DEFAULT_BACKEND})")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
