@@ -690,6 +690,10 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     if not rules:
         return bare
+    kinds = [rule.kind if rule.global_rule else None for rule in rules]
+    again = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
+    if again is not None:   # named by its entry, as every other rule message (the check below cannot: row order)
+        raise PuzzleError(f"{names[again]}: {kinds[again]} is given twice")
     # the bare puzzle passed every check that does not involve the rules: only those are made again
     # (a rule puzzle's second full check was a fifth of reading it)
     puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=_in_row_order(rules))

@@ -135,7 +135,7 @@ REFUSED = [
     ("no kind", N9, {"cells": ["r1c1"]}, 'rules[0]: missing "rule" (the rule\'s kind: one of windoku, '),
     ("kind under another key", N9, {"type": "cage", "cells": ["r1c1"]}, 'rules[0]: missing "rule"'),
     ("not an object", N9, ["cage"], "rules[0]: a rule is an object"),
-    ("global twice", N9, [{"rule": "antiknight"}, {"rule": "antiknight"}], "rules: antiknight is given twice"),
+    ("global twice", N9, [{"rule": "antiknight"}, {"rule": "antiknight"}], "rules[1]: antiknight is given twice"),
     ("global with cells", N9, {"rule": "antiking", "cells": ["r1c1"]}, "rules[0] (antiking): unknown key 'cells'"),
     ("windoku 8x8", {"size": 8, "box": "2x4"}, {"rule": "windoku"},
      "rules[0] (windoku): windoku windows do not fit a 8x8 grid with 2x4 boxes"),
