@@ -456,7 +456,10 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     """
     try:
         value = json.loads(text)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError) as e:
+        if text.lstrip("\ufeff \t\r\n").startswith("["):   # broken JSON, not a grid's text ("bad cell '[[1'")
+            reason = "nested too deep" if isinstance(e, RecursionError) else str(e)
+            raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(reason, 80)})") from None
         return   # not JSON at all: the other readers name what is wrong
     kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
     if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too

@@ -107,6 +107,18 @@ def test_a_json_file_of_no_document_says_what_json_it_holds(capsys, tmp_path, te
                                        f'({{"size": ..., "givens": ...}}), found {found}\n')
 
 
+@pytest.mark.parametrize("text, reason", [("[[1,2],[3,4]", "Expecting ',' delimiter: line 1 column 13 (char 12)"),
+                                          ("[1,2,3", "Expecting ',' delimiter: line 1 column 7 (char 6)"),
+                                          ("[" * 100_000, "nested too deep")])
+def test_a_json_file_of_broken_json_says_so(capsys, tmp_path, text, reason):
+    """Broken JSON of an array went on to the grid readers: "bad cell '[[1'", "'[1' is not an
+    integer", or for 100,000 '[' "wrong length" (outside check)."""
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    assert main(["solve", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path}: not a JSON puzzle document ({reason})\n"
+
+
 def test_a_json_file_of_one_line_of_digits_is_still_a_grid(capsys, tmp_path):
     path = tmp_path / "p.json"
     path.write_text("1000000000000000\n")   # JSON (a number), and a 4x4 compact line
