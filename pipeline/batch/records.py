@@ -129,6 +129,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                     # parse then refuses: an error row, as in a text batch, not a refused file
                     frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
                                         index_col=False, encoding_errors="replace")
+                except pd.errors.EmptyDataError:   # no bytes at all: no records, as an empty text file has
+                    frame = pd.DataFrame({"puzzle": pd.Series([], dtype=str)})
                 except pd.errors.ParserError as e:   # a row of another width: an error row, not a lost file
                     _refuse_unclosed_quote(path, "\t" if tsv else ",", e)
                     with _csv_field_limit(MAX_TEXT_BYTES):

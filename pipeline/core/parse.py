@@ -422,6 +422,8 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     s = str(source)
     if s == "-":
         return read_stdin(what, limit, why), "<stdin>"
+    if not s.strip():   # '' said "no such file ''"
+        raise PuzzleError(f"{what}: empty input: expected " + ("region ids" if what == "regions" else f"a {what}"))
     kind = _path_kind(s)
     if kind == "file":
         return read_text_file(Path(s), what, limit, why), s

@@ -16,6 +16,19 @@ from pipeline.batch.records import (bad_row_parts, detect_input_format, read_rec
 from pipeline.core.errors import PipelineError
 
 
+@pytest.mark.parametrize("name", ["e.csv", "e.tsv", "e.csv.gz", "e.txt", "h.csv"])
+def test_an_empty_file_of_any_form_has_no_records(tmp_path, name):
+    """A 0-byte CSV was refused with pandas' "No columns to parse from file", where an empty text
+    file and a CSV of its header alone give no records (outside check)."""
+    path = tmp_path / name
+    if name.endswith(".gz"):
+        with gzip.open(path, "wb"):
+            pass
+    else:
+        path.write_text("puzzle\n" if name.startswith("h") else "")
+    assert read_records(path)["puzzle"] == []
+
+
 def test_every_input_form_gives_the_same_records(tmp_path):
     frame = pd.DataFrame({"puzzle": MIXED, "variant": ["classic", None, "", "latin"], "other": range(4)})
     (tmp_path / "a.txt").write_text("# a comment\n\n" + "\n".join(f"  {p}  " for p in MIXED) + "\n")

@@ -424,6 +424,14 @@ def test_unknown_variant_and_missing_file():
     assert puzzle_error("/no/such/puzzle") == "puzzle: no such file '/no/such/puzzle' (and it is not a puzzle string)"
 
 
+@pytest.mark.parametrize("text", ["", "  ", "\t"])
+def test_empty_text_is_empty_input_not_a_missing_file(text):
+    """``pipeline.solve('')`` said "no such file ''" (outside check)."""
+    assert puzzle_error(text) == "puzzle: empty input: expected a puzzle"
+    assert puzzle_error("." * 16, box="2x2", variant="jigsaw", regions=text) == \
+        "regions: empty input: expected region ids"
+
+
 def test_comment_only_input_is_empty():
     assert puzzle_error("# nothing here\n\n") == "puzzle: empty input: expected a puzzle"
 
