@@ -49,6 +49,7 @@ from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
 from pipeline.core.rect import box_text, read_rect_document, rect_size, square_side
 from pipeline.core.values import parse_values, read_value_givens
+from pipeline.core.variants import VARIANT_TABLE
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
@@ -350,7 +351,21 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     region_grid = None if region_source is None else parse_regions(region_source, n)
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"
+    _refuse_too_small(n, variant, where)
     return DocumentParts(grid, h, w, variant, region_grid, None, rules)
+
+
+def _refuse_too_small(n: int, variant: str, where: str) -> None:
+    """A grid below its variant's least side, in the document's own words: the puzzle's check
+    would suggest command-line options (``--variant latin``, ``--size N``) that a document has no
+    use for."""
+    spec, latin = VARIANT_TABLE.get(variant), VARIANT_TABLE.get("latin")
+    if spec is None or n >= spec.min_n:
+        return
+    hint = (f' (a Latin square from {latin.min_n}x{latin.min_n}: "variant": "latin")'
+            if latin is not None and variant != "latin" and latin.min_n <= n else "")
+    raise PuzzleError(f"{where}: a {n}x{n} grid is not a puzzle: {variant} puzzles are {spec.min_n}x{spec.min_n} and "
+                      f"larger{hint}")
 
 
 def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions, rules: list,

@@ -243,3 +243,15 @@ def test_a_cut_value_in_a_message_says_it_was_cut():
     with pytest.raises(PuzzleError, match=r"'size' must be an integer from 1 to 400 \(or \"RxC\"\), found "
                                           r"'12345678901234567890\.\.\.'$"):
         parse_puzzle({"size": 123456789012345678901234})
+
+
+@pytest.mark.parametrize("doc, n", [({"size": 2}, 2), ({"size": "3x3"}, 3), ({"givens": "1..."}, 2)])
+def test_a_document_too_small_for_its_variant_is_told_in_document_words(doc, n):
+    """It got the command line's advice ("--variant latin", "--size N", "a [row col digit] clue
+    list has three values a line"), which a document has no use for (outside check)."""
+    with pytest.raises(PuzzleError) as e:
+        read_document(doc)
+    assert str(e.value) == (f'puzzle: a {n}x{n} grid is not a puzzle: classic puzzles are 4x4 and larger (a Latin '
+                            f'square from 2x2: "variant": "latin")')
+    assert read_document(dict(doc, variant="latin")).grid.shape == (n, n)
+
