@@ -415,7 +415,11 @@ def picture_title(puzzle: "Puzzle") -> str:
     span = value_span(puzzle.board)
     if span != f"1..{puzzle.n_values}":   # a value set of its own (0..8, 1,3,5,...) changes the puzzle
         clues = f"values {span}, {clues}"
-    return "; ".join([f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}, {clues}", *rule_titles(puzzle.rules)])
+    shape = f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}"
+    layout = puzzle.layout
+    if layout is not None:   # a samurai is five 9x9 grids on a 21x21 canvas, not a 21x21 classic
+        shape = f"{layout.name}: {len(layout.origins)} {layout.n}x{layout.n} {puzzle.variant} grids on a {shape.split()[0]} canvas"
+    return "; ".join([f"{shape}, {clues}", *rule_titles(puzzle.rules)])
 
 
 class SvgPicture:

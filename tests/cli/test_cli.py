@@ -299,6 +299,18 @@ def test_build_subprocess():
     assert [fields[f] for f in ("cell", "row", "col", "box", "clue")] == ["81", "81", "81", "81", "23"]
 
 
+@pytest.mark.parametrize("args, line", [
+    (["examples/samurai.json"], "samurai: 5 9x9 classic grids on a 21x21 canvas, 120 clues (boxes 3x3)"),
+    (["examples/jigsaw.txt", "--variant", "jigsaw", "--regions", "examples/jigsaw_regions.txt"], "9x9 jigsaw, 20 clues"),
+    (["examples/killer.json"], "9x9 classic, 0 clues; 29 killer cages (boxes 3x3)"),
+])
+def test_build_names_the_puzzle_as_its_summary_does(capsys, monkeypatch, args, line):
+    """A samurai showed as "classic 9x9" and a jigsaw with "boxes 3x3" (outside check)."""
+    monkeypatch.chdir(PROJECT)
+    code, out, _ = call(capsys, "build", *args)
+    assert code == 0 and out.splitlines()[0] == f"puzzle     {line}"
+
+
 def test_build_json_in_process(capsys):
     code, out, _ = call(capsys, "build", DEFAULT_PUZZLE, "--json")
     doc = json.loads(out)

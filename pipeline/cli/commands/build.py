@@ -14,7 +14,9 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(json.dumps({**summary, "convention": model.convention.describe(), "clue_encoding": model.clue_encoding}))
         return 0
     conv = model.convention
-    print(f"puzzle     {model.puzzle.variant} {conv.n}x{conv.n}, boxes {conv.h}x{conv.w}, {model.puzzle.n_clues} clues")
+    puzzle = model.puzzle   # its summary, and the boxes where the units have them (not a jigsaw's)
+    boxes = f" (boxes {conv.h}x{conv.w})" if puzzle.has_boxes else ""
+    print(f"puzzle     {puzzle.summary()}{boxes}")
     print(f"convention {conv.scheme}/{conv.order}, clues as {model.clue_encoding}")
     print(f"rows       {summary['rows']}")
     print(f"columns    {summary['columns']}" + (f" (of {summary['variables_total']})" if model.is_reduced else ""))
