@@ -22,7 +22,7 @@ from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.options import check_puzzle_options
-from pipeline.core.puzzle_checks import check_clues, check_rules_added, validate
+from pipeline.core.puzzle_checks import check_clues, check_rules_added, refuse_a_whole_grid_rule_twice, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
                                  _path_kind, check_grid_size, compact_values, default_box, literal_text, memory_limit,
                                  model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
@@ -690,10 +690,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     if not rules:
         return bare
-    kinds = [rule.kind if rule.global_rule else None for rule in rules]
-    again = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
-    if again is not None:   # named by its entry, as every other rule message (the check below cannot: row order)
-        raise PuzzleError(f"{names[again]}: {kinds[again]} is given twice")
+    refuse_a_whole_grid_rule_twice(rules, names)
     # the bare puzzle passed every check that does not involve the rules: only those are made again
     # (a rule puzzle's second full check was a fifth of reading it)
     puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=_in_row_order(rules))

@@ -20,9 +20,12 @@ from pipeline.core.variants import FAMILIES, VARIANT_TABLE, get_variant
 from pipeline.core.verify import cells_text, first_duplicate, times, unit_name
 
 if TYPE_CHECKING:
-    from pipeline.core.puzzle import Puzzle
+    from collections.abc import Sequence
 
-__all__ = ["validate", "check_clues", "check_rules_added"]
+    from pipeline.core.puzzle import Puzzle
+    from pipeline.core.rules import Rule
+
+__all__ = ["validate", "check_clues", "check_rules_added", "refuse_a_whole_grid_rule_twice"]
 
 
 def validate(p: Puzzle) -> None:
@@ -187,6 +190,24 @@ def _check_layout_clues(p: Puzzle) -> None:
     if outside.size:
         r, c = divmod(int(outside[0]), p.cols)
         raise PuzzleError(f"puzzle: cell r{r + 1}c{c + 1} holds {grid[r, c]} but lies outside every grid of the layout")
+
+
+def refuse_a_whole_grid_rule_twice(rules: Sequence[Rule], names: Sequence[str]) -> None:
+    """A rule over the whole grid (anti-knight, ...) given twice, named by its entry as every other
+    rule message is (``f.json: rules[1]``, ``--rule 2``); :func:`_check_rules` cannot, the rules
+    being in row order there.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        The rules in their entries' order.
+    names : sequence of str
+        How messages name each entry.
+    """
+    kinds = [rule.kind if rule.global_rule else None for rule in rules]
+    again = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
+    if again is not None:
+        raise PuzzleError(f"{names[again]}: {kinds[again]} is given twice")
 
 
 def _check_rules(p: Puzzle) -> None:
