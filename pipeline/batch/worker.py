@@ -277,6 +277,8 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
             continue
         if row["status"] is None:
             row.update(status="error", error="batch: the record was not processed")
+        if row["status"] == "time_limit" and not row["error"] and options.time_limit is not None:
+            row["error"] = f"solver: time limit of {options.time_limit:g} s reached"   # the engine said no more
         if row["n_solutions"] == 0 and row["status"] != "infeasible":
             # a count that a limit or a failure ended before any grid is no count: <NA>, as HiGHS's
             # rows had it (the SAT and dfs kernels said 0, which reads as "no solution")

@@ -413,6 +413,14 @@ class Model:
         return objective[self.columns]
 
     @property
+    def objective_offset(self) -> float:
+        """The cost of the clue variables ``reduce`` fixed to 1 and left out of the solver view:
+        an engine's objective value plus this is the answer's cost in the model as built."""
+        if self.objective is None or not self.is_reduced:
+            return 0.0
+        return float(np.asarray(self.objective, dtype=float)[self.clue_positions].sum())
+
+    @property
     def has_objective(self) -> bool:
         """True when ``objective`` puts a cost on a column of the solver view: solving is then
         minimising, which only an engine that optimises answers (counting ignores the costs)."""

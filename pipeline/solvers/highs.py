@@ -334,7 +334,8 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
 
 def mapped_back(result: SolveResult, pre: Presolved) -> SolveResult:
     """``result`` of the presolved model, as a result of the original model (``x`` over its columns,
-    the objective with the fixed variables' costs; the grid is already the full grid).
+    the objective with the fixed variables' costs, its own clue encoding's included; the grid is
+    already the full grid).
 
     Parameters
     ----------
@@ -347,11 +348,12 @@ def mapped_back(result: SolveResult, pre: Presolved) -> SolveResult:
     -------
     SolveResult
     """
+    if result.objective is not None:   # the answer's cost in the model as built (its own reduce's clues too)
+        result.objective += (pre.objective_offset() if pre.reduced and result.x is not None else 0.0) \
+            + pre.original.objective_offset
     if not pre.reduced or result.x is None:
         return result
     result.x = pre.original_x(result.x)
-    if result.objective is not None:
-        result.objective += pre.objective_offset()
     return result
 
 

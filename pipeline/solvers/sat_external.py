@@ -211,7 +211,7 @@ def _solve_with(runner: Runner):
             # over the model's columns: its auxiliary columns (the extra cells' digits) come back too
             x = sol.over(model.columns)
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
-            return SolveResult("optimal", x, float(model.cost @ x), seconds, 0, grid=grid, solver=runner.name,
+            return SolveResult("optimal", x, float(model.cost @ x) + model.objective_offset, seconds, 0, grid=grid, solver=runner.name,
                                message=f"answer: {answer}" if kept else "", workdir=kept_in)
     solve.__name__ = f"solve_{runner.name.replace('+', 'plus')}"
     return solve

@@ -131,3 +131,16 @@ def test_a_large_grid_gets_a_sat_engine_of_its_own(tmp_path, monkeypatch):
     assert list(df["status"]) == ["optimal", "optimal"] and list(df["n_solutions"]) == [1, 1]
     assert np.array_equal(parse_puzzle(df["solution"].iloc[1]).grid, grid)
     assert sides == [25]
+
+
+def test_a_time_limit_row_says_why_when_the_engine_did_not(tmp_path):
+    """docs/cli.md: a record that stops without a grid says why in ``error``; HiGHS's (and every
+    engine's plain) ``time_limit`` rows had it empty (outside check)."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    run_batch(src, tmp_path / "out", workers=1, solver="highs", time_limit=1e-6, count=2, progress="none",
+              stream=open(os.devnull, "w"))
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    stopped = df[df["status"] == "time_limit"]
+    assert len(stopped) and (stopped["error"] == "solver: time limit of 1e-06 s reached").all()
+    assert stopped["n_solutions"].isna().all()
