@@ -525,6 +525,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     if not any(ch in line for _, line in lines for ch in ",;"):
         # rows of compact cells, possibly decorated with '|' and spaces: "53.|.7.|..."
         compact = [re.sub(r"[|\s]", "", line) for _, line in lines]
+        if len(compact) > 1 and compact[0].lower() == "puzzle":   # a one-column CSV of batch's input
+            raise _several_puzzles(where, "a table with a 'puzzle' column")
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
             return _compact_to_grid("".join(compact), where, box, size, size_name, strict)

@@ -286,6 +286,7 @@ def test_shape_must_be_n_by_3_or_n_by_n():
     ("." * 81 + "\n" + "5" + "." * 80 + "\n" + "." * 81 + "\n", "3 lines of 81 cells"),
     ("puzzle,regions,variant\n" + "." * 81 + ",,classic\n", "a table with a 'puzzle' column"),
     ("id,Puzzle\n1," + "." * 16 + "\n2," + "1" + "." * 15 + "\n", "a table with a 'puzzle' column"),
+    ("puzzle\n1.....3...4....2\n", "a table with a 'puzzle' column"),   # one column, one record: no comma
 ])
 def test_a_file_of_several_puzzles_points_to_batch(text, what):
     """A batch's input given where one puzzle is read: it said "grid is 7-by-81: must be N-by-3 or
