@@ -163,8 +163,8 @@ def test_batch_auto_sends_records_with_rules_to_an_engine_that_takes_them(count,
     said = [s for s in capsys.readouterr().err.splitlines() if s.startswith("solver:")]
     picked = said[0].split()[3]   # "solver: auto picked NAME (...)"
     if not SOLVERS[picked].rule_rows:   # dfs: the rule records' own pick is said too
-        assert said[1] == (f"solver: records with rules or a layout go to auto's pick for their own model "
-                           f"({picked} does not take rules)"), said
+        assert said[1] == (f"solver: records with rules or a layout, or a grid larger than {picked} takes, go to "
+                           f"auto's pick for their own model"), said
     if pick_solver("batch").name == "dfs" and not SOLVERS["dfs"].available():
         named = tmp_path / "named"
         assert main(argv[:2] + [str(named)] + argv[3:] + ["--solver", "dfs"]) == 0

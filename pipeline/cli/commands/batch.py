@@ -108,10 +108,10 @@ def run_batch_command(args: argparse.Namespace) -> int:
                          sat_backend=args.sat_backend, amo=args.amo, retry=args.retry,
                          rules_by_auto=args.solver == AUTO)
     if args.verbose and config.rules_by_auto and not SOLVERS[solver].rule_rows:
-        # the pick above is for records of units alone; a record with rules or a layout gets
-        # auto's pick for its own model, once per group of records that share them
-        said.append(f"solver: records with rules or a layout go to auto's pick for their own model ({solver} "
-                    f"does not take rules)")
+        # the pick above is for records of units alone; a record with rules or a layout, or a grid
+        # beyond the engine's size, gets auto's pick for its own model, once per group that shares them
+        said.append(f"solver: records with rules or a layout, or a grid larger than {solver} takes, go to auto's "
+                    f"pick for their own model")
     def say_notes() -> None:   # once the input, OUT and the engine are checked: an error is the only line
         for line in said:
             print(line, file=sys.stderr)
