@@ -420,6 +420,11 @@ class Model:
             return 0.0
         return float(np.asarray(self.objective, dtype=float)[self.clue_positions].sum())
 
+    def objective_value(self, x: np.ndarray) -> float:
+        """The cost of an answer ``x`` (over the solver view's columns) in the model as built: the
+        costs of its columns and of the clues ``reduce`` fixed (:attr:`objective_offset`)."""
+        return float(self.cost @ x) + self.objective_offset
+
     @property
     def has_objective(self) -> bool:
         """True when ``objective`` puts a cost on a column of the solver view: solving is then

@@ -254,7 +254,7 @@ def _registry_entry(name: str) -> Solver:
                            time_limit=time_limit, workdir=workdir, objective=model.objective)
         # the model solved here and the one the files hold have the same columns: its x is this one's
         x = r.x if r.x is not None and r.x.size == model.n_cols else None
-        objective = float(model.cost @ x) + model.objective_offset if x is not None else None
+        objective = model.objective_value(x) if x is not None else None
         return SolveResult(r.grid is not None and "optimal" or r.status, x, objective, r.seconds, 0, r.grid,
                            message=f"answer: {r.solution_file}" if r.solution_file else "", solver=name,
                            workdir=r.workdir)

@@ -211,7 +211,8 @@ def _solve_with(runner: Runner):
             # over the model's columns: its auxiliary columns (the extra cells' digits) come back too
             x = sol.over(model.columns)
             grid = grid_from_vector(sol.values, model.convention, where=str(answer))
-            return SolveResult("optimal", x, float(model.cost @ x) + model.objective_offset, seconds, 0, grid=grid, solver=runner.name,
+            objective = None if x is None else model.objective_value(x)
+            return SolveResult("optimal", x, objective, seconds, 0, grid=grid, solver=runner.name,
                                message=f"answer: {answer}" if kept else "", workdir=kept_in)
     solve.__name__ = f"solve_{runner.name.replace('+', 'plus')}"
     return solve
