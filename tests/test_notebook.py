@@ -34,8 +34,8 @@ def test_notebook_is_committed_without_outputs():
 
 def test_tour_notebook_runs_and_shows_pictures(tmp_path, monkeypatch):
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    # the tour keeps its files in a new temporary directory for the reader to look at: here under
-    # tmp_path, which pytest removes, not one more directory in /tmp per run
+    # the tour keeps its files in a new temporary directory for the reader to look at, and removes
+    # it in its last cell: here under tmp_path, so that a cell that fails leaves nothing in /tmp
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
@@ -66,8 +66,10 @@ def test_tour_notebook_runs_and_shows_pictures(tmp_path, monkeypatch):
     assert shown("solve", "text/plain") == "('optimal', True)"
     assert shown("import", "text/plain").startswith("('highs_")
     assert shown("import", "text/plain").endswith(", True, 0.0)")
-    assert not list(PROJECT.glob("sudoku-tour-*"))   # it wrote into a temporary directory only
-    assert [p.name[:len("sudoku-tour-")] for p in scratch.iterdir()] == ["sudoku-tour-"]
+    # it wrote into a temporary directory only, and its last cell removes that (it was left behind)
+    assert shown("cleanup", "text/plain") == "(True, False)"
+    assert not list(PROJECT.glob("sudoku-tour-*")) and list(scratch.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
     # the rule puzzle: its picture draws the cages with their sums and names them in the title
     rules = ET.fromstring(shown("rules", "image/svg+xml"))
     assert rules.find(f"{SVG}title").text == "9x9 classic, 0 clues; 29 killer cages"

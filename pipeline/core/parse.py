@@ -530,6 +530,9 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
             return _compact_to_grid("".join(compact), where, box, size, size_name, strict)
+        if len(compact) == 1 and compact[0].lower() in ("puzzle", "solution", "grid", "givens"):
+            # a CSV's header with no row under it (letters are cells of big grids, so only names)
+            raise PuzzleError(f"{where}: only a header line ({compact[0]!r}): expected {expected}")
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
             return _compact_to_grid(compact[0], where, box, size, size_name, strict)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
