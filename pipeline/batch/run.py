@@ -316,7 +316,7 @@ def _undo_refused_start(out: Path, fresh_manifest: bool) -> bool:
 def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashes: np.ndarray):
     """What this run solves: the planner, which rows are already in OUT, which are done (a row
     ``--retry`` picks is not, until it is solved again), for ``--retry`` the part each retried
-    index lives in, and how many rows it retries."""
+    index lives in, and the indices it retries (sorted)."""
     n_records = len(records["puzzle"])
     present = checked_indices(out, fingerprint, hashes, records["puzzle"])
     if np.unique(present).size != present.size:
@@ -349,7 +349,7 @@ def _plan(out: Path, config: BatchConfig, records: dict, fingerprint: str, hashe
     first_text = next((p for p in records["puzzle"] if p), "")
     first = FIRST_CHUNK_BIG if len(first_text) >= BIG_RECORD_CHARS else FIRST_CHUNK_SMALL
     planner = ChunkPlanner(runs, fixed=config.chunk_size, workers=config.worker_count, first=first)
-    return planner, present, done, owner, int(retry.size)
+    return planner, present, done, owner, retry
 
 
 def _merge_into_part(part: Path, columns: dict, fingerprint: str, hashes: np.ndarray) -> None:
@@ -397,10 +397,11 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     fingerprint = manifest["fingerprint"]
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
     hashes = record_hashes(records)
-    planner, present, done, owner, n_retry = _plan(out, config, records, fingerprint, hashes)
-    if config.retry:
-        manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry,
-                                    "options": payload})
+    planner, present, done, owner, retried = _plan(out, config, records, fingerprint, hashes)
+    n_retry = int(retried.size)
+    if config.retry:   # which rows these options solve again: first and last index of each run
+        manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry, "options": payload,
+                                    "index_ranges": [[int(r[0]), int(r[-1])] for r in consecutive_runs(retried)]})
     manifest["status"] = "running"
     clear_success(out)   # before the run record says "running"; written again at a clean end only
     write_manifest(out, manifest)

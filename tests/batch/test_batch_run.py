@@ -383,6 +383,10 @@ def test_retry_redoes_only_the_rows_with_those_statuses(data_dir, tmp_path):
     assert after.loc[kept, ["status", "solution", "seconds"]].equals(before.loc[kept, ["status", "solution", "seconds"]])
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["retries"][-1]["rows"] == summary.retried
+    # which rows these options made (an outside check: nothing said so), as runs of indices
+    ranges = manifest["retries"][-1]["index_ranges"]
+    assert [i for first, last in ranges for i in range(first, last + 1)] == before.loc[limited, "index"].tolist()
+    assert all(later[0] > earlier[1] + 1 for earlier, later in zip(ranges, ranges[1:]))
     assert manifest["options"]["time_limit"] == 1e-3                # the first run's options stay
     with pytest.raises(PipelineError, match="--retry needs an existing batch output"):
         run_batch(path, tmp_path / "fresh", retry=("error",), progress="none")
