@@ -27,7 +27,7 @@ from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
-from pipeline.core.rules import RULES
+from pipeline.core.rules import RULES, rule_hint
 from pipeline.core.stops import Deadline
 from pipeline.core.values import value_grid_text
 
@@ -226,7 +226,8 @@ def rule_entry(text: str) -> dict:
             raise argparse.ArgumentTypeError("a JSON rule entry is an object")
         return entry
     if text not in RULES:
-        raise argparse.ArgumentTypeError(f"unknown rule {text!r}; expected one of {', '.join(RULES)} or a JSON entry")
+        raise argparse.ArgumentTypeError(f"unknown rule {text!r}{rule_hint(text)}; expected one of {', '.join(RULES)} "
+                                         "or a JSON entry")
     return {"rule": text}
 
 

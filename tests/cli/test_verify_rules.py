@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from pipeline.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -189,3 +191,13 @@ def test_an_empty_grid_file_is_named_as_the_grid(capsys, tmp_path):
         grid.write_text(text)
         assert main(["verify", str(grid), "--puzzle", str(puzzle)]) == 2
         assert capsys.readouterr().err == f"error: {grid}: {said}: expected a grid\n"
+
+
+def test_a_rule_word_of_another_name_is_pointed_to_its_kind(capsys):
+    """``--rule killer`` listed sixty kinds without saying that a killer cage is ``cage``."""
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", str(EXAMPLES / "puzzle.txt"), "--rule", "killer"])
+    assert stop.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("sudoku-pipeline solve: error: argument --rule: unknown rule 'killer' (did you mean 'cage'?); "
+                           "expected one of windoku"), last

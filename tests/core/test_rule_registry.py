@@ -82,3 +82,19 @@ def test_monkeypatching_a_kind_in_and_out(monkeypatch):
         RULES["other"] = Temporary
     with pytest.raises(KeyError):
         del RULES["temporarytest"]
+
+
+@pytest.mark.parametrize("word, known", [("killer", "cage"), ("Killer Cage", "cage"), ("thermometer", "thermo"),
+                                         ("Anti-Knight", "antiknight"), ("non_consecutive", "nonconsecutive"),
+                                         ("German whispers", "whisper"), ("kropky", "kropki"), ("arrows", "arrow")])
+def test_an_unknown_rule_word_names_the_registered_one(word, known):
+    """A setter's word for a rule ("killer") was answered with the list of sixty kinds alone."""
+    with pytest.raises(PuzzleError, match=rf"^rule: unknown rule {word!r} \(did you mean {known!r}\?\); expected one of "):
+        get_rule(word)
+    assert RULES[known].kind == known
+
+
+@pytest.mark.parametrize("word", ["nope", "xyz", "", "cages and more"])
+def test_no_suggestion_without_a_close_word(word):
+    with pytest.raises(PuzzleError, match=rf"^rule: unknown rule {word!r}; expected one of windoku"):
+        get_rule(word)

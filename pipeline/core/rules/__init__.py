@@ -10,6 +10,7 @@ class (a frozen dataclass subclassing :class:`~pipeline.core.rules.base.Rule`, w
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 from typing import Any
 
@@ -175,8 +176,35 @@ def get_rule(kind: object, where: str = "rule") -> type[Rule]:
     """
     cls = RULES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise PuzzleError(f"{where}: unknown rule {clip(kind, 40)!r}; expected one of {', '.join(RULES)}")
+        raise PuzzleError(f"{where}: unknown rule {clip(kind, 40)!r}{rule_hint(kind)}; expected one of {', '.join(RULES)}")
     return cls
+
+
+#: Names puzzle setters use for a rule the registry knows by another word.
+_OTHER_NAMES = {"killer": "cage", "killercage": "cage", "thermometer": "thermo", "kropkidot": "kropki",
+                "knight": "antiknight", "king": "antiking", "consecutive": "nonconsecutive",
+                "littlekillers": "littlekiller", "arrows": "arrow", "whispers": "whisper", "germanwhispers": "whisper",
+                "dutchwhispers": "whisper", "evenodd": "even", "parity": "even", "xsudoku": "diagonal", "x": "diagonal",
+                "extraregions": "extraregion", "palindromes": "palindrome", "sandwiches": "sandwich"}
+
+
+def rule_hint(kind: object) -> str:
+    """`` (did you mean 'cage'?)`` for a rule word the registry knows under another spelling or
+    name ("killer", "Anti-Knight", "thermometer"), ``""`` otherwise.
+
+    Examples
+    --------
+    >>> rule_hint("killer"), rule_hint("Non-Consecutive"), rule_hint("cage"), rule_hint(3)
+    (" (did you mean 'cage'?)", " (did you mean 'nonconsecutive'?)", '', '')
+    """
+    if not isinstance(kind, str) or kind in RULES:
+        return ""
+    word = "".join(ch for ch in kind.lower() if ch.isalnum())
+    known = word if word in RULES else _OTHER_NAMES.get(word)
+    if known is None:
+        close = difflib.get_close_matches(word, list(RULES), n=1, cutoff=0.8)
+        known = close[0] if close else None
+    return f" (did you mean {known!r}?)" if known is not None else ""
 
 
 def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
