@@ -21,6 +21,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.rules.base import Rule
 from pipeline.core.rules.cages import Cage
 from pipeline.solvers.handoff import handed_off
+from pipeline.solvers.relabel import count_by_relabelling, relabelling_settles, solve_by_relabelling
 from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
                                    solve_then_count, time_left)
 
@@ -331,6 +332,14 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
     left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:
         return CountResult(0, [], "time_limit", time.perf_counter() - started, message=PICKED_PAST_LIMIT)
+    if limit >= 2 and relabelling_settles(model):   # one solution's relabellings may reach the limit
+        pick = pick_solver("solve", model)
+        found = count_by_relabelling(pick.solver.solve, pick.name, model, limit, left, keep)
+        if found is not None:
+            return found
+        left = time_left(time_limit, started)
+        if left is not None and left <= 0:
+            return CountResult(0, [], "time_limit", time.perf_counter() - started)
     options: dict[str, Any] = {} if keep is None else {"keep": keep}
     return count(model, limit, time_limit=left, **options)
 
@@ -357,6 +366,12 @@ def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: boo
     """
     question = "optimise" if getattr(model, "objective", None) is not None else "unique" if check_unique else "solve"
     started = time.perf_counter()
+    if question == "unique" and relabelling_settles(model):   # one solution settles it: not unique
+        pick = pick_solver("solve", model)
+        result = solve_by_relabelling(pick.solver.solve, pick.name, model, time_limit)
+        if result.grid is None or result.unique is not None:
+            return result
+        question = "solve"   # (never expected) the relabelled grid did not verify: count as before
     engine = pick_solver(question, model).solver
     left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:

@@ -246,8 +246,8 @@ def test_without_python_sat_auto_falls_back_with_one_note(tmp_path, missing):
         assert len(notes) == 1 and "dfs needs numba" in notes[0] and "python-sat" in notes[0], proc.stderr
     else:                    # dfs counts (python-sat is not needed): nothing to say
         assert notes == [], proc.stderr
-    if "ortools" in missing:   # the core install: HiGHS answers everything
-        proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "." * 16, "--limit", "5", "-v"],
+    if "ortools" in missing:   # the core install: HiGHS answers everything (four digits given: a search's count)
+        proc = subprocess.run([sys.executable, "-m", "pipeline", "count", "1234" + "." * 12, "--limit", "5", "-v"],
                               capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
         assert "solver: auto picked highs (counting" in proc.stderr
 
@@ -308,19 +308,26 @@ def test_one_command_imports_its_own_module_only(tmp_path):
 
 @pytest.mark.parametrize("option", [["--sat-backend", "cadical195"], ["--amo", "ladder"]], ids=["backend", "amo"])
 def test_an_option_of_the_sat_engine_makes_auto_pick_an_engine_that_takes_it(capsys, option):
-    assert main(["count", "." * 81, "--limit", "3", "-v", *option]) == 0
+    # eight digits given: a count the search makes (an empty grid's comes from relabelling one solution)
+    sparse = "12345678" + "." * 73
+    assert main(["count", sparse, "--limit", "3", "-v", *option]) == 0
     assert "solver: auto picked sat (counting, 9x9; " in capsys.readouterr().err
-    assert main(["count", "." * 81, "--limit", "3", "-v"]) == 0   # without it: the row's first engine
+    assert main(["count", sparse, "--limit", "3", "-v"]) == 0   # without it: the row's first engine
     assert f"solver: auto picked {pick_solver('count').name} (counting, 9x9; " in capsys.readouterr().err
 
 
-def test_a_dfs_count_stuck_in_search_is_handed_to_sat(capsys):
+def test_a_dfs_count_stuck_in_search_is_handed_to_sat(capsys, tmp_path):
     """auto counts a 16x16 with dfs, but the empty jigsaw below leaves dfs without a solution for
     minutes: past its budget (DFS_COUNT_BUDGET) the SAT engine counts, and --verbose says so."""
     if SOLVERS["dfs"].available() is not None:
         pytest.skip(f"dfs is not available here: {SOLVERS['dfs'].available()}")
-    doc = ROOT / "tests" / "data" / "rules" / "jigsaw16_dfs_stuck.json"
-    assert main(["count", str(doc), "--format", "json", "--verbose", "--time-limit", "60"]) == 0
+    doc = json.loads((ROOT / "tests" / "data" / "rules" / "jigsaw16_dfs_stuck.json").read_text())
+    # 15 of the 16 digits given (a solution's first row but one cell), so that relabelling one
+    # solution does not answer the count: dfs stays stuck all the same
+    doc["givens"] = "17EDA4.952C63F8B" + "." * 240
+    path = tmp_path / "jigsaw16.json"
+    path.write_text(json.dumps(doc))
+    assert main(["count", str(path), "--format", "json", "--verbose", "--time-limit", "60"]) == 0
     out, err = capsys.readouterr()
     assert (json.loads(out)["solver"], json.loads(out)["count"]) == ("sat", 2)
     assert "solver: auto picked dfs (counting, 16x16; " in err

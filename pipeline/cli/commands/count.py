@@ -6,6 +6,8 @@ import json
 import sys
 import time
 
+import numpy as np
+
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
                                engine_options, grid_line, note_unused_options, model_from_args, resolve_solver, say_handed_on,
                                time_limit_words)
@@ -13,6 +15,8 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.stops import Deadline
 from pipeline.solvers import SOLVERS, CountResult
+from pipeline.solvers.auto import AUTO
+from pipeline.solvers.relabel import count_by_relabelling, relabelling_settles
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -31,11 +35,23 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     model = model_from_args(args, deadline=deadline)
-    solver = resolve_solver(args, "count", model, need="count")
-    note_unused_options(args, solver, "count")
-    used["solver"] = solver.name
-    assert solver.count is not None   # get_solver(need="count") refused one without
-    result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
+    result = None
+    if args.solver in (None, AUTO) and args.limit >= 2 and relabelling_settles(model):
+        # clues that leave k digits unused: one solution, relabelled, is k! of them
+        solver = resolve_solver(args, "solve", model)
+        used["solver"] = solver.name
+        result = count_by_relabelling(solver.solve, solver.name, model, args.limit, deadline.remaining(),
+                                      args.limit if args.list else 1)
+        if result is not None and args.verbose and result.grids:
+            print(f"solver: the clues use {np.unique(model.puzzle.grid[model.puzzle.grid > 0]).size} of "
+                  f"{model.puzzle.n} digits: the solution {solver.name} found, with the unused digits "
+                  "permuted, gives the others", file=sys.stderr)
+    if result is None:
+        solver = resolve_solver(args, "count", model, need="count")
+        note_unused_options(args, solver, "count")
+        used["solver"] = solver.name
+        assert solver.count is not None   # get_solver(need="count") refused one without
+        result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
     say_handed_on(args, solver.name, result)
     deadline.finish()
     return _report(args, result, result.solver or solver.name, puzzle=model.puzzle)

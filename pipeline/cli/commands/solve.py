@@ -5,6 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
                                add_solver_args, engine_options, model_from_args, model_nonzeros, note_unused_options,
                                print_grid,
@@ -18,6 +20,7 @@ from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, Solver, SolveResult
 from pipeline.solvers.auto import AUTO
 from pipeline.solvers.extra_cells import extra_cells_for
+from pipeline.solvers.relabel import relabelled_second, relabelling_settles
 
 
 def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver, answer: SolveResult) -> bool | None:
@@ -68,9 +71,11 @@ def _no_solution(args: argparse.Namespace, status: str, message: str | None = No
 def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     puzzle = puzzle_from_args(args)
     model = model_from_args(args, puzzle, deadline)
-    solver = resolve_solver(args, "solve" if args.no_unique_check else "unique", model)
+    # auto on a puzzle whose clues leave two digits unused: one solution, and those two swapped
+    relabel = not args.no_unique_check and getattr(args, "solver", None) in (None, AUTO) and relabelling_settles(model)
+    solver = resolve_solver(args, "solve" if args.no_unique_check or relabel else "unique", model)
     # an engine that proves uniqueness does so on the solver that found the answer (what it learnt)
-    check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check else {}
+    check = {"check_unique": True} if solver.proves_unique and not args.no_unique_check and not relabel else {}
     if args.no_unique_check or check or (solver.counts and solver.in_process):
         # otherwise another engine may count for the uniqueness check, with options of its own
         note_unused_options(args, solver, also=None if args.no_unique_check or check else solver)
@@ -101,7 +106,13 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
         return 1
     # the answer stands once the uniqueness check runs out of time: its uniqueness is then unknown
     deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name, extra)
-    unique = None if args.no_unique_check else r.unique if check else _uniqueness(args, puzzle, deadline, solver, r)
+    second = relabelled_second(puzzle, r.grid) if relabel else None
+    if second is not None and args.verbose:
+        print(f"solver: not unique: the clues use {np.unique(puzzle.grid[puzzle.grid > 0]).size} of {puzzle.n} "
+              f"digits; the answer with {' and '.join(map(str, np.unique(r.grid[r.grid != second])))} swapped "
+              "is a second solution", file=sys.stderr)
+    unique = (None if args.no_unique_check else False if second is not None else r.unique if check
+              else _uniqueness(args, puzzle, deadline, solver, r))
     deadline.finish()
     return _answer(args, puzzle, r, unique, r.solver or solver.name, extra)
 
