@@ -73,12 +73,13 @@ DISPLAY_ENTRY_KEYS = frozenset({"outlineC", "fontC"})
 _MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
 _LINK = re.compile(r"(?:[?&]load=|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
+_LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
 
 
 def _payload(text: str) -> str | None:
     """The base64 payload of an f-puzzles link or of a bare payload, else None."""
     text = text.strip()
-    m = _LINK.search(text)
+    m = _LOAD.search(text) or _LINK.search(text)   # a link's whole load= value: its errors are named
     if m:
         return m.group(1)
     if text.startswith("N4Ig") and _PAYLOAD.match(text):   # '{"' compressed: every f-puzzles payload
@@ -111,6 +112,12 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     # links lose '+' to spaces and may be percent-encoded
     payload = re.sub(r"\s", "+", unquote(payload)).replace("-", "+")
     payload = payload.rstrip("=")
+    if not payload:
+        raise PuzzleError(f"{where}: the f-puzzles link's load= holds no puzzle")
+    bad = re.search(r"[^A-Za-z0-9+/]", payload)
+    if bad:
+        raise PuzzleError(f"{where}: bad character {bad.group()!r} at position {bad.start() + 1} of the f-puzzles "
+                          "payload (base64: A-Z, a-z, 0-9, '+', '/')")
     raw = decompress_from_base64(payload + "=" * (-len(payload) % 4), where)
     try:
         data = json.loads(raw)

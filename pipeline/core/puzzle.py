@@ -17,6 +17,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError, clip
 from pipeline.core.extracells import extra_record_document, extra_to_doc
+from pipeline.core.gridtext import format_grid, grid_to_string
 from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -59,6 +60,9 @@ class Puzzle:
     #: keeps 1-based digits either way.
     values: tuple[int, ...] | None = None
     extra: tuple = ()   # extra cells outside the grid: ExtraGroup entries (pipeline.core.extracells)
+    #: Each rule's 0-based place in the list it was given in (a document's ``rules``): ``rules``
+    #: is kept in row order, and messages number rules as the user wrote them. () when the same.
+    rule_places: tuple[int, ...] = ()
 
     def __post_init__(self):
         if self.values is not None:
@@ -75,7 +79,10 @@ class Puzzle:
             regions = np.array(self.regions, dtype=np.int64)
             regions.setflags(write=False)
             object.__setattr__(self, "regions", regions)
-        object.__setattr__(self, "rules", _in_row_order(self.rules))
+        given = self.rule_places if len(self.rule_places) == len(self.rules) else range(len(self.rules))
+        rules, places = _in_row_order(self.rules)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "rule_places", _places(tuple(given[k] for k in places)))
         validate(self)
 
     # -- basic facts -----------------------------------------------------------------------
@@ -194,6 +201,10 @@ class Puzzle:
     def __hash__(self):
         return hash((self.to_string(), self.h, self.w, self.variant, self.regions_string(), self.layout,
                      repr(self.rules_dicts()), self.values, self.extra))
+
+    def rule_number(self, k: int) -> int:
+        """The 1-based place of ``rules[k]`` in the list the rules were given in (the document's)."""
+        return (self.rule_places[k] if self.rule_places else k) + 1
 
     def rules_dicts(self) -> list[dict]:
         """The rules as puzzle-document entries, in row order."""
@@ -412,56 +423,6 @@ def _same_regions(a, b) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
-def grid_to_string(grid: np.ndarray, n: int | None = None) -> str:
-    """Compact line (``.`` empty, ``1-9A-Z``) when N <= 35, else space-separated integers.
-
-    Parameters
-    ----------
-    grid : ndarray of int
-        The grid (or a layout's canvas), 0 = empty.
-    n : int, optional
-        The number of digits (default: the grid's side).
-
-    Returns
-    -------
-    str
-    """
-    grid = np.asarray(grid)
-    if (grid.shape[0] if n is None else n) <= len(COMPACT_DIGITS):
-        alphabet = np.array(list("." + COMPACT_DIGITS))
-        return "".join(alphabet[grid.ravel()])
-    return " ".join(map(str, grid.ravel()))
-
-
-def format_grid(grid: np.ndarray, h: int | None = None, w: int | None = None,
-                values: tuple[int, ...] | None = None) -> str:
-    """Human-readable grid (``.`` for empty), with box separators when the box shape is given.
-
-    Parameters
-    ----------
-    grid : numpy.ndarray
-        ``(N, N)``, 0 for empty.
-    h, w : int, optional
-        Box shape: separators between boxes.
-    values : tuple of int, optional
-        The puzzle's value set: digits are shown as their values (:mod:`pipeline.core.values`).
-    """
-    grid = np.asarray(grid)
-    n, cols = grid.shape[0], grid.shape[1]
-    shown = grid_values(grid, values)
-    top = len(str(max(n, cols)))
-    width = max(top, *(len(str(v)) for v in values)) if values else top
-    cells = np.where(grid > 0, np.char.rjust(shown.astype(str), width), ".".rjust(width))
-    lines = []
-    for r in range(n):
-        chunks = [" ".join(cells[r, k:k + w]) for k in range(0, cols, w)] if w else [" ".join(cells[r])]
-        line = " | ".join(chunks)
-        if h and r and r % h == 0:
-            lines.append("".join("+" if ch == "|" else "-" for ch in line))
-        lines.append(line)
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------------------------------
 # any input -> a checked Puzzle
 # ---------------------------------------------------------------------------------------------
@@ -522,10 +483,12 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
                             rules_where=rules_where)
     if isinstance(source, Puzzle):
         if rules:
+            had = len(source.rules)
             return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
                           source.rules + tuple(rule_from_dict(e, source.base_board, name)
                                                for name, e in zip(_entry_names("--rule", len(rules)), rules)),
-                          source.layout, source.values)
+                          source.layout, source.values, source.extra,
+                          tuple(source.rule_number(k) - 1 for k in range(had)) + tuple(range(had, had + len(rules))))
         return source
     parts = _read_parts(source, box, variant, regions, size, rules, rules_where)
     return _checked(parts.grid, parts)
@@ -693,7 +656,8 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     refuse_a_whole_grid_rule_twice(rules, names)
     # the bare puzzle passed every check that does not involve the rules: only those are made again
     # (a rule puzzle's second full check was a fifth of reading it)
-    puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=_in_row_order(rules))
+    ordered, places = _in_row_order(rules)
+    puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=ordered, rule_places=_places(places))
     check_rules_added(puzzle)
     return puzzle
 
@@ -703,11 +667,17 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
 _BEFORE_RULES = ("present", "base_board")
 
 
-def _in_row_order(rules: tuple[Rule, ...] | list[Rule]) -> tuple[Rule, ...]:
+def _in_row_order(rules: tuple[Rule, ...] | list[Rule]) -> tuple[tuple[Rule, ...], tuple[int, ...]]:
     """``rules`` in row order (registry order, stable within a kind), each bound to the others
-    (a strict XV learns the marks)."""
-    ordered = tuple(sorted(rules, key=rule_order))
-    return tuple(rule.bind(ordered) for rule in ordered)
+    (a strict XV learns the marks), and each one's place in ``rules``."""
+    places = tuple(sorted(range(len(rules)), key=lambda k: rule_order(rules[k])))
+    ordered = tuple(rules[k] for k in places)
+    return tuple(rule.bind(ordered) for rule in ordered), places
+
+
+def _places(places: tuple[int, ...]) -> tuple[int, ...]:
+    """``Puzzle.rule_places``: () when the rules were given in row order."""
+    return () if places == tuple(range(len(places))) else places
 
 
 # ---------------------------------------------------------------------------------------------

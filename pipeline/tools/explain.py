@@ -273,7 +273,8 @@ def fewest_removals(puzzle: Puzzle, method: str = DEFAULT_MAXSAT,
 
 def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, message: str = "") -> Explanation:
     """The conflict and the fewest removals over clues and rules (:func:`rule_conflicts`), the
-    rules named by :func:`rule_label` and numbered by their 1-based places in ``puzzle.rules``.
+    rules named by :func:`rule_label` and numbered by their 1-based places in the list they were
+    given in (``Puzzle.rule_number``: a document's ``rules``, not the row order ``puzzle.rules`` keeps).
     A puzzle with extra cells gets ``message`` and :data:`NO_CONFLICTS_WITH_EXTRA_CELLS` alone: the
     engine that switches rules lays them on the grid's cells only."""
     kinds = left_out_kinds(rule_terms(puzzle.rules, puzzle.base_board), puzzle.rules)
@@ -285,8 +286,8 @@ def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, mes
     return Explanation(status, message=message, conflict=conflict, remove=remove, maxsat=RULE_METHOD, count=0,
                        conflict_rules=[rule_label(puzzle, k) for k in conflict_rules],
                        remove_rules=[rule_label(puzzle, k) for k in remove_rules],
-                       conflict_rule_numbers=[[k + 1 for k in group] for group in conflict_rules],
-                       remove_rule_numbers=[[k + 1 for k in group] for group in remove_rules])
+                       conflict_rule_numbers=[sorted(puzzle.rule_number(k) for k in group) for group in conflict_rules],
+                       remove_rule_numbers=[sorted(puzzle.rule_number(k) for k in group) for group in remove_rules])
 
 
 def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Explanation:

@@ -64,7 +64,7 @@ def rule_label(puzzle: Puzzle, group: tuple[int, ...]) -> str:
     """
     board = puzzle.base_board
     text = puzzle.rules[group[0]].describe(board)
-    numbers = [str(k + 1) for k in group]
+    numbers = [str(k) for k in sorted(puzzle.rule_number(k) for k in group)]   # as the document lists them
     if len(group) > 1:
         return f"{text} (rules {', '.join(numbers[:-1])} and {numbers[-1]}, the same)"
     same = sum(rule.describe(board) == text for rule in puzzle.rules)

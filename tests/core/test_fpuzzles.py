@@ -363,3 +363,16 @@ def test_display_only_keys_are_known_and_carry_no_rule():
     assert doc["givens"] == ["r1c1=1"]
     assert doc["rules"] == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 5},
                             {"rule": "thermo", "cells": ["r3c1", "r3c2"]}]
+
+
+@pytest.mark.parametrize("link, said", [
+    ("https://www.f-puzzles.com/?load=", "the f-puzzles link's load= holds no puzzle"),
+    ("https://www.f-puzzles.com/?load=!!!***", "bad character '!' at position 1 of the f-puzzles payload"),
+    ("https://www.f-puzzles.com/?load=N4Ig!!!abcdefgh", "bad character '!' at position 5 of the f-puzzles payload"),
+    ("https://www.f-puzzles.com/?load=N4Ig%20x*y", "bad character '*' at position 7 of the f-puzzles payload"),
+])
+def test_a_link_with_no_or_a_broken_payload_says_so(link, said):
+    """An empty load= was read as a grid of 32 cells, a bad character as data that ends early."""
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(link)
+    assert str(err.value).startswith(f"puzzle: {said}"), str(err.value)

@@ -284,3 +284,26 @@ def test_a_bad_cap_names_the_keyword_in_the_api():
     with pytest.raises(PuzzleError) as err:
         explain("." * 16, box="2x2", cap=0)
     assert str(err.value) == "cap: must be at least 2, found 0" and err.value.option == "cap"
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_rule_numbers_are_the_documents_places_whatever_the_row_order(order):
+    """The puzzle keeps its rules in row order (greater before xv): explain numbered that order,
+    so the V named rule 2 was rule 1 of the document, in either order (an outside check)."""
+    rules = [{"rule": "xv", "cells": ["r1c3", "r2c3"], "letter": "v"}, {"rule": "greater", "cells": ["r3c2", "r2c2"]}]
+    doc = {"size": 4, "box": "2x2", "givens": "..2..1.3.2.4...2", "rules": [rules[k] for k in order]}
+    e = explain(json.dumps(doc))
+    assert e.status == "infeasible" and e.conflict_rules == ["V r1c3-r2c3"]
+    place = order.index(0) + 1   # where the V stands in this document
+    assert e.conflict_rule_numbers == [[place]] and e.remove_rule_numbers == [[place]]
+    assert doc["rules"][place - 1]["rule"] == "xv"
+
+
+def test_identical_rules_are_numbered_as_the_document_lists_them():
+    """An anti-knight first, then the same cage twice: the two cages are rules 2 and 3."""
+    cage = {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}
+    doc = {"size": 4, "box": "2x2", "givens": "3...............", "rules": [{"rule": "antiknight"}, cage, dict(cage)]}
+    assert _count(doc) == 0
+    e = explain(json.dumps(doc))
+    assert e.conflict_rule_numbers == [[2, 3]]
+    assert e.conflict_rules == ["cage r1c1..r1c2 (sum 3) (rules 2 and 3, the same)"]
