@@ -12,7 +12,9 @@ from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import CountResult, Solver, get_solver, register_batch_kernel
+from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.base import STATUSES
+from pipeline.solvers.relabel import count_by_relabelling, relabelling_settles
 from pipeline.solvers.sat import SatEngine, setup_outlasts
 from pipeline.solvers.sat import engine_for as sat_engine_for
 from pipeline.batch.config import SolveOptions
@@ -94,8 +96,13 @@ def answer_record(solver: Solver, model: Model, options: SolveOptions,
         The row's status, the grid found (None without one) and the row's other fields.
     """
     if options.count and solver.count is not None:
-        extra = _engine_options(solver, "count", options, shared)
-        result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
+        result = None
+        if options.rules_by_auto and relabelling_settles(model):   # clues that leave two digits unused
+            pick = pick_solver("solve", model)
+            result = count_by_relabelling(pick.solver.solve, pick.name, model, options.count, options.time_limit, 1)
+        if result is None:
+            extra = _engine_options(solver, "count", options, shared)
+            result = solver.count(model, options.count, time_limit=options.time_limit, **extra)
         grid = result.grids[0] if result.grids else None
         status = count_status(result, grid)
         fields: dict[str, Any] = {"seconds": result.seconds, "n_solutions": result.count}

@@ -144,3 +144,17 @@ def test_a_time_limit_row_says_why_when_the_engine_did_not(tmp_path):
     stopped = df[df["status"] == "time_limit"]
     assert len(stopped) and (stopped["error"] == "solver: time limit of 1e-06 s reached").all()
     assert stopped["n_solutions"].isna().all()
+
+
+def test_a_large_sparse_record_is_counted_from_one_solution_relabelled(tmp_path):
+    """An empty 81x81 (beyond dfs: auto's pick per record) counted to 2 stopped at the time limit
+    with no grid; clues that leave two digits unused make any solution's relabelling a second."""
+    src = tmp_path / "in.csv"
+    src.write_text("puzzle\n" + "." * 81 ** 2 + "\n" + "1" + "." * (81 ** 2 - 1) + "\n")
+    run_batch(src, tmp_path / "out", workers=1, solver="dfs", rules_by_auto=True, box="9x9", count=3,
+              time_limit=60, progress="none", stream=open(os.devnull, "w"))
+    df = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert df["status"].tolist() == ["optimal"] * 2 and df["n_solutions"].tolist() == [3, 3]
+    for text, clues in zip(df["solution"], ("." * 81 ** 2, "1" + "." * (81 ** 2 - 1))):
+        puzzle = parse_puzzle(clues, box="9x9")
+        assert verify_grid(np.array(text.split(), dtype=np.int64).reshape(81, 81), puzzle)
