@@ -552,7 +552,8 @@ def read_regular(path: str | os.PathLike, where: str | None = None, *, limit: in
 
 
 def read_regular_text(path: str | os.PathLike, where: str | None = None, *, limit: int = MAX_READ_BYTES) -> str:
-    """:func:`read_regular` decoded as UTF-8 (a BOM dropped, undecodable bytes replaced).
+    """:func:`read_regular` decoded as UTF-8 (a BOM dropped, undecodable bytes replaced), or as
+    UTF-16 when it starts with a UTF-16 byte-order mark (what Windows PowerShell's ``>`` writes).
 
     Parameters
     ----------
@@ -569,7 +570,10 @@ def read_regular_text(path: str | os.PathLike, where: str | None = None, *, limi
     FormatError
         As :func:`read_regular`.
     """
-    return read_regular(path, where, limit=limit).decode("utf-8-sig", errors="replace")
+    data = read_regular(path, where, limit=limit)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):   # UTF-16 with its mark: "unrecognised" said nothing of why
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 # manifest.json of a 100x100 reduce export lists ~10^6 kept columns (~8 MB)

@@ -525,6 +525,22 @@ def test_manifest_path_and_gzip(reference, tmp_path):
     assert np.array_equal(sol.values, read_solution(path, load_manifest(tmp_path)).values)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_an_answer_and_a_manifest_in_utf16_are_read(reference, tmp_path, encoding):
+    """PowerShell's ``>`` writes UTF-16 with a byte-order mark: such an answer was "unrecognised
+    solution format", such a manifest "not a readable JSON manifest" (outside check)."""
+    puzzle, model, man, x, order, work = reference
+    write_manifest(tmp_path, model, {})
+    manifest = tmp_path / "manifest.json"
+    text = manifest.read_text()
+    manifest.write_bytes(("\ufeff" + text).encode(encoding) if encoding.endswith("be") else text.encode(encoding))
+    path = tmp_path / "answer.sol"
+    answer = gurobi_text(model, x, order)
+    path.write_bytes(("\ufeff" + answer).encode(encoding) if encoding.endswith("be") else answer.encode(encoding))
+    sol = read_solution(path, manifest)
+    assert verify_grid(sol.grid(), puzzle).ok
+
+
 def test_without_manifest_dense_names(tmp_path):
     puzzle = parse_puzzle(DEFAULT_PUZZLE)
     model = build_model(puzzle, "block", "F")
