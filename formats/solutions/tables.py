@@ -33,8 +33,23 @@ def _numeric_table(head: str) -> list[list[str]] | None:
 
 
 def _detect_grid(head: str) -> bool:
-    rows = _numeric_table(head)
+    rows = _numeric_table(_without_names_row(head))
     return rows is not None and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
+
+
+_NAME = re.compile(r'"?[A-Za-z_][A-Za-z0-9_]*"?')
+
+
+def _without_names_row(text: str) -> str:
+    """``text`` without a first row of column names as wide as the row under it (MATLAB
+    ``writetable``'s ``Var1,...,Var9``, pandas' ``0,...``-less headers of names)."""
+    first, _, rest = text.lstrip("\ufeff").lstrip().partition("\n")
+    names = _SEP.split(first.strip().strip(",;"))
+    second = next((line for line in rest.splitlines() if line.strip()), "")
+    if len(names) >= 2 and all(_NAME.fullmatch(t) for t in names) and \
+            len(_SEP.split(second.strip().strip(",;"))) == len(names):
+        return rest
+    return text
 
 
 #: A column vector's one-word header (pandas ``to_csv``, MATLAB ``writetable``: ``x``); never a SAT
@@ -62,9 +77,9 @@ def _read_table(text: str) -> list[list[str]]:
 
 
 def _parse_grid(text: str, where: str) -> RawSolution:
-    """N lines of N integers, no header (MATLAB ``writematrix(grid, 'sudoku.csv')``); a gattai
-    layout's canvas (rows x columns, 0 outside its grids)."""
-    rows = _read_table(text)
+    """N lines of N integers (MATLAB ``writematrix(grid, 'sudoku.csv')``; ``writetable``'s row of
+    names over them is skipped); a gattai layout's canvas (rows x columns, 0 outside its grids)."""
+    rows = _read_table(_without_names_row(text))
     if not rows:
         raise FormatError(f"{where}: empty file")
     n = len(rows[0])

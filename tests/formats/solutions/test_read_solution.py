@@ -504,6 +504,21 @@ def test_matlab_grid_csv(reference, tmp_path):
     assert np.array_equal(read_solution(path).grid(), grid)  # no manifest: N from the grid
 
 
+@pytest.mark.parametrize("names", ["Var1,Var2,Var3,Var4,Var5,Var6,Var7,Var8,Var9", '"c1";"c2";"c3";"c4";"c5";"c6";"c7";"c8";"c9"'])
+def test_matlab_grid_under_a_row_of_column_names(reference, tmp_path, names):
+    """MATLAB's ``writetable`` writes ``Var1,...,Var9`` over the grid: "unrecognised solution
+    format" (outside check). A row of names as wide as the grid is skipped."""
+    puzzle, model, man, x, order, work = reference
+    grid = solve(build_model(puzzle), threads=1).grid
+    path = tmp_path / "sudoku.csv"
+    path.write_text(names + "\n" + "\n".join(",".join(map(str, r)) for r in grid) + "\n")
+    sol = assert_verifies(path, puzzle, man, "matlab_grid")
+    assert np.array_equal(sol.values, vector_from_grid(grid, man.convention))
+    path.write_text("Var1,Var2\n" + "\n".join(",".join(map(str, r)) for r in grid) + "\n")   # not the grid's width
+    with pytest.raises(FormatError, match="unrecognised solution format"):
+        read_solution(path, man)
+
+
 def test_matlab_grid_near_digit_shows_the_value_read(tmp_path):
     path = tmp_path / "sudoku.csv"
     path.write_text("4.0000001,1,2,3\n2,3,4,1\n3,4,1,2\n1,2,3,4\n")
