@@ -150,3 +150,11 @@ def test_every_permutation_of_the_free_digits_is_kept_once():
     first = got.grids[0]
     relabellings = {tuple(g[first == d][0] for d in (2, 3, 4)) for g in got.grids}
     assert relabellings == set(itertools.permutations((2, 3, 4)))
+
+
+def test_the_verbose_line_names_the_swapped_values_of_a_value_set(capsys):
+    """Values 0-3: the line named digits 3 and 4 where the printed grid holds values 2 and 3."""
+    doc = '{"size": 4, "values": "0-3", "givens": "0 1 . . | . . . . | . . . . | . . . ."}'
+    assert main(["solve", doc, "--verbose", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert "the answer with 2 and 3 swapped is a second solution" in err and json.loads(out)["unique"] is False

@@ -108,9 +108,9 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     deadline.expired = lambda reason: _answer(args, puzzle, r, None, r.solver or solver.name, extra)
     second = relabelled_second(puzzle, r.grid) if relabel else None
     if second is not None and args.verbose:
+        swapped = np.unique(puzzle.shown(r.grid)[r.grid != second])   # in values, as the grid is printed
         print(f"solver: not unique: the clues use {np.unique(puzzle.grid[puzzle.grid > 0]).size} of {puzzle.n} "
-              f"digits; the answer with {' and '.join(map(str, np.unique(r.grid[r.grid != second])))} swapped "
-              "is a second solution", file=sys.stderr)
+              f"digits; the answer with {' and '.join(map(str, swapped))} swapped is a second solution", file=sys.stderr)
     unique = (None if args.no_unique_check else False if second is not None else r.unique if check
               else _uniqueness(args, puzzle, deadline, solver, r))
     deadline.finish()

@@ -182,7 +182,7 @@ def get_rule(kind: object, where: str = "rule") -> type[Rule]:
 
 #: Names puzzle setters use for a rule the registry knows by another word.
 _OTHER_NAMES = {"killer": "cage", "killercage": "cage", "thermometer": "thermo", "kropkidot": "kropki",
-                "knight": "antiknight", "king": "antiking", "consecutive": "nonconsecutive",
+                "knight": "antiknight", "king": "antiking", "noconsecutive": "nonconsecutive",
                 "littlekillers": "littlekiller", "arrows": "arrow", "whispers": "whisper", "germanwhispers": "whisper",
                 "dutchwhispers": "whisper", "evenodd": "even", "parity": "even", "xsudoku": "diagonal", "x": "diagonal",
                 "extraregions": "extraregion", "palindromes": "palindrome", "sandwiches": "sandwich"}
