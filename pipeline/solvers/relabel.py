@@ -46,9 +46,10 @@ def relabelling_settles(model: Any) -> bool:
     False
     """
     puzzle = getattr(model, "puzzle", None)
-    # a model with costs: the engines that find one solution refuse it (counting ignores costs, but
-    # the one solution would come from an engine that minimises): left to the count
-    if puzzle is None or not digit_symmetric(puzzle) or getattr(model, "has_objective", False) or puzzle.units_at_most:   # a digit may then be missing from a solution
+    # costs: the engines that find one solution refuse the model (the count ignores them: left to
+    # it); units that hold each digit at most once: a digit may be missing from a solution
+    if puzzle is None or not digit_symmetric(puzzle) or getattr(model, "has_objective", False) \
+            or puzzle.units_at_most:
         return False
     used = np.unique(puzzle.grid[puzzle.grid > 0]).size
     return puzzle.n - used >= 2
