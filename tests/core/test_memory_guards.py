@@ -55,13 +55,14 @@ def test_an_address_space_limit_bounds_the_allowance():
 
 def test_a_count_past_the_address_space_is_refused_up_front(tmp_path):
     """An empty 100x100 counted with the SAT engine peaked at 5.4 GB: under ``ulimit -v`` 4 GB it
-    ended in a MemoryError traceback after 30 s."""
+    ended in a MemoryError traceback after 30 s. (``auto`` now counts it from one solution
+    relabelled; the SAT engine named still searches.)"""
     path = tmp_path / "e100.txt"
     path.write_text("." * 10_000 + "\n")
     code = ("import resource, sys\n"
             "resource.setrlimit(resource.RLIMIT_AS, (4 * 10**9, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
             "from pipeline.cli.main import main\n"
-            f"sys.exit(main(['count', {str(path)!r}, '--size', '100']))\n")
+            f"sys.exit(main(['count', {str(path)!r}, '--size', '100', '--solver', 'sat']))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
