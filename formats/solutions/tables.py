@@ -37,37 +37,28 @@ def _detect_grid(head: str) -> bool:
     return rows is not None and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
 
 
-_NAME = re.compile(r'"?[A-Za-z_][A-Za-z0-9_]*"?')
-
-
-def _without_names_row(text: str) -> str:
-    """``text`` without a first row of column names as wide as the row under it (MATLAB
-    ``writetable``'s ``Var1,...,Var9``, pandas' ``0,...``-less headers of names)."""
-    first, _, rest = text.lstrip("\ufeff").lstrip().partition("\n")
-    names = _SEP.split(first.strip().strip(",;"))
-    second = next((line for line in rest.splitlines() if line.strip()), "")
-    if len(names) >= 2 and all(_NAME.fullmatch(t) for t in names) and \
-            len(_SEP.split(second.strip().strip(",;"))) == len(names):
-        return rest
-    return text
-
-
-#: A column vector's one-word header (pandas ``to_csv``, MATLAB ``writetable``: ``x``); never a SAT
-#: solver's answer word, whose readers come first anyway, nor a number's word (``nan``, ``inf``: a
-#: vector starting with NaN lost it as a header and was one value short).
+#: A column's name in a row of names over the numbers (pandas ``to_csv``, MATLAB ``writetable``:
+#: ``x`` over a vector, ``Var1,...,Var9`` over a grid); never a SAT solver's answer word, whose
+#: readers come first anyway, nor a number's word (``nan``, ``inf``: a vector starting with NaN
+#: lost it as a header and was one value short).
 _HEADER = re.compile(r"(?!(?:UN)?SAT(?:ISFIABLE)?$|INDET$|(?i:nan|inf|infinity)$)[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _without_header(text: str) -> str:
-    """``text`` without a one-word header line over a column of numbers."""
+def _without_names_row(text: str) -> str:
+    """``text`` without a first row of column names as wide as the row under it: a vector's
+    one-word header, a MATLAB ``writetable`` grid's ``Var1,...,Var9``."""
     first, _, rest = text.lstrip("\ufeff").lstrip().partition("\n")
-    return rest if _HEADER.fullmatch(first.strip().strip(",;").strip('"')) else text
+    names = [t.strip('"') for t in _SEP.split(first.strip().strip(",;"))]
+    second = next((line for line in rest.splitlines() if line.strip()), "")
+    if all(_HEADER.fullmatch(t) for t in names) and len(_SEP.split(second.strip().strip(",;"))) == len(names):
+        return rest
+    return text
 
 
 def _detect_vector(head: str) -> bool:
     rows = _numeric_table(head)
     if rows is None:   # a column under a header: one value per line, at least two
-        rows = _numeric_table(_without_header(head))
+        rows = _numeric_table(_without_names_row(head))
         return rows is not None and len(rows) >= 2 and all(len(r) == 1 for r in rows)
     return len(rows) == 1 or all(len(r) == 1 for r in rows)
 
@@ -102,7 +93,7 @@ def _parse_grid(text: str, where: str) -> RawSolution:
 def _parse_vector(text: str, where: str) -> RawSolution:
     """One value per line (under a one-word header, or none), or one row: the x vector in the
     export's column order."""
-    rows = _read_table(_without_header(text))
+    rows = _read_table(_without_names_row(text))
     if len(rows) == 1:
         tokens = rows[0]
     elif all(len(r) == 1 for r in rows):

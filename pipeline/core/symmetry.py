@@ -46,6 +46,27 @@ def digit_symmetric(puzzle: Puzzle | None) -> bool:
     return puzzle is not None and not puzzle.rules and not puzzle.extra
 
 
+def clue_digits(puzzle: Puzzle) -> int:
+    """How many distinct digits the clues of ``puzzle`` use.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> clue_digits(parse_puzzle("1.......2.1....."))
+    2
+    """
+    return int(np.unique(puzzle.grid[puzzle.grid > 0]).size)
+
+
 def free_digits(puzzle: Puzzle, solution: np.ndarray) -> np.ndarray:
     """The digits (1-based, ascending) that ``solution`` holds and no clue of ``puzzle`` uses.
 

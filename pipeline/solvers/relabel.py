@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pipeline.core.symmetry import digit_symmetric, free_digits, relabelled, solutions_at_least
+from pipeline.core.symmetry import clue_digits, digit_symmetric, free_digits, relabelled, solutions_at_least
 from pipeline.core.verify import verify_grid
 from pipeline.solvers.base import CountResult, SolveResult
 
@@ -51,8 +51,7 @@ def relabelling_settles(model: Any) -> bool:
     if puzzle is None or not digit_symmetric(puzzle) or getattr(model, "has_objective", False) \
             or puzzle.units_at_most:
         return False
-    used = np.unique(puzzle.grid[puzzle.grid > 0]).size
-    return puzzle.n - used >= 2
+    return puzzle.n - clue_digits(puzzle) >= 2
 
 
 def relabelled_second(puzzle: Any, grid: np.ndarray) -> np.ndarray | None:

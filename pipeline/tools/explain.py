@@ -37,7 +37,7 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
 from pipeline.core.extras import install_hint
-from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label
+from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label, rule_numbers
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rows_beyond_units
 from pipeline.tools.generate.lazy_engine import left_out_kinds
@@ -286,8 +286,8 @@ def _rule_explanation(status: str, puzzle: Puzzle, clues: np.ndarray | None, mes
     return Explanation(status, message=message, conflict=conflict, remove=remove, maxsat=RULE_METHOD, count=0,
                        conflict_rules=[rule_label(puzzle, k) for k in conflict_rules],
                        remove_rules=[rule_label(puzzle, k) for k in remove_rules],
-                       conflict_rule_numbers=[sorted(puzzle.rule_number(k) for k in group) for group in conflict_rules],
-                       remove_rule_numbers=[sorted(puzzle.rule_number(k) for k in group) for group in remove_rules])
+                       conflict_rule_numbers=[rule_numbers(puzzle, k) for k in conflict_rules],
+                       remove_rule_numbers=[rule_numbers(puzzle, k) for k in remove_rules])
 
 
 def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Explanation:

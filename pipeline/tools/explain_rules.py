@@ -30,7 +30,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.puzzle import Puzzle
 from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 
-__all__ = ["RULE_METHOD", "rule_conflicts", "rule_label"]
+__all__ = ["RULE_METHOD", "rule_conflicts", "rule_label", "rule_numbers"]
 
 #: how the fewest removals of a rule puzzle are proved optimal (``Explanation.maxsat``).
 RULE_METHOD = "rules-sat"
@@ -64,11 +64,29 @@ def rule_label(puzzle: Puzzle, group: tuple[int, ...]) -> str:
     """
     board = puzzle.base_board
     text = puzzle.rules[group[0]].describe(board)
-    numbers = [str(k) for k in sorted(puzzle.rule_number(k) for k in group)]   # as the document lists them
+    numbers = [str(k) for k in rule_numbers(puzzle, group)]
     if len(group) > 1:
         return f"{text} (rules {', '.join(numbers[:-1])} and {numbers[-1]}, the same)"
     same = sum(rule.describe(board) == text for rule in puzzle.rules)
     return text if same == 1 else f"{text} (rule {numbers[0]})"
+
+
+def rule_numbers(puzzle: Puzzle, group: tuple[int, ...]) -> list[int]:
+    """The 1-based places of a group of ``puzzle.rules`` in the list they were given in (a
+    document's ``rules``; ``puzzle.rules`` keeps row order), ascending.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    group : tuple of int
+        0-based positions in ``puzzle.rules``.
+
+    Returns
+    -------
+    list of int
+    """
+    return sorted(puzzle.rule_number(k) for k in group)
 
 
 def _members(puzzle: Puzzle, clues: np.ndarray, eng: RuleSwitchEngine) -> tuple[list[int], list[tuple]]:

@@ -6,13 +6,12 @@ import json
 import sys
 import time
 
-import numpy as np
-
 from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, add_puzzle_args, add_solver_args,
                                engine_options, grid_line, note_unused_options, model_from_args, resolve_solver, say_handed_on,
                                time_limit_words)
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.symmetry import clue_digits
 from pipeline.core.stops import Deadline
 from pipeline.solvers import SOLVERS, CountResult
 from pipeline.solvers.auto import AUTO
@@ -43,7 +42,7 @@ def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
         result = count_by_relabelling(solver.solve, solver.name, model, args.limit, deadline.remaining(),
                                       args.limit if args.list else 1)
         if result is not None and args.verbose and result.grids:
-            print(f"solver: the clues use {np.unique(model.puzzle.grid[model.puzzle.grid > 0]).size} of "
+            print(f"solver: the clues use {clue_digits(model.puzzle)} of "
                   f"{model.puzzle.n} digits: the solution {solver.name} found, with the unused digits "
                   "permuted, gives the others", file=sys.stderr)
     if result is None:

@@ -15,6 +15,7 @@ from pipeline.core.build import build_model
 from pipeline.core.rulerows import rule_nonzeros
 from pipeline.core.extracells import extra_digits, extra_lines
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.symmetry import clue_digits
 from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, Solver, SolveResult
@@ -109,7 +110,7 @@ def _solve(args: argparse.Namespace, deadline: Deadline) -> int:
     second = relabelled_second(puzzle, r.grid) if relabel else None
     if second is not None and args.verbose:
         swapped = np.unique(puzzle.shown(r.grid)[r.grid != second])   # in values, as the grid is printed
-        print(f"solver: not unique: the clues use {np.unique(puzzle.grid[puzzle.grid > 0]).size} of {puzzle.n} "
+        print(f"solver: not unique: the clues use {clue_digits(puzzle)} of {puzzle.n} "
               f"digits; the answer with {' and '.join(map(str, swapped))} swapped is a second solution", file=sys.stderr)
     unique = (None if args.no_unique_check else False if second is not None else r.unique if check
               else _uniqueness(args, puzzle, deadline, solver, r))
