@@ -29,6 +29,7 @@ from pipeline.core.verify import Verdict, residual, residual_without_aux, verify
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
                            missing_directories, remove_empty_directories, write_failure)
+from formats.forked import balanced, run_side_by_side, side_by_side
 from formats.staging import staged_export
 from formats.solutions import read_solution
 
@@ -162,7 +163,7 @@ def _removed_on_failure(made: list[Path]) -> Iterator[None]:
 
 
 def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequence[str] | None = None,
-                 **options: Any) -> dict[str, list[Path]]:
+                 *, workers: int | None = None, **options: Any) -> dict[str, list[Path]]:
     """Write ``model`` in each format into ``directory`` (created), then its ``manifest.json``.
 
     The set is one unit (:mod:`formats.staging`): every file is written into a staging
@@ -183,6 +184,11 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     formats : str or list of str, optional
         ``"all"`` (the default, also ``None``), or names such as ``"csv,mps"``
         (:func:`exporting_formats`; ``mat`` is an alias of ``matlab``).
+    workers : int, optional
+        Processes that write the formats side by side (:mod:`formats.forked`): None (the
+        default) uses this machine's cores for a model of a million nonzeros or more, 1 writes
+        every format in this process. Only where the system forks and no other Python thread
+        runs (else one); the files are the same either way.
     **options
         Options of the formats' writers; each format gets those it declares
         (:meth:`Format.pick_options`): ``dense`` (``"auto"``, ``"always"``, ``"never"``; the dense
@@ -220,25 +226,21 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     if not chosen:
         raise FormatError(f"formats: {formats!r} names no format; known: "
                           f"{', '.join(exporting_formats() + named_only_formats())}")
+    processes = side_by_side(workers, len(chosen), model.Aeq.nnz + model.Aineq.nnz)
+    if len({fmt.name for fmt in chosen}) < len(chosen):
+        processes = 1     # a format named twice writes its files twice: one after the other
     directory, made = _prepare_directory(directory)
-    names: dict[str, list[str]] = {}
-    described: dict[str, dict] = {}
-    with _removed_on_failure(made), staged_export(directory) as stage, ThreadPoolExecutor(max_workers=1) as hasher:
+    with _removed_on_failure(made), staged_export(directory) as stage:
         try:
-            # each format's files are hashed in a thread while the next format renders
-            # (hashlib and file reads let go of the GIL): the 850 MB of a 100x100 cost no extra
-            hashing: dict[str, Future[str]] = {}
-            for fmt in chosen:
-                assert fmt.export is not None   # resolve_formats chose formats that export
-                names[fmt.name] = [Path(p).name for p in fmt.export(model, stage.path, **fmt.pick_options(options, "export"))]
-                for name in names[fmt.name]:    # (a name written again is hashed again, after)
-                    hashing[name] = hasher.submit(file_sha256, stage.path / name)
-                if fmt.describe is not None:
-                    described[fmt.name] = fmt.describe(model, **fmt.pick_options(options, "describe"))
+            groups = balanced([fmt.cost for fmt in chosen], processes)
+            parts = run_side_by_side(lambda group: _write_formats(model, stage.path, [chosen[k] for k in group], options),
+                                     groups)
+            written_by = {fmt: files for part in parts for fmt, files in part.items()}
+            names = {fmt.name: written_by[fmt.name][0] for fmt in chosen}
+            digests = {name: digest for fmt in chosen for name, digest in written_by[fmt.name][1].items()}
+            described = {fmt.name: fmt.describe(model, **fmt.pick_options(options, "describe"))
+                         for fmt in chosen if fmt.describe is not None}
             files = [name for listed in names.values() for name in listed]
-            digests = {name: hashing[name].result() for name in files}
-            for name in {name for name in files if files.count(name) > 1}:
-                digests[name] = file_sha256(stage.path / name)
             write_manifest(stage.path, model, names, described, digests)
         except WriteFailed as e:   # name the file in DIR, not its staged copy
             where = directory / e.path.name if e.path.parent == stage.path else e.path
@@ -249,6 +251,27 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     written = {fmt: [directory / name for name in listed] for fmt, listed in names.items()}
     written["manifest"] = [directory / MANIFEST_NAME]
     return written
+
+
+def _write_formats(model: Model, stage: Path, chosen: list[Format], options: dict[str, Any]
+                   ) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Write ``chosen`` formats' files into ``stage``, one after the other: for each, the names
+    of its files and their SHA-256s. Each format's files are hashed in a thread while the next
+    format renders (hashlib and file reads let go of the GIL: the 850 MB of a 100x100 cost no
+    extra time); a name written again (a format named twice) is hashed again, after."""
+    names: dict[str, list[str]] = {}
+    with ThreadPoolExecutor(max_workers=1) as hasher:
+        hashing: dict[str, Future[str]] = {}
+        for fmt in chosen:
+            assert fmt.export is not None   # resolve_formats chose formats that export
+            names[fmt.name] = [Path(p).name for p in fmt.export(model, stage, **fmt.pick_options(options, "export"))]
+            for name in names[fmt.name]:
+                hashing[name] = hasher.submit(file_sha256, stage / name)
+        files = [name for listed in names.values() for name in listed]
+        digests = {name: hashing[name].result() for name in files}
+    for name in {name for name in files if files.count(name) > 1}:
+        digests[name] = file_sha256(stage / name)
+    return {fmt: (listed, {name: digests[name] for name in listed}) for fmt, listed in names.items()}
 
 
 @dataclass

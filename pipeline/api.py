@@ -345,7 +345,7 @@ def _digit_array(grid: Any) -> np.ndarray:
 
 @_memory_as_error("export", FormatError)
 def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | None = None,
-           **options: Any) -> list[Path]:
+           *, workers: int | None = None, **options: Any) -> list[Path]:
     """Write a model's files as ``python -m pipeline export --to PATH`` does: one file (and its
     ``PATH.manifest.json``) when ``path`` ends in a one-file format's extension (``.mps``, ``.lp``,
     ``.cnf``, ``.opb``, ``.mat``, ``.gz`` after any but ``.mat``), else a directory with every
@@ -362,6 +362,10 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     formats : str or list of str, optional
         For a directory: ``"all"`` (default) or names such as ``"mps,lp"``. For a file: at most
         one name (default: from the extension).
+    workers : int, optional
+        For a directory: processes writing the formats side by side (``export --workers``;
+        default: this machine's cores for a model of a million nonzeros or more, and one
+        whenever another thread runs in this process, as in a notebook).
     **options
         The formats' writer options (e.g. ``mps_style="fixed"`` for MPS, ``dense="never"`` for CSV).
 
@@ -393,6 +397,8 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     if not (formats is None or isinstance(formats, str)
             or isinstance(formats, (list, tuple)) and all(isinstance(name, str) for name in formats)):
         raise FormatError(f"export: formats must be text such as \"mps,lp\" or a list of names, found {formats!r:.40}")
+    if workers is not None:   # refused for one file too (it is written here, whatever the count)
+        importlib.import_module("formats.forked").side_by_side(workers, 1, 0)
     model = _model_of(model)
     single = importlib.import_module("formats.single")
     names = formats if formats is None or isinstance(formats, str) else ",".join(formats)
@@ -400,7 +406,7 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
         if single.single_file_format(path) is not None:
             written = single.export_file(model, path, names, **options)
         else:
-            written = importlib.import_module("formats").export_model(model, path, names, **options)
+            written = importlib.import_module("formats").export_model(model, path, names, workers=workers, **options)
     except OSError as e:   # a name too long, a read-only disk: as the command line's one line
         if isinstance(e, PipelineError):   # already one (a WriteFailed names the directory at fault)
             raise

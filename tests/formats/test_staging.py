@@ -125,6 +125,40 @@ def test_interrupt_while_staging_keeps_the_earlier_set(tmp_path, clean):
     assert snapshot(out) == clean["A"]
 
 
+def processes_naming(text: str) -> list[int]:
+    """Pids of the live processes whose command line holds ``text``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/cmdline").exists(),
+                    reason="the forked writers need os.fork, and the check for leftovers /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("delay", [0.0, 0.3, 0.8])
+def test_a_signal_to_an_export_writing_in_two_processes_leaves_one_set_and_no_process(tmp_path, clean, signum, delay):
+    """The signal reaches the command only (as from ``kill``): it kills its writing child and
+    removes the staging directory; the earlier set stays whole (or the new one is whole)."""
+    out = tmp_path / "out"
+    export_a(out)
+    proc = cli("export", BIG_B, *B_ARGS, "--workers", "2", "--to", out, "--quiet")
+    wait_for_staging(out, proc)
+    time.sleep(delay)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    assert snapshot(out) in (clean["A"], clean["B"]), err
+    if proc.returncode != 0:
+        assert proc.returncode in (130, -signum), err
+        assert "Traceback" not in err
+    assert processes_naming(str(out)) == []
+
+
 # ---------------------------------------------------------------------------------------------
 # Ctrl-C during the commit itself (in process, at every rename)
 # ---------------------------------------------------------------------------------------------

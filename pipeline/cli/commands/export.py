@@ -55,7 +55,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     note = file_like_directory_note(args.to)   # asked before the directory exists
     model = model_from_args(args)
-    written = export_model(model, args.to, args.formats or "all", **options)
+    written = export_model(model, args.to, args.formats or "all", workers=args.workers, **options)
     if note:   # --to model.txt: a directory, as any name without a one-file extension
         print(note, file=sys.stderr)
     out = Path(args.to)
@@ -180,5 +180,19 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "16x16 model; a 25x25 one has over 39 million), always forces it (default auto)")
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding in model.cnf (default auto: pairwise up to 25x25, else ladder)")
+    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help="processes writing the formats side by side (default: the machine's cores for a model "
+                        "of a million nonzeros or more, such as a 64x64; 1 writes them one after the other)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
     p.set_defaults(func=cmd_export)
+
+
+def _workers(text: str) -> int:
+    """``--workers``: a whole number from 1 (argparse's one-line error and exit 2 otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of processes")
+    return value
