@@ -101,14 +101,25 @@ def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vect
     got = _aligned(got, want)
     if got.Aeq.shape != want.Aeq.shape:
         return f"Aeq is {got.Aeq.shape[0]}x{got.Aeq.shape[1]}, not {want.Aeq.shape[0]}x{want.Aeq.shape[1]}"
-    differ = (sp.csr_matrix(got.Aeq, dtype=np.float64) != sp.csr_matrix(want.Aeq, dtype=np.float64)).nnz
-    if differ:
-        return f"{differ} entries of Aeq differ"
+    a, b = sp.csr_matrix(got.Aeq, dtype=np.float64), sp.csr_matrix(want.Aeq, dtype=np.float64)
+    differ = (a != b).tocoo()
+    if differ.nnz:
+        first = np.lexsort((differ.col, differ.row))[0]
+        i, j = int(differ.row[first]), int(differ.col[first])
+        entries = "1 entry of Aeq differs" if differ.nnz == 1 else f"{differ.nnz} entries of Aeq differ"
+        return (f"{entries}, the first at {_row_name(want, i)}, {_col_name(want, j)}: "
+                f"{_number(a[i, j])} in the file, {_number(b[i, j])} in the model")
     fields = (["row_lower", "row_upper", "lb", "ub"] + (["cost"] if cost else [])) if vectors else []
     for name in fields:
-        a, b = np.asarray(getattr(got, name), dtype=np.float64), np.asarray(getattr(want, name), dtype=np.float64)
-        if a.shape != b.shape or not np.array_equal(a, b):
-            return f"{name} differs"
+        x, y = np.asarray(getattr(got, name), dtype=np.float64), np.asarray(getattr(want, name), dtype=np.float64)
+        if x.shape != y.shape:
+            return f"{name} differs (its length is {x.size}, not {y.size})"
+        where = np.flatnonzero(x != y)
+        if where.size:
+            k = int(where[0])
+            at = _row_name(want, k) if name.startswith("row") else _col_name(want, k)
+            return (f"{name} differs in {where.size} place{'s' if where.size > 1 else ''}, the first at {at}: "
+                    f"{_number(x[k])} in the file, {_number(y[k])} in the model")
     if vectors and not np.array_equal(np.asarray(got.integrality, bool), np.asarray(want.integrality, bool)):
         return "integrality differs"
     for name in ("row_labels", "col_names"):
@@ -116,6 +127,21 @@ def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vect
         if a is not None and not np.array_equal(np.asarray(a).astype(str), np.asarray(getattr(want, name)).astype(str)):
             return f"{name.replace('_', ' ')} differ"
     return None
+
+
+def _row_name(model: ModelData, i: int) -> str:
+    """``row <label>`` of row ``i`` (its 1-based number where the model carries no labels)."""
+    return f"row {model.row_labels[i]}" if model.row_labels is not None else f"row {i + 1}"
+
+
+def _col_name(model: ModelData, j: int) -> str:
+    """``column <name>`` of column ``j`` (its 1-based number where the model carries no names)."""
+    return f"column {model.col_names[j]}" if model.col_names is not None else f"column {j + 1}"
+
+
+def _number(value: float) -> str:
+    """A value as a file shows it: ``2`` rather than ``2.0``, ``inf``, ``0.5``."""
+    return f"{value:.15g}"
 
 
 def _aligned(got: ModelData, want: ModelData) -> ModelData:

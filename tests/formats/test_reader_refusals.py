@@ -126,6 +126,20 @@ def test_mps_rule_rows(rules, tmp_path):
     refused(path, rf": line {line}: row '{re.escape(label)}' declared twice")
 
 
+def test_an_edited_number_is_named_by_its_row_and_column(plain, tmp_path):
+    """A coefficient or right-hand side edited by hand: the refusal names where, and both values."""
+    path = tmp_path / "m.mps"
+    mps.write(plain, path)
+    edit(path, r"^( x_1_1_1 cell_1_1 +)1( |$)", r"\g<1>2\2")
+    refused(path, r": 1 entry of Aeq differs, the first at row cell_1_1, column x_1_1_1: 2 in the file, "
+                  r"1 in the model \(edited by hand\?")
+    path = tmp_path / "m.lp"
+    lp.write(plain, path)
+    edit(path, r"^( cell_2_3: .*)= 1$", r"\1= 2")
+    edit(path, r"^( cell_5_5: .*)= 1$", r"\1= 0.5")
+    refused(path, r": row_lower differs in 2 places, the first at row cell_2_3: 2 in the file, 1 in the model")
+
+
 # -- LP -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("pattern, replacement, shown", [
     (r"^( cell_1_1: x_1_1_1 \+) x_1_1_2", r"\1 inf x_1_1_2", "inf"),
