@@ -86,9 +86,11 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
     # a repeated or misplaced line (taking it for the columns would drop the real ones)
     starts = [0] + [i for i in range(1, len(entries)) if entries[i][0] <= entries[i - 1][0]]
     for i in starts[1:]:
-        # 'printingOptions rows' lists every row, then the nonzero columns only: the columns may
-        # start past 0, so a restart anywhere is the columns when what came before were rows
-        if len(starts) > 2 or entries[i][0] != 0 and any(_COLUMN_NAME.match(e[1]) for e in entries[:i]):
+        # 'printingOptions all' and 'rows' list every row, then the columns ('rows': the nonzero
+        # ones, so they may start past 0): a restart is the columns only when what came before
+        # were rows; after a column it is a line a hand edit moved or repeated (taking it for
+        # the columns would drop the ones above it)
+        if len(starts) > 2 or any(_COLUMN_NAME.match(e[1]) for e in entries[:i]):
             raise FormatError(f"{where}: line {entries[i][3]}: index {entries[i][0]} after {entries[i - 1][0]}: "
                               "a repeated or misplaced line (only the columns after the rows restart)")
     cols = entries[starts[-1]:] if len(starts) == 2 else entries

@@ -188,6 +188,15 @@ def test_cbc_a_line_repeated_among_the_columns_is_still_refused(tmp_path):
         read_solution(path)
 
 
+def test_cbc_a_column_line_moved_to_the_end_with_index_0_is_refused_not_read_as_the_columns(tmp_path):
+    # a restart at 0 after columns (not rows) is no columns section: the lines above it are not dropped
+    path = tmp_path / "cbc.txt"
+    path.write_text("Optimal - objective value 0\n      3 x_1_1_1  1  0\n      5 x_2_1_2  1  0\n"
+                    "      0 x_3_2_3  1  0\n")
+    with pytest.raises(FormatError, match=r"line 4: index 0 after 5: a repeated or misplaced line"):
+        read_solution(path)
+
+
 @pytest.mark.interop
 def test_scip_best_sol(case):
     name, puzzle, model, man, mps = case
