@@ -395,3 +395,28 @@ def test_the_printed_matlab_lines_run_and_their_answer_imports(capsys, tmp_path,
     assert code == 0 and "ok: valid" in shown + err, (shown, err)
     if document == PLAIN:   # unique: the same grid as solve's
         assert shown.splitlines()[:11] == call(capsys, "solve", document)[1].splitlines()[:11]
+
+
+# ---------------------------------------------------------------------------------------------
+# --workers: the formats side by side (formats.forked), the same files
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", ["0", "-1", "two", "1.5"])
+def test_workers_must_be_a_positive_whole_number(capsys, tmp_path, bad):
+    with pytest.raises(SystemExit) as stop:
+        main(["export", str(PLAIN), "--to", str(tmp_path / "out"), "--workers", bad])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert f"argument --workers: '{bad}' is not a positive whole number of processes" in err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="--workers 2 forks (POSIX)")
+def test_workers_write_the_same_files(capsys, tmp_path):
+    from golden.golden import file_digest
+    sets = []
+    for workers in ("1", "3"):
+        out = tmp_path / workers
+        code, _, err = call(capsys, "export", KILLER, "--to", out, "--workers", workers, "--quiet")
+        assert code == 0, err
+        sets.append({p.name: file_digest(p) for p in out.iterdir()})
+    assert sets[0] == sets[1] and len(sets[0]) > 15
