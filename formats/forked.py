@@ -34,6 +34,10 @@ from formats.files import WriteFailed
 #: milliseconds and its page-table copy grows with the parent; a 64x64 (1.05 million) is the
 #: smallest grid whose export takes over a second.
 FORK_NONZEROS = 1_000_000
+#: Most processes an export uses when not told (each renders its own formats' text: a 100x100's
+#: CNF holds about 350 MB while it is written): the CNF alone is a third of the work, so more
+#: than four processes gain little.
+DEFAULT_WORKERS = 4
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,8 +57,8 @@ def side_by_side(workers: int | None, tasks: int, nonzeros: int) -> int:
     Parameters
     ----------
     workers : int or None
-        Asked for: None chooses (two or more where the machine has the cores and the model
-        is large, :data:`FORK_NONZEROS`); 1 writes every format here.
+        Asked for: None chooses (the machine's cores, at most :data:`DEFAULT_WORKERS`, when the
+        model is large, :data:`FORK_NONZEROS`); 1 writes every format here.
     tasks : int
         The formats to write.
     nonzeros : int
@@ -73,7 +77,7 @@ def side_by_side(workers: int | None, tasks: int, nonzeros: int) -> int:
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise FormatError(f"workers: {workers!r} is not a positive whole number of processes")
     if workers is None:
-        workers = available_cores() if nonzeros >= FORK_NONZEROS else 1
+        workers = min(available_cores(), DEFAULT_WORKERS) if nonzeros >= FORK_NONZEROS else 1
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return 1
     return max(1, min(workers, tasks))

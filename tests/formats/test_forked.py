@@ -75,6 +75,10 @@ def test_side_by_side_forks_only_for_large_models_and_never_beside_other_threads
     monkeypatch.setattr(forked, "available_cores", lambda: 2)
     assert forked.side_by_side(None, 7, forked.FORK_NONZEROS - 1) == 1
     assert forked.side_by_side(None, 7, forked.FORK_NONZEROS) == 2
+    monkeypatch.setattr(forked, "available_cores", lambda: 64)
+    assert forked.side_by_side(None, 7, forked.FORK_NONZEROS) == forked.DEFAULT_WORKERS
+    assert forked.side_by_side(6, 7, forked.FORK_NONZEROS) == 6
+    monkeypatch.setattr(forked, "available_cores", lambda: 2)
     assert forked.side_by_side(None, 1, 10**8) == 1          # one format: nothing to split
     assert forked.side_by_side(5, 3, 10) == 3                 # asked for: the size does not matter
     assert forked.side_by_side(1, 7, 10**8) == 1

@@ -181,8 +181,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding in model.cnf (default auto: pairwise up to 25x25, else ladder)")
     p.add_argument("--workers", type=_workers, default=None, metavar="N",
-                   help="processes writing the formats side by side (default: the machine's cores for a model "
-                        "of a million nonzeros or more, such as a 64x64; 1 writes them one after the other)")
+                   help="processes writing the formats side by side (default: the machine's cores, at most 4, for "
+                        "a model of a million nonzeros or more, such as a 64x64; 1 writes them one after the other)")
     p.add_argument("--quiet", action="store_true", help="do not print the MATLAB instructions")
     p.set_defaults(func=cmd_export)
 
