@@ -186,7 +186,7 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
         (:func:`exporting_formats`; ``mat`` is an alias of ``matlab``).
     workers : int, optional
         Processes that write the formats side by side (:mod:`formats.forked`): None (the
-        default) uses this machine's cores for a model of a million nonzeros or more, 1 writes
+        default) uses this machine's cores (at most four) for a model of a million nonzeros or more, 1 writes
         every format in this process. Only where the system forks and no other Python thread
         runs (else one); the files are the same either way.
     **options
