@@ -310,8 +310,9 @@ def _run(argv: list[str] | None) -> int:
         parser = build_parser("" if words[:1] == ["--version"] else _named_command(words))
         args = parser.parse_args(argv)
         # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
-        # thread would also keep it from forking its workers
-        if argv is None and args.command != "batch":
+        # thread would keep batch from forking its workers and export from writing its formats
+        # side by side (formats.forked): they start it themselves where they do not fork
+        if argv is None and args.command not in ("batch", "export"):
             stops.install(watch=True)
         check_ranges(args)
         check_stdin_once(args)

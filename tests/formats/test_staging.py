@@ -148,7 +148,10 @@ def test_a_signal_to_an_export_writing_in_two_processes_leaves_one_set_and_no_pr
     out = tmp_path / "out"
     export_a(out)
     proc = cli("export", BIG_B, *B_ARGS, "--workers", "2", "--to", out, "--quiet")
-    wait_for_staging(out, proc)
+    end, forked = time.monotonic() + 60, False
+    while not forked and proc.poll() is None and time.monotonic() < end:
+        forked = len(processes_naming(str(out))) >= 2
+    assert forked, "the export never ran in two processes"
     time.sleep(delay)
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)

@@ -13,6 +13,7 @@ from formats.files import is_special_file
 from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
                             single_format_names)
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+from pipeline.core import stops
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
 from pipeline.core.glyphs import rule_titles
@@ -23,6 +24,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout, and
     ``--to`` a device or pipe: one file into it."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
+    if args.workers == 1 or single_file_format(args.to) is not None or args.to == "-" or is_special_file(args.to):
+        stops.watch()   # one process: the watchdog, as for the other commands (none where it may fork)
     device = args.to != "-" and is_special_file(args.to)
     if args.to == "-" or device:
         where = "standard output" if args.to == "-" else args.to
