@@ -242,6 +242,15 @@ def test_documents_round_trip_through_iss():
     ({"rule": "automaton", "cells": ROW1, "states": 2, "start": [0], "accept": [1], "transitions": [[0, 7, 1]]},
      "not a value"),
     ({"rule": "automaton", "cells": ROW1, "states": 1, "start": [0], "accept": [0]}, "missing 'transitions'"),
+    # numbers past int64 (an outside check: OverflowError tracebacks) and a string row's newlines
+    ({"rule": "automaton", "cells": ROW1, "states": 3, "start": [2**63], "accept": [1], "transitions": []},
+     "'start' names state 9223372036854775808, outside 0..2"),
+    ({"rule": "automaton", "cells": ROW1, "states": 3, "start": [0], "accept": [-10**30], "transitions": []},
+     "'accept' names state"),
+    ({"rule": "automaton", "cells": ROW1, "states": 2, "start": [0], "accept": [1], "transitions": [[0, 2**63, 1]]},
+     "transitions[0] reads '9223372036854775808', not a value"),
+    ({"rule": "automaton", "cells": ROW1, "states": 2, "start": [0], "accept": [1], "transitions": ["a\nb\u2028c"]},
+     "transitions[0] must be [from, value, to], found 'a\\nb\\u2028c'"),
 ])
 def test_bad_entries_are_one_line_errors(rule, words):
     with pytest.raises(PuzzleError, match=re.escape(words)) as err:

@@ -290,6 +290,9 @@ def _listed(data: dict, board: Board, where: str) -> Nfa:
         value = data[key]
         if not isinstance(value, list) or not all(isinstance(q, int) and not isinstance(q, bool) for q in value):
             raise PuzzleError(f"{where}: {key!r} must be a list of state numbers")
+        outside = next((q for q in value if not 0 <= q < states), None)   # before int64 (10**30)
+        if outside is not None:
+            raise PuzzleError(f"{where}: {key!r} names state {clip(outside)}, outside 0..{states - 1}")
         arr = np.array(value, dtype=np.int64)
         if arr.size and (arr.min() < 0 or arr.max() >= states):
             raise PuzzleError(f"{where}: {key!r} names state {int(arr[(arr < 0) | (arr >= states)][0])}, "
@@ -305,12 +308,13 @@ def _listed(data: dict, board: Board, where: str) -> Nfa:
     for t, row in enumerate(rows):
         if (not isinstance(row, list) or len(row) != 3 or not all(isinstance(a, int) and not isinstance(a, bool)
                                                                   for a in (row[0], row[2]))):
-            raise PuzzleError(f"{where}: transitions[{t}] must be [from, value, to], found {clip(row, 40)}")
+            raise PuzzleError(f"{where}: transitions[{t}] must be [from, value, to], found {clip(repr(row), 40)}")
         if not (0 <= row[0] < states and 0 <= row[2] < states):
             raise PuzzleError(f"{where}: transitions[{t}] names a state outside 0..{states - 1}")
         if row[1] == BREAK:
             sym = v
-        elif isinstance(row[1], int) and not isinstance(row[1], bool) and int(board.index_of([row[1]])[0]) >= 0:
+        elif (isinstance(row[1], int) and not isinstance(row[1], bool) and abs(row[1]) < 2**62
+              and int(board.index_of([row[1]])[0]) >= 0):
             sym = int(board.index_of([row[1]])[0])
         else:
             raise PuzzleError(f"{where}: transitions[{t}] reads {clip(row[1])!r}, not a value of the puzzle "
