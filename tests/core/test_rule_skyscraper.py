@@ -242,3 +242,45 @@ def test_document_round_trip_and_glyphs():
     assert [r.to_dict(puzzle.board) for r in again.rules] == [r.to_dict(puzzle.board) for r in puzzle.rules]
     glyphs = [g for r in puzzle.rules for g in r.glyphs(puzzle.board)]
     assert all(g.kind == "outside" for g in glyphs) and glyphs[0].step == (1, 0)
+
+
+# -- rectangular grids: a line of fewer cells than values (an outside check's IndexError) ---------
+def _rectangles(rows: int, cols: int) -> list[np.ndarray]:
+    """Every ``rows x cols`` grid (rows < cols) whose rows hold 1..cols and columns no repeat."""
+    perms = list(itertools.permutations(range(1, cols + 1)))
+    out = []
+    for choice in itertools.product(perms, repeat=rows):
+        g = np.array(choice)
+        if all(len(set(g[:, c])) == rows for c in range(cols)):
+            out.append(g)
+    return out
+
+
+def _numbered_room_holds(g: np.ndarray, clue: str, digit: int) -> bool:
+    r, c = (int(part) for part in clue[1:].split("c"))
+    line = g[:, c - 1] if r == 0 else g[r - 1, :]
+    x = line[0]
+    return x <= line.size and line[x - 1] == digit     # X past the line's end names no cell
+
+
+@pytest.mark.parametrize("clue", ["r0c2", "r1c0"])       # a column of 3 cells, a row of 4
+def test_numbered_room_on_a_rectangular_grid_matches_brute_force(clue):
+    from pipeline.solvers.base import get_solver
+
+    grids = _rectangles(3, 4)
+    for digit in range(1, 5):
+        doc = json.dumps({"size": "3x4", "variant": "latin", "rules": [{"rule": "numberedroom", "clue": clue, "digit": digit}]})
+        puzzle = parse_puzzle(doc)
+        want = sum(_numbered_room_holds(g, clue, digit) for g in grids)
+        assert get_solver("sat").count(build_model(puzzle), 10_000).count == want, (clue, digit)
+        for g in grids[::37]:
+            broken = bool(puzzle.rules[0].violations((g.ravel()).astype(np.int64), puzzle.board))
+            assert broken == (not _numbered_room_holds(g, clue, digit))
+
+
+def test_a_sandwich_on_a_line_shorter_than_the_values_is_refused():
+    with pytest.raises(PuzzleError, match=r"the line from r0c2 has 3 cells, not one for each of the 4 values: "
+                                          r"its 1 and 4 need not both be there"):
+        parse_puzzle(json.dumps({"size": "3x4", "variant": "latin", "rules": [{"rule": "sandwich", "clue": "r0c2", "sum": 2}]}))
+    # a row holds every value: taken
+    assert parse_puzzle(json.dumps({"size": "3x4", "variant": "latin", "rules": [{"rule": "sandwich", "clue": "r1c0", "sum": 2}]}))

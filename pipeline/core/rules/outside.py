@@ -114,6 +114,9 @@ class OutsideLine(Rule):
     needs_n_values: ClassVar[bool] = False
     #: The clue is a value of the grid's set (the numbered room's digit).
     value_in_set: ClassVar[bool] = False
+    #: The line holds every value (the sandwich's 1 and N are there): a rectangular grid's
+    #: shorter lines (a 6x8's columns of 6 cells) are refused.
+    needs_every_value: ClassVar[bool] = False
 
     @classmethod
     def value_range(cls, board: Board) -> tuple[int, int]:
@@ -165,6 +168,10 @@ class OutsideLine(Rule):
         if cls.needs_unit and not board.share_a_unit(np.array([cells]))[0]:
             raise PuzzleError(f"{where}: the row or column from {data.get('clue')} is not one unit (it must hold "
                               f"each digit once)")
+        if cls.needs_every_value and len(cells) != board.n_values:
+            raise PuzzleError(f"{where}: the line from {data.get('clue')} has {len(cells)} cells, not one for each of "
+                              f"the {board.n_values} values: its {board.value(1)} and {board.value(board.n)} need not "
+                              f"both be there (a lunchbox rule over its cells sums between its smallest and largest)")
         return cls(clue, value, tuple(cells), step)
 
     def to_dict(self, board: Board) -> dict:
@@ -255,6 +262,7 @@ class Sandwich(OutsideLine):
     value_key: ClassVar[str] = "sum"
     needs_unit: ClassVar[bool] = True
     needs_n_values: ClassVar[bool] = True
+    needs_every_value: ClassVar[bool] = True
 
     @classmethod
     def value_range(cls, board: Board) -> tuple[int, int]:
@@ -410,7 +418,7 @@ class XSum(OutsideLine):
         if not values[0]:
             return []
         x = board.value(int(values[0]))
-        if not 1 <= x <= board.n:
+        if not 1 <= x <= values.size:
             return [{"message": f"{self.describe(board)}: the first digit {x} names no cell of the line",
                      "cells": [self.cell_list[0]]}]
         first = values[:x]
@@ -430,8 +438,8 @@ class NumberedRoom(OutsideLine):
 
     Rows ``numberedroom_k_d`` (``<= 0``), ``d`` a digit of the first cell (``X`` its value,
     ``d = X`` for ``1..N``): ``x[c_1, d] - x[c_X, D]`` (for ``X = 1`` the first cell is the
-    ``X``-th: left out when ``D`` is ``d``, else ``x[c_1, d] <= 0``; ``X`` outside ``1..N``:
-    ``x[c_1, d] <= 0``).
+    ``X``-th: left out when ``D`` is ``d``, else ``x[c_1, d] <= 0``; ``X`` outside ``1..L``, ``L``
+    the line's cells (``N``, fewer on a rectangular grid's shorter lines): ``x[c_1, d] <= 0``).
     """
 
     kind: ClassVar[str] = "numberedroom"
@@ -455,12 +463,12 @@ class NumberedRoom(OutsideLine):
         -------
         list of Rows
         """
-        cells, n, target = self.cells(), board.n, int(board.index_of([self.value])[0])
+        cells, target = self.cells(), int(board.index_of([self.value])[0])
         xv = board.value_of                                   # X of each digit of the first cell
         ds = np.flatnonzero(~((xv == 1) & (np.arange(xv.size) == target)))   # X = 1 at D itself: no row
         x = xv[ds]
         # two terms x[c_1, d] - x[c_X, D], or one (x[c_1, d] <= 0) when X = 1 or X names no cell
-        two = (x >= 2) & (x <= n)
+        two = (x >= 2) & (x <= cells.size)    # (a rectangular grid's shorter line: fewer than n cells)
         row = np.concatenate([np.arange(ds.size), np.flatnonzero(two)])
         cell = np.concatenate([np.full(ds.size, cells[0]), cells[x[two] - 1]])
         digit = np.concatenate([ds, np.full(int(two.sum()), target)])
@@ -489,7 +497,7 @@ class NumberedRoom(OutsideLine):
         if not values[0]:
             return []
         x = board.value(int(values[0]))
-        if not 1 <= x <= board.n:
+        if not 1 <= x <= values.size:
             return [{"message": f"{self.describe(board)}: the first digit {x} names no cell of the line",
                      "cells": [self.cell_list[0]]}]
         if values[x - 1] and board.value(int(values[x - 1])) != self.value:
