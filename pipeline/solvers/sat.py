@@ -222,7 +222,8 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
     if model.puzzle.layout is not None:
         absent = np.ones(model.convention.n_vars, dtype=bool)
-        absent[model.present_columns] = False
+        present = model.present_columns
+        absent[present[present < absent.size]] = False    # (the auxiliary columns come after the canvas)
         clauses += (-(np.flatnonzero(absent) + 1))[:, None].tolist()
     return clauses, n_aux
 

@@ -421,3 +421,19 @@ def test_a_shared_engine_made_under_a_deadline_stops_and_is_not_kept():
     with pytest.raises(sat.SetupOutlasts):
         sat._engine(model, "auto", None, True, deadline=time.perf_counter())
     assert key not in sat._ENGINES
+
+
+@pytest.mark.parametrize("rule", [
+    {"rule": "sumline", "cells": ["r2c3", "r2c4"], "sum": 10},
+    {"rule": "skyscraper", "clue": "r0c2", "count": 3},
+    {"rule": "countingcircles", "cells": ["r1c1", "r2c2", "r4c4"]},
+])
+def test_a_layout_with_auxiliary_columns_solves_and_counts(rule):
+    """A samurai whose rule adds auxiliary columns (after the canvas's cell digits): the absent
+    cells' units indexed the auxiliary columns into the canvas (an outside check's IndexError)."""
+    puzzle = parse_puzzle(json.dumps({"size": 9, "box": "3x3", "layout": "samurai", "rules": [rule]}))
+    model = build_model(puzzle)
+    assert model.n_aux > 0
+    result = get_solver("sat").solve(model)
+    assert result.status == "optimal" and verify_grid(result.grid, puzzle).ok
+    assert get_solver("sat").count(model, 3).count == 3
