@@ -4,6 +4,8 @@ the files that do not belong (``python -m pipeline check DIR``). A single file e
 """
 from __future__ import annotations
 
+import json
+
 import os
 import stat
 from dataclasses import dataclass, field
@@ -122,6 +124,10 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
         problems += _leftovers(directory)
         return result
     listed = [name for names in meta["files"].values() if isinstance(names, list) for name in names]
+    for name in listed:   # a hand-edited manifest: [[]] or {} where a name goes (unhashable)
+        if not isinstance(name, str):
+            problems.append(f"{manifest}: lists {json.dumps(name)[:80]}, which is not a file name")
+    listed = [name for name in listed if isinstance(name, str)]
     plain = listed_export_files(meta)
     digests = meta.get("sha256")
     if not isinstance(digests, dict):
@@ -297,8 +303,8 @@ def _model_files(meta: dict, readable: set[str]) -> list[tuple[str, str]]:
         fmt = FORMATS.get(fmt_name)
         if fmt is None or fmt.read is None or not isinstance(names, list):
             continue
-        if not all(n in readable for n in names):   # a changed or missing file is its own problem
-            continue
+        if not all(isinstance(n, str) and n in readable for n in names):   # a changed or missing file, or
+            continue                                                      # a name that is none, is its own problem
         mine = [n for n in names if _format_name(n) == fmt.name]
         if fmt.name == "csv":
             mine = [n for n in mine if n.startswith("Aeq")]

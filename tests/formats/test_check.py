@@ -140,6 +140,16 @@ def test_an_older_manifest_without_digests_says_so(exported):
     assert result.models == 10     # the models are still read back
 
 
+@pytest.mark.parametrize("junk", [[], {}, 7, None])
+def test_a_manifest_listing_something_that_is_no_name_is_a_problem_line(exported, junk):
+    meta = json.loads((exported / "manifest.json").read_text())
+    meta["files"]["mps"] = [junk, *meta["files"]["mps"]]
+    (exported / "manifest.json").write_text(json.dumps(meta))
+    result = check_export(exported)
+    assert result.problems == [f"{exported / 'manifest.json'}: lists {json.dumps(junk)}, which is not a file name"]
+    assert result.models == 8      # the two MPS files are not read back (their entry is broken); the rest are
+
+
 def test_not_a_directory_is_bad_input(tmp_path):
     with pytest.raises(FormatError, match="no such directory"):
         check_export(tmp_path / "missing")
