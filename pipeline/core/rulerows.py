@@ -95,7 +95,7 @@ def rule_nonzeros(puzzle: Puzzle) -> float:
     -------
     float
     """
-    return sum(rule.nonzeros_per_variable for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+    return sum(rule.estimated_nonzeros_per_variable(puzzle.board) for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
 
 
 def rule_rows_outlast(model: Any, seconds: float | None) -> str:

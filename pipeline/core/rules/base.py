@@ -442,6 +442,21 @@ class Rule:
     #: several. Default: the kind.
     noun: ClassVar[str] = ""
 
+    def estimated_nonzeros_per_variable(self, board: "Board") -> float:
+        """:attr:`nonzeros_per_variable` on ``board``: a rule whose rows grow with the grid (the
+        anti-taxicab's pairs at distance ``v`` for each value ``v``) counts them for its size.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        return self.nonzeros_per_variable
+
     # -- reading and writing ------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Rule":  # pragma: no cover - abstract

@@ -223,6 +223,31 @@ class AntiTaxicab(_Global):
     families = ("antitaxicab",)
     description = "anti-taxicab: a digit v never repeats at taxicab distance v"
 
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """Two nonzeros per pair of cells at taxicab distance ``v``, summed over the values ``v``
+        (the pairs sharing a unit, which add no row, are counted too: an upper bound; 27.7 a
+        variable at N = 36, 77 at N = 100, where a fixed 50 let a 10 GiB build past a 6.5 GiB limit).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its canvas and values).
+
+        Returns
+        -------
+        float
+        """
+        rows, cols = board.rows, board.cols
+        total = 0
+        for v in {int(v) for v in board.value_of.tolist() if v >= 1}:
+            dr = np.arange(min(v, rows - 1) + 1)
+            dc = v - dr
+            keep = dc < cols
+            dr, dc = dr[keep], dc[keep]
+            sides = np.where((dr > 0) & (dc > 0), 2, 1)    # (dr, dc) and (dr, -dc); one for a straight line
+            total += int((sides * (rows - dr) * (cols - dc)).sum()) * int((board.value_of == v).sum())
+        return 2.0 * total / max(1, board.n_cells * board.n)
+
     @staticmethod
     def pairs(board: Board, value: int) -> np.ndarray:
         """``(P, 2)`` pairs of cells at taxicab distance ``value`` that share no unit.
@@ -288,11 +313,28 @@ class AntiTaxicab(_Global):
         """
         out = []
         for d, v in enumerate(board.value_of.tolist()):
-            pairs = self.pairs(board, v)
-            bad = pairs[(grid[pairs[:, 0]] == d + 1) & (grid[pairs[:, 1]] == d + 1)] if pairs.size else pairs
+            bad = self._pairs_holding(grid, board, d, int(v))
             out += [{"message": f"{cell_name(x, board)} and {cell_name(y, board)} both hold {v} at taxicab "
                                 f"distance {v}", "cells": [int(x), int(y)]} for x, y in bad.tolist()]
         return out
+
+    def _pairs_holding(self, grid: np.ndarray, board: Board, digit: int, value: int) -> np.ndarray:
+        """The pairs of :meth:`pairs` whose cells both hold ``digit`` (0-based): from the cells that
+        hold it (a few clues: no work; a full 100x100: 100 cells, 4,950 pairs) rather than from
+        every pair of the grid (60 million at 100x100: 21 s to check a puzzle's clues)."""
+        cells = np.flatnonzero(grid[:board.n_cells] == digit + 1)
+        if value < 1 or cells.size < 2:
+            return np.zeros((0, 2), dtype=np.int64)
+        if cells.size > 2000:   # an odd grid (a digit everywhere): the pairs' own bound
+            pairs = self.pairs(board, value)
+            return pairs[(grid[pairs[:, 0]] == digit + 1) & (grid[pairs[:, 1]] == digit + 1)] if pairs.size else pairs
+        a, b = np.triu_indices(cells.size, 1)
+        a, b = cells[a], cells[b]                        # a < b, by a then b (cells ascend)
+        (ra, ca), (rb, cb) = np.divmod(a, board.cols), np.divmod(b, board.cols)
+        pairs = np.stack([a, b], axis=1)[np.abs(ra - rb) + np.abs(ca - cb) == value]
+        if pairs.size:
+            pairs = pairs[board.in_one_grid(pairs)]
+        return pairs[~board.share_a_unit(pairs)] if pairs.size else pairs
 
 
 @dataclass(frozen=True, eq=False)
