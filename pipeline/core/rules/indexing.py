@@ -68,6 +68,9 @@ class Indexing(Rule):
         if board.grids or not board.present.all():   # one grid (square, or a rectangle: ISS indexes its lines)
             raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
         cells = parse_cells(data.get("cells"), board, where)
+        if (cells >= board.n_cells).any():   # its rows are the grid's rows and columns
+            raise PuzzleError(f"{where}: indexing cells are grid cells; "
+                              f"{cell_name(int(cells[cells >= board.n_cells][0]), board)} is an extra cell")
         return cls(by, tuple(int(c) for c in cells))
 
     def to_dict(self, board: Board) -> dict:
