@@ -27,7 +27,7 @@ from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, shape_key
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import solver_failure
+from pipeline.batch.text import lower_bound, solver_failure
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -60,6 +60,7 @@ class ShapeSolver:
         self.model = build_model(template, clues="bounds")
         self.highs = highs_for(self.model, time_limit=options.time_limit, threads=1,
                                options=options.highs_options)
+        self.time_limit = options.time_limit
         conv = self.model.convention
         n = template.n
         cells = np.arange(n * n)
@@ -194,6 +195,7 @@ class ShapeSolver:
             The bounds fix every column, so ``lb`` is the answer when it is feasible.
         """
         self.set_bounds(lb, ub, change)
+        started = time.perf_counter()
         status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
         row: dict[str, Any] = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
@@ -203,13 +205,27 @@ class ShapeSolver:
                 row["n_solutions"] = 0
             elif x is not None:
                 # the solver's one counting loop, from the solution just found, on these bounds
-                more = count_with_cuts(self.highs, count, first=x, presolve=self.presolve,
-                                       split_on=(self.model, lb, ub), keep=0)   # the row holds x alone
+                # the record's time limit covers its count (each cut's run had the whole limit:
+                # a count of minutes under --time-limit 2)
+                deadline = None if self.time_limit is None else started + self.time_limit
+                try:
+                    more = count_with_cuts(self.highs, count, first=x, presolve=self.presolve,
+                                           split_on=(self.model, lb, ub), keep=0,   # the row holds x alone
+                                           deadline=deadline)
+                finally:   # the runs' time limits were what was left: the next record gets its own
+                    self.highs.setOptionValue("time_limit", float("inf") if self.time_limit is None
+                                              else float(self.time_limit))
                 found = more.count
                 row["n_solutions"] = found
                 row["seconds"] += more.seconds
                 row["nodes"] += more.nodes
-                if more.status not in ("complete", "limit"):
+                if more.status == "interrupted":
+                    # a stop ended the count: neither a proof nor a bound worth keeping, so the
+                    # row is left out and a rerun counts it again (as the SAT engine's rows)
+                    row["status"] = "interrupted"
+                elif more.status == "time_limit":
+                    row["error"] = lower_bound(found)         # what --retry time_limit takes
+                elif more.status not in ("complete", "limit"):
                     row["error"] = f"count: stopped by {more.status} after {found} solutions (a lower bound)"
         return row, x
 

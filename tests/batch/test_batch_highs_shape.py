@@ -25,3 +25,38 @@ def test_decode_flags_fractional_and_ambiguous_vectors():
     assert why[2] == "decode: cell (2, 2) holds 2 digits"
 
 
+def test_a_highs_count_stops_at_the_records_time_limit_and_retry_takes_it(tmp_path):
+    """An outside check: each cut's run got the whole --time-limit, so a count ran for minutes
+    under --time-limit 2; its row then said 'stopped by interrupted', which --retry did not take."""
+    import time
+
+    from batch_helpers import read
+    from pipeline.batch import run_batch
+
+    path = tmp_path / "in.txt"
+    path.write_text("." * 81 + "\n" + "1" + "." * 80 + "\n")
+    out = tmp_path / "out"
+    started = time.perf_counter()
+    run_batch(path, out, workers=1, count=10**6, time_limit=1.0, solver="highs", progress="none")
+    wall = time.perf_counter() - started
+    rows = read(out)
+    assert rows["status"].tolist() == ["optimal", "optimal"]
+    assert all(e.startswith("count: stopped by time_limit after ") for e in rows["error"])
+    assert (rows["n_solutions"] >= 1).all() and (rows["seconds"] < 1.0 + 0.5).all(), rows["seconds"].tolist()
+    assert wall < 60, wall          # (minutes before)
+    summary = run_batch(path, out, workers=1, count=10**6, time_limit=1.0, solver="highs", retry=("time_limit",),
+                        progress="none")
+    assert summary.retried == 2
+
+
+def test_a_count_a_stop_ended_is_an_interrupted_row(monkeypatch):
+    """A stop inside the count: the row says 'interrupted', which the worker leaves out after a
+    stop so that a rerun counts it (it was 'optimal' with a partial count, kept for good)."""
+    import pipeline.batch.highs_shape as highs_shape
+    from pipeline.solvers.highs import CutCount
+
+    monkeypatch.setattr(highs_shape, "count_with_cuts", lambda *a, **k: CutCount([], "interrupted", count=9))
+    solver = ShapeSolver(Puzzle(np.zeros((9, 9), dtype=int), 3, 3), SolveOptions())
+    lb, ub = solver.bounds(np.zeros((1, 81), dtype=np.int64), None)
+    row, _ = solver.solve(lb[0], ub[0], count=1000)
+    assert row["status"] == "interrupted"
