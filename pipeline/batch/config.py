@@ -20,7 +20,8 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import parse_box
 from pipeline.core.progress import PROGRESS_MODES
-from pipeline.solvers import batch_solver_names, get_solver
+from pipeline.solvers import SOLVERS, batch_solver_names, get_solver
+from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.highs import new_highs
 from pipeline.solvers.sat import sat_backends
 from pipeline.core.variants import VARIANTS
@@ -116,13 +117,16 @@ class BatchConfig:
     progress: str = "auto"
     log_interval: float = 10.0
     highs_options: dict = field(default_factory=dict)
-    solver: str = "highs"
+    solver: str = "auto"               # "auto": as batch --solver auto (resolved here, rules_by_auto set)
     sat_backend: str | None = None
     amo: str | None = None
     rules_by_auto: bool = False        # solver is auto's pick (see SolveOptions.rules_by_auto)
     retry: tuple = ()                  # statuses whose rows an existing OUT solves again
 
     def __post_init__(self):
+        if self.solver == "auto":   # the command line's default, for the API too (it was HiGHS: 18x slower)
+            object.__setattr__(self, "solver", auto_batch_solver(self))
+            object.__setattr__(self, "rules_by_auto", True)
         check_config(self)
         set_ = object.__setattr__   # frozen: normalised once, here
         set_(self, "input_path", str(self.input_path))
@@ -227,6 +231,29 @@ def check_config(c: BatchConfig) -> None:
         raise _bad("highs_options", f"must be a dict of HiGHS options, got {c.highs_options!r}")
     _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})
     get_solver(c.solver)  # available here (the workers have the same environment)
+
+
+def auto_batch_solver(config: "BatchConfig") -> str:
+    """The engine ``batch --solver auto`` runs here: :func:`pipeline.solvers.auto.pick_solver`'s
+    ``batch`` row among the engines with a batch kernel that take the options given
+    (``highs_options``: HiGHS; ``sat_backend`` or ``amo``: the SAT engine).
+
+    Parameters
+    ----------
+    config : BatchConfig
+        The run's options (before validation).
+
+    Returns
+    -------
+    str
+    """
+    among = tuple(batch_solver_names())
+    if isinstance(config.highs_options, dict) and config.highs_options:
+        among = tuple(name for name in among if name == "highs")
+    given = {key for key in ("sat_backend", "amo") if getattr(config, key) is not None}
+    if given:
+        among = tuple(name for name in among if given <= SOLVERS[name].options)
+    return pick_solver("batch", None, among=among or None).name
 
 
 def _is_scheduler_address(address) -> bool:

@@ -176,8 +176,9 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
         Any field of :class:`pipeline.batch.config.BatchConfig`: ``workers``, ``engine``,
         ``scheduler``, ``chunk_size``, ``count``, ``time_limit``, ``propagate``, ``box``,
         ``variant``, ``input_format``, ``limit`` (stop after that many new records),
-        ``overwrite``, ``progress``, ``log_interval``, ``highs_options``, ``solver``,
-        ``sat_backend``, ``amo``, ``retry`` (statuses whose rows are solved again).
+        ``overwrite``, ``progress``, ``log_interval``, ``highs_options``, ``solver`` (default
+        ``"auto"``: the engine ``batch --solver auto`` picks, records with rules getting auto's pick
+        for their own model), ``sat_backend``, ``amo``, ``retry`` (statuses whose rows are solved again).
 
     Returns
     -------

@@ -94,3 +94,18 @@ def test_cli_bad_scheduler_is_one_line_and_creates_no_output(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: --scheduler: must be an address") and err.count("\n") == 1, err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_api_defaults_to_auto_as_the_command_does():
+    """run_batch used HiGHS unless told (18x slower than the command's default) and refused "auto"."""
+    from pipeline.batch.config import BatchConfig
+    from pipeline.solvers.auto import pick_solver
+    from pipeline.solvers import batch_solver_names
+
+    picked = pick_solver("batch", None, among=tuple(batch_solver_names())).name
+    for config in (BatchConfig("in.txt", "out"), BatchConfig("in.txt", "out", solver="auto")):
+        assert config.solver == picked and config.rules_by_auto
+    assert BatchConfig("in.txt", "out", highs_options={"presolve": "off"}).solver == "highs"
+    assert BatchConfig("in.txt", "out", sat_backend="glucose4").solver == "sat"
+    named = BatchConfig("in.txt", "out", solver="highs")
+    assert named.solver == "highs" and not named.rules_by_auto

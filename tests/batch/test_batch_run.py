@@ -76,8 +76,8 @@ def test_resume_after_limit(sample, full_run, tmp_path):
 
 def _start_cli(path: Path, out: Path, *extra: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    # HiGHS by name (the API's default, which the reruns use; the CLI's is --solver auto): slow
-    # enough per puzzle for the signal to land mid-run
+    # HiGHS by name (the reruns name it too; both defaults are auto): slow enough per puzzle
+    # for the signal to land mid-run
     return subprocess.Popen(
         [sys.executable, "-m", "pipeline", "batch", str(path), str(out), "--workers", "2", "--chunk-size", "1",
          "--progress", "none", "--solver", "highs", *extra],
@@ -108,7 +108,7 @@ def test_resume_after_kill(data_dir, tmp_path):
     killed_with = len(parts(out))
     assert 3 <= killed_with < len(records), "the batch finished before it could be killed"
     assert not (out / SUCCESS).exists()
-    summary = run_batch(path, out, workers=2, progress="none")
+    summary = run_batch(path, out, workers=2, solver="highs", progress="none")   # the CLI run's engine
     assert summary.complete and summary.already_done == killed_with
     assert summary.already_done + summary.solved_now == len(records)
     df = read(out)
@@ -221,7 +221,7 @@ def test_dask_local_cluster(sample, full_run, tmp_path):
     check_expected(df, records, expected)
     # the same part layout as the process engine, so either can resume the other's output
     assert [p.name for p in parts(out)] == [p.name for p in parts(full_run[0])]
-    again = run_batch(path, out, workers=2, progress="none")
+    again = run_batch(path, out, workers=2, solver="highs", progress="none")
     assert again.complete and again.solved_now == 0
 
 
@@ -356,7 +356,7 @@ def test_sigint_to_the_process_group_keeps_finished_rows(data_dir, tmp_path):
     assert "Traceback" not in err.decode()
     written = read(out) if parts(out) else pd.DataFrame({"index": []})
     assert written["index"].is_unique
-    summary = run_batch(path, out, workers=2, propagate=False, progress="none")
+    summary = run_batch(path, out, workers=2, propagate=False, solver="highs", progress="none")
     assert summary.complete and summary.already_done == len(written)
 
 
