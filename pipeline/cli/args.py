@@ -27,7 +27,7 @@ from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
-from pipeline.core.rules import RULES, rule_hint
+from pipeline.core.rules import NEEDS_MORE_THAN_A_NAME, RULES, rule_hint
 from pipeline.core.stops import Deadline
 from pipeline.core.values import value_grid_text
 
@@ -134,7 +134,9 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="RULE",
                    help="a rule beyond units, repeatable: a kind without cells (" + ", ".join(
-                       RULES.global_kinds()) + ") or one JSON rule entry, e.g. "
+                       RULES.global_kinds(bare=True)) + ") or one JSON rule entry, e.g. "
+                   "'{\"rule\": \"fullrankties\", \"ties\": \"any\"}' (" + "; ".join(
+                       f"{kind} needs {what}" for kind, what in NEEDS_MORE_THAN_A_NAME.items()) + ") or "
                    "'{\"rule\": \"cage\", \"cells\": [\"r1c1\", \"r1c2\"], \"sum\": 9}' (a puzzle document "
                    "carries its own rules)")
 

@@ -414,3 +414,35 @@ def test_the_api_names_its_keyword_and_keeps_it_apart(options, message):
     with pytest.raises(PuzzleError) as err:
         next(generate(seed=1, **options))
     assert str(err.value) == message and err.value.option == next(iter(options.keys() - {"size"}), "size")
+
+
+@pytest.mark.parametrize("args", [["--box", "3x2", "--seed", "1"], ["--box", "4x2"], ["--box", "3x2", "-n", "2"]])
+def test_cli_grid_format_refuses_boxes_a_grid_reads_back_otherwise(args):
+    """A 6x6 of 3x2 boxes as a grid read back with 2x3 boxes: 12 solutions, none, or refused (an
+    outside check); refused in one line, before a seed is said."""
+    r = run_cli("generate", *args, "--format", "grid")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "a grid cannot carry" in r.stderr and "boxes" in r.stderr, r.stderr
+    ok = run_cli("generate", "--box", "2x3", "--seed", "1", "--format", "grid")   # the squarest: said by the grid
+    assert ok.returncode == 0 and ok.stdout.count("|") > 0
+
+
+def test_cli_bad_input_found_by_the_first_puzzle_is_one_line_without_the_seed():
+    r = run_cli("generate", "--rule", "entropic", "--size", "4")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
+
+
+def test_the_help_offers_as_bare_kinds_only_those_a_name_makes():
+    """--help listed fullrankties and doppelganger as kinds without cells, but neither works as
+    a bare --rule (an outside check): every kind it lists makes a rule from its name alone."""
+    from pipeline.core.rules import NEEDS_MORE_THAN_A_NAME, RULES
+
+    bare = RULES.global_kinds(bare=True)
+    assert not set(bare) & set(NEEDS_MORE_THAN_A_NAME)
+    for kind in bare:
+        parse_puzzle(json.dumps({"size": 9, "rules": [{"rule": kind}]}))      # no PuzzleError
+    for kind in NEEDS_MORE_THAN_A_NAME:
+        with pytest.raises(PuzzleError):
+            parse_puzzle(json.dumps({"size": 9, "rules": [{"rule": kind}]}))
+    help_text = run_cli("solve", "--help").stdout
+    assert "fullrankties needs its 'ties' key" in " ".join(help_text.split())

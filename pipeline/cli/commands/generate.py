@@ -20,6 +20,7 @@ from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
+from pipeline.core.parse import default_box
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS
@@ -76,9 +77,31 @@ def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool
     return True
 
 
+def _saying_the_seed(puzzles: Iterator[Generated], seed: int) -> Iterator[Generated]:
+    """``puzzles``, with ``seed: S`` on stderr before the first one, or when the run ends without
+    one (a time limit, Ctrl-C), so that it can be made again; not when bad input ends it (an
+    option only the first puzzle checks, ``--rule entropic`` on a 4x4): that is one error line."""
+    said = False
+    try:
+        for puzzle in puzzles:
+            if not said:
+                print(f"seed: {seed}", file=sys.stderr)
+                said = True
+            yield puzzle
+    except PuzzleError:
+        said = True
+        raise
+    finally:
+        if not said:
+            print(f"seed: {seed}", file=sys.stderr)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
-    resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    n, h, w = resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    if args.format == "grid" and variant == "classic" and (h, w) != default_box(n):
+        raise PuzzleError(f"format: a grid cannot carry {h}x{w} boxes (a {n}x{n} grid reads back with "
+                          f"{'x'.join(map(str, default_box(n)))} boxes); use --format line (puzzle documents), json or csv")
     resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
 
 
@@ -91,7 +114,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     meters: list[Progress] = []
     puzzles = _puzzles(args, variant, seed, meters)   # every option checked: an error is the only line
     if given_seed is None:
-        print(f"seed: {seed}", file=sys.stderr)
+        puzzles = _saying_the_seed(puzzles, seed)
     made: list[Generated] = []
     results = _noting_shortfalls(_made_with_progress(args, puzzles, meters, made), args)
     if not args.to:
@@ -166,7 +189,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
                    help="a rule the puzzles obey, repeatable: one without cells (" + ", ".join(
-                       kind for kind in RULES.global_kinds() if kind not in SAMPLERS) + ") or a "
+                       kind for kind in RULES.global_kinds(bare=True) if kind not in SAMPLERS) + ") or a "
                    "family whose instances are drawn from the grid (" + ", ".join(SAMPLERS) + "); line output "
                    "is then one puzzle document per line (as for jigsaw regions)")
     p.add_argument("--rule-count", type=int, metavar="K",

@@ -35,6 +35,10 @@ __all__ += ["ConnectedValues"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
+#: Built-in kinds without cells whose entry needs more than its name, and what (the help lists
+#: them apart: ``--rule fullrankties`` alone is refused for want of its ``ties`` key).
+NEEDS_MORE_THAN_A_NAME: dict[str, str] = {"fullrankties": "its 'ties' key", "doppelganger": "the values 0-N"}
+
 #: Every built-in kind in row order: ``(kind, module under pipeline.core.rules, class, global)``.
 #: ``global`` is the class's :attr:`Rule.global_rule` (a kind without cells), so the command
 #: line's help lists them without importing every class (a test holds it to the classes).
@@ -128,11 +132,13 @@ class RuleRegistry(LazyRegistry["type[Rule]"]):
         """
         self.put(cls.kind, cls)
 
-    def global_kinds(self) -> list[str]:
+    def global_kinds(self, bare: bool = False) -> list[str]:
         """The kinds without cells (:attr:`Rule.global_rule`), in row order, importing only the
-        kinds registered after the built-ins."""
+        kinds registered after the built-ins; ``bare``: only those whose name alone is an entry
+        (not :data:`NEEDS_MORE_THAN_A_NAME`)."""
         flags = {kind: is_global for kind, _, _, is_global in BUILTIN_RULES}
-        return [kind for kind in self if (flags[kind] if self.loaded(kind) is None else self[kind].global_rule)]
+        kinds = [kind for kind in self if (flags[kind] if self.loaded(kind) is None else self[kind].global_rule)]
+        return [kind for kind in kinds if not (bare and kind in NEEDS_MORE_THAN_A_NAME)]
 
 
 #: kind -> rule class, in row order.

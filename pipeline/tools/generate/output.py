@@ -116,8 +116,9 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             yield buf.getvalue()
         elif fmt == "grid":
             p = g.puzzle
-            if p.rules or p.variant != "classic":
-                what = "rules" if p.rules else f"the {p.variant} variant"
+            if p.rules or p.variant != "classic" or _box_unsaid(p):
+                what = ("rules" if p.rules else f"the {p.variant} variant" if p.variant != "classic" else
+                        f"{p.h}x{p.w} boxes (a {p.n}x{p.n} grid reads back with {'x'.join(map(str, default_box(p.n)))} boxes)")
                 raise PuzzleError(f"format: a grid cannot carry {what}; use --format line (puzzle documents), json or csv")
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
             yield text if i == 0 else "\n" + text
