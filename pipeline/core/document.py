@@ -283,7 +283,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         doc = document_from_fpuzzles(doc, where)
     unknown = sorted(set(doc) - set(DOCUMENT_KEYS))
     if unknown:
-        raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(DOCUMENT_KEYS)})")
+        raise PuzzleError(f"{where}: unknown key {clip(repr(unknown[0]), 40)} (expected {', '.join(DOCUMENT_KEYS)})")
     for key in ("title", "author", "source", "notes"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             raise PuzzleError(f"{where}: {key!r} must be a string")

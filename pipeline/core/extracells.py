@@ -93,7 +93,7 @@ def parse_extra(value: Any, where: str) -> tuple[ExtraGroup, ...]:
             raise PuzzleError(f"{at}: expected an object like {{\"name\": \"S\", \"size\": 9}}")
         unknown = sorted(set(entry) - {"name", "size", "label"})
         if unknown:
-            raise PuzzleError(f"{at}: unknown key {unknown[0]!r} (expected label, name, size)")
+            raise PuzzleError(f"{at}: unknown key {clip(repr(unknown[0]), 40)} (expected label, name, size)")
         name = entry.get("name")
         if not isinstance(name, str) or not _NAME.match(name):
             raise PuzzleError(f"{at}: 'name' must be 1 to 8 capital letters A-Z, found {clip(name)!r}")

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, clip
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def get_variant(name: str) -> Variant:
     """The table entry of ``name``; :class:`PuzzleError` naming the known variants otherwise."""
     variant = VARIANT_TABLE.get(name)
     if variant is None:
-        raise PuzzleError(f"variant: unknown variant {name!r}; expected one of {', '.join(VARIANT_TABLE)}")
+        raise PuzzleError(f"variant: unknown variant {clip(repr(name), 40)}; expected one of {', '.join(VARIANT_TABLE)}")
     return variant
 
 

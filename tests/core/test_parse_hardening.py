@@ -364,3 +364,18 @@ def test_a_bare_directory_or_file_name_is_named_as_such(tmp_path, monkeypatch):
         parse_puzzle("nonexist")
     with pytest.raises(PuzzleError, match="wrong length"):
         parse_puzzle("12345678")   # digits: puzzle text of 8 cells
+
+
+@pytest.mark.parametrize("doc", [
+    {"size": 9, "variant": "z" * 10**6},
+    {"size": 9, "z" * 10**6: 1},
+    {"size": 9, "rules": [{"rule": "cage", "q" * 10**6: 1, "cells": ["r1c1"]}]},
+    {"size": 9, "extra": [{"name": "S", "size": 2, "k" * 10**6: 1}]},
+    {"size": 9, "rules": [{"rule": "x" * 10**6}]},
+])
+def test_an_api_error_quotes_a_huge_value_cut_short(doc):
+    """The command line cuts its error line; the API's PuzzleError repeated a million-character
+    value in full (an outside check)."""
+    with pytest.raises(PuzzleError) as caught:
+        parse_puzzle(doc)
+    assert len(str(caught.value)) < 1000 and "\n" not in str(caught.value)

@@ -658,7 +658,7 @@ def check_keys(data: dict, allowed: set[str], where: str) -> None:
     """
     unknown = sorted(set(data) - allowed - {"rule"})
     if unknown:
-        raise PuzzleError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(sorted(allowed)) or 'none'})")
+        raise PuzzleError(f"{where}: unknown key {clip(repr(unknown[0]), 40)} (expected {', '.join(sorted(allowed)) or 'none'})")
 
 
 def _long_whole_number(value: Any) -> int | None:
