@@ -489,6 +489,12 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
                            cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
                            workers=runner.workers if runner is not None else 1, loadavg=(load_start, _loadavg()),
                            solver=config.solver, retried=n_retry)
+    if config.retry and retried.size and not done[retried].all():
+        # stopped before every row it was to solve again: the entry lists the rows it did solve
+        # (an interrupted retry listed all of them; a rerun of it takes the rest)
+        solved = retried[done[retried]]
+        manifest["retries"][-1].update(rows=int(solved.size), planned_rows=n_retry,
+                                       index_ranges=[[int(r[0]), int(r[-1])] for r in consecutive_runs(solved)])
     manifest["status"] = "complete" if complete and not interrupted else "interrupted" if interrupted else "partial"
     manifest["last_run"] = summary.to_dict()
     write_manifest(out, manifest)

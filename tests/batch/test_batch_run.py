@@ -433,6 +433,8 @@ def test_an_interrupted_retry_leaves_no_success_marker(tmp_path, monkeypatch, re
     assert seen == [False]                       # gone before the work started
     assert summary.interrupted and not summary.complete and summary.retried == 1
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    entry = json.loads((out / MANIFEST).read_text())["retries"][-1]   # what it solved again: nothing
+    assert (entry["rows"], entry["planned_rows"], entry["index_ranges"]) == (0, 1, [])
     assert not (out / SUCCESS).exists()
 
     def ctrl_c_then_solve(task, payload):   # the signal alone: the worker stops, its chunk comes back
