@@ -552,6 +552,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         if "puzzle" in (t.strip().lower() for t in rows[0]):
             raise _several_puzzles(where, "a table with a 'puzzle' column")
         rows, numbers = rows[1:], numbers[1:]
+        if not rows and not any(ch in lines[0][1] for ch in ",;\t"):   # "hello world": words, not a CSV header
+            raise PuzzleError(f"{where}: {clip(repr(lines[0][1]), 40)} is words, not cells: expected {expected}")
         if not rows:
             raise PuzzleError(f"{where}: only a header line: expected {expected}")
     if len(rows) == 1 and len(rows[0]) > 3 and math.isqrt(len(rows[0])) ** 2 == len(rows[0]):

@@ -186,7 +186,9 @@ def test_an_empty_grid_file_is_named_as_the_grid(capsys, tmp_path):
     puzzle.write_text("1...\n..3.\n.4..\n...2\n")
     for text, said in (("", "empty input"), ("# only a comment\n", "empty input"), ("c1,c2\n", "only a header line"),
                        # one column's name alone was read as 6 cells ("wrong length ... found 6")
-                       ("puzzle\n", "only a header line ('puzzle')"), ("Solution\r\n", "only a header line ('Solution')")):
+                       ("puzzle\n", "only a header line ('puzzle')"), ("Solution\r\n", "only a header line ('Solution')"),
+                       # words (a batch record "hello world" was "only a header line")
+                       ("hello world\n", "'hello world' is words, not cells")):
         grid = tmp_path / "grid.txt"
         grid.write_text(text)
         assert main(["verify", str(grid), "--puzzle", str(puzzle)]) == 2
