@@ -247,7 +247,11 @@ def _check_rule_clues(p: Puzzle) -> None:
     for rule in p.rules:
         broken = rule.violations(flat, board)
         if broken:
-            raise ClueConflictError(f"puzzle: the clues break a rule: {broken[0]['message']}")
+            # with no clue in its way, the rule cannot hold on any grid (a regex no line of its
+            # length matches): saying "the clues" would send the user looking for one
+            clued = bool(np.count_nonzero(flat))
+            raise ClueConflictError(f"puzzle: {'the clues break a rule' if clued else 'a rule no grid can keep'}: "
+                                    f"{broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:

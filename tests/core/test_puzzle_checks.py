@@ -215,3 +215,11 @@ def test_rectangles_read_their_rules_with_the_outcome_of_a_full_check(size, rule
     assert read[0] == full[0] and (read[0] == "ok" or read[1] == full[1])
     if read[0] == "ok":
         assert read[1] == full[1]
+
+
+def test_a_rule_no_grid_keeps_is_not_blamed_on_clues_there_are_none_of():
+    """A regex no line of its length matches, on a puzzle without clues: it said "the clues
+    break a rule" (an outside check)."""
+    doc = {"size": 9, "rules": [{"rule": "regex", "pattern": "1111", "cells": ["r1c1", "r1c2", "r1c3"]}]}
+    with pytest.raises(ClueConflictError, match=r"^puzzle: a rule no grid can keep: regex '1111'"):
+        parse_puzzle(json.dumps(doc))
