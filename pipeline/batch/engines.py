@@ -28,6 +28,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.extras import install_hint
 from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
+from pipeline.batch.worker import count_whole_process
 
 __all__ = ["InProcess", "Processes", "Dask", "make_engine"]
 
@@ -167,6 +168,7 @@ def _init_process_worker(stop, counter, parent: int) -> None:
     release_inherited_locks()
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     init_worker(stop, counter)
+    count_whole_process()
 
 
 def _quiet_feeder_when_stopped(pool: ProcessPoolExecutor, stop) -> None:

@@ -104,3 +104,20 @@ def test_a_record_naming_a_file_is_text_not_the_files_contents(tmp_path):
     columns = solve_records(records, SolveOptions(solver="sat"))
     assert columns["status"] == ["error", "error"], columns["error"]
     assert all("1234" not in e for e in columns["error"])
+
+
+def test_a_process_workers_chunk_counts_the_whole_process_cpu(monkeypatch):
+    """HiGHS searches on its own threads even with threads=1: the chunk's thread time saw 0.1 of
+    0.6 CPU seconds, so _batch.json's cpu_workers missed most of a 2-worker run (an outside check)."""
+    import time
+    import types
+
+    import pipeline.batch.worker as worker
+
+    clocks = {"process": iter([10.0, 17.0]), "thread": iter([1.0, 2.0])}
+    fake = types.SimpleNamespace(perf_counter=time.perf_counter, process_time=lambda: next(clocks["process"]),
+                                 thread_time=lambda: next(clocks["thread"]))
+    monkeypatch.setattr(worker, "time", fake)
+    monkeypatch.setattr(worker, "_WHOLE_PROCESS", [True])
+    columns = worker.solve_records([(0, "1" + "." * 15, None, None)], {"solver": "sat"})
+    assert columns[worker.CPU_KEY] == 7.0
