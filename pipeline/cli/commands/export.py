@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
-from formats.directory import export_model, exporting_formats, named_only_formats
+from formats.directory import export_model, exporting_formats, named_only_formats, resolve_formats
+from formats.forked import side_by_side
 from formats.files import is_special_file
 from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
                             single_format_names)
@@ -24,8 +25,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout, and
     ``--to`` a device or pipe: one file into it."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
-    if args.workers == 1 or single_file_format(args.to) is not None or args.to == "-" or is_special_file(args.to):
-        stops.watch()   # one process: the watchdog, as for the other commands (none where it may fork)
+    if single_file_format(args.to) is not None or args.to == "-" or is_special_file(args.to):
+        stops.watch()   # one file in this process: the watchdog, as for the other commands
     device = args.to != "-" and is_special_file(args.to)
     if args.to == "-" or device:
         where = "standard output" if args.to == "-" else args.to
@@ -58,7 +59,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     note = file_like_directory_note(args.to)   # asked before the directory exists
     model = model_from_args(args)
-    written = export_model(model, args.to, args.formats or "all", workers=args.workers, **options)
+    # the formats side by side in forked processes, or here under the watchdog (a thread: no fork then)
+    processes = side_by_side(args.workers, len(resolve_formats(args.formats or "all")), model.Aeq.nnz + model.Aineq.nnz)
+    if processes == 1:
+        stops.watch()
+    written = export_model(model, args.to, args.formats or "all", workers=processes, **options)
     if note:   # --to model.txt: a directory, as any name without a one-file extension
         print(note, file=sys.stderr)
     out = Path(args.to)
