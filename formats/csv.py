@@ -611,4 +611,4 @@ def read(path: str | os.PathLike) -> ModelData:
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",
                 export=export, write=write, read=read,
                 file_names=("Aeq.csv", "Aineq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv",
-                            "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv"), cost=0.9))
+                            "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv"), cost=1.4))

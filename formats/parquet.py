@@ -399,4 +399,4 @@ def read(path: str | os.PathLike) -> ModelData:
 
 
 register(Format("parquet", (".parquet",), "Parquet: COO nonzeros + row and column tables, manifest in schema metadata",
-                export=export, write=write, read=read, file_names=(COO_NAME, ROWS_NAME, COLS_NAME), cost=0.4))
+                export=export, write=write, read=read, file_names=(COO_NAME, ROWS_NAME, COLS_NAME), cost=0.5))
