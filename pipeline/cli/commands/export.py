@@ -25,9 +25,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     format's extension): that file and NAME.lp.manifest.json; ``--to -``: one file to stdout, and
     ``--to`` a device or pipe: one file into it."""
     options = {"mps_style": args.mps_style, "dense": args.dense, "amo": args.amo or DEFAULT_AMO}
-    if single_file_format(args.to) is not None or args.to == "-" or is_special_file(args.to):
-        stops.watch()   # one file in this process: the watchdog, as for the other commands
     device = args.to != "-" and is_special_file(args.to)
+    single = single_file_format(args.to)
+    if args.to == "-" or device or single is not None:
+        stops.watch()   # one file in this process: the watchdog, as for the other commands
     if args.to == "-" or device:
         where = "standard output" if args.to == "-" else args.to
         if args.formats is None or len([n for n in args.formats.split(",") if n.strip()]) != 1:
@@ -45,7 +46,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         except OSError as e:
             raise FormatError(f"{args.to}: cannot write: {e.strerror or e}") from None
         return 0
-    single = single_file_format(args.to)
     if single is not None:
         model = model_from_args(args)
         written = export_file(model, args.to, args.formats, **options)

@@ -20,10 +20,10 @@ from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound
-from pipeline.core.parse import default_box
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS
+from pipeline.tools.generate.output import grid_refusal
 from pipeline.tools.generate.samplers import SAMPLERS
 from pipeline.tools.generate import (FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
                                      iter_formatted, new_seed, resolve_shape)
@@ -99,9 +99,9 @@ def _saying_the_seed(puzzles: Iterator[Generated], seed: int) -> Iterator[Genera
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
     n, h, w = resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
-    if args.format == "grid" and variant == "classic" and (h, w) != default_box(n):
-        raise PuzzleError(f"format: a grid cannot carry {h}x{w} boxes (a {n}x{n} grid reads back with "
-                          f"{'x'.join(map(str, default_box(n)))} boxes); use --format line (puzzle documents), json or csv")
+    why = grid_refusal(n, h, w) if args.format == "grid" and variant == "classic" else None
+    if why:
+        raise PuzzleError(why)
     resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
 
 

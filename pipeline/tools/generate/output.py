@@ -74,6 +74,29 @@ def format_results(results: list[Generated], fmt: str) -> str:
     return "".join(iter_formatted(results, fmt))
 
 
+def grid_refusal(n: int, h: int, w: int, variant: str = "classic", rules: bool = False) -> str | None:
+    """Why ``--format grid`` cannot write a puzzle of this shape (None: it can): a grid says
+    neither rules nor a variant, nor boxes other than the squarest (they read back otherwise).
+
+    Parameters
+    ----------
+    n, h, w : int
+        The side and the box shape.
+    variant : str
+        The puzzle's variant.
+    rules : bool
+        Whether it has rules beyond units.
+
+    Returns
+    -------
+    str or None
+    """
+    what = ("rules" if rules else f"the {variant} variant" if variant != "classic" else
+            f"{h}x{w} boxes (a {n}x{n} grid reads back with {'x'.join(map(str, default_box(n)))} boxes)"
+            if (h, w) != default_box(n) else None)
+    return None if what is None else f"format: a grid cannot carry {what}; use --format line (puzzle documents), json or csv"
+
+
 def _box_unsaid(puzzle: Puzzle) -> bool:
     """Boxes a line of cells cannot say: not the squarest shape every reader assumes for the side
     (a 6x6 of 3x2 boxes read back as 2x3 got other boxes, and batch solved another puzzle)."""
@@ -116,10 +139,10 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             yield buf.getvalue()
         elif fmt == "grid":
             p = g.puzzle
-            if p.rules or p.variant != "classic" or _box_unsaid(p):
-                what = ("rules" if p.rules else f"the {p.variant} variant" if p.variant != "classic" else
-                        f"{p.h}x{p.w} boxes (a {p.n}x{p.n} grid reads back with {'x'.join(map(str, default_box(p.n)))} boxes)")
-                raise PuzzleError(f"format: a grid cannot carry {what}; use --format line (puzzle documents), json or csv")
+            why = grid_refusal(p.n, p.h, p.w, p.variant, bool(p.rules)) if p.rules or p.variant != "classic" \
+                or _box_unsaid(p) else None
+            if why:
+                raise PuzzleError(why)
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
             yield text if i == 0 else "\n" + text
         else:
