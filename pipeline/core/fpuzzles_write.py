@@ -82,7 +82,7 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     if spec.diagonals:
         data["diagonal+"] = data["diagonal-"] = True
     board = puzzle.base_board
-    for k, entry in enumerate(puzzle.rules_dicts()):
+    for k, entry in puzzle.rules_as_given():
         kind = entry["rule"]
         if kind in _GLOBAL:
             data[_GLOBAL[kind]] = True

@@ -211,6 +211,14 @@ class Puzzle:
         board = self.base_board
         return [rule.to_dict(board) for rule in self.rules]
 
+    def rules_as_given(self) -> list[tuple[int, dict]]:
+        """``(place, entry)``: each rule as a puzzle-document entry with its 0-based place in the
+        list it was given in, in that order. What writes a document, a link or a string for the
+        user keeps their order, and its messages name ``rules[place]`` as they wrote it."""
+        board = self.base_board
+        order = sorted(range(len(self.rules)), key=self.rule_number)
+        return [(self.rule_number(k) - 1, self.rules[k].to_dict(board)) for k in order]
+
     @cached_property
     def base_board(self) -> Board:
         """The board before the rules' own units (what rules are read and written against)."""
@@ -307,7 +315,7 @@ class Puzzle:
         else:
             doc["givens"] = self.to_string()
         if self.rules:
-            doc["rules"] = self.rules_dicts()
+            doc["rules"] = [entry for _, entry in self.rules_as_given()]
         return doc
 
     def regions_string(self) -> str | None:

@@ -371,7 +371,7 @@ def check_rect_rules(p: Any) -> None:
     for k, rule in enumerate(p.rules):
         for kind in [rule.kind] + [inner.kind for branch in getattr(rule, "branches", ()) for inner in branch]:
             if kind not in RECT_RULE_KINDS:
-                raise PuzzleError(f"rules[{k}] ({rule.kind}): {kind} is not checked on rectangular grids yet (it reads "
+                raise PuzzleError(f"rules[{p.rule_number(k) - 1}] ({rule.kind}): {kind} is not checked on rectangular grids yet (it reads "
                                   f"the grid's side); on a {rows}x{cols} grid the rules over listed cells, outside "
                                   "clues, indexing and neighbour rules are")
 
