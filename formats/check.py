@@ -139,7 +139,10 @@ def check_export(directory: str | os.PathLike) -> SetCheck:
         if name not in plain:
             problems.append(f"{manifest}: lists {str(name)!r:.80}, which is not a file of an export")
             continue
-        problem = _file_problem(directory / name, None if digests is None else digests.get(name))
+        if digests is not None and name not in digests:   # a hand-edited manifest: nothing to hold it to
+            problems.append(f"{manifest}: records no SHA-256 of {str(name)!r:.80}; export again to record it")
+            continue
+        problem = _file_problem(directory / name, None if digests is None else digests[name])
         if problem:
             problems.append(f"{directory / name}: {problem}")
         else:

@@ -140,6 +140,24 @@ def test_an_older_manifest_without_digests_says_so(exported):
     assert result.models == 10     # the models are still read back
 
 
+def test_a_file_whose_digest_the_manifest_lost_is_a_problem_line(exported):
+    """A hand-edited manifest that keeps its SHA-256 map but drops a file's (or every file's) entry
+    holds nothing to check those files against: each is a line, never counted whole."""
+    meta = json.loads((exported / "manifest.json").read_text())
+    del meta["sha256"]["solve_sudoku.m"]
+    (exported / "manifest.json").write_text(json.dumps(meta))
+    (exported / "solve_sudoku.m").write_text("system('echo changed');\n")
+    result = check_export(exported)
+    assert result.problems == [f"{exported / 'manifest.json'}: records no SHA-256 of 'solve_sudoku.m'; export again "
+                               f"to record it"]
+    assert result.files == len(listed(exported)) - 1
+    meta["sha256"] = {}
+    (exported / "manifest.json").write_text(json.dumps(meta))
+    result = check_export(exported)
+    assert len(result.problems) == len(listed(exported)) and result.files == 0 and result.models == 0
+    assert all("records no SHA-256 of" in line for line in result.problems)
+
+
 @pytest.mark.parametrize("junk", [[], {}, 7, None])
 def test_a_manifest_listing_something_that_is_no_name_is_a_problem_line(exported, junk):
     meta = json.loads((exported / "manifest.json").read_text())
