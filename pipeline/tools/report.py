@@ -26,6 +26,8 @@ from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE
 
 SLOWEST = 5
+#: The columns of batch's output the page reads.
+OUTPUT_COLUMNS = ("index", "puzzle", "variant", "status", "seconds", "nodes", "solution")
 
 
 def read_output(out: str | os.PathLike) -> pd.DataFrame:
@@ -40,9 +42,14 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
     if not os.path.exists(out):
         raise PipelineError(f"report: no such batch output directory {str(out)!r}")
     try:
-        return pd.read_parquet(out).sort_values("index").reset_index(drop=True)
+        frame = pd.read_parquet(out)
     except (OSError, ValueError) as e:
         raise PipelineError(f"report: {out} is not a batch output ({str(e).splitlines()[0]})") from None
+    missing = [column for column in OUTPUT_COLUMNS if column not in frame.columns]
+    if missing:   # an empty directory, batch's input file, another program's Parquet
+        raise PipelineError(f"report: {out} is not a batch output (it has no {', '.join(map(repr, missing))} "
+                            f"column{'s' if len(missing) > 1 else ''})")
+    return frame.sort_values("index").reset_index(drop=True)
 
 
 def _svg(fig) -> str:

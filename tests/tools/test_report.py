@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from pipeline.batch.output import part_path
@@ -102,6 +103,21 @@ def test_a_missing_or_foreign_output_is_one_line(tmp_path):
     (tmp_path / "p.txt").write_text("." * 81 + "\n")
     with pytest.raises(PipelineError, match=r"^report: .*p.txt is not a batch output \("):
         read_output(tmp_path / "p.txt")
+
+
+@pytest.mark.parametrize("kind", ["empty directory", "batch input"])
+def test_a_parquet_that_is_not_a_batch_output_is_one_line(tmp_path, kind):
+    """An empty directory reads as a frame of no columns, and batch's own input file (puzzles in
+    Parquet) as one without the output's: each is one line naming what it lacks."""
+    target = tmp_path / "out"
+    if kind == "empty directory":
+        target.mkdir()
+    else:
+        target = tmp_path / "puzzles.parquet"
+        pd.DataFrame({"puzzle": ["." * 81]}).to_parquet(target)
+    with pytest.raises(PipelineError, match=r"^report: .* is not a batch output \(it has no 'index'") as e:
+        read_output(target)
+    assert "\n" not in str(e.value)
 
 
 def test_a_partial_output_is_said_and_a_doubled_one_refused(outputs, capsys):
