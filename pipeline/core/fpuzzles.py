@@ -40,6 +40,8 @@ import math
 import re
 from urllib.parse import unquote
 
+import numpy as np
+
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
@@ -204,6 +206,20 @@ def _check_region_sizes(regions: list, size: int, where: str) -> None:
                           f"{size} regions of a {size}x{size} grid needs {size}")
 
 
+def _boxes_of(regions: list, size: int) -> tuple[int, int] | None:
+    """``(h, w)`` when ``regions`` (one id per cell, row-major, each on ``size`` cells) are the
+    boxes of ``h`` rows by ``w`` columns (both at least 2; f-puzzles' default shape first), else None."""
+    ids = np.unique(np.array([str(g) for g in regions]), return_inverse=True)[1].ravel()
+    rows, cols = np.divmod(np.arange(size * size), size)
+    shapes = [(h, size // h) for h in range(2, size // 2 + 1) if size % h == 0]
+    shapes.sort(key=lambda shape: shape != _BOXES.get(size))
+    for h, w in shapes:
+        boxes = (rows // h) * (size // w) + cols // w
+        if np.unique(ids * size + boxes).size == size:   # each region one box: the same partition
+            return h, w
+    return None
+
+
 def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int, object, list[int] | None]:
     """(given digit or 0, region or None, given pencil marks or None) of one grid cell."""
     name = f"grid cell r{r + 1}c{c + 1}"
@@ -296,7 +312,11 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             regions = [(k // size // h) * (size // w) + k % size // w if g is None else g
                        for k, g in enumerate(regions)]
         _check_region_sizes(regions, size, where)
-        doc["regions"] = " ".join(str(g) for g in regions)
+        box = _boxes_of(regions, size)
+        if box is None:
+            doc["regions"] = " ".join(str(g) for g in regions)
+        else:   # regions that are the boxes of one shape (a 6x6 of 3x2, any 25x25): boxes, not a jigsaw
+            doc["box"] = f"{box[0]}x{box[1]}"
     elif size in _BOXES:
         doc["box"] = f"{_BOXES[size][0]}x{_BOXES[size][1]}"
     else:

@@ -14,6 +14,7 @@ import rule_oracle as oracle
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import SUPPORTED, document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.fpuzzles_write import fpuzzles_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers.highs import count_solutions
@@ -254,6 +255,26 @@ def test_cells_without_a_region_keep_their_default_box():
         seven = grid_of(7)
         seven[0][0]["region"] = 0
         document_from_fpuzzles(compress({"size": 7, "grid": seven}))
+
+
+@pytest.mark.parametrize("box", ["3x2", "2x3", "4x2", "2x4", "4x3", "3x4", "5x2", "5x5"])
+def test_regions_that_are_boxes_read_back_as_boxes(box):
+    """A link carries boxes other than f-puzzles' default shape as regions on every cell: read back,
+    they were a jigsaw (another family for draw, batch and ``generate --format grid``), now the boxes."""
+    h, w = map(int, box.split("x"))
+    puzzle = parse_puzzle(json.dumps({"size": h * w, "box": box, "givens": "1" + "." * (h * w * h * w - 1)}))
+    doc = document_from_fpuzzles(fpuzzles_from_puzzle(puzzle))
+    assert doc["box"] == box and "regions" not in doc
+    assert parse_puzzle(json.dumps(doc)) == puzzle
+
+
+def test_regions_that_are_not_boxes_stay_a_jigsaw():
+    """Boxes of one shape with two cells traded are regions still (no shape's boxes are they)."""
+    size, (h, w) = 6, (2, 3)
+    full = [[(r // h) * (size // w) + c // w for c in range(size)] for r in range(size)]
+    full[1][2], full[2][2] = full[2][2], full[1][2]
+    doc = document_from_fpuzzles(compress({"size": size, "grid": grid_of(size, regions=full)}))
+    assert "box" not in doc and parse_puzzle(json.dumps(doc)).variant == "jigsaw"
 
 
 def test_f_puzzles_json_not_compressed_reads_as_its_link_does():
