@@ -49,6 +49,10 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
     if missing:   # an empty directory, batch's input file, another program's Parquet
         raise PipelineError(f"report: {out} is not a batch output (it has no {', '.join(map(repr, missing))} "
                             f"column{'s' if len(missing) > 1 else ''})")
+    for column in ("seconds", "nodes"):
+        if not pd.api.types.is_numeric_dtype(frame[column]):
+            raise PipelineError(f"report: {out} is not a batch output (its {column!r} column is "
+                                f"{frame[column].dtype}, not numbers)")
     return frame.sort_values("index").reset_index(drop=True)
 
 
@@ -63,12 +67,14 @@ def _svg(fig) -> str:
 
 
 def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
-    plt = load_matplotlib()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
     every = np.concatenate([df["seconds"].to_numpy(dtype=float) for df in frames.values()])
     every = every[np.isfinite(every) & (every > 0)]
+    if not every.size:   # no rows, or none solved: nothing to put on a log scale
+        return "<p>No solve times to plot.</p>"
+    plt = load_matplotlib()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
     # one set of log-spaced bins for every output, so that their bars line up
-    bins = np.logspace(np.log10(every.min()), np.log10(every.max()) + 1e-9, 30) if every.size else None
+    bins = np.logspace(np.log10(every.min()), np.log10(every.max()) + 1e-9, 30)
     for name, df in frames.items():
         seconds = df["seconds"].to_numpy(dtype=float)
         seconds = seconds[np.isfinite(seconds) & (seconds > 0)]

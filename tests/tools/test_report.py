@@ -105,6 +105,27 @@ def test_a_missing_or_foreign_output_is_one_line(tmp_path):
         read_output(tmp_path / "p.txt")
 
 
+@pytest.mark.parametrize("records", ["# only a comment\n", "xx\nyy\n{\n"], ids=["no records", "only errors"])
+def test_a_batch_without_solve_times_is_reported_without_plots(tmp_path, records, recwarn):
+    """A run of no records (a log-scale ValueError) or of error rows alone (matplotlib's legend
+    warning on stderr) still makes its page: the counts, and a line where the plots would be."""
+    src = tmp_path / "in.txt"
+    src.write_text(records)
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 0
+    page = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "out"), "--to", str(page)]) == 0
+    assert "No solve times to plot." in page.read_text()
+    assert not [w for w in recwarn if "legend" in str(w.message)]
+
+
+def test_a_seconds_column_of_text_is_one_line(tmp_path):
+    pd.DataFrame({"index": [0], "puzzle": ["." * 81], "variant": ["classic"], "status": ["optimal"],
+                  "seconds": ["fast"], "nodes": [0], "solution": [None]}).to_parquet(tmp_path / "part.parquet")
+    with pytest.raises(PipelineError, match=r"^report: .* is not a batch output \(its 'seconds' column is \w+, "
+                                            r"not numbers\)$"):
+        read_output(tmp_path / "part.parquet")
+
+
 @pytest.mark.parametrize("kind", ["empty directory", "batch input"])
 def test_a_parquet_that_is_not_a_batch_output_is_one_line(tmp_path, kind):
     """An empty directory reads as a frame of no columns, and batch's own input file (puzzles in
