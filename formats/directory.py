@@ -21,7 +21,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import FormatError, some_of
+from pipeline.core.errors import FormatError, clip, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
@@ -425,6 +425,12 @@ def import_solution(path: str | os.PathLike,
     ...     result.format, bool(result.verdict), result.residual
     ('matlab_grid', True, 0.0)
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"import: the solution file must be text or a path, found {type(path).__name__}")
+    if "\0" in os.fspath(path):
+        raise FormatError(f"import: the path {clip(os.fspath(path), 60)!r} holds a NUL character")
+    if not (manifest is None or isinstance(manifest, (Manifest, str, os.PathLike))):
+        raise FormatError(f"import: the manifest must be a Manifest, text or a path, found {type(manifest).__name__}")
     man = find_manifest(path, manifest)
     _refuse_the_exports_own_file(path, man)
     sol = read_solution(path, man)

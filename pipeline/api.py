@@ -184,6 +184,8 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     ([1, 2, 3, 4], [0, 1, 2, 3])
     """
     _check_time_limit(time_limit)
+    if not isinstance(unique, (bool, np.bool_)):   # "no" is truthy: it would run the check
+        raise SolveError(f"unique: must be True or False, found {type(unique).__name__} {unique!r:.40}")
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import formats
 import pipeline
-from pipeline.core.errors import PipelineError, PuzzleError, SolveError
+from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError
 
 EMPTY_4 = "." * 16
 
@@ -133,7 +134,14 @@ def test_export_writer_options_as_the_docstring_names_them(tmp_path):
      "shown: the grid must be 4x4 integers, found 3x3 int64"),
     (lambda: pipeline.read_puzzle(EMPTY_4).shown(np.full((4, 4), 5)), PuzzleError, "shown: grid values must be 0..4"),
     (lambda: pipeline.build(EMPTY_4).decode(None), PipelineError, "decode: expected a vector of numbers, found NoneType"),
-], ids=["read-option", "solve-backend", "count-backend", "shown-none", "shown-shape", "shown-range", "decode-none"])
+    (lambda: pipeline.solve(EMPTY_4, unique="no"), SolveError, "unique: must be True or False, found str 'no'"),
+    (lambda: formats.import_solution(None, None), FormatError,
+     "import: the solution file must be text or a path, found NoneType"),
+    (lambda: formats.import_solution("answer.sol", 5), FormatError,
+     "import: the manifest must be a Manifest, text or a path, found int"),
+    (lambda: formats.import_solution("a\0b"), FormatError, r"import: the path 'a\x00b' holds a NUL character"),
+], ids=["read-option", "solve-backend", "count-backend", "shown-none", "shown-shape", "shown-range", "decode-none",
+        "solve-unique", "import-none", "import-manifest", "import-nul"])
 def test_more_wrong_api_arguments_are_one_typed_line(call, error, message):
     # an outside probe: a TypeError, pysat's AttributeError, a 3x3 grid "shown" for a 4x4, and
     # decode(None) read as one value
