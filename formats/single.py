@@ -266,8 +266,8 @@ def _undo(staged: Path, made: list[Path]) -> None:
     remove_empty_directories(made)
 
 
-def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] | None,
-                  **options: Any) -> Format:
+def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] | None, *,
+                  where: str = "standard output", **options: Any) -> Format:
     """Write ``model`` in one one-file format to ``stream`` (``export --to -``: standard
     output), without a manifest. The bytes are those :func:`formats.write_model` writes (to a
     temporary file first, then copied).
@@ -280,6 +280,8 @@ def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] |
         Where the bytes go.
     formats : str or list of str
         Exactly one one-file format (``mps``, ``lp``, ``cnf``, ``opb``, ``mat``).
+    where : str
+        How messages name the stream (a device such as ``/dev/null`` by its path).
     **options
         Export options (as :func:`export_file`).
 
@@ -293,7 +295,6 @@ def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] |
     FormatError
         ``formats`` missing, naming several formats or one of several files.
     """
-    where = "standard output"
     named = _one_format(formats)
     if len(set(f.name for f in named)) != 1:
         listed = ", ".join(dict.fromkeys(f.name for f in named)) or "none"

@@ -42,7 +42,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return 0
         try:   # a device or pipe (/dev/null, >(gzip > x)) is written into, never replaced
             with open(args.to, "wb") as stream:
-                export_stream(model, stream, args.formats, **options)
+                export_stream(model, stream, args.formats, where=args.to, **options)
         except OSError as e:
             raise FormatError(f"{args.to}: cannot write: {e.strerror or e}") from None
         return 0
