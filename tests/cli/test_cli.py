@@ -343,6 +343,15 @@ def test_export_subprocess(tmp_path):
     assert len((out_dir / "Aeq.csv").read_text().splitlines()) == 347
 
 
+@pytest.mark.parametrize("puzzle, warned", [("examples/thermo.json", True), ("examples/puzzle.txt", False)])
+def test_the_matlab_lines_say_glpk_may_need_a_time_limit_on_rules(capsys, tmp_path, puzzle, warned):
+    """GLPK (Octave's glpk) finds no grid of examples/thermo.json in minutes: an Octave user is
+    told of sudoku_time_limit where the model has rows of rules beyond units, and only there."""
+    code, out, err = call(capsys, "export", str(PROJECT / puzzle), "--to", tmp_path, "--formats", "matlab")
+    assert code == 0, err
+    assert ("sudoku_time_limit = 60; before run stops it" in out) is warned
+
+
 def test_export_in_process(capsys, tmp_path):
     code, out, err = call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "csv", "--scheme", "block",
                           "--order", "C", "--clues", "reduce", "--quiet")

@@ -130,6 +130,9 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
     lines = ["", "In MATLAB:" if "matlab" not in written else "In MATLAB (GNU Octave: the script alone):"]
     if "matlab" in written:
         lines.append(f"  run({q(out / 'solve_sudoku.m')})   % intlinprog (glpk in Octave); writes {answer}")
+        if model.n_ineq:   # glpk's branch and bound finds no grid of examples/thermo.json in minutes
+            lines.append("  % glpk can search for minutes on rules beyond units: sudoku_time_limit = 60; before run "
+                         "stops it")
     if "csv" in written:
         if "matlab" in written:
             lines.append("  % or by hand, from the CSVs:")
