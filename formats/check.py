@@ -13,8 +13,8 @@ from pathlib import Path
 
 
 from pipeline.core.build import build_model
-from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict
+from pipeline.core.errors import FormatError, PipelineError, clip
+from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict, model_metadata
 
 from formats.agree import model_difference
 from formats.base import FORMATS, ModelData, format_for
@@ -28,6 +28,10 @@ from formats.staging import (EXPORT_SUFFIXES, is_export_manifest, listed_export_
 #: ``solve_sudoku.m`` writes ``sudoku.csv``, the printed MATLAB lines ``x.csv``. They are not
 #: files of another export.
 ANSWER_NAMES = ("sudoku.csv", "x.csv")
+#: What a manifest records of its model beside the puzzle, each held against the model built from
+#: the puzzle it records (a user reads them there: a hand-edited shape or row count was passed).
+MODEL_FACTS = ("format_version", "shape", "rows", "columns", "nonzeros", "inequalities", "inequality_nonzeros",
+               "families", "objective", "index_base", "aux_columns", "kept_columns")
 
 
 @dataclass
@@ -332,9 +336,9 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     except PipelineError as e:
         return [f"{e}"]
+    found = _recorded_facts(meta, model, manifest or directory / MANIFEST_NAME)
     want = ModelData.from_model(model)
     custom_cost = meta.get("objective") == "custom"
-    found = []
     for fmt_name, name in _model_files(meta, readable):
         path = directory / name
         reader = FORMATS[fmt_name].read
@@ -353,4 +357,26 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
             found.append(f"{path}: the model read back is not the manifest's: {difference}")
         else:
             result.models += 1
+    return found
+
+
+def _recorded_facts(meta: dict, model, manifest: Path) -> list[str]:
+    """A line for each fact of :data:`MODEL_FACTS` the manifest records otherwise than its
+    puzzle's model has it (a custom objective's costs are not recorded: only its name is)."""
+    expected = json.loads(json.dumps(model_metadata(model)))
+    found = []
+    for key in MODEL_FACTS:
+        if key == "objective" and meta.get(key) == "custom":
+            continue
+        if key not in meta and key in expected:
+            found.append(f"{manifest}: records no {key!r} (its model's: {clip(json.dumps(expected[key]), 60)})")
+        elif meta.get(key) != expected.get(key):
+            found.append(f"{manifest}: records {key!r} as {clip(json.dumps(meta.get(key)), 60)}, but the model of the "
+                         f"puzzle it records has {clip(json.dumps(expected.get(key)), 60)}")
+    version = meta.get("pipeline_version")
+    if version is not None and not isinstance(version, str):
+        found.append(f"{manifest}: records 'pipeline_version' as {clip(json.dumps(version), 60)}, not a version")
+    if "formats" in meta and not isinstance(meta["formats"], dict):
+        found.append(f"{manifest}: records 'formats' as {clip(json.dumps(meta['formats']), 60)}, not each format's "
+                     f"facts")
     return found

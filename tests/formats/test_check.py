@@ -158,6 +158,23 @@ def test_a_file_whose_digest_the_manifest_lost_is_a_problem_line(exported):
     assert all("records no SHA-256 of" in line for line in result.problems)
 
 
+@pytest.mark.parametrize("key, value", [("shape", "x"), ("nonzeros", 0), ("index_base", "x"), ("objective", []),
+                                        ("families", {}), ("rows", None), ("columns", None),
+                                        ("formats", None), ("pipeline_version", [])])
+def test_a_manifest_fact_edited_or_dropped_is_a_problem_line(exported, key, value):
+    """What the manifest records of its model (read by users and scripts) is held against the
+    model of the puzzle it records: an edited shape or a dropped row count was vouched for."""
+    meta = json.loads((exported / "manifest.json").read_text())
+    if value is None and key in ("rows", "columns"):
+        del meta[key]
+    else:
+        meta[key] = value
+    (exported / "manifest.json").write_text(json.dumps(meta))
+    result = check_export(exported)
+    assert len(result.problems) == 1, result.problems
+    assert result.problems[0].startswith(f"{exported / 'manifest.json'}: records ") and repr(key) in result.problems[0]
+
+
 @pytest.mark.parametrize("junk", [[], {}, 7, None])
 def test_a_manifest_listing_something_that_is_no_name_is_a_problem_line(exported, junk):
     meta = json.loads((exported / "manifest.json").read_text())
