@@ -177,6 +177,10 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         if not words or words[-1] != "0":
             raise FormatError(f"{where}: truncated: the 'v' lines do not end with 0")
         words = words[:-1]
+        if "0" in words:   # a second answer, or literals past the end: not one assignment
+            rest = words[words.index("0") + 1:]
+            raise FormatError(f"{where}: 'v' literals after the terminating 0 ({shortened(' '.join(rest))!r}); "
+                              f"an answer ends at its one 0")
     numbers, signs = _literal_tokens(words, where, named)
     if numbers.size == 0 and not named:
         # 'v 0': every literal of a CNF without clauses (SAT4J lists only the variables clauses

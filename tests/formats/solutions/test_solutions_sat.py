@@ -113,6 +113,8 @@ def test_no_solution_statuses(tmp_path, text, status):
     ("s SATISFIABLE\nv 1 -2 0\n", "assigned no value to variable 3"),
     # both answers in one file were read as infeasible (an outside probe)
     ("s SATISFIABLE\ns UNSATISFIABLE\nv 1 0\n", "two status lines, 's SATISFIABLE' and 's UNSATISFIABLE'"),
+    # literals past the answer's 0 were blamed on a 'variable 0' (an outside probe)
+    ("s SATISFIABLE\nv 1 -2 0\nv 9 0\n", r"'v' literals after the terminating 0 \('9'\)"),
 ])
 def test_bad_answers_are_one_line_errors(tmp_path, text, match):
     path = tmp_path / "b.out"
@@ -185,7 +187,7 @@ def exported(tmp_path_factory):
     ("objective value: 0\nx1 1\nx999999999 1\n", "variable 999999999 is beyond the model's 729 variables"),
     ("objective value: 0\nx1 1\nx730 1\n", "variable 730 is beyond the model's 729 variables"),
     ("objective value: 0\nx1 1\nx0 0\n", "variable x0 is not a variable"),
-    ("s SATISFIABLE\nv 1 0 2 0\n", "variable 0 is not a variable"),
+    ("s SATISFIABLE\nv 1 0 2 0\n", "literals after the terminating 0"),
     ("objective value: 0\nx1 1\nx" + "1" * 30 + " 1\n", r"\(30 characters\) is beyond any model's variables"),
     ("objective value: 0\nx1 1\nx" + "1" * 5000 + " 1\n", r"\(5000 characters\) is beyond any model's variables"),
     ("s OPTIMUM FOUND\nv -x" + "9" * 40 + "\n", r"\(40 characters\) is beyond any model's variables"),
