@@ -161,6 +161,13 @@ def test_a_partial_output_is_said_and_a_doubled_one_refused(outputs, capsys):
     assert "2 of 3 records" in page.read_text()
     assert main(["report", str(outs[0]), "--to", str(root / "whole.html")]) == 0
     assert capsys.readouterr().err == ""
+    # a complete run that lost a part since is not called complete beside its count
+    lost = root / "lost"
+    assert main(["batch", str(src), str(lost), "--workers", "1", "--chunk-size", "1"]) == 0
+    sorted(lost.glob("part-*.parquet"))[-1].unlink()
+    capsys.readouterr()
+    assert main(["report", str(lost), "--to", str(root / "lost.html")]) == 0
+    assert "2 of 3 records (parts missing: the run said complete)" in capsys.readouterr().err
     doubled = root / "doubled"
     shutil.copytree(outs[0], doubled)
     import pyarrow.parquet as pq

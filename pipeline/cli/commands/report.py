@@ -39,7 +39,9 @@ def output_state(out: str) -> str:
         return f"{out}: no _batch.json: not a batch run's directory, its rows alone"
     total, status = record.get("records"), record.get("status", "complete")
     if isinstance(total, int) and distinct.size < total:
-        return (f"{out}: {distinct.size:,} of {total:,} records ({status}): the counts are of the rows written; "
+        # a run that says complete but lacks rows lost a part since (deleted or moved away)
+        said = "parts missing: the run said complete" if status == "complete" else status
+        return (f"{out}: {distinct.size:,} of {total:,} records ({said}): the counts are of the rows written; "
                 "rerun the batch command to finish it")
     return ""
 
