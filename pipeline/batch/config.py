@@ -7,6 +7,7 @@ bad value (``chunk_size must be a positive integer, got 0``), raised as :class:`
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import re
@@ -17,6 +18,7 @@ import highspy
 from pipeline.core.clauses import AMO_ENCODINGS
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.extras import install_hint
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import parse_box
 from pipeline.core.progress import PROGRESS_MODES
@@ -227,6 +229,11 @@ def check_config(c: BatchConfig) -> None:
         raise _bad("retry", f"must be a list of statuses, got {c.retry!r}")
     for status in c.retry:
         _one_of("retry", status, RETRY_STATUSES)
+    if c.retry and c.overwrite:   # refused before --overwrite deletes the rows --retry would solve again
+        raise _bad("overwrite", "cannot go with retry (--retry): it would delete the rows a retry solves again; "
+                                "give one of them (nothing was deleted)")
+    if c.engine == "dask" and importlib.util.find_spec("distributed") is None:   # before --overwrite deletes
+        raise PipelineError(f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}")
     if not isinstance(c.highs_options, dict):
         raise _bad("highs_options", f"must be a dict of HiGHS options, got {c.highs_options!r}")
     _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})

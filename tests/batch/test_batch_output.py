@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.batch import run_batch
+from pipeline.batch.config import BatchConfigError
 from pipeline.batch.output import METADATA_KEY, arrow_column, existing_indices
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
 from pipeline.core.errors import PipelineError
@@ -114,6 +115,29 @@ def test_overwrite_of_its_own_output_beside_a_users_file_is_refused_first(tmp_pa
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     with pytest.raises(PipelineError, match=r"holds others \(notes\.txt\); nothing was deleted"):
         run_batch(src, out, workers=1, overwrite=True, progress="none")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_overwrite_with_retry_is_refused_before_anything_is_deleted(tmp_path):
+    """An outside probe: --retry error --overwrite deleted every part, then said the directory held
+    no output to retry."""
+    src, out = _run(tmp_path, "a", MIXED)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(BatchConfigError, match=r"^overwrite cannot go with retry \(--retry\).*nothing was deleted\)$"):
+        run_batch(src, out, workers=1, overwrite=True, retry=("error",), progress="none")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_overwrite_with_an_engine_that_is_not_installed_deletes_nothing(tmp_path, monkeypatch):
+    """--engine dask without dask was refused after --overwrite had deleted the parts."""
+    import importlib.util
+
+    src, out = _run(tmp_path, "a", MIXED)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    with pytest.raises(PipelineError, match=r"^batch: --engine dask needs dask\[distributed\]"):
+        run_batch(src, out, workers=1, overwrite=True, engine="dask", progress="none")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
