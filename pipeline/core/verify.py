@@ -295,7 +295,7 @@ def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = Non
                               f"{_shown(puzzle, grid[r, c])}")
     size = f"{puzzle.rows}x{puzzle.cols}" if puzzle.layout is None else f"{puzzle.layout.name} ({puzzle.layout.n_grids} grids of {n}x{n})"
     rules = f", {len(puzzle.rules)} rule{'s' if len(puzzle.rules) != 1 else ''} beyond units" if puzzle.rules else ""
-    kept = "the 1 clue kept" if puzzle.n_clues == 1 else f"all {puzzle.n_clues} clues kept"
+    kept = {0: "no clues to keep", 1: "the 1 clue kept"}.get(puzzle.n_clues, f"all {puzzle.n_clues} clues kept")
     return Verdict(True, f"valid {puzzle.variant} {size} solution{rules}, {kept}")
 
 
