@@ -397,6 +397,13 @@ def test_verify_reads_a_claimed_grid_of_another_square_size_as_a_verdict(capsys)
     assert (code, out) == (1, "invalid: grid is 2x2, puzzle is 9x9\n")
 
 
+def test_verify_without_a_puzzle_says_a_grid_it_cannot_read_needs_one(capsys):
+    """A 5x10 grid read alone has no shape: the line says --puzzle reads it (a user was left guessing)."""
+    code, _, err = call(capsys, "verify", "1234567890" * 5)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("error: ") and err.rstrip().endswith("is read against its puzzle: --puzzle PUZZLE")
+
+
 # ---------------------------------------------------------------------------------------------
 # bad input: exit 2, one line, no traceback
 # ---------------------------------------------------------------------------------------------

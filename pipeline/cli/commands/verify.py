@@ -7,6 +7,7 @@ import json
 import numpy as np
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
+from pipeline.core.errors import PuzzleError
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.verify import grid_violations, verify_grid
@@ -21,7 +22,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
         grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
     else:  # the rules alone: the grid's own shape, no clues
-        grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
+        try:
+            grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
+        except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
+            raise PuzzleError(f"{e}; a grid of another shape or other values is read against its puzzle: "
+                              f"--puzzle PUZZLE") from None
         # --rule applies here too: the rules alone are the variant's units and the named rules
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
                               regions=args.regions, size=grid.shape[0], rules=args.rules)
