@@ -25,6 +25,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
         except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
+            if args.size is not None or args.box is not None:
+                raise
             raise PuzzleError(f"{e}; a grid of another shape or other values is read against its puzzle: "
                               f"--puzzle PUZZLE") from None
         # --rule applies here too: the rules alone are the variant's units and the named rules
