@@ -23,10 +23,20 @@ f-puzzles              puzzle document
 ``extraregion``        ``{"rule": "extraregion", "cells": [...]}``
 ``givenPencilMarks``   ``{"rule": "pencilmarks", "cells": [...], "digits": [...]}`` (a grid
                        cell's key; cells with the same marks share one rule)
+``arrow``              ``{"rule": "arrow", "cells": [circle, *shaft]}`` per line (a circle
+                       of one cell; a pill arrow is refused)
+``xv``                 ``{"rule": "xv", "letter": "x"|"v", "cells": [...]}``
+``littlekillersum``    ``{"rule": "littlekiller", "sum": ..., "clue": ..., "cells": [...]}``
+                       (an arrow without a number is only drawn)
+``palindrome``,        ``{"rule": "palindrome"|"renban"|"whisper"|"between"|"regionsum",
+``renban``,            "cells": [...]}`` per line (:data:`LINE_ELEMENTS`)
+``whispers``,
+``betweenline``,
+``regionSumLine``
 =====================  ==========================================================
 
-Any other element that is present and not empty (arrows, little killers, sandwiches, XV,
-the "negative" constraint, cosmetic lines and shapes, ...) is refused with one line naming it:
+Any other element that is present and not empty (sandwiches, clones, quadruples, the
+"negative" constraint, cosmetic lines and shapes, ...) is refused with one line naming it:
 it is never silently dropped. Free-text fields (title, author, ruleset) are kept as metadata.
 Inside the grid and the supported elements every key is either read or one f-puzzles writes
 for display only (:data:`DISPLAY_CELL_KEYS`, :data:`DISPLAY_ENTRY_KEYS`); any other key (a
@@ -55,8 +65,11 @@ IGNORED = frozenset({"size", "grid", "title", "author", "ruleset", "solution", "
                      "disabledlogic", "truecandidatesoptions", "version", "metadata"})
 _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive": "nonconsecutive",
            "disjointgroups": "disjointgroups"}
+#: Line elements: each line of each entry is one rule of the kind.
+LINE_ELEMENTS = {"palindrome": "palindrome", "renban": "renban", "whispers": "whisper", "betweenline": "between",
+                 "regionSumLine": "regionsum"}
 SUPPORTED = frozenset({"diagonal+", "diagonal-", "killercage", "thermometer", "difference", "ratio", "odd",
-                       "even", "extraregion", *_GLOBAL})
+                       "even", "extraregion", "arrow", "xv", "littlekillersum", *LINE_ELEMENTS, *_GLOBAL})
 #: Flags: JSON true or false only (a string "false" is true to Python and would turn the rule on).
 _FLAGS = ("diagonal-", "diagonal+", *_GLOBAL)
 #: Keys of a grid cell the reader reads.
@@ -67,7 +80,10 @@ _CELL_KEYS = frozenset({"value", "given", "region", "givenPencilMarks"})
 DISPLAY_CELL_KEYS = frozenset({"c", "cArray", "highlighted", "centerPencilMarks", "cornerPencilMarks"})
 #: Keys each supported element's entries carry that the reader reads.
 _ENTRY_KEYS = {"killercage": ("cells", "value"), "thermometer": ("lines",), "difference": ("cells", "value"),
-               "ratio": ("cells", "value"), "odd": ("cell",), "even": ("cell",), "extraregion": ("cells",)}
+               "ratio": ("cells", "value"), "odd": ("cell",), "even": ("cell",), "extraregion": ("cells",),
+               "arrow": ("lines", "cells"), "xv": ("cells", "value"), "littlekillersum": ("cells", "cell", "direction",
+                                                                                          "value"),
+               **{element: ("lines",) for element in LINE_ELEMENTS}}
 #: Keys of an element's entry that only colour it: ``outlineC`` (a cage's outline, a
 #: thermometer's line) and ``fontC`` (a cage's sum).
 DISPLAY_ENTRY_KEYS = frozenset({"outlineC", "fontC"})
@@ -160,6 +176,54 @@ def _entries(data: dict, element: str, where: str) -> list[dict]:
             raise PuzzleError(f"{where}: {element}[{k}] has key {key!r}, which the reader does not read{hint}; "
                               f"it reads {', '.join(map(repr, read))}")
     return entries
+
+
+def _line_cells(entry: dict, element: str, k: int, where: str) -> list[list[str]]:
+    """Each line of an entry's ``lines``, as lower-case cell names."""
+    lines = entry["lines"]
+    if not isinstance(lines, list) or not lines:
+        raise PuzzleError(f"{where}: {element}[{k}] has no list of lines in 'lines'")
+    return [_cells({"line": line}, "line", element, k, where) for line in lines]
+
+
+def _lines_and_arrows(data: dict, where: str) -> list[dict]:
+    """The line elements' rules (:data:`LINE_ELEMENTS`) and the arrows': an arrow's ``cells`` is its
+    circle, each of its ``lines`` a shaft from it (the circle's cell first, as f-puzzles draws it)."""
+    rules: list[dict] = []
+    for element, kind in LINE_ELEMENTS.items():
+        for k, entry in enumerate(_entries(data, element, where)):
+            rules += [{"rule": kind, "cells": line} for line in _line_cells(entry, element, k, where)]
+    for k, entry in enumerate(_entries(data, "arrow", where)):
+        circle = _cells(entry, "cells", "arrow", k, where)
+        if len(circle) != 1:   # a pill: its cells read as one number of several digits
+            raise PuzzleError(f"{where}: arrow[{k}] has a circle of {len(circle)} cells (a pill arrow), which the "
+                              "reader does not read; a circle of one cell it does")
+        for line in _line_cells(entry, "arrow", k, where):
+            shaft = [cell for cell in line if cell not in circle]
+            if not shaft:
+                raise PuzzleError(f"{where}: arrow[{k}] has a line with no cell past its circle")
+            rules.append({"rule": "arrow", "cells": circle + shaft})
+    return rules
+
+
+def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
+    """XV marks (``value`` X or V) and little killer clues (``value`` the sum of ``cells``, the
+    diagonal from the clue's ``cell`` outside the grid; one without a number is only drawn)."""
+    rules: list[dict] = []
+    for k, entry in enumerate(_entries(data, "xv", where)):
+        letter = entry.get("value")
+        if not isinstance(letter, str) or letter.strip().upper() not in ("X", "V"):
+            raise PuzzleError(f"{where}: xv[{k}] value {clip(letter)!r} is not X or V")
+        rules.append({"rule": "xv", "letter": letter.strip().lower(), "cells": _cells(entry, "cells", "xv", k, where)})
+    for k, entry in enumerate(_entries(data, "littlekillersum", where)):
+        total = _value(entry, "littlekillersum", k, where)
+        clue = entry.get("cell")
+        if not isinstance(clue, str):
+            raise PuzzleError(f"{where}: littlekillersum[{k}] has no clue cell in 'cell'")
+        if total is not None:
+            rules.append({"rule": "littlekiller", "sum": total, "clue": clue.lower(),
+                          "cells": _cells(entry, "cells", "littlekillersum", k, where)})
+    return rules
 
 
 def _whole_number(value: object) -> int | None:
@@ -342,6 +406,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             raise PuzzleError(f"{where}: thermometer[{k}] has no 'lines'")
         for j, _ in enumerate(lines):
             rules.append({"rule": "thermo", "cells": _cells({"line": lines[j]}, "line", "thermometer", k, where)})
+    rules += _lines_and_arrows(data, where)
     for element, color in (("difference", "white"), ("ratio", "black")):
         for k, entry in enumerate(_entries(data, element, where)):
             dot: dict[str, object] = {"rule": "kropki", "color": color, "cells": _cells(entry, "cells", element, k, where)}
@@ -360,6 +425,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
             rules.append({"rule": parity, "cells": cells})
     for k, entry in enumerate(_entries(data, "extraregion", where)):
         rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where)})
+    rules += _xv_and_little_killers(data, where)
     rules += [{"rule": "pencilmarks", "cells": cells, "digits": list(digits)} for digits, cells in marked.items()]
     doc["rules"] = rules
     for key, into in (("title", "title"), ("author", "author"), ("ruleset", "notes")):

@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.fpuzzles import _BOXES
+from pipeline.core.fpuzzles import _BOXES, LINE_ELEMENTS
 from pipeline.core.lzstring import compress_to_base64
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import window_units
@@ -27,6 +27,19 @@ _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive":
 
 def _cell(name: str) -> str:
     return name.upper()
+
+
+#: Our line kinds and the f-puzzles elements that draw them (:data:`pipeline.core.fpuzzles.LINE_ELEMENTS`).
+_LINE_OF = {kind: element for element, kind in LINE_ELEMENTS.items()}
+
+
+def _little_killer(entry: dict) -> dict:
+    """A little killer's ``littlekillersum`` entry: its clue outside the grid, the diagonal's cells
+    and the direction from the clue to them."""
+    clue, first = (tuple(int(v) for v in re.findall(r"\d+", name)) for name in (entry["clue"], entry["cells"][0]))
+    direction = ("D" if first[0] > clue[0] else "U") + ("R" if first[1] > clue[1] else "L")
+    return {"cell": _cell(entry["clue"]), "cells": [_cell(c) for c in entry["cells"]], "direction": direction,
+            "value": str(entry["sum"])}
 
 
 def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
@@ -104,6 +117,16 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
             data.setdefault(kind, []).extend({"cell": _cell(c)} for c in entry["cells"])
         elif kind == "extraregion":
             data.setdefault("extraregion", []).append({"cells": [_cell(c) for c in entry["cells"]]})
+        elif kind in _LINE_OF and set(entry) == {"rule", "cells"}:   # a whisper of another difference: none
+            data.setdefault(_LINE_OF[kind], []).append({"lines": [[_cell(c) for c in entry["cells"]]]})
+        elif kind == "arrow" and set(entry) == {"rule", "cells"}:
+            line = [_cell(c) for c in entry["cells"]]   # circle first, as the link draws it
+            data.setdefault("arrow", []).append({"cells": line[:1], "lines": [line]})
+        elif kind == "xv" and set(entry) == {"rule", "letter", "cells"}:
+            data.setdefault("xv", []).append({"cells": [_cell(c) for c in entry["cells"]],
+                                              "value": entry["letter"].upper()})
+        elif kind == "littlekiller" and "clue" in entry:
+            data.setdefault("littlekillersum", []).append(_little_killer(entry))
         elif kind == "pencilmarks":   # the setter's marks, each cell's its own (two rules on a cell: both)
             for name in entry["cells"]:
                 r, c = (int(v) - 1 for v in re.findall(r"\d+", name))   # rRcC: rules_dicts names grid cells
