@@ -24,7 +24,7 @@ ISS_TYPES = frozenset((
 MAX_ISS_CHARS = 2_000_000
 #: How much of a longer text decides whether it is one (then refused by its length).
 _HEAD_CHARS = 4096
-_START = re.compile(r"\.(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")
+_START = re.compile(r"\.+(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")   # empty items before the first: ISS skips them
 _BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
 
 

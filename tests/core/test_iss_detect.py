@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from pipeline.core.iss_detect import looks_like_iss
+from pipeline.core.puzzle import parse_puzzle
 
 THERMO = {"size": 9, "givens": "........4............51.....2....6.7..8.6.42..........6.1..........7....9........",
           "rules": [{"rule": "thermo", "cells": ["r1c6", "r1c7", "r2c7", "r2c8", "r3c9"]},
@@ -24,9 +25,16 @@ THERMO = {"size": 9, "givens": "........4............51.....2....6.7..8.6.42....
 
 @pytest.mark.parametrize(("text", "iss"), [(".Cage~15~R1C1~R1C2.~R3C3_4", True), (".AntiKnight", True),
                                            (".~R1C1_5", True), ("..3.2.6..", False), (".Aa", False),
-                                           ('{"size": 4}', False), (None, False)])
+                                           ('{"size": 4}', False), (None, False),
+                                           ("..Cage~15~R1C1~R1C2", True), ("...~R1C1_5", True)])
 def test_what_reads_as_an_iss_string(text, iss):
     assert looks_like_iss(text) is iss
+
+
+def test_empty_items_before_the_first_read_as_iss_skips_them():
+    """'..Shape~4x4...' fell to the grid reader ("wrong length"); ISS skips empty items anywhere."""
+    text = ".Shape~4x4.Cage~7~R1C1~R1C2.AntiKing.~R2C2_3"
+    assert parse_puzzle("." + text) == parse_puzzle(text)
 
 
 def _modules_after_solve(path, *names: str) -> list[str]:
