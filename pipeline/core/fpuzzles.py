@@ -28,6 +28,8 @@ f-puzzles              puzzle document
 ``xv``                 ``{"rule": "xv", "letter": "x"|"v", "cells": [...]}``
 ``littlekillersum``    ``{"rule": "littlekiller", "sum": ..., "clue": ..., "cells": [...]}``
                        (an arrow without a number is only drawn)
+``sandwichsum``        ``{"rule": "sandwich", "clue": "r0c3", "sum": ...}`` (a clue without a
+                       number is only drawn)
 ``palindrome``,        ``{"rule": "palindrome"|"renban"|"whisper"|"between"|"regionsum",
 ``renban``,            "cells": [...]}`` per line (:data:`LINE_ELEMENTS`)
 ``whispers``,
@@ -35,7 +37,7 @@ f-puzzles              puzzle document
 ``regionSumLine``
 =====================  ==========================================================
 
-Any other element that is present and not empty (sandwiches, clones, quadruples, the
+Any other element that is present and not empty (clones, quadruples, minimum and maximum, the
 "negative" constraint, cosmetic lines and shapes, ...) is refused with one line naming it:
 it is never silently dropped. Free-text fields (title, author, ruleset) are kept as metadata.
 Inside the grid and the supported elements every key is either read or one f-puzzles writes
@@ -69,7 +71,8 @@ _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive":
 LINE_ELEMENTS = {"palindrome": "palindrome", "renban": "renban", "whispers": "whisper", "betweenline": "between",
                  "regionSumLine": "regionsum"}
 SUPPORTED = frozenset({"diagonal+", "diagonal-", "killercage", "thermometer", "difference", "ratio", "odd",
-                       "even", "extraregion", "arrow", "xv", "littlekillersum", *LINE_ELEMENTS, *_GLOBAL})
+                       "even", "extraregion", "arrow", "xv", "littlekillersum", "sandwichsum", *LINE_ELEMENTS,
+                       *_GLOBAL})
 #: Flags: JSON true or false only (a string "false" is true to Python and would turn the rule on).
 _FLAGS = ("diagonal-", "diagonal+", *_GLOBAL)
 #: Keys of a grid cell the reader reads.
@@ -83,6 +86,7 @@ _ENTRY_KEYS = {"killercage": ("cells", "value"), "thermometer": ("lines",), "dif
                "ratio": ("cells", "value"), "odd": ("cell",), "even": ("cell",), "extraregion": ("cells",),
                "arrow": ("lines", "cells"), "xv": ("cells", "value"), "littlekillersum": ("cells", "cell", "direction",
                                                                                           "value"),
+               "sandwichsum": ("cell", "value"),
                **{element: ("lines",) for element in LINE_ELEMENTS}}
 #: Keys of an element's entry that only colour it: ``outlineC`` (a cage's outline, a
 #: thermometer's line) and ``fontC`` (a cage's sum).
@@ -223,6 +227,14 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
         if total is not None:
             rules.append({"rule": "littlekiller", "sum": total, "clue": clue.lower(),
                           "cells": _cells(entry, "cells", "littlekillersum", k, where)})
+    for k, entry in enumerate(_entries(data, "sandwichsum", where)):
+        total = _value(entry, "sandwichsum", k, where)
+        clue = entry["cell"]
+        if not isinstance(clue, str):
+            raise PuzzleError(f"{where}: sandwichsum[{k}] 'cell' must be a clue cell like \"R0C3\", found "
+                              f"{clip(json.dumps(clue))}")
+        if total is not None:   # the clue's place outside the grid names its row (RrC0) or column (R0Cc)
+            rules.append({"rule": "sandwich", "clue": clue.lower(), "sum": total})
     return rules
 
 

@@ -127,6 +127,8 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
                                               "value": entry["letter"].upper()})
         elif kind == "littlekiller" and "clue" in entry:
             data.setdefault("littlekillersum", []).append(_little_killer(entry))
+        elif kind == "sandwich" and set(entry) == {"rule", "clue", "sum"}:
+            data.setdefault("sandwichsum", []).append({"cell": _cell(entry["clue"]), "value": str(entry["sum"])})
         elif kind == "pencilmarks":   # the setter's marks, each cell's its own (two rules on a cell: both)
             for name in entry["cells"]:
                 r, c = (int(v) - 1 for v in re.findall(r"\d+", name))   # rRcC: rules_dicts names grid cells

@@ -120,7 +120,7 @@ def test_a_file_holding_a_link_reads_as_the_puzzle(tmp_path):
 
 
 @pytest.mark.parametrize("element, value", [
-    ("sandwichsum", [{"cell": "R0C1", "value": 3}]), ("clone", [{"cells": ["R1C1"], "cloneCells": ["R2C3"]}]),
+    ("clone", [{"cells": ["R1C1"], "cloneCells": ["R2C3"]}]), ("minimum", [{"cell": "R1C1"}]),
     ("negative", ["ratio"]), ("line", [{"lines": [["R1C1", "R1C2"]]}]), ("quadruple", [{"cells": [], "values": []}]),
 ])
 def test_an_unsupported_element_is_refused_by_name(element, value):
@@ -287,6 +287,7 @@ LINES_AND_MARKS = {
     "xv": [{"cells": ["R7C1", "R7C2"], "value": "X"}, {"cells": ["R8C1", "R8C2"], "value": "V"}],
     "littlekillersum": [{"cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "10"},
                         {"cell": "R10C5", "cells": ["R9C6", "R8C7", "R7C8", "R6C9"], "direction": "UR"}],
+    "sandwichsum": [{"cell": "R0C9", "value": "17"}, {"cell": "R9C0", "value": "0"}, {"cell": "R0C8"}],
 }
 
 
@@ -297,12 +298,14 @@ def test_line_elements_arrows_xv_and_little_killers_read_and_write_back():
     doc = document_from_fpuzzles({"size": 9, "grid": grid_of(9), **LINES_AND_MARKS})
     kinds = [entry["rule"] for entry in doc["rules"]]
     assert sorted(kinds) == sorted(["palindrome", "renban", "whisper", "between", "regionsum", "arrow", "arrow",
-                                    "xv", "xv", "littlekiller"])
+                                    "xv", "xv", "littlekiller", "sandwich", "sandwich"])
+    assert {"rule": "sandwich", "clue": "r9c0", "sum": 0} in doc["rules"]
     puzzle = parse_puzzle(json.dumps(doc))
     assert {"rule": "arrow", "cells": ["r1c1", "r2c1"]} in doc["rules"]
     assert {"rule": "littlekiller", "sum": 10, "clue": "r0c3", "cells": ["r1c2", "r2c1"]} in doc["rules"]
     written = fpuzzles_from_puzzle(puzzle)
     assert written["littlekillersum"] == [LINES_AND_MARKS["littlekillersum"][0]]
+    assert written["sandwichsum"] == LINES_AND_MARKS["sandwichsum"][:2]
     assert parse_puzzle(json.dumps(document_from_fpuzzles(written))) == puzzle
 
 
@@ -322,6 +325,7 @@ def test_an_arrow_before_pencil_marks_writes_both():
     ("xv", {"cells": ["R1C1", "R1C2"], "value": "Y"}, "value 'Y' is not X or V"),
     ("renban", {"lines": "R1C1"}, "has no list of lines"),
     ("littlekillersum", {"cells": ["R1C2"], "value": "5"}, "has no clue cell in 'cell'"),
+    ("sandwichsum", {"cell": 3, "value": "5"}, "sandwichsum[0] 'cell' must be a clue cell like \"R0C3\", found 3"),
 ])
 def test_a_line_element_the_reader_cannot_take_is_one_line(element, entry, message):
     with pytest.raises(PuzzleError, match=re.escape(message)) as e:
