@@ -21,13 +21,13 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import FormatError, clip, some_of
+from pipeline.core.errors import FormatError, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
 
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
-from formats.files import (WriteFailed, atomic_open, file_sha256, is_temporary_name, load_manifest_file,
+from formats.files import (WriteFailed, atomic_open, check_path_argument, file_sha256, is_temporary_name, load_manifest_file,
                            missing_directories, remove_empty_directories, write_failure)
 from formats.forked import balanced, run_side_by_side, side_by_side
 from formats.staging import staged_export
@@ -425,10 +425,7 @@ def import_solution(path: str | os.PathLike,
     ...     result.format, bool(result.verdict), result.residual
     ('matlab_grid', True, 0.0)
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise FormatError(f"import: the solution file must be text or a path, found {type(path).__name__}")
-    if "\0" in os.fspath(path):
-        raise FormatError(f"import: the path {clip(os.fspath(path), 60)!r} holds a NUL character")
+    check_path_argument(path, "import", "the solution file")
     if not (manifest is None or isinstance(manifest, (Manifest, str, os.PathLike))):
         raise FormatError(f"import: the manifest must be a Manifest, text or a path, found {type(manifest).__name__}")
     man = find_manifest(path, manifest)

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, clip
 from pipeline.core.textin import GZIP_MAGIC, read_bounded
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
 
@@ -97,6 +97,25 @@ def _is_special(path: Path) -> bool:
 
 # atomic_path's temporary files: ".<name>.<8 random characters>.tmp" (tempfile.mkstemp)
 _TEMPORARY_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def check_path_argument(path: Any, where: str, what: str = "the path") -> None:
+    """Refuse, in one line, a path argument of the API that is not text or a path, or that holds a
+    NUL (pathlib's TypeError and the OS's ValueError otherwise).
+
+    Parameters
+    ----------
+    path : object
+        The argument as given.
+    where : str
+        The function, as messages name it (``export``).
+    what : str
+        What the path is (``the solution file``).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"{where}: {what} must be text or a path, found {type(path).__name__}")
+    if "\x00" in os.fsdecode(path):
+        raise FormatError(f"{where}: the path {clip(os.fsdecode(path), 60)!r} holds a NUL character")
 
 
 def is_temporary_name(name: str) -> bool:
@@ -604,5 +623,6 @@ def load_manifest_file(path: str | os.PathLike) -> Manifest:
 
 
 __all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "WriteFailed", "load_manifest_file", "atomic_open", "atomic_path",
+           "check_path_argument",
            "file_sha256", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text",
            "write_failure"]

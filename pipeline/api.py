@@ -389,13 +389,10 @@ def export(model: Any, path: str | os.PathLike, formats: str | Sequence[str] | N
     ...     [p.name for p in export("1..." "..3." ".4.." "...2", Path(tmp) / "model.lp")]
     ['model.lp', 'model.lp.manifest.json']
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise FormatError(f"export: the path must be text or a path, found {type(path).__name__}")
+    importlib.import_module("formats.files").check_path_argument(path, "export")
     if os.fsdecode(path) == "-":   # the command line's standard output: here it made a directory named '-'
         raise FormatError("export: '-' is the command line's standard output (export --to -); this function writes "
                           "files: give a file or directory path ('./-' for a directory named '-')")
-    if "\x00" in os.fsdecode(path):
-        raise FormatError(f"export: the path {clip(os.fsdecode(path), 60)!r} holds a NUL character")
     if not (formats is None or isinstance(formats, str)
             or isinstance(formats, (list, tuple)) and all(isinstance(name, str) for name in formats)):
         raise FormatError(f"export: formats must be text such as \"mps,lp\" or a list of names, found {formats!r:.40}")

@@ -165,6 +165,11 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def dask_missing() -> str:
+    """The one line ``--engine dask`` gets where dask[distributed] cannot be imported."""
+    return f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}"
+
+
 def _bad(option: str, detail: str, sep: str = " ") -> BatchConfigError:
     """The error ``<option> <detail>`` about ``option`` (a command line names its flag instead)."""
     return BatchConfigError.for_option(option, detail, sep)
@@ -233,7 +238,7 @@ def check_config(c: BatchConfig) -> None:
         raise _bad("overwrite", "cannot go with retry (--retry): it would delete the rows a retry solves again; "
                                 "give one of them (nothing was deleted)")
     if c.engine == "dask" and importlib.util.find_spec("distributed") is None:   # before --overwrite deletes
-        raise PipelineError(f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}")
+        raise PipelineError(dask_missing())
     if not isinstance(c.highs_options, dict):
         raise _bad("highs_options", f"must be a dict of HiGHS options, got {c.highs_options!r}")
     _check_highs_options({**DEFAULT_HIGHS_OPTIONS, **c.highs_options})

@@ -25,7 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import SimpleNamespace
 
 from pipeline.core.errors import PipelineError
-from pipeline.core.extras import install_hint
+from pipeline.batch.config import dask_missing
 from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
 from pipeline.batch.worker import count_whole_process
@@ -348,7 +348,7 @@ class Dask:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise PipelineError(f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}") from None
+            raise PipelineError(dask_missing()) from None
         self.cluster = None
         self.scratch: str | None = None
         with _sigint_ignored():
