@@ -353,7 +353,11 @@ class Dask:
         self.scratch: str | None = None
         with _sigint_ignored():
             if scheduler:
-                self.client = Client(scheduler)
+                try:
+                    self.client = Client(scheduler)
+                except (OSError, TimeoutError) as e:   # refused or silent: Dask retries for its connect timeout
+                    raise PipelineError(f"batch: the Dask scheduler at {scheduler} did not answer ({e}); "
+                                        "nothing was solved") from None
             else:
                 # the workers' scratch in a directory of this run's, removed on close (Dask's default,
                 # $TMPDIR/dask-scratch-space, outlives the run)

@@ -27,7 +27,7 @@ from pipeline.core.parse import looks_like_document
 from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.batch.config import BatchConfig
-from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, make_engine
+from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, Processes, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, clear_success, consecutive_runs, locked,
                      own_files, part_statuses, parts, prepare_output, read_part_rows, refuse_foreign, touch_success,
                      write_manifest, write_part, write_rows)
@@ -395,6 +395,25 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     """The part of :func:`run_batch` that runs while holding OUT's lock; ``payload`` is the solve
     options as the workers take them, ``on_start`` :func:`run_config`'s."""
     n_records = len(records["puzzle"])
+    runner = None
+    if config.overwrite and config.engine == "dask" and n_records:
+        # --overwrite replaces every row: the cluster is reached (a scheduler that does not answer
+        # refused) before the parts it would replace are deleted
+        runner = make_engine("dask", min(config.worker_count, n_records), config.scheduler)
+    try:
+        return _run_with(out, config, manifest, records, payload, runner, stream=stream, started=started,
+                         usage=usage, load_start=load_start, on_start=on_start)
+    except BaseException:
+        if runner is not None:
+            runner.close()   # idempotent: the run's own close may have come first
+        raise
+
+
+def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, payload: dict,
+              runner: InProcess | Processes | Dask | None, *, stream, started, usage, load_start, on_start=None) -> BatchSummary:
+    """:func:`_run_locked` once a cluster that ``--overwrite`` needs is reached (``runner``, else
+    None: the engine starts after the plan)."""
+    n_records = len(records["puzzle"])
     fingerprint = manifest["fingerprint"]
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
     hashes = record_hashes(records)
@@ -411,14 +430,14 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     rules = records.get("rules") or [None] * n_records
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
-    interrupted, runner = False, None
+    interrupted = False
     try:   # a Ctrl-C while the engine starts (a loaded machine: seconds) ends the run as one in the loop
         # the workers start before the progress bar: tqdm's monitor thread would rule out fork
         warm = SOLVERS[config.solver].batch_warm
         if config.rules_by_auto and _may_have_rules(puzzles, rules):
             _load_rule_kernel(config.engine)   # before a fork: the workers inherit it rather than each compile it
-        runner = make_engine(config.engine, min(config.worker_count, planner.remaining),
-                             config.scheduler, warm) if planner.remaining else None
+        if runner is None and planner.remaining:
+            runner = make_engine(config.engine, min(config.worker_count, planner.remaining), config.scheduler, warm)
     except KeyboardInterrupt:
         interrupted = True
     if on_start is not None and not interrupted:   # every refusal is behind: the run starts

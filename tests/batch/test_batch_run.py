@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -543,3 +544,30 @@ def test_a_ctrl_c_while_the_engine_starts_ends_the_run_as_one_in_the_loop(tmp_pa
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
     again = run_batch(src, out, workers=1, progress="none")
     assert again.complete and again.solved_now == 3
+
+
+def test_overwrite_with_a_scheduler_that_does_not_answer_deletes_nothing(tmp_path):
+    """An outside probe: ``--overwrite --scheduler ADDRESS`` with nothing listening there deleted
+    every part and ``_SUCCESS`` first, then failed to connect. The cluster is now reached before
+    the parts it would replace go; the refusal is one line naming the address."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: dask.distributed is not importable ({e})")
+        pytest.skip(f"dask.distributed is not importable ({e})")
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    out = tmp_path / "out"
+    assert run_batch(src, out, workers=1, progress="none").complete
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.name != LOCK}
+    with socket.socket() as s:   # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(src), str(out), "--overwrite",
+                           "--scheduler", f"tcp://127.0.0.1:{port}", "--progress", "none"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"error: batch: the Dask scheduler at tcp://127.0.0.1:{port} did not answer")
+    assert proc.stderr.rstrip().endswith("nothing was solved") and proc.stderr.count("\n") == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != LOCK} == before
