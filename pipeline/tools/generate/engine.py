@@ -32,6 +32,7 @@ from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
 from pipeline.tools.generate.highs_engine import HighsShapeEngine, shape_of
 from pipeline.tools.generate.lazy_engine import LazyRuleEngine
+from pipeline.tools.generate.search_first import SearchFirstEngine, search_first_takes
 
 __all__ = ["CountingEngine", "RULE_ROWS_ENGINE", "ShapeEngine", "count_up_to", "counting_engine", "engine_for"]
 
@@ -229,7 +230,7 @@ class ShapeEngine:
 
 
 #: what :func:`engine_for` returns: every class offers the same calls.
-CountingEngine = ShapeEngine | LazyRuleEngine | HighsShapeEngine
+CountingEngine = ShapeEngine | LazyRuleEngine | HighsShapeEngine | SearchFirstEngine
 
 
 def counting_engine(puzzle: Puzzle, rule_engine: str | None = None) -> str:
@@ -315,9 +316,14 @@ def engine_for(puzzle: Puzzle, rule_engine: str | None = None, deadline: float |
     CountingEngine
     """
     name = counting_engine(puzzle, rule_engine)
-    if name == "sat":
-        return ShapeEngine(puzzle, deadline)
-    return LazyRuleEngine(puzzle) if name == "lazy" else HighsShapeEngine(puzzle)
+
+    def made() -> ShapeEngine | LazyRuleEngine | HighsShapeEngine:
+        if name == "sat":
+            return ShapeEngine(puzzle, deadline)
+        return LazyRuleEngine(puzzle) if name == "lazy" else HighsShapeEngine(puzzle)
+    if rule_engine is None and has_rows_beyond_units(puzzle) and search_first_takes(puzzle):
+        return SearchFirstEngine(puzzle, made)   # the rule search answers first (its module docstring)
+    return made()
 
 
 def count_up_to(puzzle: Puzzle, limit: int) -> int:
