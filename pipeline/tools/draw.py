@@ -454,21 +454,17 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     text = [""] + [str(v) for v in puzzle.values] if puzzle.values is not None else symbol_table(n, symbols)
     big = cell_points * (0.55 if n <= 9 else 0.45)
     clue = puzzle.grid
-    for (r, c), d in np.ndenumerate(clue):
-        if d:
-            ax.text(c + 0.5, r + 0.52, text[d], ha="center", va="center", fontsize=big,
-                    fontweight="bold", color=CLUE_COLOUR, zorder=4)
+    r, c = np.nonzero(clue)
+    _stamp(ax, c + 0.5, r + 0.5, clue[r, c], text, big, CLUE_COLOUR, "clues", bold=True)
     if grid is not None:
         grid = np.asarray(grid)
-        for r, c in np.argwhere((grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present):
-            ax.text(c + 0.5, r + 0.52, text[grid[r, c]], ha="center", va="center", fontsize=big,
-                    color=FILLED_COLOUR, zorder=4)
+        r, c = np.nonzero((grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present)
+        _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, big, FILLED_COLOUR, "filled")
     if show_candidates:
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
         xs, ys, digits, size = mark_places(puzzle, marks)
-        for x, y, d in zip(xs, ys, digits):
-            ax.text(x, y, text[d], ha="center", va="center", fontsize=cell_points * size, color=MARK_COLOUR, zorder=4)
+        _stamp(ax, xs, ys, digits, text, cell_points * size, MARK_COLOUR, "candidates")
     caption = rule_caption(puzzle)
     if caption:
         ax.text(cols / 2, rows + edge + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),
@@ -476,6 +472,33 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     if title:
         ax.set_title(title)
     return fig
+
+
+def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: list[str], points: float,
+           colour: str, gid: str, bold: bool = False) -> None:
+    """Digits as one collection of glyph outlines per digit, centred on ``(xs, ys)`` (data
+    units), ``points`` high: the collection ``{gid}-{text[d]}`` holds digit ``d``'s places. A
+    text artist per digit took 42 s and 250 MB for the pencil marks of an empty 25x25 (15,625),
+    10 minutes and 9.5 GB for a 100x100's, and 30 s for a 100x100's digits; an outline is laid
+    out once and stamped at each place (SVG and PDF write it once, too)."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+    from matplotlib.transforms import Affine2D, IdentityTransform
+
+    prop = FontProperties(size=points, weight="bold" if bold else "normal")
+    for d in np.unique(digits):
+        outline = TextPath((0, 0), text[d], size=points, prop=prop)
+        box = outline.get_extents()
+        # outlines in points, about their centre; sizes=[1] makes the collection scale points to
+        # pixels at the dpi the figure is drawn at
+        centred = outline.transformed(Affine2D().translate(-(box.x0 + box.x1) / 2, -(box.y0 + box.y1) / 2))
+        at = digits == d
+        glyphs = PathCollection([centred], sizes=[1.0], offsets=np.column_stack([xs[at], ys[at]]),
+                                offset_transform=ax.transData, facecolors=colour, edgecolors="none",
+                                linewidths=0.0, zorder=4, gid=f"{gid}-{text[d]}")
+        glyphs.set_transform(IdentityTransform())
+        ax.add_collection(glyphs, autolim=False)
 
 
 def write_figure(fig: Figure, path: str | os.PathLike) -> Path:
