@@ -30,7 +30,7 @@ import numpy as np
 from formats.files import open_binary, open_text
 
 from pipeline.core.errors import PipelineError
-from pipeline.core.textin import MAX_TEXT_BYTES, size_text
+from pipeline.core.textin import MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
@@ -317,8 +317,9 @@ def _undecodable_line(line: str, number: int, start: int) -> str:
 
 
 def _refuse_other_encodings(path: Path) -> None:
-    """Refuse, in one line, a text or CSV input in UTF-16 or UTF-32: its every line would be an
-    error row ("wrong length ... found 164") or its header no column.
+    """Refuse, in one line, a text or CSV input in UTF-16 or UTF-32 (its every line would be an
+    error row, "wrong length ... found 164", or its header no column) or one that is an archive or
+    another binary file (:func:`pipeline.core.textin.binary_kind`: zip, bzip2, xz, Parquet, ...).
 
     Only its first bytes are read (through gzip), so a file of any size is told apart at once.
 
@@ -331,13 +332,18 @@ def _refuse_other_encodings(path: Path) -> None:
     ------
     PipelineError
         It starts with a UTF-16 or UTF-32 byte-order mark, or with a NUL byte (such text without
-        one), naming the byte, its offset and the encoding.
+        one), naming the byte, its offset and the encoding; or it is a binary file, named by kind.
     """
     try:
         with open_binary(path) as f:
-            head = f.read(4)
+            head = f.read(8)
     except (OSError, EOFError, zlib.error):
         return   # the reader says what is wrong with it, naming the file
+    binary = binary_kind(head)
+    if binary is not None:   # an archive read as text was a "complete" run of error rows
+        how = "--input-format parquet reads it" if head.startswith(b"PAR1") else "unpack it first (gzip is read as it is)"
+        raise PipelineError(f"batch: {str(path)!r} is {binary.split(' (')[0]}, not puzzle text or CSV: {how}")
+    head = head[:4]   # the encodings are told apart by four bytes
     kind = next((name for bom, name in _OTHER_BOMS if head.startswith(bom)), None)
     at, why = 0, f"a {kind} byte-order mark"
     if kind is None:

@@ -21,9 +21,30 @@ MAX_TEXT_BYTES = 64 * 2 ** 20
 #: The first bytes of a gzip stream.
 GZIP_MAGIC = b"\x1f\x8b"
 #: Other compressed or binary files a puzzle path may name by mistake, by their first bytes.
-_BINARY_KINDS = ((GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
-                 (b"PAR1", "a Parquet file (batch reads those)"), (b"\x89HDF", "an HDF5 file"),
-                 (b"MATLAB", "a MATLAB .mat file"))
+BINARY_KINDS = ((GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"),
+                (b"\xfd7zXZ\x00", "xz-compressed"), (b"PAR1", "a Parquet file (batch reads those)"),
+                (b"\x89HDF", "an HDF5 file"), (b"MATLAB", "a MATLAB .mat file"))
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What binary file ``head`` (a file's first bytes) starts, as a message says it
+    (:data:`BINARY_KINDS`), or None.
+
+    Parameters
+    ----------
+    head : bytes
+        At least the file's first 6 bytes, where it has them.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> binary_kind(b"PK\\x03\\x04..."), binary_kind(b"4....")
+    ('a zip archive', None)
+    """
+    return next((name for magic, name in BINARY_KINDS if head.startswith(magic)), None)
 
 
 def size_text(b: float) -> str:
@@ -77,7 +98,7 @@ def _decoded(data: bytes, what: str, where: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        kind = next((name for magic, name in _BINARY_KINDS if data.startswith(magic)), None)
+        kind = binary_kind(data)
         if kind is not None:
             raise PuzzleError(f"{what}: {where} is {kind}, not puzzle text") from None
         raise PuzzleError(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "

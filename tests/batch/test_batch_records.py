@@ -274,6 +274,42 @@ def test_utf16_or_utf32_input_is_one_refusal_naming_the_byte(tmp_path, encoding,
     assert message in str(caught.value)
 
 
+def _archive(kind: str, text: bytes, folder) -> bytes:
+    import bz2
+    import io
+    import lzma
+    import zipfile
+    if kind == "zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as z:   # stored: the puzzles' text is in the file as it is
+            z.writestr("in.txt", text)
+        return buffer.getvalue()
+    if kind == "parquet":
+        pd.DataFrame({"puzzle": MIXED}).to_parquet(folder / "p.parquet")
+        return (folder / "p.parquet").read_bytes()
+    return {"bz2": bz2.compress, "xz": lzma.compress, "gz-in-gz": lambda b: gzip.compress(gzip.compress(b))}[kind](text)
+
+
+@pytest.mark.parametrize("kind, name, said", [
+    ("zip", "in.txt", "a zip archive, not puzzle text or CSV: unpack it first"),
+    ("zip", "in.csv.gz", "a zip archive, not puzzle text or CSV: unpack it first"),
+    ("bz2", "in.txt", "bzip2-compressed, not puzzle text or CSV: unpack it first"),
+    ("xz", "in.csv", "xz-compressed, not puzzle text or CSV: unpack it first"),
+    ("gz-in-gz", "in.txt.gz", "gzip-compressed, not puzzle text or CSV: unpack it first"),
+    ("parquet", "in.txt", "a Parquet file, not puzzle text or CSV: --input-format parquet reads it"),
+])
+def test_an_archive_or_parquet_read_as_text_is_one_refusal(tmp_path, kind, name, said):
+    """An outside probe: a stored zip of 18 puzzles was a "complete" run of 19 rows (the header
+    glued to the first puzzle, lost), exit 0; xz, bzip2 and a Parquet named .txt were error rows
+    only. ``solve`` named each kind; ``batch`` now does too."""
+    data = _archive(kind, ("\n".join(MIXED) + "\n").encode(), tmp_path)
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") and kind != "gz-in-gz" else data)
+    with pytest.raises(PipelineError) as caught:
+        read_records(path)
+    assert str(caught.value) == f"batch: {str(path)!r} is {said}" + (" (gzip is read as it is)" if "unpack" in said else "")
+
+
 def test_utf16_input_is_exit_2_before_anything_is_written(tmp_path, capsys):
     from pipeline.cli.main import main
 
