@@ -431,6 +431,9 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     rules = records.get("rules") or [None] * n_records
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
+    # an error that ends the run (an engine that does not start, a crashed worker, a part that
+    # cannot be written) is raised once _batch.json says what was written: it said "running"
+    error: BaseException | None = None
     try:   # a Ctrl-C while the engine starts (a loaded machine: seconds) ends the run as one in the loop
         # the workers start before the progress bar: tqdm's monitor thread would rule out fork
         warm = SOLVERS[config.solver].batch_warm
@@ -440,17 +443,19 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
             runner = make_engine(config.engine, min(config.worker_count, planner.remaining), config.scheduler, warm)
     except KeyboardInterrupt:
         interrupted = True
-    if on_start is not None and not interrupted:   # every refusal is behind: the run starts
+    except Exception as e:
+        error = e
+    if on_start is not None and not interrupted and error is None:   # every refusal is behind: the run starts
         on_start()
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call
         stops.watch()
     meter = Progress(n_records, int(done.sum()), config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner
-        failed = False
+        failed = error is not None
         try:
             stop.in_loop = True
-            if runner is not None and not interrupted:
+            if runner is not None and not interrupted and not failed:
                 planner.workers = runner.workers
                 # in process, a chunk is solved inside submit: one at a time, so a finished chunk is
                 # written before the next starts (Ctrl-C in the next kept none of the one before)
@@ -490,9 +495,8 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
             interrupted = interrupted or stop.requested
         except KeyboardInterrupt:
             interrupted = True
-        except BaseException:
-            failed = True   # a crashed worker, a part that cannot be written: what is still out is never written
-            raise
+        except Exception as e:
+            failed, error = True, e   # a crashed worker, a part that cannot be written: what is still out is never written
         finally:
             stop.in_loop = False
             if runner is not None:
@@ -507,15 +511,21 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
                            interrupted, int(totals["parts"]),
                            cpu_client=own - (totals["cpu"] if in_process else 0.0), cpu_workers=totals["cpu"],
                            workers=runner.workers if runner is not None else 1, loadavg=(load_start, _loadavg()),
-                           solver=config.solver, retried=n_retry)
+                           solver=config.solver, retried=int(done[retried].sum()))
     if config.retry and retried.size and not done[retried].all():
         # stopped before every row it was to solve again: the entry lists the rows it did solve
         # (an interrupted retry listed all of them; a rerun of it takes the rest)
         solved = retried[done[retried]]
         manifest["retries"][-1].update(rows=int(solved.size), planned_rows=n_retry,
                                        index_ranges=[[int(r[0]), int(r[-1])] for r in consecutive_runs(solved)])
-    manifest["status"] = "complete" if complete and not interrupted else "interrupted" if interrupted else "partial"
+    manifest["status"] = ("failed" if failed else "complete" if complete and not interrupted
+                          else "interrupted" if interrupted else "partial")
     manifest["last_run"] = summary.to_dict()
+    if error is not None:
+        manifest["last_run"]["error"] = f"{type(error).__name__}: {error}"
+        with contextlib.suppress(OSError):   # a full disk: the error that ended the run is the one to tell
+            write_manifest(out, manifest)
+        raise error
     write_manifest(out, manifest)
     if complete and not interrupted:
         touch_success(out)

@@ -432,7 +432,7 @@ def test_an_interrupted_retry_leaves_no_success_marker(tmp_path, monkeypatch, re
         patch.setattr(run_module, "solve_records", ctrl_c)
         summary = run_batch(src, out, workers=1, retry=("error",), progress="none")
     assert seen == [False]                       # gone before the work started
-    assert summary.interrupted and not summary.complete and summary.retried == 1
+    assert summary.interrupted and not summary.complete and summary.retried == 0   # solved again: none (1 planned)
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
     entry = json.loads((out / MANIFEST).read_text())["retries"][-1]   # what it solved again: nothing
     assert (entry["rows"], entry["planned_rows"], entry["index_ranges"]) == (0, 1, [])
@@ -571,3 +571,53 @@ def test_overwrite_with_a_scheduler_that_does_not_answer_deletes_nothing(tmp_pat
     assert proc.stderr.startswith(f"error: batch: the Dask scheduler at tcp://127.0.0.1:{port} did not answer")
     assert proc.stderr.rstrip().endswith("nothing was solved") and proc.stderr.count("\n") == 1
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != LOCK} == before
+
+
+def test_a_run_that_fails_says_so_in_its_record_and_a_failed_retry_lists_what_it_solved(tmp_path, monkeypatch):
+    """An outside probe: a worker killed during ``--retry`` (or a full disk) ended the run with
+    one line, but ``_batch.json`` still said ``running``, had no ``last_run``, and its retry entry
+    claimed all 6,000 planned rows where 668 were solved. The record now says ``failed``, why, and
+    the rows the retry did solve (``planned_rows`` beside them); the rerun finishes."""
+    import pipeline.batch.run as run_module
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 6)
+    out = tmp_path / "out"
+    assert run_batch(src, out, workers=1, chunk_size=1, progress="none", solver="sat").complete
+    writes = {"n": 0}
+    real = run_module._write_result
+
+    def full_disk_on_the_third(*args, **kwargs):
+        writes["n"] += 1
+        if writes["n"] == 3:
+            raise PipelineError("batch: cannot write 'part': no space left on the device")
+        return real(*args, **kwargs)
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "_write_result", full_disk_on_the_third)
+        with pytest.raises(PipelineError, match="no space left"):
+            run_batch(src, out, workers=1, chunk_size=1, progress="none", retry=("optimal",), solver="sat")
+    record = json.loads((out / MANIFEST).read_text())
+    assert record["status"] == "failed" and not (out / SUCCESS).exists()
+    assert record["last_run"]["error"] == "PipelineError: batch: cannot write 'part': no space left on the device"
+    assert record["last_run"]["retried"] == 2
+    (entry,) = record["retries"]
+    assert entry["rows"] == 2 and entry["planned_rows"] == 6 and entry["index_ranges"] == [[0, 1]]
+    again = run_batch(src, out, workers=1, chunk_size=1, progress="none", solver="sat")
+    assert again.complete and json.loads((out / MANIFEST).read_text())["status"] == "complete"
+
+
+def test_an_engine_that_does_not_start_on_a_resumed_output_leaves_it_resumable(tmp_path, monkeypatch):
+    """The engine's start failing after ``_batch.json`` said ``running`` left it saying so."""
+    import pipeline.batch.run as run_module
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 4)
+    out = tmp_path / "out"
+    run_batch(src, out, workers=1, limit=2, progress="none")
+
+    def refuse(*args, **kwargs):
+        raise PipelineError("batch: the Dask scheduler at tcp://x:1 did not answer")
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "make_engine", refuse)
+        with pytest.raises(PipelineError, match="did not answer"):
+            run_batch(src, out, workers=1, progress="none")
+    assert json.loads((out / MANIFEST).read_text())["status"] == "failed"
+    assert run_batch(src, out, workers=1, progress="none").complete
