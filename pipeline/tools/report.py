@@ -28,6 +28,9 @@ from pipeline.core.variants import VARIANT_TABLE
 SLOWEST = 5
 #: The columns of batch's output the page reads.
 OUTPUT_COLUMNS = ("index", "puzzle", "variant", "status", "seconds", "nodes", "solution")
+#: the run record batch writes in OUT (``pipeline.batch.MANIFEST``; a test holds them equal): a
+#: directory with one and no parts is a run stopped before its first chunk, its page empty
+RUN_RECORD = "_batch.json"
 
 
 def read_output(out: str | os.PathLike) -> pd.DataFrame:
@@ -41,6 +44,10 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
     import pandas as pd  # lazily: the CLI imports report to build its parser
     if not os.path.exists(out):
         raise PipelineError(f"report: no such batch output directory {str(out)!r}")
+    folder = Path(out)
+    if folder.is_dir() and (folder / RUN_RECORD).is_file() and not any(folder.glob("*.parquet")):
+        return pd.DataFrame({column: pd.Series([], dtype=float if column in ("seconds", "nodes") else object)
+                             for column in OUTPUT_COLUMNS})
     try:
         frame = pd.read_parquet(out)
     except (OSError, ValueError) as e:

@@ -180,3 +180,32 @@ def test_a_partial_output_is_said_and_a_doubled_one_refused(outputs, capsys):
     assert capsys.readouterr().err == (f"error: report: {doubled} holds rows of record 1 in two parts (a part of "
                                        "another run?); batch refuses to resume it too\n")
     assert not (root / "doubled.html").exists()
+
+
+def test_a_run_stopped_before_its_first_chunk_gets_a_page_with_its_note(tmp_path, capsys, monkeypatch):
+    """An outside probe: a batch interrupted before any row was written left ``_batch.json`` and
+    no part; report then said "is not a batch output" under its own note that the run was
+    interrupted. Such an OUT is a run with no rows yet: an empty page, headed by the note."""
+    import pipeline.batch.run as run_module
+    from pipeline.batch import MANIFEST, run_batch
+    from pipeline.tools.report import RUN_RECORD
+
+    assert RUN_RECORD == MANIFEST   # the one file name, known to report without importing batch
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    out = tmp_path / "out"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(run_module, "make_engine", interrupted)
+    assert run_batch(src, out, workers=1, progress="none").interrupted
+    assert not list(out.glob("*.parquet"))
+    page = tmp_path / "r.html"
+    assert main(["report", str(out), "--to", str(page)]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {out}: 0 of 3 records (interrupted)" in err and "error" not in err
+    assert "0 of 3 records (interrupted)" in page.read_text() and "No solve times to plot." in page.read_text()
+    assert len(read_output(out)) == 0
+    (tmp_path / "empty").mkdir()   # without a run record an empty directory is still no output
+    with pytest.raises(PipelineError, match="is not a batch output"):
+        read_output(tmp_path / "empty")
