@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import SimpleNamespace
+from typing import Any
 
 from pipeline.core.errors import PipelineError
 from pipeline.batch.config import dask_missing
@@ -341,6 +342,39 @@ def _pool_teardown_quiet():
         threading.excepthook = previous
 
 
+#: Seconds past Dask's connect timeout (``distributed.comm.timeouts.connect``, 30 s by default)
+#: that a scheduler gets to answer as one.
+CONNECT_MARGIN = 5.0
+
+
+def _connected(client_class: Any, scheduler: str) -> Any:
+    """``client_class(scheduler)`` (a ``distributed.Client``), waited for in a helper thread for
+    at most Dask's connect timeout and :data:`CONNECT_MARGIN`: a service that takes the connection
+    but never speaks Dask (the scheduler's dashboard port, any HTTP server) kept ``Client()``
+    waiting for good, and Ctrl-C with it. Raises a one-line :class:`PipelineError` when nothing
+    answers as a scheduler in that time."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    limit = float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")) + CONNECT_MARGIN
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = client_class(scheduler)
+        except Exception as e:   # refused or silent: Dask retries for its connect timeout first
+            made["error"] = e
+
+    helper = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    helper.start()
+    helper.join(limit)   # a Ctrl-C here is the client's (the join is interruptible)
+    if "client" in made:
+        return made["client"]
+    why = (f"{made['error']}" if "error" in made else
+           f"no answer as a Dask scheduler in {limit:.0f} s: is it the scheduler's port, not its dashboard's?")
+    raise PipelineError(f"batch: the Dask scheduler at {scheduler} did not answer ({why}); nothing was solved")
+
+
 class Dask:
     """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
 
@@ -351,14 +385,10 @@ class Dask:
             raise PipelineError(dask_missing()) from None
         self.cluster = None
         self.scratch: str | None = None
-        with _sigint_ignored():
-            if scheduler:
-                try:
-                    self.client = Client(scheduler)
-                except (OSError, TimeoutError) as e:   # refused or silent: Dask retries for its connect timeout
-                    raise PipelineError(f"batch: the Dask scheduler at {scheduler} did not answer ({e}); "
-                                        "nothing was solved") from None
-            else:
+        if scheduler:   # nothing starts here: Ctrl-C stays the client's while it connects
+            self.client = _connected(Client, scheduler)
+        else:
+            with _sigint_ignored():
                 # the workers' scratch in a directory of this run's, removed on close (Dask's default,
                 # $TMPDIR/dask-scratch-space, outlives the run)
                 import dask

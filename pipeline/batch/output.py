@@ -432,6 +432,8 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
             raise PipelineError(f"batch: --retry needs an existing batch output; {str(out)!r} holds none")
         refuse_foreign(out)
         return
+    if not retry and not parts(out):   # a run stopped before its first part holds no results to keep
+        return
     checks = (("fingerprint", "input records"),) if retry else (("fingerprint", "input records"),
                                                                 ("options", "solve options"))
     for key, what in checks:

@@ -621,3 +621,77 @@ def test_an_engine_that_does_not_start_on_a_resumed_output_leaves_it_resumable(t
             run_batch(src, out, workers=1, progress="none")
     assert json.loads((out / MANIFEST).read_text())["status"] == "failed"
     assert run_batch(src, out, workers=1, progress="none").complete
+
+
+@pytest.fixture
+def silent_port():
+    """A TCP port that takes connections and never answers (a dashboard or HTTP port to Dask)."""
+    import threading
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+    threading.Thread(target=accept, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+    for conn in held:
+        conn.close()
+
+
+def test_a_scheduler_address_that_never_speaks_dask_is_refused_and_ctrl_c_ends_the_wait(tmp_path, silent_port):
+    """An outside probe: ``--scheduler`` at the dashboard's port (or any HTTP server) waited for
+    good, and a signal did not end it. The client now waits Dask's connect timeout and a margin,
+    says so in one line, and a SIGTERM meanwhile ends the run as an interrupted one (exit 130)."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: dask.distributed is not importable ({e})")
+        pytest.skip(f"dask.distributed is not importable ({e})")
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    command = [sys.executable, "-m", "pipeline", "batch", str(src), str(tmp_path / "out"),
+               "--scheduler", f"tcp://127.0.0.1:{silent_port}", "--progress", "none"]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"error: batch: the Dask scheduler at tcp://127.0.0.1:{silent_port} did not answer (no "
+                           "answer as a Dask scheduler in 6 s: is it the scheduler's port, not its dashboard's?); "
+                           "nothing was solved\n")
+    assert not (tmp_path / "out").exists()
+    env["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = "60s"
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "out" / MANIFEST).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)   # into the wait for the scheduler
+    running.send_signal(signal.SIGTERM)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 130, err
+    assert "interrupted; rerun the same command to resume" in out + err
+
+
+def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkeypatch):
+    """A run stopped before its first part left ``_batch.json`` alone; a run with other options
+    was then refused as one that would mix results, where there were none."""
+    import pipeline.batch.run as run_module
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    out = tmp_path / "out"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "make_engine", interrupted)
+        assert run_batch(src, out, workers=1, progress="none", solver="sat").interrupted
+    summary = run_batch(src, out, workers=1, progress="none", solver="highs")
+    assert summary.complete and json.loads((out / MANIFEST).read_text())["options"]["solver"] == "highs"
+    with pytest.raises(PipelineError, match="holds results for other solve options"):   # now it holds some
+        run_batch(src, out, workers=1, progress="none", solver="sat")
