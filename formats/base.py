@@ -25,6 +25,7 @@ from pipeline.core.manifest import model_metadata
 from pipeline.core.options import declared_options, pick, refusing_unknown
 
 from formats.files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
+from formats.staging import note_export_endings
 
 
 @dataclass
@@ -96,6 +97,10 @@ class Format:
     #: 100x100's 4 million nonzeros, measured once): what ``export_model`` balances when it
     #: splits the formats between processes (:mod:`formats.forked`).
     cost: float = 1.0
+    #: Whether ``write`` puts the whole model in one file (``export --to model.EXT``, ``--to -``).
+    one_file: bool = False
+    #: Whether that one file may be gzip-compressed (``model.lp.gz``).
+    gzip: bool = False
     #: The option names ``write``, ``export`` and ``describe`` declare (read from their signatures).
     options: Mapping[str, frozenset[str]] = field(init=False, default_factory=dict)
 
@@ -148,6 +153,7 @@ def register(fmt: Format) -> Format:
     Nothing: registration never fails.
     """
     FORMATS[fmt.name] = fmt
+    note_export_endings(fmt.extensions, fmt.file_names)   # check and the export's commit know its files
     return fmt
 
 

@@ -21,7 +21,7 @@ from formats.base import FORMATS, ModelData, format_for
 from formats.files import file_sha256
 from formats.directory import MANIFEST_SUFFIX
 from formats.single import manifest_path, single_file_format
-from formats.staging import (EXPORT_SUFFIXES, is_export_manifest, listed_export_files, read_manifest_json,
+from formats.staging import (export_suffixes, is_export_manifest, listed_export_files, read_manifest_json,
                              staging_dirs)
 
 #: Files a user makes in an export directory by following the export's own instructions:
@@ -282,7 +282,7 @@ def _unlisted_files(directory: Path, listed: set[str]) -> tuple[list[str], list[
         name = entry.name
         plain = name[:-3] if name.lower().endswith(".gz") else name   # model.mps.gz: an export's too
         if (name in listed or name == MANIFEST_NAME or name.startswith(".") or name in ANSWER_NAMES
-                or not plain.lower().endswith(EXPORT_SUFFIXES)):
+                or not plain.lower().endswith(export_suffixes())):
             continue
         if name in export_names:
             found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export")

@@ -530,4 +530,4 @@ def read(path: str | os.PathLike) -> ModelData:
 
 
 register(Format("cnf", (".cnf", ".dimacs"), "DIMACS CNF (exactly-one rows; option amo)", file_names=("model.cnf",),
-                export=export, write=write, read=read, describe=describe, carries_objective=False, cost=2.5))
+                export=export, write=write, read=read, describe=describe, carries_objective=False, cost=2.5, one_file=True, gzip=True))

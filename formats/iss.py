@@ -79,4 +79,4 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 
 FORMAT = register(Format("iss", (".iss.txt", ".iss"), "the puzzle as an ISS constraint string (one line)",
-                         export=export, write=write, in_all=False, file_names=(FILE_NAME,), cost=0.01))
+                         export=export, write=write, in_all=False, file_names=(FILE_NAME,), cost=0.01, one_file=True, gzip=True))

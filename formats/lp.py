@@ -400,4 +400,4 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 
 register(Format("lp", (".lp",), "CPLEX LP (portable: CPLEX, HiGHS, GLPK, CBC, SCIP)", file_names=("model.lp",),
-                export=export, write=write, read=read, cost=0.4))
+                export=export, write=write, read=read, cost=0.4, one_file=True, gzip=True))

@@ -405,4 +405,4 @@ def export(model: Model, directory: str | os.PathLike) -> list[Path]:
 
 
 register(Format("matlab", (".mat",), "MATLAB v5 .mat (sparse Aeq, vectors, meta) and solve_sudoku.m",
-                export=export, write=write, read=read, file_names=(MAT_NAME, SCRIPT_NAME, KEPT_NAME), cost=0.5))
+                export=export, write=write, read=read, file_names=(MAT_NAME, SCRIPT_NAME, KEPT_NAME), cost=0.5, one_file=True))

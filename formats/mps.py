@@ -453,4 +453,4 @@ def describe(model: Model, *, mps_style: str = "free") -> dict:
 
 register(Format("mps", (".mps",), "MPS, free (default) or fixed (style='fixed', short names + map)",
                 export=export, write=write, read=read, describe=describe,
-                file_names=("model.mps", "model_fixed.mps", names_map_path("model_fixed.mps").name), cost=0.6))
+                file_names=("model.mps", "model_fixed.mps", names_map_path("model_fixed.mps").name), cost=0.6, one_file=True, gzip=True))

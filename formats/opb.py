@@ -329,4 +329,4 @@ def read(path: str | os.PathLike) -> ModelData:
 
 
 register(Format("opb", (".opb",), "pseudo-Boolean competition OPB (x<position+1>)", file_names=("model.opb",),
-                export=export, write=write, read=read, describe=describe, cost=0.25))
+                export=export, write=write, read=read, describe=describe, cost=0.25, one_file=True, gzip=True))

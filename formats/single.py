@@ -3,7 +3,7 @@ it describes it (``export --to model.lp``); or its bytes on standard output with
 manifest (``export --to -``).
 
 Only the formats whose whole model is one file take this road: free MPS, CPLEX LP, DIMACS
-CNF, OPB and the MATLAB ``.mat`` (:data:`SINGLE_FILE_FORMATS`), and the puzzle's ISS string
+CNF, OPB and the MATLAB ``.mat`` (the registered formats with ``one_file``), and the puzzle's ISS string
 (``.iss``, :mod:`formats.iss`). CSV and Parquet are several
 files, fixed MPS has its names file, and ``solve_sudoku.m`` goes with its ``model.mat``: those
 are export directories (:func:`formats.directory.export_model`).
@@ -27,10 +27,26 @@ from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
 from formats.staging import listed_export_files, read_manifest_json
 from formats.files import WriteFailed, file_sha256, missing_directories, remove_empty_directories, write_failure
 
-#: The formats one file holds whole (``mps`` in its free form), in the order the docs list them.
-SINGLE_FILE_FORMATS = ("mps", "lp", "cnf", "opb", "matlab", "iss")
-#: Formats whose single file may be gzip-compressed (``model.lp.gz``); a ``.mat`` may not.
-GZ_FORMATS = ("mps", "lp", "cnf", "opb", "iss")
+
+def single_file_formats() -> list[str]:
+    """The registered formats one file holds whole (:attr:`formats.base.Format.one_file`;
+    ``mps`` in its free form), in registry order.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> single_file_formats()
+    ['mps', 'lp', 'matlab', 'cnf', 'opb', 'iss']
+    """
+    return [name for name, fmt in FORMATS.items() if fmt.one_file]
+
+
+def _gzip_formats() -> list[str]:
+    """The one-file formats whose file may be gzip-compressed (``model.lp.gz``; a ``.mat`` may not)."""
+    return [name for name, fmt in FORMATS.items() if fmt.one_file and fmt.gzip]
 
 
 def single_file_format(path: str | os.PathLike) -> Format | None:
@@ -58,7 +74,7 @@ def single_file_format(path: str | os.PathLike) -> Format | None:
         return None
     name = Path(text).name.lower()
     name = name[:-3] if name.endswith(".gz") else name
-    found = [(len(ext), FORMATS[key]) for key in SINGLE_FILE_FORMATS if key in FORMATS
+    found = [(len(ext), FORMATS[key]) for key in single_file_formats()
              for ext in FORMATS[key].extensions if name.endswith(ext) and len(name) > len(ext)]
     return max(found, key=lambda pair: pair[0])[1] if found else None
 
@@ -127,13 +143,13 @@ def _chosen(path_format: Format | None, formats: str | Sequence[str] | None, whe
         if not named:
             raise FormatError(f"{where}: name one format ({', '.join(single_format_names())})")
         fmt = named[0]
-        if fmt.name not in SINGLE_FILE_FORMATS:
+        if not fmt.one_file:
             raise FormatError(f"{where}: {fmt.name} is several files, not one: give a directory "
                               f"(one file: {', '.join(single_format_names())})")
         return fmt
     if named and named[0].name != path_format.name:
         other = named[0]
-        fix = (f"name the file NAME{other.extensions[0]}" if other.name in SINGLE_FILE_FORMATS
+        fix = (f"name the file NAME{other.extensions[0]}" if other.one_file
                else f"{other.name} is several files: give a directory")
         raise FormatError(f"{where}: the extension says {path_format.name} but formats says {other.name}: {fix}")
     return path_format
@@ -149,9 +165,9 @@ def single_format_names() -> list[str]:
     Examples
     --------
     >>> single_format_names()
-    ['mps', 'lp', 'cnf', 'opb', 'mat', 'iss']
+    ['mps', 'lp', 'mat', 'cnf', 'opb', 'iss']
     """
-    return ["mat" if name == "matlab" else name for name in SINGLE_FILE_FORMATS]
+    return ["mat" if name == "matlab" else name for name in single_file_formats()]
 
 
 def _refuse_several_file_options(fmt: Format, options: dict[str, Any], where: str) -> None:
@@ -213,8 +229,8 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     if single_file_format(path) is None:
         raise FormatError(f"{where}: not the name of one {fmt.name} file (end it in {fmt.extensions[0]})")
     _refuse_several_file_options(fmt, options, where)
-    if path.name.lower().endswith(".gz") and fmt.name not in GZ_FORMATS:
-        raise FormatError(f"{where}: a {fmt.name} file cannot be gzip-compressed (only {', '.join(GZ_FORMATS)})")
+    if path.name.lower().endswith(".gz") and not fmt.gzip:
+        raise FormatError(f"{where}: a {fmt.name} file cannot be gzip-compressed (only {', '.join(_gzip_formats())})")
     manifest = manifest_path(path)
     for target in (path, manifest):
         if target.is_dir() and not target.is_symlink():

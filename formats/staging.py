@@ -66,10 +66,41 @@ STAGING_PREFIX = ".sudoku-export."
 STAGING_SUFFIX = ".tmp"
 #: The earlier set's manifest, moved into the staging directory while a commit runs.
 JOURNAL_NAME = "replaced-manifest.json"
-# File-name endings an export's files have (every format's; listed here, not read from the
-# registry, because the formats register after this module is imported): what a manifest may
-# name for removal. A manifest naming anything else (thesis.docx) is not obeyed.
-EXPORT_SUFFIXES = (".csv", ".mps", ".lp", ".parquet", ".mat", ".m", ".cnf", ".dimacs", ".opb", ".iss.txt")
+#: File-name endings an export's files have: every registered format's extensions and the
+#: endings of the names it writes (:func:`note_export_endings`, called by
+#: :func:`formats.base.register`): what a manifest may name for removal, and what ``check``
+#: looks at. A manifest naming anything else (thesis.docx) is not obeyed.
+_EXPORT_ENDINGS: set[str] = set()
+
+
+def note_export_endings(extensions: tuple[str, ...], file_names: tuple[str, ...]) -> None:
+    """Add a registered format's endings: its ``extensions`` and the full suffix of each of its
+    ``file_names`` (``puzzle.iss.txt``: ``.iss.txt``, not ``.txt``, which a user's notes have).
+
+    Parameters
+    ----------
+    extensions : tuple of str
+        The format's extensions (``.cnf``, ``.dimacs``).
+    file_names : tuple of str
+        The names its export writes (``solve_sudoku.m``).
+    """
+    _EXPORT_ENDINGS.update(ext.lower() for ext in extensions)
+    _EXPORT_ENDINGS.update("".join(Path(name).suffixes).lower() for name in file_names if Path(name).suffix)
+
+
+def export_suffixes() -> tuple[str, ...]:
+    """The endings an export's files have (every registered format's), for ``str.endswith``.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> {".mps", ".m", ".iss.txt", ".dimacs"} <= set(export_suffixes())
+    True
+    """
+    return tuple(sorted(_EXPORT_ENDINGS))
 
 
 def is_staging_name(name: str) -> bool:
@@ -117,7 +148,7 @@ def listed_export_files(meta: object) -> set[str]:
     for listed in meta["files"].values():
         for name in listed if isinstance(listed, list) else ():
             if (isinstance(name, str) and name == Path(name).name and not name.startswith(".")
-                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(EXPORT_SUFFIXES)):
+                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(export_suffixes())):
                 names.add(name)
     return names
 

@@ -3,6 +3,7 @@ new variant, a new rule and a new subcommand, each one module-sized addition thr
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import sys
 
 import numpy as np
@@ -63,6 +64,38 @@ def test_recipe_add_a_model_format(json_coo_format, tmp_path, clues):
     np.testing.assert_array_equal(back.row_lower, want.row_lower)
     np.testing.assert_array_equal(back.lb, want.lb)
     assert back.metadata["clue_encoding"] == clues
+
+
+def _export_json_coo(model, directory):
+    path = Path(directory) / "model.coo.json"
+    _write_json_coo(model, path)
+    return [path]
+
+
+def test_recipe_a_format_with_an_export_and_one_file(tmp_path):
+    """An outside check followed the recipe with an ``export`` and ``file_names``: ``check``
+    then failed on every export ("lists 'model.jcoo', which is not a file of an export"), a
+    second export was refused, and ``--to x.ext`` wrote a directory: the endings and the one-file
+    formats were lists beside the registry. Now the entry alone says both."""
+    from formats.check import check_export
+    from formats.directory import export_model
+    from formats.single import export_file, single_format_names
+
+    register(Format("json-coo", (".coo.json",), "toy: COO triplets in JSON", write=_write_json_coo,
+                    read=_read_json_coo, export=_export_json_coo, file_names=("model.coo.json",), one_file=True))
+    try:
+        model = build_model(parse_puzzle(SEED))
+        for _ in range(2):   # a second export into the same directory replaces the first
+            written = export_model(model, tmp_path / "out", ["json-coo", "mps"])
+            assert [p.name for p in written["json-coo"]] == ["model.coo.json"]
+            found = check_export(tmp_path / "out")
+            assert found.problems == [] and found.files == 2, found.problems
+        assert "json-coo" in single_format_names()
+        one = export_file(model, tmp_path / "m.coo.json")
+        assert (tmp_path / "m.coo.json").is_file() and list(one) == ["json-coo", "manifest"]
+        assert check_export(tmp_path / "m.coo.json").problems == []
+    finally:
+        FORMATS.pop("json-coo")
 
 
 # -- recipe 2: a solver -----------------------------------------------------------------------

@@ -610,5 +610,11 @@ def register_batch_kernel(name: str, kernel: Callable[..., None], warm: Callable
 
 def batch_solver_names() -> list[str]:
     """Names of the solvers batch offers (those with a :attr:`Solver.batch_kernel`), in registry
-    order: the ``batch --solver`` choices."""
+    order: the ``batch --solver`` choices. The kernels live a layer up and register when
+    :mod:`pipeline.batch` is imported: before that the list is empty.
+
+    Returns
+    -------
+    list of str
+    """
     return [name for name, solver in SOLVERS.items() if solver.batch_kernel is not None]

@@ -185,4 +185,4 @@ def test_export_to_a_device_or_pipe_writes_one_format_into_it(tmp_path):
     # a format of several files: the message names the device, not standard output
     proc = run(["export", "examples/thermo.json", "--to", os.devnull, "--formats", "csv"], stdout=os.devnull)
     assert proc.returncode == 2 and proc.stderr == f"error: {os.devnull}: csv is several files, not one: give a " \
-        f"directory (one file: mps, lp, cnf, opb, mat, iss)\n"
+        f"directory (one file: mps, lp, mat, cnf, opb, iss)\n"

@@ -11,6 +11,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import SOLVERS, Solver, batch_solver_names, get_solver, register_solver
+import pipeline.batch  # noqa: E402,F401  (registers the batch kernels: alone, this file saw none)
 from pipeline.solvers.highs import solve as highs_solve
 from pipeline.solvers.auto import AUTO
 
