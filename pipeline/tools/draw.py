@@ -357,11 +357,21 @@ class _Canvas:
         return layer
 
 
+#: the hatching of windoku windows over jigsaw regions (a darker tone of WINDOW_FILL)
+WINDOW_HATCH = "#5b7fae"
+
+
 def _draw_unit_shading(canvas: _Canvas) -> None:
     """Rule and variant units that are areas: windoku windows, extra regions, diagonals."""
     diagonal = []
     for family, units in canvas.puzzle.unit_families():
-        if family == "window":
+        if family == "window" and canvas.puzzle.regions is not None:
+            # a fill would replace the regions' own (and look like one of them): hatched instead
+            from matplotlib.collections import PolyCollection
+            canvas.ax.add_collection(PolyCollection(list(_squares(units.ravel(), canvas.cols, 0.0)),
+                                                    facecolors="none", edgecolors=WINDOW_HATCH, linewidths=0.0,
+                                                    hatch="///", zorder=0.2, gid="windows"))
+        elif family == "window":
             canvas.shade(units.ravel(), WINDOW_FILL, zorder=0.2)
         elif family == "extra":   # one family holds every extra region: touching ones differ
             tints = np.array(EXTRA_FILLS)[touching_colours(units, canvas.rows * canvas.cols, canvas.cols,

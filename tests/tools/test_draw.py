@@ -627,3 +627,23 @@ def test_marks_are_one_collection_per_digit_however_many_there_are():
         at = collections[f"candidates-{d}"].get_offsets()
         assert np.array_equal(np.asarray(at), np.column_stack([xs[digits == d], ys[digits == d]]))
     assert sum(len(c.get_offsets()) for c in collections.values()) == 25 ** 3
+
+
+def test_windoku_windows_on_a_jigsaw_are_hatched_and_keep_the_region_colours():
+    """An outside probe: on a jigsaw the windows' pale blue fill replaced the regions' fills, and
+    looked like the blue region's own: neither the windows nor those cells' regions showed."""
+    from matplotlib.colors import to_rgba
+
+    from pipeline.tools.draw import WINDOW_FILL, WINDOW_HATCH
+    from pipeline.tools.generate import generate
+
+    g = next(generate(size=9, seed=1, variant="jigsaw", rules=[{"rule": "windoku"}]))
+    fig = draw_grid(g.puzzle)
+    (windows,) = _gid(fig, "windows")
+    assert windows.get_hatch() == "///" and len(windows.get_paths()) == 36
+    assert np.allclose(windows.get_edgecolor()[0], to_rgba(WINDOW_HATCH))
+    fills = [c for c in fig.axes[0].collections if len(c.get_facecolor()) and c.get_gid() != "windows"]
+    assert not any(np.allclose(f, to_rgba(WINDOW_FILL)) for c in fills for f in c.get_facecolor())
+    plain = draw_grid(parse_puzzle("0" * 81, rules=[{"rule": "windoku"}]))   # no regions: filled as before
+    assert not [a for a in plain.axes[0].get_children() if a.get_gid() == "windows"]
+    assert any(np.allclose(f, to_rgba(WINDOW_FILL)) for c in plain.axes[0].collections for f in c.get_facecolor())
