@@ -23,6 +23,7 @@ import io
 import os
 import re
 import sys
+import textwrap
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, TextIO
@@ -476,9 +477,11 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
         xs, ys, digits, size = mark_places(puzzle, marks)
         _stamp(ax, xs, ys, digits, text, cell_points * size, MARK_COLOUR, "candidates")
     caption = rule_caption(puzzle)
-    if caption:
-        ax.text(cols / 2, rows + edge + 0.15, caption, ha="center", va="top", fontsize=max(7.0, min(11.0, cell_points / 3)),
-                color="#333333", gid="caption")
+    if caption:   # wrapped to the grid's width (ten global rules made a picture three grids wide)
+        points = max(7.0, min(11.0, cell_points / 3))
+        width = max(20, int((cols + 2 * edge) * cell_points / (0.55 * points)))
+        ax.text(cols / 2, rows + edge + 0.15, "\n".join(textwrap.wrap(caption, width, break_on_hyphens=False)), ha="center", va="top",
+                fontsize=points, color="#333333", gid="caption")
     if title:
         ax.set_title(title)
     return fig

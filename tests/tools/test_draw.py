@@ -425,7 +425,7 @@ def test_even_squares_odd_circles_windows_and_extra_regions_are_shaded():
     windows = [c for c in fig.axes[0].collections if c.get_facecolor().shape[0] and
                np.allclose(c.get_facecolor()[0], to_rgba(WINDOW_FILL))]
     assert len(windows) == 1 and len(windows[0].get_paths()) == 36
-    caption = _gid(fig, "caption")[0].get_text()
+    caption = _gid(fig, "caption")[0].get_text().replace("\n", " ")   # wrapped to the grid's width
     # the rules drawn with no glyph of their own are named in the caption (global rules)
     assert caption.startswith("disjoint groups · anti-knight · anti-king · non-consecutive")
     assert caption == rule_caption(puzzle)
@@ -647,3 +647,28 @@ def test_windoku_windows_on_a_jigsaw_are_hatched_and_keep_the_region_colours():
     plain = draw_grid(parse_puzzle("0" * 81, rules=[{"rule": "windoku"}]))   # no regions: filled as before
     assert not [a for a in plain.axes[0].get_children() if a.get_gid() == "windows"]
     assert any(np.allclose(f, to_rgba(WINDOW_FILL)) for c in plain.axes[0].collections for f in c.get_facecolor())
+
+
+def test_outside_clues_of_several_kinds_are_told_apart_and_never_overlap():
+    """An outside probe: a sandwich sum and an X-sum on one row end were printed on top of each
+    other, and skyscraper, sandwich, X-sum and numbered-room clues were all bare black numbers.
+    Clues sharing a place now stand side by side; several kinds get a colour each, which the
+    caption names; one kind alone stays black."""
+    from matplotlib.colors import to_rgba
+
+    from pipeline.tools.draw_rules import OUTSIDE_COLOURS
+
+    puzzle = parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [
+        {"rule": "sandwich", "clue": "r3c10", "sum": 19}, {"rule": "xsum", "clue": "r3c10", "sum": 6},
+        {"rule": "sandwich", "clue": "r0c2", "sum": 7}]}))
+    fig = draw_grid(puzzle)
+    texts = {(t.get_gid(), t.get_text()): t for t in fig.axes[0].texts}
+    a, b = texts[("sandwich", "19")], texts[("xsum", "6")]
+    assert a.get_position()[0] == b.get_position()[0] and abs(a.get_position()[1] - b.get_position()[1]) > 0.3
+    assert to_rgba(a.get_color()) != to_rgba(b.get_color())
+    assert to_rgba(texts[("sandwich", "7")].get_color()) == to_rgba(a.get_color()) == to_rgba(OUTSIDE_COLOURS[0][0])
+    (caption,) = _gid(fig, "caption")
+    assert caption.get_text().replace("\n", " ") == "sandwich clues in black · X-sum clues in blue"
+    alone = draw_grid(parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [
+        {"rule": "sandwich", "clue": "r3c10", "sum": 19}]})))
+    assert not [t for t in alone.axes[0].texts if t.get_gid() == "caption"]
