@@ -374,8 +374,8 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     True
     """
     if puzzle.values is not None:   # its steps would name digit indices, and V > N has no ladder here
-        raise PuzzleError(f"rate: a puzzle with a value set ({puzzle.summary()}, values "
-                          f"{puzzle.values[0]}..{puzzle.values[-1]}) is not rated: the techniques name the digits 1..N")
+        raise PuzzleError(f"rate: a puzzle with a value set ({puzzle.summary()}) is not rated: "
+                          "the techniques name the digits 1..N")   # the summary names the values
     if solution is None:
         solution, unique = _find_solution(puzzle)
     elif not verify_grid(np.asarray(solution), puzzle):

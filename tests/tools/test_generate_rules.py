@@ -177,6 +177,8 @@ def test_cli_refusals():
     (dict(full=True, clues=30), r"^generate: --clues cannot be combined with --full: a full grid keeps every clue$"),
     (dict(killer=True, cages_only=True), r"^generate: --killer cannot be combined with --cages-only: "),
     (dict(cages_only=True, clues=5), r"^generate: --clues cannot be combined with --cages-only: its puzzles have"),
+    (dict(cages_only=True, symmetry="rot180"), r"^generate: --symmetry rot180 cannot be combined with --cages-only: "
+                                               r"the symmetry is the pattern of the givens, and its puzzles have none$"),
     (dict(rule_count=3), r"^generate: --rule-count needs --rule: "),
     (dict(rules=["thermo"], rule_count=10 ** 11), r"^--rule-count: must be from 1 to 162 on a 9x9 grid \(no "
                                                   r"family has more instances there\), found 100000000000$"),

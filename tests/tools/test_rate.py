@@ -181,3 +181,14 @@ def test_a_puzzle_without_a_solution_is_labelled_on_stdout_and_said_why_on_stder
     assert main(["rate", "12.....3.3......", "--box", "2x2"]) == 1
     out, err = capsys.readouterr()
     assert out.startswith("no solution") and err == "no solution: the puzzle has none, so no rating\n"
+
+
+def test_a_value_set_is_refused_in_one_line_that_names_the_values_once():
+    """An outside probe: the line said "values 0..8" twice (the summary names them already)."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "rate", ".Shape~6x6~0-8.~R1C1_0"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == ("error: rate: a puzzle with a value set (6x6 classic, values 0..8, 1 clue) is not rated: "
+                           "the techniques name the digits 1..N\n")

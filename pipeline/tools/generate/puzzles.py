@@ -231,6 +231,9 @@ def _refuse_combinations(rules: bool, killer: bool, cages_only: bool, transform:
                           "its cages, --cages-only none (choose one)")
     if cages_only and clues is not None:
         raise PuzzleError("generate: --clues cannot be combined with --cages-only: its puzzles have no givens")
+    if cages_only and symmetry != "none":   # it was ignored without a word
+        raise PuzzleError(f"generate: --symmetry {symmetry} cannot be combined with --cages-only: the symmetry is "
+                          "the pattern of the givens, and its puzzles have none")
     if rule_count is not None and not rules:
         raise PuzzleError("generate: --rule-count needs --rule: it is how many instances of each --rule family "
                           "are drawn")
