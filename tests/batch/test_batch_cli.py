@@ -226,3 +226,19 @@ def test_ctrl_c_during_worker_start_up_prints_one_line(data_dir, tmp_path):
         # 130, or ended by the SIGINT itself (as a shell reports a Ctrl-C'd tool): either way one line, no traceback
         assert proc.returncode in (130, -signal.SIGINT), text
         assert "Traceback" not in text and text.count("\n") == 1, text
+
+
+def test_a_dask_cluster_that_goes_away_is_not_blamed_on_a_worker(tmp_path, capsys, monkeypatch):
+    """An outside probe: a scheduler killed mid-run ended with "a worker failed
+    (FuturesCancelledError: ...)", though no worker of the run had failed."""
+    import pipeline.cli.commands.batch as batch_command
+    cancelled = type("FuturesCancelledError", (Exception,), {"__module__": "distributed.client"})
+
+    def scheduler_gone(*args, **kwargs):
+        raise cancelled("4 Futures cancelled:")
+    monkeypatch.setattr(batch_command, "run_config", scheduler_gone)
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 1
+    assert capsys.readouterr().err == ("error: batch: the Dask cluster failed (its scheduler or a worker went away) "
+                                       "(FuturesCancelledError: 4 Futures cancelled:); rerun the same command to resume\n")

@@ -122,8 +122,10 @@ def run_batch_command(args: argparse.Namespace) -> int:
         raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
     except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept
         text = one_line(e)
-        print(f"error: batch: a worker failed ({type(e).__name__}: {text}); "
-              f"rerun the same command to resume", file=sys.stderr)
+        # a Dask scheduler that went away cancels every future: no worker of ours failed
+        dask = type(e).__module__.split(".")[0] in ("distributed", "tornado") or "Cancelled" in type(e).__name__
+        who = "the Dask cluster failed (its scheduler or a worker went away)" if dask else "a worker failed"
+        print(f"error: batch: {who} ({type(e).__name__}: {text}); rerun the same command to resume", file=sys.stderr)
         return 1
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.status_counts.items()) or "nothing new"
     state = ("complete" if summary.complete and not summary.interrupted else
