@@ -20,6 +20,7 @@ matplotlib is an optional extra (``plot``); it is imported lazily, headless
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import sys
@@ -243,9 +244,18 @@ def input_symbols(text: str, n: int) -> str:
     'letters'
     >>> input_symbols("16 0 0 3 0 0 0 0 0 0 0 0 0 0 0 0", 16)
     'numbers'
+    >>> input_symbols('{"size": 16, "givens": "' + "D92.....G...43.." * 16 + '"}', 16)   # a document's givens
+    'letters'
     """
     if n <= 9:
         return "numbers"
+    if text.lstrip().startswith("{"):   # a puzzle document: its givens string is what was spelt
+        try:
+            givens = json.loads(text).get("givens")
+        except (ValueError, AttributeError):
+            givens = None
+        if isinstance(givens, str):
+            text = givens
     for line in text.splitlines():
         line = line.strip()
         if len(line) in (n, n * n) and re.fullmatch(r"[0-9A-Za-z.]+", line):

@@ -180,8 +180,10 @@ def test_letters_or_numbers_as_the_input_used(tmp_path, monkeypatch):
         return fig
 
     monkeypatch.setattr(draw_module, "draw_grid", spy_on)
+    document = tmp_path / "doc.json"   # generate's form of a rule puzzle: the compact line as its givens
+    document.write_text(json.dumps({"size": 16, "givens": compact.read_text().strip()}))
     for src, extra, want in ((compact, [], "G"), (numbers, [], "16"), (numbers, ["--symbols", "letters"], "G"),
-                             (compact, ["--symbols", "numbers"], "16")):
+                             (compact, ["--symbols", "numbers"], "16"), (document, [], "G")):
         assert main(["draw", str(src), *extra, "--to", str(tmp_path / "g.svg")]) == 0
         assert want in drawn["texts"], (src.name, extra, drawn["texts"])
         assert ({"G", "16"} - {want}).isdisjoint(drawn["texts"])
