@@ -131,3 +131,22 @@ def test_cli_whisper_json():
     assert count_up_to(puzzle, 2) == 1
     solution = np.array([int(ch) for ch in row["solution"]]).reshape(9, 9)
     assert verify_grid(solution, puzzle).ok
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_pill_arrows_read_in_reading_order_so_iss_can_hold_them(size):
+    """An outside probe: ``generate --rule pillarrow`` made pills read down-left (r5c2, r6c1),
+    which ``convert --to x.iss`` refused: ISS reads a pill's cells right, down or down-right."""
+    from pipeline.core.iss import document_from_iss
+    from pipeline.core.iss_write import iss_from_puzzle
+
+    for seed in range(1, 4):
+        g = next(generate(size=size, seed=seed, rules=[{"rule": "pillarrow"}]))
+        pills = [rule for rule in g.puzzle.rules if rule.kind == "pillarrow"]
+        assert pills
+        for rule in pills:
+            (r0, c0), (r1, c1) = divmod(int(rule.cells()[0]), size), divmod(int(rule.cells()[1]), size)
+            assert r1 >= r0 and c1 >= c0 and (r1, c1) != (r0, c0)
+        back = parse_puzzle(json.dumps(document_from_iss(iss_from_puzzle(g.puzzle))))
+        assert count_up_to(back, 2) == 1
+        assert verify_grid(g.solution, back).ok

@@ -195,6 +195,17 @@ def _pill_prefix(top: int) -> Callable[[list[int]], bool]:
     return lambda v: len(v) < 2 or sum(v[2:]) <= 10 * v[0] + v[1] <= 6 * top
 
 
+def _pill_entry(d: Draw) -> Callable[[list[int]], dict | None]:
+    """A pill arrow whose pill reads in reading order, its second cell right, down or down-right
+    of the first (ISS reads a pill so; one read otherwise could not be written as an ISS string)."""
+    entry = _cells_entry("pillarrow", d)
+
+    def reads_in_order(path: list[int]) -> dict | None:
+        (r0, c0), (r1, c1) = divmod(path[0], d.board.cols), divmod(path[1], d.board.cols)
+        return entry(path) if r1 >= r0 and c1 >= c0 else None
+    return reads_in_order
+
+
 def _short(d: Draw, most: int) -> tuple[int, int]:
     return 3, max(3, min(most, _top(d)))
 
@@ -433,7 +444,7 @@ SAMPLERS: dict[str, Callable[[Draw], list[dict]]] = {
     "odd": _parity("odd"),
     "pencilmarks": _pencilmarks,
     "arrow": lambda d: _lines(d, (2, 4), _cells_entry("arrow", d), _arrow_prefix),
-    "pillarrow": lambda d: _lines(d, (4, 8), _cells_entry("pillarrow", d), _pill_prefix(_top(d))) if _top(d) <= 9 else [],
+    "pillarrow": lambda d: _lines(d, (4, 8), _pill_entry(d), _pill_prefix(_top(d))) if _top(d) <= 9 else [],
     "doublearrow": _line_sampler("doublearrow", lambda d: (3, 5)),
     "whisper": _line_sampler("whisper", lambda d: (3, 6), _whisper_prefix),
     "renban": lambda d: _lines(d, _short(d, 5), _cells_entry("renban", d), _renban_prefix(_short(d, 5)[1])),
