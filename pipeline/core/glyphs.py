@@ -18,8 +18,9 @@ Cells are canvas numbers ``r * cols + c`` (0-based), as everywhere in the rules.
     written in it (``X``, ``V``, a ratio, a quadruple's digits). ``style`` ``chevron``: a
     greater-than sign pointing at the second cell instead of a dot.
 ``mark``
-    Something in each of ``cells``: ``style`` ``square``, ``circle`` (grey unless ``colour``) or
-    ``text`` (``label`` small in the cell).
+    Something in each of ``cells``: ``style`` ``square``, ``circle`` (grey unless ``colour``),
+    ``ring`` (a hollow circle, dark unless ``colour``: counting circles, a pair's cells, apart
+    from odd cells' grey discs) or ``text`` (``label`` small in the cell).
 ``outside``
     A clue beside the grid: ``cells`` holds one cell on the edge and ``step`` the ``(dr, dc)``
     direction into the grid; ``label`` sits one step outside that cell. A diagonal step adds a
@@ -43,11 +44,11 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
-           "LINE_COLOUR", "DIAGONAL_SHADE"]
+           "LINE_COLOUR", "RING_COLOUR", "DIAGONAL_SHADE"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
 GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
-               "mark": ("square", "circle", "text"), "outside": ("",), "shade": ("", "regions")}
+               "mark": ("square", "circle", "ring", "text"), "outside": ("",), "shade": ("", "regions")}
 
 # colours both renderers use (the notebook SVG and draw)
 CAGE_COLOUR = "#222222"
@@ -57,6 +58,7 @@ PARITY_COLOUR = "#dddddd"             # even squares, odd circles
 WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey thermometers stay visible
 EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
 LINE_COLOUR = "#7a7a7a"               # a line glyph without a colour (and arrows)
+RING_COLOUR = "#444444"               # ring marks: hollow circles
 DIAGONAL_SHADE = "#00000014"          # black at 8 % opacity (Sudoku-X diagonals)
 
 

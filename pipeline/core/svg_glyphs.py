@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, THERMO_COLOUR,
-                                  Glyph, cage_loops, touching_colours)
+from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
+                                  THERMO_COLOUR, Glyph, cage_loops, touching_colours)
 
 if TYPE_CHECKING:   # annotations only: svg imports this module
     from pipeline.core.svg import GridScene
@@ -123,6 +123,10 @@ def _shaped_marks(scene: "GridScene") -> list[str]:
             d = "".join(f"M{_n(x - 0.35 * cell)} {_n(y - 0.35 * cell)}h{_n(0.7 * cell)}v{_n(0.7 * cell)}"
                         f"h{_n(-0.7 * cell)}z" for x, y in centres.tolist())
             out.append(f'<path class="{_class(g)}" fill="{colour}" d="{d}"/>')
+        elif g.style == "ring":
+            stroke = html.escape(g.colour or RING_COLOUR)
+            out.extend(f'<circle class="{_class(g)}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.39 * cell)}" fill="none" '
+                       f'stroke="{stroke}" stroke-width="{_n(max(0.8, cell / 28))}"/>' for x, y in centres.tolist())
         else:
             out.extend(f'<circle class="{_class(g)}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.35 * cell)}" fill="{colour}"/>'
                        for x, y in centres.tolist())

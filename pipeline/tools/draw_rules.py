@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, THERMO_COLOUR,
-                                  WINDOW_FILL, Glyph, cage_loops)
+from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
+                                  THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops)
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.path import Path as MplPath
@@ -251,6 +251,12 @@ def _marks(canvas: Any, marks: list[Glyph], font: float) -> None:
                 layer.set_gid(name)
             else:
                 canvas.circles(cells, 0.7, facecolors=colours.tolist(), edgecolors="none", zorder=1.4, gid=name)
+        rings = [g for g in group if g.style == "ring"]
+        if rings:
+            cells = np.concatenate([np.array(g.cells, dtype=np.int64) for g in rings])
+            edges = np.repeat([g.colour or RING_COLOUR for g in rings], [len(g.cells) for g in rings])
+            canvas.circles(cells, 0.78, facecolors="none", edgecolors=edges.tolist(),
+                           linewidths=max(0.8, canvas.cell_points / 28), zorder=1.4, gid=name)
         for g in group:
             if g.style == "text":
                 for x, y in _centres(g.cells, canvas.cols).reshape(-1, 2).tolist():

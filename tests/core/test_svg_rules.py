@@ -120,3 +120,16 @@ def test_a_new_rule_shows_by_declaring_glyphs_and_outside_clues_get_a_margin():
     xs = np.array([float(t.get("x")) for t in _classed(root, "text", "outside")])
     assert xs.min() > 0 and xs.max() < side
     assert "arrowish" not in RULES
+
+
+def test_counting_circles_and_a_pairs_cells_are_rings_not_the_grey_discs_of_odd_cells():
+    """An outside probe: counting circles were the same light-grey disc as odd cells."""
+    import json
+    puzzle = parse_puzzle(json.dumps({"size": 4, "givens": "", "rules": [
+        {"rule": "odd", "cells": ["r1c1"]}, {"rule": "countingcircles", "cells": ["r2c3", "r3c3"]}]}))
+    root = ET.fromstring(grid_svg(puzzle))
+    (odd,), counting = _classed(root, "circle", "odd"), _classed(root, "circle", "countingcircles")
+    assert len(counting) == 2
+    counting = counting[0]
+    assert odd.get("fill") not in (None, "none") and odd.get("stroke") is None
+    assert counting.get("fill") == "none" and counting.get("stroke")

@@ -130,8 +130,8 @@ class Pair(Rule):
         return np.stack([cells[:-1], cells[1:]], axis=1)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A line through the cells with a small circle on each (ISS's custom line)."""
-        return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="circle")]
+        """A line through the cells with a ring on each (ISS's custom line; odd cells are grey discs)."""
+        return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="ring")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``pair_k_p_d_e`` (``<= 1``): cell pair ``p`` does not hold the forbidden ``(d, e)``.

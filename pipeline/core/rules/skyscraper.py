@@ -333,8 +333,8 @@ class CountingCircles(AuxRule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A circle in each cell."""
-        return [Glyph("mark", self.cell_list, style="circle")]
+        """A ring in each cell (hollow: odd cells are grey discs)."""
+        return [Glyph("mark", self.cell_list, style="ring")]
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_countingcircles_k_d``, ``d = 1..N``: digit ``d`` is in the circles.
