@@ -44,7 +44,7 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
-           "LINE_COLOUR", "RING_COLOUR", "DIAGONAL_SHADE"]
+           "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
 GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
@@ -59,6 +59,10 @@ WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey th
 EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
 LINE_COLOUR = "#7a7a7a"               # a line glyph without a colour (and arrows)
 RING_COLOUR = "#444444"               # ring marks: hollow circles
+#: Colours of outside clues when a picture has clues of several kinds outside its grid, with the
+#: word a caption names each by (one kind alone stays black).
+OUTSIDE_COLOURS = (("#000000", "black"), ("#1f5fbf", "blue"), ("#b2182b", "red"), ("#1b7837", "green"),
+                   ("#762a83", "purple"), ("#8c510a", "brown"))
 DIAGONAL_SHADE = "#00000014"          # black at 8 % opacity (Sudoku-X diagonals)
 
 
@@ -257,3 +261,58 @@ def cage_loops(cells: "np.ndarray | list[int]", cols: int, inset: float = CAGE_I
         points = tail[loop] + inset * (normal[loop] + normal[before])
         loops.append(points[corner].astype(float))
     return loops
+
+
+def outside_kind_colours(glyphs: list[Glyph]) -> dict[str, tuple[str, str]]:
+    """The colour and its word of each rule kind with ``outside`` glyphs among ``glyphs``, in
+    order: black for all when one kind has them (sandwich sums, X-sums, skyscrapers and little
+    killers are alike bare numbers on the edge).
+
+    Parameters
+    ----------
+    glyphs : list of Glyph
+        A picture's glyphs, named by their rules' kinds.
+
+    Returns
+    -------
+    dict of str to (str, str)
+    """
+    kinds = list(dict.fromkeys(g.name for g in glyphs if g.kind == "outside"))
+    if len(kinds) < 2:
+        return {kind: OUTSIDE_COLOURS[0] for kind in kinds}
+    return {kind: OUTSIDE_COLOURS[i % len(OUTSIDE_COLOURS)] for i, kind in enumerate(kinds)}
+
+
+def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[str]]:
+    """Where each outside clue of ``clues`` stands beside its place and how large, and its colour:
+    clues of several rules at one place (a sandwich sum and an X-sum on one row end) stand side
+    by side along the edge, smaller, instead of over each other.
+
+    Parameters
+    ----------
+    clues : list of Glyph
+        The ``outside`` glyphs, in drawing order.
+
+    Returns
+    -------
+    (shifts, scales, colours)
+        Per clue: the shift along the edge in cells, the font scale, the colour.
+
+    Examples
+    --------
+    >>> a = Glyph("outside", (8,), label="19", step=(0, -1), name="sandwich")
+    >>> b = Glyph("outside", (8,), label="6", step=(0, -1), name="xsum")
+    >>> outside_layout([a, b])
+    ([-0.225, 0.225], [0.8, 0.8], ['#000000', '#1f5fbf'])
+    """
+    colour = outside_kind_colours(clues)
+    keys = [(tuple(g.cells[:1]), tuple(g.step)) for g in clues]
+    places: dict[tuple, list[int]] = {}
+    for k, key in enumerate(keys):
+        places.setdefault(key, []).append(k)
+    shifts, scales = [], []
+    for k, key in enumerate(keys):
+        many, at = len(places[key]), places[key].index(k)
+        shifts.append((at - (many - 1) / 2) * (0.9 / many))
+        scales.append(min(1.0, 1.6 / many))
+    return shifts, scales, [colour[g.name][0] for g in clues]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
-                                  THERMO_COLOUR, Glyph, cage_loops, touching_colours)
+                                  THERMO_COLOUR, Glyph, cage_loops, outside_layout, touching_colours)
 
 if TYPE_CHECKING:   # annotations only: svg imports this module
     from pipeline.core.svg import GridScene
@@ -204,13 +204,16 @@ def _text_marks(scene: "GridScene") -> list[str]:
 
 def _outside(scene: "GridScene") -> list[str]:
     cell, out = scene.cell, list[str]()
-    for g in _of(scene, "outside"):
+    clues = _of(scene, "outside")
+    shifts, scales, colours = outside_layout(clues)   # side by side where they share a place
+    for g, shift, scale, colour in zip(clues, shifts, scales, colours):
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         inner = _centres(scene, g.cells[:1])[0]
         spot = inner - step * cell
-        size = 0.4 * cell
-        out.append(f'<text class="{_class(g)}" x="{_n(spot[0])}" y="{_n(spot[1] + 0.35 * size)}" '
-                   f'font-size="{_n(size)}" fill="#000000">{html.escape(g.label)}</text>')
+        shown = spot + shift * cell * np.array([-step[1], step[0]]) / np.linalg.norm(step)
+        size = 0.4 * cell * scale
+        out.append(f'<text class="{_class(g)}" x="{_n(shown[0])}" y="{_n(shown[1] + 0.35 * size)}" '
+                   f'font-size="{_n(size)}" fill="{colour}">{html.escape(g.label)}</text>')
         if g.step[0] and g.step[1]:   # a little killer: a short arrow along the diagonal
             unit = step / np.linalg.norm(step)
             start, tip = spot + 0.3 * cell * unit, spot + 0.55 * cell * unit

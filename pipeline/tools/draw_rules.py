@@ -21,14 +21,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
-                                  THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops)
+                                  THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
+                                  outside_layout)
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.path import Path as MplPath
 
     from pipeline.core.puzzle import Puzzle
 
-__all__ = ["OUTSIDE_COLOURS", "outside_colours", "CAGE_COLOUR", "CAGE_INSET", "EXTRA_FILLS", "PARITY_COLOUR", "THERMO_COLOUR", "WINDOW_FILL", "cage_outline",
+__all__ = ["outside_colours", "CAGE_COLOUR", "CAGE_INSET", "EXTRA_FILLS", "PARITY_COLOUR", "THERMO_COLOUR", "WINDOW_FILL", "cage_outline",
            "draw_glyphs", "picture_glyphs", "rule_caption"]
 
 
@@ -118,16 +119,9 @@ def rule_caption(puzzle: "Puzzle") -> str:
     return " · ".join(words)
 
 
-#: Colours of outside clues when a puzzle has clues of several kinds outside its grid, with the
-#: word the caption names each by (one kind alone stays black).
-OUTSIDE_COLOURS = (("#000000", "black"), ("#1f5fbf", "blue"), ("#b2182b", "red"), ("#1b7837", "green"),
-                   ("#762a83", "purple"), ("#8c510a", "brown"))
-
-
 def outside_colours(puzzle: "Puzzle") -> dict[str, tuple[str, str]]:
-    """The colour and its word of each rule kind with clues outside the grid, in rule order:
-    black alone when one kind has them (sandwich sums, X-sums, skyscrapers, numbered rooms, little
-    killers look alike: bare numbers on the edge).
+    """The colour and its word of each rule kind with clues outside ``puzzle``'s grid
+    (:func:`pipeline.core.glyphs.outside_kind_colours` of its picture's glyphs).
 
     Parameters
     ----------
@@ -137,8 +131,7 @@ def outside_colours(puzzle: "Puzzle") -> dict[str, tuple[str, str]]:
     -------
     dict of str to (str, str)
     """
-    kinds = list(dict.fromkeys(g.name for g in picture_glyphs(puzzle) if g.kind == "outside"))
-    return {kind: OUTSIDE_COLOURS[i % len(OUTSIDE_COLOURS)] for i, kind in enumerate(kinds)}
+    return outside_kind_colours(picture_glyphs(puzzle))
 
 
 def _centres(cells: Any, cols: int) -> np.ndarray:
@@ -268,19 +261,13 @@ def _outside(canvas: Any, clues: list[Glyph], font: float) -> None:
     from matplotlib.collections import LineCollection
 
     arrows = []
-    colour = outside_colours(canvas.puzzle)
-    steps = [np.array([g.step[1], g.step[0]], dtype=float) for g in clues]   # (dx, dy)
-    spots = [_centres(g.cells[:1], canvas.cols)[0] - step for g, step in zip(clues, steps)]
-    sharing: dict[tuple, list[int]] = {}   # clues of several rules at one place (a sandwich and an X-sum)
-    for k, spot in enumerate(spots):
-        sharing.setdefault(tuple(np.round(spot, 3)), []).append(k)
-    for g, step, spot, k in zip(clues, steps, spots, range(len(clues))):
-        place = sharing[tuple(np.round(spot, 3))]
-        many, at = len(place), place.index(k)
+    shifts, scales, colours = outside_layout(clues)
+    for g, shift, scale, colour in zip(clues, shifts, scales, colours):
+        step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
+        spot = _centres(g.cells[:1], canvas.cols)[0] - step
         across = np.array([-step[1], step[0]]) / np.linalg.norm(step)   # along the edge
-        shown = spot + across * (at - (many - 1) / 2) * (0.9 / many)
-        canvas.ax.text(*shown, g.label, ha="center", va="center", fontsize=font * min(1.0, 1.6 / many),
-                       color=colour.get(g.name, ("#000000", ""))[0], zorder=4, gid=g.name)
+        canvas.ax.text(*(spot + shift * across), g.label, ha="center", va="center", fontsize=font * scale,
+                       color=colour, zorder=4, gid=g.name)
         if g.step[0] and g.step[1]:   # a little killer: a short arrow along the diagonal
             unit = step / np.linalg.norm(step)
             tip, side = spot + 0.55 * unit, np.array([-unit[1], unit[0]])

@@ -133,3 +133,14 @@ def test_counting_circles_and_a_pairs_cells_are_rings_not_the_grey_discs_of_odd_
     counting = counting[0]
     assert odd.get("fill") not in (None, "none") and odd.get("stroke") is None
     assert counting.get("fill") == "none" and counting.get("stroke")
+
+
+def test_outside_clues_sharing_a_place_stand_side_by_side_in_the_svg_too():
+    """The notebook SVG and draw place outside clues alike (pipeline.core.glyphs.outside_layout)."""
+    import json
+    puzzle = parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [
+        {"rule": "sandwich", "clue": "r3c10", "sum": 19}, {"rule": "xsum", "clue": "r3c10", "sum": 6}]}))
+    root = ET.fromstring(grid_svg(puzzle))
+    (a,), (b,) = _classed(root, "text", "sandwich"), _classed(root, "text", "xsum")
+    assert a.get("x") == b.get("x") and abs(float(a.get("y")) - float(b.get("y"))) > 10
+    assert a.get("fill") != b.get("fill")

@@ -658,7 +658,7 @@ def test_outside_clues_of_several_kinds_are_told_apart_and_never_overlap():
     caption names; one kind alone stays black."""
     from matplotlib.colors import to_rgba
 
-    from pipeline.tools.draw_rules import OUTSIDE_COLOURS
+    from pipeline.core.glyphs import OUTSIDE_COLOURS
 
     puzzle = parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [
         {"rule": "sandwich", "clue": "r3c10", "sum": 19}, {"rule": "xsum", "clue": "r3c10", "sum": 6},
