@@ -180,6 +180,7 @@ def test_cli_refusals():
     (dict(cages_only=True, symmetry="rot180"), r"^generate: --symmetry rot180 cannot be combined with --cages-only: "
                                                r"the symmetry is the pattern of the givens, and its puzzles have none$"),
     (dict(rule_count=3), r"^generate: --rule-count needs --rule: "),
+    (dict(rules=["chaos"]), r"^generate: --rule chaos: the chaos rule alone changes no grid "),   # ran minutes
     (dict(rules=["thermo"], rule_count=10 ** 11), r"^--rule-count: must be from 1 to 162 on a 9x9 grid \(no "
                                                   r"family has more instances there\), found 100000000000$"),
     (dict(rules=["thermo"], rule_count=0), r"^--rule-count: must be from 1 to 162 on a 9x9 grid"),

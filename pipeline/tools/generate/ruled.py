@@ -101,6 +101,10 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int) -> tuple[list
     fixed, kinds = [], []
     board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w).base_board
     for entry in rule_entries:
+        if isinstance(entry, dict) and entry.get("rule") == "chaos":   # it ran minutes to make a classic puzzle
+            raise PuzzleError("generate: --rule chaos: the chaos rule alone changes no grid (its regions are free, "
+                              "docs/conventions.md) and generate draws no clues of its regions; write a chaos "
+                              "puzzle's region clues in a puzzle document")
         kind = entry.get("rule") if isinstance(entry, dict) and len(entry) == 1 else None
         if not isinstance(kind, str) or kind not in RULES or (RULES[kind].global_rule and kind not in SAMPLERS):
             fixed.append(entry)   # read with the shape, as before (windoku on 2x3 refused there, by name)
