@@ -674,3 +674,16 @@ def test_outside_clues_of_several_kinds_are_told_apart_and_never_overlap():
     alone = draw_grid(parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [
         {"rule": "sandwich", "clue": "r3c10", "sum": 19}]})))
     assert not [t for t in alone.axes[0].texts if t.get_gid() == "caption"]
+
+
+def test_no_two_rule_kinds_share_the_grey_disc_or_the_grey_arrow():
+    """An outside probe: counting circles, pill cells and double-arrow ends were the grey disc of
+    odd cells, and a value-indexing line the grey arrow of a sum arrow: the puzzle as drawn was not
+    the puzzle. The grey disc now means odd cells alone, the grey arrow sum arrows alone."""
+    from pipeline.tools.draw_rules import picture_glyphs
+
+    glyphs = picture_glyphs(_every_rule_puzzle())
+    discs = {g.name for g in glyphs if g.kind == "mark" and g.style == "circle" and not g.colour}
+    assert discs == {"odd"}
+    grey_arrows = {g.name for g in glyphs if g.kind == "line" and g.style == "arrow" and not g.colour}
+    assert grey_arrows == {"arrow", "pillarrow"}   # a pill arrow is an arrow, its pill drawn in rings

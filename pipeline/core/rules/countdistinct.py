@@ -74,8 +74,8 @@ class CountDistinct(AuxRule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A circle on the clue cell, a cage round the counted cells."""
-        return [Glyph("mark", (self.clue,), style="circle"), Glyph("cage", self.cell_list)]
+        """A ring on the clue cell, a cage round the counted cells."""
+        return [Glyph("mark", (self.clue,), style="ring"), Glyph("cage", self.cell_list)]
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_countdistinct_k_d``, ``d = 1..V``: digit ``d`` is in the cells.

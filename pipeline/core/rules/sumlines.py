@@ -257,7 +257,7 @@ class PillArrow(Rule):
     def glyphs(self, board: Board) -> list[Glyph]:
         pill = self.cell_list[:self.pill]
         return [Glyph("line", self.cell_list[self.pill - 1:], style="arrow"), Glyph("line", pill, style="line", colour=LINE_COLOUR),
-                Glyph("mark", pill, style="circle")]
+                Glyph("mark", pill, style="ring")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``pillarrow_a`` (``= 0``): the pill's number minus the line's sum.
@@ -347,7 +347,7 @@ class DoubleArrow(Rule):
 
     def glyphs(self, board: Board) -> list[Glyph]:
         return [Glyph("line", self.cell_list, style="line", colour=LINE_COLOUR),
-                Glyph("mark", (self.cell_list[0], self.cell_list[-1]), style="circle")]
+                Glyph("mark", (self.cell_list[0], self.cell_list[-1]), style="ring")]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``doublearrow_a`` (``= 0``): the two circles' values minus the cells' between.

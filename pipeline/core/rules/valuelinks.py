@@ -96,8 +96,8 @@ class EqualSum(Rule):
         return np.unique(np.concatenate([np.array(s, dtype=np.int64) for s in self.segments]))
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """Each segment a cage labelled ``=\u03a3`` (a single cell: a circle)."""
-        return [Glyph("cage", s, label="=\u03a3") if len(s) > 1 else Glyph("mark", s, style="circle")
+        """Each segment a cage labelled ``=\u03a3`` (a single cell: a ring)."""
+        return [Glyph("cage", s, label="=\u03a3") if len(s) > 1 else Glyph("mark", s, style="ring")
                 for s in self.segments]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
@@ -154,6 +154,10 @@ class EqualSum(Rule):
         shown = ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in zip(low, high))
         return [{"message": f"{self.describe(board)}: the segments add up to {shown}",
                  "cells": [int(c) for c in self.cells()]}]
+
+
+#: the arrow of a value-indexing line (a sum arrow is grey)
+VALUE_INDEXING_COLOUR = "#2a7f7f"
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,8 +217,8 @@ class ValueIndexing(Rule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """An arrow from the first cell along the line."""
-        return [Glyph("line", self.cell_list, style="arrow")]
+        """An arrow from the first cell along the line, teal: a sum arrow's is grey."""
+        return [Glyph("line", self.cell_list, style="arrow", colour=VALUE_INDEXING_COLOUR)]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``valueindexrange_k`` and ``valueindexing_k_i_d`` (see the class).
