@@ -678,9 +678,8 @@ def test_a_scheduler_address_that_never_speaks_dask_is_refused_and_ctrl_c_ends_t
     assert "interrupted; rerun the same command to resume" in out + err
 
 
-def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkeypatch):
-    """A run stopped before its first part left ``_batch.json`` alone; a run with other options
-    was then refused as one that would mix results, where there were none."""
+def _stopped_before_the_first_part(tmp_path, monkeypatch, **options):
+    """A run of three records interrupted while its engine starts: ``_batch.json`` and no part."""
     import pipeline.batch.run as run_module
     src = tmp_path / "in.txt"
     src.write_text("1...........3...\n" * 3)
@@ -690,7 +689,14 @@ def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkey
         raise KeyboardInterrupt
     with monkeypatch.context() as patch:
         patch.setattr(run_module, "make_engine", interrupted)
-        assert run_batch(src, out, workers=1, progress="none", solver="sat").interrupted
+        assert run_batch(src, out, workers=1, progress="none", **options).interrupted
+    return src, out
+
+
+def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkeypatch):
+    """A run stopped before its first part left ``_batch.json`` alone; a run with other options
+    was then refused as one that would mix results, where there were none."""
+    src, out = _stopped_before_the_first_part(tmp_path, monkeypatch, solver="sat")
     summary = run_batch(src, out, workers=1, progress="none", solver="highs")
     assert summary.complete and json.loads((out / MANIFEST).read_text())["options"]["solver"] == "highs"
     with pytest.raises(PipelineError, match="holds results for other solve options"):   # now it holds some

@@ -56,6 +56,11 @@ def search_first_takes(shape: Puzzle) -> bool:
     return solver.model_problem(build_model(shape)) is None
 
 
+def _other(grids: list[np.ndarray], solution: np.ndarray) -> np.ndarray | None:
+    """The first of ``grids`` that is not ``solution`` (None: they are all it)."""
+    return next((g for g in grids if not np.array_equal(g, solution)), None)
+
+
 class SearchFirstEngine:
     """A counting engine that asks ``dfsrules`` first: the calls of the shape's counting engine,
     with ``determines``, ``another`` and ``count`` answered by the rule search when it settles
@@ -167,9 +172,8 @@ class SearchFirstEngine:
             answer = self.inner.determines(clue_grid, self._inner_act(act), budget=budget, deadline=deadline)
             self.last_other = self.inner.last_other
             return answer
-        others = [g for g in found.grids if not np.array_equal(g, solution)]
-        self.last_other = others[0] if others else None
-        return not others
+        self.last_other = _other(found.grids, solution)
+        return self.last_other is None
 
     def another(self, clue_grid: np.ndarray, solution: np.ndarray) -> np.ndarray | None:
         """A solution of the clues of ``clue_grid`` other than ``solution``, or None (unique).
@@ -184,8 +188,7 @@ class SearchFirstEngine:
         found = self._search(clue_grid, 2, None)
         if found is None:
             return self.inner.another(clue_grid, solution)
-        others = [g for g in found.grids if not np.array_equal(g, solution)]
-        return others[0] if others else None
+        return _other(found.grids, solution)
 
     def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
         """Solutions of the clues of ``grid`` up to ``limit``; with ``keep`` ``(count, grids)``
