@@ -385,8 +385,17 @@ class Dask:
             raise PipelineError(dask_missing()) from None
         self.cluster = None
         self.scratch: str | None = None
+        # the client's own log: a scheduler that goes away mid-run printed a 30-line traceback of
+        # its reconnection before the run's one line (restored on close)
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = self._client_log.level
         if scheduler:   # nothing starts here: Ctrl-C stays the client's while it connects
-            self.client = _connected(Client, scheduler)
+            self._client_log.setLevel(logging.CRITICAL)
+            try:
+                self.client = _connected(Client, scheduler)
+            except BaseException:
+                self._client_log.setLevel(self._client_level)
+                raise
         else:
             with _sigint_ignored():
                 # the workers' scratch in a directory of this run's, removed on close (Dask's default,
@@ -453,6 +462,7 @@ class Dask:
         """
         with contextlib.suppress(Exception):
             self.client.close()
+        self._client_log.setLevel(self._client_level)
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close()

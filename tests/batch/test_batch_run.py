@@ -701,3 +701,22 @@ def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkey
     assert summary.complete and json.loads((out / MANIFEST).read_text())["options"]["solver"] == "highs"
     with pytest.raises(PipelineError, match="holds results for other solve options"):   # now it holds some
         run_batch(src, out, workers=1, progress="none", solver="sat")
+
+
+def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_port):
+    """A scheduler that went away mid-run printed distributed.client's 30-line reconnection
+    traceback before the run's one line; the run quiets that log while it holds its client, and
+    gives it back as it was, also when the scheduler is never reached."""
+    import logging
+    try:
+        import dask
+    except ImportError as e:
+        print(f"SKIP: dask is not importable ({e})")
+        pytest.skip(f"dask is not importable ({e})")
+    from pipeline.batch.engines import Dask
+    log = logging.getLogger("distributed.client")
+    before = log.level
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        with pytest.raises(PipelineError, match="did not answer"):
+            Dask(1, f"tcp://127.0.0.1:{silent_port}")
+    assert log.level == before
