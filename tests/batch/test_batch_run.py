@@ -710,9 +710,10 @@ def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_
     import logging
     try:
         import dask
+        import distributed  # noqa: F401  (its import sets the log's level, which the run keeps)
     except ImportError as e:
-        print(f"SKIP: dask is not importable ({e})")
-        pytest.skip(f"dask is not importable ({e})")
+        print(f"SKIP: dask.distributed is not importable ({e})")
+        pytest.skip(f"dask.distributed is not importable ({e})")
     from pipeline.batch.engines import Dask
     log = logging.getLogger("distributed.client")
     before = log.level
