@@ -703,7 +703,7 @@ def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkey
         run_batch(src, out, workers=1, progress="none", solver="sat")
 
 
-def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_port):
+def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_port, monkeypatch):
     """A scheduler that went away mid-run printed distributed.client's 30-line reconnection
     traceback before the run's one line; the run quiets that log while it holds its client, and
     gives it back as it was, also when the scheduler is never reached."""
@@ -720,4 +720,19 @@ def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         with pytest.raises(PipelineError, match="did not answer"):
             Dask(1, f"tcp://127.0.0.1:{silent_port}")
+    assert log.level == before
+
+    class Answering:   # a client whose scheduler answers at once
+        def __init__(self, address):
+            self.address = address
+
+        def nthreads(self):
+            return {"worker": 1}
+
+        def close(self):
+            pass
+    monkeypatch.setattr(distributed, "Client", Answering)
+    engine = Dask(1, "tcp://127.0.0.1:1")
+    assert log.level == logging.CRITICAL and engine.workers == 1
+    engine.close()
     assert log.level == before
