@@ -485,7 +485,7 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
         xs, ys, digits, size = mark_places(puzzle, marks)
-        _stamp(ax, xs, ys, digits, text, cell_points * size, MARK_COLOUR, "candidates")
+        _stamp(ax, xs, ys, digits, text, cell_points * size, MARK_COLOUR, "candidates", narrow=True)
     caption = rule_caption(puzzle)
     if caption:   # wrapped to the grid's width (ten global rules made a picture three grids wide)
         points = max(7.0, min(11.0, cell_points / 3))
@@ -498,12 +498,14 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
 
 
 def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: list[str], points: float,
-           colour: str, gid: str, bold: bool = False) -> None:
+           colour: str, gid: str, bold: bool = False, narrow: bool = False) -> None:
     """Digits as one collection of glyph outlines per digit, centred on ``(xs, ys)`` (data
     units), ``points`` high: the collection ``{gid}-{text[d]}`` holds digit ``d``'s places. A
     text artist per digit took 42 s and 250 MB for the pencil marks of an empty 25x25 (15,625),
     10 minutes and 9.5 GB for a 100x100's, and 30 s for a 100x100's digits; an outline is laid
-    out once and stamped at each place (SVG and PDF write it once, too)."""
+    out once and stamped at each place (SVG and PDF write it once, too). ``narrow``: a label of
+    several characters is made smaller to keep to its slot (pencil marks "10" to "25" ran into
+    each other)."""
     from matplotlib.collections import PathCollection
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextPath
@@ -511,7 +513,8 @@ def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: l
 
     prop = FontProperties(size=points, weight="bold" if bold else "normal")
     for d in np.unique(digits):
-        outline = TextPath((0, 0), text[d], size=points, prop=prop)
+        high = points * (min(1.0, 1.4 / len(text[d])) if narrow else 1.0)
+        outline = TextPath((0, 0), text[d], size=high, prop=prop)
         box = outline.get_extents()
         # outlines in points, about their centre; sizes=[1] makes the collection scale points to
         # pixels at the dpi the figure is drawn at

@@ -687,3 +687,29 @@ def test_no_two_rule_kinds_share_the_grey_disc_or_the_grey_arrow():
     assert discs == {"odd"}
     grey_arrows = {g.name for g in glyphs if g.kind == "line" and g.style == "arrow" and not g.colour}
     assert grey_arrows == {"arrow", "pillarrow"}   # a pill arrow is an arrow, its pill drawn in rings
+
+
+@pytest.mark.parametrize("value", ["1.9", "61", "nan", "inf"])
+def test_inches_out_of_range_is_one_line(value, tmp_path, capsys):
+    assert main(["draw", "0" * 81, "--inches", value, "--to", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err.startswith("error: --inches: must be from 2 to 60, got ")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_inches_sets_the_pictures_side_and_wide_marks_keep_to_their_slots(tmp_path, monkeypatch):
+    """An outside probe: a 25x25's pencil marks were unreadable at the largest picture draw made
+    (12 in), and marks "10".."25" ran into each other."""
+    import pipeline.cli.commands.draw as draw_command
+    made = {}
+    real = draw_command.draw_grid
+
+    def spy(*args, **kwargs):
+        made["fig"] = real(*args, **kwargs)
+        return made["fig"]
+    monkeypatch.setattr(draw_command, "draw_grid", spy)
+    assert main(["draw", "0" * 625, "--box", "5x5", "--candidates", "--inches", "30", "--symbols", "numbers",
+                 "--to", str(tmp_path / "big.png")]) == 0
+    assert max(made["fig"].get_size_inches()) == pytest.approx(30)
+    heights = {c.get_gid(): c.get_paths()[0].get_extents().height for c in made["fig"].axes[0].collections
+               if (c.get_gid() or "").startswith("candidates-")}
+    assert heights["candidates-25"] < heights["candidates-5"]   # two characters: smaller

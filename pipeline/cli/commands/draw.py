@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import sys
 
 import numpy as np
@@ -11,11 +12,18 @@ from formats.files import atomic_open
 
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
+from pipeline.core.errors import PipelineError
 from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,
                                  load_matplotlib, read_grid, said_to, symbol_table, write_figure)
+
+
+#: ``--inches``' range: a 4x4 stays legible at the least; at the most a PNG is 6,600 px a side (174 MB to draw)
+MIN_INCHES, MAX_INCHES = 2.0, 60.0
+#: SVG's pixels per inch (CSS), for the core renderer's cell size
+CSS_PIXELS_PER_INCH = 96
 
 
 def _svg_without_matplotlib(args: argparse.Namespace) -> bool:
@@ -35,7 +43,8 @@ def _core_svg(puzzle, grid, args: argparse.Namespace, symbols: str) -> str:
     if args.candidates:
         clue = puzzle.grid
         layers.append(candidate_layer(candidates(puzzle, clue if grid is None else np.where(clue != 0, clue, grid))))
-    return grid_svg(puzzle, grid, layers=layers, names=symbol_table(puzzle.n, symbols))
+    cell = None if args.inches is None else args.inches * CSS_PIXELS_PER_INCH / max(puzzle.rows, puzzle.cols)
+    return grid_svg(puzzle, grid, cell=cell, layers=layers, names=symbol_table(puzzle.n, symbols))
 
 
 def _symbols(asked: str, source, puzzle) -> str:
@@ -59,6 +68,8 @@ def _solution(puzzle, time_limit: float | None):
 
 def cmd_draw(args: argparse.Namespace) -> int:
     figure_format(args.to)   # a name of no picture format is the error, even where matplotlib is missing
+    if args.inches is not None and not (math.isfinite(args.inches) and MIN_INCHES <= args.inches <= MAX_INCHES):
+        raise PipelineError(f"--inches: must be from {MIN_INCHES:g} to {MAX_INCHES:g}, got {args.inches:g}")
     core = _svg_without_matplotlib(args)
     if not core:
         load_matplotlib("draw")  # the missing extra is named before any work is done
@@ -80,7 +91,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         print(f"wrote {args.to} (the core install's SVG; the plot extra draws PNG and PDF too)", file=said_to(args.to))
         return 0
     mask = highlight_mask(args.highlight, puzzle, grid, args.box) if args.highlight else None
-    fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols)
+    fig = draw_grid(puzzle, grid, show_candidates=args.candidates, highlight=mask, symbols=symbols, inches=args.inches)
     print(f"wrote {write_figure(fig, args.to)}", file=said_to(args.to))
     return 0
 
@@ -107,4 +118,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds for --solution's solve, finite and > 0 (default: none)")
+    p.add_argument("--inches", type=float, metavar="N",
+                   help=f"the picture's longer side in inches, {MIN_INCHES:g} to {MAX_INCHES:g} (default: grows with the "
+                        "grid up to 12; PNGs are drawn at 110 dpi): a larger one keeps the pencil marks of a "
+                        "25x25 or larger readable")
     p.set_defaults(func=cmd_draw)
