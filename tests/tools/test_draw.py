@@ -687,6 +687,8 @@ def test_no_two_rule_kinds_share_the_grey_disc_or_the_grey_arrow():
     assert discs == {"odd"}
     grey_arrows = {g.name for g in glyphs if g.kind == "line" and g.style == "arrow" and not g.colour}
     assert grey_arrows == {"arrow", "pillarrow"}   # a pill arrow is an arrow, its pill drawn in rings
+    shaded = {g.name for g in glyphs if g.kind == "shade"}
+    assert "lunchbox" in shaded and "cage" not in shaded   # a lunchbox is a shaded cage, a killer's plain
 
 
 @pytest.mark.parametrize("value", ["1.9", "61", "nan", "inf"])

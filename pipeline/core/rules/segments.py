@@ -242,6 +242,10 @@ class SumLine(AuxRule):
         return []
 
 
+#: a lunchbox's shade (a killer cage has none)
+LUNCHBOX_SHADE = "#e4e4e4"
+
+
 @dataclass(frozen=True, eq=False)
 class Lunchbox(AuxRule):
     """Distinct digits whose cells between the smallest and the largest add up to ``sum`` (0
@@ -307,8 +311,8 @@ class Lunchbox(AuxRule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A cage with the sum."""
-        return [Glyph("cage", self.cell_list, label=str(self.total))]
+        """A shaded cage with the sum (ISS shades a lunchbox): a killer cage is not shaded."""
+        return [Glyph("shade", self.cell_list, colour=LUNCHBOX_SHADE), Glyph("cage", self.cell_list, label=str(self.total))]
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:
         """``aux_lunchbox_k_1_i`` (smallest at ``i``), ``aux_lunchbox_k_2_i`` (largest).
