@@ -28,12 +28,14 @@ from pipeline.solvers.base import SOLVERS
 from pipeline.solvers.handoff import stuck_after
 from pipeline.tools.generate.clock import OutOfTime
 
-__all__ = ["SEARCH_SECONDS", "SearchFirstEngine", "search_first_takes"]
+__all__ = ["COMPARE_AFTER", "SEARCH_SECONDS", "SearchFirstEngine", "search_first_takes"]
 
 #: Seconds the rule search gets per question before the counting engine takes it. A removal
 #: check of a 9x9 rule puzzle takes it 1-20 ms; one it cannot settle in this time is a question
 #: for learning (the published killers without givens: minutes of search, a second of SAT).
 SEARCH_SECONDS = 0.25
+#: Questions each engine answers on a shape before their average times are compared.
+COMPARE_AFTER = 3
 
 
 def search_first_takes(shape: Puzzle) -> bool:
@@ -89,6 +91,10 @@ class SearchFirstEngine:
         #: questions the rule search answered, and those it handed on
         self.answered = self.handed_on = 0
         self.last_other: np.ndarray | None = None
+        # seconds spent and questions asked, per engine: once the counting engine is the faster
+        # one on this shape, it takes every question (the answers are the same either way)
+        self._spent = {"search": [0.0, 0], "inner": [0.0, 0]}
+        self.search_retired = False
 
     @property
     def inner(self) -> Any:
@@ -109,7 +115,38 @@ class SearchFirstEngine:
         return getattr(self.inner, name)
 
     def _search(self, clue_grid: np.ndarray, limit: int, deadline: float | None):
-        """The rule search's count of the shape with these clues, or None when it gave up."""
+        """The rule search's count of the shape with these clues, or None when it gave up (or
+        the counting engine has proved the faster on this shape)."""
+        if self.search_retired:
+            return None
+        started = time.perf_counter()
+        try:
+            return self._searched(clue_grid, limit, deadline)
+        finally:
+            self._note("search", started)
+
+    def _note(self, engine: str, started: float) -> None:
+        """Count a question's seconds; retire the search once the counting engine answers faster
+        on the average of :data:`COMPARE_AFTER` questions each (a 16x16 with anti-knight: the
+        search 0.15 s a question, with its give-ups, the SAT engine 0.07 s)."""
+        spent = self._spent[engine]
+        spent[0] += time.perf_counter() - started
+        spent[1] += 1
+        (search, asked), (inner, handed) = self._spent["search"], self._spent["inner"]
+        if asked >= COMPARE_AFTER and handed >= COMPARE_AFTER and inner / handed < search / asked:
+            self.search_retired = True
+
+    def _inner_call(self, call: Callable[[], Any]) -> Any:
+        """``call()`` to the counting engine (made first, so that its making is not timed)."""
+        self.inner   # noqa: B018  (made here, outside the timing)
+        started = time.perf_counter()
+        try:
+            return call()
+        finally:
+            self._note("inner", started)
+
+    def _searched(self, clue_grid: np.ndarray, limit: int, deadline: float | None):
+        """:meth:`_search` itself."""
         puzzle = dataclasses.replace(self.shape, grid=np.asarray(clue_grid))
         time_limit = None
         if deadline is not None:
@@ -169,7 +206,9 @@ class SearchFirstEngine:
         solution = self.excluded[act]
         found = None if budget is not None else self._search(clue_grid, 2, deadline)
         if found is None:
-            answer = self.inner.determines(clue_grid, self._inner_act(act), budget=budget, deadline=deadline)
+            inner_act = self._inner_act(act)
+            answer = self._inner_call(lambda: self.inner.determines(clue_grid, inner_act, budget=budget,
+                                                                    deadline=deadline))
             self.last_other = self.inner.last_other
             return answer
         self.last_other = _other(found.grids, solution)
@@ -187,7 +226,7 @@ class SearchFirstEngine:
         """
         found = self._search(clue_grid, 2, None)
         if found is None:
-            return self.inner.another(clue_grid, solution)
+            return self._inner_call(lambda: self.inner.another(clue_grid, solution))
         return _other(found.grids, solution)
 
     def count(self, grid: np.ndarray, limit: int, keep: bool = False, deadline: float | None = None):
@@ -207,5 +246,5 @@ class SearchFirstEngine:
         """
         found = self._search(grid, limit, deadline)
         if found is None:
-            return self.inner.count(grid, limit, keep=keep, deadline=deadline)
+            return self._inner_call(lambda: self.inner.count(grid, limit, keep=keep, deadline=deadline))
         return (found.count, list(found.grids)) if keep else found.count
