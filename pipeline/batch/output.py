@@ -353,14 +353,34 @@ def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
     return found
 
 
-def read_manifest(out: Path) -> dict | None:
+def read_manifest(out: Path, command: str = "batch") -> dict | None:
+    """The run record ``_batch.json`` of ``out``, or None when there is none.
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+    command : str
+        Who reads it, for the message (``batch``, ``report``).
+
+    Raises
+    ------
+    PipelineError
+        One line when it cannot be read, or is not a JSON object (``[]``, ``null``: a file edited
+        or written by another program).
+    """
     path = out / MANIFEST
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text())
+        record = json.loads(path.read_text())
     except (OSError, ValueError) as e:
-        raise PipelineError(f"batch: cannot read {path} ({one_line(e)})") from None
+        raise PipelineError(f"{command}: cannot read {path} ({one_line(e)})") from None
+    if not isinstance(record, dict):
+        kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(type(record), "a number")
+        fix = "; remove it (then --overwrite starts over) or choose another directory" if command == "batch" else ""
+        raise PipelineError(f"{command}: {path} is not a batch run record (it holds {kind}, not a JSON object){fix}")
+    return record
 
 
 def write_manifest(out: Path, manifest: dict) -> None:

@@ -736,3 +736,22 @@ def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_
     assert log.level == logging.CRITICAL and engine.workers == 1
     engine.close()
     assert log.level == before
+
+
+@pytest.mark.parametrize("text, kind", [("[]", "an array"), ("null", "null"), ('"x"', "a string"), ("7", "a number")])
+def test_a_run_record_that_is_not_a_json_object_is_one_line(tmp_path, text, kind):
+    """An outside probe: ``_batch.json`` holding ``[]`` made a resumed batch say "a worker failed
+    (AttributeError ...); rerun the same command" (which never works) and report print a traceback."""
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 2)
+    out = tmp_path / "out"
+    assert run_batch(src, out, workers=1, progress="none").complete
+    (out / MANIFEST).write_text(text)
+    with pytest.raises(PipelineError) as caught:
+        run_batch(src, out, workers=1, progress="none")
+    assert str(caught.value) == (f"batch: {out / MANIFEST} is not a batch run record (it holds {kind}, not a JSON "
+                                 "object); remove it (then --overwrite starts over) or choose another directory")
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "report", str(out), "--to", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr == (f"error: report: {out / MANIFEST} is not a batch run record "
+                                                    f"(it holds {kind}, not a JSON object)\n")

@@ -34,11 +34,11 @@ def output_state(out: str) -> str:
     if (times > 1).any():
         raise PipelineError(f"report: {out} holds rows of record {int(distinct[times > 1][0])} in two parts (a part "
                             "of another run?); batch refuses to resume it too")
-    record = read_manifest(path)
+    record = read_manifest(path, "report")
     if record is None:
         return f"{out}: no _batch.json: not a batch run's directory, its rows alone"
     total, status = record.get("records"), record.get("status", "complete")
-    if isinstance(total, int) and distinct.size < total:
+    if isinstance(total, int) and not isinstance(total, bool) and distinct.size < total:
         # a run that says complete but lacks rows lost a part since (deleted or moved away)
         said = "parts missing: the run said complete" if status == "complete" else status
         return (f"{out}: {distinct.size:,} of {total:,} records ({said}): the counts are of the rows written; "
