@@ -30,7 +30,7 @@ import numpy as np
 from formats.files import open_binary, open_text
 
 from pipeline.core.errors import PipelineError
-from pipeline.core.textin import MAX_TEXT_BYTES, binary_kind, size_text
+from pipeline.core.textin import BINARY_HEAD, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
@@ -336,7 +336,7 @@ def _refuse_other_encodings(path: Path) -> None:
     """
     try:
         with open_binary(path) as f:
-            head = f.read(8)
+            head = f.read(BINARY_HEAD)
     except (OSError, EOFError, zlib.error):
         return   # the reader says what is wrong with it, naming the file
     binary = binary_kind(head)

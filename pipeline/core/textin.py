@@ -23,7 +23,12 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: Other compressed or binary files a puzzle path may name by mistake, by their first bytes.
 BINARY_KINDS = ((GZIP_MAGIC, "gzip-compressed"), (b"PK\x03\x04", "a zip archive"), (b"BZh", "bzip2-compressed"),
                 (b"\xfd7zXZ\x00", "xz-compressed"), (b"PAR1", "a Parquet file (batch reads those)"),
-                (b"\x89HDF", "an HDF5 file"), (b"MATLAB", "a MATLAB .mat file"))
+                (b"\x89HDF", "an HDF5 file"), (b"MATLAB", "a MATLAB .mat file"),
+                (b"\x28\xb5\x2f\xfd", "zstd-compressed"), (b"7z\xbc\xaf\x27\x1c", "a 7z archive"))
+#: Where a tar archive says so (POSIX ``ustar`` at offset 257 of its first header).
+TAR_MAGIC_AT, TAR_MAGIC = 257, b"ustar"
+#: Bytes of a file's start that :func:`binary_kind` needs to see every kind.
+BINARY_HEAD = 512
 
 
 def binary_kind(head: bytes) -> str | None:
@@ -33,7 +38,8 @@ def binary_kind(head: bytes) -> str | None:
     Parameters
     ----------
     head : bytes
-        At least the file's first 6 bytes, where it has them.
+        The file's first :data:`BINARY_HEAD` bytes, where it has them (a tar archive says so
+        at offset 257).
 
     Returns
     -------
@@ -44,6 +50,8 @@ def binary_kind(head: bytes) -> str | None:
     >>> binary_kind(b"PK\\x03\\x04..."), binary_kind(b"4....")
     ('a zip archive', None)
     """
+    if head[TAR_MAGIC_AT:TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC:
+        return "a tar archive"
     return next((name for magic, name in BINARY_KINDS if head.startswith(magic)), None)
 
 
@@ -95,6 +103,8 @@ def too_much(what: str, where: str, limit: int | None, why: str) -> PuzzleError:
 
 def _decoded(data: bytes, what: str, where: str) -> str:
     """UTF-8 text of ``data`` (a BOM dropped), or one line saying what the bytes look like."""
+    if data[TAR_MAGIC_AT:TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC:   # text in a tar decodes as UTF-8
+        raise PuzzleError(f"{what}: {where} is a tar archive, not puzzle text") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -287,6 +287,16 @@ def _archive(kind: str, text: bytes, folder) -> bytes:
     if kind == "parquet":
         pd.DataFrame({"puzzle": MIXED}).to_parquet(folder / "p.parquet")
         return (folder / "p.parquet").read_bytes()
+    if kind == "tar":
+        import tarfile
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as t:
+            info = tarfile.TarInfo("in.txt")
+            info.size = len(text)
+            t.addfile(info, io.BytesIO(text))
+        return buffer.getvalue()
+    if kind == "zstd":   # its magic number and a frame's first bytes: what the reader looks at
+        return b"\x28\xb5\x2f\xfd\x24\x00" + text
     return {"bz2": bz2.compress, "xz": lzma.compress, "gz-in-gz": lambda b: gzip.compress(gzip.compress(b))}[kind](text)
 
 
@@ -297,6 +307,8 @@ def _archive(kind: str, text: bytes, folder) -> bytes:
     ("xz", "in.csv", "xz-compressed, not puzzle text or CSV: unpack it first"),
     ("gz-in-gz", "in.txt.gz", "gzip-compressed, not puzzle text or CSV: unpack it first"),
     ("parquet", "in.txt", "a Parquet file, not puzzle text or CSV: --input-format parquet reads it"),
+    ("tar", "in.txt", "a tar archive, not puzzle text or CSV: unpack it first"),   # its text decodes as UTF-8
+    ("zstd", "in.txt", "zstd-compressed, not puzzle text or CSV: unpack it first"),
 ])
 def test_an_archive_or_parquet_read_as_text_is_one_refusal(tmp_path, kind, name, said):
     """An outside probe: a stored zip of 18 puzzles was a "complete" run of 19 rows (the header

@@ -59,6 +59,29 @@ def test_a_binary_file_is_named_by_its_kind(tmp_path, head, kind):
         parse_puzzle(str(path))
 
 
+@pytest.mark.parametrize("head, kind", [(b"\x28\xb5\x2f\xfd\x24\x00", "zstd-compressed"),
+                                        (b"7z\xbc\xaf\x27\x1c\x00\x04", "a 7z archive")])
+def test_zstd_and_7z_are_named_by_their_kind(tmp_path, head, kind):
+    path = tmp_path / "puzzle.txt"
+    path.write_bytes(head + b"\x80" * 8)
+    with pytest.raises(PuzzleError, match=rf"^puzzle: '.*puzzle\.txt' is {kind}, not puzzle text$"):
+        parse_puzzle(str(path))
+
+
+def test_a_tar_of_puzzle_text_is_named_though_it_decodes_as_utf8(tmp_path):
+    """An outside probe: a tar of a puzzle file is UTF-8 (its headers are ASCII and NULs), so it was
+    read as text: batch made a 'complete' run of error rows and lost the first puzzle."""
+    import tarfile
+    path = tmp_path / "puzzle.txt"
+    with tarfile.open(path, "w") as t:
+        info = tarfile.TarInfo("p.txt")
+        data = (PUZZLE + "\n").encode()
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    with pytest.raises(PuzzleError, match=r"^puzzle: '.*puzzle\.txt' is a tar archive, not puzzle text$"):
+        parse_puzzle(str(path))
+
+
 def test_bytes_that_are_not_utf8_name_their_offset(tmp_path):
     path = tmp_path / "latin1.txt"
     path.write_bytes(PUZZLE[:10].encode() + b"\xe9" + PUZZLE[11:].encode())
