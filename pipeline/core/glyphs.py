@@ -284,9 +284,10 @@ def outside_kind_colours(glyphs: list[Glyph]) -> dict[str, tuple[str, str]]:
 
 
 def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[str]]:
-    """Where each outside clue of ``clues`` stands beside its place and how large, and its colour:
-    clues of several rules at one place (a sandwich sum and an X-sum on one row end) stand side
-    by side along the edge, smaller, instead of over each other.
+    """Where each outside clue of ``clues`` stands at its place and how large, and its colour:
+    clues of several rules at one place (a sandwich sum and an X-sum on one row end) stand one
+    above the other, smaller, instead of over each other (side by side, numbers above a column
+    ran together: "4535").
 
     Parameters
     ----------
@@ -296,7 +297,7 @@ def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[s
     Returns
     -------
     (shifts, scales, colours)
-        Per clue: the shift along the edge in cells, the font scale, the colour.
+        Per clue: the shift downwards in cells, the font scale, the colour.
 
     Examples
     --------

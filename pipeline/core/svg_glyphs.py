@@ -210,7 +210,7 @@ def _outside(scene: "GridScene") -> list[str]:
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         inner = _centres(scene, g.cells[:1])[0]
         spot = inner - step * cell
-        shown = spot + shift * cell * np.array([-step[1], step[0]]) / np.linalg.norm(step)
+        shown = spot + np.array([0.0, shift * cell])
         size = 0.4 * cell * scale
         out.append(f'<text class="{_class(g)}" x="{_n(shown[0])}" y="{_n(shown[1] + 0.35 * size)}" '
                    f'font-size="{_n(size)}" fill="{colour}">{html.escape(g.label)}</text>')

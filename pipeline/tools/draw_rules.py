@@ -265,8 +265,7 @@ def _outside(canvas: Any, clues: list[Glyph], font: float) -> None:
     for g, shift, scale, colour in zip(clues, shifts, scales, colours):
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         spot = _centres(g.cells[:1], canvas.cols)[0] - step
-        across = np.array([-step[1], step[0]]) / np.linalg.norm(step)   # along the edge
-        canvas.ax.text(*(spot + shift * across), g.label, ha="center", va="center", fontsize=font * scale,
+        canvas.ax.text(spot[0], spot[1] + shift, g.label, ha="center", va="center", fontsize=font * scale,
                        color=colour, zorder=4, gid=g.name)
         if g.step[0] and g.step[1]:   # a little killer: a short arrow along the diagonal
             unit = step / np.linalg.norm(step)

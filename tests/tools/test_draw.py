@@ -667,6 +667,10 @@ def test_outside_clues_of_several_kinds_are_told_apart_and_never_overlap():
     texts = {(t.get_gid(), t.get_text()): t for t in fig.axes[0].texts}
     a, b = texts[("sandwich", "19")], texts[("xsum", "6")]
     assert a.get_position()[0] == b.get_position()[0] and abs(a.get_position()[1] - b.get_position()[1]) > 0.3
+    above = draw_grid(parse_puzzle(json.dumps({"size": 9, "givens": "", "rules": [   # above a column: one over
+        {"rule": "sandwich", "clue": "r0c1", "sum": 35}, {"rule": "xsum", "clue": "r0c1", "sum": 45}]})))
+    c, d = [t for t in above.axes[0].texts if t.get_text() in ("35", "45")]   # the other ("4535" side by side)
+    assert c.get_position()[0] == d.get_position()[0] and abs(c.get_position()[1] - d.get_position()[1]) > 0.3
     assert to_rgba(a.get_color()) != to_rgba(b.get_color())
     assert to_rgba(texts[("sandwich", "7")].get_color()) == to_rgba(a.get_color()) == to_rgba(OUTSIDE_COLOURS[0][0])
     (caption,) = _gid(fig, "caption")
