@@ -719,3 +719,10 @@ def test_inches_sets_the_pictures_side_and_wide_marks_keep_to_their_slots(tmp_pa
     heights = {c.get_gid(): c.get_paths()[0].get_extents().height for c in made["fig"].axes[0].collections
                if (c.get_gid() or "").startswith("candidates-")}
     assert heights["candidates-25"] < heights["candidates-5"]   # two characters: smaller
+
+
+def test_letters_for_a_value_set_are_refused_not_ignored(tmp_path, capsys):
+    """An outside probe: ``--symbols letters`` drew a 0..15 value set's 10-15 as numbers."""
+    assert main(["draw", ".Shape~16x16~0-15.~R1C1_15", "--symbols", "letters", "--to", str(tmp_path / "i.png")]) == 2
+    assert capsys.readouterr().err == ("error: --symbols letters: a puzzle with a value set draws its values "
+                                       "(0..15), not letters\n")

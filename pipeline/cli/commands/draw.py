@@ -49,6 +49,9 @@ def _core_svg(puzzle, grid, args: argparse.Namespace, symbols: str) -> str:
 
 def _symbols(asked: str, source, puzzle) -> str:
     """``--symbols``: ``auto`` follows the input (letters for the compact one-character form)."""
+    if asked == "letters" and puzzle.values is not None:   # it was ignored without a word
+        raise PipelineError(f"--symbols letters: a puzzle with a value set draws its values "
+                            f"({puzzle.values[0]}..{puzzle.values[-1]}), not letters")
     if asked != "auto":
         return asked
     return input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
