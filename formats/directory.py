@@ -221,6 +221,7 @@ def export_model(model: Model, directory: str | os.PathLike, formats: str | Sequ
     ...     list(written), [p.name for p in written["mps"]]
     (['csv', 'mps', 'manifest'], ['model.mps'])
     """
+    check_path_argument(directory, "export_model", "the directory")
     chosen = _holding_the_model(resolve_formats(formats), formats, model)  # an unknown name fails first
     refuse_unknown_options(options)
     if not chosen:

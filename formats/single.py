@@ -25,7 +25,8 @@ from pipeline.core.manifest import MANIFEST_NAME
 from formats.base import FORMATS, Format, refuse_unknown_options, write_model
 from formats.directory import MANIFEST_SUFFIX, resolve_formats, write_manifest
 from formats.staging import listed_export_files, read_manifest_json
-from formats.files import WriteFailed, file_sha256, missing_directories, remove_empty_directories, write_failure
+from formats.files import (WriteFailed, check_path_argument, file_sha256, missing_directories, remove_empty_directories,
+                           write_failure)
 
 
 def single_file_formats() -> list[str]:
@@ -223,10 +224,18 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     >>> names, back.Aeq.shape == (model.n_rows, model.n_cols)
     (['single.lp', 'single.lp.manifest.json'], True)
     """
+    check_path_argument(path, "export_file")
+    named_format = single_file_format(path)   # of the text as given: "k.lp/" names a directory
+    if os.fspath(path).endswith(("/", os.sep)):
+        raise FormatError(f"{os.fspath(path)}: names a directory (it ends in a separator); export_file writes one "
+                          "file, export_model a directory")
     path = Path(path)
     where = str(path)
-    fmt = _chosen(single_file_format(path), formats, where)
-    if single_file_format(path) is None:
+    if formats is not None and not _one_format(formats):   # "" or []: export_model refuses them too
+        raise FormatError(f"formats: {formats!r} names no format; one file takes one of "
+                          f"{', '.join(single_format_names())}")
+    fmt = _chosen(named_format, formats, where)
+    if named_format is None:
         raise FormatError(f"{where}: not the name of one {fmt.name} file (end it in {fmt.extensions[0]})")
     _refuse_several_file_options(fmt, options, where)
     if path.name.lower().endswith(".gz") and not fmt.gzip:

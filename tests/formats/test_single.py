@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 
 import formats.single as single_module
+from formats.directory import export_model
 from formats.single import export_file
 from pipeline.core.build import build_model
-from pipeline.core.puzzle import Puzzle
+from pipeline.core.errors import FormatError
+from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 
 @pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
@@ -98,3 +100,22 @@ def test_a_file_an_export_directory_lists_is_not_replaced_by_one_file(tmp_path):
         export_file(other, tmp_path / "model.lp")
     assert (tmp_path / "model.lp").read_bytes() == before and not (tmp_path / "model.lp.manifest.json").exists()
     assert export_file(other, tmp_path / "mine.lp")["lp"] == [tmp_path / "mine.lp"]   # a name of its own is fine
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda m, tmp: export_file(m, b"p.lp"), "export_file: the path must be text or a path, found bytes"),
+    (lambda m, tmp: export_file(m, "q\0.lp"), "export_file: the path 'q\\x00.lp' holds a NUL character"),
+    (lambda m, tmp: export_model(m, None), "export_model: the directory must be text or a path, found NoneType"),
+    (lambda m, tmp: export_file(m, tmp / "h.lp", ""), "formats: '' names no format; one file takes one of "),
+    (lambda m, tmp: export_file(m, tmp / "y.lp", []), "formats: [] names no format; one file takes one of "),
+    (lambda m, tmp: export_file(m, f"{tmp}/k.lp/"), "names a directory (it ends in a separator); export_file writes"),
+])
+def test_the_one_file_and_directory_exports_check_their_arguments_alike(tmp_path, call, message):
+    """An outside probe: export_file and export_model raised bare TypeError/ValueError on a bytes,
+    None or NUL path (pipeline.export checked them), export_file took formats "" and [] that
+    export_model refuses, and wrote a file k.lp for "k.lp/"."""
+    model = build_model(parse_puzzle("." * 81))
+    with pytest.raises(FormatError) as caught:
+        call(model, tmp_path)
+    assert message in str(caught.value)
+    assert not list(tmp_path.iterdir())
