@@ -45,6 +45,21 @@ def single_file_formats() -> list[str]:
     return [name for name, fmt in FORMATS.items() if fmt.one_file]
 
 
+def single_file_extensions() -> list[str]:
+    """Every extension of the one-file formats, in registry order (what ``export --to NAME.EXT`` takes).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> single_file_extensions()
+    ['.mps', '.lp', '.mat', '.cnf', '.dimacs', '.opb', '.iss.txt', '.iss']
+    """
+    return [ext for name in single_file_formats() for ext in FORMATS[name].extensions]
+
+
 def _gzip_formats() -> list[str]:
     """The one-file formats whose file may be gzip-compressed (``model.lp.gz``; a ``.mat`` may not)."""
     return [name for name, fmt in FORMATS.items() if fmt.one_file and fmt.gzip]
@@ -106,7 +121,7 @@ def file_like_directory_note(path: str | os.PathLike) -> str | None:
     suffix = Path(name[:-3] if name.lower().endswith(".gz") else name).suffix
     several = {ext for fmt in FORMATS.values() for ext in fmt.extensions}
     if len(suffix) > 1 and suffix[1:].isascii() and suffix[1:].isalpha() and suffix.lower() not in several:
-        ones = ", ".join(f".{ext}" for ext in single_format_names())
+        ones = ", ".join(single_file_extensions())
         return (f"note: {text}: no one-file format has the extension {suffix} (they are {ones}), so it is a "
                 f"directory of every chosen format's files")
     return None

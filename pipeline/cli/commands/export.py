@@ -12,7 +12,7 @@ from formats.directory import export_model, exporting_formats, named_only_format
 from formats.forked import side_by_side
 from formats.files import is_special_file
 from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
-                            single_format_names)
+                            single_file_extensions, single_format_names)
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
 from pipeline.core import stops
 from pipeline.core.build import Model
@@ -175,7 +175,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                                              "or one model file (NAME.lp, NAME.mps, ...) and NAME.lp.manifest.json")
     add_puzzle_args(p)
     add_model_args(p)
-    ones = ", ".join(f".{n}" if n != "mps" else ".mps (free)" for n in single_format_names())
+    ones = ", ".join(ext if ext != ".mps" else ".mps (free)" for ext in single_file_extensions())
     p.add_argument("--to", required=True, metavar="PATH",
                    help=f"a directory (created) for every chosen format's files and manifest.json; or a file "
                         f"whose extension is one of the one-file formats {ones} (.gz allowed but for .mat): "
