@@ -9,8 +9,10 @@ when stuck, :func:`pipeline.solvers.handoff.stuck_after`), and hands the questio
 counting engine (:func:`pipeline.tools.generate.engine.engine_for`'s choice) when it gives up.
 
 Both engines are exact, so the answers, and so the puzzles a seed makes, are the same whichever
-answered; only a second solution found (``last_other``, a witness of a needed clue) may be another
-one. Calls with a conflict budget (an undecided answer allowed) go to the counting engine as they are.
+answered; only the solutions an engine lists may be others (``last_other``, a witness of a needed
+clue; the grids ``count(keep=True)`` returns, from which ``explain`` picks its greedy clues to add,
+so its suggestion may be another set of the same purpose). Calls with a conflict budget (an
+undecided answer allowed) go to the counting engine as they are.
 """
 from __future__ import annotations
 
