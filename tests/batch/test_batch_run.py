@@ -625,22 +625,30 @@ def test_an_engine_that_does_not_start_on_a_resumed_output_leaves_it_resumable(t
 
 @pytest.fixture
 def silent_port():
-    """A TCP port that takes connections and never answers (a dashboard or HTTP port to Dask)."""
+    """A TCP port that takes connections and never answers (a dashboard or HTTP port to Dask).
+    Its thread ends with the test: a thread left alive keeps formats.forked from forking in
+    every later test of this pytest worker."""
     import threading
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
-    held = []
+    server.settimeout(0.1)
+    held, done = [], threading.Event()
 
     def accept():
-        while True:
+        while not done.is_set():
             try:
                 conn, _ = server.accept()
+            except socket.timeout:
+                continue
             except OSError:
                 return
             held.append(conn)
-    threading.Thread(target=accept, daemon=True).start()
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
     yield server.getsockname()[1]
+    done.set()
+    thread.join(5)
     server.close()
     for conn in held:
         conn.close()
@@ -703,39 +711,46 @@ def test_an_output_without_parts_takes_a_run_with_other_options(tmp_path, monkey
         run_batch(src, out, workers=1, progress="none", solver="sat")
 
 
-def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_port, monkeypatch):
+def test_the_dask_clients_log_is_quiet_only_while_the_run_holds_a_client(silent_port):
     """A scheduler that went away mid-run printed distributed.client's 30-line reconnection
     traceback before the run's one line; the run quiets that log while it holds its client, and
-    gives it back as it was, also when the scheduler is never reached."""
-    import logging
+    gives it back as it was, also when the scheduler is never reached. In a child process: a
+    client that never connects leaves threads behind, and a thread keeps formats.forked from forking."""
     try:
-        import dask
-        import distributed  # noqa: F401  (its import sets the log's level, which the run keeps)
+        import distributed  # noqa: F401
     except ImportError as e:
         print(f"SKIP: dask.distributed is not importable ({e})")
         pytest.skip(f"dask.distributed is not importable ({e})")
-    from pipeline.batch.engines import Dask
-    log = logging.getLogger("distributed.client")
-    before = log.level
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        with pytest.raises(PipelineError, match="did not answer"):
-            Dask(1, f"tcp://127.0.0.1:{silent_port}")
-    assert log.level == before
+    script = f"""
+import logging, dask, distributed
+from pipeline.batch.engines import Dask
+from pipeline.core.errors import PipelineError
+log = logging.getLogger("distributed.client")
+before = log.level
+with dask.config.set({{"distributed.comm.timeouts.connect": "1s"}}):
+    try:
+        Dask(1, "tcp://127.0.0.1:{silent_port}")
+        raise SystemExit("connected to a silent port")
+    except PipelineError as e:
+        assert "did not answer" in str(e), e
+assert log.level == before, (log.level, before)
 
-    class Answering:   # a client whose scheduler answers at once
-        def __init__(self, address):
-            self.address = address
-
-        def nthreads(self):
-            return {"worker": 1}
-
-        def close(self):
-            pass
-    monkeypatch.setattr(distributed, "Client", Answering)
-    engine = Dask(1, "tcp://127.0.0.1:1")
-    assert log.level == logging.CRITICAL and engine.workers == 1
-    engine.close()
-    assert log.level == before
+class Answering:
+    def __init__(self, address):
+        self.address = address
+    def nthreads(self):
+        return {{"worker": 1}}
+    def close(self):
+        pass
+distributed.Client = Answering
+engine = Dask(1, "tcp://127.0.0.1:1")
+assert log.level == logging.CRITICAL and engine.workers == 1, log.level
+engine.close()
+assert log.level == before, (log.level, before)
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=PROJECT)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-2000:]
 
 
 @pytest.mark.parametrize("text, kind", [("[]", "an array"), ("null", "null"), ('"x"', "a string"), ("7", "a number")])
