@@ -530,17 +530,8 @@ def test_a_ctrl_c_while_the_engine_starts_ends_the_run_as_one_in_the_loop(tmp_pa
     """The fresh-clone run on a loaded machine: a Ctrl-C 2 s after the manifest, while a one-worker
     run was still starting its engine, escaped as a bare KeyboardInterrupt ("interrupted", no
     resume hint). It now ends the run as an interrupted one, which the same command resumes."""
-    import pipeline.batch.run as run_module
-    src = tmp_path / "in.txt"
-    src.write_text("1...........3...\n" * 3)
-    out = tmp_path / "out"
-
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-    with monkeypatch.context() as patch:
-        patch.setattr(run_module, "make_engine", interrupted)
-        summary = run_batch(src, out, workers=1, progress="none")
-    assert summary.interrupted and summary.solved_now == 0 and not parts(out)
+    src, out = _stopped_before_the_first_part(tmp_path, monkeypatch)   # asserts the summary says interrupted
+    assert not parts(out)
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
     again = run_batch(src, out, workers=1, progress="none")
     assert again.complete and again.solved_now == 3
@@ -697,7 +688,8 @@ def _stopped_before_the_first_part(tmp_path, monkeypatch, **options):
         raise KeyboardInterrupt
     with monkeypatch.context() as patch:
         patch.setattr(run_module, "make_engine", interrupted)
-        assert run_batch(src, out, workers=1, progress="none", **options).interrupted
+        summary = run_batch(src, out, workers=1, progress="none", **options)
+    assert summary.interrupted and summary.solved_now == 0
     return src, out
 
 
