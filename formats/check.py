@@ -277,12 +277,13 @@ def _unlisted_files(directory: Path, listed: set[str]) -> tuple[list[str], list[
     """Unlisted files with an export file's ending: a problem line for each with a name an export
     writes (another export's), and the names of the others (the user's own, left alone)."""
     export_names = {name for fmt in FORMATS.values() for name in fmt.file_names}
+    endings = export_suffixes()
     found, others = [], []
     for entry in sorted(directory.iterdir()):
         name = entry.name
         plain = name[:-3] if name.lower().endswith(".gz") else name   # model.mps.gz: an export's too
         if (name in listed or name == MANIFEST_NAME or name.startswith(".") or name in ANSWER_NAMES
-                or not plain.lower().endswith(export_suffixes())):
+                or not plain.lower().endswith(endings)):
             continue
         if name in export_names:
             found.append(f"{entry}: not part of this export (manifest.json does not list it): a file of another export")

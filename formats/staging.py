@@ -144,11 +144,11 @@ def listed_export_files(meta: object) -> set[str]:
     """
     if not isinstance(meta, dict) or not is_export_manifest(meta):
         return set()
-    names = set()
+    names, endings = set(), export_suffixes()
     for listed in meta["files"].values():
         for name in listed if isinstance(listed, list) else ():
             if (isinstance(name, str) and name == Path(name).name and not name.startswith(".")
-                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(export_suffixes())):
+                    and name != MANIFEST_NAME and "\\" not in name and name.lower().endswith(endings)):
                 names.add(name)
     return names
 

@@ -452,10 +452,9 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     meter = Progress(n_records, int(done.sum()), config.progress, config.log_interval, stream)
     with _StopSignals() as stop:
         stop.engine = runner
-        failed = error is not None
         try:
             stop.in_loop = True
-            if runner is not None and not interrupted and not failed:
+            if runner is not None and not interrupted and error is None:
                 planner.workers = runner.workers
                 # in process, a chunk is solved inside submit: one at a time, so a finished chunk is
                 # written before the next starts (Ctrl-C in the next kept none of the one before)
@@ -496,11 +495,11 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:
-            failed, error = True, e   # a crashed worker, a part that cannot be written: what is still out is never written
+            error = e   # a crashed worker, a part that cannot be written: what is still out is never written
         finally:
             stop.in_loop = False
             if runner is not None:
-                runner.close(cancel=interrupted or stop.requested or failed, abort=lambda: stop.now)
+                runner.close(cancel=interrupted or stop.requested or error is not None, abort=lambda: stop.now)
             meter.close()
     complete = bool(done.all())
     elapsed = time.monotonic() - started
@@ -518,7 +517,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
         solved = retried[done[retried]]
         manifest["retries"][-1].update(rows=int(solved.size), planned_rows=n_retry,
                                        index_ranges=[[int(r[0]), int(r[-1])] for r in consecutive_runs(solved)])
-    manifest["status"] = ("failed" if failed else "complete" if complete and not interrupted
+    manifest["status"] = ("failed" if error is not None else "complete" if complete and not interrupted
                           else "interrupted" if interrupted else "partial")
     manifest["last_run"] = summary.to_dict()
     if error is not None:

@@ -278,8 +278,6 @@ def outside_kind_colours(glyphs: list[Glyph]) -> dict[str, tuple[str, str]]:
     dict of str to (str, str)
     """
     kinds = list(dict.fromkeys(g.name for g in glyphs if g.kind == "outside"))
-    if len(kinds) < 2:
-        return {kind: OUTSIDE_COLOURS[0] for kind in kinds}
     return {kind: OUTSIDE_COLOURS[i % len(OUTSIDE_COLOURS)] for i, kind in enumerate(kinds)}
 
 

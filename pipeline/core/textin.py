@@ -31,6 +31,10 @@ TAR_MAGIC_AT, TAR_MAGIC = 257, b"ustar"
 BINARY_HEAD = 512
 
 
+def _is_tar(head: bytes) -> bool:
+    return head[TAR_MAGIC_AT:TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC
+
+
 def binary_kind(head: bytes) -> str | None:
     """What binary file ``head`` (a file's first bytes) starts, as a message says it
     (:data:`BINARY_KINDS`), or None.
@@ -50,7 +54,7 @@ def binary_kind(head: bytes) -> str | None:
     >>> binary_kind(b"PK\\x03\\x04..."), binary_kind(b"4....")
     ('a zip archive', None)
     """
-    if head[TAR_MAGIC_AT:TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC:
+    if _is_tar(head):
         return "a tar archive"
     return next((name for magic, name in BINARY_KINDS if head.startswith(magic)), None)
 
@@ -103,7 +107,7 @@ def too_much(what: str, where: str, limit: int | None, why: str) -> PuzzleError:
 
 def _decoded(data: bytes, what: str, where: str) -> str:
     """UTF-8 text of ``data`` (a BOM dropped), or one line saying what the bytes look like."""
-    if data[TAR_MAGIC_AT:TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC:   # text in a tar decodes as UTF-8
+    if _is_tar(data):   # text in a tar decodes as UTF-8
         raise PuzzleError(f"{what}: {where} is a tar archive, not puzzle text") from None
     try:
         return data.decode("utf-8-sig")
