@@ -323,12 +323,19 @@ READERS2: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "BinaryX": _read_pair(True, legacy=True),
 }
 
+def _write_strict_kropki(entry: dict, grid: IssGrid) -> list[str]:
+    """ISS's ``StrictKropki`` gives every dot; the dots of one colour alone have no ISS form."""
+    if entry.get("color") is not None:
+        raise IssArgError(f"only the {entry['color']} dots all given has no ISS form (StrictKropki gives every dot)")
+    return ["StrictKropki"]
+
+
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS2: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "littlekiller": _write_little_killer,
     "xv": _write_xv,
     "strictxv": lambda entry, grid: ["StrictXV"],
-    "strictkropki": lambda entry, grid: ["StrictKropki"],
+    "strictkropki": _write_strict_kropki,
     "quadruple": _write_quad,
     "sum": _write_sum,
     "samevalues": _write_same_values,

@@ -108,8 +108,8 @@ def rule_caption(puzzle: "Puzzle") -> str:
     """
     board, words = puzzle.board, []
     for rule in puzzle.rules:
-        if not rule.glyphs(board):
-            word = type(rule).noun or rule.kind
+        if not rule.glyphs(board):   # a global rule's title may say more (strict Kropki's colour)
+            word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
             if word not in words:
                 words.append(word)
     keyed = outside_colours(puzzle)

@@ -296,8 +296,10 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
         marked = {frozenset(cell(t) for t in e["cells"]) for e in d.rules if e["rule"] == marker}
         if kind == "strictxv":
             bad = lambda a, b: a + b in (5, 10)  # noqa: E731
-        else:
-            bad = lambda a, b: abs(a - b) == 1 or a == 2 * b or b == 2 * a  # noqa: E731
+        else:   # "color": only the white (consecutive) or only the black (double) dots are all given
+            color = entry.get("color")
+            bad = lambda a, b: (color != "black" and abs(a - b) == 1  # noqa: E731
+                                or color != "white" and (a == 2 * b or b == 2 * a))
         for a, b in d.digit_pairs(ORTHO):
             if frozenset((a, b)) not in marked:
                 table([var[a], var[b]], lambda x, y: not bad(x, y))

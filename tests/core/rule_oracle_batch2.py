@@ -59,8 +59,10 @@ def predicate(entry: dict, entries: list):
         free = [p for p in ORTHO if frozenset(p) not in marked]
         if kind == "strictxv":
             bad = lambda x, y: x + y in (5, 10)  # noqa: E731
-        else:
-            bad = lambda x, y: abs(x - y) == 1 or x == 2 * y or y == 2 * x  # noqa: E731
+        else:   # "color": only the white (consecutive) or only the black (double) dots are all given
+            color = entry.get("color")
+            bad = lambda x, y: (color != "black" and abs(x - y) == 1  # noqa: E731
+                                or color != "white" and (x == 2 * y or y == 2 * x))
         return lambda g: not any(bad(g[p], g[q]) for p, q in free)
     if kind == "quadruple":
         need = Counter(entry["digits"])

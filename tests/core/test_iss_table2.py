@@ -225,3 +225,12 @@ def test_pair_keys_index_every_value_of_the_value_set(case, every):
     written = iss_from_puzzle(puzzle)
     assert f"~{key}~R1C1~R1C2" in written   # the writer keys by the same count
     assert parse_puzzle(written).to_document() == puzzle.to_document()
+
+
+def test_strict_kropki_of_one_colour_has_no_iss_form():
+    """ISS's StrictKropki gives every dot: the dots of one colour alone would read back as another puzzle."""
+    puzzle = parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki", "color": "black"}]})
+    with pytest.raises(PuzzleError, match=re.escape("rules[0] (strictkropki): only the black dots all given has no "
+                                                    "ISS form (StrictKropki gives every dot)")):
+        iss_from_puzzle(puzzle)
+    assert "StrictKropki" in iss_from_puzzle(parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki"}]}))

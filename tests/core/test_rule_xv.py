@@ -19,7 +19,7 @@ GRID = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
 
 
 @st.composite
-def marked_puzzles(draw, strict: str | None):
+def marked_puzzles(draw, strict: str | None, colored: bool = False):
     """Marks read off a random solution (all of them, or some), now and then one wrong; with
     ``strict`` the global rule too. 4x4 digits add up to 5 but never to 10: V marks only, and an
     X is refused (tested below)."""
@@ -38,6 +38,8 @@ def marked_puzzles(draw, strict: str | None):
             rules.append({"rule": "xv", "letter": draw(st.sampled_from(["v", "V"])), "cells": [name(a), name(b)]})
     if strict:
         rules.append({"rule": strict})
+        if colored:   # only the white or only the black dots all given
+            rules[-1]["color"] = draw(st.sampled_from(["white", "black"]))
     doc = {"size": 4, "box": "2x2", "rules": rules}
     if draw(st.booleans()):
         r, c = draw(st.integers(0, 3)), draw(st.integers(0, 3))
@@ -61,6 +63,23 @@ def test_strict_xv_counts_as_brute_force(doc):
 @given(doc=marked_puzzles("strictkropki"), clues=st.sampled_from(["rows", "reduce"]))
 def test_strict_kropki_counts_as_brute_force(doc, clues):
     agree(doc, clues=clues, cpsat=True)
+
+
+@SETTINGS
+@given(doc=marked_puzzles("strictkropki", colored=True), clues=st.sampled_from(["rows", "reduce"]))
+def test_strict_kropki_of_one_colour_counts_as_brute_force(doc, clues):
+    agree(doc, clues=clues, cpsat=True)
+
+
+def test_strict_kropki_of_one_colour_forbids_that_colour_alone():
+    white, black = ({"size": 4, "box": "2x2", "rules": [{"rule": "strictkropki", "color": c}]} for c in ("white", "black"))
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])   # 1-2 side by side: both
+    no_double = np.array([[1, 3, 2, 4], [2, 4, 1, 3], [3, 1, 4, 2], [4, 2, 3, 1]])
+    assert grid_violations(grid, parse_puzzle(white)) and grid_violations(grid, parse_puzzle(black))
+    assert any("(consecutive)" in v["message"] for v in grid_violations(no_double, parse_puzzle(white)))
+    assert not any("double" in v["message"] for v in grid_violations(no_double, parse_puzzle(white)))
+    assert parse_puzzle(white).rules[0].to_dict(parse_puzzle(white).board) == {"rule": "strictkropki", "color": "white"}
+    assert parse_puzzle(black).summary() == "4x4 classic, 0 clues; strict Kropki (black dots)"
 
 
 def test_all_v_marks_of_a_grid_with_strict_xv_leave_it_a_solution():
@@ -109,6 +128,7 @@ def test_verify_names_a_broken_mark_and_an_unmarked_pair():
     ({"rule": "xv", "letter": "v", "cells": ["r1c1", "r1c2", "r1c3"]}, "joins 2 cells"),
     ({"rule": "strictxv", "all": True}, "unknown key 'all'"),
     ({"rule": "strictkropki", "cells": ["r1c1"]}, "unknown key 'cells'"),
+    ({"rule": "strictkropki", "color": "grey"}, "'color' must be white or black (or left out: every dot), found 'grey'"),
 ])
 def test_bad_entries_are_refused_in_one_line(entry, words):
     with pytest.raises(PuzzleError) as e:

@@ -431,6 +431,8 @@ def test_even_squares_odd_circles_windows_and_extra_regions_are_shaded():
     # the rules drawn with no glyph of their own are named in the caption (global rules)
     assert caption.startswith("disjoint groups · anti-knight · anti-king · non-consecutive")
     assert caption == rule_caption(puzzle)
+    strict = parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki", "color": "white"}, {"rule": "strictxv"}]})
+    assert rule_caption(strict) == "strict XV · strict Kropki (white dots)"   # which dots are all given
 
 
 def test_candidates_follow_the_rules_that_see_cells():

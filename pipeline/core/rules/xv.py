@@ -347,11 +347,17 @@ class StrictXV(_Strict):
 class StrictKropki(_Strict):
     """Every Kropki dot is given: orthogonal neighbours without a ``kropki`` dot are neither
     consecutive nor one double the other (ISS ``StrictKropki``; the standard 1 and 2, whatever
-    values the given dots have).
+    values the given dots have). With ``"color": "white"`` only the white dots are all given
+    (unmarked neighbours are not consecutive: f-puzzles' non-consecutive beside dots, or its
+    negative difference constraint), with ``"black"`` only the black ones (f-puzzles' negative
+    ratio constraint); a dot of either colour exempts its pair.
 
     Rows ``strictkropki_p_d_e`` and ``strictkropkipair_p_d_e`` as for strict XV, over the digit
-    pairs ``|d - e| = 1`` or ``d = 2e`` or ``e = 2d``.
+    pairs ``|d - e| = 1`` or ``d = 2e`` or ``e = 2d`` (only the first with ``white``, only the
+    others with ``black``).
     """
+
+    color: str | None = None   # None: every dot is given; "white" or "black": those of that colour
 
     kind = "strictkropki"
     marks_kind = "kropki"
@@ -359,11 +365,47 @@ class StrictKropki(_Strict):
     description = "strict Kropki: neighbours without a dot are neither consecutive nor double"
     noun = "strict Kropki"
     nonzeros_per_variable = 11.6   # measured: 11.2 at N = 36, 11.6 at 64
-    why = "(consecutive or double)"
     mark_word = "dot"
 
-    @staticmethod
-    def forbidden(n: "int | np.ndarray") -> np.ndarray:
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "StrictKropki":
+        """``{"rule": "strictkropki"}``, or with ``"color": "white"`` or ``"black"`` (only the dots of
+        that colour are all given).
+
+        Parameters
+        ----------
+        data : dict
+            The document entry.
+        board : Board
+            The puzzle's board.
+        where : str
+            How messages name the entry.
+
+        Returns
+        -------
+        StrictKropki
+        """
+        check_keys(data, {"color"}, where)
+        color = data.get("color")
+        if color is not None and color not in ("white", "black"):
+            raise PuzzleError(f"{where}: 'color' must be white or black (or left out: every dot), found {clip(color)!r}")
+        return cls(color=color)
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind} if self.color is None else {"rule": self.kind, "color": self.color}
+
+    @classmethod
+    def title(cls, rules: list) -> str:
+        color = getattr(rules[0], "color", None) if rules else None
+        return cls.noun if color is None else f"{cls.noun} ({color} dots)"
+
+    @property
+    def why(self) -> str:   # type: ignore[override]
+        return {None: "(consecutive or double)", "white": "(consecutive)", "black": "(one double the other)"}[self.color]
+
+    def forbidden(self, n: "int | np.ndarray") -> np.ndarray:   # type: ignore[override]
         d = digit_values(n)
         a, b = d[:, None], d[None, :]
-        return (np.abs(a - b) == 1) | (a == 2 * b) | (b == 2 * a)
+        consecutive = np.abs(a - b) == 1
+        double = (a == 2 * b) | (b == 2 * a)
+        return {None: consecutive | double, "white": consecutive, "black": double}[self.color]
