@@ -23,13 +23,22 @@ f-puzzles              puzzle document
 ``extraregion``        ``{"rule": "extraregion", "cells": [...]}``
 ``givenPencilMarks``   ``{"rule": "pencilmarks", "cells": [...], "digits": [...]}`` (a grid
                        cell's key; cells with the same marks share one rule)
-``arrow``              ``{"rule": "arrow", "cells": [circle, *shaft]}`` per line (a circle
-                       of one cell; a pill arrow is refused)
+``arrow``              ``{"rule": "arrow", "cells": [circle, *shaft]}`` per line; a circle
+                       of 2 or 3 cells (a pill, read in reading order) is
+                       ``{"rule": "pillarrow", "pill": k, "cells": [*pill, *shaft]}``
 ``xv``                 ``{"rule": "xv", "letter": "x"|"v", "cells": [...]}``
 ``littlekillersum``    ``{"rule": "littlekiller", "sum": ..., "clue": ..., "cells": [...]}``
                        (an arrow without a number is only drawn)
 ``sandwichsum``        ``{"rule": "sandwich", "clue": "r0c3", "sum": ...}`` (a clue without a
                        number is only drawn)
+``clone``              ``{"rule": "samevalues", "groups": [[a], [b]]}`` per cell ``a`` of
+                       ``cells`` and the cell ``b`` of ``cloneCells`` at its place
+``quadruple``          ``{"rule": "quadruple", "cells": [...], "digits": values}``
+``minimum``,           ``{"rule": "greater", "cells": [larger, smaller]}`` between the cell
+``maximum``            and each orthogonal neighbour (a minimum is below all of them)
+``negative``           ``"xv"``: ``{"rule": "strictxv"}``; ``"ratio"``: ``{"rule":
+                       "strictkropki", "color": "black"}``; ``"difference"``: as
+                       ``nonconsecutive`` beside dots (both: ``{"rule": "strictkropki"}``)
 ``palindrome``,        ``{"rule": "palindrome"|"renban"|"whisper"|"between"|"regionsum",
 ``renban``,            "cells": [...]}`` per line (:data:`LINE_ELEMENTS`)
 ``whispers``,
@@ -37,9 +46,11 @@ f-puzzles              puzzle document
 ``regionSumLine``
 =====================  ==========================================================
 
-Any other element that is present and not empty (clones, quadruples, minimum and maximum, the
-"negative" constraint, cosmetic lines and shapes, ...) is refused with one line naming it:
-it is never silently dropped. Free-text fields (title, author, ruleset) are kept as metadata.
+``nonconsecutive`` beside Kropki dots is f-puzzles' "every white dot is given": a pair with a
+dot of either colour is exempt, so it reads as ``{"rule": "strictkropki", "color": "white"}``
+(without dots, ``{"rule": "nonconsecutive"}``). Any other element that is present and not empty
+(cosmetic lines and shapes, clocks, ...) is refused with one line naming it: it is never
+silently dropped. Free-text fields (title, author, ruleset) are kept as metadata.
 Inside the grid and the supported elements every key is either read or one f-puzzles writes
 for display only (:data:`DISPLAY_CELL_KEYS`, :data:`DISPLAY_ENTRY_KEYS`); any other key (a
 cage's ``"sum"`` for ``"value"``) is refused by name, as are a flag that is not ``true`` or
@@ -71,8 +82,10 @@ _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive":
 LINE_ELEMENTS = {"palindrome": "palindrome", "renban": "renban", "whispers": "whisper", "betweenline": "between",
                  "regionSumLine": "regionsum"}
 SUPPORTED = frozenset({"diagonal+", "diagonal-", "killercage", "thermometer", "difference", "ratio", "odd",
-                       "even", "extraregion", "arrow", "xv", "littlekillersum", "sandwichsum", *LINE_ELEMENTS,
-                       *_GLOBAL})
+                       "even", "extraregion", "arrow", "xv", "littlekillersum", "sandwichsum", "clone", "quadruple",
+                       "minimum", "maximum", "negative", *LINE_ELEMENTS, *_GLOBAL})
+#: What each word of f-puzzles' ``negative`` list says is all given.
+NEGATIVE = ("difference", "ratio", "xv")
 #: Flags: JSON true or false only (a string "false" is true to Python and would turn the rule on).
 _FLAGS = ("diagonal-", "diagonal+", *_GLOBAL)
 #: Keys of a grid cell the reader reads.
@@ -86,7 +99,8 @@ _ENTRY_KEYS = {"killercage": ("cells", "value"), "thermometer": ("lines",), "dif
                "ratio": ("cells", "value"), "odd": ("cell",), "even": ("cell",), "extraregion": ("cells",),
                "arrow": ("lines", "cells"), "xv": ("cells", "value"), "littlekillersum": ("cells", "cell", "direction",
                                                                                           "value"),
-               "sandwichsum": ("cell", "value"),
+               "sandwichsum": ("cell", "value"), "clone": ("cells", "cloneCells"), "quadruple": ("cells", "values"),
+               "minimum": ("cell",), "maximum": ("cell",),
                **{element: ("lines",) for element in LINE_ELEMENTS}}
 #: Keys of an element's entry that only colour it: ``outlineC`` (a cage's outline, a
 #: thermometer's line) and ``fontC`` (a cage's sum).
@@ -199,14 +213,18 @@ def _lines_and_arrows(data: dict, where: str) -> list[dict]:
             rules += [{"rule": kind, "cells": line} for line in _line_cells(entry, element, k, where)]
     for k, entry in enumerate(_entries(data, "arrow", where)):
         circle = _cells(entry, "cells", "arrow", k, where)
-        if len(circle) != 1:   # a pill: its cells read as one number of several digits
-            raise PuzzleError(f"{where}: arrow[{k}] has a circle of {len(circle)} cells (a pill arrow), which the "
-                              "reader does not read; a circle of one cell it does")
+        if not circle:
+            raise PuzzleError(f"{where}: arrow[{k}] has no circle cell in 'cells'")
+        # a pill (a circle over 2 or 3 cells) reads as one number, its digits in reading order
+        pill = sorted(circle, key=lambda name: tuple(int(v) for v in re.findall(r"[0-9]+", name)))
         for line in _line_cells(entry, "arrow", k, where):
             shaft = [cell for cell in line if cell not in circle]
             if not shaft:
                 raise PuzzleError(f"{where}: arrow[{k}] has a line with no cell past its circle")
-            rules.append({"rule": "arrow", "cells": circle + shaft})
+            if len(circle) == 1:
+                rules.append({"rule": "arrow", "cells": circle + shaft})
+            else:   # the pill arrow's own check names a pill of another size or of cells apart
+                rules.append({"rule": "pillarrow", "pill": len(circle), "cells": pill + shaft})
     return rules
 
 
@@ -235,6 +253,74 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
                               f"{clip(json.dumps(clue))}")
         if total is not None:   # the clue's place outside the grid names its row (RrC0) or column (R0Cc)
             rules.append({"rule": "sandwich", "clue": clue.lower(), "sum": total})
+    return rules
+
+
+def _clones_quadruples_and_extremes(data: dict, size: int, where: str) -> list[dict]:
+    """Clones (each cell of ``cells`` holds what the cell of ``cloneCells`` at its place holds),
+    quadruples (``values`` stand in the 2x2 square of ``cells``) and minimum and maximum cells
+    (below, or above, every orthogonal neighbour)."""
+    rules: list[dict] = []
+    for k, entry in enumerate(_entries(data, "clone", where)):
+        cells = _cells(entry, "cells", "clone", k, where)
+        clones = _cells(entry, "cloneCells", "clone", k, where)
+        if len(cells) != len(clones):
+            raise PuzzleError(f"{where}: clone[{k}] has {len(cells)} cells and {len(clones)} cloneCells; each cell "
+                              "needs its clone")
+        rules += [{"rule": "samevalues", "groups": [[a], [b]]} for a, b in zip(cells, clones) if a != b]
+    for k, entry in enumerate(_entries(data, "quadruple", where)):
+        values = entry.get("values")
+        if not isinstance(values, list):
+            raise PuzzleError(f"{where}: quadruple[{k}] 'values' must be a list of digits, found {clip(values)!r}")
+        digits = [_value({"value": v}, "quadruple", k, where) for v in values]
+        rules.append({"rule": "quadruple", "cells": _cells(entry, "cells", "quadruple", k, where),
+                      "digits": [d for d in digits if d is not None]})
+    for element in ("minimum", "maximum"):
+        for k, entry in enumerate(_entries(data, element, where)):
+            name = entry["cell"]
+            found = re.fullmatch(r"[Rr]([0-9]{1,3})[Cc]([0-9]{1,3})", name) if isinstance(name, str) else None
+            if found is None or not all(1 <= int(v) <= size for v in found.groups()):
+                raise PuzzleError(f"{where}: {element}[{k}] 'cell' must be a cell of the grid like \"R1C1\", "
+                                  f"found {clip(json.dumps(name))}")
+            r, c = (int(v) for v in found.groups())
+            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 1 <= nr <= size and 1 <= nc <= size:
+                    pair = [f"r{r}c{c}", f"r{nr}c{nc}"]
+                    rules.append({"rule": "greater", "cells": pair if element == "maximum" else pair[::-1]})
+    return rules
+
+
+def _strict_rules(data: dict, nonconsecutive: bool, where: str) -> list[dict]:
+    """The rules of f-puzzles' ``negative`` list (every white dot, black dot or X/V is given) and
+    of ``nonconsecutive``, which beside Kropki dots exempts their pairs (f-puzzles' solvers read
+    it so): every white dot given."""
+    negative = data.get("negative")
+    if negative in (None, False, [], ""):
+        negative = []
+    if not isinstance(negative, list) or not all(isinstance(w, str) for w in negative):
+        raise PuzzleError(f"{where}: f-puzzles 'negative' must be a list of element names, found {clip(negative)!r}")
+    unknown = [w for w in negative if w not in NEGATIVE]
+    if unknown:
+        raise PuzzleError(f"{where}: f-puzzles negative constraint {unknown[0]!r} is not supported "
+                          f"(supported: {', '.join(NEGATIVE)})")
+    for element, standard in (("difference", 1), ("ratio", 2)):
+        if element in negative:
+            for k, entry in enumerate(_entries(data, element, where)):
+                value = _value(entry, element, k, where)
+                if value not in (None, standard):
+                    raise PuzzleError(f"{where}: the negative {element} constraint beside {element}[{k}] of value "
+                                      f"{value} is not supported (only the standard {standard} is)")
+    dots = bool(_entries(data, "difference", where) or _entries(data, "ratio", where))
+    white = "difference" in negative or nonconsecutive and dots
+    rules: list[dict] = []
+    if nonconsecutive and not white:
+        rules.append({"rule": "nonconsecutive"})
+    if white and "ratio" in negative:
+        rules.append({"rule": "strictkropki"})
+    elif white or "ratio" in negative:
+        rules.append({"rule": "strictkropki", "color": "white" if white else "black"})
+    if "xv" in negative:
+        rules.append({"rule": "strictxv"})
     return rules
 
 
@@ -404,8 +490,9 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     if flags["diagonal+"]:
         rules.append({"rule": "diagonal", "which": "anti"})
     for key, kind in _GLOBAL.items():
-        if flags[key]:
+        if flags[key] and key != "nonconsecutive":
             rules.append({"rule": kind})
+    rules += _strict_rules(data, flags["nonconsecutive"], where)
     for k, entry in enumerate(_entries(data, "killercage", where)):
         rule: dict[str, object] = {"rule": "cage", "cells": _cells(entry, "cells", "killercage", k, where)}
         total = _value(entry, "killercage", k, where)
@@ -438,6 +525,7 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     for k, entry in enumerate(_entries(data, "extraregion", where)):
         rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where)})
     rules += _xv_and_little_killers(data, where)
+    rules += _clones_quadruples_and_extremes(data, size, where)
     rules += [{"rule": "pencilmarks", "cells": cells, "digits": list(digits)} for digits, cells in marked.items()]
     doc["rules"] = rules
     for key, into in (("title", "title"), ("author", "author"), ("ruleset", "notes")):

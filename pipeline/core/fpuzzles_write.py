@@ -1,10 +1,13 @@
 """A puzzle as f-puzzles JSON and as its compressed payload, the inverse of :mod:`pipeline.core.fpuzzles`.
 
 Every element the reader supports is written (killer cages, thermometers, Kropki dots, odd and
-even cells, extra regions, diagonals, the global rules); boxes other than f-puzzles' default
-for the size and jigsaw regions go in each cell's ``region``; a windoku's four windows are
-written as extra regions (the same units). Anything else (a Latin square, a layout, a
-greater-than sign, pencil marks) is refused in one line naming it.
+even cells, extra regions, diagonals, the global rules, quadruples, arrows and pill arrows,
+clones for ``samevalues`` of one-cell groups, and f-puzzles' ``negative`` list for the strict
+rules: ``difference`` and ``ratio`` for ``strictkropki``'s colours, ``xv`` for ``strictxv``);
+boxes other than f-puzzles' default for the size and jigsaw regions go in each cell's
+``region``; a windoku's four windows are written as extra regions (the same units). Anything
+else (a Latin square, a layout, a greater-than sign, ``nonconsecutive`` beside Kropki dots,
+which f-puzzles reads with the dotted pairs exempt) is refused in one line naming it.
 """
 from __future__ import annotations
 
@@ -40,6 +43,20 @@ def _little_killer(entry: dict) -> dict:
     direction = ("D" if first[0] > clue[0] else "U") + ("R" if first[1] > clue[1] else "L")
     return {"cell": _cell(entry["clue"]), "cells": [_cell(c) for c in entry["cells"]], "direction": direction,
             "value": str(entry["sum"])}
+
+
+def _pill_arrow(entry: dict, k: int, where: str) -> dict:
+    """A pill arrow's ``arrow`` entry: the pill's cells (f-puzzles reads them in reading order, so
+    another order is refused) and one line from the pill through the shaft."""
+    size = int(entry.get("pill", 2))
+    pill, shaft = entry["cells"][:size], entry["cells"][size:]
+    places = [tuple(int(v) for v in re.findall(r"\d+", name)) for name in pill]
+    if places != sorted(places):
+        raise PuzzleError(f"{where}: rules[{k}] (pillarrow): the pill {', '.join(pill)} is not in reading order, "
+                          "as f-puzzles reads a pill")
+    first = tuple(int(v) for v in re.findall(r"\d+", shaft[0]))
+    start = min(range(size), key=lambda i: max(abs(places[i][0] - first[0]), abs(places[i][1] - first[1])))
+    return {"cells": [_cell(c) for c in pill], "lines": [[_cell(pill[start])] + [_cell(c) for c in shaft]]}
 
 
 def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
@@ -95,10 +112,28 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     if spec.diagonals:
         data["diagonal+"] = data["diagonal-"] = True
     board = puzzle.base_board
-    for k, entry in puzzle.rules_as_given():
+    given = list(puzzle.rules_as_given())
+    dots = any(entry["rule"] == "kropki" for _, entry in given)
+    for k, entry in given:
         kind = entry["rule"]
+        if kind == "nonconsecutive" and dots:
+            raise PuzzleError(f"{where}: rules[{k}] (nonconsecutive) beside Kropki dots has no f-puzzles form "
+                              "(f-puzzles exempts the dotted pairs); strictkropki with color white says that")
         if kind in _GLOBAL:
             data[_GLOBAL[kind]] = True
+        elif kind in ("strictkropki", "strictxv"):
+            words = {"strictxv": ["xv"], "strictkropki": {None: ["difference", "ratio"], "white": ["difference"],
+                                                          "black": ["ratio"]}[entry.get("color")]}[kind]
+            data.setdefault("negative", []).extend(words)
+        elif kind == "quadruple":
+            data.setdefault("quadruple", []).append({"cells": [_cell(c) for c in entry["cells"]],
+                                                     "values": list(entry["digits"])})
+        elif kind == "samevalues" and all(len(group) == 1 for group in entry["groups"]):
+            first = _cell(entry["groups"][0][0])
+            data.setdefault("clone", []).append({"cells": [first] * (len(entry["groups"]) - 1),
+                                                 "cloneCells": [_cell(g[0]) for g in entry["groups"][1:]]})
+        elif kind == "pillarrow":
+            data.setdefault("arrow", []).append(_pill_arrow(entry, k, where))
         elif kind == "diagonal":
             data["diagonal-" if entry.get("which", "main") == "main" else "diagonal+"] = True
         elif kind == "cage":

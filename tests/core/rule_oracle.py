@@ -16,8 +16,11 @@ The oracle reads puzzles in two forms of its own, never through the project's re
 * :func:`spec_from_fpuzzles`: f-puzzles' JSON object (``grid`` with ``value``/``given``/``region``/
   ``givenPencilMarks``,
   ``killercage``, ``thermometer``, ``difference``, ``ratio``, ``odd``/``even``, ``extraregion``,
-  ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``,
-  ``disjointgroups``).
+  ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` (pairs with a Kropki
+  dot exempt, as f-puzzles' solvers read it), ``disjointgroups``, ``xv``, ``clone``, ``quadruple``,
+  ``minimum``/``maximum``, arrows with a circle of one cell or a pill of two or three, and the
+  ``negative`` list: ``difference`` as non-consecutive, ``ratio`` no 1:2 and ``xv`` no sum of 5
+  or 10 between unmarked neighbours).
 
 :func:`count` counts solutions up to a cap with CP-SAT; :func:`brute_count` enumerates every
 grid of a small single-grid puzzle (4x4) and filters it with :func:`check`, the plain-Python
@@ -205,9 +208,38 @@ def spec_from_fpuzzles(data: dict) -> Spec:
     if data.get("diagonal+"):
         diagonals.append("anti")
     spec.diagonals = tuple(diagonals)
-    for key in ("antiknight", "antiking", "nonconsecutive", "disjointgroups"):
+    for key in ("antiknight", "antiking", "disjointgroups"):
         if data.get(key):
             spec.rules.append((key, {}))
+    negative = data.get("negative") or []
+    dotted = {tuple(sorted(_cell(c) for c in dot["cells"])) for key in ("difference", "ratio")
+              for dot in data.get(key) or []}
+    if data.get("nonconsecutive") or "difference" in negative:
+        spec.rules.append(("nonconsecutive", {"except": dotted}))
+    if "ratio" in negative:
+        spec.rules.append(("notdouble", {"except": dotted}))
+    marked = {tuple(sorted(_cell(c) for c in mark["cells"])) for mark in data.get("xv") or []}
+    if "xv" in negative:
+        spec.rules.append(("notxv", {"except": marked}))
+    for mark in data.get("xv") or []:
+        spec.rules.append(("xv", {"cells": [_cell(c) for c in mark["cells"]], "sum": {"X": 10, "V": 5}[mark["value"]]}))
+    for clone in data.get("clone") or []:
+        for a, b in zip(clone["cells"], clone["cloneCells"]):
+            spec.rules.append(("equal", {"cells": [_cell(a), _cell(b)]}))
+    for quad in data.get("quadruple") or []:
+        spec.rules.append(("quad", {"cells": [_cell(c) for c in quad["cells"]], "digits": [int(v) for v in quad["values"]]}))
+    for key in ("minimum", "maximum"):
+        for entry in data.get(key) or []:
+            r, c = _cell(entry["cell"])
+            for dr, dc in ORTHOGONAL:
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    pair = [(r, c), (r + dr, c + dc)]
+                    spec.rules.append(("greater", {"cells": pair if key == "maximum" else pair[::-1]}))
+    for arrow in data.get("arrow") or []:
+        circle = sorted(_cell(c) for c in arrow["cells"])   # a pill reads in reading order
+        for line in arrow["lines"]:
+            shaft = [_cell(c) for c in line if _cell(c) not in circle]
+            spec.rules.append(("pill", {"cells": circle + shaft, "pill": len(circle)}))
     for cage in data.get("killercage") or []:
         params = {"cells": [_cell(c) for c in cage["cells"]]}
         if cage.get("value") not in (None, ""):
@@ -252,14 +284,31 @@ def _kropki_ok(color: str, value: int, a: int, b: int) -> bool:
 def _global_pairs(spec: Spec) -> list:
     """(pairs, predicate that the two values must satisfy) of every global rule."""
     out = []
-    for kind, _ in spec.rules:
+    for kind, params in spec.rules:
         if kind == "antiknight":
             out.append((_pairs(spec, KNIGHT), lambda a, b: a != b))
         elif kind == "antiking":
             out.append((_pairs(spec, KING), lambda a, b: a != b))
-        elif kind == "nonconsecutive":
-            out.append((_pairs(spec, ORTHOGONAL), lambda a, b: abs(a - b) != 1))
+        elif kind in _EXEMPTING:
+            exempt = params.get("except", set())
+            out.append(([p for p in _pairs(spec, ORTHOGONAL) if p not in exempt], _EXEMPTING[kind]))
     return out
+
+
+#: Global rules between unmarked orthogonal neighbours: what two neighbours' values must satisfy.
+_EXEMPTING = {"nonconsecutive": lambda a, b: abs(a - b) != 1,
+              "notdouble": lambda a, b: a != 2 * b and b != 2 * a,
+              "notxv": lambda a, b: a + b not in (5, 10)}
+
+
+def _pill_ok(p: dict, vals: list) -> bool:
+    """A circle's digits read as one number (a pill's in reading order) equal its shaft's sum."""
+    k = p["pill"]
+    return int("".join(map(str, vals[:k]))) == sum(vals[k:])
+
+
+def _quad_ok(p: dict, vals: list) -> bool:
+    return all(vals.count(d) >= p["digits"].count(d) for d in p["digits"])
 
 
 def checker(spec: Spec):
@@ -292,6 +341,10 @@ def checker(spec: Spec):
             if kind in ("even", "odd") and any(v % 2 != (kind == "odd") for v in vals):
                 return False
             if kind == "pencilmarks" and any(v not in p["digits"] for v in vals):
+                return False
+            if kind == "xv" and sum(vals) != p["sum"] or kind == "equal" and vals[0] != vals[1]:
+                return False
+            if kind == "pill" and not _pill_ok(p, vals) or kind == "quad" and not _quad_ok(p, vals):
                 return False
         return all(rule_ok(value(a), value(b)) for cells, rule_ok in pairs for a, b in cells)
 
@@ -340,6 +393,22 @@ def _model(spec: Spec):
         elif kind == "pencilmarks":
             for v in vs:
                 m.AddAllowedAssignments([v], [(d,) for d in p["digits"]])
+        elif kind == "xv":
+            m.Add(sum(vs) == p["sum"])
+        elif kind == "equal":
+            m.Add(vs[0] == vs[1])
+        elif kind == "pill":
+            k = p["pill"]
+            m.Add(sum(10 ** (k - 1 - i) * v for i, v in enumerate(vs[:k])) == sum(vs[k:]))
+        elif kind == "quad":
+            for d in set(p["digits"]):
+                hits = []
+                for v in vs:
+                    hit = m.NewBoolVar("")
+                    m.Add(v == d).OnlyEnforceIf(hit)
+                    m.Add(v != d).OnlyEnforceIf(hit.Not())
+                    hits.append(hit)
+                m.Add(sum(hits) >= p["digits"].count(d))
     for pairs, ok in _global_pairs(spec):
         forbidden = [(a, b) for a in digits for b in digits if not ok(a, b)]
         for a, b in pairs:

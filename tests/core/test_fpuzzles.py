@@ -120,8 +120,8 @@ def test_a_file_holding_a_link_reads_as_the_puzzle(tmp_path):
 
 
 @pytest.mark.parametrize("element, value", [
-    ("clone", [{"cells": ["R1C1"], "cloneCells": ["R2C3"]}]), ("minimum", [{"cell": "R1C1"}]),
-    ("negative", ["ratio"]), ("line", [{"lines": [["R1C1", "R1C2"]]}]), ("quadruple", [{"cells": [], "values": []}]),
+    ("line", [{"lines": [["R1C1", "R1C2"]]}]), ("clock", [{"lines": [["R1C1", "R1C2"]]}]),
+    ("circle", [{"cells": ["R1C1"], "value": "3"}]), ("text", [{"cells": ["R1C1"], "value": "a"}]),
 ])
 def test_an_unsupported_element_is_refused_by_name(element, value):
     data = {"size": 4, "grid": grid_of(4), element: value}
@@ -320,7 +320,12 @@ def test_an_arrow_before_pencil_marks_writes_both():
 
 
 @pytest.mark.parametrize("element, entry, message", [
-    ("arrow", {"cells": ["R1C1", "R1C2"], "lines": [["R1C1", "R2C1"]]}, "a circle of 2 cells (a pill arrow)"),
+    ("arrow", {"cells": ["R1C1", "R1C3"], "lines": [["R1C1", "R2C1", "R3C1"]]}, "pill cells r1c1 and r1c3 do not touch"),
+    ("arrow", {"cells": ["R1C1", "R1C2", "R1C3", "R1C4"], "lines": [["R1C1", "R2C1"]]}, "'pill' must be"),
+    ("clone", {"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C5"]}, "2 cells and 1 cloneCells"),
+    ("quadruple", {"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": "12"}, "'values' must be a list of digits"),
+    ("quadruple", {"cells": ["R1C1", "R1C2", "R2C1", "R3C2"], "values": [1]}, "the 4 cells of a 2x2 square"),
+    ("minimum", {"cell": "R10C1"}, "minimum[0] 'cell' must be a cell of the grid like \"R1C1\", found \"R10C1\""),
     ("arrow", {"cells": ["R1C1"], "lines": [["R1C1"]]}, "a line with no cell past its circle"),
     ("xv", {"cells": ["R1C1", "R1C2"], "value": "Y"}, "value 'Y' is not X or V"),
     ("renban", {"lines": "R1C1"}, "has no list of lines"),
@@ -328,8 +333,98 @@ def test_an_arrow_before_pencil_marks_writes_both():
     ("sandwichsum", {"cell": 3, "value": "5"}, "sandwichsum[0] 'cell' must be a clue cell like \"R0C3\", found 3"),
 ])
 def test_a_line_element_the_reader_cannot_take_is_one_line(element, entry, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)) as e:   # the rules' own checks too
+        parse_puzzle(json.dumps({"size": 9, "grid": grid_of(9), element: [entry]}))
+    assert "\n" not in str(e.value)
+
+
+#: A 6x6 solution the scenarios below derive their marks from (each holds for it).
+SOLUTION = [[1, 2, 3, 4, 5, 6], [4, 5, 6, 1, 2, 3], [2, 3, 1, 5, 6, 4],
+            [5, 6, 4, 2, 3, 1], [3, 1, 2, 6, 4, 5], [6, 4, 5, 3, 1, 2]]
+
+
+def _marks_of_the_solution(seed: int) -> dict:
+    """An f-puzzles puzzle of the 6x6 :data:`SOLUTION` with clones, a quadruple, minimum and maximum
+    cells, Kropki dots beside non-consecutive and the negative constraints, XV marks, all true of
+    the solution; a few givens, drawn by ``seed``."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    s = np.array(SOLUTION)
+    name = lambda r, c: f"R{r + 1}C{c + 1}"
+    pairs = [((r, c), (r, c + 1)) for r in range(6) for c in range(5)] + [((r, c), (r + 1, c)) for r in range(5)
+                                                                           for c in range(6)]
+    consecutive = [p for p in pairs if abs(s[p[0]] - s[p[1]]) == 1]
+    double = [p for p in pairs if s[p[0]] == 2 * s[p[1]] or s[p[1]] == 2 * s[p[0]]]
+    sums = [p for p in pairs if s[p[0]] + s[p[1]] in (5, 10)]
+    negative = [w for w in ("difference", "ratio", "xv") if rng.random() < 0.3]
+    white = "difference" in negative or seed % 2 == 0   # nonconsecutive beside dots on even seeds
+    data: dict = {"size": 6, "grid": grid_of(6, {(r, c): int(s[r, c]) for r, c in
+                                                 zip(rng.integers(0, 6, 2), rng.integers(0, 6, 2))}),
+                  "nonconsecutive": seed % 2 == 0, "negative": negative}
+    data["difference"] = [{"cells": [name(*a), name(*b)]} for a, b in consecutive if white or rng.random() < 0.1]
+    data["ratio"] = [{"cells": [name(*a), name(*b)]} for a, b in double
+                     if "ratio" in negative or rng.random() < 0.1 and (a, b) not in consecutive]
+    data["xv"] = [{"cells": [name(*a), name(*b)], "value": "X" if s[a] + s[b] == 10 else "V"} for a, b in sums
+                  if "xv" in negative or rng.random() < 0.1]
+    same = [((r, c), (r2, c2)) for r in range(6) for c in range(6) for r2 in range(6) for c2 in range(6)
+            if (r, c) < (r2, c2) and s[r, c] == s[r2, c2]]
+    chosen = [same[k] for k in rng.choice(len(same), 3, replace=False)]
+    data["clone"] = [] if seed % 4 == 1 else [{"cells": [name(*a) for a, _ in chosen], "cloneCells": [name(*b) for _, b in chosen]}]
+    r, c = (int(v) for v in rng.integers(0, 5, 2))
+    square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    data["quadruple"] = [{"cells": [name(*x) for x in square], "values": sorted(int(s[x]) for x in square[:1 + seed % 2])}]
+    for key, better in (("minimum", np.less), ("maximum", np.greater)):
+        data[key] = [{"cell": name(r, c)} for r in range(6) for c in range(6)
+                     if all(better(s[r, c], s[r + dr, c + dc]) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                            if 0 <= r + dr < 6 and 0 <= c + dc < 6)][:seed % 3]
+    return data
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_clones_quadruples_extremes_and_negative_constraints_count_as_the_oracle_reads_them(seed):
+    """The oracle reads non-consecutive beside dots as f-puzzles' solvers do (a dotted pair is exempt)."""
+    data = _marks_of_the_solution(seed)
+    spec = oracle.spec_from_fpuzzles(data)
+    assert oracle.check(spec, SOLUTION)
+    want, _ = oracle.count(spec, 30)
+    puzzle = parse_puzzle("https://www.f-puzzles.com/?load=" + compress(data))
+    got = count_solutions(build_model(puzzle), limit=30)
+    assert got.count == want >= 1
+    assert all(oracle.check(spec, g) for g in got.grids)
+
+
+def test_the_strict_rules_an_f_puzzle_reads_as():
+    def kinds(**elements):
+        doc = document_from_fpuzzles({"size": 4, "grid": grid_of(4), **elements})
+        return [r for r in doc["rules"] if r["rule"] in ("nonconsecutive", "strictkropki", "strictxv")]
+    dot = [{"cells": ["R1C1", "R1C2"]}]
+    assert kinds(nonconsecutive=True) == [{"rule": "nonconsecutive"}]
+    assert kinds(nonconsecutive=True, ratio=dot) == [{"rule": "strictkropki", "color": "white"}]
+    assert kinds(negative=["difference"], difference=dot) == [{"rule": "strictkropki", "color": "white"}]
+    assert kinds(negative=["ratio"]) == [{"rule": "strictkropki", "color": "black"}]
+    assert kinds(nonconsecutive=True, negative=["ratio", "xv"], difference=dot) == [
+        {"rule": "strictkropki"}, {"rule": "strictxv"}]
+
+
+def test_a_pill_arrow_reads_its_pill_in_reading_order():
+    entry = {"cells": ["R2C2", "R2C1"], "lines": [["R2C2", "R3C2", "R4C2"], ["R2C1", "R3C1"]]}
+    doc = document_from_fpuzzles({"size": 9, "grid": grid_of(9), "arrow": [entry]})
+    assert doc["rules"] == [{"rule": "pillarrow", "pill": 2, "cells": ["r2c1", "r2c2", "r3c2", "r4c2"]},
+                            {"rule": "pillarrow", "pill": 2, "cells": ["r2c1", "r2c2", "r3c1"]}]
+
+
+@pytest.mark.parametrize("elements, message", [
+    ({"negative": "ratio"}, "'negative' must be a list of element names"),
+    ({"negative": ["sandwichsum"]}, "negative constraint 'sandwichsum' is not supported (supported: difference, "
+                                    "ratio, xv)"),
+    ({"negative": ["difference"], "difference": [{"cells": ["R1C1", "R1C2"], "value": "2"}]},
+     "the negative difference constraint beside difference[0] of value 2 is not supported (only the standard 1 is)"),
+    ({"negative": ["ratio"], "ratio": [{"cells": ["R1C1", "R1C2"], "value": "3"}]},
+     "the negative ratio constraint beside ratio[0] of value 3 is not supported (only the standard 2 is)"),
+])
+def test_a_negative_constraint_the_reader_cannot_take_is_one_line(elements, message):
     with pytest.raises(PuzzleError, match=re.escape(message)) as e:
-        document_from_fpuzzles({"size": 9, "grid": grid_of(9), element: [entry]})
+        document_from_fpuzzles({"size": 9, "grid": grid_of(9), **elements})
     assert "\n" not in str(e.value)
 
 
@@ -453,3 +548,39 @@ def test_a_link_with_no_or_a_broken_payload_says_so(link, said):
     with pytest.raises(PuzzleError) as err:
         parse_puzzle(link)
     assert str(err.value).startswith(f"puzzle: {said}"), str(err.value)
+
+
+def test_strict_rules_quadruples_clones_and_pill_arrows_write_back_as_they_read():
+    doc = {"size": 9, "givens": ["r1c1=5"], "rules": [
+        {"rule": "strictkropki", "color": "black"}, {"rule": "strictxv"},
+        {"rule": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 5]},
+        {"rule": "samevalues", "groups": [["r5c5"], ["r9c9"], ["r1c9"]]},
+        {"rule": "pillarrow", "pill": 2, "cells": ["r4c1", "r4c2", "r5c1", "r6c1", "r7c1"]}]}
+    puzzle = parse_puzzle(json.dumps(doc))
+    written = fpuzzles_from_puzzle(puzzle)
+    assert written["negative"] == ["ratio", "xv"]
+    assert written["clone"] == [{"cells": ["R5C5", "R5C5"], "cloneCells": ["R9C9", "R1C9"]}]
+    assert written["arrow"] == [{"cells": ["R4C1", "R4C2"], "lines": [["R4C1", "R5C1", "R6C1", "R7C1"]]}]
+    back = parse_puzzle(compress(written))
+    kinds = sorted(r.kind for r in back.rules)
+    assert kinds == ["pillarrow", "quadruple", "samevalues", "samevalues", "strictkropki", "strictxv"]
+    assert {r.kind: r.to_dict(back.board) for r in back.rules}["strictkropki"] == {"rule": "strictkropki",
+                                                                                  "color": "black"}
+    for color, words in ((None, ["difference", "ratio"]), ("white", ["difference"])):
+        entry = {"rule": "strictkropki", **({"color": color} if color else {})}
+        again = fpuzzles_from_puzzle(parse_puzzle(json.dumps({"size": 9, "rules": [entry]})))
+        assert again["negative"] == words
+        assert [r.to_dict(None) for r in parse_puzzle(compress(again)).rules] == [entry]
+
+
+@pytest.mark.parametrize("rules, message", [
+    ([{"rule": "nonconsecutive"}, {"rule": "kropki", "color": "black", "cells": ["r1c1", "r1c2"]}],
+     "rules[0] (nonconsecutive) beside Kropki dots has no f-puzzles form (f-puzzles exempts the dotted pairs)"),
+    ([{"rule": "pillarrow", "pill": 2, "cells": ["r4c2", "r4c1", "r5c1", "r6c1"]}],
+     "rules[0] (pillarrow): the pill r4c2, r4c1 is not in reading order, as f-puzzles reads a pill"),
+    ([{"rule": "samevalues", "groups": [["r1c1", "r1c2"], ["r5c5", "r5c6"]]}], "rules[0] (samevalues) has no f-puzzles element"),
+])
+def test_what_f_puzzles_would_read_as_another_puzzle_is_not_written(rules, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)) as e:
+        fpuzzles_from_puzzle(parse_puzzle(json.dumps({"size": 9, "rules": rules})))
+    assert "\n" not in str(e.value)
