@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
-from formats.files import WriteFailed, atomic_open, is_special_file, write_failure
+from formats.files import atomic_open, is_special_file, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.extras import install_hint
@@ -611,10 +611,10 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():   # a picture is not written into a directory made up on the way
-        if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
-            raise write_failure(path, NotADirectoryError(20, "Not a directory"))
-        raise WriteFailed(path, f"cannot write (no such directory {folder})")
+    # a missing directory is made, as every other command's output's is (atomic_open); a file
+    # standing where a directory is named is refused before the drawing
+    if not folder.is_dir() and (folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents)):
+        raise write_failure(path, NotADirectoryError(20, "Not a directory"))
     # drawn in memory, then written: matplotlib's PDF writer, when a write fails mid-stream (a
     # full disk, /dev/full), raises an AttributeError from its close() over the OSError
     picture = io.BytesIO()

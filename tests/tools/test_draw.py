@@ -198,10 +198,15 @@ def test_stdin_puzzle_is_read_once(tmp_path, monkeypatch):
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_missing_output_directory_is_one_line(tmp_path, capsys):
-    assert main(["draw", "--to", str(tmp_path / "no" / "x.png")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("error:") and "no such directory" in err and err.count("\n") == 1
+def test_a_missing_output_directory_is_made_and_a_file_in_its_way_is_one_line(tmp_path, capsys):
+    """As generate, convert and export make theirs; a file where a directory is named is refused."""
+    assert main(["draw", "--to", str(tmp_path / "no" / "x.svg")]) == 0
+    assert (tmp_path / "no" / "x.svg").read_text().startswith("<?xml")
+    (tmp_path / "file").write_text("")
+    assert main(["draw", "--to", str(tmp_path / "file" / "x.svg")]) == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("error:") and "file is not a directory" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["file", "no", "x.svg"]
 
 
 def test_highlight_violations_and_differences_mark_the_right_cells():
