@@ -42,7 +42,7 @@ import numpy as np
 if TYPE_CHECKING:   # annotations only: the rules import this module
     from pipeline.core.rules.base import Board, Rule
 
-__all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "rule_glyphs", "rule_titles", "touching_colours",
+__all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rule_numbers", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
            "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout"]
 
@@ -170,9 +170,49 @@ def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[
     list of Glyph
     """
     out: list[Glyph] = []
+    numbers = rule_numbers(rules)
     for rule in rules:
-        out.extend(g if g.name else replace(g, name=rule.kind) for g in rule.glyphs(board))
+        out.extend(numbered(g if g.name else replace(g, name=rule.kind), numbers.get(id(rule)))
+                   for g in rule.glyphs(board))
     return out
+
+
+def rule_numbers(rules: "list[Rule] | tuple[Rule, ...]") -> dict[int, int]:
+    """``{id(rule): k}``, the 1-based number of each rule of a kind whose glyphs alike would not
+    say which go together (:attr:`Rule.numbered_glyphs`: two same-values rules draw four "="
+    cages), when the puzzle has two or more of that kind; other rules are left out.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+
+    Returns
+    -------
+    dict
+    """
+    by_kind: dict[str, list] = {}
+    for rule in rules:
+        if getattr(rule, "numbered_glyphs", False):
+            by_kind.setdefault(rule.kind, []).append(rule)
+    return {id(rule): k for group in by_kind.values() if len(group) > 1 for k, rule in enumerate(group, 1)}
+
+
+def numbered(glyph: Glyph, number: int | None) -> Glyph:
+    """``glyph`` with its rule's number after its label (``=2``), or as it is without a number.
+
+    Parameters
+    ----------
+    glyph : Glyph
+        One glyph of a rule.
+    number : int, optional
+        The rule's number (:func:`rule_numbers`), or None.
+
+    Returns
+    -------
+    Glyph
+    """
+    return glyph if number is None else replace(glyph, label=f"{glyph.label}{number}")
 
 
 def rule_titles(rules: "list[Rule] | tuple[Rule, ...]") -> list[str]:

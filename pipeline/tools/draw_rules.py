@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
                                   THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
-                                  outside_layout)
+                                  outside_layout, numbered, rule_numbers)
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.path import Path as MplPath
@@ -81,9 +81,11 @@ def picture_glyphs(puzzle: "Puzzle") -> list[Glyph]:
     """
     board = puzzle.board
     out: list[Glyph] = []
+    numbers = rule_numbers(puzzle.rules)
     for rule in puzzle.rules:
         units = bool(rule.units(board))
-        out.extend(Glyph(g.kind, g.cells, g.style, g.label, g.colour, g.step, g.name or rule.kind)
+        out.extend(numbered(Glyph(g.kind, g.cells, g.style, g.label, g.colour, g.step, g.name or rule.kind),
+                            numbers.get(id(rule)))
                    for g in rule.glyphs(board) if not (units and g.kind == "shade"))
     return out
 

@@ -67,3 +67,20 @@ def test_cage_loops_of_a_ring_are_an_outer_loop_and_a_hole():
     assert sorted(len(loop) for loop in loops) == [4, 4]
     frac = np.concatenate(loops) % 1
     assert np.all(np.isclose(frac, 0.1) | np.isclose(frac, 0.9))
+
+
+def test_two_same_values_rules_number_their_cages_and_one_keeps_its_plain_mark():
+    """Four alike "=" cages did not say which two go together."""
+    from pipeline.core.glyphs import rule_glyphs
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.tools.draw_rules import picture_glyphs
+    two = parse_puzzle({"size": 9, "rules": [
+        {"rule": "samevalues", "groups": [["r1c1"], ["r5c5"]]},
+        {"rule": "cage", "cells": ["r3c3", "r3c4"], "sum": 5},
+        {"rule": "samevalues", "groups": [["r1c2", "r1c3"], ["r9c8", "r9c9"]]}]})
+    for glyphs in (rule_glyphs(two.rules, two.board), picture_glyphs(two)):   # both renderers' glyphs
+        labels = [(g.name, g.label) for g in glyphs]   # the puzzle keeps its rules by kind
+        assert labels == [("cage", "5"), ("samevalues", "=1"), ("samevalues", "=1"),
+                          ("samevalues", "=2"), ("samevalues", "=2")]
+    one = parse_puzzle({"size": 9, "rules": [{"rule": "samevalues", "groups": [["r1c1"], ["r5c5"]]}]})
+    assert [g.label for g in rule_glyphs(one.rules, one.board)] == ["=", "="]

@@ -441,6 +441,9 @@ class Rule:
     #: What pictures call one rule of this kind ("killer cage"); :meth:`title` adds an "s" for
     #: several. Default: the kind.
     noun: ClassVar[str] = ""
+    #: Rules of the kind draw alike (two same-values rules: four "=" cages), so with two or more
+    #: each one's glyph labels get its number (:func:`pipeline.core.glyphs.rule_numbers`).
+    numbered_glyphs: ClassVar[bool] = False
 
     def estimated_nonzeros_per_variable(self, board: "Board") -> float:
         """:attr:`nonzeros_per_variable` on ``board``: a rule whose rows grow with the grid (the

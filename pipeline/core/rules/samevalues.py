@@ -68,6 +68,8 @@ class SameValues(Rule):
     def cells(self) -> np.ndarray:
         return np.array([c for g in self.groups for c in g], dtype=np.int64)
 
+    numbered_glyphs = True   # two same-values rules: "=1" and "=2" cages say which go together
+
     def glyphs(self, board: Board) -> list[Glyph]:
         """Each group a cage labelled ``=``."""
         return [Glyph("cage", g, label="=") for g in self.groups]
