@@ -14,15 +14,20 @@ samurai layout's grids) is rated by the same code. Candidates are a numpy boolea
 cells, digits); the checks, the singles and locked candidates (every pair of overlapping units
 at once) are array operations, the subsets enumerate small combinations.
 
-Rules beyond units (killer cages, anti-knight, thermometers, ...) add one technique, ``rule``
+Rules beyond units (killer cages, anti-knight, thermometers, ...) add the technique ``rule``
 (after the singles): the bounds of one rule row under the current candidates
 (:mod:`pipeline.core.rules.bounds`: a cage's sum arithmetic, a placed digit's anti-knight or
 non-consecutive neighbours, a thermometer's too small or too large digits), removing what that
-row rules out; its step names the rule. Every check also refuses candidates under which a rule
-row cannot hold, so no step contradicts a rule, a guess that breaks one is undone, and the final
-grid satisfies every rule. Reasoning over several rule rows at once (cage combinations across
-a unit, "45" rules) is not a technique here: where nothing applies the rater guesses, and the
-guesses are counted and listed like any other puzzle's.
+row rules out; its step names the rule. Killer cages add two more, as killer solvers reason:
+``cage combination`` (easy; :func:`cage_fillings`: a cell keeps the digits some filling of the
+cage with distinct digits making its sum gives it, and a digit every filling needs whose places
+in the cage lie in one unit leaves that unit's other cells) and the ``45 rule`` (medium: a unit,
+or rows or columns side by side, holds each digit once per unit, so its cells outside the cages
+wholly inside it, and the cells outside it of the cages covering it, are virtual cages of a known
+sum). Every check also refuses candidates under which a rule row cannot hold, so no step
+contradicts a rule, a guess that breaks one is undone, and the final grid satisfies every rule.
+Where nothing applies the rater guesses, and the guesses are counted and listed like any other
+puzzle's.
 
 With several solutions the steps reach the one the solver found (``Rating.unique`` is False, and
 the text says so); with none, the rater stops at its first guess (``solved`` False).
@@ -44,14 +49,16 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules import Cage
 from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
 from pipeline.core.verify import unit_repeats, verify_grid
 from pipeline.solvers.auto import auto_count
 
 #: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
-TECHNIQUES = ("naked single", "hidden single", "rule", "pointing", "claiming", "naked pair", "hidden pair",
-              "naked triple", "hidden triple", "x-wing", "guess")
-LABELS = {"naked single": "easy", "hidden single": "easy", "rule": "easy", "pointing": "medium", "claiming": "medium",
+TECHNIQUES = ("naked single", "hidden single", "rule", "cage combination", "pointing", "claiming", "45 rule",
+              "naked pair", "hidden pair", "naked triple", "hidden triple", "x-wing", "guess")
+LABELS = {"naked single": "easy", "hidden single": "easy", "rule": "easy", "cage combination": "easy",
+          "pointing": "medium", "claiming": "medium", "45 rule": "medium",
           "naked pair": "medium", "hidden pair": "medium", "naked triple": "hard", "hidden triple": "hard",
           "x-wing": "hard", "guess": "expert"}
 #: rating labels, easiest first (``generate --difficulty``).
@@ -110,7 +117,7 @@ class Rating:
         counts = ", ".join(f"{k} {v}" for k, v in self.counts.items() if v)
         # "rule" is counted only for puzzles with rules beyond units: say why the rater guessed there
         why = (" (with rules beyond units the rater guesses where no technique, one rule row at a time, "
-               "applies)") if "rule" in self.counts and self.guesses else ""
+               "a cage's combinations or the 45 rule, applies)") if "rule" in self.counts and self.guesses else ""
         if not self.solved:
             return self.label
         if self.hardest is None:
@@ -121,6 +128,92 @@ class Rating:
 
 class _Contradiction(Exception):
     pass
+
+
+#: The 45 rule's virtual cages over cells of several units (digits may repeat there) keep to this
+#: many cells: a longer one says little and costs a pass over many sums.
+MAX_VIRTUAL_CELLS = 6
+#: States (cells filled so far, digits used, their sum) :func:`cage_digits` lists at most before it
+#: gives a cage up (a 16x16 cage of eight open cells): the rater then deduces nothing from it.
+MAX_CAGE_STATES = 200_000
+
+
+def cage_digits(cand: np.ndarray, total: int, values: list[int], distinct: bool = True) -> np.ndarray | None:
+    """:func:`cage_fillings`' candidates alone (the examples there).
+
+    Parameters
+    ----------
+    cand : numpy.ndarray
+        ``(cells, N)`` bool, the cells' candidates.
+    total : int
+        Their sum.
+    values : list of int
+        Each digit's value.
+    distinct : bool
+        The cells take distinct digits.
+
+    Returns
+    -------
+    numpy.ndarray or None
+    """
+    found = cage_fillings(cand, total, values, distinct)
+    return None if found is None else found[0]
+
+
+def cage_fillings(cand: np.ndarray, total: int, values: list[int],
+                  distinct: bool = True) -> tuple[np.ndarray, int] | None:
+    """Which candidates of a killer cage's cells some filling takes: distinct digits (or any, with
+    ``distinct`` False), each cell's from its candidates, adding up to ``total``.
+
+    Parameters
+    ----------
+    cand : numpy.ndarray
+        ``(cells, N)`` bool, the cage's cells' candidates.
+    total : int
+        The cage's sum.
+    values : list of int
+        Each digit's value (``1..N``, or the puzzle's value set).
+    distinct : bool
+        The cells take distinct digits (a cage, cells of one unit).
+
+    Returns
+    -------
+    tuple or None
+        ``(allowed, needed)``: ``(cells, N)`` bool (all False: no filling) and the bit mask of the
+        digits every filling takes (0 unless ``distinct``); None past :data:`MAX_CAGE_STATES` states.
+
+    Examples
+    --------
+    >>> allowed, needed = cage_fillings(np.ones((2, 9), dtype=bool), 3, list(range(1, 10)))   # 1 + 2
+    >>> allowed.nonzero()[1].tolist(), bin(needed)
+    ([0, 1, 0, 1], '0b11')
+    >>> bin(cage_fillings(np.ones((2, 9), dtype=bool), 5, list(range(1, 10)))[1])   # 1 + 4 or 2 + 3
+    '0b0'
+    """
+    k, n = cand.shape
+    options = [np.flatnonzero(cand[i]).tolist() for i in range(k)]
+    layers = [{(0, 0)}]   # states after each cell: (mask of digits used, their sum)
+    for i in range(k):
+        nxt = {(m | 1 << d if distinct else 0, s + values[d]) for m, s in layers[-1] for d in options[i]
+               if not (distinct and m >> d & 1)}
+        if len(nxt) > MAX_CAGE_STATES:
+            return None
+        layers.append(nxt)
+    good = {state for state in layers[k] if state[1] == total}
+    allowed = np.zeros((k, n), dtype=bool)
+    for i in range(k - 1, -1, -1):   # back from the fillings that make the sum: what each cell took
+        before = set()
+        for m, s in layers[i]:
+            for d in options[i]:
+                if not (distinct and m >> d & 1) and (m | 1 << d if distinct else 0, s + values[d]) in good:
+                    allowed[i, d] = True
+                    before.add((m, s))
+        good = before
+    needed = -1
+    for m, s in layers[k]:
+        if s == total:
+            needed &= m
+    return allowed, needed if distinct and allowed.any() else 0
 
 
 class _Rater:
@@ -155,6 +248,13 @@ class _Rater:
         if self.terms is not None and not self.terms.n_rows:
             self.terms = None   # rules that only add units (windoku): the unit techniques cover them
         self.rule_names = [rule.describe(puzzle.base_board) for rule in puzzle.rules]
+        # killer cages with a sum: their cells, total and name (the cage combination technique)
+        values = puzzle.base_board.value_of
+        self.digit_values = [int(v) for v in values]
+        self.cages = [(np.asarray(rule.cell_list, dtype=np.int64), int(rule.total), name)
+                      for rule, name in zip(puzzle.rules, self.rule_names)
+                      if isinstance(rule, Cage) and rule.total is not None]
+        self.virtual_cages = self._innies(puzzle)
         self._bounds_of: tuple[bytes, RuleBounds] | None = None   # the last candidates' rule bounds
 
     # -- state: grid (NN,) digits 1..N or 0; cand (NN, N) bool ---------------------------------
@@ -239,6 +339,94 @@ class _Rater:
                     removed=[(*self.rc(c), int(d) + 1) for c, d in zip(cs, ds)],
                     rule=self.rule_names[int(t.rule[row])])
 
+    def _innies(self, puzzle: Puzzle) -> list[tuple[np.ndarray, int, str, bool]]:
+        """The 45 rule's virtual cages ``(cells, sum, why, distinct)``. A unit holds every digit
+        once, so a region of whole disjoint units (a unit; rows or columns side by side) adds up to
+        as many times the digits' sum. Its cells outside the killer cages wholly inside it (innies)
+        add up to that less those cages' sums; and when the cages it touches cover it, their cells
+        outside it (outies) add up to those cages' sums less the region's. Innies of one unit take
+        distinct digits; other sets of more than :data:`MAX_VIRTUAL_CELLS` cells are left out."""
+        if not self.cages:
+            return []
+        whole = sum(self.digit_values)
+        regions = []   # (cells, units it is made of, name)
+        for family, units in puzzle.unit_families():
+            word = {"row": "row", "col": "column", "box": "box"}.get(family, family)
+            regions += [(set(u.tolist()), 1, f"{word} {k + 1}") for k, u in enumerate(units)]
+            if family in ("row", "col"):   # runs of two or more side by side, when disjoint
+                for first in range(len(units)):
+                    for last in range(first + 1, len(units) - 1):
+                        cells = set(units[first:last + 1].ravel().tolist())
+                        if len(cells) == (last - first + 1) * self.n:
+                            regions.append((cells, last - first + 1, f"{word}s {first + 1}-{last + 1}"))
+        unit_sets = [set(u.tolist()) for u in self.units]
+        out = []
+        for cells, count, name in regions:
+            region_sum = count * whole
+            inside = [(c, t) for c, t, _ in self.cages if set(c.tolist()) <= cells]
+            covered = {int(x) for c, _ in inside for x in c}
+            rest = sorted(cells - covered)
+            if inside and rest:
+                out.append(self._virtual(rest, region_sum - sum(t for _, t in inside), unit_sets,
+                                         f"innies of {name}: {region_sum} less its whole cages"))
+            touching = [(c, t) for c, t, _ in self.cages if cells & set(c.tolist())]
+            reach = {int(x) for c, _ in touching for x in c}
+            outside = sorted(reach - cells)
+            if touching and cells <= reach and outside and len(touching) > len(inside):
+                out.append(self._virtual(outside, sum(t for _, t in touching) - region_sum, unit_sets,
+                                         f"outies of {name}: its cages less {region_sum}"))
+        return [v for v in out if v is not None]
+
+    def _virtual(self, cells: list, total: int, unit_sets: list, why: str):
+        """A virtual cage of ``cells`` adding up to ``total`` (None past :data:`MAX_VIRTUAL_CELLS`
+        cells, unless one unit holds them all)."""
+        one_unit = any(set(cells) <= u for u in unit_sets)
+        if len(cells) > MAX_VIRTUAL_CELLS and not one_unit:
+            return None
+        return np.array(cells, dtype=np.int64), total, why, one_unit
+
+    def innies(self, grid, cand):
+        """The 45 rule: the first unit whose cells outside its whole cages lose candidates as a
+        cage of the rest of the unit's sum (:meth:`_innies`, :func:`cage_digits`)."""
+        for cells, total, name, distinct in self.virtual_cages:
+            allowed = cage_digits(cand[cells], total, self.digit_values, distinct)
+            if allowed is None:
+                continue
+            out = cand[cells] & ~allowed
+            if out.any():
+                cs, ds = np.nonzero(out)
+                cand[cells[cs], ds] = False
+                return Step("45 rule", [self.rc(c) for c in cells],
+                            removed=[(*self.rc(cells[c]), int(d) + 1) for c, d in zip(cs, ds)], rule=name)
+        return None
+
+    def cage_combination(self, grid, cand):
+        """The first killer cage (in rule order) whose digit sets rule out candidates: a cell keeps
+        only the digits some way of filling the cage with distinct digits adding up to its sum,
+        each cell from its candidates, gives it (:func:`cage_fillings`); then a digit every filling
+        takes, whose places in the cage lie in one unit, leaves that unit's other cells."""
+        found = [(cells, name, cage_fillings(cand[cells], total, self.digit_values)) for cells, total, name in self.cages]
+        for cells, name, filled in found:
+            if filled is None:
+                continue   # too many ways to list: no deduction (never a wrong one)
+            out = cand[cells] & ~filled[0]
+            if out.any():
+                cs, ds = np.nonzero(out)
+                cand[cells[cs], ds] = False
+                return Step("cage combination", [self.rc(c) for c in cells],
+                            removed=[(*self.rc(cells[c]), int(d) + 1) for c, d in zip(cs, ds)], rule=name)
+        for cells, name, filled in found:
+            needed = 0 if filled is None else filled[1]
+            for d in (d for d in range(self.n) if needed >> d & 1):
+                places = cells[filled[0][:, d]]
+                units = self.inc[:, places].all(axis=1)
+                targets = np.setdiff1d(self.units[units].ravel(), cells)
+                step = self.removal("cage combination", places, cand, targets, [d])
+                if step is not None:
+                    step.rule = f"{name} needs {self.digit_values[d]}"
+                    return step
+        return None
+
     def locked(self, grid, cand):
         """Pointing/claiming, all unit pairs at once: digit d of unit a lies only in a & b, so d
         leaves the rest of b."""
@@ -308,7 +496,7 @@ class _Rater:
         return None
 
     def ladder(self):
-        return (self.naked_single, self.hidden_single, self.rule, self.locked,
+        return (self.naked_single, self.hidden_single, self.rule, self.cage_combination, self.locked, self.innies,
                 lambda g, c: self.naked_subset(g, c, 2), lambda g, c: self.hidden_subset(g, c, 2),
                 lambda g, c: self.naked_subset(g, c, 3), lambda g, c: self.hidden_subset(g, c, 3),
                 self.x_wing)
@@ -390,7 +578,9 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
         r.run(grid, cand, steps, counter, None if solution is None else np.asarray(solution).ravel())
     except _Contradiction:
         solved = False
-    counts = {t: 0 for t in TECHNIQUES if t != "rule" or puzzle.rules}
+    # the rule techniques are counted for puzzles that have them (a classic puzzle's keys stay its own)
+    counts = {t: 0 for t in TECHNIQUES
+              if (t != "rule" or puzzle.rules) and (t not in ("cage combination", "45 rule") or r.cages)}
     for s in steps:
         counts[s.technique] += 1
     counts["guess"] = counter[0]

@@ -14,7 +14,8 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.tools.generate import generate
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.tools.rate import DIFFICULTIES, TECHNIQUES, rate, replay, solved_by_easy_steps
+from pipeline.tools.rate import (DIFFICULTIES, TECHNIQUES, _Rater, cage_fillings, rate, replay,
+                                 solved_by_easy_steps)
 from pipeline.solvers.highs import solve
 
 
@@ -192,3 +193,55 @@ def test_a_value_set_is_refused_in_one_line_that_names_the_values_once():
     assert proc.returncode == 2
     assert proc.stderr == ("error: rate: a puzzle with a value set (6x6 classic, values 0..8, 1 clue) is not rated: "
                            "the techniques name the digits 1..N\n")
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), distinct=st.booleans())
+def test_cage_fillings_are_what_brute_force_lists(data, distinct):
+    import itertools
+    n = data.draw(st.sampled_from([4, 6, 9]))
+    k = data.draw(st.integers(1, 4))
+    cand = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n, max_size=n), min_size=k, max_size=k)))
+    total = data.draw(st.integers(k, k * n))
+    values = list(range(1, n + 1))
+    fillings = [f for f in itertools.product(*[np.flatnonzero(row).tolist() for row in cand])
+                if sum(values[d] for d in f) == total and (not distinct or len(set(f)) == k)]
+    allowed, needed = cage_fillings(cand, total, values, distinct)
+    want = np.zeros_like(cand)
+    for f in fillings:
+        want[np.arange(k), list(f)] = True
+    assert (allowed == want).all()
+    if distinct and fillings:
+        assert needed == functools_and([sum(1 << d for d in f) for f in fillings])
+    else:
+        assert needed == 0
+
+
+def functools_and(masks):
+    out = -1
+    for m in masks:
+        out &= m
+    return out
+
+
+def test_the_45_rule_knows_a_row_s_innies_and_outies():
+    """Row 1 of a 4x4 adds up to 10: a cage of three of its cells leaves the fourth (innies); the
+    cages row 2 touches cover it and reach into row 3 (outies)."""
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "cage", "cells": ["r1c1", "r1c2", "r1c3"], "sum": 6},
+        {"rule": "cage", "cells": ["r2c1", "r2c2"], "sum": 7}, {"rule": "cage", "cells": ["r2c3", "r2c4", "r3c4"], "sum": 7}]})
+    virtual = {(tuple(int(c) for c in cells), total, distinct) for cells, total, _, distinct in _Rater(puzzle).virtual_cages}
+    assert ((3,), 4, True) in virtual       # r1c4: 10 - 6
+    assert ((11,), 4, True) in virtual      # r3c4: 7 + 7 - 10, the outie of row 2
+    assert ((3, 6, 7), 7, True) in virtual   # rows 1-2: 20 - 6 - 7, three cells of one box
+    assert not any(3 in cells and 11 in cells for cells, _, _ in virtual)
+
+
+def test_a_killer_without_givens_is_rated_by_cage_combinations_and_the_45_rule():
+    """A generated 9x9 of 23 cages and no givens: the rater guessed on every such puzzle before."""
+    puzzle = parse_puzzle(str(PROJECT / "tests" / "data" / "rules" / "killer9_cages_only.json"))
+    rating = check_invariants(puzzle)
+    assert rating.guesses == 0 and rating.label == "medium"
+    assert rating.counts["cage combination"] > 0 and rating.counts["45 rule"] > 0
+    steps = [s for s in rating.steps if s.technique == "45 rule"]
+    assert all(s.rule and ("innies" in s.rule or "outies" in s.rule) for s in steps)

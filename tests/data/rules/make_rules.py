@@ -12,6 +12,10 @@ puzzle checked once more by HiGHS's count:
                      signs, even/odd cells and a sum-less cage;
 * ``samurai.json``   the five-grid samurai layout (21x21 canvas), givens only.
 
+``killer9_cages_only.json`` is not made here: it is the fourth puzzle of ``python -m pipeline generate
+--size 9 --cages-only --seed 3 -n 4`` (2026-12-02), 23 cages and no givens, kept as made for the
+rater's killer techniques (cage combinations and the 45 rule solve it without a guess).
+
 Not minimal puzzles and not published ones: test fixtures whose rows exercise every family the
 formats write (cagesum =, cage/thermo/kropki/greater/parity/antiknight <=, units of a layout).
 """
