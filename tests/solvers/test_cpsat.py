@@ -107,3 +107,32 @@ def test_count_lists_each_grid_once():
     # the same number as the SAT engine's, every one of its grids among them
     by_sat = get_solver("sat").count(model, 6, keep=6)
     assert by_sat.count == 6
+
+
+def test_a_model_with_free_auxiliary_columns_is_counted_a_search_per_grid(monkeypatch):
+    """A chaos construction's region columns are not fixed by its grid: CP-SAT's enumeration
+    listed every division of each grid (49 s for two grids of a 4x4). Each grid found is excluded
+    instead, and the next search runs: the same grids as the SAT engine's, one search per grid and
+    one more that proves there are no others."""
+    pytest.importorskip("ortools", reason="ortools (the 'cpsat' extra) is not installed")
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.solvers import cpsat, get_solver
+
+    model = build_model(parse_puzzle({"size": 4, "givens": "12...3.....4....", "rules": [{"rule": "chaos"}]}))
+    assert not model.solution_columns.all()
+    searches: list[int] = []
+    real_run = cpsat._run
+
+    def counting_run(solver, cp, callback=None):
+        searches.append(1)
+        return real_run(solver, cp, callback)
+    monkeypatch.setattr(cpsat, "_run", counting_run)
+    counted = cpsat.count(model, 50, keep=50, time_limit=120.0)
+    by_sat = get_solver("sat").count(model, 50, keep=50)
+    assert (counted.status, by_sat.status) == ("complete", "complete")
+    assert counted.count == by_sat.count == len(searches) - 1 >= 2
+    assert {g.tobytes() for g in counted.grids} == {g.tobytes() for g in by_sat.grids}
+    searches.clear()
+    first_two = cpsat.count(model, 2, keep=0, time_limit=120.0)
+    assert (first_two.count, first_two.status, first_two.grids, len(searches)) == (2, "limit", [], 2)
