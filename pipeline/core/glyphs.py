@@ -44,7 +44,8 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rule_numbers", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
-           "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout"]
+           "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
+           "rule_caption"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
 GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
@@ -319,6 +320,43 @@ def outside_kind_colours(glyphs: list[Glyph]) -> dict[str, tuple[str, str]]:
     """
     kinds = list(dict.fromkeys(g.name for g in glyphs if g.kind == "outside"))
     return {kind: OUTSIDE_COLOURS[i % len(OUTSIDE_COLOURS)] for i, kind in enumerate(kinds)}
+
+
+def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
+    """A picture's caption, or ``""``: the rules it cannot show on cells (those without glyphs:
+    anti-knight, non-consecutive, disjoint groups), then which colour is which kind of outside
+    clue when clues of several kinds stand beside the grid. ``draw`` and the notebook SVG both
+    print it under the grid.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> p = parse_puzzle("0" * 81, rules=[{"rule": "antiknight"}, {"rule": "nonconsecutive"}])
+    >>> rule_caption(p.rules, p.board)
+    'anti-knight · non-consecutive'
+    """
+    words: list[str] = []
+    for rule in rules:
+        if not rule.glyphs(board):   # a global rule's title may say more (strict Kropki's colour)
+            word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
+            if word not in words:
+                words.append(word)
+    keyed = outside_kind_colours(rule_glyphs(rules, board))
+    if len(keyed) > 1:   # clues of several kinds outside the grid: which number is which
+        nouns = {rule.kind: type(rule).noun or rule.kind for rule in rules}
+        words += [f"{nouns.get(kind, kind)}s in {word}" for kind, (_, word) in keyed.items()]
+    return " · ".join(words)
 
 
 def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[str]]:

@@ -22,13 +22,14 @@ position (later layers paint over earlier ones), or pass ``layers=`` to :func:`g
 from __future__ import annotations
 
 import html
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
 from pipeline.core.rules.base import value_span
-from pipeline.core.glyphs import CAGE_INSET, Glyph, rule_glyphs, rule_titles, touching_colours
+from pipeline.core.glyphs import CAGE_INSET, Glyph, rule_caption, rule_glyphs, rule_titles, touching_colours
 from pipeline.core.svg_glyphs import cage_layer, rules_over, rules_under
 
 if TYPE_CHECKING:   # annotations only: puzzle.py imports this module
@@ -393,10 +394,30 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs,
                       None if names is None else tuple(names))
     body = "".join(layer.draw(scene) for layer in (GRID_LAYERS if layers is None else layers))
+    caption, below = _caption(puzzle, scene.side, cell)
     side = _numbers(scene.side).item()
+    height = _numbers(scene.side + below).item()
     title = html.escape(picture_title(puzzle))
-    return (f'<svg xmlns="{SVG_NS}" width="{side}" height="{side}" viewBox="0 0 {side} {side}">'
-            f'<title>{title}</title><rect width="{side}" height="{side}" fill="#ffffff"/>{body}</svg>')
+    return (f'<svg xmlns="{SVG_NS}" width="{side}" height="{height}" viewBox="0 0 {side} {height}">'
+            f'<title>{title}</title><rect width="{side}" height="{height}" fill="#ffffff"/>{body}{caption}</svg>')
+
+
+def _caption(puzzle: "Puzzle", side: float, cell: float) -> tuple[str, float]:
+    """``(element, height)``: :func:`pipeline.core.glyphs.rule_caption` under the grid, wrapped
+    to its width as ``draw`` wraps it (the title names the rules too, but a notebook shows no
+    title, and the colours of several kinds of outside clue are said nowhere else)."""
+    text = rule_caption(puzzle.rules, puzzle.board)
+    if not text:
+        return "", 0.0
+    size = max(9.0, round(cell * 0.36, 1))
+    lines = textwrap.wrap(text, max(12, int(side / (0.5 * size))), break_on_hyphens=False)
+    step = size * 1.25
+    x = _numbers(side / 2).item()
+    spans = "".join(f'<tspan x="{x}" dy="{_numbers(size if k == 0 else step).item()}">{html.escape(line)}</tspan>'
+                    for k, line in enumerate(lines))
+    element = (f'<text class="caption" y="{_numbers(side).item()}" font-size="{size}" '
+               f'fill="#333333" text-anchor="middle" font-family="sans-serif">{spans}</text>')
+    return element, size * 0.5 + step * len(lines)
 
 
 def picture_title(puzzle: "Puzzle") -> str:

@@ -23,6 +23,7 @@ import numpy as np
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
                                   THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
                                   outside_layout, numbered, rule_numbers)
+from pipeline.core.glyphs import rule_caption as caption_of_rules
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.path import Path as MplPath
@@ -91,8 +92,7 @@ def picture_glyphs(puzzle: "Puzzle") -> list[Glyph]:
 
 
 def rule_caption(puzzle: "Puzzle") -> str:
-    """The caption naming the rules a picture cannot show on cells (those without glyphs:
-    anti-knight, anti-king, non-consecutive, disjoint groups), or ``""``.
+    """The caption under ``puzzle``'s picture (:func:`pipeline.core.glyphs.rule_caption`), or ``""``.
 
     Parameters
     ----------
@@ -108,17 +108,7 @@ def rule_caption(puzzle: "Puzzle") -> str:
     >>> rule_caption(parse_puzzle("0" * 81, rules=[{"rule": "antiknight"}, {"rule": "nonconsecutive"}]))
     'anti-knight · non-consecutive'
     """
-    board, words = puzzle.board, []
-    for rule in puzzle.rules:
-        if not rule.glyphs(board):   # a global rule's title may say more (strict Kropki's colour)
-            word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
-            if word not in words:
-                words.append(word)
-    keyed = outside_colours(puzzle)
-    if len(keyed) > 1:   # clues of several kinds outside the grid: which number is which
-        nouns = {rule.kind: type(rule).noun or rule.kind for rule in puzzle.rules}
-        words += [f"{nouns.get(kind, kind)}s in {word}" for kind, (_, word) in keyed.items()]
-    return " · ".join(words)
+    return caption_of_rules(puzzle.rules, puzzle.board)
 
 
 def outside_colours(puzzle: "Puzzle") -> dict[str, tuple[str, str]]:

@@ -301,3 +301,32 @@ def test_pencil_marks_keep_inside_cage_outlines_and_below_a_sum():
     at_first = np.isin(np.floor(y).astype(int) * 9 + np.floor(x).astype(int), list(first))
     assert cy[at_first].min() > 0.3 > cy[~at_first].min()
     assert 0 < size < 1 / 3 and sorted(set(digits.tolist())) == list(range(1, 10))
+
+
+def test_a_caption_under_the_grid_names_hidden_rules_and_the_outside_clue_colours():
+    """A notebook shows no ``<title>``: the caption under the grid says what cells cannot (the
+    anti-knight rule) and which colour is which kind of outside clue, as ``draw`` does."""
+    puzzle = parse_puzzle({"size": 9, "givens": "." * 81, "rules": [
+        {"rule": "antiknight"}, {"rule": "sandwich", "clue": "r0c3", "sum": 10},
+        {"rule": "xsum", "clue": "r3c0", "sum": 20}]})
+    root = _svg(grid_svg(puzzle))
+    captions = [el for el in root.iter(f"{{{NS['s']}}}text") if el.get("class") == "caption"]
+    assert len(captions) == 1
+    words = " ".join("".join(captions[0].itertext()).split())
+    assert words == "anti-knight · sandwich clues in black · X-sum clues in blue"
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert height > width and float(captions[0].get("y")) >= width - 1   # below the square, inside the picture
+    outside = {el.get("class"): el.get("fill") for el in root.iter(f"{{{NS['s']}}}text") if "outside" in (el.get("class") or "")}
+    assert outside == {"outside sandwich": "#000000", "outside xsum": "#1f5fbf"}
+
+
+def test_a_long_caption_wraps_to_the_grid_width_and_a_plain_puzzle_has_none():
+    rules = [{"rule": kind} for kind in ("antiknight", "antiking", "nonconsecutive", "disjointgroups", "antitaxicab")]
+    root = _svg(grid_svg(parse_puzzle({"size": 9, "givens": "." * 81, "rules": rules}), cell=20))
+    (caption,) = [el for el in root.iter(f"{{{NS['s']}}}text") if el.get("class") == "caption"]
+    lines = [span.text for span in caption]
+    assert len(lines) >= 2 and all(len(line) * 0.5 * float(caption.get("font-size")) <= float(root.get("width"))
+                                   for line in lines)
+    plain = _svg(grid_svg(parse_puzzle(DEFAULT_PUZZLE)))
+    assert plain.get("width") == plain.get("height")
+    assert not [el for el in plain.iter(f"{{{NS['s']}}}text") if el.get("class") == "caption"]
