@@ -352,7 +352,15 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
             if word not in words:
                 words.append(word)
-    keyed = outside_kind_colours(rule_glyphs(rules, board))
+    glyphs = rule_glyphs(rules, board)
+    numbers = rule_numbers(rules)
+    for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)
+        legend = rule.legend(board)
+        if legend:
+            label = next((g.label for g in rule.glyphs(board) if g.label), type(rule).noun or rule.kind)
+            number = numbers.get(id(rule))
+            words.append(f"{label}{'' if number is None else number}: {legend}")
+    keyed = outside_kind_colours(glyphs)
     if len(keyed) > 1:   # clues of several kinds outside the grid: which number is which
         nouns = {rule.kind: type(rule).noun or rule.kind for rule in rules}
         words += [f"{nouns.get(kind, kind)}s in {word}" for kind, (_, word) in keyed.items()]

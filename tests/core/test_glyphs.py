@@ -84,3 +84,23 @@ def test_two_same_values_rules_number_their_cages_and_one_keeps_its_plain_mark()
                           ("samevalues", "=2"), ("samevalues", "=2")]
     one = parse_puzzle({"size": 9, "rules": [{"rule": "samevalues", "groups": [["r1c1"], ["r5c5"]]}]})
     assert [g.label for g in rule_glyphs(one.rules, one.board)] == ["=", "="]
+
+
+def test_the_caption_lists_each_pairwise_rules_allowed_pairs_after_its_label():
+    """A pairwise rule's line and rings did not say which pairs it allows: its first cell says
+    ``P`` (``P1``, ``P2`` with several) and the caption lists the pairs after that label."""
+    from pipeline.core.glyphs import rule_caption
+    many = [[a, b] for a in range(1, 10) for b in range(1, 10) if abs(a - b) >= 5]   # 20 pairs
+    two = parse_puzzle({"size": 9, "rules": [
+        {"rule": "antiknight"},
+        {"rule": "pair", "cells": ["r1c1", "r1c2", "r1c3"], "allowed": [[3, 4], [1, 2], [2, 3]]},
+        {"rule": "pair", "cells": ["r5c5", "r6c6"], "allowed": [[1, 9], [9, 1]], "all": True, "name": "ends"},
+        {"rule": "pair", "cells": ["r9c1", "r9c2"], "allowed": many}]})
+    labels = [(g.cells, g.label) for g in rule_glyphs(two.rules, two.board) if g.kind == "mark" and g.style == "text"]
+    assert labels == [((0,), "P1"), ((40,), "P2"), ((72,), "P3")]
+    shown = ", ".join(f"{a}-{b}" for a, b in sorted(map(tuple, many))[:12])
+    assert rule_caption(two.rules, two.board).split(" · ") == [
+        "anti-knight", "P1: 1-2, 2-3, 3-4", "P2: 'ends' 1-9, 9-1 (every two cells, both orders)",
+        f"P3: {shown} and {len(many) - 12} more"]
+    one = parse_puzzle({"size": 4, "rules": [{"rule": "pair", "cells": ["r1c1", "r1c2"], "allowed": [[1, 2]]}]})
+    assert rule_caption(one.rules, one.board) == "P: 1-2"

@@ -602,6 +602,21 @@ class Rule:
         """
         return []
 
+    def legend(self, board: Board) -> str:
+        """What a picture's caption says of this rule that its glyphs cannot show (a pairwise
+        rule's allowed pairs), after the label of its first glyph; default ``""``: nothing.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        str
+        """
+        return ""
+
     @classmethod
     def title(cls, rules: list) -> str:
         """How a picture's title names a puzzle's ``rules`` of this kind: ``4 thermometers``

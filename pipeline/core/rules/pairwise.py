@@ -40,6 +40,10 @@ class Pair(Rule):
     families = ("pair",)
     description = "pairwise: consecutive cells (or every two, with 'all') hold only allowed digit pairs"
     noun = "pairwise rule"
+    numbered_glyphs = True   # two pairwise rules: P1 and P2, each with its pairs in the caption
+
+    #: The caption lists at most this many allowed pairs of a rule, then says how many more.
+    LEGEND_PAIRS = 12
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Pair":
@@ -130,8 +134,29 @@ class Pair(Rule):
         return np.stack([cells[:-1], cells[1:]], axis=1)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A line through the cells with a ring on each (ISS's custom line; odd cells are grey discs)."""
-        return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="ring")]
+        """A line through the cells with a ring on each (ISS's custom line; odd cells are grey
+        discs), and ``P`` on the first cell: the caption's :meth:`legend` follows that label."""
+        return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="ring"),
+                Glyph("mark", self.cell_list[:1], style="text", label="P", colour=PAIR_COLOUR)]
+
+    def legend(self, board: Board) -> str:
+        """The allowed pairs, as the caption lists them: ``'odd' 1-3, 3-5 (either order)``.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (the pairs are its values).
+
+        Returns
+        -------
+        str
+        """
+        shown = [f"{a}-{b}" for a, b in self.allowed[:self.LEGEND_PAIRS]]
+        more = len(self.allowed) - len(shown)
+        text = ", ".join(shown) + (f" and {more} more" if more else "")
+        if self.every_pair:
+            text += " (every two cells, both orders)"
+        return f"{self.name!r} {text}" if self.name else text
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``pair_k_p_d_e`` (``<= 1``): cell pair ``p`` does not hold the forbidden ``(d, e)``.
