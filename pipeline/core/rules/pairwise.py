@@ -137,7 +137,7 @@ class Pair(Rule):
         """A line through the cells with a ring on each (ISS's custom line; odd cells are grey
         discs), and ``P`` on the first cell: the caption's :meth:`legend` follows that label."""
         return [Glyph("line", self.cell_list, style="line", colour=PAIR_COLOUR), Glyph("mark", self.cell_list, style="ring"),
-                Glyph("mark", self.cell_list[:1], style="text", label="P", colour=PAIR_COLOUR)]
+                Glyph("mark", self.cell_list[:1], style="text", label="P")]   # grey: amber on the amber line hid it
 
     def legend(self, board: Board) -> str:
         """The allowed pairs, as the caption lists them: ``'odd' 1-3, 3-5 (either order)``.
