@@ -119,6 +119,9 @@ class Explanation:
                     f"fewest clues to remove ({len(self.remove)}, proved optimal by {how}): {clues(self.remove)}")
         if self.status == "multiple":
             more = "at least " if self.count_capped else ""
+            if not self.differing_cells:   # extra cells tell answers apart (as ISS counts its Var cells)
+                return (f"{more}{self.count} solutions.\nthe grids are the same: the solutions differ in the extra "
+                        "cells only, so no clue in the grid makes the answer unique")
             return (f"{more}{self.count} solutions.\ncells where they differ ({len(self.differing_cells)}): "
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "

@@ -79,12 +79,24 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
         if args.list:
             for g in result.grids:
                 print(grid_line(g, puzzle))
+    if args.list and puzzle is not None and puzzle.extra:
+        _note_repeated_grids(result, puzzle)
     if count == 0:
         if not complete:
             why = reason or result.message or "count stopped before any solution"
             print(f"no solution: {stop} ({why})", file=sys.stderr)
         return 1
     return 0
+
+
+def _note_repeated_grids(result: CountResult, puzzle: Puzzle) -> None:
+    """A note on stderr when a listed grid repeats: the solutions differ in the extra cells only,
+    which tell answers apart (as ISS counts its ``Var`` cells) but are not listed."""
+    repeats = len(result.grids) - len({g.tobytes() for g in result.grids})
+    if repeats:
+        names = ", ".join(group.name for group in puzzle.extra)
+        print(f"note: {repeats} of the grids listed repeat: solutions are told apart by the extra cells "
+              f"({names}) too, which --list does not print", file=sys.stderr)
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
