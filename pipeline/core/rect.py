@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_source, whole_number
-from pipeline.core.values import parse_values, values_spec
+from pipeline.core.values import parse_values, values_spec, wrong_cell_count
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
            "check_rect_rules",
@@ -209,7 +209,7 @@ def _cells_of(givens: object, rows: int, cols: int, where: str) -> list:
         return [None if ch == "." else _COMPACT.index(ch.upper()) for ch in compact]
     cells = [tok for line in lines for tok in re.split(r"[\s,|]+", line.strip()) if tok]
     if len(cells) != rows * cols:
-        raise PuzzleError(f"{where}: {len(cells)} cells; a {rows}x{cols} grid has {rows * cols}")
+        raise PuzzleError(wrong_cell_count(lines, compact, len(cells), f"{rows}x{cols}", rows * cols, where))
     return [None if tok == "." else tok for tok in cells]
 
 

@@ -203,6 +203,40 @@ def _digit(value: int, values: tuple[int, ...], where: str) -> int:
         raise PuzzleError(f"{where}: {value} is not one of the values {span}") from None
 
 
+def wrong_cell_count(lines: list[str], compact: str, found: int, shape: str, cells: int, where: str) -> str:
+    """The one line for givens text of a value set that is not ``cells`` cells: a compact line
+    (no separators) is counted in characters, other text in its separated entries.
+
+    Parameters
+    ----------
+    lines : list of str
+        The givens' lines, comments left out.
+    compact : str
+        The lines without whitespace and ``|``.
+    found : int
+        The separated entries found.
+    shape : str
+        The grid, as messages name it (``4x4``).
+    cells : int
+        The cells it has.
+    where : str
+        How the message names the givens.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> wrong_cell_count(["12..34..5..."], "12..34..5...", 1, "4x4", 16, "givens")
+    "givens: a compact line of 12 characters; a 4x4 grid has 16 cells (one character each, '.' empty, or values separated by spaces or commas)"
+    """
+    if len(lines) == 1 and found == 1:
+        return (f"{where}: a compact line of {len(compact)} character{'' if len(compact) == 1 else 's'}; a {shape} grid has {cells} cells (one "
+                "character each, '.' empty, or values separated by spaces or commas)")
+    return f"{where}: {found} {'entry' if found == 1 else 'entries'}; a {shape} grid has {cells} cells"
+
+
 def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: str) -> np.ndarray:
     """The ``n x n`` digit grid (1-based, 0 empty) of a document's ``givens`` written in values.
 
@@ -260,7 +294,7 @@ def read_value_givens(givens: object, n: int, values: tuple[int, ...], where: st
             cells = [tok for line in lines for tok in re.split(r"[\s,|]+", line.strip()) if tok]
             cells = [None if tok == "." else tok for tok in cells]
         if len(cells) != n * n:
-            raise PuzzleError(f"{where}: {len(cells)} cells; a {n}x{n} grid has {n * n}")
+            raise PuzzleError(wrong_cell_count(lines, compact, len(cells), f"{n}x{n}", n * n, where))
     flat = grid.ravel()
     for k, item in enumerate(cells):
         if item is None:

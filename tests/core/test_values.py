@@ -216,3 +216,17 @@ def test_every_format_round_trips_a_0_to_3_model(tmp_path):
             assert Puzzle.from_dict(got.metadata) == puzzle, name
         written += 1
     assert written >= 6
+
+
+@pytest.mark.parametrize("size, givens, words", [
+    (4, "12..34..5...", "givens: a compact line of 12 characters; a 4x4 grid has 16 cells (one character each"),
+    (4, "1", "givens: a compact line of 1 character; a 4x4 grid has 16 cells"),
+    (4, "12 . . 34", "givens: 4 entries; a 4x4 grid has 16 cells"),
+    ("4x6", "12..34", "givens: a compact line of 6 characters; a 4x6 grid has 24 cells"),
+])
+def test_givens_of_the_wrong_length_are_counted_as_written(size, givens, words):
+    """A compact line was counted as one entry ("givens: 1 cells; a 4x4 grid has 16")."""
+    values = "1-5" if size == 4 else "1-6"
+    with pytest.raises(PuzzleError) as info:
+        parse_puzzle({"size": size, "values": values, "givens": givens})
+    assert str(info.value).startswith(f"puzzle: {words}"), str(info.value)
