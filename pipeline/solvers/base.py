@@ -481,7 +481,9 @@ def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., An
     def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
         needs = model_needs_rule_rows(model)
         if needs:
-            able = ", ".join(s.name for s in SOLVERS.values() if s.rule_rows)
+            # engines that take rule rows and this model (dfsrules refuses auxiliary columns)
+            able = ", ".join(s.name for s in SOLVERS.values()
+                             if s.rule_rows and (s.model_problem is None or s.model_problem(model) is None))
             raise SolveError(f"solver {name}: this puzzle has {needs}, which {name} does not handle yet "
                              f"(engines that do: {able})")
         return function(model, *args, **kwargs)

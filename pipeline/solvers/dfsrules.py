@@ -262,7 +262,7 @@ def model_problem(model: Any) -> str | None:
         return "dfsrules propagates the grid's cells only, and the puzzle has extra cells outside the grid"
     aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
-        return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} adds auxiliary columns"
+        return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} add{'s' if len(aux) == 1 else ''} auxiliary columns"
     unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
     if unknown:
         return f"dfsrules does not take {', '.join(unknown)} (not among the rule kinds it was checked on)"

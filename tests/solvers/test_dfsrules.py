@@ -335,3 +335,20 @@ def test_the_branching_by_conflicts_per_candidate_finishes_a_zero_given_thermome
     found = search_model(build_model(puzzle), 2, time_limit=60)
     assert found.count == 1 and verify_grid(found.grids[0], puzzle).ok
     assert found.nodes < 1_000_000, found.nodes
+
+
+def test_two_kinds_with_auxiliary_columns_are_named_in_the_plural_and_dfs_does_not_offer_dfsrules():
+    from pipeline.core.errors import SolveError
+    from pipeline.solvers import get_solver
+
+    model = build_model(parse_puzzle({"size": 4, "variant": "latin", "givens": "12" + "." * 14, "rules": [
+        {"rule": "chaos"}, {"rule": "countingcircles", "cells": ["r1c1", "r2c2"]}]}))
+    assert model_problem(model) == ("dfsrules propagates rows over cell digits only, and chaos, countingcircles add "
+                                    "auxiliary columns")
+    with pytest.raises(SolveError) as refused:   # dfs named dfsrules, which then refused the puzzle
+        get_solver("dfs").solve(model)
+    assert "engines that do: " in str(refused.value) and "dfsrules" not in str(refused.value)
+    antiking = build_model(parse_puzzle({"size": 4, "rules": [{"rule": "antiking"}]}))
+    with pytest.raises(SolveError) as refused:
+        get_solver("dfs").solve(antiking)
+    assert str(refused.value).endswith(", dfsrules)")
