@@ -3,7 +3,9 @@
 Every element the reader supports is written (killer cages, thermometers, Kropki dots, odd and
 even cells, extra regions, diagonals, the global rules, quadruples, arrows and pill arrows,
 clones for ``samevalues`` of one-cell groups, and f-puzzles' ``negative`` list for the strict
-rules: ``difference`` and ``ratio`` for ``strictkropki``'s colours, ``xv`` for ``strictxv``);
+rules: ``difference`` and ``ratio`` for ``strictkropki``'s colours, ``xv`` for ``strictxv``; every
+white dot given beside a white dot of another difference is ``nonconsecutive``, as the reader
+reads it beside dots);
 boxes other than f-puzzles' default for the size and jigsaw regions go in each cell's
 ``region``; a windoku's four windows are written as extra regions (the same units). Anything
 else (a Latin square, a layout, a greater-than sign, ``nonconsecutive`` beside Kropki dots,
@@ -43,6 +45,29 @@ def _little_killer(entry: dict) -> dict:
     direction = ("D" if first[0] > clue[0] else "U") + ("R" if first[1] > clue[1] else "L")
     return {"cell": _cell(entry["clue"]), "cells": [_cell(c) for c in entry["cells"]], "direction": direction,
             "value": str(entry["sum"])}
+
+
+def _strict_kropki(data: dict, color: str | None, given: list, k: int, where: str) -> None:
+    """f-puzzles' words for ``strictkropki`` (every dot of ``color``, or of both, given). Its
+    ``negative`` constraints ban the dots' own values (a value-2 white dot: a difference of 2 on every
+    pair without a dot), ours a difference of 1 and a ratio of 2: a white dot of another value is
+    written ``nonconsecutive`` instead, which f-puzzles reads beside dots as every white dot given,
+    any dotted pair exempt; a black dot of another ratio has no form."""
+    values = {"white": set(), "black": set()}
+    for _, entry in given:
+        if entry["rule"] == "kropki":
+            values[entry["color"]].add(entry.get("value", 1 if entry["color"] == "white" else 2))
+    if color in (None, "black") and values["black"] - {2}:
+        raise PuzzleError(f"{where}: rules[{k}] (strictkropki) beside a black dot of ratio "
+                          f"{min(values['black'] - {2})} has no f-puzzles form (f-puzzles' negative ratio would ban "
+                          "that ratio on the pairs without a dot)")
+    if color in (None, "white"):
+        if values["white"] - {1}:
+            data["nonconsecutive"] = True
+        else:
+            data.setdefault("negative", []).append("difference")
+    if color in (None, "black"):
+        data.setdefault("negative", []).append("ratio")
 
 
 def _pill_arrow(entry: dict, k: int, where: str) -> dict:
@@ -121,10 +146,10 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
                               "(f-puzzles exempts the dotted pairs); strictkropki with color white says that")
         if kind in _GLOBAL:
             data[_GLOBAL[kind]] = True
-        elif kind in ("strictkropki", "strictxv"):
-            words = {"strictxv": ["xv"], "strictkropki": {None: ["difference", "ratio"], "white": ["difference"],
-                                                          "black": ["ratio"]}[entry.get("color")]}[kind]
-            data.setdefault("negative", []).extend(words)
+        elif kind == "strictxv":
+            data.setdefault("negative", []).append("xv")
+        elif kind == "strictkropki":
+            _strict_kropki(data, entry.get("color"), given, k, where)
         elif kind == "quadruple":
             data.setdefault("quadruple", []).append({"cells": [_cell(c) for c in entry["cells"]],
                                                      "values": list(entry["digits"])})
@@ -176,8 +201,10 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
             for window in () if windows is None else windows:
                 data.setdefault("extraregion", []).append(
                     {"cells": [f"R{int(c) // board.cols + 1}C{int(c) % board.cols + 1}" for c in window]})
-        else:
-            raise PuzzleError(f"{where}: rules[{k}] ({kind}) has no f-puzzles element")
+        else:   # f-puzzles' minimum and maximum cells read as greater-than signs: say where they went
+            why = (" (f-puzzles draws no greater-than sign; the minimum and maximum cells it reads are such "
+                   "signs, and are not written back)" if kind == "greater" else "")
+            raise PuzzleError(f"{where}: rules[{k}] ({kind}) has no f-puzzles element{why}")
     return data
 
 

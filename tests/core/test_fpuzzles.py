@@ -579,8 +579,32 @@ def test_strict_rules_quadruples_clones_and_pill_arrows_write_back_as_they_read(
     ([{"rule": "pillarrow", "pill": 2, "cells": ["r4c2", "r4c1", "r5c1", "r6c1"]}],
      "rules[0] (pillarrow): the pill r4c2, r4c1 is not in reading order, as f-puzzles reads a pill"),
     ([{"rule": "samevalues", "groups": [["r1c1", "r1c2"], ["r5c5", "r5c6"]]}], "rules[0] (samevalues) has no f-puzzles element"),
+    ([{"rule": "greater", "cells": ["r1c1", "r1c2"]}],
+     "rules[0] (greater) has no f-puzzles element (f-puzzles draws no greater-than sign; the minimum and maximum "
+     "cells it reads are such signs, and are not written back)"),
+    ([{"rule": "strictkropki"}, {"rule": "kropki", "color": "black", "value": 3, "cells": ["r1c1", "r1c2"]}],
+     "rules[0] (strictkropki) beside a black dot of ratio 3 has no f-puzzles form"),
 ])
 def test_what_f_puzzles_would_read_as_another_puzzle_is_not_written(rules, message):
     with pytest.raises(PuzzleError, match=re.escape(message)) as e:
         fpuzzles_from_puzzle(parse_puzzle(json.dumps({"size": 9, "rules": rules})))
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("color", [None, "white"])
+def test_every_white_dot_given_beside_a_dot_of_another_difference_writes_nonconsecutive(color):
+    """f-puzzles' negative difference bans the dots' own difference: beside a value-2 white dot it
+    meant another puzzle, and the reader refused the file the writer wrote. nonconsecutive beside
+    dots is f-puzzles' every-white-dot-given with dotted pairs exempt: the same rule, read back."""
+    entry = {"rule": "strictkropki", **({"color": color} if color else {})}
+    doc = {"size": 6, "givens": "1" + "." * 35, "rules": [
+        entry, {"rule": "kropki", "color": "white", "value": 2, "cells": ["r1c1", "r1c2"]}]}
+    puzzle = parse_puzzle(json.dumps(doc))
+    written = fpuzzles_from_puzzle(puzzle)
+    assert written["nonconsecutive"] is True
+    assert written.get("negative", []) == ([] if color else ["ratio"])
+    back = parse_puzzle(compress(written))
+    assert sorted(json.dumps(r.to_dict(back.board), sort_keys=True) for r in back.rules) == sorted(
+        json.dumps(r.to_dict(puzzle.board), sort_keys=True) for r in puzzle.rules)
+    from pipeline import api
+    assert api.count(back, limit=50, solver="sat").count == api.count(puzzle, limit=50, solver="sat").count
