@@ -367,16 +367,19 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     return " · ".join(words)
 
 
-def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[str]]:
+def outside_layout(clues: list[Glyph], cols: int) -> tuple[list[float], list[float], list[str]]:
     """Where each outside clue of ``clues`` stands at its place and how large, and its colour:
-    clues of several rules at one place (a sandwich sum and an X-sum on one row end) stand one
-    above the other, smaller, instead of over each other (side by side, numbers above a column
-    ran together: "4535").
+    clues of several rules at one place (a sandwich sum and an X-sum on one row end, a little
+    killer's diagonal clue below a column's sandwich sum) stand one above the other, smaller,
+    instead of over each other (side by side, numbers above a column ran together: "4535").
 
     Parameters
     ----------
     clues : list of Glyph
         The ``outside`` glyphs, in drawing order.
+    cols : int
+        The canvas's columns (a glyph's cells are ``r * cols + c``): the place is the first cell
+        one ``step`` back, whichever direction the clue looks in.
 
     Returns
     -------
@@ -387,11 +390,11 @@ def outside_layout(clues: list[Glyph]) -> tuple[list[float], list[float], list[s
     --------
     >>> a = Glyph("outside", (8,), label="19", step=(0, -1), name="sandwich")
     >>> b = Glyph("outside", (8,), label="6", step=(0, -1), name="xsum")
-    >>> outside_layout([a, b])
+    >>> outside_layout([a, b], 9)
     ([-0.225, 0.225], [0.8, 0.8], ['#000000', '#1f5fbf'])
     """
     colour = outside_kind_colours(clues)
-    keys = [(tuple(g.cells[:1]), tuple(g.step)) for g in clues]
+    keys = [(g.cells[0] // cols - g.step[0], g.cells[0] % cols - g.step[1]) for g in clues]
     places: dict[tuple, list[int]] = {}
     for k, key in enumerate(keys):
         places.setdefault(key, []).append(k)

@@ -205,7 +205,7 @@ def _text_marks(scene: "GridScene") -> list[str]:
 def _outside(scene: "GridScene") -> list[str]:
     cell, out = scene.cell, list[str]()
     clues = _of(scene, "outside")
-    shifts, scales, colours = outside_layout(clues)   # side by side where they share a place
+    shifts, scales, colours = outside_layout(clues, scene.puzzle.board.cols)   # side by side where they share a place
     for g, shift, scale, colour in zip(clues, shifts, scales, colours):
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         inner = _centres(scene, g.cells[:1])[0]

@@ -253,7 +253,7 @@ def _outside(canvas: Any, clues: list[Glyph], font: float) -> None:
     from matplotlib.collections import LineCollection
 
     arrows = []
-    shifts, scales, colours = outside_layout(clues)
+    shifts, scales, colours = outside_layout(clues, canvas.cols)
     for g, shift, scale, colour in zip(clues, shifts, scales, colours):
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         spot = _centres(g.cells[:1], canvas.cols)[0] - step

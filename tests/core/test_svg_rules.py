@@ -144,3 +144,23 @@ def test_outside_clues_sharing_a_place_stand_side_by_side_in_the_svg_too():
     (a,), (b,) = _classed(root, "text", "sandwich"), _classed(root, "text", "xsum")
     assert a.get("x") == b.get("x") and abs(float(a.get("y")) - float(b.get("y"))) > 10
     assert a.get("fill") != b.get("fill")
+
+
+def test_a_little_killer_sharing_a_place_with_a_sandwich_sum_stands_beside_it():
+    """A little killer's clue looks along a diagonal, so its first cell is another column's: the
+    place is the cell one step back. Its 9 and the sandwich's 4 below column 3 were printed over
+    each other, in both renderers."""
+    import json
+
+    from pipeline.tools.draw_rules import picture_glyphs
+    from pipeline.core.glyphs import outside_layout
+    puzzle = parse_puzzle(json.dumps({"size": 6, "rules": [
+        {"rule": "littlekiller", "sum": 9, "cells": ["r6c2", "r5c1"], "clue": "r7c3"},
+        {"rule": "sandwich", "clue": "r7c3", "sum": 4}, {"rule": "sandwich", "clue": "r0c3", "sum": 5}]}))
+    root = ET.fromstring(grid_svg(puzzle))
+    (killer,), below_and_above = _classed(root, "text", "littlekiller"), _classed(root, "text", "sandwich")
+    below = max(below_and_above, key=lambda t: float(t.get("y")))
+    assert killer.get("x") == below.get("x") and abs(float(killer.get("y")) - float(below.get("y"))) > 5
+    clues = [g for g in picture_glyphs(puzzle) if g.kind == "outside"]
+    shifts, scales, _ = outside_layout(clues, 6)
+    assert shifts[0] == -shifts[1] != 0 and scales[:2] == [0.8, 0.8] and (shifts[2], scales[2]) == (0.0, 1.0)
