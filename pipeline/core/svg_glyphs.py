@@ -183,10 +183,13 @@ def _dots(scene: "GridScene") -> list[str]:
         radius = (0.11 if not g.label else 0.15 if len(g.label) <= 2 else 0.24) * cell
         out.append(f'<circle class="{_class(g)}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" '
                    f'fill="{"#000000" if black else "#ffffff"}" stroke="#000000" stroke-width="{_n(max(0.6, cell / 36))}"/>')
-        if g.label:
-            size = (0.2 if len(g.label) <= 2 else 0.13) * cell
-            out.append(f'<text class="{_class(g, "dot-label")}" x="{_n(x)}" y="{_n(y + 0.35 * size)}" '
-                       f'font-size="{_n(size)}" fill="{"#ffffff" if black else "#000000"}">{html.escape(g.label)}</text>')
+        if g.label:   # a quadruple's digits may stand in two rows
+            lines = g.label.split("\n")
+            size = (0.2 if len(g.label) <= 2 else 0.16 if max(map(len, lines)) <= 3 else 0.13) * cell
+            top = y + 0.35 * size - 0.55 * size * (len(lines) - 1)
+            out.extend(f'<text class="{_class(g, "dot-label")}" x="{_n(x)}" y="{_n(top + 1.1 * size * k)}" '
+                       f'font-size="{_n(size)}" fill="{"#ffffff" if black else "#000000"}">{html.escape(line)}</text>'
+                       for k, line in enumerate(lines))
     return out
 
 

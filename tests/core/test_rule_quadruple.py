@@ -70,3 +70,20 @@ def test_bad_entries_are_refused_in_one_line(entry, words):
     with pytest.raises(PuzzleError) as e:
         parse_puzzle({"size": 4, "box": "2x2", "rules": [dict(entry, rule="quadruple")]})
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_digits_are_drawn_spaced_and_three_or_four_in_two_rows():
+    """``16`` read as the number sixteen (and spilled out of its circle), ``1122`` as 1,122."""
+    import xml.etree.ElementTree as ET
+
+    from pipeline.core.svg import grid_svg
+    rules = [{"rule": "quadruple", "cells": ["r4c3", "r4c4", "r5c3", "r5c4"], "digits": [1, 6]},
+             {"rule": "quadruple", "cells": ["r2c3", "r2c4", "r3c3", "r3c4"], "digits": [1, 1, 2, 2]},
+             {"rule": "quadruple", "cells": ["r4c5", "r4c6", "r5c5", "r5c6"], "digits": [4, 5, 4]}]
+    puzzle = parse_puzzle({"size": 6, "rules": rules})
+    assert [g.label for rule in puzzle.rules for g in rule.glyphs(puzzle.board)] == ["1 6", "1 1\n2 2", "4 4\n5"]
+    root = ET.fromstring(grid_svg(puzzle))
+    texts = [el for el in root.iter("{http://www.w3.org/2000/svg}text") if "dot-label" in (el.get("class") or "")]
+    assert [t.text for t in texts] == ["1 6", "1 1", "2 2", "4 4", "5"]
+    rows_of_one = [float(t.get("y")) for t in texts[1:3]]
+    assert rows_of_one[1] > rows_of_one[0] and texts[1].get("x") == texts[2].get("x")

@@ -82,8 +82,11 @@ class Quadruple(Rule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """The digits in a circle on the square's middle corner."""
-        return [Glyph("dot", self.cell_list, colour="white", label="".join(map(str, self.digits)))]
+        """The digits in a circle on the square's middle corner, spaced (``1 6``, not a number
+        sixteen), three or four in two rows (``1 1`` over ``2 2``)."""
+        digits = [str(d) for d in self.digits]
+        rows = [digits] if len(digits) <= 2 else [digits[:2], digits[2:]]
+        return [Glyph("dot", self.cell_list, colour="white", label="\n".join(" ".join(row) for row in rows))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``quadruple_k_d`` (``<= -m``): the square holds digit ``d`` at least ``m`` times.
