@@ -58,7 +58,7 @@ def test_verify_names_the_missing_digit():
 
 @pytest.mark.parametrize("entry, words", [
     ({"cells": ["r1c1", "r1c2", "r2c1", "r2c3"], "digits": [1]}, "2x2 square"),
-    ({"cells": ["r1c1", "r1c2", "r2c1"], "digits": [1]}, "needs at least 4 cells"),
+    ({"cells": ["r1c1", "r1c2", "r2c1"], "digits": [1]}, "a quadruple takes the 4 cells of a 2x2 square, found r1c1, r1c2, r2c1"),
     ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": []}, "1 to 4 digits"),
     ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 2, 3, 4, 1]}, "1 to 4 digits"),
     ({"cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [5]}, "not a digit from 1 to 4"),

@@ -51,7 +51,7 @@ class Quadruple(Rule):
         Quadruple
         """
         check_keys(data, {"cells", "digits"}, where)
-        cells = np.sort(parse_cells(data.get("cells"), board, where, at_least=4))
+        cells = np.sort(parse_cells(data.get("cells"), board, where, at_least=1))   # fewer: the 2x2 message
         r, c = np.divmod(cells, board.cols)
         if cells.size != 4 or not (r[1] == r[0] and r[2] == r[3] == r[0] + 1 and c[2] == c[0] and c[1] == c[3] == c[0] + 1):
             raise PuzzleError(f"{where}: a quadruple takes the 4 cells of a 2x2 square, found "
