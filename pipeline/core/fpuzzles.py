@@ -215,6 +215,9 @@ def _lines_and_arrows(data: dict, where: str) -> list[dict]:
         circle = _cells(entry, "cells", "arrow", k, where)
         if not circle:
             raise PuzzleError(f"{where}: arrow[{k}] has no circle cell in 'cells'")
+        if len(circle) > 3:
+            raise PuzzleError(f"{where}: arrow[{k}] has a circle of {len(circle)} cells; a circle covers one cell, "
+                              "or 2 or 3 (a pill)")
         # a pill (a circle over 2 or 3 cells) reads as one number, its digits in reading order
         pill = sorted(circle, key=lambda name: tuple(int(v) for v in re.findall(r"[0-9]+", name)))
         for line in _line_cells(entry, "arrow", k, where):

@@ -321,7 +321,7 @@ def test_an_arrow_before_pencil_marks_writes_both():
 
 @pytest.mark.parametrize("element, entry, message", [
     ("arrow", {"cells": ["R1C1", "R1C3"], "lines": [["R1C1", "R2C1", "R3C1"]]}, "pill cells r1c1 and r1c3 do not touch"),
-    ("arrow", {"cells": ["R1C1", "R1C2", "R1C3", "R1C4"], "lines": [["R1C1", "R2C1"]]}, "'pill' must be"),
+    ("arrow", {"cells": ["R1C1", "R1C2", "R1C3", "R1C4"], "lines": [["R1C1", "R2C1"]]}, "arrow[0] has a circle of 4 cells; a circle covers one cell, or 2 or 3 (a pill)"),
     ("clone", {"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C5"]}, "2 cells and 1 cloneCells"),
     ("quadruple", {"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": "12"}, "'values' must be a list of digits"),
     ("quadruple", {"cells": ["R1C1", "R1C2", "R2C1", "R3C2"], "values": [1]}, "the 4 cells of a 2x2 square"),
@@ -608,3 +608,12 @@ def test_every_white_dot_given_beside_a_dot_of_another_difference_writes_noncons
         json.dumps(r.to_dict(puzzle.board), sort_keys=True) for r in puzzle.rules)
     from pipeline import api
     assert api.count(back, limit=50, solver="sat").count == api.count(puzzle, limit=50, solver="sat").count
+
+
+def test_an_arrow_circle_of_four_cells_is_named_as_f_puzzles_names_it():
+    """It was refused as the document's "rules[0] (pillarrow): 'pill' must be from 2 to 3"."""
+    data = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)],
+            "arrow": [{"cells": ["R1C1", "R1C2", "R1C3", "R1C4"], "lines": [["R1C4", "R2C4", "R3C4"]]}]}
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(compress(data))
+    assert str(e.value).endswith("arrow[0] has a circle of 4 cells; a circle covers one cell, or 2 or 3 (a pill)")
