@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import parse_extra
-from pipeline.core.fpuzzles import document_from_fpuzzles
+from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, document_from_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
@@ -282,8 +282,10 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         where = f"{where} (f-puzzles)"
         doc = document_from_fpuzzles(doc, where)
     unknown = sorted(set(doc) - set(DOCUMENT_KEYS))
-    if unknown:
-        raise PuzzleError(f"{where}: unknown key {clip(repr(unknown[0]), 40)} (expected {', '.join(DOCUMENT_KEYS)})")
+    if unknown:   # an f-puzzles element without f-puzzles' grid: say that the grid is what is missing
+        fpuzzles = "givens" not in doc and unknown[0] in FPUZZLES_SUPPORTED
+        raise PuzzleError(f"{where}: unknown key {clip(repr(unknown[0]), 40)} (expected {', '.join(DOCUMENT_KEYS)})"
+                          + ("; as f-puzzles JSON it lacks its 'grid'" if fpuzzles else ""))
     for key in ("title", "author", "source", "notes"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             raise PuzzleError(f"{where}: {key!r} must be a string")

@@ -617,3 +617,14 @@ def test_an_arrow_circle_of_four_cells_is_named_as_f_puzzles_names_it():
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(compress(data))
     assert str(e.value).endswith("arrow[0] has a circle of 4 cells; a circle covers one cell, or 2 or 3 (a pill)")
+
+
+def test_f_puzzles_elements_without_its_grid_say_the_grid_is_missing():
+    """Such a file read as a puzzle document said only "unknown key 'clone'"."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(json.dumps({"size": 6, "clone": [{"cells": ["R1C1"], "cloneCells": ["R2C2"]}]}))
+    assert str(e.value).startswith("puzzle: unknown key 'clone' (expected size, ")
+    assert str(e.value).endswith("; as f-puzzles JSON it lacks its 'grid'")
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(json.dumps({"size": 6, "bogus": 1}))
+    assert "f-puzzles" not in str(e.value)
