@@ -53,7 +53,7 @@ def _strict_kropki(data: dict, color: str | None, given: list, k: int, where: st
     pair without a dot), ours a difference of 1 and a ratio of 2: a white dot of another value is
     written ``nonconsecutive`` instead, which f-puzzles reads beside dots as every white dot given,
     any dotted pair exempt; a black dot of another ratio has no form."""
-    values = {"white": set(), "black": set()}
+    values: dict[str, set[int]] = {"white": set(), "black": set()}
     for _, entry in given:
         if entry["rule"] == "kropki":
             values[entry["color"]].add(entry.get("value", 1 if entry["color"] == "white" else 2))
