@@ -156,7 +156,9 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
         while solving where it can, else counted to 2 by the named engine if it counts, else by
         the engine ``auto`` picks for counting.
     **options
-        The engine's own options (e.g. ``threads`` for HiGHS, ``sat_backend`` for SAT).
+        The engine's own options (e.g. ``threads`` for HiGHS, ``sat_backend`` for SAT). Under
+        ``auto``, an option ``auto`` itself does not take narrows its pick to the engines that
+        take it (``presolve="none"``: the SAT engine), as the command line's ``--solver auto`` does.
 
     Returns
     -------
@@ -195,6 +197,8 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     problem = engine.problem_with(model)
     if problem:
         raise SolveError(f"solver {solver}: {problem}")
+    if solver == "auto" and set(options) - engine.options:
+        engine, solver = _auto_taking(options, "unique" if unique else "solve", model, engine.options), ""
     if solver == "auto":
         return engine.solve(model, time_limit=time_limit, check_unique=unique, **options)
     return importlib.import_module("pipeline.solvers.auto").solve_checking_uniqueness(
@@ -220,7 +224,8 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
     **options
         The engine's count options, e.g. ``keep``: how many grids to keep (``None``: every one,
         however many). Without it the first grids up to :data:`DEFAULT_KEPT_CELLS` cells in all
-        are kept (197,530 9x9 grids); the count always covers every solution.
+        are kept (197,530 9x9 grids); the count always covers every solution. Under ``auto``,
+        another option narrows the pick to the engines that take it, as in :func:`solve`.
 
     Returns
     -------
@@ -252,7 +257,24 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
         raise SolveError(f"solver {solver}: {problem}")
     if "keep" not in options:
         options["keep"] = min(limit, max(1, DEFAULT_KEPT_CELLS // (model.puzzle.rows * model.puzzle.cols)))
+    if solver == "auto" and set(options) - engine.count_options:
+        engine = _auto_taking(options, "count", model, engine.count_options)
     return engine.count(model, limit, time_limit=time_limit, **options)
+
+
+def _auto_taking(options: dict, question: str, model: Model, own: Any) -> Any:
+    """The engine ``auto`` picks for ``question`` among those that take every engine option in
+    ``options`` beyond ``auto``'s ``own`` (``presolve="none"``: the SAT engine), as the command
+    line's ``--solver auto`` picks with ``--presolve none``."""
+    solvers = _solvers()
+    given = set(options) - set(own)
+    what = "count" if question == "count" else "solve"
+    taking = tuple(name for name, entry in solvers.SOLVERS.items()
+                   if given <= set(entry.count_options if what == "count" else entry.options))
+    if not taking:
+        raise SolveError(f"solver auto: no engine's {what} takes {', '.join(repr(k) for k in sorted(given))}")
+    pick = importlib.import_module("pipeline.solvers.auto").pick_solver(question, model, among=taking)
+    return solvers.get_solver(pick.name)
 
 
 @_memory_as_error("build", PuzzleError)

@@ -282,3 +282,20 @@ def test_verify_checks_a_grid_as_the_command_line_does(tmp_path):
     assert pipeline.verify(zero_based, solved) and pipeline.verify(zero_based, "".join(str(d - 1) for d in solved.ravel()))
     with pytest.raises(PuzzleError, match=r"^grid: an array of digit indices 1\.\.V, rows x columns"):
         pipeline.verify(puzzle, [["a", "b"], ["c", "d"]])
+
+
+def test_auto_with_an_engine_option_picks_among_the_engines_that_take_it():
+    """``--solver auto --presolve none`` picks among the engines taking ``--presolve``; the API
+    refused the same option under ``auto`` ("count takes no option 'presolve'")."""
+    pytest.importorskip("pysat", reason="python-sat (the SAT engine) is not installed")
+    from pathlib import Path
+
+    from pipeline import api
+    killer = Path(__file__).resolve().parents[1] / "examples" / "killer.json"
+    solved = api.solve(killer, solver="auto", presolve="none")
+    assert (solved.status, solved.unique, solved.solver) == ("optimal", True, "sat")
+    counted = api.count(killer, solver="auto", presolve="none")
+    assert (counted.count, counted.status) == (1, "complete")
+    for call in (api.solve, api.count):
+        with pytest.raises(SolveError, match=r"^solver auto: no engine's (solve|count) takes 'bogus'$"):
+            call(killer, solver="auto", bogus=1)
