@@ -266,15 +266,13 @@ def _auto_taking(options: dict, question: str, model: Model, own: Any) -> Any:
     """The engine ``auto`` picks for ``question`` among those that take every engine option in
     ``options`` beyond ``auto``'s ``own`` (``presolve="none"``: the SAT engine), as the command
     line's ``--solver auto`` picks with ``--presolve none``."""
-    solvers = _solvers()
+    auto = importlib.import_module("pipeline.solvers.auto")
     given = set(options) - set(own)
-    what = "count" if question == "count" else "solve"
-    taking = tuple(name for name, entry in solvers.SOLVERS.items()
-                   if given <= set(entry.count_options if what == "count" else entry.options))
+    taking = auto.engines_taking(given, question)
     if not taking:
+        what = "count" if question == "count" else "solve"
         raise SolveError(f"solver auto: no engine's {what} takes {', '.join(repr(k) for k in sorted(given))}")
-    pick = importlib.import_module("pipeline.solvers.auto").pick_solver(question, model, among=taking)
-    return solvers.get_solver(pick.name)
+    return _solvers().get_solver(auto.pick_solver(question, model, among=taking).name)
 
 
 @_memory_as_error("build", PuzzleError)

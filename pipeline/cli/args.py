@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
 from pipeline.solvers import SOLVERS, CountResult, Solver, SolveResult, dfs_native, get_solver
-from pipeline.solvers.auto import AUTO, pick_solver
+from pipeline.solvers.auto import AUTO, engines_taking, pick_solver
 
 import numpy as np
 
@@ -532,12 +532,7 @@ def _taking_explicit_options(args: argparse.Namespace, question: str,
                              among: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """``among`` narrowed to the engines that take every :data:`ENGINE_CHOICE_OPTIONS` the user gave."""
     given = [k for k in ENGINE_CHOICE_OPTIONS if getattr(args, k, None) is not None]
-    if not given:
-        return among
-    what = "count" if question == "count" else "solve"
-    taking = tuple(name for name, solver in SOLVERS.items() if (among is None or name in among)
-                   and set(given) <= (solver.count_options if what == "count" else solver.options))
-    return taking
+    return engines_taking(given, question, among) if given else among
 
 
 def default_count_solver(model: Model | None = None) -> str:

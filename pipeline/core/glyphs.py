@@ -347,8 +347,9 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     'anti-knight · non-consecutive'
     """
     words: list[str] = []
+    own = {id(rule): rule.glyphs(board) for rule in rules}
     for rule in rules:
-        if not rule.glyphs(board):   # a global rule's title may say more (strict Kropki's colour)
+        if not own[id(rule)]:   # a global rule's title may say more (strict Kropki's colour)
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
             if word not in words:
                 words.append(word)
@@ -357,7 +358,7 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)
         legend = rule.legend(board)
         if legend:
-            label = next((g.label for g in rule.glyphs(board) if g.label), type(rule).noun or rule.kind)
+            label = next((g.label for g in own[id(rule)] if g.label), type(rule).noun or rule.kind)
             number = numbers.get(id(rule))
             words.append(f"{label}{'' if number is None else number}: {legend}")
     keyed = outside_kind_colours(glyphs)

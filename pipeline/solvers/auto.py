@@ -26,6 +26,7 @@ from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveR
                                    solve_then_count, time_left)
 
 __all__ = ["AUTO", "AUTO_SOLVER", "AUTO_TABLE", "QUESTIONS", "Pick", "Preference", "auto_count", "auto_solve",
+           "engines_taking",
            "can_answer", "pick_solver", "solve_checking_uniqueness"]
 
 #: The name that asks for the choice on the command line.
@@ -39,6 +40,30 @@ QUESTIONS = {
     "optimise": "optimisation",      # a model with an objective
     "batch": "batch",                # many puzzles of one shape per engine instance
 }
+
+
+def engines_taking(given: "set[str] | list[str]", question: str, among: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The engines (of ``among``, default all) whose options for ``question`` include every
+    option in ``given``: what ``auto`` picks among when the caller gave an engine's option (the
+    command line's ``--sat-backend``, the API's ``presolve="none"``).
+
+    Parameters
+    ----------
+    given : collection of str
+        Option names (``sat_backend``, ``presolve``).
+    question : str
+        A key of :data:`QUESTIONS`: ``count`` reads the engines' count options, the others their
+        solve options.
+    among : tuple of str, optional
+        Only these engines.
+
+    Returns
+    -------
+    tuple of str
+    """
+    wanted = set(given)
+    return tuple(name for name, solver in SOLVERS.items() if (among is None or name in among)
+                 and wanted <= set(solver.count_options if question == "count" else solver.options))
 
 
 @dataclass(frozen=True)
