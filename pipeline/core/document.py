@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import parse_extra
-from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, document_from_fpuzzles
+from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
@@ -69,6 +69,7 @@ class DocumentParts(NamedTuple):
     rules: list
     values: tuple[int, ...] | None = None   # the value set (None: 1..N), pipeline.core.values
     extra: tuple = ()   # extra cells outside the grid (ExtraGroup entries), pipeline.core.extracells
+    rule_names: list[str] | None = None   # how messages name the document's rules (None: rules[k])
 
 DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values", "extra",
                  "title", "author", "source", "notes")
@@ -280,7 +281,10 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
     if isinstance(doc.get("grid"), list) and "givens" not in doc:
         # f-puzzles' own JSON, not compressed into a link: read as the link's content is
         where = f"{where} (f-puzzles)"
-        doc = document_from_fpuzzles(doc, where)
+        doc, names = read_fpuzzles(doc, where)
+        parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=extra_rules,
+                              where=where)
+        return parts._replace(rule_names=[f"{where}: {name}" for name in names])
     unknown = sorted(set(doc) - set(DOCUMENT_KEYS))
     if unknown:   # an f-puzzles element without f-puzzles' grid: say that the grid is what is missing
         fpuzzles = "givens" not in doc and unknown[0] in FPUZZLES_SUPPORTED

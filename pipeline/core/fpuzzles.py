@@ -68,7 +68,7 @@ import numpy as np
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
-__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "SUPPORTED", "IGNORED",
+__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "SUPPORTED", "IGNORED",
            "DISPLAY_CELL_KEYS", "DISPLAY_ENTRY_KEYS"]
 
 #: f-puzzles' default box shapes by size (rows x columns of a box).
@@ -110,6 +110,9 @@ _MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
 _LINK = re.compile(r"(?:[?&]load=|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
 _LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
+#: The key under which each rule carries the f-puzzles element it came from until
+#: :func:`read_fpuzzles` takes it out (a name no document key can have: it starts with a space).
+_FROM = " from"
 
 
 def _payload(text: str) -> str | None:
@@ -210,7 +213,8 @@ def _lines_and_arrows(data: dict, where: str) -> list[dict]:
     rules: list[dict] = []
     for element, kind in LINE_ELEMENTS.items():
         for k, entry in enumerate(_entries(data, element, where)):
-            rules += [{"rule": kind, "cells": line} for line in _line_cells(entry, element, k, where)]
+            rules += [{"rule": kind, "cells": line, _FROM: f"{element}[{k}]"}
+                      for line in _line_cells(entry, element, k, where)]
     for k, entry in enumerate(_entries(data, "arrow", where)):
         circle = _cells(entry, "cells", "arrow", k, where)
         if not circle:
@@ -225,9 +229,9 @@ def _lines_and_arrows(data: dict, where: str) -> list[dict]:
             if not shaft:
                 raise PuzzleError(f"{where}: arrow[{k}] has a line with no cell past its circle")
             if len(circle) == 1:
-                rules.append({"rule": "arrow", "cells": circle + shaft})
+                rules.append({"rule": "arrow", "cells": circle + shaft, _FROM: f"arrow[{k}]"})
             else:   # the pill arrow's own check names a pill of another size or of cells apart
-                rules.append({"rule": "pillarrow", "pill": len(circle), "cells": pill + shaft})
+                rules.append({"rule": "pillarrow", "pill": len(circle), "cells": pill + shaft, _FROM: f"arrow[{k}]"})
     return rules
 
 
@@ -239,7 +243,8 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
         letter = entry.get("value")
         if not isinstance(letter, str) or letter.strip().upper() not in ("X", "V"):
             raise PuzzleError(f"{where}: xv[{k}] value {clip(letter)!r} is not X or V")
-        rules.append({"rule": "xv", "letter": letter.strip().lower(), "cells": _cells(entry, "cells", "xv", k, where)})
+        rules.append({"rule": "xv", "letter": letter.strip().lower(), "cells": _cells(entry, "cells", "xv", k, where),
+                      _FROM: f"xv[{k}]"})
     for k, entry in enumerate(_entries(data, "littlekillersum", where)):
         total = _value(entry, "littlekillersum", k, where)
         clue = entry.get("cell")
@@ -247,7 +252,7 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
             raise PuzzleError(f"{where}: littlekillersum[{k}] has no clue cell in 'cell'")
         if total is not None:
             rules.append({"rule": "littlekiller", "sum": total, "clue": clue.lower(),
-                          "cells": _cells(entry, "cells", "littlekillersum", k, where)})
+                          "cells": _cells(entry, "cells", "littlekillersum", k, where), _FROM: f"littlekillersum[{k}]"})
     for k, entry in enumerate(_entries(data, "sandwichsum", where)):
         total = _value(entry, "sandwichsum", k, where)
         clue = entry["cell"]
@@ -255,7 +260,7 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
             raise PuzzleError(f"{where}: sandwichsum[{k}] 'cell' must be a clue cell like \"R0C3\", found "
                               f"{clip(json.dumps(clue))}")
         if total is not None:   # the clue's place outside the grid names its row (RrC0) or column (R0Cc)
-            rules.append({"rule": "sandwich", "clue": clue.lower(), "sum": total})
+            rules.append({"rule": "sandwich", "clue": clue.lower(), "sum": total, _FROM: f"sandwichsum[{k}]"})
     return rules
 
 
@@ -270,14 +275,21 @@ def _clones_quadruples_and_extremes(data: dict, size: int, where: str) -> list[d
         if len(cells) != len(clones):
             raise PuzzleError(f"{where}: clone[{k}] has {len(cells)} cells and {len(clones)} cloneCells; each cell "
                               "needs its clone")
-        rules += [{"rule": "samevalues", "groups": [[a], [b]]} for a, b in zip(cells, clones) if a != b]
+        rules += [{"rule": "samevalues", "groups": [[a], [b]], _FROM: f"clone[{k}]"}
+                  for a, b in zip(cells, clones) if a != b]
     for k, entry in enumerate(_entries(data, "quadruple", where)):
         values = entry.get("values")
         if not isinstance(values, list):
             raise PuzzleError(f"{where}: quadruple[{k}] 'values' must be a list of digits, found {clip(values)!r}")
-        digits = [_value({"value": v}, "quadruple", k, where) for v in values]
+        digits = [d for d in (_value({"value": v}, "quadruple", k, where) for v in values) if d is not None]
+        wrong = [d for d in digits if not 1 <= d <= size]
+        if wrong:
+            raise PuzzleError(f"{where}: quadruple[{k}] 'values' holds {wrong[0]}, not a digit from 1 to {size}")
+        if not 1 <= len(digits) <= 4:
+            raise PuzzleError(f"{where}: quadruple[{k}] 'values' lists {len(digits)} digits; a quadruple shows 1 "
+                              "to 4 digits that its 2x2 cells hold")
         rules.append({"rule": "quadruple", "cells": _cells(entry, "cells", "quadruple", k, where),
-                      "digits": [d for d in digits if d is not None]})
+                      "digits": digits, _FROM: f"quadruple[{k}]"})
     for element in ("minimum", "maximum"):
         for k, entry in enumerate(_entries(data, element, where)):
             name = entry["cell"]
@@ -289,7 +301,8 @@ def _clones_quadruples_and_extremes(data: dict, size: int, where: str) -> list[d
             for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
                 if 1 <= nr <= size and 1 <= nc <= size:
                     pair = [f"r{r}c{c}", f"r{nr}c{nc}"]
-                    rules.append({"rule": "greater", "cells": pair if element == "maximum" else pair[::-1]})
+                    rules.append({"rule": "greater", "cells": pair if element == "maximum" else pair[::-1],
+                                  _FROM: f"{element}[{k}]"})
     return rules
 
 
@@ -316,14 +329,15 @@ def _strict_rules(data: dict, nonconsecutive: bool, where: str) -> list[dict]:
     dots = bool(_entries(data, "difference", where) or _entries(data, "ratio", where))
     white = "difference" in negative or nonconsecutive and dots
     rules: list[dict] = []
+    said = "'negative'" if negative else "'nonconsecutive'"
     if nonconsecutive and not white:
-        rules.append({"rule": "nonconsecutive"})
+        rules.append({"rule": "nonconsecutive", _FROM: "'nonconsecutive'"})
     if white and "ratio" in negative:
-        rules.append({"rule": "strictkropki"})
+        rules.append({"rule": "strictkropki", _FROM: said})
     elif white or "ratio" in negative:
-        rules.append({"rule": "strictkropki", "color": "white" if white else "black"})
+        rules.append({"rule": "strictkropki", "color": "white" if white else "black", _FROM: said})
     if "xv" in negative:
-        rules.append({"rule": "strictxv"})
+        rules.append({"rule": "strictxv", _FROM: "'negative'"})
     return rules
 
 
@@ -343,9 +357,11 @@ def _value(entry: dict, element: str, k: int, where: str) -> int | None:
         return None
     number = _whole_number(value)
     if number is None and isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value):
-        number = int(value)   # f-puzzles writes "7"; a long one is refused by its range where it is used
+        number = int(value)   # f-puzzles writes "7"
     if number is None:
         raise PuzzleError(f"{where}: {element}[{k}] value {clip(value)!r} is not a whole number")
+    if abs(number) >= 10 ** 9:   # past any sum of a 64x64 (the rule's own check names the rest by its range)
+        raise PuzzleError(f"{where}: {element}[{k}] value {clip(value)!r} is out of range")
     return number
 
 
@@ -440,9 +456,41 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     Raises
     ------
     PuzzleError
+        As :func:`read_fpuzzles`.
+    """
+    return read_fpuzzles(text, where)[0]
+
+
+def read_fpuzzles(text: str | dict, where: str = "f-puzzles") -> tuple[dict, list[str]]:
+    """The puzzle document of an f-puzzles link, payload or decoded JSON object, and the f-puzzles
+    element each of its rules came from (``killercage[0]``, ``'antiknight'``): what a message
+    about a rule names, since the user wrote f-puzzles elements, not the document's rules.
+
+    Parameters
+    ----------
+    text : str or dict
+        A link (``...?load=...``), the base64 payload, or the JSON object itself.
+    where : str
+        How messages name the input.
+
+    Returns
+    -------
+    tuple of (dict, list of str)
+        A puzzle document (size, box or regions, givens, rules, title/author/notes), and one name
+        per rule, in order.
+
+    Raises
+    ------
+    PuzzleError
         Undecodable input, a malformed grid, or an element this reader does not support
         (named, with the supported ones listed).
     """
+    doc = _document(text, where)
+    return doc, [rule.pop(_FROM) for rule in doc["rules"]]
+
+
+def _document(text: str | dict, where: str) -> dict:
+    """:func:`read_fpuzzles`' document, each rule still holding its element's name under :data:`_FROM`."""
     data = text if isinstance(text, dict) else fpuzzles_json(text, where)
     size = data.get("size")
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
@@ -489,15 +537,16 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
     rules: list[dict] = []
     flags = {key: _flag(data, key, where) for key in _FLAGS}
     if flags["diagonal-"]:
-        rules.append({"rule": "diagonal", "which": "main"})
+        rules.append({"rule": "diagonal", "which": "main", _FROM: "'diagonal-'"})
     if flags["diagonal+"]:
-        rules.append({"rule": "diagonal", "which": "anti"})
+        rules.append({"rule": "diagonal", "which": "anti", _FROM: "'diagonal+'"})
     for key, kind in _GLOBAL.items():
         if flags[key] and key != "nonconsecutive":
-            rules.append({"rule": kind})
+            rules.append({"rule": kind, _FROM: repr(key)})
     rules += _strict_rules(data, flags["nonconsecutive"], where)
     for k, entry in enumerate(_entries(data, "killercage", where)):
-        rule: dict[str, object] = {"rule": "cage", "cells": _cells(entry, "cells", "killercage", k, where)}
+        rule: dict[str, object] = {"rule": "cage", "cells": _cells(entry, "cells", "killercage", k, where),
+                                   _FROM: f"killercage[{k}]"}
         total = _value(entry, "killercage", k, where)
         if total is not None:
             rule["sum"] = total
@@ -507,11 +556,13 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
         if not isinstance(lines, list):
             raise PuzzleError(f"{where}: thermometer[{k}] has no 'lines'")
         for j, _ in enumerate(lines):
-            rules.append({"rule": "thermo", "cells": _cells({"line": lines[j]}, "line", "thermometer", k, where)})
+            rules.append({"rule": "thermo", "cells": _cells({"line": lines[j]}, "line", "thermometer", k, where),
+                          _FROM: f"thermometer[{k}]"})
     rules += _lines_and_arrows(data, where)
     for element, color in (("difference", "white"), ("ratio", "black")):
         for k, entry in enumerate(_entries(data, element, where)):
-            dot: dict[str, object] = {"rule": "kropki", "color": color, "cells": _cells(entry, "cells", element, k, where)}
+            dot: dict[str, object] = {"rule": "kropki", "color": color, "cells": _cells(entry, "cells", element, k, where),
+                                      _FROM: f"{element}[{k}]"}
             value = _value(entry, element, k, where)
             if value is not None:
                 dot["value"] = value
@@ -524,12 +575,14 @@ def document_from_fpuzzles(text: str | dict, where: str = "f-puzzles") -> dict:
                                   f"found {clip(json.dumps(entry['cell']))}")
             cells.append(entry["cell"].lower())
         if cells:
-            rules.append({"rule": parity, "cells": cells})
+            rules.append({"rule": parity, "cells": cells, _FROM: repr(parity)})
     for k, entry in enumerate(_entries(data, "extraregion", where)):
-        rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where)})
+        rules.append({"rule": "extraregion", "cells": _cells(entry, "cells", "extraregion", k, where),
+                      _FROM: f"extraregion[{k}]"})
     rules += _xv_and_little_killers(data, where)
     rules += _clones_quadruples_and_extremes(data, size, where)
-    rules += [{"rule": "pencilmarks", "cells": cells, "digits": list(digits)} for digits, cells in marked.items()]
+    rules += [{"rule": "pencilmarks", "cells": cells, "digits": list(digits), _FROM: "'givenPencilMarks'"}
+              for digits, cells in marked.items()]
     doc["rules"] = rules
     for key, into in (("title", "title"), ("author", "author"), ("ruleset", "notes")):
         if isinstance(data.get(key), str):

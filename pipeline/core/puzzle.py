@@ -19,7 +19,7 @@ from pipeline.core.errors import PuzzleError, clip
 from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.gridtext import format_grid, grid_to_string
 from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
-from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.fpuzzles import looks_like_fpuzzles, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.options import check_puzzle_options
@@ -565,14 +565,19 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         doc: dict | str = source if isinstance(source, dict) else str(text)
         where = where or "puzzle"   # a dict has no file name
         # an ISS string stays text: read_document reads it (importing the ISS reader only then)
+        fpuzzles_names = None
         if text is not None and not looks_like_iss(text) and not looks_like_document(text):
-            doc, where = document_from_fpuzzles(text, where), f"{where} (f-puzzles)"
+            doc, fpuzzles_names = read_fpuzzles(text, where)
+            where = f"{where} (f-puzzles)"
+            fpuzzles_names = [f"{where}: {name}" for name in fpuzzles_names]
         parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
                               where=where)
-        # the document's own entries by their place in its list, the command line's as --rule K
+        # the document's own entries by their place in its list (an f-puzzles element by its own
+        # name), the command line's as --rule K
         extra = len(rules or [])
         own = len(parts.rules) - extra
-        names = _entry_names(f"{where}: rules", own) + _entry_names(rules_where, extra)
+        names = (fpuzzles_names or parts.rule_names or _entry_names(f"{where}: rules", own)) \
+            + _entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
                       f"{where}: rules", names, parts.values, parts.extra)
     if isinstance(source, str) and source == "-":

@@ -516,7 +516,7 @@ def _refusal(data) -> str:
      "found \"no\""),
     ({"size": 4, "grid": grid_of(4), "antiking": 1}, "f-puzzles flag 'antiking' must be true or false, found 1"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R1C2"], "value": "12345678901234567890"}]},
-     "rules[0] (cage): 'sum' is out of range: a 20-digit number (1234567890123456...)"),
+     "killercage[0] value '12345678901234567890' is out of range"),
 ], ids=["cage-sum", "thermo-key", "even-cells", "odd-cell-list", "odd-string", "given-string", "cell-text",
         "cell-null", "cell-key", "given-negative", "given-too-large", "region-object", "marks-zero", "marks-text",
         "flag-false-text", "flag-no", "flag-number", "cage-sum-20-digits"])
@@ -535,6 +535,36 @@ def test_display_only_keys_are_known_and_carry_no_rule():
     assert doc["givens"] == ["r1c1=1"]
     assert doc["rules"] == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 5},
                             {"rule": "thermo", "cells": ["r3c1", "r3c2"]}]
+
+
+@pytest.mark.parametrize("elements, message", [
+    ({"killercage": [{"cells": ["R1C1", "R1C2"], "value": "40"}]},
+     "killercage[0] (cage): cage r1c1..r1c2 sum 40 cannot be made by 2 distinct digits 1..6 (possible sums: 3..11)"),
+    ({"thermometer": [{"lines": [["R2C2", "R2C3"]]}, {"lines": [["R1C1", "R1C1"]]}]},
+     "thermometer[1] (thermo): cell r1c1 is listed twice"),
+    ({"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [7]}]},
+     "quadruple[0] 'values' holds 7, not a digit from 1 to 6"),
+    ({"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 1, 2, 2, 3]}]},
+     "quadruple[0] 'values' lists 5 digits; a quadruple shows 1 to 4 digits that its 2x2 cells hold"),
+    ({"antiking": True, "whispers": [{"lines": [["R1C1", "R1C1"]]}]},
+     "whispers[0] (whisper): the line steps from r1c1 to itself (cells 1 and 2)"),
+], ids=["cage-sum", "thermo-repeat", "quadruple-value", "quadruple-five", "whisper-after-a-flag"])
+def test_a_rule_s_message_names_the_f_puzzles_element_it_came_from(elements, message):
+    """They were named as the converted document's entries ("rules[0] (quadruple): 'digits' holds
+    '7'"), which the user never wrote."""
+    data = {"size": 6, "grid": grid_of(6), **elements}
+    assert _refusal(data).endswith(": " + message)
+    with pytest.raises(PuzzleError) as err:   # f-puzzles' JSON itself, as a file holds it
+        parse_puzzle(json.dumps(data))
+    assert str(err.value) == "puzzle (f-puzzles): " + message
+
+
+def test_a_command_line_rule_beside_f_puzzles_elements_is_named_as_given():
+    data = {"size": 6, "grid": grid_of(6), "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}
+    with pytest.raises(PuzzleError, match=r"^--rule 1 \(cage\): "):
+        parse_puzzle(json.dumps(data), rules=[{"rule": "cage", "cells": ["r3c3", "r3c4"], "sum": 40}])
+    rules = document_from_fpuzzles(data)["rules"]
+    assert rules == [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]   # no name left in the entry
 
 
 @pytest.mark.parametrize("link, said", [
