@@ -167,6 +167,12 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     return data
 
 
+def _empty(value: object) -> bool:
+    """Whether an element's value says nothing (absent, false, empty); a 0 says something (0 == False
+    in Python, so ``value in (False, ...)`` would drop it)."""
+    return value is None or value is False or (isinstance(value, (list, dict, str)) and not value)
+
+
 def _cells(entry: dict, key: str, element: str, k: int, where: str) -> list[str]:
     cells = entry.get(key)
     if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
@@ -178,7 +184,7 @@ def _entries(data: dict, element: str, where: str) -> list[dict]:
     """The entries an element holds (absent or empty: none), each an object with the keys the
     reader reads (all of them present) and display keys only; anything else is refused."""
     entries = data.get(element)
-    if entries in (None, False, [], {}, ""):
+    if entries is None or entries is False or entries in ([], ""):   # not `in (False, ...)`: 0 == False
         return []
     if not isinstance(entries, list):
         raise PuzzleError(f"{where}: f-puzzles element {element!r} must be a list, found {type(entries).__name__}")
@@ -281,7 +287,10 @@ def _clones_quadruples_and_extremes(data: dict, size: int, where: str) -> list[d
         values = entry.get("values")
         if not isinstance(values, list):
             raise PuzzleError(f"{where}: quadruple[{k}] 'values' must be a list of digits, found {clip(values)!r}")
-        digits = [d for d in (_value({"value": v}, "quadruple", k, where) for v in values) if d is not None]
+        read = [_value({"value": v}, "quadruple", k, where) for v in values]
+        digits = [d for d in read if d is not None]
+        if len(digits) < len(read):   # a blank would be dropped without a word, and written back without it
+            raise PuzzleError(f"{where}: quadruple[{k}] 'values' holds a blank; list the digits only")
         wrong = [d for d in digits if not 1 <= d <= size]
         if wrong:
             raise PuzzleError(f"{where}: quadruple[{k}] 'values' holds {wrong[0]}, not a digit from 1 to {size}")
@@ -496,7 +505,7 @@ def _document(text: str | dict, where: str) -> dict:
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
         raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 64, found {clip(size)!r}")
     unsupported = [key for key, value in data.items()
-                   if key not in IGNORED and key not in SUPPORTED and value not in (None, False, [], {}, "")]
+                   if key not in IGNORED and key not in SUPPORTED and not _empty(value)]
     if unsupported:
         raise PuzzleError(f"{where}: f-puzzles element {unsupported[0]!r} is not supported "
                           f"(supported: {', '.join(sorted(SUPPORTED))})")
@@ -552,12 +561,8 @@ def _document(text: str | dict, where: str) -> dict:
             rule["sum"] = total
         rules.append(rule)
     for k, entry in enumerate(_entries(data, "thermometer", where)):
-        lines = entry["lines"]
-        if not isinstance(lines, list):
-            raise PuzzleError(f"{where}: thermometer[{k}] has no 'lines'")
-        for j, _ in enumerate(lines):
-            rules.append({"rule": "thermo", "cells": _cells({"line": lines[j]}, "line", "thermometer", k, where),
-                          _FROM: f"thermometer[{k}]"})
+        for line in _line_cells(entry, "thermometer", k, where):   # an empty list refused, as other lines'
+            rules.append({"rule": "thermo", "cells": line, _FROM: f"thermometer[{k}]"})
     rules += _lines_and_arrows(data, where)
     for element, color in (("difference", "white"), ("ratio", "black")):
         for k, entry in enumerate(_entries(data, element, where)):

@@ -142,7 +142,7 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
     ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no 'cells'; it has 'value'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1"], "value": "x"}]},
      "killercage[0] value 'x' is not a whole number"),
-    ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'"),
+    ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'; it has 'cells'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R5C1"]}]}, "cell r5c1 is outside the 4x4 grid"),
     ([1, 2], "expected a JSON object, found list"),
     ({"size": 4, "grid": grid_of(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 9], [2, 2, 3, 3]])},
@@ -517,9 +517,18 @@ def _refusal(data) -> str:
     ({"size": 4, "grid": grid_of(4), "antiking": 1}, "f-puzzles flag 'antiking' must be true or false, found 1"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R1C2"], "value": "12345678901234567890"}]},
      "killercage[0] value '12345678901234567890' is out of range"),
+    # 0 == False and {} were read as "absent": the element was dropped without a word
+    ({"size": 4, "grid": grid_of(4), "clock": 0}, "f-puzzles element 'clock' is not supported (supported: "
+     + ", ".join(sorted(SUPPORTED)) + ")"),
+    ({"size": 4, "grid": grid_of(4), "killercage": 0}, "f-puzzles element 'killercage' must be a list, found int"),
+    ({"size": 4, "grid": grid_of(4), "killercage": {}}, "f-puzzles element 'killercage' must be a list, found dict"),
+    ({"size": 4, "grid": grid_of(4), "thermometer": [{"lines": []}]}, "thermometer[0] has no list of lines in 'lines'"),
+    ({"size": 4, "grid": grid_of(4), "quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, "", None]}]},
+     "quadruple[0] 'values' holds a blank; list the digits only"),
 ], ids=["cage-sum", "thermo-key", "even-cells", "odd-cell-list", "odd-string", "given-string", "cell-text",
         "cell-null", "cell-key", "given-negative", "given-too-large", "region-object", "marks-zero", "marks-text",
-        "flag-false-text", "flag-no", "flag-number", "cage-sum-20-digits"])
+        "flag-false-text", "flag-no", "flag-number", "cage-sum-20-digits", "unsupported-zero", "element-zero",
+        "element-object", "thermo-no-lines", "quadruple-blank"])
 def test_a_key_the_reader_would_drop_or_misread_is_refused_by_name(data, message):
     assert _refusal(data).endswith(": " + message)
 
