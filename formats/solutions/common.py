@@ -72,9 +72,11 @@ def parse_float(token: str, where: str, what: str) -> float:
         What the number is, for the message.
     """
     try:
-        return float(token)
+        if token.isascii():   # float() also reads other scripts' digits ('\u0664', fullwidth '\uff14')
+            return float(token)
     except ValueError:
-        raise FormatError(f"{where}: {what}: {token!r} is not a number") from None
+        pass
+    raise FormatError(f"{where}: {what}: {token!r} is not a number") from None
 
 
 def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | None = None) -> np.ndarray:
@@ -92,13 +94,16 @@ def parse_floats(tokens: list[str], where: str, what: str, lines: list[int] | No
         Their line numbers, for the message.
     """
     try:
-        return np.array(tokens, dtype=float)
+        # float() also reads other scripts' digits, which no solver writes and the puzzle readers refuse
+        if "".join(tokens).isascii():
+            return np.array(tokens, dtype=float)
     except ValueError:
-        for k, t in enumerate(tokens):
-            if not NUMBER_RE.match(t):
-                at = f"line {lines[k]}" if lines else what
-                raise FormatError(f"{where}: {at}: {t!r} is not a number") from None
-        raise FormatError(f"{where}: {what}: values are not all numbers") from None
+        pass
+    for k, t in enumerate(tokens):
+        if not t.isascii() or not NUMBER_RE.match(t):
+            at = f"line {lines[k]}" if lines else what
+            raise FormatError(f"{where}: {at}: {t!r} is not a number") from None
+    raise FormatError(f"{where}: {what}: values are not all numbers") from None
 
 
 def parse_count(token: str, where: str, what: str) -> int:
