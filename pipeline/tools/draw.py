@@ -685,15 +685,27 @@ def highlight_mask(spec: list[str], puzzle: Puzzle, grid: np.ndarray | None,
             if grid is None:
                 raise PipelineError("--highlight violations needs --grid FILE")
             mask |= violations(puzzle, grid)
-        elif item.startswith("conflicts:"):
-            mask |= parse_cells(item.split(":", 1)[1], puzzle.rows, puzzle.cols, digits)
         elif item.startswith("diff:"):
             if grid is None:
                 raise PipelineError("--highlight diff:FILE needs --grid or --solution")
             mask |= read_grid(item.split(":", 1)[1], puzzle, box, f"--highlight {item}") != grid
         else:
-            mask |= parse_cells(item, puzzle.rows, puzzle.cols, digits)
+            mask |= _listed_cells(item, puzzle, digits)
     return mask
+
+
+def _listed_cells(item: str, puzzle: Puzzle, digits: frozenset[int]) -> np.ndarray:
+    """A ``--highlight`` cell list (or ``conflicts:CELLS``) as a mask; refused when it names no cell,
+    or a cell outside every grid of a layout (shading it would draw nothing, without a word)."""
+    cells = parse_cells(item.split(":", 1)[1] if item.startswith("conflicts:") else item, puzzle.rows, puzzle.cols,
+                        digits)
+    if not cells.any():
+        raise PipelineError(f"--highlight: {item!r} names no cell (expected cells like r1c2,r3c4)")
+    outside = np.argwhere(cells & ~np.asarray(puzzle.present).reshape(puzzle.rows, puzzle.cols))
+    if outside.size:
+        r, c = outside[0] + 1
+        raise PipelineError(f"--highlight: r{r}c{c} is not part of the puzzle (outside every grid of the layout)")
+    return cells
 
 
 def _puzzle_text(source: str) -> str:

@@ -209,6 +209,20 @@ def test_a_missing_output_directory_is_made_and_a_file_in_its_way_is_one_line(tm
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["file", "no", "x.svg"]
 
 
+def test_a_highlight_of_no_cell_or_of_a_cell_outside_the_layout_is_refused():
+    """Both drew the picture without any shading and without a word."""
+    from pipeline.tools.draw import highlight_mask
+    samurai = parse_puzzle(json.dumps({"layout": "samurai", "givens": ""}))
+    present = np.asarray(samurai.present).reshape(samurai.rows, samurai.cols)
+    r, c = np.argwhere(~present)[0] + 1
+    with pytest.raises(PipelineError, match=rf"^--highlight: r{r}c{c} is not part of the puzzle \(outside every grid"):
+        highlight_mask([f"r1c1,r{r}c{c}"], samurai, None, None)
+    assert highlight_mask(["r1c1"], samurai, None, None).sum() == 1
+    for empty in (",", "", " ", "conflicts:"):
+        with pytest.raises(PipelineError, match=r"names no cell"):
+            highlight_mask([empty], parse_puzzle(DEFAULT_PUZZLE), None, None)
+
+
 def test_highlight_violations_and_differences_mark_the_right_cells():
     from pipeline.tools.draw import highlight_mask
     puzzle = parse_puzzle(DEFAULT_PUZZLE)
