@@ -30,9 +30,9 @@ import numpy as np
 
 from pipeline.core.build import Model
 from pipeline.core.extras import install_hint
-from pipeline.core.clauses_pb import AMO_ENCODINGS, keep_pysat_off_sigint, renumbered, rule_row_range
+from pipeline.core.clauses_pb import AMO_ENCODINGS, EncodingTooLarge, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
-from pipeline.core.errors import FormatError, SolveError
+from pipeline.core.errors import FormatError
 from pipeline.core.parse import memory_limit
 from pipeline.core.rules.rowblocks import distinct_small_ints
 
@@ -68,11 +68,6 @@ _BYTES_PER_NONZERO = {"ladder": 1_500, "seqcounter": 1_100, "bitwise": 1_700, "c
                       "totalizer": 6_100, "sortnetwrk": 8_600}
 _PAIRWISE_BYTES = (300, 120)   # bytes per nonzero: a + b * N
 _LOG2_BASE_N = 25              # the networks' figures are at this N
-
-
-class EncodingTooLarge(SolveError):
-    """A SAT engine whose build would need more memory than allowed (:func:`check_encoding_memory`):
-    a batch record's status ``memory_limit``, which ``--retry`` can name."""
 
 
 def check_encoding_memory(model: Model, amo: str | None) -> None:

@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
+from pipeline.core.parse import MAX_BYTES_ENV, memory_limit
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -49,6 +50,22 @@ if TYPE_CHECKING:
 class EncodingOutlasts(PipelineError):
     """The rule rows' encoding ran past its deadline (the caller's time limit): the message says
     how far it got."""
+
+
+class EncodingTooLarge(SolveError):
+    """A SAT encoding whose build would need more memory than allowed
+    (:func:`~pipeline.core.parse.memory_limit`): a batch record's status ``memory_limit``, which
+    ``--retry`` can name (the unit rows' check: :func:`pipeline.core.clauses.check_encoding_memory`;
+    the rule rows': :func:`encode_rows`)."""
+
+
+#: Peak bytes per literal of the rule rows' clauses while :func:`encode_rows` builds them (the
+#: token array and each shape's block; 26 measured as ``ru_maxrss`` on 5,000 greater-than rows,
+#: 18 million literals, 2026-12-03).
+ENCODE_BYTES_PER_TOKEN = 28
+#: The same with the clauses as Python lists loaded into a python-sat solver, as the SAT engine
+#: does (98 measured on the same rows).
+ENGINE_BYTES_PER_TOKEN = 100
 
 
 #: Cardinality encodings (``pysat.card.EncType`` names) for bounds of 2 or more.
@@ -297,6 +314,16 @@ class RuleClauses:
                 "aux_rule": "each rule row in order (the rules' = rows of Aeq, then Aineq), a contiguous block"}
 
 
+def _check_memory(tokens: int, n_clauses: int, bytes_per_token: int, reserved_bytes: int) -> None:
+    """:class:`EncodingTooLarge` when ``tokens`` literals (ends included) and ``reserved_bytes``
+    would pass the memory allowed."""
+    need, limit = reserved_bytes + tokens * bytes_per_token, memory_limit()
+    if need > limit:
+        raise EncodingTooLarge(f"the rule rows' {n_clauses:,} clauses ({tokens:,} literals) need about "
+                               f"{need / 2**30:,.1f} GiB, more than the {limit / 2**30:,.1f} GiB allowed (set "
+                               f"{MAX_BYTES_ENV} to allow more)")
+
+
 def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: str = DEFAULT_PB,
                      amo: str = "pairwise", deadline: float | None = None) -> RuleClauses:
     """Clauses of ``model``'s rule rows (:func:`rule_rows`) over its CNF variables.
@@ -344,7 +371,8 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
 
 def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
                 card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise",
-                deadline: float | None = None) -> RuleClauses:
+                deadline: float | None = None, bytes_per_token: int = ENCODE_BYTES_PER_TOKEN,
+                reserved_bytes: int = 0) -> RuleClauses:
     """Clauses of the integer rows ``matrix x (<= | =) rhs`` (``sense`` "L" | "E" per row) over
     the variables ``var_of_col`` (one per column): :func:`encode_rule_rows` on rows of any origin
     (the SAT engine encodes a puzzle's rules ``R`` over all positions, clues left out).
@@ -359,10 +387,22 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
         The CNF variable of each column.
     top, card, pb, amo, deadline
         As in :func:`encode_rule_rows`.
+    bytes_per_token : int
+        Peak bytes per literal of the clauses where they go (:data:`ENGINE_BYTES_PER_TOKEN` for
+        an in-process solver).
+    reserved_bytes : int
+        Bytes the caller needs beside them (the unit rows' encoding).
 
     Returns
     -------
     RuleClauses
+
+    Raises
+    ------
+    EncodingTooLarge
+        The clauses' literals times ``bytes_per_token``, with ``reserved_bytes``, would pass
+        :func:`~pipeline.core.parse.memory_limit` (known from the row shapes, before they are
+        written out: 50,000 greater-than rules took 16 GB).
     """
     _check("card", card, CARD_ENCODINGS)
     _check("pb", pb, PB_ENCODINGS)
@@ -411,6 +451,7 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
         row_aux[rows] = shapes[key].n_aux
         row_tokens[rows] = shapes[key].tokens.size
         row_clauses[rows] = shapes[key].n_clauses
+    _check_memory(int(row_tokens.sum()), int(row_clauses.sum()), bytes_per_token, reserved_bytes)
     first_aux = top + 1
     aux_start = first_aux + np.concatenate([[0], np.cumsum(row_aux)[:-1]]).astype(np.int64)
     offset = np.concatenate([[0], np.cumsum(row_tokens)]).astype(np.int64)

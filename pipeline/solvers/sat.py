@@ -35,9 +35,10 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.clauses import (DEFAULT_AMO, DEFAULT_BACKEND, check_encoding_memory, clause_list, encode,
-                                   feed_clauses, keep_pysat_off_sigint)
+                                   encoding_bytes, feed_clauses, keep_pysat_off_sigint)
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
-from pipeline.core.clauses_pb import EncodingOutlasts, encode_rows, encode_rule_rows, encoding_problem, rule_rows
+from pipeline.core.clauses_pb import (ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows,
+                                      encoding_problem, rule_rows)
 from pipeline.core.build import Model
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.decode import grid_from_vector
@@ -198,19 +199,21 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         # the killer cages' combinations first (selectors top + 1 ..): their sum rows are left out
         cages = cage_combination_clauses(model, top, view=view) \
             if (CAGE_COMBINATIONS if cage_combinations is None else cage_combinations) else None
+        # the clauses as lists in a solver, beside the unit rows' encoding: within the memory allowed
+        units_need = encoding_bytes(model.unit_positions.size, model.convention.n, amo)
+        matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
+        var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
+        if cages is not None and cages.labels:
+            keep = cages.keep_rows(rule_row_labels(model, view))
+            matrix, rhs, sense = matrix[keep], rhs[keep], sense[keep]
         try:
-            if cages is None or not cages.labels:
-                enc = encode_rule_rows(model, top=top, amo=amo, deadline=deadline) if view else \
-                    encode_rows(rows.matrix, rows.rhs, rows.sense, np.arange(1, rows.matrix.shape[1] + 1),
-                                top=top, amo=amo, deadline=deadline)
-            else:
-                matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
-                keep = cages.keep_rows(rule_row_labels(model, view))
-                var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
-                enc = encode_rows(matrix[keep], rhs[keep], sense[keep], var_of_col, top=top + cages.n_aux, amo=amo,
-                                  deadline=deadline)
+            enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + (0 if cages is None else cages.n_aux),
+                              amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
+                              reserved_bytes=units_need)
         except EncodingOutlasts as e:
             raise SetupOutlasts(str(e)) from None
+        except EncodingTooLarge as e:
+            raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
         need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses

@@ -2,9 +2,11 @@
 address-space limit (``ulimit -v``) taken into the allowance, and a MemoryError past both."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from pipeline.core.build import build_model
@@ -98,3 +100,47 @@ def test_a_batch_record_past_the_allowance_is_memory_limit_and_the_others_solved
     columns = solve_records([(0, small, None, None), (1, big, None, None), (2, small, None, None)], options)
     assert columns["status"] == ["optimal", "memory_limit", "optimal"], columns["error"]
     assert "encoding of this 16x16 model needs about" in columns["error"][1]
+
+
+def _greater_signs(k: int) -> str:
+    """A 9x9 with ``k`` greater-than signs, pair by pair along the rows (each sign its own row)."""
+    pairs = [(r, c) for r in range(1, 10) for c in range(1, 9)]
+    rules = [{"rule": "greater", "cells": [f"r{r}c{c}", f"r{r}c{c + 1}"]} for r, c in pairs] * (k // len(pairs) + 1)
+    return json.dumps({"size": 9, "rules": rules[:k]})
+
+
+def test_the_rule_rows_clauses_past_the_allowance_are_one_line_before_they_are_built(monkeypatch):
+    """5,000 greater-than signs made 18 million literals: 1.7 GB in the SAT engine, 16 GB for
+    50,000, whatever the allowance said (only the unit rows were estimated)."""
+    pytest.importorskip("pysat.pb", reason="python-sat's pb extra (pindakaas) is not installed")
+    from pipeline.core.clauses_pb import ENCODE_BYTES_PER_TOKEN, ENGINE_BYTES_PER_TOKEN, EncodingTooLarge, encode_rule_rows
+    from pipeline.solvers.sat import SatEngine
+
+    model = build_model(parse_puzzle(_greater_signs(600)))
+    fits = encode_rule_rows(model, top=729)
+    tokens = fits.tokens.size
+    assert fits.n_rows == 600 and tokens > 600
+    monkeypatch.setenv(MAX_BYTES_ENV, str(tokens * ENCODE_BYTES_PER_TOKEN - 1))
+    with pytest.raises(EncodingTooLarge, match=rf"^the rule rows' {fits.n_clauses:,} clauses \({tokens:,} literals\) "
+                                               rf"need about [\d.]+ GiB, more than the [\d.]+ GiB allowed \(set "
+                                               rf"{MAX_BYTES_ENV} to allow more\)$"):
+        encode_rule_rows(model, top=729)
+    monkeypatch.setenv(MAX_BYTES_ENV, str(tokens * ENCODE_BYTES_PER_TOKEN))
+    assert np.array_equal(encode_rule_rows(model, top=729).tokens, fits.tokens)
+    # the engine's lists and solver weigh more, beside its unit rows
+    monkeypatch.setenv(MAX_BYTES_ENV, str(tokens * ENGINE_BYTES_PER_TOKEN))
+    with pytest.raises(EncodingTooLarge, match=r"^solver sat: the rule rows' .* to allow more, or another --solver\)$"):
+        SatEngine(model, fix_clues=True)
+
+
+def test_a_batch_record_of_too_many_rule_clauses_is_memory_limit(monkeypatch):
+    pytest.importorskip("pysat.pb", reason="python-sat's pb extra (pindakaas) is not installed")
+    from pipeline.batch.config import SolveOptions
+    from pipeline.batch.worker import solve_records
+
+    small = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    monkeypatch.setenv(MAX_BYTES_ENV, str(10 ** 8))
+    columns = solve_records([(0, small, None, None), (1, _greater_signs(5_000), None, None)],
+                            SolveOptions(solver="sat", count=1))
+    assert columns["status"] == ["optimal", "memory_limit"], columns["error"]
+    assert columns["error"][1].startswith("solver sat: the rule rows' ")
