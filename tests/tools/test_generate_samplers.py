@@ -15,7 +15,7 @@ from pipeline.core.puzzle import Puzzle, parse_puzzle, with_rules
 from pipeline.core.verify import verify_grid
 from pipeline.tools.generate import count_up_to, generate
 from pipeline.tools.generate.engine import counting_engine, engine_for
-from pipeline.tools.generate.samplers import SAMPLERS, default_count, sample_entries, sampler_for
+from pipeline.tools.generate.samplers import SAMPLERS, default_count, entries_hold, sample_entries, sampler_for
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
 
@@ -91,6 +91,17 @@ def test_families_combine_with_each_other_and_with_rules_without_cells():
     kinds = {r.kind for r in g.puzzle.rules}
     assert kinds == {"whisper", "thermo", "antiknight"}
     assert count_up_to(g.puzzle, 2) == 1 and verify_grid(g.solution, g.puzzle).ok
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_line_families_that_fill_a_small_grid_cross_the_earlier_ones_rather_than_fail(seed):
+    """Four line families on a 6x6 (four lines each by default) left the last no free cell: 'no
+    arrow rule fits'. Each family still gets its lines, every one true of the grid."""
+    kinds = ["whisper", "thermo", "renban", "arrow", "palindrome"]
+    shape, grid = full_grid(6, seed)
+    entries = sample_entries(kinds, grid, shape.base_board, np.random.default_rng(seed))
+    assert {e["rule"] for e in entries} == set(kinds)
+    assert entries_hold(entries, np.asarray(grid).ravel(), shape.base_board)
 
 
 def test_refusals():

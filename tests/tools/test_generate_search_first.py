@@ -138,7 +138,7 @@ def test_the_search_retires_once_the_counting_engine_answers_faster_on_the_shape
 
     def stuck(self, clue_grid, limit, deadline):
         slow["calls"] += 1
-        time.sleep(0.05)   # a search that gives up, slower than SAT answers this shape
+        time.sleep(0.5)   # a search that gives up, far slower than SAT answers this shape (even on a loaded machine)
         return None
     monkeypatch.setattr(module.SearchFirstEngine, "_searched", stuck)
     sat = engine_for(shape, rule_engine="sat")

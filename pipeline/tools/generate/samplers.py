@@ -10,7 +10,8 @@ How each family is drawn (``count`` instances at most, :func:`default_count` by 
 
 * **lines** (thermo, whisper, renban, palindrome, between, lockout, entropic, modular, zipper,
   regionsum, arrow, pillarrow, doublearrow, pair, sum, cage): random king-adjacent paths
-  (orthogonal for cages and sums) of cells no earlier line of the call used, grown by a
+  (orthogonal for cages and sums) of cells no earlier line of the call used (a family that finds
+  no such place may cross the earlier families' lines), grown by a
   randomised depth-first search that prunes with a cheap test on the digits so far (increasing
   for a thermometer, a difference of at least ``diff`` for a whisper, a running sum below the
   circle for an arrow, ...) and accepts a path the rule holds on;
@@ -537,7 +538,9 @@ def sample_entries(kinds: list[str], grid: np.ndarray, board: Board, rng: np.ran
     Returns
     -------
     list of dict
-        Entries true of ``grid``, family by family; lines of one call share no cell.
+        Entries true of ``grid``, family by family; lines of one call share no cell, unless a
+        family finds no place left once the earlier families' are taken (its lines may then cross
+        theirs: four line families on a 6x6).
 
     Raises
     ------
@@ -561,6 +564,10 @@ def sample_entries(kinds: list[str], grid: np.ndarray, board: Board, rng: np.ran
     for kind, sampler in samplers:
         d.count = count if count is not None else default_count(kind, board.n)
         drawn = [e for e in sampler(d) if json.dumps(e, sort_keys=True) not in seen]
+        if not drawn and d.used:   # the earlier families' lines took every place: this one may cross them
+            taken, d.used = d.used, set()
+            drawn = [e for e in sampler(d) if json.dumps(e, sort_keys=True) not in seen]
+            d.used |= taken
         if not drawn:
             raise PuzzleError(f"generate: --rule {kind}: no {kind} rule fits this {board.rows}x{board.cols} grid")
         seen.update(json.dumps(e, sort_keys=True) for e in drawn)
