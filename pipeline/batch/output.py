@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 
 from formats.files import atomic_open, is_temporary_name
 
-from pipeline.core.errors import PipelineError, some_of
+from pipeline.core.errors import PipelineError, clip, some_of
 from pipeline.batch.records import puzzle_as_written
 from pipeline.batch.text import LOWER_BOUND, one_line
 from pipeline.batch.worker import RESULT_COLUMNS
@@ -459,10 +459,39 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
     for key, what in checks:
         if previous.get(key) != manifest[key]:
             raise PipelineError(f"batch: {str(out)!r} holds results for other {what} "
-                                f"({MANIFEST} differs); use --overwrite or another output directory")
+                                f"({_differences(previous.get(key), manifest[key])}); use --overwrite or another "
+                                "output directory")
     if retry:   # the run's options stay those of the first run; retries are listed beside them
         manifest["options"] = previous["options"]
         manifest["retries"] = previous.get("retries", [])
+
+
+def _differences(before: object, now: object) -> str:
+    """What differs between the ``_batch.json`` entry ``before`` and this run's ``now``: up to three
+    of the options (a table of options such as ``highs_options`` key by key), each as it was and
+    as it is (the input records: only that they differ)."""
+    if not (isinstance(before, dict) and isinstance(now, dict)):
+        return f"{MANIFEST} differs"
+    shown: list[str] = []
+
+    def side(value: object) -> str:
+        return "absent" if value is _ABSENT else clip(json.dumps(value), 40)
+
+    def walk(old: dict, new: dict, prefix: str) -> None:
+        for key in sorted(set(old) | set(new)):
+            a, b = old.get(key, _ABSENT), new.get(key, _ABSENT)
+            if a == b:
+                continue
+            if isinstance(a, dict) and isinstance(b, dict):
+                walk(a, b, f"{prefix}{key}.")
+            else:
+                shown.append(f"{prefix}{key} {side(a)} there, {side(b)} now")
+
+    walk(before, now, "")
+    return f"{MANIFEST}: " + "; ".join(shown[:3]) + (f"; {len(shown) - 3} more" if len(shown) > 3 else "")
+
+
+_ABSENT = object()
 
 
 def _is_own_temporary(name: str) -> bool:

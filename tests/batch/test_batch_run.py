@@ -156,7 +156,8 @@ def test_count_column(data_dir, tmp_path):
     assert df["status"].tolist() == ["optimal"] * 3 + ["infeasible"] + ["optimal"] * 2
     for row in df[df["status"] == "optimal"].itertuples():
         assert is_valid_solution(grid_of(row.solution), 3, 3, clues=grid_of(row.puzzle))
-    with pytest.raises(PipelineError, match="other solve options"):
+    with pytest.raises(PipelineError, match=r"other solve options \(_batch\.json: count 2 there, 3 now\); use "
+                                            r"--overwrite or another output directory$"):
         run_batch(path, out, workers=1, count=3, progress="none")
     summary = run_batch(path, out, workers=1, count=3, overwrite=True, progress="none")
     assert summary.complete and read(out)["n_solutions"].tolist() == [3, 3, 3, 0, 1, 1]
@@ -262,7 +263,8 @@ def test_highs_options_are_checked_and_recorded(sample, tmp_path):
     run_batch(path, out, workers=1, limit=2, highs_options={"mip_heuristic_effort": 0.2}, progress="none")
     assert json.loads((out / MANIFEST).read_text())["options"]["highs_options"] == {
         **DEFAULT_HIGHS_OPTIONS, "mip_heuristic_effort": 0.2}
-    with pytest.raises(PipelineError, match="other solve options"):
+    with pytest.raises(PipelineError, match=r"other solve options \(_batch\.json: highs_options\.mip_heuristic_"
+                                            r"effort 0\.2 there, absent now; solver \"highs\" there, \"dfs\" now\)"):
         run_batch(path, out, workers=1, progress="none")  # resuming with other HiGHS options
 
 
