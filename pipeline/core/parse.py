@@ -720,7 +720,8 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=No
 def parse_regions(source: Source, n: int) -> np.ndarray:
     """Region ids, one per cell row-major (string, path or array) -> (N, N) numbers 0..N-1.
 
-    Ids may be compact characters (``0-9A-Z``) or separated integers; regions are numbered in
+    Ids may be compact characters (``0-9A-Z``; all in one word, or one word of ``N`` per row, the
+    words on lines or separated by spaces, commas or semicolons) or separated integers; regions are numbered in
     the sorted order of their ids, so ids ``0..N-1`` or ``1..N`` keep their own numbering.
 
     Parameters
@@ -740,7 +741,8 @@ def parse_regions(source: Source, n: int) -> np.ndarray:
         text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
         tokens = re.split(r"[,;\s]+", text.strip())
         lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if len(tokens) == n == len(lines) and n > 1:   # grid form: N lines of N compact ids
+        # grid form: N lines (or N words, '0001 0111 2233 2233') of N compact ids each
+        if len(tokens) == n > 1 and (len(lines) == n or all(len(tok) == n for tok in tokens)):
             short = [k for k, tok in enumerate(tokens) if len(tok) != n]
             if short and sum(len(tok) == n for tok in tokens) > n // 2:
                 k = short[0]

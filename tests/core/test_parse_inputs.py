@@ -147,6 +147,17 @@ def test_regions_grid_with_separated_ids_parses(tmp_path):
     assert np.array_equal(parse_regions(str(path), 9), parse_regions(ids, 9))
 
 
+@pytest.mark.parametrize("sep", [" ", ",", ";", ", "])
+def test_regions_row_words_on_one_line_parse(sep):
+    """The grid form's N words of N ids given on one line (as an argument: --regions '0001 0111 ...')."""
+    rows = (EXAMPLES / "jigsaw_regions_grid.txt").read_text().split()
+    assert np.array_equal(parse_regions(sep.join(rows), 9), parse_regions(one_line_regions(), 9))
+    rows[4] = rows[4][:8] + rows[5][:1]   # nine words, one not a row of this grid's regions
+    rows[5] = rows[5][1:]
+    with pytest.raises(PuzzleError, match=r"^regions: expected 81 cells \(one region id per cell\), found 9$"):
+        parse_regions(" ".join(rows), 9)
+
+
 def test_regions_file_in_grid_form():
     from_grid = parse_regions(str(EXAMPLES / "jigsaw_regions_grid.txt"), 9)
     assert np.array_equal(from_grid, parse_regions(one_line_regions(), 9))
