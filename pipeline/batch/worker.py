@@ -230,7 +230,13 @@ def _beyond_the_run_engine(template: Puzzle, options: SolveOptions) -> bool:
 
 
 def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
-    if beyond_unit_kernels(shape.template) or _beyond_the_run_engine(shape.template, options):
+    try:
+        by_rules = beyond_unit_kernels(shape.template) or _beyond_the_run_engine(shape.template, options)
+    except Exception as e:   # the shape's model cannot be built (over the memory allowed): each record says so
+        for k in shape.members:
+            rows[k].update(solution=None, **solver_failure(e))   # as the other engines' rows say it
+        return
+    if by_rules:
         solve_rule_shape(shape, options, rows)   # isolates its records itself
         return
     try:
