@@ -622,7 +622,40 @@ def load_manifest_file(path: str | os.PathLike) -> Manifest:
     return manifest_from_json(read_regular_text(path, f"manifest {path}", limit=MAX_MANIFEST_BYTES), path)
 
 
-__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "WriteFailed", "load_manifest_file", "atomic_open", "atomic_path",
+
+@contextlib.contextmanager
+def arrow_target(path: str | os.PathLike, mode: str = "rb") -> Iterator[Any]:
+    """``path`` for pyarrow: as it is (pyarrow is fastest on a native path), or opened in ``mode``
+    when its name is not UTF-8 (a byte Python keeps as a surrogate, which pyarrow cannot encode).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to read or write.
+    mode : str
+        ``"rb"`` or ``"wb"``: how to open a name pyarrow cannot take.
+
+    Yields
+    ------
+    str or file
+        What to give pyarrow's reader or writer.
+
+    Examples
+    --------
+    >>> with arrow_target("a.parquet") as target:
+    ...     target
+    'a.parquet'
+    """
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        with open(text, mode) as handle:
+            yield handle
+        return
+    yield text
+
+__all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "WriteFailed", "arrow_target", "load_manifest_file", "atomic_open", "atomic_path",
            "check_path_argument",
            "file_sha256", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text",
            "write_failure"]

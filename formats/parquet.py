@@ -37,7 +37,7 @@ from pipeline.core.manifest import model_metadata
 
 from formats.agree import described_model, model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
-from formats.files import atomic_path
+from formats.files import arrow_target, atomic_path
 from formats.text import first_repeat
 
 META_KEY = b"sudoku_pipeline"
@@ -49,8 +49,8 @@ _BASE1 = {b"index_base": b"1"}
 
 def _write(table: pa.Table, path: Path) -> Path:
     import pyarrow.parquet as pq
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp, compression=COMPRESSION)
+    with atomic_path(path) as tmp, arrow_target(tmp, "wb") as target:
+        pq.write_table(table, target, compression=COMPRESSION)
     return path
 
 
@@ -248,7 +248,8 @@ def read_metadata(path: str | os.PathLike) -> dict:
     import pyarrow as pa
     import pyarrow.parquet as pq
     try:
-        schema = pq.read_schema(path)
+        with arrow_target(path) as source:
+            schema = pq.read_schema(source)
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except (OSError, pa.ArrowException) as e:
@@ -266,7 +267,8 @@ def _read_table(path: Path, columns: list[str]) -> pa.Table:
     import pyarrow as pa
     import pyarrow.parquet as pq
     try:
-        table = pq.read_table(path)
+        with arrow_target(path) as source:
+            table = pq.read_table(source)
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except (OSError, pa.ArrowException) as e:

@@ -270,7 +270,7 @@ def export_file(model: Model, path: str | os.PathLike, formats: str | Sequence[s
     # its manifest
     # short, whatever the name's length (a 200-character name doubled was past NAME_MAX), and
     # ending in the name's extensions, which say the format and the compression
-    staged = path.with_name(f".{os.getpid()}.{hashlib.sha256(path.name.encode()).hexdigest()[:8]}.partial"
+    staged = path.with_name(f".{os.getpid()}.{hashlib.sha256(os.fsencode(path.name)).hexdigest()[:8]}.partial"
                             f"{''.join(path.suffixes[-2:])[:40]}")
     made = missing_directories(path.parent)   # made by the write below; removed again if it fails
     try:

@@ -28,7 +28,7 @@ import numpy as np
 if TYPE_CHECKING:  # annotations only: the modules are imported where they are used
     import pyarrow as pa
 
-from formats.files import atomic_open, is_temporary_name
+from formats.files import arrow_target, atomic_open, is_temporary_name
 
 from pipeline.core.errors import PipelineError, clip, some_of
 from pipeline.batch.records import puzzle_as_written
@@ -266,7 +266,8 @@ def _part_identity(path: Path) -> tuple[np.ndarray, dict | None]:
     """A part's indices and its batch metadata (None for parts written before it existed)."""
     import pyarrow.parquet as pq
     try:
-        table = pq.read_table(path, columns=["index"])
+        with arrow_target(path) as source:
+            table = pq.read_table(source, columns=["index"])
     except Exception as e:  # parts are renamed into place whole, so this is outside damage
         raise PipelineError(f"batch: cannot read part {path.name} ({one_line(e)}); "
                             f"delete it and rerun to solve its records again") from None
@@ -313,7 +314,8 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
         if fingerprint is not None:
             if meta is None:
                 if puzzles is not None and index.size:
-                    texts = pq.read_table(path, columns=["puzzle"]).column("puzzle").to_pylist()
+                    with arrow_target(path) as source:
+                        texts = pq.read_table(source, columns=["puzzle"]).column("puzzle").to_pylist()
                     bad = [int(i) for i, t in zip(index, texts) if t != puzzle_as_written(puzzles[i])]
                     if bad:
                         raise _foreign(path, out, f"its row for record {bad[0]} holds another puzzle")
@@ -333,7 +335,8 @@ def existing_indices(out: Path, fingerprint: str | None = None, record_hashes: n
 def read_part_rows(path: Path) -> dict[str, list]:
     """A part's rows as columns of Python lists (for ``--retry``'s rewrite)."""
     import pyarrow.parquet as pq
-    return pq.read_table(path).to_pydict()
+    with arrow_target(path) as source:
+        return pq.read_table(source).to_pydict()
 
 
 def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
@@ -343,7 +346,8 @@ def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:
     import pyarrow.parquet as pq
     found = []
     for path in parts(out):
-        table = pq.read_table(path, columns=["index", "status", "error"])
+        with arrow_target(path) as source:
+            table = pq.read_table(source, columns=["index", "status", "error"])
         if table.num_rows:
             status = np.asarray(table.column("status").to_pylist(), dtype=object)
             errors = table.column("error").to_pylist()
@@ -506,7 +510,8 @@ def _is_own_part(path: Path) -> bool:
         return False
     import pyarrow.parquet as pq
     try:
-        schema = pq.read_schema(path)
+        with arrow_target(path) as source:
+            schema = pq.read_schema(source)
     except Exception:   # not a Parquet file: not a part this tool wrote (and wrote whole)
         return False
     if METADATA_KEY in (schema.metadata or {}):

@@ -27,7 +27,7 @@ from typing import BinaryIO, Protocol, TextIO, cast
 
 import numpy as np
 
-from formats.files import open_binary, open_text
+from formats.files import arrow_target, open_binary, open_text
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.textin import BINARY_HEAD, MAX_TEXT_BYTES, binary_kind, size_text
@@ -139,7 +139,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                         frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
         else:
             _check_parquet_columns(path)
-            frame = pd.read_parquet(path)
+            with arrow_target(path) as source:
+                frame = pd.read_parquet(source)
     except PipelineError:
         raise
     except pd.errors.ParserWarning:
@@ -519,7 +520,8 @@ def _check_parquet_columns(path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pq.read_schema(path)
+    with arrow_target(path) as source:
+        schema = pq.read_schema(source)
     for column in RECORD_COLUMNS:
         if column not in schema.names:
             continue

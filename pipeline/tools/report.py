@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
     import pandas as pd
 
 
+from formats.files import arrow_target
 from pipeline.tools.draw import draw_grid, load_matplotlib
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import parse_grid, parse_puzzle
@@ -32,6 +33,26 @@ OUTPUT_COLUMNS = ("index", "puzzle", "variant", "status", "seconds", "nodes", "s
 #: directory with one and no parts is a run stopped before its first chunk, its page empty
 RUN_RECORD = "_batch.json"
 
+
+
+def _read_output(folder: Path) -> pd.DataFrame:
+    """A batch output (its parts as one table) or one Parquet file; read part by part through open
+    files when the name is not UTF-8, which pyarrow cannot take as a path."""
+    import pandas as pd
+    try:
+        os.fspath(folder).encode("utf-8")
+        return pd.read_parquet(folder)
+    except UnicodeEncodeError:
+        pass
+    files = ([folder] if not folder.is_dir() else
+             sorted(p for p in folder.glob("*.parquet") if not p.name.startswith(("_", "."))))
+    if not files:
+        raise ValueError("no Parquet files in it")
+    frames = []
+    for path in files:
+        with arrow_target(path) as source:
+            frames.append(pd.read_parquet(source))
+    return pd.concat(frames, ignore_index=True)
 
 def read_output(out: str | os.PathLike) -> pd.DataFrame:
     """Read a batch output directory.
@@ -49,7 +70,7 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
         return pd.DataFrame({column: pd.Series([], dtype=float if column in ("seconds", "nodes") else object)
                              for column in OUTPUT_COLUMNS})
     try:
-        frame = pd.read_parquet(out)
+        frame = _read_output(folder)
     except (OSError, ValueError) as e:
         raise PipelineError(f"report: {out} is not a batch output ({str(e).splitlines()[0]})") from None
     missing = [column for column in OUTPUT_COLUMNS if column not in frame.columns]
@@ -190,6 +211,8 @@ def build_report(outs: list, notes: list[str] | None = None) -> str:
     style = ("body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse}"
              "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
              ".grids{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-size:80%}")
-    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch report</title>"
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch report</title>"
             f"<style>{style}</style></head><body><h1>Batch report</h1>"
             f"<p>{html.escape(', '.join(str(o) for o in outs))}</p>" + "".join(sections) + "</body></html>\n")
+    # a directory name that is not UTF-8 (its bytes kept as surrogates) is shown with U+FFFD
+    return page.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
