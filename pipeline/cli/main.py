@@ -336,7 +336,9 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         return _report_interrupt()
     except PipelineError as e:
-        print(f"error: {bounded(str(_as_typed(e, args)))}", file=sys.stderr)
+        # one line whatever it quotes: a line break in a file's name is shown escaped
+        text = bounded(str(_as_typed(e, args))).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"error: {text}", file=sys.stderr)
         return 2
     except MemoryError:   # past the up-front estimates (an address-space limit, a rule's encoding)
         print(f"error: {getattr(args, 'command', None) or 'the command'}: out of memory: the job needs more than "

@@ -31,3 +31,12 @@ def test_cbc_answer_with_a_repeated_index_is_exit_2(tmp_path, capsys):
     code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
     assert (code, out) == (2, ""), err
     assert len(err.splitlines()) == 1 and f"{answer}: line {len(lines) + 1}: " in err, err
+
+
+def test_a_line_break_in_a_file_name_stays_one_error_line(tmp_path, capsys):
+    """The file's name was quoted as it is: its line break split the error in two."""
+    missing = tmp_path / "a\nb.sol"
+    code, out, err = call(capsys, "import", missing)
+    assert code == 2 and err.count("\n") == 1 and "a\\nb.sol" in err, err
+    code, out, err = call(capsys, "import", DEFAULT_PUZZLE, "--manifest", tmp_path / "m\r\nx.json")
+    assert code == 2 and err.count("\n") == 1 and "m\\r\\nx.json" in err, err
