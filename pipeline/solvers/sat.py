@@ -3,7 +3,7 @@
 A :class:`SatEngine` holds ONE incremental SAT solver loaded with the rules of a puzzle shape:
 every ``= 1`` row of ``A`` as CNF (:func:`pipeline.core.clauses.encode`, variable ``v`` =
 position + 1), the rows of the rules beyond units (``R``: cardinality and pseudo-Boolean
-encodings, :func:`rules_beyond_units`) and a layout's absent cells fixed false.
+encodings, :func:`pipeline.solvers.sat_rules.rules_beyond_units`) and a layout's absent cells fixed false.
 Two ways to give it clues:
 
 * shared (:func:`engine_for`, for batch): no clues in the solver; each puzzle's clues are
@@ -14,7 +14,9 @@ Two ways to give it clues:
 
 Counting adds blocking clauses over the free cells' true cell variables only, guarded by an
 activation literal that is retired afterwards, so the solver is never restarted from scratch
-and stays reusable.
+and stays reusable. ``solve(check_unique=True)`` on a one-puzzle engine, closed afterwards, blocks
+its answer for good instead (:meth:`SatEngine.prove_unique`: no assumed literal, no second search
+for the answer).
 
 Signals and time limits: pysat's calls hold the GIL, so Python (a Ctrl-C, SIGTERM, the command's
 deadline, the CLI's watchdog thread) is served only between two calls, and pysat's own SIGINT
@@ -35,46 +37,30 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.clauses import (DEFAULT_AMO, DEFAULT_BACKEND, check_encoding_memory, clause_list, encode,
-                                   encoding_bytes, feed_clauses, keep_pysat_off_sigint)
-from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
-from pipeline.core.clauses_pb import (ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows,
-                                      encoding_problem, rule_rows)
+                                   feed_clauses, keep_pysat_off_sigint)
+from pipeline.core.clauses_pb import encoding_problem
 from pipeline.core.build import Model
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import clip, PipelineError, SolveError
+from pipeline.core.errors import clip, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.options import time_limit_bound
 from pipeline.core.puzzle import rules_key
 from pipeline.core.presolve import DEFAULT_PRESOLVE, presolve as presolve_model
-from pipeline.core.stops import (TOO_LONG_TO_START, deferred, estimated_seconds, say_seconds,
-                                  too_long_to_start)
+from pipeline.core.stops import deferred, estimated_seconds, too_long_to_start
 
 from pipeline.solvers.base import CountResult, Solver, SolveResult, register_solver, singles_contradiction, time_left
+from pipeline.solvers.sat_rules import SetupOutlasts, rules_beyond_units
 from pipeline.solvers.sat_slices import run_sliced
 
 _ENGINE_CACHE_SIZE = 8
 #: Clauses added to a solver between two looks at a deadline (about 0.1 s of CaDiCaL's loading).
 LOAD_SLICE = 200_000
-#: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
-#: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
-#: alone are solved with the proof in docs/benchmarks.md's times ("Killer cages' combinations").
-CAGE_COMBINATIONS = True
 #: CPU seconds per nonzero of ``A`` that a new engine's set-up takes (encoding, the clause lists,
 #: loading them into the solver): 6.0-7.1 us measured for N = 25..64 (ladder at-most-one), about
 #: 30 s for an empty 100x100. A time limit shorter than that is answered at once (:func:`solve`,
 #: :func:`count`), not after a set-up it cannot outlast.
 SETUP_CPU_SECONDS_PER_NONZERO = 6e-6
-#: Seconds per clause of the rule rows' encoding to turn into lists and load into the solver:
-#: 12.5 million clauses of an ISS full-rank 9x9's weighted rows took 39 s to list and 30 s to
-#: load (5.5 us each, machine at load 6). Weighted rows can encode to far more clauses than their
-#: nonzeros say, so the encoding's size is checked against the time left before loading it.
-SETUP_SECONDS_PER_CLAUSE = 5.5e-6
-
-
-class SetupOutlasts(SolveError):
-    """The engine's set-up alone would outlast the time limit (its message says why); ``solve``
-    and ``count`` answer ``time_limit`` at once instead of overrunning the limit."""
 
 
 def pysat_solvers() -> ModuleType:
@@ -147,88 +133,6 @@ def _shape_key(model: Model, amo: str | None, backend: str) -> tuple:
     # all but the clues: rules, layouts, a value set (a cage's sum counts values: 0..3 and 1..4
     # make other rows from the same rule) and extra cells change the rows
     return (model.convention, amo, backend, *rules_key(model.puzzle))
-
-
-def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
-                       cage_combinations: bool | None = None,
-                       deadline: float | None = None) -> tuple[list[list[int]], int]:
-    """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
-    (numbered ``top + 1 ..``): with ``cage_combinations``, the digit-combination clauses of the
-    killer cages (:mod:`pipeline.core.clauses_cage`: exact with their distinctness, in place of
-    their sum rows), the rows of the rules beyond units, then a unit clause ``-v`` for each
-    position of a gattai layout's absent cells (no row holds them; fixed false, they never appear
-    in a solution or a blocking clause).
-
-    A shared engine (``view`` False) encodes ``model.R`` over all positions (variable = position
-    + 1, clues left out so one engine serves every puzzle of the shape;
-    :func:`pipeline.core.clauses_pb.encode_rows`); a one-puzzle engine (``view`` True) encodes
-    the solver view's rule rows (:func:`pipeline.core.clauses_pb.encode_rule_rows`: a ``reduce``
-    model's rows over its kept columns, the fixed values moved to the right-hand side), as the
-    CNF writer does.
-
-    Parameters
-    ----------
-    model : Model
-        Any model of the shape.
-    top : int
-        The largest variable of the unit rows' encoding.
-    amo : str
-        The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
-    view : bool
-        Encode the solver view's rule rows (a one-puzzle engine) instead of ``R``.
-    cage_combinations : bool, optional
-        Encode the killer cages' sums by their combinations (None: :data:`CAGE_COMBINATIONS`;
-        False: every row by its own encoding, as before the combinations).
-    deadline : float, optional
-        ``time.perf_counter()`` value by which the engine must be ready: :class:`SetupOutlasts`
-        when the encoding's clauses would take longer to list and load.
-
-    Returns
-    -------
-    (list of list of int, int)
-
-    Raises
-    ------
-    SolveError
-        python-sat (with pindakaas for weighted rows) missing.
-    """
-    clauses: list[list[int]] = []
-    n_aux = 0
-    rows = model.R
-    if rows.rhs.size:
-        # the killer cages' combinations first (selectors top + 1 ..): their sum rows are left out
-        cages = cage_combination_clauses(model, top, view=view) \
-            if (CAGE_COMBINATIONS if cage_combinations is None else cage_combinations) else None
-        # the clauses as lists in a solver, beside the unit rows' encoding: within the memory allowed
-        units_need = encoding_bytes(model.unit_positions.size, model.convention.n, amo)
-        matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
-        var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
-        if cages is not None and cages.labels:
-            keep = cages.keep_rows(rule_row_labels(model, view))
-            matrix, rhs, sense = matrix[keep], rhs[keep], sense[keep]
-        try:
-            enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + (0 if cages is None else cages.n_aux),
-                              amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
-                              reserved_bytes=units_need)
-        except EncodingOutlasts as e:
-            raise SetupOutlasts(str(e)) from None
-        except EncodingTooLarge as e:
-            raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
-        except PipelineError as e:
-            raise SolveError(f"solver sat: {e}") from None
-        need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses
-        if deadline is not None and time.perf_counter() + need > deadline:
-            raise SetupOutlasts(f"loading the rule rows' {enc.n_clauses:,} clauses into the SAT solver "
-                                f"{TOO_LONG_TO_START} {say_seconds(need)} here, past the time limit")
-        clauses = [] if cages is None else cages.clauses
-        clauses += enc.clauses()
-        n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
-    if model.puzzle.layout is not None:
-        absent = np.ones(model.convention.n_vars, dtype=bool)
-        present = model.present_columns
-        absent[present[present < absent.size]] = False    # (the auxiliary columns come after the canvas)
-        clauses += (-(np.flatnonzero(absent) + 1))[:, None].tolist()
-    return clauses, n_aux
 
 
 @dataclass
@@ -501,8 +405,6 @@ class SatEngine:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         conv = self.convention
-        clue_full = np.zeros(self.n_cells, dtype=bool)
-        clue_full[np.asarray(fixed_literals, dtype=np.int64) - 1] = True
         grids: list[np.ndarray] = []
         found = 0
         status = "complete"
@@ -520,18 +422,57 @@ class SatEngine:
                 found += 1
                 if keep is None or len(grids) < keep:
                     grids.append(grid_from_vector(full, conv))
-                free_true = np.flatnonzero((full > 0) & ~clue_full) + 1
-                if extra_columns:   # an extra cell's digit is part of the solution too
-                    extra = self._aux_values()
-                    assert extra is not None   # extra cells' columns are model auxiliaries
-                    free_true = np.concatenate([free_true, self.n_cells + 1 + np.flatnonzero(extra[:extra_columns])])
-                self.solver.add_clause([-act] + (-free_true).tolist())
+                self.solver.add_clause([-act] + self._blocking_literals(full, self._aux_values() if extra_columns else None,
+                                                                        fixed_literals, extra_columns))
             else:
                 status = "limit"
             # retired on a normal exit; after an exception (Ctrl-C between two slices) the literal
             # is simply never assumed again
             self.retire(act)
         return CountResult(found, grids, status, time.perf_counter() - start)
+
+    def _blocking_literals(self, full: np.ndarray, aux: np.ndarray | None, fixed_literals: list[int],
+                           extra_columns: int) -> list[int]:
+        """The clause ruling out the solution ``full``: its true cell variables outside
+        ``fixed_literals`` and the true digits among the first ``extra_columns`` of ``aux`` (extra
+        cells: solutions that differ there only are told apart), negated."""
+        free = full > 0
+        free[np.asarray(fixed_literals, dtype=np.int64) - 1] = False
+        free_true = np.flatnonzero(free) + 1
+        if extra_columns:
+            assert aux is not None   # extra cells' columns are model auxiliaries
+            free_true = np.concatenate([free_true, self.n_cells + 1 + np.flatnonzero(aux[:extra_columns])])
+        return (-free_true).tolist()
+
+    def prove_unique(self, model: Model, outcome: SatOutcome, *, time_limit: float | None = None) -> bool | None:
+        """Whether ``outcome`` (this engine's last answer for ``model``) is ``model``'s only
+        solution: its blocking clause added for good, then one more search (None: ``time_limit``
+        passed first). For an engine that serves one puzzle and is closed afterwards (``solve``'s
+        own, not a shared one): unlike :meth:`count` it neither guards the clause with an assumed
+        literal nor finds the first solution again, which took CaDiCaL about a fifth longer over
+        ISS's 14 MATHEMAGIC killers (50.4-54.7 s against 42.6-44.9 s in three alternated runs).
+
+        Parameters
+        ----------
+        model : Model
+            The puzzle :meth:`solve` was given.
+        outcome : SatOutcome
+            That call's answer (status ``optimal``).
+        time_limit : float, optional
+            Seconds the search may take.
+
+        Returns
+        -------
+        bool or None
+        """
+        if outcome.full is None:
+            raise SolveError("solver sat: no solution to prove unique")
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        with self._lock:
+            self.solver.add_clause(self._blocking_literals(outcome.full, outcome.aux, self.clue_literals(model),
+                                                           model.n_extra_columns))
+            result = self._run(self._assumptions(model), deadline)
+        return None if result is None else not result
 
     def close(self) -> None:
         delete_solver(self.solver)
@@ -682,8 +623,11 @@ def solve(model: Model, *, time_limit: float | None = None, sat_backend: str | N
         proof_seconds: float | None = None
         if check_unique and outcome.full is not None:
             proof_started = time.perf_counter()
-            counted = engine.count(given, 2, time_limit=time_left(time_limit, start))
-            unique = None if counted.status not in ("complete", "limit") else counted.count == 1
+            if reuse:   # the shape's shared engine: a count, whose clauses retire with it
+                counted = engine.count(given, 2, time_limit=time_left(time_limit, start))
+                unique = None if counted.status not in ("complete", "limit") else counted.count == 1
+            else:       # this puzzle's own engine, closed below: the answer blocked for good
+                unique = engine.prove_unique(given, outcome, time_limit=time_left(time_limit, start))
             proof_seconds = time.perf_counter() - proof_started
         seconds = time.perf_counter() - start   # the proof included: a #12 killer's is 9 s of its 11 s
     finally:

@@ -22,7 +22,7 @@ from pipeline.solvers import SOLVERS, get_solver
 from pipeline.core.verify import verify_grid
 
 pytest.importorskip("pysat.solvers", reason="python-sat (the 'sat' extra) is not installed")
-from pipeline.solvers import sat, sat_slices
+from pipeline.solvers import sat, sat_rules, sat_slices
 
 PUZZLES = round_trip_puzzles()
 CASES = round_trip_cases(PUZZLES)
@@ -198,6 +198,21 @@ def test_check_unique_is_proved_on_the_solving_engine(scheme, order):
     assert not_asked.unique is None and not_asked.proof_seconds is None   # not asked: not checked
 
 
+@pytest.mark.parametrize("bulb_below, unique", [(2, True), (3, False)])
+def test_the_proof_tells_apart_answers_that_differ_in_an_extra_cell_only(bulb_below, unique):
+    """A whole grid given, and a thermometer from an extra cell S into r1c1: S has one digit below
+    2 and two below 3. The proof's blocking clause holds the extra cells' digits too, so the grid
+    alone being settled does not make the answer unique; the count of another engine agrees."""
+    solved = {2: "2143341212344321", 3: "3142241313244231"}[bulb_below]
+    assert verify_grid(np.array([int(c) for c in solved]).reshape(4, 4), parse_puzzle(solved, box="2x2"))
+    doc = {"size": 4, "givens": solved, "extra": [{"name": "S"}],
+           "rules": [{"rule": "thermo", "cells": ["S", "r1c1"]}]}
+    model = build_model(parse_puzzle(json.dumps(doc)))
+    result = sat.solve(model, check_unique=True)
+    assert result.solved and result.unique is unique
+    assert get_solver("highs").count(model, 3).count == (1 if unique else 2)
+
+
 @pytest.mark.parametrize("backend", ["kissat404", "kissat", "ks"])
 def test_a_non_incremental_backend_is_refused_not_run(backend):
     """python-sat's Kissat aborts the process when a clause is added after a search (a count's
@@ -252,7 +267,7 @@ def test_the_search_and_the_proof_get_what_is_left_of_the_time_limit(monkeypatch
     """``solve(check_unique=True, time_limit=T)``: the search gets T less the set-up, and the proof
     T less both (each had T of its own before, so a published killer took 4.6 s of a 3 s limit)."""
     given: list[tuple[str, float]] = []   # (call, the time_limit it got)
-    for name in ("solve", "count"):
+    for name in ("solve", "prove_unique"):
         real = getattr(sat.SatEngine, name)
 
         def spy(self, model, *args, _real=real, _name=name, **kwargs):
@@ -262,7 +277,7 @@ def test_the_search_and_the_proof_get_what_is_left_of_the_time_limit(monkeypatch
         monkeypatch.setattr(sat.SatEngine, name, spy)
     result = sat.solve(EMPTY9, time_limit=30.0, check_unique=True)
     assert result.status == "optimal" and result.unique is False
-    assert [call for call, _ in given] == ["solve", "count"]
+    assert [call for call, _ in given] == ["solve", "prove_unique"]
     assert given[0][1] < 30.0 and given[1][1] <= given[0][1] - 0.2
 
 
@@ -275,8 +290,8 @@ def test_a_rule_encoding_that_outlasts_the_time_limit_is_a_time_limit_at_once(mo
     puzzle = parse_puzzle(json.dumps({"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "r2c1"],
                                                               "sum": 7}]}))
     model = build_model(puzzle)
-    monkeypatch.setattr(sat, "SETUP_SECONDS_PER_CLAUSE", 10.0)
-    monkeypatch.setattr(sat, "CAGE_COMBINATIONS", False)   # the sum row goes through the encoder
+    monkeypatch.setattr(sat_rules, "SETUP_SECONDS_PER_CLAUSE", 10.0)
+    monkeypatch.setattr(sat_rules, "CAGE_COMBINATIONS", False)   # the sum row goes through the encoder
     started = time.perf_counter()
     result = sat.solve(model, time_limit=5.0)
     counted = sat.count(model, 2, time_limit=5.0)

@@ -1,0 +1,114 @@
+"""The clauses the SAT engine (:mod:`pipeline.solvers.sat`) adds to a shape's unit rows: the
+killer cages' digit combinations, the other rules' rows through their cardinality and
+pseudo-Boolean encodings, and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pipeline.core.build import Model
+from pipeline.core.clauses import encoding_bytes
+from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
+from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows, rule_rows
+from pipeline.core.errors import PipelineError, SolveError
+from pipeline.core.stops import TOO_LONG_TO_START, say_seconds
+
+__all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
+
+#: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
+#: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
+#: alone are solved with the proof in docs/benchmarks.md's times ("Killer cages' combinations").
+CAGE_COMBINATIONS = True
+#: Seconds per clause of the rule rows' encoding to turn into lists and load into the solver:
+#: 12.5 million clauses of an ISS full-rank 9x9's weighted rows took 39 s to list and 30 s to
+#: load (5.5 us each, machine at load 6). Weighted rows can encode to far more clauses than their
+#: nonzeros say, so the encoding's size is checked against the time left before loading it.
+SETUP_SECONDS_PER_CLAUSE = 5.5e-6
+
+
+class SetupOutlasts(SolveError):
+    """The engine's set-up alone would outlast the time limit (its message says why); ``solve``
+    and ``count`` answer ``time_limit`` at once instead of overrunning the limit."""
+
+
+def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
+                       cage_combinations: bool | None = None,
+                       deadline: float | None = None) -> tuple[list[list[int]], int]:
+    """The clauses the engine adds to the unit rows, and how many auxiliary variables they use
+    (numbered ``top + 1 ..``): with ``cage_combinations``, the digit-combination clauses of the
+    killer cages (:mod:`pipeline.core.clauses_cage`: exact with their distinctness, in place of
+    their sum rows), the rows of the rules beyond units, then a unit clause ``-v`` for each
+    position of a gattai layout's absent cells (no row holds them; fixed false, they never appear
+    in a solution or a blocking clause).
+
+    A shared engine (``view`` False) encodes ``model.R`` over all positions (variable = position
+    + 1, clues left out so one engine serves every puzzle of the shape;
+    :func:`pipeline.core.clauses_pb.encode_rows`); a one-puzzle engine (``view`` True) encodes
+    the solver view's rule rows (:func:`pipeline.core.clauses_pb.encode_rule_rows`: a ``reduce``
+    model's rows over its kept columns, the fixed values moved to the right-hand side), as the
+    CNF writer does.
+
+    Parameters
+    ----------
+    model : Model
+        Any model of the shape.
+    top : int
+        The largest variable of the unit rows' encoding.
+    amo : str
+        The unit rows' at-most-one encoding (used for the bound-1 rule rows too).
+    view : bool
+        Encode the solver view's rule rows (a one-puzzle engine) instead of ``R``.
+    cage_combinations : bool, optional
+        Encode the killer cages' sums by their combinations (None: :data:`CAGE_COMBINATIONS`;
+        False: every row by its own encoding, as before the combinations).
+    deadline : float, optional
+        ``time.perf_counter()`` value by which the engine must be ready: :class:`SetupOutlasts`
+        when the encoding's clauses would take longer to list and load.
+
+    Returns
+    -------
+    (list of list of int, int)
+
+    Raises
+    ------
+    SolveError
+        python-sat (with pindakaas for weighted rows) missing.
+    """
+    clauses: list[list[int]] = []
+    n_aux = 0
+    rows = model.R
+    if rows.rhs.size:
+        # the killer cages' combinations first (selectors top + 1 ..): their sum rows are left out
+        cages = cage_combination_clauses(model, top, view=view) \
+            if (CAGE_COMBINATIONS if cage_combinations is None else cage_combinations) else None
+        # the clauses as lists in a solver, beside the unit rows' encoding: within the memory allowed
+        units_need = encoding_bytes(model.unit_positions.size, model.convention.n, amo)
+        matrix, rhs, sense = rule_rows(model) if view else (rows.matrix, rows.rhs, rows.sense)
+        var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
+        if cages is not None and cages.labels:
+            keep = cages.keep_rows(rule_row_labels(model, view))
+            matrix, rhs, sense = matrix[keep], rhs[keep], sense[keep]
+        try:
+            enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + (0 if cages is None else cages.n_aux),
+                              amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
+                              reserved_bytes=units_need)
+        except EncodingOutlasts as e:
+            raise SetupOutlasts(str(e)) from None
+        except EncodingTooLarge as e:
+            raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
+        except PipelineError as e:
+            raise SolveError(f"solver sat: {e}") from None
+        need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses
+        if deadline is not None and time.perf_counter() + need > deadline:
+            raise SetupOutlasts(f"loading the rule rows' {enc.n_clauses:,} clauses into the SAT solver "
+                                f"{TOO_LONG_TO_START} {say_seconds(need)} here, past the time limit")
+        clauses = [] if cages is None else cages.clauses
+        clauses += enc.clauses()
+        n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
+    if model.puzzle.layout is not None:
+        absent = np.ones(model.convention.n_vars, dtype=bool)
+        present = model.present_columns
+        absent[present[present < absent.size]] = False    # (the auxiliary columns come after the canvas)
+        clauses += (-(np.flatnonzero(absent) + 1))[:, None].tolist()
+    return clauses, n_aux
