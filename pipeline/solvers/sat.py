@@ -405,6 +405,7 @@ class SatEngine:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         conv = self.convention
+        clue_mask = self._clue_mask(fixed_literals)
         grids: list[np.ndarray] = []
         found = 0
         status = "complete"
@@ -423,7 +424,7 @@ class SatEngine:
                 if keep is None or len(grids) < keep:
                     grids.append(grid_from_vector(full, conv))
                 self.solver.add_clause([-act] + self._blocking_literals(full, self._aux_values() if extra_columns else None,
-                                                                        fixed_literals, extra_columns))
+                                                                        clue_mask, extra_columns))
             else:
                 status = "limit"
             # retired on a normal exit; after an exception (Ctrl-C between two slices) the literal
@@ -431,14 +432,18 @@ class SatEngine:
             self.retire(act)
         return CountResult(found, grids, status, time.perf_counter() - start)
 
-    def _blocking_literals(self, full: np.ndarray, aux: np.ndarray | None, fixed_literals: list[int],
+    def _clue_mask(self, fixed_literals: list[int]) -> np.ndarray:
+        """The cell variables of ``fixed_literals`` (true in every solution), as a mask."""
+        mask = np.zeros(self.n_cells, dtype=bool)
+        mask[np.asarray(fixed_literals, dtype=np.int64) - 1] = True
+        return mask
+
+    def _blocking_literals(self, full: np.ndarray, aux: np.ndarray | None, clue_mask: np.ndarray,
                            extra_columns: int) -> list[int]:
         """The clause ruling out the solution ``full``: its true cell variables outside
-        ``fixed_literals`` and the true digits among the first ``extra_columns`` of ``aux`` (extra
+        ``clue_mask`` and the true digits among the first ``extra_columns`` of ``aux`` (extra
         cells: solutions that differ there only are told apart), negated."""
-        free = full > 0
-        free[np.asarray(fixed_literals, dtype=np.int64) - 1] = False
-        free_true = np.flatnonzero(free) + 1
+        free_true = np.flatnonzero((full > 0) & ~clue_mask) + 1
         if extra_columns:
             assert aux is not None   # extra cells' columns are model auxiliaries
             free_true = np.concatenate([free_true, self.n_cells + 1 + np.flatnonzero(aux[:extra_columns])])
@@ -469,8 +474,8 @@ class SatEngine:
             raise SolveError("solver sat: no solution to prove unique")
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         with self._lock:
-            self.solver.add_clause(self._blocking_literals(outcome.full, outcome.aux, self.clue_literals(model),
-                                                           model.n_extra_columns))
+            clue_mask = self._clue_mask(self.clue_literals(model))
+            self.solver.add_clause(self._blocking_literals(outcome.full, outcome.aux, clue_mask, model.n_extra_columns))
             result = self._run(self._assumptions(model), deadline)
         return None if result is None else not result
 
