@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
+from pipeline.core.csr import Csr
 from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
@@ -297,8 +298,8 @@ class Model:
             return kept_cols, kept_rows, clue_pos, np.zeros(0, dtype=np.int64), R.rhs
         # rule rows: the clues' values move to the right-hand side; a row left without columns
         # is dropped when it holds (a broken one stays, empty, so the solver says infeasible)
-        rhs = R.rhs - R.matrix @ fixed.astype(float)
-        live = np.diff(R.matrix[:, kept_cols].tocsr().indptr) > 0
+        rhs = R.rhs - R.csr.matvec(fixed)
+        live = np.diff(R.csr.take_columns(kept_cols).indptr) > 0
         holds = np.where(R.equal, np.abs(rhs) < 0.5, rhs > -0.5)
         kept_rule_rows = np.flatnonzero(live | ~holds)
         return kept_cols, kept_rows, clue_pos, kept_rule_rows, rhs
@@ -334,16 +335,27 @@ class Model:
         _, _, _, kept_rule_rows, rhs = self._reduction
         return rhs[kept_rule_rows], self.R.sense[kept_rule_rows]
 
+    @property
+    def rule_sense(self) -> np.ndarray:
+        """The sense (``"E"`` | ``"L"``) of each row of :attr:`rule_csr`."""
+        return self._rule_view[1]
+
     @cached_property
     def _rule_labels(self) -> np.ndarray:
         """R's kept rows' labels (written only when a row is named: a file, a message)."""
         return self.R.labels[self._reduction[3]]
 
     @cached_property
-    def _rule_matrix(self) -> sp.csr_matrix:
-        """R's kept rows over the solver columns (asked for only when some are kept)."""
+    def rule_csr(self) -> Csr:
+        """R's kept rows over the solver columns, in R's order, as numpy CSR arrays (the SAT
+        engine reads them without scipy; ``Aeq`` and ``Aineq`` take their rows from them)."""
         kept_cols, _, _, kept_rule_rows, _ = self._reduction
-        return self.R.matrix[kept_rule_rows][:, kept_cols].tocsr()
+        return self.R.csr.take_rows(kept_rule_rows).take_columns(kept_cols)
+
+    @cached_property
+    def _rule_matrix(self) -> sp.csr_matrix:
+        """:attr:`rule_csr` as a scipy matrix (asked for only when some rows are kept)."""
+        return self.rule_csr.to_scipy()
 
     @cached_property
     def Aeq(self) -> sp.csr_matrix:
@@ -443,8 +455,8 @@ class Model:
 
     @property
     def n_ineq(self) -> int:
-        """Rows of ``Aineq``."""
-        return self.Aineq.shape[0]
+        """Rows of ``Aineq`` (counted without building it)."""
+        return int(np.count_nonzero(self.rule_sense == "L"))
 
     @property
     def n_cols(self) -> int:

@@ -296,18 +296,15 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
 
 
 def _exactly_one_row_lists(model: Model, var_of_col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(indptr, cells)`` of :func:`exactly_one_rows`, each row's variables ascending. A model
-    without rule rows is read off its position tables (the kept rows of ``A``, less the columns
-    ``reduce`` removed, then ``B`` for ``rows``), with no matrix: a unit-only solve never
-    imports scipy."""
-    if model.has_rules:
-        a = exactly_one_rows(model)
-        a.sort_indices()
-        return a.indptr.astype(np.int64), var_of_col[a.indices]
+    """``(indptr, cells)`` of :func:`exactly_one_rows`, each row's variables ascending, read off
+    the position tables (the kept rows of ``A``, less the columns ``reduce`` removed, then ``B``
+    for ``rows``) with no matrix: a SAT solve never imports scipy for its unit rows. The rule
+    rows between them in ``Aeq`` are not among these (the same rows as the matrix's on ISS's
+    330 rule puzzles, built and presolved; ``tests/core/test_clauses.py`` checks it)."""
     units = model.unit_positions
     if model.is_reduced:
         kept = np.zeros(model.convention.n_vars, dtype=bool)
-        kept[model.columns] = True
+        kept[model.columns[model.columns < kept.size]] = True   # (auxiliary columns come after the cells)
         units = units[model.kept_unit_rows]
         in_view = kept[units]
         unit_lengths, unit_cells = in_view.sum(axis=1), units[in_view]

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.build import Model
+from pipeline.core.csr import Csr, as_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.parse import MAX_BYTES_ENV, memory_limit
@@ -147,12 +148,12 @@ def encoding_problem(model: Model) -> str | None:
         _card_module()
         # R's own rows, not the solver view's: asking must not build the view (a 100x100
         # non-consecutive's took seconds more); the view's weights are some of these
-        matrix = model.R.matrix
+        matrix = model.R.csr
         if matrix.nnz and (np.abs(matrix.data) != 1).any():
             try:
                 _pb_module()
             except PipelineError:   # needed only if the view kept a weighted row (clues may settle it)
-                view, _, _ = rule_rows(model)
+                view, _, _ = rule_rows_csr(model)
                 if view.nnz and (np.abs(view.data) != 1).any():
                     raise
     except PipelineError as e:
@@ -267,14 +268,34 @@ def rule_row_range(model: Model) -> tuple[int, int]:
 
 def rule_rows(model: Model) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
     """``(matrix, rhs, sense)`` of the rule rows in the solver view, in row order: the rules'
-    ``=`` rows of ``Aeq``, then ``Aineq`` (columns: the solver view's)."""
-    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
+    ``=`` rows of ``Aeq``, then ``Aineq`` (columns: the solver view's); :func:`rule_rows_csr`
+    as a scipy matrix."""
+    matrix, rhs, sense = rule_rows_csr(model)
+    return matrix.to_scipy(), rhs, sense
 
+
+def rule_rows_csr(model: Model) -> tuple[Csr, np.ndarray, np.ndarray]:
+    """:func:`rule_rows` as numpy CSR arrays, without scipy: the rows ``Aeq`` and ``Aineq`` take
+    from :attr:`Model.rule_csr` (its ``=`` rows, then its ``<=`` rows, each in order).
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    (Csr, numpy.ndarray, numpy.ndarray)
+        The rows, their right-hand sides and senses (``"E"`` | ``"L"``).
+    """
     start, stop = rule_row_range(model)
-    eq = model.Aeq[start:stop]
-    matrix = sp.vstack([eq, model.Aineq], format="csr") if model.n_ineq else eq.tocsr()
+    n_eq = stop - start
     rhs = np.concatenate([model.beq[start:stop], model.bineq])
-    sense = np.concatenate([np.full(stop - start, "E"), np.full(model.n_ineq, "L")])
+    sense = np.concatenate([np.full(n_eq, "E"), np.full(model.n_ineq, "L")])
+    if not rhs.size:
+        return Csr(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), (0, model.n_cols)), rhs, sense
+    view_sense = model.rule_sense
+    matrix = model.rule_csr.take_rows(np.concatenate([np.flatnonzero(view_sense == "E"),
+                                                      np.flatnonzero(view_sense == "L")]))
     return matrix, rhs, sense
 
 
@@ -364,12 +385,12 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
     >>> enc.n_rows, enc.first_aux, enc.n_clauses > 0
     (1, 65, True)
     """
-    matrix, rhs, sense = rule_rows(model)
+    matrix, rhs, sense = rule_rows_csr(model)
     return encode_rows(matrix, rhs, sense, model.columns.astype(np.int64) + 1, top=top, card=card, pb=pb, amo=amo,
                        deadline=deadline)
 
 
-def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
+def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
                 card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise",
                 deadline: float | None = None, bytes_per_token: int = ENCODE_BYTES_PER_TOKEN,
                 reserved_bytes: int = 0) -> RuleClauses:
@@ -379,8 +400,8 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
 
     Parameters
     ----------
-    matrix : scipy.sparse matrix
-        Integer coefficients.
+    matrix : Csr or scipy.sparse matrix
+        Integer coefficients (a :class:`~pipeline.core.csr.Csr` is read without scipy).
     rhs, sense : numpy.ndarray
         Right-hand sides and senses, one per row.
     var_of_col : numpy.ndarray
@@ -407,9 +428,7 @@ def encode_rows(matrix: sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_
     _check("card", card, CARD_ENCODINGS)
     _check("pb", pb, PB_ENCODINGS)
     _check("at-most-one", amo, AMO_ENCODINGS)
-    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
-
-    matrix = sp.csr_matrix(matrix)
+    matrix = as_csr(matrix)   # scipy is not imported for a Csr (the SAT engine's rows)
     rhs = np.asarray(rhs)
     sense = np.asarray(sense)
     n_rows = rhs.size

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from pipeline.core.conventions import Convention
+from pipeline.core.csr import Csr
 from pipeline.core.extracells import extra_column_names
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rules import RULES
@@ -36,8 +37,9 @@ class RuleRows:
 
     ``sense[i]`` is ``"E"`` (``=``) or ``"L"`` (``<=``); ``families`` lists ``(family, sense,
     rows)`` in order (a family's rows are contiguous). ``entries`` holds the nonzeros as
-    ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`matrix` is built from them
-    on first use, so a puzzle without such rules never imports scipy. :attr:`labels` are written
+    ``(row, column, value)`` arrays (a repeated pair adds up); :attr:`csr` (numpy) and :attr:`matrix` (scipy) are
+    built from them on first use, so a puzzle without such rules never imports scipy, nor one
+    whose rows only the SAT engine reads. :attr:`labels` are written
     on first use from ``label_parts`` (``(family, 1-based indices)`` per block, in row order):
     an engine that never names a row skips them (two thirds of building an empty 100x100
     non-consecutive's rows). Columns ``n_vars ..
@@ -59,15 +61,16 @@ class RuleRows:
         return int(self.aux_names.size)
 
     @cached_property
-    def matrix(self) -> sp.csr_matrix:
-        """The rows as a CSR matrix over ``n_vars + n_aux`` columns (duplicates summed, indices sorted)."""
-        import scipy.sparse as sp  # here, not at the top: see the class docstring
-
+    def csr(self) -> Csr:
+        """The rows as numpy CSR arrays over ``n_vars + n_aux`` columns (duplicates summed, indices
+        sorted): what the SAT engine reads, without importing scipy."""
         row, col, value = self.entries
-        matrix = sp.csr_matrix((value, (row, col)), shape=(self.rhs.size, self.n_vars + self.n_aux))
-        matrix.sum_duplicates()
-        matrix.sort_indices()
-        return matrix
+        return Csr.from_entries(row, col, value, (self.rhs.size, self.n_vars + self.n_aux))
+
+    @cached_property
+    def matrix(self) -> sp.csr_matrix:
+        """The rows as a scipy CSR matrix (:attr:`csr`'s arrays; imports scipy)."""
+        return self.csr.to_scipy()
 
     @cached_property
     def labels(self) -> np.ndarray:

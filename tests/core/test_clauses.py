@@ -14,6 +14,7 @@ from random_puzzles import puzzle_documents
 from pipeline.core import clauses
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError, PuzzleError
+from pipeline.core.presolve import presolve
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 
 card = pytest.importorskip("pysat.card", reason="python-sat (the 'sat' extra) is not installed")
@@ -137,6 +138,22 @@ def test_random_unit_shapes_read_off_the_tables_as_the_matrix(doc, enc):
     model = build_model(puzzle, clues=enc)
     _assert_rows_read_off_the_tables(model)
 
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=puzzle_documents(), enc=st.sampled_from(["rows", "bounds", "reduce"]))
+def test_random_rule_puzzles_read_their_unit_rows_off_the_tables_as_the_matrix(doc, enc):
+    """With rule rows (cages, thermometers, Kropki, ... on layouts and jigsaws) the exactly-one
+    rows are read off the tables too (a killer's SAT solve imports no scipy): the same rows as
+    ``Aeq``'s without the rules' own, for every clue encoding and after singles."""
+    try:
+        puzzle = parse_puzzle(doc)
+    except PuzzleError:
+        return
+    model = build_model(puzzle, clues=enc)
+    _assert_rows_read_off_the_tables(model)
+    reduced = presolve(model, "singles")
+    if not reduced.contradiction:
+        _assert_rows_read_off_the_tables(reduced.model)
 
 
 def test_auto_picks_pairwise_for_small_grids_and_the_counter_for_large():

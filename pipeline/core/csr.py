@@ -1,0 +1,148 @@
+"""Compressed sparse rows in numpy alone: the rule rows' matrix for the engines that only read it.
+
+The SAT engine reads a rule puzzle's rows (``R`` and the solver view's rule rows) to encode them;
+building them as scipy matrices cost its first solve the import of ``scipy.sparse`` (0.13-0.18 s
+of a whole process, most of it ``numpy.testing`` and ``numpy.f2py`` pulled in by scipy's array-API
+layer). :class:`Csr` holds the same arrays (``indptr``, ``indices``, ``data``) with the few
+operations those engines use, each vectorised; :meth:`Csr.to_scipy` gives the scipy matrix to
+the writers and HiGHS, from the same arrays (one source of truth for the rows).
+
+It follows scipy's CSR semantics where the callers depend on them: entries at one ``(row,
+column)`` are summed and indices sorted (``sum_duplicates``, ``sort_indices``), an entry whose
+sum is 0 stays stored (scipy keeps it until ``eliminate_zeros``), and selecting columns keeps
+those entries too. ``tests/core/test_csr.py`` checks each operation against scipy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+__all__ = ["Csr", "as_csr"]
+
+
+@dataclass(frozen=True, eq=False)
+class Csr:
+    """A CSR matrix of ``shape`` (rows, columns): row ``i``'s entries are
+    ``data[indptr[i]:indptr[i + 1]]`` in columns ``indices[...]`` (ascending within a row)."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    shape: tuple[int, int]
+
+    @classmethod
+    def from_entries(cls, row: np.ndarray, col: np.ndarray, value: np.ndarray, shape: tuple[int, int]) -> Csr:
+        """The matrix of the ``(row, col, value)`` entries: repeated pairs summed (as scipy's
+        ``csr_matrix((value, (row, col)))`` then ``sum_duplicates``).
+
+        Parameters
+        ----------
+        row, col : numpy.ndarray
+            Integer coordinates, within ``shape``.
+        value : numpy.ndarray
+            The entries' values (their dtype is kept).
+        shape : (int, int)
+
+        Returns
+        -------
+        Csr
+        """
+        row = np.asarray(row, dtype=np.int64)
+        col = np.asarray(col, dtype=np.int64)
+        value = np.asarray(value)
+        n_rows, n_cols = int(shape[0]), int(shape[1])
+        if row.size:
+            key = row * max(n_cols, 1) + col
+            order = np.argsort(key, kind="stable")
+            key = key[order]
+            first = np.ones(key.size, dtype=bool)
+            first[1:] = key[1:] != key[:-1]
+            starts = np.flatnonzero(first)
+            data = np.add.reduceat(value[order], starts) if starts.size else value[:0]
+            row, col = row[order][starts], col[order][starts]
+        else:
+            data = value[:0]
+        indptr = np.zeros(n_rows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(row, minlength=n_rows), out=indptr[1:])
+        return cls(indptr, col, data.astype(value.dtype, copy=False), (n_rows, n_cols))
+
+    @property
+    def nnz(self) -> int:
+        """Stored entries."""
+        return int(self.indices.size)
+
+    def row_of_entries(self) -> np.ndarray:
+        """Each stored entry's row."""
+        return np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
+
+    def matvec(self, x: np.ndarray) -> np.ndarray:
+        """``self @ x`` for a vector ``x`` of ``shape[1]`` values (float)."""
+        x = np.asarray(x, dtype=float)
+        return np.bincount(self.row_of_entries(), weights=self.data * x[self.indices], minlength=self.shape[0])
+
+    def take_rows(self, rows: np.ndarray) -> Csr:
+        """The rows ``rows`` (integer indices, in that order, or a boolean mask)."""
+        rows = np.asarray(rows)
+        if rows.dtype == bool:
+            rows = np.flatnonzero(rows)
+        rows = rows.astype(np.int64, copy=False)
+        lengths = np.diff(self.indptr)[rows]
+        indptr = np.zeros(rows.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        # each kept entry's place in the source: its row's start plus its rank within the row
+        pick = np.repeat(self.indptr[rows], lengths) + (np.arange(int(indptr[-1])) - np.repeat(indptr[:-1], lengths))
+        return Csr(indptr, self.indices[pick], self.data[pick], (int(rows.size), self.shape[1]))
+
+    def take_columns(self, columns: np.ndarray) -> Csr:
+        """The columns ``columns`` (ascending, distinct), renumbered ``0 ..``: entries in the other
+        columns are dropped, stored zeros kept (as scipy's column selection)."""
+        columns = np.asarray(columns, dtype=np.int64)
+        new_index = np.full(self.shape[1], -1, dtype=np.int64)
+        new_index[columns] = np.arange(columns.size)
+        mapped = new_index[self.indices]
+        keep = mapped >= 0
+        indptr = np.zeros(self.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.row_of_entries()[keep], minlength=self.shape[0]), out=indptr[1:])
+        return Csr(indptr, mapped[keep], self.data[keep], (self.shape[0], int(columns.size)))
+
+    def stacked(self, other: Csr) -> Csr:
+        """``self``'s rows, then ``other``'s (the same number of columns)."""
+        indptr = np.concatenate([self.indptr, self.indptr[-1] + other.indptr[1:]])
+        return Csr(indptr, np.concatenate([self.indices, other.indices]), np.concatenate([self.data, other.data]),
+                   (self.shape[0] + other.shape[0], self.shape[1]))
+
+    def to_scipy(self) -> sp.csr_matrix:
+        """The same matrix as a ``scipy.sparse.csr_matrix`` (imports scipy)."""
+        import scipy.sparse as sp  # here, not at the top: the engines that read Csr never need it
+
+        matrix = sp.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
+        matrix.has_sorted_indices = True   # rows are built sorted: no second sort
+        return matrix
+
+
+def as_csr(matrix: Any) -> Csr:
+    """``matrix`` as a :class:`Csr`: itself, or any scipy sparse matrix converted (duplicates
+    summed, indices sorted).
+
+    Parameters
+    ----------
+    matrix : Csr or scipy.sparse matrix
+
+    Returns
+    -------
+    Csr
+    """
+    if isinstance(matrix, Csr):
+        return matrix
+    import scipy.sparse as sp  # a scipy matrix was passed: scipy is imported already
+
+    csr = sp.csr_matrix(matrix)
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()
+    return Csr(csr.indptr.astype(np.int64), csr.indices.astype(np.int64), csr.data, csr.shape)
