@@ -13,7 +13,8 @@ Side by side, in one run (the machine is shared: same-run ratios are what to com
 2. ``batch``: the hardest 9x9 (forum-hardest) through :func:`pipeline.batch.run_batch` per engine,
    one worker (target 2,000/s with the fastest), and 1 vs 2 workers on 6,000 records (target 1.8x).
 3. ``startup``: ``python -m pipeline solve`` of one 9x9 as a whole process against ``python -c
-   pass`` (best of 5 each, alternated; target 0.2 s).
+   pass`` (best of 5 each, alternated; target 0.2 s), and of a killer through ``--solver sat`` (the
+   engine ``auto`` hands a hard killer to; no target).
 4. ``count``: ``python -m pipeline count`` as a whole process per engine of the count row (best of
    3, alternated): large counts of sparse 9x9 and counts to 2 of a hardest 9x9, a minimal 16x16
    and a minimal 25x25 (the evidence for ``dfs``'s place and size bound in auto's count row).
@@ -147,7 +148,10 @@ def startup(repeat: int = 5) -> dict:
     """Best-of-``repeat`` wall seconds of ``python -c pass`` and ``python -m pipeline solve`` (alternated)."""
     env = installed_env()
     cmds = {"python -c pass": [sys.executable, "-c", "pass"],
-            "pipeline solve 9x9": [sys.executable, "-m", "pipeline", "solve", ONE_9X9, "--format", "line"]}
+            "pipeline solve 9x9": [sys.executable, "-m", "pipeline", "solve", ONE_9X9, "--format", "line"],
+            # a rule puzzle through the SAT engine (where auto hands a hard killer): rows, clauses, proof
+            "pipeline solve killer, sat": [sys.executable, "-m", "pipeline", "solve", str(ROOT / "examples" / "killer.json"),
+                                           "--solver", "sat", "--format", "line"]}
     best = dict.fromkeys(cmds, float("inf"))
     for _ in range(repeat + 1):   # the first round warms the bytecode cache
         for name, cmd in cmds.items():
@@ -275,7 +279,9 @@ def print_tables(result: dict, out=sys.stdout) -> None:
               f"{scaling[1]['puzzles_per_s'] / scaling[0]['puzzles_per_s']:.2f}x (target {SPEEDUP_TARGET}x)", file=out)
     s = result["startup"]
     print(f"\nissue 18: start-up  python -c pass {s['seconds']['python -c pass']:.3f}s, pipeline solve 9x9 "
-          f"{s['seconds']['pipeline solve 9x9']:.3f}s (+{s['over_python']:.3f}s; target {STARTUP_TARGET}s)", file=out)
+          f"{s['seconds']['pipeline solve 9x9']:.3f}s (+{s['over_python']:.3f}s; target {STARTUP_TARGET}s)"
+          + (f"; a killer through sat {s['seconds']['pipeline solve killer, sat']:.3f}s"
+             if "pipeline solve killer, sat" in s["seconds"] else ""), file=out)
     if result.get("count"):
         print("\nissue 18: count, one process (best wall seconds; count and status)", file=out)
         print(f"{'case':32s} " + " ".join(f"{e:>24s}" for e in COUNT_ENGINES), file=out)

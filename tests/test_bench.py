@@ -263,6 +263,7 @@ def test_auto_section(quick):
         assert {r["solver_used"] for r in scaling} == {pick_solver("batch").name}
     seconds = auto["startup"]["seconds"]
     assert seconds["pipeline solve 9x9"] > seconds["python -c pass"] > 0
+    assert seconds["pipeline solve killer, sat"] > seconds["python -c pass"]
     counts = {r["case"]: r["engines"] for r in auto["count"]}
     assert set(counts) == {"hardest 9x9, to 2", "minimal 16x16, to 2"}   # the quick cases
     for engines in counts.values():
