@@ -271,19 +271,27 @@ def test_import_pipeline_and_solve_do_not_import_pandas_pyarrow_scipy_or_the_wri
     assert after_import == "[]" and after_solve == "[]"
 
 
+def _command_then(tmp_path, argv: list[str], printed: str) -> subprocess.CompletedProcess:
+    """``python -m pipeline ARGV`` run in a fresh interpreter, then ``print(PRINTED)`` there (what
+    the command left in ``sys.modules``)."""
+    check = ("import sys, runpy\n"
+             f"sys.argv = ['pipeline', *{argv!r}]\n"
+             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert not e.code, e.code\n"
+             f"print({printed})\n")
+    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
 @pytest.mark.parametrize("example", ["killer.json", "thermo.json", "miracle.json"])
 def test_the_sat_engine_solves_a_rule_puzzle_without_scipy(tmp_path, example):
     """A rule puzzle handed to the SAT engine (a published killer after dfsrules' budget) has its
     rows built, reduced by its clues and encoded from numpy arrays: scipy's import was 0.13-0.18 s
     of each such process."""
-    check = ("import sys, runpy\n"
-             f"sys.argv = ['pipeline', 'solve', {str(ROOT / 'examples' / example)!r}, '--solver', 'sat', '--format', 'json']\n"
-             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
-             "except SystemExit as e:\n    assert not e.code, e.code\n"
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'highspy', 'pandas')))\n")
-    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.returncode == 0, proc.stderr
+    proc = _command_then(tmp_path, ["solve", str(ROOT / "examples" / example), "--solver", "sat", "--format", "json"],
+                         "sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'highspy', 'pandas'))")
     assert '"unique": true' in proc.stdout and proc.stdout.splitlines()[-1] == "[]"
 
 
@@ -292,14 +300,8 @@ def test_the_sat_engine_solves_a_rule_puzzle_without_scipy(tmp_path, example):
 def test_solving_a_rule_puzzle_does_not_import_numpy_ma(tmp_path, example):
     """``np.unique(x)`` imports ``numpy.ma`` (7 ms) on first use: reading rules, building their rows
     and tables, the search and the check keep off it."""
-    check = ("import sys, runpy\n"
-             f"sys.argv = ['pipeline', 'solve', {str(ROOT / 'examples' / example)!r}, '--solver', 'dfsrules']\n"
-             "try:\n    runpy.run_module('pipeline', run_name='__main__')\n"
-             "except SystemExit as e:\n    assert not e.code, e.code\n"
-             "print('numpy.ma' in sys.modules)\n")
-    proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.returncode == 0, proc.stderr
+    proc = _command_then(tmp_path, ["solve", str(ROOT / "examples" / example), "--solver", "dfsrules"],
+                         "'numpy.ma' in sys.modules")
     assert proc.stdout.splitlines()[-1] == "False"
 
 
