@@ -269,7 +269,7 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
         var_of_col = model.columns.astype(np.int64) + 1
         lb, ub = model.lb, model.ub
         units = np.concatenate([var_of_col[lb > 0], -var_of_col[ub < 1]])
-        indptr, cells = _exactly_one_row_lists(model, var_of_col)
+        indptr, cells = _exactly_one_row_lists(model)
     elif isinstance(rows, np.ndarray):   # equal-length rows of positions: no matrix needed
         n_rows, k = rows.shape
         indptr = np.arange(n_rows + 1, dtype=np.int64) * k
@@ -295,7 +295,7 @@ def encode(model: Model, amo: str | None = DEFAULT_AMO, *, rows: sp.csr_matrix |
                     model.n_aux)
 
 
-def _exactly_one_row_lists(model: Model, var_of_col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _exactly_one_row_lists(model: Model) -> tuple[np.ndarray, np.ndarray]:
     """``(indptr, cells)`` of :func:`exactly_one_rows`, each row's variables ascending, read off
     the position tables (the kept rows of ``A``, less the columns ``reduce`` removed, then ``B``
     for ``rows``) with no matrix: a SAT solve never imports scipy for its unit rows. The rule
@@ -313,7 +313,7 @@ def _exactly_one_row_lists(model: Model, var_of_col: np.ndarray) -> tuple[np.nda
     clues = model.clue_positions if model.clue_encoding == "rows" else np.zeros(0, dtype=np.int64)
     lengths = np.concatenate([unit_lengths, np.ones(clues.size)]).astype(np.int64)
     indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    # var_of_col numbers the view's columns; a position's variable is its position + 1
+    # a position's variable is its position + 1 (the view's columns keep their positions)
     return indptr, np.concatenate([unit_cells, clues]).astype(np.int64) + 1
 
 

@@ -288,11 +288,8 @@ def rule_rows_csr(model: Model) -> tuple[Csr, np.ndarray, np.ndarray]:
         The rows, their right-hand sides and senses (``"E"`` | ``"L"``).
     """
     start, stop = rule_row_range(model)
-    n_eq = stop - start
     rhs = np.concatenate([model.beq[start:stop], model.bineq])
-    sense = np.concatenate([np.full(n_eq, "E"), np.full(model.n_ineq, "L")])
-    if not rhs.size:
-        return Csr(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), (0, model.n_cols)), rhs, sense
+    sense = np.concatenate([np.full(stop - start, "E"), np.full(model.n_ineq, "L")])
     view_sense = model.rule_sense
     matrix = model.rule_csr.take_rows(np.concatenate([np.flatnonzero(view_sense == "E"),
                                                       np.flatnonzero(view_sense == "L")]))

@@ -112,12 +112,6 @@ class Csr:
         np.cumsum(np.bincount(self.row_of_entries()[keep], minlength=self.shape[0]), out=indptr[1:])
         return Csr(indptr, mapped[keep], self.data[keep], (self.shape[0], int(columns.size)))
 
-    def stacked(self, other: Csr) -> Csr:
-        """``self``'s rows, then ``other``'s (the same number of columns)."""
-        indptr = np.concatenate([self.indptr, self.indptr[-1] + other.indptr[1:]])
-        return Csr(indptr, np.concatenate([self.indices, other.indices]), np.concatenate([self.data, other.data]),
-                   (self.shape[0] + other.shape[0], self.shape[1]))
-
     def to_scipy(self) -> sp.csr_matrix:
         """The same matrix as a ``scipy.sparse.csr_matrix`` (imports scipy)."""
         import scipy.sparse as sp  # here, not at the top: the engines that read Csr never need it

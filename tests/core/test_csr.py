@@ -62,7 +62,6 @@ def test_rows_columns_and_products_as_scipy(case, data):
     _same(ours.take_columns(columns), theirs[:, columns].tocsr())
     x = np.array(data.draw(st.lists(st.integers(0, 1), min_size=shape[1], max_size=shape[1])), dtype=float)
     assert np.array_equal(ours.matvec(x), theirs @ x)
-    _same(ours.stacked(ours.take_rows(rows)), sp.vstack([theirs, theirs[rows]], format="csr"))
 
 
 def test_a_sum_of_zero_stays_stored():
