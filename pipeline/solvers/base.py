@@ -24,7 +24,7 @@ import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -38,9 +38,14 @@ from pipeline.core.rulerows import rule_rows_outlast
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
             "non_integral", "error")
 
-#: A search's own budget, asked between two slices: ``give_up(solutions found, seconds spent)``;
-#: True ends the search as its time limit would (``auto``'s handoff: a count stuck in search).
-GiveUp = Callable[[int, float], bool]
+class GiveUp(Protocol):
+    """A search's own budget, asked between two slices: ``give_up(solutions found, seconds spent,
+    progress)``, ``progress`` the share of its tree searched so far as the engine estimates it
+    (0 to 1; None from an engine that keeps no estimate). True ends the search as its time limit
+    would (``auto``'s handoff: a search stuck, or one that will not finish in its budget)."""
+
+    def __call__(self, found: int, spent: float, progress: float | None = None) -> bool:
+        """True: stop here."""
 
 
 def without_give_up(count_or_give_up: Callable[..., CountResult]) -> Callable[..., CountResult]:
@@ -305,6 +310,8 @@ class Solver:
     #: handoff hands a count stuck in search on without stopping one that lists grids fast. Not
     #: a user option (so not in :attr:`count_options`); the handoff calls it with checked options.
     count_or_give_up: Callable[..., CountResult] | None = None
+    #: ``solve`` with the same ``give_up`` keyword, for the handoff's ``solve`` (not a user option either).
+    solve_or_give_up: Callable[..., SolveResult] | None = None
     #: The option names ``solve`` declares (read from its signature).
     options: frozenset[str] = field(init=False, default=frozenset())
     #: The option names ``count`` declares (besides ``limit``).
@@ -313,17 +320,8 @@ class Solver:
     def __post_init__(self) -> None:
         set_ = object.__setattr__   # frozen: the declared options and the checking calls, once
         set_(self, "options", declared_options(self.solve, 1))
-        set_(self, "solve", refusing_unknown(self.solve, self.options, f"solver {self.name}: solve", SolveError,
-                                             self._bounds_of(self.options)))
-        if not self.rule_rows:
-            set_(self, "solve", _refusing_rules(self.solve, self.name))
-        else:
-            set_(self, "solve", _rows_within_time_limit(self.solve, lambda message: SolveResult(
-                "time_limit", None, None, 0.0, 0, solver=self.name, message=message)))
-        if not self.wide_values:
-            set_(self, "solve", _refusing_wide_values(self.solve, self.name))
-        if not self.optimises:
-            set_(self, "solve", _refusing_objective(self.solve, self.name))
+        set_(self, "solve", self._checked_solve(refusing_unknown(
+            self.solve, self.options, f"solver {self.name}: solve", SolveError, self._bounds_of(self.options))))
         if self.count is not None:
             set_(self, "count_options", declared_options(self.count, 2))
             set_(self, "count", refusing_unknown(self.count, self.count_options, f"solver {self.name}: count",
@@ -335,6 +333,8 @@ class Solver:
                     0, [], "time_limit", 0.0, message=message)))
             if not self.wide_values:
                 set_(self, "count", _refusing_wide_values(self.count, self.name))
+        if self.solve_or_give_up is not None:   # the same refusals as solve's, for the same models
+            set_(self, "solve_or_give_up", self._checked_solve(self.solve_or_give_up))
         if self.count_or_give_up is not None:   # the same refusals as count's, for the same models
             if not self.rule_rows:
                 set_(self, "count_or_give_up", _refusing_rules(self.count_or_give_up, self.name))
@@ -345,6 +345,20 @@ class Solver:
         if set(self.bounds) - self.options - self.count_options:
             raise TypeError(f"solver {self.name}: bounds for options it does not take: "
                             f"{', '.join(sorted(set(self.bounds) - self.options - self.count_options))}")
+
+    def _checked_solve(self, solve: Callable[..., SolveResult]) -> Callable[..., SolveResult]:
+        """``solve`` with the refusals this engine's models need (rule rows, wide values, an
+        objective) and a ``time_limit`` answer when building the rule rows would outlast the limit."""
+        if not self.rule_rows:
+            solve = _refusing_rules(solve, self.name)
+        else:
+            solve = _rows_within_time_limit(solve, lambda message: SolveResult(
+                "time_limit", None, None, 0.0, 0, solver=self.name, message=message))
+        if not self.wide_values:
+            solve = _refusing_wide_values(solve, self.name)
+        if not self.optimises:
+            solve = _refusing_objective(solve, self.name)
+        return solve
 
     def _bounds_of(self, declared: frozenset[str]) -> dict[str, Bound]:
         """The bounds of the ``declared`` options: the engine's own, over the ones every engine

@@ -210,6 +210,27 @@ class RuleTables:
         out[at:at + self.n_terms] = groups
         return out
 
+    def scratch(self, units: ShapeTables) -> np.ndarray:
+        """The kernel's ``work`` for a search with these tables (:func:`pipeline.solvers.dfsrules_kernel.search`):
+        its scratch (:attr:`work_size` beyond a ring, its flags and the dirty units), then the stack
+        rows' shares of the tree (row 0's: the whole, :data:`WHOLE`) and the conflict scores with
+        their count (zeros).
+
+        Parameters
+        ----------
+        units : ShapeTables
+            The shape's tables.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64``.
+        """
+        n_cells = self.n * self.n
+        work = np.zeros(2 * n_cells + units.units.shape[0] + self.work_size + 2 * (n_cells + 1), dtype=np.int64)
+        work[work.size - 2 * n_cells - 2] = WHOLE
+        return work
+
     @property
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
@@ -560,6 +581,8 @@ def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.nda
     return sets.astype(np.uint64), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
+#: A search's whole tree in the kernel's shares (``work``'s per-row shares, :func:`pipeline.solvers.dfsrules_kernel.search`).
+WHOLE = 1 << 62
 #: Nodes after which a search that found nothing yet starts again from its root, probed first
 #: (:func:`pipeline.solvers.dfsrules_kernel._probe`): most puzzles finish well before, and pay nothing.
 PROBE_AFTER = 300
@@ -585,7 +608,9 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
         Nodes after which a search that has found nothing starts again with its root probed
         (0: probe from the start; None: never).
     give_up : callable, optional
-        As :func:`pipeline.solvers.dfs.search_puzzle` takes it.
+        Asked between slices (:data:`~pipeline.solvers.base.GiveUp`): the solutions found, the
+        seconds spent and the share of the tree searched, from the shares the kernel keeps per
+        stack row (:data:`WHOLE` at the root; what is left on the stack is the tree not yet searched).
 
     Returns
     -------
@@ -605,8 +630,8 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
     origins = np.full(n_cells + 1, -1, dtype=np.int64)
     stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0] & rules.allowed
-    # the kernel's scratch, then its conflict scores (one per cell and their count, zeros to start)
-    work = np.zeros(2 * n_cells + tables.units.shape[0] + rules.work_size + n_cells + 1, dtype=np.int64)
+    work = rules.scratch(tables)
+    mass_at = work.size - 2 * n_cells - 2   # the stack rows' shares of the tree (RuleTables.scratch)
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
     grids: list[np.ndarray] = []
@@ -627,7 +652,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             rint = rules.with_groups(rules.with_pointing(rint, tables), tables)
         if reprobe is not None and depth != compiled.FINISHED and tallies[0] == 0:
             # still open and nothing found: the nodes so far are dropped, the root is probed
-            stack[0], flags[0], origins[0] = first, False, -1
+            stack[0], flags[0], origins[0], work[mass_at] = first, False, -1, WHOLE
             depth, probe, reprobe = 1, probe_idle, None
             continue
         reprobe = None
@@ -639,7 +664,8 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             status = "limit" if tallies[0] >= limit else "complete"
             break
         now = time.perf_counter()
-        if deadline is not None and now >= deadline or give_up is not None and give_up(int(tallies[0]), now - start):
+        if deadline is not None and now >= deadline or give_up is not None and give_up(
+                int(tallies[0]), now - start, 1.0 - float(work[mass_at:mass_at + depth].sum()) / WHOLE):
             status = "time_limit"
             break
         spent = int(tallies[1]) - nodes_before
@@ -650,8 +676,39 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     return Search(int(tallies[0]), grids, status, int(tallies[1]), time.perf_counter() - start)
 
 
-def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+def solve_or_give_up(model: Model, *, time_limit: float | None = None, check_unique: bool = False,
+                     give_up: GiveUp | None = None) -> SolveResult:
     """Solve ``model`` (clues, units and rule rows) by search.
+
+    Parameters
+    ----------
+    model : Model
+        A model :func:`model_problem` accepts.
+    time_limit : float, optional
+        Seconds; ``time_limit`` status when reached.
+    check_unique : bool
+        Search on past the first solution: ``unique`` says whether it is the only one.
+    give_up : callable, optional
+        Asked between slices with the solutions found, the seconds spent and the share of the
+        tree searched (:data:`~pipeline.solvers.base.GiveUp`); True stops the search as the time
+        limit would.
+
+    Returns
+    -------
+    SolveResult
+    """
+    found = search_model(model, 2 if check_unique else 1, time_limit=time_limit, give_up=give_up)
+    if not found.grids:
+        status = "time_limit" if found.status == "time_limit" else "infeasible"
+        return SolveResult(status, None, None, found.seconds, found.nodes, solver="dfsrules")
+    grid = found.grids[0]
+    unique = None if not check_unique or found.status == "time_limit" else found.count == 1
+    x = vector_from_grid(grid, model.convention)[model.columns]
+    return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
+
+
+def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+    """:func:`solve_or_give_up` without ``give_up`` (the registered solve: its options are the user's).
 
     Parameters
     ----------
@@ -666,14 +723,7 @@ def solve(model: Model, *, time_limit: float | None = None, check_unique: bool =
     -------
     SolveResult
     """
-    found = search_model(model, 2 if check_unique else 1, time_limit=time_limit)
-    if not found.grids:
-        status = "time_limit" if found.status == "time_limit" else "infeasible"
-        return SolveResult(status, None, None, found.seconds, found.nodes, solver="dfsrules")
-    grid = found.grids[0]
-    unique = None if not check_unique or found.status == "time_limit" else found.count == 1
-    x = vector_from_grid(grid, model.convention)[model.columns]
-    return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
+    return solve_or_give_up(model, time_limit=time_limit, check_unique=check_unique)
 
 
 def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None,
@@ -710,8 +760,8 @@ count = without_give_up(count_or_give_up)
 
 register_solver(Solver(
     name="dfsrules", description="dfs with the rule rows propagated in the search (pairs, bounds), numba-compiled",
-    solve=solve, count=count, count_or_give_up=count_or_give_up, available=_import_problem, install_hint=install_hint("fast"),
-    start_problem=dfsrules_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
+    solve=solve, count=count, count_or_give_up=count_or_give_up, solve_or_give_up=solve_or_give_up,
+    available=_import_problem, install_hint=install_hint("fast"), start_problem=dfsrules_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True,
     timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,
     wide_values=False, bounds={"time_limit": time_limit_bound()}))

@@ -100,10 +100,17 @@ DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
 
 @njit(cache=False, inline="always")
+def _mass_at(work, n_cells):
+    """Where the stack rows' shares of the tree start in ``work``, just before the conflict scores:
+    one per stack row (see :func:`search`)."""
+    return work.shape[0] - 2 * n_cells - 2
+
+
+@njit(cache=False, inline="always")
 def _memo_at(work, n_cells, n_units):
-    """Where the pointing memo starts in ``work``, just before the conflict scores: the number of the
-    stack row in use, then one row of ``n_units`` per stack row (see :func:`search`)."""
-    return work.shape[0] - n_cells - 2 - (n_cells + 1) * n_units
+    """Where the pointing memo starts in ``work``, just before the rows' shares of the tree: the
+    number of the stack row in use, then one row of ``n_units`` per stack row (see :func:`search`)."""
+    return _mass_at(work, n_cells) - 1 - (n_cells + 1) * n_units
 
 
 @njit(cache=False, inline="always")
@@ -397,8 +404,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
-        intersections`` entries, then ``cells + 1`` for the conflict scores and their count (kept from one call to
-        the next: zeros to start a search).
+        intersections`` entries, then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
+        caller's: the whole tree, ``pipeline.solvers.dfsrules.WHOLE``, to start) and ``cells + 1`` for the
+        conflict scores and their count (kept from one call to the next: zeros to start a search).
     probe_idle : int
         Probe the start state (``stack[0]`` with no branch cell) before its first branch, until
         this many tries in a row removed nothing (:func:`_probe`); 0: no probe.
@@ -419,6 +427,12 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     pointing = rint[34] > 0
     n_units = units.shape[0]
     memo_at = _memo_at(work, n_cells, n_units)
+    # each stack row's share of the whole tree, in units of 2**-62 (the caller gives row 0 its
+    # whole, or what is left of it): a branch on one of k candidates gives the child a k-th of its
+    # row's share and keeps the rest there, so the shares still on the stack are the tree not yet
+    # searched (a failed or exhausted row leaves with its share): the search's progress, read
+    # between slices (an estimate: it supposes a node's branches equally large)
+    mass_at = _mass_at(work, n_cells)
     spent = 0
     while depth > 0:
         if spent >= budget:
@@ -503,6 +517,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
             continue
         v = state[best]
         low = pick if pick else v & (~v + one)
+        share = work[mass_at + top] // (2 if pick else _popcount(v))
+        work[mass_at + depth] = share
+        work[mass_at + top] -= share
         for c in range(n_cells):
             stack[depth, _ix(c)] = state[_ix(c)]
             flags[depth, _ix(c)] = placed[_ix(c)]

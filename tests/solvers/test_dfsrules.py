@@ -315,7 +315,7 @@ def test_the_kernel_searches_the_same_tree_with_the_support_lookup(doc):
         stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), puzzle.n)[0] & rules.allowed
         flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
         found, tallies = np.zeros((CAP, n_cells), dtype=np.uint64), np.zeros(3, dtype=np.int64)
-        work = np.zeros(2 * n_cells + shape.units.shape[0] + rules.work_size + n_cells + 1, dtype=np.int64)
+        work = rules.scratch(shape)
         depth = kernel.search(stack, flags, np.full(n_cells + 1, -1, dtype=np.int64), 1, found, tallies, shape,
                               rint, compat, CAP, 1 << 40, False, work, 0)
         assert depth == kernel.FINISHED
@@ -352,3 +352,30 @@ def test_two_kinds_with_auxiliary_columns_are_named_in_the_plural_and_dfs_does_n
     with pytest.raises(SolveError) as refused:
         get_solver("dfs").solve(antiking)
     assert str(refused.value).endswith(", dfsrules)")
+
+
+#: A non-consecutive puzzle of five givens (the rule bench's slowest, tens of thousands of nodes):
+#: a search of several slices.
+NONCONSECUTIVE_FIVE = {"size": 9, "givens": "." * 15 + "7" + "." * 11 + "6" + "." * 8 + "4" + "." * 17 + "8"
+                       + "." * 22 + "92..", "rules": [{"rule": "nonconsecutive"}]}
+
+
+def test_the_search_reports_the_share_of_its_tree_searched():
+    """``give_up`` hears, between slices, the share of the tree searched: within 0 and 1 and never
+    falling (the restart from the probed root comes before the first question); a search told to
+    stop ends as its time limit would, and one never told finds the same as without ``give_up``."""
+    model = build_model(parse_puzzle(json.dumps(NONCONSECUTIVE_FIVE)))
+    heard: list[float] = []
+
+    def listen(found: int, spent: float, progress: float | None = None) -> bool:
+        assert progress is not None
+        heard.append(progress)
+        return False
+
+    found = search_model(model, 2, give_up=listen)
+    assert (found.status, found.count) == ("complete", 1)
+    assert found.count == search_model(model, 2).count and found.nodes > 10_000
+    assert len(heard) >= 2 and all(0.0 <= p < 1.0 for p in heard) and heard == sorted(heard)
+    assert heard[-1] > 0.1   # the last slices search most of the tree
+    stopped = search_model(model, 2, give_up=lambda found, spent, progress=None: True)
+    assert stopped.status == "time_limit" and stopped.nodes < found.nodes

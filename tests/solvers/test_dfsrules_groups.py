@@ -44,7 +44,7 @@ def _root(doc: dict) -> np.ndarray:
     shape, rules = shape_tables(puzzle), rule_tables(puzzle)
     cells = puzzle.n * puzzle.n
     state = start_masks(np.asarray(puzzle.grid).reshape(1, cells), puzzle.n)[0] & rules.allowed
-    work = np.zeros(2 * cells + shape.units.shape[0] + rules.work_size + cells + 1, dtype=np.int64)
+    work = rules.scratch(shape)
     assert propagate(state, np.zeros(cells, dtype=np.bool_), -1, shape.peers, shape.n_peers, shape.units,
                      shape.cell_units, shape.n_cell_units, shape.full, rules.with_groups(rules.rint, shape),
                      rules.compat, work)

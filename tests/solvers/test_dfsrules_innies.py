@@ -172,7 +172,7 @@ def test_a_cage_in_a_box_keeps_its_needed_digits_out_of_the_rest_of_the_box():
     puzzle = parse_puzzle(doc)
     shape, rules = shape_tables(puzzle), rule_tables(puzzle)
     state = start_masks(np.zeros((1, 81), dtype=np.int64), 9)[0] & rules.allowed
-    work = np.zeros(2 * 81 + shape.units.shape[0] + rules.work_size + 82, dtype=np.int64)
+    work = rules.scratch(shape)
     assert propagate(state, np.zeros(81, dtype=np.bool_), -1, shape.peers, shape.n_peers, shape.units,
                      shape.cell_units, shape.n_cell_units, shape.full, rules.rint, rules.compat, work)
     low = np.uint64(0b1111)

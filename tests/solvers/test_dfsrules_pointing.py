@@ -112,7 +112,7 @@ def _search(puzzle, rules, rint, compat, start=None, budget=1 << 40, limit=2):
     flags = np.zeros((n_cells + 1, n_cells), dtype=np.bool_)
     origins = np.full(n_cells + 1, -1, dtype=np.int64)
     found, tallies = np.zeros((limit, n_cells), dtype=np.uint64), np.zeros(3, dtype=np.int64)
-    work = np.zeros(2 * n_cells + shape.units.shape[0] + rules.work_size + n_cells + 1, dtype=np.int64)
+    work = rules.scratch(shape)
     dfsrules_native.load().search(stack, flags, origins, 1, found, tallies, shape, rint, compat, limit, budget,
                                   False, work, 0)
     return tallies, stack, origins, found
