@@ -209,14 +209,15 @@ class Pick:
     #: the faster engines that are missing here (what the note is about: said once per command)
     missing: tuple[str, ...] = ()
 
-    #: ``(next engine, seconds)`` when the row hands a long search on (``Preference.handoff``)
-    handoff: tuple[str, float] | None = None
+    #: ``(next engine, seconds, estimate)`` when the row hands a long search on
+    #: (``Preference.handoff``; ``estimate``: sooner too, by the search's estimate of its progress)
+    handoff: tuple[str, float, bool] | None = None
 
     @property
     def solver(self) -> Solver:
         """The registry entry (with the row's handoff to the next engine, when it has one)."""
         if self.handoff is not None and self.handoff[0] in SOLVERS:
-            return handed_off(SOLVERS[self.name], SOLVERS[self.handoff[0]], self.handoff[1])
+            return handed_off(SOLVERS[self.name], SOLVERS[self.handoff[0]], self.handoff[1], self.handoff[2])
         return SOLVERS[self.name]
 
 
@@ -224,11 +225,18 @@ def _budget(seconds: float, model: Any) -> float:
     """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer,
     :data:`LITTLE_KILLER_BUDGET` at least with little killer clues."""
     rules = () if model is None else model.puzzle.rules
-    if any(rule.kind == "littlekiller" for rule in rules):
+    if _little_killer(model):
         return max(seconds, LITTLE_KILLER_BUDGET)
     killer = any(isinstance(rule, Cage) and rule.total is not None for rule in rules) and all(
         isinstance(rule, Cage) or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
     return min(seconds, KILLER_BUDGET) if killer else seconds
+
+
+def _little_killer(model: Any) -> bool:
+    """Does ``model`` have little killer clues? Their search keeps its whole budget: dfsrules was
+    never slower than the SAT engine on them (:data:`LITTLE_KILLER_BUDGET`), so it is not handed on
+    early by its estimate of its progress either."""
+    return model is not None and any(rule.kind == "littlekiller" for rule in model.puzzle.rules)
 
 
 def _shape(model: Any) -> str:
@@ -322,8 +330,8 @@ def _pick(row: Preference, question: str, model: Any, name: str, unable: list[st
     note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
     # whether the next engine can take this model is asked only if the search is handed on
     # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
-    handoff = next(((then, _budget(seconds, model)) for first, then, seconds in row.handoff if first == name
-                    and then in SOLVERS), None)
+    handoff = next(((then, _budget(seconds, model), not _little_killer(model)) for first, then, seconds in row.handoff
+                    if first == name and then in SOLVERS), None)
     return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
 
 

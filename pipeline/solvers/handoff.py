@@ -25,32 +25,51 @@ __all__ = ["ENUMERATING", "handed_off", "stuck_after"]
 ENUMERATING = 100
 
 
-#: Entries made, by (first, then, seconds) and holding both (an id is not reused while they live):
+#: A search handed on early is one that, after this share of its budget, has searched so little of
+#: its tree (its own estimate) that at its pace it would take more than :data:`HOPELESS` budgets.
+#: On ISS's killers that ``auto`` gives ``dfsrules`` 0.25 s (counting to 2, 2026-12-04), the
+#: estimate after about 0.05 s was 0.14-0.37 s for the three that finish in 0.12-0.23 s (TAREK_ALL
+#: #36-38) and 1.8-7.5 s or more for 12 of the 14 MATHEMAGIC killers, which do not finish in 1 s.
+EARLIEST = 0.15
+HOPELESS = 4.0
+
+
+#: Entries made, by (first, then, seconds, estimate) and holding both (an id is not reused while they live):
 #: batch asks auto's pick for each rule group, and a new entry cost each record 0.1-0.2 ms.
-_MADE: dict[tuple[int, int, float], tuple[Solver, Solver, Solver]] = {}
+_MADE: dict[tuple[int, int, float, bool], tuple[Solver, Solver, Solver]] = {}
 
 
-def stuck_after(seconds: float) -> GiveUp:
-    """The ``give_up`` of a search handed on once stuck: past ``seconds`` and finding fewer than
-    :data:`ENUMERATING` solutions a second (a count listing grids fast goes on).
+def stuck_after(seconds: float, *, estimate: bool = True) -> GiveUp:
+    """The ``give_up`` of a search handed on once stuck: past ``seconds``, or (``estimate``) past
+    :data:`EARLIEST` of them with so little of its tree searched that at this pace it would take
+    more than :data:`HOPELESS` times ``seconds``; and finding fewer than :data:`ENUMERATING`
+    solutions a second (a count listing grids fast goes on).
 
     Parameters
     ----------
     seconds : float
         The search's budget.
+    estimate : bool
+        Hand on early by the search's own estimate of its progress (an engine that keeps one).
 
     Returns
     -------
     GiveUp
     """
-    def stuck(found: int, spent: float) -> bool:
-        return spent >= seconds and found < ENUMERATING * spent
+    def stuck(found: int, spent: float, progress: float | None = None) -> bool:
+        if found >= ENUMERATING * spent:
+            return False
+        if spent >= seconds:
+            return True
+        return (estimate and progress is not None and spent >= EARLIEST * seconds
+                and spent > HOPELESS * seconds * progress)
     return stuck
 
 
-def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
+def handed_off(first: Solver, then: Solver, seconds: float, estimate: bool = True) -> Solver:
     """``first``'s registry entry whose ``solve`` and ``count`` hand a search still running after
-    ``seconds`` to ``then`` (within the caller's time limit).
+    ``seconds`` to ``then`` (within the caller's time limit), or sooner when ``first`` estimates
+    its progress and the estimate says it will not finish in time (:func:`stuck_after`).
 
     Parameters
     ----------
@@ -60,13 +79,15 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         The engine that takes over (it can answer whatever ``first`` was asked).
     seconds : float
         ``first``'s budget.
+    estimate : bool
+        Hand on early by ``first``'s estimate of its progress (:func:`stuck_after`).
 
     Returns
     -------
     Solver
         A copy of ``first``'s entry (same name and options), the same one for the same arguments.
     """
-    key = (id(first), id(then), seconds)
+    key = (id(first), id(then), seconds, estimate)
     made = _MADE.get(key)
     if made is not None and made[0] is first and made[1] is then:
         return made[2]
@@ -74,14 +95,18 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
     def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
         started = time.perf_counter()
         budget = seconds if time_limit is None else min(seconds, time_limit)
-        result = first.solve(model, time_limit=budget, check_unique=check_unique)
+        if first.solve_or_give_up is not None:
+            result = first.solve_or_give_up(model, time_limit=budget, check_unique=check_unique,
+                                            give_up=stuck_after(seconds, estimate=estimate))
+        else:
+            result = first.solve(model, time_limit=budget, check_unique=check_unique)
         unfinished = result.status == "time_limit" or (check_unique and result.grid is not None and result.unique is None)
         left = time_left(time_limit, started)
         if not unfinished or (left is not None and left <= 0) or _cannot_take_over(result, model):
             return result
         taken = solve_then_count(then, model, left, check_unique, then.count)
         taken.seconds += result.seconds   # the first engine's share is part of the answer's time
-        taken.message = (f"{first.name} gave up after {budget:g} s; {then.name} answered"
+        taken.message = (f"{first.name} gave up after {result.seconds:.2g} s; {then.name} answered"
                          + (f" ({taken.message})" if taken.message else ""))
         return taken
 
@@ -92,7 +117,8 @@ def handed_off(first: Solver, then: Solver, seconds: float) -> Solver:
         if first.count_or_give_up is not None:
             # a search that is finding grids fast goes on (a large enumeration: dfs lists 25,000
             # a second or more where the SAT engine lists 5,000); one stuck in search is handed on
-            result = first.count_or_give_up(model, limit, time_limit=time_limit, give_up=stuck_after(seconds),
+            result = first.count_or_give_up(model, limit, time_limit=time_limit,
+                                            give_up=stuck_after(seconds, estimate=estimate),
                                             **options)
         else:
             result = first.count(model, limit, time_limit=seconds if time_limit is None else min(seconds, time_limit),

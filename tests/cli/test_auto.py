@@ -173,6 +173,10 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
     def stuck(model, *, time_limit=None, check_unique=False):
         return SolveResult("time_limit", None, None, time_limit or 0.0, 0, solver="dfsrules")
 
+    def stuck_solve_or_give_up(model, *, time_limit=None, check_unique=False, give_up=None):
+        assert give_up is not None and give_up(0, 0.25)   # past the killer's budget, nothing found
+        return SolveResult("time_limit", None, None, 0.25, 0, solver="dfsrules")
+
     def stuck_count(model, limit=2, *, time_limit=None, keep=None):
         return CountResult(0, [], "time_limit", time_limit or 0.0)
 
@@ -181,7 +185,8 @@ def test_verbose_says_when_auto_handed_the_search_on(capsys, monkeypatch):
         return CountResult(0, [], "time_limit", 0.25)
 
     monkeypatch.setitem(SOLVERS, "dfsrules", dataclasses.replace(SOLVERS["dfsrules"], solve=stuck, count=stuck_count,
-                                                                 count_or_give_up=stuck_count_or_give_up))
+                                                                 count_or_give_up=stuck_count_or_give_up,
+                                                                 solve_or_give_up=stuck_solve_or_give_up))
     assert main(["solve", KILLER, "--format", "json", "--verbose"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["solver"] == "sat" and json.loads(out)["verified"] is True

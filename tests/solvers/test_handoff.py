@@ -278,3 +278,57 @@ def test_a_next_engine_out_of_time_with_fewer_solutions_leaves_the_first_count()
     slow = Solver("slow", "finds 2 in the time left", solve=_stuck, count=slow_count, rule_rows=True)
     counted = handed_off(first, slow, 1.0).count(build_model(parse_puzzle(KILLER)), 100, time_limit=60)
     assert (counted.count, counted.status) == (5, "time_limit")
+
+
+def test_a_search_that_will_not_finish_in_its_budget_is_handed_on_early():
+    """Past EARLIEST of its budget, a search whose own estimate of the tree searched says it would
+    take more than HOPELESS budgets at its pace is handed on; one on course to finish goes on, and
+    without an estimate (or with ``estimate=False``) only the budget counts."""
+    from pipeline.solvers.handoff import EARLIEST, ENUMERATING, HOPELESS, stuck_after
+
+    budget = 0.25
+    soon = EARLIEST * budget                   # the first moment the estimate is heard
+    hopeless = soon / (HOPELESS * budget) / 2  # at this share searched it would take 2 * HOPELESS budgets
+    on_course = soon / budget                  # it would finish right at the budget
+    stuck = stuck_after(budget)
+    assert stuck(0, soon, hopeless)
+    assert not stuck(0, soon, on_course)
+    assert not stuck(0, soon * 0.9, hopeless)  # too soon to judge
+    assert not stuck(0, soon, None)            # an engine without an estimate
+    assert not stuck_after(budget, estimate=False)(0, soon, hopeless)
+    assert stuck(0, budget, on_course) and stuck_after(budget, estimate=False)(0, budget, None)   # past the budget
+    assert not stuck(int(ENUMERATING * soon) + 1, soon, hopeless)   # listing grids fast goes on
+
+
+def test_the_handoffs_solve_hears_the_first_engines_estimate():
+    """handed_off's solve calls the engine's solve_or_give_up with a give_up that weighs progress:
+    told 'hopeless' early, the engine stops and the next one answers."""
+    heard: list[bool] = []
+
+    def solve_or_give_up(model, *, time_limit=None, check_unique=False, give_up=None):
+        for spent, progress in ((0.01, 0.0), (0.05, 0.5), (0.06, 0.001)):
+            heard.append(give_up(0, spent, progress))
+            if heard[-1]:
+                return SolveResult("time_limit", None, None, spent, 0, solver="guess")
+        return SolveResult("time_limit", None, None, 0.25, 0, solver="guess")
+
+    first = Solver("guess", "estimates its progress", solve=_stuck, count=_stuck_count, rule_rows=True,
+                   proves_unique=True, solve_or_give_up=solve_or_give_up)
+    model = build_model(parse_puzzle(KILLER))
+    result = handed_off(first, SOLVERS["sat"], 0.25).solve(model, check_unique=True)
+    assert heard == [False, False, True]
+    assert result.solver == "sat" and result.solved and result.message.startswith("guess gave up after 0.06 s")
+    heard.clear()
+    handed_off(first, SOLVERS["sat"], 0.25, estimate=False).solve(model, check_unique=True)
+    assert heard == [False, False, False]
+
+
+def test_little_killers_are_not_handed_on_by_the_estimate():
+    """A killer's pick hands on by the estimate too; one with little killer clues keeps its whole
+    budget (dfsrules was never slower there)."""
+    cage = '{"rule": "cage", "cells": ["r5c5", "r5c6"], "sum": 3}'
+    little = '{"rule": "littlekiller", "sum": 23, "cells": ["r1c4", "r2c3", "r3c2", "r4c1"], "clue": "r0c5"}'
+    killer = pick_solver("unique", build_model(parse_puzzle('{"size": 9, "rules": [' + cage + ']}')))
+    both = pick_solver("unique", build_model(parse_puzzle('{"size": 9, "rules": [' + cage + ", " + little + ']}')))
+    assert killer.handoff is not None and killer.handoff[2] is True
+    assert both.handoff is not None and both.handoff[2] is False
