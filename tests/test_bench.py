@@ -321,3 +321,17 @@ def test_iss_entries_side_by_side_run_ours_alone_without_iss_and_judge_the_answe
     wrong = {**published, "solution": published["solution"][::-1]}     # not what the engine answers
     assert iss_side_by_side.run([wrong], 1, 30)["entries"][0]["right"] is False
     assert iss_side_by_side.main(["--only", "^nothing$", "--results-dir", str(tmp_path)]) == 2
+
+
+def test_the_two_worker_batch_lasts_whatever_the_engines_pace():
+    """bench/dfsrules_bench.py sizes the two-worker batch from one worker's measured rate, so that it
+    lasts WORKERS_SECONDS however fast the engine became (worker start-up must not decide the ratio)."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import dfsrules_bench
+
+    seconds = dfsrules_bench.WORKERS_SECONDS
+    for rate in (100.0, 350.0, 5_000.0):
+        repeat = dfsrules_bench.lasting_repeat({"per_second": rate}, 240, 10)
+        assert repeat >= 10 and repeat * 240 / rate >= seconds or repeat == 10
+        assert (repeat - 1) * 240 / rate < seconds or repeat == 10   # no more than needed
+    assert dfsrules_bench.lasting_repeat({"per_second": 350.0}, 240, 10) > 10
