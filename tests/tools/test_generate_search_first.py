@@ -146,3 +146,15 @@ def test_the_search_retires_once_the_counting_engine_answers_faster_on_the_shape
     for grid in _trials(np.random.default_rng(5), n=8):
         assert eng.determines(grid, act) == sat.determines(grid, sat_act)
     assert eng.search_retired and slow["calls"] == module.COMPARE_AFTER
+
+
+def test_the_search_hands_a_hopeless_question_on_early_unless_little_killers_are_in_it():
+    """As auto's handoff: past 15% of its budget, a search that estimates it would need four budgets
+    gives the question up; with little killer clues it keeps its whole budget."""
+    thermo = parse_puzzle({"size": 9, "rules": [{"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}]})
+    little = parse_puzzle({"size": 9, "rules": [{"rule": "littlekiller", "sum": 23, "clue": "r0c5",
+                                                 "cells": ["r1c4", "r2c3", "r3c2", "r4c1"]}]})
+    for puzzle, hands_on in ((thermo, True), (little, False)):
+        eng = SearchFirstEngine(puzzle, lambda shape=puzzle: ShapeEngine(shape), seconds=0.25)
+        assert eng._give_up(0, 0.1, 1e-6) is hands_on   # a millionth of the tree in 0.1 s
+        assert eng._give_up(0, 0.1, 0.5) is False and eng._give_up(0, 0.3, 0.5) is True

@@ -86,6 +86,9 @@ class SearchFirstEngine:
         self.make_inner = make_inner
         self.seconds = seconds
         self.solver = SOLVERS["dfsrules"]
+        # a question the search estimates it would take four budgets on goes on early (as auto's
+        # handoff), except with little killer clues, where the search was never the slower engine
+        self._give_up = stuck_after(seconds, estimate=not any(rule.kind == "littlekiller" for rule in shape.rules))
         self._inner: Any = None
         self.excluded: dict[int, np.ndarray] = {}   # this engine's activation ids -> the solution each excludes
         self._inner_acts: dict[int, int] = {}       # and the inner engine's literal, once it has one
@@ -158,7 +161,7 @@ class SearchFirstEngine:
         count = self.solver.count_or_give_up
         try:
             found = None if count is None else count(build_model(puzzle), limit, time_limit=time_limit,
-                                                     give_up=stuck_after(self.seconds))
+                                                     give_up=self._give_up)
         except SolveError:   # a clue set the search refuses (none expected): the counting engine decides
             found = None
         if found is None or found.status == "time_limit":
