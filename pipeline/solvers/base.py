@@ -68,6 +68,27 @@ def without_give_up(count_or_give_up: Callable[..., CountResult]) -> Callable[..
     return count
 
 
+def solve_without_give_up(solve_or_give_up: Callable[..., SolveResult]) -> Callable[..., SolveResult]:
+    """An engine's registered ``solve``: its ``solve_or_give_up`` without the ``give_up`` hook
+    (:attr:`Solver.solve_or_give_up`), as :func:`without_give_up` makes its ``count``.
+
+    Parameters
+    ----------
+    solve_or_give_up : callable
+        ``solve_or_give_up(model, *, time_limit, check_unique, give_up)``.
+
+    Returns
+    -------
+    callable
+        ``solve(model, *, time_limit=None, check_unique=False)``.
+    """
+    def solve(model: Any, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
+        return solve_or_give_up(model, time_limit=time_limit, check_unique=check_unique)
+    solve.__doc__ = f"{solve_or_give_up.__module__}.solve_or_give_up without ``give_up``."
+    solve.__module__ = solve_or_give_up.__module__   # the engine's own (the registry's table names it)
+    return solve
+
+
 @dataclass
 class SolveResult:
     """Outcome of one solve. ``x`` is over the solver view's columns; ``grid`` when solved.

@@ -48,8 +48,8 @@ from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rulerows import kind_blocks
 from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
-from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, wide_values_problem,
-                                   without_give_up)
+from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
+                                   wide_values_problem, without_give_up)
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
@@ -707,23 +707,8 @@ def solve_or_give_up(model: Model, *, time_limit: float | None = None, check_uni
     return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
 
 
-def solve(model: Model, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:
-    """:func:`solve_or_give_up` without ``give_up`` (the registered solve: its options are the user's).
-
-    Parameters
-    ----------
-    model : Model
-        A model :func:`model_problem` accepts.
-    time_limit : float, optional
-        Seconds; ``time_limit`` status when reached.
-    check_unique : bool
-        Search on past the first solution: ``unique`` says whether it is the only one.
-
-    Returns
-    -------
-    SolveResult
-    """
-    return solve_or_give_up(model, time_limit=time_limit, check_unique=check_unique)
+#: the registered solve (the options a user may pass): :func:`solve_or_give_up` without ``give_up``
+solve = solve_without_give_up(solve_or_give_up)
 
 
 def count_or_give_up(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None,
