@@ -327,7 +327,7 @@ class Solver:
     #: The engine answers only models its ``model_problem`` accepts (a constructive fill): ``auto``
     #: never picks it without a model to check.
     needs_model: bool = False
-    #: ``count`` with a ``give_up`` keyword (:data:`GiveUp`) asked between search slices: auto's
+    #: ``count`` with a ``give_up`` keyword (:class:`GiveUp`) asked between search slices: auto's
     #: handoff hands a count stuck in search on without stopping one that lists grids fast. Not
     #: a user option (so not in :attr:`count_options`); the handoff calls it with checked options.
     count_or_give_up: Callable[..., CountResult] | None = None

@@ -287,7 +287,8 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         Asked between two slices; True ends the search with status ``stopped`` (batch's stop
         request).
     give_up : callable, optional
-        ``give_up(solutions, seconds)``, asked between two slices with the solutions found and
+        ``give_up(solutions, seconds)`` (:class:`~pipeline.solvers.base.GiveUp`, without a progress
+        estimate: this kernel keeps none), asked between two slices with the solutions found and
         the seconds spent so far; True ends the search with status ``time_limit`` (a budget of
         the caller's own: ``auto`` hands a search that is stuck to the SAT engine).
 

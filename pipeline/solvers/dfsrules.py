@@ -608,7 +608,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
         Nodes after which a search that has found nothing starts again with its root probed
         (0: probe from the start; None: never).
     give_up : callable, optional
-        Asked between slices (:data:`~pipeline.solvers.base.GiveUp`): the solutions found, the
+        Asked between slices (:class:`~pipeline.solvers.base.GiveUp`): the solutions found, the
         seconds spent and the share of the tree searched, from the shares the kernel keeps per
         stack row (:data:`WHOLE` at the root; what is left on the stack is the tree not yet searched).
 
@@ -690,7 +690,7 @@ def solve_or_give_up(model: Model, *, time_limit: float | None = None, check_uni
         Search on past the first solution: ``unique`` says whether it is the only one.
     give_up : callable, optional
         Asked between slices with the solutions found, the seconds spent and the share of the
-        tree searched (:data:`~pipeline.solvers.base.GiveUp`); True stops the search as the time
+        tree searched (:class:`~pipeline.solvers.base.GiveUp`); True stops the search as the time
         limit would.
 
     Returns
