@@ -29,7 +29,7 @@ ENUMERATING = 100
 #: its tree (its own estimate) that at its pace it would take more than :data:`HOPELESS` budgets.
 #: On ISS's killers that ``auto`` gives ``dfsrules`` 0.25 s (counting to 2, 2026-12-04), the
 #: estimate after about 0.05 s was 0.14-0.37 s for the three that finish in 0.12-0.23 s (TAREK_ALL
-#: #36-38) and 1.8-7.5 s or more for 12 of the 14 MATHEMAGIC killers, which do not finish in 1 s.
+#: #36-38) and 1.8 to over 80 s for 12 of the 14 MATHEMAGIC killers, which do not finish in 1 s.
 EARLIEST = 0.15
 HOPELESS = 4.0
 
