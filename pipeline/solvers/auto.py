@@ -20,7 +20,7 @@ from typing import Any
 from pipeline.core.errors import SolveError
 from pipeline.core.rules.base import Rule
 from pipeline.core.rules.cages import Cage
-from pipeline.solvers.handoff import handed_off
+from pipeline.solvers.handoff import handed_off, trusts_estimate
 from pipeline.solvers.relabel import count_by_relabelling, relabelling_settles, solve_by_relabelling
 from pipeline.solvers.base import (PICKERS, SOLVERS, CountResult, Solver, SolveResult, model_needs_rule_rows,
                                    solve_then_count, time_left)
@@ -225,18 +225,11 @@ def _budget(seconds: float, model: Any) -> float:
     """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer,
     :data:`LITTLE_KILLER_BUDGET` at least with little killer clues."""
     rules = () if model is None else model.puzzle.rules
-    if _little_killer(model):
+    if any(rule.kind == "littlekiller" for rule in rules):
         return max(seconds, LITTLE_KILLER_BUDGET)
     killer = any(isinstance(rule, Cage) and rule.total is not None for rule in rules) and all(
         isinstance(rule, Cage) or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
     return min(seconds, KILLER_BUDGET) if killer else seconds
-
-
-def _little_killer(model: Any) -> bool:
-    """Does ``model`` have little killer clues? Their search keeps its whole budget: dfsrules was
-    never slower than the SAT engine on them (:data:`LITTLE_KILLER_BUDGET`), so it is not handed on
-    early by its estimate of its progress either."""
-    return model is not None and any(rule.kind == "littlekiller" for rule in model.puzzle.rules)
 
 
 def _shape(model: Any) -> str:
@@ -330,8 +323,8 @@ def _pick(row: Preference, question: str, model: Any, name: str, unable: list[st
     note = f"solver auto: {'; '.join(unavailable)}; using {name} instead" if unavailable else ""
     # whether the next engine can take this model is asked only if the search is handed on
     # (asking here cost a rule puzzle's `solve` 0.16-0.25 s of imports and sparse rows)
-    handoff = next(((then, _budget(seconds, model), not _little_killer(model)) for first, then, seconds in row.handoff
-                    if first == name and then in SOLVERS), None)
+    handoff = next(((then, _budget(seconds, model), model is None or trusts_estimate(model.puzzle.rules))
+                    for first, then, seconds in row.handoff if first == name and then in SOLVERS), None)
     return Pick(name, question, f"{words}; {why}", note, tuple(unavailable), handoff)
 
 

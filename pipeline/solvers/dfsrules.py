@@ -228,7 +228,7 @@ class RuleTables:
         """
         n_cells = self.n * self.n
         work = np.zeros(2 * n_cells + units.units.shape[0] + self.work_size + 2 * (n_cells + 1), dtype=np.int64)
-        work[work.size - 2 * n_cells - 2] = WHOLE
+        _tree_shares(work, n_cells)[0] = WHOLE
         return work
 
     @property
@@ -583,6 +583,25 @@ def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.nda
 
 #: A search's whole tree in the kernel's shares (``work``'s per-row shares, :func:`pipeline.solvers.dfsrules_kernel.search`).
 WHOLE = 1 << 62
+
+
+def _tree_shares(work: np.ndarray, n_cells: int) -> np.ndarray:
+    """The stack rows' shares of the tree in the kernel's ``work`` (a view, one per stack row): just
+    before the conflict scores, where the kernel's ``_mass_at`` finds them.
+
+    Parameters
+    ----------
+    work : numpy.ndarray
+        :meth:`RuleTables.scratch`'s array.
+    n_cells : int
+        Cells of the grid.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    return work[work.size - 2 * n_cells - 2:work.size - n_cells - 1]
+
 #: Nodes after which a search that found nothing yet starts again from its root, probed first
 #: (:func:`pipeline.solvers.dfsrules_kernel._probe`): most puzzles finish well before, and pay nothing.
 PROBE_AFTER = 300
@@ -631,7 +650,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     origins = np.full(n_cells + 1, -1, dtype=np.int64)
     stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0] & rules.allowed
     work = rules.scratch(tables)
-    mass_at = work.size - 2 * n_cells - 2   # the stack rows' shares of the tree (RuleTables.scratch)
+    shares = _tree_shares(work, n_cells)
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
     grids: list[np.ndarray] = []
@@ -652,7 +671,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             rint = rules.with_groups(rules.with_pointing(rint, tables), tables)
         if reprobe is not None and depth != compiled.FINISHED and tallies[0] == 0:
             # still open and nothing found: the nodes so far are dropped, the root is probed
-            stack[0], flags[0], origins[0], work[mass_at] = first, False, -1, WHOLE
+            stack[0], flags[0], origins[0], shares[0] = first, False, -1, WHOLE
             depth, probe, reprobe = 1, probe_idle, None
             continue
         reprobe = None
@@ -665,7 +684,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             break
         now = time.perf_counter()
         if deadline is not None and now >= deadline or give_up is not None and give_up(
-                int(tallies[0]), now - start, 1.0 - float(work[mass_at:mass_at + depth].sum()) / WHOLE):
+                int(tallies[0]), now - start, 1.0 - float(shares[:depth].sum()) / WHOLE):
             status = "time_limit"
             break
         spent = int(tallies[1]) - nodes_before

@@ -102,7 +102,7 @@ DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 @njit(cache=False, inline="always")
 def _mass_at(work, n_cells):
     """Where the stack rows' shares of the tree start in ``work``, just before the conflict scores:
-    one per stack row (see :func:`search`)."""
+    one per stack row (see :func:`search`; the driver reads them at the same place)."""
     return work.shape[0] - 2 * n_cells - 2
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterable
+from typing import Any
 
 from pipeline.core.build import Model
 from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, solve_then_count, time_left
 
-__all__ = ["ENUMERATING", "handed_off", "stuck_after"]
+__all__ = ["ENUMERATING", "WHOLE_BUDGET_KINDS", "handed_off", "stuck_after", "trusts_estimate"]
 
 #: Solutions a second below which a count past its budget is stuck in search rather than listing
 #: grids: the SAT engine lists about 5,000 a second of a 9x9 with few clues (10,000 of the empty
@@ -32,6 +34,27 @@ ENUMERATING = 100
 #: #36-38) and 1.8 to over 80 s for 12 of the 14 MATHEMAGIC killers, which do not finish in 1 s.
 EARLIEST = 0.15
 HOPELESS = 4.0
+
+
+#: Rule kinds whose search is never handed on by its estimate: with little killer clues ``dfsrules``
+#: was never slower than the SAT engine (ISS's 29 entries, 2026-12-01), so it keeps its whole budget.
+WHOLE_BUDGET_KINDS = frozenset({"littlekiller"})
+
+
+def trusts_estimate(rules: Iterable[Any]) -> bool:
+    """May a search of a puzzle with these rules be handed on early by its estimate of its progress
+    (:func:`stuck_after`'s ``estimate``)? Not with a kind of :data:`WHOLE_BUDGET_KINDS`.
+
+    Parameters
+    ----------
+    rules : iterable
+        The puzzle's rules (each with its ``kind``).
+
+    Returns
+    -------
+    bool
+    """
+    return not any(rule.kind in WHOLE_BUDGET_KINDS for rule in rules)
 
 
 #: Entries made, by (first, then, seconds, estimate) and holding both (an id is not reused while they live):

@@ -27,7 +27,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import SOLVERS
-from pipeline.solvers.handoff import stuck_after
+from pipeline.solvers.handoff import stuck_after, trusts_estimate
 from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["COMPARE_AFTER", "SEARCH_SECONDS", "SearchFirstEngine", "search_first_takes"]
@@ -86,9 +86,8 @@ class SearchFirstEngine:
         self.make_inner = make_inner
         self.seconds = seconds
         self.solver = SOLVERS["dfsrules"]
-        # a question the search estimates it would take four budgets on goes on early (as auto's
-        # handoff), except with little killer clues, where the search was never the slower engine
-        self._give_up = stuck_after(seconds, estimate=not any(rule.kind == "littlekiller" for rule in shape.rules))
+        # a question the search estimates it would take four budgets on goes on early, as in auto's handoff
+        self._give_up = stuck_after(seconds, estimate=trusts_estimate(shape.rules))
         self._inner: Any = None
         self.excluded: dict[int, np.ndarray] = {}   # this engine's activation ids -> the solution each excludes
         self._inner_acts: dict[int, int] = {}       # and the inner engine's literal, once it has one
