@@ -335,3 +335,26 @@ def test_the_two_worker_batch_lasts_whatever_the_engines_pace():
         assert repeat >= 10 and repeat * 240 / rate >= seconds or repeat == 10
         assert (repeat - 1) * 240 / rate < seconds or repeat == 10   # no more than needed
     assert dfsrules_bench.lasting_repeat({"per_second": 350.0}, 240, 10) > 10
+
+
+def test_held_out_sets_are_made_afresh_and_their_misses_said(capsys):
+    """bench/dfsrules_bench.py makes its held-out sets with the generator as it made the shipped set
+    (the shipped thermometers come back from SEED), measures dfsrules on them, and says a held-out
+    record max over the target as a miss, with the family of the slowest record."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import dfsrules_bench
+
+    others = frozenset(dfsrules_bench.FAMILIES) - {"thermo"}
+    shipped = [row for row in dfsrules_bench.load_set() if row["family"] == "thermo"]
+    assert dfsrules_bench.make_set(dfsrules_bench.SEED, skip=others) == shipped
+    fresh = dfsrules_bench.make_set(dfsrules_bench.HELD_OUT_SEEDS[0], per_family=2, skip=others)
+    assert len(fresh) == 2 and not any(row in shipped for row in fresh)
+    record = dfsrules_bench.per_record(fresh, "dfsrules")
+    assert record["wrong"] == 0 and record["max_family"] == "thermo" and record["n"] == 2
+    slow = {"median_s": 0.0005, "max_s": 0.09, "wrong": 0, "max_family": "non-consecutive"}
+    engines = {"dfsrules": {"record": {"median_s": 0.0005, "max_s": 0.01, "wrong": 0, "by_family": {}},
+                            "batch": {"per_second": 500.0}, "process": {"median_s": 0.1}}}
+    results = {"engines": engines, "held_out": [{"seed": 5100, "puzzles": 240, "record": slow}]}
+    assert dfsrules_bench.failures(results) == ["held-out seed 5100: record max s 0.09 (target <= 0.05)"]
+    dfsrules_bench.print_held_out(results)
+    assert "seed 5100 (240 puzzles made in this run)" in capsys.readouterr().out
