@@ -40,7 +40,7 @@ from pipeline.solvers import dfs_native
 from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver, without_give_up
 from pipeline.solvers.dfs_native import KernelCalls
 
-__all__ = ["MAX_DFS_N", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
+__all__ = ["MAX_DFS_N", "WHOLE", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
            "search_puzzle", "shape_tables", "start_masks"]
 
 #: Candidate sets are ``uint64`` bitmasks.
@@ -53,6 +53,10 @@ SLICE_SECONDS = 0.1
 MAX_SLICE_NODES = 1 << 40
 #: Solutions held per drain of a count's buffer.
 FOUND_BUFFER = 256
+#: A search's whole tree in the kernels' shares of it (each stack row's share, in units of 2**-62:
+#: :func:`pipeline.solvers.dfs_kernel.search`, and the ``dfsrules`` kernel's): what is left on the
+#: stack, over this, is the share of the tree not yet searched.
+WHOLE = 1 << 62
 
 
 def _import_problem() -> str | None:
@@ -287,9 +291,10 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         Asked between two slices; True ends the search with status ``stopped`` (batch's stop
         request).
     give_up : callable, optional
-        ``give_up(solutions, seconds)`` (:class:`~pipeline.solvers.base.GiveUp`, without a progress
-        estimate: this kernel keeps none), asked between two slices with the solutions found and
-        the seconds spent so far; True ends the search with status ``time_limit`` (a budget of
+        ``give_up(solutions, seconds, progress)`` (:class:`~pipeline.solvers.base.GiveUp`), asked
+        between two slices with the solutions found, the seconds spent so far and the share of the
+        tree searched (from the shares the kernel keeps per stack row: what is left on the stack is
+        the tree not yet searched); True ends the search with status ``time_limit`` (a budget of
         the caller's own: ``auto`` hands a search that is stuck to the SAT engine).
 
     Returns
@@ -307,13 +312,15 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
     stack[0] = start_masks(np.asarray(puzzle.grid).reshape(1, n_cells), tables.n)[0]
     found = np.zeros((max(min(keep, FOUND_BUFFER), 1), n_cells), dtype=np.uint64)
     tallies = np.zeros(3, dtype=np.int64)
+    shares = np.zeros(n_cells + 1, dtype=np.int64)
+    shares[0] = WHOLE
     grids: list[np.ndarray] = []
     depth, budget, status = 1, SLICE_NODES, ""
     while True:
         slice_start, nodes_before = time.perf_counter(), int(tallies[1])
         depth = compiled.search(stack, flags, origins, depth, found, tallies, tables.peers, tables.n_peers,
                                 tables.units, tables.cell_units, tables.n_cell_units, tables.full, limit, budget,
-                                keep > found.shape[0])
+                                keep > found.shape[0], shares)
         stored = int(tallies[2])
         if stored and len(grids) < keep:   # drain the buffer (a count with --list keeps them all)
             grids.extend(g.reshape(tables.n, tables.n) for g in grids_of(found[:min(stored, keep - len(grids))]))
@@ -328,7 +335,7 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         if stop is not None and stop():
             status = "stopped"
             break
-        if give_up is not None and give_up(int(tallies[0]), now - start):
+        if give_up is not None and give_up(int(tallies[0]), now - start, 1.0 - float(shares[:depth].sum()) / WHOLE):
             status = "time_limit"
             break
         # the next slice lasts about SLICE_SECONDS, or up to the deadline when that is sooner

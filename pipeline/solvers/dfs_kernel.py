@@ -148,7 +148,7 @@ def _propagate(state, placed, origin, peers, n_peers, units, cell_units, n_cell_
 def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int, found: np.ndarray,
            tallies: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,
            n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int, pause_when_full: bool,
-           queue: np.ndarray, dirty: np.ndarray) -> int:
+           queue: np.ndarray, dirty: np.ndarray, shares: np.ndarray) -> int:
     """Resume the depth-first search held in ``stack[:depth]`` for at most ``budget`` nodes.
 
     Parameters
@@ -174,6 +174,13 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         it (reset ``tallies[2]``) and resume.
     queue, dirty : numpy.ndarray
         Scratch: ``(cells + 1,)`` ``int64`` and ``(units,)`` ``bool``.
+    shares : numpy.ndarray
+        ``(cells + 1,)`` ``int64``: each stack row's share of the search tree (row 0's the caller's:
+        the whole tree, :data:`pipeline.solvers.dfs.WHOLE`, to start), kept from one call to the next.
+        A branch on one of ``k`` candidates gives the child a ``k``-th of its row's share and keeps
+        the rest there; a row that fails or is exhausted leaves with its share, so what is left on
+        the stack is the tree not yet searched (Knuth's estimate: it supposes a node's branches
+        equally large), read between calls.
 
     Returns
     -------
@@ -219,6 +226,9 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
             continue
         v = state[best]
         low = v & (~v + one)
+        share = shares[top] // best_count
+        shares[depth] = share
+        shares[top] -= share
         # the child (lowest candidate) goes on top and is searched first; the row below keeps
         # the sibling (every other candidate of the cell)
         for c in range(n_cells):   # cell by cell: a whole-row copy brings numba's shape-error path
@@ -237,7 +247,7 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
                 cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, limit: int, budget: int,
                 counts: np.ndarray, solutions: np.ndarray, nodes: np.ndarray, unfinished: np.ndarray,
                 total_budget: int, stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, tallies: np.ndarray,
-                queue: np.ndarray, dirty: np.ndarray) -> int:
+                queue: np.ndarray, dirty: np.ndarray, shares: np.ndarray) -> int:
     """:func:`search` for every row of ``masks`` (one puzzle's start state each), one stack reused.
 
     Parameters
@@ -256,8 +266,8 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
     total_budget : int
         Start no further puzzle once this many nodes were spent in this call (the caller looks
         at the clock and at stop requests between calls).
-    stack, flags, origins, tallies, queue, dirty : numpy.ndarray
-        Scratch, shaped as :func:`search` takes them.
+    stack, flags, origins, tallies, queue, dirty, shares : numpy.ndarray
+        Scratch, shaped as :func:`search` takes them (no estimate is read here: the shares stay 0).
 
     Returns
     -------
@@ -273,10 +283,11 @@ def search_many(masks: np.ndarray, peers: np.ndarray, n_peers: np.ndarray, units
             stack[0, c] = masks[p, c]
             flags[0, c] = False
         origins[0] = -1
+        shares[0] = 0
         for k in range(3):
             tallies[k] = 0
         depth = search(stack, flags, origins, 1, solutions[p:p + 1], tallies, peers, n_peers, units, cell_units,
-                       n_cell_units, full, limit, budget, False, queue, dirty)
+                       n_cell_units, full, limit, budget, False, queue, dirty, shares)
         counts[p] = tallies[0]
         nodes[p] = tallies[1]
         unfinished[p] = depth != FINISHED
@@ -303,21 +314,21 @@ def entry_points() -> dict:
     # the shape's tables: peers, peer width, n_peers, units, n_units, unit size, cell_units, their
     # width, n_cell_units, cells, full
     tables = (i64p, i64, i64p, i64p, i64, i64, i64p, i64, i64p, i64, u64)
-    scratch = (i64p, bp)   # queue, dirty
+    scratch = (i64p, bp, i64p)   # queue, dirty, shares
 
     def search_c(stack_p, flags_p, origins_p, depth, found_p, n_found, tallies_p, peers_p, peer_width, n_peers_p,
                  units_p, n_units, unit_size, cell_units_p, cell_unit_width, n_cell_units_p, n_cells, full, limit,
-                 budget, pause_when_full, queue_p, dirty_p):
+                 budget, pause_when_full, queue_p, dirty_p, shares_p):
         return search(carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
                       carray(origins_p, (n_cells + 1,)), depth, carray(found_p, (n_found, n_cells)),
                       carray(tallies_p, (3,)), carray(peers_p, (n_cells, peer_width)), carray(n_peers_p, (n_cells,)),
                       carray(units_p, (n_units, unit_size)), carray(cell_units_p, (n_cells, cell_unit_width)),
                       carray(n_cell_units_p, (n_cells,)), full, limit, budget, pause_when_full != 0,
-                      carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)))
+                      carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)), carray(shares_p, (n_cells + 1,)))
 
     def search_many_c(masks_p, n_puzzles, peers_p, peer_width, n_peers_p, units_p, n_units, unit_size, cell_units_p,
                       cell_unit_width, n_cell_units_p, n_cells, full, limit, budget, counts_p, solutions_p, nodes_p,
-                      unfinished_p, total_budget, stack_p, flags_p, origins_p, tallies_p, queue_p, dirty_p):
+                      unfinished_p, total_budget, stack_p, flags_p, origins_p, tallies_p, queue_p, dirty_p, shares_p):
         return search_many(carray(masks_p, (n_puzzles, n_cells)), carray(peers_p, (n_cells, peer_width)),
                            carray(n_peers_p, (n_cells,)), carray(units_p, (n_units, unit_size)),
                            carray(cell_units_p, (n_cells, cell_unit_width)), carray(n_cell_units_p, (n_cells,)),
@@ -326,7 +337,8 @@ def entry_points() -> dict:
                            carray(unfinished_p, (n_puzzles,)), total_budget,
                            carray(stack_p, (n_cells + 1, n_cells)), carray(flags_p, (n_cells + 1, n_cells)),
                            carray(origins_p, (n_cells + 1,)), carray(tallies_p, (3,)),
-                           carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)))
+                           carray(queue_p, (n_cells + 1,)), carray(dirty_p, (n_units,)),
+                           carray(shares_p, (n_cells + 1,)))
 
     search_sig = i64(u64p, bp, i64p, i64, u64p, i64, i64p, *tables, i64, i64, i64, *scratch)
     many_sig = i64(u64p, i64, *tables, i64, i64, i64p, u64p, i64p, bp, i64, u64p, bp, i64p, i64p, *scratch)

@@ -52,8 +52,8 @@ _P, _I, _U = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 _TABLES = (_P, _I, _P, _P, _I, _I, _P, _I, _P, _I, _U)
 #: ctypes argument types of the two entry points, in :func:`pipeline.solvers.dfs_kernel.entry_points`' order.
 SIGNATURES = {
-    "search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _I, _I, _I, _P, _P),
-    "search_many": (_P, _I, *_TABLES, _I, _I, _P, _P, _P, _P, _I, _P, _P, _P, _P, _P, _P),
+    "search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _I, _I, _I, _P, _P, _P),
+    "search_many": (_P, _I, *_TABLES, _I, _I, _P, _P, _P, _P, _I, _P, _P, _P, _P, _P, _P, _P),
 }
 _KERNEL_SOURCE = Path(__file__).with_name("dfs_kernel.py")
 _LOCK = threading.Lock()
@@ -407,7 +407,7 @@ class KernelCalls(Protocol):
     native: bool
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
-               full, limit, budget, pause_when_full) -> int:
+               full, limit, budget, pause_when_full, shares) -> int:
         """Resume a depth-first search; the depth to resume from, or ``FINISHED``.
 
         Parameters
@@ -419,6 +419,9 @@ class KernelCalls(Protocol):
             The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
         limit, budget, pause_when_full
             When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        shares : numpy.ndarray
+            ``(cells + 1,)`` ``int64``: the stack rows' shares of the tree, kept from one call to the
+            next (the kernel's ``search``).
         """
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
@@ -452,7 +455,7 @@ class NativeKernel:
         self._search, self._search_many = calls["search"], calls["search_many"]
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
-               full, limit, budget, pause_when_full) -> int:
+               full, limit, budget, pause_when_full, shares) -> int:
         """:func:`pipeline.solvers.dfs_kernel.search`, less its scratch arrays (made here).
 
         Parameters
@@ -464,6 +467,9 @@ class NativeKernel:
             The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
         limit, budget, pause_when_full
             When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        shares : numpy.ndarray
+            ``(cells + 1,)`` ``int64``: the stack rows' shares of the tree, kept from one call to the
+            next (the kernel's ``search``).
         """
         n_cells = stack.shape[1]
         queue, dirty = _search_scratch(n_cells, units.shape[0])
@@ -471,7 +477,7 @@ class NativeKernel:
                             int(depth), _pointer(found, np.uint64), found.shape[0], _pointer(tallies, np.int64),
                             *table_args(peers, n_peers, units, cell_units, n_cell_units, n_cells, full),
                             int(limit), int(budget), int(bool(pause_when_full)), _pointer(queue, np.int64),
-                            _pointer(dirty, np.bool_))
+                            _pointer(dirty, np.bool_), _pointer(shares, np.int64))
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
                     solutions, nodes, unfinished, total_budget) -> int:
@@ -514,7 +520,7 @@ class NumbaKernel:
         self._kernel = dfs_kernel
 
     def search(self, stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units, n_cell_units,
-               full, limit, budget, pause_when_full) -> int:
+               full, limit, budget, pause_when_full, shares) -> int:
         """:func:`pipeline.solvers.dfs_kernel.search`, less its scratch arrays (made here).
 
         Parameters
@@ -526,10 +532,13 @@ class NumbaKernel:
             The shape's tables (:class:`pipeline.solvers.dfs.ShapeTables`).
         limit, budget, pause_when_full
             When to stop (solutions), when to return (nodes) and whether to pause once ``found`` fills up.
+        shares : numpy.ndarray
+            ``(cells + 1,)`` ``int64``: the stack rows' shares of the tree, kept from one call to the
+            next (the kernel's ``search``).
         """
         queue, dirty = _search_scratch(stack.shape[1], units.shape[0])
         return self._kernel.search(stack, flags, origins, depth, found, tallies, peers, n_peers, units, cell_units,
-                                   n_cell_units, full, limit, budget, pause_when_full, queue, dirty)
+                                   n_cell_units, full, limit, budget, pause_when_full, queue, dirty, shares)
 
     def search_many(self, masks, peers, n_peers, units, cell_units, n_cell_units, full, limit, budget, counts,
                     solutions, nodes, unfinished, total_budget) -> int:
@@ -559,9 +568,10 @@ def _search_scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def _scratch(n_cells: int, n_units: int) -> tuple[np.ndarray, ...]:
-    """``search_many``'s scratch: stack, flags, origins, tallies, queue, dirty."""
+    """``search_many``'s scratch: stack, flags, origins, tallies, queue, dirty, shares."""
     return (np.empty((n_cells + 1, n_cells), dtype=np.uint64), np.zeros((n_cells + 1, n_cells), dtype=np.bool_),
-            np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), *_search_scratch(n_cells, n_units))
+            np.empty(n_cells + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), *_search_scratch(n_cells, n_units),
+            np.zeros(n_cells + 1, dtype=np.int64))
 
 
 def table_args(peers: np.ndarray, n_peers: np.ndarray, units: np.ndarray, cell_units: np.ndarray,

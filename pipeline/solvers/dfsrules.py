@@ -53,7 +53,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
-from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, Search,
+from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks)
 
 __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
@@ -579,10 +579,6 @@ def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.nda
     sets, counts = _sets_by_size_and_sum(inside, puzzle.board.value_of[:n], np.tile(np.arange(n - 1), sums.size),
                                          np.repeat(sums, n - 1))
     return sets.astype(np.uint64), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-
-
-#: A search's whole tree in the kernel's shares (``work``'s per-row shares, :func:`pipeline.solvers.dfsrules_kernel.search`).
-WHOLE = 1 << 62
 
 
 def _tree_shares(work: np.ndarray, n_cells: int) -> np.ndarray:

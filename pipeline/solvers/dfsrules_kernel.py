@@ -405,7 +405,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
         intersections`` entries, then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
-        caller's: the whole tree, ``pipeline.solvers.dfsrules.WHOLE``, to start) and ``cells + 1`` for the
+        caller's: the whole tree, ``pipeline.solvers.dfs.WHOLE``, to start) and ``cells + 1`` for the
         conflict scores and their count (kept from one call to the next: zeros to start a search).
     probe_idle : int
         Probe the start state (``stack[0]`` with no branch cell) before its first branch, until

@@ -32,6 +32,10 @@ ENUMERATING = 100
 #: On ISS's killers that ``auto`` gives ``dfsrules`` 0.25 s (counting to 2, 2026-12-04), the
 #: estimate after about 0.05 s was 0.14-0.37 s for the three that finish in 0.12-0.23 s (TAREK_ALL
 #: #36-38) and 1.8 to over 80 s for 12 of the 14 MATHEMAGIC killers, which do not finish in 1 s.
+#: ``dfs`` counting to 2 with a 1 s budget (2026-12-04): of 72 16x16 jigsaws of 55-110 clues drawn
+#: from three solutions, none of the 33 it finishes within 1 s (up to 0.84 s) would be handed on,
+#: and 35 of the 36 it does not finish in 3 s would at 0.15-0.24 s; of 383 published jigsaws and
+#: 16x16 puzzles (``../shared/data/sets``, all finished within 0.02 s), none.
 EARLIEST = 0.15
 HOPELESS = 4.0
 

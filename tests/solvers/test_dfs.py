@@ -195,3 +195,28 @@ def test_the_count_command_keeps_the_grids_it_prints(capsys):
     assert main(["count", "." * 16, "--solver", "dfs", "--limit", "1000", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "288 (solutions)" and len(set(lines[1:])) == 288
+
+
+def test_the_search_estimates_its_progress_between_slices():
+    """give_up hears the share of the tree searched (the kernel's shares per stack row): in [0, 1),
+    never falling, near the true share on an even tree (a 17-clue grid less a clue: its 1,995,795
+    grids are listed at a steady pace), and a give_up that says stop ends the search."""
+    line = (PROJECT / "tests" / "data" / "dev" / "9x9_sudoku17.txt").read_text().split()[0]
+    first_clue = next(i for i, ch in enumerate(line) if ch not in ".0")
+    puzzle = parse_puzzle(line[:first_clue] + "." + line[first_clue + 1:])
+    heard: list[tuple[int, float]] = []
+
+    def listen(found: int, spent: float, progress: float | None = None) -> bool:
+        assert progress is not None
+        heard.append((found, progress))
+        return False
+
+    limit = 400_000
+    listed = search_puzzle(puzzle, limit, keep=0, give_up=listen)
+    assert (listed.count, listed.status) == (limit, "limit") and len(heard) >= 2
+    shares = [progress for _, progress in heard]
+    assert all(0.0 <= p < 1.0 for p in shares) and shares == sorted(shares)
+    found, share = heard[-1]
+    assert 0.2 < share / (found / 1_995_795) < 5   # Knuth's estimate: the right order on an even tree
+    stopped = search_puzzle(puzzle, limit, keep=0, give_up=lambda found, spent, progress=None: True)
+    assert stopped.status == "time_limit" and stopped.count < limit

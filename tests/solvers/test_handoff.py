@@ -332,3 +332,14 @@ def test_little_killers_are_not_handed_on_by_the_estimate():
     both = pick_solver("unique", build_model(parse_puzzle('{"size": 9, "rules": [' + cage + ", " + little + ']}')))
     assert killer.handoff is not None and killer.handoff[2] is True
     assert both.handoff is not None and both.handoff[2] is False
+
+
+def test_a_dfs_count_that_will_not_finish_is_handed_on_by_its_estimate():
+    """dfs keeps a share of its tree per stack row too: on the empty 16x16 jigsaw (nothing found in
+    minutes) its estimate hands the count to sat long before a budget of 5 s runs out."""
+    model = build_model(parse_puzzle(JIGSAW16.read_text()))
+    budget = 5.0
+    counted = handed_off(SOLVERS["dfs"], SOLVERS["sat"], budget).count(model, 2, time_limit=60)
+    assert (counted.count, counted.solver) == (2, "sat")
+    gave_up_after = float(counted.message.removeprefix("dfs gave up after ").split(" s;")[0])
+    assert gave_up_after < budget / 2
