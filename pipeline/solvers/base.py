@@ -173,6 +173,32 @@ class CountResult:
         before it could tell (e.g. on the time limit)."""
         return self.count == 1 if self.status in ("complete", "limit") else None
 
+    def whole(self, what: str) -> CountResult:
+        """This count, when it ran to its end or its limit. One cut short is a lower bound (0 does
+        not mean no solution, 1 not unique), so a tool that reads the count as the answer (``rate``,
+        ``explain``) stops instead: on the time limit as the command's ``--time-limit`` stops it
+        (:class:`~pipeline.core.stops.DeadlineReached`, its one-line answer), otherwise with a
+        :class:`~pipeline.core.errors.SolveError` naming ``what`` and the status.
+
+        Parameters
+        ----------
+        what : str
+            The tool, for the message (``rate``).
+
+        Returns
+        -------
+        CountResult
+            ``self``.
+        """
+        if self.status in ("complete", "limit"):
+            return self
+        if self.status == "time_limit":
+            from pipeline.core.stops import DeadlineReached
+
+            raise DeadlineReached(None)
+        raise SolveError(f"{what}: the count stopped ({self.status}) before it could tell"
+                         + (f": {self.message}" if self.message else ""))
+
 
 def _grid_text(grid: np.ndarray) -> str:
     """A solved grid as text, with box lines when its side has the default box shape."""

@@ -367,10 +367,10 @@ def _in_values(found: Explanation, values: tuple | None) -> Explanation:
 def _counter(solver: str) -> Callable[[Any, int], Any]:
     """``count(model, cap) -> CountResult`` (``cap`` grids kept) on the engine ``solver`` names."""
     if solver == "auto":
-        return lambda model, cap: auto_count(model, cap, keep=cap)
+        return lambda model, cap: auto_count(model, cap, keep=cap).whole("explain")
     count = get_solver(solver, need="count").count
     assert count is not None   # need="count" refuses an engine that cannot count
-    return lambda model, cap: count(model, cap, keep=cap)
+    return lambda model, cap: count(model, cap, keep=cap).whole("explain")
 
 
 def _explain(puzzle: Puzzle, cap: int, maxsat: str, count_model: Callable[[Any, int], Any]) -> Explanation:

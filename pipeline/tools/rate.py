@@ -633,7 +633,7 @@ def solved_by_easy_steps(shape: Puzzle) -> Callable[[np.ndarray], bool]:
 def _find_solution(puzzle: Puzzle) -> tuple[np.ndarray | None, bool | None]:
     """A solution of ``puzzle`` and whether it is the only one (``(None, None)``: none), from
     the engine ``auto`` picks to count."""
-    found = auto_count(build_model(puzzle), 2, keep=1)
+    found = auto_count(build_model(puzzle), 2, keep=1).whole("rate")
     if not found.grids:
         return None, None
     return np.asarray(found.grids[0]), found.count == 1

@@ -245,3 +245,29 @@ def test_a_killer_without_givens_is_rated_by_cage_combinations_and_the_45_rule()
     assert rating.counts["cage combination"] > 0 and rating.counts["45 rule"] > 0
     steps = [s for s in rating.steps if s.technique == "45 rule"]
     assert all(s.rule and ("innies" in s.rule or "outies" in s.rule) for s in steps)
+
+
+@pytest.mark.parametrize("tool", ["rate", "explain"])
+@pytest.mark.parametrize("count, status", [(0, "time_limit"), (1, "time_limit"), (0, "stopped")])
+def test_a_count_cut_short_is_never_read_as_the_answer(tool, count, status, monkeypatch):
+    """rate and explain read their count as the answer: one the time limit cut short (0 found, or
+    1 before the proof) is not 'no solution' nor 'unique' but the command's time-limit stop, and
+    another stop is a SolveError naming the tool; a finished count is read as before."""
+    from pipeline.core.errors import SolveError
+    from pipeline.core.stops import DeadlineReached
+    from pipeline.solvers import CountResult
+    from pipeline.tools import explain as explain_module, rate as rate_module
+
+    puzzle = parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")
+    (grid,) = rate_module.auto_count(build_model(puzzle), 2, keep=1).grids   # its one solution
+    cut = CountResult(count, [grid][:count], status, 2.0)
+    module = rate_module if tool == "rate" else explain_module
+    monkeypatch.setattr(module, "auto_count", lambda model, limit, keep=None, time_limit=None: cut)
+    run = (lambda: rate_module.rate(puzzle)) if tool == "rate" else (lambda: explain_module.explain(puzzle))
+    with pytest.raises(DeadlineReached if status == "time_limit" else SolveError) as stopped:
+        run()
+    if status != "time_limit":
+        assert str(stopped.value) == f"{tool}: the count stopped (stopped) before it could tell"
+    whole = CountResult(1, [grid], "complete", 0.1)
+    monkeypatch.setattr(module, "auto_count", lambda model, limit, keep=None, time_limit=None: whole)
+    assert (run().solved if tool == "rate" else run().status == "unique")
