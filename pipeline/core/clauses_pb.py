@@ -77,6 +77,21 @@ PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "cardnetwrk", "sortnetwrk", "totalizer")
 DEFAULT_CARD = "seqcounter"
 DEFAULT_PB = "best"
+#: Weighted rows whose partial sums (:func:`reachable_sums`) pass this many are encoded with
+#: :data:`PB_COMPACT` under ``best``: pindakaas' ``best`` grows with them. A 10-cell ``sum`` rule
+#: with weights of +-53 to 100 (698,000 sums) took it past 6 GB and the process aborted, where
+#: ``binmerge`` wrote 45,009 clauses in 0.01 s; ISS's pill arrows ("I Bet Someone Did This
+#: Already", 955,000 sums) took 9.3 million clauses and 18 s, ``binmerge`` solves it in 1.0 s
+#: and "Triple digits" (143,000) 33.5 -> 19.2 s (2026-12-04). Every other weighted row of ISS's
+#: collection and of the rule bench has at most 16,121 sums, and keeps ``best``.
+PB_BEST_MAX_SUMS = 100_000
+#: The encoding of those rows: its size grows with the terms and the weights' bits, not the sums.
+PB_COMPACT = "binmerge"
+#: Encodings whose size grows with the partial sums: a row past this many is refused (one line,
+#: :class:`EncodingTooLarge`) rather than built (``seqcounter`` wrote 3.9 million clauses, 0.9 GB,
+#: for the 698,000 above; ``sortnetwrk`` 10.5 million, 2.6 GB).
+PB_NAMED_MAX_SUMS = 2_000_000
+_PB_BY_SUMS = ("best", "bdd", "seqcounter", "sortnetwrk")
 #: A bound-1 rule row longer than this is encoded with the ladder even when the unit rows'
 #: at-most-one is pairwise: the automaton rules' step and read rows run to thousands of terms
 #: (an ISS automaton of 6,556 transitions: about 10^7 pairwise clauses a row, gigabytes).
@@ -201,6 +216,60 @@ def renumbered(clauses: list[list[int]], k: int) -> Shape:
 
 
 @functools.lru_cache(maxsize=4096)
+def reachable_sums(weights: tuple[int, ...], bound: int, stop: int | None = None) -> int:
+    """The partial sums a weighted row's encodings by sums (BDD, counters) track: over each prefix
+    of ``weights`` (rising), the distinct sums of its subsets up to ``bound``, added up; counting
+    stops past ``stop``.
+
+    Parameters
+    ----------
+    weights : tuple of int
+        Positive weights.
+    bound : int
+        The row's bound (sums above it are not tracked).
+    stop : int, optional
+        Stop counting once the total passes this.
+
+    Returns
+    -------
+    int
+        The total; with ``stop``, a number above it once the total passes it, else the total or
+        an upper bound of it no larger than ``stop``.
+
+    Examples
+    --------
+    >>> reachable_sums((1, 1, 1), 1)   # {0}, {0, 1}, {0, 1}, {0, 1}
+    7
+    >>> reachable_sums((2, 3), 10)     # {0}, {0, 2}, {0, 2, 3, 5}
+    7
+    """
+    most = len(weights) * (bound + 1) + 1
+    if stop is not None and most <= stop:
+        return most   # within the stop however the sums fall (a row of 65 cell terms, bound 336: 21,905)
+    reach = np.zeros(bound + 1, dtype=bool)
+    reach[0] = True
+    total = 1
+    for weight in sorted(weights):
+        if weight <= bound:
+            reach[weight:] |= reach[:bound + 1 - weight].copy()
+        total += int(np.count_nonzero(reach))
+        if stop is not None and total > stop:
+            break
+    return total
+
+
+def _pb_encoding(pb: str, weights: tuple[int, ...], bound: int) -> str:
+    """The encoding a weighted row gets when ``pb`` is asked: ``best`` past :data:`PB_BEST_MAX_SUMS`
+    partial sums is :data:`PB_COMPACT`; an encoding by sums past :data:`PB_NAMED_MAX_SUMS` is refused."""
+    if pb == "best":
+        return PB_COMPACT if reachable_sums(weights, bound, PB_BEST_MAX_SUMS) > PB_BEST_MAX_SUMS else pb
+    if pb in _PB_BY_SUMS and reachable_sums(weights, bound, PB_NAMED_MAX_SUMS) > PB_NAMED_MAX_SUMS:
+        raise EncodingTooLarge(f"the pb encoding {pb} of a rule row of {len(weights)} terms with weights up to "
+                               f"{max(weights)} and bound {bound} grows with its {PB_NAMED_MAX_SUMS:,}+ partial "
+                               "sums; adder and binmerge stay small")
+    return pb
+
+
 def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, pb: str, amo: str) -> Shape:
     """The clauses of ``sum_i weights[i] * l_i (<= if sense == "L" else =) bound`` over literals
     ``l_i = i + 1`` (weights >= 1), auxiliaries renumbered after ``k = len(weights)``.
@@ -251,7 +320,7 @@ def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, p
     pbmod = _pb_module()
     encode = pbmod.PBEnc.leq if sense == "L" else pbmod.PBEnc.equals
     return renumbered(encode(lits=lits, weights=list(weights), bound=bound, top_id=k,
-                              encoding=getattr(pbmod.EncType, pb)).clauses, k)
+                              encoding=getattr(pbmod.EncType, _pb_encoding(pb, weights, bound))).clauses, k)
 
 
 # ----------------------------------------------------------------------------------------------

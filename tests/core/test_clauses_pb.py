@@ -170,3 +170,47 @@ def test_asking_whether_the_rows_can_be_encoded_builds_no_solver_view():
                                      '{"rule": "cage", "sum": 10, "cells": ["r1c1", "r1c2"]}]}'))
     assert encoding_problem(model) is None
     assert "R" in vars(model) and not {"Aeq", "Aineq", "_rule_matrix"} & set(vars(model))
+
+
+def test_rows_of_many_partial_sums_get_a_compact_encoding_or_a_refusal():
+    """pindakaas' encodings by sums grow with a row's partial sums (a 10-cell weighted ``sum`` rule:
+    698,000 of them; ``best`` passed 6 GB). Past PB_BEST_MAX_SUMS ``best`` writes PB_COMPACT's
+    clauses, still exactly the row; an encoding by sums named past PB_NAMED_MAX_SUMS is one line."""
+    from pipeline.core.clauses_pb import (PB_BEST_MAX_SUMS, PB_COMPACT, PB_NAMED_MAX_SUMS, EncodingTooLarge,
+                                          reachable_sums)
+
+    # the terms of sum10: weights -100..100 times each digit 1..9 of ten cells, normalised
+    cell_weights = (100, 53, 100, 53, 53, 89, 100, 100, 53, 53)
+    weights = tuple(sorted(w * d for w in cell_weights for d in range(1, 10)))
+    bound = 15_885
+    assert reachable_sums(weights, bound) > PB_BEST_MAX_SUMS
+    assert reachable_sums(weights, bound, stop=1_000) > 1_000
+    assert reachable_sums(weights[:5], 50, stop=PB_BEST_MAX_SUMS) <= PB_BEST_MAX_SUMS   # bounded at once
+    best = shape_clauses("E", weights, bound, "seqcounter", "best", "pairwise")
+    compact = shape_clauses("E", weights, bound, "seqcounter", PB_COMPACT, "pairwise")
+    assert best.n_clauses == compact.n_clauses < 100_000 and np.array_equal(best.tokens, compact.tokens)
+    huge = tuple(range(1, 400))
+    assert reachable_sums(huge, 40_000, stop=PB_NAMED_MAX_SUMS) > PB_NAMED_MAX_SUMS
+    with pytest.raises(EncodingTooLarge, match=r"^the pb encoding seqcounter of a rule row of 399 terms"):
+        shape_clauses("L", huge, 40_000, "seqcounter", "seqcounter", "pairwise")
+    # a small row keeps best, and the compact encoding is exact where best gives way to it
+    small = ("E", (1, 2, 3, 4, 5, 6), 7)
+    assert reachable_sums(small[1], small[2]) < PB_BEST_MAX_SUMS
+    shape = shape_clauses(small[0], small[1], small[2], "seqcounter", PB_COMPACT, "pairwise")
+    want = [bits for bits in itertools.product([0, 1], repeat=6) if holds(*small, bits)]
+    assert allowed(shape, 6) == want
+
+
+def test_a_weighted_sum_rule_is_solved_by_the_sat_engine_in_bounded_memory():
+    """The 10-cell sum rule that took the SAT engine past 6 GB (python-sat's pb encoding 'best'):
+    solved, verified, with the rule rows' clauses few."""
+    from pipeline.solvers import get_solver
+
+    doc = {"size": 9, "rules": [{"rule": "sum", "cells": ["r2c9", "r9c1", "r1c9", "r4c6", "r2c7", "r8c1", "r7c4",
+                                                          "r7c7", "r6c4", "r3c9"],
+                                 "weights": [-100, 53, -100, 53, 53, 89, -100, 100, 53, -53], "sum": 0}]}
+    puzzle = parse_puzzle(json.dumps(doc))
+    model = build_model(puzzle)
+    assert encode_rule_rows(model, top=729).n_clauses < 100_000
+    result = get_solver("sat").solve(model, time_limit=60)
+    assert result.solved and verify_grid(result.grid, puzzle).ok
