@@ -44,6 +44,7 @@ from pipeline.core.csr import Csr, as_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.parse import MAX_BYTES_ENV, memory_limit
+from pipeline.core.stops import TOO_LONG_TO_START, say_seconds
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -459,7 +460,7 @@ def encode_rule_rows(model: Model, *, top: int, card: str = DEFAULT_CARD, pb: st
 def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, var_of_col: np.ndarray, *, top: int,
                 card: str = DEFAULT_CARD, pb: str = DEFAULT_PB, amo: str = "pairwise",
                 deadline: float | None = None, bytes_per_token: int = ENCODE_BYTES_PER_TOKEN,
-                reserved_bytes: int = 0) -> RuleClauses:
+                reserved_bytes: int = 0, seconds_per_clause: float = 0.0) -> RuleClauses:
     """Clauses of the integer rows ``matrix x (<= | =) rhs`` (``sense`` "L" | "E" per row) over
     the variables ``var_of_col`` (one per column): :func:`encode_rule_rows` on rows of any origin
     (the SAT engine encodes a puzzle's rules ``R`` over all positions, clues left out).
@@ -479,6 +480,11 @@ def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, v
         an in-process solver).
     reserved_bytes : int
         Bytes the caller needs beside them (the unit rows' encoding).
+    seconds_per_clause : float
+        What each clause costs the caller after this (the SAT engine loads them): with a
+        ``deadline``, clauses that would not be written out and loaded by it stop here, as soon as
+        the shapes say how many there are (12.5 million of ISS's "Full rank 2" took 5 s to write
+        out before the check after them refused them).
 
     Returns
     -------
@@ -537,6 +543,10 @@ def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, v
         row_tokens[rows] = shapes[key].tokens.size
         row_clauses[rows] = shapes[key].n_clauses
     _check_memory(int(row_tokens.sum()), int(row_clauses.sum()), bytes_per_token, reserved_bytes)
+    need = seconds_per_clause * int(row_clauses.sum())
+    if deadline is not None and need and time.perf_counter() + need > deadline:
+        raise EncodingOutlasts(f"loading the rule rows' {int(row_clauses.sum()):,} clauses into the SAT solver "
+                               f"{TOO_LONG_TO_START} {say_seconds(need)} here, past the time limit")
     first_aux = top + 1
     aux_start = first_aux + np.concatenate([[0], np.cumsum(row_aux)[:-1]]).astype(np.int64)
     offset = np.concatenate([[0], np.cumsum(row_tokens)]).astype(np.int64)

@@ -93,7 +93,7 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         try:
             enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + (0 if cages is None else cages.n_aux),
                               amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
-                              reserved_bytes=units_need)
+                              reserved_bytes=units_need, seconds_per_clause=SETUP_SECONDS_PER_CLAUSE)
         except EncodingOutlasts as e:
             raise SetupOutlasts(str(e)) from None
         except EncodingTooLarge as e:

@@ -89,6 +89,25 @@ def test_an_encoding_past_its_deadline_stops_between_row_shapes():
                                deadline=time.perf_counter() - 1.0)
 
 
+
+def test_clauses_that_would_not_load_in_time_stop_before_they_are_written_out():
+    """With what each clause costs the caller (the SAT engine's load), the encoding stops as soon
+    as the shapes say how many clauses there are: 12.5 million of ISS's "Full rank 2" were written
+    out for 5 s under a 1 s limit before the check after them refused them."""
+    import time
+
+    from pipeline.core.clauses_pb import encode_rows, rule_rows_csr
+    model = build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "thermo", "cells": ["r2c1", "r2c2", "r2c3"]}]}'))
+    matrix, rhs, sense = rule_rows_csr(model)
+    columns = model.columns.astype(np.int64) + 1
+    n = encode_rows(matrix, rhs, sense, columns, top=64).n_clauses
+    with pytest.raises(EncodingOutlasts, match=rf"^loading the rule rows' {n:,} clauses into the SAT solver alone "
+                                               r"takes about .* here, past the time limit$"):
+        encode_rows(matrix, rhs, sense, columns, top=64, deadline=time.perf_counter() + 5.0, seconds_per_clause=60.0)
+    assert encode_rows(matrix, rhs, sense, columns, top=64, deadline=time.perf_counter() + 5.0,
+                       seconds_per_clause=1e-9).n_clauses == n
+
+
 def test_rule_rows_are_the_rules_rows_of_the_solver_view():
     model = build_model(parse_puzzle('{"size": 4, "givens": ["r1c1=1"], "rules": [{"rule": "cage", '
                                      '"cells": ["r2c1", "r3c2"], "sum": 5}, {"rule": "antiknight"}]}'))
