@@ -343,3 +343,50 @@ def test_a_dfs_count_that_will_not_finish_is_handed_on_by_its_estimate():
     assert (counted.count, counted.solver) == (2, "sat")
     gave_up_after = float(counted.message.removeprefix("dfs gave up after ").split(" s;")[0])
     assert gave_up_after < budget / 2
+
+
+def test_a_next_engine_that_cannot_start_in_the_time_left_leaves_it_to_the_first():
+    """The next engine answers time_limit without starting when its set-up alone would outlast the
+    time left (a batch record of ISS's "Sandwich snipe 18" under load: sat's 21.7 s of loading
+    past a 3 s limit). The first engine, which had started, goes on for the rest of the limit."""
+    from pipeline.core.stops import too_long_to_start
+    from pipeline.solvers.base import without_give_up
+
+    calls: list[str] = []
+
+    def first_count(model, limit=2, *, time_limit=None, keep=None, give_up=None):
+        calls.append("gave up" if give_up is not None else f"went on with {time_limit:.0f} s")
+        if give_up is not None:
+            return CountResult(0, [], "time_limit", 0.2)
+        return CountResult(1, [], "complete", 0.3)
+
+    def first_solve(model, *, time_limit=None, check_unique=False, give_up=None):
+        calls.append("solve gave up" if give_up is not None else "solve went on")
+        if give_up is not None:
+            return SolveResult("time_limit", None, None, 0.2, 0, solver="first")
+        return SolveResult("infeasible", None, None, 0.3, 0, solver="first")
+
+    unable = too_long_to_start("setting up the SAT engine", 21.7, 1_000_000)
+
+    def cannot_start_count(model, limit=2, *, time_limit=None, keep=None):
+        return CountResult(0, [], "time_limit", 0.0, message=unable)
+
+    def cannot_start_solve(model, *, time_limit=None, check_unique=False):
+        return SolveResult("time_limit", None, None, 0.0, 0, solver="late", message=unable)
+
+    first = Solver("first", "gives up at once", solve=first_solve, count=without_give_up(first_count),
+                   count_or_give_up=first_count,
+                   solve_or_give_up=first_solve, rule_rows=True, proves_unique=True)
+    late = Solver("late", "cannot start in time", solve=cannot_start_solve, count=cannot_start_count, rule_rows=True,
+                  proves_unique=True)
+    model = build_model(parse_puzzle(KILLER))
+    counted = handed_off(first, late, 1.0).count(model, 2, time_limit=60)
+    assert calls == ["gave up", "went on with 60 s"]
+    assert (counted.count, counted.status) == (1, "complete")
+    assert counted.message == f"first gave up after 0.2 s; late could not start ({unable}); first went on"
+    calls.clear()
+    solved = handed_off(first, late, 1.0).solve(model, time_limit=60)
+    assert calls == ["solve gave up", "solve went on"] and solved.status == "infeasible"
+    assert "late could not start" in solved.message
+    calls.clear()   # without a time limit the next engine always starts: no second call
+    assert handed_off(first, late, 1.0).count(model, 2).status == "time_limit" and calls == ["gave up"]
