@@ -28,7 +28,8 @@ __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_
 MAX_ABS_VALUE = 9999
 #: At most this many values (the variables' last index).
 MAX_VALUES = 400
-_RANGE = re.compile(r"^\s*(-?[0-9]{1,5})\s*-\s*(-?[0-9]{1,5})\s*$")
+#: a range of up to 18-digit ends: too wide a range is said as too many values, not as no range
+_RANGE = re.compile(r"^\s*(-?[0-9]{1,18})\s*-\s*(-?[0-9]{1,18})\s*$")
 _GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,5})\s*$")
 _COMPACT = "0" + COMPACT_DIGITS   # "0123456789ABC...": the values 0..35 as one character each
 

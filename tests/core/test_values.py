@@ -230,3 +230,13 @@ def test_givens_of_the_wrong_length_are_counted_as_written(size, givens, words):
     with pytest.raises(PuzzleError) as info:
         parse_puzzle({"size": size, "values": values, "givens": givens})
     assert str(info.value).startswith(f"puzzle: {words}"), str(info.value)
+
+
+def test_a_range_too_wide_is_said_as_too_many_values_not_as_no_range():
+    """'0-100000' is a range, only too wide: the message says how many values, not 'not a range'."""
+    from pipeline.core.values import MAX_VALUES, parse_values
+
+    with pytest.raises(PuzzleError, match=rf"^doc: 'values' 0-100000 has 100001 values; at most {MAX_VALUES}$"):
+        parse_values("0-100000", 9, "doc")
+    with pytest.raises(PuzzleError, match=r"is not a range like"):
+        parse_values("0-1234567890123456789012", 9, "doc")
