@@ -33,6 +33,7 @@ from pipeline.core.registry import LazyRegistry
 from pipeline.core.puzzle import default_box, format_grid
 from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
 from pipeline.core.rulerows import rule_rows_outlast
+from pipeline.core.stops import DeadlineReached
 
 #: The pipeline's status words, shared by every engine.
 STATUSES = ("optimal", "infeasible", "time_limit", "interrupted", "memory_limit", "no_solution",
@@ -193,8 +194,6 @@ class CountResult:
         if self.status in ("complete", "limit"):
             return self
         if self.status == "time_limit":
-            from pipeline.core.stops import DeadlineReached
-
             raise DeadlineReached(None)
         raise SolveError(f"{what}: the count stopped ({self.status}) before it could tell"
                          + (f": {self.message}" if self.message else ""))
