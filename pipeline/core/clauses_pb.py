@@ -216,7 +216,6 @@ def renumbered(clauses: list[list[int]], k: int) -> Shape:
     return Shape(k, renamed.astype(np.int64), len(clauses), int(aux.size))
 
 
-@functools.lru_cache(maxsize=4096)
 def reachable_sums(weights: tuple[int, ...], bound: int, stop: int | None = None) -> int:
     """The partial sums a weighted row's encodings by sums (BDD, counters) track: over each prefix
     of ``weights`` (rising), the distinct sums of its subsets up to ``bound``, added up; counting
@@ -271,6 +270,7 @@ def _pb_encoding(pb: str, weights: tuple[int, ...], bound: int) -> str:
     return pb
 
 
+@functools.lru_cache(maxsize=4096)
 def shape_clauses(sense: str, weights: tuple[int, ...], bound: int, card: str, pb: str, amo: str) -> Shape:
     """The clauses of ``sum_i weights[i] * l_i (<= if sense == "L" else =) bound`` over literals
     ``l_i = i + 1`` (weights >= 1), auxiliaries renumbered after ``k = len(weights)``.

@@ -40,7 +40,7 @@ from pipeline.solvers import dfs_native
 from pipeline.solvers.base import CountResult, GiveUp, Solver, SolveResult, register_solver, without_give_up
 from pipeline.solvers.dfs_native import KernelCalls
 
-__all__ = ["MAX_DFS_N", "WHOLE", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
+__all__ = ["MAX_DFS_N", "WHOLE", "tree_searched", "Search", "Searched", "ShapeTables", "grids_of", "search_grids",
            "search_puzzle", "shape_tables", "start_masks"]
 
 #: Candidate sets are ``uint64`` bitmasks.
@@ -57,6 +57,24 @@ FOUND_BUFFER = 256
 #: :func:`pipeline.solvers.dfs_kernel.search`, and the ``dfsrules`` kernel's): what is left on the
 #: stack, over this, is the share of the tree not yet searched.
 WHOLE = 1 << 62
+
+
+def tree_searched(shares: np.ndarray, depth: int) -> float:
+    """The share of a search's tree searched (0 to 1): the whole less what the stack's ``depth``
+    rows still hold (their ``shares``, :data:`WHOLE` in all at the root).
+
+    Parameters
+    ----------
+    shares : numpy.ndarray
+        Each stack row's share (``int64``).
+    depth : int
+        Rows in use.
+
+    Returns
+    -------
+    float
+    """
+    return 1.0 - float(shares[:depth].sum()) / WHOLE
 
 
 def _import_problem() -> str | None:
@@ -335,7 +353,7 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
         if stop is not None and stop():
             status = "stopped"
             break
-        if give_up is not None and give_up(int(tallies[0]), now - start, 1.0 - float(shares[:depth].sum()) / WHOLE):
+        if give_up is not None and give_up(int(tallies[0]), now - start, tree_searched(shares, depth)):
             status = "time_limit"
             break
         # the next slice lasts about SLICE_SECONDS, or up to the deadline when that is sooner

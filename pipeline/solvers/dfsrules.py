@@ -54,7 +54,7 @@ from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
-                                  ShapeTables, _import_problem, grids_of, shape_tables, start_masks)
+                                  ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
 __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
 
@@ -680,7 +680,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
             break
         now = time.perf_counter()
         if deadline is not None and now >= deadline or give_up is not None and give_up(
-                int(tallies[0]), now - start, 1.0 - float(shares[:depth].sum()) / WHOLE):
+                int(tallies[0]), now - start, tree_searched(shares, depth)):
             status = "time_limit"
             break
         spent = int(tallies[1]) - nodes_before

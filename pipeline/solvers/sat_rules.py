@@ -3,8 +3,6 @@ killer cages' digit combinations, the other rules' rows through their cardinalit
 pseudo-Boolean encodings, and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from pipeline.core.build import Model
@@ -12,7 +10,6 @@ from pipeline.core.clauses import encoding_bytes
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows, rule_rows_csr
 from pipeline.core.errors import PipelineError, SolveError
-from pipeline.core.stops import TOO_LONG_TO_START, say_seconds
 
 __all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
 
@@ -100,10 +97,6 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
             raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
-        need = SETUP_SECONDS_PER_CLAUSE * enc.n_clauses
-        if deadline is not None and time.perf_counter() + need > deadline:
-            raise SetupOutlasts(f"loading the rule rows' {enc.n_clauses:,} clauses into the SAT solver "
-                                f"{TOO_LONG_TO_START} {say_seconds(need)} here, past the time limit")
         clauses = [] if cages is None else cages.clauses
         clauses += enc.clauses()
         n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
