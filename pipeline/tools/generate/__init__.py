@@ -3,6 +3,7 @@
 The package by job: :mod:`~pipeline.tools.generate.engine` (the counting engine of a shape),
 :mod:`~pipeline.tools.generate.clock` (a run's time budget and progress reports),
 :mod:`~pipeline.tools.generate.regions` (jigsaw regions, grid transformations, symmetry orbits),
+:mod:`~pipeline.tools.generate.grids` (full grids of large shapes without a solver),
 :mod:`~pipeline.tools.generate.removal` (clue removal, minimality),
 :mod:`~pipeline.tools.generate.puzzles` (one puzzle, the seeded stream) and
 :mod:`~pipeline.tools.generate.output` (the result and its text forms). Every public name is
@@ -18,8 +19,11 @@ What is sampled (no uniformity is claimed):
 
 * a full grid is the model of a *fresh* CaDiCaL (same clauses) whose decision phases are random
   (one random preferred digit per cell), so the grid depends only on the seed, never on what the
-  cached engine solved before; optionally followed by the seed-004 transformations (rows within
-  bands, columns within stacks, bands, stacks, digit relabelling);
+  cached engine solved before; from 36x36 on, classic grids with boxes and Latin squares come
+  from the closed-form pattern mixed by unit-keeping exchanges instead
+  (:mod:`~pipeline.tools.generate.grids`: the SAT search took minutes there); optionally followed
+  by the seed-004 transformations (rows within bands, columns within stacks, bands, stacks, digit
+  relabelling);
 * clues are removed orbit by orbit (``--symmetry``) in a random order, each kept only if its
   removal would lose uniqueness. Removal is monotone (fewer clues, more solutions), so one pass
   leaves no removable orbit. Runs of orbits are tried together and split on failure, which gives

@@ -21,6 +21,7 @@ from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
 from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
+from pipeline.tools.generate.grids import mixed_pattern_grid, pattern_grid_fits
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
@@ -62,6 +63,8 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
         eng = engine_for(shape, deadline=None if clock is None else clock.deadline)
+        if pattern_grid_fits(n, variant, regions is not None):   # a large grid: no solver search
+            return shape, eng, mixed_pattern_grid(n, h, w, rng, latin=variant == "latin")
         solution = eng.random_full_grid(rng, deadline=None if clock is None else clock.deadline)
         if solution is not None:
             return shape, eng, solution
