@@ -46,6 +46,12 @@ MAX_BITS_N = MAX_BITMASK_N
 def _once_twice_leading(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """OR of the bitmasks along the first axis, and the bits seen at least twice (contiguous
     slices: about twice as fast as along the last axis)."""
+    if values.shape[-1] == 1:
+        # one puzzle (presolve, generate's removal by singles): a running OR is 3x faster than the
+        # loop over the unit's cells (64x64: 23 against 67 us); with many puzzles it is 15-20x
+        # slower, so batches keep the loop
+        running = np.bitwise_or.accumulate(values, axis=0)
+        return running[-1], np.bitwise_or.reduce(values[1:] & running[:-1], axis=0)
     ones = values[0].copy()
     twice = np.zeros_like(ones)
     for k in range(1, values.shape[0]):
