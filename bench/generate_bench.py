@@ -9,6 +9,10 @@
    9x9 ``--minimal`` (target median <= 50 ms), 16x16 unique (<= 2 s), 25x25 unique (<= 30 s),
    25x25 ``--minimal`` (no target: singles first, then a proof per clue left, about 20-40 s) and
    9x9 jigsaw with new regions (<= 200 ms), plus 9x9 X and 7x7 Latin.
+   Large grids (issue 34), full run only: one puzzle per shape of 36x36, 49x49 and 64x64
+   (``generate --size N --seed N``: the mixed-pattern full grid, then removal by singles, not
+   ``--minimal``), its time and clues, then ``pipeline.solve`` of it with the uniqueness proof
+   (``auto``), best of 3: engine, seconds, and whether the answer is generate's solution.
 2. ``explain``'s fewest removals on the tdoku no-solution puzzles and on puzzles made infeasible
    by changing one clue of a generated puzzle: RC2 (python-sat) against HiGHS, same answers size.
 4. Rules beyond units (issue 15): one puzzle per seed of 9x9 anti-knight, non-consecutive,
@@ -53,6 +57,8 @@ SHAPES = [  # name, generate() keywords, puzzles (full, quick), target median se
     ("9x9 X minimal", dict(size=9, variant="x", minimal=True), (50, 5), None),
     ("7x7 latin minimal", dict(size=7, variant="latin", minimal=True), (50, 5), None),
 ]
+#: issue 34's large grids: generate --size N --seed N, then solved with the proof (full run only)
+LARGE_SIDES = (36, 49, 64)
 SUDOKU17_SAMPLE = 1000
 RULE_SHAPES = [  # name, generate() keywords, puzzles (full, quick)
     ("9x9 anti-knight", dict(size=9, rules=[{"rule": "antiknight"}]), (20, 2)),
@@ -107,6 +113,30 @@ def bench_generation(quick: bool) -> list[dict]:
               f"  clues {row['mean_clues']:6.1f}" + ("" if target is None else
                                                      f"  target {target * 1e3:g} ms: {'met' if row['meets_target'] else 'MISSED'}"),
               flush=True)
+    return rows
+
+
+def bench_large() -> list[dict]:
+    """Issue 34's large grids: generate's puzzle of each side in :data:`LARGE_SIDES`, solved with the proof."""
+    import pipeline
+
+    rows = []
+    for n in LARGE_SIDES:
+        start = time.perf_counter()
+        g = next(generate(size=n, seed=n))
+        made = time.perf_counter() - start
+        solves = []
+        for _ in range(3):
+            start = time.perf_counter()
+            result = pipeline.solve(g.puzzle)
+            solves.append(time.perf_counter() - start)
+        row = {"shape": f"{n}x{n}", "seed": n, "generate_s": made, "clues": int(g.puzzle.n_clues),
+               "solve_best_s": min(solves), "solve_worst_s": max(solves), "solver": result.solver,
+               "unique": result.unique, "matches": bool((result.grid == g.solution).all())}
+        rows.append(row)
+        print(f"{row['shape']:6s} generate {made:6.1f} s, {row['clues']:5d} clues; solve with the proof "
+              f"{row['solve_best_s']:.3f} s (worst of 3 {row['solve_worst_s']:.3f} s, {row['solver']}, "
+              f"unique {row['unique']}, generate's solution {row['matches']})", flush=True)
     return rows
 
 
@@ -205,6 +235,8 @@ def main(argv=None) -> int:
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if args.only in (None, "generate"):
         result["generation"] = bench_generation(args.quick)
+        if not args.quick:
+            result["large"] = bench_large()
     if args.only in (None, "maxsat"):
         result["maxsat"] = bench_maxsat(args.quick)
     if args.only in (None, "rules"):
