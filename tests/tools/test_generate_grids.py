@@ -106,3 +106,37 @@ def test_generate_s_large_full_grid_comes_from_the_pattern_without_a_search(monk
     monkeypatch.setattr(grids, "PATTERN_MIN_SIDE", 13)
     with pytest.raises(AssertionError, match="SAT search ran"):
         puzzles._full_grid(12, 3, 4, "classic", np.random.default_rng(3))
+
+
+def test_a_large_puzzle_by_singles_needs_no_counting_engine(monkeypatch):
+    # a 64x64's SAT engine took 1.5 GB to re-prove what singles had already proved
+    from pipeline.core.propagate import solved_by_singles
+
+    monkeypatch.setattr(grids, "PATTERN_MIN_SIDE", 12)
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("a counting engine was built")
+    monkeypatch.setattr(puzzles, "engine_for", no_engine)
+    made = puzzles.generate_one(12, 3, 4, "classic", np.random.default_rng(8), singles=True)
+    assert solved_by_singles(made.puzzle) and verify_grid(made.solution, made.puzzle).ok
+    assert 0 < made.puzzle.n_clues < 144
+
+
+def test_a_large_minimal_puzzle_builds_its_engine_when_the_proofs_start(monkeypatch):
+    from pipeline.tools.generate import count_up_to
+
+    monkeypatch.setattr(grids, "PATTERN_MIN_SIDE", 12)
+    made = puzzles.generate_one(12, 3, 4, "classic", np.random.default_rng(8), minimal=True)
+    assert count_up_to(made.puzzle, 2) == 1 and made.minimal is True
+    assert verify_grid(made.solution, made.puzzle).ok
+
+
+def test_the_check_without_an_engine_refuses_clues_singles_do_not_solve():
+    from pipeline.core.errors import PuzzleError
+
+    solution = mixed_pattern_grid(9, 3, 3, np.random.default_rng(2))
+    few = solution.copy()
+    few.flat[np.random.default_rng(2).permutation(81)[:70]] = 0
+    with pytest.raises(PuzzleError, match="internal error: 9x9 clue set not unique"):
+        puzzles._check_singles_proof(Puzzle(few, 3, 3), solution, None, None)
+    puzzles._check_singles_proof(Puzzle(solution, 3, 3), solution, None, None)   # a full grid passes

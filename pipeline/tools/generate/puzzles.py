@@ -16,7 +16,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.options import Bound, time_limit_bound
-from pipeline.core.propagate import solved_by_singles
+from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
 from pipeline.tools.generate.engine import CountingEngine, engine_for
@@ -56,19 +56,35 @@ EXACT_EASY_TRIES = 5
 
 
 def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
-               clock: RunClock | None = None) -> tuple[Puzzle, CountingEngine, np.ndarray]:
+               clock: RunClock | None = None) -> tuple[Puzzle, CountingEngine | None, np.ndarray]:
+    """The shape, its counting engine (None for a grid made without one: built when a proof needs
+    it) and a full grid."""
     for attempt in range(100):
         if clock is not None:   # a full grid is one solver call: the budget is checked between them
             clock.step(FULL_GRID_STEP, attempt, 100)
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
-        eng = engine_for(shape, deadline=None if clock is None else clock.deadline)
         if pattern_grid_fits(n, variant, regions is not None):   # a large grid: no solver search
-            return shape, eng, mixed_pattern_grid(n, h, w, rng, latin=variant == "latin")
+            return shape, None, mixed_pattern_grid(n, h, w, rng, latin=variant == "latin")
+        eng = engine_for(shape, deadline=None if clock is None else clock.deadline)
         solution = eng.random_full_grid(rng, deadline=None if clock is None else clock.deadline)
         if solution is not None:
             return shape, eng, solution
     raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} found in 100 tries")
+
+
+def _check_singles_proof(puzzle: Puzzle, solution: np.ndarray, eng: CountingEngine | None,
+                         deadline: float | None) -> None:
+    """Check what removal by singles left: the engine's count where the shape has one (singles
+    already imply uniqueness), else singles again, which must give ``solution`` (a 64x64 made
+    without a solver is spared the SAT engine's load: 1.5 GB and seconds)."""
+    if eng is not None:
+        unique = eng.count(puzzle.grid, 2, deadline=deadline) == 1
+    else:
+        singles = propagate_puzzle(puzzle)
+        unique = singles.solved and bool((singles.grid == solution).all())
+    if not unique:
+        raise PuzzleError(f"generate: internal error: {puzzle.n}x{puzzle.n} clue set not unique")
 
 
 def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator, *, symmetry: str = "none",
@@ -132,13 +148,14 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     if singles_first:
         grid, tried_all = remove_clues(solution, orbits, order, target,
                                         lambda g: solved_by_singles(Puzzle(g, h, w, variant, shape.regions)), clock)
-        if eng.count(grid, 2, deadline=deadline) != 1:  # the engine's proof (singles already imply it)
-            raise PuzzleError(f"generate: internal error: {n}x{n} clue set not unique")
+        _check_singles_proof(Puzzle(grid, h, w, variant, shape.regions), solution, eng, deadline)
     else:
         grid = solution
     others: list[np.ndarray] = []   # the second solutions removals ran into: witnesses for --minimal's check
     if exact:   # the orbits singles did not remove, each kept only if the engine proves it needed
         left = order[[bool(grid.flat[orbits[k]].any()) for k in order]]
+        if eng is None:
+            eng = engine_for(shape, deadline=deadline)
         act = eng.exclude(solution)
 
         def proved(trial: np.ndarray) -> bool:
