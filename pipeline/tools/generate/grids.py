@@ -1,7 +1,7 @@
 """Full grids for large boxed and Latin shapes without a solver: the closed-form pattern, mixed.
 
 A random-phase SAT model (:meth:`~pipeline.tools.generate.engine.ShapeEngine.random_full_grid`)
-makes a 25x25 grid in about a second, but at 49x49 it took from 47 s to more than 10 minutes, and
+makes a 25x25 grid in about a second, but at 49x49 it took from 47 s to more than 4 minutes, and
 a 64x64 did not come in 15 minutes: ``generate --size 49`` or ``--size 64`` never reached its clue
 removal. From :data:`PATTERN_MIN_SIDE` on, :func:`mixed_pattern_grid` makes the full grid instead:
 
