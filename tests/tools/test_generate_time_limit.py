@@ -213,3 +213,18 @@ def test_a_run_that_finishes_no_puzzle_leaves_the_file_as_it_was(tmp_path):
     assert r.returncode == 1, r.stderr
     assert target.read_text() == "precious\n" and [p.name for p in tmp_path.iterdir()] == ["g.txt"]
     assert r.stderr.splitlines()[-1] == f"no puzzle made: {target} was not written"
+
+
+def test_a_time_limit_does_not_change_what_a_seed_makes(monkeypatch):
+    """generate --size 30 --seed 1 made another puzzle with --time-limit 200, three times slower:
+    the SAT slices got decision budgets fitted to the time left, and each slice starts its
+    decisions again from the root. Small decision slices make that show on a 16x16."""
+    from pipeline.solvers import sat_slices
+    from pipeline.tools.generate import generate
+
+    monkeypatch.setattr(sat_slices, "DECISION_SLICE", 50)
+    unlimited = next(generate(size=16, seed=3, full=True)).solution
+    assert (next(generate(size=16, seed=3, full=True, time_limit=600)).solution == unlimited).all()
+    with sat_slices.fixed_slices():
+        assert sat_slices._FIXED.get()
+    assert not sat_slices._FIXED.get()
