@@ -446,3 +446,14 @@ def test_the_help_offers_as_bare_kinds_only_those_a_name_makes():
             parse_puzzle(json.dumps({"size": 9, "rules": [{"rule": kind}]}))
     help_text = run_cli("solve", "--help").stdout
     assert "fullrankties needs its 'ties' key" in " ".join(help_text.split())
+
+
+def test_a_difficulty_removal_by_singles_cannot_reach_is_refused_at_once():
+    # above 16x16 without --minimal every puzzle rates easy: 200 tries took minutes before the answer
+    for size, label in ((25, "medium"), (36, "hard"), (64, "expert")):
+        with pytest.raises(PuzzleError, match=f"^generate: --difficulty {label} above 16x16 needs --minimal "):
+            generate(size=size, difficulty=label)
+    r = run_cli("generate", "--size", "36", "--difficulty", "hard")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "needs --minimal" in r.stderr
+    generate(size=25, difficulty="hard", minimal=True)       # possible: only checked, not run
+    generate(size=25, difficulty="easy")

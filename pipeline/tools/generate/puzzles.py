@@ -345,6 +345,11 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if full and difficulty != "any":
         raise PuzzleError(f"generate: --difficulty {difficulty} rates a puzzle's clues; a --full grid has every cell "
                           f"filled (leave one of them out)")
+    if difficulty not in ("any", "easy") and not minimal and n * n > EXACT_REMOVAL_MAX_CELLS \
+            and not (rules or killer or cages_only):
+        # removal by singles can only make easy puzzles: 200 tries would be hours at 64x64
+        raise PuzzleError(f"generate: --difficulty {difficulty} above 16x16 needs --minimal (without it clues are "
+                          f"removed only while singles solve the puzzle, so every puzzle rates easy)")
     target = n * n if full else clues
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
         raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
