@@ -250,7 +250,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     Parameters
     ----------
     path : str or Path
-        The file to (re)place. Its directory is created if needed.
+        The file to (re)place. Its directory is created if needed (and removed again, while empty, when the write fails).
 
     Yields
     ------
@@ -286,11 +286,13 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
                 raise
             raise write_failure(path, e) from None
         return
+    made = missing_directories(path.parent)   # removed again when no file lands in them
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         file_mode = _new_file_mode(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
+        remove_empty_directories(made)
         raise write_failure(path, e) from None
     try:
         os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
@@ -298,6 +300,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
         os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        remove_empty_directories(made)
         raise write_failure(path, e) from None
     os.close(fd)
     try:
@@ -306,6 +309,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        # no empty folder is left behind either (generate --to new/dir/f.txt that made no puzzle)
+        remove_empty_directories(made)
         # the writer's or the rename's failure on the temporary file (or on no file: a full
         # disk): say it of the file asked for; other errors (a file read meanwhile) stay as they are
         if isinstance(e, OSError) and not isinstance(e, WriteFailed) and getattr(e, "filename", None) in (None, tmp, str(path)):

@@ -235,3 +235,25 @@ def test_write_failures_name_the_file_asked_for(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError):        # an error about another file stays as it is
         with atomic_open(target) as f:
             open(tmp_path / "missing")
+
+
+def test_a_failed_write_removes_the_folders_it_made_and_only_those(tmp_path):
+    # generate --to new/a/x.txt that finished no puzzle left new/a/ behind
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    target = kept / "new" / "deeper" / "x.txt"
+    with pytest.raises(RuntimeError, match="nothing made"):
+        with atomic_open(target) as f:
+            f.write("half")
+            raise RuntimeError("nothing made")
+    assert [p.name for p in tmp_path.iterdir()] == ["kept"] and list(kept.iterdir()) == []
+    # a folder that meanwhile holds another file stays, with the folders above it
+    target = kept / "new" / "x.txt"
+    with pytest.raises(RuntimeError):
+        with atomic_open(target) as f:
+            (kept / "new" / "other.txt").write_text("someone else's")
+            raise RuntimeError("nothing made")
+    assert sorted(p.name for p in (kept / "new").iterdir()) == ["other.txt"]
+    with atomic_open(kept / "ok" / "x.txt") as f:   # a write that lands keeps its folders
+        f.write("done\n")
+    assert (kept / "ok" / "x.txt").read_text() == "done\n"

@@ -228,3 +228,10 @@ def test_a_time_limit_does_not_change_what_a_seed_makes(monkeypatch):
     with sat_slices.fixed_slices():
         assert sat_slices._FIXED.get()
     assert not sat_slices._FIXED.get()
+
+
+def test_a_run_that_finishes_no_puzzle_leaves_no_folder_it_made(tmp_path):
+    target = tmp_path / "new" / "a" / "g.txt"
+    r = run_cli("generate", "--size", "25", "--time-limit", "0.05", "--seed", "1", "--to", str(target))
+    assert r.returncode == 1, r.stderr
+    assert list(tmp_path.iterdir()) == [] and r.stderr.splitlines()[-1] == f"no puzzle made: {target} was not written"
