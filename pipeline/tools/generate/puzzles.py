@@ -92,7 +92,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
                  clues: int | None = None, minimal: bool = False, transform: bool = False,
                  seed: int = 0, index: int = 0, clock: RunClock | None = None,
                  singles: bool = False) -> Generated:
-    """One puzzle with exactly one solution (proved by the SAT engine).
+    """One puzzle with exactly one solution, proved by the SAT engine, or by singles alone when
+    the full grid came without a solver (36x36 and up) and its clues were removed by singles.
 
     Parameters
     ----------
