@@ -823,3 +823,25 @@ def test_a_command_keeps_numpys_blas_to_one_thread_and_the_library_leaves_it_alo
     assert setting == str(expected)
     if expected == "1" and os.path.isdir("/proc/self/task"):
         assert threads == "1"   # no BLAS threads at all
+
+
+def test_a_clue_shortfall_says_why_removal_stopped(capsys):
+    # above 16x16 without --minimal removal stops where singles stop: "no further clue removable"
+    # alone was untrue there (a helper's report)
+    import argparse
+
+    import numpy as np
+
+    from pipeline.cli.commands.generate import _noting_shortfalls
+    from pipeline.core.puzzle import Puzzle
+    from pipeline.tools.generate import Generated
+
+    def shortfall(n, h, w, minimal):
+        grid = np.zeros((n, n), dtype=np.int64)
+        grid[0] = np.arange(1, n + 1)
+        made = Generated(Puzzle(grid, h, w), grid, 1, 0, 0.1, minimal=None, target=1)
+        list(_noting_shortfalls([made], argparse.Namespace(target_clues=1, minimal=minimal, symmetry="none")))
+        return capsys.readouterr().err
+    assert "(no further clue removable while singles solve the puzzle; --minimal removes more;" in shortfall(20, 4, 5, False)
+    assert "(no further clue removable; fewest of 10 grids)" in shortfall(20, 4, 5, True)
+    assert "(no further clue removable; fewest of 10 grids)" in shortfall(16, 4, 4, False)
