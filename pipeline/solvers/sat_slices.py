@@ -14,7 +14,7 @@ decision budget too: counts, not times, so this stays a function of the formula 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from pipeline.core.stops import command_time_left
 
 __all__ = ["DECISION_SLICE", "FIRST_LARGE_SLICE", "LARGE_FORMULA", "MIN_DECISIONS", "PROPAGATION_SLICE", "SLICE_BUDGETS",
-           "fixed_slices", "run_sliced"]
+           "between_slices", "fixed_slices", "run_sliced"]
 
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
 #: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
@@ -50,6 +50,27 @@ MIN_CONFLICTS = 20
 
 #: Inside :func:`fixed_slices`: slices never depend on the time left.
 _FIXED = ContextVar("fixed_slices", default=False)
+#: Inside :func:`between_slices`: called after each slice that did not answer.
+_BETWEEN: ContextVar[Callable[[], None] | None] = ContextVar("between_slices", default=None)
+
+
+@contextmanager
+def between_slices(callback: Callable[[], None]) -> Iterator[None]:
+    """Call ``callback()`` after each slice of every search inside that has not answered yet.
+
+    ``generate`` repeats its progress report there: one uniqueness proof of ``--minimal --size
+    36`` ran for minutes, and its log lines stopped with it.
+
+    Parameters
+    ----------
+    callback : callable
+        No arguments; cheap (it runs every slice, about a second apart on hard searches).
+    """
+    token = _BETWEEN.set(callback)
+    try:
+        yield
+    finally:
+        _BETWEEN.reset(token)
 
 
 @contextmanager
@@ -140,6 +161,9 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
                 # "City Planning": 67,056 decisions to its answer, none past 20,000 a slice)
                 decisions *= 2
         budget = min(2 * budget, largest, _conflicts_within(solver, PROPAGATION_SLICE))
+        between = _BETWEEN.get()
+        if between is not None:
+            between()
 
 
 def _clauses(solver: Any) -> int:

@@ -235,3 +235,14 @@ def test_a_run_that_finishes_no_puzzle_leaves_no_folder_it_made(tmp_path):
     r = run_cli("generate", "--size", "25", "--time-limit", "0.05", "--seed", "1", "--to", str(target))
     assert r.returncode == 1, r.stderr
     assert list(tmp_path.iterdir()) == [] and r.stderr.splitlines()[-1] == f"no puzzle made: {target} was not written"
+
+
+def test_the_run_clock_repeats_its_last_report():
+    from pipeline.tools.generate.clock import RunClock
+
+    heard = []
+    clock = RunClock.start(None, lambda *report: heard.append(report))
+    clock.remind()                    # nothing reported yet: nothing to repeat
+    clock.step("clue removal (orbits tried)", 3, 81)
+    clock.remind()
+    assert heard == [(0, "clue removal (orbits tried)", 3, 81)] * 2

@@ -46,6 +46,8 @@ class RunClock:
     #: Its try (1-based) of ``tries`` under ``--difficulty`` (0: one try, nothing to count).
     attempt: int = 0
     tries: int = 0
+    #: The last report (label, done, total): :meth:`remind` repeats it.
+    last: tuple[str, int, int] | None = None
 
     @classmethod
     def start(cls, time_limit: float | None, report: Report | None = None) -> RunClock:
@@ -85,5 +87,12 @@ class RunClock:
         """
         if self.report is not None:
             label = f"try {self.attempt:,} of {self.tries:,}, {step}" if self.attempt else step
+            self.last = (label, done, total)
             self.report(self.index, label, done, total)
         self.check()
+
+    def remind(self) -> None:
+        """Report the last step again (between the slices of a long search: the log lines go on
+        while one proof runs for minutes); the deadline is the search's own to check."""
+        if self.report is not None and self.last is not None:
+            self.report(self.index, *self.last)

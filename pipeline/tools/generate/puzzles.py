@@ -19,7 +19,7 @@ from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
-from pipeline.solvers.sat_slices import fixed_slices
+from pipeline.solvers.sat_slices import between_slices, fixed_slices
 from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.grids import mixed_pattern_grid, pattern_grid_fits
@@ -377,7 +377,8 @@ def _generated(n: int, h: int, w: int, variant: str, seed: int, count: int, max_
     for i in range(count):
         clock.index = i
         try:
-            with fixed_slices():   # what a seed makes does not depend on --time-limit
+            # what a seed makes does not depend on --time-limit; a long proof still shows progress
+            with fixed_slices(), between_slices(clock.remind):
                 best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=clues,
                                       minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
         except OutOfTime:
