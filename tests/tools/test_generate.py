@@ -407,6 +407,12 @@ def test_a_json_report_generate_writes_is_read_back(tmp_path, extra):
     (dict(count=0), "count: must be at least 1, found 0"),
     (dict(size=9, clues=99), "clues: must be 0..81, found 99"),
     (dict(size=65), "size: classic puzzles are 4x4 to 64x64, found 65x65"),
+    # a string or float was a TypeError from inside (a helper's report)
+    (dict(size="49"), "size: must be an integer, found '49'"),
+    (dict(size=9.5), "size: must be an integer, found 9.5"),
+    (dict(size=True), "size: must be an integer, found True"),
+    (dict(count="3"), "count: must be an integer, found '3'"),
+    (dict(size=9, clues=30.0), "clues: must be an integer, found 30.0"),
 ])
 def test_the_api_names_its_keyword_and_keeps_it_apart(options, message):
     """The Python API names the keyword (``-n`` was the command line's word for ``count``); the

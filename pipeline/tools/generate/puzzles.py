@@ -335,6 +335,10 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     >>> g.minimal, count_up_to(g.puzzle, 2)
     (True, 1)
     """
+    for option, value in (("size", size), ("count", count), ("clues", clues), ("rule_count", rule_count)):
+        # the API's own check: a string or float here was a TypeError from deep inside
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+            raise PuzzleError.for_option(option, f"must be an integer, found {value!r}")
     n, h, w = resolve_shape(size, box, variant)
     seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "generate", PuzzleError)
     if count < 1:
