@@ -286,13 +286,22 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
                 raise
             raise write_failure(path, e) from None
         return
-    made = missing_directories(path.parent)   # removed again when no file lands in them
+    made = missing_directories(path.parent)
+    try:
+        yield from _replaced(path)
+    except BaseException:   # no empty folder is left either (generate --to new/dir/f.txt that made no puzzle)
+        remove_empty_directories(made)
+        raise
+
+
+def _replaced(path: Path) -> Iterator[str]:
+    """:func:`atomic_path` for a regular file: yield a temporary file beside ``path``, rename it
+    over ``path`` after the caller is done; on any failure remove it and raise."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         file_mode = _new_file_mode(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
-        remove_empty_directories(made)
         raise write_failure(path, e) from None
     try:
         os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
@@ -300,7 +309,6 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
         os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        remove_empty_directories(made)
         raise write_failure(path, e) from None
     os.close(fd)
     try:
@@ -309,8 +317,6 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        # no empty folder is left behind either (generate --to new/dir/f.txt that made no puzzle)
-        remove_empty_directories(made)
         # the writer's or the rename's failure on the temporary file (or on no file: a full
         # disk): say it of the file asked for; other errors (a file read meanwhile) stay as they are
         if isinstance(e, OSError) and not isinstance(e, WriteFailed) and getattr(e, "filename", None) in (None, tmp, str(path)):

@@ -22,7 +22,7 @@ from typing import Any
 from pipeline.core.stops import command_time_left
 
 __all__ = ["DECISION_SLICE", "FIRST_LARGE_SLICE", "LARGE_FORMULA", "MIN_DECISIONS", "PROPAGATION_SLICE", "SLICE_BUDGETS",
-           "between_slices", "fixed_slices", "run_sliced"]
+           "fixed_slices", "run_sliced"]
 
 #: Conflict budgets of one call into the solver (:func:`run_sliced`): the first, doubled up to the
 #: last. 10,000 conflicts take about 1 s of CPU on a hard 25x25 (0.1 ms each); slicing a search
@@ -48,50 +48,40 @@ LARGE_FORMULA = 4_000_000
 FIRST_LARGE_SLICE = 100
 MIN_CONFLICTS = 20
 
-#: Inside :func:`fixed_slices`: slices never depend on the time left.
-_FIXED = ContextVar("fixed_slices", default=False)
-#: Inside :func:`between_slices`: called after each slice that did not answer.
-_BETWEEN: ContextVar[Callable[[], None] | None] = ContextVar("between_slices", default=None)
+#: Inside :func:`fixed_slices`: what to call after each slice that did not answer (None outside).
+_FIXED: ContextVar[Callable[[], None] | None] = ContextVar("fixed_slices", default=None)
+
+
+def _nothing() -> None:
+    """No report between slices."""
 
 
 @contextmanager
-def between_slices(callback: Callable[[], None]) -> Iterator[None]:
-    """Call ``callback()`` after each slice of every search inside that has not answered yet.
-
-    ``generate`` repeats its progress report there: one uniqueness proof of ``--minimal --size
-    36`` ran for minutes, and its log lines stopped with it.
-
-    Parameters
-    ----------
-    callback : callable
-        No arguments; cheap (it runs every slice, about a second apart on hard searches).
-    """
-    token = _BETWEEN.set(callback)
-    try:
-        yield
-    finally:
-        _BETWEEN.reset(token)
-
-
-@contextmanager
-def fixed_slices() -> Iterator[None]:
-    """Searches inside slice as they would without a deadline; the deadline is still checked
-    between slices.
+def fixed_slices(between: Callable[[], None] = _nothing) -> Iterator[None]:
+    """Searches inside slice as they would without a deadline (the deadline is still checked
+    between slices), and call ``between()`` after each slice that has not answered yet.
 
     ``generate`` makes each puzzle inside it: a decision budget fitted to the time left changes
     where each slice starts again from the root, and so which full grid a seed gives (a 30x30 of
     seed 1 came out different with ``--time-limit 200``, and three times slower). The price is
-    that a deadline can be passed by one slice (about a second on an open 36x36).
+    that a deadline can be passed by one slice (about a second on an open 36x36). Its ``between``
+    repeats the progress report: one uniqueness proof of ``--minimal --size 36`` ran for minutes,
+    and its log lines stopped with it.
+
+    Parameters
+    ----------
+    between : callable
+        No arguments; cheap (it runs every slice, about a second apart on hard searches).
 
     Examples
     --------
     >>> with fixed_slices():
-    ...     _FIXED.get()
+    ...     _FIXED.get() is not None
     True
-    >>> _FIXED.get()
-    False
+    >>> _FIXED.get() is None
+    True
     """
-    token = _FIXED.set(True)
+    token = _FIXED.set(between)
     try:
         yield
     finally:
@@ -134,7 +124,8 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
             return solver.solve(assumptions=list(assumptions))
         # the time left: this search's own deadline, else the command's --time-limit (whose alarm
         # stops the command once the slice returns)
-        if _FIXED.get():
+        between = _FIXED.get()
+        if between is not None:
             left = None
         else:
             left = deadline - now if deadline is not None else command_time_left()
@@ -161,7 +152,6 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
                 # "City Planning": 67,056 decisions to its answer, none past 20,000 a slice)
                 decisions *= 2
         budget = min(2 * budget, largest, _conflicts_within(solver, PROPAGATION_SLICE))
-        between = _BETWEEN.get()
         if between is not None:
             between()
 

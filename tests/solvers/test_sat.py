@@ -454,16 +454,16 @@ def test_a_layout_with_auxiliary_columns_solves_and_counts(rule):
     assert get_solver("sat").count(model, 3).count == 3
 
 
-def test_between_slices_hears_each_slice_of_a_long_search_and_nothing_else():
+def test_fixed_slices_hears_each_slice_of_a_long_search_and_nothing_else():
     # generate's progress lines stopped while one --minimal proof ran for minutes
     from pysat.examples.genhard import PHP
     from pysat.solvers import Solver
 
-    from pipeline.solvers.sat_slices import between_slices, run_sliced
+    from pipeline.solvers.sat_slices import fixed_slices, run_sliced
 
     heard: list[int] = []
     with Solver(name="cadical153", bootstrap_with=PHP(8).clauses) as solver:   # thousands of conflicts
-        with between_slices(lambda: heard.append(1)):
+        with fixed_slices(between=lambda: heard.append(1)):
             assert run_sliced(solver) is False
         slices = len(heard)
         assert slices >= 2

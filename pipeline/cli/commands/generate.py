@@ -24,8 +24,9 @@ from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS
 from pipeline.tools.generate.output import grid_refusal
+from pipeline.tools.generate.removal import removal_by_singles
 from pipeline.tools.generate.samplers import SAMPLERS
-from pipeline.tools.generate import (EXACT_REMOVAL_MAX_CELLS, FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
+from pipeline.tools.generate import (FORMATS, SEED_BOUND, SHORTFALL_TRIES, SYMMETRIES, DifficultyNotReached, Generated, generate,
                                      iter_formatted, new_seed, resolve_shape)
 from pipeline.tools.rate import DIFFICULTIES
 
@@ -160,9 +161,8 @@ def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -
         number = g.index + 1   # as the progress lines count puzzles
         if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
             # above 16x16 without --minimal removal stops where singles stop, not where uniqueness does
-            by_singles = not args.minimal and g.puzzle.n ** 2 > EXACT_REMOVAL_MAX_CELLS and not g.puzzle.rules
             why = ("no further clue removable while singles solve the puzzle; --minimal removes more"
-                   if by_singles else "no further clue removable")
+                   if removal_by_singles(g.puzzle.n, args.minimal, bool(g.puzzle.rules)) else "no further clue removable")
             print(f"puzzle {number}: reached {g.puzzle.n_clues} clues, not the {args.target_clues} asked "
                   f"({why}; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:

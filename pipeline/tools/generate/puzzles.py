@@ -19,14 +19,14 @@ from pipeline.core.options import Bound, time_limit_bound
 from pipeline.core.propagate import propagate_puzzle, solved_by_singles
 from pipeline.core.puzzle import Puzzle, default_box, parse_box
 from pipeline.core.variants import get_variant
-from pipeline.solvers.sat_slices import between_slices, fixed_slices
+from pipeline.solvers.sat_slices import fixed_slices
 from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.grids import mixed_pattern_grid, pattern_grid_fits
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
-                                             SINGLES_FIRST_MIN_CELLS, is_minimal, remove_clues)
+                                             SINGLES_FIRST_MIN_CELLS, is_minimal, removal_by_singles, remove_clues)
 from pipeline.tools.generate.ruled import generate_ruled_one, split_rule_entries
 from pipeline.tools.rate import DIFFICULTIES, rate
 
@@ -350,8 +350,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if full and difficulty != "any":
         raise PuzzleError(f"generate: --difficulty {difficulty} rates a puzzle's clues; a --full grid has every cell "
                           f"filled (leave one of them out)")
-    if difficulty not in ("any", "easy") and not minimal and n * n > EXACT_REMOVAL_MAX_CELLS \
-            and not (rules or killer or cages_only):
+    if difficulty not in ("any", "easy") and removal_by_singles(n, minimal, bool(rules or killer or cages_only)):
         # removal by singles can only make easy puzzles: 200 tries would be hours at 64x64
         raise PuzzleError(f"generate: --difficulty {difficulty} above 16x16 needs --minimal (without it clues are "
                           f"removed only while singles solve the puzzle, so every puzzle rates easy)")
@@ -382,7 +381,7 @@ def _generated(n: int, h: int, w: int, variant: str, seed: int, count: int, max_
         clock.index = i
         try:
             # what a seed makes does not depend on --time-limit; a long proof still shows progress
-            with fixed_slices(), between_slices(clock.remind):
+            with fixed_slices(between=clock.remind):
                 best = _best_of_tries(n, h, w, variant, seed, i, max_tries, clock, symmetry=symmetry, clues=clues,
                                       minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
         except OutOfTime:

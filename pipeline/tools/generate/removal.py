@@ -19,7 +19,8 @@ from pipeline.tools.generate.clock import RunClock
 from pipeline.tools.generate.engine import engine_for
 
 __all__ = ["EXACT_REMOVAL_MAX_CELLS", "MINIMALITY_STEP", "PROOF_REMOVAL_STEP", "REMOVAL_STEP",
-           "SINGLES_FIRST_MIN_CELLS", "is_minimal", "remove_clues", "removable_clues", "witnessed_clues"]
+           "SINGLES_FIRST_MIN_CELLS", "is_minimal", "removal_by_singles", "remove_clues", "removable_clues",
+           "witnessed_clues"]
 
 #: How the progress reports name the two long steps of a puzzle.
 REMOVAL_STEP = "clue removal (orbits tried)"
@@ -35,6 +36,32 @@ EXACT_REMOVAL_MAX_CELLS = 256
 #: a minimal 25x25 of seed 5 in 40 s instead of over 400 s, a 20x20 in 4.1 s instead of 11.1 s.
 #: Up to 16x16 the singles pass costs more than it saves (16x16 x3: 1.89 s against 1.39 s).
 SINGLES_FIRST_MIN_CELLS = EXACT_REMOVAL_MAX_CELLS + 1
+
+
+def removal_by_singles(n: int, minimal: bool, rules: bool) -> bool:
+    """Whether generate removes an ``n x n`` puzzle's clues only while singles solve it (above
+    16x16 without ``--minimal``, no rules): it then stops where singles stop, and every such
+    puzzle rates easy.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    minimal : bool
+        ``--minimal`` asked.
+    rules : bool
+        Rules beyond units (their removal is the rule shapes' own).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> removal_by_singles(25, False, False), removal_by_singles(25, True, False), removal_by_singles(16, False, False)
+    (True, False, False)
+    """
+    return not minimal and not rules and n * n > EXACT_REMOVAL_MAX_CELLS
 
 
 def remove_clues(start: np.ndarray, orbits: list[np.ndarray], order: np.ndarray, target: int,
