@@ -24,7 +24,8 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import FormatError, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
-from pipeline.core.verify import Verdict, residual, residual_without_aux, verify_grid
+from pipeline.core.verify import (RESIDUAL_TOL, Verdict, residual, residual_without_aux, verify_grid,
+                                  worst_violation)
 
 from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, check_path_argument, file_sha256, is_temporary_name, load_manifest_file,
@@ -288,6 +289,15 @@ class ImportResult:
     x: np.ndarray | None = None
     #: the extra cells' digits (1-based) when the puzzle has extra cells and the answer gives them
     extra: np.ndarray | None = None
+    #: the row or bound the answer breaks most when ``residual`` passes RESIDUAL_TOL, in words
+    #: (:func:`pipeline.core.verify.worst_violation`); empty otherwise
+    breaks: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """The answer holds: its grid solves the puzzle and its vector the model's rows and bounds
+        (an answer whose auxiliary columns break a rule's rows may still carry a valid grid)."""
+        return bool(self.verdict) and self.residual <= RESIDUAL_TOL
 
 
 def find_manifest(solution_path: str | os.PathLike,
@@ -400,8 +410,9 @@ def import_solution(path: str | os.PathLike,
     ImportResult
         ``grid``, ``verdict`` (truthy when the grid solves the puzzle), ``residual`` (largest
         violation of the rows and bounds: feasible when at most
-        :data:`pipeline.core.verify.RESIDUAL_TOL`), the detected ``format``, the ``manifest`` and
-        the solver's ``solver_status`` when the file states one.
+        :data:`pipeline.core.verify.RESIDUAL_TOL`; ``breaks`` names the row otherwise), ``ok``
+        (both hold), the detected ``format``, the ``manifest`` and the solver's
+        ``solver_status`` when the file states one.
 
     Raises
     ------
@@ -444,5 +455,7 @@ def import_solution(path: str | os.PathLike,
         res = residual_without_aux(model, cells_only)
     else:
         res = residual(model, x)
+    breaks = "" if res <= RESIDUAL_TOL else worst_violation(model, cells_only if x is None else x, x is None)
     extra = extra_digits(model, x)
-    return ImportResult(grid, verify_grid(grid, man.puzzle, extra), res, sol.format, man, sol.status, x, extra)
+    return ImportResult(grid, verify_grid(grid, man.puzzle, extra), res, sol.format, man, sol.status, x, extra,
+                        breaks)

@@ -91,14 +91,23 @@ def solution_bytes_limit(manifest: Manifest | None) -> int:
 
 
 def _answer_positions(manifest: Manifest) -> int:
-    """The most values an answer of the export lists: its cell variables, its model's columns, or
-    its CNF/OPB variables, auxiliary ones included (a SAT solver's ``v`` lines name them all: a
-    sandwich 9x9's CNF has 439,391)."""
-    formats = manifest.data.get("formats") if isinstance(manifest.data, dict) else None
-    counts = [int(manifest.convention.n_vars), int(manifest.data.get("columns") or 0)]
+    """The most lines of values an answer of the export holds: its cell variables, its model's
+    columns, or its CNF/OPB variables, auxiliary ones included (a SAT solver's ``v`` lines name
+    them all: a sandwich 9x9's CNF has 439,391), and a line per model row (GLPK's ``-o`` report,
+    HiGHS's pretty styles and CBC's ``printingOptions all`` list every row: a 16x16 anti-knight
+    non-consecutive report of 1.7 MB, 15,776 rows, was refused as too large for its 4,096
+    columns)."""
+    data = manifest.data if isinstance(manifest.data, dict) else {}
+    formats = data.get("formats")
+    counts = [int(manifest.convention.n_vars), _count(data.get("columns"))]
     counts += [int(entry["variables"]) for entry in (formats or {}).values()
                if isinstance(entry, dict) and isinstance(entry.get("variables"), int)]
-    return max(counts)
+    return max(counts) + _count(data.get("rows")) + _count(data.get("inequalities"))
+
+
+def _count(value: object) -> int:
+    """A manifest's count, or 0 when it states none (or no whole number)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _check_lines(text: str, manifest: Manifest | None, where: str, size_limit: int | None = None) -> None:

@@ -16,7 +16,15 @@ from pipeline.core.verify import verify_grid
 if TYPE_CHECKING:  # annotations only: manifest imports this module
     from pipeline.core.manifest import Manifest
 
+#: A vector from an engine run here (HiGHS's default mip_feasibility_tolerance): farther from 0 or 1
+#: than this is fractional.
 INTEGRALITY_TOL = 1e-6
+#: A solver's answer file: a value within this of 0 or 1 reads as 0 or 1. Gurobi's IntFeasTol and
+#: CPLEX's epInt (which its .sol files state) default to 1e-5, so a valid answer of theirs may hold
+#: 0.99999.
+ANSWER_INTEGRALITY_TOL = 1e-5
+#: More indices than any scheme's names have (x_i_j_k: 3, x_I_J_p_q_n: 5).
+NAME_INDICES_MAX = 8
 
 
 def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
@@ -133,7 +141,9 @@ def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     arity = ints(pc.count_substring(arr, "_"))
     k = int(np.bincount(arity[ok]).argmax()) if ok.any() else 0
     ok &= arity == k
-    if ok.any():
+    if k > NAME_INDICES_MAX:   # no scheme names so many; one regex group per index would not compile
+        idx = np.zeros((int(ok.sum()), 0), dtype=np.int64)
+    elif ok.any():
         found = pc.extract_regex(arr, "^x" + "".join(f"_(?P<i{j}>[0-9]{{1,18}})" for j in range(k)) + "$")
         found = found.filter(pa.array(ok))  # the fields of a non-matching name are '' (not null)
         idx = np.column_stack([ints(found.field(j)) for j in range(k)]).reshape(-1, k)
@@ -146,7 +156,7 @@ def _parse_names(names: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 
 
 def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where: str) -> np.ndarray:
-    """Round within the integrality tolerance; anything else is named: ``name = v is not 0 or 1``.
+    """Round within :data:`ANSWER_INTEGRALITY_TOL`; anything else is named: ``name = v is not 0 or 1``.
 
     Parameters
     ----------
@@ -159,11 +169,16 @@ def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where:
     """
     rounded = np.rint(values)
     with np.errstate(invalid="ignore"):  # inf/nan are refused below, with their name, not with a warning
-        bad = ~np.isfinite(values) | (np.abs(values - rounded) > INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
+        bad = ~np.isfinite(values) | (np.abs(values - rounded) > ANSWER_INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
     if bad.any():
         k = int(np.argmax(bad))
         raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1")
     return rounded + 0.0  # -0.0 -> 0.0
+
+
+def _shortened(name: str, keep: int = 40) -> str:
+    """A name as an error line quotes it: at most ``keep`` characters and its length past them."""
+    return name if len(name) <= keep else f"{name[:keep]}... ({len(name)} characters)"
 
 
 def _list(names, k: int = 5) -> str:
@@ -174,6 +189,9 @@ def _list(names, k: int = 5) -> str:
 def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Convention, np.ndarray | None]:
     names = raw.names
     ok, idx, short, col, arity = _parse_names(names)
+    if arity > NAME_INDICES_MAX:
+        raise FormatError(f"{where}: names have {arity} indices ({_shortened(str(names[ok][0]))}); "
+                          f"x_i_j_k names have 3 and x_I_J_p_q_n names 5")
     # a rule's auxiliary columns (skyscrapers, chaos, ...), named aux_<family>_<i>_<j>: the
     # manifest's puzzle says which there are; their values are checked, then left out of the grid
     aux = ~(ok | short) & np.char.startswith(np.asarray(names).astype(str), "aux_") if names.size else ok

@@ -32,7 +32,8 @@ if TYPE_CHECKING:  # annotations only: puzzle (and through it build) imports thi
 Families = Sequence[tuple[str, np.ndarray]]
 
 __all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
-           "verify_solutions", "verify_grid", "grid_violations", "residual", "times", "cells_text"]
+           "verify_solutions", "verify_grid", "grid_violations", "residual", "worst_violation", "times",
+           "cells_text"]
 
 #: Largest ``|Aeq x - beq|`` (and bound violation) a solver's vector may show and still count as
 #: feasible: the same magnitude as :data:`pipeline.core.decode.INTEGRALITY_TOL`, HiGHS' and CBC's
@@ -446,12 +447,7 @@ def residual(model: Model, x: np.ndarray) -> float:
     x : numpy.ndarray
         A vector over the solver view's columns.
     """
-    x = np.asarray(x, dtype=float)
-    eq = np.abs(model.Aeq @ x - model.beq).max(initial=0.0)
-    if model.n_ineq:
-        eq = max(eq, np.max(model.Aineq @ x - model.bineq, initial=0.0))
-    bounds = max(np.max(model.lb - x, initial=0.0), np.max(x - model.ub, initial=0.0))
-    return float(max(eq, bounds))
+    return max(float(v.max(initial=0.0)) for v in _violations(model, x, cells_only=False))
 
 
 def residual_without_aux(model: Model, x: np.ndarray) -> float:
@@ -470,13 +466,56 @@ def residual_without_aux(model: Model, x: np.ndarray) -> float:
     -------
     float
     """
+    return max(float(v.max(initial=0.0)) for v in _violations(model, x, cells_only=True))
+
+
+def worst_violation(model: Model, x: np.ndarray, cells_only: bool = False) -> str:
+    """What :func:`residual` (``cells_only``: :func:`residual_without_aux`) measured, in words: the
+    row or bound ``x`` breaks most, by its label (``row skyscraper_2 (Aineq x <= bineq): 3 > 2``).
+
+    Parameters
+    ----------
+    model : Model
+        Its rows, bounds and labels.
+    x : numpy.ndarray
+        A vector over the solver view's columns.
+    cells_only : bool
+        Judge only the rows without auxiliary columns, as :func:`residual_without_aux` does.
+
+    Returns
+    -------
+    str
+        Empty when nothing is violated.
+    """
+    eq, le, bounds = _violations(model, x, cells_only)
+    worst = [float(v.max(initial=0.0)) for v in (eq, le, bounds)]
+    if max(worst) <= 0.0:
+        return ""
     x = np.asarray(x, dtype=float)
-    cells = model.columns < model.convention.n_vars
-    x = np.where(cells, x, 0.0)
-    free = np.diff(model.Aeq[:, ~cells].tocsr().indptr) == 0
-    eq = np.abs(model.Aeq[free] @ x - model.beq[free]).max(initial=0.0)
-    if model.n_ineq:
-        free_le = np.diff(model.Aineq[:, ~cells].tocsr().indptr) == 0
-        eq = max(eq, np.max(model.Aineq[free_le] @ x - model.bineq[free_le], initial=0.0))
-    bounds = max(np.max((model.lb - x)[cells], initial=0.0), np.max((x - model.ub)[cells], initial=0.0))
-    return float(max(eq, bounds))
+    kind = int(np.argmax(worst))
+    if kind == 0:
+        i = int(np.argmax(eq))
+        return f"row {model.row_labels[i]} (Aeq x = beq): {float((model.Aeq[i] @ x)[0]):g} where {model.beq[i]:g}"
+    if kind == 1:
+        i = int(np.argmax(le))
+        return f"row {model.ineq_labels[i]} (Aineq x <= bineq): {float((model.Aineq[i] @ x)[0]):g} > {model.bineq[i]:g}"
+    j = int(np.argmax(bounds))
+    return f"the bounds of {model.col_names[j]}: {x[j]:g} outside [{model.lb[j]:g}, {model.ub[j]:g}]"
+
+
+def _violations(model: Model, x: np.ndarray, cells_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each ``Aeq`` row's ``|Aeq x - beq|``, each ``Aineq`` row's excess over ``bineq`` and each
+    column's distance outside its bounds (0 where held); ``cells_only``: rows over auxiliary
+    columns and those columns count 0, their values unread."""
+    x = np.asarray(x, dtype=float)
+    cells = model.columns < model.convention.n_vars if cells_only else np.ones(model.n_cols, dtype=bool)
+    if cells_only:
+        x = np.where(cells, x, 0.0)
+    eq = np.abs(model.Aeq @ x - model.beq)
+    le = np.maximum(model.Aineq @ x - model.bineq, 0.0) if model.n_ineq else np.zeros(0)
+    if cells_only and not cells.all():
+        eq[np.diff(model.Aeq[:, ~cells].tocsr().indptr) > 0] = 0.0
+        if model.n_ineq:
+            le[np.diff(model.Aineq[:, ~cells].tocsr().indptr) > 0] = 0.0
+    bounds = np.where(cells, np.maximum(np.maximum(model.lb - x, x - model.ub), 0.0), 0.0)
+    return eq, le, bounds

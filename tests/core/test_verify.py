@@ -20,7 +20,7 @@ from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.solvers.highs import solve
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import PuzzleError
-from pipeline.core.verify import (MAX_BITMASK_N, RESIDUAL_TOL, grid_violations, residual, rule_conflicts, unit_repeats,
+from pipeline.core.verify import (MAX_BITMASK_N, RESIDUAL_TOL, grid_violations, residual, rule_conflicts, worst_violation, unit_repeats,
                              verify_grid, verify_solutions)
 
 
@@ -405,3 +405,16 @@ def test_one_clue_kept_is_said_in_the_singular():
     solved = "1234341221434321"
     assert verdict(np.array([int(c) for c in solved]).reshape(4, 4), parse_puzzle("1" + "." * 15)).message \
         == "valid classic 4x4 solution, the 1 clue kept"
+
+
+def test_worst_violation_names_the_row_the_residual_measured():
+    p = parse_puzzle(DEFAULT_PUZZLE)
+    m = build_model(p)
+    x = vector_from_grid(solve(m).grid, m.convention)
+    assert worst_violation(m, x) == ""
+    bad = vector_from_grid(pattern_grid(3, 3), m.convention)  # a valid grid that breaks the clues
+    text = worst_violation(m, bad)
+    assert text.startswith("row clue_") and text.endswith("(Aeq x = beq): 0 where 1")
+    y = x.copy()
+    y[np.flatnonzero(x == 0)[0]] = 2.0   # its cell's rows hold 3 (2 off), its bound is passed by 1
+    assert worst_violation(m, y).endswith("(Aeq x = beq): 3 where 1") and residual(m, y) == 2.0

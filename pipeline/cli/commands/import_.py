@@ -11,7 +11,7 @@ from formats.directory import import_solution
 from pipeline.cli.args import print_grid
 from pipeline.core.errors import NoSolutionReported, PipelineError
 from pipeline.core.extracells import extra_lines
-from pipeline.core.verify import RESIDUAL_TOL, grid_violations
+from pipeline.core.verify import grid_violations
 from pipeline.solvers.extra_cells import judged_with_extra_cells
 
 
@@ -35,8 +35,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     violations = [] if result.verdict else grid_violations(result.grid, puzzle, result.extra)
     # the extra cells' digits after the grid, as solve prints them ("S: 4 3"; JSON "extra")
     shown = {} if result.extra is None else extra_lines(puzzle.extra, puzzle.value_of[result.extra - 1])
-    print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.verdict.ok,
-                                                   "message": result.verdict.message, "residual": result.residual,
+    # a valid grid from a vector that breaks the model's rows (a rule's auxiliary columns) is no
+    # verified answer: JSON says so as the exit status does
+    message = (result.verdict.message if result.ok or not result.verdict
+               else f"the grid is valid, but the answer breaks {result.breaks}")
+    print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.ok,
+                                                   "message": message, "residual": result.residual,
                                                    "violations": violations, **({"extra": shown} if shown else {})})
     if args.format != "json":
         for name, values in shown.items():
@@ -45,8 +49,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         for message in [v["message"] for v in violations] or [result.verdict.message]:
             print(f"invalid: {message}", file=sys.stderr)
         return 1
-    if result.residual > RESIDUAL_TOL:
-        print(f"invalid: residual |Aeq x - beq| = {result.residual:g}", file=sys.stderr)
+    if not result.ok:
+        print(f"invalid: {message} (residual {result.residual:g})", file=sys.stderr)
         return 1
     if args.format == "grid":
         print(f"ok: {result.verdict.message} (read as {result.format})", file=sys.stderr)

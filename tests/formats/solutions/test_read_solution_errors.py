@@ -116,6 +116,30 @@ def test_error_fractional(nine, tmp_path):
     expect_error(vec, nine[2], f"{vec}: x_6_1_1 = 0.25 is not 0 or 1")
 
 
+def test_values_within_the_commercial_solvers_integrality_tolerance_are_read(nine, tmp_path):
+    """Gurobi's IntFeasTol and CPLEX's epInt default to 1e-5: an answer of theirs holding 0.99999
+    and 1e-5 is valid and was refused ('x_1_1_1 = 0.99999 is not 0 or 1'); 0.9999 still is."""
+    text = (nine[3] / "g.sol").read_text()
+    one = next(line.split()[0] for line in text.splitlines() if line.endswith(" 1"))
+    path = tmp_path / "near.sol"
+    path.write_text(text.replace(f"{one} 1\n", f"{one} 0.99999\n").replace("x_1_2_3 0\n", "x_1_2_3 1e-05\n"))
+    assert np.array_equal(read_solution(path, nine[2]).values, read_solution(nine[3] / "g.sol", nine[2]).values)
+    path.write_text(text.replace(f"{one} 1\n", f"{one} 0.9999\n"))
+    expect_error(path, nine[2], f"{path}: {one} = 0.9999 is not 0 or 1")
+
+
+@pytest.mark.parametrize("indices", [9, 30_000])
+def test_a_name_of_more_indices_than_any_scheme_is_one_line(nine, tmp_path, indices):
+    """30,000 indices in one name made the name parser build a regex with a group per index, which
+    pyarrow failed to compile: a traceback and exit 1 from a 60 KB file."""
+    name = "x" + "_1" * indices
+    path = tmp_path / "long.sol"
+    path.write_text(f"{name} 1\n")
+    shown = name if len(name) <= 40 else f"{name[:40]}... ({len(name)} characters)"
+    expect_error(path, nine[2], f"{path}: names have {indices} indices ({shown}); x_i_j_k names have 3 "
+                                f"and x_I_J_p_q_n names 5")
+
+
 @pytest.mark.parametrize("word", ["nan", "NaN", "inf", "-inf", "Infinity"])
 @pytest.mark.parametrize("header", ["", "x\n"])
 def test_a_vector_starting_with_a_number_word_keeps_it_as_a_value(nine, tmp_path, word, header):
@@ -237,7 +261,9 @@ def test_a_file_far_larger_than_the_models_solutions_is_refused_before_it_is_par
 
     model = build_model(parse_puzzle(DEFAULT_PUZZLE))
     manifest = manifest_from_dict(model_metadata(model))
-    lines = SOLUTION_LINES_PER_POSITION * 729 + SOLUTION_SLACK_LINES + 1
+    # a line per column and per row at most (GLPK's -o report lists both)
+    positions = 729 + manifest.data["rows"] + manifest.data.get("inequalities", 0)
+    lines = SOLUTION_LINES_PER_POSITION * positions + SOLUTION_SLACK_LINES + 1
     many = tmp_path / "many.csv"
     many.write_text("0\n" * lines)
     with pytest.raises(FormatError, match=rf"many.csv: {lines:,} lines, more than the model has: at most "
