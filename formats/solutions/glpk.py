@@ -52,8 +52,11 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
     # value field: j col val (mip) | j col stat prim dual (bas) | j col prim dual (ipt)
     field_at = {"mip": 2, "bas": 3, "ipt": 2}[kind]
     js = [line.split() for line in lines if line.startswith("j ")]
-    if len(js) != n:
+    if len(js) < n:
         raise truncated(where, f"{len(js)} of the {n} column ('j') lines announced by the 's' line")
+    if len(js) > n:   # a repeated or pasted line, not a cut file
+        raise FormatError(f"{where}: {len(js)} column ('j') lines, more than the {n} the 's' line announces: a "
+                          f"repeated or extra line")
     if any(len(t) <= field_at for t in js):
         k = next(i for i, t in enumerate(js) if len(t) <= field_at)
         raise FormatError(f"{where}: column ('j') line {k + 1} has {len(js[k])} fields, {kind} needs {field_at + 1}")

@@ -343,7 +343,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
         if key in meta and not isinstance(meta[key], str):
             raise FormatError(f"{where}: field {key!r} must be a string, found {meta[key]!r:.40}")
     # fields that readers of answers size by (import's bound on an answer file): their types here
-    for key in ("rows", "columns", "nonzeros"):
+    for key in ("rows", "columns", "nonzeros", "inequalities"):
         value = meta.get(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
             raise FormatError(f"{where}: field {key!r} must be a whole number of at least 0, found {clip(repr(value), 40)}")
@@ -378,6 +378,13 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key, actual in (("n", puzzle.n), ("n_clues", puzzle.n_clues)):
         if key in meta and meta[key] != actual:
             raise FormatError(f"{where}: field {key!r} says {meta[key]!r:.40} but its puzzle has {actual}")
+    # a CNF/OPB answer's variable numbers are checked against these: a wrong count blamed the answer
+    for fmt, facts in (meta.get("formats") or {}).items():
+        stated = facts.get("variables")
+        if fmt in ("cnf", "opb") and stated is not None and (not isinstance(stated, int) or isinstance(stated, bool)
+                                                             or stated < conv.n_vars):
+            raise FormatError(f"{where}: field 'formats.{fmt}.variables' must be a whole number of at least the "
+                              f"model's {conv.n_vars} cell variables, found {clip(repr(stated), 40)}")
     n_aux = aux_column_names(puzzle)[0].size if puzzle.rules or puzzle.extra else 0
     _check_aux(meta, conv.n_vars, n_aux, where)
     encoding = meta["clue_encoding"]

@@ -132,7 +132,14 @@ def test_metadata_convention_reads_what_the_writers_record_and_names_what_is_wro
     ("columns", "x", "field 'columns' must be a whole number of at least 0, found 'x'"),
     ("columns", [1, 2], "field 'columns' must be a whole number of at least 0, found [1, 2]"),
     ("rows", -3, "field 'rows' must be a whole number of at least 0, found -3"),
+    ("inequalities", "many", "field 'inequalities' must be a whole number of at least 0, found 'many'"),
     ("files", [], "field 'files' must be an object, found list"),
+    # a CNF answer's numbers are checked against it: a wrong count blamed the answer ('variable 419
+    # is beyond the model's 216 variables')
+    ("formats", {"cnf": {"variables": "lots"}},
+     "field 'formats.cnf.variables' must be a whole number of at least the model's 64 cell variables, found 'lots'"),
+    ("formats", {"opb": {"variables": 10}},
+     "field 'formats.opb.variables' must be a whole number of at least the model's 64 cell variables, found 10"),
 ])
 def test_fields_import_sizes_answers_by_are_checked(key, value, said):
     """``import`` sized an answer by ``formats`` and ``columns`` unchecked: a string there was an

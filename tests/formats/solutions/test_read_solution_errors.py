@@ -105,6 +105,20 @@ def test_error_truncated_other_formats(nine, reference, tmp_path):
         expect_error(cut, nine[2], f"{cut}: truncated: no final 'e o f' line")
 
 
+@pytest.mark.interop
+def test_a_glpk_column_line_repeated_is_not_called_truncated(nine, tmp_path):
+    glpsol = shutil.which("glpsol")
+    if glpsol is None:
+        pytest.skip("glpsol is not on PATH")
+    run([glpsol, "--freemps", "m.mps", "-w", "g_raw.txt"], nine[3])
+    lines = (nine[3] / "g_raw.txt").read_text().splitlines(keepends=True)
+    first_j = next(k for k, line in enumerate(lines) if line.startswith("j "))
+    path = tmp_path / "g_twice.txt"
+    path.write_text("".join(lines[:first_j + 1] + lines[first_j:]))
+    expect_error(path, nine[2], f"{path}: 730 column ('j') lines, more than the 729 the 's' line announces: a "
+                                f"repeated or extra line")
+
+
 def test_error_fractional(nine, tmp_path):
     path = tmp_path / "sol.txt"
     path.write_text((nine[3] / "g.sol").read_text().replace("x_1_2_3 0\n", "x_1_2_3 0.5\n"))
