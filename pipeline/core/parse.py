@@ -11,6 +11,7 @@ place, :func:`compact_values`, for one line or many lines at once (batch input).
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import re
@@ -38,6 +39,7 @@ Box: TypeAlias = str | tuple[int, int] | None
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES", "MAX_TOKEN_DIGITS", "read_stdin",
            "PuzzleParts", "region_text_bytes",
            "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
+           "read_grid_text",
            "check_grid_size", "memory_limit", "model_bytes"]
 
 # Compact cell alphabet: '.' and '0' are empty, then 1-9, then A-Z for 10..35.
@@ -362,7 +364,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         return _matrix_to_grid(source, box, size, "grid")
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                           or looks_like_iss(source))
-    text, where = (str(source), "grid") if inline else _read_source(source, "grid")
+    text, where = (str(source), "grid") if inline else read_grid_text(source)
+    text = _answer_rows(text, where) or text
     if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
         # its JSON read as rows of cells would be "line 2 has 2 cells"
         raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "
@@ -372,6 +375,43 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
     return grid
+
+
+def _answer_rows(text: str, where: str) -> str | None:
+    """The ``"grid"`` of the JSON answer ``solve --format json`` and ``import`` print, as rows of
+    cells; None for any other text (a puzzle document has no ``"grid"``: it gets its own message)."""
+    if not looks_like_document(text):
+        return None
+    try:
+        answer = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(answer, dict) or "grid" not in answer or "givens" in answer or "rules" in answer:
+        return None
+    rows = answer["grid"]
+    if not (isinstance(rows, list) and rows and all(isinstance(row, list) and row for row in rows)
+            and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 2**31 for row in rows for v in row)):
+        raise PuzzleError(f"{where}: its 'grid' is not a list of rows of whole numbers, as solve's JSON prints it")
+    return "\n".join(" ".join(map(str, row)) for row in rows) + "\n"
+
+
+def read_grid_text(source: Source) -> tuple[str, str]:
+    """:func:`read_source` for a grid: the JSON answer ``solve --format json`` (and ``import``)
+    prints gives its ``"grid"`` as rows of cells, so a grid reader takes it as it takes the grid
+    ``solve`` prints.
+
+    Parameters
+    ----------
+    source : str or path
+        As :func:`parse_grid` takes (not an array).
+
+    Returns
+    -------
+    (str, str)
+        The text, and the file's name or ``grid``.
+    """
+    text, where = _read_source(source, "grid")
+    return _answer_rows(text, where) or text, where
 
 
 def _resolve_box(box, n: int) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
-from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_source, whole_number
+from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_grid_text, whole_number
 from pipeline.core.values import parse_values, values_spec, wrong_cell_count
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
@@ -413,6 +413,6 @@ def read_rect_grid(source: object, rows: int, cols: int, values: tuple[int, ...]
     span = values or tuple(range(1, n + 1))
     if isinstance(source, np.ndarray):
         return _givens(np.asarray(source).tolist(), rows, cols, span, values is None, "grid")
-    text, where = read_source(source, "grid")
+    text, where = read_grid_text(source)
     lines = [line for line in text.splitlines() if not re.fullmatch(r"[\s\-+|=]*", line)]
     return _givens(lines, rows, cols, span, values is None, where)

@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
-from pipeline.core.parse import COMPACT_DIGITS, read_source, whole_number
+from pipeline.core.parse import COMPACT_DIGITS, read_grid_text, whole_number
 
 __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens", "parse_value_grid",
            "grid_values"]
@@ -343,6 +343,6 @@ def parse_value_grid(source: "str | np.ndarray", n: int, values: tuple[int, ...]
     """
     if isinstance(source, np.ndarray):
         return read_value_givens(np.asarray(source).tolist(), n, values, "grid")
-    text, where = read_source(source, "grid")
+    text, where = read_grid_text(source)
     lines = [line for line in text.splitlines() if not _SEPARATOR_LINE.fullmatch(line)]
     return read_value_givens(lines, n, values, where)
