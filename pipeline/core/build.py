@@ -741,7 +741,7 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     Raises
     ------
     PuzzleError
-        The model would not fit in the memory limit (:func:`pipeline.core.parse.check_grid_size`),
+        The model would not fit in the memory limit (:func:`pipeline.core.limits.check_grid_size`),
         refused before anything is allocated.
     ConventionError
         Unknown ``scheme``/``order``, or ``block`` for a variant without boxes.

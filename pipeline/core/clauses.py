@@ -33,7 +33,7 @@ from pipeline.core.extras import install_hint
 from pipeline.core.clauses_pb import AMO_ENCODINGS, EncodingTooLarge, keep_pysat_off_sigint, renumbered, rule_row_range
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
-from pipeline.core.parse import memory_limit
+from pipeline.core.limits import memory_limit
 from pipeline.core.rules.rowblocks import distinct_small_ints
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ _LOG2_BASE_N = 25              # the networks' figures are at this N
 
 def check_encoding_memory(model: Model, amo: str | None) -> None:
     """Refuse, in one line, a SAT engine for ``model`` whose build would need more than
-    :func:`~pipeline.core.parse.memory_limit` bytes (:func:`encoding_bytes`): rather than a
+    :func:`~pipeline.core.limits.memory_limit` bytes (:func:`encoding_bytes`): rather than a
     ``MemoryError`` traceback half a minute in, or the machine swapping.
 
     Parameters

@@ -43,7 +43,7 @@ from pipeline.core.build import Model
 from pipeline.core.csr import Csr, as_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
-from pipeline.core.parse import MAX_BYTES_ENV, memory_limit
+from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.stops import TOO_LONG_TO_START, say_seconds
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class EncodingOutlasts(PipelineError):
 
 class EncodingTooLarge(SolveError):
     """A SAT encoding whose build would need more memory than allowed
-    (:func:`~pipeline.core.parse.memory_limit`): a batch record's status ``memory_limit``, which
+    (:func:`~pipeline.core.limits.memory_limit`): a batch record's status ``memory_limit``, which
     ``--retry`` can name (the unit rows' check: :func:`pipeline.core.clauses.check_encoding_memory`;
     the rule rows': :func:`encode_rows`)."""
 
@@ -494,7 +494,7 @@ def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, v
     ------
     EncodingTooLarge
         The clauses' literals times ``bytes_per_token``, with ``reserved_bytes``, would pass
-        :func:`~pipeline.core.parse.memory_limit` (known from the row shapes, before they are
+        :func:`~pipeline.core.limits.memory_limit` (known from the row shapes, before they are
         written out: 50,000 greater-than rules took 16 GB).
     """
     _check("card", card, CARD_ENCODINGS)

@@ -1,7 +1,27 @@
-"""What the operating system lets this process have, as the memory guards read it."""
+"""What the operating system lets this process have, and what a model may take of it: the memory
+guards every reader and builder asks before it allocates."""
 from __future__ import annotations
 
-__all__ = ["address_space_allowed"]
+import os
+from decimal import Decimal, InvalidOperation
+
+from pipeline.core.errors import PuzzleError
+from pipeline.core.textin import size_text
+
+__all__ = ["MAX_BYTES_ENV", "MAX_BYTES_LIMIT", "MODEL_BYTES_PER_NONZERO", "RULE_BYTES_PER_NONZERO",
+           "address_space_allowed", "check_grid_size", "memory_limit", "model_bytes"]
+
+# Models are refused before they are built when their estimated memory exceeds this many bytes
+# (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
+MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
+# The largest SUDOKU_PIPELINE_MAX_BYTES: far above any memory, and still an int64 and a float.
+MAX_BYTES_LIMIT = 2 ** 63 - 1
+# Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
+# and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
+MODEL_BYTES_PER_NONZERO = 64
+# Bytes per nonzero of the rows of rules beyond units: an empty 100x100 with non-consecutive
+# (7.75 million rule nonzeros) peaked about 1 GB above its plain model (labels, per-rule blocks).
+RULE_BYTES_PER_NONZERO = 128
 
 
 def address_space_allowed(unbounded: int) -> int:
@@ -23,3 +43,93 @@ def address_space_allowed(unbounded: int) -> int:
     except (ImportError, ValueError, OSError):   # no resource module (Windows)
         return unbounded
     return unbounded if soft == resource.RLIM_INFINITY or soft <= 0 else soft * 3 // 4
+
+
+def memory_limit() -> int:
+    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory (at
+    most three quarters of an address-space limit, ``ulimit -v``).
+
+    The variable holds a whole number of bytes from 1 to :data:`MAX_BYTES_LIMIT`, in digits
+    (``8000000000``) or with an exponent (``8e9``, ``1.5e9``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    PuzzleError
+        The variable is set to anything else (``0``, ``-1``, ``1.5``, ``inf``, ``nan``, ``8G``).
+    """
+    env = os.environ.get(MAX_BYTES_ENV)
+    if env:
+        # Decimal, not float: exact for any digits, and an exponent is never expanded, so
+        # '1e999999999' is compared, not built; 'inf'/'nan' parse and are refused below
+        try:
+            value = Decimal(env.strip())
+        except InvalidOperation:
+            value = None
+        if value is None or not value.is_finite() or value != value.to_integral_value() \
+                or not 1 <= value <= MAX_BYTES_LIMIT:
+            raise PuzzleError(f"{MAX_BYTES_ENV}: must be a whole number of bytes from 1 to 2**63 - 1 "
+                              f"(e.g. 8000000000 or 8e9), found {env!r}")
+        return int(value)
+    try:
+        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        half = 8 << 30
+    return min(half, address_space_allowed(MAX_BYTES_LIMIT))
+
+
+def model_bytes(n: int, cells: int | None = None) -> int:
+    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros).
+
+    Parameters
+    ----------
+    n : int
+        Grid side (digits per cell).
+    cells : int, optional
+        Cells indexed, when not ``N * N``: a layout's whole canvas.
+
+    Returns
+    -------
+    int
+    """
+    return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n
+
+
+def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0) -> None:
+    """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
+
+    With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    where : str
+        Named in the error message.
+    cells : int, optional
+        Cells indexed, when not ``N * N``: a layout's whole canvas.
+    rule_nonzeros : float
+        Estimated nonzeros of the rows of rules beyond units (:data:`RULE_BYTES_PER_NONZERO` each).
+    """
+    limit = memory_limit()
+    need = model_bytes(n, cells) + RULE_BYTES_PER_NONZERO * rule_nonzeros
+    if need <= limit:
+        return
+    if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
+        what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
+        what += " and its rules" if rule_nonzeros else ""
+        raise PuzzleError(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
+                          f"{size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+    largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
+    while model_bytes(largest + 1) <= limit:
+        largest += 1
+    while largest > 1 and model_bytes(largest) > limit:
+        largest -= 1
+    side = str(n) if n < 10 ** 7 else f"{float(n):.1e}"   # a side of 10**30 was 31 digits twice
+    raise PuzzleError(
+        f"{where}: a {side}x{side} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
+        f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
+    )

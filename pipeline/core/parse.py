@@ -16,7 +16,6 @@ import math
 import os
 import re
 import stat
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Sequence
@@ -25,8 +24,9 @@ from typing import Any, NamedTuple, TypeAlias
 import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
-from pipeline.core.limits import address_space_allowed
-from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, size_text, too_much
+# the memory guards live in limits; parse re-exports them, as it did before they moved
+from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
+from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 
@@ -46,17 +46,6 @@ __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES
 COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-# Models are refused before they are built when their estimated memory exceeds this many bytes
-# (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
-MAX_BYTES_ENV = "SUDOKU_PIPELINE_MAX_BYTES"
-# The largest SUDOKU_PIPELINE_MAX_BYTES: far above any memory, and still an int64 and a float.
-MAX_BYTES_LIMIT = 2 ** 63 - 1
-# Bytes per nonzero of A (4 N^3 of them) across a build: CSR data and indices, the column table
-# and the solver view's copy; measured peak RSS of build_model + Aeq at N = 64..144 is below it.
-MODEL_BYTES_PER_NONZERO = 64
-# Bytes per nonzero of the rows of rules beyond units: an empty 100x100 with non-consecutive
-# (7.75 million rule nonzeros) peaked about 1 GB above its plain model (labels, per-rule blocks).
-RULE_BYTES_PER_NONZERO = 128
 # Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
 MAX_TOKEN_DIGITS = 12
 # a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
@@ -91,96 +80,6 @@ def whole_number(value: object) -> int | None:
     if not isinstance(value, (int, np.integer)) or len(str(abs(int(value)))) > MAX_TOKEN_DIGITS:
         return None
     return int(value)
-
-
-def memory_limit() -> int:
-    """Bytes a model may need: ``$SUDOKU_PIPELINE_MAX_BYTES``, else half the physical memory (at
-    most three quarters of an address-space limit, ``ulimit -v``).
-
-    The variable holds a whole number of bytes from 1 to :data:`MAX_BYTES_LIMIT`, in digits
-    (``8000000000``) or with an exponent (``8e9``, ``1.5e9``).
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    PuzzleError
-        The variable is set to anything else (``0``, ``-1``, ``1.5``, ``inf``, ``nan``, ``8G``).
-    """
-    env = os.environ.get(MAX_BYTES_ENV)
-    if env:
-        # Decimal, not float: exact for any digits, and an exponent is never expanded, so
-        # '1e999999999' is compared, not built; 'inf'/'nan' parse and are refused below
-        try:
-            value = Decimal(env.strip())
-        except InvalidOperation:
-            value = None
-        if value is None or not value.is_finite() or value != value.to_integral_value() \
-                or not 1 <= value <= MAX_BYTES_LIMIT:
-            raise PuzzleError(f"{MAX_BYTES_ENV}: must be a whole number of bytes from 1 to 2**63 - 1 "
-                              f"(e.g. 8000000000 or 8e9), found {env!r}")
-        return int(value)
-    try:
-        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-    except (ValueError, OSError, AttributeError):
-        half = 8 << 30
-    return min(half, address_space_allowed(MAX_BYTES_LIMIT))
-
-
-def model_bytes(n: int, cells: int | None = None) -> int:
-    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros).
-
-    Parameters
-    ----------
-    n : int
-        Grid side (digits per cell).
-    cells : int, optional
-        Cells indexed, when not ``N * N``: a layout's whole canvas.
-
-    Returns
-    -------
-    int
-    """
-    return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n
-
-
-def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0) -> None:
-    """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
-
-    With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
-
-    Parameters
-    ----------
-    n : int
-        Grid side.
-    where : str
-        Named in the error message.
-    cells : int, optional
-        Cells indexed, when not ``N * N``: a layout's whole canvas.
-    rule_nonzeros : float
-        Estimated nonzeros of the rows of rules beyond units (:data:`RULE_BYTES_PER_NONZERO` each).
-    """
-    limit = memory_limit()
-    need = model_bytes(n, cells) + RULE_BYTES_PER_NONZERO * rule_nonzeros
-    if need <= limit:
-        return
-    if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
-        what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
-        what += " and its rules" if rule_nonzeros else ""
-        raise PuzzleError(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
-                          f"{size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
-    largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
-    while model_bytes(largest + 1) <= limit:
-        largest += 1
-    while largest > 1 and model_bytes(largest) > limit:
-        largest -= 1
-    side = str(n) if n < 10 ** 7 else f"{float(n):.1e}"   # a side of 10**30 was 31 digits twice
-    raise PuzzleError(
-        f"{where}: a {side}x{side} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
-        f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
-    )
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -479,8 +378,9 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     if kind is None and re.fullmatch(r"[A-Za-z_][\w\-]{0,62}", s) and not grid_sized:
         # a short bare word that is no square number of cells: a file name not found ('nonexist')
         raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
-    if kind == "a directory" and not grid_sized:
-        raise PuzzleError(f"{what}: {s!r} is a directory, not a puzzle file")   # 'examples', not 8 cells
+    if kind == "a directory" and not (grid_sized and (what == "regions" or _compact_cells(s.strip()))):
+        # 'examples' is not 8 cells, and 'adir' no 2x2 grid's cells
+        raise PuzzleError(f"{what}: {s!r} is a directory, not a puzzle file")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s, what  # puzzle text, even where a directory has that name ('.')
     if kind is None and s.strip() and not re.search(r"[/\\]", s):
@@ -496,6 +396,13 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
                           "f-puzzles ones (...?load=N4Ig... or sudokupad.app/fpuzzles...): share a SudokuPad "
                           "short or scl link's puzzle as an f-puzzles link")
     raise PuzzleError(f"{what}: no such file {s!r} (and it is not a puzzle string)")
+
+
+def _compact_cells(s: str) -> bool:
+    """Could ``s`` be a compact line of its square grid's cells ('.', '0' and the grid's digits)?"""
+    side = math.isqrt(len(s))
+    digits = COMPACT_DIGITS[:side]
+    return set(s) <= set(".0" + digits + digits.lower())
 
 
 #: A file name with one of the extensions the readers know: never a compact puzzle or region line

@@ -91,7 +91,7 @@ def test_rules_over_the_whole_grid_and_a_layouts_canvas_count_in_the_estimate(mo
     """The estimate counted 4 N^3 unit nonzeros only: an empty 100x100 with non-consecutive
     (about 8 more nonzeros per variable) took 1.1 GB under a 400 MB limit, and a layout's canvas
     was counted as one N x N grid."""
-    from pipeline.core.parse import MODEL_BYTES_PER_NONZERO, RULE_BYTES_PER_NONZERO
+    from pipeline.core.limits import MODEL_BYTES_PER_NONZERO, RULE_BYTES_PER_NONZERO
     plain = model_bytes(36)
     with_rule = plain + RULE_BYTES_PER_NONZERO * 8.0 * 36 ** 3
     monkeypatch.setenv(MAX_BYTES_ENV, str((plain + with_rule) // 2))
@@ -364,6 +364,15 @@ def test_a_bare_directory_or_file_name_is_named_as_such(tmp_path, monkeypatch):
         parse_puzzle("nonexist")
     with pytest.raises(PuzzleError, match="wrong length"):
         parse_puzzle("12345678")   # digits: puzzle text of 8 cells
+    # a directory whose name is a square number of characters that no grid's cells could be
+    # ('adir': 'a' is no 2x2 cell) was read as puzzle text: "bad character 'a' at position 1"
+    for name in ("adir", "nine_char"):
+        (tmp_path / name).mkdir()
+        with pytest.raises(PuzzleError, match=rf"^puzzle: '{name}' is a directory, not a puzzle file$"):
+            parse_puzzle(name)
+    cells = "1..." + "." * 12   # the cells of a 4x4 stay a puzzle, whatever the folder
+    (tmp_path / cells).mkdir()
+    assert parse_puzzle(cells).n_clues == 1
 
 
 @pytest.mark.parametrize("doc", [
