@@ -336,6 +336,8 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         return _report_interrupt()
     except PipelineError as e:
+        if isinstance(e, OSError) and e.errno == errno.EPIPE and _stdout_reader_gone():
+            return SIGPIPE_EXIT   # a write into --to /dev/stdout whose reader left: quietly, as with -
         # one line whatever it quotes: a line break in a file's name is shown escaped
         text = bounded(str(_as_typed(e, args))).replace("\r", "\\r").replace("\n", "\\n")
         print(f"error: {text}", file=sys.stderr)

@@ -54,6 +54,20 @@ def test_export_to_stdout_piped_into_a_reader_that_leaves_is_141_never_a_silent_
     assert proc.returncode == 128 + signal.SIGPIPE
 
 
+@pytest.mark.parametrize("command", ["export examples/grid16.txt --box 4x4 --to /dev/stdout --formats lp",
+                                     "draw examples/grid16.txt --box 4x4 --candidates --inches 30 --to /dev/stdout"])
+def test_to_dev_stdout_piped_into_a_reader_that_leaves_is_141_as_with_a_dash(command):
+    """--to /dev/stdout (as the docs show for draw) opens the pipe as a file: its broken pipe was
+    'error: /dev/stdout: cannot write: Broken pipe' and exit 2."""
+    if not shutil.which("head") or not shutil.which("bash") or not os.path.exists("/dev/stdout"):
+        pytest.skip("no bash/head or /dev/stdout")
+    line = (f"{shlex.quote(sys.executable)} -m pipeline {command} | (sleep 0.5; head -c 10 > /dev/null); "
+            f"exit ${{PIPESTATUS[0]}}")
+    proc = subprocess.run(["bash", "-c", line], capture_output=True, text=True, cwd=PROJECT, env=_env(), timeout=300)
+    assert proc.stderr == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
 # main() as the command line runs it (argv from sys.argv, so the Ctrl-C watchdog is on), after a
 # 'ready' line once every import is done: from then on a Ctrl-C must end in one line and 130
 CLI_AFTER_READY = "import sys, pipeline.cli; print('ready', flush=True); sys.exit(pipeline.cli.main())"

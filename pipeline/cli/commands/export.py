@@ -43,8 +43,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:   # a device or pipe (/dev/null, >(gzip > x)) is written into, never replaced
             with open(args.to, "wb") as stream:
                 export_stream(model, stream, args.formats, where=args.to, **options)
+        except BrokenPipeError:
+            raise   # its reader left (--to /dev/stdout | head): main ends quietly with 141
         except OSError as e:
-            raise FormatError(f"{args.to}: cannot write: {e.strerror or e}") from None
+            raise FormatError(f"{args.to}: cannot write ({(e.strerror or str(e)).lower()})") from None
         return 0
     if single is not None:
         model = model_from_args(args)
