@@ -207,3 +207,26 @@ def test_hidden_skyscraper_document_and_refusals():
         parse_puzzle(_doc(6, [{"rule": "hiddenskyscraper", "clue": "r7c2", "count": 2}]))
     with pytest.raises(PuzzleError, match="not one of the values"):
         parse_puzzle(_doc(4, [{"rule": "numberedroom", "clue": "r0c2", "digit": 2}], [-2, 0, 1, 3]))
+
+
+@pytest.mark.parametrize("kind", ["xsum", "numberedroom", "skyscraper"])
+def test_a_rectangles_short_lines_rows_are_exact(kind):
+    """On a 4x6 grid a column has 4 cells and the digits go to 6: an X-sum whose first digit was 5
+    or 6 summed the 4 cells there are and met its clue (every engine counted a puzzle ISS and
+    verify find no solution to); a first digit past the line names no cell."""
+    vals = list(range(1, 7))
+    lines = np.array(list(itertools.product(range(1, 7), repeat=4)))   # a column's cells, any digits
+    for clue in ("r0c1", "r5c4"):
+        found = sorted({v for line in lines.tolist() if (v := ORACLE[kind](line, vals)) is not None})
+        for value in found + [max(found) + 1]:
+            try:
+                puzzle = parse_puzzle({"size": "4x6", "box": "2x3", "rules": [{"rule": kind, "clue": clue,
+                                                                               KEY[kind]: value}]})
+            except PuzzleError:
+                continue   # a value outside the rule's range: no line meets it
+            rule = puzzle.rules[0]
+            ordered = lines if rule.cell_list[0] < rule.cell_list[-1] else lines[:, ::-1]   # from the clue
+            want = np.array([ORACLE[kind](line, vals) == value for line in ordered.tolist()])
+            got = feasible_lines(build_model(puzzle), kind, sorted(rule.cell_list), lines)
+            bad = np.flatnonzero(got != want)
+            assert not bad.size, (kind, clue, value, ordered[bad[0]].tolist(), bool(want[bad[0]]))

@@ -351,7 +351,8 @@ class XSum(OutsideLine):
     ``xsum_k_d_s`` (``<=``), the big-M pair over ``x[c_1, d]`` for the cells ``c_2 .. c_X``
     adding up to ``S - X`` (``m = X - 1``: ``M = m*N - (S - X)``, ``M = S - X - m``; with a value
     set ``m hi - (S - X)`` and ``S - X - m lo``); ``xsumnot_k_d`` (``<= 0``) when ``S - X`` is
-    outside ``m .. m*N`` (``m lo .. m hi``) or ``X`` outside ``1..N``.
+    outside ``m .. m*N`` (``m lo .. m hi``) or ``X`` outside ``1..L``, ``L`` the line's cells
+    (``N``, fewer on a rectangular grid's shorter lines).
     """
 
     kind: ClassVar[str] = "xsum"
@@ -393,8 +394,10 @@ class XSum(OutsideLine):
         -------
         list of Rows
         """
-        cells, n = self.cells(), board.n
-        conds: list = [([(int(cells[0]), d)], cells[1:x], self.value - x if 1 <= x <= n else None, [d + 1])
+        # X names a cell only up to the line's length: N, fewer on a rectangular grid's shorter
+        # lines (a 4x6's columns: X = 5 summed the 4 cells there are and took the clue as met)
+        cells = self.cells()
+        conds: list = [([(int(cells[0]), d)], cells[1:x], self.value - x if 1 <= x <= cells.size else None, [d + 1])
                        for d, x in enumerate(board.value_of.tolist())]
         big, nots = _cond_sum_rows("xsum", index, conds, board.value_of)
         return [big, nots]
