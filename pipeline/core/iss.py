@@ -43,6 +43,7 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.iss_extra import doppel_link_rules, iss_extra_groups
 from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
+                                    iss_boxes, on_iss_boxes,
                                       looks_like_iss)
 from pipeline.core.rect import iss_rect_box, rect_box_units
 from pipeline.core.rules import RULES
@@ -84,21 +85,6 @@ def _items(text: str, where: str) -> Iterator[_Item]:
 def _place(item: _Item) -> str:
     shown = item.raw if len(item.raw) <= 40 else item.raw[:37] + "..."
     return f"constraint {item.number}, {shown!r} at character {item.offset}"
-
-
-def iss_boxes(n: int) -> tuple[int, int] | None:
-    """The boxes ISS gives an N x N grid: ``(h, w)``, h the largest divisor of N from ``sqrt(N)``
-    down to 2 (h <= w), or None (N prime or below 4: no boxes).
-
-    Parameters
-    ----------
-    n : int
-        Grid side.
-    """
-    for small in range(int(np.sqrt(n)), 1, -1):
-        if n % small == 0:
-            return small, n // small
-    return None
 
 
 def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
@@ -453,6 +439,10 @@ def _read_one(item: _Item, grid: IssGrid, boxes_k: int | None, where: str) -> li
     try:
         if item.type == "DisjointSets" and boxes_k is not None:   # the sets of ISS's boxes of k cells
             return disjoint_set_rules(item.args, n, region_boxes(n, boxes_k))
+        if item.type == "DisjointSets" and grid.rows == grid.cols and not on_iss_boxes(grid):
+            # ISS lays its sets on the boxes it gives the size, whatever the jigsaw (a 6x6's 3x2
+            # boxes, written as a jigsaw, still get 2x3 sets)
+            return disjoint_set_rules(item.args, n, iss_boxes(n))
         if item_types_on_boxes(item.type) and boxes_k is not None:   # ISS lays them on boxes of k cells
             raise PuzzleError(f"{where}: ISS: {item.type} with regions of {boxes_k} cells is not "
                               f"supported ({_place(item)})")

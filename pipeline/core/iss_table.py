@@ -192,6 +192,58 @@ def _int(text: str, what: str) -> int:
         raise IssArgError(f"{what} {clip(text)!r} is not a whole number") from None
 
 
+def iss_boxes(n: int) -> tuple[int, int] | None:
+    """The boxes ISS gives an N x N grid: ``(h, w)``, h the largest divisor of N from ``sqrt(N)``
+    down to 2 (h <= w), or None (N prime or below 4: no boxes).
+
+    Parameters
+    ----------
+    n : int
+        Grid side.
+    """
+    for small in range(int(np.sqrt(n)), 1, -1):
+        if n % small == 0:
+            return small, n // small
+    return None
+
+
+def on_iss_boxes(grid: IssGrid) -> bool:
+    """Are ``grid``'s units the boxes ISS gives its size (:func:`iss_boxes`), where ISS lays its
+    ``DisjointSets``?
+
+    Parameters
+    ----------
+    grid : IssGrid
+
+    Returns
+    -------
+    bool
+    """
+    dims, n = iss_boxes(grid.n), grid.n
+    if dims is None or grid.units is None or np.size(grid.units) != n * n:
+        return False
+    rows, cols = np.divmod(np.arange(n * n), n)
+    boxes = (rows // dims[0]) * (n // dims[1]) + cols // dims[1]
+    units = np.unique(np.asarray(grid.units).ravel(), return_inverse=True)[1].ravel()
+    return bool(np.array_equal(np.unique(boxes, return_inverse=True)[1].ravel(), units))
+
+
+def _write_disjoint_groups(entry: dict, grid: IssGrid) -> list[str]:
+    """``DisjointSets`` on ISS's own boxes; on other boxes (a 6x6's 3x2, written as a jigsaw) each
+    set apart as an ``AllDifferent`` (ISS would lay ``DisjointSets`` on its 2x3 boxes): the cells
+    at one position of every box, the position row-major in the box."""
+    if on_iss_boxes(grid):
+        return ["DisjointSets"]
+    units = np.asarray(grid.units).ravel()
+    order = np.lexsort((np.arange(units.size), units))       # each unit's cells in reading order
+    rank = np.empty(units.size, dtype=np.int64)
+    rank[order] = np.arange(units.size) - np.searchsorted(units[order], units[order])
+    sets = np.lexsort((units, rank))                          # by position, then unit
+    n = grid.n
+    return [item for cells in np.split(sets, n)
+            for item in _items("AllDifferent", *[grid.to_iss(f"r{c // n + 1}c{c % n + 1}") for c in cells.tolist()])]
+
+
 def disjoint_set_rules(args: list[str], n: int, dims: tuple[int, int] | None) -> list[dict]:
     """ISS's ``DisjointSets`` on boxes of ``h x w`` cells other than the grid's (``RegionSize``):
     the cells at one position of every box hold distinct values, one sumless ``cage`` per position
@@ -244,6 +296,23 @@ def _read_cells(kind: str, at_least: int = 1) -> Callable[[list[str], IssGrid], 
     def read(args: list[str], grid: IssGrid) -> list[dict]:
         return [{"rule": kind, "cells": grid.cells(args, at_least)}]
     return read
+
+
+def _entropic_values(grid: IssGrid) -> None:
+    """ISS's Entropic line takes the values 1-9 only (its groups 123, 456, 789)."""
+    if grid.values != tuple(range(1, 10)):
+        raise IssArgError(f"ISS's Entropic line needs the values 1-9; this grid's values are "
+                          f"{grid.values[0]}-{grid.values[-1]}")
+
+
+def _read_entropic(args: list[str], grid: IssGrid) -> list[dict]:
+    _entropic_values(grid)
+    return [{"rule": "entropic", "cells": grid.cells(args, 2)}]
+
+
+def _write_entropic(entry: dict, grid: IssGrid) -> list[str]:
+    _entropic_values(grid)
+    return _items("Entropic", *_cells_of(entry, grid))
 
 
 def _read_all_different(args: list[str], grid: IssGrid) -> list[dict]:
@@ -324,7 +393,7 @@ READERS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Palindrome": _read_cells("palindrome", 2),
     "Between": _read_cells("between", 3),
     "Lockout": _read_line_with("lockout", "diff"),
-    "Entropic": _read_cells("entropic", 2),
+    "Entropic": _read_entropic,
     "Modular": _read_line_with("modular", "mod"),
     "Zipper": _read_cells("zipper", 3),
     "RegionSumLine": _read_cells("regionsum", 2),
@@ -343,6 +412,9 @@ def _cells_of(entry: dict, grid: IssGrid) -> list[str]:
 def _write_cage(entry: dict, grid: IssGrid) -> list[str]:
     if "sum" not in entry:   # AllDifferent over N cells reads as an extra region: a sumless Cage then
         return _items("AllDifferent" if len(entry["cells"]) != grid.n else "Cage~", *_cells_of(entry, grid))
+    if entry["sum"] == 0:   # ISS reads Cage~0 as a cage without a sum (0-based values): the sum apart
+        sumless = {key: value for key, value in entry.items() if key != "sum"}
+        return _write_cage(sumless, grid) + _items("Sum", 0, *_cells_of(entry, grid))
     return _items("Cage", entry["sum"], *_cells_of(entry, grid))
 
 
@@ -406,7 +478,7 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "antiking": _write_global("AntiKing"),
     "nonconsecutive": _write_global("AntiConsecutive"),
     "windoku": _write_global("Windoku"),
-    "disjointgroups": _write_global("DisjointSets"),
+    "disjointgroups": _write_disjoint_groups,
     "even": _write_digits(lambda n: list(range(2, n + 1, 2))),
     "odd": _write_digits(lambda n: list(range(1, n + 1, 2))),
     "pencilmarks": _write_digits(lambda n: []),
@@ -418,7 +490,7 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "palindrome": _write_cells("Palindrome"),
     "between": _write_cells("Between"),
     "lockout": _write_line_with("Lockout", "diff", lambda n: max(1, (n - 1) // 2)),
-    "entropic": _write_cells("Entropic"),
+    "entropic": _write_entropic,
     "modular": _write_line_with("Modular", "mod", lambda n: 3),
     "zipper": _write_cells("Zipper"),
     "regionsum": _write_cells("RegionSumLine"),

@@ -6,7 +6,7 @@ Each type takes no argument and reads as the global rule of the same name (``glo
 ``globalmod``, ``antitaxicab``, ``dutchflatmates``, ``doppelganger``, ``regionsamevalues``).
 The grids ISS accepts each on are checked both ways, so a string read or written here is one
 ISS itself takes: ``GlobalEntropy`` the values ``1..9``, ``GlobalMod`` nine values,
-``AntiTaxicab`` and ``DutchFlatmates`` values from 1, ``Doppelganger`` the values ``0..N`` on an
+``AntiTaxicab`` values from 1, ``DutchFlatmates`` the values ``1..9``, ``Doppelganger`` the values ``0..N`` on an
 ``N x N`` grid (ISS ``9x9~0-9``); ``RegionSameValues`` any grid.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ GLOBALS6: dict[str, tuple[str, Callable[[IssGrid], str | None]]] = {
     "GlobalEntropy": ("globalentropy", _nine_from_one),
     "GlobalMod": ("globalmod", _nine),
     "AntiTaxicab": ("antitaxicab", _from_one),
-    "DutchFlatmates": ("dutchflatmates", _from_one),
+    "DutchFlatmates": ("dutchflatmates", _nine_from_one),   # ISS: numValues 9, valueOffset 0
     "Doppelganger": ("doppelganger", _zero_to_n),
     "RegionSameValues": ("regionsamevalues", _any),
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from oracles import ISS_COLLECTION
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers.highs import count_solutions
@@ -105,6 +107,60 @@ def test_disjoint_sets_on_region_size_boxes_are_the_box_positions():
     assert all("sum" not in r for r in doc["rules"] if r["rule"] == "cage")
     with pytest.raises(PuzzleError, match="DisjointSets.*takes no arguments"):
         document_from_iss(".Shape~6x6~9.RegionSize~9.DisjointSets~3")
+
+
+def _sets_of(dims: tuple[int, int], n: int) -> list[list[str]]:
+    h, w = dims
+    want: dict[tuple[int, int], list[str]] = {}
+    for r, c in itertools.product(range(n), range(n)):
+        want.setdefault((r % h, c % w), []).append(f"r{r + 1}c{c + 1}")
+    return sorted(map(sorted, want.values()))
+
+
+def test_disjoint_sets_lie_on_the_boxes_iss_gives_the_size_whatever_the_jigsaw():
+    """ISS's disjointSetRegions take the size's own boxes (a 6x6's 2x3): the project read
+    DisjointSets over a jigsaw of 3x2 boxes as 3x2 sets, and so wrote 3x2 disjoint groups as a
+    string ISS reads with 2x3 sets (a unique puzzle ISS counted 0)."""
+    three_by_two = "".join("001122"[c] if r < 3 else "334455"[c] for r in range(6) for c in range(6))
+    doc = document_from_iss(f".Shape~6x6.NoBoxes.Jigsaw~{three_by_two}.DisjointSets")
+    assert sorted(map(sorted, [r["cells"] for r in doc["rules"] if r["rule"] == "cage"])) == _sets_of((2, 3), 6)
+    puzzle = parse_puzzle({"size": 6, "box": "3x2", "givens": "...2......5...5...5...1.3.16...2..3.",
+                           "rules": [{"rule": "disjointgroups"}]})
+    text = iss_from_puzzle(puzzle)
+    assert "DisjointSets" not in text and text.count("AllDifferent~") == 6
+    again = parse_puzzle(document_from_iss(text))
+    assert sorted(map(sorted, [r.to_dict(again.board)["cells"] for r in again.rules])) == _sets_of((3, 2), 6)
+    assert count_solutions(build_model(again), limit=2)[0] == count_solutions(build_model(puzzle), limit=2)[0] == 1
+    on_own = parse_puzzle({"size": 6, "box": "2x3", "rules": [{"rule": "disjointgroups"}]})
+    assert iss_from_puzzle(on_own) == ".Shape~6x6.DisjointSets"
+
+
+def test_a_cage_of_sum_0_keeps_its_sum_in_iss():
+    """ISS reads Cage~0 as a cage without a sum: a 0-based one-cell cage of sum 0 lost its sum."""
+    puzzle = parse_puzzle({"size": 4, "values": "0-3", "givens": ".......1..3..0..",
+                           "rules": [{"rule": "cage", "cells": ["r1c1"], "sum": 0}]})
+    text = iss_from_puzzle(puzzle)
+    assert "Cage~0" not in text and "Sum~0~R1C1" in text
+    again = parse_puzzle(document_from_iss(text))
+    assert count_solutions(build_model(again), limit=3)[0] == count_solutions(build_model(puzzle), limit=3)[0] == 1
+
+
+@pytest.mark.parametrize("doc, said", [
+    ({"size": 6, "givens": "1" + "." * 35, "rules": [{"rule": "entropic", "cells": ["r1c1", "r1c2", "r1c3"]}]},
+     "ISS's Entropic line needs the values 1-9; this grid's values are 1-6"),
+    ({"size": 9, "values": "0-8", "rules": [{"rule": "entropic", "cells": ["r1c1", "r1c2", "r1c3"]}]},
+     "ISS's Entropic line needs the values 1-9; this grid's values are 0-8"),
+    ({"size": 6, "rules": [{"rule": "dutchflatmates"}]},
+     "ISS's DutchFlatmates needs the values 1-9; this grid's values are 1-6"),
+])
+def test_rules_iss_takes_on_1_to_9_only_are_refused_elsewhere(doc, said):
+    """ISS refuses these strings ('Entropic Line requires exactly 9 values', 'Dutch Flatmates is not
+    compatible with grid 6x6'); the writer wrote them, and the reader read them."""
+    with pytest.raises(PuzzleError, match=re.escape(said)):
+        iss_from_puzzle(parse_puzzle(doc))
+    with pytest.raises(PuzzleError, match=re.escape(said.split(";")[0])):   # read as ISS reads it
+        document_from_iss(".Shape~6x6.DutchFlatmates" if "dutch" in said.lower() else
+                          ".Shape~6x6.Entropic~R1C1~R1C2~R1C3")
 
 
 @pytest.mark.parametrize("name", ["6x6: 9-value disjoint sets", "0-indexed: 6x6 9-value disjoint sets", "Septa"])
