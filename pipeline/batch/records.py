@@ -29,7 +29,7 @@ import numpy as np
 
 from formats.files import arrow_target, open_binary, open_text
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, clip
 from pipeline.core.textin import BINARY_HEAD, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
 
@@ -157,7 +157,44 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     for column in RECORD_COLUMNS:
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
+    if fmt == "csv":
+        _mark_bytes_not_utf8(path, frame, out)
     return out
+
+
+def _mark_bytes_not_utf8(path: Path, frame, records: dict[str, list]) -> None:
+    """Make each CSV record that holds a byte that is not UTF-8 (pandas reads it as U+FFFD) an
+    error row naming its field: a variant written with a Latin-1 e was an unknown variant with
+    U+FFFD in it, a puzzle's bad byte a bad character U+FFFD, and the output kept U+FFFD for the
+    byte. Only a file with U+FFFD in a record's field is decoded again, strictly, to tell a
+    replaced byte from a U+FFFD written in the file."""
+    hits = {column: np.flatnonzero(frame[column].astype(str).str.contains("\ufffd", regex=False).to_numpy(dtype=bool))
+            for column in RECORD_COLUMNS if column in frame.columns}
+    if not any(k.size for k in hits.values()) or _is_utf8(path):
+        return
+    for column, rows in hits.items():
+        for k in rows.tolist():
+            if bad_row_parts(records["puzzle"][k]) is not None:
+                continue   # already an error row (another field, or a row of another width)
+            shown = records[column][k] or ""
+            records["puzzle"][k] = (f"{BAD_ROW}csv: the {column} field holds a byte that is not UTF-8 text "
+                                    f"({clip(shown, 60)!r}, the byte shown as U+FFFD); save the file as UTF-8"
+                                    f"{BAD_ROW}{records['puzzle'][k] or ''}")
+
+
+def _is_utf8(path: Path) -> bool:
+    """Does the file (through gzip) decode as UTF-8, read a MiB at a time?"""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    try:
+        with open_binary(path) as f:
+            while chunk := f.read(1 << 20):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    except (OSError, EOFError, zlib.error):
+        return True   # unreadable: the reader named it already
+    return True
 
 
 #: Starts the puzzle field of a CSV row that could not be read as one (more fields than the

@@ -110,7 +110,8 @@ def test_bytes_that_are_not_utf8_are_their_records_error_not_the_files(tmp_path,
                      + (MIXED[0] + ",c" + extra + "\n").encode())
     records = read_records(path)
     assert records["puzzle"][0] == records["puzzle"][2] == MIXED[0]
-    assert records["puzzle"][1] == "\ufffd\ufffd bad"
+    message, shown = bad_row_parts(records["puzzle"][1])   # the record's error names the field
+    assert message.startswith("csv: the puzzle field holds a byte that is not UTF-8 text") and shown == "\ufffd\ufffd bad"
     assert len(records["puzzle"]) == 4 if ragged else 3
 
 
@@ -376,3 +377,24 @@ def test_a_line_past_the_bound_with_a_byte_that_is_not_utf8_shows_its_start(tmp_
     # the long line's bytes counted, not the characters held
     assert bad_row_parts(puzzles[2])[0] == (f"text: line 3 is not UTF-8 text (byte 0xe9 at offset {5002 + len(MIXED[0]) + 2}: "
                                             "invalid continuation byte)")
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_csv_field_that_is_not_utf8_is_its_records_error_naming_the_field(tmp_path, packed):
+    """A Latin-1 byte in a CSV record's field was read as U+FFFD without a word: an unknown variant
+    'cl\\ufffdssic', a puzzle's 'bad character', or (in a column batch does not read) nothing. A
+    U+FFFD written in a UTF-8 file stays what it is."""
+    rows = [MIXED[0].encode() + b",cl\xe9ssic,x", MIXED[1].encode() + b",classic,caf\xe9",
+            MIXED[2][:-1].encode() + b"\xe9,classic,x"]
+    data = b"puzzle,variant,note\n" + b"\n".join(rows) + b"\n"
+    path = tmp_path / ("latin.csv.gz" if packed else "latin.csv")
+    path.write_bytes(gzip.compress(data) if packed else data)
+    records = read_records(path)
+    variant, puzzle = bad_row_parts(records["puzzle"][0]), bad_row_parts(records["puzzle"][2])
+    assert variant[0] == "csv: the variant field holds a byte that is not UTF-8 text ('cl\ufffdssic', the byte shown " \
+                         "as U+FFFD); save the file as UTF-8" and variant[1] == MIXED[0]
+    assert puzzle[0].startswith("csv: the puzzle field holds a byte that is not UTF-8 text (")
+    assert records["puzzle"][1] == MIXED[1]   # its unread note column is no matter
+    utf8 = tmp_path / "u.csv"
+    utf8.write_text(f"puzzle,variant\n{MIXED[0]},cl\ufffdssic\n", encoding="utf-8")
+    assert read_records(utf8)["variant"] == ["cl\ufffdssic"]   # the variant's own error names it
