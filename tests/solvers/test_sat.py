@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from oracles import SETS_DIR, round_trip_cases, round_trip_puzzles
 
+from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.errors import SolveError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
@@ -469,3 +470,18 @@ def test_fixed_slices_hears_each_slice_of_a_long_search_and_nothing_else():
         assert slices >= 2
         assert run_sliced(solver) is False and len(heard) == slices     # outside: not called
 
+
+
+def test_a_count_stops_where_its_blocking_clauses_would_pass_the_memory_allowed(monkeypatch, capsys):
+    """Each solution found stays in the solver as a blocking clause: an empty 9x9 counted to 10^11
+    grew without bound (about 0.75 KB a solution). Half the memory allowed bounds them now."""
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", "20000000")
+    model = build_model(parse_puzzle("." * 81))
+    result = sat.count(model, limit=10 ** 11)
+    clause = sat.BYTES_PER_BLOCKING_LITERAL * (81 + 1)   # a literal per cell and the count's own
+    assert result.status == "memory_limit" and result.count == 10_000_000 // clause
+    assert all(verify_grid(g, model.puzzle).ok for g in result.grids[:50])
+    assert main(["count", "." * 81, "--solver", "sat", "--limit", str(10 ** 11)]) == 0
+    assert capsys.readouterr().out == (f"{result.count} (at least: stopped at the memory allowed "
+                                       f"(SUDOKU_PIPELINE_MAX_BYTES), which holds a clause for each solution found)\n")
+    assert sat.count(model, limit=100).status == "limit"   # a limit within it is met as before

@@ -10,6 +10,7 @@ from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, 
                                engine_options, grid_line, note_unused_options, model_from_args, resolve_solver, say_handed_on,
                                time_limit_words)
 from pipeline.core.errors import PipelineError
+from pipeline.core.limits import MAX_BYTES_ENV
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.symmetry import clue_digits
 from pipeline.core.stops import Deadline
@@ -67,6 +68,9 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
         word = {0: "no solution", 1: "unique"}.get(count, "solutions")
     elif status == "limit":
         word = f"at least: stopped at --limit {args.limit}"
+    elif status == "memory_limit":   # each solution the SAT engine found stays with it as a clause
+        word = (f"at least: stopped at the memory allowed ({MAX_BYTES_ENV}), which holds a clause for each "
+                f"solution found")
     else:
         word = f"at least: {stop}"
     if args.format == "json":
