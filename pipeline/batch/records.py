@@ -14,6 +14,7 @@ import codecs
 import csv
 import hashlib
 import io
+import json
 import math
 import os
 import re
@@ -317,8 +318,26 @@ def _text_puzzles(path: Path) -> list[str]:
         raise PipelineError(f"batch: cannot read {str(path)!r} as text: {one_line(e)}") from None
     if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
         lines[0] = lines[0][len(_BOM):].strip()
+    records = [line for line in lines if line and not line.startswith("#")]
+    _refuse_one_document_over_lines(path, records)
     # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
-    return [line for line in lines if line and not line.startswith("#")]
+    return records
+
+
+def _refuse_one_document_over_lines(path: Path, records: list[str]) -> None:
+    """Refuse, in one line, a text input that is one JSON document written over several lines (a
+    pretty-printed puzzle document, or a list of them): each of its lines was an error row ('bad
+    cell "size": 4') and the run said complete. Only a first record of a lone '{' or '[' is
+    looked at further."""
+    if len(records) < 2 or records[0] not in ("{", "["):
+        return
+    try:
+        document = json.loads("\n".join(records))
+    except (ValueError, RecursionError):
+        return   # not one document: its lines are records, each answered
+    what = "a list of JSON documents" if isinstance(document, list) else "one JSON document"
+    raise PipelineError(f"batch: {str(path)!r} is {what} over {len(records)} lines; batch reads a record per "
+                        f"line: write each document on one line (JSON Lines), or give one document to solve")
 
 
 def _located_text_puzzles(path: Path) -> list[str]:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
+import re
 
 import pandas as pd
 import pytest
@@ -398,3 +400,17 @@ def test_a_csv_field_that_is_not_utf8_is_its_records_error_naming_the_field(tmp_
     utf8 = tmp_path / "u.csv"
     utf8.write_text(f"puzzle,variant\n{MIXED[0]},cl\ufffdssic\n", encoding="utf-8")
     assert read_records(utf8)["variant"] == ["cl\ufffdssic"]   # the variant's own error names it
+
+
+@pytest.mark.parametrize("document", [{"size": 4, "givens": "1" + "." * 15}, [{"size": 4, "givens": "1" + "." * 15}] * 2])
+def test_one_json_document_over_several_lines_is_refused_in_one_line(tmp_path, document):
+    """A pretty-printed document was an error row per line ('bad cell "size": 4') and a complete run."""
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document, indent=1) + "\n")
+    lines = path.read_text().count("\n")
+    what = "a list of JSON documents" if isinstance(document, list) else "one JSON document"
+    with pytest.raises(PipelineError, match=rf"^batch: '{re.escape(str(path))}' is {what} over {lines} lines; batch "
+                                            r"reads a record per line: write each document on one line"):
+        read_records(path)
+    path.write_text("{\n" + MIXED[0] + "\n")   # a stray brace: records as before, each answered
+    assert read_records(path)["puzzle"] == ["{", MIXED[0]]
