@@ -234,6 +234,8 @@ def _write_disjoint_groups(entry: dict, grid: IssGrid) -> list[str]:
     at one position of every box, the position row-major in the box."""
     if on_iss_boxes(grid):
         return ["DisjointSets"]
+    if grid.units is None or np.size(grid.units) != grid.n * grid.n:
+        raise IssArgError("disjoint groups need one N x N grid with boxes")
     units = np.asarray(grid.units).ravel()
     order = np.lexsort((np.arange(units.size), units))       # each unit's cells in reading order
     rank = np.empty(units.size, dtype=np.int64)
