@@ -232,7 +232,8 @@ def test_iss_items_read_as_the_entries():
 @pytest.mark.parametrize("text, words", [
     (".Shape~6x6.GlobalEntropy", "GlobalEntropy needs the values 1-9"),
     (".Shape~9x9~0-8.AntiTaxicab", "AntiTaxicab needs values from 1"),
-    (".Shape~9x9~0-8.DutchFlatmates", "DutchFlatmates needs values from 1"),
+    (".Shape~9x9~0-8.DutchFlatmates", "DutchFlatmates needs the values 1-9"),
+    (".Shape~6x6.DutchFlatmates", "DutchFlatmates needs the values 1-9"),   # ISS: "not compatible with grid 6x6"
     (".Doppelganger", "Doppelganger needs the values 0-9"),
     (".Shape~6x6.GlobalMod", "GlobalMod needs nine values"),
     (".AntiTaxicab~3", "takes no arguments"),
