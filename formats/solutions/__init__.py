@@ -99,15 +99,11 @@ def _answer_positions(manifest: Manifest) -> int:
     columns)."""
     data = manifest.data if isinstance(manifest.data, dict) else {}
     formats = data.get("formats")
-    counts = [int(manifest.convention.n_vars), _count(data.get("columns"))]
+    counts = [int(manifest.convention.n_vars), int(data.get("columns") or 0)]
     counts += [int(entry["variables"]) for entry in (formats or {}).values()
                if isinstance(entry, dict) and isinstance(entry.get("variables"), int)]
-    return max(counts) + _count(data.get("rows")) + _count(data.get("inequalities"))
-
-
-def _count(value: object) -> int:
-    """A manifest's count, or 0 when it states none (or no whole number)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    # the manifest's counts are whole numbers once it is read (manifest_from_dict checks them)
+    return max(counts) + int(data.get("rows") or 0) + int(data.get("inequalities") or 0)
 
 
 def _check_lines(text: str, manifest: Manifest | None, where: str, size_limit: int | None = None) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pipeline.core.conventions import Convention
-from pipeline.core.errors import FormatError, PipelineError
+from pipeline.core.errors import FormatError, PipelineError, shortened
 from pipeline.core.puzzle import default_box
 from pipeline.core.verify import verify_grid
 
@@ -176,11 +176,6 @@ def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where:
     return rounded + 0.0  # -0.0 -> 0.0
 
 
-def _shortened(name: str, keep: int = 40) -> str:
-    """A name as an error line quotes it: at most ``keep`` characters and its length past them."""
-    return name if len(name) <= keep else f"{name[:keep]}... ({len(name)} characters)"
-
-
 def _list(names, k: int = 5) -> str:
     names = list(names)
     return ", ".join(names[:k]) + (f", ... ({len(names) - k} more)" if len(names) > k else "")
@@ -190,7 +185,7 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
     names = raw.names
     ok, idx, short, col, arity = _parse_names(names)
     if arity > NAME_INDICES_MAX:
-        raise FormatError(f"{where}: names have {arity} indices ({_shortened(str(names[ok][0]))}); "
+        raise FormatError(f"{where}: names have {arity} indices ({shortened(str(names[ok][0]), 40)}); "
                           f"x_i_j_k names have 3 and x_I_J_p_q_n names 5")
     # a rule's auxiliary columns (skyscrapers, chaos, ...), named aux_<family>_<i>_<j>: the
     # manifest's puzzle says which there are; their values are checked, then left out of the grid

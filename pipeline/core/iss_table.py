@@ -234,16 +234,13 @@ def _write_disjoint_groups(entry: dict, grid: IssGrid) -> list[str]:
     at one position of every box, the position row-major in the box."""
     if on_iss_boxes(grid):
         return ["DisjointSets"]
-    if grid.units is None or np.size(grid.units) != grid.n * grid.n:
-        raise IssArgError("disjoint groups need one N x N grid with boxes")
-    units = np.asarray(grid.units).ravel()
-    order = np.lexsort((np.arange(units.size), units))       # each unit's cells in reading order
-    rank = np.empty(units.size, dtype=np.int64)
-    rank[order] = np.arange(units.size) - np.searchsorted(units[order], units[order])
-    sets = np.lexsort((units, rank))                          # by position, then unit
     n = grid.n
-    return [item for cells in np.split(sets, n)
-            for item in _items("AllDifferent", *[grid.to_iss(f"r{c // n + 1}c{c % n + 1}") for c in cells.tolist()])]
+    if grid.units is None or np.size(grid.units) != n * n:
+        raise IssArgError("disjoint groups need one N x N grid with boxes")
+    first_box = np.flatnonzero(np.asarray(grid.units).ravel() == np.asarray(grid.units).flat[0])
+    h = np.unique(first_box // n).size                       # the boxes' shape, from the first one
+    return [item for group in disjoint_set_rules([], n, (h, first_box.size // h))
+            for item in _items("AllDifferent", *_cells_of(group, grid))]
 
 
 def disjoint_set_rules(args: list[str], n: int, dims: tuple[int, int] | None) -> list[dict]:

@@ -263,8 +263,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         return _matrix_to_grid(source, box, size, "grid")
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                           or looks_like_iss(source))
-    text, where = (str(source), "grid") if inline else read_grid_text(source)
-    text = _answer_rows(text, where) or text
+    text, where = (str(source), "grid") if inline else _read_source(source, "grid")
+    text = _answer_rows(text, where) or text   # solve's JSON answer: its grid
     if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
         # its JSON read as rows of cells would be "line 2 has 2 cells"
         raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "

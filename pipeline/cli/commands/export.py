@@ -10,7 +10,7 @@ from pipeline.core.clauses import AMO_ENCODINGS, DEFAULT_AMO
 from formats.csv import DENSE_LIMIT
 from formats.directory import export_model, exporting_formats, named_only_formats, resolve_formats
 from formats.forked import side_by_side
-from formats.files import is_special_file
+from formats.files import is_special_file, write_failure
 from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
                             single_file_extensions, single_format_names)
 from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
@@ -43,10 +43,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:   # a device or pipe (/dev/null, >(gzip > x)) is written into, never replaced
             with open(args.to, "wb") as stream:
                 export_stream(model, stream, args.formats, where=args.to, **options)
-        except BrokenPipeError:
-            raise   # its reader left (--to /dev/stdout | head): main ends quietly with 141
-        except OSError as e:
-            raise FormatError(f"{args.to}: cannot write ({(e.strerror or str(e)).lower()})") from None
+        except OSError as e:   # a broken pipe too: main ends quietly with 141 when it was stdout's
+            raise write_failure(args.to, e) from None
         return 0
     if single is not None:
         model = model_from_args(args)

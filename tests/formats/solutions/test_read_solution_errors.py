@@ -149,7 +149,7 @@ def test_a_name_of_more_indices_than_any_scheme_is_one_line(nine, tmp_path, indi
     name = "x" + "_1" * indices
     path = tmp_path / "long.sol"
     path.write_text(f"{name} 1\n")
-    shown = name if len(name) <= 40 else f"{name[:40]}... ({len(name)} characters)"
+    shown = name if len(name) <= 40 else f"{name[:40]}...({len(name)} characters)"
     expect_error(path, nine[2], f"{path}: names have {indices} indices ({shown}); x_i_j_k names have 3 "
                                 f"and x_I_J_p_q_n names 5")
 
