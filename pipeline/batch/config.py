@@ -126,6 +126,8 @@ class BatchConfig:
     retry: tuple = ()                  # statuses whose rows an existing OUT solves again
 
     def __post_init__(self):
+        if not all(isinstance(p, (str, os.PathLike)) for p in (self.input_path, self.output)):
+            check_config(self)   # the paths' message first: auto's pick below reads the input
         if self.solver == "auto":   # the command line's default, for the API too (it was HiGHS: 18x slower)
             object.__setattr__(self, "solver", auto_batch_solver(self))
             object.__setattr__(self, "rules_by_auto", True)
@@ -193,6 +195,10 @@ def check_config(c: BatchConfig) -> None:
     BatchConfigError
         One line: ``<option> must be <what>, got <value>``.
     """
+    for option in ("input_path", "output"):   # str(None) would be read as a file named 'None'
+        value = getattr(c, option)
+        if not isinstance(value, (str, os.PathLike)) or not str(value):
+            raise _bad(option, f"must be a path (str or os.PathLike), got {value!r}")
     if c.workers is not None and not (_is_int(c.workers) and 1 <= c.workers <= MAX_WORKERS):
         raise _bad("workers", f"must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
     _one_of("engine", c.engine, ENGINES)

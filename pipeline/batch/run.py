@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -26,7 +26,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.parse import looks_like_document
 from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
-from pipeline.batch.config import BatchConfig
+from pipeline.batch.config import BatchConfig, BatchConfigError
 from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, Processes, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, clear_success, consecutive_runs, locked,
                      own_files, part_statuses, parts, prepare_output, read_part_rows, refuse_foreign, touch_success,
@@ -203,7 +203,11 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     [['optimal', '2143341213244231'], ['error', '-']]
     >>> import shutil; shutil.rmtree(work)
     """
-    return run_config(BatchConfig(str(input_path), str(output), **options), stream=stream)
+    known = [f.name for f in fields(BatchConfig) if f.name not in ("input_path", "output")]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise BatchConfigError(f"run_batch: unknown option {unknown[0]!r} (options: {', '.join(known)})")
+    return run_config(BatchConfig(input_path, output, **options), stream=stream)
 
 
 class _StopSignals:

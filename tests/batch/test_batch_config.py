@@ -109,3 +109,22 @@ def test_the_api_defaults_to_auto_as_the_command_does():
     assert BatchConfig("in.txt", "out", sat_backend="glucose4").solver == "sat"
     named = BatchConfig("in.txt", "out", solver="highs")
     assert named.solver == "highs" and not named.rules_by_auto
+
+
+@pytest.mark.parametrize("paths, message", [
+    ((None, "out"), "input_path must be a path (str or os.PathLike), got None"),
+    (("in.txt", 3), "output must be a path (str or os.PathLike), got 3"),
+    (("", "out"), "input_path must be a path (str or os.PathLike), got ''"),
+])
+def test_a_path_that_is_not_one_is_named_not_read_as_a_file(paths, message):
+    # str(None) was read as an input file named 'None' ("no such input file 'None'")
+    with pytest.raises(BatchConfigError) as err:
+        BatchConfig(*paths)
+    assert str(err.value) == message
+
+
+def test_run_batch_names_an_unknown_option_in_one_line(tmp_path):
+    from pipeline.batch import run_batch
+    with pytest.raises(BatchConfigError, match=r"^run_batch: unknown option 'chunksize' \(options: workers, .*chunk_size"):
+        run_batch(tmp_path / "in.txt", tmp_path / "out", chunksize=10)
+    assert not (tmp_path / "out").exists()
