@@ -269,7 +269,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             if _first_line_is_an_object(text):   # generate --format json -n K, or any JSON Lines file
                 raise PuzzleError(f"{where}: several JSON objects, one a line (JSON Lines): a command reads one "
                                   "puzzle; batch reads each line as one") from None
-            raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(e, 120)})") from None
+            raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(_json_reason(e, text), 120)})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
     report = document_of_generate_report(doc)
@@ -447,6 +447,14 @@ def document_of_generate_report(doc: object) -> dict | None:
     return {**shape, "givens": doc["puzzle"]}
 
 
+def _json_reason(error: Exception, text: str) -> str:
+    """What ``json.loads`` said about ``text``; a one-line text (a batch record, an argument) by
+    column alone, since its "line 1" is not the line of the file it came from."""
+    if isinstance(error, json.JSONDecodeError) and "\n" not in text.strip():
+        return f"{error.msg} at column {error.colno}"
+    return str(error)
+
+
 def _first_line_is_an_object(text: str) -> bool:
     """Whether ``text`` has more than one line and its first is a JSON object by itself."""
     first, newline, rest = text.lstrip("\ufeff").partition("\n")
@@ -479,7 +487,7 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
         if text.lstrip("\ufeff \t\r\n").startswith("["):   # broken JSON, not a grid's text ("bad cell '[[1'")
-            reason = "nested too deep" if isinstance(e, RecursionError) else str(e)
+            reason = "nested too deep" if isinstance(e, RecursionError) else _json_reason(e, text)
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(reason, 80)})") from None
         return   # not JSON at all: the other readers name what is wrong
     kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}

@@ -414,3 +414,17 @@ def test_one_json_document_over_several_lines_is_refused_in_one_line(tmp_path, d
         read_records(path)
     path.write_text("{\n" + MIXED[0] + "\n")   # a stray brace: records as before, each answered
     assert read_records(path)["puzzle"] == ["{", MIXED[0]]
+
+
+def test_a_broken_json_record_is_placed_by_its_column_not_a_line_1_of_its_own(tmp_path):
+    """The error said "line 1 column 53" of the file's line 2: the record's own line counted."""
+    from pipeline.batch import run_batch
+
+    broken = '{"size": 4, "givens": "..4.3...1.2.....", "rules": [}'
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[0] + "\n" + broken + "\n")
+    run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["optimal", "error"]
+    column = broken.index("}") + 1
+    assert frame["error"].iloc[1] == f"puzzle: not a JSON puzzle document (Expecting value at column {column})"

@@ -255,3 +255,10 @@ def test_a_document_too_small_for_its_variant_is_told_in_document_words(doc, n):
                             f'square from 2x2: "variant": "latin")')
     assert read_document(dict(doc, variant="latin")).grid.shape == (n, n)
 
+
+
+def test_broken_json_over_several_lines_keeps_its_line_and_one_line_its_column():
+    with pytest.raises(PuzzleError, match=r"^d: not a JSON puzzle document \(Expecting value: line 3 column 13 "):
+        read_document('{\n  "size": 4,\n  "rules": [}\n}', where="d")
+    with pytest.raises(PuzzleError, match=r"^d: not a JSON puzzle document \(Expecting value at column 23\)$"):
+        read_document('{"size": 4, "rules": [}', where="d")
