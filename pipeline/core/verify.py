@@ -376,7 +376,8 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
     -------
     list of dict
         ``{"kind": "shape" | "empty" | "cell" | "unit" | "rule" | "clue", "message": ..., "cells": [[row, col], ...]}``
-        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``. Empty when
+        (1-based), units also with ``family``, ``unit`` (1-based) and ``digit``, a rule over extra
+        cells also with ``extra_cells`` (their names, ``["S1"]``). Empty when
         the grid solves the puzzle.
 
     Examples
@@ -425,13 +426,23 @@ def grid_violations(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None =
     for rule in puzzle.rules:
         for broken in rule.violations(with_extra(flat, puzzle.board.n_extra, extra), puzzle.board):
             found.append({"kind": "rule", "rule": rule.kind, "message": broken["message"],
-                          "cells": [[x // cols + 1, x % cols + 1] for x in broken["cells"]]})
+                          **_rule_cells(broken["cells"], puzzle)})
     clue_r, clue_c = np.nonzero(puzzle.grid)
     wrong = np.flatnonzero(grid[clue_r, clue_c] != puzzle.grid[clue_r, clue_c])
     for r, c in zip(clue_r[wrong].tolist(), clue_c[wrong].tolist()):
         found.append({"kind": "clue", "message": f"clue at ({r + 1}, {c + 1}) is {_shown(puzzle, puzzle.grid[r, c])} "
                                                  f"but the grid has {_shown(puzzle, grid[r, c])}", "cells": [[r + 1, c + 1]]})
     return found
+
+
+def _rule_cells(cells: Sequence[int], puzzle: Puzzle) -> dict:
+    """A broken rule's cells as a violation names them: grid cells as ``[row, col]`` (1-based),
+    extra cells apart by name (``extra_cells: ["S1"]``): their numbers are past the canvas, and
+    as a row and column they named cells outside the grid."""
+    canvas = puzzle.rows * puzzle.cols
+    named = {"cells": [[x // puzzle.cols + 1, x % puzzle.cols + 1] for x in cells if x < canvas]}
+    extra = [extra_name(x - canvas, puzzle.extra) for x in cells if x >= canvas]
+    return {**named, "extra_cells": extra} if extra else named
 
 
 def residual(model: Model, x: np.ndarray) -> float:

@@ -89,6 +89,20 @@ def test_verify_judges_the_extra_cells():
     assert not verify_grid(good, puzzle, np.array([s[0], s[1], 9]))
 
 
+def test_a_broken_rule_names_its_extra_cells_by_name_not_as_cells_past_the_grid():
+    """``import`` said an extra cell was at [5, 1] of a 4x4 grid (its number past the canvas)."""
+    from pipeline.core.verify import grid_violations
+
+    puzzle = parse_puzzle(DOC)
+    good = next(g for g in GRIDS if _direct(g))
+    s = next((a, b) for a in range(1, 5) for b in range(1, 5) if good[0, 0] + a + b == 8 and len({good[0, 0], a, b}) == 3)
+    broken = [v for v in grid_violations(good, puzzle, np.array([s[0], s[0], 1])) if v["kind"] == "rule"]
+    assert broken
+    for v in broken:
+        assert all(1 <= r <= 4 and 1 <= c <= 4 for r, c in v["cells"])
+        assert v["extra_cells"] and set(v["extra_cells"]) <= {"S1", "S2"}
+
+
 @pytest.mark.parametrize("engine", ["sat", "highs", "cpsat"])
 def test_engines_give_extra_values_that_verify(engine):
     puzzle = parse_puzzle(DOC)
