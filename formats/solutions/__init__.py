@@ -176,6 +176,8 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     where = str(path)
     man = _as_manifest(manifest)
     text = read_regular_text(path, where, limit=min(max(solution_bytes_limit(man), size_limit or 0), MAX_READ_BYTES))
+    if "\n" not in text and "\r" in text:   # CR-only line ends (classic Mac, some Windows tools): the
+        text = text.replace("\r", "\n")       # detectors' and parsers' line anchors want LF
     _check_lines(text, man, where, size_limit)
     if format is not None:
         if format not in SOLUTION_FORMATS:

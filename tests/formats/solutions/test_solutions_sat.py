@@ -292,3 +292,18 @@ def test_a_pb_answer_cut_inside_its_last_line_says_truncated():
     for cut in (len(whole) - 2, len(whole) - 1):   # 'v -x4 x4', 'v -x4 x42' without its line end
         with pytest.raises(FormatError, match=r"^cut: truncated: the last 'v' line has no line end \(it ends "):
             parse(whole[:cut], "cut")
+
+
+@pytest.mark.parametrize("kind", ["sat_competition", "minisat", "pb_competition"])
+def test_cr_only_line_ends_read_as_lf(tmp_path, kind):
+    """The MIP readers took CR-only files; these detectors' line anchors did not ("unrecognised")."""
+    model = model_of("rows")
+    lits = literals(model, n_aux=0)
+    text = {"sat_competition": "c banner\ns SATISFIABLE\n" + wrap([str(v) for v in lits] + ["0"], 9),
+            "minisat": "SAT\n" + " ".join(map(str, lits)) + " 0\n",
+            "pb_competition": "s SATISFIABLE\n" + wrap([("" if v > 0 else "-") + f"x{abs(v)}" for v in lits], 9)}[kind]
+    path = tmp_path / "cr.out"
+    path.write_bytes(text.replace("\n", "\r").encode())
+    sol = read_solution(path, model)
+    assert sol.format == kind
+    assert sol.grid().tolist() == SOLVED_GRID.tolist()
