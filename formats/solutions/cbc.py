@@ -12,8 +12,8 @@ from pipeline.core.errors import FormatError, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.files import is_count
-from formats.solutions.common import (first_nonblank, infeasible, no_solution, parse_float, parse_floats,
-                     split_lines, time_limit_reached, truncated)
+from formats.solutions.common import (first_nonblank, infeasible, name_value_block, no_solution, parse_float,
+                                     parse_floats, split_lines, time_limit_reached, truncated)
 
 # "Optimal", "Stopped on time", "Stopped on time (no integer solution - continuous used)", ...;
 # wrappers of CBC (python-mip's Model.write("x.sol")) write "Feasible solution - objective 0.0"
@@ -106,3 +106,37 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
 
 register_solution_format(SolutionFormat("cbc", "CBC 'solu' output (nonzeros by default)",
                                         _detect_cbc, _parse_cbc))
+
+
+#: ``printingOptions csv``'s header line
+_CBC_CSV_HEADER = "name,solution"
+
+
+def _detect_cbc_csv(head: str) -> bool:
+    first = first_nonblank(head, 1)
+    return bool(first) and first[0].strip().lower() == _CBC_CSV_HEADER
+
+
+def _parse_cbc_csv(text: str, where: str) -> RawSolution:
+    """``cbc ... printingOptions csv solution FILE``: a ``name,solution`` header, then one
+    ``name,value`` line per column.
+
+    The layout carries no status and no objective: CBC writes the table whatever the run found
+    (an infeasible model's too), so the values are read as they are and the check after decides
+    (an answer that breaks a row is "invalid", never taken for a solution). Our names hold no
+    comma or space, so a comma is a field separator and the rows go through the ``name value``
+    reader, which names a bad or cut line.
+    """
+    lines = split_lines(text)
+    header = next((k for k, line in enumerate(lines) if line.strip()), None)
+    if header is None or lines[header].strip().lower() != _CBC_CSV_HEADER:   # a format named, not detected
+        raise FormatError(f"{where}: line {(header or 0) + 1}: expected the header '{_CBC_CSV_HEADER}' "
+                          "(CBC printingOptions csv)")
+    rows = [line.replace(",", " ") for line in lines]
+    names, values = name_value_block(rows, header + 1, len(rows), where, name_col=0, value_col=1, min_tokens=2,
+                                     max_tokens=2)
+    return RawSolution("names", values, names=names, dense=False)
+
+
+register_solution_format(SolutionFormat("cbc_csv", "CBC 'printingOptions csv' output (no status line)",
+                                        _detect_cbc_csv, _parse_cbc_csv))

@@ -72,9 +72,13 @@ def fixture_files() -> tuple[Path, object, dict[str, str]]:
     if cbc:
         subprocess.run([cbc, mps, "solve", "solu", "c.txt"], cwd=work, capture_output=True, timeout=60)
         seeds["cbc"] = (work / "c.txt").read_text()
+        subprocess.run([cbc, mps, "solve", "printingOptions", "csv", "solu", "c.csv"], cwd=work,
+                       capture_output=True, timeout=60)
+        seeds["cbc_csv"] = (work / "c.csv").read_text()
     else:
         seeds["cbc"] = "Optimal - objective value 0.00000000\n" + "".join(
             f"{j:7d} {n:<20} {x[j]:g} 0\n" for j, n in enumerate(names))
+        seeds["cbc_csv"] = "name,solution\n" + "".join(f"{n},{x[j]:g}\n" for j, n in enumerate(names))
     seeds["scip"] = "solution status: optimal solution found\nobjective value: 0\n" + "".join(
         f"{n} {x[j]:g} \t(obj:0)\n" for j, n in enumerate(names) if x[j])
     seeds["miplib"] = "=obj= 0\n" + "".join(f"{n} {x[j]:g}\n" for j, n in enumerate(names) if x[j])

@@ -6,9 +6,10 @@ import pytest
 
 from formats.solutions import read_solution
 from pipeline.core.build import build_model
+from pipeline.core.decode import vector_from_grid
 from pipeline.core.errors import FormatError, NoSolutionReported
 from pipeline.core.manifest import manifest_from_dict, model_metadata
-from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.solvers.highs import solve
 
 
@@ -54,3 +55,27 @@ def test_a_smaller_models_answer_is_refused_in_one_line(solved, tmp_path, bigger
                                           rf"model's answer\?$"):
         read_solution(path, big)
     assert read_solution(path, solved[1]).format == "cbc"   # its own manifest takes it
+
+
+def _cbc_csv(model, grid) -> str:
+    x = vector_from_grid(grid, model.convention)
+    return "name,solution\n" + "".join(f"{name},{int(v)}\n" for name, v in zip(model.col_names, x[model.columns]))
+
+
+def test_cbc_printing_options_csv_is_read_by_name(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    grid = solve(model).grid
+    path = tmp_path / "csv.txt"
+    path.write_text(_cbc_csv(model, grid))
+    sol = read_solution(path, model)
+    assert sol.format == "cbc_csv" and sol.status is None
+    assert sol.grid().tolist() == grid.tolist()
+
+
+def test_cbc_printing_options_csv_cut_mid_line_is_truncated(tmp_path):
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    text = _cbc_csv(model, solve(model).grid)
+    path = tmp_path / "csv.txt"
+    path.write_text(text[:text.index("\n", 200) + 6])
+    with pytest.raises(FormatError, match="truncated"):
+        read_solution(path, model)
