@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracles import ISS_COLLECTION
+from pipeline.core.build import build_model
 from pipeline.core.convert import write_puzzle
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss, looks_like_iss
@@ -80,9 +81,26 @@ def test_refusals_are_one_line(text, words):
 def test_writer_refuses_what_iss_cannot_hold():
     with pytest.raises(PuzzleError, match="larger than ISS's largest"):
         iss_from_puzzle(parse_puzzle("." * 25 * 25))
-    with pytest.raises(PuzzleError, match="value 3 has no ISS type"):
-        iss_from_puzzle(parse_puzzle({"size": 4, "rules": [{"rule": "kropki", "color": "white",
-                                                            "cells": ["r1c1", "r1c2"], "value": 3}]}))
+
+
+@pytest.mark.parametrize("color, value, values", [("white", 3, None), ("white", 2, [0, 1, 2, 3]),
+                                                  ("black", 3, None), ("black", 3, [0, 1, 2, 3])])
+def test_a_kropki_dot_of_another_value_is_written_as_its_pair(color, value, values):
+    """The writer refused them ("no ISS type"); ISS's Pair holds any relation of two cells."""
+    from pipeline.solvers import SOLVERS
+
+    doc = {"size": 4, "rules": [{"rule": "kropki", "color": color, "value": value, "cells": [a, b]}
+                                for a, b in (("r1c1", "r1c2"), ("r4c1", "r4c2"))]}
+    if values:
+        doc["values"] = values
+    puzzle = parse_puzzle(doc)
+    text = iss_from_puzzle(puzzle)
+    assert ".Pair~" in text and "Dot" not in text
+    back = parse_puzzle(text)
+    assert [r["rule"] for r in back.rules_dicts()] == ["pair"] * 2
+    count = SOLVERS["sat"].count
+    counted = count(build_model(puzzle), 300).count
+    assert 0 < counted < 288 and count(build_model(back), 300).count == counted
 
 
 def test_detection_as_argument_file_and_batch_line(tmp_path):
