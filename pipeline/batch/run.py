@@ -207,7 +207,10 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise BatchConfigError(f"run_batch: unknown option {unknown[0]!r} (options: {', '.join(known)})")
-    return run_config(BatchConfig(input_path, output, **options), stream=stream)
+    def text(path: str | os.PathLike) -> str:   # what is not a path is BatchConfig's to name
+        return os.fspath(path) if isinstance(path, os.PathLike) else path
+
+    return run_config(BatchConfig(text(input_path), text(output), **options), stream=stream)
 
 
 class _StopSignals:
