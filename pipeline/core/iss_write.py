@@ -133,6 +133,20 @@ def _units(puzzle: Puzzle) -> np.ndarray | None:
     return None
 
 
+def _one_colour_strict_kropki(puzzle: Puzzle, color: str, grid: IssGrid) -> list[str]:
+    """Only the dots of one colour all given: ISS's ``StrictKropki`` gives both, so each orthogonal
+    pair without a dot is a ``Pair`` whose key allows what the rule does not forbid (the rule's own
+    pairs and table: one source for what "unmarked" and "forbidden" mean)."""
+    from pipeline.core.iss_table2 import pair_key
+    from pipeline.core.rules.cellnames import cell_name
+
+    rule = next(r for r in puzzle.rules if r.kind == "strictkropki" and getattr(r, "color", None) == color)
+    board = puzzle.board
+    key = pair_key(~rule.forbidden(board.value_of))   # 0-based digits: ISS's value positions
+    return ["~".join(["Pair", key, grid.to_iss(cell_name(int(a), board)), grid.to_iss(cell_name(int(b), board))])
+            for a, b in rule.pairs(board)]
+
+
 def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     """The ISS constraint string of ``puzzle``.
 
@@ -188,6 +202,9 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
             parity = 0 if entry["rule"] == "even" else 1
             entry = {"rule": "pencilmarks", "cells": entry["cells"],
                      "digits": [v for v in puzzle.values if v % 2 == parity]}
+        if entry["rule"] == "strictkropki" and entry.get("color"):   # no ISS type: a Pair per unmarked pair
+            items += _one_colour_strict_kropki(puzzle, entry["color"], grid)
+            continue
         writer = WRITERS.get(entry["rule"])
         if writer is None:
             raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}) has no ISS constraint type")

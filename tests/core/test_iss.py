@@ -260,3 +260,28 @@ def test_collection_reads_or_refuses_by_type():
 
 # Solving every readable entry to its published solution (or, without one, to an answer the
 # independent CP-SAT oracle agrees with): tests/core/test_iss_collection.py, one test per entry.
+
+
+@pytest.mark.parametrize("color", ["white", "black"])
+@pytest.mark.parametrize("values", [None, [0, 1, 2, 3]])
+def test_one_colour_strict_kropki_is_written_as_a_pair_per_unmarked_neighbour_pair(color, values):
+    """ISS's StrictKropki gives both colours; the writer refused one colour alone."""
+    from pipeline.solvers import SOLVERS
+
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])   # its dots all drawn: it solves
+    shown = grid - 1 if values else grid
+    dots = []
+    for (r, c), (r2, c2) in [(((r, c), (r, c + 1))) for r in range(4) for c in range(3)] + \
+            [(((r, c), (r + 1, c))) for r in range(3) for c in range(4)]:
+        a, b = shown[r, c], shown[r2, c2]
+        if (abs(a - b) == 1) if color == "white" else (a == 2 * b or b == 2 * a):
+            dots.append({"rule": "kropki", "color": color, "cells": [f"r{r + 1}c{c + 1}", f"r{r2 + 1}c{c2 + 1}"]})
+    doc = {"size": 4, "rules": [{"rule": "strictkropki", "color": color}, *dots]}
+    if values:
+        doc["values"] = values
+    puzzle = parse_puzzle(doc)
+    text = iss_from_puzzle(puzzle)
+    assert text.count(".Pair~") == 24 - len(dots) and "StrictKropki" not in text   # 24 orthogonal pairs
+    count = SOLVERS["sat"].count
+    counted = count(build_model(puzzle), 300).count
+    assert 0 < counted < 288 and count(build_model(parse_puzzle(text)), 300).count == counted
