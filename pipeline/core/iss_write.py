@@ -139,8 +139,9 @@ def _one_colour_strict_kropki(puzzle: Puzzle, color: str, grid: IssGrid) -> list
     pairs and table: one source for what "unmarked" and "forbidden" mean)."""
     from pipeline.core.iss_table2 import pair_key
     from pipeline.core.rules.cellnames import cell_name
+    from pipeline.core.rules.xv import StrictKropki
 
-    rule = next(r for r in puzzle.rules if r.kind == "strictkropki" and getattr(r, "color", None) == color)
+    rule = next(r for r in puzzle.rules if isinstance(r, StrictKropki) and r.color == color)
     board = puzzle.board
     key = pair_key(~rule.forbidden(board.value_of))   # 0-based digits: ISS's value positions
     return ["~".join(["Pair", key, grid.to_iss(cell_name(int(a), board)), grid.to_iss(cell_name(int(b), board))])
