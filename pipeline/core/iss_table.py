@@ -422,15 +422,7 @@ def _write_extra_region(entry: dict, grid: IssGrid) -> list[str]:
 
 
 def _write_kropki(entry: dict, grid: IssGrid) -> list[str]:
-    if "value" in entry:   # WhiteDot is a difference of 1, BlackDot a ratio of 2: another value is its Pair
-        from pipeline.core.iss_table2 import pair_key   # that module imports this one
-        from pipeline.core.rules.kropki import partner_table
-
-        table = partner_table(entry["color"], entry["value"], np.array(grid.values, dtype=np.int64))
-        if not table.any():   # ISS refuses a key that allows nothing; the dot cannot be met anyway
-            raise IssArgError(f"a {entry['color']} Kropki dot of value {entry['value']} allows no pair of the "
-                              f"values {grid.values[0]}-{grid.values[-1]}")
-        return _items("Pair", pair_key(table), *_cells_of(entry, grid))
+    # a dot of another value (no WhiteDot/BlackDot) is its Pair: iss_table2 wraps this writer
     return _items("WhiteDot" if entry["color"] == "white" else "BlackDot", *_cells_of(entry, grid))
 
 

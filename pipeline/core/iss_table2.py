@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.rules.kropki import partner_table
 from pipeline.core.errors import clip
 
 __all__ = ["READERS2", "WRITERS2", "iss_diagonals", "pair_key", "pair_table"]
@@ -323,10 +324,25 @@ READERS2: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "BinaryX": _read_pair(True, legacy=True),
 }
 
+def _write_kropki_of_any_value(plain: Callable[[dict, IssGrid], list[str]]) -> Callable[[dict, IssGrid], list[str]]:
+    """WhiteDot is a difference of 1 and BlackDot a ratio of 2: a dot of another value is the
+    ``Pair`` of its digit table (the rule's own :func:`partner_table`), over ISS's value positions."""
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        if "value" not in entry:
+            return plain(entry, grid)
+        table = partner_table(entry["color"], entry["value"], np.array(grid.values, dtype=np.int64))
+        if not table.any():   # ISS refuses a key that allows nothing; the dot cannot be met anyway
+            raise IssArgError(f"a {entry['color']} Kropki dot of value {entry['value']} allows no pair of the "
+                              f"values {grid.values[0]}-{grid.values[-1]}")
+        return ["~".join(["Pair", pair_key(table), *(grid.to_iss(c) for c in entry["cells"])])]
+    return write
+
+
 def _write_strict_kropki(entry: dict, grid: IssGrid) -> list[str]:
-    """ISS's ``StrictKropki`` gives every dot; the dots of one colour alone have no ISS form."""
+    """ISS's ``StrictKropki`` gives every dot; the dots of one colour alone are a ``Pair`` per
+    unmarked neighbour pair, which needs the puzzle's dots (:mod:`pipeline.core.iss_write` writes them)."""
     if entry.get("color") is not None:
-        raise IssArgError(f"only the {entry['color']} dots all given has no ISS form (StrictKropki gives every dot)")
+        raise IssArgError(f"only the {entry['color']} dots all given: written from the whole puzzle (iss_from_puzzle)")
     return ["StrictKropki"]
 
 
@@ -344,4 +360,5 @@ WRITERS2: dict[str, Callable[[dict, IssGrid], list[str]]] = {
 }
 
 READERS.update(READERS2)
+WRITERS2["kropki"] = _write_kropki_of_any_value(WRITERS["kropki"])
 WRITERS.update(WRITERS2)

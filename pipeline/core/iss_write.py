@@ -16,7 +16,10 @@ from pipeline.core.iss_extra import IMPLICIT_GROUPS, is_doppel_link, iss_var_ite
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import iss_boxes, region_box_rules, region_boxes
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
+from pipeline.core.iss_table2 import pair_key
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.rules.cellnames import cell_name
+from pipeline.core.rules.xv import StrictKropki
 from pipeline.core.rect import iss_rect_box, rect_box_units
 
 __all__ = ["iss_from_puzzle", "iss_link"]
@@ -137,10 +140,6 @@ def _one_colour_strict_kropki(puzzle: Puzzle, color: str, grid: IssGrid) -> list
     """Only the dots of one colour all given: ISS's ``StrictKropki`` gives both, so each orthogonal
     pair without a dot is a ``Pair`` whose key allows what the rule does not forbid (the rule's own
     pairs and table: one source for what "unmarked" and "forbidden" mean)."""
-    from pipeline.core.iss_table2 import pair_key
-    from pipeline.core.rules.cellnames import cell_name
-    from pipeline.core.rules.xv import StrictKropki
-
     rule = next(r for r in puzzle.rules if isinstance(r, StrictKropki) and r.color == color)
     board = puzzle.board
     key = pair_key(~rule.forbidden(board.value_of))   # 0-based digits: ISS's value positions

@@ -227,10 +227,12 @@ def test_pair_keys_index_every_value_of_the_value_set(case, every):
     assert parse_puzzle(written).to_document() == puzzle.to_document()
 
 
-def test_strict_kropki_of_one_colour_has_no_iss_form():
-    """ISS's StrictKropki gives every dot: the dots of one colour alone would read back as another puzzle."""
-    puzzle = parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki", "color": "black"}]})
-    with pytest.raises(PuzzleError, match=re.escape("rules[0] (strictkropki): only the black dots all given has no "
-                                                    "ISS form (StrictKropki gives every dot)")):
-        iss_from_puzzle(puzzle)
+def test_strict_kropki_of_one_colour_is_refused_by_the_entry_writer_alone():
+    """ISS's StrictKropki gives every dot; one colour needs the puzzle's dots, so only
+    ``iss_from_puzzle`` writes it (as Pairs: tests/core/test_iss.py)."""
+    from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid
+
+    with pytest.raises(IssArgError, match="only the black dots all given: written from the whole puzzle"):
+        WRITERS["strictkropki"]({"rule": "strictkropki", "color": "black"}, IssGrid(9))
+    assert ".Pair~" in iss_from_puzzle(parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki", "color": "black"}]}))
     assert "StrictKropki" in iss_from_puzzle(parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki"}]}))
