@@ -143,6 +143,13 @@ REFUSED = [
      "rules[0] (windoku): windoku windows do not fit a 21x21 grid"),
     ("disjoint samurai", {"size": 9, "layout": "samurai"}, {"rule": "disjointgroups"},
      "rules[0] (disjointgroups): disjoint groups need one N x N grid with boxes"),
+    # once laid on the 2x2 box positions of grids without boxes: 288 solutions of a Latin 4x4,
+    # 48 of a jigsaw whose regions' positions allow others (an outside check)
+    ("disjoint latin", {"size": 4, "variant": "latin"}, {"rule": "disjointgroups"},
+     "rules[0] (disjointgroups): disjoint groups need boxes, and this grid has no boxes (the 2x2 box positions "
+     "would be laid on it unseen); give each group as an extraregion"),
+    ("disjoint jigsaw", {"size": 4, "variant": "jigsaw", "regions": "1112122233343444"}, {"rule": "disjointgroups"},
+     "rules[0] (disjointgroups): disjoint groups need boxes, and this grid has jigsaw regions"),
     ("diagonal of x", {"size": 9, "variant": "x"}, {"rule": "diagonal"},
      "rules: the main diagonal is already a unit of this puzzle (variant x)"),
     # two rules naming one diagonal once said "already a unit of this puzzle (variant classic)"

@@ -218,7 +218,10 @@ class ExtraRegion(Rule):
 @dataclass(frozen=True, eq=False)
 class DisjointGroups(_UnitRule):
     """Cells at the same position in every box form a unit (family ``disjoint``, rows
-    ``disjoint_g_d`` with ``g`` the position inside the box, row-major)."""
+    ``disjoint_g_d`` with ``g`` the position inside the box, row-major). A grid without boxes (a
+    Latin square, jigsaw regions) is refused: ISS lays its ``DisjointSets`` on the standard boxes
+    whatever the regions, a reader of the rule on the regions' positions; the ISS reader writes
+    such sets as cages, which say which cells they mean."""
 
     kind = "disjointgroups"
     families = ("disjoint",)
@@ -226,7 +229,7 @@ class DisjointGroups(_UnitRule):
     noun = "disjoint groups"
 
     def check(self, board: Board, where: str) -> None:
-        """Refuse disjoint groups on anything but one ``n x n`` grid.
+        """Refuse disjoint groups on anything but one ``n x n`` grid with boxes.
 
         Parameters
         ----------
@@ -242,6 +245,12 @@ class DisjointGroups(_UnitRule):
         """
         if board.rows != board.n or board.cols != board.n:
             raise PuzzleError(f"{where}: disjoint groups need one N x N grid with boxes")
+        families = [family for family, _ in board.unit_families]
+        if "box" not in families:   # positions of which boxes? Refused rather than laid on boxes the grid lacks
+            kind = "jigsaw regions" if "region" in families else "no boxes"
+            raise PuzzleError(f"{where}: disjoint groups need boxes, and this grid has {kind} (the {board.h}x"
+                              f"{board.w} box positions would be laid on it unseen); give each group as an "
+                              "extraregion")
 
     def units(self, board: Board) -> list[tuple[str, np.ndarray]]:
         n, h, w = board.n, board.h, board.w
