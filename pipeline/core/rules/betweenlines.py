@@ -198,7 +198,7 @@ class Between(Rule):
 
 @dataclass(frozen=True, eq=False)
 class Lockout(Rule):
-    """A lockout line: the end diamonds differ by at least ``diff`` (by default ``(N - 1) // 2``:
+    """A lockout line: the end diamonds differ by at least ``diff`` (by default ``(V - 1) // 2``, ``V`` values:
     4 on 9x9) and no cell between holds a digit from the smaller end to the larger, ends included.
 
     Rows ``lockoutends_l_1_d`` (``<= 1``): ``x[e1, d] + sum_{|e - d| < diff} x[e2, e]``;

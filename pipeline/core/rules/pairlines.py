@@ -125,7 +125,8 @@ class Whisper(Rule):
 
     @staticmethod
     def default_diff(n: int) -> int:
-        """The standard difference for digits ``1..n`` (5 for 9)."""
+        """The standard difference for ``n`` values (5 for 9; the board's ``n_values``, which a value
+        set may make larger than the side)."""
         return (n + 1) // 2
 
     @classmethod
