@@ -399,7 +399,19 @@ def _canvas_print_lines() -> list[str]:
 
 
 def _canvas_decode_lines(conv) -> list[str]:
-    """MATLAB lines turning ``x_full`` into ``X(r,c,d)`` on a layout's R x C canvas (ijk only)."""
+    """MATLAB lines turning ``x_full`` into ``X(r,c,d)`` on an R x C canvas of ``N`` digits: a
+    layout's or a rectangle's (ijk only), or a square grid of more values than its side, whose
+    block tuples run over ``(R/h, C/w, h, w, N)`` (docs/conventions.md, "Value sets")."""
+    if conv.scheme == "block":
+        if conv.order == "F":
+            return ["% block, order F: X(I,J,p,q,n) with I fastest (MATLAB order), n over the N values",
+                    "X = reshape(x_full, R/h, C/w, h, w, N); % X(I,J,p,q,n)",
+                    "X = permute(X, [3 1 4 2 5]);           % X(p,I,q,J,n)",
+                    "X = reshape(X, R, C, N);               % r = (I-1)*h + p, c = (J-1)*w + q: X(r,c,n)"]
+        return ["% block, order C (NumPy order): n varies fastest, so MATLAB's reshape sees (n,q,p,J,I)",
+                "X = reshape(x_full, N, w, h, C/w, R/h); % X(n,q,p,J,I)",
+                "X = permute(X, [3 5 2 4 1]);           % X(p,I,q,J,n)",
+                "X = reshape(X, R, C, N);               % r = (I-1)*h + p, c = (J-1)*w + q: X(r,c,n)"]
     if conv.order == "F":
         return ["% ijk on the canvas, order F: position r + R*(c-1) + R*C*(d-1)",
                 "X = reshape(x_full, R, C, N);          % X(r,c,d)"]

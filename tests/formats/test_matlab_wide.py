@@ -17,9 +17,15 @@ from formats.directory import export_model
 SKYSCRAPER = {"size": 4, "box": "2x2", "givens": "1...............",
               "rules": [{"rule": "skyscraper", "clue": "r0c1", "count": 2},
                         {"rule": "skyscraper", "clue": "r1c0", "count": 3}]}
-CASES = {"aux": (SKYSCRAPER, "rows"), "aux-reduce": (SKYSCRAPER, "reduce"),
-         "more-values": (".Shape~6x6~0-8.~R1C1_0~R1C2_8~R2C1_3~R3C3_5", "rows"),
-         "rectangle": (".Shape~6x9.~R1C1_1~R2C5_3", "rows")}
+MORE_VALUES = ".Shape~6x6~0-8.~R1C1_0~R1C2_8~R2C1_3~R3C3_5"
+CASES = {"aux": (SKYSCRAPER, "rows", "ijk", "F"), "aux-reduce": (SKYSCRAPER, "reduce", "ijk", "F"),
+         "more-values": (MORE_VALUES, "rows", "ijk", "F"),
+         # the block tuples run over (N/h, N/w, h, w, V): the script once reshaped them as ijk and
+         # wrote a grid that broke the rules (or stopped on a clue it contradicted)
+         "more-values-block-F": (MORE_VALUES, "rows", "block", "F"),
+         "more-values-block-C-reduce": (MORE_VALUES, "reduce", "block", "C"),
+         "more-values-block-4x4": ({"size": 4, "values": "0-4", "givens": "0" + "." * 15}, "bounds", "block", "F"),
+         "rectangle": (".Shape~6x9.~R1C1_1~R2C5_3", "rows", "ijk", "F")}
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +35,8 @@ def octave_answers(tmp_path_factory):
         pytest.skip("GNU Octave not found (octave-cli/octave not on PATH): solve_sudoku.m not run")
     root = tmp_path_factory.mktemp("octave-wide")
     lines = ["more off; sudoku_draw = false;"]
-    for case, (source, clues) in CASES.items():
-        model = build_model(parse_puzzle(source), "ijk", "F", clues)
+    for case, (source, clues, scheme, order) in CASES.items():
+        model = build_model(parse_puzzle(source), scheme, order, clues)
         export_model(model, root / case, ["matlab", "csv"])
         lines += [f"try, run('{root / case / 'solve_sudoku.m'}'); printf('RESULT {case} OK\\n');",
                   f"catch err, printf('RESULT {case} FAIL %s\\n', err.message); end"]
