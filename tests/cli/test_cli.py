@@ -685,6 +685,14 @@ def test_export_formats_lists_write_those_formats_or_nothing(tmp_path_factory, t
         assert code == 2 and not out.exists()
 
 
+def test_an_empty_formats_list_is_refused_not_read_as_all(tmp_path, capsys):
+    """``--formats "$F"`` with F unset exported every format; ``','`` was refused already."""
+    out = tmp_path / "out"
+    assert main(["export", "." * 16, "--to", str(out), "--formats", ""]) == 2
+    assert capsys.readouterr().err.startswith("error: formats: '' names no format; known: csv, ")
+    assert not out.exists()
+
+
 @FUZZ_CLI
 @given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=90)
        .filter(lambda t: t.strip() not in ("-", "")))

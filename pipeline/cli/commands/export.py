@@ -60,10 +60,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     note = file_like_directory_note(args.to)   # asked before the directory exists
     model = model_from_args(args)
     # the formats side by side in forked processes, or here under the watchdog (a thread: no fork then)
-    processes = side_by_side(args.workers, len(resolve_formats(args.formats or "all")), model.Aeq.nnz + model.Aineq.nnz)
+    formats = "all" if args.formats is None else args.formats   # '' (an unset shell variable) names none
+    processes = side_by_side(args.workers, len(resolve_formats(formats)), model.Aeq.nnz + model.Aineq.nnz)
     if processes == 1:
         stops.watch()
-    written = export_model(model, args.to, args.formats or "all", workers=processes, **options)
+    written = export_model(model, args.to, formats, workers=processes, **options)
     if note:   # --to model.txt: a directory, as any name without a one-file extension
         print(note, file=sys.stderr)
     out = Path(args.to)
