@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections import Counter
 import os
 import re
 import stat
@@ -483,7 +484,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
             return _compact_to_grid(compact[0], where, box, size, size_name, strict)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
-            width = len(compact[0])
+            width = _usual_width([len(text) for text in compact])
             for k, text in zip(numbers, compact):
                 if len(text) != width:
                     raise PuzzleError(f"{where}: line {k} has {len(text)} cells; expected {width}")
@@ -507,7 +508,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         n = math.isqrt(len(rows[0]))
         rows = [rows[0][i * n:(i + 1) * n] for i in range(n)]
         numbers = numbers * n
-    width = len(rows[0])
+    width = _usual_width([len(row) for row in rows])
     # an N-by-3 matrix is a clue list unless it is exactly 3x3 with nothing saying otherwise
     box_n = _box_n(box)
     clue_list = width == 3 and (len(rows) != 3 or header or (size or box_n or 3) != 3)
@@ -553,6 +554,14 @@ def _drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
 
 
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
+
+
+def _usual_width(widths: list[int]) -> int:
+    """The width most rows have (the first row's on a tie), which the odd row is measured against:
+    a short first line was blamed on every other line ("line 2 has 9 cells; expected 8")."""
+    counts = Counter(widths)
+    top = max(counts.values())
+    return next(w for w in widths if counts[w] == top)
 
 
 def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:

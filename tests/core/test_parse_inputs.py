@@ -86,6 +86,17 @@ def test_short_row_with_empty_fields_names_the_line(tmp_path):
         parse_puzzle(str(path))
 
 
+@pytest.mark.parametrize("sep", ["", ",", " "])
+def test_a_short_first_line_is_the_one_blamed(sep):
+    """The first line's width was the expected one: a short line 1 was reported as "line 2 has 9
+    cells; expected 8" (an outside check)."""
+    rows = ["53..7....", "6..195...", ".98....6.", "8...6...3", "4..8.3..1", "7...2...6", ".6....28.", "...419..5",
+            "....8..79"]
+    rows[0] = rows[0][:8]
+    with pytest.raises(PuzzleError, match=r"^puzzle: line 1 has 8 (cells|values); expected 9"):
+        parse_puzzle("\n".join(sep.join(row) for row in rows) + "\n")
+
+
 @pytest.mark.parametrize("quoting", [csv.QUOTE_ALL, csv.QUOTE_NONNUMERIC, csv.QUOTE_MINIMAL])
 @pytest.mark.parametrize("header", [None, [f"col{k}" for k in range(1, 10)]])
 def test_csv_with_quoted_fields_and_a_header_reads_as_the_grid(tmp_path, quoting, header):
