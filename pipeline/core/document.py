@@ -41,7 +41,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -181,7 +181,7 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
             return _givens_grid(None, n, box, where)
     else:
         raise PuzzleError(f"{where}: 'givens' must be a string, a list of rows or a list of \"r1c1=5\", "
-                          f"found {type(givens).__name__}")
+                          f"found {json_kind(givens)}")
     grid = read_puzzle(source if not isinstance(source, list) else np.array(source, dtype=np.int64), box=box,
                        size=n, where=where, size_name="'size'").grid
     return grid
@@ -271,7 +271,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
                                   "puzzle; batch reads each line as one") from None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(_json_reason(e, text), 120)})") from None
     if not isinstance(doc, dict):
-        raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {type(doc).__name__}")
+        raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {json_kind(doc)}")
     report = document_of_generate_report(doc)
     if report is not None:
         doc = report

@@ -90,6 +90,23 @@ class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""
 
 
+def json_kind(value: object) -> str:
+    """How a message names the kind of a value read from JSON (``null``, ``boolean``, ``number``,
+    ``string``, ``array``, ``object``); any other Python value by its type's name.
+
+    Examples
+    --------
+    >>> [json_kind(v) for v in (None, True, 3, 2.5, "x", [1], {}, (1,))]
+    ['null', 'boolean', 'number', 'number', 'string', 'array', 'object', 'tuple']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    kinds = {int: "number", float: "number", str: "string", list: "array", dict: "object"}
+    return kinds.get(type(value), type(value).__name__)
+
+
 def shortened(text: str, keep: int = 24, *, length: bool = True) -> str:
     """``text`` whole up to ``keep`` characters, else its first ``keep``, ``...`` and its length:
     how an error message quotes a token or a line of the input.

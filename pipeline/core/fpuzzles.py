@@ -65,7 +65,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "SUPPORTED", "IGNORED",
@@ -163,7 +163,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
         raise PuzzleError(f"{where}: the decompressed data is not JSON ({clip(e, 100)})") from None
     if not isinstance(data, dict):
-        raise PuzzleError(f"{where}: expected a JSON object, found {type(data).__name__}")
+        raise PuzzleError(f"{where}: expected a JSON object, found {json_kind(data)}")
     return data
 
 
@@ -187,11 +187,11 @@ def _entries(data: dict, element: str, where: str) -> list[dict]:
     if entries is None or entries is False or entries in ([], ""):   # not `in (False, ...)`: 0 == False
         return []
     if not isinstance(entries, list):
-        raise PuzzleError(f"{where}: f-puzzles element {element!r} must be a list, found {type(entries).__name__}")
+        raise PuzzleError(f"{where}: f-puzzles element {element!r} must be a list, found {json_kind(entries)}")
     read = _ENTRY_KEYS[element]
     for k, entry in enumerate(entries):
         if not isinstance(entry, dict):
-            raise PuzzleError(f"{where}: {element}[{k}] must be an object, found {type(entry).__name__}")
+            raise PuzzleError(f"{where}: {element}[{k}] must be an object, found {json_kind(entry)}")
         required = read[0]   # the cells (or lines); a value is optional
         if required not in entry:
             found = f"; it has {', '.join(map(repr, sorted(entry)))}" if entry else ""

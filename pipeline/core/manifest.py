@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
-from pipeline.core.errors import clip, FormatError, PipelineError
+from pipeline.core.errors import clip, FormatError, PipelineError, json_kind
 from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_names, present_positions
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.values import parse_values
@@ -263,7 +263,7 @@ def _grid_text(meta: dict, key: str, n: int, where: str) -> str | None:
     if text is None and key == "regions":
         return None
     if not isinstance(text, str):
-        raise FormatError(f"{where}: field {key!r} must be a string, found {type(text).__name__}")
+        raise FormatError(f"{where}: field {key!r} must be a string, found {json_kind(text)}")
     if len(text) != n * n and len(text.split()) != n * n:
         raise FormatError(f"{where}: field {key!r} holds {len(text)} characters, not the {n * n} cells of a "
                           f"{n}x{n} grid")
@@ -324,7 +324,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
         with the puzzle, ``kept_columns`` not increasing column numbers of the model.
     """
     if not isinstance(meta, dict):
-        raise FormatError(f"{where}: expected a JSON object, found {type(meta).__name__}")
+        raise FormatError(f"{where}: expected a JSON object, found {json_kind(meta)}")
     missing = [k for k in ("puzzle", "h", "w", "scheme", "order", "clue_encoding") if k not in meta]
     if missing:
         raise FormatError(f"{where}: missing field {missing[0]!r}")
@@ -350,7 +350,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
     for key in ("formats", "files", "families", "sha256"):
         value = meta.get(key)
         if value is not None and not isinstance(value, dict):
-            raise FormatError(f"{where}: field {key!r} must be an object, found {type(value).__name__}")
+            raise FormatError(f"{where}: field {key!r} must be an object, found {json_kind(value)}")
     if any(not isinstance(entry, dict) for entry in (meta.get("formats") or {}).values()):
         raise FormatError(f"{where}: field 'formats' must map each format to an object")
     if meta.get("layout") is not None or meta.get("canvas") is not None:   # a layout's canvas, or a rectangle
@@ -441,7 +441,7 @@ def manifest_from_json(text: str, path: str | os.PathLike) -> Manifest:
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
         raise FormatError(f"manifest: {path}: not a readable JSON manifest ({clip(e, 200)})") from None
     if not isinstance(meta, dict):
-        raise FormatError(f"manifest: {path}: expected a JSON object, found {type(meta).__name__}")
+        raise FormatError(f"manifest: {path}: expected a JSON object, found {json_kind(meta)}")
     m = manifest_from_dict(meta, where=f"manifest {path}")
     return Manifest(m.puzzle, m.convention, m.clue_encoding, m.columns, meta, Path(path))
 

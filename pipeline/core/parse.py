@@ -462,10 +462,10 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = raw.strip(" \r\n\ufeff") if "\t" in raw else raw.strip()   # a tab at an end: an empty cell
         if line.startswith("#"):   # a comment is a whole line; a '#' anywhere else is a bad cell
             continue
-        if line and not _DECORATION.match(line):
+        if line and (not _DECORATION.match(line) or line.strip("\t") == ""):   # tabs alone: empty cells
             lines.append((number, line))
     if not lines:
         raise PuzzleError(f"{where}: empty input: expected {expected}")
@@ -492,7 +492,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
                 raise _several_puzzles(where, f"{len(compact)} lines of {width} cells")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
     rows = [_split_cells(line) for _, line in lines]
-    if all("," in line for _, line in lines):
+    if any(all(sep in line for _, line in lines) for sep in ",;\t"):
         rows = _drop_trailing_empty_column(rows)
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
     header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
@@ -533,13 +533,18 @@ def _several_puzzles(where: str, what: str) -> PuzzleError:
 
 
 def _split_cells(line: str) -> list[str]:
-    """Cells of one line. A comma-separated line is split on every comma, so empty fields (as
-    Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; other separators collapse."""
+    """Cells of one line. A line separated by commas, else semicolons, else tabs is split on every
+    one, so empty fields (as Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; spaces
+    and ``|`` collapse."""
     if "," in line:
         # a quoted field ("4", or "5,5" holding a comma) is one cell, as any CSV reader takes it
         fields = next(csv.reader([line.strip()], skipinitialspace=True)) if '"' in line else line.strip().split(",")
         return [tok.strip(" ;|\t") for tok in fields]
-    return re.split(r"[;|\s]+", line.strip(" ;|\t"))
+    for sep in ";\t":   # a spreadsheet's other separators (Excel's ';', a pasted range's tab): empty
+        # fields are empty cells there too, never collapsed into their neighbours
+        if sep in line:
+            return [tok.strip(" |\t") for tok in line.strip(" \r\n").split(sep)]
+    return re.split(r"[|\s]+", line.strip(" |\t"))
 
 
 def _drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:

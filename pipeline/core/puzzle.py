@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, clip
+from pipeline.core.errors import PuzzleError, clip, json_kind
 from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.gridtext import format_grid, grid_to_string
 from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
@@ -658,7 +658,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     Puzzle
     """
     if not isinstance(rule_entries, list):
-        raise PuzzleError(f"{where}: expected a list of rules, found {type(rule_entries).__name__}")
+        raise PuzzleError(f"{where}: expected a list of rules, found {json_kind(rule_entries)}")
     bare = Puzzle(grid, h, w, variant, regions, (), layout, values, extra)
     board = bare.base_board
     if names is None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_grid_text, whole_number
 from pipeline.core.values import parse_values, values_spec, wrong_cell_count
 
@@ -178,7 +178,7 @@ def rect_regions(source: object, rows: int, cols: int, k: int, where: str) -> np
         if isinstance(source, list):
             source = " ".join(" ".join(map(str, r)) if isinstance(r, list) else str(r) for r in source)
         if not isinstance(source, str):
-            raise PuzzleError(f"{where}: regions must be text or a list, found {type(source).__name__}")
+            raise PuzzleError(f"{where}: regions must be text or a list, found {json_kind(source)}")
         tokens = [t for t in re.split(r"[,;\s]+", source.strip()) if t]
         ids = np.array(tokens if len(tokens) == rows * cols else list("".join(tokens)))
     if ids.size != rows * cols:

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.parse import COMPACT_DIGITS, read_grid_text, whole_number
 
 __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens", "parse_value_grid",
@@ -87,7 +87,7 @@ def parse_values(spec: object, n: int, where: str) -> tuple[int, ...] | None:
                               f"follows {values[step - 1]}")
     else:
         raise PuzzleError(f"{where}: 'values' must be a range like \"0-8\" or a list of integers, "
-                          f"found {type(spec).__name__}")
+                          f"found {json_kind(spec)}")
     big = next((v for v in values if abs(v) > MAX_ABS_VALUE), None)
     if big is not None:
         raise PuzzleError(f"{where}: value {big} is out of range (values lie in -{MAX_ABS_VALUE}..{MAX_ABS_VALUE})")

@@ -53,7 +53,7 @@ def test_command_line_options_fill_and_must_agree():
 
 
 @pytest.mark.parametrize("doc, message", [
-    ("[1, 2]", "a puzzle document is a JSON object, found list"),
+    ("[1, 2]", "a puzzle document is a JSON object, found array"),
     ("{nope", "not a JSON puzzle document"),
     ({"givens": ""}, "no givens and no 'size' or 'box'"),
     ({"size": 4, "box": "3x3"}, "'box' 3x3 does not tile a 4x4 grid"),

@@ -144,7 +144,7 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
      "killercage[0] value 'x' is not a whole number"),
     ({"size": 4, "grid": grid_of(4), "thermometer": [{"cells": ["R1C1"]}]}, "thermometer[0] has no 'lines'; it has 'cells'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1", "R5C1"]}]}, "cell r5c1 is outside the 4x4 grid"),
-    ([1, 2], "expected a JSON object, found list"),
+    ([1, 2], "expected a JSON object, found array"),
     ({"size": 4, "grid": grid_of(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 9], [2, 2, 3, 3]])},
      "grid 'region' 9 has 1 cell (r3c4); each of the 4 regions of a 4x4 grid needs 4"),
     ({"size": 4, "grid": grid_of(4, regions=[[0, 0, 1, 1], [0, 0, 0, 1], [2, 2, 3, 3], [2, 2, 3, 3]])},
@@ -490,7 +490,7 @@ def _refusal(data) -> str:
     ({"size": 4, "grid": grid_of(4), "even": [{"cells": ["R1C1"]}]}, "even[0] has no 'cell'; it has 'cells'"),
     ({"size": 4, "grid": grid_of(4), "odd": [{"cell": ["R1C1"]}]}, "odd[0] 'cell' must be a cell like \"R1C1\", "
      "found [\"R1C1\"]"),
-    ({"size": 4, "grid": grid_of(4), "odd": ["R1C1"]}, "odd[0] must be an object, found str"),
+    ({"size": 4, "grid": grid_of(4), "odd": ["R1C1"]}, "odd[0] must be an object, found string"),
     ({"size": 4, "grid": _with_cell(4, (0, 0), {"value": 1, "given": "false"})},
      "grid cell r1c1: 'given' must be true or false, found \"false\""),
     ({"size": 4, "grid": _with_cell(4, (0, 1), "x")},
@@ -520,8 +520,8 @@ def _refusal(data) -> str:
     # 0 == False and {} were read as "absent": the element was dropped without a word
     ({"size": 4, "grid": grid_of(4), "clock": 0}, "f-puzzles element 'clock' is not supported (supported: "
      + ", ".join(sorted(SUPPORTED)) + ")"),
-    ({"size": 4, "grid": grid_of(4), "killercage": 0}, "f-puzzles element 'killercage' must be a list, found int"),
-    ({"size": 4, "grid": grid_of(4), "killercage": {}}, "f-puzzles element 'killercage' must be a list, found dict"),
+    ({"size": 4, "grid": grid_of(4), "killercage": 0}, "f-puzzles element 'killercage' must be a list, found number"),
+    ({"size": 4, "grid": grid_of(4), "killercage": {}}, "f-puzzles element 'killercage' must be a list, found object"),
     ({"size": 4, "grid": grid_of(4), "thermometer": [{"lines": []}]}, "thermometer[0] has no list of lines in 'lines'"),
     ({"size": 4, "grid": grid_of(4), "quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, "", None]}]},
      "quadruple[0] 'values' holds a blank; list the digits only"),

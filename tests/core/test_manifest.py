@@ -61,7 +61,7 @@ def test_inconsistent_fields_refused(change, message):
         manifest_from_dict({**META, **change}, where="manifest")
 
 
-@pytest.mark.parametrize("text,message", [("[]", "found list"), ('"x"', "found str"), ("null", "found NoneType"),
+@pytest.mark.parametrize("text,message", [("[]", "found array"), ('"x"', "found string"), ("null", "found null"),
                                           ("[" * 100_000, "not a readable JSON"), ("{", "not a readable JSON")])
 def test_not_an_object(text, message):
     with pytest.raises(FormatError, match=message):
@@ -127,13 +127,13 @@ def test_metadata_convention_reads_what_the_writers_record_and_names_what_is_wro
 
 
 @pytest.mark.parametrize("key,value,said", [
-    ("formats", "x", "field 'formats' must be an object, found str"),
+    ("formats", "x", "field 'formats' must be an object, found string"),
     ("formats", {"csv": 3}, "field 'formats' must map each format to an object"),
     ("columns", "x", "field 'columns' must be a whole number of at least 0, found 'x'"),
     ("columns", [1, 2], "field 'columns' must be a whole number of at least 0, found [1, 2]"),
     ("rows", -3, "field 'rows' must be a whole number of at least 0, found -3"),
     ("inequalities", "many", "field 'inequalities' must be a whole number of at least 0, found 'many'"),
-    ("files", [], "field 'files' must be an object, found list"),
+    ("files", [], "field 'files' must be an object, found array"),
     # a CNF answer's numbers are checked against it: a wrong count blamed the answer ('variable 419
     # is beyond the model's 216 variables')
     ("formats", {"cnf": {"variables": "lots"}},

@@ -189,3 +189,13 @@ def test_regions_grid_with_a_short_line_names_it(tmp_path):
     path.write_text("\n".join(rows) + "\n")
     with pytest.raises(PuzzleError, match=r"line 5"):
         parse_regions(str(path), 9)
+
+
+@pytest.mark.parametrize("sep", [";", "\t", ","])
+def test_empty_fields_between_semicolons_or_tabs_are_empty_cells(sep):
+    """Excel's ';' CSV and a pasted range's tabs collapsed their empty fields: a 9x9 with three
+    givens a row read as a 9-line [row col digit] list, another puzzle, and solved it (outside check)."""
+    grid = parse_puzzle(str(EXAMPLES / "puzzle.txt")).grid
+    rows = [[v if (r * 9 + c) % 3 == 0 else 0 for c, v in enumerate(row)] for r, row in enumerate(grid.tolist())]
+    text = "\n".join(sep.join("" if v == 0 else str(v) for v in row) for row in rows) + "\n"
+    assert parse_puzzle(text).grid.tolist() == rows

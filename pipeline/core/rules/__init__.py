@@ -14,7 +14,7 @@ import difflib
 import importlib
 from typing import Any
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.registry import LazyRegistry
 from pipeline.core.rules.base import Board, Rows, Rule, cell_name, cells_text, parse_cell, parse_cells, value_terms
 
@@ -236,7 +236,7 @@ def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
         (one line naming the rule and where).
     """
     if not isinstance(data, dict):
-        raise PuzzleError(f"{where}: a rule is an object like {{\"rule\": \"cage\", ...}}, found {type(data).__name__}")
+        raise PuzzleError(f"{where}: a rule is an object like {{\"rule\": \"cage\", ...}}, found {json_kind(data)}")
     if "rule" not in data:
         raise PuzzleError(f"{where}: missing \"rule\" (the rule's kind: one of {', '.join(RULES)})")
     cls = get_rule(data.get("rule"), where)
