@@ -207,10 +207,12 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise BatchConfigError(f"run_batch: unknown option {unknown[0]!r} (options: {', '.join(known)})")
-    def text(path: str | os.PathLike) -> str:   # what is not a path is BatchConfig's to name
-        return os.fspath(path) if isinstance(path, os.PathLike) else path
+    return run_config(BatchConfig(_path_text(input_path), _path_text(output), **options), stream=stream)
 
-    return run_config(BatchConfig(text(input_path), text(output), **options), stream=stream)
+
+def _path_text(path: str | os.PathLike) -> str:
+    """A path as text; what is no path stays as it is, for BatchConfig's validator to name."""
+    return os.fspath(path) if isinstance(path, os.PathLike) else path
 
 
 class _StopSignals:

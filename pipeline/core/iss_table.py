@@ -421,11 +421,6 @@ def _write_extra_region(entry: dict, grid: IssGrid) -> list[str]:
     return _items("AllDifferent", *_cells_of(entry, grid))
 
 
-def _write_kropki(entry: dict, grid: IssGrid) -> list[str]:
-    # a dot of another value (no WhiteDot/BlackDot) is its Pair: iss_table2 wraps this writer
-    return _items("WhiteDot" if entry["color"] == "white" else "BlackDot", *_cells_of(entry, grid))
-
-
 def _write_global(iss_type: str) -> Callable[[dict, IssGrid], list[str]]:
     def write(entry: dict, grid: IssGrid) -> list[str]:
         return [iss_type]
@@ -468,7 +463,6 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "cage": _write_cage,
     "thermo": lambda entry, grid: _items("Thermo", *_cells_of(entry, grid)),
     "greater": lambda entry, grid: _items("GreaterThan", *_cells_of(entry, grid)),
-    "kropki": _write_kropki,
     "extraregion": _write_extra_region,
     "diagonal": lambda entry, grid: _items("Diagonal", 1 if entry.get("which", "main") == "anti" else -1),
     "antiknight": _write_global("AntiKnight"),

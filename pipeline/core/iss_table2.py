@@ -324,18 +324,17 @@ READERS2: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "BinaryX": _read_pair(True, legacy=True),
 }
 
-def _write_kropki_of_any_value(plain: Callable[[dict, IssGrid], list[str]]) -> Callable[[dict, IssGrid], list[str]]:
-    """WhiteDot is a difference of 1 and BlackDot a ratio of 2: a dot of another value is the
-    ``Pair`` of its digit table (the rule's own :func:`partner_table`), over ISS's value positions."""
-    def write(entry: dict, grid: IssGrid) -> list[str]:
-        if "value" not in entry:
-            return plain(entry, grid)
-        table = partner_table(entry["color"], entry["value"], np.array(grid.values, dtype=np.int64))
-        if not table.any():   # ISS refuses a key that allows nothing; the dot cannot be met anyway
-            raise IssArgError(f"a {entry['color']} Kropki dot of value {entry['value']} allows no pair of the "
-                              f"values {grid.values[0]}-{grid.values[-1]}")
-        return ["~".join(["Pair", pair_key(table), *(grid.to_iss(c) for c in entry["cells"])])]
-    return write
+def _write_kropki(entry: dict, grid: IssGrid) -> list[str]:
+    """``WhiteDot`` (a difference of 1) or ``BlackDot`` (a ratio of 2); a dot of another value is
+    the ``Pair`` of its digit table (the rule's own :func:`partner_table`), over ISS's value positions."""
+    cells = [grid.to_iss(c) for c in entry["cells"]]
+    if "value" not in entry:
+        return ["~".join(["WhiteDot" if entry["color"] == "white" else "BlackDot", *cells])]
+    table = partner_table(entry["color"], entry["value"], np.array(grid.values, dtype=np.int64))
+    if not table.any():   # ISS refuses a key that allows nothing; the dot cannot be met anyway
+        raise IssArgError(f"a {entry['color']} Kropki dot of value {entry['value']} allows no pair of the "
+                          f"values {grid.values[0]}-{grid.values[-1]}")
+    return ["~".join(["Pair", pair_key(table), *cells])]
 
 
 def _write_strict_kropki(entry: dict, grid: IssGrid) -> list[str]:
@@ -351,6 +350,7 @@ WRITERS2: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "littlekiller": _write_little_killer,
     "xv": _write_xv,
     "strictxv": lambda entry, grid: ["StrictXV"],
+    "kropki": _write_kropki,
     "strictkropki": _write_strict_kropki,
     "quadruple": _write_quad,
     "sum": _write_sum,
@@ -360,5 +360,4 @@ WRITERS2: dict[str, Callable[[dict, IssGrid], list[str]]] = {
 }
 
 READERS.update(READERS2)
-WRITERS2["kropki"] = _write_kropki_of_any_value(WRITERS["kropki"])
 WRITERS.update(WRITERS2)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections import Counter
 import os
 import re
 import stat
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Sequence
@@ -543,7 +543,7 @@ def _split_cells(line: str) -> list[str]:
     for sep in ";\t":   # a spreadsheet's other separators (Excel's ';', a pasted range's tab): empty
         # fields are empty cells there too, never collapsed into their neighbours
         if sep in line:
-            return [tok.strip(" |\t") for tok in line.strip(" \r\n").split(sep)]
+            return [tok.strip(" |\t") for tok in line.split(sep)]
     return re.split(r"[|\s]+", line.strip(" |\t"))
 
 

@@ -219,9 +219,9 @@ class ExtraRegion(Rule):
 class DisjointGroups(_UnitRule):
     """Cells at the same position in every box form a unit (family ``disjoint``, rows
     ``disjoint_g_d`` with ``g`` the position inside the box, row-major). A grid without boxes (a
-    Latin square, jigsaw regions) is refused: ISS lays its ``DisjointSets`` on the standard boxes
-    whatever the regions, a reader of the rule on the regions' positions; the ISS reader writes
-    such sets as cages, which say which cells they mean."""
+    Latin square, jigsaw regions) is refused: there tools disagree (ISS lays its ``DisjointSets``
+    on its standard boxes, a SudokuSolver version on the regions' positions); the ISS reader
+    writes such sets as cages, which name their cells."""
 
     kind = "disjointgroups"
     families = ("disjoint",)
