@@ -216,3 +216,20 @@ def test_odd_blockade_runners_reads_and_solves_to_its_solution():
     assert verify_grid(solution, puzzle).ok
     result = api.solve(puzzle, time_limit=60)
     assert np.array_equal(np.asarray(result.grid), solution)
+
+
+@pytest.mark.parametrize("doc, words", [
+    ({"size": "4x6", "rules": [{"rule": "connectedvalues", "values": [1]}]},
+     "connected values need one 6x6 grid, found a 4x6 rectangle"),
+    ({"size": "4x6", "rules": [{"rule": "fullrank"}]}, "full rank needs one 6x6 grid, found a 4x6 rectangle"),
+    ({"size": "4x6", "rules": [{"rule": "doppelganger"}]}, "one square grid, found a 4x6 rectangle"),
+    ({"size": 9, "layout": "samurai", "rules": [{"rule": "connectedvalues", "values": [1]}]},
+     "found a layout of 5 grids on a 21x21 canvas"),
+    ({"size": 9, "layout": "samurai", "rules": [{"rule": "indexing", "by": "row", "cells": ["r1c1"]}]},
+     "indexing needs one grid, found a layout of 5 grids"),
+])
+def test_rules_of_one_square_grid_name_the_shape_they_were_given(doc, words):
+    # a rectangle is not a layout: the refusal says which shape it found
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(doc)
+    assert words in str(err.value) and "\n" not in str(err.value)

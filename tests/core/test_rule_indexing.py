@@ -69,7 +69,7 @@ def test_verify_names_the_cell_and_its_target():
     ({"size": 4, "box": "2x2", "rules": [{"rule": "indexing", "cells": ["r1c1"]}]}, "column or row"),
     ({"size": 4, "box": "2x2", "rules": [{"rule": "indexing", "by": "row", "cells": []}]}, "non-empty list"),
     ({"size": 4, "box": "2x2", "layout": {"grids": ["r1c1", "r1c5"]},
-      "rules": [{"rule": "indexing", "by": "row", "cells": ["r1c1"]}]}, "not a layout"),
+      "rules": [{"rule": "indexing", "by": "row", "cells": ["r1c1"]}]}, "found a layout of"),
     # an extra cell has no row or column (an outside check: a scipy ValueError, or rows accepted)
     ({"size": 4, "box": "2x2", "extra": [{"name": "S", "size": 2}],
       "rules": [{"rule": "indexing", "by": "column", "cells": ["S1", "r1c2"]}]}, "S1 is an extra cell"),

@@ -57,6 +57,16 @@ class Board:
     extra: tuple = ()
 
     @property
+    def shape_text(self) -> str:
+        """The board's shape in words, for the messages of rules that need one square grid:
+        ``a layout of 5 grids on a 21x21 canvas``, ``a 6x9 rectangle`` or ``one 9x9 grid``."""
+        if self.grids:
+            return f"a layout of {len(self.grids)} grids on a {self.rows}x{self.cols} canvas"
+        if self.rows != self.cols or self.rows != self.n:
+            return f"a {self.rows}x{self.cols} rectangle"
+        return f"one {self.n}x{self.n} grid"
+
+    @property
     def n_extra(self) -> int:
         """Extra cells outside the grid (cell numbers ``n_cells ..``)."""
         return extra_count(self.extra)

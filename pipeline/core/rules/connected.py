@@ -84,7 +84,7 @@ class ConnectedValues(AuxRule):
         """
         check_keys(data, {"values", "size"}, where)
         if not (board.rows == board.cols == board.n and board.present.all()):
-            raise PuzzleError(f"{where}: connected values need one {board.n}x{board.n} grid, not a layout's canvas")
+            raise PuzzleError(f"{where}: connected values need one {board.n}x{board.n} grid, found {board.shape_text}")
         values = data.get("values")
         if (not isinstance(values, list) or not values
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):

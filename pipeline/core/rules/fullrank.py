@@ -49,7 +49,7 @@ def rank_lines(board: Board, where: str = "fullrank") -> np.ndarray:
     """
     n = board.n
     if board.grids or board.rows != n or board.cols != n or not board.present.all():
-        raise PuzzleError(f"{where}: full rank needs one {n}x{n} grid (no layout)")
+        raise PuzzleError(f"{where}: full rank needs one {n}x{n} grid, found {board.shape_text}")
     grid = np.arange(n * n).reshape(n, n)
     rows = np.stack([grid, grid[:, ::-1]], axis=1).reshape(2 * n, n)
     cols = np.stack([grid.T, grid.T[:, ::-1]], axis=1).reshape(2 * n, n)

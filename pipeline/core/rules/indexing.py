@@ -66,7 +66,7 @@ class Indexing(Rule):
         if by not in BY:
             raise PuzzleError(f"{where}: 'by' must be column or row, found {clip(by)!r}")
         if board.grids or not board.present.all():   # one grid (square, or a rectangle: ISS indexes its lines)
-            raise PuzzleError(f"{where}: indexing needs one {board.n}x{board.n} grid, not a layout's canvas")
+            raise PuzzleError(f"{where}: indexing needs one grid, found {board.shape_text}")
         cells = parse_cells(data.get("cells"), board, where)
         if (cells >= board.n_cells).any():   # its rows are the grid's rows and columns
             raise PuzzleError(f"{where}: indexing cells are grid cells; "

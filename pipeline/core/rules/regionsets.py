@@ -86,7 +86,7 @@ class Doppelganger(_Global):
         """
         check_keys(data, set(), where)
         if board.grids or board.rows != board.cols or board.rows != board.n:
-            raise PuzzleError(f"{where}: Doppelganger takes one square grid (no layout)")
+            raise PuzzleError(f"{where}: Doppelganger takes one square grid, found {board.shape_text}")
         if board.value_of.tolist() != list(range(board.n + 1)):
             raise PuzzleError(f"{where}: Doppelganger needs the values 0-{board.n} on a {board.n}x{board.n} grid "
                               f"(\"values\": \"0-{board.n}\"), found {value_span(board)}")
