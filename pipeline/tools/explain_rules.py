@@ -63,11 +63,13 @@ def rule_label(puzzle: Puzzle, group: tuple[int, ...]) -> str:
     'white dot r1c1-r1c2 (rules 1 and 3, the same)'
     """
     board = puzzle.base_board
-    text = puzzle.rules[group[0]].describe(board)
+    rule = puzzle.rules[group[0]]
+    bound = rule.bound_text(board)   # a strict rule keeps the exemptions of marks left out of the set
+    text = rule.describe(board) + (f" ({bound})" if bound else "")
     numbers = [str(k) for k in rule_numbers(puzzle, group)]
     if len(group) > 1:
         return f"{text} (rules {', '.join(numbers[:-1])} and {numbers[-1]}, the same)"
-    same = sum(rule.describe(board) == text for rule in puzzle.rules)
+    same = sum(other.describe(board) == rule.describe(board) for other in puzzle.rules)
     return text if same == 1 else f"{text} (rule {numbers[0]})"
 
 

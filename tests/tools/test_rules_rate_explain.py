@@ -16,6 +16,7 @@ from pipeline.core.verify import verify_grid
 from pipeline.solvers import get_solver
 from pipeline.solvers.highs import count_solutions as highs_count
 from pipeline.tools.explain import explain, minimal_conflict
+from pipeline.tools.explain_rules import rule_label
 from pipeline.tools.generate import generate
 from pipeline.tools.rate import rate
 
@@ -316,3 +317,17 @@ def test_explain_refuses_conflicts_over_rules_it_cannot_switch():
 
     with pytest.raises(PuzzleError, match=r"^rules with auxiliary columns \(set of counting circles\)"):
         LazyRuleEngine(parse_puzzle(COUNTING_CIRCLES))
+
+
+def test_explain_names_the_pairs_a_strict_rule_exempts_when_its_marks_are_left_out():
+    # the set {strictkropki} means strict Kropki with the puzzle's dotted pairs exempt (the dots
+    # themselves are not in it): the label says which pairs, so the set reads as it was proved
+    dots = [{"rule": "kropki", "color": "white", "cells": ["r3c3", "r3c4"]},
+            {"rule": "kropki", "color": "black", "cells": ["r4c1", "r4c2"]}]
+    e = explain("1.3" + "." * 13, rules=[{"rule": "strictkropki", "color": "white"}, *dots])
+    assert e.status == "infeasible"
+    assert e.conflict_rules == ["strictkropki (the 2 pairs with dots exempt: r3c3-r3c4, r4c1-r4c2)"]
+    one = explain("1.3" + "." * 13, rules=[{"rule": "strictkropki", "color": "white"}, dots[0]])
+    assert one.conflict_rules == ["strictkropki (the pair with a dot exempt: r3c3-r3c4)"]
+    bare = parse_puzzle("." * 16, rules=[{"rule": "strictkropki"}])   # no dot: nothing exempt, nothing said
+    assert rule_label(bare, (0,)) == bare.rules[0].describe(bare.base_board)

@@ -595,6 +595,22 @@ class Rule:
         """
         return self
 
+    def bound_text(self, board: Board) -> str:
+        """What :meth:`bind` took from the other rules, in words (``""`` when nothing): a list of
+        rules that holds this one but not those others (explain's conflicting sets) still means
+        it as bound, so the list says so.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (cell names).
+
+        Returns
+        -------
+        str
+        """
+        return ""
+
     # -- pictures -------------------------------------------------------------------------------
     def glyphs(self, board: Board) -> "list[Glyph]":
         """What the rule looks like (:mod:`pipeline.core.glyphs`): cages, lines, dots, marks,

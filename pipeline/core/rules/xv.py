@@ -272,6 +272,17 @@ class _Strict(Rule):
         marked = sorted({_pair_key(int(r.cells()[0]), int(r.cells()[1])) for r in rules if r.kind == self.marks_kind})
         return replace(self, marked=tuple(marked))
 
+    def bound_text(self, board: Board) -> str:
+        """The pairs the puzzle's marks exempt, named (the first six): ``the 2 pairs with a dot
+        exempt: r3c3-r3c4, r4c1-r4c2``; ``""`` when the puzzle has no mark."""
+        if not self.marked:
+            return ""
+        names = [f"{cell_name(a, board)}-{cell_name(b, board)}" for a, b in self.marked[:6]]
+        more = ", ..." if len(self.marked) > 6 else ""
+        count = len(self.marked)
+        which = f"the pair with a {self.mark_word}" if count == 1 else f"the {count} pairs with {self.mark_word}s"
+        return f"{which} exempt: {', '.join(names)}{more}"
+
     @staticmethod
     def forbidden(n: "int | np.ndarray") -> np.ndarray:  # pragma: no cover - abstract
         """``(n, n)`` bool: 0-based digit pairs unmarked neighbours may not hold (``n``: the number
