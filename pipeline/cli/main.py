@@ -363,7 +363,10 @@ def _run(argv: list[str] | None) -> int:
 def _as_typed(error: PipelineError, args: argparse.Namespace | None) -> PipelineError:
     """``error`` naming the option as typed (``--chunk-size: ...``) when it is about a keyword the
     command maps to one (its ``option_names`` default: keyword -> option), else as it is."""
-    flag = (getattr(args, "option_names", None) or {}).get(error.option) if error.option else None
+    names = getattr(args, "option_names", None) or {}
+    if error.template is not None:   # a message naming several keywords (for_options)
+        return error.spelled(names)
+    flag = names.get(error.option) if error.option else None
     return error.named(flag) if flag else error
 
 

@@ -17,6 +17,57 @@ class PipelineError(ValueError):
     option: str | None = None
     #: the message without the keyword
     detail: str = ""
+    #: a message naming several keywords (:meth:`for_options`): ``str.format`` fields named by
+    #: keyword, and each keyword's value (None: not such a message)
+    template: str | None = None
+    values: dict | None = None
+
+    @classmethod
+    def for_options(cls: type[_E], template: str, **values: object) -> _E:
+        """The error ``template`` with each ``{keyword}`` field as the Python API spells it:
+        ``minimal=True``, ``symmetry='rot90'``, and a keyword whose value is ``...`` bare
+        (``rules``); :meth:`spelled` says it with the options as a command line types them.
+
+        Parameters
+        ----------
+        template : str
+            The message, a ``str.format`` template with one field per keyword.
+        **values
+            Each keyword's value (``True`` for a flag that is on, ``...`` to name it alone).
+
+        Examples
+        --------
+        >>> e = PipelineError.for_options("{minimal} cannot be combined with {symmetry}", minimal=True,
+        ...                               symmetry="rot90")
+        >>> str(e)
+        "minimal=True cannot be combined with symmetry='rot90'"
+        >>> str(e.spelled({}))
+        '--minimal cannot be combined with --symmetry rot90'
+        """
+        def keyword(name: str, value: object) -> str:
+            return name if value is ... else f"{name}={value!r}"
+        error = cls(template.format(**{name: keyword(name, v) for name, v in values.items()}))
+        error.template, error.values = template, values
+        return error
+
+    def spelled(self: _E, flags: dict[str, str]) -> _E:
+        """This :meth:`for_options` error with its keywords as typed on a command line: a keyword's
+        flag from ``flags``, else ``--`` and the keyword with dashes (``cages_only``:
+        ``--cages-only``), followed by its value unless that is ``True`` or ``...``.
+
+        Parameters
+        ----------
+        flags : dict of str to str
+            Keyword -> option as typed, where it is not the keyword with dashes (``rules``: ``--rule``).
+        """
+        if self.template is None or self.values is None:
+            return self
+
+        def typed(name: str, value: object) -> str:
+            flag = flags.get(name, "--" + name.replace("_", "-"))
+            return flag if value is True or value is ... else f"{flag} {value}"
+        self.args = (self.template.format(**{name: typed(name, v) for name, v in self.values.items()}),)
+        return self
 
     @classmethod
     def for_option(cls: type[_E], option: str, detail: str, sep: str = ": ") -> _E:

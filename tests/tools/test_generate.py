@@ -86,7 +86,7 @@ def test_full_grids_and_transform():
     assert g.puzzle.n_clues == 81 and is_valid_solution(g.puzzle.grid, 3, 3)
     with pytest.raises(PuzzleError, match="transform"):
         next(generate(size=9, seed=2, variant="x", transform=True))
-    with pytest.raises(PuzzleError, match=r"^generate: --difficulty easy rates a puzzle's clues; a --full grid"):
+    with pytest.raises(PuzzleError, match=r"^generate: difficulty='easy' rates a puzzle's clues; a full=True grid"):
         next(generate(size=9, seed=2, full=True, difficulty="easy"))   # a full grid was rated easy, never hard
 
 
@@ -457,7 +457,7 @@ def test_the_help_offers_as_bare_kinds_only_those_a_name_makes():
 def test_a_difficulty_removal_by_singles_cannot_reach_is_refused_at_once():
     # above 16x16 without --minimal every puzzle rates easy: 200 tries took minutes before the answer
     for size, label in ((25, "medium"), (36, "hard"), (64, "expert")):
-        with pytest.raises(PuzzleError, match=f"^generate: --difficulty {label} above 16x16 needs --minimal "):
+        with pytest.raises(PuzzleError, match=f"^generate: difficulty='{label}' above 16x16 needs minimal=True "):
             generate(size=size, difficulty=label)
     r = run_cli("generate", "--size", "36", "--difficulty", "hard")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "needs --minimal" in r.stderr

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from oracles import PROJECT
+from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
@@ -163,27 +164,27 @@ def test_cli_refusals():
         next(generate(size=4, seed=1, rules=[{"rule": "nonconsecutive"}]))
     with pytest.raises(PuzzleError, match="draw their own cages"):
         next(generate(size=6, seed=1, killer=True, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]))
-    with pytest.raises(PuzzleError, match=r"^generate: --minimal cannot be combined with --rule: it proves "
+    with pytest.raises(PuzzleError, match=r"^generate: minimal=True cannot be combined with rules: it proves "
                                           r"minimality for puzzles of units only \(without it, clues are still"):
         next(generate(size=6, seed=1, rules=[{"rule": "antiknight"}], minimal=True))
-    with pytest.raises(PuzzleError, match=r"^generate: --transform cannot be combined with --killer: "):
+    with pytest.raises(PuzzleError, match=r"^generate: transform=True cannot be combined with killer=True: "):
         next(generate(size=6, seed=1, killer=True, transform=True))
-    with pytest.raises(PuzzleError, match=r"^generate: --cages-only cannot be combined with --full: "):
+    with pytest.raises(PuzzleError, match=r"^generate: cages_only=True cannot be combined with full=True: "):
         next(generate(size=6, seed=1, cages_only=True, full=True))
 
 
 @pytest.mark.parametrize("options, words", [
-    (dict(full=True, symmetry="rot90"), r"^generate: --symmetry rot90 cannot be combined with --full: "),
-    (dict(full=True, clues=30), r"^generate: --clues cannot be combined with --full: a full grid keeps every clue$"),
-    (dict(killer=True, cages_only=True), r"^generate: --killer cannot be combined with --cages-only: "),
-    (dict(cages_only=True, clues=5), r"^generate: --clues cannot be combined with --cages-only: its puzzles have"),
-    (dict(cages_only=True, symmetry="rot180"), r"^generate: --symmetry rot180 cannot be combined with --cages-only: "
+    (dict(full=True, symmetry="rot90"), r"^generate: symmetry='rot90' cannot be combined with full=True: "),
+    (dict(full=True, clues=30), r"^generate: clues=30 cannot be combined with full=True: a full grid keeps every clue$"),
+    (dict(killer=True, cages_only=True), r"^generate: killer=True cannot be combined with cages_only=True: killer=True keeps "),
+    (dict(cages_only=True, clues=5), r"^generate: clues=5 cannot be combined with cages_only=True: its puzzles have"),
+    (dict(cages_only=True, symmetry="rot180"), r"^generate: symmetry='rot180' cannot be combined with cages_only=True: "
                                                r"the symmetry is the pattern of the givens, and its puzzles have none$"),
-    (dict(rule_count=3), r"^generate: --rule-count needs --rule: "),
+    (dict(rule_count=3), r"^generate: rule_count=3 needs rules: it is how many instances of each rules family "),
     (dict(rules=["chaos"]), r"^generate: --rule chaos: the chaos rule alone changes no grid "),   # ran minutes
-    (dict(rules=["thermo"], rule_count=10 ** 11), r"^--rule-count: must be from 1 to 162 on a 9x9 grid \(no "
+    (dict(rules=["thermo"], rule_count=10 ** 11), r"^rule_count: must be from 1 to 162 on a 9x9 grid \(no "
                                                   r"family has more instances there\), found 100000000000$"),
-    (dict(rules=["thermo"], rule_count=0), r"^--rule-count: must be from 1 to 162 on a 9x9 grid"),
+    (dict(rules=["thermo"], rule_count=0), r"^rule_count: must be from 1 to 162 on a 9x9 grid"),
 ])
 def test_options_that_would_be_ignored_or_never_end_are_refused(options, words):
     """An outside probe: --full dropped --symmetry and --clues silently (or said 'reached 81 clues,
@@ -212,3 +213,21 @@ def test_sat_engine_cache_keys_shapes_by_their_rules():
     assert count_up_to(classic, 2) == 2          # the classic engine of the size is now cached
     assert counting_engine(g.puzzle) == "sat" and count_up_to(g.puzzle, 2) == 1
     assert highs_unique(g.puzzle) == 1
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--full", "--symmetry", "rot90"], "error: generate: --symmetry rot90 cannot be combined with --full: "),
+    (["--full", "--clues", "30"], "error: generate: --clues 30 cannot be combined with --full: a full grid keeps"),
+    (["--killer", "--cages-only"], "error: generate: --killer cannot be combined with --cages-only: --killer keeps"),
+    (["--rule-count", "3"], "error: generate: --rule-count 3 needs --rule: it is how many instances of each --rule "),
+    (["--rule", "antiknight", "--minimal"], "error: generate: --minimal cannot be combined with --rule: it proves"),
+    (["--rule", "thermo", "--rule-count", "0"], "error: --rule-count: must be from 1 to 162 on a 9x9 grid"),
+    (["--full", "--difficulty", "easy"], "error: generate: --difficulty easy rates a puzzle's clues; a --full grid"),
+    (["--killer", "--rule", '{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}'], "error: generate: --killer and --cages-only draw their own cages; "
+                                                 "give no cage with --rule"),
+])
+def test_the_command_line_names_the_options_as_typed(argv, words, capsys):
+    # the API says minimal=True, the command line --minimal: one message, two spellings
+    assert main(["generate", "--seed", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(words) and err.count("\n") == 1, err

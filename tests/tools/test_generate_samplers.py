@@ -111,7 +111,7 @@ def test_refusals():
         generate(size=4, seed=1, rules=[{"rule": "extraregion"}])   # when called, not at the first puzzle
     with pytest.raises(PuzzleError, match=r"^generate: --rule entropic: no entropic rule fits this 4x4 grid$"):
         next(generate(size=4, seed=1, rules=[{"rule": "entropic"}]))
-    with pytest.raises(PuzzleError, match=r"^--rule-count: must be from 1 to 32 on a 4x4 grid \(no family has more "
+    with pytest.raises(PuzzleError, match=r"^rule_count: must be from 1 to 32 on a 4x4 grid \(no family has more "
                                           r"instances there\), found 0$"):
         next(generate(size=4, seed=1, rules=[{"rule": "thermo"}], rule_count=0))
     r = subprocess.run([sys.executable, "-m", "pipeline", "generate", "--rule", "extraregion", "--seed", "1"],

@@ -219,4 +219,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     # generate()'s keywords as typed here (its errors name the keyword)
-    p.set_defaults(func=cmd_generate, checks_size=True, option_names={"count": "-n", "clues": "--clues", "size": "--size", "box": "--box"})
+    p.set_defaults(func=cmd_generate, checks_size=True, option_names={"count": "-n", "clues": "--clues", "size": "--size", "box": "--box",
+                                                                 "rules": "--rule", "rule_count": "--rule-count"})

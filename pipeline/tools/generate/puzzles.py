@@ -239,36 +239,45 @@ MAX_RULE_COUNT_PER_CELL = 2
 def _refuse_combinations(rules: bool, killer: bool, cages_only: bool, transform: bool, minimal: bool,
                          full: bool, *, symmetry: str = "none", clues: int | None = None,
                          rule_count: int | None = None) -> None:
-    """One line naming the two options that do not go together (the first such pair)."""
-    beyond = [flag for flag, on in (("--rule", rules), ("--killer", killer), ("--cages-only", cages_only)) if on]
+    """One line naming the two options that do not go together (the first such pair), as the API
+    spells them (``minimal=True``); the command line says them as typed (``--minimal``)."""
+    beyond = [(name, value) for name, value, on in (("rules", ..., rules), ("killer", True, killer),
+                                                    ("cages_only", True, cages_only)) if on]
+    refuse = PuzzleError.for_options
     if minimal and full:
-        raise PuzzleError("generate: --minimal cannot be combined with --full: a full grid keeps every clue")
+        raise refuse("generate: {minimal} cannot be combined with {full}: a full grid keeps every clue",
+                     minimal=True, full=True)
     if full and symmetry != "none":
-        raise PuzzleError(f"generate: --symmetry {symmetry} cannot be combined with --full: the symmetry is the "
-                          "pattern of the clues removed, and a full grid removes none")
+        raise refuse("generate: {symmetry} cannot be combined with {full}: the symmetry is the pattern of the "
+                     "clues removed, and a full grid removes none", symmetry=symmetry, full=True)
     if full and clues is not None:
-        raise PuzzleError("generate: --clues cannot be combined with --full: a full grid keeps every clue")
+        raise refuse("generate: {clues} cannot be combined with {full}: a full grid keeps every clue",
+                     clues=clues, full=True)
     if killer and cages_only:
-        raise PuzzleError("generate: --killer cannot be combined with --cages-only: --killer keeps givens beside "
-                          "its cages, --cages-only none (choose one)")
+        raise refuse("generate: {killer} cannot be combined with {cages_only}: {killer} keeps givens beside its "
+                     "cages, {cages_only} none (choose one)", killer=True, cages_only=True)
     if cages_only and clues is not None:
-        raise PuzzleError("generate: --clues cannot be combined with --cages-only: its puzzles have no givens")
+        raise refuse("generate: {clues} cannot be combined with {cages_only}: its puzzles have no givens",
+                     clues=clues, cages_only=True)
     if cages_only and symmetry != "none":   # it was ignored without a word
-        raise PuzzleError(f"generate: --symmetry {symmetry} cannot be combined with --cages-only: the symmetry is "
-                          "the pattern of the givens, and its puzzles have none")
+        raise refuse("generate: {symmetry} cannot be combined with {cages_only}: the symmetry is the pattern of "
+                     "the givens, and its puzzles have none", symmetry=symmetry, cages_only=True)
     if rule_count is not None and not rules:
-        raise PuzzleError("generate: --rule-count needs --rule: it is how many instances of each --rule family "
-                          "are drawn")
+        raise refuse("generate: {rule_count} needs {rules}: it is how many instances of each {rules} family are "
+                     "drawn", rule_count=rule_count, rules=...)
     if cages_only and full:
-        raise PuzzleError("generate: --cages-only cannot be combined with --full: a full grid has no givens for "
-                          "cages to replace")
-    if beyond and transform:
-        raise PuzzleError(f"generate: --transform cannot be combined with {beyond[0]}: it transforms grids of "
-                          "units only (classic, latin)")
-    if beyond and minimal:
-        left = "" if beyond[0] == "--cages-only" else " (without it, clues are still removed while the puzzle stays unique)"
-        raise PuzzleError(f"generate: --minimal cannot be combined with {beyond[0]}: it proves minimality for "
-                          f"puzzles of units only{left}")
+        raise refuse("generate: {cages_only} cannot be combined with {full}: a full grid has no givens for cages "
+                     "to replace", cages_only=True, full=True)
+    if not beyond:
+        return
+    other, value = beyond[0]
+    if transform:
+        raise refuse(f"generate: {{transform}} cannot be combined with {{{other}}}: it transforms grids of units "
+                     "only (classic, latin)", transform=True, **{other: value})
+    if minimal:
+        left = "" if other == "cages_only" else " (without it, clues are still removed while the puzzle stays unique)"
+        raise refuse(f"generate: {{minimal}} cannot be combined with {{{other}}}: it proves minimality for puzzles "
+                     f"of units only{left}", minimal=True, **{other: value})
 
 
 def generate(*, size: int | None = None, box: str | None = None, variant: str = "classic", count: int = 1,
@@ -348,20 +357,22 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError.for_option("clues", f"must be 0..{n * n}, found {clues}")
     if full and difficulty != "any":
-        raise PuzzleError(f"generate: --difficulty {difficulty} rates a puzzle's clues; a --full grid has every cell "
-                          f"filled (leave one of them out)")
+        raise PuzzleError.for_options("generate: {difficulty} rates a puzzle's clues; a {full} grid has every "
+                                      "cell filled (leave one of them out)", difficulty=difficulty, full=True)
     if difficulty not in ("any", "easy") and removal_by_singles(n, minimal, bool(rules or killer or cages_only)):
         # removal by singles can only make easy puzzles: 200 tries would be hours at 64x64
-        raise PuzzleError(f"generate: --difficulty {difficulty} above 16x16 needs --minimal (without it clues are "
-                          f"removed only while singles solve the puzzle, so every puzzle rates easy)")
+        raise PuzzleError.for_options("generate: {difficulty} above 16x16 needs {minimal} (without it clues are "
+                                      "removed only while singles solve the puzzle, so every puzzle rates easy)",
+                                      difficulty=difficulty, minimal=True)
     target = n * n if full else clues
     if (killer or cages_only) and any(isinstance(e, dict) and e.get("rule") == "cage" for e in rules or []):
-        raise PuzzleError("generate: --killer and --cages-only draw their own cages; give no cage with --rule")
+        raise PuzzleError.for_options("generate: {killer} and {cages_only} draw their own cages; give no cage "
+                                      "with {rules}", killer=True, cages_only=True, rules=...)
     _refuse_combinations(bool(rules), killer, cages_only, transform, minimal, full, symmetry=symmetry,
                          clues=clues, rule_count=rule_count)
     if rule_count is not None and not 1 <= rule_count <= MAX_RULE_COUNT_PER_CELL * n * n:
-        raise PuzzleError(f"--rule-count: must be from 1 to {MAX_RULE_COUNT_PER_CELL * n * n} on a {n}x{n} grid "
-                          f"(no family has more instances there), found {rule_count}")
+        raise PuzzleError.for_option("rule_count", f"must be from 1 to {MAX_RULE_COUNT_PER_CELL * n * n} on a "
+                                     f"{n}x{n} grid (no family has more instances there), found {rule_count}")
     if rules:   # a family no sampler draws is refused now, not at the first puzzle (after the seed line)
         split_rule_entries(list(rules), n, h, w)
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,
