@@ -348,6 +348,14 @@ class _Rater:
         distinct digits; other sets of more than :data:`MAX_VIRTUAL_CELLS` cells are left out."""
         if not self.cages:
             return []
+        # the first of overlapping cages only: a cell in two cages would be counted twice, and the
+        # sums would rule out the solution's own digits (a cage listed twice: "no solution")
+        taken = np.zeros(self.present.size, dtype=bool)
+        disjoint = []
+        for c, t, name in self.cages:
+            if c.size and c.max() < taken.size and not taken[c].any():
+                taken[c] = True
+                disjoint.append((c, t, name))
         whole = sum(self.digit_values)
         regions = []   # (cells, units it is made of, name)
         for family, units in puzzle.unit_families():
@@ -363,13 +371,13 @@ class _Rater:
         out = []
         for cells, count, name in regions:
             region_sum = count * whole
-            inside = [(c, t) for c, t, _ in self.cages if set(c.tolist()) <= cells]
+            inside = [(c, t) for c, t, _ in disjoint if set(c.tolist()) <= cells]
             covered = {int(x) for c, _ in inside for x in c}
             rest = sorted(cells - covered)
             if inside and rest:
                 out.append(self._virtual(rest, region_sum - sum(t for _, t in inside), unit_sets,
                                          f"innies of {name}: {region_sum} less its whole cages"))
-            touching = [(c, t) for c, t, _ in self.cages if cells & set(c.tolist())]
+            touching = [(c, t) for c, t, _ in disjoint if cells & set(c.tolist())]
             reach = {int(x) for c, _ in touching for x in c}
             outside = sorted(reach - cells)
             if touching and cells <= reach and outside and len(touching) > len(inside):

@@ -57,6 +57,39 @@ def test_rate_unique_killer_never_deduces_against_the_solution(killer):
     assert all(s.rule.startswith("cage r") for s in rule_steps)
 
 
+@pytest.mark.parametrize("extra", ["twice", "overlapping"])
+def test_rate_overlapping_cages_never_rule_out_the_solution(killer, extra):
+    # the 45 rule counted a cell in two cages twice: a cage listed twice, or one more cage over
+    # cells of others, made the rater remove the solution's digits and answer "no solution"
+    p, solution = killer.puzzle, killer.solution
+    doc = p.to_document()
+    cages = [e for e in doc["rules"] if e["rule"] == "cage"]
+    if extra == "twice":
+        doc["rules"].append(dict(cages[0]))
+    else:   # two cells of different cages side by side, with their true sum
+        first = next(c for c in cages if len(c["cells"]) >= 2)
+        cell = first["cells"][0]
+        row, col = int(cell[1:cell.index("c")]) - 1, int(cell[cell.index("c") + 1:]) - 1
+        other = (row, col + 1) if col < 5 else (row, col - 1)
+        doc["rules"].append({"rule": "cage", "cells": [cell, f"r{other[0] + 1}c{other[1] + 1}"],
+                             "sum": int(solution[row, col] + solution[other])})
+    grown = parse_puzzle(doc)
+    assert count(grown, 2) == 1
+    r = rate(grown)
+    assert r.solved and np.array_equal(r.solution, solution), r.label
+    for step in r.steps:
+        for row, col, d in step.removed:
+            assert solution[row, col] != d, step.text()
+
+
+def test_rate_a_cell_in_two_cages_of_a_4x4_is_rated_not_infeasible():
+    p = parse_puzzle({"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1"], "sum": 3},
+                                           {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 7}]})
+    assert count(p, 30) == 24
+    r = rate(p)
+    assert r.label != "no solution" and r.solution is not None and verify_grid(r.solution, p).ok
+
+
 def test_rate_rule_step_text_is_exact():
     r = rate(parse_puzzle(json.dumps(MULTIPLE)))
     first_rule = next(s for s in r.steps if s.technique == "rule")
