@@ -32,6 +32,7 @@ The defaults (:data:`DEFAULT_CARD`, :data:`DEFAULT_PB`) were chosen by measureme
 from __future__ import annotations
 
 import functools
+import re
 import time
 from dataclasses import dataclass
 
@@ -59,6 +60,21 @@ class EncodingTooLarge(SolveError):
     (:func:`~pipeline.core.limits.memory_limit`): a batch record's status ``memory_limit``, which
     ``--retry`` can name (the unit rows' check: :func:`pipeline.core.clauses.check_encoding_memory`;
     the rule rows': :func:`encode_rows`)."""
+
+    def memory_advice_only(self) -> "EncodingTooLarge":
+        """This error advising only the memory setting, for a caller that offers no other engine
+        or encoding (``explain``): ``(set ... to allow more, or --amo seqcounter, ...)`` becomes
+        ``(set ... to allow more)``.
+
+        Examples
+        --------
+        >>> e = EncodingTooLarge("needs about 5.6 GiB (set SUDOKU_PIPELINE_MAX_BYTES to allow more, "
+        ...                      "or --amo seqcounter, the leanest, or another --solver)")
+        >>> str(e.memory_advice_only())
+        'needs about 5.6 GiB (set SUDOKU_PIPELINE_MAX_BYTES to allow more)'
+        """
+        self.args = (re.sub(r"\(set (\w+) to allow more[^)]*\)", r"(set \1 to allow more)", str(self)),)
+        return self
 
 
 #: Peak bytes per literal of the rule rows' clauses while :func:`encode_rows` builds them (the

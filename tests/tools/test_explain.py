@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from oracles import DATA_DIR, PROJECT, data_missing_reason
+from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.tools.explain import explain, fewest_removals, minimal_conflict
@@ -307,3 +308,13 @@ def test_identical_rules_are_numbered_as_the_document_lists_them():
     e = explain(json.dumps(doc))
     assert e.conflict_rule_numbers == [[2, 3]]
     assert e.conflict_rules == ["cage r1c1..r1c2 (sum 3) (rules 2 and 3, the same)"]
+
+
+def test_cli_explain_too_large_advises_only_what_explain_can_change(monkeypatch, capsys):
+    # explain has no --amo and counts with sat alone: "--amo seqcounter" and "another --solver"
+    # were advice it could not take
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", "2e8")
+    assert main(["explain", '{"size": 36}']) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs about" in err, err
+    assert err.rstrip().endswith("(set SUDOKU_PIPELINE_MAX_BYTES to allow more)"), err
