@@ -563,6 +563,9 @@ def figure_format(path: str | os.PathLike) -> str:
     PipelineError
         When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg).
     """
+    if str(path) == "-":   # export's and convert's standard output: a picture takes it by name
+        raise PipelineError("--to -: a picture goes to a file (.svg, .png or .pdf); for standard output give "
+                            "--to /dev/stdout (SVG)")
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if not path.suffix and is_special_file(path):   # /dev/stdout, a pipe: SVG, text a terminal can take

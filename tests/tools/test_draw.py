@@ -107,6 +107,16 @@ def test_an_unknown_target_format_is_named_before_the_missing_matplotlib(tmp_pat
                                        f"or .pdf (a device or pipe without one gets SVG)\n")
 
 
+@pytest.mark.parametrize("command", ["draw", "spy"])
+def test_to_dash_points_to_dev_stdout_and_writes_nothing(tmp_path, capsys, monkeypatch, command):
+    # export's --to - is standard output; a picture's said "no format suffix", which did not help
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "1" + "." * 15, "--to", "-"]) == 2
+    assert capsys.readouterr().err == ("error: --to -: a picture goes to a file (.svg, .png or .pdf); for standard "
+                                       "output give --to /dev/stdout (SVG)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_picture_to_standard_output_is_svg_and_the_wrote_line_goes_to_stderr():
     """An outside probe: ``draw --to /dev/stdout`` (or a pipe) had 'no format suffix' and no way
     round it; the SVG now goes there, and 'wrote ...' to standard error, not into the picture."""

@@ -463,3 +463,12 @@ def test_a_difficulty_removal_by_singles_cannot_reach_is_refused_at_once():
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "needs --minimal" in r.stderr
     generate(size=25, difficulty="hard", minimal=True)       # possible: only checked, not run
     generate(size=25, difficulty="easy")
+
+
+def test_to_dash_is_standard_output(tmp_path, capsys, monkeypatch):
+    # as export's and convert's --to -: generate wrote a file named "-" and said "wrote 1 puzzle to -"
+    from pipeline.cli.main import main
+    monkeypatch.chdir(tmp_path)
+    assert main(["generate", "--seed", "1", "--box", "2x2", "-n", "2", "--to", "-"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(len(line) == 16 for line in out) and list(tmp_path.iterdir()) == []

@@ -67,6 +67,15 @@ def test_every_further_output_is_compared_with_the_first(outputs):
     assert text.count("<figure>") == 3 * min(3, len(a))
 
 
+def test_to_dash_writes_the_page_to_standard_output(outputs, capsys, monkeypatch):
+    # as export's and convert's --to -: it wrote a file named "-" in the working directory
+    root, outs = outputs
+    monkeypatch.chdir(root)
+    assert main(["report", str(outs[0]), "--to", "-"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and "Status counts" in page and not (root / "-").exists()
+
+
 def test_not_a_batch_output(tmp_path, capsys):
     assert main(["report", str(tmp_path / "missing"), "--to", str(tmp_path / "r.html")]) == 2
     assert capsys.readouterr().err.startswith("error:")

@@ -118,7 +118,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         puzzles = _saying_the_seed(puzzles, seed)
     made: list[Generated] = []
     results = _noting_shortfalls(_made_with_progress(args, puzzles, meters, made), args)
-    if not args.to:
+    if not args.to or args.to == "-":   # "-": standard output, as export's and convert's --to -
         for text in iter_formatted(results, args.format):
             with stops.deferred():   # the whole puzzle or none of it
                 sys.stdout.write(text)
@@ -208,7 +208,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
-                   help="write here instead of stdout: into a temporary file renamed onto FILE at the end, also "
+                   help="write here instead of stdout ('-': stdout): into a temporary file renamed onto FILE at the end, also "
                         "after Ctrl-C (then with the puzzles made so far) (--out is an alias of --to)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds for the whole run, finite and > 0 (default: none); when it runs out the finished "

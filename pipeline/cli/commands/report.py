@@ -52,6 +52,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     text = build_report(args.outs, notes)
+    if args.to == "-":   # standard output, as export's and convert's --to -
+        sys.stdout.write(text)
+        return 0
     path = Path(args.to)
     with atomic_open(path) as f:
         f.write(text)
@@ -63,5 +66,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     """Register ``report``."""
     p = subparsers.add_parser("report", help="one self-contained HTML page for batch outputs")
     p.add_argument("outs", nargs="+", metavar="OUT", help="batch output directories")
-    p.add_argument("--to", required=True, metavar="FILE", help="output .html")
+    p.add_argument("--to", required=True, metavar="FILE", help="output .html ('-': standard output)")
     p.set_defaults(func=cmd_report)
