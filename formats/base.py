@@ -97,6 +97,10 @@ class Format:
     #: 100x100's 4 million nonzeros, measured once): what ``export_model`` balances when it
     #: splits the formats between processes (:mod:`formats.forked`).
     cost: float = 1.0
+    #: ``file_differences(directory, model, names) -> {name: what differs}``: each of its export's
+    #: files against the model on its own, for ``check`` to blame the file edited (a format whose
+    #: reader takes several files at once: CSV); None: the read-back alone judges its files.
+    file_differences: Callable | None = None
     #: Whether ``write`` puts the whole model in one file (``export --to model.EXT``, ``--to -``).
     one_file: bool = False
     #: Whether that one file may be gzip-compressed (``model.lp.gz``).

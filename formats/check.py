@@ -340,7 +340,11 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
     found = _recorded_facts(meta, model, manifest or directory / MANIFEST_NAME)
     want = ModelData.from_model(model)
     custom_cost = meta.get("objective") == "custom"
+    blamed = _file_differences(directory, meta, readable, model, custom_cost)
+    found += [f"{directory / name}: not what an export of its model writes: {why}" for name, why in blamed.items()]
     for fmt_name, name in _model_files(meta, readable):
+        if fmt_name in {_format_name(n) for n in blamed}:   # its read-back would blame the file it started from
+            continue
         path = directory / name
         reader = FORMATS[fmt_name].read
         if reader is None:   # a format that cannot be read back is not listed as a model file
@@ -359,6 +363,20 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         else:
             result.models += 1
     return found
+
+
+def _file_differences(directory: Path, meta: dict, readable: set[str], model, custom_cost: bool) -> dict[str, str]:
+    """Each intact file of a format that compares its files one by one (``Format.file_differences``)
+    against the model: file name -> what differs (a custom objective's costs are not recorded, so
+    not compared)."""
+    blamed: dict[str, str] = {}
+    for fmt_name, names in meta["files"].items():
+        fmt = FORMATS.get(fmt_name)
+        if fmt is None or fmt.file_differences is None or not isinstance(names, list):
+            continue
+        mine = [n for n in names if isinstance(n, str) and n in readable and not (custom_cost and n == "f.csv")]
+        blamed.update(fmt.file_differences(directory, model, mine))
+    return blamed
 
 
 def _recorded_facts(meta: dict, model, manifest: Path) -> list[str]:

@@ -396,6 +396,95 @@ def _name_array(model: Model, with_empty: bool):
     return pa.LargeStringArray.from_buffers(table.shape[0], pa.py_buffer(offsets), pa.py_buffer(data)).cast(pa.string())
 
 
+def seed_matrices(model: Model) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """The seed's ``A`` (unit rows) and ``B`` (clue rows) as ``A_ijv.csv`` and ``B_ijv.csv`` hold
+    them, over the solver's columns: ``A`` is ``Aeq``'s unit rows (all of ``Aeq`` when the clues
+    are reduced away), ``B`` empty unless the clues are rows.
+
+    Parameters
+    ----------
+    model : Model
+        The model.
+
+    Returns
+    -------
+    (scipy.sparse.csr_matrix, scipy.sparse.csr_matrix)
+    """
+    units, clues = model.A, model.B
+    if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
+        units, clues = units[:, model.columns], clues[:, model.columns]
+    units = units if not model.is_reduced else model.Aeq
+    clues = clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols))
+    return sp.csr_matrix(units), sp.csr_matrix(clues)
+
+
+def file_differences(directory: str | os.PathLike, model: Model, names: list[str]) -> dict[str, str]:
+    """Each CSV file of ``names`` (in ``directory``) that does not hold what an export of
+    ``model`` writes there, with the first difference: each file on its own, so an edit is
+    blamed on the file edited (reading ``Aeq`` back takes its siblings with it). The long forms
+    are left to that read-back, which compares them by their labels.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The export directory.
+    model : Model
+        The model the manifest describes.
+    names : list of str
+        The CSV files to compare (others are skipped).
+
+    Returns
+    -------
+    dict of str to str
+        File name -> what differs; empty when every file is the model's.
+    """
+    units, clues = seed_matrices(model)
+    matrices = {"Aeq.csv": (model.Aeq, "Aeq", True), "Aineq.csv": (model.Aineq, "Aineq", True),
+                "Aeq_ijv.csv": (model.Aeq, "Aeq", False), "Aineq_ijv.csv": (model.Aineq, "Aineq", False),
+                "A_ijv.csv": (units, "A (the unit rows)", False), "B_ijv.csv": (clues, "B (the clue rows)", False)}
+    vectors = {"beq.csv": (model.beq, "beq"), "bineq.csv": (model.bineq, "bineq"), "lb.csv": (model.lb, "lb"),
+               "ub.csv": (model.ub, "ub"), "f.csv": (model.cost, "f")}
+    found = {}
+    for name in names:
+        path = Path(directory) / name
+        try:
+            if name in matrices:
+                want, what, dense = matrices[name]
+                got = read_dense(path) if dense else read_triplets(path)
+                found[name] = _matrix_difference(got, sp.csr_matrix(want), what, model)
+            elif name in vectors:
+                want_v, what = vectors[name]
+                found[name] = _vector_difference(read_vector(path, infinite=name in ("lb.csv", "ub.csv")),
+                                                 np.asarray(want_v, dtype=np.float64), what)
+        except FormatError as e:
+            found[name] = f"cannot be read: {str(e).removeprefix(f'{path}: ')}"
+    return {name: why for name, why in found.items() if why}
+
+
+def _matrix_difference(got: sp.csr_matrix, want: sp.csr_matrix, what: str, model: Model) -> str:
+    if got.shape != want.shape:
+        return f"{what} is {got.shape[0]}x{got.shape[1]} in the file, {want.shape[0]}x{want.shape[1]} in the model"
+    differ = (sp.csr_matrix(got, dtype=np.float64) != sp.csr_matrix(want, dtype=np.float64)).tocoo()
+    if not differ.nnz:
+        return ""
+    first = np.lexsort((differ.col, differ.row))[0]
+    i, j = int(differ.row[first]), int(differ.col[first])
+    entries = "1 entry differs" if differ.nnz == 1 else f"{differ.nnz} entries differ"
+    return (f"{what}: {entries}, the first at row {i + 1}, column {model.col_names[j]}: "
+            f"{got[i, j]:g} in the file, {want[i, j]:g} in the model")
+
+
+def _vector_difference(got: np.ndarray, want: np.ndarray, what: str) -> str:
+    if got.size != want.size:
+        return f"{what} has {got.size} values in the file, {want.size} in the model"
+    where = np.flatnonzero(got != want)
+    if not where.size:
+        return ""
+    k = int(where[0])
+    return (f"{what}: {where.size} value{'s differ' if where.size > 1 else ' differs'}, the first on line {k + 1}: "
+            f"{got[k]:g} in the file, {want[k]:g} in the model")
+
+
 def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -> list[Path]:
     """Write the CSV files of an export into ``directory``.
 
@@ -418,16 +507,12 @@ def export(model: Model, directory: str | os.PathLike, *, dense: str = "auto") -
         written.append(write_dense(model.Aeq, d / "Aeq.csv"))
         if ineq:
             written.append(write_dense(model.Aineq, d / "Aineq.csv"))
-    units, clues = model.A, model.B
-    if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
-        units, clues = units[:, model.columns], clues[:, model.columns]
-    units = units if not model.is_reduced else model.Aeq
+    units, clues = seed_matrices(model)
     aeq = write_triplets(model.Aeq, d / "Aeq_ijv.csv")
     written += [
         aeq,
         _copy_file(aeq, d / "A_ijv.csv") if _same_matrix(units, model.Aeq) else write_triplets(units, d / "A_ijv.csv"),
-        write_triplets(clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols)),
-                       d / "B_ijv.csv"),
+        write_triplets(clues, d / "B_ijv.csv"),
         write_vector(model.beq, d / "beq.csv"),
         write_vector(model.lb, d / "lb.csv"),
         write_vector(model.ub, d / "ub.csv"),
@@ -611,4 +696,5 @@ def read(path: str | os.PathLike) -> ModelData:
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",
                 export=export, write=write, read=read,
                 file_names=("Aeq.csv", "Aineq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv",
-                            "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv"), cost=1.4))
+                            "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv"), cost=1.4,
+                file_differences=file_differences))

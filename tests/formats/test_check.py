@@ -291,3 +291,48 @@ def test_a_directory_of_one_file_exports_alone_is_checked(tmp_path, capsys):
     assert main(["check", str(d)]) == 0
     assert capsys.readouterr().out.splitlines() == [
         f"{d / 'four.opb'}: whole: the SHA-256 four.opb.manifest.json records, read back as its model"]
+
+
+def _edit_with_digest(out: Path, name: str, line: int, text: str) -> None:
+    """Line ``line`` (0-based) of ``name`` replaced by ``text``, its digest written into the
+    manifest: only the content can tell."""
+    lines = (out / name).read_text().splitlines()
+    lines[line] = text
+    (out / name).write_text("\n".join(lines) + "\n")
+    meta = json.loads((out / "manifest.json").read_text())
+    meta["sha256"][name] = hashlib.sha256((out / name).read_bytes()).hexdigest()
+    (out / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+
+@pytest.mark.parametrize("name, line, text, words", [
+    ("A_ijv.csv", 0, "1,2,1", "A (the unit rows): 2 entries differ, the first at row 1, column x_1_1_1: 0 in the file"),
+    ("B_ijv.csv", 0, "1,2,7", "cannot be read: last line must be the size row m,n,0"),   # no clue: no row
+    ("Aineq_ijv.csv", 0, None, "Aineq: 1 entry differs, the first at row 1"),
+    ("bineq.csv", 0, "5", "bineq: 1 value differs, the first on line 1: 5 in the file"),
+    ("beq.csv", 3, "2", "beq: 1 value differs, the first on line 4: 2 in the file, 1 in the model"),
+    ("lb.csv", 0, "1", "lb: 1 value differs, the first on line 1: 1 in the file, 0 in the model"),
+    ("f.csv", 9, "3", "f: 1 value differs, the first on line 10: 3 in the file, 0 in the model"),
+])
+def test_an_edited_csv_file_with_its_digest_is_the_file_blamed(tmp_path, name, line, text, words):
+    # A_ijv/B_ijv were never read back ("whole"), and an edit of Aineq_ijv, beq, lb or f was
+    # blamed on the three Aeq files that read them, as "Aeq"
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(str(PROJECT / "examples" / "killer.json"))), out, "csv")
+    if text is None:   # the first triplet's coefficient doubled
+        i, j, _ = (out / name).read_text().splitlines()[line].split(",")
+        text = f"{i},{j},2"
+    _edit_with_digest(out, name, line, text)
+    problems = check_export(out).problems
+    assert problems == [f"{out / name}: not what an export of its model writes: " + problems[0].split("writes: ")[1]]
+    assert words in problems[0], problems[0]
+
+
+def test_an_edited_clue_row_of_b_ijv_is_blamed_on_it(tmp_path):
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "csv")
+    first = (out / "B_ijv.csv").read_text().splitlines()[0].split(",")
+    _edit_with_digest(out, "B_ijv.csv", 0, f"{first[0]},{first[1]},7")
+    assert check_export(out).problems == [
+        f"{out / 'B_ijv.csv'}: not what an export of its model writes: B (the clue rows): 1 entry differs, the first "
+        f"at row 1, column {build_model(parse_puzzle(DEFAULT_PUZZLE)).col_names[int(first[1]) - 1]}: 7 in the file, "
+        "1 in the model"]
