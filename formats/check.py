@@ -341,7 +341,8 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
     want = ModelData.from_model(model)
     custom_cost = meta.get("objective") == "custom"
     blamed = _file_differences(directory, meta, readable, model, custom_cost)
-    found += [f"{directory / name}: not what an export of its model writes: {why}" for name, why in blamed.items()]
+    found += [f"{directory / name}: {why}" if why.startswith("cannot be read") else
+              f"{directory / name}: not what an export of its model writes: {why}" for name, why in blamed.items()]
     for fmt_name, name in _model_files(meta, readable):
         if fmt_name in {_format_name(n) for n in blamed}:   # its read-back would blame the file it started from
             continue

@@ -450,7 +450,7 @@ def file_differences(directory: str | os.PathLike, model: Model, names: list[str
         try:
             if name in matrices:
                 want, what, dense = matrices[name]
-                got = read_dense(path) if dense else read_triplets(path)
+                got = read_dense(path) if dense else read_triplets(path, want.shape)   # a size row not its shape: refused
                 found[name] = _matrix_difference(got, sp.csr_matrix(want), what, model)
             elif name in vectors:
                 want_v, what = vectors[name]

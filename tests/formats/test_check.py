@@ -323,7 +323,7 @@ def test_an_edited_csv_file_with_its_digest_is_the_file_blamed(tmp_path, name, l
         text = f"{i},{j},2"
     _edit_with_digest(out, name, line, text)
     problems = check_export(out).problems
-    assert problems == [f"{out / name}: not what an export of its model writes: " + problems[0].split("writes: ")[1]]
+    assert len(problems) == 1 and problems[0].startswith(f"{out / name}: ")
     assert words in problems[0], problems[0]
 
 
