@@ -17,7 +17,7 @@ import highspy
 
 from pipeline.core.clauses import AMO_ENCODINGS
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, clip
 from pipeline.core.extras import install_hint
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import parse_box
@@ -167,6 +167,14 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _is_finite(value) -> bool:
+    """A finite number of seconds (an int past float's range, ``10**400``, is not: it overflowed)."""
+    try:
+        return _is_number(value) and math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def dask_missing() -> str:
     """The one line ``--engine dask`` gets where dask[distributed] cannot be imported."""
     return f"batch: --engine dask needs dask[distributed] (the dask extra): {install_hint('dask')}"
@@ -178,7 +186,11 @@ def _bad(option: str, detail: str, sep: str = " ") -> BatchConfigError:
 
 
 def _one_of(name: str, value, allowed) -> None:
-    if value not in allowed:
+    try:
+        known = value in allowed
+    except TypeError:   # a list or dict given: unhashable, so none of the names
+        known = False
+    if not known:
         raise _bad(name, f"must be one of {', '.join(map(str, allowed))}, got {value!r}")
 
 
@@ -199,6 +211,8 @@ def check_config(c: BatchConfig) -> None:
         value = getattr(c, option)
         if not isinstance(value, (str, os.PathLike)) or not str(value):
             raise _bad(option, f"must be a path (str or os.PathLike), got {value!r}")
+        if "\0" in str(os.fspath(value)):   # the OS refuses it later with a bare ValueError
+            raise _bad(option, f"must be a path without NUL bytes, got {os.fspath(value)!r}")
     if c.workers is not None and not (_is_int(c.workers) and 1 <= c.workers <= MAX_WORKERS):
         raise _bad("workers", f"must be an integer from 1 to {MAX_WORKERS}, got {c.workers!r}")
     _one_of("engine", c.engine, ENGINES)
@@ -211,9 +225,10 @@ def check_config(c: BatchConfig) -> None:
         raise _bad("chunk_size", f"must be at most {MAX_CHUNK_SIZE:,}, got {c.chunk_size!r}")
     if not (_is_int(c.count) and 0 <= c.count <= MAX_COUNT):
         raise _bad("count", f"must be an integer from 0 (no counting) to {MAX_COUNT:,}, got {c.count!r}")
-    if c.time_limit is not None and not (_is_number(c.time_limit) and math.isfinite(c.time_limit)
-                                         and c.time_limit > 0):
-        raise _bad("time_limit", f"must be a positive finite number of seconds, got {c.time_limit!r}")
+    if c.time_limit is not None and not (_is_finite(c.time_limit) and c.time_limit > 0):
+        raise _bad("time_limit", f"must be a positive finite number of seconds, got {clip(repr(c.time_limit), 40)}")
+    if not isinstance(c.overwrite, bool):   # "false" is truthy: it deleted the earlier rows
+        raise _bad("overwrite", f"must be True or False, got {c.overwrite!r}")
     if not isinstance(c.propagate, bool):
         raise _bad("propagate", f"must be True or False, got {c.propagate!r}")
     if not isinstance(c.rules_by_auto, bool):
@@ -229,8 +244,9 @@ def check_config(c: BatchConfig) -> None:
     if c.limit is not None and not (_is_int(c.limit) and c.limit >= 0):
         raise _bad("limit", f"must be a non-negative integer, got {c.limit!r}")
     _one_of("progress", c.progress, PROGRESS_MODES)
-    if not (_is_number(c.log_interval) and math.isfinite(c.log_interval) and c.log_interval >= 0):
-        raise _bad("log_interval", f"must be a non-negative finite number of seconds, got {c.log_interval!r}")
+    if not (_is_finite(c.log_interval) and c.log_interval >= 0):
+        raise _bad("log_interval", f"must be a non-negative finite number of seconds, got "
+                                   f"{clip(repr(c.log_interval), 40)}")
     _one_of("solver", c.solver, batch_solver_names())
     if c.sat_backend is not None and sat_backends():   # without python-sat the engine says so
         _one_of("sat_backend", c.sat_backend, sat_backends())
@@ -290,5 +306,11 @@ def _check_highs_options(options: dict) -> None:
         # HiGHS takes any count and starts that many threads (99,999: 660 MB and no answer in 30 s)
         raise _bad("highs_options", f"threads must be 0 (HiGHS's choice) to {MAX_THREADS}, found {threads!r}", ": ")
     for key, value in options.items():
-        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+        if not isinstance(key, str):   # highspy's own TypeError was several lines of signatures
+            raise _bad("highs_options", f"option names are strings, found {key!r}", ": ")
+        try:
+            status = h.setOptionValue(key, value)
+        except TypeError:   # a value of no type HiGHS takes (a list, None)
+            status = None
+        if status != highspy.HighsStatus.kOk:
             raise _bad("highs_options", f"HiGHS refuses option {key}={value!r}", ": ")

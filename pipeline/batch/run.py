@@ -269,6 +269,8 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
         chunk: a caller's notes then follow every refusal of the input, OUT or options, which
         stays the only line (the command line's ``note: solver auto: ...``).
     """
+    if stream is not None and not callable(getattr(stream, "write", None)):   # failed at the first progress line
+        raise BatchConfigError.for_option("stream", f"must be a text file with a write method, got {stream!r}", " ")
     stream = stream or sys.stderr
     started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
     records = read_records(config.input_path, config.input_format)

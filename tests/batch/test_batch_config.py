@@ -32,6 +32,15 @@ from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, MAX_CHUNK_SIZE, MAX_WO
     # HiGHS takes any count and starts that many threads (an outside probe: 660 MB, no answer in 30 s)
     ({"highs_options": {"threads": 99999}}, "highs_options: threads must be 0 (HiGHS's choice) to 256, found 99999"),
     ({"highs_options": {"threads": True}}, "highs_options: threads must be 0 (HiGHS's choice) to 256, found True"),
+    # an outside probe: "false" is truthy, so it deleted the earlier run's rows; the others were
+    # a TypeError, an OverflowError or highspy's signatures, not one line naming the keyword
+    ({"overwrite": "false"}, "overwrite must be True or False, got 'false'"),
+    ({"overwrite": 1}, "overwrite must be True or False, got 1"),
+    ({"variant": ["x"]}, "variant must be one of classic, x, jigsaw, jigsaw_x, latin, got ['x']"),
+    ({"highs_options": {1: 2}}, "highs_options: option names are strings, found 1"),
+    ({"highs_options": {"presolve": ["on"]}}, "highs_options: HiGHS refuses option presolve=['on']"),
+    ({"time_limit": 10 ** 400}, "time_limit must be a positive finite number of seconds, got 100000000000000000000"),
+    ({"log_interval": 10 ** 400}, "log_interval must be a non-negative finite number of seconds, got 1000000000"),
 ])
 def test_each_bad_option_has_its_exact_message(changes, message):
     with pytest.raises(BatchConfigError) as err:
@@ -115,6 +124,7 @@ def test_the_api_defaults_to_auto_as_the_command_does():
     ((None, "out"), "input_path must be a path (str or os.PathLike), got None"),
     (("in.txt", 3), "output must be a path (str or os.PathLike), got 3"),
     (("", "out"), "input_path must be a path (str or os.PathLike), got ''"),
+    (("in.txt", "out\0x"), "output must be a path without NUL bytes, got 'out\\x00x'"),
 ])
 def test_a_path_that_is_not_one_is_named_not_read_as_a_file(paths, message):
     # str(None) was read as an input file named 'None' ("no such input file 'None'")
@@ -127,4 +137,12 @@ def test_run_batch_names_an_unknown_option_in_one_line(tmp_path):
     from pipeline.batch import run_batch
     with pytest.raises(BatchConfigError, match=r"^run_batch: unknown option 'chunksize' \(options: workers, .*chunk_size"):
         run_batch(tmp_path / "in.txt", tmp_path / "out", chunksize=10)
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_batch_refuses_a_stream_it_cannot_write_to(tmp_path):
+    from pipeline.batch import run_batch
+    (tmp_path / "in.txt").write_text("1" + "." * 15 + "\n")
+    with pytest.raises(BatchConfigError, match=r"^stream must be a text file with a write method, got 'x'$"):
+        run_batch(tmp_path / "in.txt", tmp_path / "out", stream="x", progress="bar", workers=1)
     assert not (tmp_path / "out").exists()
