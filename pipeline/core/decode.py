@@ -217,10 +217,12 @@ def _resolve_names(raw, manifest, where: str, fmt: str) -> tuple[np.ndarray, Con
                 f"{where}: names have {arity} indices ({names[ok][0]}) but the manifest's scheme {conv.scheme} "
                 f"names variables x_{'_'.join(conv.index_names)}")
         if (idx > shape).any():
-            found = "x_" + "_".join(map(str, idx.max(axis=0)))
+            found = str(names[ok][int(np.argmax((idx > shape).any(axis=1)))])   # a name the file has
             expected = "x_" + "_".join(map(str, shape))
-            raise FormatError(f"{where}: names reach {found} but the manifest's {conv.n}x{conv.n} puzzle ends at "
-                              f"{expected}: the file is for another puzzle size")
+            boxes = f" of {conv.h}x{conv.w} boxes" if arity == 5 else ""
+            other = "puzzle size or box shape" if arity == 5 else "puzzle size"
+            raise FormatError(f"{where}: the file names {found}, but the manifest's {conv.n}x{conv.n} puzzle{boxes} "
+                              f"ends at {expected}: the file is for another {other}")
         pos[ok] = conv.tuple_to_position(*(idx - 1).T)
     if short.any():
         if (col >= man_columns.size).any():

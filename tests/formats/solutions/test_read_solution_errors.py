@@ -2,6 +2,7 @@
 with auxiliary columns (split from test_read_solution.py, which kept the real solvers)."""
 from __future__ import annotations
 
+import re
 import shutil
 
 import numpy as np
@@ -166,9 +167,18 @@ def test_a_vector_starting_with_a_number_word_keeps_it_as_a_value(nine, tmp_path
 
 def test_error_other_puzzle_size(nine, tmp_path):
     four = build_model(parse_puzzle("1...........3...", box="2x2"))
-    expect_error(nine[3] / "raw.sol", manifest_of(four),
-                 f"{nine[3] / 'raw.sol'}: names reach x_9_9_9 but the manifest's 4x4 puzzle ends at x_4_4_4: "
-                 f"the file is for another puzzle size")
+    # the first name past the grid, as the file has it (x_9_9_9, the largest index of each, was
+    # quoted for a file naming x_5_1_1 only)
+    with pytest.raises(FormatError) as e:
+        read_solution(nine[3] / "raw.sol", manifest_of(four))
+    named = re.fullmatch(rf"{re.escape(str(nine[3] / 'raw.sol'))}: the file names (x_\d_\d_\d), but the manifest's "
+                         r"4x4 puzzle ends at x_4_4_4: the file is for another puzzle size", str(e.value))
+    assert named and named[1] in (nine[3] / "raw.sol").read_text() and max(map(int, named[1][2:].split("_"))) > 4
+    six = tmp_path / "six.sol"
+    six.write_text("Optimal - objective value 0\n      0 x_3_1_1_1_1   1   0\n")
+    blocks = build_model(parse_puzzle("." * 36, box="3x2"), "block")
+    expect_error(six, manifest_of(blocks), f"{six}: the file names x_3_1_1_1_1, but the manifest's 6x6 puzzle of 3x2 "
+                                           "boxes ends at x_2_3_3_2_6: the file is for another puzzle size or box shape")
     vec = tmp_path / "x.csv"
     vec.write_text("0\n" * 729)
     expect_error(vec, manifest_of(four),
