@@ -451,7 +451,10 @@ def _json_reason(error: Exception, text: str) -> str:
     """What ``json.loads`` said about ``text``; a one-line text (a batch record, an argument) by
     column alone, since its "line 1" is not the line of the file it came from."""
     if isinstance(error, json.JSONDecodeError) and "\n" not in text.strip():
-        return f"{error.msg} at column {error.colno}"
+        # counted on the text's one line: an error at its end (a cut-off record) is reported by
+        # json past the line end the record kept, as "line 2 column 1"
+        line_start = text.rfind("\n", 0, len(text) - len(text.lstrip())) + 1
+        return f"{error.msg} at column {min(error.pos, len(text.rstrip())) - line_start + 1}"
     return str(error)
 
 

@@ -428,3 +428,18 @@ def test_a_broken_json_record_is_placed_by_its_column_not_a_line_1_of_its_own(tm
     assert frame["status"].tolist() == ["optimal", "error"]
     column = broken.index("}") + 1
     assert frame["error"].iloc[1] == f"puzzle: not a JSON puzzle document (Expecting value at column {column})"
+
+
+def test_a_cut_off_json_record_is_placed_at_its_end_not_column_1(tmp_path):
+    # json reports a document cut off at its end past the record's line end ("line 2 column 1"),
+    # which the one-line reading said as "column 1"
+    from pipeline.batch import run_batch
+
+    cut = '{"size": 4, "givens": "..4.3...1.2....."'
+    src = tmp_path / "in.txt"
+    src.write_text(cut + "\n" + MIXED[0] + "\n")
+    run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["error", "optimal"]
+    assert frame["error"].iloc[0] == (f"puzzle: not a JSON puzzle document (Expecting ',' delimiter at column "
+                                      f"{len(cut) + 1})")
