@@ -483,6 +483,10 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             raise PuzzleError(f"{where}: only a header line ({compact[0]!r}): expected {expected}")
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
             return _compact_to_grid(compact[0], where, box, size, size_name, strict)
+        if len(compact) == 1:   # one line of groups ("53..7.... 6..195... ..."), or a puzzle and more
+            grouped = _one_line_groups(lines[0][1].replace("|", " ").split(), where)
+            if grouped is not None:
+                return _compact_to_grid(grouped, where, box, size, size_name, strict)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = _usual_width([len(text) for text in compact])
             for k, text in zip(numbers, compact):
@@ -524,6 +528,38 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
+
+
+def _one_line_groups(tokens: list[str], where: str) -> str | None:
+    """The cells of one line of space-separated groups of compact cells, as a site shows a grid's
+    rows on one line (``53..7.... 6..195... ...``): the groups joined, when they are groups of
+    compact cells of one length, two or more, adding up to a square of 16 or more.
+    None for a line of fields (a clue list, a grid of numbers). A whole puzzle string followed by
+    other text (``53..7....6.. ... trailing``) is refused by name: it read as a clue list whose
+    first field "is not an integer"."""
+    if len(tokens) < 2:
+        return None
+    table = _compact_table()
+
+    def compact(token: str) -> bool:
+        return token.isascii() and bool((table[np.frombuffer(token.encode(), dtype=np.uint8)] >= 0).all())
+
+    def square(length: int) -> bool:
+        return length >= 16 and math.isqrt(length) ** 2 == length
+
+    joined = "".join(tokens)
+    # groups of one length (rows, or a box's width): numbers of a grid or a clue list vary in
+    # length ("9 10 .") or are single characters, and n*n of them of length L make no square
+    # unless L is one, so they are never taken for groups
+    if len({len(t) for t in tokens}) == 1 and len(tokens[0]) >= 2 and all(map(compact, tokens)) and square(len(joined)):
+        return joined
+    first = tokens[0]
+    if compact(first) and square(len(first)):
+        n = math.isqrt(len(first))
+        rest = " ".join(tokens[1:])
+        raise PuzzleError(f"{where}: a {n}x{n} puzzle string followed by other text ({clip(repr(rest), 30)}): give "
+                          "the puzzle alone (a '#' comment takes a line of its own)")
+    return None
 
 
 def _several_puzzles(where: str, what: str) -> PuzzleError:

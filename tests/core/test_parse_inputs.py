@@ -199,3 +199,34 @@ def test_empty_fields_between_semicolons_or_tabs_are_empty_cells(sep):
     rows = [[v if (r * 9 + c) % 3 == 0 else 0 for c, v in enumerate(row)] for r, row in enumerate(grid.tolist())]
     text = "\n".join(sep.join("" if v == 0 else str(v) for v in row) for row in rows) + "\n"
     assert parse_puzzle(text).grid.tolist() == rows
+
+
+SEED_LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+@pytest.mark.parametrize("width", [9, 3])
+def test_one_line_of_groups_reads_as_the_grid(width):
+    # rows (or a box's width) of cells side by side on one line, as sites print a grid: it was
+    # "bad cell '53..7....' at row 1, column 1"
+    grouped = " ".join(SEED_LINE[k:k + width] for k in range(0, 81, width))
+    assert np.array_equal(parse_puzzle(grouped).grid, parse_puzzle(SEED_LINE).grid)
+
+
+@pytest.mark.parametrize("rest", ["trailing garbage", "# a comment", "5"])
+def test_a_puzzle_string_followed_by_other_text_is_named(rest):
+    # it read as a one-line clue list whose first field "is not an integer"
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(f"{SEED_LINE} {rest}")
+    assert str(err.value).startswith(f"puzzle: a 9x9 puzzle string followed by other text ({rest!r}): give the "
+                                     "puzzle alone")
+
+
+@pytest.mark.parametrize("text", ["1 2 3 4 3 4 1 2 2 1 4 3 4 3 2 .", "1 1 5\n2 3 4", "10 11 12 13"])
+def test_fields_on_one_line_are_not_taken_for_groups(text):
+    # single characters and numbers of unequal length stay fields: a grid of numbers, a clue list
+    try:
+        grid = parse_puzzle(text, box="2x2" if text.startswith("1 2") else None).grid
+    except PuzzleError as e:
+        assert "followed by other text" not in str(e)
+    else:
+        assert grid.shape in ((4, 4), (9, 9))
