@@ -311,6 +311,17 @@ def test_build_names_the_puzzle_as_its_summary_does(capsys, monkeypatch, args, l
     assert code == 0 and out.splitlines()[0] == f"puzzle     {line}"
 
 
+def test_build_says_which_rows_are_inequalities(capsys, monkeypatch):
+    # "rows 353" then families adding up to 389: the 36 cage rows are <= rows of Aineq
+    monkeypatch.chdir(PROJECT)
+    code, out, _ = call(capsys, "build", "examples/killer.json")
+    lines = out.splitlines()
+    assert code == 0 and lines[2] == "rows       353 in Aeq (=), 36 in Aineq (<=)"
+    assert lines[4] == "nonzeros   3645 in Aeq, 108 in Aineq"
+    assert lines[5:] == ["  cell     81 =", "  row      81 =", "  col      81 =", "  box      81 =", "  cagesum  29 =",
+                         "  cage     36 <="]
+
+
 def test_build_json_in_process(capsys):
     code, out, _ = call(capsys, "build", DEFAULT_PUZZLE, "--json")
     doc = json.loads(out)

@@ -18,11 +18,16 @@ def cmd_build(args: argparse.Namespace) -> int:
     boxes = f" (boxes {conv.h}x{conv.w})" if puzzle.has_boxes else ""
     print(f"puzzle     {puzzle.summary()}{boxes}")
     print(f"convention {conv.scheme}/{conv.order}, clues as {model.clue_encoding}")
-    print(f"rows       {summary['rows']}")
+    equal, at_most = model.row_bands()
+    if at_most:   # the <= rows are a matrix of their own (Aineq): counted beside Aeq's, never in its rows
+        print(f"rows       {summary['rows']} in Aeq (=), {summary['inequalities']} in Aineq (<=)")
+    else:
+        print(f"rows       {summary['rows']}")
     print(f"columns    {summary['columns']}" + (f" (of {summary['variables_total']})" if model.is_reduced else ""))
-    print(f"nonzeros   {summary['nonzeros']}")
-    for family, count in summary["families"].items():
-        print(f"  {family:<8} {count}")
+    print(f"nonzeros   {summary['nonzeros']}" + (f" in Aeq, {summary['inequality_nonzeros']} in Aineq" if at_most else ""))
+    for band, sign in ((equal, "="), (at_most, "<=")):
+        for family, count in band:
+            print(f"  {family:<8} {count}" + (f" {sign}" if at_most else ""))
     return 0
 
 
