@@ -22,7 +22,7 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import PipelineError, SolveError
+from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
@@ -247,8 +247,13 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
     -------
     Puzzle
     """
-    return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
-                        regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
+    try:
+        return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
+                            regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
+    except PuzzleError as e:
+        if source is None and args.puzzle is DEFAULT_PUZZLE:   # the options met a puzzle the user never named
+            raise type(e)(f"{e} (no PUZZLE was given: the built-in seed puzzle, 9x9 with 23 clues, was read)") from None
+        raise
 
 
 def model_nonzeros(puzzle: Puzzle) -> int:

@@ -790,3 +790,11 @@ def test_a_clue_shortfall_says_why_removal_stopped(capsys):
     assert "(no further clue removable while singles solve the puzzle; --minimal removes more;" in shortfall(20, 4, 5, False)
     assert "(no further clue removable; fewest of 10 grids)" in shortfall(20, 4, 5, True)
     assert "(no further clue removable; fewest of 10 grids)" in shortfall(16, 4, 4, False)
+
+
+@pytest.mark.parametrize("args", [["build", "--size", "12"], ["solve", "--box", "2x3"], ["solve", "--variant", "jigsaw"]])
+def test_options_that_do_not_fit_the_default_puzzle_say_it_was_read(capsys, args):
+    # "expected 144 cells, found 81" never said where 81 cells came from: no PUZZLE was given
+    code, _, err = call(capsys, *args)
+    assert code == 2 and err.count("\n") == 1
+    assert err.rstrip().endswith("(no PUZZLE was given: the built-in seed puzzle, 9x9 with 23 clues, was read)")
