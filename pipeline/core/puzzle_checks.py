@@ -73,7 +73,8 @@ def validate(p: Puzzle) -> None:
     _check_range(p)
     jigsaw = spec.regions
     if jigsaw and p.regions is None:
-        raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell, --regions)")
+        raise PuzzleError(f"regions: variant {p.variant} needs regions (one region id per cell: --regions, a "
+                          "document's \"regions\", or a batch table's regions column)")
     if not jigsaw and p.regions is not None:
         with_regions = " or ".join(name for name, v in VARIANT_TABLE.items() if v.regions)
         raise PuzzleError(f"regions: regions are given but variant is {p.variant!r} (use {with_regions})")

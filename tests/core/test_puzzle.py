@@ -389,7 +389,8 @@ def test_regions_must_be_n_regions_of_n_cells():
     assert puzzle_error("." * 81, regions="0" * 81) == \
         "regions: expected 9 regions of 9 cells each, found 1 distinct ids"
     assert puzzle_error("." * 16, variant="jigsaw") == \
-        "regions: variant jigsaw needs regions (one region id per cell, --regions)"
+        ("regions: variant jigsaw needs regions (one region id per cell: --regions, a document's \"regions\", or a "
+         "batch table's regions column)")
     assert puzzle_error("." * 16, regions="0011001122332233", variant="classic") == \
         "regions: regions are given but variant is 'classic' (use jigsaw or jigsaw_x)"
 
