@@ -221,11 +221,19 @@ def compare_convention(spec: str, scheme: str, order: str, clues: str) -> tuple[
     ('block', 'C', 'rows')
     """
     chosen = {"scheme": scheme, "order": order, "clues": clues}
-    for part in filter(None, spec.split("/")):
+    named: dict[str, str] = {}
+    parts = [part for part in spec.split("/") if part]
+    if not parts:   # "" compared the convention with itself
+        raise PipelineError(f"--compare {spec!r}: names no scheme ({', '.join(SCHEMES)}), order "
+                            f"({', '.join(ORDERS)}) or clue encoding ({', '.join(CLUE_ENCODINGS)})")
+    for part in parts:
         kind = ("scheme" if part in SCHEMES else "order" if part in ORDERS
                 else "clues" if part in CLUE_ENCODINGS else None)
         if kind is None:
             raise PipelineError(f"--compare {spec!r}: {part!r} is no scheme ({', '.join(SCHEMES)}), order "
                                 f"({', '.join(ORDERS)}) or clue encoding ({', '.join(CLUE_ENCODINGS)})")
-        chosen[kind] = part
+        if kind in named and named[kind] != part:   # C/F: the last one won without a word
+            raise PipelineError(f"--compare {spec!r}: names two {'clue encodings' if kind == 'clues' else kind + 's'}, "
+                                f"{named[kind]!r} and {part!r}")
+        named[kind] = chosen[kind] = part
     return chosen["scheme"], chosen["order"], chosen["clues"]

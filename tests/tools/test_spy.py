@@ -1,11 +1,14 @@
 """spy: [A; B] with labelled families; density image for big models; --compare."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from pipeline.core.build import build_model
 from pipeline.cli.main import main
+from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 from pipeline.tools.spy import compare_convention, density, label_positions, spy_figure
 
@@ -139,3 +142,18 @@ def test_spy_of_a_document_with_rules(tmp_path):
     out = tmp_path / "s.png"
     assert main(["spy", str(doc), "--compare", "reduce", "--to", str(out)]) == 0
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("spec, words", [("C/F", "names two orders, 'C' and 'F'"),
+                                         ("reduce/rows", "names two clue encodings, 'reduce' and 'rows'"),
+                                         ("", "names no scheme"), ("/", "names no scheme")])
+def test_a_compare_spec_naming_nothing_or_two_of_a_kind_is_refused(spec, words):
+    # C/F drew the last one twice side by side, and '' the same convention twice, without a word
+    with pytest.raises(PipelineError, match=re.escape(f"--compare {spec!r}: {words}")):
+        compare_convention(spec, "ijk", "F", "rows")
+
+
+def test_cli_compare_empty_is_refused_and_writes_nothing(tmp_path, capsys):
+    target = tmp_path / "s.svg"
+    assert main(["spy", "--compare", "", "--to", str(target)]) == 2
+    assert capsys.readouterr().err.startswith("error: --compare '': names no scheme") and not target.exists()

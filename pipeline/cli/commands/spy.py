@@ -14,7 +14,7 @@ def cmd_spy(args: argparse.Namespace) -> int:
     load_matplotlib("spy")  # the missing extra is named before any work is done
     puzzle = puzzle_from_args(args)
     models = [model_from_args(args, puzzle)]
-    if args.compare:
+    if args.compare is not None:   # '' names nothing: refused, not skipped
         scheme, order, clues = compare_convention(args.compare, args.scheme, args.order, args.clues)
         models.append(build_model(puzzle, scheme, order, clues))
     fig = spy_figure(models)
