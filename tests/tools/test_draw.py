@@ -757,3 +757,12 @@ def test_letters_for_a_value_set_are_refused_not_ignored(tmp_path, capsys):
     assert main(["draw", ".Shape~16x16~0-15.~R1C1_15", "--symbols", "letters", "--to", str(tmp_path / "i.png")]) == 2
     assert capsys.readouterr().err == ("error: --symbols letters: a puzzle with a value set draws its values "
                                        "(0..15), not letters\n")
+
+
+def test_letters_past_35_values_are_refused_not_drawn_as_numbers(tmp_path, capsys):
+    # a 36x36 with --symbols letters drew numbers without a word: A-Z spell 10-35 only
+    target = tmp_path / "x.svg"
+    assert main(["draw", "." * 36 * 36, "--symbols", "letters", "--to", str(target)]) == 2
+    assert capsys.readouterr().err == ("error: --symbols letters: a 36x36 grid has 36 digits; the letters spell digits "
+                                       "up to 35 (A-Z for 10-35): draw it with numbers\n")
+    assert not target.exists()

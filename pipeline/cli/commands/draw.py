@@ -13,6 +13,7 @@ from formats.files import atomic_open
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
+from pipeline.core.parse import COMPACT_DIGITS
 from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
@@ -52,6 +53,9 @@ def _symbols(asked: str, source, puzzle) -> str:
     if asked == "letters" and puzzle.values is not None:   # it was ignored without a word
         raise PipelineError(f"--symbols letters: a puzzle with a value set draws its values "
                             f"({puzzle.values[0]}..{puzzle.values[-1]}), not letters")
+    if asked == "letters" and puzzle.n > len(COMPACT_DIGITS):   # it drew numbers without a word
+        raise PipelineError(f"--symbols letters: a {puzzle.n}x{puzzle.n} grid has {puzzle.n} digits; the letters "
+                            f"spell digits up to {len(COMPACT_DIGITS)} (A-Z for 10-35): draw it with numbers")
     if asked != "auto":
         return asked
     return input_symbols(_puzzle_text(source) if isinstance(source, str) else "", puzzle.n)
@@ -116,7 +120,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "'conflicts:r1c1=5 r2c2=7' (explain's conflicting clues, pasted), 'diff:GRIDFILE' "
                         "(cells where it differs from --grid/--solution); repeatable")
     p.add_argument("--symbols", choices=("auto", "numbers", "letters"), default="auto",
-                   help="digits above 9 as numbers or letters A..; default auto: as the input spells them "
+                   help="digits above 9 as numbers or letters A..Z (grids up to 35x35); default auto: as the input spells them "
                         "(letters for the compact one-character-per-cell form)")
     p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
     p.add_argument("--time-limit", type=float, metavar="S",
