@@ -237,6 +237,25 @@ def write_failure(path: str | os.PathLike, e: OSError, *, into: bool = False) ->
     return WriteFailed(path, f"cannot write ({_lower_first(strerror or str(e))})", code, strerror)
 
 
+def refuse_directory_name(path: str | os.PathLike) -> None:
+    """Refuse a file's name that ends with a slash: ``Path()`` drops it, so ``out.json/`` was
+    written as the file ``out.json`` (and said as ``wrote out.json/``).
+
+    Parameters
+    ----------
+    path : str or Path
+        The name as given.
+
+    Raises
+    ------
+    WriteFailed
+        It ends with a slash (and is not the root).
+    """
+    text = os.fspath(path)
+    if isinstance(text, str) and text.endswith(("/", os.sep)) and text.rstrip("/" + os.sep):
+        raise WriteFailed(text, f"names a directory ({text!r} ends with a slash); give the file's name")
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """A temporary path beside ``path`` (with the mode a normal write would give), renamed over
@@ -273,6 +292,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     (b'x', ['a.bin'])
     >>> import shutil; shutil.rmtree(d)
     """
+    refuse_directory_name(path)
     path = Path(path)
     if path.is_dir() and not path.is_symlink():   # before any work: the rename could not succeed
         raise WriteFailed(path, "is a directory", errno.EISDIR, "Is a directory")
@@ -414,6 +434,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     'hello\\n'
     >>> import shutil; shutil.rmtree(d)
     """
+    refuse_directory_name(path)
     path = Path(path)
     compress = path.name.lower().endswith(".gz") if compress is None else compress
     # atomic_path writes a device, FIFO or descriptor link in place and names the file asked for

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
-from formats.files import atomic_open, is_special_file, write_failure
+from formats.files import atomic_open, is_special_file, refuse_directory_name, write_failure
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.extras import install_hint
@@ -563,6 +563,7 @@ def figure_format(path: str | os.PathLike) -> str:
     PipelineError
         When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg).
     """
+    refuse_directory_name(path)   # before Path() drops the slash
     if str(path) == "-":   # export's and convert's standard output: a picture takes it by name
         raise PipelineError("--to -: a picture goes to a file (.svg, .png or .pdf); for standard output give "
                             "--to /dev/stdout (SVG)")

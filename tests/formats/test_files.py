@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from formats.files import atomic_open, atomic_path, is_special_file, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
+from formats import files
+from formats.files import WriteFailed, atomic_open, atomic_path, is_special_file, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
+from pipeline.cli.main import main
 from pipeline.core.errors import FormatError
 
 
@@ -257,3 +259,22 @@ def test_a_failed_write_removes_the_folders_it_made_and_only_those(tmp_path):
     with atomic_open(kept / "ok" / "x.txt") as f:   # a write that lands keeps its folders
         f.write("done\n")
     assert (kept / "ok" / "x.txt").read_text() == "done\n"
+
+
+@pytest.mark.parametrize("opener", ["atomic_open", "atomic_path"])
+def test_a_file_name_ending_with_a_slash_is_refused_and_nothing_written(tmp_path, opener):
+    # Path() dropped the slash: convert --to out.json/ wrote the file out.json, "wrote out.json/"
+    target = str(tmp_path / "out.json") + "/"
+    with pytest.raises(WriteFailed, match=r"names a directory \('.*out\.json/' ends with a slash\); give the file's name"):
+        with getattr(files, opener)(target):
+            pass
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["convert", "--to"], ["generate", "--seed", "1", "--to"], ["draw", "--to"],
+                                     ["spy", "--to"]])
+def test_commands_writing_one_file_refuse_a_trailing_slash(tmp_path, capsys, command):
+    target = str(tmp_path / ("out.json" if command[0] == "convert" else "out.svg" if command[0] in ("draw", "spy")
+                             else "out.txt")) + "/"
+    assert main([*command, target]) == 2
+    assert "ends with a slash" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
