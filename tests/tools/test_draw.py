@@ -766,3 +766,11 @@ def test_letters_past_35_values_are_refused_not_drawn_as_numbers(tmp_path, capsy
     assert capsys.readouterr().err == ("error: --symbols letters: a 36x36 grid has 36 digits; the letters spell digits "
                                        "up to 35 (A-Z for 10-35): draw it with numbers\n")
     assert not target.exists()
+
+
+def test_drawing_the_solution_of_a_puzzle_with_several_says_so(tmp_path, capsys):
+    # solve says "one of them"; draw --solution drew one of 288 without a word
+    assert main(["draw", "." * 16, "--solution", "--to", str(tmp_path / "a.svg")]) == 0
+    assert "note: the puzzle has more than one solution; this draws one of them" in capsys.readouterr().err
+    assert main(["draw", DEFAULT_PUZZLE, "--solution", "--to", str(tmp_path / "b.svg")]) == 0
+    assert "more than one" not in capsys.readouterr().err

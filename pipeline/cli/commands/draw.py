@@ -65,11 +65,13 @@ def _solution(puzzle, time_limit: float | None):
     """The puzzle's solution grid by the engine ``auto`` picks (HiGHS alone ran past two minutes
     on a 25x25), or None after saying on stderr that there is none: a negative answer, exit 1, as
     ``solve`` gives it (nothing is drawn)."""
-    result = get_solver("auto").solve(build_model(puzzle), time_limit=time_limit)
+    result = get_solver("auto").solve(build_model(puzzle), time_limit=time_limit, check_unique=True)
     if result.grid is None:
         why = (f"time limit of {time_limit:g} s reached" if result.status == "time_limit"
                else f"the puzzle has no solution ({result.status})")
         print(f"no solution: {why}; nothing drawn", file=sys.stderr)
+    elif result.unique is False:   # as solve says it: the picture shows one of several
+        print("note: the puzzle has more than one solution; this draws one of them", file=sys.stderr)
     return result.grid
 
 
