@@ -630,7 +630,9 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     n_expected = _box_n(box)
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
-        raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}), found {length}")
+        h, w = parse_box(box) if isinstance(box, str) else box
+        raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}, from the "
+                          f"box {h}x{w}), found {length}")
     wrong_length = (f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
                     f"found {length}") if size is not None and length != size ** 2 else None
     if wrong_length and (strict or math.isqrt(length) ** 2 != length):
@@ -723,11 +725,20 @@ def parse_regions(source: Source, n: int) -> np.ndarray:
 
     Parameters
     ----------
-    source : str, path or ndarray
-        One id per cell, row-major.
+    source : str, path, ndarray or list
+        One id per cell, row-major (a list flat or of rows).
     n : int
         Grid side.
     """
+    if isinstance(source, (list, tuple)):   # the API's list: as an array (its text was split as words)
+        try:
+            source = np.asarray(source)
+        except ValueError:
+            raise PuzzleError("regions: a list of ids is one per cell, flat or N lists of N (this one is "
+                              "ragged)") from None
+        if source.dtype.kind not in "iuU" or source.dtype == bool:
+            raise PuzzleError(f"regions: a list holds integer or text ids, one per cell; found "
+                              f"{clip(repr(source.ravel()[:1].tolist()), 30)}")
     if isinstance(source, np.ndarray):
         ids = source.ravel().astype(str)
     else:

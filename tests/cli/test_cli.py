@@ -424,7 +424,7 @@ BAD = [
     (["solve", "nonexist.txt"], "error: puzzle: no such file 'nonexist.txt'"),   # was '12 cells'
     (["solve", "." * 81, "--variant", "jigsaw", "--regions", "regions.txt"], "error: regions: no such file 'regions.txt'"),
     (["solve", "11" + "." * 79], "error: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)"),
-    (["solve", PUZZLE, "--box", "2x3"], "error: puzzle: wrong length: expected 36 cells (6x6), found 81"),
+    (["solve", PUZZLE, "--box", "2x3"], "error: puzzle: wrong length: expected 36 cells (6x6, from the box 2x3), found 81"),
     (["build", "." * 16, "--regions", "0011001122332233", "--scheme", "block"],
      "error: scheme: 'block' is defined only for puzzles with rectangular boxes, not for variant 'jigsaw'"),
     (["count", PUZZLE, "--limit", "0"], "error: count: --limit must be at least 1, found 0"),

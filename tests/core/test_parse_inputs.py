@@ -230,3 +230,19 @@ def test_fields_on_one_line_are_not_taken_for_groups(text):
         assert "followed by other text" not in str(e)
     else:
         assert grid.shape in ((4, 4), (9, 9))
+
+
+@pytest.mark.parametrize("regions", [[0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3],
+                                     [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]],
+                                     ("0", "0", "1", "1", "0", "0", "1", "1", "2", "2", "3", "3", "2", "2", "3", "3")])
+def test_regions_as_a_python_list_read_as_the_array(regions):
+    # a list was turned into its text and split: "expected 4 regions of 4 cells each, found 6 distinct ids"
+    p = parse_puzzle("." * 16, regions=regions, variant="jigsaw")
+    assert p.regions.ravel().tolist() == [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
+
+
+@pytest.mark.parametrize("regions, words", [([[0, 0, 1], [1]], "ragged"), ([None] * 16, "integer or text ids"),
+                                            ([True] * 16, "integer or text ids")])
+def test_a_bad_regions_list_is_one_line(regions, words):
+    with pytest.raises(PuzzleError, match=words):
+        parse_puzzle("." * 16, regions=regions, variant="jigsaw")

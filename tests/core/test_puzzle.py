@@ -331,8 +331,8 @@ def test_bad_character_with_position(tmp_path):
 def test_wrong_length_expected_vs_found():
     assert puzzle_error(SEED[:80]) == \
         "puzzle: wrong length: expected a square number of cells (64 for 8x8 or 81 for 9x9), found 80"
-    assert puzzle_error("." * 36, box="3x3") == "puzzle: wrong length: expected 81 cells (9x9), found 36"
-    assert puzzle_error("." * 81, box="2x2") == "puzzle: wrong length: expected 16 cells (4x4), found 81"
+    assert puzzle_error("." * 36, box="3x3") == "puzzle: wrong length: expected 81 cells (9x9, from the box 3x3), found 36"
+    assert puzzle_error("." * 81, box="2x2") == "puzzle: wrong length: expected 16 cells (4x4, from the box 2x2), found 81"
     assert puzzle_error("123\n45\n") == "puzzle: line 2 has 2 cells; expected 3"
     assert puzzle_error("1 2\n3 4 5\n") == "puzzle: line 2 has 3 cells; expected 2"
     assert puzzle_error("1,1,5\n2,2,6,3\n") == "puzzle: line 2 has 4 values; expected 3 (row,col,digit)"
