@@ -290,6 +290,8 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
     }
     if out.exists() and not out.is_dir():
         raise PipelineError(f"batch: output {str(out)!r} exists and is not a directory")
+    if out.is_symlink() and not out.exists():   # mkdir said only "File exists"
+        raise PipelineError(f"batch: output {str(out)!r} is a link to {os.readlink(out)!r}, which does not exist")
     # decided before anything is touched and before the lock file is created in OUT
     if config.overwrite:
         own_files(out)   # refuses when OUT holds a file this tool did not write

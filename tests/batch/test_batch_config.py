@@ -146,3 +146,15 @@ def test_run_batch_refuses_a_stream_it_cannot_write_to(tmp_path):
     with pytest.raises(BatchConfigError, match=r"^stream must be a text file with a write method, got 'x'$"):
         run_batch(tmp_path / "in.txt", tmp_path / "out", stream="x", progress="bar", workers=1)
     assert not (tmp_path / "out").exists()
+
+
+def test_an_output_that_is_a_dangling_link_is_named(tmp_path):
+    # mkdir said "File exists" of a name that exists only as a link to nowhere
+    from pipeline.batch import run_batch
+    from pipeline.core.errors import PipelineError
+    (tmp_path / "in.txt").write_text("1" + "." * 15 + "\n")
+    (tmp_path / "out").symlink_to(tmp_path / "nowhere" / "dir")
+    with pytest.raises(PipelineError, match=r"^batch: output '.*out' is a link to '.*nowhere/dir', which does not "
+                                            r"exist$"):
+        run_batch(tmp_path / "in.txt", tmp_path / "out", workers=1, progress="none")
+    assert not (tmp_path / "nowhere").exists()
