@@ -421,8 +421,9 @@ def seed_matrices(model: Model) -> tuple[sp.csr_matrix, sp.csr_matrix]:
 def file_differences(directory: str | os.PathLike, model: Model, names: list[str]) -> dict[str, str]:
     """Each CSV file of ``names`` (in ``directory``) that does not hold what an export of
     ``model`` writes there, with the first difference: each file on its own, so an edit is
-    blamed on the file edited (reading ``Aeq`` back takes its siblings with it). The long forms
-    are left to that read-back, which compares them by their labels.
+    blamed on the file edited (reading ``Aeq`` back takes its siblings with it). ``Aeq``'s own
+    files and the long forms are left to that read-back, which starts from them (and compares the
+    long forms by their labels).
 
     Parameters
     ----------
@@ -439,8 +440,8 @@ def file_differences(directory: str | os.PathLike, model: Model, names: list[str
         File name -> what differs; empty when every file is the model's.
     """
     units, clues = seed_matrices(model)
-    matrices = {"Aeq.csv": (model.Aeq, "Aeq", True), "Aineq.csv": (model.Aineq, "Aineq", True),
-                "Aeq_ijv.csv": (model.Aeq, "Aeq", False), "Aineq_ijv.csv": (model.Aineq, "Aineq", False),
+    # Aeq's own files are left to the read-back, which starts from them and so names them rightly
+    matrices = {"Aineq.csv": (model.Aineq, "Aineq", True), "Aineq_ijv.csv": (model.Aineq, "Aineq", False),
                 "A_ijv.csv": (units, "A (the unit rows)", False), "B_ijv.csv": (clues, "B (the clue rows)", False)}
     vectors = {"beq.csv": (model.beq, "beq"), "bineq.csv": (model.bineq, "bineq"), "lb.csv": (model.lb, "lb"),
                "ub.csv": (model.ub, "ub"), "f.csv": (model.cost, "f")}

@@ -33,7 +33,7 @@ def test_check_refuses_a_size_row_that_is_not_the_manifests(tmp_path, row):
     (out / "manifest.json").write_text(json.dumps(meta))
     problems = check_export(out).problems
     assert len(problems) == 1 and "\n" not in problems[0]
-    assert f"Aeq_ijv.csv: cannot be read: size row {row} is not the 347x729 matrix the manifest describes" in \
+    assert f"Aeq_ijv.csv: size row {row} is not the 347x729 matrix the manifest describes" in \
         problems[0].replace("1e+300", "1e300")
 
 
