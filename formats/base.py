@@ -24,7 +24,8 @@ from pipeline.core.errors import FormatError
 from pipeline.core.manifest import model_metadata
 from pipeline.core.options import declared_options, pick, refusing_unknown
 
-from formats.files import atomic_open, open_binary, open_text, read_regular, read_regular_text  # noqa: F401  (re-exported)
+from formats.files import (atomic_open, open_binary, open_text, read_regular, read_regular_text,  # noqa: F401
+                           refuse_directory_name)   # (re-exported)
 from formats.staging import note_export_endings
 
 
@@ -277,6 +278,7 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     >>> path.name, lines[0], lines[2:5]
     ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
     """
+    refuse_directory_name(path)   # before Path() drops the slash: "a.lp/" was written as a.lp
     fmt = format_for(format or path, need="write")
     if format is not None:
         _check_extension(fmt, Path(path))

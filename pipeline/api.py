@@ -259,7 +259,10 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
         options["keep"] = min(limit, max(1, DEFAULT_KEPT_CELLS // (model.puzzle.rows * model.puzzle.cols)))
     if solver == "auto" and set(options) - engine.count_options:
         engine = _auto_taking(options, "count", model, engine.count_options)
-    return engine.count(model, limit, time_limit=time_limit, **options)
+    result = engine.count(model, limit, time_limit=time_limit, **options)
+    if not result.solver:   # the engine that counted, named as a solve's result names its engine
+        result.solver = engine.name
+    return result
 
 
 def _auto_taking(options: dict, question: str, model: Model, own: Any) -> Any:

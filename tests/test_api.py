@@ -2,12 +2,15 @@
 (pipeline/api.py; an outside probe found these accepted or raised bare)."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 import formats
 import pipeline
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError
+from pipeline.core.puzzle import DEFAULT_PUZZLE
 
 EMPTY_4 = "." * 16
 
@@ -299,3 +302,19 @@ def test_auto_with_an_engine_option_picks_among_the_engines_that_take_it():
     for call in (api.solve, api.count):
         with pytest.raises(SolveError, match=r"^solver auto: no engine's (solve|count) takes 'bogus'$"):
             call(killer, solver="auto", bogus=1)
+
+
+def test_results_compare_by_value_and_a_count_names_its_engine():
+    # == raised "the truth value of an array is ambiguous"; CountResult.solver was '' from count()
+    a, b = pipeline.count(DEFAULT_PUZZLE), pipeline.count(DEFAULT_PUZZLE)
+    assert a == b and a == (1, a.grids, "complete") and not (a == (2, a.grids, "complete"))
+    assert a.solver and pipeline.count(DEFAULT_PUZZLE, solver="sat").solver == "sat"
+    s = pipeline.solve(DEFAULT_PUZZLE)
+    assert s == dataclasses.replace(s) and not (s == dataclasses.replace(s, grid=s.grid * 0))
+
+
+def test_write_model_refuses_a_name_ending_with_a_slash(tmp_path):
+    # Path() dropped the slash: "a.lp/" was written as the file a.lp
+    with pytest.raises(FormatError, match="ends with a slash"):
+        formats.write_model(pipeline.build(DEFAULT_PUZZLE), str(tmp_path / "a.lp") + "/")
+    assert list(tmp_path.iterdir()) == []

@@ -353,7 +353,8 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
     CountResult
     """
     started = time.perf_counter()
-    count = pick_solver("count", model).solver.count
+    picked = pick_solver("count", model)
+    count = picked.solver.count
     assert count is not None   # auto picks only an engine that counts
     left = time_left(time_limit, started)   # the pick may build the rule rows (2.4 s of a published puzzle)
     if left is not None and left <= 0:
@@ -367,7 +368,10 @@ def auto_count(model: Any, limit: int = 2, *, time_limit: float | None = None, k
         if left is not None and left <= 0:
             return CountResult(0, [], "time_limit", time.perf_counter() - started)
     options: dict[str, Any] = {} if keep is None else {"keep": keep}
-    return count(model, limit, time_limit=left, **options)
+    result = count(model, limit, time_limit=left, **options)
+    if not result.solver:   # the engine that counted, as a solve's result names the one that solved
+        result.solver = picked.name
+    return result
 
 
 def auto_solve(model: Any, *, time_limit: float | None = None, check_unique: bool = False) -> SolveResult:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
@@ -90,7 +90,18 @@ def solve_without_give_up(solve_or_give_up: Callable[..., SolveResult]) -> Calla
     return solve
 
 
-@dataclass
+def _same(a: Any, b: Any) -> bool:
+    """Equality of result fields that may hold arrays or lists of them (``==`` of two arrays is
+    an array, whose truth raised ValueError)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and bool(np.array_equal(a, b)))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+@dataclass(eq=False)
 class SolveResult:
     """Outcome of one solve. ``x`` is over the solver view's columns; ``grid`` when solved.
 
@@ -119,6 +130,14 @@ class SolveResult:
     #: count to 2 on the solver that found the answer, another engine's count); None when there
     #: was none or the proof was the search itself (``dfs`` counting to 2).
     proof_seconds: float | None = None
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, arrays by their values."""
+        if not isinstance(other, SolveResult):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+    __hash__ = None   # type: ignore[assignment]   # mutable, compared by value: as the dataclass was
 
     @property
     def solved(self) -> bool:
@@ -166,7 +185,8 @@ class CountResult:
     def __eq__(self, other) -> bool:
         if isinstance(other, CountResult):
             other = other.as_tuple()
-        return isinstance(other, tuple) and self.as_tuple() == other
+        # element by element: a tuple holding arrays raised "the truth value of an array ..."
+        return isinstance(other, tuple) and len(other) == 3 and _same(list(self.as_tuple()), list(other))
 
     @property
     def unique(self) -> bool | None:

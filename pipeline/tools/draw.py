@@ -609,6 +609,7 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     PipelineError
         When the suffix is not one of svg, png, pdf.
     """
+    refuse_directory_name(path)   # before Path() drops the slash
     path = Path(path)
     fmt = figure_format(path)
     metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "ModDate": None, "Creator": None,

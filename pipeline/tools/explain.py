@@ -302,6 +302,10 @@ def _invalid(shape: Puzzle, clues: np.ndarray, message: str, maxsat: str) -> Exp
                        conflict=minimal_conflict(shape, clues), remove=fewest_removals(shape, maxsat, clues))
 
 
+#: The keywords that read a puzzle from text (:func:`~pipeline.core.puzzle.shape_and_clues`).
+PARSE_KEYWORDS = frozenset({"box", "variant", "regions", "size", "rules"})
+
+
 def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: str = DEFAULT_MAXSAT,
             solver: str = "auto", **parse_kw: Any) -> Explanation:
     """Explain a puzzle (a :class:`Puzzle`, or text parsed with ``parse_kw``).
@@ -337,8 +341,16 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     >>> explain("1234" "3412" "...." "....", box="2x2").status
     'multiple'
     """
-    if cap < 2:
-        raise PuzzleError.for_option("cap", f"must be at least 2, found {cap}")
+    if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or cap < 2:   # None, "3", 2.5 raised deep inside
+        raise PuzzleError.for_option("cap", f"must be an integer of at least 2, found {cap!r}")
+    unknown = sorted(set(parse_kw) - PARSE_KEYWORDS)
+    if unknown:   # a TypeError from shape_and_clues, or (with a Puzzle given) ignored without a word
+        raise PuzzleError(f"explain: unknown option {unknown[0]!r} (the puzzle's options: "
+                          f"{', '.join(sorted(PARSE_KEYWORDS))})")
+    if parse_kw and isinstance(puzzle_or_text, Puzzle):
+        given = sorted(k for k, v in parse_kw.items() if v is not None)
+        if given:   # a Puzzle is read already: its shape options would be ignored
+            raise PuzzleError(f"explain: {given[0]} is for reading text; this puzzle is read already")
     if solver not in COUNTING_ENGINES:
         raise PuzzleError(f"solver: explain counts with one of {', '.join(COUNTING_ENGINES)}, not {solver!r}")
     count = _counter(solver)

@@ -569,6 +569,10 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     >>> rate(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")).solved
     True
     """
+    if not isinstance(puzzle, Puzzle):   # text gave "'str' object has no attribute 'values'"
+        raise PuzzleError(f"rate: takes a Puzzle (read one with read_puzzle), found {type(puzzle).__name__}")
+    if unique is not None and not isinstance(unique, (bool, np.bool_)):
+        raise PuzzleError.for_option("unique", f"must be True, False or None, found {unique!r}")
     if puzzle.values is not None:   # its steps would name digit indices, and V > N has no ladder here
         raise PuzzleError(f"rate: a puzzle with a value set ({puzzle.summary()}) is not rated: "
                           "the techniques name the digits 1..N")   # the summary names the values

@@ -507,8 +507,8 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
     (["solve", "--time-limit", "0"], "error: --time-limit: must be a finite number of seconds greater than 0, found 0"),
     (["build", "--size", "0"], "error: --size: must be at least 1, found 0"),
     # the options as typed, though the Python API's errors name its keywords (cap, clues, count)
-    (["explain", PUZZLE, "--cap", "0"], "error: --cap: must be at least 2, found 0"),
-    (["explain", PUZZLE, "--cap", "1"], "error: --cap: must be at least 2, found 1"),
+    (["explain", PUZZLE, "--cap", "0"], "error: --cap: must be an integer of at least 2, found 0"),
+    (["explain", PUZZLE, "--cap", "1"], "error: --cap: must be an integer of at least 2, found 1"),
     (["generate", "--clues", "99"], "error: --clues: must be 0..81, found 99"),
     (["generate", "--size", "4", "--clues", "-3"], "error: --clues: must be 0..16, found -3"),
     (["generate", "-n", "0"], "error: -n: must be at least 1, found 0"),

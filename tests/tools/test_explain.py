@@ -16,7 +16,7 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.tools.explain import explain, fewest_removals, minimal_conflict
 from pipeline.tools.generate import count_up_to, generate
-from pipeline.core.puzzle import Puzzle
+from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 
 def only(p, clues):
@@ -284,7 +284,7 @@ def test_a_bad_cap_names_the_keyword_in_the_api():
     """``explain(cap=0)`` names its keyword; ``explain --cap 0`` its option (tests/cli/test_cli.py)."""
     with pytest.raises(PuzzleError) as err:
         explain("." * 16, box="2x2", cap=0)
-    assert str(err.value) == "cap: must be at least 2, found 0" and err.value.option == "cap"
+    assert str(err.value) == "cap: must be an integer of at least 2, found 0" and err.value.option == "cap"
 
 
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
@@ -318,3 +318,24 @@ def test_cli_explain_too_large_advises_only_what_explain_can_change(monkeypatch,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs about" in err, err
     assert err.rstrip().endswith("(set SUDOKU_PIPELINE_MAX_BYTES to allow more)"), err
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"cap": None}, "cap: must be an integer of at least 2, found None"),
+    ({"cap": 2.5}, "cap: must be an integer of at least 2, found 2.5"),
+    ({"cap": "3"}, "cap: must be an integer of at least 2, found '3'"),
+    ({"foo": 1}, "explain: unknown option 'foo' (the puzzle's options: box, regions, rules, size, variant)"),
+])
+def test_explain_api_options_are_checked_in_one_line(kwargs, words):
+    # a TypeError from deep inside (shape_and_clues, islice, '<' between str and int)
+    with pytest.raises(PuzzleError) as err:
+        explain("12.....3.3......", box="2x2", **kwargs)
+    assert str(err.value) == words
+
+
+def test_explain_of_a_read_puzzle_refuses_options_that_read_text():
+    # explain(p, box="2x2") ignored the box without a word
+    p = parse_puzzle("12.....3.3......", box="2x2")
+    with pytest.raises(PuzzleError, match=r"^explain: box is for reading text; this puzzle is read already$"):
+        explain(p, box="2x2")
+    assert explain(p, box=None).status == "infeasible"

@@ -472,3 +472,17 @@ def test_to_dash_is_standard_output(tmp_path, capsys, monkeypatch):
     assert main(["generate", "--seed", "1", "--box", "2x2", "-n", "2", "--to", "-"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and all(len(line) == 16 for line in out) and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"killer": "no"}, "killer: must be True or False, found 'no'"),
+    ({"full": "no"}, "full: must be True or False, found 'no'"),
+    ({"minimal": 1}, "minimal: must be True or False, found 1"),
+    ({"max_tries": 0}, "max_tries: must be an integer of at least 1, found 0"),
+    ({"max_tries": 1.5}, "max_tries: must be an integer of at least 1, found 1.5"),
+])
+def test_generate_flags_are_bools_and_max_tries_a_count(options, words):
+    # killer="no" is truthy: it drew cages; max_tries=1.5 was a TypeError, 0 "no any puzzle in 0 tries"
+    with pytest.raises(PuzzleError) as err:
+        generate(size=4, seed=1, **options)
+    assert str(err.value) == words

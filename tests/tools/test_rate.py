@@ -271,3 +271,14 @@ def test_a_count_cut_short_is_never_read_as_the_answer(tool, count, status, monk
     whole = CountResult(1, [grid], "complete", 0.1)
     monkeypatch.setattr(module, "auto_count", lambda model, limit, keep=None, time_limit=None: whole)
     assert (run().solved if tool == "rate" else run().status == "unique")
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda p: rate("examples/puzzle.txt"), "rate: takes a Puzzle (read one with read_puzzle), found str"),
+    (lambda p: rate(p, unique="x"), "unique: must be True, False or None, found 'x'"),
+])
+def test_rate_refuses_what_is_not_a_puzzle_in_one_line(call, words):
+    # "'str' object has no attribute 'values'"; unique="x" came back as the rating's unique
+    with pytest.raises(PuzzleError) as err:
+        call(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2"))
+    assert str(err.value) == words

@@ -348,6 +348,12 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         # the API's own check: a string or float here was a TypeError from deep inside
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
             raise PuzzleError.for_option(option, f"must be an integer, found {value!r}")
+    for option, flag in (("minimal", minimal), ("transform", transform), ("full", full), ("killer", killer),
+                         ("cages_only", cages_only)):
+        if not isinstance(flag, (bool, np.bool_)):   # "no" is truthy: killer="no" drew cages
+            raise PuzzleError.for_option(option, f"must be True or False, found {flag!r}")
+    if isinstance(max_tries, bool) or not isinstance(max_tries, (int, np.integer)) or max_tries < 1:
+        raise PuzzleError.for_option("max_tries", f"must be an integer of at least 1, found {max_tries!r}")
     n, h, w = resolve_shape(size, box, variant)
     seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "generate", PuzzleError)
     if count < 1:
