@@ -667,6 +667,8 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     if matrix.ndim != 2 or not matrix.shape[1]:   # (0, 3) is an empty clue list; (0, 0) nothing
         raise PuzzleError(f"{where}: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N")
     m, k = matrix.shape
+    if np.issubdtype(matrix.dtype, np.complexfloating):   # astype(float) dropped the imaginary part
+        raise PuzzleError(f"{where}: entries must be real numbers, found complex ones")
     if not np.issubdtype(matrix.dtype, np.integer):
         try:
             values = matrix.astype(float)

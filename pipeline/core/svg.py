@@ -434,7 +434,7 @@ def picture_title(puzzle: "Puzzle") -> str:
     """
     clues = f"{puzzle.n_clues} clue" + ("" if puzzle.n_clues == 1 else "s")
     span = value_span(puzzle.board)
-    if span != f"1..{puzzle.n_values}":   # a value set of its own (0..8, 1,3,5,...) changes the puzzle
+    if span != f"1..{puzzle.n}":   # a value set of its own (0..8, 1,3,5,..., 1..5 on a 4x4) changes the puzzle
         clues = f"values {span}, {clues}"
     shape = f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}"
     layout = puzzle.layout

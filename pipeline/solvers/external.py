@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import NoSolutionReported, SolveError
 from pipeline.core.extras import install_hint
-from pipeline.core.options import Bound, time_limit_bound
+from pipeline.core.options import Bound
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.base import Solver, SolveResult, register_solver
 from pipeline.solvers.highs import solve as solve_highs
@@ -104,21 +105,34 @@ def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
     return log
 
 
-def _solve_scip(workdir: Path, time_limit):
-    from pyscipopt import Model as ScipModel
+#: SCIP on the MPS file, in a child process of its own (pyscipopt's solve holds the interpreter in
+#: C code: Ctrl-C and SIGTERM waited for SCIP's time limit, or for ever without one, and a kill
+#: left the work directory behind); the child is stopped as cbc's and glpk's are.
+_SCIP_SCRIPT = """
+import sys
+from pyscipopt import Model
+model, answer, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+m = Model()
+m.hideOutput()
+m.readProblem(model)
+if seconds > 0:
+    m.setParam("limits/time", seconds)
+m.optimize()
+if m.getNSols() > 0:
+    m.writeBestSol(answer)
+else:
+    with open(answer, "w") as f:
+        f.write(f"solution status: {m.getStatus()}\\nno solution available\\n")
+"""
 
-    m = ScipModel()
-    m.hideOutput()
-    m.readProblem(str(workdir / "model.mps"))
-    if time_limit:
-        m.setParam("limits/time", float(time_limit))
-    m.optimize()
+
+def _solve_scip(workdir: Path, time_limit):
     sol = workdir / "scip.sol"
-    if m.getNSols() > 0:
-        m.writeBestSol(str(sol))
-    else:
-        sol.write_text(f"solution status: {m.getStatus()}\nno solution available\n")
-    return sol, ""
+    cmd = [sys.executable, "-c", _SCIP_SCRIPT, "model.mps", sol.name, str(float(time_limit or 0))]
+    try:
+        return sol, _run(cmd, workdir, None if not time_limit else time_limit + 60)
+    except SolveError as e:   # named as the engine, not as the interpreter that ran it
+        raise SolveError(f"scip: {str(e).split(': ', 1)[-1]}") from None
 
 
 def _solve_cbc(workdir: Path, time_limit):
@@ -176,7 +190,7 @@ _FORMATS_FOR = {"scip": "mps", "cbc": "mps", "glpk": "mps", "octave": "csv,matla
 #: The most each engine takes (a longer time limit is clamped): SCIP's limits/time stops at 1e20
 #: (its infinity; above it setParam raises); the binaries are waited for by subprocess.
 _BOUNDS: dict[str, dict[str, Bound]] = {
-    "scip": {"time_limit": time_limit_bound(1e20, "SCIP's limits/time stops at 1e20")},
+    "scip": {"time_limit": binary_time_limit()},   # a child process now; SCIP's own limits/time stops at 1e20
     "cbc": {"time_limit": binary_time_limit()},
     "glpk": {"time_limit": binary_time_limit()},
     "octave": {"time_limit": binary_time_limit()},

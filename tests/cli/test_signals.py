@@ -465,3 +465,34 @@ def test_a_second_stop_cuts_the_orderly_grace_short():
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n"), (done.returncode, done.stdout,
                                                                                         done.stderr[-2000:])
     assert took < 3.5 + stops.INTERRUPT_GRACE + 10, took   # not the 30 s grace (nor the 40 s sleep)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyscipopt") is None, reason="pyscipopt not installed (extra 'scip')")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_scip_solve_stops_at_the_signal_and_leaves_no_work_directory(tmp_path, signum):
+    """SCIP solved in this process, in C: Ctrl-C and SIGTERM waited for its time limit (or for ever
+    without one), and a kill left /tmp/sudoku-scip-* behind. It runs in a child process now."""
+    import numpy as np
+    from conftest import pattern_grid
+    grid = pattern_grid(7, 7)
+    rng = np.random.default_rng(3)
+    grid[rng.random(grid.shape) < 0.5] = 0   # half given: SCIP searches for minutes at 49x49
+    src = tmp_path / "g49.txt"
+    src.write_text("\n".join(" ".join(map(str, row)) for row in grid) + "\n")
+    work = tmp_path / "tmp"
+    work.mkdir()
+    cmd = subprocess.Popen([sys.executable, "-m", "pipeline", "solve", str(src), "--solver", "scip"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=PROJECT, start_new_session=True,
+                           env={**_env(), "TMPDIR": str(work)}, preexec_fn=_default_sigint)
+    end = time.monotonic() + 120
+    while not any(work.glob("sudoku-scip-*/model.mps")) and time.monotonic() < end and cmd.poll() is None:
+        time.sleep(0.05)   # the export is written: the solve is under way
+    time.sleep(1.0)
+    assert cmd.poll() is None, cmd.stderr.read()
+    cmd.send_signal(signum)
+    try:
+        _, err = cmd.communicate(timeout=15)
+    finally:
+        cmd.kill()
+    assert cmd.returncode == 130 and err.decode().strip().splitlines()[-1] == "interrupted", err
+    assert list(work.iterdir()) == []

@@ -246,3 +246,15 @@ def test_regions_as_a_python_list_read_as_the_array(regions):
 def test_a_bad_regions_list_is_one_line(regions, words):
     with pytest.raises(PuzzleError, match=words):
         parse_puzzle("." * 16, regions=regions, variant="jigsaw")
+
+
+def test_a_complex_array_is_refused_not_read_as_its_real_part():
+    grid = np.array([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]) + 5j
+    with pytest.raises(PuzzleError, match=r"^puzzle: entries must be real numbers, found complex ones$"):
+        parse_puzzle(grid)
+
+
+def test_the_summary_names_a_value_set_of_more_values_than_the_side():
+    # 1..5 on a 4x4 was left out ("4x4 classic, 0 clues"), 0..4 named
+    assert parse_puzzle({"size": 4, "values": "1-5"}).summary() == "4x4 classic, values 1..5, 0 clues"
+    assert parse_puzzle({"size": 4}).summary() == "4x4 classic, 0 clues"
