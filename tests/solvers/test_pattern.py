@@ -95,3 +95,16 @@ def test_the_result_names_the_engine_and_decodes():
     result = get_solver("pattern").solve(model)
     assert result.solver == "pattern" and result.grid[4, 4] == 5
     assert np.array_equal(model.decode(result.x), result.grid)
+
+
+@pytest.mark.parametrize("h, w", [(2, 3), (3, 3), (4, 5)])
+def test_a_full_grid_is_its_own_answer(h, w):
+    # every cell given: "more than 6 clues per digit" sent it to sat (24 s for a full 100x100)
+    from pipeline.solvers.pattern import base_grid
+    n = h * w
+    rng = np.random.default_rng(n)
+    grid = rng.permutation(n)[base_grid(n, h, w) - 1] + 1   # the pattern, relabelled
+    model = build_model(parse_puzzle(grid, box=f"{h}x{w}"))
+    assert pick_solver("solve", model).name == "pattern"
+    r = SOLVERS["pattern"].solve(model)
+    assert r.status == "optimal" and np.array_equal(r.grid, grid) and verify_grid(r.grid, model.puzzle).ok
