@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
+from pipeline.core.errors import PipelineError, clip
 from pipeline.core.rules.base import value_span
 from pipeline.core.glyphs import CAGE_INSET, Glyph, rule_caption, rule_glyphs, rule_titles, touching_colours
 from pipeline.core.svg_glyphs import cage_layer, rules_over, rules_under
@@ -357,6 +358,56 @@ GRID_LAYERS: list[Layer] = [
 ]
 
 
+#: The longer side of a drawn picture, in inches (``draw --inches``, ``draw_grid(inches=)``): a 4x4
+#: stays legible at the least; at the most a PNG is 6,600 px a side (174 MB to draw).
+MIN_INCHES, MAX_INCHES = 2.0, 60.0
+
+
+def picture_inputs(puzzle: "Puzzle", grid: object = None, names: object = None, *, what: str = "picture",
+                   highlight: object = None, inches: object = None) -> np.ndarray | None:
+    """Check what a picture of ``puzzle`` is given, in one line each: a Puzzle, a grid and a
+    ``highlight`` mask of its canvas shape, ``names`` for every digit, ``inches`` in range.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        What is drawn.
+    grid, names, highlight, inches : optional
+        As the drawing functions take them.
+    what : str
+        How messages name the caller.
+
+    Returns
+    -------
+    ndarray of int or None
+        ``grid`` as an array.
+
+    Raises
+    ------
+    PipelineError
+        A wrong type or shape: a broadcast ValueError or an AttributeError from deep inside before.
+    """
+    if not (hasattr(puzzle, "board") and hasattr(puzzle, "grid")):   # Puzzle imports this module
+        raise PipelineError(f"{what}: takes a Puzzle (read one with read_puzzle), found {type(puzzle).__name__}")
+    shape = np.shape(puzzle.grid)
+    for name, value, kinds in (("grid", grid, "iu"), ("highlight", highlight, "b")):
+        if value is None:
+            continue
+        array = np.asarray(value) if isinstance(value, (np.ndarray, list, tuple)) else None
+        if array is None or array.shape != shape or array.dtype.kind not in kinds:
+            found = (f"{array.shape} {array.dtype}" if array is not None else type(value).__name__)
+            kind = "an integer" if kinds == "iu" else "a boolean"
+            raise PipelineError(f"{what}: {name} must be {kind} array of the puzzle's {shape[0]}x{shape[1]} cells, "
+                                f"found {found}")
+    if names is not None and (not isinstance(names, (list, tuple)) or len(names) < puzzle.n + 1):
+        raise PipelineError(f"{what}: names must list the text of each digit 0..{puzzle.n} (index 0 empty), "
+                            f"found {clip(repr(names), 30)}")
+    if inches is not None and not (isinstance(inches, (int, float)) and not isinstance(inches, bool)
+                                   and MIN_INCHES <= inches <= MAX_INCHES):
+        raise PipelineError(f"{what}: inches must be from {MIN_INCHES:g} to {MAX_INCHES:g}, found {inches!r}")
+    return None if grid is None else np.asarray(grid)
+
+
 def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | None = None,
              layers: list[Layer] | None = None, names: list[str] | None = None) -> str:
     """The grid of ``puzzle`` as SVG text: regions, diagonals, lines, borders, clues, solution.
@@ -387,6 +438,7 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     >>> svg.startswith("<svg") and svg.count("<text") == 1
     True
     """
+    grid = picture_inputs(puzzle, grid, names, what="grid_svg")
     n = puzzle.n
     cell = float(cell) if cell else float(min(36, max(12, GRID_PIXELS // n)))
     glyphs = tuple(rule_glyphs(puzzle.rules, puzzle.board))

@@ -40,7 +40,7 @@ from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.parse import _path_kind, _read_source
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
-from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MARK_COLOUR,  # noqa: F401
+from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MARK_COLOUR, picture_inputs,  # noqa: F401
                                REGION_FILLS, mark_places, region_colours, touching_colours)   # as the notebook pictures
 from pipeline.core.verify import grid_violations
 from pipeline.tools.draw_rules import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, PARITY_COLOUR, THERMO_COLOUR,  # noqa: F401
@@ -433,6 +433,9 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     -------
     matplotlib.figure.Figure
     """
+    grid = picture_inputs(puzzle, grid, what="draw_grid", highlight=highlight, inches=inches)
+    if symbols not in ("numbers", "letters"):
+        raise PipelineError(f"draw_grid: symbols must be numbers or letters, found {symbols!r}")
     plt = load_matplotlib()
     from matplotlib.collections import LineCollection
 

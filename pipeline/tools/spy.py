@@ -182,8 +182,13 @@ def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
     ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {shape}", fontsize=10)
 
 
-def spy_figure(models: list[Model]) -> Figure:
-    """One panel per model, side by side; returns the matplotlib Figure."""
+def spy_figure(models: "list[Model] | Model") -> Figure:
+    """One panel per model, side by side (one model: one panel); returns the matplotlib Figure."""
+    if isinstance(models, Model):
+        models = [models]
+    if not isinstance(models, (list, tuple)) or not models or not all(isinstance(m, Model) for m in models):
+        raise PipelineError(f"spy_figure: takes a Model or a list of them (build one with build_model), found "
+                            f"{type(models).__name__}")
     plt = load_matplotlib()
     fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 6), squeeze=False)
     for ax, model in zip(axes[0], models):

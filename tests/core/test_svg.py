@@ -10,7 +10,7 @@ import pytest
 
 from oracles import PROJECT
 from pipeline.core.build import build_model
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.core.glyphs import CAGE_INSET
 from pipeline.core.svg import (GRID_LAYERS, SPY_BINS, Layer, candidate_layer, grid_svg, mark_places, shade_layer,
@@ -330,3 +330,17 @@ def test_a_long_caption_wraps_to_the_grid_width_and_a_plain_puzzle_has_none():
     plain = _svg(grid_svg(parse_puzzle(DEFAULT_PUZZLE)))
     assert plain.get("width") == plain.get("height")
     assert not [el for el in plain.iter(f"{{{NS['s']}}}text") if el.get("class") == "caption"]
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"grid": np.ones((4, 4), int)}, "grid_svg: grid must be an integer array of the puzzle's 9x9 cells, found (4, 4) int"),
+    ({"grid": "x"}, "grid_svg: grid must be an integer array of the puzzle's 9x9 cells, found str"),
+    ({"names": ["a"]}, "grid_svg: names must list the text of each digit 0..9"),
+])
+def test_grid_svg_refuses_what_does_not_fit_the_puzzle_in_one_line(kwargs, words):
+    # broadcast ValueErrors and IndexErrors from deep inside before
+    with pytest.raises(PipelineError) as err:
+        grid_svg(parse_puzzle(DEFAULT_PUZZLE), **kwargs)
+    assert str(err.value).startswith(words) and "\n" not in str(err.value)
+    with pytest.raises(PipelineError, match="^grid_svg: takes a Puzzle"):
+        grid_svg("examples/puzzle.txt")

@@ -774,3 +774,17 @@ def test_drawing_the_solution_of_a_puzzle_with_several_says_so(tmp_path, capsys)
     assert "note: the puzzle has more than one solution; this draws one of them" in capsys.readouterr().err
     assert main(["draw", DEFAULT_PUZZLE, "--solution", "--to", str(tmp_path / "b.svg")]) == 0
     assert "more than one" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"grid": np.ones((4, 4), int)}, "draw_grid: grid must be an integer array of the puzzle's 9x9 cells"),
+    ({"highlight": np.ones((2, 2), bool)}, "draw_grid: highlight must be a boolean array of the puzzle's 9x9 cells"),
+    ({"inches": -1}, "draw_grid: inches must be from 2 to 60, found -1"),
+    ({"inches": 1e6}, "draw_grid: inches must be from 2 to 60, found 1000000.0"),
+    ({"symbols": "nope"}, "draw_grid: symbols must be numbers or letters, found 'nope'"),
+])
+def test_draw_grid_refuses_what_does_not_fit_in_one_line(kwargs, words):
+    # a broadcast ValueError, matplotlib's own error, or a 1e8 x 1e8 pixel figure before
+    with pytest.raises(PipelineError) as err:
+        draw_grid(parse_puzzle(DEFAULT_PUZZLE), **kwargs)
+    assert str(err.value).startswith(words)

@@ -157,3 +157,11 @@ def test_cli_compare_empty_is_refused_and_writes_nothing(tmp_path, capsys):
     target = tmp_path / "s.svg"
     assert main(["spy", "--compare", "", "--to", str(target)]) == 2
     assert capsys.readouterr().err.startswith("error: --compare '': names no scheme") and not target.exists()
+
+
+def test_spy_figure_takes_one_model_and_refuses_what_is_none(tmp_path):
+    # spy_figure(model) was "object of type 'Model' has no len()", a path "'str' object has no attribute 'n_ineq'"
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    assert len(spy_figure(model).axes) == 1
+    with pytest.raises(PipelineError, match=r"^spy_figure: takes a Model or a list of them .*found str$"):
+        spy_figure("examples/puzzle.txt")

@@ -15,14 +15,12 @@ from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import COMPACT_DIGITS
 from pipeline.core.textin import read_stdin
-from pipeline.core.svg import GRID_LAYERS, candidate_layer, grid_svg, shade_layer
+from pipeline.core.svg import GRID_LAYERS, MAX_INCHES, MIN_INCHES, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
 from pipeline.tools.draw import (_puzzle_text, candidates, draw_grid, figure_format, highlight_mask, input_symbols,
                                  load_matplotlib, read_grid, said_to, symbol_table, write_figure)
 
 
-#: ``--inches``' range: a 4x4 stays legible at the least; at the most a PNG is 6,600 px a side (174 MB to draw)
-MIN_INCHES, MAX_INCHES = 2.0, 60.0
 #: SVG's pixels per inch (CSS), for the core renderer's cell size
 CSS_PIXELS_PER_INCH = 96
 
