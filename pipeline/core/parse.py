@@ -682,7 +682,9 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
         if np.abs(as_int).max(initial=0) > 2**31:
             raise PuzzleError(f"{where}: entry {as_int.flat[np.argmax(np.abs(as_int))]:.0f} is too large")
         matrix = as_int.astype(np.int64)
-    if m == k:
+    # a 3x3 is a grid unless a size or box says the grid is larger: then three [row col digit]
+    # clues, as the same rows read as text are
+    if m == k and not (m == 3 and (size or _box_n(box) or 3) != 3):
         check_grid_size(m, where)
         return matrix
     if k != 3:

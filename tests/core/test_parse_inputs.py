@@ -258,3 +258,12 @@ def test_the_summary_names_a_value_set_of_more_values_than_the_side():
     # 1..5 on a 4x4 was left out ("4x4 classic, 0 clues"), 0..4 named
     assert parse_puzzle({"size": 4, "values": "1-5"}).summary() == "4x4 classic, values 1..5, 0 clues"
     assert parse_puzzle({"size": 4}).summary() == "4x4 classic, 0 clues"
+
+
+def test_three_clue_rows_as_an_array_read_as_the_text_does_with_a_size():
+    # the text "1,1,5\n2,2,6\n3,3,7" with size 9 was three clues, the same rows as a list
+    # "--size 9 but the grid is 3x3"
+    text = parse_puzzle("1,1,5\n2,2,6\n3,3,7", size=9)
+    for rows in ([[1, 1, 5], [2, 2, 6], [3, 3, 7]], np.array([[1, 1, 5], [2, 2, 6], [3, 3, 7]])):
+        assert np.array_equal(parse_puzzle(rows, size=9).grid, text.grid)
+    assert parse_puzzle([[1, 2, 3], [2, 3, 1], [3, 1, 2]], variant="latin").n == 3   # no size: a 3x3 grid
