@@ -192,6 +192,8 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     size_name : str
         How messages name ``size`` (a puzzle document says ``'size'``).
     """
+    if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
+        source = np.asarray(source)   # a DataFrame, a numpy scalar: the array they hold, not their text
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
         try:

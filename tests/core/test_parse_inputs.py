@@ -267,3 +267,13 @@ def test_three_clue_rows_as_an_array_read_as_the_text_does_with_a_size():
     for rows in ([[1, 1, 5], [2, 2, 6], [3, 3, 7]], np.array([[1, 1, 5], [2, 2, 6], [3, 3, 7]])):
         assert np.array_equal(parse_puzzle(rows, size=9).grid, text.grid)
     assert parse_puzzle([[1, 2, 3], [2, 3, 1], [3, 1, 2]], variant="latin").n == 3   # no size: a 3x3 grid
+
+
+def test_array_likes_read_as_the_array_they_hold():
+    # a DataFrame was read as its printed text ("line 1 has 4 cells; expected 5"), np.int64(5) as "5"
+    import pandas as pd
+    grid = np.array([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    assert np.array_equal(parse_puzzle(pd.DataFrame(grid)).grid, grid)
+    for source in (np.int64(5), pd.Series([1, 2, 3])):
+        with pytest.raises(PuzzleError, match=r"^puzzle: input must be a non-empty 2-D matrix"):
+            parse_puzzle(source)
