@@ -473,7 +473,7 @@ def test_a_scip_solve_stops_at_the_signal_and_leaves_no_work_directory(tmp_path,
     """SCIP solved in this process, in C: Ctrl-C and SIGTERM waited for its time limit (or for ever
     without one), and a kill left /tmp/sudoku-scip-* behind. It runs in a child process now."""
     import numpy as np
-    from conftest import pattern_grid
+    from oracles import pattern_grid
     grid = pattern_grid(7, 7)
     rng = np.random.default_rng(3)
     grid[rng.random(grid.shape) < 0.5] = 0   # half given: SCIP searches for minutes at 49x49
