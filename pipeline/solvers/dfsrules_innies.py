@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.core.rules.cages import Cage
+from pipeline.core.rules.cages import Cage, disjoint_cages
 
 if TYPE_CHECKING:
     from pipeline.core.puzzle import Puzzle
@@ -46,17 +46,7 @@ def _cage_pieces(puzzle: Puzzle, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
     cells = np.concatenate([rule.cell_list for rule in cages]).astype(np.int64)
     owner = np.repeat(np.arange(len(cages)), lengths)
     inside = cells < n_cells
-    if inside.all() and np.bincount(cells, minlength=n_cells).max() <= 1:
-        keep = np.arange(len(cages))   # no cell in two cages (the usual killer)
-    else:   # each cage in order, unless it reaches past the grid or into a cage kept before it
-        taken = np.zeros(n_cells, dtype=bool)
-        kept = []
-        for k, rule in enumerate(cages):
-            mine = np.asarray(rule.cell_list)
-            if mine.max() < n_cells and not taken[mine].any():
-                taken[mine] = True
-                kept.append(k)
-        keep = np.array(kept, dtype=np.int64)
+    keep = disjoint_cages([np.asarray(rule.cell_list) for rule in cages], n_cells)
     pieces = np.zeros((len(cages), n_cells))
     pieces[owner[inside], cells[inside]] = 1.0
     return pieces[keep], np.array([cages[k].total for k in keep.tolist()], dtype=np.int64)

@@ -612,9 +612,8 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     PipelineError
         When the suffix is not one of svg, png, pdf.
     """
-    refuse_directory_name(path)   # before Path() drops the slash
+    fmt = figure_format(path)   # as given: Path() drops a trailing slash, which it refuses
     path = Path(path)
-    fmt = figure_format(path)
     metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "ModDate": None, "Creator": None,
                                                                  "Producer": None},
                 "png": {"Software": None}}[fmt]

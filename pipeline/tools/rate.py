@@ -50,6 +50,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
+from pipeline.core.rules.cages import disjoint_cages
 from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
 from pipeline.core.verify import unit_repeats, verify_grid
 from pipeline.solvers.auto import auto_count
@@ -348,14 +349,8 @@ class _Rater:
         distinct digits; other sets of more than :data:`MAX_VIRTUAL_CELLS` cells are left out."""
         if not self.cages:
             return []
-        # the first of overlapping cages only: a cell in two cages would be counted twice, and the
-        # sums would rule out the solution's own digits (a cage listed twice: "no solution")
-        taken = np.zeros(self.present.size, dtype=bool)
-        disjoint = []
-        for c, t, name in self.cages:
-            if c.size and c.max() < taken.size and not taken[c].any():
-                taken[c] = True
-                disjoint.append((c, t, name))
+        # the first of overlapping cages only, as dfsrules' implied sums take them
+        disjoint = [self.cages[k] for k in disjoint_cages([c for c, _, _ in self.cages], self.present.size)]
         whole = sum(self.digit_values)
         regions = []   # (cells, units it is made of, name)
         for family, units in puzzle.unit_families():

@@ -12,7 +12,7 @@ from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells
                                       parse_cells, value_span, value_terms)
 from pipeline.core.rules.rowblocks import distinct_rows, in_rule_order, ragged_positions
 
-__all__ = ["Cage", "sum_range"]
+__all__ = ["Cage", "disjoint_cages", "sum_range"]
 
 
 def sum_range(k: int, n: "int | np.ndarray") -> tuple[int, int]:
@@ -34,6 +34,43 @@ def sum_range(k: int, n: "int | np.ndarray") -> tuple[int, int]:
         return k * (k + 1) // 2, k * (2 * int(n) - k + 1) // 2
     values = np.sort(np.asarray(n, dtype=np.int64))
     return int(values[:k].sum()), int(values[values.size - k:].sum())
+
+
+def disjoint_cages(cell_lists: "list[np.ndarray]", n_cells: int) -> np.ndarray:
+    """Which cages a sum over whole houses may add up: each in order, unless it reaches past the
+    grid (an extra cell) or into a cage kept before it. A cell in two cages would be counted
+    twice (a cage listed twice made the 45 rule rule out the solution's own digits).
+
+    Parameters
+    ----------
+    cell_lists : list of ndarray of int
+        Each cage's cells (canvas numbers).
+    n_cells : int
+        The grid's cells: a larger number is an extra cell.
+
+    Returns
+    -------
+    ndarray of int
+        The kept cages' positions in ``cell_lists``, ascending.
+
+    Examples
+    --------
+    >>> disjoint_cages([np.array([0, 1]), np.array([1, 2]), np.array([3]), np.array([0, 1])], 16).tolist()
+    [0, 2]
+    """
+    if not cell_lists:
+        return np.zeros(0, dtype=np.int64)
+    cells = np.concatenate(cell_lists).astype(np.int64)
+    if (cells < n_cells).all() and np.bincount(cells, minlength=n_cells).max() <= 1:
+        return np.arange(len(cell_lists))   # no cell in two cages (the usual killer)
+    taken = np.zeros(n_cells, dtype=bool)
+    kept = []
+    for k, mine in enumerate(cell_lists):
+        mine = np.asarray(mine, dtype=np.int64)
+        if mine.size and mine.max() < n_cells and not taken[mine].any():
+            taken[mine] = True
+            kept.append(k)
+    return np.array(kept, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
