@@ -23,6 +23,7 @@ from pipeline.solvers.sat_slices import fixed_slices
 from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.grids import mixed_pattern_grid, pattern_grid_fits
+from pipeline.tools.generate.layouts import grid_first_shape
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
@@ -54,15 +55,18 @@ SHORTFALL_TRIES = 10
 #: still solve the puzzle, easy by construction: a minimal 16x16 is almost never easy (none in
 #: 27 tries of seed 3), nor a minimal anti-knight 9x9 (none in 200).
 EXACT_EASY_TRIES = 5
+#: full grids tried, each of a new random jigsaw layout, before the layout is made around a grid
+#: (:func:`~pipeline.tools.generate.layouts.grid_first_shape`).
+LAYOUT_FIRST_TRIES = 100
 
 
 def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
                clock: RunClock | None = None) -> tuple[Puzzle, CountingEngine | None, np.ndarray]:
     """The shape, its counting engine (None for a grid made without one: built when a proof needs
     it) and a full grid."""
-    for attempt in range(100):
+    for attempt in range(LAYOUT_FIRST_TRIES):
         if clock is not None:   # a full grid is one solver call: the budget is checked between them
-            clock.step(FULL_GRID_STEP, attempt, 100)
+            clock.step(FULL_GRID_STEP, attempt, LAYOUT_FIRST_TRIES)
         regions = random_regions(n, rng) if get_variant(variant).regions else None
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
         if pattern_grid_fits(n, variant, regions is not None):   # a large grid: no solver search
@@ -71,7 +75,13 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         solution = eng.random_full_grid(rng, deadline=None if clock is None else clock.deadline)
         if solution is not None:
             return shape, eng, solution
-    raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} found in 100 tries")
+    if get_variant(variant).regions:   # layouts almost all empty (a 6x6 jigsaw_x): regions around a grid
+        found = grid_first_shape(lambda regions: Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions),
+                                 n, rng, None if clock is None else clock.deadline)
+        if found is not None:
+            return found
+    raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} found in {LAYOUT_FIRST_TRIES} tries")
+
 
 
 def _check_singles_proof(puzzle: Puzzle, solution: np.ndarray, eng: CountingEngine | None,

@@ -2,7 +2,8 @@
 the cell orbits of a clue pattern's symmetry.
 
 Jigsaw regions start from the boxes and take random boundary swaps that keep every region
-connected and of N cells.
+connected and of N cells; given a full grid, the swaps also keep its digits distinct in every
+region (a layout that grid solves, never an infeasible one).
 """
 from __future__ import annotations
 
@@ -34,13 +35,16 @@ def _neighbours(mask: np.ndarray) -> np.ndarray:
     return nb & ~mask
 
 
-def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS_PER_CELL) -> np.ndarray:
+def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS_PER_CELL,
+                   grid: np.ndarray | None = None, start: np.ndarray | None = None) -> np.ndarray:
     """N connected regions of N cells: the boxes of :func:`default_box` after random exchanges.
 
     An exchange moves a cell ``a`` of region A into an adjacent region B and a cell ``b`` of B,
     adjacent to what is left of A, into A; it is kept only when both regions stay connected, so
     sizes and connectivity hold throughout. (Swapping two adjacent cells alone never keeps a
-    rectangle connected, which is why ``b`` is chosen separately.)
+    rectangle connected, which is why ``b`` is chosen separately.) With ``grid``, ``b`` must
+    hold ``a``'s digit, so each region keeps the digits it had: boxes of a valid boxed grid stay
+    regions that grid fills.
 
     Parameters
     ----------
@@ -50,6 +54,11 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
         The only source of randomness (same generator state, same regions).
     moves_per_cell : int
         Exchange attempts per cell.
+    grid : numpy.ndarray, optional
+        A full ``(n, n)`` grid whose starting regions hold distinct digits; the regions returned
+        then hold distinct digits of it too.
+    start : numpy.ndarray, optional
+        ``(n, n)`` connected regions of ``n`` cells to start from instead of the boxes.
 
     Returns
     -------
@@ -61,9 +70,16 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
     >>> r = random_regions(9, np.random.default_rng(0))
     >>> sorted(np.bincount(r.ravel()).tolist()) == [9] * 9
     True
+    >>> g = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    >>> r = random_regions(4, np.random.default_rng(0), grid=g)
+    >>> all(sorted(g[r == k].tolist()) == [1, 2, 3, 4] for k in range(4))
+    True
     """
     h, w = default_box(n)
-    regions = (np.arange(n)[:, None] // h) * (n // w) + np.arange(n)[None, :] // w
+    if start is None:
+        regions = (np.arange(n)[:, None] // h) * (n // w) + np.arange(n)[None, :] // w
+    else:
+        regions = np.array(start, dtype=np.int64)
     if n < 3:
         return regions
     cells = np.arange(n * n).reshape(n, n)
@@ -71,12 +87,16 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
                             np.stack([cells[:-1].ravel(), cells[1:].ravel()], 1)])
     pairs = np.concatenate([pairs, pairs[:, ::-1]])
     flat = regions.ravel()  # a view: writes go to ``regions``
+    same_digit = None if grid is None else np.asarray(grid).ravel()
     for a, other in pairs[rng.integers(0, len(pairs), size=moves_per_cell * n * n)]:
         ra, rb = flat[a], flat[other]
         if ra == rb:
             continue
         flat[a] = rb
-        options = np.flatnonzero((_neighbours(regions == ra) & (regions == rb)).ravel() & (cells.ravel() != a))
+        allowed = (_neighbours(regions == ra) & (regions == rb)).ravel() & (cells.ravel() != a)
+        if same_digit is not None:
+            allowed &= same_digit == same_digit[a]
+        options = np.flatnonzero(allowed)
         if options.size:
             b = options[rng.integers(options.size)]
             flat[b] = ra

@@ -37,6 +37,7 @@ from pipeline.tools.generate.engine import count_up_to, engine_for
 from pipeline.tools.generate.killer import random_cages, refine_cages, with_cages
 from pipeline.tools.generate.lazy_engine import RuleSwitchEngine
 from pipeline.tools.generate.output import Generated
+from pipeline.tools.generate.layouts import grid_first_shape
 from pipeline.tools.generate.regions import random_regions, symmetry_orbits
 from pipeline.tools.generate.removal import remove_clues
 from pipeline.tools.generate.samplers import SAMPLERS, sample_entries, sampler_for
@@ -70,6 +71,11 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
         A rule the shape does not take (named, with where).
     """
     regions = random_regions(n, rng) if get_variant(variant).regions else None
+    return _shape_with_regions(n, h, w, variant, rule_entries, regions)
+
+
+def _shape_with_regions(n: int, h: int, w: int, variant: str, rule_entries: list,
+                        regions: np.ndarray | None) -> Puzzle:
     # named as solve names them: "--rule 1 (windoku)"
     return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "--rule")
 
@@ -199,9 +205,13 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         if shape.regions is None:   # a complete search found none, and no other shape to try: say so at once
             kinds = ", ".join(rule.kind for rule in shape.rules)
             raise PuzzleError(f"generate: no {n}x{n} {variant} grid obeys {kinds}")
-    else:
-        kinds = ", ".join(e.get("rule", "?") for e in rule_entries) or "no rules"
-        raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} with {kinds} in {FULL_GRID_TRIES} tries")
+    else:   # random layouts all empty: regions made around a grid of the boxes, if they have one
+        found = grid_first_shape(lambda regions: _shape_with_regions(n, h, w, variant, rule_entries, regions),
+                                 n, rng, deadline)
+        if found is None:
+            kinds = ", ".join(e.get("rule", "?") for e in rule_entries) or "no rules"
+            raise PuzzleError(f"generate: no full grid of {variant} {n}x{n} with {kinds} in {FULL_GRID_TRIES} tries")
+        shape, _, solution = found
     if sampled:   # rules with cells, drawn from the grid (module docstring)
         shape = with_sampled(shape, sample_entries(sampled, solution, shape.base_board, rng, rule_count))
     report = None
