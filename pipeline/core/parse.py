@@ -89,16 +89,26 @@ def default_box(n: int) -> tuple[int, int]:
     return h, n // h
 
 
-def parse_box(text: str, n: int | None = None) -> tuple[int, int]:
+def parse_box(text: str | tuple[int, int], n: int | None = None) -> tuple[int, int]:
     """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known.
 
     Parameters
     ----------
-    text : str
-        ``HxW``.
+    text : str or (int, int)
+        ``HxW``, or the two sides (the API's ``box=(2, 3)``).
     n : int, optional
         The grid side the boxes must tile.
+
+    Examples
+    --------
+    >>> parse_box("2x3"), parse_box((2, 3), 6)
+    ((2, 3), (2, 3))
     """
+    if isinstance(text, (tuple, list)):
+        sides = [int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None for v in text]
+        if len(sides) != 2 or None in sides:
+            raise PuzzleError(f"box: {clip(repr(text), 30)} is not two whole sides (e.g. (3, 3) or \"2x3\")")
+        text = f"{sides[0]}x{sides[1]}"
     # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX*]\s*([0-9]{1,9})\s*", str(text))
     if not m and re.fullmatch(r"\s*[0-9]+\s*[xX*]\s*[0-9]+\s*", str(text)):
@@ -319,18 +329,13 @@ def read_grid_text(source: Source) -> tuple[str, str]:
 def _resolve_box(box, n: int) -> tuple[int, int]:
     if box is None:
         return default_box(n)
-    if isinstance(box, str):
-        return parse_box(box, n)
-    h, w = box
-    if h * w != n:
-        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
-    return int(h), int(w)
+    return parse_box(box, n)
 
 
 def _box_n(box) -> int | None:
     if box is None:
         return None
-    h, w = parse_box(box) if isinstance(box, str) else box
+    h, w = parse_box(box)
     return h * w
 
 

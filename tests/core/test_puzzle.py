@@ -270,6 +270,13 @@ def test_parse_box():
         parse_box("99999999999999999999x9")
     assert str(err.value) == ("box: '99999999999999999999x9' has a side of more than 9 digits (a grid side is at "
                               "most a few hundred)")
+    # the two sides as a pair, as read_puzzle takes them (generate(box=(2, 2)) said "not of the form HxW")
+    assert parse_box((2, 3), 6) == parse_box([np.int64(2), 3]) == (2, 3)
+    for bad in [(2.0, 3), ("2", "3"), (2, 3, 1), (True, 3)]:
+        with pytest.raises(PuzzleError, match=r"box: .* is not two whole sides \(e.g. \(3, 3\) or \"2x3\"\)"):
+            parse_box(bad)
+    with pytest.raises(PuzzleError, match="box: 2x3 boxes do not tile a 9x9 grid"):
+        parse_box((2, 3), 9)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -486,3 +486,10 @@ def test_generate_flags_are_bools_and_max_tries_a_count(options, words):
     with pytest.raises(PuzzleError) as err:
         generate(size=4, seed=1, **options)
     assert str(err.value) == words
+
+
+def test_a_box_given_as_two_sides():
+    """``generate(box=(2, 3))`` takes the pair ``read_puzzle`` takes (it was refused)."""
+    a, b = next(generate(box=(2, 3), seed=4)), next(generate(box="2x3", seed=4))
+    assert (a.puzzle.h, a.puzzle.w) == (2, 3)
+    assert (a.puzzle.grid == b.puzzle.grid).all()
