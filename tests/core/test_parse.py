@@ -96,3 +96,33 @@ def test_a_small_memory_limit_is_said_in_bytes_not_as_0_mib(monkeypatch):
     monkeypatch.setenv(parse.MAX_BYTES_ENV, "1000")
     with pytest.raises(PuzzleError, match=r"needs about 182 KiB, more than the 1,000 bytes allowed"):
         parse.check_grid_size(9)
+
+
+BOX_SHAPES = [(2, 3), (3, 2), (2, 4), (4, 2), (3, 4), (4, 3), (2, 5), (5, 2), (3, 3), (1, 4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.sampled_from(BOX_SHAPES), blank=st.floats(0, 1), seed=st.integers(0, 2**32))
+def test_a_printed_grid_reads_back_with_its_box_shape(shape, blank, seed):
+    """``solve`` prints box lines; reading that text back keeps the shape they draw (a 6x6 of
+    3x2 boxes came back as 2x3, the default)."""
+    from oracles import shuffled_sudoku
+    from pipeline.core.gridtext import format_grid
+    h, w = shape
+    rng = np.random.default_rng(seed)
+    grid = shuffled_sudoku(h, w, rng)
+    grid[rng.random(grid.shape) < blank] = 0
+    parts = read_puzzle(format_grid(grid, h, w) + "\n")
+    assert (parts.h, parts.w) == (h, w) and (parts.grid == grid).all()
+    assert parse.drawn_box(format_grid(grid, h, w), h * w) == (h, w)
+    # a box given wins over the lines; text without lines keeps the default
+    assert (read_puzzle(format_grid(grid) + "\n").h, read_puzzle(format_grid(grid) + "\n").w) == parse.default_box(h * w)
+
+
+def test_uneven_box_lines_draw_no_box():
+    assert parse.drawn_box("12|34\n34|12\n21|43\n43|21", 4) == (2, 2)       # columns alone: h = n / w
+    assert parse.drawn_box("1234\n3412\n----\n2143\n4321", 4) == (2, 2)     # rows alone: w = n / h
+    assert parse.drawn_box("1|234\n34|12\n21|43\n43|21", 4) is None        # one row cut elsewhere
+    assert parse.drawn_box("123456\n------\n456123\n234561\n------\n561234\n345612\n612345", 6) is None
+    assert parse.drawn_box("12 34\n34 12\n21 43\n43 21", 4) is None         # no lines
+    assert read_puzzle("1 2 | . .\n. . | 1 2\n2 1 | . .\n. . | 2 1\n", box="1x4").w == 4
