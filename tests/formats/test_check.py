@@ -93,6 +93,13 @@ def test_a_users_own_files_are_left_alone_and_named(exported, capsys):
     assert main(["check", str(exported)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == f"{exported}: not checked, not written by an export: my_answer.csv, notes.csv"
+    # a set with a problem names them too: they were left unsaid, as if checked
+    with open(exported / "beq.csv", "a") as f:
+        f.write("1\n")
+    assert main(["check", str(exported)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{exported / 'beq.csv'}: changed since the export")
+    assert out[-1] == f"{exported}: not checked, not written by an export: my_answer.csv, notes.csv"
 
 
 def test_every_file_an_export_writes_is_a_registered_name(tmp_path):
@@ -280,7 +287,8 @@ def test_one_file_exports_in_the_directory_are_checked_against_their_own_manifes
     assert main(["check", str(d)]) == 1
     assert capsys.readouterr().out.splitlines() == [
         f"{d / 'killer.lp'}: changed since the export (its SHA-256 is not the one killer.lp.manifest.json records)",
-        f"{d / 'killer.mps.gz'}: missing (killer.mps.gz.manifest.json lists it)"]
+        f"{d / 'killer.mps.gz'}: missing (killer.mps.gz.manifest.json lists it)",
+        f"{d}: not checked, not written by an export: mine.mps.gz"]
 
 
 def test_a_directory_of_one_file_exports_alone_is_checked(tmp_path, capsys):

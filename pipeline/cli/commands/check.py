@@ -9,11 +9,13 @@ from pipeline.core.errors import some_of
 
 def cmd_check(args: argparse.Namespace) -> int:
     """One line per problem (exit 1), or one line saying the set is whole (exit 0), one for each
-    one-file export found beside it, and one naming the files of an export's ending not checked."""
+    one-file export found beside it; then, either way, one naming the files of an export's ending
+    not checked."""
     result = check_export(args.directory)
     for line in result.problems:
         print(line)
     if result.problems:
+        _print_not_checked(result)
         return 1
     if result.single is not None:
         print(_single_whole(result))
@@ -23,9 +25,15 @@ def cmd_check(args: argparse.Namespace) -> int:
               f"{_count(result.models, 'model file')} read back as its model, nothing of another export")
     for single in result.singles:
         print(_single_whole(single))
+    _print_not_checked(result)
+    return 0
+
+
+def _print_not_checked(result: SetCheck) -> None:
+    """The line naming files of an export's ending that no manifest lists (a set with problems
+    named them too: they are not its problem, nor checked)."""
     if result.others:
         print(f"{result.directory}: not checked, not written by an export: {some_of(result.others)}")
-    return 0
 
 
 def _single_whole(result: SetCheck) -> str:

@@ -76,7 +76,8 @@ def format_results(results: list[Generated], fmt: str) -> str:
 
 def grid_refusal(n: int, h: int, w: int, variant: str = "classic", rules: bool = False) -> str | None:
     """Why ``--format grid`` cannot write a puzzle of this shape (None: it can): a grid says
-    neither rules nor a variant, nor boxes other than the squarest (they read back otherwise).
+    neither rules nor a variant. Its boxes it draws (``|`` and ``---+---`` lines), and a grid read
+    back keeps the boxes they draw (:func:`pipeline.core.parse.drawn_box`).
 
     Parameters
     ----------
@@ -91,9 +92,7 @@ def grid_refusal(n: int, h: int, w: int, variant: str = "classic", rules: bool =
     -------
     str or None
     """
-    what = ("rules" if rules else f"the {variant} variant" if variant != "classic" else
-            f"{h}x{w} boxes (a {n}x{n} grid reads back with {'x'.join(map(str, default_box(n)))} boxes)"
-            if (h, w) != default_box(n) else None)
+    what = "rules" if rules else f"the {variant} variant" if variant != "classic" else None
     return None if what is None else f"format: a grid cannot carry {what}; use --format line (puzzle documents), json or csv"
 
 
@@ -112,7 +111,7 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
     puzzle document on one line, which every command reads back as a puzzle (csv's ``puzzle``
     column holds the document when the boxes need it); csv gets a ``rules`` column (JSON list
     of rule entries) when the first puzzle has rules (one run's puzzles all have them or none: plain output is
-    unchanged); a grid refuses rules.
+    unchanged); a grid refuses rules and variants, and draws its boxes.
 
     Parameters
     ----------
@@ -139,8 +138,7 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             yield buf.getvalue()
         elif fmt == "grid":
             p = g.puzzle
-            why = grid_refusal(p.n, p.h, p.w, p.variant, bool(p.rules)) if p.rules or p.variant != "classic" \
-                or _box_unsaid(p) else None
+            why = grid_refusal(p.n, p.h, p.w, p.variant, bool(p.rules))
             if why:
                 raise PuzzleError(why)
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
