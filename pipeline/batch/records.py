@@ -87,6 +87,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     -------
     dict of str to list
         Values are ``str`` or ``None`` (plain lists: pandas would turn missing text into NaN).
+        A text input also has ``line``: each record's line in the file (1-based; comments and
+        blank lines are not records, so a record's index is not its line).
 
     Raises
     ------
@@ -110,9 +112,9 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if fmt in ("text", "csv"):
         _refuse_other_encodings(path)
     if fmt == "text":
-        puzzles = _text_puzzles(path)
+        puzzles, numbers = _text_puzzles(path)
         return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles),
-                "rules": [None] * len(puzzles)}
+                "rules": [None] * len(puzzles), "line": numbers}
     if fmt not in ("csv", "parquet"):
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
     import pandas as pd  # only here: text input needs none of its 0.3 s import (batch start-up)
@@ -288,8 +290,8 @@ def _utf8_lines(path: Path, errors: str) -> TextIO:
     return io.TextIOWrapper(cast(BinaryIO, open_binary(path)), encoding="utf-8", errors=errors, newline="")
 
 
-def _text_puzzles(path: Path) -> list[str]:
-    """The records of a text input, streamed a line at a time.
+def _text_puzzles(path: Path) -> tuple[list[str], list[int]]:
+    """The records of a text input, streamed a line at a time, and their lines in the file.
 
     Parameters
     ----------
@@ -298,10 +300,10 @@ def _text_puzzles(path: Path) -> list[str]:
 
     Returns
     -------
-    list of str
-        A line holding bytes that are not UTF-8 is a :data:`BAD_ROW` record naming the byte, its
-        line and its offset in the file (a replacement character made the parse say "bad
-        character '\\ufffd'", naming no byte).
+    (list of str, list of int)
+        The records, and each one's line (1-based). A line holding bytes that are not UTF-8 is a
+        :data:`BAD_ROW` record naming the byte, its line and its offset in the file (a
+        replacement character made the parse say "bad character '\\ufffd'", naming no byte).
 
     Raises
     ------
@@ -318,10 +320,11 @@ def _text_puzzles(path: Path) -> list[str]:
         raise PipelineError(f"batch: cannot read {str(path)!r} as text: {one_line(e)}") from None
     if lines and lines[0].startswith(_BOM):   # as solve and the CSV reader: a BOM is not record 0's
         lines[0] = lines[0][len(_BOM):].strip()
-    records = [line for line in lines if line and not line.startswith("#")]
-    _refuse_one_document_over_lines(path, records)
     # a comment is a line that starts with '#'; a '#' later in a line is the record's (an error)
-    return records
+    numbers = [k for k, line in enumerate(lines, start=1) if line and not line.startswith("#")]
+    records = [lines[k - 1] for k in numbers]
+    _refuse_one_document_over_lines(path, records)
+    return records, numbers
 
 
 def _refuse_one_document_over_lines(path: Path, records: list[str]) -> None:
@@ -340,11 +343,12 @@ def _refuse_one_document_over_lines(path: Path, records: list[str]) -> None:
                         f"line: write each document on one line (JSON Lines), or give one document to solve")
 
 
-def _located_text_puzzles(path: Path) -> list[str]:
+def _located_text_puzzles(path: Path) -> tuple[list[str], list[int]]:
     """:func:`_text_puzzles` of a file holding bytes that are not UTF-8: the same records, those
     lines' each an error row saying where its first such byte is. A Python loop per line, with
     a byte count, which a file without such bytes never pays for."""
     puzzles: list[str] = []
+    numbers: list[int] = []
     with _utf8_lines(path, "surrogateescape") as f:
         counted, end = _CountedLines(f), 0
         for number, line in enumerate(bounded_lines(counted, MAX_TEXT_BYTES), start=1):
@@ -357,7 +361,8 @@ def _located_text_puzzles(path: Path) -> list[str]:
             if not text.isascii() and _ESCAPED_BYTE.search(text) is not None:
                 text = _undecodable_line(line, number, start)
             puzzles.append(text)
-    return puzzles
+            numbers.append(number)
+    return puzzles, numbers
 
 
 def _undecodable_line(line: str, number: int, start: int) -> str:

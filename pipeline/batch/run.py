@@ -497,6 +497,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
                         columns.pop(STOPPED_KEY, None)
                         if not columns["index"]:
                             continue
+                        _locate_errors(columns, records.get("line"))
                         _write_result(out, columns, owner, fingerprint, hashes, totals)
                         planner.observe(len(columns["index"]), float(sum(columns["wall_seconds"])))
                         done[columns["index"]] = True
@@ -542,6 +543,19 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     if complete and not interrupted:
         touch_success(out)
     return summary
+
+
+def _locate_errors(columns: dict, lines: list[int] | None) -> None:
+    """Start each error row's text with its record's line in a text input (``line 7: puzzle: bad
+    character ...``): comments and blank lines are not records, so ``index`` alone did not lead
+    back to the line. A line the reader already named (not UTF-8) is left as it is."""
+    if lines is None:
+        return
+    status = np.asarray(columns["status"], dtype=object)
+    for j in np.flatnonzero(status == "error"):   # error rows only: a few, never every record
+        error = columns["error"][j] or ""
+        if not error.startswith("text: line "):
+            columns["error"][j] = f"line {lines[int(columns['index'][j])]}: {error}"
 
 
 def _write_result(out: Path, columns: dict, owner: dict, fingerprint: str, hashes: np.ndarray,

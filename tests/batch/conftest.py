@@ -22,11 +22,11 @@ def sample(data_dir, tmp_path_factory):
         + [DUPLICATE] + top95[25:]
     answers = refs(data_dir / "sets" / "9x9_norvig_top95.ref.csv", data_dir / "sets" / "16x16_classic.ref.csv")
     expected = []
-    for text in records:
+    for line, text in enumerate(records, start=1):   # the file below: record k on line k + 1
         if text in (WRONG_LENGTH, DUPLICATE):
             with pytest.raises(PuzzleError) as err:
                 parse_puzzle(text)
-            expected.append(("error", None, str(err.value)))
+            expected.append(("error", None, f"line {line}: {err.value}"))
         elif text == no_solution:
             expected.append(("infeasible", None, None))
         else:

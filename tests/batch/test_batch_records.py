@@ -40,7 +40,10 @@ def test_every_input_form_gives_the_same_records(tmp_path):
     frame.to_csv(tmp_path / "a.tsv", index=False, sep="\t")
     frame.to_parquet(tmp_path / "a.parquet")
     text = read_records(tmp_path / "a.txt")
-    assert text == read_records(tmp_path / "a.txt.gz")
+    packed = read_records(tmp_path / "a.txt.gz")
+    # each record's line in its file: the comment and the blank line are not records
+    assert text.pop("line") == [3, 4, 5, 6] and packed.pop("line") == [1, 2, 3, 4]
+    assert text == packed
     assert text["puzzle"] == MIXED and text["variant"] == [None] * 4 and text["regions"] == [None] * 4
     for name in ("a.csv", "a.tsv", "a.parquet"):
         table = read_records(tmp_path / name)
@@ -250,7 +253,7 @@ def test_a_line_past_the_bound_is_an_error_row_showing_its_start(tmp_path, monke
     summary = run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "error", "optimal"], summary
-    assert frame["error"].iloc[1] == message and frame["puzzle"].iloc[1] == shown
+    assert frame["error"].iloc[1] == f"line 2: {message}" and frame["puzzle"].iloc[1] == shown
 
 
 @pytest.mark.parametrize("encoding, name, message", [
@@ -427,7 +430,7 @@ def test_a_broken_json_record_is_placed_by_its_column_not_a_line_1_of_its_own(tm
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "error"]
     column = broken.index("}") + 1
-    assert frame["error"].iloc[1] == f"puzzle: not a JSON puzzle document (Expecting value at column {column})"
+    assert frame["error"].iloc[1] == f"line 2: puzzle: not a JSON puzzle document (Expecting value at column {column})"
 
 
 def test_a_cut_off_json_record_is_placed_at_its_end_not_column_1(tmp_path):
@@ -441,5 +444,24 @@ def test_a_cut_off_json_record_is_placed_at_its_end_not_column_1(tmp_path):
     run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["error", "optimal"]
-    assert frame["error"].iloc[0] == (f"puzzle: not a JSON puzzle document (Expecting ',' delimiter at column "
+    assert frame["error"].iloc[0] == (f"line 1: puzzle: not a JSON puzzle document (Expecting ',' delimiter at column "
                                       f"{len(cut) + 1})")
+
+
+def test_an_error_row_of_a_text_input_names_its_line(tmp_path):
+    """``index`` counts records; comments and blank lines are not records, so an error row's text
+    starts with the line of the file it came from (a CSV's index is its data row: no prefix)."""
+    from pipeline.batch import run_batch
+
+    good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    src = tmp_path / "in.txt"
+    src.write_text(f"# a comment\n\n{good}\nbadrecord\n\n# another\n{good}\n12345\n")
+    run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["optimal", "error", "optimal", "error"]
+    assert frame["error"].iloc[1].startswith("line 4: puzzle: bad character 'b'")
+    assert frame["error"].iloc[3].startswith("line 8: puzzle: ")
+    pd.DataFrame({"puzzle": [good, "badrecord"]}).to_csv(tmp_path / "in.csv", index=False)
+    run_batch(tmp_path / "in.csv", tmp_path / "out_csv", workers=1, progress="none", stream=open(os.devnull, "w"))
+    table = pd.read_parquet(tmp_path / "out_csv").sort_values("index")
+    assert table["error"].iloc[1].startswith("puzzle: bad character 'b'")

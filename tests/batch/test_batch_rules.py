@@ -321,5 +321,5 @@ def test_a_grid_beyond_dfs_goes_to_auto_s_pick_for_its_own_model(tmp_path):
     assert verify_grid(parse_puzzle(big["solution"]).grid, puzzle).ok   # the solution as text, read back
     run_batch(source, tmp_path / "named", workers=1, progress="none", solver="dfs")   # named: its refusal, once
     big, small = _rows(tmp_path / "named")
-    assert big["error"] == "solver dfs: grids up to 64x64 (64-bit candidate masks), found 81x81"
+    assert big["error"] == "line 1: solver dfs: grids up to 64x64 (64-bit candidate masks), found 81x81"
     assert small["status"] == "optimal"
