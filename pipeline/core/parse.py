@@ -505,6 +505,9 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             if width >= 16 and math.isqrt(width) ** 2 == width:   # whole puzzles, one a line
                 raise _several_puzzles(where, f"{len(compact)} lines of {width} cells")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
+    first = len(_split_cells(lines[0][1]))
+    if first == len(lines) > 3:   # an N x N grid of N lines: refused by its size before N*N cells are read
+        check_grid_size(first, where)
     rows = [_split_cells(line) for _, line in lines]
     if any(all(sep in line for _, line in lines) for sep in ",;\t"):
         rows = _drop_trailing_empty_column(rows)

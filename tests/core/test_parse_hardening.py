@@ -388,3 +388,19 @@ def test_an_api_error_quotes_a_huge_value_cut_short(doc):
     with pytest.raises(PuzzleError) as caught:
         parse_puzzle(doc)
     assert len(str(caught.value)) < 1000 and "\n" not in str(caught.value)
+
+
+def test_a_grid_too_large_is_refused_before_its_cells_are_read(monkeypatch):
+    """A 5700x5700 text grid (65 MB) was split and read cell by cell (39 s, 714 MB) before its size
+    was refused; the first line and the line count now say the side."""
+    import pipeline.core.parse as parse_module
+
+    calls = []
+    split = parse_module._split_cells
+    monkeypatch.setattr(parse_module, "_split_cells", lambda line: calls.append(1) or split(line))
+    monkeypatch.setenv(parse_module.MAX_BYTES_ENV, "100000000")   # the same on any machine: N = 100 is too large
+    n = 100
+    text = "\n".join(" ".join(["0"] * n) for _ in range(n)) + "\n"
+    with pytest.raises(PuzzleError, match=rf"a {n}x{n} grid's model needs about .* more than the .* allowed"):
+        parse_module.read_puzzle(text)
+    assert len(calls) == 1
