@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,7 +32,7 @@ from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
 from pipeline.batch.worker import count_whole_process
 
-__all__ = ["InProcess", "Processes", "Dask", "make_engine"]
+__all__ = ["InProcess", "Processes", "Dask", "SCRATCH_PREFIX", "make_engine", "remove_orphaned_scratch"]
 
 
 #: What the client alone handles: a worker ignores both, from its start on. A terminal's Ctrl-C
@@ -375,6 +376,47 @@ def _connected(client_class: Any, scheduler: str) -> Any:
     raise PipelineError(f"batch: the Dask scheduler at {scheduler} did not answer ({why}); nothing was solved")
 
 
+
+#: a local cluster's scratch directory: this prefix, the client's pid, a dash, a random part
+SCRATCH_PREFIX = "sudoku-batch-dask-"
+
+
+def remove_orphaned_scratch(directory: str | None = None) -> list[str]:
+    """Remove the scratch directories of local-cluster runs whose client is gone: a client killed
+    with SIGKILL cannot remove its own (a run ended any other way removes it on close).
+
+    A directory is removed when the pid in its name is not a running process; one of another
+    user's, or one whose pid is running (or reused), is left alone.
+
+    Parameters
+    ----------
+    directory : str, optional
+        Where to look (default: the temporary directory the scratch goes to).
+
+    Returns
+    -------
+    list of str
+        The directories removed.
+    """
+    removed = []
+    root = Path(directory or tempfile.gettempdir())
+    with contextlib.suppress(OSError):
+        for path in root.glob(f"{SCRATCH_PREFIX}*-*"):
+            pid = path.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+            if not pid.isdigit() or not path.is_dir() or path.is_symlink() or path.stat().st_uid != os.getuid():
+                continue
+            try:
+                os.kill(int(pid), 0)
+                continue        # running: its run's, or a reused pid's; left alone
+            except ProcessLookupError:
+                pass
+            except (PermissionError, OverflowError, OSError):
+                continue        # another user's process, or no such pid number: left alone
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(str(path))
+    return removed
+
+
 class Dask:
     """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
 
@@ -402,7 +444,8 @@ class Dask:
                 # $TMPDIR/dask-scratch-space, outlives the run)
                 import dask
 
-                self.scratch = tempfile.mkdtemp(prefix="sudoku-batch-dask-")
+                remove_orphaned_scratch()
+                self.scratch = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
                 with dask.config.set({"temporary-directory": self.scratch}):   # the scheduler's too
                     self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=None, silence_logs=logging.ERROR,

@@ -157,3 +157,24 @@ def test_a_cancelled_pool_s_closed_pipe_error_is_dropped_and_nothing_else():
     finally:
         threading.excepthook = before
     assert seen == ["QueueFeederThread: ValueError", "a user's thread: OSError", "QueueFeederThread: OSError"]
+
+
+def test_scratch_of_a_killed_client_is_removed_by_the_next_run(tmp_path):
+    """A local cluster's scratch went with its client's close; a client killed by SIGKILL left it
+    in /tmp for good. The next local-cluster run removes those whose client pid is gone."""
+    import subprocess
+    import sys
+
+    from pipeline.batch.engines import SCRATCH_PREFIX, remove_orphaned_scratch
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    dead = tmp_path / f"{SCRATCH_PREFIX}{gone}-abc"
+    alive = tmp_path / f"{SCRATCH_PREFIX}{os.getpid()}-def"
+    odd = tmp_path / f"{SCRATCH_PREFIX}x12-ghi"
+    for d in (dead, alive, odd):
+        (d / "worker-1").mkdir(parents=True)
+    (tmp_path / f"{SCRATCH_PREFIX}{gone}-file").write_text("not a directory")
+    assert remove_orphaned_scratch(str(tmp_path)) == [str(dead)]
+    assert not dead.exists() and alive.exists() and odd.exists()
+    assert (tmp_path / f"{SCRATCH_PREFIX}{gone}-file").exists()
