@@ -358,7 +358,7 @@ def test_minimal_with_a_clue_target_names_the_target_and_tries_one_grid():
     lines = r.stderr.splitlines()
     assert r.returncode == 0 and len(r.stdout.split()) == 2, r.stderr
     assert [s for s in lines if "not minimal" in s] == [
-        f"puzzle {k}: not minimal: removal stopped at the 40 clues --clues asked" for k in (1, 2)]
+        f"puzzle {k}: not minimal: removal stopped at 40 clues (--clues 40)" for k in (1, 2)]
     assert all(len([c for c in line if c != "."]) == 40 for line in r.stdout.split())
     made = []
     real = puzzles.generate_one
@@ -493,3 +493,24 @@ def test_a_box_given_as_two_sides():
     a, b = next(generate(box=(2, 3), seed=4)), next(generate(box="2x3", seed=4))
     assert (a.puzzle.h, a.puzzle.w) == (2, 3)
     assert (a.puzzle.grid == b.puzzle.grid).all()
+
+
+@pytest.mark.parametrize("symmetry, box, target", [("rot180", "2x3", 11), ("rot90", "3x3", 30), ("rot180", "3x3", 27),
+                                                    ("mirror", "2x2", 7), ("diagonal", "2x3", 13)])
+def test_a_symmetric_clue_target_is_never_passed_below(symmetry, box, target):
+    """An outside check: ``--symmetry rot180 --clues 11`` gave 10 clues and said nothing (a group
+    of 2 removed from 11), and with ``--minimal`` said "stopped at the 27 clues" of a 26-clue
+    puzzle. Removal now passes by a group that would go below the target."""
+    for seed in range(3):
+        g = next(generate(box=box, seed=seed, symmetry=symmetry, clues=target))
+        p = g.puzzle
+        assert p.n_clues >= target and count_up_to(p, 2) == 1
+        orbit_sizes = {len(o) for o in symmetry_orbits(p.n, symmetry)}
+        assert p.n_clues - target < max(orbit_sizes) or not g.stopped_at_target
+        kept = np.flatnonzero(p.grid)
+        assert all(bool(np.isin(o, kept).all()) or not np.isin(o, kept).any() for o in symmetry_orbits(p.n, symmetry))
+    r = run_cli("generate", "--box", "2x3", "--symmetry", "rot180", "--clues", "11", "--seed", "3", "--minimal")
+    assert r.returncode == 0 and len([c for c in r.stdout.strip() if c != "."]) == 12
+    assert "puzzle 1: 12 clues, not the 11 asked: the rot180 pattern removes clues in groups" in r.stderr
+    assert "puzzle 1: not minimal: removal stopped at 12 clues (--clues 11)" in r.stderr
+

@@ -159,7 +159,10 @@ def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -
     for g in results:
         yield g
         number = g.index + 1   # as the progress lines count puzzles
-        if args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
+        if args.target_clues is not None and g.puzzle.n_clues > args.target_clues and g.stopped_at_target:
+            print(f"puzzle {number}: {g.puzzle.n_clues} clues, not the {args.target_clues} asked: the {args.symmetry} "
+                  f"pattern removes clues in groups, and another group would go below it", file=sys.stderr)
+        elif args.target_clues is not None and g.puzzle.n_clues > args.target_clues:
             # above 16x16 without --minimal removal stops where singles stop, not where uniqueness does
             why = ("no further clue removable while singles solve the puzzle; --minimal removes more"
                    if removal_by_singles(g.puzzle.n, args.minimal, bool(g.puzzle.rules)) else "no further clue removable")
@@ -167,8 +170,8 @@ def _noting_shortfalls(results: Iterable[Generated], args: argparse.Namespace) -
                   f"({why}; fewest of {SHORTFALL_TRIES} grids)", file=sys.stderr)
         if args.minimal and g.minimal is False:
             if g.stopped_at_target:
-                print(f"puzzle {number}: not minimal: removal stopped at the {args.target_clues} clues --clues "
-                      "asked", file=sys.stderr)
+                print(f"puzzle {number}: not minimal: removal stopped at {g.puzzle.n_clues} clues (--clues "
+                      f"{args.target_clues})", file=sys.stderr)
             else:
                 print(f"puzzle {number}: not minimal: no {args.symmetry}-symmetric pattern in {SHORTFALL_TRIES} "
                       "grids was minimal clue by clue (no symmetric orbit is removable)", file=sys.stderr)

@@ -38,12 +38,15 @@ class Generated:
     rating: dict | None = field(default=None)
     #: what the cages-only refinement did (:class:`~pipeline.tools.generate.killer.KillerReport`)
     killer: dict | None = field(default=None)
+    #: removal ended at the target: an orbit still removable would have gone below it (a symmetric
+    #: orbit of 2 or 4 cells; the clue count may then be above ``target`` by less than the orbit)
+    held_by_target: bool = False
 
     @property
     def stopped_at_target(self) -> bool:
         """Whether removal stopped at the clue target (``--clues``): such a puzzle is not minimal
         by request, not for want of a pattern."""
-        return self.target is not None and self.puzzle.n_clues <= self.target
+        return self.target is not None and (self.puzzle.n_clues <= self.target or self.held_by_target)
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"puzzle": grid_to_string(self.puzzle.grid), "regions": self.puzzle.regions_string(),

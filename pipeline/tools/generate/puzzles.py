@@ -189,7 +189,8 @@ def generate_one(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
         is_min = is_minimal(puzzle, solution, clock, others)
     else:
         is_min = True if exact and tried_all and symmetry == "none" else None
-    return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
+    return Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues,
+                     held_by_target=clues is not None and not tried_all)
 
 
 def resolve_shape(size: int | None, box: str | None, variant: str) -> tuple[int, int, int]:
@@ -443,7 +444,7 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
                 continue
         # what was asked but not reached: proved minimality, the clue target
         key = (minimal and g.minimal is False and not g.stopped_at_target,
-               clues is not None and g.puzzle.n_clues > clues, g.puzzle.n_clues)
+               clues is not None and g.puzzle.n_clues > clues and not g.stopped_at_target, g.puzzle.n_clues)
         if best is None or best_key is None or key < best_key:
             best, best_key = g, key
         if not (key[0] or key[1]):

@@ -89,18 +89,24 @@ def remove_clues(start: np.ndarray, orbits: list[np.ndarray], order: np.ndarray,
     Returns
     -------
     (numpy.ndarray, bool)
-        The clue grid, and whether every orbit was tried (False: stopped at ``target``).
+        The clue grid, and whether every orbit was tried (False: stopped at ``target``, or an
+        orbit was passed by because removing it would go below ``target``).
     """
     grid = start.copy()
     i, run = 0, 1
+    whole = True
     while i < len(order):
         if clock is not None:
             clock.step(step, i, len(order))
         left = np.count_nonzero(grid) - target
         if left <= 0:
             return grid, False
-        # a run of orbits removed together; never below the target
-        sizes = np.cumsum([len(orbits[k]) for k in order[i:i + run]])
+        # a run of orbits removed together; never below the target (the clues an orbit still
+        # holds: a symmetric orbit is 2 or 4 cells, and rot180 from 27 clues to a target of 26 went to 25)
+        sizes = np.cumsum([np.count_nonzero(grid.flat[orbits[k]]) for k in order[i:i + run]])
+        if sizes[0] > left:   # this orbit alone goes below the target: passed by, not tried
+            i, run, whole = i + 1, 1, False
+            continue
         run = max(1, int(np.searchsorted(sizes, left, side="right")))
         cells = np.concatenate([orbits[k] for k in order[i:i + run]])
         trial = grid.copy()
@@ -111,7 +117,7 @@ def remove_clues(start: np.ndarray, orbits: list[np.ndarray], order: np.ndarray,
             i += 1
         else:
             run //= 2
-    return grid, True
+    return grid, whole
 
 
 def witnessed_clues(puzzle: Puzzle, solution: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:

@@ -235,7 +235,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         orbits = symmetry_orbits(n, symmetry)
         order = rng.permutation(len(orbits))
         if easy:
-            grid, _ = remove_clues(solution, orbits, order, clues or 0, solved_by_easy_steps(shape), clock)
+            grid, tried_all = remove_clues(solution, orbits, order, clues or 0, solved_by_easy_steps(shape), clock)
         else:
             act = eng.exclude(solution)
             try:
@@ -247,6 +247,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
         is_min = True if not easy and tried_all and symmetry == "none" and not eng.undecided else None
     if count_up_to(puzzle, 2) != 1:   # the engine's proof, once more on the finished puzzle
         raise PuzzleError(f"generate: internal error: {n}x{n} puzzle with rules not unique")
-    g = Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues)
+    g = Generated(puzzle, solution, seed, index, time.perf_counter() - t0, minimal=is_min, target=clues,
+                  held_by_target=clues is not None and not cages_only and not tried_all)
     g.killer = None if report is None else report.to_dict()
     return g
