@@ -514,3 +514,13 @@ def test_a_symmetric_clue_target_is_never_passed_below(symmetry, box, target):
     assert "puzzle 1: 12 clues, not the 11 asked: the rot180 pattern removes clues in groups" in r.stderr
     assert "puzzle 1: not minimal: removal stopped at 12 clues (--clues 11)" in r.stderr
 
+
+
+@pytest.mark.parametrize("variant", ["x", "latin", "jigsaw"])
+def test_cli_grid_of_a_variant_is_refused_before_the_seed_is_said(variant):
+    """Without --seed, ``--format grid --variant latin`` printed ``seed: N`` and then the refusal,
+    found only at the first puzzle: two lines for one error."""
+    r = run_cli("generate", "--format", "grid", "--variant", variant, "--size", "6")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"error: format: a grid cannot carry the {variant} variant; use --format line "
+                        "(puzzle documents), json or csv\n")
