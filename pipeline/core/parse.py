@@ -26,6 +26,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 # the memory guards live in limits; parse re-exports them, as it did before they moved
+from pipeline.core.boxlines import drawn_box
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -39,7 +40,7 @@ Box: TypeAlias = str | tuple[int, int] | None
 
 __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES", "MAX_TOKEN_DIGITS", "read_stdin",
            "PuzzleParts", "region_text_bytes",
-           "compact_values", "default_box", "drawn_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
+           "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "read_grid_text",
            "check_grid_size", "memory_limit", "model_bytes"]
 
@@ -541,73 +542,6 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
-
-
-def drawn_box(text: str, n: int) -> tuple[int, int] | None:
-    """The box shape drawn into a printed ``n x n`` grid by its ``|`` columns and ``---+---``
-    lines (as :func:`~pipeline.core.gridtext.format_grid` prints them), or None when the text
-    draws none or draws them unevenly.
-
-    A 6x6 of 3x2 boxes printed by ``solve`` read back as 2x3 boxes (the default) before: the
-    lines are the only place the shape is written. One kind of line is enough when the other
-    side follows (``n`` divided by it).
-
-    Parameters
-    ----------
-    text : str
-        The grid's text, one row a line.
-    n : int
-        The grid's side, as read.
-
-    Returns
-    -------
-    (int, int) or None
-
-    Examples
-    --------
-    >>> drawn_box("1 3 | 4 5 | 2 6\\n4 5 | 2 6 | 1 3\\n2 6 | 1 3 | 4 5\\n----+-----+----\\n"
-    ...           "3 4 | 5 2 | 6 1\\n5 2 | 6 1 | 3 4\\n6 1 | 3 4 | 5 2", 6)
-    (3, 2)
-    >>> drawn_box("53..7....\\n6..195...", 9) is None
-    True
-    """
-    rows: list[str] = []
-    bands: list[int] = [0]   # content lines between drawn horizontal lines
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if _DECORATION.match(line):
-            if "-" in line or "=" in line:
-                bands.append(0)
-            continue
-        rows.append(line)
-        bands[-1] += 1
-    if len(rows) != n or ("|" not in text and len(bands) == 1):
-        return None
-    h = w = None
-    bands = [k for k in bands if k]   # a border line above or below the grid makes an empty band
-    if len(bands) > 1:
-        if len(set(bands)) != 1 or n % bands[0]:
-            return None
-        h = bands[0]
-    if any("|" in row for row in rows):
-        widths = set()
-        for row in rows:
-            chunks = [chunk.split() for chunk in row.strip("|").split("|")]
-            # "5 3 . | ..." holds cells separated by spaces, "53.|..." compact cells
-            counts = [len(tokens) if len(tokens) > 1 else sum(len(t) for t in tokens) for tokens in chunks]
-            if len(set(counts)) != 1 or sum(counts) != n:
-                return None
-            widths.add(counts[0])
-        if len(widths) != 1:
-            return None
-        w = widths.pop()
-    if h is None and w is not None:
-        h = n // w
-    elif w is None and h is not None:
-        w = n // h
-    return (h, w) if h is not None and w is not None and h * w == n else None
 
 
 def _one_line_groups(tokens: list[str], where: str) -> str | None:

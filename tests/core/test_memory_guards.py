@@ -124,7 +124,7 @@ def test_a_batch_record_whose_model_is_past_the_allowance_is_an_error_row(monkey
         assert summary.complete and rows["status"].tolist() == ["optimal"] * 3, rows["error"].tolist()
         return
     assert summary.complete and rows["status"].tolist() == ["optimal", "error", "optimal"], rows["error"].tolist()
-    assert rows["error"].iloc[1].startswith("solver: model: a 40x40 grid's model needs about ")
+    assert rows["error"].iloc[1].startswith("line 2: solver: model: a 40x40 grid's model needs about ")
 
 def _greater_signs(k: int) -> str:
     """A 9x9 with ``k`` greater-than signs, pair by pair along the rows (each sign its own row)."""

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pipeline.core.parse as parse
+from pipeline.core.boxlines import drawn_box
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, compact_values, read_puzzle
 from pipeline.core.puzzle import Puzzle, grid_to_string, parse_puzzle
@@ -114,15 +115,11 @@ def test_a_printed_grid_reads_back_with_its_box_shape(shape, blank, seed):
     grid[rng.random(grid.shape) < blank] = 0
     parts = read_puzzle(format_grid(grid, h, w) + "\n")
     assert (parts.h, parts.w) == (h, w) and (parts.grid == grid).all()
-    assert parse.drawn_box(format_grid(grid, h, w), h * w) == (h, w)
+    assert drawn_box(format_grid(grid, h, w), h * w) == (h, w)
     # a box given wins over the lines; text without lines keeps the default
     assert (read_puzzle(format_grid(grid) + "\n").h, read_puzzle(format_grid(grid) + "\n").w) == parse.default_box(h * w)
 
 
-def test_uneven_box_lines_draw_no_box():
-    assert parse.drawn_box("12|34\n34|12\n21|43\n43|21", 4) == (2, 2)       # columns alone: h = n / w
-    assert parse.drawn_box("1234\n3412\n----\n2143\n4321", 4) == (2, 2)     # rows alone: w = n / h
-    assert parse.drawn_box("1|234\n34|12\n21|43\n43|21", 4) is None        # one row cut elsewhere
-    assert parse.drawn_box("123456\n------\n456123\n234561\n------\n561234\n345612\n612345", 6) is None
-    assert parse.drawn_box("12 34\n34 12\n21 43\n43 21", 4) is None         # no lines
+
+def test_a_box_given_wins_over_the_drawn_lines():
     assert read_puzzle("1 2 | . .\n. . | 1 2\n2 1 | . .\n. . | 2 1\n", box="1x4").w == 4

@@ -63,12 +63,14 @@ def grid_first_shape(make_shape: Callable[[np.ndarray], Puzzle], n: int, rng: np
     shape = make_shape(boxes)
     engine = engine_for(shape, deadline=deadline)
     grid = engine.random_full_grid(rng, deadline=deadline)
+    regions = boxes
     for done in range(1, GRID_FIRST_MOST_ROUNDS + 1):
         if grid is None:   # the boxes have no grid (a layout with ``grid`` always has one)
             return None
-        shape = make_shape(random_regions(n, rng, GRID_FIRST_SWAPS_PER_CELL, grid=grid, start=shape.regions))
+        regions = random_regions(n, rng, GRID_FIRST_SWAPS_PER_CELL, grid=grid, start=regions)
+        shape = make_shape(regions)
         engine = engine_for(shape, deadline=deadline)
         grid = engine.random_full_grid(rng, deadline=deadline)
-        if done >= GRID_FIRST_ROUNDS and not _same_partition(shape.regions, boxes):
+        if done >= GRID_FIRST_ROUNDS and not _same_partition(regions, boxes):
             break
     return None if grid is None else (shape, engine, grid)
