@@ -180,6 +180,25 @@ def _cells(entry: dict, key: str, element: str, k: int, where: str) -> list[str]
     return [c.lower() for c in cells]
 
 
+def _check_direction(direction: object, clue: str, cells: list[str], k: int, where: str) -> None:
+    """A little killer's ``direction`` (UL, UR, DL, DR, as f-puzzles writes it) must be one of
+    those and point from the clue toward its cells: the cells decide the diagonal, and a direction
+    that said otherwise was ignored without a word."""
+    if direction is None:
+        return
+    if not isinstance(direction, str) or direction.strip().upper() not in ("UL", "UR", "DL", "DR"):
+        raise PuzzleError(f"{where}: littlekillersum[{k}] direction {clip(repr(direction))} is not one of UL, UR, DL, DR")
+    spots = [re.fullmatch(r"\s*r(-?\d+)c(-?\d+)\s*", text) for text in [clue.lower(), *cells]]
+    if not cells or any(m is None for m in spots):   # the rule names a bad cell itself
+        return
+    (r0, c0), *places = [(int(m.group(1)), int(m.group(2))) for m in spots if m is not None]
+    r1, c1 = min(places, key=lambda rc: max(abs(rc[0] - r0), abs(rc[1] - c0)))   # the cell beside the clue
+    toward = ("D" if r1 > r0 else "U") + ("R" if c1 > c0 else "L")
+    if direction.strip().upper() != toward:
+        raise PuzzleError(f"{where}: littlekillersum[{k}] direction {direction.strip()!r} does not point from "
+                          f"{clue.strip().lower()} toward its cells ({toward})")
+
+
 def _entries(data: dict, element: str, where: str) -> list[dict]:
     """The entries an element holds (absent or empty: none), each an object with the keys the
     reader reads (all of them present) and display keys only; anything else is refused."""
@@ -257,8 +276,10 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
         if not isinstance(clue, str):
             raise PuzzleError(f"{where}: littlekillersum[{k}] has no clue cell in 'cell'")
         if total is not None:
-            rules.append({"rule": "littlekiller", "sum": total, "clue": clue.lower(),
-                          "cells": _cells(entry, "cells", "littlekillersum", k, where), _FROM: f"littlekillersum[{k}]"})
+            cells = _cells(entry, "cells", "littlekillersum", k, where)
+            _check_direction(entry.get("direction"), clue, cells, k, where)
+            rules.append({"rule": "littlekiller", "sum": total, "clue": clue.lower(), "cells": cells,
+                          _FROM: f"littlekillersum[{k}]"})
     for k, entry in enumerate(_entries(data, "sandwichsum", where)):
         total = _value(entry, "sandwichsum", k, where)
         clue = entry["cell"]

@@ -330,6 +330,11 @@ def test_an_arrow_before_pencil_marks_writes_both():
     ("xv", {"cells": ["R1C1", "R1C2"], "value": "Y"}, "value 'Y' is not X or V"),
     ("renban", {"lines": "R1C1"}, "has no list of lines"),
     ("littlekillersum", {"cells": ["R1C2"], "value": "5"}, "has no clue cell in 'cell'"),
+    # a direction was ignored, whatever it said (the cells decide the diagonal)
+    ("littlekillersum", {"cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "XX", "value": "10"},
+     "littlekillersum[0] direction 'XX' is not one of UL, UR, DL, DR"),
+    ("littlekillersum", {"cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DR", "value": "10"},
+     "littlekillersum[0] direction 'DR' does not point from r0c3 toward its cells (DL)"),
     ("sandwichsum", {"cell": 3, "value": "5"}, "sandwichsum[0] 'cell' must be a clue cell like \"R0C3\", found 3"),
 ])
 def test_a_line_element_the_reader_cannot_take_is_one_line(element, entry, message):
