@@ -26,7 +26,7 @@ from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
-from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, format_grid, grid_to_string, parse_puzzle
+from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, default_box, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import NEEDS_MORE_THAN_A_NAME, RULES, rule_hint
 from pipeline.core.stops import Deadline
 from pipeline.core.values import value_grid_text
@@ -327,8 +327,10 @@ def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = 
         shown = np.asarray(grid).tolist()
     if fmt == "line":
         print(line)
-    elif fmt == "json":
-        print(json.dumps({"grid": shown, "line": line, **(extra or {})}))
+    elif fmt == "json":   # boxes other than the squarest are named: the grid alone would read back with those
+        other = puzzle.has_boxes and puzzle.layout is None and (puzzle.h, puzzle.w) != default_box(puzzle.n)
+        print(json.dumps({"grid": shown, "line": line, **({"box": f"{puzzle.h}x{puzzle.w}"} if other else {}),
+                          **(extra or {})}))
     else:
         print(format_grid(grid, puzzle.h if puzzle.has_boxes else None, puzzle.w if puzzle.has_boxes else None,
                           values=puzzle.values))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["drawn_box"]
+__all__ = ["drawn_box", "drawn_rows"]
 
 #: a line of box lines and spaces alone (the reader's decoration lines): ``------+-------``
 _RULED = re.compile(r"^[\s\-+=|]*$")
@@ -79,3 +79,41 @@ def drawn_box(text: str, n: int) -> tuple[int, int] | None:
     elif w is None and h is not None:
         w = n // h
     return (h, w) if h is not None and w is not None and h * w == n else None
+
+
+def drawn_rows(rows: list, box: object = None) -> str:
+    """Rows of cells as text, with box lines every ``w`` columns and ``h`` rows when ``box`` is
+    ``"HxW"`` (a JSON answer's ``"box"``: its rows alone said no shape), which :func:`drawn_box`
+    reads back; without a box (or another value), the rows alone.
+
+    Parameters
+    ----------
+    rows : list of list
+        The rows' cells.
+    box : str, optional
+        ``"HxW"``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(drawn_rows([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]], "2x2"), end="")
+    1 2 | 3 4
+    3 4 | 1 2
+    ---
+    2 1 | 4 3
+    4 3 | 2 1
+    >>> drawn_box(drawn_rows([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]], "2x2"), 4)
+    (2, 2)
+    """
+    sides = re.fullmatch(r"([0-9]{1,3})x([0-9]{1,3})", box) if isinstance(box, str) else None
+    h, w = (int(sides.group(1)), int(sides.group(2))) if sides else (0, 0)
+    lines = []
+    for r, row in enumerate(rows):
+        if r and h and r % h == 0:
+            lines.append("---")
+        cells = [str(v) for v in row]
+        lines.append(" | ".join(" ".join(cells[k:k + w]) for k in range(0, len(cells), w)) if w else " ".join(cells))
+    return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 # the memory guards live in limits; parse re-exports them, as it did before they moved
-from pipeline.core.boxlines import drawn_box
+from pipeline.core.boxlines import drawn_box, drawn_rows
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -257,7 +257,7 @@ def literal_text(text: str) -> str:
 
 
 def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
-               size_from: str | None = None) -> np.ndarray:
+               size_from: str | None = None, drawn: list | None = None) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
 
     Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
@@ -275,6 +275,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     size_from : str, optional
         Where ``size`` comes from when the user gave it for the grid itself (``--size``): then a
         compact line must have ``size ** 2`` cells, and the message names it.
+    drawn : list, optional
+        Gets the box shape the text draws (:func:`~pipeline.core.boxlines.drawn_box`, None if none).
     """
     if isinstance(source, np.ndarray):
         return _matrix_to_grid(source, box, size, "grid")
@@ -290,6 +292,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
                          expected="a grid")
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
+    if drawn is not None:
+        drawn.append(drawn_box(text, grid.shape[0]) if grid.shape[0] == grid.shape[1] else None)
     return grid
 
 
@@ -308,7 +312,7 @@ def _answer_rows(text: str, where: str) -> str | None:
     if not (isinstance(rows, list) and rows and all(isinstance(row, list) and row for row in rows)
             and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 2**31 for row in rows for v in row)):
         raise PuzzleError(f"{where}: its 'grid' is not a list of rows of whole numbers, as solve's JSON prints it")
-    return "\n".join(" ".join(map(str, row)) for row in rows) + "\n"
+    return drawn_rows(rows, answer.get("box"))   # solve's "box": boxes other than the side's squarest
 
 
 def read_grid_text(source: Source) -> tuple[str, str]:

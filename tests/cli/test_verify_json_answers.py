@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.cli.main import main
 from pipeline.core.errors import PuzzleError
-from pipeline.core.parse import parse_grid
+from pipeline.core.parse import default_box, parse_grid
 
 PUZZLES = [
     "1........2......",                                                              # classic 4x4
@@ -46,3 +46,33 @@ def test_a_grid_field_that_is_no_grid_is_one_line(grid):
 def test_a_puzzle_document_is_still_no_grid():
     with pytest.raises(PuzzleError, match="a puzzle document .* where a grid was expected"):
         parse_grid('{"size": 4, "givens": "1..............."}')
+
+
+@pytest.mark.parametrize("box", ["3x2", "4x2", "2x4"])
+@pytest.mark.parametrize("form", ["json", "grid"])
+def test_an_answer_of_other_boxes_verifies_without_its_puzzle(capsys, tmp_path, box, form):
+    """``solve P --box 3x2 --format json | verify -`` said "box 1 has digit 4 twice" of a valid
+    answer: the rules alone took the side's squarest boxes. solve's JSON now names other boxes
+    ("box"), and its grid draws them; verify reads the shape from either."""
+    h, w = map(int, box.split("x"))
+    assert main(["solve", "1" + "." * ((h * w) ** 2 - 1), "--box", box,
+                 "--format", form, "--no-unique-check"]) == 0
+    answer = tmp_path / "answer.txt"
+    answer.write_text(capsys.readouterr().out)
+    if form == "json":   # the side's squarest (2x4 for 8) goes without saying
+        assert json.loads(answer.read_text()).get("box") == (None if (h, w) == default_box(h * w) else box)
+    assert main(["verify", str(answer)]) == 0
+    assert capsys.readouterr().out == f"ok: valid classic {h * w}x{h * w} grid (rules only: no --puzzle, no clues checked)\n"
+    drawn: list = []
+    parse_grid(str(answer), drawn=drawn)
+    assert drawn == [(h, w) if form == "grid" or (h, w) != default_box(h * w) else None]
+    assert main(["verify", str(answer), "--box", f"{w}x{h}"]) == 1   # a box given wins: the other shape breaks
+    capsys.readouterr()
+
+
+def test_the_squarest_boxes_are_not_named():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "pipeline", "solve", "1" + "." * 35, "--format", "json", "--no-unique-check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "box" not in json.loads(r.stdout)

@@ -22,15 +22,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
         grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
     else:  # the rules alone: the grid's own shape, no clues
+        drawn: list = []   # the box shape the grid's lines draw (solve's grid, its JSON "box")
         try:
-            grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size")
+            grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size",
+                              drawn=drawn)
         except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
             if args.size is not None or args.box is not None:
                 raise
             raise PuzzleError(f"{e}; a grid of another shape or other values is read against its puzzle: "
                               f"--puzzle PUZZLE") from None
         # --rule applies here too: the rules alone are the variant's units and the named rules
-        puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=args.box, variant=args.variant,
+        box = args.box if args.box is not None or not drawn or drawn[0] is None else drawn[0]
+        puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=box, variant=args.variant,
                               regions=args.regions, size=grid.shape[0], rules=args.rules)
     verdict = verify_grid(grid, puzzle, extra_cells)   # the first broken rule's message, or the valid one
     violations = [] if verdict else grid_violations(grid, puzzle, extra_cells)   # empty exactly when verdict.ok
