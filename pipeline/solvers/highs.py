@@ -329,7 +329,19 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     h = highs_for(pre.model, time_limit=time_limit, threads=threads, options=options)
     if deadline is not None:   # handing HiGHS the model takes seconds at 100x100: they count too
         h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
-    return mapped_back(run_highs(h, pre.model), pre)
+    result = run_highs(h, pre.model)
+    if result.status == "infeasible" and "presolve" not in (options or {}):
+        # HiGHS 1.16's own presolve called a feasible chaos model infeasible (a 4x4 chaos square
+        # with a row given; optimal with its presolve off): "infeasible" is confirmed without it
+        h.setOptionValue("presolve", "off")
+        if deadline is not None:
+            h.setOptionValue("time_limit", max(deadline - time.perf_counter(), MIN_TIME_LIMIT))
+        again = run_highs(h, pre.model)
+        again.seconds += result.seconds
+        if again.status != "infeasible":
+            again.message = again.message or "HiGHS's presolve said infeasible; solved again without it"
+        result = again
+    return mapped_back(result, pre)
 
 
 def mapped_back(result: SolveResult, pre: Presolved) -> SolveResult:

@@ -225,3 +225,17 @@ def test_verify_judging_clues_mid_search_agrees_with_every_division():
                 assert (not clue_violations(rule.clues, grid.ravel(), _labels(d, 4) - 1 + base)) == kept
         verdicts.append(want)
     assert len(verdicts) > 40 and 5 < sum(verdicts) < len(verdicts) - 5   # both verdicts were exercised
+
+
+@pytest.mark.parametrize("same", [[["r1c1"], ["r1c1"]], [["r1c1", "r1c2"], ["r1c2", "r1c1"]], [["r1c1", "r1c2"], ["r1c2", "r2c2"]]])
+def test_same_groups_sharing_cells_cancel_them(same):
+    """A helper's check: ``same`` groups holding the same cells gave stored zero coefficients
+    (1 - 1), which the SAT engine read as a literal 0: a 4x4 chaos square with a group compared
+    with itself had no solution for ``sat`` (so ``auto``), against several for ``cpsat``."""
+    puzzle = parse_puzzle(json.dumps({"size": 4, "variant": "latin", "rules": [{"rule": "chaos", "same": [same]}]}))
+    model = build_model(puzzle)
+    assert not (model.Aeq.tocsr().data == 0).any() and not (model.Aineq.tocsr().data == 0).any()
+    counts = {name: get_solver(name).count(model, 5).count for name in ("sat", "cpsat")}
+    assert counts["sat"] == counts["cpsat"] == 5, counts
+    answer = get_solver("sat").solve(model)
+    assert answer.status == "optimal" and verify_grid(answer.grid, puzzle)

@@ -121,3 +121,20 @@ def test_another_thread_count_in_the_same_process_still_solves():
             "print(run_once(highs_for(m))[0], run_once(highs_for(m, threads=1))[0], run_once(highs_for(m))[0])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=PROJECT)
     assert (done.returncode, done.stdout, done.stderr) == (0, "optimal optimal optimal\n", "")
+
+
+def test_an_infeasible_verdict_of_highs_presolve_is_confirmed_without_it():
+    """A helper's check: HiGHS 1.16's presolve called a 4x4 chaos square with its first row given
+    infeasible (optimal with its presolve off; sat, cpsat and HiGHS's count found solutions).
+    ``solve`` now confirms "infeasible" with HiGHS's presolve off; a true one stays infeasible."""
+    import json
+
+    from pipeline.core.verify import verify_grid
+    from pipeline.solvers import get_solver
+    puzzle = parse_puzzle(json.dumps({"size": 4, "variant": "latin", "rules": [{"rule": "chaos"}],
+                                      "givens": "1234" + "." * 12}))
+    result = get_solver("highs").solve(build_model(puzzle))
+    assert result.status == "optimal" and verify_grid(result.grid, puzzle)
+    # infeasible past singles (no 2x2 latin square with both diagonals): still infeasible
+    no = parse_puzzle(json.dumps({"size": 2, "variant": "latin", "rules": [{"rule": "diagonal"}]}))
+    assert get_solver("highs").solve(build_model(no)).status == "infeasible"

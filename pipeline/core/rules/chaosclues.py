@@ -16,6 +16,8 @@ columns they read (docs/conventions.md, "Chaos construction").
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -297,9 +299,15 @@ def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], f
     same_rows = _Builder("chaossame", "E")
     for j, groups in enumerate(clues.same):
         for g, group in enumerate(groups[1:], start=2):
+            # cells in both groups cancel: their terms would be stored zeros (1 - 1), which the SAT
+            # encoding read as a literal 0 and the presolve as a term (a group compared with
+            # itself made the puzzle infeasible); a row with nothing left holds always
+            ours, reference = Counter(group), Counter(groups[0])
+            plus, minus = sorted((ours - reference).elements()), sorted((reference - ours).elements())
+            if not plus and not minus:
+                continue
             for k in range(n):
-                same_rows.row([j + 1, g, k + 1], 0, [(reg(c, k), 1) for c in group] +
-                              [(reg(c, k), -1) for c in groups[0]])
+                same_rows.row([j + 1, g, k + 1], 0, [(reg(c, k), 1) for c in plus] + [(reg(c, k), -1) for c in minus])
     different = _Builder("chaosdifferent", "L")
     for j, cells in enumerate(clues.different):
         for k in range(n):
