@@ -17,7 +17,6 @@ columns they read (docs/conventions.md, "Chaos construction").
 from __future__ import annotations
 
 from collections import Counter
-
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -300,8 +299,8 @@ def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], f
     for j, groups in enumerate(clues.same):
         for g, group in enumerate(groups[1:], start=2):
             # cells in both groups cancel: their terms would be stored zeros (1 - 1), which the SAT
-            # encoding read as a literal 0 and the presolve as a term (a group compared with
-            # itself made the puzzle infeasible); a row with nothing left holds always
+            # encoding read as a literal 0 (a group compared with itself made the puzzle
+            # infeasible for sat and auto); a row with nothing left holds always
             ours, reference = Counter(group), Counter(groups[0])
             plus, minus = sorted((ours - reference).elements()), sorted((reference - ours).elements())
             if not plus and not minus:
