@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["drawn_box", "drawn_rows"]
+__all__ = ["RULED_LINE", "drawn_box", "drawn_rows"]
 
-#: a line of box lines and spaces alone (the reader's decoration lines): ``------+-------``
-_RULED = re.compile(r"^[\s\-+=|]*$")
+#: a line of box lines and spaces alone (the grid reader's decoration, no cells): ``------+-------``
+RULED_LINE = re.compile(r"^[\s\-+=|]*$")
 
 
 def drawn_box(text: str, n: int) -> tuple[int, int] | None:
@@ -48,7 +48,7 @@ def drawn_box(text: str, n: int) -> tuple[int, int] | None:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if _RULED.match(line):
+        if RULED_LINE.match(line):
             if "-" in line or "=" in line:
                 bands.append(0)
             continue

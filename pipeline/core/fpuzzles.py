@@ -180,6 +180,27 @@ def _cells(entry: dict, key: str, element: str, k: int, where: str) -> list[str]
     return [c.lower() for c in cells]
 
 
+def diagonal_direction(clue: tuple[int, ...], first: tuple[int, ...]) -> str:
+    """The f-puzzles ``direction`` of a little killer: from its clue ``(row, col)`` toward the
+    first cell of its diagonal (``UL``, ``UR``, ``DL`` or ``DR``; the writer's and the reader's).
+
+    Parameters
+    ----------
+    clue, first : tuple of int
+        ``(row, col)`` of the clue outside the grid and of the diagonal's first cell.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> diagonal_direction((0, 3), (1, 2))
+    'DL'
+    """
+    return ("D" if first[0] > clue[0] else "U") + ("R" if first[1] > clue[1] else "L")
+
+
 def _check_direction(direction: object, clue: str, cells: list[str], k: int, where: str) -> None:
     """A little killer's ``direction`` (UL, UR, DL, DR, as f-puzzles writes it) must be one of
     those and point from the clue toward its cells: the cells decide the diagonal, and a direction
@@ -188,12 +209,11 @@ def _check_direction(direction: object, clue: str, cells: list[str], k: int, whe
         return
     if not isinstance(direction, str) or direction.strip().upper() not in ("UL", "UR", "DL", "DR"):
         raise PuzzleError(f"{where}: littlekillersum[{k}] direction {clip(repr(direction))} is not one of UL, UR, DL, DR")
-    spots = [re.fullmatch(r"\s*r(-?\d+)c(-?\d+)\s*", text) for text in [clue.lower(), *cells]]
-    if not cells or any(m is None for m in spots):   # the rule names a bad cell itself
+    spots = [re.fullmatch(r"\s*r(-?\d+)c(-?\d+)\s*", text) for text in (clue.lower(), cells[0])] if cells else [None]
+    if any(m is None for m in spots):   # the rule names a bad cell (or none) itself
         return
-    (r0, c0), *places = [(int(m.group(1)), int(m.group(2))) for m in spots if m is not None]
-    r1, c1 = min(places, key=lambda rc: max(abs(rc[0] - r0), abs(rc[1] - c0)))   # the cell beside the clue
-    toward = ("D" if r1 > r0 else "U") + ("R" if c1 > c0 else "L")
+    start, first = ((int(m.group(1)), int(m.group(2))) for m in spots if m is not None)
+    toward = diagonal_direction(start, first)
     if direction.strip().upper() != toward:
         raise PuzzleError(f"{where}: littlekillersum[{k}] direction {direction.strip()!r} does not point from "
                           f"{clue.strip().lower()} toward its cells ({toward})")

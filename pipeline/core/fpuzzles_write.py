@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.fpuzzles import _BOXES, LINE_ELEMENTS
+from pipeline.core.fpuzzles import _BOXES, LINE_ELEMENTS, diagonal_direction
 from pipeline.core.lzstring import compress_to_base64
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import window_units
@@ -42,8 +42,8 @@ def _little_killer(entry: dict) -> dict:
     """A little killer's ``littlekillersum`` entry: its clue outside the grid, the diagonal's cells
     and the direction from the clue to them."""
     clue, first = (tuple(int(v) for v in re.findall(r"\d+", name)) for name in (entry["clue"], entry["cells"][0]))
-    direction = ("D" if first[0] > clue[0] else "U") + ("R" if first[1] > clue[1] else "L")
-    return {"cell": _cell(entry["clue"]), "cells": [_cell(c) for c in entry["cells"]], "direction": direction,
+    return {"cell": _cell(entry["clue"]), "cells": [_cell(c) for c in entry["cells"]],
+            "direction": diagonal_direction(clue, first),
             "value": str(entry["sum"])}
 
 

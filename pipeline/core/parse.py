@@ -26,7 +26,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 # the memory guards live in limits; parse re-exports them, as it did before they moved
-from pipeline.core.boxlines import drawn_box, drawn_rows
+from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -468,7 +468,6 @@ def region_text_bytes(n: int) -> int:
     return min(MAX_TEXT_BYTES, n * n * REGION_BYTES_PER_CELL + 64 * 2 ** 10)
 
 
-_DECORATION = re.compile(r"^[\s\-+=|]*$")
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a letter and more
 
 
@@ -480,7 +479,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         line = raw.strip(" \r\n\ufeff") if "\t" in raw else raw.strip()   # a tab at an end: an empty cell
         if line.startswith("#"):   # a comment is a whole line; a '#' anywhere else is a bad cell
             continue
-        if line and (not _DECORATION.match(line) or line.strip("\t") == ""):   # tabs alone: empty cells
+        if line and (not RULED_LINE.match(line) or line.strip("\t") == ""):   # tabs alone: empty cells
             lines.append((number, line))
     if not lines:
         raise PuzzleError(f"{where}: empty input: expected {expected}")

@@ -99,9 +99,9 @@ def _saying_the_seed(puzzles: Iterator[Generated], seed: int) -> Iterator[Genera
 
 def cmd_generate(args: argparse.Namespace) -> int:
     variant = args.variant or "classic"
-    n, h, w = resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
+    resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
     # every variant: a grid refused after the first puzzle came after the "seed: N" line (two lines)
-    why = grid_refusal(n, h, w, variant) if args.format == "grid" else None
+    why = grid_refusal(variant) if args.format == "grid" else None
     if why:
         raise PuzzleError(why)
     resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none

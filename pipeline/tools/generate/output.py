@@ -77,15 +77,13 @@ def format_results(results: list[Generated], fmt: str) -> str:
     return "".join(iter_formatted(results, fmt))
 
 
-def grid_refusal(n: int, h: int, w: int, variant: str = "classic", rules: bool = False) -> str | None:
-    """Why ``--format grid`` cannot write a puzzle of this shape (None: it can): a grid says
+def grid_refusal(variant: str = "classic", rules: bool = False) -> str | None:
+    """Why ``--format grid`` cannot write a puzzle of this kind (None: it can): a grid says
     neither rules nor a variant. Its boxes it draws (``|`` and ``---+---`` lines), and a grid read
-    back keeps the boxes they draw (:func:`pipeline.core.parse.drawn_box`).
+    back keeps the boxes they draw (:func:`pipeline.core.boxlines.drawn_box`).
 
     Parameters
     ----------
-    n, h, w : int
-        The side and the box shape.
     variant : str
         The puzzle's variant.
     rules : bool
@@ -141,7 +139,7 @@ def iter_formatted(results: Iterable[Generated], fmt: str) -> Iterator[str]:
             yield buf.getvalue()
         elif fmt == "grid":
             p = g.puzzle
-            why = grid_refusal(p.n, p.h, p.w, p.variant, bool(p.rules))
+            why = grid_refusal(p.variant, bool(p.rules))
             if why:
                 raise PuzzleError(why)
             text = format_grid(p.grid, p.h if p.has_boxes else None, p.w if p.has_boxes else None) + "\n"
