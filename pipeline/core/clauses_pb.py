@@ -516,7 +516,8 @@ def encode_rows(matrix: Csr | sp.spmatrix, rhs: np.ndarray, sense: np.ndarray, v
     _check("card", card, CARD_ENCODINGS)
     _check("pb", pb, PB_ENCODINGS)
     _check("at-most-one", amo, AMO_ENCODINGS)
-    matrix = as_csr(matrix)   # scipy is not imported for a Csr (the SAT engine's rows)
+    # scipy is not imported for a Csr (the SAT engine's rows); a stored zero would be read as literal 0
+    matrix = as_csr(matrix).without_zeros()
     rhs = np.asarray(rhs)
     sense = np.asarray(sense)
     n_rows = rhs.size

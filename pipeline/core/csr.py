@@ -87,6 +87,16 @@ class Csr:
         x = np.asarray(x, dtype=float)
         return np.bincount(self.row_of_entries(), weights=self.data * x[self.indices], minlength=self.shape[0])
 
+    def without_zeros(self) -> Csr:
+        """The same matrix without its stored zeros (scipy's ``eliminate_zeros``): itself when
+        it has none."""
+        keep = self.data != 0
+        if keep.all():
+            return self
+        indptr = np.zeros(self.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.row_of_entries()[keep], minlength=self.shape[0]), out=indptr[1:])
+        return Csr(indptr, self.indices[keep], self.data[keep], self.shape)
+
     def take_rows(self, rows: np.ndarray) -> Csr:
         """The rows ``rows`` (integer indices, in that order, or a boolean mask)."""
         rows = np.asarray(rows)

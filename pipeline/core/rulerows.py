@@ -63,9 +63,12 @@ class RuleRows:
     @cached_property
     def csr(self) -> Csr:
         """The rows as numpy CSR arrays over ``n_vars + n_aux`` columns (duplicates summed, indices
-        sorted): what the SAT engine reads, without importing scipy."""
+        sorted, entries that add up to 0 dropped): what the SAT engine reads, without importing scipy."""
         row, col, value = self.entries
-        return Csr.from_entries(row, col, value, (self.rhs.size, self.n_vars + self.n_aux))
+        # a cell a rule counts with opposite signs adds up to 0: dropped here, so no engine or
+        # writer reads a stored zero (the SAT encoding took one for literal 0, and said "no
+        # solution" of a chaos square)
+        return Csr.from_entries(row, col, value, (self.rhs.size, self.n_vars + self.n_aux)).without_zeros()
 
     @cached_property
     def matrix(self) -> sp.csr_matrix:

@@ -233,3 +233,16 @@ def test_a_weighted_sum_rule_is_solved_by_the_sat_engine_in_bounded_memory():
     assert encode_rule_rows(model, top=729).n_clauses < 100_000
     result = get_solver("sat").solve(model, time_limit=60)
     assert result.solved and verify_grid(result.grid, puzzle).ok
+
+
+def test_a_stored_zero_coefficient_is_no_literal():
+    """A row ``x1 + 0 x2 <= 0`` stored with its zero (scipy keeps one until ``eliminate_zeros``):
+    the clauses name x1 alone, never the literal 0 that would end a clause early."""
+    import scipy.sparse as sp
+
+    from pipeline.core.clauses_pb import encode_rows
+
+    matrix = sp.csr_matrix((np.array([1, 0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2))
+    assert matrix.nnz == 2
+    clauses = encode_rows(matrix, np.array([0]), np.array(["L"]), np.array([1, 2]), top=2).clauses()
+    assert clauses == [[-1]]

@@ -99,3 +99,13 @@ def test_a_models_rule_rows_are_the_same_read_without_scipy(example):
         assert sense.tolist() == ["E"] * (stop - start) + ["L"] * view.Aineq.shape[0]
         assert view.n_ineq == view.Aineq.shape[0]
         _same(as_csr(rule_rows(view)[0]), expected)
+
+
+def test_without_zeros_drops_stored_zeros_as_scipy_eliminate_zeros():
+    ours = Csr.from_entries(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]), np.array([1, -1, 4, 0]), (3, 3))
+    theirs = ours.to_scipy().copy()
+    theirs.eliminate_zeros()
+    _same(ours.without_zeros(), theirs)
+    assert ours.without_zeros().nnz == 1
+    clean = Csr.from_entries(np.array([0]), np.array([1]), np.array([3]), (1, 2))
+    assert clean.without_zeros() is clean
