@@ -23,7 +23,7 @@ from pipeline.core.errors import SolveError
 from pipeline.core.propagate import MAX_BITS_N, propagate
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers import register_batch_kernel
-from pipeline.solvers.highs import count_with_cuts, highs_for, run_once
+from pipeline.solvers.highs import count_with_cuts, highs_for, run_confirmed
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.kernels import Record, shape_key
 from pipeline.batch.progress import stopped, tick
@@ -196,7 +196,7 @@ class ShapeSolver:
         """
         self.set_bounds(lb, ub, change)
         started = time.perf_counter()
-        status, seconds, nodes, x = run_once(self.highs, lb if fixed else None)
+        status, seconds, nodes, x = run_confirmed(self.highs, lb if fixed else None, self.presolve)
         row: dict[str, Any] = {"status": status, "n_solutions": None, "seconds": seconds, "nodes": nodes, "error": None}
         if status != "optimal":
             x = None

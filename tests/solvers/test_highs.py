@@ -138,3 +138,22 @@ def test_an_infeasible_verdict_of_highs_presolve_is_confirmed_without_it():
     # infeasible past singles (no 2x2 latin square with both diagonals): still infeasible
     no = parse_puzzle(json.dumps({"size": 2, "variant": "latin", "rules": [{"rule": "diagonal"}]}))
     assert get_solver("highs").solve(build_model(no)).status == "infeasible"
+
+
+def test_run_confirmed_rechecks_an_infeasible_verdict_without_presolve():
+    """The one confirm step batch's per-shape HiGHS and generate's HiGHS engine run: on the
+    singles-presolved chaos square above, HiGHS 1.16 alone says infeasible; confirmed, it is
+    optimal. A true infeasible stays so, and presolve "off" is never run twice."""
+    import json
+
+    from pipeline.core.presolve import presolve
+    from pipeline.solvers.highs import highs_for, run_confirmed
+    puzzle = parse_puzzle(json.dumps({"size": 4, "variant": "latin", "rules": [{"rule": "chaos"}],
+                                      "givens": "1234" + "." * 12}))
+    h = highs_for(presolve(build_model(puzzle), "singles").model)
+    status, _, _, x = run_confirmed(h)
+    assert status == "optimal" and x is not None
+    assert h.getOptionValue("presolve")[1] == "choose"          # restored after the second run
+    no = build_model(parse_puzzle(json.dumps({"size": 2, "variant": "latin", "rules": [{"rule": "diagonal"}]})))
+    assert run_confirmed(highs_for(no))[0] == "infeasible"
+    assert run_confirmed(highs_for(no, options={"presolve": "off"}), restore="off")[0] == "infeasible"

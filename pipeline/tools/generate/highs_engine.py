@@ -36,7 +36,7 @@ from pipeline.core.decode import grid_from_vector
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules.bounds import RuleTerms, broken_rows, rule_terms
-from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_once
+from pipeline.solvers.highs import add_no_good_cut, count_with_cuts, drop_rows_from, highs_for, run_confirmed
 from pipeline.solvers.sat import delete_solver, engine_for as sat_engine_for
 from pipeline.solvers.sat_slices import run_sliced
 from pipeline.tools.generate.clock import OutOfTime
@@ -227,7 +227,7 @@ class HighsShapeEngine:
         self.highs.setOptionValue("mip_max_nodes", self._nodes if nodes is None else int(nodes))
         self.highs.clearSolver()   # no basis from an earlier call: the answer depends on this call alone
         try:
-            status, _, _, x = run_once(self.highs)
+            status, _, _, x = run_confirmed(self.highs)
         finally:
             self.highs.setOptionValue("mip_max_nodes", self._nodes)
             self._bounds(None)
