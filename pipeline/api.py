@@ -31,7 +31,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.rulerows import rule_rows_outlast
-from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError, clip
+from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.verify import Verdict, verify_grid
 
@@ -79,7 +79,27 @@ def read_puzzle(source: Any, **options: Any) -> Puzzle:
         return source
     if isinstance(source, os.PathLike):
         source = Path(source)
-    return parse_puzzle(source, **options)
+    try:
+        return parse_puzzle(source, **options)
+    except SeveralPuzzles:
+        if options.get("regions") is not None or not _names_a_file(source):
+            raise
+        # here, not at the top: batch's reader and its engines cost ``import pipeline`` 0.13 s
+        from pipeline.batch.worker import one_row_table
+
+        table = one_row_table(source, box=options.get("box"), variant=options.get("variant"),
+                              rules=options.get("rules"))
+        if table is None:
+            raise
+        return table
+
+
+def _names_a_file(source: Any) -> bool:
+    """True when ``source`` is the name of a regular file (text of cells is not)."""
+    try:
+        return isinstance(source, (str, Path)) and str(source) != "-" and Path(source).is_file()
+    except (OSError, ValueError):   # a name too long, a NUL
+        return False
 
 
 def _model_of(puzzle: Any) -> Model:

@@ -318,3 +318,20 @@ def test_write_model_refuses_a_name_ending_with_a_slash(tmp_path):
     with pytest.raises(FormatError, match="ends with a slash"):
         formats.write_model(pipeline.build(DEFAULT_PUZZLE), str(tmp_path / "a.lp") + "/")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_read_puzzle_reads_a_table_of_one_row_as_batch_reads_it(tmp_path):
+    """A CSV of one record (``generate --format csv``) is that puzzle; two rows stay batch's input."""
+    import json
+
+    one = tmp_path / "one.csv"
+    cage = {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}
+    one.write_text("puzzle,variant,rules\n" + "." * 16 + ",latin," + '"' + json.dumps([cage]).replace('"', '""') + '"\n')
+    puzzle = pipeline.read_puzzle(one)
+    assert (puzzle.n, puzzle.variant) == (4, "latin") and puzzle.summary().endswith("1 killer cage")
+    assert pipeline.count(str(one), limit=1000).count == pipeline.count(
+        pipeline.read_puzzle("." * 16, variant="latin", rules=[cage]), limit=1000).count
+    two = tmp_path / "two.csv"
+    two.write_text("puzzle\n" + "." * 16 + "\n" + "." * 16 + "\n")
+    with pytest.raises(PuzzleError, match="a table with a 'puzzle' column"):
+        pipeline.read_puzzle(two)

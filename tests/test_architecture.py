@@ -35,6 +35,10 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # --sat-backend's choices: the SAT engine's module, imported when they are listed (the solver
     # registry imports an engine on first use: a process solving with dfsrules starts without it)
     ("pipeline/cli/args.py", "pipeline.solvers.sat"),
+    # a table of one record read where one puzzle is (batch's row reader): only such a file
+    # needs it, and importing batch cost every command 0.13 s of start-up
+    ("pipeline/cli/args.py", "pipeline.batch.worker"),
+    ("pipeline/api.py", "pipeline.batch.worker"),
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ import numpy as np
 
 from pipeline.core.errors import PipelineError, PuzzleError, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
+from pipeline.core.textin import MAX_TEXT_BYTES
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE, get_variant
@@ -28,7 +30,7 @@ from pipeline.batch import dfs_shape, highs_shape, sat_shape  # noqa: F401  (the
 from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, grid_strings, shape_key, verify_solutions,
                       with_clues)
 from pipeline.batch.progress import flush_ticks, stopped
-from pipeline.batch.records import bad_row_parts, puzzle_as_written
+from pipeline.batch.records import bad_row_parts, puzzle_as_written, read_records
 from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
 from pipeline.batch.text import one_line, solver_failure
 
@@ -96,6 +98,57 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     return parse_puzzle(literal_text(str(puzzle).strip()), box=box, variant=variant,
                         regions=None if regions is None else literal_text(str(regions).strip()), rules=entries,
                         rules_where="rules")
+
+
+def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | None = None,
+                  rules: list | None = None) -> Puzzle | None:
+    """The puzzle of a CSV, TSV or Parquet table of exactly one record, read as batch reads its
+    rows (``generate --format csv`` writes one): where one puzzle is read, such a file is it.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file the one-puzzle reader refused as a table of puzzles.
+    box : str or (int, int), optional
+        The box shape, as the caller was given it.
+    variant : str, optional
+        A variant for a row without one in its ``variant`` column.
+    rules : list of dict, optional
+        Rule entries for a row without its own ``rules``.
+
+    Returns
+    -------
+    Puzzle or None
+        None when ``path`` is no such table (lines of text, or a table of another number of
+        rows, stay batch's input).
+
+    Raises
+    ------
+    PuzzleError
+        The row is not a valid puzzle, or the caller's ``variant`` or ``rules`` differ from the
+        row's own (one line naming the file).
+    """
+    try:
+        # a one-row table is small: a big one is batch's input, not read whole to find out
+        if os.stat(path).st_size > MAX_TEXT_BYTES:
+            return None
+        records = read_records(path)
+    except (PipelineError, OSError):
+        return None
+    if "line" in records or len(records["puzzle"]) != 1:
+        return None
+    row = {column: values[0] for column, values in records.items()}
+    where = str(path)
+    if variant is not None and row["variant"] not in (None, "", variant):
+        raise PuzzleError(f"{where}: its row's variant is {row['variant']!r}, and {variant!r} was asked for: "
+                          "give one")
+    if rules and row["rules"]:
+        raise PuzzleError(f"{where}: its row has its own rules (the 'rules' column): give rules in one place")
+    try:
+        return parse_record(row["puzzle"], row["regions"], row["variant"] or variant, box,
+                            json.dumps(rules) if rules else row["rules"])
+    except PuzzleError as e:
+        raise type(e)(f"{where}: its one row: {e}") from None
 
 
 def _rule_entries(rules: str | None) -> list | None:

@@ -9,7 +9,9 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import sys
+from pathlib import Path
 from collections.abc import Iterator
 
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
@@ -22,7 +24,7 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import PipelineError, PuzzleError, SolveError
+from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
@@ -248,12 +250,34 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
     Puzzle
     """
     try:
-        return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
-                            regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
+        try:
+            return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
+                                regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
+        except SeveralPuzzles:
+            table = _one_row_table(args, args.puzzle if source is None else source)
+            if table is None:
+                raise
+            return table
     except PuzzleError as e:
         if source is None and args.puzzle is DEFAULT_PUZZLE:   # the options met a puzzle the user never named
             raise type(e)(f"{e} (no PUZZLE was given: the built-in seed puzzle, 9x9 with 23 clues, was read)") from None
         raise
+
+
+def _one_row_table(args: argparse.Namespace, source: Source) -> Puzzle | None:
+    """The puzzle of a file that is a table of one record (``generate --format csv`` writes one),
+    read as batch reads its rows; None for any other input."""
+    try:   # a text of cells is no file name (one too long for one raises)
+        if not isinstance(source, (str, os.PathLike)) or str(source) == "-" or not Path(source).is_file():
+            return None
+    except (OSError, ValueError):
+        return None
+    if args.regions is not None:
+        raise PuzzleError(f"{source}: a table's regions are its 'regions' column, not --regions")
+    # here, not at the top: batch's reader and its engines cost every command 0.13 s to import
+    from pipeline.batch.worker import one_row_table
+
+    return one_row_table(source, box=args.box, variant=args.variant, rules=getattr(args, "rules", None))
 
 
 def model_nonzeros(puzzle: Puzzle) -> int:

@@ -108,6 +108,10 @@ class PuzzleError(PipelineError):
     """A puzzle (grid, clue list, regions, box shape) is malformed or contradictory."""
 
 
+class SeveralPuzzles(PuzzleError):
+    """The input holds many puzzles (a table or lines of batch's input) where one is read."""
+
+
 class ClueConflictError(PuzzleError):
     """The clues break a rule directly: a digit twice in a unit, or clues a rule forbids together
     (``explain`` explains these; every other command refuses them)."""

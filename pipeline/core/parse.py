@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
@@ -579,9 +579,9 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
     return None
 
 
-def _several_puzzles(where: str, what: str) -> PuzzleError:
+def _several_puzzles(where: str, what: str) -> SeveralPuzzles:
     """The error for a file of many puzzles given where one is read (``batch`` reads those)."""
-    return PuzzleError(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
+    return SeveralPuzzles(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
                        f"('python -m pipeline batch FILE OUTDIR' solves them all)")
 
 

@@ -9,7 +9,7 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, SeveralPuzzles
 
 __all__ = ["GZIP_MAGIC", "MAX_TEXT_BYTES", "read_bounded", "read_stdin", "read_text_file", "size_text", "too_much"]
 
@@ -113,8 +113,9 @@ def _decoded(data: bytes, what: str, where: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         kind = binary_kind(data)
-        if kind is not None:
-            raise PuzzleError(f"{what}: {where} is {kind}, not puzzle text") from None
+        if kind is not None:   # a Parquet file is batch's input: one of one row is read as it is
+            error = SeveralPuzzles if data.startswith(b"PAR1") else PuzzleError
+            raise error(f"{what}: {where} is {kind}, not puzzle text") from None
         raise PuzzleError(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "
                           f"{e.reason})") from None
 

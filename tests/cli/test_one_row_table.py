@@ -1,0 +1,67 @@
+"""A table of one record (``generate --format csv`` writes one) read where one puzzle is read:
+``solve`` and ``count`` take it as batch takes its row (pipeline.cli.args, pipeline.batch.worker's
+``one_row_table``); a table of more rows stays batch's input, refused in one line."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from pipeline.cli.main import main
+
+
+def _generated(tmp_path, capsys, *extra: str):
+    path = tmp_path / "g.csv"
+    assert main(["generate", "--format", "csv", "--to", str(path), *extra]) == 0
+    capsys.readouterr()
+    return path, pd.read_csv(path, dtype=str, keep_default_na=False).iloc[0]
+
+
+@pytest.mark.parametrize("extra", [("--seed", "31"), ("--seed", "7", "--variant", "jigsaw", "--size", "6"),
+                                   ("--seed", "5", "--size", "4", "--variant", "latin"),
+                                   ("--seed", "12", "--killer", "--rule", "thermo")])
+def test_solve_and_count_read_the_row_generate_wrote(tmp_path, capsys, extra):
+    """It was refused as "a table with a 'puzzle' column" and pointed to batch: the generator's
+    own solution column is the reference."""
+    path, row = _generated(tmp_path, capsys, *extra)
+    assert main(["solve", str(path), "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["line"] == row["solution"] and answer["verified"] and answer["unique"]
+    assert main(["count", str(path)]) == 0
+    assert capsys.readouterr().out == "1 (unique)\n"
+
+
+def test_a_one_row_parquet_with_its_rules_is_read(tmp_path, capsys):
+    rules = [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}]
+    path = tmp_path / "one.parquet"
+    pd.DataFrame({"puzzle": ["." * 16], "variant": ["latin"], "rules": [json.dumps(rules)]}).to_parquet(path)
+    assert main(["count", str(path), "--limit", "1000"]) == 0
+    counted = int(capsys.readouterr().out.split()[0])
+    assert main(["count", "." * 16, "--variant", "latin", "--rule", json.dumps(rules[0]), "--limit", "1000"]) == 0
+    assert counted == int(capsys.readouterr().out.split()[0]) > 1
+
+
+def test_the_callers_variant_fills_a_row_without_one_and_may_not_differ_from_its_own(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("puzzle\n" + "1" + "." * 15 + "\n")
+    assert main(["count", str(path), "--variant", "latin", "--limit", "1000"]) == 0
+    latin = int(capsys.readouterr().out.split()[0])
+    assert main(["count", str(path), "--limit", "1000"]) == 0
+    assert latin > int(capsys.readouterr().out.split()[0])   # a latin square has no boxes: more grids
+    path.write_text("puzzle,variant\n" + "1" + "." * 15 + ",x\n")
+    assert main(["solve", str(path), "--variant", "latin"]) == 2
+    assert capsys.readouterr().err == f"error: {path}: its row's variant is 'x', and 'latin' was asked for: give one\n"
+    assert main(["solve", str(path), "--regions", "0" * 16]) == 2
+    assert capsys.readouterr().err == f"error: {path}: a table's regions are its 'regions' column, not --regions\n"
+
+
+def test_a_bad_row_is_one_line_naming_the_file_and_many_rows_stay_batchs(tmp_path, capsys):
+    path = tmp_path / "bad.csv"
+    path.write_text("puzzle\n11" + "." * 14 + "\n")
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: its one row: ") and err.count("\n") == 1
+    path.write_text("puzzle\n" + "." * 16 + "\n" + "1" + "." * 15 + "\n")
+    assert main(["solve", str(path)]) == 2
+    assert "a table with a 'puzzle' column: puzzles one a row, as batch reads them" in capsys.readouterr().err
