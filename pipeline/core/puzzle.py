@@ -494,7 +494,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
             had = len(source.rules)
             return Puzzle(source.grid, source.h, source.w, source.variant, source.regions,
                           source.rules + tuple(rule_from_dict(e, source.base_board, name)
-                                               for name, e in zip(_entry_names("--rule", len(rules)), rules)),
+                                               for name, e in zip(entry_names("--rule", len(rules)), rules)),
                           source.layout, source.values, source.extra,
                           tuple(source.rule_number(k) - 1 for k in range(had)) + tuple(range(had, had + len(rules))))
         return source
@@ -576,8 +576,8 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         # name), the command line's as --rule K
         extra = len(rules or [])
         own = len(parts.rules) - extra
-        names = (fpuzzles_names or parts.rule_names or _entry_names(f"{where}: rules", own)) \
-            + _entry_names(rules_where, extra)
+        names = (fpuzzles_names or parts.rule_names or entry_names(f"{where}: rules", own)) \
+            + entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
                       f"{where}: rules", names, parts.values, parts.extra)
     if isinstance(source, str) and source == "-":
@@ -589,9 +589,21 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
                   list(rules) if rules else None, rules_where)
 
 
-def _entry_names(where: str, count: int) -> list[str]:
+def entry_names(where: str, count: int) -> list[str]:
     """How messages name the entries of a rule list: the command line's ``--rule`` options
-    counted from 1 (``--rule 2``), a JSON list's entries by index (``rules[1]``)."""
+    counted from 1 (``--rule 2``), a JSON list's entries by index (``rules[1]``).
+
+    Parameters
+    ----------
+    where : str
+        ``--rule``, or the list's name.
+    count : int
+        Entries in the list.
+
+    Returns
+    -------
+    list of str
+    """
     return [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(count)]
 
 
@@ -662,7 +674,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     bare = Puzzle(grid, h, w, variant, regions, (), layout, values, extra)
     board = bare.base_board
     if names is None:
-        names = _entry_names(where, len(rule_entries))
+        names = entry_names(where, len(rule_entries))
     rules = tuple(rule_from_dict(entry, board, name) for name, entry in zip(names, rule_entries))
     if not rules:
         return bare

@@ -408,6 +408,22 @@ def picture_inputs(puzzle: "Puzzle", grid: object = None, names: object = None, 
     return None if grid is None else np.asarray(grid)
 
 
+#: The pixels a cell may take in :func:`grid_svg` (an SVG of negative or NaN size draws nothing)
+MIN_CELL, MAX_CELL = 0.01, 10_000.0   # draw --inches 60 of a 4x4: 1,440 px a cell
+
+
+def _check_cell_and_layers(cell: object, layers: object) -> None:
+    """One typed line for a ``cell`` or ``layers`` :func:`grid_svg` cannot draw with."""
+    if cell is not None and not (isinstance(cell, (int, float, np.integer, np.floating)) and not isinstance(cell, bool)
+                                 and MIN_CELL <= float(cell) <= MAX_CELL):
+        raise PipelineError(f"grid_svg: cell must be a number of pixels from {MIN_CELL:g} to {MAX_CELL:g}, "
+                            f"found {clip(repr(cell), 30)}")
+    if layers is not None and (not isinstance(layers, (list, tuple))
+                               or not all(isinstance(layer, Layer) for layer in layers)):
+        raise PipelineError(f"grid_svg: layers must be a list of Layer entries (GRID_LAYERS holds them), "
+                            f"found {clip(repr(layers), 30)}")
+
+
 def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | None = None,
              layers: list[Layer] | None = None, names: list[str] | None = None) -> str:
     """The grid of ``puzzle`` as SVG text: regions, diagonals, lines, borders, clues, solution.
@@ -419,7 +435,8 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
         (N, N) digits (0 = empty), e.g. a solution: its digits in cells that are not clues are
         drawn in blue. It is taken as given (``Puzzle.picture`` checks it).
     cell : float, optional
-        Pixels per cell (default: the grid fits :data:`GRID_PIXELS`, cells 12 to 36 px).
+        Pixels per cell, :data:`MIN_CELL` to :data:`MAX_CELL` (default: the grid fits
+        :data:`GRID_PIXELS`, cells 12 to 36 px).
     layers : list of Layer, optional
         What to paint, in order (default :data:`GRID_LAYERS`).
     names : list of str, optional
@@ -431,6 +448,11 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     str
         An ``<svg>`` element (no XML declaration), valid XML.
 
+    Raises
+    ------
+    PipelineError
+        A ``grid``, ``names``, ``cell`` or ``layers`` it cannot draw with (one line naming it).
+
     Examples
     --------
     >>> from pipeline.core.puzzle import parse_puzzle
@@ -439,8 +461,9 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     True
     """
     grid = picture_inputs(puzzle, grid, names, what="grid_svg")
+    _check_cell_and_layers(cell, layers)
     n = puzzle.n
-    cell = float(cell) if cell else float(min(36, max(12, GRID_PIXELS // n)))
+    cell = float(cell) if cell is not None else float(min(36, max(12, GRID_PIXELS // n)))
     glyphs = tuple(rule_glyphs(puzzle.rules, puzzle.board))
     margin = 2.0 + (cell if any(g.kind == "outside" for g in glyphs) else 0.0)   # room for outside clues
     scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs,

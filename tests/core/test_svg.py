@@ -140,6 +140,24 @@ def test_picture_refuses_a_grid_of_another_shape_or_range():
         puzzle.picture(np.zeros((9, 9)))
 
 
+@pytest.mark.parametrize("options, said", [
+    ({"cell": -5}, "grid_svg: cell must be a number of pixels from 0.01 to 10000, found -5"),
+    ({"cell": 0}, "grid_svg: cell must be a number of pixels from 0.01 to 10000, found 0"),
+    ({"cell": float("nan")}, "grid_svg: cell must be a number of pixels from 0.01 to 10000, found nan"),
+    ({"cell": float("inf")}, "grid_svg: cell must be a number of pixels from 0.01 to 10000, found inf"),
+    ({"cell": "abc"}, "grid_svg: cell must be a number of pixels from 0.01 to 10000, found 'abc'"),
+    ({"layers": ["nope"]}, "grid_svg: layers must be a list of Layer entries (GRID_LAYERS holds them), found ['nope']"),
+    ({"layers": GRID_LAYERS[0]}, "grid_svg: layers must be a list of Layer entries"),
+])
+def test_grid_svg_refuses_a_cell_or_layers_it_cannot_draw_with(options, said):
+    """A helper's API round: cell=-5 drew an SVG of width -16, NaN one of width nan, and
+    layers=["nope"] was an AttributeError from inside the drawing."""
+    with pytest.raises(PipelineError) as caught:
+        grid_svg(parse_puzzle("1......3.4......"), **options)
+    assert str(caught.value).startswith(said) and "\n" not in str(caught.value)
+    assert grid_svg(parse_puzzle("1......3.4......"), cell=np.float64(20.5)).startswith("<svg")
+
+
 def test_a_new_layer_is_one_function_in_the_list():
     """Another element of grid pictures: a layer function inserted into the list (rules draw
     through their glyphs, tests/core/test_svg_rules.py)."""

@@ -181,7 +181,7 @@ def test_cli_refusals():
     (dict(cages_only=True, symmetry="rot180"), r"^generate: symmetry='rot180' cannot be combined with cages_only=True: "
                                                r"the symmetry is the pattern of the givens, and its puzzles have none$"),
     (dict(rule_count=3), r"^generate: rule_count=3 needs rules: it is how many instances of each rules family "),
-    (dict(rules=["chaos"]), r"^generate: --rule chaos: the chaos rule alone changes no grid "),   # ran minutes
+    (dict(rules=["chaos"]), r"^generate: rules\[0\] \(chaos\): the chaos rule alone changes no grid "),   # ran minutes
     (dict(rules=["thermo"], rule_count=10 ** 11), r"^rule_count: must be from 1 to 162 on a 9x9 grid \(no "
                                                   r"family has more instances there\), found 100000000000$"),
     (dict(rules=["thermo"], rule_count=0), r"^rule_count: must be from 1 to 162 on a 9x9 grid"),
@@ -231,3 +231,16 @@ def test_the_command_line_names_the_options_as_typed(argv, words, capsys):
     assert main(["generate", "--seed", "1", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(words) and err.count("\n") == 1, err
+
+
+def test_rule_errors_name_each_entry_where_it_was_given_in_python_and_on_the_command_line(capsys):
+    """A helper's API round: ``generate(rules=["antiknight"])`` said "--rule 1: ...", the command
+    line's spelling; and a fixed entry after a sampled one was named by its place among the fixed
+    ones ("--rule 1" for the second --rule)."""
+    bad_cage = {"rule": "cage", "cells": ["r1c1"], "sum": 99}
+    with pytest.raises(PuzzleError, match=r"^rules\[0\]: a rule is an object like"):
+        next(generate(rules=["antiknight"], size=4, seed=1))
+    with pytest.raises(PuzzleError, match=r"^rules\[1\] \(cage\): cage r1c1 sum 99 cannot be made"):
+        next(generate(rules=[{"rule": "thermo"}, bad_cage], size=4, seed=1))
+    assert main(["generate", "--size", "4", "--seed", "1", "--rule", "thermo", "--rule", json.dumps(bad_cage)]) == 2
+    assert capsys.readouterr().err.startswith("error: --rule 2 (cage): cage r1c1 sum 99 cannot be made")

@@ -48,7 +48,8 @@ def _puzzles(args: argparse.Namespace, variant: str, seed: int, meters: list[Pro
                     symmetry=args.symmetry, clues=args.target_clues, minimal=args.minimal,
                     difficulty=args.difficulty, transform=args.transform, full=args.full,
                     time_limit=args.time_limit, progress=None if args.progress == "none" else report,
-                    rules=args.rules, killer=args.killer, cages_only=args.cages_only, rule_count=args.rule_count)
+                    rules=args.rules, killer=args.killer, cages_only=args.cages_only, rule_count=args.rule_count,
+                    rules_where="--rule")
 
 
 def _made_with_progress(args: argparse.Namespace, puzzles: Iterator[Generated], meters: list[Progress],

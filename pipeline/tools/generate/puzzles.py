@@ -296,7 +296,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
              difficulty: str = "any", transform: bool = False, full: bool = False,
              max_tries: int = 200, time_limit: float | None = None,
              progress: Report | None = None, rules: list | None = None, killer: bool = False,
-             cages_only: bool = False, rule_count: int | None = None) -> Iterator[Generated]:
+             cages_only: bool = False, rule_count: int | None = None,
+             rules_where: str = "rules") -> Iterator[Generated]:
     """An iterator of ``count`` :class:`Generated` puzzles, each with exactly one solution; the
     options are checked when it is called (a bad one raises before any puzzle is asked for).
 
@@ -331,6 +332,9 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         Rules beyond units (``[{"rule": "antiknight"}]``, composable), puzzle-document entries; a
         bare family with cells (``{"rule": "whisper"}``) is drawn from the full grid
         (:mod:`pipeline.tools.generate.samplers`).
+    rules_where : str, default "rules"
+        How messages name the ``rules`` entries: ``rules[0]``, or ``--rule 1`` when ``"--rule"``
+        (the command line's options, counted from 1).
     killer, cages_only : bool
         Killer cages with sums (then clues removed), or cages alone with no givens
         (:mod:`pipeline.tools.generate.ruled`).
@@ -391,9 +395,9 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         raise PuzzleError.for_option("rule_count", f"must be from 1 to {MAX_RULE_COUNT_PER_CELL * n * n} on a "
                                      f"{n}x{n} grid (no family has more instances there), found {rule_count}")
     if rules:   # a family no sampler draws is refused now, not at the first puzzle (after the seed line)
-        split_rule_entries(list(rules), n, h, w)
-    ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only,
-                 rule_count=rule_count) if rules or killer or cages_only else None
+        split_rule_entries(list(rules), n, h, w, rules_where)
+    ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only, rule_count=rule_count,
+                 rules_where=rules_where) if rules or killer or cages_only else None
     time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
     # every option is checked above, when generate is called, not at the first puzzle asked for
     return _generated(n, h, w, variant, seed, count, max_tries, time_limit, progress, symmetry=symmetry,
@@ -433,7 +437,8 @@ def _best_of_tries(n: int, h: int, w: int, variant: str, seed: int, i: int, max_
         if ruled is not None:
             g = generate_ruled_one(n, h, w, variant, ruled["rules"], rng, killer=ruled["killer"],
                                    cages_only=ruled["cages_only"], symmetry=symmetry, clues=clues, seed=seed, index=i,
-                                   easy=singles, clock=clock, rule_count=ruled.get("rule_count"))
+                                   easy=singles, clock=clock, rule_count=ruled.get("rule_count"),
+                                   rules_where=ruled.get("rules_where", "rules"))
         else:
             g = generate_one(n, h, w, variant, rng, symmetry=symmetry, clues=clues, minimal=minimal,
                              transform=transform, seed=seed, index=i, clock=clock, singles=singles)

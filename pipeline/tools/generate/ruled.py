@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.puzzle import Puzzle, with_rules
+from pipeline.core.puzzle import Puzzle, entry_names, with_rules
 from pipeline.core.rules import RULES, rule_from_dict
 from pipeline.core.variants import get_variant
 from pipeline.tools.generate.clock import FULL_GRID_STEP, RunClock
@@ -49,7 +49,8 @@ __all__ = ["FULL_GRID_TRIES", "generate_ruled_one", "rule_shape", "split_rule_en
 FULL_GRID_TRIES = 20
 
 
-def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator) -> Puzzle:
+def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator,
+               names: list[str] | None = None) -> Puzzle:
     """The empty puzzle of the shape: variant (jigsaw regions drawn from ``rng``) and rules.
 
     Parameters
@@ -60,6 +61,8 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
         Puzzle-document rule entries (``{"rule": "antiknight"}``); cages are drawn by the killer modes.
     rng : numpy.random.Generator
         For jigsaw regions.
+    names : list of str, optional
+        How messages name each entry (default ``rules[k]``).
 
     Returns
     -------
@@ -71,16 +74,18 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
         A rule the shape does not take (named, with where).
     """
     regions = random_regions(n, rng) if get_variant(variant).regions else None
-    return _shape_with_regions(n, h, w, variant, rule_entries, regions)
+    return _shape_with_regions(n, h, w, variant, rule_entries, regions, names)
 
 
 def _shape_with_regions(n: int, h: int, w: int, variant: str, rule_entries: list,
-                        regions: np.ndarray | None) -> Puzzle:
-    # named as solve names them: "--rule 1 (windoku)"
-    return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries), "--rule")
+                        regions: np.ndarray | None, names: list[str] | None = None) -> Puzzle:
+    # each entry named as the caller gave it: "--rule 1 (windoku)", "rules[0] (windoku)"
+    return with_rules(np.zeros((n, n), dtype=np.int64), h, w, variant, regions, None, list(rule_entries),
+                      names=names or entry_names("rules", len(rule_entries)))
 
 
-def split_rule_entries(rule_entries: list, n: int, h: int, w: int) -> tuple[list, list[str]]:
+def split_rule_entries(rule_entries: list, n: int, h: int, w: int,
+                       where: str = "rules") -> tuple[list, list[str], list[str]]:
     """``--rule`` entries as the shape's fixed rules and the families to draw from the grid.
 
     A bare kind (``{"rule": "whisper"}``) with a sampler (:data:`~pipeline.tools.generate.samplers.SAMPLERS`)
@@ -93,37 +98,42 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int) -> tuple[list
         The ``--rule`` entries.
     n, h, w : int
         Grid side and box shape (a bare kind is read on a classic board of them).
+    where : str, default "rules"
+        How messages name the list (``--rule`` on the command line: ``--rule 2``).
 
     Returns
     -------
-    (list of dict, list of str)
-        The fixed entries and the sampled families, each in the order given.
+    (list of dict, list of str, list of str)
+        The fixed entries and the sampled families, each in the order given, and how messages
+        name each fixed entry (its place in the list given).
 
     Raises
     ------
     PuzzleError
         A bare kind that needs cells and has no sampler (one line naming it).
     """
-    fixed, kinds = [], []
+    fixed, kinds, fixed_names = [], [], []
     board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w).base_board
-    for entry in rule_entries:
+    for name, entry in zip(entry_names(where, len(rule_entries)), rule_entries):
         if isinstance(entry, dict) and entry.get("rule") == "chaos":   # it ran minutes to make a classic puzzle
-            raise PuzzleError("generate: --rule chaos: the chaos rule alone changes no grid (its regions are free, "
+            raise PuzzleError(f"generate: {name} (chaos): the chaos rule alone changes no grid (its regions are free, "
                               "docs/conventions.md) and generate draws no clues of its regions; write a chaos "
                               "puzzle's region clues in a puzzle document")
         kind = entry.get("rule") if isinstance(entry, dict) and len(entry) == 1 else None
         if not isinstance(kind, str) or kind not in RULES or (RULES[kind].global_rule and kind not in SAMPLERS):
             fixed.append(entry)   # read with the shape, as before (windoku on 2x3 refused there, by name)
+            fixed_names.append(name)
         elif kind in SAMPLERS:
             kinds.append(kind)
         else:
             try:
-                rule_from_dict(entry, board, "--rule")
+                rule_from_dict(entry, board, name)
             except PuzzleError:
                 sampler_for(kind)   # refuses in one line naming the family
                 raise
             fixed.append(entry)
-    return fixed, kinds
+            fixed_names.append(name)
+    return fixed, kinds, fixed_names
 
 
 def with_sampled(shape: Puzzle, entries: list[dict]) -> Puzzle:
@@ -149,7 +159,8 @@ def with_sampled(shape: Puzzle, entries: list[dict]) -> Puzzle:
 def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator, *,
                        killer: bool = False, cages_only: bool = False, symmetry: str = "none",
                        clues: int | None = None, seed: int = 0, index: int = 0, easy: bool = False,
-                       clock: RunClock | None = None, rule_count: int | None = None) -> Generated:
+                       clock: RunClock | None = None, rule_count: int | None = None,
+                       rules_where: str = "rules") -> Generated:
     """One puzzle with rules beyond units and exactly one solution (module docstring).
 
     Parameters
@@ -178,6 +189,8 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     rule_count : int, optional
         Instances drawn of each sampled family (default
         :func:`~pipeline.tools.generate.samplers.default_count`).
+    rules_where : str, default "rules"
+        How messages name ``rule_entries`` (``--rule``: ``--rule 2``; else ``rules[1]``).
 
     Returns
     -------
@@ -194,11 +207,11 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     """
     t0 = time.perf_counter()
     deadline = clock.deadline if clock is not None else None
-    rule_entries, sampled = split_rule_entries(rule_entries, n, h, w)
+    rule_entries, sampled, names = split_rule_entries(rule_entries, n, h, w, rules_where)
     for attempt in range(FULL_GRID_TRIES):
         if clock is not None:   # one search may be long (random jigsaw regions with anti-knight)
             clock.step(FULL_GRID_STEP, attempt, FULL_GRID_TRIES)
-        shape = rule_shape(n, h, w, variant, rule_entries, rng)
+        shape = rule_shape(n, h, w, variant, rule_entries, rng, names)
         solution = engine_for(shape, deadline=deadline).random_full_grid(rng, deadline=deadline)
         if solution is not None:
             break
@@ -206,7 +219,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
             kinds = ", ".join(rule.kind for rule in shape.rules)
             raise PuzzleError(f"generate: no {n}x{n} {variant} grid obeys {kinds}")
     else:   # random layouts all empty: regions made around a grid of the boxes, if they have one
-        found = grid_first_shape(lambda regions: _shape_with_regions(n, h, w, variant, rule_entries, regions),
+        found = grid_first_shape(lambda regions: _shape_with_regions(n, h, w, variant, rule_entries, regions, names),
                                  n, rng, deadline)
         if found is None:
             kinds = ", ".join(e.get("rule", "?") for e in rule_entries) or "no rules"
