@@ -28,6 +28,7 @@ CSV readers last). Mapping names/positions onto the convention is core:
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from pipeline.core.build import Model
@@ -119,6 +120,23 @@ def _check_lines(text: str, manifest: Manifest | None, where: str, size_limit: i
         raise FormatError(f"{where}: {lines:,} lines, more than {what}: at most {most:,}; not a solution file of it")
 
 
+#: A solver's leading comment lines (``c ...``, minisat+'s thousands of ``c ---[k]---> BDD-cost``
+#: lines, with ``o`` objective lines among them): detection looks past them
+_LEADING_COMMENTS = re.compile(r"(?:[co](?:[ \t][^\n]*)?\r?\n)+")
+
+
+def _detected(text: str, where: str) -> SolutionFormat:
+    """The format of ``text``: from its first :data:`HEAD_CHARS` characters, else from as many
+    after its leading comment lines (minisat+'s ``s`` line came after 90 KB of them)."""
+    try:
+        return detect_solution_format(text[:HEAD_CHARS], where)
+    except FormatError:
+        comments = _LEADING_COMMENTS.match(text)
+        if comments is None or comments.end() < HEAD_CHARS // 2:
+            raise
+        return detect_solution_format(text[comments.end():comments.end() + HEAD_CHARS], where)
+
+
 def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os.PathLike | None = None,
                   format: str | None = None, *, size_limit: int | None = None) -> SolutionVector:
     """Read a solver's solution file (format detected by content, or forced by ``format``).
@@ -184,7 +202,7 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
             raise FormatError(f"{where}: unknown solution format {format!r}; known: {', '.join(SOLUTION_FORMATS)}")
         fmt = SOLUTION_FORMATS[format]
     else:
-        fmt = detect_solution_format(text[:HEAD_CHARS], where)
+        fmt = _detected(text, where)
     raw = fmt.parse(text, where)
     name = raw.format or fmt.name
     values, conv, aux = solution_vector(raw, man, where, name)

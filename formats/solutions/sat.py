@@ -40,6 +40,12 @@ _SCIP_X = re.compile(r"^x\d+\s+\S+", re.MULTILINE)
 _SCIP_HEAD = re.compile(r"^(solution status:|objective value:|no solution available)", re.MULTILINE)
 
 
+#: The status words of the SAT and PB competition formats (``s WORD``): another word is a
+#: damaged file, not a solver saying "no solution"
+COMPETITION_STATUSES = ("SATISFIABLE", "OPTIMUM FOUND", "UNSATISFIABLE", "UNSAT", "UNKNOWN", "INDETERMINATE",
+                        "INDET", "UNSUPPORTED")
+
+
 def _no_answer(where: str, status: str) -> NoSolutionReported:
     if status.startswith("UNSAT"):
         return NoSolutionReported(f"{where}: solver reports infeasible (status: {status})", "infeasible")
@@ -160,6 +166,10 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         raise _no_answer(where, "UNKNOWN")   # CaDiCaL's 'c UNKNOWN' after its time limit
     if status is None:
         raise FormatError(f"{where}: no 's <status>' line")
+    status = " ".join(status.split()).upper()   # 's satisfiable', 's OPTIMUM  FOUND': the same words
+    if status not in COMPETITION_STATUSES:
+        raise FormatError(f"{where}: unknown status 's {shortened(status)}'; a SAT or PB solver's is one of "
+                          f"{', '.join(COMPETITION_STATUSES)}")
     if status not in ("SATISFIABLE", "OPTIMUM FOUND"):
         raise _no_answer(where, status)
     if v_lines and not words:

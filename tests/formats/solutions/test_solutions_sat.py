@@ -115,6 +115,9 @@ def test_no_solution_statuses(tmp_path, text, status):
     ("s SATISFIABLE\ns UNSATISFIABLE\nv 1 0\n", "two status lines, 's SATISFIABLE' and 's UNSATISFIABLE'"),
     # literals past the answer's 0 were blamed on a 'variable 0' (an outside probe)
     ("s SATISFIABLE\nv 1 -2 0\nv 9 0\n", r"'v' literals after the terminating 0 \('9'\)"),
+    # a damaged status word over a whole answer was "solver reports no solution", exit 1 (a helper)
+    ("s SATISFIABL\nv 1 -2 0\n", r"unknown status 's SATISFIABL'; a SAT or PB solver's is one of SATISFIABLE, "),
+    ("s HELLO WORLD\nv 1 -2 0\n", r"unknown status 's HELLO WORLD'"),
 ])
 def test_bad_answers_are_one_line_errors(tmp_path, text, match):
     path = tmp_path / "b.out"
@@ -307,3 +310,23 @@ def test_cr_only_line_ends_read_as_lf(tmp_path, kind):
     sol = read_solution(path, model)
     assert sol.format == kind
     assert sol.grid().tolist() == SOLVED_GRID.tolist()
+
+
+@pytest.mark.parametrize("comments", [2_500, 10_000])
+def test_status_after_more_than_the_detection_head_of_comment_lines_is_found(tmp_path, comments):
+    """minisat+ writes a 'c ---[k]---> BDD-cost' line per encoded row before its 's' line: on a
+    published puzzle the 's' line was at byte 93,274, and detection looked at the first 64 KiB
+    only ("unrecognised solution format"), so ``solve --solver minisat+`` failed too."""
+    model = model_of("bounds", "ijk", "C")
+    words = [("" if v > 0 else "-") + f"x{abs(v)}" for v in literals(model, n_aux=0)]
+    head = "".join(f"c ---[{k:4d}]---> BDD-cost:{k % 97:5d}\n" + ("o 0\n" if k % 500 == 0 else "")
+                   for k in range(comments))
+    path = tmp_path / "pb.out"
+    path.write_text(head + "s OPTIMUM FOUND\n" + wrap(words, 17))
+    assert path.stat().st_size > 65_536
+    sol = read_solution(path, model)
+    assert sol.format == "pb_competition"
+    np.testing.assert_array_equal(sol.values, solution_vector(model))
+    path.write_text(head + "nothing a solver writes\n")
+    with pytest.raises(FormatError, match="unrecognised solution format"):
+        read_solution(path, model)
