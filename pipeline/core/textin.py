@@ -4,14 +4,17 @@ text are one message naming where, not a codec's error."""
 from __future__ import annotations
 
 import gzip
+import os
 import sys
 import zlib
 from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
 
 from pipeline.core.errors import PuzzleError, SeveralPuzzles
 
-__all__ = ["GZIP_MAGIC", "MAX_TEXT_BYTES", "read_bounded", "read_stdin", "read_text_file", "size_text", "too_much"]
+__all__ = ["GZIP_MAGIC", "MAX_TEXT_BYTES", "read_at_most", "read_bounded", "read_stdin", "read_text_file", "size_text",
+           "too_much"]
 
 #: The most text one puzzle source may hold: a 256x256 grid with its rules is a few MB, and
 #: standard input or a file beyond this is refused after reading this much, not read whole
@@ -144,9 +147,56 @@ def read_bounded(handle: BinaryIO, most: int) -> bytes:
     if handle.read(2) == GZIP_MAGIC:
         handle.seek(0)
         with gzip.GzipFile(fileobj=handle) as unpacked:
-            return unpacked.read(most + 1)
+            return read_at_most(unpacked, most)
     handle.seek(0)
-    return handle.read(most + 1)
+    return read_at_most(handle, most)
+
+
+#: Bytes :func:`read_at_most` asks for at a time.
+READ_CHUNK = 1 << 20
+
+
+def read_at_most(handle: BinaryIO, most: int) -> bytes:
+    """At most ``most + 1`` bytes of an open binary stream, asked for a chunk at a time.
+
+    ``handle.read(most + 1)`` allocates all ``most + 1`` bytes before it reads any: 1 GiB for a
+    300-byte solution file read under the 1 GiB bound, a bare ``MemoryError`` under ``ulimit -v``.
+    Here the memory follows what the stream holds.
+
+    Parameters
+    ----------
+    handle : binary file
+        Open for reading.
+    most : int
+        The bytes the caller allows (one more is read to tell that there are more).
+
+    Returns
+    -------
+    bytes
+
+    Examples
+    --------
+    >>> import io
+    >>> read_at_most(io.BytesIO(b"abcdef"), 3), read_at_most(io.BytesIO(b"abc"), 3)
+    (b'abcd', b'abc')
+    """
+    chunks: list[bytes] = []
+    wanted = most + 1
+    step = min(READ_CHUNK, wanted)
+    try:   # a regular file's size: its bytes in one read, without joining chunks (twice the memory)
+        stat_ = os.fstat(handle.fileno())
+        if S_ISREG(stat_.st_mode) and not isinstance(handle, gzip.GzipFile):
+            step = min(max(stat_.st_size + 1, step), wanted)
+    except (AttributeError, OSError, ValueError):   # no descriptor (BytesIO, a test's stream)
+        pass
+    while wanted > 0:
+        chunk = handle.read(min(step, wanted))
+        step = READ_CHUNK
+        if not chunk:
+            break
+        chunks.append(chunk)
+        wanted -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") -> str:
@@ -176,7 +226,7 @@ def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") ->
     try:
         # bytes where there are (a text stream put in sys.stdin's place has none): their decoding
         # error names what they look like, a gzip stream for one
-        data = sys.stdin.read(most + 1) if buffer is None else buffer.read(most + 1)
+        data = sys.stdin.read(most + 1) if buffer is None else read_at_most(buffer, most)
     except UnicodeDecodeError as e:
         raise PuzzleError(f"{what}: standard input is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:

@@ -112,3 +112,68 @@ def test_solve_reads_a_gzipped_file_from_the_command_line(tmp_path):
                           capture_output=True, text=True, cwd=PROJECT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+class _RecordingStream(io.BytesIO):
+    """A stream without a descriptor that remembers the sizes it was asked for."""
+
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        self.asked: list[int] = []
+
+    def read(self, size=-1):
+        self.asked.append(size)
+        return super().read(size)
+
+
+@pytest.mark.parametrize("length", [0, 5, textin.READ_CHUNK + 7])
+def test_a_bounded_read_asks_for_a_chunk_at_a_time(length):
+    # read(most + 1) allocated the whole bound before reading: 1 GiB for a 300-byte solution file
+    stream = _RecordingStream(b"x" * length)
+    data = textin.read_at_most(stream, 1 << 30)
+    assert data == b"x" * length
+    assert max(stream.asked) <= textin.READ_CHUNK
+
+
+def test_a_bounded_read_stops_one_byte_past_the_bound():
+    stream = _RecordingStream(b"y" * (3 * textin.READ_CHUNK))
+    assert len(textin.read_at_most(stream, textin.READ_CHUNK + 10)) == textin.READ_CHUNK + 11
+    assert sum(stream.asked) == textin.READ_CHUNK + 11
+
+
+class _RecordingFile(io.BufferedReader):
+    """A regular file's reader that remembers the sizes it was asked for."""
+
+    asked: list[int]
+
+    def read(self, size=-1):
+        self.asked.append(size)
+        return super().read(size)
+
+
+def test_a_regular_file_is_read_in_one_request_of_its_size(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"z" * (2 * textin.READ_CHUNK + 3))
+    with _RecordingFile(io.FileIO(path, "rb")) as handle:
+        handle.asked = []
+        data = textin.read_at_most(handle, 1 << 30)
+    assert len(data) == 2 * textin.READ_CHUNK + 3
+    assert handle.asked[0] == 2 * textin.READ_CHUNK + 4   # its size and one byte: not the bound, not chunks
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc/self/status (Linux)")
+def test_a_small_file_reads_under_an_address_space_limit(tmp_path):
+    # read(most + 1) asked for the whole 1 GiB bound of a solution read without a manifest:
+    # a bare MemoryError under ulimit -v with room for everything but that
+    answer = tmp_path / "answer.sol"
+    answer.write_text("# Objective value = 0\nx_1_1_1 1\n")
+    script = ("import re, resource, sys\n"
+              "from formats.files import read_regular_text\n"
+              "size = int(re.search(r'VmSize:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024\n"
+              "room = size + 256 * 2 ** 20\n"
+              "resource.setrlimit(resource.RLIMIT_AS, (room, room))\n"
+              "print(len(read_regular_text(sys.argv[1])))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(answer)], capture_output=True, text=True, cwd=PROJECT,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == str(len(answer.read_text()))
