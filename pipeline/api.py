@@ -81,14 +81,15 @@ def read_puzzle(source: Any, **options: Any) -> Puzzle:
         source = Path(source)
     try:
         return parse_puzzle(source, **options)
-    except SeveralPuzzles:
-        if options.get("regions") is not None or not _names_a_file(source):
+    except SeveralPuzzles as e:
+        if options.get("regions") is not None or (e.stdin_text is None and not _names_a_file(source)):
             raise
         # here, not at the top: batch's reader and its engines cost ``import pipeline`` 0.13 s
-        from pipeline.batch.worker import one_row_table
+        from pipeline.batch.worker import one_row_table, one_row_table_text
 
-        table = one_row_table(source, box=options.get("box"), variant=options.get("variant"),
-                              rules=options.get("rules"))
+        table_options: dict[str, Any] = {"box": options.get("box"), "variant": options.get("variant"), "rules": options.get("rules")}
+        table = one_row_table(source, **table_options) if e.stdin_text is None else \
+            one_row_table_text(e.stdin_text, **table_options)
         if table is None:
             raise
         return table

@@ -335,3 +335,11 @@ def test_read_puzzle_reads_a_table_of_one_row_as_batch_reads_it(tmp_path):
     two.write_text("puzzle\n" + "." * 16 + "\n" + "." * 16 + "\n")
     with pytest.raises(PuzzleError, match="a table with a 'puzzle' column"):
         pipeline.read_puzzle(two)
+
+
+def test_read_puzzle_reads_a_one_row_table_from_standard_input(monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("puzzle\tvariant\n" + "1" + "." * 15 + "\tlatin\n"))
+    puzzle = pipeline.read_puzzle("-")
+    assert (puzzle.n, puzzle.variant, int((puzzle.grid > 0).sum())) == (4, "latin", 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -101,7 +102,7 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
 
 
 def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | None = None,
-                  rules: list | None = None) -> Puzzle | None:
+                  rules: list | None = None, where: str | None = None) -> Puzzle | None:
     """The puzzle of a CSV, TSV or Parquet table of exactly one record, read as batch reads its
     rows (``generate --format csv`` writes one): where one puzzle is read, such a file is it.
 
@@ -115,6 +116,8 @@ def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | No
         A variant for a row without one in its ``variant`` column.
     rules : list of dict, optional
         Rule entries for a row without its own ``rules``.
+    where : str, optional
+        How messages name the input (default: ``path``).
 
     Returns
     -------
@@ -138,7 +141,7 @@ def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | No
     if "line" in records or len(records["puzzle"]) != 1:
         return None
     row = {column: values[0] for column, values in records.items()}
-    where = str(path)
+    where = where or str(path)
     if variant is not None and row["variant"] not in (None, "", variant):
         raise PuzzleError(f"{where}: its row's variant is {row['variant']!r}, and {variant!r} was asked for: "
                           "give one")
@@ -149,6 +152,33 @@ def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | No
                             json.dumps(rules) if rules else row["rules"])
     except PuzzleError as e:
         raise type(e)(f"{where}: its one row: {e}") from None
+
+
+def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None, rules: list | None = None,
+                       where: str = "<stdin>") -> Puzzle | None:
+    """:func:`one_row_table` of a table's text (standard input, read once): CSV, or TSV when its
+    header line has tabs and no comma.
+
+    Parameters
+    ----------
+    text : str
+        The table.
+    box, variant, rules
+        As :func:`one_row_table`.
+    where : str
+        How messages name the input.
+
+    Returns
+    -------
+    Puzzle or None
+    """
+    header = text.lstrip("\ufeff\n").split("\n", 1)[0]
+    suffix = ".tsv" if "\t" in header and "," not in header else ".csv"
+    with tempfile.TemporaryDirectory(prefix="sudoku-stdin-") as folder:   # read_records reads a file
+        path = os.path.join(folder, "table" + suffix)
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+        return one_row_table(path, box=box, variant=variant, rules=rules, where=where)
 
 
 def _rule_entries(rules: str | None) -> list | None:

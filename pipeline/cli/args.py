@@ -253,8 +253,8 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
         try:
             return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
                                 regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
-        except SeveralPuzzles:
-            table = _one_row_table(args, args.puzzle if source is None else source)
+        except SeveralPuzzles as e:
+            table = _one_row_table(args, args.puzzle if source is None else source, e.stdin_text)
             if table is None:
                 raise
             return table
@@ -264,20 +264,24 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
         raise
 
 
-def _one_row_table(args: argparse.Namespace, source: Source) -> Puzzle | None:
-    """The puzzle of a file that is a table of one record (``generate --format csv`` writes one),
-    read as batch reads its rows; None for any other input."""
+def _one_row_table(args: argparse.Namespace, source: Source, stdin_text: str | None) -> Puzzle | None:
+    """The puzzle of a file or standard input (``stdin_text``, read once) that is a table of one
+    record (``generate --format csv`` writes one), read as batch reads its rows; None for any
+    other input."""
     try:   # a text of cells is no file name (one too long for one raises)
-        if not isinstance(source, (str, os.PathLike)) or str(source) == "-" or not Path(source).is_file():
+        if stdin_text is None and (not isinstance(source, (str, os.PathLike)) or str(source) == "-"
+                                   or not Path(source).is_file()):
             return None
     except (OSError, ValueError):
         return None
+    where = "<stdin>" if stdin_text is not None else str(source)
     if args.regions is not None:
-        raise PuzzleError(f"{source}: a table's regions are its 'regions' column, not --regions")
+        raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not --regions")
     # here, not at the top: batch's reader and its engines cost every command 0.13 s to import
-    from pipeline.batch.worker import one_row_table
+    from pipeline.batch.worker import one_row_table, one_row_table_text
 
-    return one_row_table(source, box=args.box, variant=args.variant, rules=getattr(args, "rules", None))
+    options = {"box": args.box, "variant": args.variant, "rules": getattr(args, "rules", None)}
+    return one_row_table(source, **options) if stdin_text is None else one_row_table_text(stdin_text, **options)
 
 
 def model_nonzeros(puzzle: Puzzle) -> int:

@@ -109,7 +109,15 @@ class PuzzleError(PipelineError):
 
 
 class SeveralPuzzles(PuzzleError):
-    """The input holds many puzzles (a table or lines of batch's input) where one is read."""
+    """The input holds many puzzles (a table or lines of batch's input) where one is read.
+
+    ``stdin_text`` is the input's text when it came from standard input, which is read once (a
+    caller that reads a table of one record as its puzzle reads it from there).
+    """
+
+    def __init__(self, message: str, *, stdin_text: str | None = None):
+        super().__init__(message)
+        self.stdin_text = stdin_text
 
 
 class ClueConflictError(PuzzleError):

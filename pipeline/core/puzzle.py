@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, clip, json_kind
+from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip, json_kind
 from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.gridtext import format_grid, grid_to_string
 from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
@@ -584,7 +584,12 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
         source = literal_text(where)   # standard input, read once by _document_text: its text, never a path
-    plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
+        try:
+            plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
+        except SeveralPuzzles as e:   # read once: its text goes along, for a table of one record
+            raise SeveralPuzzles(str(e), stdin_text=where) from None
+    else:
+        plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
                   list(rules) if rules else None, rules_where)
 

@@ -156,7 +156,7 @@ def read_bounded(handle: BinaryIO, most: int) -> bytes:
 READ_CHUNK = 1 << 20
 
 
-def read_at_most(handle: BinaryIO, most: int) -> bytes:
+def read_at_most(handle: BinaryIO | gzip.GzipFile, most: int) -> bytes:
     """At most ``most + 1`` bytes of an open binary stream, asked for a chunk at a time.
 
     ``handle.read(most + 1)`` allocates all ``most + 1`` bytes before it reads any: 1 GiB for a

@@ -3,6 +3,7 @@
 ``one_row_table``); a table of more rows stays batch's input, refused in one line."""
 from __future__ import annotations
 
+import io
 import json
 
 import pandas as pd
@@ -65,3 +66,27 @@ def test_a_bad_row_is_one_line_naming_the_file_and_many_rows_stay_batchs(tmp_pat
     path.write_text("puzzle\n" + "." * 16 + "\n" + "1" + "." * 15 + "\n")
     assert main(["solve", str(path)]) == 2
     assert "a table with a 'puzzle' column: puzzles one a row, as batch reads them" in capsys.readouterr().err
+
+
+def _stdin(monkeypatch, text: str) -> None:
+    """Standard input holding ``text`` as bytes (what a pipe gives)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("separator", [",", "\t"])
+def test_a_one_row_table_piped_in_is_read_as_the_file_is(tmp_path, capsys, monkeypatch, separator):
+    """Standard input is read once, as text: a table piped in pointed to batch, which reads no stdin."""
+    path, row = _generated(tmp_path, capsys, "--seed", "44", "--size", "6")
+    _stdin(monkeypatch, path.read_text().replace(",", separator))
+    assert main(["solve", "-", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["line"] == row["solution"] and answer["verified"] and answer["unique"]
+
+
+def test_a_piped_table_names_standard_input_in_its_errors(tmp_path, capsys, monkeypatch):
+    _stdin(monkeypatch, "puzzle,variant\n" + "1" + "." * 15 + ",x\n")
+    assert main(["solve", "-", "--variant", "latin"]) == 2
+    assert capsys.readouterr().err == "error: <stdin>: its row's variant is 'x', and 'latin' was asked for: give one\n"
+    _stdin(monkeypatch, "puzzle\n" + "1" + "." * 15 + "\n" + "2" + "." * 15 + "\n")
+    assert main(["solve", "-"]) == 2
+    assert "as batch reads them" in capsys.readouterr().err
