@@ -82,8 +82,11 @@ def read_puzzle(source: Any, **options: Any) -> Puzzle:
     try:
         return parse_puzzle(source, **options)
     except SeveralPuzzles as e:
-        if options.get("regions") is not None or (e.stdin_text is None and not _names_a_file(source)):
+        if e.stdin_text is None and not _names_a_file(source):
             raise
+        if options.get("regions") is not None:
+            where = "<stdin>" if e.stdin_text is not None else str(source)
+            raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not regions=") from None
         # here, not at the top: batch's reader and its engines cost ``import pipeline`` 0.13 s
         from pipeline.batch.worker import one_row_table, one_row_table_text
 

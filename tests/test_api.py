@@ -343,3 +343,10 @@ def test_read_puzzle_reads_a_one_row_table_from_standard_input(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("puzzle\tvariant\n" + "1" + "." * 15 + "\tlatin\n"))
     puzzle = pipeline.read_puzzle("-")
     assert (puzzle.n, puzzle.variant, int((puzzle.grid > 0).sum())) == (4, "latin", 1)
+
+
+def test_read_puzzle_refuses_regions_beside_a_table_as_the_command_line_does(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("puzzle\n" + "." * 16 + "\n")
+    with pytest.raises(PuzzleError, match=r"one\.csv: a table's regions are its 'regions' column, not regions=$"):
+        pipeline.read_puzzle(path, regions="0011001122332233")

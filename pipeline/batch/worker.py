@@ -87,6 +87,13 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
     PuzzleError
         A one-line message naming what is wrong with the record.
     """
+    _check_record(puzzle, variant)
+    # a record is text, never a file path
+    return parse_puzzle(literal_text(str(puzzle).strip()), **_record_options(regions, variant, box, rules))
+
+
+def _check_record(puzzle: object, variant: str | None) -> None:
+    """A record's puzzle and variant fields, before they are parsed (PuzzleError naming the fault)."""
     if puzzle is None or not str(puzzle).strip():
         raise PuzzleError("puzzle: empty record: expected a puzzle")
     bad = bad_row_parts(puzzle)
@@ -94,11 +101,12 @@ def parse_record(puzzle: object, regions: object = None, variant: str | None = N
         raise PuzzleError(bad[0])
     if variant is not None:
         get_variant(variant)  # names the known variants
-    entries = _rule_entries(rules)
-    # a record is text, never a file path
-    return parse_puzzle(literal_text(str(puzzle).strip()), box=box, variant=variant,
-                        regions=None if regions is None else literal_text(str(regions).strip()), rules=entries,
-                        rules_where="rules")
+
+
+def _record_options(regions: object, variant: str | None, box: Any, rules: str | None) -> dict[str, Any]:
+    """:func:`~pipeline.core.puzzle.parse_puzzle`'s keywords for a record's other fields."""
+    return {"box": box, "variant": variant, "regions": None if regions is None else literal_text(str(regions).strip()),
+            "rules": _rule_entries(rules), "rules_where": "rules"}
 
 
 def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | None = None,
@@ -122,42 +130,102 @@ def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | No
     Returns
     -------
     Puzzle or None
-        None when ``path`` is no such table (lines of text, or a table of another number of
-        rows, stay batch's input).
+        None when ``path`` is no such table (lines of text, or a table of more rows, stay
+        batch's input).
 
     Raises
     ------
     PuzzleError
-        The row is not a valid puzzle, or the caller's ``variant`` or ``rules`` differ from the
-        row's own (one line naming the file).
+        The file cannot be read as a table, holds no record, its row is not a valid puzzle, or the
+        caller's ``variant`` or ``rules`` differ from the row's own (one line naming the file).
     """
-    try:
-        # a one-row table is small: a big one is batch's input, not read whole to find out
-        if os.stat(path).st_size > MAX_TEXT_BYTES:
-            return None
-        records = read_records(path)
-    except (PipelineError, OSError):
-        return None
-    if "line" in records or len(records["puzzle"]) != 1:
-        return None
-    row = {column: values[0] for column, values in records.items()}
     where = where or str(path)
-    if variant is not None and row["variant"] not in (None, "", variant):
-        raise PuzzleError(f"{where}: its row's variant is {row['variant']!r}, and {variant!r} was asked for: "
-                          "give one")
-    if rules and row["rules"]:
-        raise PuzzleError(f"{where}: its row has its own rules (the 'rules' column): give rules in one place")
+    source = one_row_source(path, box=box, variant=variant, rules=rules, where=where)
+    if source is None:
+        return None
     try:
-        return parse_record(row["puzzle"], row["regions"], row["variant"] or variant, box,
-                            json.dumps(rules) if rules else row["rules"])
+        return parse_puzzle(source[0], **source[1])
     except PuzzleError as e:
         raise type(e)(f"{where}: its one row: {e}") from None
 
 
+def one_row_source(path: str | os.PathLike, *, box: Any = None, variant: str | None = None, rules: list | None = None,
+                   where: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """The text of a one-record table's puzzle and :func:`~pipeline.core.puzzle.parse_puzzle`'s
+    keywords for the rest of its row (``explain`` reads a puzzle whose clues may break a rule so).
+
+    Parameters
+    ----------
+    path, box, variant, rules, where
+        As :func:`one_row_table`.
+
+    Returns
+    -------
+    (str, dict) or None
+        None as for :func:`one_row_table`.
+
+    Raises
+    ------
+    PuzzleError
+        As :func:`one_row_table`, but for the puzzle itself.
+    """
+    where = where or str(path)
+    try:
+        # a one-row table is small: a big one is batch's input, not read whole to find out
+        if os.stat(path).st_size > MAX_TEXT_BYTES or not _one_parquet_row(path, where):
+            return None
+        records = read_records(path)
+    except PuzzleError:   # said of this file already
+        raise
+    except PipelineError as e:   # batch's reason, not advice to run batch, which refuses the file too
+        raise PuzzleError(f"{where}: read as a table of puzzles: {str(e).removeprefix('batch: ')}") from None
+    except OSError as e:
+        raise PuzzleError(f"{where}: cannot read it: {e.strerror or e}") from None
+    if "line" in records or len(records["puzzle"]) > 1:   # lines of puzzles, or rows of them: batch's
+        return None
+    if not records["puzzle"]:
+        raise PuzzleError(f"{where}: a table with no record under its header: expected a puzzle")
+    row = {column: values[0] for column, values in records.items()}
+    if variant is not None and row["variant"] not in (None, "", variant):
+        raise PuzzleError(f"{where}: its row's variant is {row['variant']!r}, and {variant!r} was asked for: "
+                          "give one")
+    try:
+        if rules and _rule_entries(row["rules"]):   # an empty list ("[]") is no rules of its own
+            raise PuzzleError(f"{where}: its row has its own rules (the 'rules' column): give rules in one place")
+        _check_record(row["puzzle"], row["variant"] or variant)
+        options = _record_options(row["regions"], row["variant"] or variant, box,
+                                  json.dumps(rules) if rules else row["rules"])
+    except PuzzleError as e:
+        raise type(e)(str(e) if str(e).startswith(where) else f"{where}: its one row: {e}") from None
+    return literal_text(row["puzzle"].strip()), options
+
+
+def _one_parquet_row(path: str | os.PathLike, where: str) -> bool:
+    """False for a Parquet file of other than one row; a one-row file whose data would take more
+    than :data:`MAX_TEXT_BYTES` uncompressed is refused (a 22 KB zstd file of a 700 MB column
+    took 2.2 GB to read). True for any other file (not Parquet: its size on disk bounds it)."""
+    with open(path, "rb") as handle:
+        if handle.read(4) != b"PAR1":
+            return True
+    import pyarrow.parquet as pq   # here: pyarrow is a core dependency, but not every command's
+
+    try:
+        meta = pq.read_metadata(path)
+    except Exception:   # pyarrow raises many types: batch's reader words the reason
+        return True
+    if meta.num_rows != 1:
+        return meta.num_rows == 0   # no row: batch's reader reads it, and it is said so below
+    unpacked = sum(meta.row_group(k).total_byte_size for k in range(meta.num_row_groups))
+    if unpacked > MAX_TEXT_BYTES:
+        raise PuzzleError(f"{where}: a Parquet table of one row holding {unpacked:,} bytes uncompressed: more than the "
+                          f"{MAX_TEXT_BYTES:,} a puzzle may take")
+    return True
+
+
 def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None, rules: list | None = None,
-                       where: str = "<stdin>") -> Puzzle | None:
-    """:func:`one_row_table` of a table's text (standard input, read once): CSV, or TSV when its
-    header line has tabs and no comma.
+                       where: str = "<stdin>", read: Any = None) -> Any:
+    """:func:`one_row_table` (or ``read``) of a table's text (standard input, read once): CSV, or
+    TSV when its header line has tabs and no comma.
 
     Parameters
     ----------
@@ -167,10 +235,12 @@ def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None
         As :func:`one_row_table`.
     where : str
         How messages name the input.
+    read : callable, optional
+        :func:`one_row_source` instead of :func:`one_row_table`.
 
     Returns
     -------
-    Puzzle or None
+    Puzzle, (str, dict) or None
     """
     header = text.lstrip("\ufeff\n").split("\n", 1)[0]
     suffix = ".tsv" if "\t" in header and "," not in header else ".csv"
@@ -178,7 +248,7 @@ def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None
         path = os.path.join(folder, "table" + suffix)
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
-        return one_row_table(path, box=box, variant=variant, rules=rules, where=where)
+        return (read or one_row_table)(path, box=box, variant=variant, rules=rules, where=where)
 
 
 def _rule_entries(rules: str | None) -> list | None:

@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 from collections.abc import Iterator
+from typing import Any
 
 from pipeline.core.clauses import AMO_ENCODINGS, AUTO_PAIRWISE_MAX, DEFAULT_AMO, DEFAULT_BACKEND
 from pipeline.core.presolve import DEFAULT_PRESOLVE, PRESOLVE_METHODS
@@ -264,10 +265,11 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
         raise
 
 
-def _one_row_table(args: argparse.Namespace, source: Source, stdin_text: str | None) -> Puzzle | None:
+def _one_row_table(args: argparse.Namespace, source: Source, stdin_text: str | None,
+                   as_source: bool = False) -> Any:
     """The puzzle of a file or standard input (``stdin_text``, read once) that is a table of one
     record (``generate --format csv`` writes one), read as batch reads its rows; None for any
-    other input."""
+    other input. ``as_source``: its text and ``parse_puzzle``'s keywords instead (``explain``)."""
     try:   # a text of cells is no file name (one too long for one raises)
         if stdin_text is None and (not isinstance(source, (str, os.PathLike)) or str(source) == "-"
                                    or not Path(source).is_file()):
@@ -278,10 +280,32 @@ def _one_row_table(args: argparse.Namespace, source: Source, stdin_text: str | N
     if args.regions is not None:
         raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not --regions")
     # here, not at the top: batch's reader and its engines cost every command 0.13 s to import
-    from pipeline.batch.worker import one_row_table, one_row_table_text
+    from pipeline.batch.worker import one_row_source, one_row_table, one_row_table_text
 
     options = {"box": args.box, "variant": args.variant, "rules": getattr(args, "rules", None)}
-    return one_row_table(source, **options) if stdin_text is None else one_row_table_text(stdin_text, **options)
+    read = one_row_source if as_source else one_row_table
+    return read(source, **options) if stdin_text is None else one_row_table_text(stdin_text, read=read, **options)
+
+
+def one_row_source(args: argparse.Namespace, refused: SeveralPuzzles) -> tuple[str, dict[str, Any]]:
+    """The puzzle text and ``parse_puzzle``'s keywords of the one-record table the command line
+    names, for a reader that takes text (``explain``); ``refused`` again for any other input.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed puzzle options.
+    refused : SeveralPuzzles
+        The reader's refusal of ``args.puzzle`` as one puzzle.
+
+    Returns
+    -------
+    (str, dict)
+    """
+    source = _one_row_table(args, args.puzzle, refused.stdin_text, as_source=True)
+    if source is None:
+        raise refused
+    return source
 
 
 def model_nonzeros(puzzle: Puzzle) -> int:

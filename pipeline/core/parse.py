@@ -10,7 +10,6 @@ place, :func:`compact_values`, for one line or many lines at once (batch input).
 """
 from __future__ import annotations
 
-import csv
 import json
 import math
 import os
@@ -27,6 +26,8 @@ import numpy as np
 from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
+from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
+from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -397,6 +398,8 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     if kind == "a directory" and not (grid_sized and (what == "regions" or _compact_cells(s.strip()))):
         # 'examples' is not 8 cells, and 'adir' no 2x2 grid's cells
         raise PuzzleError(f"{what}: {s!r} is a directory, not a puzzle file")
+    if kind not in (None, "a directory") and _FILE_NAME.fullmatch(s):   # 'fifo.csv' was 8 cells of text
+        raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s, what  # puzzle text, even where a directory has that name ('.')
     if kind is None and s.strip() and not re.search(r"[/\\]", s):
@@ -509,10 +512,12 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             if width >= 16 and math.isqrt(width) ** 2 == width:   # whole puzzles, one a line
                 raise _several_puzzles(where, f"{len(compact)} lines of {width} cells")
             raise PuzzleError(f"{where}: grid is {len(compact)}-by-{width}: must be N-by-3 or N-by-N")
-    first = len(_split_cells(lines[0][1]))
+    if any(name.strip(' "\'').lower() == "puzzle" for name in re.split(r"[,;\t]", lines[0][1])):
+        raise _several_puzzles(where, "a table with a 'puzzle' column")   # any other names: before a row is split
+    first = len(_split_cells(lines[0][1], where))
     if first == len(lines) > 3:   # an N x N grid of N lines: refused by its size before N*N cells are read
         check_grid_size(first, where)
-    rows = [_split_cells(line) for _, line in lines]
+    rows = [_split_cells(line, where) for _, line in lines]
     if any(all(sep in line for _, line in lines) for sep in ",;\t"):
         rows = _drop_trailing_empty_column(rows)
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
@@ -583,32 +588,6 @@ def _several_puzzles(where: str, what: str) -> SeveralPuzzles:
     """The error for a file of many puzzles given where one is read (``batch`` reads those)."""
     return SeveralPuzzles(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
                        f"('python -m pipeline batch FILE OUTDIR' solves them all)")
-
-
-def _split_cells(line: str) -> list[str]:
-    """Cells of one line. A line separated by commas, else semicolons, else tabs is split on every
-    one, so empty fields (as Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; spaces
-    and ``|`` collapse."""
-    if "," in line:
-        # a quoted field ("4", or "5,5" holding a comma) is one cell, as any CSV reader takes it
-        fields = next(csv.reader([line.strip()], skipinitialspace=True)) if '"' in line else line.strip().split(",")
-        return [tok.strip(" ;|\t") for tok in fields]
-    for sep in ";\t":   # a spreadsheet's other separators (Excel's ';', a pasted range's tab): empty
-        # fields are empty cells there too, never collapsed into their neighbours
-        if sep in line:
-            return [tok.strip(" |\t") for tok in line.split(sep)]
-    return re.split(r"[|\s]+", line.strip(" |\t"))
-
-
-def _drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
-    """A trailing comma on every line (``5,3,0,...,0,``) ends the line rather than adding an
-    empty cell, when dropping it is what makes the shape N-by-N (or N-by-3, or one N*N line)."""
-    if not rows or not all(len(row) > 1 and row[-1] == "" for row in rows):
-        return rows
-    width, height = len(rows[0]), len(rows)
-    square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
-    square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
-    return [row[:-1] for row in rows] if square_without and not square_now else rows
 
 
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}

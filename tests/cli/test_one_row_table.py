@@ -90,3 +90,92 @@ def test_a_piped_table_names_standard_input_in_its_errors(tmp_path, capsys, monk
     _stdin(monkeypatch, "puzzle\n" + "1" + "." * 15 + "\n" + "2" + "." * 15 + "\n")
     assert main(["solve", "-"]) == 2
     assert "as batch reads them" in capsys.readouterr().err
+
+
+UNIQUE = "47.1.......59..3.....6...5.2..4.1..67..8..5..6...9.7...41...8.3.3.5.........8.4.."
+
+
+def test_explain_reads_a_one_row_table_whose_clues_break_a_rule(tmp_path, capsys, monkeypatch):
+    """explain read its input only as one puzzle: a one-row table pointed to batch."""
+    path = tmp_path / "bad.csv"
+    path.write_text("puzzle,variant\n11" + "." * 14 + ",latin\n")
+    assert main(["explain", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "minimal conflicting clues (2): r1c1=1 r1c2=1" in out
+    _stdin(monkeypatch, path.read_text())
+    assert main(["explain", "-"]) == 1
+    assert capsys.readouterr().out == out
+
+
+@pytest.mark.parametrize("header", ["puzzle,n", "puzzle,my-note", "puzzle,source.url", "puzzle,"])
+def test_a_header_of_any_other_names_is_read_as_batch_reads_it(tmp_path, capsys, header):
+    """A column name that is not a word ('n', 'my-note', an empty one) made the header a row of cells."""
+    path = tmp_path / "h.csv"
+    path.write_text(f"{header}\n{UNIQUE},1\n")
+    assert main(["solve", str(path), "--format", "line"]) == 0
+    assert main(["solve", UNIQUE, "--format", "line"]) == 0
+    out = capsys.readouterr().out.split()
+    assert out[0] == out[1]
+
+
+def test_a_quoted_field_longer_than_the_csv_modules_limit_is_read(tmp_path, capsys):
+    """A traceback (_csv.Error: field larger than field limit) from the grid reader's line split."""
+    path = tmp_path / "q.csv"
+    path.write_text(f'puzzle,note\n{UNIQUE},"{"a" * 131_073}"\n')
+    assert main(["solve", str(path), "--format", "line"]) == 0
+    assert len(capsys.readouterr().out.strip()) == 81
+    grid = tmp_path / "g.csv"
+    grid.write_text(f'1,2,"{"a" * 131_073}"\n')
+    assert main(["solve", str(grid)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {grid}: a quoted field that is no cell") and err.count("\n") == 1
+
+
+def test_a_table_with_no_record_is_said_so(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    header = tmp_path / "h.csv"
+    header.write_text("puzzle,variant\n")
+    empty = tmp_path / "zero.parquet"
+    pq.write_table(pa.table({"puzzle": pa.array([], pa.string())}), empty)
+    for path in (header, empty):
+        assert main(["solve", str(path)]) == 2
+        assert capsys.readouterr().err == f"error: {path}: a table with no record under its header: expected a puzzle\n"
+
+
+def test_batchs_reason_is_given_not_advice_to_run_batch(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    capital = tmp_path / "cap.csv"
+    capital.write_text(f"Puzzle,Variant\n{UNIQUE},classic\n")
+    assert main(["solve", str(capital)]) == 2
+    assert capsys.readouterr().err == (f"error: {capital}: read as a table of puzzles: {str(capital)!r} has no "
+                                       "'puzzle' column (columns: Puzzle, Variant)\n")
+    numbers = tmp_path / "int.parquet"
+    pq.write_table(pa.table({"puzzle": pa.array([1], pa.int64())}), numbers)
+    assert main(["solve", str(numbers)]) == 2
+    assert "column 'puzzle' is int64, not text" in capsys.readouterr().err
+
+
+def test_a_parquet_row_too_large_unpacked_is_refused_unread(tmp_path, capsys):
+    """A 4 KB zstd file of a 100 MB column was read whole (2.2 GB for a 700 MB one)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "bomb.parquet"
+    pq.write_table(pa.table({"puzzle": [UNIQUE], "note": pa.array(["a" * 70_000_000], pa.large_string())}), path,
+                   compression="zstd")
+    assert path.stat().st_size < 100_000
+    assert main(["solve", str(path)]) == 2
+    assert "bytes uncompressed: more than the 67,108,864 a puzzle may take" in capsys.readouterr().err
+
+
+def test_an_empty_rules_list_in_the_row_leaves_room_for_the_callers(tmp_path, capsys):
+    path = tmp_path / "r.csv"
+    path.write_text("puzzle,rules\n" + "." * 16 + ",[]\n")
+    assert main(["count", str(path), "--rule", "antiknight", "--limit", "1000"]) == 0
+    with_rule = int(capsys.readouterr().out.split()[0])
+    assert main(["count", str(path), "--limit", "1000"]) == 0
+    assert with_rule < int(capsys.readouterr().out.split()[0])

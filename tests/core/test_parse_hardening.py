@@ -127,6 +127,14 @@ def test_directory_fifo_and_device_get_their_own_reason(tmp_path):
         parse_puzzle("/dev/null")
 
 
+def test_a_fifo_by_its_bare_name_is_named_so(tmp_path, monkeypatch):
+    """'fifo.csv' given without a directory was read as 8 cells of puzzle text."""
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("fifo.csv")
+    with pytest.raises(PuzzleError, match=r"^puzzle: 'fifo.csv' is a FIFO \(named pipe\), not a puzzle file$"):
+        parse_puzzle("fifo.csv")
+
+
 def test_cli_fifo_is_one_line_exit_2(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -397,7 +405,7 @@ def test_a_grid_too_large_is_refused_before_its_cells_are_read(monkeypatch):
 
     calls = []
     split = parse_module._split_cells
-    monkeypatch.setattr(parse_module, "_split_cells", lambda line: calls.append(1) or split(line))
+    monkeypatch.setattr(parse_module, "_split_cells", lambda line, where="": calls.append(1) or split(line, where))
     monkeypatch.setenv(parse_module.MAX_BYTES_ENV, "100000000")   # the same on any machine: N = 100 is too large
     n = 100
     text = "\n".join(" ".join(["0"] * n) for _ in range(n)) + "\n"

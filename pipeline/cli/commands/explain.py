@@ -5,9 +5,10 @@ import argparse
 import json
 import sys
 
-from pipeline.cli.args import (add_puzzle_args, add_solver_args, add_time_limit_arg, resolve_solver,
+from pipeline.cli.args import (add_puzzle_args, add_solver_args, add_time_limit_arg, one_row_source, resolve_solver,
                                stopped_by_time_limit)
 from pipeline.core.clauses_pb import EncodingTooLarge
+from pipeline.core.errors import SeveralPuzzles
 from pipeline.core.stops import Deadline
 from pipeline.tools.explain import COUNTING_ENGINES, DEFAULT_CAP, DEFAULT_MAXSAT, MAXSAT_METHODS, explain
 from pipeline.tools.explain_rules import RULE_METHOD
@@ -29,8 +30,14 @@ def _explain(args: argparse.Namespace, deadline: Deadline) -> int:
         print("solver: explain's first count goes to auto's pick for the puzzle (dfsrules for most rule puzzles "
               "where numba is installed); the conflicts and the clues to add use sat", file=sys.stderr)
     kw = dict(box=args.box, variant=args.variant, regions=args.regions, size=args.size, rules=args.rules)
+    source = args.puzzle
     try:
-        e = explain(args.puzzle, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, solver=solver, **kw)
+        try:
+            e = explain(source, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, solver=solver, **kw)
+        except SeveralPuzzles as refused:   # a table of one record: its row's text, which may break a rule
+            source, options = one_row_source(args, refused)
+            kw.update({key: value for key, value in options.items() if key in kw})
+            e = explain(source, cap=args.cap, maxsat=args.maxsat or DEFAULT_MAXSAT, solver=solver, **kw)
     except EncodingTooLarge as err:   # explain has no --amo, and its conflicts need the SAT engine
         raise err.memory_advice_only() from None
     deadline.finish()

@@ -1,0 +1,77 @@
+"""Cells of one line of grid text (comma, semicolon, tab or space separated), as
+:mod:`pipeline.core.parse` reads a grid or a clue list."""
+from __future__ import annotations
+
+import csv
+import math
+import re
+
+from pipeline.core.errors import PuzzleError
+
+__all__ = ["drop_trailing_empty_column", "split_cells"]
+
+
+def split_cells(line: str, where: str = "puzzle") -> list[str]:
+    """Cells of one line. A line separated by commas, else semicolons, else tabs is split on every
+    one, so empty fields (as Excel and MATLAB write empty cells: ``,,6,,7``) stay cells; spaces
+    and ``|`` collapse.
+
+    Parameters
+    ----------
+    line : str
+        One line of the text.
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    PuzzleError
+        A quoted field longer than the csv module reads (131,072 characters: no cell is).
+
+    Examples
+    --------
+    >>> split_cells('5,"3",,7'), split_cells("5 3 | . 7"), split_cells("5;;7")
+    (['5', '3', '', '7'], ['5', '3', '.', '7'], ['5', '', '7'])
+    """
+    if "," in line:
+        # a quoted field ("4", or "5,5" holding a comma) is one cell, as any CSV reader takes it
+        try:
+            fields = next(csv.reader([line.strip()], skipinitialspace=True)) if '"' in line else line.strip().split(",")
+        except csv.Error as e:   # a field past the module's limit: a traceback before
+            raise PuzzleError(f"{where}: a quoted field that is no cell ({e})") from None
+        return [tok.strip(" ;|\t") for tok in fields]
+    for sep in ";\t":   # a spreadsheet's other separators (Excel's ';', a pasted range's tab): empty
+        # fields are empty cells there too, never collapsed into their neighbours
+        if sep in line:
+            return [tok.strip(" |\t") for tok in line.split(sep)]
+    return re.split(r"[|\s]+", line.strip(" |\t"))
+
+
+def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
+    """A trailing comma on every line (``5,3,0,...,0,``) ends the line rather than adding an
+    empty cell, when dropping it is what makes the shape N-by-N (or N-by-3, or one N*N line).
+
+    Parameters
+    ----------
+    rows : list of list of str
+        Each line's cells.
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> drop_trailing_empty_column([["1", "2", ""], ["3", "4", ""]])
+    [['1', '2'], ['3', '4']]
+    """
+    if not rows or not all(len(row) > 1 and row[-1] == "" for row in rows):
+        return rows
+    width, height = len(rows[0]), len(rows)
+    square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
+    square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
+    return [row[:-1] for row in rows] if square_without and not square_now else rows
