@@ -31,7 +31,7 @@ import numpy as np
 from formats.files import arrow_target, open_binary, open_text
 
 from pipeline.core.errors import PipelineError, clip
-from pipeline.core.textin import BINARY_HEAD, MAX_TEXT_BYTES, binary_kind, size_text
+from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
@@ -131,6 +131,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                     # bytes that are not UTF-8 become U+FFFD in their own row, which that record's
                     # parse then refuses: an error row, as in a text batch, not a refused file
                     frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
+                                        compression=_compression(path),
                                         index_col=False, encoding_errors="replace")
                 except pd.errors.EmptyDataError:   # no bytes at all: no records, as an empty text file has
                     frame = pd.DataFrame({"puzzle": pd.Series([], dtype=str)})
@@ -183,6 +184,17 @@ def _mark_bytes_not_utf8(path: Path, frame, records: dict[str, list]) -> None:
             records["puzzle"][k] = (f"{BAD_ROW}csv: the {column} field holds a byte that is not UTF-8 text "
                                     f"({clip(shown, 60)!r}, the byte shown as U+FFFD); save the file as UTF-8"
                                     f"{BAD_ROW}{records['puzzle'][k] or ''}")
+
+
+def _compression(path: Path) -> str | None:
+    """``"gzip"`` when the file's bytes are gzip's, whatever its name: pandas tells by the name, so
+    gzip bytes named ``.csv`` were "a row has more fields than the header", and text named
+    ``.csv.gz`` a broken gzip stream."""
+    try:
+        with open(path, "rb") as f:
+            return "gzip" if f.read(2) == GZIP_MAGIC else None
+    except OSError:
+        return None   # the reader names what is wrong
 
 
 def _is_utf8(path: Path) -> bool:
@@ -549,7 +561,8 @@ def _csv_with_bad_rows(path: Path, sep: str):
             return line
 
     # the header as pandas names it (a byte-order mark dropped, a second 'puzzle' as 'puzzle.1')
-    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep, encoding_errors="replace").columns)
+    columns = list(pd.read_csv(path, dtype=str, nrows=0, sep=sep, encoding_errors="replace",
+                               compression=_compression(path)).columns)
     at = columns.index("puzzle") if "puzzle" in columns else 0
     header_read = False
     records: list[list[str]] = []

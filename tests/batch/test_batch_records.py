@@ -465,3 +465,14 @@ def test_an_error_row_of_a_text_input_names_its_line(tmp_path):
     run_batch(tmp_path / "in.csv", tmp_path / "out_csv", workers=1, progress="none", stream=open(os.devnull, "w"))
     table = pd.read_parquet(tmp_path / "out_csv").sort_values("index")
     assert table["error"].iloc[1].startswith("puzzle: bad character 'b'")
+
+
+@pytest.mark.parametrize("name, packed", [("gz_bytes.csv", True), ("text.csv.gz", False), ("both.tsv.gz", True)])
+def test_a_csv_is_read_by_its_bytes_gzip_or_not_whatever_its_name(tmp_path, name, packed):
+    """pandas tells gzip by the name: gzip bytes named .csv were 'more fields than the header'."""
+    sep = "\t" if ".tsv" in name else ","
+    text = f"puzzle{sep}variant\n{'1' + '.' * 15}{sep}latin\n{'.' * 16}{sep}\n"
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(text.encode()) if packed else text.encode())
+    records = read_records(path)
+    assert records["puzzle"] == ["1" + "." * 15, "." * 16] and records["variant"] == ["latin", None]
