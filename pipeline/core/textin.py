@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -119,8 +120,12 @@ def _decoded(data: bytes, what: str, where: str) -> str:
         if kind is not None:   # a Parquet file is batch's input: one of one row is read as it is
             error = SeveralPuzzles if data.startswith(b"PAR1") else PuzzleError
             raise error(f"{what}: {where} is {kind}, not puzzle text") from None
-        raise PuzzleError(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "
-                          f"{e.reason})") from None
+        header = data[:data.find(b"\n")].decode("utf-8-sig", errors="replace").lower()
+        # a table's field that is not UTF-8 is a bad field of its row, as batch reads it (one not read: none)
+        error = SeveralPuzzles if where != "standard input" and "puzzle" in re.split(r"[\s,;\"']+", header) \
+            else PuzzleError
+        raise error(f"{what}: {where} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}: "
+                    f"{e.reason})") from None
 
 
 def read_bounded(handle: BinaryIO, most: int) -> bytes:

@@ -179,3 +179,22 @@ def test_an_empty_rules_list_in_the_row_leaves_room_for_the_callers(tmp_path, ca
     with_rule = int(capsys.readouterr().out.split()[0])
     assert main(["count", str(path), "--limit", "1000"]) == 0
     assert with_rule < int(capsys.readouterr().out.split()[0])
+
+
+def test_a_byte_that_is_not_utf8_is_a_bad_field_of_the_row_as_batch_reads_it(tmp_path, capsys):
+    """The whole file was refused as not UTF-8 where batch reads the row (its field is not read)."""
+    ignored = tmp_path / "latin1.csv"
+    ignored.write_bytes(f"puzzle,variant,note\n{UNIQUE},classic,caf".encode() + b"\xe9\n")
+    assert main(["solve", str(ignored), "--format", "line"]) == 0
+    assert main(["solve", UNIQUE, "--format", "line"]) == 0
+    out = capsys.readouterr().out.split()
+    assert out[0] == out[1]
+    read = tmp_path / "variant.csv"
+    read.write_bytes(f"puzzle,variant\n{UNIQUE},classi".encode() + b"\xe9\n")
+    assert main(["solve", str(read)]) == 2
+    assert "the variant field holds a byte that is not UTF-8 text" in capsys.readouterr().err
+    text = tmp_path / "p.txt"
+    text.write_bytes(UNIQUE.encode() + b"\xe9\n")
+    assert main(["solve", str(text)]) == 2
+    assert capsys.readouterr().err == (f"error: puzzle: {str(text)!r} is not UTF-8 text (byte 0xe9 at offset 81: "
+                                       "invalid continuation byte)\n")
