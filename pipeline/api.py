@@ -82,28 +82,15 @@ def read_puzzle(source: Any, **options: Any) -> Puzzle:
     try:
         return parse_puzzle(source, **options)
     except SeveralPuzzles as e:
-        if e.stdin_text is None and not _names_a_file(source):
-            raise
-        if options.get("regions") is not None:
-            where = "<stdin>" if e.stdin_text is not None else str(source)
-            raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not regions=") from None
         # here, not at the top: batch's reader and its engines cost ``import pipeline`` 0.13 s
-        from pipeline.batch.worker import one_row_table, one_row_table_text
+        from pipeline.batch.worker import one_row_input
 
-        table_options: dict[str, Any] = {"box": options.get("box"), "variant": options.get("variant"), "rules": options.get("rules")}
-        table = one_row_table(source, **table_options) if e.stdin_text is None else \
-            one_row_table_text(e.stdin_text, **table_options)
+        table = one_row_input(source, e, box=options.get("box"), variant=options.get("variant"),
+                              rules=options.get("rules"),
+                              regions_given=None if options.get("regions") is None else "regions=")
         if table is None:
             raise
         return table
-
-
-def _names_a_file(source: Any) -> bool:
-    """True when ``source`` is the name of a regular file (text of cells is not)."""
-    try:
-        return isinstance(source, (str, Path)) and str(source) != "-" and Path(source).is_file()
-    except (OSError, ValueError):   # a name too long, a NUL
-        return False
 
 
 def _model_of(puzzle: Any) -> Model:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.errors import PipelineError, PuzzleError, SolveError
+from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
 from pipeline.core.textin import MAX_TEXT_BYTES
 from pipeline.core.build import build_model
@@ -220,6 +220,50 @@ def _one_parquet_row(path: str | os.PathLike, where: str) -> bool:
         raise PuzzleError(f"{where}: a Parquet table of one row holding {unpacked:,} bytes uncompressed: more than the "
                           f"{MAX_TEXT_BYTES:,} a puzzle may take")
     return True
+
+
+def one_row_input(source: Any, refused: SeveralPuzzles, *, box: Any = None, variant: str | None = None,
+                  rules: list | None = None, regions_given: str | None = None, read: Any = None) -> Any:
+    """The one-record table a one-puzzle reader refused (``refused``) as several puzzles: a file
+    named by ``source``, or standard input's text (``refused.stdin_text``, read once). The command
+    line and :func:`pipeline.api.read_puzzle` both come here.
+
+    Parameters
+    ----------
+    source : str, Path or other
+        What the reader was given.
+    refused : SeveralPuzzles
+        Its refusal.
+    box, variant, rules
+        As :func:`one_row_table`.
+    regions_given : str, optional
+        How the caller names the regions it was given (``--regions``, ``regions=``): a table's
+        regions are its own column, so this is refused.
+    read : callable, optional
+        :func:`one_row_source` instead of :func:`one_row_table`.
+
+    Returns
+    -------
+    Puzzle, (str, dict) or None
+        None when ``source`` names no file and standard input was not read (cells of text).
+    """
+    if refused.stdin_text is None and not _names_a_file(source):
+        return None
+    where = "<stdin>" if refused.stdin_text is not None else str(source)
+    if regions_given is not None:
+        raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not {regions_given}")
+    options = {"box": box, "variant": variant, "rules": rules}
+    if refused.stdin_text is not None:
+        return one_row_table_text(refused.stdin_text, read=read, **options)
+    return (read or one_row_table)(source, **options)
+
+
+def _names_a_file(source: Any) -> bool:
+    """True when ``source`` is the name of a regular file (text of cells is not)."""
+    try:   # a name too long for one, or with a NUL, raises
+        return isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and os.path.isfile(source)
+    except (OSError, ValueError, TypeError):
+        return False
 
 
 def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None, rules: list | None = None,

@@ -9,9 +9,7 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import sys
-from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -255,7 +253,7 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
             return parse_puzzle(args.puzzle if source is None else source, box=args.box, variant=args.variant,
                                 regions=args.regions, size=args.size, rules=getattr(args, "rules", None))
         except SeveralPuzzles as e:
-            table = _one_row_table(args, args.puzzle if source is None else source, e.stdin_text)
+            table = _one_row_table(args, args.puzzle if source is None else source, e)
             if table is None:
                 raise
             return table
@@ -265,26 +263,16 @@ def puzzle_from_args(args: argparse.Namespace, source: Source | None = None) -> 
         raise
 
 
-def _one_row_table(args: argparse.Namespace, source: Source, stdin_text: str | None,
-                   as_source: bool = False) -> Any:
-    """The puzzle of a file or standard input (``stdin_text``, read once) that is a table of one
-    record (``generate --format csv`` writes one), read as batch reads its rows; None for any
-    other input. ``as_source``: its text and ``parse_puzzle``'s keywords instead (``explain``)."""
-    try:   # a text of cells is no file name (one too long for one raises)
-        if stdin_text is None and (not isinstance(source, (str, os.PathLike)) or str(source) == "-"
-                                   or not Path(source).is_file()):
-            return None
-    except (OSError, ValueError):
-        return None
-    where = "<stdin>" if stdin_text is not None else str(source)
-    if args.regions is not None:
-        raise PuzzleError(f"{where}: a table's regions are its 'regions' column, not --regions")
+def _one_row_table(args: argparse.Namespace, source: Source, refused: SeveralPuzzles, as_source: bool = False) -> Any:
+    """The puzzle of a file or standard input that is a table of one record (``generate --format
+    csv`` writes one), read as batch reads its rows; None for any other input. ``as_source``: its
+    text and ``parse_puzzle``'s keywords instead (``explain``)."""
     # here, not at the top: batch's reader and its engines cost every command 0.13 s to import
-    from pipeline.batch.worker import one_row_source, one_row_table, one_row_table_text
+    from pipeline.batch.worker import one_row_input, one_row_source
 
-    options = {"box": args.box, "variant": args.variant, "rules": getattr(args, "rules", None)}
-    read = one_row_source if as_source else one_row_table
-    return read(source, **options) if stdin_text is None else one_row_table_text(stdin_text, read=read, **options)
+    return one_row_input(source, refused, box=args.box, variant=args.variant, rules=getattr(args, "rules", None),
+                         regions_given=None if args.regions is None else "--regions",
+                         read=one_row_source if as_source else None)
 
 
 def one_row_source(args: argparse.Namespace, refused: SeveralPuzzles) -> tuple[str, dict[str, Any]]:
@@ -302,7 +290,7 @@ def one_row_source(args: argparse.Namespace, refused: SeveralPuzzles) -> tuple[s
     -------
     (str, dict)
     """
-    source = _one_row_table(args, args.puzzle, refused.stdin_text, as_source=True)
+    source = _one_row_table(args, args.puzzle, refused, as_source=True)
     if source is None:
         raise refused
     return source

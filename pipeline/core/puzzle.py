@@ -580,16 +580,15 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
             + entry_names(rules_where, extra)
         return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
                       f"{where}: rules", names, parts.values, parts.extra)
+    stdin_text = None
     if isinstance(source, str) and source == "-":
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
-        source = literal_text(where)   # standard input, read once by _document_text: its text, never a path
-        try:
-            plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
-        except SeveralPuzzles as e:   # read once: its text goes along, for a table of one record
-            raise SeveralPuzzles(str(e), stdin_text=where) from None
-    else:
+        source = stdin_text = literal_text(where)   # standard input, read once by _document_text: never a path
+    try:
         plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
+    except SeveralPuzzles as e:   # standard input's text goes along, for a table of one record
+        raise SeveralPuzzles(str(e), stdin_text=stdin_text) from None
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
                   list(rules) if rules else None, rules_where)
 
