@@ -371,14 +371,14 @@ def _located_text_puzzles(path: Path) -> tuple[list[str], list[int]]:
             if not text or text.startswith("#"):   # a comment in Latin-1 is still a comment
                 continue
             if not text.isascii() and _ESCAPED_BYTE.search(text) is not None:
-                text = _undecodable_line(line, number, start)
+                text = _undecodable_line(line, start)
             puzzles.append(text)
             numbers.append(number)
     return puzzles, numbers
 
 
-def _undecodable_line(line: str, number: int, start: int) -> str:
-    """The :data:`BAD_ROW` record of text line ``number`` (read with ``surrogateescape``), which
+def _undecodable_line(line: str, start: int) -> str:
+    """The :data:`BAD_ROW` record of a text line (read with ``surrogateescape``), which
     starts at byte ``start`` of the file and holds bytes that are not UTF-8."""
     raw = line.encode("utf-8", "surrogateescape")
     try:
@@ -386,7 +386,8 @@ def _undecodable_line(line: str, number: int, start: int) -> str:
         reason, at = "", 0   # not reached: an escaped byte never decodes
     except UnicodeDecodeError as e:
         reason, at = e.reason, e.start
-    return (f"{BAD_ROW}text: line {number} is not UTF-8 text (byte 0x{raw[at]:02x} at offset {start + at}: "
+    # no line number here: batch starts every text error row with ``line N:`` (its _locate_errors)
+    return (f"{BAD_ROW}text: not UTF-8 text (byte 0x{raw[at]:02x} at offset {start + at}: "
             f"{reason}){BAD_ROW}{raw.decode('utf-8', 'replace').strip()}")
 
 

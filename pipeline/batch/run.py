@@ -548,14 +548,12 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
 def _locate_errors(columns: dict, lines: list[int] | None) -> None:
     """Start each error row's text with its record's line in a text input (``line 7: puzzle: bad
     character ...``): comments and blank lines are not records, so ``index`` alone did not lead
-    back to the line. A line the reader already named (not UTF-8) is left as it is."""
+    back to the line."""
     if lines is None:
         return
     status = np.asarray(columns["status"], dtype=object)
     for j in np.flatnonzero(status == "error"):   # error rows only: a few, never every record
-        error = columns["error"][j] or ""
-        if not error.startswith("text: line "):
-            columns["error"][j] = f"line {lines[int(columns['index'][j])]}: {error}"
+        columns["error"][j] = f"line {lines[int(columns['index'][j])]}: {columns['error'][j] or ''}"
 
 
 def _write_result(out: Path, columns: dict, owner: dict, fingerprint: str, hashes: np.ndarray,

@@ -305,10 +305,15 @@ def _rule_entries(rules: str | None) -> list | None:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
     except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
         raise PuzzleError(f"rules: not a usable JSON list of rule entries ({str(e)[:100]})") from None
-    if isinstance(entries, dict):
+    if entries is None:   # JSON null: what batch's own output says of a record without rules
+        return None
+    if isinstance(entries, dict):   # one entry standing alone, as a document's "rules" may be
         entries = [entries]
     if not isinstance(entries, list):
-        raise PuzzleError(f"rules: expected a JSON list of rule entries, found {type(entries).__name__}")
+        kind = {bool: "true/false", str: "string", int: "number", float: "number"}[type(entries)]
+        shown = str(rules).strip()
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise PuzzleError(f"rules: expected a JSON list of rule entries, found a JSON {kind} ({shown})")
     return entries
 
 

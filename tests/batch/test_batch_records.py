@@ -352,7 +352,7 @@ def test_a_line_that_is_not_utf8_is_its_records_error_naming_line_byte_and_offse
     assert len(puzzles) == 3 and puzzles[0] == MIXED[0] and puzzles[2] == MIXED[2]
     message, shown = bad_row_parts(puzzles[1])
     offset = data.index(b"\xe9", len(head))
-    assert message == f"text: line 4 is not UTF-8 text (byte 0xe9 at offset {offset}: invalid continuation byte)"
+    assert message == f"text: not UTF-8 text (byte 0xe9 at offset {offset}: invalid continuation byte)"
     assert shown == MIXED[1][:5] + "\ufffd" + MIXED[1][6:]
 
 
@@ -365,7 +365,7 @@ def test_a_line_that_is_not_utf8_is_an_error_row_and_the_others_are_solved(tmp_p
     run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "error", "optimal"]
-    assert frame["error"].iloc[1] == f"text: line 2 is not UTF-8 text (byte 0xff at offset {len(MIXED[0]) + 12}: invalid start byte)"
+    assert frame["error"].iloc[1] == f"line 2: text: not UTF-8 text (byte 0xff at offset {len(MIXED[0]) + 12}: invalid start byte)"
     assert frame["puzzle"].iloc[1] == "4.....8.5.3\ufffd" + MIXED[0][12:]
 
 
@@ -380,7 +380,7 @@ def test_a_line_past_the_bound_with_a_byte_that_is_not_utf8_shows_its_start(tmp_
     # the escaped byte shown as U+FFFD (an escape would not even write to Parquet)
     assert shown == "\ufffd" + "1" * (records.LONG_LINE_SHOWN - 1) + "..." and puzzles[1] == MIXED[0]
     # the long line's bytes counted, not the characters held
-    assert bad_row_parts(puzzles[2])[0] == (f"text: line 3 is not UTF-8 text (byte 0xe9 at offset {5002 + len(MIXED[0]) + 2}: "
+    assert bad_row_parts(puzzles[2])[0] == (f"text: not UTF-8 text (byte 0xe9 at offset {5002 + len(MIXED[0]) + 2}: "
                                             "invalid continuation byte)")
 
 

@@ -323,3 +323,29 @@ def test_a_grid_beyond_dfs_goes_to_auto_s_pick_for_its_own_model(tmp_path):
     big, small = _rows(tmp_path / "named")
     assert big["error"] == "line 1: solver dfs: grids up to 64x64 (64-bit candidate masks), found 81x81"
     assert small["status"] == "optimal"
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("null", None),   # what batch's own output writes for a record without rules
+    (" ", None),
+    ('{"rule": "antiknight"}', ANTIKNIGHT),   # one entry standing alone, as a document allows
+    ('[{"rule": "antiknight"}]', ANTIKNIGHT),
+])
+def test_a_rules_cell_of_null_is_no_rules_and_one_entry_stands_alone(cell, expected):
+    from pipeline.batch.worker import _rule_entries
+
+    assert _rule_entries(cell) == expected
+
+
+@pytest.mark.parametrize("cell, found", [
+    ("5", "a JSON number (5)"), ('"antiknight"', 'a JSON string ("antiknight")'),
+    ("true", "a JSON true/false (true)"), ("1" * 60, f"a JSON number ({'1' * 40}...)"),
+])
+def test_a_rules_cell_of_another_json_value_names_its_kind_and_shows_it(cell, found):
+    """It said "found NoneType" for null and "found int" for a number, without the cell."""
+    from pipeline.batch.worker import _rule_entries
+    from pipeline.core.errors import PuzzleError
+
+    with pytest.raises(PuzzleError) as caught:
+        _rule_entries(cell)
+    assert str(caught.value) == f"rules: expected a JSON list of rule entries, found {found}"
