@@ -27,6 +27,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.version import DISTRIBUTION, __version__
 from pipeline.batch.config import dask_missing
 from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
@@ -371,9 +372,51 @@ def _connected(client_class: Any, scheduler: str) -> Any:
     helper.join(limit)   # a Ctrl-C here is the client's (the join is interruptible)
     if "client" in made:
         return made["client"]
-    why = (f"{made['error']}" if "error" in made else
-           f"no answer as a Dask scheduler in {limit:.0f} s: is it the scheduler's port, not its dashboard's?")
+    hint = "is it the scheduler's port, not its dashboard's?"
+    error = made.get("error")
+    if error is None:
+        why = f"no answer as a Dask scheduler in {limit:.0f} s: {hint}"
+    elif isinstance(error, (OSError, TimeoutError)):   # refused, unreachable, no such host
+        why = " ".join(str(error).split()) or type(error).__name__
+    else:   # something answered, not in Dask's protocol: an HTTP 400 read as a frame length of exabytes
+        why = f"something answered there, not as a Dask scheduler ({type(error).__name__}): {hint}"
     raise PipelineError(f"batch: the Dask scheduler at {scheduler} did not answer ({why}); nothing was solved")
+
+
+#: Evaluated on the scheduler and on each worker (``eval`` is pickled by name, so the check itself
+#: needs no project code there): the version of the project they import.
+_PROJECT_THERE = "__import__('pipeline.batch.worker') and __import__('pipeline.core.version').core.version.__version__"
+
+
+def check_project_on_cluster(client: Any, scheduler: str) -> None:
+    """Refuse, in one line, a Dask cluster whose scheduler or a worker cannot import this project,
+    or imports another version of it: the scheduler unpickles the chunks' tasks and the workers run
+    them, so either failed at the first chunk with Dask's "Error during deserialization of the task
+    graph" (cut to half a sentence) and advice to rerun.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        Connected to the cluster.
+    scheduler : str
+        Its address, as the user gave it.
+    """
+    install = (f"install {DISTRIBUTION} {__version__} (this client's) in the environment of the scheduler "
+               f"and of every worker; nothing was solved")
+    try:
+        there = {f"the Dask scheduler at {scheduler}": client.run_on_scheduler(eval, _PROJECT_THERE)}
+    except Exception as e:   # the exception raised there: ModuleNotFoundError, most often
+        there = {f"the Dask scheduler at {scheduler}": e}
+    workers = client.run(eval, _PROJECT_THERE, on_error="return")   # {address: version or exception}
+    there.update((f"the Dask worker at {address} (of the scheduler at {scheduler})", found)
+                 for address, found in sorted(workers.items()))
+    for who, found in there.items():
+        if isinstance(found, BaseException):
+            raise PipelineError(f"batch: {who} cannot import this project "
+                                f"({type(found).__name__}: {' '.join(str(found).split())}): {install}")
+        if found != __version__:
+            raise PipelineError(f"batch: {who} imports {DISTRIBUTION} {found}, not this client's {__version__}: "
+                                f"{install}")
 
 
 
@@ -436,6 +479,13 @@ class Dask:
             try:
                 self.client = _connected(Client, scheduler)
             except BaseException:
+                self._client_log.setLevel(self._client_level)
+                raise
+            try:
+                check_project_on_cluster(self.client, scheduler)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    self.client.close()
                 self._client_log.setLevel(self._client_level)
                 raise
         else:

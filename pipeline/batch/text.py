@@ -53,3 +53,49 @@ def lower_bound(count: int) -> str:
     str
     """
     return f"{LOWER_BOUND}{count} solutions (a lower bound)"
+
+
+#: The most characters of a failed run's reason kept (Dask's messages run to paragraphs).
+LONGEST_REASON = 300
+
+
+def run_failure(e: BaseException) -> str:
+    """Why a batch run stopped on ``e`` (a worker's crash, a Dask cluster's failure), in one line:
+    every line of the message joined, not only the first (Dask's "Error during deserialization of
+    the task graph. This frequently" was cut mid-sentence), and a cancelled set of futures said as
+    how many chunks and why, not "4 Futures cancelled:" and the keys.
+
+    Parameters
+    ----------
+    e : BaseException
+        What the run raised.
+
+    Returns
+    -------
+    str
+        ``TypeName: reason``, at most about :data:`LONGEST_REASON` characters.
+    """
+    groups = getattr(e, "error_groups", None)   # distributed.client.FuturesCancelledError
+    if groups:
+        count = sum(len(getattr(group, "errors", ())) for group in groups)
+        reasons = sorted({str(getattr(group, "reason", "unknown")) for group in groups})
+        text = f"{count} chunk{'s' if count != 1 else ''} cancelled by Dask ({', '.join(reasons)})"
+    else:
+        text = " ".join(str(e).split()) or type(e).__name__
+        if len(text) > LONGEST_REASON:
+            text = text[:LONGEST_REASON].rsplit(" ", 1)[0] + " ..."
+    return f"{type(e).__name__}: {bounded(text)}"
+
+
+def needs_project_installed(e: BaseException) -> bool:
+    """Whether ``e`` says the code of this project could not be loaded where a chunk was sent (a
+    Dask worker or scheduler without it): rerunning alone would fail the same way.
+
+    Parameters
+    ----------
+    e : BaseException
+        What the run raised.
+    """
+    text = str(e)
+    return ((isinstance(e, ModuleNotFoundError) and (e.name or "").split(".")[0] == "pipeline")
+            or "deserializ" in text and "task graph" in text)

@@ -230,15 +230,43 @@ def test_ctrl_c_during_worker_start_up_prints_one_line(data_dir, tmp_path):
 
 def test_a_dask_cluster_that_goes_away_is_not_blamed_on_a_worker(tmp_path, capsys, monkeypatch):
     """An outside probe: a scheduler killed mid-run ended with "a worker failed
-    (FuturesCancelledError: ...)", though no worker of the run had failed."""
+    (FuturesCancelledError: ...)", though no worker of the run had failed; then with a dangling
+    "(FuturesCancelledError: 4 Futures cancelled:)", the first line of Dask's message."""
+    client = pytest.importorskip("distributed.client")
     import pipeline.cli.commands.batch as batch_command
-    cancelled = type("FuturesCancelledError", (Exception,), {"__module__": "distributed.client"})
 
     def scheduler_gone(*args, **kwargs):
-        raise cancelled("4 Futures cancelled:")
+        errors = [client.FutureCancelledError(f"sudoku-batch-1-{k}", "scheduler-connection-lost", "lost")
+                  for k in range(4)]
+        raise client.FuturesCancelledError([client.CancelledFuturesGroup(errors, "scheduler-connection-lost")])
     monkeypatch.setattr(batch_command, "run_config", scheduler_gone)
     src = tmp_path / "in.txt"
     src.write_text("1...........3...\n")
     assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 1
     assert capsys.readouterr().err == ("error: batch: the Dask cluster failed (its scheduler or a worker went away) "
-                                       "(FuturesCancelledError: 4 Futures cancelled:); rerun the same command to resume\n")
+                                       "(FuturesCancelledError: 4 chunks cancelled by Dask (scheduler-connection-lost)); "
+                                       "rerun the same command to resume\n")
+
+
+def test_a_cluster_that_cannot_load_the_project_mid_run_says_to_install_it(tmp_path, capsys, monkeypatch):
+    """A worker without the project that joins after the run's check: Dask's paragraph was cut to
+    "Error during deserialization of the task graph. This frequently" with advice to rerun only."""
+    import textwrap
+
+    import pipeline.cli.commands.batch as batch_command
+    from pipeline.core.version import DISTRIBUTION, __version__
+
+    def cannot_load(*args, **kwargs):   # the scheduler's own text (distributed 2026.8)
+        raise RuntimeError(textwrap.dedent("""\
+            Error during deserialization of the task graph. This frequently
+            occurs if the Scheduler and Client have different environments.
+            """))
+    monkeypatch.setattr(batch_command, "run_config", cannot_load)
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 1
+    assert capsys.readouterr().err == (
+        "error: batch: a worker failed (RuntimeError: Error during deserialization of the task graph. This frequently "
+        "occurs if the Scheduler and Client have different environments.); "
+        f"install {DISTRIBUTION} {__version__} where the scheduler and every worker run, then rerun the same "
+        "command to resume\n")

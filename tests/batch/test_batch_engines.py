@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -178,3 +181,50 @@ def test_scratch_of_a_killed_client_is_removed_by_the_next_run(tmp_path):
     assert remove_orphaned_scratch(str(tmp_path)) == [str(dead)]
     assert not dead.exists() and alive.exists() and odd.exists()
     assert (tmp_path / f"{SCRATCH_PREFIX}{gone}-file").exists()
+
+
+@pytest.fixture
+def http_port():
+    """A TCP port whose server answers every connection at once with an HTTP 400 and closes it,
+    as a proxy or web server does to Dask's first frame."""
+    import threading
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.1)
+    done = threading.Event()
+
+    def answer():
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    done.set()
+    thread.join(5)
+    server.close()
+
+
+def test_a_server_that_answers_at_once_but_not_as_dask_gets_the_port_hint(tmp_path, http_port):
+    """A helper's probe: an HTTP 400 read as Dask's frame header is a length of exabytes, and the
+    run said "did not answer (Unable to allocate 3.07 EiB for an array ...)"."""
+    pytest.importorskip("distributed")
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n")
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "5s"}
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "batch", str(src), str(tmp_path / "out"),
+                           "--scheduler", f"tcp://127.0.0.1:{http_port}", "--progress", "none"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"error: batch: the Dask scheduler at tcp://127.0.0.1:{http_port} did not answer "
+                                  "(something answered there, not as a Dask scheduler ("), proc.stderr
+    assert proc.stderr.endswith("): is it the scheduler's port, not its dashboard's?); nothing was solved\n")
+    assert proc.stderr.count("\n") == 1 and "EiB" not in proc.stderr
+    assert not (tmp_path / "out").exists()

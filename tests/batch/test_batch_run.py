@@ -734,6 +734,10 @@ class Answering:
         self.address = address
     def nthreads(self):
         return {{"worker": 1}}
+    def run_on_scheduler(self, function, *args):   # the project check, run here
+        return function(*args)
+    def run(self, function, *args, on_error="raise"):
+        return {{"worker": function(*args)}}
     def close(self):
         pass
 distributed.Client = Answering

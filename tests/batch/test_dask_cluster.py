@@ -72,9 +72,12 @@ def _tail(path: Path, lines: int = 15) -> str:
         return ""
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """The address of a scheduler with two single-threaded workers, all on 127.0.0.1."""
+@contextlib.contextmanager
+def _running_cluster(base: Path, workers: int, scheduler_preload: Path | None = None,
+                     worker_preload: Path | None = None):
+    """The address of a scheduler with ``workers`` single-threaded workers on 127.0.0.1, each
+    process started as a user would from the command line (``--preload``: a module each runs
+    first); all torn down on the way out."""
     dask = _dask_cli()
     if dask is None:
         _skip("the dask command line (dask[distributed]) is not installed")
@@ -82,17 +85,20 @@ def cluster(tmp_path_factory):
         from distributed import Client
     except ImportError as e:
         _skip(f"dask.distributed is not importable ({e})")
-    base = tmp_path_factory.mktemp("dask-cluster")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     # the workers unpickle tasks by module name: they import this checkout's pipeline
     env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                DASK_TEMPORARY_DIRECTORY=str(base))   # the scheduler's scratch too (else $TMPDIR's, left behind)
-    commands = [("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"])]
+
+    def preload(path: Path | None) -> list[str]:
+        return ["--preload", str(path)] if path else []
+    commands = [("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+                               *preload(scheduler_preload)])]
     commands += [(f"worker{k}", [dask, "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
                                  "--nworkers", "1", "--no-dashboard", "--local-directory", str(base / f"w{k}"),
-                                 "--name", f"sudoku-test-worker-{k}"])
-                 for k in range(N_WORKERS)]
+                                 "--name", f"sudoku-test-worker-{k}", *preload(worker_preload)])
+                 for k in range(workers)]
     procs: list[tuple[str, subprocess.Popen, Path]] = []
     try:
         for name, cmd in commands:
@@ -103,15 +109,25 @@ def cluster(tmp_path_factory):
             if name == "scheduler":
                 _wait_for_port(port, procs[0][1], log)
         with Client(address, timeout=START_TIMEOUT) as client:
-            client.wait_for_workers(N_WORKERS, timeout=START_TIMEOUT)
-            assert len(client.scheduler_info()["workers"]) == N_WORKERS
-        yield address
+            client.wait_for_workers(workers, timeout=START_TIMEOUT)
+            assert len(client.scheduler_info()["workers"]) == workers
     except Exception as e:
         logs = "\n".join(f"--- {name} ---\n{_tail(log)}" for name, _, log in procs)
+        for _, proc, _ in reversed(procs):
+            _stop(proc)
         raise AssertionError(f"dask cluster failed ({type(e).__name__}: {e})\n{logs}") from e
+    try:
+        yield address
     finally:
         for _, proc, _ in reversed(procs):  # workers first, then the scheduler
             _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """The address of a scheduler with two single-threaded workers, all on 127.0.0.1."""
+    with _running_cluster(tmp_path_factory.mktemp("dask-cluster"), N_WORKERS) as address:
+        yield address
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, log: Path) -> None:
@@ -178,3 +194,57 @@ def test_batch_on_a_dask_cluster(cluster, puzzles, tmp_path, solver, count):
     assert _workers_that_loaded(cluster, "pipeline.batch") >= 1
     if solver == "sat":
         assert _workers_that_loaded(cluster, "pysat.solvers") >= 1
+
+
+#: A ``--preload`` module that makes its process unable to import the project, as a scheduler
+#: or worker installed without it is (the test's processes share this checkout otherwise).
+WITHOUT_PROJECT = """\
+import sys
+
+
+class WithoutProject:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "pipeline":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, WithoutProject())
+"""
+
+#: A ``--preload`` module that makes its process import another version of the project.
+OTHER_VERSION = """\
+import pipeline.core.version
+
+pipeline.core.version.__version__ = "0.0.1"
+"""
+
+
+@pytest.mark.parametrize("where, text, who", [
+    ("scheduler", WITHOUT_PROJECT, "the Dask scheduler at {address} cannot import this project "
+                                   "(ModuleNotFoundError: No module named 'pipeline')"),
+    ("worker", WITHOUT_PROJECT, "the Dask worker at {worker} (of the scheduler at {address}) cannot import this project "
+                                "(ModuleNotFoundError: No module named 'pipeline')"),
+    ("worker", OTHER_VERSION, "the Dask worker at {worker} (of the scheduler at {address}) imports sudoku-pipeline 0.0.1, "
+                              "not this client's {version}"),
+])
+def test_a_cluster_without_this_project_is_refused_before_anything_is_sent(tmp_path, puzzles, where, text, who):
+    """A helper's probe: workers that could not import the project failed the first chunk with
+    "a worker failed (RuntimeError: Error during deserialization of the task graph. This
+    frequently); rerun the same command to resume": cut mid-sentence, exit 1, wrong advice."""
+    from distributed import Client
+
+    from pipeline.core.version import __version__
+
+    preload = tmp_path / "preload_sudoku_test.py"
+    preload.write_text(text)
+    chosen = {"scheduler_preload": preload} if where == "scheduler" else {"worker_preload": preload}
+    with _running_cluster(tmp_path, 1, **chosen) as address:
+        with Client(address, timeout=START_TIMEOUT) as client:
+            worker = next(iter(client.scheduler_info()["workers"]))
+        proc = _batch(puzzles[0], tmp_path / "out", address)
+    expected = who.format(address=address, worker=worker, version=__version__)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"error: batch: {expected}: install sudoku-pipeline {__version__} (this client's) in the "
+                           "environment of the scheduler and of every worker; nothing was solved\n")
+    assert not (tmp_path / "out").exists()

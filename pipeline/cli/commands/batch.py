@@ -9,8 +9,9 @@ from pipeline.cli.args import add_solver_args, resolve_solver
 from pipeline.core.clauses import AMO_ENCODINGS
 from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
-from pipeline.batch.text import one_line
+from pipeline.batch.text import needs_project_installed, run_failure
 from pipeline.core.errors import PipelineError
+from pipeline.core.version import DISTRIBUTION, __version__
 from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import SOLVERS, batch_solver_names
 from pipeline.solvers.auto import AUTO
@@ -121,11 +122,12 @@ def run_batch_command(args: argparse.Namespace) -> int:
     except (PipelineError, OSError, KeyboardInterrupt):
         raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
     except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept
-        text = one_line(e)
         # a Dask scheduler that went away cancels every future: no worker of ours failed
         dask = type(e).__module__.split(".")[0] in ("distributed", "tornado") or "Cancelled" in type(e).__name__
         who = "the Dask cluster failed (its scheduler or a worker went away)" if dask else "a worker failed"
-        print(f"error: batch: {who} ({type(e).__name__}: {text}); rerun the same command to resume", file=sys.stderr)
+        then = (f"install {DISTRIBUTION} {__version__} where the scheduler and every worker run, then rerun the "
+                f"same command to resume" if needs_project_installed(e) else "rerun the same command to resume")
+        print(f"error: batch: {who} ({run_failure(e)}); {then}", file=sys.stderr)
         return 1
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.status_counts.items()) or "nothing new"
     state = ("complete" if summary.complete and not summary.interrupted else
