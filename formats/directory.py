@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
-from pipeline.core.errors import FormatError, some_of
+from pipeline.core.conventions import ORDERS, SCHEMES
+from pipeline.core.errors import FormatError, PipelineError, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import (RESIDUAL_TOL, Verdict, residual, residual_without_aux, verify_grid,
@@ -292,6 +294,9 @@ class ImportResult:
     #: the row or bound the answer breaks most when ``residual`` passes RESIDUAL_TOL, in words
     #: (:func:`pipeline.core.verify.worst_violation`); empty otherwise
     breaks: str = ""
+    #: when the grid is no solution but the same vector read in another index convention is, a
+    #: sentence saying so (:func:`other_convention_hint`); empty otherwise
+    hint: str = ""
 
     @property
     def ok(self) -> bool:
@@ -443,7 +448,10 @@ def import_solution(path: str | os.PathLike,
     man = find_manifest(path, manifest)
     _refuse_the_exports_own_file(path, man)
     sol = read_solution(path, man)
-    grid = grid_from_vector(sol.values, man.convention, where=str(path))
+    try:
+        grid = grid_from_vector(sol.values, man.convention, where=str(path))
+    except PipelineError as e:
+        raise FormatError(f"{e}{other_convention_hint(sol.values, man)}") from None
     model = build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     if model.n_cols != man.n_cols or not np.array_equal(model.columns, man.columns):
         raise FormatError(f"{man.path}: kept-column map does not match the puzzle it records")
@@ -457,5 +465,40 @@ def import_solution(path: str | os.PathLike,
         res = residual(model, x)
     breaks = "" if res <= RESIDUAL_TOL else worst_violation(model, cells_only if x is None else x, x is None)
     extra = extra_digits(model, x)
-    return ImportResult(grid, verify_grid(grid, man.puzzle, extra), res, sol.format, man, sol.status, x, extra,
-                        breaks)
+    verdict = verify_grid(grid, man.puzzle, extra)
+    return ImportResult(grid, verdict, res, sol.format, man, sol.status, x, extra, breaks,
+                        "" if verdict else other_convention_hint(sol.values, man).removeprefix("; "))
+
+
+def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
+    """``"; it reads as a valid grid in the block/C convention ..."`` when a vector that does not
+    decode to a solution in the manifest's convention does in another (scheme or order): an
+    ``x`` from another export's model (MATLAB's ``intlinprog`` on a ``block`` export, read with
+    an ``ijk`` manifest) fails as several digits in a cell or broken clues, which say nothing of
+    why. Empty when no other convention reads it as a solution.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The answer over the grid's ``N^3`` positions, as the file gives them.
+    manifest : Manifest
+        The export the answer was read against.
+    """
+    own = manifest.convention
+    readings = []
+    for scheme in SCHEMES:
+        for order in ORDERS:
+            if (scheme, order) == (own.scheme, own.order):
+                continue
+            try:
+                other = dataclasses.replace(own, scheme=scheme, order=order)
+                grid = grid_from_vector(values, other)
+            except PipelineError:   # no block scheme for a canvas; not one digit a cell in this one
+                continue
+            if verify_grid(grid, manifest.puzzle):
+                readings.append(f"{scheme}/{order}")
+    if not readings:
+        return ""
+    return (f"; it reads as a valid grid in the {' and the '.join(readings)} convention, not the manifest's "
+            f"{own.scheme}/{own.order}: was it solved from another export's model? (export again with --scheme "
+            f"{readings[0].split('/')[0]} --order {readings[0].split('/')[1]}, or give that export's --manifest)")

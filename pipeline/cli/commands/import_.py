@@ -41,13 +41,16 @@ def cmd_import(args: argparse.Namespace) -> int:
                else f"the grid is valid, but the answer breaks {result.breaks}")
     print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.ok,
                                                    "message": message, "residual": result.residual,
-                                                   "violations": violations, **({"extra": shown} if shown else {})})
+                                                   "violations": violations, **({"extra": shown} if shown else {}),
+                                                   **({"hint": result.hint} if result.hint else {})})
     if args.format != "json":
         for name, values in shown.items():
             print(f"{name}: {' '.join(map(str, values))}")
     if not result.verdict:
         for message in [v["message"] for v in violations] or [result.verdict.message]:
             print(f"invalid: {message}", file=sys.stderr)
+        if result.hint:
+            print(f"hint: {result.hint}", file=sys.stderr)
         return 1
     if not result.ok:
         print(f"invalid: {message} (residual {result.residual:g})", file=sys.stderr)

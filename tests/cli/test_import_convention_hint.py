@@ -1,0 +1,86 @@
+"""``import`` of an ``x`` solved from another export's model (another index convention) says so:
+it failed as "cell (r, c) holds several digits" or as broken clues, without a word of why, where
+``solve_sudoku.m`` already hints at the convention (the MATLAB round trip's finding)."""
+from __future__ import annotations
+
+import itertools
+import json
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pipeline
+from pipeline.cli.main import main
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+
+CONVENTIONS = list(itertools.product(("ijk", "block"), ("F", "C")))
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: unique puzzles (the only valid grid is the answer, so no other reading can pass by chance): a
+#: 6x6 of 2x3 boxes (block's p, q differ in range), the same with a rule beyond units, a killer
+PUZZLES = [{"size": 6, "box": "2x3", "givens": ".......25.6..5.6....3..24...2......3"},
+           {"size": 6, "box": "2x3", "givens": "..6.......2..5.2....4..1....6.......", "rules": [{"rule": "antiknight"}]},
+           json.loads((EXAMPLES / "killer.json").read_text())]
+
+
+def _x_file(tmp_path, doc: dict, scheme: str, order: str, grid=None):
+    """An answer as MATLAB writes ``x`` (one value a line) in ``scheme``/``order``: of ``grid``,
+    else of the puzzle's solution."""
+    puzzle = parse_puzzle(json.dumps(doc))
+    grid = pipeline.solve(puzzle).grid if grid is None else grid
+    conv = build_model(puzzle, scheme, order).convention
+    rows, cols = np.indices(grid.shape)
+    x = np.zeros(conv.n_vars)
+    x[conv.position(rows.ravel(), cols.ravel(), grid.ravel() - 1)] = 1
+    path = tmp_path / f"x_{scheme}_{order}.csv"
+    path.write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    return path, grid
+
+
+@pytest.mark.parametrize("doc", PUZZLES, ids=["6x6", "6x6-antiknight", "killer"])
+@pytest.mark.parametrize("exported", CONVENTIONS, ids="/".join)
+def test_an_x_of_another_convention_names_the_one_it_reads_in(capsys, tmp_path, doc, exported):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--to", str(tmp_path / "out"), "--formats", "csv", "--scheme", exported[0],
+                 "--order", exported[1], "--quiet"]) == 0
+    hinted = 0
+    for solved in CONVENTIONS:
+        answer, grid = _x_file(tmp_path, doc, *solved)
+        capsys.readouterr()
+        code = main(["import", str(answer), "--manifest", str(tmp_path / "out"), "--format", "json"])
+        out, err = capsys.readouterr()
+        if code == 0:   # its own, or another whose reading maps this solution onto itself (a 6x6 can)
+            assert json.loads(out)["verified"] is True and "hint" not in err, err
+            assert solved == exported or np.array_equal(np.array(json.loads(out)["grid"]), grid)
+            continue
+        hinted += 1
+        said = "it reads as a valid grid in the "
+        named = f"{solved[0]}/{solved[1]}"
+        manifest = f"not the manifest's {exported[0]}/{exported[1]}: was it solved from another export's model?"
+        if code == 2:   # several digits in a cell: the whole answer is refused, in one line
+            assert err.count("\n") == 1 and err.startswith(f"error: {answer}: cell (") and said in err, err
+            assert named in err and manifest in err
+        else:           # one digit a cell, a grid that breaks the clues or the units
+            assert code == 1, err
+            lines = err.splitlines()
+            assert lines[-1].startswith(f"hint: {said}") and named in lines[-1] and manifest in lines[-1], err
+            assert all(line.startswith("invalid: ") for line in lines[:-1]) and len(lines) > 1, err
+            assert json.loads(out)["hint"] == lines[-1].removeprefix("hint: ")
+    assert hinted >= 2   # at least the other order and the other scheme of the same order
+
+
+def test_an_answer_that_is_no_solution_in_any_convention_gets_no_hint(capsys, tmp_path):
+    doc = PUZZLES[0]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--to", str(tmp_path / "out"), "--formats", "csv", "--quiet"]) == 0
+    _, grid = _x_file(tmp_path, doc, "ijk", "F")
+    grid[0, [0, 1]] = grid[0, [1, 0]]   # two cells swapped: one digit a cell, no solution in any reading
+    answer, _ = _x_file(tmp_path, doc, "ijk", "F", grid)
+    capsys.readouterr()
+    assert main(["import", str(answer), "--manifest", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "invalid: " in err and "hint" not in err and "convention" not in err, err
