@@ -621,7 +621,18 @@ def read_regular_text(path: str | os.PathLike, where: str | None = None, *, limi
     FormatError
         As :func:`read_regular`.
     """
-    data = read_regular(path, where, limit=limit)
+    return decoded_text(read_regular(path, where, limit=limit))
+
+
+def decoded_text(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 (a BOM dropped, undecodable bytes replaced), or UTF-16 when
+    they start with its byte-order mark (what Windows PowerShell's ``>`` writes).
+
+    Parameters
+    ----------
+    data : bytes
+        What :func:`read_regular` read.
+    """
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):   # UTF-16 with its mark: "unrecognised" said nothing of why
         return data.decode("utf-16", errors="replace")
     return data.decode("utf-8-sig", errors="replace")
@@ -689,5 +700,5 @@ def arrow_target(path: str | os.PathLike, mode: str = "rb") -> Iterator[Any]:
 
 __all__ = ["MAX_MANIFEST_BYTES", "MAX_READ_BYTES", "WriteFailed", "arrow_target", "load_manifest_file", "atomic_open", "atomic_path",
            "check_path_argument",
-           "file_sha256", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text",
+           "decoded_text", "file_sha256", "is_special_file", "open_binary", "open_text", "read_regular", "read_regular_text",
            "write_failure"]

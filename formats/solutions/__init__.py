@@ -36,9 +36,10 @@ from pipeline.core.decode import solution_vector
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import Manifest, manifest_from_dict, model_metadata
 
-from formats.files import MAX_READ_BYTES, load_manifest_file, read_regular_text
-from formats.solutions.base import (HEAD_CHARS, SOLUTION_FORMATS, RawSolution, SolutionFormat, SolutionVector,
-                   detect_solution_format, register_solution_format)
+from formats.files import MAX_READ_BYTES, decoded_text, load_manifest_file, read_regular
+from formats.solutions.base import (BINARY_SOLUTION_FORMATS, HEAD_CHARS, SOLUTION_FORMATS, BinarySolutionFormat,
+                   RawSolution, SolutionFormat, SolutionVector, detect_solution_format,
+                   register_binary_solution_format, register_solution_format)
 # one module per solver family; importing registers its readers, in detection order
 from formats.solutions import sat  # noqa: F401  (s/v lines, minisat, SCIP x<v>: the most specific signatures)
 from formats.solutions import cplex  # noqa: F401
@@ -50,6 +51,7 @@ from formats.solutions import miplib  # noqa: F401
 from formats.solutions import xpress  # noqa: F401
 from formats.solutions import gurobi  # noqa: F401  (any 'name value' list: after the specific ones)
 from formats.solutions import tables  # noqa: F401  (numeric CSV grid / vector: last)
+from formats.solutions import matfile  # noqa: F401  (MAT-files; Octave's text format, placed first)
 
 
 def _as_manifest(manifest):
@@ -118,6 +120,10 @@ def _check_lines(text: str, manifest: Manifest | None, where: str, size_limit: i
         what = ("the model has" if manifest is not None
                 else "a solution without a manifest may have (pass the export's manifest)")
         raise FormatError(f"{where}: {lines:,} lines, more than {what}: at most {most:,}; not a solution file of it")
+
+
+#: The first bytes a binary format is told by (a MAT-file's header is 128 bytes).
+HEAD_BYTES = 128
 
 
 #: A solver's leading comment lines (``c ...``, minisat+'s thousands of ``c ---[k]---> BDD-cost``
@@ -193,22 +199,35 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     path = Path(path)
     where = str(path)
     man = _as_manifest(manifest)
-    text = read_regular_text(path, where, limit=min(max(solution_bytes_limit(man), size_limit or 0), MAX_READ_BYTES))
+    limit = min(max(solution_bytes_limit(man), size_limit or 0), MAX_READ_BYTES)
+    data = read_regular(path, where, limit=limit)
+    binary = (BINARY_SOLUTION_FORMATS.get(format) if format is not None else
+              next((f for f in BINARY_SOLUTION_FORMATS.values() if f.detect(data[:HEAD_BYTES])), None))
+    if binary is not None:   # a MAT-file: its values bounded as its bytes are (8 bytes a value)
+        return _vector(binary.parse(data, where, max(limit // 8, 1)), binary.name, man, where, path)
+    text = decoded_text(data)
+    del data
     if "\n" not in text and "\r" in text:   # CR-only line ends (classic Mac, some Windows tools): the
         text = text.replace("\r", "\n")       # detectors' and parsers' line anchors want LF
     _check_lines(text, man, where, size_limit)
     if format is not None:
         if format not in SOLUTION_FORMATS:
-            raise FormatError(f"{where}: unknown solution format {format!r}; known: {', '.join(SOLUTION_FORMATS)}")
+            known = ", ".join([*SOLUTION_FORMATS, *BINARY_SOLUTION_FORMATS])
+            raise FormatError(f"{where}: unknown solution format {format!r}; known: {known}")
         fmt = SOLUTION_FORMATS[format]
     else:
         fmt = _detected(text, where)
-    raw = fmt.parse(text, where)
-    name = raw.format or fmt.name
+    return _vector(fmt.parse(text, where), fmt.name, man, where, path)
+
+
+def _vector(raw: RawSolution, name: str, man: Manifest | None, where: str, path: Path) -> SolutionVector:
+    """A parsed answer mapped onto the convention's positions (and the export's auxiliary columns)."""
+    name = raw.format or name
     values, conv, aux = solution_vector(raw, man, where, name)
     aux_columns = None if aux is None or man is None else man.columns[man.columns >= conv.n_vars]
     return SolutionVector(values, name, raw.status, raw.objective, conv, path, aux, aux_columns)
 
 
-__all__ = ["SOLUTION_FORMATS", "RawSolution", "SolutionFormat", "SolutionVector", "detect_solution_format",
-           "read_solution", "register_solution_format", "solution_bytes_limit"]
+__all__ = ["BINARY_SOLUTION_FORMATS", "SOLUTION_FORMATS", "BinarySolutionFormat", "RawSolution", "SolutionFormat",
+           "SolutionVector", "detect_solution_format", "read_solution", "register_binary_solution_format",
+           "register_solution_format", "solution_bytes_limit"]

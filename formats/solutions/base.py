@@ -103,6 +103,33 @@ class SolutionFormat:
 SOLUTION_FORMATS: dict[str, SolutionFormat] = {}
 
 
+@dataclass(frozen=True)
+class BinarySolutionFormat:
+    """A reader of a binary answer file (a MAT-file): ``detect(first_bytes)`` and
+    ``parse(data, where, most_values)``, ``most_values`` bounding what it may allocate."""
+
+    name: str
+    description: str
+    detect: Callable[[bytes], bool]
+    parse: Callable[[bytes, str, int], RawSolution]
+
+
+#: Tried on a file's first bytes before it is read as text (in registration order).
+BINARY_SOLUTION_FORMATS: dict[str, BinarySolutionFormat] = {}
+
+
+def register_binary_solution_format(fmt: BinarySolutionFormat) -> BinarySolutionFormat:
+    """Add a binary reader (tried, in registration order, before the text formats).
+
+    Parameters
+    ----------
+    fmt : BinarySolutionFormat
+        The entry.
+    """
+    BINARY_SOLUTION_FORMATS[fmt.name] = fmt
+    return fmt
+
+
 def register_solution_format(fmt: SolutionFormat, *, before: str | None = None) -> SolutionFormat:
     """Add a reader; detection tries formats in registration order (``before`` to go earlier).
 

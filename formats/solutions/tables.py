@@ -79,10 +79,23 @@ def _parse_grid(text: str, where: str) -> RawSolution:
         if bad == len(rows) - 1 and len(rows[bad]) < n:
             raise truncated(where, f"the last grid row has {len(rows[bad])} of {n} values")
         raise FormatError(f"{where}: grid row {bad + 1} has {len(rows[bad])} values, row 1 has {n}")
-    grid = parse_floats([t for r in rows for t in r], where, "cell").reshape(len(rows), n)
+    return grid_solution(parse_floats([t for r in rows for t in r], where, "cell").reshape(len(rows), n), where)
+
+
+def grid_solution(grid: np.ndarray, where: str) -> RawSolution:
+    """A grid answer of numbers (from a CSV, a MAT-file, ...), each checked to be a digit.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        Two dimensions of numbers: rows x columns of the grid (or of a gattai canvas).
+    where : str
+        Named in the error message.
+    """
     # a gattai canvas (samurai, 0 outside every grid) and a rectangle (6x9) need not be square,
     # and a puzzle of more values than the side has digits past it: the shape, the cells to fill
     # and the digits' range are the manifest's to say (pipeline.core.decode)
+    grid = np.asarray(grid, dtype=float)
     bad = ~np.isfinite(grid) | (grid != np.rint(grid)) | (grid < 0) | (grid > MAX_DIGIT)
     if bad.any():
         r, c = np.argwhere(bad)[0]

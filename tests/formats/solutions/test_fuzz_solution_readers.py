@@ -92,6 +92,8 @@ def fixture_files() -> tuple[Path, object, dict[str, str]]:
     grid = "\n".join(",".join(str(d) for d in row) for row in np.arange(16).reshape(4, 4) % 4 + 1) + "\n"
     seeds["matlab_grid"] = grid
     seeds["vector"] = "\n".join(f"{v:g}" for v in x) + "\n"
+    seeds["octave_text"] = (f"# Created by Octave 7.3.0\n# name: x\n# type: matrix\n# rows: {x.size}\n# columns: 1\n"
+                            + "".join(f" {v:g}\n" for v in x) + "\n\n")
     full = np.zeros(manifest.convention.n_vars)
     full[manifest.columns] = x
     literals = " ".join(str((k + 1) * (1 if full[k] else -1)) for k in range(full.size))
@@ -254,3 +256,49 @@ def test_highs_extra_column_line_names_the_line():
     path.write_text(text)
     with pytest.raises(FormatError, match=rf"^{path}: line {k + count + 2}: a column line after the {count} "):
         read_solution(path, manifest)
+
+
+# -- MAT-files: binary, so damaged as bytes ------------------------------------------------------
+@lru_cache(maxsize=1)
+def mat_seeds() -> dict[str, bytes]:
+    """The fixture's answer saved as MATLAB does (v5, compressed as v7 or not), as x and as a grid."""
+    import io
+
+    from scipy.io import savemat
+
+    work, manifest, seeds = fixture_files()
+    x = np.array([float(v) for v in seeds["vector"].split()])
+    grid = np.array([[int(v) for v in row.split(",")] for row in seeds["matlab_grid"].split()])
+    files = {}
+    for name, variables in (("x", {"x": x.reshape(-1, 1)}), ("grid", {"grid": grid, "note": "a string"})):
+        for compressed in (False, True):
+            out = io.BytesIO()
+            savemat(out, variables, do_compression=compressed)
+            files[f"{name}:{'v7' if compressed else 'v5'}"] = out.getvalue()
+    return files
+
+
+@pytest.mark.parametrize("seed_name", sorted(mat_seeds()))
+def test_damaged_mat_files_give_format_error_or_answer(seed_name):
+    work, manifest, _ = fixture_files()
+    seed = mat_seeds()[seed_name]
+    path = work / f"seed_{seed_name.replace(':', '_')}.mat"
+    path.write_bytes(seed)
+    assert read_solution(path, manifest).format == "mat"   # the seed itself reads
+
+    @FUZZ
+    @given(at=st.integers(0, len(seed) - 1), patch=st.binary(min_size=1, max_size=8), cut=st.booleans())
+    def run(at, patch, cut):
+        data = seed[:at] if cut else seed[:at] + patch + seed[at + len(patch):]
+        case = work / f"case_{seed_name.replace(':', '_')}.mat"
+        case.write_bytes(data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                sol = read_solution(case, manifest)
+            except FormatError as e:
+                assert str(e) and "\n" not in str(e).strip(), repr(str(e))
+                return
+        assert set(np.unique(sol.values)) <= {0.0, 1.0}
+
+    run()

@@ -1,0 +1,138 @@
+"""MATLAB/Octave saved answers (formats/solutions/matfile.py): ``save answer.mat x`` and Octave's
+text ``save answer.txt x`` read as the export's x (or a grid), written by a real Octave when one
+is installed and by scipy's ``savemat`` (what MATLAB's v5/v7 writer writes) otherwise. A file
+that was "unrecognised solution format" (the MATLAB round trip's finding) now reads, or is refused
+naming the ``save`` option that writes a readable one."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from scipy.io import savemat
+from scipy.sparse import csc_matrix
+
+from solution_files import manifest_of
+from formats.solutions import read_solution
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+from pipeline.solvers.highs import solve
+from pipeline.core.verify import verify_grid
+
+SAVE_READABLE = ("save it with -v7 (save('answer.mat', 'x', '-v7')), as Octave text (save answer.txt x), or write "
+                 "x with writematrix(x, 'x.csv')")
+
+
+@pytest.fixture(scope="module", params=[("ijk", "F", "rows"), ("block", "C", "reduce")], ids=["ijk-F", "block-C-reduce"])
+def answer(request):
+    """(model, manifest, x over the export's columns) of the default puzzle."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), *request.param)
+    x = np.rint(solve(model, threads=1).x)
+    return model, manifest_of(model), x
+
+
+def assert_verifies(sol, model) -> None:
+    """The answer read is 0/1 and its grid solves the model's puzzle."""
+    assert set(np.unique(sol.values)) <= {0.0, 1.0}
+    verdict = verify_grid(sol.grid(), model.puzzle)
+    assert verdict.ok, verdict.message
+
+
+def _octave() -> str:
+    exe = shutil.which("octave-cli") or shutil.which("octave")
+    if exe is None:
+        print("SKIP: GNU Octave not found (octave-cli/octave not on PATH)")
+        pytest.skip("GNU Octave not found (octave-cli/octave not on PATH)")
+    return exe
+
+
+@pytest.mark.parametrize("option, name", [("-v7", "x.mat"), ("-v6", "x.mat"), ("-text", "x.txt"), ("", "x.txt")])
+def test_what_octave_saves_reads_as_the_exported_x(answer, tmp_path, option, name):
+    model, manifest, x = answer
+    (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    save = f"save({option!r}, {name!r}, 'x', 'note')" if option else f"save({name!r}, 'x', 'note')"
+    done = subprocess.run([_octave(), "--no-gui", "--quiet", "--eval",
+                           f"x = csvread('x.csv'); note = 'from intlinprog'; {save}"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (tmp_path / name).exists(), done.stdout + done.stderr
+    sol = read_solution(tmp_path / name, manifest)
+    assert sol.format == ("mat" if name.endswith(".mat") else "octave_text")
+    assert_verifies(sol, model)
+
+
+@pytest.mark.parametrize("option, said", [("-binary", "an Octave binary file (save -binary), which only Octave reads"),
+                                          ("-hdf5", "an HDF5 file (a MATLAB 7.3 MAT-file, or Octave save -hdf5)")])
+def test_a_save_only_octave_or_hdf5_reads_is_refused_naming_the_option_to_use(answer, tmp_path, option, said):
+    model, manifest, x = answer
+    (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    subprocess.run([_octave(), "--no-gui", "--quiet", "--eval", f"x = csvread('x.csv'); save('{option}', 'x.mat', 'x')"],
+                   cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    if not (tmp_path / "x.mat").exists():
+        pytest.skip(f"this Octave wrote no {option} file")
+    with pytest.raises(FormatError) as caught:
+        read_solution(tmp_path / "x.mat", manifest)
+    assert str(caught.value) == f"{tmp_path / 'x.mat'}: {said}: {SAVE_READABLE}"
+
+
+def _mat(path, variables, compressed=True):
+    out = io.BytesIO()
+    savemat(out, variables, do_compression=compressed)
+    path.write_bytes(out.getvalue())
+    return path
+
+
+@pytest.mark.parametrize("shape", ["column", "row", "sparse"])
+def test_x_as_a_column_a_row_or_sparse_reads(answer, tmp_path, shape):
+    model, manifest, x = answer
+    value = {"column": x.reshape(-1, 1), "row": x.reshape(1, -1), "sparse": csc_matrix(x.reshape(-1, 1))}[shape]
+    assert_verifies(read_solution(_mat(tmp_path / "a.mat", {"x": value, "exitflag": 1.0}), manifest), model)
+
+
+def test_a_grid_variable_reads_as_the_grid(answer, tmp_path):
+    model, manifest, x = answer
+    grid = solve(model, threads=1).grid
+    sol = read_solution(_mat(tmp_path / "g.mat", {"sudoku": grid, "title": "solved"}, compressed=False), manifest)
+    assert_verifies(sol, model)
+
+
+@pytest.mark.parametrize("variables, message", [
+    ({"a": np.ones(3), "b": np.ones(3)}, "holds 2 numeric variables (a, b) and none named 'x': save only the answer "
+                                         "(save answer.mat x)"),
+    ({"title": "no numbers"}, "no numeric variable to read as the answer (it holds title: none numeric)"),
+    ({"x": np.ones((2, 3, 4))}, "variable 'x' is 2x3x4: expected a vector or a grid"),
+    ({"x": np.array([0.0, np.nan])}, "value nan at position 2 of 'x' is not a number"),
+])
+def test_a_mat_file_without_one_answer_is_refused_in_one_line(answer, tmp_path, variables, message):
+    _, manifest, _ = answer
+    path = _mat(tmp_path / "bad.mat", variables)
+    with pytest.raises(FormatError) as caught:
+        read_solution(path, manifest)
+    assert str(caught.value) == f"{path}: {message}"
+
+
+def test_a_variable_larger_than_any_answer_is_refused_before_it_is_inflated(answer, tmp_path):
+    """A compressed v7 variable of 10^8 zeros takes about 100 KB on disk and 800 MB read."""
+    _, manifest, _ = answer
+    path = _mat(tmp_path / "huge.mat", {"x": np.zeros((10 ** 8 // 1000, 1000), dtype=np.uint8)})
+    assert path.stat().st_size < 1_000_000
+    with pytest.raises(FormatError, match=r"variable 'x' holds 100,000,000 values, more than an answer of the model "
+                                          r"has: at most [\d,]+$"):
+        read_solution(path, manifest)
+
+
+def test_octave_text_of_other_types_reads_its_numbers(answer, tmp_path):
+    """Octave writes an integer matrix as its dims and the values by column, a sparse one as
+    (row, column, value) triples: both read as the same x."""
+    model, manifest, x = answer
+    ints = (f"# name: x\n# type: int32 matrix\n# ndims: 2\n {x.size} 1\n" + "".join(f" {int(v)}\n" for v in x))
+    rows = np.flatnonzero(x) + 1
+    sparse = (f"# name: x\n# type: sparse matrix\n# nnz: {rows.size}\n# rows: {x.size}\n# columns: 1\n"
+              + "".join(f"{r} 1 1\n" for r in rows))
+    for text in (ints, sparse):
+        path = tmp_path / "x.txt"
+        path.write_text("# Created by Octave 7.3.0\n" + text + "\n\n# name: s\n# type: string\n# elements: 1\n"
+                        "# length: 2\nok\n")
+        assert_verifies(read_solution(path, manifest), model)
