@@ -8,7 +8,7 @@ import re
 
 from pipeline.core.errors import PuzzleError
 
-__all__ = ["drop_trailing_empty_column", "split_cells"]
+__all__ = ["drop_trailing_empty_column", "matlab_matrix_rows", "split_cells"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -75,3 +75,47 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
     square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
     square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
     return [row[:-1] for row in rows] if square_without and not square_now else rows
+
+
+#: MATLAB's matrix syntax: ``[1 2 3; 2 1 1]``, optionally ``name = ...;``, over lines or on one
+_MATLAB_MATRIX = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?\[(?P<body>[^\[\]]*)\]\s*;?\s*\Z")
+#: one row of a MATLAB matrix: numbers (NaN for an empty cell) separated by spaces or commas
+_MATLAB_ROW = re.compile(r"\s*(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|NaN)(?:\s*,\s*|\s+|\s*\Z))+", re.I)
+
+
+def matlab_matrix_rows(text: str) -> str | None:
+    """The rows of a matrix written in MATLAB's syntax, one a line with commas between the
+    values: ``[1 2 3; 2 1 1]`` (a ``[row col digit]`` clue list or a grid, as MATLAB's
+    ``mat2str`` or a user writes it), or lines of space-separated numbers each ending in ``;``
+    (``1 2 3;``); None for any other text (a CSV with ``;`` between its fields is not one: its
+    values are not separated by spaces).
+
+    Parameters
+    ----------
+    text : str
+        The whole puzzle text.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> matlab_matrix_rows("[1 2 3; 2 1 1]")
+    '1,2,3\n2,1,1'
+    >>> matlab_matrix_rows("1;2;3") is None
+    True
+    """
+    bracketed = _MATLAB_MATRIX.match(text)
+    if bracketed is not None:
+        rows = re.split(r"[;\n]", bracketed.group("body"))
+    else:
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        # every line "1 2 3;": a ';' ends it, spaces separate its values
+        if not lines or not all(line.endswith(";") and re.search(r"[0-9.]\s+[+-]?[0-9N]", line) for line in lines):
+            return None
+        rows = [row for line in lines for row in line.split(";")]
+    rows = [row.strip() for row in rows if row.strip()]
+    if not rows or not all(_MATLAB_ROW.fullmatch(row) for row in rows):
+        return None
+    return "\n".join(",".join(re.split(r"\s*,\s*|\s+", row)) for row in rows)

@@ -27,7 +27,7 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
-from pipeline.core.cells_text import split_cells as _split_cells
+from pipeline.core.cells_text import matlab_matrix_rows, split_cells as _split_cells
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -476,6 +476,7 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
+    text = matlab_matrix_rows(text) or text   # [1 2 3; 2 1 1]: the rows of a clue list (or a grid)
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -698,8 +699,11 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=No
     bad = np.argwhere((clues < 1) | (clues > n))
     if bad.size:
         line, col = bad[0]
+        # a 0 row or column: numbered from 0 (NumPy, C) where MATLAB's lists count from 1
+        based = ("; rows and columns count from 1, as in MATLAB: add 1 to 0-based ones"
+                 if col < 2 and (clues[:, :2] == 0).any() and (clues[:, :2] <= n - 1).all() else "")
         raise PuzzleError(
-            f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}"
+            f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}{based}"
         )
     r, c, d = (clues - 1).T
     cell = r * n + c

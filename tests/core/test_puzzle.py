@@ -302,6 +302,23 @@ def test_a_file_of_several_puzzles_points_to_batch(text, what):
                                   f"('python -m pipeline batch FILE OUTDIR' solves them all)")
 
 
+@pytest.mark.parametrize("text", ["[1 2 3; 2 1 1; 9 9 4; 5 5 5]", "1 2 3;\n2 1 1;\n9 9 4;\n5 5 5;\n",
+                                  "x = [1,2,3\n2,1,1\n9,9,4\n5,5,5];"])
+def test_a_clue_list_in_matlab_matrix_syntax_reads_as_the_same_list(text):
+    """It was "bad cell '[1 2 3' at row 1, column 1" (the MATLAB round trip's finding)."""
+    grid = parse_puzzle(text).grid
+    assert grid[0, 1] == 3 and grid[1, 0] == 1 and grid[8, 8] == 4 and grid[4, 4] == 5 and np.count_nonzero(grid) == 4
+
+
+def test_a_zero_based_clue_list_is_told_that_rows_and_columns_count_from_1():
+    assert puzzle_error("0,1,3\n1,0,1\n8,8,9\n4,4,2\n") == (
+        "puzzle: line 1: entries must be integers from 1 to 9, found 0; rows and columns count from 1, as in "
+        "MATLAB: add 1 to 0-based ones")
+    # a 0 digit is no clue of another numbering; a 9 row of a 9x9 list is no 0-based one
+    assert puzzle_error("1,1,0\n2,2,1\n3,3,3\n4,4,4\n").endswith("found 0")
+    assert puzzle_error("0,1,3\n9,9,1\n2,2,2\n3,3,3\n").endswith("found 0")
+
+
 def test_entries_must_be_integers_from_1_to_n():
     assert puzzle_error(np.array([[1, 1, 5], [1, 2, 0]])) == \
         "puzzle: line 2: entries must be integers from 1 to 9, found 0"
