@@ -21,7 +21,7 @@ import re
 import warnings
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO, cast
@@ -152,6 +152,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                             "(quote a field that holds the separator)") from None
     except Exception as e:  # pandas/pyarrow raise many types for a bad file
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
+    frame = frame.rename(columns=record_column_names(frame.columns, path))
     if "puzzle" not in frame.columns:
         raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
     twice = next((c for c in RECORD_COLUMNS if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
@@ -597,19 +598,43 @@ def _check_parquet_columns(path: Path) -> None:
 
     with arrow_target(path) as source:
         schema = pq.read_schema(source)
-    for column in RECORD_COLUMNS:
-        if column not in schema.names:
-            continue
-        if schema.names.count(column) > 1:   # pyarrow said "Column puzzle does not exist in schema"
-            raise PipelineError(f"batch: {str(path)!r}: column {column!r} appears {schema.names.count(column)} times; "
+    named = record_column_names(schema.names, path)
+    for given, column in named.items():
+        if schema.names.count(given) > 1:   # pyarrow said "Column puzzle does not exist in schema"
+            raise PipelineError(f"batch: {str(path)!r}: column {given!r} appears {schema.names.count(given)} times; "
                                 "a record has one of each")
-        kind = schema.field(column).type
+        kind = schema.field(given).type
         value = kind.value_type if pa.types.is_dictionary(kind) else kind
         string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+
         if not (pa.types.is_string(value) or pa.types.is_large_string(value) or string_view(value)
                 or pa.types.is_null(value)):
-            raise PipelineError(f"batch: {str(path)!r}: column {column!r} is {kind}, not text: puzzles, regions, "
+            raise PipelineError(f"batch: {str(path)!r}: column {given!r} is {kind}, not text: puzzles, regions, "
                                 f"variants and rules are strings")
+
+
+def record_column_names(names: Iterable[object], path: Path) -> dict[str, str]:
+    """``{column as written: record column}`` for the columns of a table that name a record's
+    field, case and surrounding spaces aside (``Puzzle``, `` puzzle ``: a spreadsheet's header, and
+    what the one-puzzle reader takes); refuses two columns that name the same field.
+
+    Parameters
+    ----------
+    names : iterable of object
+        The table's column names.
+    path : Path
+        The input, named in the message.
+    """
+    found: dict[str, str] = {}
+    for name in names:
+        field = str(name).strip().lower()
+        if field not in RECORD_COLUMNS:
+            continue
+        first = next((given for given, same in found.items() if same == field and given != name), None)
+        if first is not None:
+            raise PipelineError(f"batch: {str(path)!r}: columns {first!r} and {str(name)!r} both name the {field!r} "
+                                "field; keep one")
+        found[str(name)] = field
+    return found
 
 
 #: Marks a field whose text would otherwise read as a missing one (``None``) or as marked itself.

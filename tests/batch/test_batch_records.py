@@ -476,3 +476,27 @@ def test_a_csv_is_read_by_its_bytes_gzip_or_not_whatever_its_name(tmp_path, name
     path.write_bytes(gzip.compress(text.encode()) if packed else text.encode())
     records = read_records(path)
     assert records["puzzle"] == ["1" + "." * 15, "." * 16] and records["variant"] == ["latin", None]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_column_names_are_read_whatever_their_case_and_spaces(tmp_path, suffix):
+    """A spreadsheet's header ``Puzzle,Variant`` was "has no 'puzzle' column", where the
+    one-puzzle reader took the same file."""
+    frame = pd.DataFrame({"Puzzle": [MIXED[0], MIXED[1]], " VARIANT ": ["classic", None],
+                          "Rules": ['[{"rule": "antiknight"}]', None], "Note": ["kept out", "x"]})
+    path = tmp_path / f"in{suffix}"
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path)
+    records = read_records(path)
+    assert records["puzzle"] == [MIXED[0], MIXED[1]]
+    assert records["variant"] == ["classic", None] and records["rules"] == ['[{"rule": "antiknight"}]', None]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_two_columns_that_name_one_field_are_refused(tmp_path, suffix):
+    frame = pd.DataFrame({"puzzle": [MIXED[0]], "Puzzle": [MIXED[1]]})
+    path = tmp_path / f"in{suffix}"
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path)
+    with pytest.raises(PipelineError) as caught:
+        read_records(path)
+    assert str(caught.value) == (f"batch: {str(path)!r}: columns 'puzzle' and 'Puzzle' both name the 'puzzle' field; "
+                                 "keep one")

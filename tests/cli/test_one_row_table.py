@@ -148,11 +148,9 @@ def test_batchs_reason_is_given_not_advice_to_run_batch(tmp_path, capsys):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    capital = tmp_path / "cap.csv"
+    capital = tmp_path / "cap.csv"   # a header's case is no reason: read as batch reads it
     capital.write_text(f"Puzzle,Variant\n{UNIQUE},classic\n")
-    assert main(["solve", str(capital)]) == 2
-    assert capsys.readouterr().err == (f"error: {capital}: read as a table of puzzles: {str(capital)!r} has no "
-                                       "'puzzle' column (columns: Puzzle, Variant)\n")
+    assert main(["solve", str(capital), "--format", "line"]) == 0
     numbers = tmp_path / "int.parquet"
     pq.write_table(pa.table({"puzzle": pa.array([1], pa.int64())}), numbers)
     assert main(["solve", str(numbers)]) == 2
