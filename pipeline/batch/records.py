@@ -599,7 +599,7 @@ def _check_parquet_columns(path: Path) -> None:
     with arrow_target(path) as source:
         schema = pq.read_schema(source)
     named = record_column_names(schema.names, path)
-    for given, column in named.items():
+    for given in named:
         if schema.names.count(given) > 1:   # pyarrow said "Column puzzle does not exist in schema"
             raise PipelineError(f"batch: {str(path)!r}: column {given!r} appears {schema.names.count(given)} times; "
                                 "a record has one of each")
