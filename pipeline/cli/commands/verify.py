@@ -17,12 +17,12 @@ from pipeline.solvers.extra_cells import judged_with_extra_cells
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check GRID against the rules (and PUZZLE's clues when given); report every violation."""
     extra_cells = None
+    drawn: list = []   # the box shape the grid's lines draw (solve's grid, its JSON "box")
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
         # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
         grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
     else:  # the rules alone: the grid's own shape, no clues
-        drawn: list = []   # the box shape the grid's lines draw (solve's grid, its JSON "box")
         try:
             grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size",
                               drawn=drawn)
@@ -46,15 +46,43 @@ def cmd_verify(args: argparse.Namespace) -> int:
         message = f"valid {puzzle.variant} {puzzle.rows}x{puzzle.cols} grid{extra} (rules only: no --puzzle, no clues checked)"
     else:
         message = verdict.message
+    hint = ""
+    if not verdict and args.puzzle_opt is None and args.box is None and not (drawn and drawn[0]):
+        fits = _boxes_it_fits(grid, puzzle, args)
+        if fits:
+            hint = (f"the grid is valid with --box {' or --box '.join(fits)} (its boxes were taken as "
+                    f"{puzzle.h}x{puzzle.w}, the default for {puzzle.n}x{puzzle.n})")
     if args.format == "json":
         print(json.dumps({"ok": verdict.ok, "message": message, "checked_clues": args.puzzle_opt is not None,
-                          "variant": puzzle.variant, "n": puzzle.n, "violations": violations}))
+                          "variant": puzzle.variant, "n": puzzle.n, "violations": violations,
+                          **({"hint": hint} if hint else {})}))
     elif verdict:
         print(f"ok: {message}")
     else:
         for violation in violations:
             print(f"invalid: {violation['message']}")
+        if hint:
+            print(f"hint: {hint}")
     return 0 if verdict else 1
+
+
+def _boxes_it_fits(grid: np.ndarray, puzzle, args: argparse.Namespace) -> list[str]:
+    """The other box shapes ``HxW`` of the grid's side under which it is valid: a line of 36
+    digits says nothing of its boxes, and a 6x6 of 3x2 boxes read as the default 2x3 broke them."""
+    n = puzzle.n
+    if puzzle.regions is not None or puzzle.layout is not None or puzzle.variant == "latin" or grid.shape != (n, n):
+        return []   # no boxes to have taken wrongly
+    shapes = [(h, n // h) for h in range(2, n) if n % h == 0 and (h, n // h) != (puzzle.h, puzzle.w)]
+    fits = []
+    for h, w in shapes:
+        try:
+            other = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=f"{h}x{w}", variant=args.variant,
+                                 size=n, rules=args.rules)
+        except PuzzleError:
+            continue
+        if verify_grid(grid, other):
+            fits.append(f"{h}x{w}")
+    return fits
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
