@@ -1,6 +1,10 @@
 """Helpers shared by the batch tests (imported as ``from batch_helpers import ...``)."""
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -53,3 +57,38 @@ def check_expected(df: pd.DataFrame, records, expected) -> None:
         else:
             assert pd.isna(row.solution)
             assert row.error == error if error is not None else pd.isna(row.error)
+
+
+@contextlib.contextmanager
+def serving_port(on_connect: Callable[[socket.socket], bool]) -> Iterator[int]:
+    """A loopback TCP port whose thread hands each connection to ``on_connect`` (True: keep it
+    open until the end). The thread ends with the block: a thread left alive keeps formats.forked
+    from forking in every later test of this pytest worker."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.1)
+    held, done = [], threading.Event()
+
+    def accept():
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if on_connect(conn):
+                held.append(conn)
+            else:
+                conn.close()
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        done.set()
+        thread.join(5)
+        server.close()
+        for conn in held:
+            conn.close()

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from batch_helpers import MIXED
+from batch_helpers import MIXED, serving_port
 
 from pipeline.batch import engines
 from pipeline.batch.config import SolveOptions
@@ -187,29 +187,11 @@ def test_scratch_of_a_killed_client_is_removed_by_the_next_run(tmp_path):
 def http_port():
     """A TCP port whose server answers every connection at once with an HTTP 400 and closes it,
     as a proxy or web server does to Dask's first frame."""
-    import threading
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    server.settimeout(0.1)
-    done = threading.Event()
-
-    def answer():
-        while not done.is_set():
-            try:
-                conn, _ = server.accept()
-            except socket.timeout:
-                continue
-            except OSError:
-                return
-            with conn:
-                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-    thread = threading.Thread(target=answer, daemon=True)
-    thread.start()
-    yield server.getsockname()[1]
-    done.set()
-    thread.join(5)
-    server.close()
+    def answer(conn: socket.socket) -> bool:
+        conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        return False
+    with serving_port(answer) as port:
+        yield port
 
 
 def test_a_server_that_answers_at_once_but_not_as_dask_gets_the_port_hint(tmp_path, http_port):

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from batch_helpers import MIXED, WRONG_LENGTH, check_expected, lines, parts, read, refs
+from batch_helpers import MIXED, WRONG_LENGTH, check_expected, lines, parts, read, refs, serving_port
 
 from oracles import PROJECT, grid_of, is_valid_solution
 from pipeline.batch import DEFAULT_HIGHS_OPTIONS, LOCK, MANIFEST, SUCCESS, run_batch
@@ -621,30 +621,8 @@ def silent_port():
     """A TCP port that takes connections and never answers (a dashboard or HTTP port to Dask).
     Its thread ends with the test: a thread left alive keeps formats.forked from forking in
     every later test of this pytest worker."""
-    import threading
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    server.settimeout(0.1)
-    held, done = [], threading.Event()
-
-    def accept():
-        while not done.is_set():
-            try:
-                conn, _ = server.accept()
-            except socket.timeout:
-                continue
-            except OSError:
-                return
-            held.append(conn)
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1]
-    done.set()
-    thread.join(5)
-    server.close()
-    for conn in held:
-        conn.close()
+    with serving_port(lambda conn: True) as port:
+        yield port
 
 
 def test_a_scheduler_address_that_never_speaks_dask_is_refused_and_ctrl_c_ends_the_wait(tmp_path, silent_port):
