@@ -1,4 +1,4 @@
-"""MATLAB and Octave saved variables: ``save answer.mat x`` (a MAT-file, v5 to v7) and Octave's
+"""MATLAB and Octave saved variables: ``save answer.mat x`` (a MAT-file, v4 to v7) and Octave's
 default text format (``save answer.txt x``), holding the ``x`` that ``intlinprog`` returned (in
 the export's column order, as the ``vector`` CSV reader takes it) or a grid.
 
@@ -64,11 +64,29 @@ def _answer(values: np.ndarray, name: str, where: str) -> RawSolution:
 # -- MAT-files ---------------------------------------------------------------------------------
 
 def _detect_mat(head: bytes) -> bool:
-    return head.startswith((b"MATLAB ", b"Octave-1-", _HDF5))
+    return head.startswith((b"MATLAB ", b"Octave-1-", _HDF5)) or _is_mat4(head)
+
+
+def _is_mat4(head: bytes) -> bool:
+    """A MAT-file of level 4 (``save -v4``), which has no text header: its first variable's
+    header of five little- or big-endian int32 (type ``MOPT``, rows, columns, imaginary flag,
+    name length) and a name of printable ASCII ending in a NUL."""
+    if len(head) < 21:
+        return False
+    for order in ("<", ">"):
+        mopt, rows, cols, imag, length = np.frombuffer(head[:20], dtype=f"{order}i4")
+        machine, zero, precision, kind = mopt // 1000, mopt // 100 % 10, mopt // 10 % 10, mopt % 10
+        if not (0 <= mopt < 5000 and zero == 0 and precision <= 5 and kind <= 2 and imag in (0, 1)
+                and machine == (0 if order == "<" else 1) and rows >= 0 and cols >= 0 and 1 < length <= 64):
+            continue
+        name = head[20:20 + int(length)]
+        if len(name) == length and name.endswith(b"\0") and name[:-1].isascii() and name[:-1].decode().isidentifier():
+            return True
+    return False
 
 
 def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
-    """The answer variable of a MAT-file (v5 to v7, compressed or not), read with scipy."""
+    """The answer variable of a MAT-file (v4 to v7, compressed or not), read with scipy."""
     if data.startswith(b"Octave-1-"):
         raise FormatError(f"{where}: an Octave binary file (save -binary), which only Octave reads: {_SAVE_READABLE}")
     if data.startswith(_HDF5) or data.startswith(b"MATLAB 7.3"):
@@ -96,7 +114,7 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
 
 
 register_binary_solution_format(BinarySolutionFormat(
-    "mat", "MAT-file (MATLAB/Octave save, v5-v7): the variable x, or the one numeric variable",
+    "mat", "MAT-file (MATLAB/Octave save, v4-v7): the variable x, or the one numeric variable",
     _detect_mat, _parse_mat))
 
 

@@ -271,10 +271,12 @@ def mat_seeds() -> dict[str, bytes]:
     grid = np.array([[int(v) for v in row.split(",")] for row in seeds["matlab_grid"].split()])
     files = {}
     for name, variables in (("x", {"x": x.reshape(-1, 1)}), ("grid", {"grid": grid, "note": "a string"})):
-        for compressed in (False, True):
+        for level, compressed in (("4", False), ("5", False), ("5", True)):
+            if level == "4" and name == "grid":
+                continue   # level 4 holds no text variable
             out = io.BytesIO()
-            savemat(out, variables, do_compression=compressed)
-            files[f"{name}:{'v7' if compressed else 'v5'}"] = out.getvalue()
+            savemat(out, variables, do_compression=compressed, format=level)
+            files[f"{name}:{'v7' if compressed else 'v' + level}"] = out.getvalue()
     return files
 
 

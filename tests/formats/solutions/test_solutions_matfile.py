@@ -49,7 +49,8 @@ def _octave() -> str:
     return exe
 
 
-@pytest.mark.parametrize("option, name", [("-v7", "x.mat"), ("-v6", "x.mat"), ("-text", "x.txt"), ("", "x.txt")])
+@pytest.mark.parametrize("option, name", [("-v7", "x.mat"), ("-v6", "x.mat"), ("-v4", "x.mat"), ("-zip", "x.mat"),
+                                          ("-text", "x.txt"), ("", "x.txt")])
 def test_what_octave_saves_reads_as_the_exported_x(answer, tmp_path, option, name):
     model, manifest, x = answer
     (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
@@ -59,7 +60,7 @@ def test_what_octave_saves_reads_as_the_exported_x(answer, tmp_path, option, nam
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (tmp_path / name).exists(), done.stdout + done.stderr
     sol = read_solution(tmp_path / name, manifest)
-    assert sol.format == ("mat" if name.endswith(".mat") else "octave_text")
+    assert sol.format == ("octave_text" if name.endswith(".txt") or option == "-zip" else "mat")   # -zip: gzip'ed text
     assert_verifies(sol, model)
 
 
@@ -77,18 +78,20 @@ def test_a_save_only_octave_or_hdf5_reads_is_refused_naming_the_option_to_use(an
     assert str(caught.value) == f"{tmp_path / 'x.mat'}: {said}: {SAVE_READABLE}"
 
 
-def _mat(path, variables, compressed=True):
+def _mat(path, variables, compressed=True, level="5"):
     out = io.BytesIO()
-    savemat(out, variables, do_compression=compressed)
+    savemat(out, variables, do_compression=compressed, format=level)
     path.write_bytes(out.getvalue())
     return path
 
 
+@pytest.mark.parametrize("level", ["4", "5"])
 @pytest.mark.parametrize("shape", ["column", "row", "sparse"])
-def test_x_as_a_column_a_row_or_sparse_reads(answer, tmp_path, shape):
+def test_x_as_a_column_a_row_or_sparse_reads(answer, tmp_path, shape, level):
     model, manifest, x = answer
     value = {"column": x.reshape(-1, 1), "row": x.reshape(1, -1), "sparse": csc_matrix(x.reshape(-1, 1))}[shape]
-    assert_verifies(read_solution(_mat(tmp_path / "a.mat", {"x": value, "exitflag": 1.0}), manifest), model)
+    path = _mat(tmp_path / "a.mat", {"x": value, "exitflag": 1.0}, compressed=level == "5", level=level)
+    assert_verifies(read_solution(path, manifest), model)
 
 
 def test_a_grid_variable_reads_as_the_grid(answer, tmp_path):
