@@ -87,7 +87,7 @@ def matlab_matrix_rows(text: str) -> str | None:
     """The rows of a matrix written in MATLAB's syntax, one a line with commas between the
     values: ``[1 2 3; 2 1 1]`` (a ``[row col digit]`` clue list or a grid, as MATLAB's
     ``mat2str`` or a user writes it), or lines of space-separated numbers each ending in ``;``
-    (``1 2 3;``); None for any other text (a CSV with ``;`` between its fields is not one: its
+    (``1 2 3;``), with MATLAB's ``%`` comments and ``...`` continuations; None for any other text (a CSV with ``;`` between its fields is not one: its
     values are not separated by spaces).
 
     Parameters
@@ -106,6 +106,8 @@ def matlab_matrix_rows(text: str) -> str | None:
     >>> matlab_matrix_rows("1;2;3") is None
     True
     """
+    # MATLAB's comments (% to the end of a line) and line continuations (... and the rest)
+    text = re.sub(r"\.\.\.[^\n]*(?:\n|\Z)", " ", re.sub(r"%[^\n]*", "", text)) if "%" in text or "..." in text else text
     bracketed = _MATLAB_MATRIX.match(text)
     if bracketed is not None:
         rows = re.split(r"[;\n]", bracketed.group("body"))

@@ -38,6 +38,8 @@ def test_a_trailing_comma_goes_only_where_it_makes_the_grid_square():
     ("[1 2 3\n 2 1 1\n 5 5 9]\n", "1,2,3\n2,1,1\n5,5,9"),
     ("1 2 3;\n2 1 1;\n", "1,2,3\n2,1,1"),
     ("[5 NaN 0; 1 2.0 3]", "5,NaN,0\n1,2.0,3"),
+    ("% the clues\nclues = [1 2 3   % first\n         2 1 1];\n", "1,2,3\n2,1,1"),
+    ("[1 2 ...  row one goes on\n 3; 2 1 1]", "1,2,3\n2,1,1"),
 ])
 def test_a_matlab_matrix_reads_as_rows_of_comma_separated_values(text, rows):
     assert matlab_matrix_rows(text) == rows
