@@ -102,7 +102,7 @@ def matlab_matrix_rows(text: str) -> str | None:
     Examples
     --------
     >>> matlab_matrix_rows("[1 2 3; 2 1 1]")
-    '1,2,3\n2,1,1'
+    '1,2,3\\n2,1,1'
     >>> matlab_matrix_rows("1;2;3") is None
     True
     """
