@@ -49,6 +49,12 @@ def _answer_name(found: dict[str, tuple[int, ...]], others: list[str], where: st
 def _answer(values: np.ndarray, name: str, where: str) -> RawSolution:
     """A saved variable as an answer: a vector over the export's columns, or a grid."""
     values = np.asarray(values)
+    if np.iscomplexobj(values):   # MATLAB keeps a complex x complex: its imaginary parts must be 0
+        if np.any(values.imag != 0):
+            raise FormatError(f"{where}: variable {name!r} holds complex values; an answer is real")
+        values = values.real
+    if values.dtype.kind not in "biuf":
+        raise FormatError(f"{where}: variable {name!r} holds {values.dtype.name} values, not numbers")
     shape = values.shape
     if values.ndim > 2 or (values.ndim == 2 and min(shape) > 1 and values.size != max(shape) * min(shape)):
         raise FormatError(f"{where}: variable {name!r} is {'x'.join(map(str, shape))}: expected a vector or a grid")

@@ -107,6 +107,7 @@ def test_a_grid_variable_reads_as_the_grid(answer, tmp_path):
     ({"title": "no numbers"}, "no numeric variable to read as the answer (it holds title: none numeric)"),
     ({"x": np.ones((2, 3, 4))}, "variable 'x' is 2x3x4: expected a vector or a grid"),
     ({"x": np.array([0.0, np.nan])}, "value nan at position 2 of 'x' is not a number"),
+    ({"x": np.array([0.0, 1.0 + 1.0j])}, "variable 'x' holds complex values; an answer is real"),
 ])
 def test_a_mat_file_without_one_answer_is_refused_in_one_line(answer, tmp_path, variables, message):
     _, manifest, _ = answer
