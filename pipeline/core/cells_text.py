@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import re
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, clip
 
-__all__ = ["drop_trailing_empty_column", "matlab_matrix_rows", "split_cells"]
+__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "split_cells"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -83,6 +84,14 @@ _MATLAB_MATRIX = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?\[(?P<body>[^\[\]]*)\]
 _MATLAB_ROW = re.compile(r"\s*(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|NaN)(?:\s*,\s*|\s+|\s*\Z))+", re.I)
 
 
+def _without_comments(text: str) -> str:
+    """``text`` without MATLAB's comments (``%`` to the end of a line) and line continuations
+    (``...`` and the rest of its line)."""
+    if "%" not in text and "..." not in text:
+        return text
+    return re.sub(r"\.\.\.[^\n]*(?:\n|\Z)", " ", re.sub(r"%[^\n]*", "", text))
+
+
 def matlab_matrix_rows(text: str) -> str | None:
     """The rows of a matrix written in MATLAB's syntax, one a line with commas between the
     values: ``[1 2 3; 2 1 1]`` (a ``[row col digit]`` clue list or a grid, as MATLAB's
@@ -106,8 +115,7 @@ def matlab_matrix_rows(text: str) -> str | None:
     >>> matlab_matrix_rows("1;2;3") is None
     True
     """
-    # MATLAB's comments (% to the end of a line) and line continuations (... and the rest)
-    text = re.sub(r"\.\.\.[^\n]*(?:\n|\Z)", " ", re.sub(r"%[^\n]*", "", text)) if "%" in text or "..." in text else text
+    text = _without_comments(text)
     bracketed = _MATLAB_MATRIX.match(text)
     if bracketed is not None:
         rows = re.split(r"[;\n]", bracketed.group("body"))
@@ -121,3 +129,98 @@ def matlab_matrix_rows(text: str) -> str | None:
     if not rows or not all(_MATLAB_ROW.fullmatch(row) for row in rows):
         return None
     return "\n".join(",".join(re.split(r"\s*,\s*|\s+", row)) for row in rows)
+
+
+#: the start of a matrix in MATLAB's syntax: ``[`` or ``name = [``
+_MATLAB_OPENING = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?\[(?!\s*\[)")
+
+
+def matlab_matrix_problem(text: str) -> str | None:
+    """What keeps text that opens a MATLAB matrix (``[`` or ``x = [``) from being one, for the
+    message when :func:`matlab_matrix_rows` did not read it; None for text that opens none.
+
+    Parameters
+    ----------
+    text : str
+        The whole puzzle text.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> matlab_matrix_problem("x = [1 1 5; 1 2 3;")
+    "the MATLAB matrix opened with '[' has no closing ']'"
+    >>> matlab_matrix_problem("[1 1 5; 2 2 x]")
+    "row 2 of the MATLAB matrix, '2 2 x': 'x' is not a number"
+    >>> matlab_matrix_problem("1 1 5") is None
+    True
+    """
+    text = _without_comments(text)
+    if not _MATLAB_OPENING.match(text):
+        return None
+    opens, closes = text.count("["), text.count("]")
+    if closes == 0:
+        return "the MATLAB matrix opened with '[' has no closing ']'"
+    if opens > 1 or closes > 1:
+        return (f"{max(opens, closes)} '[' ... ']' pairs: give one MATLAB matrix (a [row col digit] list "
+                f"or a grid), [1 2 3; 2 1 1]")
+    body, _, after = text[text.index("[") + 1:].partition("]")
+    after = after.strip().lstrip(";").strip()
+    if after:
+        return f"text after the MATLAB matrix's ']': {clip(after, 40)!r}"
+    for k, row in enumerate((row.strip() for row in re.split(r"[;\n]", body) if row.strip()), start=1):
+        for token in re.split(r"\s*,\s*|\s+", row):
+            if not _MATLAB_ROW.fullmatch(token):
+                return f"row {k} of the MATLAB matrix, {clip(row, 40)!r}: {clip(token, 20)!r} is not a number"
+    return "the MATLAB matrix has no rows"
+
+
+def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
+    """The rows of a grid written as nested lists (JSON's or Python's ``[[5, 3, 0], ...]``; ``null``,
+    ``None`` or ``""`` for an empty cell, a cell's text in quotes), one a line with commas between the
+    values; None for text that does not start with ``[[``.
+
+    Parameters
+    ----------
+    text : str
+        The whole puzzle text.
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    PuzzleError
+        Text that starts with ``[[`` but is not an array of rows of cells.
+
+    Examples
+    --------
+    >>> nested_list_rows("[[1, 0], [null, '2']]")
+    '1,0\\n,2'
+    """
+    stripped = text.lstrip("\ufeff").strip()
+    if not stripped.startswith("[["):
+        return None
+    python = re.sub(r"\bNone\b", "null", stripped)
+    try:
+        rows = json.loads(python if "'" not in python else python.replace("'", '"'))
+    except (ValueError, RecursionError) as e:
+        reason = "nested too deep" if isinstance(e, RecursionError) else getattr(e, "msg", str(e))
+        raise PuzzleError(f"{where}: not an array of rows ({clip(reason, 60)})") from None
+    for k, row in enumerate(rows if isinstance(rows, list) else [rows], start=1):
+        if not isinstance(row, list):
+            raise PuzzleError(f"{where}: item {k} of the array of rows is no row: {clip(json.dumps(row), 30)}")
+        for j, value in enumerate(row, start=1):
+            if value is not None and type(value) not in (int, float, str) or isinstance(value, str) and (
+                    re.search(r'[,;"\s]', value.strip())):
+                raise PuzzleError(f"{where}: row {k}, column {j}: {clip(json.dumps(value), 30)} is not a cell "
+                                  f"(a number, its text, or null for an empty one)")
+    if not any(rows):
+        raise PuzzleError(f"{where}: the array of rows holds no cells")
+    return "\n".join(",".join("" if v is None else v.strip() if isinstance(v, str) else repr(v) for v in row)
+                     for row in rows)

@@ -470,8 +470,8 @@ def _first_line_is_an_object(text: str) -> bool:
 
 
 def refuse_json_of_no_document(text: str, where: str) -> None:
-    """One line for a ``.json`` file that holds JSON other than an object or a number (an array,
-    ``null``, a string): it is neither a puzzle document nor a grid, whose text the other readers would
+    """One line for a ``.json`` file that holds JSON other than an object, a number or an array of
+    rows (a grid: ``[[5, 3, 0, ...], ...]``): an array of other values, ``null``, a string: it is neither a puzzle document nor a grid, whose text the other readers would
     misread ("'[1' is not an integer", "bad character 'n'").
 
     Parameters
@@ -496,5 +496,7 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
     if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
         return
+    if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
+        return   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
     raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
                       f"found {kinds[type(value)]}")

@@ -27,7 +27,8 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
-from pipeline.core.cells_text import matlab_matrix_rows, split_cells as _split_cells
+from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows
+from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -476,7 +477,10 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
-    text = matlab_matrix_rows(text) or text   # [1 2 3; 2 1 1]: the rows of a clue list (or a grid)
+    rows = matlab_matrix_rows(text) or nested_list_rows(text, where)   # [1 2 3; 2 1 1], [[5, 3, 0], ...]
+    if rows is None and (problem := matlab_matrix_problem(text)):
+        raise PuzzleError(f"{where}: {problem}")
+    text = rows or text
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -4,6 +4,7 @@ input whose puzzle column is not text."""
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pandas as pd
@@ -144,3 +145,28 @@ def test_commands_that_read_files_only_say_so_for_standard_input(capsys, monkeyp
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith(said)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_json_file_of_an_array_of_rows_is_a_grid(capsys, tmp_path):
+    """An array of rows ([[5, 3, 0, ...], ...], as JSON, JavaScript or Python write a grid) was
+    refused as "a puzzle document is a JSON object ..., found an array"."""
+    grid = [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2], [0, None, "", "."]]
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(grid))
+    assert main(["count", str(path), "--limit", "1000"]) == 0
+    on_text = capsys.readouterr().out
+    assert main(["count", json.dumps(grid), "--limit", "1000"]) == 0
+    assert capsys.readouterr().out == on_text
+    assert main(["count", "1..........2....", "--limit", "1000"]) == 0
+    assert capsys.readouterr().out == on_text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x = [1 1 5; 1 2 3;", "puzzle: the MATLAB matrix opened with '[' has no closing ']'"),
+    ("[1 1 5; 2 2 x]", "puzzle: row 2 of the MATLAB matrix, '2 2 x': 'x' is not a number"),
+    ("[[1, 2], [3, true]]", "puzzle: row 2, column 2: true is not a cell (a number, its text, or null for an empty one)"),
+])
+def test_a_bracketed_puzzle_that_does_not_parse_names_what_is_wrong(capsys, text, message):
+    """Before, the message named a first cell such as "bad cell '[1 1 5'"."""
+    assert main(["solve", text]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"

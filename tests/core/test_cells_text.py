@@ -1,11 +1,14 @@
 """Cells of one line of grid text (:mod:`pipeline.core.cells_text`)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core.cells_text import drop_trailing_empty_column, matlab_matrix_rows, split_cells
+from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
+                                      nested_list_rows, split_cells)
 from pipeline.core.errors import PuzzleError
 
 CELL = st.text(alphabet="0123456789.ABC", max_size=3)
@@ -63,3 +66,52 @@ def test_other_text_is_not_a_matlab_matrix(text):
 def test_any_matlab_matrix_of_integers_round_trips(rows, between, row_end):
     text = "[" + row_end.join(between.join(map(str, row)) for row in rows) + "]"
     assert matlab_matrix_rows(text) == "\n".join(",".join(map(str, row)) for row in rows)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("x = [1 1 5; 1 2 3;", "has no closing ']'"),
+    ("[1 1 5; 1 2 3]\n[2 1 6]", "2 '[' ... ']' pairs"),
+    ("[1 1 5; 2 2 x]", "row 2 of the MATLAB matrix, '2 2 x': 'x' is not a number"),
+    ("clues = [1 1 5]; disp(clues)", "text after the MATLAB matrix's ']': 'disp(clues)'"),
+    ("[ ; % nothing\n ]", "has no rows"),
+])
+def test_text_that_opens_a_matlab_matrix_is_told_what_keeps_it_from_one(text, problem):
+    assert matlab_matrix_rows(text) is None
+    assert problem in matlab_matrix_problem(text)
+
+
+@pytest.mark.parametrize("text", ["1 1 5", "53..7....", "[[1, 2], [3, 4]]", "a = 5", "1,[2],3"])
+def test_text_that_opens_no_matlab_matrix_has_no_matlab_problem(text):
+    assert matlab_matrix_problem(text) is None
+
+
+@pytest.mark.parametrize("text, rows", [
+    ("[[5, 3, 0], [null, 1, 2]]", "5,3,0\n,1,2"),
+    ("[['5', '.', None], ['', 1, 2]]", "5,.,\n,1,2"),            # Python's repr of a list of lists
+    ("\ufeff [[1.0, NaN]]\n", "1.0,nan"),
+])
+def test_nested_lists_read_as_rows_of_comma_separated_cells(text, rows):
+    assert nested_list_rows(text) == rows
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[1, 2], [3", "not an array of rows"),
+    ("[[1, 2], 3]", "item 2 of the array of rows is no row: 3"),
+    ("[[1, true]]", "row 1, column 2: true is not a cell"),
+    ("[[\"1,2\", 3]]", 'row 1, column 1: "1,2" is not a cell'),   # would split into two cells
+    ("[[[1]]]", "row 1, column 1: [1] is not a cell"),
+    ("[[], []]", "holds no cells"),
+    ("[" * 100_000, "nested too deep"),
+])
+def test_nested_lists_that_are_no_grid_are_one_puzzle_error(text, message):
+    with pytest.raises(PuzzleError, match="^here: ") as caught:
+        nested_list_rows(text, "here")
+    assert message in str(caught.value)
+
+
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(0, 99), st.sampled_from([".", "0", "x"])),
+                         min_size=1, max_size=9), min_size=1, max_size=9))
+def test_any_nested_list_of_cells_round_trips(rows):
+    text = json.dumps(rows)
+    expected = "\n".join(",".join("" if v is None else str(v) for v in row) for row in rows)
+    assert nested_list_rows(text) == expected
