@@ -209,7 +209,6 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
     del data
     if "\n" not in text and "\r" in text:   # CR-only line ends (classic Mac, some Windows tools): the
         text = text.replace("\r", "\n")       # detectors' and parsers' line anchors want LF
-    _check_lines(text, man, where, size_limit)
     if format is not None:
         if format not in SOLUTION_FORMATS:
             known = ", ".join([*SOLUTION_FORMATS, *BINARY_SOLUTION_FORMATS])
@@ -217,6 +216,8 @@ def read_solution(path: str | os.PathLike, manifest: Manifest | Model | str | os
         fmt = SOLUTION_FORMATS[format]
     else:
         fmt = _detected(text, where)
+    if fmt.lines_bounded:
+        _check_lines(text, man, where, size_limit)
     return _vector(fmt.parse(text, where), fmt.name, man, where, path)
 
 

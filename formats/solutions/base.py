@@ -98,6 +98,10 @@ class SolutionFormat:
     description: str
     detect: Callable[[str], bool]
     parse: Callable[[str, str], RawSolution]
+    #: a line per value at most: a file of more lines than the model has values is refused before
+    #: it is parsed; False for a reader that bounds what it parses itself (a saved workspace's
+    #: other variables are passed over unread)
+    lines_bounded: bool = True
 
 
 SOLUTION_FORMATS: dict[str, SolutionFormat] = {}

@@ -2,8 +2,9 @@
 default text format (``save answer.txt x``), holding the ``x`` that ``intlinprog`` returned (in
 the export's column order, as the ``vector`` CSV reader takes it) or a grid.
 
-The answer is the file's one numeric variable, else the one named ``x``; a vector is read as
-positions, a matrix of more than one row and column as a grid. A MATLAB 7.3 MAT-file (HDF5) and
+The answer is the file's one numeric top-level variable, else the one named ``x``; a square
+matrix is read as a grid, any other array as positions in MATLAB's column-major order (``x(:)``:
+a vector, or ``X = reshape(x, N, N, N)``). A MATLAB 7.3 MAT-file (HDF5) and
 Octave's own binary format are refused naming the ``save`` option that writes a readable one.
 Registered on import (see :mod:`formats.solutions` for the detection order).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,6 +30,9 @@ ANSWER_NAME = "x"
 _NUMERIC_CLASSES = {"double", "single", "logical", "sparse", "int8", "uint8", "int16", "uint16", "int32",
                     "uint32", "int64", "uint64"}
 _HDF5 = b"\x89HDF\r\n\x1a\n"
+#: The most values a saved answer may hold, checked from its header before anything is allocated
+#: (an x over every position of a 200x200 grid, four times over: a sparse 1e9-by-1 header is refused).
+MOST_VALUES = 4 * 200 ** 3
 #: How to save a file this module reads, said when one it cannot read is given.
 _SAVE_READABLE = ("save it with -v7 (save('answer.mat', 'x', '-v7')), as Octave text (save answer.txt x), "
                   "or write x with writematrix(x, 'x.csv')")
@@ -55,12 +60,11 @@ def _answer(values: np.ndarray, name: str, where: str) -> RawSolution:
         values = values.real
     if values.dtype.kind not in "biuf":
         raise FormatError(f"{where}: variable {name!r} holds {values.dtype.name} values, not numbers")
-    shape = values.shape
-    if values.ndim > 2 or (values.ndim == 2 and min(shape) > 1 and values.size != max(shape) * min(shape)):
-        raise FormatError(f"{where}: variable {name!r} is {'x'.join(map(str, shape))}: expected a vector or a grid")
-    if values.ndim == 2 and min(shape) > 1:
+    if values.ndim == 2 and values.shape[0] == values.shape[1] > 1:
         return grid_solution(values.astype(float), f"{where} ({name})")
-    flat = values.astype(float).ravel()
+    # a vector, or x reshaped (X = reshape(x, N, N, N), as the export's script decodes it): x(:),
+    # MATLAB's column-major order
+    flat = values.astype(float).ravel(order="F")
     if not np.isfinite(flat).all():
         k = int(np.flatnonzero(~np.isfinite(flat))[0])
         raise FormatError(f"{where}: value {flat[k]} at position {k + 1} of {name!r} is not a number")
@@ -106,9 +110,9 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
     found = {name: tuple(shape) for name, shape, kind in listed if kind in _NUMERIC_CLASSES}
     name = _answer_name(found, [name for name, _, _ in listed], where)
     size = int(np.prod(found[name], dtype=np.float64))
-    if size > most_values:   # the header's sizes, before any data is inflated
+    if size > min(most_values, MOST_VALUES):   # the header's sizes, before any data is inflated
         raise FormatError(f"{where}: variable {name!r} holds {size:,} values, more than an answer of the model "
-                          f"has: at most {most_values:,}")
+                          f"has: at most {min(most_values, MOST_VALUES):,}")
     try:
         values = loadmat(io.BytesIO(data), variable_names=[name], squeeze_me=False)[name]
     except Exception as e:
@@ -127,76 +131,156 @@ register_binary_solution_format(BinarySolutionFormat(
 # -- Octave text -------------------------------------------------------------------------------
 
 _OCTAVE_VARIABLE = re.compile(r"^# name: (\S+)[ \t]*\r?\n", re.M)
-_OCTAVE_KEY = re.compile(r"^# (\w[\w ]*): *(.*?)\s*$")
+_OCTAVE_KEY = re.compile(r"^# (\w+): *(.*?)[ \t\r]*$", re.M)
+_OCTAVE_COMPLEX = re.compile(r"\(([^,()]*),([^,()]*)\)")
+#: Octave's numeric types (``global`` ones too): scalars, full and sparse matrices of doubles,
+#: singles, logicals, complex numbers and integers, and ranges
+_OCTAVE_NUMERIC = re.compile(r"(?:(?:float |u?int(?:8|16|32|64) )?(?:complex )?(?:scalar|matrix)|bool(?: matrix)?"
+                             r"|sparse (?:bool |complex )?matrix|bool sparse matrix|(?:double_)?range)")
 
 
 def _detect_octave_text(head: str) -> bool:
     return re.search(r"^# name: \S+[ \t]*\r?\n# type: ", head, re.M) is not None
 
 
-def _octave_block(block: str, name: str, where: str) -> np.ndarray | None:
-    """The numbers of one variable of Octave's text format, None when it holds none (a string,
-    a cell, a struct)."""
-    keys: dict[str, str] = {}
-    lines = block.splitlines()
-    at = 0
-    while at < len(lines) and lines[at].startswith("#"):
-        key = _OCTAVE_KEY.match(lines[at])
-        if key:
-            keys[key.group(1)] = key.group(2)
-        at += 1
-    kind = keys.get("type", "")
-    body = " ".join(lines[at:]).split()
-    here = f"{where} ({name})"
+@dataclass(frozen=True)
+class _OctaveVariable:
+    """One ``# name:`` block of Octave's text format: its header keys and where its body starts
+    and ends in the text (up to the next block, a struct's field or a cell's element included)."""
 
-    def count(key: str) -> int:
-        text = keys.get(key, "")
+    name: str
+    kind: str
+    keys: dict
+    body: int
+    end: int
+
+    def count(self, key: str, where: str) -> int:
+        text = self.keys.get(key, "")
         if not text.isdigit():
-            raise FormatError(f"{here}: '# {key}:' is {text!r}, not a count")
+            raise FormatError(f"{where} ({self.name}): '# {key}:' is {text!r}, not a count")
         return int(text)
-    if kind == "scalar" or kind.endswith(" scalar"):
-        return parse_floats(body[:1], here, "value")
-    if kind == "sparse matrix" or kind == "bool sparse matrix":
-        rows, cols, nnz = count("rows"), count("columns"), count("nnz")
-        triples = parse_floats(body[:3 * nnz], here, "value").reshape(-1, 3)
-        dense = np.zeros((rows, cols))
-        inside = (triples[:, 0] >= 1) & (triples[:, 0] <= rows) & (triples[:, 1] >= 1) & (triples[:, 1] <= cols)
+
+    def children(self) -> int:
+        """How many blocks that follow are this one's (a struct's fields, a cell's elements):
+        Octave writes them as blocks of their own, unindented."""
+        counts = [self.keys.get(key, "") for key in (("length",) if "struct" in self.kind else ("rows", "columns"))]
+        if self.kind not in ("scalar struct", "struct", "cell") or not all(c.isdigit() for c in counts):
+            return 0
+        return int(np.prod([int(c) for c in counts], dtype=np.float64)) if self.kind == "cell" else int(counts[0])
+
+
+def _octave_variables(text: str) -> list[_OctaveVariable]:
+    """The top-level variables of an Octave text file: a struct's fields and a cell's elements
+    (blocks named like any variable, ``x`` too) are skipped with their parent."""
+    marks = list(_OCTAVE_VARIABLE.finditer(text))
+    blocks = []
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        at = mark.end()
+        while at < end and text.startswith("#", at):   # the header: the body starts after it
+            line_end = text.find("\n", at, end)
+            at = end if line_end < 0 else line_end + 1
+        # every key up to the next block: a struct's "# length:" comes after its line of dimensions
+        keys = {key.group(1): key.group(2) for key in _OCTAVE_KEY.finditer(text, mark.end(), end)}
+        kind = keys.get("type", "").removeprefix("global ")
+        blocks.append(_OctaveVariable(mark.group(1), kind, keys, min(at, end), end))
+    top, k = [], 0
+    while k < len(blocks):   # blocks in pre-order: a parent's descendants follow it
+        top.append(blocks[k])
+        pending, k = blocks[k].children(), k + 1
+        while pending > 0 and k < len(blocks):
+            pending, k = pending - 1 + blocks[k].children(), k + 1
+    return top
+
+
+def _octave_shape(var: _OctaveVariable, text: str, where: str) -> tuple[int, ...]:
+    """A numeric variable's size, from its header (N-d arrays: the line of dimensions after it)."""
+    here = f"{where} ({var.name})"
+    if var.kind.endswith("scalar") or var.kind == "bool":
+        return (1, 1)
+    if var.kind.endswith("range"):
+        base, limit, step = _range_of(var, text, here)
+        return (1, max(int((limit - base) // step) + 1, 0) if step and np.isfinite((limit - base) / step) else 0)
+    if "ndims" in var.keys:
+        ndims = var.count("ndims", where)
+        dims = text[var.body:var.end].split(None, ndims)[:ndims]
+        return tuple(int(d) for d in parse_floats(dims, here, "dimension"))
+    return var.count("rows", where), var.count("columns", where)
+
+
+def _range_of(var: _OctaveVariable, text: str, here: str) -> tuple[float, float, float]:
+    """A range's base, limit and increment (Octave writes them on the line after its header)."""
+    values = parse_floats(text[var.body:var.end].split()[:3], here, "value")
+    if values.size != 3:
+        raise FormatError(f"{here}: a range needs its base, limit and increment")
+    return float(values[0]), float(values[1]), float(values[2])
+
+
+def _octave_numbers(tokens: list[str], here: str, complex_values: bool) -> np.ndarray:
+    """Values written as numbers, or as ``(re,im)`` pairs for a complex type."""
+    if not complex_values:
+        return parse_floats(tokens, here, "value")
+    pairs = [_OCTAVE_COMPLEX.fullmatch(token) for token in tokens]
+    if not all(pairs):
+        bad = next(token for token, pair in zip(tokens, pairs) if not pair)
+        raise FormatError(f"{here}: value {bad[:30]!r} is not a complex number (re,im)")
+    parts = parse_floats([part for pair in pairs for part in pair.groups()], here, "value").reshape(-1, 2)
+    return parts[:, 0] + 1j * parts[:, 1]
+
+
+def _octave_values(var: _OctaveVariable, text: str, shape: tuple[int, ...], where: str) -> np.ndarray:
+    """The values of a numeric variable whose size was checked."""
+    here = f"{where} ({var.name})"
+    complex_values = "complex" in var.kind
+    tokens = text[var.body:var.end].split()
+    if var.kind.endswith("range"):
+        base, _, step = _range_of(var, text, here)
+        return base + step * np.arange(shape[1], dtype=float).reshape(shape)
+    if var.kind.startswith(("sparse", "bool sparse")):
+        nnz = var.count("nnz", where)
+        if complex_values:
+            triples = np.column_stack([parse_floats(tokens[0:3 * nnz:3], here, "row"),
+                                       parse_floats(tokens[1:3 * nnz:3], here, "column"),
+                                       _octave_numbers(tokens[2:3 * nnz:3], here, True)])
+        else:
+            triples = parse_floats(tokens[:3 * nnz], here, "value").reshape(-1, 3)
+        rows, cols = shape
+        inside = (triples[:, 0].real >= 1) & (triples[:, 0].real <= rows) & (triples[:, 1].real >= 1) & (
+            triples[:, 1].real <= cols)
         if triples.shape[0] != nnz or not inside.all():
             raise FormatError(f"{here}: the sparse entries do not fit its {rows}x{cols} size and {nnz} nonzeros")
-        dense[triples[:, 0].astype(int) - 1, triples[:, 1].astype(int) - 1] = triples[:, 2]
+        dense = np.zeros(shape, dtype=triples.dtype)
+        dense[triples[:, 0].real.astype(int) - 1, triples[:, 1].real.astype(int) - 1] = triples[:, 2]
         return dense
-    if kind in ("matrix", "bool matrix"):
-        rows, cols = count("rows"), count("columns")
-        values = parse_floats(body, here, "value")
-        if values.size != rows * cols:
-            raise FormatError(f"{here}: {values.size:,} values for its {rows}x{cols} size")
-        return values.reshape(rows, cols)
-    if kind.endswith(" matrix") and "ndims" in keys:   # int32 matrix: its dims, then the values by column
-        ndims = count("ndims")
-        dims = [int(d) for d in parse_floats(body[:ndims], here, "dimension")]
-        values = parse_floats(body[ndims:], here, "value")
-        if values.size != int(np.prod(dims, dtype=np.float64)):
-            raise FormatError(f"{here}: {values.size:,} values for its {'x'.join(map(str, dims))} size")
-        return values.reshape(dims, order="F")
-    return None
+    if "ndims" in var.keys:   # the line of dimensions first, then the values by column
+        tokens = tokens[len(shape):]
+    values = _octave_numbers(tokens, here, complex_values)
+    if values.size != int(np.prod(shape, dtype=np.float64)):
+        raise FormatError(f"{here}: {values.size:,} values for its {'x'.join(map(str, shape))} size")
+    return values.reshape(shape, order="F")
 
 
 def _parse_octave_text(text: str, where: str) -> RawSolution:
-    """The answer variable of a file Octave's ``save`` wrote in its default text format."""
-    marks = list(_OCTAVE_VARIABLE.finditer(text))
-    found: dict[str, np.ndarray] = {}
+    """The answer variable of a file Octave's ``save`` wrote in its default text format (a
+    workspace's other variables, strings, structs and cells are passed over unread)."""
+    found: dict[str, tuple[int, ...]] = {}
     others: list[str] = []
-    for k, mark in enumerate(marks):
-        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
-        values = _octave_block(text[mark.end():end], mark.group(1), where)
-        if values is None:
-            others.append(mark.group(1))
+    variables = {}
+    for var in _octave_variables(text):
+        if _OCTAVE_NUMERIC.fullmatch(var.kind):
+            found[var.name] = _octave_shape(var, text, where)
+            variables[var.name] = var
         else:
-            found[mark.group(1)] = values
-    name = _answer_name({n: v.shape for n, v in found.items()}, others, where)
-    return _answer(found[name], name, where)
+            others.append(var.name)
+    name = _answer_name(found, others, where)
+    size = int(np.prod(found[name], dtype=np.float64))
+    most = min(MOST_VALUES, max(64 * len(text), 1 << 17))   # a sparse header's size, bounded before it is allocated
+    if size > most:
+        raise FormatError(f"{where}: variable {name!r} is {'x'.join(map(str, found[name]))}: {size:,} values, more "
+                          f"than an answer has (at most {most:,} for a file of this size)")
+    return _answer(_octave_values(variables[name], text, found[name], where), name, where)
 
 
 register_solution_format(SolutionFormat("octave_text", "Octave save's text format: the variable x, or the one "
-                                        "numeric variable", _detect_octave_text, _parse_octave_text),
-                         before="sat_competition")
+                                        "numeric variable", _detect_octave_text, _parse_octave_text,
+                                        lines_bounded=False), before="sat_competition")

@@ -105,7 +105,6 @@ def test_a_grid_variable_reads_as_the_grid(answer, tmp_path):
     ({"a": np.ones(3), "b": np.ones(3)}, "holds 2 numeric variables (a, b) and none named 'x': save only the answer "
                                          "(save answer.mat x)"),
     ({"title": "no numbers"}, "no numeric variable to read as the answer (it holds title: none numeric)"),
-    ({"x": np.ones((2, 3, 4))}, "variable 'x' is 2x3x4: expected a vector or a grid"),
     ({"x": np.array([0.0, np.nan])}, "value nan at position 2 of 'x' is not a number"),
     ({"x": np.array([0.0, 1.0 + 1.0j])}, "variable 'x' holds complex values; an answer is real"),
 ])
@@ -115,6 +114,18 @@ def test_a_mat_file_without_one_answer_is_refused_in_one_line(answer, tmp_path, 
     with pytest.raises(FormatError) as caught:
         read_solution(path, manifest)
     assert str(caught.value) == f"{path}: {message}"
+
+
+def test_an_array_of_more_dimensions_reads_as_its_column_major_values(answer, tmp_path):
+    """X = reshape(x, N, N, N) (as the export's script decodes x) is x(:); so is any other shape."""
+    model, manifest, x = answer
+    for shape in [(9, 9, 9), (81, 9)]:
+        if x.size == 729:
+            sol = read_solution(_mat(tmp_path / "X.mat", {"X": x.reshape(shape, order="F")}), manifest)
+            assert_verifies(sol, model)
+    path = _mat(tmp_path / "bad.mat", {"x": np.ones((2, 3, 4))})
+    with pytest.raises(FormatError, match=r"^.*bad\.mat: expected .*, found 24$"):
+        read_solution(path, manifest)
 
 
 def test_a_variable_larger_than_any_answer_is_refused_before_it_is_inflated(answer, tmp_path):
@@ -140,3 +151,42 @@ def test_octave_text_of_other_types_reads_its_numbers(answer, tmp_path):
         path.write_text("# Created by Octave 7.3.0\n" + text + "\n\n# name: s\n# type: string\n# elements: 1\n"
                         "# length: 2\nok\n")
         assert_verifies(read_solution(path, manifest), model)
+
+
+def test_a_whole_octave_workspace_reads_its_top_level_x(answer, tmp_path):
+    """Octave's plain `save` of a workspace (text, whatever the file's name): a struct's field
+    named x (written as a block of its own) was read in place of the real x, a 3-D array failed
+    the whole file ("'# rows:' is ''"), single, complex, global and sparse logical variables were
+    "none numeric", and the file's many lines were refused as "not a solution file"."""
+    model, manifest, x = answer
+    (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    script = ("x = csvread('x.csv'); opts.x = zeros(size(x)); opts.note = 'solver options'; "
+              "X = reshape(x, 1, 1, []); c = {zeros(size(x)), 'x'}; xs = single(x); xc = complex(x, 0); "
+              "xsb = sparse(logical(x)); global gx; gx = x; r = 1:3; A = speye(2000); save answer.mat")
+    done = subprocess.run([_octave(), "--no-gui", "--quiet", "--eval", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert (tmp_path / "answer.mat").exists(), done.stdout + done.stderr
+    assert (tmp_path / "answer.mat").read_bytes().startswith(b"# Created by Octave")   # text, despite its name
+    sol = read_solution(tmp_path / "answer.mat", manifest)
+    assert sol.format == "octave_text"
+    assert np.array_equal(sol.values, read_solution(_mat(tmp_path / "x.mat", {"x": x}), manifest).values)
+    assert_verifies(sol, model)
+    for name in ("X", "xs", "xc", "xsb", "gx"):   # each alone, as the file's one numeric variable
+        subprocess.run([_octave(), "--no-gui", "--quiet", "--eval",
+                        f"load answer.mat; global gx; save('-text', 'one.txt', '{name}')"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert_verifies(read_solution(tmp_path / "one.txt", manifest), model)
+
+
+@pytest.mark.parametrize("header", ["# type: sparse matrix\n# nnz: 1\n# rows: 729\n# columns: 400000\n1 1 1\n",
+                                    "# type: matrix\n# ndims: 2\n 99999999 999999\n 1\n",
+                                    "# type: bool sparse matrix\n# nnz: 1\n# rows: 1000000000\n# columns: 1000000000\n"
+                                    "1 1 1\n"])
+def test_an_octave_text_size_no_answer_has_is_refused_before_anything_is_allocated(answer, tmp_path, header):
+    """A 70-byte sparse header of 729 x 400,000 took 2.6 GB and 7 s before "out of memory"."""
+    _, manifest, _ = answer
+    path = tmp_path / "bomb.txt"
+    path.write_text("# name: x\n" + header)
+    with pytest.raises(FormatError, match=r"bomb\.txt: variable 'x' is \d+x\d+: [\d,]+ values, more than an answer "
+                                          r"has \(at most 131,072 for a file of this size\)$"):
+        read_solution(path, manifest)
