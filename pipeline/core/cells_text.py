@@ -79,17 +79,22 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
 
 
 #: MATLAB's matrix syntax: ``[1 2 3; 2 1 1]``, optionally ``name = ...;``, over lines or on one
-_MATLAB_MATRIX = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?\[(?P<body>[^\[\]]*)\]\s*;?\s*\Z")
+_MATLAB_MATRIX = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?P<cast>(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?"
+                            r"\[(?P<body>(?:[^\[\]]|\[[^\[\]]*\])*)\](?(cast)\s*\))\s*;?\s*\Z")
+#: rows in brackets of their own, one under the other: ``[[1 2 3]; [2 1 1]]`` (vertical concatenation)
+_MATLAB_STACKED = re.compile(r"\s*\[[^\[\]]*\](?:\s*[;\n]\s*\[[^\[\]]*\])*\s*;?\s*")
 #: one row of a MATLAB matrix: numbers (NaN for an empty cell) separated by spaces or commas
-_MATLAB_ROW = re.compile(r"\s*(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|NaN)(?:\s*,\s*|\s+|\s*\Z))+", re.I)
+_MATLAB_NUMBER = r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|NaN)"
+_MATLAB_ROW = re.compile(rf"\s*(?:{_MATLAB_NUMBER}(?:\s*,\s*|\s+|\s*\Z))+", re.I)
 
 
 def _without_comments(text: str) -> str:
-    """``text`` without MATLAB's comments (``%`` to the end of a line) and line continuations
-    (``...`` and the rest of its line)."""
-    if "%" not in text and "..." not in text:
+    """``text`` without MATLAB's comments (``%{`` ... ``%}`` blocks, ``%`` to the end of a line,
+    and Octave's ``#``) and line continuations (``...`` and the rest of its line)."""
+    if "%" not in text and "..." not in text and "#" not in text:
         return text
-    return re.sub(r"\.\.\.[^\n]*(?:\n|\Z)", " ", re.sub(r"%[^\n]*", "", text))
+    text = re.sub(r"^[ \t]*%\{[ \t]*$.*?^[ \t]*%\}[ \t]*$", "", text, flags=re.M | re.S)
+    return re.sub(r"\.\.\.[^\n]*(?:\n|\Z)", " ", re.sub(r"[%#][^\n]*", "", text))
 
 
 def matlab_matrix_rows(text: str) -> str | None:
@@ -118,21 +123,34 @@ def matlab_matrix_rows(text: str) -> str | None:
     text = _without_comments(text)
     bracketed = _MATLAB_MATRIX.match(text)
     if bracketed is not None:
-        rows = re.split(r"[;\n]", bracketed.group("body"))
+        body = bracketed.group("body")
+        if "[" in body:   # rows in brackets of their own, stacked; side by side is another reading's
+            if not _MATLAB_STACKED.fullmatch(body):
+                return None
+            body = body.replace("[", " ").replace("]", ";")
+        rows = re.split(r"[;\n]", body)
     else:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         # every line "1 2 3;": a ';' ends it, spaces separate its values
         if not lines or not all(line.endswith(";") and re.search(r"[0-9.]\s+[+-]?[0-9N]", line) for line in lines):
             return None
         rows = [row for line in lines for row in line.split(";")]
-    rows = [row.strip() for row in rows if row.strip()]
+    rows = [re.sub(r"\s*,\s*\Z", "", row.strip()) for row in rows if row.strip()]   # [1,2,3,;...]: a row may end in ','
     if not rows or not all(_MATLAB_ROW.fullmatch(row) for row in rows):
         return None
-    return "\n".join(",".join(re.split(r"\s*,\s*|\s+", row)) for row in rows)
+    return "\n".join(",".join(_plain_number(token) for token in re.split(r"\s*,\s*|\s+", row)) for row in rows)
+
+
+def _plain_number(token: str) -> str:
+    """A number in exponent form (``1e0``, ``1.6E1``) as the integer it is, for the cell readers."""
+    if "e" not in token.lower() or "nan" in token.lower():
+        return token
+    value = float(token)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else token
 
 
 #: the start of a matrix in MATLAB's syntax: ``[`` or ``name = [``
-_MATLAB_OPENING = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?\[(?!\s*\[)")
+_MATLAB_OPENING = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?:(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?\[(?!\s*\[)")
 
 
 def matlab_matrix_problem(text: str) -> str | None:
@@ -157,8 +175,16 @@ def matlab_matrix_problem(text: str) -> str | None:
     >>> matlab_matrix_problem("1 1 5") is None
     True
     """
-    text = _without_comments(text)
+    uncommented = _without_comments(text)
+    if not uncommented.strip() and text.lstrip().startswith("%"):
+        return "only MATLAB comments ('%'), no matrix"
+    text = uncommented
     if not _MATLAB_OPENING.match(text):
+        later = re.search(r"^[ \t]*[A-Za-z]\w*\s*=\s*\[", text, re.M)
+        before = text[:later.start()].strip() if later else ""
+        if before and not re.search(r"[\[\]]", before):
+            return (f"text before the MATLAB matrix, {clip(before.splitlines()[0], 40)!r}: give the matrix alone "
+                    f"(clues = [1 2 3; 2 1 1];)")
         return None
     opens, closes = text.count("["), text.count("]")
     if closes == 0:
@@ -167,13 +193,17 @@ def matlab_matrix_problem(text: str) -> str | None:
         return (f"{max(opens, closes)} '[' ... ']' pairs: give one MATLAB matrix (a [row col digit] list "
                 f"or a grid), [1 2 3; 2 1 1]")
     body, _, after = text[text.index("[") + 1:].partition("]")
-    after = after.strip().lstrip(";").strip()
+    after = re.sub(r"\A\s*\)?\s*;?", "", after).strip() if "(" in text[:text.index("[")] else after.strip().lstrip(";").strip()
     if after:
         return f"text after the MATLAB matrix's ']': {clip(after, 40)!r}"
-    for k, row in enumerate((row.strip() for row in re.split(r"[;\n]", body) if row.strip()), start=1):
-        for token in re.split(r"\s*,\s*|\s+", row):
+    rows = [row.strip() for row in re.split(r"[;\n]", body) if row.strip()]
+    for k, row in enumerate(rows, start=1):
+        for token in re.split(r"\s*,\s*|\s+", re.sub(r"\s*,\s*\Z", "", row)):
             if not _MATLAB_ROW.fullmatch(token):
                 return f"row {k} of the MATLAB matrix, {clip(row, 40)!r}: {clip(token, 20)!r} is not a number"
+    if rows:
+        return (f"{clip(' '.join(text.split()), 40)!r} is not a MATLAB matrix as written: [1 2 3; 2 1 1], "
+                f"x = [...]; or x = int8([...]);")
     return "the MATLAB matrix has no rows"
 
 

@@ -477,9 +477,15 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
-    rows = matlab_matrix_rows(text) or nested_list_rows(text, where)   # [1 2 3; 2 1 1], [[5, 3, 0], ...]
+    matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
+    rows = matrix_rows or nested_list_rows(text, where)   # [[5, 3, 0], ...]
     if rows is None and (problem := matlab_matrix_problem(text)):
         raise PuzzleError(f"{where}: {problem}")
+    if matrix_rows is not None:   # a message's "line N" is the matrix's row N
+        try:
+            return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected)
+        except PuzzleError as e:
+            raise PuzzleError(re.sub(r"\b[Ll]ine (\d+)", r"row \1 of the MATLAB matrix", str(e))) from None
     text = rows or text
     # (file line number, content) for every line that carries cells
     lines = []
@@ -693,6 +699,10 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     return _clue_list_to_grid(matrix, box, size, where)
 
 
+#: The largest entry of a clue list that is told to give ``--size`` (the largest grid a model is built for).
+MAX_CLUE_LIST_SIZE = 100
+
+
 def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=None) -> np.ndarray:
     """MATLAB-style ``[row col digit]`` rows (1-based) -> grid; ``line_numbers`` for messages."""
     lines = np.arange(1, clues.shape[0] + 1) if line_numbers is None else line_numbers
@@ -706,6 +716,8 @@ def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=No
         # a 0 row or column: numbered from 0 (NumPy, C) where MATLAB's lists count from 1
         based = ("; rows and columns count from 1, as in MATLAB: add 1 to 0-based ones"
                  if col < 2 and (clues[:, :2] == 0).any() and (clues[:, :2] <= n - 1).all() else "")
+        if not based and size is None and box is None and 9 < clues.max() <= MAX_CLUE_LIST_SIZE:
+            based = f"; for a bigger grid give --size (--size {int(clues.max())} holds this list's largest entry)"
         raise PuzzleError(
             f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}{based}"
         )

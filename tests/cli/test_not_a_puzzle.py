@@ -165,6 +165,9 @@ def test_a_json_file_of_an_array_of_rows_is_a_grid(capsys, tmp_path):
     ("x = [1 1 5; 1 2 3;", "puzzle: the MATLAB matrix opened with '[' has no closing ']'"),
     ("[1 1 5; 2 2 x]", "puzzle: row 2 of the MATLAB matrix, '2 2 x': 'x' is not a number"),
     ("[[1, 2], [3, true]]", "puzzle: row 2, column 2: true is not a cell (a number, its text, or null for an empty one)"),
+    ("[1 1 4; 1 7]", "puzzle: row 2 of the MATLAB matrix has 2 values; expected 3 (row,col,digit)"),
+    ("[1 1 16; 16 16 1]", "puzzle: row 1 of the MATLAB matrix: entries must be integers from 1 to 9, found 16; for a "
+                          "bigger grid give --size (--size 16 holds this list's largest entry)"),
 ])
 def test_a_bracketed_puzzle_that_does_not_parse_names_what_is_wrong(capsys, text, message):
     """Before, the message named a first cell such as "bad cell '[1 1 5'"."""

@@ -43,6 +43,12 @@ def test_a_trailing_comma_goes_only_where_it_makes_the_grid_square():
     ("[5 NaN 0; 1 2.0 3]", "5,NaN,0\n1,2.0,3"),
     ("% the clues\nclues = [1 2 3   % first\n         2 1 1];\n", "1,2,3\n2,1,1"),
     ("[1 2 ...  row one goes on\n 3; 2 1 1]", "1,2,3\n2,1,1"),
+    ("[[1 2 3]; [2 1 1]]", "1,2,3\n2,1,1"),                       # rows stacked in brackets of their own
+    ("[1,2,3,;2,1,1,]", "1,2,3\n2,1,1"),                           # a row may end in a comma
+    ("[1e0 2 3; 2 1 1.6E1]", "1,2,3\n2,1,16"),                     # exponents
+    ("# Octave's comment\n[1 2 3; 2 1 1]  # end", "1,2,3\n2,1,1"),
+    ("%{\nblock\n%}\n[1 2 3; 2 1 1]", "1,2,3\n2,1,1"),
+    ("x = int8([1 2 3; 2 1 1]);", "1,2,3\n2,1,1"),
 ])
 def test_a_matlab_matrix_reads_as_rows_of_comma_separated_values(text, rows):
     assert matlab_matrix_rows(text) == rows
@@ -52,7 +58,8 @@ def test_a_matlab_matrix_reads_as_rows_of_comma_separated_values(text, rows):
     "1;2;3\n2;1;1\n",            # a CSV with ';' between fields: no spaces between values
     "1,2,3\n2,1,1\n",
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-    "[[1, 2, 3], [2, 1, 1]]",    # a JSON array of arrays: the JSON reader's
+    "[[1, 2, 3], [2, 1, 1]]",    # a JSON array of arrays: the nested-list reader's
+    "[[1 2 3], [2 1 1]]",        # side by side (one row in MATLAB): not stacked rows
     "[1 2 x; 2 1 1]",
     "[]",
     "1 2 3;\n2 1 1\n",           # not every line ends its row
@@ -74,6 +81,9 @@ def test_any_matlab_matrix_of_integers_round_trips(rows, between, row_end):
     ("[1 1 5; 2 2 x]", "row 2 of the MATLAB matrix, '2 2 x': 'x' is not a number"),
     ("clues = [1 1 5]; disp(clues)", "text after the MATLAB matrix's ']': 'disp(clues)'"),
     ("[ ; % nothing\n ]", "has no rows"),
+    ("N = 9;\nclues = [1 1 5];", "text before the MATLAB matrix, 'N = 9;': give the matrix alone"),
+    ("x = int8([1 1 5];", "'x = int8([1 1 5];' is not a MATLAB matrix as written"),
+    ("% only a comment", "only MATLAB comments ('%'), no matrix"),
 ])
 def test_text_that_opens_a_matlab_matrix_is_told_what_keeps_it_from_one(text, problem):
     assert matlab_matrix_rows(text) is None
