@@ -257,7 +257,8 @@ def _octave_values(var: _OctaveVariable, text: str, shape: tuple[int, ...], wher
     values = _octave_numbers(tokens, here, complex_values)
     if values.size != int(np.prod(shape, dtype=np.float64)):
         raise FormatError(f"{here}: {values.size:,} values for its {'x'.join(map(str, shape))} size")
-    return values.reshape(shape, order="F")
+    # an N-d array's values come by column; a matrix's a row a line
+    return values.reshape(shape, order="F" if "ndims" in var.keys else "C")
 
 
 def _parse_octave_text(text: str, where: str) -> RawSolution:

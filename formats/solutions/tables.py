@@ -1,4 +1,6 @@
-"""Numeric CSV: a MATLAB ``sudoku.csv`` grid (N x N digits), or a positional x vector.
+"""Numeric CSV: a MATLAB ``sudoku.csv`` grid (N x N digits), or a positional x vector; either
+also in MATLAB's matrix syntax (``mat2str(S)``, ``x = [...];``) or as Octave displays it (``S =``
+over the rows).
 
 Registered on import (see :mod:`formats.solutions` for the detection order).
 """
@@ -8,7 +10,8 @@ import re
 
 import numpy as np
 
-from pipeline.core.errors import FormatError
+from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows
+from pipeline.core.errors import FormatError, PuzzleError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, truncated
@@ -118,6 +121,36 @@ def _parse_vector(text: str, where: str) -> RawSolution:
     return RawSolution("positions", parse_floats(tokens, where, "value"), dense=True, full_ok=True)
 
 
+#: MATLAB's matrix syntax (``[4 1 7; ...]``, ``x = [0;1;...];``) or Octave's display of a
+#: variable (``S =``, a blank line, the rows), told by its first characters
+_MATLAB_TEXT = re.compile(r"\A\ufeff?\s*(?:(?:[A-Za-z]\w*\s*=\s*)?\[\s*[-+0-9.]|[A-Za-z]\w*\s*=[ \t]*\r?\n\s*[-+0-9.])")
+_DISPLAY_NAME = re.compile(r"\A\ufeff?\s*[A-Za-z]\w*\s*=[ \t]*\r?\n")
+
+
+def _detect_matlab_text(head: str) -> bool:
+    return _MATLAB_TEXT.match(head) is not None
+
+
+def _parse_matlab_text(text: str, where: str) -> RawSolution:
+    """A grid or an x vector written as MATLAB writes a matrix, or as Octave displays one."""
+    rows = matlab_matrix_rows(text)
+    if rows is None:
+        display = _DISPLAY_NAME.match(text)
+        if display is None:
+            try:
+                problem = matlab_matrix_problem(text)
+            except PuzzleError as e:   # a message of its own: the same line
+                problem = str(e)
+            raise FormatError(f"{where}: {problem or 'not a MATLAB matrix'}")
+        rows = text[display.end():]
+    table = _read_table(rows)
+    if len(table) == 1 or all(len(row) == 1 for row in table):
+        return _parse_vector(rows, where)
+    return _parse_grid(rows, where)
+
+
+register_solution_format(SolutionFormat("matlab_text", "MATLAB matrix syntax (mat2str, x = [...];) or Octave's "
+                                        "display: a grid or the x vector", _detect_matlab_text, _parse_matlab_text))
 register_solution_format(SolutionFormat("matlab_grid", "MATLAB sudoku.csv: N x N digits",
                                         _detect_grid, _parse_grid))
 register_solution_format(SolutionFormat("vector", "x vector CSV in export column order",

@@ -91,6 +91,10 @@ def fixture_files() -> tuple[Path, object, dict[str, str]]:
     seeds["xpress_slx"] = "NAME sol\n" + "".join(f" C      {n:<20} {x[j]:g}\n" for j, n in enumerate(names)) + "ENDATA\n"
     grid = "\n".join(",".join(str(d) for d in row) for row in np.arange(16).reshape(4, 4) % 4 + 1) + "\n"
     seeds["matlab_grid"] = grid
+    seeds["matlab_text"] = "[" + ";".join(" ".join(str(d) for d in row) for row in np.arange(16).reshape(4, 4) % 4 + 1) + "]\n"
+    seeds["matlab_text:x"] = "x = [" + "; ".join(f"{v:g}" for v in x) + "];\n"
+    seeds["matlab_text:display"] = "S =\n\n" + "".join(
+        "".join(f"{d:4d}" for d in row) + "\n" for row in np.arange(16).reshape(4, 4) % 4 + 1) + "\n"
     seeds["vector"] = "\n".join(f"{v:g}" for v in x) + "\n"
     seeds["octave_text"] = (f"# Created by Octave 7.3.0\n# name: x\n# type: matrix\n# rows: {x.size}\n# columns: 1\n"
                             + "".join(f" {v:g}\n" for v in x) + "\n\n")

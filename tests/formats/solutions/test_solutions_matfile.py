@@ -190,3 +190,30 @@ def test_an_octave_text_size_no_answer_has_is_refused_before_anything_is_allocat
     with pytest.raises(FormatError, match=r"bomb\.txt: variable 'x' is \d+x\d+: [\d,]+ values, more than an answer "
                                           r"has \(at most 131,072 for a file of this size\)$"):
         read_solution(path, manifest)
+
+
+@pytest.mark.parametrize("statement, name, expected", [
+    ("save -text S.txt S", "S.txt", "octave_text"),                       # a matrix: a row a line
+    ("fid = fopen('S.txt', 'w'); fprintf(fid, '%s\\n', mat2str(S)); fclose(fid);", "S.txt", "matlab_text"),
+    ("fid = fopen('x.txt', 'w'); fprintf(fid, 'x = %s;\\n', mat2str(x)); fclose(fid);", "x.txt", "matlab_text"),
+    ("S", None, "matlab_text"),                                            # Octave's display: S = and the rows
+])
+def test_a_grid_or_x_octave_writes_as_text_reads_the_right_way_round(answer, tmp_path, statement, name, expected):
+    """A text save of a grid read its rows as columns for a while (an N-d array's order); a grid or
+    x in MATLAB's matrix syntax or Octave's display was an unrecognised format."""
+    model, manifest, x = answer
+    grid = solve(model, threads=1).grid
+    (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    (tmp_path / "S.csv").write_text("\n".join(",".join(map(str, row)) for row in grid) + "\n")
+    done = subprocess.run([_octave(), "--no-gui", "--quiet", "--eval",
+                           f"x = csvread('x.csv'); S = csvread('S.csv'); {statement}"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    path = tmp_path / (name or "shown.txt")
+    if name is None:
+        path.write_text(done.stdout)
+    assert path.exists(), done.stdout + done.stderr
+    sol = read_solution(path, manifest)
+    assert sol.format == expected
+    if name != "x.txt":
+        assert np.array_equal(sol.grid(), grid)
+    assert_verifies(sol, model)
