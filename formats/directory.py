@@ -485,6 +485,13 @@ def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
         The export the answer was read against.
     """
     own = manifest.convention
+    kept = np.asarray(manifest.columns)
+    kept = np.sort(kept[kept < own.n_vars])
+    # a --clues reduce export keeps some columns: the file's k-th value is its k-th kept column,
+    # which in another convention is the k-th of the same (row, col, digit) cells in that order;
+    # the cells the clues fix (not kept, 1 in ``values``) stay fixed
+    triples = own.cell_digit(kept) if kept.size < own.n_vars else None
+    fixed = own.cell_digit(np.setdiff1d(np.flatnonzero(values), kept)) if triples is not None else None
     readings = []
     for scheme in SCHEMES:
         for order in ORDERS:
@@ -492,7 +499,12 @@ def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
                 continue
             try:
                 other = dataclasses.replace(own, scheme=scheme, order=order)
-                grid = grid_from_vector(values, other)
+                reread = values
+                if triples is not None:
+                    reread = np.zeros(own.n_vars)
+                    reread[np.sort(other.position(*triples))] = values[kept]
+                    reread[other.position(*fixed)] = 1.0
+                grid = grid_from_vector(reread, other)
             except PipelineError:   # no block scheme for a canvas; not one digit a cell in this one
                 continue
             if verify_grid(grid, manifest.puzzle):

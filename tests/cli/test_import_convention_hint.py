@@ -84,3 +84,33 @@ def test_an_answer_that_is_no_solution_in_any_convention_gets_no_hint(capsys, tm
     assert main(["import", str(answer), "--manifest", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert "invalid: " in err and "hint" not in err and "convention" not in err, err
+
+
+@pytest.mark.parametrize("doc", PUZZLES[:2], ids=["6x6", "6x6-antiknight"])
+@pytest.mark.parametrize("exported", CONVENTIONS, ids="/".join)
+def test_an_x_of_another_reduced_export_names_the_convention_too(capsys, tmp_path, doc, exported):
+    """A ``--clues reduce`` export's x has one value per kept column, in its own convention's
+    order: the hint read the file's values at the manifest's positions only, and said nothing."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--to", str(tmp_path / "out"), "--formats", "csv", "--scheme", exported[0],
+                 "--order", exported[1], "--clues", "reduce", "--quiet"]) == 0
+    puzzle = parse_puzzle(json.dumps(doc))
+    grid = pipeline.solve(puzzle).grid
+    rows, cols = np.indices(grid.shape)
+    hinted = 0
+    for solved in CONVENTIONS:
+        model = build_model(puzzle, *solved, "reduce")
+        full = np.zeros(model.convention.n_vars)
+        full[model.convention.position(rows.ravel(), cols.ravel(), grid.ravel() - 1)] = 1
+        answer = tmp_path / f"x_{'_'.join(solved)}.csv"
+        answer.write_text("\n".join(f"{v:g}" for v in full[model.columns]) + "\n")
+        capsys.readouterr()
+        code = main(["import", str(answer), "--manifest", str(tmp_path / "out")])
+        err = capsys.readouterr().err
+        if code == 0:
+            continue
+        hinted += 1
+        assert f"it reads as a valid grid in the {solved[0]}/{solved[1]}" in err, err
+        assert f"not the manifest's {exported[0]}/{exported[1]}" in err, err
+    assert hinted >= 2
