@@ -100,3 +100,25 @@ def test_a_grid_valid_with_no_box_shape_gets_no_hint(capsys):
     line = "1234" "3412" "2143" "4311"   # a repeat in row 4: no box shape mends it
     assert main(["verify", line]) == 1
     assert "hint" not in capsys.readouterr().out
+
+
+def test_a_grid_of_other_boxes_checked_against_its_puzzle_is_told_the_box_too(capsys, tmp_path):
+    """With ``--puzzle`` (a line of givens says nothing of its boxes) the hint was left out."""
+    assert main(["solve", "12345" + "." * 31, "--box", "3x2", "--format", "line", "--no-unique-check"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert main(["verify", line, "--puzzle", "12345" + "." * 31]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "hint: the grid is valid with --box 3x2 (its boxes were taken as 2x3, the default for 6x6)"
+    assert main(["verify", line, "--puzzle", "12345" + "." * 31, "--box", "3x2"]) == 0
+    wrong = line.replace("1", "x").replace("2", "1").replace("x", "2")   # breaks the clues: no box mends it
+    assert main(["verify", wrong, "--puzzle", "12345" + "." * 31]) == 1
+    assert "hint" not in capsys.readouterr().out
+
+
+def test_a_latin_square_that_breaks_every_box_shape_is_told_so(capsys):
+    line = "".join("123456"[k:] + "123456"[:k] for k in range(6))   # cyclic rows: no box shape holds
+    assert main(["verify", line]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "hint: the grid is a valid Latin square (each digit once a row and a column): give --variant latin if its "
+        "puzzle has no boxes")
+    assert main(["verify", line, "--variant", "latin"]) == 0

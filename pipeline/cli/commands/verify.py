@@ -47,11 +47,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         message = verdict.message
     hint = ""
-    if not verdict and args.puzzle_opt is None and args.box is None and not (drawn and drawn[0]):
+    if not verdict and args.box is None and not (drawn and drawn[0]):
         fits = _boxes_it_fits(grid, puzzle, args)
         if fits:
             hint = (f"the grid is valid with --box {' or --box '.join(fits)} (its boxes were taken as "
                     f"{puzzle.h}x{puzzle.w}, the default for {puzzle.n}x{puzzle.n})")
+        elif _latin_square(grid, puzzle, args):
+            hint = ("the grid is a valid Latin square (each digit once a row and a column): give --variant latin "
+                    "if its puzzle has no boxes")
     if args.format == "json":
         print(json.dumps({"ok": verdict.ok, "message": message, "checked_clues": args.puzzle_opt is not None,
                           "variant": puzzle.variant, "n": puzzle.n, "violations": violations,
@@ -76,13 +79,30 @@ def _boxes_it_fits(grid: np.ndarray, puzzle, args: argparse.Namespace) -> list[s
     fits = []
     for h, w in shapes:
         try:
-            other = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=f"{h}x{w}", variant=args.variant,
-                                 size=n, rules=args.rules)
-        except PuzzleError:
+            other = _puzzle_read_with(args, grid, box=f"{h}x{w}")
+        except PuzzleError:   # a puzzle that says its own boxes, or a shape its variant has not
             continue
         if verify_grid(grid, other):
             fits.append(f"{h}x{w}")
     return fits
+
+
+def _puzzle_read_with(args: argparse.Namespace, grid: np.ndarray, **options: str):
+    """The puzzle verify checks against (``--puzzle``'s, else the rules alone), read with other options."""
+    if args.puzzle_opt is not None:   # its clues too: read again, as the command line would with these options
+        return puzzle_from_args(argparse.Namespace(**{**vars(args), **options}), args.puzzle_opt)
+    return parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=options.get("box"),
+                        variant=options.get("variant", args.variant), size=grid.shape[0], rules=args.rules)
+
+
+def _latin_square(grid: np.ndarray, puzzle, args: argparse.Namespace) -> bool:
+    """Whether a grid that breaks its boxes holds as a Latin square (rows and columns only)."""
+    if puzzle.variant != "classic" or puzzle.regions is not None or puzzle.layout is not None or puzzle.rules:
+        return False
+    try:
+        return bool(verify_grid(grid, _puzzle_read_with(args, grid, variant="latin")))
+    except PuzzleError:
+        return False
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:
