@@ -154,7 +154,14 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
     frame = frame.rename(columns=record_column_names(frame.columns, path))
     if "puzzle" not in frame.columns:
-        raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(map(str, frame.columns))})")
+        names = [str(c) for c in frame.columns]
+        hint = ""
+        if fmt == "csv" and len(names) == 1 and ";" in names[0]:
+            hint = ("; its header is separated by ';' (as Excel writes CSV in some locales): save it with ',' "
+                    "separators, or tab-separated as .tsv")
+        elif names and all(re.fullmatch(r"Unnamed: \d+", name) for name in names):
+            hint = "; its first row is the header, and it names no column: name the puzzles' column 'puzzle'"
+        raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(names)}){hint}")
     twice = next((c for c in RECORD_COLUMNS if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
     if twice is not None:   # pandas renames the second 'puzzle' to 'puzzle.1', and the first was read alone
         raise PipelineError(f"batch: {str(path)!r}: column {twice!r} appears twice in the header; name it once")

@@ -23,7 +23,7 @@ from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse
 from pipeline.core.textin import MAX_TEXT_BYTES
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import Puzzle, parse_puzzle
-from pipeline.core.variants import VARIANT_TABLE, get_variant
+from pipeline.core.variants import VARIANT_TABLE, get_variant, variant_name
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import get_solver
 from pipeline.batch.config import SolveOptions
@@ -100,7 +100,7 @@ def _check_record(puzzle: object, variant: str | None) -> None:
     if bad is not None:   # a row the reader could not split as the header
         raise PuzzleError(bad[0])
     if variant is not None:
-        get_variant(variant)  # names the known variants
+        get_variant(variant_name(variant))  # names the known variants
 
 
 def _record_options(regions: object, variant: str | None, box: Any, rules: str | None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from pipeline.core.rules import Board, Rule, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
 from pipeline.core.textin import read_stdin, read_text_file
 from pipeline.core.values import checked_digit_grid, grid_values, value_grid_text, values_spec
-from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units
+from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units, variant_name
 
 __all__ = ["VARIANTS", "COMPACT_DIGITS", "REGION_ALPHABET", "DEFAULT_PUZZLE", "Puzzle", "default_box", "parse_box",
            "parse_puzzle", "parse_grid", "parse_regions", "grid_to_string", "format_grid", "check_grid_size",
@@ -483,6 +483,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
     pipeline.core.errors.ClueConflictError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
     check_puzzle_options(box, variant, size, rules)   # an API caller's box=5: one line, not a TypeError
+    variant = None if variant is None else variant_name(variant)   # "Classic" from a spreadsheet
     if isinstance(source, Puzzle) and (box, variant, regions, size) != (None,) * 4:
         # read again from its document, the keys the options name left out (they were ignored)
         given = {"box": box, "variant": variant, "regions": regions, "size": size}

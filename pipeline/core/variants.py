@@ -107,6 +107,31 @@ def unregister_variant(name: str) -> None:
                 FAMILIES.pop(family, None)
 
 
+def variant_name(name: str) -> str:
+    """The table's name of a variant written in another case or with spaces around it (a
+    spreadsheet's ``Classic``, `` JIGSAW ``); any other text as given (:func:`get_variant` names
+    the known ones).
+
+    Parameters
+    ----------
+    name : str
+        The variant as written.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> variant_name(" Jigsaw_X "), variant_name("samurai")
+    ('jigsaw_x', 'samurai')
+    """
+    if name in VARIANT_TABLE:
+        return name
+    folded = name.strip().lower()
+    return folded if folded in VARIANT_TABLE else name
+
+
 def get_variant(name: str) -> Variant:
     """The table entry of ``name``; :class:`PuzzleError` naming the known variants otherwise."""
     variant = VARIANT_TABLE.get(name)

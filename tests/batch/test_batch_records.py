@@ -500,3 +500,30 @@ def test_two_columns_that_name_one_field_are_refused(tmp_path, suffix):
         read_records(path)
     assert str(caught.value) == (f"batch: {str(path)!r}: columns 'puzzle' and 'Puzzle' both name the 'puzzle' field; "
                                  "keep one")
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("puzzle;variant\n" + MIXED[0] + ";classic\n", "its header is separated by ';' (as Excel writes CSV in some "
+                                                   "locales): save it with ',' separators, or tab-separated as .tsv"),
+    (",\n" + MIXED[0] + ",\n", "its first row is the header, and it names no column: name the puzzles' column "
+                              "'puzzle'"),
+])
+def test_a_csv_of_no_puzzle_column_says_why_when_it_can(tmp_path, text, hint):
+    path = tmp_path / "in.csv"
+    path.write_text(text)
+    with pytest.raises(PipelineError) as caught:
+        read_records(path)
+    assert str(caught.value).startswith(f"batch: {str(path)!r} has no 'puzzle' column (columns: ")
+    assert str(caught.value).endswith(f"); {hint}")
+
+
+def test_a_variant_in_another_case_is_the_variant(tmp_path):
+    """A spreadsheet's ``Classic`` was an error row: "unknown variant 'Classic'"."""
+    from pipeline.batch import run_batch
+
+    path = tmp_path / "in.csv"
+    pd.DataFrame({"puzzle": [MIXED[0]] * 3, "variant": ["Classic", " CLASSIC ", "sudoku-x"]}).to_csv(path, index=False)
+    run_batch(path, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["optimal", "optimal", "error"]
+    assert frame["error"].iloc[2].startswith("variant: unknown variant 'sudoku-x'; expected one of classic, ")
