@@ -382,6 +382,10 @@ def rule_rows_csr(model: Model) -> tuple[Csr, np.ndarray, np.ndarray]:
     return matrix, rhs, sense
 
 
+#: Clauses listed between two looks at the deadline (:meth:`RuleClauses.clauses`).
+LIST_SLICE = 1 << 16
+
+
 @dataclass
 class RuleClauses:
     """The clauses of a model's rule rows (:func:`encode_rule_rows`).
@@ -401,14 +405,32 @@ class RuleClauses:
     amo: str
     shapes: int
 
-    def clauses(self) -> list[list[int]]:
-        """The clauses as lists (small models: tests and in-process solvers)."""
+    def clauses(self, deadline: float | None = None) -> list[list[int]]:
+        """The clauses as lists (small models: tests and in-process solvers).
+
+        Parameters
+        ----------
+        deadline : float, optional
+            A ``time.perf_counter()`` value looked at every :data:`LIST_SLICE` clauses
+            (:class:`EncodingOutlasts` once it passed: 6.8 million clauses take seconds to list).
+
+        Returns
+        -------
+        list of list of int
+        """
         ends = np.flatnonzero(self.tokens == 0)
-        flat = self.tokens.tolist()
         out, start = [], 0
-        for end in ends.tolist():
-            out.append(flat[start:end])
-            start = end + 1
+        for lo in range(0, ends.size, LIST_SLICE):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise EncodingOutlasts(f"listing the rule rows' {ends.size:,} clauses ran past the time limit "
+                                       f"({lo:,} listed)")
+            chunk = ends[lo:lo + LIST_SLICE]
+            flat = self.tokens[start:int(chunk[-1]) + 1].tolist()
+            at = 0
+            for end in (chunk - start).tolist():
+                out.append(flat[at:end])
+                at = end + 1
+            start = int(chunk[-1]) + 1
         return out
 
     def facts(self) -> dict:

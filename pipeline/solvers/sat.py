@@ -215,7 +215,12 @@ class SatEngine:
             if not feed_clauses(self.solver.append_formula, self._encoding, deadline):
                 delete_solver(self.solver)
                 raise SetupOutlasts(self._took_the_limit())
-            self.solver.append_formula(self._extra)
+            for lo in range(0, len(self._extra), LOAD_SLICE):   # the rules' clauses: millions for weighted rows
+                if deadline is not None and time.perf_counter() > deadline:
+                    delete_solver(self.solver)
+                    raise SetupOutlasts(f"loading the rule rows' {len(self._extra):,} clauses took the whole "
+                                        "time limit")
+                self.solver.append_formula(self._extra[lo:lo + LOAD_SLICE])
         self._lock = threading.Lock()
 
     def _took_the_limit(self) -> str:

@@ -17,11 +17,13 @@ __all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "ru
 #: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
 #: alone are solved with the proof in docs/benchmarks.md's times ("Killer cages' combinations").
 CAGE_COMBINATIONS = True
-#: Seconds per clause of the rule rows' encoding to turn into lists and load into the solver:
-#: 12.5 million clauses of an ISS full-rank 9x9's weighted rows took 39 s to list and 30 s to
-#: load (5.5 us each, machine at load 6). Weighted rows can encode to far more clauses than their
-#: nonzeros say, so the encoding's size is checked against the time left before loading it.
-SETUP_SECONDS_PER_CLAUSE = 5.5e-6
+#: Seconds per clause of the rule rows' encoding to turn into lists and load into the solver, on a
+#: quiet machine: ISS's "Circus Maximus" 9x9, 6.8 million clauses, took 10.3 s to encode, list
+#: and load (1.5 us each; 5.5 us at load 6). Weighted rows can encode to far more clauses than
+#: their nonzeros say, so a set-up that cannot end within the time left is refused before it
+#: starts; one that runs slower than this (a loaded machine) is stopped at the deadline, which
+#: the listing and the loading look at every slice.
+SETUP_SECONDS_PER_CLAUSE = 1.5e-6
 
 
 class SetupOutlasts(SolveError):
@@ -98,7 +100,10 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
         clauses = [] if cages is None else cages.clauses
-        clauses += enc.clauses()
+        try:
+            clauses += enc.clauses(deadline)
+        except EncodingOutlasts as e:
+            raise SetupOutlasts(str(e)) from None
         n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
     if model.puzzle.layout is not None:
         absent = np.ones(model.convention.n_vars, dtype=bool)
