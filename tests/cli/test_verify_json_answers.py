@@ -122,3 +122,19 @@ def test_a_latin_square_that_breaks_every_box_shape_is_told_so(capsys):
         "hint: the grid is a valid Latin square (each digit once a row and a column): give --variant latin if its "
         "puzzle has no boxes")
     assert main(["verify", line, "--variant", "latin"]) == 0
+
+
+@pytest.mark.parametrize("extra, status, message", [
+    ([], "infeasible", "the puzzle has no solution (infeasible)"),
+    (["--time-limit", "0.001"], "time_limit", "time limit of 0.001 s reached"),
+])
+def test_solve_in_json_without_an_answer_prints_an_object_too(capsys, extra, status, message):
+    """A script reading ``solve --format json``'s stdout got nothing when there was no answer,
+    where count, rate and explain print an object."""
+    puzzle = (("419.6....2.....7...........3..4.1..........91....5..6....2.34...51.........7.....")
+              if status == "infeasible" else "." * 36 ** 2)
+    code = main(["solve", puzzle, "--format", "json", *extra])
+    out, err = capsys.readouterr()
+    answer = json.loads(out)
+    assert code == 1 and answer["grid"] is None and answer["line"] is None and answer["status"] == status
+    assert answer["message"].startswith(message) and err == f"no solution: {answer['message']}\n"

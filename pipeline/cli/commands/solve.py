@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -65,7 +66,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _no_solution(args: argparse.Namespace, status: str, message: str | None = None) -> int:
     reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
-    print(f"no solution: {reason}" + (f" ({message})" if message else ""), file=sys.stderr)
+    said = f"{reason}" + (f" ({message})" if message else "")
+    if getattr(args, "format", None) == "json":   # a script reading stdout gets an object, as count's
+        print(json.dumps({"grid": None, "line": None, "status": status, "message": said}))
+    print(f"no solution: {said}", file=sys.stderr)
     return 1
 
 
