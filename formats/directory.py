@@ -445,6 +445,8 @@ def import_solution(path: str | os.PathLike,
     check_path_argument(path, "import", "the solution file")
     if not (manifest is None or isinstance(manifest, (Manifest, str, os.PathLike))):
         raise FormatError(f"import: the manifest must be a Manifest, text or a path, found {type(manifest).__name__}")
+    if manifest is None and not os.path.lexists(path):   # said before a manifest is looked for beside it
+        raise FormatError(f"{path}: no such file")
     man = find_manifest(path, manifest)
     _refuse_the_exports_own_file(path, man)
     sol = read_solution(path, man)

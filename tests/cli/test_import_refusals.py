@@ -40,3 +40,12 @@ def test_a_line_break_in_a_file_name_stays_one_error_line(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "a\\nb.sol" in err, err
     code, out, err = call(capsys, "import", DEFAULT_PUZZLE, "--manifest", tmp_path / "m\r\nx.json")
     assert code == 2 and err.count("\n") == 1 and "m\\r\\nx.json" in err, err
+
+
+def test_a_missing_answer_file_is_no_such_file_with_or_without_a_manifest(tmp_path, capsys):
+    """Without --manifest it said "no manifest given and no manifest.json beside it" instead."""
+    missing = tmp_path / "answer.txt"
+    code, out, err = call(capsys, "import", missing)
+    assert (code, out, err) == (2, "", f"error: {missing}: no such file\n")
+    code, _, err = call(capsys, "import", missing, "--manifest", tmp_path / "manifest.json")
+    assert code == 2 and err == f"error: {missing}: no such file\n"
