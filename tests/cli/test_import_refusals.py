@@ -47,5 +47,6 @@ def test_a_missing_answer_file_is_no_such_file_with_or_without_a_manifest(tmp_pa
     missing = tmp_path / "answer.txt"
     code, out, err = call(capsys, "import", missing)
     assert (code, out, err) == (2, "", f"error: {missing}: no such file\n")
-    code, _, err = call(capsys, "import", missing, "--manifest", tmp_path / "manifest.json")
+    assert call(capsys, "export", DEFAULT_PUZZLE, "--to", tmp_path / "out", "--formats", "csv", "--quiet")[0] == 0
+    code, _, err = call(capsys, "import", missing, "--manifest", tmp_path / "out")
     assert code == 2 and err == f"error: {missing}: no such file\n"
