@@ -122,7 +122,8 @@ class Explanation:
             if not self.differing_cells:   # extra cells tell answers apart (as ISS counts its Var cells)
                 return (f"{more}{self.count} solutions.\nthe grids are the same: the solutions differ in the extra "
                         "cells only, so no clue in the grid makes the answer unique")
-            return (f"{more}{self.count} solutions.\ncells where they differ ({len(self.differing_cells)}): "
+            among = f", among the {self.count} solutions found" if self.count_capped else ""
+            return (f"{more}{self.count} solutions.\ncells where they differ ({len(self.differing_cells)}{among}): "
                     + " ".join(f"r{r + 1}c{c + 1}" for r, c in self.differing_cells)
                     + f"\nclues to add for a unique solution ({len(self.add)}, greedy, not proved smallest): "
                     + clues(self.add))

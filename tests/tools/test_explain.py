@@ -108,6 +108,9 @@ def test_invalid_multiple_unique():
 def test_count_is_capped():
     e = explain("." * 16, box="2x2", cap=10)
     assert e.status == "multiple" and e.count == 10 and e.count_capped and "at least 10" in e.text()
+    # the cells listed are those the solutions found differ in: a cell outside may differ in others
+    assert f"cells where they differ ({len(e.differing_cells)}, among the 10 solutions found): " in e.text()
+    assert ", among the" not in explain("12.." "34.." "...." "....", box="2x2").text()
 
 
 @pytest.mark.skipif(data_missing_reason() is not None, reason=str(data_missing_reason()))
