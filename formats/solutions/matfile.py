@@ -106,7 +106,7 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
     try:
         listed = whosmat(io.BytesIO(data))
     except Exception as e:   # scipy raises many kinds for a damaged file: one line, whichever
-        raise FormatError(f"{where}: not a readable MAT-file ({type(e).__name__}: {' '.join(str(e).split())[:120]})") from None
+        raise FormatError(f"{where}: not a readable MAT-file ({_scipy_reason(e)})") from None
     found = {name: tuple(shape) for name, shape, kind in listed if kind in _NUMERIC_CLASSES}
     name = _answer_name(found, [name for name, _, _ in listed], where)
     size = int(np.prod(found[name], dtype=np.float64))
@@ -116,11 +116,25 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
     try:
         values = loadmat(io.BytesIO(data), variable_names=[name], squeeze_me=False)[name]
     except Exception as e:
-        raise FormatError(f"{where}: variable {name!r} is not readable ({type(e).__name__}: "
-                          f"{' '.join(str(e).split())[:120]})") from None
+        kind = dict((n, k) for n, _, k in listed).get(name)
+        if kind in ("sparse", "logical") and isinstance(e, ValueError) and "reshape" in str(e):
+            # scipy.io lists a sparse logical array as logical, and cannot read it
+            raise FormatError(f"{where}: variable {name!r} is a sparse array scipy.io cannot read (a sparse logical "
+                              f"one): save full(double({name})) instead") from None
+        raise FormatError(f"{where}: variable {name!r} is not readable ({_scipy_reason(e)})") from None
     if hasattr(values, "toarray"):   # a sparse matrix (save of a sparse x)
         values = values.toarray()
     return _answer(values, name, where)
+
+
+def _scipy_reason(error: Exception) -> str:
+    """scipy.io's complaint in a few words: a file cut short is said to be (scipy's own words vary
+    with where it was cut, and advise listing its matrices with ``whosmat``)."""
+    text = " ".join(str(error).split())
+    if isinstance(error, (TypeError, OSError)) or re.search(r"truncated|[Nn]ot enough bytes|too small|could not read",
+                                                            text):
+        return "the file ends early: truncated?"
+    return f"{type(error).__name__}: {text.split('; ')[0][:120]}"
 
 
 register_binary_solution_format(BinarySolutionFormat(

@@ -217,3 +217,24 @@ def test_a_grid_or_x_octave_writes_as_text_reads_the_right_way_round(answer, tmp
     if name != "x.txt":
         assert np.array_equal(sol.grid(), grid)
     assert_verifies(sol, model)
+
+
+def test_a_sparse_logical_x_and_a_cut_mat_file_say_what_to_do(answer, tmp_path):
+    """scipy.io cannot read a sparse logical array ("cannot reshape array of size 81 into shape
+    (1,729)"), and a file cut short was scipy's advice to list its matrices with whosmat."""
+    model, manifest, x = answer
+    (tmp_path / "x.csv").write_text("\n".join(f"{v:g}" for v in x) + "\n")
+    subprocess.run([_octave(), "--no-gui", "--quiet", "--eval",
+                    "x = csvread('x.csv'); xsb = sparse(logical(x)); save('-v7', 'xsb.mat', 'xsb'); "
+                    "save('-v6', 'x6.mat', 'x')"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    with pytest.raises(FormatError) as caught:
+        read_solution(tmp_path / "xsb.mat", manifest)
+    assert str(caught.value) == (f"{tmp_path / 'xsb.mat'}: variable 'xsb' is a sparse array scipy.io cannot read "
+                                 "(a sparse logical one): save full(double(xsb)) instead")
+    data = (tmp_path / "x6.mat").read_bytes()
+    for cut in (10, 127, 200, len(data) - 8):
+        (tmp_path / "cut.mat").write_bytes(data[:cut])
+        with pytest.raises(FormatError, match=r"cut\.mat: (not a readable MAT-file|variable 'x' is not readable|"
+                                              r"unrecognised solution format).*") as caught:
+            read_solution(tmp_path / "cut.mat", manifest)
+        assert "whosmat" not in str(caught.value)
