@@ -388,6 +388,8 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
                     shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
         except Exception as e:  # anything at all: this record's error, not the chunk's
             rows[k].update(status="error", error=_reason(e))
+            if rules and isinstance(rules[0], str) and rules[0].strip():   # as written: which rules failed
+                rows[k]["rules"] = rules[0]
             continue
         rows[k]["variant"] = puzzle.variant
         shapes[key].members.append(k)

@@ -527,3 +527,17 @@ def test_a_variant_in_another_case_is_the_variant(tmp_path):
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "optimal", "error"]
     assert frame["error"].iloc[2].startswith("variant: unknown variant 'sudoku-x'; expected one of classic, ")
+
+
+def test_an_error_row_keeps_the_rules_its_record_wrote(tmp_path):
+    """A record whose thermometer or cage was bad had null rules in its error row: which rules
+    failed was not to be seen in the output."""
+    from pipeline.batch import run_batch
+
+    bad = '[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 99}]'
+    path = tmp_path / "in.csv"
+    pd.DataFrame({"puzzle": [MIXED[0], MIXED[0]], "rules": [bad, None]}).to_csv(path, index=False)
+    run_batch(path, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
+    frame = pd.read_parquet(tmp_path / "out").sort_values("index")
+    assert frame["status"].tolist() == ["error", "optimal"]
+    assert frame["rules"].iloc[0] == bad and pd.isna(frame["rules"].iloc[1])
