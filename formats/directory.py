@@ -502,7 +502,7 @@ def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
             try:
                 other = dataclasses.replace(own, scheme=scheme, order=order)
                 reread = values
-                if triples is not None:
+                if triples is not None and fixed is not None:
                     reread = np.zeros(own.n_vars)
                     reread[np.sort(other.position(*triples))] = values[kept]
                     reread[other.position(*fixed)] = 1.0

@@ -238,7 +238,7 @@ def _octave_numbers(tokens: list[str], here: str, complex_values: bool) -> np.nd
     if not all(pairs):
         bad = next(token for token, pair in zip(tokens, pairs) if not pair)
         raise FormatError(f"{here}: value {bad[:30]!r} is not a complex number (re,im)")
-    parts = parse_floats([part for pair in pairs for part in pair.groups()], here, "value").reshape(-1, 2)
+    parts = parse_floats([part for pair in pairs if pair for part in pair.groups()], here, "value").reshape(-1, 2)
     return parts[:, 0] + 1j * parts[:, 1]
 
 

@@ -478,15 +478,15 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
-    rows = matrix_rows or nested_list_rows(text, where)   # [[5, 3, 0], ...]
-    if rows is None and (problem := matlab_matrix_problem(text)):
+    converted = matrix_rows or nested_list_rows(text, where)   # [[5, 3, 0], ...]
+    if converted is None and (problem := matlab_matrix_problem(text)):
         raise PuzzleError(f"{where}: {problem}")
     if matrix_rows is not None:   # a message's "line N" is the matrix's row N
         try:
             return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected)
         except PuzzleError as e:
             raise PuzzleError(re.sub(r"\b[Ll]ine (\d+)", r"row \1 of the MATLAB matrix", str(e))) from None
-    text = rows or text
+    text = converted or text
     # (file line number, content) for every line that carries cells
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
