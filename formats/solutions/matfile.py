@@ -109,10 +109,10 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
         raise FormatError(f"{where}: not a readable MAT-file ({_scipy_reason(e)})") from None
     found = {name: tuple(shape) for name, shape, kind in listed if kind in _NUMERIC_CLASSES}
     name = _answer_name(found, [name for name, _, _ in listed], where)
-    size = int(np.prod(found[name], dtype=np.float64))
-    if size > min(most_values, MOST_VALUES):   # the header's sizes, before any data is inflated
+    size, most = int(np.prod(found[name], dtype=np.float64)), min(most_values, MOST_VALUES)
+    if size > most:   # the header's sizes, before any data is inflated
         raise FormatError(f"{where}: variable {name!r} holds {size:,} values, more than an answer of the model "
-                          f"has: at most {min(most_values, MOST_VALUES):,}")
+                          f"has: at most {most:,}")
     try:
         values = loadmat(io.BytesIO(data), variable_names=[name], squeeze_me=False)[name]
     except Exception as e:
@@ -177,10 +177,11 @@ class _OctaveVariable:
     def children(self) -> int:
         """How many blocks that follow are this one's (a struct's fields, a cell's elements):
         Octave writes them as blocks of their own, unindented."""
-        counts = [self.keys.get(key, "") for key in (("length",) if "struct" in self.kind else ("rows", "columns"))]
-        if self.kind not in ("scalar struct", "struct", "cell") or not all(c.isdigit() for c in counts):
+        keys = {"scalar struct": ("length",), "struct": ("length",), "cell": ("rows", "columns")}.get(self.kind, ())
+        counts = [self.keys.get(key, "") for key in keys]
+        if not counts or not all(c.isdigit() for c in counts):
             return 0
-        return int(np.prod([int(c) for c in counts], dtype=np.float64)) if self.kind == "cell" else int(counts[0])
+        return int(np.prod([int(c) for c in counts], dtype=np.float64))
 
 
 def _octave_variables(text: str) -> list[_OctaveVariable]:

@@ -79,13 +79,23 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
 
 
 #: MATLAB's matrix syntax: ``[1 2 3; 2 1 1]``, optionally ``name = ...;``, over lines or on one
-_MATLAB_MATRIX = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?P<cast>(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?"
-                            r"\[(?P<body>(?:[^\[\]]|\[[^\[\]]*\])*)\](?(cast)\s*\))\s*;?\s*\Z")
+_MATLAB_START = r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?P<cast>(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?\["
+_MATLAB_MATRIX = re.compile(_MATLAB_START + r"(?P<body>(?:[^\[\]]|\[[^\[\]]*\])*)\](?(cast)\s*\))\s*;?\s*\Z")
 #: rows in brackets of their own, one under the other: ``[[1 2 3]; [2 1 1]]`` (vertical concatenation)
 _MATLAB_STACKED = re.compile(r"\s*\[[^\[\]]*\](?:\s*[;\n]\s*\[[^\[\]]*\])*\s*;?\s*")
 #: one row of a MATLAB matrix: numbers (NaN for an empty cell) separated by spaces or commas
 _MATLAB_NUMBER = r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|NaN)"
 _MATLAB_ROW = re.compile(rf"\s*(?:{_MATLAB_NUMBER}(?:\s*,\s*|\s+|\s*\Z))+", re.I)
+
+
+def _matrix_rows(body: str) -> list[str]:
+    """A matrix body's rows (``;`` or a line break between them), each without a trailing comma."""
+    return [re.sub(r"\s*,\s*\Z", "", row.strip()) for row in re.split(r"[;\n]", body) if row.strip()]
+
+
+def _row_tokens(row: str) -> list[str]:
+    """A row's values (commas or spaces between them)."""
+    return re.split(r"\s*,\s*|\s+", row)
 
 
 def _without_comments(text: str) -> str:
@@ -128,17 +138,16 @@ def matlab_matrix_rows(text: str) -> str | None:
             if not _MATLAB_STACKED.fullmatch(body):
                 return None
             body = body.replace("[", " ").replace("]", ";")
-        rows = re.split(r"[;\n]", body)
     else:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         # every line "1 2 3;": a ';' ends it, spaces separate its values
         if not lines or not all(line.endswith(";") and re.search(r"[0-9.]\s+[+-]?[0-9N]", line) for line in lines):
             return None
-        rows = [row for line in lines for row in line.split(";")]
-    rows = [re.sub(r"\s*,\s*\Z", "", row.strip()) for row in rows if row.strip()]   # [1,2,3,;...]: a row may end in ','
+        body = "\n".join(lines)
+    rows = _matrix_rows(body)   # [1,2,3,;...]: a row may end in ','
     if not rows or not all(_MATLAB_ROW.fullmatch(row) for row in rows):
         return None
-    return "\n".join(",".join(_plain_number(token) for token in re.split(r"\s*,\s*|\s+", row)) for row in rows)
+    return "\n".join(",".join(_plain_number(token) for token in _row_tokens(row)) for row in rows)
 
 
 def _plain_number(token: str) -> str:
@@ -150,7 +159,7 @@ def _plain_number(token: str) -> str:
 
 
 #: the start of a matrix in MATLAB's syntax: ``[`` or ``name = [``
-_MATLAB_OPENING = re.compile(r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?:(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?\[(?!\s*\[)")
+_MATLAB_OPENING = re.compile(_MATLAB_START + r"(?!\s*\[)")
 
 
 def matlab_matrix_problem(text: str) -> str | None:
@@ -196,9 +205,9 @@ def matlab_matrix_problem(text: str) -> str | None:
     after = re.sub(r"\A\s*\)?\s*;?", "", after).strip() if "(" in text[:text.index("[")] else after.strip().lstrip(";").strip()
     if after:
         return f"text after the MATLAB matrix's ']': {clip(after, 40)!r}"
-    rows = [row.strip() for row in re.split(r"[;\n]", body) if row.strip()]
+    rows = _matrix_rows(body)
     for k, row in enumerate(rows, start=1):
-        for token in re.split(r"\s*,\s*|\s+", re.sub(r"\s*,\s*\Z", "", row)):
+        for token in _row_tokens(row):
             if not _MATLAB_ROW.fullmatch(token):
                 return f"row {k} of the MATLAB matrix, {clip(row, 40)!r}: {clip(token, 20)!r} is not a number"
     if rows:
