@@ -29,7 +29,7 @@ from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, default_box, format_grid, grid_to_string, parse_puzzle
 from pipeline.core.rules import NEEDS_MORE_THAN_A_NAME, RULES, rule_hint
-from pipeline.core.stops import Deadline
+from pipeline.core.stops import TOO_LONG_TO_START, Deadline
 from pipeline.core.values import value_grid_text
 
 
@@ -639,9 +639,22 @@ def stopped_by_time_limit(args: argparse.Namespace, command: str, reason: str | 
     return 1
 
 
-def time_limit_words(args: argparse.Namespace) -> str:
-    """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s``)."""
-    return f"time limit of {args.time_limit} s reached" if args.time_limit is not None else "time limit reached"
+def time_limit_words(args: argparse.Namespace, reason: str | None = None) -> str:
+    """How solve and count say a time-limit stop (the float as given: ``time limit of 5.0 s
+    reached``), or a step refused at once because its estimate outlasts the limit (``not
+    started: the time limit of 5.0 s is too short``: nothing ran until the limit).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's arguments (``time_limit``).
+    reason : str or None
+        The engine's or the build's message, if any (an estimate says ``alone takes about``).
+    """
+    limit = f"time limit of {args.time_limit} s" if args.time_limit is not None else "time limit"
+    if reason and TOO_LONG_TO_START in reason:
+        return f"not started: the {limit} is too short"
+    return f"{limit} reached"
 
 
 class _SatBackends:

@@ -184,8 +184,8 @@ def test_time_limit_exit_1(capsys):
     code, out, err = call(capsys, "solve", "." * 36 ** 2, "--time-limit", "0.001")
     assert code == 1 and out == ""
     # the limit covers the whole command: a build that alone outlasts it is not started (issue 21)
-    assert re.fullmatch(r"no solution: time limit of 0\.001 s reached \(building the 36x36 model alone takes "
-                        r"about \d+(\.\d)? m?s here: 186,624 nonzeros\)\n", err), err
+    assert re.fullmatch(r"no solution: not started: the time limit of 0\.001 s is too short \(building the 36x36 "
+                        r"model alone takes about \d+(\.\d)? m?s here: 186,624 nonzeros\)\n", err), err
 
 
 # ---------------------------------------------------------------------------------------------
@@ -574,10 +574,10 @@ def test_count_time_limit_stop_is_said_as_solve_says_it(capsys):
     code, out, err = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001")
     if code == 0:
         pytest.skip(f"this machine found a solution within the limit: {out!r}")
-    assert (code, out) == (1, "0 (at least: time limit of 0.001 s reached)\n")
+    assert (code, out) == (1, "0 (not started: the time limit of 0.001 s is too short)\n")
     # the limit covers the whole command: a build that alone outlasts it is not started (issue 21)
-    assert re.fullmatch(r"no solution: time limit of 0\.001 s reached \(building the 25x25 model alone takes "
-                        r"about \d+(\.\d)? m?s here: 62,500 nonzeros\)\n", err), err
+    assert re.fullmatch(r"no solution: not started: the time limit of 0\.001 s is too short \(building the 25x25 "
+                        r"model alone takes about \d+(\.\d)? m?s here: 62,500 nonzeros\)\n", err), err
     solve_code, solve_out, solve_err = call(capsys, "solve", empty, "--solver", "highs", "--time-limit", "0.001")
     assert solve_code == code and err.startswith(solve_err.strip())
     code, out, _ = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001", "--format", "json")

@@ -126,7 +126,7 @@ def test_a_latin_square_that_breaks_every_box_shape_is_told_so(capsys):
 
 @pytest.mark.parametrize("extra, status, message", [
     ([], "infeasible", "the puzzle has no solution (infeasible)"),
-    (["--time-limit", "0.001"], "time_limit", "time limit of 0.001 s reached"),
+    (["--time-limit", "0.001"], "time_limit", "not started: the time limit of 0.001 s is too short"),
 ])
 def test_solve_in_json_without_an_answer_prints_an_object_too(capsys, extra, status, message):
     """A script reading ``solve --format json``'s stdout got nothing when there was no answer,

@@ -63,7 +63,7 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
     listed in ``puzzle``'s values, as ``solve`` prints them."""
     count, status = result.count, result.status
     complete = status == "complete"
-    stop = time_limit_words(args) if status == "time_limit" else status
+    stop = time_limit_words(args, reason or result.message) if status == "time_limit" else status
     if complete:
         word = {0: "no solution", 1: "unique"}.get(count, "solutions")
     elif status == "limit":
@@ -71,8 +71,8 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
     elif status == "memory_limit":   # each solution the SAT engine found stays with it as a clause
         word = (f"at least: stopped at the memory allowed ({MAX_BYTES_ENV}), which holds a clause for each "
                 f"solution found")
-    else:
-        word = f"at least: {stop}"
+    else:   # a count refused before it started has no "at least" to say
+        word = stop if stop.startswith("not started") else f"at least: {stop}"
     if args.format == "json":
         print(json.dumps({"count": count, "complete": complete, "status": status, "word": word, "solver": solver,
                           "unique": (count == 1) if complete or count > 1 else None,

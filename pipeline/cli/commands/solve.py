@@ -65,7 +65,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _no_solution(args: argparse.Namespace, status: str, message: str | None = None) -> int:
-    reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args) if status == "time_limit" else status)
+    reason = NO_SOLUTION_WORDS.get(status) or (time_limit_words(args, message) if status == "time_limit" else status)
     said = f"{reason}" + (f" ({message})" if message else "")
     if getattr(args, "format", None) == "json":   # a script reading stdout gets an object, as count's
         print(json.dumps({"grid": None, "line": None, "status": status, "message": said}))
