@@ -23,7 +23,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.decode import grid_from_vector
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import FormatError, PipelineError, some_of
+from pipeline.core.errors import FormatError, PipelineError, WrongValueCount, some_of
 from pipeline.core.extracells import extra_digits
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, export_manifest
 from pipeline.core.verify import (RESIDUAL_TOL, Verdict, residual, residual_without_aux, verify_grid,
@@ -449,7 +449,10 @@ def import_solution(path: str | os.PathLike,
         raise FormatError(f"{path}: no such file")
     man = find_manifest(path, manifest)
     _refuse_the_exports_own_file(path, man)
-    sol = read_solution(path, man)
+    try:
+        sol = read_solution(path, man)
+    except WrongValueCount as e:
+        raise FormatError(f"{e}{other_clue_encoding_hint(man, count=e.found)}") from None
     try:
         grid = grid_from_vector(sol.values, man.convention, where=str(path))
     except PipelineError as e:
@@ -468,8 +471,9 @@ def import_solution(path: str | os.PathLike,
     breaks = "" if res <= RESIDUAL_TOL else worst_violation(model, cells_only if x is None else x, x is None)
     extra = extra_digits(model, x)
     verdict = verify_grid(grid, man.puzzle, extra)
-    return ImportResult(grid, verdict, res, sol.format, man, sol.status, x, extra, breaks,
-                        "" if verdict else other_convention_hint(sol.values, man).removeprefix("; "))
+    hint = "" if verdict else (other_convention_hint(sol.values, man)
+                               or other_clue_encoding_hint(man, values=sol.values)).removeprefix("; ")
+    return ImportResult(grid, verdict, res, sol.format, man, sol.status, x, extra, breaks, hint)
 
 
 def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
@@ -516,3 +520,41 @@ def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:
     return (f"; it reads as a valid grid in the {' and the '.join(readings)} convention, not the manifest's "
             f"{own.scheme}/{own.order}: was it solved from another export's model? (export again with --scheme "
             f"{readings[0].split('/')[0]} --order {readings[0].split('/')[1]}, or give that export's --manifest)")
+
+
+def other_clue_encoding_hint(manifest: Manifest, count: int | None = None, values: np.ndarray | None = None) -> str:
+    """``"; a --clues reduce export of this puzzle has 301 columns ..."`` when an answer fits the
+    same puzzle's export with the other clue encoding: a ``--clues reduce`` model has no columns
+    for what the clues decide, so its ``x`` is shorter than a full export's (``count``), and its
+    answer by names leaves the clue cells without a digit (``values``); a full model's ``x`` read
+    with a reduce export's manifest is longer. Empty when neither fits.
+
+    Parameters
+    ----------
+    manifest : Manifest
+        The export the answer was read against.
+    count : int, optional
+        The number of values of a positional answer that fits neither of the manifest's counts.
+    values : numpy.ndarray, optional
+        The answer over the grid's ``N^3`` positions, as the file gives them (by names).
+    """
+    own, reduced = manifest.convention, manifest.clue_encoding == "reduce"
+    advice = "was it solved from that export's model? give that export's --manifest"
+    if count is not None:
+        other = build_model(manifest.puzzle, own.scheme, own.order, "rows" if reduced else "reduce")
+        if count != other.n_cols:
+            return ""
+        kind = "the export of this puzzle without --clues reduce" if reduced else \
+            "a --clues reduce export of this puzzle"
+        return f"; {kind} has {count} columns: {advice}"
+    if values is None or reduced or manifest.puzzle.extra:
+        return ""
+    clues = manifest.puzzle.grid > 0
+    grid = grid_from_vector(np.where(np.isnan(values), 0.0, values), own, where="the answer")
+    if not clues.any() or (grid[clues] != 0).any() or (grid[~clues] == 0).any():
+        return ""
+    grid[clues] = manifest.puzzle.grid[clues]
+    if not verify_grid(grid, manifest.puzzle):
+        return ""
+    return (f"; its {int(clues.sum())} clue cells have no digit, and with the clues it is a valid grid: a --clues "
+            f"reduce export has no columns for them: {advice}")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pipeline.core.conventions import Convention
-from pipeline.core.errors import FormatError, PipelineError, shortened
+from pipeline.core.errors import FormatError, PipelineError, WrongValueCount, shortened
 from pipeline.core.puzzle import default_box
 from pipeline.core.verify import verify_grid
 
@@ -389,7 +389,7 @@ def _resolve_positions(raw, manifest, where: str) -> tuple[np.ndarray, Conventio
         expected = f"{n_cols} values (the export's columns) or {n_vars} (all variables of a {conv.n}x{conv.n} grid)"
     else:
         expected = f"{n_cols} values (the export's columns, {conv.n}x{conv.n} grid)"
-    raise FormatError(f"{where}: expected {expected}, found {x.size}")
+    raise WrongValueCount(f"{where}: expected {expected}, found {x.size}", x.size)
 
 
 def _values_as_digits(grid: np.ndarray, puzzle: Any, present: np.ndarray) -> np.ndarray:

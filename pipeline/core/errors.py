@@ -149,6 +149,16 @@ class NoSolutionReported(FormatError):
         self.status = status
 
 
+class WrongValueCount(FormatError):
+    """A positional answer whose number of values fits neither the export's columns nor the
+    grid's variables; ``found`` is its count (an answer of another export of the puzzle, such as
+    one with ``--clues reduce``, is told apart by it)."""
+
+    def __init__(self, message: str, found: int):
+        super().__init__(message)
+        self.found = found
+
+
 class SolveError(PipelineError):
     """A solver could not be run or did not return a usable answer."""
 

@@ -114,3 +114,55 @@ def test_an_x_of_another_reduced_export_names_the_convention_too(capsys, tmp_pat
         assert f"it reads as a valid grid in the {solved[0]}/{solved[1]}" in err, err
         assert f"not the manifest's {exported[0]}/{exported[1]}" in err, err
     assert hinted >= 2
+
+
+@pytest.mark.parametrize("doc", PUZZLES[:2], ids=["6x6", "6x6-antiknight"])   # the killer has no clues to reduce
+def test_a_reduced_exports_x_read_with_a_full_manifest_names_reduce(capsys, tmp_path, doc):
+    """MATLAB's ``x`` of a ``--clues reduce`` export (one value per kept column) read with the
+    full export's manifest said only "expected 729 values ..., found 301"."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--to", str(tmp_path / "full"), "--formats", "csv", "--quiet"]) == 0
+    puzzle = parse_puzzle(json.dumps(doc))
+    reduced = build_model(puzzle, "ijk", "F", "reduce")
+    answer, _ = _x_file(tmp_path, doc, "ijk", "F")
+    kept = np.loadtxt(answer)[reduced.columns[reduced.columns < reduced.convention.n_vars]]
+    answer.write_text("\n".join(f"{v:g}" for v in kept) + "\n")
+    capsys.readouterr()
+    assert main(["import", str(answer), "--manifest", str(tmp_path / "full")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"found {kept.size}; a --clues reduce export of this puzzle has {kept.size} " \
+        "columns: was it solved from that export's model? give that export's --manifest" in err, err
+    # one value short of it: no such export, no hint
+    answer.write_text("\n".join(f"{v:g}" for v in kept[:-1]) + "\n")
+    assert main(["import", str(answer), "--manifest", str(tmp_path / "full")]) == 2
+    assert "--clues reduce" not in capsys.readouterr().err
+
+
+def test_a_reduced_answer_by_names_read_with_a_full_manifest_names_reduce(capsys, tmp_path):
+    """A CBC answer of a reduce export lists its variables by name: against the full export's
+    manifest the clue cells came out empty, with one ``invalid:`` line per clue and no word of why."""
+    doc = PUZZLES[0]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--to", str(tmp_path / "full"), "--formats", "csv", "--quiet"]) == 0
+    puzzle = parse_puzzle(json.dumps(doc))
+    reduced = build_model(puzzle, "ijk", "F", "reduce")
+    grid = pipeline.solve(puzzle).grid
+    names = reduced.convention.names(reduced.columns)
+    rows, cols = np.indices(grid.shape)
+    chosen = set(reduced.convention.position(rows.ravel(), cols.ravel(), grid.ravel() - 1).tolist())
+    lines = [f"{k} {name} 1 0" for k, (name, col) in enumerate(zip(names, reduced.columns)) if int(col) in chosen]
+    answer = tmp_path / "answer.sol"
+    answer.write_text("Optimal - objective value 0.00000000\n" + "\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["import", str(answer), "--manifest", str(tmp_path / "full")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    clues = int((puzzle.grid > 0).sum())
+    assert err[-1] == (f"hint: its {clues} clue cells have no digit, and with the clues it is a valid grid: a --clues "
+                       "reduce export has no columns for them: was it solved from that export's model? give that "
+                       "export's --manifest"), err
+    # the same names against the reduce export's own manifest import
+    assert main(["export", str(path), "--to", str(tmp_path / "red"), "--formats", "csv", "--clues", "reduce",
+                 "--quiet"]) == 0
+    assert main(["import", str(answer), "--manifest", str(tmp_path / "red")]) == 0
