@@ -276,7 +276,9 @@ def test_rules_are_described_so_that_two_of_a_kind_differ():
 _NAMES = st.one_of(
     st.builds(lambda r, c: f"r{r}c{c}", st.integers(0, 22), st.integers(0, 22)),     # inside, outside, r0
     st.builds(lambda r, c: f" R{r}C{c} ", st.integers(1, 9), st.integers(1, 9)),     # case and spaces
-    st.sampled_from(["r1c", "x", "", "r01c1", "r1c1r1c1"]), st.integers(1, 9), st.none())
+    st.sampled_from(["r1c", "x", "", "r01c1", "r1c1r1c1"]), st.integers(1, 9), st.none(),
+    st.lists(st.integers(-1, 22), min_size=2, max_size=2),                             # [row, column]
+    st.sampled_from([[1.0, 2], [True, 1], [1, 2, 3], (1, 2)]))
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -307,3 +309,17 @@ def test_a_cell_list_reads_as_its_cells_one_by_one(names, shape):
         assert str(e) == "twice" and "listed twice" in str(got.value) or str(got.value) == str(e)
         return
     assert parse_cells(names, board, "here").tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("rule", [{"rule": "cage", "sum": 10}, {"rule": "thermo"}, {"rule": "kropki", "color": "white"}])
+def test_a_cell_as_a_row_column_pair_reads_as_its_name(rule):
+    """``[1, 2]`` is how JSON, Python and MATLAB users write a cell; it reads as ``"r1c2"``, and
+    a pair outside the grid or not of two whole numbers is named as a name is."""
+    named = parse_puzzle({"size": 9, "rules": [{**rule, "cells": ["r1c1", "r1c2"]}]})
+    paired = parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 1], [1, 2]]}]})
+    other = parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 1], [2, 1]]}]})
+    assert repr(paired.rules) == repr(named.rules) != repr(other.rules)
+    with pytest.raises(PuzzleError, match=r"^puzzle: rules\[0\] \(\w+\): cell r1c10 is outside the 9x9 grid$"):
+        parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 9], [1, 10]]}]})
+    with pytest.raises(PuzzleError, match=r"'\[1\.5, 2\]' is not a cell \(expected r<row>c<column> or \[row, column\]"):
+        parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 1], [1.5, 2]]}]})

@@ -22,8 +22,8 @@ _CELL = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 def parse_cell(text: Any, board: Board, where: str) -> int:
-    """``"r3c5"`` (1-based, any case) -> the canvas number of the cell; PuzzleError naming ``where``
-    when it is not a cell reference or lies outside the grid.
+    """``"r3c5"`` (1-based, any case) or ``[3, 5]`` -> the canvas number of the cell; PuzzleError
+    naming ``where`` when it is not a cell reference or lies outside the grid.
 
     Parameters
     ----------
@@ -38,19 +38,30 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
     -------
     int
     """
+    pair = _row_column_pair(text)
     m = _CELL.match(text) if isinstance(text, str) else None
-    if m is None and (k := extra_index(text, board.extra)) is not None:
+    if m is None and pair is None and (k := extra_index(text, board.extra)) is not None:
         return board.n_cells + k
-    if m is None:
-        also = f" or an extra cell such as {extra_name(0, board.extra)}" if board.extra else ""
-        raise PuzzleError(f"{where}: {clip(text, 40)!r} is not a cell (expected r<row>c<column>, 1-based, e.g. r1c1{also})")
-    r, c = int(m.group(1)), int(m.group(2))
+    if m is None and pair is None:
+        also = f", or an extra cell such as {extra_name(0, board.extra)}" if board.extra else ""
+        raise PuzzleError(f"{where}: {clip(text, 40)!r} is not a cell (expected r<row>c<column> or [row, column], "
+                          f"1-based, e.g. r1c1 or [1, 1]{also})")
+    r, c = pair if pair is not None else (int(m.group(1)), int(m.group(2)))
     if not (1 <= r <= board.rows and 1 <= c <= board.cols):
         raise PuzzleError(f"{where}: cell r{r}c{c} is outside the {board.rows}x{board.cols} grid")
     cell = board.cell(r - 1, c - 1)
     if not board.present[cell]:
         raise PuzzleError(f"{where}: cell r{r}c{c} is not part of the puzzle (outside every grid of the layout)")
     return cell
+
+
+def _row_column_pair(value: Any) -> tuple[int, int] | None:
+    """``[row, column]`` (two integers, 1-based, as JSON and MATLAB users write a cell) as a pair;
+    None for anything else (a float such as 1.0, a boolean, three numbers)."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and \
+            all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return int(value[0]), int(value[1])
+    return None
 
 
 #: Canvases up to this many cells have every cell's name looked up in one dict (built once per size).
