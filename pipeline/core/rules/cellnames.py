@@ -40,13 +40,15 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
     """
     pair = _row_column_pair(text)
     m = _CELL.match(text) if isinstance(text, str) else None
-    if m is None and pair is None and (k := extra_index(text, board.extra)) is not None:
+    if m is not None:
+        pair = int(m.group(1)), int(m.group(2))
+    if pair is None and (k := extra_index(text, board.extra)) is not None:
         return board.n_cells + k
-    if m is None and pair is None:
+    if pair is None:
         also = f", or an extra cell such as {extra_name(0, board.extra)}" if board.extra else ""
         raise PuzzleError(f"{where}: {clip(text, 40)!r} is not a cell (expected r<row>c<column> or [row, column], "
                           f"1-based, e.g. r1c1 or [1, 1]{also})")
-    r, c = pair if pair is not None else (int(m.group(1)), int(m.group(2)))
+    r, c = pair
     if not (1 <= r <= board.rows and 1 <= c <= board.cols):
         raise PuzzleError(f"{where}: cell r{r}c{c} is outside the {board.rows}x{board.cols} grid")
     cell = board.cell(r - 1, c - 1)
