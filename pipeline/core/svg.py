@@ -108,9 +108,29 @@ class GridScene:
         return self.puzzle.n
 
     @property
-    def side(self) -> float:
-        """Width (= height) of the whole picture in pixels."""
-        return self.n * self.cell + 2 * self.margin
+    def rows(self) -> int:
+        """Rows of the canvas (``N`` without a layout; a samurai's 21)."""
+        return self.puzzle.rows
+
+    @property
+    def cols(self) -> int:
+        """Columns of the canvas."""
+        return self.puzzle.cols
+
+    @property
+    def width(self) -> float:
+        """Width of the whole picture in pixels."""
+        return self.cols * self.cell + 2 * self.margin
+
+    @property
+    def height(self) -> float:
+        """Height of the picture without its caption, in pixels."""
+        return self.rows * self.cell + 2 * self.margin
+
+    @property
+    def present(self) -> np.ndarray:
+        """``(rows, cols)`` True on the puzzle's cells (a layout leaves the rest of its canvas blank)."""
+        return np.asarray(self.puzzle.present).reshape(self.rows, self.cols)
 
     def x(self, c):
         """Left edge of column(s) ``c`` (0-based; ``c = N`` is the right edge of the grid)."""
@@ -122,14 +142,15 @@ class GridScene:
 
     @property
     def units(self) -> np.ndarray | None:
-        """(N, N) unit number of each cell for the thick borders: jigsaw regions, else boxes
-        numbered row-major, else None (a Latin square: only the frame is thick)."""
+        """``(rows, cols)`` unit number of each cell for the thick borders: jigsaw regions, else
+        boxes numbered row-major over the canvas (a layout's grids sit on its box lattice), else
+        None (a Latin square: only the frame is thick)."""
         p = self.puzzle
         if p.regions is not None:
             return np.asarray(p.regions)
         if p.has_boxes:
-            k = np.arange(self.n)
-            return (k[:, None] // p.h) * (self.n // p.w) + k[None, :] // p.w
+            r, c = np.arange(self.rows), np.arange(self.cols)
+            return (r[:, None] // p.h) * (-(-self.cols // p.w)) + c[None, :] // p.w
         return None
 
     def digits(self, cells: np.ndarray, values: np.ndarray) -> str:
@@ -209,44 +230,59 @@ def region_fills(scene: GridScene) -> str:
 
 
 def diagonal_shading(scene: GridScene) -> str:
-    """The two long diagonals of the X variants, lightly shaded."""
+    """The two long diagonals of the X variants (of each grid of a layout), lightly shaded."""
     if not scene.puzzle.has_diagonals:
         return ""
     n = scene.n
     i = np.arange(n)
-    cells = np.unique(np.r_[i * n + i, i * n + (n - 1 - i)])   # the centre once when N is odd
-    r, c = np.divmod(cells, n)
+    corners = scene.puzzle.layout.origins if scene.puzzle.layout is not None else ((0, 0),)
+    cells = np.unique(np.concatenate([(r0 + i) * scene.cols + c0 + np.r_[i, n - 1 - i].reshape(2, n)
+                                      for r0, c0 in corners], axis=None))   # the centre once when N is odd
+    r, c = np.divmod(cells, scene.cols)
     return (f'<g class="diagonals"><path fill="{DIAGONAL_SHADE}" '
             f'd="{_squares_path(scene.x(c), scene.y(r), scene.cell)}"/></g>')
 
 
+def _edges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the cell label changes between neighbours, the canvas's outside labelled -1:
+    ``(vr, vc)`` the vertical edges (on line ``x = vc`` beside cell row ``vr``) and ``(hr, hc)``
+    the horizontal ones (on line ``y = hr`` above cell column ``hc``)."""
+    padded = np.pad(labels, 1, constant_values=-1)
+    vr, vc = np.nonzero(padded[1:-1, 1:] != padded[1:-1, :-1])
+    hr, hc = np.nonzero(padded[1:, 1:-1] != padded[:-1, 1:-1])
+    return vr, vc, hr, hc
+
+
 def thin_lines(scene: GridScene) -> str:
-    """A thin line around every cell."""
-    k = np.arange(scene.n + 1)
-    top, bottom = _numbers(scene.y(0)).item(), _numbers(scene.y(scene.n)).item()
-    d = (_join("M", _numbers(scene.x(k)), f" {top}V{bottom}")
-         + _join(f"M{top} ", _numbers(scene.y(k)), f"H{bottom}"))
+    """A thin line around every cell: the full lattice, or each present cell's edges on a layout's canvas."""
+    present = scene.present
+    if present.all():
+        rows, cols = np.arange(scene.rows + 1), np.arange(scene.cols + 1)
+        top, bottom = _numbers(scene.y(0)).item(), _numbers(scene.y(scene.rows)).item()
+        left, right = _numbers(scene.x(0)).item(), _numbers(scene.x(scene.cols)).item()
+        d = (_join("M", _numbers(scene.x(cols)), f" {top}V{bottom}")
+             + _join(f"M{left} ", _numbers(scene.y(rows)), f"H{right}"))
+    else:   # every edge of a present cell once: where the cell labels (each its own, absent -1) change
+        labels = np.where(present, np.arange(present.size).reshape(present.shape), -1)
+        vr, vc, hr, hc = _edges(labels)
+        cell = _numbers(scene.cell).item()
+        d = (_join("M", _numbers(scene.x(vc)), " ", _numbers(scene.y(vr)), f"v{cell}")
+             + _join("M", _numbers(scene.x(hc)), " ", _numbers(scene.y(hr)), f"h{cell}"))
     return f'<g class="lines"><path fill="none" stroke="{THIN_COLOUR}" stroke-width="0.6" d="{d}"/></g>'
 
 
 def unit_borders(scene: GridScene) -> str:
-    """Thick lines where the unit (box or jigsaw region) changes, and the frame; one path
-    segment per cell edge, so a segment count is a border length in cells."""
-    n, cell = scene.n, _numbers(scene.cell).item()
-    k = np.arange(n)
-    parts = [_join("M", _numbers(scene.x(0)), " ", _numbers(scene.y(k)), f"v{cell}"),   # left and right
-             _join("M", _numbers(scene.x(n)), " ", _numbers(scene.y(k)), f"v{cell}"),
-             _join("M", _numbers(scene.x(k)), " ", _numbers(scene.y(0)), f"h{cell}"),   # top and bottom
-             _join("M", _numbers(scene.x(k)), " ", _numbers(scene.y(n)), f"h{cell}")]
+    """Thick lines where the unit (box or jigsaw region) changes, and the frame around the present
+    cells; one path segment per cell edge, so a segment count is a border length in cells."""
+    cell = _numbers(scene.cell).item()
     units = scene.units
-    if units is not None:
-        vr, vc = np.nonzero(units[:, 1:] != units[:, :-1])   # border right of cell (vr, vc)
-        hr, hc = np.nonzero(units[1:, :] != units[:-1, :])   # border below cell (hr, hc)
-        parts.append(_join("M", _numbers(scene.x(vc + 1)), " ", _numbers(scene.y(vr)), f"v{cell}"))
-        parts.append(_join("M", _numbers(scene.x(hc)), " ", _numbers(scene.y(hr + 1)), f"h{cell}"))
-    width = 2.4 if n <= 16 else 1.8
+    labels = np.where(scene.present, 0 if units is None else units, -1)
+    vr, vc, hr, hc = _edges(labels)
+    d = (_join("M", _numbers(scene.x(vc)), " ", _numbers(scene.y(vr)), f"v{cell}")
+         + _join("M", _numbers(scene.x(hc)), " ", _numbers(scene.y(hr)), f"h{cell}"))
+    width = 2.4 if scene.n <= 16 else 1.8
     return (f'<g class="borders"><path fill="none" stroke="#000000" stroke-width="{width}" '
-            f'stroke-linecap="square" d="{"".join(parts)}"/></g>')
+            f'stroke-linecap="square" d="{d}"/></g>')
 
 
 def clue_digits(scene: GridScene) -> str:
@@ -462,22 +498,22 @@ def grid_svg(puzzle: "Puzzle", grid: np.ndarray | None = None, *, cell: float | 
     """
     grid = picture_inputs(puzzle, grid, names, what="grid_svg")
     _check_cell_and_layers(cell, layers)
-    n = puzzle.n
-    cell = float(cell) if cell is not None else float(min(36, max(12, GRID_PIXELS // n)))
+    side = max(puzzle.rows, puzzle.cols)   # a layout's canvas (a samurai's 21) fits the picture, not one grid
+    cell = float(cell) if cell is not None else float(min(36, max(12, GRID_PIXELS // side)))
     glyphs = tuple(rule_glyphs(puzzle.rules, puzzle.board))
     margin = 2.0 + (cell if any(g.kind == "outside" for g in glyphs) else 0.0)   # room for outside clues
     scene = GridScene(puzzle, None if grid is None else np.asarray(grid), cell, margin, glyphs,
                       None if names is None else tuple(names))
     body = "".join(layer.draw(scene) for layer in (GRID_LAYERS if layers is None else layers))
-    caption, below = _caption(puzzle, scene.side, cell)
-    side = _numbers(scene.side).item()
-    height = _numbers(scene.side + below).item()
+    caption, below = _caption(puzzle, scene.width, scene.height, cell)
+    width = _numbers(scene.width).item()
+    height = _numbers(scene.height + below).item()
     title = html.escape(picture_title(puzzle))
-    return (f'<svg xmlns="{SVG_NS}" width="{side}" height="{height}" viewBox="0 0 {side} {height}">'
-            f'<title>{title}</title><rect width="{side}" height="{height}" fill="#ffffff"/>{body}{caption}</svg>')
+    return (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f'<title>{title}</title><rect width="{width}" height="{height}" fill="#ffffff"/>{body}{caption}</svg>')
 
 
-def _caption(puzzle: "Puzzle", side: float, cell: float) -> tuple[str, float]:
+def _caption(puzzle: "Puzzle", side: float, top: float, cell: float) -> tuple[str, float]:
     """``(element, height)``: :func:`pipeline.core.glyphs.rule_caption` under the grid, wrapped
     to its width as ``draw`` wraps it (the title names the rules too, but a notebook shows no
     title, and the colours of several kinds of outside clue are said nowhere else)."""
@@ -490,7 +526,7 @@ def _caption(puzzle: "Puzzle", side: float, cell: float) -> tuple[str, float]:
     x = _numbers(side / 2).item()
     spans = "".join(f'<tspan x="{x}" dy="{_numbers(size if k == 0 else step).item()}">{html.escape(line)}</tspan>'
                     for k, line in enumerate(lines))
-    element = (f'<text class="caption" y="{_numbers(side).item()}" font-size="{size}" '
+    element = (f'<text class="caption" y="{_numbers(top).item()}" font-size="{size}" '
                f'fill="#333333" text-anchor="middle" font-family="sans-serif">{spans}</text>')
     return element, size * 0.5 + step * len(lines)
 

@@ -362,3 +362,45 @@ def test_grid_svg_refuses_what_does_not_fit_the_puzzle_in_one_line(kwargs, words
     assert str(err.value).startswith(words) and "\n" not in str(err.value)
     with pytest.raises(PipelineError, match="^grid_svg: takes a Puzzle"):
         grid_svg("examples/puzzle.txt")
+
+
+def _canvas_edges(present: np.ndarray, labels: np.ndarray) -> int:
+    """Cell edges between a present cell and an absent, outside or differently labelled one,
+    counted from each present cell's four sides (an edge inside the puzzle is seen twice)."""
+    rows, cols = present.shape
+    frame = inner = 0
+    for r, c in zip(*np.nonzero(present)):
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            q, p = r + dr, c + dc
+            if not (0 <= q < rows and 0 <= p < cols) or not present[q, p]:
+                frame += 1
+            elif labels[q, p] != labels[r, c]:
+                inner += 1
+    return frame + inner // 2
+
+
+@pytest.mark.parametrize("example", ["samurai.json", "draw_samurai.json"])
+def test_a_samurai_is_drawn_on_its_whole_canvas(example):
+    """The picture was one 9x9 grid wide: every digit past the first grid fell outside it."""
+    puzzle = parse_puzzle((PROJECT / "examples" / example).read_text())
+    grid = _solution(puzzle)
+    root = _svg(grid_svg(puzzle, grid, cell=20))
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert width == 21 * 20 + 4 and height >= 21 * 20 + 4
+    texts = [t for name in ("clues", "solution") for t in _group(root, name).findall("s:text", NS)]
+    assert len(texts) == int(puzzle.present.sum())   # every cell of the five grids, none twice
+    placed = {(round((float(t.get("y")) - 2) / 20 - 0.5), round((float(t.get("x")) - 2) / 20 - 0.5)) for t in texts}
+    present = puzzle.present.reshape(21, 21)
+    assert placed == set(zip(*map(np.ndarray.tolist, np.nonzero(present))))
+    boxes = (np.arange(21)[:, None] // 3) * 7 + np.arange(21)[None, :] // 3
+    assert len(_segments(root, "borders")) == _canvas_edges(present, boxes)
+    assert len(_segments(root, "lines")) == _canvas_edges(present, np.arange(21 * 21).reshape(21, 21))
+
+
+def test_a_rectangular_grid_is_drawn_rows_by_columns():
+    puzzle = parse_puzzle({"size": "6x8", "box": "2x4", "givens": "1" + "." * 47})
+    root = _svg(grid_svg(puzzle, cell=20))
+    assert (float(root.get("width")), float(root.get("height"))) == (8 * 20 + 4, 6 * 20 + 4)
+    assert len(_segments(root, "lines")) == 9 + 7
+    boxes = (np.arange(6)[:, None] // 2) * 2 + np.arange(8)[None, :] // 4
+    assert len(_segments(root, "borders")) == _canvas_edges(np.ones((6, 8), dtype=bool), boxes)
