@@ -281,6 +281,26 @@ def test_cli_out_is_an_alias_of_to(tmp_path):
     assert "--to FILE, --out FILE" in usage and "alias of --to" in " ".join(usage.split())
 
 
+@pytest.mark.parametrize("name, expected", [("p.csv", "csv"), ("p.JSON", "json"), ("p.jsonl", "json"),
+                                            ("p.txt", "line"), ("p", "line")])
+def test_cli_to_file_takes_its_format_from_the_extension(tmp_path, name, expected):
+    """``--to g.csv`` wrote plain lines, which batch then refused ("no 'puzzle' column"); an
+    explicit --format still wins."""
+    out = tmp_path / name
+    r = run_cli("generate", "--size", "4", "-n", "2", "--seed", "3", "--to", str(out))
+    assert r.returncode == 0 and f"wrote 2 puzzles ({expected}) to {out}" in r.stderr, r.stderr
+    text = out.read_text()
+    if expected == "csv":
+        rows = list(csv.DictReader(text.splitlines()))
+        assert len(rows) == 2 and all(len(row["puzzle"]) == 16 for row in rows)
+    elif expected == "json":
+        assert [len(json.loads(line)["puzzle"]) for line in text.splitlines()] == [16, 16]
+    else:
+        assert [len(line) for line in text.splitlines()] == [16, 16]
+    explicit = run_cli("generate", "--size", "4", "-n", "2", "--seed", "3", "--to", str(out), "--format", "line")
+    assert "(line)" in explicit.stderr and [len(line) for line in out.read_text().splitlines()] == [16, 16]
+
+
 def test_cli_bad_options_exit_2():
     r = run_cli("generate", "--rule", "antiknight", "--format", "grid", "--seed", "1")
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "a grid cannot carry rules" in r.stderr

@@ -12,6 +12,7 @@ puzzles are written, stderr says how many); 2 bad input.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable, Iterator
 
@@ -98,7 +99,21 @@ def _saying_the_seed(puzzles: Iterator[Generated], seed: int) -> Iterator[Genera
             print(f"seed: {seed}", file=sys.stderr)
 
 
+#: ``--to FILE``'s extension -> the format written when ``--format`` is not given
+FORMAT_OF_SUFFIX = {".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+
+
+def _format_for(args: argparse.Namespace) -> str:
+    """``--format`` as given, else the one ``--to FILE``'s extension names (``.csv``: csv with its
+    header, as batch reads it; ``.json``/``.jsonl``: JSON lines), else line."""
+    if args.format is not None:
+        return args.format
+    suffix = os.path.splitext(args.to)[1].lower() if args.to and args.to != "-" else ""
+    return FORMAT_OF_SUFFIX.get(suffix, "line")
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
+    args.format = _format_for(args)
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
     # every variant: a grid refused after the first puzzle came after the "seed: N" line (two lines)
@@ -209,8 +224,9 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="killer with no givens: cages refined until they alone make the solution unique")
     add_solver_args(p, list(ENGINES), "engine that proves uniqueness (generate counts with the SAT engine's "
                     "assumptions and blocking clauses)")
-    p.add_argument("--format", choices=FORMATS, default="line",
-                   help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); default line")
+    p.add_argument("--format", choices=FORMATS,
+                   help="line (one puzzle per line), grid, json (lines) or csv (batch input with regions, variant); "
+                        "default: from --to FILE's extension (.csv, .json, .jsonl), else line")
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
                    help="write here instead of stdout ('-': stdout): into a temporary file renamed onto FILE at the end, also "
