@@ -89,6 +89,11 @@ def test_import_of_an_infeasible_answer_is_exit_1(tmp_path, capsys):
         code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json")
         assert (code, out) == (1, ""), (answer, err)
         assert err.startswith(f"no solution: {answer}: solver reports infeasible") and len(err.splitlines()) == 1
+        # --format json: an object on stdout as solve prints one (it printed nothing)
+        code, out, err = call(capsys, "import", answer, "--manifest", tmp_path / "manifest.json", "--format", "json")
+        said = json.loads(out)
+        assert code == 1 and (said["grid"], said["verified"], said["status"]) == (None, False, "infeasible")
+        assert err == f"no solution: {said['message']}\n"
 
 
 @pytest.mark.parametrize("manifest", [".", "./", "manifest.json"])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         result = import_solution(args.file, args.manifest)
     except NoSolutionReported as e:
+        if args.format == "json":   # a script reading stdout gets an object, as solve's
+            print(json.dumps({"grid": None, "verified": False, "status": e.status, "message": str(e)}))
         print(f"no solution: {e}", file=sys.stderr)
         return 1
     _note_older_than_the_export(args.file, result.manifest.path)
