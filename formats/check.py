@@ -176,18 +176,19 @@ def _single_names(single: SetCheck) -> set[str]:
 
 def _not_a_directory(directory: Path) -> FormatError:
     if not directory.exists():
-        return FormatError(f"{directory}: no such directory")
+        return FormatError(f"{directory}: no such export directory or exported file")
     return FormatError(f"{directory}: is not a directory, nor an exported file with {directory.name}{MANIFEST_SUFFIX} "
                        f"beside it")
 
 
 def _single_manifest(path: Path) -> Path | None:
     """The manifest of a single exported file: ``path`` itself when it is a ``NAME.manifest.json``,
-    else ``path + ".manifest.json"`` when that exists (None: neither)."""
-    if not path.is_file():
-        return None
-    if path.name.endswith(MANIFEST_SUFFIX):
+    else ``path + ".manifest.json"`` when that exists, also when ``path`` itself is gone (the
+    check then says it is missing); None: neither."""
+    if path.is_file() and path.name.endswith(MANIFEST_SUFFIX):
         return path
+    if path.exists() and not path.is_file():
+        return None
     beside = manifest_path(path)
     return beside if beside.is_file() else None
 

@@ -447,6 +447,9 @@ def import_solution(path: str | os.PathLike,
         raise FormatError(f"import: the manifest must be a Manifest, text or a path, found {type(manifest).__name__}")
     if manifest is None and not os.path.lexists(path):   # said before a manifest is looked for beside it
         raise FormatError(f"{path}: no such file")
+    if manifest is None and os.path.isdir(path):   # an export directory: not a manifest beside it to look for
+        raise FormatError(f"{path}: is a directory, not a regular file: give the solver's answer file (such as "
+                          f"{os.path.join(path, 'sudoku.csv')})")
     man = find_manifest(path, manifest)
     _refuse_the_exports_own_file(path, man)
     try:

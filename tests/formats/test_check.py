@@ -193,7 +193,7 @@ def test_a_manifest_listing_something_that_is_no_name_is_a_problem_line(exported
 
 
 def test_not_a_directory_is_bad_input(tmp_path):
-    with pytest.raises(FormatError, match="no such directory"):
+    with pytest.raises(FormatError, match="no such export directory or exported file"):
         check_export(tmp_path / "missing")
     (tmp_path / "file").write_text("x")
     with pytest.raises(FormatError, match="is not a directory"):
@@ -218,7 +218,7 @@ def test_cli_check(tmp_path):
                                    f"manifest.json records)"]
     code, stdout, err = run("check", tmp_path / "nowhere")
     assert (code, stdout) == (2, "")
-    assert err == f"error: {tmp_path / 'nowhere'}: no such directory\n"
+    assert err == f"error: {tmp_path / 'nowhere'}: no such export directory or exported file\n"
 
 
 def test_a_puzzle_with_two_extra_regions_exports_every_format_and_checks_whole(tmp_path):
@@ -289,6 +289,9 @@ def test_one_file_exports_in_the_directory_are_checked_against_their_own_manifes
         f"{d / 'killer.lp'}: changed since the export (its SHA-256 is not the one killer.lp.manifest.json records)",
         f"{d / 'killer.mps.gz'}: missing (killer.mps.gz.manifest.json lists it)",
         f"{d}: not checked, not written by an export: mine.mps.gz"]
+    # the gone file named itself: its manifest beside it says what is missing (it said "no such directory")
+    assert main(["check", str(d / "killer.mps.gz")]) == 1
+    assert capsys.readouterr().out == f"{d / 'killer.mps.gz'}: missing (killer.mps.gz.manifest.json lists it)\n"
 
 
 def test_a_directory_of_one_file_exports_alone_is_checked(tmp_path, capsys):

@@ -453,3 +453,17 @@ def test_the_exports_own_files_are_not_taken_for_answers(tmp_path):
         import_solution(tmp_path / "manifest.json")
     (tmp_path / "lb.csv").write_text(",".join("1" if v else "0" for v in np.rint(solve(model).x)) + "\n")
     assert import_solution(tmp_path / "lb.csv").verdict
+
+
+def test_import_of_a_directory_names_it_not_a_manifest_elsewhere(tmp_path):
+    """``import DIR`` (the export directory given for its answer) suggested another export's
+    one-file manifest beside DIR; with or without a manifest it is one line saying what DIR is."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(model, tmp_path / "out", "cnf")
+    export_model(model, tmp_path / "other.cnf", "cnf")   # a one-file export beside the directory
+    with pytest.raises(FormatError) as e:
+        import_solution(tmp_path / "out")
+    assert str(e.value) == (f"{tmp_path / 'out'}: is a directory, not a regular file: give the solver's answer file "
+                            f"(such as {tmp_path / 'out' / 'sudoku.csv'})")
+    with pytest.raises(FormatError, match="is a directory, not a regular file"):
+        import_solution(tmp_path / "out", tmp_path / "out")
