@@ -172,7 +172,10 @@ def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where:
         bad = ~np.isfinite(values) | (np.abs(values - rounded) > ANSWER_INTEGRALITY_TOL) | (rounded < 0) | (rounded > 1)
     if bad.any():
         k = int(np.argmax(bad))
-        raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1")
+        # a value strictly between 0 and 1 is a relaxation's, not a typo: say where such come from
+        why = (f" (fractional: an LP relaxation's value, as solvers write them when they stop, or find the model "
+               f"infeasible, before an integer solution)" if 0 < values[k] < 1 else "")
+        raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1{why}")
     return rounded + 0.0  # -0.0 -> 0.0
 
 
