@@ -17,21 +17,31 @@ from formats.solutions.base import RawSolution, SolutionFormat, register_solutio
 from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, truncated
 
 
-_SEP = re.compile(r"[,;\s]+")
 #: No grid has more digits than this (the decoder checks the puzzle's own range with the manifest).
 MAX_DIGIT = 1 << 20
 
 
+def _fields(line: str) -> list[str]:
+    """A row's values: split at each comma or semicolon when it has one (an empty field, as MATLAB's
+    ``writematrix`` writes NaN, is an empty cell: ``0``), else at white space."""
+    s = line.strip()
+    if "," not in s and ";" not in s:
+        return s.split()
+    return [t for f in re.split(r"[,;]", s) for t in (f.split() or ["0"])]
+
+
+def _table(lines: list[str]) -> list[list[str]]:
+    """The non-blank lines' fields; a separator ending every row (``1,2,3,``) ends it, not a field."""
+    rows = [(_fields(line), line.rstrip()) for line in lines if line.strip() and line.strip() not in ",;"]
+    if rows and all(text.endswith((",", ";")) for _, text in rows):
+        return [fields[:-1] for fields, _ in rows]
+    return [fields for fields, _ in rows]
+
+
 def _numeric_table(head: str) -> list[list[str]] | None:
-    rows = []
-    for line in head.splitlines()[:200]:
-        s = line.strip().strip(",;")
-        if not s:
-            continue
-        tok = _SEP.split(s)
-        if not all(NUMBER_RE.match(t) for t in tok):
-            return None
-        rows.append(tok)
+    rows = _table(head.splitlines()[:200])
+    if not all(NUMBER_RE.match(t) for tok in rows for t in tok):
+        return None
     return rows or None
 
 
@@ -51,9 +61,9 @@ def _without_names_row(text: str) -> str:
     """``text`` without a first row of column names as wide as the row under it: a vector's
     one-word header, a MATLAB ``writetable`` grid's ``Var1,...,Var9``."""
     first, _, rest = text.lstrip("\ufeff").lstrip().partition("\n")
-    names = [t.strip('"') for t in _SEP.split(first.strip().strip(",;"))]
+    names = [t.strip('"') for t in _fields(first)]
     second = next((line for line in rest.splitlines() if line.strip()), "")
-    if all(_HEADER.fullmatch(t) for t in names) and len(_SEP.split(second.strip().strip(",;"))) == len(names):
+    if all(_HEADER.fullmatch(t) for t in names) and len(_fields(second)) == len(names):
         return rest
     return text
 
@@ -67,7 +77,7 @@ def _detect_vector(head: str) -> bool:
 
 
 def _read_table(text: str) -> list[list[str]]:
-    return [_SEP.split(s) for s in (line.strip().strip(",;") for line in split_lines(text)) if s]
+    return _table(split_lines(text))
 
 
 def _parse_grid(text: str, where: str) -> RawSolution:

@@ -114,7 +114,9 @@ def test_import_of_a_stopped_solver_is_exit_1(tmp_path, capsys, text, words):
     assert call(capsys, "export", PUZZLE, "--to", tmp_path, "--formats", "cnf", "--quiet")[0] == 0
     (tmp_path / "answer.txt").write_text(text)
     code, out, err = call(capsys, "import", tmp_path / "answer.txt", "--format", "json")
-    assert (code, out) == (1, "") and err.startswith("no solution: ") and words in err and len(err.splitlines()) == 1
+    assert code == 1 and err.startswith("no solution: ") and words in err and len(err.splitlines()) == 1
+    assert json.loads(out) == {"grid": None, "verified": False, "status": "time_limit",
+                               "message": err.removeprefix("no solution: ").strip()}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -259,6 +259,26 @@ def test_error_incomplete_grid(tmp_path):
     expect_error(path, None, f"{path}: 1 empty cell (first at (3, 3)); a solution grid must be complete")
 
 
+@pytest.mark.parametrize("text, first", [
+    (",2,3,4\n3,4,1,2\n2,1,4,3\n4,3,2,1\n", (1, 1)),         # MATLAB writematrix: NaN is an empty field
+    ("1,2,3,4\n3,,1,2\n2,1,4,3\n4,3,2,1\n", (2, 2)),
+    ("1;2;3;4\n3;4;1;2\n2;1;4;3\n4;3;2;\n", (4, 4)),
+    ("c1,c2,c3,c4\n1,2,3,4\n3,4,1,2\n,1,4,3\n4,3,2,1\n", (3, 1)),   # writetable's names over it
+])
+def test_an_empty_field_of_a_grid_is_an_empty_cell(tmp_path, text, first):
+    """A grid with an empty field was an "unrecognised solution format" listing every format;
+    read as an empty cell, it is said as one."""
+    path = tmp_path / "sudoku.csv"
+    path.write_text(text)
+    expect_error(path, None, f"{path}: 1 empty cell (first at {first}); a solution grid must be complete")
+
+
+def test_a_separator_ending_every_row_is_no_empty_field(tmp_path):
+    path = tmp_path / "sudoku.csv"
+    path.write_text("1,2,3,4,\n3,4,1,2,\n2,1,4,3,\n4,3,2,1,\n")
+    assert read_solution(path).grid().tolist() == [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+
+
 BIG = "9" * 5000  # int() refuses more than 4300 digits with a ValueError
 
 
