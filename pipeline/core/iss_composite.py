@@ -32,6 +32,11 @@ __all__ = ["OrGroup", "expand_composites", "replicate_targets", "write_anyof"]
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _CELL_ARG = re.compile(r"[Rr][1-9a-gA-G][Cc][1-9a-gA-G]")
 _GROUPS = ("Or", "And", "Replicate")
+#: Composites nested deeper than this are refused (ISS's entries nest two or three).
+MAX_NESTING = 32
+#: Constraints a string's composites may expand to: nested Replicates multiply (15 nested
+#: Replicates of 4 targets are 4^15 copies from 273 characters), so the count is checked first.
+MAX_EXPANDED = 200_000
 
 
 class OrGroup(NamedTuple):
@@ -113,19 +118,49 @@ def _tree(items: list, fail: Callable[[Any, str], PuzzleError]) -> list:
         node = _Node(item, []) if item.type in _GROUPS else item
         (stack[-1].children if stack else root).append(node)
         if isinstance(node, _Node):
+            if len(stack) >= MAX_NESTING:
+                raise fail(item, f"{item.type} nested more than {MAX_NESTING} deep")
             stack.append(node)
     if stack:
         raise fail(stack[-1].item, f"{stack[-1].item.type} is never closed by .End")
     return root
 
 
-def _replicate(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> list:
+def _targets(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> tuple[tuple[int, int], list]:
+    """A ``Replicate``'s origin and targets (its arguments checked)."""
     args = node.item.args
     if not 1 <= len(args) <= 2:
         raise fail(node.item, "Replicate takes a target bitset and an optional origin cell")
     try:
         origin = grid.rc(args[1]) if len(args) == 2 and args[1] else (0, 0)
-        targets = replicate_targets(args[0], origin, grid.n)
+        return origin, replicate_targets(args[0], origin, grid.n)
+    except IssArgError as e:
+        raise fail(node.item, f"Replicate: {e}") from None
+
+
+def _expanded_count(nodes: list, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> int:
+    """How many constraints ``nodes`` expand to (a Replicate's children once per target), each
+    node counted once, before anything is copied; refused past :data:`MAX_EXPANDED`."""
+    total = 0
+    for node in nodes:
+        if not isinstance(node, _Node):
+            total += 1
+            continue
+        inner = _expanded_count(node.children, grid, fail)
+        if node.item.type == "Replicate":
+            inner *= len(_targets(node, grid, fail)[1])
+            if inner > MAX_EXPANDED:
+                raise fail(node.item, f"Replicate expands to {inner:,} constraints; at most {MAX_EXPANDED:,}")
+        total += inner
+        if total > MAX_EXPANDED:   # named at the composite that passes the bound
+            raise fail(node.item, f"the constraints expand to {total:,} with this {node.item.type}; at most "
+                                  f"{MAX_EXPANDED:,}")
+    return total
+
+
+def _replicate(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> list:
+    origin, targets = _targets(node, grid, fail)
+    try:
         out = []
         for r, c in targets:
             out += [_shifted(child, r - origin[0], c - origin[1], grid) for child in node.children]
@@ -174,11 +209,14 @@ def expand_composites(items: list, grid: IssGrid, fail: Callable[[Any, str], Puz
     Raises
     ------
     PuzzleError
-        An unmatched ``.End`` or bracket, a bad bitset, a cell shifted off the grid, nested Or.
+        An unmatched ``.End`` or bracket, a bad bitset, a cell shifted off the grid, nested Or,
+        composites nested past :data:`MAX_NESTING` or expanding past :data:`MAX_EXPANDED`.
     """
     if not any(item.type in _GROUPS or item.type == "End" for item in items):
         return list(items)
-    return _flat(_tree(items, fail), grid, fail, False)
+    tree = _tree(items, fail)
+    _expanded_count(tree, grid, fail)
+    return _flat(tree, grid, fail, False)
 
 
 def write_anyof(entry: dict, grid: IssGrid) -> list[str]:
