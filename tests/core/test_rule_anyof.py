@@ -202,7 +202,7 @@ def test_replicate_shifts_its_template_onto_each_target():
     (".Shape~16x16" + ".Replicate~DAw" * 15 + ".~R1C1_1" + ".End" * 15, r"Replicate expands to 262,144 constraints"),
     (".Shape~16x16" + ".Replicate~DAw" * 8 + ".~R1C1_1" + ".End" * 8 + ".Replicate~DAw" * 8 + ".~R1C1_2" + ".End" * 8
      + ".Replicate~DAw" * 8 + ".~R1C1_3" + ".End" * 8 + ".Replicate~DAw" * 8 + ".~R1C1_4" + ".End" * 8,
-     r"the constraints expand to 262,145 with this Replicate; at most 200,000 \(constraint 25,"),
+     r"the constraints expand to 262,145 with this Replicate; at most 200,000 \(constraint 53,"),
     (".Shape~4x4" + ".And" * 33 + ".Thermo~R1C1~R1C2" + ".End" * 33, "And nested more than 32 deep"),
 ])
 def test_bad_iss_nesting_is_refused_in_one_line(text, words):
