@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import re
+import struct
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,6 +105,7 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
         raise FormatError(f"{where}: an HDF5 file (a MATLAB 7.3 MAT-file, or Octave save -hdf5): {_SAVE_READABLE}")
     from scipy.io import loadmat, whosmat   # scipy.io only for an answer that is a MAT-file
 
+    _check_inflated_sizes(data, most_values, where)
     try:
         listed = whosmat(io.BytesIO(data))
     except Exception as e:   # scipy raises many kinds for a damaged file: one line, whichever
@@ -125,6 +128,82 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
     if hasattr(values, "toarray"):   # a sparse matrix (save of a sparse x)
         values = values.toarray()
     return _answer(values, name, where)
+
+
+#: Bytes a compressed array may inflate to beyond 16 per value (a complex double's): its
+#: header, name and padding.
+INFLATED_SLACK = 1 << 16
+#: What any compressed element may inflate to, at least (a struct or cell, a sparse matrix: their
+#: sizes are their children's), and per value of the model's answer.
+INFLATED_FLOOR, INFLATED_PER_VALUE = 1 << 26, 256
+#: A level 5 MAT-file's element types (a compressed element, the array inside it) and the
+#: array classes whose values are all stored in place (char, then double to uint64).
+_MI_COMPRESSED, _MI_MATRIX = 15, 14
+_DENSE_CLASSES = frozenset([4, *range(6, 16)])
+
+
+def _array_header(head: bytes, order: str) -> tuple[str, int, int] | None:
+    """Name, class and value count in the header of an inflated ``miMATRIX`` (its tag, the flags
+    and dimensions sub-elements, then the name); None when ``head`` is not such a header."""
+    try:
+        kind, _ = struct.unpack_from(order + "II", head, 0)
+        array_class = struct.unpack_from(order + "I", head, 16)[0] & 0xFF
+        dims_kind, dims_bytes = struct.unpack_from(order + "II", head, 24)
+        if kind != _MI_MATRIX or dims_kind >> 16 or dims_bytes % 4 or dims_bytes > 256:
+            return None
+        count = int(np.prod(np.frombuffer(head, dtype=order + "i4", count=dims_bytes // 4, offset=32),
+                            dtype=np.float64))
+        at = 32 + dims_bytes + (-dims_bytes % 8)
+        name_kind, name_bytes = struct.unpack_from(order + "II", head, at)
+        name = head[at + 4:at + 4 + (name_kind >> 16)] if name_kind >> 16 else head[at + 8:at + 8 + name_bytes]
+        return name.decode("ascii"), array_class, count
+    except (struct.error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _check_inflated_sizes(data: bytes, most_values: int, where: str) -> None:
+    """Refuse a level 5 MAT-file whose compressed variable inflates past what its header says it
+    holds, before scipy inflates anything (``whosmat`` too inflates every variable): a 4 MB file
+    declaring a 1x729 array over 4 GB of zeros made ``import`` take 4.5 GB. A dense array may take
+    16 bytes a value of its dimensions and :data:`INFLATED_SLACK`; any other (struct, cell, sparse)
+    ``max(INFLATED_FLOOR, INFLATED_PER_VALUE * most_values)``. The inflated bytes are counted a
+    slice at a time, never kept."""
+    if not data.startswith(b"MATLAB 5") or len(data) < 136:
+        return
+    order, pos = ("<" if data[126:128] == b"IM" else ">"), 128
+    loose = max(INFLATED_FLOOR, INFLATED_PER_VALUE * most_values)
+    while pos + 8 <= len(data):
+        kind, nbytes = struct.unpack_from(order + "II", data, pos)
+        if kind >> 16:   # a small element: its data in the tag's second word
+            pos += 8
+            continue
+        if kind == _MI_COMPRESSED:
+            try:
+                _count_inflated(data, pos + 8, min(pos + 8 + nbytes, len(data)), order, loose, where)
+            except zlib.error as e:
+                raise FormatError(f"{where}: not a readable MAT-file (compressed data at byte {pos + 8} is damaged: "
+                                  f"{e})") from None
+        pos += 8 + nbytes + (0 if kind == _MI_COMPRESSED else -nbytes % 8)
+
+
+def _count_inflated(data: bytes, start: int, stop: int, order: str, loose: int, where: str) -> None:
+    """Inflate ``data[start:stop]`` (one compressed variable) a slice at a time, refusing it once
+    past what its header says it holds."""
+    inflate = zlib.decompressobj()
+    header = _array_header(inflate.decompress(data[start:min(stop, start + 4096)], 1024), order)
+    name, array_class, count = header or ("?", 0, 0)
+    # an honest dense array passes (whatever its size: the answer's size is checked from the
+    # header next); what it cannot hold is refused
+    most = 16 * count + INFLATED_SLACK if array_class in _DENSE_CLASSES else loose
+    inflate, total = zlib.decompressobj(), 0
+    for at in range(start, stop, 1 << 20):
+        chunk = data[at:min(at + (1 << 20), stop)]
+        while chunk:
+            total += len(inflate.decompress(chunk, 1 << 20))
+            chunk = inflate.unconsumed_tail
+            if total > most:
+                raise FormatError(f"{where}: variable {name!r} inflates to more than {most:,} bytes, more than its "
+                                  f"header says it holds: not a MAT-file saved by MATLAB or Octave?")
 
 
 def _scipy_reason(error: Exception) -> str:

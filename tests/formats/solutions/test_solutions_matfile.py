@@ -238,3 +238,38 @@ def test_a_sparse_logical_x_and_a_cut_mat_file_say_what_to_do(answer, tmp_path):
                                               r"unrecognised solution format).*") as caught:
             read_solution(tmp_path / "cut.mat", manifest)
         assert "whosmat" not in str(caught.value)
+
+
+def _declared_bomb(path, values: int, data_bytes: int, mi_class: int = 6):
+    """A level 5 MAT-file of one compressed array ``x`` whose header says ``1 x values`` (of
+    class ``mi_class``) over ``data_bytes`` zeros: small on disk, large once inflated."""
+    import struct
+    import zlib
+
+    def tag(kind, n):
+        return struct.pack("<II", kind, n)
+    head = (tag(6, 8) + struct.pack("<II", mi_class, 0) + tag(5, 8) + struct.pack("<ii", 1, values)
+            + struct.pack("<I", 1 | (1 << 16)) + b"x\0\0\0" + tag(9, data_bytes))
+    squeeze = zlib.compressobj(9)
+    body = squeeze.compress(tag(14, len(head) + data_bytes) + head)
+    for _ in range(data_bytes // (1 << 20)):
+        body += squeeze.compress(b"\0" * (1 << 20))
+    body += squeeze.compress(b"\0" * (data_bytes % (1 << 20))) + squeeze.flush()
+    header = b"MATLAB 5.0 MAT-file".ljust(116, b" ") + b"\0" * 8 + struct.pack("<H", 0x0100) + b"IM"
+    path.write_bytes(header + tag(15, len(body)) + body)
+    return path
+
+
+def test_a_compressed_array_over_more_data_than_its_header_says_is_refused_before_scipy(answer, tmp_path):
+    """A 1x729 double over 64 MB of zeros (64 KB on disk): scipy's whosmat and loadmat inflate
+    it whole (a 4 MB file took 4.5 GB); it is refused while counted, a slice at a time."""
+    _, manifest, _ = answer
+    path = _declared_bomb(tmp_path / "bomb.mat", 729, 64 << 20)
+    assert path.stat().st_size < 200_000
+    with pytest.raises(FormatError, match=r"^.*bomb\.mat: variable 'x' inflates to more than 77,200 bytes, more than "
+                                          r"its header says it holds"):
+        read_solution(path, manifest)
+    # a struct's size is its fields': bounded by the model's size instead (64 MiB at least)
+    struct_bomb = _declared_bomb(tmp_path / "struct.mat", 1, 80 << 20, mi_class=2)
+    with pytest.raises(FormatError, match="variable 'x' inflates to more than 67,108,864 bytes"):
+        read_solution(struct_bomb, manifest)
