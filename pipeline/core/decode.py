@@ -173,8 +173,8 @@ def check_binary_values(values: np.ndarray, labels: Callable[[int], str], where:
     if bad.any():
         k = int(np.argmax(bad))
         # a value strictly between 0 and 1 is a relaxation's, not a typo: say where such come from
-        why = (f" (fractional: an LP relaxation's value, as solvers write them when they stop, or find the model "
-               f"infeasible, before an integer solution)" if 0 < values[k] < 1 else "")
+        why = (" (fractional: an LP relaxation's value, as solvers write them when they stop, or find the model "
+               "infeasible, before an integer solution)" if 0 < values[k] < 1 else "")
         raise FormatError(f"{where}: {labels(k)} = {values[k]:g} is not 0 or 1{why}")
     return rounded + 0.0  # -0.0 -> 0.0
 
