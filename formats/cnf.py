@@ -225,7 +225,7 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
             if CNF_TAG in line:
                 try:
                     facts = json.loads(line.split(CNF_TAG, 1)[1])
-                except json.JSONDecodeError:
+                except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
                     raise FormatError(f"{where}: unreadable {CNF_TAG} comment") from None
             elif COMMENT_TAG in line:
                 meta = parse_comment_line(line) or {}

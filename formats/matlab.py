@@ -236,12 +236,12 @@ def _metadata_from_mat(raw: dict, where: str) -> dict:
     if isinstance(meta.get("rules"), str):
         try:
             meta["rules"] = json.loads(meta["rules"])
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
             raise FormatError(f"{where}: meta.rules is not the JSON text of the rules") from None
     if isinstance(meta.get("layout"), str) and meta["layout"].startswith("{"):
         try:
             meta["layout"] = json.loads(meta["layout"])
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
             raise FormatError(f"{where}: meta.layout is not a layout name or the JSON text of one") from None
     if meta.get("clue_encoding") == "reduce":
         if "kept_columns" not in raw:

@@ -297,8 +297,12 @@ def _octave_shape(var: _OctaveVariable, text: str, where: str) -> tuple[int, ...
         return (1, max(int((limit - base) // step) + 1, 0) if step and np.isfinite((limit - base) / step) else 0)
     if "ndims" in var.keys:
         ndims = var.count("ndims", where)
-        dims = text[var.body:var.end].split(None, ndims)[:ndims]
-        return tuple(int(d) for d in parse_floats(dims, here, "dimension"))
+        dims = parse_floats(text[var.body:var.end].split(None, ndims)[:ndims], here, "dimension")
+        if dims.size != ndims or not (np.isfinite(dims) & (dims >= 0) & (dims == np.rint(dims))).all() \
+                or np.prod(dims, dtype=np.float64) > MOST_VALUES:
+            raise FormatError(f"{here}: the dimensions {' '.join(f'{d:g}' for d in dims)} are not {ndims} "
+                              f"counts of at most {MOST_VALUES:,} values in all")
+        return tuple(int(d) for d in dims)
     return var.count("rows", where), var.count("columns", where)
 
 

@@ -223,8 +223,10 @@ def rule_entry(text: str) -> dict:
     if text.startswith("{"):
         try:
             entry = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise argparse.ArgumentTypeError(f"not a JSON rule entry ({e})") from None
+        except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
+            why = ("nested too deep" if isinstance(e, RecursionError) else str(e)
+                   if isinstance(e, json.JSONDecodeError) else "a number of over 4,300 digits")
+            raise argparse.ArgumentTypeError(f"not a JSON rule entry ({why})") from None
         if not isinstance(entry, dict):
             raise argparse.ArgumentTypeError("a JSON rule entry is an object")
         return entry

@@ -273,4 +273,49 @@ def clip(value: object, width: int = 20) -> str:
     >>> clip("9x9"), clip("1000000000x1000000000000")
     ('9x9', '1000000000x100000000...')
     """
-    return shortened(str(value), width, length=False)
+    try:
+        text = str(value)
+    except ValueError:   # an integer past Python's 4,300-digit conversion limit (from the API: JSON refuses it)
+        return "an integer of over 4,300 digits" if isinstance(value, int) else f"a {type(value).__name__} holding one"
+    return shortened(text, width, length=False)
+
+
+#: Bits of the largest integer a document may hold: one Python can still write into a message
+#: (it refuses over 4,300 digits); smaller ones get each field's own message (a size of 24 digits).
+MOST_INTEGER_BITS = 4096
+
+
+def refuse_huge_integers(value: object, where: str) -> None:
+    """A PuzzleError naming the first integer of more than :data:`MOST_INTEGER_BITS` bits in a
+    document given as Python objects (lists, dicts): such an integer could not even be written
+    into a message (Python refuses to print one of over 4,300 digits), and no count, sum or digit
+    comes near it.
+
+    Parameters
+    ----------
+    value : object
+        The document, or a part of it.
+    where : str
+        How the message names the document.
+    """
+    stack: list = [value]
+    while stack:   # without paths first: a well-formed document pays one pass
+        item = stack.pop()
+        if isinstance(item, int) and item.bit_length() > MOST_INTEGER_BITS:
+            break
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    else:
+        return
+    paths: list = [(value, "")]
+    while paths:
+        item, path = paths.pop()
+        if isinstance(item, int) and item.bit_length() > MOST_INTEGER_BITS:
+            raise PuzzleError(f"{where}: {path or 'the value'}: an integer of {item.bit_length():,} bits; at most "
+                              f"{MOST_INTEGER_BITS}")
+        if isinstance(item, dict):
+            paths.extend((v, f"{path}.{k}" if path else str(k)) for k, v in item.items())
+        elif isinstance(item, (list, tuple)):
+            paths.extend((v, f"{path}[{i}]") for i, v in enumerate(item))

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.core.errors import PipelineError, clip
+from pipeline.core.errors import PipelineError, clip, refuse_huge_integers
 
 __all__ = ["MAX_THREADS", "Bound", "declared_options", "pick", "refusing_unknown", "threads_bound",
            "time_limit_bound"]
@@ -290,14 +290,19 @@ def pick(options: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
     return {name: value for name, value in options.items() if name in allowed}
 
 
-def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None, rules: Any = None) -> None:
+def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None, rules: Any = None,
+                         source: Any = None, regions: Any = None) -> None:
     """Refuse a puzzle reader's option of the wrong type in one line (an API caller's ``box=5``
-    was a ``TypeError`` from deep in the parser, ``size=4.5`` asked for 20.25 cells).
+    was a ``TypeError`` from deep in the parser, ``size=4.5`` asked for 20.25 cells), and an
+    integer of more than 4,096 bits anywhere in them or in the source given as Python objects (one
+    of over 4,300 digits could not even be written into a message).
 
     Parameters
     ----------
     box, variant, size, rules
         :func:`pipeline.core.puzzle.parse_puzzle`'s options, as given.
+    source, regions
+        Its source and regions, looked at for integers only.
 
     Raises
     ------
@@ -312,6 +317,10 @@ def check_puzzle_options(box: Any = None, variant: Any = None, size: Any = None,
     ...
     pipeline.core.errors.PipelineError: size: must be a whole number from 1, found float 4.5
     """
+    for name, value in (("puzzle", source), ("box", box), ("size", size), ("rules", rules), ("regions", regions)):
+        if value is not None and not isinstance(value, (str, bytes)):
+            refuse_huge_integers(value, name)
+
     def whole(value: Any) -> bool:
         return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
 

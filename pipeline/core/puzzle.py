@@ -482,7 +482,7 @@ def parse_puzzle(source: Source | dict, *, box: Box = None, variant: str | None 
         ...
     pipeline.core.errors.ClueConflictError: puzzle: digit 1 appears twice in row 1: cells (1, 1) and (1, 2)
     """
-    check_puzzle_options(box, variant, size, rules)   # an API caller's box=5: one line, not a TypeError
+    check_puzzle_options(box, variant, size, rules, source, regions)   # an API caller's box=5: one line
     variant = None if variant is None else variant_name(variant)   # "Classic" from a spreadsheet
     if isinstance(source, Puzzle) and (box, variant, regions, size) != (None,) * 4:
         # read again from its document, the keys the options name left out (they were ignored)

@@ -323,3 +323,50 @@ def test_a_cell_as_a_row_column_pair_reads_as_its_name(rule):
         parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 9], [1, 10]]}]})
     with pytest.raises(PuzzleError, match=r"'\[1\.5, 2\]' is not a cell \(expected r<row>c<column> or \[row, column\]"):
         parse_puzzle({"size": 9, "rules": [{**rule, "cells": [[1, 1], [1.5, 2]]}]})
+
+
+# ---------------------------------------------------------------------------------------------
+# hostile values: one line naming where, never a traceback
+# ---------------------------------------------------------------------------------------------
+HUGE = 10 ** 5000   # Python cannot print it (4,300 digits at most): messages about it failed
+
+
+@pytest.mark.parametrize("call, where", [
+    (lambda: parse_puzzle({"size": HUGE}), "puzzle: size: "),
+    (lambda: parse_puzzle({"size": 9, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": HUGE}]}),
+     "puzzle: rules[0].sum: "),
+    (lambda: parse_puzzle({"size": 9, "rules": [{"rule": "cage", "cells": [[HUGE, 1], [1, 2]], "sum": 3}]}),
+     "puzzle: rules[0].cells[0][0]: "),
+    (lambda: parse_puzzle({"size": 4, "givens": {"r1c1": HUGE}}), "puzzle: givens.r1c1: "),
+    (lambda: parse_puzzle([[HUGE, 0, 0, 0]] + [[0] * 4] * 3), "puzzle: [0][0]: "),
+    (lambda: parse_puzzle("." * 81, rules=[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": HUGE}]),
+     "rules: [0].sum: "),
+    (lambda: parse_puzzle("." * 81, box=(HUGE, 3)), "box: [0]: "),
+    (lambda: parse_puzzle("." * 81, variant="jigsaw", regions=[HUGE] + [0] * 80), "regions: [0]: "),
+])
+def test_an_integer_past_4096_bits_from_the_api_is_named_where_it_is(call, where):
+    with pytest.raises(PuzzleError) as e:
+        call()
+    assert str(e.value) == f"{where}an integer of 16,610 bits; at most 4096"
+
+
+def test_a_regex_nested_past_its_bound_is_one_line():
+    """300 nested groups overflowed the recursive parser's stack (a RecursionError traceback)."""
+    deep = {"size": 9, "rules": [{"rule": "regex", "pattern": "(" * 300 + "1" + ")" * 300,
+                                  "cells": ["r1c1", "r1c2", "r1c3"]}]}
+    with pytest.raises(PuzzleError, match=r"groups nested 300 deep; at most 64$"):
+        parse_puzzle(deep)
+    fine = {"size": 9, "rules": [{"rule": "regex", "pattern": "(" * 64 + "1" + ")" * 64 + ".*",
+                                  "cells": ["r1c1", "r1c2", "r1c3"]}]}
+    assert parse_puzzle(fine).rules
+
+
+@pytest.mark.parametrize("entry, why", [
+    ('{"rule": "cage", "cells": ' + "[" * 60000 + "]" * 60000 + "}", "nested too deep"),
+    ('{"rule": "cage", "sum": ' + "9" * 5000 + "}", "a number of over 4,300 digits"),
+])
+def test_a_hostile_rule_option_is_one_line_with_exit_2(capsys, entry, why):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "." * 81, "--rule", entry])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.splitlines()[-1].endswith(f"argument --rule: not a JSON rule entry ({why})"), err

@@ -243,3 +243,14 @@ def test_dimacs_text_is_python_formatting(clauses):
     tokens = np.array([v for c in clauses for v in [*c, 0]], dtype=np.int64)
     expected = "".join(" ".join(map(str, [*c, 0])) + "\n" for c in clauses).encode()
     assert cnf._dimacs_text(tokens) == expected
+
+
+@pytest.mark.parametrize("facts", ["[" * 100000 + "]" * 100000, '{"x": ' + "9" * 5000 + "}"])
+def test_hostile_facts_in_the_tag_comment_are_one_line(tmp_path, facts):
+    """JSON nested 100,000 deep or an integer of 5,000 digits after the tag was a traceback
+    (RecursionError, ValueError) from read_cnf and so from check."""
+    from formats.cnf import CNF_TAG, read_cnf
+    path = tmp_path / "model.cnf"
+    path.write_text(f"c {CNF_TAG} {facts}\np cnf 1 1\n1 0\n")
+    with pytest.raises(FormatError, match=f"unreadable {CNF_TAG} comment$"):
+        read_cnf(path)

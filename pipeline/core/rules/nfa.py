@@ -18,6 +18,8 @@ __all__ = ["Nfa", "NfaError", "MAX_STATES", "nfa_from_iss", "nfa_to_iss", "nfa_f
 
 #: Most states a regex compiles to (ISS's limit too) and an ISS string may declare.
 MAX_STATES = 1 << 12
+#: Groups a pattern may nest (each a few frames of the recursive parser; ISS's patterns nest two or three).
+MAX_GROUP_DEPTH = 64
 
 
 class NfaError(ValueError):
@@ -509,6 +511,9 @@ def nfa_from_regex(pattern: str, values: np.ndarray) -> Nfa:
         A syntax error, a character that is no value of the board, or too many states.
     """
     text = "".join(pattern.split())
+    depth = np.cumsum([(ch == "(") - (ch == ")") for ch in text]) if text else np.zeros(1)
+    if depth.max() > MAX_GROUP_DEPTH:   # the parser recurses a few frames a group
+        raise NfaError(f"groups nested {int(depth.max())} deep; at most {MAX_GROUP_DEPTH}")
     tree = _Parser(text, {int(v): k for k, v in enumerate(np.asarray(values).tolist())}).parse()
     builder = _Builder()
     start, accept = builder.build(tree)
