@@ -675,7 +675,11 @@ def read(path: str | os.PathLike) -> ModelData:
     beq = sibling("beq.csv", 1.0, m)
     lower, upper = beq, beq.copy()
     ineq_path = path.with_name(_ineq_name(path.name))
-    if ineq_path.exists():
+    # beside an export's manifest, only a file it lists: another export's Aineq left in the
+    # directory made the intact Aeq here look edited
+    listed = manifest is None or not isinstance(manifest.data.get("files"), dict) or any(
+        ineq_path.name in names for names in manifest.data["files"].values() if isinstance(names, list))
+    if ineq_path.exists() and listed:
         g, ineq_labels, _ = _read_matrix(ineq_path, manifest, inequalities=True)
         if g.shape[1] != n:
             raise FormatError(f"{ineq_path}: {g.shape[1]} columns, {path.name} has {n}")

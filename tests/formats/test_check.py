@@ -347,3 +347,16 @@ def test_an_edited_clue_row_of_b_ijv_is_blamed_on_it(tmp_path):
         f"{out / 'B_ijv.csv'}: not what an export of its model writes: B (the clue rows): 1 entry differs, the first "
         f"at row 1, column {build_model(parse_puzzle(DEFAULT_PUZZLE)).col_names[int(first[1]) - 1]}: 7 in the file, "
         "1 in the model"]
+
+
+@pytest.mark.parametrize("stray", ["Aineq.csv", "Aineq_ijv.csv"])
+def test_another_exports_inequality_file_is_named_alone(tmp_path, stray):
+    """A killer export's Aineq copied beside a classic export's Aeq was read with it, and the
+    intact Aeq was named as "not the model its metadata describes (edited by hand?)"."""
+    killer = tmp_path / "killer"
+    export_model(build_model(parse_puzzle((PROJECT / "examples" / "killer.json").read_text())), killer, "csv")
+    classic = tmp_path / "classic"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), classic, "csv")
+    shutil.copy(killer / stray, classic / stray)
+    assert check_export(classic).problems == [
+        f"{classic / stray}: not part of this export (manifest.json does not list it): a file of another export"]
