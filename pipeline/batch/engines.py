@@ -27,6 +27,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pipeline.core.errors import PipelineError
+from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.version import DISTRIBUTION, __version__
 from pipeline.batch.config import dask_missing
 from pipeline.batch.output import release_inherited_locks
@@ -162,10 +163,26 @@ def _exit_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _init_process_worker(stop, counter, parent: int) -> None:
+def _share_of_memory(workers: int) -> int | None:
+    """Each of ``workers`` workers' share of the bytes models may need (:func:`memory_limit`):
+    the limit is the run's, not each worker's (two workers each took half the memory: 7.3 GB on
+    24 GB for a few records of 366x366). None when ``$SUDOKU_PIPELINE_MAX_BYTES`` says the
+    workers' own limit, or is bad (the first record then says why)."""
+    if os.environ.get(MAX_BYTES_ENV):
+        return None
+    try:
+        return max(memory_limit() // max(workers, 1), 1)
+    except PipelineError:
+        return None
+
+
+def _init_process_worker(stop, counter, parent: int, memory_share: int | None = None) -> None:
     """A pool worker's set-up: only the client handles Ctrl-C and SIGTERM (:data:`STOP_SIGNALS`;
     a forked worker would otherwise inherit the client's handlers) and holds OUT's lock; then
-    the shared flags. A worker ends with its pool, or when its client is gone."""
+    the shared flags and its share of the memory models may take. A worker ends with its pool,
+    or when its client is gone."""
+    if memory_share is not None:
+        os.environ[MAX_BYTES_ENV] = str(memory_share)
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
     release_inherited_locks()
@@ -212,7 +229,7 @@ class Processes:
         self.stop = context.RawValue("b", 0)
         self.counter = context.Value("q", 0)
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_process_worker,
-                                        initargs=(self.stop, self.counter, os.getpid()))
+                                        initargs=(self.stop, self.counter, os.getpid(), _share_of_memory(workers)))
         _quiet_feeder_when_stopped(self.pool, self.stop)
         try:   # start the workers now (a forked pool starts them all at its first task)
             self.submit(int).result()

@@ -40,6 +40,27 @@ def test_start_method_is_fork_only_without_other_threads():
         helper.join()
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_process_worker_takes_its_share_of_the_memory_limit(monkeypatch, workers):
+    """The memory models may take is the run's: each of W workers took the whole (half the
+    physical memory), so two workers could hold all of it. Set by hand, it stays each one's."""
+    from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
+
+    monkeypatch.delenv(MAX_BYTES_ENV, raising=False)
+    whole = memory_limit()
+    pool = engines.Processes(workers)
+    try:
+        assert int(pool.submit(os.getenv, MAX_BYTES_ENV).result(timeout=60)) == whole // workers
+    finally:
+        pool.close(cancel=True)
+    monkeypatch.setenv(MAX_BYTES_ENV, "123456789")
+    pool = engines.Processes(workers)
+    try:
+        assert pool.submit(os.getenv, MAX_BYTES_ENV).result(timeout=60) == "123456789"
+    finally:
+        pool.close(cancel=True)
+
+
 def test_process_workers_ignore_ctrl_c_count_puzzles_and_stop_on_request():
     pool = engines.Processes(2)
     try:
