@@ -23,7 +23,7 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError
+from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
@@ -231,7 +231,8 @@ def rule_entry(text: str) -> dict:
             raise argparse.ArgumentTypeError("a JSON rule entry is an object")
         return entry
     if text not in RULES:
-        raise argparse.ArgumentTypeError(f"unknown rule {text!r}{rule_hint(text)}; expected one of {', '.join(RULES)} "
+        raise argparse.ArgumentTypeError(f"unknown rule {clip(text, 40)!r}{rule_hint(text[:100])}; expected one of "
+                                         f"{', '.join(RULES)} "
                                          "or a JSON entry")
     return {"rule": text}
 

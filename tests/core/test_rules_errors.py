@@ -370,3 +370,17 @@ def test_a_hostile_rule_option_is_one_line_with_exit_2(capsys, entry, why):
         main(["solve", "." * 81, "--rule", entry])
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.splitlines()[-1].endswith(f"argument --rule: not a JSON rule entry ({why})"), err
+
+
+def test_a_regex_pattern_too_long_says_so():
+    doc = {"size": 9, "rules": [{"rule": "regex", "pattern": "1" * 10_001, "cells": ["r1c1", "r1c2"]}]}
+    with pytest.raises(PuzzleError, match=r"'pattern' of 10,001 characters; at most 10,000$"):
+        parse_puzzle(doc)
+
+
+def test_an_unknown_rule_option_is_shown_cut(capsys):
+    """A 120,000-character --rule that is not JSON was echoed whole in its one line."""
+    with pytest.raises(SystemExit):
+        main(["solve", "." * 81, "--rule", "[" * 120_000])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert "unknown rule '" + "[" * 40 + "...'" in err and len(err) < 3000, len(err)

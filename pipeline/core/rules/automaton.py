@@ -359,8 +359,10 @@ class Regex(_Line):
         """
         check_keys(data, {"cells", "pattern"}, where)
         pattern = data.get("pattern")
-        if not isinstance(pattern, str) or len(pattern) > 10_000:
+        if not isinstance(pattern, str):
             raise PuzzleError(f"{where}: 'pattern' must be a regular expression (text)")
+        if len(pattern) > 10_000:
+            raise PuzzleError(f"{where}: 'pattern' of {len(pattern):,} characters; at most 10,000")
         segments = _segments(data.get("cells"), board, where)
         if len(segments) != 1:
             raise PuzzleError(f"{where}: a regex reads one line ('cells' a list of cells)")
