@@ -356,6 +356,14 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         except PipelineError as e:
             found.append(f"{path}: cannot be read back as a model: {e}")
             continue
+        # the names x_i_j_k read alike in every order: the convention the file itself records
+        # must be the manifest's (an edited "order" passed, and every answer then failed import)
+        said = [f"{key} {got.metadata[key]!r} where {MANIFEST_NAME} says {meta[key]!r}"
+                for key in ("scheme", "order", "clue_encoding")
+                if key in got.metadata and key in meta and got.metadata[key] != meta[key]]
+        if said:
+            found.append(f"{path}: written with {', '.join(said)}: was {MANIFEST_NAME} edited?")
+            continue
         # the long CSV form lists columns in order of first appearance while the vectors it is
         # read with (beq.csv, lb.csv, ...) are in the solver's order: its matrix and names count
         vectors = not name.startswith("Aeq_long")

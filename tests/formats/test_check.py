@@ -360,3 +360,18 @@ def test_another_exports_inequality_file_is_named_alone(tmp_path, stray):
     shutil.copy(killer / stray, classic / stray)
     assert check_export(classic).problems == [
         f"{classic / stray}: not part of this export (manifest.json does not list it): a file of another export"]
+
+
+@pytest.mark.parametrize("key, value", [("order", "C"), ("scheme", "block")])
+def test_a_manifest_edited_to_another_convention_is_caught(tmp_path, key, value):
+    """The names x_i_j_k read alike in every order, so an edited "order" passed as whole, and
+    every solver's answer then failed import; the convention each model file records must match."""
+    out = tmp_path / "out"
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), out, "cnf,mps,opb")
+    meta = json.loads((out / "manifest.json").read_text())
+    original = meta[key]
+    meta[key] = value
+    (out / "manifest.json").write_text(json.dumps(meta))
+    problems = check_export(out).problems
+    said = f"written with {key} {original!r} where manifest.json says {value!r}: was manifest.json edited?"
+    assert sum(said in p for p in problems) == 3, problems
