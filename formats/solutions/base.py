@@ -171,4 +171,7 @@ def detect_solution_format(head: str, where: str = "solution") -> SolutionFormat
     for fmt in SOLUTION_FORMATS.values():
         if fmt.detect(head):
             return fmt
+    if "[ Problem Statistics ]" in head:   # minisat's screen, saved with > instead of its result file
+        raise FormatError(f"{where}: minisat's screen output, which holds no assignment: give minisat a result file "
+                          f"(minisat model.cnf answer.txt) and import that")
     raise FormatError(f"{where}: unrecognised solution format; tried {', '.join(SOLUTION_FORMATS)}")

@@ -298,10 +298,9 @@ def _octave_shape(var: _OctaveVariable, text: str, where: str) -> tuple[int, ...
     if "ndims" in var.keys:
         ndims = var.count("ndims", where)
         dims = parse_floats(text[var.body:var.end].split(None, ndims)[:ndims], here, "dimension")
-        if dims.size != ndims or not (np.isfinite(dims) & (dims >= 0) & (dims == np.rint(dims))).all() \
-                or np.prod(dims, dtype=np.float64) > MOST_VALUES:
-            raise FormatError(f"{here}: the dimensions {' '.join(f'{d:g}' for d in dims)} are not {ndims} "
-                              f"counts of at most {MOST_VALUES:,} values in all")
+        if dims.size != ndims or not (np.isfinite(dims) & (dims >= 0) & (dims == np.rint(dims))).all():
+            # (a size too large for an answer is said with the file's bound, after this)
+            raise FormatError(f"{here}: the dimensions {' '.join(f'{d:g}' for d in dims)} are not {ndims} counts")
         return tuple(int(d) for d in dims)
     return var.count("rows", where), var.count("columns", where)
 

@@ -184,6 +184,9 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         # its last literal maybe inside a number ('x4' of 'x41', then "assigned twice")
         raise FormatError(f"{where}: truncated: the last 'v' line has no line end (it ends {last[-20:]!r})")
     if not named:
+        if not v_lines:   # minisat's own stdout says SATISFIABLE and writes the model only to a file
+            raise FormatError(f"{where}: 's {status}' but no 'v' lines: the output holds no assignment (minisat "
+                              f"writes its model to a result file: minisat model.cnf answer.txt)")
         if not words or words[-1] != "0":
             raise FormatError(f"{where}: truncated: the 'v' lines do not end with 0")
         words = words[:-1]

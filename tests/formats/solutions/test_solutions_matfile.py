@@ -275,11 +275,11 @@ def test_a_compressed_array_over_more_data_than_its_header_says_is_refused_befor
         read_solution(struct_bomb, manifest)
 
 
-@pytest.mark.parametrize("dims", ["-1 -1", "NaN 1", "1.5 2", "inf 1", "100000 100000"])
+@pytest.mark.parametrize("dims", ["-1 -1", "NaN 1", "1.5 2", "inf 1"])
 def test_octave_text_dimensions_that_are_no_counts_are_one_line(answer, tmp_path, dims):
     """Negative or NaN dimensions passed the size check and reached numpy (a traceback, exit 1)."""
     _, manifest, _ = answer
     path = tmp_path / "o.txt"
     path.write_text(f"# name: x\n# type: matrix\n# ndims: 2\n {dims}\n 1\n")
-    with pytest.raises(FormatError, match=r"\(x\): the dimensions .* are not 2 counts of at most 32,000,000 values"):
+    with pytest.raises(FormatError, match=r"\(x\): the dimensions .* are not 2 counts$"):
         read_solution(path, manifest)

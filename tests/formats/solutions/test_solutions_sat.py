@@ -105,7 +105,7 @@ def test_no_solution_statuses(tmp_path, text, status):
 
 @pytest.mark.parametrize("text, match", [
     ("s SATISFIABLE\nv 1 -2 3\n", "truncated"),
-    ("s SATISFIABLE\n", "truncated"),
+    ("s SATISFIABLE\n", "no 'v' lines: the output holds no assignment"),
     ("SAT\n1 -2\n", "truncated"),
     ("s SATISFIABLE\nv 1 -1 0\n", "variable 1 is assigned twice"),
     ("s SATISFIABLE\nv 1 a 0\n", "'a' is not a variable number"),
@@ -330,3 +330,36 @@ def test_status_after_more_than_the_detection_head_of_comment_lines_is_found(tmp
     path.write_text(head + "nothing a solver writes\n")
     with pytest.raises(FormatError, match="unrecognised solution format"):
         read_solution(path, model)
+
+
+def test_a_status_without_v_lines_says_there_is_no_assignment(tmp_path):
+    """'s SATISFIABLE' alone was "truncated: the 'v' lines do not end with 0"."""
+    model = model_of()
+    path = tmp_path / "out.txt"
+    path.write_text("s SATISFIABLE\n")
+    with pytest.raises(FormatError, match=r"'s SATISFIABLE' but no 'v' lines: the output holds no assignment"):
+        read_solution(path, model)
+
+
+def test_minisats_screen_output_is_named(tmp_path):
+    """``minisat model.cnf > out.txt`` saves its screen, which holds no model: it was an
+    "unrecognised solution format" listing every format."""
+    import shutil
+    import subprocess
+
+    from formats.directory import export_model
+
+    model = model_of()
+    screen = tmp_path / "screen.txt"
+    if shutil.which("minisat"):
+        export_model(model, tmp_path, "cnf")
+        with open(screen, "w") as out:
+            subprocess.run(["minisat", str(tmp_path / "model.cnf")], stdout=out, timeout=120)
+    else:   # the banner minisat 2.2 prints, as the file starts
+        screen.write_text("WARNING: for repeatability, setting FPU to use double precision\n"
+                          "============================[ Problem Statistics ]=============================\n"
+                          "|  Number of variables:           729                                         |\n"
+                          "\nSATISFIABLE\n")
+    with pytest.raises(FormatError, match=r"minisat's screen output, which holds no assignment: give minisat a "
+                                          r"result file \(minisat model.cnf answer.txt\)"):
+        read_solution(screen, model)
