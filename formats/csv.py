@@ -38,6 +38,7 @@ from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positio
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
 from formats.files import load_manifest_file
+from formats.staging import is_export_manifest, listed_export_files
 from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings, render_tokens
 
 #: Most entries (rows x columns) of a dense ``Aeq.csv`` written by default (``dense="auto"``): two
@@ -677,8 +678,8 @@ def read(path: str | os.PathLike) -> ModelData:
     ineq_path = path.with_name(_ineq_name(path.name))
     # beside an export's manifest, only a file it lists: another export's Aineq left in the
     # directory made the intact Aeq here look edited
-    listed = manifest is None or not isinstance(manifest.data.get("files"), dict) or any(
-        ineq_path.name in names for names in manifest.data["files"].values() if isinstance(names, list))
+    listed = (manifest is None or not is_export_manifest(manifest.data)
+              or ineq_path.name in listed_export_files(manifest.data))
     if ineq_path.exists() and listed:
         g, ineq_labels, _ = _read_matrix(ineq_path, manifest, inequalities=True)
         if g.shape[1] != n:

@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows
-from pipeline.core.errors import FormatError, PuzzleError
+from pipeline.core.errors import FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
 from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, truncated
@@ -147,11 +147,7 @@ def _parse_matlab_text(text: str, where: str) -> RawSolution:
     if rows is None:
         display = _DISPLAY_NAME.match(text)
         if display is None:
-            try:
-                problem = matlab_matrix_problem(text)
-            except PuzzleError as e:   # a message of its own: the same line
-                problem = str(e)
-            raise FormatError(f"{where}: {problem or 'not a MATLAB matrix'}")
+            raise FormatError(f"{where}: {matlab_matrix_problem(text) or 'not a MATLAB matrix'}")
         rows = text[display.end():]
     table = _read_table(rows)
     if len(table) == 1 or all(len(row) == 1 for row in table):

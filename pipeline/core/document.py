@@ -41,7 +41,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from pipeline.core.errors import clip, PuzzleError, json_kind, refuse_huge_integers
+from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -257,7 +257,6 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         from pipeline.core.iss import document_from_iss   # here: the reader imports every rule's table
 
         doc = document_from_iss(doc, where)
-    text = None
     if isinstance(doc, str):
         if len(doc) > MAX_DOCUMENT_CHARS:
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
@@ -273,9 +272,6 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(_json_reason(e, text), 120)})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {json_kind(doc)}")
-    if text is None:   # a Python object (JSON's own reader refuses an integer of over 4,300 digits)
-        refuse_huge_integers(doc, where)
-        refuse_huge_integers(extra_rules, f"{where}: rules")
     report = document_of_generate_report(doc)
     if report is not None:
         doc = report

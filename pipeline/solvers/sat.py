@@ -150,6 +150,16 @@ class SatOutcome:
     aux: np.ndarray | None = None
 
 
+def _append_sliced(solver, clauses: list[list[int]], deadline: float | None, why: str) -> None:
+    """Add ``clauses`` to ``solver`` :data:`LOAD_SLICE` at a time, looking at ``deadline`` before
+    each slice: once it passed, the solver is freed and :class:`SetupOutlasts` says ``why``."""
+    for lo in range(0, len(clauses), LOAD_SLICE):
+        if deadline is not None and time.perf_counter() > deadline:
+            delete_solver(solver)
+            raise SetupOutlasts(why)
+        solver.append_formula(clauses[lo:lo + LOAD_SLICE])
+
+
 class SatEngine:
     """An incremental SAT solver holding the rules of one puzzle shape (clues come as assumptions).
 
@@ -215,12 +225,9 @@ class SatEngine:
             if not feed_clauses(self.solver.append_formula, self._encoding, deadline):
                 delete_solver(self.solver)
                 raise SetupOutlasts(self._took_the_limit())
-            for lo in range(0, len(self._extra), LOAD_SLICE):   # the rules' clauses: millions for weighted rows
-                if deadline is not None and time.perf_counter() > deadline:
-                    delete_solver(self.solver)
-                    raise SetupOutlasts(f"loading the rule rows' {len(self._extra):,} clauses took the whole "
-                                        "time limit")
-                self.solver.append_formula(self._extra[lo:lo + LOAD_SLICE])
+            # the rules' clauses: millions for weighted rows
+            _append_sliced(self.solver, self._extra, deadline,
+                           f"loading the rule rows' {len(self._extra):,} clauses took the whole time limit")
         self._lock = threading.Lock()
 
     def _took_the_limit(self) -> str:
@@ -231,11 +238,7 @@ class SatEngine:
         ``deadline`` (:class:`SetupOutlasts` once it passes: a 64x64's 8.4 million took 4 s)."""
         if deadline is not None:
             solver = self._new_solver([])
-            for lo in range(0, len(clauses), LOAD_SLICE):
-                if time.perf_counter() > deadline:
-                    delete_solver(solver)
-                    raise SetupOutlasts(self._took_the_limit())
-                solver.append_formula(clauses[lo:lo + LOAD_SLICE])
+            _append_sliced(solver, clauses, deadline, self._took_the_limit())
             return solver
         solvers = pysat_solvers()
         if _non_incremental(self.backend):
