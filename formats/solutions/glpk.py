@@ -49,23 +49,48 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
         raise no_solution(where, f"GLPK {kind} status {letter!r}, {status}")
     if not any(line.strip() == "e o f" for line in lines[-3:]):
         raise truncated(where, "no final 'e o f' line")
-    # value field: j col val (mip) | j col stat prim dual (bas) | j col prim dual (ipt)
+    # value field: j col val (mip) | j col stat prim dual (bas) | j col prim dual (ipt); rows' i lines alike
     field_at = {"mip": 2, "bas": 3, "ipt": 2}[kind]
-    js = [line.split() for line in lines if line.startswith("j ")]
+    m = parse_count(tok[2], where, "'s' line row count")
+    _check_row_lines(lines, m, field_at, kind, where)
+    numbered = [(k + 1, line.split()) for k, line in enumerate(lines) if line.startswith("j ")]
+    js = [t for _, t in numbered]
     if len(js) < n:
         raise truncated(where, f"{len(js)} of the {n} column ('j') lines announced by the 's' line")
     if len(js) > n:   # a repeated or pasted line, not a cut file
         raise FormatError(f"{where}: {len(js)} column ('j') lines, more than the {n} the 's' line announces: a "
                           f"repeated or extra line")
-    if any(len(t) <= field_at for t in js):
-        k = next(i for i, t in enumerate(js) if len(t) <= field_at)
-        raise FormatError(f"{where}: column ('j') line {k + 1} has {len(js[k])} fields, {kind} needs {field_at + 1}")
+    short = next((at for at, t in numbered if len(t) <= field_at), None)
+    if short is not None:
+        raise FormatError(f"{where}: line {short}: a column ('j') line of {len(lines[short - 1].split())} fields, "
+                          f"{kind} needs {field_at + 1}")
     index = [t[1] for t in js]
     if index != [str(j) for j in range(1, n + 1)]:
-        raise FormatError(f"{where}: column ('j') lines are not numbered 1..{n} in order")
-    values = parse_floats([t[field_at] for t in js], where, "value")
+        at = next(at for j, (at, t) in enumerate(numbered) if t[1] != str(j + 1))
+        raise FormatError(f"{where}: line {at}: column ('j') lines are not numbered 1..{n} in order")
+    values = parse_floats([t[field_at] for t in js], where, "value", [at for at, _ in numbered])
     return RawSolution("positions", values, dense=True, status=status, objective=objective,
                        format="glpk_raw")
+
+
+def _check_row_lines(lines: list[str], m: int, field_at: int, kind: str, where: str) -> None:
+    """The row ('i') lines: as many as the 's' line announces, numbered 1..m in order, each with
+    a number in its value field. Their values are not used (the columns carry the answer), but a
+    file whose rows are damaged is not one glpsol wrote, and its columns are not trusted either."""
+    numbered = [(k + 1, line.split()) for k, line in enumerate(lines) if line.startswith("i ")]
+    if len(numbered) != m:
+        raise truncated(where, f"{len(numbered)} of the {m} row ('i') lines announced by the 's' line") \
+            if len(numbered) < m else FormatError(
+                f"{where}: {len(numbered)} row ('i') lines, more than the {m} the 's' line announces: a repeated or "
+                f"extra line")
+    short = next((at for at, t in numbered if len(t) <= field_at), None)
+    if short is not None:
+        raise FormatError(f"{where}: line {short}: a row ('i') line of {len(lines[short - 1].split())} fields, "
+                          f"{kind} needs {field_at + 1}")
+    wrong = next((at for i, (at, t) in enumerate(numbered) if t[1] != str(i + 1)), None)
+    if wrong is not None:
+        raise FormatError(f"{where}: line {wrong}: row ('i') lines are not numbered 1..{m} in order")
+    parse_floats([t[field_at] for _, t in numbered], where, "row value", [at for at, _ in numbered])
 
 
 def _detect_glpk_report(head: str) -> bool:

@@ -125,6 +125,37 @@ def test_a_glpk_column_line_repeated_is_not_called_truncated(nine, tmp_path):
                                 f"repeated or extra line")
 
 
+def _damaged(lines: list[str], prefix: str, change) -> tuple[str, int]:
+    """``lines`` (glpsol -w) with the first line starting ``prefix`` changed, and that line's number."""
+    k = next(k for k, line in enumerate(lines) if line.startswith(prefix))
+    return "".join(lines[:k] + change(lines[k]) + lines[k + 1:]), k + 1
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("prefix, change, message", [
+    ("i 5 ", lambda line: ["i 5 garbage\n"], "line {at}: 'garbage' is not a number"),
+    ("i 5 ", lambda line: ["i 5\n"], "line {at}: a row ('i') line of 2 fields, mip needs 3"),
+    ("i 5 ", lambda line: ["i 6 1\n"], "line {at}: row ('i') lines are not numbered 1..{m} in order"),
+    ("i 5 ", lambda line: [], "truncated: {less} of the {m} row ('i') lines announced by the 's' line"),
+    ("i 5 ", lambda line: [line, line], "{more} row ('i') lines, more than the {m} the 's' line announces: a repeated or extra line"),
+    ("j 7 ", lambda line: ["j 7 x\n"], "line {at}: 'x' is not a number"),
+    ("j 7 ", lambda line: ["j 7\n"], "line {at}: a column ('j') line of 2 fields, mip needs 3"),
+    ("j 7 ", lambda line: ["j 8 1\n"], "line {at}: column ('j') lines are not numbered 1..729 in order"),
+])
+def test_a_damaged_glpk_raw_line_is_named_by_its_number(nine, tmp_path, prefix, change, message):
+    """A bad value in glpsol -w's file was named without its line, and damaged row lines passed."""
+    glpsol = shutil.which("glpsol")
+    if glpsol is None:
+        pytest.skip("glpsol is not on PATH")
+    run([glpsol, "--freemps", "m.mps", "-w", "g_raw.txt"], nine[3])
+    lines = (nine[3] / "g_raw.txt").read_text().splitlines(keepends=True)
+    text, at = _damaged(lines, prefix, change)
+    path = tmp_path / "g_damaged.txt"
+    path.write_text(text)
+    m = nine[1].n_rows
+    expect_error(path, nine[2], f"{path}: " + message.format(at=at, m=m, less=m - 1, more=m + 1))
+
+
 def test_error_fractional(nine, tmp_path):
     path = tmp_path / "sol.txt"
     path.write_text((nine[3] / "g.sol").read_text().replace("x_1_2_3 0\n", "x_1_2_3 0.5\n"))
