@@ -17,9 +17,15 @@ file says the sense) and ``bineq.csv``, so ``intlinprog(f, intcon, Aineq, bineq,
 ub)`` takes the files as they are. ``beq.csv`` then holds the cage sums as well as the ones.
 Plain puzzles write none of these (their files are unchanged).
 
+One file (:func:`write`, ``formats.write_model(model, "x.csv")``) holds ``Aeq``; what it cannot
+hold goes beside it under its own name: ``x_beq.csv``, ``x_lb.csv``, ``x_ub.csv``, ``x_f.csv``
+where they are not the defaults, ``x_ineq.csv`` and ``x_bineq.csv`` for ``<=`` rows, and for the
+long form ``x_columns.csv`` (the column names in order).
+
 Reading (:func:`read`) takes any form of ``Aeq`` and its siblings: ``beq/lb/ub/f.csv``, the same
 form of ``Aineq`` with ``bineq.csv``, and ``manifest.json`` (its metadata, the column names and
-their order for the long form, whose columns otherwise come in order of first appearance).
+their order for the long form, whose columns otherwise come in the order of a one-file write's
+list, else of first appearance).
 """
 from __future__ import annotations
 
@@ -550,12 +556,42 @@ def _write_form(model: Model, path: Path, form: str, inequalities: bool = False)
         (write_triplets if form == "ijv" else write_dense)(matrix, path)
 
 
+#: The files of a CSV export (:func:`export`).
+CSV_FILE_NAMES = ("Aeq.csv", "Aineq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv",
+                  "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv")
+#: The vectors a one-file CSV write puts beside its file, with the value :func:`read` takes for
+#: each when no file holds it (a vector equal to that everywhere is not written).
+ONE_FILE_VECTORS = {"beq": 1.0, "lb": 0.0, "ub": 1.0, "f": 0.0}
+
+
+def own_sibling(path: Path, name: str) -> Path:
+    """The file ``name`` (``beq.csv``) of the one-file CSV ``path``, named after it
+    (``x.csv`` -> ``x_beq.csv``), so that two models written into one directory keep theirs.
+
+    Parameters
+    ----------
+    path : Path
+        The one-file CSV.
+    name : str
+        The sibling's name in a directory export (``beq.csv``, ``bineq.csv``, ``lb.csv``, ...).
+
+    Returns
+    -------
+    Path
+    """
+    stem = path.name[:-len(".csv")] if path.name.lower().endswith(".csv") else path.name
+    return path.with_name(f"{stem}_{name}")
+
+
 def write(model: Model, path: str | os.PathLike) -> None:
     """One-file CSV: triplets for ``*_ijv.csv`` / ``.ijv.csv``, the long form for ``*long*``, else dense.
 
-    One file holds ``Aeq`` only, so a model with inequality rows (whose ``beq`` is not all ones
-    either) also gets what :func:`read` needs beside it: the same form of ``Aineq`` (``Aeq`` in
-    the name becomes ``Aineq``, else ``_ineq`` is added), ``beq.csv`` and ``bineq.csv``.
+    The file holds ``Aeq`` only, so what :func:`read` also needs goes beside it, named after it
+    (:func:`own_sibling`: ``x.csv`` -> ``x_beq.csv``): each of ``beq``, ``lb``, ``ub`` and ``f``
+    that is not the reader's default (:data:`ONE_FILE_VECTORS`: cage sums, clues as bounds, an
+    objective), and for a model with inequality rows the same form of ``Aineq`` (``Aeq`` in the
+    name becomes ``Aineq``, else ``_ineq`` is added) and ``bineq``. Such a file left by an earlier
+    write of the same path and not needed now is removed, so it is never read back as this model's.
 
     Parameters
     ----------
@@ -567,10 +603,26 @@ def write(model: Model, path: str | os.PathLike) -> None:
     path = Path(path)
     form = _form(path.name)
     _write_form(model, path, form)
+    vectors = {"beq": model.beq, "lb": model.lb, "ub": model.ub, "f": model.cost}
+    for name, default in ONE_FILE_VECTORS.items():
+        sibling = own_sibling(path, f"{name}.csv")
+        if np.any(np.asarray(vectors[name], dtype=float) != default):
+            write_vector(vectors[name], sibling)
+        else:
+            sibling.unlink(missing_ok=True)
+    columns = own_sibling(path, "columns.csv")
+    if form == "long":   # names, not places: the columns' order (and those without a nonzero) for the vectors
+        with atomic_open(columns, "wb") as f:
+            f.write(b"".join(name.encode() + b"\n" for name in np.asarray(model.col_names, dtype=str).tolist()))
+    else:
+        columns.unlink(missing_ok=True)
+    ineq, bineq = path.with_name(_ineq_name(path.name)), own_sibling(path, "bineq.csv")
     if model.n_ineq:
-        _write_form(model, path.with_name(_ineq_name(path.name)), form, inequalities=True)
-        write_vector(model.beq, path.with_name("beq.csv"))
-        write_vector(model.bineq, path.with_name("bineq.csv"))
+        _write_form(model, ineq, form, inequalities=True)
+        write_vector(model.bineq, bineq)
+    else:
+        ineq.unlink(missing_ok=True)
+        bineq.unlink(missing_ok=True)
 
 
 def _manifest_beside(path: Path):
@@ -579,7 +631,7 @@ def _manifest_beside(path: Path):
     return load_manifest_file(beside) if beside.is_file() else None
 
 
-def _read_long(path: Path, manifest):
+def _read_long(path: Path, manifest, columns_of: Path | None = None):
     """(matrix, row labels, column names) of a long-form file; columns in the manifest's order
     when there is one (names looked up through its convention), else in order of appearance."""
     import pandas as pd
@@ -616,7 +668,17 @@ def _read_long(path: Path, manifest):
         raise FormatError(f"{path}: line {_data_line(path, int(data[k]), header=True)}: entry "
                           f"({table['row_label'].iloc[k]}, {table['col_name'].iloc[k]}) listed twice")
     if manifest is None:
-        cols, col_names = pd.factorize(table["col_name"])
+        listed = _listed_columns(columns_of or path)
+        if listed is None:
+            cols, col_names = pd.factorize(table["col_name"])
+        else:
+            col_names = listed
+            cols = pd.Index(listed).get_indexer(table["col_name"])
+            if (cols < 0).any():
+                k = int(np.flatnonzero(cols < 0)[0])
+                raise FormatError(f"{path}: line {_data_line(path, int(data[k]), header=True)}: column "
+                                  f"{clip(repr(str(table['col_name'].iloc[k])))} is not in "
+                                  f"{own_sibling(columns_of or path, 'columns.csv').name}")
         return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), len(col_names))),
                 np.asarray(row_labels, str), np.asarray(col_names, str))
     conv, columns = manifest.convention, manifest.columns
@@ -632,6 +694,20 @@ def _read_long(path: Path, manifest):
             np.asarray(row_labels, str), manifest.col_names())
 
 
+def _listed_columns(path: Path) -> np.ndarray | None:
+    """The column names a one-file long-form write listed beside ``path`` (:func:`write`), in the
+    model's order, or None when there is no such list."""
+    listed = own_sibling(path, "columns.csv")
+    if not listed.is_file():
+        return None
+    with open_text(listed) as f:
+        names = np.array(f.read().splitlines(), dtype=str)
+    again = first_repeat(names) if names.size else None
+    if again is not None:
+        raise FormatError(f"{listed}: line {again + 1}: column {clip(repr(str(names[again])))} is listed twice")
+    return names
+
+
 def _manifest_shape(manifest, inequalities: bool) -> tuple[int, int] | None:
     """The ``Aeq`` (or ``Aineq``) shape the manifest states (``rows``/``inequalities`` by
     ``columns``), or None when it states none."""
@@ -644,30 +720,41 @@ def _manifest_shape(manifest, inequalities: bool) -> tuple[int, int] | None:
     return rows, cols
 
 
-def _read_matrix(path: Path, manifest, inequalities: bool = False):
-    """(matrix, row labels or None, column names or None) of one file in the form its name or header says."""
+def _read_matrix(path: Path, manifest, inequalities: bool = False, columns_of: Path | None = None):
+    """(matrix, row labels or None, column names or None) of one file in the form its name or
+    header says (a long form's column list is the one beside ``columns_of``, default ``path``)."""
     with open_text(path) as f:
         head = f.readline()
     if head.strip().startswith("row_label"):
-        return _read_long(path, manifest)
+        return _read_long(path, manifest, columns_of)
     if len(head.split(",")) == 3 and "ijv" in path.name:
         return read_triplets(path, _manifest_shape(manifest, inequalities)), None, None
     return read_dense(path), None, None
 
 
 def read(path: str | os.PathLike) -> ModelData:
-    """Read ``Aeq`` (triplets, dense or long form) with its siblings: ``beq/lb/ub/f.csv``, the
-    same form of ``Aineq`` with ``bineq.csv`` (its rows come after those of ``Aeq``, ``<=``),
-    and ``manifest.json`` (metadata, column names and order)."""
+    """Read ``Aeq`` (triplets, dense or long form) with its siblings: ``beq/lb/ub/f.csv`` (a
+    one-file write's own first, :func:`own_sibling`), the same form of ``Aineq`` with
+    ``bineq.csv`` (its rows come after those of ``Aeq``, ``<=``), and ``manifest.json``
+    (metadata, column names and order) when it is this file's export."""
     path = Path(path)
     manifest = _manifest_beside(path)
+    export_here = manifest is not None and is_export_manifest(manifest.data)
+    if export_here and path.name not in listed_export_files(manifest.data):
+        manifest = None   # a one-file write beside an export: the export's manifest is not this file's
     a, row_labels, col_names = _read_matrix(path, manifest)
     m, n = a.shape
     if col_names is None and manifest is not None and manifest.n_cols == n:
         col_names = manifest.col_names()
 
+    # an export directory's shared beq.csv belongs to its own files only; any other file takes a
+    # one-file write's own (x_beq.csv), or a shared one where no export is (an earlier release's
+    # one-file writes named them so)
+    shared = path.name in CSV_FILE_NAMES or not export_here
+
     def sibling(name, default, size):
-        p = path.with_name(name)
+        p = own_sibling(path, name)
+        p = p if p.exists() or not shared else path.with_name(name)
         v = read_vector(p, infinite=name in ("lb.csv", "ub.csv")) if p.exists() else np.full(size, default)
         if v.size != size:
             raise FormatError(f"{p}: {v.size} values, expected {size}")
@@ -681,7 +768,7 @@ def read(path: str | os.PathLike) -> ModelData:
     listed = (manifest is None or not is_export_manifest(manifest.data)
               or ineq_path.name in listed_export_files(manifest.data))
     if ineq_path.exists() and listed:
-        g, ineq_labels, _ = _read_matrix(ineq_path, manifest, inequalities=True)
+        g, ineq_labels, _ = _read_matrix(ineq_path, manifest, inequalities=True, columns_of=path)
         if g.shape[1] != n:
             raise FormatError(f"{ineq_path}: {g.shape[1]} columns, {path.name} has {n}")
         bineq = sibling("bineq.csv", 0.0, g.shape[0])
@@ -701,6 +788,5 @@ def read(path: str | os.PathLike) -> ModelData:
 
 register(Format("csv", (".csv",), "CSV: dense [A;B], spconvert triplets, vectors, long form",
                 export=export, write=write, read=read,
-                file_names=("Aeq.csv", "Aineq.csv", "Aeq_ijv.csv", "A_ijv.csv", "B_ijv.csv", "beq.csv", "lb.csv", "ub.csv",
-                            "f.csv", "Aeq_long.csv", "Aineq_ijv.csv", "bineq.csv", "Aineq_long.csv"), cost=1.4,
+                file_names=CSV_FILE_NAMES, cost=1.4,
                 file_differences=file_differences))

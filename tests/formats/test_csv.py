@@ -1,11 +1,15 @@
 """CSV reader (formats/csv.py): the triplet size row ``m,n,0`` is checked before it sizes anything."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
+import numpy as np
 import pytest
 
+from formats import read_model, write_model
+from formats.base import ModelData
 from formats.check import check_export
 from formats.csv import read_triplets
 from formats.directory import export_model
@@ -71,3 +75,60 @@ def test_triplets_text_is_pyarrows(tmp_path, data):
                     pacsv.WriteOptions(include_header=False, quoting_style="none"))
     write_triplets(m, tmp_path / "t.csv")
     assert (tmp_path / "t.csv").read_bytes() == buffer.getvalue() + b"5,12345678,0\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# one-file writes (formats.write_model(model, "x.csv")): what Aeq alone cannot hold goes beside
+# ----------------------------------------------------------------------------------------------
+def _models():
+    """Models whose one-file CSV needs siblings: cage sums, clues as bounds, an objective, ``<=`` rows."""
+    cage = build_model(parse_puzzle({"size": 4, "rules": [{"rule": "cage", "sum": 3, "cells": ["r1c1", "r1c2"]}]}))
+    bounds = build_model(parse_puzzle("1.....3..4.....2"), clues="bounds")
+    plain = build_model(parse_puzzle("1.....3..4.....2"))
+    costly = dataclasses.replace(plain, objective=np.arange(plain.puzzle.n ** 3, dtype=float))
+    thermo = build_model(parse_puzzle({"size": 4, "rules": [{"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}]}))
+    return {"cage": cage, "bounds": bounds, "objective": costly, "thermo": thermo, "plain": plain}
+
+
+def _same(model, path) -> bool:
+    got, want = read_model(path), ModelData.from_model(model)
+    return (all(np.array_equal(getattr(got, k), getattr(want, k)) for k in ("row_lower", "row_upper", "lb", "ub", "cost"))
+            and (got.Aeq != want.Aeq).nnz == 0)
+
+
+@pytest.mark.parametrize("name", ["Aeq_ijv.csv", "A.csv", "model_long.csv", "x.ijv.csv"])
+@pytest.mark.parametrize("kind", ["cage", "bounds", "objective", "thermo", "plain"])
+def test_a_one_file_csv_reads_back_as_the_model(tmp_path, name, kind):
+    # a cage's sum, the clues as bounds and an objective were dropped without a word
+    model = _models()[kind]
+    write_model(model, tmp_path / name)
+    assert _same(model, tmp_path / name)
+
+
+def test_two_one_file_csvs_in_one_directory_keep_their_own_vectors(tmp_path):
+    # both wrote beq.csv and bineq.csv, so the second model's sums were read back as the first's
+    a, b = (build_model(parse_puzzle({"size": 4, "rules": [{"rule": "cage", "sum": s, "cells": ["r1c1", "r2c3"]}]}))
+            for s in (3, 7))
+    write_model(a, tmp_path / "a_Aeq_ijv.csv")
+    write_model(b, tmp_path / "b_Aeq_ijv.csv")
+    assert _same(a, tmp_path / "a_Aeq_ijv.csv") and _same(b, tmp_path / "b_Aeq_ijv.csv")
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"a_Aeq_ijv_beq.csv", "b_Aeq_ijv_beq.csv", "a_Aeq_ijv_bineq.csv", "b_Aeq_ijv_bineq.csv"} <= names
+    assert not names & {"beq.csv", "bineq.csv"}
+
+
+def test_a_one_file_csv_written_again_leaves_no_stale_sibling(tmp_path):
+    models = _models()
+    write_model(models["thermo"], tmp_path / "m.csv")
+    write_model(models["cage"], tmp_path / "m.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv", "m_beq.csv"]
+    write_model(models["plain"], tmp_path / "m.csv")
+    assert [p.name for p in tmp_path.iterdir()] == ["m.csv"] and _same(models["plain"], tmp_path / "m.csv")
+
+
+def test_an_export_directorys_shared_vectors_are_not_another_files(tmp_path):
+    models = _models()
+    export_model(models["cage"], tmp_path, "csv")      # beq.csv holds the cage's sum
+    write_model(models["plain"], tmp_path / "mine.csv")
+    assert _same(models["plain"], tmp_path / "mine.csv")
+    assert _same(models["cage"], tmp_path / "Aeq_ijv.csv")

@@ -125,8 +125,8 @@ def test_csv_files_of_a_rule_model(tmp_path):
     one = tmp_path / "one" / "rules_ijv.csv"
     one.parent.mkdir()
     csv_format.write(model, one)
-    assert sorted(p.name for p in one.parent.iterdir()) == ["beq.csv", "bineq.csv", "rules_ijv.csv",
-                                                            "rules_ijv_ineq.csv"]
+    assert sorted(p.name for p in one.parent.iterdir()) == ["rules_ijv.csv", "rules_ijv_bineq.csv",
+                                                            "rules_ijv_ineq.csv"]   # beq: all ones
     got = csv_format.read(one)
     want = ModelData.from_model(model)
     assert (got.Aeq != want.Aeq).nnz == 0
