@@ -261,8 +261,8 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     Raises
     ------
     FormatError
-        Unknown format or extension, a format that cannot write, an option it refuses, or a
-        ``format`` that is not the one the path's extension names.
+        ``model`` is not a :class:`Model`, an unknown format or extension, a format that cannot
+        write, an option it refuses, or a ``format`` that is not the one the path's extension names.
     OSError
         The file cannot be created.
 
@@ -278,6 +278,9 @@ def write_model(model: Model, path: str | os.PathLike, format: str | None = None
     >>> path.name, lines[0], lines[2:5]
     ('model.mps', 'NAME SUDOKU FREE', ['ROWS', ' N obj', ' E cell_1_1'])
     """
+    if not isinstance(model, Model):   # a puzzle here failed deep inside a writer, untyped
+        raise FormatError(f"write_model: model must be a Model (pipeline.build_model or pipeline.build), found "
+                          f"{type(model).__name__}; pipeline.export(puzzle, path) builds one from a puzzle")
     refuse_directory_name(path)   # before Path() drops the slash: "a.lp/" was written as a.lp
     fmt = format_for(format or path, need="write")
     if format is not None:

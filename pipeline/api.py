@@ -199,6 +199,8 @@ def solve(puzzle: Any, solver: str = "auto", time_limit: float | None = None, *,
     _check_time_limit(time_limit)
     if not isinstance(unique, (bool, np.bool_)):   # "no" is truthy: it would run the check
         raise SolveError(f"unique: must be True or False, found {type(unique).__name__} {unique!r:.40}")
+    if "check_unique" in options:   # the engines' own name for it, which their option lists show
+        raise SolveError("check_unique: pipeline.solve takes it as unique=True or unique=False")
     solvers = _solvers()
     model = _model_of(puzzle)
     engine = solvers.get_solver(solver)
@@ -286,6 +288,10 @@ def _auto_taking(options: dict, question: str, model: Model, own: Any) -> Any:
     if not taking:
         what = "count" if question == "count" else "solve"
         raise SolveError(f"solver auto: no engine's {what} takes {', '.join(repr(k) for k in sorted(given))}")
+    row = next(p for p in auto.AUTO_TABLE if p.question == question)
+    if not set(taking) & set(row.engines_for(model)):   # external engines' options: auto never picks those
+        raise SolveError(f"solver auto: {', '.join(repr(k) for k in sorted(given))} is an option of "
+                         f"{', '.join(taking)}, which auto does not pick; name one (solver={taking[0]!r})")
     return _solvers().get_solver(auto.pick_solver(question, model, among=taking).name)
 
 

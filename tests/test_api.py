@@ -11,6 +11,7 @@ import formats
 import pipeline
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SolveError
 from pipeline.core.puzzle import DEFAULT_PUZZLE
+from pipeline.tools.generate import generate
 
 EMPTY_4 = "." * 16
 
@@ -143,8 +144,19 @@ def test_export_writer_options_as_the_docstring_names_them(tmp_path):
     (lambda: formats.import_solution("answer.sol", 5), FormatError,
      "import: the manifest must be a Manifest, text or a path, found int"),
     (lambda: formats.import_solution("a\0b"), FormatError, r"import: the path 'a\x00b' holds a NUL character"),
+    (lambda: pipeline.solve(EMPTY_4, solver="sat", check_unique=False), SolveError,
+     "check_unique: pipeline.solve takes it as unique=True or unique=False"),
+    (lambda: pipeline.solve(EMPTY_4, solver=["sat"]), SolveError, "solver: must be a solver's name, found list ['sat']"),
+    (lambda: pipeline.count(EMPTY_4, solver={}), SolveError, "solver: must be a solver's name, found dict {}"),
+    (lambda: formats.write_model(EMPTY_4, "w.mps"), FormatError,
+     "write_model: model must be a Model (pipeline.build_model or pipeline.build), found str"),
+    (lambda: next(generate(seed=1, size=4, progress=5)), PuzzleError,
+     "progress: must be a function (index, step, done, total), found 5"),
+    (lambda: pipeline.solve(EMPTY_4, workdir="w", unique=False), SolveError,
+     "solver auto: 'workdir' is an option of scip, cbc, glpk"),
 ], ids=["read-option", "solve-backend", "count-backend", "shown-none", "shown-shape", "shown-range", "decode-none",
-        "solve-unique", "import-none", "import-manifest", "import-nul"])
+        "solve-unique", "import-none", "import-manifest", "import-nul", "check-unique", "solver-list", "solver-dict",
+        "write-model-puzzle", "generate-progress", "auto-external-option"])
 def test_more_wrong_api_arguments_are_one_typed_line(call, error, message):
     # an outside probe: a TypeError, pysat's AttributeError, a 3x3 grid "shown" for a 4x4, and
     # decode(None) read as one value

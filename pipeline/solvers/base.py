@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
-from pipeline.core.errors import SolveError
+from pipeline.core.errors import SolveError, clip
 from pipeline.core.registry import LazyRegistry
 from pipeline.core.puzzle import default_box, format_grid
 from pipeline.core.options import KEEP_BOUND, Bound, declared_options, pick, refusing_unknown
@@ -643,6 +643,10 @@ def get_solver(name: str, *, need: str | None = None, check_available: bool = Tr
         ...
     pipeline.core.errors.SolveError: solver: unknown solver 'nosuch'; expected one of auto, highs, ...
     """
+    if not isinstance(name, str):   # a list or dict is unhashable: a TypeError from the lookup
+        raise SolveError(f"solver: must be a solver's name, found {type(name).__name__} {clip(repr(name), 40)}")
+    if need not in (None, "solve", "count"):
+        raise SolveError(f"solver {name}: need must be 'solve' or 'count', found {clip(repr(need), 40)}")
     solver = SOLVERS.get(name) or PICKERS.get(name)
     if solver is None:
         raise SolveError(f"solver: unknown solver {name!r}; expected one of {', '.join([*PICKERS, *SOLVERS])}")

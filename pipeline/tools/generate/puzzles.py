@@ -367,6 +367,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
                          ("cages_only", cages_only)):
         if not isinstance(flag, (bool, np.bool_)):   # "no" is truthy: killer="no" drew cages
             raise PuzzleError.for_option(option, f"must be True or False, found {flag!r}")
+    if progress is not None and not callable(progress):   # else a TypeError at the first report, mid-run
+        raise PuzzleError.for_option("progress", f"must be a function (index, step, done, total), found {progress!r:.40}")
     if isinstance(max_tries, bool) or not isinstance(max_tries, (int, np.integer)) or max_tries < 1:
         raise PuzzleError.for_option("max_tries", f"must be an integer of at least 1, found {max_tries!r}")
     n, h, w = resolve_shape(size, box, variant)
