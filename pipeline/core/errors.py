@@ -130,6 +130,12 @@ class RuleCannotHoldError(PuzzleError):
     in a branch of an ``anyof`` rule it makes that branch one that never holds."""
 
 
+class ModelTooLarge(PuzzleError):
+    """A grid or layout whose model would need more memory than allowed
+    (:func:`pipeline.core.limits.check_grid_size`): a batch record's status ``memory_limit``,
+    which ``--retry`` takes once the limit is raised."""
+
+
 class ConventionError(PipelineError):
     """An index convention is unknown or undefined for the puzzle (e.g. block on jigsaw)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from decimal import Decimal, InvalidOperation
 
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import ModelTooLarge, PuzzleError
 from pipeline.core.textin import size_text
 
 __all__ = ["MAX_BYTES_ENV", "MAX_BYTES_LIMIT", "MODEL_BYTES_PER_NONZERO", "RULE_BYTES_PER_NONZERO",
@@ -121,7 +121,7 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
     if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
         what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
         what += " and its rules" if rule_nonzeros else ""
-        raise PuzzleError(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
+        raise ModelTooLarge(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
                           f"{size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
     largest = int(round((limit / (4 * MODEL_BYTES_PER_NONZERO)) ** (1 / 3)))
     while model_bytes(largest + 1) <= limit:
@@ -129,7 +129,7 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
     while largest > 1 and model_bytes(largest) > limit:
         largest -= 1
     side = str(n) if n < 10 ** 7 else f"{float(n):.1e}"   # a side of 10**30 was 31 digits twice
-    raise PuzzleError(
+    raise ModelTooLarge(
         f"{where}: a {side}x{side} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
         f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
     )

@@ -67,6 +67,14 @@ def test_a_failing_bulk_step_is_redone_record_by_record(monkeypatch):
     assert columns["error"][1] == "MemoryError: simulated"
 
 
+def test_a_grid_too_large_for_the_memory_limit_is_a_memory_limit_row(monkeypatch):
+    # its refusal ahead of the build was status "error", which --retry memory_limit passed by
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", str(2 * 10 ** 9))
+    columns = solve_records([(0, GOOD_9, None, None), (1, '{"size": 400}', None, None)], SolveOptions())
+    assert columns["status"] == ["optimal", "memory_limit"]
+    assert "a 400x400 grid's model needs about" in columns["error"][1]
+
+
 _LINE_CHARS = st.sampled_from(list("0123456789.abcxyzABCPQZ,;| -+#\t") + ["é", "\u00a0", "∞"])
 _LINE = st.one_of(
     st.text(_LINE_CHARS, max_size=120),
