@@ -273,8 +273,10 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
         grid = grid_from_vector(model.full_vector(x), model.convention)
         return SolveResult("optimal", x, 0.0, seconds, int(solver.NumBranches()), grid=grid, solver="cpsat")
     word = {cp_model.INFEASIBLE: "infeasible", cp_model.UNKNOWN: "time_limit"}.get(status, "error")
-    return SolveResult(word, None, None, seconds, int(solver.NumBranches()), solver="cpsat",
-                       message=solver.StatusName(status))
+    # UNKNOWN under a time limit is the limit: the callers say so in their own words (a batch row's
+    # error read "solver: UNKNOWN")
+    said = None if status == cp_model.UNKNOWN and time_limit is not None else solver.StatusName(status)
+    return SolveResult(word, None, None, seconds, int(solver.NumBranches()), solver="cpsat", message=said)
 
 
 def count(model: Model, limit: int = 2, *, time_limit: float | None = None, keep: int | None = None) -> CountResult:

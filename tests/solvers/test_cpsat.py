@@ -83,6 +83,18 @@ def test_the_model_build_counts_against_the_time_limit(monkeypatch):
     assert cpsat.solve(model, time_limit=0.2).message == cpsat.BUILT_PAST_LIMIT
 
 
+def test_a_search_the_time_limit_ends_says_no_raw_status_word(monkeypatch):
+    # CP-SAT's UNKNOWN came through as the message, and a batch row's error read "solver: UNKNOWN"
+    pytest.importorskip("ortools", reason="ortools (the 'cpsat' extra) is not installed")
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+    from pipeline.solvers import cpsat
+    real_new = cpsat._new_solver
+    monkeypatch.setattr(cpsat, "_new_solver", lambda cp_model, left: real_new(cp_model, 1e-9))   # ends at once
+    result = cpsat.solve(build_model(parse_puzzle(DEFAULT_PUZZLE)), time_limit=30.0)
+    assert result.status == "time_limit" and result.message is None
+
+
 #: Found by a differential check: CP-SAT (OR-Tools 9.10) listed one grid of this puzzle three times
 #: as three solutions (a model without auxiliary columns: nothing was deduplicated).
 WINDOKU_ZIPPER_XSUM = {"size": 9, "box": "3x3", "rules": [
