@@ -245,14 +245,15 @@ def _check_rule_clues(p: Puzzle) -> None:
         return
     board = p.board
     flat = with_extra(p.grid.ravel(), board.n_extra)
-    for rule in p.rules:
+    for k, rule in enumerate(p.rules):
         broken = rule.violations(flat, board)
         if broken:
             # with no clue in its way, the rule cannot hold on any grid (a regex no line of its
-            # length matches): saying "the clues" would send the user looking for one
+            # length matches): saying "the clues" would send the user looking for one; the rule
+            # is named by its place in the rules' list (as convert writes it) for a long document
             clued = bool(np.count_nonzero(flat))
             raise ClueConflictError(f"puzzle: {'the clues break a rule' if clued else 'a rule no grid can keep'}: "
-                                    f"{broken[0]['message']}")
+                                    f"rules[{k}] ({rule.kind}): {broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:

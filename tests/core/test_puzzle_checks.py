@@ -221,5 +221,5 @@ def test_a_rule_no_grid_keeps_is_not_blamed_on_clues_there_are_none_of():
     """A regex no line of its length matches, on a puzzle without clues: it said "the clues
     break a rule" (an outside check)."""
     doc = {"size": 9, "rules": [{"rule": "regex", "pattern": "1111", "cells": ["r1c1", "r1c2", "r1c3"]}]}
-    with pytest.raises(ClueConflictError, match=r"^puzzle: a rule no grid can keep: regex '1111'"):
+    with pytest.raises(ClueConflictError, match=r"^puzzle: a rule no grid can keep: rules\[0\] \(regex\): regex '1111'"):
         parse_puzzle(json.dumps(doc))

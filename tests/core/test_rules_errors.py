@@ -185,13 +185,13 @@ def test_bad_rules_are_one_line_naming_the_rule_and_where(doc, rules, message):
 
 @pytest.mark.parametrize("doc, message", [
     ({"size": 4, "givens": ["r1c1=1", "r1c2=2"], "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 4}]},
-     "puzzle: the clues break a rule: cage r1c1..r1c2 sums to 3, not 4"),
+     "puzzle: the clues break a rule: rules[0] (cage): cage r1c1..r1c2 sums to 3, not 4"),
     ({"size": 4, "givens": ["r1c1=1", "r2c3=1"], "rules": [{"rule": "cage", "cells": ["r1c1", "r2c3"]}]},
-     "puzzle: the clues break a rule: cage r1c1..r2c3 holds 1 twice: r1c1 and r2c3"),
+     "puzzle: the clues break a rule: rules[0] (cage): cage r1c1..r2c3 holds 1 twice: r1c1 and r2c3"),
     ({"size": 4, "givens": ["r1c1=3"], "rules": [{"rule": "even", "cells": ["r1c1"]}]},
-     "puzzle: the clues break a rule: r1c1 is marked even but holds 3"),
+     "puzzle: the clues break a rule: rules[0] (even): r1c1 is marked even but holds 3"),
     ({"size": 4, "givens": ["r1c1=1", "r2c3=1"], "rules": [{"rule": "antiknight"}]},
-     "puzzle: the clues break a rule: r1c1 and r2c3 are a knight's move apart and both hold 1"),
+     "puzzle: the clues break a rule: rules[0] (antiknight): r1c1 and r2c3 are a knight's move apart and both hold 1"),
     ({"size": 9, "layout": "samurai", "grids": ["." * 80 + "1", "", "", "", "." * 20 + "2" + "." * 60]},
      "puzzle: grids 1 and 5 overlap at r9c9 but give 1 and 2"),
     ({"size": 9, "layout": "samurai", "grids": ["", "", ""]},

@@ -214,8 +214,8 @@ def test_explain_rules_that_conflict_without_a_clue():
 def test_explain_clues_that_break_a_rule_directly():
     text = "." * 2 + "1" + "." * 10 + "1" + "." * 67     # r1c3 and r2c5 hold 1: a knight's move apart
     e = explain(text, rules=[{"rule": "antiknight"}])
-    assert e.status == "invalid" and e.message == ("puzzle: the clues break a rule: r1c3 and r2c5 are a knight's "
-                                                   "move apart and both hold 1")
+    assert e.status == "invalid" and e.message == ("puzzle: the clues break a rule: rules[0] (antiknight): r1c3 and "
+                                                   "r2c5 are a knight's move apart and both hold 1")
     assert e.conflict == [(0, 2, 1), (1, 4, 1)] and e.conflict_rules == ["antiknight"]
     assert len(e.remove) + len(e.remove_rules) == 1
     knight = [{"rule": "antiknight"}]
