@@ -302,11 +302,14 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
     try:
         with locked(out):
             try:
-                return _run_locked(out, config, manifest, records, asdict(options), stream=stream, started=started,
-                                   usage=usage, load_start=load_start, on_start=on_start)
+                summary = _run_locked(out, config, manifest, records, asdict(options), stream=stream,
+                                      started=started, usage=usage, load_start=load_start, on_start=on_start)
             except Exception:
                 undone = _undo_refused_start(out, fresh_manifest)
                 raise
+            if summary.interrupted:   # stopped before a part was written (a Dask scheduler waited for): as refused
+                undone = _undo_refused_start(out, fresh_manifest)
+            return summary
     finally:
         if undone and fresh_directory:   # the lock is released: the directory this run made goes if empty
             with contextlib.suppress(OSError):
@@ -315,8 +318,9 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
 
 
 def _undo_refused_start(out: Path, fresh_manifest: bool) -> bool:
-    """A run refused before it wrote a result (``--engine dask`` without dask, a scheduler that does
-    not answer, ``--retry`` into nothing) leaves OUT as it found it: the manifest it wrote goes (a
+    """A run refused or interrupted before it wrote a result (``--engine dask`` without dask, a
+    scheduler that does not answer, Ctrl-C while it is waited for, ``--retry`` into nothing)
+    leaves OUT as it found it: the manifest it wrote goes (a
     later run with other options was refused by it), and :func:`run_config` removes the directory
     it made. Called holding OUT's lock; True when nothing was solved (and so undone)."""
     if parts(out):

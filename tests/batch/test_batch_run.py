@@ -531,10 +531,10 @@ def test_a_run_refused_before_any_result_leaves_the_output_as_it_was(tmp_path, m
 def test_a_ctrl_c_while_the_engine_starts_ends_the_run_as_one_in_the_loop(tmp_path, monkeypatch):
     """The fresh-clone run on a loaded machine: a Ctrl-C 2 s after the manifest, while a one-worker
     run was still starting its engine, escaped as a bare KeyboardInterrupt ("interrupted", no
-    resume hint). It now ends the run as an interrupted one, which the same command resumes."""
+    resume hint). It now ends the run as an interrupted one, which the same command runs again; as
+    nothing was written, the directory it made goes (it was left holding the manifest and the lock)."""
     src, out = _stopped_before_the_first_part(tmp_path, monkeypatch)   # asserts the summary says interrupted
-    assert not parts(out)
-    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    assert not out.exists()
     again = run_batch(src, out, workers=1, progress="none")
     assert again.complete and again.solved_now == 3
 
@@ -746,3 +746,22 @@ def test_a_run_record_that_is_not_a_json_object_is_one_line(tmp_path, text, kind
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stderr == (f"error: report: {out / MANIFEST} is not a batch run record "
                                                     f"(it holds {kind}, not a JSON object)\n")
+
+
+def test_ctrl_c_while_the_engine_starts_leaves_no_output_directory(tmp_path, monkeypatch):
+    # Ctrl-C while a Dask scheduler was waited for left OUT holding only _batch.json and _batch.lock
+    import pipeline.batch.run as run_module
+
+    def interrupted_start(*args, **kwargs):
+        raise KeyboardInterrupt
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[0] + "\n")
+    monkeypatch.setattr(run_module, "make_engine", interrupted_start)
+    out = tmp_path / "out"
+    summary = run_batch(src, out, workers=1, progress="none")
+    assert summary.interrupted and not out.exists()
+    out.mkdir()   # a directory that was there stays, empty as it was
+    assert run_batch(src, out, workers=1, progress="none").interrupted
+    assert [p.name for p in out.iterdir()] == [LOCK]   # the lock alone, as after a refused start
+    monkeypatch.undo()
+    assert run_batch(src, out, workers=1, progress="none").complete
