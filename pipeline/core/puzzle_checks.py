@@ -216,10 +216,10 @@ def _check_rules(p: Puzzle) -> None:
     if not p.rules:
         return
     board = p.board
-    kinds = [rule.kind for rule in p.rules if rule.global_rule]
-    twice = next((k for k in kinds if kinds.count(k) > 1), None)
-    if twice:
-        raise PuzzleError(f"rules: {twice} is given twice")
+    kinds = [rule.kind if rule.global_rule else None for rule in p.rules]
+    twice = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
+    if twice is not None:
+        raise PuzzleError(f"rules[{twice}]: {kinds[twice]} is given twice")
     # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
     families = [f for f, _ in p._family_parts()]
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
@@ -228,14 +228,16 @@ def _check_rules(p: Puzzle) -> None:
         if again in (f for f, _ in p._base_families()):
             raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
         raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
-    parity: dict[int, str] = {}
-    for rule in p.rules:
+    parity: dict[int, tuple[str, int]] = {}
+    for k, rule in enumerate(p.rules):
         if rule.kind in ("even", "odd"):
             for cell in rule.cells().tolist():
                 if cell in parity:   # twice the same mark would be two rows named parity_r_c
-                    both = "both even and odd" if parity[cell] != rule.kind else f"{rule.kind} twice"
-                    raise PuzzleError(f"rules: {cell_name(cell, board)} is marked {both}")
-                parity[cell] = rule.kind
+                    kind, first = parity[cell]
+                    both = "both even and odd" if kind != rule.kind else f"{rule.kind} twice"
+                    raise PuzzleError(f"rules[{k}] ({rule.kind}): {cell_name(cell, board)} is marked {both} "
+                                      f"(first by rules[{first}])")
+                parity[cell] = (rule.kind, k)
     _check_rule_clues(p)
 
 

@@ -126,10 +126,10 @@ REFUSED = [
     ("dot value", N9, {"rule": "kropki", "color": "white", "value": 10, "cells": ["r1c1", "r1c2"]},
      "rules[0] (kropki): 'value' must be from 1 to 9, found 10"),
     ("even and odd", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "odd", "cells": ["r2c2", "r1c1"]}],
-     "rules: r1c1 is marked both even and odd"),
+     "rules[1] (odd): r1c1 is marked both even and odd (first by rules[0])"),
     # once two rows named parity_1_1: the MPS and LP files did not read back, GLPK and CBC failed
     ("even twice", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "even", "cells": ["r2c2", "r1c1"]}],
-     "rules: r1c1 is marked even twice"),
+     "rules[1] (even): r1c1 is marked even twice (first by rules[0])"),
     ("unknown key", N9, {"rule": "cage", "cels": ["r1c1"]}, "rules[0] (cage): unknown key 'cels'"),
     ("unknown kind", N9, {"rule": "kage", "cells": ["r1c1"]}, "rules[0]: unknown rule 'kage'; expected one of"),
     ("no kind", N9, {"cells": ["r1c1"]}, 'rules[0]: missing "rule" (the rule\'s kind: one of windoku, '),
