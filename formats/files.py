@@ -217,6 +217,10 @@ def write_failure(path: str | os.PathLike, e: OSError, *, into: bool = False) ->
     code, strerror = e.errno, e.strerror
     if not into and (isinstance(e, IsADirectoryError) or (path.is_dir() and not path.is_symlink())):
         return WriteFailed(path, "is a directory", errno.EISDIR, "Is a directory")
+    dangling = next((p for p in (path / "x" if into else path).parents if p.is_symlink() and not p.exists()), None)
+    if dangling is not None:   # mkdir's "File exists" named the link, not what is wrong with it
+        return WriteFailed(path, f"cannot write ({dangling} is a link to {os.readlink(dangling)!r}, which does not "
+                                 f"exist)", errno.ENOENT, "No such file or directory")
     blocking = _blocking_ancestor(path / "x" if into else path)
     if blocking is not None:
         return WriteFailed(path, f"cannot write ({blocking} is not a directory)", errno.ENOTDIR, "Not a directory")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from pipeline.core.build import Model
-from pipeline.core.errors import FormatError
+from pipeline.core.errors import FormatError, clip
 from pipeline.core.manifest import MANIFEST_NAME
 
 from formats.base import FORMATS, Format, refuse_unknown_options, write_model
@@ -189,6 +189,9 @@ def single_format_names() -> list[str]:
 def _refuse_several_file_options(fmt: Format, options: dict[str, Any], where: str) -> None:
     refuse_unknown_options(options)
     if fmt.name == "mps" and options.get("mps_style", "free") != "free":
+        if options["mps_style"] != "fixed":   # not a style at all: said as the writer says it
+            raise FormatError(f"{where}: unknown mps_style {clip(repr(options['mps_style']), 40)}; expected free or "
+                              f"fixed")
         raise FormatError(f"{where}: one MPS file is the free form; mps_style {options['mps_style']!r} also writes "
                           f"a names file: give a directory")
 

@@ -188,6 +188,24 @@ def test_export_path_problems_are_format_errors(tmp_path):
         pipeline.export("1" + "." * 15, str(tmp_path / ("a" * 300 + ".mps")))
 
 
+@pytest.mark.parametrize("target", ["x.mps", "sub/x.lp", "outdir"])
+def test_export_under_a_dangling_link_names_the_link(tmp_path, target):
+    # it said "cannot write (file exists)", mkdir's word for the link
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(pipeline.FormatError) as e:
+        pipeline.export("1" + "." * 15, tmp_path / "gone" / target)
+    assert str(e.value) == (f"{tmp_path / 'gone' / target}: cannot write ({tmp_path / 'gone'} is a link to "
+                            f"'{tmp_path / 'nowhere'}', which does not exist)")
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("style", [None, "bogus"])
+def test_a_one_file_mps_style_that_is_no_style_is_named_so(tmp_path, style):
+    with pytest.raises(pipeline.FormatError, match=rf"^{tmp_path / 'x.mps'}: unknown mps_style {style!r}; "
+                                                   "expected free or fixed$"):
+        pipeline.export("1" + "." * 15, tmp_path / "x.mps", mps_style=style)
+
+
 def test_export_to_dash_is_refused_not_a_directory_named_dash(tmp_path, monkeypatch):
     """An outside check: ``pipeline.export(model, "-")`` made a directory named ``-`` though its
     docstring says it works as ``export --to PATH`` does (``--to -``: standard output)."""
