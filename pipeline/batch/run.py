@@ -556,7 +556,7 @@ def _locate_errors(columns: dict, lines: list[int] | None) -> None:
     if lines is None:
         return
     status = np.asarray(columns["status"], dtype=object)
-    for j in np.flatnonzero(status == "error"):   # error rows only: a few, never every record
+    for j in np.flatnonzero((status == "error") | (status == "memory_limit")):   # a few, never every record
         columns["error"][j] = f"line {lines[int(columns['index'][j])]}: {columns['error'][j] or ''}"
 
 

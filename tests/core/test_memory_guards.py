@@ -123,7 +123,8 @@ def test_a_batch_record_whose_model_is_past_the_allowance_is_an_error_row(monkey
     if solver == "dfs":   # its search needs no sparse model: the empty 40x40 is filled
         assert summary.complete and rows["status"].tolist() == ["optimal"] * 3, rows["error"].tolist()
         return
-    assert summary.complete and rows["status"].tolist() == ["optimal", "error", "optimal"], rows["error"].tolist()
+    # memory_limit: a status --retry takes once the limit is raised
+    assert summary.complete and rows["status"].tolist() == ["optimal", "memory_limit", "optimal"], rows["error"].tolist()
     assert rows["error"].iloc[1].startswith("line 2: solver: model: a 40x40 grid's model needs about ")
 
 def _greater_signs(k: int) -> str:
