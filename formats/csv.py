@@ -613,7 +613,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
     columns = own_sibling(path, "columns.csv")
     if form == "long":   # names, not places: the columns' order (and those without a nonzero) for the vectors
         with atomic_open(columns, "wb") as f:
-            f.write(b"".join(name.encode() + b"\n" for name in np.asarray(model.col_names, dtype=str).tolist()))
+            f.write(("\n".join(np.asarray(model.col_names, dtype=str).tolist()) + "\n").encode())
     else:
         columns.unlink(missing_ok=True)
     ineq, bineq = path.with_name(_ineq_name(path.name)), own_sibling(path, "bineq.csv")
@@ -633,7 +633,8 @@ def _manifest_beside(path: Path):
 
 def _read_long(path: Path, manifest, columns_of: Path | None = None):
     """(matrix, row labels, column names) of a long-form file; columns in the manifest's order
-    when there is one (names looked up through its convention), else in order of appearance."""
+    when there is one (names looked up through its convention), else in the order a one-file
+    write listed beside ``columns_of`` (default ``path``), else in order of appearance."""
     import pandas as pd
     with open_text(path) as f:
         try:
