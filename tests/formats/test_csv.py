@@ -7,6 +7,9 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rule_models import random_document
 
 from formats import read_model, write_model
 from formats.base import ModelData
@@ -132,3 +135,16 @@ def test_an_export_directorys_shared_vectors_are_not_another_files(tmp_path):
     write_model(models["plain"], tmp_path / "mine.csv")
     assert _same(models["plain"], tmp_path / "mine.csv")
     assert _same(models["cage"], tmp_path / "Aeq_ijv.csv")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 6]), clues=st.sampled_from(["rows", "bounds", "reduce"]),
+       name=st.sampled_from(["m_ijv.csv", "m.csv", "m_long.csv"]), costly=st.booleans())
+def test_random_rule_models_round_trip_through_one_csv_file(tmp_path_factory, seed, size, clues, name, costly):
+    rng = np.random.default_rng(seed)
+    model = build_model(parse_puzzle(json.dumps(random_document(rng, size))), clues=clues)
+    if costly:
+        model = dataclasses.replace(model, objective=rng.integers(-3, 4, size ** 3).astype(float))
+    directory = tmp_path_factory.mktemp("one")
+    write_model(model, directory / name)
+    assert _same(model, directory / name)
