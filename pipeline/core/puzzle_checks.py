@@ -219,7 +219,7 @@ def _check_rules(p: Puzzle) -> None:
     kinds = [rule.kind if rule.global_rule else None for rule in p.rules]
     twice = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
     if twice is not None:
-        raise PuzzleError(f"rules[{twice}]: {kinds[twice]} is given twice")
+        raise PuzzleError(f"rules[{p.rule_number(twice) - 1}]: {kinds[twice]} is given twice")
     # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
     families = [f for f, _ in p._family_parts()]
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
@@ -233,11 +233,12 @@ def _check_rules(p: Puzzle) -> None:
         if rule.kind in ("even", "odd"):
             for cell in rule.cells().tolist():
                 if cell in parity:   # twice the same mark would be two rows named parity_r_c
-                    kind, first = parity[cell]
-                    both = "both even and odd" if kind != rule.kind else f"{rule.kind} twice"
-                    raise PuzzleError(f"rules[{k}] ({rule.kind}): {cell_name(cell, board)} is marked {both} "
+                    # named in the order they were given (the search's order is another)
+                    (first, _), (later, kind) = sorted([parity[cell], (p.rule_number(k) - 1, rule.kind)])
+                    both = "both even and odd" if parity[cell][1] != rule.kind else f"{rule.kind} twice"
+                    raise PuzzleError(f"rules[{later}] ({kind}): {cell_name(cell, board)} is marked {both} "
                                       f"(first by rules[{first}])")
-                parity[cell] = (rule.kind, k)
+                parity[cell] = (p.rule_number(k) - 1, rule.kind)
     _check_rule_clues(p)
 
 
@@ -252,10 +253,10 @@ def _check_rule_clues(p: Puzzle) -> None:
         if broken:
             # with no clue in its way, the rule cannot hold on any grid (a regex no line of its
             # length matches): saying "the clues" would send the user looking for one; the rule
-            # is named by its place in the rules' list (as convert writes it) for a long document
+            # is named by its place in the list it was given in (the search's order is another)
             clued = bool(np.count_nonzero(flat))
             raise ClueConflictError(f"puzzle: {'the clues break a rule' if clued else 'a rule no grid can keep'}: "
-                                    f"rules[{k}] ({rule.kind}): {broken[0]['message']}")
+                                    f"rules[{p.rule_number(k) - 1}] ({rule.kind}): {broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:

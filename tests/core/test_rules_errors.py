@@ -128,6 +128,9 @@ REFUSED = [
     ("even and odd", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "odd", "cells": ["r2c2", "r1c1"]}],
      "rules[1] (odd): r1c1 is marked both even and odd (first by rules[0])"),
     # once two rows named parity_1_1: the MPS and LP files did not read back, GLPK and CBC failed
+    ("odd and even, given out of the search's order", N9,
+     [{"rule": "odd", "cells": ["r3c3"]}, {"rule": "cage", "cells": ["r4c4"]}, {"rule": "even", "cells": ["r3c3"]}],
+     "rules[2] (even): r3c3 is marked both even and odd (first by rules[0])"),
     ("even twice", N9, [{"rule": "even", "cells": ["r1c1"]}, {"rule": "even", "cells": ["r2c2", "r1c1"]}],
      "rules[1] (even): r1c1 is marked even twice (first by rules[0])"),
     ("unknown key", N9, {"rule": "cage", "cels": ["r1c1"]}, "rules[0] (cage): unknown key 'cels'"),
@@ -190,6 +193,9 @@ def test_bad_rules_are_one_line_naming_the_rule_and_where(doc, rules, message):
      "puzzle: the clues break a rule: rules[0] (cage): cage r1c1..r2c3 holds 1 twice: r1c1 and r2c3"),
     ({"size": 4, "givens": ["r1c1=3"], "rules": [{"rule": "even", "cells": ["r1c1"]}]},
      "puzzle: the clues break a rule: rules[0] (even): r1c1 is marked even but holds 3"),
+    ({"size": 4, "givens": ["r1c1=1", "r1c2=2"], "rules": [{"rule": "antiknight"},
+                                                          {"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 4}]},
+     "puzzle: the clues break a rule: rules[1] (cage): cage r1c1..r1c2 sums to 3, not 4"),   # the order given
     ({"size": 4, "givens": ["r1c1=1", "r2c3=1"], "rules": [{"rule": "antiknight"}]},
      "puzzle: the clues break a rule: rules[0] (antiknight): r1c1 and r2c3 are a knight's move apart and both hold 1"),
     ({"size": 9, "layout": "samurai", "grids": ["." * 80 + "1", "", "", "", "." * 20 + "2" + "." * 60]},
