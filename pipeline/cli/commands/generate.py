@@ -205,7 +205,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the clue pattern (default none)")
     p.add_argument("--clues", dest="target_clues", type=int, metavar="K",
                    help="aim for K clues (stderr says when more remain)")
-    p.add_argument("--minimal", action="store_true", help="prove no clue is removable without losing uniqueness")
+    p.add_argument("--minimal", action="store_true", help="prove no clue is removable without losing uniqueness (puzzles of units only: "
+                        "with --rule, --killer or --cages-only every clue is tried anyway, and 'minimal' says so)")
     p.add_argument("--difficulty", choices=("any",) + DIFFICULTIES, default="any",
                    help="rating label to aim for (pipeline rate; default any)")
     p.add_argument("--transform", action="store_true",
@@ -230,7 +231,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     # --to as in export, draw, spy and report; --out was generate's own name and stays an alias
     p.add_argument("--to", "--out", dest="to", metavar="FILE",
                    help="write here instead of stdout ('-': stdout): into a temporary file renamed onto FILE at the end, also "
-                        "after Ctrl-C (then with the puzzles made so far) (--out is an alias of --to)")
+                        "after Ctrl-C (then with the puzzles made so far); missing directories above it are created "
+                        "(--out is an alias of --to)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds for the whole run, finite and > 0 (default: none); when it runs out the finished "
                         "puzzles are written, stderr says how many, and the exit code is 1")
