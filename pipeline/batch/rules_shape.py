@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.build import build_model
+from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.puzzle import Puzzle, grid_to_string, rules_key, with_other_clues
 from pipeline.core.values import value_grid_text
 from pipeline.core.verify import verify_grid
@@ -25,7 +26,7 @@ from pipeline.solvers.auto import pick_solver
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.sat_shape import answer_record
 from pipeline.batch.progress import stopped, tick
-from pipeline.batch.text import solver_failure
+from pipeline.batch.text import solver_failure, solver_said
 
 if TYPE_CHECKING:  # annotations only: the worker imports this module
     from pipeline.batch.worker import Shape
@@ -85,6 +86,10 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
             puzzle = shape.first if shape.first is not None and k == shape.members[0] else \
                 with_other_clues(template, grid)
             model = build_model(puzzle)
+            too_long = rule_rows_outlast(model, options.time_limit)
+            if too_long:   # as solve says it: the rows alone would outlast the record's limit
+                row.update(status="time_limit", error=solver_said(too_long))
+                continue
             if repick:   # once per group: its records share rules and layout
                 solver, repick = pick_solver("count" if options.count else "solve", model).solver, False
             status, found, fields = answer_record(solver, model, options)

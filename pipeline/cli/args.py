@@ -21,7 +21,7 @@ from pipeline.solvers.auto import AUTO, engines_taking, pick_solver
 import numpy as np
 
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
-from pipeline.core.rulerows import rule_nonzeros
+from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
 from pipeline.core.options import MAX_THREADS
@@ -324,7 +324,7 @@ def model_from_args(args: argparse.Namespace, puzzle: Puzzle | None = None, dead
     """
     puzzle = puzzle or puzzle_from_args(args)
     if deadline is not None:
-        deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model", rule_nonzeros(puzzle))
+        deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model", rule_build_nonzeros(puzzle))
     return build_model(puzzle, args.scheme, args.order, args.clues)
 
 

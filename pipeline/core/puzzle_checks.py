@@ -228,7 +228,7 @@ def _check_rules(p: Puzzle) -> None:
         if again in (f for f, _ in p._base_families()):
             raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
         raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
-    parity: dict[int, tuple[str, int]] = {}
+    parity: dict[int, tuple[int, str]] = {}
     for k, rule in enumerate(p.rules):
         if rule.kind in ("even", "odd"):
             for cell in rule.cells().tolist():

@@ -27,7 +27,7 @@ from pipeline.core.variants import FAMILIES
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rule_nonzeros",
+__all__ = ["RuleRows", "build_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rule_nonzeros", "rule_build_nonzeros",
            "rule_rows_outlast", "rules_by_kind", "unit_le_rows"]
 
 
@@ -104,6 +104,24 @@ def rule_nonzeros(puzzle: Puzzle) -> float:
     return sum(rule.estimated_nonzeros_per_variable(puzzle.board) for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
 
 
+def rule_build_nonzeros(puzzle: Puzzle) -> float:
+    """:func:`rule_nonzeros` weighted by each rule's :attr:`~pipeline.core.rules.base.Rule.build_cost`:
+    what the time to build the rows is estimated from (a skyscraper's nonzero costs about a
+    quarter of a non-consecutive one's).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    float
+    """
+    board = puzzle.board
+    return sum(rule.estimated_nonzeros_per_variable(board) * rule.build_cost
+               for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+
+
 def rule_rows_outlast(model: Any, seconds: float | None) -> str:
     """Why ``model``'s rule rows cannot be built within ``seconds`` (one line), or "" when they
     can, are built already, or there is no limit: an engine asked with a time limit answers
@@ -124,9 +142,8 @@ def rule_rows_outlast(model: Any, seconds: float | None) -> str:
     puzzle = getattr(model, "puzzle", None)
     if seconds is None or puzzle is None or "R" in vars(model):
         return ""
-    estimate = rule_nonzeros(puzzle)
-    need = estimated_seconds(RULE_BUILD_CPU_SECONDS_PER_NONZERO * estimate)
-    return "" if need <= seconds else too_long_to_start("building the rule rows", need, int(estimate))
+    need = estimated_seconds(RULE_BUILD_CPU_SECONDS_PER_NONZERO * rule_build_nonzeros(puzzle))
+    return "" if need <= seconds else too_long_to_start("building the rule rows", need, int(rule_nonzeros(puzzle)))
 
 
 def _label_text(family: str, indices: np.ndarray) -> np.ndarray:

@@ -275,7 +275,7 @@ def solve(model: Model, *, time_limit: float | None = None, threads: int | None 
     word = {cp_model.INFEASIBLE: "infeasible", cp_model.UNKNOWN: "time_limit"}.get(status, "error")
     # UNKNOWN under a time limit is the limit: the callers say so in their own words (a batch row's
     # error read "solver: UNKNOWN")
-    said = None if status == cp_model.UNKNOWN and time_limit is not None else solver.StatusName(status)
+    said = "" if status == cp_model.UNKNOWN and time_limit is not None else solver.StatusName(status)
     return SolveResult(word, None, None, seconds, int(solver.NumBranches()), solver="cpsat", message=said)
 
 

@@ -169,3 +169,34 @@ def test_a_batch_record_of_too_many_rule_clauses_is_memory_limit(monkeypatch):
                             SolveOptions(solver="sat", count=1))
     assert columns["status"] == ["optimal", "memory_limit"], columns["error"]
     assert columns["error"][1].startswith("solver sat: the rule rows' ")
+
+
+@pytest.mark.parametrize("kind, key, values", [("skyscraper", "count", (1, 4, 8, 16)),
+                                                ("sandwich", "sum", (0, 2, 5, 10, 29, 59, 119))])
+def test_a_line_rules_estimate_follows_its_rows(kind, key, values):
+    # a rule over one line counted 0: a hundred skyscraper clues on a 25x25 built 3.4 GB under a
+    # 1 GB limit, and a batch record's 1 s limit ran 20 s
+    from pipeline.core.build import build_model
+    from pipeline.core.puzzle import parse_puzzle
+    from pipeline.core.rulerows import rule_nonzeros
+
+    for value in values:
+        puzzle = parse_puzzle({"size": 16, "rules": [{"rule": kind, "clue": "r0c3", key: value},
+                                                     {"rule": kind, "clue": "r5c17", key: value}]})
+        built = build_model(puzzle).R.matrix.nnz
+        # an estimate errs on the large side (the limits refuse from it), within a few times
+        assert built / 2 <= rule_nonzeros(puzzle) <= 8 * built, (value, built, rule_nonzeros(puzzle))
+
+
+def test_a_batch_record_of_rows_past_its_time_limit_is_stopped_before_they_are_built(tmp_path):
+    import pandas as pd
+
+    from pipeline.batch.run import run_batch
+
+    doc = {"size": 25, "rules": [{"rule": "skyscraper", "clue": f"r0c{c}", "count": 3} for c in range(1, 26)]
+           + [{"rule": "skyscraper", "clue": f"r{r}c0", "count": 3} for r in range(1, 26)]}
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(doc) + "\n")
+    assert run_batch(path, tmp_path / "out", workers=1, solver="sat", time_limit=1.0, progress="none").complete
+    row = pd.read_parquet(tmp_path / "out").iloc[0]
+    assert row["status"] == "time_limit" and "building the rule rows alone takes about" in row["error"]

@@ -92,7 +92,7 @@ def test_a_search_the_time_limit_ends_says_no_raw_status_word(monkeypatch):
     real_new = cpsat._new_solver
     monkeypatch.setattr(cpsat, "_new_solver", lambda cp_model, left: real_new(cp_model, 1e-9))   # ends at once
     result = cpsat.solve(build_model(parse_puzzle(DEFAULT_PUZZLE)), time_limit=30.0)
-    assert result.status == "time_limit" and result.message is None
+    assert result.status == "time_limit" and not result.message
 
 
 #: Found by a differential check: CP-SAT (OR-Tools 9.10) listed one grid of this puzzle three times

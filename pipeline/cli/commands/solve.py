@@ -13,7 +13,7 @@ from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_arg
                                print_grid,
                                puzzle_from_args, resolve_solver, say_handed_on, time_limit_words)
 from pipeline.core.build import build_model
-from pipeline.core.rulerows import rule_nonzeros
+from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.extracells import extra_digits, extra_lines
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.symmetry import clue_digits
@@ -30,7 +30,7 @@ def _uniqueness(args, puzzle, deadline: Deadline, engine: Solver, answer: SolveR
     the user named it and it counts this model here, else by auto's counting engine (``--verbose``
     says which and why). None when that call stops on the time limit. The call's seconds go
     into ``answer``'s (``seconds`` and ``proof_seconds``)."""
-    deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count", rule_nonzeros(puzzle))
+    deadline.check_build(model_nonzeros(puzzle), f"the {puzzle.n}x{puzzle.n} model to count", rule_build_nonzeros(puzzle))
     model = build_model(puzzle, "ijk", "C", "bounds")
     named = getattr(args, "solver", None) not in (None, AUTO)
     problem = None if not named else ("it cannot count" if not engine.counts or not engine.in_process

@@ -448,6 +448,10 @@ class Rule:
     #: whole grid (measured at N = 36 and 64): the memory check counts them before building.
     #: Rules over listed cells are bounded by the document's length and count 0 here.
     nonzeros_per_variable: ClassVar[float] = 0.0
+    #: Building a nonzero of this rule's rows against the whole-grid rules' rate
+    #: (:data:`pipeline.core.stops.RULE_BUILD_CPU_SECONDS_PER_NONZERO`): a line's rows come in a few
+    #: large vectorised blocks.
+    build_cost: ClassVar[float] = 1.0
     #: What pictures call one rule of this kind ("killer cage"); :meth:`title` adds an "s" for
     #: several. Default: the kind.
     noun: ClassVar[str] = ""

@@ -260,6 +260,28 @@ class Sandwich(OutsideLine):
     description: ClassVar[str] = "sandwich: the digits between the 1 and the N of a row or column add up to the clue"
     noun: ClassVar[str] = "sandwich clue"
     value_key: ClassVar[str] = "sum"
+
+    build_cost: ClassVar[float] = 0.3   # measured: 6.6 s for 30.1 M nonzeros (sandwich 4.5 s, 18.6 M)
+
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """Up to about ``0.6 L^2 N^2`` nonzeros for a line of ``L`` cells, the most for sums from
+        about ``N`` to a quarter of the digits' (3,280 at 9x9, 35,788 at 16x16, 225,424 at 25x25;
+        fewer below ``N``), spread over
+        the board's variables (see :meth:`Rule.estimated_nonzeros_per_variable`): a hundred
+        clues on a 25x25 took 10 s to build past a batch record's 1 s limit.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        # a small sum has few placements of the 1 and the N (a sum of 0: 420 nonzeros at 16x16)
+        share = min(1.0, (abs(int(self.value)) + 1) / board.n)
+        return 0.6 * share * len(self.cell_list) ** 2 * board.n / (board.rows * board.cols)
     needs_unit: ClassVar[bool] = True
     needs_n_values: ClassVar[bool] = True
     needs_every_value: ClassVar[bool] = True

@@ -244,7 +244,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     else:
         if killer:
             shape = with_cages(shape, random_cages(solution, rng, shape.present.ravel()), solution)
-        eng = engine_for(shape)   # SAT or the learning engine: each check is decided, no budget
+        eng = engine_for(shape, deadline=deadline)   # SAT or the learning engine: each check is decided, no budget
         orbits = symmetry_orbits(n, symmetry)
         order = rng.permutation(len(orbits))
         if easy:
