@@ -74,3 +74,15 @@ def test_digits_past_nine_as_the_symbols_say(tmp_path, capsys, no_matplotlib, sy
     root = _draw(tmp_path, capsys, EXAMPLES / "grid16.txt", "--symbols", symbols, "--candidates")
     assert [t.text for t in _texts(root, "clues")][:3] == first
     assert {t.text for t in _texts(root, "candidates")} >= {first[1], first[2]}
+
+
+def test_a_solution_whose_rule_rows_outlast_the_time_limit_is_not_started(tmp_path, capsys, no_matplotlib):
+    # draw --solution built the rows outside the limit: 10.8 s for --time-limit 2
+    import json
+    doc = {"size": 25, "rules": [{"rule": "skyscraper", "clue": f"r0c{c}", "count": 3} for c in range(1, 26)]}
+    (tmp_path / "sky.json").write_text(json.dumps(doc))
+    target = tmp_path / "x.svg"
+    assert main(["draw", str(tmp_path / "sky.json"), "--solution", "--time-limit", "1", "--to", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "no solution: not started: the time limit of 1 s is too short (building the rule rows alone" in err
+    assert not target.exists()

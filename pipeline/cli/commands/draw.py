@@ -5,6 +5,7 @@ import argparse
 import importlib.util
 import math
 import sys
+import time
 
 import numpy as np
 
@@ -14,6 +15,7 @@ from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
 from pipeline.core.parse import COMPACT_DIGITS
+from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.textin import read_stdin
 from pipeline.core.svg import GRID_LAYERS, MAX_INCHES, MIN_INCHES, candidate_layer, grid_svg, shade_layer
 from pipeline.solvers import get_solver
@@ -63,14 +65,21 @@ def _solution(puzzle, time_limit: float | None):
     """The puzzle's solution grid by the engine ``auto`` picks (HiGHS alone ran past two minutes
     on a 25x25), or None after saying on stderr that there is none: a negative answer, exit 1, as
     ``solve`` gives it (nothing is drawn)."""
-    result = get_solver("auto").solve(build_model(puzzle), time_limit=time_limit, check_unique=True)
-    if result.grid is None:
-        why = (f"time limit of {time_limit:g} s reached" if result.status == "time_limit"
+    started = time.perf_counter()
+    model = build_model(puzzle)
+    # as solve holds it: rows that would outlast the limit are not built, and what the build
+    # took comes off the engine's time (a 2 s limit ran 10.8 s)
+    too_long = rule_rows_outlast(model, time_limit)
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
+    result = None if too_long else get_solver("auto").solve(model, time_limit=left, check_unique=True)
+    if result is None or result.grid is None:
+        why = (f"not started: the time limit of {time_limit:g} s is too short ({too_long})" if result is None else
+               f"time limit of {time_limit:g} s reached" if result.status == "time_limit"
                else f"the puzzle has no solution ({result.status})")
         print(f"no solution: {why}; nothing drawn", file=sys.stderr)
     elif result.unique is False:   # as solve says it: the picture shows one of several
         print("note: the puzzle has more than one solution; this draws one of them", file=sys.stderr)
-    return result.grid
+    return None if result is None else result.grid
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
