@@ -88,10 +88,18 @@ class RuleRows:
         return self.sense == "E"
 
 
+def _estimate(puzzle: Puzzle, weighted: bool) -> float:
+    """The rules' estimated nonzeros over the whole grid, each weighted by its build cost when asked."""
+    board = puzzle.board
+    return sum(rule.estimated_nonzeros_per_variable(board) * (rule.build_cost if weighted else 1.0)
+               for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+
+
 def rule_nonzeros(puzzle: Puzzle) -> float:
     """Estimated nonzeros of the rows of ``puzzle``'s rules over the whole grid (non-consecutive: 8
-    a cell-digit variable, anti-knight 3, ...; rules over a few cells count 0), known before
-    ``R`` is built: memory and time limits refuse a model from it.
+    a cell-digit variable, anti-knight 3, a skyscraper clue about ``0.75 L^2 N^2`` over its line;
+    rules over a few cells count 0), known before ``R`` is built: memory and time limits refuse a
+    model from it.
 
     Parameters
     ----------
@@ -101,7 +109,7 @@ def rule_nonzeros(puzzle: Puzzle) -> float:
     -------
     float
     """
-    return sum(rule.estimated_nonzeros_per_variable(puzzle.board) for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+    return _estimate(puzzle, weighted=False)
 
 
 def rule_build_nonzeros(puzzle: Puzzle) -> float:
@@ -117,9 +125,7 @@ def rule_build_nonzeros(puzzle: Puzzle) -> float:
     -------
     float
     """
-    board = puzzle.board
-    return sum(rule.estimated_nonzeros_per_variable(board) * rule.build_cost
-               for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n
+    return _estimate(puzzle, weighted=True)
 
 
 def rule_rows_outlast(model: Any, seconds: float | None) -> str:
