@@ -266,9 +266,9 @@ class Sandwich(OutsideLine):
     def estimated_nonzeros_per_variable(self, board: Board) -> float:
         """Up to about ``0.6 L^2 N^2`` nonzeros for a line of ``L`` cells, the most for sums from
         about ``N`` to a quarter of the digits' (3,280 at 9x9, 35,788 at 16x16, 225,424 at 25x25;
-        fewer below ``N``), spread over
-        the board's variables (see :meth:`Rule.estimated_nonzeros_per_variable`): a hundred
-        clues on a 25x25 took 10 s to build past a batch record's 1 s limit.
+        fewer below ``N``), spread over the board's variables (see
+        :meth:`Rule.estimated_nonzeros_per_variable`): a hundred clues on a 25x25 took 10 s to
+        build past a batch record's 1 s limit.
 
         Parameters
         ----------
