@@ -344,27 +344,18 @@ def test_explain_of_a_read_puzzle_refuses_options_that_read_text():
     assert explain(p, box=None).status == "infeasible"
 
 
-def test_a_long_unsat_core_search_stops_at_the_commands_time_limit():
-    """The core's solve calls ran whole: an infeasible 25x25 held a 5 s limit to 13.9 s and Ctrl-C
-    for seconds. They run in slices now, and the command's alarm stops them between two."""
-    import time
+def test_the_unsat_core_is_searched_in_slices(monkeypatch):
+    """The core's solve calls ran whole: an infeasible 25x25 held a 5 s --time-limit to 13.9 s
+    and Ctrl-C for seconds. They go through run_sliced now, whose slices let the command's alarm
+    and Ctrl-C in between two."""
+    import pipeline.tools.explain as explain_module
+    calls = []
 
-    from pipeline.core import stops
-    if not hasattr(stops.signal, "SIGALRM"):
-        pytest.skip("no SIGALRM")
-    with open(DATA_DIR / "sets" / "25x25_gecode.ref.csv") as f:
-        row = next(csv.DictReader(f))
-    grid = np.array(parse_puzzle(row["puzzle"]).grid).copy()
-    full = np.array(parse_puzzle(row["solution"]).grid)
-    # a wrong 5 in r1c1, which no clue of its row, column or box holds: no unit clash, a long search
-    assert grid[0, 0] == 0 and full[0, 0] != 5 and 5 not in grid[0] and 5 not in grid[:, 0] and 5 not in grid[:5, :5]
-    grid[0, 0] = 5
-    puzzle = parse_puzzle(grid)
-    answers = []
-    stops.begin()
-    start = time.monotonic()
-    code = stops.Deadline(0.5, lambda reason: answers.append(reason) or 5).run(
-        lambda deadline: (minimal_conflict(puzzle), 0)[1])
-    took = time.monotonic() - start
-    assert code in (0, 5) and (code == 0 or answers == [None])
-    assert took < 5.0 or code == 0, took   # stopped near the limit, not after the search
+    def spying(solver, assumptions=(), deadline=None):
+        calls.append(len(assumptions))
+        return real(solver, assumptions, deadline)
+    real = explain_module.run_sliced
+    monkeypatch.setattr(explain_module, "run_sliced", spying)
+    p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
+    assert minimal_conflict(p) == [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
+    assert calls and calls[0] == 4   # the first search assumed every clue
