@@ -208,6 +208,10 @@ def test_a_run_stopped_before_its_first_chunk_gets_a_page_with_its_note(tmp_path
         raise KeyboardInterrupt
     monkeypatch.setattr(run_module, "make_engine", interrupted)
     assert run_batch(src, out, workers=1, progress="none").interrupted
+    assert not out.exists()   # a run that wrote nothing leaves no OUT (as a refused start)
+    # a run killed before its first part never cleans up: its run record stays, and no part
+    monkeypatch.setattr(run_module, "_undo_refused_start", lambda *args: False)
+    assert run_batch(src, out, workers=1, progress="none").interrupted
     assert not list(out.glob("*.parquet"))
     page = tmp_path / "r.html"
     assert main(["report", str(out), "--to", str(page)]) == 0
