@@ -52,45 +52,34 @@ def _parse_glpk_raw(text: str, where: str) -> RawSolution:
     # value field: j col val (mip) | j col stat prim dual (bas) | j col prim dual (ipt); rows' i lines alike
     field_at = {"mip": 2, "bas": 3, "ipt": 2}[kind]
     m = parse_count(tok[2], where, "'s' line row count")
-    _check_row_lines(lines, m, field_at, kind, where)
-    numbered = [(k + 1, line.split()) for k, line in enumerate(lines) if line.startswith("j ")]
-    js = [t for _, t in numbered]
-    if len(js) < n:
-        raise truncated(where, f"{len(js)} of the {n} column ('j') lines announced by the 's' line")
-    if len(js) > n:   # a repeated or pasted line, not a cut file
-        raise FormatError(f"{where}: {len(js)} column ('j') lines, more than the {n} the 's' line announces: a "
-                          f"repeated or extra line")
-    short = next((at for at, t in numbered if len(t) <= field_at), None)
-    if short is not None:
-        raise FormatError(f"{where}: line {short}: a column ('j') line of {len(lines[short - 1].split())} fields, "
-                          f"{kind} needs {field_at + 1}")
-    index = [t[1] for t in js]
-    if index != [str(j) for j in range(1, n + 1)]:
-        at = next(at for j, (at, t) in enumerate(numbered) if t[1] != str(j + 1))
-        raise FormatError(f"{where}: line {at}: column ('j') lines are not numbered 1..{n} in order")
-    values = parse_floats([t[field_at] for t in js], where, "value", [at for at, _ in numbered])
+    # the rows' values are not used (the columns carry the answer), but a file whose rows are
+    # damaged is not one glpsol wrote, and its columns are not trusted either
+    _numbered_values(lines, "i", "row", m, field_at, kind, where)
+    values = _numbered_values(lines, "j", "column", n, field_at, kind, where)
     return RawSolution("positions", values, dense=True, status=status, objective=objective,
                        format="glpk_raw")
 
 
-def _check_row_lines(lines: list[str], m: int, field_at: int, kind: str, where: str) -> None:
-    """The row ('i') lines: as many as the 's' line announces, numbered 1..m in order, each with
-    a number in its value field. Their values are not used (the columns carry the answer), but a
-    file whose rows are damaged is not one glpsol wrote, and its columns are not trusted either."""
-    numbered = [(k + 1, line.split()) for k, line in enumerate(lines) if line.startswith("i ")]
-    if len(numbered) != m:
-        raise truncated(where, f"{len(numbered)} of the {m} row ('i') lines announced by the 's' line") \
-            if len(numbered) < m else FormatError(
-                f"{where}: {len(numbered)} row ('i') lines, more than the {m} the 's' line announces: a repeated or "
-                f"extra line")
+def _numbered_values(lines: list[str], letter: str, noun: str, count: int, field_at: int, kind: str,
+                     where: str) -> np.ndarray:
+    """The value fields of the ``letter`` lines (``i``: rows, ``j``: columns): as many as the 's'
+    line announces, numbered 1..count in order, each holding a number; a damaged line is named by
+    its line number."""
+    numbered = [(k + 1, line.split()) for k, line in enumerate(lines) if line.startswith(f"{letter} ")]
+    what = f"{noun} ('{letter}') lines"
+    if len(numbered) < count:
+        raise truncated(where, f"{len(numbered)} of the {count} {what} announced by the 's' line")
+    if len(numbered) > count:   # a repeated or pasted line, not a cut file
+        raise FormatError(f"{where}: {len(numbered)} {what}, more than the {count} the 's' line announces: a "
+                          f"repeated or extra line")
     short = next((at for at, t in numbered if len(t) <= field_at), None)
     if short is not None:
-        raise FormatError(f"{where}: line {short}: a row ('i') line of {len(lines[short - 1].split())} fields, "
-                          f"{kind} needs {field_at + 1}")
+        raise FormatError(f"{where}: line {short}: a {noun} ('{letter}') line of {len(lines[short - 1].split())} "
+                          f"fields, {kind} needs {field_at + 1}")
     wrong = next((at for i, (at, t) in enumerate(numbered) if t[1] != str(i + 1)), None)
     if wrong is not None:
-        raise FormatError(f"{where}: line {wrong}: row ('i') lines are not numbered 1..{m} in order")
-    parse_floats([t[field_at] for _, t in numbered], where, "row value", [at for at, _ in numbered])
+        raise FormatError(f"{where}: line {wrong}: {what} are not numbered 1..{count} in order")
+    return parse_floats([t[field_at] for _, t in numbered], where, f"{noun} value", [at for at, _ in numbered])
 
 
 def _detect_glpk_report(head: str) -> bool:

@@ -26,7 +26,6 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.puzzle import Puzzle
-from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.solvers.base import SOLVERS
 from pipeline.solvers.sat import SetupOutlasts, delete_solver, engine_for as sat_engine_for
 from pipeline.solvers.sat_slices import run_sliced
@@ -68,11 +67,6 @@ class ShapeEngine:
         self.rows, self.cols = self.shape.rows, self.shape.cols
         self.model = build_model(self.shape, "ijk", "C", clues="bounds")
         self.convention = self.model.convention
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left > 0:   # rows over lines of a large grid (skyscrapers) took 50 s and 9 GB past 5 s
-            too_long = rule_rows_outlast(self.model, left)
-            if too_long:
-                raise OutOfTime(too_long)
         try:   # a 64x64's clauses take seconds to list and load: the run's deadline holds
             self.sat = sat_engine_for(self.model, DEFAULT_AMO, keep_clauses=True, deadline=deadline)
         except SetupOutlasts as e:
