@@ -97,9 +97,9 @@ def _estimate(puzzle: Puzzle, weighted: bool) -> float:
 
 def rule_nonzeros(puzzle: Puzzle) -> float:
     """Estimated nonzeros of the rows of ``puzzle``'s rules over the whole grid (non-consecutive: 8
-    a cell-digit variable, anti-knight 3, a skyscraper clue about ``0.75 L^2 N^2`` over its line;
-    rules over a few cells count 0), known before ``R`` is built: memory and time limits refuse a
-    model from it.
+    a cell-digit variable, anti-knight 3, a skyscraper clue about ``0.75 L^2 N^2`` over its line, a
+    between line of ``L`` cells about ``3 L N^2``; rules whose rows grow with their document, as a
+    cage's, count 0), known before ``R`` is built: memory and time limits refuse a model from it.
 
     Parameters
     ----------

@@ -188,6 +188,47 @@ def test_a_line_rules_estimate_follows_its_rows(kind, key, values):
         assert built / 2 <= rule_nonzeros(puzzle) <= 8 * built, (value, built, rule_nonzeros(puzzle))
 
 
+
+def _row(n, length, r=1):
+    return [f"r{r}c{c}" for c in range(1, length + 1)]
+
+
+#: Rules over listed cells whose rows pair their cells' digits (about ``c L N^2`` nonzeros).
+PAIRING_LINES = {
+    "between": lambda n, length: {"rule": "between", "cells": _row(n, length)},
+    "lockout": lambda n, length: {"rule": "lockout", "cells": _row(n, length)},
+    "whisper": lambda n, length: {"rule": "whisper", "cells": _row(n, length)},
+    "renban": lambda n, length: {"rule": "renban", "cells": _row(n, length - 2)},
+    "rellik": lambda n, length: {"rule": "rellik", "sum": n, "cells": _row(n, 4)},
+    "hiddenskyscraper": lambda n, length: {"rule": "hiddenskyscraper", "clue": "r0c2", "digit": n - 2},
+    "xsum": lambda n, length: {"rule": "xsum", "clue": "r3c0", "sum": n * 2},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PAIRING_LINES))
+@pytest.mark.parametrize("n, box, length", [(16, "4x4", 16), (16, "4x4", 7), (25, "5x5", 12)])
+def test_a_pairing_lines_estimate_follows_its_rows(kind, n, box, length):
+    # they counted 0: 64 between lines of a 64x64 built 5.6 GB under a 1 GB limit
+    from pipeline.core.rulerows import rule_nonzeros
+
+    puzzle = parse_puzzle({"size": n, "box": box, "rules": [PAIRING_LINES[kind](n, length)]})
+    built = build_model(puzzle).R.matrix.nnz
+    assert built / 2 <= rule_nonzeros(puzzle) <= 4 * built, (built, rule_nonzeros(puzzle))
+
+
+def test_between_lines_past_the_allowance_are_refused_before_they_are_built(tmp_path, monkeypatch, capsys):
+    from pipeline.cli.main import main
+
+    n = 36
+    doc = {"size": n, "box": "6x6", "rules": [{"rule": "between", "cells": _row(n, n, r)} for r in range(1, n + 1)]}
+    path = tmp_path / "between.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setenv(MAX_BYTES_ENV, str(200 * 2 ** 20))   # their rows: about 4.9 M nonzeros, 0.5 GB
+    assert main(["build", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "needs about" in err and "more than the 200 MiB allowed" in err, err
+
+
 def test_a_batch_record_of_rows_past_its_time_limit_is_stopped_before_they_are_built(tmp_path):
     import pandas as pd
 

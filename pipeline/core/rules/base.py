@@ -446,8 +446,13 @@ class Rule:
     global_rule: ClassVar[bool] = False
     #: Nonzeros of its rows per cell variable of the board (cells x digits), for a rule over the
     #: whole grid (measured at N = 36 and 64): the memory check counts them before building.
-    #: Rules over listed cells are bounded by the document's length and count 0 here.
+    #: Rules over listed cells count 0 here (see :attr:`line_nonzeros`).
     nonzeros_per_variable: ClassVar[float] = 0.0
+    #: Nonzeros of its rows per cell it names per ``N^2``, for a rule over listed cells whose rows
+    #: pair its cells' digits (a between line, a hidden skyscraper clue: about ``c L N^2`` for
+    #: ``L`` cells, measured at N = 16, 25 and 36): 0 for one bounded by its document's length
+    #: (a cage, a thermometer: about ``2 L N``). A 100-cell between line of a 100x100 is 3 million.
+    line_nonzeros: ClassVar[float] = 0.0
     #: Building a nonzero of this rule's rows against the whole-grid rules' rate
     #: (:data:`pipeline.core.stops.RULE_BUILD_CPU_SECONDS_PER_NONZERO`): a line's rows come in a few
     #: large vectorised blocks.
@@ -461,7 +466,8 @@ class Rule:
 
     def estimated_nonzeros_per_variable(self, board: "Board") -> float:
         """:attr:`nonzeros_per_variable` on ``board``: a rule whose rows grow with the grid (the
-        anti-taxicab's pairs at distance ``v`` for each value ``v``) counts them for its size.
+        anti-taxicab's pairs at distance ``v`` for each value ``v``) counts them for its size,
+        and a rule over listed cells its :attr:`line_nonzeros`, spread over the board's variables.
 
         Parameters
         ----------
@@ -472,7 +478,9 @@ class Rule:
         -------
         float
         """
-        return self.nonzeros_per_variable
+        if not self.line_nonzeros:
+            return self.nonzeros_per_variable
+        return self.nonzeros_per_variable + self.line_nonzeros * self.cells().size * board.n / (board.rows * board.cols)
 
     # -- reading and writing ------------------------------------------------------------------
     @classmethod

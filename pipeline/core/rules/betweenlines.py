@@ -85,6 +85,8 @@ class Between(Rule):
     cell_list: tuple[int, ...]
 
     kind = "between"
+    line_nonzeros = 3.0   # measured: 2.4-2.9 L N^2 at N = 16, 25, 36
+    build_cost = 0.35      # 0.58 CPU s for 2.2 M nonzeros (50 lines of a 25x25)
     families = ("between",)
     description = "between line: the cells between the end circles hold digits strictly between theirs"
     noun = "between line"
@@ -210,6 +212,8 @@ class Lockout(Rule):
     diff: int
 
     kind = "lockout"
+    line_nonzeros = 2.1   # measured: 1.8-2.0 L N^2 at N = 16, 25, 36
+    build_cost = 0.1       # 0.08 CPU s for 1.6 M nonzeros
     families = ("lockoutends", "lockout")
     description = "lockout line: the ends differ by at least 'diff' (4 on 9x9); the cells between avoid their range"
     noun = "lockout line"

@@ -378,6 +378,8 @@ class XSum(OutsideLine):
     """
 
     kind: ClassVar[str] = "xsum"
+    line_nonzeros: ClassVar[float] = 0.95   # measured: 0.90-0.92 L N^2 (L = N) at N = 16, 25, 36
+    build_cost: ClassVar[float] = 0.1
     families: ClassVar[tuple[str, ...]] = ("xsum", "xsumnot")
     description: ClassVar[str] = "X-sum: the first X digits from the clue add up to it, X the first digit"
     noun: ClassVar[str] = "X-sum clue"
