@@ -595,10 +595,13 @@ def make_engine(engine: str, workers: int, scheduler: str | None,
     warm : callable, optional
         The solver's batch warm-up (:attr:`pipeline.solvers.Solver.batch_warm`): a forked pool
         runs it once in this process before its workers start, so they inherit what it loaded
-        (a compiled kernel: about 0.2 s that each worker would otherwise pay on its own).
+        (a compiled kernel: about 0.2 s that each worker would otherwise pay on its own); one
+        worker in this process runs it before its first record too.
     """
     if engine == "dask":
         return Dask(workers, scheduler)
     if workers == 1:
+        if warm is not None:   # loaded before the first record is timed: a compile (seconds, once a
+            warm()             # machine) spread over the first records' seconds by their nodes
         return InProcess()
     return Processes(workers, warm)
