@@ -103,7 +103,8 @@ def result_schema() -> pa.Schema:
     """
     import pyarrow as pa  # lazily: the CLI imports batch to build its parser
     schema = pa.schema([
-        ("index", pa.int64()), ("puzzle", pa.string()), ("variant", pa.string()), ("rules", pa.string()),
+        ("index", pa.int64()), ("puzzle", pa.string()), ("regions", pa.string()), ("variant", pa.string()),
+        ("rules", pa.string()),
         ("solution", pa.string()),
         ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
         ("wall_seconds", pa.float64()), ("nodes", pa.int64()), ("error", pa.string()),
@@ -336,7 +337,11 @@ def read_part_rows(path: Path) -> dict[str, list]:
     """A part's rows as columns of Python lists (for ``--retry``'s rewrite)."""
     import pyarrow.parquet as pq
     with arrow_target(path) as source:
-        return pq.read_table(source).to_pydict()
+        rows = pq.read_table(source).to_pydict()
+    size = len(rows.get("index", ()))
+    for name in RESULT_COLUMNS:   # a part written before a column was added (regions): empty there
+        rows.setdefault(name, [None] * size)
+    return rows
 
 
 def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:

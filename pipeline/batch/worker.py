@@ -37,7 +37,7 @@ from pipeline.batch.text import one_line, solver_failure
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 
-RESULT_COLUMNS = ("index", "puzzle", "variant", "rules", "solution", "status", "n_solutions", "seconds",
+RESULT_COLUMNS = ("index", "puzzle", "regions", "variant", "rules", "solution", "status", "n_solutions", "seconds",
                   "wall_seconds", "nodes", "error")
 #: Whether this process is a pool worker of its own (its whole CPU time is its chunks'):
 #: :func:`count_whole_process` sets it in the process engine's worker set-up.
@@ -484,9 +484,11 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     # else this thread's (a Dask worker runs several tasks at once)
     clock = time.process_time if _WHOLE_PROCESS[0] or threading.active_count() == 1 else time.thread_time
     start, cpu = time.perf_counter(), clock()
-    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": puzzle_as_written(text), "variant": None,
+    # a jigsaw's regions as its record gave them: the row says what was solved (report draws it)
+    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": puzzle_as_written(text),
+             "regions": regions.strip() if isinstance(regions, str) and regions.strip() else None, "variant": None,
              "rules": None, "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
-             "nodes": 0, "error": None} for index, text, *_ in records]
+             "nodes": 0, "error": None} for index, text, regions, *_ in records]
     shapes = group_records(records, options, rows)
     bulk = time.perf_counter() - start   # shared by every record of the chunk
     for shape in shapes.values():

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import html
 import io
+import json
 import os
 import re
 from pathlib import Path
@@ -69,6 +70,8 @@ def read_output(out: str | os.PathLike) -> pd.DataFrame:
     if folder.is_dir() and (folder / RUN_RECORD).is_file() and not any(folder.glob("*.parquet")):
         return pd.DataFrame({column: pd.Series([], dtype=float if column in ("seconds", "nodes") else object)
                              for column in OUTPUT_COLUMNS})
+    if folder.is_dir() and not any(p for p in folder.glob("*.parquet") if not p.name.startswith(("_", "."))):
+        raise PipelineError(f"report: {out} is not a batch output (no Parquet files in it)")
     try:
         frame = _read_output(folder)
     except (OSError, ValueError) as e:
@@ -161,6 +164,24 @@ def _comparison(frames: dict[str, pd.DataFrame]) -> str:
     return "".join(parts)
 
 
+def _rule_entries(text: str | None) -> list | None:
+    """A row's ``rules`` column (a JSON list of rule entries, batch's) as the list, or None."""
+    if text is None:
+        return None
+    try:
+        entries = json.loads(text)
+    except ValueError:
+        raise PipelineError("its rules column is not JSON") from None
+    if not isinstance(entries, list):
+        raise PipelineError("its rules column is not a list of rule entries")
+    return entries or None
+
+
+def _shown(name: str) -> str:
+    """An output's name as the page shows it: bytes that are not UTF-8 (kept as surrogates) as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _slowest(df: pd.DataFrame) -> str:
     parts = []
     plt = load_matplotlib()
@@ -170,7 +191,9 @@ def _slowest(df: pd.DataFrame) -> str:
             spec = VARIANT_TABLE.get(row["variant"])
             if regions is None and (spec is None or spec.regions):
                 raise PipelineError(f"the output has no regions for this {row['variant']} puzzle")
-            puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions)
+            rules = row.get("rules") if isinstance(row.get("rules"), str) and row.get("rules") else None
+            puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions,
+                                  rules=_rule_entries(rules), rules_where="rules")
             grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None
             fig = draw_grid(puzzle, grid, inches=2.6)
             picture = _svg(fig)
@@ -187,8 +210,8 @@ def build_report(outs: list, notes: list[str] | None = None) -> str:
 
     Parameters
     ----------
-    outs : list of str or Path
-        The batch output directories (the first is the one the others are compared with).
+    outs : list of str or Path, or one of them
+        The batch output directories (the first is the one the others are compared with), each once.
     notes : list of str, optional
         Lines that head the page (an output that holds part of its input).
 
@@ -197,9 +220,20 @@ def build_report(outs: list, notes: list[str] | None = None) -> str:
     str
     """
     import pandas as pd
-    frames = {Path(out).name or str(out): read_output(out) for out in outs}
+    if isinstance(outs, (str, os.PathLike)):
+        outs = [outs]
+    if not outs:
+        raise PipelineError("report: no batch output given")
+    seen: dict[str, object] = {}
+    for out in outs:
+        where = os.path.realpath(out)
+        if where in seen:   # the frames are keyed by name: one would replace the other unseen
+            again = "" if seen[where] == repr(str(out)) else f" (again as {str(out)!r})"
+            raise PipelineError(f"report: {seen[where]} is given twice{again}: each output once")
+        seen[where] = repr(str(out))
+    frames = {_shown(Path(out).name or str(out)): read_output(out) for out in outs}
     if len(frames) < len(outs):
-        frames = {str(out): read_output(out) for out in outs}
+        frames = {_shown(str(out)): read_output(out) for out in outs}
     sections = ["".join(f"<p><strong>Note:</strong> {html.escape(note)}</p>" for note in notes or [])]
     counts = pd.DataFrame({name: df["status"].value_counts() for name, df in frames.items()}).fillna(0).astype(int)
     sections.append("<h2>Status counts</h2>" + counts.to_html(border=0))

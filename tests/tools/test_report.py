@@ -137,15 +137,16 @@ def test_a_seconds_column_of_text_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("kind", ["empty directory", "batch input"])
 def test_a_parquet_that_is_not_a_batch_output_is_one_line(tmp_path, kind):
-    """An empty directory reads as a frame of no columns, and batch's own input file (puzzles in
-    Parquet) as one without the output's: each is one line naming what it lacks."""
+    """An empty directory holds no parts, and batch's own input file (puzzles in Parquet) has none
+    of the output's columns: each is one line naming what it lacks."""
     target = tmp_path / "out"
+    lacks = "no Parquet files in it" if kind == "empty directory" else "it has no 'index'"
     if kind == "empty directory":
         target.mkdir()
     else:
         target = tmp_path / "puzzles.parquet"
         pd.DataFrame({"puzzle": ["." * 81]}).to_parquet(target)
-    with pytest.raises(PipelineError, match=r"^report: .* is not a batch output \(it has no 'index'") as e:
+    with pytest.raises(PipelineError, match=rf"^report: .* is not a batch output \({lacks}") as e:
         read_output(target)
     assert "\n" not in str(e.value)
 

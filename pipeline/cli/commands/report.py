@@ -30,12 +30,17 @@ def output_state(out: str) -> str:
         return ""   # the report names what is missing
     if not path.is_dir():
         return f"{out}: a file, not a batch output directory: its rows alone"
-    distinct, times = np.unique(existing_indices(path), return_counts=True)
+    try:
+        distinct, times = np.unique(existing_indices(path), return_counts=True)
+    except PipelineError as e:   # batch's words for a part it cannot read, said by report
+        raise PipelineError(f"report: {str(e).removeprefix('batch: ')}") from None
     if (times > 1).any():
         raise PipelineError(f"report: {out} holds rows of record {int(distinct[times > 1][0])} in two parts (a part "
                             "of another run?); batch refuses to resume it too")
     record = read_manifest(path, "report")
     if record is None:
+        if not any(path.glob("*.parquet")):
+            return ""   # nothing of a batch output in it: the report says so
         return f"{out}: no _batch.json: not a batch run's directory, its rows alone"
     total, status = record.get("records"), record.get("status", "complete")
     if isinstance(total, int) and not isinstance(total, bool) and distinct.size < total:
