@@ -592,6 +592,17 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
         rest = " ".join(tokens[1:])
         raise PuzzleError(f"{where}: a {n}x{n} puzzle string followed by other text ({clip(repr(rest), 30)}): give "
                           "the puzzle alone (a '#' comment takes a line of its own)")
+    # the groups of a puzzle, then other text (the grouped form of the case above)
+    width = len(first)
+    groups = 0
+    while groups < len(tokens) and len(tokens[groups]) == width and compact(tokens[groups]):
+        groups += 1
+    # (other text: not numbers, which a grid's fields on one line are: "10 12 13 14 15 16 11 9 1 ...")
+    if width >= 2 and groups >= 2 and square(groups * width) and not all(t.isdigit() for t in tokens[groups:]):
+        n = math.isqrt(groups * width)
+        rest = " ".join(tokens[groups:])
+        raise PuzzleError(f"{where}: a {n}x{n} puzzle in {groups} groups followed by other text "
+                          f"({clip(repr(rest), 30)}): give the puzzle alone (a '#' comment takes a line of its own)")
     return None
 
 

@@ -221,7 +221,19 @@ def test_a_puzzle_string_followed_by_other_text_is_named(rest):
                                      "puzzle alone")
 
 
-@pytest.mark.parametrize("text", ["1 2 3 4 3 4 1 2 2 1 4 3 4 3 2 .", "1 1 5\n2 3 4", "10 11 12 13"])
+@pytest.mark.parametrize("width", [9, 3])
+@pytest.mark.parametrize("rest", ["hello", "# a comment", "5 x"])
+def test_grouped_puzzle_followed_by_other_text_is_named(width, rest):
+    # it blamed the first group: "bad cell '53..7....' at row 1, column 1"
+    grouped = " ".join(SEED_LINE[k:k + width] for k in range(0, 81, width))
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(f"{grouped} {rest}")
+    assert str(err.value).startswith(f"puzzle: a 9x9 puzzle in {81 // width} groups followed by other text "
+                                     f"({rest!r}): give the puzzle alone")
+
+
+@pytest.mark.parametrize("text", ["1 2 3 4 3 4 1 2 2 1 4 3 4 3 2 .", "1 1 5\n2 3 4", "10 11 12 13",
+                                  "10 12 13 14 15 16 11 19 1 2"])
 def test_fields_on_one_line_are_not_taken_for_groups(text):
     # single characters and numbers of unequal length stay fields: a grid of numbers, a clue list
     try:
