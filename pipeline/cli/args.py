@@ -134,8 +134,8 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
                    help="jigsaw regions: one id per cell, row-major, as a string or a file (default: none, boxes)")
     p.add_argument("--size", type=int, metavar="N", help="grid side for N-by-3 clue lists (default 9, or from --box)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="RULE",
-                   help="a rule beyond units, repeatable: a kind without cells (" + ", ".join(
-                       RULES.global_kinds(bare=True)) + ") or one JSON rule entry, e.g. "
+                   help="a rule beyond units, repeatable: a kind its name alone gives (" + ", ".join(
+                       RULES.bare_kinds()) + ") or one JSON rule entry, e.g. "
                    "'{\"rule\": \"fullrankties\", \"ties\": \"any\"}' (" + "; ".join(
                        f"{kind} needs {what}" for kind, what in NEEDS_MORE_THAN_A_NAME.items()) + ") or "
                    "'{\"rule\": \"cage\", \"cells\": [\"r1c1\", \"r1c2\"], \"sum\": 9}' (a puzzle document "

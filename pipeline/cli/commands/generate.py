@@ -213,8 +213,8 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="apply the seed-004 transformations to the full grid (classic, latin)")
     p.add_argument("--full", action="store_true", help="print full grids (no clue removed)")
     p.add_argument("--rule", dest="rules", action="append", type=rule_entry, metavar="KIND",
-                   help="a rule the puzzles obey, repeatable: one without cells (" + ", ".join(
-                       kind for kind in RULES.global_kinds(bare=True) if kind not in SAMPLERS) + ") or a "
+                   help="a rule the puzzles obey, repeatable: one its name alone gives (" + ", ".join(
+                       kind for kind in RULES.bare_kinds() if kind not in SAMPLERS) + ") or a "
                    "family whose instances are drawn from the grid (" + ", ".join(SAMPLERS) + "); line output "
                    "is then one puzzle document per line (as for jigsaw regions)")
     p.add_argument("--rule-count", type=int, metavar="K",

@@ -38,6 +38,8 @@ __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrom
 #: Built-in kinds without cells whose entry needs more than its name, and what (the help lists
 #: them apart: ``--rule fullrankties`` alone is refused for want of its ``ties`` key).
 NEEDS_MORE_THAN_A_NAME: dict[str, str] = {"fullrankties": "its 'ties' key", "doppelganger": "the values 0-N"}
+#: Kinds with cells whose name alone is an entry too: ``{"rule": "diagonal"}`` is the main diagonal.
+BARE_WITH_CELLS: tuple[str, ...] = ("diagonal",)
 
 #: Every built-in kind in row order: ``(kind, module under pipeline.core.rules, class, global)``.
 #: ``global`` is the class's :attr:`Rule.global_rule` (a kind without cells), so the command
@@ -139,6 +141,16 @@ class RuleRegistry(LazyRegistry["type[Rule]"]):
         flags = {kind: is_global for kind, _, _, is_global in BUILTIN_RULES}
         kinds = [kind for kind in self if (flags[kind] if self.loaded(kind) is None else self[kind].global_rule)]
         return [kind for kind in kinds if not (bare and kind in NEEDS_MORE_THAN_A_NAME)]
+
+    def bare_kinds(self) -> list[str]:
+        """The kinds whose name alone is an entry: :meth:`global_kinds` ``(bare=True)`` and the
+        kinds with cells that read without them (:data:`BARE_WITH_CELLS`), as help texts list them.
+
+        Returns
+        -------
+        list of str
+        """
+        return self.global_kinds(bare=True) + [kind for kind in BARE_WITH_CELLS if kind in self]
 
 
 #: kind -> rule class, in row order.

@@ -514,7 +514,7 @@ def sampler_for(kind: str) -> Callable[[Draw], list[dict]]:
     if sampler is None:
         known = ", ".join(k for k in SAMPLERS if k in RULES)
         raise PuzzleError(f"generate: --rule {kind}: no sampler draws {kind} rules from a grid (families "
-                          f"with one: {known}; rules without cells: {', '.join(k for k in RULES.global_kinds(bare=True) if k not in SAMPLERS)})")
+                          f"with one: {known}; rules its name alone gives: {', '.join(k for k in RULES.bare_kinds() if k not in SAMPLERS)})")
     return sampler
 
 
