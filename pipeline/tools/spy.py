@@ -216,7 +216,8 @@ def compare_convention(spec: str, scheme: str, order: str, clues: str) -> tuple[
     Raises
     ------
     PipelineError
-        On a part that is no scheme, order or clue encoding.
+        On a part that is no scheme, order or clue encoding, two of a kind, or a spec that changes
+        nothing (two panels alike).
 
     Examples
     --------
@@ -241,4 +242,7 @@ def compare_convention(spec: str, scheme: str, order: str, clues: str) -> tuple[
             raise PipelineError(f"--compare {spec!r}: names two {'clue encodings' if kind == 'clues' else kind + 's'}, "
                                 f"{named[kind]!r} and {part!r}")
         named[kind] = chosen[kind] = part
+    if (chosen["scheme"], chosen["order"], chosen["clues"]) == (scheme, order, clues):   # two panels alike
+        raise PipelineError(f"--compare {spec!r}: names the convention drawn already ({scheme}/{order}, clues as "
+                            f"{clues}): name a part that differs")
     return chosen["scheme"], chosen["order"], chosen["clues"]

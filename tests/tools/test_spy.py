@@ -146,7 +146,9 @@ def test_spy_of_a_document_with_rules(tmp_path):
 
 @pytest.mark.parametrize("spec, words", [("C/F", "names two orders, 'C' and 'F'"),
                                          ("reduce/rows", "names two clue encodings, 'reduce' and 'rows'"),
-                                         ("", "names no scheme"), ("/", "names no scheme")])
+                                         ("", "names no scheme"), ("/", "names no scheme"),
+                                         ("F", "names the convention drawn already (ijk/F, clues as rows)"),
+                                         ("ijk/rows", "names the convention drawn already")])
 def test_a_compare_spec_naming_nothing_or_two_of_a_kind_is_refused(spec, words):
     # C/F drew the last one twice side by side, and '' the same convention twice, without a word
     with pytest.raises(PipelineError, match=re.escape(f"--compare {spec!r}: {words}")):
