@@ -435,6 +435,14 @@ def picture_inputs(puzzle: "Puzzle", grid: object = None, names: object = None, 
             kind = "an integer" if kinds == "iu" else "a boolean"
             raise PipelineError(f"{what}: {name} must be {kind} array of the puzzle's {shape[0]}x{shape[1]} cells, "
                                 f"found {found}")
+    if grid is not None:   # a digit past the puzzle's was left out of the picture without a word
+        entries = np.asarray(grid)
+        top = int(getattr(puzzle, "n_values", puzzle.n))
+        bad = np.argwhere((entries < 0) | (entries > top))
+        if bad.size:
+            r, c = (int(k) + 1 for k in bad[0])
+            raise PipelineError(f"{what}: grid holds {int(entries[tuple(bad[0])])} at r{r}c{c}: its entries run "
+                                f"0..{top} (0 empty)")
     if names is not None and (not isinstance(names, (list, tuple)) or len(names) < puzzle.n + 1):
         raise PipelineError(f"{what}: names must list the text of each digit 0..{puzzle.n} (index 0 empty), "
                             f"found {clip(repr(names), 30)}")

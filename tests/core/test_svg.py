@@ -354,6 +354,7 @@ def test_a_long_caption_wraps_to_the_grid_width_and_a_plain_puzzle_has_none():
     ({"grid": np.ones((4, 4), int)}, "grid_svg: grid must be an integer array of the puzzle's 9x9 cells, found (4, 4) int"),
     ({"grid": "x"}, "grid_svg: grid must be an integer array of the puzzle's 9x9 cells, found str"),
     ({"names": ["a"]}, "grid_svg: names must list the text of each digit 0..9"),
+    ({"grid": np.pad([[10]], ((2, 6), (4, 4)))}, "grid_svg: grid holds 10 at r3c5: its entries run 0..9 (0 empty)"),
 ])
 def test_grid_svg_refuses_what_does_not_fit_the_puzzle_in_one_line(kwargs, words):
     # broadcast ValueErrors and IndexErrors from deep inside before

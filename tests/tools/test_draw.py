@@ -782,6 +782,8 @@ def test_drawing_the_solution_of_a_puzzle_with_several_says_so(tmp_path, capsys)
     ({"inches": -1}, "draw_grid: inches must be from 2 to 60, found -1"),
     ({"inches": 1e6}, "draw_grid: inches must be from 2 to 60, found 1000000.0"),
     ({"symbols": "nope"}, "draw_grid: symbols must be numbers or letters, found 'nope'"),
+    ({"grid": np.full((9, 9), 99)}, "draw_grid: grid holds 99 at r1c1: its entries run 0..9 (0 empty)"),
+    ({"grid": np.eye(9, dtype=int) * -1}, "draw_grid: grid holds -1 at r1c1"),
 ])
 def test_draw_grid_refuses_what_does_not_fit_in_one_line(kwargs, words):
     # a broadcast ValueError, matplotlib's own error, or a 1e8 x 1e8 pixel figure before
