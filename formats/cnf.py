@@ -46,7 +46,7 @@ from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manife
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
-from formats.text import render_tokens
+from formats.text import integer_tokens, render_tokens
 
 CNF_TAG = "sudoku-pipeline-cnf:"
 
@@ -243,14 +243,13 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
     if header is None:
         raise FormatError(f"{where}: no 'p cnf <variables> <clauses>' header")
     body = text[body_start:]
+    del text   # a 354 MB file is held once at a time: its text, its body, its bytes
     if "c" in body:  # comment lines between clauses (allowed by some tools)
         body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("c"))
-    words = body.split()
-    try:
-        tokens = np.array(words, dtype=np.int64)
-    except (ValueError, OverflowError):
-        bad = next(w for w in words if not w.lstrip("-").isdigit())
-        raise FormatError(f"{where}: {bad!r} is not an integer literal") from None
+    data = body.encode("utf-8", "surrogateescape")
+    del body
+    tokens = integer_tokens(np.frombuffer(data, np.uint8),
+                            lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal"))
     n_vars, n_clauses = header
     if tokens.size and tokens[-1] != 0:
         raise FormatError(f"{where}: truncated: the last clause has no terminating 0")

@@ -9,6 +9,7 @@ One implementation each (no Python loop per value):
 * :func:`render_tokens` -- integers -> separated text (DIMACS, OPB, CSV triplets and vectors);
 * :class:`Tokens` -- the one tokeniser of the text readers (MPS, LP): whitespace-separated
   tokens of a byte buffer as offsets, their fixed-width windows, 64-bit keys and numbers;
+* :func:`integer_tokens` -- a buffer of integers (a DIMACS body) -> ``int64``, chunk by chunk;
 * :func:`factorize_table` -- rows of a byte table -> codes by first appearance and the
   distinct rows (hashed with :func:`~pipeline.core.names.name_hash`, every match verified);
 * :func:`~pipeline.core.conventions.decimal_table` and :class:`~pipeline.core.names.NameDictionary` are
@@ -27,7 +28,8 @@ from pipeline.core.errors import FormatError
 from pipeline.core.names import NameDictionary, as_bytes, name_hash, word_width
 
 __all__ = ["BLANK", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
-           "digits_table", "factorize_table", "number_strings", "number_table", "render_tokens", "word_width"]
+           "digits_table", "factorize_table", "integer_tokens", "number_strings", "number_table", "render_tokens",
+           "word_width"]
 
 #: Bytes at or below this separate tokens: space, tab, CR, LF and the other control bytes.
 BLANK = 32
@@ -205,6 +207,10 @@ _LOWER = np.arange(256, dtype=np.uint8)
 _LOWER[65:91] += 32
 _UPPER = np.arange(256, dtype=np.uint8)
 _UPPER[97:123] -= 32
+#: Digits of the longest integer :meth:`Tokens.integers` reads (18: every such one fits int64).
+MAX_INTEGER_DIGITS = 18
+#: Bytes of text :func:`integer_tokens` reads at a time (a token is never cut: a chunk ends at a blank).
+INTEGER_CHUNK = 1 << 23
 
 
 class Tokens:
@@ -366,6 +372,38 @@ class Tokens:
                 j = int(np.flatnonzero(bad)[0])
                 raise error(int(rest[j]), strings[j].decode("utf-8", "replace"))
         return out
+
+    def integers(self) -> tuple[np.ndarray, int]:
+        """Every token as a signed decimal integer (``-12``, ``+3``, ``0``; at most
+        :data:`MAX_INTEGER_DIGITS` digits), exactly, from the tokens' windows of bytes (no parser
+        call, no Python object per token).
+
+        Returns
+        -------
+        (numpy.ndarray, int)
+            The ``int64`` values and -1, or an empty array and the first token that is not such
+            an integer.
+        """
+        if not self.starts.size:
+            return np.zeros(0, dtype=np.int64), -1
+        lengths = self.lengths.astype(np.int64)
+        head = self.buf[self.starts]
+        signed = (head == 45) | (head == 43)
+        good = (lengths - signed >= 1) & (lengths - signed <= MAX_INTEGER_DIGITS)
+        if not good.all():
+            return np.zeros(0, dtype=np.int64), int(np.flatnonzero(~good)[0])
+        # each token's digits right-aligned in a window ending at its end (the bytes before
+        # them, the sign or the text before the token, zeroed): its value is one dot product
+        width = int(lengths.max())
+        padded = np.concatenate([np.zeros(width, np.uint8), self.buf])
+        windows = np.lib.stride_tricks.sliding_window_view(padded, width)[self.ends.astype(np.int64)]
+        digits = windows - np.uint8(48)   # wraps: a byte below '0' is past 9 too
+        digits[np.arange(width)[None, :] < (width - (lengths - signed))[:, None]] = 0
+        good &= (digits <= 9).all(axis=1)
+        values = digits.astype(np.int64) @ 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+        if not good.all():
+            return np.zeros(0, dtype=np.int64), int(np.flatnonzero(~good)[0])
+        return np.where(head == 45, -values, values), -1
 
     def factorize(self, idx: np.ndarray, *, drop_last: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Tokens ``idx`` dictionary-encoded (:func:`factorize_table`); ``drop_last`` (bool per
@@ -591,3 +629,50 @@ def _render_digits(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" "
     patterns[:, :, :p] = True
     used = patterns.reshape(-1, width)[body.astype(np.int64) * 2 + ends_line]
     return table[used].tobytes()
+
+
+def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: int = INTEGER_CHUNK) -> np.ndarray:
+    """The whitespace-separated signed integers of a byte buffer (a DIMACS body), read chunk by
+    chunk with :meth:`Tokens.integers`: memory in proportion to a chunk, not to the file (a list
+    of 90 million words took 5 GB for a 354 MB CNF).
+
+    Parameters
+    ----------
+    buf : numpy.ndarray
+        ``uint8`` text.
+    error : callable
+        ``error(text)`` -> the exception to raise for the first token that is not an integer.
+    chunk : int
+        Bytes a chunk (each is extended to the next blank byte).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` values in order.
+
+    Examples
+    --------
+    >>> integer_tokens(np.frombuffer(b" 1 -22\\n+3 0\\n", np.uint8), ValueError, chunk=4).tolist()
+    [1, -22, 3, 0]
+    """
+    parts = []
+    start = 0
+    while start < buf.size:
+        stop = min(start + chunk, buf.size)
+        window = 1 << 12
+        while stop < buf.size:   # to the next blank: no token is cut in two
+            blank = np.flatnonzero(buf[stop:stop + window] <= BLANK)
+            if blank.size:
+                stop += int(blank[0])
+                break
+            if stop + window >= buf.size:
+                stop = buf.size
+                break
+            window *= 2
+        tokens = Tokens(buf[start:stop])
+        values, bad = tokens.integers()
+        if bad >= 0:
+            raise error(tokens.text(bad))
+        parts.append(values)
+        start = stop
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

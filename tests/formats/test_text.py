@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from formats.text import (
     Tokens,
     factorize_table,
+    integer_tokens,
     NameDictionary,
     bytes_table,
     dense_01_rows,
@@ -219,3 +220,24 @@ def test_render_tokens_is_python_formatting(top, signed, prefix, sep, line_end):
     assert render_tokens(values.reshape(-1, 3), prefix=prefix, sep=sep, line_end=line_end,
                          ends_line=ends.reshape(-1, 3)) == expected      # any shape, in C order
     assert render_tokens(values[:0]) == b""
+
+
+_blank = st.sampled_from([" ", "\n", "\t", "\r\n", "  "])
+_integer = st.integers(-(10 ** 18) + 1, 10 ** 18 - 1)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(_integer, st.sampled_from(["", "+", "0"]), _blank), max_size=40), st.integers(1, 64))
+def test_integer_tokens_are_pythons_int_of_each_word_across_chunks(items, chunk):
+    # the DIMACS body reader: a list of 90 million words took 5 GB for a 354 MB CNF
+    words = [(f"+{v}" if style == "+" and v >= 0 else f"-0{-v}" if style == "0" and -(10 ** 17) < v < 0 else str(v)) for v, style, _ in items]
+    text = " " + "".join(w + blank for w, (_, _, blank) in zip(words, items))
+    got = integer_tokens(np.frombuffer(text.encode(), np.uint8), ValueError, chunk=chunk)
+    assert got.dtype == np.int64 and got.tolist() == [int(w) for w in words]
+
+
+@pytest.mark.parametrize("bad", ["--", "5-", "1e3", "é", "0x10", "-", "+", "1" * 19, "9" * 40])
+def test_integer_tokens_name_the_first_word_that_is_no_integer(bad):
+    text = f"1 -2\n3 {bad} 4 x\n"
+    with pytest.raises(ValueError, match=f"^{re.escape(bad)}$"):
+        integer_tokens(np.frombuffer(text.encode(), np.uint8), ValueError, chunk=3)
