@@ -44,7 +44,7 @@ def read_claimed_grid(source: Any, puzzle: Puzzle, box: Any = None) -> tuple[np.
     lines, extra = split_extra_lines(source, puzzle) if puzzle.extra else (source, None)
     # the side of the whole grid: a gattai layout's canvas (21 for a samurai), not one grid's N
     rows, cols = puzzle.grid.shape
-    if puzzle.is_rect:   # a rectangular grid: rows x cols in its values (pipeline.core.rect)
+    if puzzle.is_rect or rows != cols:   # a rectangular grid or canvas (two grids side by side): rows x cols
         return read_rect_grid(lines, rows, cols, puzzle.values, puzzle.n), extra
     if puzzle.values is not None and rows == cols:   # in its values (0 is a value of 0..8)
         return parse_value_grid(lines, rows, tuple(puzzle.values)), extra

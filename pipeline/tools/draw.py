@@ -33,13 +33,13 @@ import numpy as np
 
 from formats.files import atomic_open, is_special_file, refuse_directory_name, write_failure
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.claimed import read_claimed_grid
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.extras import install_hint
-from pipeline.core.layout import canvas_from_text
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.rules.pencilmarks import PencilMarks
-from pipeline.core.parse import _path_kind, _read_source
-from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle, parse_grid
+from pipeline.core.parse import _path_kind
+from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle
 from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MARK_COLOUR, picture_inputs,  # noqa: F401
                                REGION_FILLS, mark_places, region_colours, touching_colours)   # as the notebook pictures
 from pipeline.core.verify import grid_violations
@@ -632,8 +632,9 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
 
 
 def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | None = None) -> np.ndarray:
-    """A filled-in grid for ``puzzle`` (any form ``parse_grid`` reads; with a layout its whole
-    canvas, row-major, ``.`` on absent cells), checked to have the puzzle's shape.
+    """A filled-in grid for ``puzzle`` as ``verify`` reads one (:func:`~pipeline.core.claimed.read_claimed_grid`:
+    ``solve``'s grid, line or JSON answer, in the puzzle's values; with a layout its whole canvas,
+    ``.`` on absent cells), checked to have the puzzle's shape.
 
     Parameters
     ----------
@@ -656,12 +657,13 @@ def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | N
         When it cannot be read or its shape is not the puzzle's.
     """
     what = what or f"--grid {source}"
-    if puzzle.layout is not None:
-        text, _ = _read_source(source, what)
-        return canvas_from_text(text, puzzle.layout, what)
-    grid = parse_grid(source, box=box)
+    try:   # as verify reads it: solve's grid, line or JSON answer, a layout's canvas with its separators
+        grid, _ = read_claimed_grid(source, puzzle, box=box)
+    except PuzzleError as e:
+        raise PipelineError(f"{what}: {str(e).removeprefix(f'{source}: ')}") from None
     if grid.shape != puzzle.grid.shape:
-        raise PipelineError(f"{what}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {puzzle.n}x{puzzle.n}")
+        rows, cols = puzzle.grid.shape
+        raise PipelineError(f"{what}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {rows}x{cols}")
     return grid
 
 
