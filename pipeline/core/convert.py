@@ -11,11 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.fpuzzles_write import fpuzzles_payload
+from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
+from pipeline.core.fpuzzles_write import fpuzzles_from_puzzle
+from pipeline.core.lzstring import compress_to_base64
+from pipeline.core.parse import _read_source
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
-__all__ = ["PUZZLE_FORMATS", "convert", "format_for_target", "write_puzzle"]
+__all__ = ["PUZZLE_FORMATS", "TEXT_FIELDS", "convert", "format_for_target", "text_fields", "unwritten_fields",
+           "write_puzzle"]
 
 #: Format name -> (what it is, the file extensions that choose it).
 PUZZLE_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -23,6 +27,12 @@ PUZZLE_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "fpuzzles": ("an f-puzzles link (its payload compressed with LZ-string)", (".fpuzzles", ".fpz")),
     "iss": ("an ISS constraint string (Interactive Sudoku Solver)", (".iss", ".iss.txt")),
 }
+#: A document's free text (kept out of the model, so out of the Puzzle): what each format holds of it.
+TEXT_FIELDS = ("title", "author", "source", "notes")
+#: Format name -> document field -> its field there (f-puzzles' ``ruleset`` is read as ``notes``).
+_FIELDS_IN = {"json": {key: key for key in TEXT_FIELDS},
+              "fpuzzles": {"title": "title", "author": "author", "notes": "ruleset"},
+              "iss": {}}
 
 
 def format_for_target(target: str, fmt: str | None = None) -> str:
@@ -53,7 +63,51 @@ def format_for_target(target: str, fmt: str | None = None) -> str:
     return max(matches)[1]
 
 
-def write_puzzle(puzzle: Puzzle, fmt: str, where: str = "puzzle") -> str:
+def text_fields(source: Any) -> dict[str, str]:
+    """The free text (:data:`TEXT_FIELDS`) of a puzzle input that is a JSON document or an
+    f-puzzles link (a dict, text or a file); empty for any other input, or one that does not read.
+
+    Parameters
+    ----------
+    source : object
+        What :func:`~pipeline.core.puzzle.parse_puzzle` was given.
+
+    Returns
+    -------
+    dict of str to str
+    """
+    doc: Any = source
+    if not isinstance(source, dict):
+        try:
+            text, _ = _read_source(source, "puzzle") if isinstance(source, (str, Path)) and str(source) != "-" \
+                else ("", "")
+            doc = (document_from_fpuzzles(text) if looks_like_fpuzzles(text) else
+                   json.loads(text) if text.lstrip().startswith("{") else {})
+        except (PuzzleError, ValueError, RecursionError):
+            return {}
+    if not isinstance(doc, dict):
+        return {}
+    return {key: doc[key] for key in TEXT_FIELDS if isinstance(doc.get(key), str) and doc[key]}
+
+
+def unwritten_fields(fields: dict[str, str], fmt: str) -> list[str]:
+    """The fields of ``fields`` that format ``fmt`` has no place for (an ISS string: all of them).
+
+    Parameters
+    ----------
+    fields : dict of str to str
+        :func:`text_fields`' answer.
+    fmt : str
+        A name of :data:`PUZZLE_FORMATS`.
+
+    Returns
+    -------
+    list of str
+    """
+    return [key for key in fields if key not in _FIELDS_IN.get(fmt, {})]
+
+
+def write_puzzle(puzzle: Puzzle, fmt: str, where: str = "puzzle", fields: dict[str, str] | None = None) -> str:
     """The text of ``puzzle`` in format ``fmt`` (one line for f-puzzles and ISS, with a newline).
 
     Parameters
@@ -64,11 +118,17 @@ def write_puzzle(puzzle: Puzzle, fmt: str, where: str = "puzzle") -> str:
         A name of :data:`PUZZLE_FORMATS`.
     where : str
         How messages name the puzzle.
+    fields : dict of str to str, optional
+        Free text to write with it where the format has a place (:func:`text_fields`; the
+        others: :func:`unwritten_fields`).
     """
+    kept = {_FIELDS_IN.get(fmt, {})[key]: value for key, value in (fields or {}).items()
+            if key in _FIELDS_IN.get(fmt, {})}
     if fmt == "json":
-        return json.dumps(puzzle.to_document(), indent=1) + "\n"
+        return json.dumps({**kept, **puzzle.to_document()}, indent=1) + "\n"
     if fmt == "fpuzzles":
-        return "https://www.f-puzzles.com/?load=" + fpuzzles_payload(puzzle, where) + "\n"
+        data = {**fpuzzles_from_puzzle(puzzle, where), **kept}
+        return "https://www.f-puzzles.com/?load=" + compress_to_base64(json.dumps(data, separators=(",", ":"))) + "\n"
     if fmt == "iss":
         return iss_from_puzzle(puzzle, where) + "\n"
     raise PuzzleError(f"convert: unknown format {fmt!r}; expected one of {', '.join(PUZZLE_FORMATS)}")
@@ -87,6 +147,9 @@ def convert(source: "str | Path | dict", fmt: str, **puzzle_options: Any) -> str
     **puzzle_options
         ``box``, ``variant``, ``regions``, ``size``, ``rules`` for ``parse_puzzle``.
 
+    A document's or an f-puzzles link's title, author, source and notes go with it where the
+    format has a place for them (:func:`unwritten_fields` names the others).
+
     Returns
     -------
     str
@@ -96,4 +159,4 @@ def convert(source: "str | Path | dict", fmt: str, **puzzle_options: Any) -> str
     >>> convert(".Shape~4x4.AntiKing.~R1C1_2", "json").replace("\\n", "")
     '{ "size": 4, "box": "2x2", "givens": "2...............", "rules": [  {   "rule": "antiking"  } ]}'
     """
-    return write_puzzle(parse_puzzle(source, **puzzle_options), fmt)
+    return write_puzzle(parse_puzzle(source, **puzzle_options), fmt, fields=text_fields(source))

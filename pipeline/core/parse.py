@@ -566,10 +566,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
 def _one_line_groups(tokens: list[str], where: str) -> str | None:
     """The cells of one line of space-separated groups of compact cells, as a site shows a grid's
     rows on one line (``53..7.... 6..195... ...``): the groups joined, when they are groups of
-    compact cells of one length, two or more, adding up to a square of 16 or more.
-    None for a line of fields (a clue list, a grid of numbers). A whole puzzle string followed by
-    other text (``53..7....6.. ... trailing``) is refused by name: it read as a clue list whose
-    first field "is not an integer"."""
+    compact cells of one length, two or more, adding up to a square of 16 or more; None for a
+    line of fields (a clue list, a grid of numbers). A puzzle followed by other text is refused."""
     if len(tokens) < 2:
         return None
     table = _compact_table()
@@ -586,23 +584,18 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
     # unless L is one, so they are never taken for groups
     if len({len(t) for t in tokens}) == 1 and len(tokens[0]) >= 2 and all(map(compact, tokens)) and square(len(joined)):
         return joined
-    first = tokens[0]
-    if compact(first) and square(len(first)):
-        n = math.isqrt(len(first))
-        rest = " ".join(tokens[1:])
-        raise PuzzleError(f"{where}: a {n}x{n} puzzle string followed by other text ({clip(repr(rest), 30)}): give "
-                          "the puzzle alone (a '#' comment takes a line of its own)")
-    # the groups of a puzzle, then other text (the grouped form of the case above)
-    width = len(first)
-    groups = 0
+    # a puzzle string or its groups (numbers are a grid's fields), then other text: refused by name
+    width, groups = len(tokens[0]), 1
     while groups < len(tokens) and len(tokens[groups]) == width and compact(tokens[groups]):
         groups += 1
-    # (other text: not numbers, which a grid's fields on one line are: "10 12 13 14 15 16 11 9 1 ...")
-    if width >= 2 and groups >= 2 and square(groups * width) and not all(t.isdigit() for t in tokens[groups:]):
-        n = math.isqrt(groups * width)
-        rest = " ".join(tokens[groups:])
-        raise PuzzleError(f"{where}: a {n}x{n} puzzle in {groups} groups followed by other text "
-                          f"({clip(repr(rest), 30)}): give the puzzle alone (a '#' comment takes a line of its own)")
+    alone = compact(tokens[0]) and square(width)
+    grouped = width >= 2 and groups >= 2 and square(groups * width) and not all(t.isdigit() for t in tokens[groups:])
+    if alone or grouped:
+        groups = 1 if alone else groups
+        what = "puzzle string" if alone else f"puzzle in {groups} groups"
+        raise PuzzleError(f"{where}: a {math.isqrt(groups * width)}x{math.isqrt(groups * width)} {what} followed by "
+                          f"other text ({clip(repr(' '.join(tokens[groups:])), 30)}): give the puzzle alone (a '#' "
+                          "comment takes a line of its own)")
     return None
 
 

@@ -99,3 +99,25 @@ def test_pencil_marks_go_to_f_puzzles_as_the_cells_given_marks(tmp_path):
     doc["rules"][1]["digits"] = [1, 3]
     done = run(json.dumps(doc), "--to", str(tmp_path / "q.fpuzzles"))
     assert done.returncode == 2 and "the marks of r2c2 leave no digit" in done.stderr
+
+
+def test_a_documents_free_text_goes_where_the_target_holds_it_and_the_rest_is_said(tmp_path, capsys):
+    # title, author, source and notes were dropped without a word, JSON to JSON too
+    doc = {"title": "T", "author": "A", "source": "S", "notes": "N", "size": 4, "givens": "1..............."}
+    src = tmp_path / "doc.json"
+    src.write_text(json.dumps(doc))
+    assert main(["convert", str(src), "--to", "-"]) == 0
+    out = capsys.readouterr()
+    assert {k: json.loads(out.out)[k] for k in ("title", "author", "source", "notes")} == \
+        {"title": "T", "author": "A", "source": "S", "notes": "N"} and "note:" not in out.err
+    link = tmp_path / "doc.fpz"
+    assert main(["convert", str(src), "--to", str(link)]) == 0
+    assert "no place for the puzzle's source: not written" in capsys.readouterr().err
+    assert main(["convert", str(link), "--to", "-"]) == 0   # f-puzzles' ruleset reads back as notes
+    back = json.loads(capsys.readouterr().out)
+    assert (back["title"], back["author"], back["notes"]) == ("T", "A", "N") and "source" not in back
+    assert main(["convert", str(src), "--to", str(tmp_path / "doc.iss")]) == 0
+    assert "has no place for the puzzle's title, author, source, notes: not written" in capsys.readouterr().err
+    assert main(["convert", str(Path(__file__).resolve().parents[2] / "examples" / "puzzle.txt"), "--to",
+                 str(tmp_path / "plain.iss")]) == 0
+    assert "note:" not in capsys.readouterr().err   # a grid has no free text

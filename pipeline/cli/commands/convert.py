@@ -6,13 +6,19 @@ import sys
 
 from formats.files import atomic_open
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
-from pipeline.core.convert import PUZZLE_FORMATS, format_for_target, write_puzzle
+from pipeline.core.convert import PUZZLE_FORMATS, format_for_target, text_fields, unwritten_fields, write_puzzle
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Write the puzzle in the target's format (``--to -``: standard output, ``--format`` needed)."""
     fmt = "json" if args.to == "-" and args.format is None else format_for_target(args.to, args.format)
-    text = write_puzzle(puzzle_from_args(args), fmt)
+    puzzle = puzzle_from_args(args)
+    fields = text_fields(args.puzzle)
+    text = write_puzzle(puzzle, fmt, fields=fields)
+    unwritten = unwritten_fields(fields, fmt)
+    if unwritten:   # free text the target has no place for: said, not dropped without a word
+        print(f"note: convert: {PUZZLE_FORMATS[fmt][0]} has no place for the puzzle's {', '.join(unwritten)}: "
+              "not written", file=sys.stderr)
     if args.to == "-":
         sys.stdout.write(text)
         return 0
