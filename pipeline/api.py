@@ -30,6 +30,7 @@ import numpy as np
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.claimed import read_claimed_grid
+from pipeline.core.limits import check_kept_grids
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
 from pipeline.core.puzzle import Puzzle, parse_puzzle
@@ -270,6 +271,10 @@ def count(puzzle: Any, limit: int = 2, solver: str = "auto", time_limit: float |
         raise SolveError(f"solver {solver}: {problem}")
     if "keep" not in options:
         options["keep"] = min(limit, max(1, DEFAULT_KEPT_CELLS // (model.puzzle.rows * model.puzzle.cols)))
+    keep = options["keep"]
+    if keep is None or isinstance(keep, int) and not isinstance(keep, bool):   # others: the engine's message
+        check_kept_grids(limit if keep is None else min(keep, limit), int(model.puzzle.grid.size),
+                         "count (lower limit or keep)")
     if solver == "auto" and set(options) - engine.count_options:
         engine = _auto_taking(options, "count", model, engine.count_options)
     result = engine.count(model, limit, time_limit=time_limit, **options)

@@ -380,7 +380,7 @@ def print_grid(grid: np.ndarray, puzzle: Puzzle, fmt: str, extra: dict | None = 
 
 
 def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve", *,
-                   deadline: Deadline | None = None) -> dict:
+                   deadline: Deadline | None = None, keep: int | None = None) -> dict:
     """The command line's engine options that ``solver``'s ``solve`` (or ``count``) declares.
 
     The command line holds every engine's options (``--threads``, ``--workdir``,
@@ -398,6 +398,8 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
         Which of its functions.
     deadline : Deadline, optional
         The command's ``--time-limit``: the engine gets the time left of it, not the whole.
+    keep : int, optional
+        Grids a count keeps (default: ``--limit`` with ``--list``, else 1).
 
     Returns
     -------
@@ -406,7 +408,8 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
     time_limit = args.time_limit if deadline is None else deadline.remaining()
     # an engine that can keep fewer grids than it counts keeps what the output shows: all with
     # --list, else the first
-    keep = (args.limit if getattr(args, "list", False) else 1) if what == "count" else None
+    if keep is None:
+        keep = (args.limit if getattr(args, "list", False) else 1) if what == "count" else None
     return solver.pick_options({"time_limit": time_limit, "threads": getattr(args, "threads", None),
                                 "keep": keep,
                                 "workdir": getattr(args, "workdir", None),

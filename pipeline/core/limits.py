@@ -8,8 +8,12 @@ from decimal import Decimal, InvalidOperation
 from pipeline.core.errors import ModelTooLarge, PuzzleError
 from pipeline.core.textin import size_text
 
-__all__ = ["MAX_BYTES_ENV", "MAX_BYTES_LIMIT", "MODEL_BYTES_PER_NONZERO", "RULE_BYTES_PER_NONZERO",
-           "address_space_allowed", "check_grid_size", "memory_limit", "model_bytes"]
+__all__ = ["KEPT_GRID_BYTES", "MAX_BYTES_ENV", "MAX_BYTES_LIMIT", "MODEL_BYTES_PER_NONZERO", "RULE_BYTES_PER_NONZERO",
+           "address_space_allowed", "check_grid_size", "check_kept_grids", "grids_allowed", "memory_limit",
+           "model_bytes"]
+#: Bytes a kept solution grid takes beyond 8 a cell (its array's header and the list's slot):
+#: measured 797 bytes a 9x9 grid (3,000,000 listed by ``count --list`` peaked at 2.39 GB).
+KEPT_GRID_BYTES = 160
 
 # Models are refused before they are built when their estimated memory exceeds this many bytes
 # (environment SUDOKU_PIPELINE_MAX_BYTES overrides; default: half of this machine's memory).
@@ -133,3 +137,39 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
         f"{where}: a {side}x{side} grid's model needs about {size_text(need)}, more than the {size_text(limit)} allowed "
         f"(largest N here: {largest}; set {MAX_BYTES_ENV} to allow more)"
     )
+
+
+
+def grids_allowed(cells: int) -> int:
+    """How many solution grids of ``cells`` cells :func:`memory_limit` holds (at least 1).
+
+    Parameters
+    ----------
+    cells : int
+        Cells of one grid (a layout's whole canvas).
+
+    Returns
+    -------
+    int
+    """
+    return max(1, memory_limit() // (8 * cells + KEPT_GRID_BYTES))
+
+
+def check_kept_grids(count: int, cells: int, what: str) -> None:
+    """Refuse keeping ``count`` solution grids of ``cells`` cells when they would not fit in
+    :func:`memory_limit` bytes (``count --list --limit 3000000`` of an empty 9x9 took 2.4 GB,
+    whatever the allowance).
+
+    Parameters
+    ----------
+    count : int
+        Grids to keep (at most).
+    cells : int
+        Cells of one grid (a layout's whole canvas).
+    what : str
+        What keeps them, named in the message with what to change (``count --list: ... lower --limit``).
+    """
+    need, limit = count * (8 * cells + KEPT_GRID_BYTES), memory_limit()
+    if count > grids_allowed(cells):
+        raise ModelTooLarge(f"{what}: keeping {count:,} grids of {cells:,} cells needs about {size_text(need)}, more "
+                            f"than the {size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")

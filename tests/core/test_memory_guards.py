@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.core.build import build_model
 from pipeline.core.clauses import check_encoding_memory, encoding_bytes
-from pipeline.core.errors import SolveError
+from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.puzzle import MAX_BYTES_ENV, parse_puzzle
 
 
@@ -241,3 +241,27 @@ def test_a_batch_record_of_rows_past_its_time_limit_is_stopped_before_they_are_b
     assert run_batch(path, tmp_path / "out", workers=1, solver="sat", time_limit=1.0, progress="none").complete
     row = pd.read_parquet(tmp_path / "out").iloc[0]
     assert row["status"] == "time_limit" and "building the rule rows alone takes about" in row["error"]
+
+
+def test_count_lists_as_many_grids_as_the_allowance_holds_and_says_so(monkeypatch, capsys):
+    # count --list held every grid until it printed: 3,000,000 of an empty 9x9 took 2.4 GB under 477 MiB
+    import pipeline
+    from pipeline.cli.main import main
+    from pipeline.core.limits import grids_allowed
+
+    monkeypatch.setenv(MAX_BYTES_ENV, str(10 ** 7))
+    held = grids_allowed(81)
+    assert 10_000 < held < 20_000
+    assert main(["count", "." * 81, "--limit", "30000", "--list"]) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == "30000 (at least: stopped at --limit 30000)"
+    assert len(out.out.splitlines()) == 1 + held
+    assert out.err == (f"note: count --list: printed the first {held:,} of the 30,000 grids counted: the 10 MiB "
+                       f"allowed holds no more (set {MAX_BYTES_ENV} to allow more)\n")
+    assert main(["count", "." * 81, "--limit", "3", "--list"]) == 0   # a list that fits: no note
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 4 and out.err == ""
+    # the API refuses to keep what it cannot hold, and counts past the grids it keeps
+    with pytest.raises(PipelineError, match=r"^count \(lower limit or keep\): keeping 10,000,000 grids of 81 cells"):
+        pipeline.count("." * 81, limit=10 ** 7, keep=None)
+    assert len(pipeline.count("." * 81, limit=1000, keep=10).grids) == 10

@@ -10,8 +10,9 @@ from pipeline.cli.args import (add_engine_args, add_limit_args, add_model_args, 
                                engine_options, grid_line, note_unused_options, model_from_args, resolve_solver, say_handed_on,
                                time_limit_words)
 from pipeline.core.errors import PipelineError
-from pipeline.core.limits import MAX_BYTES_ENV
+from pipeline.core.limits import MAX_BYTES_ENV, grids_allowed, memory_limit
 from pipeline.core.puzzle import Puzzle
+from pipeline.core.textin import size_text
 from pipeline.core.symmetry import clue_digits
 from pipeline.core.stops import Deadline
 from pipeline.solvers import SOLVERS, CountResult
@@ -35,13 +36,14 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
     model = model_from_args(args, deadline=deadline)
+    # --list prints the grids once counted, all held until then: as many as the memory allowed holds
+    keep = min(args.limit, grids_allowed(int(model.puzzle.grid.size))) if args.list else 1
     result = None
     if args.solver in (None, AUTO) and args.limit >= 2 and relabelling_settles(model):
         # clues that leave k digits unused: one solution, relabelled, is k! of them
         solver = resolve_solver(args, "solve", model)
         used["solver"] = solver.name
-        result = count_by_relabelling(solver.solve, solver.name, model, args.limit, deadline.remaining(),
-                                      args.limit if args.list else 1)
+        result = count_by_relabelling(solver.solve, solver.name, model, args.limit, deadline.remaining(), keep)
         if result is not None and args.verbose and result.grids:
             print(f"solver: the clues use {clue_digits(model.puzzle)} of "
                   f"{model.puzzle.n} digits: the solution {solver.name} found, with the unused digits "
@@ -51,7 +53,7 @@ def _count(args: argparse.Namespace, deadline: Deadline, used: dict) -> int:
         note_unused_options(args, solver, "count")
         used["solver"] = solver.name
         assert solver.count is not None   # get_solver(need="count") refused one without
-        result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline))
+        result = solver.count(model, args.limit, **engine_options(args, solver, "count", deadline=deadline, keep=keep))
     say_handed_on(args, solver.name, result)
     deadline.finish()
     return _report(args, result, result.solver or solver.name, puzzle=model.puzzle)
@@ -85,6 +87,10 @@ def _report(args: argparse.Namespace, result: CountResult, solver: str | None, r
                 print(grid_line(g, puzzle))
     if args.list and puzzle is not None and puzzle.extra:
         _note_repeated_grids(result, puzzle)
+    if args.list and len(result.grids) < min(count, args.limit):   # the memory allowed held no more
+        print(f"note: count --list: printed the first {len(result.grids):,} of the {count:,} grids counted: "
+              f"the {size_text(memory_limit())} allowed holds no more (set {MAX_BYTES_ENV} to allow more)",
+              file=sys.stderr)
     if count == 0:
         if not complete:
             why = reason or result.message or "count stopped before any solution"
