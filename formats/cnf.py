@@ -476,7 +476,6 @@ def read(path: str | os.PathLike) -> ModelData:
     ends = cnf_file.clause_ends
     starts = np.concatenate([[0], ends[:-1] + 1])[:ends.size].astype(np.int64)   # no clauses (all clued, reduce): none
     length = ends - starts
-    clause_of = np.repeat(np.arange(ends.size), length + 1)
     in_units = np.ones(ends.size, dtype=bool)            # the unit rows' and bounds' clauses
     rule_facts = cnf_file.facts.get("rule_rows")
     if rule_facts:
@@ -486,7 +485,8 @@ def read(path: str | os.PathLike) -> ModelData:
         in_units[first:first + count] = False
     lits = tokens
     bad = (lits < 0) | (lits > n_cells)
-    is_positive_cells = (np.bincount(clause_of, weights=bad, minlength=ends.size) == 0) & in_units
+    # a clause of cell variables alone (each clause's literals and its 0: no index array per literal)
+    is_positive_cells = (~np.logical_or.reduceat(bad, starts) if ends.size else np.zeros(0, dtype=bool)) & in_units
     unit = (length == 1) & in_units
     bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & (encoding == "bounds"))
     row_clauses = is_positive_cells & ~bound_units
