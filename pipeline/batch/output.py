@@ -37,7 +37,7 @@ from pipeline.batch.worker import RESULT_COLUMNS
 
 __all__ = ["PART_PREFIX", "MANIFEST", "SUCCESS", "LOCK", "INDEX_WIDTH", "METADATA_KEY", "KIND", "BatchOutputError",
            "result_schema", "part_path", "write_part", "write_rows", "consecutive_runs", "existing_indices",
-           "read_part_rows", "own_files"]
+           "read_part_rows", "own_files", "upgrade_parts"]
 
 PART_PREFIX = "part-"
 MANIFEST = "_batch.json"   # the run record (not an export manifest; the name is kept for callers)
@@ -342,6 +342,42 @@ def read_part_rows(path: Path) -> dict[str, list]:
     for name in RESULT_COLUMNS:   # a part written before a column was added (regions): empty there
         rows.setdefault(name, [None] * size)
     return rows
+
+
+def upgrade_parts(out: Path, regions: list) -> int:
+    """Rewrite, in place and atomically, each part of ``out`` written before a result column was
+    added (``regions``), with the column filled from the records, so the output reads whole with
+    every column (pandas takes a directory's schema from its first part: a resumed old output
+    lost ``regions``).
+
+    Parameters
+    ----------
+    out : Path
+        The output directory (its parts of this input: the run's plan has checked them).
+    regions : list
+        Each record's ``regions`` as the input gives them, by index.
+
+    Returns
+    -------
+    int
+        Parts rewritten.
+    """
+    import pyarrow.parquet as pq
+    rewritten = 0
+    for path in parts(out):
+        with arrow_target(path) as source:
+            schema = pq.read_schema(source)
+        if set(RESULT_COLUMNS) <= set(schema.names):
+            continue
+        meta = json.loads((schema.metadata or {}).get(METADATA_KEY, b"{}"))
+        hashes = meta.get("row_hashes")
+        rows = read_part_rows(path)
+        given = [regions[int(i)] if 0 <= int(i) < len(regions) else None for i in rows["index"]]
+        rows["regions"] = [r.strip() if isinstance(r, str) and r.strip() else None for r in given]
+        write_part(out, rows, meta.get("fingerprint"),
+                   None if hashes is None else np.array([int(h, 16) for h in hashes], dtype=np.uint64))
+        rewritten += 1
+    return rewritten
 
 
 def part_statuses(out: Path) -> list[tuple[Path, np.ndarray, np.ndarray]]:

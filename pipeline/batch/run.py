@@ -30,7 +30,7 @@ from pipeline.batch.config import BatchConfig, BatchConfigError
 from pipeline.batch.engines import STOP_GRACE_SECONDS, Dask, InProcess, Processes, make_engine
 from pipeline.batch.output import (INDEX_WIDTH, KIND, LOCK, MANIFEST, PART_PREFIX, clear_success, consecutive_runs, locked,
                      own_files, part_statuses, parts, prepare_output, read_part_rows, refuse_foreign, touch_success,
-                     write_manifest, write_part, write_rows)
+                     upgrade_parts, write_manifest, write_part, write_rows)
 from pipeline.batch.output import existing_indices as checked_indices
 from pipeline.batch.progress import Progress
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
@@ -435,6 +435,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
     hashes = record_hashes(records)
     planner, present, done, owner, retried = _plan(out, config, records, fingerprint, hashes)
+    upgrade_parts(out, records["regions"])   # this input's older parts: with the columns added since
     n_retry = int(retried.size)
     if config.retry:   # which rows these options solve again: first and last index of each run
         manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry, "options": payload,

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.batch import run_batch
+from pipeline.cli.main import main
 from pipeline.batch.config import BatchConfigError
 from pipeline.batch.output import METADATA_KEY, arrow_column, existing_indices
 from pipeline.batch.records import read_records, record_hashes, records_fingerprint
@@ -206,3 +207,26 @@ def test_a_text_batch_run_does_not_import_pandas(tmp_path):
     assert proc.stdout.split() == [str(len(MIXED)), "False"]
     table = pq.read_table(tmp_path / "out")
     assert table.num_rows == len(MIXED) and set(table.column("status").to_pylist()) <= {"optimal", "infeasible", "error"}
+
+
+JIGSAWS = [("..43...1.2......", "0001011122332233"), ("1...............", "0011001122332233"),
+           ("...4............", "0111001203223332"), (".2..............", "0001011122332233")]
+
+
+def test_rows_keep_a_jigsaws_regions_and_a_resumed_older_output_gets_them_too(tmp_path):
+    # the regions were not in the rows (report could draw no jigsaw); an output of the version
+    # before them, resumed, read whole without the column (pandas takes the first part's schema)
+    import pandas as pd
+
+    src = tmp_path / "jig.csv"
+    src.write_text("puzzle,regions,variant\n" + "".join(f"{p},{r},jigsaw\n" for p, r in JIGSAWS))
+    out = tmp_path / "out"
+    assert main(["batch", str(src), str(out), "--workers", "1", "--chunk-size", "2", "--limit", "2"]) == 0
+    for path in parts(out):   # as the older version wrote them: no regions column, metadata kept
+        table = pq.read_table(path)
+        pq.write_table(table.drop(["regions"]).replace_schema_metadata(table.schema.metadata), path)
+    assert "regions" not in pq.read_schema(parts(out)[0]).names
+    assert main(["batch", str(src), str(out), "--workers", "1", "--chunk-size", "2"]) == 0
+    frame = pd.read_parquet(out)
+    assert frame["regions"].tolist() == [r for _, r in JIGSAWS] and (frame["status"] == "optimal").all()
+    assert all("regions" in pq.read_schema(p).names for p in parts(out))
