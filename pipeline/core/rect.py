@@ -415,4 +415,6 @@ def read_rect_grid(source: object, rows: int, cols: int, values: tuple[int, ...]
         return _givens(np.asarray(source).tolist(), rows, cols, span, values is None, "grid")
     text, where = read_grid_text(source)
     lines = [line for line in text.splitlines() if not re.fullmatch(r"[\s\-+|=]*", line)]
+    if len(lines) > 1 and len(lines) != rows:   # a grid's rows say its shape: not reflowed into another
+        raise PuzzleError(f"{where}: the grid has {len(lines)} rows, the puzzle {rows} ({rows}x{cols})")
     return _givens(lines, rows, cols, span, values is None, where)

@@ -664,6 +664,10 @@ def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | N
     if grid.shape != puzzle.grid.shape:
         rows, cols = puzzle.grid.shape
         raise PipelineError(f"{what}: grid is {grid.shape[0]}x{grid.shape[1]}, puzzle is {rows}x{cols}")
+    outside = np.argwhere((grid != 0) & ~np.asarray(puzzle.present).reshape(grid.shape))
+    if outside.size:   # a layout's absent cell: verify names it, the picture would leave it out
+        r, c = (int(k) + 1 for k in outside[0])
+        raise PipelineError(f"{what}: r{r}c{c} holds {grid[r - 1, c - 1]} but is outside every grid of the layout")
     return grid
 
 

@@ -56,3 +56,31 @@ def test_a_grid_of_another_shape_is_one_line_naming_the_option(tmp_path, capsys)
     assert main(["draw", str(EXAMPLES / "samurai.json"), "--grid", answer, "--to", str(tmp_path / "c.svg")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: --grid {answer}: ") and err.count("\n") == 1 and not (tmp_path / "c.svg").exists()
+
+
+@pytest.mark.parametrize("form", ["grid", "json"])
+def test_an_answer_of_another_layouts_shape_is_refused_not_reflowed(form, tmp_path, capsys):
+    # a 9x12 answer read for a 12x9 puzzle, cell after cell: 78 made-up violations, a picture
+    wide, tall = tmp_path / "wide.json", tmp_path / "tall.json"
+    wide.write_text(json.dumps(WIDE))
+    tall.write_text(json.dumps({**WIDE, "layout": {"grids": ["r1c1", "r4c1"]}}))
+    answer = _answer(str(wide), form, tmp_path, capsys)
+    assert main(["verify", answer, "--puzzle", str(tall)]) == 2
+    assert capsys.readouterr().err.endswith(f"{answer}: the grid has 9 rows, the puzzle 12 (12x9)\n")
+    pytest.importorskip("matplotlib", reason="draw needs matplotlib (extra 'plot')")
+    assert main(["draw", str(tall), "--grid", answer, "--to", str(tmp_path / "t.svg")]) == 2
+    assert "the grid has 9 rows, the puzzle 12" in capsys.readouterr().err
+
+
+def test_draw_refuses_a_digit_in_a_layouts_absent_cell(tmp_path, capsys):
+    # verify named it; the picture left it out without a word
+    pytest.importorskip("matplotlib", reason="draw needs matplotlib (extra 'plot')")
+    offset = tmp_path / "offset.json"
+    offset.write_text(json.dumps({**WIDE, "layout": {"grids": ["r1c1", "r4c4"]}}))
+    line = _answer(str(offset), "line", tmp_path, capsys)
+    filled = tmp_path / "filled.txt"
+    filled.write_text(Path(line).read_text().replace(".", "5", 1))
+    assert main(["draw", str(offset), "--grid", str(filled), "--to", str(tmp_path / "x.svg")]) == 2
+    assert capsys.readouterr().err == (f"error: --grid {filled}: r1c10 holds 5 but is outside every grid of the "
+                                       "layout\n")
+    assert not (tmp_path / "x.svg").exists()
