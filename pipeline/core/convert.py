@@ -7,6 +7,7 @@ target file's extension. The ``convert`` subcommand is the command-line face of 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
 from pipeline.core.fpuzzles_write import fpuzzles_from_puzzle
 from pipeline.core.lzstring import compress_to_base64
 from pipeline.core.parse import _read_source
+from pipeline.core.textin import last_stdin_text
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
@@ -79,8 +81,14 @@ def text_fields(source: Any) -> dict[str, str]:
     doc: Any = source
     if not isinstance(source, dict):
         try:
-            text, _ = _read_source(source, "puzzle") if isinstance(source, (str, Path)) and str(source) != "-" \
-                else ("", "")
+            if not isinstance(source, (str, Path)):
+                return {}
+            if str(source) == "-":   # read once already, by the parse
+                text = last_stdin_text()
+            elif isinstance(source, Path) or os.path.isfile(source):
+                text, _ = _read_source(Path(source), "puzzle")
+            else:   # the puzzle's own text: a document or a link given inline
+                text = source
             doc = (document_from_fpuzzles(text) if looks_like_fpuzzles(text) else
                    json.loads(text) if text.lstrip().startswith("{") else {})
         except (PuzzleError, ValueError, RecursionError):

@@ -240,7 +240,23 @@ def read_stdin(what: str = "puzzle", limit: int | None = None, why: str = "") ->
         raise too_much(what, "standard input", limit, why)
     text = data if isinstance(data, str) else _decoded(data, what, "standard input")
     # universal newlines, as a text stream reads them
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    _LAST_STDIN[0] = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return _LAST_STDIN[0]
+
+
+#: What :func:`read_stdin` read last: standard input is read once, and a later step of the same
+#: command (convert's free text of the puzzle it parsed) reads it from here.
+_LAST_STDIN = [""]
+
+
+def last_stdin_text() -> str:
+    """The text :func:`read_stdin` read last in this process ("" when it read none).
+
+    Returns
+    -------
+    str
+    """
+    return _LAST_STDIN[0]
 
 
 def read_text_file(path: Path, what: str, limit: int | None = None, why: str = "") -> str:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 from formats.files import arrow_target
 from pipeline.tools.draw import draw_grid, load_matplotlib
 from pipeline.core.errors import PipelineError
+from pipeline.core.parse import looks_like_document
 from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE
 
@@ -192,6 +193,8 @@ def _slowest(df: pd.DataFrame) -> str:
             if regions is None and (spec is None or spec.regions):
                 raise PipelineError(f"the output has no regions for this {row['variant']} puzzle")
             rules = row.get("rules") if isinstance(row.get("rules"), str) and row.get("rules") else None
+            if looks_like_document(str(row["puzzle"])):   # its rules are in it (the column repeats them)
+                rules = None
             puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions,
                                   rules=_rule_entries(rules), rules_where="rules")
             grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None

@@ -121,3 +121,20 @@ def test_a_documents_free_text_goes_where_the_target_holds_it_and_the_rest_is_sa
     assert main(["convert", str(Path(__file__).resolve().parents[2] / "examples" / "puzzle.txt"), "--to",
                  str(tmp_path / "plain.iss")]) == 0
     assert "note:" not in capsys.readouterr().err   # a grid has no free text
+
+
+def test_free_text_goes_along_from_inline_text_and_standard_input(tmp_path, monkeypatch, capsys):
+    # a document or link given inline (with a '/' in it) or on stdin lost its title without a word
+    import io
+
+    doc = {"title": "T", "source": "https://example.com/p", "size": 4, "givens": "1..............."}
+    assert main(["convert", json.dumps(doc), "--to", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["source"] == "https://example.com/p"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(doc).encode())))
+    assert main(["convert", "-", "--to", str(tmp_path / "d.iss")]) == 0
+    assert "has no place for the puzzle's title, source: not written" in capsys.readouterr().err
+    link = tmp_path / "d.fpz"
+    assert main(["convert", json.dumps(doc), "--to", str(link)]) == 0
+    capsys.readouterr()
+    assert main(["convert", link.read_text().strip(), "--to", "-"]) == 0   # the link itself, inline
+    assert json.loads(capsys.readouterr().out)["title"] == "T"

@@ -25,10 +25,13 @@ def runs(tmp_path_factory):
     rules = root / "rules.csv"
     rules.write_text("puzzle,rules\n" + "\n".join(
         f"{p},\"{json.dumps(THERMO).replace(chr(34), chr(34) * 2)}\"" for p in ("1...........3...", "....2.......4...")) + "\n")
+    documents = root / "documents.jsonl"   # puzzle documents, their rules inside them
+    documents.write_text("".join(json.dumps({"size": 4, "givens": g, "rules": [{"rule": "antiknight"}, *THERMO]}) + "\n"
+                                 for g in ("1...............", "....2...........")))
     jigsaw = root / "jigsaw.csv"
     jigsaw.write_text(f"puzzle,regions,variant\n..43...1.2......,{JIGSAW},jigsaw\n")
     outs = {}
-    for name, src in (("rules", rules), ("jigsaw", jigsaw)):
+    for name, src in (("rules", rules), ("jigsaw", jigsaw), ("documents", documents)):
         outs[name] = root / f"out_{name}"
         assert main(["batch", str(src), str(outs[name]), "--workers", "1"]) == 0
     return outs
@@ -101,3 +104,11 @@ def test_a_directory_name_that_is_not_utf8_is_shown_with_a_replacement(runs, tmp
     target = tmp_path / "r.html"
     assert main(["report", odd, "--to", str(target)]) == 0
     assert "Slowest puzzles: bad\N{REPLACEMENT CHARACTER}" in target.read_text(encoding="utf-8")
+
+
+def test_a_document_in_the_puzzle_column_is_drawn_with_its_rules_once(runs, monkeypatch):
+    # the rules column repeats a document's rules: "rules[0]: antiknight is given twice"
+    seen = _drawn(monkeypatch)
+    page = report.build_report([runs["documents"]])
+    assert "not drawn" not in page and len(seen) == 2
+    assert all(sorted(r.kind for r in p.rules) == ["antiknight", "thermo"] for p in seen)
