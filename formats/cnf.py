@@ -46,7 +46,7 @@ from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manife
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
-from formats.text import integer_tokens, render_tokens
+from formats.text import MAX_INTEGER_DIGITS, integer_tokens, render_tokens
 
 CNF_TAG = "sudoku-pipeline-cnf:"
 
@@ -245,11 +245,14 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
     body = text[body_start:]
     del text   # a 354 MB file is held once at a time: its text, its body, its bytes
     if "c" in body:  # comment lines between clauses (allowed by some tools)
-        body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("c"))
+        # lines end at "\n" alone, as the tokens' blanks are bytes up to the space: splitlines()
+        # also broke at U+2028 and U+0085, so those separated literals only in a file with a comment
+        body = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("c"))
     data = body.encode("utf-8", "surrogateescape")
     del body
     tokens = integer_tokens(np.frombuffer(data, np.uint8),
-                            lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal"))
+                            lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal of at most "
+                                                    f"{MAX_INTEGER_DIGITS} digits"))
     n_vars, n_clauses = header
     if tokens.size and tokens[-1] != 0:
         raise FormatError(f"{where}: truncated: the last clause has no terminating 0")

@@ -27,7 +27,7 @@ from pipeline.core.conventions import decimal_table
 from pipeline.core.errors import FormatError
 from pipeline.core.names import NameDictionary, as_bytes, name_hash, word_width
 
-__all__ = ["BLANK", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
+__all__ = ["BLANK", "MAX_INTEGER_DIGITS", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
            "digits_table", "factorize_table", "integer_tokens", "number_strings", "number_table", "render_tokens",
            "word_width"]
 

@@ -254,3 +254,20 @@ def test_hostile_facts_in_the_tag_comment_are_one_line(tmp_path, facts):
     path.write_text(f"c {CNF_TAG} {facts}\np cnf 1 1\n1 0\n")
     with pytest.raises(FormatError, match=f"unreadable {CNF_TAG} comment$"):
         read_cnf(path)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u0085"])
+@pytest.mark.parametrize("comment", ["", "c a comment\n"])
+def test_a_unicode_line_separator_is_no_blank_with_or_without_a_comment(tmp_path, separator, comment):
+    # splitlines() broke lines there only when the body held a comment: the same file read two ways
+    path = tmp_path / "u.cnf"
+    path.write_text(f"p cnf 2 2\n{comment}1 -2 0{separator}2 0\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"is not an integer literal of at most 18 digits$"):
+        cnf.read_cnf(path)
+
+
+def test_a_literal_past_18_digits_is_named_as_such(tmp_path):
+    path = tmp_path / "long.cnf"
+    path.write_text("p cnf 1 1\n0000000000000000001 0\n")
+    with pytest.raises(FormatError, match=r"'0000000000000000001' is not an integer literal of at most 18 digits$"):
+        cnf.read_cnf(path)
