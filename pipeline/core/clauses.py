@@ -34,6 +34,7 @@ from pipeline.core.clauses_pb import AMO_ENCODINGS, EncodingTooLarge, keep_pysat
 from pipeline.core.clauses_pb import Shape as Template
 from pipeline.core.errors import FormatError
 from pipeline.core.limits import memory_limit
+from pipeline.core.textin import size_text
 from pipeline.core.rules.rowblocks import distinct_small_ints
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def check_encoding_memory(model: Model, amo: str | None) -> None:
     if need > limit:
         leaner = "" if amo == "seqcounter" else ", or --amo seqcounter, the leanest"
         raise EncodingTooLarge(f"solver sat: its {amo} encoding of this {n}x{n} model needs about "
-                               f"{need / 2**30:,.1f} GiB, more than the {limit / 2**30:,.1f} GiB allowed (set "
+                               f"{size_text(need)}, more than the {size_text(limit)} allowed (set "
                                f"SUDOKU_PIPELINE_MAX_BYTES to allow more{leaner}, or another --solver)")
 
 

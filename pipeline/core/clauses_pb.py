@@ -45,6 +45,7 @@ from pipeline.core.csr import Csr, as_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.core.extras import install_hint
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
+from pipeline.core.textin import size_text
 from pipeline.core.stops import TOO_LONG_TO_START, say_seconds
 
 if TYPE_CHECKING:
@@ -446,7 +447,7 @@ def _check_memory(tokens: int, n_clauses: int, bytes_per_token: int, reserved_by
     need, limit = reserved_bytes + tokens * bytes_per_token, memory_limit()
     if need > limit:
         raise EncodingTooLarge(f"the rule rows' {n_clauses:,} clauses ({tokens:,} literals) need about "
-                               f"{need / 2**30:,.1f} GiB, more than the {limit / 2**30:,.1f} GiB allowed (set "
+                               f"{size_text(need)}, more than the {size_text(limit)} allowed (set "
                                f"{MAX_BYTES_ENV} to allow more)")
 
 

@@ -28,7 +28,7 @@ def test_an_engine_past_the_allowance_is_one_line_naming_a_leaner_encoding(monke
     model = build_model(parse_puzzle("." * 256, box="4x4"))
     monkeypatch.setenv(MAX_BYTES_ENV, str(encoding_bytes(model.unit_positions.size, 16, "pairwise") - 1))
     with pytest.raises(SolveError, match=r"^solver sat: its pairwise encoding of this 16x16 model needs about "
-                                         r"[\d.]+ GiB, more than the [\d.]+ GiB allowed \(set "
+                                         r"[\d.]+ [KMG]iB, more than the [\d.]+ [KMG]iB allowed \(set "
                                          rf"{MAX_BYTES_ENV} to allow more, or --amo seqcounter"):
         check_encoding_memory(model, "auto")
     check_encoding_memory(model, "seqcounter")   # a leaner one fits
@@ -147,7 +147,7 @@ def test_the_rule_rows_clauses_past_the_allowance_are_one_line_before_they_are_b
     assert fits.n_rows == 600 and tokens > 600
     monkeypatch.setenv(MAX_BYTES_ENV, str(tokens * ENCODE_BYTES_PER_TOKEN - 1))
     with pytest.raises(EncodingTooLarge, match=rf"^the rule rows' {fits.n_clauses:,} clauses \({tokens:,} literals\) "
-                                               rf"need about [\d.]+ GiB, more than the [\d.]+ GiB allowed \(set "
+                                               rf"need about [\d.]+ [KMG]iB, more than the [\d.]+ [KMG]iB allowed \(set "
                                                rf"{MAX_BYTES_ENV} to allow more\)$"):
         encode_rule_rows(model, top=729)
     monkeypatch.setenv(MAX_BYTES_ENV, str(tokens * ENCODE_BYTES_PER_TOKEN))
@@ -265,3 +265,11 @@ def test_count_lists_as_many_grids_as_the_allowance_holds_and_says_so(monkeypatc
     with pytest.raises(PipelineError, match=r"^count \(lower limit or keep\): keeping 10,000,000 grids of 81 cells"):
         pipeline.count("." * 81, limit=10 ** 7, keep=None)
     assert len(pipeline.count("." * 81, limit=1000, keep=10).grids) == 10
+
+
+def test_a_small_allowance_is_said_in_the_unit_that_shows_it(monkeypatch):
+    # "needs about 0.1 GiB, more than the 0.0 GiB allowed"
+    model = build_model(parse_puzzle("." * 256, box="4x4"))
+    monkeypatch.setenv(MAX_BYTES_ENV, str(5 * 10 ** 5))
+    with pytest.raises(SolveError, match=r"needs about [\d.]+ [KM]iB, more than the 488 KiB allowed"):
+        check_encoding_memory(model, "pairwise")
