@@ -15,13 +15,16 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from pipeline.core.conventions import Convention
+from pipeline.core.errors import ModelTooLarge
 from pipeline.core.csr import Csr
 from pipeline.core.extracells import extra_column_names
+from pipeline.core.limits import MAX_BYTES_ENV, RULE_BYTES_PER_NONZERO, memory_limit
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
 from pipeline.core.rules.base import Rows, Rule
 from pipeline.core.stops import RULE_BUILD_CPU_SECONDS_PER_NONZERO, estimated_seconds, too_long_to_start
+from pipeline.core.textin import size_text
 from pipeline.core.variants import FAMILIES
 
 if TYPE_CHECKING:
@@ -211,18 +214,36 @@ def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tupl
     """
     cached = shape_cache(puzzle).setdefault(_KIND_BLOCKS, {})
     out = []
+    built = 0   # nonzeros so far: the estimates count some kinds 0, the rows built say what they hold
     for of_kind in rules_by_kind(puzzle):
         kind = of_kind[0].kind
         if kind in skip or isinstance(of_kind[0], AuxRule):
             continue
         blocks = cached.get(kind)
         if blocks is None:
-            blocks = cached[kind] = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
+            blocks = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
+            built = _within_allowance(built + sum(int(block.cell.size) for block in blocks), of_kind)
+            cached[kind] = blocks
             for block in blocks:
                 for array in (block.row, block.cell, block.digit, block.coef, block.rhs, block.labels):
                     array.flags.writeable = False
+        else:
+            built += sum(int(block.cell.size) for block in blocks)
         out.append((of_kind, blocks))
     return out
+
+
+def _within_allowance(nonzeros: int, rules: list[Rule]) -> int:
+    """``nonzeros`` of rule rows built so far, refused (:class:`ModelTooLarge`, one line naming the
+    kind built last) once their model could not be held in the memory allowed: the limits' estimate
+    counts 0 for kinds whose rows it does not foresee (a full-rank-ties rule of a 100x100 built
+    5.7 GB under a 1 GB limit), so the rows built are counted as they come."""
+    need, limit = RULE_BYTES_PER_NONZERO * nonzeros, memory_limit()
+    if need > limit:
+        raise ModelTooLarge(f"rules: with {rules[0].kind}'s rows the rule rows hold {nonzeros:,} nonzeros, whose "
+                            f"model needs about {size_text(need)}, more than the {size_text(limit)} allowed (set "
+                            f"{MAX_BYTES_ENV} to allow more)")
+    return nonzeros
 
 
 def has_rule_rows(puzzle: Puzzle) -> bool:
@@ -395,11 +416,15 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
     shared = {of_kind[0].kind: blocks for of_kind, blocks in kind_blocks(puzzle)}   # kinds without auxiliary columns
+    built = sum(int(block.cell.size) for blocks in shared.values() for block in blocks)
     for of_kind in rules_by_kind(puzzle):
         # a kind's rows at once (Rule.rows_of); rule by rule where each rule's auxiliary columns follow the last's
         aux = isinstance(of_kind[0], AuxRule)
         for index, rules in enumerate([[rule] for rule in of_kind] if aux else [of_kind], start=1):
-            for block in (type(rules[0]).rows_of(rules, board, index) if aux else shared[rules[0].kind]):
+            blocks = type(rules[0]).rows_of(rules, board, index) if aux else shared[rules[0].kind]
+            if aux:   # rule by rule, counted with the rest as kind_blocks counts them
+                built = _within_allowance(built + sum(int(block.cell.size) for block in blocks), rules)
+            for block in blocks:
                 key = (block.family, block.sense)
                 if key not in by_family:
                     by_family[key] = []
@@ -407,6 +432,7 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
                 by_family[key].append((block, conv.n_vars + aux_base))
             if aux:
                 aux_base += sum(b.count for b in cast(AuxRule, rules[0]).aux_columns(board, index))
+
     rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
     base = 0
     for key in order:

@@ -273,3 +273,29 @@ def test_a_small_allowance_is_said_in_the_unit_that_shows_it(monkeypatch):
     monkeypatch.setenv(MAX_BYTES_ENV, str(5 * 10 ** 5))
     with pytest.raises(SolveError, match=r"needs about [\d.]+ [KM]iB, more than the 488 KiB allowed"):
         check_encoding_memory(model, "pairwise")
+
+
+@pytest.mark.parametrize("rule", [{"rule": "fullrankties", "ties": "none"},
+                                  {"rule": "connectedvalues", "values": list(range(1, 9))}])
+def test_a_whole_grid_rules_estimate_follows_its_rows(rule):
+    # each counted 0: a 100x100's rows took 5.7 GB (full-rank ties) and 6.3 GB (connected values) under 1 GB
+    from pipeline.core.rulerows import rule_nonzeros
+
+    puzzle = parse_puzzle({"size": 16, "box": "4x4", "rules": [rule]})
+    built = build_model(puzzle).R.matrix.nnz
+    assert built <= rule_nonzeros(puzzle) <= 1.5 * built
+
+
+def test_rows_built_past_the_allowance_are_refused_as_they_come(monkeypatch, capsys):
+    # a kind the estimate counts 0 (thermometers: about 2 L N nonzeros): 1,000 full rows of a
+    # 100x100 built 2.3 GB under a 1 GB limit; the rows are now counted as each kind is built
+    from pipeline.cli.main import main
+    from pipeline.core.rulerows import rule_nonzeros
+
+    n = 36
+    doc = {"size": n, "box": "6x6", "rules": [{"rule": "thermo", "cells": [f"r{r % n + 1}c{c}" for c in range(1, n + 1)]}
+                                              for r in range(400)]}
+    assert rule_nonzeros(parse_puzzle(doc)) == 0
+    monkeypatch.setenv(MAX_BYTES_ENV, str(50 * 2 ** 20))
+    assert main(["build", json.dumps(doc)]) == 2
+    assert capsys.readouterr().err.startswith("error: rules: with thermo's rows the rule rows hold ")

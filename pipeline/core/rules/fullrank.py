@@ -299,6 +299,23 @@ class FullRankTies(AuxRule):
     description: ClassVar[str] = "full-rank ties: unclued (clued lines tie nothing), any, or none (no two lines alike)"
     noun: ClassVar[str] = "full-rank ties"
     global_rule: ClassVar[bool] = True
+    build_cost: ClassVar[float] = 0.3   # measured: 12.8 CPU s for 57.2 M nonzeros (36x36)
+
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """``none``'s rows pair every two of the ``4N`` lines on every place and digit: about
+        ``34 N^4`` nonzeros (29 N^4 at 9x9, 34 at 36x36), ``34 N`` a cell-digit variable; the other
+        ties add none. A 100x100's took 5.7 GB under a 1 GB limit when counted 0.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        return 35.0 * board.n if self.ties == "none" else 0.0
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "FullRankTies":
