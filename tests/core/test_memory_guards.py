@@ -202,6 +202,7 @@ PAIRING_LINES = {
     "rellik": lambda n, length: {"rule": "rellik", "sum": n, "cells": _row(n, 4)},
     "hiddenskyscraper": lambda n, length: {"rule": "hiddenskyscraper", "clue": "r0c2", "digit": n - 2},
     "xsum": lambda n, length: {"rule": "xsum", "clue": "r3c0", "sum": n * 2},
+    "pair": lambda n, length: {"rule": "pair", "cells": _row(n, length), "allowed": [[1, 2], [2, 1]], "all": True},
 }
 
 

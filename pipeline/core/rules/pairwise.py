@@ -45,6 +45,25 @@ class Pair(Rule):
     #: The caption lists at most this many allowed pairs of a rule, then says how many more.
     LEGEND_PAIRS = 12
 
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """With ``all`` every two of the ``L`` cells pair their digits: about ``0.9 L^2 N^2`` nonzeros
+        (0.70-0.91 measured at N = 16, 25, 36; 200 cells of a 100x100 took 6.5 GB under a 1 GB
+        limit when counted 0); consecutive pairs grow with the document (0 here).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        if not self.every_pair:
+            return 0.0
+        cells = len(self.cells())
+        return 0.95 * cells * cells * board.n / (board.rows * board.cols)
+
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Pair":
         """The rule of ``{"rule": "pair", "cells": [...], "allowed": [[a, b], ...], "all": bool, "name": str}``.
