@@ -203,6 +203,8 @@ PAIRING_LINES = {
     "hiddenskyscraper": lambda n, length: {"rule": "hiddenskyscraper", "clue": "r0c2", "digit": n - 2},
     "xsum": lambda n, length: {"rule": "xsum", "clue": "r3c0", "sum": n * 2},
     "pair": lambda n, length: {"rule": "pair", "cells": _row(n, length), "allowed": [[1, 2], [2, 1]], "all": True},
+    "lunchbox": lambda n, length: {"rule": "lunchbox", "cells": _row(n, length), "sum": n},
+    "sumline": lambda n, length: {"rule": "sumline", "cells": _row(n, length), "sum": 30},
 }
 
 
