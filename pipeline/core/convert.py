@@ -13,8 +13,7 @@ from typing import Any
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import document_from_fpuzzles, looks_like_fpuzzles
-from pipeline.core.fpuzzles_write import fpuzzles_from_puzzle
-from pipeline.core.lzstring import compress_to_base64
+from pipeline.core.fpuzzles_write import fpuzzles_payload
 from pipeline.core.parse import _read_source
 from pipeline.core.textin import last_stdin_text
 from pipeline.core.iss_write import iss_from_puzzle
@@ -135,8 +134,7 @@ def write_puzzle(puzzle: Puzzle, fmt: str, where: str = "puzzle", fields: dict[s
     if fmt == "json":
         return json.dumps({**kept, **puzzle.to_document()}, indent=1) + "\n"
     if fmt == "fpuzzles":
-        data = {**fpuzzles_from_puzzle(puzzle, where), **kept}
-        return "https://www.f-puzzles.com/?load=" + compress_to_base64(json.dumps(data, separators=(",", ":"))) + "\n"
+        return "https://www.f-puzzles.com/?load=" + fpuzzles_payload(puzzle, where, kept) + "\n"
     if fmt == "iss":
         return iss_from_puzzle(puzzle, where) + "\n"
     raise PuzzleError(f"convert: unknown format {fmt!r}; expected one of {', '.join(PUZZLE_FORMATS)}")

@@ -208,7 +208,7 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     return data
 
 
-def fpuzzles_payload(puzzle: Puzzle, where: str = "puzzle") -> str:
+def fpuzzles_payload(puzzle: Puzzle, where: str = "puzzle", extra: dict[str, str] | None = None) -> str:
     """The compressed payload of ``puzzle``'s f-puzzles JSON (``https://www.f-puzzles.com/?load=`` + it).
 
     Parameters
@@ -217,5 +217,8 @@ def fpuzzles_payload(puzzle: Puzzle, where: str = "puzzle") -> str:
         As for :func:`fpuzzles_from_puzzle`.
     where : str
         How messages name the puzzle.
+    extra : dict of str to str, optional
+        Free-text fields of the f-puzzles JSON (``title``, ``author``, ``ruleset``).
     """
-    return compress_to_base64(json.dumps(fpuzzles_from_puzzle(puzzle, where), separators=(",", ":")))
+    data = {**fpuzzles_from_puzzle(puzzle, where), **(extra or {})}
+    return compress_to_base64(json.dumps(data, separators=(",", ":")))
