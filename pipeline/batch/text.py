@@ -14,8 +14,8 @@ def one_line(e: BaseException) -> str:
 def solver_failure(e: BaseException) -> dict[str, str]:
     """A record's fields after its solver failed with ``e``: status ``memory_limit`` for memory it
     could not have, its model's size refused ahead included (a status ``--retry`` names, once more
-    is allowed), else ``error``; the
-    error text ``solver: ...`` (an engine's own message, ``solver NAME: ...``, as it is)."""
+    is allowed), else ``error``; the error text ``solver: ...`` (an engine's own message,
+    ``solver NAME: ...``, as it is)."""
     status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge, ModelTooLarge)) else "error"
     return {"status": status, "error": solver_said(one_line(e))}
 

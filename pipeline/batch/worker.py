@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.document import rule_entries_text
 from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
 from pipeline.core.textin import MAX_TEXT_BYTES
@@ -106,7 +107,7 @@ def _check_record(puzzle: object, variant: str | None) -> None:
 def _record_options(regions: object, variant: str | None, box: Any, rules: str | None) -> dict[str, Any]:
     """:func:`~pipeline.core.puzzle.parse_puzzle`'s keywords for a record's other fields."""
     return {"box": box, "variant": variant, "regions": None if regions is None else literal_text(str(regions).strip()),
-            "rules": _rule_entries(rules), "rules_where": "rules"}
+            "rules": rule_entries_text(rules), "rules_where": "rules"}
 
 
 def one_row_table(path: str | os.PathLike, *, box: Any = None, variant: str | None = None,
@@ -190,7 +191,7 @@ def one_row_source(path: str | os.PathLike, *, box: Any = None, variant: str | N
         raise PuzzleError(f"{where}: its row's variant is {row['variant']!r}, and {variant!r} was asked for: "
                           "give one")
     try:
-        if rules and _rule_entries(row["rules"]):   # an empty list ("[]") is no rules of its own
+        if rules and rule_entries_text(row["rules"]):   # an empty list ("[]") is no rules of its own
             raise PuzzleError(f"{where}: its row has its own rules (the 'rules' column): give rules in one place")
         _check_record(row["puzzle"], row["variant"] or variant)
         options = _record_options(row["regions"], row["variant"] or variant, box,
@@ -293,28 +294,6 @@ def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
         return (read or one_row_table)(path, box=box, variant=variant, rules=rules, where=where)
-
-
-def _rule_entries(rules: str | None) -> list | None:
-    """A record's ``rules`` cell -> the list of rule entries (PuzzleError naming what is wrong)."""
-    if rules is None or not str(rules).strip():
-        return None
-    try:
-        entries = json.loads(str(rules))
-    except json.JSONDecodeError as e:
-        raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
-    except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
-        raise PuzzleError(f"rules: not a usable JSON list of rule entries ({str(e)[:100]})") from None
-    if entries is None:   # JSON null: what batch's own output says of a record without rules
-        return None
-    if isinstance(entries, dict):   # one entry standing alone, as a document's "rules" may be
-        entries = [entries]
-    if not isinstance(entries, list):
-        kind = {bool: "true/false", str: "string", int: "number", float: "number"}[type(entries)]
-        shown = str(rules).strip()
-        shown = shown if len(shown) <= 40 else shown[:40] + "..."
-        raise PuzzleError(f"rules: expected a JSON list of rule entries, found a JSON {kind} ({shown})")
-    return entries
 
 
 def _reason(e: BaseException) -> str:

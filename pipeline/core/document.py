@@ -53,7 +53,7 @@ from pipeline.core.variants import VARIANT_TABLE
 from pipeline.core.parse import (default_box, literal_text, looks_like_document, parse_box, whole_number,
                                  parse_regions, read_puzzle)
 
-__all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS",
+__all__ = ["DOCUMENT_KEYS", "DocumentParts", "read_document", "looks_like_document", "MAX_DOCUMENT_CHARS", "rule_entries_text",
            "refuse_json_of_no_document"]
 
 
@@ -500,3 +500,41 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
         return   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
     raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
                       f"found {kinds[type(value)]}")
+
+
+def rule_entries_text(rules: str | None) -> list | None:
+    """A record's ``rules`` cell (batch's input and output: a JSON list of rule entries) -> the
+    list, None for none (empty, JSON null); one entry standing alone is a list of one.
+
+    Parameters
+    ----------
+    rules : str or None
+        The cell's text.
+
+    Returns
+    -------
+    list or None
+
+    Raises
+    ------
+    PuzzleError
+        Not JSON, or JSON of another kind (one line naming what is wrong).
+    """
+    if rules is None or not str(rules).strip():
+        return None
+    try:
+        entries = json.loads(str(rules))
+    except json.JSONDecodeError as e:
+        raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
+    except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
+        raise PuzzleError(f"rules: not a usable JSON list of rule entries ({str(e)[:100]})") from None
+    if entries is None:   # JSON null: what batch's own output says of a record without rules
+        return None
+    if isinstance(entries, dict):   # one entry standing alone, as a document's "rules" may be
+        entries = [entries]
+    if not isinstance(entries, list):
+        kind = {bool: "true/false", str: "string", int: "number", float: "number"}[type(entries)]
+        shown = str(rules).strip()
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise PuzzleError(f"rules: expected a JSON list of rule entries, found a JSON {kind} ({shown})")
+    return entries

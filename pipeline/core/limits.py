@@ -139,7 +139,6 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
     )
 
 
-
 def grids_allowed(cells: int) -> int:
     """How many solution grids of ``cells`` cells :func:`memory_limit` holds (at least 1).
 
@@ -169,7 +168,7 @@ def check_kept_grids(count: int, cells: int, what: str) -> None:
     what : str
         What keeps them, named in the message with what to change (``count --list: ... lower --limit``).
     """
-    need, limit = count * (8 * cells + KEPT_GRID_BYTES), memory_limit()
     if count > grids_allowed(cells):
+        need, limit = count * (8 * cells + KEPT_GRID_BYTES), memory_limit()
         raise ModelTooLarge(f"{what}: keeping {count:,} grids of {cells:,} cells needs about {size_text(need)}, more "
                             f"than the {size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import html
 import io
-import json
 import os
 import re
 from pathlib import Path
@@ -24,6 +23,7 @@ if TYPE_CHECKING:  # annotations only: the modules are imported where they are u
 from formats.files import arrow_target
 from pipeline.tools.draw import draw_grid, load_matplotlib
 from pipeline.core.errors import PipelineError
+from pipeline.core.document import rule_entries_text
 from pipeline.core.parse import looks_like_document
 from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE
@@ -165,19 +165,6 @@ def _comparison(frames: dict[str, pd.DataFrame]) -> str:
     return "".join(parts)
 
 
-def _rule_entries(text: str | None) -> list | None:
-    """A row's ``rules`` column (a JSON list of rule entries, batch's) as the list, or None."""
-    if text is None:
-        return None
-    try:
-        entries = json.loads(text)
-    except ValueError:
-        raise PipelineError("its rules column is not JSON") from None
-    if not isinstance(entries, list):
-        raise PipelineError("its rules column is not a list of rule entries")
-    return entries or None
-
-
 def _shown(name: str) -> str:
     """An output's name as the page shows it: bytes that are not UTF-8 (kept as surrogates) as U+FFFD."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -196,7 +183,7 @@ def _slowest(df: pd.DataFrame) -> str:
             if looks_like_document(str(row["puzzle"])):   # its rules are in it (the column repeats them)
                 rules = None
             puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions,
-                                  rules=_rule_entries(rules), rules_where="rules")
+                                  rules=rule_entries_text(rules), rules_where="rules")
             grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None
             fig = draw_grid(puzzle, grid, inches=2.6)
             picture = _svg(fig)

@@ -334,7 +334,7 @@ def test_a_grid_beyond_dfs_goes_to_auto_s_pick_for_its_own_model(tmp_path):
     ('[{"rule": "antiknight"}]', ANTIKNIGHT),
 ])
 def test_a_rules_cell_of_null_is_no_rules_and_one_entry_stands_alone(cell, expected):
-    from pipeline.batch.worker import _rule_entries
+    from pipeline.core.document import rule_entries_text as _rule_entries
 
     assert _rule_entries(cell) == expected
 
@@ -345,7 +345,7 @@ def test_a_rules_cell_of_null_is_no_rules_and_one_entry_stands_alone(cell, expec
 ])
 def test_a_rules_cell_of_another_json_value_names_its_kind_and_shows_it(cell, found):
     """It said "found NoneType" for null and "found int" for a number, without the cell."""
-    from pipeline.batch.worker import _rule_entries
+    from pipeline.core.document import rule_entries_text as _rule_entries
     from pipeline.core.errors import PuzzleError
 
     with pytest.raises(PuzzleError) as caught:

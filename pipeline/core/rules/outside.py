@@ -263,6 +263,10 @@ class Sandwich(OutsideLine):
 
     build_cost: ClassVar[float] = 0.3   # measured: 6.6 s for 30.1 M nonzeros (sandwich 4.5 s, 18.6 M)
 
+    needs_unit: ClassVar[bool] = True
+    needs_n_values: ClassVar[bool] = True
+    needs_every_value: ClassVar[bool] = True
+
     def estimated_nonzeros_per_variable(self, board: Board) -> float:
         """Up to about ``0.6 L^2 N^2`` nonzeros for a line of ``L`` cells, the most for sums from
         about ``N`` to a quarter of the digits' (3,280 at 9x9, 35,788 at 16x16, 225,424 at 25x25;
@@ -282,9 +286,6 @@ class Sandwich(OutsideLine):
         # a small sum has few placements of the 1 and the N (a sum of 0: 420 nonzeros at 16x16)
         share = min(1.0, (abs(int(self.value)) + 1) / board.n)
         return 0.6 * share * len(self.cell_list) ** 2 * board.n / (board.rows * board.cols)
-    needs_unit: ClassVar[bool] = True
-    needs_n_values: ClassVar[bool] = True
-    needs_every_value: ClassVar[bool] = True
 
     @classmethod
     def value_range(cls, board: Board) -> tuple[int, int]:
