@@ -222,6 +222,36 @@ def test_iss_serialization_keeps_the_language(entry):
             assert nfa_accepts(back, allowed) == nfa_accepts(nfa, allowed), (entry, line)
 
 
+@given(entry=automata(), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_acceptance_agrees_with_the_layered_runs(entry, data):
+    # nfa_accepts walks forward a step at a time; the rows' pruning keeps every accepting run
+    from pipeline.core.rules.nfa import layered_transitions
+
+    trans = np.array([[p, v - 1, q] for p, v, q in entry["transitions"]])
+    nfa = Nfa.make(entry["states"], entry["start"], entry["accept"], trans)
+    length = data.draw(st.integers(1, 6))
+    allowed = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=4, max_size=4),
+                                          min_size=length, max_size=length)))
+    assert nfa_accepts(nfa, allowed) == bool(layered_transitions(nfa, allowed)[0].size)
+
+
+def test_acceptance_of_a_long_line_holds_one_row_of_states():
+    # the pruning's (steps, transitions) table: gigabytes for a line over thousands of cells
+    import tracemalloc
+
+    nfa = nfa_from_regex("(12|3.*4|[5-9]+)*.*", np.arange(1, 101))
+    allowed = np.ones((5000, 100), dtype=bool)
+    tracemalloc.start()
+    try:
+        assert nfa_accepts(nfa, allowed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * nfa.transitions.shape[0], (peak, nfa.transitions.shape)
+    assert not nfa_accepts(nfa, np.zeros((5000, 100), dtype=bool))
+
+
 def test_documents_round_trip_through_iss():
     for rules in CASES:
         puzzle = parse_puzzle(json.dumps({"size": 4, "rules": rules}))

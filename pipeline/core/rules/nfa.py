@@ -298,10 +298,22 @@ def nfa_accepts(nfa: Nfa, allowed: np.ndarray) -> bool:
     -------
     bool
     """
-    layers = layered_transitions(nfa, allowed)
-    if allowed.shape[0] == 0:
-        return bool(np.isin(nfa.start, nfa.accept).any())
-    return bool(layers[0].size)
+    # one forward pass, a step at a time: the layered pruning holds a (steps, transitions) table,
+    # gigabytes for a line over thousands of cells, where this holds one row of states
+    trans = nfa.transitions
+    current = np.zeros(nfa.states, dtype=bool)
+    current[nfa.start] = True
+    if trans.size:
+        fr, sym, to = trans[:, 0], trans[:, 1], trans[:, 2]
+        readable = sym < allowed.shape[1]
+        fr, sym, to = fr[readable], sym[readable], to[readable]
+        for row in allowed:
+            reached = np.zeros(nfa.states, dtype=bool)
+            reached[to[row[sym] & current[fr]]] = True
+            current = reached
+    elif allowed.shape[0]:
+        return False
+    return bool(current[nfa.accept].any())
 
 
 # -- ISS's regular expressions ---------------------------------------------------------------------
