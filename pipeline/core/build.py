@@ -769,7 +769,7 @@ def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: st
     # the whole grid (non-consecutive: 8 nonzeros per variable) add rows as large as the units'
     canvas = puzzle.rows * puzzle.cols
     check_grid_size(puzzle.n, "model", cells=canvas if puzzle.layout is not None else None,
-                    rule_nonzeros=rule_nonzeros(puzzle))
+                    rule_nonzeros=rule_nonzeros(puzzle), values=puzzle.n_values)
     if clues not in CLUE_ENCODINGS:
         raise PipelineError(f"clues: unknown clue encoding {clues!r}; expected one of {', '.join(CLUE_ENCODINGS)}")
     conv = make_convention(scheme, order, puzzle.h, puzzle.w, puzzle.variant,

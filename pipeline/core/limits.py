@@ -85,8 +85,9 @@ def memory_limit() -> int:
     return min(half, address_space_allowed(MAX_BYTES_LIMIT))
 
 
-def model_bytes(n: int, cells: int | None = None) -> int:
-    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros).
+def model_bytes(n: int, cells: int | None = None, values: int | None = None) -> int:
+    """Estimated peak bytes of building the model of an N x N grid (4 N^3 nonzeros; ``4 C V`` for
+    ``C`` cells of ``V`` values each).
 
     Parameters
     ----------
@@ -94,15 +95,18 @@ def model_bytes(n: int, cells: int | None = None) -> int:
         Grid side (digits per cell).
     cells : int, optional
         Cells indexed, when not ``N * N``: a layout's whole canvas.
+    values : int, optional
+        Values a cell may take, when more than ``N`` (a document's value set): a variable each.
 
     Returns
     -------
     int
     """
-    return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * n
+    return MODEL_BYTES_PER_NONZERO * 4 * (n * n if cells is None else cells) * max(n, values or 0)
 
 
-def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0) -> None:
+def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, rule_nonzeros: float = 0,
+                    values: int | None = None) -> None:
     """Refuse an N x N grid whose model could not be built in :func:`memory_limit` bytes.
 
     With 12 GiB allowed (half of 24 GiB) the largest N is 362; 8 GiB allow N = 319.
@@ -117,13 +121,18 @@ def check_grid_size(n: int, where: str = "puzzle", *, cells: int | None = None, 
         Cells indexed, when not ``N * N``: a layout's whole canvas.
     rule_nonzeros : float
         Estimated nonzeros of the rows of rules beyond units (:data:`RULE_BYTES_PER_NONZERO` each).
+    values : int, optional
+        Values a cell may take, when more than ``N`` (a value set of 400 on an 80x80 was
+        counted as 80 and built 3.4 GB under a 1 GB limit).
     """
     limit = memory_limit()
-    need = model_bytes(n, cells) + RULE_BYTES_PER_NONZERO * rule_nonzeros
+    need = model_bytes(n, cells, values) + RULE_BYTES_PER_NONZERO * rule_nonzeros
     if need <= limit:
         return
-    if cells is not None or rule_nonzeros:   # no "largest N": the canvas or the rules decide
+    more_values = values is not None and values > n
+    if cells is not None or rule_nonzeros or more_values:   # no "largest N": the canvas, values or rules decide
         what = f"a layout of {cells:,} canvas cells" if cells is not None else f"a {n}x{n} grid"
+        what += f" of {values:,} values" if more_values else ""
         what += " and its rules" if rule_nonzeros else ""
         raise ModelTooLarge(f"{where}: the model of {what} needs about {size_text(need)}, more than the "
                           f"{size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")

@@ -205,13 +205,21 @@ PAIRING_LINES = {
     "pair": lambda n, length: {"rule": "pair", "cells": _row(n, length), "allowed": [[1, 2], [2, 1]], "all": True},
     "lunchbox": lambda n, length: {"rule": "lunchbox", "cells": _row(n, length), "sum": n},
     "sumline": lambda n, length: {"rule": "sumline", "cells": _row(n, length), "sum": 30},
+    "regex": lambda n, length: {"rule": "regex", "pattern": "(12|3.*4|[5-9]+)*.*", "cells": _row(n, length)},
+    "automaton": lambda n, length: {"rule": "automaton", "cells": _row(n, length), "states": 2, "start": [0],
+                                    "accept": [1], "transitions": [[0, d, 1 - d % 2] for d in range(1, n + 1)]
+                                    + [[1, d, d % 2] for d in range(1, n + 1)]},
+    "fullrank": lambda n, length: {"rule": "fullrank", "clue": "r0c3", "rank": length},
+    "anyof": lambda n, length: {"rule": "anyof", "branches": [[PAIRING_LINES["pair"](n, length)],
+                                                              [{"rule": "thermo", "cells": _row(n, 5, 2)}]]},
 }
 
 
 @pytest.mark.parametrize("kind", sorted(PAIRING_LINES))
 @pytest.mark.parametrize("n, box, length", [(16, "4x4", 16), (16, "4x4", 7), (25, "5x5", 12)])
 def test_a_pairing_lines_estimate_follows_its_rows(kind, n, box, length):
-    # they counted 0: 64 between lines of a 64x64 built 5.6 GB under a 1 GB limit
+    # they counted 0: 64 between lines of a 64x64 built 5.6 GB under a 1 GB limit (and a regex
+    # over thousands of cells, full-rank clues, anyof branches of such rules 5-7.9 GB)
     from pipeline.core.rulerows import rule_nonzeros
 
     puzzle = parse_puzzle({"size": n, "box": box, "rules": [PAIRING_LINES[kind](n, length)]})
@@ -302,3 +310,32 @@ def test_rows_built_past_the_allowance_are_refused_as_they_come(monkeypatch, cap
     monkeypatch.setenv(MAX_BYTES_ENV, str(50 * 2 ** 20))
     assert main(["build", json.dumps(doc)]) == 2
     assert capsys.readouterr().err.startswith("error: rules: with thermo's rows the rule rows hold ")
+
+
+def test_a_value_set_counts_its_values_in_the_models_size(monkeypatch):
+    # an 80x80 of 400 values was counted as 80 (131 MB) and built, then HiGHS took 2.5 GB under 1 GB
+    from pipeline.core.limits import model_bytes
+
+    assert model_bytes(80, values=400) == 5 * model_bytes(80)
+    monkeypatch.setenv(MAX_BYTES_ENV, str(model_bytes(20) * 2))
+    build_model(parse_puzzle({"size": 20, "values": "1-40"}))   # twice the variables: fits
+    with pytest.raises(PipelineError, match=r"^model: the model of a 20x20 grid of 400 values needs about "
+                                            r"[\d.]+ MiB, more than the [\d.]+ MiB allowed"):
+        build_model(parse_puzzle({"size": 20, "values": "1-400"}))
+
+
+def test_highs_is_not_handed_a_model_it_cannot_start_on(monkeypatch, capsys):
+    from pipeline.cli.main import main
+    from pipeline.core.errors import ModelTooLarge
+    from pipeline.solvers.highs import HIGHS_BYTES_PER_NONZERO, check_highs_memory
+
+    model = build_model(parse_puzzle({"size": 25}))
+    nonzeros = model.Aeq.nnz
+    monkeypatch.setenv(MAX_BYTES_ENV, str((HIGHS_BYTES_PER_NONZERO + 64) * nonzeros - 1))
+    with pytest.raises(ModelTooLarge, match=rf"^solver highs: HiGHS on this model's {nonzeros:,} nonzeros needs about"):
+        check_highs_memory(nonzeros)
+    # the command line: one line, exit 2, before HiGHS starts
+    assert main(["solve", json.dumps({"size": 25}), "--solver", "highs", "--no-unique-check"]) == 2
+    assert capsys.readouterr().err.startswith("error: solver highs: HiGHS on this model's ")
+    monkeypatch.setenv(MAX_BYTES_ENV, str((HIGHS_BYTES_PER_NONZERO + 64) * nonzeros))
+    check_highs_memory(nonzeros)

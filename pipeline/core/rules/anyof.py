@@ -93,6 +93,25 @@ class AnyOf(AuxRule):
     description: ClassVar[str] = "any of: at least one branch of rules holds (ISS Or / And)"
     noun: ClassVar[str] = "either-or constraint"
 
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """Twice its branches' rules' estimates: a branch's ``=`` rows become two ``<=`` rows, each
+        with its branch's indicator (a branch of a pairwise rule over every two cells built 1.45
+        times that rule's estimate at 25x25; branches of such rules on a 100x100 built 5 GB under
+        a 1 GB limit when counted 0). Building them is as fast as the whole-grid rules' rows
+        (0.43 CPU s for 0.54 M nonzeros at 25x25): the default build cost.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        return 2.0 * sum(rule.estimated_nonzeros_per_variable(board)
+                         for branch in self.branches for rule in branch)
+
     # -- reading and writing ------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "AnyOf":

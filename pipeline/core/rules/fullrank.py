@@ -110,6 +110,23 @@ class FullRank(OutsideLine, AuxRule):
                                   "the one read from it")
     noun: ClassVar[str] = "full-rank clue"
     value_key: ClassVar[str] = "rank"
+    build_cost: ClassVar[float] = 0.2   # measured: 0.14 CPU s for 1.0 M nonzeros (two clues, 25x25)
+
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """A clue compares its line with the ``4N - 1`` others on every place and digit: ``32 N^3``
+        nonzeros (31.9 measured at N = 16 and 25), 32 a cell-digit variable. A hundred clues of a
+        100x100 took 7.9 GB under a 1 GB limit when counted 0.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        return 32.0 * board.n ** 3 / (board.rows * board.cols * board.n_values)
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "FullRank":
