@@ -22,7 +22,7 @@ from pipeline.core.limits import MAX_BYTES_ENV, RULE_BYTES_PER_NONZERO, memory_l
 from pipeline.core.puzzle import Puzzle, shape_cache
 from pipeline.core.rules import RULES
 from pipeline.core.rules.auxcols import AuxRows, AuxRule, aux_names
-from pipeline.core.rules.base import Rows, Rule
+from pipeline.core.rules.base import Board, Rows, Rule
 from pipeline.core.stops import RULE_BUILD_CPU_SECONDS_PER_NONZERO, estimated_seconds, too_long_to_start
 from pipeline.core.textin import size_text
 from pipeline.core.variants import FAMILIES
@@ -221,8 +221,7 @@ def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tupl
             continue
         blocks = cached.get(kind)
         if blocks is None:
-            blocks = type(of_kind[0]).rows_of(of_kind, puzzle.board, 1)
-            built = _within_allowance(built + sum(int(block.cell.size) for block in blocks), of_kind)
+            blocks, built = _counted_rows(of_kind, puzzle.board, built)
             cached[kind] = blocks
             for block in blocks:
                 for array in (block.row, block.cell, block.digit, block.coef, block.rhs, block.labels):
@@ -235,6 +234,28 @@ def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tupl
 
 #: Rule rows whose model needs less than this are held without asking the allowance (3 us a call).
 _SMALL_BYTES = 1 << 26
+#: Rules of one kind built in one call before the rows are counted: every real puzzle's kind at
+#: once (a 9x9 has at most 144 dots), and past that slices of about :data:`_SLICE_NONZEROS`
+#: (1,000 thermometers of 400 values built 2.5 GB under a 1 GB limit before one count saw them).
+_FIRST_SLICE = 256
+_SLICE_NONZEROS = 1 << 20
+
+
+def _counted_rows(of_kind: list[Rule], board: Board, built: int) -> tuple[list[Rows], int]:
+    """A kind's rows (:meth:`Rule.rows_of`) and the nonzeros built so far with them, counted
+    against the allowance slice by slice (:func:`_within_allowance`): a slice's rules are the
+    rules they would be in one call (their numbers, their order), as ``rows_of`` promises."""
+    make = type(of_kind[0]).rows_of
+    blocks: list[Rows] = []
+    start, size = 0, _FIRST_SLICE
+    while start < len(of_kind):
+        part = make(of_kind[start:start + size], board, start + 1)
+        held = sum(int(block.cell.size) for block in part)
+        built = _within_allowance(built + held, of_kind)
+        blocks += part
+        start += size
+        size = max(1, _SLICE_NONZEROS * size // max(held, 1))   # the next slice's rules, from this one's rows per rule
+    return blocks, built
 
 
 def _within_allowance(nonzeros: int, rules: list[Rule]) -> int:

@@ -210,6 +210,9 @@ PAIRING_LINES = {
                                     "accept": [1], "transitions": [[0, d, 1 - d % 2] for d in range(1, n + 1)]
                                     + [[1, d, d % 2] for d in range(1, n + 1)]},
     "fullrank": lambda n, length: {"rule": "fullrank", "clue": "r0c3", "rank": length},
+    "pairline": lambda n, length: {"rule": "pair", "cells": _row(n, length), "allowed": [[1, 2], [2, 1], [3, 5]]},
+    "equalsum": lambda n, length: {"rule": "equalsum", "segments": [_row(n, length), _row(n, length // 2, 2),
+                                                                   _row(n, length, 3)]},
     "anyof": lambda n, length: {"rule": "anyof", "branches": [[PAIRING_LINES["pair"](n, length)],
                                                               [{"rule": "thermo", "cells": _row(n, 5, 2)}]]},
 }
@@ -339,3 +342,56 @@ def test_highs_is_not_handed_a_model_it_cannot_start_on(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("error: solver highs: HiGHS on this model's ")
     monkeypatch.setenv(MAX_BYTES_ENV, str((HIGHS_BYTES_PER_NONZERO + 64) * nonzeros))
     check_highs_memory(nonzeros)
+
+
+@pytest.mark.parametrize("kind", ["whisper", "lockout", "between", "renban", "pair", "pairline"])
+def test_a_pairing_lines_estimate_counts_a_value_sets_values(kind):
+    # their rows pair the line's digits: with 400 values on a 9x9 (counted by the side) 30
+    # whispers built 9 GB, 20 renbans on a 20x20 24 GB under a 1 GB limit
+    from pipeline.core.rulerows import rule_nonzeros
+
+    puzzle = parse_puzzle({"size": 9, "values": "1-40", "rules": [PAIRING_LINES[kind](9, 8)]})
+    built = build_model(puzzle).R.matrix.nnz
+    assert built / 2 <= rule_nonzeros(puzzle) <= 4 * built, (built, rule_nonzeros(puzzle))
+
+
+THERMOS = {"size": 9, "box": "3x3", "rules": [{"rule": "thermo", "cells": [f"r{r % 9 + 1}c{c}" for c in range(1, 10)]}
+                                              for r in range(40)]}
+
+
+def test_a_kinds_rows_built_in_slices_are_the_rows_built_at_once(monkeypatch):
+    from pipeline.core import rulerows
+
+    doc = dict(THERMOS, rules=THERMOS["rules"] + [{"rule": "kropki", "cells": [f"r{r}c1", f"r{r}c2"], "color": "white"}
+                                                  for r in range(1, 10)])
+    whole = build_model(parse_puzzle(doc)).R
+    monkeypatch.setattr(rulerows, "_FIRST_SLICE", 3)
+    monkeypatch.setattr(rulerows, "_SLICE_NONZEROS", 200)
+    sliced = build_model(parse_puzzle(doc)).R
+    assert (whole.matrix != sliced.matrix).nnz == 0
+    assert whole.labels.tolist() == sliced.labels.tolist()
+    assert np.array_equal(whole.rhs, sliced.rhs) and whole.sense.tolist() == sliced.sense.tolist()
+
+
+def test_a_kind_of_many_rules_is_refused_before_all_its_rows_are_built(monkeypatch, capsys):
+    # 1,000 thermometers of a 9x9 with 400 values built 2.5 GB under a 1 GB limit before the
+    # count of their rows saw them: the rows are now counted slice by slice
+    from pipeline.cli.main import main
+    from pipeline.core import rulerows
+    from pipeline.core.rules.order import Thermometer as Thermo
+
+    built = []
+    rows_of = Thermo.rows_of.__func__
+    monkeypatch.setattr(Thermo, "rows_of", classmethod(lambda cls, rules, *a: built.append(len(rules)) or
+                                                       rows_of(cls, rules, *a)))
+    doc = dict(THERMOS, values="1-100")
+    per_rule = (build_model(parse_puzzle(dict(doc, rules=doc["rules"][:1]))).R.matrix.nnz
+                - build_model(parse_puzzle(dict(doc, rules=[]))).R.matrix.nnz)   # less the units' <= rows
+    monkeypatch.setattr(rulerows, "_SMALL_BYTES", 0)
+    monkeypatch.setattr(rulerows, "_FIRST_SLICE", 4)
+    monkeypatch.setattr(rulerows, "_SLICE_NONZEROS", 3 * per_rule)
+    monkeypatch.setenv(MAX_BYTES_ENV, str(25 * per_rule * 128))
+    built.clear()
+    assert main(["build", json.dumps(doc)]) == 2
+    assert capsys.readouterr().err.startswith("error: rules: with thermo's rows the rule rows hold ")
+    assert built[:3] == [4, 3, 3] and 25 <= sum(built) <= 28, built

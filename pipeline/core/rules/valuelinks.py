@@ -100,6 +100,24 @@ class EqualSum(Rule):
         return [Glyph("cage", s, label="=\u03a3") if len(s) > 1 else Glyph("mark", s, style="ring")
                 for s in self.segments]
 
+    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+        """At most ``(|S_1| + |S_s|) V`` nonzeros a row ``s = 2..G`` (segment 1's cells and its
+        own, a shared cell cancelled), spread over the board's variables: 99 segments against a
+        5,000-cell first one built 5 GB under a 1 GB limit when counted 0.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        float
+        """
+        first = len(self.segments[0])
+        terms = sum(first + len(segment) for segment in self.segments[1:])
+        return terms / (board.rows * board.cols)
+
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``equalsum_k_s`` (``= 0``): segment ``s`` adds up to what segment 1 does.
 
@@ -117,11 +135,14 @@ class EqualSum(Rule):
         """
         cells, weights = segment_weights(self.segments)
         values = board.value_of
-        m, c_count, v_count = weights.shape[0], cells.size, values.size
-        coef = (weights[:, :, None] * values[None, None, :]).ravel()           # row, cell, digit fastest
-        row = np.repeat(np.arange(m), c_count * v_count)
-        cell = np.tile(np.repeat(cells, v_count), m)
-        digit = np.tile(np.arange(v_count), m * c_count)
+        m, v_count = weights.shape[0], values.size
+        # only the cells a row weighs (a dense rows x cells x values table of 99 segments over a
+        # 100x100 took 5 GB)
+        at_row, at_cell = np.nonzero(weights)                               # row, then cell
+        coef = (weights[at_row, at_cell][:, None] * values[None, :]).ravel()  # digit fastest
+        row = np.repeat(at_row, v_count)
+        cell = np.repeat(cells[at_cell], v_count)
+        digit = np.tile(np.arange(v_count), at_row.size)
         keep = coef != 0
         return [Rows("equalsum", row[keep], cell[keep], digit[keep], coef[keep], np.zeros(m, dtype=np.int64), "E",
                      np.stack([np.full(m, index), np.arange(2, m + 2)], axis=1).reshape(m, 2))]
