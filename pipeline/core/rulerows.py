@@ -227,7 +227,7 @@ def kind_blocks(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> list[tupl
                 for array in (block.row, block.cell, block.digit, block.coef, block.rhs, block.labels):
                     array.flags.writeable = False
         else:
-            built += sum(int(block.cell.size) for block in blocks)
+            built += _terms(blocks)
         out.append((of_kind, blocks))
     return out
 
@@ -241,6 +241,13 @@ _FIRST_SLICE = 256
 _SLICE_NONZEROS = 1 << 20
 
 
+def _terms(blocks: list[Rows]) -> int:
+    """Nonzeros of ``blocks``: their cell terms and their auxiliary columns' (a chaos
+    construction's clue rows are nearly all on auxiliary columns)."""
+    return sum(int(block.cell.size) + (int(block.aux_row.size) if isinstance(block, AuxRows) else 0)
+               for block in blocks)
+
+
 def _counted_rows(of_kind: list[Rule], board: Board, built: int) -> tuple[list[Rows], int]:
     """A kind's rows (:meth:`Rule.rows_of`) and the nonzeros built so far with them, counted
     against the allowance slice by slice (:func:`_within_allowance`): a slice's rules are the
@@ -250,7 +257,7 @@ def _counted_rows(of_kind: list[Rule], board: Board, built: int) -> tuple[list[R
     start, size = 0, _FIRST_SLICE
     while start < len(of_kind):
         part = make(of_kind[start:start + size], board, start + 1)
-        held = sum(int(block.cell.size) for block in part)
+        held = _terms(part)
         built = _within_allowance(built + held, of_kind)
         blocks += part
         start += size
@@ -441,14 +448,14 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
         by_family[(block.family, block.sense)] = [(block, conv.n_vars)]
         order.append((block.family, block.sense))
     shared = {of_kind[0].kind: blocks for of_kind, blocks in kind_blocks(puzzle)}   # kinds without auxiliary columns
-    built = sum(int(block.cell.size) for blocks in shared.values() for block in blocks)
+    built = sum(_terms(blocks) for blocks in shared.values())
     for of_kind in rules_by_kind(puzzle):
         # a kind's rows at once (Rule.rows_of); rule by rule where each rule's auxiliary columns follow the last's
         aux = isinstance(of_kind[0], AuxRule)
         for index, rules in enumerate([[rule] for rule in of_kind] if aux else [of_kind], start=1):
             blocks = type(rules[0]).rows_of(rules, board, index) if aux else shared[rules[0].kind]
             if aux:   # rule by rule, counted with the rest as kind_blocks counts them
-                built = _within_allowance(built + sum(int(block.cell.size) for block in blocks), rules)
+                built = _within_allowance(built + _terms(blocks), rules)
             for block in blocks:
                 key = (block.family, block.sense)
                 if key not in by_family:

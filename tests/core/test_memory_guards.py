@@ -395,3 +395,35 @@ def test_a_kind_of_many_rules_is_refused_before_all_its_rows_are_built(monkeypat
     assert main(["build", json.dumps(doc)]) == 2
     assert capsys.readouterr().err.startswith("error: rules: with thermo's rows the rule rows hold ")
     assert built[:3] == [4, 3, 3] and 25 <= sum(built) <= 28, built
+
+
+CELLS9 = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+
+
+@pytest.mark.parametrize("doc", [
+    {"size": 9, "rules": [{"rule": "chaos", "counts": [{"clue": c, "cells": [c] + [d for d in CELLS9 if d != c]}
+                                                        for c in CELLS9[:20]]}]},
+    {"size": 9, "rules": [{"rule": "chaos", "distinct": [{"clue": "r1c1", "cells": CELLS9}] * 20}]},
+    {"size": 9, "values": "1-40", "rules": [{"rule": "anyof", "branches": [[{"rule": "thermo", "cells": CELLS9[:9]}]] * 100}]},
+    {"size": 16, "rules": [{"rule": "anyof", "branches": [[{"rule": "diagonal"}]] * 100}]},
+    {"size": 9, "rules": [{"rule": "anyof", "branches": [[{"rule": "extraregion", "cells": CELLS9[:9]}]] * 100}]},
+], ids=["chaos-counts", "chaos-distinct", "anyof-thermo", "anyof-diagonal", "anyof-region"])
+def test_rows_on_auxiliary_columns_and_in_branches_are_estimated(doc):
+    # each built past a 1 GB limit when its clues or branches counted 0: 256 chaos count clues of
+    # a 16x16 1.6 GB, 3,000 diagonal branches of a 100x100 5.3 GB, 1,000 thermometer branches 5.6 GB
+    from pipeline.core.rulerows import rule_nonzeros
+
+    puzzle = parse_puzzle(doc)
+    built = build_model(puzzle).R.matrix.nnz
+    assert built / 2 <= rule_nonzeros(puzzle) <= 4 * built, (built, rule_nonzeros(puzzle))
+
+
+def test_the_running_count_holds_the_terms_on_auxiliary_columns():
+    # a chaos construction's clue rows are nearly all on its auxiliary columns, which the count skipped
+    from pipeline.core.rulerows import _terms
+    from pipeline.core.rules.chaos import Chaos
+
+    puzzle = parse_puzzle({"size": 9, "rules": [{"rule": "chaos", "distinct": [{"clue": "r1c1", "cells": CELLS9}]}]})
+    rule = puzzle.rules[0]
+    assert isinstance(rule, Chaos)
+    assert _terms(Chaos.rows_of([rule], puzzle.board, 1)) == build_model(puzzle).R.matrix.nnz

@@ -46,6 +46,14 @@ class ChaosClues:
     def __bool__(self) -> bool:
         return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
 
+    def listed_cells(self) -> int:
+        """Cells the clues list, counted once per listing (what their rows grow with)."""
+        return (sum(len(cells) for _, cells, _ in self.counts)
+                + sum(len(arm) for _, arms, _ in self.arrows for arm in arms)
+                + sum(len(group) for groups in self.same for group in groups)
+                + sum(len(cells) for cells in self.different)
+                + sum(len(cells) for _, cells in self.distinct))
+
 
 def _list(value: Any, what: str, where: str) -> list:
     if not isinstance(value, list):
