@@ -129,8 +129,8 @@ def write_puzzle(puzzle: Puzzle, fmt: str, where: str = "puzzle", fields: dict[s
         Free text to write with it where the format has a place (:func:`text_fields`; the
         others: :func:`unwritten_fields`).
     """
-    kept = {_FIELDS_IN.get(fmt, {})[key]: value for key, value in (fields or {}).items()
-            if key in _FIELDS_IN.get(fmt, {})}
+    places = _FIELDS_IN.get(fmt, {})
+    kept = {places[key]: value for key, value in (fields or {}).items() if key in places}
     if fmt == "json":
         return json.dumps({**kept, **puzzle.to_document()}, indent=1) + "\n"
     if fmt == "fpuzzles":
