@@ -94,8 +94,7 @@ class RuleRows:
 def _estimate(puzzle: Puzzle, weighted: bool) -> float:
     """The rules' estimated nonzeros over the whole grid, each weighted by its build cost when asked."""
     board = puzzle.board
-    return sum(rule.estimated_nonzeros_per_variable(board) * (rule.build_cost if weighted else 1.0)
-               for rule in puzzle.rules) * puzzle.rows * puzzle.cols * puzzle.n_values
+    return sum(rule.estimated_nonzeros(board) * (rule.build_cost if weighted else 1.0) for rule in puzzle.rules)
 
 
 def rule_nonzeros(puzzle: Puzzle) -> float:

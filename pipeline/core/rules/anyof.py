@@ -93,28 +93,18 @@ class AnyOf(AuxRule):
     description: ClassVar[str] = "any of: at least one branch of rules holds (ISS Or / And)"
     noun: ClassVar[str] = "either-or constraint"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """Twice its branches' rules' estimates: a branch's ``=`` rows become two ``<=`` rows, each
         with its branch's indicator (a branch of a pairwise rule over every two cells built 1.45
         times that rule's estimate at 25x25; branches of such rules on a 100x100 built 5 GB under
         a 1 GB limit when counted 0). Building them is as fast as the whole-grid rules' rows
-        (0.43 CPU s for 0.54 M nonzeros at 25x25): the default build cost.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
+        (0.43 CPU s for 0.54 M nonzeros at 25x25): the default build cost."""
         # a rule whose rows grow with its document (a thermometer, a region's units: counted 0
         # outside a branch, where the running count sees them) is about 2 L V here: 3,000 branches of a
         # diagonal on a 100x100 built 5.3 GB before that count saw the anyof
-        spread = 2.0 / (board.rows * board.cols)
-        return 2.0 * sum(rule.estimated_nonzeros_per_variable(board)
-                         + spread * (rule.cells().size + sum(np.size(cells) for _, cells in rule.units(board)))
+        return 2.0 * sum(rule.estimated_nonzeros(board)
+                         + 2.0 * board.n_values * (rule.cells().size
+                                                   + sum(np.size(cells) for _, cells in rule.units(board)))
                          for branch in self.branches for rule in branch)
 
     # -- reading and writing ------------------------------------------------------------------

@@ -74,25 +74,14 @@ class _Line(AuxRule):
             out += ([-1] if i else []) + list(seg)
         return np.array(out, dtype=np.int64)
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """At most ``4 L T + L V`` nonzeros for ``L`` steps of an automaton of ``T`` transitions:
         each transition kept at a step is a column in four rows (its step, the states in and out,
         its digit's read row), and each read row has its cell's variable (1.1-2.2 times the
         built rows measured at N = 16 and 25; a line over thousands of cells of a 100x100 built
-        7.7 GB under a 1 GB limit when counted 0).
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
+        7.7 GB under a 1 GB limit when counted 0)."""
         steps = len(self.steps())
-        total = 4.0 * steps * len(self.nfa.transitions) + steps * board.n_values
-        return total / (board.rows * board.cols * board.n_values)
+        return 4.0 * steps * len(self.nfa.transitions) + steps * board.n_values
 
     def _allowed(self, board: Board, grid: np.ndarray | None = None) -> np.ndarray:
         steps, v = self.steps(), board.n_values

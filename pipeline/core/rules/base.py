@@ -465,10 +465,13 @@ class Rule:
     #: each one's glyph labels get its number (:func:`pipeline.core.glyphs.rule_numbers`).
     numbered_glyphs: ClassVar[bool] = False
 
-    def estimated_nonzeros_per_variable(self, board: "Board") -> float:
-        """:attr:`nonzeros_per_variable` on ``board``: a rule whose rows grow with the grid (the
-        anti-taxicab's pairs at distance ``v`` for each value ``v``) counts them for its size,
-        and a rule over listed cells its :attr:`line_nonzeros`, spread over the board's variables.
+    def estimated_nonzeros(self, board: "Board") -> float:
+        """The nonzeros of this rule's rows on ``board``, known before they are built: the memory
+        and time limits count them (:func:`pipeline.core.rulerows.rule_nonzeros`). By default
+        :attr:`nonzeros_per_variable` over the board's cell-digit variables and, for a rule over
+        listed cells, :attr:`line_nonzeros` a cell per ``V^2``. A rule whose rows grow otherwise
+        (with the grid, as the anti-taxicab's pairs at distance ``v`` for each value ``v``, or with
+        its document, as an automaton's steps) overrides this with its own count.
 
         Parameters
         ----------
@@ -478,13 +481,14 @@ class Rule:
         Returns
         -------
         float
+            Estimated nonzeros (an upper bound where the docstring of an override says so).
         """
+        total = self.nonzeros_per_variable * board.rows * board.cols * board.n_values
         if not self.line_nonzeros:
-            return self.nonzeros_per_variable
+            return total
         # pairs of the line's digits: V^2 of them with a value set of V (whispers of 400 values on
         # a 9x9 built 9 GB under a 1 GB limit when counted by the side)
-        v = board.n_values
-        return self.nonzeros_per_variable + self.line_nonzeros * self.cells().size * v / (board.rows * board.cols)
+        return total + self.line_nonzeros * self.cells().size * board.n_values ** 2
 
     # -- reading and writing ------------------------------------------------------------------
     @classmethod

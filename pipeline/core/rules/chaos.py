@@ -186,25 +186,16 @@ class Chaos(AuxRule):
     #: Measured at N = 16 (the largest side taken); it grows about linearly with N.
     nonzeros_per_variable: ClassVar[float] = 180.0
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
-        """:attr:`nonzeros_per_variable`, and the region clues' rows: at most ``6 N`` nonzeros a
-        cell they list (a count's cell pairs its reference cell over the ``N`` regions in two rows
-        of three terms; measured 54, 27 and 9 a listed cell at 9x9 for counts, distinct and
-        different clues), counted as ``8 N``: rows of three terms hold more than a nonzero's
-        share of memory (256 count clues over a 16x16's cells, 7.07 M nonzeros in 2.24 M rows,
-        peaked at 1.2 GB). Counted as the construction alone, with 210 distinct clues they built
-        1.6 GB under a 1 GB limit.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
-        return self.nonzeros_per_variable + 8.0 * self.clues.listed_cells() / (board.rows * board.cols)
+    def estimated_nonzeros(self, board: Board) -> float:
+        """:attr:`nonzeros_per_variable` over the board's variables, and the region clues' rows:
+        at most ``6 N`` nonzeros a cell they list (a count's cell pairs its reference cell over the
+        ``N`` regions in two rows of three terms; measured 54, 27 and 9 a listed cell at 9x9 for
+        counts, distinct and different clues), counted as ``8 N``: rows of three terms hold more
+        than a nonzero's share of memory (256 count clues over a 16x16's cells, 7.07 M nonzeros in
+        2.24 M rows, peaked at 1.2 GB). Counted as the construction alone, with 210 distinct clues
+        they built 1.6 GB under a 1 GB limit."""
+        return (self.nonzeros_per_variable * board.rows * board.cols + 8.0 * self.clues.listed_cells()) \
+            * board.n_values
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Chaos":

@@ -112,21 +112,11 @@ class FullRank(OutsideLine, AuxRule):
     value_key: ClassVar[str] = "rank"
     build_cost: ClassVar[float] = 0.2   # measured: 0.14 CPU s for 1.0 M nonzeros (two clues, 25x25)
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """A clue compares its line with the ``4N - 1`` others on every place and digit: ``32 N^3``
-        nonzeros (31.9 measured at N = 16 and 25), 32 a cell-digit variable. A hundred clues of a
-        100x100 took 7.9 GB under a 1 GB limit when counted 0.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
-        return 32.0 * board.n ** 3 / (board.rows * board.cols * board.n_values)
+        nonzeros (31.9 measured at N = 16 and 25). A hundred clues of a 100x100 took 7.9 GB under
+        a 1 GB limit when counted 0."""
+        return 32.0 * board.n ** 3
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "FullRank":
@@ -318,21 +308,14 @@ class FullRankTies(AuxRule):
     global_rule: ClassVar[bool] = True
     build_cost: ClassVar[float] = 0.3   # measured: 12.8 CPU s for 57.2 M nonzeros (36x36)
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """``none``'s rows pair every two of the ``4N`` lines on every place and digit: about
-        ``34 N^4`` nonzeros (29 N^4 at 9x9, 34 at 36x36), ``34 N`` a cell-digit variable; the other
-        ties add none. A 100x100's took 5.7 GB under a 1 GB limit when counted 0.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
-        return 35.0 * board.n if self.ties == "none" else 0.0
+        ``34 N^4`` nonzeros (29 N^4 at 9x9, 34 at 36x36), counted as ``35 N`` a cell-digit
+        variable; the other ties add none. A 100x100's took 5.7 GB under a 1 GB limit when
+        counted 0."""
+        if self.ties != "none":
+            return 0.0
+        return 35.0 * board.n * board.rows * board.cols * board.n_values
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "FullRankTies":

@@ -223,20 +223,11 @@ class AntiTaxicab(_Global):
     families = ("antitaxicab",)
     description = "anti-taxicab: a digit v never repeats at taxicab distance v"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """Two nonzeros per pair of cells at taxicab distance ``v``, summed over the values ``v``
         (the pairs sharing a unit, which add no row, are counted too: an upper bound; 27.7 a
-        variable at N = 36, 77 at N = 100, where a fixed 50 let a 10 GiB build past a 6.5 GiB limit).
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board (its canvas and values).
-
-        Returns
-        -------
-        float
-        """
+        variable at N = 36, 77 at N = 100, where a fixed 50 let a 10 GiB build past a 6.5 GiB
+        limit), scaled from the board's cells and digits to its canvas and values."""
         rows, cols = board.rows, board.cols
         total = 0
         for v in {int(v) for v in board.value_of.tolist() if v >= 1}:
@@ -246,7 +237,7 @@ class AntiTaxicab(_Global):
             dr, dc = dr[keep], dc[keep]
             sides = np.where((dr > 0) & (dc > 0), 2, 1)    # (dr, dc) and (dr, -dc); one for a straight line
             total += int((sides * (rows - dr) * (cols - dc)).sum()) * int((board.value_of == v).sum())
-        return 2.0 * total / max(1, board.n_cells * board.n)
+        return 2.0 * total * rows * cols * board.n_values / max(1, board.n_cells * board.n)
 
     @staticmethod
     def pairs(board: Board, value: int) -> np.ndarray:

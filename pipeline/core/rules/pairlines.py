@@ -286,23 +286,13 @@ class Renban(Rule):
     description = "renban line: distinct consecutive digits in any order"
     noun = "renban line"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
-        """The span rows: every pair of the line's ``L`` cells on every digit, ``1 + (N - L)(N - L + 1) / N``
-        nonzeros a digit on average (the digits ``L`` or more apart): ``L (L - 1) / 2 (N + (N - L)(N - L + 1))``
-        (exact at 16x16 and 36x36; 41,976 for 12 cells of a 36x36), spread over the board's variables.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
+    def estimated_nonzeros(self, board: Board) -> float:
+        """The span rows: every pair of the line's ``L`` cells on every digit, ``1 + (V - L)(V - L + 1) / V``
+        nonzeros a digit on average (the digits ``L`` or more apart): ``L (L - 1) / 2 (V + (V - L)(V - L + 1))``
+        (exact at 16x16 and 36x36; 41,976 for 12 cells of a 36x36)."""
         n, length = board.n_values, len(self.cell_list)   # V with a value set: 400 values built 24 GB
         spread = max(n - length, 0)
-        return length * (length - 1) / 2 * (n + spread * (spread + 1)) / (board.rows * board.cols * n)
+        return length * (length - 1) / 2 * (n + spread * (spread + 1))
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Renban":

@@ -45,24 +45,14 @@ class Pair(Rule):
     #: The caption lists at most this many allowed pairs of a rule, then says how many more.
     LEGEND_PAIRS = 12
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """Two nonzeros a forbidden digit pair of each cell pair: at most ``2 P (V^2 - A)`` for ``P``
         cell pairs (``L - 1`` consecutive, ``L (L - 1) / 2`` with ``all``), ``V`` values and ``A``
         allowed pairs (pairs in one unit lose the equal digits). Counted 0, 200 cells of a 100x100
-        with ``all`` built 6.5 GB under a 1 GB limit, and a line over its 10,000 cells 14.8 GB.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
+        with ``all`` built 6.5 GB under a 1 GB limit, and a line over its 10,000 cells 14.8 GB."""
         length, v = len(self.cells()), board.n_values
         pairs = length * (length - 1) / 2 if self.every_pair else max(length - 1, 0)
-        return 2.0 * pairs * max(v * v - len(self.allowed), 0) / (board.rows * board.cols * v)
+        return 2.0 * pairs * max(v * v - len(self.allowed), 0)
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Pair":

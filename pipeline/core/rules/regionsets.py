@@ -48,24 +48,15 @@ class Doppelganger(_Global):
 
     kind = "doppelganger"
     noun = "Doppelganger"
-    nonzeros_per_variable = 170.0   # grows with N (estimated_nonzeros_per_variable): 100.2 at N = 36
+    nonzeros_per_variable = 170.0   # grows with N (estimated_nonzeros): 100.2 at N = 36
     families = ("doppelzero", "doppelcount", "doppelmiss")
     description = "Doppelganger: units hold 0 and miss one digit each, distinct per family and at each 0"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """``doppelmiss`` puts a cell's row, column and box on each of its digits: about 2.8 N
-        nonzeros a variable (44.4 at N = 16, 100.2 at 36): a fixed 170 undercounted past N = 60.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
-        return 2.9 * board.n
+        nonzeros a cell-digit variable (44.4 at N = 16, 100.2 at 36), counted as 2.9 N (a fixed
+        170 undercounted past N = 60)."""
+        return 2.9 * board.n * board.rows * board.cols * board.n_values
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Doppelganger":

@@ -104,21 +104,11 @@ class SumLine(AuxRule):
     description: ClassVar[str] = "sum line: the line splits into segments that each add up to the sum"
     noun: ClassVar[str] = "sum line"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
-        """Its state rows over every cell, digit and partial sum: about ``3 L N S`` nonzeros for
+    def estimated_nonzeros(self, board: Board) -> float:
+        """Its state rows over every cell, digit and partial sum: about ``3 L V S`` nonzeros for
         ``L`` cells and sum ``S`` (2.4-2.8 measured at N = 16, 25; a line over a 100x100's 10,000
-        cells took 7.3 GB under a 1 GB limit when counted 0), spread over the board's variables.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
-        return 3.0 * len(self.cell_list) * self.total / (board.rows * board.cols)
+        cells took 7.3 GB under a 1 GB limit when counted 0)."""
+        return 3.0 * len(self.cell_list) * self.total * board.n_values
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "SumLine":
@@ -291,22 +281,12 @@ class Lunchbox(AuxRule):
     description: ClassVar[str] = "lunchbox: the digits between the smallest and the largest add up to the sum"
     noun: ClassVar[str] = "lunchbox"
 
-    def estimated_nonzeros_per_variable(self, board: Board) -> float:
+    def estimated_nonzeros(self, board: Board) -> float:
         """Its big-M pairs over every two places of the smallest and largest digit: about
-        ``7.5 L^2 N`` nonzeros for ``L`` cells (6.6-7.6 measured at N = 16, 25; one per row of a
-        100x100 took 7.8 GB under a 1 GB limit when counted 0), spread over the board's variables.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board.
-
-        Returns
-        -------
-        float
-        """
+        ``7.5 L^2 V`` nonzeros for ``L`` cells (6.6-7.6 measured at N = 16, 25; one per row of a
+        100x100 took 7.8 GB under a 1 GB limit when counted 0)."""
         cells = len(self.cell_list)
-        return 7.5 * cells * cells / (board.rows * board.cols)
+        return 7.5 * cells * cells * board.n_values
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Lunchbox":
