@@ -238,6 +238,10 @@ _SMALL_BYTES = 1 << 26
 #: (1,000 thermometers of 400 values built 2.5 GB under a 1 GB limit before one count saw them).
 _FIRST_SLICE = 256
 _SLICE_NONZEROS = 1 << 20
+#: The first slice also stops once its rules' cells times the values reach this (one rule at
+#: least): 150 modular lines over a 100x100's cells, one slice of 256, took 22.8 GB and were
+#: killed under a 1 GB limit; region sums and zippers so built 12 GB before their count refused them.
+_FIRST_SLICE_CELL_VALUES = 1 << 17
 
 
 def _terms(blocks: list[Rows]) -> int:
@@ -253,7 +257,7 @@ def _counted_rows(of_kind: list[Rule], board: Board, built: int) -> tuple[list[R
     rules they would be in one call (their numbers, their order), as ``rows_of`` promises."""
     make = type(of_kind[0]).rows_of
     blocks: list[Rows] = []
-    start, size = 0, _FIRST_SLICE
+    start, size = 0, _first_slice(of_kind, board)
     while start < len(of_kind):
         part = make(of_kind[start:start + size], board, start + 1)
         held = _terms(part)
@@ -262,6 +266,15 @@ def _counted_rows(of_kind: list[Rule], board: Board, built: int) -> tuple[list[R
         start += size
         size = max(1, _SLICE_NONZEROS * size // max(held, 1))   # the next slice's rules, from this one's rows per rule
     return blocks, built
+
+
+def _first_slice(of_kind: list[Rule], board: Board) -> int:
+    """How many of ``of_kind``'s first rules are built before their rows are counted: up to
+    :data:`_FIRST_SLICE`, while their cells (one more each) times the values stay within
+    :data:`_FIRST_SLICE_CELL_VALUES` (a rule's rows grow at least with them), and one at least."""
+    head = of_kind[:_FIRST_SLICE]
+    weights = np.fromiter((rule.cells().size + 1 for rule in head), dtype=np.int64, count=len(head))
+    return max(1, int(np.searchsorted(np.cumsum(weights * board.n_values), _FIRST_SLICE_CELL_VALUES, side="right")))
 
 
 def _within_allowance(nonzeros: int, rules: list[Rule]) -> int:

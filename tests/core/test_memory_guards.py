@@ -427,3 +427,45 @@ def test_the_running_count_holds_the_terms_on_auxiliary_columns():
     rule = puzzle.rules[0]
     assert isinstance(rule, Chaos)
     assert _terms(Chaos.rows_of([rule], puzzle.board, 1)) == build_model(puzzle).R.matrix.nnz
+
+
+def _snake(n: int) -> list[str]:
+    """Every cell of an ``n x n`` grid, row by row, each row the other way than the last."""
+    return [f"r{r}c{c}" for r in range(1, n + 1) for c in (range(1, n + 1) if r % 2 else range(n, 0, -1))]
+
+
+def test_the_first_slice_of_long_lines_is_bounded_by_their_cells_and_values(monkeypatch, capsys):
+    # 150 modular lines over a 100x100's cells were one first slice of 256 rules: 22.8 GB, killed
+    # under a 1 GB limit (region sums and zippers so built 12 GB before their count refused them)
+    from pipeline.cli.main import main
+    from pipeline.core import rulerows
+    from pipeline.core.rules.classlines import Modular
+
+    built = []
+    rows_of = Modular.rows_of.__func__
+    monkeypatch.setattr(Modular, "rows_of", classmethod(lambda cls, rules, *a: built.append(len(rules)) or
+                                                         rows_of(cls, rules, *a)))
+    line = {"rule": "modular", "cells": _snake(16)}
+    one = build_model(parse_puzzle({"size": 16, "rules": [line]})).R.matrix.nnz
+    monkeypatch.setattr(rulerows, "_SMALL_BYTES", 0)
+    monkeypatch.setattr(rulerows, "_FIRST_SLICE_CELL_VALUES", 2 * (16 * 16 + 1) * 16)   # two whole lines
+    monkeypatch.setattr(rulerows, "_SLICE_NONZEROS", 2 * one)
+    monkeypatch.setenv(MAX_BYTES_ENV, str(5 * one * rulerows.RULE_BYTES_PER_NONZERO))
+    built.clear()
+    assert main(["build", json.dumps({"size": 16, "rules": [line] * 40})]) == 2
+    assert capsys.readouterr().err.startswith("error: rules: with modular's rows the rule rows hold ")
+    assert built[0] == 2 and sum(built) <= 8, built
+
+
+def test_a_9x9s_rules_of_one_kind_are_built_in_one_call(monkeypatch):
+    # the bound on the first slice leaves a real puzzle's kind in one call (a 9x9 has at most 144 dots)
+    from pipeline.core import rulerows
+
+    puzzle = parse_puzzle({"size": 9, "rules": [{"rule": "kropki", "cells": [f"r{r}c{c}", f"r{r}c{c + 1}"],
+                                                 "color": "white"} for r in range(1, 10) for c in range(1, 9)]
+                           + [{"rule": "kropki", "cells": [f"r{r}c{c}", f"r{r + 1}c{c}"], "color": "white"}
+                              for r in range(1, 9) for c in range(1, 10)]})
+    assert len(puzzle.rules) == 144
+    assert rulerows._first_slice(list(puzzle.rules), puzzle.board) == 144
+    long = parse_puzzle({"size": 100, "rules": [{"rule": "modular", "cells": _snake(100)}] * 3})
+    assert rulerows._first_slice(list(long.rules), long.board) == 1
