@@ -51,7 +51,7 @@ from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, pointing_tables
+from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
@@ -75,6 +75,35 @@ HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
+
+
+def _packed_pointing(entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,
+                     n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pointing entries (:func:`pipeline.solvers.dfsrules_pointing.pointing_tables`, ``(k, 3)``)
+    as the kernel reads them: one ``int64`` each, the cell, then the start of each place's row in
+    a takes table (24 bits each: row times ``n``); and that table, ``n`` masks a row, what ``p = d``
+    takes from the cell for each digit ``d``: row 0 the cell is ``p`` (every digit but ``d``), row
+    1 a shared house (``d``), then one row per pair table of the arcs (the digits it does not allow
+    with ``d``). One load a place where an arc's took two dependent loads, and a third of the room.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(packed, takes)``, ``int64`` (both empty where they would not fit the packing).
+    """
+    if not entries.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    full = np.uint64((1 << n) - 1)
+    how = entries[:, 1:]
+    used, row = np.unique(arc_table[np.maximum(how, 0)], return_inverse=True)
+    row = np.where(how == SELF, 0, np.where(how == PEER, 1, 2 + row.reshape(how.shape)))
+    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    takes = np.concatenate([(full & ~bits)[None], bits[None], full & ~tables[used]]).astype(np.int64)
+    start = row * n
+    if start.max() >= 1 << 24 or entries[:, 0].max() >= 1 << 16:   # beyond the packing: no pointing
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    packed = entries[:, 0] | (start[:, 0] << 16) | (start[:, 1] << 40)
+    return packed.astype(np.int64), takes.ravel()
 
 
 @dataclass(frozen=True)
@@ -167,13 +196,14 @@ class RuleTables:
             apart = (~np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))) & np.uint64((1 << n) - 1)
             plain = np.all(tables == apart, axis=1)   # the table allows every digit but the equal one
             arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
-            self._pointing["tables"] = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
-                                                       rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
-        ptr, entries = self._pointing["tables"]
-        if not entries.size:
+            ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
+                                           rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
+            self._pointing["tables"] = ptr, *_packed_pointing(entries.reshape(-1, 3), arc_table, tables, n)
+        ptr, packed, takes = self._pointing["tables"]
+        if not packed.size:
             return rint
-        out = np.concatenate([rint, ptr, entries])
-        out[32:35] = rint.size, rint.size + ptr.size, entries.size // 3
+        out = np.concatenate([rint, ptr, packed, takes])
+        out[32:35] = rint.size, rint.size + ptr.size, packed.size
         return out
 
     def with_groups(self, rint: np.ndarray, units: ShapeTables) -> np.ndarray:

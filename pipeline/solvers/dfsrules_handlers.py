@@ -626,31 +626,22 @@ def _same_rests(a_at, b_at, size, state, rint, work, inq_at, head_tail):
     return changed
 
 
-@njit(cache=False, inline="always")
-def _takes(how, bit, rint, compat, lookup, full):
-    """What ``p = d`` (``bit``) takes from a cell, by how ``p`` bears on it (an entry of
-    :func:`pipeline.solvers.dfsrules_pointing.pointing_tables`): the digits an arc's table does not
-    allow with ``d``, ``d`` itself (a shared house: -2), or every digit but ``d`` (the cell is
-    ``p``: -3)."""
-    if how >= 0:
-        if lookup:
-            return ~compat[_ix(rint[_ix(rint[7] + how)] + np.int64(bit))] & full
-        return ~compat[rint[rint[7] + how] * rint[1] + _low_index(bit)] & full
-    if how == -2:
-        return bit
-    return ~bit & full
-
-
 @njit(cache=False)
-def _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, head_tail):
+def _pointing(u, two, state, units, rint, work, inq_at, head_tail):
     """Pointing through pair relations in house ``u`` for its digits of two places (``two``): each
     cell related to both places loses what both ``p = d`` and ``q = d`` take from it. -1 on a
-    contradiction, else 0."""
+    contradiction, else 0.
+
+    An entry of the pair of places found is one ``int64`` (``RuleTables.with_pointing``): the cell
+    (16 bits), then where what ``p = d`` takes from it starts in the takes table that follows the
+    entries (24 bits: the row of its relation times ``n``), then the same for ``q = d``."""
     size = units.shape[1]
     ptr, entries = rint[32], rint[33]
+    takes = entries + rint[34]
     while two:
         bit = two & (~two + np.uint64(1))
         two &= two - np.uint64(1)
+        d = _cttz(bit)
         first, second = -1, -1
         for k in range(size):
             if state[_ix(units[u, k])] & bit:
@@ -658,16 +649,17 @@ def _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, he
                     first = k
                 else:
                     second = k
+                    break
         if second < 0:   # a place went meanwhile: the hidden single, or the empty house, is found next
             continue
         key = (u * size + first) * size + second
         for e in range(rint[_ix(ptr + key)], rint[_ix(ptr + key + 1)]):
-            at = entries + 3 * e
-            c = _ix(rint[_ix(at)])
+            x = rint[_ix(entries + e)]
+            c = _ix(x & 0xFFFF)
             w = state[c]
-            gone = w & _takes(rint[_ix(at + 1)], bit, rint, compat, lookup, full)
+            gone = w & np.uint64(rint[_ix(takes + d + ((x >> 16) & 0xFFFFFF))])
             if gone:
-                gone &= _takes(rint[_ix(at + 2)], bit, rint, compat, lookup, full)
+                gone &= np.uint64(rint[_ix(takes + d + (x >> 40))])
                 if gone:
                     w &= ~gone
                     if w == 0:

@@ -256,21 +256,23 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[_ix(udirty_at + u)] = 0
             for k in range(rint[_ix(unit_inter_ptr + u)], rint[_ix(unit_inter_ptr + u + 1)]):
                 work[_ix(idirty_at + rint[_ix(unit_inter + k)])] = 1
-            once, twice, thrice = zero, zero, zero
+            once, twice, thrice, fixed = zero, zero, zero, zero
             for k in range(size):
                 v = state[_ix(units[_ix(u), _ix(k)])]
                 thrice |= twice & v
                 twice |= once & v
                 once |= v
+                if (v & (v - one)) == zero:
+                    fixed |= v
             if once != full:
                 return False
             if pointing:
                 two = twice & ~thrice & ~np.uint64(work[pdone_at + u])
                 if two:
                     work[pdone_at + u] |= np.int64(two)
-                    if _pointing(u, two, state, units, rint, compat, lookup, full, work, inq_at, head_tail) < 0:
+                    if _pointing(u, two, state, units, rint, work, inq_at, head_tail) < 0:
                         return False
-            hidden = once & ~twice
+            hidden = once & ~twice & ~fixed   # a decided cell's digit is once there, with nothing to do
             if hidden == zero:
                 continue
             for k in range(size):
