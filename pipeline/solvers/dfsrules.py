@@ -63,7 +63,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 36
+_HEADER = 37
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -75,6 +75,35 @@ HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
+
+
+def _shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray) -> np.ndarray:
+    """Per cell, the table (``arc_table``'s value) that all its arcs share, or -1 (none, or several):
+    the kernel reads such a cell's support once for all its partners, and skips them all when it
+    allows every digit (non-consecutive: a cell of digits more than two apart supports any).
+
+    Parameters
+    ----------
+    arc_ptr, arc_table : numpy.ndarray
+        Each cell's arcs (``arc_ptr[c]`` to ``arc_ptr[c + 1] - 1``) and each arc's table.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64``, one per cell.
+    """
+    n_cells = arc_ptr.size - 1
+    out = np.full(n_cells, -1, dtype=np.int64)
+    count = np.diff(arc_ptr)
+    has = count > 0
+    if not has.any():
+        return out
+    first = np.repeat(arc_table[arc_ptr[:-1][has]], count[has])   # each arc's cell's first table
+    owner = np.repeat(np.arange(n_cells), count)
+    same = np.bincount(owner, weights=arc_table == first, minlength=n_cells) == count
+    keep = has & same
+    out[keep] = arc_table[arc_ptr[:-1][keep]]
+    return out
 
 
 def _packed_pointing(entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,
@@ -166,6 +195,9 @@ class RuleTables:
         rint = rint.copy()
         rint[arc_table_at:arc_table_at + n_arcs] = self.compat.size + of_table[arc_table] * size
         rint[24] = 1
+        n_cells, shared_at = int(rint[0]), int(rint[36])
+        rint[shared_at:shared_at + n_cells] = _shared_tables(rint[int(rint[5]):int(rint[5]) + n_cells + 1],
+                                                             rint[arc_table_at:arc_table_at + n_arcs])
         return rint, np.concatenate([self.compat, support.reshape(-1)])
 
     def with_pointing(self, rint: np.ndarray, units: ShapeTables) -> np.ndarray:
@@ -560,12 +592,13 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
+    parts.append(_shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22])
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22], offsets[23])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

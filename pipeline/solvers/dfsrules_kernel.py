@@ -94,7 +94,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
           "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
-          "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group")
+          "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -118,6 +118,23 @@ def _copy_memo_row(work, memo_at, n_units, source, target):
     """Stack row ``target``'s pointing memo becomes row ``source``'s (a child starts from its parent's)."""
     for u in range(n_units):
         work[memo_at + 1 + target * n_units + u] = work[memo_at + 1 + source * n_units + u]
+
+
+@njit(cache=False, inline="always")
+def _support(table, v, n, compat, lookup):
+    """The digits of a partner that some digit of mask ``v`` allows through pair table ``table``
+    (``rint``'s ``arc_table`` value: its support lookup's start, or its number)."""
+    one = np.uint64(1)
+    if lookup:   # the table's support of every mask, precomputed
+        return compat[_ix(table + np.int64(v))]
+    t = table * n
+    support = np.uint64(0)
+    w = v
+    while w:
+        bit = w & (~w + one)
+        w &= w - one
+        support |= compat[t + _low_index(bit)]
+    return support
 
 
 @njit(cache=False)
@@ -151,6 +168,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_lin, n_terms = rint[2], rint[3]
     n_units, size = units.shape
     arc_ptr, arc_other, arc_table = rint[5], rint[6], rint[7]
+    cell_table = rint[36]
     cell_lin_ptr, cell_lin = rint[13], rint[14]
     n_sand, cell_sand_ptr, cell_sand = rint[21], rint[19], rint[20]
     lookup = rint[24] != 0
@@ -224,25 +242,24 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                             return False
                         state[q] = w
                         _push(q, work, inq_at, head_tail)
-            for a in range(rint[_ix(arc_ptr + c)], rint[_ix(arc_ptr + c + 1)]):
-                b = _ix(rint[_ix(arc_other + a)])
-                if lookup:   # the table's support of every mask, precomputed
-                    support = compat[_ix(rint[_ix(arc_table + a)] + np.int64(v))]
-                else:
-                    t = rint[arc_table + a] * n
-                    support = zero
-                    w = v
-                    while w:
-                        bit = w & (~w + one)
-                        w &= w - one
-                        support |= compat[t + _low_index(bit)]
-                w = state[b]
-                if w & ~support:
-                    w &= support
-                    if w == zero:
-                        return False
-                    state[b] = w
-                    _push(b, work, inq_at, head_tail)
+            # a cell whose arcs share one table: its support read once, and its partners skipped
+            # when it allows every digit (non-consecutive: digits more than two apart allow any)
+            shared = rint[_ix(cell_table + c)]
+            support = full
+            if shared >= 0:
+                support = _support(shared, v, n, compat, lookup)
+            if shared < 0 or full & ~support:
+                for a in range(rint[_ix(arc_ptr + c)], rint[_ix(arc_ptr + c + 1)]):
+                    b = _ix(rint[_ix(arc_other + a)])
+                    if shared < 0:
+                        support = _support(rint[_ix(arc_table + a)], v, n, compat, lookup)
+                    w = state[b]
+                    if w & ~support:
+                        w &= support
+                        if w == zero:
+                            return False
+                        state[b] = w
+                        _push(b, work, inq_at, head_tail)
             for k in range(n_cell_units[ci]):
                 work[_ix(udirty_at + cell_units[ci, _ix(k)])] = 1
             for k in range(rint[_ix(cell_lin_ptr + c)], rint[_ix(cell_lin_ptr + c + 1)]):
