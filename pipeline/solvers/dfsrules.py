@@ -63,7 +63,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 37
+_HEADER = 38
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -75,6 +75,29 @@ HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
+
+
+def _unit_masks(units: ShapeTables) -> np.ndarray:
+    """Each cell's units as one mask (bit ``u``: unit ``u``), as ``int64``, where the shape has up
+    to 64 units (zeros above: the kernel keeps a flag per unit there).
+
+    Parameters
+    ----------
+    units : ShapeTables
+        The shape's tables.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    n_cells = units.cell_units.shape[0]
+    masks = np.zeros(n_cells, dtype=np.uint64)
+    if units.units.shape[0] <= 64:
+        real = np.arange(units.cell_units.shape[1]) < units.n_cell_units[:, None]
+        bits = np.where(real, np.left_shift(np.uint64(1), np.maximum(units.cell_units, 0).astype(np.uint64)),
+                        np.uint64(0))
+        masks = np.bitwise_or.reduce(bits, axis=1)
+    return masks.view(np.int64)
 
 
 def _shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray) -> np.ndarray:
@@ -593,12 +616,13 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
     parts.append(_shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
+    parts.append(_unit_masks(units))   # each cell's units as a mask (up to 64 units)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22], offsets[23])
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22], offsets[23], offsets[24])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
