@@ -43,7 +43,9 @@ MAX_POINTING_CELLS = 256
 def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray,
                     plain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every house position pair's cells related to both positions, at least one of them by an arc
-    that takes more than the equal digit.
+    that takes more than the equal digit; a cell of the house itself (without the digit: it has
+    only the two places there) only where both are such arcs (the other entries would take the
+    digit alone: non-consecutive 4,284 -> 1,404 entries a 9x9, the same nodes, 4% less time).
 
     Built from the arcs: each arc ``x -> c`` and each other position ``y`` of each house of ``x``
     give the entry of ``c`` for the pair ``(x, y)`` when ``y`` is related to ``c`` too (a house, an
@@ -95,6 +97,10 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     x_at = position[house, x]
     by_y = relation[y, c]
     taking = ~plain[arc] | ((by_y >= 0) & ~plain[np.maximum(by_y, 0)])   # an arc that takes more than d
+    # a cell of the house itself (neither place) is without d: it loses something only through two
+    # arcs that take more than d
+    inside = (position[house, c] > 0) | (units.units[house, 0] == c)
+    taking &= ~inside | (by_y == SELF) | (~plain[arc] & (by_y >= 0) & ~plain[np.maximum(by_y, 0)])
     keep = np.flatnonzero((y != x) & (by_y != _NONE) & ((by_y < 0) | (x_at < other_at)) & taking)
     arc, house, x_at, y_at, c, by_y = arc[keep], house[keep], x_at[keep], other_at[keep], c[keep], by_y[keep]
     first = x_at < y_at
