@@ -138,7 +138,7 @@ def _narrow(k, most, least, state, rint, work, inq_at, head_tail):
     return 1
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")   # inlined in the kernel (LLVM left it out once the kernel changed: lockout 5% slower)
 def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, head_tail, units, cell_units,
              n_cell_units):
     """Bound propagation of linear row ``r``; -1 on a contradiction, else the cells changed."""
