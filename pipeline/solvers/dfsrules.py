@@ -51,8 +51,8 @@ from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, pointing_tables
-from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, term_pairs
+from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
+from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
@@ -75,87 +75,6 @@ HANDLED_KINDS = frozenset({"sandwich"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
-
-
-def _unit_masks(units: ShapeTables) -> np.ndarray:
-    """Each cell's units as one mask (bit ``u``: unit ``u``), as ``int64``, where the shape has up
-    to 64 units (zeros above: the kernel keeps a flag per unit there).
-
-    Parameters
-    ----------
-    units : ShapeTables
-        The shape's tables.
-
-    Returns
-    -------
-    numpy.ndarray
-    """
-    n_cells = units.cell_units.shape[0]
-    masks = np.zeros(n_cells, dtype=np.uint64)
-    if units.units.shape[0] <= 64:
-        real = np.arange(units.cell_units.shape[1]) < units.n_cell_units[:, None]
-        bits = np.where(real, np.left_shift(np.uint64(1), np.maximum(units.cell_units, 0).astype(np.uint64)),
-                        np.uint64(0))
-        masks = np.bitwise_or.reduce(bits, axis=1)
-    return masks.view(np.int64)
-
-
-def _shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray) -> np.ndarray:
-    """Per cell, the table (``arc_table``'s value) that all its arcs share, or -1 (none, or several):
-    the kernel reads such a cell's support once for all its partners, and skips them all when it
-    allows every digit (non-consecutive: a cell of digits more than two apart supports any).
-
-    Parameters
-    ----------
-    arc_ptr, arc_table : numpy.ndarray
-        Each cell's arcs (``arc_ptr[c]`` to ``arc_ptr[c + 1] - 1``) and each arc's table.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``int64``, one per cell.
-    """
-    n_cells = arc_ptr.size - 1
-    out = np.full(n_cells, -1, dtype=np.int64)
-    count = np.diff(arc_ptr)
-    has = count > 0
-    if not has.any():
-        return out
-    first = np.repeat(arc_table[arc_ptr[:-1][has]], count[has])   # each arc's cell's first table
-    owner = np.repeat(np.arange(n_cells), count)
-    same = np.bincount(owner, weights=arc_table == first, minlength=n_cells) == count
-    keep = has & same
-    out[keep] = arc_table[arc_ptr[:-1][keep]]
-    return out
-
-
-def _packed_pointing(entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,
-                     n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pointing entries (:func:`pipeline.solvers.dfsrules_pointing.pointing_tables`, ``(k, 3)``)
-    as the kernel reads them: one ``int64`` each, the cell, then the start of each place's row in
-    a takes table (24 bits each: row times ``n``); and that table, ``n`` masks a row, what ``p = d``
-    takes from the cell for each digit ``d``: row 0 the cell is ``p`` (every digit but ``d``), row
-    1 a shared house (``d``), then one row per pair table of the arcs (the digits it does not allow
-    with ``d``). One load a place where an arc's took two dependent loads, and a third of the room.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(packed, takes)``, ``int64`` (both empty where they would not fit the packing).
-    """
-    if not entries.size:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    full = np.uint64((1 << n) - 1)
-    how = entries[:, 1:]
-    used, row = np.unique(arc_table[np.maximum(how, 0)], return_inverse=True)
-    row = np.where(how == SELF, 0, np.where(how == PEER, 1, 2 + row.reshape(how.shape)))
-    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    takes = np.concatenate([(full & ~bits)[None], bits[None], full & ~tables[used]]).astype(np.int64)
-    start = row * n
-    if start.max() >= 1 << 24 or entries[:, 0].max() >= 1 << 16:   # beyond the packing: no pointing
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    packed = entries[:, 0] | (start[:, 0] << 16) | (start[:, 1] << 40)
-    return packed.astype(np.int64), takes.ravel()
 
 
 @dataclass(frozen=True)
@@ -219,7 +138,7 @@ class RuleTables:
         rint[arc_table_at:arc_table_at + n_arcs] = self.compat.size + of_table[arc_table] * size
         rint[24] = 1
         n_cells, shared_at = int(rint[0]), int(rint[36])
-        rint[shared_at:shared_at + n_cells] = _shared_tables(rint[int(rint[5]):int(rint[5]) + n_cells + 1],
+        rint[shared_at:shared_at + n_cells] = shared_tables(rint[int(rint[5]):int(rint[5]) + n_cells + 1],
                                                              rint[arc_table_at:arc_table_at + n_arcs])
         return rint, np.concatenate([self.compat, support.reshape(-1)])
 
@@ -253,7 +172,7 @@ class RuleTables:
             arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
             ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
                                            rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
-            self._pointing["tables"] = ptr, *_packed_pointing(entries.reshape(-1, 3), arc_table, tables, n)
+            self._pointing["tables"] = ptr, *packed_pointing(entries.reshape(-1, 3), arc_table, tables, n)
         ptr, packed, takes = self._pointing["tables"]
         if not packed.size:
             return rint
@@ -615,8 +534,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
-    parts.append(_shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
-    parts.append(_unit_masks(units))   # each cell's units as a mask (up to 64 units)
+    parts.append(shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
+    parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))

@@ -29,7 +29,7 @@ import numpy as np
 
 from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "pointing_tables"]
+__all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "packed_pointing", "pointing_tables"]
 
 #: How ``p = d`` bears on a cell in an entry: ``SELF`` (the cell is ``p``: every digit but ``d``
 #: goes) or ``PEER`` (a shared house and no arc: ``d`` goes); an arc's number otherwise.
@@ -111,3 +111,32 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=n_units * size * size), out=ptr[1:])
     return ptr, entries[order].ravel()
+
+
+def packed_pointing(entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,
+                     n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pointing entries (:func:`pipeline.solvers.dfsrules_pointing.pointing_tables`, ``(k, 3)``)
+    as the kernel reads them: one ``int64`` each, the cell, then the start of each place's row in
+    a takes table (24 bits each: row times ``n``); and that table, ``n`` masks a row, what ``p = d``
+    takes from the cell for each digit ``d``: row 0 the cell is ``p`` (every digit but ``d``), row
+    1 a shared house (``d``), then one row per pair table of the arcs (the digits it does not allow
+    with ``d``). One load a place where an arc's took two dependent loads, and a third of the room.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(packed, takes)``, ``int64`` (both empty where they would not fit the packing).
+    """
+    if not entries.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    full = np.uint64((1 << n) - 1)
+    how = entries[:, 1:]
+    used, row = np.unique(arc_table[np.maximum(how, 0)], return_inverse=True)
+    row = np.where(how == SELF, 0, np.where(how == PEER, 1, 2 + row.reshape(how.shape)))
+    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    takes = np.concatenate([(full & ~bits)[None], bits[None], full & ~tables[used]]).astype(np.int64)
+    start = row * n
+    if start.max() >= 1 << 24 or entries[:, 0].max() >= 1 << 16:   # beyond the packing: no pointing
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    packed = entries[:, 0] | (start[:, 0] << 16) | (start[:, 1] << 40)
+    return packed.astype(np.int64), takes.ravel()

@@ -21,7 +21,7 @@ from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, run
 from pipeline.solvers.dfs import ShapeTables
 
 __all__ = ["LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "core_tables", "core_tables_numpy",
-           "exclusion_groups", "masks_of", "starts_of", "term_pairs"]
+           "exclusion_groups", "masks_of", "shared_tables", "starts_of", "term_pairs", "unit_masks"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
 MAX_AMO_TERMS = 32
@@ -406,3 +406,55 @@ def exclusion_groups(units: ShapeTables, lin_ptr: np.ndarray, term_cell: np.ndar
 
 #: Odd 64-bit multipliers of a coefficient vector's hash (:func:`exclusion_groups`).
 _VECTOR_HASH = (np.arange(1, 2 * 64 + 2, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+
+
+def unit_masks(units: ShapeTables) -> np.ndarray:
+    """Each cell's units as one mask (bit ``u``: unit ``u``), as ``int64``, where the shape has up
+    to 64 units (zeros above: the kernel keeps a flag per unit there).
+
+    Parameters
+    ----------
+    units : ShapeTables
+        The shape's tables.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    n_cells = units.cell_units.shape[0]
+    masks = np.zeros(n_cells, dtype=np.uint64)
+    if units.units.shape[0] <= 64:
+        real = np.arange(units.cell_units.shape[1]) < units.n_cell_units[:, None]
+        bits = np.where(real, np.left_shift(np.uint64(1), np.maximum(units.cell_units, 0).astype(np.uint64)),
+                        np.uint64(0))
+        masks = np.bitwise_or.reduce(bits, axis=1)
+    return masks.view(np.int64)
+
+
+def shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray) -> np.ndarray:
+    """Per cell, the table (``arc_table``'s value) that all its arcs share, or -1 (none, or several):
+    the kernel reads such a cell's support once for all its partners, and skips them all when it
+    allows every digit (non-consecutive: a cell of digits more than two apart supports any).
+
+    Parameters
+    ----------
+    arc_ptr, arc_table : numpy.ndarray
+        Each cell's arcs (``arc_ptr[c]`` to ``arc_ptr[c + 1] - 1``) and each arc's table.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64``, one per cell.
+    """
+    n_cells = arc_ptr.size - 1
+    out = np.full(n_cells, -1, dtype=np.int64)
+    count = np.diff(arc_ptr)
+    has = count > 0
+    if not has.any():
+        return out
+    first = np.repeat(arc_table[arc_ptr[:-1][has]], count[has])   # each arc's cell's first table
+    owner = np.repeat(np.arange(n_cells), count)
+    same = np.bincount(owner, weights=arc_table == first, minlength=n_cells) == count
+    keep = has & same
+    out[keep] = arc_table[arc_ptr[:-1][keep]]
+    return out
