@@ -122,6 +122,18 @@ def packed_pointing(entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarr
     1 a shared house (``d``), then one row per pair table of the arcs (the digits it does not allow
     with ``d``). One load a place where an arc's took two dependent loads, and a third of the room.
 
+    Parameters
+    ----------
+    entries : numpy.ndarray
+        :func:`pointing_tables`' entries, ``(k, 3)``: the cell, how each place bears on it.
+    arc_table : numpy.ndarray
+        Each arc's pair table (its number).
+    tables : numpy.ndarray
+        The pair tables, ``(tables, n)`` ``uint64``: row ``t``, digit ``d``: the partner's digits
+        that go with ``d``.
+    n : int
+        Digits.
+
     Returns
     -------
     tuple of numpy.ndarray
