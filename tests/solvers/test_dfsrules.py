@@ -379,3 +379,18 @@ def test_the_search_reports_the_share_of_its_tree_searched():
     assert heard[-1] > 0.1   # the last slices search most of the tree
     stopped = search_model(model, 2, give_up=lambda found, spent, progress=None: True)
     assert stopped.status == "time_limit" and stopped.nodes < found.nodes
+
+
+@pytest.mark.parametrize("blanks", [120, 260])
+def test_a_25x25_of_more_than_64_units_counts_as_the_sat_engine(blanks):
+    # the kernel keeps its dirty units as a 64-bit mask up to 64 units and as flags beyond
+    # (a 25x25 has 75): that path counts as the SAT engine does too
+    n, rng = 25, np.random.default_rng(blanks)
+    r, c = np.divmod(np.arange(n * n), n)
+    solution = (5 * (r % 5) + r // 5 + c) % n + 1
+    solution = rng.permutation(n)[solution - 1] + 1          # digits relabelled
+    dots = [{"rule": "kropki", "cells": [f"r{i + 1}c{j + 1}", f"r{i + 1}c{j + 2}"], "color": "white"}
+            for i in range(n) for j in range(n - 1) if abs(int(solution[i * n + j]) - int(solution[i * n + j + 1])) == 1]
+    givens = "".join(f"{int(v)}," for v in np.where(rng.permutation(n * n) < blanks, 0, solution))
+    doc = {"size": n, "box": "5x5", "givens": givens.rstrip(","), "rules": dots}
+    assert dots and _agree(doc, cap=3) >= 1
