@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.core.constraints import ConstraintRows, constraint_rows  # noqa: F401  (re-exported)
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.csr import Csr
 from pipeline.core.decode import full_vector_of, grid_from_vector
@@ -640,76 +641,6 @@ class Model:
         if self.n_aux:
             out["aux_columns"] = self.n_aux
         return out
-
-
-@dataclass(frozen=True, eq=False)
-class ConstraintRows:
-    """Every row of a model's solver view in file order: the ``=`` rows of ``Aeq``, then the
-    ``<=`` rows of ``Aineq`` (none for unit-only puzzles).
-
-    ``sense[i]`` is ``"E"`` or ``"L"``; ``rhs`` is ``beq`` then ``bineq``; ``labels`` are
-    ``row_labels`` then ``ineq_labels``. For a model without inequality rows ``matrix``,
-    ``rhs`` and ``labels`` ARE ``model.Aeq``, ``model.beq`` and ``model.row_labels`` (no copy),
-    so the writers of plain puzzles write exactly what they always wrote.
-    """
-
-    matrix: sp.csr_matrix
-    rhs: np.ndarray
-    sense: np.ndarray
-    labels: np.ndarray
-    n_eq: int
-
-    @property
-    def n_rows(self) -> int:
-        """All rows (``=`` and ``<=``)."""
-        return self.matrix.shape[0]
-
-    @property
-    def n_ineq(self) -> int:
-        """The ``<=`` rows (they come last)."""
-        return self.n_rows - self.n_eq
-
-    @property
-    def less(self) -> np.ndarray:
-        """Boolean mask of the ``<=`` rows."""
-        return self.sense == "L"
-
-    @property
-    def lower(self) -> np.ndarray:
-        """Row lower bounds: the right-hand side of ``=`` rows, ``-inf`` for ``<=`` rows."""
-        return np.where(self.less, -np.inf, self.rhs)
-
-
-def constraint_rows(model: Model) -> ConstraintRows:
-    """The rows every writer writes (and HiGHS is given): ``[Aeq; Aineq]`` with senses, right-hand sides and labels.
-
-    For a model without inequality rows nothing is copied; otherwise the two matrices are stacked
-    (each writer that needs them asks).
-
-    Parameters
-    ----------
-    model : Model
-
-    Returns
-    -------
-    ConstraintRows
-
-    Examples
-    --------
-    >>> from pipeline import build_model, parse_puzzle
-    >>> rows = constraint_rows(build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "antiknight"}]}')))
-    >>> rows.n_eq, rows.n_ineq, str(rows.labels[-1]), "".join(sorted(set(rows.sense.tolist())))
-    (64, 96, 'antiknight_24_4', 'EL')
-    """
-    m = model.n_rows
-    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
-
-    if model.n_ineq == 0:
-        return ConstraintRows(model.Aeq, model.beq, np.full(m, "E"), model.row_labels, m)
-    return ConstraintRows(sp.vstack([model.Aeq, model.Aineq], format="csr"),
-                          np.concatenate([model.beq, model.bineq]),
-                          np.concatenate([np.full(m, "E"), np.full(model.n_ineq, "L")]),
-                          np.concatenate([model.row_labels, model.ineq_labels]).astype(str), m)
 
 
 def build_model(puzzle: Puzzle, scheme: str = "ijk", order: str = "F", clues: str = "rows",
