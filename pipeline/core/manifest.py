@@ -10,7 +10,7 @@ import numpy as np
 
 from pipeline.core.conventions import Convention, make_convention
 from pipeline.core.errors import clip, FormatError, PipelineError, json_kind
-from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_names, present_positions
+from pipeline.core.build import CLUE_ENCODINGS, Model, aux_column_count, aux_column_names, present_positions
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.values import parse_values
 from pipeline.core import version
@@ -48,7 +48,7 @@ def model_metadata(model: Model, *, with_columns: bool = True) -> dict:
     }
     if model.n_aux:   # docs/conventions.md, "Auxiliary columns": after the cell-digit block, never reduced
         meta["aux_columns"] = {"first": conv.n_vars, "count": model.n_aux,
-                               "families": dict(aux_column_names(model.puzzle)[1]),
+                               "families": dict(model.R.aux_families),   # the rows' own: not written again
                                "names": "aux_<family>_<i>_<j>..., in rule order"}
     if model.is_reduced and with_columns:
         meta["kept_columns"] = model.columns.tolist()  # 0-based full positions of solver columns
@@ -385,7 +385,7 @@ def manifest_from_dict(meta: dict, where: str = "manifest") -> Manifest:
                                                              or stated < conv.n_vars):
             raise FormatError(f"{where}: field 'formats.{fmt}.variables' must be a whole number of at least the "
                               f"model's {conv.n_vars} cell variables, found {clip(repr(stated), 40)}")
-    n_aux = aux_column_names(puzzle)[0].size if puzzle.rules or puzzle.extra else 0
+    n_aux = aux_column_count(puzzle) if puzzle.rules or puzzle.extra else 0   # counted, no names written
     _check_aux(meta, conv.n_vars, n_aux, where)
     encoding = meta["clue_encoding"]
     if encoding not in CLUE_ENCODINGS:
