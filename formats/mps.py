@@ -138,11 +138,12 @@ def _short_names(prefix: bytes, count: int) -> np.ndarray:
     return out
 
 
-def _column_table(model) -> np.ndarray:
-    """``model.col_names`` as an (n, width) byte table, left-aligned and blank-padded: the
-    convention's :meth:`~pipeline.core.conventions.Convention.name_table` with its zero padding made
-    blanks (every name byte is above the blank, so a maximum does it in place)."""
-    table = model.name_table()
+def _column_table(model, c0: int, c1: int) -> np.ndarray:
+    """``model.col_names[c0:c1]`` as an (n, width) byte table, left-aligned and blank-padded: the
+    model's :meth:`~pipeline.core.build.Model.name_table` of those columns (one width for every
+    chunk) with its zero padding made blanks (every name byte is above the blank, so a maximum
+    does it in place)."""
+    table = model.name_table(c0, c1)
     return np.maximum(table, _BLANK, out=table)
 
 
@@ -166,10 +167,13 @@ class _Layout:
         if style not in STYLES:
             raise FormatError(f"mps: unknown style {style!r}; expected free or fixed")
         self.style = style
+        self.model = model
+        self.cols: np.ndarray | None
         self.constraints = constraint_rows(model)
         m, n = self.constraints.n_rows, model.n_cols
         if style == "free":
-            self.cols = _column_table(model)
+            self.cols = None      # named chunk by chunk (col_part): 1.75 M names were 44 MB held at once
+            self.col_width = _column_table(model, 0, 0).shape[1]
             rows = _row_table(self.constraints.labels)
             width = max(rows.shape[1], len(OBJ_FREE))
             self.rows = np.full((m + 1, width), _BLANK, dtype=np.uint8)
@@ -184,6 +188,7 @@ class _Layout:
             self.max_number = None
         else:
             self.cols = _short_names(b"C", n)
+            self.col_width = self.cols.shape[1]
             self.rows = np.concatenate([_short_names(b"R", m), _blank_table([OBJ_FIXED.encode()], width=8)])
             self.obj = OBJ_FIXED.encode()
             self.head = b"NAME          " + PROBLEM_NAME.encode() + b"\n"   # name from column 15
@@ -196,6 +201,13 @@ class _Layout:
 
     def values(self, v):
         return _values(v, self.num_lead, self.max_number)
+
+    def col_part(self, cols: np.ndarray, c0: int, c1: int) -> tuple[np.ndarray, np.ndarray]:
+        """A part naming ``cols`` (all in ``[c0, c1)``): the short names, or the free names of
+        those columns alone."""
+        if self.cols is not None:
+            return self.cols, cols
+        return _column_table(self.model, c0, c1), cols - c0
 
 
 def _integrality_runs(integer: np.ndarray) -> list[tuple[int, int, bool]]:
@@ -238,7 +250,7 @@ def _entries(a: sp.csc_matrix, cost: np.ndarray, obj_entry: np.ndarray, c0: int,
     return np.repeat(np.arange(c0, c1), counts), rows, vals
 
 
-def _pair_lines(lay: _Layout, cols, rows, vals) -> np.ndarray:
+def _pair_lines(lay: _Layout, cols, rows, vals, c0: int, c1: int) -> np.ndarray:
     """Free-style COLUMNS lines holding two (row, value) pairs, a third fewer bytes than one.
 
     An entry opens a line when its rank inside its column is even; the last line of a column
@@ -253,10 +265,10 @@ def _pair_lines(lay: _Layout, cols, rows, vals) -> np.ndarray:
     single[~single] = cols[second[~single]] != cols[first[~single]]
     second[single] = first[single]
     pair = [(lay.rows, rows[first]), lay.values(vals[first]), lay.sep]
-    lines = _render([lay.col_lead, (lay.cols, cols[first]), lay.sep] + pair +
+    lines = _render([lay.col_lead, lay.col_part(cols[first], c0, c1), lay.sep] + pair +
                     [(lay.rows, rows[second]), lay.values(vals[second]), b"\n"], first.size)
     if single.any():
-        head = len(lay.col_lead) + lay.cols.shape[1] + len(lay.sep)
+        head = len(lay.col_lead) + lay.col_width + len(lay.sep)
         lines[single, head:head + sum(_part_width(p) for p in pair)] = _BLANK
     return lines
 
@@ -272,9 +284,9 @@ def _write_columns(f, lay: _Layout, a: sp.csc_matrix, cost: np.ndarray, integer:
         for c0, c1 in _column_chunks(a.indptr, start, stop):
             cols, rows, vals = _entries(a, cost, obj_entry, c0, c1)
             if lay.style == "free":
-                _emit(f, _pair_lines(lay, cols, rows, vals))
+                _emit(f, _pair_lines(lay, cols, rows, vals, c0, c1))
             else:
-                _emit(f, _render([lay.col_lead, (lay.cols, cols), lay.sep, (lay.rows, rows), lay.values(vals),
+                _emit(f, _render([lay.col_lead, lay.col_part(cols, c0, c1), lay.sep, (lay.rows, rows), lay.values(vals),
                                   b"\n"], cols.size))
         if is_int:
             f.write(lay.marker % b"INTEND")
@@ -314,8 +326,8 @@ def _write_bounds(f, lay: _Layout, lb: np.ndarray, ub: np.ndarray) -> None:
         values = [_widen(v, width, len(lay.num_lead)) for v in values]
         cols = np.arange(c0, c1)
         head = [b" "]
-        tail = [lay.bound_gap, (lay.cols, cols)]
-        block = np.empty((k, 2, 1 + 2 + _part_width(lay.bound_gap) + lay.cols.shape[1] + width + 1), np.uint8)
+        tail = [lay.bound_gap, lay.col_part(cols, c0, c1)]
+        block = np.empty((k, 2, 1 + 2 + _part_width(lay.bound_gap) + lay.col_width + width + 1), np.uint8)
         for j in (0, 1):
             _render(head + [(kinds, kind[j])] + tail + [values[j], b"\n"], k, out=block[:, j, :])
         flag = np.stack([kind[0] == 3, kind[1] == 4], axis=1)
@@ -383,13 +395,13 @@ def _write_names_map(model, lay: _Layout, path) -> Path:
 
     short_rows = unpadded(np.concatenate([lay.rows[-1:], lay.rows[:-1]]))
     long_rows = bytes_table(np.concatenate([np.array([OBJ_FREE.encode()]), np.asarray(lay.constraints.labels, dtype="S")]))
+    assert lay.cols is not None            # the fixed style's short names
     with atomic_open(path, "wb") as f:
         f.write(b"short,long\n")
         _emit(f, _render([short_rows, b",", long_rows, b"\n"], short_rows.shape[0]), strip=True)
-        long_cols = model.name_table()
         for c0 in range(0, model.n_cols, _CHUNK):
             c1 = min(model.n_cols, c0 + _CHUNK)
-            _emit(f, _render([lay.cols[c0:c1], b",", long_cols[c0:c1], b"\n"], c1 - c0), strip=True)
+            _emit(f, _render([lay.cols[c0:c1], b",", model.name_table(c0, c1), b"\n"], c1 - c0), strip=True)
     return Path(path)
 
 

@@ -31,7 +31,7 @@ from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
 from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
-                                    has_rule_rows, rule_nonzeros)  # (re-exported: R)
+                                    column_name_table, column_name_width, has_rule_rows, rule_nonzeros)  # (R)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -505,14 +505,25 @@ class Model:
         return np.concatenate([self.convention.names(self.columns[cells]),
                                self.aux_names[self.columns[~cells] - self.convention.n_vars]]).astype(str)
 
-    def name_table(self) -> np.ndarray:
-        """:attr:`col_names` as an ``(n_cols, W)`` uint8 table, left-aligned and zero-padded: the
-        convention's :meth:`~pipeline.core.conventions.Convention.name_table` without auxiliary
-        columns (the writers' fast path), else the names' bytes padded to the longest."""
+    def name_table(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """:attr:`col_names` of columns ``start:stop`` (default all) as an ``(n, W)`` uint8 table,
+        left-aligned and zero-padded to a ``W`` of all columns, whatever the slice: the convention's
+        :meth:`~pipeline.core.conventions.Convention.name_table` without auxiliary columns, else
+        :func:`~pipeline.core.rulerows.column_name_table` (a writer's chunk costs its own rows).
+
+        Parameters
+        ----------
+        start, stop : int, optional
+            The solver columns, as a slice.
+        """
         if not self.n_aux:
-            return self.convention.name_table(self.columns)
-        names = np.asarray(self.col_names).astype("S")
-        return np.ascontiguousarray(names).view(np.uint8).reshape(names.size, -1).copy()
+            return self.convention.name_table(self.columns[start:stop])
+        return column_name_table(self.convention, self.columns[start:stop], self.aux_names, self._name_width)
+
+    @cached_property
+    def _name_width(self) -> int:
+        """:meth:`name_table`'s width with auxiliary columns: the longest name, found chunk by chunk."""
+        return column_name_width(self.convention, self.columns, self.aux_names)
 
     def family_counts(self) -> dict[str, int]:
         """Rows of the solver view per family (``clue`` for B rows, then the rule families of

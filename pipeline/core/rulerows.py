@@ -378,6 +378,70 @@ def aux_column_names(puzzle: Puzzle) -> tuple[np.ndarray, tuple[tuple[str, int],
     return (np.concatenate([extra, names]) if extra.size else names), tuple(counts.items())
 
 
+#: Columns named at a time when the longest name is looked for (a name table of 256K rows).
+NAME_CHUNK = 1 << 18
+
+
+def column_name_width(conv: Convention, columns: np.ndarray, aux_names: np.ndarray) -> int:
+    """The width of :func:`column_name_table` for the solver ``columns``: the longest name of a
+    present cell (as :meth:`~pipeline.core.conventions.Convention.names` trims it, at least 1)
+    or the width of the auxiliary names' dtype, found chunk by chunk (no table of every name).
+
+    Parameters
+    ----------
+    conv : Convention
+        The model's convention.
+    columns : numpy.ndarray
+        Full positions of the solver columns: cells, then auxiliary columns.
+    aux_names : numpy.ndarray of str
+        Every auxiliary column's name, in order.
+
+    Returns
+    -------
+    int
+    """
+    cells = columns[columns < conv.n_vars]
+    width = 1
+    for c0 in range(0, cells.size, NAME_CHUNK):
+        used = np.flatnonzero(conv.name_table(cells[c0:c0 + NAME_CHUNK]).any(axis=0))
+        width = max(width, int(used[-1]) + 1 if used.size else 1)
+    return max(width, aux_names.dtype.itemsize // (4 if aux_names.dtype.kind == "U" else 1))
+
+
+def column_name_table(conv: Convention, columns: np.ndarray, aux_names: np.ndarray, width: int) -> np.ndarray:
+    """Names of the solver ``columns`` as an ``(n, width)`` uint8 table, left-aligned and
+    zero-padded: cells by the convention's name table, auxiliary columns by ``aux_names``. Only
+    the rows asked for are made (the names of 1.5 M auxiliary columns as one str array held
+    160 MB more than the export's model, and twice that while it was made).
+
+    Parameters
+    ----------
+    conv : Convention
+        The model's convention.
+    columns : numpy.ndarray
+        Full positions of the columns to name.
+    aux_names : numpy.ndarray of str
+        Every auxiliary column's name, in order (ASCII: a name beyond it raises
+        ``UnicodeEncodeError``).
+    width : int
+        At least :func:`column_name_width` of the model's columns.
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+    """
+    out = np.zeros((columns.size, width), dtype=np.uint8)
+    cells = columns < conv.n_vars
+    if cells.any():
+        table = conv.name_table(columns[cells])
+        k = min(width, table.shape[1])    # the convention's width may pass the longest present name
+        out[cells, :k] = table[:, :k]
+    if not cells.all():
+        names = np.ascontiguousarray(aux_names[columns[~cells] - conv.n_vars].astype("S"))
+        out[~cells, :names.itemsize] = names.view(np.uint8).reshape(names.size, names.itemsize)
+    return out
+
+
 def aux_column_count(puzzle: Puzzle) -> int:
     """How many auxiliary columns the puzzle has (:func:`aux_column_names`' length, without
     writing the names: a published rule puzzle's million names took 1.3 s to write).

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
+import formats.mps as mps
 import pipeline.core.rulerows as rulerows
 from formats.directory import export_model
 from pipeline.core.build import build_model
@@ -40,3 +42,37 @@ def test_an_export_writes_the_auxiliary_names_once(tmp_path, monkeypatch):
     assert len(calls) == 1
     assert model_metadata(model)["aux_columns"]["families"] == {"regex": 759, "regexstate": 60}
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("clues", ["rows", "reduce"])
+def test_a_name_table_slice_is_the_whole_tables_rows(clues):
+    model = _regex_model(clues)
+    whole = _old_name_table(model)
+    assert np.array_equal(model.name_table(), whole)
+    for start, stop in [(0, 3), (5, model.n_cols - 100), (model.n_cols - 120, model.n_cols), (7, 7)]:
+        assert np.array_equal(model.name_table(start, stop), whole[start:stop])
+
+
+@pytest.mark.parametrize("style", ["free", "fixed"])
+def test_mps_names_its_columns_a_chunk_at_a_time(tmp_path, monkeypatch, style):
+    monkeypatch.setattr(mps, "_CHUNK", 64)    # numbers are aligned per chunk: one chunk size for both files
+    model_class = type(_regex_model())
+    real = model_class.name_table
+    monkeypatch.setattr(model_class, "name_table", lambda self, start=0, stop=None: _old_name_table(self)[start:stop])
+    mps.write(_regex_model(), tmp_path / "whole.mps", style=style)
+    asked = []
+
+    def recorded(self, start=0, stop=None):
+        table = real(self, start, stop)
+        asked.append(table.shape[0])
+        return table
+
+    monkeypatch.setattr(model_class, "name_table", recorded)
+    model = _regex_model()
+    mps.write(model, tmp_path / "chunked.mps", style=style)
+    assert (tmp_path / "chunked.mps").read_bytes() == (tmp_path / "whole.mps").read_bytes()
+    if style == "fixed":
+        assert (mps.names_map_path(tmp_path / "chunked.mps").read_bytes()
+                == mps.names_map_path(tmp_path / "whole.mps").read_bytes())
+    assert asked and max(asked) <= 64 < model.n_cols      # never the whole table
+    assert "col_names" not in vars(model)                 # nor every name as one str array

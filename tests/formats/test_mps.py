@@ -303,10 +303,10 @@ def test_column_names_match_the_convention():
                                   (parse_puzzle("12" + "." * 9998), "block", "reduce")):
         for order in "FC":
             model = build_model(puzzle, scheme=scheme, order=order, clues=clues)
-            table = mps._Layout(model, "free").cols
+            table = mps._column_table(model, 0, model.n_cols)     # as the writer's chunks name them
             names = np.char.rstrip(table.view(f"S{table.shape[1]}").ravel()).astype(str)
             np.testing.assert_array_equal(names, model.convention.names(model.columns))
-            assert table.shape[1] == model.convention.name_table().shape[1]
+            assert table.shape[1] == model.convention.name_table().shape[1] == mps._Layout(model, "free").col_width
 
 
 # ---------------------------------------------------------------------------------------------
