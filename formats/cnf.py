@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_row_tokens, unit_tokens
+from pipeline.core.clauses import (DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_clause_tokens, iter_row_tokens,
+                                   unit_tokens)
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
                                       rule_rows)
 from pipeline.core.conventions import Convention
@@ -418,6 +420,52 @@ def clause_set_difference(got: np.ndarray, want: np.ndarray) -> str | None:
     return None
 
 
+def equal_in_order(tokens: np.ndarray, skip: tuple[int, int], chunks: Iterable[np.ndarray]) -> bool:
+    """Whether ``tokens`` without ``tokens[skip[0]:skip[1]]`` are the ``chunks`` one after the
+    other, compared a chunk at a time: an empty 100x100's CNF held its whole encoding a second
+    time, and check peaked at 3.1 GB, when the two were one concatenated array each.
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        A file's literals (0-terminated clauses).
+    skip : tuple of int
+        ``(lo, hi)``: tokens left out (the rule rows' clauses, compared on their own); ``lo == hi``
+        leaves out none.
+    chunks : iterable of numpy.ndarray
+        The expected literals in pieces (:func:`pipeline.core.clauses.iter_clause_tokens`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> equal_in_order(np.array([1, 0, 9, 0, 2, 0]), (2, 4), [np.array([1, 0]), np.array([2, 0])])
+    True
+    >>> equal_in_order(np.array([1, 0, 2, 0]), (0, 0), [np.array([1, 0])])
+    False
+    """
+    lo, hi = skip
+    gap = hi - lo
+    n = tokens.size - gap
+    pos = 0
+    for chunk in chunks:
+        end = pos + chunk.size
+        if end > n:
+            return False
+        if end <= lo:
+            piece = tokens[pos:end]
+        elif pos >= lo:
+            piece = tokens[pos + gap:end + gap]
+        else:   # a chunk across the left-out tokens: only this piece is copied
+            piece = np.concatenate([tokens[pos:lo], tokens[hi:end + gap]])
+        if not np.array_equal(piece, chunk):
+            return False
+        pos = end
+    return pos == n
+
+
 def _refuse_other_clauses(cnf_file: CnfFile, model: Model, rule_aux: int, where: str) -> None:
     """FormatError unless the header and every clause are the model's own encoding (amo of the
     facts comment): a changed at-most-one clause (``-1 -82 0`` made ``1 -82 0``) decodes to the
@@ -433,13 +481,17 @@ def _refuse_other_clauses(cnf_file: CnfFile, model: Model, rule_aux: int, where:
         raise FormatError(f"{where}: header says {cnf_file.n_vars} variables, the model's CNF (amo {enc.amo}) "
                           f"has {n_vars}")
     tokens = cnf_file.tokens
+    lo = hi = 0
     rule_facts = cnf_file.facts.get("rule_rows")
     if rule_facts:
         first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
         ends = cnf_file.clause_ends
         lo = ends[first - 1] + 1 if first else 0
         hi = ends[first + count - 1] + 1 if count else lo
-        tokens = np.concatenate([tokens[:lo], tokens[hi:]])
+    if equal_in_order(tokens, (lo, hi), iter_clause_tokens(enc)):
+        return   # the pipeline's own file, compared chunk by chunk: no copy of either side
+    # another clause order (or other clauses): the multisets, each side whole
+    tokens = np.concatenate([tokens[:lo], tokens[hi:]])
     want = np.concatenate([*iter_row_tokens(enc), unit_tokens(enc), np.zeros(0, np.int64)])
     difference = clause_set_difference(tokens, want)
     if difference:
@@ -523,6 +575,9 @@ def read(path: str | os.PathLike) -> ModelData:
     if rule_facts:
         a, lower, upper, rule_aux = _with_rule_rows(cnf_file, a, model, where)
     _refuse_other_clauses(cnf_file, model, rule_aux, where)
+    # the literals and their masks are done with: the rows they gave are compared with the model
+    # next, which builds it again (the 720 MB of an empty 100x100's literals sat under that)
+    del cnf_file, tokens, lits, bad, keep_lit
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
     data = ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),

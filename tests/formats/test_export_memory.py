@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+import formats.cnf as cnf
 import formats.mps as mps
 import pipeline.core.rulerows as rulerows
 from formats.directory import export_model
@@ -76,3 +77,28 @@ def test_mps_names_its_columns_a_chunk_at_a_time(tmp_path, monkeypatch, style):
                 == mps.names_map_path(tmp_path / "whole.mps").read_bytes())
     assert asked and max(asked) <= 64 < model.n_cols      # never the whole table
     assert "col_names" not in vars(model)                 # nor every name as one str array
+
+
+def test_a_cnf_of_its_own_model_is_compared_chunk_by_chunk(tmp_path, monkeypatch):
+    model = build_model(parse_puzzle('{"size": 4, "givens": ["r1c1=1"], "rules": [{"rule": "antiknight"}]}'))
+    cnf.write(model, tmp_path / "m.cnf")
+    chunks = []
+    real = cnf.iter_clause_tokens
+    monkeypatch.setattr(cnf, "iter_clause_tokens", lambda enc: (chunks.append(c.size) or c for c in real(enc)))
+
+    def whole(*args):
+        raise AssertionError("the whole clause set was compared")
+
+    monkeypatch.setattr(cnf, "clause_set_difference", whole)
+    cnf.read(tmp_path / "m.cnf")
+    assert chunks
+
+
+def test_equal_in_order_skips_the_rule_clauses_and_counts_every_token():
+    tokens = np.array([1, 2, 0, 7, 0, 8, 0, 3, 0, -4, 0])
+    pieces = [np.array([1, 2, 0]), np.array([3, 0]), np.array([-4, 0])]
+    assert cnf.equal_in_order(tokens, (3, 7), pieces)
+    assert cnf.equal_in_order(tokens, (3, 7), [np.array([1, 2, 0, 3]), np.array([0, -4, 0])])   # across the gap
+    assert not cnf.equal_in_order(tokens, (3, 7), pieces[:2])                  # a clause left over
+    assert not cnf.equal_in_order(tokens, (3, 7), pieces + [np.array([5, 0])])  # one missing
+    assert not cnf.equal_in_order(tokens, (3, 5), pieces)                      # the skip is part of it
