@@ -17,7 +17,7 @@ One implementation each (no Python loop per value):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -655,7 +655,29 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
     >>> integer_tokens(np.frombuffer(b" 1 -22\\n+3 0\\n", np.uint8), ValueError, chunk=4).tolist()
     [1, -22, 3, 0]
     """
-    parts = []
+    edges = list(_blank_cut_chunks(buf, chunk))
+    # tokens counted first (runs of bytes above the blank, as Tokens splits them), so each chunk's
+    # values go straight into one array: a list of parts and their concatenation held the
+    # tokens twice (1.44 GB for a 354 MB CNF of 90 M literals)
+    counts = []
+    for start, stop in edges:
+        solid = buf[start:stop] > BLANK
+        counts.append(int(solid[0]) + int(np.count_nonzero(solid[1:] & ~solid[:-1])))
+    out = np.empty(sum(counts), dtype=np.int64)
+    at = 0
+    for (start, stop), count in zip(edges, counts):
+        tokens = Tokens(buf[start:stop])
+        values, bad = tokens.integers()
+        if bad >= 0:
+            raise error(tokens.text(bad))
+        out[at:at + count] = values
+        at += count
+    return out
+
+
+def _blank_cut_chunks(buf: np.ndarray, chunk: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of about ``chunk`` bytes each, every ``stop`` but the last at a blank
+    byte (no token is cut in two)."""
     start = 0
     while start < buf.size:
         stop = min(start + chunk, buf.size)
@@ -669,10 +691,5 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
                 stop = buf.size
                 break
             window *= 2
-        tokens = Tokens(buf[start:stop])
-        values, bad = tokens.integers()
-        if bad >= 0:
-            raise error(tokens.text(bad))
-        parts.append(values)
+        yield start, stop
         start = stop
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

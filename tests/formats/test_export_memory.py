@@ -102,3 +102,39 @@ def test_equal_in_order_skips_the_rule_clauses_and_counts_every_token():
     assert not cnf.equal_in_order(tokens, (3, 7), pieces[:2])                  # a clause left over
     assert not cnf.equal_in_order(tokens, (3, 7), pieces + [np.array([5, 0])])  # one missing
     assert not cnf.equal_in_order(tokens, (3, 5), pieces)                      # the skip is part of it
+
+
+def test_integer_tokens_hold_the_literals_once():
+    # each chunk's values went to a list and were then concatenated: the literals twice at the end
+    import tracemalloc
+
+    from formats.text import integer_tokens
+
+    buf = np.frombuffer(b"12 -345 6 0\n" * 100_000, np.uint8)
+    tracemalloc.start()
+    try:
+        tokens = integer_tokens(buf, ValueError, chunk=1 << 14)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert tokens.size == 400_000 and tokens[:4].tolist() == [12, -345, 6, 0]
+    assert peak < 1.5 * tokens.nbytes, peak              # 2 x before (plus the chunks)
+
+
+def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
+    # the parts and their concatenation, then np.abs for the largest literal: a 354 MB CNF's read
+    # peaked at 1.44 GB (its text plus the literals' 720 MB twice)
+    import tracemalloc
+
+    real = cnf.integer_tokens     # small chunks: their parsing's temporaries stay below the literals'
+    monkeypatch.setattr(cnf, "integer_tokens", lambda buf, error: real(buf, error, chunk=1 << 14))
+    path = tmp_path / "m.cnf"
+    cnf.write(build_model(parse_puzzle('{"size": 16}')), path)
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        tokens = cnf.read_cnf(path).tokens
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < size + 1.5 * tokens.nbytes, (peak, size, tokens.nbytes)   # size + 2 x the literals before
