@@ -19,29 +19,21 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
-from pipeline.core.errors import clip, FormatError, shortened
-from pipeline.core.manifest import COMMENT_TAG, aux_count, column_names, model_metadata, parse_comment_line
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import COMMENT_TAG, model_metadata
 
-from formats.base import Format, ModelData, atomic_open, constraint_rows, open_text, register
-from formats.files import is_count
-from formats.agree import refuse_disagreement
-from formats.cnf import convention_of, render_tokens
+from formats.base import Format, atomic_open, constraint_rows, register
+from formats.cnf import render_tokens
+from formats.opb_read import read
 from formats.text import digits_table
 
 _CHUNK_NONZEROS = 1 << 20
-# integers of at most 18 digits: every one fits the int64 arrays they are read into (a longer one
-# is a bad term, as 1e400 is, not an OverflowError)
-_TERM = re.compile(r"^([+-]?\d{1,18})$")
-_VAR = re.compile(r"^x(\d{1,18})$")
-# the competition header solvers size their arrays by (minisat+, sat4j): compared with the file
-_HEADER = re.compile(r"^\*\s*#variable=\s*(\S+)\s+#constraint=\s*(\S+)")
 
 
 def opb_metadata(model: Model) -> dict:
@@ -191,141 +183,6 @@ def describe(model: Model) -> dict:
     if model.n_ineq:
         out["inequalities"] = "each <= row of Aineq negated as >=, after the = rows"
     return out
-
-
-def _refuse_other_header(header: tuple[str, str] | None, n_vars: int, n_constraints: int, where: str) -> None:
-    """FormatError unless the ``* #variable= V #constraint= C`` header (when present) states the
-    model's ``N^3`` variables and the file's constraint count: solvers size their arrays by it,
-    so a tampered one (``#variable= 999999999999``) is not the manifest's model."""
-    if header is None:
-        return
-    stated = (("variables", n_vars, "the model's OPB has"), ("constraints", n_constraints, "the file has"))
-    for text, (what, want, whose) in zip(header, stated):
-        number = int(text) if is_count(text) else None
-        if number != want:
-            raise FormatError(f"{where}: header says {shortened(text)} {what}, {whose} {want}")
-
-
-def read(path: str | os.PathLike) -> ModelData:
-    """An OPB file (linear constraints) back to :class:`ModelData`.
-
-    The metadata's counts split the constraints: the first ``rows`` are the ``=`` rows of
-    ``Aeq``, the next ``inequalities`` the ``<=`` rows of ``Aineq`` (written negated with ``>=``
-    and negated back here), the rest are bound lines (``+1 xv >= 1`` is ``lb = 1``, ``+1 xv <= 0``
-    ``ub = 0``). Without the counts (files of other tools' making): a one-term ``+1 xv >= 1`` /
-    ``+1 xv <= 0`` is a bound, any other ``>=``/``<=`` a row with one infinite side. Columns: all
-    ``N^3`` variables (a gattai layout's present cells), or for ``reduce`` the named ones (sorted).
-
-    Raises
-    ------
-    FormatError
-        A constraint without ``;``, a bad term or operator, a name other than ``x<int>``, a
-        ``* #variable= V #constraint= C`` header other than the model's ``N^3`` and the file's
-        constraint count, or a file without the pipeline's metadata.
-    """
-    where = str(path)
-    with open_text(path, where) as f:
-        text = f.read()
-    meta = {}
-    body_lines = []
-    header = None
-    for line in text.splitlines():
-        s = line.strip()
-        if s.startswith("*"):
-            if COMMENT_TAG in s:
-                meta = parse_comment_line(s) or {}
-            elif header is None and (found := _HEADER.match(s)):
-                header = (found.group(1), found.group(2))
-        elif s:
-            body_lines.append(s)
-    if not meta:
-        raise FormatError(f"{where}: no '* {COMMENT_TAG}' comment: not a pipeline OPB file")
-    body = " ".join(body_lines)
-    if body and not body.rstrip().endswith(";"):
-        raise FormatError(f"{where}: truncated: the last constraint has no ';'")
-    statements = [s.split() for s in body.split(";")[:-1]]
-    counted = isinstance(meta.get("rows"), int)
-    n_rows = int(meta.get("rows", 0)) + int(meta.get("inequalities", 0)) if counted else None
-    rows_cols: list[np.ndarray] = []
-    rows_coef: list[np.ndarray] = []
-    lower: list[float] = []
-    upper: list[float] = []
-    cost_terms: list[tuple[np.ndarray, np.ndarray]] = []
-    bound_lb: list[int] = []
-    bound_ub: list[int] = []
-    for k, words in enumerate(statements):
-        if words and words[0] in ("min:", "max:"):
-            terms = words[1:]
-            rel = None
-        else:
-            if len(words) < 4 or words[-2] not in ("=", ">=", "<="):
-                raise FormatError(f"{where}: constraint {k + 1}: expected 'terms <op> rhs ;', found {clip(' '.join(words), 60)!r}")
-            terms, rel, rhs = words[:-2], words[-2], words[-1]
-            if not _TERM.match(rhs):
-                raise FormatError(f"{where}: constraint {k + 1}: right-hand side {shortened(rhs)!r} is not an integer")
-        if len(terms) % 2:
-            raise FormatError(f"{where}: constraint {k + 1}: terms must be 'coefficient x<v>' pairs")
-        coefs, names = terms[0::2], terms[1::2]
-        for coef_text, nme in zip(coefs, names):
-            if not _TERM.match(coef_text) or not _VAR.match(nme):
-                raise FormatError(f"{where}: constraint {k + 1}: bad term {shortened(coef_text)} {shortened(nme)!r}; "
-                                  "expected '+1 x<v>'")
-        v = np.array([int(nme[1:]) for nme in names], dtype=np.int64)
-        c = np.array([int(x) for x in coefs], dtype=np.int64)
-        if rel is None:
-            cost_terms.append((v, c))
-            continue
-        b = int(rhs)
-        is_row = len(rows_cols) < n_rows if n_rows is not None else not (v.size == 1 and c[0] == 1 and (
-            (rel == ">=" and b == 1) or (rel == "<=" and b == 0)))
-        if not is_row and v.size == 1 and c[0] == 1 and rel == ">=" and b == 1:
-            bound_lb.append(v[0])
-        elif not is_row and v.size == 1 and c[0] == 1 and rel == "<=" and b == 0:
-            bound_ub.append(v[0])
-        elif not is_row:
-            raise FormatError(f"{where}: constraint {k + 1}: after the metadata's {n_rows} rows only bound lines "
-                              f"('+1 x<v> >= 1' or '+1 x<v> <= 0') may follow, found {clip(' '.join(words), 60)!r}")
-        elif rel == ">=" and counted:    # a <= row of Aineq, written negated
-            rows_cols.append(v)
-            rows_coef.append(-c)
-            lower.append(-np.inf)
-            upper.append(-b)
-        else:
-            rows_cols.append(v)
-            rows_coef.append(c)
-            lower.append(b if rel in ("=", ">=") else -np.inf)
-            upper.append(b if rel in ("=", "<=") else np.inf)
-    conv, columns_rule = convention_of(meta, where)
-    n_cells = conv.n_vars + aux_count(meta)   # cell variables, then the auxiliary columns
-    all_vars = np.concatenate(rows_cols + [np.array(bound_lb + bound_ub, dtype=np.int64)]
-                              + [v for v, _ in cost_terms]) if (rows_cols or bound_lb or bound_ub) else np.zeros(0, np.int64)
-    if all_vars.size and (all_vars.min() < 1 or all_vars.max() > n_cells):
-        raise FormatError(f"{where}: variable x{int(all_vars.max())} is beyond the model's {n_cells} variables")
-    if counted and len(rows_cols) != n_rows:
-        raise FormatError(f"{where}: the metadata counts {n_rows} rows, the file has {len(rows_cols)}")
-    _refuse_other_header(header, n_cells, len(rows_cols) + len(bound_lb) + len(bound_ub), where)
-    flat = np.concatenate(rows_cols) - 1 if rows_cols else np.zeros(0, np.int64)
-    columns = np.unique(flat) if columns_rule is None else columns_rule
-    if columns_rule is None and aux_count(meta):   # reduce: auxiliary columns are never dropped
-        columns = np.union1d(columns, conv.n_vars + np.arange(aux_count(meta)))
-    lengths = np.array([v.size for v in rows_cols], dtype=np.int64)
-    indptr = np.concatenate([[0], np.cumsum(lengths)])
-    data = np.concatenate(rows_coef).astype(float) if rows_coef else np.zeros(0)
-    col = np.searchsorted(columns, flat)
-    if flat.size and (col.max() >= columns.size or (columns[np.minimum(col, columns.size - 1)] != flat).any()):
-        raise FormatError(f"{where}: a variable is not a column of the model its metadata describes")
-    a = sp.csr_matrix((data, col, indptr), shape=(lengths.size, columns.size))
-    lb, ub, cost = np.zeros(columns.size), np.ones(columns.size), np.zeros(columns.size)
-    lb[np.searchsorted(columns, np.array(bound_lb, dtype=np.int64) - 1)] = 1.0
-    ub[np.searchsorted(columns, np.array(bound_ub, dtype=np.int64) - 1)] = 0.0
-    for v, c in cost_terms:
-        cost[np.searchsorted(columns, v - 1)] += c
-    if meta.get("clue_encoding") == "reduce" and meta.get("kept_columns") == "by name":
-        meta = {**meta, "kept_columns": columns.tolist()}
-    model_data = ModelData(a, np.array(lower, dtype=float), np.array(upper, dtype=float), lb, ub, cost,
-                           np.ones(columns.size, dtype=bool), None, column_names(meta, conv, columns, where), meta)
-    refuse_disagreement(model_data, where)
-    return model_data
 
 
 register(Format("opb", (".opb",), "pseudo-Boolean competition OPB (x<position+1>)", file_names=("model.opb",),
