@@ -138,3 +138,42 @@ def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
     finally:
         tracemalloc.stop()
     assert peak < size + 1.5 * tokens.nbytes, (peak, size, tokens.nbytes)   # size + 2 x the literals before
+
+
+def test_csv_writes_the_long_form_a_chunk_of_rows_and_names_at_a_time(tmp_path, monkeypatch):
+    import formats.csv as csv_format
+    import formats.csv_long as csv_long
+    model = _regex_model()
+    csv_long.write_long(model, tmp_path / "whole.csv")
+    monkeypatch.setattr(csv_long, "_CHUNK", 64)
+    asked, written = [], []
+    model_class = type(model)
+    real_table, real_chunks = model_class.name_table, csv_long.write_csv_chunks
+    monkeypatch.setattr(model_class, "name_table",
+                        lambda self, start=0, stop=None: asked.append((stop or self.n_cols) - start) or real_table(self, start, stop))
+    monkeypatch.setattr(csv_long, "write_csv_chunks", lambda f, columns: written.append(len(columns[0])) or real_chunks(f, columns))
+    csv_format.write_long(model, tmp_path / "chunked.csv")
+    assert (tmp_path / "chunked.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    longest_row = int(np.diff(model.Aeq.tocsr().indptr).max())
+    assert asked and max(asked) <= 64 < model.n_cols                     # never the whole name table
+    assert len(written) > 1 and max(written) <= 64 + longest_row < model.Aeq.nnz   # nor every nonzero at once
+
+
+def test_csv_triplets_hold_a_chunk_not_the_matrix_as_coo(tmp_path, monkeypatch):
+    import tracemalloc
+
+    import formats.csv as csv_format
+    import formats.csv_long as csv_long
+    matrix = build_model(parse_puzzle('{"size": 16}')).Aeq.tocsr()   # 16,384 nonzeros
+    csv_format.write_triplets(matrix, tmp_path / "whole.csv")
+    for module in (csv_format, csv_long):
+        monkeypatch.setattr(module, "_CHUNK", 256)
+    tracemalloc.start()
+    try:
+        csv_format.write_triplets(matrix, tmp_path / "chunked.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (tmp_path / "chunked.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    # the COO (16 bytes a nonzero) and the int64 columns (20 more) were 36 bytes a nonzero
+    assert peak < 8 * matrix.nnz, peak / matrix.nnz
