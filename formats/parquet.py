@@ -37,6 +37,7 @@ from pipeline.core.manifest import model_metadata
 
 from formats.agree import described_model, model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
+from formats.csv_long import name_array
 from formats.files import arrow_target, atomic_path
 from formats.text import first_repeat
 
@@ -157,7 +158,9 @@ def cols_table(model: Model, meta: dict | None = None) -> pa.Table:
     # the names of conv.names(), built by Arrow kernels instead of a Python object array
     names = pc.binary_join_element_wise("x", *strings, "_") if cell_pos.size else pa.array([], pa.string())
     if model.n_aux:
-        names = pa.concat_arrays([names, pa.array(model.col_names[cell_pos.size:].tolist(), pa.string())])
+        # from the name table a chunk at a time: col_names and a str per auxiliary name were
+        # 0.4 GB for 1.5 M of them
+        names = pa.concat_arrays([names, name_array(model, cell_pos.size)])
     fields = [pa.field("name", pa.string(), False)]
     arrays = [names]
     for label, values in zip(("r", "c", "d"), (r, c, d)):

@@ -177,3 +177,14 @@ def test_csv_triplets_hold_a_chunk_not_the_matrix_as_coo(tmp_path, monkeypatch):
     assert (tmp_path / "chunked.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
     # the COO (16 bytes a nonzero) and the int64 columns (20 more) were 36 bytes a nonzero
     assert peak < 8 * matrix.nnz, peak / matrix.nnz
+
+
+def test_parquet_names_the_auxiliary_columns_from_name_table_chunks(tmp_path, monkeypatch):
+    import formats.csv_long as csv_long
+    import formats.parquet as parquet
+    whole = parquet.cols_table(_regex_model())
+    monkeypatch.setattr(csv_long, "_CHUNK", 64)
+    model = _regex_model()
+    chunked = parquet.cols_table(model)
+    assert chunked.equals(whole) and chunked.column("name").num_chunks == 1
+    assert model.n_aux > 64 and "col_names" not in vars(model)   # no str per auxiliary name
