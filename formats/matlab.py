@@ -46,7 +46,7 @@ from pipeline.core.manifest import manifest_from_dict, model_metadata
 
 from formats.agree import described_model, refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
-from formats.mat5 import compressed_variables
+from formats.mat5 import NameTable, compressed_variables
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
 from formats.matlab_script import KEPT_NAME, MAT_NAME, SCRIPT_NAME, render_script
 
@@ -104,6 +104,14 @@ def _names(values: np.ndarray | list) -> np.ndarray:
     return (values if values.dtype.kind == "U" else values.astype(str)).reshape(-1, 1)
 
 
+def _name_table(model: Model) -> NameTable | None:
+    """The column names as the model's name table (ASCII; None otherwise: the str array then)."""
+    try:
+        return NameTable(model.name_table())
+    except UnicodeEncodeError:
+        return None
+
+
 def _double_csc(a: sp.spmatrix) -> sp.csc_matrix:
     """``a`` as a double CSC matrix; a 0/1 matrix is transposed with int8 data (the float64 copy
     of 4 million nonzeros moves eight times the bytes), then given its double ones."""
@@ -134,7 +142,7 @@ def solver_arrays(model: Model) -> dict:
 
 
 def problem_struct(model: Model, arrays: dict | None = None, *,
-                   names: Callable[[Any], np.ndarray] | None = None) -> dict:
+                   names: Callable[[Any], np.ndarray] | None = None, variable_names: Any = None) -> dict:
     """The ``problem`` structure of ``model.mat``: what ``mpsread(file, 'ReturnNames', true)`` returns.
 
     Fields in mpsread's order: ``f``, ``Aineq`` (sparse; 0 x n without inequality rows),
@@ -153,6 +161,8 @@ def problem_struct(model: Model, arrays: dict | None = None, *,
     names : callable, optional
         Turns a list of names into the cell array (default: an object array of ``str``, what
         ``savemat`` takes).
+    variable_names : optional
+        ``variableNames`` as the caller laid it out already (:class:`~formats.mat5.NameTable`).
 
     Returns
     -------
@@ -168,7 +178,7 @@ def problem_struct(model: Model, arrays: dict | None = None, *,
         "Aeq": arrays["Aeq"], "beq": arrays["beq"], "lb": arrays["lb"], "ub": arrays["ub"],
         "intcon": arrays["intcon"],
         "solver": "intlinprog",
-        "variableNames": (names or _cellstr)(model.col_names),
+        "variableNames": (names or _cellstr)(model.col_names) if variable_names is None else variable_names,
         "constraintNames": {"ineqlin": (names or _cellstr)(model.ineq_labels) if model.n_ineq else np.empty((0, 1), dtype=object),
                             "eqlin": (names or _cellstr)(model.row_labels)},
     }
@@ -200,7 +210,7 @@ def write(model: Model, path: str | os.PathLike) -> Path:
     try:
         # the names stay NumPy strings here (problem_struct's object arrays cost a Python str each)
         *variables, problem = compressed_variables(
-            [*arrays.items(), ("problem", problem_struct(model, arrays, names=_names))])
+            [*arrays.items(), ("problem", problem_struct(model, arrays, names=_names, variable_names=_name_table(model)))])
         with atomic_open(path, "wb", compress=False) as f:
             f.write(head[:128])
             for chunks in variables:

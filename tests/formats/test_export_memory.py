@@ -188,3 +188,13 @@ def test_parquet_names_the_auxiliary_columns_from_name_table_chunks(tmp_path, mo
     chunked = parquet.cols_table(model)
     assert chunked.equals(whole) and chunked.column("name").num_chunks == 1
     assert model.n_aux > 64 and "col_names" not in vars(model)   # no str per auxiliary name
+
+
+def test_matlab_lays_out_the_variable_names_from_the_name_table(tmp_path):
+    import formats.mat5 as mat5
+    import formats.matlab as matlab
+    model = _regex_model()
+    matlab.write(model, tmp_path / "model.mat")
+    assert "col_names" not in vars(model)      # no str array of every name (4 bytes a character)
+    as_table = mat5.element_bytes(mat5.NameTable(model.name_table()), "variableNames")
+    assert as_table == mat5.element_bytes(np.asarray(model.col_names).reshape(-1, 1), "variableNames")
