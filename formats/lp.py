@@ -46,7 +46,7 @@ from formats.base import Format, atomic_open, constraint_rows, register
 from formats.text import bytes_table, number_table
 from formats.lp_read import _CONTINUATION, read  # noqa: F401  (read: this module's public name)
 
-_CHUNK = 1 << 19  # nonzeros (or columns) rendered per block: bounds the writer's memory
+_CHUNK = 1 << 17  # nonzeros (or columns) rendered per block: bounds the writer's memory
 _WIDTH = 120  # target line length when wrapping rows and name lists
 _MAX_LINE = 255  # hard limit we promise (CPLEX's own is 560)
 _MAX_NAME = 200  # longest row label we write; keeps one term plus the label under _MAX_LINE
@@ -66,18 +66,26 @@ for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!\"#$%
 # =============================================================================================
 # writing
 # =============================================================================================
-def _term_table(convention, columns: np.ndarray, names: np.ndarray | None = None) -> np.ndarray:
+def _term_table(convention, columns: np.ndarray, names=None) -> np.ndarray:
     """(n_cols, 3 + W) uint8: `` + x_i_j_k`` per column, zero-padded (``[:, 3:]`` is the name).
 
-    The names are the convention's :meth:`~pipeline.core.conventions.Convention.name_table`. ``W``
-    is the width of a name whose every index has as many digits as ``N``, so that the terms per
-    wrapped line, which follow from the width, are those of the files written so far.
+    The names are the convention's :meth:`~pipeline.core.conventions.Convention.name_table`, or
+    ``names(start, stop)`` (a model's :meth:`~pipeline.core.build.Model.name_table`: auxiliary
+    columns), filled in a chunk of columns at a time: the whole name table beside the terms was
+    40 MB more for 1.75 M columns. ``W`` is the width of a name whose every index has as many
+    digits as ``N``, so that the terms per wrapped line, which follow from the width, are those
+    of the files written so far.
     """
-    names = convention.name_table(columns) if names is None else names   # a model's own table: auxiliary columns
-    width = max(1 + len(convention.shape) * (1 + len(str(max(convention.shape)))), names.shape[1])
-    terms = np.zeros((names.shape[0], 3 + width), np.uint8)
+    if names is None:
+        table = convention.name_table(columns)
+        names = lambda start, stop: table[start:stop]   # noqa: E731
+    n = columns.size
+    width = max(1 + len(convention.shape) * (1 + len(str(max(convention.shape)))), names(0, min(n, 1)).shape[1])
+    terms = np.zeros((n, 3 + width), np.uint8)
     terms[:, :3] = np.frombuffer(b" + ", np.uint8)
-    terms[:, 3:3 + names.shape[1]] = names
+    for lo in range(0, n, _CHUNK):
+        part = names(lo, min(lo + _CHUNK, n))
+        terms[lo:lo + part.shape[0], 3:3 + part.shape[1]] = part
     return terms
 
 
@@ -325,7 +333,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
     n_rows, n_cols = a.shape
     labels = bytes_table(rows_of.labels) if n_rows else np.zeros((0, 1), np.uint8)
     _check_names(labels, "row label", path)
-    terms = _term_table(model.convention, model.columns, model.name_table() if model.n_aux else None)
+    terms = _term_table(model.convention, model.columns, model.name_table if model.n_aux else None)
     names = terms[:, 3:]
     lb, ub = np.asarray(model.lb, float), np.asarray(model.ub, float)
     cost = np.asarray(model.cost, float)
@@ -377,7 +385,7 @@ def write(model: Model, path: str | os.PathLike) -> None:
             _write_bounds(f, lb[rest], ub[rest], names[rest])
         if binary.any():
             f.write(b"Binaries\n")
-            _write_name_list(f, names[binary])
+            _write_name_list(f, names if binary.all() else names[binary])   # all: no copy of the names
         if (integ & ~binary).any():
             f.write(b"Generals\n")
             _write_name_list(f, names[integ & ~binary])

@@ -198,3 +198,17 @@ def test_matlab_lays_out_the_variable_names_from_the_name_table(tmp_path):
     assert "col_names" not in vars(model)      # no str array of every name (4 bytes a character)
     as_table = mat5.element_bytes(mat5.NameTable(model.name_table()), "variableNames")
     assert as_table == mat5.element_bytes(np.asarray(model.col_names).reshape(-1, 1), "variableNames")
+
+
+def test_lp_fills_its_term_table_from_name_table_chunks(tmp_path, monkeypatch):
+    import formats.lp as lp
+    lp.write(_regex_model(), tmp_path / "whole.lp")
+    monkeypatch.setattr(lp, "_CHUNK", 64)
+    model_class = type(_regex_model())
+    real, asked = model_class.name_table, []
+    monkeypatch.setattr(model_class, "name_table",
+                        lambda self, start=0, stop=None: asked.append((stop or self.n_cols) - start) or real(self, start, stop))
+    model = _regex_model()
+    lp.write(model, tmp_path / "chunked.lp")
+    assert (tmp_path / "chunked.lp").read_bytes() == (tmp_path / "whole.lp").read_bytes()
+    assert asked and max(asked) <= 64 < model.n_cols       # never the whole name table beside the terms
