@@ -5,7 +5,7 @@ each label and name rendered once). Read back by :mod:`formats.csv`.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +14,7 @@ import scipy.sparse as sp
 from pipeline.core.build import Model
 
 from formats.base import atomic_open
-
-if TYPE_CHECKING:
-    import pyarrow as pa
+from formats.text import name_array
 
 _CHUNK = 1 << 20  # lines a write
 
@@ -105,43 +103,3 @@ def _long_lines(matrix: sp.csr_matrix, empty: np.ndarray, lo: int, hi: int,
     data = np.zeros(rows.size)
     cols[nonzero], data[nonzero] = matrix.indices[p0:p1], matrix.data[p0:p1]
     return rows, cols, data
-
-
-def name_array(model: Model, start: int = 0, stop: int | None = None, *, with_empty: bool = False) -> pa.Array:
-    """The names of solver columns ``start:stop`` as a pyarrow string array (and ``""`` after them
-    ``with_empty``): made from the model's zero-padded name table, its bytes and offsets, a chunk
-    of columns at a time, rather than from a Python string per name (0.04 s instead of 0.3 s on
-    the 100x100; the whole table and its copies were 0.13 GB for 1.75 M names).
-
-    Parameters
-    ----------
-    model : Model
-        The model.
-    start, stop : int, optional
-        The solver columns, as a slice (default all).
-    with_empty : bool
-        Append ``""`` (the long form's name of an empty row's line).
-
-    Returns
-    -------
-    pyarrow.StringArray
-    """
-    import pyarrow as pa
-    stop = model.n_cols if stop is None else stop
-    n = stop - start + bool(with_empty)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    data = []
-    try:
-        for lo in range(start, stop, _CHUNK):     # the name bytes (35 MB) are all that is kept
-            table = model.name_table(lo, min(lo + _CHUNK, stop))
-            at = lo - start
-            np.cumsum((table != 0).sum(axis=1), out=offsets[at + 1:at + 1 + table.shape[0]])
-            offsets[at + 1:at + 1 + table.shape[0]] += offsets[at]
-            data.append(np.ascontiguousarray(table).tobytes().translate(None, b"\0"))
-    except UnicodeEncodeError:          # names beyond ASCII: pyarrow encodes them
-        names = np.asarray(model.col_names[start:stop], dtype=str)
-        return pa.array(np.append(names, "") if with_empty else names)
-    offsets[-1] = offsets[-2] if with_empty else offsets[-1]   # "" after the names
-    joined = b"".join(data)
-    del data
-    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(joined)).cast(pa.string())

@@ -37,9 +37,8 @@ from pipeline.core.manifest import model_metadata
 
 from formats.agree import described_model, model_difference, refuse_disagreement
 from formats.base import Format, ModelData, constraint_rows, register
-from formats.csv_long import name_array
 from formats.files import arrow_target, atomic_path
-from formats.text import first_repeat
+from formats.text import first_repeat, name_array
 
 META_KEY = b"sudoku_pipeline"
 COMPRESSION = "snappy"  # pyarrow's default, and readable by every consumer we target

@@ -18,6 +18,7 @@ One implementation each (no Python loop per value):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,11 @@ import scipy.sparse as sp
 from pipeline.core.conventions import decimal_table
 from pipeline.core.errors import FormatError
 from pipeline.core.names import NameDictionary, as_bytes, name_hash, word_width
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from pipeline.core.build import Model
 
 __all__ = ["BLANK", "MAX_INTEGER_DIGITS", "NameDictionary", "Tokens", "as_bytes", "bytes_table", "decimal_table", "dense_01_rows",
            "digits_table", "factorize_table", "integer_tokens", "number_strings", "number_table", "render_tokens",
@@ -693,3 +699,47 @@ def _blank_cut_chunks(buf: np.ndarray, chunk: int) -> Iterator[tuple[int, int]]:
             window *= 2
         yield start, stop
         start = stop
+
+
+#: Columns named a chunk at a time by :func:`name_array`.
+NAME_CHUNK = 1 << 20
+
+
+def name_array(model: "Model", start: int = 0, stop: int | None = None, *, with_empty: bool = False) -> "pa.Array":
+    """The names of solver columns ``start:stop`` as a pyarrow string array (and ``""`` after them
+    ``with_empty``): made from the model's zero-padded name table, its bytes and offsets, a chunk
+    of columns at a time, rather than from a Python string per name (0.04 s instead of 0.3 s on
+    the 100x100; the whole table and its copies were 0.13 GB for 1.75 M names).
+
+    Parameters
+    ----------
+    model : Model
+        The model.
+    start, stop : int, optional
+        The solver columns, as a slice (default all).
+    with_empty : bool
+        Append ``""`` (the long form's name of an empty row's line).
+
+    Returns
+    -------
+    pyarrow.StringArray
+    """
+    import pyarrow as pa
+    stop = model.n_cols if stop is None else stop
+    n = stop - start + bool(with_empty)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    data = []
+    try:
+        for lo in range(start, stop, NAME_CHUNK):     # the name bytes (35 MB) are all that is kept
+            table = model.name_table(lo, min(lo + NAME_CHUNK, stop))
+            at = lo - start
+            np.cumsum((table != 0).sum(axis=1), out=offsets[at + 1:at + 1 + table.shape[0]])
+            offsets[at + 1:at + 1 + table.shape[0]] += offsets[at]
+            data.append(np.ascontiguousarray(table).tobytes().translate(None, b"\0"))
+    except UnicodeEncodeError:          # names beyond ASCII: pyarrow encodes them
+        names = np.asarray(model.col_names[start:stop], dtype=str)
+        return pa.array(np.append(names, "") if with_empty else names)
+    offsets[-1] = offsets[-2] if with_empty else offsets[-1]   # "" after the names
+    joined = b"".join(data)
+    del data
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(joined)).cast(pa.string())

@@ -143,9 +143,11 @@ def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
 def test_csv_writes_the_long_form_a_chunk_of_rows_and_names_at_a_time(tmp_path, monkeypatch):
     import formats.csv as csv_format
     import formats.csv_long as csv_long
+    import formats.text
     model = _regex_model()
     csv_long.write_long(model, tmp_path / "whole.csv")
     monkeypatch.setattr(csv_long, "_CHUNK", 64)
+    monkeypatch.setattr(formats.text, "NAME_CHUNK", 64)   # the names, made by formats.text.name_array
     asked, written = [], []
     model_class = type(model)
     real_table, real_chunks = model_class.name_table, csv_long.write_csv_chunks
@@ -180,10 +182,10 @@ def test_csv_triplets_hold_a_chunk_not_the_matrix_as_coo(tmp_path, monkeypatch):
 
 
 def test_parquet_names_the_auxiliary_columns_from_name_table_chunks(tmp_path, monkeypatch):
-    import formats.csv_long as csv_long
     import formats.parquet as parquet
+    import formats.text
     whole = parquet.cols_table(_regex_model())
-    monkeypatch.setattr(csv_long, "_CHUNK", 64)
+    monkeypatch.setattr(formats.text, "NAME_CHUNK", 64)
     model = _regex_model()
     chunked = parquet.cols_table(model)
     assert chunked.equals(whole) and chunked.column("name").num_chunks == 1
