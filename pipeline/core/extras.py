@@ -50,9 +50,13 @@ def checkout_root() -> Path | None:
 
 
 def _shown(path: Path) -> str:
-    """``path`` relative to the working directory when it lies inside it (shorter to type)."""
+    """``path`` relative to the working directory when it lies inside it (shorter to type), but
+    not from the filesystem's root, where ``tmp/v/bin/python`` reads as a typo for ``/tmp/...``."""
     try:
-        return os.path.relpath(path) if Path.cwd() in path.parents or path == Path.cwd() else str(path)
+        cwd = Path.cwd()
+        if cwd == Path(cwd.anchor):
+            return str(path)
+        return os.path.relpath(path) if cwd in path.parents or path == cwd else str(path)
     except (OSError, ValueError):
         return str(path)
 

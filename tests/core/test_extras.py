@@ -53,3 +53,10 @@ def test_the_old_sat_extra_is_kept_empty_and_its_packages_are_core():
     assert project["optional-dependencies"]["sat"] == []
     core = " ".join(project["dependencies"])
     assert "python-sat" in core and "pindakaas" in core
+
+
+def test_from_the_filesystem_root_the_python_path_stays_absolute(monkeypatch):
+    monkeypatch.setattr(extras, "checkout_root", lambda: None)
+    monkeypatch.chdir("/")
+    python = install_hint(None).split(" -m ")[0]
+    assert Path(python).is_absolute()
