@@ -32,9 +32,9 @@ from pipeline.core.build import Model, build_model
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.limits import check_kept_grids
 from pipeline.core.rulerows import rule_rows_outlast
-from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
+from pipeline.core.errors import FormatError, PipelineError, PuzzleError, SeveralPuzzles, SolveError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
-from pipeline.core.verify import Verdict, verify_grid
+from pipeline.core.verify import Verdict, digit_array, verify_grid
 
 if TYPE_CHECKING:
     from pipeline.solvers.base import CountResult, SolveResult
@@ -370,24 +370,10 @@ def verify(puzzle: Any, grid: Any) -> Verdict:
     if isinstance(grid, (str, os.PathLike)):
         grid, extra = read_claimed_grid(Path(grid) if isinstance(grid, os.PathLike) else grid, puzzle)
     else:
-        grid = _digit_array(grid)
+        grid = digit_array(grid)
     # digits of the extra cells that go with the grid when it names none (the solvers: loaded on use)
     judged = importlib.import_module("pipeline.solvers.extra_cells").judged_with_extra_cells
     return judged(grid, puzzle, verify_grid(grid, puzzle, extra), extra)[0]
-
-
-def _digit_array(grid: Any) -> np.ndarray:
-    """``grid`` as an integer array (digit indices), or one PuzzleError line."""
-    try:
-        array = np.asarray(grid)
-    except (ValueError, TypeError) as e:   # ragged lists
-        raise PuzzleError(f"grid: not a rectangular array ({clip(e, 80)})") from None
-    if array.dtype.kind == "f" and np.isfinite(array).all() and (array == np.rint(array)).all():
-        array = array.astype(np.int64)
-    if array.dtype.kind not in "iu" or array.ndim != 2:
-        raise PuzzleError(f"grid: an array of digit indices 1..V, rows x columns (as solve's result.grid), found "
-                          f"{array.ndim}-d {array.dtype}")
-    return array
 
 
 @_memory_as_error("export", FormatError)

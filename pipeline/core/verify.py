@@ -7,7 +7,7 @@ one flat grid or on a stack of them. The puzzle validator (two equal clues in a 
 for ``verify`` and ``draw``) and the bulk checks :func:`rule_conflicts` and
 :func:`verify_solutions` (one boolean per grid, for batch) all use it.
 
-This module imports no other project module but the variant table, so that
+This module imports no other project module but the variant table and the errors, so that
 :mod:`pipeline.core.puzzle` can use the kernel for its own validation.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.core.errors import PuzzleError, clip
 from pipeline.core.extracells import extra_name, with_extra
 from pipeline.core.variants import FAMILIES
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # annotations only: puzzle (and through it build) imports thi
 Families = Sequence[tuple[str, np.ndarray]]
 
 __all__ = ["RESIDUAL_TOL", "Verdict", "unit_repeats", "first_duplicate", "rule_conflicts",
-           "verify_solutions", "verify_grid", "grid_violations", "residual", "worst_violation", "times",
+           "verify_solutions", "verify_grid", "digit_array", "grid_violations", "residual", "worst_violation", "times",
            "cells_text"]
 
 #: Largest ``|Aeq x - beq|`` (and bound violation) a solver's vector may show and still count as
@@ -219,6 +220,56 @@ def verify_solutions(solutions: np.ndarray, clues: np.ndarray, families: Familie
     ok &= ((solutions == clues) | (clues == 0)).all(axis=1)
     ok &= ~rule_conflicts(np.where(ok[:, None], solutions, 0), families)
     return ok
+
+
+#: Largest whole float taken as a digit index: every integer up to it is exact in a float64, and it
+#: casts to int64 without wrapping (1e30 became -9223372036854775808 in a verdict's message).
+MAX_FLOAT_DIGIT = float(2 ** 53)
+
+
+def digit_array(grid: object, where: str = "grid") -> np.ndarray:
+    """``grid`` as a 2-d integer array of digit indices, or one :class:`PuzzleError` line.
+
+    Whole floats (``2.0``, as a CSV or a solver's vector reads) become integers; anything else
+    that is not an integer array (text, booleans, ``2.5``, NaN, a ragged list, a 0-d or 3-d
+    array) is refused, and so is a whole float too large to be an integer exactly.
+
+    Parameters
+    ----------
+    grid : array_like
+        The claimed grid, rows x columns.
+    where : str
+        How the message names it (``grid``, ``solution``).
+
+    Returns
+    -------
+    numpy.ndarray
+        An integer array, ``(rows, cols)``; values are not range-checked (:func:`verify_grid` does).
+
+    Raises
+    ------
+    PuzzleError
+        Not a 2-d array of integers.
+
+    Examples
+    --------
+    >>> digit_array([[1.0, 2.0], [2.0, 1.0]]).dtype.kind
+    'i'
+    """
+    try:
+        array = np.asarray(grid)
+    except (ValueError, TypeError) as e:   # ragged lists
+        raise PuzzleError(f"{where}: not a rectangular array ({clip(e, 80)})") from None
+    if array.dtype.kind == "f" and np.isfinite(array).all() and (array == np.rint(array)).all():
+        huge = np.argwhere(np.abs(array) > MAX_FLOAT_DIGIT) if array.ndim == 2 else np.empty((0, 2), int)
+        if huge.size:
+            r, c = huge[0]
+            raise PuzzleError(f"{where}: cell ({r + 1}, {c + 1}) is {array[r, c]:g}, not a digit index")
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu" or array.ndim != 2:
+        raise PuzzleError(f"{where}: an array of digit indices 1..V, rows x columns (as solve's result.grid), found "
+                          f"{array.ndim}-d {array.dtype}")
+    return array
 
 
 def verify_grid(grid: np.ndarray, puzzle: Puzzle, extra: np.ndarray | None = None) -> Verdict:

@@ -52,7 +52,7 @@ from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
 from pipeline.core.rules.cages import disjoint_cages
 from pipeline.core.rules.bounds import RuleBounds, rule_bounds, rule_terms
-from pipeline.core.verify import unit_repeats, verify_grid
+from pipeline.core.verify import digit_array, unit_repeats, verify_grid
 from pipeline.solvers.auto import auto_count
 
 #: the ladder, easiest first; ``rule`` (bounds of one rule row) only for puzzles with rules beyond units.
@@ -573,8 +573,11 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
                           "the techniques name the digits 1..N")   # the summary names the values
     if solution is None:
         solution, unique = _find_solution(puzzle)
-    elif not verify_grid(np.asarray(solution), puzzle):
-        raise PuzzleError(f"solution: {verify_grid(np.asarray(solution), puzzle).message}")
+    else:   # 2.5, NaN or text raised IndexError or ValueError below; 5 said "grid is , puzzle is 4x4"
+        solution = digit_array(solution, "solution")
+        verdict = verify_grid(solution, puzzle)
+        if not verdict:
+            raise PuzzleError(f"solution: {verdict.message}")
     r = _Rater(puzzle)
     grid, cand = _start(r, puzzle)
     steps: list[Step] = []

@@ -21,7 +21,7 @@ from pipeline.solvers.highs import solve
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import PuzzleError
 from pipeline.core.verify import (MAX_BITMASK_N, RESIDUAL_TOL, grid_violations, residual, rule_conflicts, worst_violation, unit_repeats,
-                             verify_grid, verify_solutions)
+                             digit_array, verify_grid, verify_solutions)
 
 
 @pytest.fixture(scope="module")
@@ -418,3 +418,18 @@ def test_worst_violation_names_the_row_the_residual_measured():
     y = x.copy()
     y[np.flatnonzero(x == 0)[0]] = 2.0   # its cell's rows hold 3 (2 off), its bound is passed by 1
     assert worst_violation(m, y).endswith("(Aeq x = beq): 3 where 1") and residual(m, y) == 2.0
+
+
+@pytest.mark.parametrize("grid, words", [
+    (np.full((4, 4), 1e30), "grid: cell (1, 1) is 1e+30, not a digit index"),
+    (np.full((4, 4), -1e300), "grid: cell (1, 1) is -1e+300, not a digit index"),
+    (np.full((4, 4), 2.5), "grid: an array of digit indices 1..V, rows x columns (as solve's result.grid), found 2-d float64"),
+    (5, "grid: an array of digit indices 1..V, rows x columns (as solve's result.grid), found 0-d int64"),
+])
+def test_digit_array_refuses_what_is_no_integer_grid_in_one_line(grid, words):
+    """A whole float past int64 was cast with a RuntimeWarning, and the verdict named the cell
+    -9223372036854775808; whole floats of a CSV or a solver's vector are still digits."""
+    with pytest.raises(PuzzleError) as err:
+        digit_array(grid)
+    assert str(err.value) == words
+    assert digit_array(np.array([[1.0, 2.0], [2.0, 1.0]])).tolist() == [[1, 2], [2, 1]]

@@ -276,9 +276,23 @@ def test_a_count_cut_short_is_never_read_as_the_answer(tool, count, status, monk
 @pytest.mark.parametrize("call, words", [
     (lambda p: rate("examples/puzzle.txt"), "rate: takes a Puzzle (read one with read_puzzle), found str"),
     (lambda p: rate(p, unique="x"), "unique: must be True, False or None, found 'x'"),
+    # a solution of non-integers raised IndexError ("arrays used as indices must be of integer
+    # type"), NaN a ValueError, a ragged list a ValueError; 5 said "grid is , puzzle is 4x4"
+    (lambda p: rate(p, solution=np.full((4, 4), 2.5)),
+     "solution: an array of digit indices 1..V, rows x columns (as solve's result.grid), found 2-d float64"),
+    (lambda p: rate(p, solution=np.full((4, 4), np.nan)),
+     "solution: an array of digit indices 1..V, rows x columns (as solve's result.grid), found 2-d float64"),
+    (lambda p: rate(p, solution=5),
+     "solution: an array of digit indices 1..V, rows x columns (as solve's result.grid), found 0-d int64"),
 ])
 def test_rate_refuses_what_is_not_a_puzzle_in_one_line(call, words):
     # "'str' object has no attribute 'values'"; unique="x" came back as the rating's unique
     with pytest.raises(PuzzleError) as err:
         call(parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2"))
     assert str(err.value) == words
+
+
+def test_rate_takes_a_solution_of_whole_floats():
+    puzzle = parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")
+    solution = solve(build_model(puzzle)).grid
+    assert rate(puzzle, solution=solution.astype(float)).solved
