@@ -338,7 +338,8 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
     Raises
     ------
     PuzzleError
-        Unreadable input (other than a rule broken directly), ``cap < 2``.
+        Unreadable input (other than a rule broken directly), ``cap < 2``, an unknown ``maxsat``
+        or ``solver``.
 
     Examples
     --------
@@ -357,6 +358,8 @@ def explain(puzzle_or_text: Puzzle | Source, *, cap: int = DEFAULT_CAP, maxsat: 
             raise PuzzleError(f"explain: {given[0]} is for reading text; this puzzle is read already")
     if solver not in COUNTING_ENGINES:
         raise PuzzleError(f"solver: explain counts with one of {', '.join(COUNTING_ENGINES)}, not {solver!r}")
+    if not isinstance(maxsat, str) or maxsat not in MAXSAT_METHODS:   # was checked only once a puzzle had no solution
+        raise PuzzleError(f"maxsat: unknown method {maxsat!r}; expected one of {', '.join(MAXSAT_METHODS)}")
     count = _counter(solver)
     if isinstance(puzzle_or_text, Puzzle):
         return _in_values(_explain(puzzle_or_text, cap, maxsat, count), puzzle_or_text.values)

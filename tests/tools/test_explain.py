@@ -359,3 +359,12 @@ def test_the_unsat_core_is_searched_in_slices(monkeypatch):
     p = parse_puzzle("12.." "..3." ".3.." "....", box="2x2")
     assert minimal_conflict(p) == [(0, 0, 1), (0, 1, 2), (1, 2, 3)]
     assert calls and calls[0] == 4   # the first search assumed every clue
+
+
+@pytest.mark.parametrize("maxsat", ["x", None, 3])
+def test_explain_checks_maxsat_whatever_the_puzzle(maxsat):
+    # an unknown method was refused only once a puzzle's clues broke a rule; a unique or
+    # multiple puzzle took maxsat="x" without a word
+    with pytest.raises(PuzzleError) as err:
+        explain("1.3." "..1." ".3.." "...3", box="2x2", maxsat=maxsat)
+    assert str(err.value) == f"maxsat: unknown method {maxsat!r}; expected one of rc2, highs"
