@@ -283,3 +283,54 @@ def test_octave_text_dimensions_that_are_no_counts_are_one_line(answer, tmp_path
     path.write_text(f"# name: x\n# type: matrix\n# ndims: 2\n {dims}\n 1\n")
     with pytest.raises(FormatError, match=r"\(x\): the dimensions .* are not 2 counts$"):
         read_solution(path, manifest)
+
+
+def _parse_in_a_child(path) -> str:
+    """``_parse_mat`` of ``path`` in a child process (a crash there is a failed test, not a dead
+    suite): its FormatError's message, ``read`` when it read, or how the child died."""
+    import os
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nfrom formats.solutions.matfile import _parse_mat\nfrom pipeline.core.errors import FormatError\n"
+            "try:\n    _parse_mat(open(sys.argv[1], 'rb').read(), 'f.mat', 10**6)\n    print('read')\n"
+            "except FormatError as e:\n    print(e)\n")
+    root = str(Path(__file__).resolve().parents[3])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
+                          env=env)
+    return done.stdout.strip() if done.returncode == 0 else f"died: {done.returncode} {done.stderr[-300:]}"
+
+
+def test_a_damaged_array_in_a_mat_file_is_one_line_not_a_crash(answer, tmp_path):
+    """scipy.io takes a level 5 array's element types and a sparse array's row indices on trust:
+    one changed byte of a saved x or grid was a segmentation fault or bus error of the whole
+    command (exit 139 or 135), not an error line."""
+    import struct
+
+    _, _, x = answer
+    savemat(tmp_path / "sparse.mat", {"x": csc_matrix(x.reshape(-1, 1))})
+    savemat(tmp_path / "dense.mat", {"x": x.reshape(-1, 1)})
+    for name, offset, word, said in [
+        ("sparse", 184, 10 ** 6, f"a row index outside its {x.size} rows"),   # the first row index
+        ("sparse", 176, 77, "a data element of no numeric type"),   # ir's type
+        ("dense", 176, 0x3A09, "a data element of no numeric type"),   # x's type
+    ]:
+        data = bytearray((tmp_path / f"{name}.mat").read_bytes())
+        assert _parse_in_a_child(tmp_path / f"{name}.mat") == "read"
+        struct.pack_into("<I", data, offset, word)
+        (tmp_path / "bad.mat").write_bytes(bytes(data))
+        assert _parse_in_a_child(tmp_path / "bad.mat") == (f"f.mat: variable 'x' is a damaged array ({said}): not a "
+                                                           "MAT-file saved by MATLAB or Octave?")
+
+
+def test_a_level_5_file_is_checked_whatever_its_header_text_says(answer, tmp_path):
+    """scipy.io reads a level 5 file by its endian mark, not its text: with 'MATLAB 5' altered, a
+    compressed array over 64 MB of zeros went past the inflation check to scipy."""
+    _, manifest, _ = answer
+    path = _declared_bomb(tmp_path / "bomb.mat", 729, 64 << 20)
+    data = bytearray(path.read_bytes())
+    data[7] = 0xDD
+    path.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=r"variable 'x' inflates to more than 77,200 bytes"):
+        read_solution(path, manifest)
