@@ -120,6 +120,8 @@ def _parse_highs_pretty(text: str, where: str) -> RawSolution:
         line = lines[no]
         if line.strip() == "Rows" or not line.strip():
             break
+        for cut, column in ((p_start, "Primal"), (p_end, "Primal"), (n_start, "Name")):
+            _check_cut(line, cut, column, f"{where}: line {no + 1}")
         names.append(line[n_start:].strip())
         values.append(line[p_start:p_end].strip())
         numbers.append(no + 1)
@@ -127,6 +129,15 @@ def _parse_highs_pretty(text: str, where: str) -> RawSolution:
         raise no_solution(where, f"{status}, no primal values")
     return RawSolution("names", parse_floats(values, where, "value", numbers), names=np.array(names, dtype=str),
                        dense=True, status=status, objective=objective)
+
+
+def _check_cut(line: str, cut: int, column: str, at: str) -> None:
+    """Refuse a field that runs across the header's column boundary ``cut`` (a non-blank
+    character on both sides): cutting it there would read part of a value (``0.5`` as ``0.``)."""
+    if 0 < cut < len(line) and not line[cut - 1].isspace() and not line[cut].isspace():
+        field = line[:cut].split()[-1] + line[cut:].split()[0]
+        raise FormatError(f"{at}: {clip(field, 30)!r} runs across the {column} column's boundary at character "
+                          f"{cut + 1} (misaligned with the header)")
 
 
 _HIGHS_OLD_MARK = ": Number of columns and rows for primal or dual solution or basis"
