@@ -11,7 +11,7 @@ import numpy as np
 from pipeline.core.errors import FormatError, shortened
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.files import is_count
+from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.solutions.common import (first_nonblank, infeasible, name_value_block, no_solution, parse_float,
                                      parse_floats, split_lines, time_limit_reached, truncated)
 
@@ -73,6 +73,10 @@ def _parse_cbc(text: str, where: str) -> RawSolution:
         tok = line.split()
         if tok and tok[0] == "**":
             tok = tok[1:]
+        if len(tok) >= 3 and tok[0].isascii() and tok[0].isdigit() and not is_count(tok[0]):
+            # a complete line whose index is only too long: say so, not "truncated" or "expected ..."
+            raise FormatError(f"{where}: line {no}: index {shortened(tok[0])!r} is too large (more than "
+                              f"{MAX_COUNT_DIGITS} digits): not a column's index")
         malformed = len(tok) < 3 or not is_count(tok[0])
         # a last line that is malformed, or shorter than the first (every line ends with the
         # reduced cost), was cut

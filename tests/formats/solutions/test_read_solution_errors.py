@@ -321,7 +321,8 @@ BIG = "9" * 5000  # int() refuses more than 4300 digits with a ValueError
      "highs_old_raw", r"line 1: column count: '9{24}\.\.\.\(5000"),
     ("Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns " + BIG + "\n",
      "highs_raw", "without a column count"),
-    ("Optimal - objective value 0\n" + BIG + " x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc", "expected 'index name"),
+    ("Optimal - objective value 0\n" + BIG + " x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc",
+     r"line 2: index '9{24}\.\.\.\(5000 characters\)' is too large"),
     ("Optimal - objective value 0\n\u00b2 x_1_1_1 1 0\n      1 x_1_1_2 0 0\n", "cbc", "expected 'index name"),
 ])
 def test_counts_and_indices_are_checked_before_int(tmp_path, text, fmt, match):

@@ -79,3 +79,14 @@ def test_cbc_printing_options_csv_cut_mid_line_is_truncated(tmp_path):
     path.write_text(text[:text.index("\n", 200) + 6])
     with pytest.raises(FormatError, match="truncated"):
         read_solution(path, model)
+
+
+@pytest.mark.parametrize("after", ["", "      1 x_2_1_1 1 0\n"])
+def test_an_index_too_long_is_named_not_taken_for_truncation(solved, tmp_path, after):
+    """An outside probe: a complete line with a 20-digit index was "truncated: line 2 is
+    incomplete" when last, "expected 'index name value reduced-cost'" otherwise."""
+    path = tmp_path / "x.sol"
+    path.write_text(f"Optimal - objective value 0\n99999999999999999999 x_1_1_1 1 0\n{after}")
+    with pytest.raises(FormatError, match=r"x\.sol: line 2: index '99999999999999999999' is too large \(more than 18 "
+                                          r"digits\): not a column's index$"):
+        read_solution(path, solved[1])
