@@ -10,11 +10,11 @@ import re
 
 import numpy as np
 
-from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows
+from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, usual_width
 from pipeline.core.errors import FormatError
 
 from formats.solutions.base import RawSolution, SolutionFormat, register_solution_format
-from formats.solutions.common import NUMBER_RE, parse_floats, split_lines, truncated
+from formats.solutions.common import NUMBER_RE, parse_floats, split_lines
 
 
 #: No grid has more digits than this (the decoder checks the puzzle's own range with the manifest).
@@ -46,8 +46,21 @@ def _numeric_table(head: str) -> list[list[str]] | None:
 
 
 def _detect_grid(head: str) -> bool:
+    """Rows of numbers of one width, two or more; or evidently a grid of digits with a ragged row
+    (most rows of one width, every value a whole number), which the grid reader then names
+    ("line 9 has 2 cells; expected 9") rather than detection failing as an unrecognised format."""
     rows = _numeric_table(_without_names_row(head))
-    return rows is not None and len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows)
+    if rows is None or len(rows) < 2:
+        return False
+    width = usual_width([len(r) for r in rows])
+    usual = sum(len(r) == width for r in rows)
+    if usual == len(rows):
+        return width >= 2
+    return width >= 2 and 2 * usual > len(rows) and all(_WHOLE.fullmatch(t) for r in rows for t in r)
+
+
+#: a grid cell's value as MATLAB writes it (``5``, sometimes ``5.0``)
+_WHOLE = re.compile(r"[0-9]+(?:\.0*)?")
 
 
 #: A column's name in a row of names over the numbers (pandas ``to_csv``, MATLAB ``writetable``:
@@ -80,18 +93,24 @@ def _read_table(text: str) -> list[list[str]]:
     return _table(split_lines(text))
 
 
-def _parse_grid(text: str, where: str) -> RawSolution:
+def _parse_grid(text: str, where: str, *, first_line: int = 1, row: str = "line {}") -> RawSolution:
     """N lines of N integers (MATLAB ``writematrix(grid, 'sudoku.csv')``; ``writetable``'s row of
-    names over them is skipped); a gattai layout's canvas (rows x columns, 0 outside its grids)."""
-    rows = _read_table(_without_names_row(text))
+    names over them is skipped); a gattai layout's canvas (rows x columns, 0 outside its grids).
+
+    A row of another width than most is named as the puzzle reader names it (``line 9 has 2
+    cells; expected 9``): ``first_line`` is the number of ``text``'s first line in the file, ``row``
+    how a row is called (``row {} of the MATLAB matrix`` for matrix syntax)."""
+    body = _without_names_row(text)
+    lines = split_lines(body)
+    first_line += text[:len(text) - len(body)].count("\n")   # a row of names skipped
+    numbers = [first_line + k for k, line in enumerate(lines) if line.strip() and line.strip() not in ",;"]
+    rows = _table(lines)
     if not rows:
         raise FormatError(f"{where}: empty file")
-    n = len(rows[0])
-    if any(len(r) != n for r in rows):
-        bad = next(i for i, r in enumerate(rows) if len(r) != n)
-        if bad == len(rows) - 1 and len(rows[bad]) < n:
-            raise truncated(where, f"the last grid row has {len(rows[bad])} of {n} values")
-        raise FormatError(f"{where}: grid row {bad + 1} has {len(rows[bad])} values, row 1 has {n}")
+    n = usual_width([len(r) for r in rows])
+    bad = next((i for i, r in enumerate(rows) if len(r) != n), None)
+    if bad is not None:
+        raise FormatError(f"{where}: {row.format(numbers[bad])} has {len(rows[bad])} cells; expected {n}")
     return grid_solution(parse_floats([t for r in rows for t in r], where, "cell").reshape(len(rows), n), where)
 
 
@@ -144,15 +163,17 @@ def _detect_matlab_text(head: str) -> bool:
 def _parse_matlab_text(text: str, where: str) -> RawSolution:
     """A grid or an x vector written as MATLAB writes a matrix, or as Octave displays one."""
     rows = matlab_matrix_rows(text)
+    first_line, row = 1, "row {} of the MATLAB matrix"
     if rows is None:
         display = _DISPLAY_NAME.match(text)
         if display is None:
             raise FormatError(f"{where}: {matlab_matrix_problem(text) or 'not a MATLAB matrix'}")
         rows = text[display.end():]
+        first_line, row = 1 + text[:display.end()].count("\n"), "line {}"
     table = _read_table(rows)
     if len(table) == 1 or all(len(row) == 1 for row in table):
         return _parse_vector(rows, where)
-    return _parse_grid(rows, where)
+    return _parse_grid(rows, where, first_line=first_line, row=row)
 
 
 register_solution_format(SolutionFormat("matlab_text", "MATLAB matrix syntax (mat2str, x = [...];) or Octave's "

@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import re
+from collections import Counter
 
 from pipeline.core.errors import PuzzleError, clip
 
@@ -76,6 +77,26 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
     square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
     square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
     return [row[:-1] for row in rows] if square_without and not square_now else rows
+
+
+def usual_width(widths: list[int]) -> int:
+    """The width most rows have (the first row's on a tie), which the odd row is measured against:
+    a short first line was blamed on every other line ("line 2 has 9 cells; expected 8"). The
+    puzzle reader and the solution grid reader (:mod:`formats.solutions.tables`) both use it.
+
+    Parameters
+    ----------
+    widths : list of int
+        Each row's number of cells (at least one row).
+
+    Examples
+    --------
+    >>> usual_width([2, 9, 9, 9])
+    9
+    """
+    counts = Counter(widths)
+    top = max(counts.values())
+    return next(w for w in widths if counts[w] == top)
 
 
 #: MATLAB's matrix syntax: ``[1 2 3; 2 1 1]``, optionally ``name = ...;``, over lines or on one

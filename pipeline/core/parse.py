@@ -15,7 +15,6 @@ import math
 import os
 import re
 import stat
-from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows
 from pipeline.core.cells_text import split_cells as _split_cells
+from pipeline.core.cells_text import usual_width as _usual_width
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -606,14 +606,6 @@ def _several_puzzles(where: str, what: str) -> SeveralPuzzles:
 
 
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
-
-
-def _usual_width(widths: list[int]) -> int:
-    """The width most rows have (the first row's on a tie), which the odd row is measured against:
-    a short first line was blamed on every other line ("line 2 has 9 cells; expected 8")."""
-    counts = Counter(widths)
-    top = max(counts.values())
-    return next(w for w in widths if counts[w] == top)
 
 
 def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
