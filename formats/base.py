@@ -338,6 +338,30 @@ def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:
     >>> back.Aeq.shape, (back.Aeq != model.Aeq).nnz, back.metadata["clue_encoding"]
     ((68, 64), 0, 'rows')
     """
+    _check_model_path(path)
     read = format_for(format or path, need="read").read
     assert read is not None   # format_for(need="read") refused a format without one
     return read(Path(path))
+
+
+def _check_model_path(path: Any) -> None:
+    """Refuse what is no model file before a format is looked for by its name: ``None`` (was "no
+    format named or matching 'None'") or a directory (an export's: "... matching 'out'"), naming
+    the model files inside it."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"read_model: path must be a file's path (str or os.PathLike), not {type(path).__name__}")
+    if not Path(path).is_dir():
+        return
+    readable = []
+    # an export's model.* first (its other CSV files are parts of the csv format's set)
+    names = sorted((entry.name for entry in Path(path).iterdir() if entry.is_file()),
+                   key=lambda n: (not n.startswith("model."), n))
+    for name in names:
+        try:
+            format_for(name, need="read")
+        except FormatError:
+            continue
+        readable.append(name)
+    inside = (f"; read a model file in it: {', '.join(str(Path(path, n)) for n in readable[:3])}"
+              f"{', ...' if len(readable) > 3 else ''}" if readable else "")
+    raise FormatError(f"{path}: a directory, not a model file{inside}")
