@@ -42,7 +42,7 @@ from pipeline.core.parse import _path_kind
 from pipeline.core.puzzle import COMPACT_DIGITS, Puzzle
 from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MARK_COLOUR, picture_inputs,  # noqa: F401
                                REGION_FILLS, mark_places, region_colours, touching_colours)   # as the notebook pictures
-from pipeline.core.verify import grid_violations
+from pipeline.core.verify import digit_array, grid_violations
 from pipeline.tools.draw_rules import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, PARITY_COLOUR, THERMO_COLOUR,  # noqa: F401
                                        WINDOW_FILL, cage_outline, draw_glyphs, picture_glyphs, rule_caption)
 
@@ -113,7 +113,7 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
     53
     """
     n, rows, cols = puzzle.n_values, puzzle.rows, puzzle.cols   # digit indices 1..V (V > N with a value set)
-    flat = (puzzle.grid if grid is None else np.asarray(grid)).ravel()
+    flat = (puzzle.grid if grid is None else _canvas_digits(puzzle, grid, "candidates")).ravel()
     flat = np.where((flat >= 0) & (flat <= n), flat, 0)   # a wrong grid's out-of-range cell sees nothing
     used = np.zeros((rows * cols, n + 1), dtype=bool)     # column 0 collects the empty cells
     for _, units in puzzle.unit_families():
@@ -166,11 +166,22 @@ def violations(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
         ``(rows, cols)`` bool over the puzzle's canvas.
     """
     bad = np.zeros((puzzle.rows, puzzle.cols), dtype=bool)
-    for violation in grid_violations(grid, puzzle):
+    for violation in grid_violations(_canvas_digits(puzzle, grid, "violations"), puzzle):
         if violation["kind"] in ("unit", "rule", "clue"):
             for r, c in violation["cells"]:
                 bad[r - 1, c - 1] = True
     return bad
+
+
+def _canvas_digits(puzzle: Puzzle, grid: object, what: str) -> np.ndarray:
+    """``grid`` as integer digit indices of the puzzle's canvas shape, or one PuzzleError line:
+    ``2.5`` was an IndexError deep in the masks, another shape an IndexError or (violations) an
+    all-False mask, as if the grid broke nothing."""
+    digits = digit_array(grid, f"{what}: grid")
+    if digits.shape != puzzle.grid.shape:
+        raise PuzzleError(f"{what}: grid is {'x'.join(map(str, digits.shape))}, the puzzle's canvas is "
+                          f"{'x'.join(map(str, puzzle.grid.shape))}")
+    return digits
 
 
 def parse_cells(text: str, rows: int, cols: int | None = None, digits: frozenset[int] | None = None) -> np.ndarray:
