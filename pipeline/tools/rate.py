@@ -46,7 +46,7 @@ from typing import Any, Callable
 import numpy as np
 
 from pipeline.core.build import build_model
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.propagate import hidden_single_places, naked_single_cells
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import Cage
@@ -681,6 +681,10 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> tuple[np.ndarray, np.ndarray]:
     return grid, cand
 
 
+#: the forms :func:`human_steps` writes
+STEPS_FORMATS = ("text", "json")
+
+
 def human_steps(puzzle: Puzzle, fmt: str = "text", solution: np.ndarray | None = None,
                 unique: bool | None = None) -> str | dict:
     """The steps of :func:`rate` for ``solve --steps``.
@@ -688,8 +692,8 @@ def human_steps(puzzle: Puzzle, fmt: str = "text", solution: np.ndarray | None =
     Parameters
     ----------
     puzzle : Puzzle
-    fmt : str
-        ``json`` for a dict, anything else for text.
+    fmt : {"text", "json"}
+        ``json`` for a dict, ``text`` for text lines.
     solution : numpy.ndarray, optional
         The solution ``solve`` found (the guesses take its digits); default: :func:`rate` finds one.
     unique : bool, optional
@@ -699,7 +703,14 @@ def human_steps(puzzle: Puzzle, fmt: str = "text", solution: np.ndarray | None =
     -------
     str or dict
         Text lines ending with the rating, or ``{"steps": [...], "rating": {...}}``.
+
+    Raises
+    ------
+    PipelineError
+        ``fmt`` is neither (it was read as text: ``fmt='xml'`` answered in text without a word).
     """
+    if fmt not in STEPS_FORMATS:
+        raise PipelineError(f"human_steps: fmt must be one of {', '.join(STEPS_FORMATS)}, found {fmt!r}")
     rating = rate(puzzle, solution, unique)
     if fmt == "json":
         return {"steps": [s.to_dict() for s in rating.steps], "rating": rating.to_dict(brief=True)}

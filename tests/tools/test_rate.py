@@ -11,10 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 from oracles import DATA_DIR, PROJECT, data_missing_reason
 from pipeline.core.build import build_model
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.generate import generate
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.tools.rate import (DIFFICULTIES, TECHNIQUES, _Rater, cage_fillings, rate, replay,
+from pipeline.tools.rate import (DIFFICULTIES, TECHNIQUES, _Rater, cage_fillings, human_steps, rate, replay,
                                  solved_by_easy_steps)
 from pipeline.solvers.highs import solve
 
@@ -296,3 +296,12 @@ def test_rate_takes_a_solution_of_whole_floats():
     puzzle = parse_puzzle("1.3." "..1." ".3.." "...3", box="2x2")
     solution = solve(build_model(puzzle)).grid
     assert rate(puzzle, solution=solution.astype(float)).solved
+
+
+def test_human_steps_refuses_an_unknown_fmt():
+    """An outside probe: human_steps(P, fmt='xml') answered in text without a word."""
+    puzzle = parse_puzzle("1" + "0" * 15)
+    with pytest.raises(PipelineError, match=r"^human_steps: fmt must be one of text, json, found 'xml'$"):
+        human_steps(puzzle, fmt="xml")
+    assert human_steps(puzzle, fmt="text").splitlines()[-1].startswith("rating: ")
+    assert set(human_steps(puzzle, fmt="json")) == {"steps", "rating"}

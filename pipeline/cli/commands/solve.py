@@ -136,7 +136,7 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     if args.steps:   # the rater loads with --steps only: a plain solve starts without it (issue 18)
         from pipeline.tools.rate import human_steps
 
-        steps = human_steps(puzzle, args.format, r.grid, unique)
+        steps = human_steps(puzzle, "json" if args.format == "json" else "text", r.grid, unique)
     if steps is not None and args.format != "json":
         print(steps)
     assert r.grid is not None
