@@ -41,4 +41,3 @@ def test_a_value_wider_than_its_column_is_refused_not_cut(pretty):
     with pytest.raises(FormatError, match=rf"^{re.escape(str(path))}: line {no}: '0\.5' runs across the Primal "
                                           rf"column's boundary at character \d+ \(misaligned with the header\)$"):
         read_solution(path, man)
-
