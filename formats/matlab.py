@@ -46,12 +46,21 @@ from pipeline.core.manifest import manifest_from_dict, model_metadata
 
 from formats.agree import described_model, refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
+from formats.files import read_regular
 from formats.mat5 import NameTable, compressed_variables
+from formats.mat5_guard import INFLATED_FLOOR, check_arrays, check_inflated_sizes
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
 from formats.matlab_script import KEPT_NAME, MAT_NAME, SCRIPT_NAME, render_script
 
 # meta fields that exist only for MATLAB users; read() drops them to give back model_metadata()
 _MATLAB_ONLY = ("N", "clues", "clue_positions")
+#: Bounds of what ``model.mat`` may inflate to, checked before scipy.io reads it: a struct (``meta``,
+#: ``problem``) up to 4 times the bytes of the numeric arrays before it (``problem`` holds ``Aeq``
+#: and the vectors again and every name: 1.9 times them in a 100x100's), 64 MiB at least; the whole
+#: file up to 64 times its size (a 100x100's inflates 14 times), 64 MiB at least.
+OTHERS_PER_NUMERIC_BYTE, INFLATED_PER_FILE_BYTE = 4.0, 64
+#: The variables read() loads (and checks array by array first).
+_READ_VARIABLES = ("Aeq", "beq", "f", "lb", "ub", "intcon", "meta", "Aineq", "bineq")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,8 +283,14 @@ def read(path: str | os.PathLike) -> ModelData:
         path = path / MAT_NAME
     if not path.is_file():  # loadmat's own message for this is obscure
         raise FormatError(f"{path}: no such file")
-    try:
-        raw = sio.loadmat(path, simplify_cells=True)
+    content = read_regular(path)
+    # scipy.io crashes on one damaged byte of an array (a segmentation fault) and inflates a zlib
+    # bomb whole: every variable, those in meta and problem too, is checked before it reads any
+    check_inflated_sizes(content, str(path), others=INFLATED_FLOOR, others_per_numeric_byte=OTHERS_PER_NUMERIC_BYTE,
+                         most_total=max(INFLATED_FLOOR, INFLATED_PER_FILE_BYTE * len(content)))
+    check_arrays(content, str(path), nested=True, only=_READ_VARIABLES)
+    try:   # problem repeats the arrays for MATLAB's intlinprog(problem), and a million names: not read
+        raw = sio.loadmat(io.BytesIO(content), simplify_cells=True, variable_names=_READ_VARIABLES)
     except Exception as e:  # scipy raises several types for a file that is not a v5 .mat
         raise FormatError(f"{path}: not a readable MATLAB .mat file ({e})") from None
     missing = [k for k in ("Aeq", "beq", "f", "lb", "ub", "intcon", "meta") if k not in raw]

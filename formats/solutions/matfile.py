@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import io
 import re
-import struct
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from pipeline.core.errors import FormatError
 
+from formats.mat5_guard import INFLATED_FLOOR, check_arrays, check_inflated_sizes
 from formats.solutions.base import (BinarySolutionFormat, RawSolution, SolutionFormat,
                                     register_binary_solution_format, register_solution_format)
 from formats.solutions.common import parse_floats
@@ -105,8 +104,7 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
         raise FormatError(f"{where}: an HDF5 file (a MATLAB 7.3 MAT-file, or Octave save -hdf5): {_SAVE_READABLE}")
     from scipy.io import loadmat, whosmat   # scipy.io only for an answer that is a MAT-file
 
-    _check_inflated_sizes(data, most_values, where)
-    _check_arrays(data, where)
+    _check_mat5(data, most_values, where)
     try:
         listed = whosmat(io.BytesIO(data))
     except Exception as e:   # scipy raises many kinds for a damaged file: one line, whichever
@@ -131,181 +129,18 @@ def _parse_mat(data: bytes, where: str, most_values: int) -> RawSolution:
     return _answer(values, name, where)
 
 
-#: Bytes a compressed array may inflate to beyond 16 per value (a complex double's): its
-#: header, name and padding.
-INFLATED_SLACK = 1 << 16
-#: What any compressed element may inflate to, at least (a struct or cell, a sparse matrix: their
-#: sizes are their children's), and per value of the model's answer.
-INFLATED_FLOOR, INFLATED_PER_VALUE = 1 << 26, 256
-#: A level 5 MAT-file's element types (a compressed element, the array inside it) and the
-#: array classes whose values are all stored in place (char, then double to uint64).
-_MI_COMPRESSED, _MI_MATRIX = 15, 14
-_DENSE_CLASSES = frozenset([4, *range(6, 16)])
+#: What a struct, cell or sparse array may inflate to per value of the model's answer (at least
+#: :data:`~formats.mat5_guard.INFLATED_FLOOR`).
+INFLATED_PER_VALUE = 256
 
 
-def _array_header(head: bytes, order: str) -> tuple[str, int, int] | None:
-    """Name, class and value count in the header of an inflated ``miMATRIX`` (its tag, the flags
-    and dimensions sub-elements, then the name); None when ``head`` is not such a header."""
-    try:
-        kind, _ = struct.unpack_from(order + "II", head, 0)
-        array_class = struct.unpack_from(order + "I", head, 16)[0] & 0xFF
-        dims_kind, dims_bytes = struct.unpack_from(order + "II", head, 24)
-        if kind != _MI_MATRIX or dims_kind >> 16 or dims_bytes % 4 or dims_bytes > 256:
-            return None
-        count = int(np.prod(np.frombuffer(head, dtype=order + "i4", count=dims_bytes // 4, offset=32),
-                            dtype=np.float64))
-        at = 32 + dims_bytes + (-dims_bytes % 8)
-        name_kind, name_bytes = struct.unpack_from(order + "II", head, at)
-        name = head[at + 4:at + 4 + (name_kind >> 16)] if name_kind >> 16 else head[at + 8:at + 8 + name_bytes]
-        return name.decode("ascii"), array_class, count
-    except (struct.error, UnicodeDecodeError, ValueError):
-        return None
-
-
-def _is_level5(data: bytes) -> bool:
-    """Would scipy.io read ``data`` as a level 5 MAT-file? As it decides: no zero byte in the
-    first four (a level 4 file's type word has some) and an endian mark at 126. The header's
-    text is not read (a file whose ``MATLAB 5`` was altered went past these checks to scipy)."""
-    return len(data) >= 136 and 0 not in data[:4] and data[126:128] in (b"IM", b"MI")
-
-
-def _check_inflated_sizes(data: bytes, most_values: int, where: str) -> None:
-    """Refuse a level 5 MAT-file whose compressed variable inflates past what its header says it
-    holds, before scipy inflates anything (``whosmat`` too inflates every variable): a 4 MB file
-    declaring a 1x729 array over 4 GB of zeros made ``import`` take 4.5 GB. A dense array may take
-    16 bytes a value of its dimensions and :data:`INFLATED_SLACK`; any other (struct, cell, sparse)
-    ``max(INFLATED_FLOOR, INFLATED_PER_VALUE * most_values)``. The inflated bytes are counted a
-    slice at a time, never kept."""
-    if not _is_level5(data):
-        return
-    order, pos = ("<" if data[126:128] == b"IM" else ">"), 128
+def _check_mat5(data: bytes, most_values: int, where: str) -> None:
+    """:mod:`formats.mat5_guard`'s checks, with an answer's bounds: a struct or cell (never read,
+    but inflated by ``whosmat``) or sparse array may take what 256 bytes a value of the model's
+    answer do."""
     loose = max(INFLATED_FLOOR, INFLATED_PER_VALUE * most_values)
-    while pos + 8 <= len(data):
-        kind, nbytes = struct.unpack_from(order + "II", data, pos)
-        if kind >> 16:   # a small element: its data in the tag's second word
-            pos += 8
-            continue
-        if kind == _MI_COMPRESSED:
-            try:
-                _count_inflated(data, pos + 8, min(pos + 8 + nbytes, len(data)), order, loose, where)
-            except zlib.error as e:
-                raise FormatError(f"{where}: not a readable MAT-file (compressed data at byte {pos + 8} is damaged: "
-                                  f"{e})") from None
-        pos += 8 + nbytes + (0 if kind == _MI_COMPRESSED else -nbytes % 8)
-
-
-def _count_inflated(data: bytes, start: int, stop: int, order: str, loose: int, where: str) -> None:
-    """Inflate ``data[start:stop]`` (one compressed variable) a slice at a time, refusing it once
-    past what its header says it holds."""
-    inflate = zlib.decompressobj()
-    header = _array_header(inflate.decompress(data[start:min(stop, start + 4096)], 1024), order)
-    name, array_class, count = header or ("?", 0, 0)
-    # an honest dense array passes (whatever its size: the answer's size is checked from the
-    # header next); what it cannot hold is refused
-    most = 16 * count + INFLATED_SLACK if array_class in _DENSE_CLASSES else loose
-    inflate, total = zlib.decompressobj(), 0
-    for at in range(start, stop, 1 << 20):
-        chunk = data[at:min(at + (1 << 20), stop)]
-        while chunk:
-            total += len(inflate.decompress(chunk, 1 << 20))
-            chunk = inflate.unconsumed_tail
-            if total > most:
-                raise FormatError(f"{where}: variable {name!r} inflates to more than {most:,} bytes, more than its "
-                                  f"header says it holds: not a MAT-file saved by MATLAB or Octave?")
-
-
-#: numpy types of a level 5 MAT-file's numeric data elements (miINT8 .. miUINT64, miUTF8 ..).
-_MI_DTYPES = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "f4", 9: "f8", 12: "i8", 13: "u8",
-              16: "u1", 17: "u2", 18: "u4"}
-#: The class of a sparse array (mxSPARSE_CLASS) and the flag of its imaginary part.
-_MX_SPARSE, _COMPLEX_FLAG = 5, 0x0800
-
-
-def _data_elements(body: bytes, order: str) -> tuple[list[np.ndarray], bool] | None:
-    """The data elements inside one ``miMATRIX`` (flags, dimensions, name, then its arrays), each
-    as the numbers its tag declares, and whether they end within ``body`` (False: the last runs
-    past its end); None when a tag names no numeric type."""
-    found: list[np.ndarray] = []
-    pos = 0
-    while pos + 8 <= len(body):
-        kind, nbytes = struct.unpack_from(order + "II", body, pos)
-        if kind >> 16:   # a small element: up to 4 bytes in the tag's second word
-            kind, nbytes, start, pos = kind & 0xFFFF, kind >> 16, pos + 4, pos + 8
-            if nbytes > 4:
-                return None
-        else:
-            start, pos = pos + 8, pos + 8 + nbytes + (-nbytes % 8)
-        dtype = _MI_DTYPES.get(kind)
-        if dtype is None or nbytes % np.dtype(dtype).itemsize:
-            return None
-        if start + nbytes > len(body):
-            return found, False
-        found.append(np.frombuffer(body, dtype=order + dtype, count=nbytes // np.dtype(dtype).itemsize, offset=start))
-    return found, True
-
-
-def _array_problem(body: bytes, order: str, cut: bool = False) -> str | None:
-    """What makes the ``miMATRIX`` ``body`` a numeric or sparse array scipy.io would crash on (a
-    data element of no numeric type or past the array's end; for a sparse one also a row index
-    outside the rows, column pointers that do not run from 0 up to at most the stored values), or
-    None (a sound array, or a struct or cell: scipy reads those only when asked, and never here).
-    ``cut``: the file ends inside the array, whose last element may then run past ``body``."""
-    # the class in the array flags, where scipy.io reads it whatever the flags' tag says
-    flags = struct.unpack_from(order + "I", body, 8)[0] if len(body) >= 12 else 0
-    if flags & 0xFF not in (_MX_SPARSE, *_DENSE_CLASSES):
-        return None
-    elements = _data_elements(body, order)
-    if elements is None:
-        return "a data element of no numeric type"
-    parts, whole = elements
-    if not whole and not cut:
-        return "a data element past the variable's end"
-    if flags & 0xFF != _MX_SPARSE or not whole:
-        return None
-    complex_ = bool(flags & _COMPLEX_FLAG)
-    if len(parts) != 6 + complex_ or parts[1].size != 2:
-        return f"{len(parts)} data elements and {parts[1].size if len(parts) > 1 else 0} dimensions"
-    rows, cols = (int(v) for v in parts[1])
-    ir, jc, values = parts[3], parts[4], parts[5:]
-    if ir.dtype.kind not in "iu" or jc.dtype.kind not in "iu" or rows < 0 or cols < 0:
-        return "row indices or column pointers that are not integers"
-    jc = jc.astype(np.int64)
-    if jc.size != cols + 1 or jc[0] != 0 or (np.diff(jc) < 0).any() or jc[-1] > min(ir.size, *(v.size for v in values)):
-        return "column pointers that do not run from 0 up to its stored values"
-    used = ir[:int(jc[-1])].astype(np.int64)
-    if used.size and (used.min() < 0 or used.max() >= rows):
-        return f"a row index outside its {rows} rows"
-    return None
-
-
-def _check_arrays(data: bytes, where: str) -> None:
-    """Refuse a level 5 MAT-file holding a damaged numeric array before scipy.io reads it: scipy
-    takes element types and a sparse array's row indices on trust, and one changed byte crashed
-    the process (a segmentation fault or bus error, not an exception). Compressed variables are inflated one at a
-    time (:func:`_check_inflated_sizes` has bounded them)."""
-    if not _is_level5(data):
-        return
-    order, pos = ("<" if data[126:128] == b"IM" else ">"), 128
-    while pos + 8 <= len(data):
-        kind, nbytes = struct.unpack_from(order + "II", data, pos)
-        if kind >> 16:
-            pos += 8
-            continue
-        element = data[pos:pos + 8 + nbytes]   # cut short, what there is: scipy.io reads that much
-        if kind == _MI_COMPRESSED:
-            try:
-                element = zlib.decompressobj().decompress(data[pos + 8:pos + 8 + nbytes])
-            except zlib.error:
-                element = b""   # refused by _check_inflated_sizes, or scipy's own error
-        pos += 8 + nbytes + (0 if kind == _MI_COMPRESSED else -nbytes % 8)
-        if len(element) < 8 or struct.unpack_from(order + "I", element, 0)[0] != _MI_MATRIX:
-            continue
-        length = struct.unpack_from(order + "I", element, 4)[0]
-        problem = _array_problem(element[8:8 + length], order, cut=8 + length > len(element))
-        if problem:
-            header = _array_header(element, order)
-            raise FormatError(f"{where}: variable {header[0] if header else '?'!r} is a damaged array "
-                              f"({problem}): not a MAT-file saved by MATLAB or Octave?")
+    check_inflated_sizes(data, where, others=loose, sparse=loose)
+    check_arrays(data, where)
 
 
 def _scipy_reason(error: Exception) -> str:

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 
 import formats.csv as csv_format
 import formats.mat5 as mat5
+import formats.mat5_guard as mat5_guard
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
 from oracles import SETS_DIR, assert_same_model_data, pattern_grid, round_trip_cases, round_trip_puzzles
@@ -629,3 +630,77 @@ def test_segmented_shared_deflate_reads_as_savemat_writes_it(tmp_path, monkeypat
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [str(model.nnz), str(model.nnz), str(model.n_cols), str(model.n_rows), "cell",
                                    str(model.col_names[-1]), str(model.row_labels[0])]
+
+
+def _rewrite_variable(data: bytes, name: str, change) -> bytes:
+    """``data`` (a level 5 .mat) with compressed variable ``name`` inflated, changed in place by
+    ``change(bytearray)`` and compressed again."""
+    import struct
+    import zlib
+
+    pos = 128
+    while pos + 8 <= len(data):
+        kind, nbytes = struct.unpack_from("<II", data, pos)
+        body = bytearray(zlib.decompress(data[pos + 8:pos + 8 + nbytes]))
+        if kind == 15 and mat5_guard._array_header(bytes(body), "<")[0] == name:
+            change(body)
+            packed = zlib.compress(bytes(body))
+            return data[:pos] + struct.pack("<II", 15, len(packed)) + packed + data[pos + 8 + nbytes:]
+        pos += 8 + nbytes
+    raise AssertionError(f"no variable {name}")
+
+
+def _read_in_a_child(path) -> str:
+    """``read_model(path)`` in a child process (a crash there is a failed test, not a dead suite):
+    its FormatError's message, ``read`` when it read, or how the child died."""
+    import sys
+
+    code = ("import sys\nfrom formats import read_model\nfrom pipeline.core.errors import FormatError\n"
+            "try:\n    read_model(sys.argv[1])\n    print('read')\nexcept FormatError as e:\n    print(e)\n")
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
+                          env=env)
+    return done.stdout.strip() if done.returncode == 0 else f"died: {done.returncode} {done.stderr[-300:]}"
+
+
+def test_a_damaged_array_in_model_mat_is_one_line_not_a_crash(tmp_path):
+    """read() gave model.mat to scipy.io unchecked: one changed byte of Aeq's row indices or of an
+    element's type (meta's fields too: loadmat reads the struct whole) was a segmentation fault of
+    read_model and of ``check`` (exit -11), not an error line."""
+    import struct
+
+    path = mat.write(build_model(PUZZLES["default"]), tmp_path / "model.mat")
+    data = path.read_bytes()
+
+    def first_field_type(body):   # meta's first field's data element: after the field names
+        names = struct.unpack_from("<I", body, 60)[0]
+        struct.pack_into("<I", body, 64 + (names + 7) // 8 * 8 + 48, 77)
+
+    for name, change, said in [
+        ("Aeq", lambda body: struct.pack_into("<I", body, 56, 10 ** 6), "'Aeq' is a damaged array (a row index "
+                                                                       "outside its 347 rows)"),
+        ("Aeq", lambda body: struct.pack_into("<I", body, 48, 77), "'Aeq' is a damaged array (a data element of "
+                                                                  "no numeric type)"),
+        ("meta", first_field_type, "'meta' is a damaged array (a data element of no numeric type)"),
+    ]:
+        bad = tmp_path / "bad.mat"
+        bad.write_bytes(_rewrite_variable(data, name, change))
+        assert _read_in_a_child(bad) == f"{bad}: variable {said}: not a MAT-file saved by MATLAB or Octave?"
+    assert _read_in_a_child(path) == "read"
+
+
+def test_a_zlib_bomb_in_model_mat_is_refused_before_it_is_inflated(tmp_path):
+    """A struct of 256 MB of zeros (256 KB compressed) beside a 9x9's model: refused while inflated
+    a slice at a time (its bound: 4 times the numeric arrays before it, 64 MiB at least)."""
+    import struct
+    import zlib
+
+    path = mat.write(build_model(PUZZLES["default"]), tmp_path / "model.mat")
+    header = struct.pack("<IIIIIIii", 14, (256 << 20) + 40, 6, 8, 2, 0, 5, 8) + struct.pack("<ii", 1, 1) + \
+        struct.pack("<HH4s", 1, 4, b"junk")
+    packed = zlib.compress(header + bytes(256 << 20), 1)
+    path.write_bytes(path.read_bytes() + struct.pack("<II", 15, len(packed)) + packed)
+    with pytest.raises(FormatError, match=r"^.*model\.mat: variable 'junk' inflates to more than 67,108,864 "
+                                          r"bytes, more than its header says it holds"):
+        read_model(path)
