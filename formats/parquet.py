@@ -260,9 +260,18 @@ def read_metadata(path: str | os.PathLike) -> dict:
     if raw is None:
         raise FormatError(f"{path}: no {META_KEY.decode()} metadata in the Parquet schema")
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: {META_KEY.decode()} metadata is not JSON ({e})") from None
+        meta = json.loads(raw)
+    except (ValueError, RecursionError) as e:   # not JSON, not UTF-8, nested too deep, 4,300 digits
+        raise FormatError(f"{path}: {META_KEY.decode()} metadata is not JSON ({_one_line(e)})") from None
+    if not isinstance(meta, dict):
+        raise FormatError(f"{path}: {META_KEY.decode()} metadata is not a JSON object")
+    return meta
+
+
+def _one_line(error: Exception) -> str:
+    """An exception's text on one line (pyarrow's and json's run over several), clipped."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def _read_table(path: Path, columns: list[str]) -> pa.Table:
@@ -339,7 +348,10 @@ def read(path: str | os.PathLike) -> ModelData:
     coo_path, rows_path, cols_path = _siblings(Path(path))
     meta = read_metadata(coo_path)
     meta.pop("table", None)
-    m, n = int(meta.get("rows", -1)) + int(meta.get("inequalities", 0)), int(meta.get("columns", -1))
+    sizes = [meta.get(key, default) for key, default in (("rows", -1), ("inequalities", 0), ("columns", -1))]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
+        raise FormatError(f"{coo_path}: the metadata's 'rows', 'inequalities' and 'columns' are not all integers")
+    m, n = sizes[0] + sizes[1], sizes[2]
     coo = _read_table(coo_path, ["row", "col", "value"])
     i = _column(coo, "row", coo_path, "index")
     j = _column(coo, "col", coo_path, "index")
@@ -351,7 +363,10 @@ def read(path: str | os.PathLike) -> ModelData:
     # a truncated (or padded) table is not the model its metadata describes
     nnz = meta.get("nonzeros")
     if isinstance(nnz, int) and not isinstance(nnz, bool):
-        nnz += int(meta.get("inequality_nonzeros", 0) or 0)
+        more = meta.get("inequality_nonzeros", 0) or 0
+        if not isinstance(more, int) or isinstance(more, bool):
+            raise FormatError(f"{coo_path}: the metadata's 'inequality_nonzeros' is {str(more)[:40]!r}, not a count")
+        nnz += more
         if nnz != i.size:
             raise FormatError(f"{coo_path}: {i.size} nonzeros, the metadata says {nnz}")
     # an entry listed twice would be summed by the sparse matrix: not the file's model

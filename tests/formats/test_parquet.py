@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -138,3 +139,20 @@ def test_read_errors(tmp_path):
     (tmp_path / "junk.parquet").write_bytes(b"PAR1 but not really")
     with pytest.raises(FormatError):
         pqf.read(tmp_path / "junk.parquet")
+
+
+@pytest.mark.parametrize("raw,said", [
+    (b'{"rows": 1, "columns": \x95}', "metadata is not JSON"),   # not UTF-8: a UnicodeDecodeError traceback
+    (b"[1, 2]", "metadata is not a JSON object"),                 # an AttributeError traceback
+    (b'{"rows": "3x", "columns": 1}', "'rows', 'inequalities' and 'columns' are not all integers"),
+    (b'{"rows": 1, "columns": 1, "nonzeros": 1, "inequality_nonzeros": "a"}', "'inequality_nonzeros' is 'a'"),
+])
+def test_metadata_of_another_shape_is_one_line(tmp_path, raw, said):
+    """A changed byte of the schema's metadata made it no UTF-8 (json.loads raised a
+    UnicodeDecodeError, not a JSONDecodeError) and a hand-made one was a list or held text where
+    a count goes: each a traceback of read_model and of check, not an error line."""
+    path = tmp_path / "m.parquet"
+    table = pa.table({"row": [0], "col": [0], "value": [1.0]})
+    pq.write_table(table.replace_schema_metadata({pqf.META_KEY: raw}), path)
+    with pytest.raises(FormatError, match=rf"^{re.escape(str(path))}: .*{re.escape(said)}"):
+        pqf.read(path)
