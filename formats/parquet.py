@@ -255,7 +255,7 @@ def read_metadata(path: str | os.PathLike) -> dict:
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except (OSError, pa.ArrowException) as e:
-        raise FormatError(f"{path}: not a readable Parquet file ({e})") from None
+        raise FormatError(f"{path}: not a readable Parquet file ({_one_line(e)})") from None
     raw = (schema.metadata or {}).get(META_KEY)
     if raw is None:
         raise FormatError(f"{path}: no {META_KEY.decode()} metadata in the Parquet schema")
@@ -283,7 +283,7 @@ def _read_table(path: Path, columns: list[str]) -> pa.Table:
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except (OSError, pa.ArrowException) as e:
-        raise FormatError(f"{path}: not a readable Parquet file ({e})") from None
+        raise FormatError(f"{path}: not a readable Parquet file ({_one_line(e)})") from None
     missing = [c for c in columns if c not in table.column_names]
     if missing:
         raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")

@@ -156,3 +156,15 @@ def test_metadata_of_another_shape_is_one_line(tmp_path, raw, said):
     pq.write_table(table.replace_schema_metadata({pqf.META_KEY: raw}), path)
     with pytest.raises(FormatError, match=rf"^{re.escape(str(path))}: .*{re.escape(said)}"):
         pqf.read(path)
+
+
+def test_a_damaged_page_is_one_line(tmp_path):
+    """pyarrow's message for a damaged page header runs over lines ("Couldn't deserialize thrift:
+    No more data to read.\\nDeserializing page header failed.\\n"): the error printed them all."""
+    path = pqf.write_coo(build_model(PUZZLES["4x4"]), tmp_path / "m.parquet")
+    data = bytearray(path.read_bytes())
+    data[4:40] = bytes(36)   # the first page's header, zeroed
+    path.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=r"not a readable Parquet file") as raised:
+        pqf.read(path)
+    assert "\n" not in str(raised.value)
