@@ -306,7 +306,10 @@ def _column(table: pa.Table, name: str, path, kind: str, *, infinite: bool = Fal
     if column.null_count:
         k = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
         raise FormatError(f"{path}: column {name!r}, row {k} (0-based): null")
-    values = column.to_numpy(zero_copy_only=False)
+    try:
+        values = column.to_numpy(zero_copy_only=False)
+    except pa.ArrowException as e:   # a string that is no UTF-8: "Wrapping row_\ufffd_5 failed"
+        raise FormatError(f"{path}: column {name!r} does not read ({_one_line(e)}): text that is not UTF-8?") from None
     if kind == "number":
         values = values.astype(np.float64)
         bad = np.isnan(values) if infinite else ~np.isfinite(values)

@@ -168,3 +168,16 @@ def test_a_damaged_page_is_one_line(tmp_path):
     with pytest.raises(FormatError, match=r"not a readable Parquet file") as raised:
         pqf.read(path)
     assert "\n" not in str(raised.value)
+
+
+def test_a_label_that_is_not_utf8_is_one_line(tmp_path):
+    """One changed byte of a label in model_rows.parquet left text that is no UTF-8: pyarrow's
+    to_numpy raised ArrowException ('Wrapping row_\\ufffd_5 failed'), a traceback of read_model."""
+    path = pqf.write(build_model(PUZZLES["4x4"]), tmp_path / "model_coo.parquet")
+    rows = tmp_path / "model_rows.parquet"
+    table = pq.read_table(rows)
+    labels = pa.array([b"row_\xff_1", *[s.encode() for s in table.column("label").to_pylist()[1:]]], pa.binary())
+    bad = table.set_column(table.column_names.index("label"), "label", labels.cast(pa.string(), safe=False))
+    pq.write_table(bad, rows)
+    with pytest.raises(FormatError, match=rf"^{re.escape(str(rows))}: column 'label' does not read .*not UTF-8\?$"):
+        pqf.read(path)
