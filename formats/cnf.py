@@ -252,17 +252,17 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
         body = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("c"))
     data = body.encode("utf-8", "surrogateescape")
     del body
+    n_vars, n_clauses = header
+    # literals past the header's count are refused chunk by chunk, so that the rest fit int32
     tokens = integer_tokens(np.frombuffer(data, np.uint8),
                             lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal of at most "
-                                                    f"{MAX_INTEGER_DIGITS} digits"))
-    n_vars, n_clauses = header
+                                                    f"{MAX_INTEGER_DIGITS} digits"),
+                            most=n_vars,
+                            beyond=lambda largest: FormatError(f"{where}: literal {largest} exceeds the header's "
+                                                               f"{n_vars} variables"))
     if tokens.size and tokens[-1] != 0:
         raise FormatError(f"{where}: truncated: the last clause has no terminating 0")
-    del data   # the text's bytes, no longer needed: a 354 MB file's sat beside its 720 MB of tokens
-    # the largest magnitude from the extremes: np.abs made a second array as large as the tokens
-    largest = max(int(tokens.max()), -int(tokens.min())) if tokens.size else 0
-    if largest > n_vars:
-        raise FormatError(f"{where}: literal {largest} exceeds the header's {n_vars} variables")
+    del data   # the text's bytes, no longer needed: a 354 MB file's sat beside its tokens
     found = int((tokens == 0).sum())
     if found != n_clauses:
         raise FormatError(f"{where}: header says {n_clauses} clauses, found {found}")

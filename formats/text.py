@@ -637,7 +637,8 @@ def _render_digits(values: np.ndarray, *, prefix: bytes = b"", sep: bytes = b" "
     return table[used].tobytes()
 
 
-def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: int = INTEGER_CHUNK) -> np.ndarray:
+def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: int = INTEGER_CHUNK, *,
+                   most: int | None = None, beyond: Callable[[int], Exception] | None = None) -> np.ndarray:
     """The whitespace-separated signed integers of a byte buffer (a DIMACS body), read chunk by
     chunk with :meth:`Tokens.integers`: memory in proportion to a chunk, not to the file (a list
     of 90 million words took 5 GB for a 354 MB CNF).
@@ -650,11 +651,17 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
         ``error(text)`` -> the exception to raise for the first token that is not an integer.
     chunk : int
         Bytes a chunk (each is extended to the next blank byte).
+    most : int, optional
+        The largest magnitude allowed (a CNF header's variable count): each chunk is checked
+        against it before it is stored, and the values are ``int32`` when it fits one (half the
+        memory of a 56 million literal CNF's ``int64``).
+    beyond : callable, optional
+        ``beyond(value)`` -> the exception to raise for the largest magnitude past ``most``.
 
     Returns
     -------
     numpy.ndarray
-        ``int64`` values in order.
+        The values in order: ``int64``, or ``int32`` when ``most`` fits one.
 
     Examples
     --------
@@ -669,13 +676,19 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
     for start, stop in edges:
         solid = buf[start:stop] > BLANK
         counts.append(int(solid[0]) + int(np.count_nonzero(solid[1:] & ~solid[:-1])))
-    out = np.empty(sum(counts), dtype=np.int64)
+    narrow = most is not None and most < np.iinfo(np.int32).max
+    out = np.empty(sum(counts), dtype=np.int32 if narrow else np.int64)
     at = 0
     for (start, stop), count in zip(edges, counts):
         tokens = Tokens(buf[start:stop])
         values, bad = tokens.integers()
         if bad >= 0:
             raise error(tokens.text(bad))
+        if most is not None and values.size:
+            # checked before the values are stored: int32 would wrap a larger one silently
+            largest = max(int(values.max()), -int(values.min()))
+            if largest > most:
+                raise (beyond or error)(largest)
         out[at:at + count] = values
         at += count
     return out

@@ -162,6 +162,8 @@ def test_all_formats_of_a_model_with_an_objective_leave_cnf_out(tmp_path):
     ("p cnf 2 1\n1 2\n", "truncated"),
     ("p cnf 2 1\n1 x 0\n", "'x' is not an integer"),
     ("p cnf 2 1\n1 3 0\n", "literal 3 exceeds the header's 2 variables"),
+    # past int32, which the literals are kept in: refused before it could wrap to 1
+    ("p cnf 2 1\n1 -4294967297 0\n", "literal 4294967297 exceeds the header's 2 variables"),
     ("p cnf 2 2\n1 2 0\n", "header says 2 clauses, found 1"),
 ])
 def test_reader_errors_are_one_line(tmp_path, text, match):
@@ -170,6 +172,16 @@ def test_reader_errors_are_one_line(tmp_path, text, match):
     with pytest.raises(FormatError, match=match) as err:
         cnf.read_cnf(path)
     assert "\n" not in str(err.value) and "bad.cnf" in str(err.value)
+
+
+def test_literals_are_held_in_int32_when_the_header_allows_and_int64_beyond(tmp_path):
+    small, huge = tmp_path / "small.cnf", tmp_path / "huge.cnf"
+    small.write_text("p cnf 3 2\n1 -2 3 0\n-3 0\n")
+    huge.write_text(f"p cnf {2**40} 1\n1 -{2**35} 0\n")
+    assert cnf.read_cnf(small).tokens.dtype == np.int32
+    assert cnf.read_cnf(small).clauses() == [[1, -2, 3], [-3]]
+    assert cnf.read_cnf(huge).tokens.dtype == np.int64
+    assert cnf.read_cnf(huge).clauses() == [[1, -2**35]]
 
 
 def test_foreign_cnf_reads_as_clauses_but_not_as_model(tmp_path):

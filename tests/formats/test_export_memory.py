@@ -127,7 +127,7 @@ def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
     import tracemalloc
 
     real = cnf.integer_tokens     # small chunks: their parsing's temporaries stay below the literals'
-    monkeypatch.setattr(cnf, "integer_tokens", lambda buf, error: real(buf, error, chunk=1 << 14))
+    monkeypatch.setattr(cnf, "integer_tokens", lambda buf, error, **kw: real(buf, error, chunk=1 << 14, **kw))
     path = tmp_path / "m.cnf"
     cnf.write(build_model(parse_puzzle('{"size": 16}')), path)
     size = path.stat().st_size
