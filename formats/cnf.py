@@ -181,7 +181,8 @@ def _refuse_objective(model: Model) -> None:
 # ----------------------------------------------------------------------------------------------
 @dataclass
 class CnfFile:
-    """A DIMACS file as read: header counts, all clause literals (0-terminated), comments."""
+    """A DIMACS file as read: header counts, all clause literals (0-terminated; ``int32`` when the
+    header's variable count fits one, else ``int64``), comments."""
 
     n_vars: int
     n_clauses: int
