@@ -17,6 +17,7 @@ import formats.mat5 as mat5
 import formats.mat5_guard as mat5_guard
 import formats.matlab as mat
 from formats.base import ModelData, format_for, read_model, write_model
+from in_a_child import outcome_in_a_child
 from oracles import SETS_DIR, assert_same_model_data, pattern_grid, round_trip_cases, round_trip_puzzles
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
@@ -651,17 +652,8 @@ def _rewrite_variable(data: bytes, name: str, change) -> bytes:
 
 
 def _read_in_a_child(path) -> str:
-    """``read_model(path)`` in a child process (a crash there is a failed test, not a dead suite):
-    its FormatError's message, ``read`` when it read, or how the child died."""
-    import sys
-
-    code = ("import sys\nfrom formats import read_model\nfrom pipeline.core.errors import FormatError\n"
-            "try:\n    read_model(sys.argv[1])\n    print('read')\nexcept FormatError as e:\n    print(e)\n")
-    root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
-                          env=env)
-    return done.stdout.strip() if done.returncode == 0 else f"died: {done.returncode} {done.stderr[-300:]}"
+    """``read_model(path)`` in a child process (a crash there is a failed test, not a dead suite)."""
+    return outcome_in_a_child("from formats import read_model; read_model(sys.argv[1])", path)
 
 
 def test_a_damaged_array_in_model_mat_is_one_line_not_a_crash(tmp_path):

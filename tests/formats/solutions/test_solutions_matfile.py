@@ -14,6 +14,7 @@ import pytest
 from scipy.io import savemat
 from scipy.sparse import csc_matrix
 
+from in_a_child import outcome_in_a_child
 from solution_files import manifest_of
 from formats.solutions import read_solution
 from pipeline.core.build import build_model
@@ -286,20 +287,9 @@ def test_octave_text_dimensions_that_are_no_counts_are_one_line(answer, tmp_path
 
 
 def _parse_in_a_child(path) -> str:
-    """``_parse_mat`` of ``path`` in a child process (a crash there is a failed test, not a dead
-    suite): its FormatError's message, ``read`` when it read, or how the child died."""
-    import os
-    import sys
-    from pathlib import Path
-
-    code = ("import sys\nfrom formats.solutions.matfile import _parse_mat\nfrom pipeline.core.errors import FormatError\n"
-            "try:\n    _parse_mat(open(sys.argv[1], 'rb').read(), 'f.mat', 10**6)\n    print('read')\n"
-            "except FormatError as e:\n    print(e)\n")
-    root = str(Path(__file__).resolve().parents[3])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
-                          env=env)
-    return done.stdout.strip() if done.returncode == 0 else f"died: {done.returncode} {done.stderr[-300:]}"
+    """``_parse_mat`` of ``path`` in a child process (a crash there is a failed test, not a dead suite)."""
+    return outcome_in_a_child("from formats.solutions.matfile import _parse_mat; "
+                              "_parse_mat(open(sys.argv[1], 'rb').read(), 'f.mat', 10**6)", path)
 
 
 def test_a_damaged_array_in_a_mat_file_is_one_line_not_a_crash(answer, tmp_path):
