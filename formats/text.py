@@ -688,7 +688,7 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
             # checked before the values are stored: int32 would wrap a larger one silently
             largest = max(int(values.max()), -int(values.min()))
             if largest > most:
-                raise (beyond or error)(largest)
+                raise beyond(largest) if beyond is not None else error(str(largest))
         out[at:at + count] = values
         at += count
     return out
