@@ -346,10 +346,13 @@ def read_model(path: str | os.PathLike, format: str | None = None) -> ModelData:
 
 def _check_model_path(path: Any) -> None:
     """Refuse what is no model file before a format is looked for by its name: ``None`` (was "no
-    format named or matching 'None'") or a directory (an export's: "... matching 'out'"), naming
-    the model files inside it."""
+    format named or matching 'None'"), a manifest (was "... matching 'out/manifest.json'") or a
+    directory (an export's: "... matching 'out'"), naming the model files inside it."""
     if not isinstance(path, (str, os.PathLike)):
         raise FormatError(f"read_model: path must be a file's path (str or os.PathLike), not {type(path).__name__}")
+    if Path(path).name.endswith("manifest.json") and Path(path).is_file():   # an export's, or a one-file one's
+        raise FormatError(f"{path}: a manifest, not a model file: read a model file it lists, or check the "
+                          f"export with 'python -m pipeline check {Path(path).parent}'")
     if not Path(path).is_dir():
         return
     readable = []

@@ -34,3 +34,15 @@ def test_read_model_of_a_directory_names_the_model_files_in_it(tmp_path):
     empty.mkdir()
     with pytest.raises(FormatError, match=rf"^{re.escape(str(empty))}: a directory, not a model file$"):
         read_model(str(empty))
+
+
+def test_read_model_of_a_manifest_says_it_is_one_and_how_to_check_it(tmp_path):
+    """read_model('out/manifest.json') said "no format named or matching ..."."""
+    from formats import export_model
+
+    export_model(build_model(parse_puzzle("1...........3...", box="2x2")), tmp_path, formats=["mps"])
+    manifest = tmp_path / "manifest.json"
+    with pytest.raises(FormatError, match=rf"^{re.escape(str(manifest))}: a manifest, not a model file: read a model "
+                                          rf"file it lists, or check the export with 'python -m pipeline check "
+                                          rf"{re.escape(str(tmp_path))}'$"):
+        read_model(manifest)
