@@ -43,7 +43,7 @@ from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positio
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
-from formats.csv_long import _integral, _parts, write_csv_chunks, write_long
+from formats.csv_long import all_integral, value_parts, write_csv_chunks, write_long
 from formats.files import load_manifest_file
 from formats.staging import is_export_manifest, listed_export_files
 from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings, render_tokens
@@ -54,14 +54,6 @@ from formats.text import bytes_table, dense_01_rows, first_repeat, number_string
 #: ``dense="always"`` (``export --dense always``).
 DENSE_LIMIT = 8_000_000
 _CHUNK = 1 << 20  # nonzeros per write
-
-
-def _values(data: np.ndarray):
-    """Matrix values as integers when they are (the 0/1 case), so the text reads ``1`` not ``1.0``."""
-    data = np.asarray(data)
-    if data.size and np.all(data == np.rint(data)) and np.abs(data).max() < 2**31:
-        return data.astype(np.int32)
-    return data
 
 
 def _integer_lines(columns: list[np.ndarray], start: int, stop: int, line_end: bytes = b"\n") -> bytes:
@@ -90,8 +82,8 @@ def triplet_text(matrix: sp.spmatrix) -> Iterator[bytes]:
     size = b"%d,%d,0\n" % matrix.shape
     # a chunk of nonzeros at a time, in the CSR's order (a COO's): the whole matrix as COO and
     # as int64 columns was 0.26 GB for 7 M nonzeros. The values' form is the whole file's.
-    integer = csr.nnz > 0 and _integral(csr.data)
-    constant = integer and all((part == csr.data[0]).all() for part in _parts(csr.data))
+    integer = csr.nnz > 0 and all_integral(csr.data)
+    constant = integer and all((part == csr.data[0]).all() for part in value_parts(csr.data))
     for start in range(0, csr.nnz, _CHUNK):
         stop = min(start + _CHUNK, csr.nnz)
         rows = np.searchsorted(csr.indptr, np.arange(start, stop), side="right")   # 1-based

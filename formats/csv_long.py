@@ -58,7 +58,7 @@ def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = Fa
     matrix = (model.Aineq if inequalities else model.Aeq).tocsr()
     empty = np.diff(matrix.indptr) == 0
     line_ends = np.cumsum(np.diff(matrix.indptr) + empty)    # a row's lines: its nonzeros, or one
-    integer = _integral(matrix.data)
+    integer = all_integral(matrix.data)
     # dictionary arrays: each label/name is rendered once, the rows just index them
     labels = pa.array(np.asarray(model.ineq_labels if inequalities else model.row_labels, dtype=str))
     names = name_array(model, with_empty=bool(empty.any()))
@@ -78,13 +78,13 @@ def write_long(model: Model, path: str | os.PathLike, *, inequalities: bool = Fa
     return Path(path)
 
 
-def _integral(data: np.ndarray) -> bool:
-    """Are all values integers below 2^31 (written ``1``, not ``1.0``, as the triplets' values are)?
+def all_integral(data: np.ndarray) -> bool:
+    """Are all values integers below 2^31 (written ``1``, not ``1.0``, here and in the triplets)?
     A chunk at a time: no temporary of the whole matrix's size."""
-    return all(np.all(part == np.rint(part)) and np.abs(part).max() < 2**31 for part in _parts(data))
+    return all(np.all(part == np.rint(part)) and np.abs(part).max() < 2**31 for part in value_parts(data))
 
 
-def _parts(data: np.ndarray) -> list[np.ndarray]:
+def value_parts(data: np.ndarray) -> list[np.ndarray]:
     """``data`` in views of ``_CHUNK`` values: a test over them makes temporaries of that size."""
     return [data[lo:lo + _CHUNK] for lo in range(0, data.size, _CHUNK)]
 

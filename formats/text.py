@@ -752,7 +752,8 @@ def name_array(model: "Model", start: int = 0, stop: int | None = None, *, with_
     except UnicodeEncodeError:          # names beyond ASCII: pyarrow encodes them
         names = np.asarray(model.col_names[start:stop], dtype=str)
         return pa.array(np.append(names, "") if with_empty else names)
-    offsets[-1] = offsets[-2] if with_empty else offsets[-1]   # "" after the names
+    if with_empty:   # "" after the names
+        offsets[-1] = offsets[-2]
     joined = b"".join(data)
     del data
     return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(joined)).cast(pa.string())
