@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,7 @@ from pipeline.core.errors import clip, FormatError, PipelineError, shortened
 from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manifest_from_dict, metadata_convention,
                                     model_metadata, parse_comment_line)
 
-from formats.base import Format, ModelData, atomic_open, open_text, register
+from formats.base import Format, ModelData, atomic_open, open_binary, register
 from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
 from formats.text import MAX_INTEGER_DIGITS, integer_tokens, render_tokens
@@ -214,16 +215,20 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
         a clause count that differs from the header, or an unterminated last clause.
     """
     where = str(path)
-    with open_text(path, where) as f:
-        text = f.read()
+    # bytes, not text: the text, its body and their bytes held a 354 MB file three times over
+    with open_binary(path, where) as f:
+        try:
+            raw = f.read()
+        except (OSError, EOFError, zlib.error) as e:   # a damaged gzip stream
+            raise FormatError(f"{where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     meta, facts = {}, {}
     header = None
     body_start = 0
     pos = 0
-    while pos < len(text):  # comments and the header come first
-        nl = text.find("\n", pos)
-        nl = len(text) if nl < 0 else nl
-        line = text[pos:nl].strip()
+    while pos < len(raw):  # comments and the header come first
+        nl = raw.find(b"\n", pos)
+        nl = len(raw) if nl < 0 else nl
+        line = raw[pos:nl].decode("utf-8", "replace").strip()
         if line.startswith("c") or not line:
             if CNF_TAG in line:
                 try:
@@ -245,17 +250,15 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
         raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {clip(line, 40)!r}")
     if header is None:
         raise FormatError(f"{where}: no 'p cnf <variables> <clauses>' header")
-    body = text[body_start:]
-    del text   # a 354 MB file is held once at a time: its text, its body, its bytes
-    if "c" in body:  # comment lines between clauses (allowed by some tools)
-        # lines end at "\n" alone, as the tokens' blanks are bytes up to the space: splitlines()
-        # also broke at U+2028 and U+0085, so those separated literals only in a file with a comment
-        body = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("c"))
-    data = body.encode("utf-8", "surrogateescape")
-    del body
+    if raw.find(b"c", body_start) >= 0:  # comment lines between clauses (allowed by some tools)
+        # lines end at "\n" alone, as the tokens' blanks are bytes up to the space
+        raw = b"\n".join(line for line in raw[body_start:].split(b"\n") if not line.lstrip().startswith(b"c"))
+        body_start = 0
+    data = np.frombuffer(raw, np.uint8)[body_start:]
+    del raw
     n_vars, n_clauses = header
     # literals past the header's count are refused chunk by chunk, so that the rest fit int32
-    tokens = integer_tokens(np.frombuffer(data, np.uint8),
+    tokens = integer_tokens(data,
                             lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal of at most "
                                                     f"{MAX_INTEGER_DIGITS} digits"),
                             most=n_vars,

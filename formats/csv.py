@@ -43,7 +43,7 @@ from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positio
 
 from formats.base import Format, ModelData, atomic_open, open_text, register
 from formats.agree import refuse_disagreement
-from formats.csv_long import all_integral, value_parts, write_csv_chunks, write_long
+from formats.csv_long import all_integral, data_line, read_long_entries, value_parts, write_csv_chunks, write_long
 from formats.files import load_manifest_file
 from formats.staging import is_export_manifest, listed_export_files
 from formats.text import bytes_table, dense_01_rows, first_repeat, number_strings, render_tokens
@@ -133,20 +133,6 @@ def _same_matrix(a: sp.spmatrix, b: sp.spmatrix) -> bool:
                 and np.array_equal(a.data, b.data))
 
 
-def _data_line(path, k: int, *, comment: str | None = None, header: bool = False) -> int:
-    """1-based file line of the ``k``-th (0-based) data line: blank (and ``comment``) lines do
-    not count, nor a header. Only on the way to an error, so a Python loop is fine."""
-    with open_text(path) as f:
-        seen = -1 - header
-        for number, line in enumerate(f, 1):
-            text = line.strip()
-            if text and not (comment and text.startswith(comment)):
-                seen += 1
-                if seen == k:
-                    return number
-    return number if "number" in locals() else 1
-
-
 def _finite(path, values: np.ndarray, what: str, *, infinite: bool = False, comment: str | None = None,
             header: bool = False) -> None:
     """FormatError at the line of the first NaN in ``values`` (rows = data lines), or of the
@@ -154,7 +140,7 @@ def _finite(path, values: np.ndarray, what: str, *, infinite: bool = False, comm
     bad = np.isnan(values) if infinite else ~np.isfinite(values)
     if bad.any():
         k = int(np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1))[0])
-        raise FormatError(f"{path}: line {_data_line(path, k, comment=comment, header=header)}: "
+        raise FormatError(f"{path}: line {data_line(path, k, comment=comment, header=header)}: "
                           f"{what} is not {'a number' if infinite else 'a finite number'}")
 
 
@@ -163,7 +149,7 @@ def _refuse_repeats(path, keys: np.ndarray, what, *, comment: str | None = None,
     sum them: not the file's model)."""
     k = first_repeat(keys)
     if k is not None:
-        raise FormatError(f"{path}: line {_data_line(path, k, comment=comment, header=header)}: "
+        raise FormatError(f"{path}: line {data_line(path, k, comment=comment, header=header)}: "
                           f"{what(k)} listed twice")
 
 
@@ -200,6 +186,8 @@ def read_triplets(path: str | os.PathLike, shape: tuple[int, int] | None = None)
     with open_text(path) as f:
         try:
             table = pd.read_csv(f, header=None, dtype=float, comment="%", skip_blank_lines=True)
+        except FormatError:   # the file itself unreadable (a damaged gzip stream)
+            raise
         except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
             raise FormatError(f"{path}: not an i,j,v triplet CSV ({str(e).splitlines()[0]})") from None
     if table.shape[1] != 3 or len(table) == 0:
@@ -218,7 +206,7 @@ def read_triplets(path: str | os.PathLike, shape: tuple[int, int] | None = None)
         raise FormatError(f"{path}: size row {m:.15g},{n:.15g},0 exceeds {MAX_TRIPLET_SIZE} rows or columns")
     fraction = np.flatnonzero((body[:, :2] != np.round(body[:, :2])).any(axis=1))
     if fraction.size:
-        raise FormatError(f"{path}: line {_data_line(path, int(fraction[0]), comment='%')}: an index is not an integer")
+        raise FormatError(f"{path}: line {data_line(path, int(fraction[0]), comment='%')}: an index is not an integer")
     i, j = body[:, 0].astype(np.int64) - 1, body[:, 1].astype(np.int64) - 1
     if body.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
         raise FormatError(f"{path}: an index lies outside the {int(m)}x{int(n)} size row")
@@ -327,6 +315,8 @@ def read_dense(path: str | os.PathLike) -> sp.csr_matrix:
             table = pd.read_csv(f, header=None, dtype=float)
         except pd.errors.EmptyDataError:
             return sp.csr_matrix((0, 0))
+        except FormatError:   # the file itself unreadable (a damaged gzip stream)
+            raise
         except (ValueError, pd.errors.ParserError) as e:
             raise FormatError(f"{path}: not a dense numeric CSV ({str(e).splitlines()[0]})") from None
     values = table.to_numpy()
@@ -566,64 +556,33 @@ def _read_long(path: Path, manifest, columns_of: Path | None = None):
     """(matrix, row labels, column names) of a long-form file; columns in the manifest's order
     when there is one (names looked up through its convention), else in the order a one-file
     write listed beside ``columns_of`` (default ``path``), else in order of appearance."""
-    import pandas as pd
-    with open_text(path) as f:
-        try:
-            table = pd.read_csv(f, dtype={"row_label": str, "col_name": str})
-        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-            raise FormatError(f"{path}: not a long-form CSV ({str(e).splitlines()[0]})") from None
-    missing = [c for c in ("row_label", "col_name", "value") if c not in table.columns]
-    if missing:
-        raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
-    no_label = np.flatnonzero(table["row_label"].isna().to_numpy())
-    if no_label.size:
-        raise FormatError(f"{path}: line {_data_line(path, int(no_label[0]), header=True)}: a row without a label")
-    rows, row_labels = pd.factorize(table["row_label"])
-    entry = table["col_name"].notna().to_numpy()            # an empty name: a row without nonzeros
-    rows, table = rows[entry], table[entry]
-    numbers = pd.to_numeric(table["value"], errors="coerce").to_numpy(float)
-    wrong = np.flatnonzero(np.isnan(numbers) & table["value"].notna().to_numpy()
-                           & (table["value"].astype(str).str.strip().str.lower() != "nan").to_numpy())
-    if wrong.size:
-        raise FormatError(f"{path}: line {_data_line(path, int(np.flatnonzero(entry)[wrong[0]]), header=True)}: "
-                          f"the value {str(table['value'].iloc[wrong[0]])!r} is not a number")
-    values = numbers
-    data = np.flatnonzero(entry)              # data line of each entry (after the header)
-    bad = np.flatnonzero(~np.isfinite(values))
-    if bad.size:
-        raise FormatError(f"{path}: line {_data_line(path, int(data[bad[0]]), header=True)}: "
-                          "the value is not a finite number")
-    pair = pd.factorize(table["col_name"])[0].astype(np.int64) * max(len(row_labels), 1) + rows
-    again = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
-    if again.size:
-        k = int(again[0])
-        raise FormatError(f"{path}: line {_data_line(path, int(data[k]), header=True)}: entry "
-                          f"({table['row_label'].iloc[k]}, {table['col_name'].iloc[k]}) listed twice")
+    entries = read_long_entries(path)
+    names = entries.col_names                # distinct: each is looked up once, not per entry
     if manifest is None:
         listed = _listed_columns(columns_of or path)
         if listed is None:
-            cols, col_names = pd.factorize(table["col_name"])
+            cols, col_names = entries.cols, names
         else:
+            import pandas as pd
             col_names = listed
-            cols = pd.Index(listed).get_indexer(table["col_name"])
+            cols = pd.Index(listed).get_indexer(names)[entries.cols]
             if (cols < 0).any():
                 k = int(np.flatnonzero(cols < 0)[0])
-                raise FormatError(f"{path}: line {_data_line(path, int(data[k]), header=True)}: column "
-                                  f"{clip(repr(str(table['col_name'].iloc[k])))} is not in "
+                raise FormatError(f"{path}: line {entries.lines[k]}: column "
+                                  f"{clip(repr(str(names[entries.cols[k]])))} is not in "
                                   f"{own_sibling(columns_of or path, 'columns.csv').name}")
-        return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), len(col_names))),
-                np.asarray(row_labels, str), np.asarray(col_names, str))
-    conv, columns = manifest.convention, manifest.columns
-    try:
-        pos = column_positions(manifest.data, conv, table["col_name"].to_numpy(str), str(path))
-    except ConventionError as e:
-        raise FormatError(str(e)) from None
-    cols = np.searchsorted(columns, pos)
-    cols = np.minimum(cols, max(columns.size - 1, 0))
-    if pos.size and (columns.size == 0 or (columns[cols] != pos).any()):
-        raise FormatError(f"{path}: a column name is not a column of the export its manifest describes")
-    return (sp.csr_matrix((values, (rows, cols)), shape=(len(row_labels), columns.size)),
-            np.asarray(row_labels, str), manifest.col_names())
+    else:
+        conv, columns = manifest.convention, manifest.columns
+        try:
+            pos = column_positions(manifest.data, conv, names, str(path))
+        except ConventionError as e:
+            raise FormatError(str(e)) from None
+        found = np.minimum(np.searchsorted(columns, pos), max(columns.size - 1, 0))
+        if pos.size and (columns.size == 0 or (columns[found] != pos).any()):
+            raise FormatError(f"{path}: a column name is not a column of the export its manifest describes")
+        cols, col_names = found[entries.cols], manifest.col_names()
+    return (sp.csr_matrix((entries.values, (entries.rows, cols)), shape=(entries.row_labels.size, len(col_names))),
+            entries.row_labels, np.asarray(col_names, str))
 
 
 def _listed_columns(path: Path) -> np.ndarray | None:

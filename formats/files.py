@@ -486,6 +486,34 @@ def _cannot_read(where, e: OSError) -> FormatError:
     return FormatError(f"{where}: cannot read: {e.strerror or e}")
 
 
+class _CheckedGzip(gzip.GzipFile):
+    """A gzip stream read whole or in parts whose damage (a truncated stream, a bad CRC, bytes
+    that do not inflate) is a FormatError naming the file, wherever the reader meets it: every
+    text reader parses as it reads, so the error surfaces deep inside it."""
+
+    def __init__(self, path: Path, where: str | os.PathLike):
+        super().__init__(path, "rb")
+        self._where = where
+
+    def _checked(self, method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except (OSError, EOFError, zlib.error) as e:
+            raise FormatError(f"{self._where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._checked(super().read, size)
+
+    def read1(self, size: int = -1) -> bytes:
+        return self._checked(super().read1, size)
+
+    def peek(self, n: int = 0) -> bytes:
+        return self._checked(super().peek, n)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._checked(super().readline, size)
+
+
 def open_text(path: str | os.PathLike, where: str | None = None) -> TextIO:
     """Open a (possibly gzipped) text file for reading, with a FormatError if it cannot be.
 
@@ -510,7 +538,7 @@ def open_text(path: str | os.PathLike, where: str | None = None) -> TextIO:
         with open(path, "rb") as probe:
             magic = probe.read(2)
         if magic == GZIP_MAGIC:
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+            return io.TextIOWrapper(_CheckedGzip(path, where or path), encoding="utf-8", errors="replace")
         return open(path, encoding="utf-8", errors="replace", newline="")
     except OSError as e:
         raise _cannot_read(where or path, e) from None
@@ -538,7 +566,7 @@ def open_binary(path: str | os.PathLike, where: str | None = None) -> io.Buffere
     try:
         with open(path, "rb") as probe:
             magic = probe.read(2)
-        return gzip.open(path, "rb") if magic == GZIP_MAGIC else open(path, "rb")
+        return _CheckedGzip(path, where or path) if magic == GZIP_MAGIC else open(path, "rb")
     except OSError as e:
         raise _cannot_read(where or path, e) from None
 

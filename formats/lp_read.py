@@ -18,7 +18,7 @@ from pipeline.core.manifest import COMMENT_TAG, column_positions, metadata_conve
 
 from formats.base import ModelData, open_binary
 from formats.agree import refuse_disagreement
-from formats.text import BLANK, Tokens, factorize_table, first_repeat
+from formats.text import BLANK, Tokens, factorize_table, first_repeat, table_strings
 
 _CONTINUATION = "\\+ "  # as MPS's "*+ ": the rest of the line continues the comment above
 _MAX_METADATA_BYTES = 1 << 24  # the metadata comment and its continuation lines are read from this window
@@ -81,15 +81,6 @@ class _Text(Tokens):
         idx = np.asarray(idx, dtype=np.int64)
         drop = (self.buf[self.ends[idx] - 1] == ord(":")) if strip_colon and idx.size else None
         return self.factorize(idx, drop_last=drop)
-
-
-def _table_str(table: np.ndarray) -> np.ndarray:
-    """A zero-padded byte table -> ``str`` array (ASCII through a ``U`` view, else decoded)."""
-    if table.shape[0] == 0:
-        return np.array([], dtype=str)
-    if (table < 128).all():
-        return np.ascontiguousarray(table.astype(np.uint32)).view(f"U{table.shape[1]}").ravel()
-    return np.array([bytes(r[r != 0]).decode("utf-8", "replace") for r in table], dtype=str)
 
 
 def _blank_comments(raw: bytes) -> np.ndarray:
@@ -606,7 +597,7 @@ def read(path: str | os.PathLike) -> ModelData:
         rank[order] = np.arange(n_cols)
         codes = rank[codes]
         uniques = uniques[order]
-    col_names = _table_str(uniques)
+    col_names = table_strings(uniques)
 
     cost = np.zeros(n_cols)
     offset = 0.0
@@ -729,7 +720,7 @@ def _row_labels(sec: _Section, label_of_row: np.ndarray) -> np.ndarray:
     has = label_of_row >= 0
     if has.any():
         codes, uniq = sec.tx.encoded(sec.idx[label_of_row[has]], strip_colon=True)
-        text = _table_str(uniq).astype(object)
+        text = table_strings(uniq).astype(object)
         out[has] = text[codes]
     return out.astype(str)
 

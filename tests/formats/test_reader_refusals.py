@@ -7,6 +7,7 @@ message names is found from the changed text, not hard-coded.
 """
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -335,3 +336,16 @@ def test_csv_long_form(plain, tmp_path):
     lines[2] = lines[1].rsplit(",", 1)[0] + ",inf"
     target.write_text("\n".join(lines))
     refused(target, r": line 3: the value is not a finite number", csv_format.read)
+
+
+# -- a damaged gzip stream, any text reader -------------------------------------------------------
+@pytest.mark.parametrize("name", ["Aeq_ijv.csv", "Aeq.csv", "Aeq_long.csv", "model.lp", "model.mps", "model.opb",
+                                  "model.cnf", "model.mat"])
+def test_a_truncated_gzip_file_is_refused_naming_it(plain, tmp_path, name):
+    # the readers parse as they read, so the stream's end met them deep inside pandas or a
+    # line loop: an EOFError traceback from the CSV triplets, dense CSV, LP and OPB readers
+    export_model(plain, tmp_path, "all", dense="always")
+    target = tmp_path / name
+    target.write_bytes(gzip.compress(target.read_bytes())[:400])
+    message = refused(target, r": cannot read: Compressed file ended before the end-of-stream marker")
+    assert message.count(str(target)) == 1, message
