@@ -15,6 +15,7 @@ from pathlib import Path
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError, PipelineError, clip
 from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict, model_metadata
+from pipeline.core.limits import release_freed_memory
 
 from formats.agree import model_difference
 from formats.base import FORMATS, ModelData, format_for
@@ -369,6 +370,7 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         vectors = not name.startswith("Aeq_long")
         difference = model_difference(got, want, cost=not custom_cost, vectors=vectors)
         del got   # freed before the next file is read, not held beside it (0.5 GB at 100x100)
+        release_freed_memory()   # and its pages handed back: the next reader starts where this one did
         if difference:
             found.append(f"{path}: the model read back is not the manifest's: {difference}")
         else:

@@ -2,7 +2,10 @@
 guards every reader and builder asks before it allocates."""
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import sys
 from decimal import Decimal, InvalidOperation
 
 from pipeline.core.errors import ModelTooLarge, PuzzleError
@@ -10,7 +13,7 @@ from pipeline.core.textin import size_text
 
 __all__ = ["KEPT_GRID_BYTES", "MAX_BYTES_ENV", "MAX_BYTES_LIMIT", "MODEL_BYTES_PER_NONZERO", "RULE_BYTES_PER_NONZERO",
            "address_space_allowed", "check_grid_size", "check_kept_grids", "grids_allowed", "memory_limit",
-           "model_bytes"]
+           "model_bytes", "release_freed_memory"]
 #: Bytes a kept solution grid takes beyond 8 a cell (its array's header and the list's slot):
 #: measured 797 bytes a 9x9 grid (3,000,000 listed by ``count --list`` peaked at 2.39 GB).
 KEPT_GRID_BYTES = 160
@@ -181,3 +184,28 @@ def check_kept_grids(count: int, cells: int, what: str) -> None:
         need, limit = count * (8 * cells + KEPT_GRID_BYTES), memory_limit()
         raise ModelTooLarge(f"{what}: keeping {count:,} grids of {cells:,} cells needs about {size_text(need)}, more "
                             f"than the {size_text(limit)} allowed (set {MAX_BYTES_ENV} to allow more)")
+
+
+def release_freed_memory() -> bool:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``) between phases
+    that each allocate and free hundreds of MB, so the next phase does not start on top of them.
+
+    glibc raises its threshold for serving an allocation from fresh pages after a large array is
+    freed, so later arrays up to 32 MB come from the heap and stay in the process's memory after
+    they are freed: after reading an empty 100x100's ``Aeq_long.csv``, 0.64 GB, of which
+    ``malloc_trim`` returns 0.43 GB. pyarrow's pool, when pyarrow is loaded, is emptied too.
+
+    Returns
+    -------
+    bool
+        Whether memory was returned (False without glibc, as on macOS or musl).
+    """
+    arrow = sys.modules.get("pyarrow")    # its own pool keeps a Parquet read's buffers otherwise
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        trim = None
+    return bool(trim(0)) if trim is not None else False
