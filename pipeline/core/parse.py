@@ -426,8 +426,9 @@ def _compact_cells(s: str) -> bool:
 
 
 #: A file name with one of the extensions the readers know: never a compact puzzle or region line
-#: (whose length is a square number of cells), so a missing one is "no such file".
-_FILE_NAME = re.compile(r"[\w\-./]+\.(txt|csv|tsv|json|fpuzzles|parquet|gz|sol|mat)", re.IGNORECASE)
+#: (whose length is a square number of cells), so a missing one is "no such file"; ``.fpz`` and
+#: ``.iss`` are the names convert writes (a missing 'p.fpz' said "wrong length ... found 5").
+_FILE_NAME = re.compile(r"[\w\-./]+\.(txt|csv|tsv|json|fpuzzles|fpz|iss|parquet|gz|sol|mat)", re.IGNORECASE)
 
 
 def _path_kind(s: str) -> str | None:

@@ -123,3 +123,11 @@ def test_a_printed_grid_reads_back_with_its_box_shape(shape, blank, seed):
 
 def test_a_box_given_wins_over_the_drawn_lines():
     assert read_puzzle("1 2 | . .\n. . | 1 2\n2 1 | . .\n. . | 2 1\n", box="1x4").w == 4
+
+
+@pytest.mark.parametrize("name", ["nope.fpz", "nope.iss", "dir/p.FPZ"])
+def test_a_missing_file_with_an_extension_convert_writes_is_named(name):
+    """``solve nope.fpz`` (convert --to writes .fpz and .iss) said "wrong length ... found 8"."""
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(name)
+    assert str(err.value) == f"puzzle: no such file {name!r}"
