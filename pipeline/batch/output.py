@@ -268,14 +268,28 @@ def _part_identity(path: Path) -> tuple[np.ndarray, dict | None]:
     import pyarrow.parquet as pq
     try:
         with arrow_target(path) as source:
-            table = pq.read_table(source, columns=["index"])
+            file = pq.ParquetFile(source)
+            schema = file.schema_arrow
+            table = file.read(columns=["index"])
     except Exception as e:  # parts are renamed into place whole, so this is outside damage
         raise PipelineError(f"batch: cannot read part {path.name} ({one_line(e)}); "
                             f"delete it and rerun to solve its records again") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    # a column of another type (a string 'index', an integer 'solution') is no part batch wrote:
+    # its indices said "a worker failed (ValueError ...)", its rows broke pandas.read_parquet(OUT)
+    expected = result_schema()
+    wrong = [f"column {field.name!r} is {field.type}, not {expected.field(field.name).type}"
+             for field in schema if field.name in expected.names and field.type != expected.field(field.name).type]
+    if wrong:
+        raise PipelineError(f"batch: part {path.name} is not a batch part ({wrong[0]}); "
+                            f"delete it and rerun to solve its records again")
+    raw = (schema.metadata or {}).get(METADATA_KEY)
     try:
         meta = json.loads(raw) if raw is not None else None
-    except ValueError:
+        hashes = meta.get("row_hashes", []) if isinstance(meta, dict) else None
+        if raw is not None and (not isinstance(hashes, list) or not all(
+                isinstance(h, str) and re.fullmatch(r"[0-9a-f]{1,16}", h) for h in hashes)):
+            raise ValueError("not a batch part's metadata")
+    except ValueError:   # unreadable, or not the object write_part writes ('[1]' said "a worker failed")
         meta = {"fingerprint": "unreadable"}
     return table.column("index").to_numpy().astype(np.int64), meta
 

@@ -79,6 +79,35 @@ def test_a_part_with_an_index_beyond_the_input_is_refused(tmp_path):
     assert np.array_equal(existing_indices(out), [0, 3])   # without the checks: just the indices
 
 
+@pytest.mark.parametrize("column, values, message", [
+    ("index", ["a"], "column 'index' is string, not int64"),         # said "a worker failed (ValueError"
+    ("solution", [1], "column 'solution' is int64, not string"),     # passed: read_parquet(OUT) failed
+])
+def test_a_part_with_a_column_of_another_type_is_refused_in_one_line(tmp_path, column, values, message):
+    src, out = _run(tmp_path, "mine", MIXED[:2], limit=1)
+    path = parts(out)[0]
+    table = pq.read_table(path)
+    i = table.schema.get_field_index(column)
+    pq.write_table(table.set_column(i, column, pa.array(values)).replace_schema_metadata(table.schema.metadata), path)
+    with pytest.raises(PipelineError) as err:
+        run_batch(src, out, workers=1, progress="none")
+    assert str(err.value) == (f"batch: part {path.name} is not a batch part ({message}); "
+                              "delete it and rerun to solve its records again")
+
+
+@pytest.mark.parametrize("meta", ["[1]", '{"fingerprint": "FP", "row_hashes": ["zz"]}'])
+def test_a_part_whose_batch_metadata_is_not_batchs_is_foreign(tmp_path, meta):
+    """Metadata that is JSON but not write_part's object said "a worker failed (AttributeError"
+    or "(ValueError: invalid literal for int() with base 16"."""
+    src, out = _run(tmp_path, "mine", MIXED[:2], limit=1)
+    path = parts(out)[0]
+    table = pq.read_table(path)
+    fingerprint = json.loads(table.schema.metadata[METADATA_KEY])["fingerprint"]
+    pq.write_table(table.replace_schema_metadata({METADATA_KEY: meta.replace("FP", fingerprint)}), path)
+    with pytest.raises(PipelineError, match=r"was not written for this input \(another input's fingerprint\)"):
+        run_batch(src, out, workers=1, progress="none")
+
+
 # ---------------------------------------------------------------------------------------------
 # --overwrite deletes only what this tool wrote (issue 21 section 2)
 # ---------------------------------------------------------------------------------------------
