@@ -167,7 +167,7 @@ def _share_of_memory(workers: int) -> int | None:
     """Each of ``workers`` workers' share of the bytes models may need (:func:`memory_limit`):
     the limit is the run's, not each worker's (two workers each took half the memory: 7.3 GB on
     24 GB for a few records of 366x366). None when ``$SUDOKU_PIPELINE_MAX_BYTES`` says the
-    workers' own limit, or is bad (the first record then says why)."""
+    workers' own limit, or is bad (run_config refuses that before any work)."""
     if os.environ.get(MAX_BYTES_ENV):
         return None
     try:

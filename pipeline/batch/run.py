@@ -23,6 +23,7 @@ import numpy as np
 
 from pipeline.core import stops
 from pipeline.core.errors import PipelineError
+from pipeline.core.limits import memory_limit
 from pipeline.core.parse import looks_like_document
 from pipeline.core import version
 from pipeline.solvers import SOLVERS, dfsrules_native
@@ -272,6 +273,9 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
     if stream is not None and not callable(getattr(stream, "write", None)):   # failed at the first progress line
         raise BatchConfigError.for_option("stream", f"must be a text file with a write method, got {stream!r}", " ")
     stream = stream or sys.stderr
+    # a bad $SUDOKU_PIPELINE_MAX_BYTES is the run's one line, as solve's: each worker's check made
+    # every record an error row of it, in a run recorded complete (exit 0)
+    memory_limit()
     started, usage, load_start = time.monotonic(), time.process_time(), _loadavg()
     records = read_records(config.input_path, config.input_format)
     fingerprint = records_fingerprint(records)

@@ -748,6 +748,17 @@ def test_a_run_record_that_is_not_a_json_object_is_one_line(tmp_path, text, kind
                                                     f"(it holds {kind}, not a JSON object)\n")
 
 
+def test_a_bad_max_bytes_variable_is_the_runs_one_line_not_an_error_row_each(tmp_path, monkeypatch):
+    """Every record was an error row naming the variable, in a run recorded complete (exit 0)."""
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", "abc")
+    src = tmp_path / "in.txt"
+    src.write_text(MIXED[0] + "\n")
+    with pytest.raises(PipelineError, match=r"^SUDOKU_PIPELINE_MAX_BYTES: must be a whole number of bytes "
+                                            r"from 1 to 2\*\*63 - 1 \(e\.g\. 8000000000 or 8e9\), found 'abc'$"):
+        run_batch(src, tmp_path / "out", workers=1, progress="none")
+    assert not (tmp_path / "out").exists()
+
+
 def test_ctrl_c_while_the_engine_starts_leaves_no_output_directory(tmp_path, monkeypatch):
     # Ctrl-C while a Dask scheduler was waited for left OUT holding only _batch.json and _batch.lock
     import pipeline.batch.run as run_module
