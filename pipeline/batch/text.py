@@ -11,12 +11,17 @@ def one_line(e: BaseException) -> str:
     return bounded(text[0]) if text else type(e).__name__
 
 
+#: What a record could not have the memory for: its status is ``memory_limit`` (``--retry``
+#: names it once more is allowed), whether its solver or its parse met it.
+TOO_LARGE = (MemoryError, EncodingTooLarge, ModelTooLarge)
+
+
 def solver_failure(e: BaseException) -> dict[str, str]:
     """A record's fields after its solver failed with ``e``: status ``memory_limit`` for memory it
     could not have, its model's size refused ahead included (a status ``--retry`` names, once more
     is allowed), else ``error``; the error text ``solver: ...`` (an engine's own message,
     ``solver NAME: ...``, as it is)."""
-    status = "memory_limit" if isinstance(e, (MemoryError, EncodingTooLarge, ModelTooLarge)) else "error"
+    status = "memory_limit" if isinstance(e, TOO_LARGE) else "error"
     return {"status": status, "error": solver_said(one_line(e))}
 
 

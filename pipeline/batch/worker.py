@@ -34,7 +34,7 @@ from pipeline.batch.kernels import (COMPACT_RECORD, clue_conflicts, fast_grids, 
 from pipeline.batch.progress import flush_ticks, stopped
 from pipeline.batch.records import bad_row_parts, puzzle_as_written, read_records
 from pipeline.batch.rules_shape import beyond_unit_kernels, empty_of, rule_shape_key, rules_text, solve_rule_shape
-from pipeline.batch.text import one_line, solver_failure
+from pipeline.batch.text import TOO_LARGE, one_line, solver_failure
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 
@@ -366,7 +366,9 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
                 if key not in shapes:
                     shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
         except Exception as e:  # anything at all: this record's error, not the chunk's
-            rows[k].update(status="error", error=_reason(e))
+            # a model too large for the memory limit is memory_limit here too (a record with rules
+            # met the limit in its parse and was "error", which --retry memory_limit missed)
+            rows[k].update(status="memory_limit" if isinstance(e, TOO_LARGE) else "error", error=_reason(e))
             if rules and isinstance(rules[0], str) and rules[0].strip():   # as written: which rules failed
                 rows[k]["rules"] = rules[0]
             continue

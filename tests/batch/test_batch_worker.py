@@ -75,6 +75,14 @@ def test_a_grid_too_large_for_the_memory_limit_is_a_memory_limit_row(monkeypatch
     assert "a 400x400 grid's model needs about" in columns["error"][1]
 
 
+def test_a_record_with_rules_too_large_for_the_memory_limit_is_a_memory_limit_row(monkeypatch):
+    # with rules the limit is met in the record's parse, whose refusal was status "error"
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", "100000")
+    columns = solve_records([(0, GOOD_9, None, None, '[{"rule": "antiknight"}]')], SolveOptions())
+    assert columns["status"] == ["memory_limit"]
+    assert "a 9x9 grid's model needs about 182 KiB, more than the 98 KiB allowed" in columns["error"][0]
+
+
 _LINE_CHARS = st.sampled_from(list("0123456789.abcxyzABCPQZ,;| -+#\t") + ["é", "\u00a0", "∞"])
 _LINE = st.one_of(
     st.text(_LINE_CHARS, max_size=120),
