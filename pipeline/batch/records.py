@@ -14,6 +14,7 @@ import codecs
 import csv
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -31,6 +32,7 @@ import numpy as np
 from formats.files import arrow_target, open_binary, open_text
 
 from pipeline.core.errors import PipelineError, clip
+from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
 
@@ -119,6 +121,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
     import pandas as pd  # only here: text input needs none of its 0.3 s import (batch start-up)
 
+    most = memory_limit() // RECORD_BYTES   # records held at once: pandas is stopped past them
     try:
         if fmt == "csv":
             tsv = path.name.lower().endswith((".tsv", ".tsv.gz"))
@@ -131,7 +134,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                     # bytes that are not UTF-8 become U+FFFD in their own row, which that record's
                     # parse then refuses: an error row, as in a text batch, not a refused file
                     frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
-                                        compression=_compression(path),
+                                        compression=_compression(path), nrows=most + 1,
                                         index_col=False, encoding_errors="replace")
                 except pd.errors.EmptyDataError:   # no bytes at all: no records, as an empty text file has
                     frame = pd.DataFrame({"puzzle": pd.Series([], dtype=str)})
@@ -142,7 +145,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                         _refuse_what_the_row_reader_drops(path, "\t" if tsv else ",")
                         frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
         else:
-            _check_parquet_columns(path)
+            _check_parquet_columns(path, most)
             with arrow_target(path) as source:
                 frame = pd.read_parquet(source)
     except PipelineError:
@@ -152,6 +155,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                             "(quote a field that holds the separator)") from None
     except Exception as e:  # pandas/pyarrow raise many types for a bad file
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
+    if len(frame) > most:
+        refuse_too_many_records(path, len(frame))
     frame = frame.rename(columns=record_column_names(frame.columns, path))
     if "puzzle" not in frame.columns:
         names = [str(c) for c in frame.columns]
@@ -333,7 +338,7 @@ def _text_puzzles(path: Path) -> tuple[list[str], list[int]]:
     try:
         try:
             with _utf8_lines(path, "strict") as f:
-                lines = [line.strip() for line in bounded_lines(f, MAX_TEXT_BYTES)]
+                lines = _held_lines(path, bounded_lines(f, MAX_TEXT_BYTES))
         except UnicodeDecodeError:   # rare: read it again, a line at a time, counting bytes
             return _located_text_puzzles(path)
     except (OSError, EOFError, zlib.error) as e:
@@ -345,6 +350,50 @@ def _text_puzzles(path: Path) -> tuple[list[str], list[int]]:
     records = [lines[k - 1] for k in numbers]
     _refuse_one_document_over_lines(path, records)
     return records, numbers
+
+
+#: Bytes a record of a text input takes while the input is held, besides its text (its ``str``,
+#: the list slots, its line number): 5 million one-character lines of a 44 KB ``.gz`` took 1.1 GB.
+RECORD_BYTES = 240
+#: Lines read between two looks at the memory they hold.
+_LINES_A_LOOK = 1 << 16
+
+
+def refuse_too_many_records(path: Path, count: int, text_bytes: int = 0) -> None:
+    """Refuse, in one line, an input whose ``count`` records (of ``text_bytes`` characters in
+    all) need more memory held at once than :func:`~pipeline.core.limits.memory_limit` allows:
+    a few KB of gzip can hold a hundred million lines, and batch holds every record (its
+    fingerprint and resumable chunks are over all of them).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The input, for the message.
+    count : int
+        Records read so far.
+    text_bytes : int
+        Their characters.
+    """
+    need, allowed = count * RECORD_BYTES + text_bytes, memory_limit()
+    if need > allowed:
+        raise PipelineError(f"batch: {str(path)!r} holds more than {count:,} records, which need about "
+                            f"{size_text(need)} held at once, more than the {size_text(allowed)} allowed "
+                            f"(${MAX_BYTES_ENV}); split it into smaller inputs")
+
+
+def _held_lines(path: Path, stream: Iterable[str]) -> list[str]:
+    """The stripped lines of ``stream``, refused as soon as they would hold more memory than
+    allowed (:func:`refuse_too_many_records`), looked at every ``_LINES_A_LOOK`` lines."""
+    lines: list[str] = []
+    held = 0
+    stream = iter(stream)
+    while True:
+        block = [line.strip() for line in itertools.islice(stream, _LINES_A_LOOK)]
+        lines += block
+        held += sum(map(len, block))
+        refuse_too_many_records(path, len(lines), held)
+        if len(block) < _LINES_A_LOOK:
+            return lines
 
 
 def _refuse_one_document_over_lines(path: Path, records: list[str]) -> None:
@@ -382,6 +431,8 @@ def _located_text_puzzles(path: Path) -> tuple[list[str], list[int]]:
                 text = _undecodable_line(line, start)
             puzzles.append(text)
             numbers.append(number)
+            if number % _LINES_A_LOOK == 0:
+                refuse_too_many_records(path, number, end)
     return puzzles, numbers
 
 
@@ -596,15 +647,19 @@ def _csv_with_bad_rows(path: Path, sep: str):
     return pd.DataFrame(records, columns=columns, dtype=object)
 
 
-def _check_parquet_columns(path: Path) -> None:
+def _check_parquet_columns(path: Path, most: int) -> None:
     """Refuse, in one line, a Parquet input whose ``puzzle``, ``regions`` or ``variant`` column
     does not hold text (an int64 ``puzzle`` would read ``1`` as a 1x1 grid, a binary or list
-    column its Python repr)."""
+    column its Python repr), or of more than ``most`` rows (its footer says, before any is read:
+    a run-length encoded column holds millions in a few bytes)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     with arrow_target(path) as source:
-        schema = pq.read_schema(source)
+        table = pq.ParquetFile(source)
+        schema, rows = table.schema_arrow, table.metadata.num_rows
+    if rows > most:
+        refuse_too_many_records(path, rows)
     named = record_column_names(schema.names, path)
     for given in named:
         if schema.names.count(given) > 1:   # pyarrow said "Column puzzle does not exist in schema"

@@ -13,7 +13,7 @@ from batch_helpers import MIXED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.batch.records import (bad_row_parts, detect_input_format, read_records, record_hashes,
+from pipeline.batch.records import (RECORD_BYTES, bad_row_parts, detect_input_format, read_records, record_hashes,
                                     records_fingerprint)
 from pipeline.core.errors import PipelineError
 
@@ -541,3 +541,29 @@ def test_an_error_row_keeps_the_rules_its_record_wrote(tmp_path):
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["error", "optimal"]
     assert frame["rules"].iloc[0] == bad and pd.isna(frame["rules"].iloc[1])
+
+
+@pytest.mark.parametrize("kind", ["text", "text latin-1", "csv", "parquet"])
+def test_an_input_of_more_records_than_memory_allows_is_refused_before_it_is_held(tmp_path, monkeypatch, kind):
+    # 5 million one-character lines in a 10 KB .gz took 1.1 GB before any work: a few MB of
+    # gzip or Parquet held a hundred million records (about 22 GB)
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", str(200_000 * RECORD_BYTES))
+    n, extra = 400_000, int(kind == "text latin-1")
+    if kind.startswith("text"):
+        path = tmp_path / "in.txt.gz"
+        tail = "\xe9".encode("latin-1") if kind.endswith("latin-1") else b""   # the line-located reader
+        path.write_bytes(gzip.compress(b".\n" * n + tail))
+    elif kind == "csv":
+        path = tmp_path / "in.csv.gz"
+        path.write_bytes(gzip.compress(b"puzzle\n" + b".\n" * n))
+    else:
+        path = tmp_path / "in.parquet"
+        pd.DataFrame({"puzzle": ["."] * n}).to_parquet(path)
+    with pytest.raises(PipelineError) as err:
+        read_records(path)
+    message = str(err.value)
+    assert re.fullmatch(rf"batch: '{re.escape(str(path))}' holds more than [\d,]+ records, which need about .+ held "
+                        r"at once, more than the .+ allowed \(\$SUDOKU_PIPELINE_MAX_BYTES\); split it into smaller inputs",
+                        message), message
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", str(2 * n * RECORD_BYTES))   # room: all read
+    assert len(read_records(path)["puzzle"]) == n + extra   # the Latin-1 byte's line is one more (an error row)
