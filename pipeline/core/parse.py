@@ -673,6 +673,8 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     m, k = matrix.shape
     if np.issubdtype(matrix.dtype, np.complexfloating):   # astype(float) dropped the imaginary part
         raise PuzzleError(f"{where}: entries must be real numbers, found complex ones")
+    if matrix.dtype.kind in "bmM":   # True is not the digit 1 nor a date a number (verify refuses them too)
+        raise PuzzleError(f"{where}: entries must be numbers, found {matrix.dtype} ones")
     if not np.issubdtype(matrix.dtype, np.integer):
         try:
             values = matrix.astype(float)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
@@ -289,3 +290,12 @@ def test_array_likes_read_as_the_array_they_hold():
     for source in (np.int64(5), pd.Series([1, 2, 3])):
         with pytest.raises(PuzzleError, match=r"^puzzle: input must be a non-empty 2-D matrix"):
             parse_puzzle(source)
+
+
+@pytest.mark.parametrize("dtype, words", [(bool, "bool"), ("M8[s]", "datetime64[s]"), ("m8[D]", "timedelta64[D]")])
+def test_a_boolean_or_date_array_is_refused_not_read_as_digits(dtype, words):
+    # a mask of clue cells read as a grid of 1s ("digit 1 appears twice in row 1"), dates as their
+    # seconds since 1970: neither holds digits, and verify and regions refuse booleans already
+    grid = np.array([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]).astype(dtype)
+    with pytest.raises(PuzzleError, match=rf"^puzzle: entries must be numbers, found {re.escape(words)} ones$"):
+        parse_puzzle(grid)
