@@ -675,6 +675,8 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
         raise PuzzleError(f"{where}: entries must be real numbers, found complex ones")
     if matrix.dtype.kind in "bmM":   # True is not the digit 1 nor a date a number (verify refuses them too)
         raise PuzzleError(f"{where}: entries must be numbers, found {matrix.dtype} ones")
+    if matrix.dtype.kind == "u" and matrix.size and matrix.max() > 2**31:   # the int64 cast made them negative
+        raise PuzzleError(f"{where}: entry {matrix.max()} is too large")
     if not np.issubdtype(matrix.dtype, np.integer):
         try:
             values = matrix.astype(float)

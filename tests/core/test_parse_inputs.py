@@ -299,3 +299,9 @@ def test_a_boolean_or_date_array_is_refused_not_read_as_digits(dtype, words):
     grid = np.array([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]).astype(dtype)
     with pytest.raises(PuzzleError, match=rf"^puzzle: entries must be numbers, found {re.escape(words)} ones$"):
         parse_puzzle(grid)
+
+
+def test_a_huge_unsigned_entry_is_named_as_given():
+    # the int64 cast wrapped it: "cell (1, 1) holds -1: entries must be integers from 1 to 4"
+    with pytest.raises(PuzzleError, match=r"^puzzle: entry 18446744073709551615 is too large$"):
+        parse_puzzle(np.full((4, 4), 2**64 - 1, np.uint64))
