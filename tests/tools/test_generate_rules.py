@@ -244,3 +244,15 @@ def test_rule_errors_name_each_entry_where_it_was_given_in_python_and_on_the_com
         next(generate(rules=[{"rule": "thermo"}, bad_cage], size=4, seed=1))
     assert main(["generate", "--size", "4", "--seed", "1", "--rule", "thermo", "--rule", json.dumps(bad_cage)]) == 2
     assert capsys.readouterr().err.startswith("error: --rule 2 (cage): cage r1c1 sum 99 cannot be made")
+
+
+@pytest.mark.parametrize("size,options", [(2, {"rules": [{"rule": "cage"}]}), (3, {"rules": [{"rule": "thermo"}]}),
+                                          (3, {"killer": True}), (3, {"cages_only": True})])
+def test_latin_squares_below_4x4_take_rules(size, options):
+    # the rules were read on a classic board of the side: "a 3x3 grid is not a puzzle: classic
+    # puzzles are 4x4 and larger (a Latin square from 2x2: --variant latin)", to --variant latin
+    g = next(generate(size=size, variant="latin", seed=1, **options))
+    p = g.puzzle
+    assert p.variant == "latin" and p.n == size and p.rules
+    assert highs_unique(p) == 1
+    assert verify_grid(g.solution, p).ok

@@ -97,7 +97,7 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int,
     rule_entries : list of dict
         The ``--rule`` entries.
     n, h, w : int
-        Grid side and box shape (a bare kind is read on a classic board of them).
+        Grid side and box shape (a bare kind is read on a classic board of them, a Latin one below 4x4).
     where : str, default "rules"
         How messages name the list (``--rule`` on the command line: ``--rule 2``).
 
@@ -113,7 +113,9 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int,
         A bare kind that needs cells and has no sampler (one line naming it).
     """
     fixed, kinds, fixed_names = [], [], []
-    board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w).base_board
+    # a classic board; below its least side (a 3x3 Latin square with cages) a Latin one, as the grid is
+    small = n < get_variant("classic").min_n
+    board = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, "latin" if small else "classic").base_board
     for name, entry in zip(entry_names(where, len(rule_entries)), rule_entries):
         if isinstance(entry, dict) and entry.get("rule") == "chaos":   # it ran minutes to make a classic puzzle
             raise PuzzleError(f"generate: {name} (chaos): the chaos rule alone changes no grid (its regions are free, "
