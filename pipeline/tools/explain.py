@@ -37,6 +37,7 @@ import numpy as np
 from pipeline.core.build import build_model
 from pipeline.core.errors import ClueConflictError, PipelineError, PuzzleError
 from pipeline.core.extras import install_hint
+from pipeline.core.limits import check_kept_grids
 from pipeline.tools.explain_rules import RULE_METHOD, rule_conflicts, rule_label, rule_numbers
 from pipeline.tools.generate import ShapeEngine, engine_for
 from pipeline.tools.generate.engine import has_rows_beyond_units
@@ -394,6 +395,8 @@ def _counter(solver: str) -> Callable[[Any, int], Any]:
 
 def _explain(puzzle: Puzzle, cap: int, maxsat: str, count_model: Callable[[Any, int], Any]) -> Explanation:
     """:func:`explain` of a checked puzzle, its clues in digit indices, its counts by ``count_model``."""
+    # every grid up to the cap is kept: --cap 1000000000 on an empty 9x9 grew by 170 MB a second
+    check_kept_grids(cap, int(puzzle.grid.size), "explain (lower --cap)")
     # the first count on the model (singles first, the clues as units): the shape's engine with
     # the clues as assumptions took 64 s on a unique 25x25 it solves in 9
     counted = count_model(build_model(puzzle), cap)

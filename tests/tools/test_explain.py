@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from oracles import DATA_DIR, PROJECT, data_missing_reason
 from pipeline.cli.main import main
 from pipeline.core.build import build_model
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.tools.explain import explain, fewest_removals, minimal_conflict
 from pipeline.tools.generate import count_up_to, generate
 from pipeline.core.puzzle import Puzzle, parse_puzzle
@@ -368,3 +368,14 @@ def test_explain_checks_maxsat_whatever_the_puzzle(maxsat):
     with pytest.raises(PuzzleError) as err:
         explain("1.3." "..1." ".3.." "...3", box="2x2", maxsat=maxsat)
     assert str(err.value) == f"maxsat: unknown method {maxsat!r}; expected one of rc2, highs"
+
+
+def test_a_cap_whose_grids_would_not_fit_is_refused_up_front(monkeypatch, capsys):
+    # every grid up to the cap is kept: --cap 1000000000 on an empty 9x9 grew by 170 MB a second
+    # until the machine ran out; 10,000,000 4x4 grids need more than this allowance
+    monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", "2e8")
+    with pytest.raises(PipelineError, match=r"^explain \(lower --cap\): keeping 10,000,000 grids of 16 cells"):
+        explain("." * 16, box="2x2", cap=10_000_000)
+    assert main(["explain", "." * 16, "--box", "2x2", "--cap", "10000000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(set SUDOKU_PIPELINE_MAX_BYTES to allow more)" in err, err
