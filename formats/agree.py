@@ -8,14 +8,62 @@ refuses it in one line. :func:`model_difference` is also the ``check`` command's
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.manifest import manifest_from_dict
+from pipeline.core.manifest import Manifest, manifest_from_dict
 
 from formats.base import ModelData
+
+#: ``(key, model, its ModelData)`` that :func:`described_model` hands out while
+#: :func:`sharing_model` is in force, instead of building the same model again.
+_SHARED: ContextVar[tuple[str, Model, ModelData] | None] = ContextVar("shared_model", default=None)
+
+
+def _model_key(man: Manifest) -> str | None:
+    """What the built model depends on (the puzzle's own record, the convention, the clue
+    encoding) as one string; None when it cannot be written (then nothing is shared)."""
+    try:
+        return json.dumps([man.puzzle.to_dict(), man.convention.scheme, man.convention.order, man.clue_encoding],
+                          sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+
+
+@contextmanager
+def sharing_model(man: Manifest, model: Model, data: ModelData) -> Iterator[None]:
+    """While in force, the readers' agreement checks take ``model`` (and its ``data``) for
+    metadata that describes the same puzzle, convention and clue encoding as ``man``, instead
+    of building it again: ``check`` reads up to nine files of one model, and each rebuilt it
+    beside the one ``check`` holds (0.4 GB more at 100x100). The readers only compare with it.
+
+    Parameters
+    ----------
+    man : Manifest
+        What ``model`` was built from.
+    model : Model
+        The model.
+    data : ModelData
+        ``ModelData.from_model(model)``.
+    """
+    key = _model_key(man)
+    token = _SHARED.set((key, model, data) if key is not None else None)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _shared(man: Manifest) -> tuple[str, Model, ModelData] | None:
+    shared = _SHARED.get()
+    return shared if shared is not None and shared[0] == _model_key(man) else None
 
 
 def described_model(meta: dict, where: str, what: str = "metadata") -> Model:
@@ -37,6 +85,9 @@ def described_model(meta: dict, where: str, what: str = "metadata") -> Model:
     """
     try:
         man = manifest_from_dict(meta, where=where)
+        shared = _shared(man)
+        if shared is not None:
+            return shared[1]
         return build_model(man.puzzle, man.convention.scheme, man.convention.order, man.clue_encoding)
     except PipelineError as e:
         raise FormatError(f"{where}: {what} does not describe a model: {e}") from None
@@ -67,7 +118,8 @@ def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, na
         if probe.get("clue_encoding") == "reduce" and not isinstance(probe.get("kept_columns"), list):
             probe["kept_columns"] = []    # "by name": build_model finds the kept columns from the puzzle itself
         model = described_model(probe, where, "its metadata")
-    want = ModelData.from_model(model)
+    shared = _SHARED.get()
+    want = shared[2] if shared is not None and shared[1] is model else ModelData.from_model(model)
     got = data if names else ModelData(data.Aeq, data.row_lower, data.row_upper, data.lb, data.ub, data.cost,
                                        data.integrality, None, None, data.metadata)
     if meta.get("objective_sense") == "maximize" or meta.get("objective_offset"):

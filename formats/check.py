@@ -17,7 +17,7 @@ from pipeline.core.errors import FormatError, PipelineError, clip
 from pipeline.core.manifest import MANIFEST_NAME, manifest_from_dict, model_metadata
 from pipeline.core.limits import release_freed_memory
 
-from formats.agree import model_difference
+from formats.agree import model_difference, sharing_model
 from formats.base import FORMATS, ModelData, format_for
 from formats.files import file_sha256
 from formats.directory import MANIFEST_SUFFIX
@@ -341,6 +341,14 @@ def _model_problems(directory: Path, meta: dict, readable: set[str], result: Set
         return [f"{e}"]
     found = _recorded_facts(meta, model, manifest or directory / MANIFEST_NAME)
     want = ModelData.from_model(model)
+    with sharing_model(man, model, want):   # the readers' own agreement checks take this one
+        return found + _read_back(directory, meta, readable, result, model, want)
+
+
+def _read_back(directory: Path, meta: dict, readable: set[str], result: SetCheck, model, want: ModelData) -> list[str]:
+    """The problems of the export's files against ``model`` (``want`` its ModelData): each
+    format's own file comparison, then each model file read back."""
+    found = []
     custom_cost = meta.get("objective") == "custom"
     blamed = _file_differences(directory, meta, readable, model, custom_cost)
     found += [f"{directory / name}: {why}" if why.startswith("cannot be read") else

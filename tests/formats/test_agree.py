@@ -1,0 +1,47 @@
+"""formats/agree.py: the model a file's metadata describes, built once while ``check`` shares its own."""
+from __future__ import annotations
+
+import pytest
+
+from formats.agree import described_model, sharing_model
+from formats.base import ModelData, read_model
+from formats.directory import export_model
+from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
+from pipeline.core.manifest import manifest_from_dict, model_metadata
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+
+
+def _sharing(model):
+    return sharing_model(manifest_from_dict(model_metadata(model)), model, ModelData.from_model(model))
+
+
+def test_metadata_of_the_shared_model_gets_it_and_any_other_is_built():
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    meta = model_metadata(model)
+    clue = next(k for k, c in enumerate(meta["puzzle"]) if c not in ".0")
+    other_clue = {key: value for key, value in meta.items() if key != "n_clues"}   # one clue fewer
+    other_clue["puzzle"] = meta["puzzle"][:clue] + "." + meta["puzzle"][clue + 1:]
+    with _sharing(model):
+        assert described_model(dict(meta), "f") is model                       # equal metadata: the same object
+        assert described_model(dict(meta, sha256={}), "f") is model             # a field the build ignores
+        for changed in (dict(meta, order="C" if meta["order"] == "F" else "F"), dict(meta, clue_encoding="bounds"),
+                        other_clue):
+            rebuilt = described_model(changed, "f")
+            assert rebuilt is not model
+            assert (rebuilt.Aeq.shape != model.Aeq.shape or (rebuilt.Aeq != model.Aeq).nnz
+                    or (rebuilt.col_names != model.col_names).any() or (rebuilt.lb != model.lb).any())
+    assert described_model(dict(meta), "f") is not model                        # only while in force
+
+
+def test_a_file_that_differs_from_the_shared_model_is_still_refused(tmp_path):
+    # sharing must not make the agreement check compare a model with itself: an edited LP is refused
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(model, tmp_path / "intact", "lp")
+    export_model(model, tmp_path / "edited", "lp")
+    path = tmp_path / "edited" / "model.lp"
+    path.write_text(path.read_text().replace(" = 1\n", " = 2\n", 1))
+    with _sharing(model), pytest.raises(FormatError, match=r"not the model its metadata describes"):
+        read_model(path)
+    with _sharing(model):
+        assert read_model(tmp_path / "intact" / "model.lp").Aeq.nnz == model.Aeq.nnz
