@@ -2,8 +2,7 @@
 guards every reader and builder asks before it allocates."""
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
+import functools
 import os
 import sys
 from decimal import Decimal, InvalidOperation
@@ -201,11 +200,18 @@ def release_freed_memory() -> bool:
         Whether memory was returned (False without glibc, as on macOS or musl).
     """
     arrow = sys.modules.get("pyarrow")    # its own pool keeps a Parquet read's buffers otherwise
-    if arrow is not None:
+    if arrow is not None and hasattr(arrow.default_memory_pool(), "release_unused"):
         arrow.default_memory_pool().release_unused()
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        trim = None
+    trim = _malloc_trim()
     return bool(trim(0)) if trim is not None else False
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim():
+    """glibc's ``malloc_trim`` from the process's own symbols (no library search, which runs
+    ``ldconfig``), or None where there is none."""
+    import ctypes   # only here: every command imports this module, few free memory this way
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
