@@ -505,9 +505,9 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
         points = max(7.0, min(11.0, cell_points / 3))
         width = max(20, int((cols + 2 * edge) * cell_points / (0.55 * points)))
         ax.text(cols / 2, rows + edge + 0.15, "\n".join(textwrap.wrap(caption, width, break_on_hyphens=False)), ha="center", va="top",
-                fontsize=points, color="#333333", gid="caption")
+                fontsize=points, color="#333333", gid="caption", parse_math=False)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, parse_math=False)
     return fig
 
 

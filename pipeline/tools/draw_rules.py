@@ -153,7 +153,7 @@ def _cages(canvas: Any, cages: list[Glyph], font: float) -> None:
         first = min(g.cells)          # row-major: the top row's leftmost cell
         r, c = divmod(first, cols)
         ax.text(c + 0.05, r + 0.04, g.label, ha="left", va="top", fontsize=font, color=CAGE_COLOUR,
-                zorder=2.8, gid="cage-sum",
+                zorder=2.8, gid="cage-sum", parse_math=False,
                 bbox=dict(boxstyle="square,pad=0.12", facecolor=to_hex(canvas.background[first]), edgecolor="none"))
 
 
@@ -220,7 +220,7 @@ def _dots(canvas: Any, dots: list[Glyph], font: float) -> None:
         for (x, y), g, dark in zip(middle.tolist(), round_, black.tolist()):
             if g.label:
                 canvas.ax.text(x, y, g.label, ha="center", va="center", fontsize=font * (1 if len(g.label) <= 2 else 0.65),
-                               zorder=3.6, color="#ffffff" if dark else "#000000")
+                               zorder=3.6, color="#ffffff" if dark else "#000000", parse_math=False)
 
 
 def _marks(canvas: Any, marks: list[Glyph], font: float) -> None:
@@ -246,7 +246,7 @@ def _marks(canvas: Any, marks: list[Glyph], font: float) -> None:
             if g.style == "text":
                 for x, y in _centres(g.cells, canvas.cols).reshape(-1, 2).tolist():
                     canvas.ax.text(x, y + 0.3, g.label, ha="center", va="center", fontsize=font,
-                                   color=g.colour or "#555555", zorder=3.7, gid=name)
+                                   color=g.colour or "#555555", zorder=3.7, gid=name, parse_math=False)
 
 
 def _outside(canvas: Any, clues: list[Glyph], font: float) -> None:
@@ -258,7 +258,7 @@ def _outside(canvas: Any, clues: list[Glyph], font: float) -> None:
         step = np.array([g.step[1], g.step[0]], dtype=float)   # (dx, dy)
         spot = _centres(g.cells[:1], canvas.cols)[0] - step
         canvas.ax.text(spot[0], spot[1] + shift, g.label, ha="center", va="center", fontsize=font * scale,
-                       color=colour, zorder=4, gid=g.name)
+                       color=colour, zorder=4, gid=g.name, parse_math=False)
         if g.step[0] and g.step[1]:   # a little killer: a short arrow along the diagonal
             unit = step / np.linalg.norm(step)
             tip, side = spot + 0.55 * unit, np.array([-unit[1], unit[0]])
