@@ -120,7 +120,8 @@ def _seconds_plots(frames: dict[str, pd.DataFrame]) -> str:
     right.set_yscale("log")
     right.set_xlabel("nodes + 1")
     right.set_ylabel("seconds")
-    left.legend(fontsize=7)
+    for text in left.legend(fontsize=7).get_texts():   # an output's name as written: '$' is no mathtext
+        text.set_parse_math(False)
     fig.tight_layout()
     return _svg(fig)
 
@@ -154,8 +155,8 @@ def _comparison(frames: dict[str, pd.DataFrame]) -> str:
             ax.plot([values.min(), values.max()], [values.min(), values.max()], color="#999999", lw=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel(f"seconds: {name_a}")
-        ax.set_ylabel(f"seconds: {name_b}")
+        ax.set_xlabel(f"seconds: {name_a}", parse_math=False)
+        ax.set_ylabel(f"seconds: {name_b}", parse_math=False)
         table = pd.DataFrame({"index": both["index"], f"status {name_a}": both["status_a"],
                               f"status {name_b}": both["status_b"], f"seconds {name_a}": both["seconds_a"],
                               f"seconds {name_b}": both["seconds_b"], "ratio": ratio})

@@ -112,3 +112,12 @@ def test_a_document_in_the_puzzle_column_is_drawn_with_its_rules_once(runs, monk
     page = report.build_report([runs["documents"]])
     assert "not drawn" not in page and len(seen) == 2
     assert all(sorted(r.kind for r in p.rules) == ["antiknight", "thermo"] for p in seen)
+
+
+def test_dollar_signs_in_an_output_name_are_shown_as_written_not_parsed_as_mathtext(runs, tmp_path):
+    # a directory 'r$\frac{$' ended report in matplotlib's mathtext ParseException (the legend)
+    odd = tmp_path / "r$\\frac{$"
+    shutil.copytree(runs["jigsaw"], odd)
+    target = tmp_path / "r.html"
+    assert main(["report", str(runs["jigsaw"]), str(odd), "--to", str(target)]) == 0
+    assert "r$\\frac{$ against out_jigsaw" in target.read_text(encoding="utf-8")
