@@ -121,7 +121,8 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
         present[np.repeat(np.arange(units.shape[0]), units.shape[1]), flat[units].ravel()] = True
         # every cell of a unit sees the digits present anywhere in that unit
         np.logical_or.at(used, units.ravel(), np.repeat(present, units.shape[1], axis=0))
-    cages = [rule.cells() for rule in puzzle.rules if rule.kind == "cage"]
+    size = rows * cols   # an ISS variable's extra cells lie past the canvas: not drawn, not seen
+    cages = [cells[cells < size] for cells in (rule.cells() for rule in puzzle.rules if rule.kind == "cage")]
     if cages:   # cages of any size at once: (cage, cell) pairs
         member = np.concatenate(cages)
         cage = np.repeat(np.arange(len(cages)), [c.size for c in cages])
@@ -139,9 +140,9 @@ def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
         if rule.kind in ("even", "odd"):
             values = np.arange(1, n + 1) if puzzle.values is None else np.asarray(puzzle.values)
             wrong = (values % 2) == (0 if rule.kind == "odd" else 1)   # the parity of the value, not the index
-            possible[np.ix_(rule.cells(), wrong)] = False
+            possible[np.ix_(rule.cells()[rule.cells() < size], wrong)] = False
         elif isinstance(rule, PencilMarks):   # given pencil marks: those digits only
-            possible[np.ix_(rule.cells(), ~np.isin(np.arange(1, n + 1), rule.digits))] = False
+            possible[np.ix_(rule.cells()[rule.cells() < size], ~np.isin(np.arange(1, n + 1), rule.digits))] = False
     possible[(flat != 0) | ~puzzle.present] = False
     return possible.reshape(rows, cols, n)
 

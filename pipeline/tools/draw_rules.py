@@ -83,11 +83,16 @@ def picture_glyphs(puzzle: "Puzzle") -> list[Glyph]:
     board = puzzle.board
     out: list[Glyph] = []
     numbers = rule_numbers(puzzle.rules)
+    size = puzzle.rows * puzzle.cols
     for rule in puzzle.rules:
         units = bool(rule.units(board))
-        out.extend(numbered(Glyph(g.kind, g.cells, g.style, g.label, g.colour, g.step, g.name or rule.kind),
-                            numbers.get(id(rule)))
-                   for g in rule.glyphs(board) if not (units and g.kind == "shade"))
+        for g in rule.glyphs(board):
+            # an ISS variable's extra cells (a line through a skyscraper's count) have no place
+            # on the canvas: they are left out, as the notebook's SVG leaves them
+            cells = tuple(c for c in g.cells if c < size)
+            if cells and not (units and g.kind == "shade"):
+                out.append(numbered(Glyph(g.kind, cells, g.style, g.label, g.colour, g.step, g.name or rule.kind),
+                                    numbers.get(id(rule))))
     return out
 
 
