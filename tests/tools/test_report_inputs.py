@@ -121,3 +121,12 @@ def test_dollar_signs_in_an_output_name_are_shown_as_written_not_parsed_as_matht
     target = tmp_path / "r.html"
     assert main(["report", str(runs["jigsaw"]), str(odd), "--to", str(target)]) == 0
     assert "r$\\frac{$ against out_jigsaw" in target.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["r.png", "r.SVG", "r.pdf"])
+def test_a_target_named_for_another_format_is_refused_before_any_work(runs, tmp_path, capsys, name):
+    # 'report OUT --to r.png' wrote the HTML page into r.png without a word
+    target = tmp_path / name
+    assert main(["report", str(runs["jigsaw"]), "--to", str(target)]) == 2
+    assert f"the report is one HTML page, not '{target.suffix}'" in capsys.readouterr().err
+    assert not target.exists()

@@ -51,8 +51,16 @@ def output_state(out: str) -> str:
     return ""
 
 
+#: The suffixes of an HTML page (a name without a suffix, a device or a pipe, is written as given)
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     load_matplotlib("report")  # the missing extra is named before any work is done
+    suffix = Path(args.to).suffix
+    if args.to != "-" and suffix and suffix.lower() not in HTML_SUFFIXES:   # r.png got an HTML page unsaid
+        raise PipelineError(f"--to {args.to}: the report is one HTML page, not '{suffix}': name the file .html "
+                            "('-' for standard output)")
     notes = [note for note in (output_state(out) for out in args.outs) if note]
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
