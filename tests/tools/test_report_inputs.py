@@ -130,3 +130,13 @@ def test_a_target_named_for_another_format_is_refused_before_any_work(runs, tmp_
     assert main(["report", str(runs["jigsaw"]), "--to", str(target)]) == 2
     assert f"the report is one HTML page, not '{target.suffix}'" in capsys.readouterr().err
     assert not target.exists()
+
+
+def test_a_page_sent_to_a_device_is_not_followed_by_the_wrote_line(runs, tmp_path):
+    # 'report OUT --to /dev/stdout' ended the page on standard output with 'wrote /dev/stdout'
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "pipeline", "report", str(runs["jigsaw"]), "--to", "/dev/stdout"],
+                          capture_output=True, text=True, check=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert done.stdout.endswith("</body></html>\n")
+    assert done.stderr.strip().endswith("wrote /dev/stdout")

@@ -10,7 +10,7 @@ import numpy as np
 from formats.files import atomic_open
 from pipeline.batch.output import existing_indices, read_manifest
 from pipeline.core.errors import PipelineError
-from pipeline.tools.draw import load_matplotlib
+from pipeline.tools.draw import load_matplotlib, said_to
 from pipeline.tools.report import build_report
 
 
@@ -71,7 +71,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     path = Path(args.to)
     with atomic_open(path) as f:
         f.write(text)
-    print(f"wrote {path}")
+    print(f"wrote {path}", file=said_to(path))   # after a page sent to /dev/stdout: on standard error
     return 0
 
 
