@@ -172,9 +172,15 @@ def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[
     """
     out: list[Glyph] = []
     numbers = rule_numbers(rules)
+    size = board.rows * board.cols
     for rule in rules:
-        out.extend(numbered(g if g.name else replace(g, name=rule.kind), numbers.get(id(rule)))
-                   for g in rule.glyphs(board))
+        for g in rule.glyphs(board):
+            # an ISS variable's extra cells (numbered from rows * cols) have no place on the
+            # canvas: a line through one was drawn down into the caption
+            cells = tuple(c for c in g.cells if c < size)
+            if cells:
+                g = g if len(cells) == len(g.cells) else replace(g, cells=cells)
+                out.append(numbered(g if g.name else replace(g, name=rule.kind), numbers.get(id(rule))))
     return out
 
 

@@ -2,6 +2,7 @@
 SVG and draw, and how picture titles name the rules."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -104,3 +105,14 @@ def test_the_caption_lists_each_pairwise_rules_allowed_pairs_after_its_label():
         f"P3: {shown} and {len(many) - 12} more"]
     one = parse_puzzle({"size": 4, "rules": [{"rule": "pair", "cells": ["r1c1", "r1c2"], "allowed": [[1, 2]]}]})
     assert rule_caption(one.rules, one.board) == "P: 1-2"
+
+
+def test_an_iss_variables_extra_cells_are_left_out_of_the_glyphs():
+    # House of Cards (ISS): automaton lines run through skyscraper variables, cells 36.. of a 6x6;
+    # the notebook SVG drew those lines down from the grid into the caption
+    path = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
+    text = next(json.loads(line)["input"] for line in path.open(encoding="utf-8") if '"name": "House of Cards"' in line)
+    puzzle = parse_puzzle(text)
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)
+    assert glyphs and max(max(g.cells) for g in glyphs) < 36
+    assert (0, 1, 2, 3, 4, 5) in [g.cells for g in glyphs]   # a line from r1c1 along row 1, its count cut off
