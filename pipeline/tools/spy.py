@@ -179,7 +179,8 @@ def spy_axes(ax: Axes, model: Model, title: str | None = None) -> None:
     ax.set_yticks([])
     conv = model.convention
     shape = f"{model.n_rows} x {n_cols}" + (f" and {model.n_ineq} x {n_cols} (<=)" if below else "")
-    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {shape}", fontsize=10)
+    ax.set_title(title or f"{conv.scheme} order {conv.order}, clues {model.clue_encoding}: {shape}", fontsize=10,
+                 parse_math=False)   # a title as written: "$5 or $6^$" is no formula
 
 
 def spy_figure(models: "list[Model] | Model") -> Figure:

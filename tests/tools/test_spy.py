@@ -10,7 +10,7 @@ from pipeline.core.build import build_model
 from pipeline.cli.main import main
 from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
-from pipeline.tools.spy import compare_convention, density, label_positions, spy_figure
+from pipeline.tools.spy import compare_convention, density, label_positions, spy_axes, spy_figure
 
 pytest.importorskip("matplotlib", reason="spy needs matplotlib (extra 'plot')")
 
@@ -167,3 +167,13 @@ def test_spy_figure_takes_one_model_and_refuses_what_is_none(tmp_path):
     assert len(spy_figure(model).axes) == 1
     with pytest.raises(PipelineError, match=r"^spy_figure: takes a Model or a list of them .*found str$"):
         spy_figure("examples/puzzle.txt")
+
+
+def test_a_panel_title_with_dollar_signs_is_drawn_as_written(tmp_path):
+    # read as mathtext, "$\\frac{$" raised ParseException when the figure was drawn
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    spy_axes(ax, build_model(parse_puzzle(DEFAULT_PUZZLE)), title="cost: $\\frac{$")
+    fig.savefig(tmp_path / "spy.png")
+    assert ax.get_title() == "cost: $\\frac{$"
+    plt.close(fig)
