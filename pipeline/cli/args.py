@@ -23,6 +23,7 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
+from pipeline.core.document import DuplicateKey, loads_keys_once
 from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
@@ -222,7 +223,9 @@ def rule_entry(text: str) -> dict:
     text = text.strip()
     if text.startswith("{"):
         try:
-            entry = json.loads(text)
+            entry = loads_keys_once(text)
+        except DuplicateKey as e:   # {"sum": 9, "sum": 10} took the last one without a word
+            raise argparse.ArgumentTypeError(f"key {e.key!r} given twice in one rule entry; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
             why = ("nested too deep" if isinstance(e, RecursionError) else str(e)
                    if isinstance(e, json.JSONDecodeError) else "a number of over 4,300 digits")

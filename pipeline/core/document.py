@@ -263,7 +263,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         text = doc
         try:
             doc = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_refusing_duplicate_keys)
-        except _DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
+        except DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
             if _first_line_is_an_object(text):   # generate --format json -n K, or any JSON Lines file
@@ -399,20 +399,28 @@ def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions
     return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)
 
 
-class _DuplicateKey(Exception):
+class DuplicateKey(Exception):
+    """A JSON object gave ``key`` twice (:func:`loads_keys_once`): ``json.loads`` keeps the last."""
+
     def __init__(self, key: str):
         super().__init__(key)
         self.key = key
 
 
 def _refusing_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    """``json.loads``' object hook: a dict, or :class:`_DuplicateKey` for a key given twice."""
+    """``json.loads``' object hook: a dict, or :class:`DuplicateKey` for a key given twice."""
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise _DuplicateKey(key)
+            raise DuplicateKey(key)
         out[key] = value
     return out
+
+
+def loads_keys_once(text: str) -> object:
+    """``json.loads(text)``, raising :class:`DuplicateKey` for a key given twice in one object
+    (``{"sum": 9, "sum": 10}`` would keep 10 without a word), as a puzzle document is read."""
+    return json.loads(text, object_pairs_hook=_refusing_duplicate_keys)
 
 
 #: The keys that tell ``generate --format json``'s report of one puzzle from a puzzle document.
@@ -523,7 +531,9 @@ def rule_entries_text(rules: str | None) -> list | None:
     if rules is None or not str(rules).strip():
         return None
     try:
-        entries = json.loads(str(rules))
+        entries = loads_keys_once(str(rules))
+    except DuplicateKey as e:
+        raise PuzzleError(f"rules: key {e.key!r} given twice in one rule entry; give each key once") from None
     except json.JSONDecodeError as e:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
     except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep

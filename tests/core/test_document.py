@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from random_puzzles import SHAPES, puzzle_documents
-from pipeline.core.document import DOCUMENT_KEYS, read_document
+from pipeline.core.document import DOCUMENT_KEYS, read_document, rule_entries_text
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 
@@ -262,3 +262,9 @@ def test_broken_json_over_several_lines_keeps_its_line_and_one_line_its_column()
         read_document('{\n  "size": 4,\n  "rules": [}\n}', where="d")
     with pytest.raises(PuzzleError, match=r"^d: not a JSON puzzle document \(Expecting value at column 23\)$"):
         read_document('{"size": 4, "rules": [}', where="d")
+
+
+def test_a_rules_cell_giving_a_key_twice_is_refused():
+    """A batch record's rules cell kept the last 'sum' without a word (a document refuses it)."""
+    with pytest.raises(PuzzleError, match=r"^rules: key 'sum' given twice in one rule entry; give each key once$"):
+        rule_entries_text('[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 9, "sum": 10}]')

@@ -378,6 +378,15 @@ def test_a_hostile_rule_option_is_one_line_with_exit_2(capsys, entry, why):
     assert e.value.code == 2 and err.splitlines()[-1].endswith(f"argument --rule: not a JSON rule entry ({why})"), err
 
 
+def test_a_rule_option_giving_a_key_twice_is_refused(capsys):
+    """json.loads kept the last 'sum' without a word (a puzzle document refuses it)."""
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "." * 81, "--rule", '{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 9, "sum": 10}'])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.splitlines()[-1].endswith(
+        "argument --rule: key 'sum' given twice in one rule entry; give each key once"), err
+
+
 def test_a_regex_pattern_too_long_says_so():
     doc = {"size": 9, "rules": [{"rule": "regex", "pattern": "1" * 10_001, "cells": ["r1c1", "r1c2"]}]}
     with pytest.raises(PuzzleError, match=r"'pattern' of 10,001 characters; at most 10,000$"):
