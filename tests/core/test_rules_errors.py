@@ -399,3 +399,19 @@ def test_an_unknown_rule_option_is_shown_cut(capsys):
         main(["solve", "." * 81, "--rule", "[" * 120_000])
     err = capsys.readouterr().err.splitlines()[-1]
     assert "unknown rule '" + "[" * 40 + "...'" in err and len(err) < 3000, len(err)
+
+
+@pytest.mark.parametrize("entry", [
+    {"rule": "diagonal", "which": None},
+    {"rule": "sumline", "cells": ["r1c1", "r1c2"], "sum": 3, "loop": None},
+    {"rule": "pair", "cells": ["r1c1", "r1c2"], "allowed": [[1, 2]], "name": None, "all": None},
+    {"rule": "connectedvalues", "values": [1], "size": None},
+    {"rule": "chaos", "counts": None, "arrows": None, "same": None, "different": None, "distinct": None},
+])
+def test_a_null_field_is_a_field_left_out(entry):
+    """docs/rules.md: a field given as null is a field left out; these said "'which' must be main
+    or anti, found 'None'" (or "must be a list", "must be true or false", ...)."""
+    bare = {k: v for k, v in entry.items() if v is not None}
+    size = 4 if entry["rule"] == "chaos" else 9
+    nulls, left_out = (parse_puzzle({"size": size, "rules": [e]}) for e in (entry, bare))
+    assert nulls.rules[0].to_dict(nulls.board) == left_out.rules[0].to_dict(left_out.board)

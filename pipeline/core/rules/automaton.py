@@ -249,7 +249,7 @@ class Automaton(_Line):
         """
         check_keys(data, {"cells", "states", "start", "accept", "transitions", "nfa", "name"}, where)
         segments = _segments(data.get("cells"), board, where)
-        name = data.get("name", "")
+        name = data.get("name") if data.get("name") is not None else ""
         if not isinstance(name, str) or len(name) > 200:
             raise PuzzleError(f"{where}: 'name' must be a short text")
         if "nfa" in data:

@@ -74,10 +74,10 @@ class Pair(Rule):
         """
         check_keys(data, {"cells", "allowed", "all", "name"}, where)
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
-        every = data.get("all", False)
+        every = data.get("all") if data.get("all") is not None else False
         if not isinstance(every, bool):
             raise PuzzleError(f"{where}: 'all' must be true or false, found {clip(every)!r}")
-        name = data.get("name", "")
+        name = data.get("name") if data.get("name") is not None else ""
         if not isinstance(name, str) or len(name) > 60:
             raise PuzzleError(f"{where}: 'name' must be a string of at most 60 characters")
         raw = data.get("allowed")

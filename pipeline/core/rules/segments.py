@@ -130,7 +130,7 @@ class SumLine(AuxRule):
         check_keys(data, {"cells", "sum", "loop"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         total = int_field(data, "sum", where, low=1, high=MAX_SUMLINE)
-        loop = data.get("loop", False)
+        loop = data.get("loop") if data.get("loop") is not None else False
         if not isinstance(loop, bool):
             raise PuzzleError(f"{where}: 'loop' must be true or false, found {clip(loop, 40)!r}")
         if int(board.value_of.min()) < 0:

@@ -126,7 +126,7 @@ class DiagonalRule(Rule):
         DiagonalRule
         """
         check_keys(data, {"which"}, where)
-        which = data.get("which", "main")
+        which = data.get("which") if data.get("which") is not None else "main"
         if which not in ("main", "anti"):
             raise PuzzleError(f"{where}: 'which' must be main or anti, found {clip(which)!r}")
         if board.rows != board.cols or board.rows != board.n:
