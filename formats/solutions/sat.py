@@ -36,6 +36,8 @@ _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE|OPT
 _V_LINE = re.compile(r"^v\s+-?x?\d+", re.MULTILINE)  # clasp prints 's' AFTER the v lines
 # CaDiCaL 1.x stopped by its -t limit prints its answer as a comment, 'c UNKNOWN', and no 's' line
 _C_UNKNOWN = re.compile(r"^c\s+UNKNOWN\s*$", re.MULTILINE)
+# clasp -n K (K != 1) heads each model it enumerates with 'c Answer: k'; each is a whole answer
+_C_ANSWER = re.compile(r"^c Answer: (\d+)\s*$", re.MULTILINE)
 _SCIP_X = re.compile(r"^x\d+\s+\S+", re.MULTILINE)
 _SCIP_HEAD = re.compile(r"^(solution status:|objective value:|no solution available)", re.MULTILINE)
 
@@ -144,6 +146,11 @@ def _parse_competition(text: str, where: str) -> RawSolution:
     """``s STATUS`` and ``v`` lines; ``c`` comments and ``o`` objective lines ignored (the last
     ``o`` line is the objective). A CNF answer ends with literal 0; an OPB one names ``x<v>``."""
     status, words, objective, v_lines = None, [], None, 0
+    answers = list(_C_ANSWER.finditer(text))
+    if len(answers) > 1 and [int(a.group(1)) for a in answers] == list(range(1, len(answers) + 1)):
+        # clasp's enumeration (its answers 1..K, not two runs' files pasted together): its last
+        # model, as clasp's OPB output shows it alone
+        text = text[:answers[0].start()] + text[answers[-1].start():]
     for line in text.splitlines():
         if not line or line[0] == "c":
             continue

@@ -2,11 +2,16 @@
 PB output, SCIP .sol of CNF/OPB models; statuses; auxiliaries ignored; reduce maps."""
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from formats import import_solution
+from formats.directory import export_model
 from formats.solutions import SOLUTION_FORMATS, read_solution
 from pipeline.core.build import build_model
 from pipeline.core.decode import vector_from_grid
@@ -363,3 +368,25 @@ def test_minisats_screen_output_is_named(tmp_path):
     with pytest.raises(FormatError, match=r"minisat's screen output, which holds no assignment: give minisat a "
                                           r"result file \(minisat model.cnf answer.txt\)"):
         read_solution(screen, model)
+
+
+def test_clasps_enumeration_of_several_models_reads_its_last_model(tmp_path):
+    """``clasp -n 2 model.cnf`` (a user checking uniqueness) heads each model with ``c Answer: k``;
+    every one is a whole answer, but the file was refused: "'v' literals after the terminating 0"."""
+    if not shutil.which("clasp"):
+        print("skipped: clasp is not installed")
+        pytest.skip("clasp is not installed")
+    model = model_of(text="1...........4...")   # a 4x4 of many solutions
+    export_model(model, tmp_path, "cnf")
+    answer = tmp_path / "clasp.txt"
+    with open(answer, "w") as out:
+        subprocess.run(["clasp", "-n", "2", str(tmp_path / "model.cnf")], stdout=out, timeout=120)
+    text = answer.read_text()
+    assert text.count("c Answer:") == 2 and "s SATISFIABLE" in text
+    result = import_solution(answer, tmp_path / "manifest.json")
+    assert result.ok and result.format == "sat_competition"
+    last = text[text.rindex("c Answer:"):]
+    literals = [int(w) for line in last.splitlines() if line.startswith("v") for w in line[1:].split()]
+    x = np.zeros(64)
+    x[[v - 1 for v in literals if v > 0]] = 1
+    assert (model.decode(x) == result.grid).all()   # the last model, as clasp's OPB output shows it
