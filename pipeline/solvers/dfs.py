@@ -53,6 +53,8 @@ SLICE_SECONDS = 0.1
 MAX_SLICE_NODES = 1 << 40
 #: Solutions held per drain of a count's buffer.
 FOUND_BUFFER = 256
+#: The largest limit the kernels' int64 takes; a larger one counts as this (never reached).
+COUNT_LIMIT_MAX = int(np.iinfo(np.int64).max)
 #: A search's whole tree in the kernels' shares of it (each stack row's share, in units of 2**-62:
 #: :func:`pipeline.solvers.dfs_kernel.search`, and the ``dfsrules`` kernel's): what is left on the
 #: stack, over this, is the share of the tree not yet searched.
@@ -321,6 +323,7 @@ def search_puzzle(puzzle: Puzzle, limit: int, *, keep: int = 1, time_limit: floa
     """
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    limit = min(limit, COUNT_LIMIT_MAX)   # the kernel's int64: 2**63 wrapped to a "complete" count of 1
     tables = shape_tables(puzzle)
     compiled = kernel()
     n_cells = tables.n * tables.n

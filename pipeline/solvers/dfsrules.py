@@ -53,7 +53,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
-from pipeline.solvers.dfs import (FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
+from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
 __all__ = ["KNOWN_KINDS", "RuleTables", "count", "model_problem", "rule_terms", "rule_tables", "search_model", "solve"]
@@ -642,6 +642,7 @@ def search_model(model: Model, limit: int, *, keep: int = 1, time_limit: float |
     if problem:
         raise SolveError(f"solver dfsrules: {problem}")
     deadline = None if time_limit is None else start + time_limit
+    limit = min(limit, COUNT_LIMIT_MAX)   # the kernel's int64: 2**63 wrapped to a "complete" count of 1
     puzzle = model.puzzle
     tables = shape_tables(puzzle)
     rules = rule_tables(puzzle, tables)

@@ -88,6 +88,13 @@ def test_every_grid_of_the_empty_4x4_once():
     assert all(is_valid_solution(g, 2, 2) for g in found.grids)
 
 
+def test_a_limit_past_the_kernels_int64_counts_every_grid():
+    # 2**63 wrapped to a negative limit in the kernel: the empty 4x4 was "1 (complete)", unique
+    for limit in (2 ** 63, 2 ** 64 + 1):
+        found = dfs.count(build_model(parse_puzzle("." * 16)), limit, keep=1)
+        assert (found.count, found.status) == (288, "complete")
+
+
 def test_a_count_past_the_found_buffer_keeps_every_grid():
     found = search_puzzle(parse_puzzle("." * 81), 600, keep=600)   # the buffer holds 256 at a time
     assert found.count == 600 and found.status == "limit" and len(found.grids) == 600

@@ -61,6 +61,12 @@ def _agree(doc: dict, cap: int = CAP) -> int:
     return got.count
 
 
+def test_a_limit_past_the_kernels_int64_counts_every_grid():
+    # 2**63 wrapped to a negative limit in the kernel: the empty 4x4 was "1 (complete)", unique
+    found = search_model(build_model(parse_puzzle("." * 16)), 2 ** 63, keep=1)
+    assert (found.count, found.status) == (288, "complete")
+
+
 @SETTINGS
 @given(doc=puzzle_documents(shapes=SINGLE))
 def test_random_rule_puzzles_count_as_the_sat_engine(doc):
