@@ -101,7 +101,9 @@ def _run(cmd: list[str], cwd: Path, timeout: float | None) -> str:
     if done.returncode != 0:
         lines = [line.strip() for line in log.splitlines() if line.strip() and line.strip() != _OCTAVE_EXIT_NOISE]
         said = next((line for line in lines if line.startswith("error: ")), lines[-1] if lines else "")
-        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}: {said[:200]}")
+        # a solver that printed nothing left "exited with code 3: " dangling: say so as sat_external does
+        raise SolveError(f"{Path(cmd[0]).name} exited with code {done.returncode}"
+                         + (f": {said[:200]}" if said else " without an answer or any output"))
     return log
 
 

@@ -373,6 +373,9 @@ def test_run_reports_the_first_error_line(tmp_path):
     with pytest.raises(SolveError) as e:  # no 'error: ' line: the last line, never the noise
         _run(["sh", "-c", f"echo 'glpk: out of memory'; echo '{noise}'; exit 3"], tmp_path, 10)
     assert str(e.value) == "sh exited with code 3: glpk: out of memory"
+    with pytest.raises(SolveError) as e:  # nothing printed: no dangling "code 3: "
+        _run(["sh", "-c", "exit 3"], tmp_path, 10)
+    assert str(e.value) == "sh exited with code 3 without an answer or any output"
 
 
 # (solver, data set, variant, --time-limit); the first line of the data set
