@@ -237,33 +237,31 @@ def _entries_by_pandas(path: Path) -> LongEntries:
     missing = [c for c in ("row_label", "col_name", "value") if c not in table.columns]
     if missing:
         raise FormatError(f"{path}: missing column(s) {', '.join(missing)}")
+    lines = _data_lines(path, len(table))     # each data line's line in the file, for messages
     no_label = np.flatnonzero(table["row_label"].isna().to_numpy())
     if no_label.size:
-        raise FormatError(f"{path}: line {data_line(path, int(no_label[0]), header=True)}: a row without a label")
+        raise FormatError(f"{path}: line {lines[no_label[0]]}: a row without a label")
     rows, row_labels = pd.factorize(table["row_label"])
     entry = table["col_name"].notna().to_numpy()
-    rows, table = rows[entry], table[entry]
-    data = np.flatnonzero(entry)              # data line of each entry (after the header)
+    rows, table, lines = rows[entry], table[entry], lines[entry]
     numbers = pd.to_numeric(table["value"], errors="coerce").to_numpy(float)
     wrong = np.flatnonzero(np.isnan(numbers) & table["value"].notna().to_numpy()
                            & (table["value"].astype(str).str.strip().str.lower() != "nan").to_numpy())
     if wrong.size:
-        raise FormatError(f"{path}: line {data_line(path, int(data[wrong[0]]), header=True)}: "
-                          f"the value {str(table['value'].iloc[wrong[0]])!r} is not a number")
+        raise FormatError(f"{path}: line {lines[wrong[0]]}: the value {str(table['value'].iloc[wrong[0]])!r} is not a number")
     bad = np.flatnonzero(~np.isfinite(numbers))
     if bad.size:
-        raise FormatError(f"{path}: line {data_line(path, int(data[bad[0]]), header=True)}: "
-                          "the value is not a finite number")
+        raise FormatError(f"{path}: line {lines[bad[0]]}: the value is not a finite number")
     cols, col_names = pd.factorize(table["col_name"])
-    return LongEntries(rows, np.asarray(row_labels, str), cols, np.asarray(col_names, str), numbers,
-                       _data_lines(path, data))
+    return LongEntries(rows, np.asarray(row_labels, str), cols, np.asarray(col_names, str), numbers, lines)
 
 
-def _data_lines(path: Path, data: np.ndarray) -> np.ndarray:
-    """1-based file lines of data lines ``data`` (0-based, after the header; blank lines skipped)."""
+def _data_lines(path: Path, count: int) -> np.ndarray:
+    """1-based file lines of the first ``count`` data lines (after the header; blank lines
+    skipped, as :func:`data_line` counts them)."""
     with open_text(path) as f:
         filled = np.array([number for number, line in enumerate(f, 1) if line.strip()], dtype=np.int64)
-    return filled[1:][data]
+    return filled[1:count + 1]
 
 
 def data_line(path: str | os.PathLike, k: int, *, comment: str | None = None, header: bool = False) -> int:

@@ -156,7 +156,8 @@ def touching_colours(units: list | np.ndarray, n_cells: int, cols: int, n_colour
     return colour
 
 
-def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[Glyph]:
+def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board", *,
+                unit_shades: bool = True) -> list[Glyph]:
     """Every glyph of ``rules`` in rule order, each named by its rule's kind.
 
     Parameters
@@ -165,6 +166,9 @@ def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[
         A puzzle's rules.
     board : Board
         The puzzle's board.
+    unit_shades : bool
+        Keep the shades of rules that add units (``draw`` paints those with the variant's
+        units, under everything, and asks for them left out).
 
     Returns
     -------
@@ -174,11 +178,12 @@ def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> list[
     numbers = rule_numbers(rules)
     size = board.rows * board.cols
     for rule in rules:
+        units = not unit_shades and bool(rule.units(board))
         for g in rule.glyphs(board):
             # an ISS variable's extra cells (numbered from rows * cols) have no place on the
             # canvas: a line through one was drawn down into the caption
             cells = tuple(c for c in g.cells if c < size)
-            if cells:
+            if cells and not (units and g.kind == "shade"):
                 g = g if len(cells) == len(g.cells) else replace(g, cells=cells)
                 out.append(numbered(g if g.name else replace(g, name=rule.kind), numbers.get(id(rule))))
     return out

@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
                                   THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
-                                  outside_layout, numbered, rule_numbers)
+                                  outside_layout, rule_glyphs)
 from pipeline.core.glyphs import rule_caption as caption_of_rules
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
@@ -80,20 +80,7 @@ def picture_glyphs(puzzle: "Puzzle") -> list[Glyph]:
     -------
     list of Glyph, each named by its rule's kind
     """
-    board = puzzle.board
-    out: list[Glyph] = []
-    numbers = rule_numbers(puzzle.rules)
-    size = puzzle.rows * puzzle.cols
-    for rule in puzzle.rules:
-        units = bool(rule.units(board))
-        for g in rule.glyphs(board):
-            # an ISS variable's extra cells (a line through a skyscraper's count) have no place
-            # on the canvas: they are left out, as the notebook's SVG leaves them
-            cells = tuple(c for c in g.cells if c < size)
-            if cells and not (units and g.kind == "shade"):
-                out.append(numbered(Glyph(g.kind, cells, g.style, g.label, g.colour, g.step, g.name or rule.kind),
-                                    numbers.get(id(rule))))
-    return out
+    return rule_glyphs(puzzle.rules, puzzle.board, unit_shades=False)
 
 
 def rule_caption(puzzle: "Puzzle") -> str:

@@ -23,7 +23,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
-from pipeline.core.rules.base import Board, Glyph, Rows, cell_name, cells_text, check_keys, parse_cell
+from pipeline.core.rules.base import Board, Glyph, Rows, cell_name, cells_text, check_keys, optional_field, parse_cell
 from pipeline.core.rules.nfa import MAX_STATES, Nfa, NfaError, layered_transitions, nfa_accepts, nfa_from_iss, \
     nfa_from_regex
 
@@ -249,7 +249,7 @@ class Automaton(_Line):
         """
         check_keys(data, {"cells", "states", "start", "accept", "transitions", "nfa", "name"}, where)
         segments = _segments(data.get("cells"), board, where)
-        name = data.get("name") if data.get("name") is not None else ""
+        name = optional_field(data, "name", "")
         if not isinstance(name, str) or len(name) > 200:
             raise PuzzleError(f"{where}: 'name' must be a short text")
         if "nfa" in data:

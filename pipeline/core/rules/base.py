@@ -725,6 +725,23 @@ def check_keys(data: dict, allowed: set[str], where: str) -> None:
         raise PuzzleError(f"{where}: unknown key {clip(repr(unknown[0]), 40)} (expected {', '.join(sorted(allowed)) or 'none'})")
 
 
+def optional_field(data: dict, key: str, default: Any) -> Any:
+    """A document entry's field, or ``default`` when it is absent or null (docs/rules.md: a field
+    given as null is a field left out, as :func:`int_field` reads it too).
+
+    Parameters
+    ----------
+    data : dict
+        The entry.
+    key : str
+        The field.
+    default : object
+        What an absent or null field means.
+    """
+    value = data.get(key)
+    return default if value is None else value
+
+
 def _long_whole_number(value: Any) -> int | None:
     """``value`` as an int when it is a whole number (an int, an integral float, a string of
     digits) that :func:`~pipeline.core.parse.whole_number` refuses for its length, else None."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
-from pipeline.core.rules.base import Board, cell_name, parse_cell, parse_cells
+from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell, parse_cells
 
 __all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
 
@@ -91,29 +91,29 @@ def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
     ChaosClues
     """
     counts, arrows, same, different = [], [], [], []
-    for i, item in enumerate(_list(data.get("counts") if data.get("counts") is not None else [], "counts", where)):
+    for i, item in enumerate(_list(optional_field(data, "counts", []), "counts", where)):
         at = f"{where} counts[{i}]"
         item = _clue_item(item, {"clue", "cells", "offset"}, at)
         cells = parse_cells(item.get("cells"), board, at)
         counts.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells), _offset(item, at)))
-    for i, item in enumerate(_list(data.get("arrows") if data.get("arrows") is not None else [], "arrows", where)):
+    for i, item in enumerate(_list(optional_field(data, "arrows", []), "arrows", where)):
         at = f"{where} arrows[{i}]"
         item = _clue_item(item, {"clue", "arms", "offset"}, at)
         arms = [tuple(int(c) for c in parse_cells(arm, board, at)) for arm in _list(item.get("arms"), "arms", at)]
         if not arms or len({arm[0] for arm in arms}) != 1:
             raise PuzzleError(f"{at}: 'arms' must be a non-empty list of cell lists starting at the same cell")
         arrows.append((parse_cell(item["clue"], board, at), tuple(arms), _offset(item, at)))
-    for i, groups in enumerate(_list(data.get("same") if data.get("same") is not None else [], "same", where)):
+    for i, groups in enumerate(_list(optional_field(data, "same", []), "same", where)):
         at = f"{where} same[{i}]"
         parsed = [tuple(int(c) for c in parse_cells(g, board, at)) for g in _list(groups, "same", at)]
         if len(parsed) < 2 or len({len(g) for g in parsed}) != 1:
             raise PuzzleError(f"{at}: two or more groups of cells of one size")
         same.append(tuple(parsed))
-    for i, cells in enumerate(_list(data.get("different") if data.get("different") is not None else [], "different", where)):
+    for i, cells in enumerate(_list(optional_field(data, "different", []), "different", where)):
         at = f"{where} different[{i}]"
         different.append(tuple(int(c) for c in parse_cells(cells, board, at, at_least=2)))
     distinct = []
-    for i, item in enumerate(_list(data.get("distinct") if data.get("distinct") is not None else [], "distinct", where)):
+    for i, item in enumerate(_list(optional_field(data, "distinct", []), "distinct", where)):
         at = f"{where} distinct[{i}]"
         item = _clue_item(item, {"clue", "cells"}, at)
         cells = parse_cells(item.get("cells"), board, at)

@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
-from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, value_span
+from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, optional_field, value_span
 from pipeline.core.rules.chaos import orthogonal_edges
 
 __all__ = ["ConnectedValues", "region_parts"]
@@ -101,7 +101,7 @@ class ConnectedValues(AuxRule):
         outside = [v for v in values if v not in board.value_of.tolist()]
         if outside:
             raise PuzzleError(f"{where}: {outside[0]} is not one of the puzzle's values {value_span(board)}")
-        size = data.get("size") if data.get("size") is not None else 0
+        size = optional_field(data, "size", 0)
         if size != 0 and (not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= board.n_cells):
             raise PuzzleError(f"{where}: 'size' must be a whole number 1..{board.n_cells}, found {clip(size)!r}")
         return cls(tuple(sorted(values)), int(size))

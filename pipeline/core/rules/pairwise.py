@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import whole_number
-from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, parse_cells,
+from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, optional_field, parse_cells,
                                       value_words)
 from pipeline.core.rules.rowblocks import pair_rows, pairs_within
 
@@ -74,10 +74,10 @@ class Pair(Rule):
         """
         check_keys(data, {"cells", "allowed", "all", "name"}, where)
         cells = parse_cells(data.get("cells"), board, where, at_least=2)
-        every = data.get("all") if data.get("all") is not None else False
+        every = optional_field(data, "all", False)
         if not isinstance(every, bool):
             raise PuzzleError(f"{where}: 'all' must be true or false, found {clip(every)!r}")
-        name = data.get("name") if data.get("name") is not None else ""
+        name = optional_field(data, "name", "")
         if not isinstance(name, str) or len(name) > 60:
             raise PuzzleError(f"{where}: 'name' must be a string of at most 60 characters")
         raw = data.get("allowed")

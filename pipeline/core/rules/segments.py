@@ -12,7 +12,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
-from pipeline.core.rules.base import (Board, Glyph, Rows, cell_list_text, cell_name, check_keys, int_field,
+from pipeline.core.rules.base import (Board, Glyph, Rows, cell_list_text, cell_name, check_keys, int_field, optional_field,
                                       parse_cells, value_span, value_terms)
 
 __all__ = ["SumLine", "Lunchbox", "sumline_ok", "lunchbox_sum"]
@@ -130,7 +130,7 @@ class SumLine(AuxRule):
         check_keys(data, {"cells", "sum", "loop"}, where)
         cells = parse_cells(data.get("cells"), board, where)
         total = int_field(data, "sum", where, low=1, high=MAX_SUMLINE)
-        loop = data.get("loop") if data.get("loop") is not None else False
+        loop = optional_field(data, "loop", False)
         if not isinstance(loop, bool):
             raise PuzzleError(f"{where}: 'loop' must be true or false, found {clip(loop, 40)!r}")
         if int(board.value_of.min()) < 0:

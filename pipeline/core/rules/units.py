@@ -9,7 +9,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.glyphs import DIAGONAL_SHADE, WINDOW_FILL
-from pipeline.core.rules.base import Board, Glyph, Rule, cell_list_text, cell_name, check_keys, parse_cells
+from pipeline.core.rules.base import Board, Glyph, Rule, cell_list_text, cell_name, check_keys, optional_field, parse_cells
 
 __all__ = ["Windoku", "DiagonalRule", "ExtraRegion", "DisjointGroups", "window_units"]
 
@@ -126,7 +126,7 @@ class DiagonalRule(Rule):
         DiagonalRule
         """
         check_keys(data, {"which"}, where)
-        which = data.get("which") if data.get("which") is not None else "main"
+        which = optional_field(data, "which", "main")
         if which not in ("main", "anti"):
             raise PuzzleError(f"{where}: 'which' must be main or anti, found {clip(which)!r}")
         if board.rows != board.cols or board.rows != board.n:
