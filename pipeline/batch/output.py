@@ -513,6 +513,15 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
         return
     if not retry and not parts(out):   # a run stopped before its first part holds no results to keep
         return
+    # parts laid out by another version of the record (or by another program) are not resumed as if
+    # this run had written them; records written before "kind" was recorded (version 1) resume
+    kind, record_version = previous.get("kind", manifest["kind"]), previous.get("version")
+    if (kind, record_version) != (manifest["kind"], manifest["version"]):
+        said = f"version {clip(json.dumps(record_version), 20)}" if kind == manifest["kind"] \
+            else f"kind {clip(json.dumps(kind), 40)}"
+        raise PipelineError(f"batch: {str(out / MANIFEST)!r} is a run record of {said}; this tool resumes "
+                            f"version {manifest['version']} of {manifest['kind']!r}; use --overwrite or another "
+                            "output directory")
     checks = (("fingerprint", "input records"),) if retry else (("fingerprint", "input records"),
                                                                 ("options", "solve options"))
     for key, what in checks:

@@ -259,3 +259,27 @@ def test_rows_keep_a_jigsaws_regions_and_a_resumed_older_output_gets_them_too(tm
     frame = pd.read_parquet(out)
     assert frame["regions"].tolist() == [r for _, r in JIGSAWS] and (frame["status"] == "optimal").all()
     assert all("regions" in pq.read_schema(p).names for p in parts(out))
+
+
+@pytest.mark.parametrize(("edit", "said"), [({"version": 2}, "a run record of version 2;"),
+                                            ({"version": None}, "a run record of version null;"),
+                                            ({"kind": "another tool"}, 'a run record of kind "another tool";')])
+def test_resume_refuses_a_run_record_of_another_version_or_kind(tmp_path, edit, said):
+    """A ``_batch.json`` of version 2 was resumed as if this version had laid out its parts."""
+    src, out = _run(tmp_path, "a", MIXED, limit=2)
+    record = json.loads((out / "_batch.json").read_text())
+    (out / "_batch.json").write_text(json.dumps({**record, **edit}))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(PipelineError, match=rf"^batch: .*_batch.json' is {said} this tool resumes version 1 of "
+                                            r"'sudoku-pipeline batch'; use --overwrite or another output directory$"):
+        run_batch(src, out, workers=1, progress="none")
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != "_batch.lock"} == \
+        {k: v for k, v in before.items() if k != "_batch.lock"}
+
+
+def test_resume_of_a_record_written_before_its_kind_was_recorded(tmp_path):
+    src, out = _run(tmp_path, "a", MIXED, limit=2)
+    record = json.loads((out / "_batch.json").read_text())
+    del record["kind"]
+    (out / "_batch.json").write_text(json.dumps(record))
+    assert run_batch(src, out, workers=1, progress="none").complete
