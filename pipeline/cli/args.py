@@ -421,9 +421,10 @@ def engine_options(args: argparse.Namespace, solver: Solver, what: str = "solve"
                                 "presolve": getattr(args, "presolve", None) or DEFAULT_PRESOLVE}, what)
 
 
-#: Engine options of the command line by ``dest``, as the user types them (``--presolve`` has a
-#: default, so whether the user gave it is not known: left out).
-_ENGINE_FLAGS = {"threads": "--threads", "workdir": "--workdir", "sat_backend": "--sat-backend", "amo": "--amo"}
+#: Engine options of the command line by ``dest``, as the user types them (each defaults to None,
+#: so that one the user gave is known).
+_ENGINE_FLAGS = {"threads": "--threads", "workdir": "--workdir", "sat_backend": "--sat-backend", "amo": "--amo",
+                 "presolve": "--presolve"}
 
 
 def note_unused_options(args: argparse.Namespace, solver: Solver, what: str = "solve", *,
@@ -697,7 +698,7 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--amo", choices=("auto", *AMO_ENCODINGS), default=None,
                    help="at-most-one encoding of the SAT/CNF rows (default auto: pairwise up to "
                         f"{AUTO_PAIRWISE_MAX}x{AUTO_PAIRWISE_MAX}, else ladder)")
-    p.add_argument("--presolve", choices=PRESOLVE_METHODS, default=DEFAULT_PRESOLVE,
+    p.add_argument("--presolve", choices=PRESOLVE_METHODS, default=None,
                    help="what the engine is handed: singles (naked and hidden singles first, then the reduced "
                         "model; the answer is mapped back and verified against the puzzle) or none (the model as "
                         f"built) (default {DEFAULT_PRESOLVE}; exported files are never presolved)")

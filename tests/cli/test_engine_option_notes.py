@@ -21,6 +21,8 @@ def _usable(name: str) -> None:
     ("sat", ["--threads", "2"], "--threads"),
     ("highs", ["--sat-backend", "glucose4"], "--sat-backend"),
     ("dfs", ["--amo", "ladder", "--threads", "2"], "--threads or --amo"),
+    ("dfs", ["--presolve", "none"], "--presolve"),   # was dropped without a word (its default hid it)
+    ("cpsat", ["--presolve", "singles"], "--presolve"),
 ])
 def test_an_option_the_named_engine_does_not_take_is_noted(capsys, solver, extra, noted):
     _usable(solver)
@@ -31,9 +33,10 @@ def test_an_option_the_named_engine_does_not_take_is_noted(capsys, solver, extra
     assert f"note: --solver {solver} takes no {noted}; {verb} ignored\n" in captured.err
 
 
-def test_options_the_engine_takes_get_no_note(capsys):
+@pytest.mark.parametrize("extra", [["--threads", "2"], ["--presolve", "none"]])
+def test_options_the_engine_takes_get_no_note(capsys, extra):
     _usable("highs")
-    assert main(["solve", PUZZLE, "--solver", "highs", "--threads", "2", "--format", "line"]) == 0
+    assert main(["solve", PUZZLE, "--solver", "highs", *extra, "--format", "line"]) == 0
     assert "note:" not in capsys.readouterr().err
 
 
