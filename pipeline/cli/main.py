@@ -152,10 +152,17 @@ class _GuardedStdout:
             raise lost from e
 
     def write(self, text):
-        return self._call("write", text)
+        try:
+            return self._call("write", text)
+        except UnicodeEncodeError:
+            # a character the stream's encoding lacks (an output path 'ü' under
+            # PYTHONIOENCODING=ascii, an undecodable byte of a file name as a surrogate) is
+            # written as an escape, as Python's own stderr does, not a traceback after the work
+            return self._call("write", _escaped(text, self._stream))
 
     def writelines(self, lines):
-        return self._call("writelines", lines)
+        for line in lines:
+            self.write(line)
 
     def flush(self):
         return self._call("flush")
@@ -170,6 +177,12 @@ class _GuardedStdout:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+def _escaped(text: str, stream) -> str:
+    """``text`` with each character that ``stream``'s encoding cannot write as a backslash escape."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    return text.encode(encoding, "backslashreplace").decode(encoding)
 
 
 class _GuardedBuffer(_GuardedStdout):

@@ -31,7 +31,7 @@ def _env():
     return dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-def run(args, *, stdout, limit_bytes=None, cwd=PROJECT):
+def run(args, *, stdout, limit_bytes=None, cwd=PROJECT, env=None):
     """``python -m pipeline ARGS`` with stdout on ``stdout`` (a path, a descriptor or None for
     closed), and optionally every file limited to ``limit_bytes`` (SIGXFSZ ignored, so a write
     past the limit fails with EFBIG instead of killing the process)."""
@@ -46,8 +46,8 @@ def run(args, *, stdout, limit_bytes=None, cwd=PROJECT):
         return subprocess.run(command, stderr=subprocess.PIPE, text=True, cwd=cwd, env=_env(), timeout=300)
     with open(stdout, "wb") if isinstance(stdout, (str, Path)) else open(os.devnull, "wb") as sink:
         target = sink if isinstance(stdout, (str, Path)) else stdout
-        return subprocess.run(command, stdout=target, stderr=subprocess.PIPE, text=True, cwd=cwd, env=_env(),
-                              timeout=300, preexec_fn=limit)
+        return subprocess.run(command, stdout=target, stderr=subprocess.PIPE, text=True, cwd=cwd,
+                              env=dict(_env(), **(env or {})), timeout=300, preexec_fn=limit)
 
 
 def _one_line(proc, expected):
@@ -186,3 +186,19 @@ def test_export_to_a_device_or_pipe_writes_one_format_into_it(tmp_path):
     proc = run(["export", "examples/thermo.json", "--to", os.devnull, "--formats", "csv"], stdout=os.devnull)
     assert proc.returncode == 2 and proc.stderr == f"error: {os.devnull}: csv is several files, not one: give a " \
         f"directory (one file: mps, lp, mat, cnf, opb, iss)\n"
+
+
+@pytest.mark.parametrize("encoding, name, shown", [
+    ("ascii", "\u00fcn\u00ef", "\\xfcn\\xef"),
+    ("utf-8", os.fsdecode(b"bad\xff"), "bad\\udcff"),   # an undecodable byte of a file name
+])
+def test_a_path_the_stdout_encoding_cannot_write_is_escaped_not_a_traceback(tmp_path, encoding, name, shown):
+    """``export``/``check`` echo the directory on stdout: under ``PYTHONIOENCODING=ascii`` (or with a
+    file name holding a byte that is not UTF-8) that line raised UnicodeEncodeError after every
+    file was written, a traceback and exit 1; it is written with escapes, as Python's stderr does."""
+    out = tmp_path / name
+    for args in (["export", "examples/puzzle.txt", "--to", str(out), "--formats", "lp"], ["check", str(out)]):
+        proc = run(args, stdout=tmp_path.parent / f"{tmp_path.name}.out", env={"PYTHONIOENCODING": encoding})
+        said = (tmp_path.parent / f"{tmp_path.name}.out").read_text(encoding, errors="strict")
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert shown in said, said
