@@ -35,6 +35,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from pipeline.core.errors import PipelineError
 from pipeline.solvers import elf_loader
 
 __all__ = ["FINISHED", "CACHE_ENV", "KernelCalls", "NativeKernel", "NumbaKernel", "cache_dir", "compile_object",
@@ -76,11 +77,34 @@ _KEYS: dict[tuple, str] = {}
 
 def cache_dir() -> Path | None:
     """Where the compiled kernel is kept: ``$SUDOKU_PIPELINE_CACHE``, else the user's cache
-    directory (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/sudoku-pipeline``; None keeps nothing."""
+    directory (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/sudoku-pipeline``; None keeps nothing.
+
+    Returns
+    -------
+    Path or None
+        None for ``none``, and when there is no home folder to find (``HOME`` unset and no
+        passwd entry, as for a container's arbitrary uid) and no ``$XDG_CACHE_HOME``.
+
+    Raises
+    ------
+    PipelineError
+        ``$SUDOKU_PIPELINE_CACHE`` starts with a ``~`` that names no home folder here.
+    """
     chosen = os.environ.get(CACHE_ENV)
     if chosen is not None:
-        return None if chosen.strip().lower() in ("", "none") else Path(chosen).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        if chosen.strip().lower() in ("", "none"):
+            return None
+        try:
+            return Path(chosen).expanduser()
+        except RuntimeError:   # '~name' of no user here, or '~' without a home
+            raise PipelineError(f"{CACHE_ENV}: {chosen!r} names no home folder here: give a folder, "
+                                f"or none to keep no compiled kernel") from None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):   # the XDG spec: a relative path is ignored
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:
+            return None
     return Path(base) / "sudoku-pipeline"
 
 
@@ -692,6 +716,8 @@ def uncached_problem(name: str, key: str, names: Any = None) -> str | None:
 
 def _unkept(folder: Path | None) -> str:
     """Why the cache keeps nothing, and what keeps it (words for a note)."""
+    if folder is None and CACHE_ENV not in os.environ:
+        return f"no home folder to keep it in (HOME is not set): set {CACHE_ENV} to a writable folder"
     if folder is None:
         return f"{CACHE_ENV}={shlex.quote(os.environ.get(CACHE_ENV, ''))} keeps no compiled kernel"
     return f"the cache {folder} cannot be written (set {CACHE_ENV} to a writable folder)"

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from oracles import PROJECT
+from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 
 pytest.importorskip("numba", reason="the dfs engine needs numba (pip install '.[fast]')")
@@ -182,6 +183,33 @@ def test_a_kernel_compiles_on_every_run_only_where_the_cache_cannot_keep_it(tmp_
 def test_the_cache_folder_may_start_at_the_home_folder(monkeypatch):
     monkeypatch.setenv(dfs_native.CACHE_ENV, "~/kernels")
     assert dfs_native.cache_dir() == Path.home() / "kernels"
+
+
+def _no_home(*args, **kwargs):
+    raise RuntimeError("Could not determine home directory.")
+
+
+def test_a_cache_setting_that_names_no_home_is_one_error(monkeypatch):
+    # '~nosuchuser/x' (or '~' with no home) raised pathlib's RuntimeError: a traceback from
+    # solve --solver dfs, and a failed worker from batch
+    monkeypatch.setenv(dfs_native.CACHE_ENV, "~no-such-user-here-xyz/kernels")
+    with pytest.raises(PipelineError, match=r"^SUDOKU_PIPELINE_CACHE: '~no-such-user-here-xyz/kernels' names no "
+                                            r"home folder here: give a folder, or none"):
+        dfs_native.cache_dir()
+
+
+def test_no_home_folder_keeps_no_kernel_and_says_why(monkeypatch):
+    # HOME unset and no passwd entry (a container's arbitrary uid): Path.home() raises
+    monkeypatch.delenv(dfs_native.CACHE_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", classmethod(_no_home))
+    assert dfs_native.cache_dir() is None
+    assert dfs_native.uncached_problem("dfs", dfs_native.kernel_key()).endswith(
+        ": no home folder to keep it in (HOME is not set): set SUDOKU_PIPELINE_CACHE to a writable folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")   # the XDG spec ignores a relative path
+    assert dfs_native.cache_dir() is None
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert dfs_native.cache_dir() == Path("/somewhere/cache/sudoku-pipeline")
 
 
 def test_code_that_needs_numbas_runtime_falls_back_to_numbas_functions(monkeypatch):
