@@ -9,6 +9,9 @@ import argparse
 import contextlib
 import json
 import math
+import os
+import shlex
+import shutil
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -607,6 +610,31 @@ def default_count_solver(model: Model | None = None) -> str:
     str
     """
     return pick_solver("count", model).name
+
+
+SCRIPT = "sudoku-pipeline"
+
+
+def command_words() -> str:
+    """How a hint line writes this command line's start, so that the command it suggests runs.
+
+    ``python -m pipeline`` under ``-m``; the installed script as ``sudoku-pipeline`` when that
+    name on ``PATH`` is this script, else by its path (a venv's script called by its path, whose
+    ``python -m pipeline`` is another interpreter without this package).
+
+    Returns
+    -------
+    str
+    """
+    started = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(started).startswith(SCRIPT):
+        return "python -m pipeline"
+    found = shutil.which(SCRIPT)
+    try:
+        same = found is not None and os.path.samefile(found, started)
+    except OSError:
+        same = False
+    return SCRIPT if same else shlex.quote(started)
 
 
 NO_SOLUTION_WORDS = {"infeasible": "the puzzle has no solution (infeasible)"}

@@ -13,7 +13,7 @@ from formats.forked import side_by_side
 from formats.files import is_special_file, write_failure
 from formats.single import (export_file, export_stream, file_like_directory_note, single_file_format,
                             single_file_extensions, single_format_names)
-from pipeline.cli.args import add_model_args, add_puzzle_args, model_from_args
+from pipeline.cli.args import add_model_args, add_puzzle_args, command_words, model_from_args
 from pipeline.core import stops
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError
@@ -54,8 +54,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"exported {_summary(model)} to {path} ({fmt}, one file); its manifest: {manifest}")
         _empty_lp_note(model, written)
         if not args.quiet and fmt != "iss":   # a puzzle file, no solver's solution to import
-            print(f"Then: python -m pipeline import SOLUTION --manifest {shlex.quote(str(manifest))}   "
-                  f"(check the pair: python -m pipeline check {shlex.quote(str(path))})")
+            run = command_words()
+            print(f"Then: {run} import SOLUTION --manifest {shlex.quote(str(manifest))}   "
+                  f"(check the pair: {run} check {shlex.quote(str(path))})")
         return 0
     note = file_like_directory_note(args.to)   # asked before the directory exists
     model = model_from_args(args)
@@ -163,9 +164,9 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
             lines.append(f"  writematrix(round(x), {q(out / 'x.csv')})   % the solver's vector, "
                          f"in this export's {conv.scheme}/{conv.order} columns")
     manifest = out / "manifest.json"
-    lines.append(f"Then: python -m pipeline import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
+    lines.append(f"Then: {command_words()} import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
     if by_hand is not None:   # the script writes the grid, the by-hand lines the vector
-        lines.append(f"  (by hand: python -m pipeline import {shlex.quote(str(by_hand))} --manifest "
+        lines.append(f"  (by hand: {command_words()} import {shlex.quote(str(by_hand))} --manifest "
                      f"{shlex.quote(str(manifest))})")
     return "\n".join(lines)
 

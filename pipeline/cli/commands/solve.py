@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
+                               command_words,
                                add_solver_args, engine_options, model_from_args, model_nonzeros, note_unused_options,
                                print_grid,
                                puzzle_from_args, resolve_solver, say_handed_on, time_limit_words)
@@ -129,7 +130,7 @@ def _answer(args: argparse.Namespace, puzzle: Puzzle, r: SolveResult, unique: bo
     extra cells (after the grid as ``S: 1 2 3`` lines, JSON ``extra``)."""
     if unique is False:
         print("note: the puzzle has more than one solution; this is one of them "
-              "(python -m pipeline count PUZZLE --list shows others)", file=sys.stderr)
+              f"({command_words()} count PUZZLE --list shows others)", file=sys.stderr)
     elif unique is None and not args.no_unique_check:   # the grid alone would look like a proved answer
         print("note: uniqueness not proved: the time limit ended the check (JSON \"unique\": null)", file=sys.stderr)
     steps = None
