@@ -207,6 +207,10 @@ def _solve_with(runner: Runner):
                 crash = _crash_said(runner, done, _printed_to(runner, answer))
                 if crash:
                     raise SolveError(crash) from None
+                if done is not None and _size(answer) == 0:   # a normal exit, no answer: say which binary
+                    raise SolveError(f"solver {runner.name}: exited with code {done.returncode} without "
+                                     f"writing an answer ({answer.name} {'is empty' if answer.exists() else 'missing'})"
+                                     ) from None
                 raise
             # over the model's columns: its auxiliary columns (the extra cells' digits) come back too
             x = sol.over(model.columns)

@@ -212,6 +212,24 @@ def test_a_binary_that_fails_saying_why_on_standard_output_is_quoted(tmp_path, m
         get_solver("minisat").solve(build_model(parse_puzzle(DEFAULT_PUZZLE)), workdir=tmp_path / "wd")
 
 
+@pytest.mark.skipif(not shutil.which("sh"), reason="needs sh")
+@pytest.mark.parametrize("name, code, said", [("minisat", 0, "minisat.cnf.sol missing"),
+                                              ("minisat", 10, "minisat.cnf.sol missing"),
+                                              ("picosat", 20, "picosat.cnf.sol is empty")])
+def test_a_binary_that_exits_normally_without_an_answer_names_itself(tmp_path, monkeypatch, name, code, said):
+    """A binary that ends with a normal code but writes no answer (its answer file could not be
+    written, a wrapper script): the error line was '/tmp/sudoku-minisat-.../minisat.cnf.sol: no
+    such file', a temporary file already removed, without the solver's name."""
+    fake = tmp_path / "bin" / name
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\nexit {code}\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    with pytest.raises(SolveError, match=rf"^solver {name}: exited with code {code} without writing an answer "
+                                         rf"\({said}\)$"):
+        get_solver(name).solve(build_model(parse_puzzle(DEFAULT_PUZZLE)))
+
+
 SKYSCRAPER_4 = {"size": 4, "box": "2x2", "givens": "..2.............",
                 "rules": [{"rule": "skyscraper", "clue": "r5c4", "count": 4}]}
 
