@@ -198,7 +198,7 @@ def test_a_path_the_stdout_encoding_cannot_write_is_escaped_not_a_traceback(tmp_
     file was written, a traceback and exit 1; it is written with escapes, as Python's stderr does."""
     out = tmp_path / name
     for args in (["export", "examples/puzzle.txt", "--to", str(out), "--formats", "lp"], ["check", str(out)]):
-        proc = run(args, stdout=tmp_path.parent / f"{tmp_path.name}.out", env={"PYTHONIOENCODING": encoding})
-        said = (tmp_path.parent / f"{tmp_path.name}.out").read_text(encoding, errors="strict")
+        proc = run(args, stdout=tmp_path / "stdout.txt", env={"PYTHONIOENCODING": encoding})
+        said = (tmp_path / "stdout.txt").read_text(encoding, errors="strict")
         assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
         assert shown in said, said

@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.cli.args import (NO_SOLUTION_WORDS, add_engine_args, add_limit_args, add_model_args, add_puzzle_args,
-                               command_words,
-                               add_solver_args, engine_options, model_from_args, model_nonzeros, note_unused_options,
-                               print_grid,
-                               puzzle_from_args, resolve_solver, say_handed_on, time_limit_words)
+                               add_solver_args, command_words, engine_options, model_from_args, model_nonzeros,
+                               note_unused_options, print_grid, puzzle_from_args, resolve_solver, say_handed_on,
+                               time_limit_words)
 from pipeline.core.build import build_model
 from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.extracells import extra_digits, extra_lines
