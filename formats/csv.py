@@ -207,9 +207,13 @@ def read_triplets(path: str | os.PathLike, shape: tuple[int, int] | None = None)
     fraction = np.flatnonzero((body[:, :2] != np.round(body[:, :2])).any(axis=1))
     if fraction.size:
         raise FormatError(f"{path}: line {data_line(path, int(fraction[0]), comment='%')}: an index is not an integer")
+    # checked as floats, before the cast: 1e308 cast to int64 warned and wrapped past the check
+    outside = np.flatnonzero((body[:, 0] < 1) | (body[:, 0] > m) | (body[:, 1] < 1) | (body[:, 1] > n))
+    if outside.size:
+        k = int(outside[0])
+        raise FormatError(f"{path}: line {data_line(path, k, comment='%')}: index ({body[k, 0]:.15g}, "
+                          f"{body[k, 1]:.15g}) lies outside the {int(m)}x{int(n)} size row")
     i, j = body[:, 0].astype(np.int64) - 1, body[:, 1].astype(np.int64) - 1
-    if body.size and (i.min() < 0 or j.min() < 0 or i.max() >= m or j.max() >= n):
-        raise FormatError(f"{path}: an index lies outside the {int(m)}x{int(n)} size row")
     _refuse_repeats(path, i * max(int(n), 1) + j, lambda k: f"entry ({i[k] + 1}, {j[k] + 1})", comment="%")
     return sp.csr_matrix((body[:, 2], (i, j)), shape=(int(m), int(n)))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -50,6 +51,25 @@ def test_a_size_row_without_a_manifest_is_bounded(tmp_path, row):
     path.write_text(f"1,1,1\n{row}\n")
     with pytest.raises(FormatError, match=r"A_ijv.csv: size row .* exceeds 16777216 rows or columns"):
         read_triplets(path)
+
+
+@given(index=st.sampled_from([0, -1, 3, 1e19, 1e308, -1e308, 2.0**63, -2.0**63, -0.0]), column=st.booleans(),
+       extra=st.integers(0, 2))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_index_outside_the_size_row_is_named_with_its_line(tmp_path, index, column, extra):
+    # 1e308 or 2**63 was cast to int64 first: a RuntimeWarning on stderr beside the error, and the
+    # error named no line; now every index is held against the size row as read
+    path = tmp_path / "A_ijv.csv"
+    bad = f"1,{index!r},1" if column else f"{index!r},1,1"
+    path.write_text("% a comment\n" + "".join(f"{k + 1},{k + 1},1\n" for k in range(extra))
+                    + bad + "\n2,2,0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError) as caught:
+            read_triplets(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: line {extra + 2}: index (") and "outside the 2x2 size row" in message
 
 
 def test_a_size_row_that_fits_is_read(tmp_path):
