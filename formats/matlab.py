@@ -309,9 +309,11 @@ def read(path: str | os.PathLike) -> ModelData:
     intcon = _numbers(raw, "intcon", path)
     if (intcon != np.round(intcon)).any():
         raise FormatError(f"{path}: intcon holds a value that is not an integer")
+    outside = np.flatnonzero((intcon < 1) | (intcon > n))   # as read: 1e308 cast to int64 warned and wrapped
+    if outside.size:
+        k = int(outside[0])
+        raise FormatError(f"{path}: intcon({k + 1}) is {intcon[k]:.15g}: an index outside 1..{n}")
     intcon = intcon.astype(np.int64)
-    if intcon.size and (intcon.min() < 1 or intcon.max() > n):
-        raise FormatError(f"{path}: intcon holds an index outside 1..{n}")
     if np.unique(intcon).size != intcon.size:
         raise FormatError(f"{path}: intcon lists an index twice")
     integrality = np.zeros(n, dtype=bool)

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -696,3 +697,19 @@ def test_a_zlib_bomb_in_model_mat_is_refused_before_it_is_inflated(tmp_path):
     with pytest.raises(FormatError, match=r"^.*model\.mat: variable 'junk' inflates to more than 67,108,864 "
                                           r"bytes, more than its header says it holds"):
         read_model(path)
+
+
+@pytest.mark.parametrize("value", [0, -1, 65, 1e19, 1e308, -1e308, 2.0**63])
+def test_an_intcon_index_outside_the_columns_is_named_without_a_warning(tmp_path, value):
+    # 1e308 or 2**63 was cast to int64 before the range check: 'invalid value encountered in
+    # cast' on stderr beside the error; now held against 1..n as read, and the element named
+    path = write_model(build_model(parse_puzzle("1...........3...", box="2x2")), tmp_path / "m.mat")
+    raw = {k: v for k, v in sio.loadmat(path).items() if not k.startswith("__")}
+    raw["intcon"] = raw["intcon"].astype(float)
+    raw["intcon"][2, 0] = value
+    sio.savemat(path, raw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError) as caught:
+            read_model(path)
+    assert str(caught.value) == f"{path}: intcon(3) is {value:.15g}: an index outside 1..64"
