@@ -366,6 +366,18 @@ def read(path: str | os.PathLike) -> ModelData:
     return _model_data(parsed, where)
 
 
+def _refuse_variable(all_vars: np.ndarray, parsed: _Statements, where: str, n_cells: int) -> None:
+    """Refuse the first variable outside ``x1..x<n_cells>`` by its own number and where it is (an
+    ``x0`` was named as the highest variable, a valid one, the model's last)."""
+    k = int(np.flatnonzero((all_vars < 1) | (all_vars > n_cells))[0])
+    v = int(all_vars[k])
+    place = (f"constraint {int(np.searchsorted(np.cumsum(parsed.lengths), k, side='right')) + 1}: "
+             if k < parsed.row_vars.size else "")
+    if v < 1:
+        raise FormatError(f"{where}: {place}variable x{v} is not one: variables are numbered from x1")
+    raise FormatError(f"{where}: {place}variable x{v} is beyond the model's {n_cells} variables")
+
+
 def _model_data(parsed: _Statements, where: str) -> ModelData:
     """The checks and arrays of a file's statements: columns, the matrix, bounds and costs."""
     meta, n_rows = parsed.meta, parsed.n_rows
@@ -376,7 +388,7 @@ def _model_data(parsed: _Statements, where: str) -> ModelData:
     all_vars = np.concatenate([parsed.row_vars, bounds] + [v for v, _ in parsed.cost_terms]) if (
         n_found or bounds.size) else np.zeros(0, np.int64)
     if all_vars.size and (all_vars.min() < 1 or all_vars.max() > n_cells):
-        raise FormatError(f"{where}: variable x{int(all_vars.max())} is beyond the model's {n_cells} variables")
+        _refuse_variable(all_vars, parsed, where, n_cells)
     del all_vars
     if parsed.counted and n_found != n_rows:
         raise FormatError(f"{where}: the metadata counts {n_rows} rows, the file has {n_found}")

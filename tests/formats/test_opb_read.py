@@ -14,6 +14,7 @@ import formats.opb as opb
 import formats.opb_read as opb_read
 from formats.base import ModelData
 from pipeline.core.build import build_model
+from pipeline.core.errors import FormatError
 from pipeline.core.puzzle import parse_puzzle
 from tests.formats.test_opb import assert_same
 
@@ -88,3 +89,24 @@ def test_reading_holds_no_python_object_per_term(tmp_path, monkeypatch):
     # the text parser's lists of words peak at about 20 times the file, the arrays at 5 (the
     # text, its bytes, 32-bit token offsets, the terms' int64 values)
     assert peak < 10 * size, peak / size
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+@pytest.mark.parametrize("constraint, var, message", [
+    (1, "x0", "constraint 1: variable x0 is not one: variables are numbered from x1"),
+    (3, "x0", "constraint 3: variable x0 is not one: variables are numbered from x1"),
+    (5, "x65", "constraint 5: variable x65 is beyond the model's 64 variables"),
+])
+def test_a_variable_outside_the_model_is_named_itself_and_where(tmp_path, ascii_only, constraint, var, message):
+    # an x0 was refused as 'variable x64 is beyond the model's 64 variables': the highest
+    # variable of the file, a valid one, and no place
+    path = tmp_path / "m.opb"
+    opb.write(build_model(parse_puzzle("1...........3...", box="2x2")), path)
+    lines = path.read_text().splitlines()
+    rows = [k for k, line in enumerate(lines) if line.endswith(";") and not line.startswith(("*", "min:"))]
+    k = rows[constraint - 1]
+    lines[k] = lines[k].replace(lines[k].split()[1], var, 1)
+    path.write_text("\n".join(lines) + ("\n" if ascii_only else "\n* \u00e9\n"))
+    with pytest.raises(FormatError) as caught:
+        opb.read(path)
+    assert str(caught.value) == f"{path}: {message}"
