@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import FormatError, PipelineError
-from pipeline.core.manifest import Manifest, manifest_from_dict
+from pipeline.core.manifest import Manifest, manifest_from_dict, model_metadata
 
 from formats.base import ModelData
 
@@ -94,7 +94,7 @@ def described_model(meta: dict, where: str, what: str = "metadata") -> Model:
 
 
 def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, names: bool = True,
-                        model: Model | None = None) -> None:
+                        model: Model | None = None, facts: bool = True) -> None:
     """FormatError when ``data`` carries our metadata (a ``puzzle``) and is not its model.
 
     Parameters
@@ -109,6 +109,10 @@ def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, na
         Compare row and column names where the file carries them.
     model : Model, optional
         The model the metadata describes, when the reader built it already.
+    facts : bool
+        Hold what the metadata records of the model (:data:`RECORDED_FACTS`) against it too; a
+        reader whose metadata is the export's manifest (CSV) leaves that to ``check``, which
+        says it once, of the manifest.
     """
     meta = data.metadata or {}
     if "puzzle" not in meta:      # not one of ours: nothing to agree with
@@ -125,10 +129,29 @@ def refuse_disagreement(data: ModelData, where: str, *, vectors: bool = True, na
     if meta.get("objective_sense") == "maximize" or meta.get("objective_offset"):
         raise FormatError(f"{where}: not the model its metadata describes: our models minimise, with no constant")
     difference = model_difference(got, want, cost=meta.get("objective") != "custom", vectors=vectors)
+    if not difference and facts:
+        difference = _misrecorded_fact(meta, model)
     if difference:
         # an edited file of ours: say how to read it anyway (without the metadata it is any model)
         raise FormatError(f"{where}: not the model its metadata describes ({meta.get('puzzle', '')[:24]!s}...): "
                           f"{difference} (edited by hand? drop its sudoku-pipeline metadata to read it as any model)")
+
+
+#: What a file's metadata records of its model beside the puzzle (its size, its families), held
+#: against the model the puzzle builds: ``"columns": 10**12`` beside a 64-column model was read
+#: as ours, and handed on to whoever trusts the metadata.
+RECORDED_FACTS = ("shape", "rows", "columns", "nonzeros", "inequalities", "inequality_nonzeros", "families",
+                  "aux_columns")
+
+
+def _misrecorded_fact(meta: dict, model: Model) -> str | None:
+    """The first of :data:`RECORDED_FACTS` ``meta`` records otherwise than ``model`` has it."""
+    expected = json.loads(json.dumps(model_metadata(model, with_columns=False)))
+    for key in RECORDED_FACTS:
+        if key in meta and key in expected and json.loads(json.dumps(meta[key])) != expected[key]:
+            return (f"its metadata records {key!r} as {json.dumps(meta[key])[:40]}, the model has "
+                    f"{json.dumps(expected[key])[:40]}")
+    return None
 
 
 def model_difference(got: ModelData, want: ModelData, *, cost: bool = True, vectors: bool = True) -> str | None:
