@@ -374,7 +374,7 @@ def _refuse_variable(all_vars: np.ndarray, parsed: _Statements, where: str, n_ce
     place = (f"constraint {int(np.searchsorted(np.cumsum(parsed.lengths), k, side='right')) + 1}: "
              if k < parsed.row_vars.size else "")
     if v < 1:
-        raise FormatError(f"{where}: {place}variable x{v} is not one: variables are numbered from x1")
+        raise FormatError(f"{where}: {place}variable x{v} does not exist: OPB numbers variables from x1")
     raise FormatError(f"{where}: {place}variable x{v} is beyond the model's {n_cells} variables")
 
 

@@ -50,10 +50,13 @@ def test_a_file_that_differs_from_the_shared_model_is_still_refused(tmp_path):
         assert read_model(tmp_path / "intact" / "model.lp").Aeq.nnz == model.Aeq.nnz
 
 
-@pytest.mark.parametrize("ext", ["mps", "lp", "cnf", "opb", "mps.gz"])
-@pytest.mark.parametrize("key, value", [("columns", 10**12), ("rows", 10**12), ("nonzeros", 7),
-                                        ("shape", [100000, 100000, 100000]), ("shape", "abc"),
-                                        ("families", {"cell": 10**12, "row": 16, "col": 16, "box": 16, "clue": 2})])
+_MISSTATED = [("columns", 10**12), ("rows", 10**12), ("nonzeros", 7), ("shape", [100000, 100000, 100000]),
+              ("shape", "abc"), ("families", {"cell": 10**12, "row": 16, "col": 16, "box": 16, "clue": 2})]
+
+
+# the LP comment wraps its JSON across lines where "families" falls: not edited by a replace
+@pytest.mark.parametrize("ext, key, value", [(ext, key, value) for ext in ("mps", "lp", "cnf", "opb", "mps.gz")
+                                             for key, value in _MISSTATED if (ext, key) != ("lp", "families")])
 def test_a_file_whose_metadata_misstates_its_model_is_refused(tmp_path, ext, key, value):
     # the file's model was compared with its puzzle's, but not what its metadata says of that
     # model: "columns": 10**12 beside 64 columns was read (and `check` called the file whole)
@@ -63,8 +66,7 @@ def test_a_file_whose_metadata_misstates_its_model_is_refused(tmp_path, ext, key
     text = (gzip.decompress(raw) if ext.endswith(".gz") else raw).decode()
     want = json.dumps(model_metadata(build_model(parse_puzzle("1...........3...", box="2x2")))[key],
                       separators=(",", ":"))
-    if f'"{key}":{want}' not in text:   # the LP comment wraps its JSON across lines
-        pytest.skip(f"{key} wrapped in {ext}")
+    assert f'"{key}":{want}' in text
     text = text.replace(f'"{key}":{want}', f'"{key}":{json.dumps(value, separators=(",", ":"))}', 1)
     path.write_bytes(gzip.compress(text.encode()) if ext.endswith(".gz") else text.encode())
     said = "the metadata counts" if (ext, key) == ("opb", "rows") else f"its metadata records '{key}' as "

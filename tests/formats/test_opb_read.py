@@ -93,8 +93,8 @@ def test_reading_holds_no_python_object_per_term(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("ascii_only", [True, False])
 @pytest.mark.parametrize("constraint, var, message", [
-    (1, "x0", "constraint 1: variable x0 is not one: variables are numbered from x1"),
-    (3, "x0", "constraint 3: variable x0 is not one: variables are numbered from x1"),
+    (1, "x0", "constraint 1: variable x0 does not exist: OPB numbers variables from x1"),
+    (3, "x0", "constraint 3: variable x0 does not exist: OPB numbers variables from x1"),
     (5, "x65", "constraint 5: variable x65 is beyond the model's 64 variables"),
 ])
 def test_a_variable_outside_the_model_is_named_itself_and_where(tmp_path, ascii_only, constraint, var, message):
