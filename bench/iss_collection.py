@@ -35,7 +35,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
+
+
+def collection_file(root: Path = ROOT) -> Path:
+    """The collection to run: ``../shared/data``'s beside the project, else the clone's own copy.
+
+    Parameters
+    ----------
+    root : Path
+        The project's root directory.
+
+    Returns
+    -------
+    Path
+        ``root/../shared/data/iss/collections.jsonl`` when that file exists, else
+        ``root/tests/data/iss/collections.jsonl`` (the same 359 entries, vendored so that a clone
+        alone runs the collection, as tests/data/README.md says).
+    """
+    shared = root.parent / "shared" / "data" / "iss" / "collections.jsonl"
+    return shared if shared.is_file() else root / "tests" / "data" / "iss" / "collections.jsonl"
+
+
+COLLECTION = collection_file()
 RESULTS = ROOT / "bench" / "results"
 DOC = ROOT / "docs" / "iss-collection.md"
 TYPE = re.compile(r"\.([A-Za-z][A-Za-z0-9]*)")

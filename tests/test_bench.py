@@ -358,3 +358,19 @@ def test_held_out_sets_are_made_afresh_and_their_misses_said(capsys):
     assert dfsrules_bench.failures(results) == ["held-out seed 5100: record max s 0.09 (target <= 0.05)"]
     dfsrules_bench.print_held_out(results)
     assert "seed 5100 (240 puzzles made in this run)" in capsys.readouterr().out
+
+
+def test_the_iss_collection_bench_runs_from_a_clone_alone(tmp_path):
+    # docs/iss-collection.md's `python bench/iss_collection.py` skipped everything in a clone without
+    # ../shared beside it, though tests/data/iss holds the whole collection
+    from bench import iss_collection
+    project = tmp_path / "project"
+    vendored = project / "tests" / "data" / "iss" / "collections.jsonl"
+    vendored.parent.mkdir(parents=True)
+    vendored.write_text("")
+    assert iss_collection.collection_file(project) == vendored
+    shared = tmp_path / "shared" / "data" / "iss" / "collections.jsonl"
+    shared.parent.mkdir(parents=True)
+    shared.write_text("")
+    assert iss_collection.collection_file(project) == shared
+    assert iss_collection.collection_file(PROJECT).is_file()
