@@ -502,11 +502,13 @@ def prepare_output(out: Path, manifest: dict, overwrite: bool, retry: bool = Fal
             for stale in out.iterdir():   # temporary files of a killed run
                 if _is_own_temporary(stale.name) and stale.is_file():
                     stale.unlink()
-        ours = parts(out) + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
+        found = parts(out)
+        ours = found + [p for p in (out / MANIFEST, out / SUCCESS) if p.exists()]
     previous = read_manifest(out)
     if previous is None:
-        if ours:
-            raise PipelineError(f"batch: {str(out)!r} has parts but no {MANIFEST}; use --overwrite to start over")
+        if ours:   # without _batch.json, parts or a _SUCCESS (a lone _SUCCESS was called "parts")
+            held = f"{len(found)} part(s)" if found else f"a {SUCCESS} {'folder' if (out / SUCCESS).is_dir() else 'file'}"
+            raise PipelineError(f"batch: {str(out)!r} holds {held} but no {MANIFEST}; use --overwrite to start over")
         if retry:
             raise PipelineError(f"batch: --retry needs an existing batch output; {str(out)!r} holds none")
         refuse_foreign(out)

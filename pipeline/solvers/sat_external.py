@@ -83,9 +83,9 @@ RUNNERS = {r.name: r for r in (
 def _available(runner: Runner) -> Callable[[], str | None]:
     def check() -> str | None:
         if shutil.which(runner.binary) is None:
-            return f"{runner.binary} not found on PATH (apt-get install {runner.package}; `make solvers`)"
+            return f"{runner.binary} not found on PATH (apt-get install {runner.package})"
         if runner.name == "sat4j" and not all(p.exists() for p in SAT4J_JARS.values()):
-            return "sat4j jars not found in /usr/share/java (apt-get install sat4j; `make solvers`)"
+            return "sat4j jars not found in /usr/share/java (apt-get install sat4j)"
         return None
     return check
 

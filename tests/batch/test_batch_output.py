@@ -283,3 +283,17 @@ def test_resume_of_a_record_written_before_its_kind_was_recorded(tmp_path):
     del record["kind"]
     (out / "_batch.json").write_text(json.dumps(record))
     assert run_batch(src, out, workers=1, progress="none").complete
+
+
+@pytest.mark.parametrize("make, held", [(lambda out: (out / "_SUCCESS").mkdir(), "a _SUCCESS folder"),
+                                        (lambda out: (out / "_SUCCESS").write_text(""), "a _SUCCESS file")])
+def test_an_output_without_its_run_record_says_what_it_holds(tmp_path, make, held):
+    """A directory holding only a _SUCCESS was said to have parts."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(MIXED) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    make(out)
+    with pytest.raises(PipelineError, match=rf"^batch: '{out}' holds {held} but no _batch.json; use --overwrite"):
+        run_batch(src, out, workers=1, progress="none")
+
