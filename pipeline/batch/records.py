@@ -376,7 +376,7 @@ def refuse_too_many_records(path: Path, count: int, text_bytes: int = 0) -> None
     """
     need, allowed = count * RECORD_BYTES + text_bytes, memory_limit()
     if need > allowed:
-        raise PipelineError(f"batch: {str(path)!r} holds more than {count:,} records, which need about "
+        raise PipelineError(f"batch: {str(path)!r} holds at least {count:,} records, which need about "
                             f"{size_text(need)} held at once, more than the {size_text(allowed)} allowed "
                             f"(${MAX_BYTES_ENV}); split it into smaller inputs")
 

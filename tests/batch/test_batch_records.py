@@ -562,7 +562,7 @@ def test_an_input_of_more_records_than_memory_allows_is_refused_before_it_is_hel
     with pytest.raises(PipelineError) as err:
         read_records(path)
     message = str(err.value)
-    assert re.fullmatch(rf"batch: '{re.escape(str(path))}' holds more than [\d,]+ records, which need about .+ held "
+    assert re.fullmatch(rf"batch: '{re.escape(str(path))}' holds at least [\d,]+ records, which need about .+ held "
                         r"at once, more than the .+ allowed \(\$SUDOKU_PIPELINE_MAX_BYTES\); split it into smaller inputs",
                         message), message
     monkeypatch.setenv("SUDOKU_PIPELINE_MAX_BYTES", str(2 * n * RECORD_BYTES))   # room: all read
