@@ -713,3 +713,21 @@ def test_an_intcon_index_outside_the_columns_is_named_without_a_warning(tmp_path
         with pytest.raises(FormatError) as caught:
             read_model(path)
     assert str(caught.value) == f"{path}: intcon(3) is {value:.15g}: an index outside 1..64"
+
+
+@pytest.mark.parametrize("puzzle, box", [("12........3...4.", "2x2"),   # cell (1,3) can hold neither 3 nor 4
+                                         ("050079200000000500092000060080000407020600010070250080000040000008020000730001000",
+                                          None)])
+@pytest.mark.interop
+def test_octave_says_an_infeasible_puzzle_has_no_solution(tmp_path, puzzle, box):
+    """The script said only 'glpk found no solution (error 10, status -1)' of a puzzle without a
+    solution: a MATLAB/Octave user reads that line, so it says infeasible in words too (the prefix
+    that ``solve --solver octave`` parses is kept)."""
+    exe = _octave_exe()
+    mat.export(build_model(parse_puzzle(puzzle, box=box)), tmp_path)
+    proc = subprocess.run([exe, "--no-gui", "--quiet", "--no-window-system", "--eval", "run('solve_sudoku.m')"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert re.search(r"glpk found no solution \(error -?\d+, status -?\d+\): the puzzle has no solution "
+                     r"\(infeasible\)", proc.stderr), proc.stderr[-2000:]
+    assert not (tmp_path / "sudoku.csv").exists()
