@@ -317,8 +317,8 @@ def find_manifest(solution_path: str | os.PathLike,
         The solution file.
     manifest : Manifest, str or Path, optional
         Given by the caller: a manifest, an export directory (its ``manifest.json``, else the one
-        ``NAME.manifest.json`` it holds), or a single exported file whose ``NAME.manifest.json``
-        lies beside it.
+        ``NAME.manifest.json`` it holds), a single exported file whose ``NAME.manifest.json``
+        lies beside it, or a file of an export directory that its ``manifest.json`` lists.
 
     Raises
     ------
@@ -333,6 +333,13 @@ def find_manifest(solution_path: str | os.PathLike,
             single = given.with_name(given.name + MANIFEST_SUFFIX)   # (a directory like '.' has no name)
             if single.is_file():
                 return load_manifest_file(single)    # the model file named instead of its manifest
+            listing = given.parent / MANIFEST_NAME
+            if listing.is_file():   # a model file of an export directory (out/model.cnf)
+                found = load_manifest_file(listing)
+                listed = found.data.get("files")
+                if isinstance(listed, dict) and any(isinstance(names, list) and given.name in names
+                                                    for names in listed.values()):
+                    return found
         if given.is_dir() and not (given / MANIFEST_NAME).exists():
             # a directory of one-file exports (solve --workdir W writes W/RUN/model.cnf.manifest.json)
             singles = _single_manifests(given)

@@ -467,3 +467,21 @@ def test_import_of_a_directory_names_it_not_a_manifest_elsewhere(tmp_path):
                             f"(such as {tmp_path / 'out' / 'sudoku.csv'})")
     with pytest.raises(FormatError, match="is a directory, not a regular file"):
         import_solution(tmp_path / "out", tmp_path / "out")
+
+
+def test_manifest_given_as_a_model_file_of_an_export_directory(tmp_path):
+    """``--manifest out/model.cnf`` (the model file the solver read, of a directory export) used
+    the file as JSON ("not a readable JSON manifest (Expecting value ...)"); the directory's
+    ``manifest.json`` lists it, so that manifest is meant, as for a one-file export's file."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE))
+    export_model(model, tmp_path / "out", "cnf")
+    x = np.zeros(model.n_cols, dtype=int)
+    x[solve(model).x > 0.5] = 1
+    lines = ["s SATISFIABLE", "v " + " ".join(str(p + 1 if v else -(p + 1)) for p, v in enumerate(x)) + " 0"]
+    answer = tmp_path / "answer.txt"
+    answer.write_text("\n".join(lines) + "\n")
+    assert import_solution(answer, tmp_path / "out" / "model.cnf").verdict
+    stray = tmp_path / "out" / "notes.txt"   # a file the manifest does not list is still refused
+    stray.write_text("mine\n")
+    with pytest.raises(FormatError, match="not a readable JSON manifest"):
+        import_solution(answer, stray)
