@@ -402,7 +402,7 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
     if kind not in (None, "a directory") and _FILE_NAME.fullmatch(s):   # 'fifo.csv' was 8 cells of text
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
-        return s, what  # puzzle text, even where a directory has that name ('.')
+        return s.removeprefix("\ufeff"), what  # puzzle text (a BOM dropped as a file's is), even in a directory '.'
     if kind is None and s.strip() and not re.search(r"[/\\]", s):
         # no path separator and no such file: puzzle text with a stray character (a pasted
         # full-width digit), for the parser to name it and its position; a leading BOM (pasted

@@ -305,3 +305,12 @@ def test_a_huge_unsigned_entry_is_named_as_given():
     # the int64 cast wrapped it: "cell (1, 1) holds -1: entries must be integers from 1 to 4"
     with pytest.raises(PuzzleError, match=r"^puzzle: entry 18446744073709551615 is too large$"):
         parse_puzzle(np.full((4, 4), 2**64 - 1, np.uint64))
+
+
+@pytest.mark.parametrize("name", ["puzzle.txt", "grid.csv", "clues.csv"])
+def test_a_leading_bom_on_puzzle_text_is_dropped_as_a_files_is(name):
+    # a file's BOM was dropped, and one line's, but several lines of text kept it as a cell:
+    # "line 1 has 10 cells", "bad cell '\ufeff0'", "'\ufeff1' is not an integer"
+    path = PROJECT / "examples" / name
+    text = path.read_text()
+    assert (parse_puzzle("\ufeff" + text).grid == parse_puzzle(path).grid).all()
