@@ -10,7 +10,8 @@ from collections import Counter
 
 from pipeline.core.errors import PuzzleError, clip
 
-__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "split_cells"]
+__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "rows_as_text",
+           "split_cells"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -284,3 +285,37 @@ def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
         raise PuzzleError(f"{where}: the array of rows holds no cells")
     return "\n".join(",".join("" if v is None else v.strip() if isinstance(v, str) else repr(v) for v in row)
                      for row in rows)
+
+
+def rows_as_text(rows: object, where: str = "puzzle") -> str | None:
+    """The text :func:`nested_list_rows` makes of rows (lists) holding a cell's text or ``None``
+    (``[["5", ""], [None, 3]]``), so that such rows read as the same array written as JSON text
+    reads; None for anything else (rows of numbers alone are read as an array).
+
+    Parameters
+    ----------
+    rows : object
+        A document's ``givens`` or a list given to the reader.
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> rows_as_text([["1", None], [0, ""]])
+    '1,\\n0,'
+    >>> rows_as_text([[1, 0], [0, 2]]) is None
+    True
+    """
+    if not (isinstance(rows, (list, tuple)) and rows and all(isinstance(row, (list, tuple)) for row in rows)):
+        return None
+    if not any(v is None or isinstance(v, str) for row in rows for v in row):
+        return None
+    try:
+        text = json.dumps(rows)
+    except (TypeError, ValueError):   # a numpy scalar among them: read as an array, as before
+        return None
+    return nested_list_rows(text, where)

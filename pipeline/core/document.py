@@ -41,6 +41,7 @@ import numpy as np
 
 from typing import NamedTuple
 
+from pipeline.core.cells_text import rows_as_text
 from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
@@ -163,7 +164,11 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
         if n is None:
             raise PuzzleError(f"{where}: givens as \"r1c1=5\" need 'size' or 'box'")
         return _given_list(givens, n, n, n, where)
-    if isinstance(givens, list) and givens and all(isinstance(row, list) for row in givens):
+    text_rows = rows_as_text(givens, where)   # null, "" or "5" among rows: read as the array of rows is
+    source: object
+    if text_rows is not None:
+        source = literal_text(text_rows)
+    elif isinstance(givens, list) and givens and all(isinstance(row, list) for row in givens):
         rows = []
         for k, row in enumerate(givens):
             rows.append([whole_number(v) for v in row])   # a float grid's 5.0 is 5
@@ -172,7 +177,7 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
                 raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {clip(row[j])!r} is not an integer")
             if len(row) != len(givens[0]):
                 raise PuzzleError(f"{where}: givens row {k + 1} has {len(row)} entries; row 1 has {len(givens[0])}")
-        source: object = rows
+        source = rows
     elif isinstance(givens, list) and all(isinstance(row, str) for row in givens):
         source = literal_text("\n".join(givens))
     elif isinstance(givens, str):   # the document's text, never a file path

@@ -27,6 +27,7 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows
+from pipeline.core.cells_text import rows_as_text as _rows_text
 from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
@@ -207,6 +208,7 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame, a numpy scalar: the array they hold, not their text
+    source = _rows_text(source, where or "puzzle") or source   # rows holding "5", "" or None: as their JSON text
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
         try:

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
-                                      nested_list_rows, split_cells)
+                                      nested_list_rows, rows_as_text, split_cells)
 from pipeline.core.errors import PuzzleError
+from pipeline.core.puzzle import parse_puzzle
 
 CELL = st.text(alphabet="0123456789.ABC", max_size=3)
 
@@ -125,3 +126,13 @@ def test_any_nested_list_of_cells_round_trips(rows):
     text = json.dumps(rows)
     expected = "\n".join(",".join("" if v is None else str(v) for v in row) for row in rows)
     assert nested_list_rows(text) == expected
+
+
+def test_rows_as_text_reads_python_rows_as_their_json_text():
+    # a Python list of rows holding "5" or "" said "entries must be numbers", naming no cell,
+    # where the same rows as JSON text read fine
+    rows = [["1", "", "", ""], ["", "", "3", ""], [None, "4", "", ""], ["", "", "", 2]]
+    assert parse_puzzle(rows, variant="latin").to_string() == parse_puzzle(json.dumps(rows), variant="latin").to_string()
+    assert rows_as_text([[1, 2], [3, 4]]) is None
+    with pytest.raises(PuzzleError, match="row 1, column 1"):
+        parse_puzzle([["1,2", ""], ["", ""]])

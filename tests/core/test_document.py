@@ -268,3 +268,21 @@ def test_a_rules_cell_giving_a_key_twice_is_refused():
     """A batch record's rules cell kept the last 'sum' without a word (a document refuses it)."""
     with pytest.raises(PuzzleError, match=r"^rules: key 'sum' given twice in one rule entry; give each key once$"):
         rule_entries_text('[{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 9, "sum": 10}]')
+
+
+@given(st.lists(st.integers(0, 9), min_size=81, max_size=81), st.sampled_from([None, ""]))
+@settings(max_examples=40, deadline=None)
+def test_givens_rows_with_null_or_text_read_as_the_array_of_rows_does(cells, empty):
+    # [[5, null, ...]] read as a puzzle, but as a document's givens it was refused:
+    # "givens row 1, column 2: 'None' is not an integer" (and '5' as text likewise)
+    rows = [[empty if v == 0 else (str(v) if k % 2 else v) for v in cells[9 * k:9 * k + 9]] for k in range(9)]
+    expected = np.array(cells).reshape(9, 9)
+    for source in (json.dumps({"size": 9, "givens": rows}), {"givens": rows}):
+        try:
+            got = parse_puzzle(source).grid
+        except PuzzleError as e:   # a random grid may repeat a digit: the array of rows says the same
+            with pytest.raises(PuzzleError) as same:
+                parse_puzzle(json.dumps(rows))
+            assert str(same.value).split(": ", 1)[1] in str(e)
+            continue
+        assert (got == expected).all()
