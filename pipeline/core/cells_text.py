@@ -6,12 +6,13 @@ import csv
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
 
 from pipeline.core.errors import PuzzleError, clip
 
 __all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "rows_as_text",
-           "split_cells"]
+           "split_cells", "unseen_character"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -319,3 +320,29 @@ def rows_as_text(rows: object, where: str = "puzzle") -> str | None:
     except (TypeError, ValueError):   # a numpy scalar among them: read as an array, as before
         return None
     return nested_list_rows(text, where)
+
+
+def unseen_character(text: str) -> str:
+    """What a message about ``text``'s length adds when it holds a character that prints as
+    nothing (a NUL byte, a zero-width space, a BOM inside it): the first such, and where; else "".
+
+    Parameters
+    ----------
+    text : str
+        One line of compact cells.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> unseen_character("12\\x003")
+    ", among them '\\\\x00' at position 3, which shows as nothing"
+    >>> unseen_character("1234")
+    ''
+    """
+    for k, ch in enumerate(text):
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            return f", among them {ch!r} at position {k + 1}, which shows as nothing"
+    return ""

@@ -27,7 +27,7 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows
-from pipeline.core.cells_text import rows_as_text as _rows_text
+from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
@@ -638,9 +638,9 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     if n_expected is not None and length != n_expected ** 2:
         h, w = parse_box(box) if isinstance(box, str) else box
         raise PuzzleError(f"{where}: wrong length: expected {n_expected ** 2} cells ({n_expected}x{n_expected}, from the "
-                          f"box {h}x{w}), found {length}")
+                          f"box {h}x{w}), found {length}{_unseen(s)}")
     wrong_length = (f"{where}: wrong length: expected {size ** 2} cells ({size}x{size} from {size_name}), "
-                    f"found {length}") if size is not None and length != size ** 2 else None
+                    f"found {length}{_unseen(s)}") if size is not None and length != size ** 2 else None
     if wrong_length and (strict or math.isqrt(length) ** 2 != length):
         # the size the user gave says how long the line must be (a square of the wrong side
         # would otherwise be read as a small grid and refused for its digits); a claimed
@@ -651,7 +651,7 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
         lo, hi = n * n, (n + 1) ** 2
         raise PuzzleError(
             f"{where}: wrong length: expected a square number of cells "
-            f"({lo} for {n}x{n} or {hi} for {n + 1}x{n + 1}), found {length}"
+            f"({lo} for {n}x{n} or {hi} for {n + 1}x{n + 1}), found {length}{_unseen(s)}"
         )
     check_grid_size(n, where)
     values = compact_values([s], n)[0]

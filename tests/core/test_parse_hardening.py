@@ -3,6 +3,7 @@ Excel/MATLAB CSV grids, regions in grid form; and a fuzz of every puzzle-input p
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline import build_model, parse_puzzle
 from pipeline.core.errors import PipelineError, PuzzleError
-from pipeline.core.puzzle import MAX_BYTES_ENV, check_grid_size, model_bytes, parse_grid, parse_regions
+from pipeline.core.puzzle import DEFAULT_PUZZLE, MAX_BYTES_ENV, check_grid_size, model_bytes, parse_grid, parse_regions
 
 SEED = "050079000000000500092000060080000407020600010070250080000040000008020000730001000"
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -412,3 +413,12 @@ def test_a_grid_too_large_is_refused_before_its_cells_are_read(monkeypatch):
     with pytest.raises(PuzzleError, match=rf"a {n}x{n} grid's model needs about .* more than the .* allowed"):
         parse_module.read_puzzle(text)
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("unseen", ["\x00", "\u200b", "\ufeff"])
+@pytest.mark.parametrize("options", [{}, {"size": 9}, {"box": "3x3"}])
+def test_a_wrong_length_names_a_character_that_shows_as_nothing(unseen, options):
+    # 81 visible cells and a NUL said only "found 82": which cell was the 82nd could not be seen
+    line = DEFAULT_PUZZLE[:10] + unseen + DEFAULT_PUZZLE[10:]
+    with pytest.raises(PuzzleError, match=rf"found 82, among them {re.escape(repr(unseen))} at position 11"):
+        parse_puzzle(line, **options)
