@@ -11,8 +11,8 @@ from collections import Counter
 
 from pipeline.core.errors import PuzzleError, clip
 
-__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "rows_as_text",
-           "split_cells", "unseen_character"]
+__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "refuse_number_column",
+           "rows_as_text", "split_cells", "unseen_character"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -346,3 +346,42 @@ def unseen_character(text: str) -> str:
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
             return f", among them {ch!r} at position {k + 1}, which shows as nothing"
     return ""
+
+
+def refuse_number_column(rows: str | None, where: str = "puzzle") -> str | None:
+    """``rows`` (what :func:`matlab_matrix_rows` or :func:`nested_list_rows` made of a matrix) as
+    they are, unless every row is one number: a matrix's number is one cell, so ``[[1234], [3412],
+    ...]`` (or MATLAB's ``[1234; 3412; ...]``) is N-by-1, not a grid whose rows are those digits.
+
+    Parameters
+    ----------
+    rows : str or None
+        The matrix's rows, one a line with commas between the values, or None (not a matrix).
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    str or None
+        ``rows``.
+
+    Raises
+    ------
+    PuzzleError
+        Every row is one number and one of them has more than one character (a single digit a
+        row is a column of cells, read as the rows say).
+
+    Examples
+    --------
+    >>> refuse_number_column("1,2\\n3,4")
+    '1,2\\n3,4'
+    """
+    if rows is None:
+        return None
+    values = rows.splitlines()
+    if values and all("," not in v and re.fullmatch(_MATLAB_NUMBER, v.strip(), re.I) for v in values) and (
+            any(len(v.strip()) > 1 for v in values)):
+        longest = max(values, key=lambda v: len(v.strip())).strip()
+        raise PuzzleError(f"{where}: matrix is {len(values)}-by-1 (each row one number, such as {clip(longest, 24)}, "
+                          "one cell): must be N-by-3 or N-by-N; a line of cells is text, not a number")
+    return rows

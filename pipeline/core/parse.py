@@ -26,7 +26,7 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
-from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows
+from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows, refuse_number_column
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
@@ -481,7 +481,7 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
-    converted = matrix_rows or nested_list_rows(text, where)   # [[5, 3, 0], ...]
+    converted = refuse_number_column(matrix_rows or nested_list_rows(text, where), where)   # [[5, 3, 0], ...]
     if converted is None and (problem := matlab_matrix_problem(text)):
         raise PuzzleError(f"{where}: {problem}")
     if matrix_rows is not None:   # a message's "line N" is the matrix's row N

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
-                                      nested_list_rows, rows_as_text, split_cells)
+                                      nested_list_rows, refuse_number_column, rows_as_text, split_cells)
 from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import read_puzzle
 from pipeline.core.puzzle import parse_puzzle
 
 CELL = st.text(alphabet="0123456789.ABC", max_size=3)
@@ -136,3 +137,26 @@ def test_rows_as_text_reads_python_rows_as_their_json_text():
     assert rows_as_text([[1, 2], [3, 4]]) is None
     with pytest.raises(PuzzleError, match="row 1, column 1"):
         parse_puzzle([["1,2", ""], ["", ""]])
+
+
+@pytest.mark.parametrize("text", ["[[1234],[3412],[2143],[4321]]", "[[1234], [3412], [2143], [4321]]",
+                                  "[1234; 3412; 2143; 4321]", "[[1234]; [3412]; [2143]; [4321]]",
+                                  "[[1200340000000000]]", "[1200340000000000]", "[[99999999999999999999]]", "[[1e3]]"])
+def test_a_matrix_of_one_number_a_row_is_no_grid_of_those_digits(text):
+    # a matrix's number is one cell: read as the digits of a compact row, [[1234], ...] was a 4x4
+    # grid while the same list handed to the API is a 4-by-1 matrix, and [[99999999999999999999]]
+    # was "wrong length: ... found 20"
+    with pytest.raises(PuzzleError, match=r"^puzzle: matrix is \d+-by-1 .*must be N-by-3 or N-by-N"):
+        read_puzzle(text)
+
+
+@given(st.lists(st.integers(10, 10**30), min_size=1, max_size=12), st.booleans())
+def test_any_column_of_numbers_is_refused_as_n_by_1(numbers, matlab):
+    text = ("[" + "; ".join(map(str, numbers)) + "]") if matlab else json.dumps([[v] for v in numbers])
+    with pytest.raises(PuzzleError, match=rf"matrix is {len(numbers)}-by-1"):
+        read_puzzle(text)
+
+
+def test_rows_of_compact_text_still_read_as_a_grid():
+    assert read_puzzle("1234\n3412\n2143\n4321").grid.tolist() == [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    assert refuse_number_column(None) is None
