@@ -9,10 +9,12 @@ import re
 import unicodedata
 from collections import Counter
 
+import numpy as np
+
 from pipeline.core.errors import PuzzleError, clip
 
-__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "nested_list_rows", "refuse_number_column",
-           "rows_as_text", "split_cells", "unseen_character"]
+__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows",
+           "refuse_number_column", "rows_as_text", "split_cells", "unseen_character"]
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:
@@ -385,3 +387,50 @@ def refuse_number_column(rows: str | None, where: str = "puzzle") -> str | None:
         raise PuzzleError(f"{where}: matrix is {len(values)}-by-1 (each row one number, such as {clip(longest, 24)}, "
                           "one cell): must be N-by-3 or N-by-N; a line of cells is text, not a number")
     return rows
+
+
+def matrix_of_rows(source: object, where: str = "puzzle") -> np.ndarray:
+    """A grid or clue list given as a list of rows (or an array of objects) as the matrix
+    ``np.asarray`` makes of it, refusing first what that would misread: ``True`` among numbers
+    (``asarray`` makes it the digit 1; a bool array and JSON's ``true`` are refused too), a number too
+    large for a cell (named as written: its float would round it) and a fraction, each by its row
+    and column, and rows of several lengths.
+
+    Parameters
+    ----------
+    source : list, tuple or ndarray
+        The rows.
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    PuzzleError
+        One line naming the entry and where it is.
+
+    Examples
+    --------
+    >>> matrix_of_rows([[1, 2, 3]]).tolist()
+    [[1, 2, 3]]
+    """
+    rows = source.tolist() if isinstance(source, np.ndarray) and source.dtype == object else source
+    if isinstance(rows, (list, tuple)):
+        for r, row in enumerate(rows, start=1):
+            for c, v in enumerate(row if isinstance(row, (list, tuple, np.ndarray)) else [row], start=1):
+                if isinstance(v, (bool, np.bool_)):
+                    raise PuzzleError(f"{where}: row {r}, column {c}: {v} is a bool, not a cell (a number, 0 for "
+                                      "an empty one)")
+                if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+                    continue
+                if abs(v) > 2**31:
+                    raise PuzzleError(f"{where}: row {r}, column {c}: entry {clip(str(v), 40)} is too large")
+                if not float(v).is_integer():
+                    raise PuzzleError(f"{where}: row {r}, column {c}: {v} is not an integer: entries must be integers")
+    try:
+        return np.asarray(source)
+    except ValueError:   # rows of several lengths
+        raise PuzzleError(f"{where}: the grid's rows are of different lengths") from None

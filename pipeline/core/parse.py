@@ -26,7 +26,8 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
-from pipeline.core.cells_text import matlab_matrix_problem, matlab_matrix_rows, nested_list_rows, refuse_number_column
+from pipeline.core.cells_text import (matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows, nested_list_rows,
+                                      refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
@@ -211,10 +212,7 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     source = _rows_text(source, where or "puzzle") or source   # rows holding "5", "" or None: as their JSON text
     if isinstance(source, np.ndarray) or (isinstance(source, (list, tuple)) and source and
                                            isinstance(source[0], (list, tuple, np.ndarray))):
-        try:
-            matrix = np.asarray(source)
-        except ValueError:   # rows of several lengths
-            raise PuzzleError(f"{where or 'puzzle'}: the grid's rows are of different lengths") from None
+        matrix = matrix_of_rows(source, where or "puzzle")   # True is no 1, 10**30 no rounded float
         grid = _matrix_to_grid(matrix, box, size, where or "puzzle")
         text = None
     else:

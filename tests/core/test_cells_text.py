@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
-                                      nested_list_rows, refuse_number_column, rows_as_text, split_cells)
+                                      matrix_of_rows, nested_list_rows, refuse_number_column, rows_as_text,
+                                      split_cells)
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import read_puzzle
 from pipeline.core.puzzle import parse_puzzle
@@ -160,3 +162,28 @@ def test_any_column_of_numbers_is_refused_as_n_by_1(numbers, matlab):
 def test_rows_of_compact_text_still_read_as_a_grid():
     assert read_puzzle("1234\n3412\n2143\n4321").grid.tolist() == [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
     assert refuse_number_column(None) is None
+
+
+@pytest.mark.parametrize("rows, message", [
+    ([[True, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "row 1, column 1: True is a bool, not a cell"),
+    ([[1, 1, True]], "row 1, column 3: True is a bool, not a cell"),
+    ([[1, 2, 3], [False, 1, 1]], "row 2, column 1: False is a bool, not a cell"),
+    (np.array([[1, 2, True]], dtype=object), "row 1, column 3: True is a bool"),
+    ([[10**30]], "row 1, column 1: entry 1000000000000000000000000000000 is too large"),
+    ([[1, 1, 99999999999999999999]], "row 1, column 3: entry 99999999999999999999 is too large"),
+    ([[1e308]], "row 1, column 1: entry 1e[+]308 is too large"),
+    ([[1, 2, 1.5]], "row 1, column 3: 1.5 is not an integer"),
+    ([[1, 2], [3]], "the grid's rows are of different lengths"),
+])
+def test_a_list_of_rows_names_the_entry_it_cannot_read(rows, message):
+    # True among numbers was read as the digit 1 (JSON's true and a bool array are refused), and
+    # 10**30 was told as its rounded float, 1000000000000000019884624838656, with no place
+    with pytest.raises(PuzzleError, match=f"^puzzle: {message}"):
+        read_puzzle(rows)
+    with pytest.raises(PuzzleError, match=message):
+        matrix_of_rows(rows)
+
+
+@given(st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=1, max_size=9))
+def test_a_list_of_plain_numbers_is_the_array_numpy_makes(rows):
+    assert matrix_of_rows(rows).tolist() == np.asarray(rows).tolist()
