@@ -131,3 +131,16 @@ def test_a_missing_file_with_an_extension_convert_writes_is_named(name):
     with pytest.raises(PuzzleError) as err:
         parse_puzzle(name)
     assert str(err.value) == f"puzzle: no such file {name!r}"
+
+
+@given(st.integers(0, 80), st.sampled_from([",", " ", "\t", ";"]), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_a_leading_bom_on_text_of_several_lines_is_dropped_as_a_files_is(cell, sep, newline, clue_list):
+    # '\ufeff0,0,4,...\r\n...' handed as text said "bad cell '\ufeff0' at row 1, column 1" (a file's
+    # BOM, and one on a one-line text, were dropped)
+    grid = np.zeros((9, 9), dtype=int)
+    grid[4, 4], grid.flat[cell] = 7, 5 if cell != 40 else 7
+    if clue_list:
+        text = newline.join(sep.join(map(str, (r + 1, c + 1, grid[r, c]))) for r, c in zip(*np.nonzero(grid)))
+    else:
+        text = newline.join(sep.join(map(str, row)) for row in grid)
+    assert np.array_equal(parse.read_puzzle("\ufeff" + text).grid, grid)
