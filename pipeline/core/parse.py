@@ -403,10 +403,10 @@ def _read_source(source, what: str, limit: int | None = None, why: str = "") -> 
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")
     if "\n" in s or re.fullmatch(r"[0-9A-Za-z.,; \t]+", s.strip() or "/"):
         return s.removeprefix("\ufeff"), what  # puzzle text (a BOM dropped as a file's is), even in a directory '.'
-    if kind is None and s.strip() and not re.search(r"[/\\]", s):
+    if kind is None and s.strip() and (not re.search(r"[/\\]", s) or s.lstrip("\ufeff \t").startswith("[")):
         # no path separator and no such file: puzzle text with a stray character (a pasted
         # full-width digit), for the parser to name it and its position; a leading BOM (pasted
-        # from a file) is dropped as a file's is
+        # from a file) is dropped as a file's is; a matrix's '\u0035' or "1/2" is no path either
         return s.removeprefix("\ufeff"), what
     if kind is not None:
         raise PuzzleError(f"{what}: {s!r} is {kind}, not a puzzle file")

@@ -144,3 +144,18 @@ def test_a_leading_bom_on_text_of_several_lines_is_dropped_as_a_files_is(cell, s
     else:
         text = newline.join(sep.join(map(str, row)) for row in grid)
     assert np.array_equal(parse.read_puzzle("\ufeff" + text).grid, grid)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[[1, 2, "\\u0033"]]', None),   # JSON's escape of '3': the clue r1c2=3 as the N-by-3 list reads it
+    ('[[1, 2, 3], [2, 1, 1]] ', None),
+    ('[[5, 3, "\\u0665", 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]', r"bad cell '٥' at row 1, column 3"),
+    ('[[1, 2, "1/2"]]', r"line 1, field 3: '1/2' is not an integer"),
+])
+def test_a_matrix_holding_a_backslash_or_slash_is_read_as_text_not_as_a_path(text, message):
+    # it said "no such file '[[1, 2, \"\\u0033\"]]' (and it is not a puzzle string)"
+    if message is None:
+        assert parse.read_puzzle(text).grid[0, 1] == 3
+    else:
+        with pytest.raises(PuzzleError, match=f"^puzzle: {message}"):
+            parse.read_puzzle(text)
