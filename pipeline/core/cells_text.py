@@ -105,7 +105,9 @@ def usual_width(widths: list[int]) -> int:
 
 #: MATLAB's matrix syntax: ``[1 2 3; 2 1 1]``, optionally ``name = ...;``, over lines or on one
 _MATLAB_START = r"\A\s*(?:[A-Za-z]\w*\s*=\s*)?(?P<cast>(?:u?int(?:8|16|32|64)|double|single)\s*\(\s*)?\["
-_MATLAB_MATRIX = re.compile(_MATLAB_START + r"(?P<body>(?:[^\[\]]|\[[^\[\]]*\])*)\](?(cast)\s*\))\s*;?\s*\Z")
+#: (the body unrolled, ``[^[]]*(?:\[...\][^[]]*)*``: a group repeated for every character kept a
+#: backtracking frame a character, some 200 bytes each, 12 GB for a 64 MiB one-line matrix)
+_MATLAB_MATRIX = re.compile(_MATLAB_START + r"(?P<body>[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*)\](?(cast)\s*\))\s*;?\s*\Z")
 #: rows in brackets of their own, one under the other: ``[[1 2 3]; [2 1 1]]`` (vertical concatenation)
 _MATLAB_STACKED = re.compile(r"\s*\[[^\[\]]*\](?:\s*[;\n]\s*\[[^\[\]]*\])*\s*;?\s*")
 #: one row of a MATLAB matrix: numbers (NaN for an empty cell) separated by spaces or commas
@@ -170,7 +172,8 @@ def matlab_matrix_rows(text: str) -> str | None:
             return None
         body = "\n".join(lines)
     rows = _matrix_rows(body)   # [1,2,3,;...]: a row may end in ','
-    if not rows or not all(_MATLAB_ROW.fullmatch(row) for row in rows):
+    # token by token: _MATLAB_ROW over a whole row kept a backtracking frame a value (400 bytes a cell)
+    if not rows or not all(re.fullmatch(_MATLAB_NUMBER, token, re.I) for row in rows for token in _row_tokens(row)):
         return None
     return "\n".join(",".join(_plain_number(token) for token in _row_tokens(row)) for row in rows)
 

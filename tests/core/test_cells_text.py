@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -187,3 +188,17 @@ def test_a_list_of_rows_names_the_entry_it_cannot_read(rows, message):
 @given(st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=1, max_size=9))
 def test_a_list_of_plain_numbers_is_the_array_numpy_makes(rows):
     assert matrix_of_rows(rows).tolist() == np.asarray(rows).tolist()
+
+
+@pytest.mark.parametrize("text", ["[" + ",".join(["0"] * 100_000) + "]", "[" + " ".join(["1"] * 100_000) + "]",
+                                  "[[" + ",".join(["0"] * 100_000) + "]]", "x = int8([" + "; ".join(["1 1 1"] * 30_000) + "]);"])
+def test_reading_a_long_matlab_matrix_takes_memory_of_its_size_not_hundreds_of_bytes_a_character(text):
+    # the regular expressions kept a backtracking frame a character or value: 167 MB for a row of
+    # 200,000 cells (400 KB of text), so some 27 GB for a 64 MiB one-line matrix
+    tracemalloc.start()
+    try:
+        rows = matlab_matrix_rows(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert rows is not None and peak < 20 * len(text), (peak, len(text))
