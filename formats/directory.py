@@ -33,7 +33,7 @@ from formats.base import FORMATS, Format, format_for, refuse_unknown_options
 from formats.files import (WriteFailed, atomic_open, check_path_argument, file_sha256, is_temporary_name, load_manifest_file,
                            missing_directories, remove_empty_directories, write_failure)
 from formats.forked import balanced, run_side_by_side, side_by_side
-from formats.staging import staged_export
+from formats.staging import listed_export_files, staged_export
 from formats.solutions import read_solution
 
 
@@ -336,9 +336,7 @@ def find_manifest(solution_path: str | os.PathLike,
             listing = given.parent / MANIFEST_NAME
             if listing.is_file():   # a model file of an export directory (out/model.cnf)
                 found = load_manifest_file(listing)
-                listed = found.data.get("files")
-                if isinstance(listed, dict) and any(isinstance(names, list) and given.name in names
-                                                    for names in listed.values()):
+                if given.name in listed_export_files(found.data):
                     return found
         if given.is_dir() and not (given / MANIFEST_NAME).exists():
             # a directory of one-file exports (solve --workdir W writes W/RUN/model.cnf.manifest.json)
