@@ -13,7 +13,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError, clip
 
-__all__ = ["drop_trailing_empty_column", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows",
+__all__ = ["drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows",
            "refuse_number_column", "rows_as_text", "split_cells", "unseen_character"]
 
 
@@ -81,6 +81,36 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
     square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
     square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)
     return [row[:-1] for row in rows] if square_without and not square_now else rows
+
+
+def letter_past_digits(char: str, row: int, column: int, n: int, where: str = "puzzle") -> str:
+    """The message for a one-letter cell of a grid of separated cells (``5,3,x,...``) whose value as a
+    letter-digit (``A`` is 10 ... ``Z`` 35) is past the grid's ``n`` digits: the character named, as
+    a compact line names it, rather than the value it would be ("cell (9, 1) holds 33").
+
+    Parameters
+    ----------
+    char : str
+        The cell's one character.
+    row, column : int
+        Where it is (from 1).
+    n : int
+        The grid's side.
+    where : str
+        How a message names the input.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> letter_past_digits("x", 9, 1, 9)
+    "puzzle: bad cell 'x' at row 9, column 1: not a digit of a 9x9 grid (a cell is 1 to 9, or 0, '.' or nothing for empty)"
+    """
+    letters = "" if n < 10 else f", A to {'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[n - 10]}"
+    return (f"{where}: bad cell {char!r} at row {row}, column {column}: not a digit of a {n}x{n} grid "
+            f"(a cell is 1 to {n}{letters}, or 0, '.' or nothing for empty)")
 
 
 def usual_width(widths: list[int]) -> int:

@@ -26,8 +26,8 @@ from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
-from pipeline.core.cells_text import (matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows, nested_list_rows,
-                                      refuse_number_column)
+from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows,
+                                      nested_list_rows, refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
@@ -555,10 +555,11 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
             raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
     matrix = np.empty((len(rows), width), dtype=np.int64)
+    side = width if len(rows) == width else 0   # an N x N grid's letters past N are named, not "holds 33"
     for i, (k, row) in enumerate(zip(numbers, rows)):
         for j, tok in enumerate(row):
             # clue lists are located by file line, grids by their own row
-            matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list)
+            matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list, side)
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
@@ -609,7 +610,7 @@ def _several_puzzles(where: str, what: str) -> SeveralPuzzles:
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}
 
 
-def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
+def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool, side: int = 0) -> int:
     place = f"line {k}, field {j + 1}"
     # [0-9], not \d: \d and int() take any script's digits ('٥' is 5), which a puzzle string
     # refuses; a cell of a grid or clue list is read as the same characters
@@ -622,8 +623,10 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool) -> int:
         return int(tok.split(".")[0])
     if not clue_list and tok in _EMPTY_CELL:
         return 0
-    if not clue_list and len(tok) == 1 and tok.isascii() and _compact_table()[ord(tok)] >= 0:
+    if not clue_list and len(tok) == 1 and tok.isascii() and 0 <= _compact_table()[ord(tok)] <= (side or 99):
         return int(_compact_table()[ord(tok)])
+    if not clue_list and side and len(tok) == 1 and tok.isascii() and _compact_table()[ord(tok)] > side:
+        raise PuzzleError(letter_past_digits(tok, k, j + 1, side, where))
     if clue_list:
         raise PuzzleError(f"{where}: {place}: {tok!r} is not an integer: entries must be integers")
     raise PuzzleError(f"{where}: bad cell {tok!r} at row {k}, column {j + 1}")

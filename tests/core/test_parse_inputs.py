@@ -314,3 +314,26 @@ def test_a_leading_bom_on_puzzle_text_is_dropped_as_a_files_is(name):
     path = PROJECT / "examples" / name
     text = path.read_text()
     assert (parse_puzzle("\ufeff" + text).grid == parse_puzzle(path).grid).all()
+
+
+@pytest.mark.parametrize("sep", [",", " ", ";", "\t"])
+@pytest.mark.parametrize("letter, n", [("x", 9), ("A", 9), ("a", 4), ("H", 16)])
+def test_a_letter_past_the_grids_digits_is_named_as_the_character(sep, letter, n):
+    """A one-letter cell of separated cells was read as its letter-digit value: 'x' in a 9x9 grid
+    said "cell (9, 1) holds 33", naming a number the user never wrote."""
+    rows = [["0"] * n for _ in range(n)]
+    rows[n - 1][2] = letter
+    text = "\n".join(sep.join(row) for row in rows)
+    letters = ", A to G" if n == 16 else ""
+    message = (f"puzzle: bad cell '{letter}' at row {n}, column 3: not a digit of a {n}x{n} grid "
+               f"(a cell is 1 to {n}{letters}, or 0, '.' or nothing for empty)")
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(text)
+    assert str(e.value) == message
+
+
+def test_a_letter_within_a_big_grids_digits_is_still_its_value():
+    rows = [["0"] * 16 for _ in range(16)]
+    rows[0][0], rows[1][1] = "G", "a"
+    grid = parse_puzzle("\n".join(",".join(row) for row in rows)).grid
+    assert (grid[0, 0], grid[1, 1]) == (16, 10)
