@@ -57,18 +57,30 @@ def split_cells(line: str, where: str = "puzzle") -> list[str]:
     return re.split(r"[|\s]+", line.strip(" |\t"))
 
 
-def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
+def drop_trailing_empty_column(rows: list[list[str]], where: str = "puzzle", last: str = ",") -> list[list[str]]:
     """A trailing comma on every line (``5,3,0,...,0,``) ends the line rather than adding an
     empty cell, when dropping it is what makes the shape N-by-N (or N-by-3, or one N*N line).
+    One line of several characters then the separator (a puzzle string and a comma, as a batch
+    line ``530070000...079,``) is refused by that separator: dropped, it left one cell of 81
+    digits ("cell at row 1, column 1: value 53007000060019500009... is too large").
 
     Parameters
     ----------
     rows : list of list of str
         Each line's cells.
+    where : str
+        How a message names the input.
+    last : str
+        The first line's last character (its separator, when the line ends in one).
 
     Returns
     -------
     list of list of str
+
+    Raises
+    ------
+    PuzzleError
+        One line of one field of several characters then an empty last field.
 
     Examples
     --------
@@ -77,6 +89,9 @@ def drop_trailing_empty_column(rows: list[list[str]]) -> list[list[str]]:
     """
     if not rows or not all(len(row) > 1 and row[-1] == "" for row in rows):
         return rows
+    if len(rows) == 1 and len(rows[0]) == 2 and len(rows[0][0]) > 1:
+        raise PuzzleError(f"{where}: {len(rows[0][0])} characters then a trailing {last!r} (an empty last cell): a "
+                          f"puzzle string is its cells alone; drop the {last!r}")
     width, height = len(rows[0]), len(rows)
     square_now = width == height or (height == 1 and math.isqrt(width) ** 2 == width)
     square_without = width - 1 == height or width - 1 == 3 or (height == 1 and math.isqrt(width - 1) ** 2 == width - 1)

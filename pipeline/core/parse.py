@@ -531,7 +531,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         check_grid_size(first, where)
     rows = [_split_cells(line, where) for _, line in lines]
     if any(all(sep in line for _, line in lines) for sep in ",;\t"):
-        rows = _drop_trailing_empty_column(rows)
+        rows = _drop_trailing_empty_column(rows, where, lines[0][1][-1])
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
     header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
     if header:

@@ -337,3 +337,19 @@ def test_a_letter_within_a_big_grids_digits_is_still_its_value():
     rows[0][0], rows[1][1] = "G", "a"
     grid = parse_puzzle("\n".join(",".join(row) for row in rows)).grid
     assert (grid[0, 0], grid[1, 1]) == (16, 10)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", " ,"])
+def test_a_puzzle_string_with_a_trailing_separator_names_the_separator(sep):
+    """A batch line ``530070000...079,`` (a puzzle string, then a comma) dropped the empty last
+    field and read the 81 digits as one cell: "cell at row 1, column 1: value 53007000060019500009...
+    is too large"."""
+    last = sep.strip(" ")
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(DEFAULT_PUZZLE + sep)
+    assert str(e.value) == (f"puzzle: 81 characters then a trailing {last!r} (an empty last cell): a puzzle string "
+                            f"is its cells alone; drop the {last!r}")
+
+
+def test_a_row_of_separated_cells_keeps_its_trailing_comma():
+    assert (parse_puzzle(",".join(DEFAULT_PUZZLE.replace(".", "0")) + ",").grid == SEED).all()
