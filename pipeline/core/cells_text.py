@@ -346,7 +346,8 @@ def rows_as_text(rows: object, where: str = "puzzle") -> str | None:
     Parameters
     ----------
     rows : object
-        A document's ``givens`` or a list given to the reader.
+        A document's ``givens`` or a list given to the reader; a 2-D array of text or objects (or
+        rows that are such arrays) is read as the lists it holds.
     where : str
         How a message names the input.
 
@@ -361,6 +362,10 @@ def rows_as_text(rows: object, where: str = "puzzle") -> str | None:
     >>> rows_as_text([[1, 0], [0, 2]]) is None
     True
     """
+    if isinstance(rows, np.ndarray) and rows.ndim == 2 and rows.dtype.kind in "OU":
+        rows = rows.tolist()   # astype(float) took '\u0665' and '1e0' as 5 and 1: read as the rows' text is
+    elif isinstance(rows, (list, tuple)) and any(isinstance(row, np.ndarray) and row.dtype.kind in "OU" for row in rows):
+        rows = [row.tolist() if isinstance(row, np.ndarray) else row for row in rows]
     if not (isinstance(rows, (list, tuple)) and rows and all(isinstance(row, (list, tuple)) for row in rows)):
         return None
     if not any(v is None or isinstance(v, str) for row in rows for v in row):

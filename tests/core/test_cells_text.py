@@ -202,3 +202,25 @@ def test_reading_a_long_matlab_matrix_takes_memory_of_its_size_not_hundreds_of_b
     finally:
         tracemalloc.stop()
     assert rows is not None and peak < 20 * len(text), (peak, len(text))
+
+
+@pytest.mark.parametrize("cell", ["\u0665", "1e0", "\uff15", "0x5"])
+@pytest.mark.parametrize("make", [lambda rows: np.array(rows, dtype=str), lambda rows: np.array(rows, dtype=object),
+                                  lambda rows: [np.array(row, dtype=object) for row in rows]],
+                         ids=["str-array", "object-array", "object-rows"])
+def test_an_array_of_text_refuses_what_the_same_rows_as_json_refuse(cell, make):
+    """An array of text went to astype(float), which takes '\u0665' (Arabic-Indic 5) and '1e0' as 5 and 1
+    where a list of the same rows (and their JSON text) refuse them."""
+    rows = [["0"] * 4 for _ in range(4)]
+    rows[1][2] = cell
+    message = f"puzzle: bad cell {cell!r} at row 2, column 3"
+    for source in (rows, json.dumps(rows), make(rows)):
+        with pytest.raises(PuzzleError) as e:
+            read_puzzle(source)
+        assert str(e.value) == message
+
+
+def test_an_array_of_text_reads_as_its_rows():
+    rows = [["1", "", "nan", "4.0"], ["0"] * 4, ["0"] * 4, ["0"] * 4]
+    assert read_puzzle(np.array(rows)).grid.tolist() == read_puzzle(rows).grid.tolist()
+    assert read_puzzle(np.array(rows, dtype=object)).grid[0].tolist() == [1, 0, 0, 4]
