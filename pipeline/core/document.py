@@ -137,19 +137,20 @@ def _is_given_list(givens) -> bool:
 
 
 def _given_list(givens: list, rows: int, cols: int, n: int, where: str) -> np.ndarray:
-    """The ``rows x cols`` grid of ``"r1c1=5"`` strings (digits ``1..n``)."""
+    """The ``rows x cols`` grid of ``"r1c1=5"`` strings (digits ``1..n``); ``where`` names the givens
+    (``puzzle: givens``), so an entry is ``where[k]``."""
     grid = np.zeros((rows, cols), dtype=np.int64)
     for k, text in enumerate(givens):
         m = _GIVEN.match(text)
         if m is None:
-            raise PuzzleError(f"{where}: givens[{k}] {clip(text, 30)!r} is not like \"r1c1=5\"")
+            raise PuzzleError(f"{where}[{k}] {clip(text, 30)!r} is not like \"r1c1=5\"")
         r, c, d = (int(m.group(i)) for i in (1, 2, 3))
         if not (1 <= r <= rows and 1 <= c <= cols):
-            raise PuzzleError(f"{where}: givens[{k}]: cell r{r}c{c} is outside the {rows}x{cols} grid")
+            raise PuzzleError(f"{where}[{k}]: cell r{r}c{c} is outside the {rows}x{cols} grid")
         if not 1 <= d <= n:
-            raise PuzzleError(f"{where}: givens[{k}]: digit {d} is not 1..{n}")
+            raise PuzzleError(f"{where}[{k}]: digit {d} is not 1..{n}")
         if grid[r - 1, c - 1] and grid[r - 1, c - 1] != d:
-            raise PuzzleError(f"{where}: givens[{k}]: r{r}c{c} is given twice, as {grid[r - 1, c - 1]} and {d}")
+            raise PuzzleError(f"{where}[{k}]: r{r}c{c} is given twice, as {grid[r - 1, c - 1]} and {d}")
         grid[r - 1, c - 1] = d
     return grid
 
@@ -174,9 +175,9 @@ def _givens_grid(givens, n: int | None, box, where: str) -> np.ndarray:
             rows.append([whole_number(v) for v in row])   # a float grid's 5.0 is 5
             if None in rows[-1]:
                 j = rows[-1].index(None)
-                raise PuzzleError(f"{where}: givens row {k + 1}, column {j + 1}: {clip(row[j])!r} is not an integer")
+                raise PuzzleError(f"{where}: row {k + 1}, column {j + 1}: {clip(row[j])!r} is not an integer")
             if len(row) != len(givens[0]):
-                raise PuzzleError(f"{where}: givens row {k + 1} has {len(row)} entries; row 1 has {len(givens[0])}")
+                raise PuzzleError(f"{where}: row {k + 1} has {len(row)} entries; row 1 has {len(givens[0])}")
         source = rows
     elif isinstance(givens, list) and all(isinstance(row, str) for row in givens):
         source = literal_text("\n".join(givens))

@@ -67,8 +67,8 @@ def test_command_line_options_fill_and_must_agree():
     ({"size": 4.5}, "'size' must be an integer from 1 to 400 (or \"RxC\"), found '4.5'"),
     ({"size": "9y9"}, "'size' must be an integer from 1 to 400 (or \"RxC\"), found '9y9'"),
     ({"size": "0"}, "'size' must be an integer from 1 to 400"),
-    ({"givens": [[1, 2], [2.5, 1]]}, "givens row 2, column 1: '2.5' is not an integer"),
-    ({"givens": [[1, 2], [2]]}, "givens row 2 has 1 entries; row 1 has 2"),   # once a numpy traceback
+    ({"givens": [[1, 2], [2.5, 1]]}, "givens: row 2, column 1: '2.5' is not an integer"),
+    ({"givens": [[1, 2], [2]]}, "givens: row 2 has 1 entries; row 1 has 2"),   # once a numpy traceback
     ({"size": 4, "rules": True}, "'rules' must be a list"),     # once a TypeError from list(True)
     ({"size": 4, "rules": 7}, "'rules' must be a list"),
 ])
@@ -200,7 +200,7 @@ def test_a_huge_box_or_integer_is_one_line_before_any_allocation(doc, message):
     ({"size": 6, "regions": [{"a": 1}] * 36}, "puzzle: regions[0] is {\"a\": 1}; a region id is a number or a letter"),
     ({"size": 4, "regions": [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, None, 3]]},
      "puzzle: regions[3][2] is null; a region id is a number or a letter"),
-    ({"size": 4, "givens": ["r1c1=-3"]}, "puzzle: givens: givens[0]: digit -3 is not 1..4"),
+    ({"size": 4, "givens": ["r1c1=-3"]}, "puzzle: givens[0]: digit -3 is not 1..4"),
     ({"size": 4, "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "sum": 12345678901234567890}]},
      "puzzle: rules[0] (cage): 'sum' is out of range: a 20-digit number (1234567890123456...)"),
     ({"size": 4, "rules": [{"rule": "kropki", "color": "white", "cells": ["r1c1", "r1c2"], "value": 1e20}]},
@@ -286,3 +286,21 @@ def test_givens_rows_with_null_or_text_read_as_the_array_of_rows_does(cells, emp
             assert str(same.value).split(": ", 1)[1] in str(e)
             continue
         assert (got == expected).all()
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"size": 4, "givens": ["r1c1=-3"]}, "puzzle: givens[0]: digit -3 is not 1..4"),
+    ({"size": 4, "givens": ["r1c1=x"]}, "puzzle: givens[0] 'r1c1=x' is not like \"r1c1=5\""),
+    ({"size": 4, "givens": ["r9c1=1"]}, "puzzle: givens[0]: cell r9c1 is outside the 4x4 grid"),
+    ({"size": 4, "givens": ["r1c1=1", "r1c1=2"]}, "puzzle: givens[1]: r1c1 is given twice, as 1 and 2"),
+    ({"givens": [[1, 2], [2.5, 1]]}, "puzzle: givens: row 2, column 1: '2.5' is not an integer"),
+    ({"givens": [[1, 2], [2]]}, "puzzle: givens: row 2 has 1 entries; row 1 has 2"),
+    ({"size": 4, "values": "0-3", "givens": 5},
+     "puzzle: givens: must be a string, a list of rows or a list of \"r1c1=v\""),
+])
+def test_a_bad_given_is_named_under_givens_once(doc, message):
+    """The reader's place ("puzzle: givens") already names the givens; the messages named them
+    again: "puzzle: givens: givens row 2 has 1 entries", "puzzle: givens: givens[0]: ..."."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(doc)
+    assert str(e.value) == message
