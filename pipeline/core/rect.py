@@ -202,7 +202,7 @@ def _cells_of(givens: object, rows: int, cols: int, where: str) -> list:
         return [v for row in givens for v in row]
     text = "\n".join(givens) if isinstance(givens, list) and all(isinstance(r, str) for r in givens) else givens
     if not isinstance(text, str):
-        raise PuzzleError(f"{where}: givens must be a string, a list of rows or a list of \"r1c1=v\"")
+        raise PuzzleError(f"{where}: must be a string, a list of rows or a list of \"r1c1=v\"")
     lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
     compact = "".join("".join(line.split()).replace("|", "") for line in lines)
     if len(compact) == rows * cols and all(ch == "." or ch.upper() in _COMPACT for ch in compact):

@@ -297,6 +297,7 @@ def test_givens_rows_with_null_or_text_read_as_the_array_of_rows_does(cells, emp
     ({"givens": [[1, 2], [2]]}, "puzzle: givens: row 2 has 1 entries; row 1 has 2"),
     ({"size": 4, "values": "0-3", "givens": 5},
      "puzzle: givens: must be a string, a list of rows or a list of \"r1c1=v\""),
+    ({"size": "6x8", "givens": 5}, "puzzle: givens: must be a string, a list of rows or a list of \"r1c1=v\""),
 ])
 def test_a_bad_given_is_named_under_givens_once(doc, message):
     """The reader's place ("puzzle: givens") already names the givens; the messages named them
