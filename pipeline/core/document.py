@@ -463,7 +463,10 @@ def document_of_generate_report(doc: object) -> dict | None:
 
 def _json_reason(error: Exception, text: str) -> str:
     """What ``json.loads`` said about ``text``; a one-line text (a batch record, an argument) by
-    column alone, since its "line 1" is not the line of the file it came from."""
+    column alone, since its "line 1" is not the line of the file it came from; arrays or objects
+    nested past the recursion limit as that ("maximum recursion depth exceeded while decoding ...")."""
+    if isinstance(error, RecursionError):
+        return "nested too deep"
     if isinstance(error, json.JSONDecodeError) and "\n" not in text.strip():
         # counted on the text's one line: an error at its end (a cut-off record) is reported by
         # json past the line end the record kept, as "line 2 column 1"
@@ -543,7 +546,8 @@ def rule_entries_text(rules: str | None) -> list | None:
     except json.JSONDecodeError as e:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
     except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
-        raise PuzzleError(f"rules: not a usable JSON list of rule entries ({str(e)[:100]})") from None
+        why = "nested too deep" if isinstance(e, RecursionError) else str(e)[:100]
+        raise PuzzleError(f"rules: not a usable JSON list of rule entries ({why})") from None
     if entries is None:   # JSON null: what batch's own output says of a record without rules
         return None
     if isinstance(entries, dict):   # one entry standing alone, as a document's "rules" may be

@@ -283,6 +283,8 @@ def clip(value: object, width: int = 20) -> str:
         text = str(value)
     except ValueError:   # an integer past Python's 4,300-digit conversion limit (from the API: JSON refuses it)
         return "an integer of over 4,300 digits" if isinstance(value, int) else f"a {type(value).__name__} holding one"
+    except RecursionError:   # lists (from the API) nested past the recursion limit: their text is none
+        return f"a {type(value).__name__} nested too deep"
     return shortened(text, width, length=False)
 
 

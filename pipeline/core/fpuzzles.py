@@ -161,7 +161,8 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-        raise PuzzleError(f"{where}: the decompressed data is not JSON ({clip(e, 100)})") from None
+        why = "nested too deep" if isinstance(e, RecursionError) else clip(e, 100)
+        raise PuzzleError(f"{where}: the decompressed data is not JSON ({why})") from None
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: expected a JSON object, found {json_kind(data)}")
     return data

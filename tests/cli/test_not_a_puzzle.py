@@ -111,7 +111,9 @@ def test_a_json_file_of_no_document_says_what_json_it_holds(capsys, tmp_path, te
 
 @pytest.mark.parametrize("text, reason", [("[[1,2],[3,4]", "Expecting ',' delimiter at column 13"),
                                           ("[1,2,3", "Expecting ',' delimiter at column 7"),
-                                          ("[" * 100_000, "nested too deep")])
+                                          ("[" * 100_000, "nested too deep"),
+                                          ('{"size": 9, "givens": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                           "nested too deep")])
 def test_a_json_file_of_broken_json_says_so(capsys, tmp_path, text, reason):
     """Broken JSON of an array went on to the grid readers: "bad cell '[[1'", "'[1' is not an
     integer", or for 100,000 '[' "wrong length" (outside check)."""

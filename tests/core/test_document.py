@@ -305,3 +305,32 @@ def test_a_bad_given_is_named_under_givens_once(doc, message):
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(doc)
     assert str(e.value) == message
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("text", ['{"size": 9, "givens": ' + DEEP + "}", '{"size": 9, "rules": ' + DEEP + "}",
+                                  '{"size": 9, "givens": ' + '{"a": ' * 100_000 + "1" + "}" * 100_000 + "}"])
+def test_a_document_nested_too_deep_says_so_in_one_line(text):
+    """Python's own words came through: "not a JSON puzzle document (maximum recursion depth
+    exceeded while decoding a JSON array from a unicode string)"."""
+    with pytest.raises(PuzzleError) as e:
+        read_document(text)
+    assert str(e.value) == "puzzle: not a JSON puzzle document (nested too deep)"
+
+
+def test_a_rules_cell_nested_too_deep_says_so_in_one_line():
+    with pytest.raises(PuzzleError) as e:
+        rule_entries_text(DEEP)
+    assert str(e.value) == "rules: not a usable JSON list of rule entries (nested too deep)"
+
+
+def test_givens_of_python_lists_nested_too_deep_are_one_puzzle_error():
+    """A RecursionError escaped while the message wrote the cell's text."""
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle({"size": 9, "givens": deep})
+    assert str(e.value) == "puzzle: givens: row 1, column 1: 'a list nested too deep' is not an integer"

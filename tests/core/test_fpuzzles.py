@@ -156,6 +156,15 @@ def test_malformed_f_puzzles_json_is_one_line(data, message):
     assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
 
 
+def test_a_payload_nested_too_deep_is_one_line():
+    """It said "the decompressed data is not JSON (maximum recursion depth exceeded while decoding a
+    JSON array from a unicode string)"."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle("https://www.f-puzzles.com/?load=" + compress('{"size": 9, "grid": ' + "[" * 100_000 + "]" * 100_000
+                                                                   + "}"))
+    assert str(e.value) == "puzzle: the decompressed data is not JSON (nested too deep)"
+
+
 def test_a_payload_that_is_not_json_is_refused():
     with pytest.raises(PuzzleError, match="the decompressed data is not JSON"):
         parse_puzzle(compress('{"size": 4, "grid": '))
