@@ -42,7 +42,7 @@ import numpy as np
 from typing import NamedTuple
 
 from pipeline.core.cells_text import rows_as_text
-from pipeline.core.errors import clip, PuzzleError, json_kind
+from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -268,7 +268,7 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
             raise PuzzleError(f"{where}: document of {len(doc):,} characters; at most {MAX_DOCUMENT_CHARS:,}")
         text = doc
         try:
-            doc = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_refusing_duplicate_keys)
+            doc = loads_keys_once(text.lstrip("\ufeff"))
         except DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
@@ -403,30 +403,6 @@ def _with_values(doc: dict, n: int | None, doc_box, variant: str | None, regions
     if variant is None:
         variant = "jigsaw" if region_grid is not None else "classic"
     return DocumentParts(grid, h, w, variant, region_grid, None, rules, values)
-
-
-class DuplicateKey(Exception):
-    """A JSON object gave ``key`` twice (:func:`loads_keys_once`): ``json.loads`` keeps the last."""
-
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
-def _refusing_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    """``json.loads``' object hook: a dict, or :class:`DuplicateKey` for a key given twice."""
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def loads_keys_once(text: str) -> object:
-    """``json.loads(text)``, raising :class:`DuplicateKey` for a key given twice in one object
-    (``{"sum": 9, "sum": 10}`` would keep 10 without a word), as a puzzle document is read."""
-    return json.loads(text, object_pairs_hook=_refusing_duplicate_keys)
 
 
 #: The keys that tell ``generate --format json``'s report of one puzzle from a puzzle document.

@@ -1,6 +1,7 @@
 """Typed exceptions: every bad input surfaces as one of these, never a traceback."""
+import json
 import re
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _E = TypeVar("_E", bound="PipelineError")
 
@@ -327,3 +328,28 @@ def refuse_huge_integers(value: object, where: str) -> None:
             paths.extend((v, f"{path}.{k}" if path else str(k)) for k, v in item.items())
         elif isinstance(item, (list, tuple)):
             paths.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
+
+
+class DuplicateKey(Exception):
+    """A JSON object gave ``key`` twice (:func:`loads_keys_once`): ``json.loads`` keeps the last."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _refusing_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """``json.loads``' object hook: a dict, or :class:`DuplicateKey` for a key given twice."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def loads_keys_once(text: str) -> Any:
+    """``json.loads(text)``, raising :class:`DuplicateKey` for a key given twice in one object
+    (``{"sum": 9, "sum": 10}`` would keep 10 without a word), as a puzzle document and an f-puzzles payload are
+    read."""
+    return json.loads(text, object_pairs_hook=_refusing_duplicate_keys)

@@ -65,7 +65,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError, json_kind
+from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "SUPPORTED", "IGNORED",
@@ -159,7 +159,9 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
                           "payload (base64: A-Z, a-z, 0-9, '+', '/')")
     raw = decompress_from_base64(payload + "=" * (-len(payload) % 4), where)
     try:
-        data = json.loads(raw)
+        data = loads_keys_once(raw)
+    except DuplicateKey as e:   # {"size": 4, ..., "size": 9} took the last one without a word, as JSON text did not
+        raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
     except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
         why = "nested too deep" if isinstance(e, RecursionError) else clip(e, 100)
         raise PuzzleError(f"{where}: the decompressed data is not JSON ({why})") from None

@@ -165,6 +165,20 @@ def test_a_payload_nested_too_deep_is_one_line():
     assert str(e.value) == "puzzle: the decompressed data is not JSON (nested too deep)"
 
 
+@pytest.mark.parametrize("raw, key", [
+    ('{"size": 4, "grid": GRID, "size": 9}', "size"),
+    ('{"size": 4, "grid": GRID, "killercage": [{"cells": ["R1C1", "R1C2"], "value": 3, "value": 4}]}', "value"),
+])
+def test_a_key_given_twice_is_refused_by_name_in_a_payload_as_in_json_text(raw, key):
+    """A compressed payload kept the last of a duplicated key without a word (a cage of 4, or
+    "'grid' must be 9 rows of 9 cells"), where the same JSON as text is refused naming the key."""
+    raw = raw.replace("GRID", json.dumps(grid_of(4)))
+    for source in ("https://www.f-puzzles.com/?load=" + compress(raw), raw):
+        with pytest.raises(PuzzleError) as e:
+            parse_puzzle(source)
+        assert str(e.value) == f"puzzle: key {key!r} given twice in one object; give each key once"
+
+
 def test_a_payload_that_is_not_json_is_refused():
     with pytest.raises(PuzzleError, match="the decompressed data is not JSON"):
         parse_puzzle(compress('{"size": 4, "grid": '))
