@@ -26,8 +26,8 @@ import numpy as np
 from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
-from pipeline.core.errors import DuplicateKey, loads_keys_once
-from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip
+from pipeline.core.errors import (DuplicateKey, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip,
+                                  loads_keys_once)
 from pipeline.core.options import MAX_THREADS
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
