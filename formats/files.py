@@ -310,12 +310,28 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
                 raise
             raise write_failure(path, e) from None
         return
+    if path.is_symlink():   # the file it links to is replaced, as `>` and `cp` write through a link
+        path = _link_target(path)
     made = missing_directories(path.parent)
     try:
         yield from _replaced(path)
     except BaseException:   # no empty folder is left either (generate --to new/dir/f.txt that made no puzzle)
         remove_empty_directories(made)
         raise
+
+
+def _link_target(link: Path) -> Path:
+    """The file a symbolic link ``link`` names, which :func:`atomic_path` replaces (a rename over
+    the link itself put a plain file where the link was and left its file as it was). A link to a
+    directory, or to a file in a folder that does not exist, is refused: no folder is made at the
+    far end of a link."""
+    target = Path(os.path.realpath(link))
+    if target.is_dir():
+        raise WriteFailed(link, f"is a symbolic link to the directory {str(target)!r}", errno.EISDIR, "Is a directory")
+    if not target.parent.is_dir():
+        raise WriteFailed(link, f"is a symbolic link to {str(target)!r}, whose folder does not exist",
+                          errno.ENOENT, "No such file or directory")
+    return target
 
 
 def _replaced(path: Path) -> Iterator[str]:

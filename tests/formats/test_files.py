@@ -210,6 +210,39 @@ def test_a_directory_target_is_refused_naming_it(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
 
 
+def test_a_link_to_a_file_writes_the_file_and_keeps_the_link(tmp_path, capsys):
+    """A rename over a symbolic link replaced the link with a plain file and left the file it named
+    as it was (``convert --to link.json``); the file is written through the link now, as ``>`` does."""
+    (tmp_path / "real.txt").write_text("old\n")
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    with atomic_open(tmp_path / "link.txt") as f:
+        f.write("new\n")
+    assert (tmp_path / "link.txt").is_symlink() and os.readlink(tmp_path / "link.txt") == "real.txt"
+    assert (tmp_path / "real.txt").read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]   # no temporary file left
+    # a link to a file not made yet makes it; one into a missing folder or to a directory is refused
+    (tmp_path / "fresh.txt").symlink_to("made.txt")
+    with atomic_path(tmp_path / "fresh.txt") as tmp:
+        Path(tmp).write_text("x")
+    assert (tmp_path / "made.txt").read_text() == "x" and (tmp_path / "fresh.txt").is_symlink()
+    (tmp_path / "dangling.txt").symlink_to(tmp_path / "nowhere" / "x.txt")
+    with pytest.raises(WriteFailed, match=r"dangling\.txt: is a symbolic link to .*nowhere/x\.txt', whose folder does "
+                                          r"not exist"):
+        with atomic_open(tmp_path / "dangling.txt") as f:
+            f.write("x")
+    assert not (tmp_path / "nowhere").exists()
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "dirlink").symlink_to("folder")
+    with pytest.raises(WriteFailed, match=r"dirlink: is a symbolic link to the directory .*folder'"):
+        with atomic_open(tmp_path / "dirlink") as f:
+            f.write("x")
+    assert (tmp_path / "dirlink").is_symlink() and list((tmp_path / "folder").iterdir()) == []
+    # the command a user ran
+    (tmp_path / "doc.json").symlink_to("real.txt")
+    assert main(["convert", "1...2...3...4...", "--box", "2x2", "--to", str(tmp_path / "doc.json")]) == 0
+    assert (tmp_path / "doc.json").is_symlink() and '"givens"' in (tmp_path / "real.txt").read_text()
+
+
 def test_write_failures_name_the_file_asked_for(tmp_path, monkeypatch):
     """Issue 21 section 4: WriteFailed names the target (never the temporary file) and is both a
     FormatError (the CLI's one line) and an OSError (callers that catch OSError keep working)."""
