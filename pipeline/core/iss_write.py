@@ -6,7 +6,8 @@ same puzzle. The grid: ``.Shape~NxN`` (omitted for 9x9); boxes of another shape 
 jigsaw regions and a Latin square as ``.NoBoxes`` (+ ``.Jigsaw~LAYOUT``); the rules through
 :data:`pipeline.core.iss_table.WRITERS`; the givens last, as ISS writes them (``.~R1C1_5~...``),
 cells limited to several digits (even, odd, pencil marks) among them. A puzzle ISS cannot hold
-(a layout, a grid past 16x16, a rule kind without an ISS type) is refused in one line.
+(a layout, a grid past 16x16, a rule kind without an ISS type, a grid cell's pencil marks of one
+digit: ISS reads ``~R1C1_5`` as a given) is refused in one line.
 """
 from __future__ import annotations
 
@@ -213,6 +214,10 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
         except IssArgError as e:
             raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}): {e}") from None
         for item in written:
+            if item.startswith("~R") and item.count("_") == 1:   # a grid cell of one digit: ISS's given
+                cell, digit = item[1:].split("_")
+                raise PuzzleError(f"{where}: rules[{k}] ({entry['rule']}) limits {cell} to one digit ({digit}), which "
+                                  f"ISS reads as a given (a pencil mark is not a clue): no ISS form")
             if item.startswith("~"):
                 givens.append(item[1:])
             else:

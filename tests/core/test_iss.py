@@ -83,6 +83,18 @@ def test_writer_refuses_what_iss_cannot_hold():
         iss_from_puzzle(parse_puzzle("." * 25 * 25))
 
 
+def test_writer_refuses_a_pencil_mark_of_one_digit():
+    """It was written ``~R2C3_3``, which reads back as a given: the puzzle gained a clue."""
+    doc = {"size": 4, "rules": [{"rule": "pencilmarks", "cells": ["r2c3"], "digits": [3]}]}
+    with pytest.raises(PuzzleError) as e:
+        iss_from_puzzle(parse_puzzle(doc))
+    assert str(e.value) == ("puzzle: rules[0] (pencilmarks) limits R2C3 to one digit (3), which ISS reads as a "
+                            "given (a pencil mark is not a clue): no ISS form")
+    doc["rules"][0]["digits"] = [1, 2]   # several digits stay ISS's pencil-mark givens
+    text = iss_from_puzzle(parse_puzzle(doc))
+    assert text == ".Shape~4x4.~R2C3_1_2" and parse_puzzle(text).rules_dicts()[0]["digits"] == [1, 2]
+
+
 @pytest.mark.parametrize("color, value, values", [("white", 3, None), ("white", 2, [0, 1, 2, 3]),
                                                   ("black", 3, None), ("black", 3, [0, 1, 2, 3])])
 def test_a_kropki_dot_of_another_value_is_written_as_its_pair(color, value, values):
