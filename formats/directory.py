@@ -297,6 +297,9 @@ class ImportResult:
     #: when the grid is no solution but the same vector read in another index convention is, a
     #: sentence saying so (:func:`other_convention_hint`); empty otherwise
     hint: str = ""
+    #: when the file held several answers (clasp's ``-n K`` enumeration), which one was read; empty
+    #: otherwise
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -481,7 +484,7 @@ def import_solution(path: str | os.PathLike,
     verdict = verify_grid(grid, man.puzzle, extra)
     hint = "" if verdict else (other_convention_hint(sol.values, man)
                                or other_clue_encoding_hint(man, values=sol.values)).removeprefix("; ")
-    return ImportResult(grid, verdict, res, sol.format, man, sol.status, x, extra, breaks, hint)
+    return ImportResult(grid, verdict, res, sol.format, man, sol.status, x, extra, breaks, hint, sol.note)
 
 
 def other_convention_hint(values: np.ndarray, manifest: Manifest) -> str:

@@ -226,7 +226,7 @@ def _vector(raw: RawSolution, name: str, man: Manifest | None, where: str, path:
     name = raw.format or name
     values, conv, aux = solution_vector(raw, man, where, name)
     aux_columns = None if aux is None or man is None else man.columns[man.columns >= conv.n_vars]
-    return SolutionVector(values, name, raw.status, raw.objective, conv, path, aux, aux_columns)
+    return SolutionVector(values, name, raw.status, raw.objective, conv, path, aux, aux_columns, raw.note)
 
 
 __all__ = ["BINARY_SOLUTION_FORMATS", "SOLUTION_FORMATS", "BinarySolutionFormat", "RawSolution", "SolutionFormat",

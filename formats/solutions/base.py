@@ -29,6 +29,8 @@ class SolutionVector:
     #: positions ``aux_columns`` (from ``N^3`` on), when the answer gives them; else None
     aux: np.ndarray | None = None
     aux_columns: np.ndarray | None = None
+    #: the parser's note on what it read of a file of several answers (:attr:`RawSolution.note`)
+    note: str = ""
 
     def grid(self) -> np.ndarray:
         """The N x N grid of this answer (refuses a cell holding several digits)."""
@@ -88,6 +90,9 @@ class RawSolution:
     # exported columns count
     numbered: bool = False
     numbers: np.ndarray | None = None
+    #: a sentence on what was read when the file held more than one answer (clasp's ``-n K``
+    #: enumeration: which model); empty otherwise
+    note: str = ""
 
 
 @dataclass(frozen=True)

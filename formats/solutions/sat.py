@@ -7,6 +7,8 @@ the most specific) and detected by content:
   wrapped over as many lines as the solver likes), written by cadical, picosat, cryptominisat,
   clasp and sat4j on a CNF file; the same layout with ``v x1 -x2 ...`` and ``s OPTIMUM FOUND``
   is the PB-competition output of minisat+, clasp and sat4j on an OPB file (``pb_competition``);
+  clasp's enumeration (``clasp -n K``, models headed ``c Answer: 1..K``) is read by its last model,
+  the one clasp's OPB output shows alone, and the answer's ``note`` says so (``import`` prints it);
 * ``minisat``: minisat's result file (``SAT`` then one line of literals ending in 0, ``UNSAT``
   or ``INDET``);
 * ``scip_numbered``: SCIP's ``.sol`` for a CNF or OPB model (variables ``x<v>``, nonzeros only).
@@ -145,12 +147,14 @@ def _detect_competition(head: str) -> bool:
 def _parse_competition(text: str, where: str) -> RawSolution:
     """``s STATUS`` and ``v`` lines; ``c`` comments and ``o`` objective lines ignored (the last
     ``o`` line is the objective). A CNF answer ends with literal 0; an OPB one names ``x<v>``."""
-    status, words, objective, v_lines = None, [], None, 0
+    status, words, objective, v_lines, note = None, [], None, 0, ""
     answers = list(_C_ANSWER.finditer(text))
     if len(answers) > 1 and [int(a.group(1)) for a in answers] == list(range(1, len(answers) + 1)):
         # clasp's enumeration (its answers 1..K, not two runs' files pasted together): its last
-        # model, as clasp's OPB output shows it alone
+        # model, as clasp's OPB output shows it alone; said, not silently (the others are not read)
         text = text[:answers[0].start()] + text[answers[-1].start():]
+        note = (f"{where}: clasp's enumeration of {len(answers)} models (c Answer: 1..{len(answers)}): "
+                f"the last, Answer {len(answers)}, read; the others are not")
     for line in text.splitlines():
         if not line or line[0] == "c":
             continue
@@ -183,7 +187,7 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         # a bare 'v': a PB solver's answer to a file without constraints (minisat+, sat4j on an
         # export whose clues settle everything); the model's columns say whether it is complete
         return RawSolution("positions", np.zeros(0), numbers=np.zeros(0, dtype=np.int64), status=status,
-                           objective=objective, numbered=True, format="pb_competition")
+                           objective=objective, numbered=True, format="pb_competition", note=note)
     named = any(w.lstrip("-").startswith("x") for w in words[:4])
     last = text.rstrip("\r\n ").rsplit("\n", 1)[-1]
     if named and not text.endswith("\n") and last.startswith("v"):
@@ -206,12 +210,12 @@ def _parse_competition(text: str, where: str) -> RawSolution:
         # 'v 0': every literal of a CNF without clauses (SAT4J lists only the variables clauses
         # hold); as for a bare 'v', the model's columns say whether it is complete
         return RawSolution("positions", np.zeros(0), numbers=np.zeros(0, dtype=np.int64), status=status,
-                           objective=objective, numbered=True, format="sat_competition")
+                           objective=objective, numbered=True, format="sat_competition", note=note)
     if numbers.size == 0:
         raise FormatError(f"{where}: truncated: status {status} but no 'v' literals")
     numbers, values = literal_values(numbers, signs, where)
     return RawSolution("positions", values, numbers=numbers, status=status, objective=objective,
-                       numbered=True, format="pb_competition" if named else "sat_competition")
+                       numbered=True, format="pb_competition" if named else "sat_competition", note=note)
 
 
 # ----------------------------------------------------------------------------------------------

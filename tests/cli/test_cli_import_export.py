@@ -359,3 +359,21 @@ def test_an_answer_older_than_the_export_beside_it_is_noted(tmp_path, capsys):
     assert main(["import", str(answer)]) == 0
     assert f"note: {answer} is older than {out / 'manifest.json'}: the model was exported again since" \
         in capsys.readouterr().err
+
+
+def test_import_of_clasps_enumeration_says_which_model_it_read(tmp_path, capsys):
+    """``clasp -n 2``'s two models were silently reduced to the last: import now says so."""
+    code, _, _ = call(capsys, "export", "1...........4...", "--to", tmp_path, "--formats", "cnf", "--quiet")
+    assert code == 0
+    model = build_model(parse_puzzle("1...........4..."))
+    blocks = []
+    for k, rows in enumerate(["1234341221434321", "1423324121344312"], 1):
+        x = vector_from_grid(parse_grid(rows), model.convention)
+        blocks.append(f"c Answer: {k}\nv " + " ".join(str(v + 1) if x[v] else str(-(v + 1)) for v in range(x.size))
+                      + " 0\n")
+    answer = tmp_path / "clasp.txt"
+    answer.write_text("".join(blocks) + "s SATISFIABLE\n")
+    code, out, err = call(capsys, "import", answer, "--format", "line")
+    assert code == 0 and out.strip() == "1423324121344312"
+    assert f"note: {answer}: clasp's enumeration of 2 models (c Answer: 1..2): the last, Answer 2, read; the " \
+           f"others are not\n" in err

@@ -30,6 +30,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"no solution: {e}", file=sys.stderr)
         return 1
     _note_older_than_the_export(args.file, result.manifest.path)
+    if result.note:   # a file of several answers (clasp -n K): which one is read
+        print(f"note: {result.note}", file=sys.stderr)
     puzzle = result.manifest.puzzle
     # a grid answer (a MATLAB sudoku.csv) says nothing of the extra cells: digits that go with it
     verdict, extra = judged_with_extra_cells(result.grid, puzzle, result.verdict, result.extra)
@@ -45,7 +47,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     print_grid(result.grid, puzzle, args.format, {"format": result.format, "verified": result.ok,
                                                    "message": message, "residual": result.residual,
                                                    "violations": violations, **({"extra": shown} if shown else {}),
-                                                   **({"hint": result.hint} if result.hint else {})})
+                                                   **({"hint": result.hint} if result.hint else {}),
+                                                   **({"note": result.note} if result.note else {})})
     if args.format != "json":
         for name, values in shown.items():
             print(f"{name}: {' '.join(map(str, values))}")

@@ -390,3 +390,25 @@ def test_clasps_enumeration_of_several_models_reads_its_last_model(tmp_path):
     x = np.zeros(64)
     x[[v - 1 for v in literals if v > 0]] = 1
     assert (model.decode(x) == result.grid).all()   # the last model, as clasp's OPB output shows it
+
+
+def test_clasps_enumeration_is_read_by_its_last_model_and_says_so(tmp_path):
+    """``clasp -n 2``'s file of two models was reduced to its last without a word: the answer's
+    note (printed by ``import``) now names the model read; a file of one model has none."""
+    model = model_of(text="1...........4...")
+    grids = [np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]),
+             np.array([[1, 4, 2, 3], [3, 2, 4, 1], [2, 1, 3, 4], [4, 3, 1, 2]])]
+
+    def block(k, grid):
+        x = vector_from_grid(grid, model.convention)
+        lits = [str(v + 1) if x[v] else str(-(v + 1)) for v in range(x.size)]
+        return f"c Answer: {k}\n" + wrap(lits + ["0"], 10)
+
+    path = tmp_path / "clasp.txt"
+    path.write_text("c clasp version 3.3.5\n" + block(1, grids[0]) + block(2, grids[1]) + "s SATISFIABLE\n")
+    answer = read_solution(path, model)
+    assert (answer.grid() == grids[1]).all()
+    assert answer.note == (f"{path}: clasp's enumeration of 2 models (c Answer: 1..2): the last, Answer 2, read; "
+                           f"the others are not")
+    path.write_text("c clasp version 3.3.5\n" + block(1, grids[0]) + "s SATISFIABLE\n")
+    assert read_solution(path, model).note == ""
