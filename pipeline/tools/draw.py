@@ -527,16 +527,20 @@ def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: l
     from matplotlib.transforms import Affine2D, IdentityTransform
 
     prop = FontProperties(size=points, weight="bold" if bold else "normal")
-    for d in np.unique(digits):
+    order = np.argsort(digits, kind="stable")   # each digit's places in one pass, not a scan per digit
+    kinds, starts = np.unique(digits[order], return_index=True)
+    for d, places in zip(kinds.tolist(), np.split(order, starts[1:])):
         high = points * (min(1.0, 1.4 / len(text[d])) if narrow else 1.0)
         outline = TextPath((0, 0), text[d], size=high, prop=prop)
         box = outline.get_extents()
         # outlines in points, about their centre; sizes=[1] makes the collection scale points to
         # pixels at the dpi the figure is drawn at
         centred = outline.transformed(Affine2D().translate(-(box.x0 + box.x1) / 2, -(box.y0 + box.y1) / 2))
-        at = digits == d
-        glyphs = PathCollection([centred], sizes=[1.0], offsets=np.column_stack([xs[at], ys[at]]),
-                                offset_transform=ax.transData, facecolors=colour, edgecolors="none",
+        # an edge colour of its own (transparent; "none" is an empty colour list) lets matplotlib
+        # render the glyph once and stamp it at every place (Agg's draw_markers): drawn as a path
+        # each, an empty 200x200's 8 million pencil marks took 76 s to a PNG, now 9 s
+        glyphs = PathCollection([centred], sizes=[1.0], offsets=np.column_stack([xs[places], ys[places]]),
+                                offset_transform=ax.transData, facecolors=colour, edgecolors=(0, 0, 0, 0),
                                 linewidths=0.0, zorder=4, gid=f"{gid}-{text[d]}")
         glyphs.set_transform(IdentityTransform())
         ax.add_collection(glyphs, autolim=False)
