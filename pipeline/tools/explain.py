@@ -223,8 +223,9 @@ def _rc2_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
 
 
 def _highs_keep(puzzle: Puzzle, eng, clues) -> np.ndarray | None:
-    n = puzzle.n
-    empty = Puzzle(np.zeros((n, n), dtype=np.int64), puzzle.h, puzzle.w, puzzle.variant, puzzle.regions)
+    # the puzzle's own shape without its clues: a rectangle, a layout or a value set too (a square
+    # N x N of the digits 1..N had a model of another size: "objective: expected 216 costs, found 144")
+    empty = dataclasses.replace(puzzle, grid=np.zeros_like(puzzle.grid))
     conv = eng.convention
     pos = conv.position(*_zero_based(clues))
     cost = np.zeros(conv.n_vars)

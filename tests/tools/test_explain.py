@@ -379,3 +379,16 @@ def test_a_cap_whose_grids_would_not_fit_is_refused_up_front(monkeypatch, capsys
     assert main(["explain", "." * 16, "--box", "2x2", "--cap", "10000000"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(set SUDOKU_PIPELINE_MAX_BYTES to allow more)" in err, err
+
+
+@pytest.mark.parametrize("text, fewest", [
+    ('{"size": "4x6", "givens": "4.......3..4....3.12...6"}', [(3, 1, 2)]),   # a rectangle, no solution by search
+    (".Shape~6x6~0-8.~R1C1_0.~R1C2_0", [(0, 0, 0)]),   # a value set, two 0s in a row
+])
+def test_highs_removals_take_the_puzzles_own_shape(text, fewest):
+    """``--maxsat highs`` built its model on an N x N square of the digits 1..N: a 4x6 grid or a
+    value set stopped with "objective: expected 216 costs, found 144" (RC2 answered)."""
+    by_rc2, by_highs = explain(text), explain(text, maxsat="highs")
+    assert by_highs.maxsat == "highs" and by_highs.status == by_rc2.status
+    assert by_highs.conflict == by_rc2.conflict and len(by_highs.remove) == len(by_rc2.remove) == 1
+    assert by_highs.remove == fewest
