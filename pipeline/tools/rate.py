@@ -249,12 +249,14 @@ class _Rater:
         if self.terms is not None and not self.terms.n_rows:
             self.terms = None   # rules that only add units (windoku): the unit techniques cover them
         self.rule_names = [rule.describe(puzzle.base_board) for rule in puzzle.rules]
-        # killer cages with a sum: their cells, total and name (the cage combination technique)
+        # killer cages with a sum: their cells, total and name (the cage combination technique);
+        # a cage over extra cells (ISS Var) is left out, as its rows are: its sum counts cells
+        # that have no candidates here (it raised IndexError)
         values = puzzle.base_board.value_of
         self.digit_values = [int(v) for v in values]
         self.cages = [(np.asarray(rule.cell_list, dtype=np.int64), int(rule.total), name)
                       for rule, name in zip(puzzle.rules, self.rule_names)
-                      if isinstance(rule, Cage) and rule.total is not None]
+                      if isinstance(rule, Cage) and rule.total is not None and max(rule.cell_list) < cells]
         self.virtual_cages = self._innies(puzzle)
         self._bounds_of: tuple[bytes, RuleBounds] | None = None   # the last candidates' rule bounds
 

@@ -305,3 +305,13 @@ def test_human_steps_refuses_an_unknown_fmt():
         human_steps(puzzle, fmt="xml")
     assert human_steps(puzzle, fmt="text").splitlines()[-1].startswith("rating: ")
     assert set(human_steps(puzzle, fmt="json")) == {"steps", "rating"}
+
+
+def test_a_cage_over_extra_cells_is_left_to_the_guesses():
+    """A killer cage over ISS ``Var`` cells (outside the grid) has no candidates to combine: rate
+    raised IndexError (index 16 is out of bounds) in the cage combination technique."""
+    puzzle = parse_puzzle(".Shape~4x4.Var~S~~2.Var~T~top.Cage~8~R1C1~VS1~VS2.Thermo~VT~R1C2~R2C2.~VS1_3_4")
+    rating = rate(puzzle)
+    assert rating.solved and rating.unique is False and "cage combination" not in rating.counts
+    grid, _ = replay(puzzle, rating.steps)
+    assert (grid == rating.solution).all() and (grid > 0).all()
