@@ -11,10 +11,28 @@ from collections import Counter
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, clip
+from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
 
 __all__ = ["drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows",
-           "refuse_number_column", "rows_as_text", "split_cells", "unseen_character"]
+           "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "unseen_character"]
+
+
+def several_puzzles(where: str, what: str) -> SeveralPuzzles:
+    """The error for a file of many puzzles given where one is read (``batch`` reads those).
+
+    Parameters
+    ----------
+    where : str
+        How the message names the input.
+    what : str
+        What was found (``"9 lines of 81 cells"``).
+
+    Returns
+    -------
+    SeveralPuzzles
+    """
+    return SeveralPuzzles(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
+                          f"('python -m pipeline batch FILE OUTDIR' solves them all)")
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:

@@ -22,14 +22,14 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError, SeveralPuzzles
+from pipeline.core.errors import clip, PuzzleError
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows,
                                       nested_list_rows, refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
-from pipeline.core.cells_text import split_cells as _split_cells
+from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
@@ -280,8 +280,11 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     drawn : list, optional
         Gets the box shape the text draws (:func:`~pipeline.core.boxlines.drawn_box`, None if none).
     """
-    if isinstance(source, np.ndarray):
+    # an array of text ('1e0', '\u0665' in it): read as its text is, as read_puzzle reads it (astype(float) took 1, 5)
+    rows = _rows_text(source, "grid") if isinstance(source, np.ndarray) else None
+    if isinstance(source, np.ndarray) and rows is None:
         return _matrix_to_grid(source, box, size, "grid")
+    source = source if rows is None else literal_text(rows)
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                           or looks_like_iss(source))
     text, where = (str(source), "grid") if inline else _read_source(source, "grid")
@@ -599,12 +602,6 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
                           f"other text ({clip(repr(' '.join(tokens[groups:])), 30)}): give the puzzle alone (a '#' "
                           "comment takes a line of its own)")
     return None
-
-
-def _several_puzzles(where: str, what: str) -> SeveralPuzzles:
-    """The error for a file of many puzzles given where one is read (``batch`` reads those)."""
-    return SeveralPuzzles(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
-                       f"('python -m pipeline batch FILE OUTDIR' solves them all)")
 
 
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}

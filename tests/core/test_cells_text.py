@@ -14,7 +14,7 @@ from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_
                                       split_cells)
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import read_puzzle
-from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.puzzle import parse_grid, parse_puzzle
 
 CELL = st.text(alphabet="0123456789.ABC", max_size=3)
 
@@ -224,3 +224,22 @@ def test_an_array_of_text_reads_as_its_rows():
     rows = [["1", "", "nan", "4.0"], ["0"] * 4, ["0"] * 4, ["0"] * 4]
     assert read_puzzle(np.array(rows)).grid.tolist() == read_puzzle(rows).grid.tolist()
     assert read_puzzle(np.array(rows, dtype=object)).grid[0].tolist() == [1, 0, 0, 4]
+
+
+@pytest.mark.parametrize("cell", ["\u0665", "1e0", "\uff15", "0x5"])
+@pytest.mark.parametrize("dtype", [str, object])
+def test_a_claimed_solution_as_an_array_of_text_refuses_what_its_rows_refuse(cell, dtype):
+    """parse_grid (verify's solution reader) sent an array of text to astype(float), which read '1e0' as 1 and
+    '\u0665' (Arabic-Indic 5) as 5, where the same rows as text, and read_puzzle, refuse them by row and column."""
+    rows = [["1", "2", "3", "4"], ["3", "4", "1", "2"], ["2", "1", "4", "3"], ["4", "3", "2", "1"]]
+    rows[1][2] = cell
+    for source in (json.dumps(rows), np.array(rows, dtype=dtype)):
+        with pytest.raises(PuzzleError, match=rf"^grid: bad cell '{cell}' at row 2, column 3$"):
+            parse_grid(source)
+
+
+def test_a_claimed_solution_as_an_array_of_text_reads_as_its_rows():
+    rows = [["1", "", "nan", "4.0"], ["3", "4", "1", "2"], ["2", "1", "4", "3"], ["4", "3", "2", "1"]]
+    assert parse_grid(np.array(rows)).tolist() == parse_grid(json.dumps(rows)).tolist()
+    assert parse_grid(np.array(rows, dtype=object))[0].tolist() == [1, 0, 0, 4]
+    assert parse_grid(np.array([["1", "1", "5"]]), size=9)[0, 0] == 5   # a clue list of text, as before
