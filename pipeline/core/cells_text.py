@@ -13,7 +13,7 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
 
-__all__ = ["drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows",
+__all__ = ["drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
            "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "unseen_character"]
 
 
@@ -305,6 +305,77 @@ def matlab_matrix_problem(text: str) -> str | None:
         return (f"{clip(' '.join(text.split()), 40)!r} is not a MATLAB matrix as written: [1 2 3; 2 1 1], "
                 f"x = [...]; or x = int8([...]);")
     return "the MATLAB matrix has no rows"
+
+
+def plain_clue_list(text: str) -> np.ndarray | None:
+    """The ``(N, 3)`` integers of a clue list written as JSON rows of three plain whole numbers
+    (``[[1, 1, 5], [2, 3, 7], ...]``), read by NumPy from the text's bytes: ``json.loads`` made a
+    Python list and an int of every value, some 50 bytes a character (790 MB for a 16 MB file).
+    None for any other text, which :func:`nested_list_rows` reads as before: a sign, a fraction, an
+    exponent, ``null``, a quoted cell, a leading zero, a number of ten digits or more, rows of
+    another length, and exactly three rows (a 3x3 grid unless a size says otherwise).
+
+    Parameters
+    ----------
+    text : str
+        The whole puzzle text.
+
+    Returns
+    -------
+    ndarray or None
+        ``int64``, one row a clue, as the same rows read as text give.
+
+    Examples
+    --------
+    >>> plain_clue_list("[[1, 1, 5],\\n [2, 3, 7]]").tolist()
+    [[1, 1, 5], [2, 3, 7]]
+    >>> plain_clue_list("[[1, 1, 5], [2, 3, 7.5]]") is None
+    True
+    """
+    stripped = text.lstrip("\ufeff").strip()   # as nested_list_rows reads it
+    if not (stripped.startswith("[[") and stripped.endswith("]") and stripped.isascii()):
+        return None
+    raw = np.frombuffer(stripped.encode("ascii"), dtype=np.uint8)
+    space = (raw == 32) | (raw == 9) | (raw == 10) | (raw == 13)   # JSON's whitespace
+    digit = (raw >= 48) & (raw <= 57)
+    if not (space | digit | (raw == 44) | (raw == 91) | (raw == 93)).all():
+        return None
+    # whitespace between two digits ('1 2') is no JSON: a run of it may not have a digit on both sides
+    run_start = space[1:-1] & ~space[:-2]
+    run_end = space[1:-1] & ~space[2:]
+    if (digit[:-2][run_start] & digit[2:][run_end]).any():
+        return None
+    chars = raw[~space]
+    if chars[-2] != 93:   # not ']]' at the end
+        return None
+    inner = chars[2:-2]   # the rows' values, ',' between them and '],[' between rows
+    del raw, space, digit, run_start, run_end
+    close, opening = np.flatnonzero(inner == 93), np.flatnonzero(inner == 91)
+    if close.size != opening.size or not np.array_equal(close + 2, opening) or (inner[close + 1] != 44).any():
+        return None
+    keep = np.ones(inner.size, dtype=bool)
+    keep[close + 1] = keep[opening] = False
+    values = inner[keep]   # digits, ',' between a row's values, ']' between rows
+    del chars, inner, keep, close, opening
+    sep = (values < 48) | (values > 57)
+    kinds = values[sep]
+    rows = (kinds.size + 1) // 3
+    if not values.size or sep[0] or sep[-1] or (sep[1:] & sep[:-1]).any() or kinds.size % 3 != 2 or rows == 3:
+        return None   # an empty value, a row of other than three, or three rows
+    if not np.array_equal(kinds, np.tile(np.array([44, 44, 93], dtype=np.uint8), rows)[:-1]):
+        return None
+    first = np.concatenate(([True], sep[:-1]))
+    if ((values[:-1] == 48) & first[:-1] & ~sep[1:]).any():   # '05' is no JSON number
+        return None
+    long = ~sep[:-9] if values.size > 9 else np.zeros(0, dtype=bool)
+    for shift in range(1, 10):   # ten digits in a row: the text reader names the value
+        long &= ~sep[shift:values.size - 9 + shift]
+    if long.any():
+        return None
+    spaced = np.where(sep, np.uint8(32), values)
+    del values, sep, first, long
+    clues = np.fromstring(spaced.tobytes(), dtype=np.int64, sep=" ")
+    return clues.reshape(rows, 3) if clues.size == rows * 3 else None
 
 
 def nested_list_rows(text: str, where: str = "puzzle") -> str | None:

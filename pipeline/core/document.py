@@ -41,7 +41,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from pipeline.core.cells_text import rows_as_text
+from pipeline.core.cells_text import plain_clue_list, rows_as_text
 from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
@@ -479,6 +479,8 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     PuzzleError
         The text is JSON but neither an object nor a number.
     """
+    if plain_clue_list(text) is not None:   # rows of numbers, read by NumPy: json.loads took 50 bytes a character
+        return
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:

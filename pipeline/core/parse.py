@@ -27,7 +27,7 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows,
-                                      nested_list_rows, refuse_number_column)
+                                      nested_list_rows, plain_clue_list, refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
@@ -481,6 +481,8 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
                   expected: str = "a puzzle") -> np.ndarray:
+    if (clues := plain_clue_list(text)) is not None:   # [[1, 1, 5], ...] by NumPy: json.loads took 50 bytes a character
+        return _clue_list_to_grid(clues, box, size, where)
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
     converted = refuse_number_column(matrix_rows or nested_list_rows(text, where), where)   # [[5, 3, 0], ...]
     if converted is None and (problem := matlab_matrix_problem(text)):

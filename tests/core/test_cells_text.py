@@ -10,9 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
-                                      matrix_of_rows, nested_list_rows, refuse_number_column, rows_as_text,
-                                      split_cells)
+                                      matrix_of_rows, nested_list_rows, plain_clue_list, refuse_number_column,
+                                      rows_as_text, split_cells)
 from pipeline.core.errors import PuzzleError
+import pipeline.core.document as document_module
+import pipeline.core.parse as parse_module
 from pipeline.core.parse import read_puzzle
 from pipeline.core.puzzle import parse_grid, parse_puzzle
 
@@ -243,3 +245,61 @@ def test_a_claimed_solution_as_an_array_of_text_reads_as_its_rows():
     assert parse_grid(np.array(rows)).tolist() == parse_grid(json.dumps(rows)).tolist()
     assert parse_grid(np.array(rows, dtype=object))[0].tolist() == [1, 0, 0, 4]
     assert parse_grid(np.array([["1", "1", "5"]]), size=9)[0, 0] == 5   # a clue list of text, as before
+
+
+@pytest.mark.parametrize("text, clues", [
+    ("[[1,1,5],[2,3,7]]", [[1, 1, 5], [2, 3, 7]]),
+    ("\ufeff [[1, 1, 5],\n  [2, 3, 7] ] \n", [[1, 1, 5], [2, 3, 7]]),
+    ("[[1,1,0],[1,2,123456789]]", [[1, 1, 0], [1, 2, 123456789]]),
+    ("[[1,1,1],[1,2,2],[1,1,1],[1,2,2]]", [[1, 1, 1], [1, 2, 2], [1, 1, 1], [1, 2, 2]]),
+])
+def test_plain_clue_list_reads_rows_of_three_whole_numbers(text, clues):
+    result = plain_clue_list(text)
+    assert result is not None and result.dtype == np.int64 and result.tolist() == clues
+
+
+@pytest.mark.parametrize("text", [
+    "[[1,1,1],[1,2,2],[3,3,3]]",         # three rows: a 3x3 grid unless a size says otherwise
+    "[[1,1,01],[1,2,2]]", "[[1,1,-1],[1,2,2]]", "[[1,1,1.0],[1,2,2]]", "[[1,1,1e0],[1,2,2]]",
+    "[[1,1,null],[1,2,2]]", '[[1,1,"5"],[1,2,2]]', "[[1,1,1 2],[1,2,2]]", "[[1,1,1234567890],[1,2,2]]",
+    "[[1,1,1],[1,2,2],]", "[[1,1,1]],[[1,2,2]]", "[[1,1],[1,2,2]]", "[[1,1,1,1],[1,2,2,2]]", "[[1,,1],[1,2,2]]",
+    "[[]]", "[[1,1,1],[1,2,2]", "[[1,1,\u0665],[1,2,2]]", "[[1,1,1]\x0b,[1,2,2]]", "[1,1,1]",
+])
+def test_plain_clue_list_leaves_anything_else_to_the_json_reader(text):
+    assert plain_clue_list(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "[[1,1,1],[1,2,2],[1,1,1],[1,2,2]]", "[[1,1,1],[1,1,2]]", "[[0,0,1],[1,2,2]]", "[[1,1,12],[1,2,2]]",
+    "[[1,1,1],[1,2,2],[3,3,3],[9,9,0]]", "[[1,1,1],[1,2,2],[1,10,3],[2,2,2]]", " [[1, 1, 1],\n [2, 2, 2]] ",
+])
+@pytest.mark.parametrize("size", [None, 4, 16])
+def test_a_plain_clue_list_reads_as_json_read_it(text, size, tmp_path, monkeypatch):
+    """The same grid, or the same message, as when json.loads read the file."""
+    path = tmp_path / "clues.json"
+    path.write_text(text)
+
+    def read():
+        try:
+            return parse_puzzle(str(path), size=size).grid.tolist()
+        except PuzzleError as e:
+            return str(e)
+
+    fast = read()
+    monkeypatch.setattr(parse_module, "plain_clue_list", lambda text: None)
+    monkeypatch.setattr(document_module, "plain_clue_list", lambda text: None)
+    assert fast == read()
+
+
+def test_a_long_clue_list_takes_memory_of_its_size_not_fifty_bytes_a_character(tmp_path):
+    # json.loads made a Python list and int of every value: 790 MB peak for a 16 MB file
+    text = "[" + ",".join(["[1,1,1],[1,2,2]"] * 50_000) + "]"
+    path = tmp_path / "clues.json"
+    path.write_text(text)
+    tracemalloc.start()
+    try:
+        grid = parse_puzzle(str(path)).grid
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert grid[0, :2].tolist() == [1, 2] and peak < 20 * len(text), (peak, len(text))
