@@ -377,7 +377,7 @@ class Model:
         parts = [units]
         if eq_rules is not None and eq_rules.shape[0]:
             parts.append(eq_rules)
-        if self.clue_encoding == "rows":
+        if self.clue_encoding == "rows" and self.B.shape[0]:   # no clue: A itself, not a copy (48 MB at 100x100)
             parts.append(self.B if self.puzzle.layout is None else self.B[:, self.columns])
         return parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
 
