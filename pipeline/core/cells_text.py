@@ -313,7 +313,8 @@ def plain_clue_list(text: str) -> np.ndarray | None:
     Python list and an int of every value, some 50 bytes a character (790 MB for a 16 MB file).
     None for any other text, which :func:`nested_list_rows` reads as before: a sign, a fraction, an
     exponent, ``null``, a quoted cell, a leading zero, a number of ten digits or more, rows of
-    another length, and exactly three rows (a 3x3 grid unless a size says otherwise).
+    another length, and three rows or fewer (exactly three are a 3x3 grid unless a size says otherwise;
+    short lists keep the text path's messages: the memory is a long list's).
 
     Parameters
     ----------
@@ -327,9 +328,9 @@ def plain_clue_list(text: str) -> np.ndarray | None:
 
     Examples
     --------
-    >>> plain_clue_list("[[1, 1, 5],\\n [2, 3, 7]]").tolist()
-    [[1, 1, 5], [2, 3, 7]]
-    >>> plain_clue_list("[[1, 1, 5], [2, 3, 7.5]]") is None
+    >>> plain_clue_list("[[1, 1, 5],\\n [2, 3, 7],\\n [4, 4, 1],\\n [9, 9, 9]]").tolist()
+    [[1, 1, 5], [2, 3, 7], [4, 4, 1], [9, 9, 9]]
+    >>> plain_clue_list("[[1, 1, 5], [2, 3, 7], [4, 4, 1], [9, 9, 9.5]]") is None
     True
     """
     stripped = text.lstrip("\ufeff").strip()   # as nested_list_rows reads it
@@ -360,20 +361,18 @@ def plain_clue_list(text: str) -> np.ndarray | None:
     sep = (values < 48) | (values > 57)
     kinds = values[sep]
     rows = (kinds.size + 1) // 3
-    if not values.size or sep[0] or sep[-1] or (sep[1:] & sep[:-1]).any() or kinds.size % 3 != 2 or rows == 3:
-        return None   # an empty value, a row of other than three, or three rows
+    if not values.size or sep[0] or sep[-1] or (sep[1:] & sep[:-1]).any() or kinds.size % 3 != 2 or rows < 4:
+        return None   # an empty value, a row of other than three, or three rows or fewer (short: the text path's messages)
     if not np.array_equal(kinds, np.tile(np.array([44, 44, 93], dtype=np.uint8), rows)[:-1]):
         return None
     first = np.concatenate(([True], sep[:-1]))
     if ((values[:-1] == 48) & first[:-1] & ~sep[1:]).any():   # '05' is no JSON number
         return None
-    long = ~sep[:-9] if values.size > 9 else np.zeros(0, dtype=bool)
-    for shift in range(1, 10):   # ten digits in a row: the text reader names the value
-        long &= ~sep[shift:values.size - 9 + shift]
-    if long.any():
+    # ten digits in a row: the text reader names the value (the gaps between separators are the values)
+    if (np.diff(np.concatenate(([-1], np.flatnonzero(sep), [values.size]))) > 10).any():
         return None
     spaced = np.where(sep, np.uint8(32), values)
-    del values, sep, first, long
+    del values, sep, first
     clues = np.fromstring(spaced.tobytes(), dtype=np.int64, sep=" ")
     return clues.reshape(rows, 3) if clues.size == rows * 3 else None
 

@@ -6,7 +6,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
@@ -247,10 +247,13 @@ def test_a_claimed_solution_as_an_array_of_text_reads_as_its_rows():
     assert parse_grid(np.array([["1", "1", "5"]]), size=9)[0, 0] == 5   # a clue list of text, as before
 
 
+FOUR = "[3,3,3],[4,4,4]"   # two more rows: lists of three rows or fewer keep the text path
+
+
 @pytest.mark.parametrize("text, clues", [
-    ("[[1,1,5],[2,3,7]]", [[1, 1, 5], [2, 3, 7]]),
-    ("\ufeff [[1, 1, 5],\n  [2, 3, 7] ] \n", [[1, 1, 5], [2, 3, 7]]),
-    ("[[1,1,0],[1,2,123456789]]", [[1, 1, 0], [1, 2, 123456789]]),
+    (f"[[1,1,5],[2,3,7],{FOUR}]", [[1, 1, 5], [2, 3, 7], [3, 3, 3], [4, 4, 4]]),
+    ("\ufeff [[1, 1, 5],\n  [2, 3, 7],\n [3, 3, 3], [4, 4, 4] ] \n", [[1, 1, 5], [2, 3, 7], [3, 3, 3], [4, 4, 4]]),
+    (f"[[1,1,0],[1,2,123456789],{FOUR}]", [[1, 1, 0], [1, 2, 123456789], [3, 3, 3], [4, 4, 4]]),
     ("[[1,1,1],[1,2,2],[1,1,1],[1,2,2]]", [[1, 1, 1], [1, 2, 2], [1, 1, 1], [1, 2, 2]]),
 ])
 def test_plain_clue_list_reads_rows_of_three_whole_numbers(text, clues):
@@ -260,10 +263,13 @@ def test_plain_clue_list_reads_rows_of_three_whole_numbers(text, clues):
 
 @pytest.mark.parametrize("text", [
     "[[1,1,1],[1,2,2],[3,3,3]]",         # three rows: a 3x3 grid unless a size says otherwise
-    "[[1,1,01],[1,2,2]]", "[[1,1,-1],[1,2,2]]", "[[1,1,1.0],[1,2,2]]", "[[1,1,1e0],[1,2,2]]",
-    "[[1,1,null],[1,2,2]]", '[[1,1,"5"],[1,2,2]]', "[[1,1,1 2],[1,2,2]]", "[[1,1,1234567890],[1,2,2]]",
-    "[[1,1,1],[1,2,2],]", "[[1,1,1]],[[1,2,2]]", "[[1,1],[1,2,2]]", "[[1,1,1,1],[1,2,2,2]]", "[[1,,1],[1,2,2]]",
-    "[[]]", "[[1,1,1],[1,2,2]", "[[1,1,\u0665],[1,2,2]]", "[[1,1,1]\x0b,[1,2,2]]", "[1,1,1]",
+    "[[2,3,14]]", "[[1,1,5],[2,3,7]]",   # short: the text path's messages (a row's "of the MATLAB matrix")
+    *(text.replace("]]", f"],{FOUR}]", 1) for text in (
+        "[[1,1,01],[1,2,2]]", "[[1,1,-1],[1,2,2]]", "[[1,1,1.0],[1,2,2]]", "[[1,1,1e0],[1,2,2]]",
+        "[[1,1,null],[1,2,2]]", '[[1,1,"5"],[1,2,2]]', "[[1,1,1 2],[1,2,2]]", "[[1,1,1234567890],[1,2,2]]",
+        "[[1,1,1],[1,2,2],]", "[[1,1,1]],[[1,2,2]]", "[[1,1],[1,2,2]]", "[[1,1,1,1],[1,2,2,2]]", "[[1,,1],[1,2,2]]",
+        "[[1,1,\u0665],[1,2,2]]", "[[1,1,1]\x0b,[1,2,2]]")),
+    "[[]]", "[[1,1,1],[1,2,2]", "[1,1,1]",
 ])
 def test_plain_clue_list_leaves_anything_else_to_the_json_reader(text):
     assert plain_clue_list(text) is None
@@ -289,6 +295,28 @@ def test_a_plain_clue_list_reads_as_json_read_it(text, size, tmp_path, monkeypat
     monkeypatch.setattr(parse_module, "plain_clue_list", lambda text: None)
     monkeypatch.setattr(document_module, "plain_clue_list", lambda text: None)
     assert fast == read()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0, 1, 2, 4, 9, 10, 16, 17, 99, 10**9, 10**10]), min_size=3, max_size=3),
+                min_size=0, max_size=9),
+       st.sampled_from([",", ", ", ",\n", " ,\t"]), st.sampled_from([None, 4, 9, 16]))
+def test_any_clue_list_reads_as_json_read_it(rows, sep, size):
+    """Hypothesis: every list of rows of three (short, long, 0, past the grid, ten digits) gives
+    the grid or the message json.loads' path gives; '[[2,3,14]]' with --size 16 raised ValueError."""
+    text = "[" + sep.join("[" + ",".join(map(str, row)) + "]" for row in rows) + "]"
+
+    def read(fast: bool):
+        with pytest.MonkeyPatch.context() as patch:
+            if not fast:
+                patch.setattr(parse_module, "plain_clue_list", lambda text: None)
+                patch.setattr(document_module, "plain_clue_list", lambda text: None)
+            try:
+                return parse_puzzle(text, size=size).grid.tolist()
+            except PuzzleError as e:
+                return str(e)
+
+    assert read(True) == read(False)
 
 
 def test_a_long_clue_list_takes_memory_of_its_size_not_fifty_bytes_a_character(tmp_path):
