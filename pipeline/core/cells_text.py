@@ -13,8 +13,8 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
 
-__all__ = ["drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
-           "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "unseen_character"]
+__all__ = ["MAX_TOKEN_DIGITS", "drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
+           "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "unseen_character", "whole_number"]
 
 
 def several_puzzles(where: str, what: str) -> SeveralPuzzles:
@@ -33,6 +33,40 @@ def several_puzzles(where: str, what: str) -> SeveralPuzzles:
     """
     return SeveralPuzzles(f"{where}: {what}: puzzles one a row, as batch reads them; this reads one puzzle "
                           f"('python -m pipeline batch FILE OUTDIR' solves them all)")
+
+
+# Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
+MAX_TOKEN_DIGITS = 12
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an int when it is a whole number of at most :data:`MAX_TOKEN_DIGITS` digits,
+    else None: an int (not a bool) or a float with nothing after the point. JSON written from
+    numpy or by ``json.dumps`` of floats says ``5.0`` for 5, and a document means the same by it.
+
+    Parameters
+    ----------
+    value : object
+        A parsed JSON value (or a numpy scalar).
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> whole_number(5), whole_number(5.0), whole_number(5.5), whole_number(True), whole_number("5")
+    (5, 5, None, None, None)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (float, np.floating)):
+        if not (math.isfinite(value) and float(value).is_integer()):
+            return None
+        value = int(value)
+    if not isinstance(value, (int, np.integer)) or len(str(abs(int(value)))) > MAX_TOKEN_DIGITS:
+        return None
+    return int(value)
 
 
 def split_cells(line: str, where: str = "puzzle") -> list[str]:

@@ -31,10 +31,12 @@ from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem,
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
 from pipeline.core.cells_text import usual_width as _usual_width
+from pipeline.core.cells_text import MAX_TOKEN_DIGITS, whole_number   # imported from here by rules and documents
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
+from pipeline.core.variants import VARIANT_TABLE
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
@@ -52,40 +54,8 @@ __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES
 COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-# Integers longer than this are refused before conversion (no int64 overflow, no huge ints).
-MAX_TOKEN_DIGITS = 12
 # a string this long (or with a line break) is puzzle text, never a path: PATH_MAX on Linux
 MAX_PATH_CHARS = 4096
-
-
-def whole_number(value: object) -> int | None:
-    """``value`` as an int when it is a whole number of at most :data:`MAX_TOKEN_DIGITS` digits,
-    else None: an int (not a bool) or a float with nothing after the point. JSON written from
-    numpy or by ``json.dumps`` of floats says ``5.0`` for 5, and a document means the same by it.
-
-    Parameters
-    ----------
-    value : object
-        A parsed JSON value (or a numpy scalar).
-
-    Returns
-    -------
-    int or None
-
-    Examples
-    --------
-    >>> whole_number(5), whole_number(5.0), whole_number(5.5), whole_number(True), whole_number("5")
-    (5, 5, None, None, None)
-    """
-    if isinstance(value, (bool, np.bool_)):
-        return None
-    if isinstance(value, (float, np.floating)):
-        if not (math.isfinite(value) and float(value).is_integer()):
-            return None
-        value = int(value)
-    if not isinstance(value, (int, np.integer)) or len(str(abs(int(value)))) > MAX_TOKEN_DIGITS:
-        return None
-    return int(value)
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -217,7 +187,8 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
         text = None
     else:
         text, read_from = _read_source(source, "puzzle")
-        grid = _text_to_grid(text, where or read_from, box, size, size_name)
+        spec = VARIANT_TABLE.get(variant or ("classic" if regions is None else "jigsaw"))
+        grid = _text_to_grid(text, where or read_from, box, size, size_name, least=spec.min_n if spec else 1)
     n = grid.shape[0]
     if size is not None and size != n:
         raise PuzzleError(f"{where or 'puzzle'}: {size_name} {size} but the grid is {n}x{n}")
@@ -259,7 +230,7 @@ def literal_text(text: str) -> str:
 
 
 def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
-               size_from: str | None = None, drawn: list | None = None) -> np.ndarray:
+               size_from: str | None = None, drawn: list | None = None, least: int = 1) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
 
     Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
@@ -279,6 +250,9 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         compact line must have ``size ** 2`` cells, and the message names it.
     drawn : list, optional
         Gets the box shape the text draws (:func:`~pipeline.core.boxlines.drawn_box`, None if none).
+    least : int
+        The variant's least side: a compact grid below it is returned with its bad characters, for
+        the size check to refuse it by its size.
     """
     # an array of text ('1e0', '\u0665' in it): read as its text is, as read_puzzle reads it (astype(float) took 1, 5)
     rows = _rows_text(source, "grid") if isinstance(source, np.ndarray) else None
@@ -294,7 +268,7 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "
                           "its cells alone (one line, rows of cells, or CSV)")
     grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None,
-                         expected="a grid")
+                         expected="a grid", least=least)
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
     if drawn is not None:
@@ -480,7 +454,7 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
-                  expected: str = "a puzzle") -> np.ndarray:
+                  expected: str = "a puzzle", least: int = 1) -> np.ndarray:
     if (clues := plain_clue_list(text)) is not None:   # [[1, 1, 5], ...] by NumPy: json.loads took 50 bytes a character
         return _clue_list_to_grid(clues, box, size, where)
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
@@ -489,7 +463,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         raise PuzzleError(f"{where}: {problem}")
     if matrix_rows is not None:   # a message's "line N" is the matrix's row N
         try:
-            return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected)
+            return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected, least)
         except PuzzleError as e:
             raise PuzzleError(re.sub(r"\b[Ll]ine (\d+)", r"row \1 of the MATLAB matrix", str(e))) from None
     text = converted or text
@@ -511,16 +485,16 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             raise _several_puzzles(where, "a table with a 'puzzle' column")
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
-            return _compact_to_grid("".join(compact), where, box, size, size_name, strict)
+            return _compact_to_grid("".join(compact), where, box, size, size_name, strict, least)
         if len(compact) == 1 and compact[0].lower() in ("puzzle", "solution", "grid", "givens"):
             # a CSV's header with no row under it (letters are cells of big grids, so only names)
             raise PuzzleError(f"{where}: only a header line ({compact[0]!r}): expected {expected}")
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
-            return _compact_to_grid(compact[0], where, box, size, size_name, strict)
+            return _compact_to_grid(compact[0], where, box, size, size_name, strict, least)
         if len(compact) == 1:   # one line of groups ("53..7.... 6..195... ..."), or a puzzle and more
             grouped = _one_line_groups(lines[0][1].replace("|", " ").split(), where)
             if grouped is not None:
-                return _compact_to_grid(grouped, where, box, size, size_name, strict)
+                return _compact_to_grid(grouped, where, box, size, size_name, strict, least)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = _usual_width([len(text) for text in compact])
             for k, text in zip(numbers, compact):
@@ -632,7 +606,7 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool, side: in
 
 
 def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name: str = "--size",
-                     strict: bool = True) -> np.ndarray:
+                     strict: bool = True, least: int = 1) -> np.ndarray:
     n_expected = _box_n(box)
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
@@ -658,7 +632,7 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     bad = np.flatnonzero((values < 0) | (values > n))
     if bad.size and wrong_length:   # not even a grid of its own side: its length is what is wrong
         raise PuzzleError(wrong_length)
-    if bad.size:
+    if bad.size and n >= least:   # below the variant's least side: the size is refused first (Puzzle's check)
         k = bad[0]
         last = COMPACT_DIGITS[min(n, len(COMPACT_DIGITS)) - 1]   # one character a digit: up to Z (35)
         beyond = f"; digits past {last} need a grid of separated numbers" if n > len(COMPACT_DIGITS) else ""

@@ -175,3 +175,13 @@ def test_a_bracketed_puzzle_that_does_not_parse_names_what_is_wrong(capsys, text
     """Before, the message named a first cell such as "bad cell '[1 1 5'"."""
     assert main(["solve", text]) == 2
     assert capsys.readouterr().err == f"error: {message}\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_a_compact_grid_below_4x4_with_a_digit_past_its_side_is_refused_by_its_size(capsys, command):
+    """'rate 1234' said "bad character '3' ... a 2x2 cell is ... one of 1..2" where 'rate 12..'
+    named the size: the character check ran first."""
+    assert main([command, "1234"]) == 2
+    assert capsys.readouterr().err == ("error: puzzle: a 2x2 grid is not a puzzle: classic puzzles are 4x4 and larger "
+                                       "(a Latin square from 2x2: --variant latin); a [row col digit] clue list has "
+                                       "three values a line\n")

@@ -203,3 +203,13 @@ def test_a_rule_word_of_another_name_is_pointed_to_its_kind(capsys):
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith("sudoku-pipeline solve: error: argument --rule: unknown rule 'killer' (did you mean 'cage'?); "
                            "expected one of windoku"), last
+
+
+def test_a_grid_below_the_variants_least_side_is_refused_by_its_size_as_solve_refuses_it(capsys):
+    """'verify 1234' said "grid: bad character '3' ... a 2x2 cell is ... one of 1..2": the
+    character check ran before the size check ('verify 12..' named the size)."""
+    assert main(["verify", "1234"]) == 2
+    assert capsys.readouterr().err.startswith("error: puzzle: a 2x2 grid is not a puzzle: classic puzzles are 4x4 and "
+                                              "larger (a Latin square from 2x2: --variant latin)")
+    assert main(["verify", "1234", "--variant", "latin"]) == 2
+    assert capsys.readouterr().err.startswith("error: grid: bad character '3' at position 3 (row 2, column 1): a 2x2 cell")

@@ -159,3 +159,17 @@ def test_a_matrix_holding_a_backslash_or_slash_is_read_as_text_not_as_a_path(tex
     else:
         with pytest.raises(PuzzleError, match=f"^puzzle: {message}"):
             parse.read_puzzle(text)
+
+
+@pytest.mark.parametrize("text, n", [("1234", 2), ("12345678a", 3), ("a", 1)])
+def test_a_compact_grid_below_the_variants_least_side_is_refused_by_its_size_not_its_characters(text, n):
+    """'1234' said "bad character '3' ... a 2x2 cell is ... one of 1..2" where '12..' said the 2x2
+    grid is no puzzle: the character check ran before the size check."""
+    with pytest.raises(PuzzleError, match=rf"^puzzle: a {n}x{n} grid is not a puzzle: classic puzzles are 4x4 and larger"):
+        parse_puzzle(text)
+    # a Latin square is a puzzle from 2x2: its cells are what is wrong
+    if n >= 2:
+        with pytest.raises(PuzzleError, match=rf"^puzzle: bad character '{n + 1}' at position {n + 1}"):
+            parse_puzzle(text, variant="latin")
+    with pytest.raises(PuzzleError, match=r"^puzzle: bad character '5' at position 5 \(row 2, column 1\): a 4x4 cell"):
+        parse_puzzle("1234567890123456")
