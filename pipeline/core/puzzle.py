@@ -688,7 +688,7 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
     # (a rule puzzle's second full check was a fifth of reading it)
     ordered, places = _in_row_order(rules)
     puzzle = _unchecked_copy(bare, _BEFORE_RULES, rules=ordered, rule_places=_places(places))
-    check_rules_added(puzzle)
+    check_rules_added(puzzle, names)
     return puzzle
 
 

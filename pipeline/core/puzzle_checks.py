@@ -111,7 +111,7 @@ def check_clues(p: Puzzle) -> None:
     _check_rule_clues(p)
 
 
-def check_rules_added(p: Puzzle) -> None:
+def check_rules_added(p: Puzzle, names: Sequence[str] | None = None) -> None:
     """What rules can break in a puzzle that passed every check without them: a rule a rectangular
     grid does not take, a clue twice in a unit of a rule (a diagonal, a windoku window), rules that
     contradict each other or the clues.
@@ -121,6 +121,8 @@ def check_rules_added(p: Puzzle) -> None:
     ----------
     p : Puzzle
         The puzzle with its rules.
+    names : sequence of str, optional
+        How messages name each entry, in the order given (:func:`_rule_name` takes ``--rule K``).
 
     Raises
     ------
@@ -131,7 +133,7 @@ def check_rules_added(p: Puzzle) -> None:
         check_rect_rules(p)
     if _rules_add_units(p):   # else the puzzle's units are the ones already checked without the rules
         _check_unit_duplicates(p)
-    _check_rules(p)
+    _check_rules(p, names)
 
 
 def _rules_add_units(p: Puzzle) -> bool:
@@ -211,7 +213,16 @@ def refuse_a_whole_grid_rule_twice(rules: Sequence[Rule], names: Sequence[str]) 
         raise PuzzleError(f"{names[again]}: {kinds[again]} is given twice")
 
 
-def _check_rules(p: Puzzle) -> None:
+def _rule_name(p: Puzzle, k: int, names: Sequence[str] | None) -> str:
+    """How a message names ``p.rules[k]``: by its place in the list it was given in, ``rules[i]``
+    counted from 0 as a document's list is, or ``--rule K`` (from 1) as the command line gave it."""
+    place = p.rule_number(k) - 1
+    if names and place < len(names) and names[place].startswith("--rule "):
+        return names[place]
+    return f"rules[{place}]"
+
+
+def _check_rules(p: Puzzle, names: Sequence[str] | None = None) -> None:
     """Rules that contradict each other or the clues: one line naming the rule and where."""
     if not p.rules:
         return
@@ -219,7 +230,7 @@ def _check_rules(p: Puzzle) -> None:
     kinds = [rule.kind if rule.global_rule else None for rule in p.rules]
     twice = next((k for k, kind in enumerate(kinds) if kind is not None and kind in kinds[:k]), None)
     if twice is not None:
-        raise PuzzleError(f"rules[{p.rule_number(twice) - 1}]: {kinds[twice]} is given twice")
+        raise PuzzleError(f"{_rule_name(p, twice, names)}: {kinds[twice]} is given twice")
     # a unit rule may not repeat a unit the puzzle already has (a diagonal of variant x)
     families = [f for f, _ in p._family_parts()]
     again = next((f for f in families if families.count(f) > 1 and FAMILIES[f].single), None)
@@ -228,21 +239,22 @@ def _check_rules(p: Puzzle) -> None:
         if again in (f for f, _ in p._base_families()):
             raise PuzzleError(f"rules: the {FAMILIES[again].word} is already a unit of this puzzle (variant {p.variant})")
         raise PuzzleError(f"rules: the {FAMILIES[again].word} is given twice")
-    parity: dict[int, tuple[int, str]] = {}
+    parity: dict[int, tuple[int, str, str]] = {}   # (place given, kind, name)
     for k, rule in enumerate(p.rules):
         if rule.kind in ("even", "odd"):
             for cell in rule.cells().tolist():
                 if cell in parity:   # twice the same mark would be two rows named parity_r_c
                     # named in the order they were given (the search's order is another)
-                    (first, _), (later, kind) = sorted([parity[cell], (p.rule_number(k) - 1, rule.kind)])
+                    (_, _, first), (_, kind, later) = sorted([parity[cell], (p.rule_number(k), rule.kind,
+                                                                             _rule_name(p, k, names))])
                     both = "both even and odd" if parity[cell][1] != rule.kind else f"{rule.kind} twice"
-                    raise PuzzleError(f"rules[{later}] ({kind}): {cell_name(cell, board)} is marked {both} "
-                                      f"(first by rules[{first}])")
-                parity[cell] = (p.rule_number(k) - 1, rule.kind)
-    _check_rule_clues(p)
+                    raise PuzzleError(f"{later} ({kind}): {cell_name(cell, board)} is marked {both} "
+                                      f"(first by {first})")
+                parity[cell] = (p.rule_number(k), rule.kind, _rule_name(p, k, names))
+    _check_rule_clues(p, names)
 
 
-def _check_rule_clues(p: Puzzle) -> None:
+def _check_rule_clues(p: Puzzle, names: Sequence[str] | None = None) -> None:
     """A rule the clues already break (judged on the clues alone, extra cells empty)."""
     if not p.rules:
         return
@@ -256,7 +268,7 @@ def _check_rule_clues(p: Puzzle) -> None:
             # is named by its place in the list it was given in (the search's order is another)
             clued = bool(np.count_nonzero(flat))
             raise ClueConflictError(f"puzzle: {'the clues break a rule' if clued else 'a rule no grid can keep'}: "
-                                    f"rules[{p.rule_number(k) - 1}] ({rule.kind}): {broken[0]['message']}")
+                                    f"{_rule_name(p, k, names)} ({rule.kind}): {broken[0]['message']}")
 
 
 def _validate_regions(regions: np.ndarray, n: int) -> None:

@@ -223,3 +223,20 @@ def test_a_rule_no_grid_keeps_is_not_blamed_on_clues_there_are_none_of():
     doc = {"size": 9, "rules": [{"rule": "regex", "pattern": "1111", "cells": ["r1c1", "r1c2", "r1c3"]}]}
     with pytest.raises(ClueConflictError, match=r"^puzzle: a rule no grid can keep: rules\[0\] \(regex\): regex '1111'"):
         parse_puzzle(json.dumps(doc))
+
+
+def test_a_rule_from_the_command_line_is_named_as_it_was_given_in_every_message():
+    """A clue conflict named a --rule rule 'rules[0]' (a document's, 0-based) where its other
+    messages (a cage sum no digits make) said '--rule 1'; a document's rules keep 'rules[k]'."""
+    with pytest.raises(ClueConflictError, match=r"^puzzle: the clues break a rule: --rule 1 \(antiknight\): r1c1 and "
+                                                r"r2c3 are a knight's move apart and both hold 1$"):
+        parse_puzzle("1.....1.........", rules=[{"rule": "antiknight"}])
+    with pytest.raises(ClueConflictError, match=r"^puzzle: the clues break a rule: rules\[0\] \(antiknight\): "):
+        parse_puzzle({"size": 4, "givens": "1.....1.........", "rules": [{"rule": "antiknight"}]})
+    even, odd = {"rule": "even", "cells": ["r1c1"]}, {"rule": "odd", "cells": ["r1c1"]}
+    with pytest.raises(PuzzleError, match=r"^--rule 2 \(odd\): r1c1 is marked both even and odd \(first by --rule 1\)$"):
+        parse_puzzle("." * 16, rules=[even, odd])
+    with pytest.raises(PuzzleError, match=r"^--rule 1 \(odd\): r1c1 is marked both even and odd \(first by rules\[0\]\)$"):
+        parse_puzzle({"size": 4, "rules": [even]}, rules=[odd])
+    with pytest.raises(PuzzleError, match=r"^rules\[1\] \(odd\): r1c1 is marked both even and odd \(first by rules\[0\]\)$"):
+        parse_puzzle({"size": 4, "rules": [even, odd]})
