@@ -28,7 +28,7 @@ from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import (DuplicateKey, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip,
                                   loads_keys_once)
-from pipeline.core.options import MAX_THREADS
+from pipeline.core.options import MAX_THREADS, float_option
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
 from pipeline.core.puzzle import DEFAULT_PUZZLE, VARIANTS, Puzzle, default_box, format_grid, grid_to_string, parse_puzzle
@@ -156,7 +156,7 @@ def add_limit_args(p: argparse.ArgumentParser, time_help: str) -> None:
     time_help : str
         What ``--time-limit`` limits, for its help.
     """
-    p.add_argument("--time-limit", type=float, metavar="S", action=_TimeLimitAction,
+    p.add_argument("--time-limit", type=float_option, metavar="S", action=_TimeLimitAction,
                    help=f"{time_help}, finite and > 0 (default: none)")
     p.add_argument("--threads", type=int, metavar="K",
                    help=f"solver threads, 1..{MAX_THREADS} (default: the engine's choice)")
@@ -651,7 +651,7 @@ def add_time_limit_arg(p: argparse.ArgumentParser, command: str) -> None:
     command : str
         The command's name, for the help.
     """
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=float_option, metavar="S",
                    help=f"time limit in seconds for the whole {command}, finite and > 0 (default: none); when it "
                         f"passes first, one line on stderr and exit 1")
 

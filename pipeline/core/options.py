@@ -26,8 +26,8 @@ from typing import Any
 
 from pipeline.core.errors import PipelineError, clip, refuse_huge_integers
 
-__all__ = ["MAX_THREADS", "Bound", "declared_options", "pick", "refusing_unknown", "threads_bound",
-           "time_limit_bound"]
+__all__ = ["MAX_THREADS", "Bound", "TypedFloat", "declared_options", "float_option", "pick", "refusing_unknown",
+           "threads_bound", "time_limit_bound"]
 
 #: Most threads an engine may be asked for: far above any core count this runs on, far below the
 #: thousands that made HiGHS abort (issue 11 item 9). The CLI's ``--threads`` range too.
@@ -167,7 +167,59 @@ def _number(value: Any) -> str:
     if isinstance(value, numbers.Integral):
         text = str(int(value))
         return text if len(text) <= 20 else f"{text[:3]}...({len(text)} digits)"
-    return f"{float(value):g}"
+    return format(value, "g") if isinstance(value, float) else f"{float(value):g}"   # a TypedFloat: as typed
+
+
+class TypedFloat(float):
+    """A float option's value that keeps the text it was typed as: ``1e400`` reads as ``inf`` and
+    ``1e-400`` as ``0``, and a message refusing the value shows what was typed (``found 1e400``,
+    not ``found inf``). A value read as typed formats as any float."""
+
+    text: str
+
+    def __new__(cls, text: str) -> TypedFloat:
+        value = super().__new__(cls, text)
+        value.text = text.strip()
+        return value
+
+    def _misread(self) -> bool:
+        """Whether the value is not what the text says: it overflowed to infinity or underflowed to 0."""
+        mantissa = self.text.lower().lstrip("+-").partition("e")[0]
+        if not math.isfinite(self):
+            return mantissa not in ("inf", "infinity", "nan")
+        return self == 0 and any(ch in "123456789" for ch in mantissa)
+
+    def __format__(self, spec: str) -> str:
+        return self.text if self._misread() else super().__format__(spec)
+
+    def __repr__(self) -> str:
+        return self.text if self._misread() else super().__repr__()
+
+    def __reduce__(self) -> tuple:
+        return float, (float(self),)   # to a worker process or a copy: the value (its text was for messages)
+
+
+def float_option(text: str) -> float:
+    """An argparse ``type`` for a float option: its value as a :class:`TypedFloat`.
+
+    Parameters
+    ----------
+    text : str
+        The option's argument.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> f"found {float_option('1e400'):g}", f"{float_option('2.50'):g}"
+    ('found 1e400', '2.5')
+    """
+    return TypedFloat(text)
+
+
+float_option.__name__ = "float"   # argparse names the type in its refusal: "invalid float value: 'x'"
 
 
 def time_limit_bound(high: float = math.inf, why: str = "") -> Bound:

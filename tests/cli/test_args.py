@@ -45,3 +45,27 @@ def test_the_installed_scripts_export_hint_runs(tmp_path):
     assert f"Then: {script} import SOLUTION --manifest" in proc.stdout, proc.stdout
     assert f"(check the pair: {script} check {tmp_path / 'm.lp'})" in proc.stdout
     assert "python -m pipeline" not in proc.stdout
+
+
+def test_a_float_option_read_as_another_value_is_refused_in_the_words_it_was_typed(capsys, tmp_path):
+    """'--time-limit 1e400' was refused as 'found inf' (the float it overflowed to), and
+    '--time-limit 1e-400' as 'found 0': the message echoes what was typed."""
+    from pipeline.cli.main import main
+
+    seconds = "must be a finite number of seconds greater than 0"
+    cases = [
+        (["rate", "." * 16, "--time-limit", "1e400"], f"error: --time-limit: {seconds}, found 1e400"),
+        (["solve", "." * 16, "--time-limit", "1e-400"], f"error: --time-limit: {seconds}, found 1e-400"),
+        (["explain", "." * 16, "--time-limit", "1E400"], f"error: --time-limit: {seconds}, found 1E400"),
+        (["generate", "--time-limit", "1e400"], f"error: --time-limit: {seconds}, found 1e400"),
+        (["generate", "--log-interval", "1e400"],
+         "error: generate: --log-interval must be a finite number of seconds at least 0, found 1e400"),
+        (["batch", str(tmp_path / "in.txt"), str(tmp_path / "out"), "--log-interval", "1e400"],
+         "error: --log-interval: must be a non-negative finite number of seconds, got 1e400"),
+        (["draw", "." * 16, "--to", str(tmp_path / "x.svg"), "--inches", "1e400"],
+         "error: --inches: must be from 2 to 60, got 1e400"),
+        (["solve", "." * 16, "--time-limit", "inf"], f"error: --time-limit: {seconds}, found inf"),   # as before
+    ]
+    for args, message in cases:
+        assert main(args) == 2, args
+        assert capsys.readouterr().err == message + "\n"

@@ -11,6 +11,7 @@ from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGR
                             run_config)
 from pipeline.batch.text import needs_project_installed, run_failure
 from pipeline.core.errors import PipelineError
+from pipeline.core.options import float_option
 from pipeline.core.version import DISTRIBUTION, __version__
 from pipeline.core.progress import LOG_SECONDS
 from pipeline.solvers import SOLVERS, batch_solver_names
@@ -64,7 +65,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="puzzles per task and per part file (default: adaptive, about 1 s of work per chunk)")
     p.add_argument("--count", type=int, default=0, metavar="K",
                    help="also count solutions up to K (column n_solutions; K means K or more; default 0: no count)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--time-limit", type=float_option, default=None, metavar="SECONDS",
                    help="solver time limit per puzzle (default: none)")
     add_solver_args(p, batch_solver_names(), "batch engine: dfs (a compiled search, many puzzles a call), highs "
                     "(one instance per shape, bounds per puzzle), sat (one incremental SAT solver per shape up to "
@@ -90,7 +91,7 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                         "(other options, such as a longer --time-limit, may differ from the first run; default: none)")
     p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
                    help="progress bar (terminal, needs tqdm), log lines, or nothing (default: auto)")
-    p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
+    p.add_argument("--log-interval", type=float_option, default=LOG_SECONDS, metavar="SECONDS",
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     p.set_defaults(func=run_batch_command, option_names=OPTION_NAMES)
 

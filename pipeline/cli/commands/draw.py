@@ -14,6 +14,7 @@ from formats.files import atomic_open
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.build import build_model
 from pipeline.core.errors import PipelineError
+from pipeline.core.options import float_option
 from pipeline.core.parse import COMPACT_DIGITS
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.textin import read_stdin
@@ -132,9 +133,9 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="digits above 9 as numbers or letters A..Z (grids up to 35x35); default auto: as the input spells them "
                         "(letters for the compact one-character-per-cell form)")
     p.add_argument("--to", required=True, metavar="FILE", help="output .svg, .png or .pdf")
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=float_option, metavar="S",
                    help="seconds for --solution's solve, finite and > 0 (default: none)")
-    p.add_argument("--inches", type=float, metavar="N",
+    p.add_argument("--inches", type=float_option, metavar="N",
                    help=f"the picture's longer side in inches, {MIN_INCHES:g} to {MAX_INCHES:g} (default: grows with the "
                         "grid up to 12; PNGs are drawn at 110 dpi): a larger one keeps the pencil marks of a "
                         "25x25 or larger readable")

@@ -20,7 +20,7 @@ from formats.files import atomic_open
 from pipeline.cli.args import add_solver_args, resolve_solver, rule_entry
 from pipeline.core import stops
 from pipeline.core.errors import PuzzleError
-from pipeline.core.options import Bound
+from pipeline.core.options import Bound, float_option
 from pipeline.core.progress import LOG_SECONDS, PROGRESS_MODES, Progress
 from pipeline.core.rules import RULES
 from pipeline.core.variants import VARIANTS
@@ -233,13 +233,13 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help="write here instead of stdout ('-': stdout): into a temporary file renamed onto FILE at the end, also "
                         "after Ctrl-C (then with the puzzles made so far); missing directories above it are created "
                         "(--out is an alias of --to)")
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=float_option, metavar="S",
                    help="seconds for the whole run, finite and > 0 (default: none); when it runs out the finished "
                         "puzzles are written, stderr says how many, and the exit code is 1")
     p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
                    help="progress bar (terminal, needs tqdm; after 2 s), log lines on stderr (the first after "
                         "--log-interval: a quick run prints none), or nothing (default: auto)")
-    p.add_argument("--log-interval", type=float, default=LOG_SECONDS, metavar="SECONDS",
+    p.add_argument("--log-interval", type=float_option, default=LOG_SECONDS, metavar="SECONDS",
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     # generate()'s keywords as typed here (its errors name the keyword)
     p.set_defaults(func=cmd_generate, checks_size=True, option_names={"count": "-n", "clues": "--clues", "size": "--size", "box": "--box",
