@@ -217,11 +217,16 @@ def cage_fillings(cand: np.ndarray, total: int, values: list[int],
     return allowed, needed if distinct and allowed.any() else 0
 
 
+def _refuse_a_rectangle(puzzle: Puzzle) -> None:
+    """Rows and columns of two lengths: one line, named ``rate:`` as the rater's other refusals are."""
+    if puzzle.rows != puzzle.cols and puzzle.layout is None:
+        raise PuzzleError(f"rate: a {puzzle.rows}x{puzzle.cols} grid has no human-technique steps or rating yet "
+                          "(the techniques take units of one length); solve and count take it")
+
+
 class _Rater:
     def __init__(self, puzzle: Puzzle):
-        if puzzle.rows != puzzle.cols and puzzle.layout is None:   # rows and columns of two lengths
-            raise PuzzleError(f"a {puzzle.rows}x{puzzle.cols} grid has no human-technique steps or rating yet "
-                              "(the techniques take units of one length); solve and count take it")
+        _refuse_a_rectangle(puzzle)
         n = self.n = puzzle.n
         self.cols = puzzle.cols
         self.present = puzzle.present   # all cells but a layout's absent ones
@@ -573,6 +578,7 @@ def rate(puzzle: Puzzle, solution: np.ndarray | None = None, unique: bool | None
     if puzzle.values is not None:   # its steps would name digit indices, and V > N has no ladder here
         raise PuzzleError(f"rate: a puzzle with a value set ({puzzle.summary()}) is not rated: "
                           "the techniques name the digits 1..N")   # the summary names the values
+    _refuse_a_rectangle(puzzle)   # before its solution is searched for
     if solution is None:
         solution, unique = _find_solution(puzzle)
     else:   # 2.5, NaN or text raised IndexError or ValueError below; 5 said "grid is , puzzle is 4x4"

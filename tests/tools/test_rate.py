@@ -169,7 +169,8 @@ def test_a_rectangular_grid_is_refused_by_the_rater_in_one_line_and_explained_un
     for argv in (["rate", doc], ["solve", doc, "--steps"]):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "a 6x8 grid has no human-technique steps or rating yet" in err, err
+        assert err == ("error: rate: a 6x8 grid has no human-technique steps or rating yet (the techniques take units "
+                       "of one length); solve and count take it\n"), err
     found = explain(parse_puzzle(doc))
     assert found.status == "unique" and found.rating is None
     assert found.text().endswith("not a value set or a rectangle)")
