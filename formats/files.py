@@ -400,9 +400,12 @@ def remove_empty_directories(made: list[Path]) -> None:
 
 
 @contextlib.contextmanager
-def _written_stream(raw: Any, mode: str, compress: bool) -> Iterator[Any]:
-    """``raw`` (a binary file) as the stream :func:`atomic_open` yields: gzipped and/or text."""
-    stream = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
+def _written_stream(raw: Any, mode: str, compress: bool, name: str) -> Iterator[Any]:
+    """``raw`` (a binary file) as the stream :func:`atomic_open` yields: gzipped and/or text. The
+    gzip header names ``name`` (the file asked for), not ``raw``'s random temporary name: the same
+    bytes written twice give the same file, and ``gunzip -N`` restores the name asked for."""
+    # GzipFile takes the header's name from fileobj.name unless filename is given
+    stream = gzip.GzipFile(filename=name, fileobj=raw, mode="wb", compresslevel=6, mtime=0) if compress else raw
     try:
         if "b" in mode:
             yield stream
@@ -460,7 +463,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     # atomic_path writes a device, FIFO or descriptor link in place and names the file asked for
     # in every failure; the stream is closed before the rename
     with atomic_path(path) as target, open(target, "wb") as raw:
-        with _written_stream(raw, mode, compress) as stream:
+        with _written_stream(raw, mode, compress, path.name) as stream:
             yield stream
 
 

@@ -311,3 +311,16 @@ def test_commands_writing_one_file_refuse_a_trailing_slash(tmp_path, capsys, com
                              else "out.txt")) + "/"
     assert main([*command, target]) == 2
     assert "ends with a slash" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+
+
+def test_gz_header_names_the_file_asked_for_not_the_temporary_one(tmp_path):
+    # the header's name was the random temporary file's: two writes of the same bytes differed
+    # (generate --seed S --to x.gz twice), and gunzip -N restored '.x.gz.ab12cd.tmp'
+    first, second = tmp_path / "a.txt.gz", tmp_path / "b" / "a.txt.gz"
+    for target in (first, second):
+        with atomic_open(target) as f:
+            f.write("same\n")
+    assert first.read_bytes() == second.read_bytes()
+    header = first.read_bytes()
+    assert header[3] & 0x08   # FNAME present: 'a.txt', as gzip itself stores it
+    assert header[10:16] == b"a.txt\x00"
