@@ -546,3 +546,10 @@ def test_cli_grid_of_a_variant_is_refused_before_the_seed_is_said(variant):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == (f"error: format: a grid cannot carry the {variant} variant; use --format line "
                         "(puzzle documents), json or csv\n")
+
+
+def test_cli_to_an_empty_path_is_refused():
+    """``--to ""`` (an unset shell variable) printed the puzzle on stdout and exited 0."""
+    r = run_cli("generate", "--seed", "1", "--to", "")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "error: --to: empty path; name a file ('-' for standard output)\n"

@@ -113,6 +113,8 @@ def _format_for(args: argparse.Namespace) -> str:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    if args.to == "":   # an unset shell variable: the puzzles went to stdout, exit 0, as if no --to were given
+        raise PuzzleError("--to: empty path; name a file ('-' for standard output)")
     args.format = _format_for(args)
     variant = args.variant or "classic"
     resolve_shape(args.size, args.box, variant)  # bad options fail before a seed is printed
