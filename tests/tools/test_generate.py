@@ -2,6 +2,7 @@
 an independent count), --minimal puzzles lose uniqueness when any clue is removed, seeds
 reproduce, regions are connected partitions, the CLI output feeds batch."""
 import csv
+import gzip
 import json
 import subprocess
 import sys
@@ -299,6 +300,24 @@ def test_cli_to_file_takes_its_format_from_the_extension(tmp_path, name, expecte
         assert [len(line) for line in text.splitlines()] == [16, 16]
     explicit = run_cli("generate", "--size", "4", "-n", "2", "--seed", "3", "--to", str(out), "--format", "line")
     assert "(line)" in explicit.stderr and [len(line) for line in out.read_text().splitlines()] == [16, 16]
+
+
+@pytest.mark.parametrize("name, expected", [("p.csv.gz", "csv"), ("p.JSONL.GZ", "json"), ("p.txt.gz", "line"),
+                                            ("p.gz", "line")])
+def test_cli_to_a_gz_file_takes_its_format_from_the_extension_before_gz(tmp_path, name, expected):
+    """``--to p.csv.gz`` wrote gzipped plain lines (the extension taken was ``.gz``), which batch,
+    reading ``.csv.gz`` as CSV, then refused ("no 'puzzle' column")."""
+    out = tmp_path / name
+    r = run_cli("generate", "--size", "4", "-n", "2", "--seed", "3", "--to", str(out))
+    assert r.returncode == 0 and f"wrote 2 puzzles ({expected}) to {out}" in r.stderr, r.stderr
+    text = gzip.decompress(out.read_bytes()).decode()
+    if expected == "csv":
+        assert [len(row["puzzle"]) for row in csv.DictReader(text.splitlines())] == [16, 16]
+        assert [len(puzzle) for puzzle in read_records(out)["puzzle"]] == [16, 16]   # as batch reads it
+    elif expected == "json":
+        assert [len(json.loads(line)["puzzle"]) for line in text.splitlines()] == [16, 16]
+    else:
+        assert [len(line) for line in text.splitlines()] == [16, 16]
 
 
 def test_cli_bad_options_exit_2():

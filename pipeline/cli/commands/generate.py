@@ -105,10 +105,12 @@ FORMAT_OF_SUFFIX = {".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson":
 
 def _format_for(args: argparse.Namespace) -> str:
     """``--format`` as given, else the one ``--to FILE``'s extension names (``.csv``: csv with its
-    header, as batch reads it; ``.json``/``.jsonl``: JSON lines), else line."""
+    header, as batch reads it; ``.json``/``.jsonl``: JSON lines), else line; a ``.gz`` after it is
+    the compression, not the format (batch reads ``p.csv.gz`` as CSV)."""
     if args.format is not None:
         return args.format
-    suffix = os.path.splitext(args.to)[1].lower() if args.to and args.to != "-" else ""
+    name = args.to.lower() if args.to and args.to != "-" else ""
+    suffix = os.path.splitext(name[:-3] if name.endswith(".gz") else name)[1]
     return FORMAT_OF_SUFFIX.get(suffix, "line")
 
 
