@@ -182,6 +182,10 @@ def test_cli_refusals():
                                                r"the symmetry is the pattern of the givens, and its puzzles have none$"),
     (dict(rule_count=3), r"^generate: rule_count=3 needs rules: it is how many instances of each rules family "),
     (dict(rules=["chaos"]), r"^generate: rules\[0\] \(chaos\): the chaos rule alone changes no grid "),   # ran minutes
+    # said 'needs the values 0-9 ("values": "0-9")', a key neither --rule nor generate takes
+    (dict(rules=["doppelganger"]), r"^generate: rules\[0\] \(doppelganger\): its grid holds the values 0-9, and "
+                                   r"generate makes grids of the values 1-9 only; write a Doppelganger puzzle in a "
+                                   r"puzzle document with \"values\": \"0-9\"$"),
     (dict(rules=["thermo"], rule_count=10 ** 11), r"^rule_count: must be from 1 to 162 on a 9x9 grid \(no "
                                                   r"family has more instances there\), found 100000000000$"),
     (dict(rules=["thermo"], rule_count=0), r"^rule_count: must be from 1 to 162 on a 9x9 grid"),

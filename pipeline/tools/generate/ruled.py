@@ -121,6 +121,10 @@ def split_rule_entries(rule_entries: list, n: int, h: int, w: int,
             raise PuzzleError(f"generate: {name} (chaos): the chaos rule alone changes no grid (its regions are free, "
                               "docs/conventions.md) and generate draws no clues of its regions; write a chaos "
                               "puzzle's region clues in a puzzle document")
+        if isinstance(entry, dict) and entry.get("rule") == "doppelganger":   # its own message asked for a "values" key
+            raise PuzzleError(f"generate: {name} (doppelganger): its grid holds the values 0-{n}, and generate makes "
+                              f"grids of the values 1-{n} only; write a Doppelganger puzzle in a puzzle document "
+                              f"with \"values\": \"0-{n}\"")
         kind = entry.get("rule") if isinstance(entry, dict) and len(entry) == 1 else None
         if not isinstance(kind, str) or kind not in RULES or (RULES[kind].global_rule and kind not in SAMPLERS):
             fixed.append(entry)   # read with the shape, as before (windoku on 2x3 refused there, by name)
