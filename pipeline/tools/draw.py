@@ -580,9 +580,12 @@ def figure_format(path: str | os.PathLike) -> str:
     Raises
     ------
     PipelineError
-        When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg).
+        When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg),
+        or the path is empty.
     """
     refuse_directory_name(path)   # before Path() drops the slash
+    if not str(path):   # an unset shell variable: Path("") is ".", and the error named --to .
+        raise PipelineError("--to: empty path; name a picture file (.svg, .png or .pdf)")
     if str(path) == "-":   # export's and convert's standard output: a picture takes it by name
         raise PipelineError("--to -: a picture goes to a file (.svg, .png or .pdf); for standard output give "
                             "--to /dev/stdout (SVG)")

@@ -108,6 +108,14 @@ def test_an_unknown_target_format_is_named_before_the_missing_matplotlib(tmp_pat
 
 
 @pytest.mark.parametrize("command", ["draw", "spy"])
+def test_an_empty_to_is_named_as_an_empty_path(tmp_path, capsys, monkeypatch, command):
+    # --to "" (an unset shell variable) said "--to .: no format suffix", naming a path not typed
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "1" + "." * 15, "--to", ""]) == 2 and list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err == "error: --to: empty path; name a picture file (.svg, .png or .pdf)\n"
+
+
+@pytest.mark.parametrize("command", ["draw", "spy"])
 def test_to_dash_points_to_dev_stdout_and_writes_nothing(tmp_path, capsys, monkeypatch, command):
     # export's --to - is standard output; a picture's said "no format suffix", which did not help
     monkeypatch.chdir(tmp_path)
