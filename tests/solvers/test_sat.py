@@ -347,6 +347,33 @@ def test_an_engine_whose_clauses_load_past_the_deadline_stops_there():
         kept.close()
 
 
+def test_a_large_fresh_solver_goes_without_the_inprocessing_no_slice_bounds(monkeypatch):
+    """generate --variant jigsaw --size 64 --time-limit 20 stopped 13 s late: one CaDiCaL
+    inprocessing round over the 64x64's millions of clauses (variable elimination, subsumption,
+    vivification, probing) ran 16 s inside one decision slice. A fresh solver above LARGE_FORMULA
+    clauses is configured without them before its first clause; smaller ones are as before."""
+    from pysat import solvers
+
+    asked = []
+    real = solvers.Solver.configure
+    monkeypatch.setattr(solvers.Solver, "configure", lambda self, options: (asked.append(dict(options)),
+                                                                            real(self, options))[1])
+    model = build_model(parse_puzzle("." * 81))
+    engine = sat.SatEngine(model, keep_clauses=True)
+    try:
+        for large, expected in ((False, []), (True, [sat.LARGE_FORMULA_INPROCESSING_OFF])):
+            asked.clear()
+            monkeypatch.setattr(sat, "LARGE_FORMULA", 0 if large else sat_slices.LARGE_FORMULA)
+            solver = engine.fresh_solver(deadline=time.perf_counter() + 600 if large else None)
+            try:
+                assert asked == expected
+                assert solver.nof_clauses() == len(engine.rule_clauses) and solver.solve() is True
+            finally:
+                sat.delete_solver(solver)
+    finally:
+        engine.close()
+
+
 class _Scripted:
     """A solver stand-in whose searches never finish; its statistics say what a slice cost."""
 
