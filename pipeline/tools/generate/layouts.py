@@ -52,7 +52,8 @@ def grid_first_shape(make_shape: Callable[[np.ndarray], Puzzle], n: int, rng: np
     rng : numpy.random.Generator
         The only source of randomness.
     deadline : float, optional
-        A ``time.perf_counter()`` value for the solver calls (:class:`OutOfTime` past it).
+        A ``time.perf_counter()`` value for the solver calls and the exchanges (:class:`OutOfTime`
+        past it).
 
     Returns
     -------
@@ -67,7 +68,7 @@ def grid_first_shape(make_shape: Callable[[np.ndarray], Puzzle], n: int, rng: np
     for done in range(1, GRID_FIRST_MOST_ROUNDS + 1):
         if grid is None:   # the boxes have no grid (a layout with ``grid`` always has one)
             return None
-        regions = random_regions(n, rng, GRID_FIRST_SWAPS_PER_CELL, grid=grid, start=regions)
+        regions = random_regions(n, rng, GRID_FIRST_SWAPS_PER_CELL, grid=grid, start=regions, deadline=deadline)
         shape = make_shape(regions)
         engine = engine_for(shape, deadline=deadline)
         grid = engine.random_full_grid(rng, deadline=deadline)

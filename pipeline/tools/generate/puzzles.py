@@ -67,7 +67,8 @@ def _full_grid(n: int, h: int, w: int, variant: str, rng: np.random.Generator,
     for attempt in range(LAYOUT_FIRST_TRIES):
         if clock is not None:   # a full grid is one solver call: the budget is checked between them
             clock.step(FULL_GRID_STEP, attempt, LAYOUT_FIRST_TRIES)
-        regions = random_regions(n, rng) if get_variant(variant).regions else None
+        regions = (random_regions(n, rng, deadline=None if clock is None else clock.deadline)
+                   if get_variant(variant).regions else None)
         shape = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant, regions)
         if pattern_grid_fits(n, variant, regions is not None):   # a large grid: no solver search
             return shape, None, mixed_pattern_grid(n, h, w, rng, latin=variant == "latin")

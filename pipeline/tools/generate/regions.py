@@ -7,10 +7,13 @@ region (a layout that grid solves, never an infeasible one).
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import default_box
+from pipeline.tools.generate.clock import OutOfTime
 
 __all__ = ["SWAPS_PER_CELL", "SYMMETRIES", "random_regions", "symmetry_orbits", "transform_grid"]
 
@@ -36,7 +39,8 @@ def _neighbours(mask: np.ndarray) -> np.ndarray:
 
 
 def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS_PER_CELL,
-                   grid: np.ndarray | None = None, start: np.ndarray | None = None) -> np.ndarray:
+                   grid: np.ndarray | None = None, start: np.ndarray | None = None,
+                   deadline: float | None = None) -> np.ndarray:
     """N connected regions of N cells: the boxes of :func:`default_box` after random exchanges.
 
     An exchange moves a cell ``a`` of region A into an adjacent region B and a cell ``b`` of B,
@@ -59,11 +63,19 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
         then hold distinct digits of it too.
     start : numpy.ndarray, optional
         ``(n, n)`` connected regions of ``n`` cells to start from instead of the boxes.
+    deadline : float, optional
+        A ``time.perf_counter()`` value looked at before each exchange: a 64x64's 24,576 took
+        0.6-2.2 s, past ``generate --time-limit``.
 
     Returns
     -------
     numpy.ndarray
         ``(n, n)`` region numbers ``0..n-1``.
+
+    Raises
+    ------
+    OutOfTime
+        ``deadline`` passed before the exchanges were done.
 
     Examples
     --------
@@ -89,6 +101,8 @@ def random_regions(n: int, rng: np.random.Generator, moves_per_cell: int = SWAPS
     flat = regions.ravel()  # a view: writes go to ``regions``
     same_digit = None if grid is None else np.asarray(grid).ravel()
     for a, other in pairs[rng.integers(0, len(pairs), size=moves_per_cell * n * n)]:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime("the time limit was reached while jigsaw regions were drawn")
         ra, rb = flat[a], flat[other]
         if ra == rb:
             continue
