@@ -75,7 +75,10 @@ def _time_limit_reached(args: argparse.Namespace, made: list[Generated]) -> bool
     were made."""
     if len(made) >= args.n:
         return False
-    why = getattr(args, "not_reached", None) or f"time limit of {args.time_limit} s reached"
+    why = getattr(args, "not_reached", None)
+    if why is None:   # the answer is given below: what the stopped puzzle built is not freed (main)
+        stops.ended_at_own_deadline()
+        why = f"time limit of {args.time_limit} s reached"
     print(f"generate: {why}: {len(made)} of {args.n} puzzle{'s' if args.n != 1 else ''} finished", file=sys.stderr)
     return True
 
