@@ -485,7 +485,7 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
         if text.lstrip("\ufeff \t\r\n").startswith("["):   # broken JSON, not a grid's text ("bad cell '[[1'")
-            reason = "nested too deep" if isinstance(e, RecursionError) else _json_reason(e, text)
+            reason = _json_reason(e, text)   # "nested too deep" past the recursion limit
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(reason, 80)})") from None
         return   # not JSON at all: the other readers name what is wrong
     kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}

@@ -36,7 +36,7 @@ from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, m
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
-from pipeline.core.variants import VARIANT_TABLE
+from pipeline.core.variants import least_side
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
@@ -187,8 +187,7 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
         text = None
     else:
         text, read_from = _read_source(source, "puzzle")
-        spec = VARIANT_TABLE.get(variant or ("classic" if regions is None else "jigsaw"))
-        grid = _text_to_grid(text, where or read_from, box, size, size_name, least=spec.min_n if spec else 1)
+        grid = _text_to_grid(text, where or read_from, box, size, size_name, least=least_side(variant, regions is not None))
     n = grid.shape[0]
     if size is not None and size != n:
         raise PuzzleError(f"{where or 'puzzle'}: {size_name} {size} but the grid is {n}x{n}")

@@ -140,6 +140,30 @@ def get_variant(name: str) -> Variant:
     return variant
 
 
+def least_side(variant: str | None, regions: bool = False) -> int:
+    """The smallest grid side ``variant`` is a puzzle at (1 for a name the table does not hold,
+    whose refusal comes later); no variant given is classic, or jigsaw when ``regions`` are.
+
+    Parameters
+    ----------
+    variant : str or None
+        The variant asked for.
+    regions : bool
+        Whether region ids were given (no variant then means jigsaw).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> least_side(None), least_side("latin")
+    (4, 2)
+    """
+    spec = VARIANT_TABLE.get(variant or ("jigsaw" if regions else "classic"))
+    return spec.min_n if spec else 1
+
+
 def family_word(family: str) -> str:
     return FAMILIES[family].word
 

@@ -163,10 +163,10 @@ def matlab_hint(model: Model, out: Path, written: dict) -> str | None:
                 answer = out / "x.csv"
             lines.append(f"  writematrix(round(x), {q(out / 'x.csv')})   % the solver's vector, "
                          f"in this export's {conv.scheme}/{conv.order} columns")
-    manifest = out / "manifest.json"
-    lines.append(f"Then: {command_words()} import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
+    manifest, run = out / "manifest.json", command_words()
+    lines.append(f"Then: {run} import {shlex.quote(str(answer))} --manifest {shlex.quote(str(manifest))}")
     if by_hand is not None:   # the script writes the grid, the by-hand lines the vector
-        lines.append(f"  (by hand: {command_words()} import {shlex.quote(str(by_hand))} --manifest "
+        lines.append(f"  (by hand: {run} import {shlex.quote(str(by_hand))} --manifest "
                      f"{shlex.quote(str(manifest))})")
     return "\n".join(lines)
 

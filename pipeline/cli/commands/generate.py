@@ -113,7 +113,7 @@ def _format_for(args: argparse.Namespace) -> str:
     if args.format is not None:
         return args.format
     name = args.to.lower() if args.to and args.to != "-" else ""
-    suffix = os.path.splitext(name[:-3] if name.endswith(".gz") else name)[1]
+    suffix = os.path.splitext(name.removesuffix(".gz"))[1]
     return FORMAT_OF_SUFFIX.get(suffix, "line")
 
 

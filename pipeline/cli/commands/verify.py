@@ -10,7 +10,7 @@ from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.errors import PuzzleError
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.puzzle import parse_grid, parse_puzzle
-from pipeline.core.variants import VARIANT_TABLE
+from pipeline.core.variants import least_side
 from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers.extra_cells import judged_with_extra_cells
 
@@ -26,9 +26,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:  # the rules alone: the grid's own shape, no clues
         try:
             # a grid below the variant's least side is refused by its size (below), not by a digit past it
-            spec = VARIANT_TABLE.get(args.variant or ("classic" if args.regions is None else "jigsaw"))
             grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size",
-                              drawn=drawn, least=spec.min_n if spec else 1)
+                              drawn=drawn, least=least_side(args.variant, args.regions is not None))
         except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
             if args.size is not None or args.box is not None:
                 raise
