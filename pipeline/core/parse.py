@@ -631,8 +631,11 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     bad = np.flatnonzero((values < 0) | (values > n))
     if bad.size and wrong_length:   # not even a grid of its own side: its length is what is wrong
         raise PuzzleError(wrong_length)
-    if bad.size and n >= least:   # below the variant's least side: the size is refused first (Puzzle's check)
-        k = bad[0]
+    # below the variant's least side a string of digits is refused by its size (Puzzle's check), but a
+    # character no digit 1-9 nor blank ('badrecord') is named: such a string is no small grid
+    alien = bad[(values[bad] < 0) | (values[bad] > 9)]
+    if bad.size and (n >= least or alien.size):
+        k = bad[0] if n >= least else alien[0]
         last = COMPACT_DIGITS[min(n, len(COMPACT_DIGITS)) - 1]   # one character a digit: up to Z (35)
         beyond = f"; digits past {last} need a grid of separated numbers" if n > len(COMPACT_DIGITS) else ""
         raise PuzzleError(

@@ -459,13 +459,13 @@ def test_an_error_row_of_a_text_input_names_its_line(tmp_path):
     run_batch(src, tmp_path / "out", workers=1, progress="none", stream=open(os.devnull, "w"))
     frame = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert frame["status"].tolist() == ["optimal", "error", "optimal", "error"]
-    # a 9-character record is a 3x3 grid: refused by its size before its characters, as '12.......' is
-    assert frame["error"].iloc[1].startswith("line 4: puzzle: a 3x3 grid is not a puzzle")
+    # 9 characters but letters: no 3x3 grid, its first bad character is named (not "a 3x3 grid is not a puzzle")
+    assert frame["error"].iloc[1].startswith("line 4: puzzle: bad character 'b' at position 1")
     assert frame["error"].iloc[3].startswith("line 8: puzzle: ")
     pd.DataFrame({"puzzle": [good, "badrecord"]}).to_csv(tmp_path / "in.csv", index=False)
     run_batch(tmp_path / "in.csv", tmp_path / "out_csv", workers=1, progress="none", stream=open(os.devnull, "w"))
     table = pd.read_parquet(tmp_path / "out_csv").sort_values("index")
-    assert table["error"].iloc[1].startswith("puzzle: a 3x3 grid is not a puzzle")
+    assert table["error"].iloc[1].startswith("puzzle: bad character 'b' at position 1")
 
 
 @pytest.mark.parametrize("name, packed", [("gz_bytes.csv", True), ("text.csv.gz", False), ("both.tsv.gz", True)])

@@ -185,3 +185,11 @@ def test_a_compact_grid_below_4x4_with_a_digit_past_its_side_is_refused_by_its_s
     assert capsys.readouterr().err == ("error: puzzle: a 2x2 grid is not a puzzle: classic puzzles are 4x4 and larger "
                                        "(a Latin square from 2x2: --variant latin); a [row col digit] clue list has "
                                        "three values a line\n")
+
+
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_a_nine_letter_string_names_its_bad_character_not_a_3x3_grid(capsys, command):
+    """'solve badrecord' said "a 3x3 grid is not a puzzle": nine letters are no 3x3 grid."""
+    assert main([command, "badrecord"]) == 2
+    assert capsys.readouterr().err == ("error: puzzle: bad character 'b' at position 1 (row 1, column 1): a 3x3 cell is "
+                                       "'.' or '0' (empty) or one of 1..3\n")

@@ -6,6 +6,7 @@ test_parse_*.py; here the vectorised kernel batch shares with the single-puzzle 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import numpy as np
@@ -161,7 +162,7 @@ def test_a_matrix_holding_a_backslash_or_slash_is_read_as_text_not_as_a_path(tex
             parse.read_puzzle(text)
 
 
-@pytest.mark.parametrize("text, n", [("1234", 2), ("12345678a", 3), ("a", 1)])
+@pytest.mark.parametrize("text, n", [("1234", 2), ("123456789", 3), ("2", 1)])
 def test_a_compact_grid_below_the_variants_least_side_is_refused_by_its_size_not_its_characters(text, n):
     """'1234' said "bad character '3' ... a 2x2 cell is ... one of 1..2" where '12..' said the 2x2
     grid is no puzzle: the character check ran before the size check."""
@@ -173,3 +174,12 @@ def test_a_compact_grid_below_the_variants_least_side_is_refused_by_its_size_not
             parse_puzzle(text, variant="latin")
     with pytest.raises(PuzzleError, match=r"^puzzle: bad character '5' at position 5 \(row 2, column 1\): a 4x4 cell"):
         parse_puzzle("1234567890123456")
+
+
+@pytest.mark.parametrize("text, char, k, n", [("badrecord", "b", 1, 3), ("12345678a", "a", 9, 3), ("1?34", "?", 2, 2),
+                                              ("a", "a", 1, 1)])
+def test_a_short_string_with_a_letter_or_symbol_names_it_not_its_size(text, char, k, n):
+    """'badrecord' (9 characters) said "a 3x3 grid is not a puzzle": a string with a character that
+    is no digit 1-9 nor blank is no small grid, so its first such character is named."""
+    with pytest.raises(PuzzleError, match=rf"^puzzle: bad character '{re.escape(char)}' at position {k} .*: a {n}x{n} cell"):
+        parse_puzzle(text)
