@@ -253,8 +253,13 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         The variant's least side: a compact grid below it is returned with its bad characters, for
         the size check to refuse it by its size.
     """
+    if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
+        source = np.asarray(source)   # a DataFrame: the array it holds, not its printed text (as read_puzzle)
     # an array of text ('1e0', '\u0665' in it): read as its text is, as read_puzzle reads it (astype(float) took 1, 5)
-    rows = _rows_text(source, "grid") if isinstance(source, np.ndarray) else None
+    rows = _rows_text(source, "grid") if isinstance(source, (np.ndarray, list, tuple)) else None
+    if rows is None and isinstance(source, (list, tuple)) and source and isinstance(source[0], (list, tuple, np.ndarray)):
+        # rows (lists, tuples, numpy rows) read as read_puzzle reads them: their str() is no grid's text
+        source = matrix_of_rows(source, "grid")
     if isinstance(source, np.ndarray) and rows is None:
         return _matrix_to_grid(source, box, size, "grid")
     source = source if rows is None else literal_text(rows)

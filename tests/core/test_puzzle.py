@@ -556,3 +556,21 @@ def test_a_hash_inside_a_line_is_not_a_comment(text):
     with pytest.raises(PuzzleError):
         parse_puzzle(text + "\n")
     assert parse_puzzle("# a comment\n  # another\n1.......2......3\n").n_clues == 3
+
+
+@pytest.mark.parametrize("rows", [
+    lambda g: list(g),                                   # a list of numpy rows: their str() was read ("5 '[' ... ']' pairs")
+    lambda g: [row.astype(float) for row in g],
+    lambda g: tuple(tuple(row) for row in g.tolist()),   # tuples: "bad cell '((1'"
+])
+def test_parse_grid_reads_rows_by_their_values_not_their_text(rows):
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    np.testing.assert_array_equal(parse_grid(rows(grid)), grid)
+    np.testing.assert_array_equal(parse_grid(rows(grid)), parse_puzzle(rows(grid)).grid)
+
+
+def test_parse_grid_refuses_bad_numpy_rows_by_row_and_column():
+    with pytest.raises(PuzzleError, match=r"^grid: row 1, column 1: 1\.5 is not an integer"):
+        parse_grid([np.array([1.5, 2.0]), np.array([2.0, 1.0])])
+    with pytest.raises(PuzzleError, match=r"^grid: the grid's rows are of different lengths$"):
+        parse_grid([np.array([1, 2]), np.array([2])])
