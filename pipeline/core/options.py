@@ -125,7 +125,9 @@ class Bound:
         value : object
             What the caller passed.
         owner : str
-            Who takes it, e.g. ``"solver cbc: solve"``.
+            Who takes it, e.g. ``"solver cbc: solve"``; ``""`` for a message about the option
+            alone, ``NAME: must be ...`` (:meth:`PipelineError.for_option`, as a command line's
+            option errors read).
         error : type
             The :class:`PipelineError` subclass to raise.
 
@@ -137,19 +139,21 @@ class Bound:
         Raises
         ------
         PipelineError
-            ``OWNER: NAME must be RANGE, found VALUE``.
+            ``OWNER: NAME must be RANGE, found VALUE`` (``NAME: must be ...`` without an owner).
         """
+        def refused(detail: str) -> PipelineError:
+            return error(f"{owner}: {name} {detail}") if owner else error.for_option(name, detail)
+
         if value is None:
             return None
         number = isinstance(value, numbers.Real) and not isinstance(value, bool)
         integral = isinstance(value, numbers.Integral)   # any size (math.isfinite(10**400) overflows)
         if not number or (self.integer and not integral) or (not integral and not math.isfinite(value)) \
                 or value < self.low or (self.low_open and value == self.low):
-            raise error(f"{owner}: {name} must be {self.describe()}, found {_number(value) if number else repr(value)}")
+            raise refused(f"must be {self.describe()}, found {_number(value) if number else repr(value)}")
         if value > self.high:
             if self.above == "refuse":
-                raise error(f"{owner}: {name} must be {self.describe()}"
-                            f"{f' ({self.why})' if self.why else ''}, found {_number(value)}")
+                raise refused(f"must be {self.describe()}{f' ({self.why})' if self.why else ''}, found {_number(value)}")
             return int(self.high) if self.integer else float(self.high)
         if integral and not self.integer and value > _LARGEST_FLOAT:
             # an int no float holds (10**400 seconds): as long as a float can say, since the

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pipeline.cli import args as cli_args
+from pipeline.cli.main import main
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -50,8 +53,6 @@ def test_the_installed_scripts_export_hint_runs(tmp_path):
 def test_a_float_option_read_as_another_value_is_refused_in_the_words_it_was_typed(capsys, tmp_path):
     """'--time-limit 1e400' was refused as 'found inf' (the float it overflowed to), and
     '--time-limit 1e-400' as 'found 0': the message echoes what was typed."""
-    from pipeline.cli.main import main
-
     seconds = "must be a finite number of seconds greater than 0"
     cases = [
         (["rate", "." * 16, "--time-limit", "1e400"], f"error: --time-limit: {seconds}, found 1e400"),
@@ -59,7 +60,7 @@ def test_a_float_option_read_as_another_value_is_refused_in_the_words_it_was_typ
         (["explain", "." * 16, "--time-limit", "1E400"], f"error: --time-limit: {seconds}, found 1E400"),
         (["generate", "--time-limit", "1e400"], f"error: --time-limit: {seconds}, found 1e400"),
         (["generate", "--log-interval", "1e400"],
-         "error: generate: --log-interval must be a finite number of seconds at least 0, found 1e400"),
+         "error: --log-interval: must be a finite number of seconds at least 0, found 1e400"),
         (["batch", str(tmp_path / "in.txt"), str(tmp_path / "out"), "--log-interval", "1e400"],
          "error: --log-interval: must be a non-negative finite number of seconds, got 1e400"),
         (["draw", "." * 16, "--to", str(tmp_path / "x.svg"), "--inches", "1e400"],
@@ -69,3 +70,18 @@ def test_a_float_option_read_as_another_value_is_refused_in_the_words_it_was_typ
     for args, message in cases:
         assert main(args) == 2, args
         assert capsys.readouterr().err == message + "\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "-1"], "--seed: must be an integer from 0 to 9223372036854775807, found -1"),
+    (["--log-interval", "-1"], "--log-interval: must be a finite number of seconds at least 0, found -1"),
+    (["--clues", "-5"], "--clues: must be 0..81, found -5"),
+    (["--clues", "99999"], "--clues: must be 0..81, found 99999"),
+    (["--time-limit", "-1"], "--time-limit: must be a finite number of seconds greater than 0, found -1"),
+    (["-n", "0"], "-n: must be at least 1, found 0"),
+])
+def test_generates_option_errors_name_the_option_as_solves_do(capsys, args, message):
+    """--seed and --log-interval said "generate: --seed must be ..." where --clues, -n and solve's
+    options say "--clues: must be ...": one form, the option then what is wrong with it."""
+    assert main(["generate", *args]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"

@@ -24,6 +24,13 @@ def test_a_bound_refusing_a_typed_float_shows_what_was_typed():
         Bound(0.0).apply("--log-interval", float_option("1e400"), "generate", PipelineError)
 
 
+def test_a_bound_without_an_owner_names_the_option_as_a_command_line_does():
+    """generate's --seed said "generate: --seed must be ..." where --clues says "--clues: must be ..."."""
+    with pytest.raises(PipelineError, match=r"^--seed: must be an integer from 0 to 9, found -1$") as caught:
+        Bound(0, 9, above="refuse", integer=True, what="an integer").apply("--seed", -1, "", PipelineError)
+    assert caught.value.option == "--seed" and str(caught.value.named("-s")) == "-s: must be an integer from 0 to 9, found -1"
+
+
 def test_a_typed_float_is_sent_and_copied_as_its_value():
     """Batch sends its options to worker processes: the copy is the plain float."""
     value = float_option("1e400")

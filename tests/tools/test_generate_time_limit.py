@@ -62,7 +62,7 @@ def test_progress_reports_every_step_of_every_puzzle():
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, 0, -1.0, "5"])
 def test_a_bad_budget_is_one_line(bad):
-    with pytest.raises(PuzzleError, match=r"^generate: time_limit must be a finite number of seconds greater than 0"):
+    with pytest.raises(PuzzleError, match=r"^time_limit: must be a finite number of seconds greater than 0"):
         next(generate(size=4, seed=1, time_limit=bad))
 
 
@@ -117,7 +117,7 @@ def test_a_quick_run_prints_no_progress():
 def test_a_bad_log_interval_is_one_line(value):
     r = run_cli("generate", "--size", "4", "--log-interval", value)
     assert r.returncode == 2
-    assert r.stderr == f"error: generate: --log-interval must be a finite number of seconds at least 0, found {value}\n"
+    assert r.stderr == f"error: --log-interval: must be a finite number of seconds at least 0, found {value}\n"
 
 
 def test_the_meter_shows_what_a_run_is_doing():

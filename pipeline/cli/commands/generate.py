@@ -130,9 +130,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     resolve_solver(args, "count", among=ENGINES)  # uniqueness proofs: says which engine, or why none
 
 
-    Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "generate", PuzzleError)
+    Bound(0.0, what="a finite number of seconds").apply("--log-interval", args.log_interval, "", PuzzleError)
     # before any puzzle is made or --to FILE opened (generate() checks it only at the first puzzle)
-    given_seed = SEED_BOUND.apply("--seed", args.seed, "generate", PuzzleError)
+    given_seed = SEED_BOUND.apply("--seed", args.seed, "", PuzzleError)
     seed = new_seed() if given_seed is None else given_seed
     if args.format == "grid" and (args.rules or args.killer or args.cages_only):
         raise PuzzleError("format: a grid cannot carry rules; use --format line (puzzle documents), json or csv")
@@ -250,4 +250,5 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
                    help=f"seconds between progress log lines (default {LOG_SECONDS:g})")
     # generate()'s keywords as typed here (its errors name the keyword)
     p.set_defaults(func=cmd_generate, checks_size=True, option_names={"count": "-n", "clues": "--clues", "size": "--size", "box": "--box",
-                                                                 "rules": "--rule", "rule_count": "--rule-count"})
+                                                                 "rules": "--rule", "rule_count": "--rule-count",
+                                                                 "seed": "--seed", "time_limit": "--time-limit"})

@@ -373,7 +373,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
     if isinstance(max_tries, bool) or not isinstance(max_tries, (int, np.integer)) or max_tries < 1:
         raise PuzzleError.for_option("max_tries", f"must be an integer of at least 1, found {max_tries!r}")
     n, h, w = resolve_shape(size, box, variant)
-    seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "generate", PuzzleError)
+    seed = new_seed() if seed is None else SEED_BOUND.apply("seed", seed, "", PuzzleError)
     if count < 1:
         raise PuzzleError.for_option("count", f"must be at least 1, found {count}")
     if difficulty not in ("any",) + DIFFICULTIES:
@@ -401,7 +401,7 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         split_rule_entries(list(rules), n, h, w, rules_where)
     ruled = dict(rules=list(rules or []), killer=killer, cages_only=cages_only, rule_count=rule_count,
                  rules_where=rules_where) if rules or killer or cages_only else None
-    time_limit = time_limit_bound().apply("time_limit", time_limit, "generate", PuzzleError)
+    time_limit = time_limit_bound().apply("time_limit", time_limit, "", PuzzleError)
     # every option is checked above, when generate is called, not at the first puzzle asked for
     return _generated(n, h, w, variant, seed, count, max_tries, time_limit, progress, symmetry=symmetry,
                       clues=target, minimal=minimal, transform=transform, difficulty=difficulty, ruled=ruled)
